@@ -1,0 +1,83 @@
+/**
+ * Two error families (DESIGN.md conventions):
+ * - WireError: a JSON-RPC error, carries the numeric code the peer sent or that we answer with.
+ * - TalariaError: a local failure, carries a stable string code callers can switch on.
+ */
+
+export const RPC = {
+  PARSE_ERROR: -32700,
+  INVALID_REQUEST: -32600,
+  METHOD_NOT_FOUND: -32601,
+  INVALID_PARAMS: -32602,
+  INTERNAL_ERROR: -32603,
+  REQUEST_CANCELLED: -32800,
+  AUTH_REQUIRED: -32000,
+  RESOURCE_NOT_FOUND: -32002,
+} as const;
+
+export class WireError extends Error {
+  override readonly name = 'WireError';
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+    readonly method?: string,
+  ) {
+    super(message);
+  }
+  toJSON(): { code: number; message: string; data?: unknown } {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+export type TalariaErrorCode =
+  | 'connection_closed'
+  | 'timeout'
+  | 'aborted'
+  | 'spawn_failed'
+  | 'not_initialized'
+  | 'unsupported'
+  | 'outside_roots'
+  | 'session_not_found'
+  | 'session_closed'
+  | 'session_failed'
+  | 'busy'
+  | 'agent_crashed'
+  | 'agent_error'
+  | 'auth_required'
+  | 'context_overflow'
+  | 'invalid_state'
+  | 'invalid_argument'
+  | 'permission_timeout';
+
+export class TalariaError extends Error {
+  override readonly name: string = 'TalariaError';
+  constructor(
+    readonly code: TalariaErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** Why a connection died; every pending request is rejected with one of these. */
+export type CloseCause = 'eof' | 'stream_error' | 'exit' | 'closed';
+
+export class ConnectionClosedError extends TalariaError {
+  override readonly name = 'ConnectionClosedError';
+  constructor(
+    readonly cause_: CloseCause,
+    message: string,
+    details?: { exitCode?: number | null; signal?: string | null; stderrTail?: string; error?: string },
+  ) {
+    super('connection_closed', message, { cause: cause_, ...details });
+  }
+}
+
+export function isTalariaError(e: unknown, code?: TalariaErrorCode): e is TalariaError {
+  return e instanceof TalariaError && (code === undefined || e.code === code);
+}
