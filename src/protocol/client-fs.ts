@@ -1,0 +1,245 @@
+/**
+ * fs/read_text_file and fs/write_text_file, answered by Talaria for the agent. Plain async
+ * handlers (ACP params in, ACP result out, WireError out on failure) that the connection
+ * registers with the SDK. Every path goes through resolveInsideRoots and all I/O uses the
+ * real path it returns.
+ */
+import type {
+  ReadTextFileRequest,
+  ReadTextFileResponse,
+  WriteTextFileRequest,
+  WriteTextFileResponse,
+} from '@agentclientprotocol/sdk';
+import { randomBytes } from 'node:crypto';
+import { chmod, chown, lstat, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import path from 'node:path';
+import { RPC, WireError } from './errors.js';
+import { errCode, resolveInsideRoots } from './roots.js';
+import { silentLogger, type Logger } from './types.js';
+
+export const DEFAULT_MAX_READ_BYTES = 10 * 1024 * 1024;
+
+/** What a session records for a diff after a successful write. */
+export interface FileWriteEvent {
+  sessionId: string;
+  /** The real absolute path written. */
+  path: string;
+  /** Previous content; null when the file did not exist, or was too large to keep (see `existed`). */
+  oldText: string | null;
+  newText: string;
+  existed: boolean;
+}
+
+export interface FsHandlersOptions {
+  /** The session's roots (cwd first, then additional directories); undefined = unknown session. */
+  rootsFor: (sessionId: string) => readonly string[] | undefined;
+  /** Cap on the bytes one read returns (default 10 MiB); a larger answer fails with a clear error. */
+  maxReadBytes?: number;
+  logger?: Logger;
+  /** Called after a successful write; errors it throws are logged, never sent to the agent. */
+  onWrite?: (event: FileWriteEvent) => void | Promise<void>;
+}
+
+export interface FsHandlers {
+  readTextFile(params: ReadTextFileRequest): Promise<ReadTextFileResponse>;
+  writeTextFile(params: WriteTextFileRequest): Promise<WriteTextFileResponse>;
+}
+
+export function createFsHandlers(options: FsHandlersOptions): FsHandlers {
+  const maxReadBytes = options.maxReadBytes ?? DEFAULT_MAX_READ_BYTES;
+  const log = options.logger ?? silentLogger;
+
+  function rootsOf(sessionId: unknown): readonly string[] {
+    if (typeof sessionId !== 'string') throw invalid('sessionId must be a string', { sessionId });
+    const roots = options.rootsFor(sessionId);
+    if (!roots) throw new WireError(RPC.RESOURCE_NOT_FOUND, `Unknown session: ${sessionId}`, { sessionId });
+    return roots;
+  }
+
+  return {
+    async readTextFile(params) {
+      const roots = rootsOf(params?.sessionId);
+      const requested = params.path;
+      const startLine = lineParam(params.line, 'line');
+      const limit = lineParam(params.limit, 'limit');
+      const real = await resolveInsideRoots(roots, requested).catch((e: unknown) => {
+        log.warn('fs.read.rejected', { sessionId: params.sessionId, path: requested, error: String(e) });
+        throw e;
+      });
+      const st = await statOrThrow(real, requested);
+      if (st.isDirectory()) throw invalid(`Is a directory: ${requested}`, { path: requested, reason: 'is_directory' });
+      // FIFOs and devices could block or never end.
+      if (!st.isFile()) throw invalid(`Not a regular file: ${requested}`, { path: requested, reason: 'not_regular_file' });
+      const content = await readLines(real, requested, Math.max(startLine ?? 1, 1), limit, maxReadBytes);
+      log.debug('fs.read', { sessionId: params.sessionId, path: real, bytes: content.length });
+      return { content };
+    },
+
+    async writeTextFile(params) {
+      const roots = rootsOf(params?.sessionId);
+      const requested = params.path;
+      if (typeof params.content !== 'string') throw invalid('content must be a string', { path: requested });
+      const real = await resolveInsideRoots(roots, requested, { forWrite: true }).catch((e: unknown) => {
+        log.warn('fs.write.rejected', { sessionId: params.sessionId, path: requested, error: String(e) });
+        throw e;
+      });
+
+      let existing: Stats | undefined;
+      try {
+        existing = await lstat(real);
+      } catch (e) {
+        const code = errCode(e);
+        if (code !== 'ENOENT') throw ioError(e, requested, 'write');
+      }
+      if (existing?.isDirectory()) throw invalid(`Is a directory: ${requested}`, { path: requested, reason: 'is_directory' });
+      if (existing && !existing.isFile()) {
+        throw invalid(`Not a regular file: ${requested}`, { path: requested, reason: 'not_regular_file' });
+      }
+
+      let oldText: string | null = null;
+      if (existing && options.onWrite && existing.size <= maxReadBytes) {
+        oldText = await readFile(real, 'utf8').catch(() => null);
+      }
+
+      // The parent chain was checked inside the roots, so mkdir only creates inside them.
+      const dir = path.dirname(real);
+      try {
+        await mkdir(dir, { recursive: true });
+      } catch (e) {
+        throw ioError(e, requested, 'write');
+      }
+      await atomicWrite(real, params.content, existing, requested);
+      log.debug('fs.write', { sessionId: params.sessionId, path: real, bytes: params.content.length });
+
+      if (options.onWrite) {
+        try {
+          await options.onWrite({
+            sessionId: params.sessionId,
+            path: real,
+            oldText,
+            newText: params.content,
+            existed: existing !== undefined,
+          });
+        } catch (e) {
+          log.error('fs.write.on_write_failed', { path: real, error: String(e) });
+        }
+      }
+      return {};
+    },
+  };
+}
+
+/**
+ * Temp file in the same directory, fsync, then rename: readers see the old file or the new one,
+ * never half of it. Keeps the old file's mode (and owner, when we are allowed to).
+ */
+async function atomicWrite(real: string, content: string, existing: Stats | undefined, requested: string): Promise<void> {
+  const tmp = path.join(path.dirname(real), `.${path.basename(real)}.talaria-${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    const fh = await open(tmp, 'wx', existing ? existing.mode & 0o7777 : 0o666);
+    try {
+      await fh.writeFile(content, 'utf8');
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    if (existing) {
+      // open()'s mode is filtered by the umask; set it exactly.
+      await chmod(tmp, existing.mode & 0o7777);
+      await chown(tmp, existing.uid, existing.gid).catch(() => {}); // only root may give files away
+    }
+    await rename(tmp, real);
+  } catch (e) {
+    await unlink(tmp).catch(() => {});
+    throw ioError(e, requested, 'write');
+  }
+}
+
+/**
+ * Reads from 1-based `startLine`, at most `limit` lines, keeping line terminators as they are.
+ * Streams so a slice of a huge file can be read; only the returned bytes count against `maxBytes`.
+ */
+async function readLines(
+  real: string,
+  requested: string,
+  startLine: number,
+  limit: number | undefined,
+  maxBytes: number,
+): Promise<string> {
+  if (limit === 0) return '';
+  const endLine = limit === undefined ? Infinity : startLine + limit; // first line NOT returned
+  const kept: Buffer[] = [];
+  let keptBytes = 0;
+  let lineNo = 1;
+  const fh = await open(real, 'r').catch((e: unknown) => {
+    throw ioError(e, requested, 'read');
+  });
+  try {
+    const buf = Buffer.allocUnsafe(64 * 1024);
+    while (lineNo < endLine) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) break;
+      const chunk = buf.subarray(0, bytesRead);
+      let pos = 0;
+      while (pos < chunk.length && lineNo < endLine) {
+        const nl = chunk.indexOf(0x0a, pos);
+        const end = nl === -1 ? chunk.length : nl + 1;
+        if (lineNo >= startLine) {
+          keptBytes += end - pos;
+          if (keptBytes > maxBytes) {
+            throw invalid(
+              `File too large to read at once: ${requested} (more than ${maxBytes} bytes); read a range with line/limit`,
+              { path: requested, reason: 'too_large', maxBytes },
+            );
+          }
+          kept.push(Buffer.from(chunk.subarray(pos, end))); // copy: buf is reused
+        }
+        if (nl !== -1) lineNo++;
+        pos = end;
+      }
+    }
+  } catch (e) {
+    if (e instanceof WireError) throw e;
+    throw ioError(e, requested, 'read');
+  } finally {
+    await fh.close();
+  }
+  // Binary content is decoded anyway (invalid bytes become U+FFFD); the agent decides.
+  return Buffer.concat(kept, keptBytes).toString('utf8');
+}
+
+async function statOrThrow(real: string, requested: string): Promise<Stats> {
+  try {
+    return await lstat(real);
+  } catch (e) {
+    throw ioError(e, requested, 'read');
+  }
+}
+
+function lineParam(v: unknown, name: string): number | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
+    throw invalid(`${name} must be a non-negative integer`, { [name]: v });
+  }
+  return v;
+}
+
+function invalid(message: string, data: Record<string, unknown>): WireError {
+  return new WireError(RPC.INVALID_PARAMS, message, data);
+}
+
+function ioError(e: unknown, requested: string, op: 'read' | 'write'): WireError {
+  const code = errCode(e);
+  if (op === 'write' && code === 'ENOTDIR') {
+    return invalid(`A parent of ${requested} is not a directory`, { path: requested, reason: 'not_a_directory' });
+  }
+  if (code === 'ENOENT' || code === 'ENOTDIR') {
+    return new WireError(RPC.RESOURCE_NOT_FOUND, `File not found: ${requested}`, { path: requested });
+  }
+  if (code === 'EISDIR') return invalid(`Is a directory: ${requested}`, { path: requested, reason: 'is_directory' });
+  return new WireError(RPC.INTERNAL_ERROR, `Cannot ${op} ${requested}: ${code ?? String(e)}`, {
+    path: requested,
+    ...(code ? { code } : {}),
+  });
+}

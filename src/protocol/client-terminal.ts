@@ -1,0 +1,346 @@
+/**
+ * terminal/create|output|wait_for_exit|kill|release, answered by Talaria for the agent.
+ * Each terminal is a real child process in its own process group (so a kill reaches the whole
+ * tree), with a clean environment (the session's env + the request's, never process.env),
+ * a cwd confined to the session's roots, and a bounded output buffer that keeps the tail.
+ */
+import type {
+  CreateTerminalRequest,
+  CreateTerminalResponse,
+  KillTerminalRequest,
+  KillTerminalResponse,
+  ReleaseTerminalRequest,
+  ReleaseTerminalResponse,
+  TerminalExitStatus,
+  TerminalOutputRequest,
+  TerminalOutputResponse,
+  WaitForTerminalExitRequest,
+  WaitForTerminalExitResponse,
+} from '@agentclientprotocol/sdk';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { RPC, WireError } from './errors.js';
+import { errCode, resolveInsideRoots } from './roots.js';
+import { silentLogger, type Logger } from './types.js';
+
+export const DEFAULT_OUTPUT_BYTE_LIMIT = 1024 * 1024;
+export const DEFAULT_MAX_TERMINALS = 32;
+/** After SIGTERM, the group gets SIGKILL this much later if anything survived. */
+const KILL_GRACE_MS = 2000;
+/** After the leader exits, wait this long for its pipes to close (a backgrounded grandchild may hold them). */
+const CLOSE_GRACE_MS = 200;
+
+export interface TerminalManagerOptions {
+  rootsFor: (sessionId: string) => readonly string[] | undefined;
+  /** The base environment of a session's commands (e.g. buildChildEnv(...)); request env is added on top. */
+  env: (sessionId: string) => Record<string, string>;
+  defaultOutputByteLimit?: number;
+  /** Live (unreleased) terminals allowed at once across this manager. */
+  maxTerminals?: number;
+  logger?: Logger;
+}
+
+export interface TerminalManager {
+  create(params: CreateTerminalRequest): Promise<CreateTerminalResponse>;
+  output(params: TerminalOutputRequest): Promise<TerminalOutputResponse>;
+  waitForExit(params: WaitForTerminalExitRequest): Promise<WaitForTerminalExitResponse>;
+  kill(params: KillTerminalRequest): Promise<KillTerminalResponse>;
+  release(params: ReleaseTerminalRequest): Promise<ReleaseTerminalResponse>;
+  /** Kills and frees every terminal of a session; resolves when their processes have exited. */
+  disposeSession(sessionId: string): Promise<void>;
+  /** Kills and frees everything (connection gone); resolves when the processes have exited. */
+  disposeAll(): Promise<void>;
+}
+
+interface Terminal {
+  id: string;
+  sessionId: string;
+  child: ChildProcess;
+  pgid: number;
+  out: TailBuffer;
+  exit: TerminalExitStatus | undefined;
+  exited: Promise<TerminalExitStatus>;
+}
+
+export function createTerminalManager(options: TerminalManagerOptions): TerminalManager {
+  const log = options.logger ?? silentLogger;
+  const defaultLimit = options.defaultOutputByteLimit ?? DEFAULT_OUTPUT_BYTE_LIMIT;
+  const maxTerminals = options.maxTerminals ?? DEFAULT_MAX_TERMINALS;
+  const terminals = new Map<string, Terminal>();
+  let starting = 0; // creates between the limit check and registration count against the limit
+  // Bumped by disposeAll / disposeSession so a create still in flight does not outlive them.
+  let epoch = 0;
+  const sessionEpochs = new Map<string, number>();
+
+  function lookup(params: { sessionId?: unknown; terminalId?: unknown } | undefined): Terminal {
+    const t = typeof params?.terminalId === 'string' ? terminals.get(params.terminalId) : undefined;
+    // A terminal of another session is reported exactly like a missing one.
+    if (!t || t.sessionId !== params?.sessionId) {
+      throw new WireError(RPC.RESOURCE_NOT_FOUND, `Unknown terminal: ${String(params?.terminalId)}`, {
+        terminalId: params?.terminalId,
+      });
+    }
+    return t;
+  }
+
+  function free(t: Terminal): void {
+    terminals.delete(t.id);
+    if (liveGroups.has(t.pgid)) signalGroup(t.pgid, 'SIGKILL');
+    t.child.stdout?.destroy();
+    t.child.stderr?.destroy();
+  }
+
+  async function create(params: CreateTerminalRequest): Promise<CreateTerminalResponse> {
+    const p = validateCreate(params);
+    const roots = options.rootsFor(p.sessionId);
+    if (!roots) throw new WireError(RPC.RESOURCE_NOT_FOUND, `Unknown session: ${p.sessionId}`, { sessionId: p.sessionId });
+    if (terminals.size + starting >= maxTerminals) {
+      throw new WireError(RPC.INTERNAL_ERROR, `Too many terminals (${maxTerminals}); release some first`, {
+        reason: 'too_many_terminals',
+        max: maxTerminals,
+      });
+    }
+    starting++;
+    try {
+      return await start(p, roots);
+    } finally {
+      starting--;
+    }
+  }
+
+  async function start(p: CreateParams, roots: readonly string[]): Promise<CreateTerminalResponse> {
+    const epochAtStart = epoch;
+    const sessionEpochAtStart = sessionEpochs.get(p.sessionId);
+    const requestedCwd = p.cwd ?? roots[0];
+    if (requestedCwd === undefined) {
+      throw new WireError(RPC.INVALID_PARAMS, 'No cwd given and the session has no roots', { reason: 'no_cwd' });
+    }
+    const cwd = await resolveInsideRoots(roots, requestedCwd);
+    await assertDirectory(cwd, requestedCwd);
+
+    const env: Record<string, string> = { ...options.env(p.sessionId) };
+    for (const { name, value } of p.env) env[name] = value;
+
+    // No args: the older Claude adapter sends a whole shell string as `command`.
+    const [file, argv] = p.args.length === 0 ? ['/bin/sh', ['-c', p.command]] : [p.command, p.args];
+    const child = spawn(file, argv, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.once('spawn', resolve);
+        child.once('error', reject);
+      });
+    } catch (e) {
+      const code = errCode(e);
+      log.warn('terminal.spawn_failed', { sessionId: p.sessionId, command: p.command, code });
+      throw new WireError(RPC.INTERNAL_ERROR, `Cannot start ${p.command}: ${code ?? String(e)}`, {
+        command: p.command,
+        reason: 'spawn_failed',
+        ...(code ? { code } : {}),
+      });
+    }
+    const pgid = child.pid!; // detached => setsid: the child leads its own group
+    if (epoch !== epochAtStart || sessionEpochs.get(p.sessionId) !== sessionEpochAtStart) {
+      signalGroup(pgid, 'SIGKILL');
+      throw new WireError(RPC.INTERNAL_ERROR, 'Session closed while the terminal was starting', { reason: 'disposed' });
+    }
+    liveGroups.add(pgid);
+    armExitHook();
+
+    const out = new TailBuffer(p.outputByteLimit ?? defaultLimit);
+    // One buffer for both streams, in arrival order.
+    child.stdout!.on('data', (b: Buffer) => out.push(b));
+    child.stderr!.on('data', (b: Buffer) => out.push(b));
+    child.on('error', (e) => log.warn('terminal.error', { pgid, error: String(e) }));
+
+    const id = `term_${randomUUID()}`;
+    let resolveExited!: (s: TerminalExitStatus) => void;
+    const exited = new Promise<TerminalExitStatus>((r) => (resolveExited = r));
+    const t: Terminal = { id, sessionId: p.sessionId, child, pgid, out, exit: undefined, exited };
+    let grace: NodeJS.Timeout | undefined;
+    const settle = (code: number | null, signal: NodeJS.Signals | null): void => {
+      if (grace) clearTimeout(grace);
+      if (t.exit) return;
+      t.exit = { exitCode: code, signal };
+      log.debug('terminal.exited', { terminalId: id, exitCode: code, signal });
+      resolveExited(t.exit);
+    };
+    child.once('exit', (code, signal) => {
+      // The command is over: stragglers it backgrounded go too (release would kill them anyway).
+      // Doing it now, right after the reap, avoids signalling a recycled group id later.
+      signalGroup(pgid, 'SIGKILL');
+      liveGroups.delete(pgid);
+      // Normally 'close' follows at once; don't hang if something still holds the pipes.
+      grace = setTimeout(() => settle(code, signal), CLOSE_GRACE_MS);
+      grace.unref();
+    });
+    child.once('close', settle); // all output read
+    terminals.set(id, t);
+    log.debug('terminal.created', { terminalId: id, sessionId: p.sessionId, pgid, cwd, shell: p.args.length === 0 });
+    return { terminalId: id };
+  }
+
+  async function disposeWhere(pred: (t: Terminal) => boolean): Promise<void> {
+    const doomed = [...terminals.values()].filter(pred);
+    for (const t of doomed) free(t);
+    await Promise.all(doomed.map((t) => t.exited));
+  }
+
+  return {
+    create,
+    async output(params) {
+      const t = lookup(params);
+      const { text, truncated } = t.out.read(t.exit !== undefined);
+      return t.exit ? { output: text, truncated, exitStatus: t.exit } : { output: text, truncated };
+    },
+    async waitForExit(params) {
+      const s = await lookup(params).exited;
+      return { exitCode: s.exitCode ?? null, signal: s.signal ?? null };
+    },
+    async kill(params) {
+      const t = lookup(params);
+      if (liveGroups.has(t.pgid) && signalGroup(t.pgid, 'SIGTERM')) {
+        // Escalate for anything that traps SIGTERM; harmless (ESRCH) if the group is gone.
+        setTimeout(() => {
+          if (liveGroups.has(t.pgid)) signalGroup(t.pgid, 'SIGKILL');
+        }, KILL_GRACE_MS).unref();
+      }
+      return {};
+    },
+    async release(params) {
+      free(lookup(params));
+      return {};
+    },
+    disposeSession: (sessionId) => {
+      sessionEpochs.set(sessionId, (sessionEpochs.get(sessionId) ?? 0) + 1);
+      return disposeWhere((t) => t.sessionId === sessionId);
+    },
+    disposeAll: () => {
+      epoch++;
+      return disposeWhere(() => true);
+    },
+  };
+}
+
+/**
+ * Keeps the last `limit` bytes. Reads start at a UTF-8 character boundary (the cut may land
+ * mid-character) and, while the process runs, stop before an incomplete trailing character.
+ */
+export class TailBuffer {
+  private chunks: Buffer[] = [];
+  private bytes = 0;
+  private dropped = false;
+
+  constructor(readonly limit: number) {}
+
+  push(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.bytes += chunk.length;
+    while (this.bytes > this.limit) {
+      const first = this.chunks[0]!;
+      const excess = this.bytes - this.limit;
+      this.dropped = true;
+      if (first.length <= excess) {
+        this.chunks.shift();
+        this.bytes -= first.length;
+      } else {
+        this.chunks[0] = first.subarray(excess);
+        this.bytes -= excess;
+      }
+    }
+  }
+
+  read(final: boolean): { text: string; truncated: boolean } {
+    const all = Buffer.concat(this.chunks, this.bytes);
+    let start = 0;
+    if (this.dropped) while (start < all.length && start < 4 && isContinuation(all[start]!)) start++;
+    const end = final ? all.length : completeEnd(all, start);
+    return { text: all.subarray(start, end).toString('utf8'), truncated: this.dropped };
+  }
+}
+
+function isContinuation(b: number): boolean {
+  return (b & 0xc0) === 0x80;
+}
+
+/** Length of `buf` without an incomplete multi-byte sequence at its end. */
+function completeEnd(buf: Buffer, start: number): number {
+  for (let i = buf.length - 1; i >= start && i >= buf.length - 4; i--) {
+    const b = buf[i]!;
+    if (isContinuation(b)) continue;
+    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return buf.length - i >= need ? buf.length : i;
+  }
+  return buf.length;
+}
+
+interface CreateParams {
+  sessionId: string;
+  command: string;
+  args: string[];
+  env: { name: string; value: string }[];
+  cwd: string | undefined;
+  outputByteLimit: number | undefined;
+}
+
+function validateCreate(params: CreateTerminalRequest): CreateParams {
+  const bad = (message: string, data?: Record<string, unknown>): WireError =>
+    new WireError(RPC.INVALID_PARAMS, message, data);
+  if (typeof params?.sessionId !== 'string') throw bad('sessionId must be a string');
+  if (typeof params.command !== 'string' || params.command.length === 0) throw bad('command must be a non-empty string');
+  const args = params.args ?? [];
+  if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) throw bad('args must be an array of strings');
+  const env = params.env ?? [];
+  if (!Array.isArray(env) || !env.every((e) => typeof e?.name === 'string' && typeof e.value === 'string')) {
+    throw bad('env must be an array of {name, value} strings');
+  }
+  if (params.cwd != null && typeof params.cwd !== 'string') throw bad('cwd must be a string');
+  const limit = params.outputByteLimit;
+  if (limit != null && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 0)) {
+    throw bad('outputByteLimit must be a non-negative integer', { outputByteLimit: limit });
+  }
+  return {
+    sessionId: params.sessionId,
+    command: params.command,
+    args,
+    env: env.map((e) => ({ name: e.name, value: e.value })),
+    cwd: params.cwd ?? undefined,
+    outputByteLimit: limit ?? undefined,
+  };
+}
+
+async function assertDirectory(real: string, requested: string): Promise<void> {
+  try {
+    if ((await stat(real)).isDirectory()) return;
+  } catch (e) {
+    if (errCode(e) === 'ENOENT') {
+      throw new WireError(RPC.RESOURCE_NOT_FOUND, `cwd does not exist: ${requested}`, { path: requested });
+    }
+    throw new WireError(RPC.INTERNAL_ERROR, `Cannot use cwd ${requested}: ${errCode(e) ?? String(e)}`, { path: requested });
+  }
+  throw new WireError(RPC.INVALID_PARAMS, `cwd is not a directory: ${requested}`, { path: requested, reason: 'not_a_directory' });
+}
+
+/** Signals a whole process group; false if it no longer exists. */
+function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Detached groups would outlive Talaria if it exits without disposing: one process-wide
+ * 'exit' hook kills whatever is still running.
+ */
+const liveGroups = new Set<number>();
+let exitHookArmed = false;
+function armExitHook(): void {
+  if (exitHookArmed) return;
+  exitHookArmed = true;
+  process.once('exit', () => {
+    for (const pgid of liveGroups) signalGroup(pgid, 'SIGKILL');
+  });
+}

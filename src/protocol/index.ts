@@ -1,0 +1,29 @@
+/** The protocol layer's public surface, by name. */
+export { LineDecoder, DEFAULT_MAX_LINE_BYTES } from './ndjson.js';
+export type { LineDecoderOptions, OversizeLine } from './ndjson.js';
+export { createTransport, checkMessage } from './transport.js';
+export type { Transport, TransportOptions, TransportHooks, TransportCloseInfo, TransportStats } from './transport.js';
+export { formatWireLine, createWireLogSink, parseWireLog } from './wire-log.js';
+export type { WireLogError } from './wire-log.js';
+export { spawnAgent } from './spawn.js';
+export type { AgentProcess, SpawnAgentOptions, SpawnOptions, ExitInfo } from './spawn.js';
+export { capabilitiesView, buildClientCapabilities, handlerFor, CLIENT_HANDLER_METHODS } from './capabilities.js';
+export type {
+  AgentCapabilitiesView,
+  AgentInfo,
+  SessionFeature,
+  ClientHandlers,
+  ClientHandler,
+  TerminalHandlers,
+  HandlerContext,
+  ClientCapabilityOverrides,
+} from './capabilities.js';
+export { connectAgent, PROTOCOL_VERSION, DEFAULT_CLIENT_INFO } from './connection.js';
+export type { AgentConnection, ConnectAgentOptions, CloseInfo, RequestOptions } from './connection.js';
+export { RPC, WireError, TalariaError, ConnectionClosedError, isTalariaError } from './errors.js';
+export type { CloseCause, TalariaErrorCode } from './errors.js';
+export { buildChildEnv, describeEnv, ENV_ALLOW_LIST } from './env.js';
+export type { ChildEnvOptions } from './env.js';
+export { RingBuffer } from './ring-buffer.js';
+export { silentLogger } from './types.js';
+export type { JsonRpcId, RawMessage, Direction, Frame, WireLogLine, ProtocolErrorEvent, Logger } from './types.js';
