@@ -1,0 +1,8 @@
+/** The thread layer: pure reducer over ACP updates, snapshots and Markdown export. */
+export type * from './types.js';
+export { createThread } from './state.js';
+export { reduce } from './reducer.js';
+export { snapshot, threadFromSnapshot, type ThreadSnapshot } from './snapshot.js';
+export { toMarkdown, type MarkdownOptions } from './markdown.js';
+export { unifiedDiff } from './diff.js';
+export { FALLBACK_TITLE } from './tool-calls.js';
