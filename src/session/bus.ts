@@ -1,0 +1,85 @@
+/**
+ * A tiny synchronous event bus with async-iterable subscriptions.
+ * Listeners run in emit order; a throwing listener is isolated (reported, never breaks the core).
+ */
+export type Listener<E> = (event: E) => void;
+
+export class EventBus<E> {
+  private listeners = new Set<Listener<E>>();
+
+  constructor(private readonly onListenerError?: (err: unknown) => void) {}
+
+  subscribe(fn: Listener<E>): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  emit(event: E): void {
+    for (const fn of this.listeners) {
+      try {
+        fn(event);
+      } catch (err) {
+        this.onListenerError?.(err);
+      }
+    }
+  }
+
+  get size(): number {
+    return this.listeners.size;
+  }
+
+  /**
+   * Async iteration over future events until `until` resolves, `signal` aborts or the consumer stops.
+   * Events are buffered without bound while the consumer is slow: a UI must not lose frames.
+   */
+  iterate(opts: { until?: Promise<unknown>; signal?: AbortSignal; filter?: (e: E) => boolean } = {}): AsyncIterableIterator<E> {
+    const queue: E[] = [];
+    let wake: (() => void) | null = null;
+    let done = false;
+    const finish = () => {
+      done = true;
+      unsubscribe();
+      wake?.();
+    };
+    const unsubscribe = this.subscribe((e) => {
+      if (opts.filter && !opts.filter(e)) return;
+      queue.push(e);
+      wake?.();
+    });
+    // Let events emitted in the same tick as `until` settling still be delivered.
+    opts.until?.then(
+      () => setImmediate(finish),
+      () => setImmediate(finish),
+    );
+    if (opts.signal) {
+      if (opts.signal.aborted) finish();
+      else opts.signal.addEventListener('abort', finish, { once: true });
+    }
+    let head = 0;
+    const it: AsyncIterableIterator<E> = {
+      async next(): Promise<IteratorResult<E>> {
+        for (;;) {
+          if (head < queue.length) {
+            const value = queue[head++]!;
+            if (head > 1024 && head * 2 > queue.length) {
+              queue.splice(0, head);
+              head = 0;
+            }
+            return { value, done: false };
+          }
+          if (done) return { value: undefined, done: true };
+          await new Promise<void>((r) => (wake = r));
+          wake = null;
+        }
+      },
+      async return(): Promise<IteratorResult<E>> {
+        finish();
+        return { value: undefined, done: true };
+      },
+      [Symbol.asyncIterator]() {
+        return it;
+      },
+    };
+    return it;
+  }
+}

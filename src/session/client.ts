@@ -1,0 +1,360 @@
+import type { Readable, Writable } from 'node:stream';
+import { TalariaError, WireError } from '../protocol/errors.js';
+import { silentLogger, type Logger, type Frame, type ProtocolErrorEvent } from '../protocol/types.js';
+import { connectAgent, type AgentConnection, type ClientHandlers } from '../protocol/connection.js';
+import { spawnAgent, type SpawnOptions } from '../protocol/spawn.js';
+import { createFsHandlers } from '../protocol/client-fs.js';
+import { createTerminalManager } from '../protocol/client-terminal.js';
+import { buildChildEnv } from '../protocol/env.js';
+import { PermissionBroker } from '../permission/broker.js';
+import type { PermissionDecisionEvent, PermissionMode, PermissionRule } from '../permission/types.js';
+import { EventBus } from './bus.js';
+import type { SessionEvent } from './events.js';
+import type { SessionHooks } from './hooks.js';
+import { Session, type SessionPort } from './session.js';
+
+export interface ClientOptions {
+  logger?: Logger;
+  /** Provider quirk switches (src/providers sets these for Hermes and others). */
+  hooks?: SessionHooks;
+  permission?: { mode?: PermissionMode; rules?: PermissionRule[]; timeoutMs?: number };
+  /** Offer `fs/*` to the agent (default true); confined to each session's roots. */
+  fs?: boolean | { read?: boolean; write?: boolean };
+  /** Offer `terminal/*` to the agent (default true); runs inside the session's roots. */
+  terminal?: boolean;
+  /** Env for terminals the agent asks us to run (default: the allow-listed parent env). */
+  terminalEnv?: Record<string, string>;
+  clientInfo?: { name: string; version: string; title?: string };
+  /** Raw frame tap (wire log, store, probes), every frame in wire order. */
+  onFrame?: (frame: Frame) => void;
+  onProtocolError?: (e: ProtocolErrorEvent) => void;
+  /** Audit log of every permission decision. */
+  onPermissionDecision?: (e: PermissionDecisionEvent) => void;
+  /** A rule learned from an "always" answer (persist it). */
+  onRule?: (sessionId: string, rule: PermissionRule) => void;
+  /** Timeout for initialize and session setup requests (not prompts). */
+  setupTimeoutMs?: number;
+}
+
+export interface NewSessionOptions {
+  cwd: string;
+  additionalDirectories?: string[];
+  mcpServers?: unknown[];
+  permissionMode?: PermissionMode;
+  signal?: AbortSignal;
+}
+
+export interface SessionListing {
+  sessionId: string;
+  cwd?: string;
+  title?: string;
+  updatedAt?: string;
+  [k: string]: unknown;
+}
+
+type Update = { sessionUpdate: string; [k: string]: unknown };
+
+/** Updates for a session id we do not know yet (some agents send them before the session/new response). */
+const EARLY_LIMIT = 10_000;
+
+/**
+ * One ACP connection to one agent process, with many sessions over it. Routes every
+ * `session/update` to its session in wire order, answers the agent's permission, fs and terminal
+ * requests, and rejects nothing silently.
+ */
+export class AcpClient {
+  readonly sessions = new Map<string, Session>();
+  readonly broker: PermissionBroker;
+  private readonly bus: EventBus<SessionEvent>;
+  private readonly early = new Map<string, Update[]>();
+  private readonly logger: Logger;
+  private readonly terminals: ReturnType<typeof createTerminalManager> | undefined;
+  readonly connection: AgentConnection;
+
+  private constructor(
+    connect: (handlers: ClientHandlers, onUpdate: (params: { sessionId: string; update: Update }) => void) => AgentConnection,
+    private readonly opts: ClientOptions,
+  ) {
+    this.logger = opts.logger ?? silentLogger;
+    this.bus = new EventBus((err) => this.logger.error('client listener threw', { error: String(err) }));
+    this.broker = new PermissionBroker({
+      getPolicy: (sessionId: string) => this.sessions.get(sessionId)?.policy() ?? { mode: opts.permission?.mode ?? 'ask', rules: opts.permission?.rules ?? [] },
+      ...(opts.permission?.timeoutMs !== undefined ? { timeoutMs: opts.permission.timeoutMs } : {}),
+      onAsk: (p: { requestKey: string; sessionId: string; toolCallId: string; title?: string; options: unknown[]; subject: unknown }) => {
+        this.sessions.get(p.sessionId)?.emit('permission.asked', {
+          requestKey: p.requestKey,
+          toolCallId: p.toolCallId,
+          ...(p.title !== undefined ? { title: p.title } : {}),
+          options: p.options,
+          subject: p.subject,
+        });
+      },
+      onDecision: (ev: PermissionDecisionEvent) => {
+        this.sessions.get(ev.sessionId)?.emit('permission.decided', {
+          requestKey: ev.requestKey,
+          toolCallId: ev.toolCallId,
+          outcome: ev.outcome,
+          decidedBy: ev.decidedBy,
+          reason: ev.reason,
+          ...(ev.answeredBy ? { answeredBy: ev.answeredBy } : {}),
+          ...(ev.rule ? { rule: ev.rule } : {}),
+        });
+        opts.onPermissionDecision?.(ev);
+      },
+      onRule: (sessionId: string, rule: PermissionRule) => {
+        this.sessions.get(sessionId)?.rules.push(rule);
+        opts.onRule?.(sessionId, rule);
+      },
+    });
+
+    const rootsFor = (sessionId: string) => this.sessions.get(sessionId)?.roots;
+    const handlers: ClientHandlers = {
+      requestPermission: (params: { sessionId: string }, ctx: { requestId: string | number }) => {
+        const s = this.sessions.get(params.sessionId);
+        // Never leave an agent waiting: an unknown session gets `cancelled`, which every agent treats as deny.
+        if (!s) return Promise.resolve({ outcome: { outcome: 'cancelled' as const } });
+        return s.requestPermission(params as never, ctx.requestId).then((outcome) => ({ outcome }));
+      },
+    } as ClientHandlers;
+    const fs = opts.fs ?? true;
+    const fsRead = fs === true || (typeof fs === 'object' && fs.read !== false);
+    const fsWrite = fs === true || (typeof fs === 'object' && fs.write !== false);
+    if (fsRead || fsWrite) {
+      const f = createFsHandlers({ rootsFor, logger: this.logger });
+      if (fsRead) handlers.readTextFile = f.readTextFile;
+      if (fsWrite) handlers.writeTextFile = f.writeTextFile;
+    }
+    if (opts.terminal ?? true) {
+      const env = opts.terminalEnv ?? buildChildEnv(process.env);
+      this.terminals = createTerminalManager({ rootsFor, env: () => env, logger: this.logger });
+      handlers.terminal = this.terminals;
+    }
+    this.connection = connect(handlers, (params) => this.route(params));
+    void this.connection.closed.then((info) => {
+      this.broker.closeAll();
+      this.terminals?.disposeAll();
+      const err = info.error ?? new TalariaError('connection_closed', 'agent connection closed');
+      for (const s of this.sessions.values()) s.connectionLost(err);
+    });
+  }
+
+  /** Spawn an agent command and initialize it. */
+  static async spawn(spec: SpawnOptions, opts: ClientOptions = {}): Promise<AcpClient> {
+    const proc = await spawnAgent({ ...spec, ...(opts.logger ? { logger: opts.logger } : {}) });
+    const client = new AcpClient(
+      (handlers, onSessionUpdate) => connectAgent({ process: proc, handlers, onSessionUpdate, ...connectExtras(opts) }),
+      opts,
+    );
+    await client.initialize();
+    return client;
+  }
+
+  /** Use an existing pair of streams (in-memory agents, sockets). */
+  static async connect(streams: { input: Readable; output: Writable }, opts: ClientOptions = {}): Promise<AcpClient> {
+    const client = new AcpClient(
+      (handlers, onSessionUpdate) => connectAgent({ streams, handlers, onSessionUpdate, ...connectExtras(opts) }),
+      opts,
+    );
+    await client.initialize();
+    return client;
+  }
+
+  private async initialize(): Promise<void> {
+    try {
+      await this.connection.initialize({ timeoutMs: this.opts.setupTimeoutMs ?? 60_000 });
+    } catch (err) {
+      await this.connection.close();
+      throw err;
+    }
+  }
+
+  get capabilities() {
+    return this.connection.capabilities;
+  }
+
+  /** Every session's events, in order (a UI or store subscribes once). */
+  subscribe(fn: (e: SessionEvent) => void): () => void {
+    return this.bus.subscribe(fn);
+  }
+
+  events(opts: { signal?: AbortSignal } = {}): AsyncIterableIterator<SessionEvent> {
+    return this.bus.iterate(opts);
+  }
+
+  private route(params: { sessionId: string; update: Update }): void {
+    const id = params?.sessionId;
+    const update = params?.update;
+    if (typeof id !== 'string' || !update || typeof update.sessionUpdate !== 'string') {
+      this.opts.onProtocolError?.({ kind: 'invalid_jsonrpc', preview: JSON.stringify(params).slice(0, 200), bytes: 0, detail: 'session/update without sessionId or update' });
+      return;
+    }
+    const s = this.sessions.get(id);
+    if (s) return s.receiveUpdate(update);
+    let list = this.early.get(id);
+    if (!list) this.early.set(id, (list = []));
+    if (list.length < EARLY_LIMIT) list.push(update);
+  }
+
+  private port(): SessionPort {
+    const caps = this.connection.capabilities;
+    return {
+      request: (method, params, o) => this.connection.request(method, params, o),
+      notify: (method, params) => this.connection.notify(method, params),
+      promptCaps: { image: caps.promptImage, audio: caps.promptAudio, embeddedContext: caps.promptEmbeddedContext },
+    };
+  }
+
+  private register(id: string, o: NewSessionOptions): Session {
+    const s = new Session({
+      id,
+      cwd: o.cwd,
+      additionalDirectories: o.additionalDirectories ?? [],
+      mcpServers: o.mcpServers ?? [],
+      port: this.port(),
+      broker: this.broker,
+      logger: this.logger,
+      ...(this.opts.hooks ? { hooks: this.opts.hooks } : {}),
+      permissionMode: o.permissionMode ?? this.opts.permission?.mode ?? 'ask',
+      baseRules: () => this.opts.permission?.rules ?? [],
+      onClosed: (closed) => {
+        this.sessions.delete(closed.id);
+        this.terminals?.disposeSession(closed.id);
+      },
+    });
+    s.subscribe((e) => this.bus.emit(e));
+    this.sessions.set(id, s);
+    const early = this.early.get(id);
+    if (early) {
+      this.early.delete(id);
+      for (const u of early) s.receiveUpdate(u);
+    }
+    return s;
+  }
+
+  private setupParams(o: NewSessionOptions): Record<string, unknown> {
+    const p: Record<string, unknown> = { cwd: o.cwd, mcpServers: o.mcpServers ?? [] };
+    if (o.additionalDirectories?.length) p.additionalDirectories = o.additionalDirectories;
+    return p;
+  }
+
+  private reqOpts(o: { signal?: AbortSignal }) {
+    return { timeoutMs: this.opts.setupTimeoutMs ?? 120_000, ...(o.signal ? { signal: o.signal } : {}) };
+  }
+
+  async newSession(o: NewSessionOptions): Promise<Session> {
+    const res = await this.connection.request<{ sessionId?: unknown }>('session/new', this.setupParams(o), this.reqOpts(o));
+    if (typeof res?.sessionId !== 'string' || !res.sessionId) {
+      throw new TalariaError('agent_error', 'session/new answered without a sessionId', { response: res });
+    }
+    const s = this.register(res.sessionId, o);
+    s.adoptSetup(res);
+    return s;
+  }
+
+  /** Load a stored session: the agent replays its history into the thread before answering. */
+  async loadSession(sessionId: string, o: NewSessionOptions): Promise<Session> {
+    if (!this.capabilities.supportsLoad) throw new TalariaError('unsupported', 'this agent cannot load sessions (no loadSession capability)');
+    return this.reopen('session/load', sessionId, o);
+  }
+
+  /** Resume without replay (per spec; some agents replay anyway, which then lands in the thread). */
+  async resumeSession(sessionId: string, o: NewSessionOptions): Promise<Session> {
+    if (!this.capabilities.supportsSession('resume')) throw new TalariaError('unsupported', 'this agent cannot resume sessions');
+    return this.reopen('session/resume', sessionId, o);
+  }
+
+  private async reopen(method: 'session/load' | 'session/resume', sessionId: string, o: NewSessionOptions): Promise<Session> {
+    if (this.sessions.has(sessionId)) throw new TalariaError('invalid_state', `session ${sessionId} is already open on this connection`);
+    // Register first: the replay arrives as session/update before the response.
+    const s = this.register(sessionId, o);
+    s.beginReplay();
+    let res: unknown;
+    try {
+      res = await this.connection.request(method, { sessionId, ...this.setupParams(o) }, this.reqOpts(o));
+    } catch (err) {
+      this.sessions.delete(sessionId);
+      if (err instanceof WireError && (err.code === -32002 || /not found/i.test(err.message))) {
+        throw new TalariaError('session_not_found', `the agent has no session ${sessionId}`, { rpcCode: err.code });
+      }
+      throw err;
+    } finally {
+      s.endReplay();
+    }
+    const empty = res === null || res === undefined || (typeof res === 'object' && Object.keys(res as object).length === 0);
+    if (method === 'session/load' && empty && s.replayCount === 0 && (this.opts.hooks?.loadEmptyMeansNotFound ?? true)) {
+      this.sessions.delete(sessionId);
+      throw new TalariaError('session_not_found', `the agent has no session ${sessionId} (it answered {})`);
+    }
+    s.adoptSetup(res);
+    return s;
+  }
+
+  /** Fork (unstable ACP): a new session with the source's history. */
+  async forkSession(sessionId: string, o: NewSessionOptions): Promise<Session> {
+    if (!this.capabilities.supportsSession('fork')) throw new TalariaError('unsupported', 'this agent cannot fork sessions');
+    const res = await this.connection.request<{ sessionId?: unknown }>('session/fork', { sessionId, ...this.setupParams(o) }, this.reqOpts(o));
+    if (typeof res?.sessionId !== 'string' || !res.sessionId) {
+      throw new TalariaError('session_not_found', `the agent could not fork ${sessionId}`, { response: res });
+    }
+    const s = this.register(res.sessionId, o);
+    s.adoptSetup(res);
+    return s;
+  }
+
+  /** All sessions the agent lists (follows cursors), optionally only those under `cwd`. */
+  async listSessions(o: { cwd?: string; signal?: AbortSignal; maxPages?: number } = {}): Promise<SessionListing[]> {
+    if (!this.capabilities.supportsSession('list')) throw new TalariaError('unsupported', 'this agent cannot list sessions');
+    const out: SessionListing[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < (o.maxPages ?? 1000); page++) {
+      const params: Record<string, unknown> = {};
+      if (o.cwd) params.cwd = o.cwd;
+      if (cursor) params.cursor = cursor;
+      const res = await this.connection.request<{ sessions?: SessionListing[]; nextCursor?: string | null }>('session/list', params, this.reqOpts(o));
+      for (const s of res?.sessions ?? []) {
+        if (typeof s?.sessionId === 'string' && !seen.has(s.sessionId)) {
+          seen.add(s.sessionId);
+          out.push(s);
+        }
+      }
+      const next = typeof res?.nextCursor === 'string' && res.nextCursor ? res.nextCursor : undefined;
+      // A cursor that does not move would loop forever on a buggy agent.
+      if (!next || next === cursor) break;
+      cursor = next;
+    }
+    return out;
+  }
+
+  /** Close a session: cancel what runs, tell the agent when it supports close, free its terminals. */
+  async closeSession(session: Session, reason = 'closed by client'): Promise<void> {
+    if (session.state === 'running' || session.state === 'cancelling') await session.cancel();
+    if (this.capabilities.supportsSession('close') && !this.connection.isClosed) {
+      try {
+        await this.connection.request('session/close', { sessionId: session.id }, { timeoutMs: 10_000 });
+      } catch (err) {
+        this.logger.warn('session/close failed', { sessionId: session.id, error: String(err) });
+      }
+    }
+    session.markClosed(reason);
+  }
+
+  get closed() {
+    return this.connection.closed;
+  }
+
+  /** Close the connection (and terminate the agent process when we spawned it). */
+  async close(): Promise<void> {
+    for (const s of [...this.sessions.values()]) s.markClosed('client closed');
+    await this.connection.close();
+  }
+}
+
+function connectExtras(opts: ClientOptions) {
+  return {
+    ...(opts.logger ? { logger: opts.logger } : {}),
+    ...(opts.onFrame ? { onFrame: opts.onFrame } : {}),
+    ...(opts.onProtocolError ? { onProtocolError: opts.onProtocolError } : {}),
+    ...(opts.clientInfo ? { clientInfo: opts.clientInfo } : {}),
+  };
+}

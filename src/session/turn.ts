@@ -1,0 +1,55 @@
+import type { ContentBlock } from '../thread/types.js';
+import type { TurnUsage } from './usage.js';
+import type { SessionEvent } from './events.js';
+
+export interface TurnError {
+  /** 'agent_error' (JSON-RPC error), 'agent_crashed', 'connection_closed', 'context_overflow', 'auth_error', … */
+  code: string;
+  message: string;
+  data?: unknown;
+}
+
+export interface TurnResult {
+  turnId: string;
+  /** The agent's stop reason, or 'error' when the turn failed (then `error` says why). */
+  stopReason: string;
+  /** What the agent itself answered, when it answered (kept even when `stopReason` is 'error'). */
+  agentStopReason?: string;
+  usage?: TurnUsage;
+  error?: TurnError;
+  durationMs: number;
+  /** True when the turn never ran: it was queued and the queue was dropped by a cancel. */
+  dropped?: boolean;
+  /** The raw prompt response, extra fields included (agents add usage, _meta.quota, …). */
+  response?: unknown;
+}
+
+/** A prompt: queued while another turn runs, then run; its result always resolves (never rejects). */
+export class Turn {
+  status: 'queued' | 'running' | 'done' = 'queued';
+  readonly result: Promise<TurnResult>;
+  private settle!: (r: TurnResult) => void;
+  startedAt = 0;
+  /** Index in thread.entries where this turn's entries begin (for summaries). */
+  firstEntry = 0;
+  cancelRequested = false;
+
+  constructor(
+    readonly id: string,
+    readonly prompt: ContentBlock[],
+    private readonly iterate: (until: Promise<unknown>, filter: (e: SessionEvent) => boolean) => AsyncIterableIterator<SessionEvent>,
+  ) {
+    this.result = new Promise((r) => (this.settle = r));
+  }
+
+  /** Events of this turn (entries it produced, permissions, its end), until it ends. Subscribe before awaiting. */
+  events(): AsyncIterableIterator<SessionEvent> {
+    return this.iterate(this.result, () => true);
+  }
+
+  /** @internal */
+  resolve(r: TurnResult): void {
+    this.status = 'done';
+    this.settle(r);
+  }
+}

@@ -1,0 +1,96 @@
+import { describe, it, expect } from 'vitest';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, dirname, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * DESIGN.md: imports point down only. Each src/ folder lists the folders it may import at run time,
+ * and the ones it may import only types from. The SDK's runtime is imported by one file.
+ */
+const SRC = fileURLToPath(new URL('../../src', import.meta.url));
+
+const RUNTIME: Record<string, string[]> = {
+  protocol: [],
+  thread: [],
+  permission: ['protocol'],
+  session: ['protocol', 'thread', 'permission'],
+  providers: ['session', 'protocol', 'thread', 'permission'],
+  host: ['providers', 'session', 'protocol', 'thread', 'permission'],
+  store: [],
+  cli: ['host', 'store', 'providers', 'session', 'protocol', 'thread', 'permission'],
+  server: ['host', 'store', 'providers', 'session', 'protocol', 'thread', 'permission'],
+  caps: ['host', 'store', 'providers', 'session', 'protocol', 'thread', 'permission'],
+  demo: ['protocol'],
+};
+const TYPES_ONLY: Record<string, string[]> = {
+  thread: ['protocol'],
+  permission: ['thread'],
+  store: ['thread', 'protocol', 'session', 'permission'],
+};
+// Files allowed to import the SDK runtime: the protocol adapter, and the demo agent (a separate program).
+const SDK_RUNTIME_OK = [/^protocol\/connection\.ts$/, /^demo\//];
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? walk(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+interface Imp { spec: string; typeOnly: boolean }
+function importsOf(source: string): Imp[] {
+  const out: Imp[] = [];
+  const re = /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/g;
+  for (let m; (m = re.exec(source)); ) out.push({ spec: m[3]!, typeOnly: Boolean(m[2]) });
+  const dyn = /import\(\s*['"]([^'"]+)['"]\s*\)/g;
+  for (let m; (m = dyn.exec(source)); ) out.push({ spec: m[1]!, typeOnly: false });
+  return out;
+}
+
+export function violations(files: { rel: string; source: string }[]): string[] {
+  const bad: string[] = [];
+  for (const { rel, source } of files) {
+    const layer = rel.includes('/') ? rel.split('/')[0]! : '(root)';
+    for (const imp of importsOf(source)) {
+      if (imp.spec.startsWith('@agentclientprotocol/sdk')) {
+        if (!imp.typeOnly && !SDK_RUNTIME_OK.some((r) => r.test(rel))) bad.push(`${rel}: SDK runtime import`);
+        continue;
+      }
+      if (!imp.spec.startsWith('.')) continue;
+      const target = relative(SRC, resolve(SRC, dirname(rel), imp.spec)).split(sep).join('/');
+      if (target.startsWith('..')) { bad.push(`${rel}: imports outside src (${imp.spec})`); continue; }
+      const tLayer = target.includes('/') ? target.split('/')[0]! : '(root)';
+      if (layer === '(root)' || tLayer === layer) continue;
+      if (tLayer === '(root)') { bad.push(`${rel}: imports the package root`); continue; }
+      const ok = (RUNTIME[layer] ?? []).includes(tLayer) || (imp.typeOnly && (TYPES_ONLY[layer] ?? []).includes(tLayer));
+      if (!ok) bad.push(`${rel}: ${layer} may not import ${imp.typeOnly ? 'types from ' : ''}${tLayer} (${imp.spec})`);
+    }
+  }
+  return bad;
+}
+
+describe('layer rules', () => {
+  it('src/ imports point down only', () => {
+    const files = walk(SRC).map((p) => ({ rel: relative(SRC, p).split(sep).join('/'), source: readFileSync(p, 'utf8') }));
+    expect(files.length).toBeGreaterThan(5);
+    expect(violations(files)).toEqual([]);
+  });
+
+  it('the checker catches upward imports, SDK runtime imports and type-only leaks', () => {
+    const bad = violations([
+      { rel: 'thread/reducer.ts', source: "import { Session } from '../session/session.js';" },
+      { rel: 'thread/x.ts', source: "import type { Frame } from '../protocol/types.js';" },
+      { rel: 'thread/y.ts', source: "import { RPC } from '../protocol/errors.js';" },
+      { rel: 'session/s.ts', source: "import * as acp from '@agentclientprotocol/sdk';" },
+      { rel: 'session/t.ts', source: "import type { SessionUpdate } from '@agentclientprotocol/sdk';" },
+      { rel: 'cli/main.ts', source: "export { x } from '../server/app.js';" },
+      { rel: 'protocol/connection.ts', source: "import * as acp from '@agentclientprotocol/sdk';" },
+    ]);
+    expect(bad).toEqual([
+      'thread/reducer.ts: thread may not import session (../session/session.js)',
+      'thread/y.ts: thread may not import protocol (../protocol/errors.js)',
+      'session/s.ts: SDK runtime import',
+      'cli/main.ts: cli may not import server (../server/app.js)',
+    ]);
+  });
+});
