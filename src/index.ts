@@ -1,0 +1,24 @@
+/** Talaria library entry: exports by name. */
+export { AcpClient } from './session/client.js';
+export type { ClientOptions, NewSessionOptions, SessionListing } from './session/client.js';
+export { Session, toBlocks } from './session/session.js';
+export type { PromptInput, SessionPort } from './session/session.js';
+export { Turn } from './session/turn.js';
+export type { TurnResult, TurnError } from './session/turn.js';
+export { EVENTS, EVENT_NAMES, checkEvent } from './session/events.js';
+export type { SessionEvent, EventName, EventOf } from './session/events.js';
+export type { SessionHooks } from './session/hooks.js';
+export { normalizeCatalog, planSwitch } from './session/catalog.js';
+export type { Catalog, CatalogOption, CatalogSelector } from './session/catalog.js';
+export { hermesModelRows } from './session/hermes-catalog.js';
+export { UsageTracker } from './session/usage.js';
+export { createThread, reduce, toMarkdown } from './thread/index.js';
+export type { Thread, Entry, ToolCallEntry, MessageEntry, NoticeEntry, UnknownEntry, ThreadChange } from './thread/types.js';
+export { PermissionBroker } from './permission/broker.js';
+export { evaluate as evaluatePermission } from './permission/policy.js';
+export type { PermissionMode, PermissionRule, PermissionAnswer } from './permission/types.js';
+export { TalariaError, WireError, ConnectionClosedError, RPC } from './protocol/errors.js';
+export { buildChildEnv } from './protocol/env.js';
+export { parseWireLog, formatWireLine } from './protocol/wire-log.js';
+export type { Frame, WireLogLine, Logger } from './protocol/types.js';
+export { demoAgentCommand } from './demo/command.js';
