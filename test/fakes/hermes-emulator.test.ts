@@ -1,0 +1,554 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { driveFixture, loadFixture, shapes, transcript } from './hermes/fixture-driver.js';
+import { EMULATOR, HERMES_BIN, HermesClient, openSession, text, TSX, type Msg } from './hermes/test-client.js';
+
+const ROOT = mkdtempSync(join(tmpdir(), 'hermes-emu-'));
+const CONFIG = 'model:\n  default: fake-model\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n';
+let seq = 0;
+
+function makeHome(cfg: string | null = CONFIG): string {
+  const h = join(ROOT, `home${++seq}`);
+  mkdirSync(h, { recursive: true });
+  if (cfg !== null) writeFileSync(join(h, 'config.yaml'), cfg);
+  return h;
+}
+
+function makeWs(files: Record<string, string> = {}): string {
+  const w = join(ROOT, `ws${++seq}`);
+  mkdirSync(w, { recursive: true });
+  for (const [f, c] of Object.entries(files)) writeFileSync(join(w, f), c);
+  return w;
+}
+
+const live: HermesClient[] = [];
+function start(home: string, env: Record<string, string> = {}, args?: string[]): HermesClient {
+  const c = HermesClient.start({ home, env, ...(args ? { args } : {}) });
+  live.push(c);
+  return c;
+}
+afterEach(() => {
+  for (const c of live.splice(0)) c.kill();
+});
+afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
+
+function cli(args: string[], env: Record<string, string>) {
+  const r = spawnSync(process.execPath, ['--import', TSX, EMULATOR, ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const upd = (m: Msg) => (m.method === 'session/update' ? (m.params.update as Msg) : null);
+const kinds = (frames: Msg[]) => frames.map((m) => upd(m)?.sessionUpdate ?? (m.method ? `req:${m.method}` : 'response'));
+const chunkText = (frames: Msg[], kind = 'agent_message_chunk') =>
+  frames.filter((m) => upd(m)?.sessionUpdate === kind).map((m) => upd(m)!.content.text).join('');
+
+/** Sends a prompt; resolves with the response and the frames from the request up to it. */
+async function prompt(c: HermesClient, sessionId: string, t: string | Msg[]): Promise<{ res: Msg; frames: Msg[] }> {
+  const mark = c.mark();
+  const res = await c.request('session/prompt', { sessionId, prompt: typeof t === 'string' ? text(t) : t });
+  return { res, frames: c.since(mark, c.frames.indexOf(res) + 1) };
+}
+
+const FIXTURE_MAIN_SID = '217209e8-e55d-4cbb-aad7-640f0207efd0';
+
+describe('Hermes emulator against the recorded 0.18.2 fixtures', () => {
+  it('reproduces main.ndjson, then reload.ndjson from a new process on the same home', async () => {
+    const home = makeHome();
+    const ws = makeWs({ 'notes.txt': 'first note\n' });
+    const a = start(home, { HERMES_EMU_TITLE: 'Fake title' });
+    const main = await driveFixture(a, loadFixture('main'), { ws });
+    expect(shapes(main.agent)).toEqual(shapes(main.fixture));
+    expect(transcript(main.agent, ws)).toEqual(transcript(main.fixture));
+    // Live ids: Hermes' own tc-<12 hex>; agent→client request ids start at 0.
+    const calls = main.agent.filter((m) => upd(m)?.sessionUpdate === 'tool_call').map((m) => upd(m)!.toolCallId);
+    expect(calls.length).toBe(3);
+    for (const id of calls) expect(id).toMatch(/^tc-[0-9a-f]{12}$/);
+    const perm = main.agent.find((m) => m.method === 'session/request_permission')!;
+    expect(perm.id).toBe(0);
+    expect(perm.params.toolCall.toolCallId).toMatch(/^edit-approval-\d+$/);
+    expect(readFileSync(join(ws, 'out.txt'), 'utf8')).toBe('written by fake model\n');
+    expect(main.agent.some((m) => upd(m) && 'messageId' in upd(m)!)).toBe(false);
+    const sid = main.agent.find((m) => m.id === 2)!.result.sessionId as string;
+    expect(await a.close()).toBe(0);
+
+    const b = start(home);
+    const reload = await driveFixture(b, loadFixture('reload'), { ws, sessions: new Map([[FIXTURE_MAIN_SID, sid]]) });
+    expect(shapes(reload.agent)).toEqual(shapes(reload.fixture));
+    expect(transcript(reload.agent, ws)).toEqual(transcript(reload.fixture));
+    expect(reload.agent.find((m) => m.id === 2)!.result.sessions[0]).toMatchObject({ sessionId: sid, title: 'Fake title', cwd: ws });
+    const replayIds = reload.agent.filter((m) => upd(m)?.sessionUpdate === 'tool_call').map((m) => upd(m)!.toolCallId);
+    expect(replayIds).toEqual(['call_write_3', 'call_write_3']); // provider ids, load then resume
+  });
+
+  it('reproduces tools.ndjson: edits, dont_ask, a denied dangerous command, todo plan, thinking', async () => {
+    const ws = makeWs({ 'notes.txt': 'n\n', 'out.txt': 'written by fake model\n' });
+    mkdirSync(join(ws, 'junkdir'));
+    const c = start(makeHome());
+    const r = await driveFixture(c, loadFixture('tools'), { ws });
+    expect(shapes(r.agent)).toEqual(shapes(r.fixture));
+    expect(transcript(r.agent, ws)).toEqual(transcript(r.fixture));
+    const reqs = r.agent.filter((m) => m.method === 'session/request_permission');
+    expect(reqs.map((m) => m.id)).toEqual([0, 1]);
+    expect(reqs[1]!.params.toolCall.toolCallId).toMatch(/^perm-check-\d+$/);
+    expect(existsSync(join(ws, 'junkdir'))).toBe(true); // denied: not run
+    expect(readFileSync(join(ws, 'out2.txt'), 'utf8')).toBe('second file\n');
+  });
+
+  it('reproduces profile.ndjson and noauth.ndjson', async () => {
+    const ws = makeWs();
+    const p = await driveFixture(start(makeHome()), loadFixture('profile'), { ws });
+    expect(shapes(p.agent)).toEqual(shapes(p.fixture));
+    expect(transcript(p.agent, ws)).toEqual(transcript(p.fixture));
+    const n = await driveFixture(start(makeHome(null)), loadFixture('noauth'), { ws });
+    expect(n.agent).toEqual(n.fixture);
+  });
+});
+
+describe('Hermes emulator quirks (0.18.2)', () => {
+  it('serves requests pipelined before the initialize response; protocolVersion is always 1', async () => {
+    const c = start(makeHome());
+    c.sendRaw(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 7 } }) + '\n' +
+        JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'session/new', params: { cwd: makeWs(), mcpServers: [] } }) + '\n',
+    );
+    const init = await c.waitFor((m) => m.id === 1);
+    const made = await c.waitFor((m) => m.id === 2);
+    const recorded = loadFixture('main').find((l) => l.msg.id === 1 && l.dir === 'agent->client')!.msg;
+    expect(init.result).toEqual(recorded.result);
+    expect(init.result.agentCapabilities.mcpCapabilities).toBeUndefined();
+    expect(made.result.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(made.result.configOptions).toBeUndefined();
+  });
+
+  it('sends available_commands_update and usage_update after session/new, or before with HERMES_EMU_UPDATES_FIRST=1', async () => {
+    for (const [env, expected] of [
+      [{}, ['response', 'available_commands_update', 'usage_update']],
+      [{ HERMES_EMU_UPDATES_FIRST: '1' }, ['available_commands_update', 'usage_update', 'response']],
+    ] as const) {
+      const c = start(makeHome(), env);
+      await c.call('initialize', { protocolVersion: 1 });
+      const mark = c.mark();
+      await c.call('session/new', { cwd: makeWs(), mcpServers: [] });
+      await c.waitFor((m) => upd(m)?.sessionUpdate === 'usage_update', 'usage_update', mark);
+      expect(kinds(c.since(mark))).toEqual(expected);
+    }
+  });
+
+  it('usage is cumulative per agent instance and absent on slash commands and errors; the title follows the first response', async () => {
+    const c = start(makeHome());
+    const { id } = await openSession(c, makeWs());
+    const first = await prompt(c, id, 'hello there');
+    expect(first.res.result.usage).toEqual({ cachedReadTokens: 0, inputTokens: 1200, outputTokens: 34, thoughtTokens: 0, totalTokens: 1234 });
+    const title = await c.waitFor((m) => upd(m)?.sessionUpdate === 'session_info_update', 'title');
+    expect(c.frames.indexOf(title)).toBeGreaterThan(c.frames.indexOf(first.res));
+    expect(upd(title)).toMatchObject({ title: 'Hello there', _meta: { hermes: { sessionProvenance: { acpSessionId: id } } } });
+    expect(upd(title)!.updatedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00$/);
+    expect((await prompt(c, id, 'again')).res.result.usage.totalTokens).toBe(2468);
+    const slash = await prompt(c, id, '/version');
+    expect(chunkText(slash.frames)).toBe('Hermes Agent v0.18.2');
+    expect(slash.res.result).toEqual({ stopReason: 'end_turn' });
+    const err = await prompt(c, id, 'ERROR boom');
+    expect(chunkText(err.frames)).toBe('Error: boom');
+    expect(err.res.result).toEqual({ stopReason: 'end_turn' });
+    const auth = await prompt(c, id, 'AUTHFAIL now');
+    expect(chunkText(auth.frames)).toBe('HTTP 401: Incorrect API key provided: sk-local***');
+    expect(auth.res.result.usage).toBeUndefined();
+    expect((await prompt(c, id, 'hi')).res.result.usage.totalTokens).toBe(3702);
+  });
+
+  it('tools act for real on the session cwd; read and write completions are never sent live', async () => {
+    const ws = makeWs({ 'notes.txt': 'the notes\n' });
+    const c = start(makeHome());
+    const { id } = await openSession(c, ws);
+    c.answer('session/request_permission', () => ({ outcome: { outcome: 'selected', optionId: 'deny' } }));
+    const denied = await prompt(c, id, 'TOOLS: read notes, echo, write out.txt');
+    expect(existsSync(join(ws, 'out.txt'))).toBe(false);
+    const updates = denied.frames.map(upd).filter(Boolean) as Msg[];
+    const [read, term, write] = updates.filter((u) => u.sessionUpdate === 'tool_call');
+    expect(read!.status).toBeUndefined();
+    expect(updates.filter((u) => u.sessionUpdate === 'tool_call_update').map((u) => u.toolCallId)).toEqual([term!.toolCallId]);
+    expect(updates.find((u) => u.sessionUpdate === 'tool_call_update')!.title).toBeUndefined();
+    expect(write!.title).toBe(`write: ${join(ws, 'out.txt')}`);
+    expect(chunkText(denied.frames).startsWith('\n\nAll ')).toBe(true);
+    // Replay pairs every call, with provider ids and the real results.
+    const mark = c.mark();
+    await c.call('session/load', { sessionId: id, cwd: ws, mcpServers: [] });
+    const replay = c.updates(mark);
+    const done = replay.filter((u) => u.sessionUpdate === 'tool_call_update');
+    expect(done.map((u) => u.toolCallId)).toEqual(['call_read_1', 'call_terminal_2', 'call_write_3']);
+    expect(done[0]!.content[0].content.text).toContain('1|the notes');
+    expect(done[1]!.content[0].content.text).toContain('hello-from-terminal');
+    expect(done[2]).toMatchObject({ status: 'failed' });
+  });
+
+  it('dangerous commands: deny, unknown option, error, cancelled and timeout block; allow_once runs; allow_session stops asking', async () => {
+    const ws = makeWs();
+    const c = start(makeHome());
+    const { id } = await openSession(c, ws);
+    const answers: Array<(id: number) => void> = [
+      (i) => c.send({ jsonrpc: '2.0', id: i, result: { outcome: { outcome: 'selected', optionId: 'deny' } } }),
+      (i) => c.send({ jsonrpc: '2.0', id: i, result: { outcome: { outcome: 'selected', optionId: 'yes-please' } } }),
+      (i) => c.send({ jsonrpc: '2.0', id: i, error: { code: -32603, message: 'client broke' } }),
+      (i) => c.send({ jsonrpc: '2.0', id: i, result: { outcome: { outcome: 'cancelled' } } }),
+    ];
+    for (const answer of answers) {
+      mkdirSync(join(ws, 'junkdir'), { recursive: true });
+      const mark = c.mark();
+      const pending = prompt(c, id, 'DANGER: remove junkdir');
+      const req = await c.waitFor((m) => m.method === 'session/request_permission', 'permission', mark);
+      expect(req.params.options.map((o: Msg) => `${o.optionId}:${o.kind}`)).toEqual([
+        'allow_once:allow_once', 'allow_session:allow_always', 'allow_always:allow_always', 'deny:reject_once', 'deny_always:reject_always',
+      ]);
+      answer(req.id);
+      const { frames } = await pending;
+      const fail = frames.map(upd).find((u) => u?.sessionUpdate === 'tool_call_update')!;
+      expect(fail.status).toBe('failed');
+      expect(fail.content[0].content.text).toMatch(/^terminal failed: BLOCKED: User denied this command/);
+      expect(existsSync(join(ws, 'junkdir'))).toBe(true);
+    }
+    c.answer('session/request_permission', () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } }));
+    const ran = await prompt(c, id, 'DANGER: remove junkdir');
+    expect(ran.frames.map(upd).find((u) => u?.sessionUpdate === 'tool_call_update')!.status).toBe('completed');
+    expect(existsSync(join(ws, 'junkdir'))).toBe(false);
+    c.answer('session/request_permission', () => ({ outcome: { outcome: 'selected', optionId: 'allow_session' } }));
+    await prompt(c, id, 'RUN rm -r ./nothing-here-1');
+    const second = await prompt(c, id, 'RUN rm -r ./nothing-here-2');
+    expect(second.frames.some((m) => m.method === 'session/request_permission')).toBe(false);
+
+    const t = start(makeHome(), { HERMES_EMU_PERMISSION_TIMEOUT_MS: '30' });
+    const s = await openSession(t, ws);
+    mkdirSync(join(ws, 'junkdir'), { recursive: true });
+    const timedOut = await prompt(t, s.id, 'DANGER: remove junkdir');
+    expect(timedOut.frames.map(upd).find((u) => u?.sessionUpdate === 'tool_call_update')!.status).toBe('failed');
+    expect(existsSync(join(ws, 'junkdir'))).toBe(true);
+  });
+
+  it('edit approval follows the mode; sensitive paths ask in every mode; set_config_option maps the policy', async () => {
+    const ws = makeWs();
+    const fakeTmp = join(ROOT, `tmp${++seq}`);
+    mkdirSync(fakeTmp);
+    const c = start(makeHome(), { TMPDIR: fakeTmp });
+    const { id } = await openSession(c, ws);
+    const asked: string[] = [];
+    c.answer('session/request_permission', (p) => {
+      asked.push(p.toolCall.toolCallId);
+      return { outcome: { outcome: 'selected', optionId: 'allow_once' } };
+    });
+    await c.call('session/set_mode', { sessionId: id, modeId: 'accept_edits' });
+    const auto = await prompt(c, id, 'WRITE a.txt');
+    expect(asked).toEqual([]);
+    expect(auto.frames.map(upd).find((u) => u?.sessionUpdate === 'tool_call')!.content[0].type).toBe('diff');
+    await prompt(c, id, `WRITE ${join(fakeTmp, 'scratch.txt')}`);
+    expect(asked).toEqual([]);
+    await prompt(c, id, `WRITE ${join(ROOT, `outside${seq}.txt`)}`);
+    await prompt(c, id, 'WRITE .git/config');
+    expect(asked).toEqual(['edit-approval-1', 'edit-approval-2']);
+    expect(await c.call('session/set_config_option', { sessionId: id, configId: 'edit_approval_policy', value: 'session' })).toEqual({ configOptions: [] });
+    await prompt(c, id, `WRITE ${join(ROOT, `outside${seq}b.txt`)}`);
+    await prompt(c, id, 'WRITE .env');
+    expect(asked).toEqual(['edit-approval-1', 'edit-approval-2', 'edit-approval-3']);
+    expect(readFileSync(join(ws, '.env'), 'utf8')).toBe('written by fake model\n');
+    expect(await c.call('session/set_mode', { sessionId: id, modeId: 'bogus' })).toEqual({});
+    await prompt(c, id, 'WRITE b.txt');
+    expect(asked).toHaveLength(4); // coerced to default: asks even in the workspace
+  });
+
+  it('mode is not persisted across restarts; sessions are restored transparently in a new process', async () => {
+    const home = makeHome();
+    const ws = makeWs();
+    const a = start(home);
+    const { id } = await openSession(a, ws);
+    await a.call('session/set_mode', { sessionId: id, modeId: 'dont_ask' });
+    await prompt(a, id, 'hello there');
+    await a.close();
+    const b = start(home);
+    await b.call('initialize', { protocolVersion: 1 });
+    const again = await prompt(b, id, 'hello there'); // no load first
+    expect(again.res.result.usage.totalTokens).toBe(1234); // a new agent instance
+    const loaded = await b.call('session/load', { sessionId: id, cwd: ws, mcpServers: [] });
+    expect(loaded.modes.currentModeId).toBe('default');
+  });
+
+  it('a prompt sent mid-turn is queued, then runs inside the running request, whose response comes last', async () => {
+    const ws = makeWs();
+    const c = start(makeHome());
+    const { id } = await openSession(c, ws);
+    const mark = c.mark();
+    const first = c.request('session/prompt', { sessionId: id, prompt: text('DANGER: remove junkdir') });
+    const req = await c.waitFor((m) => m.method === 'session/request_permission', 'permission', mark);
+    const queued = await prompt(c, id, 'hello there');
+    expect(chunkText(queued.frames)).toBe('Queued for the next turn. (1 queued)');
+    expect(queued.res.result).toEqual({ stopReason: 'end_turn' });
+    c.send({ jsonrpc: '2.0', id: req.id, result: { outcome: { outcome: 'selected', optionId: 'deny' } } });
+    const res = await first;
+    const after = c.since(c.frames.indexOf(queued.res) + 1, c.frames.indexOf(res) + 1);
+    expect(kinds(after).filter((k) => k !== 'agent_message_chunk')).toEqual([
+      'tool_call_update', 'user_message_chunk', 'usage_update', 'usage_update', 'response',
+    ]);
+    expect(upd(after.find((m) => upd(m)?.sessionUpdate === 'user_message_chunk')!)!.content.text).toBe('hello there');
+    expect(chunkText(after)).toBe('\n\nDangerous step finished.Hello from the fake model! You said: hello there');
+    expect(res.result.usage.totalTokens).toBe(3 * 1234);
+  });
+
+  it('an overflow shrinks the context size and leaves the user message, merged into the next prompt', async () => {
+    const c = start(makeHome());
+    const { id } = await openSession(c, makeWs());
+    const o = await prompt(c, id, 'OVERFLOW now');
+    expect(chunkText(o.frames)).toBe('Context length exceeded: max compression attempts (3) reached.');
+    expect(o.frames.map(upd).find((u) => u?.sessionUpdate === 'usage_update')!.size).toBe(8192);
+    expect(o.res.result).toEqual({ stopReason: 'end_turn' });
+    expect(chunkText((await prompt(c, id, 'hi')).frames)).toBe('Hello from the fake model! You said: OVERFLOW now hi');
+  });
+
+  it('MAXITER prints a plain non-JSON line on stdout mid-turn', async () => {
+    const c = start(makeHome());
+    const { id } = await openSession(c, makeWs());
+    const mark = c.mark();
+    const { res } = await prompt(c, id, 'MAXITER go');
+    const line = c.noise.find((n) => n.line.includes('Reached maximum iterations'))!;
+    expect(line.line).toBe('⚠️  Reached maximum iterations (90). Requesting summary...');
+    expect(line.at).toBeGreaterThan(mark);
+    expect(line.at).toBeLessThan(c.frames.indexOf(res));
+    expect(res.result.stopReason).toBe('end_turn');
+  });
+
+  it('images and resource links are accepted; the reply says whether images were forwarded (supports_vision) or described', async () => {
+    const image = [{ type: 'text', text: 'look' }, { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' }];
+    const plain = start(makeHome());
+    const a = await openSession(plain, makeWs());
+    expect(chunkText((await prompt(plain, a.id, image)).frames)).toContain('Image described by the auxiliary model');
+    const vision = start(makeHome(CONFIG + '  supports_vision: true\n'));
+    const b = await openSession(vision, makeWs());
+    expect(chunkText((await prompt(vision, b.id, image)).frames)).toContain('Image forwarded to the model');
+    const ws = makeWs({ 'spec.md': '# spec\n' });
+    const link = [{ type: 'text', text: 'see' }, { type: 'resource_link', uri: `file://${join(ws, 'spec.md')}`, name: 'spec.md' }];
+    expect(chunkText((await prompt(vision, b.id, link)).frames)).toBe('Hello from the fake model! You said: see (attachments: spec.md)');
+  });
+
+  it('MCP servers: calls while registered, dropped by set_model, re-registered by session/load', async () => {
+    const ws = makeWs();
+    const c = start(makeHome());
+    const servers = [{ name: 'files', command: 'node', args: ['srv.js'], env: [] }];
+    const { id } = await openSession(c, ws, servers);
+    const call = (await prompt(c, id, 'MCP')).frames.map(upd).find((u) => u?.sessionUpdate === 'tool_call')!;
+    expect(call).toMatchObject({ kind: 'other', title: 'mcp__files__echo' });
+    expect(call.locations).toBeUndefined();
+    expect(await c.call('session/set_model', { sessionId: id, modelId: 'custom:fake-model' })).toEqual({});
+    expect(chunkText((await prompt(c, id, 'MCP')).frames)).toBe('No MCP tools are available in this session.');
+    await c.call('session/load', { sessionId: id, cwd: ws, mcpServers: servers });
+    expect((await prompt(c, id, 'MCP')).frames.some((m) => upd(m)?.title === 'mcp__files__echo')).toBe(true);
+  });
+
+  it('slash commands answer with one chunk, no model call, no usage; /compact makes the replay start with the summary', async () => {
+    const ws = makeWs();
+    const c = start(makeHome());
+    const { id } = await openSession(c, ws);
+    await prompt(c, id, 'hello there');
+    for (const [cmd, expected] of [
+      ['/model', 'Current model: fake-model\nProvider: custom'],
+      ['/tools', /^Available tools \(\d+\):\n  read_file: /],
+      ['/context', /^Conversation: 2 messages\n  user: 1, assistant: 1, tool: 0, system: 0/],
+      ['/queue later please', 'Queued for the next turn. (1 queued)'],
+      ['/compact', /^Context compressed: 2 -> 1 messages/],
+    ] as const) {
+      const r = await prompt(c, id, cmd);
+      expect(r.frames.filter((m) => upd(m)?.sessionUpdate === 'agent_message_chunk')).toHaveLength(1);
+      expect(chunkText(r.frames)).toMatch(expected);
+      expect(r.res.result).toEqual({ stopReason: 'end_turn' });
+    }
+    const mark = c.mark();
+    await c.call('session/load', { sessionId: id, cwd: ws, mcpServers: [] });
+    expect(chunkText(c.since(mark)).startsWith('[PRIOR CONTEXT — ')).toBe(true);
+    // The /queue'd text runs inside the next turn.
+    const next = await prompt(c, id, 'now');
+    expect(chunkText(next.frames, 'user_message_chunk')).toBe('later please');
+    expect(chunkText(await prompt(c, id, '/reset').then((r) => r.frames))).toBe('Conversation history cleared.');
+    expect((await c.call('session/list', { cwd: ws })).sessions).toEqual([]);
+  });
+
+  it('resume of an unknown id creates a session named only in _meta; fork answers sessionId "" for an unknown source', async () => {
+    const ws = makeWs();
+    const c = start(makeHome());
+    await c.call('initialize', { protocolVersion: 1 });
+    const mark = c.mark();
+    const r = await c.call('session/resume', { sessionId: 'nope', cwd: ws, mcpServers: [] });
+    expect(r.sessionId).toBeUndefined();
+    const newId = r._meta.hermes.sessionProvenance.acpSessionId as string;
+    expect(newId).toMatch(/^[0-9a-f-]{36}$/);
+    await c.waitFor((m) => upd(m)?.sessionUpdate === 'usage_update', 'usage', mark);
+    expect(c.since(mark).filter((m) => m.method).every((m) => m.params.sessionId === newId)).toBe(true);
+    expect((await prompt(c, newId, 'hello there')).res.result.stopReason).toBe('end_turn');
+    expect(await c.call('session/fork', { sessionId: 'nope', cwd: ws, mcpServers: [] })).toEqual({ sessionId: '' });
+    const fork = await c.call('session/fork', { sessionId: newId, cwd: ws, mcpServers: [] });
+    expect(Object.keys(fork).sort()).toEqual(['models', 'modes', 'sessionId']);
+    const listed = (await c.call('session/list', {})).sessions.map((s: Msg) => s.sessionId);
+    expect(listed).toContain(fork.sessionId); // the fork copied the history
+  });
+
+  it('session/list filters by cwd, pages with a cursor, skips empty sessions and is isolated per profile', async () => {
+    const root = makeHome();
+    writeFileSync(join(root, 'config.yaml'), CONFIG);
+    const other = join(root, 'profiles', 'other');
+    mkdirSync(other, { recursive: true });
+    writeFileSync(join(other, 'config.yaml'), CONFIG);
+    const ws = makeWs();
+    const c = start(root, { HERMES_EMU_LIST_PAGE: '2' });
+    await c.call('initialize', { protocolVersion: 1 });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const s = await c.call('session/new', { cwd: ws, mcpServers: [] });
+      ids.push(s.sessionId);
+      await prompt(c, s.sessionId, `talk ${i}`);
+    }
+    await c.call('session/new', { cwd: ws, mcpServers: [] }); // empty: never listed
+    const elsewhere = await c.call('session/new', { cwd: makeWs(), mcpServers: [] });
+    await prompt(c, elsewhere.sessionId, 'elsewhere');
+    const page1 = await c.call('session/list', { cwd: ws });
+    expect(page1.sessions.map((s: Msg) => s.sessionId)).toEqual([ids[2], ids[1]]);
+    expect(page1.nextCursor).toBe(ids[1]);
+    const page2 = await c.call('session/list', { cwd: ws, cursor: page1.nextCursor });
+    expect(page2).toEqual({ sessions: [expect.objectContaining({ sessionId: ids[0], cwd: ws })] });
+    expect(await c.call('session/list', { cursor: 'unknown' })).toEqual({ sessions: [] });
+    const p = start(root, {}, ['-p', 'other', 'acp']);
+    await p.call('initialize', { protocolVersion: 1 });
+    expect((await p.call('session/list', {})).sessions).toEqual([]);
+  });
+
+  it('protocol edges: close, delete, unknown and extension methods, authenticate, bad params, refusal, non-JSON, stdin close', async () => {
+    const c = start(makeHome());
+    const { id } = await openSession(c, makeWs());
+    c.sendRaw('this is not json\n');
+    expect(await c.call('session/close', { sessionId: id })).toEqual({});
+    expect((await c.request('session/delete', { sessionId: id })).error).toEqual({ code: -32601, message: 'Method not found', data: { method: 'session/delete' } });
+    expect((await c.request('nope/nope', {})).error.data).toEqual({ method: 'nope/nope' });
+    expect((await c.request('_acme/thing', { x: 1 })).result).toBeNull();
+    expect(await c.call('authenticate', { methodId: 'whatever' })).toEqual({});
+    const bad = await c.request('session/new', { mcpServers: [] });
+    expect(bad.error).toMatchObject({ code: -32602, message: 'Invalid params', data: { errors: [{ type: 'missing', loc: ['cwd'], msg: 'Field required' }] } });
+    expect((await prompt(c, 'no-such-session', 'hi')).res.result).toEqual({ stopReason: 'refusal' });
+    expect(await c.call('session/load', { sessionId: 'no-such-session', cwd: '/x', mcpServers: [] })).toEqual({});
+    expect(c.noise).toEqual([]);
+    expect(await c.close()).toBe(0);
+    expect(c.stderr).toContain('non-JSON');
+  });
+
+  it('HERMES_EMU_LOG records every frame the client sent', async () => {
+    const log = join(ROOT, `frames${++seq}.ndjson`);
+    const c = start(makeHome(), { HERMES_EMU_LOG: log });
+    const { id } = await openSession(c, makeWs());
+    await prompt(c, id, 'hello there');
+    const sent = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Msg);
+    expect(sent.map((l) => l.msg.method)).toEqual(['initialize', 'session/new', 'session/prompt']);
+    expect(sent[0]).toMatchObject({ dir: 'client->agent', t_ms: expect.any(Number) });
+  });
+
+  it('HERMES_EMU_CATALOG=big: 50+ rows, provider headings, bare names, custom duplicates, one current', async () => {
+    const c = start(makeHome(), { HERMES_EMU_CATALOG: 'big' });
+    const { result } = await openSession(c, makeWs());
+    const rows = result.models.availableModels as Msg[];
+    expect(rows.length).toBeGreaterThanOrEqual(50);
+    for (const r of rows) expect(Object.keys(r).sort()).toEqual(['description', 'modelId', 'name']);
+    expect(rows.filter((r) => r.description.endsWith(' • current')).map((r) => r.modelId)).toEqual(['custom:fake-model']);
+    const ids = rows.map((r) => r.modelId);
+    expect(ids).toEqual(expect.arrayContaining(['ollama-launch:gpt-oss:20b', 'custom:ollama-launch:gpt-oss:20b', 'custom:kimi-k2.7-code']));
+    expect(rows.find((r) => r.modelId === 'ollama-launch:gpt-oss:20b')!.name).toBe('gpt-oss:20b');
+    expect(rows.find((r) => r.modelId.startsWith('nous:'))!.name).toMatch(/^Nous Portal · /);
+    expect(new Set(rows.map((r) => r.description.replace(' • current', ''))).size).toBeGreaterThanOrEqual(4);
+  });
+
+  it('skips a generated title that collides with another session', async () => {
+    const c = start(makeHome(), { HERMES_EMU_TITLE: 'Same' });
+    const a = await openSession(c, makeWs());
+    await prompt(c, a.id, 'one');
+    await c.waitFor((m) => upd(m)?.sessionUpdate === 'session_info_update', 'first title');
+    const b = await c.call('session/new', { cwd: makeWs(), mcpServers: [] });
+    await prompt(c, b.sessionId, 'two');
+    await c.waitForStderr('collides with another session');
+    expect(c.frames.filter((m) => upd(m)?.sessionUpdate === 'session_info_update')).toHaveLength(1);
+  });
+});
+
+describe('Hermes emulator, HERMES_EMU_VERSION=0.21', () => {
+  const V21 = { HERMES_EMU_VERSION: '0.21' };
+
+  it('chunks carry one messageId per assistant message; leftover open calls close as failed', async () => {
+    const c = start(makeHome(), V21);
+    const { id } = await openSession(c, makeWs());
+    const think = await prompt(c, id, 'THINK about it');
+    const ids = new Set(think.frames.map(upd).filter((u) => u && /_chunk$/.test(u.sessionUpdate)).map((u) => u!.messageId));
+    expect(ids.size).toBe(1);
+    expect([...ids][0]).toMatch(/^[0-9a-f-]{36}$/);
+    c.answer('session/request_permission', () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } }));
+    const tools = await prompt(c, id, 'TOOLS');
+    const updates = tools.frames.map(upd).filter(Boolean) as Msg[];
+    const starts = updates.filter((u) => u.sessionUpdate === 'tool_call');
+    const closed = updates.filter((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'failed').map((u) => u.toolCallId);
+    expect(closed).toEqual([starts[0]!.toolCallId, starts[2]!.toolCallId]);
+    expect(updates.findIndex((u) => u.status === 'failed')).toBeLessThan(updates.findIndex((u) => u.sessionUpdate === 'usage_update'));
+    expect((await c.call('initialize', { protocolVersion: 1 })).agentInfo.version).toBe('0.21.0');
+  });
+
+  it('a prompt or set_model while running is -32603 "Session is busy"; an unusable model is -32602; MCP survives set_model', async () => {
+    const c = start(makeHome(), V21);
+    const { id } = await openSession(c, makeWs(), [{ name: 'files', command: 'x', args: [], env: [] }]);
+    const mark = c.mark();
+    const first = c.request('session/prompt', { sessionId: id, prompt: text('DANGER: remove junkdir') });
+    const req = await c.waitFor((m) => m.method === 'session/request_permission', 'permission', mark);
+    const busy = await c.request('session/prompt', { sessionId: id, prompt: text('hello') });
+    expect(busy.error).toEqual({ code: -32603, message: 'Internal error', data: { details: 'Session is busy' } });
+    expect((await c.request('session/set_model', { sessionId: id, modelId: 'custom:fake-model' })).error.data.details).toBe('Session is busy');
+    c.send({ jsonrpc: '2.0', id: req.id, result: { outcome: { outcome: 'selected', optionId: 'deny' } } });
+    await first;
+    expect((await c.request('session/set_model', { sessionId: id, modelId: 'nowhere:nothing' })).error.code).toBe(-32602);
+    expect(await c.call('session/set_model', { sessionId: id, modelId: 'custom:fake-model' })).toEqual({});
+    expect((await prompt(c, id, 'MCP')).frames.some((m) => upd(m)?.title === 'mcp__files__echo')).toBe(true);
+  });
+});
+
+describe('Hermes emulator CLI', () => {
+  it('--version, acp --version and acp --check', () => {
+    const home = makeHome();
+    expect(cli(['--version'], { HERMES_HOME: home }).stdout).toBe('Hermes Agent v0.18.2\n');
+    expect(cli(['acp', '--version'], { HERMES_HOME: home, HERMES_EMU_VERSION: '0.21' }).stdout).toBe('Hermes Agent v0.21.0\n');
+    expect(cli(['acp', '--check'], { HERMES_HOME: home })).toMatchObject({ code: 0, stdout: 'Hermes ACP check OK\n' });
+    const bad = cli(['acp', '--check'], { HERMES_HOME: makeHome(null) });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('No LLM provider configured');
+  });
+
+  it('profile list (fixed-width, ◆ on the active one), profile create --clone, -p selects the profile home', async () => {
+    const root = makeHome();
+    const env = { HERMES_HOME: root };
+    const row = /^( ◆|  )(\S+)\s+(\S+)\s+(running|stopped)\s+(\S+)\s+(\S+)\s*$/;
+    let out = cli(['profile', 'list'], env).stdout.split('\n');
+    expect(out).toContain(' ◆default         fake-model                   stopped      —            —');
+    expect(cli(['profile', 'create', 'coder', '--clone', '--description', 'Coding profile'], env).code).toBe(0);
+    expect(readFileSync(join(root, 'profiles', 'coder', 'config.yaml'), 'utf8')).toBe(CONFIG);
+    out = cli(['profile', 'list'], env).stdout.split('\n');
+    expect(out.filter((l) => row.test(l)).map((l) => row.exec(l)!.slice(1, 4))).toEqual([
+      [' ◆', 'default', 'fake-model'],
+      ['  ', 'coder', 'fake-model'],
+    ]);
+    expect(cli(['profile', 'create', 'coder', '--clone'], env).code).toBe(1);
+    expect(cli(['profile', 'list'], { HERMES_HOME: join(ROOT, 'missing-root') }).stdout.trim()).toBe('No profiles found.');
+    expect(cli(['-p', 'ghost', 'acp', '--check'], env).code).toBe(1);
+
+    const c = start(root, {}, ['-p', 'coder', 'acp', '--accept-hooks']);
+    const { id } = await openSession(c, makeWs());
+    await prompt(c, id, 'hello there');
+    expect(readFileSync(join(root, 'profiles', 'coder', 'state.db'), 'utf8')).toContain(id);
+    expect(existsSync(join(root, 'state.db'))).toBe(false);
+  });
+
+  it('the bin/hermes wrapper runs the emulator as `hermes` from PATH', () => {
+    const r = spawnSync('hermes', ['--version'], {
+      cwd: tmpdir(),
+      env: { ...process.env, PATH: `${HERMES_BIN}:${process.env.PATH}`, HERMES_HOME: makeHome() },
+      encoding: 'utf8',
+    });
+    expect(r.stdout).toBe('Hermes Agent v0.18.2\n');
+  });
+});

@@ -1,0 +1,101 @@
+/**
+ * Model catalog as Hermes advertises it: rows are only {modelId, name, description};
+ * the description is the provider heading with " • current" on the current row.
+ * HERMES_EMU_CATALOG=big gives a 50+-row live-like catalog with the duplicated
+ * `custom:<p>:<model>` rows and bare names from a `providers:` block.
+ */
+
+export interface ModelRow {
+  modelId: string;
+  name: string;
+  description: string;
+}
+
+interface Entry extends ModelRow {
+  provider: string;
+  model: string;
+}
+
+const LABELS: Record<string, string> = {
+  custom: 'Custom endpoint',
+  nous: 'Nous Portal',
+  openrouter: 'OpenRouter',
+  anthropic: 'Anthropic',
+  'openai-api': 'OpenAI',
+  'ollama-cloud': 'Ollama Cloud',
+};
+
+export const providerLabel = (p: string): string => LABELS[p] ?? p;
+
+const NOUS = [
+  'anthropic/claude-opus-5', 'anthropic/claude-sonnet-5', 'anthropic/claude-haiku-5', 'openai/gpt-5.5',
+  'openai/gpt-5.5-mini', 'google/gemini-3-pro', 'google/gemini-3-flash', 'moonshotai/kimi-k2.7',
+  'qwen/qwen3.5-coder', 'deepseek/deepseek-v4', 'x-ai/grok-5', 'nousresearch/hermes-5-405b',
+  'nousresearch/hermes-5-70b', 'meta-llama/llama-5-70b', 'mistralai/devstral-2', 'z-ai/glm-5',
+  'minimax/minimax-m3', 'cohere/command-a-2', 'amazon/nova-pro-2', 'microsoft/phi-5',
+];
+const OPENROUTER = [
+  'anthropic/claude-opus-5', 'anthropic/claude-sonnet-5', 'openai/gpt-5.5', 'openai/o5-mini',
+  'google/gemini-3-pro', 'moonshotai/kimi-k2.7', 'qwen/qwen3.5-235b', 'deepseek/deepseek-v4',
+  'deepseek/deepseek-r2', 'x-ai/grok-5', 'mistralai/mistral-large-3', 'minimax/minimax-m3',
+  'z-ai/glm-5', 'openrouter/auto', 'google/gemma-4-27b', 'qwen/qwen3.5-coder', 'nvidia/nemotron-ultra-2', 'ai21/jamba-2',
+];
+/** Providers from a `providers:` block: bare names, listed again as `custom:<p>:<model>`. */
+const BLOCK: Record<string, string[]> = {
+  'ollama-launch': ['gpt-oss:20b', 'gpt-oss:120b', 'qwen3:32b', 'llama3.3:70b'],
+  lmstudio: ['qwen3-coder-30b', 'devstral-small-2'],
+};
+const CUSTOM = ['kimi-k2.7-code', 'glm-5-air'];
+
+function bigEntries(): Entry[] {
+  const rows: Entry[] = [];
+  const add = (provider: string, model: string, name: string, modelId = `${provider}:${model}`, heading = provider) =>
+    rows.push({ provider, model, name, modelId, description: `Provider: ${providerLabel(heading)}` });
+  for (const m of NOUS) add('nous', m, `Nous Portal · ${m}`);
+  for (const m of OPENROUTER) add('openrouter', m, `OpenRouter · ${m}`);
+  for (const [p, models] of Object.entries(BLOCK)) for (const m of models) add(p, m, m);
+  for (const [p, models] of Object.entries(BLOCK))
+    for (const m of models) add(p, m, m, `custom:${p}:${m}`, 'custom');
+  for (const m of CUSTOM) add('custom', m, m);
+  return rows;
+}
+
+export interface Catalog {
+  availableModels: ModelRow[];
+  currentModelId: string;
+}
+
+export function buildCatalog(provider: string, model: string, big: boolean): Catalog {
+  const currentModelId = `${provider}:${model}`;
+  const rows = big ? bigEntries() : [];
+  if (!rows.some((r) => r.modelId === currentModelId)) {
+    rows.unshift({ provider, model, name: model, modelId: currentModelId, description: `Provider: ${providerLabel(provider)}` });
+  }
+  return {
+    availableModels: rows.map((r) => ({
+      description: r.modelId === currentModelId ? `${r.description} • current` : r.description,
+      modelId: r.modelId,
+      name: r.name,
+    })),
+    currentModelId,
+  };
+}
+
+export interface ModelChoice {
+  provider: string;
+  model: string;
+  /** False when the id names nothing in the catalog (0.21 answers -32602 then). */
+  known: boolean;
+}
+
+/** Resolve a `session/set_model` id; catalog rows first, else split at the first colon. */
+export function resolveModel(modelId: string, current: { provider: string; model: string }, big: boolean): ModelChoice {
+  const id = modelId.trim();
+  const all = big ? bigEntries() : [];
+  all.push({ provider: current.provider, model: current.model, name: '', description: '', modelId: `${current.provider}:${current.model}` });
+  const hit = all.find((r) => r.modelId === id);
+  if (hit) return { provider: hit.provider, model: hit.model, known: true };
+  const i = id.indexOf(':');
+  if (i > 0) return { provider: id.slice(0, i), model: id.slice(i + 1), known: false };
+  return { provider: current.provider, model: id, known: false };
+}

@@ -1,0 +1,127 @@
+/**
+ * Hermes homes, config.yaml and the emulator's env switches.
+ * Mirrors Hermes: data lives in $HERMES_HOME (default ~/.hermes); `-p NAME` selects
+ * <root>/profiles/NAME. config.yaml is read with a tiny indentation-based parser.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+
+export const PROFILE_RE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+/** The default root, even when HERMES_HOME already points into a profile. */
+export function hermesRoot(env: NodeJS.ProcessEnv = process.env): string {
+  const home = env.HERMES_HOME && env.HERMES_HOME.trim() ? env.HERMES_HOME : join(homedir(), '.hermes');
+  const parent = dirname(home);
+  return basename(parent) === 'profiles' ? dirname(parent) : home;
+}
+
+export function profileHome(root: string, name: string): string {
+  return name === 'default' ? root : join(root, 'profiles', name);
+}
+
+export interface HermesConfig {
+  provider: string | null;
+  model: string;
+  supportsVision: boolean;
+}
+
+type Yaml = { [k: string]: YamlValue };
+type YamlValue = string | number | boolean | null | Yaml;
+
+function scalar(raw: string): YamlValue {
+  const v = raw.replace(/\s+#.*$/, '').trim();
+  if (v === '' || v === '~' || v === 'null') return null;
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  if (/^-?\d+(\.\d+)?$/.test(v)) return Number(v);
+  const q = /^(['"])(.*)\1$/.exec(v);
+  return q ? (q[2] ?? '') : v;
+}
+
+/** Maps and scalars by indentation; list items and anything fancier are skipped. */
+export function parseYamlLite(text: string): Yaml {
+  const root: Yaml = {};
+  const stack: Array<{ indent: number; node: Yaml }> = [{ indent: -1, node: root }];
+  for (const line of text.split(/\r?\n/)) {
+    if (!line.trim() || line.trim().startsWith('#') || line.trim().startsWith('-')) continue;
+    const m = /^(\s*)([^:#]+?):(.*)$/.exec(line);
+    if (!m) continue;
+    const indent = (m[1] ?? '').length;
+    while (stack.length > 1 && (stack[stack.length - 1]?.indent ?? -1) >= indent) stack.pop();
+    const parent = stack[stack.length - 1]!.node;
+    const key = (m[2] ?? '').trim();
+    const rest = (m[3] ?? '').trim();
+    if (rest === '' || rest.startsWith('#')) {
+      const child: Yaml = {};
+      parent[key] = child;
+      stack.push({ indent, node: child });
+    } else {
+      parent[key] = scalar(rest);
+    }
+  }
+  return root;
+}
+
+function str(v: YamlValue | undefined): string | null {
+  return typeof v === 'string' && v.trim() ? v.trim() : null;
+}
+
+/** Accepts `provider:`/`model:` at top level or Hermes' `model: {default, provider, ...}` map. */
+export function readConfig(home: string): HermesConfig {
+  const file = join(home, 'config.yaml');
+  const y = existsSync(file) ? parseYamlLite(readFileSync(file, 'utf8')) : {};
+  const m = y.model;
+  const mm: Yaml = m && typeof m === 'object' ? m : {};
+  const provider = str(mm.provider) ?? str(y.provider);
+  const model = (typeof m === 'string' ? str(m) : null) ?? str(mm.default) ?? str(mm.name) ?? 'fake-model';
+  return { provider, model, supportsVision: mm.supports_vision === true || y.supports_vision === true };
+}
+
+/**
+ * Env switches for tests:
+ * HERMES_EMU_VERSION=0.21 (newer behaviour) · HERMES_EMU_CATALOG=big (50+ model rows) ·
+ * HERMES_EMU_DELAY_MS (between streamed words, default 2) · HERMES_EMU_SLOW_MS (SLOW turn, 400) ·
+ * HERMES_EMU_UPDATES_FIRST=1 (commands/usage updates before the session response) ·
+ * HERMES_EMU_PERMISSION_TIMEOUT_MS (default 60000, then deny) · HERMES_EMU_LIST_PAGE (50) ·
+ * HERMES_EMU_TITLE (fixed generated title, e.g. "Fake title") · HERMES_EMU_TITLE_DELAY_MS (20) ·
+ * HERMES_EMU_LOG=path (append every received frame, fixture line format).
+ */
+export interface Settings {
+  v21: boolean;
+  version: string;
+  bigCatalog: boolean;
+  delayMs: number;
+  slowMs: number;
+  updatesFirst: boolean;
+  permissionTimeoutMs: number;
+  listPage: number;
+  title: string | null;
+  titleDelayMs: number;
+  logPath: string | null;
+}
+
+function num(v: string | undefined, dflt: number): number {
+  const n = v === undefined || v === '' ? NaN : Number(v);
+  return Number.isFinite(n) && n >= 0 ? n : dflt;
+}
+
+export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const v21 = (env.HERMES_EMU_VERSION ?? '').startsWith('0.21');
+  return {
+    v21,
+    version: v21 ? '0.21.0' : '0.18.2',
+    bigCatalog: env.HERMES_EMU_CATALOG === 'big',
+    delayMs: num(env.HERMES_EMU_DELAY_MS, 2),
+    slowMs: num(env.HERMES_EMU_SLOW_MS, 400),
+    updatesFirst: env.HERMES_EMU_UPDATES_FIRST === '1',
+    permissionTimeoutMs: num(env.HERMES_EMU_PERMISSION_TIMEOUT_MS, 60_000),
+    listPage: Math.max(1, num(env.HERMES_EMU_LIST_PAGE, 50)),
+    title: env.HERMES_EMU_TITLE ?? null,
+    titleDelayMs: num(env.HERMES_EMU_TITLE_DELAY_MS, 20),
+    logPath: env.HERMES_EMU_LOG ?? null,
+  };
+}
+
+export const NO_PROVIDER =
+  'No LLM provider configured. Run `hermes model` to select a provider, or run `hermes setup` for first-time configuration.';

@@ -1,0 +1,93 @@
+/**
+ * Session persistence: a JSON "state.db" in $HERMES_HOME, standing in for Hermes' SQLite
+ * SessionDB. Re-read on every access and written atomically per session, so several
+ * emulator processes on one home see each other's sessions (load/list/resume work
+ * across processes, as with the real shared state.db).
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+
+export interface ToolCallRec {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+/** OpenAI-style history, as Hermes persists it. */
+export type HistoryMessage =
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; reasoning?: string; tool_calls?: ToolCallRec[] }
+  | { role: 'tool'; tool_call_id: string; tool_name: string; content: string; status: 'completed' | 'failed' };
+
+export interface SessionRecord {
+  id: string;
+  source: 'acp';
+  cwd: string;
+  title: string | null;
+  provider: string;
+  model: string;
+  parentId: string | null;
+  startedAt: number;
+  lastActive: number;
+  /** Counter for provider tool-call ids (`call_<tool>_<n>`). */
+  toolSeq: number;
+  history: HistoryMessage[];
+}
+
+interface DbFile {
+  version: 1;
+  sessions: Record<string, SessionRecord>;
+}
+
+export class Store {
+  readonly file: string;
+
+  constructor(readonly home: string) {
+    this.file = join(home, 'state.db');
+  }
+
+  private read(): DbFile {
+    if (!existsSync(this.file)) return { version: 1, sessions: {} };
+    try {
+      const db = JSON.parse(readFileSync(this.file, 'utf8')) as DbFile;
+      return db && typeof db.sessions === 'object' ? db : { version: 1, sessions: {} };
+    } catch {
+      return { version: 1, sessions: {} };
+    }
+  }
+
+  get(id: string): SessionRecord | null {
+    return this.read().sessions[id] ?? null;
+  }
+
+  all(): SessionRecord[] {
+    return Object.values(this.read().sessions);
+  }
+
+  /** Read-modify-write of one record; tmp + rename keeps readers from seeing a torn file. */
+  put(rec: SessionRecord): void {
+    mkdirSync(this.home, { recursive: true });
+    const db = this.read();
+    db.sessions[rec.id] = rec;
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(db));
+    renameSync(tmp, this.file);
+  }
+
+  titleTaken(title: string, exceptId: string): boolean {
+    return this.all().some((s) => s.id !== exceptId && s.title === title);
+  }
+}
+
+/** Python's `datetime.isoformat()` with a UTC offset: `2026-11-30T01:19:02.921700+00:00`. */
+export function pyIso(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000+00:00');
+}
+
+/** Hermes' list title: stored title, else the first user message, else the cwd leaf. */
+export function listTitle(rec: SessionRecord): string {
+  if (rec.title && rec.title.trim()) return rec.title;
+  const first = rec.history.find((m) => m.role === 'user' && m.content.trim());
+  if (first) return first.content.trim();
+  return basename(rec.cwd.replace(/[/\\]+$/, '')) || 'New thread';
+}
