@@ -1,0 +1,40 @@
+import { describe, it, expect } from 'vitest';
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+
+/** The README's library example must run as written (only the package name is pointed at src/). */
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+describe('README', () => {
+  it('the library example runs as written against the demo agent', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const m = /## Library\s+```ts\n([\s\S]*?)```/.exec(readme);
+    expect(m).not.toBeNull();
+    const entry = pathToFileURL(join(ROOT, 'src/index.ts')).href;
+    const code = m![1]!.replace(/from 'talaria-acp'/g, `from '${entry}'`);
+    const dir = mkdtempSync(join(tmpdir(), 'talaria-readme-'));
+    const file = join(dir, 'example.mts'); // a user's ESM module
+    writeFileSync(file, code);
+    try {
+      const out = execFileSync(process.execPath, ['--import', import.meta.resolve('tsx'), file], {
+        cwd: dir,
+        env: { ...process.env, TALARIA_DEMO_HOME: join(dir, 'demo-home') },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(out.trim()).toBe('end_turn true');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('names the two commands and CI runs the README test command', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    expect(readme).toContain('npm start');
+    expect(readme).toContain('npm test');
+    expect(readFileSync(join(ROOT, '.ci/run'), 'utf8')).toMatch(/^npm test$/m);
+  });
+});
