@@ -72,7 +72,11 @@ export class AcpClient {
   readonly connection: AgentConnection;
 
   private constructor(
-    connect: (handlers: ClientHandlers, onUpdate: (params: { sessionId: string; update: Update }) => void) => AgentConnection,
+    connect: (
+      handlers: ClientHandlers,
+      onUpdate: (params: { sessionId: string; update: Update }) => void,
+      onProtocolError: (e: ProtocolErrorEvent) => void,
+    ) => AgentConnection,
     private readonly opts: ClientOptions,
   ) {
     this.logger = opts.logger ?? silentLogger;
@@ -129,7 +133,7 @@ export class AcpClient {
       this.terminals = createTerminalManager({ rootsFor, env: () => env, logger: this.logger });
       handlers.terminal = this.terminals;
     }
-    this.connection = connect(handlers, (params) => this.route(params));
+    this.connection = connect(handlers, (params) => this.route(params), (e) => this.protocolError(e));
     void this.connection.closed.then((info) => {
       this.broker.closeAll();
       this.terminals?.disposeAll();
@@ -142,7 +146,7 @@ export class AcpClient {
   static async spawn(spec: SpawnOptions, opts: ClientOptions = {}): Promise<AcpClient> {
     const proc = await spawnAgent({ ...spec, ...(opts.logger ? { logger: opts.logger } : {}) });
     const client = new AcpClient(
-      (handlers, onSessionUpdate) => connectAgent({ process: proc, handlers, onSessionUpdate, ...connectExtras(opts) }),
+      (handlers, onSessionUpdate, onProtocolError) => connectAgent({ process: proc, handlers, onSessionUpdate, onProtocolError, ...connectExtras(opts) }),
       opts,
     );
     await client.initialize();
@@ -152,7 +156,7 @@ export class AcpClient {
   /** Use an existing pair of streams (in-memory agents, sockets). */
   static async connect(streams: { input: Readable; output: Writable }, opts: ClientOptions = {}): Promise<AcpClient> {
     const client = new AcpClient(
-      (handlers, onSessionUpdate) => connectAgent({ streams, handlers, onSessionUpdate, ...connectExtras(opts) }),
+      (handlers, onSessionUpdate, onProtocolError) => connectAgent({ streams, handlers, onSessionUpdate, onProtocolError, ...connectExtras(opts) }),
       opts,
     );
     await client.initialize();
@@ -181,11 +185,17 @@ export class AcpClient {
     return this.bus.iterate(opts);
   }
 
+  /** Malformed frames do not kill the connection: they are reported to every listener (sessionId '*'). */
+  private protocolError(e: ProtocolErrorEvent): void {
+    this.opts.onProtocolError?.(e);
+    this.bus.emit({ type: 'protocol.error', sessionId: '*', seq: 0, at: Date.now(), kind: e.kind, preview: e.preview, bytes: e.bytes });
+  }
+
   private route(params: { sessionId: string; update: Update }): void {
     const id = params?.sessionId;
     const update = params?.update;
     if (typeof id !== 'string' || !update || typeof update.sessionUpdate !== 'string') {
-      this.opts.onProtocolError?.({ kind: 'invalid_jsonrpc', preview: JSON.stringify(params).slice(0, 200), bytes: 0, detail: 'session/update without sessionId or update' });
+      this.protocolError({ kind: 'invalid_jsonrpc', preview: JSON.stringify(params).slice(0, 200), bytes: 0, detail: 'session/update without sessionId or update' });
       return;
     }
     const s = this.sessions.get(id);
@@ -354,7 +364,6 @@ function connectExtras(opts: ClientOptions) {
   return {
     ...(opts.logger ? { logger: opts.logger } : {}),
     ...(opts.onFrame ? { onFrame: opts.onFrame } : {}),
-    ...(opts.onProtocolError ? { onProtocolError: opts.onProtocolError } : {}),
     ...(opts.clientInfo ? { clientInfo: opts.clientInfo } : {}),
   };
 }

@@ -317,3 +317,26 @@ describe('Session lifecycle and catalog', () => {
     expect(client.capabilities.supportsLoad).toBe(true);
   });
 });
+
+describe('Session against a dirty stdout', () => {
+  it('reports malformed frames as protocol.error events and the turn still completes', async () => {
+    const { AcpClient } = await import('../../src/session/client.js');
+    const { fileURLToPath } = await import('node:url');
+    const { TSX, tempDir } = await import('./helpers.js');
+    const cwd = tempDir();
+    const client = await AcpClient.spawn({
+      command: process.execPath,
+      args: ['--import', TSX, fileURLToPath(new URL('../fakes/bin/garbage-stdout.ts', import.meta.url))],
+      cwd,
+    });
+    clients.push(client);
+    const errors: string[] = [];
+    client.subscribe((e) => e.type === 'protocol.error' && errors.push(e.kind));
+    const s = await client.newSession({ cwd });
+    const r = await s.prompt('hi').result;
+    expect(r.stopReason).toBe('end_turn');
+    expect(assistantText(s)).toBe('still alive');
+    expect(errors).toContain('non_json');
+    expect(errors).toContain('invalid_jsonrpc');
+  });
+});
