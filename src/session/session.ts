@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { TalariaError, WireError, ConnectionClosedError } from '../protocol/errors.js';
 import type { Logger } from '../protocol/types.js';
 import type { ContentBlock, Thread, ThreadAction, ThreadChange, ToolCallEntry } from '../thread/types.js';
@@ -68,6 +69,8 @@ export class Session {
   private readonly bus: EventBus<SessionEvent>;
   private seq = 0;
   private turnSeq = 0;
+  /** Turn ids stay unique across Session objects for one agent session (reloads, restarts): the store keys on them. */
+  private readonly turnPrefix = randomUUID().slice(0, 8);
   private current: Turn | null = null;
   private readonly queue: Turn[] = [];
   private readonly usage: UsageTracker;
@@ -214,7 +217,7 @@ export class Session {
     }
     const blocks = toBlocks(input);
     if (blocks.length === 0) throw new TalariaError('invalid_argument', 'a prompt needs at least one content block');
-    const turn = new Turn(`turn-${++this.turnSeq}`, blocks, (until, filter) => this.bus.iterate({ until, filter }));
+    const turn = new Turn(`turn-${this.turnPrefix}-${++this.turnSeq}`, blocks, (until, filter) => this.bus.iterate({ until, filter }));
     if (this.current) {
       this.queue.push(turn);
       this.emit('turn.queued', { turnId: turn.id, position: this.queue.length });

@@ -1,0 +1,100 @@
+/**
+ * Thread entries (upserted by position as they change in place) and the rest of a thread snapshot
+ * (plan, commands, mode, title, context…) as one JSON row. The store keeps plain JSON; the caller
+ * rebuilds a live Thread with `threadFromSnapshot` (the store may not import thread code at run time).
+ */
+import type { Entry } from '../thread/types.js';
+import type { ThreadSnapshot } from '../thread/snapshot.js';
+import type { Db } from './db.js';
+import { fromJson } from './json.js';
+
+/** A snapshot without its entries (they live in their own rows). */
+export type ThreadMeta = Omit<ThreadSnapshot, 'entries'>;
+
+export interface IndexedEntry {
+  index: number;
+  entry: Entry;
+}
+
+export type EntriesRepo = ReturnType<typeof createEntriesRepo>;
+
+export function createEntriesRepo(db: Db, now: () => number = Date.now) {
+  const upsert = db.prepare(
+    `INSERT INTO entries (session_id, idx, entry_id, kind, turn_id, json, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (session_id, idx) DO UPDATE SET entry_id = excluded.entry_id, kind = excluded.kind,
+       turn_id = excluded.turn_id, json = excluded.json, updated_at = excluded.updated_at`,
+  );
+  const list = db.prepare<[string], { idx: number; json: string }>('SELECT idx, json FROM entries WHERE session_id = ? ORDER BY idx');
+  const count = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM entries WHERE session_id = ?');
+  const trim = db.prepare('DELETE FROM entries WHERE session_id = ? AND idx >= ?');
+  const getMeta = db.prepare<[string], { json: string }>('SELECT json FROM threads WHERE session_id = ?');
+  const putMeta = db.prepare(
+    `INSERT INTO threads (session_id, json, updated_at) VALUES (?, ?, ?)
+     ON CONFLICT (session_id) DO UPDATE SET json = excluded.json, updated_at = excluded.updated_at`,
+  );
+  const dropMeta = db.prepare('DELETE FROM threads WHERE session_id = ?');
+
+  function put(sessionId: string, index: number, entry: Entry, at: number): void {
+    upsert.run(sessionId, index, entry.id, entry.kind, entry.turnId ?? null, JSON.stringify(entry), at);
+  }
+
+  const saveSnapshot = db.transaction((sessionId: string, snap: ThreadSnapshot) => {
+    const at = now();
+    snap.entries.forEach((e, i) => put(sessionId, i, e, at));
+    trim.run(sessionId, snap.entries.length);
+    const { entries: _entries, ...meta } = snap;
+    putMeta.run(sessionId, JSON.stringify(meta), at);
+  });
+
+  const upsertMany = db.transaction((sessionId: string, items: readonly IndexedEntry[]) => {
+    const at = now();
+    for (const it of items) put(sessionId, it.index, it.entry, at);
+  });
+
+  const repo = {
+    /** Inserts or replaces the entry at `index`. */
+    upsert(sessionId: string, index: number, entry: Entry, at = now()): void {
+      put(sessionId, index, entry, at);
+    },
+    upsertMany(sessionId: string, items: readonly IndexedEntry[]): void {
+      upsertMany(sessionId, items);
+    },
+    /** Entries in thread order. A damaged row comes back as an `unknown` entry, never dropped. */
+    list(sessionId: string): Entry[] {
+      return list.all(sessionId).map(
+        (r) => fromJson<Entry>(r.json) ?? ({ id: 'e' + r.idx, kind: 'unknown', sessionUpdate: 'damaged_row', raw: r.json } as Entry),
+      );
+    },
+    count(sessionId: string): number {
+      return count.get(sessionId)!.n;
+    },
+    /** Removes entries and thread meta (derived state: the wire log stays, so history can be replayed). */
+    clear(sessionId: string): void {
+      db.transaction(() => {
+        trim.run(sessionId, 0);
+        dropMeta.run(sessionId);
+      })();
+    },
+    getMeta(sessionId: string): ThreadMeta | undefined {
+      return fromJson<ThreadMeta>(getMeta.get(sessionId)?.json);
+    },
+    setMeta(sessionId: string, meta: ThreadMeta, at = now()): void {
+      putMeta.run(sessionId, JSON.stringify(meta), at);
+    },
+    /** Replaces the stored thread with `snap` (entries upserted, extra rows trimmed), in one transaction. */
+    saveSnapshot(sessionId: string, snap: ThreadSnapshot): void {
+      saveSnapshot(sessionId, snap);
+    },
+    /**
+     * The stored thread as a ThreadSnapshot (feed it to `threadFromSnapshot`), or undefined when
+     * nothing was stored for the session.
+     */
+    loadSnapshot(sessionId: string): ThreadSnapshot | undefined {
+      const meta = repo.getMeta(sessionId);
+      const entries = repo.list(sessionId);
+      if (!meta && entries.length === 0) return undefined;
+      return { plan: null, availableCommands: [], context: {}, ...meta, entries };
+    },
+  };
+  return repo;
+}

@@ -1,0 +1,92 @@
+/**
+ * The store: one SQLite file under Talaria's home with sessions, their wire logs, threads, turns,
+ * permission rules and the audit log. Plain JSON in and out; no runtime imports from other layers.
+ */
+import { openDatabase, type Db, type OpenDbOptions } from './db.js';
+import { createEntriesRepo, type EntriesRepo } from './entries.js';
+import { createPermissionsRepo, type PermissionsRepo } from './permissions.js';
+import type { Recorder } from './recorder.js';
+import { createSessionsRepo, type SessionsRepo } from './sessions.js';
+import { createTurnsRepo, type TurnsRepo } from './turns.js';
+import { createWireLogRepo, type WireLogRepo } from './wire-log.js';
+import { createWorkspacesRepo, type WorkspacesRepo } from './workspaces.js';
+
+export interface StoreOptions extends OpenDbOptions {
+  /** Clock for created/updated stamps (tests). */
+  now?: () => number;
+}
+
+export interface Store {
+  readonly db: Db;
+  /** The database file (or `:memory:`). */
+  readonly path: string;
+  /** The home directory, when the store was opened by home. */
+  readonly home: string | undefined;
+  /** Schema version. */
+  readonly version: number;
+  readonly workspaces: WorkspacesRepo;
+  readonly sessions: SessionsRepo;
+  readonly wire: WireLogRepo;
+  readonly entries: EntriesRepo;
+  readonly turns: TurnsRepo;
+  readonly permissions: PermissionsRepo;
+  /** Runs `fn` in one transaction (nested calls become savepoints). */
+  transaction<T>(fn: () => T): T;
+  readonly closed: boolean;
+  /** Flushes every open recorder, then closes the database. Idempotent. */
+  close(): void;
+  /** @internal Open recorders, flushed on close. */
+  readonly _recorders: Set<Recorder>;
+}
+
+export function openStore(opts: StoreOptions = {}): Store {
+  const opened = openDatabase(opts);
+  const { db } = opened;
+  const now = opts.now ?? Date.now;
+  let closed = false;
+  const store: Store = {
+    db,
+    path: opened.path,
+    home: opened.home,
+    version: opened.version,
+    workspaces: createWorkspacesRepo(db, now),
+    sessions: createSessionsRepo(db, now),
+    wire: createWireLogRepo(db),
+    entries: createEntriesRepo(db, now),
+    turns: createTurnsRepo(db),
+    permissions: createPermissionsRepo(db, now),
+    transaction: <T>(fn: () => T): T => db.transaction(fn)(),
+    get closed() {
+      return closed;
+    },
+    close() {
+      if (closed) return;
+      for (const r of [...store._recorders]) r.close();
+      closed = true;
+      db.close();
+    },
+    _recorders: new Set(),
+  };
+  return store;
+}
+
+export { openDatabase, migrate, resolveHome, DB_FILE, type Db, type OpenDbOptions, type OpenedDb } from './db.js';
+export { StoreError, type StoreErrorCode } from './errors.js';
+export { MIGRATIONS, type Migration } from './migrations/index.js';
+export { createRecorder, type Recorder, type RecorderOptions, type FlushInfo } from './recorder.js';
+export {
+  exportSessionJson,
+  exportSessionMarkdown,
+  exportSessionFixture,
+  importFixture,
+  type SessionExport,
+  type ImportOptions,
+  type MarkdownRenderer,
+} from './export.js';
+export { parseFixture, type FixtureProblem } from './json.js';
+export type { Workspace, WorkspaceInput, WorkspacePatch, WorkspacesRepo } from './workspaces.js';
+export type { StoredSession, NewSession, SessionPatch, SessionFilter, SessionsRepo } from './sessions.js';
+export type { WireRow, WireReadOptions, WireLogRepo } from './wire-log.js';
+export type { ThreadMeta, IndexedEntry, EntriesRepo } from './entries.js';
+export type { StoredTurn, TurnStart, TurnEnd, TurnsRepo } from './turns.js';
+export type { RuleScope, StoredRule, NewRule, AuditInput, AuditRecord, PermissionsRepo } from './permissions.js';

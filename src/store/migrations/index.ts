@@ -1,0 +1,14 @@
+/**
+ * Numbered migrations, applied in order. To change the schema add `NNN-name.ts` exporting
+ * `name` and `up(db)`, and list it here with the next version number; never edit a shipped one.
+ */
+import type { Database } from 'better-sqlite3';
+import * as m001 from './001-initial.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  up(db: Database): void;
+}
+
+export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: m001.name, up: m001.up }];

@@ -1,0 +1,103 @@
+/** Turns: prompt, stop reason, per-turn usage, error, timings. */
+import type { Db } from './db.js';
+import { fromJson, toJson } from './json.js';
+
+export interface StoredTurn {
+  /** Row id (turn ids restart with each live Session, so they are not unique across restarts). */
+  rowId: number;
+  sessionId: string;
+  turnId: string;
+  prompt?: unknown[];
+  stopReason?: string;
+  usage?: Record<string, unknown>;
+  error?: { code: string; message: string; data?: unknown };
+  startedAt?: number;
+  endedAt?: number;
+  durationMs?: number;
+}
+
+export interface TurnStart {
+  turnId: string;
+  prompt?: unknown[];
+  startedAt: number;
+}
+
+export interface TurnEnd {
+  turnId: string;
+  stopReason: string;
+  usage?: unknown;
+  error?: unknown;
+  endedAt: number;
+  durationMs: number;
+}
+
+interface Row {
+  id: number;
+  session_id: string;
+  turn_id: string;
+  prompt: string | null;
+  stop_reason: string | null;
+  usage: string | null;
+  error: string | null;
+  started_at: number | null;
+  ended_at: number | null;
+  duration_ms: number | null;
+}
+
+function toTurn(r: Row): StoredTurn {
+  const t: StoredTurn = { rowId: r.id, sessionId: r.session_id, turnId: r.turn_id };
+  const prompt = fromJson<unknown[]>(r.prompt);
+  if (prompt !== undefined) t.prompt = prompt;
+  if (r.stop_reason !== null) t.stopReason = r.stop_reason;
+  const usage = fromJson<Record<string, unknown>>(r.usage);
+  if (usage !== undefined) t.usage = usage;
+  const error = fromJson<StoredTurn['error']>(r.error);
+  if (error !== undefined) t.error = error;
+  if (r.started_at !== null) t.startedAt = r.started_at;
+  if (r.ended_at !== null) t.endedAt = r.ended_at;
+  if (r.duration_ms !== null) t.durationMs = r.duration_ms;
+  return t;
+}
+
+export type TurnsRepo = ReturnType<typeof createTurnsRepo>;
+
+export function createTurnsRepo(db: Db) {
+  const insertStart = db.prepare('INSERT INTO turns (session_id, turn_id, prompt, started_at) VALUES (?, ?, ?, ?)');
+  // The newest still-open row with this turn id is the one that ends.
+  const updateEnd = db.prepare(
+    `UPDATE turns SET stop_reason = ?, usage = ?, error = ?, ended_at = ?, duration_ms = ?
+     WHERE id = (SELECT id FROM turns WHERE session_id = ? AND turn_id = ? AND ended_at IS NULL ORDER BY id DESC LIMIT 1)`,
+  );
+  const insertEnded = db.prepare(
+    `INSERT INTO turns (session_id, turn_id, stop_reason, usage, error, started_at, ended_at, duration_ms)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const list = db.prepare<[string], Row>('SELECT * FROM turns WHERE session_id = ? ORDER BY id');
+  const byRow = db.prepare<[number], Row>('SELECT * FROM turns WHERE id = ?');
+
+  return {
+    /** Records a turn that started; returns its row id. */
+    start(sessionId: string, t: TurnStart): number {
+      return Number(insertStart.run(sessionId, t.turnId, toJson(t.prompt), t.startedAt).lastInsertRowid);
+    },
+    /**
+     * Closes the newest open row for the turn id. A turn whose start was never recorded (a queued
+     * turn dropped, a recorder attached mid-turn) gets a row of its own.
+     */
+    end(sessionId: string, t: TurnEnd): void {
+      const usage = toJson(t.usage);
+      const error = toJson(t.error);
+      const r = updateEnd.run(t.stopReason, usage, error, t.endedAt, t.durationMs, sessionId, t.turnId);
+      if (r.changes === 0) {
+        insertEnded.run(sessionId, t.turnId, t.stopReason, usage, error, t.endedAt - t.durationMs, t.endedAt, t.durationMs);
+      }
+    },
+    list(sessionId: string): StoredTurn[] {
+      return list.all(sessionId).map(toTurn);
+    },
+    get(rowId: number): StoredTurn | undefined {
+      const r = byRow.get(rowId);
+      return r ? toTurn(r) : undefined;
+    },
+  };
+}

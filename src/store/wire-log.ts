@@ -1,0 +1,90 @@
+/**
+ * The raw wire log of a session, one row per frame, in the fixture line format's parts
+ * (`t_ms`, `dir`, `msg` as JSON text), so any stored session exports as a replayable fixture.
+ */
+import type { Frame, RawMessage, WireLogLine } from '../protocol/types.js';
+import type { Db } from './db.js';
+import { StoreError } from './errors.js';
+import { fromJson, isDirection, parseFixture, wireLineText } from './json.js';
+
+export interface WireRow {
+  seq: number;
+  t_ms: number;
+  dir: string;
+  /** The message as stored JSON text. */
+  msg: string;
+}
+
+export interface WireReadOptions {
+  /** First seq to return (inclusive). */
+  fromSeq?: number;
+  limit?: number;
+}
+
+export type WireLogRepo = ReturnType<typeof createWireLogRepo>;
+
+export function createWireLogRepo(db: Db) {
+  const insert = db.prepare<[string, number, number, string, string]>('INSERT INTO wire_log (session_id, seq, t_ms, dir, msg) VALUES (?, ?, ?, ?, ?)');
+  const last = db.prepare<[string], { s: number | null }>('SELECT MAX(seq) AS s FROM wire_log WHERE session_id = ?');
+  const count = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM wire_log WHERE session_id = ?');
+  const rows = db.prepare<[string, number, number], WireRow>(
+    'SELECT seq, t_ms, dir, msg FROM wire_log WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?',
+  );
+
+  const appendAll = db.transaction((sessionId: string, frames: readonly (Frame | WireLogLine)[]) => {
+    let seq = lastSeq(sessionId);
+    for (const f of frames) insert.run(sessionId, ++seq, f.t_ms, checkDir(f.dir), JSON.stringify(f.msg));
+    return seq;
+  });
+
+  function lastSeq(sessionId: string): number {
+    return last.get(sessionId)?.s ?? 0;
+  }
+
+  function* iterate(sessionId: string, opts: WireReadOptions = {}): Generator<WireRow> {
+    yield* rows.iterate(sessionId, opts.fromSeq ?? 0, opts.limit ?? -1);
+  }
+
+  return {
+    /** @internal The recorder's hot path: one row from parts already prepared (msg as JSON text). */
+    insertRaw(sessionId: string, seq: number, t_ms: number, dir: string, msgText: string): void {
+      insert.run(sessionId, seq, t_ms, dir, msgText);
+    },
+    lastSeq,
+    count(sessionId: string): number {
+      return count.get(sessionId)!.n;
+    },
+    /** Appends frames after the last stored one, in one transaction. Returns the last seq. */
+    append(sessionId: string, frames: Frame | WireLogLine | readonly (Frame | WireLogLine)[]): number {
+      return appendAll(sessionId, Array.isArray(frames) ? frames : [frames as Frame]);
+    },
+    /** Appends every line of fixture NDJSON text; throws on a bad line (nothing is written then). */
+    appendFixture(sessionId: string, text: string): number {
+      return appendAll(sessionId, parseFixture(text));
+    },
+    /** Stored rows with the message still as text (cheap; for export and replay tools). */
+    rows(sessionId: string, opts: WireReadOptions = {}): WireRow[] {
+      return [...iterate(sessionId, opts)];
+    },
+    iterate,
+    /** The log as WireLogLine objects. A row whose JSON is damaged comes back as `{}` rather than throwing. */
+    read(sessionId: string, opts: WireReadOptions = {}): WireLogLine[] {
+      const out: WireLogLine[] = [];
+      for (const r of iterate(sessionId, opts)) {
+        out.push({ t_ms: r.t_ms, dir: isDirection(r.dir) ? r.dir : 'agent->client', msg: fromJson<RawMessage>(r.msg) ?? {} });
+      }
+      return out;
+    },
+    /** Fixture NDJSON (one `{"t_ms","dir","msg"}` line each, trailing newline), built without re-parsing. */
+    exportNdjson(sessionId: string): string {
+      const parts: string[] = [];
+      for (const r of iterate(sessionId)) parts.push(wireLineText(r.t_ms, r.dir, r.msg));
+      return parts.length === 0 ? '' : parts.join('\n') + '\n';
+    },
+  };
+}
+
+function checkDir(dir: unknown): string {
+  if (!isDirection(dir)) throw new StoreError('invalid_argument', `bad frame direction ${JSON.stringify(dir)}`);
+  return dir;
+}

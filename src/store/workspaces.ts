@@ -1,0 +1,101 @@
+/** Workspaces: a directory a person works in, with its default provider and profile. */
+import { randomUUID } from 'node:crypto';
+import { basename, resolve } from 'node:path';
+import type { Db } from './db.js';
+
+export interface Workspace {
+  id: string;
+  /** Absolute path, unique. */
+  path: string;
+  name: string;
+  defaultProvider?: string;
+  profile?: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface WorkspaceInput {
+  path: string;
+  name?: string;
+  defaultProvider?: string;
+  profile?: string;
+}
+
+/** `undefined` leaves a field alone; `null` clears an optional one. */
+export interface WorkspacePatch {
+  name?: string;
+  defaultProvider?: string | null;
+  profile?: string | null;
+}
+
+interface Row {
+  id: string;
+  path: string;
+  name: string;
+  default_provider: string | null;
+  profile: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+function toWorkspace(r: Row): Workspace {
+  const w: Workspace = { id: r.id, path: r.path, name: r.name, createdAt: r.created_at, updatedAt: r.updated_at };
+  if (r.default_provider !== null) w.defaultProvider = r.default_provider;
+  if (r.profile !== null) w.profile = r.profile;
+  return w;
+}
+
+export type WorkspacesRepo = ReturnType<typeof createWorkspacesRepo>;
+
+export function createWorkspacesRepo(db: Db, now: () => number = Date.now) {
+  const byId = db.prepare<[string], Row>('SELECT * FROM workspaces WHERE id = ?');
+  const byPath = db.prepare<[string], Row>('SELECT * FROM workspaces WHERE path = ?');
+  const all = db.prepare<[], Row>('SELECT * FROM workspaces ORDER BY updated_at DESC, name');
+  const insert = db.prepare(
+    `INSERT INTO workspaces (id, path, name, default_provider, profile, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const update = db.prepare(
+    'UPDATE workspaces SET name = ?, default_provider = ?, profile = ?, updated_at = ? WHERE id = ?',
+  );
+
+  const repo = {
+    get(id: string): Workspace | undefined {
+      const r = byId.get(id);
+      return r ? toWorkspace(r) : undefined;
+    },
+    getByPath(path: string): Workspace | undefined {
+      const r = byPath.get(resolve(path));
+      return r ? toWorkspace(r) : undefined;
+    },
+    list(): Workspace[] {
+      return all.all().map(toWorkspace);
+    },
+    /** The workspace for `path`, created on first use (the path is the identity). */
+    ensure(input: WorkspaceInput): Workspace {
+      const path = resolve(input.path);
+      const found = repo.getByPath(path);
+      if (found) return found;
+      const t = now();
+      const id = randomUUID();
+      insert.run(id, path, input.name ?? (basename(path) || path), input.defaultProvider ?? null, input.profile ?? null, t, t);
+      return repo.get(id)!;
+    },
+    /** Applies a patch. Returns the updated row, or undefined when unknown. */
+    update(id: string, patch: WorkspacePatch): Workspace | undefined {
+      const cur = repo.get(id);
+      if (!cur) return undefined;
+      const next = { ...cur, ...definedOnly(patch) };
+      update.run(next.name, next.defaultProvider ?? null, next.profile ?? null, now(), id);
+      return repo.get(id);
+    },
+  };
+  return repo;
+}
+
+/** Drops undefined values so a spread patch cannot erase fields by accident. */
+export function definedOnly<T extends object>(o: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const k of Object.keys(o) as (keyof T)[]) if (o[k] !== undefined) out[k] = o[k];
+  return out;
+}

@@ -1,0 +1,82 @@
+import { describe, it, expect } from 'vitest';
+import { createThread, reduce, snapshot, threadFromSnapshot, toMarkdown } from '../../src/thread/index.js';
+import type { Entry } from '../../src/thread/types.js';
+import { parseWireLog } from '../../src/protocol/wire-log.js';
+import { freshStore, readFixture } from './helpers.js';
+
+const msg = (id: string, text: string): Entry => ({ id, kind: 'assistant_message', text, blocks: [], turnId: 'turn-1' });
+
+/** A real thread: the recorded Hermes tool session reduced through the real reducer. */
+function fixtureThread() {
+  const thread = createThread();
+  for (const l of parseWireLog(readFixture('tools.ndjson'))) {
+    const p = l.msg.params as { update?: { sessionUpdate: string } } | undefined;
+    if (l.msg.method === 'session/update' && p?.update) reduce(thread, { type: 'update', update: p.update });
+  }
+  return thread;
+}
+
+describe('entries', () => {
+  it('upsert replaces the entry at an index in place', () => {
+    const store = freshStore();
+    store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
+    store.entries.upsert('s', 0, msg('e1', 'Hel'));
+    store.entries.upsert('s', 1, { id: 'e2', kind: 'notice', level: 'info', code: 'x', text: 'n' });
+    store.entries.upsert('s', 0, msg('e1', 'Hello'));
+    store.entries.upsertMany('s', [{ index: 0, entry: msg('e1', 'Hello world') }, { index: 2, entry: msg('e3', 'more') }]);
+    expect(store.entries.count('s')).toBe(3);
+    expect(store.entries.list('s')).toEqual([
+      msg('e1', 'Hello world'),
+      { id: 'e2', kind: 'notice', level: 'info', code: 'x', text: 'n' },
+      msg('e3', 'more'),
+    ]);
+    const row = store.db.prepare('SELECT entry_id, kind, turn_id FROM entries WHERE session_id = ? AND idx = 0').get('s');
+    expect(row).toEqual({ entry_id: 'e1', kind: 'assistant_message', turn_id: 'turn-1' });
+  });
+
+  it('a damaged row comes back as an unknown entry, never dropped', () => {
+    const store = freshStore();
+    store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
+    store.db.prepare("INSERT INTO entries VALUES ('s', 0, 'e1', 'thought', NULL, '{oops', 0)").run();
+    expect(store.entries.list('s')).toEqual([{ id: 'e0', kind: 'unknown', sessionUpdate: 'damaged_row', raw: '{oops' }]);
+  });
+
+  it('saves and loads a real thread snapshot; the rebuilt thread renders the same Markdown', () => {
+    const store = freshStore();
+    store.sessions.create({ id: 's', provider: 'hermes', cwd: '/' });
+    expect(store.entries.loadSnapshot('s')).toBeUndefined();
+    const thread = fixtureThread();
+    thread.title = 'Tools';
+    expect(thread.entries.length).toBeGreaterThan(3);
+    const snap = snapshot(thread);
+    store.entries.saveSnapshot('s', snap);
+    const loaded = store.entries.loadSnapshot('s')!;
+    expect(loaded).toEqual(JSON.parse(JSON.stringify(snap)));
+    expect(toMarkdown(threadFromSnapshot(loaded))).toBe(toMarkdown(thread));
+  });
+
+  it('saving a shorter snapshot trims the extra rows; clear removes entries and meta only', () => {
+    const store = freshStore();
+    store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
+    store.wire.append('s', { t_ms: 0, dir: 'client->agent', msg: { method: 'x' } });
+    store.entries.saveSnapshot('s', { entries: [msg('e1', 'a'), msg('e2', 'b'), msg('e3', 'c')], plan: null, availableCommands: [], context: {} });
+    store.entries.saveSnapshot('s', { entries: [msg('e1', 'A')], plan: [{ content: 'step' }], availableCommands: [], context: { used: 5 }, currentModeId: 'code' });
+    expect(store.entries.loadSnapshot('s')).toEqual({
+      entries: [msg('e1', 'A')],
+      plan: [{ content: 'step' }],
+      availableCommands: [],
+      context: { used: 5 },
+      currentModeId: 'code',
+    });
+    store.entries.clear('s');
+    expect(store.entries.loadSnapshot('s')).toBeUndefined();
+    expect(store.wire.count('s')).toBe(1);
+  });
+
+  it('entries without saved meta still load as a snapshot with defaults', () => {
+    const store = freshStore();
+    store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
+    store.entries.upsert('s', 0, msg('e1', 'x'));
+    expect(store.entries.loadSnapshot('s')).toEqual({ entries: [msg('e1', 'x')], plan: null, availableCommands: [], context: {} });
+  });
+});

@@ -1,0 +1,36 @@
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
+import { openStore, type Store, type StoreOptions } from '../../src/store/index.js';
+
+const made: string[] = [];
+const opened: Store[] = [];
+// Registered while the importing test file is collected, so it runs after that file's tests.
+afterAll(() => {
+  for (const s of opened.splice(0)) s.close();
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** A fresh Talaria home under the OS temp dir, removed after the file's tests. */
+export function tempHome(prefix = 'store'): string {
+  const d = realpathSync(mkdtempSync(join(tmpdir(), `talaria-${prefix}-`)));
+  made.push(d);
+  return d;
+}
+
+/** A store in a fresh temp home (closed after the file's tests unless closed earlier). */
+export function freshStore(opts: StoreOptions = {}): Store {
+  const s = openStore({ home: tempHome(), ...opts });
+  opened.push(s);
+  return s;
+}
+
+export const FIXTURES = fileURLToPath(new URL('../fixtures/hermes-0.18.2/', import.meta.url));
+export const FIXTURE_NAMES = readdirSync(FIXTURES).filter((f) => f.endsWith('.ndjson')).sort();
+export const readFixture = (name: string): string => readFileSync(join(FIXTURES, name), 'utf8');
+
+/** Non-blank lines of NDJSON text, each parsed. */
+export const parsedLines = (text: string): unknown[] =>
+  text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));

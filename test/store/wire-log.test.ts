@@ -1,0 +1,72 @@
+import { describe, it, expect } from 'vitest';
+import { parseWireLog, formatWireLine } from '../../src/protocol/wire-log.js';
+import type { Frame } from '../../src/protocol/types.js';
+import { StoreError } from '../../src/store/index.js';
+import { FIXTURE_NAMES, freshStore, parsedLines, readFixture } from './helpers.js';
+
+const frame = (i: number, dir: Frame['dir'] = 'agent->client'): Frame => ({
+  t_ms: i * 10,
+  dir,
+  msg: { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `chunk ${i} "quoted" \n ✓` } } } },
+});
+
+describe('wire log', () => {
+  it('appends in order and reads back as WireLogLine objects', () => {
+    const store = freshStore();
+    store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
+    expect(store.wire.lastSeq('s')).toBe(0);
+    expect(store.wire.append('s', frame(1, 'client->agent'))).toBe(1);
+    expect(store.wire.append('s', [frame(2), frame(3)])).toBe(3);
+    expect(store.wire.count('s')).toBe(3);
+    expect(store.wire.read('s')).toEqual([frame(1, 'client->agent'), frame(2), frame(3)]);
+    expect(store.wire.read('s', { fromSeq: 2, limit: 1 })).toEqual([frame(2)]);
+    expect(store.wire.rows('s').map((r) => r.seq)).toEqual([1, 2, 3]);
+  });
+
+  it('exports NDJSON identical to formatWireLine of each frame (fixture format, trailing newline)', () => {
+    const store = freshStore();
+    store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
+    const frames = [frame(1, 'client->agent'), frame(2)];
+    store.wire.append('s', frames);
+    const text = store.wire.exportNdjson('s');
+    expect(text).toBe(frames.map(formatWireLine).join('\n') + '\n');
+    expect(parseWireLog(text)).toEqual(frames);
+    expect(store.wire.exportNdjson('nobody')).toBe('');
+  });
+
+  it('refuses a bad direction and rolls back the whole batch', () => {
+    const store = freshStore();
+    store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
+    const bad = { t_ms: 0, dir: 'sideways', msg: {} } as unknown as Frame;
+    expect(() => store.wire.append('s', [frame(1), bad])).toThrow(StoreError);
+    expect(store.wire.count('s')).toBe(0);
+  });
+
+  it('frames for an unknown session are refused (foreign key)', () => {
+    const store = freshStore();
+    expect(() => store.wire.append('ghost', frame(1))).toThrow(/FOREIGN KEY/);
+  });
+
+  it('a damaged stored row reads back as an empty message instead of throwing', () => {
+    const store = freshStore();
+    store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
+    store.wire.insertRaw('s', 1, 5, 'agent->client', '{broken');
+    expect(store.wire.read('s')).toEqual([{ t_ms: 5, dir: 'agent->client', msg: {} }]);
+  });
+
+  for (const name of FIXTURE_NAMES) {
+    it(`round-trips the real fixture ${name} line by line`, () => {
+      const store = freshStore();
+      store.sessions.create({ id: 's', provider: 'hermes', cwd: '/' });
+      const text = readFixture(name);
+      const n = store.wire.appendFixture('s', text);
+      const original = parsedLines(text);
+      expect(n).toBe(original.length);
+      const exported = store.wire.exportNdjson('s');
+      const back = parsedLines(exported);
+      expect(back.length).toBe(original.length);
+      back.forEach((line, i) => expect(line, `line ${i + 1}`).toEqual(original[i]));
+      expect(store.wire.read('s')).toEqual(original);
+    });
+  }
+});
