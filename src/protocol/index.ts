@@ -27,3 +27,5 @@ export type { ChildEnvOptions } from './env.js';
 export { RingBuffer } from './ring-buffer.js';
 export { silentLogger } from './types.js';
 export type { JsonRpcId, RawMessage, Direction, Frame, WireLogLine, ProtocolErrorEvent, Logger } from './types.js';
+export { createWireChecker, formatViolation, warmWireChecker } from './wire-check.js';
+export type { WireChecker, Violation, UnknownMethod } from './wire-check.js';

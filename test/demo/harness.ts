@@ -1,34 +1,19 @@
 /**
  * Test peer for the demo agent: spawns the REAL executable (src/demo/main.ts) over real
  * pipes and drives it with the SDK's client side. Every frame in both directions is also
- * tapped raw and the agent's frames are checked against the official (unstable) JSON schema.
+ * tapped raw and checked (both directions) by the wire checker against the official unstable schema.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import * as acp from '@agentclientprotocol/sdk';
-import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll } from 'vitest';
+import { createWireChecker, formatViolation } from '../../src/protocol/wire-check.js';
 
 export const DEMO_MAIN = fileURLToPath(new URL('../../src/demo/main.ts', import.meta.url));
-
-const require = createRequire(import.meta.url);
-const schema = require('@agentclientprotocol/sdk/schema/v1/schema.unstable.json') as {
-  $defs: Record<string, { 'x-method'?: string; 'x-side'?: string }>;
-};
-const ajv = new Ajv2020.default({ strict: false, logger: false, validateFormats: false });
-ajv.addSchema(schema, 'acp');
-/** `${method}:request|response|notification` → $defs name, from the schema's x-method tags. */
-const defByMethod = new Map<string, string>();
-for (const [name, def] of Object.entries(schema.$defs)) {
-  const m = def['x-method'];
-  const kind = /Response$/.test(name) ? 'response' : /Notification$/.test(name) ? 'notification' : 'request';
-  if (m) defByMethod.set(`${m}:${kind}`, name);
-}
 
 const made: string[] = [];
 // Registered while the importing test file is collected, so it runs after that file.
@@ -57,7 +42,7 @@ export interface DemoPeer {
   updates: acp.SessionNotification[];
   permissions: acp.RequestPermissionRequest[];
   frames: RawFrame[];
-  /** Schema violations found in the agent's frames. */
+  /** Schema violations (official unstable ACP schema, both directions), one line each. */
   violations: string[];
   /** How permission requests are answered (default: allow once). */
   answer: PermissionAnswer;
@@ -94,7 +79,7 @@ export async function spawnDemo(env: Record<string, string>): Promise<DemoPeer> 
   const poke = (): void => {
     for (const w of [...waiters]) w();
   };
-  const pending = new Map<unknown, string>();
+  const wire = createWireChecker();
   const peer = {
     child,
     updates: [] as acp.SessionNotification[],
@@ -104,11 +89,6 @@ export async function spawnDemo(env: Record<string, string>): Promise<DemoPeer> 
     answer: (() => allow()) as PermissionAnswer,
   };
 
-  const check = (def: string | undefined, value: unknown, what: string): void => {
-    if (!def) return;
-    const v = ajv.getSchema(`acp#/$defs/${def}`);
-    if (v && !v(value)) peer.violations.push(`${what}: ${ajv.errorsText(v.errors)} in ${JSON.stringify(value).slice(0, 300)}`);
-  };
   const tap = (dir: RawFrame['dir']): ((chunk: Uint8Array) => void) => {
     let buf = '';
     return (chunk) => {
@@ -126,12 +106,7 @@ export async function spawnDemo(env: Record<string, string>): Promise<DemoPeer> 
           continue;
         }
         peer.frames.push({ dir, msg });
-        const method = typeof msg.method === 'string' ? msg.method : undefined;
-        if (dir === 'client->agent' && method && 'id' in msg) pending.set(msg.id, method);
-        if (dir === 'agent->client') {
-          if (method) check(defByMethod.get(`${method}:${'id' in msg ? 'request' : 'notification'}`), msg.params, method);
-          else if ('result' in msg) check(defByMethod.get(`${pending.get(msg.id)}:response`), msg.result, `${pending.get(msg.id)} result`);
-        }
+        for (const v of wire.check({ dir, msg })) peer.violations.push(formatViolation(v));
       }
       poke();
     };

@@ -4,17 +4,31 @@ import { join } from 'node:path';
 import type { AcpClient } from '../../src/session/client.js';
 import { checkEvent } from '../../src/session/events.js';
 import { isTalariaError } from '../../src/protocol/errors.js';
+import type { Frame } from '../../src/protocol/types.js';
+import { expectValidWire, type ExpectValidWireOptions, type WireReport } from '../fakes/wire.js';
 import { spawnFake, record, waitFor, assistantText } from './helpers.js';
 
 let clients: AcpClient[] = [];
+/** Every fake's recorded frames; checked against the ACP schema after each test unless the test did. */
+let wires: Array<{ frames: Frame[]; checked: boolean }> = [];
 async function fake(opts: Parameters<typeof spawnFake>[0] = {}) {
   const r = await spawnFake(opts);
   clients.push(r.client);
+  wires.push({ frames: r.frames, checked: false });
   return r;
+}
+/** Checks a fake's traffic now (for tests that provoke violations on purpose). */
+function checkWire(frames: Frame[], opts?: ExpectValidWireOptions): WireReport {
+  const w = wires.find((x) => x.frames === frames);
+  if (w) w.checked = true;
+  return expectValidWire(frames, opts);
 }
 afterEach(async () => {
   await Promise.all(clients.map((c) => c.close()));
   clients = [];
+  const pending = wires.filter((w) => !w.checked);
+  wires = [];
+  for (const w of pending) expectValidWire(w.frames);
 });
 
 describe('Session over a real SDK agent process', () => {
@@ -114,12 +128,15 @@ describe('Session over a real SDK agent process', () => {
   });
 
   it('keeps unknown update kinds as entries', async () => {
-    const { client, cwd } = await fake();
+    const { client, cwd, frames } = await fake();
     const s = await client.newSession({ cwd });
     await s.prompt('unknown').result;
     const u = s.thread.entries.find((e) => e.kind === 'unknown');
     expect(u).toMatchObject({ sessionUpdate: 'future_kind' });
     expect(assistantText(s)).toBe('after unknown');
+    // The fake sends an off-schema kind on purpose: exactly that frame is the one violation.
+    const wire = checkWire(frames, { except: (v) => v.message.includes('"future_kind"') });
+    expect(wire.excepted.map((v) => `${v.method} ${v.path}`)).toEqual(['session/update /params/update']);
   });
 
   it('routes updates that arrive before the session/new response into the new session', async () => {
@@ -255,6 +272,8 @@ describe('Session lifecycle and catalog', () => {
     await s.setMode('yolo');
     expect(frames.some((f) => f.msg.method === 'session/set_model')).toBe(true);
     expect(frames.some((f) => f.msg.method === 'session/set_mode')).toBe(true);
+    // session/set_model left the schema: listed, not failed; everything else must be valid.
+    expect(checkWire(frames).unknownMethods.map((m) => m.method)).toEqual(['session/set_model']);
     expect(s.catalog.model?.currentId).toBe('m-large');
     expect(s.catalog.mode?.currentId).toBe('yolo');
   });
