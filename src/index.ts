@@ -4,6 +4,7 @@ export type { ClientOptions, NewSessionOptions, SessionListing } from './session
 export { Session, toBlocks } from './session/session.js';
 export type { PromptInput, SessionPort } from './session/session.js';
 export { Turn } from './session/turn.js';
+export { replayWireLog, replayWireLogText } from './session/replay.js';
 export type { TurnResult, TurnError } from './session/turn.js';
 export { EVENTS, EVENT_NAMES, checkEvent } from './session/events.js';
 export type { SessionEvent, EventName, EventOf } from './session/events.js';

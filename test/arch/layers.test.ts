@@ -17,9 +17,10 @@ const RUNTIME: Record<string, string[]> = {
   providers: ['session', 'protocol', 'thread', 'permission'],
   host: ['providers', 'session', 'protocol', 'thread', 'permission'],
   store: [],
-  cli: ['host', 'store', 'providers', 'session', 'protocol', 'thread', 'permission'],
-  server: ['host', 'store', 'providers', 'session', 'protocol', 'thread', 'permission'],
-  caps: ['host', 'store', 'providers', 'session', 'protocol', 'thread', 'permission'],
+  // The faces may start the bundled demo agent (demo/command.ts), never import each other.
+  cli: ['host', 'store', 'providers', 'session', 'protocol', 'thread', 'permission', 'demo'],
+  server: ['host', 'store', 'providers', 'session', 'protocol', 'thread', 'permission', 'demo'],
+  caps: ['host', 'store', 'providers', 'session', 'protocol', 'thread', 'permission', 'demo'],
   demo: ['protocol'],
 };
 const TYPES_ONLY: Record<string, string[]> = {

@@ -1,0 +1,96 @@
+/**
+ * `--approve ask|edits|all|none` → the permission policy the client runs with, and what happens
+ * to requests the policy still asks about (sensitive paths and dangerous commands always ask):
+ * a question on the terminal when there is one, otherwise a rejection (fail closed).
+ */
+import { createInterface, type Interface } from 'node:readline';
+import type { PermissionAnswer, PermissionMode, PermissionRule } from '../permission/types.js';
+import type { EventOf } from '../session/events.js';
+import type { Session } from '../session/session.js';
+import type { CliIo } from './io.js';
+
+export const APPROVE_MODES = ['ask', 'edits', 'all', 'none'] as const;
+export type ApproveMode = (typeof APPROVE_MODES)[number];
+
+/** The rule behind `--approve none`: a deny rule wins over everything, sensitive paths included. */
+export const DENY_ALL: PermissionRule = { id: 'cli-approve-none', decision: 'deny', source: 'user' };
+
+export function permissionConfig(mode: ApproveMode): { mode: PermissionMode; rules: PermissionRule[] } {
+  switch (mode) {
+    case 'edits':
+      return { mode: 'accept-edits', rules: [] };
+    case 'all':
+      return { mode: 'auto', rules: [] };
+    case 'none':
+      return { mode: 'ask', rules: [DENY_ALL] };
+    default:
+      return { mode: 'ask', rules: [] };
+  }
+}
+
+export type Ask = EventOf<'permission.asked'>;
+
+/** Maps a typed answer (y, yes, a, always, n, no, reject…) onto an intent; undefined = not understood. */
+export function parseAnswer(text: string): PermissionAnswer | undefined {
+  const t = text.trim().toLowerCase();
+  if (['y', 'yes', 'o', 'once', 'allow'].includes(t)) return { choice: 'allow_once' };
+  if (['a', 'always'].includes(t)) return { choice: 'allow_always' };
+  if (['n', 'no', 'r', 'reject', 'deny'].includes(t)) return { choice: 'reject_once' };
+  return undefined;
+}
+
+export function askTitle(ask: Ask): string {
+  const subject = ask.subject as { command?: string; paths?: string[] } | undefined;
+  return ask.title ?? subject?.command ?? subject?.paths?.[0] ?? ask.toolCallId;
+}
+
+/**
+ * Answers the asks of a one-shot run: on a terminal (stdin and stderr are TTYs and stdin is not
+ * the prompt) one question at a time on stderr; otherwise each ask is rejected with a note.
+ */
+export function answerAsksForRun(
+  session: Session,
+  io: CliIo,
+  opts: { interactive: boolean; note: (text: string) => void; onInterrupt?: () => void },
+): () => void {
+  const queue: Ask[] = [];
+  let current: { key: string; rl: Interface } | undefined;
+  const next = (): void => {
+    const ask = queue.shift();
+    if (!ask) return;
+    if (!session.pendingPermissions().some((p) => p.requestKey === ask.requestKey)) return next();
+    const rl = createInterface({ input: io.stdin, output: io.stderr as NodeJS.WritableStream, terminal: true });
+    current = { key: ask.requestKey, rl };
+    // The terminal is in raw mode while we ask: Ctrl-C arrives here, not as a signal.
+    rl.on('SIGINT', () => {
+      io.stderr.write('\n');
+      rl.close();
+      opts.onInterrupt?.();
+    });
+    const question = () =>
+      rl.question(`Permission: ${askTitle(ask)} — allow? [y]es once / [a]lways / [n]o: `, (text) => {
+        const answer = parseAnswer(text);
+        if (!answer) return question();
+        session.answerPermission(ask.requestKey, answer, 'cli');
+      });
+    question();
+  };
+  return session.subscribe((e) => {
+    if (e.type === 'permission.decided' && current?.key === e.requestKey) {
+      // Answered here, or settled elsewhere (cancel, timeout): stop asking, go on with the next.
+      current.rl.close();
+      current = undefined;
+      return next();
+    }
+    if (e.type !== 'permission.asked') return;
+    if (!opts.interactive) {
+      opts.note(`permission asked for "${askTitle(e)}": rejected (no terminal to ask on; pass --approve to decide ahead)`);
+      // After this event has reached every listener, so `decided` never overtakes `asked`.
+      // No answeredBy: no person answered (and a replay of the wire log cannot know one did).
+      queueMicrotask(() => session.answerPermission(e.requestKey, { choice: 'reject_once' }));
+      return;
+    }
+    queue.push(e);
+    if (!current) next();
+  });
+}

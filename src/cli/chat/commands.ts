@@ -1,0 +1,65 @@
+/** The chat's slash commands that talk to the session or the agent: /help, /model, /mode, /sessions, /export. */
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { toMarkdown } from '../../thread/markdown.js';
+import { selectorLines } from '../render/catalog-list.js';
+import type { ChatRenderer } from '../render/renderer.js';
+import type { Style } from '../render/style.js';
+import type { OpenedAgent } from '../runtime.js';
+import { CHAT_COMMANDS, type BuiltinName } from './slash.js';
+
+export interface CommandContext {
+  opened: OpenedAgent;
+  renderer: ChatRenderer;
+  style: Style;
+  cwd: string;
+}
+
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+export async function runCommand(name: Exclude<BuiltinName, 'quit' | 'cancel'>, arg: string | undefined, c: CommandContext): Promise<void> {
+  const { session, client } = c.opened;
+  const note = (t: string, level?: 'info' | 'warning' | 'error') => c.renderer.note(t, level);
+  switch (name) {
+    case 'help': {
+      const lines = ['Commands:', ...CHAT_COMMANDS.map((x) => `  /${x.name}${x.args ? ` ${x.args}` : ''}  ${x.help}`)];
+      if (c.renderer.commands.length > 0) {
+        lines.push('Agent commands (sent to the agent; //NAME when a name is also ours):');
+        for (const x of c.renderer.commands) lines.push(`  /${x.name}${x.description ? `  ${x.description}` : ''}`);
+      }
+      lines.push('Ctrl-C cancels the running turn; twice quits. Type while a turn runs to queue a prompt.');
+      return note(lines.join('\n'));
+    }
+    case 'model':
+    case 'mode': {
+      if (arg === undefined) return c.renderer.styled(selectorLines(session.catalog[name], name, c.style));
+      try {
+        await (name === 'model' ? session.setModel(arg) : session.setMode(arg));
+        note(`${name === 'model' ? 'Model' : 'Mode'}: ${session.catalog[name]?.currentId ?? arg}`);
+      } catch (err) {
+        note(`Could not switch ${name}: ${message(err)}`, 'error');
+      }
+      return;
+    }
+    case 'sessions': {
+      if (!client.capabilities.supportsSession('list')) return note('This agent cannot list its sessions.');
+      try {
+        const list = await client.listSessions({ cwd: c.cwd });
+        if (list.length === 0) return note('No sessions in this workspace.');
+        note(list.map((s) => `${s.sessionId === session.id ? '*' : ' '} ${s.sessionId}  ${s.title ?? '(untitled)'}${s.updatedAt ? `  ${s.updatedAt}` : ''}`).join('\n'));
+      } catch (err) {
+        note(`Could not list sessions: ${message(err)}`, 'error');
+      }
+      return;
+    }
+    case 'export': {
+      const path = resolve(c.cwd, arg ?? `talaria-${session.id.slice(0, 8)}.md`);
+      try {
+        writeFileSync(path, toMarkdown(session.thread));
+        note(`Exported the thread to ${path}`);
+      } catch (err) {
+        note(`Could not export: ${message(err)}`, 'error');
+      }
+    }
+  }
+}

@@ -1,0 +1,196 @@
+/**
+ * The interactive chat over node:readline. On a TTY: prompts typed while a turn runs are queued
+ * by the session, Ctrl-C cancels the turn (twice quits), the screen redraws its live region.
+ * Without a TTY (piped input) each line waits until the session is idle or asks a permission,
+ * so `printf 'hi\n/quit\n' | talaria chat` runs the turn before quitting.
+ */
+import { createInterface } from 'node:readline';
+import type { SessionEvent } from '../../session/events.js';
+import { askTitle, parseAnswer, type Ask } from '../approve.js';
+import { EXIT } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
+import type { ChatRenderer } from '../render/renderer.js';
+import type { Style } from '../render/style.js';
+import type { OpenedAgent } from '../runtime.js';
+import { Screen } from './screen.js';
+import { runCommand } from './commands.js';
+import { parseInput, type BuiltinName } from './slash.js';
+
+export interface ChatLoopOptions {
+  io: CliIo;
+  opened: OpenedAgent;
+  renderer: ChatRenderer;
+  style: Style;
+  cwd: string;
+  /** Real SIGINT (non-TTY input); on a TTY readline reports Ctrl-C itself. */
+  onInterrupt(fn: () => void): () => void;
+}
+
+const PROMPT = '> ';
+
+export function chatLoop(o: ChatLoopOptions): Promise<number> {
+  const { io, renderer, style } = o;
+  const { session, client } = o.opened;
+  const interactive = io.stdin.isTTY === true && io.stdout.isTTY === true;
+  const rl = createInterface({ input: io.stdin, output: io.stdout as NodeJS.WritableStream, terminal: interactive, prompt: PROMPT, historySize: 500 });
+  const screen = new Screen(io.stdout, interactive, interactive ? rl : undefined);
+  const asks: Ask[] = [];
+  const waiters: (() => void)[] = [];
+  let scheduled = false;
+  let spinner: NodeJS.Timeout | undefined;
+  let armed = false; // Ctrl-C pressed once while idle
+  let cancelPressed = false;
+  let done = false;
+  let resolveDone!: (code: number) => void;
+  const finished = new Promise<number>((r) => (resolveDone = r));
+
+  const flush = () => {
+    scheduled = false;
+    if (!done) screen.render(renderer.takeCommitted(), renderer.liveLines());
+  };
+  const schedule = () => {
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(flush);
+    }
+  };
+  const busy = () => session.state === 'running' || session.state === 'cancelling' || session.queued.length > 0;
+  const checkWaiters = () => {
+    if (busy() && asks.length === 0) return;
+    for (const w of waiters.splice(0)) w();
+  };
+  /** Plain mode: resolves when the session is idle or waits for a permission answer. */
+  const idleOrAsk = () => new Promise<void>((r) => (waiters.push(r), checkWaiters()));
+
+  const setPrompt = () => {
+    const ask = asks[0];
+    rl.setPrompt(ask ? style.yellow(`Allow ${askTitle(ask)}? [y/a/n] `) : PROMPT);
+  };
+
+  const onEvent = (e: SessionEvent) => {
+    if (e.type === 'permission.asked') asks.push(e);
+    if (e.type === 'permission.decided') {
+      const i = asks.findIndex((a) => a.requestKey === e.requestKey);
+      if (i >= 0) asks.splice(i, 1);
+    }
+    if (e.type === 'permission.asked' || e.type === 'permission.decided') setPrompt();
+    if (e.type === 'turn.ended') cancelPressed = false;
+    if (e.type === 'session.state') {
+      const running = e.state === 'running' || e.state === 'cancelling';
+      if (running && !spinner && interactive) {
+        spinner = setInterval(() => (renderer.tick(), schedule()), 120);
+        spinner.unref();
+      } else if (!running && spinner) {
+        clearInterval(spinner);
+        spinner = undefined;
+      }
+    }
+    schedule();
+    checkWaiters();
+  };
+  const offEvents = session.subscribe(onEvent);
+
+  const quit = (code: number = EXIT.OK) => {
+    if (done) return;
+    done = true;
+    offEvents();
+    offInterrupt();
+    if (spinner) clearInterval(spinner);
+    if (session.state === 'running' || session.state === 'cancelling') void session.cancel();
+    screen.close(renderer.takeCommitted());
+    rl.close();
+    resolveDone(code === EXIT.OK && session.state === 'failed' ? EXIT.AGENT_ERROR : code);
+  };
+
+  const ctrlC = () => {
+    if (session.state === 'running' || session.state === 'cancelling') {
+      if (cancelPressed) return quit(EXIT.CANCELLED);
+      cancelPressed = true;
+      void session.cancel();
+      renderer.note('Cancelling the turn… (Ctrl-C again to quit)', 'warning');
+    } else if (interactive && rl.line !== '') {
+      rl.write(null, { ctrl: true, name: 'u' }); // clear what was typed, like a shell
+    } else if (armed) return quit();
+    else {
+      armed = true;
+      renderer.note('(Ctrl-C again or /quit to leave)');
+    }
+    schedule();
+  };
+  rl.on('SIGINT', ctrlC);
+  const offInterrupt = o.onInterrupt(ctrlC);
+
+  const builtin = (name: BuiltinName, arg?: string) => {
+    if (name === 'quit') return quit();
+    if (name === 'cancel') {
+      if (busy()) void session.cancel();
+      else renderer.note('Nothing is running.');
+      return;
+    }
+    return runCommand(name, arg, { opened: o.opened, renderer, style, cwd: o.cwd });
+  };
+
+  const handleLine = async (line: string) => {
+    if (!interactive) await idleOrAsk();
+    if (done) return;
+    const text = line.trim();
+    if (text !== '') armed = false;
+    const ask = asks[0];
+    if (ask) {
+      const answer = parseAnswer(text);
+      if (!answer) renderer.note('Answer y (allow once), a (always allow) or n (reject).', 'warning');
+      else {
+        renderer.note(`› ${text}`);
+        const r = session.answerPermission(ask.requestKey, answer, 'cli');
+        if (!r.ok) renderer.note(`That answer could not be used (${r.reason}).`, 'warning');
+      }
+      return schedule();
+    }
+    const input = parseInput(text, renderer.commands.map((c) => c.name));
+    switch (input.kind) {
+      case 'empty':
+        break;
+      case 'prompt':
+        try {
+          session.prompt(input.text);
+        } catch (err) {
+          renderer.note((err as Error).message, 'error');
+        }
+        break;
+      case 'builtin':
+        renderer.note(`› ${text}`);
+        await builtin(input.name, input.arg);
+        break;
+      case 'unknown':
+        renderer.note(`Unknown command /${input.name} — type /help`, 'warning');
+        break;
+    }
+    schedule();
+  };
+
+  let chain: Promise<void> = Promise.resolve();
+  rl.on('line', (line) => {
+    screen.inputEntered(rl.getPrompt(), line);
+    // Lines are handled in order; on a TTY a prompt does not wait for its turn (the session queues it).
+    chain = chain.then(() => handleLine(line)).catch((err: unknown) => renderer.note(`error: ${(err as Error).message}`, 'error'));
+  });
+  rl.on('close', () => {
+    if (interactive) return quit();
+    // End of piped input: let what was asked finish first.
+    void chain.then(async () => {
+      while (!done && busy()) {
+        await idleOrAsk();
+        // Nobody is left to answer: fail closed.
+        if (asks.length > 0) await session.cancel();
+      }
+      quit();
+    });
+  });
+  void client.closed.then(() => {
+    if (!done) renderer.note('The agent exited.', 'error');
+    schedule();
+  });
+
+  flush();
+  return finished;
+}

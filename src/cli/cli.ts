@@ -1,0 +1,81 @@
+/**
+ * The `talaria` command: dispatch to the commands, usage errors (exit 2, one line), internal
+ * errors (exit 1). No process exit here: main.ts does that, tests call main() in-process.
+ */
+import { readFileSync } from 'node:fs';
+import { UsageError } from './args.js';
+import { catalogCommand } from './commands/catalog.js';
+import { chatCommand } from './commands/chat.js';
+import type { CliContext } from './commands/common.js';
+import { replayCommand } from './commands/replay.js';
+import { runCommand } from './commands/run.js';
+import { STUB_COMMANDS, stubCommand } from './commands/stubs.js';
+import { EXIT } from './exit-codes.js';
+import { MAIN_HELP } from './help.js';
+import { processIo, type CliIo } from './io.js';
+import { createDirectRuntime } from './runtime.js';
+
+export function packageVersion(): string {
+  try {
+    // src/cli and dist/cli both sit two levels below the package root.
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/** SIGINT handlers stack: the latest registered one gets the signal. */
+function interruptRegistry(): CliContext['onInterrupt'] {
+  const handlers: (() => void)[] = [];
+  const onSignal = () => handlers[handlers.length - 1]?.();
+  return (fn) => {
+    if (handlers.length === 0) process.on('SIGINT', onSignal);
+    handlers.push(fn);
+    return () => {
+      const i = handlers.lastIndexOf(fn);
+      if (i >= 0) handlers.splice(i, 1);
+      if (handlers.length === 0) process.off('SIGINT', onSignal);
+    };
+  };
+}
+
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  const ctx: CliContext = { io, runtime: () => createDirectRuntime(io.env), version: packageVersion(), onInterrupt: interruptRegistry() };
+  const [first, ...rest] = argv;
+  try {
+    if (first === undefined) return await chatCommand([], ctx);
+    if (first === '--help' || first === '-h' || first === 'help') {
+      io.stdout.write(`${MAIN_HELP}\n`);
+      return EXIT.OK;
+    }
+    if (first === '--version' || first === '-v') {
+      io.stdout.write(`talaria ${ctx.version}\n`);
+      return EXIT.OK;
+    }
+    // `talaria --agent-cmd …` with options only: chat with them.
+    if (first.startsWith('-')) return await chatCommand(argv, ctx);
+    switch (first) {
+      case 'chat':
+        return await chatCommand(rest, ctx);
+      case 'run':
+        return await runCommand(rest, ctx);
+      case 'replay':
+        return await replayCommand(rest, ctx);
+      case 'models':
+      case 'mode':
+        return await catalogCommand(first, rest, ctx);
+      default:
+        if ((STUB_COMMANDS as readonly string[]).includes(first)) return stubCommand(first, rest, ctx);
+        throw new UsageError(`unknown command '${first}' (try: talaria --help)`);
+    }
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr.write(`talaria: ${err.message}\n`);
+      return EXIT.USAGE;
+    }
+    io.stderr.write(`talaria: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    return EXIT.INTERNAL;
+  }
+}
+

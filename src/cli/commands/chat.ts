@@ -1,0 +1,63 @@
+/** `talaria chat` (and `talaria` with no command): open the agent with progress, then the loop. */
+import { parse, str, flag, UsageError } from '../args.js';
+import { chatLoop } from '../chat/loop.js';
+import { EXIT } from '../exit-codes.js';
+import { CHAT_HELP } from '../help.js';
+import { colorEnabled, createProgress, stderrLogger } from '../io.js';
+import { ChatRenderer } from '../render/renderer.js';
+import { createStyle } from '../render/style.js';
+import { AGENT_OPTIONS, agentArgs, setupFailure, type CliContext } from './common.js';
+
+const OPTIONS = { ...AGENT_OPTIONS, session: { type: 'string' } } as const;
+
+export async function chatCommand(argv: string[], ctx: CliContext): Promise<number> {
+  const { io } = ctx;
+  const p = parse('chat', argv, OPTIONS);
+  if (flag(p, 'help')) {
+    io.stdout.write(`${CHAT_HELP}\n`);
+    return EXIT.OK;
+  }
+  if (p.positionals.length > 0) throw new UsageError(`chat: unexpected argument '${p.positionals[0]}' (for one turn use: talaria run PROMPT)`);
+  const a = agentArgs('chat', p);
+  const sessionArg = str(p, 'session');
+  const style = createStyle(colorEnabled(io.stdout, io.env));
+  const errStyle = createStyle(colorEnabled(io.stderr, io.env));
+  const live = io.stdin.isTTY === true && io.stdout.isTTY === true;
+  const renderer = new ChatRenderer({ style, live });
+  const runtime = ctx.runtime();
+  const abort = new AbortController();
+  const offSetup = ctx.onInterrupt(() => abort.abort());
+  const progress = createProgress(io.stderr, { tty: io.stderr.isTTY === true });
+  let opened;
+  try {
+    opened = await runtime.open({
+      ...a.choice,
+      cwd: a.cwd,
+      ...(sessionArg !== undefined ? { sessionId: sessionArg } : {}),
+      signal: abort.signal,
+      // Setup events (catalog, commands, a loaded session's history) go straight into the renderer.
+      onEvent: (e) => renderer.handle(e),
+      onProgress: (s) => progress.step(s),
+      client: {
+        setupTimeoutMs: a.setupTimeoutMs,
+        logger: stderrLogger(io.stderr, a.verbose),
+        clientInfo: { name: 'talaria', version: ctx.version, title: 'Talaria CLI' },
+      },
+    });
+  } catch (err) {
+    offSetup();
+    const f = setupFailure(err);
+    progress.done();
+    io.stderr.write(`talaria chat: ${f.message}\n`);
+    await runtime.close({ force: true });
+    return f.exitCode;
+  }
+  offSetup();
+  progress.done(errStyle.dim(`Connected to ${opened.label} · session ${opened.session.id}${sessionArg ? ' (loaded)' : ''} · /help for commands`));
+  if (opened.banner) io.stderr.write(`${errStyle.yellow(opened.banner)}\n`);
+  try {
+    return await chatLoop({ io, opened, renderer, style, cwd: a.cwd, onInterrupt: ctx.onInterrupt });
+  } finally {
+    await runtime.close({ force: opened.session.state === 'failed' });
+  }
+}

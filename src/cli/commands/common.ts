@@ -1,0 +1,82 @@
+/** What the commands share: the context they run in, agent options, and setup-failure mapping. */
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { EXIT } from '../exit-codes.js';
+import { str, flag, UsageError, type OptionSpec, type Parsed } from '../args.js';
+import type { CliIo } from '../io.js';
+import { RuntimeError, type AgentChoice, type AgentRuntime } from '../runtime.js';
+
+export interface CliContext {
+  io: CliIo;
+  /** A fresh runtime per command (the host registry later). */
+  runtime: () => AgentRuntime;
+  version: string;
+  /** Registers a SIGINT handler for the command's lifetime; returns the unregister. */
+  onInterrupt(fn: () => void): () => void;
+}
+
+export const AGENT_OPTIONS: OptionSpec = {
+  agent: { type: 'string' },
+  'agent-cmd': { type: 'string' },
+  cwd: { type: 'string' },
+  'setup-timeout': { type: 'string' },
+  verbose: { type: 'boolean' },
+};
+
+export interface AgentArgs {
+  choice: AgentChoice;
+  cwd: string;
+  setupTimeoutMs: number;
+  verbose: boolean;
+}
+
+export function agentArgs(command: string, p: Parsed): AgentArgs {
+  const choice: AgentChoice = {};
+  const agent = str(p, 'agent');
+  const agentCmd = str(p, 'agent-cmd');
+  if (agent !== undefined && agentCmd !== undefined) throw new UsageError(`${command}: pass either --agent or --agent-cmd, not both`);
+  if (agent !== undefined) choice.agent = agent;
+  if (agentCmd !== undefined) choice.agentCmd = agentCmd;
+  const cwd = resolve(str(p, 'cwd') ?? process.cwd());
+  let isDir = false;
+  try {
+    isDir = statSync(cwd).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) throw new UsageError(`${command}: --cwd ${cwd} is not a directory`);
+  const t = str(p, 'setup-timeout');
+  const secs = t === undefined ? 60 : Number(t);
+  if (!Number.isFinite(secs) || secs <= 0) throw new UsageError(`${command}: --setup-timeout must be a positive number of seconds`);
+  return { choice, cwd, setupTimeoutMs: Math.round(secs * 1000), verbose: flag(p, 'verbose') };
+}
+
+export interface SetupFailure {
+  exitCode: number;
+  code: string;
+  message: string;
+}
+
+/** A failure before the turn: which exit code, and a message for the person. */
+export function setupFailure(err: unknown): SetupFailure {
+  if (err instanceof UsageError) return { exitCode: EXIT.USAGE, code: 'usage', message: err.message };
+  if (err instanceof RuntimeError) {
+    if (err.code === 'aborted') return { exitCode: EXIT.CANCELLED, code: 'cancelled', message: err.message };
+    if (err.code === 'session_not_found') return { exitCode: EXIT.USAGE, code: 'session_not_found', message: err.message };
+    return { exitCode: EXIT.NOT_READY, code: 'not_ready', message: err.message };
+  }
+  return { exitCode: EXIT.INTERNAL, code: 'internal', message: err instanceof Error ? err.message : String(err) };
+}
+
+/** Prompt text from the positionals; `-` reads stdin to the end. */
+export async function readPrompt(command: string, positionals: string[], io: CliIo): Promise<string> {
+  if (positionals.length === 0) throw new UsageError(`${command}: missing PROMPT (use - to read it from stdin)`);
+  if (positionals.length === 1 && positionals[0] === '-') {
+    const chunks: Buffer[] = [];
+    for await (const c of io.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+    const text = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+    if (text.trim() === '') throw new UsageError(`${command}: the prompt read from stdin is empty`);
+    return text;
+  }
+  return positionals.join(' ');
+}

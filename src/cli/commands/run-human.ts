@@ -1,0 +1,65 @@
+/**
+ * Human output of `talaria run`: the agent's text streams to stdout (so `> file` captures the
+ * answer); tool calls, permission decisions and notices are one line each on stderr.
+ */
+import type { SessionEvent } from '../../session/events.js';
+import type { Entry } from '../../thread/types.js';
+import type { CliIo } from '../io.js';
+import { cardHeader, isSettled } from '../render/cards.js';
+import type { Style } from '../render/style.js';
+import { sanitize } from '../render/width.js';
+
+export class HumanRunOutput {
+  private readonly printed = new Map<string, number>();
+  private readonly settled = new Set<string>();
+  private lastText: string | undefined;
+  /** The last two characters written to stdout (for paragraph spacing). */
+  private tail = '';
+  private wroteText = false;
+
+  constructor(
+    private readonly io: CliIo,
+    private readonly errStyle: Style,
+  ) {}
+
+  handle(ev: SessionEvent): void {
+    if (ev.type === 'entry.added' || ev.type === 'entry.updated') return this.entry(ev.entry as Entry);
+    if (ev.type === 'permission.decided' && ev.decidedBy !== 'user') {
+      this.err(this.errStyle.dim(`  ↳ permission ${(ev.outcome as { outcome?: string })?.outcome === 'selected' ? 'answered' : 'cancelled'} (${ev.decidedBy}): ${ev.reason}`));
+    }
+  }
+
+  private entry(e: Entry): void {
+    if (e.kind === 'assistant_message') {
+      const done = this.printed.get(e.id) ?? 0;
+      if (e.text.length <= done) return;
+      let delta = sanitize(e.text.slice(done));
+      this.printed.set(e.id, e.text.length);
+      if (this.lastText !== e.id) {
+        // A new message: start on a fresh paragraph, without the agent's leading blank lines.
+        delta = delta.replace(/^(?:[ \t]*\n)+/, '');
+        if (this.wroteText) delta = (this.tail.endsWith('\n\n') ? '' : this.tail.endsWith('\n') ? '\n' : '\n\n') + delta;
+        this.lastText = e.id;
+      }
+      if (delta === '') return;
+      this.io.stdout.write(delta);
+      this.wroteText = true;
+      this.tail = (this.tail + delta).slice(-2);
+    } else if (e.kind === 'tool_call' && isSettled(e.status) && !this.settled.has(e.id)) {
+      this.settled.add(e.id);
+      this.err(cardHeader(e, this.errStyle));
+    } else if (e.kind === 'notice') {
+      this.err(e.level === 'error' ? this.errStyle.red(`error: ${e.text}`) : this.errStyle.yellow(`${e.level}: ${e.text}`));
+    }
+  }
+
+  private err(line: string): void {
+    this.io.stderr.write(`${line}\n`);
+  }
+
+  /** Ends the streamed text with a newline so the shell prompt starts on its own line. */
+  finish(): void {
+    if (this.wroteText && !this.tail.endsWith('\n')) this.io.stdout.write('\n');
+    this.tail = '\n';
+  }
+}

@@ -1,0 +1,191 @@
+/** `talaria run`: one turn for scripts (human text, --json or --ndjson), exit code per outcome. */
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { formatWireLine } from '../../protocol/wire-log.js';
+import type { SessionEvent } from '../../session/events.js';
+import type { TurnResult } from '../../session/turn.js';
+import { parse, str, flag, choice, UsageError } from '../args.js';
+import { APPROVE_MODES, answerAsksForRun, permissionConfig } from '../approve.js';
+import { EXIT, exitCodeFor } from '../exit-codes.js';
+import { RUN_HELP } from '../help.js';
+import { colorEnabled, createProgress, stderrLogger } from '../io.js';
+import { NdjsonWriter } from '../ndjson.js';
+import { createStyle } from '../render/style.js';
+import { failureJson, runJson } from '../result.js';
+import type { OpenedAgent } from '../runtime.js';
+import { AGENT_OPTIONS, agentArgs, readPrompt, setupFailure, type CliContext } from './common.js';
+import { HumanRunOutput } from './run-human.js';
+import { formatAgentFailure, type FailureDetails } from '../failure.js';
+
+const OPTIONS = {
+  ...AGENT_OPTIONS,
+  session: { type: 'string' },
+  json: { type: 'boolean' },
+  ndjson: { type: 'boolean' },
+  approve: { type: 'string' },
+  // Hidden: every frame of the run, in the fixture format (tests compare it with `replay`).
+  'wire-log': { type: 'string' },
+} as const;
+
+/** How many protocol errors are shown in human mode before they are only counted. */
+const SHOWN_PROTOCOL_ERRORS = 3;
+
+export async function runCommand(argv: string[], ctx: CliContext): Promise<number> {
+  const { io } = ctx;
+  const startedAt = Date.now();
+  const p = parse('run', argv, OPTIONS);
+  if (flag(p, 'help')) {
+    io.stdout.write(`${RUN_HELP}\n`);
+    return EXIT.OK;
+  }
+  const json = flag(p, 'json');
+  const ndjson = flag(p, 'ndjson');
+  if (json && ndjson) throw new UsageError('run: pass either --json or --ndjson, not both');
+  const approve = choice('run', 'approve', str(p, 'approve'), APPROVE_MODES, 'ask');
+  const a = agentArgs('run', p);
+  const promptFromStdin = p.positionals.length === 1 && p.positionals[0] === '-';
+  const prompt = await readPrompt('run', p.positionals, io);
+  const sessionArg = str(p, 'session');
+  const errStyle = createStyle(colorEnabled(io.stderr, io.env));
+  const note = (text: string) => void io.stderr.write(`${text}\n`);
+
+  // ---- outputs ----
+  const writer = ndjson ? new NdjsonWriter((line) => void io.stdout.write(line)) : undefined;
+  const human = !json && !ndjson ? new HumanRunOutput(io, errStyle) : undefined;
+  let sessionId: string | null = null;
+  let started = false;
+  let ended = false;
+  const early: SessionEvent[] = [];
+  let protocolErrors = 0;
+  // The client reports protocol errors for the whole connection ('*'); a run has one session.
+  const emit = (e: SessionEvent) => writer!.event(e.sessionId === '*' && sessionId !== null ? { ...e, sessionId } : e);
+  const onEvent = (e: SessionEvent) => {
+    if (ended) return; // closing the session after run.ended is not part of the run
+    if (e.type === 'protocol.error') {
+      protocolErrors++;
+      if (!writer && (protocolErrors <= SHOWN_PROTOCOL_ERRORS || a.verbose)) {
+        note(errStyle.yellow(`warning: the agent wrote a line that is not ACP (${e.kind}): ${e.preview.slice(0, 120)}`));
+      }
+    }
+    if (!writer) return human?.handle(e);
+    if (started) emit(e);
+    else early.push(JSON.parse(JSON.stringify(e)) as SessionEvent); // a snapshot: entries mutate
+  };
+
+  let wireFd: number | undefined;
+  const wireLog = str(p, 'wire-log');
+  if (wireLog !== undefined) {
+    try {
+      wireFd = openSync(wireLog, 'w');
+    } catch (err) {
+      throw new UsageError(`run: cannot write --wire-log ${wireLog}: ${(err as Error).message}`);
+    }
+  }
+  const fd = wireFd;
+
+  // ---- setup ----
+  const runtime = ctx.runtime();
+  const setupAbort = new AbortController();
+  // Progress is for people (a TTY) or --verbose; scripts get a quiet stderr.
+  const progress = createProgress(io.stderr, { tty: io.stderr.isTTY === true, quiet: io.stderr.isTTY !== true && !a.verbose });
+  let opened: OpenedAgent | undefined;
+  let interrupts = 0;
+  let forceQuit!: () => void;
+  const forced = new Promise<'forced'>((r) => (forceQuit = () => r('forced')));
+  const interrupt = () => {
+    interrupts++;
+    if (!opened) return setupAbort.abort();
+    if (interrupts === 1) {
+      note(errStyle.yellow('Cancelling the turn… (Ctrl-C again to quit at once)'));
+      void opened.session.cancel();
+    } else forceQuit();
+  };
+  const offInterrupt = ctx.onInterrupt(interrupt);
+
+  const finish = async (code: number, force = false): Promise<number> => {
+    offInterrupt();
+    progress.done();
+    await runtime.close({ force });
+    if (fd !== undefined) closeSync(fd);
+    return code;
+  };
+
+  try {
+    opened = await runtime.open({
+      ...a.choice,
+      cwd: a.cwd,
+      ...(sessionArg !== undefined ? { sessionId: sessionArg } : {}),
+      signal: setupAbort.signal,
+      onEvent,
+      onProgress: (s) => progress.step(s),
+      client: {
+        permission: permissionConfig(approve),
+        setupTimeoutMs: a.setupTimeoutMs,
+        logger: stderrLogger(io.stderr, a.verbose),
+        clientInfo: { name: 'talaria', version: ctx.version, title: 'Talaria CLI' },
+        ...(fd !== undefined ? { onFrame: (f) => void writeSync(fd, formatWireLine(f) + '\n') } : {}),
+      },
+    });
+  } catch (err) {
+    const f = setupFailure(err);
+    progress.done();
+    note(`talaria run: ${f.message}`);
+    if (json) io.stdout.write(JSON.stringify(failureJson(null, f.exitCode, { code: f.code, message: f.message })) + '\n');
+    if (writer) {
+      writer.started(null, { cwd: a.cwd, talaria: ctx.version }, startedAt);
+      writer.ended(null, { stopReason: 'error', exitCode: f.exitCode, error: { code: f.code, message: f.message } });
+    }
+    return finish(f.exitCode, true);
+  }
+  progress.done();
+  const { session } = opened;
+  sessionId = session.id;
+  if (opened.banner) note(errStyle.yellow(opened.banner));
+  if (writer) {
+    writer.started(session.id, { agent: opened.label, cwd: a.cwd, talaria: ctx.version, ...(sessionArg ? { loaded: true } : {}) }, startedAt);
+    started = true;
+    for (const e of early.splice(0)) emit(e);
+  }
+  const interactive = approve !== 'none' && !promptFromStdin && io.stdin.isTTY === true && io.stderr.isTTY === true;
+  const offAsks = answerAsksForRun(session, io, { interactive, note: (t) => note(errStyle.yellow(t)), onInterrupt: interrupt });
+
+  // ---- the turn ----
+  const turn = session.prompt(prompt);
+  const outcome = await Promise.race([turn.result, forced]);
+  offAsks();
+  if (outcome === 'forced') {
+    human?.finish();
+    note('talaria run: quit before the turn ended');
+    ended = true;
+    writer?.ended(session.id, { stopReason: 'cancelled', exitCode: EXIT.CANCELLED });
+    return finish(EXIT.CANCELLED, true);
+  }
+  const r: TurnResult = outcome;
+  ended = true;
+  const code = exitCodeFor(r.stopReason);
+  if (json) io.stdout.write(JSON.stringify(runJson(session.id, session.thread, r, code)) + '\n');
+  if (writer) {
+    writer.ended(session.id, {
+      stopReason: r.stopReason,
+      exitCode: code,
+      durationMs: r.durationMs,
+      ...(r.usage ? { usage: r.usage } : {}),
+      ...(r.error ? { error: r.error } : {}),
+    });
+  }
+  if (human) {
+    human.finish();
+    if (protocolErrors > SHOWN_PROTOCOL_ERRORS && !a.verbose) note(errStyle.yellow(`warning: ${protocolErrors} lines from the agent were not ACP (ignored)`));
+  }
+  if (r.error) note(errStyle.red(`talaria run: ${describeFailure(r)}`));
+  else if (r.stopReason === 'cancelled') note(errStyle.yellow('talaria run: cancelled'));
+  else if (r.stopReason === 'refusal') note(errStyle.yellow('talaria run: the agent refused'));
+  else if (code === EXIT.LIMIT) note(errStyle.yellow(`talaria run: the agent stopped at a limit (${r.stopReason})`));
+  const crashed = r.error?.code === 'agent_crashed' || r.error?.code === 'connection_closed';
+  return finish(code, crashed);
+}
+
+/** The error plus, for a dead agent, how it died and its last stderr lines. */
+function describeFailure(r: TurnResult): string {
+  const e = r.error!;
+  return formatAgentFailure(`${e.code}: ${e.message}`, (e.data ?? {}) as FailureDetails);
+}

@@ -1,0 +1,103 @@
+/** Help texts (`talaria --help`, `talaria COMMAND --help`). */
+import { EXIT_CODES_HELP } from './exit-codes.js';
+
+const AGENT_OPTIONS = `Agent options:
+  --agent ID            a known agent (this build: demo; the default when nothing is given)
+  --agent-cmd "CMD …"   any command that speaks ACP on stdio (split like a shell: quotes work)
+  --cwd DIR             the workspace the agent works in (default: the current directory)
+  --setup-timeout SECS  give up when the agent has not started or opened the session by then (default 60)
+  --verbose             library logs on stderr`;
+
+export const MAIN_HELP = `talaria — drive ACP coding agents from a terminal
+
+Usage: talaria [COMMAND] [OPTIONS]
+
+Commands:
+  chat       interactive session (the default command)
+  run        one turn for scripts: human text, --json or --ndjson
+  replay     feed a recorded wire log through the reducer: Markdown or NDJSON
+  models     list the agent's models, or --set one
+  mode       list the agent's modes, or --set one
+  doctor, agents, sessions, probe, serve, acp
+             not yet available in this build (exit code 7)
+
+Run \`talaria COMMAND --help\` for a command's options.
+With no agent installed, Talaria uses its demo agent (offline, scripted).
+
+Options: --help, --version`;
+
+export const RUN_HELP = `Usage: talaria run [agent options] [--session ID] [--json | --ndjson] [--approve MODE] PROMPT
+
+Runs one turn and exits. PROMPT is the remaining arguments joined by spaces; \`-\` reads it from stdin.
+
+Options:
+  --session ID          continue an existing session (loaded from the agent)
+  --json                print the final result as one JSON object on stdout:
+                        {v, sessionId, turnId, stopReason, exitCode, usage, error?, durationMs, text, toolCalls}
+  --ndjson              print every event as one JSON line (versioned schema, see docs/ndjson.md):
+                        {"v":1,"type","sessionId","seq","at",…}; first run.started, last run.ended
+  --approve MODE        what the agent may do without asking:
+                          ask    ask on the terminal; with no terminal, reject (fail closed) [default]
+                          edits  allow file edits inside the workspace, ask for the rest
+                          all    allow everything (sensitive paths and dangerous commands still ask)
+                          none   reject every permission request
+${AGENT_OPTIONS}
+
+Without --json/--ndjson the agent's text streams to stdout; tool calls and errors go to stderr.
+Ctrl-C (SIGINT) cancels the turn (exit 130); a second Ctrl-C quits at once.
+
+${EXIT_CODES_HELP}`;
+
+export const REPLAY_HELP = `Usage: talaria replay FILE [--ndjson] [--session ID] [--approve MODE]
+
+Feeds a recorded wire log (one {"t_ms","dir","msg"} per line: test fixtures, \`run --wire-log\`,
+exported sessions) through the session core and prints the thread as Markdown, or with --ndjson
+the same events \`talaria run --ndjson\` printed live (\`at\` is then the recorded t_ms).
+
+Options:
+  --ndjson              NDJSON events instead of Markdown
+  --session ID          only this session (default: every session in the log)
+  --approve MODE        the policy the live run used (ask|edits|all|none; default ask: every
+                        permission takes the recorded answer)
+
+Exit codes: 0 printed, ${2} bad usage (missing or unreadable FILE).`;
+
+export const CHAT_HELP = `Usage: talaria chat [agent options] [--session ID]
+
+An interactive session: streamed text, thinking (dimmed), tool calls as live cards with diffs,
+the plan, a usage/context meter and the prompt queue. Type while a turn runs to queue prompts.
+
+Options:
+  --session ID          continue an existing session
+${AGENT_OPTIONS}
+
+In the chat:
+  /model [ID]           list models, or switch
+  /mode [ID]            list modes, or switch
+  /sessions             the agent's sessions in this workspace
+  /export [FILE]        save the thread as Markdown
+  /cancel               cancel the running turn
+  /help                 this list and the agent's own commands
+  /quit                 leave (also Ctrl-D)
+  Ctrl-C cancels the running turn; twice quits.
+  Permission questions: y = allow once, a = always allow, n = reject.
+Colours follow NO_COLOR and the terminal; without a TTY the output is plain and line based.`;
+
+export function catalogHelp(kind: 'models' | 'mode'): string {
+  const what = kind === 'models' ? 'model' : 'mode';
+  return `Usage: talaria ${kind} [agent options] [--session ID] [--set ID] [--json]
+
+Lists the agent's ${what}s (the current one marked *) on a fresh session, or on --session ID.
+
+Options:
+  --set ID              switch to this ${what}
+  --json                print the ${what} selector as JSON
+  --session ID          use an existing session
+${AGENT_OPTIONS}
+
+Exit codes: 0 ok, 2 bad usage or unknown ${what}, 6 agent not ready.`;
+}
+
+export const STUB_HELP = (name: string) => `Usage: talaria ${name}
+
+Not yet available in this build: it comes with the host and store integration (exit code 7).`;

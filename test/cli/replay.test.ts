@@ -1,0 +1,160 @@
+import { describe, it, expect, vi } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkEvent } from '../../src/session/events.js';
+import { EXIT } from '../../src/cli/exit-codes.js';
+import { FIXTURES, demoEnv, fakeCmd, ndjsonLines, runCli, tempDir } from './helpers.js';
+
+vi.setConfig({ testTimeout: 60_000 });
+
+const fixture = (name: string) => join(FIXTURES, name);
+
+describe.concurrent('talaria replay FILE (Markdown)', () => {
+  it('prints each Hermes fixture as a readable thread', async () => {
+    const cwd = tempDir('replay-md');
+    const [main, noauth, profile, reload, tools] = await Promise.all(
+      ['main', 'noauth', 'profile', 'reload', 'tools'].map((n) => runCli(['replay', fixture(`${n}.ndjson`)], { cwd })),
+    );
+    for (const r of [main, noauth, profile, reload, tools]) expect(r!.code).toBe(EXIT.OK);
+
+    expect(main!.stdout).toMatch(/^# Fake title\n\n### User\n\nhello there\n\n### Assistant\n\nHello from the fake model! You said: hello there\n/);
+    expect(main!.stdout).toContain('### Tool: terminal: echo hello-from-terminal');
+    expect(main!.stdout).toContain('This reply streams slowly so');
+    // The recorded prompt to an unknown session and the failed load are reported on stderr.
+    expect(main!.stderr).toContain('session/prompt for a session the log never opened');
+
+    expect(noauth!.stdout).toContain('# Replay of noauth.ndjson');
+    expect(noauth!.stdout).toContain('No LLM provider configured');
+
+    expect(profile!.stdout).toContain('Hello from the fake model! You said: hello there');
+
+    expect(reload!.stdout).toContain('# Thread (session 217209e8-e55d-4cbb-aad7-640f0207efd0)');
+    expect(reload!.stdout).toContain('# Thread (session 61eb2cd6-4c9d-422a-b5b4-08a458869cd5)');
+    expect(reload!.stdout.match(/### Tool: write: \/workspace\/out\.txt/g)).toHaveLength(1);
+
+    const t = tools!.stdout;
+    expect(t).toContain('### Tool: read: /workspace/notes.txt\n\n- kind: `read`\n- status: completed (settled at turn end)');
+    expect(t).toContain('- permission: rejected (`deny`)');
+    expect(t).toContain('+second file');
+    expect(t).toContain('## Plan\n\n- [x] Inspect notes\n- [ ] Write summary _(in progress)_\n- [ ] Ship it');
+    expect(t).toContain('<summary>Thinking</summary>');
+  });
+
+  it('--session picks one session; an unknown one is bad usage', async () => {
+    const cwd = tempDir('replay-one');
+    const [one, none] = await Promise.all([
+      runCli(['replay', '--session', '61eb2cd6-4c9d-422a-b5b4-08a458869cd5', fixture('reload.ndjson')], { cwd }),
+      runCli(['replay', '--session', 'nope', fixture('reload.ndjson')], { cwd }),
+    ]);
+    expect(one.code).toBe(0);
+    expect(one.stdout).not.toContain('217209e8');
+    expect(none.code).toBe(EXIT.USAGE);
+  });
+
+  it('--ndjson: valid versioned events between run.started and run.ended', async () => {
+    const cwd = tempDir('replay-nd');
+    const r = await runCli(['replay', '--ndjson', fixture('tools.ndjson')], { cwd });
+    expect(r.code).toBe(0);
+    const lines = ndjsonLines(r.stdout);
+    expect(lines[0]).toMatchObject({ v: 1, type: 'run.started', source: 'tools.ndjson', seq: 1 });
+    expect(lines.at(-1)).toMatchObject({ type: 'run.ended', stopReason: 'end_turn', exitCode: 0 });
+    lines.forEach((l, i) => {
+      expect(l.seq).toBe(i + 1);
+      if (!String(l.type).startsWith('run.')) expect(checkEvent(l as { type: string })).toBeNull();
+    });
+    expect(lines.filter((l) => l.type === 'turn.ended')).toHaveLength(5);
+  });
+
+  it('a file that is not a wire log is bad usage', async () => {
+    const cwd = tempDir('replay-bad');
+    writeFileSync(join(cwd, 'x.txt'), 'hello\nworld\n');
+    const r = await runCli(['replay', join(cwd, 'x.txt')], { cwd });
+    expect(r.code).toBe(EXIT.USAGE);
+    expect(r.stderr).toBe(`talaria: replay: ${join(cwd, 'x.txt')} is not a wire log (one {"t_ms","dir","msg"} per line)\n`);
+  });
+});
+
+/**
+ * Live `run --ndjson` with its wire log captured, then `replay --ndjson` of that log: the same
+ * events. Timing fields differ (at, seq, durationMs), turn ids are random per process (mapped by
+ * order), and run.started/run.ended describe the source (agent vs file).
+ *
+ * One ordering is timing too: updates the agent sends right after the session/new answer may
+ * reach the live client in the same read as the answer, and are then applied before the answer
+ * takes effect (commands.updated before catalog.updated) — or not, when they come in a later
+ * read. The wire log does not record reads, so the setup events (before the first turn starts)
+ * are compared as a set; everything from the turn on is compared in order.
+ */
+function normalize(stdout: string): unknown[] {
+  const events = normalizeLines(stdout);
+  const turn = events.findIndex((l) => (l as { type: string; state?: string }).type === 'session.state' && (l as { state: string }).state === 'running');
+  const setup = events.slice(1, turn).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
+  return [events[0], ...setup, ...events.slice(turn)];
+}
+
+function normalizeLines(stdout: string): unknown[] {
+  const turnIds = new Map<string, string>();
+  const mapTurns = (s: string) => s.replace(/turn-[0-9a-f]{8}-\d+/g, (id) => {
+    if (!turnIds.has(id)) turnIds.set(id, `turn#${turnIds.size + 1}`);
+    return turnIds.get(id)!;
+  });
+  return ndjsonLines(mapTurns(stdout)).map((l) => {
+    const { at: _at, seq: _seq, durationMs: _d, ...rest } = l;
+    if (rest.type === 'run.started') return { type: rest.type, sessionId: rest.sessionId };
+    if (rest.type === 'run.ended') return { type: rest.type, sessionId: rest.sessionId, stopReason: rest.stopReason, exitCode: rest.exitCode };
+    return rest;
+  });
+}
+
+async function liveThenReplay(args: string[], env: Record<string, string> = {}) {
+  const cwd = tempDir('equiv');
+  writeFileSync(join(cwd, 'notes.txt'), 'hello notes\n');
+  const wire = join(cwd, 'wire.ndjson');
+  const live = await runCli(['run', '--ndjson', '--wire-log', wire, ...args], { cwd, env: { ...demoEnv(tempDir('equiv-home')), ...env } });
+  const approve = args.includes('--approve') ? ['--approve', args[args.indexOf('--approve') + 1]!] : [];
+  const replay = await runCli(['replay', '--ndjson', ...approve, wire], { cwd });
+  expect(replay.code).toBe(0);
+  return { live, replay, wire: readFileSync(wire, 'utf8') };
+}
+
+describe.concurrent('run --ndjson ≡ replay --ndjson of the same turn', () => {
+  it('the demo tour with --approve all (plan, read, edit, run, policy decisions)', async () => {
+    const { live, replay, wire } = await liveThenReplay(['--approve', 'all', 'tour']);
+    expect(live.code).toBe(0);
+    expect(wire).toContain('"session/request_permission"');
+    const a = normalize(live.stdout);
+    expect(a.length).toBeGreaterThan(40);
+    expect(normalize(replay.stdout)).toEqual(a);
+  });
+
+  it('an edit rejected by --approve none', async () => {
+    const { live, replay } = await liveThenReplay(['--approve', 'none', 'edit notes.txt']);
+    const a = normalize(live.stdout);
+    expect(a.some((l) => (l as { type: string; decidedBy?: string }).type === 'permission.decided' && (l as { decidedBy: string }).decidedBy === 'policy')).toBe(true);
+    expect(normalize(replay.stdout)).toEqual(a);
+  });
+
+  it('an edit rejected because nobody could be asked (recorded answers)', async () => {
+    const { live, replay } = await liveThenReplay(['edit notes.txt']);
+    const a = normalize(live.stdout);
+    expect(a.filter((l) => (l as { type: string }).type === 'permission.asked')).toHaveLength(1);
+    expect(normalize(replay.stdout)).toEqual(a);
+  });
+
+  it('an agent that crashes mid-turn: same events, same failure code', async () => {
+    const cwd = tempDir('equiv-crash');
+    const wire = join(cwd, 'wire.ndjson');
+    const live = await runCli(['run', '--ndjson', '--wire-log', wire, '--agent-cmd', fakeCmd('crash-mid-turn'), 'hi'], { cwd });
+    const replay = await runCli(['replay', '--ndjson', wire], { cwd });
+    expect(live.code).toBe(EXIT.AGENT_ERROR);
+    // The error's message and data say how it died (exit code, stderr) live; the log only knows it stopped.
+    const strip = (lines: unknown[]) =>
+      lines.map((l) => {
+        const o = l as { error?: { code: string } };
+        return o.error ? { ...o, error: { code: o.error.code } } : o;
+      });
+    const a = strip(normalize(live.stdout));
+    expect(a.at(-2)).toMatchObject({ type: 'turn.ended', stopReason: 'error', error: { code: 'agent_crashed' } });
+    expect(strip(normalize(replay.stdout))).toEqual(a.map((l) => ((l as { type: string }).type === 'run.ended' ? { ...(l as object), exitCode: 5 } : l)));
+  });
+});

@@ -1,0 +1,259 @@
+import { describe, it, expect, vi } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkEvent } from '../../src/session/events.js';
+import { EXIT } from '../../src/cli/exit-codes.js';
+import { BIN, ROOT, demoEnv, fakeCmd, ndjsonLines, runCli, startCli, tempDir } from './helpers.js';
+
+// End-to-end tests spawn two Node processes each (CLI + agent); the machine may be busy.
+vi.setConfig({ testTimeout: 60_000 });
+
+/** `talaria run` end to end: real CLI process, real demo agent or fault executables. */
+
+function workspace() {
+  const cwd = tempDir('run');
+  writeFileSync(join(cwd, 'notes.txt'), 'hello notes\n');
+  return { cwd, env: demoEnv(tempDir('demo-home')) };
+}
+
+function expectValidStream(lines: Record<string, unknown>[]) {
+  expect(lines[0]?.type).toBe('run.started');
+  expect(lines[lines.length - 1]?.type).toBe('run.ended');
+  lines.forEach((l, i) => {
+    expect(l.v).toBe(1);
+    expect(l.seq).toBe(i + 1);
+    expect(typeof l.at).toBe('number');
+    if (l.type !== 'run.started' && l.type !== 'run.ended') expect(checkEvent(l as { type: string })).toBeNull();
+  });
+}
+
+describe.concurrent('talaria run against the demo agent', () => {
+  it('streams the reply as text, exit 0, banner on stderr', async () => {
+    const { cwd, env } = workspace();
+    const r = await runCli(['run', 'hello', 'there'], { cwd, env });
+    expect(r.code).toBe(EXIT.OK);
+    expect(r.stdout).toContain('You said: "hello there"');
+    expect(r.stdout.endsWith('\n')).toBe(true);
+    expect(r.stderr).toContain('Using the Talaria demo agent (offline, scripted) — install Hermes or pass --agent-cmd');
+  });
+
+  it('--json prints the final result; a prompt from stdin with -', async () => {
+    const { cwd, env } = workspace();
+    const r = await runCli(['run', '--json', '-'], { cwd, env, input: 'read notes.txt\n' });
+    expect(r.code).toBe(EXIT.OK);
+    const j = JSON.parse(r.stdout) as Record<string, any>;
+    expect(j).toMatchObject({ v: 1, stopReason: 'end_turn', exitCode: 0 });
+    expect(typeof j.sessionId).toBe('string');
+    expect(j.text).toContain('I read notes.txt');
+    expect(j.toolCalls).toEqual([
+      expect.objectContaining({ title: 'Read notes.txt', kind: 'read', status: 'completed', locations: [join(cwd, 'notes.txt')] }),
+    ]);
+    expect(j.usage).toEqual(expect.objectContaining({ totalTokens: expect.any(Number) }));
+  });
+
+  it('--ndjson: every line is a valid, versioned event between run.started and run.ended', async () => {
+    const { cwd, env } = workspace();
+    const r = await runCli(['run', '--ndjson', '--approve', 'all', 'tour'], { cwd, env });
+    expect(r.code).toBe(EXIT.OK);
+    const lines = ndjsonLines(r.stdout);
+    expectValidStream(lines);
+    const types = new Set(lines.map((l) => l.type));
+    for (const t of ['catalog.updated', 'turn.started', 'entry.added', 'entry.updated', 'plan.updated', 'permission.decided', 'turn.ended']) expect(types).toContain(t);
+    const sid = lines[0]!.sessionId;
+    expect(lines.every((l) => l.sessionId === sid)).toBe(true);
+    expect(lines.at(-1)).toMatchObject({ stopReason: 'end_turn', exitCode: 0 });
+    // Nothing after the turn (closing the session is not part of the run).
+    expect(lines.at(-2)?.type).toBe('turn.ended');
+  });
+
+  it('--approve none: the edit is rejected and the file is left untouched', async () => {
+    const { cwd, env } = workspace();
+    const r = await runCli(['run', '--json', '--approve', 'none', 'edit notes.txt'], { cwd, env });
+    expect(r.code).toBe(EXIT.OK);
+    const j = JSON.parse(r.stdout) as { toolCalls: { status: string; permission: string }[] };
+    expect(j.toolCalls[0]).toMatchObject({ status: 'failed', permission: 'rejected' });
+    expect(readFileSync(join(cwd, 'notes.txt'), 'utf8')).toBe('hello notes\n');
+    // Decided by the policy, not by failing closed for lack of a terminal.
+    expect(r.stderr).not.toContain('no terminal to ask on');
+  });
+
+  it('--approve all: the edit is allowed and written', async () => {
+    const { cwd, env } = workspace();
+    const r = await runCli(['run', '--json', '--approve', 'all', 'edit notes.txt'], { cwd, env });
+    expect(r.code).toBe(EXIT.OK);
+    const j = JSON.parse(r.stdout) as { toolCalls: { status: string; permission: string }[] };
+    expect(j.toolCalls[0]).toMatchObject({ status: 'completed', permission: 'allowed' });
+    expect(readFileSync(join(cwd, 'notes.txt'), 'utf8')).toBe('hello notes\nEdited by the Talaria demo agent.\n');
+  });
+
+  it('--approve ask without a terminal fails closed (rejects) and says so', async () => {
+    const { cwd, env } = workspace();
+    const r = await runCli(['run', 'edit notes.txt'], { cwd, env });
+    expect(r.code).toBe(EXIT.OK);
+    expect(r.stderr).toContain('rejected (no terminal to ask on');
+    expect(r.stdout).toContain('notes.txt was not changed');
+    expect(readFileSync(join(cwd, 'notes.txt'), 'utf8')).toBe('hello notes\n');
+  });
+
+  it('--approve edits allows an edit inside the workspace', async () => {
+    const { cwd, env } = workspace();
+    const r = await runCli(['run', '--json', '--approve', 'edits', 'edit notes.txt'], { cwd, env });
+    expect((JSON.parse(r.stdout) as { toolCalls: { permission: string }[] }).toolCalls[0]?.permission).toBe('allowed');
+  });
+
+  it('refusal exits 3; an agent error exits 5 with the error in --json', async () => {
+    const { cwd, env } = workspace();
+    const [refused, failed] = await Promise.all([
+      runCli(['run', '--json', 'refuse'], { cwd, env }),
+      runCli(['run', '--json', 'fail'], { cwd, env }),
+    ]);
+    expect(refused.code).toBe(EXIT.REFUSAL);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ stopReason: 'refusal', exitCode: 3 });
+    expect(failed.code).toBe(EXIT.AGENT_ERROR);
+    expect(JSON.parse(failed.stdout)).toMatchObject({ stopReason: 'error', exitCode: 5, error: { code: 'agent_error' } });
+    expect(failed.stderr).toContain('Demo failure');
+  });
+
+  it('--session continues a session: its history is loaded, then the turn runs', async () => {
+    const { cwd, env } = workspace();
+    const first = JSON.parse((await runCli(['run', '--json', 'first prompt'], { cwd, env })).stdout) as { sessionId: string };
+    const r = await runCli(['run', '--ndjson', '--session', first.sessionId, 'second prompt'], { cwd, env });
+    expect(r.code).toBe(EXIT.OK);
+    const lines = ndjsonLines(r.stdout);
+    expectValidStream(lines);
+    expect(lines[0]).toMatchObject({ sessionId: first.sessionId, loaded: true });
+    const users = lines.filter((l) => l.type === 'entry.added' && (l.entry as { kind: string }).kind === 'user_message');
+    expect(users.map((l) => (l.entry as { text: string }).text)).toEqual(['first prompt', 'second prompt']);
+  });
+
+  it('SIGINT during the turn cancels it: exit 130, run.ended says cancelled', async () => {
+    const { cwd, env } = workspace();
+    const cli = startCli(['run', '--ndjson', 'slow'], { cwd, env: { ...env, TALARIA_DEMO_SLOW_CHUNKS: '100000', TALARIA_DEMO_SLOW_DELAY_MS: '5' } });
+    await cli.until((out) => out.includes('Chunk 1 of'));
+    cli.child.kill('SIGINT');
+    const r = await cli.done;
+    expect(r.code).toBe(EXIT.CANCELLED);
+    const lines = ndjsonLines(r.stdout);
+    expectValidStream(lines);
+    expect(lines.find((l) => l.type === 'turn.ended')).toMatchObject({ stopReason: 'cancelled' });
+    expect(lines.at(-1)).toMatchObject({ stopReason: 'cancelled', exitCode: 130 });
+  });
+});
+
+describe.concurrent('talaria run against misbehaving agents', () => {
+  it('an agent that crashes mid-turn: exit 5, agent_crashed, its stderr shown', async () => {
+    const cwd = tempDir('crash');
+    const r = await runCli(['run', '--agent-cmd', fakeCmd('crash-mid-turn'), 'hi'], { cwd });
+    expect(r.code).toBe(EXIT.AGENT_ERROR);
+    expect(r.stdout).toContain('working on it');
+    expect(r.stderr).toContain('agent_crashed');
+    expect(r.stderr).toContain('fake model backend exploded');
+    const j = await runCli(['run', '--json', '--agent-cmd', fakeCmd('crash-mid-turn'), 'hi'], { cwd });
+    expect(JSON.parse(j.stdout)).toMatchObject({ stopReason: 'error', exitCode: 5, error: { code: 'agent_crashed' }, text: 'working on it...' });
+  });
+
+  it('an agent that exits during initialize: not ready (6), with its stderr', async () => {
+    const cwd = tempDir('init');
+    const r = await runCli(['run', '--ndjson', '--agent-cmd', fakeCmd('exit-during-initialize'), 'hi'], { cwd });
+    expect(r.code).toBe(EXIT.NOT_READY);
+    expect(r.stderr).toContain('config.yaml is invalid (line 3)');
+    const lines = ndjsonLines(r.stdout);
+    expect(lines.map((l) => l.type)).toEqual(['run.started', 'run.ended']);
+    expect(lines[1]).toMatchObject({ sessionId: null, exitCode: 6, error: { code: 'not_ready' } });
+  });
+
+  it('a command that does not exist: not ready (6)', async () => {
+    const cwd = tempDir('enoent');
+    const r = await runCli(['run', '--json', '--agent-cmd', 'talaria-no-such-agent-xyz --acp', 'hi'], { cwd });
+    expect(r.code).toBe(EXIT.NOT_READY);
+    expect(JSON.parse(r.stdout)).toMatchObject({ exitCode: 6, error: { code: 'not_ready', message: expect.stringContaining('command not found') } });
+  });
+
+  it('an agent that hangs: the setup timeout gives not ready (6)', async () => {
+    const cwd = tempDir('hang');
+    // Initialize answers, session/new never does (a slow machine may time out initialize: same outcome).
+    const r = await runCli(['run', '--setup-timeout', '3', '--agent-cmd', fakeCmd('hang'), 'hi'], { cwd });
+    expect(r.code).toBe(EXIT.NOT_READY);
+    expect(r.stderr).toMatch(/timed out after 3000 ms/);
+  });
+
+  it('an agent that hangs: Ctrl-C while the session opens exits 130 at once', async () => {
+    const cwd = tempDir('hang-int');
+    const cli = startCli(['run', '--verbose', '--agent-cmd', fakeCmd('hang'), 'hi'], { cwd });
+    await cli.until((_o, err) => err.includes('Opening a session'));
+    cli.child.kill('SIGINT');
+    const r = await cli.done;
+    expect(r.code).toBe(EXIT.CANCELLED);
+  });
+
+  it('garbage on stdout: the turn still works, each bad line is a protocol.error event', async () => {
+    const cwd = tempDir('garbage');
+    const r = await runCli(['run', '--ndjson', '--agent-cmd', fakeCmd('garbage-stdout'), 'hi'], { cwd });
+    expect(r.code).toBe(EXIT.OK);
+    const lines = ndjsonLines(r.stdout);
+    expectValidStream(lines);
+    const errors = lines.filter((l) => l.type === 'protocol.error');
+    expect(errors.length).toBeGreaterThan(5);
+    expect(errors.every((l) => l.sessionId === 'garbage-1')).toBe(true);
+    expect(errors.map((l) => l.preview)).toContain('this is not json');
+    const human = await runCli(['run', '--agent-cmd', fakeCmd('garbage-stdout'), 'hi'], { cwd });
+    expect(human.code).toBe(EXIT.OK);
+    expect(human.stderr).toContain('not ACP');
+  });
+});
+
+describe.concurrent('talaria usage through a real process', () => {
+  it('bad usage exits 2 with one line; a stub exits 7', async () => {
+    const cwd = tempDir('usage');
+    const [missing, bogus, stub] = await Promise.all([
+      runCli(['run'], { cwd }),
+      runCli(['run', '--bogus', 'x'], { cwd }),
+      runCli(['doctor'], { cwd }),
+    ]);
+    for (const r of [missing, bogus]) {
+      expect(r.code).toBe(EXIT.USAGE);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stdout).toBe('');
+    }
+    expect(stub.code).toBe(EXIT.UNAVAILABLE);
+    expect(stub.stderr).toContain('not yet available in this build');
+  });
+
+  it('an unknown --session id is bad usage (2); an unknown --agent is not ready (6)', async () => {
+    const { cwd, env } = workspace();
+    const [session, agent] = await Promise.all([
+      runCli(['run', '--session', 'no-such-session', 'x'], { cwd, env }),
+      runCli(['run', '--agent', 'hermes', 'x'], { cwd, env }),
+    ]);
+    expect(session.code).toBe(EXIT.USAGE);
+    expect(agent.code).toBe(EXIT.NOT_READY);
+    expect(agent.stderr).toContain("agent 'hermes' is not available");
+  });
+
+  it('bin/talaria.js runs the CLI from a checkout (through tsx)', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const r = spawnSync(process.execPath, [BIN, '--version'], { cwd: tempDir('bin'), encoding: 'utf8' });
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(r.stdout.trim()).toBe(`talaria ${pkg.version}`);
+  });
+});
+
+describe.concurrent('talaria models / mode', () => {
+  it('lists, switches, rejects unknown ids', async () => {
+    const { cwd, env } = workspace();
+    const [list, set, bad, modes] = await Promise.all([
+      runCli(['models'], { cwd, env }),
+      runCli(['models', '--set', 'demo-thorough', '--json'], { cwd, env }),
+      runCli(['models', '--set', 'gpt-nope'], { cwd, env }),
+      runCli(['mode', '--json'], { cwd, env }),
+    ]);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/\* demo-fast/);
+    expect(list.stdout).toContain('demo-thorough');
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({ kind: 'model', currentId: 'demo-thorough' });
+    expect(bad.code).toBe(EXIT.USAGE);
+    expect(bad.stderr).toContain('unknown model');
+    expect(JSON.parse(modes.stdout)).toMatchObject({ kind: 'mode', currentId: 'ask', options: [expect.objectContaining({ id: 'ask' }), expect.objectContaining({ id: 'auto' })] });
+  });
+});
