@@ -1,0 +1,227 @@
+/**
+ * The agent host: one agent process per (provider, profile, workspace), many sessions in it,
+ * supervised so faults stay out of the user's way (see slot.ts for the process rules and
+ * binding.ts for how Session objects survive process replacement).
+ *
+ *   const host = new AgentHost({ registry });
+ *   const s = await host.newSession({ provider: 'hermes', workspace: '/proj' });
+ *   const turn = s.prompt('hi'); await turn.result;
+ *   await host.shutdown();
+ */
+import { resolve } from 'node:path';
+import type { Frame, Logger, ProtocolErrorEvent } from '../protocol/types.js';
+import { silentLogger } from '../protocol/types.js';
+import { TalariaError } from '../protocol/errors.js';
+import type { PermissionDecisionEvent, PermissionMode, PermissionRule } from '../permission/types.js';
+import { EventBus } from '../session/bus.js';
+import type { SessionListing } from '../session/client.js';
+import type { Session } from '../session/session.js';
+import { currentEnv } from '../providers/locate.js';
+import type { ProviderRegistry } from '../providers/registry.js';
+import type { ProviderEnv } from '../providers/types.js';
+import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
+import type { AgentKey, HostEvent, HostEventName, HostEventOf } from './events.js';
+import { openSession, type OpenKind } from './open.js';
+import { SlotSessions } from './ops.js';
+import { AgentSlot, type SlotStatus } from './slot.js';
+import { killGroupSync } from './tree.js';
+
+export interface HostOptions {
+  registry: ProviderRegistry;
+  /** Where providers are looked up and which parent variables they may receive (default: this machine). */
+  env?: ProviderEnv;
+  logger?: Logger;
+  /** Reap a process after this long without work (default 15 min; Infinity: never). */
+  idleMs?: number;
+  /** A turn with no frame from the agent for this long is stalled (default 10 min; Infinity: off). */
+  stallMs?: number;
+  /** After a stall's cancel, how long the agent may stay silent before it is killed (default 30 s). */
+  cancelGraceMs?: number;
+  /** Grace between stdin close, SIGTERM and SIGKILL (default 2 s). */
+  terminateGraceMs?: number;
+  /** Timeout of initialize and session setup requests (default 120 s). */
+  setupTimeoutMs?: number;
+  backoff?: Partial<BackoffPolicy>;
+  permission?: { mode?: PermissionMode; rules?: PermissionRule[]; timeoutMs?: number };
+  /** Per-workspace env set in the agent (e.g. config.json's workspaces[ws].env). */
+  workspaceEnv?: (workspace: string) => Record<string, string> | undefined;
+  onFrame?: (key: AgentKey, frame: Frame) => void;
+  onProtocolError?: (key: AgentKey, e: ProtocolErrorEvent) => void;
+  onPermissionDecision?: (e: PermissionDecisionEvent) => void;
+  onRule?: (sessionId: string, rule: PermissionRule) => void;
+  /** SIGKILL our agents' process groups if this process exits without shutdown() (default true). */
+  killOnExit?: boolean;
+}
+
+export interface AgentTarget {
+  provider: string;
+  profile?: string;
+  /** The workspace folder: the agent process runs there (and it is part of the process key). */
+  workspace: string;
+}
+
+export interface OpenOptions extends AgentTarget {
+  /** The session's cwd (default: the workspace). */
+  cwd?: string;
+  additionalDirectories?: string[];
+  mcpServers?: unknown[];
+  permissionMode?: PermissionMode;
+}
+
+export class AgentHost {
+  private readonly slots = new Map<string, SlotSessions>();
+  private readonly bus: EventBus<HostEvent>;
+  private readonly logger: Logger;
+  private readonly ctx: ProviderEnv;
+  private readonly envOverrides = new Map<string, Record<string, string>>();
+  private seq = 0;
+  private down = false;
+
+  constructor(private readonly o: HostOptions) {
+    this.logger = o.logger ?? silentLogger;
+    this.ctx = o.env ?? currentEnv({ logger: this.logger });
+    this.bus = new EventBus((err) => this.logger.error('host listener threw', { error: String(err) }));
+  }
+
+  subscribe(fn: (e: HostEvent) => void): () => void {
+    return this.bus.subscribe(fn);
+  }
+
+  events(opts: { signal?: AbortSignal } = {}): AsyncIterableIterator<HostEvent> {
+    return this.bus.iterate(opts);
+  }
+
+  private emit<K extends HostEventName>(type: K, body: Omit<HostEventOf<K>, 'type' | 'seq' | 'at'>): void {
+    this.bus.emit({ type, seq: ++this.seq, at: Date.now(), ...body } as unknown as HostEvent);
+  }
+
+  private keyOf(t: AgentTarget): AgentKey {
+    const provider = this.o.registry.require(t.provider);
+    const key: AgentKey = { provider: provider.id, workspace: resolve(t.workspace) };
+    if (provider.profiles && t.profile) key.profile = t.profile;
+    return key;
+  }
+
+  private slot(t: AgentTarget): SlotSessions {
+    const key = this.keyOf(t);
+    const id = `${key.provider}\u0000${key.profile ?? ''}\u0000${key.workspace}`;
+    let ops = this.slots.get(id);
+    if (!ops) {
+      const o = this.o;
+      const slot = new AgentSlot(
+        key,
+        o.registry.require(key.provider),
+        this.ctx,
+        {
+          idleMs: o.idleMs ?? 15 * 60_000,
+          stallMs: o.stallMs ?? 10 * 60_000,
+          cancelGraceMs: o.cancelGraceMs ?? 30_000,
+          terminateGraceMs: o.terminateGraceMs ?? 2_000,
+          setupTimeoutMs: o.setupTimeoutMs ?? 120_000,
+          backoff: { ...DEFAULT_BACKOFF, ...(o.backoff ?? {}) },
+          killOnExit: o.killOnExit ?? true,
+          ...(o.permission ? { permission: o.permission } : {}),
+          ...(o.onFrame ? { onFrame: o.onFrame } : {}),
+          ...(o.onProtocolError ? { onProtocolError: o.onProtocolError } : {}),
+          ...(o.onPermissionDecision ? { onPermissionDecision: o.onPermissionDecision } : {}),
+          ...(o.onRule ? { onRule: o.onRule } : {}),
+        },
+        this.logger,
+        (type, body) => this.emit(type, body),
+        () => this.envFor(key.workspace),
+      );
+      ops = new SlotSessions(slot, () => o.permission?.rules ?? []);
+      this.slots.set(id, ops);
+    }
+    return ops;
+  }
+
+  private envFor(workspace: string): Record<string, string> {
+    return this.envOverrides.get(workspace) ?? this.o.workspaceEnv?.(workspace) ?? {};
+  }
+
+  private async open(kind: OpenKind, o: OpenOptions, sessionId?: string): Promise<Session> {
+    if (this.down) throw new TalariaError('invalid_state', 'the agent host is shut down');
+    const ops = this.slot(o);
+    return openSession(ops, {
+      kind,
+      ...(sessionId !== undefined ? { sessionId } : {}),
+      cwd: resolve(o.cwd ?? o.workspace),
+      ...(o.additionalDirectories ? { additionalDirectories: o.additionalDirectories.map((d) => resolve(d)) } : {}),
+      ...(o.mcpServers ? { mcpServers: o.mcpServers } : {}),
+      permissionMode: o.permissionMode ?? this.o.permission?.mode ?? 'ask',
+    });
+  }
+
+  newSession(o: OpenOptions): Promise<Session> {
+    return this.open('new', o);
+  }
+
+  /** Opens a stored session; the agent replays its history into the thread. */
+  loadSession(sessionId: string, o: OpenOptions): Promise<Session> {
+    return this.open('load', o, sessionId);
+  }
+
+  resumeSession(sessionId: string, o: OpenOptions): Promise<Session> {
+    return this.open('resume', o, sessionId);
+  }
+
+  forkSession(sessionId: string, o: OpenOptions): Promise<Session> {
+    return this.open('fork', o, sessionId);
+  }
+
+  /** The agent's own session list (starts the process if needed). */
+  async listSessions(t: AgentTarget & { cwd?: string }): Promise<SessionListing[]> {
+    const { slot } = this.slot(t);
+    const gen = await slot.ensure();
+    slot.beginWork(gen);
+    try {
+      return await gen.client.listSessions(t.cwd ? { cwd: resolve(t.cwd) } : {});
+    } finally {
+      slot.endWork(gen);
+    }
+  }
+
+  private find(session: Session): SlotSessions | undefined {
+    for (const ops of this.slots.values()) if (ops.slot.bindings.get(session.id)?.session === session) return ops;
+    return undefined;
+  }
+
+  /** Which process key serves a session. */
+  targetOf(session: Session): AgentKey | undefined {
+    return this.find(session)?.slot.key;
+  }
+
+  /** Cancels what runs, tells the agent when it supports close, and forgets the session. */
+  async closeSession(session: Session, reason = 'closed by client'): Promise<void> {
+    const ops = this.find(session);
+    const gen = ops?.slot.bindings.get(session.id)?.gen;
+    if (gen && gen.alive) await gen.client.closeSession(session, reason);
+    else session.markClosed(reason);
+  }
+
+  /**
+   * Sets the env a workspace's agents run with. Processes started with other values are
+   * restarted once idle (their env is frozen at spawn); sessions reload on next use.
+   */
+  setWorkspaceEnv(workspace: string, env: Record<string, string>): void {
+    const ws = resolve(workspace);
+    this.envOverrides.set(ws, { ...env });
+    for (const ops of this.slots.values()) if (ops.slot.key.workspace === ws) ops.slot.envChanged();
+  }
+
+  agents(): SlotStatus[] {
+    return [...this.slots.values()].map((ops) => ops.slot.status());
+  }
+
+  /** Closes every session and stops every agent process tree (stdin close → SIGTERM → SIGKILL). */
+  async shutdown(): Promise<void> {
+    this.down = true;
+    await Promise.all([...this.slots.values()].map((ops) => ops.slot.shutdown()));
+  }
+
+  /** For exit paths that cannot wait: SIGKILL every process group this host owns, now. */
+  killAllSync(): void {
+    for (const ops of this.slots.values()) for (const g of ops.slot.gens) if (g.pid !== null) killGroupSync(g.pid);
+  }
+}

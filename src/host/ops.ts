@@ -1,0 +1,306 @@
+/**
+ * The session side of a slot: every request a hosted Session makes goes through here (its
+ * port). Before anything reaches the agent the session is bound to the live process — loaded
+ * into it first when it is new (after a crash, reap, env change or overflow), with its MCP
+ * servers, model and mode restored. Prompts pass the per-process concurrency gate and are
+ * watched by the stall watchdog; cumulative usage becomes per-turn here, per process.
+ */
+import { TalariaError, WireError } from '../protocol/errors.js';
+import type { PermissionRule } from '../permission/types.js';
+import type { SessionHooks } from '../session/hooks.js';
+import type { Session } from '../session/session.js';
+import { SessionBinding, type BindingOwner } from './binding.js';
+import type { Generation } from './generation.js';
+import type { AgentSlot } from './slot.js';
+import { loadInto, restoreChoices } from './restore.js';
+
+type ReqOpts = { signal?: AbortSignal; timeoutMs?: number };
+const CANCELLED = Object.freeze({ stopReason: 'cancelled' });
+const CONFIG_METHODS = new Set(['session/set_model', 'session/set_mode', 'session/set_config_option', 'session/load']);
+
+/** An agent error with its detail (Hermes puts the useful part in data.details). */
+export function errorText(e: unknown): string {
+  if (e instanceof WireError) {
+    const d = e.data as { details?: unknown; message?: unknown } | undefined;
+    const detail = typeof d?.details === 'string' ? d.details : typeof d?.message === 'string' ? d.message : '';
+    return detail && detail !== e.message ? `${e.message}: ${detail}` : e.message;
+  }
+  return e instanceof Error ? e.message : String(e);
+}
+
+export const isEmptyResult = (r: unknown) => r === null || r === undefined || (typeof r === 'object' && Object.keys(r as object).length === 0);
+
+export class SlotSessions implements BindingOwner {
+  constructor(
+    readonly slot: AgentSlot,
+    private readonly baseRules: () => PermissionRule[],
+  ) {}
+
+  // ---- bindings -------------------------------------------------------------------------------
+
+  hooks(): SessionHooks {
+    const { provider, key, ctx } = this.slot;
+    const h: SessionHooks = { ...provider.hooks({ ...(key.profile ? { profile: key.profile } : {}), env: ctx }) };
+    // Usage is made per-turn by the host, per process (a new process restarts the counters).
+    h.usageMode = 'per-turn';
+    // The host reloads right after set_model, inside the same op (no prompt can slip in between).
+    if (provider.quirks.reloadAfterSetModel) delete h.afterSetModel;
+    return h;
+  }
+
+  create(o: { id: string; cwd: string; additionalDirectories?: string[]; mcpServers: unknown[]; permissionMode: Session['permissionMode'] }): SessionBinding {
+    const b = new SessionBinding(this, {
+      ...o,
+      hooks: this.hooks(),
+      logger: this.slot.logger,
+      baseRules: this.baseRules,
+      usage: this.slot.provider.usage,
+      onClosed: (closed) => this.forget(closed),
+    });
+    this.slot.bindings.set(b.id, b);
+    b.session.subscribe((e) => {
+      const gen = b.gen;
+      if (e.type === 'session.state' && e.state === 'failed') {
+        // The core fails a session whose process died (its turn ended `agent_crashed`). It stays
+        // usable: its next use starts a process and loads it first. Recovered in a microtask, so
+        // the turn's end is emitted first and nothing the caller runs next sees it failed.
+        queueMicrotask(() => {
+          const g = b.gen;
+          if (b.session.state === 'failed' && this.slot.bindings.get(b.id) === b && (!g || g.client.connection.isClosed)) b.session.recover();
+        });
+      } else if (e.type === 'permission.asked') gen?.asks.add(e.requestKey);
+      else if (e.type === 'permission.decided') {
+        for (const g of this.slot.gens) g.asks.delete(e.requestKey);
+        if (gen) gen.lastActivity = Date.now();
+      } else if (e.type === 'turn.ended') {
+        // An ask still open when its turn ended is moot (Hermes denies on its own after 60 s and
+        // ends the turn): answer it `cancelled` so no client keeps showing it.
+        gen?.client.broker.cancelTurn(e.turnId);
+        if (e.error?.code === 'context_overflow' && this.slot.provider.quirks.replaceOnOverflow && gen) {
+          // The agent's state after an overflow is not to be trusted: a fresh process loads the session.
+          this.slot.retire(gen, 'overflow');
+        }
+      }
+    });
+    return b;
+  }
+
+  /** Route the agent's updates and permission requests for `b` to its Session. */
+  attach(b: SessionBinding, gen: Generation): void {
+    gen.client.sessions.set(b.id, b.session);
+    b.gen = gen;
+    for (const u of gen.takeEarly(b.id)) b.session.receiveUpdate(u);
+  }
+
+  /** A session that never opened: gone without events. */
+  discard(b: SessionBinding): void {
+    if (b.gen?.alive) b.gen.client.sessions.delete(b.id);
+    b.gen = null;
+    this.slot.bindings.delete(b.id);
+  }
+
+  private forget(b: SessionBinding): void {
+    b.pendingPrompt?.abort();
+    this.discard(b);
+  }
+
+  /** The live process `b` is loaded into (loading it into a new one when needed). */
+  bind(b: SessionBinding): Promise<Generation> {
+    const gen = b.gen;
+    if (gen && gen.alive && !gen.retiring) return Promise.resolve(gen);
+    b.rebinding ??= this.rebind(b).finally(() => (b.rebinding = null));
+    return b.rebinding;
+  }
+
+  private async rebind(b: SessionBinding): Promise<Generation> {
+    const { slot } = this;
+    const gen = await slot.ensure();
+    if (!slot.provider.sessionsSurviveRestart || !gen.client.capabilities.supportsLoad) {
+      throw new TalariaError('unsupported', `${slot.label} cannot load session ${b.id} into a new process; start a new session.`, { sessionId: b.id });
+    }
+    const old = b.gen;
+    if (old && old !== gen && old.alive) old.client.sessions.delete(b.id);
+    slot.beginWork(gen);
+    try {
+      this.attach(b, gen);
+      await this.load(b, gen, true);
+      b.usage?.reset();
+      await this.restoreChoices(b, gen);
+      slot.emit('session.rebound', { key: slot.key, sessionId: b.id, generation: gen.n });
+      return gen;
+    } catch (e) {
+      if (b.gen === gen) {
+        gen.client.sessions.delete(b.id);
+        b.gen = null;
+      }
+      throw e;
+    } finally {
+      slot.endWork(gen);
+    }
+  }
+
+  /** session/load with the session's servers; `discard`: the thread already holds the history. */
+  load(b: SessionBinding, gen: Generation, discard: boolean): Promise<unknown> {
+    return loadInto(this, b, gen, discard);
+  }
+
+  setupParams(s: Pick<Session, 'cwd' | 'additionalDirectories'>, mcpServers: unknown[], extra: Record<string, unknown> = {}): Record<string, unknown> {
+    const p: Record<string, unknown> = { ...extra, cwd: s.cwd, mcpServers };
+    if (s.additionalDirectories.length) p.additionalDirectories = s.additionalDirectories;
+    return p;
+  }
+
+  /** After a (re)load: the user's model if the agent lost it, then the mode (Hermes does not persist it). */
+  restoreChoices(b: SessionBinding, gen: Generation): Promise<void> {
+    return restoreChoices(this, b, gen);
+  }
+
+  // ---- the port -------------------------------------------------------------------------------
+
+  promptCaps() {
+    return this.slot.promptCaps();
+  }
+
+  request(b: SessionBinding, method: string, params: unknown, opts?: ReqOpts): Promise<unknown> {
+    const serial = this.slot.provider.quirks.configBetweenTurns === true;
+    if (method === 'session/prompt') {
+      // Created now, so a cancel while it waits (behind a config change or the gate) reaches it.
+      const ac = new AbortController();
+      b.pendingPrompt = ac;
+      return serial ? b.serial(() => this.prompt(b, params, ac)) : this.prompt(b, params, ac);
+    }
+    if (CONFIG_METHODS.has(method)) return serial ? b.serial(() => this.config(b, method, params, opts)) : this.config(b, method, params, opts);
+    return this.call(b, method, params, opts);
+  }
+
+  notify(b: SessionBinding, method: string, params: unknown): void {
+    if (method === 'session/cancel') b.pendingPrompt?.abort();
+    const gen = b.gen;
+    if (!gen || !gen.alive || !gen.client.sessions.has(b.id)) return;
+    gen.client.connection.notify(method, params).catch((e: unknown) => this.slot.logger.debug('notify failed', { method, error: String(e) }));
+  }
+
+  private async call(b: SessionBinding, method: string, params: unknown, opts?: ReqOpts): Promise<unknown> {
+    const gen = await this.bind(b);
+    return this.callOn(gen, method, params, opts);
+  }
+
+  async callOn<T = unknown>(gen: Generation, method: string, params: unknown, opts?: ReqOpts): Promise<T> {
+    this.slot.beginWork(gen);
+    try {
+      return await gen.client.connection.request<T>(method, params, opts);
+    } catch (e) {
+      throw this.mapError(gen, e);
+    } finally {
+      this.slot.endWork(gen);
+    }
+  }
+
+  private async config(b: SessionBinding, method: string, params: unknown, opts?: ReqOpts): Promise<unknown> {
+    const gen = await this.bind(b);
+    const res = await this.callOn(gen, method, params, opts);
+    const p = (params ?? {}) as { modelId?: string; modeId?: string; configId?: string; value?: unknown };
+    const catalog = b.session.catalog;
+    const isModel = method === 'session/set_model' || (method === 'session/set_config_option' && p.configId !== undefined && p.configId === catalog.model?.configId);
+    if (isModel) {
+      b.modelId = method === 'session/set_model' ? p.modelId : String(p.value);
+      b.usage?.reset();
+      if (this.slot.provider.quirks.reloadAfterSetModel && method === 'session/set_model') await this.load(b, gen, true);
+    } else if (method === 'session/set_mode') b.modeId = p.modeId;
+    else if (method === 'session/set_config_option' && p.configId !== undefined && p.configId === catalog.mode?.configId) b.modeId = String(p.value);
+    return res;
+  }
+
+  private async prompt(b: SessionBinding, params: unknown, ac: AbortController): Promise<unknown> {
+    const { slot } = this;
+    try {
+      if (ac.signal.aborted) return CANCELLED;
+      await this.bindForTurn(b);
+      let release: () => void;
+      try {
+        release = await slot.gate.acquire(ac.signal, (position) =>
+          slot.emit('turn.waiting', { key: slot.key, sessionId: b.id, position, limit: slot.gate.limit }),
+        );
+      } catch {
+        return CANCELLED;
+      }
+      try {
+        // The process may have changed while this turn waited for a slot.
+        const gen = await this.bindForTurn(b);
+        if (ac.signal.aborted) return CANCELLED;
+        b.pendingPrompt = null;
+        gen.running.add(b);
+        slot.beginWork(gen);
+        // Silence is measured from the turn's start, not from the process's last frame before it.
+        gen.lastActivity = Math.max(gen.lastActivity, Date.now());
+        slot.armWatchdog(gen);
+        let res: unknown;
+        try {
+          res = await gen.client.connection.request('session/prompt', params);
+        } catch (e) {
+          throw this.mapError(gen, e);
+        } finally {
+          gen.running.delete(b);
+          slot.endWork(gen);
+        }
+        slot.crashes.healthy();
+        return perTurnUsage(b, res);
+      } finally {
+        release();
+      }
+    } finally {
+      if (b.pendingPrompt === ac) b.pendingPrompt = null;
+    }
+  }
+
+  /** bind(), with start-up failures reported as such (the session itself did not fail). */
+  private async bindForTurn(b: SessionBinding): Promise<Generation> {
+    try {
+      return await this.bind(b);
+    } catch (e) {
+      if (e instanceof TalariaError && e.code === 'connection_closed') {
+        throw new TalariaError('spawn_failed', `${this.slot.label} could not be started: ${e.message}`, { ...(e.details ?? {}) });
+      }
+      throw e;
+    }
+  }
+
+  mapError(gen: Generation, e: unknown): unknown {
+    const auth = authError(this.slot.label, e);
+    if (auth) return auth;
+    if (gen.exitReason === 'stalled') {
+      return new TalariaError(
+        'timeout',
+        `${this.slot.label} sent nothing for ${this.slot.cfg.stallMs} ms and ignored the cancel, so it was stopped; the session continues in a new process.`,
+        { stalled: true },
+      );
+    }
+    return e;
+  }
+}
+
+/** ACP's -32000 "auth required", as a TalariaError callers can switch on (turn error code auth_required). */
+export function authError(label: string, e: unknown): TalariaError | undefined {
+  if (!(e instanceof WireError) || e.code !== -32000) return undefined;
+  return new TalariaError('auth_required', `${label} needs credentials: ${errorText(e)}. Log in to ${label} or give it an API key.`, { rpcCode: e.code, data: e.data });
+}
+
+/** -32002, or an error that says "not found", for the session asked for. */
+export function notFound(e: unknown, sessionId: string): TalariaError | undefined {
+  if (e instanceof WireError && (e.code === -32002 || /not found/i.test(e.message))) {
+    return new TalariaError('session_not_found', `the agent has no session ${sessionId}`, { rpcCode: e.code });
+  }
+  return undefined;
+}
+
+/** Cumulative counters → this turn's figures; the agent's own numbers stay under `_meta`. */
+function perTurnUsage(b: SessionBinding, res: unknown): unknown {
+  if (!b.usage || typeof res !== 'object' || res === null) return res;
+  const r = res as { usage?: unknown; _meta?: Record<string, unknown> };
+  if (r.usage === undefined) return res;
+  const turn = b.usage.turn(r.usage);
+  const out: Record<string, unknown> = { ...r, _meta: { ...(r._meta ?? {}), 'talaria/reportedUsage': r.usage } };
+  if (turn) out.usage = turn;
+  else delete out.usage;
+  return out;
+}

@@ -1,0 +1,49 @@
+/**
+ * Loading a hosted session into a process and restoring what the agent may have lost there:
+ * the model the user picked (then its MCP servers again, for agents that drop them on a model
+ * switch) and the mode (Hermes does not persist set_mode across restarts).
+ */
+import { TalariaError } from '../protocol/errors.js';
+import { applyConfigOptionUpdate, applyCurrentMode, applyCurrentModel, planSwitch } from '../session/catalog.js';
+import type { SessionBinding } from './binding.js';
+import type { Generation } from './generation.js';
+import { isEmptyResult, notFound, type SlotSessions } from './ops.js';
+
+export async function loadInto(ops: SlotSessions, b: SessionBinding, gen: Generation, discard: boolean): Promise<unknown> {
+  const s = b.session;
+  s.beginReplay(discard);
+  let res: unknown;
+  try {
+    res = await gen.client.connection.request('session/load', ops.setupParams(s, s.mcpServers, { sessionId: b.id }), { timeoutMs: ops.slot.cfg.setupTimeoutMs });
+  } catch (e) {
+    throw notFound(e, b.id) ?? e;
+  } finally {
+    s.endReplay();
+  }
+  if (isEmptyResult(res) && s.replayCount === 0 && ops.hooks().loadEmptyMeansNotFound === true) {
+    throw new TalariaError('session_not_found', `${ops.slot.label} has no session ${b.id} (it answered {})`, { sessionId: b.id });
+  }
+  s.adoptSetup(res);
+  return res;
+}
+
+export async function restoreChoices(ops: SlotSessions, b: SessionBinding, gen: Generation): Promise<void> {
+  const s = b.session;
+  const { provider } = ops.slot;
+  const model = s.catalog.model;
+  if (b.modelId && model && model.currentId !== b.modelId && model.options.some((o) => o.id === b.modelId)) {
+    await switchOn(ops, b, gen, 'model', b.modelId);
+    if (provider.quirks.reloadAfterSetModel) await loadInto(ops, b, gen, true);
+  }
+  const modeId = b.modeId ?? provider.modeFor?.(s.permissionMode);
+  const mode = s.catalog.mode;
+  if (modeId && mode && mode.currentId !== modeId && mode.options.some((o) => o.id === modeId)) await switchOn(ops, b, gen, 'mode', modeId);
+}
+
+async function switchOn(ops: SlotSessions, b: SessionBinding, gen: Generation, kind: 'model' | 'mode', id: string): Promise<void> {
+  const s = b.session;
+  const plan = planSwitch(s.catalog, kind, id);
+  const res = await gen.client.connection.request<{ configOptions?: unknown[] } | null>(plan.method, { sessionId: b.id, ...plan.params }, { timeoutMs: ops.slot.cfg.setupTimeoutMs });
+  if (plan.method === 'session/set_config_option' && Array.isArray(res?.configOptions) && res.configOptions.length) s.setCatalog(applyConfigOptionUpdate(s.catalog, res.configOptions));
+  else s.setCatalog(kind === 'model' ? applyCurrentModel(s.catalog, id) : applyCurrentMode(s.catalog, id));
+}

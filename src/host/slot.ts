@@ -1,0 +1,296 @@
+/**
+ * One slot per (provider, profile, workspace): at most one live agent process ("generation")
+ * serving all its sessions, spawned lazily on first use. A process is reaped after `idleMs`
+ * without work, retired (drained, then closed) when its env changes or after a context
+ * overflow, killed when it stalls, and replaced on the next use after a crash — with a
+ * backoff when it crashes in a loop. Session-facing operations live in ops.ts.
+ */
+import { AcpClient } from '../session/client.js';
+import { buildChildEnv } from '../protocol/env.js';
+import { TalariaError, type ConnectionClosedError } from '../protocol/errors.js';
+import type { CloseInfo } from '../protocol/connection.js';
+import type { Frame, Logger, ProtocolErrorEvent } from '../protocol/types.js';
+import type { PermissionDecisionEvent, PermissionMode, PermissionRule } from '../permission/types.js';
+import { agentEnv, clientCapOptions } from '../providers/launch.js';
+import type { Provider, ProviderEnv } from '../providers/types.js';
+import { CrashTracker, type BackoffPolicy } from './backoff.js';
+import type { SessionBinding } from './binding.js';
+import type { AgentKey, ExitReason, HostEventName, HostEventOf } from './events.js';
+import { Gate } from './gate.js';
+import { Generation } from './generation.js';
+import { killGroup, ownGroup, releaseGroup } from './tree.js';
+import { armWatchdog } from './watchdog.js';
+
+export type Emit = <K extends HostEventName>(type: K, body: Omit<HostEventOf<K>, 'type' | 'seq' | 'at'>) => void;
+
+export interface SlotConfig {
+  idleMs: number;
+  stallMs: number;
+  cancelGraceMs: number;
+  terminateGraceMs: number;
+  setupTimeoutMs: number;
+  backoff: BackoffPolicy;
+  killOnExit: boolean;
+  permission?: { mode?: PermissionMode; rules?: PermissionRule[]; timeoutMs?: number };
+  onFrame?: (key: AgentKey, frame: Frame) => void;
+  onProtocolError?: (key: AgentKey, e: ProtocolErrorEvent) => void;
+  onPermissionDecision?: (e: PermissionDecisionEvent) => void;
+  onRule?: (sessionId: string, rule: PermissionRule) => void;
+}
+
+export class AgentSlot {
+  readonly bindings = new Map<string, SessionBinding>();
+  /** Live processes, the current one and any still draining. */
+  readonly gens = new Set<Generation>();
+  current: Generation | null = null;
+  readonly gate: Gate;
+  readonly crashes: CrashTracker;
+  closed = false;
+  private starting: Promise<Generation> | null = null;
+  private genSeq = 0;
+  private caps = { image: false, audio: false, embeddedContext: false };
+
+  constructor(
+    readonly key: AgentKey,
+    readonly provider: Provider,
+    readonly ctx: ProviderEnv,
+    readonly cfg: SlotConfig,
+    readonly logger: Logger,
+    readonly emit: Emit,
+    private readonly workspaceEnv: () => Record<string, string>,
+  ) {
+    this.gate = new Gate(provider.maxConcurrentTurns);
+    this.crashes = new CrashTracker(cfg.backoff);
+  }
+
+  get label(): string {
+    return this.provider.label;
+  }
+
+  promptCaps() {
+    return this.caps;
+  }
+
+  /** The env a process started now would get (what is frozen into it). */
+  currentEnv(): Record<string, string> {
+    return agentEnv(this.provider, this.ctx, this.workspaceEnv());
+  }
+
+  // ---- processes ------------------------------------------------------------------------------
+
+  /** The live process, spawned if there is none (single flight; fails fast during a backoff). */
+  ensure(): Promise<Generation> {
+    if (this.closed) return Promise.reject(new TalariaError('invalid_state', 'the agent host is shut down'));
+    const cur = this.current;
+    if (cur && cur.alive && !cur.retiring) return Promise.resolve(cur);
+    if (this.starting) return this.starting;
+    const until = this.crashes.blockedUntil();
+    if (until !== undefined) {
+      const secs = Math.ceil((until - Date.now()) / 1000);
+      return Promise.reject(
+        new TalariaError(
+          'spawn_failed',
+          `${this.label} crashed ${this.crashes.crashes} times in a row; not starting it again for ${secs} s. Last error: ${this.crashes.lastError}`,
+          { backoff: true, retryAt: until, crashes: this.crashes.crashes },
+        ),
+      );
+    }
+    this.starting = this.spawn().finally(() => (this.starting = null));
+    return this.starting;
+  }
+
+  private async spawn(): Promise<Generation> {
+    const profile = this.key.profile;
+    const located = await this.provider.locate(this.ctx, profile ? { profile } : {});
+    if (!located) {
+      throw new TalariaError('spawn_failed', `${this.label} was not found. ${this.provider.install}`, { provider: this.provider.id });
+    }
+    const env = this.currentEnv();
+    const gen = new Generation(++this.genSeq, env);
+    const { key, cfg } = this;
+    let client: AcpClient;
+    try {
+      client = await AcpClient.spawn(
+        { command: located.command, args: located.args, cwd: key.workspace, env },
+        {
+          logger: this.logger,
+          ...clientCapOptions(this.provider),
+          terminalEnv: buildChildEnv(process.env, { set: env }),
+          onFrame: (f) => {
+            gen.tap(f);
+            cfg.onFrame?.(key, f);
+          },
+          onProtocolError: (e) => {
+            gen.lastActivity = Date.now();
+            cfg.onProtocolError?.(key, e);
+          },
+          setupTimeoutMs: cfg.setupTimeoutMs,
+          ...(cfg.permission ? { permission: cfg.permission } : {}),
+          ...(cfg.onPermissionDecision ? { onPermissionDecision: cfg.onPermissionDecision } : {}),
+          ...(cfg.onRule ? { onRule: cfg.onRule } : {}),
+        },
+      );
+    } catch (e) {
+      // It never got through initialize: that is a crash too (a config error loops the same way).
+      const d = ((e as ConnectionClosedError).details ?? {}) as { exitCode?: number | null; signal?: string | null; stderrTail?: string };
+      this.recordCrash(gen, (e as Error).message, { pid: null, exitCode: d.exitCode ?? null, signal: d.signal ?? null, stderrTail: d.stderrTail ?? '' }, []);
+      this.emit('agent.exited', { key, generation: gen.n, pid: null, reason: 'crashed', exitCode: d.exitCode ?? null, signal: d.signal ?? null });
+      throw e;
+    }
+    gen.client = client;
+    gen.pid = client.connection.process?.pid ?? null;
+    if (gen.pid !== null) ownGroup(gen.pid, cfg.killOnExit);
+    const c = client.capabilities;
+    this.caps = { image: c.promptImage, audio: c.promptAudio, embeddedContext: c.promptEmbeddedContext };
+    this.gens.add(gen);
+    this.current = gen;
+    this.emit('agent.spawned', { key, generation: gen.n, pid: gen.pid ?? -1, command: located.command, args: located.args });
+    void client.closed.then((info) => this.onClosed(gen, info));
+    this.afterWork(gen);
+    return gen;
+  }
+
+  /** Counts a crash (or a stall kill: it loops the same way) and starts a backoff when it is one too many. */
+  private recordCrash(gen: Generation, message: string, f: { pid: number | null; exitCode: number | null; signal: string | null; stderrTail: string } | null, sessions: string[]): void {
+    const backoff = this.crashes.crash(Date.now() - gen.startedAt, message);
+    if (f) this.emit('agent.crashed', { key: this.key, generation: gen.n, ...f, crashes: this.crashes.crashes, sessions });
+    if (backoff) {
+      this.emit('agent.backoff', {
+        key: this.key,
+        crashes: this.crashes.crashes,
+        ...backoff,
+        message: `${this.label} crashed ${this.crashes.crashes} times in a row; waiting ${backoff.delayMs} ms before starting it again.`,
+      });
+    }
+  }
+
+  private async onClosed(gen: Generation, info: CloseInfo): Promise<void> {
+    gen.dead = true;
+    gen.clearTimers();
+    if (this.current === gen) this.current = null;
+    const reason: ExitReason = gen.exitReason ?? 'crashed';
+    const orphaned = [...this.bindings.values()].filter((b) => b.gen === gen);
+    for (const b of orphaned) b.gen = null;
+    if (reason === 'crashed') {
+      const tail = info.stderrTail ?? gen.client.connection.process?.stderrTail(2000) ?? '';
+      this.recordCrash(gen, info.error.message, { pid: gen.pid, exitCode: info.exitCode ?? null, signal: info.signal ?? null, stderrTail: tail }, orphaned.map((b) => b.id));
+    } else if (reason === 'stalled') this.recordCrash(gen, `stopped after ${this.cfg.stallMs} ms of silence`, null, []);
+    if (gen.pid !== null) {
+      await killGroup(gen.pid, this.cfg.terminateGraceMs);
+      releaseGroup(gen.pid);
+    }
+    this.gens.delete(gen);
+    this.emit('agent.exited', { key: this.key, generation: gen.n, pid: gen.pid, reason, exitCode: info.exitCode ?? null, signal: info.signal ?? null });
+    gen.markGone();
+  }
+
+  /** Close a process on purpose: its sessions are detached first (they stay idle, not failed). */
+  closeGen(gen: Generation, reason: ExitReason): Promise<void> {
+    if (gen.exitReason !== undefined || gen.dead) return gen.gone;
+    gen.exitReason = reason;
+    gen.clearTimers();
+    if (this.current === gen) this.current = null;
+    for (const b of this.bindings.values()) {
+      if (b.gen !== gen) continue;
+      gen.client.sessions.delete(b.id);
+      b.gen = null;
+    }
+    const proc = gen.client.connection.process;
+    const terminated = proc?.terminate({ graceMs: this.cfg.terminateGraceMs });
+    void gen.client.close().then(() => terminated);
+    return gen.gone;
+  }
+
+  /** No new work for `gen`: close it once its in-flight work is done. */
+  retire(gen: Generation, reason: ExitReason): void {
+    if (!gen.alive) return;
+    gen.retiring ??= reason;
+    if (this.current === gen) this.current = null;
+    this.afterWork(gen);
+  }
+
+  /** Called whenever work on `gen` finished: drain a retiring process, or arm the idle reaper. */
+  afterWork(gen: Generation): void {
+    if (!gen.alive || !gen.idle) return;
+    if (gen.retiring) {
+      void this.closeGen(gen, gen.retiring);
+      return;
+    }
+    if (!Number.isFinite(this.cfg.idleMs)) return;
+    if (gen.idleTimer) clearTimeout(gen.idleTimer);
+    gen.idleTimer = setTimeout(() => {
+      gen.idleTimer = undefined;
+      if (gen.alive && gen.idle && this.reapable(gen)) void this.closeGen(gen, 'idle');
+    }, this.cfg.idleMs);
+    gen.idleTimer.unref();
+  }
+
+  /** Work starts on `gen`: no reaping meanwhile. */
+  beginWork(gen: Generation): void {
+    gen.busy++;
+    if (gen.idleTimer) clearTimeout(gen.idleTimer);
+    gen.idleTimer = undefined;
+  }
+
+  endWork(gen: Generation): void {
+    gen.busy--;
+    // Also catches an env change made while this process was still starting.
+    if (gen.alive && !gen.retiring && !sameEnv(gen.env, this.currentEnv())) return this.retire(gen, 'env_changed');
+    this.afterWork(gen);
+  }
+
+  /** A process may be reaped only if every session on it can be loaded again later. */
+  private reapable(gen: Generation): boolean {
+    const bound = [...this.bindings.values()].some((b) => b.gen === gen);
+    return !bound || (this.provider.sessionsSurviveRestart && gen.client.capabilities.supportsLoad);
+  }
+
+  /** The env to spawn with changed: processes started with the old one are replaced once idle. */
+  envChanged(): void {
+    const env = this.currentEnv();
+    for (const gen of this.gens) if (gen.alive && !sameEnv(gen.env, env)) this.retire(gen, 'env_changed');
+  }
+
+  // ---- stall watchdog (watchdog.ts) ------------------------------------------------------------
+
+  armWatchdog(gen: Generation, ms = this.cfg.stallMs): void {
+    armWatchdog(this, gen, ms);
+  }
+
+  // ---- end ------------------------------------------------------------------------------------
+
+  async shutdown(): Promise<void> {
+    this.closed = true;
+    for (const b of [...this.bindings.values()]) b.session.markClosed('agent host shut down');
+    await Promise.all([...this.gens].map((g) => this.closeGen(g, 'shutdown')));
+  }
+
+  status(): SlotStatus {
+    const cur = this.current;
+    const retryAt = this.crashes.blockedUntil();
+    return {
+      key: this.key,
+      state: cur ? 'running' : retryAt !== undefined ? 'backoff' : this.starting ? 'starting' : 'stopped',
+      ...(cur ? { pid: cur.pid, generation: cur.n, runningTurns: cur.running.size } : {}),
+      sessions: [...this.bindings.keys()],
+      crashes: this.crashes.crashes,
+      ...(retryAt !== undefined ? { retryAt } : {}),
+    };
+  }
+}
+
+export interface SlotStatus {
+  key: AgentKey;
+  state: 'running' | 'starting' | 'stopped' | 'backoff';
+  pid?: number | null;
+  generation?: number;
+  runningTurns?: number;
+  sessions: string[];
+  crashes: number;
+  retryAt?: number;
+}
+
+function sameEnv(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
+}

@@ -1,0 +1,140 @@
+/**
+ * Built-in descriptors for the popular ACP agents other than Hermes (hermes/provider.ts) and the
+ * bundled demo. Facts from specs/agents-offline.md: commands, env each agent reads, and quirks.
+ * Ambient variables outside an agent's list never reach it (the spawn env is an allow-list,
+ * which also keeps e.g. IS_SANDBOX — fatal to the Claude adapters as root — out).
+ */
+import { join } from 'node:path';
+import { defineProvider } from './define.js';
+import { which } from './locate.js';
+import { compareVersions, parseVersion, runCommand } from './run.js';
+import { credentialGap } from './readiness.js';
+import type { CommandSpec, Located, Provider, ProviderEnv } from './types.js';
+
+export const claudeCode: Provider = defineProvider({
+  id: 'claude-code',
+  label: 'Claude Code',
+  install: 'Install the Claude Code ACP adapter: `npm install -g @zed-industries/claude-agent-acp`.',
+  locate: async (ctx) => {
+    const found = which('claude-agent-acp', ctx);
+    return found ? { command: found, args: [], via: 'PATH' } : undefined;
+  },
+  env: {
+    pass: ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_MODEL', 'CLAUDE_CODE_OAUTH_TOKEN', 'CLAUDE_CONFIG_DIR'],
+    // The adapter bundles Claude Code: it must not update itself under a running harness.
+    set: { DISABLE_AUTOUPDATER: '1' },
+  },
+  check: {
+    versionFromPackage: true,
+    credentials: (ctx) =>
+      credentialGap(ctx, {
+        label: 'Claude Code',
+        vars: ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN'],
+        files: ['.claude/.credentials.json'],
+        fix: 'Set ANTHROPIC_API_KEY, or run `claude` once and log in with /login.',
+      }),
+  },
+});
+
+export const codex: Provider = defineProvider({
+  id: 'codex',
+  label: 'Codex',
+  install: 'Install the Codex ACP adapter: `npm install -g @zed-industries/codex-acp`.',
+  locate: async (ctx) => {
+    // Prefer the platform binary the npm wrapper would start (one process fewer in the tree).
+    const native = which(`codex-acp-${ctx.platform}-${process.arch}`, ctx);
+    if (native) return { command: native, args: [], via: 'PATH' };
+    const wrapper = which('codex-acp', ctx);
+    return wrapper ? { command: wrapper, args: [], via: 'PATH' } : undefined;
+  },
+  env: { pass: ['OPENAI_API_KEY', 'CODEX_API_KEY', 'CODEX_HOME', 'OPENAI_BASE_URL'] },
+  check: {
+    versionFromPackage: true,
+    credentials: (ctx) =>
+      credentialGap(ctx, {
+        label: 'Codex',
+        vars: ['OPENAI_API_KEY', 'CODEX_API_KEY'],
+        files: [ctx.env.CODEX_HOME ? join(ctx.env.CODEX_HOME, 'auth.json') : '.codex/auth.json'],
+        fix: 'Set OPENAI_API_KEY (or CODEX_API_KEY), or run `codex login`.',
+      }),
+  },
+});
+
+/** gemini-cli ≥ 0.33 calls the flag `--acp`; older releases only know `--experimental-acp`. */
+export const GEMINI_ACP_FLAG_SINCE = '0.33.0';
+const geminiVersions = new Map<string, string | null>();
+
+export async function geminiArgs(command: string, ctx: ProviderEnv, timeoutMs = 10_000): Promise<string[]> {
+  let v = geminiVersions.get(command);
+  if (v === undefined) {
+    const r = await runCommand(command, ['--version'], { timeoutMs, parentEnv: ctx.env });
+    v = parseVersion(r.stdout) ?? null;
+    geminiVersions.set(command, v);
+  }
+  return v && compareVersions(v, GEMINI_ACP_FLAG_SINCE) >= 0 ? ['--acp'] : ['--experimental-acp'];
+}
+
+export const gemini: Provider = defineProvider({
+  id: 'gemini',
+  label: 'Gemini CLI',
+  install: 'Install Gemini CLI: `npm install -g @google/gemini-cli`.',
+  locate: async (ctx) => {
+    const found = which('gemini', ctx);
+    return found ? { command: found, args: await geminiArgs(found, ctx), via: 'PATH' } : undefined;
+  },
+  env: {
+    pass: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GEMINI_BASE_URL', 'GOOGLE_CLOUD_PROJECT', 'GOOGLE_CLOUD_LOCATION', 'GOOGLE_GENAI_USE_VERTEXAI', 'GOOGLE_APPLICATION_CREDENTIALS'],
+    set: { GEMINI_CLI_NO_RELAUNCH: '1' },
+  },
+  // gemini-cli cannot create a NEW file while the client offers fs.readTextFile (its not-found
+  // check does not recognise any client error): never offer read to it.
+  clientCaps: { fs: { read: false } },
+  check: {
+    versionArgs: ['--version'],
+    credentials: (ctx) =>
+      credentialGap(ctx, {
+        label: 'Gemini CLI',
+        vars: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_APPLICATION_CREDENTIALS'],
+        files: ['.gemini/oauth_creds.json'],
+        fix: 'Set GEMINI_API_KEY, or run `gemini` once and sign in with Google.',
+      }),
+  },
+});
+
+export const opencode: Provider = defineProvider({
+  id: 'opencode',
+  label: 'opencode',
+  install: 'Install opencode: `npm install -g opencode-ai`.',
+  locate: async (ctx) => {
+    const found = which('opencode', ctx);
+    return found ? { command: found, args: ['acp'], via: 'PATH' } : undefined;
+  },
+  env: {
+    pass: ['OPENCODE_CONFIG', 'OPENCODE_CONFIG_CONTENT', 'ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'OPENROUTER_API_KEY', 'GEMINI_API_KEY'],
+    set: { OPENCODE_DISABLE_AUTOUPDATE: '1' },
+  },
+  // opencode never fails without credentials: its prompt hangs on the unreachable model, which
+  // only the host's stall watchdog catches. No static credential check is reliable here.
+});
+
+export const kimi: Provider = defineProvider({
+  id: 'kimi',
+  label: 'Kimi CLI',
+  install: 'Install Kimi CLI (`uv tool install kimi-cli`) and run `kimi` once to log in.',
+  locate: async (ctx) => {
+    const found = which('kimi', ctx);
+    return found ? { command: found, args: ['acp'], via: 'PATH' } : undefined;
+  },
+  env: { pass: ['KIMI_API_KEY', 'MOONSHOT_API_KEY', 'KIMI_BASE_URL'] },
+});
+
+/** The bundled demo agent; its command is injected (providers may not import src/demo). */
+export function demoProvider(command: CommandSpec): Provider {
+  return defineProvider({
+    id: 'demo',
+    label: 'Demo agent',
+    install: 'The demo agent ships with Talaria; reinstall talaria-acp if it is missing.',
+    locate: async (): Promise<Located> => ({ command: command.command, args: [...command.args], via: 'bundled' }),
+    check: { versionArgs: null },
+  });
+}

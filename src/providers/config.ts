@@ -1,0 +1,171 @@
+/**
+ * `$TALARIA_HOME/config.json`: user-defined agents, the default provider, per-workspace
+ * bindings (provider, profile, env) and which editor settings to import. Loading is tolerant:
+ * a bad entry is skipped and reported, never fatal for the others.
+ *
+ *   { "defaultProvider": "hermes",
+ *     "agents": { "my-agent": { "command": "my-agent", "args": ["--acp"], "env": {"K": "v"} } },
+ *     "workspaces": { "/home/me/proj": { "provider": "hermes", "profile": "work", "env": {"A": "1"} } },
+ *     "imports": { "zed": true, "jetbrains": true } }
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
+import { z } from 'zod';
+import { parseJsonc } from './jsonc.js';
+import type { AgentDefinition } from './custom.js';
+import type { ProviderEnv } from './types.js';
+
+const envMap = z.record(z.string(), z.string());
+
+export const agentSchema = z.object({
+  command: z.string().min(1),
+  args: z.array(z.string()).optional(),
+  env: envMap.optional(),
+  label: z.string().optional(),
+  maxConcurrentTurns: z.number().int().positive().optional(),
+  fs: z.boolean().optional(),
+  terminal: z.boolean().optional(),
+  sessionsSurviveRestart: z.boolean().optional(),
+  usage: z.enum(['per-turn', 'cumulative', 'none']).optional(),
+});
+
+export const workspaceSchema = z.object({
+  provider: z.string().min(1).optional(),
+  profile: z.string().min(1).optional(),
+  env: envMap.optional(),
+});
+
+export interface WorkspaceBinding {
+  provider?: string;
+  profile?: string;
+  env?: Record<string, string>;
+}
+
+export interface TalariaConfig {
+  defaultProvider?: string;
+  agents: Record<string, Omit<AgentDefinition, 'name'>>;
+  workspaces: Record<string, WorkspaceBinding>;
+  imports: { zed: boolean; jetbrains: boolean };
+}
+
+export function emptyConfig(): TalariaConfig {
+  return { agents: {}, workspaces: {}, imports: { zed: true, jetbrains: true } };
+}
+
+export function talariaHome(ctx: Pick<ProviderEnv, 'env' | 'homeDir'>): string {
+  return ctx.env.TALARIA_HOME || join(ctx.homeDir, '.talaria');
+}
+
+export function configPath(home: string): string {
+  return join(home, 'config.json');
+}
+
+/** Parses config text; every problem is a human sentence naming the entry. */
+export function parseConfig(text: string): { config: TalariaConfig; problems: string[] } {
+  const config = emptyConfig();
+  const problems: string[] = [];
+  let root: unknown;
+  try {
+    root = parseJsonc(text);
+  } catch (e) {
+    return { config, problems: [`config.json is not valid JSON: ${(e as Error).message}`] };
+  }
+  if (typeof root !== 'object' || root === null || Array.isArray(root)) return { config, problems: ['config.json must be a JSON object'] };
+  const r = root as Record<string, unknown>;
+  if (typeof r.defaultProvider === 'string' && r.defaultProvider) config.defaultProvider = r.defaultProvider;
+  else if (r.defaultProvider !== undefined) problems.push('defaultProvider must be a provider id (a string)');
+  for (const [name, v] of Object.entries(asRecord(r.agents, 'agents', problems))) {
+    const p = agentSchema.safeParse(v);
+    if (p.success) config.agents[name] = stripUndefined(p.data);
+    else problems.push(`agent "${name}" skipped: ${issues(p.error)}`);
+  }
+  for (const [ws, v] of Object.entries(asRecord(r.workspaces, 'workspaces', problems))) {
+    const p = workspaceSchema.safeParse(v);
+    if (p.success) config.workspaces[resolve(ws)] = stripUndefined(p.data);
+    else problems.push(`workspace "${ws}" skipped: ${issues(p.error)}`);
+  }
+  const imp = asRecord(r.imports, 'imports', problems);
+  if (typeof imp.zed === 'boolean') config.imports.zed = imp.zed;
+  if (typeof imp.jetbrains === 'boolean') config.imports.jetbrains = imp.jetbrains;
+  return { config, problems };
+}
+
+export function loadConfig(home: string): { config: TalariaConfig; problems: string[]; file: string } {
+  const file = configPath(home);
+  if (!existsSync(file)) return { config: emptyConfig(), problems: [], file };
+  try {
+    return { ...parseConfig(readFileSync(file, 'utf8')), file };
+  } catch (e) {
+    return { config: emptyConfig(), problems: [`cannot read ${file}: ${(e as Error).message}`], file };
+  }
+}
+
+/** Writes atomically (temp file + rename): a crash never leaves half a config. */
+export function saveConfig(home: string, config: TalariaConfig): string {
+  const file = configPath(home);
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(config, null, 2) + '\n');
+  renameSync(tmp, file);
+  return file;
+}
+
+/** The binding of the nearest configured ancestor of `workspace` (or the workspace itself). */
+export function workspaceBinding(config: TalariaConfig, workspace: string): { path: string; binding: WorkspaceBinding } | undefined {
+  const ws = resolve(workspace);
+  let best: string | undefined;
+  for (const key of Object.keys(config.workspaces)) {
+    if ((ws === key || ws.startsWith(key.endsWith(sep) ? key : key + sep)) && (!best || key.length > best.length)) best = key;
+  }
+  return best ? { path: best, binding: config.workspaces[best]! } : undefined;
+}
+
+/** Returns a new config with `workspace` bound to a provider / profile / env (undefined fields removed). */
+export function bindWorkspace(config: TalariaConfig, workspace: string, binding: WorkspaceBinding): TalariaConfig {
+  const ws = resolve(workspace);
+  const merged = stripUndefined({ ...(config.workspaces[ws] ?? {}), ...binding });
+  return { ...config, workspaces: { ...config.workspaces, [ws]: merged } };
+}
+
+export interface ProviderChoice {
+  provider: string;
+  profile?: string;
+  /** Which setting decided the provider. */
+  from: 'session' | 'workspace' | 'default' | 'builtin';
+}
+
+export const FALLBACK_PROVIDER = 'hermes';
+
+/** Per-session override > workspace binding > configured default > Hermes. */
+export function resolveProvider(
+  config: TalariaConfig,
+  o: { workspace: string; override?: { provider?: string; profile?: string } },
+): ProviderChoice {
+  const bound = workspaceBinding(config, o.workspace)?.binding;
+  const ov = o.override ?? {};
+  let choice: ProviderChoice;
+  if (ov.provider) choice = { provider: ov.provider, from: 'session' };
+  else if (bound?.provider) choice = { provider: bound.provider, from: 'workspace' };
+  else if (config.defaultProvider) choice = { provider: config.defaultProvider, from: 'default' };
+  else choice = { provider: FALLBACK_PROVIDER, from: 'builtin' };
+  // A workspace's profile applies only to the provider it was bound with (or to any, when unbound).
+  const boundProfile = bound?.profile && (!bound.provider || bound.provider === choice.provider) ? bound.profile : undefined;
+  const profile = ov.profile ?? boundProfile;
+  if (profile) choice.profile = profile;
+  return choice;
+}
+
+function asRecord(v: unknown, name: string, problems: string[]): Record<string, unknown> {
+  if (v === undefined) return {};
+  if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
+  problems.push(`${name} must be an object`);
+  return {};
+}
+
+function issues(err: z.ZodError): string {
+  return err.issues.map((i) => `${i.path.join('.') || 'value'}: ${i.message}`).join('; ');
+}
+
+function stripUndefined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}

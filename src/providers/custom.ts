@@ -1,0 +1,59 @@
+/**
+ * User-defined agents (name, command, args, env) from $TALARIA_HOME/config.json, Zed's
+ * `agent_servers` or JetBrains' acp.json, as providers. Their env is the user's own
+ * configuration, so it is set explicitly (secrets included).
+ */
+import { defineProvider } from './define.js';
+import { expandHome, which } from './locate.js';
+import type { Provider, ProviderSource } from './types.js';
+
+export interface AgentDefinition {
+  /** Display name as the user wrote it ("My Agent"). */
+  name: string;
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+  label?: string;
+  maxConcurrentTurns?: number;
+  /** Switch off fs/* or terminal/* for this agent (capability ceilings). */
+  fs?: boolean;
+  terminal?: boolean;
+  /** False when the agent cannot load its sessions after a restart (no idle reap then). */
+  sessionsSurviveRestart?: boolean;
+  usage?: 'per-turn' | 'cumulative' | 'none';
+}
+
+/** "My Agent" → "my-agent": provider ids are lowercase slugs. */
+export function slugify(name: string): string {
+  const s = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^[-.]+|[-.]+$/g, '');
+  return s || 'agent';
+}
+
+export function customProvider(def: AgentDefinition, o: { id?: string; source?: ProviderSource } = {}): Provider {
+  const id = o.id ?? slugify(def.name);
+  const source = o.source ?? 'config';
+  return defineProvider({
+    id,
+    label: def.label ?? def.name,
+    source,
+    install: `Check the command of agent "${def.name}" (${def.command}) in ${source === 'config' ? 'config.json' : source === 'zed' ? "Zed's settings" : 'acp.json'}.`,
+    locate: async (ctx) => {
+      const found = which(expandHome(def.command, ctx.homeDir), ctx);
+      return found ? { command: found, args: (def.args ?? []).map((a) => expandHome(a, ctx.homeDir)), via: source } : undefined;
+    },
+    env: { set: { ...(def.env ?? {}) } },
+    clientCaps: {
+      ...(def.fs === false ? { fs: { read: false, write: false } } : {}),
+      ...(def.terminal === false ? { terminal: false } : {}),
+    },
+    check: { versionArgs: null },
+    ...(def.maxConcurrentTurns !== undefined ? { maxConcurrentTurns: def.maxConcurrentTurns } : {}),
+    ...(def.sessionsSurviveRestart !== undefined ? { sessionsSurviveRestart: def.sessionsSurviveRestart } : {}),
+    ...(def.usage !== undefined ? { usage: def.usage } : {}),
+  });
+}

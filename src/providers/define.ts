@@ -1,0 +1,44 @@
+/**
+ * defineProvider fills a descriptor's defaults (spec behaviour, no quirks), so each agent file
+ * only states what is special about it.
+ */
+import type { SessionHooks } from '../session/hooks.js';
+import { cliReadiness, type CliReadinessSpec } from './readiness.js';
+import type { Located, Provider, ProviderEnv, ReadinessOptions } from './types.js';
+
+export type ProviderSpec = Pick<Provider, 'id' | 'label' | 'locate'> &
+  Partial<Omit<Provider, 'id' | 'label' | 'locate' | 'env'>> & {
+    env?: Partial<Provider['env']>;
+    /** Used by the default readiness (when `readiness` is not given). */
+    check?: CliReadinessSpec;
+  };
+
+export function defineProvider(spec: ProviderSpec): Provider {
+  const hooks: SessionHooks = {};
+  const p: Provider = {
+    id: spec.id,
+    label: spec.label,
+    source: spec.source ?? 'builtin',
+    install: spec.install ?? `Install ${spec.label} and make sure its command is on PATH.`,
+    locate: spec.locate,
+    readiness: spec.readiness ?? ((ctx: ProviderEnv, o?: ReadinessOptions) => cliReadiness(p, spec.check ?? { versionArgs: ['--version'] }, ctx, o)),
+    env: { inherit: spec.env?.inherit ?? [], pass: spec.env?.pass ?? [], set: spec.env?.set ?? {} },
+    clientCaps: spec.clientCaps ?? {},
+    hooks: spec.hooks ?? (() => ({ ...hooks })),
+    quirks: spec.quirks ?? {},
+    sessionsSurviveRestart: spec.sessionsSurviveRestart ?? true,
+    usage: spec.usage ?? 'per-turn',
+    maxConcurrentTurns: spec.maxConcurrentTurns ?? Number.POSITIVE_INFINITY,
+    profiles: spec.profiles ?? false,
+    ...(spec.modeFor ? { modeFor: spec.modeFor } : {}),
+  };
+  return p;
+}
+
+/** A locate() for a fixed command that must exist on the search path. */
+export function fixedCommand(name: string, args: readonly string[], whichFn: (n: string, ctx: ProviderEnv) => string | undefined) {
+  return async (ctx: ProviderEnv): Promise<Located | undefined> => {
+    const found = whichFn(name, ctx);
+    return found ? { command: found, args: [...args], via: 'PATH' } : undefined;
+  };
+}

@@ -1,0 +1,9 @@
+/** Hermes Agent: binary discovery, readiness, profiles, skills, config lint and quirk hooks. */
+export { hermesProvider, HERMES_MODES } from './provider.js';
+export { findHermes, hermesLocations, type HermesBinary, type HermesSearch } from './binary.js';
+export { hermesReadiness, profileArgs, HERMES_INSTALL } from './readiness.js';
+export { hermesRoot, profileHome, activeProfile, isProfileName, PROFILE_RE } from './home.js';
+export { listProfiles, parseProfileList, scanProfiles, PROFILE_ROW_RE, type HermesProfile, type ProfileRow, type ProfileListing } from './profiles.js';
+export { installSkill, SKILL_NAME_RE, type SkillInstall, type SkillInstalled } from './skills.js';
+export { lintHermesConfig, summarizeConfig, parseYamlLite, readHermesConfig, type LintIssue, type HermesConfigSummary } from './config-lint.js';
+export { hermesHooks, classifyHermesTurn, linkHermesPermission, hermesStrayResumeId, hermesSetupError, type HermesHookOptions } from './hooks.js';

@@ -1,0 +1,37 @@
+/**
+ * What a provider's process is started with: the located command, in the workspace, with an
+ * env built from the provider's lists (credentials it needs are copied explicitly; anything
+ * else of ours never reaches it) plus per-workspace variables.
+ */
+import type { SpawnAgentOptions } from '../protocol/spawn.js';
+import type { Located, Provider, ProviderEnv } from './types.js';
+
+/**
+ * The variables set explicitly in the agent's env (the allow-listed basics come on top). Both
+ * lists are read from `ctx.env`, so what an agent gets never depends on where we run.
+ */
+export function agentEnv(provider: Provider, ctx: ProviderEnv, extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of [...provider.env.inherit, ...provider.env.pass]) {
+    const v = ctx.env[name];
+    if (v !== undefined && v !== '') env[name] = v;
+  }
+  return { ...env, ...provider.env.set, ...extra };
+}
+
+export function spawnOptions(provider: Provider, located: Located, ctx: ProviderEnv, o: { cwd: string; env?: Record<string, string> }): SpawnAgentOptions {
+  return {
+    command: located.command,
+    args: located.args,
+    cwd: o.cwd,
+    env: agentEnv(provider, ctx, o.env),
+  };
+}
+
+/** ClientOptions fields that follow from the provider's capability ceilings. */
+export function clientCapOptions(provider: Provider): { fs: { read: boolean; write: boolean }; terminal: boolean } {
+  return {
+    fs: { read: provider.clientCaps.fs?.read !== false, write: provider.clientCaps.fs?.write !== false },
+    terminal: provider.clientCaps.terminal !== false,
+  };
+}

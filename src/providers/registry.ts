@@ -1,0 +1,90 @@
+/**
+ * The provider registry: built-ins (Hermes first), then the user's agents from config.json
+ * (which may replace a built-in of the same id: the user's word wins), then agents imported from
+ * Zed and JetBrains under `zed:<slug>` / `jetbrains:<slug>` (never replacing anything).
+ */
+import { TalariaError } from '../protocol/errors.js';
+import { claudeCode, codex, demoProvider, gemini, kimi, opencode } from './builtin.js';
+import { loadConfig, talariaHome, type TalariaConfig } from './config.js';
+import { customProvider, slugify } from './custom.js';
+import { hermesProvider } from './hermes/provider.js';
+import { importJetBrainsAgents, importZedAgents, type ImportResult } from './imports.js';
+import type { CommandSpec, Provider, ProviderEnv } from './types.js';
+
+export interface RegistryOptions {
+  /** The bundled demo agent's command (the caller passes demoAgentCommand()). */
+  demo?: CommandSpec;
+  config?: TalariaConfig;
+  imported?: { zed?: ImportResult; jetbrains?: ImportResult };
+  /** Extra providers (tests, embedders); they replace same-id entries. */
+  extra?: Provider[];
+}
+
+export class ProviderRegistry {
+  private readonly map = new Map<string, Provider>();
+
+  constructor(providers: Provider[] = []) {
+    for (const p of providers) this.map.set(p.id, p);
+  }
+
+  get(id: string): Provider | undefined {
+    return this.map.get(id);
+  }
+
+  /** Like get, but an unknown id is a TalariaError listing the known ones. */
+  require(id: string): Provider {
+    const p = this.map.get(id);
+    if (!p) throw new TalariaError('invalid_argument', `unknown agent "${id}"; known: ${[...this.map.keys()].join(', ')}`, { provider: id });
+    return p;
+  }
+
+  has(id: string): boolean {
+    return this.map.has(id);
+  }
+
+  list(): Provider[] {
+    return [...this.map.values()];
+  }
+
+  /** Adds or replaces (replace: false keeps an existing entry and returns false). */
+  add(p: Provider, o: { replace?: boolean } = {}): boolean {
+    if (this.map.has(p.id) && o.replace === false) return false;
+    this.map.set(p.id, p);
+    return true;
+  }
+}
+
+export function builtinProviders(o: { demo?: CommandSpec } = {}): Provider[] {
+  const list = [hermesProvider, claudeCode, codex, gemini, opencode, kimi];
+  if (o.demo) list.push(demoProvider(o.demo));
+  return list;
+}
+
+export function createRegistry(o: RegistryOptions = {}): ProviderRegistry {
+  const reg = new ProviderRegistry(builtinProviders(o.demo ? { demo: o.demo } : {}));
+  for (const [name, def] of Object.entries(o.config?.agents ?? {})) reg.add(customProvider({ name, ...def }, { source: 'config' }));
+  for (const source of ['zed', 'jetbrains'] as const) {
+    for (const def of o.imported?.[source]?.agents ?? []) {
+      reg.add(customProvider(def, { id: `${source}:${slugify(def.name)}`, source }), { replace: false });
+    }
+  }
+  for (const p of o.extra ?? []) reg.add(p);
+  return reg;
+}
+
+/** Reads config.json and the editors' settings from disk and builds the registry. */
+export function loadRegistry(ctx: ProviderEnv, o: { demo?: CommandSpec; home?: string } = {}): {
+  registry: ProviderRegistry;
+  config: TalariaConfig;
+  problems: string[];
+} {
+  const { config, problems } = loadConfig(o.home ?? talariaHome(ctx));
+  const imported: RegistryOptions['imported'] = {};
+  if (config.imports.zed) imported.zed = importZedAgents(ctx);
+  if (config.imports.jetbrains) imported.jetbrains = importJetBrainsAgents(ctx);
+  for (const [source, r] of Object.entries(imported)) {
+    if (r?.error) problems.push(`${source} agents not imported from ${r.file}: ${r.error}`);
+  }
+  const registry = createRegistry({ config, imported, ...(o.demo ? { demo: o.demo } : {}) });
+  return { registry, config, problems };
+}

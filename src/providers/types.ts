@@ -1,0 +1,132 @@
+/**
+ * A provider is a small descriptor of one kind of ACP agent: how to find and start it, what env
+ * and client capabilities it may get, which session-core quirk switches it needs, how to check it
+ * is ready, and how the host should treat its processes. Built-ins, user-defined agents and
+ * imported ones (Zed, JetBrains) all have this one shape.
+ */
+import type { Logger } from '../protocol/types.js';
+import type { PermissionMode } from '../permission/types.js';
+import type { SessionHooks } from '../session/hooks.js';
+
+/** Where discovery and readiness look (injectable, so tests never touch the real machine). */
+export interface ProviderEnv {
+  /** The parent environment (default process.env). */
+  env: Record<string, string | undefined>;
+  homeDir: string;
+  platform: NodeJS.Platform;
+  /** Extra directories searched before PATH (e.g. an npm install folder's node_modules/.bin). */
+  searchPath?: string[];
+  logger?: Logger;
+}
+
+export interface CommandSpec {
+  command: string;
+  args: string[];
+}
+
+/** A located agent: what to run, and how it was found (shown in `talaria agents`). */
+export interface Located extends CommandSpec {
+  via: string;
+}
+
+export interface LaunchOptions {
+  /** Provider profile (Hermes `-p NAME`); ignored by providers without profiles. */
+  profile?: string;
+}
+
+export type GapCode =
+  | 'not_installed'
+  | 'not_executable'
+  | 'version_failed'
+  | 'unconfigured'
+  | 'auth'
+  | 'timeout'
+  | 'config'
+  | 'profile_missing'
+  | 'spawn_failed'
+  | 'initialize_failed';
+
+/** Something between the user and a working agent, with the human fix (never a stack trace). */
+export interface ReadinessGap {
+  code: GapCode;
+  message: string;
+  fix: string;
+}
+
+export interface Readiness {
+  providerId: string;
+  label: string;
+  found: boolean;
+  command?: Located;
+  version?: string;
+  /** True when nothing blocks a session (warnings allowed). */
+  ready: boolean;
+  gaps: ReadinessGap[];
+  /** Worth telling, not blocking. */
+  warnings: ReadinessGap[];
+}
+
+export interface ReadinessOptions extends LaunchOptions {
+  /** Limit for each check (default 10 s). */
+  timeoutMs?: number;
+}
+
+export interface ClientCaps {
+  fs?: { read?: boolean; write?: boolean };
+  terminal?: boolean;
+}
+
+/** Switches for behaviour the host applies around the session core (hooks cover the rest). */
+export interface ProviderQuirks {
+  /** Returns the id of a session the agent silently created on `session/resume` of an unknown id. */
+  strayResumeId?(result: unknown, requestedId: string): string | undefined;
+  /** Retry a `session/new` that failed with MCP servers once without them (and tell the user). */
+  retryNewWithoutMcp?: boolean;
+  /** Replace the process after a `context_overflow` turn and reload its sessions. */
+  replaceOnOverflow?: boolean;
+  /** Send set_model / set_mode / set_config_option only between turns. */
+  configBetweenTurns?: boolean;
+  /** After set_model, load the session again with its MCP servers (Hermes ≤0.20 drops them). */
+  reloadAfterSetModel?: boolean;
+  /** Turns an agent's session-setup error into a human one (e.g. "run `hermes setup`"). */
+  describeSetupError?(error: unknown, o: LaunchOptions): Error | undefined;
+}
+
+export type ProviderSource = 'builtin' | 'config' | 'zed' | 'jetbrains';
+
+export interface HookOptions extends LaunchOptions {
+  env?: ProviderEnv;
+}
+
+export interface Provider {
+  readonly id: string;
+  readonly label: string;
+  readonly source: ProviderSource;
+  /** Human fix when the command is missing. */
+  readonly install: string;
+  locate(ctx: ProviderEnv, o?: LaunchOptions): Promise<Located | undefined>;
+  readiness(ctx: ProviderEnv, o?: ReadinessOptions): Promise<Readiness>;
+  readonly env: {
+    /** Non-secret parent variables passed through (secret-looking names are dropped by buildChildEnv). */
+    inherit: readonly string[];
+    /** Parent variables copied explicitly, credentials included: the agent needs them. */
+    pass: readonly string[];
+    /** Always set (switches such as DISABLE_TELEMETRY, or a user-defined agent's env). */
+    set: Readonly<Record<string, string>>;
+  };
+  /** Ceilings on the client capabilities we offer (can only switch things off). */
+  readonly clientCaps: ClientCaps;
+  /** Session-core quirk switches for this agent. */
+  hooks(o?: HookOptions): SessionHooks;
+  readonly quirks: ProviderQuirks;
+  /** Sessions can be loaded again by a new process of this agent (idle reap and crash recovery rely on it). */
+  readonly sessionsSurviveRestart: boolean;
+  /** How the agent reports usage in prompt responses. */
+  readonly usage: 'per-turn' | 'cumulative' | 'none';
+  /** Turns one process may run at once across its sessions (Infinity = no limit). */
+  readonly maxConcurrentTurns: number;
+  /** Whether `profile` means something to this agent. */
+  readonly profiles: boolean;
+  /** The agent's own mode id for a Talaria permission mode, applied with session/set_mode. */
+  modeFor?(mode: PermissionMode): string | undefined;
+}

@@ -1,0 +1,157 @@
+/** Shared setup for host tests: hosts over the Hermes emulator and the raw fault agents. */
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AgentHost, type HostOptions } from '../../src/host/host.js';
+import { checkHostEvent, type HostEvent } from '../../src/host/events.js';
+import { createRegistry } from '../../src/providers/registry.js';
+import { customProvider, type AgentDefinition } from '../../src/providers/custom.js';
+import { currentEnv } from '../../src/providers/locate.js';
+import type { Provider } from '../../src/providers/types.js';
+import type { Session } from '../../src/session/session.js';
+import type { SessionEvent } from '../../src/session/events.js';
+
+export const TSX = import.meta.resolve('tsx');
+export const HERMES_BIN = fileURLToPath(new URL('../fakes/hermes/bin/hermes', import.meta.url));
+export const HERMES_BIN_DIR = fileURLToPath(new URL('../fakes/hermes/bin', import.meta.url));
+export const FAKE = (name: string) => fileURLToPath(new URL(`../fakes/bin/${name}`, import.meta.url));
+export const CONFIG = 'model:\n  default: fake-model\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n';
+
+const roots: string[] = [];
+export function tempDir(prefix = 'talaria-host-'): string {
+  const d = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  roots.push(d);
+  return d;
+}
+
+export function cleanupDirs(): void {
+  for (const d of roots.splice(0)) rmSync(d, { recursive: true, force: true });
+}
+
+/** A Hermes home with a configured provider (config: null → unconfigured). */
+export function hermesHome(config: string | null = CONFIG): string {
+  const home = tempDir('hermes-home-');
+  if (config !== null) writeFileSync(join(home, 'config.yaml'), config);
+  return home;
+}
+
+/** A node script as a user-defined agent. */
+export function scriptAgent(name: string, file: string, def: Partial<AgentDefinition> = {}): Provider {
+  return customProvider({ name, command: process.execPath, args: ['--import', TSX, FAKE(file)], ...def });
+}
+
+const hosts: AgentHost[] = [];
+const invalidEvents: string[] = [];
+
+export interface TestHost {
+  host: AgentHost;
+  events: HostEvent[];
+  workspace: string;
+}
+
+/**
+ * A host whose Hermes is the emulator (HERMES_BIN) on `hermesHome`, plus the given providers.
+ * `emu` are emulator switches (HERMES_EMU_*), set in every agent's env.
+ */
+export function makeHost(o: Partial<HostOptions> & { hermesHome?: string; emu?: Record<string, string>; providers?: Provider[]; workspace?: string } = {}): TestHost {
+  const { hermesHome: home, emu, providers, workspace: ws, ...rest } = o;
+  const workspace = ws ?? tempDir('ws-');
+  const env: Record<string, string | undefined> = { ...process.env, HERMES_BIN, HERMES_HOME: home ?? hermesHome() };
+  const host = new AgentHost({
+    registry: createRegistry({ extra: providers ?? [] }),
+    env: currentEnv({ env }),
+    terminateGraceMs: 500,
+    workspaceEnv: () => ({ ...(emu ?? {}) }),
+    ...rest,
+  });
+  const events: HostEvent[] = [];
+  host.subscribe((e) => {
+    events.push(e);
+    const bad = checkHostEvent(e);
+    if (bad) invalidEvents.push(`${e.type}: ${bad}`);
+  });
+  hosts.push(host);
+  return { host, events, workspace };
+}
+
+/** Shuts every host down; fails the test if any host event did not match its schema. */
+export async function shutdownHosts(): Promise<void> {
+  await Promise.all(hosts.splice(0).map((h) => h.shutdown()));
+  cleanupDirs();
+  const bad = invalidEvents.splice(0);
+  if (bad.length) throw new Error(`host events outside their schema:\n${bad.join('\n')}`);
+}
+
+/** The first host event matching `pred` (already emitted ones included). */
+export function waitHost(t: TestHost, pred: (e: HostEvent) => boolean): Promise<HostEvent> {
+  const seen = t.events.find(pred);
+  if (seen) return Promise.resolve(seen);
+  return new Promise((resolve) => {
+    const off = t.host.subscribe((e) => {
+      if (pred(e)) {
+        off();
+        resolve(e);
+      }
+    });
+  });
+}
+
+export function waitSession(s: Session, pred: (e: SessionEvent) => boolean): Promise<SessionEvent> {
+  return new Promise((resolve) => {
+    const off = s.subscribe((e) => {
+      if (pred(e)) {
+        off();
+        resolve(e);
+      }
+    });
+  });
+}
+
+export function texts(s: Session, kind: 'assistant_message' | 'user_message' = 'assistant_message'): string[] {
+  return s.thread.entries.filter((e) => e.kind === kind).map((e) => (e as { text: string }).text);
+}
+
+export function notices(s: Session): { code: string; text: string; level: string }[] {
+  return s.thread.entries.filter((e) => e.kind === 'notice') as never;
+}
+
+/** Client→agent frames the emulator logged (HERMES_EMU_LOG), in arrival order, across processes. */
+export function emuLog(file: string): { method?: string; params?: any; id?: unknown }[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as { msg: { method?: string; params?: any; id?: unknown } }).msg);
+}
+
+/** Frames host-agent logged (HOST_AGENT_LOG), with the pid of the process that received each. */
+export function agentLog(file: string): { pid: number; msg: { method?: string; params?: any } }[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+}
+
+export function mkdirp(p: string): string {
+  mkdirSync(p, { recursive: true });
+  return p;
+}
+
+/** True while a process exists and is not a zombie. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return true;
+  }
+}
+
+/** Resolves once `pid` is gone (bounded by the test timeout, not by a timed assertion). */
+export async function gone(pid: number): Promise<void> {
+  while (alive(pid)) await new Promise((r) => setTimeout(r, 20));
+}

@@ -1,0 +1,81 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { claudeCode, codex, demoProvider, gemini, kimi, opencode } from '../../src/providers/builtin.js';
+import { hermesProvider } from '../../src/providers/hermes/provider.js';
+import { agentEnv, clientCapOptions, spawnOptions } from '../../src/providers/launch.js';
+import { cleanup, isolatedEnv, script, tempDir } from './helpers.js';
+
+afterEach(cleanup);
+
+function binWith(...names: string[]): string {
+  const bin = tempDir('bin-');
+  for (const n of names) script(join(bin, n), 'exit 0');
+  return bin;
+}
+
+describe('built-in agent descriptors', () => {
+  it('opencode and kimi run `<cmd> acp`; claude-code and codex are the npm adapters', async () => {
+    const bin = binWith('opencode', 'kimi', 'claude-agent-acp', 'codex-acp');
+    const ctx = isolatedEnv({ searchPath: [bin] });
+    expect(await opencode.locate(ctx)).toEqual({ command: join(bin, 'opencode'), args: ['acp'], via: 'PATH' });
+    expect(await kimi.locate(ctx)).toEqual({ command: join(bin, 'kimi'), args: ['acp'], via: 'PATH' });
+    expect(await claudeCode.locate(ctx)).toEqual({ command: join(bin, 'claude-agent-acp'), args: [], via: 'PATH' });
+    expect(await codex.locate(ctx)).toEqual({ command: join(bin, 'codex-acp'), args: [], via: 'PATH' });
+    // The platform binary the npm wrapper would exec is preferred.
+    script(join(bin, `codex-acp-${process.platform}-${process.arch}`), 'exit 0');
+    expect((await codex.locate(ctx))?.command).toBe(join(bin, `codex-acp-${process.platform}-${process.arch}`));
+    for (const p of [opencode, kimi, claudeCode, codex, gemini]) expect(await p.locate(isolatedEnv({ env: { PATH: tempDir('e-') } }))).toBeUndefined();
+  });
+
+  it('gemini: `--experimental-acp` before 0.33, `--acp` from 0.33 on, and never fs read (its new-file bug)', async () => {
+    const old = tempDir('old-');
+    script(join(old, 'gemini'), 'echo 0.27.0');
+    const now = tempDir('new-');
+    script(join(now, 'gemini'), 'echo 0.61.0');
+    expect((await gemini.locate(isolatedEnv({ searchPath: [old] })))?.args).toEqual(['--experimental-acp']);
+    expect((await gemini.locate(isolatedEnv({ searchPath: [now] })))?.args).toEqual(['--acp']);
+    expect(clientCapOptions(gemini)).toEqual({ fs: { read: false, write: true }, terminal: true });
+    expect(clientCapOptions(claudeCode)).toEqual({ fs: { read: true, write: true }, terminal: true });
+  });
+
+  it('an agent gets the credentials it needs from our env, its switches, and nothing else of ours', () => {
+    const ctx = isolatedEnv({ env: { ANTHROPIC_API_KEY: 'sk-ant', OPENAI_API_KEY: 'sk-oai', GITHUB_TOKEN: 'ghp', HERMES_HOME: '/h' } });
+    expect(agentEnv(claudeCode, ctx)).toEqual({ ANTHROPIC_API_KEY: 'sk-ant', DISABLE_AUTOUPDATER: '1' });
+    expect(agentEnv(codex, ctx)).toEqual({ OPENAI_API_KEY: 'sk-oai' });
+    expect(agentEnv(hermesProvider, ctx, { WORKSPACE_VAR: 'x' })).toEqual({ HERMES_HOME: '/h', WORKSPACE_VAR: 'x' });
+    const opts = spawnOptions(gemini, { command: '/bin/gemini', args: ['--acp'], via: 'PATH' }, ctx, { cwd: '/w' });
+    expect(opts).toEqual({ command: '/bin/gemini', args: ['--acp'], cwd: '/w', env: { GEMINI_CLI_NO_RELAUNCH: '1' } });
+  });
+
+  it('readiness names the missing credential with the fix, without starting anything', async () => {
+    const bin = binWith('codex-acp');
+    const r = await codex.readiness(isolatedEnv({ searchPath: [bin] }));
+    expect(r).toMatchObject({ found: true, ready: false });
+    expect(r.gaps).toEqual([{ code: 'auth', message: 'No credentials for Codex were found (OPENAI_API_KEY, CODEX_API_KEY unset).', fix: 'Set OPENAI_API_KEY (or CODEX_API_KEY), or run `codex login`.' }]);
+    expect((await codex.readiness(isolatedEnv({ searchPath: [bin], env: { OPENAI_API_KEY: 'k' } }))).ready).toBe(true);
+    const home = tempDir('home-');
+    mkdirSync(join(home, '.codex'));
+    writeFileSync(join(home, '.codex', 'auth.json'), '{}');
+    expect((await codex.readiness(isolatedEnv({ searchPath: [bin], homeDir: home }))).ready).toBe(true);
+    const missing = await claudeCode.readiness(isolatedEnv({ env: { PATH: tempDir('e-') } }));
+    expect(missing.gaps).toEqual([
+      { code: 'not_installed', message: 'Claude Code was not found (not on PATH).', fix: 'Install the Claude Code ACP adapter: `npm install -g @zed-industries/claude-agent-acp`.' },
+    ]);
+  });
+
+  it('describes each agent: Hermes cumulative usage and quirks; the others plain', () => {
+    expect(hermesProvider).toMatchObject({ usage: 'cumulative', profiles: true, sessionsSurviveRestart: true });
+    expect(hermesProvider.quirks).toMatchObject({ retryNewWithoutMcp: true, replaceOnOverflow: true, configBetweenTurns: true, reloadAfterSetModel: true });
+    expect(hermesProvider.modeFor!('ask')).toBe('default');
+    expect(hermesProvider.modeFor!('accept-edits')).toBe('accept_edits');
+    expect(hermesProvider.modeFor!('auto')).toBe('dont_ask');
+    for (const p of [claudeCode, codex, gemini, opencode, kimi]) {
+      expect(p).toMatchObject({ usage: 'per-turn', profiles: false, maxConcurrentTurns: Number.POSITIVE_INFINITY });
+      expect(p.quirks).toEqual({});
+      expect(p.hooks()).toEqual({});
+    }
+    const demo = demoProvider({ command: '/usr/bin/node', args: ['demo.js'] });
+    return demo.readiness(isolatedEnv()).then((r) => expect(r).toMatchObject({ found: true, ready: true, command: { command: '/usr/bin/node', args: ['demo.js'], via: 'bundled' } }));
+  });
+});

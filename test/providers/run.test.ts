@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { compareVersions, parseVersion, runCommand } from '../../src/providers/run.js';
+import { filterMcpServers } from '../../src/providers/mcp.js';
+import { alive, cleanup, script, tempDir } from './helpers.js';
+
+afterEach(cleanup);
+
+describe('runCommand', () => {
+  it('returns output and exit codes, and never throws', async () => {
+    const ok = await runCommand('/bin/sh', ['-c', 'echo out; echo err >&2']);
+    expect(ok).toMatchObject({ ok: true, code: 0, stdout: 'out\n', stderr: 'err\n', timedOut: false });
+    const missing = await runCommand('/no/such/cmd', []);
+    expect(missing.ok).toBe(false);
+    expect(missing.error).toMatch(/^ENOENT/);
+  });
+
+  it('kills the whole process group at the time limit', async () => {
+    const pidFile = join(tempDir(), 'pid');
+    const s = script(join(tempDir(), 'slow'), `sleep 30 & echo $! > ${pidFile}; wait`);
+    const r = await runCommand(s, [], { timeoutMs: 200 });
+    expect(r).toMatchObject({ ok: false, timedOut: true });
+    const child = Number(readFileSync(pidFile, 'utf8'));
+    while (alive(child)) await new Promise((res) => setTimeout(res, 20));
+  });
+
+  it('parses and compares versions', () => {
+    expect(parseVersion('Hermes Agent v0.18.2')).toBe('0.18.2');
+    expect(parseVersion('codex-acp 0.16.0-beta.1\n')).toBe('0.16.0-beta.1');
+    expect(parseVersion('no version')).toBeUndefined();
+    expect(compareVersions('0.33.0', '0.33.0')).toBe(0);
+    expect(compareVersions('0.9.1', '0.33.0')).toBe(-1);
+    expect(compareVersions('1.0', '0.99.99')).toBe(1);
+  });
+});
+
+describe('MCP servers an agent may receive', () => {
+  const stdio = { name: 'files', command: 'x', args: [], env: [] };
+  const http = { type: 'http', name: 'web', url: 'http://x', headers: [] };
+  const sse = { type: 'sse', name: 'events', url: 'http://y', headers: [] };
+  it('stdio always; http/sse only when advertised', () => {
+    const none = filterMcpServers([stdio, http, sse], { mcpHttp: false, mcpSse: false }, 'Hermes Agent');
+    expect(none.servers).toEqual([stdio]);
+    expect(none.withheld).toEqual([
+      { name: 'web', type: 'http', reason: 'Hermes Agent does not accept http MCP servers (only stdio)' },
+      { name: 'events', type: 'sse', reason: 'Hermes Agent does not accept sse MCP servers (only stdio)' },
+    ]);
+    expect(filterMcpServers([stdio, http, sse], { mcpHttp: true, mcpSse: false }).servers).toEqual([stdio, http]);
+    expect(filterMcpServers([stdio, http, sse], { mcpHttp: true, mcpSse: true }).withheld).toEqual([]);
+  });
+});
