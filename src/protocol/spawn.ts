@@ -135,19 +135,35 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<AgentProce
   }
 
   let terminating: Promise<ExitInfo> | undefined;
+  /**
+   * Once the leader is gone, whatever it left in its group (a forked grandchild) is killed too.
+   * Safe right after exit: a group id is not reused while the group still has members.
+   */
+  function reapGroup(): void {
+    if (process.platform === 'win32') return;
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      /* the group is already empty */
+    }
+  }
+
   function terminate({ graceMs = 2000 }: { graceMs?: number } = {}): Promise<ExitInfo> {
     terminating ??= (async () => {
-      if (hasExited) return exited;
-      try {
-        child.stdin.end();
-      } catch {
-        /* already closed */
+      if (!hasExited) {
+        try {
+          child.stdin.end();
+        } catch {
+          /* already closed */
+        }
+        if (!(await exitedWithin(graceMs))) {
+          kill('SIGTERM');
+          if (!(await exitedWithin(graceMs))) kill('SIGKILL');
+        }
       }
-      if (await exitedWithin(graceMs)) return exited;
-      kill('SIGTERM');
-      if (await exitedWithin(graceMs)) return exited;
-      kill('SIGKILL');
-      return exited;
+      const info = await exited;
+      reapGroup();
+      return info;
     })();
     return terminating;
   }
