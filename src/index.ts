@@ -23,3 +23,21 @@ export { buildChildEnv } from './protocol/env.js';
 export { parseWireLog, formatWireLine } from './protocol/wire-log.js';
 export type { Frame, WireLogLine, Logger } from './protocol/types.js';
 export { demoAgentCommand } from './demo/command.js';
+export { AgentHost, HOST_EVENTS, checkHostEvent } from './host/index.js';
+export {
+  createRegistry,
+  loadRegistry,
+  resolveProvider,
+  hermesProvider,
+  demoProvider,
+  customProvider,
+  probeProvider,
+  findHermes,
+  hermesReadiness,
+  listProfiles,
+  installSkill,
+  lintHermesConfig,
+} from './providers/index.js';
+export type { Provider, ProviderRegistry, Readiness, ReadinessGap } from './providers/index.js';
+export { openStore, createRecorder } from './store/index.js';
+export type { Store } from './store/index.js';

@@ -1,12 +1,13 @@
 import type { Readable, Writable } from 'node:stream';
 import { TalariaError, WireError } from '../protocol/errors.js';
 import { silentLogger, type Logger, type Frame, type ProtocolErrorEvent } from '../protocol/types.js';
-import { connectAgent, type AgentConnection, type ClientHandlers } from '../protocol/connection.js';
+import { connectAgent, type AgentConnection, type ClientCapabilityOverrides, type ClientHandlers } from '../protocol/connection.js';
 import { spawnAgent, type SpawnOptions } from '../protocol/spawn.js';
 import { createFsHandlers } from '../protocol/client-fs.js';
 import { createTerminalManager } from '../protocol/client-terminal.js';
 import { buildChildEnv } from '../protocol/env.js';
-import { PermissionBroker } from '../permission/broker.js';
+import type { PermissionBroker } from '../permission/broker.js';
+import { createSessionBroker } from './broker-wiring.js';
 import type { PermissionDecisionEvent, PermissionMode, PermissionRule } from '../permission/types.js';
 import { EventBus } from './bus.js';
 import type { SessionEvent } from './events.js';
@@ -34,6 +35,8 @@ export interface ClientOptions {
   onRule?: (sessionId: string, rule: PermissionRule) => void;
   /** Timeout for initialize and session setup requests (not prompts). */
   setupTimeoutMs?: number;
+  /** Per-agent capability switches (gemini: no fs.readTextFile) and `_meta` (e.g. `terminal-auth`). */
+  clientCapabilityOverrides?: ClientCapabilityOverrides;
 }
 
 export interface NewSessionOptions {
@@ -81,34 +84,13 @@ export class AcpClient {
   ) {
     this.logger = opts.logger ?? silentLogger;
     this.bus = new EventBus((err) => this.logger.error('client listener threw', { error: String(err) }));
-    this.broker = new PermissionBroker({
-      getPolicy: (sessionId: string) => this.sessions.get(sessionId)?.policy() ?? { mode: opts.permission?.mode ?? 'ask', rules: opts.permission?.rules ?? [] },
+    this.broker = createSessionBroker({
+      lookup: (sessionId) => this.sessions.get(sessionId),
+      fallback: opts.permission ?? {},
       ...(opts.permission?.timeoutMs !== undefined ? { timeoutMs: opts.permission.timeoutMs } : {}),
-      onAsk: (p: { requestKey: string; sessionId: string; toolCallId: string; title?: string; options: unknown[]; subject: unknown }) => {
-        this.sessions.get(p.sessionId)?.emit('permission.asked', {
-          requestKey: p.requestKey,
-          toolCallId: p.toolCallId,
-          ...(p.title !== undefined ? { title: p.title } : {}),
-          options: p.options,
-          subject: p.subject,
-        });
-      },
-      onDecision: (ev: PermissionDecisionEvent) => {
-        this.sessions.get(ev.sessionId)?.emit('permission.decided', {
-          requestKey: ev.requestKey,
-          toolCallId: ev.toolCallId,
-          outcome: ev.outcome,
-          decidedBy: ev.decidedBy,
-          reason: ev.reason,
-          ...(ev.answeredBy ? { answeredBy: ev.answeredBy } : {}),
-          ...(ev.rule ? { rule: ev.rule } : {}),
-        });
-        opts.onPermissionDecision?.(ev);
-      },
-      onRule: (sessionId: string, rule: PermissionRule) => {
-        this.sessions.get(sessionId)?.rules.push(rule);
-        opts.onRule?.(sessionId, rule);
-      },
+      logger: this.logger,
+      ...(opts.onPermissionDecision ? { onDecision: opts.onPermissionDecision } : {}),
+      ...(opts.onRule ? { onRule: opts.onRule } : {}),
     });
 
     const rootsFor = (sessionId: string) => this.sessions.get(sessionId)?.roots;
@@ -211,6 +193,7 @@ export class AcpClient {
       request: (method, params, o) => this.connection.request(method, params, o),
       notify: (method, params) => this.connection.notify(method, params),
       promptCaps: { image: caps.promptImage, audio: caps.promptAudio, embeddedContext: caps.promptEmbeddedContext },
+      authMethods: () => caps.authMethods,
     };
   }
 
@@ -252,7 +235,12 @@ export class AcpClient {
   }
 
   async newSession(o: NewSessionOptions): Promise<Session> {
-    const res = await this.connection.request<{ sessionId?: unknown }>('session/new', this.setupParams(o), this.reqOpts(o));
+    let res: { sessionId?: unknown };
+    try {
+      res = await this.connection.request<{ sessionId?: unknown }>('session/new', this.setupParams(o), this.reqOpts(o));
+    } catch (err) {
+      throw authRequired(err, this.capabilities.authMethods) ?? err;
+    }
     if (typeof res?.sessionId !== 'string' || !res.sessionId) {
       throw new TalariaError('agent_error', 'session/new answered without a sessionId', { response: res });
     }
@@ -291,7 +279,7 @@ export class AcpClient {
       s.endReplay();
     }
     const empty = res === null || res === undefined || (typeof res === 'object' && Object.keys(res as object).length === 0);
-    if (method === 'session/load' && empty && s.replayCount === 0 && (this.opts.hooks?.loadEmptyMeansNotFound ?? true)) {
+    if (method === 'session/load' && empty && s.replayCount === 0 && (this.opts.hooks?.loadEmptyMeansNotFound ?? false)) {
       this.sessions.delete(sessionId);
       throw new TalariaError('session_not_found', `the agent has no session ${sessionId} (it answered {})`);
     }
@@ -365,5 +353,19 @@ function connectExtras(opts: ClientOptions) {
     ...(opts.logger ? { logger: opts.logger } : {}),
     ...(opts.onFrame ? { onFrame: opts.onFrame } : {}),
     ...(opts.clientInfo ? { clientInfo: opts.clientInfo } : {}),
+    ...(opts.clientCapabilityOverrides ? { clientCapabilityOverrides: opts.clientCapabilityOverrides } : {}),
   };
+}
+
+/**
+ * Auth required (-32000) as a readiness gap: a TalariaError `auth_required` listing the agent's
+ * auth methods, from `error.data.authMethods` (pi, qwen) or else from initialize (codex, gemini, copilot).
+ */
+export function authRequired(err: unknown, initializeAuthMethods: readonly unknown[] = []): TalariaError | undefined {
+  if (!(err instanceof WireError) || err.code !== -32000) return undefined;
+  const data = err.data as { authMethods?: unknown } | undefined;
+  const authMethods = Array.isArray(data?.authMethods) && data.authMethods.length > 0 ? data.authMethods : [...initializeAuthMethods];
+  const ids = authMethods.map((m) => (m as { id?: unknown; name?: unknown })?.id ?? (m as { name?: unknown })?.name).filter((x) => typeof x === 'string');
+  const how = ids.length ? `; sign in with one of: ${ids.join(', ')}` : '; the agent lists no auth method (configure its credentials)';
+  return new TalariaError('auth_required', `the agent needs credentials (${err.message})${how}`, { rpcCode: err.code, authMethods, ...(err.data !== undefined ? { data: err.data } : {}) });
 }

@@ -11,6 +11,8 @@ export interface TurnSummary {
   /** The assistant text streamed in this turn (concatenated). */
   text: string;
   cancelled: boolean;
+  /** Tool calls this turn produced (a turn with no text and no tool call said nothing at all). */
+  toolCalls?: number;
 }
 
 export interface TurnClassification {
@@ -39,7 +41,7 @@ export interface SessionHooks {
   modelRows?: ModelRowNormalizer;
   /** Settle still-open tool calls when a turn ends (default true; Hermes never closes read/write). */
   settleOnTurnEnd?: boolean;
-  /** A `{}` answer to session/load with no replay means "not found" (default true; Hermes). */
+  /** A `{}` answer to session/load with no replay means "not found" (Hermes; off by default: `{}` is a valid answer). */
   loadEmptyMeansNotFound?: boolean;
   /** Rewrite or drop (null) an update before the reducer sees it. */
   mapUpdate?(update: { sessionUpdate: string; [k: string]: unknown }): { sessionUpdate: string; [k: string]: unknown } | null;
@@ -49,6 +51,11 @@ export interface SessionHooks {
   classifyTurn?(turn: TurnSummary): TurnClassification | undefined;
   /** Map a permission request's synthetic toolCallId onto the announced tool call it concerns. */
   linkPermission?(toolCall: { toolCallId: string; [k: string]: unknown }, ctx: PermissionLinkContext): string | undefined;
+  /**
+   * Close and resume the agent's session before the prompt that follows a failed or cancelled turn
+   * (claude-agent-acp: its prompt stream is left one message behind, the next prompt returns at once).
+   */
+  reopenAfterFailedTurn?: boolean;
   /** After a successful model switch (Hermes drops MCP servers and resets usage on set_model). */
   afterSetModel?(ctx: { reload: () => Promise<void>; resetUsage: () => void }): Promise<void>;
 }

@@ -11,10 +11,10 @@
  * answered with the recorded answer (decidedBy `user`). A log that stops while requests are
  * still open ends like a dead agent (`agent_crashed`), as it did live.
  */
+import { createSessionBroker } from './broker-wiring.js';
 import { ConnectionClosedError, TalariaError, WireError } from '../protocol/errors.js';
 import { parseWireLog } from '../protocol/wire-log.js';
 import { silentLogger, type Logger, type RawMessage, type WireLogLine } from '../protocol/types.js';
-import { PermissionBroker } from '../permission/broker.js';
 import type { PermissionMode, PermissionOutcome, PermissionRule } from '../permission/types.js';
 import type { ContentBlock } from '../thread/types.js';
 import { applyCurrentMode, applyCurrentModel } from './catalog.js';
@@ -118,32 +118,12 @@ export async function replayWireLog(lines: readonly WireLogLine[], opts: ReplayO
   const note = (code: string, message: string) => notes.push({ line: lineNo, code, message });
 
   // Wired exactly as AcpClient wires its broker, so permission events match a live run.
-  const broker = new PermissionBroker({
-    getPolicy: (sid) => sessions.get(sid)?.policy() ?? { mode: opts.permission?.mode ?? 'ask', rules: opts.permission?.rules ?? [] },
+  const broker = createSessionBroker({
+    lookup: (sid) => sessions.get(sid),
+    fallback: opts.permission ?? {},
     timeoutMs: 0, // a replay never waits on a clock
     now,
     logger,
-    onAsk: (p) => {
-      sessions.get(p.sessionId)?.emit('permission.asked', {
-        requestKey: p.requestKey,
-        toolCallId: p.toolCallId,
-        ...(p.title !== undefined ? { title: p.title } : {}),
-        options: p.options,
-        subject: p.subject,
-      });
-    },
-    onDecision: (ev) => {
-      sessions.get(ev.sessionId)?.emit('permission.decided', {
-        requestKey: ev.requestKey,
-        toolCallId: ev.toolCallId,
-        outcome: ev.outcome,
-        decidedBy: ev.decidedBy,
-        reason: ev.reason,
-        ...(ev.answeredBy ? { answeredBy: ev.answeredBy } : {}),
-        ...(ev.rule ? { rule: ev.rule } : {}),
-      });
-    },
-    onRule: (sid, rule) => void sessions.get(sid)?.rules.push(rule),
   });
 
   const port = (sid: string): SessionPort => ({
@@ -293,7 +273,7 @@ export async function replayWireLog(lines: readonly WireLogLine[], opts: ReplayO
         const count = s.replayCount;
         s.endReplay();
         const empty = res === null || res === undefined || (typeof res === 'object' && Object.keys(res as object).length === 0);
-        const notFound = req.method === 'session/load' && empty && count === 0 && (opts.hooks?.loadEmptyMeansNotFound ?? true);
+        const notFound = req.method === 'session/load' && empty && count === 0 && (opts.hooks?.loadEmptyMeansNotFound ?? false);
         if (err || notFound) {
           if (!req.existed) unregister(sid);
           return note('session_setup_failed', `${req.method} ${sid} failed: ${err ? describeError(err).message : 'the agent answered {} (not found)'}`);

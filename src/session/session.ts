@@ -25,6 +25,8 @@ export interface SessionPort {
   request<T = unknown>(method: string, params: unknown, opts?: { signal?: AbortSignal; timeoutMs?: number }): Promise<T>;
   notify(method: string, params: unknown): void;
   readonly promptCaps: { image: boolean; audio: boolean; embeddedContext: boolean };
+  /** The agent's initialize authMethods (an auth error lists them when its data has none). */
+  readonly authMethods?: () => readonly unknown[];
 }
 
 export interface SessionInit {
@@ -80,6 +82,10 @@ export class Session {
   private discardReplay = false;
   /** Updates seen during the current load/resume request (a `{}` load with none = not found). */
   replayCount = 0;
+  /** Tool calls open when the running (or last) turn was cancelled: whatever the agent reports later, they end cancelled. */
+  private readonly cancelledCalls = new Set<string>();
+  /** hooks.reopenAfterFailedTurn: the agent's session must be closed and resumed before the next prompt. */
+  private reopenPending = false;
 
   constructor(private readonly init: SessionInit) {
     this.id = init.id;
@@ -183,8 +189,21 @@ export class Session {
   receiveUpdate(update: { sessionUpdate: string; [k: string]: unknown }): void {
     this.replayCount++;
     if (this.discardReplay) return;
+    if (update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') update = this.afterCancel(update);
     const mapped = this.hooks.mapUpdate ? this.hooks.mapUpdate(update) : update;
     if (mapped) this.apply({ type: 'update', update: mapped });
+  }
+
+  /**
+   * After a cancel the agent's word on a killed tool varies (opencode/kilo: completed, codex: failed,
+   * claude: nothing): a call that was open at the cancel, or started after it, ends `cancelled`.
+   */
+  private afterCancel(update: { sessionUpdate: string; [k: string]: unknown }): { sessionUpdate: string; [k: string]: unknown } {
+    const id = typeof update.toolCallId === 'string' ? update.toolCallId : '';
+    if (!id) return update;
+    if (this.current?.cancelRequested && !this.thread._ix.toolCalls.has(id)) this.cancelledCalls.add(id);
+    if (this.cancelledCalls.has(id) && (update.status === 'completed' || update.status === 'failed')) return { ...update, status: 'cancelled' };
+    return update;
   }
 
   /** @internal */
@@ -232,6 +251,11 @@ export class Session {
     turn.status = 'running';
     turn.startedAt = this.now();
     this.setState('prompt');
+    this.cancelledCalls.clear();
+    if (this.reopenPending) {
+      this.reopenPending = false;
+      await this.reopenAtAgent();
+    }
     const plan = (this.hooks.mapPrompt ?? defaultMapPrompt)(turn.prompt, this.init.port.promptCaps);
     turn.firstEntry = this.thread.entries.length;
     this.apply({ type: 'turn.started', turnId: turn.id, prompt: turn.prompt });
@@ -242,24 +266,46 @@ export class Session {
     let error: TurnError | undefined;
     if (plan.blocks.length === 0) {
       error = { code: 'nothing_to_send', message: 'nothing in the prompt can be sent to this agent' };
+    } else if (turn.cancelRequested) {
+      response = { stopReason: 'cancelled' }; // cancelled while the session was being reopened
     } else {
       try {
         response = await this.init.port.request('session/prompt', { sessionId: this.id, prompt: plan.blocks });
       } catch (err) {
-        error = describeError(err);
+        error = describeError(err, this.init.port.authMethods?.());
       }
     }
     this.finish(turn, response, error);
+  }
+
+  /**
+   * claude-agent-acp leaves its prompt stream one message behind after an error or a cancel (the
+   * next prompt answers `end_turn` at once with nothing, and every later one gets the previous
+   * answer): closing and resuming the session at the agent gives it a fresh stream, same history.
+   */
+  private async reopenAtAgent(): Promise<void> {
+    const params: Record<string, unknown> = { sessionId: this.id, cwd: this.cwd, mcpServers: this.mcpServers };
+    if (this.additionalDirectories.length) params.additionalDirectories = this.additionalDirectories;
+    try {
+      await this.init.port.request('session/close', { sessionId: this.id }, { timeoutMs: 30_000 });
+      this.adoptSetup(await this.init.port.request('session/resume', params, { timeoutMs: 60_000 }));
+    } catch (err) {
+      this.init.logger.warn('reopening the session after a failed turn did not work', { sessionId: this.id, error: String(err) });
+      this.notice('warning', 'reopen_failed', 'The agent could not reopen the session after the failed turn; the next answer may be stale.');
+    }
   }
 
   private finish(turn: Turn, response: { stopReason?: string; usage?: unknown } | undefined, error?: TurnError): void {
     const agentStopReason = typeof response?.stopReason === 'string' ? response.stopReason : undefined;
     const cancelled = turn.cancelRequested || agentStopReason === 'cancelled';
     const outcome = error ? 'failed' : cancelled ? 'cancelled' : 'completed';
+    // Nobody can answer a question about a turn that is over (the agent gave up on it).
+    this.init.broker.cancelTurn(turn.id);
     this.apply({ type: 'turn.ended', turnId: turn.id, outcome });
 
     if (!error && !cancelled && this.hooks.classifyTurn) {
-      const c = this.hooks.classifyTurn({ turnId: turn.id, stopReason: agentStopReason ?? '', text: this.turnText(turn), cancelled });
+      const toolCalls = this.thread.entries.slice(turn.firstEntry).filter((e) => e.kind === 'tool_call').length;
+      const c = this.hooks.classifyTurn({ turnId: turn.id, stopReason: agentStopReason ?? '', text: this.turnText(turn), cancelled, toolCalls });
       if (c) {
         error = c;
         this.notice('error', c.code, c.message, c.data);
@@ -278,6 +324,7 @@ export class Session {
 
     this.current = null;
     const lost = error?.code === 'agent_crashed' || error?.code === 'connection_closed';
+    if (this.hooks.reopenAfterFailedTurn && !lost && (error || cancelled)) this.reopenPending = true;
     if (this._state !== 'closed') this.setState(lost ? 'fail' : 'turn_end');
     const ended: Omit<EventOf<'turn.ended'>, 'type' | 'sessionId' | 'seq' | 'at'> = {
       turnId: turn.id,
@@ -328,6 +375,7 @@ export class Session {
     const turn = this.current;
     if (!turn || turn.cancelRequested) return turn?.result;
     turn.cancelRequested = true;
+    for (const e of this.openToolCalls()) if (e.turnId === turn.id) this.cancelledCalls.add(e.toolCallId);
     this.setState('cancel');
     this.init.port.notify('session/cancel', { sessionId: this.id });
     this.init.broker.cancelSession(this.id);
@@ -394,6 +442,11 @@ export class Session {
     return e?.kind === 'tool_call' ? e : undefined;
   }
 
+  /** The agent reset its cumulative counters (Hermes: set_model, a new process). */
+  resetUsage(): void {
+    this.usage.reset();
+  }
+
   // ---- models and modes -----------------------------------------------------------------------
 
   async setModel(modelId: string): Promise<void> {
@@ -402,7 +455,7 @@ export class Session {
     if (plan.method === 'session/set_config_option' && Array.isArray(res?.configOptions) && res.configOptions.length > 0) {
       this.setCatalog(applyConfigOptionUpdate(this.catalog, res.configOptions as never));
     } else this.setCatalog(applyCurrentModel(this.catalog, modelId));
-    await this.hooks.afterSetModel?.({ reload: () => this.reload(), resetUsage: () => this.usage.reset() });
+    await this.hooks.afterSetModel?.({ reload: () => this.reload(), resetUsage: () => this.resetUsage() });
   }
 
   async setMode(modeId: string): Promise<void> {
@@ -475,28 +528,64 @@ export class Session {
   }
 }
 
-/** Errors become a TurnError: JSON-RPC errors keep their code and detail, a dead agent is `agent_crashed`. */
-export function describeError(err: unknown): TurnError {
+/**
+ * Errors become a TurnError: a dead agent is `agent_crashed`, auth required (-32000) is
+ * `auth_required` listing the auth methods, any other JSON-RPC error one `agent_error` shape.
+ */
+export function describeError(err: unknown, authMethods?: readonly unknown[]): TurnError {
   if (err instanceof ConnectionClosedError) {
     const d = (err.details ?? {}) as { cause?: string; stderrTail?: string };
     const code = d.cause === 'closed' ? 'connection_closed' : 'agent_crashed';
     return { code, message: err.message, data: err.details };
   }
+  if (err instanceof WireError && err.code === -32000) {
+    const d = err.data as { authMethods?: unknown } | undefined;
+    const methods = Array.isArray(d?.authMethods) && d.authMethods.length > 0 ? d.authMethods : [...(authMethods ?? [])];
+    return { code: 'auth_required', message: err.message, data: { rpcCode: err.code, authMethods: methods, ...(err.data !== undefined ? { data: err.data } : {}) } };
+  }
   if (err instanceof WireError) {
-    return { code: 'agent_error', message: agentErrorMessage(err), data: { rpcCode: err.code, data: err.data } };
+    return agentError(err.message, { rpcCode: err.code, data: err.data });
   }
   if (err instanceof TalariaError) return { code: err.code, message: err.message, ...(err.details ? { data: err.details } : {}) };
   return { code: 'internal', message: err instanceof Error ? err.message : String(err) };
 }
 
-/** Agents put the useful detail in different places: message, data.message, data.details, data.error… */
-function agentErrorMessage(err: WireError): string {
-  const d = err.data as Record<string, unknown> | undefined;
+/** The one `agent_error` shape: `data.detail` (the provider's words), `data.httpStatus` when known, the raw rest. */
+export interface AgentErrorData {
+  rpcCode?: number;
+  httpStatus?: number;
+  detail?: string;
+  data?: unknown;
+  /** Where the error was found when the agent did not send a JSON-RPC error ('text': streamed as the answer). */
+  source?: 'rpc' | 'text' | 'silence';
+}
+
+/**
+ * Builds the normalized model/agent error. Agents put the provider's detail in `message`,
+ * `data.message`, `data.details`, `data.error(.message)` or `data.{service,errorName}`; gemini uses
+ * the HTTP status as the JSON-RPC code; an "Error: 400 …"/"API Error: 400" text gives the status too.
+ */
+export function agentError(message: string, o: { rpcCode?: number; data?: unknown; source?: AgentErrorData['source'] } = {}): TurnError {
+  const d = o.data as Record<string, unknown> | string | undefined;
+  const obj = typeof d === 'object' && d !== null ? d : undefined;
+  const nested = obj?.error as Record<string, unknown> | string | undefined;
+  const service = typeof obj?.service === 'string' ? obj.service : undefined;
+  const errorName = typeof obj?.errorName === 'string' ? obj.errorName : undefined;
   const detail =
-    (typeof d?.details === 'string' && d.details) ||
-    (typeof d?.message === 'string' && d.message) ||
-    (typeof d?.error === 'string' && d.error) ||
+    (typeof obj?.details === 'string' && obj.details) ||
+    (typeof obj?.message === 'string' && obj.message) ||
+    (typeof nested === 'string' && nested) ||
+    (typeof nested === 'object' && nested !== null && typeof nested.message === 'string' && nested.message) ||
+    (service || errorName ? [service, errorName].filter(Boolean).join(': ') : '') ||
     (typeof d === 'string' && d) ||
-    '';
-  return detail && detail !== err.message ? `${err.message}: ${detail}` : err.message;
+    undefined;
+  const out: AgentErrorData = { source: o.source ?? 'rpc' };
+  if (o.rpcCode !== undefined) out.rpcCode = o.rpcCode;
+  const fromCode = o.rpcCode !== undefined && o.rpcCode >= 400 && o.rpcCode <= 599 ? o.rpcCode : undefined;
+  const fromText = /\b(?:error|status|http)\W{0,3}([45]\d\d)\b/i.exec(`${message} ${detail ?? ''}`)?.[1];
+  const status = fromCode ?? (fromText ? Number(fromText) : undefined);
+  if (status !== undefined) out.httpStatus = status;
+  if (detail) out.detail = detail;
+  if (o.data !== undefined) out.data = o.data;
+  return { code: 'agent_error', message: detail && !message.includes(detail) ? `${message}: ${detail}` : message, data: out };
 }

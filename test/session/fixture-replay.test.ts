@@ -22,7 +22,7 @@ async function connect(name: string) {
   const player = playFixture(fixture(name));
   const client = await AcpClient.connect(
     { input: player.agentOut, output: player.agentIn },
-    { hooks: { usageMode: 'cumulative', modelRows: hermesModelRows }, fs: false, terminal: false },
+    { hooks: { usageMode: 'cumulative', modelRows: hermesModelRows, loadEmptyMeansNotFound: true }, fs: false, terminal: false },
   );
   open.push({ client, player });
   return { client, player };

@@ -8,7 +8,7 @@ import type { WireLogLine } from '../../src/protocol/types.js';
 import type { ToolCallEntry } from '../../src/thread/types.js';
 
 const fixture = (name: string) => readFileSync(fileURLToPath(new URL(`../fixtures/hermes-0.18.2/${name}`, import.meta.url)), 'utf8');
-const hermes = { usageMode: 'cumulative' as const, modelRows: hermesModelRows };
+const hermes = { usageMode: 'cumulative' as const, modelRows: hermesModelRows, loadEmptyMeansNotFound: true };
 
 function collect() {
   const events: SessionEvent[] = [];

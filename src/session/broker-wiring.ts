@@ -1,0 +1,55 @@
+import type { Logger } from '../protocol/types.js';
+import { PermissionBroker } from '../permission/broker.js';
+import type { PermissionDecisionEvent, PermissionMode, PermissionRule } from '../permission/types.js';
+import type { Session } from './session.js';
+
+export interface SessionBrokerOptions {
+  /** The session a request belongs to (its policy, and where its events go). */
+  lookup: (sessionId: string) => Session | undefined;
+  /** Policy for a request whose session is unknown. */
+  fallback: { mode?: PermissionMode; rules?: PermissionRule[] };
+  timeoutMs?: number;
+  now?: () => number;
+  logger?: Logger;
+  onDecision?: (ev: PermissionDecisionEvent) => void;
+  onRule?: (sessionId: string, rule: PermissionRule) => void;
+}
+
+/**
+ * A permission broker wired to sessions: policy from the session, `permission.asked` and
+ * `permission.decided` emitted on the session, "always" rules added to it. Live clients and
+ * replays share this wiring so their events are identical.
+ */
+export function createSessionBroker(o: SessionBrokerOptions): PermissionBroker {
+  return new PermissionBroker({
+    getPolicy: (sessionId) => o.lookup(sessionId)?.policy() ?? { mode: o.fallback.mode ?? 'ask', rules: o.fallback.rules ?? [] },
+    ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
+    ...(o.now ? { now: o.now } : {}),
+    ...(o.logger ? { logger: o.logger } : {}),
+    onAsk: (p) => {
+      o.lookup(p.sessionId)?.emit('permission.asked', {
+        requestKey: p.requestKey,
+        toolCallId: p.toolCallId,
+        ...(p.title !== undefined ? { title: p.title } : {}),
+        options: p.options,
+        subject: p.subject,
+      });
+    },
+    onDecision: (ev) => {
+      o.lookup(ev.sessionId)?.emit('permission.decided', {
+        requestKey: ev.requestKey,
+        toolCallId: ev.toolCallId,
+        outcome: ev.outcome,
+        decidedBy: ev.decidedBy,
+        reason: ev.reason,
+        ...(ev.answeredBy ? { answeredBy: ev.answeredBy } : {}),
+        ...(ev.rule ? { rule: ev.rule } : {}),
+      });
+      o.onDecision?.(ev);
+    },
+    onRule: (sessionId, rule) => {
+      o.lookup(sessionId)?.rules.push(rule);
+      o.onRule?.(sessionId, rule);
+    },
+  });
+}
