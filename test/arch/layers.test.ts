@@ -17,10 +17,12 @@ const RUNTIME: Record<string, string[]> = {
   providers: ['session', 'protocol', 'thread', 'permission'],
   host: ['providers', 'session', 'protocol', 'thread', 'permission'],
   store: [],
+  // The library face of DESIGN.md (createHarness): host + store + registry, below the other faces.
+  harness: ['host', 'store', 'providers', 'session', 'protocol', 'thread', 'permission', 'demo'],
   // The faces may start the bundled demo agent (demo/command.ts), never import each other.
-  cli: ['host', 'store', 'providers', 'session', 'protocol', 'thread', 'permission', 'demo'],
-  server: ['host', 'store', 'providers', 'session', 'protocol', 'thread', 'permission', 'demo'],
-  caps: ['host', 'store', 'providers', 'session', 'protocol', 'thread', 'permission', 'demo'],
+  cli: ['harness', 'host', 'store', 'providers', 'session', 'protocol', 'thread', 'permission', 'demo'],
+  server: ['harness', 'host', 'store', 'providers', 'session', 'protocol', 'thread', 'permission', 'demo'],
+  caps: ['harness', 'host', 'store', 'providers', 'session', 'protocol', 'thread', 'permission', 'demo'],
   demo: ['protocol'],
 };
 const TYPES_ONLY: Record<string, string[]> = {
