@@ -62,6 +62,6 @@ function parseLine(raw: string, out: WireLogLine[]): string | undefined {
   return undefined;
 }
 
-function isDirection(v: unknown): v is Direction {
+export function isDirection(v: unknown): v is Direction {
   return v === 'client->agent' || v === 'agent->client';
 }

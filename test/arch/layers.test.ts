@@ -16,7 +16,8 @@ const RUNTIME: Record<string, string[]> = {
   session: ['protocol', 'thread', 'permission'],
   providers: ['session', 'protocol', 'thread', 'permission'],
   host: ['providers', 'session', 'protocol', 'thread', 'permission'],
-  store: [],
+  // The store reads and writes the protocol's wire-log format (pure functions, no I/O).
+  store: ['protocol'],
   // The library face of DESIGN.md (createHarness): host + store + registry, below the other faces.
   harness: ['host', 'store', 'providers', 'session', 'protocol', 'thread', 'permission', 'demo'],
   // The faces may start the bundled demo agent (demo/command.ts), never import each other.
