@@ -41,3 +41,5 @@ export {
 export type { Provider, ProviderRegistry, Readiness, ReadinessGap } from './providers/index.js';
 export { openStore, createRecorder } from './store/index.js';
 export type { Store } from './store/index.js';
+export { createHarness } from './harness/index.js';
+export type { Harness, HarnessOptions, HarnessSession, Workspace, SessionSummary, SessionOrigin } from './harness/index.js';

@@ -13,7 +13,12 @@ import { STUB_COMMANDS, stubCommand } from './commands/stubs.js';
 import { EXIT } from './exit-codes.js';
 import { MAIN_HELP } from './help.js';
 import { processIo, type CliIo } from './io.js';
-import { createDirectRuntime } from './runtime.js';
+import { createHarness } from '../harness/index.js';
+import { agentsCommand } from './commands/agents.js';
+import { doctorCommand } from './commands/doctor.js';
+import { sessionsCommand } from './commands/sessions.js';
+import { probeCommand } from './commands/probe.js';
+import { cliHarnessOptions, createHarnessRuntime } from './runtime.js';
 
 export function packageVersion(): string {
   try {
@@ -41,7 +46,13 @@ function interruptRegistry(): CliContext['onInterrupt'] {
 }
 
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
-  const ctx: CliContext = { io, runtime: () => createDirectRuntime(io.env), version: packageVersion(), onInterrupt: interruptRegistry() };
+  const ctx: CliContext = {
+    io,
+    runtime: () => createHarnessRuntime(io.env),
+    harness: () => createHarness(cliHarnessOptions(io.env)),
+    version: packageVersion(),
+    onInterrupt: interruptRegistry(),
+  };
   const [first, ...rest] = argv;
   try {
     if (first === undefined) return await chatCommand([], ctx);
@@ -65,6 +76,14 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
       case 'models':
       case 'mode':
         return await catalogCommand(first, rest, ctx);
+      case 'doctor':
+        return await doctorCommand(rest, ctx);
+      case 'agents':
+        return await agentsCommand(rest, ctx);
+      case 'sessions':
+        return await sessionsCommand(rest, ctx);
+      case 'probe':
+        return await probeCommand(rest, ctx);
       default:
         if ((STUB_COMMANDS as readonly string[]).includes(first)) return stubCommand(first, rest, ctx);
         throw new UsageError(`unknown command '${first}' (try: talaria --help)`);

@@ -19,6 +19,8 @@ export const EXIT = {
   NOT_READY: 6,
   /** The command exists but is not available in this build yet. */
   UNAVAILABLE: 7,
+  /** `talaria probe`: at least one check is broken. */
+  PROBE_BROKEN: 8,
   /** The turn was cancelled (Ctrl-C / SIGINT, or the agent answered `cancelled`). */
   CANCELLED: 130,
 } as const;

@@ -2,8 +2,11 @@
 import { EXIT_CODES_HELP } from './exit-codes.js';
 
 const AGENT_OPTIONS = `Agent options:
-  --agent ID            a known agent (this build: demo; the default when nothing is given)
+  --agent ID            an agent id: hermes, claude-code, codex, gemini, opencode, kimi, demo, or
+                        one from config.json (see \`talaria agents\`). Default: the workspace's
+                        binding, config.json's defaultProvider, else the best ready agent, else demo
   --agent-cmd "CMD …"   any command that speaks ACP on stdio (split like a shell: quotes work)
+  --profile NAME        the agent's profile (Hermes: -p NAME)
   --cwd DIR             the workspace the agent works in (default: the current directory)
   --setup-timeout SECS  give up when the agent has not started or opened the session by then (default 60)
   --verbose             library logs on stderr`;
@@ -18,11 +21,15 @@ Commands:
   replay     feed a recorded wire log through the reducer: Markdown or NDJSON
   models     list the agent's models, or --set one
   mode       list the agent's modes, or --set one
-  doctor, agents, sessions, probe, serve, acp
-             not yet available in this build (exit code 7)
+  doctor     is an agent ready? every agent, versions, what to fix, Hermes profiles, config traps
+  agents     the agents Talaria knows and their readiness (--json)
+  sessions   list, show, archive, unarchive, export, import, fork stored sessions
+  probe      capability and conformance probe of any ACP agent (supported / works / broken)
+  serve, acp not yet available in this build (exit code 7)
 
 Run \`talaria COMMAND --help\` for a command's options.
-With no agent installed, Talaria uses its demo agent (offline, scripted).
+Sessions are stored in $TALARIA_HOME (default ~/.talaria) and survive restarts.
+With no agent ready, Talaria uses its demo agent (offline, scripted).
 
 Options: --help, --version`;
 
@@ -31,7 +38,9 @@ export const RUN_HELP = `Usage: talaria run [agent options] [--session ID] [--js
 Runs one turn and exits. PROMPT is the remaining arguments joined by spaces; \`-\` reads it from stdin.
 
 Options:
-  --session ID          continue an existing session (loaded from the agent)
+  --session ID          continue a stored session (Talaria id, a unique prefix, or the agent's id):
+                        its history comes from the agent (session/load) when it still has it,
+                        else from Talaria's store
   --json                print the final result as one JSON object on stdout:
                         {v, sessionId, turnId, stopReason, exitCode, usage, error?, durationMs, text, toolCalls}
   --ndjson              print every event as one JSON line (versioned schema, see docs/ndjson.md):
@@ -100,4 +109,4 @@ Exit codes: 0 ok, 2 bad usage or unknown ${what}, 6 agent not ready.`;
 
 export const STUB_HELP = (name: string) => `Usage: talaria ${name}
 
-Not yet available in this build: it comes with the host and store integration (exit code 7).`;
+Not yet available in this build (exit code 7).`;

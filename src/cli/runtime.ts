@@ -1,175 +1,174 @@
 /**
- * How the CLI gets an agent: everything else in src/cli only sees `AgentRuntime`. This direct
- * implementation spawns `--agent-cmd` or the bundled demo agent with AcpClient.spawn; the
- * host/provider registry replaces it later (agent ids, Hermes profiles, respawn) without
- * touching the commands.
+ * How the CLI gets an agent: everything else in src/cli only sees `AgentRuntime`. This one goes
+ * through the harness (src/harness): agent ids from the registry (`--agent hermes`, `--profile`),
+ * `--agent-cmd` as an ad-hoc agent, `--session ID` reopening a stored session, every session
+ * recorded in $TALARIA_HOME/talaria.db. With no agent asked for, the best READY one is used
+ * (harness/choose.ts), else the demo agent with a banner.
  */
-import { demoAgentCommand } from '../demo/command.js';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { TalariaError } from '../protocol/errors.js';
-import { AcpClient, type ClientOptions } from '../session/client.js';
+import { homedir } from 'node:os';
+import { ConnectionClosedError, TalariaError } from '../protocol/errors.js';
+import type { Frame } from '../protocol/types.js';
+import { currentEnv } from '../providers/locate.js';
 import type { SessionEvent } from '../session/events.js';
-import { describeError, type Session } from '../session/session.js';
+import { describeError } from '../session/session.js';
+import { createHarness, type Harness, type HarnessExtras, type HarnessOptions, type HarnessSession } from '../harness/index.js';
+import { DEMO_BANNER, DEMO_NOTE, RuntimeError, type AgentRuntime } from './runtime-types.js';
+import type { AgentKey } from '../host/events.js';
 import { splitCommand, UsageError } from './args.js';
 import { formatAgentFailure, type FailureDetails } from './failure.js';
+import { stateEvents } from './state-events.js';
 
-export interface AgentChoice {
-  /** A known agent id (`demo` in this build). */
-  agent?: string;
-  /** A command line that speaks ACP on stdio, split like a shell would. */
-  agentCmd?: string;
+export * from './runtime-types.js';
+
+type CliHarness = Harness & HarnessExtras;
+
+/** The ProviderEnv of a CLI run: its environment, HOME from it (tests point it at temp folders). */
+export function cliHarnessOptions(env: NodeJS.ProcessEnv): HarnessOptions {
+  return { env: currentEnv({ env, homeDir: env.HOME || homedir() }) };
 }
 
-export interface OpenOptions extends AgentChoice {
-  cwd: string;
-  /** Load this session instead of creating one. */
-  sessionId?: string;
-  client?: ClientOptions;
-  /** Subscribed to the client before the session exists, so setup events are not missed. */
-  onEvent?: (e: SessionEvent) => void;
-  /** Human progress steps ("Starting …", "Loading session …"). */
-  onProgress?: (step: string) => void;
-  signal?: AbortSignal;
-}
-
-export interface OpenedAgent {
-  client: AcpClient;
-  session: Session;
-  /** Human name of the agent (with its version once initialize told us). */
-  label: string;
-  isDemo: boolean;
-  /** A notice to show the person before anything else (the demo fallback banner). */
-  banner?: string;
-}
-
-export interface AgentRuntime {
-  open(opts: OpenOptions): Promise<OpenedAgent>;
-  /**
-   * Ends whatever open() started. Idempotent, safe mid-open. `force`: signal the agent's process
-   * group at once instead of closing stdin and waiting (after a hang, a crash or a second Ctrl-C).
-   */
-  close(opts?: { force?: boolean }): Promise<void>;
-}
-
-export type RuntimeErrorCode = 'unknown_agent' | 'spawn_failed' | 'initialize_failed' | 'session_failed' | 'session_not_found' | 'aborted';
-
-/** Why an agent could not be opened; the CLI maps it onto an exit code. */
-export class RuntimeError extends Error {
-  override readonly name = 'RuntimeError';
-  constructor(
-    readonly code: RuntimeErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-export const DEMO_BANNER = 'Using the Talaria demo agent (offline, scripted) — install Hermes or pass --agent-cmd';
-export const DEMO_NOTE = 'Using the Talaria demo agent (offline, scripted)';
-export const KNOWN_AGENTS = ['demo'] as const;
-
-export interface ResolvedAgent {
-  command: string;
-  args: string[];
-  label: string;
-  isDemo: boolean;
-  banner?: string;
-  /** Non-secret parent variables the agent also gets (on top of the allow-list). */
-  inherit: string[];
-}
-
-/** The bundled demo agent (compiled next to us in dist/, else the TypeScript source through tsx). */
-export function demoCommand(): { command: string; args: string[] } {
-  return demoAgentCommand();
-}
-
-export function resolveAgent(choice: AgentChoice, env: NodeJS.ProcessEnv = process.env): ResolvedAgent {
-  if (choice.agent !== undefined && choice.agentCmd !== undefined) throw new UsageError('pass either --agent or --agent-cmd, not both');
-  if (choice.agentCmd !== undefined) {
-    const words = splitCommand(choice.agentCmd);
-    if (words.length === 0) throw new UsageError('--agent-cmd is empty');
-    return { command: words[0]!, args: words.slice(1), label: choice.agentCmd.trim(), isDemo: false, inherit: [] };
-  }
-  if (choice.agent !== undefined && choice.agent !== 'demo') {
-    throw new RuntimeError(
-      'unknown_agent',
-      `agent '${choice.agent}' is not available in this build (known: ${KNOWN_AGENTS.join(', ')}); pass --agent-cmd "COMMAND ARGS" to run any ACP agent`,
-    );
-  }
-  const demo = demoCommand();
-  return {
-    ...demo,
-    label: 'Talaria demo agent',
-    isDemo: true,
-    banner: choice.agent === 'demo' ? DEMO_NOTE : DEMO_BANNER,
-    // The demo's timing knobs (tests shorten or lengthen its delays); nothing secret.
-    inherit: Object.keys(env).filter((k) => k.startsWith('TALARIA_DEMO_')),
-  };
-}
-
-function agentName(client: AcpClient, fallback: string): string {
-  const info = client.capabilities.agentInfo as { name?: string; title?: string; version?: string } | undefined;
+export function agentLabel(info: { title?: string; name?: string; version?: string } | undefined, fallback: string): string {
   const name = info?.title ?? info?.name;
   if (!name) return fallback;
   return info?.version ? `${name} ${info.version}` : name;
 }
 
-function startError(err: unknown, label: string): RuntimeError {
+function failure(err: unknown, spawned: boolean, what: string): RuntimeError {
   if (err instanceof RuntimeError) return err;
-  if (err instanceof TalariaError && err.code === 'spawn_failed') return new RuntimeError('spawn_failed', err.message);
-  const details = ((err as TalariaError)?.details ?? {}) as FailureDetails;
-  return new RuntimeError('initialize_failed', formatAgentFailure(`${label} did not initialize: ${describeError(err).message}`, details));
-}
-
-function sessionError(err: unknown, sessionId: string | undefined): RuntimeError {
   if (err instanceof TalariaError && err.code === 'session_not_found') return new RuntimeError('session_not_found', err.message);
-  const d = describeError(err);
-  const what = sessionId ? `could not load session ${sessionId}` : 'could not open a session';
-  return new RuntimeError('session_failed', `${what}: ${d.message}`);
+  if (err instanceof TalariaError && err.code === 'spawn_failed') return new RuntimeError('spawn_failed', err.message);
+  // An unknown agent id, or a stored session whose agent is not configured here.
+  if (err instanceof TalariaError && err.code === 'invalid_argument') return new RuntimeError('unknown_agent', err.message);
+  const details = ((err as TalariaError)?.details ?? {}) as FailureDetails;
+  if (!spawned || err instanceof ConnectionClosedError) {
+    return new RuntimeError('initialize_failed', formatAgentFailure(`${what} did not initialize: ${describeError(err).message}`, details));
+  }
+  return new RuntimeError('session_failed', `${what}: ${describeError(err).message}`);
 }
 
-/** AcpClient.spawn straight from the command line (no registry, no respawn). */
-export function createDirectRuntime(env: NodeJS.ProcessEnv = process.env): AgentRuntime {
-  let client: AcpClient | undefined;
-  let closed = false;
+export function createHarnessRuntime(env: NodeJS.ProcessEnv = process.env, make: (o: HarnessOptions) => CliHarness = createHarness): AgentRuntime {
+  let harness: CliHarness | undefined;
+  let opened: HarnessSession | undefined;
+  let closing: Promise<void> | undefined;
   return {
     async open(o) {
-      const agent = resolveAgent(o, env);
+      if (o.agent !== undefined && o.agentCmd !== undefined) throw new UsageError('pass either --agent or --agent-cmd, not both');
+      const words = o.agentCmd !== undefined ? splitCommand(o.agentCmd) : undefined;
+      if (words && words.length === 0) throw new UsageError('--agent-cmd is empty');
+      const c = o.client ?? {};
+      // Bad lines before the session exists are held, then delivered after its state (as a bare client would report them).
+      const heldProtocol: SessionEvent[] = [];
+      let emitProtocol: (e: SessionEvent) => void = (e) => void (heldProtocol.length < 100 && heldProtocol.push(e));
+      try {
+        harness = make({
+          ...cliHarnessOptions(env),
+          ...(c.logger ? { logger: c.logger } : {}),
+          host: { ...(c.setupTimeoutMs !== undefined ? { setupTimeoutMs: c.setupTimeoutMs } : {}), ...(c.permission ? { permission: c.permission } : {}) },
+          ...(c.onFrame ? { onFrame: (_k: AgentKey, f: Frame) => c.onFrame!(f) } : {}),
+          // A connection's bad lines belong to no session ('*'), as with a bare AcpClient.
+          onProtocolError: (_k, e) => emitProtocol({ type: 'protocol.error', sessionId: '*', seq: 0, at: Date.now(), ...e } as SessionEvent),
+        });
+      } catch (err) {
+        throw new RuntimeError('store_failed', `cannot open Talaria's home: ${(err as Error).message}`);
+      }
+      const h = harness;
+      // Which agent: --agent-cmd, --agent, the stored session's, or the workspace's pick.
+      let provider: string | undefined;
+      let banner: string | undefined;
+      if (words && o.agentCmd !== undefined) {
+        provider = h.commandAgent(words[0]!, words.slice(1), o.agentCmd.trim()).id;
+      } else if (o.agent !== undefined) {
+        if (!h.registry.has(o.agent)) {
+          const known = h.registry.list().map((p) => p.id).join(', ');
+          throw new RuntimeError('unknown_agent', `unknown agent '${o.agent}' (known: ${known}); pass --agent-cmd "COMMAND ARGS" to run any ACP agent`);
+        }
+        provider = o.agent;
+        if (provider === 'demo') banner = DEMO_NOTE;
+      } else if (o.sessionId === undefined || !h.sessions.find(o.sessionId)) {
+        o.onProgress?.('Looking for a ready agent…');
+        const pick = await h.pickAgent({ workspace: o.cwd, ...(o.profile ? { profile: o.profile } : {}) });
+        provider = pick.provider;
+        if (pick.from === 'fallback') banner = DEMO_BANNER;
+        else if (provider === 'demo') banner = DEMO_NOTE;
+      }
+      const stored = o.sessionId !== undefined ? h.sessions.find(o.sessionId) : undefined;
+      const providerId = stored?.provider ?? provider!;
+      const p = h.registry.get(providerId);
+      const label = p?.label ?? providerId;
+      const profile = stored?.profile ?? o.profile;
+
+      let spawned = false;
+      let name = label;
+      const offHost = h.host.subscribe((e) => {
+        if (e.type !== 'agent.spawned' || e.key.provider !== providerId) return;
+        spawned = true;
+        name = agentLabel(h.connectionInfo(e.key)?.agentInfo, label);
+        o.onProgress?.(o.sessionId ? `Loading session ${o.sessionId} on ${name}…` : `Opening a session on ${name}…`);
+      });
       const aborted = new Promise<never>((_, reject) => {
-        const fail = () => reject(new RuntimeError('aborted', 'cancelled while the agent was starting'));
+        const fail = () => reject(new RuntimeError('aborted', spawned ? 'cancelled while the session was opening' : 'cancelled while the agent was starting'));
         if (o.signal?.aborted) fail();
         else o.signal?.addEventListener('abort', fail, { once: true });
       });
       aborted.catch(() => undefined);
-      o.onProgress?.(`Starting ${agent.label}…`);
-      const spawning = AcpClient.spawn({ command: agent.command, args: agent.args, cwd: o.cwd, inherit: agent.inherit }, o.client ?? {});
-      // Whatever happens to the caller, a client that arrives after close/abort is shut down.
-      spawning.then((c) => (closed || o.signal?.aborted) && void c.close(), () => undefined);
-      let c: AcpClient;
+      o.onProgress?.(`Starting ${label}…`);
+      const ws = h.workspaces.open(o.cwd);
+      const opts = { ...(provider ? { provider } : {}), ...(profile ? { profile } : {}) };
+      const opening = o.sessionId !== undefined ? ws.openSession(o.sessionId, opts) : ws.newSession(opts);
+      opening.catch(() => undefined);
+      let hs: HarnessSession;
       try {
-        c = await Promise.race([spawning, aborted]);
+        hs = await Promise.race([opening, aborted]);
       } catch (err) {
-        throw startError(err, agent.label);
+        throw failure(err, spawned, o.sessionId ? `could not load session ${o.sessionId}` : spawned ? 'could not open a session' : label);
+      } finally {
+        offHost();
       }
-      client = c;
-      if (o.onEvent) c.subscribe(o.onEvent);
-      const label = agentName(c, agent.label);
-      o.onProgress?.(o.sessionId ? `Loading session ${o.sessionId} on ${label}…` : `Opening a session on ${label}…`);
-      const setup = { cwd: o.cwd, ...(o.signal ? { signal: o.signal } : {}) };
-      let session: Session;
-      try {
-        session = await Promise.race([o.sessionId ? c.loadSession(o.sessionId, setup) : c.newSession(setup), aborted]);
-      } catch (err) {
-        if (o.signal?.aborted) throw new RuntimeError('aborted', 'cancelled while the session was opening');
-        throw sessionError(err, o.sessionId);
+      opened = hs;
+      const key = h.host.targetOf(hs.session);
+      const info = key ? h.connectionInfo(key) : undefined;
+      if (o.onEvent) {
+        for (const e of stateEvents(hs.session)) o.onEvent(e);
+        hs.subscribe(o.onEvent);
+        for (const e of heldProtocol.splice(0)) o.onEvent(e);
+        emitProtocol = o.onEvent;
       }
-      return { client: c, session, label, isDemo: agent.isDemo, ...(agent.banner ? { banner: agent.banner } : {}) };
+      const died = new Promise<unknown>((resolve) => {
+        const off = h.host.subscribe((e) => {
+          if (e.type === 'agent.exited' && key && e.key.provider === key.provider && e.key.workspace === key.workspace && (e.reason === 'crashed' || e.reason === 'stalled')) {
+            off();
+            resolve(e);
+          }
+        });
+      });
+      const caps = (info?.agentCapabilities?.sessionCapabilities ?? {}) as Record<string, unknown>;
+      return {
+        client: {
+          capabilities: { supportsSession: (f) => typeof caps[f] === 'object' && caps[f] !== null },
+          closed: died,
+          listSessions: (q) => h.host.listSessions({ provider: hs.provider, ...(hs.profile ? { profile: hs.profile } : {}), workspace: hs.workspace, ...(q.cwd ? { cwd: q.cwd } : {}) }),
+        },
+        session: hs.session,
+        label: agentLabel(info?.agentInfo, label),
+        isDemo: hs.provider === 'demo',
+        ...(banner ? { banner } : {}),
+        talariaId: hs.id,
+        origin: hs.origin,
+        historyFrom: hs.historyFrom,
+      };
     },
-    async close(opts = {}) {
-      closed = true;
-      if (opts.force) client?.connection.process?.kill('SIGTERM');
-      await client?.close();
+    close(opts = {}) {
+      if (opts.force) harness?.host.killAllSync();
+      closing ??= (async () => {
+        if (!harness) return;
+        // A new session nobody prompted (`talaria models`, a chat left at once) stays out of the listings.
+        if (opened?.origin === 'new' && !harness.store.closed) {
+          opened.flush();
+          if (harness.store.turns.list(opened.id).length === 0) harness.sessions.archive(opened.id);
+        }
+        await harness.close();
+      })();
+      return closing;
     },
   };
 }

@@ -33,9 +33,9 @@ export function tempDir(prefix = 'cli'): string {
   return d;
 }
 
-/** Demo settings for tests: no streaming delay, an isolated session store. */
+/** Demo settings for tests: no streaming delay, isolated demo and Talaria stores (never ~/.talaria). */
 export function demoEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { TALARIA_DEMO_HOME: home, TALARIA_DEMO_CHUNK_DELAY_MS: '0', NO_COLOR: '1', ...extra };
+  return { TALARIA_DEMO_HOME: home, TALARIA_HOME: join(home, 'talaria'), TALARIA_DEMO_CHUNK_DELAY_MS: '0', NO_COLOR: '1', ...extra };
 }
 
 export interface CliRun {
@@ -50,7 +50,8 @@ export interface CliRun {
 export function startCli(args: string[], o: { cwd: string; env?: Record<string, string>; input?: string }): CliRun {
   const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], {
     cwd: o.cwd,
-    env: { ...process.env, ...o.env },
+    // Talaria's store goes to a temp home unless the test chose one.
+    env: { ...process.env, TALARIA_HOME: join(tempDir('home'), 'talaria'), ...o.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let out = '';

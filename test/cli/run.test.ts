@@ -208,7 +208,7 @@ describe.concurrent('talaria usage through a real process', () => {
     const [missing, bogus, stub] = await Promise.all([
       runCli(['run'], { cwd }),
       runCli(['run', '--bogus', 'x'], { cwd }),
-      runCli(['doctor'], { cwd }),
+      runCli(['serve'], { cwd }),
     ]);
     for (const r of [missing, bogus]) {
       expect(r.code).toBe(EXIT.USAGE);
@@ -223,11 +223,11 @@ describe.concurrent('talaria usage through a real process', () => {
     const { cwd, env } = workspace();
     const [session, agent] = await Promise.all([
       runCli(['run', '--session', 'no-such-session', 'x'], { cwd, env }),
-      runCli(['run', '--agent', 'hermes', 'x'], { cwd, env }),
+      runCli(['run', '--agent', 'nope', 'x'], { cwd, env }),
     ]);
     expect(session.code).toBe(EXIT.USAGE);
     expect(agent.code).toBe(EXIT.NOT_READY);
-    expect(agent.stderr).toContain("agent 'hermes' is not available");
+    expect(agent.stderr).toContain("unknown agent 'nope' (known: hermes, ");
   });
 
   it('bin/talaria.js runs the CLI from a checkout (through tsx)', async () => {

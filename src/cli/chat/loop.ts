@@ -40,6 +40,8 @@ export function chatLoop(o: ChatLoopOptions): Promise<number> {
   let spinner: NodeJS.Timeout | undefined;
   let armed = false; // Ctrl-C pressed once while idle
   let cancelPressed = false;
+  /** The last turn ended because the agent died (the host may start a new one, but this chat ends failed). */
+  let lastTurnLost = false;
   let done = false;
   let resolveDone!: (code: number) => void;
   const finished = new Promise<number>((r) => (resolveDone = r));
@@ -74,7 +76,10 @@ export function chatLoop(o: ChatLoopOptions): Promise<number> {
       if (i >= 0) asks.splice(i, 1);
     }
     if (e.type === 'permission.asked' || e.type === 'permission.decided') setPrompt();
-    if (e.type === 'turn.ended') cancelPressed = false;
+    if (e.type === 'turn.ended') {
+      cancelPressed = false;
+      lastTurnLost = e.error?.code === 'agent_crashed' || e.error?.code === 'connection_closed';
+    }
     if (e.type === 'session.state') {
       const running = e.state === 'running' || e.state === 'cancelling';
       if (running && !spinner && interactive) {
@@ -99,7 +104,7 @@ export function chatLoop(o: ChatLoopOptions): Promise<number> {
     if (session.state === 'running' || session.state === 'cancelling') void session.cancel();
     screen.close(renderer.takeCommitted());
     rl.close();
-    resolveDone(code === EXIT.OK && session.state === 'failed' ? EXIT.AGENT_ERROR : code);
+    resolveDone(code === EXIT.OK && (session.state === 'failed' || lastTurnLost) ? EXIT.AGENT_ERROR : code);
   };
 
   const ctrlC = () => {

@@ -53,7 +53,8 @@ export async function chatCommand(argv: string[], ctx: CliContext): Promise<numb
     return f.exitCode;
   }
   offSetup();
-  progress.done(errStyle.dim(`Connected to ${opened.label} · session ${opened.session.id}${sessionArg ? ' (loaded)' : ''} · /help for commands`));
+  const how = opened.historyFrom === 'store' ? " (history from Talaria's store)" : sessionArg ? ' (loaded)' : '';
+  progress.done(errStyle.dim(`Connected to ${opened.label} · session ${opened.talariaId ?? opened.session.id}${how} · /help for commands`));
   if (opened.banner) io.stderr.write(`${errStyle.yellow(opened.banner)}\n`);
   try {
     return await chatLoop({ io, opened, renderer, style, cwd: a.cwd, onInterrupt: ctx.onInterrupt });

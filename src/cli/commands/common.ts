@@ -4,12 +4,15 @@ import { resolve } from 'node:path';
 import { EXIT } from '../exit-codes.js';
 import { str, flag, UsageError, type OptionSpec, type Parsed } from '../args.js';
 import type { CliIo } from '../io.js';
+import type { Harness, HarnessExtras } from '../../harness/index.js';
 import { RuntimeError, type AgentChoice, type AgentRuntime } from '../runtime.js';
 
 export interface CliContext {
   io: CliIo;
-  /** A fresh runtime per command (the host registry later). */
+  /** A fresh runtime per command (through the harness). */
   runtime: () => AgentRuntime;
+  /** The harness on this run's env ($TALARIA_HOME, PATH, HOME): doctor, agents, sessions. The caller closes it. */
+  harness: () => Harness & HarnessExtras;
   version: string;
   /** Registers a SIGINT handler for the command's lifetime; returns the unregister. */
   onInterrupt(fn: () => void): () => void;
@@ -18,6 +21,7 @@ export interface CliContext {
 export const AGENT_OPTIONS: OptionSpec = {
   agent: { type: 'string' },
   'agent-cmd': { type: 'string' },
+  profile: { type: 'string' },
   cwd: { type: 'string' },
   'setup-timeout': { type: 'string' },
   verbose: { type: 'boolean' },
@@ -37,6 +41,8 @@ export function agentArgs(command: string, p: Parsed): AgentArgs {
   if (agent !== undefined && agentCmd !== undefined) throw new UsageError(`${command}: pass either --agent or --agent-cmd, not both`);
   if (agent !== undefined) choice.agent = agent;
   if (agentCmd !== undefined) choice.agentCmd = agentCmd;
+  const profile = str(p, 'profile');
+  if (profile !== undefined) choice.profile = profile;
   const cwd = resolve(str(p, 'cwd') ?? process.cwd());
   let isDir = false;
   try {

@@ -54,6 +54,8 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
   let sessionId: string | null = null;
   let started = false;
   let ended = false;
+  /** The run's turn: once it ended, what follows (closing, the host recovering the session) is not part of the run. */
+  let turnId: string | undefined;
   const early: SessionEvent[] = [];
   let protocolErrors = 0;
   // The client reports protocol errors for the whole connection ('*'); a run has one session.
@@ -66,6 +68,7 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
         note(errStyle.yellow(`warning: the agent wrote a line that is not ACP (${e.kind}): ${e.preview.slice(0, 120)}`));
       }
     }
+    if (e.type === 'turn.ended' && e.turnId === turnId) ended = true;
     if (!writer) return human?.handle(e);
     if (started) emit(e);
     else early.push(JSON.parse(JSON.stringify(e)) as SessionEvent); // a snapshot: entries mutate
@@ -150,6 +153,7 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
 
   // ---- the turn ----
   const turn = session.prompt(prompt);
+  turnId = turn.id;
   const outcome = await Promise.race([turn.result, forced]);
   offAsks();
   if (outcome === 'forced') {

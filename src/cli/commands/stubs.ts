@@ -1,9 +1,9 @@
-/** Commands that come with the host/store integration: a clear message and their own exit code. */
+/** Commands not in this build yet (the server faces): a clear message and their own exit code. */
 import { EXIT } from '../exit-codes.js';
 import { STUB_HELP } from '../help.js';
 import type { CliContext } from './common.js';
 
-export const STUB_COMMANDS = ['doctor', 'agents', 'sessions', 'probe', 'serve', 'acp'] as const;
+export const STUB_COMMANDS = ['serve', 'acp'] as const;
 
 export function stubCommand(name: string, argv: string[], ctx: CliContext): number {
   if (argv.includes('--help') || argv.includes('-h')) {

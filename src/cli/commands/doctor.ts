@@ -1,0 +1,117 @@
+/**
+ * `talaria doctor`: every agent found or not (version, gaps with their fixes), Hermes profiles,
+ * config traps, and the agent this workspace gets. Exit 0 only when that agent is ready.
+ */
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { workspaceBinding } from '../../providers/config.js';
+import type { Readiness } from '../../providers/types.js';
+import type { AgentPick } from '../../harness/index.js';
+import { flag, parse, str, UsageError } from '../args.js';
+import { EXIT } from '../exit-codes.js';
+import { DOCTOR_HELP } from '../help-admin.js';
+import { colorEnabled } from '../io.js';
+import { readinessBlock } from '../render/readiness.js';
+import { createStyle } from '../render/style.js';
+import { sanitize } from '../render/width.js';
+import type { CliContext } from './common.js';
+
+const OPTIONS = {
+  agent: { type: 'string' },
+  profile: { type: 'string' },
+  cwd: { type: 'string' },
+  json: { type: 'boolean' },
+  timeout: { type: 'string' },
+} as const;
+
+const WHY: Record<AgentPick['from'], string> = {
+  flag: 'asked for with --agent',
+  workspace: "this workspace's binding in config.json",
+  default: "config.json's defaultProvider",
+  'best-ready': 'the best ready agent',
+  fallback: 'no agent is ready, so Talaria falls back to its demo agent',
+};
+
+export function workspaceDir(command: string, value: string | undefined): string {
+  const cwd = resolve(value ?? process.cwd());
+  let ok = false;
+  try {
+    ok = statSync(cwd).isDirectory();
+  } catch {
+    ok = false;
+  }
+  if (!ok) throw new UsageError(`${command}: --cwd ${cwd} is not a directory`);
+  return cwd;
+}
+
+export function timeoutOption(command: string, value: string | undefined): number {
+  const secs = value === undefined ? 10 : Number(value);
+  if (!Number.isFinite(secs) || secs <= 0) throw new UsageError(`${command}: --timeout must be a positive number of seconds`);
+  return Math.round(secs * 1000);
+}
+
+export async function doctorCommand(argv: string[], ctx: CliContext): Promise<number> {
+  const { io } = ctx;
+  const p = parse('doctor', argv, OPTIONS);
+  if (flag(p, 'help')) {
+    io.stdout.write(`${DOCTOR_HELP}\n`);
+    return EXIT.OK;
+  }
+  if (p.positionals.length > 0) throw new UsageError(`doctor: unexpected argument '${p.positionals[0]}'`);
+  const cwd = workspaceDir('doctor', str(p, 'cwd'));
+  const timeoutMs = timeoutOption('doctor', str(p, 'timeout'));
+  const agent = str(p, 'agent');
+  const h = ctx.harness();
+  try {
+    if (agent !== undefined && !h.registry.has(agent)) {
+      throw new UsageError(`doctor: unknown agent '${agent}' (known: ${h.registry.list().map((x) => x.id).join(', ')})`);
+    }
+    const profile = str(p, 'profile') ?? workspaceBinding(h.config, cwd)?.binding.profile;
+    const agents = await h.agents({ ...(profile ? { profile } : {}), timeoutMs });
+    const pick = await h.pickAgent({ workspace: cwd, ...(agent ? { provider: agent } : {}), ...(profile ? { profile } : {}), timeoutMs, known: agents });
+    const chosen: Readiness | undefined = pick.checked.find((r) => r.providerId === pick.provider) ?? agents.find((r) => r.providerId === pick.provider);
+    const ready = chosen?.ready === true;
+    const hermes = await h.hermesProfiles({ timeoutMs });
+    const traps = [
+      ...h.configProblems.map((text) => ({ where: 'config.json', text, fix: `Edit ${h.home}/config.json.` })),
+      ...hermes.lint.flatMap((l) => l.issues.map((i) => ({ where: `Hermes profile ${l.profile} (${l.home}/config.yaml line ${i.line})`, text: i.message, fix: i.fix }))),
+    ];
+    if (flag(p, 'json')) {
+      const out = {
+        v: 1,
+        talaria: ctx.version,
+        home: h.home,
+        store: h.store.path,
+        workspace: cwd,
+        agents,
+        hermes: { profiles: hermes.profiles, ...(hermes.problem ? { problem: hermes.problem } : {}) },
+        traps,
+        chosen: { provider: pick.provider, ...(pick.profile ? { profile: pick.profile } : {}), from: pick.from, ready },
+      };
+      io.stdout.write(JSON.stringify(out, null, 2) + '\n');
+      return ready ? EXIT.OK : EXIT.NOT_READY;
+    }
+    const style = createStyle(colorEnabled(io.stdout, io.env));
+    const lines: string[] = [];
+    lines.push(`${style.bold(`Talaria ${ctx.version}`)} · home ${h.home} · ${h.store.sessions.list({ includeArchived: true }).length} stored sessions`);
+    lines.push('', style.bold('Agents'));
+    for (const r of agents) lines.push(...readinessBlock(r, style, { chosen: r.providerId === pick.provider }));
+    lines.push('', style.bold('Hermes profiles'));
+    if (hermes.profiles.length === 0) lines.push(`  none found${hermes.problem ? ` (${hermes.problem})` : ''}`);
+    for (const pr of hermes.profiles) {
+      const facts = [pr.active ? 'active' : '', pr.model ? `model ${pr.model}` : '', pr.onDisk ? '' : 'listed, no folder'].filter(Boolean).join(' · ');
+      lines.push(`  ${pr.active ? style.green('◆') : ' '} ${pr.name.padEnd(14)} ${pr.home}${facts ? `  ${style.dim(facts)}` : ''}`);
+    }
+    lines.push('', style.bold('Config traps'));
+    if (traps.length === 0) lines.push('  none found');
+    for (const t of traps) lines.push(`  ${style.yellow('!')} ${t.where}: ${sanitize(t.text)}`, `      ${style.cyan('fix:')} ${sanitize(t.fix)}`);
+    lines.push('', style.bold(`Chosen agent for ${cwd}`));
+    lines.push(`  ${pick.provider}${pick.profile ? ` (profile ${pick.profile})` : ''} — ${WHY[pick.from]}`);
+    lines.push(`  ${ready ? style.green('ready') : style.red('not ready')}${!ready && chosen?.gaps[0] ? `: ${sanitize(chosen.gaps[0].fix)}` : ''}`);
+    lines.push(style.dim('  (picked by: --agent, the workspace binding, defaultProvider, the best ready agent, else the demo agent)'));
+    io.stdout.write(lines.join('\n') + '\n');
+    return ready ? EXIT.OK : EXIT.NOT_READY;
+  } finally {
+    await h.close();
+  }
+}

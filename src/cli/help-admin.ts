@@ -1,0 +1,52 @@
+/** Help texts of the commands that look at agents and stored sessions (doctor, agents, sessions). */
+
+export const DOCTOR_HELP = `Usage: talaria doctor [--agent ID] [--profile NAME] [--cwd DIR] [--json] [--timeout SECS]
+
+Checks every agent Talaria knows: found or not, version, what blocks it (each with its fix),
+Hermes profiles, config traps (Talaria's config.json, each Hermes profile's config.yaml), and
+which agent this workspace gets.
+
+The chosen agent, first match wins:
+  1. --agent ID
+  2. the workspace's binding in $TALARIA_HOME/config.json ("workspaces": {"/path": {"provider": …}})
+  3. config.json's "defaultProvider"
+  4. the best READY agent: hermes, claude-code, codex, gemini, opencode, kimi, then config.json agents
+  5. the demo agent (offline, scripted)
+
+Options:
+  --agent ID            check this agent as the chosen one
+  --profile NAME        the profile to check (Hermes -p NAME)
+  --cwd DIR             the workspace (default: the current directory)
+  --json                everything as one JSON object
+  --timeout SECS        limit of each check (default 10)
+
+Exit codes: 0 the chosen agent is ready, 6 it is not, 2 bad usage.`;
+
+export const AGENTS_HELP = `Usage: talaria agents [--profile NAME] [--json] [--timeout SECS]
+
+Every agent Talaria knows (built-ins, config.json, Zed and JetBrains settings, the demo), whether
+it is installed and ready, its version and where it was found.
+
+Exit codes: 0 listed, 2 bad usage.`;
+
+export const SESSIONS_HELP = `Usage: talaria sessions COMMAND [options]
+
+Sessions are stored in $TALARIA_HOME/talaria.db as they happen (wire log, thread, turns,
+permission decisions). ID is a Talaria id, a unique prefix of one (4+ characters), or the agent's id.
+
+Commands:
+  list [--archived | --archived-only] [--all-workspaces] [--store-only] [agent options] [--json]
+        this workspace's sessions, newest first: Talaria's store merged with the agent's own list
+        (session/list; --store-only skips asking the agent). Archived sessions are hidden unless asked.
+  show ID [--json]            the stored thread as Markdown (or the full JSON export)
+  archive ID                  hide it from listings (Talaria-side: nothing is deleted)
+  unarchive ID                show it again
+  export ID [--format md|json|fixture] [--out FILE]
+        Markdown (default), the full JSON, or the wire log as a replayable fixture (NDJSON)
+  import FILE [--agent ID] [--cwd DIR] [--title TEXT]
+        a wire fixture (one {"t_ms","dir","msg"} per line) as a new stored session; prints its id
+  fork ID [--json]            a new session with ID's history (at the agent when it can fork)
+
+Continue a session with: talaria run --session ID PROMPT, or talaria chat --session ID.
+
+Exit codes: 0 done, 2 bad usage or unknown session, 6 the agent (list --agent, fork) is not ready.`;

@@ -1,0 +1,77 @@
+/**
+ * The runtime contract between the commands and whatever opens agents (runtime.ts: the harness).
+ * Commands only see these types.
+ */
+import type { SessionOrigin, HarnessSession } from '../harness/index.js';
+import type { ClientOptions, SessionListing } from '../session/client.js';
+import type { SessionEvent } from '../session/events.js';
+import type { Session } from '../session/session.js';
+
+export interface AgentChoice {
+  /** A registry id (hermes, claude-code, codex, gemini, opencode, kimi, demo, config.json agents…). */
+  agent?: string;
+  /** A command line that speaks ACP on stdio, split like a shell would. */
+  agentCmd?: string;
+  /** Provider profile (Hermes `-p NAME`). */
+  profile?: string;
+}
+
+export interface OpenOptions extends AgentChoice {
+  cwd: string;
+  /** Reopen this session (Talaria id, a unique prefix of one, or the agent's id). */
+  sessionId?: string;
+  /** permission, setupTimeoutMs, logger and onFrame are used; the host sets its own clientInfo. */
+  client?: ClientOptions;
+  /** Gets the session's state as events first (what happened while it opened), then live events. */
+  onEvent?: (e: SessionEvent) => void;
+  /** Human progress steps ("Starting …", "Loading session …"). */
+  onProgress?: (step: string) => void;
+  signal?: AbortSignal;
+}
+
+/** What the chat's /sessions needs from the agent. */
+export interface AgentLink {
+  capabilities: { supportsSession(feature: string): boolean };
+  listSessions(o: { cwd?: string }): Promise<SessionListing[]>;
+  /** Resolves when the agent process died (the host starts a new one on the next use). */
+  closed: Promise<unknown>;
+}
+
+export interface OpenedAgent {
+  client: AgentLink;
+  session: Session;
+  /** Human name of the agent (with its version once initialize told us). */
+  label: string;
+  isDemo: boolean;
+  /** A notice to show the person before anything else (the demo fallback banner). */
+  banner?: string;
+  /** Talaria's id of the session (the store row). */
+  talariaId?: string;
+  origin?: SessionOrigin;
+  historyFrom?: HarnessSession['historyFrom'];
+}
+
+export interface AgentRuntime {
+  open(opts: OpenOptions): Promise<OpenedAgent>;
+  /**
+   * Ends whatever open() started. Idempotent, safe mid-open. `force`: kill the agents' process
+   * groups at once instead of closing stdin and waiting (after a hang, a crash or a second Ctrl-C).
+   */
+  close(opts?: { force?: boolean }): Promise<void>;
+}
+
+export type RuntimeErrorCode = 'unknown_agent' | 'spawn_failed' | 'initialize_failed' | 'session_failed' | 'session_not_found' | 'aborted' | 'store_failed';
+
+/** Why an agent could not be opened; the CLI maps it onto an exit code. */
+export class RuntimeError extends Error {
+  override readonly name = 'RuntimeError';
+  constructor(
+    readonly code: RuntimeErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const DEMO_BANNER = 'Using the Talaria demo agent (offline, scripted) — install Hermes or pass --agent-cmd';
+export const DEMO_NOTE = 'Using the Talaria demo agent (offline, scripted)';

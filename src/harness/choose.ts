@@ -1,0 +1,74 @@
+/**
+ * Which agent a workspace gets, and how ready every agent is.
+ *
+ * The pick, first match wins:
+ *   1. an explicit provider (`--agent`);
+ *   2. the workspace's binding in config.json (`workspaces[path].provider`, nearest ancestor);
+ *   3. config.json's `defaultProvider`;
+ *   4. the best READY agent: Hermes, then Claude Code, Codex, Gemini CLI, opencode, Kimi, then the
+ *      user's own agents from config.json (checked in that order, stopping at the first ready one);
+ *   5. the bundled demo agent.
+ * The profile: the explicit one, else the workspace binding's (when it names no other provider).
+ */
+import { findHermes } from '../providers/hermes/binary.js';
+import { lintHermesConfig, readHermesConfig } from '../providers/hermes/config-lint.js';
+import { listProfiles } from '../providers/hermes/profiles.js';
+import { resolveProvider, type TalariaConfig } from '../providers/config.js';
+import type { ProviderRegistry } from '../providers/registry.js';
+import type { ProviderEnv, Readiness } from '../providers/types.js';
+import type { AgentPick, AgentStatus, Harness } from './types.js';
+
+export const PREFERRED_AGENTS = ['hermes', 'claude-code', 'codex', 'gemini', 'opencode', 'kimi'] as const;
+export const FALLBACK_AGENT = 'demo';
+
+interface ChooseCtx {
+  registry: ProviderRegistry;
+  config: TalariaConfig;
+  env: ProviderEnv;
+}
+
+export async function pickAgent(
+  c: ChooseCtx,
+  o: { workspace: string; provider?: string; profile?: string; timeoutMs?: number; known?: readonly Readiness[] },
+): Promise<AgentPick> {
+  const choice = resolveProvider(c.config, { workspace: o.workspace, override: { ...(o.provider ? { provider: o.provider } : {}), ...(o.profile ? { profile: o.profile } : {}) } });
+  const profile = (id: string) => (c.registry.get(id)?.profiles && choice.profile ? { profile: choice.profile } : {});
+  if (choice.from === 'session') return { provider: choice.provider, ...profile(choice.provider), from: 'flag', checked: [] };
+  if (choice.from === 'workspace' || choice.from === 'default') return { provider: choice.provider, ...profile(choice.provider), from: choice.from, checked: [] };
+  const order = [...PREFERRED_AGENTS, ...c.registry.list().filter((p) => p.source === 'config').map((p) => p.id)];
+  const checked: Readiness[] = [];
+  for (const id of new Set(order)) {
+    const p = c.registry.get(id);
+    if (!p) continue;
+    // A check already made (doctor checks every agent at once) is not made again.
+    const r = o.known?.find((k) => k.providerId === id) ?? (await p.readiness(c.env, { ...profile(id), ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}) }));
+    checked.push(r);
+    if (r.ready) return { provider: id, ...profile(id), from: 'best-ready', checked };
+  }
+  return { provider: FALLBACK_AGENT, from: 'fallback', checked };
+}
+
+export async function agentStatuses(c: ChooseCtx, o: { profile?: string; timeoutMs?: number } = {}): Promise<AgentStatus[]> {
+  return Promise.all(
+    c.registry.list().map(async (p) => {
+      const opts = { ...(p.profiles && o.profile ? { profile: o.profile } : {}), ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}) };
+      try {
+        return { ...(await p.readiness(c.env, opts)), source: p.source };
+      } catch (e) {
+        // A provider's check should never throw; if one does, it is reported like any other gap.
+        const message = `Checking ${p.label} failed: ${(e as Error).message}`;
+        return { providerId: p.id, label: p.label, found: false, ready: false, gaps: [{ code: 'spawn_failed' as const, message, fix: p.install }], warnings: [], source: p.source };
+      }
+    }),
+  );
+}
+
+export async function hermesProfiles(c: ChooseCtx, o: { timeoutMs?: number } = {}): ReturnType<Harness['hermesProfiles']> {
+  const bin = findHermes(c.env).found?.command;
+  const listing = await listProfiles(c.env, { ...(bin ? { command: bin } : {}), ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}) });
+  const lint = listing.profiles.map((p) => {
+    const text = readHermesConfig(p.home);
+    return { profile: p.name, home: p.home, issues: text === undefined ? [] : lintHermesConfig(text) };
+  });
+  return { profiles: listing.profiles, ...(listing.cliProblem ? { problem: listing.cliProblem } : {}), lint };
+}

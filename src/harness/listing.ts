@@ -1,0 +1,67 @@
+/**
+ * A workspace's sessions: Talaria's store merged with the agent's own session/list. Sessions in
+ * both are marked `atAgent`; ones only the agent lists appear as `stored: false`; a stored one the
+ * agent no longer lists is `atAgent: false`. Archived sessions stay hidden (Talaria-side archive)
+ * even when the agent lists them.
+ */
+import type { AgentHost } from '../host/host.js';
+import type { Store, StoredSession, Workspace as WorkspaceRow } from '../store/index.js';
+import { findStored } from './transfer.js';
+import type { ListOptions, ListResult, SessionSummary } from './types.js';
+
+export interface ListingDeps {
+  store: Store;
+  host: AgentHost;
+}
+
+export async function listSessions(d: ListingDeps, row: WorkspaceRow, o: ListOptions = {}): Promise<ListResult> {
+  const ws = row.path;
+  const rows = d.store.sessions.list({
+    workspaceId: row.id,
+    ...(o.includeArchived ? { includeArchived: true } : {}),
+    ...(o.archivedOnly ? { archivedOnly: true } : {}),
+  });
+  const out: SessionSummary[] = rows.map(summary);
+  if (!o.agent) return { sessions: out, agentProblem: 'the agent was not asked' };
+  let listed;
+  try {
+    listed = await d.host.listSessions({ provider: o.agent.provider, ...(o.agent.profile ? { profile: o.agent.profile } : {}), workspace: ws, cwd: ws });
+  } catch (e) {
+    return { sessions: out, agentProblem: e instanceof Error ? e.message : String(e) };
+  }
+  const byAgentId = new Map(out.filter((s) => s.agentSessionId && s.provider === o.agent!.provider).map((s) => [s.agentSessionId!, s]));
+  for (const s of byAgentId.values()) s.atAgent = false;
+  for (const l of listed) {
+    const mine = byAgentId.get(l.sessionId);
+    if (mine) {
+      mine.atAgent = true;
+      if (l.updatedAt) mine.agentUpdatedAt = String(l.updatedAt);
+      if (!mine.title && l.title) mine.title = String(l.title);
+      continue;
+    }
+    // Archived ones stay hidden even when the agent lists them (Talaria-side archive).
+    const hidden = !o.includeArchived && findStored(d.store, l.sessionId)?.archived === true;
+    if (hidden || o.archivedOnly) continue;
+    out.push({
+      id: l.sessionId,
+      agentSessionId: l.sessionId,
+      provider: o.agent.provider,
+      ...(o.agent.profile ? { profile: o.agent.profile } : {}),
+      cwd: typeof l.cwd === 'string' ? l.cwd : ws,
+      ...(l.title ? { title: String(l.title) } : {}),
+      archived: false,
+      stored: false,
+      atAgent: true,
+      ...(l.updatedAt ? { agentUpdatedAt: String(l.updatedAt), updatedAt: Date.parse(String(l.updatedAt)) || undefined } : {}),
+    } as SessionSummary);
+  }
+  return { sessions: out };
+}
+
+function summary(r: StoredSession): SessionSummary {
+  const s: SessionSummary = { id: r.id, provider: r.provider, cwd: r.cwd, archived: r.archived, stored: true, updatedAt: r.lastActiveAt ?? r.createdAt };
+  if (r.agentSessionId) s.agentSessionId = r.agentSessionId;
+  if (r.profile) s.profile = r.profile;
+  if (r.title) s.title = r.title;
+  return s;
+}

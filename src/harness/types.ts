@@ -1,0 +1,192 @@
+/** The library face's types: a harness → workspaces → sessions, every session recorded. */
+import type { AgentHost, HostOptions } from '../host/host.js';
+import type { AgentKey } from '../host/events.js';
+import type { PermissionMode, PermissionRule } from '../permission/types.js';
+import type { Frame, Logger, ProtocolErrorEvent } from '../protocol/types.js';
+import type { ProviderRegistry } from '../providers/registry.js';
+import type { TalariaConfig } from '../providers/config.js';
+import type { HermesProfile } from '../providers/hermes/profiles.js';
+import type { LintIssue } from '../providers/hermes/config-lint.js';
+import type { ProviderEnv, Readiness } from '../providers/types.js';
+import type { SessionEvent } from '../session/events.js';
+import type { PromptInput, Session } from '../session/session.js';
+import type { Turn, TurnResult } from '../session/turn.js';
+import type { Store, StoredSession, Workspace as WorkspaceRow } from '../store/index.js';
+import type { Thread } from '../thread/types.js';
+import type { ConnectionInfo } from './frame-router.js';
+
+export interface HarnessOptions {
+  /** Talaria's home: config.json and talaria.db (default $TALARIA_HOME, else ~/.talaria). */
+  home?: string;
+  /** Where agents are looked up and which parent variables they may get (default: this machine). */
+  env?: ProviderEnv;
+  logger?: Logger;
+  /** Default: built-ins + config.json agents + Zed/JetBrains imports + the bundled demo agent. */
+  registry?: ProviderRegistry;
+  /** Database file instead of <home>/talaria.db (`:memory:` for throwaway harnesses). */
+  storePath?: string;
+  /** Host tuning passed through (timeouts, idle reap, backoff, permission policy). */
+  host?: Pick<HostOptions, 'idleMs' | 'stallMs' | 'cancelGraceMs' | 'terminateGraceMs' | 'setupTimeoutMs' | 'backoff' | 'killOnExit'> & {
+    permission?: { mode?: PermissionMode; rules?: PermissionRule[]; timeoutMs?: number };
+  };
+  /** Every frame of every agent (after the store got it): wire logs, probes. */
+  onFrame?: (key: AgentKey, frame: Frame) => void;
+  onProtocolError?: (key: AgentKey, e: ProtocolErrorEvent) => void;
+}
+
+/** How an opened session got its history. */
+export type SessionOrigin =
+  /** A fresh session. */
+  | 'new'
+  /** `session/load`: the agent replayed its history. */
+  | 'loaded'
+  /** `session/resume`: the agent kept its context; the history shown is the stored thread. */
+  | 'resumed'
+  /** The agent no longer has it (or cannot load): a new agent session shows the stored thread; the agent starts without that context. */
+  | 'restored'
+  /** `session/fork` at the agent; the history shown is the source's stored thread. */
+  | 'forked';
+
+export interface NewSessionOptions {
+  /** A registry id (default: the workspace's binding, the configured default, else the best ready agent). */
+  provider?: string;
+  profile?: string;
+  /** The session's cwd (default: the workspace). */
+  cwd?: string;
+  permissionMode?: PermissionMode;
+  mcpServers?: unknown[];
+  additionalDirectories?: string[];
+}
+
+/** A live, recorded session. */
+export interface HarnessSession {
+  /** Talaria's id (the store row). */
+  readonly id: string;
+  /** The agent's ACP session id. */
+  readonly agentSessionId: string;
+  readonly provider: string;
+  readonly profile: string | undefined;
+  readonly workspace: string;
+  readonly origin: SessionOrigin;
+  /** Where the history in the thread came from. */
+  readonly historyFrom: 'agent' | 'store' | 'none';
+  /** The session core object (prompt, cancel, setModel, setMode, subscribe, events…). */
+  readonly session: Session;
+  readonly thread: Thread;
+  prompt(input: PromptInput): Turn;
+  cancel(): Promise<TurnResult | undefined>;
+  setModel(id: string): Promise<void>;
+  setMode(id: string): Promise<void>;
+  subscribe(fn: (e: SessionEvent) => void): () => void;
+  events(opts?: { signal?: AbortSignal }): AsyncIterableIterator<SessionEvent>;
+  /** The stored row as it is now. */
+  stored(): StoredSession;
+  /** Commits what the recorder holds now (it commits once per event-loop tick and at every turn end by itself). */
+  flush(): void;
+  /** Stops recording and closes the session at the agent (the store keeps it). */
+  close(): Promise<void>;
+}
+
+/** One line of a session listing: Talaria's store merged with the agent's session/list. */
+export interface SessionSummary {
+  /** Talaria's id; the agent's id when only the agent knows the session. */
+  id: string;
+  agentSessionId?: string;
+  provider: string;
+  profile?: string;
+  cwd: string;
+  title?: string;
+  archived: boolean;
+  /** Talaria has it in its store. */
+  stored: boolean;
+  /** The agent listed it (undefined: the agent was not asked, or cannot list). */
+  atAgent?: boolean;
+  /** Epoch ms of the last activity Talaria saw, else when it was created. */
+  updatedAt?: number;
+  /** The agent's own updatedAt, as it reported it. */
+  agentUpdatedAt?: string;
+}
+
+export interface ListOptions {
+  includeArchived?: boolean;
+  archivedOnly?: boolean;
+  /** Merge this agent's session/list (default: no agent is asked). */
+  agent?: { provider: string; profile?: string };
+}
+
+export interface ListResult {
+  sessions: SessionSummary[];
+  /** Why the agent's list is missing (not asked, cannot list, failed). */
+  agentProblem?: string;
+}
+
+export interface OpenStoredOptions {
+  /** For an id only the agent knows: which agent (default: the workspace's choice). */
+  provider?: string;
+  profile?: string;
+  permissionMode?: PermissionMode;
+  mcpServers?: unknown[];
+}
+
+export interface Workspace {
+  readonly id: string;
+  readonly path: string;
+  readonly name: string;
+  readonly row: WorkspaceRow;
+  newSession(o?: NewSessionOptions): Promise<HarnessSession>;
+  /** Sessions of this workspace, newest first; archived ones only when asked. */
+  sessions(o?: ListOptions): Promise<ListResult>;
+  /** Opens a stored session (Talaria id, unique id prefix or agent id), or one only the agent knows. */
+  openSession(id: string, o?: OpenStoredOptions): Promise<HarnessSession>;
+  forkSession(id: string, o?: OpenStoredOptions): Promise<HarnessSession>;
+}
+
+export type ExportFormat = 'md' | 'json' | 'fixture';
+
+export interface AgentStatus extends Readiness {
+  source: string;
+}
+
+/** How the agent for a workspace was chosen (doctor prints it; the CLI uses it). */
+export interface AgentPick {
+  provider: string;
+  profile?: string;
+  from: 'flag' | 'workspace' | 'default' | 'best-ready' | 'fallback';
+  /** The readiness checks made on the way (best-ready scans stop at the first ready agent). */
+  checked: Readiness[];
+}
+
+export interface Harness {
+  readonly home: string;
+  readonly registry: ProviderRegistry;
+  readonly config: TalariaConfig;
+  /** config.json and editor-import problems (each a sentence). */
+  readonly configProblems: string[];
+  readonly env: ProviderEnv;
+  readonly host: AgentHost;
+  readonly store: Store;
+  readonly workspaces: {
+    /** The workspace for a folder (created in the store on first use). */
+    open(path: string): Workspace;
+    list(): WorkspaceRow[];
+  };
+  /** Talaria-side operations on stored sessions (no agent needed). */
+  readonly sessions: {
+    /** By Talaria id, unique prefix of one (4+ characters) or agent session id. */
+    find(id: string): StoredSession | undefined;
+    list(o?: { includeArchived?: boolean; archivedOnly?: boolean; workspace?: string }): StoredSession[];
+    archive(id: string): StoredSession;
+    unarchive(id: string): StoredSession;
+    export(id: string, format: ExportFormat): Promise<string>;
+    /** A wire fixture (NDJSON) as a new stored session, its thread rebuilt by replay. */
+    import(text: string, o?: { provider?: string; cwd?: string; title?: string }): Promise<StoredSession>;
+  };
+  /** Readiness of every provider in the registry (in parallel). */
+  agents(o?: { profile?: string; timeoutMs?: number }): Promise<AgentStatus[]>;
+  /** --agent, else the workspace binding, else the configured default, else the best ready agent, else the demo. */
+  pickAgent(o: { workspace: string; provider?: string; profile?: string; timeoutMs?: number; known?: readonly Readiness[] }): Promise<AgentPick>;
+  hermesProfiles(o?: { timeoutMs?: number }): Promise<{ profiles: HermesProfile[]; problem?: string; lint: { profile: string; home: string; issues: LintIssue[] }[] }>;
+  /** What the agent behind `key` said in initialize (after it started). */
+  connectionInfo(key: AgentKey): ConnectionInfo | undefined;
+  close(): Promise<void>;
+}

@@ -1,0 +1,168 @@
+/**
+ * A workspace: a folder, its sessions (stored and at the agent) and opening them.
+ *
+ * Opening a stored session, in order:
+ *   1. `session/load` when the agent can load and still has it → history from the agent;
+ *   2. else `session/resume` when the agent can resume it → the agent keeps its context, the
+ *      history shown is the stored thread;
+ *   3. else a new agent session showing the stored thread (origin `restored`: the agent starts
+ *      without that context; a notice says so). The stored row then points at the new agent id.
+ * An id only the agent knows (its own history) is loaded and stored from then on.
+ */
+import { resolve } from 'node:path';
+import type { OpenOptions } from '../host/host.js';
+import { TalariaError } from '../protocol/errors.js';
+import type { ProviderRegistry } from '../providers/registry.js';
+import type { Session } from '../session/session.js';
+import type { StoredSession, Workspace as WorkspaceRow } from '../store/index.js';
+import { recordSession, type RecordingDeps } from './hosted.js';
+import { seedThread } from './restore.js';
+import { findStored } from './transfer.js';
+import { keyId, type ConnectionInfo } from './frame-router.js';
+import { listSessions } from './listing.js';
+import type { AgentPick, HarnessSession, ListOptions, NewSessionOptions, OpenStoredOptions, Workspace } from './types.js';
+
+export interface WorkspaceDeps extends RecordingDeps {
+  registry: ProviderRegistry;
+  pick(o: { workspace: string; provider?: string; profile?: string }): Promise<AgentPick>;
+  /** A provider for a stored row (ad-hoc command agents are rebuilt from the row). */
+  providerFor(row: StoredSession): { provider: string; profile?: string };
+  /** What to keep about the agent in the row (initialize's agentInfo, an ad-hoc command). */
+  agentInfoFor(provider: string, info: ConnectionInfo | undefined): unknown;
+  permissionMode?: OpenOptions['permissionMode'];
+}
+
+const recoverable = (e: unknown, codes: string[]) => e instanceof TalariaError && codes.includes(e.code);
+
+/**
+ * A session whose thread Talaria seeded (restored, or forked in Talaria) is only partly known to
+ * its agent: a later session/load replays just the part after the seed, so the stored thread,
+ * which holds all of it, stays the history shown. Marked in the row's agentInfo.
+ */
+const PARTIAL = 'agentHistory';
+const isPartial = (row: StoredSession) => (row.agentInfo as Record<string, unknown> | undefined)?.[PARTIAL] === 'partial';
+const markPartial = (info: unknown) => ({ ...((info as Record<string, unknown> | undefined) ?? {}), [PARTIAL]: 'partial' });
+
+export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace {
+  const ws = row.path;
+
+  const target = (provider: string, profile: string | undefined, o: { cwd?: string; permissionMode?: OpenOptions['permissionMode']; mcpServers?: unknown[]; additionalDirectories?: string[] }): OpenOptions => ({
+    provider,
+    ...(profile ? { profile } : {}),
+    workspace: ws,
+    cwd: resolve(o.cwd ?? ws),
+    ...(o.permissionMode ?? d.permissionMode ? { permissionMode: (o.permissionMode ?? d.permissionMode)! } : {}),
+    ...(o.mcpServers ? { mcpServers: o.mcpServers } : {}),
+    ...(o.additionalDirectories ? { additionalDirectories: o.additionalDirectories } : {}),
+  });
+
+  const info = (s: Session) => {
+    const key = d.host.targetOf(s);
+    return key ? d.router.for(keyId(key)).info : undefined;
+  };
+
+  /** A new store row for a live session (recorded from here on). */
+  const store = (s: Session, provider: string, profile: string | undefined): StoredSession =>
+    d.store.sessions.create({
+      agentSessionId: s.id,
+      provider,
+      ...(profile ? { profile } : {}),
+      workspaceId: row.id,
+      cwd: s.cwd,
+      ...(s.thread.title ? { title: s.thread.title } : {}),
+      agentInfo: d.agentInfoFor(provider, info(s)),
+    });
+
+  const chosen = async (o: { provider?: string; profile?: string }) => {
+    const p = await d.pick({ workspace: ws, ...(o.provider ? { provider: o.provider } : {}), ...(o.profile ? { profile: o.profile } : {}) });
+    return { provider: p.provider, profile: p.profile };
+  };
+
+  async function newSession(o: NewSessionOptions = {}): Promise<HarnessSession> {
+    const { provider, profile } = await chosen(o);
+    const s = await d.host.newSession(target(provider, profile, o));
+    return recordSession(d, s, { row: store(s, provider, profile), workspace: ws, origin: 'new', historyFrom: 'none' });
+  }
+
+  async function openStored(stored: StoredSession, o: OpenStoredOptions): Promise<HarnessSession> {
+    const { provider, profile } = d.providerFor(stored);
+    const wsPath = stored.workspaceId ? (d.store.workspaces.get(stored.workspaceId)?.path ?? ws) : ws;
+    const t = { ...target(provider, profile, { ...o, cwd: stored.cwd }), workspace: wsPath };
+    const agentId = stored.agentSessionId;
+    let s: Session | undefined;
+    let origin: HarnessSession['origin'] = 'loaded';
+    let lost: string | undefined;
+    if (agentId) {
+      try {
+        s = await d.host.loadSession(agentId, t);
+      } catch (e) {
+        if (!recoverable(e, ['unsupported', 'session_not_found'])) throw e;
+        lost = (e as TalariaError).code;
+      }
+      if (!s && lost === 'unsupported') {
+        try {
+          s = await d.host.resumeSession(agentId, t);
+          origin = 'resumed';
+        } catch (e) {
+          if (!recoverable(e, ['unsupported', 'session_not_found'])) throw e;
+        }
+      }
+    }
+    if (!s) {
+      s = await d.host.newSession(t);
+      origin = 'restored';
+    }
+    let historyFrom: HarnessSession['historyFrom'] = origin === 'loaded' ? 'agent' : 'none';
+    if ((origin !== 'loaded' || isPartial(stored)) && seedThread(s, d.store.entries.loadSnapshot(stored.id))) historyFrom = 'store';
+    if (origin === 'restored') {
+      const why = !agentId ? 'it was never opened at the agent' : lost === 'session_not_found' ? 'the agent no longer has it' : 'the agent cannot load or resume sessions';
+      s.notice('info', 'history_restored', `Restored from Talaria's store (${why}); the agent starts this conversation without its earlier context.`);
+      d.store.sessions.update(stored.id, { agentSessionId: s.id, agentInfo: markPartial(stored.agentInfo) });
+    }
+    const row = d.store.sessions.get(stored.id)!;
+    return recordSession(d, s, { row, workspace: wsPath, origin, historyFrom });
+  }
+
+  async function openSession(id: string, o: OpenStoredOptions = {}): Promise<HarnessSession> {
+    const stored = findStored(d.store, id);
+    if (stored) return openStored(stored, o);
+    // Only the agent may know it (its own history from before Talaria, or another client's).
+    const { provider, profile } = await chosen(o);
+    let s: Session;
+    try {
+      s = await d.host.loadSession(id, target(provider, profile, o));
+    } catch (e) {
+      if (recoverable(e, ['unsupported', 'session_not_found'])) {
+        throw new TalariaError('session_not_found', `no session ${id} in Talaria's store or at ${d.registry.require(provider).label}`, { sessionId: id });
+      }
+      throw e;
+    }
+    return recordSession(d, s, { row: store(s, provider, profile), workspace: ws, origin: 'loaded', historyFrom: 'agent' });
+  }
+
+  async function forkSession(id: string, o: OpenStoredOptions = {}): Promise<HarnessSession> {
+    const src = findStored(d.store, id);
+    if (!src) throw new TalariaError('session_not_found', `no stored session ${id}`, { sessionId: id });
+    const { provider, profile } = d.providerFor(src);
+    const t = target(provider, profile, { ...o, cwd: src.cwd });
+    let s: Session | undefined;
+    if (src.agentSessionId) {
+      try {
+        s = await d.host.forkSession(src.agentSessionId, t);
+      } catch (e) {
+        if (!recoverable(e, ['unsupported', 'session_not_found'])) throw e;
+      }
+    }
+    const origin: HarnessSession['origin'] = s ? 'forked' : 'restored';
+    s ??= await d.host.newSession(t);
+    const historyFrom = seedThread(s, d.store.entries.loadSnapshot(src.id)) ? 'store' : 'none';
+    if (origin === 'restored') s.notice('info', 'history_restored', `Forked in Talaria from ${src.id}; the agent cannot fork it, so it starts without the earlier context.`);
+    const created = store(s, provider, profile);
+    d.store.sessions.update(created.id, { title: `${src.title ?? 'Session'} (fork)`, ...(origin === 'restored' ? { agentInfo: markPartial(created.agentInfo) } : {}) });
+    return recordSession(d, s, { row: d.store.sessions.get(created.id)!, workspace: ws, origin, historyFrom });
+  }
+
+  const sessions = (o: ListOptions = {}) => listSessions(d, row, o);
+
+  return { id: row.id, path: ws, name: row.name, row, newSession, sessions, openSession, forkSession };
+}

@@ -1,0 +1,139 @@
+import { describe, it, expect, vi } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { EXIT } from '../../src/cli/exit-codes.js';
+import { FIXTURES, demoEnv, fakeCmd, ndjsonLines, runCli, tempDir } from './helpers.js';
+
+vi.setConfig({ testTimeout: 90_000 });
+
+/** `talaria sessions …` and continuing sessions across processes (each command is a new process). */
+const HERMES_BIN_DIR = fileURLToPath(new URL('../fakes/hermes/bin', import.meta.url));
+
+function place() {
+  const cwd = tempDir('sess');
+  writeFileSync(join(cwd, 'notes.txt'), 'hello notes\n');
+  return { cwd, env: { ...demoEnv(tempDir('sess-home')), PATH: [dirname(process.execPath), '/usr/bin', '/bin'].join(':'), HOME: tempDir('user') } };
+}
+
+interface Listed {
+  sessions: { id: string; agentSessionId?: string; stored: boolean; atAgent?: boolean; archived: boolean; title?: string }[];
+}
+const listJson = async (p: ReturnType<typeof place>, ...args: string[]) => JSON.parse((await runCli(['sessions', 'list', '--json', ...args], p)).stdout) as Listed;
+
+describe.concurrent('sessions survive the process', () => {
+  it('run a turn, exit; `sessions list` in a new process; `run --session ID` continues it', async () => {
+    const p = place();
+    const first = await runCli(['run', '--json', 'first prompt'], p);
+    expect(first.code).toBe(0);
+    const agentId = (JSON.parse(first.stdout) as { sessionId: string }).sessionId;
+    const listed = await listJson(p);
+    expect(listed.sessions).toEqual([expect.objectContaining({ agentSessionId: agentId, stored: true, atAgent: true, archived: false })]);
+    const id = listed.sessions[0]!.id;
+    const human = await runCli(['sessions', 'list'], p);
+    expect(human.stdout).toMatch(new RegExp(`^ID +AGENT +UPDATED \\(UTC\\) +STATE +TITLE\\n${id} +demo +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d +\\S`));
+
+    // Continue by a prefix of Talaria's id: the agent loads it, the turn runs, same agent session.
+    const second = await runCli(['run', '--ndjson', '--session', id.slice(0, 8), 'second prompt'], p);
+    expect(second.code).toBe(0);
+    const lines = ndjsonLines(second.stdout);
+    expect(lines[0]).toMatchObject({ type: 'run.started', sessionId: agentId, loaded: true });
+    const users = lines.filter((l) => l.type === 'entry.added' && (l.entry as { kind: string }).kind === 'user_message');
+    expect(users.map((l) => (l.entry as { text: string }).text)).toEqual(['first prompt', 'second prompt']);
+    const shown = await runCli(['sessions', 'show', id], p);
+    expect(shown.stdout).toMatch(/### User\n\nfirst prompt\n[\s\S]*### User\n\nsecond prompt\n/);
+    expect((await runCli(['run', '--session', 'no-such-id', 'x'], p)).code).toBe(EXIT.USAGE);
+  });
+
+  it('archive, unarchive, export (md, json, fixture to a file), import, fork', async () => {
+    const p = place();
+    await runCli(['run', 'keep this'], p);
+    const id = (await listJson(p, '--store-only')).sessions[0]!.id;
+
+    expect((await runCli(['sessions', 'archive', id], p)).stdout).toMatch(new RegExp(`^Archived ${id}`));
+    expect((await listJson(p)).sessions).toEqual([]);
+    expect((await listJson(p, '--archived')).sessions).toEqual([expect.objectContaining({ id, archived: true })]);
+    expect((await runCli(['sessions', 'list', '--archived-only'], p)).stdout).toContain(`${id}`);
+    expect((await runCli(['sessions', 'unarchive', id], p)).stdout).toMatch(/^Unarchived/);
+    expect((await listJson(p)).sessions.map((s) => s.id)).toEqual([id]);
+
+    const [md, json] = await Promise.all([runCli(['sessions', 'export', id], p), runCli(['sessions', 'export', id, '--format', 'json'], p)]);
+    expect(md.stdout).toMatch(/### User\n\nkeep this\n/);
+    expect(JSON.parse(json.stdout)).toMatchObject({ format: 'talaria.session', session: { id } });
+    const file = join(p.cwd, 'session.ndjson');
+    expect((await runCli(['sessions', 'export', id, '--format', 'fixture', '--out', file], p)).code).toBe(0);
+    const replayed = await runCli(['replay', file], p);
+    expect(replayed.stdout).toContain('keep this');
+
+    const imported = await runCli(['sessions', 'import', file, '--title', 'Imported copy'], p);
+    expect(imported.code).toBe(0);
+    const newId = imported.stdout.trim();
+    expect(newId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(imported.stderr).toContain('as a demo session (Imported copy)');
+    expect((await runCli(['sessions', 'show', newId], p)).stdout).toMatch(/^# Imported copy\n[\s\S]*keep this/);
+    const hermes = await runCli(['sessions', 'import', join(FIXTURES, 'tools.ndjson')], p);
+    expect((await runCli(['sessions', 'show', hermes.stdout.trim()], p)).stdout).toContain('+second file');
+
+    const fork = await runCli(['sessions', 'fork', id], p);
+    expect(fork.code).toBe(0);
+    const forkId = fork.stdout.trim();
+    expect(forkId).not.toBe(id);
+    expect(fork.stderr).toContain('in Talaria: the agent starts without the earlier context');
+    const cont = await runCli(['run', '--json', '--session', forkId, 'in the fork'], p);
+    expect(cont.code).toBe(0);
+    expect((await runCli(['sessions', 'show', forkId], p)).stdout).toMatch(/keep this[\s\S]*in the fork/);
+    expect((await runCli(['sessions', 'show', id], p)).stdout).not.toContain('in the fork');
+
+    for (const args of [['show', 'nope-nope'], ['archive', 'nope-nope'], ['import', join(p.cwd, 'notes.txt')]]) {
+      const r = await runCli(['sessions', ...args], p);
+      expect(r.code, args.join(' ')).toBe(EXIT.USAGE);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+    }
+  });
+
+  it('Hermes (emulator): the session is in both lists and continues after a restart', async () => {
+    const p = place();
+    const hermesHome = tempDir('hermes');
+    writeFileSync(join(hermesHome, 'config.yaml'), 'model:\n  default: fake-model\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n');
+    const env = { ...p.env, PATH: `${HERMES_BIN_DIR}:${p.env.PATH}`, HERMES_HOME: hermesHome };
+    const h = { cwd: p.cwd, env };
+    const first = await runCli(['run', '--json', 'hello'], h);
+    expect(JSON.parse(first.stdout)).toMatchObject({ stopReason: 'end_turn', text: 'Hello from the fake model! You said: hello' });
+    const listed = await listJson(h);
+    expect(listed.sessions).toEqual([expect.objectContaining({ stored: true, atAgent: true })]);
+    const again = await runCli(['run', '--json', '--session', listed.sessions[0]!.id, 'again'], h);
+    expect(JSON.parse(again.stdout)).toMatchObject({ sessionId: (JSON.parse(first.stdout) as { sessionId: string }).sessionId, text: 'Hello from the fake model! You said: again' });
+    const shown = readFileSync(join(hermesHome, 'config.yaml'), 'utf8');
+    expect(shown).toContain('fake-model'); // Talaria never writes Hermes' config
+  });
+});
+
+describe.concurrent('sessions nobody prompted', () => {
+  it('`talaria models` opens a session to list them; it is archived on exit, out of the listings', async () => {
+    const p = place();
+    const r = await runCli(['models'], p);
+    expect(r.code).toBe(0);
+    expect((await listJson(p, '--store-only')).sessions).toEqual([]);
+    expect((await listJson(p, '--store-only', '--archived')).sessions).toEqual([expect.objectContaining({ archived: true })]);
+    // The agent still lists it, but Talaria's archive wins.
+    expect((await listJson(p)).sessions).toEqual([]);
+  });
+});
+
+describe.concurrent('--agent-cmd sessions', () => {
+  it('remember their command: `--session ID` alone reopens them; an agent that cannot load gets the stored history', async () => {
+    const p = place();
+    const first = await runCli(['run', '--json', '--agent-cmd', fakeCmd('echo-agent'), 'first words'], p);
+    expect(JSON.parse(first.stdout)).toMatchObject({ stopReason: 'end_turn', text: 'first words' });
+    const listed = await listJson(p, '--store-only');
+    expect(listed.sessions).toEqual([expect.objectContaining({ provider: expect.stringMatching(/^cmd:node-[0-9a-f]{6}$/) })]);
+    const id = listed.sessions[0]!.id;
+    const second = await runCli(['run', '--ndjson', '--session', id, 'second words'], p);
+    expect(second.code).toBe(0);
+    const lines = ndjsonLines(second.stdout);
+    const added = lines.filter((l) => l.type === 'entry.added').map((l) => l.entry as { kind: string; text?: string; code?: string });
+    expect(added.filter((e) => e.kind === 'user_message').map((e) => e.text)).toEqual(['first words', 'second words']);
+    expect(added.find((e) => e.kind === 'notice')).toMatchObject({ code: 'history_restored' });
+    expect((await runCli(['sessions', 'show', id], p)).stdout).toMatch(/first words[\s\S]*second words/);
+  });
+});
