@@ -31,6 +31,27 @@ describe('README', () => {
     }
   });
 
+  it('the harness example runs as written and records the session', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const m = /embed everything[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme);
+    expect(m).not.toBeNull();
+    const entry = pathToFileURL(join(ROOT, 'src/index.ts')).href;
+    const dir = mkdtempSync(join(tmpdir(), 'talaria-readme-'));
+    const file = join(dir, 'harness.mts');
+    writeFileSync(file, m![1]!.replace(/from 'talaria-acp'/g, `from '${entry}'`));
+    try {
+      const out = execFileSync(process.execPath, ['--import', import.meta.resolve('tsx'), file], {
+        cwd: dir,
+        env: { ...process.env, TALARIA_HOME: join(dir, 'home'), TALARIA_DEMO_HOME: join(dir, 'demo-home') },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(out.trim()).toBe('end_turn true');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('names the two commands and CI runs the README test command', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     expect(readme).toContain('npm start');
