@@ -1,6 +1,6 @@
 /**
  * The registry: every case `npm run bench` knows, in table order. Baselines live here; the
- * Talaria cases are in talaria-cases.ts (TODO stubs until the core exists). To add a case, append
+ * Talaria cases are in talaria-cases.ts. To add a case, append
  * a `BenchCase` — run.ts repeats and interleaves it, report.ts judges its metrics' targets against
  * baselines measured in the same run.
  */

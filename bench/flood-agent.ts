@@ -5,6 +5,8 @@
  *
  *   node --import tsx bench/flood-agent.ts [--frames N] [--rate R] [--chunk-bytes B] [--seed S]
  *   node --import tsx bench/flood-agent.ts --self-test [--frames N]   # producer rate into /dev/null
+ *   … --prebuild-load   build the session/load mix before answering initialize, so a timed
+ *                       load replay measures the client, not the agent's set-up
  *
  * Protocol: answers `initialize` at once; `session/new` → a fresh session id (several sessions per
  * process are fine); `session/prompt` → floods N frames for that session, then answers
@@ -29,10 +31,11 @@ interface FloodConfig {
   rate: number;
   chunkBytes: number;
   seed: number;
+  prebuildLoad: boolean;
 }
 
 function parseArgs(argv: string[]): FloodConfig & { selfTest: boolean } {
-  const cfg = { frames: 100_000, rate: 0, chunkBytes: 65_536, seed: 1, selfTest: false };
+  const cfg = { frames: 100_000, rate: 0, chunkBytes: 65_536, seed: 1, selfTest: false, prebuildLoad: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const num = (): number => {
@@ -45,6 +48,7 @@ function parseArgs(argv: string[]): FloodConfig & { selfTest: boolean } {
     else if (a === '--chunk-bytes') cfg.chunkBytes = Math.max(1, Math.floor(num()));
     else if (a === '--seed') cfg.seed = Math.floor(num());
     else if (a === '--self-test') cfg.selfTest = true;
+    else if (a === '--prebuild-load') cfg.prebuildLoad = true;
     else throw new Error(`flood-agent: unknown argument ${a}`);
   }
   return cfg;
@@ -157,13 +161,16 @@ async function handle(msg: Record<string, unknown>): Promise<void> {
   const params = (msg['params'] ?? {}) as Record<string, unknown>;
   switch (method) {
     case 'initialize':
+      if (cfg.prebuildLoad) templates(cfg.frames, true);
       await reply(id, {
         protocolVersion: 1,
         agentCapabilities: { loadSession: true, promptCapabilities: {}, mcpCapabilities: {} },
         authMethods: [],
         agentInfo: { name: 'talaria-bench-flood', version: '0.1.0' },
       });
-      setImmediate(() => templates(cfg.frames, false)); // pre-build while the client sets up
+      // Pre-build the prompt mix while the client sets up (not for a load run: building it would
+      // hold up the replay).
+      if (!cfg.prebuildLoad) setImmediate(() => templates(cfg.frames, false));
       return;
     case 'session/new':
       return reply(id, { sessionId: `flood-${process.pid}-${++sessions}` });

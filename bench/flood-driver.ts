@@ -93,23 +93,39 @@ export class LatencyRecorder {
   }
 }
 
+/** This process's CPU time (user + system, all threads) in ms. */
+export function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
 export interface FloodResult {
   framesSent: number;
   framesSeen: number;
   seconds: number;
   framesPerSec: number;
+  /**
+   * Frames per second of the consumer's own CPU time over the same interval. The consumer is the
+   * bottleneck by construction, so on an idle machine this equals `framesPerSec`; when other
+   * processes take the cores it does not count the time spent waiting for one.
+   */
+  framesPerCpuSec: number;
   latency: { p50: number; p99: number; max: number };
   unstamped: number;
 }
 
-/** Throughput counts from the first frame seen to the turn's end (excludes spawn and set-up). */
-export function floodResult(sent: number, seen: number, t0: number, t1: number, rec?: LatencyRecorder): FloodResult {
+/**
+ * Throughput counts from the first frame seen to the turn's end (excludes spawn and set-up);
+ * `cpu` is the consumer's CPU ms over that interval (see `cpuMs`), when measured.
+ */
+export function floodResult(sent: number, seen: number, t0: number, t1: number, rec?: LatencyRecorder, cpu?: number): FloodResult {
   const seconds = Math.max(1e-9, (t1 - t0) / 1000);
   return {
     framesSent: sent,
     framesSeen: seen,
     seconds,
     framesPerSec: seen / seconds,
+    framesPerCpuSec: cpu === undefined ? NaN : seen / Math.max(1e-9, cpu / 1000),
     latency: rec ? rec.summary() : { p50: NaN, p99: NaN, max: NaN },
     unstamped: rec ? rec.unstamped : 0,
   };
@@ -122,6 +138,7 @@ export function floodSample(r: FloodResult): Sample {
   return {
     values: {
       framesPerSec: r.framesPerSec,
+      framesPerCpuSec: r.framesPerCpuSec,
       framesSent: r.framesSent,
       framesSeen: r.framesSeen,
       lost: r.framesSent - r.framesSeen,

@@ -7,7 +7,7 @@
  * the previous answer, as any ACP client would.
  */
 import { pathToFileURL } from 'node:url';
-import { ROOT, exitGuard, floodResult, framesSentOf, LatencyRecorder, spawnFlood, stampOf, stopAgent } from './flood-driver.js';
+import { ROOT, cpuMs, exitGuard, floodResult, framesSentOf, LatencyRecorder, spawnFlood, stampOf, stopAgent } from './flood-driver.js';
 import type { FloodParams, FloodResult } from './flood-driver.js';
 
 const line = (id: number, method: string, params: unknown): string =>
@@ -30,6 +30,7 @@ export async function runFloor(p: FloodParams): Promise<FloodResult> {
   const rec = new LatencyRecorder(p.frames);
   let seen = 0;
   let t0 = 0;
+  let c0 = 0;
   const done = new Promise<FloodResult>((resolve, reject) => {
     let pending = '';
     child.stdout.setEncoding('utf8');
@@ -47,7 +48,10 @@ export async function runFloor(p: FloodParams): Promise<FloodResult> {
         const msg = JSON.parse(buf.slice(start, nl)) as RpcMessage;
         start = nl + 1;
         if (msg.method === 'session/update') {
-          if (seen++ === 0) t0 = performance.now();
+          if (seen++ === 0) {
+            t0 = performance.now();
+            c0 = cpuMs();
+          }
           rec.record(stampOf(msg.params?.update));
         } else if (msg.error !== undefined) {
           reject(new Error(`floor: agent answered ${msg.id} with ${JSON.stringify(msg.error)}`));
@@ -56,7 +60,7 @@ export async function runFloor(p: FloodParams): Promise<FloodResult> {
         } else if (msg.id === 2) {
           child.stdin.write(prompt(String(msg.result?.sessionId)));
         } else if (msg.id === 3) {
-          resolve(floodResult(framesSentOf(msg.result), seen, t0, performance.now(), rec));
+          resolve(floodResult(framesSentOf(msg.result), seen, t0, performance.now(), rec, cpuMs() - c0));
         }
       }
       pending = buf.slice(start);

@@ -19,6 +19,10 @@ export function describeTarget(t: Target, spec: MetricSpec): string {
       return `< +${t.limit} ${spec.unit} over ${b}`;
     case 'below':
       return `< ${t.limit} ${spec.unit}`;
+    case 'at-most':
+      return `≤ ${t.max}${spec.unit === '×' ? '×' : ` ${spec.unit}`}`;
+    case 'at-least':
+      return `≥ ${t.min}${spec.unit === '×' ? '×' : ` ${spec.unit}`}`;
     case 'equals':
       return `= ${t.expected}`;
   }
@@ -34,6 +38,10 @@ function judge(t: Target, value: number, baseline: number | null): boolean | nul
       return baseline === null ? null : value - baseline < t.limit;
     case 'below':
       return value < t.limit;
+    case 'at-most':
+      return value <= t.max;
+    case 'at-least':
+      return value >= t.min;
     case 'equals':
       return value === t.expected;
   }
@@ -50,7 +58,7 @@ export function buildRow(c: BenchCase, spec: MetricSpec, results: ReadonlyMap<st
     name,
     value: null,
     unit: spec.unit,
-    baseline: spec.baseline ? spec.baseline.case : null,
+    baseline: spec.baseline ? (spec.baseline.label ?? spec.baseline.case) : null,
     baselineValue,
     ratio: null,
     ratioKind,

@@ -11,7 +11,10 @@
  *   --reps N             repetitions (default 5)
  *   --frames N           frames per flood turn (default 100000)
  *   --paced-frames N, --paced-rate R   paced latency turns (default 10000 at 10000 frames/s)
- *   --startup-runs K     spawns per start-up sample (default 3)
+ *   --startup-runs K     spawns per sdk.startup sample; talaria.startup runs 2K Talaria/SDK pairs (default 3)
+ *   --history-entries N  entries in the history cases' session (default 10000)
+ *   --sessions S, --processes P          concurrency (default 50 sessions over 10 agents)
+ *   --idle-sessions S, --idle-processes P  idle memory (default 200 sessions over 4 agents)
  *   --startup-agent CMD  agent command for start-up (default: node --import tsx src/demo/main.ts;
  *                        also TALARIA_BENCH_AGENT)
  *   --no-warmup, --strict (exit 1 when a target fails), --list, --results-dir DIR
@@ -26,7 +29,7 @@ import { runIsolated } from './isolate.js';
 import { buildRows, formatNotes, formatTable, writeReport, type BenchReport } from './report.js';
 import { defaultStartupAgent, splitCommand } from './startup.js';
 import { medianByKey } from './stats.js';
-import { isNotMeasured, type BenchCase, type BenchOptions, type CaseResult, type Sample } from './types.js';
+import { isNotMeasured, samplesOf, type BenchCase, type BenchOptions, type CaseResult, type Sample, type SampleSet } from './types.js';
 
 
 interface Cli {
@@ -49,6 +52,11 @@ function parseCli(argv: string[]): Cli {
     startupRuns: quick ? 1 : 3,
     startupAgent: defaultStartupAgent(),
     root: ROOT,
+    historyEntries: quick ? 300 : 10_000,
+    sessions: quick ? 4 : 50,
+    processes: quick ? 2 : 10,
+    idleSessions: quick ? 10 : 200,
+    idleProcesses: quick ? 2 : 4,
   };
   const cli: Cli = {
     opts,
@@ -79,6 +87,11 @@ function parseCli(argv: string[]): Cli {
     else if (a === '--paced-rate') opts.pacedRate = int();
     else if (a === '--startup-runs') opts.startupRuns = int();
     else if (a === '--startup-agent') opts.startupAgent = splitCommand(val());
+    else if (a === '--history-entries') opts.historyEntries = int();
+    else if (a === '--sessions') opts.sessions = int();
+    else if (a === '--processes') opts.processes = int();
+    else if (a === '--idle-sessions') opts.idleSessions = int();
+    else if (a === '--idle-processes') opts.idleProcesses = int();
     else if (a === '--no-warmup') cli.warmup = false;
     else if (a === '--strict') cli.strict = true;
     else if (a === '--list') cli.list = true;
@@ -105,10 +118,26 @@ async function runOne(c: BenchCase, opts: BenchOptions): Promise<ReturnType<Benc
 }
 
 function warmupOpts(o: BenchOptions): BenchOptions {
-  return { ...o, frames: Math.max(1_000, Math.floor(o.frames / 10)), pacedFrames: Math.max(200, Math.floor(o.pacedFrames / 10)), startupRuns: 1 };
+  return {
+    ...o,
+    frames: Math.max(1_000, Math.floor(o.frames / 10)),
+    pacedFrames: Math.max(200, Math.floor(o.pacedFrames / 10)),
+    startupRuns: 1,
+    // Same code paths as the full run, without spawning ten agents.
+    sessions: Math.min(o.sessions, 4),
+    processes: Math.min(o.processes, 2),
+  };
 }
 
-function brief(s: Sample): string {
+function brief(m: Sample | SampleSet): string {
+  const all = samplesOf(m);
+  const s = all[0];
+  if (!s) return 'no samples';
+  const more = all.length > 1 ? ` (first of ${all.length} pairs)` : '';
+  return briefOne(s) + more;
+}
+
+function briefOne(s: Sample): string {
   const v = s.values;
   const fps = v['framesPerSec'];
   const p99 = v['latP99Ms'];
@@ -143,7 +172,7 @@ async function main(): Promise<number> {
       results.set(c.name, { name: c.name, role: c.role, samples: [], medians: {}, notMeasured: m, notes: [] });
       finished.add(c.name);
     } else {
-      samples.get(c.name)!.push(m);
+      samples.get(c.name)!.push(...samplesOf(m));
     }
   };
 
@@ -156,7 +185,8 @@ async function main(): Promise<number> {
   }
   if (cli.warmup) {
     log('warm-up…');
-    for (const c of repeated) await runOne(c, warmupOpts(cli.opts)).catch(() => undefined);
+    // Isolated cases run in a fresh process every time: warming this one up would not help them.
+    for (const c of repeated.filter((x) => !x.isolate)) await runOne(c, warmupOpts(cli.opts)).catch(() => undefined);
   }
   for (let rep = 0; rep < cli.reps; rep++) {
     const todo = repeated.filter((c) => !finished.has(c.name));

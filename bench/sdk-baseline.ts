@@ -6,7 +6,7 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { Readable, Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import { ROOT, exitGuard, floodResult, framesSentOf, LatencyRecorder, spawnFlood, stampOf, stopAgent } from './flood-driver.js';
+import { ROOT, cpuMs, exitGuard, floodResult, framesSentOf, LatencyRecorder, spawnFlood, stampOf, stopAgent } from './flood-driver.js';
 import type { AgentChild, FloodParams, FloodResult } from './flood-driver.js';
 
 /** `ndJsonStream` over a child's pipes (the SDK has no spawn helper). */
@@ -22,10 +22,14 @@ export async function runSdkBaseline(p: FloodParams): Promise<FloodResult> {
   const rec = new LatencyRecorder(p.frames);
   let seen = 0;
   let t0 = 0;
+  let c0 = 0;
   const conn = acp
     .client({ name: 'talaria-bench-sdk' })
     .onNotification(acp.methods.client.session.update, ({ params }) => {
-      if (seen++ === 0) t0 = performance.now();
+      if (seen++ === 0) {
+        t0 = performance.now();
+        c0 = cpuMs();
+      }
       rec.record(stampOf(params.update));
     })
     .connect(childStream(child));
@@ -36,7 +40,7 @@ export async function runSdkBaseline(p: FloodParams): Promise<FloodResult> {
       sessionId,
       prompt: [{ type: 'text', text: 'flood' }],
     });
-    return floodResult(framesSentOf(res), seen, t0, performance.now(), rec);
+    return floodResult(framesSentOf(res), seen, t0, performance.now(), rec, cpuMs() - c0);
   };
   try {
     return await Promise.race([turn(), exitGuard(child, 'sdk baseline')]);

@@ -12,6 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { buildChildEnv } from '../src/protocol/env.js';
 import { ROOT, exitGuard, spawnAgent, stopAgent } from './flood-driver.js';
 import { childStream } from './sdk-baseline.js';
 import { median } from './stats.js';
@@ -43,11 +44,16 @@ export function missingAgent(command: readonly string[], root = ROOT): string | 
  * Run `fn` with an environment whose demo-agent home is a fresh temporary folder (the demo agent
  * records every session/new there), removed afterwards. Talaria's start-up case must use it too,
  * so both paths pay the same disk writes.
+ *
+ * The environment is the one Talaria gives an agent (the allow-list of buildChildEnv plus the
+ * demo home), so the SDK's child starts under the same conditions: with the parent's full
+ * environment it would, e.g., load NODE_EXTRA_CA_CERTS at start-up, which Talaria's child does
+ * not, and the comparison would measure the environment instead of the client.
  */
 export async function withStartupEnv<T>(fn: (env: NodeJS.ProcessEnv) => Promise<T>): Promise<T> {
   const home = await mkdtemp(join(tmpdir(), 'talaria-bench-demo-'));
   try {
-    return await fn({ ...process.env, TALARIA_DEMO_HOME: home });
+    return await fn(buildChildEnv(process.env, { set: { TALARIA_DEMO_HOME: home } }));
   } finally {
     await rm(home, { recursive: true, force: true });
   }

@@ -17,6 +17,14 @@ export interface BenchOptions {
   startupAgent: string[];
   /** Repository root (absolute), for resolving agent files. */
   root: string;
+  /** Entries in the history cases' session (10,000). */
+  historyEntries: number;
+  /** Concurrency: sessions spread over agent processes (50 over 10). */
+  sessions: number;
+  processes: number;
+  /** Idle memory: sessions spread over agent processes (200 over 4). */
+  idleSessions: number;
+  idleProcesses: number;
 }
 
 /** One run of a case: named numbers (medians are taken per key across repetitions). */
@@ -33,7 +41,19 @@ export interface NotMeasured {
   reason: 'todo' | 'skipped';
 }
 
-export type Measurement = Sample | NotMeasured;
+/**
+ * Several samples from one run: a case that measures in pairs returns each pair as a sample, so
+ * the median is taken over every pair of the run rather than over per-run averages.
+ */
+export interface SampleSet {
+  samples: Sample[];
+}
+
+export type Measurement = Sample | SampleSet | NotMeasured;
+
+export function samplesOf(m: Sample | SampleSet): Sample[] {
+  return 'samples' in m ? m.samples : [m];
+}
 
 export function isNotMeasured(m: Measurement): m is NotMeasured {
   return 'notMeasured' in m;
@@ -43,6 +63,8 @@ export function isNotMeasured(m: Measurement): m is NotMeasured {
 export interface MetricRef {
   case: string;
   key: string;
+  /** Shown in the baseline column instead of the case name (e.g. a baseline a case measures itself). */
+  label?: string;
 }
 
 /**
@@ -54,6 +76,8 @@ export type Target =
   | { kind: 'ratio-at-most'; max: number } // value / baseline ≤ max (start-up overhead)
   | { kind: 'delta-below'; limit: number } // value − baseline < limit (added latency)
   | { kind: 'below'; limit: number } // value < limit (absolute)
+  | { kind: 'at-most'; max: number } // value ≤ max (absolute, e.g. a paired ratio)
+  | { kind: 'at-least'; min: number } // value ≥ min (absolute, e.g. a paired ratio)
   | { kind: 'equals'; expected: number }; // value === expected (frames lost)
 
 /** One row of the report. Declare the same key twice to judge it against two baselines. */

@@ -53,7 +53,11 @@ export function applyChunk(
 
   if (index >= 0) {
     const old = thread.entries[index] as MessageEntry;
-    const next: MessageEntry = { ...old, text: old.text + text, blocks: block ? [...old.blocks, block] : old.blocks };
+    // Clone, then set (same result as `{ ...old, text, blocks }`): runs once per streamed chunk,
+    // and measured faster in V8 than a spread with overriding properties (bench/, talaria.core).
+    const next: MessageEntry = { ...old };
+    next.text = old.text + text;
+    next.blocks = block ? [...old.blocks, block] : old.blocks;
     replaceEntry(thread, index, next, changes);
     return true;
   }

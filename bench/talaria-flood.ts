@@ -1,0 +1,83 @@
+/**
+ * The Talaria core consuming the flood: `AcpClient.spawn` → `newSession` → `prompt`, with a
+ * subscriber on the session's events. Same agent, same frames, same handshake as floor.ts and
+ * sdk-baseline.ts; throughput counts from the first update seen by the subscriber to the turn's
+ * result. Optionally a frame/event sink (the store's recorder) rides along on both hooks.
+ */
+import { pathToFileURL } from 'node:url';
+import { AcpClient } from '../src/session/client.js';
+import type { SessionEvent } from '../src/session/events.js';
+import type { SessionHooks } from '../src/session/hooks.js';
+import type { Frame } from '../src/protocol/types.js';
+import type { Thread } from '../src/thread/types.js';
+import { FLOOD_AGENT, ROOT, cpuMs, floodArgs, floodResult, framesSentOf, type FloodParams, type FloodResult } from './flood-driver.js';
+import { UpdateProbe } from './talaria-probe.js';
+
+/** What a "talaria + store" run adds on the hot path: the store recorder's two hooks. */
+export interface Sink {
+  onFrame(frame: Frame): void;
+  onEvent(event: SessionEvent): void;
+}
+
+export interface TalariaFloodParams extends FloodParams {
+  /** Rides along from the spawn on: every frame (raw tap), and every event of the session. */
+  sink?: Sink;
+  /** Session hooks (the smoke test drops updates with `mapUpdate` to prove losses are counted). */
+  hooks?: SessionHooks;
+  /** Return the session's thread (the smoke test compares it with an offline reduction). */
+  keepThread?: boolean;
+  /** Also time router → subscriber per update (paced runs). */
+  tapLatency?: boolean;
+}
+
+export interface TalariaFloodResult extends FloodResult {
+  /** Entries in the session's thread after the turn. */
+  entries: number;
+  thread?: Thread;
+  /** Router → subscriber per update (ms), when asked for. */
+  tap?: { p50: number; p99: number; max: number };
+}
+
+export function floodCommand(p: FloodParams, extra: string[] = []): { command: string; args: string[]; cwd: string } {
+  return { command: process.execPath, args: ['--import', 'tsx', FLOOD_AGENT, ...floodArgs(p), ...extra], cwd: ROOT };
+}
+
+export async function runTalariaFlood(p: TalariaFloodParams): Promise<TalariaFloodResult> {
+  const probe = new UpdateProbe(p.frames, true, p.tapLatency ?? false);
+  const sink = p.sink;
+  // The probe reads each update through the session hook (as the baselines read each frame);
+  // a test's own mapUpdate runs after it.
+  const inner = p.hooks?.mapUpdate;
+  const hooks: SessionHooks = { ...p.hooks, mapUpdate: inner ? (u) => inner(probe.mapUpdate(u)) : probe.mapUpdate };
+  const client = await AcpClient.spawn(floodCommand(p), { fs: false, terminal: false, hooks, ...(sink ? { onFrame: (f: Frame) => sink.onFrame(f) } : {}) });
+  try {
+    const session = await client.newSession({ cwd: ROOT });
+    session.subscribe(
+      sink
+        ? (e) => {
+            probe.onEvent(e);
+            sink.onEvent(e);
+          }
+        : probe.onEvent,
+    );
+    const result = await session.prompt('flood').result;
+    const t1 = performance.now();
+    const cpu = cpuMs() - probe.c0;
+    if (result.error) throw new Error(`talaria flood: turn failed: ${result.error.code}: ${result.error.message}`);
+    const r = floodResult(framesSentOf(result.response), probe.seen, probe.t0, t1, probe.rec, cpu);
+    const out: TalariaFloodResult = { ...r, entries: session.thread.entries.length };
+    if (p.keepThread) out.thread = session.thread;
+    if (probe.tapRec) out.tap = probe.tapRec.summary();
+    return out;
+  } finally {
+    await client.close();
+  }
+}
+
+// Standalone (profiling): `node --cpu-prof --import tsx bench/talaria-flood.ts [frames] [rate]`.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const frames = Number(process.argv[2] ?? 100_000);
+  const rate = Number(process.argv[3] ?? 0);
+  const r = await runTalariaFlood({ frames, rate });
+  process.stdout.write(JSON.stringify(r) + '\n');
+}

@@ -1,0 +1,65 @@
+/**
+ * Talaria core runs paired with floor runs. The load on these machines drifts over seconds; a
+ * ratio (or a latency difference) taken between two runs made back to back cancels most of that
+ * drift, where one taken between medians of runs far apart in time does not. Each call makes two
+ * pairs, in both orders (Talaria first, then the floor first), and returns each pair as a sample:
+ * the report's median is over every pair of the run.
+ */
+import { floodSample, type FloodResult } from './flood-driver.js';
+import { runFloor } from './floor.js';
+import { runTalariaFlood, type TalariaFloodResult } from './talaria-flood.js';
+import type { Sample, SampleSet } from './types.js';
+
+async function twoPairs(
+  talaria: () => Promise<TalariaFloodResult>,
+  floor: () => Promise<FloodResult>,
+  sample: (t: TalariaFloodResult, f: FloodResult) => Sample,
+): Promise<SampleSet> {
+  const t1 = await talaria();
+  const f1 = await floor();
+  const f2 = await floor();
+  const t2 = await talaria();
+  return { samples: [sample(t1, f1), sample(t2, f2)] };
+}
+
+/** Saturated flood: throughput ratio to the floor, by wall clock and by consumer CPU time. */
+export function runCorePairs(frames: number): Promise<SampleSet> {
+  return twoPairs(
+    () => runTalariaFlood({ frames }),
+    () => runFloor({ frames }),
+    (t, f) => {
+      const s = floodSample(t);
+      const values = {
+        ...s.values,
+        floorFps: f.framesPerSec,
+        floorP99Ms: f.latency.p99,
+        floorRatio: t.framesPerSec / f.framesPerSec,
+        // Frames per second of the consumer's own CPU: what each costs, not counting time spent
+        // waiting for a core that other processes held.
+        cpuRatio: t.framesPerCpuSec / f.framesPerCpuSec,
+      };
+      return { values, notes: s.notes ?? [] };
+    },
+  );
+}
+
+/** Paced flood: per-frame latency over the floor's, and Talaria's own in-process share of it. */
+export function runPacedPairs(frames: number, rate: number): Promise<SampleSet> {
+  return twoPairs(
+    () => runTalariaFlood({ frames, rate, tapLatency: true }),
+    () => runFloor({ frames, rate }),
+    (t, f) => {
+      const s = floodSample(t);
+      const values = {
+        ...s.values,
+        floorP50Ms: f.latency.p50,
+        floorP99Ms: f.latency.p99,
+        addedP50Ms: t.latency.p50 - f.latency.p50,
+        addedP99Ms: t.latency.p99 - f.latency.p99,
+        tapP50Ms: t.tap?.p50 ?? NaN,
+        tapP99Ms: t.tap?.p99 ?? NaN,
+      };
+      return { values, notes: s.notes ?? [] };
+    },
+  );
+}
