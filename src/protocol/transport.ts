@@ -152,8 +152,15 @@ export function createTransport(options: TransportOptions): Transport {
       return;
     }
     stats.framesIn++;
+    // A throwing tap must not cost the session its frame (an initialize answer would hang).
+    if (onFrame !== undefined) {
+      try {
+        onFrame({ dir: 'agent->client', t_ms: Math.round(now() - t0), msg: msg as RawMessage });
+      } catch (e) {
+        logger.error('onFrame threw', { error: e instanceof Error ? e.message : String(e) });
+      }
+    }
     try {
-      if (onFrame !== undefined) onFrame({ dir: 'agent->client', t_ms: Math.round(now() - t0), msg: msg as RawMessage });
       deliver(msg as RawMessage);
     } catch (e) {
       logger.error('transport hook threw', { error: e instanceof Error ? e.message : String(e) });

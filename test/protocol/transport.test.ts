@@ -246,3 +246,20 @@ describe('transport: close causes', () => {
     expect(ended).toBe(true);
   });
 });
+
+describe('a throwing tap', () => {
+  it('does not cost the session its frame', async () => {
+    const diverted: unknown[] = [];
+    const { input, reader } = pair({
+      onFrame: () => {
+        throw new Error('tap broke');
+      },
+      divert: (m) => (m.method === 'session/update' ? (diverted.push(m), true) : false),
+    });
+    input.write('{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[]}}}\n');
+    input.write('{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}}\n');
+    const { value } = await reader.read();
+    expect(value).toMatchObject({ id: 1, result: { protocolVersion: 1 } });
+    expect(diverted).toHaveLength(1);
+  });
+});
