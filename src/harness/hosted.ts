@@ -70,7 +70,9 @@ export function recordSession(d: RecordingDeps, session: Session, init: RecordIn
   router.claim(session.id, rec.onFrame);
   d.decisions.set(session.id, rec.onPermissionDecision);
   d.talariaIds.set(session.id, id);
-  for (const r of store.permissions.rulesFor({ sessionId: id })) session.rules.push(r);
+  // Global, then workspace, then this session's rules (last match wins in the policy).
+  const scope = init.row.workspaceId ? { sessionId: id, workspaceId: init.row.workspaceId } : { sessionId: id };
+  for (const r of store.permissions.rulesFor(scope)) session.rules.push(r);
   // The setup's frames are on disk before the caller gets the session.
   rec.flush();
 

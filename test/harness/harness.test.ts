@@ -43,6 +43,25 @@ describe.concurrent('createHarness: sessions are recorded as they happen', () =>
     expect(readFileSync(join(p.userHome, 'notes.txt'), 'utf8')).toContain('Edited by the Talaria demo agent');
   });
 
+  it('stored workspace and global rules apply to the workspace\'s sessions', async () => {
+    const p = place();
+    writeFileSync(join(p.userHome, 'notes.txt'), 'hello\n');
+    const h = makeHarness(p, { host: { terminateGraceMs: 500, permission: { mode: 'ask' } } });
+    const ws = h.workspaces.open(p.userHome);
+    h.store.permissions.addRule({ scope: 'workspace', scopeId: ws.id, rule: { decision: 'allow', toolKind: 'edit', pathGlob: join(p.userHome, 'notes.txt'), source: 'user' } });
+    h.store.permissions.addRule({ scope: 'global', rule: { decision: 'deny', toolKind: 'execute', command: 'echo *', source: 'user' } });
+    const s = await ws.newSession({ provider: 'demo' });
+    // Nobody answers: only the stored rules can decide these without a 60 s wait.
+    await s.prompt('edit notes.txt').result;
+    await s.prompt('run echo hi').result;
+    const audit = h.store.permissions.listAudit(s.id);
+    expect(audit.map((a) => a.decidedBy)).toEqual(['policy', 'policy']);
+    expect(readFileSync(join(p.userHome, 'notes.txt'), 'utf8')).toContain('Edited by the Talaria demo agent');
+    const run = s.session.thread.entries.find((e) => e.kind === 'tool_call' && e.toolKind === 'execute');
+    expect(run).toMatchObject({ status: 'failed', permission: { status: 'rejected' } });
+    await h.close();
+  });
+
   it('two sessions on one agent process: each log holds only its own session frames', async () => {
     const p = place();
     const h = makeHarness(p);
