@@ -52,8 +52,9 @@ export interface SessionHooks {
   /** Map a permission request's synthetic toolCallId onto the announced tool call it concerns. */
   linkPermission?(toolCall: { toolCallId: string; [k: string]: unknown }, ctx: PermissionLinkContext): string | undefined;
   /**
-   * Close and resume the agent's session before the prompt that follows a failed or cancelled turn
-   * (claude-agent-acp: its prompt stream is left one message behind, the next prompt returns at once).
+   * Close and resume the agent's session before the prompt that follows a failed or cancelled turn,
+   * or one with a rejected permission (the Claude adapters leave their prompt stream one message
+   * behind: the next prompt returns at once, with nothing or with the previous answer).
    */
   reopenAfterFailedTurn?: boolean;
   /** After a successful model switch (Hermes drops MCP servers and resets usage on set_model). */

@@ -196,13 +196,18 @@ export class Session {
 
   /**
    * After a cancel the agent's word on a killed tool varies (opencode/kilo: completed, codex: failed,
-   * claude: nothing): a call that was open at the cancel, or started after it, ends `cancelled`.
+   * claude/codex: nothing): for a call that was open at the cancel, or started after it, a terminal
+   * status from the agent is dropped (its output is kept), so the cancelled turn's end settles it
+   * `cancelled` by cancel, like every other call of that turn.
    */
   private afterCancel(update: { sessionUpdate: string; [k: string]: unknown }): { sessionUpdate: string; [k: string]: unknown } {
     const id = typeof update.toolCallId === 'string' ? update.toolCallId : '';
     if (!id) return update;
     if (this.current?.cancelRequested && !this.thread._ix.toolCalls.has(id)) this.cancelledCalls.add(id);
-    if (this.cancelledCalls.has(id) && (update.status === 'completed' || update.status === 'failed')) return { ...update, status: 'cancelled' };
+    if (this.cancelledCalls.has(id) && (update.status === 'completed' || update.status === 'failed')) {
+      const { status: _dropped, ...rest } = update;
+      return rest as { sessionUpdate: string; [k: string]: unknown };
+    }
     return update;
   }
 
@@ -279,15 +284,17 @@ export class Session {
   }
 
   /**
-   * claude-agent-acp leaves its prompt stream one message behind after an error or a cancel (the
-   * next prompt answers `end_turn` at once with nothing, and every later one gets the previous
-   * answer): closing and resuming the session at the agent gives it a fresh stream, same history.
+   * The Claude adapters leave their prompt stream one message behind after an error, a cancel or
+   * (older adapter) a rejected permission: the next prompt answers at once with nothing or with the
+   * previous answer. Closing (where supported) and resuming the session at the agent gives it a
+   * fresh stream with the same history.
    */
   private async reopenAtAgent(): Promise<void> {
     const params: Record<string, unknown> = { sessionId: this.id, cwd: this.cwd, mcpServers: this.mcpServers };
     if (this.additionalDirectories.length) params.additionalDirectories = this.additionalDirectories;
     try {
-      await this.init.port.request('session/close', { sessionId: this.id }, { timeoutMs: 30_000 });
+      // Agents without session/close (claude-code-acp) replace the session on resume anyway.
+      await this.init.port.request('session/close', { sessionId: this.id }, { timeoutMs: 30_000 }).catch(() => undefined);
       this.adoptSetup(await this.init.port.request('session/resume', params, { timeoutMs: 60_000 }));
     } catch (err) {
       this.init.logger.warn('reopening the session after a failed turn did not work', { sessionId: this.id, error: String(err) });
@@ -324,7 +331,7 @@ export class Session {
 
     this.current = null;
     const lost = error?.code === 'agent_crashed' || error?.code === 'connection_closed';
-    if (this.hooks.reopenAfterFailedTurn && !lost && (error || cancelled)) this.reopenPending = true;
+    if (this.hooks.reopenAfterFailedTurn && !lost && (error || cancelled || this.rejectedIn(turn))) this.reopenPending = true;
     if (this._state !== 'closed') this.setState(lost ? 'fail' : 'turn_end');
     const ended: Omit<EventOf<'turn.ended'>, 'type' | 'sessionId' | 'seq' | 'at'> = {
       turnId: turn.id,
@@ -344,6 +351,10 @@ export class Session {
         void this.run(next);
       }
     }
+  }
+
+  private rejectedIn(turn: Turn): boolean {
+    return this.thread.entries.slice(turn.firstEntry).some((e) => e.kind === 'tool_call' && e.permission?.status === 'rejected');
   }
 
   private turnText(turn: Turn): string {
@@ -558,6 +569,9 @@ export interface AgentErrorData {
   data?: unknown;
   /** Where the error was found when the agent did not send a JSON-RPC error ('text': streamed as the answer). */
   source?: 'rpc' | 'text' | 'silence';
+  /** opencode/kilo name the failing part instead of a message. */
+  service?: string;
+  errorName?: string;
 }
 
 /**
@@ -571,21 +585,47 @@ export function agentError(message: string, o: { rpcCode?: number; data?: unknow
   const nested = obj?.error as Record<string, unknown> | string | undefined;
   const service = typeof obj?.service === 'string' ? obj.service : undefined;
   const errorName = typeof obj?.errorName === 'string' ? obj.errorName : undefined;
-  const detail =
+  const raw =
     (typeof obj?.details === 'string' && obj.details) ||
     (typeof obj?.message === 'string' && obj.message) ||
     (typeof nested === 'string' && nested) ||
     (typeof nested === 'object' && nested !== null && typeof nested.message === 'string' && nested.message) ||
-    (service || errorName ? [service, errorName].filter(Boolean).join(': ') : '') ||
     (typeof d === 'string' && d) ||
     undefined;
+  // Providers' JSON error bodies end up as text (codex: data.message, gemini and claude: the message).
+  const body = embeddedJson(raw) ?? embeddedJson(message);
+  const named = service || errorName ? [service, errorName].filter(Boolean).join(': ') : undefined;
+  // An error found in the answer text (copilot) or in the agent's own log (pi) is its own detail.
+  const detail = body?.message ?? raw ?? named ?? (o.source === 'text' || o.source === 'silence' ? message : undefined);
   const out: AgentErrorData = { source: o.source ?? 'rpc' };
   if (o.rpcCode !== undefined) out.rpcCode = o.rpcCode;
   const fromCode = o.rpcCode !== undefined && o.rpcCode >= 400 && o.rpcCode <= 599 ? o.rpcCode : undefined;
-  const fromText = /\b(?:error|status|http)\W{0,3}([45]\d\d)\b/i.exec(`${message} ${detail ?? ''}`)?.[1];
-  const status = fromCode ?? (fromText ? Number(fromText) : undefined);
+  const fromText = /\b(?:error|status|http)\W{0,3}([45]\d\d)\b|^\s*([45]\d\d)\b/im.exec(`${message}\n${raw ?? ''}`);
+  const status = fromCode ?? body?.status ?? (fromText ? Number(fromText[1] ?? fromText[2]) : undefined);
   if (status !== undefined) out.httpStatus = status;
   if (detail) out.detail = detail;
+  if (service || errorName) Object.assign(out, { ...(service ? { service } : {}), ...(errorName ? { errorName } : {}) });
   if (o.data !== undefined) out.data = o.data;
-  return { code: 'agent_error', message: detail && !message.includes(detail) ? `${message}: ${detail}` : message, data: out };
+  const shown = raw && !message.includes(raw) ? `${message}: ${raw}` : message;
+  return { code: 'agent_error', message: detail && !shown.includes(detail) ? `${shown}: ${detail}` : shown, data: out };
+}
+
+/** `{"error":{"message","code"}}` (OpenAI, Gemini, Anthropic bodies) inside a text, if there is one. */
+function embeddedJson(text: string | undefined): { message?: string; status?: number } | undefined {
+  if (!text) return undefined;
+  const i = text.indexOf('{');
+  const j = text.lastIndexOf('}');
+  if (i < 0 || j <= i) return undefined;
+  let v: unknown;
+  try {
+    v = JSON.parse(text.slice(i, j + 1));
+  } catch {
+    return undefined;
+  }
+  const o = v as { error?: { message?: unknown; code?: unknown } | string; message?: unknown };
+  const e = typeof o?.error === 'object' && o.error !== null ? o.error : undefined;
+  const message = typeof e?.message === 'string' ? e.message : typeof o?.error === 'string' ? o.error : typeof o?.message === 'string' ? o.message : undefined;
+  const code = typeof e?.code === 'number' && e.code >= 400 && e.code <= 599 ? e.code : undefined;
+  if (message === undefined && code === undefined) return undefined;
+  return { ...(message !== undefined ? { message } : {}), ...(code !== undefined ? { status: code } : {}) };
 }

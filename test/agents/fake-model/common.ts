@@ -18,12 +18,14 @@ export function textsOf(content: unknown): string[] {
 }
 
 /**
- * The user's own words: Claude Code and others put `<system-reminder>` blocks next to the
- * prompt; drop them when anything else is there.
+ * The user's own words: agents put context blocks next to the prompt (Claude Code
+ * `<system-reminder>`, kilo `<environment_details>`); drop them when anything else is there.
+ * Agents fold a prompt whose turn failed into the next user message (Claude Code, qwen): the
+ * newest prompt is the last block, and an old `[[error: …]]` before it must not steer again.
  */
 export function userText(texts: string[]): string {
-  const own = texts.filter((t) => !t.trimStart().startsWith('<system-reminder>'));
-  return (own.length > 0 ? own : texts).join('\n');
+  const own = texts.filter((t) => !/^\s*<[a-z][\w-]*>/i.test(t));
+  return own.length > 1 ? own[own.length - 1]! : (own.length > 0 ? own : texts).join('\n');
 }
 
 /** A tool result's text, whatever shape it came in. */

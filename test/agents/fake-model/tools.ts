@@ -67,7 +67,8 @@ function isPatchTool(t: ToolSpec): boolean {
 }
 
 function score(intent: Intent, t: ToolSpec): number {
-  const n = t.name.toLowerCase();
+  // claude-code-acp offers its client-backed tools over MCP as `mcp__acp__Bash`, `mcp__acp__Read`…
+  const n = t.name.toLowerCase().replace(/^mcp__acp__/, '');
   const exact = NAMES[intent].indexOf(n);
   let s = exact >= 0 ? 100 - exact : HINT[intent].test(n) ? 40 : 0;
   if (s === 0) return 0;

@@ -1,0 +1,38 @@
+/**
+ * `npm run test:agents [-- NAMES]`: the offline compatibility matrix of real ACP agents.
+ * Prints a table and writes .cache/agents/matrix.json; exits 1 when a cell is broken.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CACHE_ROOT } from '../profiles/install.js';
+import { findProfiles } from '../profiles/index.js';
+import { runAgent } from './agent-run.js';
+import { formatTable } from './report.js';
+import type { AgentResult } from './types.js';
+
+const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const keep = process.argv.includes('--keep');
+const profiles = findProfiles(names);
+const logRoot = join(CACHE_ROOT, 'runs');
+mkdirSync(logRoot, { recursive: true });
+const t0 = performance.now();
+const results: AgentResult[] = [];
+for (const p of profiles) {
+  const t = performance.now();
+  const r = await runAgent(p, {
+    logRoot,
+    stallMs: Number(process.env.MATRIX_STALL_MS ?? 60_000),
+    hangStallMs: Number(process.env.MATRIX_HANG_STALL_MS ?? 15_000),
+    keepWorkspace: keep,
+    progress: (l) => process.stderr.write(`  · ${l}\n`),
+  });
+  process.stderr.write(`${p.name}: ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
+  results.push(r);
+}
+const json = { generatedAt: new Date().toISOString(), node: process.version, totalMs: Math.round(performance.now() - t0), agents: results };
+writeFileSync(join(CACHE_ROOT, 'matrix.json'), JSON.stringify(json, null, 2) + '\n');
+process.stdout.write(formatTable(results) + '\n');
+process.stdout.write(JSON.stringify(json) + '\n');
+const broken = results.some((r) => 'error' in r.install || Object.values(r.cells).some((c) => c?.status === 'broken'));
+// Agents leave grandchildren and sockets behind (claude's own CLI, codex's MCP helpers): do not wait on them.
+process.exit(broken ? 1 : 0);

@@ -1,0 +1,32 @@
+/** Claude Code through Zed's current adapter (bundles Claude Code as JS). */
+import { join } from 'node:path';
+import type { AgentProfile } from './types.js';
+
+export const CLAUDE_ENV_OFF = {
+  DISABLE_AUTOUPDATER: '1',
+  DISABLE_TELEMETRY: '1',
+  DISABLE_ERROR_REPORTING: '1',
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+  CLAUDE_CODE_DISABLE_TERMINAL_TITLE: '1',
+};
+
+export const claudeAgentAcp: AgentProfile = {
+  name: 'claude-agent-acp',
+  version: '0.23.1',
+  packages: ['@zed-industries/claude-agent-acp@0.23.1'],
+  entry: 'node_modules/@zed-industries/claude-agent-acp/dist/index.js',
+  launch: (ctx) => ({
+    command: process.execPath,
+    args: [join(ctx.installDir, 'node_modules/@zed-industries/claude-agent-acp/dist/index.js')],
+    env: {
+      ...CLAUDE_ENV_OFF,
+      ANTHROPIC_BASE_URL: ctx.modelUrl,
+      ...(ctx.credentials ? { ANTHROPIC_API_KEY: 'sk-ant-fake-offline' } : {}),
+    },
+  }),
+  hooks: { reopenAfterFailedTurn: true },
+  // Without an auth capability the adapter lists no auth method at all; with it, `claude-login`.
+  clientCapabilityOverrides: { _meta: { 'terminal-auth': true } },
+  noCredentials: 'prompt',
+  quirks: ['empty opening chunks', 'rawInput {} refined later', '_meta-only tool_call_update', 'usage in prompt result', 'cancel leaves the tool unsettled'],
+};

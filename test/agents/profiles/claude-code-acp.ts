@@ -1,0 +1,26 @@
+/** Claude Code through Zed's older adapter: its tools run through the CLIENT's terminal/* and fs/*. */
+import { join } from 'node:path';
+import { CLAUDE_ENV_OFF } from './claude-agent-acp.js';
+import type { AgentProfile } from './types.js';
+
+const ENTRY = 'node_modules/@zed-industries/claude-code-acp/dist/index.js';
+
+export const claudeCodeAcp: AgentProfile = {
+  name: 'claude-code-acp',
+  version: '0.16.2',
+  packages: ['@zed-industries/claude-code-acp@0.16.2'],
+  entry: ENTRY,
+  launch: (ctx) => ({
+    command: process.execPath,
+    args: [join(ctx.installDir, ENTRY)],
+    env: {
+      ...CLAUDE_ENV_OFF,
+      ANTHROPIC_BASE_URL: ctx.modelUrl,
+      ...(ctx.credentials ? { ANTHROPIC_API_KEY: 'sk-ant-fake-offline' } : {}),
+    },
+  }),
+  hooks: { reopenAfterFailedTurn: true },
+  clientCapabilityOverrides: { _meta: { 'terminal-auth': true } },
+  noCredentials: 'prompt',
+  quirks: ['duplicate tool_call', 'empty opening chunks', 'rawInput {} refined later', 'client terminal/* and fs/*', 'usage in prompt result'],
+};

@@ -1,0 +1,25 @@
+/** Every launch profile, in matrix order. */
+import { claudeAgentAcp } from './claude-agent-acp.js';
+import { claudeCodeAcp } from './claude-code-acp.js';
+import { codexAcp } from './codex-acp.js';
+import { copilot } from './copilot.js';
+import { cursor } from './cursor.js';
+import { geminiCli } from './gemini-cli.js';
+import { kilo } from './kilo.js';
+import { opencode } from './opencode.js';
+import { pi } from './pi.js';
+import { qwenCode } from './qwen-code.js';
+import type { AgentProfile } from './types.js';
+
+export const PROFILES: AgentProfile[] = [claudeAgentAcp, claudeCodeAcp, codexAcp, geminiCli, opencode, kilo, qwenCode, copilot, pi, cursor];
+
+/** Profiles by name (exact, or a unique prefix); all of them for an empty list. */
+export function findProfiles(names: string[]): AgentProfile[] {
+  if (names.length === 0) return PROFILES;
+  return names.map((n) => {
+    const hits = PROFILES.filter((x) => x.name === n || x.name.startsWith(n));
+    const p = hits.find((x) => x.name === n) ?? (hits.length === 1 ? hits[0] : undefined);
+    if (!p) throw new Error(`unknown or ambiguous agent ${n}; known: ${PROFILES.map((x) => x.name).join(', ')}`);
+    return p;
+  });
+}
