@@ -18,7 +18,7 @@ import type { ProviderRegistry } from '../providers/registry.js';
 import type { ProviderEnv, Readiness } from '../providers/types.js';
 import type { AgentPick, AgentStatus, Harness } from './types.js';
 
-export const PREFERRED_AGENTS = ['hermes', 'claude-code', 'codex', 'gemini', 'opencode', 'kimi'] as const;
+export const PREFERRED_AGENTS = ['hermes', 'claude-code', 'codex', 'gemini', 'opencode', 'kimi', 'qwen', 'copilot', 'kilo', 'pi', 'cursor'] as const;
 export const FALLBACK_AGENT = 'demo';
 
 interface ChooseCtx {

@@ -9,7 +9,12 @@ import { defineProvider } from './define.js';
 import { which } from './locate.js';
 import { compareVersions, parseVersion, runCommand } from './run.js';
 import { credentialGap } from './readiness.js';
+import { CLAUDE_CLIENT_META, CLAUDE_HOOKS } from './quirks/claude.js';
+import type { ClientCapsWithMeta } from './launch.js';
 import type { CommandSpec, Located, Provider, ProviderEnv } from './types.js';
+
+// Both Claude adapters list their login method only when offered `terminal-auth`.
+const claudeCaps: ClientCapsWithMeta = { _meta: { ...CLAUDE_CLIENT_META } };
 
 export const claudeCode: Provider = defineProvider({
   id: 'claude-code',
@@ -24,6 +29,8 @@ export const claudeCode: Provider = defineProvider({
     // The adapter bundles Claude Code: it must not update itself under a running harness.
     set: { DISABLE_AUTOUPDATER: '1' },
   },
+  clientCaps: claudeCaps,
+  hooks: () => ({ ...CLAUDE_HOOKS }),
   check: {
     versionFromPackage: true,
     credentials: (ctx) =>

@@ -4,7 +4,7 @@
  * else of ours never reaches it) plus per-workspace variables.
  */
 import type { SpawnAgentOptions } from '../protocol/spawn.js';
-import type { Located, Provider, ProviderEnv } from './types.js';
+import type { ClientCaps, Located, Provider, ProviderEnv } from './types.js';
 
 /**
  * The variables set explicitly in the agent's env (the allow-listed basics come on top). Both
@@ -28,10 +28,26 @@ export function spawnOptions(provider: Provider, located: Located, ctx: Provider
   };
 }
 
-/** ClientOptions fields that follow from the provider's capability ceilings. */
-export function clientCapOptions(provider: Provider): { fs: { read: boolean; write: boolean }; terminal: boolean } {
+/**
+ * ClientCaps plus `_meta` for initialize's clientCapabilities (the Claude adapters list their
+ * login method only under `terminal-auth`). Kept here until ClientCaps in types.ts gains `_meta`.
+ */
+export interface ClientCapsWithMeta extends ClientCaps {
+  _meta?: Record<string, unknown>;
+}
+
+export interface ClientCapFields {
+  fs: { read: boolean; write: boolean };
+  terminal: boolean;
+  clientCapabilityOverrides?: { _meta: Record<string, unknown> };
+}
+
+/** ClientOptions fields that follow from the provider's capability ceilings (and its `_meta`). */
+export function clientCapOptions(provider: Provider): ClientCapFields {
+  const meta = (provider.clientCaps as ClientCapsWithMeta)._meta;
   return {
     fs: { read: provider.clientCaps.fs?.read !== false, write: provider.clientCaps.fs?.write !== false },
     terminal: provider.clientCaps.terminal !== false,
+    ...(meta ? { clientCapabilityOverrides: { _meta: { ...meta } } } : {}),
   };
 }

@@ -5,6 +5,7 @@
  */
 import { TalariaError } from '../protocol/errors.js';
 import { claudeCode, codex, demoProvider, gemini, kimi, opencode } from './builtin.js';
+import { copilot, cursor, kilo, pi, qwen } from './builtin-extra.js';
 import { loadConfig, talariaHome, type TalariaConfig } from './config.js';
 import { customProvider, slugify } from './custom.js';
 import { hermesProvider } from './hermes/provider.js';
@@ -55,7 +56,7 @@ export class ProviderRegistry {
 }
 
 export function builtinProviders(o: { demo?: CommandSpec } = {}): Provider[] {
-  const list = [hermesProvider, claudeCode, codex, gemini, opencode, kimi];
+  const list = [hermesProvider, claudeCode, codex, gemini, opencode, kimi, qwen, copilot, kilo, pi, cursor];
   if (o.demo) list.push(demoProvider(o.demo));
   return list;
 }

@@ -60,7 +60,7 @@ describe.concurrent('talaria doctor without Hermes', () => {
     expect(table.stdout).toMatch(/✗ hermes +Hermes Agent +not installed/);
     expect(table.stdout).toMatch(/✓ demo +Demo agent +ready/);
     const a = JSON.parse(agents.stdout) as { agents: { providerId: string; ready: boolean }[] };
-    expect(a.agents.map((x) => x.providerId)).toEqual(['hermes', 'claude-code', 'codex', 'gemini', 'opencode', 'kimi', 'demo']);
+    expect(a.agents.map((x) => x.providerId)).toEqual(['hermes', 'claude-code', 'codex', 'gemini', 'opencode', 'kimi', 'qwen', 'copilot', 'kilo', 'pi', 'cursor', 'demo']);
   });
 });
 

@@ -239,7 +239,7 @@ describe.concurrent('picking the agent', () => {
     const fallback = await unconfigured.pickAgent({ workspace: '/' });
     expect(fallback).toMatchObject({ provider: 'demo', from: 'fallback' });
     expect(fallback.checked.find((r) => r.providerId === 'hermes')).toMatchObject({ found: true, ready: false, gaps: [expect.objectContaining({ code: 'unconfigured' })] });
-    expect(fallback.checked.map((r) => r.providerId)).toEqual(['hermes', 'claude-code', 'codex', 'gemini', 'opencode', 'kimi']);
+    expect(fallback.checked.map((r) => r.providerId)).toEqual(['hermes', 'claude-code', 'codex', 'gemini', 'opencode', 'kimi', 'qwen', 'copilot', 'kilo', 'pi', 'cursor']);
     expect(await unconfigured.pickAgent({ workspace: '/', provider: 'hermes' })).toMatchObject({ provider: 'hermes', from: 'flag', checked: [] });
   });
 

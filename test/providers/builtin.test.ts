@@ -36,7 +36,7 @@ describe('built-in agent descriptors', () => {
     expect((await gemini.locate(isolatedEnv({ searchPath: [old] })))?.args).toEqual(['--experimental-acp']);
     expect((await gemini.locate(isolatedEnv({ searchPath: [now] })))?.args).toEqual(['--acp']);
     expect(clientCapOptions(gemini)).toEqual({ fs: { read: false, write: true }, terminal: true });
-    expect(clientCapOptions(claudeCode)).toEqual({ fs: { read: true, write: true }, terminal: true });
+    expect(clientCapOptions(claudeCode)).toEqual({ fs: { read: true, write: true }, terminal: true, clientCapabilityOverrides: { _meta: { 'terminal-auth': true } } });
   });
 
   it('an agent gets the credentials it needs from our env, its switches, and nothing else of ours', () => {
@@ -64,7 +64,7 @@ describe('built-in agent descriptors', () => {
     ]);
   });
 
-  it('describes each agent: Hermes cumulative usage and quirks; the others plain', () => {
+  it('describes each agent: Hermes cumulative usage and quirks; the others plain (claude: reopen after a failed turn)', () => {
     expect(hermesProvider).toMatchObject({ usage: 'cumulative', profiles: true, sessionsSurviveRestart: true });
     expect(hermesProvider.quirks).toMatchObject({ retryNewWithoutMcp: true, replaceOnOverflow: true, configBetweenTurns: true, reloadAfterSetModel: true });
     expect(hermesProvider.modeFor!('ask')).toBe('default');
@@ -73,7 +73,7 @@ describe('built-in agent descriptors', () => {
     for (const p of [claudeCode, codex, gemini, opencode, kimi]) {
       expect(p).toMatchObject({ usage: 'per-turn', profiles: false, maxConcurrentTurns: Number.POSITIVE_INFINITY });
       expect(p.quirks).toEqual({});
-      expect(p.hooks()).toEqual({});
+      expect(p.hooks()).toEqual(p === claudeCode ? { reopenAfterFailedTurn: true } : {});
     }
     const demo = demoProvider({ command: '/usr/bin/node', args: ['demo.js'] });
     return demo.readiness(isolatedEnv()).then((r) => expect(r).toMatchObject({ found: true, ready: true, command: { command: '/usr/bin/node', args: ['demo.js'], via: 'bundled' } }));

@@ -11,7 +11,7 @@ afterEach(cleanup);
 
 describe('provider registry', () => {
   it('lists the built-ins, Hermes first, and the demo agent when its command is given', () => {
-    expect(createRegistry().list().map((p) => p.id)).toEqual(['hermes', 'claude-code', 'codex', 'gemini', 'opencode', 'kimi']);
+    expect(createRegistry().list().map((p) => p.id)).toEqual(['hermes', 'claude-code', 'codex', 'gemini', 'opencode', 'kimi', 'qwen', 'copilot', 'kilo', 'pi', 'cursor']);
     const reg = createRegistry({ demo: { command: '/usr/bin/node', args: ['demo.js'] } });
     expect(reg.get('demo')).toMatchObject({ label: 'Demo agent', source: 'builtin' });
   });
@@ -32,6 +32,11 @@ describe('provider registry', () => {
       'gemini:config',
       'opencode:builtin',
       'kimi:builtin',
+      'qwen:builtin',
+      'copilot:builtin',
+      'kilo:builtin',
+      'pi:builtin',
+      'cursor:builtin',
       'my-agent:config',
       'zed:my-agent:zed',
       'zed:hermes:zed',

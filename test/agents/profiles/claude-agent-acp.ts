@@ -1,6 +1,7 @@
 /** Claude Code through Zed's current adapter (bundles Claude Code as JS). */
 import { join } from 'node:path';
 import type { AgentProfile } from './types.js';
+import { CLAUDE_CLIENT_META, CLAUDE_HOOKS } from '../../../src/providers/quirks/claude.js';
 
 export const CLAUDE_ENV_OFF = {
   DISABLE_AUTOUPDATER: '1',
@@ -24,9 +25,9 @@ export const claudeAgentAcp: AgentProfile = {
       ...(ctx.credentials ? { ANTHROPIC_API_KEY: 'sk-ant-fake-offline' } : {}),
     },
   }),
-  hooks: { reopenAfterFailedTurn: true },
+  hooks: { ...CLAUDE_HOOKS },
   // Without an auth capability the adapter lists no auth method at all; with it, `claude-login`.
-  clientCapabilityOverrides: { _meta: { 'terminal-auth': true } },
+  clientCapabilityOverrides: { _meta: { ...CLAUDE_CLIENT_META } },
   noCredentials: 'prompt',
   quirks: ['empty opening chunks', 'rawInput {} refined later', '_meta-only tool_call_update', 'usage in prompt result', 'cancel leaves the tool unsettled'],
 };

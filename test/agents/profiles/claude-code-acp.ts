@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import { CLAUDE_ENV_OFF } from './claude-agent-acp.js';
 import type { AgentProfile } from './types.js';
+import { CLAUDE_CLIENT_META, CLAUDE_HOOKS } from '../../../src/providers/quirks/claude.js';
 
 const ENTRY = 'node_modules/@zed-industries/claude-code-acp/dist/index.js';
 
@@ -19,8 +20,8 @@ export const claudeCodeAcp: AgentProfile = {
       ...(ctx.credentials ? { ANTHROPIC_API_KEY: 'sk-ant-fake-offline' } : {}),
     },
   }),
-  hooks: { reopenAfterFailedTurn: true },
-  clientCapabilityOverrides: { _meta: { 'terminal-auth': true } },
+  hooks: { ...CLAUDE_HOOKS },
+  clientCapabilityOverrides: { _meta: { ...CLAUDE_CLIENT_META } },
   noCredentials: 'prompt',
   quirks: ['duplicate tool_call', 'empty opening chunks', 'rawInput {} refined later', 'client terminal/* and fs/*', 'usage in prompt result'],
 };

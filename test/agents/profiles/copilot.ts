@@ -1,7 +1,7 @@
 /** GitHub Copilot CLI (native) with a bring-your-own OpenAI-compatible provider: no GitHub login. */
 import { join } from 'node:path';
 import type { AgentProfile } from './types.js';
-import { agentError } from '../../../src/session/session.js';
+import { copilotHooks } from '../../../src/providers/quirks/copilot.js';
 
 export const copilot: AgentProfile = {
   name: 'copilot',
@@ -21,14 +21,8 @@ export const copilot: AgentProfile = {
         } as Record<string, string>)
       : {},
   }),
-  hooks: {
-    // copilot streams a model error as the answer text ("Error: 400 …") and ends `end_turn`.
-    classifyTurn(t) {
-      const m = /^\s*(?:Error|API error):?\s*(\d{3})\b[\s\S]*/i.exec(t.text);
-      if (!m || t.cancelled) return undefined;
-      return agentError(m[0].trim().slice(0, 2000), { source: 'text' });
-    },
-  },
+  // copilot streams a model error as the answer text ("Error: 400 …") and ends `end_turn`.
+  hooks: copilotHooks(),
   noCredentials: 'session_new',
   quirks: ['session/update before the session/new response', 'model error as text + end_turn', '_meta.terminal-auth auth method', 'usage in prompt result'],
 };

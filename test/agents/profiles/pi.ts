@@ -2,8 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentProfile } from './types.js';
-import { agentError } from '../../../src/session/session.js';
-import { lastPiError } from './pi-log.js';
+import { piHooks } from '../../../src/providers/quirks/pi.js';
 
 const ENTRY = 'node_modules/pi-acp/dist/index.js';
 
@@ -38,16 +37,8 @@ export const pi: AgentProfile = {
       env: { PI_CODING_AGENT_DIR: dir, PI_OFFLINE: '1', PI_SKIP_VERSION_CHECK: '1', PI_TELEMETRY: '0' },
     };
   },
-  hooks: (ctx) => ({
-    // pi swallows a model error: `end_turn`, no text, no tool call. Report what can be found: its own log.
-    classifyTurn(t) {
-      if (t.cancelled || t.stopReason !== 'end_turn' || t.text.trim() !== '' || (t.toolCalls ?? 0) !== 0) return undefined;
-      const logged = lastPiError(join(ctx.home, '.pi', 'agent'));
-      return logged
-        ? agentError(logged, { source: 'silence' })
-        : agentError('the agent ended the turn with no answer (pi reports model errors this way)', { source: 'silence' });
-    },
-  }),
+  // pi swallows a model error: `end_turn`, no text, no tool call. Report what can be found: its own log.
+  hooks: (ctx) => piHooks(join(ctx.home, '.pi', 'agent')),
   // pi-acp never sends session/request_permission: pi runs every tool without asking.
   asksPermission: false,
   noCredentials: 'session_new',

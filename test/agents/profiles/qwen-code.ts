@@ -1,6 +1,7 @@
 /** Qwen Code in ACP mode on the Chat Completions API. */
 import { join } from 'node:path';
 import type { AgentProfile } from './types.js';
+import { QWEN_ASKING_MODE } from '../../../src/providers/quirks/qwen.js';
 
 export const qwenCode: AgentProfile = {
   name: 'qwen-code',
@@ -15,7 +16,7 @@ export const qwenCode: AgentProfile = {
     env: { QWEN_CODE_NO_RELAUNCH: '1', QWEN_TELEMETRY_ENABLED: 'false' },
   }),
   // qwen starts sessions in `auto` (its own LLM classifier approves "safe" edits): Talaria's policy needs `default`.
-  initialMode: 'default',
+  initialMode: QWEN_ASKING_MODE,
   noCredentials: 'session_new',
   quirks: ['craft/drainMidTurnQueue request (answered -32601)', 'two allow_once options', 'empty opening chunks', 'reads and writes through the client', 'authMethods in error.data'],
 };

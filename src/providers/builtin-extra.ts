@@ -1,0 +1,89 @@
+/**
+ * Built-in descriptors for the ACP agents the offline matrix (test/agents/) proved beyond the
+ * first ones: Qwen Code, GitHub Copilot CLI, Kilo Code, pi (through pi-acp) and Cursor (through
+ * cursor-agent-acp). Their quirk hooks live in quirks/<agent>.ts, shared with the matrix profiles.
+ * No static credential check: each has several login routes the matrix could not all verify.
+ */
+import { defineProvider } from './define.js';
+import { which } from './locate.js';
+import { copilotHooks } from './quirks/copilot.js';
+import { cursorHooks } from './quirks/cursor.js';
+import { piAgentDir, piHooks } from './quirks/pi.js';
+import { qwenModeFor } from './quirks/qwen.js';
+import type { Located, Provider, ProviderEnv } from './types.js';
+
+function onPath(name: string, args: string[]) {
+  return async (ctx: ProviderEnv): Promise<Located | undefined> => {
+    const found = which(name, ctx);
+    return found ? { command: found, args: [...args], via: 'PATH' } : undefined;
+  };
+}
+
+export const qwen: Provider = defineProvider({
+  id: 'qwen',
+  label: 'Qwen Code',
+  install: 'Install Qwen Code: `npm install -g @qwen-code/qwen-code`, then run `qwen` once to sign in.',
+  locate: onPath('qwen', ['--acp']),
+  env: {
+    pass: ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'OPENAI_MODEL', 'DASHSCOPE_API_KEY'],
+    set: { QWEN_CODE_NO_RELAUNCH: '1' },
+  },
+  // New sessions start in qwen's `auto` (its classifier approves edits): switch to asking.
+  modeFor: qwenModeFor,
+});
+
+export const copilot: Provider = defineProvider({
+  id: 'copilot',
+  label: 'GitHub Copilot CLI',
+  install: 'Install GitHub Copilot CLI: `npm install -g @github/copilot`, then run `copilot` once and /login.',
+  locate: onPath('copilot', ['--acp']),
+  env: {
+    pass: [
+      'COPILOT_GITHUB_TOKEN',
+      'GH_TOKEN',
+      'GITHUB_TOKEN',
+      'COPILOT_MODEL',
+      'COPILOT_PROVIDER_BASE_URL',
+      'COPILOT_PROVIDER_TYPE',
+      'COPILOT_PROVIDER_WIRE_API',
+      'COPILOT_PROVIDER_API_KEY',
+    ],
+  },
+  hooks: () => copilotHooks(),
+});
+
+export const kilo: Provider = defineProvider({
+  id: 'kilo',
+  label: 'Kilo Code',
+  install: 'Install Kilo Code CLI: `npm install -g @kilocode/cli`.',
+  locate: onPath('kilo', ['acp']),
+  env: {
+    pass: ['KILO_CONFIG', 'KILO_CONFIG_CONTENT', 'ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'OPENROUTER_API_KEY', 'GEMINI_API_KEY'],
+    set: { KILO_DISABLE_AUTOUPDATE: '1' },
+  },
+  // Like opencode: without credentials the prompt hangs (only the stall watchdog catches it).
+});
+
+export const pi: Provider = defineProvider({
+  id: 'pi',
+  label: 'pi',
+  install: 'Install pi and its ACP adapter: `npm install -g @mariozechner/pi-coding-agent pi-acp`.',
+  locate: onPath('pi-acp', []),
+  env: {
+    pass: ['PI_CODING_AGENT_DIR', 'ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'OPENROUTER_API_KEY'],
+  },
+  // The swallowed-error hook reads pi's own session log, which lives in pi's agent folder.
+  hooks: (o) => piHooks(o?.env ? piAgentDir(o.env) : undefined),
+  check: { versionFromPackage: true, versionArgs: null },
+});
+
+export const cursor: Provider = defineProvider({
+  id: 'cursor',
+  label: 'Cursor',
+  install: 'Install the Cursor ACP adapter (`npm install -g @blowmage/cursor-agent-acp`) and Cursor\'s `cursor-agent` CLI, then run `cursor-agent login`.',
+  locate: onPath('cursor-agent-acp', []),
+  env: { pass: ['CURSOR_API_KEY'] },
+  hooks: () => cursorHooks(),
+  // Starting the adapter takes ~21 s: read the version from its package instead.
+  check: { versionFromPackage: true, versionArgs: null },
+});

@@ -1,0 +1,13 @@
+/** Qwen Code (`qwen --acp`). */
+import type { PermissionMode } from '../../permission/types.js';
+
+/**
+ * qwen starts sessions in `auto`, where its own LLM classifier approves "safe" edits without
+ * asking. In `default` it asks before every edit and command, so Talaria's policy decides (for
+ * every Talaria mode: accept-edits and auto are applied by that policy, not by qwen).
+ */
+export const QWEN_ASKING_MODE = 'default';
+
+export function qwenModeFor(_mode: PermissionMode): string {
+  return QWEN_ASKING_MODE;
+}
