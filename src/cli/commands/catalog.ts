@@ -6,7 +6,7 @@ import { catalogHelp } from '../help.js';
 import { colorEnabled, createProgress, stderrLogger } from '../io.js';
 import { selectorLines } from '../render/catalog-list.js';
 import { createStyle } from '../render/style.js';
-import { AGENT_OPTIONS, agentArgs, setupFailure, type CliContext } from './common.js';
+import { AGENT_OPTIONS, agentArgs, setupFailure, type CliContext, openBase } from './common.js';
 
 const OPTIONS = { ...AGENT_OPTIONS, set: { type: 'string' }, json: { type: 'boolean' }, session: { type: 'string' } } as const;
 
@@ -32,11 +32,7 @@ export async function catalogCommand(name: 'models' | 'mode', argv: string[], ct
     let opened;
     try {
       opened = await runtime.open({
-        ...a.choice,
-        cwd: a.cwd,
-        ...(sessionArg !== undefined ? { sessionId: sessionArg } : {}),
-        signal: abort.signal,
-        onProgress: (s) => progress.step(s),
+        ...openBase(a, sessionArg, abort.signal, progress),
         client: { setupTimeoutMs: a.setupTimeoutMs, logger: stderrLogger(io.stderr, a.verbose) },
       });
     } catch (err) {

@@ -6,7 +6,7 @@ import { CHAT_HELP } from '../help.js';
 import { colorEnabled, createProgress, stderrLogger } from '../io.js';
 import { ChatRenderer } from '../render/renderer.js';
 import { createStyle } from '../render/style.js';
-import { AGENT_OPTIONS, agentArgs, setupFailure, type CliContext } from './common.js';
+import { AGENT_OPTIONS, agentArgs, setupFailure, type CliContext, openBase } from './common.js';
 
 const OPTIONS = { ...AGENT_OPTIONS, session: { type: 'string' } } as const;
 
@@ -31,13 +31,9 @@ export async function chatCommand(argv: string[], ctx: CliContext): Promise<numb
   let opened;
   try {
     opened = await runtime.open({
-      ...a.choice,
-      cwd: a.cwd,
-      ...(sessionArg !== undefined ? { sessionId: sessionArg } : {}),
-      signal: abort.signal,
+      ...openBase(a, sessionArg, abort.signal, progress),
       // Setup events (catalog, commands, a loaded session's history) go straight into the renderer.
       onEvent: (e) => renderer.handle(e),
-      onProgress: (s) => progress.step(s),
       client: {
         setupTimeoutMs: a.setupTimeoutMs,
         logger: stderrLogger(io.stderr, a.verbose),

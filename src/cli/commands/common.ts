@@ -6,6 +6,7 @@ import { str, flag, UsageError, type OptionSpec, type Parsed } from '../args.js'
 import type { CliIo } from '../io.js';
 import type { Harness, HarnessExtras } from '../../harness/index.js';
 import { RuntimeError, type AgentChoice, type AgentRuntime } from '../runtime.js';
+import type { OpenOptions } from '../runtime-types.js';
 
 export interface CliContext {
   io: CliIo;
@@ -55,6 +56,22 @@ export function agentArgs(command: string, p: Parsed): AgentArgs {
   const secs = t === undefined ? 60 : Number(t);
   if (!Number.isFinite(secs) || secs <= 0) throw new UsageError(`${command}: --setup-timeout must be a positive number of seconds`);
   return { choice, cwd, setupTimeoutMs: Math.round(secs * 1000), verbose: flag(p, 'verbose') };
+}
+
+/** The part of `runtime.open()` every agent command shares: which agent, where, which session, progress. */
+export function openBase(
+  a: AgentArgs,
+  sessionId: string | undefined,
+  signal: AbortSignal,
+  progress: { step(s: string): void },
+): Pick<OpenOptions, 'cwd' | 'sessionId' | 'signal' | 'onProgress'> & AgentChoice {
+  return {
+    ...a.choice,
+    cwd: a.cwd,
+    ...(sessionId !== undefined ? { sessionId } : {}),
+    signal,
+    onProgress: (s) => progress.step(s),
+  };
 }
 
 export interface SetupFailure {

@@ -12,7 +12,7 @@ import { NdjsonWriter } from '../ndjson.js';
 import { createStyle } from '../render/style.js';
 import { failureJson, runJson } from '../result.js';
 import type { OpenedAgent } from '../runtime.js';
-import { AGENT_OPTIONS, agentArgs, readPrompt, setupFailure, type CliContext } from './common.js';
+import { AGENT_OPTIONS, agentArgs, readPrompt, setupFailure, type CliContext, openBase } from './common.js';
 import { HumanRunOutput } from './run-human.js';
 import { formatAgentFailure, type FailureDetails } from '../failure.js';
 
@@ -114,12 +114,8 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
 
   try {
     opened = await runtime.open({
-      ...a.choice,
-      cwd: a.cwd,
-      ...(sessionArg !== undefined ? { sessionId: sessionArg } : {}),
-      signal: setupAbort.signal,
+      ...openBase(a, sessionArg, setupAbort.signal, progress),
       onEvent,
-      onProgress: (s) => progress.step(s),
       client: {
         permission: permissionConfig(approve),
         setupTimeoutMs: a.setupTimeoutMs,
