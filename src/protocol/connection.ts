@@ -3,7 +3,7 @@
  *
  * The SDK does typed requests, agent→client request dispatch (-32601 for unknown methods) and
  * cancellation. We keep for ourselves: `session/update` (diverted at the transport, raw, in
- * arrival order, never zod-parsed), responses to ids we never sent (the SDK would console.error),
+ * arrival order, never zod-parsed), responses to ids we never sent (the SDK would print them to stderr),
  * and the error model — callers only ever see WireError, TalariaError or ConnectionClosedError,
  * never the SDK's plain `Error("ACP connection closed")`.
  */
