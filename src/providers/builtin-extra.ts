@@ -5,19 +5,12 @@
  * No static credential check: each has several login routes the matrix could not all verify.
  */
 import { defineProvider } from './define.js';
-import { which } from './locate.js';
+import { onPath } from './locate.js';
 import { copilotHooks } from './quirks/copilot.js';
 import { cursorHooks } from './quirks/cursor.js';
 import { piAgentDir, piHooks } from './quirks/pi.js';
 import { qwenModeFor } from './quirks/qwen.js';
-import type { Located, Provider, ProviderEnv } from './types.js';
-
-function onPath(name: string, args: string[]) {
-  return async (ctx: ProviderEnv): Promise<Located | undefined> => {
-    const found = which(name, ctx);
-    return found ? { command: found, args: [...args], via: 'PATH' } : undefined;
-  };
-}
+import type { Provider } from './types.js';
 
 export const qwen: Provider = defineProvider({
   id: 'qwen',

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { defineProvider } from './define.js';
-import { which } from './locate.js';
+import { onPath, which } from './locate.js';
 import { compareVersions, parseVersion, runCommand } from './run.js';
 import { credentialGap } from './readiness.js';
 import { CLAUDE_CLIENT_META, CLAUDE_HOOKS } from './quirks/claude.js';
@@ -20,10 +20,7 @@ export const claudeCode: Provider = defineProvider({
   id: 'claude-code',
   label: 'Claude Code',
   install: 'Install the Claude Code ACP adapter: `npm install -g @zed-industries/claude-agent-acp`.',
-  locate: async (ctx) => {
-    const found = which('claude-agent-acp', ctx);
-    return found ? { command: found, args: [], via: 'PATH' } : undefined;
-  },
+  locate: onPath('claude-agent-acp', []),
   env: {
     pass: ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_MODEL', 'CLAUDE_CODE_OAUTH_TOKEN', 'CLAUDE_CONFIG_DIR'],
     // The adapter bundles Claude Code: it must not update itself under a running harness.
@@ -112,10 +109,7 @@ export const opencode: Provider = defineProvider({
   id: 'opencode',
   label: 'opencode',
   install: 'Install opencode: `npm install -g opencode-ai`.',
-  locate: async (ctx) => {
-    const found = which('opencode', ctx);
-    return found ? { command: found, args: ['acp'], via: 'PATH' } : undefined;
-  },
+  locate: onPath('opencode', ['acp']),
   env: {
     pass: ['OPENCODE_CONFIG', 'OPENCODE_CONFIG_CONTENT', 'ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'OPENROUTER_API_KEY', 'GEMINI_API_KEY'],
     set: { OPENCODE_DISABLE_AUTOUPDATE: '1' },
@@ -128,10 +122,7 @@ export const kimi: Provider = defineProvider({
   id: 'kimi',
   label: 'Kimi CLI',
   install: 'Install Kimi CLI (`uv tool install kimi-cli`) and run `kimi` once to log in.',
-  locate: async (ctx) => {
-    const found = which('kimi', ctx);
-    return found ? { command: found, args: ['acp'], via: 'PATH' } : undefined;
-  },
+  locate: onPath('kimi', ['acp']),
   env: { pass: ['KIMI_API_KEY', 'MOONSHOT_API_KEY', 'KIMI_BASE_URL'] },
 });
 

@@ -5,7 +5,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, isAbsolute, join, win32 } from 'node:path';
-import type { ProviderEnv } from './types.js';
+import type { Located, ProviderEnv } from './types.js';
 
 export function isExecutable(path: string, platform: NodeJS.Platform = process.platform): boolean {
   try {
@@ -59,5 +59,13 @@ export function currentEnv(overrides: Partial<ProviderEnv> = {}): ProviderEnv {
     homeDir: homedir(),
     platform: process.platform,
     ...overrides,
+  };
+}
+
+/** A `locate` for agents found by command name on PATH, started with fixed arguments. */
+export function onPath(name: string, args: readonly string[]) {
+  return async (ctx: ProviderEnv): Promise<Located | undefined> => {
+    const found = which(name, ctx);
+    return found ? { command: found, args: [...args], via: 'PATH' } : undefined;
   };
 }
