@@ -1,22 +1,13 @@
-import type { ContextUsage, Entry, PlanEntry, Thread } from './types.js';
+import type { Entry, PlanEntry, Thread } from './types.js';
 import { indexEntries, isObject, stateOf } from './state.js';
 
 /** A thread as plain JSON: everything but `_ix`, plus the two cursors the indexes cannot recover. */
-export interface ThreadSnapshot {
-  entries: Entry[];
-  plan: PlanEntry[] | null;
-  availableCommands: unknown[];
-  currentModeId?: string;
-  configOptions?: unknown[];
-  title?: string;
-  updatedAt?: string;
-  context: ContextUsage;
-  meta?: unknown;
+export type ThreadSnapshot = Omit<Thread, '_ix'> & {
   /** The turn still running when the snapshot was taken. */
   openTurnId?: string;
   /** Index of the entry still accumulating chunks when the snapshot was taken. */
   openRun?: number;
-}
+};
 
 /**
  * A JSON-serializable copy. Entries are shared, not cloned: they are immutable by contract, and
