@@ -1,4 +1,4 @@
-import type { Entry, PlanEntry, Thread } from './types.js';
+import type { ContextUsage, Entry, PlanEntry, Thread } from './types.js';
 import { indexEntries, isObject, stateOf } from './state.js';
 
 /** A thread as plain JSON: everything but `_ix`, plus the two cursors the indexes cannot recover. */
