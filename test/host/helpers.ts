@@ -1,32 +1,29 @@
 /** Shared setup for host tests: hosts over the Hermes emulator and the raw fault agents. */
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AgentHost, type HostOptions } from '../../src/host/host.js';
 import { checkHostEvent, type HostEvent } from '../../src/host/events.js';
 import { createRegistry } from '../../src/providers/registry.js';
 import { customProvider, type AgentDefinition } from '../../src/providers/custom.js';
+import { tempDir as sharedTempDir, cleanup as sharedCleanup } from '../providers/helpers.js';
 import { currentEnv } from '../../src/providers/locate.js';
 import type { Provider } from '../../src/providers/types.js';
 import type { Session } from '../../src/session/session.js';
 import type { SessionEvent } from '../../src/session/events.js';
 
-export const TSX = import.meta.resolve('tsx');
+// Shared with the provider tests: one copy of the paths, the Hermes config and the temp-dir registry.
+import { TSX, FAKE, CONFIG } from '../providers/helpers.js';
+export { TSX, FAKE, CONFIG };
 export const HERMES_BIN = fileURLToPath(new URL('../fakes/hermes/bin/hermes', import.meta.url));
 export const HERMES_BIN_DIR = fileURLToPath(new URL('../fakes/hermes/bin', import.meta.url));
-export const FAKE = (name: string) => fileURLToPath(new URL(`../fakes/bin/${name}`, import.meta.url));
-export const CONFIG = 'model:\n  default: fake-model\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n';
 
-const roots: string[] = [];
 export function tempDir(prefix = 'talaria-host-'): string {
-  const d = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  roots.push(d);
-  return d;
+  return sharedTempDir(prefix);
 }
 
 export function cleanupDirs(): void {
-  for (const d of roots.splice(0)) rmSync(d, { recursive: true, force: true });
+  sharedCleanup();
 }
 
 /** A Hermes home with a configured provider (config: null → unconfigured). */
