@@ -2,12 +2,13 @@
  * The wire-log line format shared by fixtures, the store and replay:
  * `{"t_ms":<number>,"dir":"client->agent"|"agent->client","msg":<frame>}`, one per line.
  */
+import { redactFrame } from './redact.js';
 import type { Direction, Frame, WireLogLine } from './types.js';
 
-/** One line, no trailing newline. Keys in fixed order so logs diff cleanly. */
+/** One line, no trailing newline, secrets masked (redact.ts). Keys in fixed order so logs diff cleanly. */
 export function formatWireLine(frame: Frame | WireLogLine): string {
   const t = Number.isFinite(frame.t_ms) ? frame.t_ms : 0;
-  return '{"t_ms":' + t + ',"dir":"' + frame.dir + '","msg":' + JSON.stringify(frame.msg) + '}';
+  return '{"t_ms":' + t + ',"dir":"' + frame.dir + '","msg":' + redactFrame(frame) + '}';
 }
 
 /** An `onFrame` hook that formats each frame and hands the line (no newline) to `write`. */

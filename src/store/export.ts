@@ -2,6 +2,7 @@
  * Session export (Markdown, JSON, replayable fixture) and fixture import. Thread code is not
  * imported at run time: Markdown rendering (and rebuilding a thread from the wire) is injected.
  */
+import { redactMessage } from '../protocol/redact.js';
 import type { RawMessage, WireLogLine } from '../protocol/types.js';
 import type { Entry } from '../thread/types.js';
 import type { ThreadSnapshot } from '../thread/snapshot.js';
@@ -43,7 +44,8 @@ export function exportSessionJson(store: Store, id: string): SessionExport {
     turns: store.turns.list(id),
     entries: store.entries.list(id),
     audit: store.permissions.listAudit(id),
-    wire: store.wire.read(id),
+    // Masked again: rows stored before masking existed may still hold secrets.
+    wire: store.wire.read(id).map((l) => ({ ...l, msg: redactMessage(l.msg) })),
   };
   const meta = store.entries.getMeta(id);
   if (meta) out.thread = meta;

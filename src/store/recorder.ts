@@ -8,6 +8,7 @@
  * the current tick — nothing is ever held longer than that. Entry updates are coalesced per tick
  * (a streamed reply updates one entry per chunk; only its last state in the tick is written).
  */
+import { redactFrame } from '../protocol/redact.js';
 import type { Frame } from '../protocol/types.js';
 import type { Logger } from '../protocol/types.js';
 import type { Entry } from '../thread/types.js';
@@ -159,7 +160,7 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
   const rec: Recorder = {
     onFrame(frame) {
       if (closed) return;
-      frames.push({ seq: ++seq, t: frame.t_ms, dir: frame.dir, msg: JSON.stringify(frame.msg) });
+      frames.push({ seq: ++seq, t: frame.t_ms, dir: frame.dir, msg: redactFrame(frame) });
       if (frames.length >= maxBatch) flush();
       else schedule();
     },

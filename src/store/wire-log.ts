@@ -2,6 +2,7 @@
  * The raw wire log of a session, one row per frame, in the fixture line format's parts
  * (`t_ms`, `dir`, `msg` as JSON text), so any stored session exports as a replayable fixture.
  */
+import { redactFrame, redactMessageText } from '../protocol/redact.js';
 import type { Frame, RawMessage, WireLogLine } from '../protocol/types.js';
 import type { Db } from './db.js';
 import { StoreError } from './errors.js';
@@ -33,7 +34,7 @@ export function createWireLogRepo(db: Db) {
 
   const appendAll = db.transaction((sessionId: string, frames: readonly (Frame | WireLogLine)[]) => {
     let seq = lastSeq(sessionId);
-    for (const f of frames) insert.run(sessionId, ++seq, f.t_ms, checkDir(f.dir), JSON.stringify(f.msg));
+    for (const f of frames) insert.run(sessionId, ++seq, f.t_ms, checkDir(f.dir), redactFrame(f));
     return seq;
   });
 
@@ -75,10 +76,13 @@ export function createWireLogRepo(db: Db) {
       }
       return out;
     },
-    /** Fixture NDJSON (one `{"t_ms","dir","msg"}` line each, trailing newline), built without re-parsing. */
+    /**
+     * Fixture NDJSON (one `{"t_ms","dir","msg"}` line each, trailing newline), built without
+     * re-parsing; secrets masked (rows stored before masking existed may still hold them).
+     */
     exportNdjson(sessionId: string): string {
       const parts: string[] = [];
-      for (const r of iterate(sessionId)) parts.push(wireLineText(r.t_ms, r.dir, r.msg));
+      for (const r of iterate(sessionId)) parts.push(wireLineText(r.t_ms, r.dir, redactMessageText(r.msg)));
       return parts.length === 0 ? '' : parts.join('\n') + '\n';
     },
   };

@@ -116,6 +116,23 @@ describe('import and export', () => {
     expect(exportSessionMarkdown(store, s.id, render)).toBe(expected);
   });
 
+  it('exports mask secrets, also in rows stored before masking existed', () => {
+    const store = freshStore();
+    const secret = 'sk-old-row-secret';
+    const s = store.sessions.create({ provider: 'p', cwd: '/w' });
+    const old = { jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: '/w', mcpServers: [{ type: 'http', name: 'h', url: 'https://x', headers: [{ name: 'Authorization', value: secret }] }] } };
+    // Written raw, the way a store from before masking holds it.
+    store.wire.insertRaw(s.id, 1, 0, 'client->agent', JSON.stringify(old));
+    store.wire.append(s.id, { t_ms: 1, dir: 'agent->client', msg: { jsonrpc: '2.0', id: 9, method: 'terminal/create', params: { env: [{ name: 'K', value: secret }] } } });
+    expect(store.wire.rows(s.id)[1]!.msg).not.toContain(secret);
+    const fixture = exportSessionFixture(store, s.id);
+    expect(fixture).not.toContain(secret);
+    expect(parsedLines(fixture)).toHaveLength(2);
+    const json = exportSessionJson(store, s.id);
+    expect(JSON.stringify(json)).not.toContain(secret);
+    expect((json.wire[0]!.msg.params as { mcpServers: { headers: unknown }[] }).mcpServers[0]!.headers).toEqual([{ name: 'Authorization', value: '[redacted]' }]);
+  });
+
   it('exports of an unknown session are not_found', () => {
     const store = freshStore();
     expect(errorOf(() => exportSessionJson(store, 'x')).code).toBe('not_found');

@@ -186,6 +186,22 @@ describe('recorder', () => {
     expect(logged).toEqual(['store: recorder callback threw']);
   });
 
+  it('stores secret-bearing frames masked (mcpServers env, terminal/create env), the others as they are', async () => {
+    const t = setup();
+    const secret = 'sk-recorded-secret';
+    const flushed = t.nextFlush();
+    t.rec.onFrame({ t_ms: 1, dir: 'client->agent', msg: { jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: '/w', mcpServers: [{ name: 'm', command: 'c', args: [], env: [{ name: 'TOKEN', value: secret }] }] } } });
+    t.rec.onFrame({ t_ms: 2, dir: 'agent->client', msg: { jsonrpc: '2.0', id: 7, method: 'terminal/create', params: { sessionId: 'a', command: 'x', env: [{ name: 'K', value: secret }] } } });
+    t.rec.onFrame(frame(3));
+    await flushed;
+    const rows = t.other.wire.rows('s');
+    expect(rows.map((r) => r.msg).join('\n')).not.toContain(secret);
+    expect(JSON.parse(rows[0]!.msg).params.mcpServers[0].env).toEqual([{ name: 'TOKEN', value: '[redacted]' }]);
+    expect(JSON.parse(rows[1]!.msg).params.env).toEqual([{ name: 'K', value: '[redacted]' }]);
+    expect(rows[2]!.msg).toBe(JSON.stringify(frame(3).msg));
+    t.done();
+  });
+
   it('an unknown session is not_found', () => {
     const store = freshStore();
     expect(() => createRecorder(store, { sessionKey: 'nope' })).toThrow(StoreError);
