@@ -50,7 +50,18 @@ export type TalariaErrorCode =
   | 'context_overflow'
   | 'invalid_state'
   | 'invalid_argument'
-  | 'permission_timeout';
+  | 'permission_timeout'
+  // The store's (store/errors.ts): each message says what to do.
+  | 'not_found'
+  | 'closed'
+  | 'open_failed'
+  | 'migration_failed'
+  | 'schema_too_new'
+  | 'store_corrupt'
+  | 'store_read_only'
+  | 'store_permission'
+  | 'store_busy'
+  | 'store_full';
 
 export class TalariaError extends Error {
   override readonly name: string = 'TalariaError';

@@ -8,11 +8,12 @@
  * requirement — "a harness killed mid-turn keeps every frame" — at a fraction of FULL's cost.
  */
 import Database from 'better-sqlite3';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { ensurePrivateDir } from '../protocol/private-files.js';
 import type { Logger } from '../protocol/types.js';
-import { StoreError } from './errors.js';
+import { isReadOnlyError, openReadOnly, prepareDbFile, tightenDbFiles } from './db-file.js';
+import { StoreError, storeErrorFrom } from './errors.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
 
 export type Db = Database.Database;
@@ -24,6 +25,11 @@ export interface OpenDbOptions {
   home?: string;
   /** Explicit database file (overrides home/talaria.db); `:memory:` works for throwaway stores. */
   path?: string;
+  /**
+   * Open without writing anything (read-only commands). A missing store then reads as an empty
+   * one and is not created. A file we cannot write is opened read-only without being asked.
+   */
+  readOnly?: boolean;
   logger?: Logger;
   /** How long a writer waits for another process's lock before SQLITE_BUSY (ms, default 5000). */
   busyTimeoutMs?: number;
@@ -45,54 +51,105 @@ export interface OpenedDb {
   version: number;
   /** Versions applied by this open (empty on a reopen). */
   applied: number[];
+  /** True when nothing can be written (asked for, or the file is not writable): see readOnlyReason. */
+  readOnly: boolean;
+  readOnlyReason?: string;
 }
 
 export function openDatabase(opts: OpenDbOptions = {}): OpenedDb {
   const migrations = opts.migrations ?? MIGRATIONS;
+  const log = opts.logger;
   let home: string | undefined;
   let path: string;
   if (opts.path !== undefined) {
     path = opts.path === ':memory:' ? opts.path : resolve(opts.path);
   } else {
     home = opts.home !== undefined ? resolve(opts.home) : resolveHome();
-    // The database holds whole conversations: keep the folder and file private.
-    try {
-      mkdirSync(home, { recursive: true, mode: 0o700 });
-    } catch (err) {
-      throw new StoreError('open_failed', `cannot create Talaria home ${home}: ${(err as Error).message}`, { home }, { cause: err });
-    }
     path = join(home, DB_FILE);
+    if (!opts.readOnly) openHome(home, log);
   }
-  if (path !== ':memory:') {
-    // Create the file 0600 ourselves; SQLite gives the -wal/-shm files the same mode.
+  const where = { path, home };
+  if (path === ':memory:') return setUp(new Database(path), where, migrations, opts);
+
+  const file = prepareDbFile(path, opts);
+  if (file.state === 'missing') {
+    // Nothing stored yet and nothing may be written: an empty store in memory reads the same.
+    return { ...setUp(new Database(':memory:'), where, migrations, opts), readOnly: true, readOnlyReason: `no store at ${path} yet` };
+  }
+  let reason = file.state === 'read-only' ? file.reason : undefined;
+  if (file.state === 'writable') {
+    const tightened = tightenDbFiles(path);
+    if (tightened.length) log?.info('store: made private (0600)', { files: tightened });
+    let db: Db;
     try {
-      closeSync(openSync(path, 'a', 0o600));
+      db = new Database(path);
     } catch (err) {
-      throw new StoreError('open_failed', `cannot create ${path}: ${(err as Error).message}`, { path }, { cause: err });
+      throw storeErrorFrom(err, path);
+    }
+    try {
+      return setUp(db, where, migrations, opts);
+    } catch (err) {
+      // The file is writable but its folder is not (SQLite cannot create the -wal file): read-only.
+      if (!isReadOnlyError((err as { cause?: unknown }).cause ?? err)) throw err;
+      reason = `${path} or its folder is not writable (${(err as Error).message})`;
     }
   }
+  log?.warn('store: opened read-only', { path, reason });
+  const db = openReadOnly(path, log);
+  return { ...setUp(db, where, migrations, { ...opts, readOnly: true }), readOnly: true, readOnlyReason: reason! };
+}
 
-  let db: Db;
+/** Creates the home 0700, or tightens an existing one open to others. */
+function openHome(home: string, log: Logger | undefined): void {
   try {
-    db = new Database(path);
+    if (ensurePrivateDir(home)) log?.info('store: made the Talaria home private (0700)', { home });
   } catch (err) {
-    throw new StoreError('open_failed', `cannot open ${path}: ${(err as Error).message}`, { path }, { cause: err });
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw storeErrorFrom(err, home, 'create the home of');
+    throw new StoreError('open_failed', `cannot create Talaria home ${home}: ${(err as Error).message}`, { home }, { cause: err });
   }
+}
+
+/** Pragmas, then migrations (or, read-only, a check that none is due). Closes `db` on failure. */
+function setUp(db: Db, where: { path: string; home: string | undefined }, migrations: readonly Migration[], opts: OpenDbOptions): OpenedDb {
+  const { path } = where;
   try {
     // busy_timeout first, so switching to WAL waits for another process instead of failing.
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs ?? 5000))}`);
+    db.pragma('foreign_keys = ON');
+    if (db.readonly) {
+      const version = checkVersion(db, migrations, path);
+      return { db, ...where, version, applied: [], readOnly: true };
+    }
     const mode = db.pragma('journal_mode = WAL', { simple: true });
     if (mode !== 'wal' && path !== ':memory:') opts.logger?.warn('store: WAL not available', { path, mode: String(mode) });
     db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
     const { version, applied } = migrate(db, migrations);
     if (applied.length > 0) opts.logger?.info('store: migrated', { path, applied, version });
-    return { db, path, home, version, applied };
+    return { db, ...where, version, applied, readOnly: false };
   } catch (err) {
     db.close();
-    if (err instanceof StoreError) throw err;
-    throw new StoreError('open_failed', `cannot open ${path} as a Talaria store: ${(err as Error).message}`, { path }, { cause: err });
+    if (err instanceof StoreError && !isReadOnlyError(err.cause)) throw err;
+    throw storeErrorFrom(err instanceof StoreError ? err.cause : err, path);
   }
+}
+
+/** Read-only: the schema must be exactly one this Talaria knows (it cannot migrate). */
+function checkVersion(db: Db, migrations: readonly Migration[], path: string): number {
+  const known = migrations.reduce((m, x) => Math.max(m, x.version), 0);
+  const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
+  const have = table ? ((db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null }).v ?? 0) : 0;
+  if (have > known) throw tooNew(have, known);
+  if (have < known) {
+    const fix = `Make it writable (chmod u+w ${JSON.stringify(path)} and its folder) and run any talaria command once.`;
+    throw new StoreError('store_read_only', `The Talaria store ${path} is read-only and needs upgrading (schema ${have} → ${known}). ${fix}`, { path, version: have, known }, { fix });
+  }
+  return have;
+}
+
+function tooNew(have: number, known: number): StoreError {
+  const fix = 'Upgrade Talaria (npm install -g talaria-acp@latest).';
+  return new StoreError('schema_too_new', `database schema version ${have} is newer than this Talaria understands (${known}); ${fix}`, { version: have, known }, { fix });
 }
 
 /** Applies every migration newer than the recorded version, each in its own IMMEDIATE transaction. */
@@ -102,13 +159,7 @@ export function migrate(db: Db, migrations: readonly Migration[]): { version: nu
   const known = migrations.reduce((m, x) => Math.max(m, x.version), 0);
   const current = () => (db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null }).v ?? 0;
   const have = current();
-  if (have > known) {
-    throw new StoreError(
-      'schema_too_new',
-      `database schema version ${have} is newer than this Talaria understands (${known}); upgrade Talaria`,
-      { version: have, known },
-    );
-  }
+  if (have > known) throw tooNew(have, known);
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
   const applied: number[] = [];
   for (const m of [...migrations].sort((a, b) => a.version - b.version)) {

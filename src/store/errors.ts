@@ -1,11 +1,23 @@
 /**
- * The store's own error (it may not import protocol/errors.ts at run time, see the layer rules).
- * Same shape as TalariaError: a stable string `code` callers switch on.
+ * The store's errors: a TalariaError (one local error family, string codes) whose message is one
+ * line that says what to do, also given alone in `fix` for a face that renders it apart.
  */
+import { TalariaError } from '../protocol/errors.js';
+
 export type StoreErrorCode =
   /** The database was written by a newer Talaria than this one. */
   | 'schema_too_new'
-  /** The file could not be opened as a SQLite database (corrupt, not a database, no access). */
+  /** The file is damaged or not a SQLite database: move it aside. */
+  | 'store_corrupt'
+  /** A write was needed (create, migrate, record) but the store can only be read. */
+  | 'store_read_only'
+  /** The file or its folder cannot be read or created by this user. */
+  | 'store_permission'
+  /** Another process holds the write lock longer than the busy timeout. */
+  | 'store_busy'
+  /** The disk is full. */
+  | 'store_full'
+  /** Anything else that kept the database from opening. */
   | 'open_failed'
   /** A migration threw; the transaction was rolled back. */
   | 'migration_failed'
@@ -14,14 +26,45 @@ export type StoreErrorCode =
   /** The store was used after close(). */
   | 'closed';
 
-export class StoreError extends Error {
+export class StoreError extends TalariaError {
   override readonly name = 'StoreError';
-  constructor(
-    readonly code: StoreErrorCode,
-    message: string,
-    readonly details?: Record<string, unknown>,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
+  declare readonly code: StoreErrorCode;
+  /** What the user can do about it (also the end of the message). */
+  readonly fix: string | undefined;
+  constructor(code: StoreErrorCode, message: string, details?: Record<string, unknown>, options?: { cause?: unknown; fix?: string }) {
+    super(code, message, details, options?.cause !== undefined ? { cause: options.cause } : undefined);
+    this.fix = options?.fix;
   }
 }
+
+/**
+ * A StoreError for whatever SQLite or the file system threw while `doing` something with `path`,
+ * with the fix in the message: corrupt → move it aside, read-only or permission → fix the mode,
+ * busy → another Talaria holds the lock, full → free space.
+ */
+export function storeErrorFrom(err: unknown, path: string, doing = 'open'): StoreError {
+  if (err instanceof StoreError) return err;
+  const code = typeof (err as { code?: unknown })?.code === 'string' ? (err as { code: string }).code : '';
+  const why = oneLine(err instanceof Error ? err.message : String(err));
+  const q = JSON.stringify(path);
+  const details = { path, ...(code ? { cause: code } : {}) };
+  const make = (c: StoreErrorCode, message: string, fix: string) => new StoreError(c, `${message} ${fix}`, details, { cause: err, fix });
+  if (code.startsWith('SQLITE_NOTADB') || code.startsWith('SQLITE_CORRUPT') || code === 'EISDIR') {
+    return make('store_corrupt', `The Talaria store ${path} is damaged or not a database (${why}).`, `Move it aside (mv ${q} ${JSON.stringify(path + '.broken')}); Talaria then starts a new, empty store.`);
+  }
+  if (code.startsWith('SQLITE_READONLY') || code === 'EROFS') {
+    return make('store_read_only', `The Talaria store ${path} is read-only (${why}).`, `Make it and its folder writable (chmod u+w ${q}) to record sessions; read-only commands still work.`);
+  }
+  if (code === 'EACCES' || code === 'EPERM' || code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_PERM') || code.startsWith('SQLITE_AUTH')) {
+    return make('store_permission', `Cannot ${doing} the Talaria store ${path} (${why}).`, `Fix its permissions: it and its folder must belong to you (chmod 600 ${q}; chmod 700 its folder), or set TALARIA_HOME to a folder you own.`);
+  }
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return make('store_busy', `The Talaria store ${path} is locked by another process (${why}).`, 'Wait for the other Talaria command to finish, then try again.');
+  }
+  if (code.startsWith('SQLITE_FULL') || code === 'ENOSPC') {
+    return make('store_full', `The disk holding the Talaria store ${path} is full (${why}).`, 'Free some space, then try again.');
+  }
+  return new StoreError('open_failed', `Cannot ${doing} the Talaria store ${path}: ${why}`, details, { cause: err });
+}
+
+const oneLine = (s: string): string => s.replace(/\s*\n\s*/g, ' ').trim();

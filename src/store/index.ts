@@ -24,6 +24,10 @@ export interface Store {
   readonly home: string | undefined;
   /** Schema version. */
   readonly version: number;
+  /** Nothing can be written (asked for with `readOnly`, or the file is not writable); reads work. */
+  readonly readOnly: boolean;
+  /** Why it is read-only, for a face to tell the user. */
+  readonly readOnlyReason: string | undefined;
   readonly workspaces: WorkspacesRepo;
   readonly sessions: SessionsRepo;
   readonly wire: WireLogRepo;
@@ -49,6 +53,8 @@ export function openStore(opts: StoreOptions = {}): Store {
     path: opened.path,
     home: opened.home,
     version: opened.version,
+    readOnly: opened.readOnly,
+    readOnlyReason: opened.readOnlyReason,
     workspaces: createWorkspacesRepo(db, now),
     sessions: createSessionsRepo(db, now),
     wire: createWireLogRepo(db),
@@ -71,7 +77,7 @@ export function openStore(opts: StoreOptions = {}): Store {
 }
 
 export { openDatabase, migrate, resolveHome, DB_FILE, type Db, type OpenDbOptions, type OpenedDb } from './db.js';
-export { StoreError, type StoreErrorCode } from './errors.js';
+export { StoreError, storeErrorFrom, type StoreErrorCode } from './errors.js';
 export { MIGRATIONS, type Migration } from './migrations/index.js';
 export { createRecorder, type Recorder, type RecorderOptions, type FlushInfo } from './recorder.js';
 export {

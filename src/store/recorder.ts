@@ -15,7 +15,7 @@ import type { Entry } from '../thread/types.js';
 import type { SessionEvent } from '../session/events.js';
 import type { PermissionDecisionEvent } from '../permission/types.js';
 import type { ThreadMeta } from './entries.js';
-import { StoreError } from './errors.js';
+import { StoreError, storeErrorFrom } from './errors.js';
 import type { AuditInput } from './permissions.js';
 import type { Store } from './index.js';
 
@@ -67,6 +67,7 @@ type PendingTurn =
 
 export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
   const key = opts.sessionKey;
+  if (store.readOnly) throw storeErrorFrom(Object.assign(new Error(store.readOnlyReason ?? 'opened read-only'), { code: 'SQLITE_READONLY' }), store.path);
   if (!store.sessions.get(key)) throw new StoreError('not_found', `no stored session ${key}`, { sessionId: key });
   const maxBatch = Math.max(1, opts.maxBatch ?? 256);
   const log = opts.logger;

@@ -110,11 +110,11 @@ describe('opening the database', () => {
     o.db.close();
   });
 
-  it('a file that is not a database is open_failed, not a crash', () => {
+  it('a file that is not a database is store_corrupt, not a crash', () => {
     const home = tempHome();
     writeFileSync(join(home, DB_FILE), 'this is not sqlite '.repeat(100));
     const err = errorOf(() => openStore({ home }));
-    expect(err.code).toBe('open_failed');
+    expect(err.code).toBe('store_corrupt');
     expect(err.message).toContain(DB_FILE);
   });
 

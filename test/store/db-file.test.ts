@@ -1,0 +1,207 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TalariaError } from '../../src/protocol/errors.js';
+import type { Logger } from '../../src/protocol/types.js';
+import { createRecorder, DB_FILE, MIGRATIONS, openStore, StoreError, storeErrorFrom, type Store } from '../../src/store/index.js';
+import { tempHome } from './helpers.js';
+
+/**
+ * Read-only and unreadable stores need a user the file system says no to. As root (which
+ * bypasses file modes) the body runs with the effective ids of `nobody`; as anyone else the
+ * modes set by the test already apply. This file runs in its own process (vitest forks).
+ */
+function asOtherUser<T>(fn: () => T): T {
+  if (process.getuid?.() !== 0) return fn();
+  process.setegid!(65534);
+  process.seteuid!(65534);
+  try {
+    return fn();
+  } finally {
+    process.seteuid!(0);
+    process.setegid!(0);
+  }
+}
+
+const restore: [string, number][] = [];
+function chmod(path: string, mode: number): void {
+  restore.push([path, statSync(path).mode & 0o777]);
+  chmodSync(path, mode);
+}
+afterEach(() => {
+  // Put modes back so the temp homes can be removed.
+  for (const [p, m] of restore.splice(0).reverse()) if (existsSync(p)) chmodSync(p, m);
+});
+
+function logger(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  const put = (level: string) => (msg: string, data?: Record<string, unknown>) => void lines.push(`${level} ${msg} ${JSON.stringify(data ?? {})}`);
+  return { lines, debug: put('debug'), info: put('info'), warn: put('warn'), error: put('error') };
+}
+
+function errorOf(fn: () => unknown): StoreError {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(StoreError);
+    return e as StoreError;
+  }
+  throw new Error('expected a StoreError');
+}
+
+/** A home holding a store with one session, closed (so no -wal/-shm left), open to other users for reading. */
+function storeWithSession(): { home: string; file: string } {
+  const home = tempHome('ro');
+  const s = openStore({ home });
+  s.sessions.create({ id: 's1', provider: 'demo', cwd: '/w', title: 'kept' });
+  s.close();
+  chmodSync(home, 0o755);
+  return { home, file: join(home, DB_FILE) };
+}
+
+describe('store files are private', () => {
+  it('the home is created 0700, the database and its -wal/-shm 0600', () => {
+    const home = join(tempHome(), 'new-home');
+    const s = openStore({ home });
+    s.sessions.create({ id: 'a', provider: 'demo', cwd: '/w' });
+    try {
+      expect(statSync(home).mode & 0o777).toBe(0o700);
+      for (const f of [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`]) expect(statSync(join(home, f)).mode & 0o777, f).toBe(0o600);
+    } finally {
+      s.close();
+    }
+  });
+
+  it('an existing home and files left open to others are tightened on open (and it is logged)', () => {
+    const home = tempHome();
+    const s = openStore({ home });
+    s.sessions.create({ id: 'a', provider: 'demo', cwd: '/w' });
+    // Still open: -wal and -shm exist. Loosen everything, as a umask 022 tool or an old Talaria would.
+    for (const f of [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`]) chmodSync(join(home, f), 0o644);
+    chmodSync(home, 0o755);
+    const log = logger();
+    const again = openStore({ home, logger: log });
+    try {
+      expect(statSync(home).mode & 0o777).toBe(0o700);
+      for (const f of [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`]) expect(statSync(join(home, f)).mode & 0o777, f).toBe(0o600);
+      expect(log.lines.join('\n')).toMatch(/made the Talaria home private[\s\S]*made private \(0600\)/);
+    } finally {
+      again.close();
+      s.close();
+    }
+  });
+});
+
+describe('a corrupt, unreadable or read-only store', () => {
+  it('a file that is not a database: store_corrupt, one line with the fix (move it aside); the file is left alone', () => {
+    const home = tempHome();
+    const file = join(home, DB_FILE);
+    const junk = 'this is not sqlite '.repeat(100);
+    writeFileSync(file, junk);
+    const err = errorOf(() => openStore({ home }));
+    expect(err).toBeInstanceOf(TalariaError);
+    expect(err.code).toBe('store_corrupt');
+    expect(err.message).not.toContain('\n');
+    expect(err.message).toContain(file);
+    expect(err.message).toMatch(/damaged or not a database.*Move it aside \(mv /);
+    expect(err.fix).toMatch(/^Move it aside/);
+    expect(readFileSync(file, 'utf8')).toBe(junk);
+    // Read-only opening says the same.
+    expect(errorOf(() => openStore({ home, readOnly: true })).code).toBe('store_corrupt');
+  });
+
+  it('a folder where the database should be is store_corrupt too', () => {
+    const home = tempHome();
+    openStore({ home }).close();
+    const odd = tempHome();
+    const err = errorOf(() => openStore({ path: odd }));
+    expect(err.code).toBe('store_corrupt');
+  });
+
+  it('a file this user cannot write is opened read-only: listing works, it says so, recording refuses with store_read_only', () => {
+    const { home, file } = storeWithSession();
+    chmod(file, 0o444);
+    const log = logger();
+    const s = asOtherUser(() => openStore({ home, logger: log }));
+    try {
+      expect(s.readOnly).toBe(true);
+      expect(s.readOnlyReason).toMatch(/not writable/);
+      expect(log.lines.join('\n')).toMatch(/warn store: opened read-only/);
+      expect(asOtherUser(() => s.sessions.list()).map((x) => x.title)).toEqual(['kept']);
+      const rec = errorOf(() => asOtherUser(() => createRecorder(s, { sessionKey: 's1' })));
+      expect(rec.code).toBe('store_read_only');
+      expect(rec.message).toMatch(/read-only.*chmod u\+w/);
+      // A write that slips through is a plain SQLite error; storeErrorFrom names it.
+      let raw: unknown;
+      try {
+        asOtherUser(() => s.sessions.create({ provider: 'demo', cwd: '/w' }));
+      } catch (e) {
+        raw = e;
+      }
+      expect(storeErrorFrom(raw, s.path).code).toBe('store_read_only');
+    } finally {
+      s.close();
+    }
+    expect(readFileSync(file).subarray(0, 15).toString()).toBe('SQLite format 3');
+  });
+
+  it('a read-only folder (no -shm can be made for the WAL database): still listed, from a read-only copy', () => {
+    const { home, file } = storeWithSession();
+    chmod(file, 0o444);
+    chmod(home, 0o555);
+    const s = asOtherUser(() => openStore({ home }));
+    try {
+      expect(s.readOnly).toBe(true);
+      expect(asOtherUser(() => s.sessions.get('s1'))?.title).toBe('kept');
+    } finally {
+      s.close();
+    }
+    expect(existsSync(`${file}-shm`)).toBe(false);
+  });
+
+  it('a file this user cannot read: store_permission, naming the file and the fix; never "cannot create" for a file that exists', () => {
+    const { home, file } = storeWithSession();
+    chmod(file, 0o000);
+    const err = errorOf(() => asOtherUser(() => openStore({ home })));
+    expect(err.code).toBe('store_permission');
+    expect(err.message).toContain(file);
+    expect(err.message).toMatch(/Cannot read the Talaria store .*Fix its permissions/);
+    expect(err.message).not.toMatch(/create/i);
+  });
+
+  it('a missing database in a folder this user cannot write: store_permission, "cannot create"', () => {
+    const home = tempHome();
+    chmod(home, 0o555);
+    const err = errorOf(() => asOtherUser(() => openStore({ home })));
+    expect(err.code).toBe('store_permission');
+    expect(err.message).toMatch(/Cannot create the Talaria store/);
+  });
+
+  it('readOnly: nothing is created; a missing store reads as empty', () => {
+    const home = join(tempHome(), 'never-made');
+    const s: Store = openStore({ home, readOnly: true });
+    expect(s.readOnly).toBe(true);
+    expect(s.sessions.list()).toEqual([]);
+    s.close();
+    expect(existsSync(home)).toBe(false);
+    const { home: h2 } = storeWithSession();
+    const r = openStore({ home: h2, readOnly: true });
+    expect(r.sessions.get('s1')?.title).toBe('kept');
+    expect(errorOf(() => createRecorder(r, { sessionKey: 's1' })).code).toBe('store_read_only');
+    r.close();
+  });
+
+  it('a read-only store that needs a migration says so (store_read_only) instead of failing on the write', () => {
+    const { home } = storeWithSession();
+    const err = errorOf(() => openStore({ home, readOnly: true, migrations: [...MIGRATIONS, { version: 2, name: 'next', up: () => {} }] }));
+    expect(err.code).toBe('store_read_only');
+    expect(err.message).toMatch(/needs upgrading \(schema 1 → 2\)/);
+  });
+
+  it('storeErrorFrom: busy and full get their own codes and fixes; anything else is open_failed', () => {
+    const busy = storeErrorFrom(Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }), '/h/talaria.db');
+    expect([busy.code, busy.fix]).toEqual(['store_busy', 'Wait for the other Talaria command to finish, then try again.']);
+    expect(storeErrorFrom(Object.assign(new Error('disk full'), { code: 'SQLITE_FULL' }), '/x').code).toBe('store_full');
+    expect(storeErrorFrom(new Error('odd\nthing'), '/x')).toMatchObject({ code: 'open_failed', message: 'Cannot open the Talaria store /x: odd thing' });
+  });
+});
