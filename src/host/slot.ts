@@ -115,7 +115,8 @@ export class AgentSlot {
         {
           logger: this.logger,
           ...clientCapOptions(this.provider),
-          terminalEnv: buildChildEnv(process.env, { set: env }),
+          // Commands the agent runs get the basics and the workspace's env, never the agent's credentials.
+          terminalEnv: buildChildEnv(process.env, { set: this.workspaceEnv() }),
           onFrame: (f) => {
             gen.tap(f);
             cfg.onFrame?.(key, f);

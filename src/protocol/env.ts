@@ -15,6 +15,11 @@ export const ENV_ALLOW_LIST: readonly string[] = [
 /** Names that look like credentials; never copied from the parent even if allow-listed by a caller. */
 const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|SESSION)/i;
 
+/** True for a variable name that looks like a credential (API_KEY, GH_TOKEN, …). */
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name);
+}
+
 export interface ChildEnvOptions {
   /** Extra parent variable names to pass through (e.g. a provider's non-secret settings). */
   inherit?: readonly string[];

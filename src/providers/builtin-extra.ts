@@ -3,6 +3,7 @@
  * first ones: Qwen Code, GitHub Copilot CLI, Kilo Code, pi (through pi-acp) and Cursor (through
  * cursor-agent-acp). Their quirk hooks live in quirks/<agent>.ts, shared with the matrix profiles.
  * No static credential check: each has several login routes the matrix could not all verify.
+ * Like the others (builtin.ts) they inherit only non-secret settings: keys come from config.json.
  */
 import { defineProvider } from './define.js';
 import { onPath } from './locate.js';
@@ -18,7 +19,7 @@ export const qwen: Provider = defineProvider({
   install: 'Install Qwen Code: `npm install -g @qwen-code/qwen-code`, then run `qwen` once to sign in.',
   locate: onPath('qwen', ['--acp']),
   env: {
-    pass: ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'OPENAI_MODEL', 'DASHSCOPE_API_KEY'],
+    inherit: ['OPENAI_BASE_URL', 'OPENAI_MODEL'],
     set: { QWEN_CODE_NO_RELAUNCH: '1' },
   },
   // New sessions start in qwen's `auto` (its classifier approves edits): switch to asking.
@@ -31,16 +32,8 @@ export const copilot: Provider = defineProvider({
   install: 'Install GitHub Copilot CLI: `npm install -g @github/copilot`, then run `copilot` once and /login.',
   locate: onPath('copilot', ['--acp']),
   env: {
-    pass: [
-      'COPILOT_GITHUB_TOKEN',
-      'GH_TOKEN',
-      'GITHUB_TOKEN',
-      'COPILOT_MODEL',
-      'COPILOT_PROVIDER_BASE_URL',
-      'COPILOT_PROVIDER_TYPE',
-      'COPILOT_PROVIDER_WIRE_API',
-      'COPILOT_PROVIDER_API_KEY',
-    ],
+    // Never GH_TOKEN / GITHUB_TOKEN of ours: they open every repository the user can reach.
+    inherit: ['COPILOT_MODEL', 'COPILOT_PROVIDER_BASE_URL', 'COPILOT_PROVIDER_TYPE', 'COPILOT_PROVIDER_WIRE_API'],
   },
   hooks: () => copilotHooks(),
 });
@@ -51,7 +44,8 @@ export const kilo: Provider = defineProvider({
   install: 'Install Kilo Code CLI: `npm install -g @kilocode/cli`.',
   locate: onPath('kilo', ['acp']),
   env: {
-    pass: ['KILO_CONFIG', 'KILO_CONFIG_CONTENT', 'ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'OPENROUTER_API_KEY', 'GEMINI_API_KEY'],
+    // Not KILO_CONFIG_CONTENT: inline config may hold provider keys.
+    inherit: ['KILO_CONFIG'],
     set: { KILO_DISABLE_AUTOUPDATE: '1' },
   },
   // Like opencode: without credentials the prompt hangs (only the stall watchdog catches it).
@@ -63,7 +57,7 @@ export const pi: Provider = defineProvider({
   install: 'Install pi and its ACP adapter: `npm install -g @mariozechner/pi-coding-agent pi-acp`.',
   locate: onPath('pi-acp', []),
   env: {
-    pass: ['PI_CODING_AGENT_DIR', 'ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'OPENROUTER_API_KEY'],
+    inherit: ['PI_CODING_AGENT_DIR'],
   },
   // The swallowed-error hook reads pi's own session log, which lives in pi's agent folder.
   hooks: (o) => piHooks(o?.env ? piAgentDir(o.env) : undefined),
@@ -75,7 +69,6 @@ export const cursor: Provider = defineProvider({
   label: 'Cursor',
   install: 'Install the Cursor ACP adapter (`npm install -g @blowmage/cursor-agent-acp`) and Cursor\'s `cursor-agent` CLI, then run `cursor-agent login`.',
   locate: onPath('cursor-agent-acp', []),
-  env: { pass: ['CURSOR_API_KEY'] },
   hooks: () => cursorHooks(),
   // Starting the adapter takes ~21 s: read the version from its package instead.
   check: { versionFromPackage: true, versionArgs: null },

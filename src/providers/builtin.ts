@@ -1,8 +1,10 @@
 /**
  * Built-in descriptors for the popular ACP agents other than Hermes (hermes/provider.ts) and the
  * bundled demo. Facts from specs/agents-offline.md: commands, env each agent reads, and quirks.
- * Ambient variables outside an agent's list never reach it (the spawn env is an allow-list,
- * which also keeps e.g. IS_SANDBOX — fatal to the Claude adapters as root — out).
+ * An agent inherits only non-secret settings of ours (where its config lives, base URL, model);
+ * its API key comes from its own login or from what the user configured for it in config.json
+ * (`env`, or `passEnv` to hand on a variable of ours). The spawn env is an allow-list, which
+ * also keeps e.g. IS_SANDBOX — fatal to the Claude adapters as root — out.
  */
 import { join } from 'node:path';
 import { defineProvider } from './define.js';
@@ -22,7 +24,7 @@ export const claudeCode: Provider = defineProvider({
   install: 'Install the Claude Code ACP adapter: `npm install -g @zed-industries/claude-agent-acp`.',
   locate: onPath('claude-agent-acp', []),
   env: {
-    pass: ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_MODEL', 'CLAUDE_CODE_OAUTH_TOKEN', 'CLAUDE_CONFIG_DIR'],
+    inherit: ['ANTHROPIC_BASE_URL', 'ANTHROPIC_MODEL', 'CLAUDE_CONFIG_DIR'],
     // The adapter bundles Claude Code: it must not update itself under a running harness.
     set: { DISABLE_AUTOUPDATER: '1' },
   },
@@ -30,12 +32,13 @@ export const claudeCode: Provider = defineProvider({
   hooks: () => ({ ...CLAUDE_HOOKS }),
   check: {
     versionFromPackage: true,
-    credentials: (ctx) =>
+    credentials: (ctx, agent) =>
       credentialGap(ctx, {
         label: 'Claude Code',
         vars: ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN'],
         files: ['.claude/.credentials.json'],
-        fix: 'Set ANTHROPIC_API_KEY, or run `claude` once and log in with /login.',
+        fix: 'run `claude` once and log in with /login.',
+        agent,
       }),
   },
 });
@@ -51,15 +54,16 @@ export const codex: Provider = defineProvider({
     const wrapper = which('codex-acp', ctx);
     return wrapper ? { command: wrapper, args: [], via: 'PATH' } : undefined;
   },
-  env: { pass: ['OPENAI_API_KEY', 'CODEX_API_KEY', 'CODEX_HOME', 'OPENAI_BASE_URL'] },
+  env: { inherit: ['CODEX_HOME', 'OPENAI_BASE_URL'] },
   check: {
     versionFromPackage: true,
-    credentials: (ctx) =>
+    credentials: (ctx, agent) =>
       credentialGap(ctx, {
         label: 'Codex',
         vars: ['OPENAI_API_KEY', 'CODEX_API_KEY'],
         files: [ctx.env.CODEX_HOME ? join(ctx.env.CODEX_HOME, 'auth.json') : '.codex/auth.json'],
-        fix: 'Set OPENAI_API_KEY (or CODEX_API_KEY), or run `codex login`.',
+        fix: 'run `codex login`.',
+        agent,
       }),
   },
 });
@@ -87,7 +91,7 @@ export const gemini: Provider = defineProvider({
     return found ? { command: found, args: await geminiArgs(found, ctx), via: 'PATH' } : undefined;
   },
   env: {
-    pass: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GEMINI_BASE_URL', 'GOOGLE_CLOUD_PROJECT', 'GOOGLE_CLOUD_LOCATION', 'GOOGLE_GENAI_USE_VERTEXAI', 'GOOGLE_APPLICATION_CREDENTIALS'],
+    inherit: ['GOOGLE_GEMINI_BASE_URL', 'GOOGLE_CLOUD_PROJECT', 'GOOGLE_CLOUD_LOCATION', 'GOOGLE_GENAI_USE_VERTEXAI'],
     set: { GEMINI_CLI_NO_RELAUNCH: '1' },
   },
   // gemini-cli cannot create a NEW file while the client offers fs.readTextFile (its not-found
@@ -95,12 +99,13 @@ export const gemini: Provider = defineProvider({
   clientCaps: { fs: { read: false } },
   check: {
     versionArgs: ['--version'],
-    credentials: (ctx) =>
+    credentials: (ctx, agent) =>
       credentialGap(ctx, {
         label: 'Gemini CLI',
         vars: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_APPLICATION_CREDENTIALS'],
         files: ['.gemini/oauth_creds.json'],
-        fix: 'Set GEMINI_API_KEY, or run `gemini` once and sign in with Google.',
+        fix: 'run `gemini` once and sign in with Google.',
+        agent,
       }),
   },
 });
@@ -111,7 +116,8 @@ export const opencode: Provider = defineProvider({
   install: 'Install opencode: `npm install -g opencode-ai`.',
   locate: onPath('opencode', ['acp']),
   env: {
-    pass: ['OPENCODE_CONFIG', 'OPENCODE_CONFIG_CONTENT', 'ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'OPENROUTER_API_KEY', 'GEMINI_API_KEY'],
+    // Not OPENCODE_CONFIG_CONTENT: inline config may hold provider keys.
+    inherit: ['OPENCODE_CONFIG'],
     set: { OPENCODE_DISABLE_AUTOUPDATE: '1' },
   },
   // opencode never fails without credentials: its prompt hangs on the unreachable model, which
@@ -123,7 +129,7 @@ export const kimi: Provider = defineProvider({
   label: 'Kimi CLI',
   install: 'Install Kimi CLI (`uv tool install kimi-cli`) and run `kimi` once to log in.',
   locate: onPath('kimi', ['acp']),
-  env: { pass: ['KIMI_API_KEY', 'MOONSHOT_API_KEY', 'KIMI_BASE_URL'] },
+  env: { inherit: ['KIMI_BASE_URL'] },
 });
 
 /** The bundled demo agent; its command is injected (providers may not import src/demo). */

@@ -4,23 +4,32 @@
  * a bad entry is skipped and reported, never fatal for the others.
  *
  *   { "defaultProvider": "hermes",
- *     "agents": { "my-agent": { "command": "my-agent", "args": ["--acp"], "env": {"K": "v"} } },
+ *     "agents": { "my-agent": { "command": "my-agent", "args": ["--acp"], "env": {"K": "v"} },
+ *                 "codex": { "passEnv": ["OPENAI_API_KEY"] },
+ *                 "claude-code": { "env": { "ANTHROPIC_API_KEY": "sk-…" } } },
  *     "workspaces": { "/home/me/proj": { "provider": "hermes", "profile": "work", "env": {"A": "1"} } },
  *     "imports": { "zed": true, "jetbrains": true } }
+ *
+ * Credentials reach an agent only from here: `env` (values, kept in this 0600 file) or
+ * `passEnv` (names of variables of Talaria's own environment to hand on). An entry without a
+ * command configures the built-in agent of that id.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { ensurePrivateDir, writePrivateFile } from '../protocol/private-files.js';
 import { parseJsonc } from './jsonc.js';
 import type { AgentDefinition } from './custom.js';
 import type { ProviderEnv } from './types.js';
 
 const envMap = z.record(z.string(), z.string());
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'not an environment variable name');
 
 export const agentSchema = z.object({
-  command: z.string().min(1),
+  command: z.string().min(1).optional(),
   args: z.array(z.string()).optional(),
   env: envMap.optional(),
+  passEnv: z.array(envName).optional(),
   label: z.string().optional(),
   maxConcurrentTurns: z.number().int().positive().optional(),
   fs: z.boolean().optional(),
@@ -41,9 +50,15 @@ export interface WorkspaceBinding {
   env?: Record<string, string>;
 }
 
+/** An agents entry: a whole agent (with `command`), or only `env` / `passEnv` for a built-in. */
+export type AgentConfig = Omit<AgentDefinition, 'name' | 'command'> & { command?: string };
+
+/** The fields that apply to a built-in agent configured without a command. */
+const BUILTIN_FIELDS = new Set(['env', 'passEnv']);
+
 export interface TalariaConfig {
   defaultProvider?: string;
-  agents: Record<string, Omit<AgentDefinition, 'name'>>;
+  agents: Record<string, AgentConfig>;
   workspaces: Record<string, WorkspaceBinding>;
   imports: { zed: boolean; jetbrains: boolean };
 }
@@ -76,8 +91,23 @@ export function parseConfig(text: string): { config: TalariaConfig; problems: st
   else if (r.defaultProvider !== undefined) problems.push('defaultProvider must be a provider id (a string)');
   for (const [name, v] of Object.entries(asRecord(r.agents, 'agents', problems))) {
     const p = agentSchema.safeParse(v);
-    if (p.success) config.agents[name] = stripUndefined(p.data);
-    else problems.push(`agent "${name}" skipped: ${issues(p.error)}`);
+    if (!p.success) {
+      problems.push(`agent "${name}" skipped: ${issues(p.error)}`);
+      continue;
+    }
+    const def = stripUndefined(p.data);
+    if (def.command !== undefined) {
+      config.agents[name] = def;
+      continue;
+    }
+    const kept = stripUndefined({ env: def.env, passEnv: def.passEnv });
+    const ignored = Object.keys(def).filter((k) => !BUILTIN_FIELDS.has(k));
+    if (Object.keys(kept).length === 0) {
+      problems.push(`agent "${name}" skipped: no "command" (an entry without one configures the built-in agent of that id with "env" / "passEnv")`);
+      continue;
+    }
+    if (ignored.length) problems.push(`agent "${name}": without "command" only "env" and "passEnv" apply (they configure the built-in agent "${name}"); ignored: ${ignored.join(', ')}`);
+    config.agents[name] = kept;
   }
   for (const [ws, v] of Object.entries(asRecord(r.workspaces, 'workspaces', problems))) {
     const p = workspaceSchema.safeParse(v);
@@ -100,13 +130,11 @@ export function loadConfig(home: string): { config: TalariaConfig; problems: str
   }
 }
 
-/** Writes atomically (temp file + rename): a crash never leaves half a config. */
+/** Writes atomically (temp file + rename: a crash never leaves half a config), 0600 in a 0700 home: it may hold keys. */
 export function saveConfig(home: string, config: TalariaConfig): string {
   const file = configPath(home);
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(config, null, 2) + '\n');
-  renameSync(tmp, file);
+  ensurePrivateDir(dirname(file));
+  writePrivateFile(file, JSON.stringify(config, null, 2) + '\n', { atomic: true });
   return file;
 }
 

@@ -1,7 +1,8 @@
 /**
  * User-defined agents (name, command, args, env) from $TALARIA_HOME/config.json, Zed's
  * `agent_servers` or JetBrains' acp.json, as providers. Their env is the user's own
- * configuration, so it is set explicitly (secrets included).
+ * configuration, so it is set explicitly (secrets included), and so are the variables of ours
+ * the user listed in `passEnv`.
  */
 import { defineProvider } from './define.js';
 import { expandHome, which } from './locate.js';
@@ -13,6 +14,8 @@ export interface AgentDefinition {
   command: string;
   args?: string[];
   env?: Record<string, string>;
+  /** Names of variables of Talaria's own environment handed to the agent (credentials included: the user asked). */
+  passEnv?: string[];
   label?: string;
   maxConcurrentTurns?: number;
   /** Switch off fs/* or terminal/* for this agent (capability ceilings). */
@@ -46,7 +49,7 @@ export function customProvider(def: AgentDefinition, o: { id?: string; source?: 
       const found = which(expandHome(def.command, ctx.homeDir), ctx);
       return found ? { command: found, args: (def.args ?? []).map((a) => expandHome(a, ctx.homeDir)), via: source } : undefined;
     },
-    env: { set: { ...(def.env ?? {}) } },
+    env: { set: { ...(def.env ?? {}) }, pass: [...(def.passEnv ?? [])] },
     clientCaps: {
       ...(def.fs === false ? { fs: { read: false, write: false } } : {}),
       ...(def.terminal === false ? { terminal: false } : {}),
@@ -56,4 +59,12 @@ export function customProvider(def: AgentDefinition, o: { id?: string; source?: 
     ...(def.sessionsSurviveRestart !== undefined ? { sessionsSurviveRestart: def.sessionsSurviveRestart } : {}),
     ...(def.usage !== undefined ? { usage: def.usage } : {}),
   });
+}
+
+/** A built-in agent with what the user configured for it in config.json (an entry without a command). */
+export function withUserEnv(p: Provider, def: Pick<AgentDefinition, 'env' | 'passEnv'>): Provider {
+  return {
+    ...p,
+    env: { inherit: p.env.inherit, pass: [...p.env.pass, ...(def.passEnv ?? [])], set: { ...p.env.set, ...(def.env ?? {}) } },
+  };
 }

@@ -21,7 +21,12 @@ export function defineProvider(spec: ProviderSpec): Provider {
     source: spec.source ?? 'builtin',
     install: spec.install ?? `Install ${spec.label} and make sure its command is on PATH.`,
     locate: spec.locate,
-    readiness: spec.readiness ?? ((ctx: ProviderEnv, o?: ReadinessOptions) => cliReadiness(p, spec.check ?? { versionArgs: ['--version'] }, ctx, o)),
+    // `this`: a copy with the user's env (registry.ts) checks credentials against that env.
+    readiness:
+      spec.readiness ??
+      function (this: Provider | undefined, ctx: ProviderEnv, o?: ReadinessOptions) {
+        return cliReadiness(this ?? p, spec.check ?? { versionArgs: ['--version'] }, ctx, o);
+      },
     env: { inherit: spec.env?.inherit ?? [], pass: spec.env?.pass ?? [], set: spec.env?.set ?? {} },
     clientCaps: spec.clientCaps ?? {},
     hooks: spec.hooks ?? (() => ({ ...hooks })),

@@ -1,21 +1,27 @@
 /**
  * What a provider's process is started with: the located command, in the workspace, with an
- * env built from the provider's lists (credentials it needs are copied explicitly; anything
- * else of ours never reaches it) plus per-workspace variables.
+ * env that holds no credential of ours unless the user said so: the allow-listed basics
+ * (spawn.ts), the provider's non-secret settings (where its config lives, which model), what the
+ * user configured for the agent in config.json (`env`, or `passEnv` names of our env) and the
+ * workspace's env.
  */
+import { isSecretName } from '../protocol/env.js';
 import type { SpawnAgentOptions } from '../protocol/spawn.js';
 import type { ClientCaps, Located, Provider, ProviderEnv } from './types.js';
 
 /**
- * The variables set explicitly in the agent's env (the allow-listed basics come on top). Both
- * lists are read from `ctx.env`, so what an agent gets never depends on where we run.
+ * The variables set explicitly in the agent's env (the allow-listed basics come on top). Read
+ * from `ctx.env`, so what an agent gets never depends on where we run. `inherit` never carries a
+ * secret-looking name; `pass` is the user's own list and may.
  */
 export function agentEnv(provider: Provider, ctx: ProviderEnv, extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const name of [...provider.env.inherit, ...provider.env.pass]) {
+  const copy = (name: string) => {
     const v = ctx.env[name];
     if (v !== undefined && v !== '') env[name] = v;
-  }
+  };
+  for (const name of provider.env.inherit) if (!isSecretName(name)) copy(name);
+  for (const name of provider.env.pass) copy(name);
   return { ...env, ...provider.env.set, ...extra };
 }
 

@@ -4,8 +4,16 @@
  */
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
+import { configPath, talariaHome } from './config.js';
+import { agentEnv } from './launch.js';
 import { firstLine, parseVersion, runCommand } from './run.js';
 import type { Located, Provider, ProviderEnv, Readiness, ReadinessGap, ReadinessOptions } from './types.js';
+
+/** What the agent will actually be started with, for the credential check (not our own env). */
+export interface AgentView {
+  id: string;
+  env: Record<string, string>;
+}
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 10_000;
 
@@ -14,8 +22,8 @@ export interface CliReadinessSpec {
   versionArgs?: readonly string[] | null;
   /** Read the version from the npm package that ships the command (no process started). */
   versionFromPackage?: boolean;
-  /** A missing credential, when the agent needs one and none is visible. */
-  credentials?(ctx: ProviderEnv): ReadinessGap | undefined;
+  /** A missing credential, when the agent needs one and none is visible to it (`agent.env`). */
+  credentials?(ctx: ProviderEnv, agent: AgentView): ReadinessGap | undefined;
 }
 
 export function emptyReadiness(p: Pick<Provider, 'id' | 'label'>): Readiness {
@@ -27,7 +35,7 @@ export function notInstalled(p: Pick<Provider, 'label' | 'install'>, looked: str
 }
 
 export async function cliReadiness(
-  p: Pick<Provider, 'id' | 'label' | 'install' | 'locate'>,
+  p: Pick<Provider, 'id' | 'label' | 'install' | 'locate'> & Partial<Pick<Provider, 'env'>>,
   spec: CliReadinessSpec,
   ctx: ProviderEnv,
   o: ReadinessOptions = {},
@@ -62,7 +70,7 @@ export async function cliReadiness(
       }
     }
   }
-  const cred = spec.credentials?.(ctx);
+  const cred = spec.credentials?.(ctx, { id: p.id, env: p.env ? agentEnv(p as Provider, ctx) : {} });
   if (cred) r.gaps.push(cred);
   r.ready = r.gaps.length === 0;
   return r;
@@ -94,12 +102,33 @@ export function packageVersion(located: Located): string | undefined {
   return undefined;
 }
 
-/** A credential gap when none of `vars` is set and none of `files` (absolute, or relative to home) exists. */
+/**
+ * A credential gap when the agent would see none of `vars` (in `agent.env`: what it is started
+ * with; our own env when no agent is given) and none of `files` (absolute, or relative to home)
+ * exists. A key set only in OUR env is named, with how to hand it on: it is never passed by itself.
+ * `fix` is the agent's own login route, written to follow "or ".
+ */
 export function credentialGap(
   ctx: ProviderEnv,
-  o: { vars: readonly string[]; files?: readonly string[]; label: string; fix: string },
+  o: { vars: readonly string[]; files?: readonly string[]; label: string; fix: string; agent?: AgentView },
 ): ReadinessGap | undefined {
-  if (o.vars.some((v) => (ctx.env[v] ?? '') !== '')) return undefined;
+  const seen = o.agent?.env ?? ctx.env;
+  if (o.vars.some((v) => (seen[v] ?? '') !== '')) return undefined;
   if ((o.files ?? []).some((f) => existsSync(isAbsolute(f) ? f : join(ctx.homeDir, f)))) return undefined;
-  return { code: 'auth', message: `No credentials for ${o.label} were found (${o.vars.join(', ')} unset).`, fix: o.fix };
+  const where = configPath(talariaHome(ctx));
+  const id = JSON.stringify(o.agent?.id ?? o.label);
+  const ours = o.vars.filter((v) => (ctx.env[v] ?? '') !== '');
+  if (o.agent && ours.length) {
+    const names = ours.map((v) => JSON.stringify(v)).join(', ');
+    return {
+      code: 'auth',
+      message: `${ours.join(', ')} ${ours.length > 1 ? 'are' : 'is'} set in your environment, but Talaria hands no credential of yours to ${o.label} unless you say so.`,
+      fix: `Add "passEnv": [${names}] to agents.${id} in ${where}, or ${o.fix}`,
+    };
+  }
+  return {
+    code: 'auth',
+    message: `No credentials for ${o.label} were found (${o.vars.join(', ')} unset).`,
+    fix: `Put ${o.vars[0]} in agents.${id}.env in ${where}, or ${o.fix}`,
+  };
 }

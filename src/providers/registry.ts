@@ -7,7 +7,7 @@ import { TalariaError } from '../protocol/errors.js';
 import { claudeCode, codex, demoProvider, gemini, kimi, opencode } from './builtin.js';
 import { copilot, cursor, kilo, pi, qwen } from './builtin-extra.js';
 import { loadConfig, talariaHome, type TalariaConfig } from './config.js';
-import { customProvider, slugify } from './custom.js';
+import { customProvider, slugify, withUserEnv } from './custom.js';
 import { hermesProvider } from './hermes/provider.js';
 import { importJetBrainsAgents, importZedAgents, type ImportResult } from './imports.js';
 import type { CommandSpec, Provider, ProviderEnv } from './types.js';
@@ -63,7 +63,11 @@ export function builtinProviders(o: { demo?: CommandSpec } = {}): Provider[] {
 
 export function createRegistry(o: RegistryOptions = {}): ProviderRegistry {
   const reg = new ProviderRegistry(builtinProviders(o.demo ? { demo: o.demo } : {}));
-  for (const [name, def] of Object.entries(o.config?.agents ?? {})) reg.add(customProvider({ name, ...def }, { source: 'config' }));
+  for (const [name, def] of Object.entries(o.config?.agents ?? {})) {
+    // No command: the user's env for the built-in of that id (an unknown id is reported by loadRegistry).
+    if (def.command !== undefined) reg.add(customProvider({ name, ...def, command: def.command }, { source: 'config' }));
+    else if (reg.has(name)) reg.add(withUserEnv(reg.require(name), def));
+  }
   for (const source of ['zed', 'jetbrains'] as const) {
     for (const def of o.imported?.[source]?.agents ?? []) {
       reg.add(customProvider(def, { id: `${source}:${slugify(def.name)}`, source }), { replace: false });
@@ -87,5 +91,8 @@ export function loadRegistry(ctx: ProviderEnv, o: { demo?: CommandSpec; home?: s
     if (r?.error) problems.push(`${source} agents not imported from ${r.file}: ${r.error}`);
   }
   const registry = createRegistry({ config, imported, ...(o.demo ? { demo: o.demo } : {}) });
+  for (const [name, def] of Object.entries(config.agents)) {
+    if (def.command === undefined && !registry.has(name)) problems.push(`agent "${name}" skipped: no "command", and there is no built-in agent "${name}" to configure`);
+  }
   return { registry, config, problems };
 }

@@ -107,11 +107,14 @@ export interface Provider {
   locate(ctx: ProviderEnv, o?: LaunchOptions): Promise<Located | undefined>;
   readiness(ctx: ProviderEnv, o?: ReadinessOptions): Promise<Readiness>;
   readonly env: {
-    /** Non-secret parent variables passed through (secret-looking names are dropped by buildChildEnv). */
+    /** Non-secret parent variables passed through (where the agent's config lives, its model); secret-looking names are dropped. */
     inherit: readonly string[];
-    /** Parent variables copied explicitly, credentials included: the agent needs them. */
+    /**
+     * Parent variables the USER chose to pass (config.json `passEnv`), credentials included.
+     * Empty for every built-in: ambient keys never reach an agent on their own.
+     */
     pass: readonly string[];
-    /** Always set (switches such as DISABLE_TELEMETRY, or a user-defined agent's env). */
+    /** Always set (switches such as DISABLE_TELEMETRY, or the env the user configured for the agent). */
     set: Readonly<Record<string, string>>;
   };
   /** Ceilings on the client capabilities we offer (can only switch things off). */

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { claudeCode, codex, demoProvider, gemini, kimi, opencode } from '../../src/providers/builtin.js';
 import { hermesProvider } from '../../src/providers/hermes/provider.js';
+import { withUserEnv } from '../../src/providers/custom.js';
 import { agentEnv, clientCapOptions, spawnOptions } from '../../src/providers/launch.js';
 import { cleanup, isolatedEnv, script, tempDir } from './helpers.js';
 
@@ -39,21 +40,39 @@ describe('built-in agent descriptors', () => {
     expect(clientCapOptions(claudeCode)).toEqual({ fs: { read: true, write: true }, terminal: true, clientCapabilityOverrides: { _meta: { 'terminal-auth': true } } });
   });
 
-  it('an agent gets the credentials it needs from our env, its switches, and nothing else of ours', () => {
-    const ctx = isolatedEnv({ env: { ANTHROPIC_API_KEY: 'sk-ant', OPENAI_API_KEY: 'sk-oai', GITHUB_TOKEN: 'ghp', HERMES_HOME: '/h' } });
-    expect(agentEnv(claudeCode, ctx)).toEqual({ ANTHROPIC_API_KEY: 'sk-ant', DISABLE_AUTOUPDATER: '1' });
-    expect(agentEnv(codex, ctx)).toEqual({ OPENAI_API_KEY: 'sk-oai' });
+  it('an agent gets its non-secret settings and switches from us, never our credentials (launch.test.ts covers every agent)', () => {
+    const ctx = isolatedEnv({ env: { ANTHROPIC_API_KEY: 'sk-ant', OPENAI_API_KEY: 'sk-oai', GITHUB_TOKEN: 'ghp', HERMES_HOME: '/h', ANTHROPIC_BASE_URL: 'http://gw' } });
+    expect(agentEnv(claudeCode, ctx)).toEqual({ ANTHROPIC_BASE_URL: 'http://gw', DISABLE_AUTOUPDATER: '1' });
+    expect(agentEnv(codex, ctx)).toEqual({});
     expect(agentEnv(hermesProvider, ctx, { WORKSPACE_VAR: 'x' })).toEqual({ HERMES_HOME: '/h', WORKSPACE_VAR: 'x' });
     const opts = spawnOptions(gemini, { command: '/bin/gemini', args: ['--acp'], via: 'PATH' }, ctx, { cwd: '/w' });
     expect(opts).toEqual({ command: '/bin/gemini', args: ['--acp'], cwd: '/w', env: { GEMINI_CLI_NO_RELAUNCH: '1' } });
+    for (const p of [claudeCode, codex, gemini, opencode, kimi, hermesProvider]) expect(p.env.pass, p.id).toEqual([]);
   });
 
   it('readiness names the missing credential with the fix, without starting anything', async () => {
     const bin = binWith('codex-acp');
-    const r = await codex.readiness(isolatedEnv({ searchPath: [bin] }));
+    const none = isolatedEnv({ searchPath: [bin] });
+    const r = await codex.readiness(none);
     expect(r).toMatchObject({ found: true, ready: false });
-    expect(r.gaps).toEqual([{ code: 'auth', message: 'No credentials for Codex were found (OPENAI_API_KEY, CODEX_API_KEY unset).', fix: 'Set OPENAI_API_KEY (or CODEX_API_KEY), or run `codex login`.' }]);
-    expect((await codex.readiness(isolatedEnv({ searchPath: [bin], env: { OPENAI_API_KEY: 'k' } }))).ready).toBe(true);
+    const config = join(none.homeDir, '.talaria', 'config.json');
+    expect(r.gaps).toEqual([
+      { code: 'auth', message: 'No credentials for Codex were found (OPENAI_API_KEY, CODEX_API_KEY unset).', fix: `Put OPENAI_API_KEY in agents."codex".env in ${config}, or run \`codex login\`.` },
+    ]);
+    // A key in our env only is not the agent's: readiness says how to hand it on.
+    const ours = isolatedEnv({ searchPath: [bin], env: { OPENAI_API_KEY: 'k' } });
+    const r2 = await codex.readiness(ours);
+    expect(r2.ready).toBe(false);
+    expect(r2.gaps).toEqual([
+      {
+        code: 'auth',
+        message: 'OPENAI_API_KEY is set in your environment, but Talaria hands no credential of yours to Codex unless you say so.',
+        fix: `Add "passEnv": ["OPENAI_API_KEY"] to agents."codex" in ${join(ours.homeDir, '.talaria', 'config.json')}, or run \`codex login\`.`,
+      },
+    ]);
+    // Configured for the agent (config.json passEnv → the registry's copy of codex): ready.
+    expect((await withUserEnv(codex, { passEnv: ['OPENAI_API_KEY'] }).readiness(ours)).ready).toBe(true);
+    expect((await withUserEnv(codex, { env: { CODEX_API_KEY: 'c' } }).readiness(none)).ready).toBe(true);
     const home = tempDir('home-');
     mkdirSync(join(home, '.codex'));
     writeFileSync(join(home, '.codex', 'auth.json'), '{}');

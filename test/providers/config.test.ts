@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bindWorkspace, emptyConfig, loadConfig, parseConfig, resolveProvider, saveConfig, talariaHome, workspaceBinding } from '../../src/providers/config.js';
@@ -24,7 +24,7 @@ describe('config.json', () => {
     expect(config.workspaces).toEqual({ '/proj': { provider: 'hermes', profile: 'work', env: { A: '1' } } });
     expect(config.imports).toEqual({ zed: false, jetbrains: true });
     expect(problems).toHaveLength(3);
-    expect(problems[0]).toMatch(/^agent "broken" skipped: command:/);
+    expect(problems[0]).toMatch(/^agent "broken" skipped: no "command"/);
     expect(problems[1]).toMatch(/^agent "worse" skipped: env\.N:/);
     expect(problems[2]).toMatch(/^workspace "\/bad" skipped: profile:/);
   });
@@ -40,6 +40,12 @@ describe('config.json', () => {
     const bound = bindWorkspace(emptyConfig(), '/proj/app', { provider: 'hermes', profile: 'work' });
     const file = saveConfig(home, bound);
     expect(file).toBe(join(home, 'config.json'));
+    // It may hold keys: private, in a private home, also when an older file was world-readable.
+    expect([statSync(file).mode & 0o777, statSync(home).mode & 0o777]).toEqual([0o600, 0o700]);
+    chmodSync(file, 0o644);
+    chmodSync(home, 0o755);
+    saveConfig(home, bound);
+    expect([statSync(file).mode & 0o777, statSync(home).mode & 0o777]).toEqual([0o600, 0o700]);
     expect(JSON.parse(readFileSync(file, 'utf8')).workspaces).toEqual({ '/proj/app': { provider: 'hermes', profile: 'work' } });
     expect(loadConfig(home).config).toEqual(bound);
     const rebound = bindWorkspace(bound, '/proj/app', { profile: undefined });

@@ -11,11 +11,12 @@
  *   fork            → starts a grandchild (same process group, ignores SIGTERM); answers {"agent","child"} pids
  *   busy N          → N chunks 5 ms apart; answers "max=K", K = most prompts this process ran at once
  *   pid             → this process's pid
+ *   term NAME       → runs `printenv NAME` through terminal/create and says "term NAME=<output>"
  */
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readMessages, respond, respondError, textChunk, update, type Msg } from './raw-lib.js';
+import { readMessages, respond, respondError, send, textChunk, update, type Msg } from './raw-lib.js';
 
 const STATE = process.env.HOST_AGENT_STATE || join(process.cwd(), '.host-agent');
 const LOG = process.env.HOST_AGENT_LOG;
@@ -35,10 +36,26 @@ let running = 0;
 let maxRunning = 0;
 const cancelled = new Map<string, () => void>();
 let deaf = false;
+let reqSeq = 0;
+const waiting = new Map<string, (msg: Msg) => void>();
+
+/** An agent→client request; resolves with the client's response message. */
+function ask(method: string, params: Record<string, unknown>): Promise<Msg> {
+  const id = `host-agent-${++reqSeq}`;
+  return new Promise((resolve) => {
+    waiting.set(id, resolve);
+    send({ id, method, params });
+  });
+}
 
 readMessages(
   (msg) => {
     if (LOG) appendFileSync(LOG, JSON.stringify({ pid: process.pid, msg }) + '\n');
+    if (msg.method === undefined && typeof msg.id === 'string' && waiting.has(msg.id)) {
+      waiting.get(msg.id)!(msg);
+      waiting.delete(msg.id);
+      return;
+    }
     if (msg.method === 'session/cancel') return cancelled.get(String(msg.params?.sessionId))?.();
     if (msg.method === undefined || msg.id === undefined) return;
     void handle(msg);
@@ -129,6 +146,19 @@ async function prompt(msg: Msg): Promise<void> {
       case 'pid':
         say(String(process.pid));
         break;
+      case 'term': {
+        const made = await ask('terminal/create', { sessionId: sid, command: 'printenv', args: [arg] });
+        const terminalId = (made.result as { terminalId?: string } | undefined)?.terminalId;
+        if (!terminalId) {
+          say(`term ${arg} failed: ${JSON.stringify(made.error)}`);
+          break;
+        }
+        await ask('terminal/wait_for_exit', { sessionId: sid, terminalId });
+        const out = await ask('terminal/output', { sessionId: sid, terminalId });
+        await ask('terminal/release', { sessionId: sid, terminalId });
+        say(`term ${arg}=${((out.result as { output?: string } | undefined)?.output ?? '').trim() || '(unset)'}`);
+        break;
+      }
       default:
         say(`echo: ${word === 'echo' ? arg : text}`);
     }
