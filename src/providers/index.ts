@@ -40,7 +40,7 @@ export {
   type ProviderChoice,
 } from './config.js';
 export { parseZedSettings, parseJetBrainsAcp, importZedAgents, importJetBrainsAgents, zedSettingsPath, jetbrainsAcpPath, type ImportResult } from './imports.js';
-export { parseJsonc, stripJsonc } from './jsonc.js';
+export { parseJsonc } from './jsonc.js';
 export { which, isExecutable, expandHome, currentEnv } from './locate.js';
 export { runCommand, parseVersion, compareVersions, type RunResult, type RunOptions } from './run.js';
 export { cliReadiness, credentialGap, packageVersion, DEFAULT_CHECK_TIMEOUT_MS } from './readiness.js';

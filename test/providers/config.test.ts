@@ -30,7 +30,7 @@ describe('config.json', () => {
   });
 
   it('never throws on a broken file', () => {
-    expect(parseConfig('{ nope').problems[0]).toMatch(/^config\.json is not valid JSON: .*\(line 1\)/);
+    expect(parseConfig('{ nope').problems[0]).toMatch(/^config\.json is not valid JSON: .*\(line 1, column \d+\)$/);
     expect(parseConfig('[]').problems).toEqual(['config.json must be a JSON object']);
     expect(loadConfig(tempDir()).config).toEqual(emptyConfig());
   });

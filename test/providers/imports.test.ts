@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importJetBrainsAgents, importZedAgents, jetbrainsAcpPath, parseJetBrainsAcp, parseZedSettings, zedSettingsPath } from '../../src/providers/imports.js';
-import { parseJsonc, stripJsonc } from '../../src/providers/jsonc.js';
+import { parseJsonc } from '../../src/providers/jsonc.js';
 import { cleanup, isolatedEnv, tempDir } from './helpers.js';
 
 afterEach(cleanup);
@@ -25,8 +25,14 @@ describe('JSON with comments', () => {
   it('drops comments and trailing commas, never inside strings', () => {
     expect(parseJsonc('{"a": "x // y", /* c */ "b": [1, 2,], // t\n}')).toEqual({ a: 'x // y', b: [1, 2] });
     expect(parseJsonc('{"u": "http://x/*y*/", "q": "a\\"b,}"}')).toEqual({ u: 'http://x/*y*/', q: 'a"b,}' });
-    expect(stripJsonc('{\n// x\n"a": 1\n}').split('\n')).toHaveLength(4);
     expect(() => parseJsonc('{\n\n  nope')).toThrow(/line 3/);
+  });
+
+  it('a syntax error is named, with its line and column (jsonc-parser)', () => {
+    expect(() => parseJsonc('{\n  "a": 1\n  "b": 2\n}')).toThrow(/^comma expected \(line 3, column 3\)$/);
+    expect(() => parseJsonc('{ "a": /* never closed ')).toThrow(/unexpected end of comment \(line 1/);
+    expect(() => parseJsonc('')).toThrow(/value expected/);
+    expect(parseJsonc('\uFEFF{"a": [1,],}')).toEqual({ a: [1] });
   });
 });
 

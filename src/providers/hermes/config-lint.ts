@@ -1,59 +1,35 @@
 /**
- * Reading and linting a profile's config.yaml for the known traps. Hermes' config is YAML; we
- * only need a few keys, so a small indentation parser (maps and scalars, with line numbers)
- * is enough. The file is only ever read here, never written.
+ * Reading and linting a profile's config.yaml for the known traps. The file is parsed with the
+ * `yaml` library (any valid YAML: flow maps, quoting, anchors); each value keeps the line it
+ * is on, so lint messages point at it. The file is only ever read here, never written.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 
 export interface YamlScalar {
   value: string | number | boolean | null;
+  /** 1-based line of the value in config.yaml. */
   line: number;
 }
-export type YamlMap = { [k: string]: YamlScalar | YamlMap };
 
-function scalar(raw: string): YamlScalar['value'] {
-  const v = raw.replace(/\s+#.*$/, '').trim();
-  if (v === '' || v === '~' || v === 'null') return null;
-  if (v === 'true') return true;
-  if (v === 'false') return false;
-  if (/^-?\d+(\.\d+)?$/.test(v)) return Number(v);
-  const q = /^(['"])(.*)\1$/.exec(v);
-  return q ? (q[2] ?? '') : v;
+interface Parsed {
+  doc: Document;
+  lines: LineCounter;
 }
 
-/** Maps and scalars by indentation; lists and anything fancier are skipped. */
-export function parseYamlLite(text: string): YamlMap {
-  const root: YamlMap = {};
-  const stack: { indent: number; node: YamlMap }[] = [{ indent: -1, node: root }];
-  text.split(/\r?\n/).forEach((line, i) => {
-    const t = line.trim();
-    if (!t || t.startsWith('#') || t.startsWith('-')) return;
-    const m = /^(\s*)([^:#]+?):(?:\s+(.*)|\s*)$/.exec(line);
-    if (!m) return;
-    const indent = (m[1] ?? '').length;
-    while (stack.length > 1 && stack[stack.length - 1]!.indent >= indent) stack.pop();
-    const parent = stack[stack.length - 1]!.node;
-    const key = (m[2] ?? '').trim().replace(/^(['"])(.*)\1$/, '$2');
-    const rest = (m[3] ?? '').trim();
-    if (rest === '' || rest.startsWith('#')) {
-      const child: YamlMap = {};
-      parent[key] = child;
-      stack.push({ indent, node: child });
-    } else parent[key] = { value: scalar(rest), line: i + 1 };
-  });
-  return root;
+function load(text: string): Parsed {
+  const lines = new LineCounter();
+  return { doc: parseDocument(text, { lineCounter: lines }), lines };
 }
 
-const isScalar = (v: unknown): v is YamlScalar => typeof v === 'object' && v !== null && 'line' in v && 'value' in v;
-
-function get(map: YamlMap, path: string[]): YamlScalar | undefined {
-  let cur: YamlMap | YamlScalar | undefined = map;
-  for (const k of path) {
-    if (!cur || isScalar(cur)) return undefined;
-    cur = (cur as YamlMap)[k];
-  }
-  return isScalar(cur) ? cur : undefined;
+/** The scalar at `path` with its line, or undefined (missing, a map, a list). */
+function get({ doc, lines }: Parsed, path: string[]): YamlScalar | undefined {
+  const node = doc.getIn(path, true);
+  if (!isScalar(node)) return undefined;
+  const v = node.value;
+  const value = v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : String(v);
+  return { value, line: node.range ? lines.linePos(node.range[0]).line : 0 };
 }
 
 export interface HermesConfigSummary {
@@ -65,7 +41,7 @@ export interface HermesConfigSummary {
 
 /** Accepts `provider:` / `model:` at top level or Hermes' `model: {default, provider, base_url}` map. */
 export function summarizeConfig(text: string): HermesConfigSummary {
-  const y = parseYamlLite(text);
+  const y = load(text);
   const out: HermesConfigSummary = {};
   const provider = get(y, ['model', 'provider']) ?? get(y, ['provider']);
   const model = get(y, ['model']) ?? get(y, ['model', 'default']) ?? get(y, ['model', 'name']);
@@ -79,7 +55,7 @@ export function summarizeConfig(text: string): HermesConfigSummary {
 }
 
 export interface LintIssue {
-  code: 'ollama_cloud_base_url' | 'provider_id' | 'ollama_base_url_path';
+  code: 'yaml_syntax' | 'ollama_cloud_base_url' | 'provider_id' | 'ollama_base_url_path';
   line: number;
   message: string;
   fix: string;
@@ -87,8 +63,19 @@ export interface LintIssue {
 
 /** The traps seen in real installs (specs/hermes-acp.md, "Auth / setup failures"). */
 export function lintHermesConfig(text: string): LintIssue[] {
-  const c = summarizeConfig(text);
   const issues: LintIssue[] = [];
+  const bad = load(text).doc.errors[0];
+  if (bad) {
+    // Hermes cannot load it either; the other checks would read a guess.
+    issues.push({
+      code: 'yaml_syntax',
+      line: bad.linePos?.[0].line ?? 0,
+      message: `config.yaml is not valid YAML: ${bad.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}.`,
+      fix: 'Fix config.yaml at that line (or run `hermes setup` to write a new one).',
+    });
+    return issues;
+  }
+  const c = summarizeConfig(text);
   const provider = typeof c.provider?.value === 'string' ? c.provider.value : undefined;
   if (provider === 'ollama-cloud') {
     issues.push({

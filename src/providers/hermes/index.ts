@@ -5,5 +5,5 @@ export { hermesReadiness, profileArgs, HERMES_INSTALL } from './readiness.js';
 export { hermesRoot, profileHome, activeProfile, isProfileName, PROFILE_RE } from './home.js';
 export { listProfiles, parseProfileList, scanProfiles, PROFILE_ROW_RE, type HermesProfile, type ProfileRow, type ProfileListing } from './profiles.js';
 export { installSkill, SKILL_NAME_RE, type SkillInstall, type SkillInstalled } from './skills.js';
-export { lintHermesConfig, summarizeConfig, parseYamlLite, readHermesConfig, type LintIssue, type HermesConfigSummary } from './config-lint.js';
+export { lintHermesConfig, summarizeConfig, readHermesConfig, type LintIssue, type HermesConfigSummary, type YamlScalar } from './config-lint.js';
 export { hermesHooks, classifyHermesTurn, linkHermesPermission, hermesStrayResumeId, hermesSetupError, type HermesHookOptions } from './hooks.js';
