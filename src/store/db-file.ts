@@ -16,7 +16,7 @@ export type DbFileState = { state: 'writable' } | { state: 'read-only'; reason: 
  * an unreadable one is a store_permission error, a folder store_corrupt.
  */
 export function prepareDbFile(path: string, o: { readOnly?: boolean }): DbFileState {
-  if (!existsSync(path)) {
+  if (!exists(path)) {
     if (o.readOnly) return { state: 'missing' };
     try {
       closeSync(openSync(path, 'wx', PRIVATE_FILE_MODE));
@@ -41,6 +41,17 @@ export function prepareDbFile(path: string, o: { readOnly?: boolean }): DbFileSt
     throw storeErrorFrom(err, path, 'open');
   }
   return { state: 'writable' };
+}
+
+/** True when `path` exists; a folder we may not look into is a permission error, not "missing". */
+function exists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw storeErrorFrom(err, path, 'read');
+  }
 }
 
 /** The database and its -wal/-shm files made 0600 when an older Talaria or a umask left them open. */

@@ -1,26 +1,49 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { TalariaError } from '../../src/protocol/errors.js';
 import type { Logger } from '../../src/protocol/types.js';
 import { createRecorder, DB_FILE, MIGRATIONS, openStore, StoreError, storeErrorFrom, type Store } from '../../src/store/index.js';
 import { tempHome } from './helpers.js';
 
+const CHILD = fileURLToPath(new URL('./open-as-child.ts', import.meta.url));
+const TSX = import.meta.resolve('tsx');
+
+interface ChildFailure {
+  name?: string;
+  code?: string;
+  message?: string;
+  fix?: string;
+}
+interface ChildReport {
+  error?: ChildFailure;
+  readOnly?: boolean;
+  readOnlyReason?: string;
+  titles?: string[];
+  listError?: ChildFailure;
+  recorder?: 'ok' | ChildFailure;
+  write?: 'ok' | ChildFailure;
+  logs: string[];
+}
+
 /**
- * Read-only and unreadable stores need a user the file system says no to. As root (which
- * bypasses file modes) the body runs with the effective ids of `nobody`; as anyone else the
- * modes set by the test already apply. This file runs in its own process (vitest forks).
+ * Opens the store in a real child process run by a user the file system says no to: as root
+ * (which ignores file modes) the child runs as `nobody`; as anyone else the modes the test set
+ * already apply to us. (An in-process seteuid would not do: access(2) checks the real uid.)
  */
-function asOtherUser<T>(fn: () => T): T {
-  if (process.getuid?.() !== 0) return fn();
-  process.setegid!(65534);
-  process.seteuid!(65534);
-  try {
-    return fn();
-  } finally {
-    process.seteuid!(0);
-    process.setegid!(0);
-  }
+async function openAsOtherUser(o: { home: string; readOnly?: boolean }): Promise<ChildReport> {
+  const ids = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+  const child = spawn(process.execPath, ['--import', TSX, CHILD, JSON.stringify(o)], { ...ids, cwd: tmpdir(), env: { PATH: process.env.PATH ?? '', HOME: tmpdir() }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
+  const code = await new Promise<number | null>((r) => child.once('close', r));
+  if (code !== 0 || !out.trim()) throw new Error(`open-as-child exited ${code}: ${err}`);
+  return JSON.parse(out) as ChildReport;
 }
 
 const restore: [string, number][] = [];
@@ -118,63 +141,56 @@ describe('a corrupt, unreadable or read-only store', () => {
     expect(err.code).toBe('store_corrupt');
   });
 
-  it('a file this user cannot write is opened read-only: listing works, it says so, recording refuses with store_read_only', () => {
+  it('a file this user cannot write is opened read-only: listing works, it says so, recording refuses with store_read_only', async () => {
     const { home, file } = storeWithSession();
     chmod(file, 0o444);
-    const log = logger();
-    const s = asOtherUser(() => openStore({ home, logger: log }));
-    try {
-      expect(s.readOnly).toBe(true);
-      expect(s.readOnlyReason).toMatch(/not writable/);
-      expect(log.lines.join('\n')).toMatch(/warn store: opened read-only/);
-      expect(asOtherUser(() => s.sessions.list()).map((x) => x.title)).toEqual(['kept']);
-      const rec = errorOf(() => asOtherUser(() => createRecorder(s, { sessionKey: 's1' })));
-      expect(rec.code).toBe('store_read_only');
-      expect(rec.message).toMatch(/read-only.*chmod u\+w/);
-      // A write that slips through is a plain SQLite error; storeErrorFrom names it.
-      let raw: unknown;
-      try {
-        asOtherUser(() => s.sessions.create({ provider: 'demo', cwd: '/w' }));
-      } catch (e) {
-        raw = e;
-      }
-      expect(storeErrorFrom(raw, s.path).code).toBe('store_read_only');
-    } finally {
-      s.close();
-    }
+    const r = await openAsOtherUser({ home });
+    expect(r.error).toBeUndefined();
+    expect(r.readOnly).toBe(true);
+    expect(r.readOnlyReason).toMatch(/not writable/);
+    expect(r.logs.join('\n')).toMatch(/warn store: opened read-only/);
+    expect(r.titles).toEqual(['kept']);
+    expect(r.recorder).toMatchObject({ name: 'StoreError', code: 'store_read_only', message: expect.stringMatching(/read-only.*chmod u\+w/) });
+    // A write that slips through is a plain SQLite error; storeErrorFrom names it.
+    expect(r.write).toMatchObject({ code: 'store_read_only' });
     expect(readFileSync(file).subarray(0, 15).toString()).toBe('SQLite format 3');
   });
 
-  it('a read-only folder (no -shm can be made for the WAL database): still listed, from a read-only copy', () => {
+  it('a read-only folder (no -shm can be made for the WAL database): still listed, from a read-only copy', async () => {
     const { home, file } = storeWithSession();
     chmod(file, 0o444);
     chmod(home, 0o555);
-    const s = asOtherUser(() => openStore({ home }));
-    try {
-      expect(s.readOnly).toBe(true);
-      expect(asOtherUser(() => s.sessions.get('s1'))?.title).toBe('kept');
-    } finally {
-      s.close();
-    }
+    const r = await openAsOtherUser({ home });
+    expect(r.error).toBeUndefined();
+    expect([r.readOnly, r.titles]).toEqual([true, ['kept']]);
     expect(existsSync(`${file}-shm`)).toBe(false);
   });
 
-  it('a file this user cannot read: store_permission, naming the file and the fix; never "cannot create" for a file that exists', () => {
+  it('a file this user cannot read: store_permission, naming the file and the fix; never "cannot create" for a file that exists', async () => {
     const { home, file } = storeWithSession();
     chmod(file, 0o000);
-    const err = errorOf(() => asOtherUser(() => openStore({ home })));
-    expect(err.code).toBe('store_permission');
-    expect(err.message).toContain(file);
-    expect(err.message).toMatch(/Cannot read the Talaria store .*Fix its permissions/);
-    expect(err.message).not.toMatch(/create/i);
+    const { error } = await openAsOtherUser({ home });
+    expect(error?.code).toBe('store_permission');
+    expect(error?.message).toContain(file);
+    expect(error?.message).toMatch(/Cannot read the Talaria store .*Fix its permissions/);
+    expect(error?.message).not.toMatch(/create/i);
   });
 
-  it('a missing database in a folder this user cannot write: store_permission, "cannot create"', () => {
+  it('a home this user cannot look into: store_permission "cannot read", not "cannot create" (the file is there)', async () => {
+    const { home, file } = storeWithSession();
+    chmod(home, 0o000);
+    const { error } = await openAsOtherUser({ home });
+    expect(error?.code).toBe('store_permission');
+    expect(error?.message).toMatch(/^Cannot read the Talaria store /);
+    expect(error?.message).toContain(file);
+  });
+
+  it('a missing database in a folder this user cannot write: store_permission, "cannot create"', async () => {
     const home = tempHome();
     chmod(home, 0o555);
-    const err = errorOf(() => asOtherUser(() => openStore({ home })));
-    expect(err.code).toBe('store_permission');
-    expect(err.message).toMatch(/Cannot create the Talaria store/);
+    const { error } = await openAsOtherUser({ home });
+    expect(error?.code).toBe('store_permission');
+    expect(error?.message).toMatch(/Cannot create the Talaria store/);
   });
 
   it('readOnly: nothing is created; a missing store reads as empty', () => {
