@@ -166,6 +166,17 @@ describe('a corrupt, unreadable or read-only store', () => {
     expect(existsSync(`${file}-shm`)).toBe(false);
   });
 
+  it('a writable file in a folder this user cannot write (no -wal can be made): read-only, still listed', async () => {
+    const { home, file } = storeWithSession();
+    chmod(file, 0o666);
+    chmod(home, 0o555);
+    const r = await openAsOtherUser({ home });
+    expect(r.error).toBeUndefined();
+    expect([r.readOnly, r.titles]).toEqual([true, ['kept']]);
+    expect(r.readOnlyReason).toMatch(/or its folder is not writable/);
+    expect(r.recorder).toMatchObject({ code: 'store_read_only' });
+  });
+
   it('a file this user cannot read: store_permission, naming the file and the fix; never "cannot create" for a file that exists', async () => {
     const { home, file } = storeWithSession();
     chmod(file, 0o000);
