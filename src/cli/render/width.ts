@@ -1,63 +1,69 @@
-/** Display width of terminal strings (ANSI escapes take no room, wide characters take two). */
-
-const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
+/**
+ * Display width of terminal strings (ANSI escapes take no room, wide characters and emoji
+ * sequences take two), on the maintained `string-width` / `strip-ansi` / `wrap-ansi`: grapheme
+ * clusters, zero-width joiners and East Asian widths are theirs to get right, not ours.
+ */
+import stringWidth from 'string-width';
+import stripAnsiImpl from 'strip-ansi';
+import wrapAnsi from 'wrap-ansi';
 
 export function stripAnsi(s: string): string {
-  return s.replace(ANSI, '');
-}
-
-/** East Asian wide / fullwidth ranges and emoji: two columns. Combining marks: zero. */
-function charWidth(cp: number): number {
-  if (cp === 0 || cp < 32 || (cp >= 0x7f && cp < 0xa0)) return 0;
-  if ((cp >= 0x300 && cp <= 0x36f) || (cp >= 0x200b && cp <= 0x200f) || (cp >= 0xfe00 && cp <= 0xfe0f)) return 0;
-  if (
-    (cp >= 0x1100 && cp <= 0x115f) ||
-    (cp >= 0x2e80 && cp <= 0xa4cf) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) ||
-    (cp >= 0xffe0 && cp <= 0xffe6) ||
-    (cp >= 0x1f300 && cp <= 0x1faff) ||
-    (cp >= 0x20000 && cp <= 0x3fffd)
-  ) {
-    return 2;
-  }
-  return 1;
+  return stripAnsiImpl(s);
 }
 
 export function visibleWidth(s: string): number {
-  let w = 0;
-  for (const ch of stripAnsi(s)) w += charWidth(ch.codePointAt(0)!);
-  return w;
+  return stringWidth(s);
 }
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+const ANSI_AT = /^(?:\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\))/;
 
 /** Cuts `s` to at most `width` columns (ending in … when cut), keeping ANSI codes and resetting at the cut. */
 export function truncate(s: string, width: number): string {
   if (width <= 0) return '';
-  if (visibleWidth(s) <= width) return s;
+  if (stringWidth(s) <= width) return s;
   let out = '';
   let w = 0;
-  let i = 0;
   let styled = false;
+  let i = 0;
   while (i < s.length) {
-    ANSI.lastIndex = i;
-    const m = ANSI.exec(s);
-    if (m && m.index === i) {
-      out += m[0];
+    const esc = ANSI_AT.exec(s.slice(i, i + 256));
+    if (esc) {
+      out += esc[0];
       styled = true;
-      i += m[0].length;
+      i += esc[0].length;
       continue;
     }
-    const cp = s.codePointAt(i)!;
-    const ch = String.fromCodePoint(cp);
-    const cw = charWidth(cp);
-    if (w + cw > width - 1) break;
-    out += ch;
-    w += cw;
-    i += ch.length;
+    // One grapheme cluster at a time, so an emoji sequence is never cut in half.
+    const next = s.indexOf('\x1b', i);
+    const run = s.slice(i, next < 0 ? s.length : next);
+    let stop = false;
+    for (const { segment } of segmenter.segment(run)) {
+      const cw = stringWidth(segment);
+      if (w + cw > width - 1) {
+        stop = true;
+        break;
+      }
+      out += segment;
+      w += cw;
+    }
+    if (stop) break;
+    i += run.length;
   }
   return out + '…' + (styled ? '\x1b[0m' : '');
+}
+
+/**
+ * Wraps `s` to `width` columns at word boundaries (a word longer than a row is cut), keeping
+ * ANSI styles across the breaks. `lead` is the line's gutter, repeated on every row (default:
+ * its leading spaces).
+ */
+export function wrap(s: string, width: number, lead = /^ */.exec(s)![0]): string[] {
+  if (width <= 0 || stringWidth(s) <= width) return [s];
+  const has = s.startsWith(lead);
+  const room = width - stringWidth(lead);
+  if (!has || room < 10) return wrapAnsi(s, width, { hard: true }).split('\n');
+  return wrapAnsi(s.slice(lead.length), room, { hard: true }).split('\n').map((row) => lead + row);
 }
 
 /** Tabs and control characters would break the column arithmetic; make them harmless. */

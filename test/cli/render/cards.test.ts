@@ -2,32 +2,11 @@ import { describe, it, expect } from 'vitest';
 import { toolCard, diffLines } from '../../../src/cli/render/cards.js';
 import { contextMeter, formatTokens, usageText } from '../../../src/cli/render/meter.js';
 import { createStyle } from '../../../src/cli/render/style.js';
-import { sanitize, stripAnsi, truncate, visibleWidth } from '../../../src/cli/render/width.js';
+import { stripAnsi } from '../../../src/cli/render/width.js';
 import type { ToolCallEntry } from '../../../src/thread/types.js';
 
 const plain = createStyle(false);
 const color = createStyle(true);
-
-describe('width', () => {
-  it('counts columns: ANSI takes none, CJK and emoji take two', () => {
-    expect(visibleWidth('\x1b[1mabc\x1b[22m')).toBe(3);
-    expect(visibleWidth('日本')).toBe(4);
-    expect(visibleWidth('ok 👍')).toBe(5);
-  });
-
-  it('truncates to the width with an ellipsis, keeping and then resetting styles', () => {
-    expect(truncate('hello world', 8)).toBe('hello w…');
-    expect(truncate('short', 8)).toBe('short');
-    const t = truncate(color.green('abcdefghij'), 5);
-    expect(stripAnsi(t)).toBe('abcd…');
-    expect(t.endsWith('\x1b[0m')).toBe(true);
-    expect(visibleWidth(truncate('日本語のテキスト', 7))).toBeLessThanOrEqual(7);
-  });
-
-  it('sanitize neutralizes escapes and control characters, keeps newlines', () => {
-    expect(sanitize('a\x1b[2Jb\r\n\tc\x07')).toBe('a␛[2Jb\n  c');
-  });
-});
 
 describe('meter', () => {
   it.each([
