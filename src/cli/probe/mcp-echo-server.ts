@@ -1,11 +1,15 @@
 /**
- * The probe's MCP server: a tiny stdio MCP server (newline-delimited JSON-RPC 2.0, no SDK) with
- * one tool, `probe_echo`, whose output carries a nonce so the probe can tell that a tool call
- * really reached this process. Every request is appended to the log file given as `--log`.
+ * The probe's MCP server: a stdio MCP server built on the MCP TypeScript SDK with one tool,
+ * `probe_echo`, whose output carries a nonce so the probe can tell that a tool call really
+ * reached this process. Every message's method is appended to the log file given as `--log`
+ * (the probe reads it: started, tools listed, tool called).
  * An executable: frames go to stdout; it never writes anything else there.
  *   node mcp-echo-server.js --log FILE --nonce NONCE
  */
 import { appendFileSync } from 'node:fs';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
@@ -24,76 +28,23 @@ function log(event: Record<string, unknown>): void {
   }
 }
 
-function send(msg: Record<string, unknown>): void {
-  process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...msg })}\n`);
-}
+const server = new McpServer({ name: 'talaria-probe', version: '1.0.0' });
+server.registerTool(
+  TOOL,
+  { description: 'Echoes its text argument back, tagged by the Talaria probe.', inputSchema: { text: z.string().optional().describe('Text to echo') } },
+  ({ text }) => {
+    return { content: [{ type: 'text', text: `talaria-probe echo ${nonce}: ${text ?? ''}` }] };
+  },
+);
 
-type Msg = { id?: string | number | null; method?: string; params?: Record<string, unknown> };
-
-function handle(msg: Msg): void {
-  const { id, method } = msg;
-  if (typeof method !== 'string') return; // a response to nothing we asked: ignore
-  log({ method });
-  if (id === undefined) return; // notifications (initialized, cancelled): nothing to answer
-  switch (method) {
-    case 'initialize': {
-      const requested = msg.params?.protocolVersion;
-      return send({
-        id,
-        result: {
-          protocolVersion: typeof requested === 'string' ? requested : '2025-06-18',
-          capabilities: { tools: {} },
-          serverInfo: { name: 'talaria-probe', version: '1.0.0' },
-        },
-      });
-    }
-    case 'ping':
-      return send({ id, result: {} });
-    case 'tools/list':
-      return send({
-        id,
-        result: {
-          tools: [
-            {
-              name: TOOL,
-              description: 'Echoes its text argument back, tagged by the Talaria probe.',
-              inputSchema: { type: 'object', properties: { text: { type: 'string', description: 'Text to echo' } } },
-            },
-          ],
-        },
-      });
-    case 'tools/call': {
-      const name = msg.params?.name;
-      const args = (msg.params?.arguments ?? {}) as { text?: unknown };
-      log({ method, name, arguments: args });
-      if (name !== TOOL) return send({ id, result: { isError: true, content: [{ type: 'text', text: `unknown tool ${String(name)}` }] } });
-      const text = typeof args.text === 'string' ? args.text : '';
-      return send({ id, result: { content: [{ type: 'text', text: `talaria-probe echo ${nonce}: ${text}` }] } });
-    }
-    case 'resources/list':
-      return send({ id, result: { resources: [] } });
-    case 'prompts/list':
-      return send({ id, result: { prompts: [] } });
-    default:
-      return send({ id, error: { code: -32601, message: 'Method not found', data: { method } } });
-  }
-}
-
+const transport = new StdioServerTransport();
 log({ method: '(started)' });
-let buf = '';
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', (chunk: string) => {
-  buf += chunk;
-  let nl: number;
-  while ((nl = buf.indexOf('\n')) >= 0) {
-    const line = buf.slice(0, nl).trim();
-    buf = buf.slice(nl + 1);
-    if (!line) continue;
-    try {
-      handle(JSON.parse(line) as Msg);
-    } catch {
-      send({ id: null, error: { code: -32700, message: 'Parse error' } });
-    }
-  }
-});
-process.stdin.on('end', () => process.exit(0));
+await server.connect(transport);
+// Every message the agent sends, before the SDK handles it (a call the SDK refuses is still seen).
+const handle = transport.onmessage;
+transport.onmessage = (msg) => {
+  const m = msg as { method?: unknown; params?: { name?: unknown; arguments?: unknown } };
+  if (typeof m.method === 'string') log({ method: m.method, ...(m.method === 'tools/call' ? { name: m.params?.name, arguments: m.params?.arguments } : {}) });
+  handle?.(msg);
+};
+process.stdin.on('end', () => void server.close().finally(() => process.exit(0)));
