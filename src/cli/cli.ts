@@ -19,6 +19,7 @@ import { doctorCommand } from './commands/doctor.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { probeCommand } from './commands/probe.js';
 import { cliHarnessOptions, createHarnessRuntime } from './runtime.js';
+import { isStoreProblem, storeProblemLine } from './store-problem.js';
 
 export function packageVersion(): string {
   try {
@@ -92,6 +93,10 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     if (err instanceof UsageError) {
       io.stderr.write(`talaria: ${err.message}\n`);
       return EXIT.USAGE;
+    }
+    if (isStoreProblem(err)) {
+      io.stderr.write(`talaria: ${storeProblemLine(err)}\n`);
+      return EXIT.NOT_READY;
     }
     io.stderr.write(`talaria: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     return EXIT.INTERNAL;

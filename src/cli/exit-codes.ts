@@ -15,7 +15,7 @@ export const EXIT = {
   LIMIT: 4,
   /** The agent answered the prompt with an error, or crashed / died mid-turn. */
   AGENT_ERROR: 5,
-  /** Not ready: the agent cannot be found or started, initialize or session setup failed. */
+  /** Not ready: the agent cannot be found or started, initialize or session setup failed, or Talaria's store cannot be used. */
   NOT_READY: 6,
   /** The command exists but is not available in this build yet. */
   UNAVAILABLE: 7,
@@ -56,7 +56,8 @@ export const EXIT_CODES_HELP = [
   `  ${EXIT.REFUSAL}    the agent refused (refusal)`,
   `  ${EXIT.LIMIT}    the agent stopped at a limit (max_tokens, max_turn_requests)`,
   `  ${EXIT.AGENT_ERROR}    the agent answered with an error or crashed mid-turn`,
-  `  ${EXIT.NOT_READY}    not ready: the agent could not start, initialize or open the session`,
+  `  ${EXIT.NOT_READY}    not ready: the agent could not start, initialize or open the session,`,
+  `       or Talaria's store cannot be used (the message says how to fix it)`,
   `  ${EXIT.UNAVAILABLE}    command not available in this build`,
   `  ${EXIT.CANCELLED}  cancelled (Ctrl-C / SIGINT, or the agent answered cancelled)`,
 ].join('\n');

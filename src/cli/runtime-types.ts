@@ -60,7 +60,19 @@ export interface AgentRuntime {
   close(opts?: { force?: boolean }): Promise<void>;
 }
 
-export type RuntimeErrorCode = 'unknown_agent' | 'spawn_failed' | 'initialize_failed' | 'session_failed' | 'session_not_found' | 'aborted' | 'store_failed';
+export type RuntimeErrorCode =
+  /** --agent names no agent Talaria knows (bad usage). */
+  | 'unknown_agent'
+  /** A stored session's agent is not configured on this machine. */
+  | 'not_configured'
+  | 'spawn_failed'
+  /** The command ran but is not an ACP agent (it echoed initialize, or wrote non-JSON on stdout). */
+  | 'not_acp'
+  | 'initialize_failed'
+  | 'session_failed'
+  | 'session_not_found'
+  | 'aborted'
+  | 'store_failed';
 
 /** Why an agent could not be opened; the CLI maps it onto an exit code. */
 export class RuntimeError extends Error {

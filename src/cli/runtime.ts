@@ -6,8 +6,8 @@
  * (harness/choose.ts), else the demo agent with a banner.
  */
 import { homedir } from 'node:os';
-import { ConnectionClosedError, TalariaError } from '../protocol/errors.js';
-import type { Frame } from '../protocol/types.js';
+import { ConnectionClosedError, RPC, TalariaError, WireError } from '../protocol/errors.js';
+import type { Frame, ProtocolErrorEvent } from '../protocol/types.js';
 import { currentEnv } from '../providers/locate.js';
 import type { SessionEvent } from '../session/events.js';
 import { describeError } from '../session/session.js';
@@ -17,6 +17,7 @@ import type { AgentKey } from '../host/events.js';
 import { splitCommand, UsageError } from './args.js';
 import { formatAgentFailure, type FailureDetails } from './failure.js';
 import { stateEvents } from './state-events.js';
+import { isStoreProblem, storeProblemLine } from './store-problem.js';
 
 export * from './runtime-types.js';
 
@@ -33,14 +34,30 @@ export function agentLabel(info: { title?: string; name?: string; version?: stri
   return info?.version ? `${name} ${info.version}` : name;
 }
 
-function failure(err: unknown, spawned: boolean, what: string): RuntimeError {
+/**
+ * Why a command is not an ACP agent, when what it did before initialize failed says so: it
+ * answered `initialize` with "Method not found" (`cat` echoes the request back), or it wrote
+ * lines that are not JSON-RPC on stdout.
+ */
+function notAcp(err: unknown, seen: readonly ProtocolErrorEvent[]): string | undefined {
+  if (err instanceof WireError && err.code === RPC.METHOD_NOT_FOUND) return 'it answered initialize with "Method not found"';
+  const garbage = seen.find((e) => e.kind === 'non_json' || e.kind === 'invalid_jsonrpc');
+  if (garbage) return `it wrote "${garbage.preview.slice(0, 60)}" on stdout, which is not JSON-RPC`;
+  return undefined;
+}
+
+const ACP_HINT = 'pass the command that starts its ACP mode (for example "hermes acp", "gemini --experimental-acp")';
+
+function failure(err: unknown, spawned: boolean, what: string, seen: readonly ProtocolErrorEvent[] = []): RuntimeError {
   if (err instanceof RuntimeError) return err;
   if (err instanceof TalariaError && err.code === 'session_not_found') return new RuntimeError('session_not_found', err.message);
   if (err instanceof TalariaError && err.code === 'spawn_failed') return new RuntimeError('spawn_failed', err.message);
-  // An unknown agent id, or a stored session whose agent is not configured here.
-  if (err instanceof TalariaError && err.code === 'invalid_argument') return new RuntimeError('unknown_agent', err.message);
+  // A stored session whose agent is not configured here.
+  if (err instanceof TalariaError && err.code === 'invalid_argument') return new RuntimeError('not_configured', err.message);
   const details = ((err as TalariaError)?.details ?? {}) as FailureDetails;
   if (!spawned || err instanceof ConnectionClosedError) {
+    const why = notAcp(err, seen);
+    if (why) return new RuntimeError('not_acp', formatAgentFailure(`${what} does not speak ACP: ${why}; ${ACP_HINT}`, details));
     return new RuntimeError('initialize_failed', formatAgentFailure(`${what} did not initialize: ${describeError(err).message}`, details));
   }
   return new RuntimeError('session_failed', `${what}: ${describeError(err).message}`);
@@ -58,6 +75,7 @@ export function createHarnessRuntime(env: NodeJS.ProcessEnv = process.env, make:
       const c = o.client ?? {};
       // Bad lines before the session exists are held, then delivered after its state (as a bare client would report them).
       const heldProtocol: SessionEvent[] = [];
+      const seen: ProtocolErrorEvent[] = [];
       let emitProtocol: (e: SessionEvent) => void = (e) => void (heldProtocol.length < 100 && heldProtocol.push(e));
       try {
         harness = make({
@@ -66,10 +84,13 @@ export function createHarnessRuntime(env: NodeJS.ProcessEnv = process.env, make:
           host: { ...(c.setupTimeoutMs !== undefined ? { setupTimeoutMs: c.setupTimeoutMs } : {}), ...(c.permission ? { permission: c.permission } : {}) },
           ...(c.onFrame ? { onFrame: (_k: AgentKey, f: Frame) => c.onFrame!(f) } : {}),
           // A connection's bad lines belong to no session ('*'), as with a bare AcpClient.
-          onProtocolError: (_k, e) => emitProtocol({ type: 'protocol.error', sessionId: '*', seq: 0, at: Date.now(), ...e } as SessionEvent),
+          onProtocolError: (_k, e) => {
+            if (seen.length < 5) seen.push(e);
+            emitProtocol({ type: 'protocol.error', sessionId: '*', seq: 0, at: Date.now(), ...e } as SessionEvent);
+          },
         });
       } catch (err) {
-        throw new RuntimeError('store_failed', `cannot open Talaria's home: ${(err as Error).message}`);
+        throw new RuntimeError('store_failed', isStoreProblem(err) ? storeProblemLine(err) : `cannot open Talaria's home: ${(err as Error).message}`);
       }
       const h = harness;
       // Which agent: --agent-cmd, --agent, the stored session's, or the workspace's pick.
@@ -120,7 +141,7 @@ export function createHarnessRuntime(env: NodeJS.ProcessEnv = process.env, make:
       try {
         hs = await Promise.race([opening, aborted]);
       } catch (err) {
-        throw failure(err, spawned, o.sessionId ? `could not load session ${o.sessionId}` : spawned ? 'could not open a session' : label);
+        throw failure(err, spawned, o.sessionId ? `could not load session ${o.sessionId}` : spawned ? 'could not open a session' : label, seen);
       } finally {
         offHost();
       }

@@ -6,7 +6,7 @@ import { EXIT } from '../../src/cli/exit-codes.js';
 import { BIN, ROOT, demoEnv, fakeCmd, ndjsonLines, runCli, startCli, tempDir } from './helpers.js';
 
 // End-to-end tests spawn two Node processes each (CLI + agent); the machine may be busy.
-vi.setConfig({ testTimeout: 60_000 });
+vi.setConfig({ testTimeout: Number(process.env.TALARIA_TEST_TIMEOUT ?? 60_000) });
 
 /** `talaria run` end to end: real CLI process, real demo agent or fault executables. */
 
@@ -219,15 +219,34 @@ describe.concurrent('talaria usage through a real process', () => {
     expect(stub.stderr).toContain('not yet available in this build');
   });
 
-  it('an unknown --session id is bad usage (2); an unknown --agent is not ready (6)', async () => {
+  it('an unknown --session id or --agent is bad usage (2), for run, chat and models alike', async () => {
     const { cwd, env } = workspace();
-    const [session, agent] = await Promise.all([
+    const [session, agent, json, chat, models] = await Promise.all([
       runCli(['run', '--session', 'no-such-session', 'x'], { cwd, env }),
       runCli(['run', '--agent', 'nope', 'x'], { cwd, env }),
+      runCli(['run', '--json', '--agent', 'nope', 'x'], { cwd, env }),
+      runCli(['chat', '--agent', 'nope'], { cwd, env }),
+      runCli(['models', '--agent', 'nope'], { cwd, env }),
     ]);
     expect(session.code).toBe(EXIT.USAGE);
-    expect(agent.code).toBe(EXIT.NOT_READY);
-    expect(agent.stderr).toContain("unknown agent 'nope' (known: hermes, ");
+    for (const r of [agent, json, chat, models]) {
+      expect(r.code).toBe(EXIT.USAGE);
+      expect(r.stderr).toContain("unknown agent 'nope' (known: hermes, ");
+    }
+    expect(JSON.parse(json.stdout)).toMatchObject({ exitCode: EXIT.USAGE, error: { code: 'unknown_agent' } });
+  });
+
+  it('a command that does not speak ACP says so: cat (echoes initialize back), a program printing text', async () => {
+    const { cwd, env } = workspace();
+    const [cat, echo] = await Promise.all([
+      runCli(['run', '--setup-timeout', '20', '--agent-cmd', 'cat', 'x'], { cwd, env }),
+      runCli(['run', '--setup-timeout', '3', '--agent-cmd', `sh -c 'echo hello world; exec cat >/dev/null'`, 'x'], { cwd, env }),
+    ]);
+    expect(cat.code).toBe(EXIT.NOT_READY);
+    expect(cat.stderr).toContain('talaria run: cat does not speak ACP: it answered initialize with "Method not found"; pass the command that starts its ACP mode');
+    expect(cat.stderr).not.toContain('"Method not found": initialize');
+    expect(echo.code).toBe(EXIT.NOT_READY);
+    expect(echo.stderr).toContain('does not speak ACP: it wrote "hello world" on stdout, which is not JSON-RPC');
   });
 
   it('bin/talaria.js runs the CLI from a checkout (through tsx)', async () => {

@@ -86,6 +86,7 @@ export function setupFailure(err: unknown): SetupFailure {
   if (err instanceof RuntimeError) {
     if (err.code === 'aborted') return { exitCode: EXIT.CANCELLED, code: 'cancelled', message: err.message };
     if (err.code === 'session_not_found') return { exitCode: EXIT.USAGE, code: 'session_not_found', message: err.message };
+    if (err.code === 'unknown_agent') return { exitCode: EXIT.USAGE, code: 'unknown_agent', message: err.message };
     return { exitCode: EXIT.NOT_READY, code: 'not_ready', message: err.message };
   }
   return { exitCode: EXIT.INTERNAL, code: 'internal', message: err instanceof Error ? err.message : String(err) };

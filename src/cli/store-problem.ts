@@ -1,0 +1,56 @@
+/**
+ * A store that cannot be used (corrupt, read-only, no permission, written by a newer Talaria) is
+ * one line for the person: what is wrong and how to fix it, never a stack trace. Matched on the
+ * error's `code` (StoreError's string codes, SQLite's SQLITE_* codes), not on message text.
+ */
+import { StoreError } from '../store/index.js';
+
+/** The fix for each store problem, when the error does not carry its own. */
+const FIXES: Record<string, (path: string) => string> = {
+  store_corrupt: (p) => `move it aside (mv "${p}" "${p}.broken") and run again to start a new store`,
+  store_read_only: (p) => `make it writable (chmod u+w "${p}"), or set TALARIA_HOME to a writable folder`,
+  store_permission: (p) => `fix its permissions (it must be readable and writable by you: ${p}), or set TALARIA_HOME to another folder`,
+  schema_too_new: () => 'upgrade Talaria, or set TALARIA_HOME to another folder',
+  migration_failed: (p) => `move it aside (mv "${p}" "${p}.broken") and run again, or report the bug`,
+  open_failed: (p) => `check that ${p} is a Talaria store you may read and write, or set TALARIA_HOME to another folder`,
+  SQLITE_CORRUPT: (p) => FIXES.store_corrupt!(p),
+  SQLITE_NOTADB: (p) => FIXES.store_corrupt!(p),
+  SQLITE_READONLY: (p) => FIXES.store_read_only!(p),
+  SQLITE_CANTOPEN: (p) => FIXES.store_permission!(p),
+  SQLITE_PERM: (p) => FIXES.store_permission!(p),
+};
+
+interface Coded {
+  name?: string;
+  code?: unknown;
+  cause?: unknown;
+  message?: string;
+  details?: { path?: unknown; home?: unknown; fix?: unknown };
+}
+
+/** SQLite's own error (better-sqlite3's SqliteError), e.g. a page found corrupt mid-query. */
+function isSqliteError(err: unknown): err is Coded {
+  const e = err as Coded | undefined;
+  return e?.name === 'SqliteError' && typeof e.code === 'string' && e.code.startsWith('SQLITE_');
+}
+
+export function isStoreProblem(err: unknown): boolean {
+  return err instanceof StoreError || isSqliteError(err) || (err as Coded | undefined)?.name === 'StoreError';
+}
+
+/**
+ * One line: "Talaria's store <path>: <problem>; <fix>". `path` is where the store is (for
+ * errors that do not name it).
+ */
+export function storeProblemLine(err: unknown, fallbackPath?: string): string {
+  const e = err as Coded;
+  // A generic code says less than SQLite's own reason underneath it (SQLITE_NOTADB: corrupt).
+  const under = (e.cause as Coded | undefined)?.code;
+  const code = (e.code === 'open_failed' || typeof e.code !== 'string') && typeof under === 'string' && FIXES[under] ? under : typeof e.code === 'string' ? e.code : 'open_failed';
+  const path = typeof e.details?.path === 'string' ? e.details.path : typeof e.details?.home === 'string' ? e.details.home : (fallbackPath ?? "Talaria's store");
+  const what = (e.message ?? String(err)).split('\n')[0]!.trim();
+  const own = typeof e.details?.fix === 'string' ? e.details.fix : undefined;
+  // A message that already says what to do (the store's newer errors do) is not told twice.
+  const fix = own ?? (/\b(move|chmod|upgrade|set TALARIA_HOME)\b/i.test(what) ? undefined : FIXES[code]?.(path));
+  return `Talaria's store cannot be used: ${what}${fix ? `; ${fix}` : ''}`;
+}
