@@ -31,17 +31,20 @@ export function packageVersion(): string {
   }
 }
 
-/** SIGINT handlers stack: the latest registered one gets the signal. */
-function interruptRegistry(): CliContext['onInterrupt'] {
-  const handlers: (() => void)[] = [];
-  const onSignal = () => handlers[handlers.length - 1]?.();
+/**
+ * Signal handlers stack per group: the latest registered one gets the signal. While one is
+ * registered the signal does not kill the process (the command decides what happens).
+ */
+function signalRegistry<A>(signals: readonly NodeJS.Signals[], arg: (s: NodeJS.Signals) => A): (fn: (a: A) => void) => () => void {
+  const handlers: ((a: A) => void)[] = [];
+  const onSignal = (s: NodeJS.Signals) => handlers[handlers.length - 1]?.(arg(s));
   return (fn) => {
-    if (handlers.length === 0) process.on('SIGINT', onSignal);
+    if (handlers.length === 0) for (const s of signals) process.on(s, onSignal);
     handlers.push(fn);
     return () => {
       const i = handlers.lastIndexOf(fn);
       if (i >= 0) handlers.splice(i, 1);
-      if (handlers.length === 0) process.off('SIGINT', onSignal);
+      if (handlers.length === 0) for (const s of signals) process.off(s, onSignal);
     };
   };
 }
@@ -52,7 +55,8 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     runtime: () => createHarnessRuntime(io.env),
     harness: () => createHarness(cliHarnessOptions(io.env)),
     version: packageVersion(),
-    onInterrupt: interruptRegistry(),
+    onInterrupt: signalRegistry(['SIGINT'], () => undefined),
+    onTerminate: signalRegistry(['SIGTERM', 'SIGHUP'], (sig) => sig),
   };
   const [first, ...rest] = argv;
   try {

@@ -21,7 +21,7 @@ export const EXIT = {
   UNAVAILABLE: 7,
   /** `talaria probe`: at least one check is broken. */
   PROBE_BROKEN: 8,
-  /** The turn was cancelled (Ctrl-C / SIGINT, or the agent answered `cancelled`). */
+  /** The turn was cancelled (Ctrl-C / SIGINT, SIGTERM, SIGHUP, or the agent answered `cancelled` to a cancel). */
   CANCELLED: 130,
 } as const;
 
@@ -59,5 +59,5 @@ export const EXIT_CODES_HELP = [
   `  ${EXIT.NOT_READY}    not ready: the agent could not start, initialize or open the session,`,
   `       or Talaria's store cannot be used (the message says how to fix it)`,
   `  ${EXIT.UNAVAILABLE}    command not available in this build`,
-  `  ${EXIT.CANCELLED}  cancelled (Ctrl-C / SIGINT, or the agent answered cancelled)`,
+  `  ${EXIT.CANCELLED}  cancelled (Ctrl-C / SIGINT, SIGTERM or SIGHUP)`,
 ].join('\n');

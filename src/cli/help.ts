@@ -53,7 +53,9 @@ Options:
 ${AGENT_OPTIONS}
 
 Without --json/--ndjson the agent's text streams to stdout; tool calls and errors go to stderr.
-Ctrl-C (SIGINT) cancels the turn (exit 130); a second Ctrl-C quits at once.
+Ctrl-C (SIGINT) cancels the turn (exit 130); a second Ctrl-C quits at once. SIGTERM and SIGHUP
+cancel the turn too and print its result (--json, --ndjson included), exit 130; an agent that
+does not answer the cancel within 5 s is stopped.
 
 ${EXIT_CODES_HELP}`;
 

@@ -276,3 +276,63 @@ describe.concurrent('talaria models / mode', () => {
     expect(JSON.parse(modes.stdout)).toMatchObject({ kind: 'mode', currentId: 'ask', options: [expect.objectContaining({ id: 'ask' }), expect.objectContaining({ id: 'auto' })] });
   });
 });
+
+describe.concurrent('talaria run stopped by a signal', () => {
+  const slow = () => {
+    const { cwd, env } = workspace();
+    return { cwd, env: { ...env, TALARIA_DEMO_SLOW_CHUNKS: '100000', TALARIA_DEMO_SLOW_DELAY_MS: '20' } };
+  };
+  const storedTurns = async (o: { cwd: string; env: Record<string, string> }) => {
+    const listed = JSON.parse((await runCli(['sessions', 'list', '--store-only', '--json'], o)).stdout) as { sessions: { id: string }[] };
+    const exported = JSON.parse((await runCli(['sessions', 'export', listed.sessions[0]!.id, '--format', 'json'], o)).stdout) as { turns: { stopReason?: string; endedAt?: number }[] };
+    return exported.turns;
+  };
+
+  it('SIGTERM cancels the turn: the text so far stays, exit 130, the turn is closed as cancelled in the store', async () => {
+    const o = slow();
+    const cli = startCli(['run', 'slow'], o);
+    await cli.until((out) => out.includes('Chunk 2 of 100000'));
+    cli.child.kill('SIGTERM');
+    const r = await cli.done;
+    expect(r.code).toBe(EXIT.CANCELLED);
+    expect(r.stdout).toContain('Chunk 1 of 100000 from the slow demo.');
+    expect(r.stderr).toContain('talaria run: SIGTERM: cancelling the turn');
+    expect(r.stderr).toContain('talaria run: cancelled');
+    expect(await storedTurns(o)).toEqual([expect.objectContaining({ stopReason: 'cancelled', endedAt: expect.any(Number) })]);
+  });
+
+  it('SIGHUP with --json: the result is printed (cancelled, 130, the partial text)', async () => {
+    const o = slow();
+    const wire = join(o.cwd, 'wire.ndjson');
+    const cli = startCli(['run', '--json', '--wire-log', wire, 'slow'], o);
+    // Nothing is printed before the end with --json: wait until the agent has streamed.
+    for (;;) {
+      let text = '';
+      try {
+        text = readFileSync(wire, 'utf8');
+      } catch {
+        // not created yet
+      }
+      if (text.includes('Chunk 2 of')) break;
+      if (cli.child.exitCode !== null) throw new Error(`exited early: ${cli.stderr()}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    cli.child.kill('SIGHUP');
+    const r = await cli.done;
+    expect(r.code).toBe(EXIT.CANCELLED);
+    expect(JSON.parse(r.stdout)).toMatchObject({ stopReason: 'cancelled', exitCode: EXIT.CANCELLED, text: expect.stringContaining('Chunk 1 of 100000') });
+    expect(await storedTurns(o)).toEqual([expect.objectContaining({ stopReason: 'cancelled' })]);
+  });
+
+  it('SIGTERM with --ndjson: run.ended says cancelled, 130', async () => {
+    const o = slow();
+    const cli = startCli(['run', '--ndjson', 'slow'], o);
+    await cli.until((out) => out.includes('Chunk 2 of'));
+    cli.child.kill('SIGTERM');
+    const r = await cli.done;
+    expect(r.code).toBe(EXIT.CANCELLED);
+    const lines = ndjsonLines(r.stdout);
+    expectValidStream(lines);
+    expect(lines[lines.length - 1]).toMatchObject({ type: 'run.ended', stopReason: 'cancelled', exitCode: EXIT.CANCELLED });
+  });
+});

@@ -17,6 +17,8 @@ export interface CliContext {
   version: string;
   /** Registers a SIGINT handler for the command's lifetime; returns the unregister. */
   onInterrupt(fn: () => void): () => void;
+  /** Registers a SIGTERM/SIGHUP handler (the signal is passed) for the command's lifetime; returns the unregister. */
+  onTerminate(fn: (signal: NodeJS.Signals) => void): () => void;
 }
 
 export const AGENT_OPTIONS: OptionSpec = {

@@ -26,6 +26,9 @@ const OPTIONS = {
   'wire-log': { type: 'string' },
 } as const;
 
+/** How long an agent gets to answer the cancel after SIGTERM/SIGHUP before it is stopped. */
+const TERM_GRACE_MS = 5_000;
+
 /** How many protocol errors are shown in human mode before they are only counted. */
 const SHOWN_PROTOCOL_ERRORS = 3;
 
@@ -103,9 +106,25 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
     } else forceQuit();
   };
   const offInterrupt = ctx.onInterrupt(interrupt);
+  // SIGTERM / SIGHUP (a supervisor, `timeout`, a closed terminal): the turn is cancelled and its
+  // result printed like after Ctrl-C; an agent that ignores the cancel is stopped after a grace.
+  let terminated: NodeJS.Signals | undefined;
+  let termTimer: NodeJS.Timeout | undefined;
+  const terminate = (signal: NodeJS.Signals) => {
+    if (!opened) return setupAbort.abort();
+    if (terminated) return forceQuit();
+    terminated = signal;
+    note(errStyle.yellow(`talaria run: ${signal}: cancelling the turn`));
+    void opened.session.cancel();
+    termTimer = setTimeout(forceQuit, TERM_GRACE_MS);
+    termTimer.unref();
+  };
+  const offTerminate = ctx.onTerminate(terminate);
 
   const finish = async (code: number, force = false): Promise<number> => {
     offInterrupt();
+    offTerminate();
+    if (termTimer) clearTimeout(termTimer);
     progress.done();
     await runtime.close({ force });
     if (fd !== undefined) closeSync(fd);
@@ -156,6 +175,9 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
     human?.finish();
     note('talaria run: quit before the turn ended');
     ended = true;
+    // Scripts still get a result: what the turn produced so far, cancelled.
+    const partial: TurnResult = { turnId: turn.id, stopReason: 'cancelled', durationMs: Date.now() - (turn.startedAt || startedAt) };
+    if (json) io.stdout.write(JSON.stringify(runJson(session.id, session.thread, partial, EXIT.CANCELLED)) + '\n');
     writer?.ended(session.id, { stopReason: 'cancelled', exitCode: EXIT.CANCELLED });
     return finish(EXIT.CANCELLED, true);
   }
