@@ -21,6 +21,8 @@ export const EXIT = {
   UNAVAILABLE: 7,
   /** `talaria probe`: at least one check is broken. */
   PROBE_BROKEN: 8,
+  /** The agent ended the turn because a permission was denied (`--approve none`, a deny rule, a "no"). */
+  DENIED: 9,
   /** The turn was cancelled (Ctrl-C / SIGINT, SIGTERM, SIGHUP, or the agent answered `cancelled` to a cancel). */
   CANCELLED: 130,
 } as const;
@@ -39,6 +41,8 @@ export function exitCodeFor(stopReason: string): ExitCode {
       return EXIT.LIMIT;
     case 'cancelled':
       return EXIT.CANCELLED;
+    case 'permission_denied':
+      return EXIT.DENIED;
     case 'error':
       return EXIT.AGENT_ERROR;
     default:
@@ -59,5 +63,6 @@ export const EXIT_CODES_HELP = [
   `  ${EXIT.NOT_READY}    not ready: the agent could not start, initialize or open the session,`,
   `       or Talaria's store cannot be used (the message says how to fix it)`,
   `  ${EXIT.UNAVAILABLE}    command not available in this build`,
+  `  ${EXIT.DENIED}    a permission was denied and the agent ended the turn (permission_denied)`,
   `  ${EXIT.CANCELLED}  cancelled (Ctrl-C / SIGINT, SIGTERM or SIGHUP)`,
 ].join('\n');

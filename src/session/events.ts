@@ -21,7 +21,7 @@ const turnError = z.object({ code: z.string(), message: z.string(), data: json.o
 
 export const sessionState = z.enum(['idle', 'running', 'cancelling', 'closed', 'failed']);
 export const stopReason = z.union([
-  z.enum(['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled', 'error']),
+  z.enum(['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled', 'permission_denied', 'error']),
   z.string(),
 ]);
 

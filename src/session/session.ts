@@ -304,6 +304,9 @@ export class Session {
 
   private finish(turn: Turn, response: { stopReason?: string; usage?: unknown } | undefined, error?: TurnError): void {
     const agentStopReason = typeof response?.stopReason === 'string' ? response.stopReason : undefined;
+    // Cancelled means we (the user, Talaria) cancelled. An agent that ends the turn `cancelled`
+    // unasked after a permission was refused (codex's reject option) was denied, not cancelled.
+    const denied = !turn.cancelRequested && agentStopReason === 'cancelled' && this.deniedIn(turn);
     const cancelled = turn.cancelRequested || agentStopReason === 'cancelled';
     const outcome = error ? 'failed' : cancelled ? 'cancelled' : 'completed';
     // Nobody can answer a question about a turn that is over (the agent gave up on it).
@@ -321,7 +324,7 @@ export class Session {
     const usage = response ? this.usage.turn(response.usage) : undefined;
     const result: TurnResult = {
       turnId: turn.id,
-      stopReason: error ? 'error' : cancelled ? 'cancelled' : (agentStopReason ?? 'end_turn'),
+      stopReason: error ? 'error' : denied ? 'permission_denied' : cancelled ? 'cancelled' : (agentStopReason ?? 'end_turn'),
       durationMs: this.now() - turn.startedAt,
     };
     if (agentStopReason !== undefined) result.agentStopReason = agentStopReason;
@@ -351,6 +354,11 @@ export class Session {
         void this.run(next);
       }
     }
+  }
+
+  /** A permission of this turn was refused (rejected, or cancelled unanswered). */
+  private deniedIn(turn: Turn): boolean {
+    return this.thread.entries.slice(turn.firstEntry).some((e) => e.kind === 'tool_call' && (e.permission?.status === 'rejected' || e.permission?.status === 'cancelled'));
   }
 
   private rejectedIn(turn: Turn): boolean {

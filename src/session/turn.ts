@@ -11,7 +11,11 @@ export interface TurnError {
 
 export interface TurnResult {
   turnId: string;
-  /** The agent's stop reason, or 'error' when the turn failed (then `error` says why). */
+  /**
+   * The agent's stop reason, or 'error' when the turn failed (then `error` says why).
+   * 'cancelled' only when the turn was cancelled from our side; 'permission_denied' when the agent
+   * answered `cancelled` unasked after a permission of the turn was refused.
+   */
   stopReason: string;
   /** What the agent itself answered, when it answered (kept even when `stopReason` is 'error'). */
   agentStopReason?: string;

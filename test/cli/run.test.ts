@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkEvent } from '../../src/session/events.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { BIN, ROOT, demoEnv, fakeCmd, ndjsonLines, runCli, startCli, tempDir } from './helpers.js';
+import { BIN, ROOT, TSX, demoEnv, fakeCmd, ndjsonLines, runCli, startCli, tempDir } from './helpers.js';
 
 // End-to-end tests spawn two Node processes each (CLI + agent); the machine may be busy.
 vi.setConfig({ testTimeout: Number(process.env.TALARIA_TEST_TIMEOUT ?? 60_000) });
@@ -334,5 +334,35 @@ describe.concurrent('talaria run stopped by a signal', () => {
     const lines = ndjsonLines(r.stdout);
     expectValidStream(lines);
     expect(lines[lines.length - 1]).toMatchObject({ type: 'run.ended', stopReason: 'cancelled', exitCode: EXIT.CANCELLED });
+  });
+});
+
+describe.concurrent('a denied permission is not a cancel', () => {
+  // The SDK fake agent's `perm-abort` ends the turn `cancelled` when its permission is refused, as codex does.
+  const agent = `"${process.execPath}" --import "${TSX}" "${join(ROOT, 'test/fakes/sdk-agent.ts')}"`;
+
+  it('--approve none against an agent that ends the turn cancelled on a reject: exit 9, permission_denied, not 130', async () => {
+    const { cwd, env } = workspace();
+    const target = join(cwd, 'x.txt');
+    const [human, json, ndjson] = await Promise.all([
+      runCli(['run', '--approve', 'none', '--agent-cmd', agent, `perm-abort ${target}`], { cwd, env }),
+      runCli(['run', '--json', '--approve', 'none', '--agent-cmd', agent, `perm-abort ${target}`], { cwd, env }),
+      runCli(['run', '--ndjson', '--approve', 'none', '--agent-cmd', agent, `perm-abort ${target}`], { cwd, env }),
+    ]);
+    expect(human.code).toBe(EXIT.DENIED);
+    expect(human.stderr).toContain('talaria run: the agent stopped because a permission was denied');
+    expect(human.stderr).not.toContain('talaria run: cancelled');
+    expect(json.code).toBe(EXIT.DENIED);
+    expect(JSON.parse(json.stdout)).toMatchObject({ stopReason: 'permission_denied', exitCode: EXIT.DENIED, toolCalls: [expect.objectContaining({ permission: 'rejected' })] });
+    expect(ndjson.code).toBe(EXIT.DENIED);
+    const lines = ndjsonLines(ndjson.stdout);
+    expect(lines.find((l) => l.type === 'turn.ended')).toMatchObject({ stopReason: 'permission_denied' });
+    expect(lines.at(-1)).toMatchObject({ type: 'run.ended', stopReason: 'permission_denied', exitCode: EXIT.DENIED });
+  });
+
+  it('the help documents exit code 9', async () => {
+    const r = await runCli(['run', '--help'], { cwd: tempDir('help') });
+    expect(r.stdout).toContain('9    a permission was denied and the agent ended the turn (permission_denied)');
+    expect(readFileSync(join(ROOT, 'docs/ndjson.md'), 'utf8')).toContain('| 9 | a permission was denied and the agent ended the turn (`permission_denied`) |');
   });
 });

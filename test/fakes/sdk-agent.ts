@@ -1,6 +1,7 @@
 /**
  * A scriptable fake agent built on the official SDK's agent side, run as a real process over real
- * pipes. The prompt's first word picks the behaviour; env switches pick capabilities:
+ * pipes. The prompt's first word picks the behaviour (`perm PATH` asks a permission, `perm-abort PATH`
+ * too and ends the turn `cancelled` when refused, like codex); env switches pick capabilities:
  *   SDK_AGENT_LEGACY=1        answer session/new with legacy `models` + `modes` instead of configOptions
  *   SDK_AGENT_EARLY=1         send updates for a new session BEFORE the session/new response
  *   SDK_AGENT_USAGE=cumulative  report cumulative usage in prompt responses
@@ -159,7 +160,8 @@ app.onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
         await send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'done' } });
         break;
       }
-      case 'perm': {
+      case 'perm':
+      case 'perm-abort': {
         await send({ sessionUpdate: 'tool_call', toolCallId: 'edit-1', title: `write: ${arg}`, kind: 'edit', status: 'pending', locations: [{ path: arg }] });
         const res = await client.request(acp.methods.client.session.requestPermission, {
           sessionId: s.id,
@@ -174,6 +176,8 @@ app.onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
         await send({ sessionUpdate: 'tool_call_update', toolCallId: 'edit-1', status: chosen === 'yes' || chosen === 'always' ? 'completed' : 'failed' });
         await send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `permission: ${chosen}` } });
         if (s.cancelled) return { stopReason: 'cancelled' };
+        // codex: its reject option ("no, and tell Codex what to do differently") ends the turn `cancelled`.
+        if (word === 'perm-abort' && chosen !== 'yes' && chosen !== 'always') return { stopReason: 'cancelled' };
         break;
       }
       case 'unknown': {

@@ -201,6 +201,7 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
   if (r.error) note(errStyle.red(`talaria run: ${describeFailure(r)}`));
   else if (r.stopReason === 'cancelled') note(errStyle.yellow('talaria run: cancelled'));
   else if (r.stopReason === 'refusal') note(errStyle.yellow('talaria run: the agent refused'));
+  else if (r.stopReason === 'permission_denied') note(errStyle.yellow('talaria run: the agent stopped because a permission was denied'));
   else if (code === EXIT.LIMIT) note(errStyle.yellow(`talaria run: the agent stopped at a limit (${r.stopReason})`));
   const crashed = r.error?.code === 'agent_crashed' || r.error?.code === 'connection_closed';
   return finish(code, crashed);

@@ -27,6 +27,8 @@ export function turnSummary(ev: EventOf<'turn.ended'>, s: Style): string[] {
       return [s.dim(`✓ done · ${tail}`)];
     case 'cancelled':
       return [s.yellow(`⊘ cancelled · ${tail}`)];
+    case 'permission_denied':
+      return [s.yellow(`⊘ the agent stopped: a permission was denied · ${tail}`)];
     case 'refusal':
       return [s.yellow(`⊘ the agent refused · ${tail}`)];
     case 'error': {
