@@ -32,12 +32,14 @@ Exit codes: 0 listed, 2 bad usage.`;
 export const SESSIONS_HELP = `Usage: talaria sessions COMMAND [options]
 
 Sessions are stored in $TALARIA_HOME/talaria.db as they happen (wire log, thread, turns,
-permission decisions). ID is a Talaria id, a unique prefix of one (4+ characters), or the agent's id.
+permission decisions). ID is Talaria's id, the agent's id, or a unique prefix (4+ characters) of either.
 
 Commands:
-  list [--archived | --archived-only] [--all-workspaces] [--store-only] [agent options] [--json]
+  list [--archived | --archived-only] [--all-workspaces] [--store-only] [--json]
+       [--agent ID | --agent-cmd "CMD …"] [--profile NAME] [--cwd DIR]
         this workspace's sessions, newest first: Talaria's store merged with the agent's own list
-        (session/list; --store-only skips asking the agent). Archived sessions are hidden unless asked.
+        (session/list of --agent / --agent-cmd, else the workspace's agent; --store-only skips
+        asking the agent). Archived sessions are hidden unless asked.
   show ID [--json]            the stored thread as Markdown (or the full JSON export)
   archive ID                  hide it from listings (Talaria-side: nothing is deleted)
   unarchive ID                show it again

@@ -38,11 +38,12 @@ export const RUN_HELP = `Usage: talaria run [agent options] [--session ID] [--js
 Runs one turn and exits. PROMPT is the remaining arguments joined by spaces; \`-\` reads it from stdin.
 
 Options:
-  --session ID          continue a stored session (Talaria id, a unique prefix, or the agent's id):
+  --session ID          continue a stored session (Talaria's id, the agent's, or a unique prefix of either):
                         its history comes from the agent (session/load) when it still has it,
                         else from Talaria's store
   --json                print the final result as one JSON object on stdout:
-                        {v, sessionId, turnId, stopReason, exitCode, usage, error?, durationMs, text, toolCalls}
+                        {v, sessionId, agentSessionId, turnId, stopReason, exitCode, usage, error?,
+                        durationMs, text, toolCalls}; sessionId is Talaria's id (what --session takes)
   --ndjson              print every event as one JSON line (versioned schema, see docs/ndjson.md):
                         {"v":1,"type","sessionId","seq","at",…}; first run.started, last run.ended
   --approve MODE        what the agent may do without asking:

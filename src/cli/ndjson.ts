@@ -12,9 +12,14 @@ export interface RunStarted {
   /** What ran: the agent's name, or the replayed file. */
   agent?: string;
   source?: string;
+  /** The session's working directory. */
   cwd?: string;
-  /** True when an existing session was loaded (--session). */
+  /** The agent's own session id (the envelope's sessionId is Talaria's). */
+  agentSessionId?: string;
+  /** True when --session reopened a session the agent still had (loaded or resumed). */
   loaded?: boolean;
+  /** How the session was opened: new, loaded, resumed, restored (from Talaria's store), forked. */
+  origin?: string;
   talaria?: string;
 }
 
@@ -32,6 +37,8 @@ export class NdjsonWriter {
   constructor(
     private readonly write: (line: string) => void,
     private readonly now: () => number = Date.now,
+    /** The id lines carry for an event's session (run: Talaria's id; replay: the agent's, all a wire log knows). */
+    private readonly idOf: (agentSessionId: string) => string = (id) => id,
   ) {}
 
   private line(type: string, sessionId: string | null, at: number, body: object): void {
@@ -41,7 +48,7 @@ export class NdjsonWriter {
 
   event(e: SessionEvent): void {
     const { type, sessionId, seq: _seq, at, ...body } = e;
-    this.line(type, sessionId, at, body);
+    this.line(type, this.idOf(sessionId), at, body);
   }
 
   started(sessionId: string | null, body: RunStarted, at = this.now()): void {

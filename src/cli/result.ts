@@ -17,7 +17,10 @@ export interface ToolCallSummary {
 
 export interface RunJson {
   v: number;
+  /** Talaria's id (what --session takes). */
   sessionId: string | null;
+  /** The agent's own ACP session id. */
+  agentSessionId?: string;
   turnId: string | null;
   stopReason: string;
   exitCode: number;
@@ -48,10 +51,11 @@ export function turnToolCalls(thread: Thread, turnId: string): ToolCallSummary[]
     }));
 }
 
-export function runJson(sessionId: string, thread: Thread, r: TurnResult, exitCode: number): RunJson {
+export function runJson(ids: { sessionId: string; agentSessionId: string }, thread: Thread, r: TurnResult, exitCode: number): RunJson {
   const out: RunJson = {
     v: NDJSON_VERSION,
-    sessionId,
+    sessionId: ids.sessionId,
+    agentSessionId: ids.agentSessionId,
     turnId: r.turnId,
     stopReason: r.stopReason,
     exitCode,

@@ -2,8 +2,8 @@
  * The runtime contract between the commands and whatever opens agents (runtime.ts: the harness).
  * Commands only see these types.
  */
-import type { SessionOrigin, HarnessSession } from '../harness/index.js';
-import type { ClientOptions, SessionListing } from '../session/client.js';
+import type { SessionOrigin, HarnessSession, ListResult } from '../harness/index.js';
+import type { ClientOptions } from '../session/client.js';
 import type { SessionEvent } from '../session/events.js';
 import type { Session } from '../session/session.js';
 
@@ -18,7 +18,7 @@ export interface AgentChoice {
 
 export interface OpenOptions extends AgentChoice {
   cwd: string;
-  /** Reopen this session (Talaria id, a unique prefix of one, or the agent's id). */
+  /** Reopen this session (Talaria's id, the agent's id, or a unique prefix of either). */
   sessionId?: string;
   /** permission, setupTimeoutMs, logger and onFrame are used; the host sets its own clientInfo. */
   client?: ClientOptions;
@@ -32,7 +32,8 @@ export interface OpenOptions extends AgentChoice {
 /** What the chat's /sessions needs from the agent. */
 export interface AgentLink {
   capabilities: { supportsSession(feature: string): boolean };
-  listSessions(o: { cwd?: string }): Promise<SessionListing[]>;
+  /** This workspace's sessions: Talaria's store merged with the agent's own list (Talaria ids first). */
+  sessions(): Promise<ListResult>;
   /** Resolves when the agent process died (the host starts a new one on the next use). */
   closed: Promise<unknown>;
 }
@@ -45,8 +46,8 @@ export interface OpenedAgent {
   isDemo: boolean;
   /** A notice to show the person before anything else (the demo fallback banner). */
   banner?: string;
-  /** Talaria's id of the session (the store row). */
-  talariaId?: string;
+  /** Talaria's id of the session (the store row): the id shown everywhere. */
+  talariaId: string;
   origin?: SessionOrigin;
   historyFrom?: HarnessSession['historyFrom'];
 }

@@ -167,7 +167,7 @@ export function createHarnessRuntime(env: NodeJS.ProcessEnv = process.env, make:
         client: {
           capabilities: { supportsSession: (f) => typeof caps[f] === 'object' && caps[f] !== null },
           closed: died,
-          listSessions: (q) => h.host.listSessions({ provider: hs.provider, ...(hs.profile ? { profile: hs.profile } : {}), workspace: hs.workspace, ...(q.cwd ? { cwd: q.cwd } : {}) }),
+          sessions: () => h.workspaces.open(hs.workspace).sessions({ agent: { provider: hs.provider, ...(hs.profile ? { profile: hs.profile } : {}) } }),
         },
         session: hs.session,
         label: agentLabel(info?.agentInfo, label),

@@ -31,7 +31,10 @@ export function findStored(store: Store, id: string): StoredSession | undefined 
   const byAgent = store.db.prepare<[string], { id: string }>('SELECT id FROM sessions WHERE agent_session_id = ? ORDER BY created_at DESC LIMIT 1').get(id);
   if (byAgent) return store.sessions.get(byAgent.id);
   if (id.length < 4 || /[%_\\]/.test(id)) return undefined;
-  const rows = store.db.prepare<[string], { id: string }>("SELECT id FROM sessions WHERE id LIKE ? ESCAPE '\\' LIMIT 2").all(`${id}%`);
+  // A unique prefix of either id (Talaria's or the agent's): people copy whichever they saw.
+  const rows = store.db
+    .prepare<[string, string], { id: string }>("SELECT DISTINCT id FROM sessions WHERE id LIKE ? ESCAPE '\\' OR agent_session_id LIKE ? ESCAPE '\\' LIMIT 2")
+    .all(`${id}%`, `${id}%`);
   if (rows.length > 1) throw new TalariaError('invalid_argument', `"${id}" matches more than one session; give more of its id`);
   return rows[0] ? store.sessions.get(rows[0].id) : undefined;
 }

@@ -153,7 +153,7 @@ describe('talaria chat without a terminal (piped input)', () => {
     expect(at.every((i) => i >= 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
     expect(out).toMatch(/\* ask — Ask/);
-    expect(out).toContain(`* ${first.sessionId}  Demo: remember me`);
+    expect(out).toMatch(new RegExp(`^\\* ${first.sessionId} +demo +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d +(Demo: )?remember me$`, 'm'));
     expect(out).toContain('Agent commands (sent to the agent');
     expect(out).toContain('Unknown command /frob');
     expect(out).not.toContain('never sent');

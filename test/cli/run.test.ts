@@ -1,5 +1,5 @@
 import { describe, it, expect, vi } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkEvent } from '../../src/session/events.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
@@ -121,9 +121,54 @@ describe.concurrent('talaria run against the demo agent', () => {
     expect(r.code).toBe(EXIT.OK);
     const lines = ndjsonLines(r.stdout);
     expectValidStream(lines);
-    expect(lines[0]).toMatchObject({ sessionId: first.sessionId, loaded: true });
+    expect(lines[0]).toMatchObject({ sessionId: first.sessionId, loaded: true, origin: 'loaded', cwd });
     const users = lines.filter((l) => l.type === 'entry.added' && (l.entry as { kind: string }).kind === 'user_message');
     expect(users.map((l) => (l.entry as { text: string }).text)).toEqual(['first prompt', 'second prompt']);
+  });
+
+  it('--session in human mode prints the new turn only, not the replayed history', async () => {
+    const { cwd, env } = workspace();
+    const first = await runCli(['run', 'read notes.txt'], { cwd, env });
+    expect(first.stdout).toContain('I read notes.txt');
+    const id = (JSON.parse((await runCli(['sessions', 'list', '--store-only', '--json'], { cwd, env })).stdout) as { sessions: { id: string }[] }).sessions[0]!.id;
+    const r = await runCli(['run', '--session', id, 'hello again'], { cwd, env });
+    expect(r.code).toBe(EXIT.OK);
+    expect(r.stdout).toContain('You said: "hello again"');
+    expect(r.stdout).not.toContain('I read notes.txt');
+    expect(r.stderr).not.toContain('Read notes.txt'); // the old turn's tool card
+  });
+
+  it('one id: --json gives Talaria\'s id and the agent\'s; --session takes a prefix of either', async () => {
+    const { cwd, env } = workspace();
+    const first = JSON.parse((await runCli(['run', '--json', 'first prompt'], { cwd, env })).stdout) as { sessionId: string; agentSessionId: string };
+    expect(first.agentSessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(first.sessionId).not.toBe(first.agentSessionId);
+    const [byTalaria, byAgent] = await Promise.all([
+      runCli(['run', '--json', '--session', first.sessionId.slice(0, 8), 'by talaria prefix'], { cwd, env }),
+      runCli(['run', '--json', '--session', first.agentSessionId.slice(0, 8), 'by agent prefix'], { cwd, env }),
+    ]);
+    for (const r of [byTalaria, byAgent]) {
+      expect(r.code).toBe(EXIT.OK);
+      expect(JSON.parse(r.stdout)).toMatchObject({ sessionId: first.sessionId, agentSessionId: first.agentSessionId });
+    }
+    const models = JSON.parse((await runCli(['models', '--json', '--session', first.sessionId], { cwd, env })).stdout) as { sessionId: string };
+    expect(models.sessionId).toBe(first.sessionId);
+  });
+
+  it('run.started of a session restored from the store: not loaded, origin restored, the session\'s cwd', async () => {
+    const { cwd, env } = workspace();
+    const first = JSON.parse((await runCli(['run', '--json', 'first prompt'], { cwd, env })).stdout) as { sessionId: string };
+    // The agent forgets its sessions: Talaria reopens from its store.
+    rmSync(join(env.TALARIA_DEMO_HOME!, 'sessions'), { recursive: true, force: true });
+    const elsewhere = tempDir('elsewhere');
+    const nd = await runCli(['run', '--ndjson', '--session', first.sessionId, 'second prompt'], { cwd: elsewhere, env });
+    rmSync(join(env.TALARIA_DEMO_HOME!, 'sessions'), { recursive: true, force: true });
+    const human = await runCli(['run', '--session', first.sessionId, 'third prompt'], { cwd: elsewhere, env });
+    expect(nd.code).toBe(EXIT.OK);
+    const started = ndjsonLines(nd.stdout)[0]!;
+    expect(started).toMatchObject({ type: 'run.started', sessionId: first.sessionId, origin: 'restored', cwd });
+    expect(started).not.toHaveProperty('loaded');
+    expect(human.stderr).toContain("Restored from Talaria's store");
   });
 
   it('SIGINT during the turn cancels it: exit 130, run.ended says cancelled', async () => {

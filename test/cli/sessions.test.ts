@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { FIXTURES, demoEnv, fakeCmd, ndjsonLines, runCli, tempDir } from './helpers.js';
+import { FIXTURES, ROOT, TSX, demoEnv, fakeCmd, ndjsonLines, runCli, tempDir } from './helpers.js';
 
 vi.setConfig({ testTimeout: 90_000 });
 
@@ -26,10 +26,13 @@ describe.concurrent('sessions survive the process', () => {
     const p = place();
     const first = await runCli(['run', '--json', 'first prompt'], p);
     expect(first.code).toBe(0);
-    const agentId = (JSON.parse(first.stdout) as { sessionId: string }).sessionId;
+    const { sessionId, agentSessionId: agentId } = JSON.parse(first.stdout) as { sessionId: string; agentSessionId: string };
     const listed = await listJson(p);
     expect(listed.sessions).toEqual([expect.objectContaining({ agentSessionId: agentId, stored: true, atAgent: true, archived: false })]);
     const id = listed.sessions[0]!.id;
+    // One id in the interface: run --json's sessionId is the one sessions list shows.
+    expect(sessionId).toBe(id);
+    expect(agentId).not.toBe(id);
     const human = await runCli(['sessions', 'list'], p);
     expect(human.stdout).toMatch(new RegExp(`^ID +AGENT +UPDATED \\(UTC\\) +STATE +TITLE\\n${id} +demo +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d +\\S`));
 
@@ -37,7 +40,8 @@ describe.concurrent('sessions survive the process', () => {
     const second = await runCli(['run', '--ndjson', '--session', id.slice(0, 8), 'second prompt'], p);
     expect(second.code).toBe(0);
     const lines = ndjsonLines(second.stdout);
-    expect(lines[0]).toMatchObject({ type: 'run.started', sessionId: agentId, loaded: true });
+    expect(lines[0]).toMatchObject({ type: 'run.started', sessionId: id, agentSessionId: agentId, loaded: true, origin: 'loaded' });
+    expect(lines.every((l) => l.sessionId === id)).toBe(true);
     const users = lines.filter((l) => l.type === 'entry.added' && (l.entry as { kind: string }).kind === 'user_message');
     expect(users.map((l) => (l.entry as { text: string }).text)).toEqual(['first prompt', 'second prompt']);
     const shown = await runCli(['sessions', 'show', id], p);
@@ -135,5 +139,18 @@ describe.concurrent('--agent-cmd sessions', () => {
     expect(added.filter((e) => e.kind === 'user_message').map((e) => e.text)).toEqual(['first words', 'second words']);
     expect(added.find((e) => e.kind === 'notice')).toMatchObject({ code: 'history_restored' });
     expect((await runCli(['sessions', 'show', id], p)).stdout).toMatch(/first words[\s\S]*second words/);
+  });
+
+  it('sessions list takes --agent-cmd like the other agent options: the agent is asked, its stored sessions shown', async () => {
+    const p = place();
+    const sdk = `"${process.execPath}" --import "${TSX}" "${join(ROOT, 'test/fakes/sdk-agent.ts')}"`;
+    const first = JSON.parse((await runCli(['run', '--json', '--agent-cmd', sdk, 'hello'], p)).stdout) as { sessionId: string };
+    const r = await runCli(['sessions', 'list', '--json', '--agent-cmd', sdk], p);
+    expect(r.code).toBe(0);
+    const listed = JSON.parse(r.stdout) as Listed & { agentProblem?: string };
+    expect(listed.agentProblem).toBeUndefined(); // the agent was asked (a new process lists none of its own)
+    expect(listed.sessions).toEqual([expect.objectContaining({ id: first.sessionId, stored: true, atAgent: false })]);
+    const both = await runCli(['sessions', 'list', '--agent', 'demo', '--agent-cmd', sdk], p);
+    expect(both.code).toBe(EXIT.USAGE);
   });
 });

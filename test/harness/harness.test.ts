@@ -265,4 +265,13 @@ describe('finding stored sessions', () => {
     expect(h.sessions.find('abc')).toBeUndefined();
     expect(h.sessions.find('ab%')).toBeUndefined();
   });
+
+  it('a unique prefix of the agent id finds the session too; a prefix shared across both ids is ambiguous', () => {
+    const h = makeHarness(place());
+    const a = h.store.sessions.create({ id: 'f00d-1111', provider: 'demo', cwd: '/w', agentSessionId: '7c3e9a10-agent' });
+    const b = h.store.sessions.create({ id: 'beef-2222', provider: 'demo', cwd: '/w', agentSessionId: 'f00d-agent' });
+    expect(h.sessions.find('7c3e9a')?.id).toBe(a.id);
+    expect(h.sessions.find('beef')?.id).toBe(b.id);
+    expect(() => h.sessions.find('f00d')).toThrow(/more than one session/);
+  });
 });

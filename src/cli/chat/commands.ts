@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { toMarkdown } from '../../thread/markdown.js';
 import { selectorLines } from '../render/catalog-list.js';
+import { sessionRows } from '../render/sessions.js';
 import type { ChatRenderer } from '../render/renderer.js';
 import type { Style } from '../render/style.js';
 import type { OpenedAgent } from '../runtime.js';
@@ -42,18 +43,19 @@ export async function runCommand(name: Exclude<BuiltinName, 'quit' | 'cancel'>, 
       return;
     }
     case 'sessions': {
-      if (!client.capabilities.supportsSession('list')) return note('This agent cannot list its sessions.');
       try {
-        const list = await client.listSessions({ cwd: c.cwd });
-        if (list.length === 0) return note('No sessions in this workspace.');
-        note(list.map((s) => `${s.sessionId === session.id ? '*' : ' '} ${s.sessionId}  ${s.title ?? '(untitled)'}${s.updatedAt ? `  ${s.updatedAt}` : ''}`).join('\n'));
+        const r = await client.sessions();
+        if (r.sessions.length === 0) return note('No sessions in this workspace.');
+        c.renderer.styled(sessionRows(r.sessions, c.style, c.opened.talariaId));
+        if (r.agentProblem && client.capabilities.supportsSession('list')) note(`(the agent's own list is missing: ${r.agentProblem})`, 'warning');
+        note('Continue one with: talaria chat --session ID');
       } catch (err) {
         note(`Could not list sessions: ${message(err)}`, 'error');
       }
       return;
     }
     case 'export': {
-      const path = resolve(c.cwd, arg ?? `talaria-${session.id.slice(0, 8)}.md`);
+      const path = resolve(c.cwd, arg ?? `talaria-${c.opened.talariaId.slice(0, 8)}.md`);
       try {
         writeFileSync(path, toMarkdown(session.thread));
         note(`Exported the thread to ${path}`);

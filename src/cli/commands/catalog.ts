@@ -56,9 +56,9 @@ export async function catalogCommand(name: 'models' | 'mode', argv: string[], ct
     }
     const sel = session.catalog[kind];
     if (flag(p, 'json')) {
-      io.stdout.write(JSON.stringify({ v: 1, sessionId: session.id, kind, currentId: sel?.currentId ?? null, options: sel?.options ?? [] }) + '\n');
+      io.stdout.write(JSON.stringify({ v: 1, sessionId: opened.talariaId, agentSessionId: session.id, kind, currentId: sel?.currentId ?? null, options: sel?.options ?? [] }) + '\n');
     } else if (target !== undefined) {
-      io.stdout.write(`${kind === 'model' ? 'Model' : 'Mode'} set to ${sel?.currentId ?? target} (session ${session.id})\n`);
+      io.stdout.write(`${kind === 'model' ? 'Model' : 'Mode'} set to ${sel?.currentId ?? target} (session ${opened.talariaId})\n`);
     } else {
       for (const l of selectorLines(sel, kind, style)) io.stdout.write(`${l}\n`);
     }

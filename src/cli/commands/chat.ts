@@ -50,7 +50,7 @@ export async function chatCommand(argv: string[], ctx: CliContext): Promise<numb
   }
   offSetup();
   const how = opened.historyFrom === 'store' ? " (history from Talaria's store)" : sessionArg ? ' (loaded)' : '';
-  progress.done(errStyle.dim(`Connected to ${opened.label} · session ${opened.talariaId ?? opened.session.id}${how} · /help for commands`));
+  progress.done(errStyle.dim(`Connected to ${opened.label} · session ${opened.talariaId}${how} · /help for commands`));
   if (opened.banner) io.stderr.write(`${errStyle.yellow(opened.banner)}\n`);
   try {
     return await chatLoop({ io, opened, renderer, style, cwd: a.cwd, onInterrupt: ctx.onInterrupt });

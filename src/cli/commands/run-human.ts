@@ -16,13 +16,21 @@ export class HumanRunOutput {
   /** The last two characters written to stdout (for paragraph spacing). */
   private tail = '';
   private wroteText = false;
+  /** Events before begin() are the session's state (a reopened session's history): not printed. */
+  private live = false;
 
   constructor(
     private readonly io: CliIo,
     private readonly errStyle: Style,
   ) {}
 
+  /** From now on the run's own turn: print what comes. */
+  begin(): void {
+    this.live = true;
+  }
+
   handle(ev: SessionEvent): void {
+    if (!this.live) return;
     if (ev.type === 'entry.added' || ev.type === 'entry.updated') return this.entry(ev.entry as Entry);
     if (ev.type === 'permission.decided' && ev.decidedBy !== 'user') {
       this.err(this.errStyle.dim(`  ↳ permission ${(ev.outcome as { outcome?: string })?.outcome === 'selected' ? 'answered' : 'cancelled'} (${ev.decidedBy}): ${ev.reason}`));

@@ -52,17 +52,18 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
   const note = (text: string) => void io.stderr.write(`${text}\n`);
 
   // ---- outputs ----
-  const writer = ndjson ? new NdjsonWriter((line) => void io.stdout.write(line)) : undefined;
+  /** Talaria's id of the session, once open: every line and result carries it (the agent's id is a second field). */
+  let talariaId: string | null = null;
+  // The client reports protocol errors for the whole connection ('*'); a run has one session.
+  const writer = ndjson ? new NdjsonWriter((line) => void io.stdout.write(line), Date.now, (id) => talariaId ?? id) : undefined;
   const human = !json && !ndjson ? new HumanRunOutput(io, errStyle) : undefined;
-  let sessionId: string | null = null;
   let started = false;
   let ended = false;
   /** The run's turn: once it ended, what follows (closing, the host recovering the session) is not part of the run. */
   let turnId: string | undefined;
   const early: SessionEvent[] = [];
   let protocolErrors = 0;
-  // The client reports protocol errors for the whole connection ('*'); a run has one session.
-  const emit = (e: SessionEvent) => writer!.event(e.sessionId === '*' && sessionId !== null ? { ...e, sessionId } : e);
+  const emit = (e: SessionEvent) => writer!.event(e);
   const onEvent = (e: SessionEvent) => {
     if (ended) return; // closing the session after run.ended is not part of the run
     if (e.type === 'protocol.error') {
@@ -156,10 +157,17 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
   }
   progress.done();
   const { session } = opened;
-  sessionId = session.id;
+  talariaId = opened.talariaId;
+  const ids = { sessionId: opened.talariaId, agentSessionId: session.id };
   if (opened.banner) note(errStyle.yellow(opened.banner));
+  // Reopened from the store (the agent lost it): say so, the agent starts without the earlier context.
+  if (opened.origin === 'restored' && human) {
+    const why = [...session.thread.entries].reverse().find((e) => e.kind === 'notice' && e.code === 'history_restored');
+    if (why?.kind === 'notice') note(errStyle.yellow(`note: ${why.text}`));
+  }
   if (writer) {
-    writer.started(session.id, { agent: opened.label, cwd: a.cwd, talaria: ctx.version, ...(sessionArg ? { loaded: true } : {}) }, startedAt);
+    const loaded = opened.origin === 'loaded' || opened.origin === 'resumed';
+    writer.started(opened.talariaId, { agent: opened.label, cwd: session.cwd, talaria: ctx.version, agentSessionId: session.id, ...(loaded ? { loaded } : {}), ...(opened.origin ? { origin: opened.origin } : {}) }, startedAt);
     started = true;
     for (const e of early.splice(0)) emit(e);
   }
@@ -167,6 +175,8 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
   const offAsks = answerAsksForRun(session, io, { interactive, note: (t) => note(errStyle.yellow(t)), onInterrupt: interrupt });
 
   // ---- the turn ----
+  // Only this turn is printed: a reopened session's history is not part of the answer.
+  human?.begin();
   const turn = session.prompt(prompt);
   turnId = turn.id;
   const outcome = await Promise.race([turn.result, forced]);
@@ -177,16 +187,16 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
     ended = true;
     // Scripts still get a result: what the turn produced so far, cancelled.
     const partial: TurnResult = { turnId: turn.id, stopReason: 'cancelled', durationMs: Date.now() - (turn.startedAt || startedAt) };
-    if (json) io.stdout.write(JSON.stringify(runJson(session.id, session.thread, partial, EXIT.CANCELLED)) + '\n');
-    writer?.ended(session.id, { stopReason: 'cancelled', exitCode: EXIT.CANCELLED });
+    if (json) io.stdout.write(JSON.stringify(runJson(ids, session.thread, partial, EXIT.CANCELLED)) + '\n');
+    writer?.ended(ids.sessionId, { stopReason: 'cancelled', exitCode: EXIT.CANCELLED });
     return finish(EXIT.CANCELLED, true);
   }
   const r: TurnResult = outcome;
   ended = true;
   const code = exitCodeFor(r.stopReason);
-  if (json) io.stdout.write(JSON.stringify(runJson(session.id, session.thread, r, code)) + '\n');
+  if (json) io.stdout.write(JSON.stringify(runJson(ids, session.thread, r, code)) + '\n');
   if (writer) {
-    writer.ended(session.id, {
+    writer.ended(ids.sessionId, {
       stopReason: r.stopReason,
       exitCode: code,
       durationMs: r.durationMs,

@@ -2,7 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { TalariaError } from '../../protocol/errors.js';
 import type { ExportFormat, Harness, HarnessExtras } from '../../harness/index.js';
-import { choice, flag, parse, str, UsageError, type OptionSpec, type Parsed } from '../args.js';
+import { choice, flag, parse, splitCommand, str, UsageError, type OptionSpec, type Parsed } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import { SESSIONS_HELP } from '../help-admin.js';
 import { colorEnabled, createProgress } from '../io.js';
@@ -18,7 +18,7 @@ const FORMATS = ['md', 'json', 'fixture'] as const;
 
 const SUBS: Record<string, { options: OptionSpec; args: number; run: Sub }> = {
   list: {
-    options: { archived: { type: 'boolean' }, 'archived-only': { type: 'boolean' }, 'all-workspaces': { type: 'boolean' }, 'store-only': { type: 'boolean' }, agent: { type: 'string' }, profile: { type: 'string' }, cwd: { type: 'string' }, json: { type: 'boolean' } },
+    options: { archived: { type: 'boolean' }, 'archived-only': { type: 'boolean' }, 'all-workspaces': { type: 'boolean' }, 'store-only': { type: 'boolean' }, agent: { type: 'string' }, 'agent-cmd': { type: 'string' }, profile: { type: 'string' }, cwd: { type: 'string' }, json: { type: 'boolean' } },
     args: 0,
     run: list,
   },
@@ -85,7 +85,15 @@ async function list(p: Parsed, h: H, ctx: CliContext): Promise<number> {
   const ws = h.workspaces.open(cwd);
   let agent: { provider: string; profile?: string } | undefined;
   if (!flag(p, 'store-only')) {
-    const a = str(p, 'agent');
+    let a = str(p, 'agent');
+    const cmd = str(p, 'agent-cmd');
+    if (a !== undefined && cmd !== undefined) throw new UsageError('sessions list: pass either --agent or --agent-cmd, not both');
+    if (cmd !== undefined) {
+      const words = splitCommand(cmd);
+      if (words.length === 0) throw new UsageError('sessions list: --agent-cmd is empty');
+      // The same command line gets the same ad-hoc id its sessions were stored under.
+      a = h.commandAgent(words[0]!, words.slice(1), cmd.trim()).id;
+    }
     if (a !== undefined && !h.registry.has(a)) throw new UsageError(`sessions list: unknown agent '${a}'`);
     const pick = await h.pickAgent({ workspace: cwd, ...(a ? { provider: a } : {}), ...(str(p, 'profile') ? { profile: str(p, 'profile')! } : {}) });
     agent = { provider: pick.provider, ...(pick.profile ? { profile: pick.profile } : {}) };
