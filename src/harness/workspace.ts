@@ -12,6 +12,7 @@
 import { resolve } from 'node:path';
 import type { OpenOptions } from '../host/host.js';
 import { TalariaError } from '../protocol/errors.js';
+import { errorText } from '../host/ops.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { Session } from '../session/session.js';
 import type { StoredSession, Workspace as WorkspaceRow } from '../store/index.js';
@@ -33,6 +34,12 @@ export interface WorkspaceDeps extends RecordingDeps {
 }
 
 const recoverable = (e: unknown, codes: string[]) => e instanceof TalariaError && codes.includes(e.code);
+
+/** A load/resume failure as a code and a one-line reason (the agent's detail included). */
+function failureOf(e: unknown): { code: string; message: string } {
+  if (e instanceof TalariaError) return { code: e.code, message: e.message };
+  return { code: 'load_failed', message: errorText(e).split('\n')[0]! };
+}
 
 /**
  * A session whose thread Talaria seeded (restored, or forked in Talaria) is only partly known to
@@ -91,20 +98,22 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
     const agentId = stored.agentSessionId;
     let s: Session | undefined;
     let origin: HarnessSession['origin'] = 'loaded';
-    let lost: string | undefined;
+    /** Why the agent could not give the session back (any load failure falls back to the store). */
+    let lost: { code: string; message: string } | undefined;
     if (agentId) {
       try {
         s = await d.host.loadSession(agentId, t);
       } catch (e) {
-        if (!recoverable(e, ['unsupported', 'session_not_found'])) throw e;
-        lost = (e as TalariaError).code;
+        // Agents word "I do not have it" in many ways (gemini-cli 0.61: -32603 "No previous
+        // sessions found…"): whatever the failure, the stored thread is still there.
+        lost = failureOf(e);
       }
-      if (!s && lost === 'unsupported') {
+      if (!s) {
         try {
           s = await d.host.resumeSession(agentId, t);
           origin = 'resumed';
         } catch (e) {
-          if (!recoverable(e, ['unsupported', 'session_not_found'])) throw e;
+          if (lost?.code === 'unsupported') lost = failureOf(e);
         }
       }
     }
@@ -115,7 +124,13 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
     let historyFrom: HarnessSession['historyFrom'] = origin === 'loaded' ? 'agent' : 'none';
     if ((origin !== 'loaded' || isPartial(stored)) && seedThread(s, d.store.entries.loadSnapshot(stored.id))) historyFrom = 'store';
     if (origin === 'restored') {
-      const why = !agentId ? 'it was never opened at the agent' : lost === 'session_not_found' ? 'the agent no longer has it' : 'the agent cannot load or resume sessions';
+      const why = !agentId
+        ? 'it was never opened at the agent'
+        : lost?.code === 'session_not_found'
+          ? 'the agent no longer has it'
+          : lost?.code === 'unsupported'
+            ? 'the agent cannot load or resume sessions'
+            : `the agent could not load it: ${lost?.message ?? 'unknown error'}`;
       s.notice('info', 'history_restored', `Restored from Talaria's store (${why}); the agent starts this conversation without its earlier context.`);
       d.store.sessions.update(stored.id, { agentSessionId: s.id, agentInfo: markPartial(stored.agentInfo) });
     }

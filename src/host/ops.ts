@@ -285,9 +285,14 @@ export function authError(label: string, e: unknown): TalariaError | undefined {
   return new TalariaError('auth_required', `${label} needs credentials: ${errorText(e)}. Log in to ${label} or give it an API key.`, { rpcCode: e.code, data: e.data });
 }
 
-/** -32002, or an error that says "not found", for the session asked for. */
+/**
+ * -32002, or an error that says the session is not there, for the session asked for: "not
+ * found", or gemini-cli 0.61's -32603 "No previous sessions found…" (in data.details).
+ */
+const NOT_THERE = /not found|no (?:previous |such )?sessions?\b|unknown session/i;
+
 export function notFound(e: unknown, sessionId: string): TalariaError | undefined {
-  if (e instanceof WireError && (e.code === -32002 || /not found/i.test(e.message))) {
+  if (e instanceof WireError && (e.code === -32002 || NOT_THERE.test(errorText(e)))) {
     return new TalariaError('session_not_found', `the agent has no session ${sessionId}`, { rpcCode: e.code });
   }
   return undefined;

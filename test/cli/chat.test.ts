@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { MAIN, TSX, TmuxPane, demoEnv, fakeCmd, hasTmux, runCli, tempDir } from './helpers.js';
 
-vi.setConfig({ testTimeout: 90_000 });
+vi.setConfig({ testTimeout: Number(process.env.TALARIA_TEST_TIMEOUT ?? 90_000) });
 
 function workspace() {
   const cwd = tempDir('chat');

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { demoEnv, runCli, tempDir } from './helpers.js';
 
-vi.setConfig({ testTimeout: 60_000 });
+vi.setConfig({ testTimeout: Number(process.env.TALARIA_TEST_TIMEOUT ?? 60_000) });
 
 /** `talaria doctor` and `talaria agents` through real processes, on a machine with and without Hermes. */
 const HERMES_BIN_DIR = fileURLToPath(new URL('../fakes/hermes/bin', import.meta.url));

@@ -5,7 +5,7 @@ import { checkEvent } from '../../src/session/events.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { FIXTURES, demoEnv, fakeCmd, ndjsonLines, runCli, tempDir } from './helpers.js';
 
-vi.setConfig({ testTimeout: 60_000 });
+vi.setConfig({ testTimeout: Number(process.env.TALARIA_TEST_TIMEOUT ?? 60_000) });
 
 const fixture = (name: string) => join(FIXTURES, name);
 

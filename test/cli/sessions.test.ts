@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { FIXTURES, ROOT, TSX, demoEnv, fakeCmd, ndjsonLines, runCli, tempDir } from './helpers.js';
 
-vi.setConfig({ testTimeout: 90_000 });
+vi.setConfig({ testTimeout: Number(process.env.TALARIA_TEST_TIMEOUT ?? 90_000) });
 
 /** `talaria sessions …` and continuing sessions across processes (each command is a new process). */
 const HERMES_BIN_DIR = fileURLToPath(new URL('../fakes/hermes/bin', import.meta.url));
@@ -152,5 +152,39 @@ describe.concurrent('--agent-cmd sessions', () => {
     expect(listed.sessions).toEqual([expect.objectContaining({ id: first.sessionId, stored: true, atAgent: false })]);
     const both = await runCli(['sessions', 'list', '--agent', 'demo', '--agent-cmd', sdk], p);
     expect(both.code).toBe(EXIT.USAGE);
+  });
+});
+
+describe.concurrent('reopening when the agent cannot load', () => {
+  // gemini-cli 0.61 answers session/load of its own (earlier-process) sessions with -32603.
+  const gemini = `"${process.execPath}" --import "${TSX}" "${join(ROOT, 'test/fakes/sdk-agent.ts')}" --load-error gemini`;
+
+  it('any load failure falls back to the stored thread (here -32603 "No previous sessions found")', async () => {
+    const p = place();
+    const first = JSON.parse((await runCli(['run', '--json', '--agent-cmd', gemini, 'first words'], p)).stdout) as { sessionId: string };
+    const second = await runCli(['run', '--ndjson', '--session', first.sessionId, 'second words'], p);
+    expect(second.code).toBe(0);
+    const lines = ndjsonLines(second.stdout);
+    expect(lines[0]).toMatchObject({ type: 'run.started', sessionId: first.sessionId, origin: 'restored' });
+    const added = lines.filter((l) => l.type === 'entry.added').map((l) => l.entry as { kind: string; text?: string; code?: string });
+    expect(added.filter((e) => e.kind === 'user_message').map((e) => e.text)).toEqual(['first words', 'second words']);
+    expect(added.find((e) => e.kind === 'notice')).toMatchObject({ code: 'history_restored', text: expect.stringContaining('the agent no longer has it') });
+  });
+
+  it('a load failure that says nothing about the session falls back too, and the notice gives the agent\'s words', async () => {
+    const p = place();
+    const locked = gemini.replace('--load-error gemini', '--load-error internal');
+    const first = JSON.parse((await runCli(['run', '--json', '--agent-cmd', locked, 'first words'], p)).stdout) as { sessionId: string };
+    const second = await runCli(['run', '--ndjson', '--session', first.sessionId, 'second words'], p);
+    expect(second.code).toBe(0);
+    const notice = ndjsonLines(second.stdout).map((l) => l.entry as { kind?: string; text?: string } | undefined).find((e) => e?.kind === 'notice');
+    expect(notice?.text).toContain('the agent could not load it: Internal error: session store is locked');
+  });
+
+  it('an id neither Talaria nor the agent knows is bad usage (2), whatever error the agent gives', async () => {
+    const p = place();
+    const r = await runCli(['run', '--agent-cmd', gemini, '--session', 'no-such-session-anywhere', 'x'], p);
+    expect(r.code).toBe(EXIT.USAGE);
+    expect(r.stderr).toContain('no session no-such-session-anywhere');
   });
 });

@@ -7,6 +7,9 @@
  *   SDK_AGENT_USAGE=cumulative  report cumulative usage in prompt responses
  *   SDK_AGENT_NO_IMAGE=1      do not advertise promptCapabilities.image
  *   SDK_AGENT_PAGE=N          session/list page size (default 2)
+ * and arguments (they reach it where env does not): `--load-error gemini` answers session/load of an
+ * unknown session with -32603 "No previous sessions found…" instead of -32002; `--load-error internal`
+ * with -32603 "session store is locked".
  */
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
@@ -87,6 +90,9 @@ app.onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
 
 app.onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
   const s = sessions.get(params.sessionId);
+  // `--load-error gemini`: gemini-cli 0.61 answers -32603 for sessions it does not have.
+  if (!s && process.argv.includes('gemini')) throw new acp.RequestError(-32603, 'Internal error', { details: 'No previous sessions found for this project.' });
+  if (!s && process.argv.includes('internal')) throw new acp.RequestError(-32603, 'Internal error', { details: 'session store is locked' });
   if (!s) throw acp.RequestError.resourceNotFound(params.sessionId);
   for (const u of s.history) await client.notify('session/update', { sessionId: s.id, update: u as never });
   return setup(s) as never;
