@@ -102,7 +102,9 @@ export function catalogHelp(kind: 'models' | 'mode'): string {
 Lists the agent's ${what}s (the current one marked *) on a fresh session, or on --session ID.
 
 Options:
-  --set ID              switch to this ${what}
+  --set ID              with --session: switch that session to this ${what} (kept when it is
+                        reopened); without: make it the default ${what} of this agent's new
+                        sessions in this workspace (--cwd)
   --json                print the ${what} selector as JSON
   --session ID          use an existing session
 ${AGENT_OPTIONS}

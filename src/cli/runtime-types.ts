@@ -50,6 +50,11 @@ export interface OpenedAgent {
   talariaId: string;
   origin?: SessionOrigin;
   historyFrom?: HarnessSession['historyFrom'];
+  /** Switches the model / mode and stores the choice with the session (re-applied when reopened). */
+  setModel(id: string): Promise<void>;
+  setMode(id: string): Promise<void>;
+  /** Makes `id` the model / mode new sessions of this agent start with in this workspace. */
+  setDefault(kind: 'model' | 'mode', id: string): void;
 }
 
 export interface AgentRuntime {

@@ -176,6 +176,9 @@ export function createHarnessRuntime(env: NodeJS.ProcessEnv = process.env, make:
         talariaId: hs.id,
         origin: hs.origin,
         historyFrom: hs.historyFrom,
+        setModel: (m) => hs.setModel(m),
+        setMode: (m) => hs.setMode(m),
+        setDefault: (kind, id) => h.workspaces.open(hs.workspace).setDefault({ provider: hs.provider, ...(hs.profile ? { profile: hs.profile } : {}), kind, id }),
       };
     },
     close(opts = {}) {

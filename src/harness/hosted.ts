@@ -90,8 +90,15 @@ export function recordSession(d: RecordingDeps, session: Session, init: RecordIn
     },
     prompt: (input) => session.prompt(input),
     cancel: () => session.cancel(),
-    setModel: (m) => session.setModel(m),
-    setMode: (m) => session.setMode(m),
+    // A person's choice is kept with the session (re-applied when it is reopened).
+    setModel: async (m) => {
+      await session.setModel(m);
+      if (!store.closed) store.sessions.setChoice(id, 'model', session.catalog.model?.currentId ?? m);
+    },
+    setMode: async (m) => {
+      await session.setMode(m);
+      if (!store.closed) store.sessions.setChoice(id, 'mode', session.catalog.mode?.currentId ?? m);
+    },
     subscribe: (fn) => session.subscribe(fn),
     events: (o) => session.events(o),
     stored: () => store.sessions.get(id) ?? init.row,

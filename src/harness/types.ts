@@ -11,7 +11,7 @@ import type { ProviderEnv, Readiness } from '../providers/types.js';
 import type { SessionEvent } from '../session/events.js';
 import type { PromptInput, Session } from '../session/session.js';
 import type { Turn, TurnResult } from '../session/turn.js';
-import type { Store, StoredSession, Workspace as WorkspaceRow } from '../store/index.js';
+import type { AgentDefaults, Store, StoredSession, Workspace as WorkspaceRow } from '../store/index.js';
 import type { Thread } from '../thread/types.js';
 import type { ConnectionInfo } from './frame-router.js';
 
@@ -75,7 +75,9 @@ export interface HarnessSession {
   readonly thread: Thread;
   prompt(input: PromptInput): Turn;
   cancel(): Promise<TurnResult | undefined>;
+  /** Switches the model; the choice is stored with the session and re-applied when it is reopened. */
   setModel(id: string): Promise<void>;
+  /** Switches the agent mode; stored like setModel. */
   setMode(id: string): Promise<void>;
   subscribe(fn: (e: SessionEvent) => void): () => void;
   events(opts?: { signal?: AbortSignal }): AsyncIterableIterator<SessionEvent>;
@@ -139,6 +141,9 @@ export interface Workspace {
   /** Opens a stored session (Talaria id, unique id prefix or agent id), or one only the agent knows. */
   openSession(id: string, o?: OpenStoredOptions): Promise<HarnessSession>;
   forkSession(id: string, o?: OpenStoredOptions): Promise<HarnessSession>;
+  /** The model or mode new sessions of `provider` (+ profile) in this workspace start with. */
+  setDefault(o: { provider: string; profile?: string; kind: 'model' | 'mode'; id: string }): void;
+  defaults(provider: string, profile?: string): AgentDefaults;
 }
 
 export type ExportFormat = 'md' | 'json' | 'fixture';

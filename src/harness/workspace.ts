@@ -16,6 +16,7 @@ import { errorText } from '../host/ops.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { Session } from '../session/session.js';
 import type { StoredSession, Workspace as WorkspaceRow } from '../store/index.js';
+import { applyChoices } from './choices.js';
 import { recordSession, type RecordingDeps } from './hosted.js';
 import { seedThread } from './restore.js';
 import { findStored } from './transfer.js';
@@ -88,8 +89,15 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
   async function newSession(o: NewSessionOptions = {}): Promise<HarnessSession> {
     const { provider, profile } = await chosen(o);
     const s = await d.host.newSession(target(provider, profile, o));
-    return recordSession(d, s, { row: store(s, provider, profile), workspace: ws, origin: 'new', historyFrom: 'none' });
+    const hs = recordSession(d, s, { row: store(s, provider, profile), workspace: ws, origin: 'new', historyFrom: 'none' });
+    await applyChoices(hs, d.store.defaults.get(row.id, provider, profile), 'workspace');
+    return hs;
   }
+
+  const setDefault: Workspace['setDefault'] = (o) => {
+    d.store.defaults.set(row.id, o.provider, o.profile, o.kind, o.id);
+  };
+  const defaults: Workspace['defaults'] = (provider, profile) => d.store.defaults.get(row.id, provider, profile);
 
   async function openStored(stored: StoredSession, o: OpenStoredOptions): Promise<HarnessSession> {
     const { provider, profile } = d.providerFor(stored);
@@ -134,8 +142,10 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
       s.notice('info', 'history_restored', `Restored from Talaria's store (${why}); the agent starts this conversation without its earlier context.`);
       d.store.sessions.update(stored.id, { agentSessionId: s.id, agentInfo: markPartial(stored.agentInfo) });
     }
-    const row = d.store.sessions.get(stored.id)!;
-    return recordSession(d, s, { row, workspace: wsPath, origin, historyFrom });
+    const current = d.store.sessions.get(stored.id)!;
+    const hs = recordSession(d, s, { row: current, workspace: wsPath, origin, historyFrom });
+    await applyChoices(hs, { ...(current.modelId ? { modelId: current.modelId } : {}), ...(current.modeId ? { modeId: current.modeId } : {}) }, 'session');
+    return hs;
   }
 
   async function openSession(id: string, o: OpenStoredOptions = {}): Promise<HarnessSession> {
@@ -174,10 +184,13 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
     if (origin === 'restored') s.notice('info', 'history_restored', `Forked in Talaria from ${src.id}; the agent cannot fork it, so it starts without the earlier context.`);
     const created = store(s, provider, profile);
     d.store.sessions.update(created.id, { title: `${src.title ?? 'Session'} (fork)`, ...(origin === 'restored' ? { agentInfo: markPartial(created.agentInfo) } : {}) });
-    return recordSession(d, s, { row: d.store.sessions.get(created.id)!, workspace: ws, origin, historyFrom });
+    const hs = recordSession(d, s, { row: d.store.sessions.get(created.id)!, workspace: ws, origin, historyFrom });
+    // A fork keeps the model and mode chosen for its source.
+    await applyChoices(hs, { ...(src.modelId ? { modelId: src.modelId } : {}), ...(src.modeId ? { modeId: src.modeId } : {}) }, 'session');
+    return hs;
   }
 
   const sessions = (o: ListOptions = {}) => listSessions(d, row, o);
 
-  return { id: row.id, path: ws, name: row.name, row, newSession, sessions, openSession, forkSession };
+  return { id: row.id, path: ws, name: row.name, row, newSession, sessions, openSession, forkSession, setDefault, defaults };
 }

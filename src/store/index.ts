@@ -3,6 +3,7 @@
  * permission rules and the audit log. Plain JSON in and out; no runtime imports from other layers.
  */
 import { openDatabase, type Db, type OpenDbOptions } from './db.js';
+import { createDefaultsRepo, type DefaultsRepo } from './defaults.js';
 import { createEntriesRepo, type EntriesRepo } from './entries.js';
 import { createPermissionsRepo, type PermissionsRepo } from './permissions.js';
 import type { Recorder } from './recorder.js';
@@ -34,6 +35,8 @@ export interface Store {
   readonly entries: EntriesRepo;
   readonly turns: TurnsRepo;
   readonly permissions: PermissionsRepo;
+  /** Per workspace and agent: the model and mode new sessions start with. */
+  readonly defaults: DefaultsRepo;
   /** Runs `fn` in one transaction (nested calls become savepoints). */
   transaction<T>(fn: () => T): T;
   readonly closed: boolean;
@@ -61,6 +64,7 @@ export function openStore(opts: StoreOptions = {}): Store {
     entries: createEntriesRepo(db, now),
     turns: createTurnsRepo(db),
     permissions: createPermissionsRepo(db, now),
+    defaults: createDefaultsRepo(db, now),
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     get closed() {
       return closed;
@@ -92,6 +96,7 @@ export {
 export { parseFixture, type FixtureProblem } from './json.js';
 export type { Workspace, WorkspaceInput, WorkspacePatch, WorkspacesRepo } from './workspaces.js';
 export type { StoredSession, NewSession, SessionPatch, SessionFilter, SessionsRepo } from './sessions.js';
+export type { AgentDefaults, DefaultsRepo } from './defaults.js';
 export type { WireRow, WireReadOptions, WireLogRepo } from './wire-log.js';
 export type { ThreadMeta, IndexedEntry, EntriesRepo } from './entries.js';
 export type { StoredTurn, TurnStart, TurnEnd, TurnsRepo } from './turns.js';

@@ -24,6 +24,10 @@ export interface StoredSession {
   lastActiveAt?: number;
   /** Whatever the caller keeps about the agent (initialize's agentInfo, capabilities…). */
   agentInfo?: unknown;
+  /** The model a person chose for it (re-applied when it is reopened). */
+  modelId?: string;
+  /** The agent mode a person chose for it. */
+  modeId?: string;
 }
 
 export interface NewSession {
@@ -76,6 +80,8 @@ interface Row {
   updated_at: number;
   last_active_at: number | null;
   agent_info: string | null;
+  model_id: string | null;
+  mode_id: string | null;
 }
 
 function toSession(r: Row): StoredSession {
@@ -94,6 +100,8 @@ function toSession(r: Row): StoredSession {
   if (r.last_active_at !== null) s.lastActiveAt = r.last_active_at;
   const info = fromJson(r.agent_info);
   if (info !== undefined) s.agentInfo = info;
+  if (r.model_id !== null) s.modelId = r.model_id;
+  if (r.mode_id !== null) s.modeId = r.mode_id;
   return s;
 }
 
@@ -121,6 +129,8 @@ export function createSessionsRepo(db: Db, now: () => number = Date.now) {
   const setArchived = db.prepare('UPDATE sessions SET archived = ?, updated_at = ? WHERE id = ?');
   const touch = db.prepare('UPDATE sessions SET last_active_at = ?, updated_at = ? WHERE id = ?');
   const setTitle = db.prepare('UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?');
+  const setModel = db.prepare('UPDATE sessions SET model_id = ?, updated_at = ? WHERE id = ?');
+  const setMode = db.prepare('UPDATE sessions SET mode_id = ?, updated_at = ? WHERE id = ?');
 
   const repo = {
     create(input: NewSession): StoredSession {
@@ -191,6 +201,10 @@ export function createSessionsRepo(db: Db, now: () => number = Date.now) {
     /** Agent-provided titles arrive often; a cheap single-column write. */
     setTitle(id: string, title: string | null, at = now()): boolean {
       return setTitle.run(title, at, id).changes > 0;
+    },
+    /** Records the model or mode a person chose for the session. */
+    setChoice(id: string, kind: 'model' | 'mode', value: string | null): boolean {
+      return (kind === 'model' ? setModel : setMode).run(value, now(), id).changes > 0;
     },
     /** Marks activity (a turn started or ended). */
     touch(id: string, at = now()): boolean {

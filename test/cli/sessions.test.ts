@@ -188,3 +188,42 @@ describe.concurrent('reopening when the agent cannot load', () => {
     expect(r.stderr).toContain('no session no-such-session-anywhere');
   });
 });
+
+describe.concurrent('the chosen model and mode stay chosen', () => {
+  // An agent that forgets everything when its process ends (sessions reopen from Talaria's store).
+  const sdk = `"${process.execPath}" --import "${TSX}" "${join(ROOT, 'test/fakes/sdk-agent.ts')}"`;
+  const current = async (p: ReturnType<typeof place>, kind: 'models' | 'mode', ...args: string[]) =>
+    (JSON.parse((await runCli([kind, '--json', '--agent-cmd', sdk, ...args], p)).stdout) as { currentId: string }).currentId;
+
+  it('models/mode --session S --set: stored with the session, re-applied when it is reopened', async () => {
+    const p = place();
+    const first = JSON.parse((await runCli(['run', '--json', '--agent-cmd', sdk, 'hello'], p)).stdout) as { sessionId: string };
+    const setModel = await runCli(['models', '--agent-cmd', sdk, '--session', first.sessionId, '--set', 'm-large'], p);
+    expect(setModel.code).toBe(0);
+    expect(setModel.stdout).toContain(`Model set to m-large (session ${first.sessionId}; kept when it is reopened)`);
+    expect((await runCli(['mode', '--agent-cmd', sdk, '--session', first.sessionId, '--set', 'yolo'], p)).code).toBe(0);
+    // A new process: the agent has forgotten the session; Talaria restores it with the choices.
+    const again = await runCli(['run', '--ndjson', '--session', first.sessionId, 'again'], p);
+    expect(again.code).toBe(0);
+    const catalogs = ndjsonLines(again.stdout).filter((l) => l.type === 'catalog.updated');
+    expect(catalogs.at(-1)).toMatchObject({ catalog: { model: { currentId: 'm-large' }, mode: { currentId: 'yolo' } } });
+    expect(await current(p, 'models', '--session', first.sessionId)).toBe('m-large');
+  });
+
+  it('models/mode --set without --session: the workspace default for that agent\'s new sessions', async () => {
+    const p = place();
+    const set = await runCli(['models', '--agent-cmd', sdk, '--set', 'm-large'], p);
+    expect(set.code).toBe(0);
+    expect(set.stdout).toMatch(/^Model m-large is now the default for new .* sessions in /);
+    expect((await runCli(['mode', '--agent-cmd', sdk, '--set', 'yolo'], p)).code).toBe(0);
+    const run = await runCli(['run', '--ndjson', '--agent-cmd', sdk, 'hello'], p);
+    expect(ndjsonLines(run.stdout).filter((l) => l.type === 'catalog.updated').at(-1)).toMatchObject({ catalog: { model: { currentId: 'm-large' }, mode: { currentId: 'yolo' } } });
+    expect(await current(p, 'models')).toBe('m-large');
+    // Another workspace keeps the agent's own default.
+    expect(await current({ ...p, cwd: tempDir('other-ws') }, 'models')).toBe('m-small');
+    // An id the agent does not offer is bad usage and changes nothing.
+    const bad = await runCli(['models', '--agent-cmd', sdk, '--set', 'no-such-model'], p);
+    expect(bad.code).toBe(EXIT.USAGE);
+    expect(await current(p, 'models')).toBe('m-large');
+  });
+});

@@ -35,7 +35,7 @@ export async function runCommand(name: Exclude<BuiltinName, 'quit' | 'cancel'>, 
     case 'mode': {
       if (arg === undefined) return c.renderer.styled(selectorLines(session.catalog[name], name, c.style));
       try {
-        await (name === 'model' ? session.setModel(arg) : session.setMode(arg));
+        await (name === 'model' ? c.opened.setModel(arg) : c.opened.setMode(arg));
         note(`${name === 'model' ? 'Model' : 'Mode'}: ${session.catalog[name]?.currentId ?? arg}`);
       } catch (err) {
         note(`Could not switch ${name}: ${message(err)}`, 'error');

@@ -46,7 +46,7 @@ export async function catalogCommand(name: 'models' | 'mode', argv: string[], ct
     const { session } = opened;
     if (target !== undefined) {
       try {
-        await (kind === 'model' ? session.setModel(target) : session.setMode(target));
+        await (kind === 'model' ? opened.setModel(target) : opened.setMode(target));
       } catch (err) {
         const bad = err instanceof TalariaError && (err.code === 'invalid_argument' || err.code === 'unsupported');
         io.stderr.write(`talaria ${name}: ${err instanceof Error ? err.message : String(err)}\n`);
@@ -55,10 +55,21 @@ export async function catalogCommand(name: 'models' | 'mode', argv: string[], ct
       }
     }
     const sel = session.catalog[kind];
+    const chosen = sel?.currentId ?? target;
+    // Without --session the session is a throwaway: the choice becomes the workspace's default
+    // for this agent, which its next sessions start with.
+    const asDefault = target !== undefined && sessionArg === undefined;
+    if (asDefault) opened.setDefault(kind, chosen!);
+    const Kind = kind === 'model' ? 'Model' : 'Mode';
     if (flag(p, 'json')) {
-      io.stdout.write(JSON.stringify({ v: 1, sessionId: opened.talariaId, agentSessionId: session.id, kind, currentId: sel?.currentId ?? null, options: sel?.options ?? [] }) + '\n');
+      io.stdout.write(
+        JSON.stringify({ v: 1, ...(asDefault ? { default: true, workspace: a.cwd } : { sessionId: opened.talariaId, agentSessionId: session.id }), kind, currentId: sel?.currentId ?? null, options: sel?.options ?? [] }) + '\n',
+      );
+    } else if (asDefault) {
+      io.stdout.write(`${Kind} ${chosen} is now the default for new ${opened.label} sessions in ${a.cwd}\n`);
+      io.stderr.write(errStyle.dim(`(a stored session keeps its own: talaria ${name} --session ID --set ${chosen})\n`));
     } else if (target !== undefined) {
-      io.stdout.write(`${kind === 'model' ? 'Model' : 'Mode'} set to ${sel?.currentId ?? target} (session ${opened.talariaId})\n`);
+      io.stdout.write(`${Kind} set to ${chosen} (session ${opened.talariaId}; kept when it is reopened)\n`);
     } else {
       for (const l of selectorLines(sel, kind, style)) io.stdout.write(`${l}\n`);
     }

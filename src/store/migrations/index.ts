@@ -4,6 +4,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import * as m001 from './001-initial.js';
+import * as m002 from './002-session-choices.js';
 
 export interface Migration {
   version: number;
@@ -11,4 +12,7 @@ export interface Migration {
   up(db: Database): void;
 }
 
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: m001.name, up: m001.up }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: m001.name, up: m001.up },
+  { version: 2, name: m002.name, up: m002.up },
+];
