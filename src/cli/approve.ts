@@ -7,7 +7,11 @@ import { createInterface, type Interface } from 'node:readline';
 import type { PermissionAnswer, PermissionMode, PermissionRule } from '../permission/types.js';
 import type { EventOf } from '../session/events.js';
 import type { Session } from '../session/session.js';
+import type { Entry, ToolCallEntry } from '../thread/types.js';
 import type { CliIo } from './io.js';
+import { diffLines } from './render/cards.js';
+import { createStyle } from './render/style.js';
+import { colorEnabled } from './io.js';
 
 export const APPROVE_MODES = ['ask', 'edits', 'all', 'none'] as const;
 export type ApproveMode = (typeof APPROVE_MODES)[number];
@@ -59,6 +63,8 @@ export function answerAsksForRun(
     const ask = queue.shift();
     if (!ask) return;
     if (!session.pendingPermissions().some((p) => p.requestKey === ask.requestKey)) return next();
+    // What is being approved: the call's diffs, before the question.
+    for (const l of approvalDiff(session.thread.entries, ask, io)) io.stderr.write(`${l}\n`);
     const rl = createInterface({ input: io.stdin, output: io.stderr as NodeJS.WritableStream, terminal: true });
     current = { key: ask.requestKey, rl };
     // The terminal is in raw mode while we ask: Ctrl-C arrives here, not as a signal.
@@ -93,4 +99,17 @@ export function answerAsksForRun(
     queue.push(e);
     if (!current) next();
   });
+}
+
+/** The diffs of the tool call an ask concerns (the call the thread attached it to), as card lines. */
+export function approvalDiff(entries: readonly Entry[], ask: Ask, io?: CliIo): string[] {
+  const calls = entries.filter((e): e is ToolCallEntry => e.kind === 'tool_call');
+  const call = calls.find((e) => e.toolCallId === ask.toolCallId) ?? [...calls].reverse().find((e) => e.permission?.status === 'pending');
+  const style = createStyle(io ? colorEnabled(io.stderr, io.env) : false);
+  const out: string[] = [];
+  for (const c of call?.content ?? []) {
+    const d = c as { type?: string; path?: string; oldText?: string | null; newText?: unknown };
+    if (d.type === 'diff' && typeof d.newText === 'string') for (const l of diffLines(d.path ?? 'file', d.oldText ?? null, d.newText, style, 40)) out.push(`  ${l}`);
+  }
+  return out;
 }

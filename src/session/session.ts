@@ -410,8 +410,11 @@ export class Session {
     const linked = this.hooks.linkPermission?.({ ...raw, toolCallId: announced }, { thread: this.thread, openToolCalls: this.openToolCalls() });
     const toolCallId = linked ?? (announced || `permission-${String(requestId)}`);
     const known = this.findToolCall(toolCallId);
-    // A linked request concerns a call we already show: keep its fields, only attach the permission.
-    const toolCall = linked && linked !== announced ? { toolCallId } : { ...raw, toolCallId };
+    // A linked request concerns a call we already show: keep its fields, only attach the permission,
+    // and the request's diff when the call has none (Hermes puts the diff only in the approval).
+    const isDiff = (c: unknown) => (c as { type?: unknown } | null)?.type === 'diff';
+    const diffs = linked && linked !== announced && Array.isArray(raw.content) && !(known?.content ?? []).some(isDiff) ? raw.content.filter(isDiff) : [];
+    const toolCall = linked && linked !== announced ? { toolCallId, ...(diffs.length > 0 ? { content: [...(known?.content ?? []), ...diffs] } : {}) } : { ...raw, toolCallId };
     this.apply({ type: 'permission', toolCall, permission: { requestId, status: 'pending' } });
     const outcome = await this.init.broker.request({
       requestKey: `${this.id}:${String(requestId)}`,

@@ -50,6 +50,11 @@ export function cardHeader(e: ToolCallEntry, style: Style, spin?: string): strin
 
 export function diffLines(path: string, oldText: string | null, newText: string, style: Style, max: number): string[] {
   const all = unifiedDiff(path, oldText, newText).replace(/\n$/, '').split('\n').map(sanitize);
+  // A whole-file diff whose text does not change has no hunk: say so rather than show bare headers.
+  if (!all.some((l) => l.startsWith('@@'))) {
+    const n = newText === '' ? 0 : newText.replace(/\n$/, '').split('\n').length;
+    all.push(oldText === null ? '(new empty file)' : n === 1 ? '(no change: its one line stays as it is)' : `(no change: its ${n} lines stay as they are)`);
+  }
   const shown = all.slice(0, max).map((l) => {
     if (l.startsWith('+++') || l.startsWith('---')) return style.bold(l);
     if (l.startsWith('@@')) return style.cyan(l);
@@ -67,6 +72,13 @@ export interface CardOptions {
   /** Include output/diff bodies (settled or asking cards) or only the header. */
   body: boolean;
   spin?: string;
+  /** Content items already on screen (by contentKey): not shown again. Items shown are added. */
+  shown?: Set<string>;
+}
+
+/** Identity of a content item, to show each diff or output once. */
+export function contentKey(item: unknown): string {
+  return JSON.stringify(item);
 }
 
 /** The card: header, locations, then (with `body`) diffs and text output, indented. */
@@ -76,6 +88,11 @@ export function toolCard(e: ToolCallEntry, style: Style, o: CardOptions): string
   if (locs.length > 0 && !e.title.includes(locs[0]!)) out.push(style.dim(`  ↳ ${sanitize(locs.join(', '))}`));
   if (!o.body) return out;
   for (const c of e.content ?? []) {
+    if (o.shown) {
+      const key = contentKey(c);
+      if (o.shown.has(key)) continue;
+      o.shown.add(key);
+    }
     const item = c as { type?: string; path?: string; oldText?: string | null; newText?: string; content?: { type?: string; text?: string } };
     if (item.type === 'diff' && typeof item.newText === 'string') {
       for (const l of diffLines(item.path ?? 'file', item.oldText ?? null, item.newText, style, o.maxLines)) out.push(`  ${l}`);

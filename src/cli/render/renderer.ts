@@ -41,6 +41,8 @@ export class ChatRenderer {
   private readonly open = new Map<string, ToolCallEntry>();
   private readonly announced = new Set<string>();
   private readonly settled = new Set<string>();
+  /** Per card: the content items already printed (a diff shown with its question is not repeated). */
+  private readonly shown = new Map<string, Set<string>>();
   private readonly queuedTurns = new Set<string>();
   private plan: PlanEntry[] | null = null;
   private planDirty = false;
@@ -241,7 +243,8 @@ export class ChatRenderer {
       if (this.settled.has(id)) return;
       this.settled.add(id);
       this.flushPartial();
-      for (const l of toolCard(e, this.style, { maxLines: this.maxCardLines, body: true })) this.commit(l);
+      for (const l of toolCard(e, this.style, { maxLines: this.maxCardLines, body: true, shown: this.shownFor(id) })) this.commit(l);
+      this.shown.delete(id);
       return;
     }
     this.open.set(id, e);
@@ -252,10 +255,18 @@ export class ChatRenderer {
     }
   }
 
+  private shownFor(id: string): Set<string> {
+    let set = this.shown.get(id);
+    if (!set) this.shown.set(id, (set = new Set()));
+    return set;
+  }
+
   private asked(toolCallId: string, title?: string): void {
     this.flushPartial();
-    const e = [...this.open.values()].find((x) => x.toolCallId === toolCallId);
-    if (e) for (const l of toolCard(e, this.style, { maxLines: this.maxCardLines, body: true })) this.commit(l);
+    // The request may name its own id while the thread attached it to the call it concerns (Hermes).
+    const open = [...this.open.values()];
+    const e = open.find((x) => x.toolCallId === toolCallId) ?? open.reverse().find((x) => x.permission?.status === 'pending');
+    if (e) for (const l of toolCard(e, this.style, { maxLines: this.maxCardLines, body: true, shown: this.shownFor(e.id) })) this.commit(l);
     const s = this.style;
     this.commit(`${s.yellow('?')} ${s.bold(`Permission needed: ${sanitize(title ?? e?.title ?? toolCallId)}`)}`);
     this.commit(s.dim('  answer y = allow once, a = always allow, n = reject'));
