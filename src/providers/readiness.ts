@@ -6,7 +6,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { configPath, talariaHome } from './config.js';
 import { agentEnv } from './launch.js';
-import { firstLine, parseVersion, runCommand } from './run.js';
+import { firstLine, meaningfulLine, parseVersion, runCommand } from './run.js';
 import type { Located, Provider, ProviderEnv, Readiness, ReadinessGap, ReadinessOptions } from './types.js';
 
 /** What the agent will actually be started with, for the credential check (not our own env). */
@@ -64,7 +64,7 @@ export async function cliReadiness(
       if (!r.version) {
         r.warnings.push({
           code: 'version_failed',
-          message: `${p.label} did not report a version${v.error ? ` (${v.error})` : firstLine(v.stderr) ? ` (${firstLine(v.stderr)})` : ''}.`,
+          message: `${p.label} did not report a version${v.error ? ` (${v.error})` : meaningfulLine(v.stderr) ? ` (${meaningfulLine(v.stderr)})` : ''}.`,
           fix: `Check that \`${located.command} ${spec.versionArgs.join(' ')}\` works in a terminal.`,
         });
       }

@@ -129,3 +129,23 @@ describe.concurrent('--profile', () => {
     expect(missing.code).toBe(EXIT.NOT_READY);
   });
 });
+
+describe('readiness messages quote what went wrong', () => {
+  it('a Hermes whose Python crashes: the exception line, not "Traceback (most recent call last):"', async () => {
+    const bin = tempDir('crashing-hermes');
+    const script = [
+      '#!/bin/sh',
+      'echo "Traceback (most recent call last):" >&2',
+      'echo \'  File "/opt/hermes/bin/hermes", line 5, in <module>\' >&2',
+      'echo "    import yaml" >&2',
+      'echo "ModuleNotFoundError: No module named \'yaml\'" >&2',
+      'exit 1',
+    ].join('\n');
+    writeFileSync(join(bin, 'hermes'), `${script}\n`, { mode: 0o755 });
+    const m = machine();
+    const r = await runCli(['doctor', '--agent', 'hermes'], { ...m, env: { ...m.env, PATH: `${bin}:${m.env.PATH}` } });
+    expect(r.code).toBe(EXIT.NOT_READY);
+    expect(r.stdout).toContain("`hermes --version` failed: ModuleNotFoundError: No module named 'yaml'.");
+    expect(r.stdout).not.toContain('failed: Traceback');
+  });
+});

@@ -4,7 +4,7 @@
  * fix ("install Hermes", "run `hermes setup` to pick a model and add a key").
  */
 import { existsSync } from 'node:fs';
-import { firstLine, parseVersion, runCommand } from '../run.js';
+import { firstLine, meaningfulLine, parseVersion, runCommand } from '../run.js';
 import { DEFAULT_CHECK_TIMEOUT_MS, emptyReadiness } from '../readiness.js';
 import type { ProviderEnv, Readiness, ReadinessGap, ReadinessOptions } from '../types.js';
 import { findHermes } from './binary.js';
@@ -51,7 +51,7 @@ export async function hermesReadiness(ctx: ProviderEnv, o: ReadinessOptions = {}
     else {
       r.gaps.push({
         code: 'version_failed',
-        message: `\`hermes --version\` failed: ${v.error ?? (firstLine(v.stderr) || `exit code ${v.code}`)}.`,
+        message: `\`hermes --version\` failed: ${v.error ?? (meaningfulLine(v.stderr) || `exit code ${v.code}`)}.`,
         fix: 'Reinstall Hermes Agent; the install may be broken. ' + HERMES_INSTALL,
       });
       return finish(r);
@@ -71,7 +71,7 @@ export async function hermesReadiness(ctx: ProviderEnv, o: ReadinessOptions = {}
   const check = await run([...profileArgs(o.profile), 'acp', '--check']);
   if (check.timedOut) r.gaps.push(timeoutGap('hermes acp --check', timeoutMs));
   else if (!/Hermes ACP check OK/.test(check.stdout)) {
-    const why = firstLine(check.stderr) || firstLine(check.stdout) || check.error || `exit code ${check.code}`;
+    const why = meaningfulLine(check.stderr) || firstLine(check.stdout) || check.error || `exit code ${check.code}`;
     r.gaps.push({ code: 'unconfigured', message: `Hermes is not configured: ${why.replace(/^Hermes ACP check failed:\s*/, '')}`, fix: setupFix(o.profile) });
   }
 
