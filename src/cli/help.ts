@@ -86,13 +86,14 @@ ${AGENT_OPTIONS}
 In the chat:
   /model [ID]           list models, or switch
   /mode [ID]            list modes, or switch
-  /sessions             the agent's sessions in this workspace
+  /sessions             this workspace's sessions (stored and at the agent)
   /export [FILE]        save the thread as Markdown
   /cancel               cancel the running turn
   /help                 this list and the agent's own commands
   /quit                 leave (also Ctrl-D)
   Ctrl-C cancels the running turn; twice quits.
-  Permission questions: y = allow once, a = always allow, n = reject.
+  Permission questions take one key: y = allow once, a = always allow, n = reject.
+  Answers are shown as Markdown, long lines wrap at word boundaries.
 Colours follow NO_COLOR and the terminal; without a TTY the output is plain and line based.`;
 
 export function catalogHelp(kind: 'models' | 'mode'): string {

@@ -144,6 +144,7 @@ async function tourScript(io: TurnIo): Promise<void> {
   await think(io, 'Planning a tour of everything the demo agent can do.');
   await say(io, 'Welcome to the Talaria demo tour! I will read a file, edit one and run a command, asking permission where it matters.\n\n');
   const file = pickFile(io.cwd);
+  let left = false;
   await withPlan(
     io,
     ['Read a file in this folder', `Edit ${TOUR_FILE} (asks permission)`, 'Run echo (asks permission)'],
@@ -153,14 +154,16 @@ async function tourScript(io: TurnIo): Promise<void> {
         else await say(io, 'This folder has no files yet, so there is nothing to read. ');
       },
       async () => {
-        await editStep(io, TOUR_FILE, 'edit');
+        left = await editStep(io, TOUR_FILE, 'edit');
       },
       async () => {
         await runStep(io, TOUR_COMMAND);
       },
     ],
   );
-  await say(io, '\nThat was the tour. Next, try `slow` and cancel it mid-turn, or `fail` to see an error.\n');
+  // The tour writes into the person's folder: say which file it left there.
+  const leftover = left ? `I left ${join(io.cwd, TOUR_FILE)} behind (the edit step wrote it); delete it when you are done. ` : '';
+  await say(io, `\nThat was the tour. ${leftover}Next, try \`slow\` and cancel it mid-turn, or \`fail\` to see an error.\n`);
 }
 
 /** Runs the script the prompt asks for; returns the stop reason or throws (fail / cancel). */

@@ -6,6 +6,9 @@ import { MAIN, TSX, TmuxPane, demoEnv, fakeCmd, hasTmux, runCli, tempDir } from 
 
 vi.setConfig({ testTimeout: Number(process.env.TALARIA_TEST_TIMEOUT ?? 90_000) });
 
+/** A generous bound for each screen of the polish test (a loaded machine starts agents slowly). */
+const SLOW = 60_000;
+
 function workspace() {
   const cwd = tempDir('chat');
   writeFileSync(join(cwd, 'notes.txt'), 'hello notes\n');
@@ -97,6 +100,70 @@ describe.runIf(tmux)('talaria chat in a terminal (tmux)', () => {
       pane.type('/quit');
       pane.keys('Enter');
       expect(await pane.waitFor((s) => s.includes('EXITED='))).toContain('EXITED=0');
+    } finally {
+      pane.kill();
+    }
+  });
+});
+
+describe.runIf(tmux)('talaria chat polish (tmux)', () => {
+  it('Markdown, word wrap, one-key answers, the diff once, aligned /help, the tour\'s leftover, Ctrl-C after a quick cancel quits, a resume hint', async () => {
+    const cwd = workspace();
+    const env = demoEnv(tempDir('chat-home'), { TALARIA_DEMO_SLOW_CHUNKS: '100000', TALARIA_DEMO_SLOW_DELAY_MS: '20' });
+    const pane = new TmuxPane([process.execPath, '--import', TSX, MAIN, 'chat'], { cwd, env: { ...env, PATH: process.env.PATH ?? '' }, width: 72, height: 60 });
+    try {
+      await pane.waitFor((s) => s.includes('● ready'), SLOW);
+      // Markdown: the demo's "- `tour`: …" list is rendered as a list, not shown raw.
+      pane.type('hello');
+      pane.keys('Enter');
+      let screen = await pane.waitFor((s) => s.includes('✓ done'), SLOW);
+      expect(screen).toMatch(/^ {2}\* .*tour.*: the showcase/m);
+      expect(screen).not.toMatch(/^- `tour`/m);
+      // Long lines break between words: no row ends inside a word that goes on in the next row.
+      const rows = screen.split('\n');
+      const i = rows.findIndex((r) => r.startsWith('Hi! I am the Talaria demo agent'));
+      expect(rows[i]!.length).toBeLessThanOrEqual(72);
+      expect(rows[i]!.endsWith(' ') || /\W$/.test(rows[i]!) || /^\S/.test(rows[i + 1]!)).toBe(true);
+      expect(`${rows[i]} ${rows[i + 1]}`).toContain('offline and scripted, with no AI model behind me');
+
+      // One key answers a permission question (no Enter); the diff is shown with the question only.
+      pane.type('edit notes.txt');
+      pane.keys('Enter');
+      await pane.waitFor((s) => s.includes('[y/a/n]'), SLOW);
+      pane.type('y');
+      screen = await pane.waitFor((s) => s.includes('Done: notes.txt was edited by the demo agent.'), SLOW);
+      expect(screen.match(/\+Edited by the Talaria demo agent\./g)).toHaveLength(1);
+      expect(readFileSync(join(cwd, 'notes.txt'), 'utf8')).toBe('hello notes\nEdited by the Talaria demo agent.\n');
+
+      // /help: the descriptions of ours and the agent's commands start in one column.
+      pane.type('/help');
+      pane.keys('Enter');
+      screen = await pane.waitFor((s) => s.includes('Stream slowly so you can cancel'), SLOW);
+      const help = screen.slice(screen.lastIndexOf('Commands:')).split('\n').filter((l) => /^ {2}\/\w/.test(l));
+      expect(help.length).toBeGreaterThan(10);
+      expect(new Set(help.map((l) => l.search(/(?<=\S)\s{2,}\S/) + l.slice(l.search(/(?<=\S)\s{2,}\S/)).search(/\S/))).size).toBe(1);
+
+      // The tour says which file it left in the folder.
+      pane.type('tour');
+      pane.keys('Enter');
+      await pane.waitFor((s) => (s.match(/\[y\/a\/n\]/g) ?? []).length >= 1 && s.includes('Edit talaria-demo.txt?'), SLOW);
+      pane.type('y');
+      await pane.waitFor((s) => s.includes('Run echo'), SLOW);
+      await pane.waitFor((s) => /Allow Run echo .*\[y\/a\/n\]/.test(s), SLOW);
+      pane.type('y');
+      screen = await pane.waitFor((s) => s.includes('That was the tour.'), SLOW);
+      expect(screen.replace(/\n/g, ' ')).toContain(`I left ${join(cwd, 'talaria-demo.txt')} behind`);
+
+      // A quick cancel, then Ctrl-C once more quits (as the cancel note says), with how to resume.
+      pane.type('slow');
+      pane.keys('Enter');
+      await pane.waitFor((s) => s.includes('Chunk 3 of 100000'), SLOW);
+      pane.keys('C-c');
+      await pane.waitFor((s) => s.includes('⊘ cancelled ·'), SLOW);
+      pane.keys('C-c');
+      screen = await pane.waitFor((s) => s.includes('EXITED='), SLOW);
+      expect(screen).toContain('EXITED=0');
+      expect(screen).toMatch(/Resume this session with: talaria chat --session [0-9a-f-]{36}/);
     } finally {
       pane.kill();
     }

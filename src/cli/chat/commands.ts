@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { toMarkdown } from '../../thread/markdown.js';
 import { selectorLines } from '../render/catalog-list.js';
 import { sessionRows } from '../render/sessions.js';
+import { visibleWidth } from '../render/width.js';
 import type { ChatRenderer } from '../render/renderer.js';
 import type { Style } from '../render/style.js';
 import type { OpenedAgent } from '../runtime.js';
@@ -23,10 +24,15 @@ export async function runCommand(name: Exclude<BuiltinName, 'quit' | 'cancel'>, 
   const note = (t: string, level?: 'info' | 'warning' | 'error') => c.renderer.note(t, level);
   switch (name) {
     case 'help': {
-      const lines = ['Commands:', ...CHAT_COMMANDS.map((x) => `  /${x.name}${x.args ? ` ${x.args}` : ''}  ${x.help}`)];
-      if (c.renderer.commands.length > 0) {
+      // One column width for both tables, so the descriptions line up.
+      const ours = CHAT_COMMANDS.map((x) => [`/${x.name}${x.args ? ` ${x.args}` : ''}`, x.help] as const);
+      const theirs = c.renderer.commands.map((x) => [`/${x.name}`, x.description ?? ''] as const);
+      const width = Math.max(...[...ours, ...theirs].map(([name]) => visibleWidth(name)));
+      const row = ([name, help]: readonly [string, string]) => `  ${name.padEnd(width)}  ${help}`.trimEnd();
+      const lines = ['Commands:', ...ours.map(row)];
+      if (theirs.length > 0) {
         lines.push('Agent commands (sent to the agent; //NAME when a name is also ours):');
-        for (const x of c.renderer.commands) lines.push(`  /${x.name}${x.description ? `  ${x.description}` : ''}`);
+        lines.push(...theirs.map(row));
       }
       lines.push('Ctrl-C cancels the running turn; twice quits. Type while a turn runs to queue a prompt.');
       return note(lines.join('\n'));

@@ -77,6 +77,8 @@ export function chatLoop(o: ChatLoopOptions): Promise<number> {
     }
     if (e.type === 'permission.asked' || e.type === 'permission.decided') setPrompt();
     if (e.type === 'turn.ended') {
+      // The turn ended after a Ctrl-C: the next Ctrl-C quits, as the cancel note promised.
+      if (cancelPressed) armed = true;
       cancelPressed = false;
       lastTurnLost = e.error?.code === 'agent_crashed' || e.error?.code === 'connection_closed';
     }
@@ -98,6 +100,7 @@ export function chatLoop(o: ChatLoopOptions): Promise<number> {
   const quit = (code: number = EXIT.OK) => {
     if (done) return;
     done = true;
+    io.stdin.off('keypress', onKey);
     offEvents();
     offInterrupt();
     if (spinner) clearInterval(spinner);
@@ -135,22 +138,24 @@ export function chatLoop(o: ChatLoopOptions): Promise<number> {
     return runCommand(name, arg, { opened: o.opened, renderer, style, cwd: o.cwd });
   };
 
+  const answerAsk = (ask: Ask, text: string) => {
+    const answer = parseAnswer(text);
+    if (!answer) renderer.note('Answer y (allow once), a (always allow) or n (reject).', 'warning');
+    else {
+      renderer.note(`› ${text}`);
+      const r = session.answerPermission(ask.requestKey, answer, 'cli');
+      if (!r.ok) renderer.note(`That answer could not be used (${r.reason}).`, 'warning');
+    }
+    schedule();
+  };
+
   const handleLine = async (line: string) => {
     if (!interactive) await idleOrAsk();
     if (done) return;
     const text = line.trim();
     if (text !== '') armed = false;
     const ask = asks[0];
-    if (ask) {
-      const answer = parseAnswer(text);
-      if (!answer) renderer.note('Answer y (allow once), a (always allow) or n (reject).', 'warning');
-      else {
-        renderer.note(`› ${text}`);
-        const r = session.answerPermission(ask.requestKey, answer, 'cli');
-        if (!r.ok) renderer.note(`That answer could not be used (${r.reason}).`, 'warning');
-      }
-      return schedule();
-    }
+    if (ask) return answerAsk(ask, text);
     const input = parseInput(text, renderer.commands.map((c) => c.name));
     switch (input.kind) {
       case 'empty':
@@ -172,6 +177,19 @@ export function chatLoop(o: ChatLoopOptions): Promise<number> {
     }
     schedule();
   };
+
+  // On a terminal a permission question takes one key: y, a or n answers at once (no Enter).
+  const onKey = (_s: string | undefined, key: { name?: string; ctrl?: boolean; meta?: boolean } | undefined) => {
+    const ask = asks[0];
+    const name = key?.name;
+    if (!ask || done || key?.ctrl || key?.meta || (name !== 'y' && name !== 'a' && name !== 'n')) return;
+    // readline has put the key into the line already: only a line that is just this key answers.
+    if (rl.line.trim().toLowerCase() !== name) return;
+    rl.write(null, { ctrl: true, name: 'u' });
+    armed = false;
+    answerAsk(ask, name);
+  };
+  if (interactive) io.stdin.on('keypress', onKey);
 
   let chain: Promise<void> = Promise.resolve();
   rl.on('line', (line) => {

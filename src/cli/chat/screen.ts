@@ -5,7 +5,7 @@
  */
 import type { Interface } from 'node:readline';
 import type { OutStream } from '../io.js';
-import { truncate, visibleWidth } from '../render/width.js';
+import { truncate, visibleWidth, wrap } from '../render/width.js';
 
 export class Screen {
   private liveRows = 0;
@@ -36,7 +36,8 @@ export class Screen {
     const inputRows = this.rl ? this.rl.getCursorPos().rows : 0;
     const up = this.liveRows + this.echoRows + inputRows;
     let s = '\r' + (up > 0 ? `\x1b[${up}A` : '') + '\x1b[J';
-    for (const l of commit) s += `${l}\n`;
+    // Long lines break at word boundaries, not wherever the terminal cuts them.
+    for (const l of commit) for (const row of wrap(l, this.columns - 1)) s += `${row}\n`;
     // One row per live line, so the next erase knows exactly how far to go up.
     for (const l of live) s += `${truncate(l, this.columns - 1)}\n`;
     this.liveRows = live.length;

@@ -3,7 +3,7 @@
 export const CHAT_COMMANDS = [
   { name: 'model', args: '[ID]', help: 'list models, or switch to ID' },
   { name: 'mode', args: '[ID]', help: 'list modes, or switch to ID' },
-  { name: 'sessions', args: '', help: "the agent's sessions in this workspace" },
+  { name: 'sessions', args: '', help: "this workspace's sessions (stored and at the agent)" },
   { name: 'export', args: '[FILE]', help: 'save the thread as Markdown' },
   { name: 'cancel', args: '', help: 'cancel the running turn (also Ctrl-C)' },
   { name: 'help', args: '', help: 'this list' },

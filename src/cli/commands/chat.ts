@@ -5,6 +5,7 @@ import { EXIT } from '../exit-codes.js';
 import { CHAT_HELP } from '../help.js';
 import { colorEnabled, createProgress, stderrLogger } from '../io.js';
 import { ChatRenderer } from '../render/renderer.js';
+import type { SessionEvent } from '../../session/events.js';
 import { createStyle } from '../render/style.js';
 import { AGENT_OPTIONS, agentArgs, setupFailure, type CliContext, openBase } from './common.js';
 
@@ -23,17 +24,30 @@ export async function chatCommand(argv: string[], ctx: CliContext): Promise<numb
   const style = createStyle(colorEnabled(io.stdout, io.env));
   const errStyle = createStyle(colorEnabled(io.stderr, io.env));
   const live = io.stdin.isTTY === true && io.stdout.isTTY === true;
-  const renderer = new ChatRenderer({ style, live });
+  // Markdown rendering loads while the agent starts (it is only needed once answers stream).
+  const markdown = live ? import('../render/markdown.js').then((m) => m.createMarkdown({ color: style.enabled })) : undefined;
+  markdown?.catch(() => undefined);
   const runtime = ctx.runtime();
   const abort = new AbortController();
   const offSetup = ctx.onInterrupt(() => abort.abort());
   const progress = createProgress(io.stderr, { tty: io.stderr.isTTY === true });
+  const renderer = new ChatRenderer({ style, live, columns: () => io.stdout.columns ?? 80 });
+  // Events wait (in order) until the Markdown renderer is there, so the first answer is rendered too.
+  let held: SessionEvent[] | undefined = markdown ? [] : undefined;
+  const ready = markdown
+    ?.then((md) => renderer.useMarkdown(md))
+    .catch(() => undefined)
+    .finally(() => {
+      const events = held ?? [];
+      held = undefined;
+      for (const e of events) renderer.handle(e);
+    });
   let opened;
   try {
     opened = await runtime.open({
       ...openBase(a, sessionArg, abort.signal, progress),
-      // Setup events (catalog, commands, a loaded session's history) go straight into the renderer.
-      onEvent: (e) => renderer.handle(e),
+      // Setup events (catalog, commands, a loaded session's history), then live ones.
+      onEvent: (e) => (held ? void held.push(e) : renderer.handle(e)),
       client: {
         setupTimeoutMs: a.setupTimeoutMs,
         logger: stderrLogger(io.stderr, a.verbose),
@@ -52,8 +66,14 @@ export async function chatCommand(argv: string[], ctx: CliContext): Promise<numb
   const how = opened.historyFrom === 'store' ? " (history from Talaria's store)" : sessionArg ? ' (loaded)' : '';
   progress.done(errStyle.dim(`Connected to ${opened.label} · session ${opened.talariaId}${how} · /help for commands`));
   if (opened.banner) io.stderr.write(`${errStyle.yellow(opened.banner)}\n`);
+  await ready;
   try {
-    return await chatLoop({ io, opened, renderer, style, cwd: a.cwd, onInterrupt: ctx.onInterrupt });
+    const code = await chatLoop({ io, opened, renderer, style, cwd: a.cwd, onInterrupt: ctx.onInterrupt });
+    // A session with a conversation is kept: say how to come back to it.
+    if (opened.session.thread.entries.some((e) => e.kind === 'user_message')) {
+      io.stderr.write(`${errStyle.dim(`Resume this session with: talaria chat --session ${opened.talariaId}`)}\n`);
+    }
+    return code;
   } finally {
     await runtime.close({ force: opened.session.state === 'failed' });
   }

@@ -78,6 +78,10 @@ export interface CardOptions {
 
 /** Identity of a content item, to show each diff or output once. */
 export function contentKey(item: unknown): string {
+  // By what is shown, not by how it was sent (agents resend a diff with oldText null or absent, keys reordered).
+  const c = item as { type?: string; path?: string; oldText?: string | null; newText?: string; content?: { type?: string; text?: string } };
+  if (c?.type === 'diff') return `diff\0${c.path ?? ''}\0${c.oldText ?? ''}\0${c.newText ?? ''}`;
+  if (c?.type === 'content' && c.content?.type === 'text') return `text\0${c.content.text ?? ''}`;
   return JSON.stringify(item);
 }
 

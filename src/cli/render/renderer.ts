@@ -16,7 +16,8 @@ import { isSettled, toolCard, cardHeader } from './cards.js';
 import { statusLine } from './meter.js';
 import { planLines, turnSummary } from './summary.js';
 import type { Style } from './style.js';
-import { sanitize } from './width.js';
+import type { MarkdownRenderer } from './markdown.js';
+import { sanitize, wrap } from './width.js';
 
 export interface RendererOptions {
   style: Style;
@@ -24,7 +25,14 @@ export interface RendererOptions {
   live: boolean;
   /** Most lines per diff / output body. */
   maxCardLines?: number;
+  /** Renders the agent's answers as Markdown, block by block (the live chat on a TTY). */
+  markdown?: MarkdownRenderer;
+  /** The terminal's width (Markdown reflow, wrapping of the line still streaming). */
+  columns?: () => number;
 }
+
+/** Rows of the block still streaming shown in the live region (the rest scrolls in when it is done). */
+const LIVE_TEXT_ROWS = 6;
 
 type StreamKind = 'assistant_message' | 'thought';
 const SPIN = ['◐', '◓', '◑', '◒'];
@@ -54,14 +62,24 @@ export class ChatRenderer {
   lastUsage?: TurnUsage;
   commands: { name: string; description?: string }[] = [];
 
+  private md: MarkdownRenderer | undefined;
+  private readonly columns: () => number;
+
   constructor(o: RendererOptions) {
     this.style = o.style;
     this.live = o.live;
     this.maxCardLines = o.maxCardLines ?? 12;
+    this.md = o.live ? o.markdown : undefined;
+    this.columns = o.columns ?? (() => 80);
   }
 
   get queued(): number {
     return this.queuedTurns.size;
+  }
+
+  /** Renders answers as Markdown from now on (live only; loaded lazily by the chat). */
+  useMarkdown(md: MarkdownRenderer): void {
+    if (this.live) this.md = md;
   }
 
   /** Lines committed since the last call (final; print them once). */
@@ -108,6 +126,9 @@ export class ChatRenderer {
         return;
       case 'turn.started':
         this.queuedTurns.delete(ev.turnId);
+        // A new turn starts without the last one's plan (the agent sends its own when it has one).
+        this.plan = null;
+        this.planDirty = false;
         return;
       case 'turn.ended':
         this.queuedTurns.delete(ev.turnId);
@@ -145,7 +166,12 @@ export class ChatRenderer {
     const s = this.style;
     const spin = SPIN[this.frame % SPIN.length]!;
     const lines: string[] = [];
-    if (this.partial && this.partial.text !== '') lines.push(this.format(this.partial.kind, this.partial.text));
+    if (this.partial && this.partial.text !== '') {
+      // The block still arriving, raw and wrapped; only its last rows (it scrolls in when done).
+      const width = Math.max(20, this.columns() - 3);
+      const rows = this.partial.text.replace(/\n+$/, '').split('\n').flatMap((l) => wrap(l, width));
+      for (const r of rows.slice(-LIVE_TEXT_ROWS)) lines.push(this.format(this.partial.kind, r));
+    }
     const open = [...this.open.values()];
     // A card waiting for permission is already shown above, with its question.
     for (const e of open.filter((x) => x.permission?.status !== 'pending').slice(-MAX_OPEN_CARDS)) lines.push(cardHeader(e, s, spin));
@@ -181,7 +207,14 @@ export class ChatRenderer {
     const p = this.partial;
     if (!p) return;
     this.partial = null;
-    if (p.text !== '') this.commit(this.format(p.kind, p.text));
+    if (p.text === '') return;
+    if (this.md && p.kind === 'assistant_message') this.commitMarkdown(p.text);
+    else this.commit(this.format(p.kind, p.text));
+  }
+
+  private commitMarkdown(text: string): void {
+    for (const l of this.md!.render(text, Math.max(20, this.columns() - 1))) this.commit(l);
+    this.gap();
   }
 
   private entry(e: Entry): void {
@@ -228,6 +261,16 @@ export class ChatRenderer {
     const p = this.partial!;
     // A block starts at its first visible line (Hermes opens post-tool text with "\n\n").
     if (p.lines === 0 && p.text === '') delta = delta.replace(/^(?:[ \t]*\n)+/, '');
+    if (this.md && kind === 'assistant_message') {
+      // Markdown: finished blocks are rendered and committed, the growing one stays live.
+      const { done: finished, rest } = this.md.split(p.text + delta);
+      if (finished !== '') {
+        this.commitMarkdown(finished);
+        p.lines++;
+      }
+      p.text = rest;
+      return;
+    }
     const parts = (p.text + delta).split('\n');
     p.text = parts.pop()!;
     for (const l of parts) {
@@ -269,7 +312,7 @@ export class ChatRenderer {
     if (e) for (const l of toolCard(e, this.style, { maxLines: this.maxCardLines, body: true, shown: this.shownFor(e.id) })) this.commit(l);
     const s = this.style;
     this.commit(`${s.yellow('?')} ${s.bold(`Permission needed: ${sanitize(title ?? e?.title ?? toolCallId)}`)}`);
-    this.commit(s.dim('  answer y = allow once, a = always allow, n = reject'));
+    this.commit(s.dim(this.live ? '  press y = allow once, a = always allow, n = reject' : '  answer y = allow once, a = always allow, n = reject'));
   }
 
   private turnEnded(ev: Extract<SessionEvent, { type: 'turn.ended' }>): void {
