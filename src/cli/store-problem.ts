@@ -49,8 +49,9 @@ export function storeProblemLine(err: unknown, fallbackPath?: string): string {
   const code = (e.code === 'open_failed' || typeof e.code !== 'string') && typeof under === 'string' && FIXES[under] ? under : typeof e.code === 'string' ? e.code : 'open_failed';
   const path = typeof e.details?.path === 'string' ? e.details.path : typeof e.details?.home === 'string' ? e.details.home : (fallbackPath ?? "Talaria's store");
   const what = (e.message ?? String(err)).split('\n')[0]!.trim();
+  // StoreError's message ends with its `fix` already: not told twice.
+  if (typeof (err as { fix?: unknown }).fix === 'string') return `Talaria's store cannot be used: ${what}`;
   const own = typeof e.details?.fix === 'string' ? e.details.fix : undefined;
-  // A message that already says what to do (the store's newer errors do) is not told twice.
   const fix = own ?? (/\b(move|chmod|upgrade|set TALARIA_HOME)\b/i.test(what) ? undefined : FIXES[code]?.(path));
   return `Talaria's store cannot be used: ${what}${fix ? `; ${fix}` : ''}`;
 }
