@@ -305,12 +305,9 @@ describe.concurrent('talaria usage through a real process', () => {
 describe.concurrent('talaria models / mode', () => {
   it('lists, switches, rejects unknown ids', async () => {
     const { cwd, env } = workspace();
-    const [list, set, bad, modes] = await Promise.all([
-      runCli(['models'], { cwd, env }),
-      runCli(['models', '--set', 'demo-thorough', '--json'], { cwd, env }),
-      runCli(['models', '--set', 'gpt-nope'], { cwd, env }),
-      runCli(['mode', '--json'], { cwd, env }),
-    ]);
+    // The listing first: --set without --session makes the workspace default for new sessions.
+    const [list, bad, modes] = await Promise.all([runCli(['models'], { cwd, env }), runCli(['models', '--set', 'gpt-nope'], { cwd, env }), runCli(['mode', '--json'], { cwd, env })]);
+    const set = await runCli(['models', '--set', 'demo-thorough', '--json'], { cwd, env });
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/\* demo-fast/);
     expect(list.stdout).toContain('demo-thorough');
