@@ -239,7 +239,10 @@ describe.concurrent('talaria run against misbehaving agents', () => {
     expectValidStream(lines);
     const errors = lines.filter((l) => l.type === 'protocol.error');
     expect(errors.length).toBeGreaterThan(5);
-    expect(errors.every((l) => l.sessionId === 'garbage-1')).toBe(true);
+    // One session: every error names it by Talaria's id, like every other line.
+    const started = lines.find((l) => l.type === 'run.started')!;
+    expect(started.agentSessionId).toBe('garbage-1');
+    expect(errors.map((l) => l.sessionId)).toEqual(errors.map(() => started.sessionId));
     expect(errors.map((l) => l.preview)).toContain('this is not json');
     const human = await runCli(['run', '--agent-cmd', fakeCmd('garbage-stdout'), 'hi'], { cwd });
     expect(human.code).toBe(EXIT.OK);
