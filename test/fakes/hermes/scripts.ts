@@ -68,16 +68,19 @@ const KEYWORD: Record<string, Handler> = {
   SLOW: (t) => t.say('This reply streams slowly so you can cancel it before it ends.', { delay: t.ctx.settings.slowMs }),
   OVERFLOW: (t) => overflow(t),
   AUTHFAIL: async (t) => httpError(t, 401),
-  MCP: async (t, arg) => {
-    // The research MCP server ("mini"): echo(text) → "<server>-echo: <text>", add(a=1, b=2).
-    const want = /^MCP\s+(\w+)/.exec(arg)?.[1] ?? 'echo';
-    const names = [...t.rt.mcp.keys()].flatMap((s) => MCP_TOOLS.map((tool) => ({ server: s, tool, name: `mcp__${s}__${tool}` })));
-    const hit = names.find((n) => n.tool === want) ?? names[0];
-    if (!hit) return t.say('No MCP tools are available in this session.');
-    const args: Record<string, unknown> = hit.tool === 'echo' ? { text: 'hi' } : {};
-    const result = hit.tool === 'echo' ? `${hit.server}-echo: ${String(args.text)}` : hit.tool === 'add' ? '3' : '[]';
-    await t.tool(hit.name, args, async () => ({ raw: T.mcpRaw(hit.name, { result, structuredContent: { result } }), live: true }));
-    await t.say(`MCP tool ${hit.name} answered: ${t.lastRaw.slice(0, 200)}`);
+  MCP: async (t, arg, _input, userText) => {
+    // The research MCP server ("mini"): echo(text) → "<server>-echo: <text>", add(a=1, b=2). The
+    // emulator starts no server, so it cannot list other tools: it trusts the name the prompt
+    // gives right after "MCP" (the research fake falls back to the first tool offered).
+    const named = [/^MCP\s+(\w+)/.exec(arg)?.[1], ...[...userText.matchAll(/\bMCP\s+(\w+)/g)].map((m) => m[1])].filter((w): w is string => !!w);
+    const want = named.find((w) => MCP_TOOLS.includes(w)) ?? [...userText.matchAll(/\bMCP\s+(\w+)/g)][0]?.[1] ?? 'echo';
+    const server = [...t.rt.mcp.keys()][0];
+    if (!server) return t.say('No MCP tools are available in this session.');
+    const name = `mcp__${server}__${want}`;
+    const args: Record<string, unknown> = want === 'echo' ? { text: 'hi' } : {};
+    const result = want === 'echo' ? `${server}-echo: ${String(args.text)}` : want === 'add' ? '3' : `${want} called (emulated; no MCP server was started)`;
+    await t.tool(name, args, async () => ({ raw: T.mcpRaw(name, { result, structuredContent: { result } }), live: true }));
+    await t.say(`MCP tool ${name} answered: ${t.lastRaw.slice(0, 200)}`);
   },
   MAXITER: async (t) => {
     for (let i = 1; i <= 3 && !t.rt.cancelled; i++) await terminal(t, `echo iteration-${i}`);
