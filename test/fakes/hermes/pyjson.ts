@@ -5,7 +5,7 @@
  */
 
 const escapeNonAscii = (s: string): string =>
-  s.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  s.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** `json.dumps(value)` (indent undefined) or `json.dumps(value, indent=N)`. */
 export function pyDumps(value: unknown, indent?: number): string {
