@@ -61,11 +61,11 @@ export async function writeFile(t: Turn, target: string, content: string): Promi
           toolCallId: `edit-approval-${n}`,
         },
       });
-      if (opt !== 'allow_once') return { result: T.writeDenied(path), status: 'failed', live: false };
+      if (opt !== 'allow_once') return { raw: T.writeDeniedRaw(), live: false };
     }
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, content);
-    return { result: T.writeResult(path), status: 'completed', live: false };
+    return { raw: T.writeRaw(path, Buffer.byteLength(content)), live: false };
   }, autoDiff);
 }
 
@@ -91,11 +91,11 @@ export async function terminal(t: Turn, command: string): Promise<void> {
           toolCallId: `perm-check-${n}`,
         },
       });
-      if (!opt || !opt.startsWith('allow')) return { result: T.BLOCKED, status: 'failed', live: true };
+      if (!opt || !opt.startsWith('allow')) return { raw: T.blockedRaw(), live: true };
       if (opt === 'allow_session') t.rt.allowSession.add(desc);
       if (opt === 'allow_always') t.ctx.allowAlways.add(desc);
     }
     const { output, code } = await sh(command, t.cwd);
-    return { result: T.terminalResult(output, code), status: code === 0 ? 'completed' : 'failed', live: true };
+    return { raw: T.terminalRaw(output, code), live: true };
   });
 }

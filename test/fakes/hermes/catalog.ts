@@ -65,9 +65,16 @@ export interface Catalog {
   currentModelId: string;
 }
 
-export function buildCatalog(provider: string, model: string, big: boolean): Catalog {
+/**
+ * `provider: custom` lists what its endpoint's GET /v1/models returns (`endpointModels`);
+ * the current model is always a row, inserted first when the endpoint does not list it.
+ */
+export function buildCatalog(provider: string, model: string, big: boolean, endpointModels: string[] = []): Catalog {
   const currentModelId = `${provider}:${model}`;
   const rows = big ? bigEntries() : [];
+  if (!big && provider === 'custom') {
+    for (const m of endpointModels) rows.push({ provider, model: m, name: m, modelId: `custom:${m}`, description: `Provider: ${providerLabel(provider)}` });
+  }
   if (!rows.some((r) => r.modelId === currentModelId)) {
     rows.unshift({ provider, model, name: model, modelId: currentModelId, description: `Provider: ${providerLabel(provider)}` });
   }
@@ -88,14 +95,31 @@ export interface ModelChoice {
   known: boolean;
 }
 
-/** Resolve a `session/set_model` id; catalog rows first, else split at the first colon. */
-export function resolveModel(modelId: string, current: { provider: string; model: string }, big: boolean): ModelChoice {
+/** Provider names `provider:model` may start with (hermes_cli.models._KNOWN_PROVIDER_NAMES, a subset). */
+const KNOWN_PROVIDERS = new Set([
+  'custom', 'nous', 'openrouter', 'anthropic', 'openai-api', 'openai-codex', 'ollama-cloud', 'gemini', 'xai',
+  'kimi-coding', 'minimax', 'copilot', 'deepseek', 'zai', 'huggingface', ...Object.keys(BLOCK),
+]);
+
+/**
+ * Resolve a `session/set_model` id like parse_model_input: catalog rows first; the colon
+ * splits only after a KNOWN provider (`custom:name:model` names a custom provider), so an
+ * unknown `a:b` becomes the model name on the current provider.
+ */
+export function resolveModel(modelId: string, current: { provider: string; model: string }, big: boolean, endpointModels: string[] = []): ModelChoice {
   const id = modelId.trim();
   const all = big ? bigEntries() : [];
+  if (current.provider === 'custom') for (const m of endpointModels) all.push({ provider: 'custom', model: m, name: m, description: '', modelId: `custom:${m}` });
   all.push({ provider: current.provider, model: current.model, name: '', description: '', modelId: `${current.provider}:${current.model}` });
   const hit = all.find((r) => r.modelId === id);
   if (hit) return { provider: hit.provider, model: hit.model, known: true };
   const i = id.indexOf(':');
-  if (i > 0) return { provider: id.slice(0, i), model: id.slice(i + 1), known: false };
+  const head = i > 0 ? id.slice(0, i).trim().toLowerCase() : '';
+  const rest = i > 0 ? id.slice(i + 1).trim() : '';
+  if (head && rest && KNOWN_PROVIDERS.has(head)) {
+    const j = rest.indexOf(':');
+    if (head === 'custom' && j > 0) return { provider: `custom:${rest.slice(0, j)}`, model: rest.slice(j + 1), known: false };
+    return { provider: head, model: rest, known: false };
+  }
   return { provider: current.provider, model: id, known: false };
 }

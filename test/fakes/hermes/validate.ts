@@ -23,7 +23,7 @@ const RULES: Record<string, Rule[]> = {
   'session/close': [['sessionId', 'string', true]],
 };
 
-const URL = 'https://errors.pydantic.dev/2.11/v/';
+const URL = 'https://errors.pydantic.dev/2.13/v/';
 const err = (type: string, loc: Array<string | number>, msg: string, input: unknown) => ({ type, loc, msg, input, url: URL + type });
 
 function check(kind: Kind, v: unknown, loc: Array<string | number>): object | null {
