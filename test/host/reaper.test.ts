@@ -88,6 +88,17 @@ describe('cancel ends the work the cancelled turn started', () => {
     });
   }
 
+  it('a command the agent had us run (terminal/create) that escaped its terminal’s group ends too', async () => {
+    const t = makeHost({ providers: [toolAgent()] });
+    const s = await t.host.newSession({ provider: 'tools', workspace: t.workspace });
+    const dir = tempDir('reap-');
+    const turn = s.prompt(`term setsid -f sh -c '${body(dir)}'; sleep 30`);
+    const work = await pids(join(dir, 'pids'), 2);
+    await s.cancel();
+    expect((await turn.result).stopReason).toBe('cancelled');
+    expect(work.map(alive)).toEqual([false, false]);
+  });
+
   it('work of earlier turns and of other sessions on the same agent process stays', async () => {
     const t = makeHost({ providers: [toolAgent()] });
     const a = await t.host.newSession({ provider: 'tools', workspace: t.workspace });

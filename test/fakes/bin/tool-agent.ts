@@ -7,18 +7,34 @@
  *   run CMD   → a tool call `in_progress`, `sh -c CMD` in the session's cwd; the turn ends when
  *               the command exits (completed) or on cancel
  *   bg CMD    → starts `sh -c CMD` and ends the turn at once (work meant to outlive its turn)
+ *   term CMD  → like `run`, through the client's terminal/create (a shell string, as the older
+ *               Claude adapter sends it); on cancel it asks terminal/kill, then answers
  *   pid       → this process's pid
  *   anything  → "echo: TEXT"
  */
 import { spawn } from 'node:child_process';
-import { INIT_RESULT, readMessages, respond, respondError, textChunk, update, type Msg } from './raw-lib.js';
+import { INIT_RESULT, readMessages, respond, respondError, send, textChunk, update, type Msg } from './raw-lib.js';
 
 const sessions = new Map<string, { cwd: string }>();
 const cancels = new Map<string, () => void>();
 let seq = 0;
 let tools = 0;
+let reqSeq = 0;
+const waiting = new Map<number, (m: Msg) => void>();
+
+/** A request to the client; resolves with its response. */
+function ask(method: string, params: unknown): Promise<Msg> {
+  const id = ++reqSeq;
+  send({ id, method, params });
+  return new Promise((resolve) => waiting.set(id, resolve));
+}
 
 readMessages((msg) => {
+  if (msg.method === undefined && typeof msg.id === 'number' && waiting.has(msg.id)) {
+    const r = waiting.get(msg.id)!;
+    waiting.delete(msg.id);
+    return r(msg);
+  }
   if (msg.method === 'session/cancel') return cancels.get(String(msg.params?.sessionId))?.();
   if (msg.method === undefined || msg.id === undefined) return;
   void handle(msg);
@@ -57,6 +73,7 @@ async function prompt(msg: Msg): Promise<void> {
     textChunk(sid, 'started');
     return respond(msg.id, { stopReason: 'end_turn' });
   }
+  if (word === 'term') return viaTerminal(msg, sid, arg);
   if (word !== 'run') {
     textChunk(sid, `echo: ${text}`);
     return respond(msg.id, { stopReason: 'end_turn' });
@@ -75,5 +92,25 @@ async function prompt(msg: Msg): Promise<void> {
   }
   update(sid, { sessionUpdate: 'tool_call_update', toolCallId, status: 'completed' });
   textChunk(sid, `exit ${outcome}`);
+  respond(msg.id, { stopReason: 'end_turn' });
+}
+
+async function viaTerminal(msg: Msg, sid: string, command: string): Promise<void> {
+  const toolCallId = `tool-${++tools}`;
+  update(sid, { sessionUpdate: 'tool_call', toolCallId, title: command, kind: 'execute', status: 'in_progress', rawInput: { command } });
+  const created = await ask('terminal/create', { sessionId: sid, command, outputByteLimit: 32000 });
+  const terminalId = (created.result as { terminalId?: string } | undefined)?.terminalId;
+  if (!terminalId) return respondError(msg.id, -32603, `terminal/create failed: ${JSON.stringify(created.error)}`);
+  const outcome = await new Promise<'cancelled' | 'exited'>((resolve) => {
+    cancels.set(sid, () => resolve('cancelled'));
+    void ask('terminal/wait_for_exit', { sessionId: sid, terminalId }).then(() => resolve('exited'));
+  });
+  cancels.delete(sid);
+  if (outcome === 'cancelled') {
+    await ask('terminal/kill', { sessionId: sid, terminalId });
+    return respond(msg.id, { stopReason: 'cancelled' });
+  }
+  await ask('terminal/release', { sessionId: sid, terminalId });
+  update(sid, { sessionUpdate: 'tool_call_update', toolCallId, status: 'completed' });
   respond(msg.id, { stopReason: 'end_turn' });
 }
