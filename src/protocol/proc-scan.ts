@@ -5,7 +5,7 @@
  * is synchronous and small: the exit hook, which cannot wait, uses the same code. Elsewhere
  * (macOS, Windows) `procSupported()` is false and callers fall back to process-group signals.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 
 /** The environment variable that marks every process an agent starts (see proc-tree.ts). */
 export const AGENT_TAG_VAR = 'TALARIA_AGENT_TAG';
@@ -59,11 +59,43 @@ export function parseStat(text: string): ProcRow | undefined {
   return Number.isInteger(row.pid) && Number.isInteger(row.ppid) && Number.isFinite(row.start) ? row : undefined;
 }
 
-export function readStat(pid: number): ProcRow | undefined {
+export function readStat(pid: number, scratch: Scratch = { buf: Buffer.allocUnsafe(1024) }): ProcRow | undefined {
+  const data = readProcFile(`/proc/${pid}/stat`, scratch);
+  return data ? parseStat(data.toString('latin1')) : undefined; // undefined: gone, or no /proc
+}
+
+/** A reusable read buffer, owned by one scan (it grows for large environments). */
+export interface Scratch {
+  buf: Buffer;
+}
+
+/**
+ * One /proc file, read whole into `scratch` (valid until the next read). Twice as fast as
+ * readFileSync here, which matters when a scan reads every process's file.
+ */
+function readProcFile(path: string, scratch: Scratch): Buffer | undefined {
+  let fd: number;
   try {
-    return parseStat(readFileSync(`/proc/${pid}/stat`, 'latin1'));
+    fd = openSync(path, 'r');
   } catch {
-    return undefined; // gone, or no /proc
+    return undefined;
+  }
+  try {
+    let len = 0;
+    for (;;) {
+      if (len === scratch.buf.length) {
+        const bigger = Buffer.allocUnsafe(scratch.buf.length * 2);
+        scratch.buf.copy(bigger, 0, 0, len);
+        scratch.buf = bigger;
+      }
+      const n = readSync(fd, scratch.buf, len, scratch.buf.length - len, null);
+      if (n === 0) return scratch.buf.subarray(0, len);
+      len += n;
+    }
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -81,14 +113,15 @@ export function readProcs(tags: ReadonlySet<string> = new Set(), since = 0): Map
   } catch {
     return out;
   }
+  const scratch: Scratch = { buf: Buffer.allocUnsafe(16 * 1024) };
   for (const name of names) {
     const c = name.charCodeAt(0);
     if (c < 48 || c > 57) continue;
-    const row = readStat(Number(name));
+    const row = readStat(Number(name), scratch);
     if (!row) continue;
     // Older processes cannot be an agent's work: their environment is not even read.
     if (tags.size > 0 && row.start >= since && !isDead(row)) {
-      const tag = tagOf(row.pid, tags);
+      const tag = tagOf(row.pid, tags, scratch);
       if (tag !== undefined) row.tag = tag;
     }
     out.set(row.pid, row);
@@ -99,14 +132,9 @@ export function readProcs(tags: ReadonlySet<string> = new Set(), since = 0): Map
 const PREFIX = Buffer.from(`${AGENT_TAG_VAR}=`);
 
 /** The value of AGENT_TAG_VAR in the process's environment, when it is one of `tags`. */
-export function tagOf(pid: number, tags: ReadonlySet<string>): string | undefined {
-  let env: Buffer;
-  try {
-    env = readFileSync(`/proc/${pid}/environ`);
-  } catch {
-    return undefined;
-  }
-  return findTag(env, tags);
+export function tagOf(pid: number, tags: ReadonlySet<string>, scratch: Scratch = { buf: Buffer.allocUnsafe(16 * 1024) }): string | undefined {
+  const env = readProcFile(`/proc/${pid}/environ`, scratch);
+  return env ? findTag(env, tags) : undefined;
 }
 
 /** Finds `NAME=value` at the start of an entry of a NUL-separated environment block. */
