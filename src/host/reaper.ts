@@ -151,5 +151,5 @@ function unique(rows: ProcRow[]): ProcRow[] {
 
 const count = (rows: ProcRow[]) => `${rows.length} process${rows.length === 1 ? '' : 'es'}`;
 const cap = (t: string) => t[0]!.toUpperCase() + t.slice(1);
-// The kernel's short name only: command lines can hold secrets.
-const list = (rows: ProcRow[]) => rows.slice(0, 8).map((r) => `pid ${r.pid} ${r.comm}`).join(', ') + (rows.length > 8 ? ', …' : '');
+// The kernel's short name only (command lines can hold secrets), printable (a process names itself).
+const list = (rows: ProcRow[]) => rows.slice(0, 8).map((r) => `pid ${r.pid} ${r.comm.replace(/[^\x20-\x7e]/g, '?')}`).join(', ') + (rows.length > 8 ? ', …' : '');

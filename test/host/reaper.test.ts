@@ -188,3 +188,28 @@ describe('stopping an agent process ends its whole tree', () => {
     expect(alive(other.pid!)).toBe(true);
   });
 });
+
+describe('WorkLedger', () => {
+  it('foreign windows: other owners’ work overlapping the turn; pruned once nothing can overlap', async () => {
+    const { WorkLedger } = await import('../../src/host/reaper.js');
+    let now = 0;
+    const l = new WorkLedger(() => now);
+    l.begin(null); // setting up a new session, 0..5
+    now = 5;
+    l.end(null);
+    now = 10;
+    l.begin('A'); // A's turn from 10
+    l.begin('A'); // and a config op of A's, nested
+    now = 12;
+    l.begin('B');
+    now = 20;
+    l.end('B');
+    l.end('A');
+    now = 30;
+    expect(l.foreign('A', 10)).toEqual([[12, 20]]);
+    expect(l.foreign('B', 12)).toEqual([[10, Infinity]]);
+    l.end('A');
+    // Nothing in flight: nothing kept.
+    expect(l.size).toBe(0);
+  });
+});
