@@ -35,6 +35,19 @@ export const HOST_EVENTS = {
   'turn.stalled': z.object({ key: agentKey, generation: z.number(), sessionId: z.string(), turnId: z.string().optional(), silentMs: z.number() }),
   /** A turn waits for a free slot (per-process concurrency limit). */
   'turn.waiting': z.object({ key: agentKey, sessionId: z.string(), position: z.number(), limit: z.number() }),
+  /**
+   * After a cancel, the processes the cancelled turn started: ended, still alive after SIGKILL
+   * (`survived`), or `left` running because another session's work ran on the same process then.
+   */
+  'turn.reaped': z.object({
+    key: agentKey,
+    generation: z.number(),
+    sessionId: z.string(),
+    turnId: z.string().optional(),
+    ended: z.array(z.number()),
+    survived: z.array(z.number()),
+    left: z.array(z.number()),
+  }),
   /** A session was loaded into a new process (after a crash, reap, env change or overflow). */
   'session.rebound': z.object({ key: agentKey, sessionId: z.string(), generation: z.number() }),
 } as const;

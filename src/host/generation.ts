@@ -9,6 +9,7 @@ import type { AcpClient } from '../session/client.js';
 import type { Frame } from '../protocol/types.js';
 import type { SessionBinding } from './binding.js';
 import type { ExitReason } from './events.js';
+import { WorkLedger } from './reaper.js';
 
 type Update = { sessionUpdate: string; [k: string]: unknown };
 
@@ -18,6 +19,10 @@ const EARLY_SESSIONS = 64;
 export class Generation {
   client!: AcpClient;
   pid: number | null = null;
+  /** Its start in ticks since boot (undefined without /proc): with `tag`, what names its process tree. */
+  startTicks: number | undefined;
+  /** Who had work in flight on it, and when (which processes a cancel may end: reaper.ts). */
+  readonly ledger = new WorkLedger();
   readonly startedAt = Date.now();
   lastActivity = Date.now();
   /** In-flight host requests of any kind (setup, config, prompts). */
@@ -45,6 +50,8 @@ export class Generation {
     readonly n: number,
     /** The variables set explicitly at spawn: frozen for this process's life. */
     readonly env: Readonly<Record<string, string>>,
+    /** The random tag its processes carry (never logged, never in an event). */
+    readonly tag: string,
   ) {
     this.gone = new Promise((r) => (this.markGone = r));
   }

@@ -24,7 +24,7 @@ import type { AgentKey, HostEvent, HostEventName, HostEventOf } from './events.j
 import { openSession, type OpenKind } from './open.js';
 import { SlotSessions } from './ops.js';
 import { AgentSlot, type SlotStatus } from './slot.js';
-import { killGroupSync } from './tree.js';
+import { AgentTrees } from './tree.js';
 
 export interface HostOptions {
   registry: ProviderRegistry;
@@ -49,7 +49,7 @@ export interface HostOptions {
   onProtocolError?: (key: AgentKey, e: ProtocolErrorEvent) => void;
   onPermissionDecision?: (e: PermissionDecisionEvent) => void;
   onRule?: (sessionId: string, rule: PermissionRule) => void;
-  /** SIGKILL our agents' process groups if this process exits without shutdown() (default true). */
+  /** SIGKILL our agents' process trees if this process exits without shutdown() (default true). */
   killOnExit?: boolean;
 }
 
@@ -74,11 +74,14 @@ export class AgentHost {
   private readonly logger: Logger;
   private readonly ctx: ProviderEnv;
   private readonly envOverrides = new Map<string, Record<string, string>>();
+  /** This host's agent processes and its exit hook (nothing of it is module-wide). */
+  private readonly trees: AgentTrees;
   private seq = 0;
   private down = false;
 
   constructor(private readonly o: HostOptions) {
     this.logger = o.logger ?? silentLogger;
+    this.trees = new AgentTrees(o.killOnExit ?? true);
     this.ctx = o.env ?? currentEnv({ logger: this.logger });
     this.bus = new EventBus((err) => this.logger.error('host listener threw', { error: String(err) }));
   }
@@ -119,7 +122,6 @@ export class AgentHost {
           terminateGraceMs: o.terminateGraceMs ?? 2_000,
           setupTimeoutMs: o.setupTimeoutMs ?? 120_000,
           backoff: { ...DEFAULT_BACKOFF, ...(o.backoff ?? {}) },
-          killOnExit: o.killOnExit ?? true,
           ...(o.permission ? { permission: o.permission } : {}),
           ...(o.onFrame ? { onFrame: o.onFrame } : {}),
           ...(o.onProtocolError ? { onProtocolError: o.onProtocolError } : {}),
@@ -129,6 +131,7 @@ export class AgentHost {
         this.logger,
         (type, body) => this.emit(type, body),
         () => this.envFor(key.workspace),
+        this.trees,
       );
       ops = new SlotSessions(slot, () => o.permission?.rules ?? []);
       this.slots.set(id, ops);
@@ -214,14 +217,26 @@ export class AgentHost {
     return [...this.slots.values()].map((ops) => ops.slot.status());
   }
 
-  /** Closes every session and stops every agent process tree (stdin close → SIGTERM → SIGKILL). */
+  /**
+   * Closes every session and stops every agent process tree (stdin close → SIGTERM → SIGKILL,
+   * then whatever each agent started outside its group); the host's exit hook goes with them.
+   */
   async shutdown(): Promise<void> {
     this.down = true;
     await Promise.all([...this.slots.values()].map((ops) => ops.slot.shutdown()));
   }
 
-  /** For exit paths that cannot wait: SIGKILL every process group this host owns, now. */
+  /** shutdown(), and nothing of this host is left in the process (no hook, no listener). */
+  async dispose(): Promise<void> {
+    try {
+      await this.shutdown();
+    } finally {
+      this.trees.dispose();
+    }
+  }
+
+  /** For exit paths that cannot wait: SIGKILL every process tree this host owns, now. */
   killAllSync(): void {
-    for (const ops of this.slots.values()) for (const g of ops.slot.gens) if (g.pid !== null) killGroupSync(g.pid);
+    this.trees.killAllSync();
   }
 }

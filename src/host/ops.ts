@@ -13,6 +13,7 @@ import { SessionBinding, type BindingOwner } from './binding.js';
 import type { Generation } from './generation.js';
 import type { AgentSlot } from './slot.js';
 import { loadInto, restoreChoices } from './restore.js';
+import { afterCancel, reapTurn, type TurnWork } from './reaper.js';
 
 type ReqOpts = { signal?: AbortSignal; timeoutMs?: number };
 const CANCELLED = Object.freeze({ stopReason: 'cancelled' });
@@ -31,6 +32,9 @@ export function errorText(e: unknown): string {
 export const isEmptyResult = (r: unknown) => r === null || r === undefined || (typeof r === 'object' && Object.keys(r as object).length === 0);
 
 export class SlotSessions implements BindingOwner {
+  /** Prompts in flight, for the reaper: a cancel ends the processes their turn started. */
+  private readonly turns = new Map<SessionBinding, TurnWork>();
+
   constructor(
     readonly slot: AgentSlot,
     private readonly baseRules: () => PermissionRule[],
@@ -120,7 +124,7 @@ export class SlotSessions implements BindingOwner {
     }
     const old = b.gen;
     if (old && old !== gen && old.alive) old.client.sessions.delete(b.id);
-    slot.beginWork(gen);
+    slot.beginWork(gen, b.id);
     try {
       this.attach(b, gen);
       await this.load(b, gen, true);
@@ -135,7 +139,7 @@ export class SlotSessions implements BindingOwner {
       }
       throw e;
     } finally {
-      slot.endWork(gen);
+      slot.endWork(gen, b.id);
     }
   }
 
@@ -178,27 +182,34 @@ export class SlotSessions implements BindingOwner {
     const gen = b.gen;
     if (!gen || !gen.alive || !gen.client.sessions.has(b.id)) return;
     gen.client.connection.notify(method, params).catch((e: unknown) => this.slot.logger.debug('notify failed', { method, error: String(e) }));
+    const work = method === 'session/cancel' ? this.turns.get(b) : undefined;
+    if (work && !work.cancelled) {
+      // At once: an agent may wait for its tool to end before it answers the cancel.
+      work.cancelled = true;
+      work.first = reapTurn(this.slot, work);
+    }
   }
 
   private async call(b: SessionBinding, method: string, params: unknown, opts?: ReqOpts): Promise<unknown> {
     const gen = await this.bind(b);
-    return this.callOn(gen, method, params, opts);
+    return this.callOn(gen, method, params, opts, b.id);
   }
 
-  async callOn<T = unknown>(gen: Generation, method: string, params: unknown, opts?: ReqOpts): Promise<T> {
-    this.slot.beginWork(gen);
+  /** `owner`: the session the request is for (null: none yet, e.g. session/new). */
+  async callOn<T = unknown>(gen: Generation, method: string, params: unknown, opts?: ReqOpts, owner: string | null = null): Promise<T> {
+    this.slot.beginWork(gen, owner);
     try {
       return await gen.client.connection.request<T>(method, params, opts);
     } catch (e) {
       throw this.mapError(gen, e);
     } finally {
-      this.slot.endWork(gen);
+      this.slot.endWork(gen, owner);
     }
   }
 
   private async config(b: SessionBinding, method: string, params: unknown, opts?: ReqOpts): Promise<unknown> {
     const gen = await this.bind(b);
-    const res = await this.callOn(gen, method, params, opts);
+    const res = await this.callOn(gen, method, params, opts, b.id);
     const p = (params ?? {}) as { modelId?: string; modeId?: string; configId?: string; value?: unknown };
     const catalog = b.session.catalog;
     const isModel = method === 'session/set_model' || (method === 'session/set_config_option' && p.configId !== undefined && p.configId === catalog.model?.configId);
@@ -230,18 +241,23 @@ export class SlotSessions implements BindingOwner {
         if (ac.signal.aborted) return CANCELLED;
         b.pendingPrompt = null;
         gen.running.add(b);
-        slot.beginWork(gen);
+        slot.beginWork(gen, b.id);
+        const work: TurnWork = { gen, owner: b.id, from: performance.now(), cancelled: false };
+        this.turns.set(b, work);
         // Silence is measured from the turn's start, not from the process's last frame before it.
         gen.lastActivity = Math.max(gen.lastActivity, Date.now());
         slot.armWatchdog(gen);
         let res: unknown;
         try {
           res = await gen.client.connection.request('session/prompt', params);
+          // The turn ends (and its tool cards say cancelled) only once its processes are gone.
+          if (work.cancelled) await afterCancel(slot, b, work);
         } catch (e) {
           throw this.mapError(gen, e);
         } finally {
+          if (this.turns.get(b) === work) this.turns.delete(b);
           gen.running.delete(b);
-          slot.endWork(gen);
+          slot.endWork(gen, b.id);
         }
         slot.crashes.healthy();
         return perTurnUsage(b, res);

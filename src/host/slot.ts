@@ -9,6 +9,7 @@ import { AcpClient } from '../session/client.js';
 import { buildChildEnv } from '../protocol/env.js';
 import { TalariaError, type ConnectionClosedError } from '../protocol/errors.js';
 import type { CloseInfo } from '../protocol/connection.js';
+import { AGENT_TAG_VAR, newAgentTag } from '../protocol/proc-tree.js';
 import type { Frame, Logger, ProtocolErrorEvent } from '../protocol/types.js';
 import type { PermissionDecisionEvent, PermissionMode, PermissionRule } from '../permission/types.js';
 import { agentEnv, clientCapOptions } from '../providers/launch.js';
@@ -18,7 +19,7 @@ import type { SessionBinding } from './binding.js';
 import type { AgentKey, ExitReason, HostEventName, HostEventOf } from './events.js';
 import { Gate } from './gate.js';
 import { Generation } from './generation.js';
-import { killGroup, ownGroup, releaseGroup } from './tree.js';
+import { killGroup, type AgentTrees } from './tree.js';
 import { armWatchdog } from './watchdog.js';
 
 export type Emit = <K extends HostEventName>(type: K, body: Omit<HostEventOf<K>, 'type' | 'seq' | 'at'>) => void;
@@ -30,7 +31,6 @@ export interface SlotConfig {
   terminateGraceMs: number;
   setupTimeoutMs: number;
   backoff: BackoffPolicy;
-  killOnExit: boolean;
   permission?: { mode?: PermissionMode; rules?: PermissionRule[]; timeoutMs?: number };
   onFrame?: (key: AgentKey, frame: Frame) => void;
   onProtocolError?: (key: AgentKey, e: ProtocolErrorEvent) => void;
@@ -58,6 +58,8 @@ export class AgentSlot {
     readonly logger: Logger,
     readonly emit: Emit,
     private readonly workspaceEnv: () => Record<string, string>,
+    /** The host's list of live agent trees (its exit hook). */
+    private readonly trees: AgentTrees,
   ) {
     this.gate = new Gate(provider.maxConcurrentTurns);
     this.crashes = new CrashTracker(cfg.backoff);
@@ -106,17 +108,20 @@ export class AgentSlot {
       throw new TalariaError('spawn_failed', `${this.label} was not found. ${this.provider.install}`, { provider: this.provider.id });
     }
     const env = this.currentEnv();
-    const gen = new Generation(++this.genSeq, env);
+    // Per process: a cancel or a stop ends this process's tree only, whatever else runs.
+    const tag = newAgentTag();
+    const gen = new Generation(++this.genSeq, env, tag);
     const { key, cfg } = this;
     let client: AcpClient;
     try {
       client = await AcpClient.spawn(
-        { command: located.command, args: located.args, cwd: key.workspace, env },
+        { command: located.command, args: located.args, cwd: key.workspace, env, tag },
         {
           logger: this.logger,
           ...clientCapOptions(this.provider),
-          // Commands the agent runs get the basics and the workspace's env, never the agent's credentials.
-          terminalEnv: buildChildEnv(process.env, { set: this.workspaceEnv() }),
+          // Commands the agent runs get the basics and the workspace's env, never the agent's
+          // credentials — and the agent's tag: they are its work too (a cancel or stop ends them).
+          terminalEnv: buildChildEnv(process.env, { set: { ...this.workspaceEnv(), [AGENT_TAG_VAR]: tag } }),
           onFrame: (f) => {
             gen.tap(f);
             cfg.onFrame?.(key, f);
@@ -139,14 +144,21 @@ export class AgentSlot {
       throw e;
     }
     gen.client = client;
-    gen.pid = client.connection.process?.pid ?? null;
-    if (gen.pid !== null) ownGroup(gen.pid, cfg.killOnExit);
+    const proc = client.connection.process;
+    gen.pid = proc?.pid ?? null;
+    gen.startTicks = proc?.startTicks;
+    if (gen.pid !== null) this.trees.own({ pid: gen.pid, tag, start: gen.startTicks });
     const c = client.capabilities;
     this.caps = { image: c.promptImage, audio: c.promptAudio, embeddedContext: c.promptEmbeddedContext };
     this.gens.add(gen);
     this.current = gen;
     this.emit('agent.spawned', { key, generation: gen.n, pid: gen.pid ?? -1, command: located.command, args: located.args });
     void client.closed.then((info) => this.onClosed(gen, info));
+    if (this.closed) {
+      // Shut down while it was starting: it must not outlive the host.
+      await this.closeGen(gen, 'shutdown');
+      throw new TalariaError('invalid_state', 'the agent host is shut down');
+    }
     this.afterWork(gen);
     return gen;
   }
@@ -178,7 +190,9 @@ export class AgentSlot {
     } else if (reason === 'stalled') this.recordCrash(gen, `stopped after ${this.cfg.stallMs} ms of silence`, null, []);
     if (gen.pid !== null) {
       await killGroup(gen.pid, this.cfg.terminateGraceMs);
-      releaseGroup(gen.pid);
+      // Then what it started outside its group (idempotent: a stop on purpose already began it).
+      await gen.client.connection.process?.terminate({ graceMs: this.cfg.terminateGraceMs });
+      this.trees.release(gen.pid);
     }
     this.gens.delete(gen);
     this.emit('agent.exited', { key: this.key, generation: gen.n, pid: gen.pid, reason, exitCode: info.exitCode ?? null, signal: info.signal ?? null });
@@ -226,15 +240,17 @@ export class AgentSlot {
     gen.idleTimer.unref();
   }
 
-  /** Work starts on `gen`: no reaping meanwhile. */
-  beginWork(gen: Generation): void {
+  /** Work starts on `gen` (for session `owner`, or nobody's in particular): no reaping meanwhile. */
+  beginWork(gen: Generation, owner: string | null = null): void {
     gen.busy++;
+    gen.ledger.begin(owner);
     if (gen.idleTimer) clearTimeout(gen.idleTimer);
     gen.idleTimer = undefined;
   }
 
-  endWork(gen: Generation): void {
+  endWork(gen: Generation, owner: string | null = null): void {
     gen.busy--;
+    gen.ledger.end(owner);
     // Also catches an env change made while this process was still starting.
     if (gen.alive && !gen.retiring && !sameEnv(gen.env, this.currentEnv())) return this.retire(gen, 'env_changed');
     this.afterWork(gen);
@@ -262,6 +278,8 @@ export class AgentSlot {
 
   async shutdown(): Promise<void> {
     this.closed = true;
+    // A process still starting closes itself once up (see spawn()).
+    await this.starting?.catch(() => undefined);
     for (const b of [...this.bindings.values()]) b.session.markClosed('agent host shut down');
     await Promise.all([...this.gens].map((g) => this.closeGen(g, 'shutdown')));
   }

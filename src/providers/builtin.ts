@@ -6,6 +6,7 @@
  * (`env`, or `passEnv` to hand on a variable of ours). The spawn env is an allow-list, which
  * also keeps e.g. IS_SANDBOX — fatal to the Claude adapters as root — out.
  */
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineProvider } from './define.js';
 import { onPath, which } from './locate.js';
@@ -70,16 +71,26 @@ export const codex: Provider = defineProvider({
 
 /** gemini-cli ≥ 0.33 calls the flag `--acp`; older releases only know `--experimental-acp`. */
 export const GEMINI_ACP_FLAG_SINCE = '0.33.0';
-const geminiVersions = new Map<string, string | null>();
 
 export async function geminiArgs(command: string, ctx: ProviderEnv, timeoutMs = 10_000): Promise<string[]> {
-  let v = geminiVersions.get(command);
+  // Kept per environment (harness), and per file state: an upgrade in place is seen at once.
+  const key = `gemini-version\u0000${command}\u0000${fileState(command)}`;
+  let v = ctx.memo?.get(key) as string | null | undefined;
   if (v === undefined) {
     const r = await runCommand(command, ['--version'], { timeoutMs, parentEnv: ctx.env });
     v = parseVersion(r.stdout) ?? null;
-    geminiVersions.set(command, v);
+    ctx.memo?.set(key, v);
   }
   return v && compareVersions(v, GEMINI_ACP_FLAG_SINCE) >= 0 ? ['--acp'] : ['--experimental-acp'];
+}
+
+function fileState(path: string): string {
+  try {
+    const s = statSync(path);
+    return `${s.ino}:${s.size}:${s.mtimeMs}`;
+  } catch {
+    return '';
+  }
 }
 
 export const gemini: Provider = defineProvider({

@@ -17,6 +17,11 @@ export interface ProviderEnv {
   /** Extra directories searched before PATH (e.g. an npm install folder's node_modules/.bin). */
   searchPath?: string[];
   logger?: Logger;
+  /**
+   * Answers worth keeping while this environment lives (an agent's version): one per harness or
+   * host, never module-wide, so two harnesses never see each other's. Absent: nothing is kept.
+   */
+  memo?: Map<string, unknown>;
 }
 
 export interface CommandSpec {
