@@ -6,9 +6,10 @@
  * is left goes to a Web ReadableStream for the SDK. Because the SDK reads that stream
  * asynchronously, everything diverted before a response has been handled before the SDK can
  * resolve the request. Bad lines are reported and skipped; only a flood of them (no valid frame
- * for `maxGarbageLines` lines or `maxGarbageBytes` bytes) closes the connection, as
- * 'stream_error' with a message that says so. Input is paused for a turn of the event loop after
- * every YIELD_BYTES, so timers (setup timeouts) fire on time however fast the agent writes.
+ * for `garbage.maxLines` lines or `garbage.maxBytes` bytes, see GarbageMeter) closes the
+ * connection, as 'stream_error' with a message that says so. Input is paused for a turn of the
+ * event loop after every YIELD_BYTES, so timers (setup timeouts) fire on time however fast the
+ * agent writes.
  */
 import type { Readable, Writable } from 'node:stream';
 import { ConnectionClosedError, type CloseCause } from './errors.js';
