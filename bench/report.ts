@@ -83,6 +83,15 @@ export function buildRows(cases: readonly BenchCase[], results: ReadonlyMap<stri
   return cases.filter((c) => results.has(c.name)).flatMap((c) => c.metrics.map((m) => buildRow(c, m, results)));
 }
 
+/**
+ * Rows that make `npm run bench` fail (exit 1): a missed target, a case that errored, and a
+ * target that could not be judged (no value or no baseline) — a row without a value is never a
+ * pass. Rows without a target only inform.
+ */
+export function missedTargets(rows: readonly ReportRow[]): ReportRow[] {
+  return rows.filter((r) => r.status === 'error' || (r.target !== null && r.status !== 'pass'));
+}
+
 function valueText(r: ReportRow): string {
   if (r.value !== null) return formatNumber(r.value);
   if (r.status === 'todo') return 'not yet measured';

@@ -17,8 +17,10 @@ const HANDSHAKE_FRAMES = 6;
 export interface StoreFloodResult extends TalariaFloodResult {
   storedFrames: number;
   storedEntries: number;
-  /** Frames + entries the store is missing (must be 0). */
-  storeLost: number;
+  /** Frames of the session (flood + handshake) minus wire-log rows: 0, or rows are missing (> 0) or extra (< 0). */
+  framesMissing: number;
+  /** Thread entries minus stored entry rows, same sign convention. Judged apart from framesMissing, so neither can offset the other. */
+  entriesMissing: number;
 }
 
 export async function runTalariaStoreFlood(p: FloodParams): Promise<StoreFloodResult> {
@@ -34,8 +36,7 @@ export async function runTalariaStoreFlood(p: FloodParams): Promise<StoreFloodRe
       recorder.close();
       const storedFrames = store.wire.count(key);
       const storedEntries = store.entries.count(key);
-      const storeLost = r.framesSent + HANDSHAKE_FRAMES - storedFrames + (r.entries - storedEntries);
-      return { ...r, storedFrames, storedEntries, storeLost };
+      return { ...r, storedFrames, storedEntries, framesMissing: r.framesSent + HANDSHAKE_FRAMES - storedFrames, entriesMissing: r.entries - storedEntries };
     } finally {
       store.close();
     }
