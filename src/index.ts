@@ -11,7 +11,7 @@ export type { SessionEvent, EventName, EventOf } from './session/events.js';
 export type { SessionHooks } from './session/hooks.js';
 export { normalizeCatalog, planSwitch } from './session/catalog.js';
 export type { Catalog, CatalogOption, CatalogSelector } from './session/catalog.js';
-export { hermesModelRows } from './session/hermes-catalog.js';
+export { hermesModelRows } from './providers/hermes/catalog.js';
 export { UsageTracker } from './session/usage.js';
 export { createThread, reduce, toMarkdown } from './thread/index.js';
 export type { Thread, Entry, ToolCallEntry, MessageEntry, NoticeEntry, UnknownEntry, ThreadChange } from './thread/types.js';
@@ -39,7 +39,8 @@ export {
   lintHermesConfig,
 } from './providers/index.js';
 export type { Provider, ProviderRegistry, Readiness, ReadinessGap } from './providers/index.js';
-export { openStore, createRecorder } from './store/index.js';
+export { openStore } from './store/index.js';
+export { createRecorder } from './harness/recorder.js';
 export type { Store } from './store/index.js';
 export { createHarness } from './harness/index.js';
 export type { Harness, HarnessOptions, HarnessSession, Workspace, SessionSummary, SessionOrigin } from './harness/index.js';

@@ -8,6 +8,10 @@
  *   3. else a new agent session showing the stored thread (origin `restored`: the agent starts
  *      without that context; a notice says so). The stored row then points at the new agent id.
  * An id only the agent knows (its own history) is loaded and stored from then on.
+ *
+ * A stored session is written by one harness at a time: its writer lease is taken before the
+ * session is opened at the agent (session-locks.ts), so a second process waits or is refused
+ * instead of loading a history that is about to change under it.
  */
 import { resolve } from 'node:path';
 import type { OpenOptions } from '../host/host.js';
@@ -15,12 +19,11 @@ import { TalariaError } from '../protocol/errors.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { Session } from '../session/session.js';
 import type { StoredSession, Workspace as WorkspaceRow } from '../store/index.js';
-import { recordSession, type RecordingDeps } from './hosted.js';
+import { recordSession, type RecordInit, type RecordingDeps } from './hosted.js';
 import { seedThread } from './restore.js';
 import { findStored } from './transfer.js';
-import { keyId, type ConnectionInfo } from './frame-router.js';
 import { listSessions } from './listing.js';
-import type { AgentPick, HarnessSession, ListOptions, NewSessionOptions, OpenStoredOptions, Workspace } from './types.js';
+import type { AgentPick, ConnectionInfo, HarnessSession, ListOptions, NewSessionOptions, OpenStoredOptions, Workspace } from './types.js';
 
 export interface WorkspaceDeps extends RecordingDeps {
   registry: ProviderRegistry;
@@ -58,8 +61,22 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
 
   const info = (s: Session) => {
     const key = d.host.targetOf(s);
-    return key ? d.router.for(keyId(key)).info : undefined;
+    return key ? d.host.connectionInfo(key) : undefined;
   };
+
+  /** Runs `fn` holding the writer lease of stored session `id` (given back if `fn` fails). */
+  const locked = async <T>(id: string, fn: () => Promise<T> | T): Promise<T> => {
+    await d.locks.acquire(id);
+    try {
+      return await fn();
+    } catch (e) {
+      d.locks.release(id);
+      throw e;
+    }
+  };
+
+  /** Records a session whose row was just created (nobody else can hold its lease yet). */
+  const recordNew = (s: Session, init: RecordInit) => locked(init.row.id, () => recordSession(d, s, init));
 
   /** A new store row for a live session (recorded from here on). */
   const store = (s: Session, provider: string, profile: string | undefined): StoredSession =>
@@ -81,10 +98,14 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
   async function newSession(o: NewSessionOptions = {}): Promise<HarnessSession> {
     const { provider, profile } = await chosen(o);
     const s = await d.host.newSession(target(provider, profile, o));
-    return recordSession(d, s, { row: store(s, provider, profile), workspace: ws, origin: 'new', historyFrom: 'none' });
+    return recordNew(s, { row: store(s, provider, profile), workspace: ws, origin: 'new', historyFrom: 'none' });
   }
 
-  async function openStored(stored: StoredSession, o: OpenStoredOptions): Promise<HarnessSession> {
+  function openStored(stored: StoredSession, o: OpenStoredOptions): Promise<HarnessSession> {
+    return locked(stored.id, () => openLocked(stored, o));
+  }
+
+  async function openLocked(stored: StoredSession, o: OpenStoredOptions): Promise<HarnessSession> {
     const { provider, profile } = d.providerFor(stored);
     const wsPath = stored.workspaceId ? (d.store.workspaces.get(stored.workspaceId)?.path ?? ws) : ws;
     const t = { ...target(provider, profile, { ...o, cwd: stored.cwd }), workspace: wsPath };
@@ -137,7 +158,7 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
       }
       throw e;
     }
-    return recordSession(d, s, { row: store(s, provider, profile), workspace: ws, origin: 'loaded', historyFrom: 'agent' });
+    return recordNew(s, { row: store(s, provider, profile), workspace: ws, origin: 'loaded', historyFrom: 'agent' });
   }
 
   async function forkSession(id: string, o: OpenStoredOptions = {}): Promise<HarnessSession> {
@@ -159,7 +180,7 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
     if (origin === 'restored') s.notice('info', 'history_restored', `Forked in Talaria from ${src.id}; the agent cannot fork it, so it starts without the earlier context.`);
     const created = store(s, provider, profile);
     d.store.sessions.update(created.id, { title: `${src.title ?? 'Session'} (fork)`, ...(origin === 'restored' ? { agentInfo: markPartial(created.agentInfo) } : {}) });
-    return recordSession(d, s, { row: d.store.sessions.get(created.id)!, workspace: ws, origin, historyFrom });
+    return recordNew(s, { row: d.store.sessions.get(created.id)!, workspace: ws, origin, historyFrom });
   }
 
   const sessions = (o: ListOptions = {}) => listSessions(d, row, o);

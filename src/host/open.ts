@@ -111,7 +111,7 @@ async function setup(ops: SlotSessions, req: OpenRequest, gen: Generation): Prom
     const stray = req.kind === 'resume' ? provider.quirks.strayResumeId?.(res, id) : undefined;
     if (stray) {
       // The agent made a new, empty session instead: never route it, never show it.
-      gen.ignore(stray);
+      gen.client.ignore(stray);
       ops.discard(b);
       throw new TalariaError('session_not_found', `${slot.label} has no session ${id} (it created another one, ${stray}, which is ignored)`, { sessionId: id, strayId: stray });
     }

@@ -5,7 +5,8 @@
  * overflow, killed when it stalls, and replaced on the next use after a crash — with a
  * backoff when it crashes in a loop. Session-facing operations live in ops.ts.
  */
-import { AcpClient } from '../session/client.js';
+import { AcpClient, type ConnectionInfo } from '../session/client.js';
+import type { Session } from '../session/session.js';
 import { buildChildEnv } from '../protocol/env.js';
 import { TalariaError, type ConnectionClosedError } from '../protocol/errors.js';
 import type { CloseInfo } from '../protocol/connection.js';
@@ -33,6 +34,7 @@ export interface SlotConfig {
   killOnExit: boolean;
   permission?: { mode?: PermissionMode; rules?: PermissionRule[]; timeoutMs?: number };
   onFrame?: (key: AgentKey, frame: Frame) => void;
+  onSession?: (session: Session, key: AgentKey) => void;
   onProtocolError?: (key: AgentKey, e: ProtocolErrorEvent) => void;
   onPermissionDecision?: (e: PermissionDecisionEvent) => void;
   onRule?: (sessionId: string, rule: PermissionRule) => void;
@@ -43,6 +45,8 @@ export class AgentSlot {
   /** Live processes, the current one and any still draining. */
   readonly gens = new Set<Generation>();
   current: Generation | null = null;
+  /** What the newest process said in `initialize` (kept after it is gone). */
+  info: ConnectionInfo | undefined;
   readonly gate: Gate;
   readonly crashes: CrashTracker;
   closed = false;
@@ -118,7 +122,7 @@ export class AgentSlot {
           // Commands the agent runs get the basics and the workspace's env, never the agent's credentials.
           terminalEnv: buildChildEnv(process.env, { set: this.workspaceEnv() }),
           onFrame: (f) => {
-            gen.tap(f);
+            if (f.dir === 'agent->client') gen.lastActivity = Date.now();
             cfg.onFrame?.(key, f);
           },
           onProtocolError: (e) => {
@@ -139,6 +143,7 @@ export class AgentSlot {
       throw e;
     }
     gen.client = client;
+    this.info = client.info;
     gen.pid = client.connection.process?.pid ?? null;
     if (gen.pid !== null) ownGroup(gen.pid, cfg.killOnExit);
     const c = client.capabilities;
@@ -193,7 +198,7 @@ export class AgentSlot {
     if (this.current === gen) this.current = null;
     for (const b of this.bindings.values()) {
       if (b.gen !== gen) continue;
-      gen.client.sessions.delete(b.id);
+      gen.client.detach(b.session);
       b.gen = null;
     }
     const proc = gen.client.connection.process;

@@ -1,11 +1,12 @@
 /**
  * The store: one SQLite file under Talaria's home with sessions, their wire logs, threads, turns,
- * permission rules and the audit log. Plain JSON in and out; no runtime imports from other layers.
+ * permission rules, the audit log and writer leases. Plain JSON in and out: it imports protocol and
+ * thread types only (the recorder that fills it lives in the harness).
  */
 import { openDatabase, type Db, type OpenDbOptions } from './db.js';
 import { createEntriesRepo, type EntriesRepo } from './entries.js';
+import { createLeasesRepo, type LeasesRepo } from './leases.js';
 import { createPermissionsRepo, type PermissionsRepo } from './permissions.js';
-import type { Recorder } from './recorder.js';
 import { createSessionsRepo, type SessionsRepo } from './sessions.js';
 import { createTurnsRepo, type TurnsRepo } from './turns.js';
 import { createWireLogRepo, type WireLogRepo } from './wire-log.js';
@@ -34,13 +35,14 @@ export interface Store {
   readonly entries: EntriesRepo;
   readonly turns: TurnsRepo;
   readonly permissions: PermissionsRepo;
+  readonly leases: LeasesRepo;
   /** Runs `fn` in one transaction (nested calls become savepoints). */
   transaction<T>(fn: () => T): T;
   readonly closed: boolean;
-  /** Flushes every open recorder, then closes the database. Idempotent. */
+  /** Runs `fn` just before the database closes (writers flush there). Returns an unregister function. */
+  beforeClose(fn: () => void): () => void;
+  /** Runs the beforeClose callbacks, then closes the database. Idempotent. */
   close(): void;
-  /** @internal Open recorders, flushed on close. */
-  readonly _recorders: Set<Recorder>;
 }
 
 export function openStore(opts: StoreOptions = {}): Store {
@@ -48,6 +50,7 @@ export function openStore(opts: StoreOptions = {}): Store {
   const { db } = opened;
   const now = opts.now ?? Date.now;
   let closed = false;
+  const closing = new Set<() => void>();
   const store: Store = {
     db,
     path: opened.path,
@@ -61,17 +64,30 @@ export function openStore(opts: StoreOptions = {}): Store {
     entries: createEntriesRepo(db, now),
     turns: createTurnsRepo(db),
     permissions: createPermissionsRepo(db, now),
+    leases: createLeasesRepo(db, now),
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     get closed() {
       return closed;
     },
+    beforeClose(fn) {
+      const entry = () => fn();
+      closing.add(entry);
+      return () => void closing.delete(entry);
+    },
     close() {
       if (closed) return;
-      for (const r of [...store._recorders]) r.close();
+      // A failing writer must not keep the database open; writers report their own failures.
+      for (const fn of [...closing]) {
+        try {
+          fn();
+        } catch (err) {
+          opts.logger?.error('store: a writer failed while the store closed', { error: String(err) });
+        }
+      }
+      closing.clear();
       closed = true;
       db.close();
     },
-    _recorders: new Set(),
   };
   return store;
 }
@@ -79,7 +95,6 @@ export function openStore(opts: StoreOptions = {}): Store {
 export { openDatabase, migrate, resolveHome, DB_FILE, type Db, type OpenDbOptions, type OpenedDb } from './db.js';
 export { StoreError, storeErrorFrom, type StoreErrorCode } from './errors.js';
 export { MIGRATIONS, type Migration } from './migrations/index.js';
-export { createRecorder, type Recorder, type RecorderOptions, type FlushInfo } from './recorder.js';
 export {
   exportSessionJson,
   exportSessionMarkdown,
@@ -95,4 +110,5 @@ export type { StoredSession, NewSession, SessionPatch, SessionFilter, SessionsRe
 export type { WireRow, WireReadOptions, WireLogRepo } from './wire-log.js';
 export type { ThreadMeta, IndexedEntry, EntriesRepo } from './entries.js';
 export type { StoredTurn, TurnStart, TurnEnd, TurnsRepo } from './turns.js';
-export type { RuleScope, StoredRule, NewRule, AuditInput, AuditRecord, PermissionsRepo } from './permissions.js';
+export type { RuleScope, RuleJson, StoredRule, NewRule, AuditInput, AuditRecord, PermissionsRepo } from './permissions.js';
+export type { Lease, LeaseHolder, LeasesRepo } from './leases.js';

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { openStore, openDatabase, resolveHome, StoreError, MIGRATIONS, DB_FILE, type Migration } from '../../src/store/index.js';
 import { tempHome } from './helpers.js';
 
-const TABLES = ['entries', 'permission_audit', 'permission_rules', 'schema_migrations', 'sessions', 'threads', 'turns', 'wire_log', 'workspaces'];
+const TABLES = ['entries', 'permission_audit', 'permission_rules', 'schema_migrations', 'session_leases', 'sessions', 'threads', 'turns', 'wire_log', 'workspaces'];
+const LATEST = Math.max(...MIGRATIONS.map((m) => m.version));
 
 function tables(store: { db: { prepare(s: string): { all(): unknown[] } } }): string[] {
   return (store.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
@@ -26,10 +27,10 @@ describe('opening the database', () => {
     const { db, version, applied, path } = openDatabase({ home });
     try {
       expect(path).toBe(join(home, DB_FILE));
-      expect(version).toBe(MIGRATIONS.length);
+      expect(version).toBe(LATEST);
       expect(applied).toEqual(MIGRATIONS.map((m) => m.version));
       expect(tables({ db })).toEqual(TABLES);
-      expect(db.prepare('SELECT version, name FROM schema_migrations').all()).toEqual([{ version: 1, name: 'initial' }]);
+      expect(db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all()).toEqual(MIGRATIONS.map((m) => ({ version: m.version, name: m.name })));
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
       expect(db.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
       expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
@@ -49,8 +50,8 @@ describe('opening the database', () => {
     a.close();
     const first = openDatabase({ home });
     expect(first.applied).toEqual([]);
-    expect(first.version).toBe(1);
-    expect(first.db.prepare('SELECT COUNT(*) AS n FROM schema_migrations').get()).toEqual({ n: 1 });
+    expect(first.version).toBe(LATEST);
+    expect(first.db.prepare('SELECT COUNT(*) AS n FROM schema_migrations').get()).toEqual({ n: MIGRATIONS.length });
     first.db.close();
     const b = openStore({ home });
     expect(b.sessions.get('s1')?.provider).toBe('hermes');
@@ -60,12 +61,12 @@ describe('opening the database', () => {
   it('refuses a database from a newer Talaria with schema_too_new, naming both versions', () => {
     const home = tempHome();
     const s = openStore({ home });
-    s.db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (7, ?, 0)').run('from-the-future');
+    s.db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (70, ?, 0)').run('from-the-future');
     s.close();
     const err = errorOf(() => openStore({ home }));
     expect(err.code).toBe('schema_too_new');
-    expect(err.details).toEqual({ version: 7, known: 1 });
-    expect(err.message).toMatch(/version 7 .*\(1\)/);
+    expect(err.details).toEqual({ version: 70, known: LATEST });
+    expect(err.message).toMatch(new RegExp(`version 70 .*\\(${LATEST}\\)`));
   });
 
   it('applies later migrations in order on an older database, each once', () => {
@@ -74,16 +75,16 @@ describe('opening the database', () => {
     const calls: number[] = [];
     const more: Migration[] = [
       ...MIGRATIONS,
-      { version: 3, name: 'third', up: (db) => (calls.push(3), db.exec('ALTER TABLE sessions ADD COLUMN c3 TEXT')) },
-      { version: 2, name: 'second', up: (db) => (calls.push(2), db.exec('ALTER TABLE sessions ADD COLUMN c2 TEXT')) },
+      { version: 91, name: 'third', up: (db) => (calls.push(91), db.exec('ALTER TABLE sessions ADD COLUMN c3 TEXT')) },
+      { version: 90, name: 'second', up: (db) => (calls.push(90), db.exec('ALTER TABLE sessions ADD COLUMN c2 TEXT')) },
     ];
     const o = openDatabase({ home, migrations: more });
-    expect(o.applied).toEqual([2, 3]);
-    expect(calls).toEqual([2, 3]);
+    expect(o.applied).toEqual([90, 91]);
+    expect(calls).toEqual([90, 91]);
     o.db.close();
     const again = openDatabase({ home, migrations: more });
     expect(again.applied).toEqual([]);
-    expect(calls).toEqual([2, 3]);
+    expect(calls).toEqual([90, 91]);
     again.db.close();
   });
 
@@ -93,7 +94,7 @@ describe('opening the database', () => {
     const bad: Migration[] = [
       ...MIGRATIONS,
       {
-        version: 2,
+        version: 90,
         name: 'broken',
         up: (db) => {
           db.exec('CREATE TABLE half_done (x)');
@@ -103,9 +104,9 @@ describe('opening the database', () => {
     ];
     const err = errorOf(() => openDatabase({ home, migrations: bad }));
     expect(err.code).toBe('migration_failed');
-    expect(err.message).toMatch(/migration 2 \(broken\).*boom/);
+    expect(err.message).toMatch(/migration 90 \(broken\).*boom/);
     const o = openDatabase({ home });
-    expect(o.version).toBe(1);
+    expect(o.version).toBe(LATEST);
     expect(tables(o)).not.toContain('half_done');
     o.db.close();
   });

@@ -4,6 +4,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import * as m001 from './001-initial.js';
+import * as m003 from './003-session-leases.js';
 
 export interface Migration {
   version: number;
@@ -11,4 +12,8 @@ export interface Migration {
   up(db: Database): void;
 }
 
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: m001.name, up: m001.up }];
+// 002 is taken by the session settings migration (model and mode kept with the session).
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: m001.name, up: m001.up },
+  { version: 3, name: m003.name, up: m003.up },
+];
