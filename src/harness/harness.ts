@@ -22,7 +22,7 @@ import { demoProvider } from '../providers/builtin.js';
 import { currentEnv } from '../providers/locate.js';
 import { loadRegistry } from '../providers/registry.js';
 import type { Provider, ProviderEnv } from '../providers/types.js';
-import { openStore, type StoredSession } from '../store/index.js';
+import { openStore, type Lease, type StoredSession } from '../store/index.js';
 import { agentStatuses, hermesProfiles, pickAgent } from './choose.js';
 import type { RecordingDeps } from './hosted.js';
 import { ruleJson } from './rules.js';
@@ -60,7 +60,10 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
   if (!o.registry) registry.add(demoWithEnv(env));
   const store = openStore({ ...(o.storePath ? { path: o.storePath } : { home }), logger });
   const setup = new SetupFrames();
-  const locks = new SessionLocks(store, o.sessionWaitMs ?? 0);
+  const locks = new SessionLocks(store, {
+    waitMs: o.sessionWaitMs ?? 0,
+    ...(o.onSessionWait ? { onWait: (l: Lease) => o.onSessionWait!({ sessionId: l.sessionId, pid: l.pid, host: l.host }) } : {}),
+  });
   const decisions = new Map<string, (e: PermissionDecisionEvent) => void>();
   const talariaIds = new Map<string, string>();
   const live = new Set<HarnessSession>();

@@ -30,9 +30,13 @@ export class SessionLocks {
 
   constructor(
     private readonly store: Store,
-    /** How long to wait for another process's lease (default 0: refuse at once). */
-    private readonly waitMs = 0,
-    private readonly alive: (l: Lease) => boolean = (l) => holderAlive(l),
+    private readonly o: {
+      /** How long to wait for another process's lease (default 0: refuse at once). */
+      waitMs?: number;
+      /** Told once per acquire that has to wait (a face can say who holds the session). */
+      onWait?: (holder: Lease) => void;
+      alive?: (l: Lease) => boolean;
+    } = {},
   ) {}
 
   /** Takes `sessionId`'s lease, waiting up to waitMs while another process holds it. */
@@ -40,15 +44,17 @@ export class SessionLocks {
     if (this.held.has(sessionId)) {
       throw new TalariaError('session_busy', `session ${sessionId} is already open in this harness; use the open session or close it first`, { sessionId });
     }
-    const deadline = Date.now() + this.waitMs;
-    for (;;) {
-      const other = this.store.leases.acquire(sessionId, this.holder, this.alive);
+    const deadline = Date.now() + (this.o.waitMs ?? 0);
+    const alive = this.o.alive ?? ((l: Lease) => holderAlive(l));
+    for (let attempt = 0; ; attempt++) {
+      const other = this.store.leases.acquire(sessionId, this.holder, alive);
       if (!other) {
         this.held.add(sessionId);
         return;
       }
       const left = deadline - Date.now();
       if (left <= 0) throw busy(sessionId, other, this.holder.host);
+      if (attempt === 0) this.o.onWait?.(other);
       await new Promise((r) => setTimeout(r, Math.min(POLL_MS, left)));
     }
   }

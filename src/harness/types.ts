@@ -43,6 +43,8 @@ export interface HarnessOptions {
    * writer lease), before failing with `session_busy`. Default 0: fail at once.
    */
   sessionWaitMs?: number;
+  /** Opening a stored session has to wait for another process (pid, host) that has it open. */
+  onSessionWait?: (e: { sessionId: string; pid: number; host: string }) => void;
   /** A live session's recording failed (frames or turns not stored); also on HarnessSession.recording. */
   onRecordingError?: (e: RecordingError) => void;
 }
