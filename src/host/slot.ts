@@ -8,6 +8,7 @@
 import { AcpClient, type ConnectionInfo } from '../session/client.js';
 import type { Session } from '../session/session.js';
 import { buildChildEnv } from '../protocol/env.js';
+import { background } from '../protocol/background.js';
 import { TalariaError, type ConnectionClosedError } from '../protocol/errors.js';
 import type { CloseInfo } from '../protocol/connection.js';
 import type { Frame, Logger, ProtocolErrorEvent } from '../protocol/types.js';
@@ -151,7 +152,7 @@ export class AgentSlot {
     this.gens.add(gen);
     this.current = gen;
     this.emit('agent.spawned', { key, generation: gen.n, pid: gen.pid ?? -1, command: located.command, args: located.args });
-    void client.closed.then((info) => this.onClosed(gen, info));
+    background(client.closed.then((info) => this.onClosed(gen, info)), this.logger, 'cleaning up after the agent exited', { pid: gen.pid });
     this.afterWork(gen);
     return gen;
   }
@@ -202,8 +203,8 @@ export class AgentSlot {
       b.gen = null;
     }
     const proc = gen.client.connection.process;
-    const terminated = proc?.terminate({ graceMs: this.cfg.terminateGraceMs });
-    void gen.client.close().then(() => terminated);
+    background(proc?.terminate({ graceMs: this.cfg.terminateGraceMs }), this.logger, 'terminating the agent', { pid: gen.pid });
+    background(gen.client.close(), this.logger, 'closing the agent connection', { pid: gen.pid });
     return gen.gone;
   }
 
@@ -219,14 +220,14 @@ export class AgentSlot {
   afterWork(gen: Generation): void {
     if (!gen.alive || !gen.idle) return;
     if (gen.retiring) {
-      void this.closeGen(gen, gen.retiring);
+      background(this.closeGen(gen, gen.retiring), this.logger, 'retiring the agent', { pid: gen.pid });
       return;
     }
     if (!Number.isFinite(this.cfg.idleMs)) return;
     if (gen.idleTimer) clearTimeout(gen.idleTimer);
     gen.idleTimer = setTimeout(() => {
       gen.idleTimer = undefined;
-      if (gen.alive && gen.idle && this.reapable(gen)) void this.closeGen(gen, 'idle');
+      if (gen.alive && gen.idle && this.reapable(gen)) background(this.closeGen(gen, 'idle'), this.logger, 'reaping the idle agent', { pid: gen.pid });
     }, this.cfg.idleMs);
     gen.idleTimer.unref();
   }

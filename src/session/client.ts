@@ -6,6 +6,7 @@ import { spawnAgent, type SpawnOptions } from '../protocol/spawn.js';
 import { createFsHandlers } from '../protocol/client-fs.js';
 import { createTerminalManager } from '../protocol/client-terminal.js';
 import { buildChildEnv } from '../protocol/env.js';
+import { background } from '../protocol/background.js';
 import type { PermissionBroker } from '../permission/broker.js';
 import { createSessionBroker } from './broker-wiring.js';
 import type { PermissionDecisionEvent, PermissionMode, PermissionRule } from '../permission/types.js';
@@ -142,7 +143,7 @@ export class AcpClient {
     this.connection.closed.then(
       (info) => {
         this.broker.closeAll();
-        this.terminals?.disposeAll();
+        background(this.terminals?.disposeAll(), this.logger, 'disposing terminals');
         const err = info.error ?? new TalariaError('connection_closed', 'agent connection closed');
         for (const s of this.sessions.values()) s.connectionLost(err);
       },
@@ -257,7 +258,7 @@ export class AcpClient {
       baseRules: () => this.opts.permission?.rules ?? [],
       onClosed: () => {
         this.router.detach(id, s);
-        this.terminals?.disposeSession(id);
+        background(this.terminals?.disposeSession(id), this.logger, 'disposing terminals', { sessionId: id });
       },
     });
     s.subscribe((e) => this.bus.emit(e));
