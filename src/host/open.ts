@@ -14,7 +14,8 @@ import { filterMcpServers } from '../providers/mcp.js';
 import type { Session } from '../session/session.js';
 import type { SessionBinding } from './binding.js';
 import type { Generation } from './generation.js';
-import { errorText, isEmptyResult, notFound, type SlotSessions } from './ops.js';
+import { errorText } from '../session/errors.js';
+import { isEmptyResult, notFound, type SlotSessions } from './ops.js';
 
 export type OpenKind = 'new' | 'load' | 'resume' | 'fork';
 

@@ -7,6 +7,7 @@
  */
 import { TalariaError, WireError } from '../protocol/errors.js';
 import type { PermissionRule } from '../permission/types.js';
+import { authRequired } from '../session/errors.js';
 import type { SessionHooks } from '../session/hooks.js';
 import type { Session } from '../session/session.js';
 import { SessionBinding, type BindingOwner } from './binding.js';
@@ -17,16 +18,6 @@ import { loadInto, restoreChoices } from './restore.js';
 type ReqOpts = { signal?: AbortSignal; timeoutMs?: number };
 const CANCELLED = Object.freeze({ stopReason: 'cancelled' });
 const CONFIG_METHODS = new Set(['session/set_model', 'session/set_mode', 'session/set_config_option', 'session/load']);
-
-/** An agent error with its detail (Hermes puts the useful part in data.details). */
-export function errorText(e: unknown): string {
-  if (e instanceof WireError) {
-    const d = e.data as { details?: unknown; message?: unknown } | undefined;
-    const detail = typeof d?.details === 'string' ? d.details : typeof d?.message === 'string' ? d.message : '';
-    return detail && detail !== e.message ? `${e.message}: ${detail}` : e.message;
-  }
-  return e instanceof Error ? e.message : String(e);
-}
 
 export const isEmptyResult = (r: unknown) => r === null || r === undefined || (typeof r === 'object' && Object.keys(r as object).length === 0);
 
@@ -267,7 +258,7 @@ export class SlotSessions implements BindingOwner {
   }
 
   mapError(gen: Generation, e: unknown): unknown {
-    const auth = authError(this.slot.label, e);
+    const auth = authRequired(e, { label: this.slot.label, authMethods: gen.client.capabilities.authMethods });
     if (auth) return auth;
     if (gen.exitReason === 'stalled') {
       return new TalariaError(
@@ -278,12 +269,6 @@ export class SlotSessions implements BindingOwner {
     }
     return e;
   }
-}
-
-/** ACP's -32000 "auth required", as a TalariaError callers can switch on (turn error code auth_required). */
-export function authError(label: string, e: unknown): TalariaError | undefined {
-  if (!(e instanceof WireError) || e.code !== -32000) return undefined;
-  return new TalariaError('auth_required', `${label} needs credentials: ${errorText(e)}. Log in to ${label} or give it an API key.`, { rpcCode: e.code, data: e.data });
 }
 
 /** -32002, or an error that says "not found", for the session asked for. */
