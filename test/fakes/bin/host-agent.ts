@@ -169,5 +169,5 @@ async function prompt(msg: Msg): Promise<void> {
     cancelled.delete(sid);
   }
   save(r);
-  respond(msg.id, { stopReason: stop, usage: { inputTokens: 10, outputTokens: 2, totalTokens: 12 } });
+  respond(msg.id, { stopReason: stop, usage: { inputTokens: 10, outputTokens: 2, totalTokens: 12 }, _meta: { sessionId: sid } });
 }
