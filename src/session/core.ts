@@ -1,8 +1,10 @@
 /**
  * What a Session is made of, and what its parts may use of it. Session (session.ts) owns the
- * thread, state and events; the parts — turns and queue (turns.ts), cancel settlement
- * (cancel-settle.ts), permission bridge (permission-bridge.ts), models and modes
- * (model-mode.ts), reopen after a failed turn (reopen.ts) — each get this narrow view.
+ * thread, state, events and frames; the parts — thread changes as events (thread-events.ts),
+ * turns and queue (turns.ts), cancel settlement (cancel-settle.ts), permission bridge
+ * (permission-bridge.ts), models and modes (model-mode.ts), reopen after a failed turn
+ * (reopen.ts), error shapes (errors.ts) — each get this narrow view. Frames reach a session
+ * from its connection's router (router.ts).
  */
 import type { Logger } from '../protocol/types.js';
 import type { PermissionBroker } from '../permission/broker.js';

@@ -8,10 +8,10 @@ import type { Frame, Logger } from '../protocol/types.js';
 import type { PermissionBroker } from '../permission/broker.js';
 import type { PermissionAnswer, PermissionMode, PermissionOutcome, PermissionRule } from '../permission/types.js';
 import { createThread, openToolCalls, reduce } from '../thread/index.js';
-import type { Thread, ThreadAction, ThreadChange, ToolCallEntry } from '../thread/types.js';
+import type { Thread, ThreadAction, ToolCallEntry } from '../thread/types.js';
 import { EventBus } from './bus.js';
 import { CancelSettlement } from './cancel-settle.js';
-import { applyConfigOptionUpdate, applyCurrentMode, normalizeCatalog, type Catalog } from './catalog.js';
+import { normalizeCatalog, type Catalog } from './catalog.js';
 import type { EventBody, PromptInput, SessionCore, SessionInit, SessionPort } from './core.js';
 import { describeError } from './errors.js';
 import type { EventName, SessionEvent } from './events.js';
@@ -21,6 +21,7 @@ import { requestPermission, type PermissionParams } from './permission-bridge.js
 import type { Update } from './router.js';
 import { transition, type SessionEvent as StateEvent, type SessionState } from './state.js';
 import type { Turn, TurnResult } from './turn.js';
+import { emitChange } from './thread-events.js';
 import { TurnQueue } from './turns.js';
 
 export { toBlocks, type PromptInput, type SessionInit, type SessionPort } from './core.js';
@@ -129,33 +130,7 @@ export class Session implements SessionCore {
 
   /** @internal Apply a reducer action and fan its changes out as events. */
   apply(action: ThreadAction): void {
-    for (const c of reduce(this.thread, action)) this.emitChange(c);
-  }
-
-  private emitChange(c: ThreadChange): void {
-    switch (c.type) {
-      case 'entry.added':
-      case 'entry.updated':
-        return this.emit(c.type, { index: c.index, entry: c.entry });
-      case 'plan.updated':
-        return this.emit('plan.updated', { plan: c.plan });
-      case 'commands.updated':
-        return this.emit('commands.updated', { commands: c.commands });
-      case 'mode.updated':
-        this.emit('mode.updated', { modeId: c.modeId });
-        return this.setCatalog(applyCurrentMode(this.catalog, c.modeId));
-      case 'config.updated':
-        this.emit('config.updated', { configOptions: c.configOptions });
-        return this.setCatalog(applyConfigOptionUpdate(this.catalog, c.configOptions));
-      case 'info.updated': {
-        const body: EventBody<'info.updated'> = {};
-        if (c.title !== undefined) body.title = c.title;
-        if (c.updatedAt !== undefined) body.updatedAt = c.updatedAt;
-        return this.emit('info.updated', body);
-      }
-      case 'context.updated':
-        return this.emit('context.updated', { context: c.context });
-    }
+    for (const c of reduce(this.thread, action)) emitChange(this, c);
   }
 
   /** @internal The router: every `session/update` of this session, in wire order. */
