@@ -7,10 +7,13 @@ import { applyConfigOptionUpdate, applyCurrentMode, applyCurrentModel, planSwitc
 import type { SessionCore } from './core.js';
 
 type ConfigAnswer = { configOptions?: unknown[] } | null;
+type Send = (method: string, params: unknown) => Promise<unknown>;
 
-export async function switchTo(s: SessionCore, kind: 'model' | 'mode', id: string): Promise<void> {
+/** `send` defaults to the session's port (the host passes the process it is restoring the session in). */
+export async function switchTo(s: Pick<SessionCore, 'id' | 'catalog' | 'port' | 'setCatalog'>, kind: 'model' | 'mode', id: string, send?: Send): Promise<void> {
   const plan = planSwitch(s.catalog, kind, id);
-  const res = await s.port.request<ConfigAnswer>(plan.method, { sessionId: s.id, ...plan.params });
+  const params = { sessionId: s.id, ...plan.params };
+  const res = (await (send ? send(plan.method, params) : s.port.request(plan.method, params))) as ConfigAnswer;
   if (plan.method === 'session/set_config_option' && Array.isArray(res?.configOptions) && res.configOptions.length > 0) {
     s.setCatalog(applyConfigOptionUpdate(s.catalog, res.configOptions));
   } else s.setCatalog(kind === 'model' ? applyCurrentModel(s.catalog, id) : applyCurrentMode(s.catalog, id));
