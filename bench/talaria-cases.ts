@@ -17,6 +17,7 @@ import { runLoadReplay, runStoredReplay } from './talaria-history.js';
 import { runIdleSessions } from './talaria-idle.js';
 import { runCorePairs, runPacedPairs } from './talaria-paired.js';
 import { runPairedStartup } from './talaria-startup.js';
+import { recorderTime } from './recorder-time.js';
 import { runTalariaStoreFlood } from './talaria-store.js';
 import type { BenchCase, Measurement } from './types.js';
 
@@ -62,16 +63,20 @@ export const talariaCases: BenchCase[] = [
     metrics: [
       { key: 'framesPerSec', unit: 'frames/s', label: 'talaria + store throughput', baseline: SDK_TP, target: { kind: 'ratio-at-least', min: 0.5 } },
       { key: 'framesPerSec', unit: 'frames/s', label: 'talaria + store throughput', baseline: { case: 'talaria.core', key: 'framesPerSec' } },
+      { key: 'framesPerSec', unit: 'frames/s', label: 'talaria + store throughput', baseline: { case: 'floor', key: 'framesPerSec' } },
       { key: 'lost', unit: 'frames', label: 'talaria + store frames lost (thread)', target: ZERO_LOST },
       // Each accounting term is its own zero target: an extra row must not hide a missing one.
       { key: 'framesMissing', unit: 'rows', label: 'talaria + store wire-log rows: frames − stored', target: ZERO_LOST },
       { key: 'entriesMissing', unit: 'rows', label: 'talaria + store entry rows: thread − stored', target: ZERO_LOST },
+      { key: 'recorderMs', unit: 'ms', label: 'recorder time per 100k frames (bench/recorder-time.ts)' },
     ],
     run: async (o) => {
       const r = await runTalariaStoreFlood({ frames: o.frames });
       const s = floodSample(r);
       const { framesMissing, entriesMissing, storedFrames, storedEntries } = r;
-      return { values: { ...s.values, framesMissing, entriesMissing, storedFrames, storedEntries }, notes: s.notes ?? [] };
+      const rec = await recorderTime(undefined, Math.min(o.frames, 100_000), 1);
+      const recorderMs = (rec.ms * 100_000) / rec.frames;
+      return { values: { ...s.values, framesMissing, entriesMissing, storedFrames, storedEntries, recorderMs }, notes: s.notes ?? [] };
     },
   },
   {

@@ -25,7 +25,8 @@ export interface StoreFloodResult extends TalariaFloodResult {
 
 export async function runTalariaStoreFlood(p: FloodParams): Promise<StoreFloodResult> {
   // Imported here so that a store under construction only breaks the cases that use it.
-  const { openStore, createRecorder } = await import('../src/store/index.js');
+  const { openStore } = await import('../src/store/index.js');
+  const { createRecorder } = await import('../src/harness/recorder.js');
   const home = await mkdtemp(join(tmpdir(), 'talaria-bench-store-'));
   try {
     const store = openStore({ home });

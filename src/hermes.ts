@@ -11,4 +11,4 @@ export type { HermesProfile } from './providers/hermes/profiles.js';
 export { installSkill } from './providers/hermes/skills.js';
 export { lintHermesConfig } from './providers/hermes/config-lint.js';
 export type { LintIssue } from './providers/hermes/config-lint.js';
-export { hermesModelRows } from './session/hermes-catalog.js';
+export { hermesModelRows } from './providers/hermes/catalog.js';

@@ -10,7 +10,7 @@ import { ConnectionClosedError, RPC, TalariaError, WireError } from '../protocol
 import type { Frame, ProtocolErrorEvent } from '../protocol/types.js';
 import { currentEnv } from '../providers/locate.js';
 import type { SessionEvent } from '../session/events.js';
-import { describeError } from '../session/session.js';
+import { describeError } from '../session/errors.js';
 import { createHarness, type Harness, type HarnessExtras, type HarnessOptions, type HarnessSession } from '../harness/index.js';
 import { DEMO_BANNER, DEMO_NOTE, RuntimeError, type AgentRuntime } from './runtime-types.js';
 import type { AgentKey } from '../host/events.js';

@@ -14,7 +14,7 @@ import { silentLogger } from '../protocol/types.js';
 import { TalariaError } from '../protocol/errors.js';
 import type { PermissionDecisionEvent, PermissionMode, PermissionRule } from '../permission/types.js';
 import { EventBus } from '../session/bus.js';
-import type { SessionListing } from '../session/client.js';
+import type { ConnectionInfo, SessionListing } from '../session/client.js';
 import type { Session } from '../session/session.js';
 import { currentEnv } from '../providers/locate.js';
 import type { ProviderRegistry } from '../providers/registry.js';
@@ -45,7 +45,13 @@ export interface HostOptions {
   permission?: { mode?: PermissionMode; rules?: PermissionRule[]; timeoutMs?: number };
   /** Per-workspace env set in the agent (e.g. config.json's workspaces[ws].env). */
   workspaceEnv?: (workspace: string) => Record<string, string> | undefined;
+  /** Every frame of every agent process (each session's own frames: Session.subscribeFrames). */
   onFrame?: (key: AgentKey, frame: Frame) => void;
+  /**
+   * Called with every Session the host creates, before any of its frames or events: subscribe
+   * here to see a session's whole wire log (its setup included) before it is handed out.
+   */
+  onSession?: (session: Session, key: AgentKey) => void;
   onProtocolError?: (key: AgentKey, e: ProtocolErrorEvent) => void;
   onPermissionDecision?: (e: PermissionDecisionEvent) => void;
   onRule?: (sessionId: string, rule: PermissionRule) => void;
@@ -107,7 +113,7 @@ export class AgentHost {
 
   private slot(t: AgentTarget): SlotSessions {
     const key = this.keyOf(t);
-    const id = `${key.provider}\u0000${key.profile ?? ''}\u0000${key.workspace}`;
+    const id = slotId(key);
     let ops = this.slots.get(id);
     if (!ops) {
       const o = this.o;
@@ -124,6 +130,7 @@ export class AgentHost {
           backoff: { ...DEFAULT_BACKOFF, ...(o.backoff ?? {}) },
           ...(o.permission ? { permission: o.permission } : {}),
           ...(o.onFrame ? { onFrame: o.onFrame } : {}),
+          ...(o.onSession ? { onSession: o.onSession } : {}),
           ...(o.onProtocolError ? { onProtocolError: o.onProtocolError } : {}),
           ...(o.onPermissionDecision ? { onPermissionDecision: o.onPermissionDecision } : {}),
           ...(o.onRule ? { onRule: o.onRule } : {}),
@@ -195,6 +202,11 @@ export class AgentHost {
     return this.find(session)?.slot.key;
   }
 
+  /** What the agent behind `key` said in its last `initialize` (undefined before it ever started). */
+  connectionInfo(key: AgentKey): ConnectionInfo | undefined {
+    return this.slots.get(slotId(key))?.slot.info;
+  }
+
   /** Cancels what runs, tells the agent when it supports close, and forgets the session. */
   async closeSession(session: Session, reason = 'closed by client'): Promise<void> {
     const ops = this.find(session);
@@ -239,4 +251,8 @@ export class AgentHost {
   killAllSync(): void {
     this.trees.killAllSync();
   }
+}
+
+function slotId(key: AgentKey): string {
+  return `${key.provider}\u0000${key.profile ?? ''}\u0000${key.workspace}`;
 }

@@ -14,7 +14,8 @@ import { filterMcpServers } from '../providers/mcp.js';
 import type { Session } from '../session/session.js';
 import type { SessionBinding } from './binding.js';
 import type { Generation } from './generation.js';
-import { errorText, isEmptyResult, notFound, type SlotSessions } from './ops.js';
+import { errorText } from '../session/errors.js';
+import { isEmptyResult, notFound, type SlotSessions } from './ops.js';
 
 export type OpenKind = 'new' | 'load' | 'resume' | 'fork';
 
@@ -111,7 +112,7 @@ async function setup(ops: SlotSessions, req: OpenRequest, gen: Generation): Prom
     const stray = req.kind === 'resume' ? provider.quirks.strayResumeId?.(res, id) : undefined;
     if (stray) {
       // The agent made a new, empty session instead: never route it, never show it.
-      gen.ignore(stray);
+      gen.client.ignore(stray);
       ops.discard(b);
       throw new TalariaError('session_not_found', `${slot.label} has no session ${id} (it created another one, ${stray}, which is ignored)`, { sessionId: id, strayId: stray });
     }

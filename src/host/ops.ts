@@ -3,10 +3,11 @@
  * port). Before anything reaches the agent the session is bound to the live process — loaded
  * into it first when it is new (after a crash, reap, env change or overflow), with its MCP
  * servers, model and mode restored. Prompts pass the per-process concurrency gate and are
- * watched by the stall watchdog; cumulative usage becomes per-turn here, per process.
+ * watched by the stall watchdog; each new process restarts the session's usage counters.
  */
 import { TalariaError, WireError } from '../protocol/errors.js';
 import type { PermissionRule } from '../permission/types.js';
+import { authRequired, errorText } from '../session/errors.js';
 import type { SessionHooks } from '../session/hooks.js';
 import type { Session } from '../session/session.js';
 import { SessionBinding, type BindingOwner } from './binding.js';
@@ -18,16 +19,6 @@ import { afterCancel, reapTurn, type TurnWork } from './reaper.js';
 type ReqOpts = { signal?: AbortSignal; timeoutMs?: number };
 const CANCELLED = Object.freeze({ stopReason: 'cancelled' });
 const CONFIG_METHODS = new Set(['session/set_model', 'session/set_mode', 'session/set_config_option', 'session/load']);
-
-/** An agent error with its detail (Hermes puts the useful part in data.details). */
-export function errorText(e: unknown): string {
-  if (e instanceof WireError) {
-    const d = e.data as { details?: unknown; message?: unknown } | undefined;
-    const detail = typeof d?.details === 'string' ? d.details : typeof d?.message === 'string' ? d.message : '';
-    return detail && detail !== e.message ? `${e.message}: ${detail}` : e.message;
-  }
-  return e instanceof Error ? e.message : String(e);
-}
 
 export const isEmptyResult = (r: unknown) => r === null || r === undefined || (typeof r === 'object' && Object.keys(r as object).length === 0);
 
@@ -45,8 +36,8 @@ export class SlotSessions implements BindingOwner {
   hooks(): SessionHooks {
     const { provider, key, ctx } = this.slot;
     const h: SessionHooks = { ...provider.hooks({ ...(key.profile ? { profile: key.profile } : {}), env: ctx }) };
-    // Usage is made per-turn by the host, per process (a new process restarts the counters).
-    h.usageMode = 'per-turn';
+    // The session makes cumulative usage per-turn; the host resets it for each new process.
+    h.usageMode = provider.usage === 'cumulative' ? 'cumulative' : 'per-turn';
     // The host reloads right after set_model, inside the same op (no prompt can slip in between).
     if (provider.quirks.reloadAfterSetModel) delete h.afterSetModel;
     return h;
@@ -58,10 +49,10 @@ export class SlotSessions implements BindingOwner {
       hooks: this.hooks(),
       logger: this.slot.logger,
       baseRules: this.baseRules,
-      usage: this.slot.provider.usage,
       onClosed: (closed) => this.forget(closed),
     });
     this.slot.bindings.set(b.id, b);
+    this.slot.cfg.onSession?.(b.session, this.slot.key);
     b.session.subscribe((e) => {
       const gen = b.gen;
       if (e.type === 'session.state' && e.state === 'failed') {
@@ -89,16 +80,15 @@ export class SlotSessions implements BindingOwner {
     return b;
   }
 
-  /** Route the agent's updates and permission requests for `b` to its Session. */
+  /** Route the agent's frames, updates and requests for `b` to its Session (what waited for it first). */
   attach(b: SessionBinding, gen: Generation): void {
-    gen.client.sessions.set(b.id, b.session);
     b.gen = gen;
-    for (const u of gen.takeEarly(b.id)) b.session.receiveUpdate(u);
+    gen.client.attach(b.session);
   }
 
   /** A session that never opened: gone without events. */
   discard(b: SessionBinding): void {
-    if (b.gen?.alive) b.gen.client.sessions.delete(b.id);
+    if (b.gen?.alive) b.gen.client.detach(b.session);
     b.gen = null;
     this.slot.bindings.delete(b.id);
   }
@@ -123,18 +113,19 @@ export class SlotSessions implements BindingOwner {
       throw new TalariaError('unsupported', `${slot.label} cannot load session ${b.id} into a new process; start a new session.`, { sessionId: b.id });
     }
     const old = b.gen;
-    if (old && old !== gen && old.alive) old.client.sessions.delete(b.id);
+    if (old && old !== gen && old.alive) old.client.detach(b.session);
     slot.beginWork(gen, b.id);
     try {
       this.attach(b, gen);
       await this.load(b, gen, true);
-      b.usage?.reset();
+      // A new process counts usage from zero.
+      b.session.resetUsage();
       await this.restoreChoices(b, gen);
       slot.emit('session.rebound', { key: slot.key, sessionId: b.id, generation: gen.n });
       return gen;
     } catch (e) {
       if (b.gen === gen) {
-        gen.client.sessions.delete(b.id);
+        gen.client.detach(b.session);
         b.gen = null;
       }
       throw e;
@@ -177,17 +168,19 @@ export class SlotSessions implements BindingOwner {
     return this.call(b, method, params, opts);
   }
 
-  notify(b: SessionBinding, method: string, params: unknown): void {
+  /** Rejects when the process is going (the session reports it; a cancel then ends the turn anyway). */
+  notify(b: SessionBinding, method: string, params: unknown): Promise<void> {
     if (method === 'session/cancel') b.pendingPrompt?.abort();
     const gen = b.gen;
-    if (!gen || !gen.alive || !gen.client.sessions.has(b.id)) return;
-    gen.client.connection.notify(method, params).catch((e: unknown) => this.slot.logger.debug('notify failed', { method, error: String(e) }));
+    if (!gen || !gen.alive || !gen.client.sessions.has(b.id)) return Promise.resolve();
+    const sent = gen.client.connection.notify(method, params);
     const work = method === 'session/cancel' ? this.turns.get(b) : undefined;
     if (work && !work.cancelled) {
       // At once: an agent may wait for its tool to end before it answers the cancel.
       work.cancelled = true;
       work.first = reapTurn(this.slot, work);
     }
+    return sent;
   }
 
   private async call(b: SessionBinding, method: string, params: unknown, opts?: ReqOpts): Promise<unknown> {
@@ -215,7 +208,7 @@ export class SlotSessions implements BindingOwner {
     const isModel = method === 'session/set_model' || (method === 'session/set_config_option' && p.configId !== undefined && p.configId === catalog.model?.configId);
     if (isModel) {
       b.modelId = method === 'session/set_model' ? p.modelId : String(p.value);
-      b.usage?.reset();
+      b.session.resetUsage();
       if (this.slot.provider.quirks.reloadAfterSetModel && method === 'session/set_model') await this.load(b, gen, true);
     } else if (method === 'session/set_mode') b.modeId = p.modeId;
     else if (method === 'session/set_config_option' && p.configId !== undefined && p.configId === catalog.mode?.configId) b.modeId = String(p.value);
@@ -260,7 +253,7 @@ export class SlotSessions implements BindingOwner {
           slot.endWork(gen, b.id);
         }
         slot.crashes.healthy();
-        return perTurnUsage(b, res);
+        return res;
       } finally {
         release();
       }
@@ -282,7 +275,7 @@ export class SlotSessions implements BindingOwner {
   }
 
   mapError(gen: Generation, e: unknown): unknown {
-    const auth = authError(this.slot.label, e);
+    const auth = authRequired(e, { label: this.slot.label, authMethods: gen.client.capabilities.authMethods });
     if (auth) return auth;
     if (gen.exitReason === 'stalled') {
       return new TalariaError(
@@ -293,12 +286,6 @@ export class SlotSessions implements BindingOwner {
     }
     return e;
   }
-}
-
-/** ACP's -32000 "auth required", as a TalariaError callers can switch on (turn error code auth_required). */
-export function authError(label: string, e: unknown): TalariaError | undefined {
-  if (!(e instanceof WireError) || e.code !== -32000) return undefined;
-  return new TalariaError('auth_required', `${label} needs credentials: ${errorText(e)}. Log in to ${label} or give it an API key.`, { rpcCode: e.code, data: e.data });
 }
 
 /**
@@ -312,16 +299,4 @@ export function notFound(e: unknown, sessionId: string): TalariaError | undefine
     return new TalariaError('session_not_found', `the agent has no session ${sessionId}`, { rpcCode: e.code });
   }
   return undefined;
-}
-
-/** Cumulative counters → this turn's figures; the agent's own numbers stay under `_meta`. */
-function perTurnUsage(b: SessionBinding, res: unknown): unknown {
-  if (!b.usage || typeof res !== 'object' || res === null) return res;
-  const r = res as { usage?: unknown; _meta?: Record<string, unknown> };
-  if (r.usage === undefined) return res;
-  const turn = b.usage.turn(r.usage);
-  const out: Record<string, unknown> = { ...r, _meta: { ...(r._meta ?? {}), 'talaria/reportedUsage': r.usage } };
-  if (turn) out.usage = turn;
-  else delete out.usage;
-  return out;
 }

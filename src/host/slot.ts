@@ -5,8 +5,10 @@
  * overflow, killed when it stalls, and replaced on the next use after a crash — with a
  * backoff when it crashes in a loop. Session-facing operations live in ops.ts.
  */
-import { AcpClient } from '../session/client.js';
+import { AcpClient, type ConnectionInfo } from '../session/client.js';
+import type { Session } from '../session/session.js';
 import { buildChildEnv } from '../protocol/env.js';
+import { background } from '../protocol/background.js';
 import { TalariaError, type ConnectionClosedError } from '../protocol/errors.js';
 import type { CloseInfo } from '../protocol/connection.js';
 import { AGENT_TAG_VAR, newAgentTag } from '../protocol/proc-tree.js';
@@ -33,6 +35,7 @@ export interface SlotConfig {
   backoff: BackoffPolicy;
   permission?: { mode?: PermissionMode; rules?: PermissionRule[]; timeoutMs?: number };
   onFrame?: (key: AgentKey, frame: Frame) => void;
+  onSession?: (session: Session, key: AgentKey) => void;
   onProtocolError?: (key: AgentKey, e: ProtocolErrorEvent) => void;
   onPermissionDecision?: (e: PermissionDecisionEvent) => void;
   onRule?: (sessionId: string, rule: PermissionRule) => void;
@@ -43,6 +46,8 @@ export class AgentSlot {
   /** Live processes, the current one and any still draining. */
   readonly gens = new Set<Generation>();
   current: Generation | null = null;
+  /** What the newest process said in `initialize` (kept after it is gone). */
+  info: ConnectionInfo | undefined;
   readonly gate: Gate;
   readonly crashes: CrashTracker;
   closed = false;
@@ -123,7 +128,7 @@ export class AgentSlot {
           // credentials — and the agent's tag: they are its work too (a cancel or stop ends them).
           terminalEnv: buildChildEnv(process.env, { set: { ...this.workspaceEnv(), [AGENT_TAG_VAR]: tag } }),
           onFrame: (f) => {
-            gen.tap(f);
+            if (f.dir === 'agent->client') gen.lastActivity = Date.now();
             cfg.onFrame?.(key, f);
           },
           onProtocolError: (e) => {
@@ -144,6 +149,7 @@ export class AgentSlot {
       throw e;
     }
     gen.client = client;
+    this.info = client.info;
     const proc = client.connection.process;
     gen.pid = proc?.pid ?? null;
     gen.startTicks = proc?.startTicks;
@@ -153,7 +159,7 @@ export class AgentSlot {
     this.gens.add(gen);
     this.current = gen;
     this.emit('agent.spawned', { key, generation: gen.n, pid: gen.pid ?? -1, command: located.command, args: located.args });
-    void client.closed.then((info) => this.onClosed(gen, info));
+    background(client.closed.then((info) => this.onClosed(gen, info)), this.logger, 'cleaning up after the agent exited', { pid: gen.pid });
     if (this.closed) {
       // Shut down while it was starting: it must not outlive the host.
       await this.closeGen(gen, 'shutdown');
@@ -207,12 +213,12 @@ export class AgentSlot {
     if (this.current === gen) this.current = null;
     for (const b of this.bindings.values()) {
       if (b.gen !== gen) continue;
-      gen.client.sessions.delete(b.id);
+      gen.client.detach(b.session);
       b.gen = null;
     }
     const proc = gen.client.connection.process;
-    const terminated = proc?.terminate({ graceMs: this.cfg.terminateGraceMs });
-    void gen.client.close().then(() => terminated);
+    background(proc?.terminate({ graceMs: this.cfg.terminateGraceMs }), this.logger, 'terminating the agent', { pid: gen.pid });
+    background(gen.client.close(), this.logger, 'closing the agent connection', { pid: gen.pid });
     return gen.gone;
   }
 
@@ -228,14 +234,14 @@ export class AgentSlot {
   afterWork(gen: Generation): void {
     if (!gen.alive || !gen.idle) return;
     if (gen.retiring) {
-      void this.closeGen(gen, gen.retiring);
+      background(this.closeGen(gen, gen.retiring), this.logger, 'retiring the agent', { pid: gen.pid });
       return;
     }
     if (!Number.isFinite(this.cfg.idleMs)) return;
     if (gen.idleTimer) clearTimeout(gen.idleTimer);
     gen.idleTimer = setTimeout(() => {
       gen.idleTimer = undefined;
-      if (gen.alive && gen.idle && this.reapable(gen)) void this.closeGen(gen, 'idle');
+      if (gen.alive && gen.idle && this.reapable(gen)) background(this.closeGen(gen, 'idle'), this.logger, 'reaping the idle agent', { pid: gen.pid });
     }, this.cfg.idleMs);
     gen.idleTimer.unref();
   }

@@ -43,6 +43,10 @@ export type TalariaErrorCode =
   | 'session_not_found'
   | 'session_closed'
   | 'session_failed'
+  /** Another Talaria process (or this harness) has the stored session open. */
+  | 'session_busy'
+  /** The store could not take what a live session sent (frames or turns lost). */
+  | 'recording_failed'
   | 'busy'
   | 'agent_crashed'
   | 'agent_error'

@@ -177,7 +177,7 @@ export function createTransport(options: TransportOptions): Transport {
     // A throwing tap must not cost the session its frame (an initialize answer would hang).
     if (onFrame !== undefined) {
       try {
-        onFrame({ dir: 'agent->client', t_ms: Math.round(now() - t0), msg: msg as RawMessage });
+        onFrame({ dir: 'agent->client', t_ms: Math.round(now() - t0), msg: msg as RawMessage, raw: line });
       } catch (e) {
         logger.error('onFrame threw', { error: e instanceof Error ? e.message : String(e) });
       }
@@ -273,17 +273,18 @@ export function createTransport(options: TransportOptions): Transport {
 
   function send(msg: RawMessage): Promise<void> {
     if (done) return Promise.reject(closeError);
-    let line: string;
+    let raw: string;
     try {
-      line = JSON.stringify(msg) + '\n';
+      raw = JSON.stringify(msg);
     } catch (e) {
       return Promise.reject(e instanceof Error ? e : new Error(String(e)));
     }
+    const line = raw + '\n';
     stats.framesOut++;
     stats.bytesOut += Buffer.byteLength(line);
     if (onFrame !== undefined) {
       try {
-        onFrame({ dir: 'client->agent', t_ms: Math.round(now() - t0), msg });
+        onFrame({ dir: 'client->agent', t_ms: Math.round(now() - t0), msg, raw });
       } catch (e) {
         logger.error('onFrame threw', { error: e instanceof Error ? e.message : String(e) });
       }

@@ -34,7 +34,7 @@ export function createWireLogRepo(db: Db) {
 
   const appendAll = db.transaction((sessionId: string, frames: readonly (Frame | WireLogLine)[]) => {
     let seq = lastSeq(sessionId);
-    for (const f of frames) insert.run(sessionId, ++seq, f.t_ms, checkDir(f.dir), redactFrame(f));
+    for (const f of frames) insert.run(sessionId, ++seq, f.t_ms, checkDir(f.dir), redactFrame(f, 'raw' in f ? f.raw : undefined));
     return seq;
   });
 

@@ -29,7 +29,8 @@ const RUNTIME: Record<string, string[]> = {
 const TYPES_ONLY: Record<string, string[]> = {
   thread: ['protocol'],
   permission: ['thread'],
-  store: ['thread', 'protocol', 'session', 'permission'],
+  // DESIGN's table: the store keeps to thread and protocol types (the recorder lives in harness).
+  store: ['thread', 'protocol'],
 };
 // Files allowed to import the SDK runtime: the protocol adapter, and the demo agent (a separate program).
 const SDK_RUNTIME_OK = [/^protocol\/connection\.ts$/, /^demo\//];
@@ -89,12 +90,17 @@ describe('layer rules', () => {
       { rel: 'session/t.ts', source: "import type { SessionUpdate } from '@agentclientprotocol/sdk';" },
       { rel: 'cli/main.ts', source: "export { x } from '../server/app.js';" },
       { rel: 'protocol/connection.ts', source: "import * as acp from '@agentclientprotocol/sdk';" },
+      { rel: 'store/recorder.ts', source: "import type { SessionEvent } from '../session/events.js';" },
+      { rel: 'store/permissions.ts', source: "import type { PermissionRule } from '../permission/types.js';" },
+      { rel: 'store/wire-log.ts', source: "import type { Frame } from '../protocol/types.js';" },
     ]);
     expect(bad).toEqual([
       'thread/reducer.ts: thread may not import session (../session/session.js)',
       'thread/y.ts: thread may not import protocol (../protocol/errors.js)',
       'session/s.ts: SDK runtime import',
       'cli/main.ts: cli may not import server (../server/app.js)',
+      'store/recorder.ts: store may not import types from session (../session/events.js)',
+      'store/permissions.ts: store may not import types from permission (../permission/types.js)',
     ]);
   });
 });

@@ -30,14 +30,18 @@ describe('Hermes turns through the host', () => {
     expect(readFileSync(join(t.workspace, 'out.txt'), 'utf8')).toBe('written by fake model\n');
   });
 
-  it('turns cumulative usage into per-turn figures (the raw report kept under _meta)', async () => {
-    const t = makeHost();
+  it('turns cumulative usage into per-turn figures; the response stays the raw one the agent sent', async () => {
+    const frames: Frame[] = [];
+    const t = makeHost({ onFrame: (_k, f) => frames.push(f) });
     const s = await t.host.newSession({ provider: 'hermes', workspace: t.workspace });
     const a = await s.prompt('hello').result;
     const b = await s.prompt('hello again').result;
     expect(a.usage).toMatchObject({ inputTokens: 1200, outputTokens: 34, totalTokens: 1234 });
     expect(b.usage).toMatchObject({ inputTokens: 1200, outputTokens: 34, totalTokens: 1234 });
-    expect((b.response as { _meta: Record<string, { inputTokens: number }> })._meta['talaria/reportedUsage']!.inputTokens).toBe(2400);
+    // TurnResult.response is what the agent answered, cumulative counters and all.
+    const answers = frames.filter((f) => f.dir === 'agent->client' && (f.msg.result as { stopReason?: unknown } | undefined)?.stopReason !== undefined);
+    expect(b.response).toEqual(answers.at(-1)!.msg.result);
+    expect((b.response as { usage: { inputTokens: number } }).usage.inputTokens).toBe(2400);
   });
 
   it("never triggers Hermes' own queue: a second prompt waits until the first one answered", async () => {

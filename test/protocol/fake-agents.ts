@@ -15,7 +15,8 @@ export type FakeName =
   | 'slow-start'
   | 'exit-during-initialize'
   | 'close-stdout'
-  | 'print-env';
+  | 'print-env'
+  | 'hostile-agent';
 
 export function fake(name: FakeName, ...args: string[]): { command: string; args: string[]; cwd: string } {
   return { command: process.execPath, args: ['--import', TSX_LOADER, FAKES_DIR + name + '.ts', ...args], cwd: PROJECT_DIR };

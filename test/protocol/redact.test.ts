@@ -72,7 +72,8 @@ describe('redaction of secret-bearing fields', () => {
   });
 
   it('formatWireLine (the --wire-log writer) masks; every recorded fixture line without a secret field stays byte-identical', () => {
-    const f: Frame = { t_ms: 5, dir: 'client->agent', msg: req('session/new', { cwd: '/w', mcpServers: [stdio] }) };
+    const msg = req('session/new', { cwd: '/w', mcpServers: [stdio] });
+    const f: Frame = { t_ms: 5, dir: 'client->agent', msg, raw: JSON.stringify(msg) };
     expect(formatWireLine(f)).not.toContain(SECRET);
     expect(JSON.parse(formatWireLine(f)).msg.params.mcpServers[0].env[0]).toEqual({ name: 'GITHUB_TOKEN', value: REDACTED });
     const dir = fileURLToPath(new URL('../fixtures/hermes-0.18.2/', import.meta.url));

@@ -163,6 +163,16 @@ describe('transport: frames and writes', () => {
     expect(t.stats.framesOut).toBe(2);
   });
 
+  it('each tapped frame carries its line: inbound as received (spacing kept), outbound as written', async () => {
+    const frames: Frame[] = [];
+    const { input, written, t } = pair({ onFrame: (f) => frames.push(f) });
+    const received = '{ "jsonrpc":"2.0",  "method":"session/update","params":{"z":1,"a":"\\u00e9"} }';
+    input.write(received + '\r\n');
+    await t.send({ jsonrpc: '2.0', id: 1, method: 'session/prompt', params: { sessionId: 's' } });
+    expect(frames.map((f) => f.raw)).toEqual([received, written.join('').trimEnd()]);
+    expect(JSON.parse(frames[0]!.raw)).toEqual(frames[0]!.msg);
+  });
+
   it('respects output backpressure: send resolves only after drain', async () => {
     const input = new PassThrough();
     const callbacks: (() => void)[] = [];

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { AcpClient } from '../../src/session/client.js';
 import { parseWireLog } from '../../src/protocol/wire-log.js';
-import { hermesModelRows } from '../../src/session/hermes-catalog.js';
+import { hermesModelRows } from '../../src/providers/hermes/catalog.js';
 import { isTalariaError } from '../../src/protocol/errors.js';
 import type { Session } from '../../src/session/session.js';
 import type { ToolCallEntry } from '../../src/thread/types.js';

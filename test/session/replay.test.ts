@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { replayWireLog, replayWireLogText } from '../../src/session/replay.js';
 import { checkEvent, type SessionEvent } from '../../src/session/events.js';
-import { hermesModelRows } from '../../src/session/hermes-catalog.js';
+import { hermesModelRows } from '../../src/providers/hermes/catalog.js';
 import type { WireLogLine } from '../../src/protocol/types.js';
 import type { ToolCallEntry } from '../../src/thread/types.js';
 

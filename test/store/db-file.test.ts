@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TalariaError } from '../../src/protocol/errors.js';
 import type { Logger } from '../../src/protocol/types.js';
-import { createRecorder, DB_FILE, MIGRATIONS, openStore, StoreError, storeErrorFrom, type Store } from '../../src/store/index.js';
+import { DB_FILE, MIGRATIONS, openStore, StoreError, storeErrorFrom, type Store } from '../../src/store/index.js';
+import { createRecorder } from '../../src/harness/recorder.js';
 import { tempHome } from './helpers.js';
 
 const CHILD = fileURLToPath(new URL('./open-as-child.ts', import.meta.url));

@@ -2,6 +2,7 @@ import { describe, it, expect } from 'vitest';
 import type { PermissionDecisionEvent } from '../../src/permission/types.js';
 import { evaluate } from '../../src/permission/policy.js';
 import { StoreError } from '../../src/store/index.js';
+import { permissionRules } from '../../src/harness/rules.js';
 import { freshStore } from './helpers.js';
 
 describe('permission rules', () => {
@@ -22,7 +23,7 @@ describe('permission rules', () => {
     expect(rules.map((r) => r.id)).toEqual([String(glob.id), 'mine', String(sess.id)]);
     // Last match wins in the real policy, so the session's allow beats the workspace's ask.
     const subject = { sessionId: 'a1', toolCallId: 't', toolKind: 'edit', paths: ['/w/f.ts'], roots: ['/w'] };
-    expect(evaluate(subject, { mode: 'ask', rules }).decision).toBe('allow');
+    expect(evaluate(subject, { mode: 'ask', rules: permissionRules(rules) }).decision).toBe('allow');
     expect(store.permissions.rulesFor({}).map((r) => r.id)).toEqual([String(glob.id)]);
     expect(store.permissions.listRules('session', 's').map((r) => r.id)).toEqual([sess.id]);
     expect(store.permissions.listRules('global').map((r) => r.id)).toEqual([glob.id]);

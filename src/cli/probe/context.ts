@@ -5,7 +5,8 @@
  */
 import { WireError } from '../../protocol/errors.js';
 import type { AcpClient } from '../../session/client.js';
-import { describeError, type Session } from '../../session/session.js';
+import { describeError } from '../../session/errors.js';
+import type { Session } from '../../session/session.js';
 import type { Recorder } from './recorder.js';
 import type { Steering } from './steering.js';
 import type { CheckResult, ProbeStatus } from './types.js';

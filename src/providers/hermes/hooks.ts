@@ -10,7 +10,7 @@
  * - images reach the model only when config.yaml marks it vision-capable → say so.
  */
 import { defaultMapPrompt, type SessionHooks, type TurnClassification, type TurnSummary } from '../../session/hooks.js';
-import { hermesModelRows } from '../../session/hermes-catalog.js';
+import { hermesModelRows } from './catalog.js';
 import type { ToolCallEntry } from '../../thread/types.js';
 import { TalariaError, WireError } from '../../protocol/errors.js';
 

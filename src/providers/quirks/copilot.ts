@@ -1,6 +1,6 @@
 /** GitHub Copilot CLI (`copilot --acp`). */
 import type { SessionHooks, TurnClassification, TurnSummary } from '../../session/hooks.js';
-import { agentError } from '../../session/session.js';
+import { agentError } from '../../session/errors.js';
 
 /** copilot streams a model error as the answer text ("Error: 400 …") and ends the turn `end_turn`. */
 export function copilotClassifyTurn(t: TurnSummary): TurnClassification | undefined {

@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionHooks, TurnClassification, TurnSummary } from '../../session/hooks.js';
-import { agentError } from '../../session/session.js';
+import { agentError } from '../../session/errors.js';
 import type { ProviderEnv } from '../types.js';
 
 /** pi's own folder: PI_CODING_AGENT_DIR, else ~/.pi/agent. */

@@ -4,7 +4,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { isTalariaError } from '../../../src/protocol/errors.js';
-import type { AgentErrorData, Session } from '../../../src/session/session.js';
+import type { AgentErrorData } from '../../../src/session/errors.js';
+import type { Session } from '../../../src/session/session.js';
 import { Recorder } from '../matrix/recorder.js';
 import { watchTurn } from '../matrix/watchdog.js';
 import { claudeAgentAcp } from '../profiles/claude-agent-acp.js';

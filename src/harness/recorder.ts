@@ -1,23 +1,25 @@
 /**
- * Writes a live session into the store as it happens: every frame, entry, turn and permission
- * decision.
+ * Writes a live session into the store as it happens: every frame (the bytes as they crossed the
+ * pipe), entry, turn and permission decision. It sits above the store because it knows what
+ * sessions and permissions say; the store only keeps rows.
  *
  * Batching: work is queued and committed in ONE transaction per event-loop tick (setImmediate),
  * immediately when `maxBatch` frames are pending, and synchronously on every `turn.ended`. With
  * WAL each commit survives process death, so a SIGKILL loses at most the frames that arrived in
- * the current tick — nothing is ever held longer than that. Entry updates are coalesced per tick
- * (a streamed reply updates one entry per chunk; only its last state in the tick is written).
+ * the current tick. Entry updates are coalesced per tick (a streamed reply updates one entry per
+ * chunk; only its last state in the tick is written).
+ *
+ * Sequence numbers are allocated inside the commit, under the write lock (BEGIN IMMEDIATE), from
+ * what is on disk: another process writing the same session's log (it should hold the lease; see
+ * leases) can never make a batch collide and vanish. A batch that cannot be written is never
+ * silent: it is counted, logged and reported through `onError` (the harness surfaces it).
  */
 import { redactFrame } from '../protocol/redact.js';
-import type { Frame } from '../protocol/types.js';
-import type { Logger } from '../protocol/types.js';
-import type { Entry } from '../thread/types.js';
-import type { SessionEvent } from '../session/events.js';
+import type { Frame, Logger } from '../protocol/types.js';
 import type { PermissionDecisionEvent } from '../permission/types.js';
-import type { ThreadMeta } from './entries.js';
-import { StoreError, storeErrorFrom } from './errors.js';
-import type { AuditInput } from './permissions.js';
-import type { Store } from './index.js';
+import type { SessionEvent } from '../session/events.js';
+import type { Entry } from '../thread/types.js';
+import { StoreError, storeErrorFrom, type AuditInput, type Store, type ThreadMeta } from '../store/index.js';
 
 export interface RecorderOptions {
   /** The Talaria session id (a row in `sessions`) everything is recorded under. */
@@ -28,10 +30,15 @@ export interface RecorderOptions {
   maxBatch?: number;
   /** Start the stored thread afresh (a new live Thread restarts entry indexes at 0). Default false. */
   resetThread?: boolean;
+  /**
+   * The line stored for a frame (default storedLineOf: the bytes as received, secrets masked).
+   * The one place a frame's stored form is made.
+   */
+  storedLine?: (frame: Frame) => string;
   logger?: Logger;
   /** After each commit (the SIGKILL test and progress displays use it). */
   onFlush?: (info: FlushInfo) => void;
-  /** A batch could not be written (it is dropped; the error is also logged). */
+  /** A batch could not be written (it is dropped, counted and logged as well). */
   onError?: (err: Error) => void;
 }
 
@@ -45,7 +52,7 @@ export interface FlushInfo {
 }
 
 export interface Recorder {
-  /** The frame tap: pass as ClientOptions.onFrame. */
+  /** The frame tap: pass to session.subscribeFrames (or ClientOptions.onFrame for a whole connection). */
   onFrame(frame: Frame): void;
   /** The event tap: pass to session.subscribe / client.subscribe. */
   onEvent(ev: SessionEvent): void;
@@ -59,11 +66,27 @@ export interface Recorder {
   readonly lastSeq: number;
   /** Frames queued but not committed yet. */
   readonly pendingFrames: number;
+  /** Frames that never reached the disk (failed batches, or sent after the store closed). */
+  readonly lostFrames: number;
+  /** The first failure, kept (later ones are counted in lostFrames and logged). */
+  readonly error: Error | undefined;
 }
+
+/**
+ * Default stored form of a frame: exactly the line that crossed the pipe, unless it carries a
+ * secret (mcpServers env/headers, terminal/create env, authenticate…): then masked (redact.ts).
+ */
+export const storedLineOf = (frame: Frame): string => redactFrame(frame, frame.raw);
 
 type PendingTurn =
   | { kind: 'start'; turnId: string; prompt: unknown[]; at: number }
   | { kind: 'end'; turnId: string; stopReason: string; usage?: unknown; error?: unknown; at: number; durationMs: number };
+
+interface PendingFrame {
+  t: number;
+  dir: string;
+  line: string;
+}
 
 export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
   const key = opts.sessionKey;
@@ -71,15 +94,15 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
   if (!store.sessions.get(key)) throw new StoreError('not_found', `no stored session ${key}`, { sessionId: key });
   const maxBatch = Math.max(1, opts.maxBatch ?? 256);
   const log = opts.logger;
+  const storedLine = opts.storedLine ?? storedLineOf;
   const insertFrame = store.wire.insertRaw;
 
   if (opts.resetThread) store.entries.clear(key);
   let committedSeq = store.wire.lastSeq(key);
-  let seq = committedSeq;
   let meta: ThreadMeta = store.entries.getMeta(key) ?? { plan: null, availableCommands: [], context: {} };
 
   // Pending work, all committed together.
-  let frames: { seq: number; t: number; dir: string; msg: string }[] = [];
+  let frames: PendingFrame[] = [];
   let entries = new Map<number, Entry>();
   let turns: PendingTurn[] = [];
   let audits = new Map<string, AuditInput>();
@@ -89,10 +112,16 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
   let touchedAt: number | undefined;
   let scheduled: NodeJS.Immediate | undefined;
   let closed = false;
+  /** The store closed under us: whatever arrives now is lost, and said so. */
+  let storeGone = false;
   let richAudit = false;
+  let lostFrames = 0;
+  let firstError: Error | undefined;
 
-  const commit = store.db.transaction(() => {
-    for (const f of frames) insertFrame(key, f.seq, f.t, f.dir, f.msg);
+  const commit = store.db.transaction((): number => {
+    // Under the write lock: the last seq on disk is the last seq, whoever wrote it.
+    let seq = store.wire.lastSeq(key);
+    for (const f of frames) insertFrame(key, ++seq, f.t, f.dir, f.line);
     const at = Date.now();
     for (const [index, entry] of entries) store.entries.upsert(key, index, entry, at);
     for (const t of turns) {
@@ -103,7 +132,15 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
     if (metaDirty) store.entries.setMeta(key, meta, at);
     if (title !== undefined) store.sessions.setTitle(key, title, at);
     if (touchedAt !== undefined) store.sessions.touch(key, touchedAt);
+    return seq;
   });
+
+  function failed(err: Error, frameCount: number): void {
+    lostFrames += frameCount;
+    firstError ??= err;
+    log?.error('store: recorder batch lost', { sessionId: key, frames: frameCount, error: err.message });
+    notify(opts.onError, err);
+  }
 
   function flush(): void {
     if (scheduled) {
@@ -113,19 +150,17 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
     if (frames.length === 0 && entries.size === 0 && turns.length === 0 && audits.size === 0 && !metaDirty && title === undefined && touchedAt === undefined) return;
     const n = frames.length;
     const nEntries = entries.size;
-    const last = seq;
+    let last: number;
     try {
       if (store.closed) throw new StoreError('closed', 'the store is closed');
-      commit();
-      committedSeq = last;
+      last = commit.immediate();
     } catch (err) {
       // Dropped, not retried: holding batches would grow memory without bound while the disk is sick.
-      const e = err instanceof Error ? err : new Error(String(err));
-      log?.error('store: recorder batch lost', { sessionId: key, frames: n, error: e.message });
       reset();
-      notify(opts.onError, e);
+      failed(err instanceof Error ? err : new Error(String(err)), n);
       return;
     }
+    committedSeq = last;
     reset();
     notify(opts.onFlush, { frames: n, lastSeq: last, entries: nEntries });
   }
@@ -158,20 +193,34 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
     return opts.agentSessionId === undefined || agentSessionId === opts.agentSessionId;
   }
 
+  /** Work arriving after the store closed under the recorder: counted and reported once. */
+  function afterStoreClosed(frameCount: number): void {
+    if (lostFrames === 0 && firstError === undefined) failed(new StoreError('closed', 'the store was closed while the session was still recording'), frameCount);
+    else lostFrames += frameCount;
+  }
+
   const rec: Recorder = {
     onFrame(frame) {
-      if (closed) return;
-      frames.push({ seq: ++seq, t: frame.t_ms, dir: frame.dir, msg: redactFrame(frame) });
+      if (closed) {
+        if (storeGone) afterStoreClosed(1);
+        return;
+      }
+      frames.push({ t: frame.t_ms, dir: frame.dir, line: storedLine(frame) });
       if (frames.length >= maxBatch) flush();
       else schedule();
     },
 
     onEvent(ev) {
-      if (closed || !mine(ev.sessionId)) return;
+      if (!mine(ev.sessionId)) return;
+      if (closed) {
+        // A turn that ends after the store closed is a turn the store will not have.
+        if (storeGone && ev.type === 'turn.ended') afterStoreClosed(0);
+        return;
+      }
       switch (ev.type) {
         case 'entry.added':
         case 'entry.updated':
-          entries.set(ev.index, ev.entry as Entry);
+          entries.set(ev.index, ev.entry);
           break;
         case 'turn.started':
           turns.push({ kind: 'start', turnId: ev.turnId, prompt: ev.prompt, at: ev.at });
@@ -255,7 +304,7 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
       if (closed) return;
       flush();
       closed = true;
-      store._recorders.delete(rec);
+      unregister();
     },
 
     get lastSeq() {
@@ -264,7 +313,16 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
     get pendingFrames() {
       return frames.length;
     },
+    get lostFrames() {
+      return lostFrames;
+    },
+    get error() {
+      return firstError;
+    },
   };
-  store._recorders.add(rec);
+  const unregister = store.beforeClose(() => {
+    rec.close();
+    storeGone = true;
+  });
   return rec;
 }

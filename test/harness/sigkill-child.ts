@@ -4,7 +4,8 @@
  * Frame k (1-based) says `frame k` so the parent can check order and content.
  * Usage: sigkill-child.ts <home>
  */
-import { openStore, createRecorder } from '../../src/store/index.js';
+import { openStore } from '../../src/store/index.js';
+import { createRecorder } from '../../src/harness/recorder.js';
 import type { SessionEvent } from '../../src/session/events.js';
 
 const home = process.argv[2];
@@ -46,11 +47,8 @@ function tick(): void {
       ev('turn.started', { turnId: `turn-${turn}`, prompt: [{ type: 'text', text: `prompt ${turn}` }] });
       ev('entry.added', { index: (turn - 1) * 2, entry: { id: `u${turn}`, kind: 'user_message', text: `prompt ${turn}`, blocks: [] } });
     }
-    rec.onFrame({
-      t_ms: k,
-      dir: 'agent->client',
-      msg: { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'agent', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: frameText(k) } } } },
-    });
+    const msg = { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'agent', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: frameText(k) } } } };
+    rec.onFrame({ t_ms: k, dir: 'agent->client', msg, raw: JSON.stringify(msg) });
     text += `${k},`;
     ev('entry.updated', { index: (turn - 1) * 2 + 1, entry: { id: `a${turn}`, kind: 'assistant_message', text, blocks: [], turnId: `turn-${turn}` } });
     if (k % 40 === 0) ev('turn.ended', { turnId: `turn-${turn}`, stopReason: 'end_turn', durationMs: 1 });

@@ -1,14 +1,18 @@
 import { describe, it, expect } from 'vitest';
 import { join } from 'node:path';
-import type { Frame } from '../../src/protocol/types.js';
+import type { Frame, WireLogLine } from '../../src/protocol/types.js';
 import type { SessionEvent } from '../../src/session/events.js';
 import type { Entry } from '../../src/thread/types.js';
 import { snapshot, threadFromSnapshot, toMarkdown } from '../../src/thread/index.js';
-import { createRecorder, openStore, StoreError, type FlushInfo, type Recorder, type Store } from '../../src/store/index.js';
+import { openStore, StoreError } from '../../src/store/index.js';
+import { createRecorder, type FlushInfo, type Recorder } from '../../src/harness/recorder.js';
 import { spawnFake } from '../session/helpers.js';
-import { freshStore, tempHome } from './helpers.js';
+import { freshStore, tempHome } from '../store/helpers.js';
 
-const frame = (i: number): Frame => ({ t_ms: i, dir: 'agent->client', msg: { jsonrpc: '2.0', method: 'session/update', params: { n: i } } });
+const msgOf = (i: number) => ({ jsonrpc: '2.0', method: 'session/update', params: { n: i } });
+const frame = (i: number): Frame => ({ t_ms: i, dir: 'agent->client', msg: msgOf(i), raw: JSON.stringify(msgOf(i)) });
+/** What the store gives back for frame(i). */
+const line = (i: number): WireLogLine => ({ t_ms: i, dir: 'agent->client', msg: msgOf(i) });
 
 let evSeq = 0;
 function ev<T extends SessionEvent['type']>(type: T, body: Record<string, unknown>, sessionId = 'agent-1'): SessionEvent {
@@ -47,8 +51,28 @@ describe('recorder', () => {
     await flushed;
     expect(t.flushes).toEqual([{ frames: 3, lastSeq: 3, entries: 0 }]);
     expect(t.committed()).toBe(3);
-    expect(t.other.wire.read('s')).toEqual([frame(1), frame(2), frame(3)]);
+    expect(t.other.wire.read('s')).toEqual([line(1), line(2), line(3)]);
     expect(t.rec.lastSeq).toBe(3);
+    t.done();
+  });
+
+  it('stores the bytes each frame crossed the pipe with, not the message serialised again', () => {
+    const t = setup();
+    // Spacing, key order and escapes as the agent sent them.
+    const raw = '{ "params": {"n": 1, "text": "caf\\u00e9"}, "method": "session/update", "jsonrpc": "2.0" }';
+    t.rec.onFrame({ t_ms: 1, dir: 'agent->client', msg: JSON.parse(raw) as Frame['msg'], raw });
+    t.rec.flush();
+    expect(t.other.wire.rows('s').map((r) => r.msg)).toEqual([raw]);
+    expect(t.other.wire.exportNdjson('s')).toBe(`{"t_ms":1,"dir":"agent->client","msg":${raw}}\n`);
+    t.done();
+  });
+
+  it('the stored form of a frame comes from one place (storedLine): redaction plugs in there', () => {
+    const t = setup({ storedLine: (f) => f.raw.replace('secret', '[redacted]') });
+    const raw = '{"jsonrpc":"2.0","method":"x","params":{"token":"secret"}}';
+    t.rec.onFrame({ t_ms: 1, dir: 'client->agent', msg: JSON.parse(raw) as Frame['msg'], raw });
+    t.rec.flush();
+    expect(t.other.wire.rows('s').map((r) => r.msg)).toEqual(['{"jsonrpc":"2.0","method":"x","params":{"token":"[redacted]"}}']);
     t.done();
   });
 
@@ -190,15 +214,16 @@ describe('recorder', () => {
     const t = setup();
     const secret = 'sk-recorded-secret';
     const flushed = t.nextFlush();
-    t.rec.onFrame({ t_ms: 1, dir: 'client->agent', msg: { jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: '/w', mcpServers: [{ name: 'm', command: 'c', args: [], env: [{ name: 'TOKEN', value: secret }] }] } } });
-    t.rec.onFrame({ t_ms: 2, dir: 'agent->client', msg: { jsonrpc: '2.0', id: 7, method: 'terminal/create', params: { sessionId: 'a', command: 'x', env: [{ name: 'K', value: secret }] } } });
+    const tapped = (t_ms: number, dir: Frame['dir'], msg: Frame['msg']): Frame => ({ t_ms, dir, msg, raw: JSON.stringify(msg) });
+    t.rec.onFrame(tapped(1, 'client->agent', { jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: '/w', mcpServers: [{ name: 'm', command: 'c', args: [], env: [{ name: 'TOKEN', value: secret }] }] } }));
+    t.rec.onFrame(tapped(2, 'agent->client', { jsonrpc: '2.0', id: 7, method: 'terminal/create', params: { sessionId: 'a', command: 'x', env: [{ name: 'K', value: secret }] } }));
     t.rec.onFrame(frame(3));
     await flushed;
     const rows = t.other.wire.rows('s');
     expect(rows.map((r) => r.msg).join('\n')).not.toContain(secret);
     expect(JSON.parse(rows[0]!.msg).params.mcpServers[0].env).toEqual([{ name: 'TOKEN', value: '[redacted]' }]);
     expect(JSON.parse(rows[1]!.msg).params.env).toEqual([{ name: 'K', value: '[redacted]' }]);
-    expect(rows[2]!.msg).toBe(JSON.stringify(frame(3).msg));
+    expect(rows[2]!.msg).toBe(frame(3).raw);
     t.done();
   });
 
@@ -225,21 +250,28 @@ describe('recorder', () => {
     store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
     rec.onFrame(frame(3));
     rec.flush();
-    expect(store.wire.rows('s').map((r) => r.seq)).toEqual([1, 3]);
-    expect(rec.lastSeq).toBe(3);
+    // Seqs come from the disk, so the lost frame leaves no gap; it is counted instead.
+    expect(store.wire.rows('s').map((r) => r.seq)).toEqual([1, 2]);
+    expect(rec.lastSeq).toBe(2);
+    expect(rec.lostFrames).toBe(1);
+    expect(rec.error?.message).toMatch(/FOREIGN KEY/);
   });
 
-  it('after the store is closed under it, frames are reported as lost (code closed)', () => {
+  it('closing the store flushes the recorder; what arrives after is reported as lost (code closed), once', () => {
     const errors: Error[] = [];
     const store = freshStore();
     store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
     const rec = createRecorder(store, { sessionKey: 's', onError: (e) => errors.push(e) });
-    store._recorders.delete(rec); // simulate a recorder the store does not know about
-    store.close();
     rec.onFrame(frame(1));
+    store.close();
+    rec.onFrame(frame(2));
+    rec.onFrame(frame(3));
+    rec.onEvent(ev('turn.ended', { turnId: 't', stopReason: 'end_turn', durationMs: 1 }, 'agent-9'));
     rec.flush();
     expect(errors).toHaveLength(1);
     expect((errors[0] as StoreError).code).toBe('closed');
+    expect(rec.lostFrames).toBe(2);
+    expect(rec.lastSeq).toBe(1);
   });
 });
 
@@ -265,7 +297,8 @@ describe('recorder on a live session (real agent process)', () => {
         expect(store.turns.list(stored.id).at(-1)).toMatchObject({ turnId: r.turnId, stopReason: 'end_turn' });
       }
       rec.flush();
-      expect(store.wire.read(stored.id)).toEqual(JSON.parse(JSON.stringify(frames)));
+      expect(store.wire.read(stored.id)).toEqual(JSON.parse(JSON.stringify(frames.map(({ raw: _raw, ...l }) => l))));
+      expect(store.wire.rows(stored.id).map((r) => r.msg)).toEqual(frames.map((f) => f.raw));
       expect(store.entries.list(stored.id)).toEqual(JSON.parse(JSON.stringify(session.thread.entries)));
       const loaded = store.entries.loadSnapshot(stored.id)!;
       expect(toMarkdown(threadFromSnapshot(loaded))).toBe(toMarkdown(session.thread));

@@ -10,7 +10,7 @@
  * - `providerId` = what is left of `modelId` once the model label is peeled off its END
  *   (labels have colons of their own: "gpt-oss:20b"), minus a leading "custom:".
  */
-import type { CatalogOption, ModelRowNormalizer, RawModelRow } from './catalog.js';
+import type { CatalogOption, ModelRowNormalizer, RawModelRow } from '../../session/catalog.js';
 
 const HEADING = /^Provider:\s*/;
 const CURRENT_MARK = /\s*•\s*current\s*$/;

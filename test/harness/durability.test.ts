@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { openStore } from '../../src/store/index.js';
-import { tempHome } from './helpers.js';
+import { tempHome } from '../store/helpers.js';
 
 const CHILD = fileURLToPath(new URL('./sigkill-child.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');

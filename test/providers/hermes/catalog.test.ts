@@ -1,15 +1,15 @@
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { hermesModelRows, parseRow, splitModelId } from '../../src/session/hermes-catalog.js';
-import { normalizeCatalog, planSwitch, type CatalogOption, type RawModelRow } from '../../src/session/catalog.js';
-import type { WireLogLine } from '../../src/protocol/types.js';
+import { hermesModelRows, parseRow, splitModelId } from '../../../src/providers/hermes/catalog.js';
+import { normalizeCatalog, planSwitch, type CatalogOption, type RawModelRow } from '../../../src/session/catalog.js';
+import type { WireLogLine } from '../../../src/protocol/types.js';
 
 const strip = ({ raw: _raw, ...o }: CatalogOption) => o;
 
 /** Every session/new|load|resume|fork result of a fixture that carries `models`. */
 function modelResults(name: string): Record<string, unknown>[] {
-  const path = fileURLToPath(new URL(`../fixtures/hermes-0.18.2/${name}`, import.meta.url));
+  const path = fileURLToPath(new URL(`../../fixtures/hermes-0.18.2/${name}`, import.meta.url));
   const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as WireLogLine);
   return lines
     .filter((l) => l.dir === 'agent->client' && l.msg.method === undefined)
