@@ -69,12 +69,20 @@ export function isInside(root: string, candidate: string): boolean {
   return rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }
 
-async function realRoot(root: string): Promise<string> {
+/**
+ * The real path `p` (absolute) would reach, following symlinks, including dangling ones and
+ * a missing tail (what a create would use). Rejects with a WireError on a loop or an I/O error.
+ */
+export function realPathOf(p: string): Promise<string> {
+  return realPathLoose(path.resolve(p), p);
+}
+
+/** A root's real path; a root that does not exist (yet) confines by its lexical path. */
+export async function realRoot(root: string): Promise<string> {
   const abs = path.resolve(root);
   try {
     return await realpath(abs);
   } catch {
-    // A root that does not exist (yet) still confines by its lexical path.
     return abs;
   }
 }

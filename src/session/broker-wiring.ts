@@ -1,6 +1,7 @@
 import type { Logger } from '../protocol/types.js';
 import { PermissionBroker } from '../permission/broker.js';
 import type { PermissionDecisionEvent, PermissionMode, PermissionRule } from '../permission/types.js';
+import type { ResolvePaths } from '../permission/real-paths.js';
 import type { Session } from './session.js';
 
 export interface SessionBrokerOptions {
@@ -13,6 +14,8 @@ export interface SessionBrokerOptions {
   logger?: Logger;
   onDecision?: (ev: PermissionDecisionEvent) => void;
   onRule?: (sessionId: string, rule: PermissionRule) => void;
+  /** false: judge paths by name only (a replay: the recorded paths are not on this machine). */
+  resolvePaths?: ResolvePaths | false;
 }
 
 /**
@@ -26,6 +29,7 @@ export function createSessionBroker(o: SessionBrokerOptions): PermissionBroker {
     ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
     ...(o.now ? { now: o.now } : {}),
     ...(o.logger ? { logger: o.logger } : {}),
+    ...(o.resolvePaths !== undefined ? { resolvePaths: o.resolvePaths } : {}),
     onAsk: (p) => {
       o.lookup(p.sessionId)?.emit('permission.asked', {
         requestKey: p.requestKey,
