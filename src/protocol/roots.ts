@@ -5,8 +5,10 @@
  * are all caught, while a root that is itself a symlink still works.
  *
  * Callers must do their I/O on the path returned here, never on the requested one: the
- * returned path is the one that was checked. (A concurrent swap of a directory for a
- * symlink between check and use is not prevented; that needs openat2/RESOLVE_BENEATH.)
+ * returned path is the one that was checked. A concurrent swap of a directory for a symlink
+ * between check and use is caught at the use: client-fs.ts opens through safe-fs.ts (no link
+ * followed in the last component, parents created one by one and checked, the opened file's
+ * real location compared with this path).
  */
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
