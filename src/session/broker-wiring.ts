@@ -40,7 +40,9 @@ export function createSessionBroker(o: SessionBrokerOptions): PermissionBroker {
       });
     },
     onDecision: (ev) => {
-      o.lookup(ev.sessionId)?.emit('permission.decided', {
+      // An effect allowed without asking (a read, an accept-edits write, a covered write) goes to
+      // the audit log only: one event per file read would drown every UI.
+      if (!quietEffect(ev)) o.lookup(ev.sessionId)?.emit('permission.decided', {
         requestKey: ev.requestKey,
         toolCallId: ev.toolCallId,
         outcome: ev.outcome,
@@ -56,4 +58,9 @@ export function createSessionBroker(o: SessionBrokerOptions): PermissionBroker {
       o.onRule?.(sessionId, rule);
     },
   });
+}
+
+function quietEffect(ev: PermissionDecisionEvent): boolean {
+  const allowed = ev.outcome.outcome === 'selected' && (ev.optionKind === 'allow_once' || ev.optionKind === 'allow_always');
+  return ev.subject?.effect !== undefined && allowed && (ev.decidedBy === 'policy' || ev.decidedBy === 'grant');
 }
