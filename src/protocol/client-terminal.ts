@@ -320,6 +320,10 @@ function validateCreate(params: CreateTerminalRequest): CreateParams {
   if (!Array.isArray(env) || !env.every((e) => typeof e?.name === 'string' && typeof e.value === 'string')) {
     throw bad('env must be an array of {name, value} strings');
   }
+  // Names are identifiers: anything else cannot be set by a shell either, and would make the
+  // command line the policy judges (`NAME=value command`) mean something else.
+  const badName = env.find((e) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(e.name));
+  if (badName) throw bad('env names must be identifiers ([A-Za-z_][A-Za-z0-9_]*)', { name: badName.name });
   if (params.cwd != null && typeof params.cwd !== 'string') throw bad('cwd must be a string');
   const limit = params.outputByteLimit;
   if (limit != null && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 0)) {

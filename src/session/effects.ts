@@ -63,7 +63,8 @@ export function createEffectAuthorizer(o: EffectAuthorizerOptions): AuthorizeEff
 export function terminalCommandLine(effect: Extract<ClientEffect, { kind: 'terminal.create' }>): string {
   // No args: a shell line (`sh -c`); args: an argv, `bash -lc "…"` reduced to its script.
   const line = effect.args.length === 0 ? effect.command.trim() : (commandFromArray([effect.command, ...effect.args]) ?? effect.command);
-  const env = effect.env.map((e) => `${e.name}=${SECRET_NAME.test(e.name) ? '[redacted]' : quoteArg(e.value)}`);
+  // Names are identifiers (client-terminal.ts checks): each is a plain assignment word.
+  const env = effect.env.map((e) => `${e.name}=${SECRET_NAME.test(e.name) ? "'[redacted]'" : quoteArg(e.value)}`);
   return env.length > 0 ? `${env.join(' ')} ${line}` : line;
 }
 

@@ -358,6 +358,16 @@ describe('authorize: decided before anything starts', () => {
     await gated.disposeAll();
   });
 
+  it('an env name that is not an identifier is refused before authorize is asked', async () => {
+    let asked = 0;
+    const gated = createTerminalManager({ rootsFor: () => [root], env: () => ({}), authorize: async () => void asked++ });
+    for (const name of ['#', 'A B', 'X=1', '', '1A']) {
+      const e = await failure(gated.create({ sessionId: S, command: 'true', env: [{ name, value: '' }] }));
+      expect(e.code).toBe(-32602);
+    }
+    expect(asked).toBe(0);
+  });
+
   it('a cwd outside the roots is refused before authorize is asked', async () => {
     let asked = 0;
     const gated = createTerminalManager({ rootsFor: () => [root], env: () => ({}), authorize: async () => void asked++ });

@@ -7,9 +7,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { AcpClient, type ClientOptions } from '../../src/session/client.js';
-import { PERMISSION_DENIED } from '../../src/session/effects.js';
+import { PERMISSION_DENIED, terminalCommandLine } from '../../src/session/effects.js';
+import { evaluate } from '../../src/permission/policy.js';
 import type { EventOf, SessionEvent } from '../../src/session/events.js';
 import type { Session } from '../../src/session/session.js';
 import type { PermissionAnswer, PermissionDecisionEvent } from '../../src/permission/types.js';
@@ -18,8 +19,9 @@ import { assistantText, tempDir, TSX } from './helpers.js';
 vi.setConfig({ testTimeout: 30_000 });
 
 const AGENT = fileURLToPath(new URL('../fakes/effects-agent.ts', import.meta.url));
+// Tests run concurrently: close every agent at the end, not one test's after another's.
 const clients: AcpClient[] = [];
-afterEach(async () => {
+afterAll(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
 });
 
@@ -66,7 +68,7 @@ async function rig(opts: ClientOptions & { answer?: PermissionAnswer } = {}): Pr
     async steps(prompt) {
       const before = assistantText(session).length;
       const r = await session.prompt(prompt).result;
-      expect(r.stopReason).toBe('end_turn');
+      expect(r.stopReason, JSON.stringify(r.error)).toBe('end_turn');
       return assistantText(session)
         .slice(before)
         .split('\n')
@@ -207,5 +209,31 @@ describe.concurrent('no double ask', () => {
     expect(out[1]!.error?.code).toBe(PERMISSION_DENIED);
     expect(existsSync(join(r.cwd, 'notes.md'))).toBe(false);
     expect(r.asks).toHaveLength(2);
+  });
+});
+
+describe('the command line a terminal is judged by', () => {
+  const t = (command: string, args: string[] = [], env: { name: string; value: string }[] = []) =>
+    terminalCommandLine({ kind: 'terminal.create', sessionId: 's', command, args, env, cwd: '/ws', realCwd: '/ws' });
+
+  it.each([
+    ['a shell line as sent', t('cd src && npm test'), 'cd src && npm test'],
+    ['an argv, quoted', t('git', ['commit', '-m', 'two words']), "git commit -m 'two words'"],
+    ['bash -lc reduced to its script', t('bash', ['-lc', 'npm test']), 'npm test'],
+    ['extra env in front', t('npm', ['test'], [{ name: 'CI', value: '1' }]), 'CI=1 npm test'],
+    ['secret-looking values kept out', t('npm', ['test'], [{ name: 'API_KEY', value: 'sk-live' }]), "API_KEY='[redacted]' npm test"],
+  ])('%s', (_name, line, expected) => {
+    expect(line).toBe(expected);
+  });
+
+  it('extra env defeats an allow rule written for the bare command (NODE_OPTIONS can load any code)', () => {
+    const subject = (command: string) => ({ sessionId: 's', toolCallId: 't', toolKind: 'execute', command, paths: [], roots: ['/ws'], effect: 'terminal.create' as const });
+    const rules = [{ decision: 'allow' as const, command: 'npm test' }];
+    expect(evaluate(subject(t('npm', ['test'])), { mode: 'ask', rules }).decision).toBe('allow');
+    expect(evaluate(subject(t('npm', ['test'], [{ name: 'NODE_OPTIONS', value: '--require /ws/evil.js' }])), { mode: 'ask', rules }).decision).toBe('ask');
+  });
+
+  it('an argv that runs a script through a shell is judged by that script', () => {
+    expect(evaluate({ sessionId: 's', toolCallId: 't', toolKind: 'execute', command: t('/bin/sh', ['-c', 'rm -rf ~', 'x']), paths: [], roots: ['/ws'] }, { mode: 'auto', rules: [] }).forcedAsk).toBe('dangerous_command');
   });
 });
