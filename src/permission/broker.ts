@@ -7,7 +7,8 @@
  * It also authorises the effects Talaria performs for the agent (`authorize`: fs reads and
  * writes, terminals): same policy, same asks, same audit — with Talaria's own options (allow
  * once / always / reject), since the agent offered none — and an effect the user already
- * allowed through the agent's own request for that tool call is not asked twice (grants.ts).
+ * allowed through the agent's own request for that tool call is not asked twice (grants.ts),
+ * unless it is a forced ask (sensitive file, dangerous command).
  *
  * Paths are resolved (symlinks followed) before the policy sees them (`resolvePaths`).
  *
@@ -175,7 +176,9 @@ export class PermissionBroker {
       return this.settle(key, subject, this.outcomeOf(opt), 'policy', { reason, rule: policy.rule, optionKind: opt?.kind });
     }
 
-    if (!ctx.options) {
+    // A forced ask (sensitive file, dangerous command) is never covered: the agent wrote the
+    // title the user saw when allowing its own request, so Talaria asks in its own words.
+    if (!ctx.options && !policy.forcedAsk) {
       const g = this.grants.covering(subject.sessionId, ctx.turnId, subject, ctx.toolCallOpen);
       if (g) {
         const reason = `covered by the answer to ${g.requestKey} (tool call ${g.toolCallId}); the policy alone would ask: ${policy.reason}`;

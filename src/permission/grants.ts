@@ -7,7 +7,9 @@
  * A grant covers an effect only while it can still belong to that tool call: the same turn,
  * the tool call still open (the caller says), and exactly the same file (by real path) or the
  * same command line. Policy answers grant nothing (a rule that allowed the request also
- * decides the effect); a cancel forgets the session's grants.
+ * decides the effect); a cancel forgets the session's grants. The broker never uses a grant
+ * for a forced ask (a sensitive file, a dangerous command): the user allowed a request whose
+ * title the agent wrote, so for those Talaria asks again in its own words.
  */
 import type { PermissionSubject } from './types.js';
 

@@ -196,10 +196,14 @@ describe('grants: no double ask after the user allowed the agent\'s own request'
     expect(h.events.at(-1)).toMatchObject({ decidedBy: 'grant', subject: { effect: 'fs.write' } });
   });
 
-  it('covers a sensitive file too, once the user allowed exactly that file', async () => {
+  it('never covers a forced ask: a sensitive file is asked again, in Talaria\'s words', async () => {
     const h = setup('ask');
     await allowAgentEdit(h, join(ws, '.envrc'));
-    expect(await h.broker.authorize(effect('fs.write', join(ws, '.envrc'), { toolCallOpen: open }))).toMatchObject({ allowed: true, decidedBy: 'grant' });
+    const v = h.broker.authorize(effect('fs.write', join(ws, '.envrc'), { toolCallOpen: open }));
+    await h.asked(2);
+    expect(h.asks[1]!.title).toBe(`fs.write ${join(ws, '.envrc')}`);
+    h.broker.answer(h.asks[1]!.requestKey, { choice: 'allow_once' });
+    expect(await v).toMatchObject({ allowed: true, decidedBy: 'user' });
   });
 
   it.each([

@@ -16,7 +16,8 @@ import type { Session } from '../../src/session/session.js';
 import type { PermissionAnswer, PermissionDecisionEvent } from '../../src/permission/types.js';
 import { assistantText, tempDir, TSX } from './helpers.js';
 
-vi.setConfig({ testTimeout: 30_000 });
+// Each test spawns an agent process (tsx): generous under a loaded machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 const AGENT = fileURLToPath(new URL('../fakes/effects-agent.ts', import.meta.url));
 // Tests run concurrently: close every agent at the end, not one test's after another's.
@@ -187,11 +188,15 @@ describe.concurrent('no double ask', () => {
     ]);
   });
 
-  it('also for a sensitive file the user saw and allowed', async () => {
+  it('but a sensitive file is asked again in Talaria\'s words (the agent wrote the first title)', async () => {
     const r = await rig({ permission: { mode: 'ask' }, answer: { choice: 'allow_once' } });
     await r.steps(`ask-write ${join(r.cwd, '.envrc')} export A=1`);
     expect(readFileSync(join(r.cwd, '.envrc'), 'utf8')).toBe('export A=1');
-    expect(r.asks).toHaveLength(1);
+    expect(r.asks.map((a) => a.title)).toEqual([`Write ${join(r.cwd, '.envrc')}`, `Write ${join(r.cwd, '.envrc')}`]);
+    expect(r.audit.map((e) => [e.decidedBy, e.subject.effect ?? 'agent'])).toEqual([
+      ['user', 'agent'],
+      ['user', 'fs.write'],
+    ]);
   });
 
   it('the agent asks for a command, the user allows it, its terminal/create is covered', async () => {
