@@ -39,7 +39,8 @@ export class Grants {
     };
     if (subject.command) g.command = subject.command.trim();
     if (g.paths.size === 0 && !g.command) return;
-    const list = this.bySession.get(sessionId) ?? [];
+    // Grants of an earlier turn can never match again: keep the current turn's only.
+    const list = (this.bySession.get(sessionId) ?? []).filter((x) => x.turnId === turnId);
     list.push(g);
     if (list.length > MAX_PER_SESSION) list.shift();
     this.bySession.set(sessionId, list);
