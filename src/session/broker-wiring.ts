@@ -1,6 +1,6 @@
 import type { Logger } from '../protocol/types.js';
 import { PermissionBroker } from '../permission/broker.js';
-import type { PermissionDecisionEvent, PermissionMode, PermissionRule } from '../permission/types.js';
+import type { PermissionDecisionEvent, PermissionMode, PermissionRule, PermissionSubject } from '../permission/types.js';
 import type { ResolvePaths } from '../permission/real-paths.js';
 import type { Session } from './session.js';
 
@@ -36,7 +36,8 @@ export function createSessionBroker(o: SessionBrokerOptions): PermissionBroker {
         toolCallId: p.toolCallId,
         ...(p.title !== undefined ? { title: p.title } : {}),
         options: p.options,
-        subject: p.subject,
+        // As the agent named it: a replay (which cannot resolve paths) emits the same event.
+        subject: named(p.subject),
       });
     },
     onDecision: (ev) => {
@@ -58,6 +59,11 @@ export function createSessionBroker(o: SessionBrokerOptions): PermissionBroker {
       o.onRule?.(sessionId, rule);
     },
   });
+}
+
+function named(subject: PermissionSubject): PermissionSubject {
+  const { realPaths: _paths, realRoots: _roots, ...rest } = subject;
+  return rest;
 }
 
 function quietEffect(ev: PermissionDecisionEvent): boolean {
