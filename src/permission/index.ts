@@ -18,10 +18,14 @@ export {
 export { chooseOption, pickOption, isIntent, type PermissionIntent } from './options.js';
 export {
   PermissionBroker,
+  EFFECT_OPTIONS,
   type BrokerOptions,
   type PendingPermission,
   type PermissionRequest,
+  type EffectRequest,
+  type EffectVerdict,
   type AnswerResult,
   type SetTimer,
 } from './broker.js';
+export { resolveRealPaths, type ResolvePaths } from './real-paths.js';
 export { alwaysRule } from './always-rule.js';

@@ -159,7 +159,7 @@ function commandFromRaw(raw: unknown): string | undefined {
 }
 
 /** `["bash","-lc","npm test"]` → `npm test`; other argv arrays are joined with quoting. */
-function commandFromArray(arr: unknown[]): string | undefined {
+export function commandFromArray(arr: unknown[]): string | undefined {
   const argv = arr.filter((a): a is string => typeof a === 'string');
   if (argv.length === 0) return undefined;
   const [first, flag, script] = argv;
@@ -167,7 +167,8 @@ function commandFromArray(arr: unknown[]): string | undefined {
   return argv.map(quoteArg).join(' ');
 }
 
-function quoteArg(a: string): string {
+/** One argument as a shell word (single-quoted unless it is plainly safe). */
+export function quoteArg(a: string): string {
   return /^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`;
 }
 

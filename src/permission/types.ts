@@ -29,7 +29,19 @@ export interface PermissionSubject {
   command?: string;
   /** Session roots (cwd + additional directories), absolute. */
   roots: string[];
+  /**
+   * `paths` with symlinks resolved (same order), and `roots` likewise: the files a request would
+   * really reach. Filled in by the broker before the policy runs; without them the policy can
+   * only judge names.
+   */
+  realPaths?: string[];
+  realRoots?: string[];
+  /** Set when Talaria itself is about to perform the effect for the agent (fs/*, terminal/create). */
+  effect?: EffectKind;
 }
+
+/** A client-side effect the agent asks Talaria to perform. */
+export type EffectKind = 'fs.read' | 'fs.write' | 'terminal.create';
 
 export interface PolicyResult {
   decision: Decision;
@@ -66,7 +78,8 @@ export interface PermissionDecisionEvent {
   outcome: PermissionOutcome;
   /** Which option kind was chosen (undefined when cancelled). */
   optionKind?: string;
-  decidedBy: 'policy' | 'user' | 'timeout' | 'cancel' | 'closed';
+  /** `grant`: an effect covered by the user's earlier answer to the agent's own request. */
+  decidedBy: 'policy' | 'user' | 'timeout' | 'cancel' | 'closed' | 'grant';
   /** Client id of who answered, when a person did. */
   answeredBy?: string;
   rule?: PermissionRule;

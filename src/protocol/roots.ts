@@ -5,8 +5,10 @@
  * are all caught, while a root that is itself a symlink still works.
  *
  * Callers must do their I/O on the path returned here, never on the requested one: the
- * returned path is the one that was checked. (A concurrent swap of a directory for a
- * symlink between check and use is not prevented; that needs openat2/RESOLVE_BENEATH.)
+ * returned path is the one that was checked. A concurrent swap of a directory for a symlink
+ * between check and use is caught at the use: client-fs.ts opens through safe-fs.ts (no link
+ * followed in the last component, parents created one by one and checked, the opened file's
+ * real location compared with this path).
  */
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
@@ -69,12 +71,20 @@ export function isInside(root: string, candidate: string): boolean {
   return rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }
 
-async function realRoot(root: string): Promise<string> {
+/**
+ * The real path `p` (absolute) would reach, following symlinks, including dangling ones and
+ * a missing tail (what a create would use). Rejects with a WireError on a loop or an I/O error.
+ */
+export function realPathOf(p: string): Promise<string> {
+  return realPathLoose(path.resolve(p), p);
+}
+
+/** A root's real path; a root that does not exist (yet) confines by its lexical path. */
+export async function realRoot(root: string): Promise<string> {
   const abs = path.resolve(root);
   try {
     return await realpath(abs);
   } catch {
-    // A root that does not exist (yet) still confines by its lexical path.
     return abs;
   }
 }

@@ -9,6 +9,7 @@ import { buildChildEnv } from '../protocol/env.js';
 import { background } from '../protocol/background.js';
 import type { PermissionBroker } from '../permission/broker.js';
 import { createSessionBroker } from './broker-wiring.js';
+import { createEffectAuthorizer } from './effects.js';
 import type { PermissionDecisionEvent, PermissionMode, PermissionRule } from '../permission/types.js';
 import { EventBus } from './bus.js';
 import type { SessionEvent } from './events.js';
@@ -109,6 +110,8 @@ export class AcpClient {
     });
 
     const rootsFor = (sessionId: string) => this.sessions.get(sessionId)?.roots;
+    // fs/* and terminal/create pass the same policy + broker as permission requests.
+    const authorize = createEffectAuthorizer({ broker: this.broker, lookup: (id) => this.sessions.get(id) });
     const handlers: ClientHandlers = {
       requestPermission: (params: { sessionId: string }, ctx: { requestId: string | number }) => {
         const s = this.sessions.get(params.sessionId);
@@ -121,13 +124,13 @@ export class AcpClient {
     const fsRead = fs === true || (typeof fs === 'object' && fs.read !== false);
     const fsWrite = fs === true || (typeof fs === 'object' && fs.write !== false);
     if (fsRead || fsWrite) {
-      const f = createFsHandlers({ rootsFor, logger: this.logger });
+      const f = createFsHandlers({ rootsFor, logger: this.logger, authorize });
       if (fsRead) handlers.readTextFile = f.readTextFile;
       if (fsWrite) handlers.writeTextFile = f.writeTextFile;
     }
     if (opts.terminal ?? true) {
       const env = opts.terminalEnv ?? buildChildEnv(process.env);
-      this.terminals = createTerminalManager({ rootsFor, env: () => env, logger: this.logger });
+      this.terminals = createTerminalManager({ rootsFor, env: () => env, logger: this.logger, authorize });
       handlers.terminal = this.terminals;
     }
     const tap = opts.onFrame;

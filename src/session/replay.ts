@@ -123,6 +123,7 @@ export async function replayWireLog(lines: readonly WireLogLine[], opts: ReplayO
     lookup: (sid) => sessions.get(sid),
     fallback: opts.permission ?? {},
     timeoutMs: 0, // a replay never waits on a clock
+    resolvePaths: false, // the recorded paths are not on this machine: judge them by name
     now,
     logger,
   });

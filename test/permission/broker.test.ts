@@ -45,7 +45,7 @@ function manualTimers() {
   };
 }
 
-function setup(init: Partial<PolicyConfig> & { timeoutMs?: number; onDecisionThrows?: boolean } = {}) {
+function setup(init: Partial<PolicyConfig> & { timeoutMs?: number; onDecisionThrows?: boolean; resolvePaths?: boolean } = {}) {
   const events: PermissionDecisionEvent[] = [];
   const asks: PendingPermission[] = [];
   const rules = new Map<string, PermissionRule[]>();
@@ -67,6 +67,8 @@ function setup(init: Partial<PolicyConfig> & { timeoutMs?: number; onDecisionThr
     },
     now: () => 1234,
     logger: { debug() {}, info() {}, warn: (m) => logged.push(m), error: (m) => logged.push(m) },
+    // These tables use made-up paths (/ws): judge names, synchronously. Resolution has its own tests.
+    ...(init.resolvePaths ? {} : { resolvePaths: false as const }),
   };
   if (init.timeoutMs !== undefined) opts.timeoutMs = init.timeoutMs;
   const broker = new PermissionBroker(opts);
