@@ -11,8 +11,9 @@ import { TalariaError, type ConnectionClosedError } from '../protocol/errors.js'
 import type { CloseInfo } from '../protocol/connection.js';
 import type { Frame, Logger, ProtocolErrorEvent } from '../protocol/types.js';
 import type { PermissionDecisionEvent, PermissionMode, PermissionRule } from '../permission/types.js';
-import { agentEnv, clientCapOptions } from '../providers/launch.js';
-import type { Provider, ProviderEnv } from '../providers/types.js';
+import { agentEnv, type ClientCapFields } from '../providers/launch.js';
+import { applyQuirks, choiceBeforeInit, launchFacts, startWithQuirks, summarize, type AppliedQuirks, type QuirkChoice } from '../providers/quirks/index.js';
+import type { Located, Provider, ProviderEnv } from '../providers/types.js';
 import { CrashTracker, type BackoffPolicy } from './backoff.js';
 import type { SessionBinding } from './binding.js';
 import type { AgentKey, ExitReason, HostEventName, HostEventOf } from './events.js';
@@ -49,6 +50,10 @@ export class AgentSlot {
   private starting: Promise<Generation> | null = null;
   private genSeq = 0;
   private caps = { image: false, audio: false, embeddedContext: false };
+  /** The quirks of the agent this slot runs (the launch's guess until a process said what it is). */
+  quirks: AppliedQuirks;
+  /** What the last process said it is: the next one gets its capabilities from the start. */
+  private learned: QuirkChoice | undefined;
 
   constructor(
     readonly key: AgentKey,
@@ -61,6 +66,7 @@ export class AgentSlot {
   ) {
     this.gate = new Gate(provider.maxConcurrentTurns);
     this.crashes = new CrashTracker(cfg.backoff);
+    this.quirks = applyQuirks(provider, choiceBeforeInit(launchFacts(provider, {})));
   }
 
   get label(): string {
@@ -106,15 +112,56 @@ export class AgentSlot {
       throw new TalariaError('spawn_failed', `${this.label} was not found. ${this.provider.install}`, { provider: this.provider.id });
     }
     const env = this.currentEnv();
-    const gen = new Generation(++this.genSeq, env);
+    let gen!: Generation;
+    const started = await startWithQuirks({
+      provider: this.provider,
+      command: located.command,
+      args: located.args,
+      ...(this.learned ? { learned: this.learned } : {}),
+      spawn: async (caps) => {
+        gen = new Generation(++this.genSeq, env);
+        return this.startClient(gen, located, env, caps);
+      },
+      // Started with the wrong client capabilities, before any session: gone without a trace.
+      discard: async (client) => {
+        const pid = client.connection.process?.pid;
+        await client.close();
+        if (pid !== undefined) await killGroup(pid, this.cfg.terminateGraceMs);
+      },
+    });
+    const client = started.client;
+    this.quirks = started.quirks;
+    if (started.quirks.choice.agent) this.learned = started.quirks.choice;
+    if (started.restartedFrom) {
+      this.logger.info('agent restarted with the client capabilities its quirk set needs', {
+        provider: this.provider.id,
+        guessed: started.restartedFrom.choice.set.id,
+        quirks: started.quirks.choice.set.id,
+      });
+    }
+    gen.client = client;
+    gen.pid = client.connection.process?.pid ?? null;
+    if (gen.pid !== null) ownGroup(gen.pid, this.cfg.killOnExit);
+    const c = client.capabilities;
+    this.caps = { image: c.promptImage, audio: c.promptAudio, embeddedContext: c.promptEmbeddedContext };
+    this.gens.add(gen);
+    this.current = gen;
+    const quirks = { ...summarize(started.quirks.choice), ...(started.restartedFrom ? { restartedFrom: started.restartedFrom.choice.set.id } : {}) };
+    this.emit('agent.spawned', { key: this.key, generation: gen.n, pid: gen.pid ?? -1, command: located.command, args: located.args, quirks });
+    void client.closed.then((info) => this.onClosed(gen, info));
+    this.afterWork(gen);
+    return gen;
+  }
+
+  /** One process, initialized with `caps`; a failure before initialize answered counts as a crash. */
+  private async startClient(gen: Generation, located: Located, env: Record<string, string>, caps: ClientCapFields): Promise<AcpClient> {
     const { key, cfg } = this;
-    let client: AcpClient;
     try {
-      client = await AcpClient.spawn(
+      return await AcpClient.spawn(
         { command: located.command, args: located.args, cwd: key.workspace, env },
         {
           logger: this.logger,
-          ...clientCapOptions(this.provider),
+          ...caps,
           // Commands the agent runs get the basics and the workspace's env, never the agent's credentials.
           terminalEnv: buildChildEnv(process.env, { set: this.workspaceEnv() }),
           onFrame: (f) => {
@@ -138,17 +185,6 @@ export class AgentSlot {
       this.emit('agent.exited', { key, generation: gen.n, pid: null, reason: 'crashed', exitCode: d.exitCode ?? null, signal: d.signal ?? null });
       throw e;
     }
-    gen.client = client;
-    gen.pid = client.connection.process?.pid ?? null;
-    if (gen.pid !== null) ownGroup(gen.pid, cfg.killOnExit);
-    const c = client.capabilities;
-    this.caps = { image: c.promptImage, audio: c.promptAudio, embeddedContext: c.promptEmbeddedContext };
-    this.gens.add(gen);
-    this.current = gen;
-    this.emit('agent.spawned', { key, generation: gen.n, pid: gen.pid ?? -1, command: located.command, args: located.args });
-    void client.closed.then((info) => this.onClosed(gen, info));
-    this.afterWork(gen);
-    return gen;
   }
 
   /** Counts a crash (or a stall kill: it loops the same way) and starts a backoff when it is one too many. */
@@ -243,7 +279,7 @@ export class AgentSlot {
   /** A process may be reaped only if every session on it can be loaded again later. */
   private reapable(gen: Generation): boolean {
     const bound = [...this.bindings.values()].some((b) => b.gen === gen);
-    return !bound || (this.provider.sessionsSurviveRestart && gen.client.capabilities.supportsLoad);
+    return !bound || (this.quirks.sessionsSurviveRestart && gen.client.capabilities.supportsLoad);
   }
 
   /** The env to spawn with changed: processes started with the old one are replaced once idle. */

@@ -72,6 +72,7 @@ export class AcpClient {
   private readonly early = new Map<string, Update[]>();
   private readonly logger: Logger;
   private readonly terminals: ReturnType<typeof createTerminalManager> | undefined;
+  private hooks: SessionHooks | undefined;
   readonly connection: AgentConnection;
 
   private constructor(
@@ -83,6 +84,7 @@ export class AcpClient {
     private readonly opts: ClientOptions,
   ) {
     this.logger = opts.logger ?? silentLogger;
+    this.hooks = opts.hooks;
     this.bus = new EventBus((err) => this.logger.error('client listener threw', { error: String(err) }));
     this.broker = createSessionBroker({
       lookup: (sessionId) => this.sessions.get(sessionId),
@@ -158,6 +160,14 @@ export class AcpClient {
     return this.connection.capabilities;
   }
 
+  /**
+   * The quirk hooks of sessions opened from now on. The provider layer picks them from what the
+   * agent said in `initialize` (providers/quirks), which is only known after spawn().
+   */
+  useHooks(hooks: SessionHooks): void {
+    this.hooks = hooks;
+  }
+
   /** Every session's events, in order (a UI or store subscribes once). */
   subscribe(fn: (e: SessionEvent) => void): () => void {
     return this.bus.subscribe(fn);
@@ -206,7 +216,7 @@ export class AcpClient {
       port: this.port(),
       broker: this.broker,
       logger: this.logger,
-      ...(this.opts.hooks ? { hooks: this.opts.hooks } : {}),
+      ...(this.hooks ? { hooks: this.hooks } : {}),
       permissionMode: o.permissionMode ?? this.opts.permission?.mode ?? 'ask',
       baseRules: () => this.opts.permission?.rules ?? [],
       onClosed: (closed) => {
@@ -279,7 +289,7 @@ export class AcpClient {
       s.endReplay();
     }
     const empty = res === null || res === undefined || (typeof res === 'object' && Object.keys(res as object).length === 0);
-    if (method === 'session/load' && empty && s.replayCount === 0 && (this.opts.hooks?.loadEmptyMeansNotFound ?? false)) {
+    if (method === 'session/load' && empty && s.replayCount === 0 && (this.hooks?.loadEmptyMeansNotFound ?? false)) {
       this.sessions.delete(sessionId);
       throw new TalariaError('session_not_found', `the agent has no session ${sessionId} (it answered {})`);
     }
