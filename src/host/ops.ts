@@ -269,7 +269,7 @@ export class SlotSessions implements BindingOwner {
   }
 
   mapError(gen: Generation, e: unknown): unknown {
-    const auth = authError(this.slot.label, e);
+    const auth = authError(this.slot.label, e, gen.client.connection.initialized ? gen.client.capabilities.authMethods : []);
     if (auth) return auth;
     if (gen.exitReason === 'stalled') {
       return new TalariaError(
@@ -282,10 +282,16 @@ export class SlotSessions implements BindingOwner {
   }
 }
 
-/** ACP's -32000 "auth required", as a TalariaError callers can switch on (turn error code auth_required). */
-export function authError(label: string, e: unknown): TalariaError | undefined {
+/**
+ * ACP's -32000 "auth required", as a TalariaError callers can switch on (turn error code
+ * auth_required), listing how to log in: the error's own authMethods (pi, qwen), else those of
+ * initialize (codex, gemini, copilot, the Claude adapters).
+ */
+export function authError(label: string, e: unknown, initializeAuthMethods: readonly unknown[] = []): TalariaError | undefined {
   if (!(e instanceof WireError) || e.code !== -32000) return undefined;
-  return new TalariaError('auth_required', `${label} needs credentials: ${errorText(e)}. Log in to ${label} or give it an API key.`, { rpcCode: e.code, data: e.data });
+  const own = (e.data as { authMethods?: unknown } | undefined)?.authMethods;
+  const authMethods = Array.isArray(own) && own.length > 0 ? own : [...initializeAuthMethods];
+  return new TalariaError('auth_required', `${label} needs credentials: ${errorText(e)}. Log in to ${label} or give it an API key.`, { rpcCode: e.code, data: e.data, authMethods });
 }
 
 /**

@@ -5,20 +5,20 @@
  * overflow, killed when it stalls, and replaced on the next use after a crash — with a
  * backoff when it crashes in a loop. Session-facing operations live in ops.ts.
  */
-import { AcpClient } from '../session/client.js';
 import { buildChildEnv } from '../protocol/env.js';
 import { TalariaError, type ConnectionClosedError } from '../protocol/errors.js';
 import type { CloseInfo } from '../protocol/connection.js';
 import type { Frame, Logger, ProtocolErrorEvent } from '../protocol/types.js';
 import type { PermissionDecisionEvent, PermissionMode, PermissionRule } from '../permission/types.js';
-import { agentEnv, type ClientCapFields } from '../providers/launch.js';
-import { applyQuirks, choiceBeforeInit, launchFacts, startWithQuirks, summarize, type AppliedQuirks, type QuirkChoice } from '../providers/quirks/index.js';
-import type { Located, Provider, ProviderEnv } from '../providers/types.js';
+import { agentEnv } from '../providers/launch.js';
+import { applyQuirks, choiceBeforeInit, launchFacts, summarize, type AppliedQuirks, type QuirkChoice, type QuirkSummary } from '../providers/quirks/index.js';
+import type { Provider, ProviderEnv } from '../providers/types.js';
 import { CrashTracker, type BackoffPolicy } from './backoff.js';
 import type { SessionBinding } from './binding.js';
 import type { AgentKey, ExitReason, HostEventName, HostEventOf } from './events.js';
 import { Gate } from './gate.js';
 import { Generation } from './generation.js';
+import { startProcess } from './start.js';
 import { killGroup, ownGroup, releaseGroup } from './tree.js';
 import { armWatchdog } from './watchdog.js';
 
@@ -112,33 +112,29 @@ export class AgentSlot {
       throw new TalariaError('spawn_failed', `${this.label} was not found. ${this.provider.install}`, { provider: this.provider.id });
     }
     const env = this.currentEnv();
-    let gen!: Generation;
-    const started = await startWithQuirks({
-      provider: this.provider,
-      command: located.command,
-      args: located.args,
-      ...(this.learned ? { learned: this.learned } : {}),
-      spawn: async (caps) => {
-        gen = new Generation(++this.genSeq, env);
-        return this.startClient(gen, located, env, caps);
+    const { gen, started } = await startProcess(
+      {
+        key: this.key,
+        cfg: this.cfg,
+        provider: this.provider,
+        logger: this.logger,
+        // Commands the agent runs get the basics and the workspace's env, never the agent's credentials.
+        terminalEnv: () => buildChildEnv(process.env, { set: this.workspaceEnv() }),
+        nextGeneration: () => new Generation(++this.genSeq, env),
+        crashedBeforeInit: (g, e) => {
+          // It never got through initialize: that is a crash too (a config error loops the same way).
+          const d = ((e as ConnectionClosedError).details ?? {}) as { exitCode?: number | null; signal?: string | null; stderrTail?: string };
+          this.recordCrash(g, (e as Error).message, { pid: null, exitCode: d.exitCode ?? null, signal: d.signal ?? null, stderrTail: d.stderrTail ?? '' }, []);
+          this.emit('agent.exited', { key: this.key, generation: g.n, pid: null, reason: 'crashed', exitCode: d.exitCode ?? null, signal: d.signal ?? null });
+        },
       },
-      // Started with the wrong client capabilities, before any session: gone without a trace.
-      discard: async (client) => {
-        const pid = client.connection.process?.pid;
-        await client.close();
-        if (pid !== undefined) await killGroup(pid, this.cfg.terminateGraceMs);
-      },
-    });
+      located,
+      env,
+      this.learned,
+    );
     const client = started.client;
     this.quirks = started.quirks;
     if (started.quirks.choice.agent) this.learned = started.quirks.choice;
-    if (started.restartedFrom) {
-      this.logger.info('agent restarted with the client capabilities its quirk set needs', {
-        provider: this.provider.id,
-        guessed: started.restartedFrom.choice.set.id,
-        quirks: started.quirks.choice.set.id,
-      });
-    }
     gen.client = client;
     gen.pid = client.connection.process?.pid ?? null;
     if (gen.pid !== null) ownGroup(gen.pid, this.cfg.killOnExit);
@@ -151,40 +147,6 @@ export class AgentSlot {
     void client.closed.then((info) => this.onClosed(gen, info));
     this.afterWork(gen);
     return gen;
-  }
-
-  /** One process, initialized with `caps`; a failure before initialize answered counts as a crash. */
-  private async startClient(gen: Generation, located: Located, env: Record<string, string>, caps: ClientCapFields): Promise<AcpClient> {
-    const { key, cfg } = this;
-    try {
-      return await AcpClient.spawn(
-        { command: located.command, args: located.args, cwd: key.workspace, env },
-        {
-          logger: this.logger,
-          ...caps,
-          // Commands the agent runs get the basics and the workspace's env, never the agent's credentials.
-          terminalEnv: buildChildEnv(process.env, { set: this.workspaceEnv() }),
-          onFrame: (f) => {
-            gen.tap(f);
-            cfg.onFrame?.(key, f);
-          },
-          onProtocolError: (e) => {
-            gen.lastActivity = Date.now();
-            cfg.onProtocolError?.(key, e);
-          },
-          setupTimeoutMs: cfg.setupTimeoutMs,
-          ...(cfg.permission ? { permission: cfg.permission } : {}),
-          ...(cfg.onPermissionDecision ? { onPermissionDecision: cfg.onPermissionDecision } : {}),
-          ...(cfg.onRule ? { onRule: cfg.onRule } : {}),
-        },
-      );
-    } catch (e) {
-      // It never got through initialize: that is a crash too (a config error loops the same way).
-      const d = ((e as ConnectionClosedError).details ?? {}) as { exitCode?: number | null; signal?: string | null; stderrTail?: string };
-      this.recordCrash(gen, (e as Error).message, { pid: null, exitCode: d.exitCode ?? null, signal: d.signal ?? null, stderrTail: d.stderrTail ?? '' }, []);
-      this.emit('agent.exited', { key, generation: gen.n, pid: null, reason: 'crashed', exitCode: d.exitCode ?? null, signal: d.signal ?? null });
-      throw e;
-    }
   }
 
   /** Counts a crash (or a stall kill: it loops the same way) and starts a backoff when it is one too many. */
@@ -312,6 +274,7 @@ export class AgentSlot {
       sessions: [...this.bindings.keys()],
       crashes: this.crashes.crashes,
       ...(retryAt !== undefined ? { retryAt } : {}),
+      quirks: summarize(this.quirks.choice),
     };
   }
 }
@@ -325,6 +288,8 @@ export interface SlotStatus {
   sessions: string[];
   crashes: number;
   retryAt?: number;
+  /** The agent's quirk set and why (the launch's guess until a process answered initialize). */
+  quirks: QuirkSummary;
 }
 
 function sameEnv(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {

@@ -61,7 +61,7 @@ export function choiceForAgent(info: { name: string; version?: string }, via = '
   const agent = { name: info.name, ...(info.version !== undefined ? { version: info.version } : {}) };
   const hit = setForAgent(info.name, info.version);
   if (!hit) return { set: GENERIC_QUIRKS, basis: 'agent', why: `${via} ${said(info.name, info.version)}: no known quirks`, agent };
-  const range = hit.versionKnown ? describeRange(hit.set.versions) : 'version unknown: every workaround of this agent';
+  const range = hit.versionKnown || !hit.set.versions ? describeRange(hit.set.versions) : 'version unknown: every workaround of this agent';
   return { set: hit.set, basis: 'agent', why: `${via} ${said(info.name, info.version)} (${range})`, agent };
 }
 

@@ -146,7 +146,7 @@ describe('after initialize: the agent decides', () => {
     expect(choiceAfterInit(before, { name: 'qwen-code', version: '0.24.4' })).toMatchObject({ set: { id: 'qwen-code' }, basis: 'agent' });
     const silent = choiceAfterInit(before, undefined);
     expect(silent).toMatchObject({ set: { id: 'gemini-cli' }, basis: 'provider' });
-    expect(silent.why).toBe('agent "gemini" is expected to be "gemini-cli" (version unknown: every workaround of this agent) (the agent did not name itself in initialize)');
+    expect(silent.why).toBe('agent "gemini" is expected to be "gemini-cli" (any version) (the agent did not name itself in initialize)');
     expect(choiceAfterInit(choiceBeforeInit({}), { name: '' })).toMatchObject({ set: GENERIC_QUIRKS, basis: 'none', why: 'the agent did not name itself in initialize' });
   });
 });
