@@ -145,4 +145,26 @@ describe('the library face: commandAgent() gets the same fixes', () => {
       await h.close();
     }
   });
+
+  it('a command agent known from a stored session (agentName) gets its capabilities from the first process', async () => {
+    const home = tempDir('home-');
+    const sent: RawMessage[] = [];
+    const h = createHarness({
+      home: join(home, '.talaria'),
+      env: currentEnv({ env: { PATH: process.env.PATH, HOME: home }, homeDir: home }),
+      onFrame: (_k, f) => f.dir === 'client->agent' && sent.push(f.msg),
+    });
+    const events: HostEvent[] = [];
+    h.host.subscribe((e) => events.push(e));
+    try {
+      const provider = h.commandAgent(launcher('gemini-cli', 'text'), [], undefined, 'gemini-cli');
+      await h.workspaces.open(tempDir('ws-')).newSession({ provider: provider.id });
+      expect(sent.filter((m) => m.method === 'initialize').map(fsCaps)).toEqual([{ readTextFile: false, writeTextFile: true }]);
+      const spawned = events.find((e): e is Extract<HostEvent, { type: 'agent.spawned' }> => e.type === 'agent.spawned');
+      expect(spawned?.quirks).toMatchObject({ set: 'gemini-cli', basis: 'agent' });
+      expect(spawned?.quirks?.restartedFrom).toBeUndefined();
+    } finally {
+      await h.close();
+    }
+  });
 });
