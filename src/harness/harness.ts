@@ -46,8 +46,12 @@ function demoWithEnv(env: ProviderEnv): Provider {
 }
 
 export interface HarnessExtras {
-  /** Registers `command args` as an ad-hoc agent (id `cmd:<name>-<hash>`); its sessions remember the command. */
-  commandAgent(command: string, args: string[], label?: string): Provider;
+  /**
+   * Registers `command args` as an ad-hoc agent (id `cmd:<name>-<hash>`); its sessions remember the
+   * command. Its quirks follow what the agent says in initialize; `agentName` (what an earlier
+   * process of it said) lets the first process get its client capabilities right away.
+   */
+  commandAgent(command: string, args: string[], label?: string, agentName?: string): Provider;
 }
 
 export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
@@ -86,11 +90,11 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
     },
   });
 
-  const commandAgent = (command: string, args: string[], label?: string): Provider => {
+  const commandAgent = (command: string, args: string[], label?: string, agentName?: string): Provider => {
     const name = basename(command).replace(/\.[cm]?[jt]s$/, '') || 'agent';
     // The same command line always gets the same id (its stored sessions find it again); others differ.
     const hash = createHash('sha256').update(JSON.stringify([command, ...args])).digest('hex').slice(0, 6);
-    const p = customProvider({ name, command, args, label: label ?? [command, ...args].join(' ') }, { id: `cmd:${name}-${hash}` });
+    const p = customProvider({ name, command, args, label: label ?? [command, ...args].join(' ') }, { id: `cmd:${name}-${hash}`, ...(agentName ? { agentName } : {}) });
     const adhoc: Provider = { ...p, install: `command not found: ${command} (check the --agent-cmd command line).` };
     registry.add(adhoc);
     launches.set(adhoc.id, { command, args });
@@ -102,11 +106,13 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
 
   const providerFor = (row: StoredSession) => {
     if (!registry.has(row.provider)) {
-      const launch = (row.agentInfo as { launch?: Launch } | undefined)?.launch;
+      const stored = row.agentInfo as { launch?: Launch; agentInfo?: { name?: unknown } } | undefined;
+      const launch = stored?.launch;
       if (!launch) {
         throw new TalariaError('invalid_argument', `session ${row.id} was made with agent "${row.provider}", which is not configured here`, { provider: row.provider });
       }
-      commandAgent(launch.command, launch.args);
+      const said = stored?.agentInfo?.name;
+      commandAgent(launch.command, launch.args, undefined, typeof said === 'string' && said !== '' ? said : undefined);
     }
     return { provider: row.provider, ...(row.profile ? { profile: row.profile } : {}) };
   };

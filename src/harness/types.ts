@@ -1,4 +1,5 @@
 /** The library face's types: a harness → workspaces → sessions, every session recorded. */
+import type { QuirkSummary } from '../providers/quirks/types.js';
 import type { AgentHost, HostOptions } from '../host/host.js';
 import type { AgentKey } from '../host/events.js';
 import type { PermissionAnswer, PermissionMode, PermissionRule } from '../permission/types.js';
@@ -188,6 +189,8 @@ export type ExportFormat = 'md' | 'json' | 'fixture';
 
 export interface AgentStatus extends Readiness {
   source: string;
+  /** The quirk set expected before the agent runs (built-in id, its command line, its version); initialize confirms it. */
+  quirks?: QuirkSummary;
 }
 
 /** How the agent for a workspace was chosen (doctor prints it; the CLI uses it). */

@@ -11,9 +11,12 @@ const signal = z.string().nullable();
 export const EXIT_REASONS = ['idle', 'env_changed', 'overflow', 'stalled', 'shutdown', 'crashed'] as const;
 export type ExitReason = (typeof EXIT_REASONS)[number];
 
+/** Which quirk set the agent got and why (providers/quirks); `restartedFrom`: the guess it was first started with. */
+const quirks = z.object({ set: z.string(), label: z.string(), basis: z.string(), why: z.string(), restartedFrom: z.string().optional() });
+
 export const HOST_EVENTS = {
   /** A process is up and answered `initialize`. */
-  'agent.spawned': z.object({ key: agentKey, generation: z.number(), pid: z.number(), command: z.string(), args: z.array(z.string()) }),
+  'agent.spawned': z.object({ key: agentKey, generation: z.number(), pid: z.number(), command: z.string(), args: z.array(z.string()), quirks: quirks.optional() }),
   /** A process is gone, for whatever reason (crashes also emit agent.crashed first). */
   'agent.exited': z.object({ key: agentKey, generation: z.number(), pid: z.number().nullable(), reason: z.enum(EXIT_REASONS), exitCode, signal }),
   /** A process died on its own (or never got through initialize). */

@@ -33,13 +33,16 @@ export class SlotSessions implements BindingOwner {
 
   // ---- bindings -------------------------------------------------------------------------------
 
+  /** The hooks of the quirk set that follows the agent (what its process said in initialize). */
   hooks(): SessionHooks {
-    const { provider, key, ctx } = this.slot;
-    const h: SessionHooks = { ...provider.hooks({ ...(key.profile ? { profile: key.profile } : {}), env: ctx }) };
+    const { quirks, key, ctx } = this.slot;
+    // Hooks that read the agent's own files look where the agent does: its env as spawned.
+    const env = { ...ctx, env: { ...ctx.env, ...(this.slot.current?.env ?? this.slot.currentEnv()) } };
+    const h: SessionHooks = { ...quirks.hooks({ ...(key.profile ? { profile: key.profile } : {}), env }) };
     // The session makes cumulative usage per-turn; the host resets it for each new process.
-    h.usageMode = provider.usage === 'cumulative' ? 'cumulative' : 'per-turn';
+    h.usageMode = quirks.usage === 'cumulative' ? 'cumulative' : 'per-turn';
     // The host reloads right after set_model, inside the same op (no prompt can slip in between).
-    if (provider.quirks.reloadAfterSetModel) delete h.afterSetModel;
+    if (quirks.host.reloadAfterSetModel) delete h.afterSetModel;
     return h;
   }
 
@@ -71,7 +74,7 @@ export class SlotSessions implements BindingOwner {
         // An ask still open when its turn ended is moot (Hermes denies on its own after 60 s and
         // ends the turn): answer it `cancelled` so no client keeps showing it.
         gen?.client.broker.cancelTurn(e.turnId);
-        if (e.error?.code === 'context_overflow' && this.slot.provider.quirks.replaceOnOverflow && gen) {
+        if (e.error?.code === 'context_overflow' && this.slot.quirks.host.replaceOnOverflow && gen) {
           // The agent's state after an overflow is not to be trusted: a fresh process loads the session.
           this.slot.retire(gen, 'overflow');
         }
@@ -109,7 +112,7 @@ export class SlotSessions implements BindingOwner {
   private async rebind(b: SessionBinding): Promise<Generation> {
     const { slot } = this;
     const gen = await slot.ensure();
-    if (!slot.provider.sessionsSurviveRestart || !gen.client.capabilities.supportsLoad) {
+    if (!slot.quirks.sessionsSurviveRestart || !gen.client.capabilities.supportsLoad) {
       throw new TalariaError('unsupported', `${slot.label} cannot load session ${b.id} into a new process; start a new session.`, { sessionId: b.id });
     }
     const old = b.gen;
@@ -157,7 +160,7 @@ export class SlotSessions implements BindingOwner {
   }
 
   request(b: SessionBinding, method: string, params: unknown, opts?: ReqOpts): Promise<unknown> {
-    const serial = this.slot.provider.quirks.configBetweenTurns === true;
+    const serial = this.slot.quirks.host.configBetweenTurns === true;
     if (method === 'session/prompt') {
       // Created now, so a cancel while it waits (behind a config change or the gate) reaches it.
       const ac = new AbortController();
@@ -209,7 +212,7 @@ export class SlotSessions implements BindingOwner {
     if (isModel) {
       b.modelId = method === 'session/set_model' ? p.modelId : String(p.value);
       b.session.resetUsage();
-      if (this.slot.provider.quirks.reloadAfterSetModel && method === 'session/set_model') await this.load(b, gen, true);
+      if (this.slot.quirks.host.reloadAfterSetModel && method === 'session/set_model') await this.load(b, gen, true);
     } else if (method === 'session/set_mode') b.modeId = p.modeId;
     else if (method === 'session/set_config_option' && p.configId !== undefined && p.configId === catalog.mode?.configId) b.modeId = String(p.value);
     return res;

@@ -29,13 +29,13 @@ export async function loadInto(ops: SlotSessions, b: SessionBinding, gen: Genera
 
 export async function restoreChoices(ops: SlotSessions, b: SessionBinding, gen: Generation): Promise<void> {
   const s = b.session;
-  const { provider } = ops.slot;
+  const { quirks } = ops.slot;
   const model = s.catalog.model;
   if (b.modelId && model && model.currentId !== b.modelId && model.options.some((o) => o.id === b.modelId)) {
     await switchOn(ops, b, gen, 'model', b.modelId);
-    if (provider.quirks.reloadAfterSetModel) await loadInto(ops, b, gen, true);
+    if (quirks.host.reloadAfterSetModel) await loadInto(ops, b, gen, true);
   }
-  const modeId = b.modeId ?? provider.modeFor?.(s.permissionMode);
+  const modeId = b.modeId ?? quirks.modeFor?.(s.permissionMode);
   const mode = s.catalog.mode;
   if (modeId && mode && mode.currentId !== modeId && mode.options.some((o) => o.id === modeId)) await switchOn(ops, b, gen, 'mode', modeId);
 }

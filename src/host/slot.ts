@@ -5,7 +5,7 @@
  * overflow, killed when it stalls, and replaced on the next use after a crash — with a
  * backoff when it crashes in a loop. Session-facing operations live in ops.ts.
  */
-import { AcpClient, type ConnectionInfo } from '../session/client.js';
+import type { ConnectionInfo } from '../session/client.js';
 import type { Session } from '../session/session.js';
 import { buildChildEnv } from '../protocol/env.js';
 import { background } from '../protocol/background.js';
@@ -14,13 +14,15 @@ import type { CloseInfo } from '../protocol/connection.js';
 import { AGENT_TAG_VAR, newAgentTag } from '../protocol/proc-tree.js';
 import type { Frame, Logger, ProtocolErrorEvent } from '../protocol/types.js';
 import type { PermissionDecisionEvent, PermissionMode, PermissionRule } from '../permission/types.js';
-import { agentEnv, clientCapOptions } from '../providers/launch.js';
+import { agentEnv } from '../providers/launch.js';
+import { applyQuirks, choiceBeforeInit, launchFacts, summarize, type AppliedQuirks, type QuirkChoice, type QuirkSummary } from '../providers/quirks/index.js';
 import type { Provider, ProviderEnv } from '../providers/types.js';
 import { CrashTracker, type BackoffPolicy } from './backoff.js';
 import type { SessionBinding } from './binding.js';
 import type { AgentKey, ExitReason, HostEventName, HostEventOf } from './events.js';
 import { Gate } from './gate.js';
 import { Generation } from './generation.js';
+import { startProcess } from './start.js';
 import { killGroup, type AgentTrees } from './tree.js';
 import { armWatchdog } from './watchdog.js';
 
@@ -54,6 +56,10 @@ export class AgentSlot {
   private starting: Promise<Generation> | null = null;
   private genSeq = 0;
   private caps = { image: false, audio: false, embeddedContext: false };
+  /** The quirks of the agent this slot runs (the launch's guess until a process said what it is). */
+  quirks: AppliedQuirks;
+  /** What the last process said it is: the next one gets its capabilities from the start. */
+  private learned: QuirkChoice | undefined;
 
   constructor(
     readonly key: AgentKey,
@@ -68,6 +74,7 @@ export class AgentSlot {
   ) {
     this.gate = new Gate(provider.maxConcurrentTurns);
     this.crashes = new CrashTracker(cfg.backoff);
+    this.quirks = applyQuirks(provider, choiceBeforeInit(launchFacts(provider, {})));
   }
 
   get label(): string {
@@ -113,52 +120,43 @@ export class AgentSlot {
       throw new TalariaError('spawn_failed', `${this.label} was not found. ${this.provider.install}`, { provider: this.provider.id });
     }
     const env = this.currentEnv();
-    // Per process: a cancel or a stop ends this process's tree only, whatever else runs.
-    const tag = newAgentTag();
-    const gen = new Generation(++this.genSeq, env, tag);
-    const { key, cfg } = this;
-    let client: AcpClient;
-    try {
-      client = await AcpClient.spawn(
-        { command: located.command, args: located.args, cwd: key.workspace, env, tag },
-        {
-          logger: this.logger,
-          ...clientCapOptions(this.provider),
-          // Commands the agent runs get the basics and the workspace's env, never the agent's
-          // credentials — and the agent's tag: they are its work too (a cancel or stop ends them).
-          terminalEnv: buildChildEnv(process.env, { set: { ...this.workspaceEnv(), [AGENT_TAG_VAR]: tag } }),
-          onFrame: (f) => {
-            if (f.dir === 'agent->client') gen.lastActivity = Date.now();
-            cfg.onFrame?.(key, f);
-          },
-          onProtocolError: (e) => {
-            gen.lastActivity = Date.now();
-            cfg.onProtocolError?.(key, e);
-          },
-          setupTimeoutMs: cfg.setupTimeoutMs,
-          ...(cfg.permission ? { permission: cfg.permission } : {}),
-          ...(cfg.onPermissionDecision ? { onPermissionDecision: cfg.onPermissionDecision } : {}),
-          ...(cfg.onRule ? { onRule: cfg.onRule } : {}),
+    const { gen, started } = await startProcess(
+      {
+        key: this.key,
+        cfg: this.cfg,
+        provider: this.provider,
+        logger: this.logger,
+        // Commands the agent runs get the basics and the workspace's env, never the agent's
+        // credentials — and the agent's tag: they are its work too (a cancel or stop ends them).
+        terminalEnv: (tag) => buildChildEnv(process.env, { set: { ...this.workspaceEnv(), [AGENT_TAG_VAR]: tag } }),
+        // Per process: a cancel or a stop ends this process's tree only, whatever else runs.
+        nextGeneration: () => new Generation(++this.genSeq, env, newAgentTag()),
+        crashedBeforeInit: (g, e) => {
+          // It never got through initialize: that is a crash too (a config error loops the same way).
+          const d = ((e as ConnectionClosedError).details ?? {}) as { exitCode?: number | null; signal?: string | null; stderrTail?: string };
+          this.recordCrash(g, (e as Error).message, { pid: null, exitCode: d.exitCode ?? null, signal: d.signal ?? null, stderrTail: d.stderrTail ?? '' }, []);
+          this.emit('agent.exited', { key: this.key, generation: g.n, pid: null, reason: 'crashed', exitCode: d.exitCode ?? null, signal: d.signal ?? null });
         },
-      );
-    } catch (e) {
-      // It never got through initialize: that is a crash too (a config error loops the same way).
-      const d = ((e as ConnectionClosedError).details ?? {}) as { exitCode?: number | null; signal?: string | null; stderrTail?: string };
-      this.recordCrash(gen, (e as Error).message, { pid: null, exitCode: d.exitCode ?? null, signal: d.signal ?? null, stderrTail: d.stderrTail ?? '' }, []);
-      this.emit('agent.exited', { key, generation: gen.n, pid: null, reason: 'crashed', exitCode: d.exitCode ?? null, signal: d.signal ?? null });
-      throw e;
-    }
+      },
+      located,
+      env,
+      this.learned,
+    );
+    const client = started.client;
+    this.quirks = started.quirks;
+    if (started.quirks.choice.agent) this.learned = started.quirks.choice;
     gen.client = client;
     this.info = client.info;
     const proc = client.connection.process;
     gen.pid = proc?.pid ?? null;
     gen.startTicks = proc?.startTicks;
-    if (gen.pid !== null) this.trees.own({ pid: gen.pid, tag, start: gen.startTicks });
+    if (gen.pid !== null) this.trees.own({ pid: gen.pid, tag: gen.tag, start: gen.startTicks });
     const c = client.capabilities;
     this.caps = { image: c.promptImage, audio: c.promptAudio, embeddedContext: c.promptEmbeddedContext };
     this.gens.add(gen);
     this.current = gen;
-    this.emit('agent.spawned', { key, generation: gen.n, pid: gen.pid ?? -1, command: located.command, args: located.args });
+    const quirks = { ...summarize(started.quirks.choice), ...(started.restartedFrom ? { restartedFrom: started.restartedFrom.choice.set.id } : {}) };
+    this.emit('agent.spawned', { key: this.key, generation: gen.n, pid: gen.pid ?? -1, command: located.command, args: located.args, quirks });
     background(client.closed.then((info) => this.onClosed(gen, info)), this.logger, 'cleaning up after the agent exited', { pid: gen.pid });
     if (this.closed) {
       // Shut down while it was starting: it must not outlive the host.
@@ -265,7 +263,7 @@ export class AgentSlot {
   /** A process may be reaped only if every session on it can be loaded again later. */
   private reapable(gen: Generation): boolean {
     const bound = [...this.bindings.values()].some((b) => b.gen === gen);
-    return !bound || (this.provider.sessionsSurviveRestart && gen.client.capabilities.supportsLoad);
+    return !bound || (this.quirks.sessionsSurviveRestart && gen.client.capabilities.supportsLoad);
   }
 
   /** The env to spawn with changed: processes started with the old one are replaced once idle. */
@@ -300,6 +298,7 @@ export class AgentSlot {
       sessions: [...this.bindings.keys()],
       crashes: this.crashes.crashes,
       ...(retryAt !== undefined ? { retryAt } : {}),
+      quirks: summarize(this.quirks.choice),
     };
   }
 }
@@ -313,6 +312,8 @@ export interface SlotStatus {
   sessions: string[];
   crashes: number;
   retryAt?: number;
+  /** The agent's quirk set and why (the launch's guess until a process answered initialize). */
+  quirks: QuirkSummary;
 }
 
 function sameEnv(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {

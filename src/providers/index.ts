@@ -17,11 +17,7 @@ export type {
 export { defineProvider, type ProviderSpec } from './define.js';
 export { claudeCode, codex, gemini, opencode, kimi, demoProvider, geminiArgs, GEMINI_ACP_FLAG_SINCE } from './builtin.js';
 export { qwen, copilot, kilo, pi, cursor } from './builtin-extra.js';
-export { CLAUDE_HOOKS, CLAUDE_CLIENT_META } from './quirks/claude.js';
-export { copilotClassifyTurn, copilotHooks } from './quirks/copilot.js';
-export { cursorClassifyTurn, cursorHooks } from './quirks/cursor.js';
-export { piClassifyTurn, piHooks, piAgentDir, lastPiError } from './quirks/pi.js';
-export { qwenModeFor, QWEN_ASKING_MODE } from './quirks/qwen.js';
+export * from './quirks/index.js';
 export { customProvider, slugify, type AgentDefinition } from './custom.js';
 export { ProviderRegistry, createRegistry, loadRegistry, builtinProviders, type RegistryOptions } from './registry.js';
 export {

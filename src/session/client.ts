@@ -86,6 +86,7 @@ export class AcpClient {
   private readonly bus: EventBus<SessionEvent>;
   private readonly logger: Logger;
   private readonly terminals: ReturnType<typeof createTerminalManager> | undefined;
+  private hooks: SessionHooks | undefined;
   readonly connection: AgentConnection;
 
   private constructor(
@@ -99,6 +100,7 @@ export class AcpClient {
   ) {
     this.logger = opts.logger ?? silentLogger;
     this.router = new SessionRouter<Session>({ logger: this.logger, ...(opts.earlyLimits ? { early: opts.earlyLimits } : {}) });
+    this.hooks = opts.hooks;
     this.bus = new EventBus((err) => this.logger.error('client listener threw', { error: String(err) }));
     this.broker = createSessionBroker({
       lookup: (sessionId) => this.sessions.get(sessionId),
@@ -210,6 +212,14 @@ export class AcpClient {
     return this.connection.capabilities;
   }
 
+  /**
+   * The quirk hooks of sessions opened from now on. The provider layer picks them from what the
+   * agent said in `initialize` (providers/quirks), which is only known after spawn().
+   */
+  useHooks(hooks: SessionHooks): void {
+    this.hooks = hooks;
+  }
+
   /** Every session's events, in order (a UI or store subscribes once). */
   subscribe(fn: (e: SessionEvent) => void): () => void {
     return this.bus.subscribe(fn);
@@ -256,7 +266,7 @@ export class AcpClient {
       port: this.port(),
       broker: this.broker,
       logger: this.logger,
-      ...(this.opts.hooks ? { hooks: this.opts.hooks } : {}),
+      ...(this.hooks ? { hooks: this.hooks } : {}),
       permissionMode: o.permissionMode ?? this.opts.permission?.mode ?? 'ask',
       baseRules: () => this.opts.permission?.rules ?? [],
       onClosed: () => {
@@ -325,7 +335,7 @@ export class AcpClient {
       s.endReplay();
     }
     const empty = res === null || res === undefined || (typeof res === 'object' && Object.keys(res as object).length === 0);
-    if (method === 'session/load' && empty && s.replayCount === 0 && (this.opts.hooks?.loadEmptyMeansNotFound ?? false)) {
+    if (method === 'session/load' && empty && s.replayCount === 0 && (this.hooks?.loadEmptyMeansNotFound ?? false)) {
       this.detach(s);
       throw new TalariaError('session_not_found', `the agent has no session ${sessionId} (it answered {})`);
     }

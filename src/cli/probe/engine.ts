@@ -100,6 +100,7 @@ export async function runProbe(o: ProbeOptions): Promise<ProbeReport> {
     const steering = steeringFor(caps.agentInfo?.name);
     report.steering = steering.id;
     if (caps.agentInfo) Object.assign(report.agent, caps.agentInfo);
+    report.agent.quirks = started.quirks;
     checks.push(initializeRow(caps, rec.now() - spawnStart, rec), capabilitiesRow(caps));
 
     rec.check = 'session_new';

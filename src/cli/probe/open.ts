@@ -4,6 +4,7 @@
  * the agent's exit and stderr tail, never as a throw.
  */
 import { TalariaError } from '../../protocol/errors.js';
+import { startWithQuirks, summarize, type QuirkSummary } from '../../providers/index.js';
 import { AcpClient, type ClientOptions } from '../../session/client.js';
 import type { Session } from '../../session/session.js';
 import { formatAgentFailure, type FailureDetails } from '../failure.js';
@@ -21,7 +22,7 @@ export function notReadyMessage(what: string, err: unknown): string {
 
 export async function startAgent(
   o: Pick<ProbeOptions, 'logger'> & { launch: ProbeLaunch; timeoutMs: number; ws: ProbeWorkspace; marker: string; rec: Recorder },
-): Promise<{ client: AcpClient } | { notReady: string }> {
+): Promise<{ client: AcpClient; quirks: QuirkSummary & { restartedFrom?: string } } | { notReady: string }> {
   const { launch, rec } = o;
   const opts: ClientOptions = {
     setupTimeoutMs: o.timeoutMs,
@@ -30,14 +31,21 @@ export async function startAgent(
     // The probe answers every permission itself (allow once); the broker must not time out first.
     permission: { mode: 'ask', timeoutMs: 0 },
     clientInfo: { name: 'talaria-probe', title: 'Talaria probe', version: '1' },
-    ...(launch.hooks ? { hooks: launch.hooks } : {}),
-    ...(launch.fs ? { fs: launch.fs } : {}),
-    ...(launch.terminal !== undefined ? { terminal: launch.terminal } : {}),
     ...(o.logger ? { logger: o.logger } : {}),
   };
   try {
     const env = { ...launch.env, [MARKER_VAR]: o.marker };
-    return { client: await AcpClient.spawn({ command: launch.command, args: launch.args, cwd: o.ws.cwd, env, inherit: launch.inherit }, opts) };
+    // The agent's quirk set (hooks, client capabilities) follows what it says in initialize,
+    // whether it was named by id or given as a command.
+    const started = await startWithQuirks({
+      ...(launch.provider ? { provider: launch.provider } : {}),
+      command: launch.command,
+      args: launch.args,
+      hookOptions: launch.hookEnv ? { env: launch.hookEnv } : {},
+      spawn: (caps) => AcpClient.spawn({ command: launch.command, args: launch.args, cwd: o.ws.cwd, env, inherit: launch.inherit }, { ...opts, ...caps }),
+    });
+    const quirks = { ...summarize(started.quirks.choice), ...(started.restartedFrom ? { restartedFrom: started.restartedFrom.choice.set.id } : {}) };
+    return { client: started.client, quirks };
   } catch (err) {
     const what = isTimeout(err) ? `the agent did not answer initialize within ${o.timeoutMs} ms` : `${launch.label} could not be started or initialized`;
     return { notReady: notReadyMessage(what, err) };

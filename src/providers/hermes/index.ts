@@ -8,3 +8,4 @@ export { installSkill, SKILL_NAME_RE, type SkillInstall, type SkillInstalled } f
 export { lintHermesConfig, summarizeConfig, readHermesConfig, type LintIssue, type HermesConfigSummary, type YamlScalar } from './config-lint.js';
 export { hermesHooks, classifyHermesTurn, linkHermesPermission, hermesStrayResumeId, hermesSetupError, type HermesHookOptions } from './hooks.js';
 export { hermesModelRows, parseRow as parseHermesModelRow, splitModelId } from './catalog.js';
+export { HERMES_QUIRK_SETS, HERMES_KEEPS_MCP_SINCE } from './quirks.js';

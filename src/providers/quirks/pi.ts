@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { SessionHooks, TurnClassification, TurnSummary } from '../../session/hooks.js';
 import { agentError } from '../../session/errors.js';
 import type { ProviderEnv } from '../types.js';
+import type { QuirkSet } from './types.js';
 
 /** pi's own folder: PI_CODING_AGENT_DIR, else ~/.pi/agent. */
 export function piAgentDir(ctx: Pick<ProviderEnv, 'env' | 'homeDir'>): string {
@@ -65,3 +66,13 @@ export function piClassifyTurn(t: TurnSummary, agentDir?: string): TurnClassific
 export function piHooks(agentDir?: string): SessionHooks {
   return { classifyTurn: (t) => piClassifyTurn(t, agentDir) };
 }
+
+export const piQuirks: QuirkSet = {
+  id: 'pi-acp',
+  label: 'pi (pi-acp)',
+  names: /^pi-acp$/i,
+  hintName: 'pi-acp',
+  commandHints: [/^pi-acp$/, /[\\/]pi-acp[\\/]/],
+  // The swallowed-error hook reads pi's own session log, which lives in pi's agent folder.
+  hooks: (o) => piHooks(o?.env ? piAgentDir(o.env) : undefined),
+};

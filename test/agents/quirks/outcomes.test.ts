@@ -8,13 +8,7 @@ import type { AgentErrorData } from '../../../src/session/errors.js';
 import type { Session } from '../../../src/session/session.js';
 import { Recorder } from '../matrix/recorder.js';
 import { watchTurn } from '../matrix/watchdog.js';
-import { claudeAgentAcp } from '../profiles/claude-agent-acp.js';
-import { claudeCodeAcp } from '../profiles/claude-code-acp.js';
-import { copilot } from '../profiles/copilot.js';
-import { cursor } from '../profiles/cursor.js';
-import { geminiCli } from '../profiles/gemini-cli.js';
-import { pi } from '../profiles/pi.js';
-import { closeAll, profileOptions, recorded, replay, scratchDir, sentFrame, toolCalls, update } from './replay.js';
+import { closeAll, recorded, replay, scratchDir, sentFrame, toolCalls, update } from './replay.js';
 
 afterEach(closeAll);
 
@@ -50,7 +44,7 @@ describe('a model HTTP 400 becomes one agent_error shape', () => {
   }
 
   it('copilot: "Error: 400 …" streamed as the answer with end_turn is classified by its hook', async () => {
-    const r = await replay('copilot', 'error-400', profileOptions(copilot));
+    const r = await replay('copilot', 'error-400');
     const s = await r.client.newSession({ cwd: scratchDir() });
     const res = await s.prompt('fail').result;
     expect(res.agentStopReason).toBe('end_turn');
@@ -59,7 +53,7 @@ describe('a model HTTP 400 becomes one agent_error shape', () => {
   });
 
   it('pi: a swallowed error (end_turn, nothing said) is still reported as agent_error', async () => {
-    const r = await replay('pi', 'error-400', profileOptions(pi));
+    const r = await replay('pi', 'error-400');
     expect(recorded(r.lines, (m) => (update(m)?.sessionUpdate ?? '').endsWith('_chunk'))).toHaveLength(0);
     const s = await r.client.newSession({ cwd: scratchDir() });
     const res = await s.prompt('fail').result;
@@ -88,7 +82,7 @@ describe('auth required becomes a readiness gap listing the auth methods', () =>
   }
 
   it('claude-agent-acp: the session opens and the first prompt fails -32000 → auth_required with claude-login', async () => {
-    const r = await replay('claude-agent-acp', 'no-credentials', profileOptions(claudeAgentAcp));
+    const r = await replay('claude-agent-acp', 'no-credentials');
     const s = await r.client.newSession({ cwd: scratchDir() });
     const res = await s.prompt('hi').result;
     expect(res.error?.code).toBe('auth_required');
@@ -96,13 +90,13 @@ describe('auth required becomes a readiness gap listing the auth methods', () =>
   });
 
   it('claude-agent-acp: the terminal-auth capability is what makes it list a method at all', async () => {
-    const r = await replay('claude-agent-acp', 'no-credentials', profileOptions(claudeAgentAcp));
+    const r = await replay('claude-agent-acp', 'no-credentials');
     const init = r.sent().find((m) => m.method === 'initialize')!;
     expect((init.params as { clientCapabilities: { _meta?: unknown } }).clientCapabilities._meta).toEqual({ 'terminal-auth': true });
   });
 
   it('cursor: "not authenticated" as answer text with end_turn → auth_required naming its login command', async () => {
-    const r = await replay('cursor', 'text', profileOptions(cursor));
+    const r = await replay('cursor', 'text');
     const s = await r.client.newSession({ cwd: scratchDir() });
     const res = await s.prompt('hi').result;
     expect(res.error?.code).toBe('auth_required');
@@ -139,7 +133,7 @@ describe('after a cancel every tool call is settled cancelled, whatever the agen
   }
 
   it('claude-agent-acp: an unsettled tool is cancelled; the next prompt first reopens the session (stale stream)', async () => {
-    const r = await replay('claude-agent-acp', 'error-then-cancel', { ...profileOptions(claudeAgentAcp), permission: { mode: 'auto' } });
+    const r = await replay('claude-agent-acp', 'error-then-cancel', { permission: { mode: 'auto' } });
     const s = await r.client.newSession({ cwd: scratchDir() });
     const failed = await s.prompt('fail').result;
     expect(failed.error?.code).toBe('agent_error');
@@ -154,7 +148,7 @@ describe('after a cancel every tool call is settled cancelled, whatever the agen
   });
 
   it('claude-code-acp: after a rejected permission the session is resumed before the next prompt', async () => {
-    const r = await replay('claude-code-acp', 'deny-then-error', { ...profileOptions(claudeCodeAcp), permission: { mode: 'ask', rules: [{ decision: 'deny', command: 'touch *' }] } });
+    const r = await replay('claude-code-acp', 'deny-then-error', { permission: { mode: 'ask', rules: [{ decision: 'deny', command: 'touch *' }] } });
     const s = await r.client.newSession({ cwd: scratchDir() });
     const denied = await s.prompt('deny').result;
     expect(toolCalls(s, denied)[0]!.permission).toMatchObject({ status: 'rejected', optionKind: 'reject_once' });
@@ -220,8 +214,11 @@ describe('session setup shapes', () => {
     }
   });
 
-  it('gemini-cli: its profile switches fs.readTextFile off in initialize (its write_file bug), writes stay on', async () => {
-    const r = await replay('gemini-cli', 'write', profileOptions(geminiCli));
+  it('gemini-cli: its quirk set (from the name it gives) switches fs.readTextFile off in initialize, writes stay on', async () => {
+    const r = await replay('gemini-cli', 'write', { offerCaps: true });
+    expect(r.quirks?.choice).toMatchObject({ set: { id: 'gemini-cli' }, basis: 'agent' });
+    // Nothing named it before initialize: the first connection got the generic capabilities and was replaced.
+    expect(r.restartedFrom?.choice.set.id).toBe('generic');
     const init = r.sent().find((m) => m.method === 'initialize')!;
     expect((init.params as { clientCapabilities: { fs: unknown } }).clientCapabilities.fs).toEqual({ readTextFile: false, writeTextFile: true });
   });

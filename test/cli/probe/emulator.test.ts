@@ -59,7 +59,9 @@ describe.concurrent('talaria probe --agent-cmd "<emulator> acp"', () => {
     expect(tools.dangling).toHaveLength(2);
     expect(tools.settledByTalaria).toBe(2);
     for (const id of tools.dangling) expect(id).toMatch(/^tc-[0-9a-f]{12}$/);
-    expect(row(report, 'model')).toMatchObject({ status: 'supported', data: { via: 'session/set_model (legacy)', restored: true } });
+    // By command it gets Hermes' quirk set, as by id: the set_model is followed by a reload (its MCP servers again).
+    expect(report.agent.quirks).toMatchObject({ set: 'hermes-0.18', basis: 'agent', why: expect.stringContaining('"hermes-agent" 0.18.2') });
+    expect(row(report, 'model')).toMatchObject({ status: 'supported', data: { via: 'session/set_model (legacy)', switches: [{ ok: true }] } });
     expect(report.wire.violations).toEqual([]);
     expect(report.wire.unknownMethods).toEqual(expect.arrayContaining([expect.objectContaining({ method: 'session/set_model', reason: 'not_in_schema', check: 'modes' })]));
     expect(row(report, 'wire').data.unknownMethods).toEqual(['session/set_model (not in the schema)']);
