@@ -27,7 +27,11 @@ export async function recorderTime(root = ROOT, frames = 100_000, reps = 5): Pro
   const recorder = existsSync(join(root, 'src/harness/recorder.ts')) ? 'src/harness/recorder.ts' : 'src/store/recorder.ts';
   const { createRecorder } = (await import(pathToFileURL(join(root, recorder)).href)) as { createRecorder: (s: unknown, o: { sessionKey: string }) => Rec };
   const tapped = Array.from({ length: frames }, (_, i) => {
-    const msg = { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'flood-1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `chunk ${i} of the flood, a few words of text ` } } } };
+    const msg = {
+      jsonrpc: '2.0',
+      method: 'session/update',
+      params: { sessionId: 'flood-1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `chunk ${i} of the flood, a few words of text ` } } },
+    };
     return { dir: 'agent->client', t_ms: i, msg, raw: JSON.stringify(msg) };
   });
   const all: number[] = [];

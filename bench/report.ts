@@ -113,7 +113,10 @@ export function formatTable(rows: readonly ReportRow[]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
   const numeric = new Set([1, 4]);
   const fmt = (cells: string[]): string =>
-    cells.map((c, i) => (numeric.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
+    cells
+      .map((c, i) => (numeric.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [fmt(head), widths.map((w) => '─'.repeat(w)).join('  '), ...body.map(fmt)].join('\n');
 }
 

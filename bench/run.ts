@@ -34,7 +34,6 @@ import { defaultStartupAgent, splitCommand } from './startup.js';
 import { medianByKey } from './stats.js';
 import { isNotMeasured, samplesOf, type BenchCase, type BenchOptions, type CaseResult, type Sample, type SampleSet } from './types.js';
 
-
 interface Cli {
   opts: BenchOptions;
   reps: number;
@@ -145,7 +144,9 @@ function briefOne(s: Sample): string {
     const lat = p99 !== undefined && Number.isFinite(p99) ? `, latency p99 ${p99.toFixed(2)} ms` : '';
     return `${Math.round(fps).toLocaleString('en-US')} frames/s${lat}`;
   }
-  return Object.entries(v).map(([k, x]) => `${k}=${x.toFixed(2)}`).join(' ');
+  return Object.entries(v)
+    .map(([k, x]) => `${k}=${x.toFixed(2)}`)
+    .join(' ');
 }
 
 async function main(): Promise<number> {
@@ -157,7 +158,11 @@ async function main(): Promise<number> {
   const selected = selectCases(allCases, cli.only);
   const startedAt = new Date().toISOString();
   const cpu = cpus();
-  log(`talaria bench — node ${process.version}, ${cpu.length} cpus, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  log(
+    `talaria bench — node ${process.version}, ${cpu.length} cpus, load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   log(`frames ${cli.opts.frames}, paced ${cli.opts.pacedFrames} @ ${cli.opts.pacedRate}/s, reps ${cli.reps}, cases: ${selected.map((c) => c.name).join(', ')}`);
 
   const samples = new Map<string, Sample[]>(selected.map((c) => [c.name, []]));

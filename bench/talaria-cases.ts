@@ -121,7 +121,9 @@ export const talariaCases: BenchCase[] = [
     ],
     run: async (o) => {
       const r = await runLoadReplay(o.historyEntries);
-      return { values: { ms: r.ms, peakMb: r.peakMb, retainedMb: r.retainedMb, entries: r.entries, framesSent: r.framesSent, framesSeen: r.framesSeen, lost: r.framesSent - r.framesSeen } };
+      return {
+        values: { ms: r.ms, peakMb: r.peakMb, retainedMb: r.retainedMb, entries: r.entries, framesSent: r.framesSent, framesSeen: r.framesSeen, lost: r.framesSent - r.framesSeen },
+      };
     },
   },
   {
@@ -153,7 +155,18 @@ export const talariaCases: BenchCase[] = [
       const frames = Math.max(1, Math.floor(o.frames / o.sessions));
       const r = await runConcurrency({ sessions: o.sessions, processes: o.processes, frames });
       const notes = r.badSessions ? [`${r.badSessions} sessions saw a different count than their agent sent`] : [];
-      return { values: { lost: r.lost, framesSent: r.framesSent, framesSeen: r.framesSeen, framesPerSec: r.framesPerSec, badSessions: r.badSessions, sessions: o.sessions, processes: o.processes }, notes };
+      return {
+        values: {
+          lost: r.lost,
+          framesSent: r.framesSent,
+          framesSeen: r.framesSeen,
+          framesPerSec: r.framesPerSec,
+          badSessions: r.badSessions,
+          sessions: o.sessions,
+          processes: o.processes,
+        },
+        notes,
+      };
     },
   },
   {

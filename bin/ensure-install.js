@@ -53,9 +53,10 @@ if (reason) {
   process.stderr.write(`talaria: ${reason}: running npm ci\n`);
   // Inside an npm script npm_execpath is the npm that runs us; else the one on PATH.
   const npm = process.env.npm_execpath;
-  const r = npm && /\.[cm]?js$/.test(npm)
-    ? spawnSync(process.execPath, [npm, 'ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' })
-    : spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+  const r =
+    npm && /\.[cm]?js$/.test(npm)
+      ? spawnSync(process.execPath, [npm, 'ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' })
+      : spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
   if (r.status !== 0) {
     process.stderr.write(`talaria: npm ci failed (${r.error?.message ?? `exit ${r.status ?? r.signal}`})\n`);
     process.exit(1);

@@ -22,7 +22,11 @@ export function parse(command: string, argv: string[], options: OptionSpec): Par
     return { values: r.values as Parsed['values'], positionals: r.positionals };
   } catch (err) {
     // parseArgs messages are long and mention `strict`; keep the first sentence.
-    const msg = (err as Error).message.split('\n')[0]!.split('. ')[0]!.replace(/\.$/, '').replace(/^Option '(--\S+)(?: <value>)?' argument missing$/, "option '$1' needs a value");
+    const msg = (err as Error).message
+      .split('\n')[0]!
+      .split('. ')[0]!
+      .replace(/\.$/, '')
+      .replace(/^Option '(--\S+)(?: <value>)?' argument missing$/, "option '$1' needs a value");
     throw new UsageError(`${command}: ${msg.charAt(0).toLowerCase()}${msg.slice(1)}`);
   }
 }

@@ -106,4 +106,3 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     return EXIT.INTERNAL;
   }
 }
-

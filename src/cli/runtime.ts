@@ -100,7 +100,10 @@ export function createHarnessRuntime(env: NodeJS.ProcessEnv = process.env, make:
         provider = h.commandAgent(words[0]!, words.slice(1), o.agentCmd.trim()).id;
       } else if (o.agent !== undefined) {
         if (!h.registry.has(o.agent)) {
-          const known = h.registry.list().map((p) => p.id).join(', ');
+          const known = h.registry
+            .list()
+            .map((p) => p.id)
+            .join(', ');
           throw new RuntimeError('unknown_agent', `unknown agent '${o.agent}' (known: ${known}); pass --agent-cmd "COMMAND ARGS" to run any ACP agent`);
         }
         provider = o.agent;

@@ -83,10 +83,7 @@ export async function editStep(io: TurnIo, file: string, how: 'edit' | 'write', 
     await fail(io, id, `Could not read ${file}: ${errText(e)}`);
     return false;
   }
-  const newText =
-    how === 'write'
-      ? (text ?? DEMO_WRITE_TEXT)
-      : `${oldText ?? ''}${oldText && !oldText.endsWith('\n') ? '\n' : ''}${DEMO_EDIT_LINE}`;
+  const newText = how === 'write' ? (text ?? DEMO_WRITE_TEXT) : `${oldText ?? ''}${oldText && !oldText.endsWith('\n') ? '\n' : ''}${DEMO_EDIT_LINE}`;
   const diff: acp.ToolCallContent = { type: 'diff', path: r.abs, oldText, newText };
   call.content = [diff];
   await io.send({ sessionUpdate: 'tool_call', ...call });

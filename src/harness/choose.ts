@@ -28,15 +28,18 @@ interface ChooseCtx {
   env: ProviderEnv;
 }
 
-export async function pickAgent(
-  c: ChooseCtx,
-  o: { workspace: string; provider?: string; profile?: string; timeoutMs?: number; known?: readonly Readiness[] },
-): Promise<AgentPick> {
+export async function pickAgent(c: ChooseCtx, o: { workspace: string; provider?: string; profile?: string; timeoutMs?: number; known?: readonly Readiness[] }): Promise<AgentPick> {
   const choice = resolveProvider(c.config, { workspace: o.workspace, override: { ...(o.provider ? { provider: o.provider } : {}), ...(o.profile ? { profile: o.profile } : {}) } });
   const profile = (id: string) => (c.registry.get(id)?.profiles && choice.profile ? { profile: choice.profile } : {});
   if (choice.from === 'session') return { provider: choice.provider, ...profile(choice.provider), from: 'flag', checked: [] };
   if (choice.from === 'workspace' || choice.from === 'default') return { provider: choice.provider, ...profile(choice.provider), from: choice.from, checked: [] };
-  const order = [...PREFERRED_AGENTS, ...c.registry.list().filter((p) => p.source === 'config').map((p) => p.id)];
+  const order = [
+    ...PREFERRED_AGENTS,
+    ...c.registry
+      .list()
+      .filter((p) => p.source === 'config')
+      .map((p) => p.id),
+  ];
   const checked: Readiness[] = [];
   for (const id of new Set(order)) {
     const p = c.registry.get(id);

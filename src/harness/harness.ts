@@ -93,7 +93,10 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
   const commandAgent = (command: string, args: string[], label?: string, agentName?: string): Provider => {
     const name = basename(command).replace(/\.[cm]?[jt]s$/, '') || 'agent';
     // The same command line always gets the same id (its stored sessions find it again); others differ.
-    const hash = createHash('sha256').update(JSON.stringify([command, ...args])).digest('hex').slice(0, 6);
+    const hash = createHash('sha256')
+      .update(JSON.stringify([command, ...args]))
+      .digest('hex')
+      .slice(0, 6);
     const p = customProvider({ name, command, args, label: label ?? [command, ...args].join(' ') }, { id: `cmd:${name}-${hash}`, ...(agentName ? { agentName } : {}) });
     const adhoc: Provider = { ...p, install: `command not found: ${command} (check the --agent-cmd command line).` };
     registry.add(adhoc);

@@ -71,9 +71,10 @@ export class SessionLocks {
 
 function busy(sessionId: string, l: Lease, host: string): TalariaError {
   const where = l.host === host ? `process ${l.pid}` : `process ${l.pid} on ${l.host}`;
-  return new TalariaError(
-    'session_busy',
-    `session ${sessionId} is open in another Talaria ${where}; close it there (or let its turn finish) and try again`,
-    { sessionId, pid: l.pid, host: l.host, since: l.acquiredAt },
-  );
+  return new TalariaError('session_busy', `session ${sessionId} is open in another Talaria ${where}; close it there (or let its turn finish) and try again`, {
+    sessionId,
+    pid: l.pid,
+    host: l.host,
+    since: l.acquiredAt,
+  });
 }

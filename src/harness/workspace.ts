@@ -57,12 +57,16 @@ const markPartial = (info: unknown) => ({ ...((info as Record<string, unknown> |
 export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace {
   const ws = row.path;
 
-  const target = (provider: string, profile: string | undefined, o: { cwd?: string; permissionMode?: OpenOptions['permissionMode']; mcpServers?: unknown[]; additionalDirectories?: string[] }): OpenOptions => ({
+  const target = (
+    provider: string,
+    profile: string | undefined,
+    o: { cwd?: string; permissionMode?: OpenOptions['permissionMode']; mcpServers?: unknown[]; additionalDirectories?: string[] },
+  ): OpenOptions => ({
     provider,
     ...(profile ? { profile } : {}),
     workspace: ws,
     cwd: resolve(o.cwd ?? ws),
-    ...(o.permissionMode ?? d.permissionMode ? { permissionMode: (o.permissionMode ?? d.permissionMode)! } : {}),
+    ...((o.permissionMode ?? d.permissionMode) ? { permissionMode: (o.permissionMode ?? d.permissionMode)! } : {}),
     ...(o.mcpServers ? { mcpServers: o.mcpServers } : {}),
     ...(o.additionalDirectories ? { additionalDirectories: o.additionalDirectories } : {}),
   });

@@ -89,11 +89,23 @@ async function setup(ops: SlotSessions, req: OpenRequest, gen: Generation): Prom
       if (req.kind === 'fork') throw new TalariaError('session_not_found', `${slot.label} could not fork session ${req.sessionId}`, { response: res });
       throw new TalariaError('agent_error', 'session/new answered without a sessionId', { response: res });
     }
-    b = ops.create({ id, cwd: req.cwd, ...(req.additionalDirectories ? { additionalDirectories: req.additionalDirectories } : {}), mcpServers: servers, permissionMode: req.permissionMode });
+    b = ops.create({
+      id,
+      cwd: req.cwd,
+      ...(req.additionalDirectories ? { additionalDirectories: req.additionalDirectories } : {}),
+      mcpServers: servers,
+      permissionMode: req.permissionMode,
+    });
     ops.attach(b, gen);
   } else {
     const id = req.sessionId!;
-    b = ops.create({ id, cwd: req.cwd, ...(req.additionalDirectories ? { additionalDirectories: req.additionalDirectories } : {}), mcpServers: servers, permissionMode: req.permissionMode });
+    b = ops.create({
+      id,
+      cwd: req.cwd,
+      ...(req.additionalDirectories ? { additionalDirectories: req.additionalDirectories } : {}),
+      mcpServers: servers,
+      permissionMode: req.permissionMode,
+    });
     // Registered first: the agent replays the history before it answers.
     ops.attach(b, gen);
     b.session.beginReplay(false);

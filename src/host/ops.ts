@@ -225,9 +225,7 @@ export class SlotSessions implements BindingOwner {
       await this.bindForTurn(b);
       let release: () => void;
       try {
-        release = await slot.gate.acquire(ac.signal, (position) =>
-          slot.emit('turn.waiting', { key: slot.key, sessionId: b.id, position, limit: slot.gate.limit }),
-        );
+        release = await slot.gate.acquire(ac.signal, (position) => slot.emit('turn.waiting', { key: slot.key, sessionId: b.id, position, limit: slot.gate.limit }));
       } catch {
         return CANCELLED;
       }

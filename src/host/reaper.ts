@@ -114,7 +114,8 @@ async function report(slot: AgentSlot, b: SessionBinding, work: TurnWork): Promi
   const turnId = s.running?.id;
   if (!procSupported()) {
     const hadTools = s.thread.entries.some((e) => e.kind === 'tool_call' && e.turnId === turnId);
-    if (hadTools) s.notice('info', 'cancel_unverified', 'On this system Talaria cannot find processes that left the agent’s process group; a command the agent started may still be running.');
+    if (hadTools)
+      s.notice('info', 'cancel_unverified', 'On this system Talaria cannot find processes that left the agent’s process group; a command the agent started may still be running.');
     return;
   }
   const first = (await work.first) ?? { ended: [], survived: [], left: [] };
@@ -131,7 +132,9 @@ async function report(slot: AgentSlot, b: SessionBinding, work: TurnWork): Promi
     left: last.left.map((r) => r.pid),
   });
   if (last.survived.length) {
-    s.notice('warning', 'cancel_survivors', `Cancel could not stop ${count(last.survived)} the agent started (${list(last.survived)}); they may still be running.`, { pids: last.survived.map((r) => r.pid) });
+    s.notice('warning', 'cancel_survivors', `Cancel could not stop ${count(last.survived)} the agent started (${list(last.survived)}); they may still be running.`, {
+      pids: last.survived.map((r) => r.pid),
+    });
   }
   if (last.left.length) {
     s.notice(
@@ -152,4 +155,8 @@ function unique(rows: ProcRow[]): ProcRow[] {
 const count = (rows: ProcRow[]) => `${rows.length} process${rows.length === 1 ? '' : 'es'}`;
 const cap = (t: string) => t[0]!.toUpperCase() + t.slice(1);
 // The kernel's short name only (command lines can hold secrets), printable (a process names itself).
-const list = (rows: ProcRow[]) => rows.slice(0, 8).map((r) => `pid ${r.pid} ${r.comm.replace(/[^\x20-\x7e]/g, '?')}`).join(', ') + (rows.length > 8 ? ', …' : '');
+const list = (rows: ProcRow[]) =>
+  rows
+    .slice(0, 8)
+    .map((r) => `pid ${r.pid} ${r.comm.replace(/[^\x20-\x7e]/g, '?')}`)
+    .join(', ') + (rows.length > 8 ? ', …' : '');

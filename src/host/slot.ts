@@ -157,7 +157,12 @@ export class AgentSlot {
     this.current = gen;
     const quirks = { ...summarize(started.quirks.choice), ...(started.restartedFrom ? { restartedFrom: started.restartedFrom.choice.set.id } : {}) };
     this.emit('agent.spawned', { key: this.key, generation: gen.n, pid: gen.pid ?? -1, command: located.command, args: located.args, quirks });
-    background(client.closed.then((info) => this.onClosed(gen, info)), this.logger, 'cleaning up after the agent exited', { pid: gen.pid });
+    background(
+      client.closed.then((info) => this.onClosed(gen, info)),
+      this.logger,
+      'cleaning up after the agent exited',
+      { pid: gen.pid },
+    );
     if (this.closed) {
       // Shut down while it was starting: it must not outlive the host.
       await this.closeGen(gen, 'shutdown');
@@ -168,7 +173,12 @@ export class AgentSlot {
   }
 
   /** Counts a crash (or a stall kill: it loops the same way) and starts a backoff when it is one too many. */
-  private recordCrash(gen: Generation, message: string, f: { pid: number | null; exitCode: number | null; signal: string | null; stderrTail: string } | null, sessions: string[]): void {
+  private recordCrash(
+    gen: Generation,
+    message: string,
+    f: { pid: number | null; exitCode: number | null; signal: string | null; stderrTail: string } | null,
+    sessions: string[],
+  ): void {
     const backoff = this.crashes.crash(Date.now() - gen.startedAt, message);
     if (f) this.emit('agent.crashed', { key: this.key, generation: gen.n, ...f, crashes: this.crashes.crashes, sessions });
     if (backoff) {
@@ -190,7 +200,12 @@ export class AgentSlot {
     for (const b of orphaned) b.gen = null;
     if (reason === 'crashed') {
       const tail = info.stderrTail ?? gen.client.connection.process?.stderrTail(2000) ?? '';
-      this.recordCrash(gen, info.error.message, { pid: gen.pid, exitCode: info.exitCode ?? null, signal: info.signal ?? null, stderrTail: tail }, orphaned.map((b) => b.id));
+      this.recordCrash(
+        gen,
+        info.error.message,
+        { pid: gen.pid, exitCode: info.exitCode ?? null, signal: info.signal ?? null, stderrTail: tail },
+        orphaned.map((b) => b.id),
+      );
     } else if (reason === 'stalled') this.recordCrash(gen, `stopped after ${this.cfg.stallMs} ms of silence`, null, []);
     if (gen.pid !== null) {
       await killGroup(gen.pid, this.cfg.terminateGraceMs);

@@ -27,7 +27,12 @@ export interface StartDeps {
   crashedBeforeInit(gen: Generation, e: unknown): void;
 }
 
-export async function startProcess(d: StartDeps, located: Located, env: Record<string, string>, learned: QuirkChoice | undefined): Promise<{ gen: Generation; started: StartedWithQuirks }> {
+export async function startProcess(
+  d: StartDeps,
+  located: Located,
+  env: Record<string, string>,
+  learned: QuirkChoice | undefined,
+): Promise<{ gen: Generation; started: StartedWithQuirks }> {
   const { key, cfg } = d;
   let gen!: Generation;
   const started = await startWithQuirks({

@@ -3,14 +3,7 @@ import type { Logger } from '../protocol/types.js';
 import type { PolicyConfig } from './policy.js';
 import type { ResolvePaths } from './real-paths.js';
 import type { KnownToolCall } from './subject.js';
-import type {
-  PermissionDecisionEvent,
-  PermissionOption,
-  PermissionOutcome,
-  PermissionRule,
-  PermissionSubject,
-  PolicyResult,
-} from './types.js';
+import type { PermissionDecisionEvent, PermissionOption, PermissionOutcome, PermissionRule, PermissionSubject, PolicyResult } from './types.js';
 
 /** An ask waiting for a person (what onAsk / pending() hand out). */
 export interface PendingPermission {
@@ -63,9 +56,7 @@ export const EFFECT_OPTIONS: readonly PermissionOption[] = [
   { optionId: 'reject_once', name: 'Reject', kind: 'reject_once' },
 ];
 
-export type AnswerResult =
-  | { ok: true; optionId?: string; outcome: PermissionOutcome }
-  | { ok: false; reason: 'unknown' | 'already_answered' | 'not_offered' };
+export type AnswerResult = { ok: true; optionId?: string; outcome: PermissionOutcome } | { ok: false; reason: 'unknown' | 'already_answered' | 'not_offered' };
 
 /** Schedules `fn` after `ms`; returns a canceller. */
 export type SetTimer = (fn: () => void, ms: number) => () => void;
@@ -85,4 +76,3 @@ export interface BrokerOptions {
   /** Resolves symlinks in a subject's paths before the policy runs (default resolveRealPaths); false: names only. */
   resolvePaths?: ResolvePaths | false;
 }
-

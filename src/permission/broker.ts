@@ -33,15 +33,7 @@ import { evaluate, type PolicyConfig } from './policy.js';
 import { PathIntake } from './intake.js';
 import { resolveRealPaths } from './real-paths.js';
 import { describeRequest } from './subject.js';
-import type {
-  PermissionAnswer,
-  PermissionDecisionEvent,
-  PermissionOption,
-  PermissionOutcome,
-  PermissionRule,
-  PermissionSubject,
-  PolicyResult,
-} from './types.js';
+import type { PermissionAnswer, PermissionDecisionEvent, PermissionOption, PermissionOutcome, PermissionRule, PermissionSubject, PolicyResult } from './types.js';
 
 export {
   EFFECT_OPTIONS,
@@ -98,12 +90,7 @@ export class PermissionBroker {
   }
 
   /** Paths resolved first (symlinks followed), then `next` — or `cancelled` if a cancel came meanwhile. */
-  private resolveThen(
-    key: string,
-    subject: PermissionSubject,
-    turnId: string | undefined,
-    next: (s: PermissionSubject) => Promise<PermissionOutcome>,
-  ): Promise<PermissionOutcome> {
+  private resolveThen(key: string, subject: PermissionSubject, turnId: string | undefined, next: (s: PermissionSubject) => Promise<PermissionOutcome>): Promise<PermissionOutcome> {
     return this.intake.run(key, subject, turnId, next, (s, c) => this.settle(key, s, { outcome: 'cancelled' }, c.by, { reason: c.reason }));
   }
 

@@ -22,12 +22,7 @@ const BLOCK_DEVICE = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|md|dm-|mapper\/)/;
 /** `--rec` is `--recursive` to GNU tools (unambiguous long-option prefixes are accepted). */
 const isLong = (arg: string, full: string, min: number): boolean => arg.length >= min && full.startsWith(arg);
 
-export function checkCommand(
-  u: Unwrapped,
-  simple: SimpleCommand,
-  recurse: (words: Tok[]) => string | undefined,
-  sub: (script: string) => string | undefined,
-): string | undefined {
+export function checkCommand(u: Unwrapped, simple: SimpleCommand, recurse: (words: Tok[]) => string | undefined, sub: (script: string) => string | undefined): string | undefined {
   for (const r of simple.redirects) {
     if (r.op.includes('>') && BLOCK_DEVICE.test(r.target)) return `write to block device ${r.target}`;
   }
@@ -160,9 +155,7 @@ function checkGit(args: Tok[], extraArgs: boolean): string | undefined {
   const unknown = extraArgs || rest.some((a) => a.dyn);
   const texts = rest.map((a) => a.text);
   if (subcmd === 'push') {
-    const force = texts.some(
-      (a) => a.startsWith('--force') || isLong(a, '--mirror', 4) || /^-[A-Za-z]*f[A-Za-z]*$/.test(a) || /^\+./.test(a),
-    );
+    const force = texts.some((a) => a.startsWith('--force') || isLong(a, '--mirror', 4) || /^-[A-Za-z]*f[A-Za-z]*$/.test(a) || /^\+./.test(a));
     if (force) return 'git push --force';
     return unknown ? 'git push with arguments known only at run time' : undefined;
   }

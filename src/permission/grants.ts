@@ -47,12 +47,7 @@ export class Grants {
   }
 
   /** The newest grant covering `effect`, if any. */
-  covering(
-    sessionId: string,
-    turnId: string | undefined,
-    effect: PermissionSubject,
-    toolCallOpen: ((toolCallId: string) => boolean) | undefined,
-  ): Grant | undefined {
+  covering(sessionId: string, turnId: string | undefined, effect: PermissionSubject, toolCallOpen: ((toolCallId: string) => boolean) | undefined): Grant | undefined {
     if (!turnId || !toolCallOpen || !effect.effect) return undefined;
     const list = this.bySession.get(sessionId) ?? [];
     for (let i = list.length - 1; i >= 0; i--) {

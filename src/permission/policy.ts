@@ -158,7 +158,7 @@ export function globMatchesAll(glob: string, paths: string[], roots: string[]): 
   return paths.every((p) => roots.some((r) => isInside(p, r) && m(relative(r, p) || '.')));
 }
 
-const SAFE_RUN = "[^;&|\\n\\r`$()<>]";
+const SAFE_RUN = '[^;&|\\n\\r`$()<>]';
 const patternCache = new Map<string, RegExp>();
 
 function compilePattern(pattern: string, crossControl: boolean): RegExp {

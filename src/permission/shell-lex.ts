@@ -39,7 +39,8 @@ export function readParens(src: string, start: number): [body: string, next: num
     } else token += c;
     if (c === '\\') j++;
     else if (c === '\n' && heredocs.length > 0) j = skipHereDocs(src, j + 1, heredocs.splice(0)) - 1;
-    else if (c === '<' && src[j + 1] === '<' && src[j + 2] === '<') j += 2; // here-string, not a here-doc
+    else if (c === '<' && src[j + 1] === '<' && src[j + 2] === '<')
+      j += 2; // here-string, not a here-doc
     else if (c === '<' && src[j + 1] === '<') {
       const [delimiter, stripTabs, next] = readDelimiter(src, j + 2);
       heredocs.push({ delimiter, stripTabs });
@@ -136,8 +137,19 @@ export function readBraces(src: string, start: number): [inner: string, next: nu
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = {
-  a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v',
-  '\\': '\\', "'": "'", '"': '"', '?': '?',
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
 };
 
 /** Bash's `$'…'` string starting at `start` (the `$`): its decoded value and the index after it. */

@@ -27,10 +27,33 @@ export interface DescribeOptions {
 
 /** rawInput keys whose string value is a path. */
 const PATH_KEYS = [
-  'path', 'file_path', 'filePath', 'filename', 'fileName', 'file', 'abs_path', 'absolute_path',
-  'absolutePath', 'notebook_path', 'notebookPath', 'target', 'target_file', 'targetFile',
-  'destination', 'dest', 'source', 'src', 'old_path', 'new_path', 'oldPath', 'newPath',
-  'cwd', 'dir', 'directory', 'dir_path', 'workdir',
+  'path',
+  'file_path',
+  'filePath',
+  'filename',
+  'fileName',
+  'file',
+  'abs_path',
+  'absolute_path',
+  'absolutePath',
+  'notebook_path',
+  'notebookPath',
+  'target',
+  'target_file',
+  'targetFile',
+  'destination',
+  'dest',
+  'source',
+  'src',
+  'old_path',
+  'new_path',
+  'oldPath',
+  'newPath',
+  'cwd',
+  'dir',
+  'directory',
+  'dir_path',
+  'workdir',
 ];
 /** rawInput keys whose array value holds paths. */
 const PATH_LIST_KEYS = ['paths', 'files', 'file_paths', 'filePaths'];
@@ -42,12 +65,7 @@ const TITLE_PREFIX = /^\s*(?:terminal|bash|shell|sh|run|running|execute|exec|com
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
 
-export function describeRequest(
-  params: unknown,
-  roots: string[],
-  known?: KnownToolCall,
-  opts: DescribeOptions = {},
-): PermissionSubject {
+export function describeRequest(params: unknown, roots: string[], known?: KnownToolCall, opts: DescribeOptions = {}): PermissionSubject {
   const p = isObj(params) ? params : {};
   const tc = isObj(p.toolCall) ? p.toolCall : {};
   const k: KnownToolCall = known ?? {};

@@ -7,12 +7,7 @@
  * then the I/O happens on that real path without following a link in the last component, with
  * the opened file's location verified (safe-fs.ts).
  */
-import type {
-  ReadTextFileRequest,
-  ReadTextFileResponse,
-  WriteTextFileRequest,
-  WriteTextFileResponse,
-} from '@agentclientprotocol/sdk';
+import type { ReadTextFileRequest, ReadTextFileResponse, WriteTextFileRequest, WriteTextFileResponse } from '@agentclientprotocol/sdk';
 import { lstat, type FileHandle } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
@@ -165,13 +160,7 @@ async function readWhole(real: string): Promise<string | null> {
  * Reads from 1-based `startLine`, at most `limit` lines, keeping line terminators as they are.
  * Streams so a slice of a huge file can be read; only the returned bytes count against `maxBytes`.
  */
-async function readLines(
-  fh: FileHandle,
-  requested: string,
-  startLine: number,
-  limit: number | undefined,
-  maxBytes: number,
-): Promise<string> {
+async function readLines(fh: FileHandle, requested: string, startLine: number, limit: number | undefined, maxBytes: number): Promise<string> {
   if (limit === 0) return '';
   const endLine = limit === undefined ? Infinity : startLine + limit; // first line NOT returned
   const kept: Buffer[] = [];
@@ -190,10 +179,11 @@ async function readLines(
         if (lineNo >= startLine) {
           keptBytes += end - pos;
           if (keptBytes > maxBytes) {
-            throw invalid(
-              `File too large to read at once: ${requested} (more than ${maxBytes} bytes); read a range with line/limit`,
-              { path: requested, reason: 'too_large', maxBytes },
-            );
+            throw invalid(`File too large to read at once: ${requested} (more than ${maxBytes} bytes); read a range with line/limit`, {
+              path: requested,
+              reason: 'too_large',
+              maxBytes,
+            });
           }
           kept.push(Buffer.from(chunk.subarray(pos, end))); // copy: buf is reused
         }

@@ -310,8 +310,7 @@ interface CreateParams {
 }
 
 function validateCreate(params: CreateTerminalRequest): CreateParams {
-  const bad = (message: string, data?: Record<string, unknown>): WireError =>
-    new WireError(RPC.INVALID_PARAMS, message, data);
+  const bad = (message: string, data?: Record<string, unknown>): WireError => new WireError(RPC.INVALID_PARAMS, message, data);
   if (typeof params?.sessionId !== 'string') throw bad('sessionId must be a string');
   if (typeof params.command !== 'string' || params.command.length === 0) throw bad('command must be a non-empty string');
   const args = params.args ?? [];

@@ -25,14 +25,7 @@ import { createTransport, type Transport, type TransportCloseInfo, type Transpor
 import { silentLogger, type Frame, type JsonRpcId, type Logger, type ProtocolErrorEvent, type RawMessage } from './types.js';
 import type { Readable, Writable } from 'node:stream';
 
-export type {
-  AgentCapabilitiesView,
-  ClientCapabilityOverrides,
-  ClientHandler,
-  ClientHandlers,
-  HandlerContext,
-  TerminalHandlers,
-} from './capabilities.js';
+export type { AgentCapabilitiesView, ClientCapabilityOverrides, ClientHandler, ClientHandlers, HandlerContext, TerminalHandlers } from './capabilities.js';
 
 export const PROTOCOL_VERSION = 1;
 export const DEFAULT_CLIENT_INFO = { name: 'talaria', title: 'Talaria', version: '0.1.0' } as const;
@@ -252,7 +245,12 @@ export function connectAgent(options: ConnectAgentOptions): AgentConnection {
     finalize(t.error ? { cause: t.cause, streamError: t.error } : { cause: t.cause });
   };
   background(transport.closed.then(onTransportClosed), logger, 'closing the connection after its transport');
-  if (proc) background(proc.exited.then((ex) => finalize(exitInfo(ex))), logger, 'closing the connection after the agent exited');
+  if (proc)
+    background(
+      proc.exited.then((ex) => finalize(exitInfo(ex))),
+      logger,
+      'closing the connection after the agent exited',
+    );
   const onSdkClosed = (): void => {
     // The SDK closed on its own (not because the transport ended): treat as a stream failure.
     if (!closeInfo && !transport.isClosed) {

@@ -288,8 +288,6 @@ export class GarbageMeter {
       this.since = this.now();
       return undefined;
     }
-    return overLines
-      ? `${this.lines} lines in a row were not JSON-RPC`
-      : `${this.bytes} bytes arrived without a valid JSON-RPC frame`;
+    return overLines ? `${this.lines} lines in a row were not JSON-RPC` : `${this.bytes} bytes arrived without a valid JSON-RPC frame`;
   }
 }

@@ -27,11 +27,7 @@ const MAX_LINK_HOPS = 40;
  * WireError -32602 (`data.reason`: 'not_absolute' | 'invalid_path' | 'outside_roots' | 'symlink_loop').
  * Only reads the filesystem (realpath/lstat/readlink); never creates anything.
  */
-export async function resolveInsideRoots(
-  roots: readonly string[],
-  requestedPath: string,
-  options: ResolveOptions = {},
-): Promise<string> {
+export async function resolveInsideRoots(roots: readonly string[], requestedPath: string, options: ResolveOptions = {}): Promise<string> {
   if (typeof requestedPath !== 'string' || requestedPath.length === 0) {
     throw new WireError(RPC.INVALID_PARAMS, 'Path must be a non-empty string', {
       path: requestedPath,
@@ -56,11 +52,10 @@ export async function resolveInsideRoots(
   if (realRoots.some((root) => isInside(root, real))) return real;
 
   const verb = options.forWrite ? 'write' : 'access';
-  throw new WireError(
-    RPC.INVALID_PARAMS,
-    `Refusing to ${verb} ${requestedPath}: it is outside the session's allowed directories`,
-    { path: requestedPath, reason: 'outside_roots' },
-  );
+  throw new WireError(RPC.INVALID_PARAMS, `Refusing to ${verb} ${requestedPath}: it is outside the session's allowed directories`, {
+    path: requestedPath,
+    reason: 'outside_roots',
+  });
 }
 
 /** True when `candidate` equals `root` or lies beneath it (both real, absolute). */
@@ -130,7 +125,5 @@ function fsError(e: unknown, requested: string): WireError {
 }
 
 export function errCode(e: unknown): string | undefined {
-  return typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string'
-    ? (e as { code: string }).code
-    : undefined;
+  return typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string' ? (e as { code: string }).code : undefined;
 }

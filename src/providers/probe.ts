@@ -120,10 +120,18 @@ export async function probeProvider(provider: Provider, ctx: ProviderEnv, o: Pro
 
 function startGap(provider: Provider, e: unknown, timeoutMs: number): ReadinessGap {
   if (e instanceof TalariaError && e.code === 'timeout') {
-    return { code: 'timeout', message: `${provider.label} did not answer initialize within ${timeoutMs} ms.`, fix: `Start it by hand to see what it waits for; ${provider.install}` };
+    return {
+      code: 'timeout',
+      message: `${provider.label} did not answer initialize within ${timeoutMs} ms.`,
+      fix: `Start it by hand to see what it waits for; ${provider.install}`,
+    };
   }
   if (e instanceof ConnectionClosedError) {
-    const tail = String((e.details as { stderrTail?: string } | undefined)?.stderrTail ?? '').trim().split('\n').slice(-3).join(' | ');
+    const tail = String((e.details as { stderrTail?: string } | undefined)?.stderrTail ?? '')
+      .trim()
+      .split('\n')
+      .slice(-3)
+      .join(' | ');
     return { code: 'initialize_failed', message: `${provider.label} exited before it was ready${tail ? `: ${tail}` : ''}.`, fix: provider.install };
   }
   if (e instanceof TalariaError && e.code === 'spawn_failed') return { code: 'spawn_failed', message: e.message, fix: provider.install };

@@ -58,7 +58,11 @@ export async function cliReadiness(
   if (!r.version && spec.versionArgs) {
     const v = await runCommand(located.command, [...located.args.filter((a) => a.endsWith('.js') || a.endsWith('.mjs')), ...spec.versionArgs], { timeoutMs, parentEnv: ctx.env });
     if (v.timedOut) {
-      r.warnings.push({ code: 'timeout', message: `${p.label} did not print its version within ${timeoutMs} ms.`, fix: `Check that \`${located.command} ${spec.versionArgs.join(' ')}\` works in a terminal.` });
+      r.warnings.push({
+        code: 'timeout',
+        message: `${p.label} did not print its version within ${timeoutMs} ms.`,
+        fix: `Check that \`${located.command} ${spec.versionArgs.join(' ')}\` works in a terminal.`,
+      });
     } else {
       r.version = parseVersion(v.stdout) ?? parseVersion(v.stderr);
       if (!r.version) {

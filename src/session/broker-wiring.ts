@@ -43,15 +43,16 @@ export function createSessionBroker(o: SessionBrokerOptions): PermissionBroker {
     onDecision: (ev) => {
       // An effect allowed without asking (a read, an accept-edits write, a covered write) goes to
       // the audit log only: one event per file read would drown every UI.
-      if (!quietEffect(ev)) o.lookup(ev.sessionId)?.emit('permission.decided', {
-        requestKey: ev.requestKey,
-        toolCallId: ev.toolCallId,
-        outcome: ev.outcome,
-        decidedBy: ev.decidedBy,
-        reason: ev.reason,
-        ...(ev.answeredBy ? { answeredBy: ev.answeredBy } : {}),
-        ...(ev.rule ? { rule: ev.rule } : {}),
-      });
+      if (!quietEffect(ev))
+        o.lookup(ev.sessionId)?.emit('permission.decided', {
+          requestKey: ev.requestKey,
+          toolCallId: ev.toolCallId,
+          outcome: ev.outcome,
+          decidedBy: ev.decidedBy,
+          reason: ev.reason,
+          ...(ev.answeredBy ? { answeredBy: ev.answeredBy } : {}),
+          ...(ev.rule ? { rule: ev.rule } : {}),
+        });
       o.onDecision?.(ev);
     },
     onRule: (sessionId, rule) => {

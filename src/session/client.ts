@@ -241,7 +241,12 @@ export class AcpClient {
     const id = params?.sessionId;
     const update = params?.update;
     if (typeof id !== 'string' || !update || typeof update.sessionUpdate !== 'string') {
-      this.protocolError({ kind: 'invalid_jsonrpc', preview: (JSON.stringify(params) ?? String(params)).slice(0, 200), bytes: 0, detail: 'session/update without sessionId or update' });
+      this.protocolError({
+        kind: 'invalid_jsonrpc',
+        preview: (JSON.stringify(params) ?? String(params)).slice(0, 200),
+        bytes: 0,
+        detail: 'session/update without sessionId or update',
+      });
       return;
     }
     this.router.update(id, update);

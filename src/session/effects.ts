@@ -51,11 +51,11 @@ export function createEffectAuthorizer(o: EffectAuthorizerOptions): AuthorizeEff
     });
     if (verdict.allowed) return;
     const cancelled = verdict.decidedBy === 'cancel' || verdict.decidedBy === 'closed';
-    throw new WireError(
-      cancelled ? RPC.REQUEST_CANCELLED : PERMISSION_DENIED,
-      `Permission denied: ${subject.title} (${verdict.reason})`,
-      { reason: 'permission_denied', decidedBy: verdict.decidedBy, effect: effect.kind },
-    );
+    throw new WireError(cancelled ? RPC.REQUEST_CANCELLED : PERMISSION_DENIED, `Permission denied: ${subject.title} (${verdict.reason})`, {
+      reason: 'permission_denied',
+      decidedBy: verdict.decidedBy,
+      effect: effect.kind,
+    });
   };
 }
 

@@ -35,10 +35,7 @@ const usage = z
 const turnError = z.object({ code: z.string(), message: z.string(), data: json.optional() });
 
 export const sessionState = z.enum(['idle', 'running', 'cancelling', 'closed', 'failed']);
-export const stopReason = z.union([
-  z.enum(['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled', 'permission_denied', 'error']),
-  z.string(),
-]);
+export const stopReason = z.union([z.enum(['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled', 'permission_denied', 'error']), z.string()]);
 
 export const EVENTS = {
   'session.state': z.object({ state: sessionState, previous: sessionState }),

@@ -99,15 +99,7 @@ export function openStore(opts: StoreOptions = {}): Store {
 export { openDatabase, migrate, resolveHome, DB_FILE, type Db, type OpenDbOptions, type OpenedDb } from './db.js';
 export { StoreError, storeErrorFrom, type StoreErrorCode } from './errors.js';
 export { MIGRATIONS, type Migration } from './migrations/index.js';
-export {
-  exportSessionJson,
-  exportSessionMarkdown,
-  exportSessionFixture,
-  importFixture,
-  type SessionExport,
-  type ImportOptions,
-  type MarkdownRenderer,
-} from './export.js';
+export { exportSessionJson, exportSessionMarkdown, exportSessionFixture, importFixture, type SessionExport, type ImportOptions, type MarkdownRenderer } from './export.js';
 export { parseFixture, type FixtureProblem } from './json.js';
 export type { Workspace, WorkspaceInput, WorkspacePatch, WorkspacesRepo } from './workspaces.js';
 export type { StoredSession, NewSession, SessionPatch, SessionFilter, SessionsRepo } from './sessions.js';

@@ -139,9 +139,7 @@ export function createPermissionsRepo(db: Db, now: () => number = Date.now) {
   const insertRule = db.prepare('INSERT INTO permission_rules (scope, scope_id, rule, source, created_at) VALUES (?, ?, ?, ?, ?)');
   const ruleById = db.prepare<[number], RuleRow>('SELECT * FROM permission_rules WHERE id = ?');
   const deleteRule = db.prepare('DELETE FROM permission_rules WHERE id = ?');
-  const rulesIn = db.prepare<[string, string | null], RuleRow>(
-    'SELECT * FROM permission_rules WHERE scope = ? AND scope_id IS ? ORDER BY id',
-  );
+  const rulesIn = db.prepare<[string, string | null], RuleRow>('SELECT * FROM permission_rules WHERE scope = ? AND scope_id IS ? ORDER BY id');
   const allRules = db.prepare<[], RuleRow>('SELECT * FROM permission_rules ORDER BY id');
   const insertAudit = db.prepare(
     `INSERT INTO permission_audit (session_id, agent_session_id, request_key, tool_call_id, decided_by, outcome,
@@ -156,9 +154,7 @@ export function createPermissionsRepo(db: Db, now: () => number = Date.now) {
         throw new StoreError('invalid_argument', `a ${input.scope} rule needs a scopeId`);
       }
       const scopeId = input.scope === 'global' ? null : input.scopeId!;
-      const id = Number(
-        insertRule.run(input.scope, scopeId, JSON.stringify(input.rule), input.source ?? input.rule.source ?? null, now()).lastInsertRowid,
-      );
+      const id = Number(insertRule.run(input.scope, scopeId, JSON.stringify(input.rule), input.source ?? input.rule.source ?? null, now()).lastInsertRowid);
       return toRule(ruleById.get(id)!);
     },
     removeRule(id: number): boolean {

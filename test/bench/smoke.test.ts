@@ -108,7 +108,14 @@ describe('report', () => {
     const core = talariaCases.find((c) => c.name === 'talaria.core')!;
     const startup = talariaCases.find((c) => c.name === 'talaria.startup')!;
     results.set(core.name, { name: core.name, role: core.role, samples: [], medians: {}, notMeasured: { notMeasured: 'not yet measured (TODO)', reason: 'todo' }, notes: [] });
-    results.set(startup.name, { name: startup.name, role: startup.role, samples: [], medians: {}, notMeasured: { notMeasured: 'skipped: no agent', reason: 'skipped' }, notes: [] });
+    results.set(startup.name, {
+      name: startup.name,
+      role: startup.role,
+      samples: [],
+      medians: {},
+      notMeasured: { notMeasured: 'skipped: no agent', reason: 'skipped' },
+      notes: [],
+    });
     const rows = buildRows([core, startup], results);
     expect(rows.length).toBeGreaterThan(0);
     for (const r of rows) expect(r.value).toBeNull();
@@ -146,7 +153,15 @@ describe('report', () => {
 
   it('the bench fails (exit 1) on any missed or unjudged target and on errors; info rows never fail it', () => {
     const row = (status: ReportRow['status'], target: string | null): ReportRow => ({
-      name: `${status} ${target ?? 'no target'}`, value: 1, unit: 'x', baseline: null, baselineValue: null, ratio: null, ratioKind: null, target, status,
+      name: `${status} ${target ?? 'no target'}`,
+      value: 1,
+      unit: 'x',
+      baseline: null,
+      baselineValue: null,
+      ratio: null,
+      ratioKind: null,
+      target,
+      status,
     });
     const ok = [row('pass', '≤ 3×'), row('info', null)];
     expect(missedTargets(ok)).toEqual([]);

@@ -21,7 +21,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function traced(args: string[]): Promise<{ stdout: string; loaded: string[] }> {
   const log = join(dir, `loaded-${args.join('_')}.txt`);
   const hooks = join(dir, 'trace-hooks.mjs');
-  writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }\n`);
+  writeFileSync(
+    hooks,
+    `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }\n`,
+  );
   const register = `data:text/javascript,import{register}from'node:module';register(${encodeURIComponent(JSON.stringify(pathToFileURL(hooks).href))})`;
   const r = await run(process.execPath, ['--import', import.meta.resolve('tsx'), '--import', register, MAIN, ...args], {
     cwd: dir,

@@ -25,7 +25,10 @@ function machine() {
   const bin = tempDir('bin');
   // A user's gemini launcher (its name says which agent it is) and a wrapper that says nothing.
   for (const name of ['gemini', 'run-agent.sh']) writeFileSync(join(bin, name), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
-  writeFileSync(join(talaria, 'config.json'), JSON.stringify({ agents: { 'my-gemini': { command: join(bin, 'gemini'), args: ['--acp'] }, wrapped: { command: join(bin, 'run-agent.sh') } } }));
+  writeFileSync(
+    join(talaria, 'config.json'),
+    JSON.stringify({ agents: { 'my-gemini': { command: join(bin, 'gemini'), args: ['--acp'] }, wrapped: { command: join(bin, 'run-agent.sh') } } }),
+  );
   const env = { HOME: home, TALARIA_HOME: talaria, NO_COLOR: '1', PATH: [dirname(HERMES), dirname(process.execPath), '/usr/bin', '/bin'].join(':') };
   return { cwd: tempDir('ws'), env };
 }
@@ -54,7 +57,9 @@ describe.concurrent('which quirk set applies, and why', () => {
   it('doctor: a quirks line under each agent', async () => {
     const m = machine();
     const r = await runCli(['doctor'], m);
-    expect(r.stdout).toMatch(/✓ hermes +Hermes Agent — ready[^\n]*\n +quirks: Hermes Agent 0\.18–0\.20 — agent "hermes" is expected to be "hermes-agent" 0\.18\.2 \(versions below 0\.21\.0\); confirmed at initialize/);
+    expect(r.stdout).toMatch(
+      /✓ hermes +Hermes Agent — ready[^\n]*\n +quirks: Hermes Agent 0\.18–0\.20 — agent "hermes" is expected to be "hermes-agent" 0\.18\.2 \(versions below 0\.21\.0\); confirmed at initialize/,
+    );
     expect(r.stdout).toMatch(/wrapped[^\n]*\n +quirks: chosen when it answers initialize/);
   });
 

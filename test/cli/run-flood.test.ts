@@ -13,6 +13,11 @@ describe('talaria run with an agent that floods stdout', () => {
     expect(r.code).toBe(EXIT.NOT_READY);
     expect(r.stderr).toContain('agent stdout is not ACP: 1000 lines in a row were not JSON-RPC');
     expect(r.stderr).not.toMatch(/timed out/);
-    expect(r.stderr.trim().split('\n').filter((l) => l.includes('not ACP'))).toHaveLength(1);
+    expect(
+      r.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => l.includes('not ACP')),
+    ).toHaveLength(1);
   });
 });

@@ -45,9 +45,7 @@ describe.concurrent('talaria run against the demo agent', () => {
     expect(j).toMatchObject({ v: 1, stopReason: 'end_turn', exitCode: 0 });
     expect(typeof j.sessionId).toBe('string');
     expect(j.text).toContain('I read notes.txt');
-    expect(j.toolCalls).toEqual([
-      expect.objectContaining({ title: 'Read notes.txt', kind: 'read', status: 'completed', locations: [join(cwd, 'notes.txt')] }),
-    ]);
+    expect(j.toolCalls).toEqual([expect.objectContaining({ title: 'Read notes.txt', kind: 'read', status: 'completed', locations: [join(cwd, 'notes.txt')] })]);
     expect(j.usage).toEqual(expect.objectContaining({ totalTokens: expect.any(Number) }));
   });
 
@@ -103,10 +101,7 @@ describe.concurrent('talaria run against the demo agent', () => {
 
   it('refusal exits 3; an agent error exits 5 with the error in --json', async () => {
     const { cwd, env } = workspace();
-    const [refused, failed] = await Promise.all([
-      runCli(['run', '--json', 'refuse'], { cwd, env }),
-      runCli(['run', '--json', 'fail'], { cwd, env }),
-    ]);
+    const [refused, failed] = await Promise.all([runCli(['run', '--json', 'refuse'], { cwd, env }), runCli(['run', '--json', 'fail'], { cwd, env })]);
     expect(refused.code).toBe(EXIT.REFUSAL);
     expect(JSON.parse(refused.stdout)).toMatchObject({ stopReason: 'refusal', exitCode: 3 });
     expect(failed.code).toBe(EXIT.AGENT_ERROR);
@@ -138,7 +133,7 @@ describe.concurrent('talaria run against the demo agent', () => {
     expect(r.stderr).not.toContain('Read notes.txt'); // the old turn's tool card
   });
 
-  it('one id: --json gives Talaria\'s id and the agent\'s; --session takes a prefix of either', async () => {
+  it("one id: --json gives Talaria's id and the agent's; --session takes a prefix of either", async () => {
     const { cwd, env } = workspace();
     const first = JSON.parse((await runCli(['run', '--json', 'first prompt'], { cwd, env })).stdout) as { sessionId: string; agentSessionId: string };
     expect(first.agentSessionId).toMatch(/^[0-9a-f-]{36}$/);
@@ -155,7 +150,7 @@ describe.concurrent('talaria run against the demo agent', () => {
     expect(models.sessionId).toBe(first.sessionId);
   });
 
-  it('run.started of a session restored from the store: not loaded, origin restored, the session\'s cwd', async () => {
+  it("run.started of a session restored from the store: not loaded, origin restored, the session's cwd", async () => {
     const { cwd, env } = workspace();
     const first = JSON.parse((await runCli(['run', '--json', 'first prompt'], { cwd, env })).stdout) as { sessionId: string };
     // The agent forgets its sessions: Talaria reopens from its store.
@@ -253,11 +248,7 @@ describe.concurrent('talaria run against misbehaving agents', () => {
 describe.concurrent('talaria usage through a real process', () => {
   it('bad usage exits 2 with one line; a stub exits 7', async () => {
     const cwd = tempDir('usage');
-    const [missing, bogus, stub] = await Promise.all([
-      runCli(['run'], { cwd }),
-      runCli(['run', '--bogus', 'x'], { cwd }),
-      runCli(['serve'], { cwd }),
-    ]);
+    const [missing, bogus, stub] = await Promise.all([runCli(['run'], { cwd }), runCli(['run', '--bogus', 'x'], { cwd }), runCli(['serve'], { cwd })]);
     for (const r of [missing, bogus]) {
       expect(r.code).toBe(EXIT.USAGE);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -309,7 +300,11 @@ describe.concurrent('talaria models / mode', () => {
   it('lists, switches, rejects unknown ids', async () => {
     const { cwd, env } = workspace();
     // The listing first: --set without --session makes the workspace default for new sessions.
-    const [list, bad, modes] = await Promise.all([runCli(['models'], { cwd, env }), runCli(['models', '--set', 'gpt-nope'], { cwd, env }), runCli(['mode', '--json'], { cwd, env })]);
+    const [list, bad, modes] = await Promise.all([
+      runCli(['models'], { cwd, env }),
+      runCli(['models', '--set', 'gpt-nope'], { cwd, env }),
+      runCli(['mode', '--json'], { cwd, env }),
+    ]);
     const set = await runCli(['models', '--set', 'demo-thorough', '--json'], { cwd, env });
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/\* demo-fast/);
@@ -329,7 +324,9 @@ describe.concurrent('talaria run stopped by a signal', () => {
   };
   const storedTurns = async (o: { cwd: string; env: Record<string, string> }) => {
     const listed = JSON.parse((await runCli(['sessions', 'list', '--store-only', '--json'], o)).stdout) as { sessions: { id: string }[] };
-    const exported = JSON.parse((await runCli(['sessions', 'export', listed.sessions[0]!.id, '--format', 'json'], o)).stdout) as { turns: { stopReason?: string; endedAt?: number }[] };
+    const exported = JSON.parse((await runCli(['sessions', 'export', listed.sessions[0]!.id, '--format', 'json'], o)).stdout) as {
+      turns: { stopReason?: string; endedAt?: number }[];
+    };
     return exported.turns;
   };
 

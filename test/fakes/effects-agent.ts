@@ -90,9 +90,7 @@ app.onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
         break;
       case 'ask-write': {
         const toolCall = { toolCallId: `edit-${nextCall++}`, title: `Write ${arg}`, kind: 'edit' as const, locations: [{ path: arg }] };
-        result = await attempt(() =>
-          askThen(client, sessionId, toolCall, () => client.request(acp.methods.client.fs.writeTextFile, { sessionId, path: arg, content: tail })),
-        );
+        result = await attempt(() => askThen(client, sessionId, toolCall, () => client.request(acp.methods.client.fs.writeTextFile, { sessionId, path: arg, content: tail })));
         break;
       }
       case 'ask-run': {

@@ -72,8 +72,10 @@ describe('Hermes emulator quirks (0.18.2)', () => {
   it('serves requests pipelined before the initialize response; protocolVersion is always 1', async () => {
     const c = start(makeHome());
     c.sendRaw(
-      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 7 } }) + '\n' +
-        JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'session/new', params: { cwd: makeWs(), mcpServers: [] } }) + '\n',
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 7 } }) +
+        '\n' +
+        JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'session/new', params: { cwd: makeWs(), mcpServers: [] } }) +
+        '\n',
     );
     const init = await c.waitFor((m) => m.id === 1);
     const made = await c.waitFor((m) => m.id === 2);
@@ -167,7 +169,11 @@ describe('Hermes emulator quirks (0.18.2)', () => {
       const pending = prompt(c, id, 'DANGER: remove junkdir');
       const req = await c.waitFor((m) => m.method === 'session/request_permission', 'permission', mark);
       expect(req.params.options.map((o: Msg) => `${o.optionId}:${o.kind}`)).toEqual([
-        'allow_once:allow_once', 'allow_session:allow_always', 'allow_always:allow_always', 'deny:reject_once', 'deny_always:reject_always',
+        'allow_once:allow_once',
+        'allow_session:allow_always',
+        'allow_always:allow_always',
+        'deny:reject_once',
+        'deny_always:reject_always',
       ]);
       answer(req.id);
       const { frames } = await pending;
@@ -253,9 +259,7 @@ describe('Hermes emulator quirks (0.18.2)', () => {
     c.send({ jsonrpc: '2.0', id: req.id, result: { outcome: { outcome: 'selected', optionId: 'deny' } } });
     const res = await first;
     const after = c.since(c.frames.indexOf(queued.res) + 1, c.frames.indexOf(res) + 1);
-    expect(kinds(after).filter((k) => k !== 'agent_message_chunk')).toEqual([
-      'tool_call_update', 'user_message_chunk', 'usage_update', 'usage_update', 'response',
-    ]);
+    expect(kinds(after).filter((k) => k !== 'agent_message_chunk')).toEqual(['tool_call_update', 'user_message_chunk', 'usage_update', 'usage_update', 'response']);
     expect(upd(after.find((m) => upd(m)?.sessionUpdate === 'user_message_chunk')!)!.content.text).toBe('hello there');
     expect(chunkText(after)).toBe('\n\nDangerous step finished.Hello from the fake model! You said: hello there');
     // The response reports usage as it stood when its own turn ended: the queued turn comes later.
@@ -309,7 +313,10 @@ describe('Hermes emulator quirks (0.18.2)', () => {
   });
 
   it('images and resource links are accepted; the reply says whether images were forwarded (supports_vision) or described', async () => {
-    const image = [{ type: 'text', text: 'look' }, { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' }];
+    const image = [
+      { type: 'text', text: 'look' },
+      { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' },
+    ];
     const plain = start(makeHome());
     const a = await openSession(plain, makeWs());
     expect(chunkText((await prompt(plain, a.id, image)).frames)).toContain('Image described by the auxiliary model');
@@ -317,7 +324,10 @@ describe('Hermes emulator quirks (0.18.2)', () => {
     const b = await openSession(vision, makeWs());
     expect(chunkText((await prompt(vision, b.id, image)).frames)).toContain('Image forwarded to the model');
     const ws = makeWs({ 'spec.md': '# spec\n' });
-    const link = [{ type: 'text', text: 'see' }, { type: 'resource_link', uri: `file://${join(ws, 'spec.md')}`, name: 'spec.md' }];
+    const link = [
+      { type: 'text', text: 'see' },
+      { type: 'resource_link', uri: `file://${join(ws, 'spec.md')}`, name: 'spec.md' },
+    ];
     expect(chunkText((await prompt(vision, b.id, link)).frames)).toBe('Hello from the fake model! You said: see (attachments: spec.md)');
   });
 
@@ -332,7 +342,9 @@ describe('Hermes emulator quirks (0.18.2)', () => {
     expect(call.content[0].content.text).toBe('{\n  "text": "hi"\n}');
     const done = turn.find((u) => u?.sessionUpdate === 'tool_call_update')!;
     expect(done.rawOutput).toBe(done.content[0].content.text);
-    expect(done.rawOutput).toMatch(/^<untrusted_tool_result source="mcp__files__echo">\n[\s\S]*\n\n\{"result": "files-echo: hi", "structuredContent": \{"result": "files-echo: hi"\}\}\n<\/untrusted_tool_result>$/);
+    expect(done.rawOutput).toMatch(
+      /^<untrusted_tool_result source="mcp__files__echo">\n[\s\S]*\n\n\{"result": "files-echo: hi", "structuredContent": \{"result": "files-echo: hi"\}\}\n<\/untrusted_tool_result>$/,
+    );
     expect(await c.call('session/set_model', { sessionId: id, modelId: 'custom:fake-model' })).toEqual({});
     expect(chunkText((await prompt(c, id, 'MCP')).frames)).toBe('No MCP tools are available in this session.');
     await c.call('session/load', { sessionId: id, cwd: ws, mcpServers: servers });

@@ -69,7 +69,10 @@ describe('two processes writing one session', () => {
     store.sessions.create({ id: 'x', provider: 'p', cwd: '/' });
     store.close();
     const n = 3000;
-    const [a, b] = [child({ mode: 'recorder', home: p.home, sessionKey: 'x', tag: 'A', frames: n }), child({ mode: 'recorder', home: p.home, sessionKey: 'x', tag: 'B', frames: n })];
+    const [a, b] = [
+      child({ mode: 'recorder', home: p.home, sessionKey: 'x', tag: 'A', frames: n }),
+      child({ mode: 'recorder', home: p.home, sessionKey: 'x', tag: 'B', frames: n }),
+    ];
     const codes = await Promise.all([a.exited, b.exited]);
     expect([a.stderr(), b.stderr()]).toEqual(['', '']);
     expect(codes).toEqual([0, 0]);
@@ -87,7 +90,7 @@ describe('two processes writing one session', () => {
     }
   });
 
-  it('a second harness opening a session another process has open is refused with session_busy; the first one\'s turn is whole', async () => {
+  it("a second harness opening a session another process has open is refused with session_busy; the first one's turn is whole", async () => {
     const p = place();
     const id = await storedSession(p);
     const env = harnessEnv(p);
@@ -102,7 +105,12 @@ describe('two processes writing one session', () => {
 
     const h = makeHarness(p);
     expect(h.store.turns.list(id).map((t) => t.stopReason)).toEqual(['end_turn', 'end_turn']);
-    expect(h.store.entries.list(id).filter((e) => e.kind === 'user_message').map((e) => (e as { text: string }).text)).toEqual(['first', 'from the first']);
+    expect(
+      h.store.entries
+        .list(id)
+        .filter((e) => e.kind === 'user_message')
+        .map((e) => (e as { text: string }).text),
+    ).toEqual(['first', 'from the first']);
     expect(h.store.leases.get(id)).toBeUndefined();
   });
 
@@ -128,7 +136,10 @@ describe('two processes writing one session', () => {
     const rows = h.store.wire.rows(id);
     expect(rows.map((r) => r.seq)).toEqual(Array.from({ length: rows.length }, (_, i) => i + 1));
     // The stored thread holds both turns, each once, in order (not two threads written over each other).
-    const stored = h.store.entries.list(id).filter((e) => e.kind === 'user_message').map((e) => (e as { text: string }).text);
+    const stored = h.store.entries
+      .list(id)
+      .filter((e) => e.kind === 'user_message')
+      .map((e) => (e as { text: string }).text);
     expect(stored).toEqual(['first', 'from the first', 'from the second']);
     // The second process loaded the history with the first one's turn in it.
     const s = await h.workspaces.open(p.userHome).openSession(id);

@@ -14,9 +14,7 @@ describe('durability', () => {
     const child = spawn(process.execPath, ['--import', TSX, CHILD, home], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-      child.on('close', (code, signal) => resolve({ code, signal })),
-    );
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
 
     // Every `n=` line the child printed was committed before it was printed; read them all,
     // including any still in the pipe when the kill lands.

@@ -12,7 +12,7 @@ import { makeHarness, place } from './helpers.js';
 vi.setConfig({ testTimeout: 60_000 });
 
 describe('frames reach the store through their session', () => {
-  it('a retiring process and its replacement reuse JSON-RPC ids: every answer lands in its own session\'s log', async () => {
+  it("a retiring process and its replacement reuse JSON-RPC ids: every answer lands in its own session's log", async () => {
     const p = place();
     const agent = scriptAgent('drainer', 'host-agent.ts');
     const frames: Frame[] = [];

@@ -93,9 +93,7 @@ describe('recorder', () => {
     t.rec.onEvent(ev('turn.ended', { turnId: 'turn-1', stopReason: 'end_turn', durationMs: 5, usage: { inputTokens: 1 } }));
     expect(t.committed()).toBe(2);
     expect(t.other.entries.list('s')).toEqual([msg('Hel')]);
-    expect(t.other.turns.list('s')).toMatchObject([
-      { turnId: 'turn-1', prompt: [{ type: 'text', text: 'hi' }], stopReason: 'end_turn', usage: { inputTokens: 1 }, durationMs: 5 },
-    ]);
+    expect(t.other.turns.list('s')).toMatchObject([{ turnId: 'turn-1', prompt: [{ type: 'text', text: 'hi' }], stopReason: 'end_turn', usage: { inputTokens: 1 }, durationMs: 5 }]);
     expect(t.other.sessions.get('s')!.lastActiveAt).toBeGreaterThan(1000);
     t.done();
   });
@@ -140,7 +138,7 @@ describe('recorder', () => {
     t.done();
   });
 
-  it('audits permission.decided; the broker\'s richer record replaces it when both arrive', async () => {
+  it("audits permission.decided; the broker's richer record replaces it when both arrive", async () => {
     const t = setup();
     let flushed = t.nextFlush();
     t.rec.onEvent(ev('permission.decided', { requestKey: 'r1', toolCallId: 'tc1', outcome: { outcome: 'cancelled' }, decidedBy: 'cancel', reason: 'turn cancelled' }));
@@ -149,8 +147,15 @@ describe('recorder', () => {
     flushed = t.nextFlush();
     t.rec.onEvent(ev('permission.decided', { requestKey: 'r2', toolCallId: 'tc2', outcome: { outcome: 'selected', optionId: 'y' }, decidedBy: 'user', reason: 'r' }));
     t.rec.onPermissionDecision({
-      requestKey: 'r2', sessionId: 'agent-1', toolCallId: 'tc2', outcome: { outcome: 'selected', optionId: 'y' }, optionKind: 'allow_once',
-      decidedBy: 'user', reason: 'r', at: 5, subject: { sessionId: 'agent-1', toolCallId: 'tc2', paths: [], roots: [] },
+      requestKey: 'r2',
+      sessionId: 'agent-1',
+      toolCallId: 'tc2',
+      outcome: { outcome: 'selected', optionId: 'y' },
+      optionKind: 'allow_once',
+      decidedBy: 'user',
+      reason: 'r',
+      at: 5,
+      subject: { sessionId: 'agent-1', toolCallId: 'tc2', paths: [], roots: [] },
     });
     // From now on only the richer source counts: this event is not audited twice.
     t.rec.onEvent(ev('permission.decided', { requestKey: 'r3', toolCallId: 'tc3', outcome: { outcome: 'cancelled' }, decidedBy: 'cancel', reason: 'x' }));
@@ -161,7 +166,7 @@ describe('recorder', () => {
     t.done();
   });
 
-  it('with agentSessionId set, ignores other sessions\' events', async () => {
+  it("with agentSessionId set, ignores other sessions' events", async () => {
     const t = setup({ agentSessionId: 'agent-1' });
     const flushed = t.nextFlush();
     t.rec.onEvent(ev('entry.added', { index: 0, entry: msg('other') }, 'agent-2'));
@@ -203,7 +208,13 @@ describe('recorder', () => {
     store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
     const logged: string[] = [];
     const logger = { debug() {}, info() {}, warn() {}, error: (m: string) => logged.push(m) };
-    const rec = createRecorder(store, { sessionKey: 's', logger, onFlush: () => { throw new Error('listener bug'); } });
+    const rec = createRecorder(store, {
+      sessionKey: 's',
+      logger,
+      onFlush: () => {
+        throw new Error('listener bug');
+      },
+    });
     rec.onFrame(frame(1));
     expect(() => rec.onEvent(ev('session.closed', { reason: 'bye' }))).not.toThrow();
     expect(store.wire.count('s')).toBe(1);
@@ -215,7 +226,14 @@ describe('recorder', () => {
     const secret = 'sk-recorded-secret';
     const flushed = t.nextFlush();
     const tapped = (t_ms: number, dir: Frame['dir'], msg: Frame['msg']): Frame => ({ t_ms, dir, msg, raw: JSON.stringify(msg) });
-    t.rec.onFrame(tapped(1, 'client->agent', { jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: '/w', mcpServers: [{ name: 'm', command: 'c', args: [], env: [{ name: 'TOKEN', value: secret }] }] } }));
+    t.rec.onFrame(
+      tapped(1, 'client->agent', {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'session/new',
+        params: { cwd: '/w', mcpServers: [{ name: 'm', command: 'c', args: [], env: [{ name: 'TOKEN', value: secret }] }] },
+      }),
+    );
     t.rec.onFrame(tapped(2, 'agent->client', { jsonrpc: '2.0', id: 7, method: 'terminal/create', params: { sessionId: 'a', command: 'x', env: [{ name: 'K', value: secret }] } }));
     t.rec.onFrame(frame(3));
     await flushed;

@@ -69,10 +69,19 @@ describe('one writer per stored session', () => {
 
 describe('stored permission rules', () => {
   it('only valid rules reach the policy', () => {
-    expect(toPermissionRule({ decision: 'allow', toolKind: ['edit', 'read'], pathGlob: '/w/**', source: 'user', id: '3' })).toEqual({ decision: 'allow', toolKind: ['edit', 'read'], pathGlob: '/w/**', source: 'user', id: '3' });
+    expect(toPermissionRule({ decision: 'allow', toolKind: ['edit', 'read'], pathGlob: '/w/**', source: 'user', id: '3' })).toEqual({
+      decision: 'allow',
+      toolKind: ['edit', 'read'],
+      pathGlob: '/w/**',
+      source: 'user',
+      id: '3',
+    });
     const logged: unknown[] = [];
     const logger = { debug() {}, info() {}, error() {}, warn: (_m: string, d?: unknown) => void logged.push(d) };
-    const rules = permissionRules([{ decision: 'maybe' }, { decision: 'deny', command: 42 }, { decision: 'ask', source: 'elsewhere' }, { decision: 'deny', command: 'rm *' }], logger);
+    const rules = permissionRules(
+      [{ decision: 'maybe' }, { decision: 'deny', command: 42 }, { decision: 'ask', source: 'elsewhere' }, { decision: 'deny', command: 'rm *' }],
+      logger,
+    );
     expect(rules).toEqual([{ decision: 'deny', command: 'rm *' }]);
     expect(logged).toHaveLength(3);
   });

@@ -29,8 +29,7 @@ let k = 0;
 let evSeq = 0;
 let turn = 0;
 let text = '';
-const ev = (type: string, body: Record<string, unknown>) =>
-  rec.onEvent({ type, sessionId: 'agent', seq: ++evSeq, at: Date.now(), ...body } as unknown as SessionEvent);
+const ev = (type: string, body: Record<string, unknown>) => rec.onEvent({ type, sessionId: 'agent', seq: ++evSeq, at: Date.now(), ...body } as unknown as SessionEvent);
 
 function frameText(n: number): string {
   // Every 37th frame is large (spans several pages) so kills also land inside big commits.
@@ -47,7 +46,11 @@ function tick(): void {
       ev('turn.started', { turnId: `turn-${turn}`, prompt: [{ type: 'text', text: `prompt ${turn}` }] });
       ev('entry.added', { index: (turn - 1) * 2, entry: { id: `u${turn}`, kind: 'user_message', text: `prompt ${turn}`, blocks: [] } });
     }
-    const msg = { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'agent', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: frameText(k) } } } };
+    const msg = {
+      jsonrpc: '2.0',
+      method: 'session/update',
+      params: { sessionId: 'agent', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: frameText(k) } } },
+    };
     rec.onFrame({ t_ms: k, dir: 'agent->client', msg, raw: JSON.stringify(msg) });
     text += `${k},`;
     ev('entry.updated', { index: (turn - 1) * 2 + 1, entry: { id: `a${turn}`, kind: 'assistant_message', text, blocks: [], turnId: `turn-${turn}` } });

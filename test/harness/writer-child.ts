@@ -28,7 +28,11 @@ async function recorder(): Promise<number> {
     const burst = () => {
       for (let i = 0; i < 1 + (k % 17) && k < total; i++) {
         k++;
-        const msg = { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'x', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${o.tag} ${k}` } } } };
+        const msg = {
+          jsonrpc: '2.0',
+          method: 'session/update',
+          params: { sessionId: 'x', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${o.tag} ${k}` } } },
+        };
         rec.onFrame({ t_ms: k, dir: 'agent->client', msg, raw: JSON.stringify(msg) });
       }
       if (k < total) setImmediate(burst);

@@ -13,7 +13,7 @@ afterEach(shutdownHosts);
 const METHODS = [{ id: 'agent-login', name: 'Log in to the agent' }];
 
 describe('auth required', () => {
-  it('through the host: a prompt failing -32000 is auth_required naming the agent and listing initialize\'s auth methods', async () => {
+  it("through the host: a prompt failing -32000 is auth_required naming the agent and listing initialize's auth methods", async () => {
     const agent = scriptAgent('locked', 'host-agent.ts', { env: { HOST_AGENT_AUTH: '1' } });
     const t = makeHost({ providers: [agent] });
     const s = await t.host.newSession({ provider: agent.id, workspace: t.workspace });
@@ -23,11 +23,20 @@ describe('auth required', () => {
   });
 
   it('a bare client: the same shape (no label: "the agent")', async () => {
-    const client = await AcpClient.spawn({ command: process.execPath, args: ['--import', TSX, FAKE('host-agent.ts')], cwd: tempDir(), env: { HOST_AGENT_AUTH: '1', HOST_AGENT_STATE: tempDir() } });
+    const client = await AcpClient.spawn({
+      command: process.execPath,
+      args: ['--import', TSX, FAKE('host-agent.ts')],
+      cwd: tempDir(),
+      env: { HOST_AGENT_AUTH: '1', HOST_AGENT_STATE: tempDir() },
+    });
     try {
       const s = await client.newSession({ cwd: tempDir() });
       const r = await s.prompt('auth').result;
-      expect(r.error).toEqual({ code: 'auth_required', message: 'the agent needs credentials: Authentication required; sign in with one of: agent-login', data: { rpcCode: -32000, authMethods: METHODS } });
+      expect(r.error).toEqual({
+        code: 'auth_required',
+        message: 'the agent needs credentials: Authentication required; sign in with one of: agent-login',
+        data: { rpcCode: -32000, authMethods: METHODS },
+      });
     } finally {
       await client.close();
     }

@@ -81,7 +81,9 @@ describe('Hermes turns through the host', () => {
     expect(texts(s).at(-1)).toBe('Hello from the fake model! You said: OVERFLOW now hello');
     expect(t.events.filter((e) => e.type === 'agent.spawned').map((e) => (e as { generation: number }).generation)).toEqual([1, 2]);
     expect(t.events.some((e) => e.type === 'session.rebound' && e.generation === 2)).toBe(true);
-    const methods = emuLog(log).map((m) => m.method).filter((m) => m !== undefined);
+    const methods = emuLog(log)
+      .map((m) => m.method)
+      .filter((m) => m !== undefined);
     const lastPrompt = methods.lastIndexOf('session/prompt');
     expect(methods.slice(0, lastPrompt).lastIndexOf('session/load')).toBeGreaterThan(methods.indexOf('session/prompt'));
   });
@@ -125,7 +127,11 @@ describe('Hermes turns through the host', () => {
     s.answerPermission(ask2.requestKey, { choice: 'reject_once' });
     expect((await danger.result).stopReason).toBe('end_turn');
     expect(toolCalls(s).find((c) => c.toolCallId === term.toolCallId)).toMatchObject({ status: 'failed', permission: { status: 'rejected' } });
-    expect(toolCalls(s).map((c) => c.toolCallId).filter((id) => !id.startsWith('tc-'))).toEqual([]);
+    expect(
+      toolCalls(s)
+        .map((c) => c.toolCallId)
+        .filter((id) => !id.startsWith('tc-')),
+    ).toEqual([]);
   });
 
   it('an ask Hermes gave up on (it denies on its own after its timeout) is closed when the turn ends', async () => {

@@ -51,9 +51,11 @@ function workspace(name: string): string {
 describe('npm pack → install → use', { timeout: 180_000 }, () => {
   it('the tarball holds the build, its types, the command and README; no sources, tests or maps', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, { types: string; import: string } | string> };
-    const targets = Object.values(pkg.exports).flatMap((t) => (typeof t === 'string' ? [t] : [t.types, t.import])).map((t) => t.replace(/^\.\//, ''));
+    const targets = Object.values(pkg.exports)
+      .flatMap((t) => (typeof t === 'string' ? [t] : [t.types, t.import]))
+      .map((t) => t.replace(/^\.\//, ''));
     for (const f of [...targets, 'dist/cli/main.js', 'dist/demo/main.js', 'bin/talaria.js', 'bin/freshness.js', 'README.md']) expect(p.files, f).toContain(f);
-    expect(p.files.filter((f) => /^(src|test|bench)\//.test(f) || f.endsWith('.map') || f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+    expect(p.files.filter((f) => /^(src|test|bench)\//.test(f) || f.endsWith('.map') || (f.endsWith('.ts') && !f.endsWith('.d.ts')))).toEqual([]);
   });
 
   it('no TypeScript loader is reachable from the installed package', async () => {

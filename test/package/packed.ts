@@ -71,7 +71,13 @@ export async function packAndInstall(): Promise<Packed> {
 
   const prefix = join(dir, 'prefix');
   mkdirSync(prefix);
-  const pkg = JSON.parse(readFileSync(join(checkout, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string>; bin: Record<string, string>; engines?: unknown; license?: string };
+  const pkg = JSON.parse(readFileSync(join(checkout, 'package.json'), 'utf8')) as {
+    version: string;
+    dependencies: Record<string, string>;
+    bin: Record<string, string>;
+    engines?: unknown;
+    license?: string;
+  };
   const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
   const spec = `file:../${info.filename}`;
   const packages: Record<string, unknown> = {
@@ -87,7 +93,10 @@ export async function packAndInstall(): Promise<Packed> {
     },
   };
   for (const [k, v] of Object.entries(lock.packages)) if (k !== '' && !v.dev) packages[k] = v;
-  writeFileSync(join(prefix, 'package.json'), JSON.stringify({ name: 'talaria-pack-test', version: '0.0.0', private: true, type: 'module', dependencies: { 'talaria-acp': spec } }, null, 2));
+  writeFileSync(
+    join(prefix, 'package.json'),
+    JSON.stringify({ name: 'talaria-pack-test', version: '0.0.0', private: true, type: 'module', dependencies: { 'talaria-acp': spec } }, null, 2),
+  );
   writeFileSync(join(prefix, 'package-lock.json'), JSON.stringify({ name: 'talaria-pack-test', version: '0.0.0', lockfileVersion: 3, requires: true, packages }, null, 2));
   await npm(['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], prefix);
 

@@ -176,7 +176,7 @@ describe('authorize: effects Talaria performs for the agent', () => {
   });
 });
 
-describe('grants: no double ask after the user allowed the agent\'s own request', () => {
+describe("grants: no double ask after the user allowed the agent's own request", () => {
   async function allowAgentEdit(h: ReturnType<typeof setup>, path: string, key = 'agent-1') {
     const before = h.asks.length;
     const p = h.broker.request({ requestKey: key, sessionId: 's1', params: editRequest(path), roots: [ws], turnId: 'turn-1' });
@@ -196,7 +196,7 @@ describe('grants: no double ask after the user allowed the agent\'s own request'
     expect(h.events.at(-1)).toMatchObject({ decidedBy: 'grant', subject: { effect: 'fs.write' } });
   });
 
-  it('never covers a forced ask: a sensitive file is asked again, in Talaria\'s words', async () => {
+  it("never covers a forced ask: a sensitive file is asked again, in Talaria's words", async () => {
     const h = setup('ask');
     await allowAgentEdit(h, join(ws, '.envrc'));
     const v = h.broker.authorize(effect('fs.write', join(ws, '.envrc'), { toolCallOpen: open }));
@@ -244,7 +244,10 @@ describe('grants: no double ask after the user allowed the agent\'s own request'
     const params = {
       sessionId: 's1',
       toolCall: { toolCallId: 'bash-1', kind: 'execute', title: '`npm test`', rawInput: { command: 'npm test' } },
-      options: [{ optionId: 'ok', kind: 'allow_once' }, { optionId: 'no', kind: 'reject_once' }],
+      options: [
+        { optionId: 'ok', kind: 'allow_once' },
+        { optionId: 'no', kind: 'reject_once' },
+      ],
     };
     const p = h.broker.request({ requestKey: 'agent-1', sessionId: 's1', params, roots: [ws], turnId: 'turn-1' });
     h.broker.answer('agent-1', { choice: 'allow_once' });

@@ -41,7 +41,7 @@ describe('Grants', () => {
     expect(g.covering('s', 't1', write('/ws/a'), open)).toBeUndefined();
   });
 
-  it('keeps only the current turn\'s grants, and forgets on cancel', () => {
+  it("keeps only the current turn's grants, and forgets on cancel", () => {
     const g = new Grants();
     g.add('s', 't1', 'k1', ask('tc1', ['/ws/a']));
     g.add('s', 't2', 'k2', ask('tc2', ['/ws/b']));
@@ -57,6 +57,10 @@ describe('Grants', () => {
   it('a tool-call check that throws counts as closed', () => {
     const g = new Grants();
     g.add('s', 't1', 'k1', ask('tc', ['/ws/a']));
-    expect(g.covering('s', 't1', write('/ws/a'), () => { throw new Error('gone'); })).toBeUndefined();
+    expect(
+      g.covering('s', 't1', write('/ws/a'), () => {
+        throw new Error('gone');
+      }),
+    ).toBeUndefined();
   });
 });

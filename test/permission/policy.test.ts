@@ -1,12 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import {
-  commandMatches,
-  escapeCommandPattern,
-  escapeGlob,
-  evaluate,
-  globMatchesAll,
-  isInsideRoots,
-} from '../../src/permission/policy.js';
+import { commandMatches, escapeCommandPattern, escapeGlob, evaluate, globMatchesAll, isInsideRoots } from '../../src/permission/policy.js';
 import type { Decision, PermissionMode, PermissionRule, PermissionSubject } from '../../src/permission/types.js';
 
 const ROOTS = ['/ws', '/extra'];
@@ -73,8 +66,28 @@ describe('evaluate — rules', () => {
     ['exact command is exact', 'ask', [{ decision: 'allow', command: 'npm test' }], subj('execute', [], 'npm test --watch'), 'ask', undefined],
     ['command rule never matches without a command', 'auto', [{ decision: 'deny', command: '*' }], subj('edit', ['/ws/a']), 'allow', undefined],
     ['kind + command together', 'ask', [{ decision: 'allow', toolKind: 'execute', command: 'make' }], subj('other', [], 'make'), 'ask', undefined],
-    ['last match wins (deny after allow)', 'ask', [{ decision: 'allow', toolKind: 'edit' }, { decision: 'deny', pathGlob: 'secret/**' }], subj('edit', ['/ws/secret/a']), 'deny', 1],
-    ['last match wins (allow after deny)', 'ask', [{ decision: 'deny', pathGlob: 'secret/**' }, { decision: 'allow', toolKind: 'edit' }], subj('edit', ['/ws/secret/a']), 'allow', 1],
+    [
+      'last match wins (deny after allow)',
+      'ask',
+      [
+        { decision: 'allow', toolKind: 'edit' },
+        { decision: 'deny', pathGlob: 'secret/**' },
+      ],
+      subj('edit', ['/ws/secret/a']),
+      'deny',
+      1,
+    ],
+    [
+      'last match wins (allow after deny)',
+      'ask',
+      [
+        { decision: 'deny', pathGlob: 'secret/**' },
+        { decision: 'allow', toolKind: 'edit' },
+      ],
+      subj('edit', ['/ws/secret/a']),
+      'allow',
+      1,
+    ],
     ['an ask rule beats auto mode', 'auto', [{ decision: 'ask', toolKind: 'execute' }], subj('execute', [], 'ls'), 'ask', 0],
     ['a deny rule beats auto mode', 'auto', [{ decision: 'deny', toolKind: 'fetch' }], subj('fetch'), 'deny', 0],
     ['a rule beats accept-edits', 'accept-edits', [{ decision: 'ask', pathGlob: 'package.json' }], subj('edit', ['/ws/package.json']), 'ask', 0],
@@ -106,7 +119,14 @@ describe('evaluate — sensitive paths and dangerous commands always ask (deny s
     ['dangerous over a matching allow rule', 'ask', [{ decision: 'allow', command: 'rm *' }], subj('execute', [], 'rm -rf build'), 'ask', 'dangerous_command'],
     ['dangerous over a catch-all allow rule', 'auto', [allowAll], subj('execute', [], 'git push --force'), 'ask', 'dangerous_command'],
     ['dangerous + deny rule → deny', 'auto', [{ decision: 'deny', command: 'git push *' }], subj('execute', [], 'git push -f origin main'), 'deny', undefined],
-    ['dangerous + deny rule earlier, allow later → ask', 'auto', [{ decision: 'deny', toolKind: 'execute' }, allowAll], subj('execute', [], 'rm -rf x'), 'ask', 'dangerous_command'],
+    [
+      'dangerous + deny rule earlier, allow later → ask',
+      'auto',
+      [{ decision: 'deny', toolKind: 'execute' }, allowAll],
+      subj('execute', [], 'rm -rf x'),
+      'ask',
+      'dangerous_command',
+    ],
     ['ordinary command in auto', 'auto', [], subj('execute', [], 'npm test'), 'allow', undefined],
     ['quoted rm -rf is only text', 'auto', [], subj('execute', [], 'echo "rm -rf /"'), 'allow', undefined],
   ];
@@ -159,7 +179,15 @@ describe('matching helpers', () => {
 
 /** A subject as the broker hands it over: each path with the file it really reaches. */
 function real(kind: string, pairs: [named: string, real: string][], extra: Partial<PermissionSubject> = {}): PermissionSubject {
-  return { ...subj(kind, pairs.map(([n]) => n)), realPaths: pairs.map(([, r]) => r), realRoots: ROOTS, ...extra };
+  return {
+    ...subj(
+      kind,
+      pairs.map(([n]) => n),
+    ),
+    realPaths: pairs.map(([, r]) => r),
+    realRoots: ROOTS,
+    ...extra,
+  };
 }
 
 describe('evaluate — real paths (symlinks resolved)', () => {

@@ -52,24 +52,20 @@ const quoteAny = (s: string): fc.Arbitrary<string> => fc.constantFrom(sq(s), dq(
 /** Ways to write one word so that the shell reads it back unchanged. */
 function wordArb(w: string, isName: boolean): fc.Arbitrary<string> {
   const plain = /^[\w@%+=:,./-]+$/.test(w) && !w.startsWith('+') ? w : sq(w);
-  const forms: fc.Arbitrary<string>[] = [
-    fc.constant(plain),
-    fc.constant(sq(w)),
-    fc.constant(dq(w)),
-    fc.constant(ansi(w)),
-    fc.constant(hexAnsi(w)),
-  ];
+  const forms: fc.Arbitrary<string>[] = [fc.constant(plain), fc.constant(sq(w)), fc.constant(dq(w)), fc.constant(ansi(w)), fc.constant(hexAnsi(w))];
   if (w.length >= 2) {
     // Split quoting: r''m, "r"m, 'r'"m", r\m.
     forms.push(
-      fc.integer({ min: 1, max: w.length - 1 }).chain((k) =>
-        fc.constantFrom(
-          `${sq(w.slice(0, k))}${sq(w.slice(k))}`,
-          `${dq(w.slice(0, k))}${sq(w.slice(k))}`,
-          /^[\w.-]+$/.test(w) ? `${w.slice(0, k)}''${w.slice(k)}` : sq(w),
-          /^[a-z]+$/.test(w) ? [...w].map((c) => '\\' + c).join('') : sq(w),
+      fc
+        .integer({ min: 1, max: w.length - 1 })
+        .chain((k) =>
+          fc.constantFrom(
+            `${sq(w.slice(0, k))}${sq(w.slice(k))}`,
+            `${dq(w.slice(0, k))}${sq(w.slice(k))}`,
+            /^[\w.-]+$/.test(w) ? `${w.slice(0, k)}''${w.slice(k)}` : sq(w),
+            /^[a-z]+$/.test(w) ? [...w].map((c) => '\\' + c).join('') : sq(w),
+          ),
         ),
-      ),
     );
   }
   if (isName && /^[a-z][\w.]*$/.test(w)) forms.push(fc.constantFrom(`/bin/${w}`, `/usr/bin/${w}`, `\\${w}`, `/usr/local/../bin/${w}`));
@@ -77,20 +73,37 @@ function wordArb(w: string, isName: boolean): fc.Arbitrary<string> {
 }
 
 const PREFIXES = [
-  'FOO=1 ', 'A=1 B="x y" ', 'env ', 'env -i ', 'env FOO=1 ', 'env -u HOME ', 'nice ', 'nice -n 5 ', 'nohup ',
-  'timeout 5 ', 'timeout -s KILL 5s ', 'command ', 'exec ', 'time ', 'time -p ', 'stdbuf -oL ', 'xargs ',
-  'xargs -0 ', 'busybox ', 'setsid ', 'setsid -f ', 'chroot / ', 'ionice -c 3 ', 'sudo -u root ', 'doas ',
+  'FOO=1 ',
+  'A=1 B="x y" ',
+  'env ',
+  'env -i ',
+  'env FOO=1 ',
+  'env -u HOME ',
+  'nice ',
+  'nice -n 5 ',
+  'nohup ',
+  'timeout 5 ',
+  'timeout -s KILL 5s ',
+  'command ',
+  'exec ',
+  'time ',
+  'time -p ',
+  'stdbuf -oL ',
+  'xargs ',
+  'xargs -0 ',
+  'busybox ',
+  'setsid ',
+  'setsid -f ',
+  'chroot / ',
+  'ionice -c 3 ',
+  'sudo -u root ',
+  'doas ',
 ];
 const SUFFIXES = ['', '', ' 2>/dev/null', ' > out.log', ' < /dev/null', ' &>/dev/null', ' 2>&1'];
 
 /** One dangerous simple command, its words obfuscated, maybe wrapped. */
 const simpleArb: fc.Arbitrary<string> = fc
-  .tuple(
-    fc.constantFrom(...CORES),
-    fc.array(fc.constantFrom(...PREFIXES), { maxLength: 2 }),
-    fc.constantFrom(...SUFFIXES),
-    fc.boolean(),
-  )
+  .tuple(fc.constantFrom(...CORES), fc.array(fc.constantFrom(...PREFIXES), { maxLength: 2 }), fc.constantFrom(...SUFFIXES), fc.boolean())
   .chain(([core, prefixes, suffix, continued]) =>
     fc.tuple(...core.map((w, i) => wordArb(w, i === 0))).map((ws) => {
       const sep = continued ? ' \\\n  ' : ' ';
@@ -160,25 +173,36 @@ function scriptArb(depth: number): fc.Arbitrary<string> {
 const RUNS = Number(process.env.FUZZ_RUNS ?? 3000);
 
 describe('dangerous-command check under fuzzing', () => {
-  it('every generated command that runs a dangerous command is dangerous', () => {
-    fc.assert(
-      fc.property(fc.tuple(scriptArb(3), fc.constantFrom('', ' # trailing note')).map(([s, c]) => s + c), (cmd) => {
-        expect(dangerReason(cmd), cmd).toBeDefined();
-      }),
-      { numRuns: RUNS },
-    );
-  }, Math.max(20_000, RUNS * 2));
+  it(
+    'every generated command that runs a dangerous command is dangerous',
+    () => {
+      fc.assert(
+        fc.property(
+          fc.tuple(scriptArb(3), fc.constantFrom('', ' # trailing note')).map(([s, c]) => s + c),
+          (cmd) => {
+            expect(dangerReason(cmd), cmd).toBeDefined();
+          },
+        ),
+        { numRuns: RUNS },
+      );
+    },
+    Math.max(20_000, RUNS * 2),
+  );
 
   it('each obfuscated word form alone is still recognised (no wrapper)', () => {
-    fc.assert(fc.property(simpleArb, (cmd) => isDangerousCommand(cmd)), { numRuns: 1000 });
+    fc.assert(
+      fc.property(simpleArb, (cmd) => isDangerousCommand(cmd)),
+      { numRuns: 1000 },
+    );
   });
 
   it('the same text as a quoted argument to a harmless command is not dangerous', () => {
     // Guards against the trivial "everything is dangerous": echo/grep/printf do not run their args.
-    const quotedArb = fc.tuple(fc.constantFrom(...CORES), fc.constantFrom('echo', 'grep -rn', 'printf %s', 'git commit -m')).map(
-      ([core, cmd]) => `${cmd} ${sq(core.join(' '))}`,
+    const quotedArb = fc.tuple(fc.constantFrom(...CORES), fc.constantFrom('echo', 'grep -rn', 'printf %s', 'git commit -m')).map(([core, cmd]) => `${cmd} ${sq(core.join(' '))}`);
+    fc.assert(
+      fc.property(quotedArb, (cmd) => !isDangerousCommand(cmd)),
+      { numRuns: 300 },
     );
-    fc.assert(fc.property(quotedArb, (cmd) => !isDangerousCommand(cmd)), { numRuns: 300 });
   });
 
   it('never throws on arbitrary input, and a longer input still gets an answer', () => {

@@ -1,16 +1,4 @@
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -167,9 +155,7 @@ describe('fs/write_text_file', () => {
     expect(after.mode & 0o7777).toBe(0o640);
     expect(after.ino).not.toBe(before.ino); // written beside and renamed over, not in place
     expect(readdirSync(root).sort()).toEqual(['lines.txt']);
-    expect(writes).toEqual([
-      { sessionId: S, path: p, oldText: 'one\ntwo\nthree\nfour\n', newText: 'new', existed: true },
-    ]);
+    expect(writes).toEqual([{ sessionId: S, path: p, oldText: 'one\ntwo\nthree\nfour\n', newText: 'new', existed: true }]);
   });
 
   it('keeps a mode the umask would filter (group-writable script)', async () => {
@@ -202,11 +188,7 @@ describe('fs/write_text_file', () => {
     const cases: [string, () => string, () => string][] = [
       ['`..` to a new file', () => `${root}/../outside/new.txt`, () => path.join(outside, 'new.txt')],
       ['`..` into a new directory', () => `${root}/../outside/newdir/f.txt`, () => path.join(outside, 'newdir')],
-      [
-        'symlinked parent escaping',
-        () => (symlinkSync(outside, path.join(root, 'link')), path.join(root, 'link/planted.txt')),
-        () => path.join(outside, 'planted.txt'),
-      ],
+      ['symlinked parent escaping', () => (symlinkSync(outside, path.join(root, 'link')), path.join(root, 'link/planted.txt')), () => path.join(outside, 'planted.txt')],
       [
         'dangling symlink to outside',
         () => (symlinkSync(path.join(outside, 'ghost.txt'), path.join(root, 'ghost')), path.join(root, 'ghost')),

@@ -65,7 +65,9 @@ function isGone(pid: number): boolean {
     return true;
   }
   try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').startsWith('Z');
+    return readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /s, '')
+      .startsWith('Z');
   } catch {
     return true;
   }
@@ -229,7 +231,7 @@ describe('output byte limit', () => {
     expect(out.output.endsWith('aEND')).toBe(true);
   });
 
-  it('clamps to the manager\'s maximum, the default included', async () => {
+  it("clamps to the manager's maximum, the default included", async () => {
     const small = createTerminalManager({ rootsFor: () => [root], env: () => ({}), maxOutputByteLimit: 4, defaultOutputByteLimit: 100 });
     for (const extraParams of [{ outputByteLimit: 10 * 1024 ** 3 }, {}]) {
       const { terminalId } = await small.create({ sessionId: S, command: 'printf', args: ['abcdef'], ...extraParams });
@@ -276,7 +278,7 @@ describe('terminal/kill and terminal/release', () => {
     }
   });
 
-  it('unknown terminal ids, another session\'s terminal and an unknown session -> -32002', async () => {
+  it("unknown terminal ids, another session's terminal and an unknown session -> -32002", async () => {
     for (const call of [tm.output, tm.waitForExit, tm.kill, tm.release]) {
       expect((await failure(call({ sessionId: S, terminalId: 'term_nope' }))).code).toBe(-32002);
     }
@@ -323,7 +325,7 @@ describe('dispose', () => {
     await until(() => !processWithArg(marker));
   });
 
-  it('disposeSession kills only that session\'s terminals', async () => {
+  it("disposeSession kills only that session's terminals", async () => {
     const a = await tm.create({ sessionId: S, command: tree });
     const b = await tm.create({ sessionId: S2, command: 'echo "pid=$$"; exec sleep 1000' });
     const pidsA = await until(async () => pidsIn(await outputOf(a.terminalId), ['sh', 'c', 'gc']));
@@ -352,7 +354,15 @@ describe('authorize: decided before anything starts', () => {
     const e = await failure(gated.create({ sessionId: S, command: `touch ${marker}`, cwd: path.join(root, 'sub'), env: [{ name: 'A', value: '1' }] }));
     expect(e.data).toEqual({ reason: 'permission_denied' });
     expect(seen).toEqual([
-      { kind: 'terminal.create', sessionId: S, command: `touch ${marker}`, args: [], env: [{ name: 'A', value: '1' }], cwd: path.join(root, 'sub'), realCwd: path.join(root, 'sub') },
+      {
+        kind: 'terminal.create',
+        sessionId: S,
+        command: `touch ${marker}`,
+        args: [],
+        env: [{ name: 'A', value: '1' }],
+        cwd: path.join(root, 'sub'),
+        realCwd: path.join(root, 'sub'),
+      },
     ]);
     expect(readdirSync(root)).not.toContain('ran-refused');
     await gated.disposeAll();

@@ -99,7 +99,12 @@ describe('selectTree', () => {
   });
 
   it('never Talaria itself or its ancestors, even when they carry the tag', () => {
-    const procs = table([[1, 0, 1, 0], [5, 1, 5, 200, 'T'], [10, 5, 10, 210, 'T'], [20, 10, 20, 100, 'T']]);
+    const procs = table([
+      [1, 0, 1, 0],
+      [5, 1, 5, 200, 'T'],
+      [10, 5, 10, 210, 'T'],
+      [20, 10, 20, 100, 'T'],
+    ]);
     expect(pids(selectTree(procs, q, 10).doomed)).toEqual([20]);
   });
 
@@ -150,7 +155,12 @@ describe('ending a tree', () => {
     const pa = await start('sleep 30', { TALARIA_AGENT_TAG: a });
     const pb = await start('sleep 30', { TALARIA_AGENT_TAG: b });
     const other = await start('sleep 30', { TALARIA_AGENT_TAG: newAgentTag() });
-    expect(killTreesSync([{ tag: a, agentPid: 999_998, agentStart }, { tag: b, agentPid: 999_997, agentStart }])).toBeGreaterThanOrEqual(2);
+    expect(
+      killTreesSync([
+        { tag: a, agentPid: 999_998, agentStart },
+        { tag: b, agentPid: 999_997, agentStart },
+      ]),
+    ).toBeGreaterThanOrEqual(2);
     for (const pid of [pa, pb]) while (alive(pid)) await new Promise((r) => setTimeout(r, 10));
     expect(alive(other)).toBe(true);
   });

@@ -12,7 +12,11 @@ import { ConnectionClosedError } from '../../src/protocol/errors.js';
 import type { ProtocolErrorEvent } from '../../src/protocol/types.js';
 import { PROJECT_DIR } from './fake-agents.js';
 
-const update = (i: number) => ({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `t${i}` } } } });
+const update = (i: number) => ({
+  jsonrpc: '2.0',
+  method: 'session/update',
+  params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `t${i}` } } },
+});
 const line = (m: unknown) => JSON.stringify(m) + '\n';
 
 function pair(extra: Partial<Parameters<typeof createTransport>[0]> = {}) {

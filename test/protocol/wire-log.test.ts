@@ -26,7 +26,12 @@ describe('wire log', () => {
       expect(reformatted).not.toContain('"t_ms": '); // our own spacing is compact
       expect(parseWireLog(reformatted), name).toEqual(parsed);
       // And equal to a plain JSON.parse of each fixture line: nothing lost or changed.
-      expect(parsed, name).toEqual(text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l)));
+      expect(parsed, name).toEqual(
+        text
+          .split('\n')
+          .filter((l) => l.trim())
+          .map((l) => JSON.parse(l)),
+      );
     }
   });
 

@@ -43,7 +43,11 @@ describe('claude-code quirks (expected from its id, before initialize)', () => {
 
 describe('matrix-proved agents', () => {
   it('are registered after the first built-ins', () => {
-    expect(createRegistry().list().map((p) => p.id)).toEqual(['hermes', 'claude-code', 'codex', 'gemini', 'opencode', 'kimi', 'qwen', 'copilot', 'kilo', 'pi', 'cursor']);
+    expect(
+      createRegistry()
+        .list()
+        .map((p) => p.id),
+    ).toEqual(['hermes', 'claude-code', 'codex', 'gemini', 'opencode', 'kimi', 'qwen', 'copilot', 'kilo', 'pi', 'cursor']);
   });
 
   it('are found on PATH with their ACP arguments, and missing ones say how to install', async () => {
@@ -68,7 +72,10 @@ describe('matrix-proved agents', () => {
     const bin = tempDir('bin-');
     for (const n of ['qwen', 'copilot', 'kilo']) script(join(bin, n), 'echo 1.2.3');
     const pkg = tempDir('pkg-');
-    for (const [name, version] of [['pi-acp', '0.0.24'], ['cursor-agent-acp', '0.7.1']] as const) {
+    for (const [name, version] of [
+      ['pi-acp', '0.0.24'],
+      ['cursor-agent-acp', '0.7.1'],
+    ] as const) {
       mkdirSync(join(pkg, name, 'dist'), { recursive: true });
       writeFileSync(join(pkg, name, 'package.json'), JSON.stringify({ name, version }));
       // Exits non-zero if started: readiness must not run it.
@@ -94,7 +101,10 @@ describe('matrix-proved agents', () => {
     // pi's hook reads the log in PI_CODING_AGENT_DIR from the env the host passes.
     const dir = tempDir('pi-agent-');
     mkdirSync(join(dir, 'sessions', 'w'), { recursive: true });
-    writeFileSync(join(dir, 'sessions', 'w', 's.jsonl'), JSON.stringify({ type: 'message', message: { role: 'assistant', stopReason: 'error', errorMessage: 'rate limited' } }) + '\n');
+    writeFileSync(
+      join(dir, 'sessions', 'w', 's.jsonl'),
+      JSON.stringify({ type: 'message', message: { role: 'assistant', stopReason: 'error', errorMessage: 'rate limited' } }) + '\n',
+    );
     const hooks = expected(pi).hooks({ env: isolatedEnv({ env: { PI_CODING_AGENT_DIR: dir } }) });
     expect(hooks.classifyTurn?.(recordedTurn('pi', 'error-400'))?.message).toContain('rate limited');
     expect(expected(pi).hooks().classifyTurn?.(recordedTurn('pi', 'error-400'))?.message).toContain('no answer');

@@ -64,7 +64,11 @@ describe('built-in agent descriptors', () => {
     expect(r).toMatchObject({ found: true, ready: false });
     const config = join(none.homeDir, '.talaria', 'config.json');
     expect(r.gaps).toEqual([
-      { code: 'auth', message: 'No credentials for Codex were found (OPENAI_API_KEY, CODEX_API_KEY unset).', fix: `Put OPENAI_API_KEY in agents."codex".env in ${config}, or run \`codex login\`.` },
+      {
+        code: 'auth',
+        message: 'No credentials for Codex were found (OPENAI_API_KEY, CODEX_API_KEY unset).',
+        fix: `Put OPENAI_API_KEY in agents."codex".env in ${config}, or run \`codex login\`.`,
+      },
     ]);
     // A key in our env only is not the agent's: readiness says how to hand it on.
     const ours = isolatedEnv({ searchPath: [bin], env: { OPENAI_API_KEY: 'k' } });
@@ -86,7 +90,11 @@ describe('built-in agent descriptors', () => {
     expect((await codex.readiness(isolatedEnv({ searchPath: [bin], homeDir: home }))).ready).toBe(true);
     const missing = await claudeCode.readiness(isolatedEnv({ env: { PATH: tempDir('e-') } }));
     expect(missing.gaps).toEqual([
-      { code: 'not_installed', message: 'Claude Code was not found (not on PATH).', fix: 'Install the Claude Code ACP adapter: `npm install -g @zed-industries/claude-agent-acp`.' },
+      {
+        code: 'not_installed',
+        message: 'Claude Code was not found (not on PATH).',
+        fix: 'Install the Claude Code ACP adapter: `npm install -g @zed-industries/claude-agent-acp`.',
+      },
     ]);
   });
 
@@ -98,7 +106,13 @@ describe('built-in agent descriptors', () => {
     expect(h.modeFor!('ask')).toBe('default');
     expect(h.modeFor!('accept-edits')).toBe('accept_edits');
     expect(h.modeFor!('auto')).toBe('dont_ask');
-    const names: [Provider, string | undefined][] = [[claudeCode, '@zed-industries/claude-agent-acp'], [codex, 'codex-acp'], [gemini, 'gemini-cli'], [opencode, 'OpenCode'], [kimi, undefined]];
+    const names: [Provider, string | undefined][] = [
+      [claudeCode, '@zed-industries/claude-agent-acp'],
+      [codex, 'codex-acp'],
+      [gemini, 'gemini-cli'],
+      [opencode, 'OpenCode'],
+      [kimi, undefined],
+    ];
     for (const [p, name] of names) {
       expect(p).toMatchObject({ profiles: false, maxConcurrentTurns: Number.POSITIVE_INFINITY });
       expect(p.agentName).toBe(name);
@@ -108,6 +122,8 @@ describe('built-in agent descriptors', () => {
       expect(q.hooks()).toEqual(p === claudeCode ? { reopenAfterFailedTurn: true } : {});
     }
     const demo = demoProvider({ command: '/usr/bin/node', args: ['demo.js'] });
-    return demo.readiness(isolatedEnv()).then((r) => expect(r).toMatchObject({ found: true, ready: true, command: { command: '/usr/bin/node', args: ['demo.js'], via: 'bundled' } }));
+    return demo
+      .readiness(isolatedEnv())
+      .then((r) => expect(r).toMatchObject({ found: true, ready: true, command: { command: '/usr/bin/node', args: ['demo.js'], via: 'bundled' } }));
   });
 });

@@ -45,10 +45,7 @@ async function rig(opts: ClientOptions & { answer?: PermissionAnswer } = {}): Pr
   writeFileSync(join(cwd, 'victim', 'keep.txt'), 'keep');
   const audit: PermissionDecisionEvent[] = [];
   const { answer, ...clientOpts } = opts;
-  const client = await AcpClient.spawn(
-    { command: process.execPath, args: ['--import', TSX, AGENT], cwd, env: {} },
-    { ...clientOpts, onPermissionDecision: (e) => audit.push(e) },
-  );
+  const client = await AcpClient.spawn({ command: process.execPath, args: ['--import', TSX, AGENT], cwd, env: {} }, { ...clientOpts, onPermissionDecision: (e) => audit.push(e) });
   clients.push(client);
   const session = await client.newSession({ cwd });
   const asks: EventOf<'permission.asked'>[] = [];
@@ -84,11 +81,7 @@ describe.concurrent('an agent that never asks: ask mode', () => {
     const r = await rig({ permission: { mode: 'ask' }, answer: { choice: 'reject_once' } });
     const out = await r.steps([`write ${join(r.cwd, '.envrc')} export PWNED=1`, `read ${join(r.cwd, '.env')}`, `run rm -rf ${join(r.cwd, 'victim')}`].join('\n'));
 
-    expect(r.asks.map((a) => a.title)).toEqual([
-      `Write ${join(r.cwd, '.envrc')}`,
-      `Read ${join(r.cwd, '.env')}`,
-      `Run \`rm -rf ${join(r.cwd, 'victim')}\` in ${r.cwd}`,
-    ]);
+    expect(r.asks.map((a) => a.title)).toEqual([`Write ${join(r.cwd, '.envrc')}`, `Read ${join(r.cwd, '.env')}`, `Run \`rm -rf ${join(r.cwd, 'victim')}\` in ${r.cwd}`]);
     // Talaria's own options; no "always" for a forced ask (sensitive file, dangerous command).
     for (const a of r.asks) expect((a.options as { kind: string }[]).map((o) => o.kind)).toEqual(['allow_once', 'reject_once']);
     expect(out.map((o) => o.error?.code)).toEqual([PERMISSION_DENIED, PERMISSION_DENIED, PERMISSION_DENIED]);
@@ -188,7 +181,7 @@ describe.concurrent('no double ask', () => {
     ]);
   });
 
-  it('but a sensitive file is asked again in Talaria\'s words (the agent wrote the first title)', async () => {
+  it("but a sensitive file is asked again in Talaria's words (the agent wrote the first title)", async () => {
     const r = await rig({ permission: { mode: 'ask' }, answer: { choice: 'allow_once' } });
     await r.steps(`ask-write ${join(r.cwd, '.envrc')} export A=1`);
     expect(readFileSync(join(r.cwd, '.envrc'), 'utf8')).toBe('export A=1');
@@ -239,6 +232,9 @@ describe('the command line a terminal is judged by', () => {
   });
 
   it('an argv that runs a script through a shell is judged by that script', () => {
-    expect(evaluate({ sessionId: 's', toolCallId: 't', toolKind: 'execute', command: t('/bin/sh', ['-c', 'rm -rf ~', 'x']), paths: [], roots: ['/ws'] }, { mode: 'auto', rules: [] }).forcedAsk).toBe('dangerous_command');
+    expect(
+      evaluate({ sessionId: 's', toolCallId: 't', toolKind: 'execute', command: t('/bin/sh', ['-c', 'rm -rf ~', 'x']), paths: [], roots: ['/ws'] }, { mode: 'auto', rules: [] })
+        .forcedAsk,
+    ).toBe('dangerous_command');
   });
 });

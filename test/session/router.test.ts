@@ -10,7 +10,8 @@ const frame = (dir: Frame['dir'], m: RawMessage): Frame => {
 };
 const out = (msg: RawMessage) => frame('client->agent', msg);
 const inn = (msg: RawMessage) => frame('agent->client', msg);
-const update = (sessionId: string, text: string) => inn({ method: 'session/update', params: { sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } } });
+const update = (sessionId: string, text: string) =>
+  inn({ method: 'session/update', params: { sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } } });
 
 /** A session stand-in: its wire log and the updates its thread got. */
 function sink(): FrameTarget & { got: Frame[]; updates: Update[]; labels(): string[] } {
@@ -118,7 +119,8 @@ describe('SessionRouter', () => {
     fresh.frame(out({ id: 2, method: 'session/prompt', params: { sessionId: 'B' } }));
     old.frame(inn({ id: 2, result: { stopReason: 'end_turn', _meta: { who: 'A' } } }));
     fresh.frame(inn({ id: 2, result: { stopReason: 'end_turn', _meta: { who: 'B' } } }));
-    const answers = (s: ReturnType<typeof sink>) => s.got.filter((f) => f.msg.result !== undefined && f.msg.id === 2).map((f) => (f.msg.result as { _meta: { who: string } })._meta.who);
+    const answers = (s: ReturnType<typeof sink>) =>
+      s.got.filter((f) => f.msg.result !== undefined && f.msg.id === 2).map((f) => (f.msg.result as { _meta: { who: string } })._meta.who);
     expect(answers(a)).toEqual(['A']);
     expect(answers(b)).toEqual(['B']);
   });

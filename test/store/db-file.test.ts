@@ -37,7 +37,12 @@ interface ChildReport {
  */
 async function openAsOtherUser(o: { home: string; readOnly?: boolean }): Promise<ChildReport> {
   const ids = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-  const child = spawn(process.execPath, ['--import', TSX, CHILD, JSON.stringify(o)], { ...ids, cwd: tmpdir(), env: { PATH: process.env.PATH ?? '', HOME: tmpdir() }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', TSX, CHILD, JSON.stringify(o)], {
+    ...ids,
+    cwd: tmpdir(),
+    env: { PATH: process.env.PATH ?? '', HOME: tmpdir() },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));

@@ -4,7 +4,19 @@ import { join } from 'node:path';
 import { openStore, openDatabase, resolveHome, StoreError, MIGRATIONS, DB_FILE, type Migration } from '../../src/store/index.js';
 import { tempHome } from './helpers.js';
 
-const TABLES = ['agent_defaults', 'entries', 'permission_audit', 'permission_rules', 'schema_migrations', 'session_leases', 'sessions', 'threads', 'turns', 'wire_log', 'workspaces'];
+const TABLES = [
+  'agent_defaults',
+  'entries',
+  'permission_audit',
+  'permission_rules',
+  'schema_migrations',
+  'session_leases',
+  'sessions',
+  'threads',
+  'turns',
+  'wire_log',
+  'workspaces',
+];
 
 /** The newest schema version this build knows (tests of later migrations count from it). */
 const LAST = Math.max(...MIGRATIONS.map((m) => m.version));

@@ -15,7 +15,14 @@ describe('permission rules', () => {
     const glob = store.permissions.addRule({ scope: 'global', rule: { decision: 'deny', command: 'rm *' }, source: 'user' });
     const wsr = store.permissions.addRule({ scope: 'workspace', scopeId: ws.id, rule: { id: 'mine', decision: 'ask', toolKind: 'edit' } });
     store.permissions.addRule({ scope: 'session', scopeId: 'other', rule: { decision: 'allow' } });
-    expect(sess).toEqual({ id: sess.id, scope: 'session', scopeId: 's', source: 'always-answer', createdAt: 7, rule: { id: String(sess.id), decision: 'allow', toolKind: 'edit', source: 'always-answer' } });
+    expect(sess).toEqual({
+      id: sess.id,
+      scope: 'session',
+      scopeId: 's',
+      source: 'always-answer',
+      createdAt: 7,
+      rule: { id: String(sess.id), decision: 'allow', toolKind: 'edit', source: 'always-answer' },
+    });
     expect(glob.source).toBe('user');
     expect(glob.scopeId).toBeUndefined();
     expect(wsr.rule.id).toBe('mine');
@@ -57,7 +64,10 @@ describe('permission audit', () => {
       at: 123,
     };
     store.permissions.audit(ev, 's');
-    store.permissions.audit({ requestKey: 'r2', sessionId: 'agent-1', toolCallId: 'tc2', outcome: { outcome: 'cancelled' }, decidedBy: 'cancel', reason: 'turn cancelled', at: 124 }, 's');
+    store.permissions.audit(
+      { requestKey: 'r2', sessionId: 'agent-1', toolCallId: 'tc2', outcome: { outcome: 'cancelled' }, decidedBy: 'cancel', reason: 'turn cancelled', at: 124 },
+      's',
+    );
     store.permissions.audit({ outcome: { outcome: 'cancelled' }, decidedBy: 'closed', at: 125 });
     const rows = store.permissions.listAudit('s');
     expect(rows).toHaveLength(2);

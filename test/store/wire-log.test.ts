@@ -7,7 +7,11 @@ import { FIXTURE_NAMES, freshStore, parsedLines, readFixture } from './helpers.j
 const frame = (i: number, dir: WireLogLine['dir'] = 'agent->client'): WireLogLine => ({
   t_ms: i * 10,
   dir,
-  msg: { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `chunk ${i} "quoted" \n ✓` } } } },
+  msg: {
+    jsonrpc: '2.0',
+    method: 'session/update',
+    params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `chunk ${i} "quoted" \n ✓` } } },
+  },
 });
 
 describe('wire log', () => {

@@ -156,7 +156,10 @@ export function chatLoop(o: ChatLoopOptions): Promise<number> {
     if (text !== '') armed = false;
     const ask = asks[0];
     if (ask) return answerAsk(ask, text);
-    const input = parseInput(text, renderer.commands.map((c) => c.name));
+    const input = parseInput(
+      text,
+      renderer.commands.map((c) => c.name),
+    );
     switch (input.kind) {
       case 'empty':
         break;

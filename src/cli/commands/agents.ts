@@ -31,7 +31,11 @@ export async function agentsCommand(argv: string[], ctx: CliContext): Promise<nu
     const rows = agents.map((r) => [r.providerId, r.label, statusWord(r), r.version ?? '', r.source, quirkCell(r.quirks), r.command ? r.command.command : '']);
     const head = ['AGENT', 'NAME', 'STATUS', 'VERSION', 'SOURCE', 'QUIRKS', 'COMMAND'];
     const widths = head.map((hd, i) => Math.max(hd.length, ...rows.map((r) => r[i]!.length)));
-    const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
+    const line = (cells: string[]) =>
+      cells
+        .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
+        .join('  ')
+        .trimEnd();
     io.stdout.write(`  ${style.bold(line(head))}\n`);
     agents.forEach((r, i) => io.stdout.write(`${statusMark(r, style)} ${line(rows[i]!)}\n`));
     const ready = agents.filter((r) => r.ready).length;

@@ -25,7 +25,14 @@ export async function checkList(ctx: ProbeContext): Promise<CheckResult> {
   const data = { listed: mine.length, found: Boolean(found), otherCwdListed: other.length, filterLeaked: leaked, foreignCwd: foreign.length };
   if (!found) return result('list', title, 'broken', `the probe's session is missing from session/list for its cwd (${plural(mine.length, 'session')} listed)`, evidence, data);
   if (leaked || foreign.length) {
-    return result('list', title, 'broken', `the cwd filter is not honoured (${leaked ? 'our session listed under another folder' : `${plural(foreign.length, 'session')} from other folders`})`, evidence, data);
+    return result(
+      'list',
+      title,
+      'broken',
+      `the cwd filter is not honoured (${leaked ? 'our session listed under another folder' : `${plural(foreign.length, 'session')} from other folders`})`,
+      evidence,
+      data,
+    );
   }
   const extra = found.title ? `, title "${String(found.title).slice(0, 40)}"` : '';
   return result('list', title, 'works', `session listed under its cwd${extra}; the other folder lists ${plural(other.length, 'session')}`, evidence, data);

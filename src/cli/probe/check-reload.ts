@@ -55,7 +55,10 @@ export async function checkLoad(ctx: ProbeContext): Promise<CheckResult> {
   if (r.error) return result('load', title, 'broken', `session/load failed: ${r.error}`, evidence, { replayed: r.updates.length });
   const { calls, missingIds } = traceToolCalls(r.updates, sid);
   const unpaired = calls.filter((c) => !c.closed);
-  const userText = r.updates.filter((u) => kindOf(u) === 'user_message_chunk').map((u) => chunkText(updateOf(u)!)).join('\n');
+  const userText = r.updates
+    .filter((u) => kindOf(u) === 'user_message_chunk')
+    .map((u) => chunkText(updateOf(u)!))
+    .join('\n');
   const hasFirst = ctx.firstPrompt ? userText.includes(ctx.firstPrompt.slice(0, 24)) : undefined;
   const sameIds = calls.filter((c) => ctx.liveToolIds.has(c.id));
   const data = {

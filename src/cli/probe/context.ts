@@ -80,7 +80,7 @@ export const plural = (n: number, word: string, many = `${word}s`): string => `$
 
 /** JSON for evidence lines, cut to a readable length. */
 export function short(v: unknown, max = 120): string {
-  const s = typeof v === 'string' ? v : JSON.stringify(v) ?? String(v);
+  const s = typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v));
   const flat = s.replace(/\s+/g, ' ');
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

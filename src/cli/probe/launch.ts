@@ -31,7 +31,13 @@ export async function resolveProbeLaunch(choice: AgentChoice, ctx: ProviderEnv):
   const id = choice.agent ?? 'demo';
   const { registry } = loadRegistry(ctx, { demo: demoAgentCommand() });
   const provider = registry.get(id);
-  if (!provider) throw new UsageError(`probe: unknown agent '${id}' (known: ${registry.list().map((p) => p.id).join(', ')}); pass --agent-cmd "COMMAND ARGS" to probe any ACP agent`);
+  if (!provider)
+    throw new UsageError(
+      `probe: unknown agent '${id}' (known: ${registry
+        .list()
+        .map((p) => p.id)
+        .join(', ')}); pass --agent-cmd "COMMAND ARGS" to probe any ACP agent`,
+    );
   const located = await provider.locate(ctx);
   if (!located) throw new ProbeNotReadyError(`${provider.label} was not found. ${provider.install}`);
   return {

@@ -52,9 +52,7 @@ export async function startAgent(
   }
 }
 
-export type Opened =
-  | { session: Session; mcpRefused?: string; from: number; started: number }
-  | { notReady: string; fatal: boolean };
+export type Opened = { session: Session; mcpRefused?: string; from: number; started: number } | { notReady: string; fatal: boolean };
 
 export async function openSession(client: AcpClient, o: { ws: ProbeWorkspace; mcpServer: Record<string, unknown>; timeoutMs: number; rec: Recorder }): Promise<Opened> {
   const { rec } = o;

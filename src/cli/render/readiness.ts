@@ -27,12 +27,19 @@ export function quirkCell(q: QuirkSummary | undefined): string {
 
 /** The agent's line plus, indented, which quirk set applies and why, then each gap and warning with its fix. */
 export function readinessBlock(r: Readiness & { source?: string; quirks?: QuirkSummary }, style: Style, o: { chosen?: boolean } = {}): string[] {
-  const facts = [statusWord(r), r.version ? `v${r.version.replace(/^v/, '')}` : '', r.command ? `${r.command.via === 'PATH' || r.command.via === 'bundled' ? r.command.via : 'found'}: ${r.command.command}` : '']
+  const facts = [
+    statusWord(r),
+    r.version ? `v${r.version.replace(/^v/, '')}` : '',
+    r.command ? `${r.command.via === 'PATH' || r.command.via === 'bundled' ? r.command.via : 'found'}: ${r.command.command}` : '',
+  ]
     .filter(Boolean)
     .join(' · ');
   const head = `  ${statusMark(r, style)} ${style.bold(r.providerId.padEnd(12))} ${r.label} — ${facts}${o.chosen ? style.cyan('  ← chosen') : ''}`;
   const lines = [head];
-  if (r.quirks) lines.push(`      ${style.dim(`quirks: ${sanitize(r.quirks.basis === 'none' ? `chosen when it answers initialize (by the name it gives; generic if unknown)` : `${r.quirks.label} — ${r.quirks.why}`)}`)}`);
+  if (r.quirks)
+    lines.push(
+      `      ${style.dim(`quirks: ${sanitize(r.quirks.basis === 'none' ? `chosen when it answers initialize (by the name it gives; generic if unknown)` : `${r.quirks.label} — ${r.quirks.why}`)}`)}`,
+    );
   for (const g of r.gaps) {
     lines.push(`      ${sanitize(g.message)}`);
     lines.push(`      ${style.cyan('fix:')} ${sanitize(g.fix)}`);

@@ -21,8 +21,7 @@ export const hermesModelRows: ModelRowNormalizer = (rows, currentModelId) => {
   const byKey = new Map<string, CatalogOption>();
   for (const row of rows) {
     const parsed = parseRow(row);
-    const current =
-      currentModelId !== undefined ? row.modelId === currentModelId : parsed.markedCurrent;
+    const current = currentModelId !== undefined ? row.modelId === currentModelId : parsed.markedCurrent;
     const key = `${parsed.providerId ?? ''}\u0000${parsed.model}`;
     const kept = byKey.get(key);
     if (kept) {

@@ -81,7 +81,10 @@ export async function listProfiles(ctx: ProviderEnv, o: { command?: string; time
   if (o.command) {
     const r = await runCommand(o.command, ['profile', 'list'], { timeoutMs: o.timeoutMs ?? 10_000, parentEnv: ctx.env, inherit: ['HERMES_HOME'] });
     if (r.ok) rows = parseProfileList(r.stdout);
-    else cliProblem = r.timedOut ? `\`hermes profile list\` did not answer within ${o.timeoutMs ?? 10_000} ms` : `\`hermes profile list\` failed: ${r.error ?? (meaningfulLine(r.stderr) || `exit ${r.code}`)}`;
+    else
+      cliProblem = r.timedOut
+        ? `\`hermes profile list\` did not answer within ${o.timeoutMs ?? 10_000} ms`
+        : `\`hermes profile list\` failed: ${r.error ?? (meaningfulLine(r.stderr) || `exit ${r.code}`)}`;
   } else cliProblem = 'hermes was not found';
   const disk = new Set(scanProfiles(root));
   const active = activeProfile(ctx, (f) => (existsSync(f) ? readFileSync(f, 'utf8') : undefined));

@@ -14,8 +14,7 @@ import { hermesRoot, isProfileName, profileHome } from './home.js';
 export const HERMES_INSTALL =
   'Install Hermes Agent (https://github.com/NousResearch/hermes-agent): `curl -fsSL https://raw.githubusercontent.com/NousResearch/hermes-agent/main/scripts/install.sh | bash`, or set HERMES_BIN to its `hermes` executable.';
 
-const setupFix = (profile?: string) =>
-  `Run \`hermes${profile && profile !== 'default' ? ` -p ${profile}` : ''} setup\` to pick a model and add a key.`;
+const setupFix = (profile?: string) => `Run \`hermes${profile && profile !== 'default' ? ` -p ${profile}` : ''} setup\` to pick a model and add a key.`;
 
 /** `-p NAME` for a named profile; nothing for the default one. */
 export function profileArgs(profile?: string): string[] {

@@ -58,9 +58,7 @@ export function lastPiError(agentDir: string): string | undefined {
 export function piClassifyTurn(t: TurnSummary, agentDir?: string): TurnClassification | undefined {
   if (t.cancelled || t.stopReason !== 'end_turn' || t.text.trim() !== '' || (t.toolCalls ?? 0) !== 0) return undefined;
   const logged = agentDir === undefined ? undefined : lastPiError(agentDir);
-  return logged
-    ? agentError(logged, { source: 'silence' })
-    : agentError('the agent ended the turn with no answer (pi reports model errors this way)', { source: 'silence' });
+  return logged ? agentError(logged, { source: 'silence' }) : agentError('the agent ended the turn with no answer (pi reports model errors this way)', { source: 'silence' });
 }
 
 export function piHooks(agentDir?: string): SessionHooks {

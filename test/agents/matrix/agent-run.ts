@@ -153,7 +153,12 @@ async function keyedRun(profile: AgentProfile, out: AgentResult, r: RunCtx): Pro
     proc.rec.write(join(logs, 'initialize.ndjson'), Math.max(0, restartAt), initAt + 1);
     proc.rec.write(join(logs, 'session-new.ndjson'), initAt + 1);
     out.cells['session/new'] = session
-      ? { status: 'works', detail: `session ${session.id.slice(0, 12)}…; catalog ${JSON.stringify(Object.keys(session.catalog)).slice(0, 80)}; mode ${session.catalog.mode?.currentId ?? '-'}`, quirks: [], ms: 0 }
+      ? {
+          status: 'works',
+          detail: `session ${session.id.slice(0, 12)}…; catalog ${JSON.stringify(Object.keys(session.catalog)).slice(0, 80)}; mode ${session.catalog.mode?.currentId ?? '-'}`,
+          quirks: [],
+          ms: 0,
+        }
       : { status: 'broken', detail: `session/new failed: ${String(openError).slice(0, 300)}`, quirks: [], ms: 0 };
     if (!session) return;
     if (profile.errorPathsOnly) {
@@ -223,7 +228,10 @@ async function keylessRun(profile: AgentProfile, out: AgentResult, r: RunCtx): P
         // No deadline of our own: the host's watchdog must end this turn.
         const res = await session.prompt('Please reply to this matrix text probe.').result;
         if (!stalled) return { ok: false, detail: `the host watchdog did not fire: ${res.stopReason} ${res.error?.message ?? ''}` };
-        return { ok: true, detail: `host stall watchdog: turn.stalled after ${Math.round(stalled.silentMs / 1000)} s of silence, turn ${res.stopReason}${res.error ? ` (${res.error.code})` : ''}` };
+        return {
+          ok: true,
+          detail: `host stall watchdog: turn.stalled after ${Math.round(stalled.silentMs / 1000)} s of silence, turn ${res.stopReason}${res.error ? ` (${res.error.code})` : ''}`,
+        };
       }
       const ctx: ScenarioCtx = { session, proc, model, ws, stallMs: opts.stallMs };
       const t = await runTurn(ctx, 'Please reply to this matrix text probe.');

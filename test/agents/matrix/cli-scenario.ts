@@ -61,7 +61,8 @@ async function talaria(profile: AgentProfile, c: CliCtx, name: CliScenario, args
 }
 
 const ended = (r: Ran) => r.events.find((e) => e.type === 'run.ended') as { stopReason?: string; exitCode?: number; error?: { code?: string; message?: string } } | undefined;
-const policyDecisions = (r: Ran) => r.events.filter((e) => e.type === 'permission.decided' && e.decidedBy === 'policy') as { outcome?: { outcome?: string; optionId?: string }; reason?: string }[];
+const policyDecisions = (r: Ran) =>
+  r.events.filter((e) => e.type === 'permission.decided' && e.decidedBy === 'policy') as { outcome?: { outcome?: string; optionId?: string }; reason?: string }[];
 const brief = (r: Ran) => {
   const end = ended(r);
   return `exit ${r.code}, ${end?.stopReason ?? 'no run.ended'}${end?.error ? ` (${end.error.code}: ${String(end.error.message).slice(0, 100)})` : ''}${r.code !== 0 && !end ? `; stderr: ${r.stderr.slice(-200)}` : ''}`;
@@ -79,7 +80,8 @@ export async function cliShell(profile: AgentProfile, c: CliCtx): Promise<Check>
 export async function cliWrite(profile: AgentProfile, c: CliCtx, path: string): Promise<Check> {
   const r = await talaria(profile, c, 'cli-write', ['--approve', 'edits', `Write a file: [[write: ${path} | ${WRITE_MARKER}]]`]);
   const content = existsSync(path) ? readFileSync(path, 'utf8').trim() : undefined;
-  if (r.code !== 0 || content !== WRITE_MARKER) return { ok: false, detail: `${brief(r)}; file ${content === undefined ? 'not written' : `holds ${JSON.stringify(content.slice(0, 60))}`}` };
+  if (r.code !== 0 || content !== WRITE_MARKER)
+    return { ok: false, detail: `${brief(r)}; file ${content === undefined ? 'not written' : `holds ${JSON.stringify(content.slice(0, 60))}`}` };
   const allowed = policyDecisions(r).filter((d) => d.outcome?.outcome === 'selected');
   if (profile.asksPermission === false) return { ok: true, na: true, detail: `written; this agent never asks, so --approve cannot apply (${brief(r)})` };
   return { ok: allowed.length > 0, detail: `${brief(r)}; written; ${allowed.length ? `allowed by --approve edits (${allowed[0]!.reason ?? ''})` : 'but no permission was asked'}` };
@@ -89,7 +91,8 @@ export async function cliWrite(profile: AgentProfile, c: CliCtx, path: string): 
 export async function cliDeny(profile: AgentProfile, c: CliCtx, path: string): Promise<Check> {
   const r = await talaria(profile, c, 'cli-deny', ['--approve', 'none', `Write a file: [[write: ${path} | ${WRITE_MARKER}]]`]);
   const written = existsSync(path);
-  if (profile.asksPermission === false) return { ok: false, na: true, detail: `this agent never asks, so --approve none cannot stop it (file ${written ? 'written' : 'not written'}; ${brief(r)})` };
+  if (profile.asksPermission === false)
+    return { ok: false, na: true, detail: `this agent never asks, so --approve none cannot stop it (file ${written ? 'written' : 'not written'}; ${brief(r)})` };
   const denied = policyDecisions(r).filter((d) => /^denied by rule/.test(d.reason ?? ''));
   if (written) return { ok: false, detail: `the file was written anyway (${brief(r)}; ${denied.length} denial(s))` };
   return { ok: denied.length > 0, detail: `${brief(r)}; not written; ${denied.length ? `denied by --approve none` : 'no permission was asked'}` };

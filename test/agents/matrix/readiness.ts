@@ -22,7 +22,14 @@ export async function readinessScenario(profile: AgentProfile, o: { ws: Workspac
   const wsEnv = { ...row.env, ...row.launch.env };
   const r = await probeProvider(provider, currentEnv({ env: row.env, homeDir: row.home }), { env: wsEnv, timeoutMs: profile.initTimeoutMs ?? 60_000 });
   const facts = `${r.agentInfo?.name ?? 'no agentInfo'} ${r.version ?? ''}; quirks ${r.quirks?.set ?? '-'}; gaps: ${r.gaps.map((g) => g.code).join(', ') || 'none'}`;
-  if (!r.initialized) return { ok: false, detail: `not initialized: ${r.gaps.map((g) => g.message).join('; ').slice(0, 300)}` };
+  if (!r.initialized)
+    return {
+      ok: false,
+      detail: `not initialized: ${r.gaps
+        .map((g) => g.message)
+        .join('; ')
+        .slice(0, 300)}`,
+    };
   const stack = r.gaps.find((g) => STACK.test(`${g.message} ${g.fix}`));
   if (stack) return { ok: false, detail: `a gap shows a stack trace: ${stack.message.slice(0, 200)}` };
   if (!r.agentInfo?.name || !r.quirks) return { ok: false, detail: `the agent was not identified (${facts})` };

@@ -19,7 +19,9 @@ export function formatTable(results: AgentResult[]): string {
   const out = [line(head), '|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|', ...rows.map(line), ''];
   out.push('quirks: the set Talaria chose from what the agent said in initialize (* = restarted once with the capabilities it needs)', '');
   for (const r of results) {
-    out.push(`${r.agent} by ${r.by}:${r.quirks ? ` quirks ${r.quirks.set} — ${r.quirks.why}${r.quirks.restartedFrom ? ` (first started as ${r.quirks.restartedFrom})` : ''}` : ''}`);
+    out.push(
+      `${r.agent} by ${r.by}:${r.quirks ? ` quirks ${r.quirks.set} — ${r.quirks.why}${r.quirks.restartedFrom ? ` (first started as ${r.quirks.restartedFrom})` : ''}` : ''}`,
+    );
     if ('error' in r.install) out.push(`  install: ${r.install.error}`);
     for (const s of SCENARIOS) {
       const c = r.cells[s];

@@ -23,5 +23,11 @@ export const kilo: AgentProfile = {
   }),
   builtin: 'kilo',
   noCredentials: 'hang',
-  quirks: ['permission before its tool_call', 'configOptions-only session', 'writes through fs/write_text_file', 'killed tool reported completed after cancel', 'silent hang without credentials'],
+  quirks: [
+    'permission before its tool_call',
+    'configOptions-only session',
+    'writes through fs/write_text_file',
+    'killed tool reported completed after cancel',
+    'silent hang without credentials',
+  ],
 };

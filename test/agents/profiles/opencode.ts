@@ -22,5 +22,11 @@ export const opencode: AgentProfile = {
   }),
   builtin: 'opencode',
   noCredentials: 'hang',
-  quirks: ['configOptions-only session', 'writes through fs/write_text_file', 'killed tool reported completed after cancel', 'usage in prompt result', 'silent hang without credentials'],
+  quirks: [
+    'configOptions-only session',
+    'writes through fs/write_text_file',
+    'killed tool reported completed after cancel',
+    'usage in prompt result',
+    'silent hang without credentials',
+  ],
 };

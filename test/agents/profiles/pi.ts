@@ -40,5 +40,10 @@ export const pi: AgentProfile = {
   // pi-acp never sends session/request_permission: pi runs every tool without asking.
   asksPermission: false,
   noCredentials: 'session_new',
-  quirks: ['rawInput {} refined later (pending updates with partial paths)', 'session_info_update with only _meta', 'model error swallowed (end_turn, no text)', 'authMethods in error.data'],
+  quirks: [
+    'rawInput {} refined later (pending updates with partial paths)',
+    'session_info_update with only _meta',
+    'model error swallowed (end_turn, no text)',
+    'authMethods in error.data',
+  ],
 };

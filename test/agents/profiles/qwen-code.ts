@@ -27,5 +27,12 @@ export const qwenCode: AgentProfile = {
   },
   builtin: 'qwen',
   noCredentials: 'session_new',
-  quirks: ['craft/drainMidTurnQueue request (answered -32601)', 'two allow_once options', 'empty opening chunks', 'reads and writes through the client', 'authMethods in error.data', 'starts in its own auto-approve mode'],
+  quirks: [
+    'craft/drainMidTurnQueue request (answered -32601)',
+    'two allow_once options',
+    'empty opening chunks',
+    'reads and writes through the client',
+    'authMethods in error.data',
+    'starts in its own auto-approve mode',
+  ],
 };

@@ -75,7 +75,7 @@ describe('auth required becomes a readiness gap listing the auth methods', () =>
       const r = await replay(agent, 'no-credentials');
       const err = await r.client.newSession({ cwd: scratchDir() }).catch((e: unknown) => e);
       expect(isTalariaError(err, 'auth_required')).toBe(true);
-      const methods = ((err as { details: { authMethods: { id: string }[] } }).details.authMethods).map((m) => m.id);
+      const methods = (err as { details: { authMethods: { id: string }[] } }).details.authMethods.map((m) => m.id);
       expect(methods).toEqual(ids);
       expect((err as Error).message).toContain(ids[0]);
     });
@@ -116,7 +116,10 @@ describe('after a cancel every tool call is settled cancelled, whatever the agen
     it(`${agent}: the killed tool (agent reported ${reported} after the cancel) ends cancelled`, async () => {
       const r = await replay(agent, 'cancel', { permission: { mode: 'auto' } });
       const cancelAt = r.lines.findIndex((l) => l.msg.method === 'session/cancel');
-      const after = r.lines.slice(cancelAt).map((l) => update(l.msg)?.status).filter((x) => x === 'completed' || x === 'failed');
+      const after = r.lines
+        .slice(cancelAt)
+        .map((l) => update(l.msg)?.status)
+        .filter((x) => x === 'completed' || x === 'failed');
       if (reported === 'nothing') expect(after).toEqual([]);
       else expect(after.length > 0 && after.every((x) => x === reported)).toBe(true);
       const s = await r.client.newSession({ cwd: scratchDir() });
@@ -139,7 +142,10 @@ describe('after a cancel every tool call is settled cancelled, whatever the agen
     expect(failed.error?.code).toBe('agent_error');
     const turn = s.prompt('long tool');
     await toolAnnounced(s);
-    const order = r.sent().map((m) => m.method).filter((m) => m?.startsWith('session/'));
+    const order = r
+      .sent()
+      .map((m) => m.method)
+      .filter((m) => m?.startsWith('session/'));
     expect(order.slice(-3)).toEqual(['session/close', 'session/resume', 'session/prompt']);
     await s.cancel();
     const res = await turn.result;
@@ -204,7 +210,12 @@ describe('a silent hang is caught by the stall watchdog', () => {
 
 describe('session setup shapes', () => {
   it('configOptions-only (opencode, codex) and modes/models (claude, gemini) both give a model catalog', async () => {
-    for (const [agent, name] of [['opencode', 'error-400'], ['codex-acp', 'error-400'], ['claude-agent-acp', 'text'], ['gemini-cli', 'text']] as const) {
+    for (const [agent, name] of [
+      ['opencode', 'error-400'],
+      ['codex-acp', 'error-400'],
+      ['claude-agent-acp', 'text'],
+      ['gemini-cli', 'text'],
+    ] as const) {
       const r = await replay(agent, name);
       const newRes = recorded(r.lines, (m, dir) => dir === 'agent->client' && !!(m.result as { sessionId?: string } | undefined)?.sessionId)[0]!.result as Record<string, unknown>;
       const s = await r.client.newSession({ cwd: scratchDir() });

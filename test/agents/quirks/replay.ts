@@ -65,17 +65,20 @@ export async function replay(agent: string, name: string, o: ReplayOptions = {})
   const connect = (caps: Partial<ClientOptions>) => {
     player = playFixture(lines);
     // No real fs/terminal unless asked: the recorded paths do not exist here (tests that need them opt in).
-    return AcpClient.connect({ input: player.agentOut, output: player.agentIn }, {
-      fs: false,
-      terminal: false,
-      ...caps,
-      ...opts,
-      onFrame: (f) => {
-        frames.push(f);
-        opts.onFrame?.(f);
-        for (const l of listeners) l();
+    return AcpClient.connect(
+      { input: player.agentOut, output: player.agentIn },
+      {
+        fs: false,
+        terminal: false,
+        ...caps,
+        ...opts,
+        onFrame: (f) => {
+          frames.push(f);
+          opts.onFrame?.(f);
+          for (const l of listeners) l();
+        },
       },
-    });
+    );
   };
   let client: AcpClient;
   let applied: { quirks: AppliedQuirks; restartedFrom?: AppliedQuirks } | undefined;

@@ -39,7 +39,10 @@ describe.concurrent('talaria probe --agent-cmd "<emulator> acp"', () => {
     expect(cell(out, 'MCP server tool')).toMatchObject({ result: 'works', evidence: expect.stringContaining('"mcp__talaria-probe__probe_echo"') });
     expect(cell(out, 'image prompt').result).toBe('works');
     expect(cell(out, 'cancel')).toMatchObject({ result: 'works', evidence: expect.stringContaining('stop reason cancelled') });
-    expect(cell(out, 'modes')).toMatchObject({ result: 'supported', evidence: expect.stringContaining('via session/set_mode (legacy): set accept_edits, dont_ask; accepted but not confirmed') });
+    expect(cell(out, 'modes')).toMatchObject({
+      result: 'supported',
+      evidence: expect.stringContaining('via session/set_mode (legacy): set accept_edits, dont_ask; accepted but not confirmed'),
+    });
     expect(cell(out, 'list by cwd').result).toBe('works');
     const load = cell(out, 'load (replay)');
     expect(load.result).toBe('quirk');

@@ -102,7 +102,10 @@ async function prompt(msg: Msg): Promise<void> {
   const sid = String(msg.params?.sessionId);
   const r = read(sid);
   if (!r) return respond(msg.id, { stopReason: 'refusal' });
-  const text = ((msg.params?.prompt ?? []) as { type: string; text?: string }[]).map((b) => b.text ?? '').join(' ').trim();
+  const text = ((msg.params?.prompt ?? []) as { type: string; text?: string }[])
+    .map((b) => b.text ?? '')
+    .join(' ')
+    .trim();
   const [word = '', ...rest] = text.split(/\s+/);
   const arg = rest.join(' ');
   if (word === 'auth') return respondError(msg.id, -32000, 'Authentication required');

@@ -61,7 +61,10 @@ async function prompt(msg: Msg): Promise<void> {
   const sid = String(msg.params?.sessionId);
   const s = sessions.get(sid);
   if (!s) return respondError(msg.id, -32602, `Unknown session ${sid}`);
-  const text = ((msg.params?.prompt ?? []) as { text?: string }[]).map((b) => b.text ?? '').join(' ').trim();
+  const text = ((msg.params?.prompt ?? []) as { text?: string }[])
+    .map((b) => b.text ?? '')
+    .join(' ')
+    .trim();
   const word = text.split(/\s+/, 1)[0] ?? '';
   const arg = text.slice(word.length).trim();
   if (word === 'pid') {

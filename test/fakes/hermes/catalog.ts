@@ -28,17 +28,46 @@ const LABELS: Record<string, string> = {
 export const providerLabel = (p: string): string => LABELS[p] ?? p;
 
 const NOUS = [
-  'anthropic/claude-opus-5', 'anthropic/claude-sonnet-5', 'anthropic/claude-haiku-5', 'openai/gpt-5.5',
-  'openai/gpt-5.5-mini', 'google/gemini-3-pro', 'google/gemini-3-flash', 'moonshotai/kimi-k2.7',
-  'qwen/qwen3.5-coder', 'deepseek/deepseek-v4', 'x-ai/grok-5', 'nousresearch/hermes-5-405b',
-  'nousresearch/hermes-5-70b', 'meta-llama/llama-5-70b', 'mistralai/devstral-2', 'z-ai/glm-5',
-  'minimax/minimax-m3', 'cohere/command-a-2', 'amazon/nova-pro-2', 'microsoft/phi-5',
+  'anthropic/claude-opus-5',
+  'anthropic/claude-sonnet-5',
+  'anthropic/claude-haiku-5',
+  'openai/gpt-5.5',
+  'openai/gpt-5.5-mini',
+  'google/gemini-3-pro',
+  'google/gemini-3-flash',
+  'moonshotai/kimi-k2.7',
+  'qwen/qwen3.5-coder',
+  'deepseek/deepseek-v4',
+  'x-ai/grok-5',
+  'nousresearch/hermes-5-405b',
+  'nousresearch/hermes-5-70b',
+  'meta-llama/llama-5-70b',
+  'mistralai/devstral-2',
+  'z-ai/glm-5',
+  'minimax/minimax-m3',
+  'cohere/command-a-2',
+  'amazon/nova-pro-2',
+  'microsoft/phi-5',
 ];
 const OPENROUTER = [
-  'anthropic/claude-opus-5', 'anthropic/claude-sonnet-5', 'openai/gpt-5.5', 'openai/o5-mini',
-  'google/gemini-3-pro', 'moonshotai/kimi-k2.7', 'qwen/qwen3.5-235b', 'deepseek/deepseek-v4',
-  'deepseek/deepseek-r2', 'x-ai/grok-5', 'mistralai/mistral-large-3', 'minimax/minimax-m3',
-  'z-ai/glm-5', 'openrouter/auto', 'google/gemma-4-27b', 'qwen/qwen3.5-coder', 'nvidia/nemotron-ultra-2', 'ai21/jamba-2',
+  'anthropic/claude-opus-5',
+  'anthropic/claude-sonnet-5',
+  'openai/gpt-5.5',
+  'openai/o5-mini',
+  'google/gemini-3-pro',
+  'moonshotai/kimi-k2.7',
+  'qwen/qwen3.5-235b',
+  'deepseek/deepseek-v4',
+  'deepseek/deepseek-r2',
+  'x-ai/grok-5',
+  'mistralai/mistral-large-3',
+  'minimax/minimax-m3',
+  'z-ai/glm-5',
+  'openrouter/auto',
+  'google/gemma-4-27b',
+  'qwen/qwen3.5-coder',
+  'nvidia/nemotron-ultra-2',
+  'ai21/jamba-2',
 ];
 /** Providers from a `providers:` block: bare names, listed again as `custom:<p>:<model>`. */
 const BLOCK: Record<string, string[]> = {
@@ -54,8 +83,7 @@ function bigEntries(): Entry[] {
   for (const m of NOUS) add('nous', m, `Nous Portal · ${m}`);
   for (const m of OPENROUTER) add('openrouter', m, `OpenRouter · ${m}`);
   for (const [p, models] of Object.entries(BLOCK)) for (const m of models) add(p, m, m);
-  for (const [p, models] of Object.entries(BLOCK))
-    for (const m of models) add(p, m, m, `custom:${p}:${m}`, 'custom');
+  for (const [p, models] of Object.entries(BLOCK)) for (const m of models) add(p, m, m, `custom:${p}:${m}`, 'custom');
   for (const m of CUSTOM) add('custom', m, m);
   return rows;
 }
@@ -97,8 +125,22 @@ export interface ModelChoice {
 
 /** Provider names `provider:model` may start with (hermes_cli.models._KNOWN_PROVIDER_NAMES, a subset). */
 const KNOWN_PROVIDERS = new Set([
-  'custom', 'nous', 'openrouter', 'anthropic', 'openai-api', 'openai-codex', 'ollama-cloud', 'gemini', 'xai',
-  'kimi-coding', 'minimax', 'copilot', 'deepseek', 'zai', 'huggingface', ...Object.keys(BLOCK),
+  'custom',
+  'nous',
+  'openrouter',
+  'anthropic',
+  'openai-api',
+  'openai-codex',
+  'ollama-cloud',
+  'gemini',
+  'xai',
+  'kimi-coding',
+  'minimax',
+  'copilot',
+  'deepseek',
+  'zai',
+  'huggingface',
+  ...Object.keys(BLOCK),
 ]);
 
 /**

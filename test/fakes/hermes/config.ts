@@ -128,8 +128,7 @@ export interface Settings {
 export const REAL_COLD = { initDelayMs: 8937, newDelayMs: 6914, nextNewDelayMs: 937, firstPromptDelayMs: 12700 };
 
 /** The research fake model's 401 body, which Hermes shows verbatim (no masking). */
-export const AUTH_ERROR =
-  'Incorrect API key provided: sk-local-fake-key. You can find your API key at https://platform.openai.com/account/api-keys.';
+export const AUTH_ERROR = 'Incorrect API key provided: sk-local-fake-key. You can find your API key at https://platform.openai.com/account/api-keys.';
 
 function num(v: string | undefined, dflt: number): number {
   const n = v === undefined || v === '' ? NaN : Number(v);
@@ -152,7 +151,10 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     title: env.HERMES_EMU_TITLE ?? null,
     titleDelayMs: num(env.HERMES_EMU_TITLE_DELAY_MS, 20),
     logPath: env.HERMES_EMU_LOG ?? null,
-    endpointModels: (env.HERMES_EMU_ENDPOINT_MODELS ?? 'fake-model,other-model').split(',').map((m) => m.trim()).filter(Boolean),
+    endpointModels: (env.HERMES_EMU_ENDPOINT_MODELS ?? 'fake-model,other-model')
+      .split(',')
+      .map((m) => m.trim())
+      .filter(Boolean),
     authError: env.HERMES_EMU_AUTH_ERROR || AUTH_ERROR,
     overflowReal: env.HERMES_EMU_OVERFLOW === 'real',
     compressPauseMs: num(env.HERMES_EMU_COMPRESS_PAUSE_MS, delayMs),
@@ -163,5 +165,4 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   };
 }
 
-export const NO_PROVIDER =
-  'No LLM provider configured. Run `hermes model` to select a provider, or run `hermes setup` for first-time configuration.';
+export const NO_PROVIDER = 'No LLM provider configured. Run `hermes model` to select a provider, or run `hermes setup` for first-time configuration.';

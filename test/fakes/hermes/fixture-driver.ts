@@ -26,8 +26,21 @@ export function loadFixture(name: string, dir = 'hermes-0.18.2'): FixtureLine[] 
 export const loadReal = (name: string): FixtureLine[] => loadFixture(name, 'hermes-0.18.2-real');
 
 const LITERAL = new Set([
-  'sessionUpdate', 'kind', 'status', 'type', 'optionId', 'stopReason', 'code', 'method', 'currentModeId',
-  'currentModelId', 'protocolVersion', 'sessionKind', 'compressionDepth', 'size', 'outcome',
+  'sessionUpdate',
+  'kind',
+  'status',
+  'type',
+  'optionId',
+  'stopReason',
+  'code',
+  'method',
+  'currentModeId',
+  'currentModelId',
+  'protocolVersion',
+  'sessionKind',
+  'compressionDepth',
+  'size',
+  'outcome',
 ]);
 
 /** Structure of a JSON value: types, sorted keys, literal values for the keys that name things. */
@@ -39,7 +52,10 @@ export function shape(v: unknown, key = ''): string {
   }
   if (typeof v === 'object') {
     const o = v as Msg;
-    return `{${Object.keys(o).sort().map((k) => `${k}:${shape(o[k], k)}`).join(',')}}`;
+    return `{${Object.keys(o)
+      .sort()
+      .map((k) => `${k}:${shape(o[k], k)}`)
+      .join(',')}}`;
   }
   if (LITERAL.has(key)) return JSON.stringify(v);
   return typeof v;
@@ -110,7 +126,9 @@ export function transcript(msgs: Msg[], ws?: string, o: TranscriptOptions = {}):
     else if (u?.sessionUpdate === 'tool_call_update') out.push(`tool_call_update ${u.status} | ${texts(u.content)}`);
     else if (u?.sessionUpdate === 'plan') out.push(`plan ${u.entries.map((e: Msg) => `${e.status}:${e.content}`).join(', ')}`);
     else if (m.method === 'session/request_permission') {
-      out.push(`permission ${m.params.toolCall.toolCallId} ${m.params.toolCall.title} | ${texts(m.params.toolCall.content)} | ${m.params.options.map((o: Msg) => o.optionId).join(',')}`);
+      out.push(
+        `permission ${m.params.toolCall.toolCallId} ${m.params.toolCall.title} | ${texts(m.params.toolCall.content)} | ${m.params.options.map((o: Msg) => o.optionId).join(',')}`,
+      );
     } else if (m.result && 'stopReason' in m.result) out.push(`stop ${m.result.stopReason} ${JSON.stringify(m.result.usage ?? null)}`);
   }
   return out.map((line) => {
@@ -164,8 +182,7 @@ export async function driveFixture(c: HermesClient, lines: FixtureLine[], o: Dri
   const answered = new Set<unknown>();
   /** Open prompts: recording progress count since they were sent, and our mark. */
   const open = new Map<unknown, { recorded: number; mark: number }>();
-  const subst = (msg: Msg): Msg =>
-    JSON.parse(JSON.stringify(msg), (_k, v) => (typeof v === 'string' ? (sids.get(v) ?? v.split('/workspace').join(o.ws)) : v)) as Msg;
+  const subst = (msg: Msg): Msg => JSON.parse(JSON.stringify(msg), (_k, v) => (typeof v === 'string' ? (sids.get(v) ?? v.split('/workspace').join(o.ws)) : v)) as Msg;
 
   for (const [i, line] of lines.entries()) {
     const m = line.msg;

@@ -9,10 +9,7 @@
 export const KEYWORDS = ['TOOLSLOW', 'TOOLS', 'RUN', 'WRITE', 'EDIT2', 'DANGER', 'TODO', 'THINK', 'SLOW', 'OVERFLOW', 'AUTHFAIL', 'MCP', 'MAXITER'];
 const TOKEN_RE = /\[\[\s*(bash|read|write|error|slow|think)\s*:\s*([\s\S]*?)\s*\]\]/gi;
 
-export type Pick =
-  | { kind: 'kw'; name: string; arg: string }
-  | { kind: 'token'; name: string; arg: string }
-  | { kind: 'echo' };
+export type Pick = { kind: 'kw'; name: string; arg: string } | { kind: 'token'; name: string; arg: string } | { kind: 'echo' };
 
 export function pickKeyword(text: string): Pick {
   let best: string | null = null;

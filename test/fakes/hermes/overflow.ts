@@ -39,7 +39,11 @@ export function readContextCache(home: string, ctx: Pick<Ctx, 'cfg'>): number | 
 function writeContextCache(ctx: Ctx, limit: number): void {
   const home = ctx.store.home;
   const file = join(home, CACHE);
-  const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith(`${cacheKey(ctx)}:`)) : [];
+  const lines = existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() && !l.startsWith(`${cacheKey(ctx)}:`))
+    : [];
   mkdirSync(home, { recursive: true });
   writeFileSync(file, [...lines, `${cacheKey(ctx)}: ${limit}`].join('\n') + '\n');
 }

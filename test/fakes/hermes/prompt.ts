@@ -56,7 +56,12 @@ function readInput(blocks: Block[]): TurnInput & { textOnly: boolean; hasContent
 /** What the fake model answers to the title request: the exchange's first words, or HERMES_EMU_TITLE. */
 function titleFor(ctx: Ctx, userText: string): string {
   if (ctx.settings.title !== null) return ctx.settings.title;
-  const words = userText.split(/\s+/).filter(Boolean).slice(0, 6).join(' ').replace(/[.,;:!?]+$/, '');
+  const words = userText
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 6)
+    .join(' ')
+    .replace(/[.,;:!?]+$/, '');
   return words ? words[0]!.toUpperCase() + words.slice(1) : '';
 }
 

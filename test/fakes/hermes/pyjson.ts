@@ -4,8 +4,7 @@
  * when text follows it (a steer injected after a tool result, a hint after a payload).
  */
 
-const escapeNonAscii = (s: string): string =>
-  s.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const escapeNonAscii = (s: string): string => s.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** `json.dumps(value)` (indent undefined) or `json.dumps(value, indent=N)`. */
 export function pyDumps(value: unknown, indent?: number): string {
@@ -14,7 +13,9 @@ export function pyDumps(value: unknown, indent?: number): string {
     if (v === null || v === undefined) return 'null';
     if (Array.isArray(v)) return `[${v.map(enc).join(', ')}]`;
     if (typeof v === 'object') {
-      return `{${Object.entries(v as Record<string, unknown>).map(([k, x]) => `${JSON.stringify(k)}: ${enc(x)}`).join(', ')}}`;
+      return `{${Object.entries(v as Record<string, unknown>)
+        .map(([k, x]) => `${JSON.stringify(k)}: ${enc(x)}`)
+        .join(', ')}}`;
     }
     return JSON.stringify(v);
   };

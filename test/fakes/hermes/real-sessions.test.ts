@@ -68,9 +68,12 @@ describe('emulator, HERMES_EMU_OVERFLOW off (default): the merged prompt after a
     const mark = b.mark();
     await b.call('session/load', { sessionId: id, cwd: ws, mcpServers: [] });
     // On disk the failed prompt and the one merged into it are separate rows.
-    expect(b.updates(mark).filter((u) => u.sessionUpdate === 'user_message_chunk').map((u) => u.content.text)).toEqual([
-      'hello there', 'OVERFLOW now', 'hello after overflow',
-    ]);
+    expect(
+      b
+        .updates(mark)
+        .filter((u) => u.sessionUpdate === 'user_message_chunk')
+        .map((u) => u.content.text),
+    ).toEqual(['hello there', 'OVERFLOW now', 'hello after overflow']);
     expect(chunkText((await prompt(b, id, 'OVERFLOW again')).frames)).toMatch(/^Context length exceeded/);
     expect(chunkText((await prompt(b, id, 'hi')).frames)).toBe('Hello from the fake model! You said: OVERFLOW again\n\nhi');
   });
@@ -82,7 +85,16 @@ async function buildS2Session(c: HermesClient, ws: string): Promise<string> {
   const { sessionId } = await c.call('session/new', { cwd: ws, mcpServers: [] });
   const answers = ['allow_once', 'deny'];
   c.answer('session/request_permission', () => ({ outcome: { outcome: 'selected', optionId: answers.shift() ?? 'deny' } }));
-  for (const t of ['hello there', 'hello again', 'TOOLS: read notes, echo, write out.txt', `[[write: ${ws}/denied.txt | nope]]`, 'THINK about it', 'TODO: make a plan', '/context', 'hello after slash']) {
+  for (const t of [
+    'hello there',
+    'hello again',
+    'TOOLS: read notes, echo, write out.txt',
+    `[[write: ${ws}/denied.txt | nope]]`,
+    'THINK about it',
+    'TODO: make a plan',
+    '/context',
+    'hello after slash',
+  ]) {
     await prompt(c, sessionId, t);
   }
   return sessionId as string;
@@ -109,7 +121,10 @@ describe('emulator vs real Hermes 0.18.2: sessions', () => {
     // After the fork's response: its commands update and no usage_update (then its first prompt).
     const fork = p2.agent.findIndex((m) => m.id === 16 && !m.method);
     const forkId = p2.agent[fork]!.result.sessionId as string;
-    const ofFork = p2.agent.slice(fork + 1).filter((m) => m.params?.sessionId === forkId).map((m) => upd(m)?.sessionUpdate);
+    const ofFork = p2.agent
+      .slice(fork + 1)
+      .filter((m) => m.params?.sessionId === forkId)
+      .map((m) => upd(m)?.sessionUpdate);
     expect(ofFork.slice(0, ofFork.indexOf('agent_message_chunk'))).toEqual(['available_commands_update']);
   });
 });

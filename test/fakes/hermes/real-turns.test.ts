@@ -15,7 +15,11 @@ const NOTES = { 'notes.txt': 'These are the notes. Line two.\n' };
 
 /** usage_update follows every prompt, slash command and "⏩ Steer queued", never a plain queued answer. */
 const usageUpdates = (msgs: Msg[]) => msgs.filter((m) => upd(m)?.sessionUpdate === 'usage_update').length;
-const notices = (msgs: Msg[]) => msgs.map((m) => upd(m)?.content?.text).filter((t) => typeof t === 'string' && MID_TURN_NOTICE.test(t)).sort();
+const notices = (msgs: Msg[]) =>
+  msgs
+    .map((m) => upd(m)?.content?.text)
+    .filter((t) => typeof t === 'string' && MID_TURN_NOTICE.test(t))
+    .sort((a, b) => String(a).localeCompare(String(b)));
 
 /** Replays a recording; returns both sides. */
 async function replay(name: string, o: { files?: Record<string, string>; env?: Record<string, string>; lines?: FixtureLine[] } = {}) {
@@ -44,7 +48,11 @@ describe('emulator vs real Hermes 0.18.2', () => {
     expect(shapes(r.agent)).toEqual(shapes(r.fixture));
     expect(transcript(r.agent, r.ws)).toEqual(transcript(r.fixture));
     expect(keyOrders(r.agent)).toEqual(keyOrders(r.fixture));
-    const raw = (msgs: Msg[]) => msgs.map(upd).filter((u) => u?.rawInput || u?.rawOutput).map((u) => [u!.rawInput, u!.rawOutput]);
+    const raw = (msgs: Msg[]) =>
+      msgs
+        .map(upd)
+        .filter((u) => u?.rawInput || u?.rawOutput)
+        .map((u) => [u!.rawInput, u!.rawOutput]);
     expect(raw(r.agent)).toEqual(raw(r.fixture));
   });
 
@@ -70,7 +78,9 @@ describe('emulator vs real Hermes 0.18.2', () => {
     // What the model saw: the tool result carries the out-of-band message (research request log).
     const db = JSON.parse(readFileSync(join(r.home, 'state.db'), 'utf8')) as { sessions: Record<string, { history: Msg[] }> };
     const tool = Object.values(db.sessions)[0]!.history.find((m) => m.role === 'tool')!;
-    expect(tool.content).toMatch(/"exit_code": 0, "error": null}\n\n\[OUT-OF-BAND USER MESSAGE — a direct message from the user, delivered mid-turn; not tool output\]\ndo Y now\n\[\/OUT-OF-BAND USER MESSAGE\]$/);
+    expect(tool.content).toMatch(
+      /"exit_code": 0, "error": null}\n\n\[OUT-OF-BAND USER MESSAGE — a direct message from the user, delivered mid-turn; not tool output\]\ndo Y now\n\[\/OUT-OF-BAND USER MESSAGE\]$/,
+    );
   });
 
   it('s8: queued prompts run inside the first request, whose usage leaves them out; a cancel still runs the queue', async () => {

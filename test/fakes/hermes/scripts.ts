@@ -127,9 +127,7 @@ const TOKEN: Record<string, Handler> = {
 async function echo(t: Turn, input: TurnInput, userText: string): Promise<void> {
   if (input.images.length) {
     const what = `${input.images.length} image(s) (${input.images.join(', ')})`;
-    return t.say(t.ctx.cfg.supportsVision
-      ? `Image forwarded to the model: ${what}. I can see it.`
-      : `Image described by the auxiliary model: ${what}. The model did not see it.`);
+    return t.say(t.ctx.cfg.supportsVision ? `Image forwarded to the model: ${what}. I can see it.` : `Image described by the auxiliary model: ${what}. The model did not see it.`);
   }
   const att = input.attachments.length ? ` (attachments: ${input.attachments.join(', ')})` : '';
   return t.say(`Hello from the fake model! You said: ${userText.trim()}${att}`);

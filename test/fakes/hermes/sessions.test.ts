@@ -21,7 +21,12 @@ describe('Hermes emulator quirks (0.18.2): sessions and protocol', () => {
     const newId = r._meta.hermes.sessionProvenance.acpSessionId as string;
     expect(newId).toMatch(/^[0-9a-f-]{36}$/);
     await c.waitFor((m) => upd(m)?.sessionUpdate === 'usage_update', 'usage', mark);
-    expect(c.since(mark).filter((m) => m.method).every((m) => m.params.sessionId === newId)).toBe(true);
+    expect(
+      c
+        .since(mark)
+        .filter((m) => m.method)
+        .every((m) => m.params.sessionId === newId),
+    ).toBe(true);
     expect((await prompt(c, newId, 'hello there')).res.result.stopReason).toBe('end_turn');
     expect(await c.call('session/fork', { sessionId: 'nope', cwd: ws, mcpServers: [] })).toEqual({ sessionId: '' });
     const fork = await c.call('session/fork', { sessionId: newId, cwd: ws, mcpServers: [] });
@@ -82,7 +87,10 @@ describe('Hermes emulator quirks (0.18.2): sessions and protocol', () => {
     const c = start(makeHome(), { HERMES_EMU_LOG: log });
     const { id } = await openSession(c, makeWs());
     await prompt(c, id, 'hello there');
-    const sent = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Msg);
+    const sent = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Msg);
     expect(sent.map((l) => l.msg.method)).toEqual(['initialize', 'session/new', 'session/prompt']);
     expect(sent[0]).toMatchObject({ dir: 'client->agent', t_ms: expect.any(Number) });
   });
@@ -103,7 +111,11 @@ describe('Hermes emulator quirks (0.18.2): sessions and protocol', () => {
 
   it('titles: after a failed first exchange too; a colliding title is skipped and the second exchange tries again; never after the second', async () => {
     const c = start(makeHome());
-    const titles = () => c.frames.map(upd).filter((u) => u?.sessionUpdate === 'session_info_update').map((u) => u!.title);
+    const titles = () =>
+      c.frames
+        .map(upd)
+        .filter((u) => u?.sessionUpdate === 'session_info_update')
+        .map((u) => u!.title);
     const session = async () => (await c.call('session/new', { cwd: makeWs(), mcpServers: [] })).sessionId as string;
     const a = await openSession(c, makeWs());
     await prompt(c, a.id, 'AUTHFAIL now');

@@ -32,9 +32,7 @@ const HELP: Array<[string, string]> = [
 
 export function availableCommandsUpdate(): Record<string, unknown> {
   return {
-    availableCommands: COMMANDS.map((c) =>
-      c.hint ? { description: c.description, input: { hint: c.hint }, name: c.name } : { description: c.description, name: c.name },
-    ),
+    availableCommands: COMMANDS.map((c) => (c.hint ? { description: c.description, input: { hint: c.hint }, name: c.name } : { description: c.description, name: c.name })),
     sessionUpdate: 'available_commands_update',
   };
 }
@@ -100,12 +98,7 @@ function context(rt: Runtime): string {
 }
 
 /** `switchModel` is the same path as session/set_model (rebuilds the agent). */
-export function slashCommand(
-  ctx: Ctx,
-  rt: Runtime,
-  text: string,
-  switchModel: (modelId: string) => { provider: string; model: string },
-): string | null {
+export function slashCommand(ctx: Ctx, rt: Runtime, text: string, switchModel: (modelId: string) => { provider: string; model: string }): string | null {
   const trimmed = text.trim();
   const space = trimmed.search(/\s/);
   const cmd = (space < 0 ? trimmed : trimmed.slice(0, space)).replace(/^\//, '').toLowerCase();

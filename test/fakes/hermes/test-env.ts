@@ -52,7 +52,10 @@ export function useEnv(prefix = 'hermes-emu-'): Env {
 export const upd = (m: Msg) => (m.method === 'session/update' ? (m.params.update as Msg) : null);
 export const kinds = (frames: Msg[]) => frames.map((m) => upd(m)?.sessionUpdate ?? (m.method ? `req:${m.method}` : 'response'));
 export const chunkText = (frames: Msg[], kind = 'agent_message_chunk') =>
-  frames.filter((m) => upd(m)?.sessionUpdate === kind).map((m) => upd(m)!.content.text).join('');
+  frames
+    .filter((m) => upd(m)?.sessionUpdate === kind)
+    .map((m) => upd(m)!.content.text)
+    .join('');
 
 /** Sends a prompt; resolves with the response and the frames from the request up to it. */
 export async function prompt(c: HermesClient, sessionId: string, t: string | Msg[]): Promise<{ res: Msg; frames: Msg[] }> {

@@ -45,7 +45,17 @@ export const TODOS: Todo[] = [
 ];
 
 /** One frame with the SDK's key order; undefined fields are left out. */
-function ordered(f: { content?: unknown; kind: string; locations?: unknown; rawInput?: unknown; rawOutput?: unknown; status?: string; title?: string; toolCallId: string; sessionUpdate: string }): Update {
+function ordered(f: {
+  content?: unknown;
+  kind: string;
+  locations?: unknown;
+  rawInput?: unknown;
+  rawOutput?: unknown;
+  status?: string;
+  title?: string;
+  toolCallId: string;
+  sessionUpdate: string;
+}): Update {
   const out: Update = {};
   for (const k of ['content', 'kind', 'locations', 'rawInput', 'rawOutput', 'status', 'title', 'toolCallId', 'sessionUpdate'] as const) {
     if (f[k] !== undefined) out[k] = f[k];
@@ -84,7 +94,9 @@ export function toolStart(id: string, name: string, args: Record<string, unknown
       return ordered({ ...base, content: [text(`$ ${String(args.command ?? '')}`)] });
     case 'write_file': {
       const path = String(args.path ?? '');
-      const content = autoDiff ? [diffBlock(autoDiff)] : [text(path ? `Preparing write to ${path}. Approval prompt shows the diff.` : 'Preparing file write. Approval prompt shows the diff.')];
+      const content = autoDiff
+        ? [diffBlock(autoDiff)]
+        : [text(path ? `Preparing write to ${path}. Approval prompt shows the diff.` : 'Preparing file write. Approval prompt shows the diff.')];
       return ordered({ ...base, content });
     }
     case 'todo': {
@@ -110,7 +122,13 @@ function truncate(s: string, limit = 5000): string {
 }
 
 function fenced(s: string): string {
-  const longest = Math.max(0, ...s.split('`').filter((_, i) => i % 2 === 1).map((r) => r.length));
+  const longest = Math.max(
+    0,
+    ...s
+      .split('`')
+      .filter((_, i) => i % 2 === 1)
+      .map((r) => r.length),
+  );
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return `${fence}\n${s}\n${fence}`;
 }
@@ -160,7 +178,12 @@ export function renderResult(name: string, raw: string, args: Record<string, unk
     }
     if (name === 'write_file' || name === 'patch') {
       if (d.success === false || d.error) return `${name} failed for ${path}: ${String(d.error ?? 'unknown error')}`;
-      const files = Array.isArray(d.files_modified) ? `\nFiles: ${(d.files_modified as string[]).slice(0, 8).map((f) => `\`${f}\``).join(', ')}` : '';
+      const files = Array.isArray(d.files_modified)
+        ? `\nFiles: ${(d.files_modified as string[])
+            .slice(0, 8)
+            .map((f) => `\`${f}\``)
+            .join(', ')}`
+        : '';
       return `✅ ${name} completed for \`${path}\`${files}`;
     }
     if (name === 'todo') {
@@ -198,7 +221,10 @@ export const blockedRaw = (): string => pyDumps({ output: '', exit_code: -1, err
 /** read_file numbers lines `N|` without padding; the final newline leaves an empty numbered line. */
 export function readRaw(path: string, content: string | null, size = 0): string {
   if (content === null) return pyDumps({ error: `File not found: ${path}` });
-  const numbered = content.split('\n').map((l, i) => `${i + 1}|${l}`).join('\n');
+  const numbered = content
+    .split('\n')
+    .map((l, i) => `${i + 1}|${l}`)
+    .join('\n');
   const total = content === '' ? 0 : content.replace(/\n$/, '').split('\n').length;
   return pyDumps({ content: numbered, total_lines: total, file_size: size, truncated: false, is_binary: false, is_image: false });
 }

@@ -117,11 +117,7 @@ export class Turn {
       raw += T.steerNote(this.rt.pendingSteer);
       this.rt.pendingSteer = null;
     }
-    append(
-      this.rt,
-      { role: 'assistant', content: '', tool_calls: [{ id: pid, name, args }] },
-      { role: 'tool', tool_call_id: pid, tool_name: name, content: raw },
-    );
+    append(this.rt, { role: 'assistant', content: '', tool_calls: [{ id: pid, name, args }] }, { role: 'tool', tool_call_id: pid, tool_name: name, content: raw });
     this.lastRaw = raw;
     this.afterTool = true;
   }

@@ -10,16 +10,46 @@ type Rule = [field: string, kind: Kind, required: boolean];
 const RULES: Record<string, Rule[]> = {
   initialize: [['protocolVersion', 'int', true]],
   authenticate: [['methodId', 'string', true]],
-  'session/new': [['cwd', 'string', true], ['mcpServers', 'array', true]],
-  'session/load': [['mcpServers', 'array', true], ['cwd', 'string', true], ['sessionId', 'string', true]],
-  'session/resume': [['sessionId', 'string', true], ['cwd', 'string', true], ['mcpServers', 'array', false]],
-  'session/fork': [['sessionId', 'string', true], ['cwd', 'string', true], ['mcpServers', 'array', false]],
-  'session/list': [['cwd', 'string', false], ['cursor', 'string', false]],
-  'session/prompt': [['sessionId', 'string', true], ['prompt', 'array', true]],
+  'session/new': [
+    ['cwd', 'string', true],
+    ['mcpServers', 'array', true],
+  ],
+  'session/load': [
+    ['mcpServers', 'array', true],
+    ['cwd', 'string', true],
+    ['sessionId', 'string', true],
+  ],
+  'session/resume': [
+    ['sessionId', 'string', true],
+    ['cwd', 'string', true],
+    ['mcpServers', 'array', false],
+  ],
+  'session/fork': [
+    ['sessionId', 'string', true],
+    ['cwd', 'string', true],
+    ['mcpServers', 'array', false],
+  ],
+  'session/list': [
+    ['cwd', 'string', false],
+    ['cursor', 'string', false],
+  ],
+  'session/prompt': [
+    ['sessionId', 'string', true],
+    ['prompt', 'array', true],
+  ],
   'session/cancel': [['sessionId', 'string', true]],
-  'session/set_mode': [['sessionId', 'string', true], ['modeId', 'string', true]],
-  'session/set_model': [['sessionId', 'string', true], ['modelId', 'string', true]],
-  'session/set_config_option': [['sessionId', 'string', true], ['configId', 'string', true]],
+  'session/set_mode': [
+    ['sessionId', 'string', true],
+    ['modeId', 'string', true],
+  ],
+  'session/set_model': [
+    ['sessionId', 'string', true],
+    ['modelId', 'string', true],
+  ],
+  'session/set_config_option': [
+    ['sessionId', 'string', true],
+    ['configId', 'string', true],
+  ],
   'session/close': [['sessionId', 'string', true]],
 };
 

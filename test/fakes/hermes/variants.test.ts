@@ -25,7 +25,12 @@ describe('Hermes emulator, HERMES_EMU_VERSION=0.21', () => {
     const c = start(makeHome(), V21);
     const { id } = await openSession(c, makeWs());
     const think = await prompt(c, id, 'THINK about it');
-    const ids = new Set(think.frames.map(upd).filter((u) => u && /_chunk$/.test(u.sessionUpdate)).map((u) => u!.messageId));
+    const ids = new Set(
+      think.frames
+        .map(upd)
+        .filter((u) => u && /_chunk$/.test(u.sessionUpdate))
+        .map((u) => u!.messageId),
+    );
     expect(ids.size).toBe(1);
     expect([...ids][0]).toMatch(/^[0-9a-f-]{36}$/);
     c.answer('session/request_permission', () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } }));
@@ -64,7 +69,10 @@ describe('Hermes emulator cold start (HERMES_EMU_*_DELAY_MS, HERMES_EMU_COLD=rea
 
   it('holds stdin, the first agent build, later builds and the first model call for the configured times', async () => {
     const c = start(makeHome(), {
-      HERMES_EMU_INIT_DELAY_MS: '50', HERMES_EMU_NEW_DELAY_MS: '40', HERMES_EMU_NEXT_NEW_DELAY_MS: '30', HERMES_EMU_FIRST_PROMPT_DELAY_MS: '20',
+      HERMES_EMU_INIT_DELAY_MS: '50',
+      HERMES_EMU_NEW_DELAY_MS: '40',
+      HERMES_EMU_NEXT_NEW_DELAY_MS: '30',
+      HERMES_EMU_FIRST_PROMPT_DELAY_MS: '20',
     });
     const { id } = await openSession(c, makeWs());
     await c.call('session/new', { cwd: makeWs(), mcpServers: [] });

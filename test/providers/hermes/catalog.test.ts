@@ -10,7 +10,10 @@ const strip = ({ raw: _raw, ...o }: CatalogOption) => o;
 /** Every session/new|load|resume|fork result of a fixture that carries `models`. */
 function modelResults(name: string): Record<string, unknown>[] {
   const path = fileURLToPath(new URL(`../../fixtures/hermes-0.18.2/${name}`, import.meta.url));
-  const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as WireLogLine);
+  const lines = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as WireLogLine);
   return lines
     .filter((l) => l.dir === 'agent->client' && l.msg.method === undefined)
     .map((l) => l.msg.result as Record<string, unknown> | undefined)
@@ -26,9 +29,7 @@ describe('hermesModelRows on the recorded rows', () => {
 
   it.each(results.map((r, i) => [i, r] as const))('result %i → one Custom endpoint row', (_i, result) => {
     const c = normalizeCatalog(result, hermesModelRows);
-    expect(c.model?.options.map(strip)).toEqual([
-      { id: 'custom:fake-model', label: 'fake-model', group: 'Custom endpoint', providerId: 'custom', current: true },
-    ]);
+    expect(c.model?.options.map(strip)).toEqual([{ id: 'custom:fake-model', label: 'fake-model', group: 'Custom endpoint', providerId: 'custom', current: true }]);
     expect(c.model?.currentId).toBe('custom:fake-model');
     expect(planSwitch(c, 'model', 'custom:fake-model')).toEqual({ method: 'session/set_model', params: { modelId: 'custom:fake-model' } });
   });
@@ -104,13 +105,28 @@ const LMSTUDIO = ['qwen/qwen3-coder-30b', 'openai/gpt-oss-20b', 'mistral-small-3
 
 const LIVE: RawModelRow[] = [
   ...builtin('nous', 'Nous Portal', [
-    'anthropic/claude-opus-5', 'anthropic/claude-sonnet-5', 'openai/gpt-5.5', 'google/gemini-3-pro',
-    'moonshotai/kimi-k2.7', 'z-ai/glm-5', 'deepseek/deepseek-v4', 'nousresearch/hermes-5-405b',
+    'anthropic/claude-opus-5',
+    'anthropic/claude-sonnet-5',
+    'openai/gpt-5.5',
+    'google/gemini-3-pro',
+    'moonshotai/kimi-k2.7',
+    'z-ai/glm-5',
+    'deepseek/deepseek-v4',
+    'nousresearch/hermes-5-405b',
   ]),
   ...builtin('openrouter', 'OpenRouter', [
-    'anthropic/claude-opus-5', 'anthropic/claude-sonnet-5', 'anthropic/claude-haiku-5', 'openai/gpt-5.5',
-    'openai/gpt-5.5-mini', 'openai/o5', 'google/gemini-3-pro', 'google/gemini-3-flash', 'x-ai/grok-5',
-    'meta-llama/llama-4-maverick', 'qwen/qwen3-coder-480b', 'mistralai/devstral-2',
+    'anthropic/claude-opus-5',
+    'anthropic/claude-sonnet-5',
+    'anthropic/claude-haiku-5',
+    'openai/gpt-5.5',
+    'openai/gpt-5.5-mini',
+    'openai/o5',
+    'google/gemini-3-pro',
+    'google/gemini-3-flash',
+    'x-ai/grok-5',
+    'meta-llama/llama-4-maverick',
+    'qwen/qwen3-coder-480b',
+    'mistralai/devstral-2',
   ]),
   ...builtin('anthropic', 'Anthropic', ['claude-opus-5', 'claude-sonnet-5', 'claude-haiku-5']),
   ...builtin('openai-api', 'OpenAI API', ['gpt-5.5', 'gpt-5.5-mini', 'o5', 'gpt-5.5-codex']),
@@ -152,14 +168,31 @@ describe('hermesModelRows on a realistic live catalog', () => {
 
   it('groups by provider heading, with the current marker removed', () => {
     const groups = [...new Set(options.map((o) => o.group))];
-    expect(groups).toEqual(['Nous Portal', 'OpenRouter', 'Anthropic', 'OpenAI API', 'Google AI Studio', 'Z.AI', 'Kimi Coding', 'DeepSeek', 'xAI', 'Ollama launch', 'LM Studio', 'Custom endpoint']);
+    expect(groups).toEqual([
+      'Nous Portal',
+      'OpenRouter',
+      'Anthropic',
+      'OpenAI API',
+      'Google AI Studio',
+      'Z.AI',
+      'Kimi Coding',
+      'DeepSeek',
+      'xAI',
+      'Ollama launch',
+      'LM Studio',
+      'Custom endpoint',
+    ]);
     expect(options.every((o) => o.description === undefined)).toBe(true);
   });
 
   it('flags exactly the current row', () => {
     expect(options.filter((o) => o.current).map((o) => o.id)).toEqual([CURRENT]);
     // Without currentModelId the " • current" marker decides.
-    expect(hermesModelRows(LIVE_MARKED).filter((o) => o.current).map((o) => o.id)).toEqual([CURRENT]);
+    expect(
+      hermesModelRows(LIVE_MARKED)
+        .filter((o) => o.current)
+        .map((o) => o.id),
+    ).toEqual([CURRENT]);
   });
 
   it.each([
@@ -188,9 +221,7 @@ describe('hermesModelRows on a realistic live catalog', () => {
 
   it('keeps the first when the custom: form comes first', () => {
     const rows = [...customDup('ollama-launch', ['gpt-oss:20b']), ...configured('ollama-launch', 'Ollama launch', ['gpt-oss:20b'])];
-    expect(hermesModelRows(rows).map((o) => [o.id, o.group, o.aliases])).toEqual([
-      ['custom:ollama-launch:gpt-oss:20b', 'Custom endpoint', ['ollama-launch:gpt-oss:20b']],
-    ]);
+    expect(hermesModelRows(rows).map((o) => [o.id, o.group, o.aliases])).toEqual([['custom:ollama-launch:gpt-oss:20b', 'Custom endpoint', ['ollama-launch:gpt-oss:20b']]]);
   });
 
   it('a current dropped duplicate moves the current flag to the kept row and the catalog', () => {

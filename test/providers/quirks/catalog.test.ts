@@ -167,6 +167,9 @@ describe('applied to a provider: the user’s own settings win', () => {
     const user = customProvider({ name: 'h', command: 'hermes', usage: 'per-turn', sessionsSurviveRestart: false });
     const q = applyQuirks(user, choiceForAgent({ name: 'hermes-agent', version: '0.18.2' }));
     expect(q).toMatchObject({ usage: 'per-turn', sessionsSurviveRestart: false });
-    expect(applyQuirks(customProvider({ name: 'h', command: 'hermes' }), choiceForAgent({ name: 'hermes-agent' }))).toMatchObject({ usage: 'cumulative', sessionsSurviveRestart: true });
+    expect(applyQuirks(customProvider({ name: 'h', command: 'hermes' }), choiceForAgent({ name: 'hermes-agent' }))).toMatchObject({
+      usage: 'cumulative',
+      sessionsSurviveRestart: true,
+    });
   });
 });

@@ -92,7 +92,12 @@ describe('talaria run --agent-cmd: each agent gets its own fixes', () => {
   it('gemini-cli from a command that names it: no read capability from the first process, no restart', async () => {
     const r = await run(['--agent-cmd', launcher('gemini-cli', 'write', 'gemini'), '--approve', 'edits', 'Write a file']);
     expect(r.code, r.stderr).toBe(EXIT.OK);
-    expect(r.sent().filter((m) => m.method === 'initialize').map(fsCaps)).toEqual([{ readTextFile: false, writeTextFile: true }]);
+    expect(
+      r
+        .sent()
+        .filter((m) => m.method === 'initialize')
+        .map(fsCaps),
+    ).toEqual([{ readTextFile: false, writeTextFile: true }]);
   });
 
   it('qwen-code: --approve none switches it out of its own auto mode first, then its ask is denied', async () => {
@@ -124,7 +129,13 @@ describe('the library face: commandAgent() gets the same fixes', () => {
       // Its `_meta.terminal-auth` capability is only known to be needed after initialize.
       const spawned = events.filter((e): e is Extract<HostEvent, { type: 'agent.spawned' }> => e.type === 'agent.spawned');
       expect(spawned.map((e) => e.quirks)).toEqual([
-        { set: 'claude-acp', label: 'Claude Code ACP adapter', basis: 'agent', why: 'the agent named itself "@zed-industries/claude-agent-acp" 0.23.1 (any version)', restartedFrom: 'generic' },
+        {
+          set: 'claude-acp',
+          label: 'Claude Code ACP adapter',
+          basis: 'agent',
+          why: 'the agent named itself "@zed-industries/claude-agent-acp" 0.23.1 (any version)',
+          restartedFrom: 'generic',
+        },
       ]);
       const inits = sent.filter((m) => m.method === 'initialize').map((m) => (m.params as { clientCapabilities: { _meta?: unknown } }).clientCapabilities._meta);
       expect(inits).toEqual([undefined, { 'terminal-auth': true }]);

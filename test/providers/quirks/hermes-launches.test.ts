@@ -86,7 +86,11 @@ describe.each<Launch>(['built-in id', '--agent-cmd', 'config.json agent', 'Zed i
       expect(ask.toolCallId).toBe('edit-approval-1');
       s.answerPermission(ask.requestKey, { choice: 'allow_once' });
       expect((await write.result).stopReason).toBe('end_turn');
-      expect(calls(s).map((c) => c.toolCallId).filter((id) => !id.startsWith('tc-'))).toEqual([]);
+      expect(
+        calls(s)
+          .map((c) => c.toolCallId)
+          .filter((id) => !id.startsWith('tc-')),
+      ).toEqual([]);
       expect(calls(s).find((c) => c.title === `write: ${join(m.workspace, 'out.txt')}`)?.permission).toMatchObject({ status: 'allowed' });
 
       // A rejected key is an auth error, not an answer.
@@ -117,7 +121,10 @@ describe('the version range decides, whatever the launch', () => {
       await hs.session.setModel('nous:anthropic/claude-opus-5');
       await hs.session.prompt('MCP').result;
       expect(hs.session.thread.entries.filter((e) => e.kind === 'assistant_message').at(-1)).toMatchObject({ text: expect.stringMatching(/MCP tool mcp__files__echo answered/) });
-      const methods = readFileSync(log, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { msg: { method?: string } }).msg.method);
+      const methods = readFileSync(log, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { msg: { method?: string } }).msg.method);
       expect(methods).toContain('session/set_model');
       expect(methods).not.toContain('session/load');
     } finally {
