@@ -3,10 +3,14 @@
  * and a one-line message, and shell-like splitting for `--agent-cmd "CMD ARGS"`.
  */
 import { parseArgs } from 'node:util';
+import { TalariaError } from '../protocol/errors.js';
 
 /** Bad usage: printed as one line, exit code 2. */
-export class UsageError extends Error {
+export class UsageError extends TalariaError<'usage'> {
   override readonly name = 'UsageError';
+  constructor(message: string) {
+    super('usage', message);
+  }
 }
 
 export type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }>;

@@ -3,7 +3,7 @@
  * (pending → in_progress → completed | failed). Edit and run ask permission first.
  */
 import type * as acp from '@agentclientprotocol/sdk';
-import { readIfExists, readTextCapped, resolveInside, runCommand, writeTextAtomic } from './fs-ops.js';
+import { readIfExists, readTextCapped, resolveInside, runShellCommand, writeTextAtomic } from './fs-ops.js';
 import { check, snippet, textContent, TurnCancelled, type TurnIo } from './turn-io.js';
 
 type Update = Omit<acp.ToolCallUpdate, 'toolCallId'>;
@@ -142,7 +142,7 @@ export async function runStep(io: TurnIo, command: string): Promise<boolean> {
       await io.send({ sessionUpdate: 'tool_call_update', toolCallId: id, content: [textContent(text)] }, { transient: true }).catch(() => undefined);
     }
   };
-  const result = await runCommand(command, {
+  const result = await runShellCommand(command, {
     cwd: io.cwd,
     timeoutMs: io.timing.runTimeoutMs,
     maxOutputBytes: io.timing.maxOutputBytes,

@@ -65,10 +65,11 @@ export type TalariaErrorCode =
   | 'store_busy'
   | 'store_full';
 
-export class TalariaError extends Error {
+/** The one local error base: a string code callers switch on (faces add their own codes through C). */
+export class TalariaError<C extends string = TalariaErrorCode> extends Error {
   override readonly name: string = 'TalariaError';
   constructor(
-    readonly code: TalariaErrorCode,
+    readonly code: C,
     message: string,
     readonly details?: Record<string, unknown>,
     options?: { cause?: unknown },

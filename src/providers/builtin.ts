@@ -11,7 +11,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineProvider } from './define.js';
 import { onPath, which } from './locate.js';
-import { compareVersions, parseVersion, runCommand } from './run.js';
+import { compareVersions, parseVersion, runProgram } from './run.js';
 import { credentialGap } from './readiness.js';
 import type { CommandSpec, Located, Provider, ProviderEnv } from './types.js';
 
@@ -74,7 +74,7 @@ export async function geminiArgs(command: string, ctx: ProviderEnv, timeoutMs = 
   const key = `gemini-version\u0000${command}\u0000${fileState(command)}`;
   let v = ctx.memo?.get(key) as string | null | undefined;
   if (v === undefined) {
-    const r = await runCommand(command, ['--version'], { timeoutMs, parentEnv: ctx.env });
+    const r = await runProgram(command, ['--version'], { timeoutMs, parentEnv: ctx.env });
     v = parseVersion(r.stdout) ?? null;
     ctx.memo?.set(key, v);
   }

@@ -38,7 +38,7 @@ export {
 export { parseZedSettings, parseJetBrainsAcp, importZedAgents, importJetBrainsAgents, zedSettingsPath, jetbrainsAcpPath, type ImportResult } from './imports.js';
 export { parseJsonc } from './jsonc.js';
 export { which, isExecutable, expandHome, currentEnv } from './locate.js';
-export { runCommand, parseVersion, compareVersions, type RunResult, type RunOptions } from './run.js';
+export { runProgram, parseVersion, compareVersions, type RunResult, type RunOptions } from './run.js';
 export { cliReadiness, credentialGap, packageVersion, DEFAULT_CHECK_TIMEOUT_MS } from './readiness.js';
 export { probeProvider, authFix, type ProbeOptions, type ProbeResult } from './probe.js';
 export { filterMcpServers, mcpServerType, type McpFilterResult } from './mcp.js';

@@ -28,7 +28,7 @@ export interface RunOptions {
   maxChars?: number;
 }
 
-export function runCommand(command: string, args: readonly string[], o: RunOptions = {}): Promise<RunResult> {
+export function runProgram(command: string, args: readonly string[], o: RunOptions = {}): Promise<RunResult> {
   const timeoutMs = o.timeoutMs ?? 10_000;
   const max = o.maxChars ?? 64 * 1024;
   const env = buildChildEnv(o.parentEnv ?? process.env, { inherit: o.inherit ?? [], set: o.env ?? {} });

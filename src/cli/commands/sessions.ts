@@ -66,6 +66,7 @@ export async function sessionsCommand(argv: string[], ctx: CliContext): Promise<
   try {
     return await spec.run(p, h, ctx);
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     if (err instanceof TalariaError && ['session_not_found', 'invalid_argument', 'not_found'].includes(err.code)) throw new UsageError(`sessions ${sub}: ${err.message}`);
     if (err instanceof TalariaError) {
       io.stderr.write(`talaria sessions ${sub}: ${err.message}\n`);

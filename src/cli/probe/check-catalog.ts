@@ -4,7 +4,7 @@
  * the new current value (in its response or an update), then restore the original.
  */
 import type { CatalogSelector } from '../../session/catalog.js';
-import { errorText, plural, result, within, type ProbeContext } from './context.js';
+import { codedErrorText, plural, result, within, type ProbeContext } from './context.js';
 import { brief, updateOf, type Recorded } from './recorder.js';
 import type { CheckResult } from './types.js';
 
@@ -46,7 +46,7 @@ async function trySwitch(ctx: ProbeContext, kind: 'model' | 'mode', id: string):
     ok = out.ok;
     if (!out.ok) how = `no answer within ${ctx.timeoutMs} ms`;
   } catch (err) {
-    how = errorText(err);
+    how = codedErrorText(err);
   }
   call.catch(() => undefined);
   const frames = ctx.recorder.slice(from).filter((r) => (r.dir === 'client->agent' ? r.msg.method !== undefined && r.msg.method !== 'session/update' : true));

@@ -1,5 +1,5 @@
 /** session/list by cwd: the probe's session appears under its cwd, and not under an empty other folder. */
-import { errorText, plural, result, short, type ProbeContext } from './context.js';
+import { codedErrorText, plural, result, short, type ProbeContext } from './context.js';
 import type { SessionListing } from '../../session/client.js';
 import type { CheckResult } from './types.js';
 
@@ -13,7 +13,7 @@ export async function checkList(ctx: ProbeContext): Promise<CheckResult> {
     mine = await ctx.client.listSessions({ cwd: ctx.ws.cwd, maxPages: 20 });
     other = await ctx.client.listSessions({ cwd: ctx.ws.otherCwd, maxPages: 20 });
   } catch (err) {
-    return result('list', title, 'broken', `session/list failed: ${errorText(err)}`);
+    return result('list', title, 'broken', `session/list failed: ${codedErrorText(err)}`);
   }
   const found = mine.find((s) => s.sessionId === sid);
   const foreign = mine.filter((s) => typeof s.cwd === 'string' && s.cwd !== ctx.ws.cwd);

@@ -3,7 +3,7 @@
  * what is replayed before the response, whether replayed tool calls are paired with their
  * completions, and whether replay ids match the live ones. ACP: load replays, resume does not.
  */
-import { errorText, plural, result, type ProbeContext } from './context.js';
+import { codedErrorText, plural, result, type ProbeContext } from './context.js';
 import { brief, chunkText, isRequest, isResponseTo, kindOf, updateOf, type Recorded } from './recorder.js';
 import { describeCall, traceToolCalls } from './tool-calls.js';
 import type { CheckResult } from './types.js';
@@ -26,7 +26,7 @@ async function reopen(ctx: ProbeContext, method: 'session/load' | 'session/resum
   try {
     ctx.session = await (method === 'session/load' ? client.loadSession(sid, setup) : client.resumeSession(sid, setup));
   } catch (err) {
-    error = errorText(err);
+    error = codedErrorText(err);
   }
   const frames = rec.slice(from);
   const request = frames.find((r) => isRequest(r, method));

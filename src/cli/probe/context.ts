@@ -66,7 +66,7 @@ export function result(id: string, title: string, status: ProbeStatus, summary: 
   return r;
 }
 
-export function errorText(err: unknown): string {
+export function codedErrorText(err: unknown): string {
   // JSON-RPC errors keep the agent's detail in `data` (details, message, error…): show it.
   if (err instanceof WireError) return `[${err.code}] ${describeError(err).message}`;
   if (err instanceof Error) {

@@ -8,7 +8,7 @@ import { startWithQuirks, summarize, type QuirkSummary } from '../../providers/i
 import { AcpClient, type ClientOptions } from '../../session/client.js';
 import type { Session } from '../../session/session.js';
 import { formatAgentFailure, type FailureDetails } from '../failure.js';
-import { errorText, type ProbeWorkspace } from './context.js';
+import { codedErrorText, type ProbeWorkspace } from './context.js';
 import type { Recorder } from './recorder.js';
 import { MARKER_VAR, type ProbeLaunch, type ProbeOptions } from './types.js';
 
@@ -17,7 +17,7 @@ const isTimeout = (err: unknown): boolean => err instanceof TalariaError && err.
 export function notReadyMessage(what: string, err: unknown): string {
   const details = ((err as TalariaError)?.details ?? {}) as FailureDetails;
   // A timeout's own message only repeats what `what` already says.
-  return formatAgentFailure(isTimeout(err) ? what : `${what}: ${errorText(err)}`, details);
+  return formatAgentFailure(isTimeout(err) ? what : `${what}: ${codedErrorText(err)}`, details);
 }
 
 export async function startAgent(
@@ -67,7 +67,7 @@ export async function openSession(client: AcpClient, o: { ws: ProbeWorkspace; mc
     from = rec.mark();
     started = rec.now();
     try {
-      return { session: await client.newSession({ cwd: o.ws.cwd }), mcpRefused: errorText(err), from, started };
+      return { session: await client.newSession({ cwd: o.ws.cwd }), mcpRefused: codedErrorText(err), from, started };
     } catch (err2) {
       return { notReady: notReadyMessage('session/new failed', err2), fatal: client.connection.isClosed };
     }

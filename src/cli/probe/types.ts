@@ -1,4 +1,5 @@
 /** What `talaria probe` measures and reports: one row per check, plus the wire conformance summary. */
+import { TalariaError } from '../../protocol/errors.js';
 import type { UnknownMethod, WireCheckStats } from '../../protocol/wire-check.js';
 import type { Provider, ProviderEnv, QuirkSummary } from '../../providers/index.js';
 import type { Logger } from '../../protocol/types.js';
@@ -96,8 +97,11 @@ export interface ProbeOptions {
 }
 
 /** The agent could not be found or resolved (before anything was spawned). */
-export class ProbeNotReadyError extends Error {
+export class ProbeNotReadyError extends TalariaError<'not_ready'> {
   override readonly name = 'ProbeNotReadyError';
+  constructor(message: string) {
+    super('not_ready', message);
+  }
 }
 
 export const DEFAULT_PROBE_TIMEOUT_MS = 60_000;
