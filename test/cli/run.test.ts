@@ -138,10 +138,9 @@ describe.concurrent('talaria run against the demo agent', () => {
     const first = JSON.parse((await runCli(['run', '--json', 'first prompt'], { cwd, env })).stdout) as { sessionId: string; agentSessionId: string };
     expect(first.agentSessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(first.sessionId).not.toBe(first.agentSessionId);
-    const [byTalaria, byAgent] = await Promise.all([
-      runCli(['run', '--json', '--session', first.sessionId.slice(0, 8), 'by talaria prefix'], { cwd, env }),
-      runCli(['run', '--json', '--session', first.agentSessionId.slice(0, 8), 'by agent prefix'], { cwd, env }),
-    ]);
+    // One after the other: a session is held by one process at a time (a second writer is refused).
+    const byTalaria = await runCli(['run', '--json', '--session', first.sessionId.slice(0, 8), 'by talaria prefix'], { cwd, env });
+    const byAgent = await runCli(['run', '--json', '--session', first.agentSessionId.slice(0, 8), 'by agent prefix'], { cwd, env });
     for (const r of [byTalaria, byAgent]) {
       expect(r.code).toBe(EXIT.OK);
       expect(JSON.parse(r.stdout)).toMatchObject({ sessionId: first.sessionId, agentSessionId: first.agentSessionId });

@@ -77,8 +77,8 @@ describe('Hermes turns through the host', () => {
     expect(exited).toMatchObject({ reason: 'overflow', generation: 1 });
     const next = await s.prompt('hello').result;
     expect(next.stopReason).toBe('end_turn');
-    // Hermes keeps the failed message and merges it with the next one: the session continued.
-    expect(texts(s).at(-1)).toBe('Hello from the fake model! You said: OVERFLOW now hello');
+    // Hermes keeps the failed message and merges it with the next one ("\n\n", as real 0.18.2 does).
+    expect(texts(s).at(-1)).toBe('Hello from the fake model! You said: OVERFLOW now\n\nhello');
     expect(t.events.filter((e) => e.type === 'agent.spawned').map((e) => (e as { generation: number }).generation)).toEqual([1, 2]);
     expect(t.events.some((e) => e.type === 'session.rebound' && e.generation === 2)).toBe(true);
     const methods = emuLog(log)
@@ -94,10 +94,13 @@ describe('Hermes turns through the host', () => {
     const auth = await s.prompt('AUTHFAIL').result;
     expect(auth.error).toMatchObject({ code: 'auth_error' });
     expect(auth.error!.message).toMatch(/HTTP 401/);
-    const boom = await s.prompt('ERROR the backend exploded').result;
+    // Real 0.18.2 keeps a failed message and merges the next prompt into it: each case gets its own session.
+    const s2 = await t.host.newSession({ provider: 'hermes', workspace: t.workspace });
+    const boom = await s2.prompt('ERROR the backend exploded').result;
     expect(boom.error).toMatchObject({ code: 'agent_error' });
     expect(boom.error!.message).toMatch(/the backend exploded/);
-    const ok = await s.prompt('plain text').result;
+    const s3 = await t.host.newSession({ provider: 'hermes', workspace: t.workspace });
+    const ok = await s3.prompt('plain text').result;
     expect(ok.error).toBeUndefined();
     expect(s.state).toBe('idle');
   });

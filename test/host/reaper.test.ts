@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HostEvent } from '../../src/host/events.js';
+import { bootTicks, readStat } from '../../src/protocol/proc-tree.js';
 import type { Session } from '../../src/session/session.js';
 import { alive, makeHost, notices, scriptAgent, shutdownHosts, tempDir, texts, waitHost } from './helpers.js';
 
@@ -38,6 +39,15 @@ async function pids(file: string, n: number): Promise<number[]> {
     }
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+/**
+ * Until the clock has moved two ticks past the last of `work` started: the reaper judges by start
+ * time with one tick of slack, so work that began in the same tick as the next turn is ambiguous.
+ */
+async function ticksPast(work: number[]): Promise<void> {
+  const last = Math.max(...work.map((p) => readStat(p)?.start ?? 0));
+  while ((bootTicks() ?? Infinity) <= last + 2) await new Promise((r) => setTimeout(r, 5));
 }
 
 /** A tool body that records its shell and its sleep, and writes late.txt if it is not stopped. */
@@ -90,7 +100,8 @@ describe('cancel ends the work the cancelled turn started', () => {
 
   it('a command the agent had us run (terminal/create) that escaped its terminal’s group ends too', async () => {
     const t = makeHost({ providers: [toolAgent()] });
-    const s = await t.host.newSession({ provider: 'tools', workspace: t.workspace });
+    // terminal/create passes the policy like any execute: auto lets this (harmless) command run unasked.
+    const s = await t.host.newSession({ provider: 'tools', workspace: t.workspace, permissionMode: 'auto' });
     const dir = tempDir('reap-');
     const turn = s.prompt(`term setsid -f sh -c '${body(dir)}'; sleep 30`);
     const work = await pids(join(dir, 'pids'), 2);
@@ -132,6 +143,7 @@ describe('cancel ends the work the cancelled turn started', () => {
     const dirB = tempDir('reap-b-');
     const turnB = b.prompt(`run setsid sh -c '${body(dirB)}'`);
     const workB = await pids(join(dirB, 'pids'), 2);
+    await ticksPast(workB);
     const turnA = a.prompt(`run setsid sh -c '${body(dirA)}'`);
     const workA = await pids(join(dirA, 'pids'), 2);
     await a.cancel();
