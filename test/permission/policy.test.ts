@@ -154,6 +154,23 @@ describe('matching helpers', () => {
     expect(isInsideRoots('/ws/a', [])).toBe(false);
   });
 
+  it('an allow rule matches its command behind plain NAME=value words an agent adds, never behind risky or computed ones', () => {
+    // claude-code-acp runs `CLAUDECODE=1 echo …` through terminal/create (seen in the real-agent matrix).
+    expect(commandMatches('echo *', 'CLAUDECODE=1 echo matrix-ok')).toBe(true);
+    expect(commandMatches('echo *', 'A=1 B=x/y echo hi')).toBe(true);
+    expect(commandMatches('echo *', 'LD_PRELOAD=/tmp/x.so echo hi')).toBe(false);
+    expect(commandMatches('echo *', 'A=1 PATH=/tmp echo hi')).toBe(false);
+    expect(commandMatches('echo *', 'A=$(rm -rf ~) echo hi')).toBe(false);
+    expect(commandMatches('echo *', 'A="x y" echo hi')).toBe(false);
+    expect(commandMatches('echo *', 'CLAUDECODE=1 echo hi; rm -rf ~')).toBe(false);
+    expect(
+      evaluate({ toolKind: 'execute', command: 'CLAUDECODE=1 echo hi', paths: [], roots: ['/ws'] } as never, {
+        mode: 'ask',
+        rules: [{ decision: 'allow', command: 'echo *', source: 'config' }],
+      }).decision,
+    ).toBe('allow');
+  });
+
   it('escaped commands match only themselves', () => {
     const p = escapeCommandPattern('ls *.ts ?');
     expect(commandMatches(p, 'ls *.ts ?')).toBe(true);
