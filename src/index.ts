@@ -42,7 +42,7 @@ export type { Provider, ProviderEnv, Readiness, ReadinessGap } from './providers
 export type { ProviderRegistry } from './providers/registry.js';
 export type { Frame, WireLogLine, Logger, ProtocolErrorEvent } from './protocol/types.js';
 // The server's typed client and its contract (browser-safe).
-export { connectServer, ServerError, LiveSocket } from './server/client/index.js';
+export { connectServer, ServerError, LiveSocket, applyEvent } from './server/client/index.js';
 export type { ServerClient, ConnectOptions, SubscribeHandlers, Subscription, WebSocketCtor, WebSocketLike, LiveSocketOptions } from './server/client/index.js';
 export * as contract from './server/contract/index.js';
 export type { StreamEvent, StreamEventName, SessionSnapshot, SessionSummaryInfo, ServerMessage, ClientMessage, RouteName, RouteInput, RouteOutput, ApiError } from './server/contract/index.js';

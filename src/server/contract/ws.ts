@@ -27,6 +27,11 @@ export const SERVER_EVENTS = {
     /** The token label (or id) of the client that answered, when a client did. */
     answeredBy: z.string().optional(),
   }),
+  /**
+   * A message entry grew by `text` (and nothing else changed): the compact form of the bus's
+   * `entry.updated`, so a streamed answer costs its chunks, not its length per chunk.
+   */
+  'entry.appended': z.object({ index: z.number(), text: z.string() }),
   /** The visible prompt queue changed (queued, edited, removed, started). */
   'queue.updated': z.object({ queue: z.array(queuedPrompt) }),
   /** The session was attached to an agent (opened, reopened after a restart, forked). */
