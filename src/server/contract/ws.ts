@@ -7,7 +7,8 @@ import { queuedPrompt, role, sessionOrigin, sessionSnapshot, sessionSummary } fr
  * The `/ws` protocol. One connection carries any number of session subscriptions.
  *
  * Every event of a session has a per-session sequence number from the store's append-only
- * event log (1, 2, 3… with no holes). `subscribe {since: N}` answers with exactly the events
+ * event log (1, 2, 3… with no holes, but for one jump after a server restart, at a reset that
+ * comes with a snapshot). `subscribe {since: N}` answers with exactly the events
  * after N, then live ones — or, when N is older than the log keeps (or absent), a `snapshot`
  * at seq M followed by the events after M. Then `synced` says the client is live.
  *
