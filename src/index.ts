@@ -45,4 +45,15 @@ export type { Frame, WireLogLine, Logger, ProtocolErrorEvent } from './protocol/
 export { connectServer, ServerError, LiveSocket, applyEvent } from './server/client/index.js';
 export type { ServerClient, ConnectOptions, SubscribeHandlers, Subscription, WebSocketCtor, WebSocketLike, LiveSocketOptions } from './server/client/index.js';
 export * as contract from './server/contract/index.js';
-export type { StreamEvent, StreamEventName, SessionSnapshot, SessionSummaryInfo, ServerMessage, ClientMessage, RouteName, RouteInput, RouteOutput, ApiError } from './server/contract/index.js';
+export type {
+  StreamEvent,
+  StreamEventName,
+  SessionSnapshot,
+  SessionSummaryInfo,
+  ServerMessage,
+  ClientMessage,
+  RouteName,
+  RouteInput,
+  RouteOutput,
+  ApiError,
+} from './server/contract/index.js';

@@ -197,7 +197,13 @@ export class Hub {
     const ls = this.live.get(row.id);
     const entries = ls?.hs.thread.entries;
     const last = entries ? [...entries].reverse().find((e: Entry) => e.kind === 'assistant_message' || e.kind === 'user_message') : undefined;
-    const preview = last && 'text' in last ? last.text.split('\n').find((l) => l.trim() !== '')?.slice(0, 160) : undefined;
+    const preview =
+      last && 'text' in last
+        ? last.text
+            .split('\n')
+            .find((l) => l.trim() !== '')
+            ?.slice(0, 160)
+        : undefined;
     return {
       id: row.id,
       provider: row.provider,
@@ -282,7 +288,16 @@ export function appended(prev: unknown, next: unknown): string | undefined {
   return b.text.slice(a.text.length);
 }
 
-function threadJson(t: { entries: unknown[]; plan: unknown[] | null; availableCommands: unknown[]; currentModeId?: string; configOptions?: unknown[]; title?: string; updatedAt?: string; context: unknown }): SessionSnapshot['thread'] {
+function threadJson(t: {
+  entries: unknown[];
+  plan: unknown[] | null;
+  availableCommands: unknown[];
+  currentModeId?: string;
+  configOptions?: unknown[];
+  title?: string;
+  updatedAt?: string;
+  context: unknown;
+}): SessionSnapshot['thread'] {
   return {
     entries: t.entries.slice(),
     plan: t.plan ? t.plan.slice() : null,

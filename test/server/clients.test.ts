@@ -43,7 +43,7 @@ describe.concurrent('several clients on one live session', () => {
     const body = JSON.stringify({ optionId: allow.optionId });
     const path = `/api/sessions/${id}/permissions/${encodeURIComponent(ask.requestKey)}`;
     const [ra, rb] = await Promise.all([raw(s.server, path, { method: 'POST', token: alice, body }), raw(s.server, path, { method: 'POST', token: bob, body })]);
-    const statuses = [ra.status, rb.status].sort();
+    const statuses = [ra.status, rb.status].sort((x, y) => x - y);
     expect(statuses).toEqual([200, 409]);
     const winner = ra.status === 200 ? 'alice' : 'bob';
     const loser = ra.status === 200 ? rb : ra;
@@ -81,7 +81,7 @@ describe.concurrent('several clients on one live session', () => {
     const id = await session(s);
     const file = tokensFile(s.harness.home);
     const { token, record } = addToken(file, 'observer', 'phone');
-    await s.server.tokens.reload();
+    s.server.tokens.reload();
     const p = await joined(s, id, token);
     expect((await raw(s.server, '/api/me', { token })).json).toMatchObject({ role: 'observer', label: 'phone' });
     expect(revokeToken(file, record.id)?.id).toBe(record.id);
@@ -103,7 +103,10 @@ describe.concurrent('several clients on one live session', () => {
     expect(left.queue.map((q) => [q.text, q.position])).toEqual([['plan', 1]]);
     await p.wait((m) => isEvent(id, 'turn.started')(m) && m.type === 'event' && JSON.stringify(m.event).includes('"plan"'));
     await p.wait((m) => m.type === 'event' && m.event.type === 'queue.updated' && m.event.queue.length === 0);
-    const started = p.events(id).filter((e) => e.type === 'turn.started').map((e) => JSON.stringify((e as { prompt: unknown }).prompt));
+    const started = p
+      .events(id)
+      .filter((e) => e.type === 'turn.started')
+      .map((e) => JSON.stringify((e as { prompt: unknown }).prompt));
     expect(started.some((x) => x.includes('hello one'))).toBe(false);
     p.close();
   });

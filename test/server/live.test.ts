@@ -20,7 +20,7 @@ function contiguous(events: StreamEvent[], from: number): void {
 }
 
 describe.concurrent('/ws: ordered, resumable, shared', () => {
-  it('a socket killed in the middle of a 10,000-chunk turn resumes with `since`: no gap, no duplicate, the thread equals the store\'s', async () => {
+  it("a socket killed in the middle of a 10,000-chunk turn resumes with `since`: no gap, no duplicate, the thread equals the store's", async () => {
     const s = await serve({ vars: FLOOD });
     const id = await session(s);
     const a = new Probe(s.server);

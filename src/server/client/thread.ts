@@ -42,7 +42,14 @@ export function applyEvent(s: SessionSnapshot, e: StreamEvent): void {
       s.catalog = e.catalog;
       break;
     case 'permission.asked':
-      s.pending.push({ requestKey: e.requestKey, toolCallId: e.toolCallId, options: e.options, subject: e.subject, seq: e.seq, ...(e.title !== undefined ? { title: e.title } : {}) });
+      s.pending.push({
+        requestKey: e.requestKey,
+        toolCallId: e.toolCallId,
+        options: e.options,
+        subject: e.subject,
+        seq: e.seq,
+        ...(e.title !== undefined ? { title: e.title } : {}),
+      });
       break;
     case 'permission.resolved':
       s.pending = s.pending.filter((p) => p.requestKey !== e.requestKey);
