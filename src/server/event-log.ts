@@ -60,14 +60,7 @@ export class EventLog {
   ) {
     this.now = o.now ?? Date.now;
     this.retain = o.retain ?? 200_000;
-    store.db.exec(`CREATE TABLE IF NOT EXISTS session_events (
-      session_id TEXT NOT NULL,
-      seq        INTEGER NOT NULL,
-      at         INTEGER NOT NULL,
-      type       TEXT NOT NULL,
-      data       TEXT NOT NULL,
-      PRIMARY KEY (session_id, seq)
-    ) WITHOUT ROWID`);
+    // The table comes from the store's migration 004 (session-events).
     this.insert = store.db.prepare('INSERT INTO session_events (session_id, seq, at, type, data) VALUES (?, ?, ?, ?, ?)');
   }
 
