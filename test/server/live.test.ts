@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it, expect, vi } from 'vitest';
 import { applyEvent } from '../../src/server/client/thread.js';
 import type { SessionSnapshot, StreamEvent, ServerMessage } from '../../src/server/contract/index.js';
@@ -79,5 +81,38 @@ describe.concurrent('/ws: ordered, resumable, shared', () => {
     expect(r.messages.some((m) => m.type === 'snapshot')).toBe(false);
     contiguous(r.events(id), snap.seq - 2);
     for (const x of [p, q, r]) x.close();
+  });
+  it('a slow client is told to resync while a fast client on the same session keeps up', async () => {
+    // Each `read` turn carries one ~3 MB event; four of them are more than a paused client's TCP
+    // buffers hold, so its server-side buffer passes the 3.5 MB bound, while a reading client's never does.
+    const s = await serve({ vars: { TALARIA_DEMO_MAX_READ_BYTES: '20000000' }, maxBufferedBytes: 3.5 * 1024 * 1024 });
+    writeFileSync(join(s.p.userHome, 'big.txt'), 'lorem ipsum dolor sit amet\n'.repeat(110_000));
+    const id = await session(s);
+    const fast = new Probe(s.server);
+    const slow = new Probe(s.server);
+    for (const x of [fast, slow]) {
+      await x.wait((m) => m.type === 'welcome');
+      x.send({ type: 'subscribe', sessionId: id });
+      await x.wait((m) => m.type === 'synced');
+    }
+    const base = snapOf(fast.messages.find((m) => m.type === 'snapshot'))!;
+    const sock = (slow.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+    sock.pause();
+    for (let i = 0; i < 4; i++) await s.client.api.prompt({ params: { id }, body: { text: 'read big.txt' } });
+    await fast.wait((m) => m.type === 'event' && m.event.type === 'queue.updated' && m.event.queue.length === 0);
+    await fast.wait((m) => fast.events(id).filter((e) => e.type === 'turn.ended').length === 4 && m.type === 'event');
+    expect(fast.messages.some((m) => m.type === 'resync')).toBe(false);
+    contiguous(fast.events(id), base.seq + 1);
+    sock.resume();
+    const resync = await slow.wait((m) => m.type === 'resync');
+    expect(resync).toMatchObject({ sessionId: id, reason: 'overflow' });
+    const had = slow.events(id);
+    contiguous(had, base.seq + 1);
+    expect(had.length).toBeLessThan(fast.events(id).length);
+    slow.send({ type: 'subscribe', sessionId: id, since: had.at(-1)!.seq });
+    await slow.wait(() => slow.events(id).length === fast.events(id).length);
+    contiguous(slow.events(id), base.seq + 1);
+    fast.close();
+    slow.close();
   });
 });
