@@ -11,7 +11,7 @@
  *   talaria-acp/host       supervised agent processes per (provider, profile, workspace)
  *   talaria-acp/store      the SQLite store and its recorder
  *
- * The server's typed client joins the root here once the server exists.
+ * The server's contract and typed client (connectServer) are at the root: the web UI imports them.
  */
 export { createHarness } from './harness/index.js';
 export type {
@@ -41,3 +41,19 @@ export type { PermissionMode, PermissionRule, PermissionAnswer } from './permiss
 export type { Provider, ProviderEnv, Readiness, ReadinessGap } from './providers/types.js';
 export type { ProviderRegistry } from './providers/registry.js';
 export type { Frame, WireLogLine, Logger, ProtocolErrorEvent } from './protocol/types.js';
+// The server's typed client and its contract (browser-safe).
+export { connectServer, ServerError, LiveSocket, applyEvent } from './server/client/index.js';
+export type { ServerClient, ConnectOptions, SubscribeHandlers, Subscription, WebSocketCtor, WebSocketLike, LiveSocketOptions } from './server/client/index.js';
+export * as contract from './server/contract/index.js';
+export type {
+  StreamEvent,
+  StreamEventName,
+  SessionSnapshot,
+  SessionSummaryInfo,
+  ServerMessage,
+  ClientMessage,
+  RouteName,
+  RouteInput,
+  RouteOutput,
+  ApiError,
+} from './server/contract/index.js';

@@ -89,6 +89,9 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
         return await sessionsCommand(rest, ctx);
       case 'probe':
         return await probeCommand(rest, ctx);
+      case 'serve':
+        // Loaded on demand: the server's dependencies (Hono, ws) stay off every other command's start-up.
+        return await (await import('./commands/serve.js')).serveCommand(rest, ctx);
       default:
         if ((STUB_COMMANDS as readonly string[]).includes(first)) return stubCommand(first, rest, ctx);
         throw new UsageError(`unknown command '${first}' (try: talaria --help)`);

@@ -13,7 +13,7 @@ const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 // Why each edge exists: the store reads and writes the protocol's wire-log format (pure
 // functions) and keeps to thread and protocol types (the recorder lives in harness); harness is
 // the library face (host + store + registry); the faces (cli, server, caps) may start the bundled
-// demo agent but never import each other.
+// demo agent but never import each other (except cli → server: `talaria serve` starts it).
 const RUNTIME: Record<string, string[]> = LAYERS.runtime;
 const TYPES_ONLY: Record<string, string[]> = LAYERS.typesOnly;
 // Files allowed to import the SDK runtime: the protocol adapter, and the demo agent (a separate program).
@@ -83,7 +83,7 @@ describe('layer rules', () => {
       { rel: 'thread/y.ts', source: "import { RPC } from '../protocol/errors.js';" },
       { rel: 'session/s.ts', source: "import * as acp from '@agentclientprotocol/sdk';" },
       { rel: 'session/t.ts', source: "import type { SessionUpdate } from '@agentclientprotocol/sdk';" },
-      { rel: 'cli/main.ts', source: "export { x } from '../server/app.js';" },
+      { rel: 'server/app.ts', source: "export { x } from '../cli/main.js';" },
       { rel: 'protocol/connection.ts', source: "import * as acp from '@agentclientprotocol/sdk';" },
       { rel: 'store/recorder.ts', source: "import type { SessionEvent } from '../session/events.js';" },
       { rel: 'store/permissions.ts', source: "import type { PermissionRule } from '../permission/types.js';" },
@@ -93,7 +93,7 @@ describe('layer rules', () => {
       'thread/reducer.ts: thread may not import session (../session/session.js)',
       'thread/y.ts: thread may not import protocol (../protocol/errors.js)',
       'session/s.ts: SDK runtime import',
-      'cli/main.ts: cli may not import server (../server/app.js)',
+      'server/app.ts: server may not import cli (../cli/main.js)',
       'store/recorder.ts: store may not import types from session (../session/events.js)',
       'store/permissions.ts: store may not import types from permission (../permission/types.js)',
     ]);

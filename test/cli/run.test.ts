@@ -247,7 +247,7 @@ describe.concurrent('talaria run against misbehaving agents', () => {
 describe.concurrent('talaria usage through a real process', () => {
   it('bad usage exits 2 with one line; a stub exits 7', async () => {
     const cwd = tempDir('usage');
-    const [missing, bogus, stub] = await Promise.all([runCli(['run'], { cwd }), runCli(['run', '--bogus', 'x'], { cwd }), runCli(['serve'], { cwd })]);
+    const [missing, bogus, stub] = await Promise.all([runCli(['run'], { cwd }), runCli(['run', '--bogus', 'x'], { cwd }), runCli(['acp'], { cwd })]);
     for (const r of [missing, bogus]) {
       expect(r.code).toBe(EXIT.USAGE);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
