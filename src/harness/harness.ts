@@ -26,6 +26,7 @@ import { openStore, type Lease, type StoredSession } from '../store/index.js';
 import { agentStatuses, hermesProfiles, pickAgent } from './choose.js';
 import type { RecordingDeps } from './hosted.js';
 import { ruleJson } from './rules.js';
+import { trackReseeds } from './branches.js';
 import { SessionLocks } from './session-locks.js';
 import { SetupFrames } from './setup-frames.js';
 import { exportSession, importSession, findStored, setArchived } from './transfer.js';
@@ -104,6 +105,7 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
     return adhoc;
   };
 
+  const offReseeds = trackReseeds({ store, host, logger, decisions, talariaIds });
   const deps: RecordingDeps = { store, host, logger, setup, locks, decisions, talariaIds, live, ...(o.onRecordingError ? { onRecordingError: o.onRecordingError } : {}) };
   const pick: Harness['pickAgent'] = (p) => pickAgent({ registry, config, env }, p);
 
@@ -168,6 +170,7 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
       try {
         await host.shutdown();
       } finally {
+        offReseeds();
         for (const s of [...live]) await s.close().catch((err: unknown) => logger.warn('closing a session failed', { sessionId: s.id, error: String(err) }));
         locks.releaseAll();
         store.close();

@@ -20,6 +20,7 @@ import { errorText } from '../session/errors.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { Session } from '../session/session.js';
 import type { StoredSession, Workspace as WorkspaceRow } from '../store/index.js';
+import { markPartial, PARTIAL } from './branches.js';
 import { applyChoices } from './choices.js';
 import { recordSession, type RecordInit, type RecordingDeps } from './hosted.js';
 import { seedThread } from './restore.js';
@@ -50,9 +51,7 @@ function failureOf(e: unknown): { code: string; message: string } {
  * its agent: a later session/load replays just the part after the seed, so the stored thread,
  * which holds all of it, stays the history shown. Marked in the row's agentInfo.
  */
-const PARTIAL = 'agentHistory';
 const isPartial = (row: StoredSession) => (row.agentInfo as Record<string, unknown> | undefined)?.[PARTIAL] === 'partial';
-const markPartial = (info: unknown) => ({ ...((info as Record<string, unknown> | undefined) ?? {}), [PARTIAL]: 'partial' });
 
 export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace {
   const ws = row.path;

@@ -12,6 +12,7 @@ import type { Logger } from '../protocol/types.js';
 import type { SessionHooks } from '../session/hooks.js';
 import { Session, type SessionPort } from '../session/session.js';
 import type { Generation } from './generation.js';
+import type { SeedPlan } from './reseed.js';
 
 /** Forwards to the broker of the process the session is bound to (request ids restart per process). */
 class BrokerRelay extends PermissionBroker {
@@ -69,6 +70,8 @@ export class SessionBinding {
   modeId?: string;
   /** The model the user chose with setModel (re-applied after a restart if the agent lost it). */
   modelId?: string;
+  /** The next prompt goes to a fresh agent session seeded with the conversation (after an overflow). */
+  seed: SeedPlan | null = null;
   /** A prompt waiting to be sent (behind other ops or the concurrency gate); cancel aborts it. */
   pendingPrompt: AbortController | null = null;
   private tail: Promise<unknown> = Promise.resolve();

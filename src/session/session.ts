@@ -27,7 +27,11 @@ import { TurnQueue } from './turns.js';
 export { toBlocks, type PromptInput, type SessionInit, type SessionPort } from './core.js';
 
 export class Session implements SessionCore {
-  readonly id: string;
+  /** The agent's session id; it changes only when the host moves the conversation to a fresh agent session (reseat). */
+  get id(): string {
+    return this._id;
+  }
+  private _id: string;
   readonly cwd: string;
   readonly additionalDirectories: string[];
   mcpServers: unknown[];
@@ -55,7 +59,7 @@ export class Session implements SessionCore {
   private discardReplay = false;
 
   constructor(private readonly init: SessionInit) {
-    this.id = init.id;
+    this._id = init.id;
     this.cwd = init.cwd;
     this.additionalDirectories = init.additionalDirectories ?? [];
     this.mcpServers = init.mcpServers ?? [];
@@ -260,6 +264,14 @@ export class Session implements SessionCore {
       if (this._state !== 'failed') this.setState('fail');
     }
     // With a turn running, its prompt request rejects with the same error and the turn fails the session.
+  }
+
+  /**
+   * @internal The host continues this conversation in a fresh agent session (after an overflow,
+   * a rewind): same object, same thread and events; requests name the new id from now on.
+   */
+  reseat(agentSessionId: string): void {
+    this._id = agentSessionId;
   }
 
   /** @internal After the host respawned the agent and reloaded this session. */

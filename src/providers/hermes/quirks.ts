@@ -43,7 +43,7 @@ function hermesSet(id: string, label: string, versions: QuirkSet['versions'], re
     host: {
       strayResumeId: hermesStrayResumeId,
       retryNewWithoutMcp: true,
-      replaceOnOverflow: true,
+      reseedOnOverflow: true,
       configBetweenTurns: true,
       reloadAfterSetModel,
       describeSetupError: hermesSetupError,
