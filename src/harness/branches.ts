@@ -9,6 +9,7 @@ import type { AgentHost } from '../host/host.js';
 import type { PermissionDecisionEvent } from '../permission/types.js';
 import type { Logger } from '../protocol/types.js';
 import type { Store } from '../store/index.js';
+import type { ThreadSnapshot } from '../thread/snapshot.js';
 
 export const PARTIAL = 'agentHistory';
 export const markPartial = (info: unknown) => ({ ...((info as Record<string, unknown> | undefined) ?? {}), [PARTIAL]: 'partial' });
@@ -46,4 +47,20 @@ export function trackReseeds(d: ReseedDeps): () => void {
       d.logger.error('recording a new agent session failed', { sessionId: id, error: String(err) });
     }
   });
+}
+
+/**
+ * An overflow the next message has to recover from (its notice is the last word: no message
+ * and no reseat since). Kept in the stored thread, so a later process (`talaria run --session`)
+ * recovers too instead of loading the poisoned agent session and overflowing again.
+ */
+export function overflowPending(snap: ThreadSnapshot | undefined): boolean {
+  const entries = snap?.entries ?? [];
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i]!;
+    if (e.kind === 'user_message') return false;
+    if (e.kind === 'notice' && e.code === 'context_reseeded') return false;
+    if (e.kind === 'notice' && e.code === 'overflow_recovery') return true;
+  }
+  return false;
 }

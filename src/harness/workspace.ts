@@ -20,7 +20,7 @@ import { errorText } from '../session/errors.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { Session } from '../session/session.js';
 import type { StoredSession, Workspace as WorkspaceRow } from '../store/index.js';
-import { markPartial, PARTIAL } from './branches.js';
+import { markPartial, overflowPending, PARTIAL } from './branches.js';
 import { applyChoices } from './choices.js';
 import { recordSession, type RecordInit, type RecordingDeps } from './hosted.js';
 import { seedThread } from './restore.js';
@@ -154,7 +154,12 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
       origin = 'restored';
     }
     let historyFrom: HarnessSession['historyFrom'] = origin === 'loaded' ? 'agent' : 'none';
-    if ((origin !== 'loaded' || isPartial(stored)) && seedThread(s, d.store.entries.loadSnapshot(stored.id))) historyFrom = 'store';
+    const snap = d.store.entries.loadSnapshot(stored.id);
+    // An overflow from an earlier process: the agent's session is still poisoned, so the next
+    // message goes to a fresh one seeded from the stored thread (reseed.ts), which is shown.
+    const poisoned = origin !== 'restored' && overflowPending(snap);
+    if ((origin !== 'loaded' || isPartial(stored) || poisoned) && seedThread(s, snap)) historyFrom = 'store';
+    if (poisoned) d.host.seedNext(s, { reason: 'overflow' });
     if (origin === 'restored') {
       const why = !agentId
         ? 'it was never opened at the agent'

@@ -65,3 +65,32 @@ describe('overflow recovery (Hermes emulator, real 0.18.2 behaviour)', () => {
     expect(emuPrompts(log).at(-1)!.params).toMatchObject({ sessionId: s.agentSessionId, prompt: [{ type: 'text', text: 'and then?' }] });
   });
 });
+
+describe('overflow recovery across processes', () => {
+  it('a session that overflowed in an earlier process (talaria run --session) recovers on its next message in a new one', async () => {
+    const p = place();
+    const log = join(tempDir('emu'), 'emu.log');
+    const wsPath = tempDir('ws');
+    writeFileSync(join(p.home, 'config.json'), JSON.stringify({ workspaces: { [wsPath]: { env: { HERMES_EMU_LOG: log } } } }));
+    const h = makeHarness(p, { hermes: true });
+    const s = await h.workspaces.open(wsPath).newSession({ provider: 'hermes' });
+    const first = s.agentSessionId;
+    await s.prompt('remember the word teapot').result;
+    expect((await s.prompt('OVERFLOW now').result).error?.code).toBe('context_overflow');
+    await h.close();
+
+    const h2 = makeHarness(p, { hermes: true });
+    const again = await h2.workspaces.open(wsPath).openSession(s.id);
+    expect(again.origin).toBe('loaded');
+    expect(again.historyFrom).toBe('store');
+    const r = await again.prompt('which word?').result;
+    expect(r.error).toBeUndefined();
+    expect(again.agentSessionId).not.toBe(first);
+    const text = emuPrompts(log).at(-1)!.params!.prompt![0]!.text!;
+    expect(text).toContain('User: remember the word teapot');
+    expect(text).not.toContain('OVERFLOW');
+    expect(text.endsWith('\n\nwhich word?')).toBe(true);
+    again.flush();
+    expect(h2.store.branches.of(s.id)).toEqual([expect.objectContaining({ reason: 'overflow', previousAgentSessionId: first, agentSessionId: again.agentSessionId })]);
+  });
+});
