@@ -10,6 +10,7 @@ import { PermissionBroker, type AnswerResult, type PendingPermission, type Permi
 import type { PermissionAnswer, PermissionMode, PermissionOutcome, PermissionRule } from '../permission/types.js';
 import type { Logger } from '../protocol/types.js';
 import type { SessionHooks } from '../session/hooks.js';
+import type { SteerOutcome } from '../session/core.js';
 import { Session, type SessionPort } from '../session/session.js';
 import type { Generation } from './generation.js';
 import type { SeedPlan } from './reseed.js';
@@ -45,6 +46,7 @@ export interface BindingOwner {
   request(b: SessionBinding, method: string, params: unknown, opts?: { signal?: AbortSignal; timeoutMs?: number }): Promise<unknown>;
   notify(b: SessionBinding, method: string, params: unknown): Promise<void>;
   promptCaps(): { image: boolean; audio: boolean; embeddedContext: boolean };
+  steer(b: SessionBinding, text: string, o: { toolRunning: boolean }): Promise<SteerOutcome | null>;
 }
 
 export interface BindingInit {
@@ -86,6 +88,7 @@ export class SessionBinding {
       get promptCaps() {
         return owner.promptCaps();
       },
+      steer: (text, o) => owner.steer(this, text, o),
     };
     this.session = new Session({
       id: init.id,

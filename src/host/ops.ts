@@ -16,6 +16,8 @@ import type { AgentSlot } from './slot.js';
 import { loadInto, restoreChoices } from './restore.js';
 import { afterCancel, reapTurn, type TurnWork } from './reaper.js';
 import { isCommand, reseat } from './reseed.js';
+import { agentSteer } from './steer.js';
+import type { SteerOutcome } from '../session/core.js';
 import type { ContentBlock } from '../thread/types.js';
 
 type ReqOpts = { signal?: AbortSignal; timeoutMs?: number };
@@ -161,6 +163,10 @@ export class SlotSessions implements BindingOwner {
 
   promptCaps() {
     return this.slot.promptCaps();
+  }
+
+  steer(b: SessionBinding, text: string, o: { toolRunning: boolean }): Promise<SteerOutcome | null> {
+    return agentSteer(this, b, text, o);
   }
 
   request(b: SessionBinding, method: string, params: unknown, opts?: ReqOpts): Promise<unknown> {

@@ -83,6 +83,11 @@ export interface ProviderQuirks {
    * session seeded with a compact copy of the thread (host/reseed.ts).
    */
   reseedOnOverflow?: boolean;
+  /**
+   * The agent's own steer (host/steer.ts): 'slash-during-tool' = Hermes' `/steer`, which reaches
+   * the model only while a tool runs (0.18.2 drops it during plain text).
+   */
+  steer?: 'slash-during-tool';
   /** Send set_model / set_mode / set_config_option only between turns. */
   configBetweenTurns?: boolean;
   /** After set_model, load the session again with its MCP servers (Hermes ≤0.20 drops them). */

@@ -23,6 +23,7 @@ import { transition, type SessionEvent as StateEvent, type SessionState } from '
 import type { Turn, TurnResult } from './turn.js';
 import { emitChange } from './thread-events.js';
 import { TurnQueue } from './turns.js';
+import { steer, type SteerResult } from './steer.js';
 
 export { toBlocks, type PromptInput, type SessionInit, type SessionPort } from './core.js';
 
@@ -178,8 +179,17 @@ export class Session implements SessionCore {
    * Sends a prompt. While a turn runs, the prompt is queued (ACP has no steer; agents like Hermes
    * would otherwise run it inside the running request) and sent when that turn ends.
    */
-  prompt(input: PromptInput): Turn {
-    return this.turns.prompt(input);
+  prompt(input: PromptInput, o: { context?: string } = {}): Turn {
+    return this.turns.prompt(input, o);
+  }
+
+  /**
+   * "Steer now": the message goes into the running turn — through the agent's own steering when it
+   * has one, else by cancelling the turn and resending with the partial answer as context. With
+   * nothing running it is a normal prompt. (`prompt()` while a turn runs = queue.)
+   */
+  steer(text: string): Promise<SteerResult> {
+    return steer(this, text);
   }
 
   /**

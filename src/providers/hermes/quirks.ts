@@ -44,6 +44,7 @@ function hermesSet(id: string, label: string, versions: QuirkSet['versions'], re
       strayResumeId: hermesStrayResumeId,
       retryNewWithoutMcp: true,
       reseedOnOverflow: true,
+      steer: 'slash-during-tool',
       configBetweenTurns: true,
       reloadAfterSetModel,
       describeSetupError: hermesSetupError,
