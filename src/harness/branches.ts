@@ -8,7 +8,8 @@
 import type { AgentHost } from '../host/host.js';
 import type { PermissionDecisionEvent } from '../permission/types.js';
 import type { Logger } from '../protocol/types.js';
-import type { Store } from '../store/index.js';
+import { TalariaError } from '../protocol/errors.js';
+import type { BranchReason, Store } from '../store/index.js';
 import type { ThreadSnapshot } from '../thread/snapshot.js';
 
 export const PARTIAL = 'agentHistory';
@@ -63,4 +64,68 @@ export function overflowPending(snap: ThreadSnapshot | undefined): boolean {
     if (e.kind === 'notice' && e.code === 'overflow_recovery') return true;
   }
   return false;
+}
+
+/** The stored thread up to (not including) entry `at`, which must be a user message. */
+export function cutBefore(snap: ThreadSnapshot | undefined, at: string, sessionId: string): ThreadSnapshot {
+  const entries = snap?.entries ?? [];
+  const i = entries.findIndex((e) => e.id === at);
+  if (i < 0 || entries[i]!.kind !== 'user_message') {
+    throw new TalariaError('invalid_argument', `session ${sessionId} has no user message ${at} to go back to`, { sessionId, entryId: at });
+  }
+  const { openTurnId: _open, openRun: _run, ...rest } = snap!;
+  return { ...rest, entries: entries.slice(0, i), plan: null };
+}
+
+/** The entry id of the user message `back` messages from the end (1 = the last one). */
+export function userMessageBack(snap: ThreadSnapshot | undefined, back: number, sessionId: string): string {
+  const users = (snap?.entries ?? []).filter((e) => e.kind === 'user_message');
+  const e = users[users.length - back];
+  if (!Number.isInteger(back) || back < 1 || !e) {
+    throw new TalariaError('invalid_argument', `session ${sessionId} has ${users.length} message${users.length === 1 ? '' : 's'}; cannot go ${back} back`, { sessionId });
+  }
+  return e.id;
+}
+
+export interface BranchNode {
+  /** Talaria's session id (open it to continue that branch). */
+  id: string;
+  title?: string;
+  provider: string;
+  /** How it branched off its parent (absent for the root). */
+  reason?: BranchReason;
+  /** `rewind`: the parent's message it forks at. */
+  forkEntryId?: string;
+  fromProvider?: string;
+  createdAt: number;
+  /** Agent sessions it continued in after overflows, oldest first. */
+  reseeds: number;
+  children: BranchNode[];
+}
+
+/** The whole tree the session belongs to, from its root. */
+export function branchTree(store: Store, id: string): BranchNode {
+  let root = id;
+  const seen = new Set<string>([id]);
+  for (let up = store.branches.origin(root); up?.parentId && !seen.has(up.parentId); up = store.branches.origin(root)) {
+    root = up.parentId;
+    seen.add(root);
+  }
+  const node = (sid: string, depth: number): BranchNode => {
+    const row = store.sessions.get(sid);
+    const origin = store.branches.origin(sid);
+    const kids = depth > 64 ? [] : store.branches.children(sid).filter((b, i, all) => all.findIndex((x) => x.sessionId === b.sessionId) === i);
+    return {
+      id: sid,
+      ...(row?.title ? { title: row.title } : {}),
+      provider: row?.provider ?? origin?.provider ?? '?',
+      ...(origin ? { reason: origin.reason } : {}),
+      ...(origin?.forkEntryId ? { forkEntryId: origin.forkEntryId } : {}),
+      ...(origin?.fromProvider ? { fromProvider: origin.fromProvider } : {}),
+      createdAt: row?.createdAt ?? origin?.createdAt ?? 0,
+      reseeds: store.branches.of(sid).filter((b) => b.reason === 'overflow').length,
+      children: kids.map((k) => node(k.sessionId, depth + 1)),
+    };
+  };
+  return node(root, 0);
 }

@@ -19,6 +19,11 @@ export interface SeedPlan {
   reason: SeedReason;
   /** The agent the conversation came from (continue elsewhere). */
   from?: string;
+  /**
+   * The session is already a fresh one holding no context (a branch the harness just opened for a
+   * rewind or another agent): only the seed goes in front of its first prompt.
+   */
+  inPlace?: boolean;
 }
 
 type PromptParams = { sessionId: string; prompt: ContentBlock[]; [k: string]: unknown };
@@ -47,6 +52,45 @@ export function seededPrompt(seed: Seed, prompt: readonly ContentBlock[]): Conte
  * send there instead of `params`. The running turn's own message is not part of the seed.
  */
 export async function reseat(ops: SlotSessions, b: SessionBinding, gen: Generation, plan: SeedPlan, params: PromptParams): Promise<PromptParams> {
+  const s = b.session;
+  const previous = plan.inPlace ? s.id : await moveToFresh(ops, b, gen);
+  const seed = seedFor(ops, b, plan);
+  const left = seed.omitted > 0 ? `; ${seed.omitted} older exchange${seed.omitted > 1 ? 's' : ''} left out for room` : '';
+  const size = `${seed.exchanges} exchange${seed.exchanges === 1 ? '' : 's'}, ~${seed.tokens} tokens${left}`;
+  const data = {
+    reason: plan.reason,
+    previousSessionId: previous,
+    agentSessionId: s.id,
+    exchanges: seed.exchanges,
+    omitted: seed.omitted,
+    tokens: seed.tokens,
+    budget: seed.budget,
+  };
+  if (plan.inPlace) {
+    s.notice('info', 'history_seeded', `Sent ${ops.slot.label} a compact copy of the conversation so far (${size}).`, data);
+  } else {
+    s.notice('info', 'context_reseeded', `Continued in a fresh ${ops.slot.label} session from a compact copy of this conversation (${size}).`, data);
+    ops.slot.emit('session.reseeded', { key: ops.slot.key, sessionId: s.id, previousSessionId: previous, reason: plan.reason, generation: gen.n });
+  }
+  return { ...params, sessionId: s.id, prompt: seededPrompt(seed, params.prompt) };
+}
+
+/** The seed of the conversation before the running turn's own message. */
+function seedFor(ops: SlotSessions, b: SessionBinding, plan: SeedPlan): Seed {
+  const s = b.session;
+  const turnId = s.running?.id;
+  const own = turnId === undefined ? undefined : s.thread.entries.find((e) => e.kind === 'user_message' && e.turnId === turnId);
+  return buildSeed(s.thread.entries, {
+    reason: plan.reason,
+    contextSize: s.thread.context.size,
+    images: ops.promptCaps().image,
+    ...(plan.from ? { from: plan.from } : {}),
+    ...(own ? { before: own.id } : {}),
+  });
+}
+
+/** Opens a fresh agent session on `gen` and moves `b` onto it; returns the previous agent session id. */
+async function moveToFresh(ops: SlotSessions, b: SessionBinding, gen: Generation): Promise<string> {
   const { slot } = ops;
   const s = b.session;
   const res = await ops.callOn<{ sessionId?: unknown } | null>(gen, 'session/new', ops.setupParams(s, s.mcpServers), { timeoutMs: slot.cfg.setupTimeoutMs });
@@ -62,23 +106,5 @@ export async function reseat(ops: SlotSessions, b: SessionBinding, gen: Generati
   // The fresh session counts usage from zero and starts with the agent's default model and mode.
   s.resetUsage();
   await ops.restoreChoices(b, gen);
-
-  const turnId = s.running?.id;
-  const own = turnId === undefined ? undefined : s.thread.entries.find((e) => e.kind === 'user_message' && e.turnId === turnId);
-  const seed = buildSeed(s.thread.entries, {
-    reason: plan.reason,
-    contextSize: s.thread.context.size,
-    images: ops.promptCaps().image,
-    ...(plan.from ? { from: plan.from } : {}),
-    ...(own ? { before: own.id } : {}),
-  });
-  const left = seed.omitted > 0 ? `; ${seed.omitted} older exchange${seed.omitted > 1 ? 's' : ''} left out for room` : '';
-  s.notice(
-    'info',
-    'context_reseeded',
-    `Continued in a fresh ${slot.label} session from a compact copy of this conversation (${seed.exchanges} exchange${seed.exchanges === 1 ? '' : 's'}, ~${seed.tokens} tokens${left}).`,
-    { reason: plan.reason, previousSessionId: previous, agentSessionId: next, exchanges: seed.exchanges, omitted: seed.omitted, tokens: seed.tokens, budget: seed.budget },
-  );
-  slot.emit('session.reseeded', { key: slot.key, sessionId: next, previousSessionId: previous, reason: plan.reason, generation: gen.n });
-  return { ...params, sessionId: next, prompt: seededPrompt(seed, params.prompt) };
+  return previous;
 }
