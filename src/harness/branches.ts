@@ -10,6 +10,7 @@ import type { PermissionDecisionEvent } from '../permission/types.js';
 import type { Logger } from '../protocol/types.js';
 import { TalariaError } from '../protocol/errors.js';
 import type { BranchReason, Store } from '../store/index.js';
+import type { SeedPlan } from '../host/reseed.js';
 import type { ThreadSnapshot } from '../thread/snapshot.js';
 
 export const PARTIAL = 'agentHistory';
@@ -51,19 +52,25 @@ export function trackReseeds(d: ReseedDeps): () => void {
 }
 
 /**
- * An overflow the next message has to recover from (its notice is the last word: no message
- * and no reseat since). Kept in the stored thread, so a later process (`talaria run --session`)
- * recovers too instead of loading the poisoned agent session and overflowing again.
+ * A seed the next message still owes the agent, from the stored thread (so a later process —
+ * `talaria run --session` — does it too): an overflow with no message since (the agent's session
+ * is poisoned: a fresh one is needed), or a branch whose first message has not been sent yet.
  */
-export function overflowPending(snap: ThreadSnapshot | undefined): boolean {
+export function pendingSeed(snap: ThreadSnapshot | undefined): SeedPlan | undefined {
   const entries = snap?.entries ?? [];
   for (let i = entries.length - 1; i >= 0; i--) {
     const e = entries[i]!;
-    if (e.kind === 'user_message') return false;
-    if (e.kind === 'notice' && e.code === 'context_reseeded') return false;
-    if (e.kind === 'notice' && e.code === 'overflow_recovery') return true;
+    if (e.kind === 'user_message') return undefined;
+    if (e.kind !== 'notice') continue;
+    if (e.code === 'context_reseeded' || e.code === 'history_seeded') return undefined;
+    if (e.code === 'overflow_recovery') return { reason: 'overflow' };
+    if (e.code === 'branched') {
+      const d = (e.data ?? {}) as { reason?: unknown; fromLabel?: unknown };
+      const reason = d.reason === 'rewind' ? 'rewind' : 'continue';
+      return { reason, inPlace: true, ...(reason === 'continue' && typeof d.fromLabel === 'string' ? { from: d.fromLabel } : {}) };
+    }
   }
-  return false;
+  return undefined;
 }
 
 /** The stored thread up to (not including) entry `at`, which must be a user message. */

@@ -20,7 +20,7 @@ import { errorText } from '../session/errors.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { Session } from '../session/session.js';
 import type { StoredSession, Workspace as WorkspaceRow } from '../store/index.js';
-import { cutBefore, markPartial, overflowPending, PARTIAL } from './branches.js';
+import { cutBefore, markPartial, pendingSeed, PARTIAL } from './branches.js';
 import { applyChoices } from './choices.js';
 import { recordSession, type RecordInit, type RecordingDeps } from './hosted.js';
 import { seedThread } from './restore.js';
@@ -155,11 +155,12 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
     }
     let historyFrom: HarnessSession['historyFrom'] = origin === 'loaded' ? 'agent' : 'none';
     const snap = d.store.entries.loadSnapshot(stored.id);
-    // An overflow from an earlier process: the agent's session is still poisoned, so the next
-    // message goes to a fresh one seeded from the stored thread (reseed.ts), which is shown.
-    const poisoned = origin !== 'restored' && overflowPending(snap);
-    if ((origin !== 'loaded' || isPartial(stored) || poisoned) && seedThread(s, snap)) historyFrom = 'store';
-    if (poisoned) d.host.seedNext(s, { reason: 'overflow' });
+    // A seed still owed from an earlier process: after an overflow the agent's session is still
+    // poisoned, so the next message goes to a fresh one; a branch not prompted yet gets its copy
+    // (reseed.ts). The stored thread is the one shown. A restored session is fresh already.
+    const owed = pendingSeed(snap);
+    if ((origin !== 'loaded' || isPartial(stored) || owed) && seedThread(s, snap)) historyFrom = 'store';
+    if (owed) d.host.seedNext(s, origin === 'restored' ? { ...owed, inPlace: true } : owed);
     if (origin === 'restored') {
       const why = !agentId
         ? 'it was never opened at the agent'
@@ -244,6 +245,7 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
       parentId: src.id,
       ...(o.at ? { forkEntryId: o.at } : {}),
       fromProvider: from.provider,
+      fromLabel,
     });
     const created = store(s, provider, profile);
     const title = `${src.title ?? 'Session'} (${reason === 'rewind' ? 'rewind' : `in ${toLabel}`})`;
