@@ -48,6 +48,12 @@ Commands:
   import FILE [--agent ID] [--cwd DIR] [--title TEXT]
         a wire fixture (one {"t_ms","dir","msg"} per line) as a new stored session; prints its id
   fork ID [--json]            a new session with ID's history (at the agent when it can fork)
+  branches ID [--json]        the branch tree ID belongs to (rewinds, other agents); * marks ID
+  rewind ID [--back N] [--json]
+        a branch of ID before its Nth message from the end (default 1); prints its id: send the
+        edited message with run/chat --session (the agent gets the earlier conversation with it)
+  continue ID --agent AGENT [--json]
+        the conversation continued with another agent, as a branch; prints its id
 
 Continue a session with: talaria run --session ID PROMPT, or talaria chat --session ID.
 

@@ -26,6 +26,7 @@ import { openStore, type Lease, type StoredSession } from '../store/index.js';
 import { agentStatuses, hermesProfiles, pickAgent } from './choose.js';
 import type { RecordingDeps } from './hosted.js';
 import { ruleJson } from './rules.js';
+import { branchTree, trackReseeds } from './branches.js';
 import { SessionLocks } from './session-locks.js';
 import { SetupFrames } from './setup-frames.js';
 import { exportSession, importSession, findStored, setArchived } from './transfer.js';
@@ -104,6 +105,7 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
     return adhoc;
   };
 
+  const offReseeds = trackReseeds({ store, host, logger, decisions, talariaIds });
   const deps: RecordingDeps = { store, host, logger, setup, locks, decisions, talariaIds, live, ...(o.onRecordingError ? { onRecordingError: o.onRecordingError } : {}) };
   const pick: Harness['pickAgent'] = (p) => pickAgent({ registry, config, env }, p);
 
@@ -155,6 +157,11 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
       archive: (id) => setArchived(store, id, true),
       unarchive: (id) => setArchived(store, id, false),
       export: (id, format) => exportSession(store, id, format),
+      branches: (id) => {
+        const row = findStored(store, id);
+        if (!row) throw new TalariaError('session_not_found', `no stored session ${id}`, { sessionId: id });
+        return branchTree(store, row.id);
+      },
       import: (text, io = {}) => importSession(store, registry, (path) => store.workspaces.ensure({ path }).id, text, io),
     },
     agents: (a) => agentStatuses({ registry, config, env }, a),
@@ -168,6 +175,7 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
       try {
         await host.shutdown();
       } finally {
+        offReseeds();
         for (const s of [...live]) await s.close().catch((err: unknown) => logger.warn('closing a session failed', { sessionId: s.id, error: String(err) }));
         locks.releaseAll();
         store.close();

@@ -61,9 +61,11 @@ export function recordSession(d: RecordingDeps, session: Session, init: RecordIn
       d.logger.error('onRecordingError threw', { error: String(thrown) });
     }
   };
+  // The subscriptions below are this session's own: no filter by agent session id, which changes
+  // when the host continues the conversation in a fresh agent session (host/reseed.ts).
   // Everything the thread holds already (setup events happened before anyone could subscribe).
   store.entries.saveSnapshot(id, snapshot(session.thread));
-  const rec: Recorder = createRecorder(store, { sessionKey: id, agentSessionId: session.id, logger: d.logger, onError: report });
+  const rec: Recorder = createRecorder(store, { sessionKey: id, logger: d.logger, onError: report });
   const setup = d.setup.take(session);
   for (const f of setup.frames) rec.onFrame(f);
   if (setup.dropped > 0) report(new Error(`${setup.dropped} frames of its setup did not fit the setup buffer`));
@@ -103,7 +105,9 @@ export function recordSession(d: RecordingDeps, session: Session, init: RecordIn
 
   const hs: HarnessSession = {
     id,
-    agentSessionId: session.id,
+    get agentSessionId() {
+      return session.id;
+    },
     provider: init.row.provider,
     profile: init.row.profile,
     workspace: init.workspace,

@@ -5,6 +5,7 @@ export { createRecorder, storedLineOf, type Recorder, type RecorderOptions, type
 export { SessionLocks, holderAlive } from './session-locks.js';
 export { toPermissionRule, permissionRules } from './rules.js';
 export { seedThread } from './restore.js';
+export { branchTree, type BranchNode } from './branches.js';
 export type {
   Harness,
   HarnessOptions,
@@ -16,6 +17,7 @@ export type {
   ListResult,
   NewSessionOptions,
   OpenStoredOptions,
+  BranchOptions,
   ExportFormat,
   AgentStatus,
   AgentPick,

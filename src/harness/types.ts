@@ -19,6 +19,7 @@ import type { SessionState } from '../session/state.js';
 import type { Turn, TurnResult } from '../session/turn.js';
 import type { AgentDefaults, Store, StoredSession, Workspace as WorkspaceRow } from '../store/index.js';
 import type { Thread } from '../thread/types.js';
+import type { BranchNode } from './branches.js';
 
 export type { ConnectionInfo };
 
@@ -68,7 +69,9 @@ export type SessionOrigin =
   /** The agent no longer has it (or cannot load): a new agent session shows the stored thread; the agent starts without that context. */
   | 'restored'
   /** `session/fork` at the agent; the history shown is the source's stored thread. */
-  | 'forked';
+  | 'forked'
+  /** A branch (rewind, or another agent): a fresh agent session seeded with the stored thread on its first prompt. */
+  | 'branched';
 
 export interface NewSessionOptions {
   /** A registry id (default: the workspace's binding, the configured default, else the best ready agent). */
@@ -169,6 +172,16 @@ export interface OpenStoredOptions {
   mcpServers?: unknown[];
 }
 
+export interface BranchOptions {
+  /** Rewind: the user message (entry id) to go back to; the branch holds what came before it. */
+  at?: string;
+  /** Continue with another agent (default: the source's). */
+  provider?: string;
+  profile?: string;
+  permissionMode?: PermissionMode;
+  mcpServers?: unknown[];
+}
+
 export interface Workspace {
   readonly id: string;
   readonly path: string;
@@ -180,6 +193,8 @@ export interface Workspace {
   /** Opens a stored session (Talaria id, unique id prefix or agent id), or one only the agent knows. */
   openSession(id: string, o?: OpenStoredOptions): Promise<HarnessSession>;
   forkSession(id: string, o?: OpenStoredOptions): Promise<HarnessSession>;
+  /** A branch of a stored session: rewind to a message (`at`) or continue with another agent (`provider`); see BranchOptions. */
+  branchSession(id: string, o: BranchOptions): Promise<HarnessSession>;
   /** The model or mode new sessions of `provider` (+ profile) in this workspace start with. */
   setDefault(o: { provider: string; profile?: string; kind: 'model' | 'mode'; id: string }): void;
   defaults(provider: string, profile?: string): AgentDefaults;
@@ -224,6 +239,8 @@ export interface Harness {
     archive(id: string): StoredSession;
     unarchive(id: string): StoredSession;
     export(id: string, format: ExportFormat): Promise<string>;
+    /** The branch tree a session belongs to (rewinds, other agents), from its root. */
+    branches(id: string): BranchNode;
     /** A wire fixture (NDJSON) as a new stored session, its thread rebuilt by replay. */
     import(text: string, o?: { provider?: string; cwd?: string; title?: string }): Promise<StoredSession>;
   };

@@ -20,12 +20,13 @@ import { errorText } from '../session/errors.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { Session } from '../session/session.js';
 import type { StoredSession, Workspace as WorkspaceRow } from '../store/index.js';
+import { cutBefore, markPartial, pendingSeed, PARTIAL } from './branches.js';
 import { applyChoices } from './choices.js';
 import { recordSession, type RecordInit, type RecordingDeps } from './hosted.js';
 import { seedThread } from './restore.js';
 import { findStored } from './transfer.js';
 import { listSessions } from './listing.js';
-import type { AgentPick, ConnectionInfo, HarnessSession, ListOptions, NewSessionOptions, OpenStoredOptions, Workspace } from './types.js';
+import type { AgentPick, BranchOptions, ConnectionInfo, HarnessSession, ListOptions, NewSessionOptions, OpenStoredOptions, Workspace } from './types.js';
 
 export interface WorkspaceDeps extends RecordingDeps {
   registry: ProviderRegistry;
@@ -50,9 +51,7 @@ function failureOf(e: unknown): { code: string; message: string } {
  * its agent: a later session/load replays just the part after the seed, so the stored thread,
  * which holds all of it, stays the history shown. Marked in the row's agentInfo.
  */
-const PARTIAL = 'agentHistory';
 const isPartial = (row: StoredSession) => (row.agentInfo as Record<string, unknown> | undefined)?.[PARTIAL] === 'partial';
-const markPartial = (info: unknown) => ({ ...((info as Record<string, unknown> | undefined) ?? {}), [PARTIAL]: 'partial' });
 
 export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace {
   const ws = row.path;
@@ -155,7 +154,13 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
       origin = 'restored';
     }
     let historyFrom: HarnessSession['historyFrom'] = origin === 'loaded' ? 'agent' : 'none';
-    if ((origin !== 'loaded' || isPartial(stored)) && seedThread(s, d.store.entries.loadSnapshot(stored.id))) historyFrom = 'store';
+    const snap = d.store.entries.loadSnapshot(stored.id);
+    // A seed still owed from an earlier process: after an overflow the agent's session is still
+    // poisoned, so the next message goes to a fresh one; a branch not prompted yet gets its copy
+    // (reseed.ts). The stored thread is the one shown. A restored session is fresh already.
+    const owed = pendingSeed(snap);
+    if ((origin !== 'loaded' || isPartial(stored) || owed) && seedThread(s, snap)) historyFrom = 'store';
+    if (owed) d.host.seedNext(s, origin === 'restored' ? { ...owed, inPlace: true } : owed);
     if (origin === 'restored') {
       const why = !agentId
         ? 'it was never opened at the agent'
@@ -215,7 +220,56 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
     return hs;
   }
 
+  /**
+   * A branch of a stored session: a rewind (`at`: the user message to go back to — the branch holds
+   * what came before it) or the conversation continued with another agent (`provider`). Either way
+   * a new Talaria session on a fresh agent session, whose first prompt carries the conversation as
+   * a compact seed (host/reseed.ts); recorded in the branch tree with its provenance.
+   */
+  async function branchSession(id: string, o: BranchOptions): Promise<HarnessSession> {
+    const src = findStored(d.store, id);
+    if (!src) throw new TalariaError('session_not_found', `no stored session ${id}`, { sessionId: id });
+    const from = d.providerFor(src);
+    const provider = o.provider ?? from.provider;
+    const profile = o.provider ? o.profile : (o.profile ?? from.profile);
+    const snap = d.store.entries.loadSnapshot(src.id);
+    const cut = o.at !== undefined ? cutBefore(snap, o.at, src.id) : snap;
+    const reason = o.at !== undefined ? 'rewind' : 'continue';
+    const s = await d.host.newSession(target(provider, profile, { ...o, cwd: src.cwd }));
+    const historyFrom = seedThread(s, cut) ? 'store' : 'none';
+    const fromLabel = d.registry.get(from.provider)?.label ?? from.provider;
+    const toLabel = d.registry.get(provider)?.label ?? provider;
+    const where = reason === 'rewind' ? 'went back to an earlier message' : `continued with ${toLabel} (from ${fromLabel})`;
+    s.notice('info', 'branched', `A branch of ${src.id.slice(0, 8)}: the conversation ${where}. The agent gets it as a compact copy with the next message.`, {
+      reason,
+      parentId: src.id,
+      ...(o.at ? { forkEntryId: o.at } : {}),
+      fromProvider: from.provider,
+      fromLabel,
+    });
+    const created = store(s, provider, profile);
+    const title = `${src.title ?? 'Session'} (${reason === 'rewind' ? 'rewind' : `in ${toLabel}`})`;
+    d.store.transaction(() => {
+      d.store.sessions.update(created.id, { title, agentInfo: markPartial(created.agentInfo) });
+      d.store.branches.add({
+        sessionId: created.id,
+        parentId: src.id,
+        reason,
+        agentSessionId: s.id,
+        ...(src.agentSessionId ? { previousAgentSessionId: src.agentSessionId } : {}),
+        provider,
+        ...(provider !== from.provider ? { fromProvider: from.provider } : {}),
+        ...(o.at ? { forkEntryId: o.at } : {}),
+      });
+    });
+    if (historyFrom === 'store') d.host.seedNext(s, { reason, inPlace: true, ...(reason === 'continue' ? { from: fromLabel } : {}) });
+    const hs = await recordNew(s, { row: d.store.sessions.get(created.id)!, workspace: ws, origin: 'branched', historyFrom });
+    // The same agent keeps the model and mode chosen for its source.
+    if (provider === from.provider) await applyChoices(hs, { ...(src.modelId ? { modelId: src.modelId } : {}), ...(src.modeId ? { modeId: src.modeId } : {}) }, 'session');
+    return hs;
+  }
+
   const sessions = (o: ListOptions = {}) => listSessions(d, row, o);
 
-  return { id: row.id, path: ws, name: row.name, row, newSession, sessions, openSession, forkSession, setDefault, defaults };
+  return { id: row.id, path: ws, name: row.name, row, newSession, sessions, openSession, forkSession, branchSession, setDefault, defaults };
 }

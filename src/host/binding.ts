@@ -10,8 +10,10 @@ import { PermissionBroker, type AnswerResult, type PendingPermission, type Permi
 import type { PermissionAnswer, PermissionMode, PermissionOutcome, PermissionRule } from '../permission/types.js';
 import type { Logger } from '../protocol/types.js';
 import type { SessionHooks } from '../session/hooks.js';
+import type { SteerOutcome } from '../session/core.js';
 import { Session, type SessionPort } from '../session/session.js';
 import type { Generation } from './generation.js';
+import type { SeedPlan } from './reseed.js';
 
 /** Forwards to the broker of the process the session is bound to (request ids restart per process). */
 class BrokerRelay extends PermissionBroker {
@@ -44,6 +46,7 @@ export interface BindingOwner {
   request(b: SessionBinding, method: string, params: unknown, opts?: { signal?: AbortSignal; timeoutMs?: number }): Promise<unknown>;
   notify(b: SessionBinding, method: string, params: unknown): Promise<void>;
   promptCaps(): { image: boolean; audio: boolean; embeddedContext: boolean };
+  steer(b: SessionBinding, text: string, o: { toolRunning: boolean }): Promise<SteerOutcome | null>;
 }
 
 export interface BindingInit {
@@ -69,6 +72,8 @@ export class SessionBinding {
   modeId?: string;
   /** The model the user chose with setModel (re-applied after a restart if the agent lost it). */
   modelId?: string;
+  /** The next prompt goes to a fresh agent session seeded with the conversation (after an overflow). */
+  seed: SeedPlan | null = null;
   /** A prompt waiting to be sent (behind other ops or the concurrency gate); cancel aborts it. */
   pendingPrompt: AbortController | null = null;
   private tail: Promise<unknown> = Promise.resolve();
@@ -83,6 +88,7 @@ export class SessionBinding {
       get promptCaps() {
         return owner.promptCaps();
       },
+      steer: (text, o) => owner.steer(this, text, o),
     };
     this.session = new Session({
       id: init.id,

@@ -53,6 +53,17 @@ export const HOST_EVENTS = {
   }),
   /** A session was loaded into a new process (after a crash, reap, env change or overflow). */
   'session.rebound': z.object({ key: agentKey, sessionId: z.string(), generation: z.number() }),
+  /**
+   * A session continues in a fresh agent session seeded from its thread (after a context
+   * overflow): same Session object, new agent session id.
+   */
+  'session.reseeded': z.object({
+    key: agentKey,
+    sessionId: z.string(),
+    previousSessionId: z.string(),
+    reason: z.enum(['overflow', 'rewind', 'continue']),
+    generation: z.number(),
+  }),
 } as const;
 
 export type HostEventName = keyof typeof HOST_EVENTS;

@@ -16,6 +16,7 @@ import type { PermissionDecisionEvent, PermissionMode, PermissionRule } from '..
 import { EventBus } from '../session/bus.js';
 import type { ConnectionInfo, SessionListing } from '../session/client.js';
 import type { Session } from '../session/session.js';
+import type { SeedPlan } from './reseed.js';
 import { currentEnv } from '../providers/locate.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { ProviderEnv } from '../providers/types.js';
@@ -190,6 +191,18 @@ export class AgentHost {
     } finally {
       slot.endWork(gen);
     }
+  }
+
+  /**
+   * The next prompt of `session` goes to a fresh agent session seeded with its thread (see
+   * reseed.ts): an overflow recorded by an earlier process, a rewind, a continuation. False when
+   * the host does not serve the session.
+   */
+  seedNext(session: Session, plan: SeedPlan): boolean {
+    const b = this.find(session)?.slot.bindings.get(session.id);
+    if (!b) return false;
+    b.seed = plan;
+    return true;
   }
 
   private find(session: Session): SlotSessions | undefined {

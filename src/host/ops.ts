@@ -15,6 +15,10 @@ import type { Generation } from './generation.js';
 import type { AgentSlot } from './slot.js';
 import { loadInto, restoreChoices } from './restore.js';
 import { afterCancel, reapTurn, type TurnWork } from './reaper.js';
+import { isCommand, reseat } from './reseed.js';
+import { agentSteer } from './steer.js';
+import type { SteerOutcome } from '../session/core.js';
+import type { ContentBlock } from '../thread/types.js';
 
 type ReqOpts = { signal?: AbortSignal; timeoutMs?: number };
 const CANCELLED = Object.freeze({ stopReason: 'cancelled' });
@@ -74,9 +78,11 @@ export class SlotSessions implements BindingOwner {
         // An ask still open when its turn ended is moot (Hermes denies on its own after 60 s and
         // ends the turn): answer it `cancelled` so no client keeps showing it.
         gen?.client.broker.cancelTurn(e.turnId);
-        if (e.error?.code === 'context_overflow' && this.slot.quirks.host.replaceOnOverflow && gen) {
-          // The agent's state after an overflow is not to be trusted: a fresh process loads the session.
-          this.slot.retire(gen, 'overflow');
+        if (e.error?.code === 'context_overflow' && this.slot.quirks.host.reseedOnOverflow && !b.seed) {
+          // The agent's session cannot go on (it would merge every later prompt into the failed one,
+          // and a reload replays it): the next message goes to a fresh session, seeded.
+          b.seed = { reason: 'overflow' };
+          b.session.notice('info', 'overflow_recovery', `Your next message continues in a fresh ${this.slot.label} session with a compact copy of this conversation.`);
         }
       }
     });
@@ -159,6 +165,10 @@ export class SlotSessions implements BindingOwner {
     return this.slot.promptCaps();
   }
 
+  steer(b: SessionBinding, text: string, o: { toolRunning: boolean }): Promise<SteerOutcome | null> {
+    return agentSteer(this, b, text, o);
+  }
+
   request(b: SessionBinding, method: string, params: unknown, opts?: ReqOpts): Promise<unknown> {
     const serial = this.slot.quirks.host.configBetweenTurns === true;
     if (method === 'session/prompt') {
@@ -233,6 +243,11 @@ export class SlotSessions implements BindingOwner {
         // The process may have changed while this turn waited for a slot.
         const gen = await this.bindForTurn(b);
         if (ac.signal.aborted) return CANCELLED;
+        if (b.seed && !isCommand((params as { prompt: ContentBlock[] }).prompt)) {
+          params = await reseat(this, b, gen, b.seed, params as Parameters<typeof reseat>[4]);
+          b.seed = null;
+          if (ac.signal.aborted) return CANCELLED;
+        }
         b.pendingPrompt = null;
         gen.running.add(b);
         slot.beginWork(gen, b.id);

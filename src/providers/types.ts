@@ -77,8 +77,17 @@ export interface ProviderQuirks {
   strayResumeId?(result: unknown, requestedId: string): string | undefined;
   /** Retry a `session/new` that failed with MCP servers once without them (and tell the user). */
   retryNewWithoutMcp?: boolean;
-  /** Replace the process after a `context_overflow` turn and reload its sessions. */
-  replaceOnOverflow?: boolean;
+  /**
+   * After a `context_overflow` turn the agent's session cannot go on (Hermes 0.18.2 merges every
+   * later prompt into the failed one; a reload replays it): the next message goes to a fresh agent
+   * session seeded with a compact copy of the thread (host/reseed.ts).
+   */
+  reseedOnOverflow?: boolean;
+  /**
+   * The agent's own steer (host/steer.ts): 'slash-during-tool' = Hermes' `/steer`, which reaches
+   * the model only while a tool runs (0.18.2 drops it during plain text).
+   */
+  steer?: 'slash-during-tool';
   /** Send set_model / set_mode / set_config_option only between turns. */
   configBetweenTurns?: boolean;
   /** After set_model, load the session again with its MCP servers (Hermes ≤0.20 drops them). */

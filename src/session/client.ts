@@ -72,6 +72,8 @@ export interface ConnectionInfo {
   agentInfo?: { name?: string; title?: string; version?: string; [k: string]: unknown };
   protocolVersion?: unknown;
   agentCapabilities?: Record<string, unknown>;
+  /** The initialize result's own `_meta` (vendor extensions such as `steering`). */
+  meta?: Record<string, unknown>;
 }
 
 /**
@@ -426,5 +428,7 @@ function connectionInfo(result: Record<string, unknown> | undefined): Connection
   if (r.protocolVersion !== undefined) info.protocolVersion = r.protocolVersion;
   const caps = obj(r.agentCapabilities);
   if (caps) info.agentCapabilities = caps;
+  const meta = obj(r._meta);
+  if (meta) info.meta = meta;
   return info;
 }

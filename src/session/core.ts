@@ -23,6 +23,18 @@ export interface SessionPort {
   readonly promptCaps: { image: boolean; audio: boolean; embeddedContext: boolean };
   /** The agent's initialize authMethods (an auth error lists them when its data has none). */
   readonly authMethods?: () => readonly unknown[];
+  /**
+   * The agent's own way to steer the running turn, when it has one for this moment (null: none;
+   * the session then cancels and resends). `toolRunning`: a tool call of the turn is open.
+   */
+  steer?(text: string, o: { toolRunning: boolean }): Promise<SteerOutcome | null>;
+}
+
+/** How the agent took a steer: claude-agent-acp's outcomes (`promptRequired`: send it as a prompt). */
+export interface SteerOutcome {
+  outcome: 'injected' | 'startedNewTurn' | 'promptRequired';
+  /** The agent's mechanism, for the thread ('_session/steering', '/steer'). */
+  via: string;
 }
 
 export interface SessionInit {

@@ -23,11 +23,16 @@ import { transition, type SessionEvent as StateEvent, type SessionState } from '
 import type { Turn, TurnResult } from './turn.js';
 import { emitChange } from './thread-events.js';
 import { TurnQueue } from './turns.js';
+import { steer, type SteerResult } from './steer.js';
 
 export { toBlocks, type PromptInput, type SessionInit, type SessionPort } from './core.js';
 
 export class Session implements SessionCore {
-  readonly id: string;
+  /** The agent's session id; it changes only when the host moves the conversation to a fresh agent session (reseat). */
+  get id(): string {
+    return this._id;
+  }
+  private _id: string;
   readonly cwd: string;
   readonly additionalDirectories: string[];
   mcpServers: unknown[];
@@ -55,7 +60,7 @@ export class Session implements SessionCore {
   private discardReplay = false;
 
   constructor(private readonly init: SessionInit) {
-    this.id = init.id;
+    this._id = init.id;
     this.cwd = init.cwd;
     this.additionalDirectories = init.additionalDirectories ?? [];
     this.mcpServers = init.mcpServers ?? [];
@@ -174,8 +179,17 @@ export class Session implements SessionCore {
    * Sends a prompt. While a turn runs, the prompt is queued (ACP has no steer; agents like Hermes
    * would otherwise run it inside the running request) and sent when that turn ends.
    */
-  prompt(input: PromptInput): Turn {
-    return this.turns.prompt(input);
+  prompt(input: PromptInput, o: { context?: string } = {}): Turn {
+    return this.turns.prompt(input, o);
+  }
+
+  /**
+   * "Steer now": the message goes into the running turn — through the agent's own steering when it
+   * has one, else by cancelling the turn and resending with the partial answer as context. With
+   * nothing running it is a normal prompt. (`prompt()` while a turn runs = queue.)
+   */
+  steer(text: string): Promise<SteerResult> {
+    return steer(this, text);
   }
 
   /**
@@ -260,6 +274,14 @@ export class Session implements SessionCore {
       if (this._state !== 'failed') this.setState('fail');
     }
     // With a turn running, its prompt request rejects with the same error and the turn fails the session.
+  }
+
+  /**
+   * @internal The host continues this conversation in a fresh agent session (after an overflow,
+   * a rewind): same object, same thread and events; requests name the new id from now on.
+   */
+  reseat(agentSessionId: string): void {
+    this._id = agentSessionId;
   }
 
   /** @internal After the host respawned the agent and reloaded this session. */

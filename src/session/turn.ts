@@ -37,6 +37,11 @@ export class Turn {
   /** Index in thread.entries where this turn's entries begin (for summaries). */
   firstEntry = 0;
   cancelRequested = false;
+  /**
+   * Text the agent gets in front of the prompt that the thread does not show as the user's words
+   * (a steer's resend: the interrupted ask and the partial answer). Set before the turn runs.
+   */
+  context?: string;
 
   constructor(
     readonly id: string,

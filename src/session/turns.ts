@@ -15,6 +15,7 @@ import { defaultMapPrompt } from './hooks.js';
 import { reopenAtAgent } from './reopen.js';
 import { Turn, type TurnError, type TurnResult } from './turn.js';
 import { UsageTracker } from './usage.js';
+import type { ContentBlock } from '../thread/types.js';
 
 type Iterate = (until: Promise<unknown>, filter: (e: SessionEvent) => boolean) => AsyncIterableIterator<SessionEvent>;
 type PromptResponse = { stopReason?: string; usage?: unknown };
@@ -50,13 +51,14 @@ export class TurnQueue {
     this.usage.reset();
   }
 
-  prompt(input: PromptInput): Turn {
+  prompt(input: PromptInput, o: { context?: string } = {}): Turn {
     const { s } = this;
     if (s.state === 'closed') throw new TalariaError('session_closed', `session ${s.id} is closed`);
     if (s.state === 'failed') throw new TalariaError('session_failed', `session ${s.id} failed; it must be reloaded before prompting`);
     const blocks = toBlocks(input);
     if (blocks.length === 0) throw new TalariaError('invalid_argument', 'a prompt needs at least one content block');
     const turn = new Turn(`turn-${this.turnPrefix}-${++this.turnSeq}`, blocks, this.iterate);
+    if (o.context) turn.context = o.context;
     if (this.current) {
       this.queue.push(turn);
       s.emit('turn.queued', { turnId: turn.id, position: this.queue.length });
@@ -111,7 +113,7 @@ export class TurnQueue {
       response = { stopReason: 'cancelled' }; // cancelled while the session was being reopened
     } else {
       try {
-        response = await s.port.request<PromptResponse>('session/prompt', { sessionId: s.id, prompt: plan.blocks });
+        response = await s.port.request<PromptResponse>('session/prompt', { sessionId: s.id, prompt: withContext(plan.blocks, turn.context) });
       } catch (err) {
         error = describeError(err, s.port.authMethods?.());
       }
@@ -226,4 +228,12 @@ function notifySafely(s: SessionCore, method: string, params: unknown): void {
     sent = Promise.reject(err);
   }
   sent.catch((err: unknown) => s.logger.debug(`${method} was not sent`, { sessionId: s.id, error: String(err) }));
+}
+
+/** The turn's context in front of the user's words, in the same text block (agents read one message). */
+export function withContext(blocks: ContentBlock[], context: string | undefined): ContentBlock[] {
+  if (!context) return blocks;
+  const [first, ...rest] = blocks;
+  if (first?.type === 'text' && typeof first.text === 'string') return [{ ...first, text: `${context}\n\n${first.text}` }, ...rest];
+  return [{ type: 'text', text: context }, ...blocks];
 }

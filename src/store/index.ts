@@ -4,6 +4,7 @@
  * thread types only (the recorder that fills it lives in the harness).
  */
 import { openDatabase, type Db, type OpenDbOptions } from './db.js';
+import { createBranchesRepo, type BranchesRepo } from './branches.js';
 import { createDefaultsRepo, type DefaultsRepo } from './defaults.js';
 import { createEntriesRepo, type EntriesRepo } from './entries.js';
 import { createLeasesRepo, type LeasesRepo } from './leases.js';
@@ -39,6 +40,8 @@ export interface Store {
   /** Per workspace and agent: the model and mode new sessions start with. */
   readonly defaults: DefaultsRepo;
   readonly leases: LeasesRepo;
+  /** Branches of conversations: new agent sessions (overflow), rewinds, continuations with another agent. */
+  readonly branches: BranchesRepo;
   /** Runs `fn` in one transaction (nested calls become savepoints). */
   transaction<T>(fn: () => T): T;
   readonly closed: boolean;
@@ -69,6 +72,7 @@ export function openStore(opts: StoreOptions = {}): Store {
     permissions: createPermissionsRepo(db, now),
     defaults: createDefaultsRepo(db, now),
     leases: createLeasesRepo(db, now),
+    branches: createBranchesRepo(db, now),
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     get closed() {
       return closed;
@@ -109,3 +113,4 @@ export type { ThreadMeta, IndexedEntry, EntriesRepo } from './entries.js';
 export type { StoredTurn, TurnStart, TurnEnd, TurnsRepo } from './turns.js';
 export type { RuleScope, RuleJson, StoredRule, NewRule, AuditInput, AuditRecord, PermissionsRepo } from './permissions.js';
 export type { Lease, LeaseHolder, LeasesRepo } from './leases.js';
+export type { Branch, BranchReason, BranchesRepo, NewBranch } from './branches.js';

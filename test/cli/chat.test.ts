@@ -106,6 +106,48 @@ describe.runIf(tmux)('talaria chat in a terminal (tmux)', () => {
   });
 });
 
+describe.runIf(tmux)('talaria chat /steer (tmux, demo agent: no steering of its own)', () => {
+  it('/steer during a slow turn cancels it and resends with the correction; the thread says so; the agent got the ask, the partial answer and the correction', async () => {
+    const cwd = workspace();
+    const home = tempDir('chat-home');
+    const env = demoEnv(home, { TALARIA_DEMO_SLOW_CHUNKS: '100000', TALARIA_DEMO_SLOW_DELAY_MS: '20' });
+    const pane = new TmuxPane([process.execPath, '--import', TSX, MAIN, 'chat'], { cwd, env: { ...env, PATH: process.env.PATH ?? '' } });
+    try {
+      await pane.waitFor((s) => s.includes('● ready'), SLOW);
+      pane.type('slow');
+      pane.keys('Enter');
+      await pane.waitFor((s) => s.includes('Chunk 2 of 100000'), SLOW);
+      pane.type('/steer read notes.txt');
+      pane.keys('Enter');
+      const screen = await pane.waitFor(
+        (s) => s.includes('Interrupted the running turn and resent it with your correction: read notes.txt') && /✓ done[\s\S]*✓ done|cancelled[\s\S]*✓ done/.test(s),
+        SLOW,
+      );
+      expect(screen).not.toContain('Chunk 100000 of');
+      pane.type('/quit');
+      pane.keys('Enter');
+      expect(await pane.waitFor((s) => s.includes('EXITED='), SLOW)).toContain('EXITED=0');
+    } finally {
+      pane.kill();
+    }
+    // What the agent received (Talaria's store of the session's wire): the ask, the partial answer, then the correction.
+    const out = await runCli(['sessions', 'list', '--json'], { cwd, env: demoEnv(home) });
+    const id = (JSON.parse(out.stdout) as { sessions: { id: string }[] }).sessions[0]!.id;
+    const fixture = await runCli(['sessions', 'export', id, '--format', 'fixture'], { cwd, env: demoEnv(home) });
+    const prompts = fixture.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { dir: string; msg: { method?: string; params?: { prompt?: { text?: string }[] } } })
+      .filter((f) => f.dir === 'client->agent' && f.msg.method === 'session/prompt')
+      .map((f) => f.msg.params!.prompt![0]!.text!);
+    expect(prompts[0]).toBe('slow');
+    expect(prompts[1]).toMatch(
+      /^\[Talaria\] The user interrupted your answer to this message:\n<message>\nslow\n<\/message>\nWhat you had answered so far:\n<partial_answer>\nChunk 1 of 100000/,
+    );
+    expect(prompts[1]!.endsWith('\n\nread notes.txt')).toBe(true);
+  });
+});
+
 describe.runIf(tmux)('talaria chat polish (tmux)', () => {
   it("Markdown, word wrap, one-key answers, the diff once, aligned /help, the tour's leftover, Ctrl-C after a quick cancel quits, a resume hint", async () => {
     const cwd = workspace();

@@ -267,8 +267,8 @@ describe('Hermes emulator quirks (0.18.2)', () => {
     expect((await prompt(c, id, 'hello again')).res.result.usage.totalTokens).toBe(4 * 1234);
   });
 
-  it('an overflow shrinks the context size and leaves the user message; by default the merged next prompt is answered', async () => {
-    const c = start(makeHome());
+  it('an overflow shrinks the context size and leaves the user message; HERMES_EMU_OVERFLOW=lenient answers the merged next prompt', async () => {
+    const c = start(makeHome(), { HERMES_EMU_OVERFLOW: 'lenient' });
     const { id } = await openSession(c, makeWs());
     const o = await prompt(c, id, 'OVERFLOW now');
     expect(chunkText(o.frames)).toBe('Context length exceeded (11 tokens). Cannot compress further.');
@@ -277,10 +277,10 @@ describe('Hermes emulator quirks (0.18.2)', () => {
     expect(chunkText((await prompt(c, id, 'hi')).frames)).toBe('Hello from the fake model! You said: OVERFLOW now\n\nhi');
   });
 
-  it('HERMES_EMU_OVERFLOW=real: later prompts overflow, /compact cannot help, /reset recovers; a later process fails to compress under the learned limit', async () => {
+  it('by default (as real 0.18.2): later prompts overflow, /compact cannot help, /reset recovers; a later process fails to compress under the learned limit', async () => {
     const home = makeHome();
     const ws = makeWs();
-    const c = start(home, { HERMES_EMU_OVERFLOW: 'real' });
+    const c = start(home);
     const { id } = await openSession(c, ws);
     await prompt(c, id, 'OVERFLOW now');
     expect(chunkText((await prompt(c, id, 'hi')).frames)).toBe('Context length exceeded (13 tokens). Cannot compress further.');

@@ -7,6 +7,9 @@
  *   SDK_AGENT_USAGE=cumulative  report cumulative usage in prompt responses
  *   SDK_AGENT_NO_IMAGE=1      do not advertise promptCapabilities.image
  *   SDK_AGENT_PAGE=N          session/list page size (default 2)
+ *   SDK_AGENT_STEERING=1      advertise `_meta.steering.supported` and take `_session/steering`
+ *                             (claude-agent-acp's): a running `slow` turn ends saying what it was
+ *                             steered with (what its model got); idle → `promptRequired`
  * and arguments (they reach it where env does not): `--load-error gemini` answers session/load of an
  * unknown session with -32603 "No previous sessions found…" instead of -32002; `--load-error internal`
  * with -32603 "session store is locked".
@@ -90,7 +93,19 @@ app.onRequest(acp.methods.agent.initialize, async () => ({
     sessionCapabilities: { list: {}, close: {}, resume: {} },
   },
   authMethods: [],
+  ...(env.SDK_AGENT_STEERING === '1' ? { _meta: { steering: { supported: true, idleBehavior: 'promptRequired' } } } : {}),
 }));
+
+// claude-agent-acp's steering extension: the text joins the running turn.
+const steers = new Map<string, string[]>();
+app.onRequest('_session/steering', { parse: (p: unknown) => p as { sessionId: string; prompt: { type: string; text?: string }[] } }, async ({ params }) => {
+  const s = sessions.get(params.sessionId);
+  if (!s?.running) return { outcome: 'promptRequired' };
+  const list = steers.get(s.id) ?? [];
+  list.push(params.prompt.map((b) => b.text ?? '').join(' '));
+  steers.set(s.id, list);
+  return { outcome: 'injected' };
+});
 
 app.onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
   const s: S = { id: `s-${nextId++}`, cwd: params.cwd, history: [], running: false, cancelled: false, mode: 'default', model: 'm-small' };
@@ -210,9 +225,15 @@ app.onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
       }
       case 'slow': {
         await send({ sessionUpdate: 'tool_call', toolCallId: 'long-1', title: 'long task', kind: 'execute', status: 'in_progress' });
-        for (let i = 0; i < 10_000 && !s.cancelled; i++) {
+        for (let i = 0; i < 10_000 && !s.cancelled && !steers.get(s.id)?.length; i++) {
           await send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'tick ' } });
           await new Promise((r) => setTimeout(r, 5));
+        }
+        const steered = steers.get(s.id)?.splice(0);
+        if (steered?.length) {
+          await send({ sessionUpdate: 'tool_call_update', toolCallId: 'long-1', status: 'completed' });
+          await send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: ` steered with: ${steered.join(' | ')}` } });
+          return { stopReason: 'end_turn' };
         }
         if (arg === 'late') {
           // Some agents keep reporting after a cancel (and report the killed tool completed).

@@ -65,27 +65,61 @@ describe('Hermes turns through the host', () => {
     expect(texts(s, 'user_message')).toEqual(['SLOW please', 'second message']);
   });
 
-  it('ends an overflow with context_overflow, replaces the process and continues after a reload', async () => {
+  it('after an overflow (real 0.18.2: every later prompt overflows again) the next message continues in a fresh session seeded with the conversation', async () => {
     const log = join(tempDir(), 'emu.log');
     const t = makeHost({ emu: { HERMES_EMU_LOG: log } });
     const s = await t.host.newSession({ provider: 'hermes', workspace: t.workspace });
+    const first = s.id;
+    expect((await s.prompt('hello there').result).stopReason).toBe('end_turn');
     const r = await s.prompt('OVERFLOW now').result;
     expect(r.stopReason).toBe('error');
     expect(r.error?.code).toBe('context_overflow');
-    expect(notices(s).map((n) => n.code)).toContain('context_overflow');
-    const exited = await waitHost(t, (e) => e.type === 'agent.exited');
-    expect(exited).toMatchObject({ reason: 'overflow', generation: 1 });
-    const next = await s.prompt('hello').result;
+    expect(notices(s).map((n) => n.code)).toEqual(['context_overflow', 'overflow_recovery']);
+
+    const next = await s.prompt('and now?').result;
     expect(next.stopReason).toBe('end_turn');
-    // Hermes keeps the failed message and merges it with the next one ("\n\n", as real 0.18.2 does).
-    expect(texts(s).at(-1)).toBe('Hello from the fake model! You said: OVERFLOW now\n\nhello');
-    expect(t.events.filter((e) => e.type === 'agent.spawned').map((e) => (e as { generation: number }).generation)).toEqual([1, 2]);
-    expect(t.events.some((e) => e.type === 'session.rebound' && e.generation === 2)).toBe(true);
-    const methods = emuLog(log)
-      .map((m) => m.method)
-      .filter((m) => m !== undefined);
-    const lastPrompt = methods.lastIndexOf('session/prompt');
-    expect(methods.slice(0, lastPrompt).lastIndexOf('session/load')).toBeGreaterThan(methods.indexOf('session/prompt'));
+    expect(next.error).toBeUndefined();
+    // Same Session object, same process, a new agent session.
+    expect(s.id).not.toBe(first);
+    expect(t.events.filter((e) => e.type === 'agent.spawned')).toHaveLength(1);
+    expect(t.events.find((e) => e.type === 'session.reseeded')).toMatchObject({ sessionId: s.id, previousSessionId: first, reason: 'overflow', generation: 1 });
+    expect(notices(s).at(-1)).toMatchObject({ code: 'context_reseeded', data: { reason: 'overflow', previousSessionId: first, agentSessionId: s.id, exchanges: 2, omitted: 0 } });
+    // The thread shows what the user said, not the seed.
+    expect(texts(s, 'user_message')).toEqual(['hello there', 'OVERFLOW now', 'and now?']);
+
+    // What the fake model got: the fresh session's first prompt = the seed + the new message.
+    const prompts = emuLog(log).filter((m) => m.method === 'session/prompt');
+    expect(prompts.map((p) => p.params.sessionId)).toEqual([first, first, s.id]);
+    const seeded = (prompts[2]!.params.prompt as { type: string; text: string }[]).map((b) => b.text).join('\n');
+    expect(seeded).toMatch(/^\[Talaria\] This conversation continues from an earlier session \(the previous agent session ran out of context\)/);
+    expect(seeded).toContain('User: hello there\nAssistant: Hello from the fake model! You said: hello there');
+    expect(seeded).toContain('User: [a message of 12 characters; it overflowed the context and got no answer, so it is left out]');
+    expect(seeded).not.toContain('OVERFLOW');
+    expect(seeded.endsWith('</transcript>\n\nand now?')).toBe(true);
+    expect(texts(s).at(-1)).toMatch(/^Hello from the fake model! You said: \[Talaria\]/);
+
+    // Later messages go to the new session as they are.
+    expect((await s.prompt('one more').result).stopReason).toBe('end_turn');
+    const last = emuLog(log)
+      .filter((m) => m.method === 'session/prompt')
+      .at(-1)!;
+    expect(last.params).toMatchObject({ sessionId: s.id, prompt: [{ type: 'text', text: 'one more' }] });
+    expect(texts(s).at(-1)).toMatch(/one more$/);
+  });
+
+  it('a slash command after an overflow goes to the old session as it is (Hermes /reset recovers it); the next message is still seeded', async () => {
+    const log = join(tempDir(), 'emu.log');
+    const t = makeHost({ emu: { HERMES_EMU_LOG: log } });
+    const s = await t.host.newSession({ provider: 'hermes', workspace: t.workspace });
+    const first = s.id;
+    await s.prompt('OVERFLOW now').result;
+    expect((await s.prompt('/help').result).stopReason).toBe('end_turn');
+    expect(s.id).toBe(first);
+    expect((await s.prompt('hi').result).error).toBeUndefined();
+    expect(s.id).not.toBe(first);
+    const prompts = emuLog(log).filter((m) => m.method === 'session/prompt');
+    expect(prompts.map((p) => p.params.sessionId)).toEqual([first, first, s.id]);
+    expect(prompts[1]!.params.prompt).toEqual([{ type: 'text', text: '/help' }]);
   });
 
   it('turns `HTTP 401` text into an auth error and `Error: …` text into an agent error', async () => {

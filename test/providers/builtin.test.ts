@@ -102,7 +102,7 @@ describe('built-in agent descriptors', () => {
     expect(hermesProvider).toMatchObject({ agentName: 'hermes-agent', profiles: true });
     const h = expected(hermesProvider);
     expect(h).toMatchObject({ usage: 'cumulative', sessionsSurviveRestart: true, choice: { set: { id: 'hermes-0.18' }, basis: 'provider' } });
-    expect(h.host).toMatchObject({ retryNewWithoutMcp: true, replaceOnOverflow: true, configBetweenTurns: true, reloadAfterSetModel: true });
+    expect(h.host).toMatchObject({ retryNewWithoutMcp: true, reseedOnOverflow: true, configBetweenTurns: true, reloadAfterSetModel: true });
     expect(h.modeFor!('ask')).toBe('default');
     expect(h.modeFor!('accept-edits')).toBe('accept_edits');
     expect(h.modeFor!('auto')).toBe('dont_ask');

@@ -10,6 +10,7 @@ const TABLES = [
   'permission_audit',
   'permission_rules',
   'schema_migrations',
+  'session_branches',
   'session_events',
   'session_leases',
   'sessions',

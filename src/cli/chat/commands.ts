@@ -1,4 +1,4 @@
-/** The chat's slash commands that talk to the session or the agent: /help, /model, /mode, /sessions, /export. */
+/** The chat's slash commands that talk to the session or the agent: /help, /model, /mode, /sessions, /steer, /export. */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { toMarkdown } from '../../thread/markdown.js';
@@ -57,6 +57,17 @@ export async function runSlashCommand(name: Exclude<BuiltinName, 'quit' | 'cance
         note('Continue one with: talaria chat --session ID');
       } catch (err) {
         note(`Could not list sessions: ${message(err)}`, 'error');
+      }
+      return;
+    }
+    case 'steer': {
+      if (arg === undefined) return note("Usage: /steer TEXT — steers the running turn now (the agent's own way, else cancel and resend).", 'warning');
+      try {
+        // The session says in the thread what happened (a `steered` notice), and runs the turn.
+        const r = await session.steer(arg);
+        if (r.how === 'prompt') note('Nothing was running: sent as a message.');
+      } catch (err) {
+        note(`Could not steer: ${message(err)}`, 'error');
       }
       return;
     }

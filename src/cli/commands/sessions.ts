@@ -1,4 +1,4 @@
-/** `talaria sessions list|show|archive|unarchive|export|import|fork`: stored sessions. */
+/** `talaria sessions list|show|archive|unarchive|export|import|fork|branches|rewind|continue`: stored sessions. */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { TalariaError } from '../../protocol/errors.js';
 import type { ExportFormat, Harness, HarnessExtras } from '../../harness/index.js';
@@ -10,6 +10,7 @@ import { createStyle } from '../render/style.js';
 import { sessionRows } from '../render/sessions.js';
 import type { CliContext } from './common.js';
 import { workspaceDir } from './doctor.js';
+import { branches, continueIn, rewind } from './sessions-branches.js';
 
 type H = Harness & HarnessExtras;
 type Sub = (p: Parsed, h: H, ctx: CliContext) => Promise<number>;
@@ -38,6 +39,9 @@ const SUBS: Record<string, { options: OptionSpec; args: number; run: Sub }> = {
   export: { options: { format: { type: 'string' }, out: { type: 'string' } }, args: 1, run: exportCmd },
   import: { options: { agent: { type: 'string' }, cwd: { type: 'string' }, title: { type: 'string' }, json: { type: 'boolean' } }, args: 1, run: importCmd },
   fork: { options: { json: { type: 'boolean' } }, args: 1, run: fork },
+  branches: { options: { json: { type: 'boolean' } }, args: 1, run: branches },
+  rewind: { options: { back: { type: 'string' }, json: { type: 'boolean' } }, args: 1, run: rewind },
+  continue: { options: { agent: { type: 'string' }, json: { type: 'boolean' } }, args: 1, run: continueIn },
 };
 
 export async function sessionsCommand(argv: string[], ctx: CliContext): Promise<number> {

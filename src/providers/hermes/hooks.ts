@@ -22,6 +22,8 @@ export interface HermesHookOptions {
 }
 
 export const OVERFLOW_TEXT = /^Context length exceeded\b/;
+/** Hermes' reply to `/steer` during a turn (0.18.2). */
+export const STEER_ACK = /^⏩ Steer queued for the active turn: /;
 const HTTP_ERROR = /^HTTP (\d{3})\b:?/;
 
 /** The last paragraph of the turn's text: Hermes' error chunk comes last, on its own. */
@@ -158,6 +160,9 @@ export function hermesHooks(o: HermesHookOptions = {}): SessionHooks {
       }
       return plan;
     },
+    // Hermes' answer to a /steer Talaria sent lands in the running turn's text stream (no
+    // messageId): it is not the model's, so it is not shown.
+    mapUpdate: (u) => (u.sessionUpdate === 'agent_message_chunk' && STEER_ACK.test(String((u.content as { text?: unknown } | undefined)?.text ?? '')) ? null : u),
     classifyTurn: classifyHermesTurn,
     linkPermission: linkHermesPermission,
     async afterSetModel({ reload, resetUsage }) {

@@ -43,7 +43,8 @@ function hermesSet(id: string, label: string, versions: QuirkSet['versions'], re
     host: {
       strayResumeId: hermesStrayResumeId,
       retryNewWithoutMcp: true,
-      replaceOnOverflow: true,
+      reseedOnOverflow: true,
+      steer: 'slash-during-tool',
       configBetweenTurns: true,
       reloadAfterSetModel,
       describeSetupError: hermesSetupError,

@@ -98,7 +98,7 @@ export const threadSnapshot = z.object({
   context: json,
 });
 
-export const sessionOrigin = z.enum(['new', 'loaded', 'resumed', 'restored', 'forked', 'stored']);
+export const sessionOrigin = z.enum(['new', 'loaded', 'resumed', 'restored', 'forked', 'branched', 'stored']);
 
 /** Everything a client needs to draw a session at seq `seq`; events after it follow on the socket. */
 export const sessionSnapshot = z.object({

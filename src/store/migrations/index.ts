@@ -7,6 +7,7 @@ import * as m001 from './001-initial.js';
 import * as m002 from './002-session-choices.js';
 import * as m003 from './003-session-leases.js';
 import * as m004 from './004-session-events.js';
+import * as m005 from './005-session-branches.js';
 
 export interface Migration {
   version: number;
@@ -19,4 +20,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: m002.name, up: m002.up },
   { version: 3, name: m003.name, up: m003.up },
   { version: 4, name: m004.name, up: m004.up },
+  { version: 5, name: m005.name, up: m005.up },
 ];

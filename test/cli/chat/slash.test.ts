@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { parseInput } from '../../../src/cli/chat/slash.js';
 
 describe('chat input', () => {
-  const agent = ['tour', 'help', 'read'];
+  const agent = ['tour', 'help', 'read', 'steer'];
   it.each([
     ['', { kind: 'empty' }],
     ['   ', { kind: 'empty' }],
@@ -17,6 +17,9 @@ describe('chat input', () => {
     ['/read notes.txt', { kind: 'prompt', text: '/read notes.txt' }],
     ['//help', { kind: 'prompt', text: '/help' }],
     ['/frob', { kind: 'unknown', name: 'frob' }],
+    // Ours even when the agent lists its own /steer (Hermes): Talaria picks the agent's way when it works.
+    ['/steer use the other file', { kind: 'builtin', name: 'steer', arg: 'use the other file' }],
+    ['//steer raw', { kind: 'prompt', text: '/steer raw' }],
   ])('%j', (line, expected) => {
     expect(parseInput(line, agent)).toEqual(expected);
   });

@@ -90,10 +90,11 @@ export function readConfig(home: string): HermesConfig {
  * HERMES_EMU_PERMISSION_TIMEOUT_MS (default 60000, then deny) · HERMES_EMU_LIST_PAGE (50) ·
  * HERMES_EMU_TITLE (fixed generated title, e.g. "Fake title") · HERMES_EMU_TITLE_DELAY_MS (20) ·
  * HERMES_EMU_AUTH_ERROR (the provider's 401 message, shown verbatim) ·
- * HERMES_EMU_OVERFLOW=real (an overflow poisons the session as in real Hermes: every later
- * prompt overflows again, /compact cannot help, only /reset recovers, a load in a new process
- * overflows again, a learned limit under 64K breaks later compressions; default off: the
- * failed message is still merged into the next prompt, but that prompt is answered) ·
+ * HERMES_EMU_OVERFLOW (default `real`: an overflow poisons the session as in real Hermes 0.18.2:
+ * every later prompt overflows again, /compact cannot help, only /reset or a fresh session
+ * recovers, a load in a new process overflows again, a learned limit under 64K breaks later
+ * compressions; `lenient`: the failed message is still merged into the next prompt, but an
+ * OVERFLOW in it no longer counts, so that prompt is answered) ·
  * HERMES_EMU_COMPRESS_PAUSE_MS (pause between compression attempts; real Hermes sleeps 2000) ·
  * cold start (default 0; HERMES_EMU_COLD=real sets all four to the medians measured on real
  * 0.18.2, docs/hermes.md "Timings"): HERMES_EMU_INIT_DELAY_MS (process start → stdin read, so
@@ -156,7 +157,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       .map((m) => m.trim())
       .filter(Boolean),
     authError: env.HERMES_EMU_AUTH_ERROR || AUTH_ERROR,
-    overflowReal: env.HERMES_EMU_OVERFLOW === 'real',
+    overflowReal: env.HERMES_EMU_OVERFLOW !== 'lenient',
     compressPauseMs: num(env.HERMES_EMU_COMPRESS_PAUSE_MS, delayMs),
     initDelayMs: num(env.HERMES_EMU_INIT_DELAY_MS, cold.initDelayMs),
     newDelayMs: num(env.HERMES_EMU_NEW_DELAY_MS, cold.newDelayMs),

@@ -75,7 +75,7 @@ describe('the set follows the name the agent gives in initialize', () => {
     const now = applyQuirks(undefined, choiceForAgent({ name: 'hermes-agent', version: '0.21.0' }));
     expect(old.host.reloadAfterSetModel).toBe(true);
     expect(now.host.reloadAfterSetModel).toBe(false);
-    for (const q of [old, now]) expect(q).toMatchObject({ usage: 'cumulative', host: { configBetweenTurns: true, replaceOnOverflow: true } });
+    for (const q of [old, now]) expect(q).toMatchObject({ usage: 'cumulative', host: { configBetweenTurns: true, reseedOnOverflow: true } });
   });
 
   it('names match whole and case-insensitively; an unknown agent gets the generic set', () => {
