@@ -88,7 +88,7 @@ describe.concurrent('talaria acp --agent demo', () => {
     expectValidWire(ed.frames.filter((f) => f.msg.id !== null));
   });
 
-  it('session/load replays Talaria\'s thread in a new process; session/resume does not; session/delete archives', async () => {
+  it("session/load replays Talaria's thread in a new process; session/resume does not; session/delete archives", async () => {
     const { env } = editorEnv();
     const cwd = tempDir('acp-ws');
     const first = startEditor(['--agent', 'demo'], { cwd, env });

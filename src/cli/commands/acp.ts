@@ -85,6 +85,10 @@ export async function acpCommand(argv: string[], ctx: CliContext): Promise<numbe
   } else {
     provider = (await harness.pickAgent({ workspace: a.cwd, ...(a.choice.profile ? { profile: a.choice.profile } : {}) })).provider;
   }
+  // `talaria probe` through the proxy checks that its marker reaches the agent's shell: a named,
+  // harmless variable (Talaria passes no other ambient env to the agent).
+  const chosen = harness.registry.get(provider);
+  if (chosen && io.env.TALARIA_PROBE_MARKER) harness.registry.add({ ...chosen, env: { ...chosen.env, inherit: [...chosen.env.inherit, 'TALARIA_PROBE_MARKER'] } });
   logger.info('talaria acp: serving', { provider, cwd: a.cwd, home: harness.home || homedir() });
 
   const proxy = new AcpProxy({
@@ -103,7 +107,10 @@ export async function acpCommand(argv: string[], ctx: CliContext): Promise<numbe
   // Until the editor closes our stdin (or a signal): then sessions close and the store keeps them.
   const offs: (() => void)[] = [];
   await new Promise<void>((resolve) => {
-    offs.push(ctx.onTerminate(() => resolve()), ctx.onInterrupt(() => resolve()));
+    offs.push(
+      ctx.onTerminate(() => resolve()),
+      ctx.onInterrupt(() => resolve()),
+    );
     io.stdin.on('data', (c: Buffer | string) => decoder.push(typeof c === 'string' ? Buffer.from(c) : c));
     io.stdin.on('end', () => resolve());
     io.stdin.on('close', () => resolve());

@@ -104,7 +104,9 @@ export class SessionLink {
     const ac = new AbortController();
     this.asking.set(requestKey, ac);
     try {
-      const r = obj(await this.peer.request('session/request_permission', { ...params, sessionId: this.hs.id }, ac.signal));
+      // The tool call Talaria linked the request to (Hermes names one it never announced).
+      const toolCall = { ...(obj(params.toolCall) ?? {}), toolCallId: this.linkedCall(requestKey) ?? toolCallId };
+      const r = obj(await this.peer.request('session/request_permission', { ...params, toolCall, sessionId: this.hs.id }, ac.signal));
       const outcome = obj(r?.outcome);
       if (outcome?.outcome === 'selected' && typeof outcome.optionId === 'string') this.hs.answerPermission(requestKey, { optionId: outcome.optionId }, 'editor');
       else this.hs.answerPermission(requestKey, { choice: 'reject_once' }, 'editor');
@@ -116,6 +118,16 @@ export class SessionLink {
     } finally {
       this.asking.delete(requestKey);
     }
+  }
+
+  /** The thread's tool call that carries this permission request (the bridge put it there). */
+  private linkedCall(requestKey: string): string | undefined {
+    const requestId = requestKey.slice(this.hs.session.id.length + 1);
+    for (let i = this.hs.thread.entries.length - 1; i >= 0; i--) {
+      const e = this.hs.thread.entries[i]!;
+      if (e.kind === 'tool_call' && e.permission && String(e.permission.requestId) === requestId) return e.toolCallId;
+    }
+    return undefined;
   }
 
   /** Turn end: every tool call still open for the editor gets the status Talaria settled it with. */

@@ -220,12 +220,14 @@ export class AcpProxy {
     if (!stored) throw new WireError(-32002, `Resource not found: session ${id}`, { code: 'session_not_found', sessionId: id });
     const cwd = typeof p.cwd === 'string' && p.cwd !== '' ? p.cwd : stored.cwd;
     const mcpServers = Array.isArray(p.mcpServers) ? p.mcpServers : [];
+    // The thread as it was lived (the agent's replay may renumber its tool calls, Hermes does).
+    const held = replay ? this.o.harness.store.entries.list(stored.id) : [];
     const hs = await this.o.harness.workspaces.open(cwd).openSession(stored.id, { mcpServers });
     this.opened.push(hs);
     const link = this.adopt(hs);
     // Talaria replays the thread it holds: the editor gets the history whether the agent loaded,
     // resumed or no longer had the session (restored); session/resume gets none, as the spec says.
-    if (replay) link.replay(replayUpdates(hs.thread.entries));
+    if (replay) link.replay(replayUpdates(held.length > 0 ? held : hs.thread.entries));
     return setupFields(hs.catalog);
   }
 
@@ -251,7 +253,8 @@ export class AcpProxy {
     try {
       const r = await turn.result;
       link.settle(r.stopReason);
-      if (r.stopReason === 'error' && r.error) throw new WireError(RPC.INTERNAL, r.error.message, { code: r.error.code, ...(r.error.data !== undefined ? { data: r.error.data } : {}) });
+      if (r.stopReason === 'error' && r.error)
+        throw new WireError(RPC.INTERNAL, r.error.message, { code: r.error.code, ...(r.error.data !== undefined ? { data: r.error.data } : {}) });
       const usage = r.usage as Record<string, unknown> | undefined;
       const complete = usage && ['inputTokens', 'outputTokens', 'totalTokens'].every((k) => typeof usage[k] === 'number');
       const raw = obj(r.response);

@@ -40,10 +40,16 @@ export function setupFields(c: Catalog): Record<string, unknown> {
   if (opts.length > 0) out.configOptions = opts;
   const current = (s: CatalogSelector) => s.currentId ?? s.options.find((o) => o.current)?.id ?? s.options[0]?.id;
   if (c.mode && c.mode.options.length > 0) {
-    out.modes = { currentModeId: current(c.mode), availableModes: c.mode.options.map((o) => ({ id: o.id, name: o.label, ...(o.description ? { description: o.description } : {}) })) };
+    out.modes = {
+      currentModeId: current(c.mode),
+      availableModes: c.mode.options.map((o) => ({ id: o.id, name: o.label, ...(o.description ? { description: o.description } : {}) })),
+    };
   }
   if (c.model && c.model.options.length > 0) {
-    out.models = { currentModelId: current(c.model), availableModels: c.model.options.map((o) => ({ modelId: o.id, name: o.label, ...(o.description ? { description: o.description } : {}) })) };
+    out.models = {
+      currentModelId: current(c.model),
+      availableModels: c.model.options.map((o) => ({ modelId: o.id, name: o.label, ...(o.description ? { description: o.description } : {}) })),
+    };
   }
   return out;
 }
