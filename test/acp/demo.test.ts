@@ -10,7 +10,7 @@ import { runCli, tempDir } from '../cli/helpers.js';
 import { expectValidWire } from '../fakes/wire.js';
 import { agentText, editorEnv, startEditor } from './helpers.js';
 
-vi.setConfig({ testTimeout: 90_000 });
+vi.setConfig({ testTimeout: 240_000 });
 
 const INIT = { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } }, clientInfo: { name: 'test-editor', version: '1' } };
 
