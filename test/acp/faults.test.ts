@@ -3,10 +3,12 @@
  * stays ACP, the process still exits cleanly), session/cancel and `$/cancel_request` mid-turn
  * (the turn ends cancelled, the session stays usable), all frames schema-valid.
  */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeCmd, tempDir } from '../cli/helpers.js';
 import { expectValidWire } from '../fakes/wire.js';
-import { editorEnv, startEditor } from './helpers.js';
+import { HERMES, editorEnv, startEditor } from './helpers.js';
 
 vi.setConfig({ testTimeout: 240_000 });
 
@@ -26,6 +28,24 @@ describe.concurrent('talaria acp fault paths', () => {
     expect(err!.message.length).toBeGreaterThan(0);
     expect(await ed.close()).toBe(0);
     expect(ed.noise).toEqual([]);
+    expectValidWire(ed.frames);
+  });
+
+  it('an agent without credentials: initialize answers, session/new answers ACP auth_required (-32000) saying how to sign in', async () => {
+    const { env, home } = editorEnv();
+    const cwd = tempDir('acp-fault');
+    const empty = join(home, 'hermes-empty');
+    mkdirSync(empty);
+    const ed = startEditor(['--agent-cmd', `env HERMES_HOME=${empty} ${HERMES} acp`], { cwd, env });
+    const init = await ed.request<any>('initialize', INIT);
+    expect(Array.isArray(init.authMethods)).toBe(true);
+    const err = await ed.request('session/new', { cwd, mcpServers: [] }).then(
+      () => undefined,
+      (e: unknown) => e as { code: number; message: string; data?: { authMethods?: unknown[] } },
+    );
+    expect(err).toMatchObject({ code: -32000, message: expect.stringContaining('hermes setup') });
+    expect(Array.isArray(err!.data?.authMethods)).toBe(true);
+    expect(await ed.close()).toBe(0);
     expectValidWire(ed.frames);
   });
 

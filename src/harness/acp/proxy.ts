@@ -5,7 +5,7 @@
  */
 import { TalariaError, WireError } from '../../protocol/errors.js';
 import { silentLogger, type Logger } from '../../protocol/types.js';
-import type { Harness, HarnessSession } from '../types.js';
+import type { ConnectionInfo, Harness, HarnessSession } from '../types.js';
 import { SessionLink } from './link.js';
 import { EditorPeer, type JsonRpcId, type RpcMessage } from './peer.js';
 import { editorCapabilities, replayUpdates, selectorFor, setupFields } from './setup.js';
@@ -92,6 +92,14 @@ export class AcpProxy {
 
   private fail(id: JsonRpcId, err: unknown): void {
     if (err instanceof WireError) return this.peer.fail(id, err.code, err.message, err.data);
+    if (err instanceof TalariaError && err.code === 'auth_required') {
+      // ACP's auth_required, with the agent's auth methods, so the editor (or an outer Talaria) can offer them.
+      const d = (err.details ?? {}) as { authMethods?: unknown; data?: unknown };
+      return this.peer.fail(id, -32000, err.message, {
+        ...(typeof d.data === 'object' && d.data !== null ? d.data : {}),
+        authMethods: Array.isArray(d.authMethods) ? d.authMethods : [],
+      });
+    }
     if (err instanceof TalariaError) {
       const code = err.code === 'session_not_found' ? 'session_not_found' : err.code;
       return this.peer.fail(id, code === 'invalid_argument' ? RPC.PARAMS : RPC.INTERNAL, err.message, { code });
@@ -152,9 +160,18 @@ export class AcpProxy {
   }
 
   private async initialize(p: Record<string, unknown>): Promise<unknown> {
-    const hs = await this.warmSession();
-    const key = this.o.harness.host.targetOf(hs.session);
-    const info = key ? this.o.harness.connectionInfo(key) : undefined;
+    let info: ConnectionInfo | undefined;
+    let authMethods: unknown[] = [];
+    try {
+      const hs = await this.warmSession();
+      const key = this.o.harness.host.targetOf(hs.session);
+      info = key ? this.o.harness.connectionInfo(key) : undefined;
+    } catch (err) {
+      // An agent that wants credentials did initialize: the editor learns how to sign in, session/new says auth_required.
+      if (!(err instanceof TalariaError && err.code === 'auth_required')) throw err;
+      const methods = (err.details as { authMethods?: unknown } | undefined)?.authMethods;
+      if (Array.isArray(methods)) authMethods = methods;
+    }
     const asked = typeof p.protocolVersion === 'number' ? p.protocolVersion : PROTOCOL_VERSION;
     const agent = info?.agentInfo;
     return {
@@ -165,7 +182,7 @@ export class AcpProxy {
         title: agent ? `Talaria: ${agent.title ?? agent.name ?? this.o.provider}` : 'Talaria',
         version: this.o.version ?? '0.0.0',
       },
-      authMethods: [],
+      authMethods,
       _meta: { talaria: { provider: this.o.provider, ...(agent ? { agentInfo: agent } : {}) } },
     };
   }
