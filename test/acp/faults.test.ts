@@ -96,3 +96,30 @@ describe.concurrent('talaria acp fault paths', () => {
     expectValidWire(ed.frames);
   });
 });
+
+describe('talaria acp pass-through', () => {
+  it('unknown update kinds, _meta, extension methods and notifications travel verbatim (sessionId mapped)', async () => {
+    const { env } = editorEnv();
+    const cwd = tempDir('acp-ext');
+    const ed = startEditor(['--agent-cmd', fakeCmd('extension-agent')], { cwd, env });
+    await ed.request('initialize', INIT);
+    const s = await ed.request<any>('session/new', { cwd, mcpServers: [] });
+    expect(await ed.request<any>('_vendor/ping', { sessionId: s.sessionId, x: [1, 2] })).toMatchObject({ pong: { x: [1, 2] } });
+    const pong = ed.frames.find((f) => f.dir === 'agent->client' && (f.msg.result as any)?.pong)!;
+    expect((pong.msg.result as any)._meta).toEqual({ vendor: 'x' });
+    await ed.request('session/prompt', { sessionId: s.sessionId, prompt: [{ type: 'text', text: 'go' }] });
+    const mine = ed.frames.filter((f) => f.dir === 'agent->client' && (f.msg.params as any)?.sessionId === s.sessionId).map((f) => f.msg as any);
+    expect(mine.find((m) => m.params.update?.sessionUpdate === 'vendor_progress').params.update).toEqual({ sessionUpdate: 'vendor_progress', percent: 50, _meta: { vendor: 'p' } });
+    const chunk = mine.find((m) => m.params.update?.sessionUpdate === 'agent_message_chunk');
+    expect(chunk.params).toEqual({
+      sessionId: s.sessionId,
+      update: { sessionUpdate: 'agent_message_chunk', messageId: 'm-1', content: { type: 'text', text: 'ok' }, _meta: { vendor: 'chunk' } },
+      _meta: { vendor: 'params' },
+    });
+    expect(mine.find((m) => m.method === '_vendor/note').params).toEqual({ sessionId: s.sessionId, note: 'hello' });
+    const answer = ed.frames.filter((f) => f.dir === 'agent->client' && (f.msg.result as any)?.stopReason).pop()!;
+    expect((answer.msg.result as any)._meta).toEqual({ vendor: 'answer' });
+    await ed.close();
+    expectValidWire(ed.frames, { except: (v) => v.path.startsWith('/params/update') });
+  });
+});
