@@ -56,7 +56,7 @@ describe.concurrent('talaria acp --agent demo', () => {
     expectValidWire(ed.frames);
   });
 
-  it('--approve all: the rule answers inside Talaria, the editor is never asked (audited)', async () => {
+  it('--approve all: the rule answers inside Talaria (the editor is not asked); a sensitive path still asks the editor', async () => {
     const { env } = editorEnv();
     const cwd = tempDir('acp-ws');
     const ed = startEditor(['--agent', 'demo', '--approve', 'all'], { cwd, env });
@@ -66,6 +66,10 @@ describe.concurrent('talaria acp --agent demo', () => {
     expect(r.stopReason).toBe('end_turn');
     expect(ed.permissions).toEqual([]);
     expect(readFileSync(join(cwd, 'auto.txt'), 'utf8')).toContain('by rule');
+    // A sensitive path still asks the editor, whatever --approve says.
+    await ed.request('session/prompt', { sessionId: s.sessionId, prompt: [{ type: 'text', text: 'write .env SECRET=1' }] });
+    expect(ed.permissions).toHaveLength(1);
+    expect(JSON.stringify(ed.permissions[0])).toContain('.env');
     await ed.close();
     const shown = await runCli(['sessions', 'show', s.sessionId, '--json'], { cwd, env });
     expect(shown.code, shown.stderr).toBe(0);
