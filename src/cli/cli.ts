@@ -18,6 +18,7 @@ import { agentsCommand } from './commands/agents.js';
 import { doctorCommand } from './commands/doctor.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { probeCommand } from './commands/probe.js';
+import { acpCommand } from './commands/acp.js';
 import { cliHarnessOptions, createHarnessRuntime } from './runtime.js';
 import { isStoreProblem, storeProblemLine } from './store-problem.js';
 
@@ -92,6 +93,8 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
       case 'serve':
         // Loaded on demand: the server's dependencies (Hono, ws) stay off every other command's start-up.
         return await (await import('./commands/serve.js')).serveCommand(rest, ctx);
+      case 'acp':
+        return await acpCommand(rest, ctx);
       default:
         if ((STUB_COMMANDS as readonly string[]).includes(first)) return stubCommand(first, rest, ctx);
         throw new UsageError(`unknown command '${first}' (try: talaria --help)`);

@@ -26,7 +26,7 @@ Commands:
   sessions   list, show, archive, unarchive, export, import, fork stored sessions
   probe      capability and conformance probe of any ACP agent (supported / works / broken)
   serve      the web UI and HTTP/WebSocket API on one local port (what \`npm start\` runs)
-  acp        not yet available in this build (exit code 7)
+  acp        Talaria as an ACP agent on stdio, for editors (Zed, JetBrains): --print-config zed|jetbrains
 
 Run \`talaria COMMAND --help\` for a command's options.
 Sessions are stored in $TALARIA_HOME (default ~/.talaria) and survive restarts.
@@ -117,3 +117,18 @@ Exit codes: 0 ok, 2 bad usage or unknown ${what}, 6 agent not ready.`;
 export const STUB_HELP = (name: string) => `Usage: talaria ${name}
 
 Not yet available in this build (exit code 7).`;
+
+export const ACP_HELP = `Usage: talaria acp [agent options] [--approve MODE]
+       talaria acp --print-config zed|jetbrains [agent options] [--approve MODE]
+
+Talaria as an ACP agent on stdio: an editor (Zed, JetBrains, any ACP client) starts this command
+and speaks ACP to it; Talaria hosts the agent, applies its fixes and its permission policy, and
+records the session (\`talaria sessions list\` shows it as it runs). stdout carries ACP frames
+only; logs go to stderr (--verbose for more).
+
+Options:
+  --approve MODE        what the agent may do without asking the editor (ask|edits|all|none;
+                        default ask); sensitive paths and dangerous commands always ask
+  --print-config EDITOR print a ready snippet: zed (settings.json agent_servers entry) or
+                        jetbrains (~/.jetbrains/acp.json), with absolute paths and PATH
+${AGENT_OPTIONS}`;

@@ -86,13 +86,9 @@ describe('talaria dispatch', () => {
     expect((await cli(['--version'])).stdout).toMatch(/^talaria \d+\.\d+\.\d+/);
   });
 
-  it('acp (and probe, until its command exists) is a stub with its own exit code', async () => {
-    const { existsSync } = await import('node:fs');
-    const probe = existsSync(new URL('../../src/cli/commands/probe.ts', import.meta.url)) ? [] : ['probe'];
-    for (const c of [...probe, 'acp']) {
-      const r = await cli([c]);
-      expect(r.code, c).toBe(EXIT.UNAVAILABLE);
-      expect(r.stderr).toBe(`talaria ${c}: not yet available in this build\n`);
-    }
+  it('acp is a command now (not a stub): its help, exit 0', async () => {
+    const acp = await cli(['acp', '--help']);
+    expect(acp.code).toBe(EXIT.OK);
+    expect(acp.stdout).toContain('talaria acp --print-config zed|jetbrains');
   });
 });

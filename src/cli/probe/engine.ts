@@ -97,7 +97,9 @@ export async function runProbe(o: ProbeOptions): Promise<ProbeReport> {
     }
     client = started.client;
     const caps = client.capabilities;
-    const steering = steeringFor(caps.agentInfo?.name);
+    // Behind `talaria acp` the prompts that steer the agent are those of the agent Talaria hosts.
+    const inner = (caps.raw._meta as { talaria?: { agentInfo?: { name?: unknown } } } | undefined)?.talaria?.agentInfo?.name;
+    const steering = steeringFor(typeof inner === 'string' ? inner : caps.agentInfo?.name);
     report.steering = steering.id;
     if (caps.agentInfo) Object.assign(report.agent, caps.agentInfo);
     report.agent.quirks = started.quirks;

@@ -11,7 +11,7 @@ import type { Logger } from '../../../src/protocol/types.js';
 import type { SessionEvent } from '../../../src/session/events.js';
 import type { AgentProfile } from '../profiles/types.js';
 import { Recorder } from './recorder.js';
-import { setupRow, type By, type Row } from './row.js';
+import { setupRow, viaProxy, type By, type Row } from './row.js';
 import { matrixRules, type Workspace } from './workspace.js';
 
 type Spawned = Extract<HostEvent, { type: 'agent.spawned' }>;
@@ -64,7 +64,7 @@ export async function startAgent(
     },
     onFrame: (_k, f) => rec.onFrame(f),
   });
-  const provider = o.by === 'id' ? profile.builtin : h.commandAgent(row.launch.command, row.launch.args).id;
+  const provider = o.by === 'id' && !viaProxy() ? profile.builtin : h.commandAgent(row.launch.command, row.launch.args).id;
   let spawned: Spawned | undefined;
   let tail = '';
   h.host.subscribe((e) => {

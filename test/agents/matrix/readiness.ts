@@ -10,7 +10,7 @@ import { currentEnv } from '../../../src/providers/locate.js';
 import { probeProvider } from '../../../src/providers/probe.js';
 import { createRegistry } from '../../../src/providers/registry.js';
 import type { AgentProfile } from '../profiles/types.js';
-import { setupRow, type By } from './row.js';
+import { setupRow, viaProxy, type By } from './row.js';
 import type { Check } from './scenarios.js';
 import type { Workspace } from './workspace.js';
 
@@ -18,7 +18,8 @@ const STACK = /\n\s+at |Traceback|node:internal/;
 
 export async function readinessScenario(profile: AgentProfile, o: { ws: Workspace; installDir: string; modelUrl: string; by: By }): Promise<Check> {
   const row = await setupRow(profile, { ...o, credentials: false, label: 'readiness', inProcess: true });
-  const provider = o.by === 'id' ? createRegistry().require(profile.builtin) : customProvider({ name: `${profile.name}-cmd`, command: row.launch.command, args: row.launch.args });
+  const provider =
+    o.by === 'id' && !viaProxy() ? createRegistry().require(profile.builtin) : customProvider({ name: `${profile.name}-cmd`, command: row.launch.command, args: row.launch.args });
   const wsEnv = { ...row.env, ...row.launch.env };
   const r = await probeProvider(provider, currentEnv({ env: row.env, homeDir: row.home }), { env: wsEnv, timeoutMs: profile.initTimeoutMs ?? 60_000 });
   const facts = `${r.agentInfo?.name ?? 'no agentInfo'} ${r.version ?? ''}; quirks ${r.quirks?.set ?? '-'}; gaps: ${r.gaps.map((g) => g.code).join(', ') || 'none'}`;

@@ -7,11 +7,29 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { offlineEnv } from '../profiles/env.js';
 import type { AgentProfile, Launch } from '../profiles/types.js';
 import type { Workspace } from './workspace.js';
 
 export type By = 'id' | 'command';
+
+/**
+ * `npm run test:agents -- --via-proxy`: each row's agent (by id or by command, as usual) is hosted
+ * by `talaria acp` and the harness drives that proxy by command, so every cell goes through it.
+ */
+export const viaProxy = (): boolean => process.env.MATRIX_VIA_PROXY === '1';
+const TALARIA_MAIN = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
+const TSX_LOADER = fileURLToPath(import.meta.resolve('tsx'));
+
+/** The `talaria acp` command line hosting a row's agent (its store and config are the row's). */
+export function proxyLaunch(launch: Launch, agentArgs: string[], o: { talariaHome: string; cwd: string }): Launch {
+  return {
+    ...launch,
+    command: '/usr/bin/env',
+    args: [`TALARIA_HOME=${o.talariaHome}`, process.execPath, '--import', TSX_LOADER, TALARIA_MAIN, 'acp', ...agentArgs, '--cwd', o.cwd],
+  };
+}
 
 export interface Row {
   by: By;
@@ -49,5 +67,16 @@ export async function setupRow(
   const wsEnv = { ...(o.inProcess ? env : {}), ...OFFLINE_SWITCHES, ...launch.env };
   writeFileSync(join(talariaHome, 'config.json'), JSON.stringify({ workspaces: { [o.ws.cwd]: { env: wsEnv } }, imports: { zed: false, jetbrains: false } }, null, 2));
   const agentArgs = o.by === 'id' ? ['--agent', profile.builtin] : ['--agent-cmd', [launch.command, ...launch.args].map(quoteWord).join(' ')];
+  if (viaProxy()) {
+    const proxied = proxyLaunch(launch, agentArgs, { talariaHome, cwd: o.ws.cwd });
+    return {
+      by: o.by,
+      home,
+      talariaHome,
+      env: { ...env, TALARIA_HOME: talariaHome },
+      launch: proxied,
+      agentArgs: ['--agent-cmd', [proxied.command, ...proxied.args].map(quoteWord).join(' ')],
+    };
+  }
   return { by: o.by, home, talariaHome, env: { ...env, TALARIA_HOME: talariaHome }, launch, agentArgs };
 }

@@ -17,6 +17,9 @@ const by = byAt >= 0 ? argv[byAt + 1] : undefined;
 if (by !== undefined && by !== 'id' && by !== 'command') throw new Error(`--by must be id or command (got ${by})`);
 const names = argv.filter((a, i) => !a.startsWith('-') && !(byAt >= 0 && i === byAt + 1));
 const keep = argv.includes('--keep');
+// --via-proxy: every row through `talaria acp` (row.ts reads this before any row is set up).
+const viaProxy = argv.includes('--via-proxy');
+if (viaProxy) process.env.MATRIX_VIA_PROXY = '1';
 const profiles = findProfiles(names);
 const logRoot = join(CACHE_ROOT, 'runs');
 mkdirSync(logRoot, { recursive: true });
@@ -35,8 +38,14 @@ for (const p of profiles) {
   process.stderr.write(`${p.name}: ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
   results.push(...r);
 }
-const json = { generatedAt: new Date().toISOString(), node: process.version, totalMs: Math.round(performance.now() - t0), agents: results };
-writeFileSync(join(CACHE_ROOT, 'matrix.json'), JSON.stringify(json, null, 2) + '\n');
+const json = {
+  ...(viaProxy ? { via: 'talaria acp' } : {}),
+  generatedAt: new Date().toISOString(),
+  node: process.version,
+  totalMs: Math.round(performance.now() - t0),
+  agents: results,
+};
+writeFileSync(join(CACHE_ROOT, viaProxy ? 'matrix-proxy.json' : 'matrix.json'), JSON.stringify(json, null, 2) + '\n');
 process.stdout.write(formatTable(results) + '\n');
 process.stdout.write(JSON.stringify(json) + '\n');
 const broken = results.some((r) => 'error' in r.install || Object.values(r.cells).some((c) => c?.status === 'broken'));

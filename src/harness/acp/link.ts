@@ -1,0 +1,153 @@
+/**
+ * One recorded harness session as the editor sees it. The agent's `session/update`s are forwarded
+ * as they arrive (raw: unknown kinds, fields and `_meta` kept), after the agent's quirk set had its
+ * say (the same `mapUpdate` the thread gets), with the fixes the editor needs: `messageId` on every
+ * chunk, tool calls the agent left open settled at turn end, Talaria's notices as messages, and
+ * permission requests only when Talaria's policy did not answer them.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Frame, Logger } from '../../protocol/types.js';
+import type { SessionEvent } from '../../session/events.js';
+import { findToolCall } from '../../thread/index.js';
+import type { HarnessSession } from '../types.js';
+import type { EditorPeer } from './peer.js';
+import { acpStatus, noticeUpdate } from './setup.js';
+
+type Update = { sessionUpdate: string; [k: string]: unknown };
+const CHUNKS = new Set(['user_message_chunk', 'agent_message_chunk', 'agent_thought_chunk']);
+const DONE = new Set(['completed', 'failed']);
+const obj = (v: unknown): Record<string, unknown> | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+
+export class SessionLink {
+  /** Tool calls the editor was shown and has not seen settled. */
+  private readonly open = new Set<string>();
+  /** The chunk run under way: its kind and the messageId Talaria gave it (when the agent gave none). */
+  private run: { kind: string; id: string } | undefined;
+  /** Raw permission requests by the broker's request key, so the editor gets the agent's params verbatim. */
+  private readonly asks = new Map<string, Record<string, unknown>>();
+  private readonly asking = new Map<string, AbortController>();
+  private readonly offs: (() => void)[] = [];
+
+  constructor(
+    readonly hs: HarnessSession,
+    private readonly peer: EditorPeer,
+    private readonly logger: Logger,
+  ) {
+    this.offs.push(hs.session.subscribeFrames((f) => this.frame(f)));
+    this.offs.push(hs.subscribe((e) => this.event(e)));
+  }
+
+  get id(): string {
+    return this.hs.id;
+  }
+
+  private send(update: Update): void {
+    this.peer.notify('session/update', { sessionId: this.hs.id, update });
+  }
+
+  private frame(f: Frame): void {
+    if (f.dir !== 'agent->client') return;
+    const m = f.msg;
+    if (m.method === 'session/request_permission' && m.id !== undefined && m.id !== null) {
+      this.asks.set(`${this.hs.session.id}:${String(m.id)}`, obj(m.params) ?? {});
+      return;
+    }
+    if (m.method === undefined || m.id !== undefined) return;
+    const params = obj(m.params) ?? {};
+    if (m.method !== 'session/update') {
+      // Agent extension notifications pass through, on the editor's session id.
+      this.peer.notify(m.method, params.sessionId !== undefined ? { ...params, sessionId: this.hs.id } : params);
+      return;
+    }
+    const raw = obj(params.update);
+    if (!raw || typeof raw.sessionUpdate !== 'string') return;
+    const hooks = this.hs.session.hooks;
+    const mapped = hooks.mapUpdate ? hooks.mapUpdate(raw as Update) : (raw as Update);
+    if (!mapped) return;
+    this.forward(mapped, params);
+  }
+
+  private forward(u: Update, params: Record<string, unknown>): void {
+    let out = u;
+    if (CHUNKS.has(u.sessionUpdate)) {
+      if (typeof u.messageId !== 'string') {
+        if (this.run?.kind !== u.sessionUpdate) this.run = { kind: u.sessionUpdate, id: randomUUID() };
+        out = { ...u, messageId: this.run.id };
+      } else this.run = { kind: u.sessionUpdate, id: u.messageId };
+    } else if (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') {
+      this.run = undefined;
+      const id = String(u.toolCallId ?? '');
+      const status = typeof u.status === 'string' ? u.status : undefined;
+      if (status && DONE.has(status)) this.open.delete(id);
+      else if (u.sessionUpdate === 'tool_call' || status) this.open.add(id);
+      if (status === 'cancelled') out = { ...u, status: 'failed' };
+    }
+    const extra = params._meta !== undefined ? { _meta: params._meta } : {};
+    this.peer.notify('session/update', { sessionId: this.hs.id, update: out, ...extra });
+  }
+
+  private event(e: SessionEvent): void {
+    if (e.type === 'entry.added' && e.entry.kind === 'notice') {
+      this.run = undefined;
+      this.send(noticeUpdate(e.entry.level, e.entry.code, e.entry.text, randomUUID()));
+    } else if (e.type === 'permission.asked') {
+      void this.ask(e.requestKey, e.toolCallId);
+    } else if (e.type === 'permission.decided') {
+      // Answered elsewhere (browser, timeout, cancel): the editor's question is withdrawn.
+      this.asking.get(e.requestKey)?.abort();
+    }
+  }
+
+  private async ask(requestKey: string, toolCallId: string): Promise<void> {
+    const params = this.asks.get(requestKey) ?? { toolCall: { toolCallId }, options: [] };
+    this.asks.delete(requestKey);
+    const ac = new AbortController();
+    this.asking.set(requestKey, ac);
+    try {
+      // The tool call Talaria linked the request to (Hermes names one it never announced).
+      const toolCall = { ...(obj(params.toolCall) ?? {}), toolCallId: this.linkedCall(requestKey) ?? toolCallId };
+      const r = obj(await this.peer.request('session/request_permission', { ...params, toolCall, sessionId: this.hs.id }, ac.signal));
+      const outcome = obj(r?.outcome);
+      if (outcome?.outcome === 'selected' && typeof outcome.optionId === 'string') this.hs.answerPermission(requestKey, { optionId: outcome.optionId }, 'editor');
+      else this.hs.answerPermission(requestKey, { choice: 'reject_once' }, 'editor');
+    } catch (err) {
+      if (!ac.signal.aborted) {
+        this.logger.warn('the editor did not answer a permission request', { requestKey, error: String(err) });
+        this.hs.answerPermission(requestKey, { choice: 'reject_once' }, 'editor');
+      }
+    } finally {
+      this.asking.delete(requestKey);
+    }
+  }
+
+  /** The thread's tool call that carries this permission request (the bridge put it there). */
+  private linkedCall(requestKey: string): string | undefined {
+    const requestId = requestKey.slice(this.hs.session.id.length + 1);
+    for (let i = this.hs.thread.entries.length - 1; i >= 0; i--) {
+      const e = this.hs.thread.entries[i]!;
+      if (e.kind === 'tool_call' && e.permission && String(e.permission.requestId) === requestId) return e.toolCallId;
+    }
+    return undefined;
+  }
+
+  /** Turn end: every tool call still open for the editor gets the status Talaria settled it with. */
+  settle(stopReason: string): void {
+    for (const id of [...this.open]) {
+      const e = findToolCall(this.hs.thread, id);
+      const status = e && DONE.has(acpStatus(e.status)) ? acpStatus(e.status) : stopReason === 'end_turn' ? 'completed' : 'failed';
+      this.send({ sessionUpdate: 'tool_call_update', toolCallId: id, status, _meta: { talaria: { settledBy: stopReason === 'end_turn' ? 'turn_end' : 'cancel' } } });
+    }
+    this.open.clear();
+    this.run = undefined;
+  }
+
+  /** Replayed history (session/load): sent before the load answer. */
+  replay(updates: Record<string, unknown>[]): void {
+    for (const u of updates) this.send(u as Update);
+  }
+
+  dispose(): void {
+    for (const off of this.offs.splice(0)) off();
+    for (const ac of this.asking.values()) ac.abort();
+  }
+}
