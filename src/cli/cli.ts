@@ -9,7 +9,6 @@ import { chatCommand } from './commands/chat.js';
 import type { CliContext } from './commands/common.js';
 import { replayCommand } from './commands/replay.js';
 import { runCommand } from './commands/run.js';
-import { STUB_COMMANDS, stubCommand } from './commands/stubs.js';
 import { EXIT } from './exit-codes.js';
 import { MAIN_HELP } from './help.js';
 import { processIo, type CliIo } from './io.js';
@@ -96,7 +95,6 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
       case 'acp':
         return await acpCommand(rest, ctx);
       default:
-        if ((STUB_COMMANDS as readonly string[]).includes(first)) return stubCommand(first, rest, ctx);
         throw new UsageError(`unknown command '${first}' (try: talaria --help)`);
     }
   } catch (err) {

@@ -17,7 +17,7 @@ export const EXIT = {
   AGENT_ERROR: 5,
   /** Not ready: the agent cannot be found or started, initialize or session setup failed, or Talaria's store cannot be used. */
   NOT_READY: 6,
-  /** The command exists but is not available in this build yet. */
+  /** Reserved (was: a command not in the build yet); no command exits with it now. */
   UNAVAILABLE: 7,
   /** `talaria probe`: at least one check is broken. */
   PROBE_BROKEN: 8,
@@ -62,7 +62,6 @@ export const EXIT_CODES_HELP = [
   `  ${EXIT.AGENT_ERROR}    the agent answered with an error or crashed mid-turn`,
   `  ${EXIT.NOT_READY}    not ready: the agent could not start, initialize or open the session,`,
   `       or Talaria's store cannot be used (the message says how to fix it)`,
-  `  ${EXIT.UNAVAILABLE}    command not available in this build`,
   `  ${EXIT.DENIED}    a permission was denied and the agent ended the turn (permission_denied)`,
   `  ${EXIT.CANCELLED}  cancelled (Ctrl-C / SIGINT, SIGTERM or SIGHUP)`,
 ].join('\n');

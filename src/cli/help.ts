@@ -114,10 +114,6 @@ ${AGENT_OPTIONS}
 Exit codes: 0 ok, 2 bad usage or unknown ${what}, 6 agent not ready.`;
 }
 
-export const STUB_HELP = (name: string) => `Usage: talaria ${name}
-
-Not yet available in this build (exit code 7).`;
-
 export const ACP_HELP = `Usage: talaria acp [agent options] [--approve MODE]
        talaria acp --print-config zed|jetbrains [agent options] [--approve MODE]
 
