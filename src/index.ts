@@ -43,3 +43,7 @@ export { openStore, createRecorder } from './store/index.js';
 export type { Store } from './store/index.js';
 export { createHarness } from './harness/index.js';
 export type { Harness, HarnessOptions, HarnessSession, Workspace, SessionSummary, SessionOrigin } from './harness/index.js';
+export { connectServer, ServerError, LiveSocket } from './server/client/index.js';
+export type { ServerClient, ConnectOptions, SubscribeHandlers, Subscription, WebSocketCtor, WebSocketLike, LiveSocketOptions } from './server/client/index.js';
+export * as contract from './server/contract/index.js';
+export type { StreamEvent, StreamEventName, SessionSnapshot, SessionSummaryInfo, ServerMessage, ClientMessage, RouteName, RouteInput, RouteOutput, ApiError } from './server/contract/index.js';

@@ -1,0 +1,64 @@
+import { ROUTES, TOKEN_HEADER, type RouteInput, type RouteName, type RouteOutput } from '../contract/index.js';
+
+/** An error the server answered with (`{code, message, fix?}` plus the HTTP status). */
+export class ServerError extends Error {
+  readonly code: string;
+  readonly status: number;
+  readonly fix: string | undefined;
+  readonly data: unknown;
+  constructor(status: number, body: { code: string; message: string; fix?: string; data?: unknown }) {
+    super(body.message);
+    this.name = 'ServerError';
+    this.code = body.code;
+    this.status = status;
+    this.fix = body.fix;
+    this.data = body.data;
+  }
+}
+
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+/** Fills `:params` in a route path (encoded). */
+export function routePath(path: string, params: Record<string, string> | undefined): string {
+  return path.replace(/:([A-Za-z]+)/g, (_, k: string) => {
+    const v = params?.[k];
+    if (v === undefined) throw new TypeError(`missing path parameter ${k}`);
+    return encodeURIComponent(v);
+  });
+}
+
+export function queryString(query: Record<string, unknown> | undefined): string {
+  if (!query) return '';
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+/** Calls one route; JSON routes resolve to the parsed body, text routes to the text. */
+export async function callRoute<N extends RouteName>(
+  base: string,
+  token: string | undefined,
+  fetchFn: FetchLike,
+  name: N,
+  input: RouteInput<N> | undefined,
+): Promise<RouteOutput<N>> {
+  const def = ROUTES[name];
+  const i = (input ?? {}) as { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown };
+  const url = base + routePath(def.path, i.params) + queryString(i.query);
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (token) headers[TOKEN_HEADER] = `Bearer ${token}`;
+  const init: RequestInit = { method: def.method, headers, credentials: 'same-origin' };
+  if ('body' in def) {
+    headers['content-type'] = 'application/json';
+    init.body = JSON.stringify(i.body ?? {});
+  }
+  const res = await fetchFn(url, init);
+  const type = res.headers.get('content-type') ?? '';
+  if (!res.ok) {
+    const body = type.includes('json') ? ((await res.json()) as { code?: string; message?: string; fix?: string }) : { message: await res.text() };
+    throw new ServerError(res.status, { code: body.code ?? 'internal', message: body.message ?? res.statusText, ...(body.fix ? { fix: body.fix } : {}) });
+  }
+  if (!('response' in def)) return (await res.text()) as RouteOutput<N>;
+  return (await res.json()) as RouteOutput<N>;
+}

@@ -1,0 +1,304 @@
+import { z } from 'zod';
+import {
+  auditRecord,
+  imageInput,
+  pendingPermission,
+  permissionRule,
+  providerInfo,
+  queuedPrompt,
+  role,
+  sessionSnapshot,
+  sessionSummary,
+  storedRule,
+  wireFrame,
+  workspace,
+} from './models.js';
+
+/**
+ * The HTTP API, one table: method, path (Hono-style `:params`), the role it needs, and the
+ * schemas of params, query, body and response. The server mounts it, the typed client calls
+ * it, the contract tests walk it. `role: 'none'` needs no token (health only).
+ */
+export interface RouteDef {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  role: 'none' | 'observer' | 'controller';
+  params?: z.ZodTypeAny;
+  query?: z.ZodTypeAny;
+  body?: z.ZodTypeAny;
+  /** Undefined for text responses (exports). */
+  response?: z.ZodTypeAny;
+}
+
+const id = z.object({ id: z.string().min(1) });
+const ok = z.object({ ok: z.literal(true) });
+const archivedFilter = z.enum(['exclude', 'include', 'only']).optional();
+const bool = z.enum(['true', 'false']).optional();
+
+/** MCP server entry as ACP's session/new takes it (kept loose: stdio, http and sse shapes). */
+const mcpServer = z.object({ name: z.string() }).passthrough();
+
+export const newSessionBody = z.object({
+  provider: z.string().optional(),
+  profile: z.string().optional(),
+  model: z.string().optional(),
+  mode: z.string().optional(),
+  permissionMode: z.string().optional(),
+  mcpServers: z.array(mcpServer).optional(),
+});
+
+export const promptBody = z
+  .object({
+    text: z.string().default(''),
+    images: z.array(imageInput).max(16).default([]),
+  })
+  .refine((b) => b.text.trim() !== '' || b.images.length > 0, { message: 'a prompt needs text or an image' });
+
+export const ROUTES = {
+  health: {
+    method: 'GET',
+    path: '/api/health',
+    role: 'none',
+    response: z.object({ ok: z.literal(true), name: z.literal('talaria'), version: z.string(), uptimeMs: z.number() }),
+  },
+  /** Who this token is. */
+  me: {
+    method: 'GET',
+    path: '/api/me',
+    role: 'observer',
+    response: z.object({ role, tokenId: z.string(), label: z.string().optional() }),
+  },
+  readiness: {
+    method: 'GET',
+    path: '/api/readiness',
+    role: 'observer',
+    query: z.object({ refresh: bool }),
+    response: z.object({ providers: z.array(providerInfo), problems: z.array(z.string()) }),
+  },
+  providers: {
+    method: 'GET',
+    path: '/api/providers',
+    role: 'observer',
+    response: z.object({ providers: z.array(providerInfo), default: z.string().optional() }),
+  },
+  workspaces: {
+    method: 'GET',
+    path: '/api/workspaces',
+    role: 'observer',
+    response: z.object({ workspaces: z.array(workspace) }),
+  },
+  openWorkspace: {
+    method: 'POST',
+    path: '/api/workspaces',
+    role: 'controller',
+    body: z.object({ path: z.string().min(1) }),
+    response: z.object({ workspace }),
+  },
+  /** The workspace's default provider (and its default model/mode for that provider). */
+  bindProvider: {
+    method: 'PUT',
+    path: '/api/workspaces/:id/provider',
+    role: 'controller',
+    params: id,
+    body: z.object({ provider: z.string().min(1), profile: z.string().optional(), model: z.string().optional(), mode: z.string().optional() }),
+    response: z.object({ workspace }),
+  },
+  /** The model catalog for new sessions of a provider here, without a visible session (cached). */
+  workspaceModels: {
+    method: 'GET',
+    path: '/api/workspaces/:id/models',
+    role: 'observer',
+    params: id,
+    query: z.object({ provider: z.string().optional(), profile: z.string().optional(), refresh: bool }),
+    response: z.object({ provider: z.string(), catalog: z.unknown(), cached: z.boolean(), defaults: z.object({ modelId: z.string().optional(), modeId: z.string().optional() }) }),
+  },
+  listSessions: {
+    method: 'GET',
+    path: '/api/sessions',
+    role: 'observer',
+    query: z.object({ workspace: z.string().optional(), archived: archivedFilter, agent: bool }),
+    response: z.object({ sessions: z.array(sessionSummary), agentProblem: z.string().optional() }),
+  },
+  createSession: {
+    method: 'POST',
+    path: '/api/workspaces/:id/sessions',
+    role: 'controller',
+    params: id,
+    body: newSessionBody,
+    response: z.object({ snapshot: sessionSnapshot }),
+  },
+  /** The snapshot; opens the session at its agent first when `open=true` (load, resume or the stored thread). */
+  snapshot: {
+    method: 'GET',
+    path: '/api/sessions/:id',
+    role: 'observer',
+    params: id,
+    response: z.object({ snapshot: sessionSnapshot }),
+  },
+  openSession: {
+    method: 'POST',
+    path: '/api/sessions/:id/open',
+    role: 'controller',
+    params: id,
+    body: z.object({ provider: z.string().optional(), profile: z.string().optional() }),
+    response: z.object({ snapshot: sessionSnapshot }),
+  },
+  prompt: {
+    method: 'POST',
+    path: '/api/sessions/:id/prompt',
+    role: 'controller',
+    params: id,
+    body: promptBody,
+    response: z.object({ id: z.string(), queued: z.boolean(), position: z.number() }),
+  },
+  queue: {
+    method: 'GET',
+    path: '/api/sessions/:id/queue',
+    role: 'observer',
+    params: id,
+    response: z.object({ queue: z.array(queuedPrompt) }),
+  },
+  editQueued: {
+    method: 'PATCH',
+    path: '/api/sessions/:id/queue/:item',
+    role: 'controller',
+    params: z.object({ id: z.string().min(1), item: z.string().min(1) }),
+    body: z.object({ text: z.string().min(1) }),
+    response: z.object({ queue: z.array(queuedPrompt) }),
+  },
+  removeQueued: {
+    method: 'DELETE',
+    path: '/api/sessions/:id/queue/:item',
+    role: 'controller',
+    params: z.object({ id: z.string().min(1), item: z.string().min(1) }),
+    response: z.object({ queue: z.array(queuedPrompt) }),
+  },
+  cancel: {
+    method: 'POST',
+    path: '/api/sessions/:id/cancel',
+    role: 'controller',
+    params: id,
+    response: z.object({ cancelled: z.boolean() }),
+  },
+  setModel: {
+    method: 'PUT',
+    path: '/api/sessions/:id/model',
+    role: 'controller',
+    params: id,
+    body: z.object({ modelId: z.string().min(1) }),
+    response: ok,
+  },
+  setMode: {
+    method: 'PUT',
+    path: '/api/sessions/:id/mode',
+    role: 'controller',
+    params: id,
+    body: z.object({ modeId: z.string().min(1) }),
+    response: ok,
+  },
+  permissions: {
+    method: 'GET',
+    path: '/api/sessions/:id/permissions',
+    role: 'observer',
+    params: id,
+    response: z.object({ pending: z.array(pendingPermission) }),
+  },
+  /** First answer wins; a later one gets `conflict` with who answered. */
+  answerPermission: {
+    method: 'POST',
+    path: '/api/sessions/:id/permissions/:requestKey',
+    role: 'controller',
+    params: z.object({ id: z.string().min(1), requestKey: z.string().min(1) }),
+    body: z.union([z.object({ optionId: z.string().min(1) }), z.object({ cancel: z.literal(true) })]),
+    response: z.object({ answeredBy: z.string() }),
+  },
+  archive: {
+    method: 'POST',
+    path: '/api/sessions/:id/archive',
+    role: 'controller',
+    params: id,
+    body: z.object({ archived: z.boolean() }),
+    response: z.object({ session: sessionSummary }),
+  },
+  fork: {
+    method: 'POST',
+    path: '/api/sessions/:id/fork',
+    role: 'controller',
+    params: id,
+    response: z.object({ snapshot: sessionSnapshot }),
+  },
+  /** Text: Markdown, JSON or an NDJSON wire fixture (Content-Disposition names the file). */
+  exportSession: {
+    method: 'GET',
+    path: '/api/sessions/:id/export',
+    role: 'observer',
+    params: id,
+    query: z.object({ format: z.enum(['md', 'json', 'fixture']).default('md') }),
+  },
+  importSession: {
+    method: 'POST',
+    path: '/api/sessions/import',
+    role: 'controller',
+    body: z.object({ text: z.string().min(1), provider: z.string().optional(), cwd: z.string().optional(), title: z.string().optional() }),
+    response: z.object({ session: sessionSummary }),
+  },
+  /** The session's wire log (both directions) for an inspector; page with `after`. */
+  wireLog: {
+    method: 'GET',
+    path: '/api/sessions/:id/wire',
+    role: 'observer',
+    params: id,
+    query: z.object({ after: z.coerce.number().int().min(0).optional(), limit: z.coerce.number().int().min(1).max(5000).optional() }),
+    response: z.object({ frames: z.array(wireFrame), next: z.number().optional() }),
+  },
+  rules: {
+    method: 'GET',
+    path: '/api/rules',
+    role: 'observer',
+    query: z.object({ scope: z.enum(['global', 'workspace', 'session']).optional(), scopeId: z.string().optional() }),
+    response: z.object({ rules: z.array(storedRule) }),
+  },
+  addRule: {
+    method: 'POST',
+    path: '/api/rules',
+    role: 'controller',
+    body: z.object({ scope: z.enum(['global', 'workspace', 'session']), scopeId: z.string().optional(), rule: permissionRule }),
+    response: z.object({ rule: storedRule }),
+  },
+  updateRule: {
+    method: 'PUT',
+    path: '/api/rules/:id',
+    role: 'controller',
+    params: id,
+    body: z.object({ rule: permissionRule }),
+    response: z.object({ rule: storedRule }),
+  },
+  deleteRule: {
+    method: 'DELETE',
+    path: '/api/rules/:id',
+    role: 'controller',
+    params: id,
+    response: ok,
+  },
+  audit: {
+    method: 'GET',
+    path: '/api/audit',
+    role: 'observer',
+    query: z.object({ session: z.string().optional(), limit: z.coerce.number().int().min(1).max(1000).optional() }),
+    response: z.object({ records: z.array(auditRecord) }),
+  },
+} as const satisfies Record<string, RouteDef>;
+
+export type Routes = typeof ROUTES;
+export type RouteName = keyof Routes;
+
+type Infer<T> = T extends z.ZodTypeAny ? z.input<T> : never;
+type Out<T> = T extends z.ZodTypeAny ? z.output<T> : never;
+
+/** What a caller passes for a route: only the parts the route has. */
+export type RouteInput<N extends RouteName> = (Routes[N] extends { params: infer P } ? { params: Infer<P> } : { params?: undefined }) &
+  (Routes[N] extends { query: infer Q } ? { query?: Infer<Q> } : { query?: undefined }) &
+  (Routes[N] extends { body: infer B } ? { body: Infer<B> } : { body?: undefined });
+
+/** What a route answers (string for text routes). */
+export type RouteOutput<N extends RouteName> = Routes[N] extends { response: infer R } ? Out<R> : string;

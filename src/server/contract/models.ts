@@ -1,0 +1,176 @@
+import { z } from 'zod';
+import { sessionState } from '../../session/events.js';
+
+/**
+ * Shapes shared by HTTP bodies and WebSocket messages. Thread entries and agent-provided
+ * parts stay loose JSON (agents vary; the thread model in src/thread/types.ts documents them).
+ */
+const json = z.unknown();
+
+export const role = z.enum(['controller', 'observer']);
+export type Role = z.infer<typeof role>;
+
+export const readinessGap = z
+  .object({ code: z.string().optional(), message: z.string(), fix: z.string().optional() })
+  .passthrough();
+
+export const providerInfo = z.object({
+  id: z.string(),
+  label: z.string(),
+  /** Undefined until readiness was checked. */
+  ready: z.boolean().optional(),
+  /** Where the provider came from (built-in, config.json, zed import…). */
+  source: z.string().optional(),
+  gaps: z.array(readinessGap).default([]),
+  version: z.string().optional(),
+});
+export type ProviderInfo = z.infer<typeof providerInfo>;
+
+export const workspace = z.object({
+  id: z.string(),
+  path: z.string(),
+  name: z.string(),
+  /** The provider bound to this workspace (its default for new sessions), if any. */
+  provider: z.string().optional(),
+  profile: z.string().optional(),
+});
+export type WorkspaceInfo = z.infer<typeof workspace>;
+
+/** One line of a session list (store ∪ the agent's session/list). */
+export const sessionSummary = z.object({
+  id: z.string(),
+  agentSessionId: z.string().optional(),
+  provider: z.string(),
+  profile: z.string().optional(),
+  workspaceId: z.string().optional(),
+  cwd: z.string(),
+  title: z.string().optional(),
+  archived: z.boolean(),
+  stored: z.boolean(),
+  atAgent: z.boolean().optional(),
+  updatedAt: z.number().optional(),
+  /** Open in this server right now (an agent session is attached). */
+  live: z.boolean(),
+  state: z.union([sessionState, z.literal('stored')]),
+  /** A permission request waits for an answer. */
+  needsAttention: z.boolean(),
+  /** The first line of the last message, for a sidebar. */
+  preview: z.string().optional(),
+  modelId: z.string().optional(),
+  modeId: z.string().optional(),
+});
+export type SessionSummaryInfo = z.infer<typeof sessionSummary>;
+
+/** A permission request waiting for an answer. */
+export const pendingPermission = z.object({
+  requestKey: z.string(),
+  toolCallId: z.string(),
+  title: z.string().optional(),
+  options: z.array(json),
+  subject: json,
+  /** seq of its `permission.asked` event. */
+  seq: z.number(),
+});
+export type PendingPermission = z.infer<typeof pendingPermission>;
+
+export const imageInput = z.object({
+  mimeType: z.string().regex(/^image\//, 'an image MIME type, e.g. image/png'),
+  /** Base64 data, no data: prefix. */
+  data: z.string().min(1),
+});
+
+/** A prompt waiting for the running turn to end; visible and editable. */
+export const queuedPrompt = z.object({
+  id: z.string(),
+  text: z.string(),
+  images: z.number(),
+  position: z.number(),
+  queuedAt: z.number(),
+});
+export type QueuedPrompt = z.infer<typeof queuedPrompt>;
+
+export const threadSnapshot = z.object({
+  entries: z.array(json),
+  plan: z.array(json).nullable(),
+  availableCommands: z.array(json),
+  currentModeId: z.string().optional(),
+  configOptions: z.array(json).optional(),
+  title: z.string().optional(),
+  updatedAt: z.string().optional(),
+  context: json,
+});
+
+export const sessionOrigin = z.enum(['new', 'loaded', 'resumed', 'restored', 'forked', 'stored']);
+
+/** Everything a client needs to draw a session at seq `seq`; events after it follow on the socket. */
+export const sessionSnapshot = z.object({
+  session: sessionSummary,
+  /** The last event folded into this snapshot (0: none yet). */
+  seq: z.number(),
+  thread: threadSnapshot,
+  /** How the live session got its history ('stored': not open, the store's thread). */
+  origin: sessionOrigin,
+  pending: z.array(pendingPermission),
+  queue: z.array(queuedPrompt),
+  /** The running turn, if any. */
+  turnId: z.string().optional(),
+  /** The normalized model catalog (see src/session/catalog.ts), when the agent reported one. */
+  catalog: json.optional(),
+  usage: json.optional(),
+  /** What the agent said in initialize (name, version, capabilities) — e.g. whether it takes images. */
+  agent: z
+    .object({
+      name: z.string().optional(),
+      version: z.string().optional(),
+      images: z.boolean().optional(),
+      loadSession: z.boolean().optional(),
+    })
+    .optional(),
+});
+export type SessionSnapshot = z.infer<typeof sessionSnapshot>;
+
+/** A permission rule (src/permission/types.ts PermissionRule). */
+export const permissionRule = z.object({
+  id: z.string().optional(),
+  decision: z.enum(['allow', 'deny', 'ask']),
+  toolKind: z.union([z.string(), z.array(z.string())]).optional(),
+  pathGlob: z.string().optional(),
+  command: z.string().optional(),
+  source: z.enum(['default', 'user', 'always-answer', 'config']).optional(),
+});
+
+export const storedRule = z.object({
+  id: z.number(),
+  scope: z.enum(['global', 'workspace', 'session']),
+  scopeId: z.string().optional(),
+  rule: permissionRule,
+  source: z.string().optional(),
+  createdAt: z.number(),
+});
+export type StoredRuleInfo = z.infer<typeof storedRule>;
+
+export const auditRecord = z.object({
+  id: z.number(),
+  at: z.number(),
+  sessionId: z.string().optional(),
+  agentSessionId: z.string().optional(),
+  requestKey: z.string().optional(),
+  toolCallId: z.string().optional(),
+  decidedBy: z.string(),
+  outcome: json,
+  optionKind: z.string().optional(),
+  answeredBy: z.string().optional(),
+  reason: z.string().optional(),
+  rule: json.optional(),
+  subject: json.optional(),
+});
+
+export const wireFrame = z.object({
+  seq: z.number(),
+  at: z.number(),
+  /** 'in' (agent → Talaria) or 'out'. */
+  dir: z.string(),
+  msg: json,
+  /** Set when the frame failed the ACP schema. */
+  problem: z.string().optional(),
+});
