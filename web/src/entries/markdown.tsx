@@ -1,0 +1,39 @@
+import { memo } from 'react';
+import Markdown, { type Components } from 'react-markdown';
+import remarkGfm from 'remark-gfm';
+import { CodeBlock } from './code-block.js';
+
+/** Agent markdown: GFM (tables, task lists), fenced code highlighted; raw HTML is not rendered. */
+const components: Components = {
+  code({ className, children, ...rest }) {
+    const m = /language-([\w+-]+)/.exec(className ?? '');
+    const text = String(children ?? '');
+    // Fenced blocks carry a language or a newline; inline code stays inline.
+    if (m || text.includes('\n')) return <CodeBlock code={text.replace(/\n$/, '')} lang={m?.[1]} />;
+    return (
+      <code className="inline-code" {...rest}>
+        {children}
+      </code>
+    );
+  },
+  pre({ children }) {
+    return <>{children}</>;
+  },
+  a({ href, children }) {
+    return (
+      <a href={href} target="_blank" rel="noreferrer noopener">
+        {children}
+      </a>
+    );
+  },
+};
+
+export const MarkdownText = memo(function MarkdownText({ text }: { text: string }) {
+  return (
+    <div className="md">
+      <Markdown remarkPlugins={[remarkGfm]} components={components}>
+        {text}
+      </Markdown>
+    </div>
+  );
+});

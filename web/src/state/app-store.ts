@@ -1,0 +1,104 @@
+/**
+ * The app's live state: who we are (controller or observer), workspaces, the session list,
+ * providers, and one SessionStore per opened session, all fed by one WebSocket.
+ */
+import { useSyncExternalStore } from 'react';
+import type { LiveSocket, Subscription } from '../../../src/server/client/index.js';
+import type { ProviderInfo, Role, ServerClient, ServerMessage, SessionSummaryInfo, WorkspaceInfo } from '../api/server.js';
+import { SessionStore } from './session-store.js';
+
+export interface AppState {
+  role: Role;
+  label?: string;
+  workspaces: WorkspaceInfo[];
+  sessions: SessionSummaryInfo[];
+  providers: ProviderInfo[];
+  defaultProvider?: string;
+  connected: boolean;
+  /** The last attention text, for a toast. */
+  toast?: { text: string; at: number };
+}
+
+export class AppStore {
+  private state: AppState;
+  private readonly listeners = new Set<() => void>();
+  private readonly sessions = new Map<string, { store: SessionStore; sub: Subscription }>();
+  readonly socket: LiveSocket;
+
+  constructor(
+    readonly client: ServerClient,
+    role: Role,
+    label: string | undefined,
+  ) {
+    this.state = { role, ...(label ? { label } : {}), workspaces: [], sessions: [], providers: [], connected: false };
+    this.socket = client.socket({
+      onMessage: (m) => this.onMessage(m),
+      onOpen: () => this.set({ connected: true }),
+      onClose: () => this.set({ connected: false }),
+    });
+  }
+
+  get = (): AppState => this.state;
+  subscribe = (fn: () => void): (() => void) => {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  };
+
+  set(patch: Partial<AppState>): void {
+    this.state = { ...this.state, ...patch };
+    for (const fn of this.listeners) fn();
+  }
+
+  async refresh(): Promise<void> {
+    const [ws, ss, ps] = await Promise.all([
+      this.client.api.workspaces(),
+      this.client.api.listSessions({ query: { archived: 'include' } }),
+      this.client.api.providers(),
+    ]);
+    this.set({ workspaces: ws.workspaces, sessions: ss.sessions, providers: ps.providers, ...(ps.default ? { defaultProvider: ps.default } : {}) });
+  }
+
+  /** The store of a session, subscribing on first use (snapshot, then live events). */
+  session(id: string): SessionStore {
+    const have = this.sessions.get(id);
+    if (have) return have.store;
+    const store = new SessionStore(id);
+    const sub = this.socket.subscribe(id, {
+      onSnapshot: (s) => store.applySnapshot(s),
+      onEvent: (e) => {
+        store.applyEvent(e);
+        if (e.type === 'attention') this.attention(e.text);
+      },
+    });
+    this.sessions.set(id, { store, sub });
+    return store;
+  }
+
+  upsertSession(s: SessionSummaryInfo): void {
+    const list = this.state.sessions.filter((x) => x.id !== s.id);
+    this.set({ sessions: [s, ...list].sort((a, b) => (b.updatedAt ?? 0) - (a.updatedAt ?? 0)) });
+  }
+
+  private attention(text: string): void {
+    this.set({ toast: { text, at: Date.now() } });
+    // localhost is a secure context: a hidden tab gets a system notification.
+    if (document.hidden && 'Notification' in window && Notification.permission === 'granted') new Notification('Talaria', { body: text });
+  }
+
+  private onMessage(m: ServerMessage): void {
+    if (m.type === 'session.updated') this.upsertSession(m.session);
+  }
+
+  close(): void {
+    for (const { sub } of this.sessions.values()) sub.close();
+    this.socket.close();
+  }
+}
+
+export function useApp(store: AppStore): AppState {
+  return useSyncExternalStore(store.subscribe, store.get);
+}
+
+export function useSession(store: SessionStore) {
+  return useSyncExternalStore(store.subscribe, store.get);
+}
