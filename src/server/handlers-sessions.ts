@@ -2,6 +2,7 @@
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { Harness, HarnessSession, Workspace } from '../harness/index.js';
+import type { PermissionRule } from '../permission/types.js';
 import type { StoredSession } from '../store/index.js';
 import type { Handler } from './app.js';
 import type { RouteName } from './contract/index.js';
@@ -182,7 +183,7 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
       if (!ls) throw new HttpError('not_found', `no pending permission ${key}`);
       const done = ls.resolved.get(key);
       if (done !== undefined) throw new HttpError('conflict', `already answered by ${done}`, undefined, { answeredBy: done });
-      const b = body as { optionId?: string; cancel?: true };
+      const b = body as { optionId?: string; cancel?: true; rule?: PermissionRule };
       const answer = b.optionId !== undefined ? { optionId: b.optionId } : { choice: 'reject_once' as const };
       const by = who(identity);
       const r = ls.hs.session.answerPermission(key, answer, by) as { ok: boolean; reason?: string };
@@ -191,6 +192,12 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
         if (r.reason === 'already_answered' || later !== undefined) throw new HttpError('conflict', `already answered by ${later ?? 'someone else'}`, undefined, { answeredBy: later });
         if (r.reason === 'not_offered') throw new HttpError('invalid_argument', `option ${b.optionId} was not offered`, 'Answer with one of the request\'s options.');
         throw new HttpError('not_found', `no pending permission ${key}`);
+      }
+      if (b.rule) {
+        // The person's edited rule: live for this session now, stored for when it is reopened.
+        const rule: PermissionRule = { ...b.rule, source: 'user' };
+        ls.hs.session.rules.push(rule);
+        harness.store.permissions.addRule({ scope: 'session', scopeId: ls.hs.id, rule });
       }
       return { answeredBy: by };
     },
