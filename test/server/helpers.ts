@@ -1,4 +1,5 @@
 /** Real servers on loopback over real harnesses (demo agent, Hermes emulator) in temp homes. */
+import { request } from 'node:http';
 import { afterAll } from 'vitest';
 import WebSocket from 'ws';
 import { connectServer, type ServerClient } from '../../src/server/client/index.js';
@@ -37,21 +38,35 @@ export async function serve(
   return { p, server, client, harness };
 }
 
-/** Raw HTTP with full control over headers (Host, Origin, token). */
-export async function raw(s: RunningServer, path: string, init: { method?: string; headers?: Record<string, string>; body?: string; token?: string | null } = {}) {
+/** Raw HTTP (node:http, so Host can be anything) with full control over headers and token. */
+export function raw(
+  s: RunningServer,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string; token?: string | null } = {},
+): Promise<{ status: number; json: Record<string, unknown> & { code?: string }; text: string; headers: Record<string, string | string[] | undefined> }> {
   const headers: Record<string, string> = { ...(init.headers ?? {}) };
   const tok = init.token === undefined ? s.token : init.token;
   if (tok) headers.authorization = `Bearer ${tok}`;
   if (init.body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
-  const res = await fetch(`${s.origin}${path}`, { method: init.method ?? 'GET', headers, ...(init.body !== undefined ? { body: init.body } : {}) });
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, json: json as Record<string, unknown> & { code?: string }, text, headers: res.headers };
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: s.port, path, method: init.method ?? 'GET', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, json: json as Record<string, unknown> & { code?: string }, text, headers: res.headers });
+      });
+    });
+    req.on('error', reject);
+    if (init.body !== undefined) req.write(init.body);
+    req.end();
+  });
 }
 
 /** A raw `ws` client that records every message and can wait for one. */
