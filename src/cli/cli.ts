@@ -18,6 +18,7 @@ import { agentsCommand } from './commands/agents.js';
 import { doctorCommand } from './commands/doctor.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { probeCommand } from './commands/probe.js';
+import { serveCommand } from './commands/serve.js';
 import { cliHarnessOptions, createHarnessRuntime } from './runtime.js';
 import { isStoreProblem, storeProblemLine } from './store-problem.js';
 
@@ -89,6 +90,8 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
         return await sessionsCommand(rest, ctx);
       case 'probe':
         return await probeCommand(rest, ctx);
+      case 'serve':
+        return await serveCommand(rest, ctx);
       default:
         if ((STUB_COMMANDS as readonly string[]).includes(first)) return stubCommand(first, rest, ctx);
         throw new UsageError(`unknown command '${first}' (try: talaria --help)`);

@@ -25,7 +25,8 @@ Commands:
   agents     the agents Talaria knows and their readiness (--json)
   sessions   list, show, archive, unarchive, export, import, fork stored sessions
   probe      capability and conformance probe of any ACP agent (supported / works / broken)
-  serve, acp not yet available in this build (exit code 7)
+  serve      the web UI and HTTP/WebSocket API on one local port (what \`npm start\` runs)
+  acp        not yet available in this build (exit code 7)
 
 Run \`talaria COMMAND --help\` for a command's options.
 Sessions are stored in $TALARIA_HOME (default ~/.talaria) and survive restarts.

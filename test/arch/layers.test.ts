@@ -21,7 +21,8 @@ const RUNTIME: Record<string, string[]> = {
   // The library face of DESIGN.md (createHarness): host + store + registry, below the other faces.
   harness: ['host', 'store', 'providers', 'session', 'protocol', 'thread', 'permission', 'demo'],
   // The faces may start the bundled demo agent (demo/command.ts), never import each other.
-  cli: ['harness', 'host', 'store', 'providers', 'session', 'protocol', 'thread', 'permission', 'demo'],
+  // `talaria serve` is a CLI command that starts the server face.
+  cli: ['server', 'harness', 'host', 'store', 'providers', 'session', 'protocol', 'thread', 'permission', 'demo'],
   server: ['harness', 'host', 'store', 'providers', 'session', 'protocol', 'thread', 'permission', 'demo'],
   caps: ['harness', 'host', 'store', 'providers', 'session', 'protocol', 'thread', 'permission', 'demo'],
   demo: ['protocol'],
@@ -87,14 +88,14 @@ describe('layer rules', () => {
       { rel: 'thread/y.ts', source: "import { RPC } from '../protocol/errors.js';" },
       { rel: 'session/s.ts', source: "import * as acp from '@agentclientprotocol/sdk';" },
       { rel: 'session/t.ts', source: "import type { SessionUpdate } from '@agentclientprotocol/sdk';" },
-      { rel: 'cli/main.ts', source: "export { x } from '../server/app.js';" },
+      { rel: 'server/app.ts', source: "export { x } from '../cli/main.js';" },
       { rel: 'protocol/connection.ts', source: "import * as acp from '@agentclientprotocol/sdk';" },
     ]);
     expect(bad).toEqual([
       'thread/reducer.ts: thread may not import session (../session/session.js)',
       'thread/y.ts: thread may not import protocol (../protocol/errors.js)',
       'session/s.ts: SDK runtime import',
-      'cli/main.ts: cli may not import server (../server/app.js)',
+      'server/app.ts: server may not import cli (../cli/main.js)',
     ]);
   });
 });

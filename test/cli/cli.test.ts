@@ -78,10 +78,10 @@ describe('talaria dispatch', () => {
     expect((await cli(['--version'])).stdout).toMatch(/^talaria \d+\.\d+\.\d+/);
   });
 
-  it('serve and acp (and probe, until its command exists) are stubs with their own exit code', async () => {
+  it('acp (and probe, until its command exists) is a stub with its own exit code', async () => {
     const { existsSync } = await import('node:fs');
     const probe = existsSync(new URL('../../src/cli/commands/probe.ts', import.meta.url)) ? [] : ['probe'];
-    for (const c of [...probe, 'serve', 'acp']) {
+    for (const c of [...probe, 'acp']) {
       const r = await cli([c]);
       expect(r.code, c).toBe(EXIT.UNAVAILABLE);
       expect(r.stderr).toBe(`talaria ${c}: not yet available in this build\n`);

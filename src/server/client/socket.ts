@@ -107,7 +107,8 @@ export class LiveSocket {
   }
 
   private connect(): void {
-    const protocols = this.token ? [TOKEN_PROTOCOL_PREFIX + this.token] : [];
+    // 'talaria' is the protocol the server answers; the token rides along and is never echoed.
+    const protocols = this.token ? ['talaria', TOKEN_PROTOCOL_PREFIX + this.token] : ['talaria'];
     const ws = new this.Ctor(this.url, protocols);
     this.ws = ws;
     ws.addEventListener('message', (ev) => this.onData(ev.data));

@@ -209,7 +209,8 @@ export const ROUTES = {
     path: '/api/sessions/:id/permissions/:requestKey',
     role: 'controller',
     params: z.object({ id: z.string().min(1), requestKey: z.string().min(1) }),
-    body: z.union([z.object({ optionId: z.string().min(1) }), z.object({ cancel: z.literal(true) })]),
+    /** `rule`: with an "always" answer, the (edited) rule to keep for this session instead of the one the answer implies. */
+    body: z.union([z.object({ optionId: z.string().min(1), rule: permissionRule.optional() }), z.object({ cancel: z.literal(true) })]),
     response: z.object({ answeredBy: z.string() }),
   },
   archive: {

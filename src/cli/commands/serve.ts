@@ -1,0 +1,166 @@
+/**
+ * `talaria serve`: the server face on one port (what `npm start` runs), and
+ * `talaria serve tokens list|add|revoke` for its access tokens.
+ */
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { flag, parse, str, UsageError } from '../args.js';
+import { EXIT } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
+import type { Logger } from '../../protocol/types.js';
+import { addToken, isLoopback, readTokens, revokeToken, startServer, tokensFile } from '../../server/index.js';
+import type { CliContext } from './common.js';
+import { talariaHome } from '../../providers/config.js';
+import { currentEnv } from '../../providers/locate.js';
+import { homedir } from 'node:os';
+
+export const SERVE_HELP = `Usage: talaria serve [--port N] [--host ADDR] [--open] [--tls-cert FILE --tls-key FILE] [--insecure]
+       talaria serve tokens list | add [--observer] [--label TEXT] | revoke ID
+
+Starts Talaria's server: the web UI at /, the HTTP API at /api, live sessions at /ws, on one port.
+It prints one link with a fresh access token (controller: can prompt and approve); open it.
+
+Options:
+  --port N              the port (default: a free one)
+  --host ADDR           the address to bind (default 127.0.0.1). Anything but loopback needs
+                        --tls-cert and --tls-key, or --insecure (plain HTTP, warned on every start)
+  --open                open the link in the default browser
+  --tls-cert FILE       TLS certificate (PEM) — serve HTTPS
+  --tls-key FILE        TLS private key (PEM)
+  --insecure            allow plain HTTP on a non-loopback address
+  --web-root DIR        serve the web UI from DIR (default: dist/web; env TALARIA_WEB_ROOT)
+  --grace SECS          on SIGINT/SIGTERM, let running turns finish this long, then cancel (default 5)
+
+Tokens (stored hashed in $TALARIA_HOME/server-tokens.json; a running server sees changes at once):
+  tokens list           id, role, label and age of every stored token
+  tokens add            a new controller token (--observer: read-only), printed once
+  tokens revoke ID      removes it; its open connections close at once
+
+Stop with Ctrl-C: running turns finish or are cancelled, every agent process stops.`;
+
+const OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  open: { type: 'boolean' },
+  'tls-cert': { type: 'string' },
+  'tls-key': { type: 'string' },
+  insecure: { type: 'boolean' },
+  'web-root': { type: 'string' },
+  grace: { type: 'string' },
+  observer: { type: 'boolean' },
+  label: { type: 'string' },
+} as const;
+
+function stderrLogger(io: CliIo): Logger {
+  const line = (level: string) => (msg: string, data?: Record<string, unknown>) => io.stderr.write(`talaria serve: ${level}${msg}${data && Object.keys(data).length ? ` ${JSON.stringify(data)}` : ''}\n`);
+  return { debug: () => undefined, info: () => undefined, warn: line('warning: '), error: line('error: ') };
+}
+
+function home(io: CliIo): string {
+  return talariaHome(currentEnv({ env: io.env, homeDir: io.env.HOME || homedir() }));
+}
+
+function tokensCommand(args: string[], p: ReturnType<typeof parse>, io: CliIo): number {
+  const file = tokensFile(home(io));
+  const [sub, arg] = args;
+  if (sub === 'list') {
+    const all = readTokens(file);
+    if (all.length === 0) io.stdout.write('no stored tokens (each `talaria serve` prints its own)\n');
+    for (const t of all) io.stdout.write(`${t.id}  ${t.role.padEnd(10)}  ${new Date(t.createdAt).toISOString()}  ${t.label ?? ''}\n`.replace(/ +\n$/, '\n'));
+    return EXIT.OK;
+  }
+  if (sub === 'add') {
+    const label = str(p, 'label');
+    const { token, record } = addToken(file, flag(p, 'observer') ? 'observer' : 'controller', label);
+    io.stdout.write(`${record.id} ${record.role}: ${token}\n(shown once; open the server's link with #token=${token.slice(0, 4)}… replaced by it)\n`);
+    return EXIT.OK;
+  }
+  if (sub === 'revoke') {
+    if (!arg) throw new UsageError('serve tokens revoke: which token? (an id from `talaria serve tokens list`)');
+    const gone = revokeToken(file, arg);
+    if (!gone) {
+      io.stderr.write(`talaria serve: no single token matches '${arg}' (see \`talaria serve tokens list\`)\n`);
+      return EXIT.USAGE;
+    }
+    io.stdout.write(`revoked ${gone.id} (${gone.role})\n`);
+    return EXIT.OK;
+  }
+  throw new UsageError(`serve tokens: expected list, add or revoke${sub ? `, not '${sub}'` : ''}`);
+}
+
+function openBrowser(url: string): void {
+  const cmd = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+  const child = spawn(cmd, [url], { stdio: 'ignore', detached: true });
+  child.on('error', () => undefined);
+  child.unref();
+}
+
+export async function serveCommand(argv: string[], ctx: CliContext): Promise<number> {
+  const { io } = ctx;
+  const p = parse('serve', argv, OPTIONS);
+  if (flag(p, 'help')) {
+    io.stdout.write(`${SERVE_HELP}\n`);
+    return EXIT.OK;
+  }
+  if (p.positionals[0] === 'tokens') return tokensCommand(p.positionals.slice(1), p, io);
+  if (p.positionals.length > 0) throw new UsageError(`serve: unexpected argument '${p.positionals[0]}'`);
+  const portText = str(p, 'port');
+  const port = portText === undefined ? 0 : Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`serve: --port must be a port number (0-65535), not '${portText}'`);
+  const host = str(p, 'host') ?? '127.0.0.1';
+  const cert = str(p, 'tls-cert');
+  const key = str(p, 'tls-key');
+  if (Boolean(cert) !== Boolean(key)) throw new UsageError('serve: --tls-cert and --tls-key go together');
+  if (!isLoopback(host) && !cert && !flag(p, 'insecure')) {
+    throw new UsageError(`serve: --host ${host} is not loopback: give --tls-cert and --tls-key (or --insecure for plain HTTP)`);
+  }
+  const graceText = str(p, 'grace');
+  const graceMs = graceText === undefined ? 5000 : Number(graceText) * 1000;
+  if (!Number.isFinite(graceMs) || graceMs < 0) throw new UsageError(`serve: --grace must be seconds, not '${graceText}'`);
+  const webRoot = str(p, 'web-root') ?? io.env.TALARIA_WEB_ROOT;
+  const logger = stderrLogger(io);
+
+  const harness = ctx.harness();
+  let server;
+  try {
+    server = await startServer({
+      harness,
+      port,
+      host,
+      logger,
+      version: ctx.version,
+      graceMs,
+      ...(cert && key ? { tls: { cert: resolve(cert), key: resolve(key) } } : {}),
+      ...(flag(p, 'insecure') ? { insecure: true } : {}),
+      ...(webRoot ? { webRoot: resolve(webRoot) } : {}),
+    });
+  } catch (err) {
+    await harness.close();
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'EADDRINUSE' || e.code === 'EACCES') {
+      io.stderr.write(`talaria serve: cannot listen on ${host}:${port} (${e.code === 'EADDRINUSE' ? 'the port is in use' : 'permission denied'}); try another --port\n`);
+      return EXIT.NOT_READY;
+    }
+    throw err;
+  }
+  // The folder serve was started in is the first workspace, with the agent it would use.
+  const cwd = process.cwd();
+  harness.workspaces.open(cwd);
+  io.stdout.write(`Talaria is serving ${cwd}\n  ${server.url}\n`);
+  void harness
+    .pickAgent({ workspace: cwd, timeoutMs: 10_000 })
+    .then((pick) => io.stdout.write(`  agent: ${pick.provider}${pick.from === 'fallback' ? ' (no agent is ready: the offline demo agent; `talaria doctor` says why)' : ''}\n`))
+    .catch(() => undefined);
+  if (flag(p, 'open')) openBrowser(server.url);
+
+  const offs: (() => void)[] = [];
+  const stopped = new Promise<string>((r) => {
+    offs.push(ctx.onInterrupt(() => r('SIGINT')));
+    offs.push(ctx.onTerminate((sig) => r(sig)));
+  });
+  const sig = await stopped;
+  io.stderr.write(`talaria serve: ${sig}: stopping (running turns get ${graceMs / 1000} s)\n`);
+  await server.close();
+  for (const off of offs) off();
+  return EXIT.OK;
+}

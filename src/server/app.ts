@@ -1,0 +1,140 @@
+/**
+ * The Hono app: guards on every path (Host, Origin), the token and role on /api (health
+ * excepted), body limits, then the routes of the contract (ROUTES) with zod validation, then
+ * the reserved mounts and the static web UI.
+ */
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { z } from 'zod';
+import { TalariaError } from '../protocol/errors.js';
+import type { Logger } from '../protocol/types.js';
+import { ROUTES, type RouteDef, type RouteName } from './contract/index.js';
+import { hostAllowed, originAllowed, tokenFrom, type GuardConfig } from './guard.js';
+import { HttpError } from './http-error.js';
+import type { TokenIdentity, TokenRegistry } from './tokens.js';
+import { staticHandler } from './static.js';
+
+export interface RouteCtx {
+  identity: TokenIdentity | undefined;
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: unknown;
+  c: Context;
+}
+export type Handler = (ctx: RouteCtx) => unknown;
+export type Handlers = Record<RouteName, Handler>;
+
+export interface AppConfig {
+  guard: GuardConfig;
+  tokens: TokenRegistry;
+  handlers: Handlers;
+  logger: Logger;
+  maxBodyBytes: number;
+  /** dist/web (absolute); a placeholder page when it has no index.html. */
+  webRoot: string;
+  /** Path prefixes another face mounts (e.g. /acp, /captp): plain HTTP there gets 426. */
+  reserved: readonly string[];
+}
+
+const ROLE_RANK = { none: 0, observer: 1, controller: 2 } as const;
+
+function errorOut(c: Context, e: HttpError): Response {
+  return c.json(e.body(), e.status as 400);
+}
+
+/** Maps a library error onto an HTTP error (codes from src/protocol/errors.ts). */
+export function toHttpError(err: unknown, logger: Logger): HttpError {
+  if (err instanceof HttpError) return err;
+  if (err instanceof TalariaError) {
+    const fix = (err as { fix?: string }).fix;
+    switch (err.code) {
+      case 'session_not_found':
+        return new HttpError('not_found', err.message, fix);
+      case 'invalid_argument':
+        return new HttpError('invalid_argument', err.message, fix);
+      case 'invalid_state':
+      case 'unsupported':
+        return new HttpError('conflict', err.message, fix);
+      case 'spawn_failed':
+      case 'auth_required':
+        return new HttpError('not_ready', err.message, fix ?? 'See GET /api/readiness for what the agent needs.');
+      case 'agent_error':
+        return new HttpError('agent_error', err.message, fix);
+      default:
+        return new HttpError('agent_error', err.message, fix);
+    }
+  }
+  logger.error('server: unexpected error', { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+  return new HttpError('internal', 'internal error (a bug: the server log has the details)');
+}
+
+function parse(schema: z.ZodTypeAny | undefined, value: unknown, what: string): unknown {
+  if (!schema) return value;
+  const r = schema.safeParse(value);
+  if (!r.success) {
+    const issues = r.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+    const first = issues[0];
+    throw new HttpError('invalid_body', `invalid ${what}: ${first ? `${first.path ? `${first.path}: ` : ''}${first.message}` : 'bad input'}`, undefined, { issues });
+  }
+  return r.data;
+}
+
+export function buildApp(cfg: AppConfig): Hono {
+  const app = new Hono();
+
+  // Host and Origin on every path: static files and health included.
+  app.use('*', async (c, next) => {
+    if (!hostAllowed(cfg.guard, c.req.header('host'))) return errorOut(c, new HttpError('bad_host', 'this Host is not served here (DNS rebinding protection)', 'Open the address the server printed.'));
+    if (!originAllowed(cfg.guard, c.req.header('origin'))) return errorOut(c, new HttpError('bad_origin', 'cross-site requests are refused', 'Use the web UI the server serves.'));
+    await next();
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Referrer-Policy', 'no-referrer');
+  });
+
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: cfg.maxBodyBytes,
+      onError: (c) => errorOut(c, new HttpError('too_large', `request body over ${cfg.maxBodyBytes} bytes`)),
+    }),
+  );
+
+  for (const [name, def] of Object.entries(ROUTES) as [RouteName, RouteDef][]) {
+    app.on(def.method, def.path, async (c) => {
+      try {
+        let identity: TokenIdentity | undefined;
+        if (def.role !== 'none') {
+          identity = cfg.tokens.verify(tokenFrom({ authorization: c.req.header('authorization'), cookie: c.req.header('cookie') }));
+          if (!identity) throw new HttpError('unauthorized', 'a valid token is needed', 'Open the link `talaria serve` printed (it carries the token), or send Authorization: Bearer <token>.');
+          if (ROLE_RANK[identity.role] < ROLE_RANK[def.role]) throw new HttpError('forbidden', `this token is an ${identity.role}: it can look, not act`, 'Ask for a controller link.');
+        }
+        const params = parse(def.params, c.req.param(), 'path') as Record<string, string>;
+        const query = parse(def.query, c.req.query(), 'query') as Record<string, unknown>;
+        let body: unknown;
+        if (def.body) {
+          let raw: unknown;
+          const text = await c.req.text();
+          try {
+            raw = text.trim() === '' ? {} : JSON.parse(text);
+          } catch {
+            throw new HttpError('invalid_body', 'the body is not JSON');
+          }
+          body = parse(def.body, raw, 'body');
+        }
+        const out = await cfg.handlers[name]({ identity, params: params ?? {}, query: query ?? {}, body, c });
+        if (out instanceof Response) return out;
+        return c.json(out as object);
+      } catch (err) {
+        return errorOut(c, toHttpError(err, cfg.logger));
+      }
+    });
+  }
+
+  app.all('/api/*', (c) => errorOut(c, new HttpError('not_found', `no route ${c.req.method} ${c.req.path}`)));
+  for (const prefix of cfg.reserved) {
+    app.all(`${prefix}`, (c) => c.json({ code: 'invalid_argument', message: `${prefix} speaks WebSocket only` }, 426));
+    app.all(`${prefix}/*`, (c) => c.json({ code: 'invalid_argument', message: `${prefix} speaks WebSocket only` }, 426));
+  }
+  app.get('*', staticHandler(cfg.webRoot));
+  return app;
+}

@@ -1,0 +1,134 @@
+/**
+ * Each session's event stream with per-session sequence numbers, appended to the store.
+ *
+ * Why persist the bus events (not derive them from frames): what a client draws is the stream
+ * AFTER Talaria's fixes (quirk hooks, settlement, notices, permission decisions), so resuming
+ * must replay exactly that stream, across a server restart too. Seqs are assigned in memory at
+ * emit time (so a snapshot of the live thread is exactly "the state after seq M"), fanned out at
+ * once, and committed in one transaction per event-loop tick (like the recorder).
+ *
+ * A `session.live` event marks a reset: the agent session was (re)attached and its history was
+ * rebuilt outside the stream, so a `since` older than it is answered with a snapshot.
+ */
+import type { Store } from '../store/index.js';
+import type { StreamEvent, StreamEventName } from './contract/index.js';
+
+interface Row {
+  session_id: string;
+  seq: number;
+  at: number;
+  type: string;
+  data: string;
+}
+
+interface Head {
+  last: number;
+  /** Seq of the last `session.live` (0: none): the oldest `since` the log can answer. */
+  reset: number;
+  /** Oldest seq kept (after pruning). */
+  first: number;
+}
+
+export interface EventLogOptions {
+  now?: () => number;
+  /** Keep at most this many events per session (older ones are pruned at turn ends). */
+  retain?: number;
+  onError?: (err: unknown) => void;
+}
+
+export class EventLog {
+  private readonly heads = new Map<string, Head>();
+  private pending: Row[] = [];
+  private scheduled = false;
+  private readonly insert;
+  private readonly now: () => number;
+  readonly retain: number;
+
+  constructor(
+    private readonly store: Store,
+    private readonly o: EventLogOptions = {},
+  ) {
+    this.now = o.now ?? Date.now;
+    this.retain = o.retain ?? 200_000;
+    store.db.exec(`CREATE TABLE IF NOT EXISTS session_events (
+      session_id TEXT NOT NULL,
+      seq        INTEGER NOT NULL,
+      at         INTEGER NOT NULL,
+      type       TEXT NOT NULL,
+      data       TEXT NOT NULL,
+      PRIMARY KEY (session_id, seq)
+    ) WITHOUT ROWID`);
+    this.insert = store.db.prepare('INSERT INTO session_events (session_id, seq, at, type, data) VALUES (?, ?, ?, ?, ?)');
+  }
+
+  head(sessionId: string): Head {
+    let h = this.heads.get(sessionId);
+    if (!h) {
+      const r = this.store.db
+        .prepare(
+          `SELECT MAX(seq) AS last, MIN(seq) AS first,
+             (SELECT MAX(seq) FROM session_events WHERE session_id = ? AND type = 'session.live') AS reset
+           FROM session_events WHERE session_id = ?`,
+        )
+        .get(sessionId, sessionId) as { last: number | null; first: number | null; reset: number | null };
+      h = { last: r.last ?? 0, first: r.first ?? 1, reset: r.reset ?? 0 };
+      this.heads.set(sessionId, h);
+    }
+    return h;
+  }
+
+  /** Appends one event; returns it with its seq (committed by the next flush). */
+  append<K extends StreamEventName>(sessionId: string, type: K, body: Record<string, unknown>): StreamEvent {
+    const h = this.head(sessionId);
+    const seq = ++h.last;
+    if (type === 'session.live') h.reset = seq;
+    const at = this.now();
+    const ev = { ...body, sessionId, seq, at, type } as unknown as StreamEvent;
+    this.pending.push({ session_id: sessionId, seq, at, type, data: JSON.stringify(body) });
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+    return ev;
+  }
+
+  /** Commits what is pending (also before reads, so a read sees every appended event). */
+  flush(): void {
+    this.scheduled = false;
+    if (this.pending.length === 0 || this.store.closed) return;
+    const rows = this.pending;
+    this.pending = [];
+    try {
+      this.store.transaction(() => {
+        for (const r of rows) this.insert.run(r.session_id, r.seq, r.at, r.type, r.data);
+      });
+    } catch (err) {
+      this.o.onError?.(err);
+    }
+  }
+
+  /**
+   * Events after `since`, or undefined when the log cannot answer exactly (since older than the
+   * last reset or the pruned part, or newer than the log: the client must take a snapshot).
+   */
+  after(sessionId: string, since: number, limit = 100_000): StreamEvent[] | undefined {
+    const h = this.head(sessionId);
+    if (since > h.last || since < h.reset || since < h.first - 1) return undefined;
+    if (since === h.last) return [];
+    this.flush();
+    const rows = this.store.db
+      .prepare('SELECT session_id, seq, at, type, data FROM session_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?')
+      .all(sessionId, since, limit) as Row[];
+    return rows.map((r) => ({ ...(JSON.parse(r.data) as object), sessionId: r.session_id, seq: r.seq, at: r.at, type: r.type }) as unknown as StreamEvent);
+  }
+
+  /** Drops the oldest events past the retention cap. */
+  prune(sessionId: string): void {
+    const h = this.head(sessionId);
+    const keepFrom = h.last - this.retain + 1;
+    if (keepFrom <= h.first) return;
+    this.flush();
+    this.store.db.prepare('DELETE FROM session_events WHERE session_id = ? AND seq < ?').run(sessionId, keepFrom);
+    h.first = keepFrom;
+  }
+}

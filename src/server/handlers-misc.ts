@@ -1,0 +1,129 @@
+/** Route handlers outside sessions: health, me, readiness, providers, workspaces, models, rules, audit. */
+import type { Harness, AgentStatus } from '../harness/index.js';
+import type { PermissionRule } from '../permission/types.js';
+import type { Handler } from './app.js';
+import type { ProviderInfo, RouteName, WorkspaceInfo } from './contract/index.js';
+import type { Hub } from './hub.js';
+import { HttpError } from './http-error.js';
+import { existingDir } from './handlers-sessions.js';
+import type { Workspace as WorkspaceRow } from '../store/index.js';
+
+function workspaceInfo(w: WorkspaceRow): WorkspaceInfo {
+  return { id: w.id, path: w.path, name: w.name, ...(w.defaultProvider ? { provider: w.defaultProvider } : {}), ...(w.profile ? { profile: w.profile } : {}) };
+}
+
+function providerOf(s: AgentStatus): ProviderInfo {
+  return {
+    id: s.providerId,
+    label: s.label,
+    ready: s.ready,
+    source: s.source,
+    gaps: [...s.gaps, ...s.warnings].map((g) => ({ code: g.code, message: g.message, fix: g.fix })),
+    ...(s.version ? { version: s.version } : {}),
+  };
+}
+
+export function miscHandlers(harness: Harness, hub: Hub, o: { version: string; startedAt: number }): Partial<Record<RouteName, Handler>> {
+  let readiness: Promise<AgentStatus[]> | undefined;
+  const statuses = (refresh: boolean) => {
+    if (!readiness || refresh) {
+      readiness = harness.agents();
+      readiness.catch(() => (readiness = undefined));
+    }
+    return readiness;
+  };
+  const catalogs = new Map<string, unknown>();
+
+  return {
+    health: () => ({ ok: true, name: 'talaria', version: o.version, uptimeMs: Date.now() - o.startedAt }),
+    me: ({ identity }) => ({ role: identity!.role, tokenId: identity!.id, ...(identity!.label ? { label: identity!.label } : {}) }),
+    async readiness({ query }) {
+      const all = await statuses(query.refresh === 'true');
+      return { providers: all.map(providerOf), problems: harness.configProblems };
+    },
+    async providers() {
+      const known = await Promise.race([statuses(false).catch(() => undefined), new Promise<undefined>((r) => setTimeout(r, 50, undefined).unref())]);
+      const byId = new Map((known ?? []).map((s) => [s.providerId, s]));
+      const providers = harness.registry.list().map((p) => {
+        const s = byId.get(p.id);
+        return s ? providerOf(s) : { id: p.id, label: p.label, source: String(p.source), gaps: [] };
+      });
+      return { providers, ...(harness.config.defaultProvider ? { default: harness.config.defaultProvider } : {}) };
+    },
+    workspaces: () => ({ workspaces: harness.workspaces.list().map(workspaceInfo) }),
+    openWorkspace({ body }) {
+      const path = existingDir((body as { path: string }).path, 'the workspace');
+      const ws = harness.workspaces.open(path);
+      return { workspace: workspaceInfo(ws.row) };
+    },
+    bindProvider({ params, body }) {
+      const b = body as { provider: string; profile?: string; model?: string; mode?: string };
+      if (!harness.registry.has(b.provider)) throw new HttpError('invalid_argument', `no agent "${b.provider}"`, 'GET /api/providers lists them.');
+      const w = harness.store.workspaces.update(params.id!, { defaultProvider: b.provider, profile: b.profile ?? null });
+      if (!w) throw new HttpError('not_found', `no workspace ${params.id}`);
+      const ws = harness.workspaces.open(w.path);
+      const p = { provider: b.provider, ...(b.profile ? { profile: b.profile } : {}) };
+      if (b.model) ws.setDefault({ ...p, kind: 'model', id: b.model });
+      if (b.mode) ws.setDefault({ ...p, kind: 'mode', id: b.mode });
+      return { workspace: workspaceInfo(w) };
+    },
+    async workspaceModels({ params, query }) {
+      const w = harness.store.workspaces.get(params.id!);
+      if (!w) throw new HttpError('not_found', `no workspace ${params.id}`);
+      const pick = query.provider ? { provider: query.provider as string, from: 'flag' } : await harness.pickAgent({ workspace: w.path });
+      const profile = (query.profile as string | undefined) ?? (pick.provider === w.defaultProvider ? w.profile : undefined);
+      const key = `${w.id}\u0000${pick.provider}\u0000${profile ?? ''}`;
+      const ws = harness.workspaces.open(w.path);
+      const d = ws.defaults(pick.provider, profile);
+      const defaults = { ...(d.modelId ? { modelId: d.modelId } : {}), ...(d.modeId ? { modeId: d.modeId } : {}) };
+      // A live session of that agent here already knows the catalog.
+      for (const ls of hub.live.values()) {
+        if (ls.hs.workspace === w.path && ls.hs.provider === pick.provider && ls.hs.profile === profile && ls.hs.session.state !== 'closed') {
+          catalogs.set(key, ls.hs.session.catalog);
+          return { provider: pick.provider, catalog: ls.hs.session.catalog, cached: false, defaults };
+        }
+      }
+      if (catalogs.has(key) && query.refresh !== 'true') return { provider: pick.provider, catalog: catalogs.get(key), cached: true, defaults };
+      // No other way: a throwaway session/new (not recorded; zero-history sessions do not show in session/list).
+      const s = await harness.host.newSession({ provider: pick.provider, workspace: w.path, ...(profile ? { profile } : {}) });
+      const catalog = s.catalog;
+      await harness.host.closeSession(s, 'model catalog read').catch(() => undefined);
+      catalogs.set(key, catalog);
+      return { provider: pick.provider, catalog, cached: false, defaults };
+    },
+    rules({ query }) {
+      const scope = query.scope as 'global' | 'workspace' | 'session' | undefined;
+      return { rules: harness.store.permissions.listRules(scope, query.scopeId as string | undefined) };
+    },
+    addRule({ body }) {
+      const b = body as { scope: 'global' | 'workspace' | 'session'; scopeId?: string; rule: PermissionRule };
+      if (b.scope !== 'global' && !b.scopeId) throw new HttpError('invalid_argument', `a ${b.scope} rule needs scopeId`);
+      if (b.scope === 'workspace' && !harness.store.workspaces.get(b.scopeId!)) throw new HttpError('not_found', `no workspace ${b.scopeId}`);
+      if (b.scope === 'session' && !harness.sessions.find(b.scopeId!)) throw new HttpError('not_found', `no session ${b.scopeId}`);
+      const rule = harness.store.permissions.addRule({ scope: b.scope, ...(b.scope !== 'global' ? { scopeId: b.scopeId! } : {}), rule: { ...b.rule, source: b.rule.source ?? 'user' } });
+      return { rule };
+    },
+    updateRule({ params, body }) {
+      const id = Number(params.id);
+      const cur = harness.store.permissions.listRules().find((r) => r.id === id);
+      if (!cur) throw new HttpError('not_found', `no rule ${params.id}`);
+      const rule = harness.store.transaction(() => {
+        harness.store.permissions.removeRule(id);
+        return harness.store.permissions.addRule({ scope: cur.scope, ...(cur.scopeId ? { scopeId: cur.scopeId } : {}), rule: (body as { rule: PermissionRule }).rule });
+      });
+      return { rule };
+    },
+    deleteRule({ params }) {
+      if (!harness.store.permissions.removeRule(Number(params.id))) throw new HttpError('not_found', `no rule ${params.id}`);
+      return { ok: true };
+    },
+    audit({ query }) {
+      const session = query.session as string | undefined;
+      const id = session ? harness.sessions.find(session)?.id : undefined;
+      if (session && !id) throw new HttpError('not_found', `no session ${session}`);
+      const all = harness.store.permissions.listAudit(id);
+      const limit = (query.limit as number | undefined) ?? 200;
+      return { records: all.slice(-limit) };
+    },
+  };
+}

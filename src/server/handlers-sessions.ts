@@ -1,0 +1,256 @@
+/** Route handlers for sessions: list, create, open, snapshot, prompt/queue, cancel, choices, permissions, archive, fork, export, import, wire log. */
+import { statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import type { Harness, HarnessSession, Workspace } from '../harness/index.js';
+import type { PermissionRule } from '../permission/types.js';
+import type { StoredSession } from '../store/index.js';
+import type { Handler } from './app.js';
+import type { RouteName } from './contract/index.js';
+import type { Hub, LiveSession } from './hub.js';
+import { HttpError } from './http-error.js';
+import type { TokenIdentity } from './tokens.js';
+
+export function who(identity: TokenIdentity | undefined): string {
+  return identity?.label ?? identity?.id ?? 'unknown';
+}
+
+export function existingDir(path: string, what: string): string {
+  if (!isAbsolute(path)) throw new HttpError('invalid_argument', `${what} must be an absolute path: ${path}`);
+  let dir = false;
+  try {
+    dir = statSync(path).isDirectory();
+  } catch {
+    dir = false;
+  }
+  if (!dir) throw new HttpError('invalid_argument', `${what} is not an existing directory: ${path}`);
+  return path;
+}
+
+export class SessionOps {
+  private readonly opening = new Map<string, Promise<LiveSession>>();
+  constructor(
+    private readonly harness: Harness,
+    private readonly hub: Hub,
+  ) {}
+
+  row(id: string): StoredSession {
+    const row = this.harness.sessions.find(id);
+    if (!row) throw new HttpError('not_found', `no session ${id}`);
+    return row;
+  }
+
+  workspaceOf(row: StoredSession): Workspace {
+    const w = row.workspaceId ? this.harness.store.workspaces.get(row.workspaceId) : undefined;
+    return this.harness.workspaces.open(w?.path ?? row.cwd);
+  }
+
+  /** The live session, opened at its agent first when it is not (load, resume or the stored thread). */
+  async live(id: string, o: { provider?: string; profile?: string } = {}): Promise<LiveSession> {
+    const row = this.row(id);
+    const cur = this.hub.get(row.id);
+    if (cur && cur.hs.session.state !== 'closed' && cur.hs.session.state !== 'failed') return cur;
+    let p = this.opening.get(row.id);
+    if (!p) {
+      p = (async () => {
+        const hs = await this.workspaceOf(row).openSession(row.id, o);
+        return this.hub.attach(hs);
+      })();
+      this.opening.set(row.id, p);
+      p.finally(() => this.opening.delete(row.id)).catch(() => undefined);
+    }
+    return p;
+  }
+
+  attach(hs: HarnessSession): LiveSession {
+    return this.hub.attach(hs);
+  }
+}
+
+export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Partial<Record<RouteName, Handler>> {
+  const snap = (id: string) => ({ snapshot: hub.snapshot(ops.row(id)) });
+  return {
+    async listSessions({ query }) {
+      const archived = (query.archived as string | undefined) ?? 'exclude';
+      const filter = { ...(archived === 'include' ? { includeArchived: true } : {}), ...(archived === 'only' ? { archivedOnly: true } : {}) };
+      let agentProblem: string | undefined;
+      let rows: StoredSession[];
+      const wsId = query.workspace as string | undefined;
+      if (wsId) {
+        const w = harness.store.workspaces.get(wsId);
+        if (!w) throw new HttpError('not_found', `no workspace ${wsId}`);
+        rows = harness.store.sessions.list({ ...filter, workspaceId: w.id });
+        if (query.agent === 'true' && w.defaultProvider) {
+          const r = await harness.workspaces.open(w.path).sessions({ ...filter, agent: { provider: w.defaultProvider, ...(w.profile ? { profile: w.profile } : {}) } });
+          agentProblem = r.agentProblem;
+          const known = new Set(rows.map((x) => x.id));
+          const extra = r.sessions
+            .filter((s) => !s.stored && !known.has(s.id))
+            .map((s) => ({ id: s.id, provider: s.provider, cwd: s.cwd, archived: false, stored: false, atAgent: true, live: false, state: 'stored' as const, needsAttention: false, ...(s.title ? { title: s.title } : {}) }));
+          return { sessions: [...rows.map((x) => hub.summary(x)), ...extra], ...(agentProblem ? { agentProblem } : {}) };
+        }
+      } else rows = harness.sessions.list(filter);
+      return { sessions: rows.map((x) => hub.summary(x)) };
+    },
+
+    async createSession({ params, body }) {
+      const w = harness.store.workspaces.get(params.id!);
+      if (!w) throw new HttpError('not_found', `no workspace ${params.id}`, 'Open the folder first: POST /api/workspaces {path}.');
+      existingDir(w.path, 'the workspace');
+      const b = body as { provider?: string; profile?: string; model?: string; mode?: string; permissionMode?: string; mcpServers?: unknown[] };
+      if (b.provider && !harness.registry.has(b.provider)) throw new HttpError('invalid_argument', `no agent "${b.provider}"`, 'GET /api/providers lists them.');
+      const hs = await harness.workspaces.open(w.path).newSession({
+        ...(b.provider ? { provider: b.provider } : {}),
+        ...(b.profile ? { profile: b.profile } : {}),
+        ...(b.permissionMode ? { permissionMode: b.permissionMode as never } : {}),
+        ...(b.mcpServers ? { mcpServers: b.mcpServers } : {}),
+      });
+      if (b.model) await hs.setModel(b.model);
+      if (b.mode) await hs.setMode(b.mode);
+      ops.attach(hs);
+      return snap(hs.id);
+    },
+
+    snapshot: ({ params }) => snap(params.id!),
+
+    async openSession({ params, body }) {
+      const b = body as { provider?: string; profile?: string };
+      const ls = await ops.live(params.id!, b);
+      return snap(ls.hs.id);
+    },
+
+    async prompt({ params, body }) {
+      const b = body as { text: string; images: { mimeType: string; data: string }[] };
+      const ls = await ops.live(params.id!);
+      return hub.prompt(ls, b.text, b.images);
+    },
+
+    queue({ params }) {
+      const ls = hub.get(ops.row(params.id!).id);
+      return { queue: ls ? ls.queue.map((q) => ({ ...q.item })) : [] };
+    },
+
+    editQueued({ params, body }) {
+      const ls = hub.get(ops.row(params.id!).id);
+      if (!ls) throw new HttpError('not_found', `no queued prompt ${params.item}`);
+      hub.editQueued(ls, params.item!, (body as { text: string }).text);
+      return { queue: ls.queue.map((q) => ({ ...q.item })) };
+    },
+
+    removeQueued({ params }) {
+      const ls = hub.get(ops.row(params.id!).id);
+      if (!ls) throw new HttpError('not_found', `no queued prompt ${params.item}`);
+      hub.editQueued(ls, params.item!, undefined);
+      return { queue: ls.queue.map((q) => ({ ...q.item })) };
+    },
+
+    async cancel({ params }) {
+      const ls = hub.get(ops.row(params.id!).id);
+      if (!ls) return { cancelled: false };
+      const hadQueue = ls.queue.length > 0;
+      ls.queue.length = 0;
+      if (hadQueue) hub.queueChanged(ls);
+      const running = ls.hs.session.running !== null;
+      await ls.hs.cancel();
+      return { cancelled: running || hadQueue };
+    },
+
+    async setModel({ params, body }) {
+      const ls = await ops.live(params.id!);
+      const modelId = (body as { modelId: string }).modelId;
+      await ls.hs.setModel(modelId);
+      hub.emit(ls.hs.id, 'choice.updated', { modelId });
+      hub.sessionChanged(ls.hs.id);
+      return { ok: true };
+    },
+
+    async setMode({ params, body }) {
+      const ls = await ops.live(params.id!);
+      const modeId = (body as { modeId: string }).modeId;
+      await ls.hs.setMode(modeId);
+      hub.emit(ls.hs.id, 'choice.updated', { modeId });
+      hub.sessionChanged(ls.hs.id);
+      return { ok: true };
+    },
+
+    permissions({ params }) {
+      const ls = hub.get(ops.row(params.id!).id);
+      return { pending: ls ? [...ls.pending.values()] : [] };
+    },
+
+    answerPermission({ params, body, identity }) {
+      const ls = hub.get(ops.row(params.id!).id);
+      const key = params.requestKey!;
+      if (!ls) throw new HttpError('not_found', `no pending permission ${key}`);
+      const done = ls.resolved.get(key);
+      if (done !== undefined) throw new HttpError('conflict', `already answered by ${done}`, undefined, { answeredBy: done });
+      const b = body as { optionId?: string; cancel?: true; rule?: PermissionRule };
+      const answer = b.optionId !== undefined ? { optionId: b.optionId } : { choice: 'reject_once' as const };
+      const by = who(identity);
+      const r = ls.hs.session.answerPermission(key, answer, by) as { ok: boolean; reason?: string };
+      if (!r.ok) {
+        const later = ls.resolved.get(key);
+        if (r.reason === 'already_answered' || later !== undefined) throw new HttpError('conflict', `already answered by ${later ?? 'someone else'}`, undefined, { answeredBy: later });
+        if (r.reason === 'not_offered') throw new HttpError('invalid_argument', `option ${b.optionId} was not offered`, 'Answer with one of the request\'s options.');
+        throw new HttpError('not_found', `no pending permission ${key}`);
+      }
+      if (b.rule) {
+        // The person's edited rule: live for this session now, stored for when it is reopened.
+        const rule: PermissionRule = { ...b.rule, source: 'user' };
+        ls.hs.session.rules.push(rule);
+        harness.store.permissions.addRule({ scope: 'session', scopeId: ls.hs.id, rule });
+      }
+      return { answeredBy: by };
+    },
+
+    archive({ params, body }) {
+      const row = ops.row(params.id!);
+      const next = (body as { archived: boolean }).archived ? harness.sessions.archive(row.id) : harness.sessions.unarchive(row.id);
+      hub.sessionChanged(row.id);
+      return { session: hub.summary(next) };
+    },
+
+    async fork({ params }) {
+      const row = ops.row(params.id!);
+      const hs = await ops.workspaceOf(row).forkSession(row.id);
+      ops.attach(hs);
+      return snap(hs.id);
+    },
+
+    async exportSession({ params, query, c }) {
+      const row = ops.row(params.id!);
+      const format = query.format as 'md' | 'json' | 'fixture';
+      hub.get(row.id)?.hs.flush();
+      const text = await harness.sessions.export(row.id, format);
+      const ext = format === 'fixture' ? 'ndjson' : format;
+      const type = format === 'md' ? 'text/markdown; charset=utf-8' : format === 'json' ? 'application/json' : 'application/x-ndjson';
+      return c.body(text, 200, { 'content-type': type, 'content-disposition': `attachment; filename="talaria-${row.id.slice(0, 8)}.${ext}"` });
+    },
+
+    async importSession({ body }) {
+      const b = body as { text: string; provider?: string; cwd?: string; title?: string };
+      if (b.cwd) existingDir(b.cwd, 'cwd');
+      const row = await harness.sessions.import(b.text, { ...(b.provider ? { provider: b.provider } : {}), ...(b.cwd ? { cwd: b.cwd } : {}), ...(b.title ? { title: b.title } : {}) });
+      hub.sessionChanged(row.id);
+      return { session: hub.summary(row) };
+    },
+
+    wireLog({ params, query }) {
+      const row = ops.row(params.id!);
+      hub.get(row.id)?.hs.flush();
+      const limit = (query.limit as number | undefined) ?? 500;
+      const after = (query.after as number | undefined) ?? 0;
+      const rows = harness.store.wire.rows(row.id, { fromSeq: after + 1, limit });
+      const frames = rows.map((r) => {
+        let msg: unknown;
+        try {
+          msg = JSON.parse(r.msg);
+        } catch {
+          msg = r.msg;
+        }
+        return { seq: r.seq, at: r.t_ms, dir: r.dir, msg };
+      });
+      const last = rows.at(-1);
+      return { frames, ...(rows.length === limit && last ? { next: last.seq } : {}) };
+    },
+  };
+}

@@ -1,0 +1,271 @@
+/**
+ * The live side of the server: which sessions are attached to an agent, their event stream
+ * (every bus event gets a seq in the event log and goes to every subscriber at once), the
+ * visible prompt queue, pending permissions (first answer wins) and "needs attention" events.
+ */
+import type { Harness, HarnessSession, SessionOrigin } from '../harness/index.js';
+import type { SessionEvent } from '../session/events.js';
+import type { StoredSession } from '../store/index.js';
+import type { ContentBlock, Entry } from '../thread/types.js';
+import type { PendingPermission, QueuedPrompt, SessionSnapshot, SessionSummaryInfo, StreamEvent, StreamEventName } from './contract/index.js';
+import type { EventLog } from './event-log.js';
+import { HttpError } from './http-error.js';
+
+interface Queued {
+  item: QueuedPrompt;
+  blocks: ContentBlock[];
+}
+
+export interface LiveSession {
+  hs: HarnessSession;
+  origin: SessionOrigin;
+  queue: Queued[];
+  pending: Map<string, PendingPermission>;
+  /** requestKey → who answered (for a late answer's `conflict`). */
+  resolved: Map<string, string>;
+  off: () => void;
+}
+
+export type EventSink = (ev: StreamEvent, json: string) => void;
+
+export class Hub {
+  readonly live = new Map<string, LiveSession>();
+  private readonly sinks = new Map<string, Set<EventSink>>();
+  private readonly listListeners = new Set<(s: SessionSummaryInfo) => void>();
+  private queueSeq = 0;
+
+  constructor(
+    readonly harness: Harness,
+    readonly log: EventLog,
+  ) {}
+
+  // ---- fan-out ----
+  subscribe(sessionId: string, sink: EventSink): () => void {
+    let set = this.sinks.get(sessionId);
+    if (!set) this.sinks.set(sessionId, (set = new Set()));
+    set.add(sink);
+    return () => set.delete(sink);
+  }
+
+  onSessionUpdated(fn: (s: SessionSummaryInfo) => void): () => void {
+    this.listListeners.add(fn);
+    return () => this.listListeners.delete(fn);
+  }
+
+  emit(sessionId: string, type: StreamEventName, body: Record<string, unknown>): StreamEvent {
+    const ev = this.log.append(sessionId, type, body);
+    const set = this.sinks.get(sessionId);
+    if (set && set.size > 0) {
+      const json = JSON.stringify({ type: 'event', event: ev });
+      for (const sink of set) sink(ev, json);
+    }
+    return ev;
+  }
+
+  sessionChanged(id: string): void {
+    if (this.listListeners.size === 0) return;
+    const row = this.harness.sessions.find(id);
+    if (!row) return;
+    const s = this.summary(row);
+    for (const fn of this.listListeners) fn(s);
+  }
+
+  // ---- attach ----
+  /** Attaches a freshly opened harness session: a `session.live` reset, then every bus event. */
+  attach(hs: HarnessSession): LiveSession {
+    const prev = this.live.get(hs.id);
+    if (prev) prev.off();
+    const ls: LiveSession = { hs, origin: hs.origin, queue: prev?.queue ?? [], pending: new Map(), resolved: new Map(), off: () => {} };
+    for (const p of hs.session.pendingPermissions()) this.addPending(ls, p as unknown as Record<string, unknown>, 0);
+    this.live.set(hs.id, ls);
+    this.emit(hs.id, 'session.live', { origin: hs.origin, provider: hs.provider });
+    ls.off = hs.subscribe((e) => this.onBusEvent(ls, e));
+    this.sessionChanged(hs.id);
+    return ls;
+  }
+
+  private addPending(ls: LiveSession, e: Record<string, unknown>, seq: number): void {
+    const p: PendingPermission = {
+      requestKey: String(e.requestKey),
+      toolCallId: String(e.toolCallId),
+      options: (e.options as unknown[]) ?? [],
+      subject: e.subject,
+      seq,
+      ...(typeof e.title === 'string' ? { title: e.title } : {}),
+    };
+    ls.pending.set(p.requestKey, p);
+  }
+
+  private onBusEvent(ls: LiveSession, e: SessionEvent): void {
+    const { sessionId: _a, seq: _b, at: _c, type, ...body } = e;
+    const id = ls.hs.id;
+    const ev = this.emit(id, type, body);
+    switch (e.type) {
+      case 'permission.asked':
+        this.addPending(ls, e as unknown as Record<string, unknown>, ev.seq);
+        this.emit(id, 'attention', { kind: 'permission', text: `Permission needed: ${e.title ?? e.toolCallId}` });
+        this.sessionChanged(id);
+        break;
+      case 'permission.decided': {
+        ls.pending.delete(e.requestKey);
+        const who = e.answeredBy ?? e.decidedBy;
+        ls.resolved.set(e.requestKey, who);
+        this.emit(id, 'permission.resolved', {
+          requestKey: e.requestKey,
+          toolCallId: e.toolCallId,
+          outcome: e.outcome,
+          decidedBy: e.decidedBy,
+          ...(e.answeredBy !== undefined ? { answeredBy: e.answeredBy } : {}),
+        });
+        this.sessionChanged(id);
+        break;
+      }
+      case 'turn.ended':
+        this.emit(id, 'attention', { kind: 'turn.ended', text: `Turn ended: ${e.stopReason}` });
+        this.log.prune(id);
+        this.startNext(ls);
+        this.sessionChanged(id);
+        break;
+      case 'session.state':
+        if (e.state === 'failed') this.emit(id, 'attention', { kind: 'crashed', text: 'The agent stopped working for this session.' });
+        if (e.state === 'closed' || e.state === 'failed') this.sessionChanged(id);
+        break;
+      case 'info.updated':
+        this.sessionChanged(id);
+        break;
+      default:
+        break;
+    }
+  }
+
+  // ---- prompts and the visible queue ----
+  prompt(ls: LiveSession, text: string, images: { mimeType: string; data: string }[]): { id: string; queued: boolean; position: number } {
+    const blocks: ContentBlock[] = [];
+    if (text.trim() !== '') blocks.push({ type: 'text', text });
+    for (const img of images) blocks.push({ type: 'image', mimeType: img.mimeType, data: img.data });
+    const busy = ls.hs.session.running !== null || ls.queue.length > 0;
+    if (!busy) {
+      const turn = ls.hs.prompt(blocks);
+      turn.result.catch(() => undefined);
+      return { id: turn.id, queued: false, position: 0 };
+    }
+    const item: QueuedPrompt = { id: `q${++this.queueSeq}`, text, images: images.length, position: ls.queue.length + 1, queuedAt: Date.now() };
+    ls.queue.push({ item, blocks });
+    this.queueChanged(ls);
+    return { id: item.id, queued: true, position: item.position };
+  }
+
+  private startNext(ls: LiveSession): void {
+    if (ls.hs.session.running !== null) return;
+    const next = ls.queue.shift();
+    if (!next) return;
+    this.queueChanged(ls);
+    const turn = ls.hs.prompt(next.blocks);
+    turn.result.catch(() => undefined);
+  }
+
+  queueChanged(ls: LiveSession): void {
+    ls.queue.forEach((q, i) => (q.item.position = i + 1));
+    this.emit(ls.hs.id, 'queue.updated', { queue: ls.queue.map((q) => ({ ...q.item })) });
+  }
+
+  editQueued(ls: LiveSession, itemId: string, text: string | undefined): void {
+    const i = ls.queue.findIndex((q) => q.item.id === itemId);
+    if (i < 0) throw new HttpError('not_found', `no queued prompt ${itemId} (it may have started already)`);
+    if (text === undefined) ls.queue.splice(i, 1);
+    else {
+      const q = ls.queue[i]!;
+      q.item.text = text;
+      q.blocks = [{ type: 'text', text }, ...q.blocks.filter((b) => b.type !== 'text')];
+    }
+    this.queueChanged(ls);
+  }
+
+  // ---- reads ----
+  get(id: string): LiveSession | undefined {
+    return this.live.get(id);
+  }
+
+  summary(row: StoredSession): SessionSummaryInfo {
+    const ls = this.live.get(row.id);
+    const entries = ls?.hs.thread.entries;
+    const last = entries ? [...entries].reverse().find((e: Entry) => e.kind === 'assistant_message' || e.kind === 'user_message') : undefined;
+    const preview = last && 'text' in last ? last.text.split('\n').find((l) => l.trim() !== '')?.slice(0, 160) : undefined;
+    return {
+      id: row.id,
+      provider: row.provider,
+      cwd: row.cwd,
+      archived: row.archived,
+      stored: true,
+      updatedAt: row.lastActiveAt ?? row.updatedAt,
+      live: ls !== undefined && ls.hs.session.state !== 'closed',
+      state: ls ? ls.hs.session.state : 'stored',
+      needsAttention: ls !== undefined && ls.pending.size > 0,
+      ...(row.agentSessionId ? { agentSessionId: row.agentSessionId } : {}),
+      ...(row.profile ? { profile: row.profile } : {}),
+      ...(row.workspaceId ? { workspaceId: row.workspaceId } : {}),
+      ...((ls?.hs.thread.title ?? row.title) ? { title: ls?.hs.thread.title ?? row.title } : {}),
+      ...(preview ? { preview } : {}),
+      ...(row.modelId ? { modelId: row.modelId } : {}),
+      ...(row.modeId ? { modeId: row.modeId } : {}),
+    };
+  }
+
+  /** The session at its current seq: the live thread, or the store's when it is not attached. */
+  snapshot(row: StoredSession): SessionSnapshot {
+    this.log.flush();
+    const ls = this.live.get(row.id);
+    const seq = this.log.head(row.id).last;
+    if (ls) {
+      const t = ls.hs.thread;
+      const s = ls.hs.session;
+      const key = this.harness.host.targetOf(s);
+      const info = key ? this.harness.connectionInfo(key) : undefined;
+      const agentCaps = info?.agentCapabilities as { loadSession?: boolean; promptCapabilities?: { image?: boolean } } | undefined;
+      const images = agentCaps?.promptCapabilities?.image ?? false;
+      return {
+        session: this.summary(row),
+        seq,
+        thread: threadJson(t),
+        origin: ls.origin,
+        pending: [...ls.pending.values()],
+        queue: ls.queue.map((q) => ({ ...q.item })),
+        ...(s.running ? { turnId: s.running.id } : {}),
+        catalog: s.catalog,
+        agent: {
+          ...(info?.agentInfo?.name ? { name: info.agentInfo.name } : {}),
+          ...(info?.agentInfo?.version ? { version: info.agentInfo.version } : {}),
+          images,
+          ...(agentCaps?.loadSession !== undefined ? { loadSession: agentCaps.loadSession } : {}),
+        },
+      };
+    }
+    const snap = this.harness.store.entries.loadSnapshot(row.id);
+    return {
+      session: this.summary(row),
+      seq,
+      thread: snap ? threadJson(snap) : { entries: [], plan: null, availableCommands: [], context: {} },
+      origin: 'stored',
+      pending: [],
+      queue: [],
+    };
+  }
+
+  async closeAll(): Promise<void> {
+    for (const ls of this.live.values()) ls.off();
+    this.log.flush();
+  }
+}
+
+function threadJson(t: { entries: unknown[]; plan: unknown[] | null; availableCommands: unknown[]; currentModeId?: string; configOptions?: unknown[]; title?: string; updatedAt?: string; context: unknown }): SessionSnapshot['thread'] {
+  return {
+    entries: t.entries.slice(),
+    plan: t.plan ? t.plan.slice() : null,
+    availableCommands: t.availableCommands.slice(),
+    context: t.context,
+    ...(t.currentModeId !== undefined ? { currentModeId: t.currentModeId } : {}),
+    ...(t.configOptions !== undefined ? { configOptions: t.configOptions } : {}),
+    ...(t.title !== undefined ? { title: t.title } : {}),
+    ...(t.updatedAt !== undefined ? { updatedAt: t.updatedAt } : {}),
+  };
+}

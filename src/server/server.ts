@@ -1,0 +1,206 @@
+/**
+ * `talaria serve`'s server: one port (loopback by default) with `/` the web UI, `/api` the HTTP
+ * API, `/ws` the UI's WebSocket, and reserved upgrade mounts for `/acp` and `/captp`.
+ *
+ *   const s = await startServer({ harness, port: 0 });
+ *   console.log(s.url);   // http://127.0.0.1:PORT/#token=…
+ *   await s.close();      // graceful: turns finish or are cancelled, agents stop, the store closes
+ */
+import { readFileSync } from 'node:fs';
+import { createServer as createHttp, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createHttps } from 'node:https';
+import type { Duplex } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { createAdaptorServer } from '@hono/node-server';
+import { WebSocketServer } from 'ws';
+import type { Harness } from '../harness/index.js';
+import { TalariaError } from '../protocol/errors.js';
+import { silentLogger, type Logger } from '../protocol/types.js';
+import { buildApp, type Handlers } from './app.js';
+import { PATHS, WS_CLOSE, type Role } from './contract/index.js';
+import { EventLog } from './event-log.js';
+import { guardConfig, hostAllowed, isLoopback, originAllowed, tokenFrom } from './guard.js';
+import { miscHandlers } from './handlers-misc.js';
+import { SessionOps, sessionHandlers } from './handlers-sessions.js';
+import { Hub } from './hub.js';
+import { TokenRegistry, tokensFile, type TokenIdentity } from './tokens.js';
+import { WsConn } from './ws-conn.js';
+
+export interface ServerOptions {
+  harness: Harness;
+  /** 0 (default): a free port. */
+  port?: number;
+  /** Default 127.0.0.1. Anything else needs `tls` or `insecure`. */
+  host?: string;
+  tls?: { cert: string; key: string };
+  /** Serve plain HTTP on a non-loopback address anyway (a warning is logged on every start). */
+  insecure?: boolean;
+  logger?: Logger;
+  version?: string;
+  /** Where the built web UI is (default: dist/web of the package). */
+  webRoot?: string;
+  /** Tokens file (default <home>/server-tokens.json; null: the start token only). */
+  tokensFile?: string | null;
+  /** The role of the token printed at start (default controller). */
+  startRole?: Role;
+  maxBodyBytes?: number;
+  maxFrameBytes?: number;
+  maxBufferedBytes?: number;
+  heartbeatMs?: number;
+  /** How long a graceful stop lets running turns finish before cancelling them (default 5 s). */
+  graceMs?: number;
+  /** Event log retention per session. */
+  retainEvents?: number;
+  /** Extra Host names accepted (e.g. a LAN name with TLS). */
+  allowHosts?: string[];
+}
+
+export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer, identity: TokenIdentity) => void;
+
+export interface RunningServer {
+  readonly port: number;
+  readonly host: string;
+  /** The origin, e.g. http://127.0.0.1:4000. */
+  readonly origin: string;
+  /** The link a person clicks: origin + `/#token=…`. */
+  readonly url: string;
+  /** The start token (controller unless startRole says otherwise). */
+  readonly token: string;
+  readonly tokens: TokenRegistry;
+  readonly hub: Hub;
+  /** Attaches a WebSocket face at a reserved path (`/acp`, `/captp`); the token is checked first. */
+  mount(path: string, handler: UpgradeHandler): void;
+  /** Live `/ws` connections (tests, stats). */
+  connections(): number;
+  close(): Promise<void>;
+}
+
+const DEFAULT_WEB = fileURLToPath(new URL('../../dist/web', import.meta.url));
+
+function reject(socket: Duplex, status: number, text: string): void {
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
+}
+
+export async function startServer(o: ServerOptions): Promise<RunningServer> {
+  const harness = o.harness;
+  const logger = o.logger ?? silentLogger;
+  const host = o.host ?? '127.0.0.1';
+  if (!isLoopback(host) && !o.tls && !o.insecure) {
+    throw new TalariaError('invalid_argument', `--host ${host} is not loopback: serving it needs --tls-cert and --tls-key (or --insecure)`, { host });
+  }
+  if (!isLoopback(host) && !o.tls) logger.warn(`serve: plain HTTP on ${host}: the token and every session cross the network unencrypted (--insecure)`);
+  const version = o.version ?? '0.0.0';
+  const startedAt = Date.now();
+  const tokens = new TokenRegistry(o.tokensFile === null ? undefined : (o.tokensFile ?? tokensFile(harness.home)));
+  const start = tokens.addEphemeral(o.startRole ?? 'controller', 'serve');
+  const log = new EventLog(harness.store, { ...(o.retainEvents ? { retain: o.retainEvents } : {}), onError: (err) => logger.error('serve: event log write failed', { error: String(err) }) });
+  const hub = new Hub(harness, log);
+  const ops = new SessionOps(harness, hub);
+  const handlers = { ...miscHandlers(harness, hub, { version, startedAt }), ...sessionHandlers(harness, hub, ops) } as Handlers;
+
+  // The guard needs the port, known after listen: filled in below, read per request.
+  const guard = { hosts: new Set<string>(), origins: new Set<string>() };
+  const mounts = new Map<string, UpgradeHandler>();
+  const reserved = [PATHS.acp, PATHS.captp];
+  const app = buildApp({ guard, tokens, handlers, logger, maxBodyBytes: o.maxBodyBytes ?? 32 * 1024 * 1024, webRoot: o.webRoot ?? DEFAULT_WEB, reserved });
+
+  const server = (
+    o.tls
+      ? createAdaptorServer({ fetch: app.fetch, createServer: createHttps, serverOptions: { cert: readFileSync(o.tls.cert), key: readFileSync(o.tls.key) } })
+      : createAdaptorServer({ fetch: app.fetch, createServer: createHttp })
+  ) as Server;
+
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: o.maxFrameBytes ?? 1024 * 1024,
+    perMessageDeflate: false,
+    // The browser offers ['talaria', 'talaria.token.…']: answer the plain one, never echo the token.
+    handleProtocols: (protocols) => (protocols.has('talaria') ? 'talaria' : false),
+  });
+  const conns = new Set<WsConn>();
+  const connOpts = { maxBufferedBytes: o.maxBufferedBytes ?? 4 * 1024 * 1024, heartbeatMs: o.heartbeatMs ?? 15_000, version, logger };
+  let stopping = false;
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => undefined);
+    if (stopping) return reject(socket, 503, 'Service Unavailable');
+    if (!hostAllowed(guard, req.headers.host)) return reject(socket, 403, 'Forbidden');
+    if (!originAllowed(guard, req.headers.origin)) return reject(socket, 403, 'Forbidden');
+    const path = (req.url ?? '/').split('?')[0]!;
+    const identity = tokens.verify(
+      tokenFrom({ authorization: req.headers.authorization, cookie: req.headers.cookie, protocol: req.headers['sec-websocket-protocol'] as string | undefined }),
+    );
+    if (!identity) return reject(socket, 401, 'Unauthorized');
+    if (path === PATHS.ws) {
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        const conn = new WsConn(ws, identity, hub, connOpts);
+        conns.add(conn);
+        ws.on('close', () => conns.delete(conn));
+      });
+      return;
+    }
+    const mounted = mounts.get(path);
+    if (mounted) return mounted(req, socket, head, identity);
+    reject(socket, 404, 'Not Found');
+  });
+
+  // A revoked token's live sockets close at once.
+  tokens.onChange(() => {
+    for (const c of conns) if (!tokens.valid(c.identity.id)) c.close(WS_CLOSE.revoked, 'token revoked');
+  });
+
+  await new Promise<void>((resolve, rejectListen) => {
+    server.once('error', rejectListen);
+    server.listen(o.port ?? 0, host, () => {
+      server.off('error', rejectListen);
+      resolve();
+    });
+  });
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : (o.port ?? 0);
+  const g = guardConfig(host, port, Boolean(o.tls), o.allowHosts);
+  for (const h of g.hosts) guard.hosts.add(h);
+  for (const x of g.origins) guard.origins.add(x);
+  const shown = isLoopback(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const origin = `${o.tls ? 'https' : 'http'}://${shown}:${port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      stopping = true;
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      for (const c of conns) c.close(WS_CLOSE.shutdown, 'server stopping');
+      // Let running turns finish within the grace period, then cancel what still runs.
+      const running = [...hub.live.values()].map((ls) => ls.hs.session.running?.result).filter((p): p is NonNullable<typeof p> => p !== undefined);
+      if (running.length > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        const grace = new Promise<void>((r) => (timer = setTimeout(r, o.graceMs ?? 5000)));
+        await Promise.race([Promise.allSettled(running), grace]);
+        clearTimeout(timer);
+        await Promise.allSettled([...hub.live.values()].map((ls) => (ls.hs.session.running ? ls.hs.cancel() : undefined)));
+      }
+      await hub.closeAll();
+      tokens.close();
+      wss.close();
+      await harness.close();
+      server.closeAllConnections();
+      await closed;
+    })());
+
+  return {
+    port,
+    host,
+    origin,
+    url: `${origin}/#token=${start.token}`,
+    token: start.token,
+    tokens,
+    hub,
+    mount(path, handler) {
+      if (!reserved.includes(path as (typeof reserved)[number])) throw new TypeError(`not a reserved mount point: ${path}`);
+      mounts.set(path, handler);
+    },
+    connections: () => conns.size,
+    close,
+  };
+}
+

@@ -1,0 +1,165 @@
+/**
+ * One `/ws` connection: session subscriptions with exact catch-up (`since`), a bounded outbound
+ * buffer (over it, that session's events stop for this client and it is told to resync; the
+ * agent, the store and other clients never wait), and heartbeats.
+ */
+import type { WebSocket } from 'ws';
+import { clientMessage, WS_CLOSE, type ServerMessage } from './contract/index.js';
+import type { Hub } from './hub.js';
+import type { TokenIdentity } from './tokens.js';
+import { toHttpError } from './app.js';
+import type { Logger } from '../protocol/types.js';
+import { HttpError } from './http-error.js';
+
+export interface ConnOptions {
+  /** Bytes the socket may hold unsent before a subscription is cut and told to resync. */
+  maxBufferedBytes: number;
+  heartbeatMs: number;
+  version: string;
+  logger: Logger;
+}
+
+interface Sub {
+  off: () => void;
+  overflowed: boolean;
+}
+
+export class WsConn {
+  private readonly subs = new Map<string, Sub>();
+  private alive = true;
+  private readonly timer: NodeJS.Timeout;
+  private drainTimer: NodeJS.Timeout | undefined;
+  private readonly offList: () => void;
+
+  constructor(
+    readonly ws: WebSocket,
+    readonly identity: TokenIdentity,
+    private readonly hub: Hub,
+    private readonly o: ConnOptions,
+  ) {
+    ws.on('pong', () => (this.alive = true));
+    ws.on('message', (data, isBinary) => this.onMessage(isBinary ? '' : data.toString()));
+    ws.on('close', () => this.dispose());
+    ws.on('error', () => undefined);
+    this.timer = setInterval(() => {
+      if (!this.alive) {
+        ws.close(WS_CLOSE.dead, 'missed heartbeats');
+        ws.terminate();
+        return;
+      }
+      this.alive = false;
+      ws.ping();
+    }, o.heartbeatMs);
+    this.timer.unref();
+    this.offList = hub.onSessionUpdated((session) => this.send({ type: 'session.updated', session }));
+    this.send({ type: 'welcome', role: identity.role, tokenId: identity.id, version: o.version, heartbeatMs: o.heartbeatMs });
+  }
+
+  send(m: ServerMessage): void {
+    this.raw(JSON.stringify(m));
+  }
+
+  private raw(json: string): void {
+    if (this.ws.readyState === this.ws.OPEN) this.ws.send(json);
+  }
+
+  private onMessage(text: string): void {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      this.send({ type: 'error', error: { code: 'invalid_body', message: 'a message must be JSON text' } });
+      return;
+    }
+    const r = clientMessage.safeParse(parsed);
+    if (!r.success) {
+      this.send({ type: 'error', error: { code: 'invalid_body', message: `invalid message: ${r.error.issues[0]?.message ?? 'bad shape'}` } });
+      return;
+    }
+    const m = r.data;
+    try {
+      if (m.type === 'ping') this.send({ type: 'pong', ...(m.id !== undefined ? { id: m.id } : {}) });
+      else if (m.type === 'unsubscribe') this.unsubscribe(m.sessionId);
+      else this.subscribe(m.sessionId, m.since);
+    } catch (err) {
+      const e = toHttpError(err, this.o.logger);
+      this.send({ type: 'error', error: e.body(), sessionId: m.type === 'ping' ? undefined : m.sessionId } as ServerMessage);
+    }
+  }
+
+  private unsubscribe(sessionId: string): void {
+    const row = this.hub.harness.sessions.find(sessionId);
+    const id = row?.id ?? sessionId;
+    this.subs.get(id)?.off();
+    this.subs.delete(id);
+  }
+
+  /**
+   * Catch-up and going live happen in one synchronous step: events are appended synchronously
+   * on the event loop, so nothing can fall between the log read and the live registration.
+   */
+  subscribe(sessionId: string, since: number | undefined): void {
+    const row = this.hub.harness.sessions.find(sessionId);
+    if (!row) throw new HttpError('not_found', `no session ${sessionId}`);
+    const id = row.id;
+    this.subs.get(id)?.off();
+    const events = since === undefined ? undefined : this.hub.log.after(id, since);
+    let seq: number;
+    if (events === undefined) {
+      const snapshot = this.hub.snapshot(row);
+      seq = snapshot.seq;
+      this.send({ type: 'snapshot', sessionId: id, snapshot });
+    } else {
+      for (const event of events) this.send({ type: 'event', event });
+      seq = events.at(-1)?.seq ?? since!;
+    }
+    const sub: Sub = { overflowed: false, off: () => {} };
+    sub.off = this.hub.subscribe(id, (ev, json) => {
+      if (sub.overflowed) return;
+      if (this.ws.bufferedAmount > this.o.maxBufferedBytes) {
+        sub.overflowed = true;
+        this.watchDrain();
+        return;
+      }
+      // A `session.live` reset rebuilt the history outside the stream: a fresh snapshot follows it.
+      this.raw(json);
+      if (ev.type === 'session.live') this.send({ type: 'snapshot', sessionId: id, snapshot: this.hub.snapshot(row) });
+    });
+    this.subs.set(id, sub);
+    this.send({ type: 'synced', sessionId: id, seq });
+  }
+
+  /** Once the socket drained, tells each cut subscription to resync (it resumes with `since`). */
+  private watchDrain(): void {
+    if (this.drainTimer) return;
+    this.drainTimer = setInterval(() => {
+      if (this.ws.readyState !== this.ws.OPEN) return this.stopDrain();
+      if (this.ws.bufferedAmount > this.o.maxBufferedBytes / 2) return;
+      for (const [id, sub] of this.subs) {
+        if (!sub.overflowed) continue;
+        sub.off();
+        this.subs.delete(id);
+        this.send({ type: 'resync', sessionId: id, reason: 'overflow' });
+      }
+      this.stopDrain();
+    }, 20);
+    this.drainTimer.unref();
+  }
+
+  private stopDrain(): void {
+    if (this.drainTimer) clearInterval(this.drainTimer);
+    this.drainTimer = undefined;
+  }
+
+  close(code: number, reason: string): void {
+    this.ws.close(code, reason);
+  }
+
+  dispose(): void {
+    clearInterval(this.timer);
+    this.stopDrain();
+    this.offList();
+    for (const s of this.subs.values()) s.off();
+    this.subs.clear();
+  }
+}

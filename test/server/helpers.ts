@@ -1,0 +1,107 @@
+/** Real servers on loopback over real harnesses (demo agent, Hermes emulator) in temp homes. */
+import { request } from 'node:http';
+import { afterAll } from 'vitest';
+import WebSocket from 'ws';
+import { connectServer, type ServerClient } from '../../src/server/client/index.js';
+import type { WebSocketCtor } from '../../src/server/client/socket.js';
+import { startServer, type RunningServer, type ServerOptions } from '../../src/server/index.js';
+import type { ServerMessage, StreamEvent } from '../../src/server/contract/index.js';
+import { makeHarness, place, type Place } from '../harness/helpers.js';
+
+export { place, tempDir } from '../harness/helpers.js';
+
+const servers: RunningServer[] = [];
+afterAll(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+export interface Served {
+  p: Place;
+  server: RunningServer;
+  client: ServerClient;
+  harness: ReturnType<typeof makeHarness>;
+}
+
+export async function serve(
+  o: { hermes?: boolean; vars?: Record<string, string>; p?: Place; permission?: 'ask' | 'auto' } & Omit<ServerOptions, 'harness'> = {},
+): Promise<Served> {
+  const { hermes, vars, p: given, permission, ...opts } = o;
+  const p = given ?? place();
+  const harness = makeHarness(p, {
+    ...(hermes ? { hermes } : {}),
+    ...(vars ? { vars } : {}),
+    host: { terminateGraceMs: 500, permission: { mode: permission ?? 'ask' } },
+  });
+  const server = await startServer({ harness, version: 'test', ...opts });
+  servers.push(server);
+  const client = connectServer(server.url, undefined, { WebSocket: WebSocket as unknown as WebSocketCtor });
+  return { p, server, client, harness };
+}
+
+/** Raw HTTP (node:http, so Host can be anything) with full control over headers and token. */
+export function raw(
+  s: RunningServer,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string; token?: string | null } = {},
+): Promise<{ status: number; json: Record<string, unknown> & { code?: string }; text: string; headers: Record<string, string | string[] | undefined> }> {
+  const headers: Record<string, string> = { ...(init.headers ?? {}) };
+  const tok = init.token === undefined ? s.token : init.token;
+  if (tok) headers.authorization = `Bearer ${tok}`;
+  if (init.body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: s.port, path, method: init.method ?? 'GET', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, json: json as Record<string, unknown> & { code?: string }, text, headers: res.headers });
+      });
+    });
+    req.on('error', reject);
+    if (init.body !== undefined) req.write(init.body);
+    req.end();
+  });
+}
+
+/** A raw `ws` client that records every message and can wait for one. */
+export class Probe {
+  readonly messages: ServerMessage[] = [];
+  private waiters: { pred: (m: ServerMessage) => boolean; resolve: (m: ServerMessage) => void }[] = [];
+  readonly ws: WebSocket;
+  closed: Promise<number>;
+  constructor(s: RunningServer, o: { token?: string; headers?: Record<string, string> } = {}) {
+    this.ws = new WebSocket(`${s.origin.replace(/^http/, 'ws')}/ws`, ['talaria', `talaria.token.${o.token ?? s.token}`], { headers: o.headers ?? {}, perMessageDeflate: false });
+    this.ws.on('message', (d) => {
+      const m = JSON.parse(d.toString()) as ServerMessage;
+      this.messages.push(m);
+      this.waiters = this.waiters.filter((w) => (w.pred(m) ? (w.resolve(m), false) : true));
+    });
+    this.closed = new Promise((r) => this.ws.on('close', (code) => r(code)));
+  }
+  wait<T extends ServerMessage>(pred: (m: ServerMessage) => boolean): Promise<T> {
+    const hit = this.messages.find(pred);
+    if (hit) return Promise.resolve(hit as T);
+    return new Promise((resolve) => this.waiters.push({ pred, resolve: resolve as (m: ServerMessage) => void }));
+  }
+  /** Waits for a message that arrives after now. */
+  next<T extends ServerMessage>(pred: (m: ServerMessage) => boolean): Promise<T> {
+    return new Promise((resolve) => this.waiters.push({ pred, resolve: resolve as (m: ServerMessage) => void }));
+  }
+  send(m: unknown): void {
+    this.ws.send(JSON.stringify(m));
+  }
+  events(sessionId: string): StreamEvent[] {
+    return this.messages.flatMap((m) => (m.type === 'event' && m.event.sessionId === sessionId ? [m.event] : []));
+  }
+  close(): void {
+    this.ws.close();
+  }
+}
+
+export const isEvent = (sessionId: string, type: string) => (m: ServerMessage) => m.type === 'event' && m.event.sessionId === sessionId && m.event.type === type;
