@@ -56,6 +56,18 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
   );
 
   const first = view.pending[0];
+  // A new request takes the focus when it would interrupt nothing (empty composer or no focus),
+  // so its one-key answers work at once; the composer gets it back after the answer.
+  const firstKey = first?.requestKey;
+  useEffect(() => {
+    if (readOnly) return;
+    const a = document.activeElement as HTMLElement | null;
+    const composer = document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message to the agent"]');
+    if (firstKey) {
+      const idle = !a || a === document.body || (a === composer && composer.value === '');
+      if (idle) document.querySelector<HTMLButtonElement>(`[data-request="${CSS.escape(firstKey)}"] .approval-actions button`)?.focus();
+    } else if (a === document.body || a?.closest('.approval-card')) composer?.focus();
+  }, [firstKey, readOnly]);
   // Keyboard: 1..9 answer the first pending request, D opens its details (not while typing).
   useEffect(() => {
     if (!first || readOnly) return;

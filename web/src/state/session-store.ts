@@ -112,6 +112,15 @@ export class SessionStore {
     const v = this.view;
     if (e.seq <= v.seq) return;
     v.seq = e.seq;
+    // `entry.appended {index, text}`: the server's compact form of a message entry that only grew.
+    const ev = e as unknown as { type: string; index?: unknown; text?: unknown };
+    if (ev.type === 'entry.appended' && typeof ev.index === 'number' && typeof ev.text === 'string') {
+      const old = v.entries[ev.index];
+      if (isObj(old) && typeof old.text === 'string') v.entries[ev.index] = { ...old, text: old.text + ev.text };
+      v.version++;
+      this.changed();
+      return;
+    }
     switch (e.type) {
       case 'entry.added':
       case 'entry.updated':

@@ -1,0 +1,88 @@
+/**
+ * A real `talaria serve` for the browser tests: the CLI as a child process on a free loopback
+ * port, with its own TALARIA_HOME and a workspace folder, the demo agent (no streaming delay
+ * unless asked) — and the URL it prints. Stopped with SIGTERM (graceful), then its group killed.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { WEB_ROOT } from './build.js';
+
+const TSX = import.meta.resolve('tsx');
+const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+
+export interface Served {
+  /** The printed link, `http://127.0.0.1:PORT/#token=…`. */
+  url: string;
+  origin: string;
+  token: string;
+  /** A folder the tests open as a workspace. */
+  project: string;
+  home: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export async function startServe(o: { chunkDelayMs?: number; env?: Record<string, string>; args?: string[] } = {}): Promise<Served> {
+  const home = realpathSync(mkdtempSync(join(tmpdir(), 'talaria-web-')));
+  const project = join(home, 'project');
+  mkdirSync(project, { recursive: true });
+  const argv = ['--import', TSX, MAIN, 'serve', '--port', '0', ...(o.args ?? [])];
+  const child: ChildProcess = spawn(process.execPath, argv, {
+    cwd: project,
+    detached: true,
+    env: {
+      ...process.env,
+      TALARIA_HOME: join(home, 'talaria'),
+      TALARIA_DEMO_HOME: join(home, 'demo'),
+      TALARIA_DEMO_CHUNK_DELAY_MS: String(o.chunkDelayMs ?? 0),
+      TALARIA_WEB_ROOT: WEB_ROOT,
+      NO_COLOR: '1',
+      ...o.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (c: Buffer): void => {
+      out += c.toString('utf8');
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+)/.exec(out);
+      if (m) resolve(m[1]!);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`talaria serve exited (${code}) before printing its URL:\n${out}`)));
+  });
+  const u = new URL(url);
+  return {
+    url,
+    origin: u.origin,
+    token: new URLSearchParams(u.hash.slice(1)).get('token')!,
+    project,
+    home,
+    output: () => out,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        const gone = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        const t = setTimeout(() => {
+          try {
+            process.kill(-child.pid!, 'SIGKILL');
+          } catch {
+            /* already gone */
+          }
+        }, 10_000);
+        await gone;
+        clearTimeout(t);
+      }
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        /* the group is gone */
+      }
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
