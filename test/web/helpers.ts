@@ -61,7 +61,7 @@ export async function openProject(page: Page, path: string): Promise<void> {
 export async function newSession(page: Page): Promise<string> {
   await page.getByRole('button', { name: /^New session with/ }).first().click();
   await page.getByLabel('Message to the agent').waitFor();
-  await expect.poll(() => new URL(page.url()).hash).toMatch(/^#\/s\//);
+  await page.waitForURL(/#\/s\//);
   return decodeURIComponent(new URL(page.url()).hash.replace(/^#\/s\//, '').split('/')[0]!);
 }
 

@@ -96,7 +96,7 @@ export function Composer({
         <ul className="queue" aria-label="Queued prompts">
           {queue.map((q) => (
             <li key={q.id}>
-              <span className="muted small">Queued #{q.position + 1}</span> <span className="queue-text">{q.text || `${q.images} image(s)`}</span>
+              <span className="muted small">Queued #{q.position}</span> <span className="queue-text">{q.text || `${q.images} image(s)`}</span>
               <button type="button" className="icon-btn" aria-label={`Remove queued prompt: ${q.text.slice(0, 40)}`} onClick={() => onRemoveQueued(q.id)}>
                 ×
               </button>

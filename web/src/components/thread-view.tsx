@@ -45,7 +45,7 @@ export function ThreadView({ view, footer }: { view: SessionView; footer?: React
             const entry = view.entries[it.index];
             const tcid = isObj(entry) && typeof entry.toolCallId === 'string' ? entry.toolCallId : undefined;
             return (
-              <div key={it.key} data-index={it.index} ref={v.measureElement} className="thread-row">
+              <div key={it.key} data-index={it.index} data-entry={String(it.key)} ref={v.measureElement} className="thread-row">
                 <EntryRow entry={entry} index={it.index} resolution={tcid ? resolvedByTool.get(tcid) : undefined} />
               </div>
             );

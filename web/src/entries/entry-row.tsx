@@ -33,7 +33,7 @@ export const EntryRow = memo(function EntryRow({ entry, index, resolution }: { e
       return (
         <div className={`notice notice-${e.level}`} role={e.level === 'error' ? 'alert' : 'note'} data-code={e.code}>
           <span className="notice-icon" aria-hidden="true">
-            {e.level === 'error' ? '⛔' : e.level === 'warning' ? '⚠' : 'ℹ'}
+            {e.level === 'error' ? '✕' : e.level === 'warning' ? '!' : 'i'}
           </span>
           <span>{e.text}</span>
         </div>
@@ -53,7 +53,7 @@ function Thought({ text }: { text: string }) {
   return (
     <div className="thought">
       <button type="button" className="link-btn small" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
-        💭 Thinking {open ? '▴' : '▾'}
+        Thinking {open ? '▴' : '▾'}
       </button>
       {open ? <MarkdownText text={text} /> : <p className="thought-peek muted small">{text.slice(-160)}</p>}
     </div>

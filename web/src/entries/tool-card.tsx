@@ -4,19 +4,7 @@ import type { Resolution } from '../state/session-store.js';
 import { DiffView } from './diff-view.js';
 import { TerminalOutput, hasAnsi } from './terminal.js';
 import { MarkdownText } from './markdown.js';
-
-const KIND_ICON: Record<string, string> = {
-  read: '📖',
-  edit: '✏️',
-  delete: '🗑',
-  move: '↔',
-  search: '🔍',
-  execute: '▶',
-  think: '💭',
-  fetch: '🌐',
-  switch_mode: '⇄',
-  other: '⚙',
-};
+import { KindIcon } from './kind-icon.js';
 
 const STATUS_TEXT: Record<string, string> = {
   pending: 'pending',
@@ -32,12 +20,10 @@ export const ToolCard = memo(function ToolCard({ tool, resolution }: { tool: Too
   const settled = tool.status === 'completed' || tool.status === 'failed' || tool.status === 'cancelled';
   const [open, setOpen] = useState(true);
   return (
-    <article className={`tool-card status-${tool.status}`} aria-label={`Tool call: ${tool.title}, ${STATUS_TEXT[tool.status] ?? tool.status}`} data-tool={tool.toolCallId}>
+    <article className={`tool-card status-${tool.status}`} data-kind={tool.toolKind ?? 'other'} aria-label={`Tool call (${tool.toolKind ?? 'other'}): ${tool.title}, ${STATUS_TEXT[tool.status] ?? tool.status}`} data-tool={tool.toolCallId}>
       <header className="tool-head">
         <button type="button" className="tool-toggle" aria-expanded={open} onClick={() => setOpen((o) => !o)} aria-label={open ? 'Collapse' : 'Expand'}>
-          <span className="tool-icon" aria-hidden="true">
-            {KIND_ICON[tool.toolKind ?? 'other'] ?? KIND_ICON.other}
-          </span>
+          <KindIcon kind={tool.toolKind} />
         </button>
         <span className="tool-title">{tool.title}</span>
         <span className={`tool-status st-${tool.status}`}>

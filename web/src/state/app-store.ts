@@ -68,6 +68,10 @@ export class AppStore {
       onEvent: (e) => {
         store.applyEvent(e);
         if (e.type === 'attention') this.attention(e.text);
+        // Keep the sidebar's line of this session live between the server's session.updated messages.
+        if (e.type === 'session.state') this.patchSession(id, { state: e.state });
+        if (e.type === 'permission.asked') this.patchSession(id, { needsAttention: true });
+        if (e.type === 'permission.resolved' || e.type === 'permission.decided') this.patchSession(id, { needsAttention: store.get().pending.length > 0 });
       },
     });
     this.sessions.set(id, { store, sub });
@@ -77,6 +81,11 @@ export class AppStore {
   upsertSession(s: SessionSummaryInfo): void {
     const list = this.state.sessions.filter((x) => x.id !== s.id);
     this.set({ sessions: [s, ...list].sort((a, b) => (b.updatedAt ?? 0) - (a.updatedAt ?? 0)) });
+  }
+
+  private patchSession(id: string, patch: Partial<SessionSummaryInfo>): void {
+    if (!this.state.sessions.some((s) => s.id === id)) return;
+    this.set({ sessions: this.state.sessions.map((s) => (s.id === id ? { ...s, ...patch } : s)) });
   }
 
   private attention(text: string): void {
