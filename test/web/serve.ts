@@ -3,7 +3,7 @@
  * port, with its own TALARIA_HOME and a workspace folder, the demo agent (no streaming delay
  * unless asked) — and the URL it prints. Stopped with SIGTERM (graceful), then its group killed.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +22,8 @@ export interface Served {
   project: string;
   home: string;
   output(): string;
+  /** `talaria serve tokens add [--observer]` against this server's home: the new token. */
+  addToken(role: 'controller' | 'observer', label: string): string;
   stop(): Promise<void>;
 }
 
@@ -30,10 +32,7 @@ export async function startServe(o: { chunkDelayMs?: number; env?: Record<string
   const project = join(home, 'project');
   mkdirSync(project, { recursive: true });
   const argv = ['--import', TSX, MAIN, 'serve', '--port', '0', ...(o.args ?? [])];
-  const child: ChildProcess = spawn(process.execPath, argv, {
-    cwd: project,
-    detached: true,
-    env: {
+  const env = {
       ...process.env,
       TALARIA_HOME: join(home, 'talaria'),
       TALARIA_DEMO_HOME: join(home, 'demo'),
@@ -41,9 +40,8 @@ export async function startServe(o: { chunkDelayMs?: number; env?: Record<string
       TALARIA_WEB_ROOT: WEB_ROOT,
       NO_COLOR: '1',
       ...o.env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  };
+  const child: ChildProcess = spawn(process.execPath, argv, { cwd: project, detached: true, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {
     const onData = (c: Buffer): void => {
@@ -63,6 +61,13 @@ export async function startServe(o: { chunkDelayMs?: number; env?: Record<string
     project,
     home,
     output: () => out,
+    addToken(role, label) {
+      const args = ['--import', TSX, MAIN, 'serve', 'tokens', 'add', '--label', label, ...(role === 'observer' ? ['--observer'] : [])];
+      const printed = execFileSync(process.execPath, args, { cwd: project, env, encoding: 'utf8' });
+      const m = /: ([\w-]{20,})\n/.exec(printed);
+      if (!m) throw new Error(`no token in: ${printed}`);
+      return m[1]!;
+    },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         const gone = new Promise((r) => child.once('exit', r));
