@@ -4,7 +4,7 @@
  * unless asked) — and the URL it prints. Stopped with SIGTERM (graceful), then its group killed.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,8 @@ import { WEB_ROOT } from './build.js';
 
 const TSX = import.meta.resolve('tsx');
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+const SDK_AGENT = fileURLToPath(new URL('../fakes/sdk-agent.ts', import.meta.url));
+const HERMES_BIN = fileURLToPath(new URL('../fakes/hermes/bin', import.meta.url));
 
 export interface Served {
   /** The printed link, `http://127.0.0.1:PORT/#token=…`. */
@@ -27,10 +29,34 @@ export interface Served {
   stop(): Promise<void>;
 }
 
-export async function startServe(o: { chunkDelayMs?: number; env?: Record<string, string>; args?: string[] } = {}): Promise<Served> {
+export interface ServeOptions {
+  chunkDelayMs?: number;
+  env?: Record<string, string>;
+  args?: string[];
+  /** Written to TALARIA_HOME/config.json before the start (agents, defaultProvider…). */
+  config?: Record<string, unknown>;
+  /** Put the Hermes emulator (test/fakes/hermes) on PATH, configured with a fake model. */
+  hermes?: boolean;
+}
+
+/** `agents` entry for the SDK fake agent (test/fakes/sdk-agent.ts) with env switches. */
+export function sdkAgent(env: Record<string, string> = {}): Record<string, unknown> {
+  return { command: process.execPath, args: ['--import', TSX, SDK_AGENT], env };
+}
+
+export async function startServe(o: ServeOptions = {}): Promise<Served> {
   const home = realpathSync(mkdtempSync(join(tmpdir(), 'talaria-web-')));
   const project = join(home, 'project');
   mkdirSync(project, { recursive: true });
+  mkdirSync(join(home, 'talaria'), { recursive: true });
+  if (o.config) writeFileSync(join(home, 'talaria', 'config.json'), JSON.stringify(o.config));
+  const hermesEnv: Record<string, string> = {};
+  if (o.hermes) {
+    const hh = join(home, 'hermes');
+    mkdirSync(hh, { recursive: true });
+    writeFileSync(join(hh, 'config.yaml'), 'model:\n  default: fake-model\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n');
+    Object.assign(hermesEnv, { PATH: `${HERMES_BIN}:${process.env.PATH ?? ''}`, HERMES_HOME: hh });
+  }
   const argv = ['--import', TSX, MAIN, 'serve', '--port', '0', ...(o.args ?? [])];
   const env = {
       ...process.env,
@@ -39,6 +65,7 @@ export async function startServe(o: { chunkDelayMs?: number; env?: Record<string
       TALARIA_DEMO_CHUNK_DELAY_MS: String(o.chunkDelayMs ?? 0),
       TALARIA_WEB_ROOT: WEB_ROOT,
       NO_COLOR: '1',
+      ...hermesEnv,
       ...o.env,
   };
   const child: ChildProcess = spawn(process.execPath, argv, { cwd: project, detached: true, env, stdio: ['ignore', 'pipe', 'pipe'] });

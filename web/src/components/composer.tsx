@@ -40,6 +40,7 @@ export function Composer({
   const [err, setErr] = useState<string>();
   const [sendKey, setSendKey] = useState<SendKey>(loadSendKey);
   const ta = useRef<HTMLTextAreaElement>(null);
+  const file = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
@@ -144,6 +145,23 @@ export function Composer({
             }
           }}
         />
+        <input
+          ref={file}
+          type="file"
+          accept="image/*"
+          multiple
+          hidden
+          aria-label="Image file"
+          onChange={(e) => {
+            addFiles([...(e.target.files ?? [])]);
+            e.target.value = '';
+          }}
+        />
+        <button type="button" className="icon-btn attach" aria-label="Attach an image" title={takesImages === false ? 'This agent does not take images' : 'Attach an image (or paste, or drop)'} onClick={() => file.current?.click()}>
+          <svg width="18" height="18" viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinecap="round" aria-hidden="true">
+            <path d="M10.5 4.5l-5 5a1.4 1.4 0 0 0 2 2l5.5-5.5a2.8 2.8 0 0 0-4-4L3.5 7.5a4.2 4.2 0 0 0 6 6l4-4" />
+          </svg>
+        </button>
         {running ? (
           <button type="button" className="danger" onClick={onCancel} aria-keyshortcuts="Escape">
             Stop <kbd>Esc</kbd>

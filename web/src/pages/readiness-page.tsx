@@ -20,6 +20,10 @@ export function ReadinessPage({ store }: { store: AppStore }) {
       .catch((e: unknown) => setErr(describeError(e).message));
   };
   useEffect(() => load(false), []);
+  // "fix…" from the new-session menu lands here: bring that agent into view.
+  useEffect(() => {
+    if (focus && providers) document.getElementById(`provider-${focus}`)?.scrollIntoView({ block: 'center' });
+  }, [focus, providers]);
   return (
     <div className="page">
       <h1>Agents and readiness</h1>

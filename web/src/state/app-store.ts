@@ -15,6 +15,8 @@ export interface AppState {
   providers: ProviderInfo[];
   defaultProvider?: string;
   connected: boolean;
+  /** Readiness problems the doctor reported (config files it could not read…). */
+  problems?: string[];
   /** The last attention text, for a toast. */
   toast?: { text: string; at: number };
 }
@@ -56,6 +58,23 @@ export class AppStore {
       this.client.api.providers(),
     ]);
     this.set({ workspaces: ws.workspaces, sessions: ss.sessions, providers: ps.providers, ...(ps.default ? { defaultProvider: ps.default } : {}) });
+    if (!this.readinessAsked) {
+      this.readinessAsked = true;
+      void this.loadReadiness(false);
+    }
+  }
+
+  private readinessAsked = false;
+
+  /** Readiness (the doctor's gaps) marks the providers that cannot start; it can take a moment, so it runs behind the page. */
+  async loadReadiness(refresh: boolean): Promise<void> {
+    try {
+      const r = await this.client.api.readiness({ query: refresh ? { refresh: 'true' } : {} });
+      const byId = new Map(r.providers.map((p) => [p.id, p]));
+      this.set({ providers: this.state.providers.map((p) => byId.get(p.id) ?? p), problems: r.problems });
+    } catch {
+      // The readiness panel shows the error; the menu stays usable without it.
+    }
   }
 
   /** The store of a session, subscribing on first use (snapshot, then live events). */
