@@ -44,7 +44,7 @@ export const ToolCard = memo(function ToolCard({ tool, resolution }: { tool: Too
             </ul>
           )}
           {tool.content.map((c, i) => (
-            <ToolContent key={i} item={c} />
+            <ToolContent key={i} item={c} terminal={tool.toolKind === 'execute'} />
           ))}
           <Output value={tool.rawOutput} />
           {tool.permission && <PermissionLine p={tool.permission} resolution={resolution} />}
@@ -68,7 +68,8 @@ function PermissionLine({ p, resolution }: { p: NonNullable<ToolView['permission
   return <p className={`perm-line perm-${p.status}`}>{text}</p>;
 }
 
-function ToolContent({ item }: { item: unknown }) {
+/** One content item; a command's text output is shown as a terminal (monospace, ANSI colours). */
+function ToolContent({ item, terminal }: { item: unknown; terminal: boolean }) {
   if (!isObj(item)) return null;
   if (item.type === 'diff' && typeof item.path === 'string') {
     return <DiffView path={item.path} oldText={typeof item.oldText === 'string' ? item.oldText : null} newText={str(item.newText) ?? ''} />;
@@ -76,7 +77,7 @@ function ToolContent({ item }: { item: unknown }) {
   if (item.type === 'terminal') return <p className="muted small mono">terminal {str(item.terminalId)}</p>;
   if (item.type === 'content' && isObj(item.content)) {
     const c = item.content;
-    if (c.type === 'text' && typeof c.text === 'string') return hasAnsi(c.text) ? <TerminalOutput text={c.text} /> : <MarkdownText text={c.text} />;
+    if (c.type === 'text' && typeof c.text === 'string') return terminal || hasAnsi(c.text) ? <TerminalOutput text={c.text} /> : <MarkdownText text={c.text} />;
     if (c.type === 'image' && typeof c.data === 'string') return <img className="tool-img" alt="Image from the tool" src={`data:${str(c.mimeType) ?? 'image/png'};base64,${c.data}`} />;
     return <pre className="json small">{JSON.stringify(c, null, 2)}</pre>;
   }
