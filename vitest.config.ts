@@ -7,5 +7,7 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // A leaked unhandled rejection or uncaught exception fails the test that leaked it.
+    setupFiles: ['test/leak-trap.ts'],
   },
 });

@@ -69,7 +69,7 @@ export const baselineCases: BenchCase[] = [
   {
     name: 'floor.paced',
     role: 'baseline',
-    description: 'floor at a fixed pace below every consumer\'s capacity: per-frame latency without queueing',
+    description: "floor at a fixed pace below every consumer's capacity: per-frame latency without queueing",
     metrics: pacedMetrics('floor'),
     run: async (o) => floodSample(await runFloor({ frames: o.pacedFrames, rate: o.pacedRate })),
   },
@@ -99,13 +99,12 @@ export const cases: BenchCase[] = [...baselineCases, ...talariaCases];
 export function selectCases(all: readonly BenchCase[], only: readonly string[]): BenchCase[] {
   if (!only.length) return [...all];
   // Exact names; a trailing `*` matches a prefix (`talaria.*`).
-  const matches = (c: BenchCase, pat: string): boolean =>
-    pat.endsWith('*') ? c.name.startsWith(pat.slice(0, -1)) : c.name === pat;
+  const matches = (c: BenchCase, pat: string): boolean => (pat.endsWith('*') ? c.name.startsWith(pat.slice(0, -1)) : c.name === pat);
   for (const pat of only) {
     if (!all.some((c) => matches(c, pat))) throw new Error(`--only ${pat}: no such case (have: ${all.map((c) => c.name).join(', ')})`);
   }
   const want = new Set(all.filter((c) => only.some((p) => matches(c, p))).map((c) => c.name));
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const c of all) {
       if (!want.has(c.name)) continue;

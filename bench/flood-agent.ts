@@ -74,14 +74,7 @@ async function write(out: Writable, text: string): Promise<void> {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Stream `frames` updates for one session; returns how many were written. */
-async function flood(
-  out: Writable,
-  sessionId: string,
-  frames: number,
-  rate: number,
-  withUser: boolean,
-  stopped: () => boolean = () => false,
-): Promise<number> {
+async function flood(out: Writable, sessionId: string, frames: number, rate: number, withUser: boolean, stopped: () => boolean = () => false): Promise<number> {
   const env = envelopeFor(sessionId);
   const tpl = templates(frames, withUser);
   let i = 0;
@@ -126,8 +119,7 @@ type Id = string | number | null;
 const out = process.stdout;
 const send = (msg: object): Promise<void> => write(out, JSON.stringify(msg) + '\n');
 const reply = (id: Id, result: unknown): Promise<void> => send({ jsonrpc: '2.0', id, result });
-const fail = (id: Id, code: number, message: string): Promise<void> =>
-  send({ jsonrpc: '2.0', id, error: { code, message } });
+const fail = (id: Id, code: number, message: string): Promise<void> => send({ jsonrpc: '2.0', id, error: { code, message } });
 
 let sessions = 0;
 const cancelled = new Set<string>();

@@ -83,6 +83,15 @@ export function buildRows(cases: readonly BenchCase[], results: ReadonlyMap<stri
   return cases.filter((c) => results.has(c.name)).flatMap((c) => c.metrics.map((m) => buildRow(c, m, results)));
 }
 
+/**
+ * Rows that make `npm run bench` fail (exit 1): a missed target, a case that errored, and a
+ * target that could not be judged (no value or no baseline) — a row without a value is never a
+ * pass. Rows without a target only inform.
+ */
+export function missedTargets(rows: readonly ReportRow[]): ReportRow[] {
+  return rows.filter((r) => r.status === 'error' || (r.target !== null && r.status !== 'pass'));
+}
+
 function valueText(r: ReportRow): string {
   if (r.value !== null) return formatNumber(r.value);
   if (r.status === 'todo') return 'not yet measured';
@@ -104,7 +113,10 @@ export function formatTable(rows: readonly ReportRow[]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
   const numeric = new Set([1, 4]);
   const fmt = (cells: string[]): string =>
-    cells.map((c, i) => (numeric.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
+    cells
+      .map((c, i) => (numeric.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [fmt(head), widths.map((w) => '─'.repeat(w)).join('  '), ...body.map(fmt)].join('\n');
 }
 

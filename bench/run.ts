@@ -17,7 +17,10 @@
  *   --idle-sessions S, --idle-processes P  idle memory (default 200 sessions over 4 agents)
  *   --startup-agent CMD  agent command for start-up (default: node --import tsx src/demo/main.ts;
  *                        also TALARIA_BENCH_AGENT)
- *   --no-warmup, --strict (exit 1 when a target fails), --list, --results-dir DIR
+ *   --no-warmup, --list, --results-dir DIR
+ *
+ * Exit status: 1 when any target is missed or cannot be judged, or a case errored (report.ts
+ * missedTargets); 2 on bad options.
  */
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -26,18 +29,16 @@ import { setFlagsFromString } from 'node:v8';
 import { cases as allCases, selectCases } from './cases.js';
 import { ROOT } from './flood-driver.js';
 import { runIsolated } from './isolate.js';
-import { buildRows, formatNotes, formatTable, writeReport, type BenchReport } from './report.js';
+import { buildRows, formatNotes, formatTable, missedTargets, writeReport, type BenchReport } from './report.js';
 import { defaultStartupAgent, splitCommand } from './startup.js';
 import { medianByKey } from './stats.js';
 import { isNotMeasured, samplesOf, type BenchCase, type BenchOptions, type CaseResult, type Sample, type SampleSet } from './types.js';
-
 
 interface Cli {
   opts: BenchOptions;
   reps: number;
   only: string[];
   warmup: boolean;
-  strict: boolean;
   list: boolean;
   resultsDir: string;
 }
@@ -63,7 +64,6 @@ function parseCli(argv: string[]): Cli {
     reps: quick ? 1 : 5,
     only: [],
     warmup: !quick,
-    strict: false,
     list: false,
     resultsDir: fileURLToPath(new URL('./results', import.meta.url)),
   };
@@ -93,7 +93,6 @@ function parseCli(argv: string[]): Cli {
     else if (a === '--idle-sessions') opts.idleSessions = int();
     else if (a === '--idle-processes') opts.idleProcesses = int();
     else if (a === '--no-warmup') cli.warmup = false;
-    else if (a === '--strict') cli.strict = true;
     else if (a === '--list') cli.list = true;
     else if (a === '--results-dir') cli.resultsDir = val();
     else throw new Error(`unknown option ${a} (see the header of bench/run.ts)`);
@@ -145,7 +144,9 @@ function briefOne(s: Sample): string {
     const lat = p99 !== undefined && Number.isFinite(p99) ? `, latency p99 ${p99.toFixed(2)} ms` : '';
     return `${Math.round(fps).toLocaleString('en-US')} frames/s${lat}`;
   }
-  return Object.entries(v).map(([k, x]) => `${k}=${x.toFixed(2)}`).join(' ');
+  return Object.entries(v)
+    .map(([k, x]) => `${k}=${x.toFixed(2)}`)
+    .join(' ');
 }
 
 async function main(): Promise<number> {
@@ -157,7 +158,11 @@ async function main(): Promise<number> {
   const selected = selectCases(allCases, cli.only);
   const startedAt = new Date().toISOString();
   const cpu = cpus();
-  log(`talaria bench — node ${process.version}, ${cpu.length} cpus, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  log(
+    `talaria bench — node ${process.version}, ${cpu.length} cpus, load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   log(`frames ${cli.opts.frames}, paced ${cli.opts.pacedFrames} @ ${cli.opts.pacedRate}/s, reps ${cli.reps}, cases: ${selected.map((c) => c.name).join(', ')}`);
 
   const samples = new Map<string, Sample[]>(selected.map((c) => [c.name, []]));
@@ -225,9 +230,10 @@ async function main(): Promise<number> {
   };
   const file = await writeReport(report, cli.resultsDir);
   process.stdout.write(`\nwrote ${file} (and latest.json)\n`);
-  if (rows.some((r) => r.status === 'error')) return 1;
-  if (cli.strict && rows.some((r) => r.status === 'fail')) return 1;
-  return 0;
+  const missed = missedTargets(rows);
+  if (missed.length === 0) return 0;
+  process.stdout.write(`\nbench FAILED: ${missed.map((r) => `${r.name} (${r.status.toUpperCase()})`).join('; ')}\n`);
+  return 1;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -11,10 +11,7 @@ import type { AgentChild, FloodParams, FloodResult } from './flood-driver.js';
 
 /** `ndJsonStream` over a child's pipes (the SDK has no spawn helper). */
 export function childStream(child: AgentChild): acp.Stream {
-  return acp.ndJsonStream(
-    Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
-    Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
-  );
+  return acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
 }
 
 export async function runSdkBaseline(p: FloodParams): Promise<FloodResult> {

@@ -10,17 +10,21 @@
  * session's subscriber; "sent" = the agent's own count from its answer. `lost` = sent − seen.
  */
 import { floodSample } from './flood-driver.js';
+import { runCliStartup } from './talaria-cli.js';
 import { missingAgent } from './startup.js';
 import { runConcurrency } from './talaria-concurrency.js';
 import { runLoadReplay, runStoredReplay } from './talaria-history.js';
 import { runIdleSessions } from './talaria-idle.js';
 import { runCorePairs, runPacedPairs } from './talaria-paired.js';
 import { runPairedStartup } from './talaria-startup.js';
+import { recorderTime } from './recorder-time.js';
 import { runTalariaStoreFlood } from './talaria-store.js';
 import type { BenchCase, Measurement } from './types.js';
 
 const SDK_TP = { case: 'sdk', key: 'framesPerSec' } as const;
 const ZERO_LOST = { kind: 'equals', expected: 0 } as const;
+/** Talaria's own start-up work (its client CPU) may exceed the bare SDK's by this much. */
+const CPU_STARTUP_MAX = 1.25;
 
 const PAIRED_FLOOR = (key: string) => ({ case: 'talaria.core', key, label: 'floor (paired)' });
 const PAIRED_PACED = (key: string) => ({ case: 'talaria.core.paced', key, label: 'floor (paired)' });
@@ -59,13 +63,20 @@ export const talariaCases: BenchCase[] = [
     metrics: [
       { key: 'framesPerSec', unit: 'frames/s', label: 'talaria + store throughput', baseline: SDK_TP, target: { kind: 'ratio-at-least', min: 0.5 } },
       { key: 'framesPerSec', unit: 'frames/s', label: 'talaria + store throughput', baseline: { case: 'talaria.core', key: 'framesPerSec' } },
+      { key: 'framesPerSec', unit: 'frames/s', label: 'talaria + store throughput', baseline: { case: 'floor', key: 'framesPerSec' } },
       { key: 'lost', unit: 'frames', label: 'talaria + store frames lost (thread)', target: ZERO_LOST },
-      { key: 'storeLost', unit: 'rows', label: 'talaria + store rows missing (store)', target: ZERO_LOST },
+      // Each accounting term is its own zero target: an extra row must not hide a missing one.
+      { key: 'framesMissing', unit: 'rows', label: 'talaria + store wire-log rows: frames − stored', target: ZERO_LOST },
+      { key: 'entriesMissing', unit: 'rows', label: 'talaria + store entry rows: thread − stored', target: ZERO_LOST },
+      { key: 'recorderMs', unit: 'ms', label: 'recorder time per 100k frames (bench/recorder-time.ts)' },
     ],
     run: async (o) => {
       const r = await runTalariaStoreFlood({ frames: o.frames });
       const s = floodSample(r);
-      return { values: { ...s.values, storeLost: r.storeLost, storedFrames: r.storedFrames, storedEntries: r.storedEntries }, notes: s.notes ?? [] };
+      const { framesMissing, entriesMissing, storedFrames, storedEntries } = r;
+      const rec = await recorderTime(undefined, Math.min(o.frames, 100_000), 1);
+      const recorderMs = (rec.ms * 100_000) / rec.frames;
+      return { values: { ...s.values, framesMissing, entriesMissing, storedFrames, storedEntries, recorderMs }, notes: s.notes ?? [] };
     },
   },
   {
@@ -76,14 +87,27 @@ export const talariaCases: BenchCase[] = [
       { key: 'ms', unit: 'ms', label: 'talaria start-up (median)', baseline: { case: 'talaria.startup', key: 'sdkMs', label: 'sdk (paired)' } },
       { key: 'pairRatio', unit: '×', label: 'start-up talaria/sdk (paired runs)', target: { kind: 'at-most', max: 1.05 } },
       { key: 'cpuMs', unit: 'ms', label: 'start-up client CPU', baseline: { case: 'talaria.startup', key: 'sdkCpuMs', label: 'sdk (paired)' } },
+      { key: 'cpuRatio', unit: '×', label: 'start-up client CPU talaria/sdk (paired runs)', target: { kind: 'at-most', max: CPU_STARTUP_MAX } },
     ],
     run: async (o): Promise<Measurement> => {
       const missing = missingAgent(o.startupAgent, o.root);
       if (missing) return { notMeasured: `skipped: ${missing}`, reason: 'skipped' };
       // Two pairs per start-up run: the agent's own start-up swings far more than the clients differ.
       const pairs = await runPairedStartup(o.startupAgent, 2 * o.startupRuns, o.root);
-      return { samples: pairs.map((p) => ({ values: { ...p } })) };
+      return { samples: pairs.map((p) => ({ values: { ...p, cpuRatio: p.cpuMs / p.sdkCpuMs } })) };
     },
+  },
+  {
+    name: 'talaria.cli',
+    role: 'candidate',
+    description: '`talaria --help` and `talaria run --agent demo` (bin/talaria.js, built) against `node -e 0`, in rotating rounds',
+    metrics: [
+      { key: 'helpMs', unit: 'ms', label: 'talaria --help', baseline: { case: 'talaria.cli', key: 'nodeMs', label: 'node -e 0 (same rounds)' } },
+      { key: 'helpRatio', unit: '×', label: 'talaria --help / node -e 0 (per round)', target: { kind: 'at-most', max: 3 } },
+      { key: 'runMs', unit: 'ms', label: 'talaria run --agent demo', baseline: { case: 'talaria.cli', key: 'nodeMs', label: 'node -e 0 (same rounds)' } },
+      { key: 'runRatio', unit: '×', label: 'talaria run --agent demo / node -e 0 (per round)' },
+    ],
+    run: (o) => runCliStartup({ rounds: o.startupRuns, root: o.root }),
   },
   {
     name: 'talaria.history.load',
@@ -97,7 +121,9 @@ export const talariaCases: BenchCase[] = [
     ],
     run: async (o) => {
       const r = await runLoadReplay(o.historyEntries);
-      return { values: { ms: r.ms, peakMb: r.peakMb, retainedMb: r.retainedMb, entries: r.entries, framesSent: r.framesSent, framesSeen: r.framesSeen, lost: r.framesSent - r.framesSeen } };
+      return {
+        values: { ms: r.ms, peakMb: r.peakMb, retainedMb: r.retainedMb, entries: r.entries, framesSent: r.framesSent, framesSeen: r.framesSeen, lost: r.framesSent - r.framesSeen },
+      };
     },
   },
   {
@@ -129,7 +155,18 @@ export const talariaCases: BenchCase[] = [
       const frames = Math.max(1, Math.floor(o.frames / o.sessions));
       const r = await runConcurrency({ sessions: o.sessions, processes: o.processes, frames });
       const notes = r.badSessions ? [`${r.badSessions} sessions saw a different count than their agent sent`] : [];
-      return { values: { lost: r.lost, framesSent: r.framesSent, framesSeen: r.framesSeen, framesPerSec: r.framesPerSec, badSessions: r.badSessions, sessions: o.sessions, processes: o.processes }, notes };
+      return {
+        values: {
+          lost: r.lost,
+          framesSent: r.framesSent,
+          framesSeen: r.framesSeen,
+          framesPerSec: r.framesPerSec,
+          badSessions: r.badSessions,
+          sessions: o.sessions,
+          processes: o.processes,
+        },
+        notes,
+      };
     },
   },
   {
@@ -143,7 +180,8 @@ export const talariaCases: BenchCase[] = [
       if (missing) return { notMeasured: `skipped: ${missing}`, reason: 'skipped' };
       const r = await runIdleSessions({ sessions: o.idleSessions, processes: o.idleProcesses, command: o.startupAgent });
       const notes = r.gc ? [] : ['no gc available: the heap delta includes garbage'];
-      return { values: { mbPerSession: r.mbPerSession, kbPerSession: r.kbPerSession, sessions: r.sessions }, notes };
+      const { mbPerSession, kbPerSession, sessions, liveSessions, heapBefore, heapAfter } = r;
+      return { values: { mbPerSession, kbPerSession, sessions, liveSessions, heapBefore, heapAfter }, notes };
     },
   },
 ];

@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { AcpClient } from '../src/session/client.js';
 import type { SessionEvent } from '../src/session/events.js';
 import type { SessionHooks } from '../src/session/hooks.js';
+import type { Session } from '../src/session/session.js';
 import type { Frame } from '../src/protocol/types.js';
 import type { Thread } from '../src/thread/types.js';
 import { FLOOD_AGENT, ROOT, cpuMs, floodArgs, floodResult, framesSentOf, type FloodParams, type FloodResult } from './flood-driver.js';
@@ -20,7 +21,7 @@ export interface Sink {
 }
 
 export interface TalariaFloodParams extends FloodParams {
-  /** Rides along from the spawn on: every frame (raw tap), and every event of the session. */
+  /** Rides along from the spawn on: every frame of the session (its handshake included), and every event. */
   sink?: Sink;
   /** Session hooks (the smoke test drops updates with `mapUpdate` to prove losses are counted). */
   hooks?: SessionHooks;
@@ -49,7 +50,9 @@ export async function runTalariaFlood(p: TalariaFloodParams): Promise<TalariaFlo
   // a test's own mapUpdate runs after it.
   const inner = p.hooks?.mapUpdate;
   const hooks: SessionHooks = { ...p.hooks, mapUpdate: inner ? (u) => inner(probe.mapUpdate(u)) : probe.mapUpdate };
-  const client = await AcpClient.spawn(floodCommand(p), { fs: false, terminal: false, hooks, ...(sink ? { onFrame: (f: Frame) => sink.onFrame(f) } : {}) });
+  // The session's own frames, as the harness records them (one road: transport → session → recorder).
+  const onSession = sink ? (s: Session) => void s.subscribeFrames((f: Frame) => sink.onFrame(f)) : undefined;
+  const client = await AcpClient.spawn(floodCommand(p), { fs: false, terminal: false, hooks, ...(onSession ? { onSession } : {}) });
   try {
     const session = await client.newSession({ cwd: ROOT });
     session.subscribe(

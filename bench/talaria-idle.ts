@@ -21,6 +21,11 @@ export interface IdleResult {
   mbPerSession: number;
   kbPerSession: number;
   sessions: number;
+  /** Sessions the clients held when the heap was read (the measured ones + one warm-up per client). */
+  liveSessions: number;
+  /** Heap used before and after the sessions were opened (bytes, after full collections). */
+  heapBefore: number;
+  heapAfter: number;
   gc: boolean;
 }
 
@@ -45,11 +50,12 @@ export async function runIdleSessions(p: IdleParams): Promise<IdleResult> {
       }
       fullGc();
       const after = heapUsed();
-      if (held.length !== p.sessions || clients.reduce((a, c) => a + c.sessions.size, 0) !== p.sessions + p.processes) {
+      const liveSessions = clients.reduce((a, c) => a + c.sessions.size, 0);
+      if (held.length !== p.sessions || liveSessions !== p.sessions + p.processes) {
         throw new Error('idle: sessions went missing');
       }
       const per = (after - before) / p.sessions;
-      return { mbPerSession: per / MB, kbPerSession: per / 1024, sessions: p.sessions, gc: hasGc() };
+      return { mbPerSession: per / MB, kbPerSession: per / 1024, sessions: p.sessions, liveSessions, heapBefore: before, heapAfter: after, gc: hasGc() };
     } finally {
       await Promise.all(clients.map((c) => c.close()));
     }

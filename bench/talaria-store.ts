@@ -17,13 +17,16 @@ const HANDSHAKE_FRAMES = 6;
 export interface StoreFloodResult extends TalariaFloodResult {
   storedFrames: number;
   storedEntries: number;
-  /** Frames + entries the store is missing (must be 0). */
-  storeLost: number;
+  /** Frames of the session (flood + handshake) minus wire-log rows: 0, or rows are missing (> 0) or extra (< 0). */
+  framesMissing: number;
+  /** Thread entries minus stored entry rows, same sign convention. Judged apart from framesMissing, so neither can offset the other. */
+  entriesMissing: number;
 }
 
 export async function runTalariaStoreFlood(p: FloodParams): Promise<StoreFloodResult> {
   // Imported here so that a store under construction only breaks the cases that use it.
-  const { openStore, createRecorder } = await import('../src/store/index.js');
+  const { openStore } = await import('../src/store/index.js');
+  const { createRecorder } = await import('../src/harness/recorder.js');
   const home = await mkdtemp(join(tmpdir(), 'talaria-bench-store-'));
   try {
     const store = openStore({ home });
@@ -34,8 +37,7 @@ export async function runTalariaStoreFlood(p: FloodParams): Promise<StoreFloodRe
       recorder.close();
       const storedFrames = store.wire.count(key);
       const storedEntries = store.entries.count(key);
-      const storeLost = r.framesSent + HANDSHAKE_FRAMES - storedFrames + (r.entries - storedEntries);
-      return { ...r, storedFrames, storedEntries, storeLost };
+      return { ...r, storedFrames, storedEntries, framesMissing: r.framesSent + HANDSHAKE_FRAMES - storedFrames, entriesMissing: r.entries - storedEntries };
     } finally {
       store.close();
     }

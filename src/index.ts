@@ -1,49 +1,59 @@
-/** Talaria library entry: exports by name. */
-export { AcpClient } from './session/client.js';
-export type { ClientOptions, NewSessionOptions, SessionListing } from './session/client.js';
-export { Session, toBlocks } from './session/session.js';
-export type { PromptInput, SessionPort } from './session/session.js';
-export { Turn } from './session/turn.js';
-export { replayWireLog, replayWireLogText } from './session/replay.js';
-export type { TurnResult, TurnError } from './session/turn.js';
-export { EVENTS, EVENT_NAMES, checkEvent } from './session/events.js';
-export type { SessionEvent, EventName, EventOf } from './session/events.js';
-export type { SessionHooks } from './session/hooks.js';
-export { normalizeCatalog, planSwitch } from './session/catalog.js';
-export type { Catalog, CatalogOption, CatalogSelector } from './session/catalog.js';
-export { hermesModelRows } from './session/hermes-catalog.js';
-export { UsageTracker } from './session/usage.js';
-export { createThread, reduce, toMarkdown } from './thread/index.js';
-export type { Thread, Entry, ToolCallEntry, MessageEntry, NoticeEntry, UnknownEntry, ThreadChange } from './thread/types.js';
-export { PermissionBroker } from './permission/broker.js';
-export { evaluate as evaluatePermission } from './permission/policy.js';
-export type { PermissionMode, PermissionRule, PermissionAnswer } from './permission/types.js';
-export { TalariaError, WireError, ConnectionClosedError, RPC } from './protocol/errors.js';
-export { buildChildEnv } from './protocol/env.js';
-export { parseWireLog, formatWireLine } from './protocol/wire-log.js';
-export type { Frame, WireLogLine, Logger } from './protocol/types.js';
-export { demoAgentCommand } from './demo/command.js';
-export { AgentHost, HOST_EVENTS, checkHostEvent } from './host/index.js';
-export {
-  createRegistry,
-  loadRegistry,
-  resolveProvider,
-  hermesProvider,
-  demoProvider,
-  customProvider,
-  probeProvider,
-  findHermes,
-  hermesReadiness,
-  listProfiles,
-  installSkill,
-  lintHermesConfig,
-} from './providers/index.js';
-export type { Provider, ProviderRegistry, Readiness, ReadinessGap } from './providers/index.js';
-export { openStore, createRecorder } from './store/index.js';
-export type { Store } from './store/index.js';
+/**
+ * talaria-acp — the library face: the harness (registry + supervised agents + store), the
+ * errors every caller may catch, and the public types. Everything else is a subpath export, so
+ * importing the root never loads more than the harness needs:
+ *
+ *   talaria-acp/client     one ACP agent without a store: AcpClient, Session, Turn, events,
+ *                          the thread reducer, the permission policy and broker, the demo agent
+ *   talaria-acp/protocol   errors, the raw connection, child environment, wire-log format, frames
+ *   talaria-acp/providers  agent descriptors, the registry, config resolution, the probe
+ *   talaria-acp/hermes     Hermes Agent: binary, readiness, profiles, skills, config lint, models
+ *   talaria-acp/host       supervised agent processes per (provider, profile, workspace)
+ *   talaria-acp/store      the SQLite store and its recorder
+ *
+ * The server's contract and typed client (connectServer) are at the root: the web UI imports them.
+ */
 export { createHarness } from './harness/index.js';
-export type { Harness, HarnessOptions, HarnessSession, Workspace, SessionSummary, SessionOrigin } from './harness/index.js';
-export { connectServer, ServerError, LiveSocket } from './server/client/index.js';
+export type {
+  Harness,
+  HarnessOptions,
+  HarnessSession,
+  Workspace,
+  SessionSummary,
+  SessionOrigin,
+  ListOptions,
+  ListResult,
+  NewSessionOptions,
+  OpenStoredOptions,
+  ExportFormat,
+  AgentStatus,
+  AgentPick,
+} from './harness/index.js';
+export { TalariaError, WireError, ConnectionClosedError, isTalariaError, RPC } from './protocol/errors.js';
+export type { CloseCause, TalariaErrorCode } from './protocol/errors.js';
+// Types a harness user meets in its results and events (no runtime cost).
+export type { Session, PromptInput } from './session/session.js';
+export type { Turn, TurnResult, TurnError } from './session/turn.js';
+export type { SessionEvent, EventName, EventOf } from './session/events.js';
+export type { Catalog, CatalogOption, CatalogSelector } from './session/catalog.js';
+export type { Thread, Entry, ToolCallEntry, MessageEntry, NoticeEntry, UnknownEntry, ThreadChange } from './thread/types.js';
+export type { PermissionMode, PermissionRule, PermissionAnswer } from './permission/types.js';
+export type { Provider, ProviderEnv, Readiness, ReadinessGap } from './providers/types.js';
+export type { ProviderRegistry } from './providers/registry.js';
+export type { Frame, WireLogLine, Logger, ProtocolErrorEvent } from './protocol/types.js';
+// The server's typed client and its contract (browser-safe).
+export { connectServer, ServerError, LiveSocket, applyEvent } from './server/client/index.js';
 export type { ServerClient, ConnectOptions, SubscribeHandlers, Subscription, WebSocketCtor, WebSocketLike, LiveSocketOptions } from './server/client/index.js';
 export * as contract from './server/contract/index.js';
-export type { StreamEvent, StreamEventName, SessionSnapshot, SessionSummaryInfo, ServerMessage, ClientMessage, RouteName, RouteInput, RouteOutput, ApiError } from './server/contract/index.js';
+export type {
+  StreamEvent,
+  StreamEventName,
+  SessionSnapshot,
+  SessionSummaryInfo,
+  ServerMessage,
+  ClientMessage,
+  RouteName,
+  RouteInput,
+  RouteOutput,
+  ApiError,
+} from './server/contract/index.js';

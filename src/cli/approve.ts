@@ -52,11 +52,7 @@ export function askTitle(ask: Ask): string {
  * Answers the asks of a one-shot run: on a terminal (stdin and stderr are TTYs and stdin is not
  * the prompt) one question at a time on stderr; otherwise each ask is rejected with a note.
  */
-export function answerAsksForRun(
-  session: Session,
-  io: CliIo,
-  opts: { interactive: boolean; note: (text: string) => void; onInterrupt?: () => void },
-): () => void {
+export function answerAsksForRun(session: Session, io: CliIo, opts: { interactive: boolean; note: (text: string) => void; onInterrupt?: () => void }): () => void {
   const queue: Ask[] = [];
   let current: { key: string; rl: Interface } | undefined;
   const next = (): void => {

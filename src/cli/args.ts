@@ -3,10 +3,14 @@
  * and a one-line message, and shell-like splitting for `--agent-cmd "CMD ARGS"`.
  */
 import { parseArgs } from 'node:util';
+import { TalariaError } from '../protocol/errors.js';
 
 /** Bad usage: printed as one line, exit code 2. */
-export class UsageError extends Error {
+export class UsageError extends TalariaError<'usage'> {
   override readonly name = 'UsageError';
+  constructor(message: string) {
+    super('usage', message);
+  }
 }
 
 export type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }>;
@@ -22,7 +26,11 @@ export function parse(command: string, argv: string[], options: OptionSpec): Par
     return { values: r.values as Parsed['values'], positionals: r.positionals };
   } catch (err) {
     // parseArgs messages are long and mention `strict`; keep the first sentence.
-    const msg = (err as Error).message.split('\n')[0]!.split('. ')[0]!.replace(/\.$/, '').replace(/^Option '(--\S+)(?: <value>)?' argument missing$/, "option '$1' needs a value");
+    const msg = (err as Error).message
+      .split('\n')[0]!
+      .split('. ')[0]!
+      .replace(/\.$/, '')
+      .replace(/^Option '(--\S+)(?: <value>)?' argument missing$/, "option '$1' needs a value");
     throw new UsageError(`${command}: ${msg.charAt(0).toLowerCase()}${msg.slice(1)}`);
   }
 }

@@ -109,4 +109,3 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     return EXIT.INTERNAL;
   }
 }
-

@@ -16,5 +16,9 @@ export function formatAgentFailure(message: string, details: FailureDetails = {}
     else if (details.signal) head += ` (the agent was killed by ${details.signal})`;
   }
   if (tail === '') return head;
-  return `${head}\n${tail.split('\n').slice(-8).map((l) => `  | ${l}`).join('\n')}`;
+  return `${head}\n${tail
+    .split('\n')
+    .slice(-8)
+    .map((l) => `  | ${l}`)
+    .join('\n')}`;
 }

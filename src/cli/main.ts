@@ -2,7 +2,6 @@
  * Entry of the `talaria` executable (`bin/talaria.js`, `npm start`): run, flush, exit.
  */
 import { EXIT } from './exit-codes.js';
-import { main } from './cli.js';
 
 /** Exit once stdout and stderr have flushed (pipes may still hold the last lines). */
 function exitAfterFlush(code: number): void {
@@ -15,7 +14,16 @@ function exitAfterFlush(code: number): void {
 // A reader that went away (`| head`) is not an error worth a stack trace: stop writing, finish.
 for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
 
-main(process.argv.slice(2)).then(exitAfterFlush, (err: unknown) => {
-  process.stderr.write(`talaria: internal error: ${String(err)}\n`);
-  exitAfterFlush(EXIT.INTERNAL);
-});
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help')) {
+  // Same text as main() prints, without loading the agent stack: help starts like a native tool.
+  const { MAIN_HELP } = await import('./help.js');
+  process.stdout.write(`${MAIN_HELP}\n`);
+  exitAfterFlush(EXIT.OK);
+} else {
+  const { main } = await import('./cli.js');
+  main(argv).then(exitAfterFlush, (err: unknown) => {
+    process.stderr.write(`talaria: internal error: ${String(err)}\n`);
+    exitAfterFlush(EXIT.INTERNAL);
+  });
+}

@@ -2,6 +2,7 @@
  * The runtime contract between the commands and whatever opens agents (runtime.ts: the harness).
  * Commands only see these types.
  */
+import { TalariaError } from '../protocol/errors.js';
 import type { SessionOrigin, HarnessSession, ListResult } from '../harness/index.js';
 import type { ClientOptions } from '../session/client.js';
 import type { SessionEvent } from '../session/events.js';
@@ -81,14 +82,8 @@ export type RuntimeErrorCode =
   | 'store_failed';
 
 /** Why an agent could not be opened; the CLI maps it onto an exit code. */
-export class RuntimeError extends Error {
+export class RuntimeError extends TalariaError<RuntimeErrorCode> {
   override readonly name = 'RuntimeError';
-  constructor(
-    readonly code: RuntimeErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 export const DEMO_BANNER = 'Using the Talaria demo agent (offline, scripted) — install Hermes or pass --agent-cmd';

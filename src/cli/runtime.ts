@@ -10,7 +10,7 @@ import { ConnectionClosedError, RPC, TalariaError, WireError } from '../protocol
 import type { Frame, ProtocolErrorEvent } from '../protocol/types.js';
 import { currentEnv } from '../providers/locate.js';
 import type { SessionEvent } from '../session/events.js';
-import { describeError } from '../session/session.js';
+import { describeError } from '../session/errors.js';
 import { createHarness, type Harness, type HarnessExtras, type HarnessOptions, type HarnessSession } from '../harness/index.js';
 import { DEMO_BANNER, DEMO_NOTE, RuntimeError, type AgentRuntime } from './runtime-types.js';
 import type { AgentKey } from '../host/events.js';
@@ -100,7 +100,10 @@ export function createHarnessRuntime(env: NodeJS.ProcessEnv = process.env, make:
         provider = h.commandAgent(words[0]!, words.slice(1), o.agentCmd.trim()).id;
       } else if (o.agent !== undefined) {
         if (!h.registry.has(o.agent)) {
-          const known = h.registry.list().map((p) => p.id).join(', ');
+          const known = h.registry
+            .list()
+            .map((p) => p.id)
+            .join(', ');
           throw new RuntimeError('unknown_agent', `unknown agent '${o.agent}' (known: ${known}); pass --agent-cmd "COMMAND ARGS" to run any ACP agent`);
         }
         provider = o.agent;

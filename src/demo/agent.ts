@@ -134,8 +134,7 @@ export function createDemoAgent(options: DemoAgentOptions): DemoAgent {
     })
     .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) => {
       const s = getLive(params.sessionId);
-      const allowed: readonly string[] | undefined =
-        params.configId === 'model' ? DEMO_MODELS : params.configId === 'mode' ? DEMO_MODES : undefined;
+      const allowed: readonly string[] | undefined = params.configId === 'model' ? DEMO_MODELS : params.configId === 'mode' ? DEMO_MODES : undefined;
       if (!allowed) throw acp.RequestError.invalidParams({ configId: params.configId }, 'unknown config option');
       const value = params.value;
       if (typeof value !== 'string' || !allowed.includes(value)) {

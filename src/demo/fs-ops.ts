@@ -82,7 +82,7 @@ export interface RunResult {
 }
 
 /** Run `command` with /bin/sh in its own process group; kill the group on abort or timeout. */
-export function runCommand(command: string, o: RunOptions): Promise<RunResult> {
+export function runShellCommand(command: string, o: RunOptions): Promise<RunResult> {
   return new Promise((done) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -64,8 +64,7 @@ async function defaultReply(io: TurnIo, p: PromptSummary): Promise<void> {
   if (io.model === 'demo-thorough') await think(io, 'Double-checking, because the demo-thorough model is selected.');
   await say(
     io,
-    `Hi! I am the Talaria demo agent: offline and scripted, with no AI model behind me (model: ${io.model}).\n\n` +
-      `You said: "${about}".\n\n${attachments(p)}${KEYWORDS_HELP}\n`,
+    `Hi! I am the Talaria demo agent: offline and scripted, with no AI model behind me (model: ${io.model}).\n\n` + `You said: "${about}".\n\n${attachments(p)}${KEYWORDS_HELP}\n`,
   );
 }
 
@@ -96,11 +95,7 @@ async function planScript(io: TurnIo): Promise<void> {
   await withPlan(
     io,
     ['Read the request', 'Sketch an answer', 'Write the reply'],
-    [
-      () => say(io, 'Step 1: read the request. '),
-      () => say(io, 'Step 2: sketch an answer. '),
-      () => say(io, 'Step 3: write the reply. The plan is done; it was a demo plan.\n'),
-    ],
+    [() => say(io, 'Step 1: read the request. '), () => say(io, 'Step 2: sketch an answer. '), () => say(io, 'Step 3: write the reply. The plan is done; it was a demo plan.\n')],
   );
 }
 

@@ -3,7 +3,7 @@
  * (pending → in_progress → completed | failed). Edit and run ask permission first.
  */
 import type * as acp from '@agentclientprotocol/sdk';
-import { readIfExists, readTextCapped, resolveInside, runCommand, writeTextAtomic } from './fs-ops.js';
+import { readIfExists, readTextCapped, resolveInside, runShellCommand, writeTextAtomic } from './fs-ops.js';
 import { check, snippet, textContent, TurnCancelled, type TurnIo } from './turn-io.js';
 
 type Update = Omit<acp.ToolCallUpdate, 'toolCallId'>;
@@ -83,10 +83,7 @@ export async function editStep(io: TurnIo, file: string, how: 'edit' | 'write', 
     await fail(io, id, `Could not read ${file}: ${errText(e)}`);
     return false;
   }
-  const newText =
-    how === 'write'
-      ? (text ?? DEMO_WRITE_TEXT)
-      : `${oldText ?? ''}${oldText && !oldText.endsWith('\n') ? '\n' : ''}${DEMO_EDIT_LINE}`;
+  const newText = how === 'write' ? (text ?? DEMO_WRITE_TEXT) : `${oldText ?? ''}${oldText && !oldText.endsWith('\n') ? '\n' : ''}${DEMO_EDIT_LINE}`;
   const diff: acp.ToolCallContent = { type: 'diff', path: r.abs, oldText, newText };
   call.content = [diff];
   await io.send({ sessionUpdate: 'tool_call', ...call });
@@ -145,7 +142,7 @@ export async function runStep(io: TurnIo, command: string): Promise<boolean> {
       await io.send({ sessionUpdate: 'tool_call_update', toolCallId: id, content: [textContent(text)] }, { transient: true }).catch(() => undefined);
     }
   };
-  const result = await runCommand(command, {
+  const result = await runShellCommand(command, {
     cwd: io.cwd,
     timeoutMs: io.timing.runTimeoutMs,
     maxOutputBytes: io.timing.maxOutputBytes,

@@ -50,13 +50,7 @@ export interface Live {
 }
 
 /** `ac` aborts on session/cancel, session/close or connection loss. */
-export async function runTurn(
-  env: TurnEnv,
-  client: acp.AgentContext,
-  s: Live,
-  params: acp.PromptRequest,
-  ac: AbortController,
-): Promise<acp.PromptResponse> {
+export async function runTurn(env: TurnEnv, client: acp.AgentContext, s: Live, params: acp.PromptRequest, ac: AbortController): Promise<acp.PromptResponse> {
   const { timing, graceMs, log, save } = env;
   const d = s.data;
   const sessionId = d.sessionId;

@@ -14,6 +14,7 @@ import { findHermes } from '../providers/hermes/binary.js';
 import { lintHermesConfig, readHermesConfig } from '../providers/hermes/config-lint.js';
 import { listProfiles } from '../providers/hermes/profiles.js';
 import { resolveProvider, type TalariaConfig } from '../providers/config.js';
+import { choiceBeforeInit, launchFacts, summarize } from '../providers/quirks/index.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { ProviderEnv, Readiness } from '../providers/types.js';
 import type { AgentPick, AgentStatus, Harness } from './types.js';
@@ -27,15 +28,18 @@ interface ChooseCtx {
   env: ProviderEnv;
 }
 
-export async function pickAgent(
-  c: ChooseCtx,
-  o: { workspace: string; provider?: string; profile?: string; timeoutMs?: number; known?: readonly Readiness[] },
-): Promise<AgentPick> {
+export async function pickAgent(c: ChooseCtx, o: { workspace: string; provider?: string; profile?: string; timeoutMs?: number; known?: readonly Readiness[] }): Promise<AgentPick> {
   const choice = resolveProvider(c.config, { workspace: o.workspace, override: { ...(o.provider ? { provider: o.provider } : {}), ...(o.profile ? { profile: o.profile } : {}) } });
   const profile = (id: string) => (c.registry.get(id)?.profiles && choice.profile ? { profile: choice.profile } : {});
   if (choice.from === 'session') return { provider: choice.provider, ...profile(choice.provider), from: 'flag', checked: [] };
   if (choice.from === 'workspace' || choice.from === 'default') return { provider: choice.provider, ...profile(choice.provider), from: choice.from, checked: [] };
-  const order = [...PREFERRED_AGENTS, ...c.registry.list().filter((p) => p.source === 'config').map((p) => p.id)];
+  const order = [
+    ...PREFERRED_AGENTS,
+    ...c.registry
+      .list()
+      .filter((p) => p.source === 'config')
+      .map((p) => p.id),
+  ];
   const checked: Readiness[] = [];
   for (const id of new Set(order)) {
     const p = c.registry.get(id);
@@ -53,7 +57,9 @@ export async function agentStatuses(c: ChooseCtx, o: { profile?: string; timeout
     c.registry.list().map(async (p) => {
       const opts = { ...(p.profiles && o.profile ? { profile: o.profile } : {}), ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}) };
       try {
-        return { ...(await p.readiness(c.env, opts)), source: p.source };
+        const r = await p.readiness(c.env, opts);
+        const facts = launchFacts(p, { ...(r.version ? { version: r.version } : {}), ...(r.command ? { command: r.command.command, args: r.command.args } : {}) });
+        return { ...r, source: p.source, quirks: summarize(choiceBeforeInit(facts)) };
       } catch (e) {
         // A provider's check should never throw; if one does, it is reported like any other gap.
         const message = `Checking ${p.label} failed: ${(e as Error).message}`;

@@ -13,7 +13,6 @@ import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import { demoAgentCommand } from '../demo/command.js';
 import { AgentHost } from '../host/host.js';
-import type { AgentKey } from '../host/events.js';
 import type { PermissionDecisionEvent } from '../permission/types.js';
 import { silentLogger } from '../protocol/types.js';
 import { TalariaError } from '../protocol/errors.js';
@@ -23,12 +22,14 @@ import { demoProvider } from '../providers/builtin.js';
 import { currentEnv } from '../providers/locate.js';
 import { loadRegistry } from '../providers/registry.js';
 import type { Provider, ProviderEnv } from '../providers/types.js';
-import { openStore, type StoredSession } from '../store/index.js';
+import { openStore, type Lease, type StoredSession } from '../store/index.js';
 import { agentStatuses, hermesProfiles, pickAgent } from './choose.js';
-import { FrameRouter, keyId, type ConnectionInfo } from './frame-router.js';
 import type { RecordingDeps } from './hosted.js';
+import { ruleJson } from './rules.js';
+import { SessionLocks } from './session-locks.js';
+import { SetupFrames } from './setup-frames.js';
 import { exportSession, importSession, findStored, setArchived } from './transfer.js';
-import type { Harness, HarnessOptions, HarnessSession } from './types.js';
+import type { ConnectionInfo, Harness, HarnessOptions, HarnessSession } from './types.js';
 import { createWorkspace } from './workspace.js';
 
 /** Where an ad-hoc command agent's command is kept in a stored row, to rebuild it on reopen. */
@@ -45,8 +46,12 @@ function demoWithEnv(env: ProviderEnv): Provider {
 }
 
 export interface HarnessExtras {
-  /** Registers `command args` as an ad-hoc agent (id `cmd:<name>-<hash>`); its sessions remember the command. */
-  commandAgent(command: string, args: string[], label?: string): Provider;
+  /**
+   * Registers `command args` as an ad-hoc agent (id `cmd:<name>-<hash>`); its sessions remember the
+   * command. Its quirks follow what the agent says in initialize; `agentName` (what an earlier
+   * process of it said) lets the first process get its client capabilities right away.
+   */
+  commandAgent(command: string, args: string[], label?: string, agentName?: string): Provider;
 }
 
 export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
@@ -58,7 +63,11 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
   const config = loaded?.config ?? { agents: {}, workspaces: {}, imports: { zed: false, jetbrains: false } };
   if (!o.registry) registry.add(demoWithEnv(env));
   const store = openStore({ ...(o.storePath ? { path: o.storePath } : { home }), logger });
-  const router = new FrameRouter(logger);
+  const setup = new SetupFrames();
+  const locks = new SessionLocks(store, {
+    waitMs: o.sessionWaitMs ?? 0,
+    ...(o.onSessionWait ? { onWait: (l: Lease) => o.onSessionWait!({ sessionId: l.sessionId, pid: l.pid, host: l.host }) } : {}),
+  });
   const decisions = new Map<string, (e: PermissionDecisionEvent) => void>();
   const talariaIds = new Map<string, string>();
   const live = new Set<HarnessSession>();
@@ -70,39 +79,43 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
     logger,
     ...(o.host ?? {}),
     workspaceEnv: (ws) => workspaceBinding(config, ws)?.binding.env,
-    onFrame: (key: AgentKey, frame) => {
-      router.for(keyId(key)).route(frame);
-      o.onFrame?.(key, frame);
-    },
+    // Each session's frames are held from its creation until it is recorded.
+    onSession: (session) => setup.begin(session),
+    ...(o.onFrame ? { onFrame: o.onFrame } : {}),
     ...(o.onProtocolError ? { onProtocolError: o.onProtocolError } : {}),
     onPermissionDecision: (e) => decisions.get(e.sessionId)?.(e),
     onRule: (sid, rule) => {
       const id = talariaIds.get(sid);
-      if (id && !store.closed) store.permissions.addRule({ scope: 'session', scopeId: id, rule });
+      if (id && !store.closed) store.permissions.addRule({ scope: 'session', scopeId: id, rule: ruleJson(rule) });
     },
   });
 
-  const commandAgent = (command: string, args: string[], label?: string): Provider => {
+  const commandAgent = (command: string, args: string[], label?: string, agentName?: string): Provider => {
     const name = basename(command).replace(/\.[cm]?[jt]s$/, '') || 'agent';
     // The same command line always gets the same id (its stored sessions find it again); others differ.
-    const hash = createHash('sha256').update(JSON.stringify([command, ...args])).digest('hex').slice(0, 6);
-    const p = customProvider({ name, command, args, label: label ?? [command, ...args].join(' ') }, { id: `cmd:${name}-${hash}` });
+    const hash = createHash('sha256')
+      .update(JSON.stringify([command, ...args]))
+      .digest('hex')
+      .slice(0, 6);
+    const p = customProvider({ name, command, args, label: label ?? [command, ...args].join(' ') }, { id: `cmd:${name}-${hash}`, ...(agentName ? { agentName } : {}) });
     const adhoc: Provider = { ...p, install: `command not found: ${command} (check the --agent-cmd command line).` };
     registry.add(adhoc);
     launches.set(adhoc.id, { command, args });
     return adhoc;
   };
 
-  const deps: RecordingDeps = { store, host, router, logger, decisions, talariaIds, live };
+  const deps: RecordingDeps = { store, host, logger, setup, locks, decisions, talariaIds, live, ...(o.onRecordingError ? { onRecordingError: o.onRecordingError } : {}) };
   const pick: Harness['pickAgent'] = (p) => pickAgent({ registry, config, env }, p);
 
   const providerFor = (row: StoredSession) => {
     if (!registry.has(row.provider)) {
-      const launch = (row.agentInfo as { launch?: Launch } | undefined)?.launch;
+      const stored = row.agentInfo as { launch?: Launch; agentInfo?: { name?: unknown } } | undefined;
+      const launch = stored?.launch;
       if (!launch) {
         throw new TalariaError('invalid_argument', `session ${row.id} was made with agent "${row.provider}", which is not configured here`, { provider: row.provider });
       }
-      commandAgent(launch.command, launch.args);
+      const said = stored?.agentInfo?.name;
+      commandAgent(launch.command, launch.args, undefined, typeof said === 'string' && said !== '' ? said : undefined);
     }
     return { provider: row.provider, ...(row.profile ? { profile: row.profile } : {}) };
   };
@@ -147,7 +160,7 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
     agents: (a) => agentStatuses({ registry, config, env }, a),
     pickAgent: pick,
     hermesProfiles: (a) => hermesProfiles({ registry, config, env }, a),
-    connectionInfo: (key) => router.for(keyId(key)).info,
+    connectionInfo: (key) => host.connectionInfo(key),
     commandAgent,
     async close() {
       if (closed) return;
@@ -155,7 +168,8 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
       try {
         await host.shutdown();
       } finally {
-        for (const s of [...live]) await s.close().catch(() => undefined);
+        for (const s of [...live]) await s.close().catch((err: unknown) => logger.warn('closing a session failed', { sessionId: s.id, error: String(err) }));
+        locks.releaseAll();
         store.close();
       }
     },

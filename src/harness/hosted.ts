@@ -1,30 +1,40 @@
 /**
- * A live session opened through the harness, recorded as it happens: its frames (attributed by
- * the frame router), thread entries, turns and permission audit go to the store through one
- * recorder. What happened while the host was still opening the session (early updates, a load's
- * replay, the catalog) is written first as a thread snapshot, since nothing could subscribe yet.
+ * A live session opened through the harness, recorded as it happens: its frames (each session
+ * emits its own, raw line included), thread entries, turns and permission audit go to the store
+ * through one recorder. What happened while the host was still opening the session is written
+ * first: its frames (held since the host created it, see setup-frames.ts) and its thread as a
+ * snapshot (early updates, a load's replay, the catalog), since nothing could subscribe yet.
  */
 import type { AgentHost } from '../host/host.js';
 import type { PermissionDecisionEvent } from '../permission/types.js';
+import { TalariaError } from '../protocol/errors.js';
 import type { Logger } from '../protocol/types.js';
 import type { SessionEvent } from '../session/events.js';
 import type { Session } from '../session/session.js';
-import { createRecorder, type Store, type StoredSession } from '../store/index.js';
+import type { Store, StoredSession } from '../store/index.js';
 import { snapshot } from '../thread/snapshot.js';
 import type { ContentBlock } from '../thread/types.js';
-import { keyId, type FrameRouter } from './frame-router.js';
-import type { HarnessSession, SessionOrigin } from './types.js';
+import { createRecorder, type Recorder } from './recorder.js';
+import { permissionRules } from './rules.js';
+import type { SessionLocks } from './session-locks.js';
+import type { SetupFrames } from './setup-frames.js';
+import type { HarnessSession, RecordingError, SessionOrigin } from './types.js';
 
 export interface RecordingDeps {
   store: Store;
   host: AgentHost;
-  router: FrameRouter;
   logger: Logger;
+  /** Frames of sessions not recorded yet. */
+  setup: SetupFrames;
+  /** Writer leases of the stored sessions this harness has open. */
+  locks: SessionLocks;
   /** Agent session id → the audit tap of its recorder. */
   decisions: Map<string, (e: PermissionDecisionEvent) => void>;
   /** Agent session id → Talaria id (rules learned from "always" answers are stored under it). */
   talariaIds: Map<string, string>;
   live: Set<HarnessSession>;
+  /** A recording failure (also kept on the HarnessSession); the faces turn it into an error exit. */
+  onRecordingError?: (e: RecordingError) => void;
 }
 
 export interface RecordInit {
@@ -36,13 +46,28 @@ export interface RecordInit {
 
 export function recordSession(d: RecordingDeps, session: Session, init: RecordInit): HarnessSession {
   const { store, host } = d;
-  const key = host.targetOf(session);
-  if (!key) throw new Error(`session ${session.id} is not hosted`);
+  if (!host.targetOf(session)) throw new Error(`session ${session.id} is not hosted`);
   const id = init.row.id;
+  let failure: RecordingError | undefined;
+  const report = (err: Error) => {
+    const e: RecordingError = {
+      sessionId: id,
+      error: new TalariaError('recording_failed', `session ${id} is not being stored completely: ${err.message}`, { sessionId: id }, { cause: err }),
+    };
+    failure ??= e;
+    try {
+      d.onRecordingError?.(e);
+    } catch (thrown) {
+      d.logger.error('onRecordingError threw', { error: String(thrown) });
+    }
+  };
   // Everything the thread holds already (setup events happened before anyone could subscribe).
   store.entries.saveSnapshot(id, snapshot(session.thread));
-  const rec = createRecorder(store, { sessionKey: id, agentSessionId: session.id, logger: d.logger });
-  const router = d.router.for(keyId(key));
+  const rec: Recorder = createRecorder(store, { sessionKey: id, agentSessionId: session.id, logger: d.logger, onError: report });
+  const setup = d.setup.take(session);
+  for (const f of setup.frames) rec.onFrame(f);
+  if (setup.dropped > 0) report(new Error(`${setup.dropped} frames of its setup did not fit the setup buffer`));
+  const offFrames = session.subscribeFrames(rec.onFrame);
   let titled = init.row.title !== undefined || session.thread.title !== undefined;
   let done = false;
 
@@ -50,8 +75,9 @@ export function recordSession(d: RecordingDeps, session: Session, init: RecordIn
     if (done) return;
     done = true;
     off();
+    offFrames();
     rec.close();
-    router.release(session.id, rec.onFrame);
+    d.locks.release(id);
     if (d.decisions.get(session.id) === rec.onPermissionDecision) d.decisions.delete(session.id);
     if (d.talariaIds.get(session.id) === id) d.talariaIds.delete(session.id);
     d.live.delete(hs);
@@ -67,12 +93,11 @@ export function recordSession(d: RecordingDeps, session: Session, init: RecordIn
       titled = t !== undefined;
     } else if (ev.type === 'session.closed') cleanup();
   });
-  router.claim(session.id, rec.onFrame);
   d.decisions.set(session.id, rec.onPermissionDecision);
   d.talariaIds.set(session.id, id);
   // Global, then workspace, then this session's rules (last match wins in the policy).
   const scope = init.row.workspaceId ? { sessionId: id, workspaceId: init.row.workspaceId } : { sessionId: id };
-  for (const r of store.permissions.rulesFor(scope)) session.rules.push(r);
+  for (const r of permissionRules(store.permissions.rulesFor(scope), d.logger)) session.rules.push(r);
   // The setup's frames are on disk before the caller gets the session.
   rec.flush();
 
@@ -88,6 +113,12 @@ export function recordSession(d: RecordingDeps, session: Session, init: RecordIn
     get thread() {
       return session.thread;
     },
+    get state() {
+      return session.state;
+    },
+    get catalog() {
+      return session.catalog;
+    },
     prompt: (input) => session.prompt(input),
     cancel: () => session.cancel(),
     // A person's choice is kept with the session (re-applied when it is reopened).
@@ -99,13 +130,28 @@ export function recordSession(d: RecordingDeps, session: Session, init: RecordIn
       await session.setMode(m);
       if (!store.closed) store.sessions.setChoice(id, 'mode', session.catalog.mode?.currentId ?? m);
     },
+    answerPermission: (key, answer, by) => session.answerPermission(key, answer, by),
     subscribe: (fn) => session.subscribe(fn),
     events: (o) => session.events(o),
     stored: () => store.sessions.get(id) ?? init.row,
     flush: () => rec.flush(),
+    recording: {
+      get lastSeq() {
+        return rec.lastSeq;
+      },
+      get lostFrames() {
+        return rec.lostFrames;
+      },
+      get error() {
+        return failure?.error;
+      },
+    },
     async close() {
-      if (!done) await host.closeSession(session);
-      cleanup();
+      try {
+        if (!done) await host.closeSession(session);
+      } finally {
+        cleanup();
+      }
     },
   };
   d.live.add(hs);

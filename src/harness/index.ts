@@ -1,7 +1,9 @@
 /** The harness: the library face (registry + host + store; workspaces → recorded sessions). */
 export { createHarness, type HarnessExtras } from './harness.js';
 export { PREFERRED_AGENTS, FALLBACK_AGENT } from './choose.js';
-export { FrameRouter, ConnectionRouter, keyId, type ConnectionInfo, type FrameSink } from './frame-router.js';
+export { createRecorder, storedLineOf, type Recorder, type RecorderOptions, type FlushInfo } from './recorder.js';
+export { SessionLocks, holderAlive } from './session-locks.js';
+export { toPermissionRule, permissionRules } from './rules.js';
 export { seedThread } from './restore.js';
 export type {
   Harness,
@@ -17,4 +19,6 @@ export type {
   ExportFormat,
   AgentStatus,
   AgentPick,
+  ConnectionInfo,
+  RecordingError,
 } from './types.js';

@@ -8,14 +8,7 @@ import { TalariaError } from '../protocol/errors.js';
 import { hermesHooks } from '../providers/hermes/hooks.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import { replayWireLog } from '../session/replay.js';
-import {
-  exportSessionFixture,
-  exportSessionJson,
-  importFixture,
-  parseFixture,
-  type Store,
-  type StoredSession,
-} from '../store/index.js';
+import { exportSessionFixture, exportSessionJson, importFixture, parseFixture, type Store, type StoredSession } from '../store/index.js';
 import { snapshot, threadFromSnapshot, type ThreadSnapshot } from '../thread/snapshot.js';
 import { toMarkdown } from '../thread/markdown.js';
 import type { ExportFormat, Harness } from './types.js';

@@ -1,19 +1,26 @@
 /** The library face's types: a harness → workspaces → sessions, every session recorded. */
+import type { QuirkSummary } from '../providers/quirks/types.js';
 import type { AgentHost, HostOptions } from '../host/host.js';
 import type { AgentKey } from '../host/events.js';
-import type { PermissionMode, PermissionRule } from '../permission/types.js';
+import type { PermissionAnswer, PermissionMode, PermissionRule } from '../permission/types.js';
+import type { AnswerResult } from '../permission/broker.js';
+import type { TalariaError } from '../protocol/errors.js';
 import type { Frame, Logger, ProtocolErrorEvent } from '../protocol/types.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { TalariaConfig } from '../providers/config.js';
 import type { HermesProfile } from '../providers/hermes/profiles.js';
 import type { LintIssue } from '../providers/hermes/config-lint.js';
 import type { ProviderEnv, Readiness } from '../providers/types.js';
+import type { Catalog } from '../session/catalog.js';
+import type { ConnectionInfo } from '../session/client.js';
 import type { SessionEvent } from '../session/events.js';
 import type { PromptInput, Session } from '../session/session.js';
+import type { SessionState } from '../session/state.js';
 import type { Turn, TurnResult } from '../session/turn.js';
 import type { AgentDefaults, Store, StoredSession, Workspace as WorkspaceRow } from '../store/index.js';
 import type { Thread } from '../thread/types.js';
-import type { ConnectionInfo } from './frame-router.js';
+
+export type { ConnectionInfo };
 
 export interface HarnessOptions {
   /** Talaria's home: config.json and talaria.db (default $TALARIA_HOME, else ~/.talaria). */
@@ -29,9 +36,25 @@ export interface HarnessOptions {
   host?: Pick<HostOptions, 'idleMs' | 'stallMs' | 'cancelGraceMs' | 'terminateGraceMs' | 'setupTimeoutMs' | 'backoff' | 'killOnExit'> & {
     permission?: { mode?: PermissionMode; rules?: PermissionRule[]; timeoutMs?: number };
   };
-  /** Every frame of every agent (after the store got it): wire logs, probes. */
+  /** Every frame of every agent (wire logs, probes); each session's own are recorded in the store. */
   onFrame?: (key: AgentKey, frame: Frame) => void;
   onProtocolError?: (key: AgentKey, e: ProtocolErrorEvent) => void;
+  /**
+   * How long opening a stored session waits while another Talaria process has it open (its
+   * writer lease), before failing with `session_busy`. Default 0: fail at once.
+   */
+  sessionWaitMs?: number;
+  /** Opening a stored session has to wait for another process (pid, host) that has it open. */
+  onSessionWait?: (e: { sessionId: string; pid: number; host: string }) => void;
+  /** A live session's recording failed (frames or turns not stored); also on HarnessSession.recording. */
+  onRecordingError?: (e: RecordingError) => void;
+}
+
+/** A live session the store could not keep up with: `error` is a TalariaError `recording_failed`. */
+export interface RecordingError {
+  /** Talaria's session id. */
+  sessionId: string;
+  error: TalariaError;
 }
 
 /** How an opened session got its history. */
@@ -70,21 +93,37 @@ export interface HarnessSession {
   readonly origin: SessionOrigin;
   /** Where the history in the thread came from. */
   readonly historyFrom: 'agent' | 'store' | 'none';
-  /** The session core object (prompt, cancel, setModel, setMode, subscribe, events…). */
+  /** The session core object (everything below, and more: catalog switches, pending permissions…). */
   readonly session: Session;
   readonly thread: Thread;
+  readonly state: SessionState;
+  /** Models, modes and other options the agent offers (setModel / setMode pick from these). */
+  readonly catalog: Catalog;
+  /** Sends a prompt (queued while a turn runs); `await turn.result` never throws for agent errors. */
   prompt(input: PromptInput): Turn;
   cancel(): Promise<TurnResult | undefined>;
   /** Switches the model; the choice is stored with the session and re-applied when it is reopened. */
   setModel(id: string): Promise<void>;
   /** Switches the agent mode; stored like setModel. */
   setMode(id: string): Promise<void>;
+  /** Answers a `permission.asked` event (first answer wins). */
+  answerPermission(requestKey: string, answer: PermissionAnswer, answeredBy?: string): AnswerResult;
   subscribe(fn: (e: SessionEvent) => void): () => void;
+  /** Events from the first read on (the iterator subscribes then, and unsubscribes when the loop ends). */
   events(opts?: { signal?: AbortSignal }): AsyncIterableIterator<SessionEvent>;
   /** The stored row as it is now. */
   stored(): StoredSession;
   /** Commits what the recorder holds now (it commits once per event-loop tick and at every turn end by itself). */
   flush(): void;
+  /** How recording goes: never silent — a failure stays here (and goes to HarnessOptions.onRecordingError). */
+  readonly recording: {
+    /** Seq of the last frame on disk. */
+    readonly lastSeq: number;
+    /** Frames that could not be stored. */
+    readonly lostFrames: number;
+    /** The first recording failure (`recording_failed`), if any. */
+    readonly error: TalariaError | undefined;
+  };
   /** Stops recording and closes the session at the agent (the store keeps it). */
   close(): Promise<void>;
 }
@@ -150,6 +189,8 @@ export type ExportFormat = 'md' | 'json' | 'fixture';
 
 export interface AgentStatus extends Readiness {
   source: string;
+  /** The quirk set expected before the agent runs (built-in id, its command line, its version); initialize confirms it. */
+  quirks?: QuirkSummary;
 }
 
 /** How the agent for a workspace was chosen (doctor prints it; the CLI uses it). */

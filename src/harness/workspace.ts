@@ -8,21 +8,24 @@
  *   3. else a new agent session showing the stored thread (origin `restored`: the agent starts
  *      without that context; a notice says so). The stored row then points at the new agent id.
  * An id only the agent knows (its own history) is loaded and stored from then on.
+ *
+ * A stored session is written by one harness at a time: its writer lease is taken before the
+ * session is opened at the agent (session-locks.ts), so a second process waits or is refused
+ * instead of loading a history that is about to change under it.
  */
 import { resolve } from 'node:path';
 import type { OpenOptions } from '../host/host.js';
 import { TalariaError } from '../protocol/errors.js';
-import { errorText } from '../host/ops.js';
+import { errorText } from '../session/errors.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { Session } from '../session/session.js';
 import type { StoredSession, Workspace as WorkspaceRow } from '../store/index.js';
 import { applyChoices } from './choices.js';
-import { recordSession, type RecordingDeps } from './hosted.js';
+import { recordSession, type RecordInit, type RecordingDeps } from './hosted.js';
 import { seedThread } from './restore.js';
 import { findStored } from './transfer.js';
-import { keyId, type ConnectionInfo } from './frame-router.js';
 import { listSessions } from './listing.js';
-import type { AgentPick, HarnessSession, ListOptions, NewSessionOptions, OpenStoredOptions, Workspace } from './types.js';
+import type { AgentPick, ConnectionInfo, HarnessSession, ListOptions, NewSessionOptions, OpenStoredOptions, Workspace } from './types.js';
 
 export interface WorkspaceDeps extends RecordingDeps {
   registry: ProviderRegistry;
@@ -54,20 +57,38 @@ const markPartial = (info: unknown) => ({ ...((info as Record<string, unknown> |
 export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace {
   const ws = row.path;
 
-  const target = (provider: string, profile: string | undefined, o: { cwd?: string; permissionMode?: OpenOptions['permissionMode']; mcpServers?: unknown[]; additionalDirectories?: string[] }): OpenOptions => ({
+  const target = (
+    provider: string,
+    profile: string | undefined,
+    o: { cwd?: string; permissionMode?: OpenOptions['permissionMode']; mcpServers?: unknown[]; additionalDirectories?: string[] },
+  ): OpenOptions => ({
     provider,
     ...(profile ? { profile } : {}),
     workspace: ws,
     cwd: resolve(o.cwd ?? ws),
-    ...(o.permissionMode ?? d.permissionMode ? { permissionMode: (o.permissionMode ?? d.permissionMode)! } : {}),
+    ...((o.permissionMode ?? d.permissionMode) ? { permissionMode: (o.permissionMode ?? d.permissionMode)! } : {}),
     ...(o.mcpServers ? { mcpServers: o.mcpServers } : {}),
     ...(o.additionalDirectories ? { additionalDirectories: o.additionalDirectories } : {}),
   });
 
   const info = (s: Session) => {
     const key = d.host.targetOf(s);
-    return key ? d.router.for(keyId(key)).info : undefined;
+    return key ? d.host.connectionInfo(key) : undefined;
   };
+
+  /** Runs `fn` holding the writer lease of stored session `id` (given back if `fn` fails). */
+  const locked = async <T>(id: string, fn: () => Promise<T> | T): Promise<T> => {
+    await d.locks.acquire(id);
+    try {
+      return await fn();
+    } catch (e) {
+      d.locks.release(id);
+      throw e;
+    }
+  };
+
+  /** Records a session whose row was just created (nobody else can hold its lease yet). */
+  const recordNew = (s: Session, init: RecordInit) => locked(init.row.id, () => recordSession(d, s, init));
 
   /** A new store row for a live session (recorded from here on). */
   const store = (s: Session, provider: string, profile: string | undefined): StoredSession =>
@@ -89,7 +110,7 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
   async function newSession(o: NewSessionOptions = {}): Promise<HarnessSession> {
     const { provider, profile } = await chosen(o);
     const s = await d.host.newSession(target(provider, profile, o));
-    const hs = recordSession(d, s, { row: store(s, provider, profile), workspace: ws, origin: 'new', historyFrom: 'none' });
+    const hs = await recordNew(s, { row: store(s, provider, profile), workspace: ws, origin: 'new', historyFrom: 'none' });
     await applyChoices(hs, d.store.defaults.get(row.id, provider, profile), 'workspace');
     return hs;
   }
@@ -99,7 +120,11 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
   };
   const defaults: Workspace['defaults'] = (provider, profile) => d.store.defaults.get(row.id, provider, profile);
 
-  async function openStored(stored: StoredSession, o: OpenStoredOptions): Promise<HarnessSession> {
+  function openStored(stored: StoredSession, o: OpenStoredOptions): Promise<HarnessSession> {
+    return locked(stored.id, () => openLocked(stored, o));
+  }
+
+  async function openLocked(stored: StoredSession, o: OpenStoredOptions): Promise<HarnessSession> {
     const { provider, profile } = d.providerFor(stored);
     const wsPath = stored.workspaceId ? (d.store.workspaces.get(stored.workspaceId)?.path ?? ws) : ws;
     const t = { ...target(provider, profile, { ...o, cwd: stored.cwd }), workspace: wsPath };
@@ -162,7 +187,7 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
       }
       throw e;
     }
-    return recordSession(d, s, { row: store(s, provider, profile), workspace: ws, origin: 'loaded', historyFrom: 'agent' });
+    return recordNew(s, { row: store(s, provider, profile), workspace: ws, origin: 'loaded', historyFrom: 'agent' });
   }
 
   async function forkSession(id: string, o: OpenStoredOptions = {}): Promise<HarnessSession> {
@@ -184,7 +209,7 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
     if (origin === 'restored') s.notice('info', 'history_restored', `Forked in Talaria from ${src.id}; the agent cannot fork it, so it starts without the earlier context.`);
     const created = store(s, provider, profile);
     d.store.sessions.update(created.id, { title: `${src.title ?? 'Session'} (fork)`, ...(origin === 'restored' ? { agentInfo: markPartial(created.agentInfo) } : {}) });
-    const hs = recordSession(d, s, { row: d.store.sessions.get(created.id)!, workspace: ws, origin, historyFrom });
+    const hs = await recordNew(s, { row: d.store.sessions.get(created.id)!, workspace: ws, origin, historyFrom });
     // A fork keeps the model and mode chosen for its source.
     await applyChoices(hs, { ...(src.modelId ? { modelId: src.modelId } : {}), ...(src.modeId ? { modeId: src.modeId } : {}) }, 'session');
     return hs;

@@ -11,7 +11,6 @@ import type { PermissionAnswer, PermissionMode, PermissionOutcome, PermissionRul
 import type { Logger } from '../protocol/types.js';
 import type { SessionHooks } from '../session/hooks.js';
 import { Session, type SessionPort } from '../session/session.js';
-import { UsageTracker } from '../session/usage.js';
 import type { Generation } from './generation.js';
 
 /** Forwards to the broker of the process the session is bound to (request ids restart per process). */
@@ -43,7 +42,7 @@ class BrokerRelay extends PermissionBroker {
 /** What a binding needs from its slot. */
 export interface BindingOwner {
   request(b: SessionBinding, method: string, params: unknown, opts?: { signal?: AbortSignal; timeoutMs?: number }): Promise<unknown>;
-  notify(b: SessionBinding, method: string, params: unknown): void;
+  notify(b: SessionBinding, method: string, params: unknown): Promise<void>;
   promptCaps(): { image: boolean; audio: boolean; embeddedContext: boolean };
 }
 
@@ -57,7 +56,6 @@ export interface BindingInit {
   hooks: SessionHooks;
   logger: Logger;
   baseRules: () => PermissionRule[];
-  usage: 'per-turn' | 'cumulative' | 'none';
   onClosed: (b: SessionBinding) => void;
 }
 
@@ -71,8 +69,6 @@ export class SessionBinding {
   modeId?: string;
   /** The model the user chose with setModel (re-applied after a restart if the agent lost it). */
   modelId?: string;
-  /** Cumulative → per-turn, measured per process (a new process restarts the counters). */
-  readonly usage: UsageTracker | undefined;
   /** A prompt waiting to be sent (behind other ops or the concurrency gate); cancel aborts it. */
   pendingPrompt: AbortController | null = null;
   private tail: Promise<unknown> = Promise.resolve();
@@ -81,7 +77,6 @@ export class SessionBinding {
     readonly owner: BindingOwner,
     init: BindingInit,
   ) {
-    this.usage = init.usage === 'cumulative' ? new UsageTracker('cumulative') : undefined;
     const port: SessionPort = {
       request: <T>(method: string, params: unknown, opts?: { signal?: AbortSignal; timeoutMs?: number }) => owner.request(this, method, params, opts) as Promise<T>,
       notify: (method, params) => owner.notify(this, method, params),

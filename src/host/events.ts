@@ -11,9 +11,12 @@ const signal = z.string().nullable();
 export const EXIT_REASONS = ['idle', 'env_changed', 'overflow', 'stalled', 'shutdown', 'crashed'] as const;
 export type ExitReason = (typeof EXIT_REASONS)[number];
 
+/** Which quirk set the agent got and why (providers/quirks); `restartedFrom`: the guess it was first started with. */
+const quirks = z.object({ set: z.string(), label: z.string(), basis: z.string(), why: z.string(), restartedFrom: z.string().optional() });
+
 export const HOST_EVENTS = {
   /** A process is up and answered `initialize`. */
-  'agent.spawned': z.object({ key: agentKey, generation: z.number(), pid: z.number(), command: z.string(), args: z.array(z.string()) }),
+  'agent.spawned': z.object({ key: agentKey, generation: z.number(), pid: z.number(), command: z.string(), args: z.array(z.string()), quirks: quirks.optional() }),
   /** A process is gone, for whatever reason (crashes also emit agent.crashed first). */
   'agent.exited': z.object({ key: agentKey, generation: z.number(), pid: z.number().nullable(), reason: z.enum(EXIT_REASONS), exitCode, signal }),
   /** A process died on its own (or never got through initialize). */
@@ -35,6 +38,19 @@ export const HOST_EVENTS = {
   'turn.stalled': z.object({ key: agentKey, generation: z.number(), sessionId: z.string(), turnId: z.string().optional(), silentMs: z.number() }),
   /** A turn waits for a free slot (per-process concurrency limit). */
   'turn.waiting': z.object({ key: agentKey, sessionId: z.string(), position: z.number(), limit: z.number() }),
+  /**
+   * After a cancel, the processes the cancelled turn started: ended, still alive after SIGKILL
+   * (`survived`), or `left` running because another session's work ran on the same process then.
+   */
+  'turn.reaped': z.object({
+    key: agentKey,
+    generation: z.number(),
+    sessionId: z.string(),
+    turnId: z.string().optional(),
+    ended: z.array(z.number()),
+    survived: z.array(z.number()),
+    left: z.array(z.number()),
+  }),
   /** A session was loaded into a new process (after a crash, reap, env change or overflow). */
   'session.rebound': z.object({ key: agentKey, sessionId: z.string(), generation: z.number() }),
 } as const;

@@ -14,7 +14,7 @@ import { silentLogger } from '../protocol/types.js';
 import { TalariaError } from '../protocol/errors.js';
 import type { PermissionDecisionEvent, PermissionMode, PermissionRule } from '../permission/types.js';
 import { EventBus } from '../session/bus.js';
-import type { SessionListing } from '../session/client.js';
+import type { ConnectionInfo, SessionListing } from '../session/client.js';
 import type { Session } from '../session/session.js';
 import { currentEnv } from '../providers/locate.js';
 import type { ProviderRegistry } from '../providers/registry.js';
@@ -24,7 +24,7 @@ import type { AgentKey, HostEvent, HostEventName, HostEventOf } from './events.j
 import { openSession, type OpenKind } from './open.js';
 import { SlotSessions } from './ops.js';
 import { AgentSlot, type SlotStatus } from './slot.js';
-import { killGroupSync } from './tree.js';
+import { AgentTrees } from './tree.js';
 
 export interface HostOptions {
   registry: ProviderRegistry;
@@ -45,11 +45,17 @@ export interface HostOptions {
   permission?: { mode?: PermissionMode; rules?: PermissionRule[]; timeoutMs?: number };
   /** Per-workspace env set in the agent (e.g. config.json's workspaces[ws].env). */
   workspaceEnv?: (workspace: string) => Record<string, string> | undefined;
+  /** Every frame of every agent process (each session's own frames: Session.subscribeFrames). */
   onFrame?: (key: AgentKey, frame: Frame) => void;
+  /**
+   * Called with every Session the host creates, before any of its frames or events: subscribe
+   * here to see a session's whole wire log (its setup included) before it is handed out.
+   */
+  onSession?: (session: Session, key: AgentKey) => void;
   onProtocolError?: (key: AgentKey, e: ProtocolErrorEvent) => void;
   onPermissionDecision?: (e: PermissionDecisionEvent) => void;
   onRule?: (sessionId: string, rule: PermissionRule) => void;
-  /** SIGKILL our agents' process groups if this process exits without shutdown() (default true). */
+  /** SIGKILL our agents' process trees if this process exits without shutdown() (default true). */
   killOnExit?: boolean;
 }
 
@@ -74,11 +80,14 @@ export class AgentHost {
   private readonly logger: Logger;
   private readonly ctx: ProviderEnv;
   private readonly envOverrides = new Map<string, Record<string, string>>();
+  /** This host's agent processes and its exit hook (nothing of it is module-wide). */
+  private readonly trees: AgentTrees;
   private seq = 0;
   private down = false;
 
   constructor(private readonly o: HostOptions) {
     this.logger = o.logger ?? silentLogger;
+    this.trees = new AgentTrees(o.killOnExit ?? true);
     this.ctx = o.env ?? currentEnv({ logger: this.logger });
     this.bus = new EventBus((err) => this.logger.error('host listener threw', { error: String(err) }));
   }
@@ -104,7 +113,7 @@ export class AgentHost {
 
   private slot(t: AgentTarget): SlotSessions {
     const key = this.keyOf(t);
-    const id = `${key.provider}\u0000${key.profile ?? ''}\u0000${key.workspace}`;
+    const id = slotId(key);
     let ops = this.slots.get(id);
     if (!ops) {
       const o = this.o;
@@ -119,9 +128,9 @@ export class AgentHost {
           terminateGraceMs: o.terminateGraceMs ?? 2_000,
           setupTimeoutMs: o.setupTimeoutMs ?? 120_000,
           backoff: { ...DEFAULT_BACKOFF, ...(o.backoff ?? {}) },
-          killOnExit: o.killOnExit ?? true,
           ...(o.permission ? { permission: o.permission } : {}),
           ...(o.onFrame ? { onFrame: o.onFrame } : {}),
+          ...(o.onSession ? { onSession: o.onSession } : {}),
           ...(o.onProtocolError ? { onProtocolError: o.onProtocolError } : {}),
           ...(o.onPermissionDecision ? { onPermissionDecision: o.onPermissionDecision } : {}),
           ...(o.onRule ? { onRule: o.onRule } : {}),
@@ -129,6 +138,7 @@ export class AgentHost {
         this.logger,
         (type, body) => this.emit(type, body),
         () => this.envFor(key.workspace),
+        this.trees,
       );
       ops = new SlotSessions(slot, () => o.permission?.rules ?? []);
       this.slots.set(id, ops);
@@ -192,6 +202,11 @@ export class AgentHost {
     return this.find(session)?.slot.key;
   }
 
+  /** What the agent behind `key` said in its last `initialize` (undefined before it ever started). */
+  connectionInfo(key: AgentKey): ConnectionInfo | undefined {
+    return this.slots.get(slotId(key))?.slot.info;
+  }
+
   /** Cancels what runs, tells the agent when it supports close, and forgets the session. */
   async closeSession(session: Session, reason = 'closed by client'): Promise<void> {
     const ops = this.find(session);
@@ -214,14 +229,30 @@ export class AgentHost {
     return [...this.slots.values()].map((ops) => ops.slot.status());
   }
 
-  /** Closes every session and stops every agent process tree (stdin close → SIGTERM → SIGKILL). */
+  /**
+   * Closes every session and stops every agent process tree (stdin close → SIGTERM → SIGKILL,
+   * then whatever each agent started outside its group); the host's exit hook goes with them.
+   */
   async shutdown(): Promise<void> {
     this.down = true;
     await Promise.all([...this.slots.values()].map((ops) => ops.slot.shutdown()));
   }
 
-  /** For exit paths that cannot wait: SIGKILL every process group this host owns, now. */
-  killAllSync(): void {
-    for (const ops of this.slots.values()) for (const g of ops.slot.gens) if (g.pid !== null) killGroupSync(g.pid);
+  /** shutdown(), and nothing of this host is left in the process (no hook, no listener). */
+  async dispose(): Promise<void> {
+    try {
+      await this.shutdown();
+    } finally {
+      this.trees.dispose();
+    }
   }
+
+  /** For exit paths that cannot wait: SIGKILL every process tree this host owns, now. */
+  killAllSync(): void {
+    this.trees.killAllSync();
+  }
+}
+
+function slotId(key: AgentKey): string {
+  return `${key.provider}\u0000${key.profile ?? ''}\u0000${key.workspace}`;
 }

@@ -1,6 +1,6 @@
 /**
  * Opening a hosted session: new, load (history replayed into the thread), resume, fork — with
- * the provider's quirks around setup:
+ * the agent's quirks (its quirk set) around setup:
  * - MCP servers the agent cannot take (http/sse without mcpCapabilities) are withheld, visibly;
  * - a `session/new` that fails with MCP servers is retried once without them (Hermes), visibly;
  * - `session/load` answering `{}` without replay = not found;
@@ -14,7 +14,8 @@ import { filterMcpServers } from '../providers/mcp.js';
 import type { Session } from '../session/session.js';
 import type { SessionBinding } from './binding.js';
 import type { Generation } from './generation.js';
-import { errorText, isEmptyResult, notFound, type SlotSessions } from './ops.js';
+import { errorText } from '../session/errors.js';
+import { isEmptyResult, notFound, type SlotSessions } from './ops.js';
 
 export type OpenKind = 'new' | 'load' | 'resume' | 'fork';
 
@@ -48,7 +49,7 @@ export async function openSession(ops: SlotSessions, req: OpenRequest): Promise<
 
 async function setup(ops: SlotSessions, req: OpenRequest, gen: Generation): Promise<Session> {
   const { slot } = ops;
-  const { provider } = slot;
+  const { quirks } = slot;
   const caps = gen.client.capabilities;
   if (req.kind === 'load' && !caps.supportsLoad) throw new TalariaError('unsupported', `${slot.label} cannot load sessions`);
   if ((req.kind === 'resume' || req.kind === 'fork') && !caps.supportsSession(req.kind)) throw new TalariaError('unsupported', `${slot.label} cannot ${req.kind} sessions`);
@@ -62,7 +63,7 @@ async function setup(ops: SlotSessions, req: OpenRequest, gen: Generation): Prom
   const view = { cwd: req.cwd, additionalDirectories: req.additionalDirectories ?? [] };
   const timeoutMs = slot.cfg.setupTimeoutMs;
   const request = (method: string, params: unknown) => ops.callOn(gen, method, params, { timeoutMs });
-  const describe = (e: unknown) => provider.quirks.describeSetupError?.(e, slot.key.profile ? { profile: slot.key.profile } : {}) ?? e;
+  const describe = (e: unknown) => quirks.host.describeSetupError?.(e, slot.key.profile ? { profile: slot.key.profile } : {}) ?? e;
 
   let b: SessionBinding;
   let res: unknown;
@@ -71,7 +72,7 @@ async function setup(ops: SlotSessions, req: OpenRequest, gen: Generation): Prom
     try {
       res = await request(METHOD[req.kind], ops.setupParams(view, servers, extra));
     } catch (e) {
-      if (!(req.kind === 'new' && servers.length && provider.quirks.retryNewWithoutMcp && e instanceof WireError)) throw describe(e);
+      if (!(req.kind === 'new' && servers.length && quirks.host.retryNewWithoutMcp && e instanceof WireError)) throw describe(e);
       try {
         res = await request('session/new', ops.setupParams(view, [], extra));
       } catch (e2) {
@@ -88,11 +89,23 @@ async function setup(ops: SlotSessions, req: OpenRequest, gen: Generation): Prom
       if (req.kind === 'fork') throw new TalariaError('session_not_found', `${slot.label} could not fork session ${req.sessionId}`, { response: res });
       throw new TalariaError('agent_error', 'session/new answered without a sessionId', { response: res });
     }
-    b = ops.create({ id, cwd: req.cwd, ...(req.additionalDirectories ? { additionalDirectories: req.additionalDirectories } : {}), mcpServers: servers, permissionMode: req.permissionMode });
+    b = ops.create({
+      id,
+      cwd: req.cwd,
+      ...(req.additionalDirectories ? { additionalDirectories: req.additionalDirectories } : {}),
+      mcpServers: servers,
+      permissionMode: req.permissionMode,
+    });
     ops.attach(b, gen);
   } else {
     const id = req.sessionId!;
-    b = ops.create({ id, cwd: req.cwd, ...(req.additionalDirectories ? { additionalDirectories: req.additionalDirectories } : {}), mcpServers: servers, permissionMode: req.permissionMode });
+    b = ops.create({
+      id,
+      cwd: req.cwd,
+      ...(req.additionalDirectories ? { additionalDirectories: req.additionalDirectories } : {}),
+      mcpServers: servers,
+      permissionMode: req.permissionMode,
+    });
     // Registered first: the agent replays the history before it answers.
     ops.attach(b, gen);
     b.session.beginReplay(false);
@@ -108,10 +121,10 @@ async function setup(ops: SlotSessions, req: OpenRequest, gen: Generation): Prom
       ops.discard(b);
       throw new TalariaError('session_not_found', `${slot.label} has no session ${id} (it answered {})`, { sessionId: id });
     }
-    const stray = req.kind === 'resume' ? provider.quirks.strayResumeId?.(res, id) : undefined;
+    const stray = req.kind === 'resume' ? quirks.host.strayResumeId?.(res, id) : undefined;
     if (stray) {
       // The agent made a new, empty session instead: never route it, never show it.
-      gen.ignore(stray);
+      gen.client.ignore(stray);
       ops.discard(b);
       throw new TalariaError('session_not_found', `${slot.label} has no session ${id} (it created another one, ${stray}, which is ignored)`, { sessionId: id, strayId: stray });
     }

@@ -3,34 +3,29 @@
  * port). Before anything reaches the agent the session is bound to the live process — loaded
  * into it first when it is new (after a crash, reap, env change or overflow), with its MCP
  * servers, model and mode restored. Prompts pass the per-process concurrency gate and are
- * watched by the stall watchdog; cumulative usage becomes per-turn here, per process.
+ * watched by the stall watchdog; each new process restarts the session's usage counters.
  */
 import { TalariaError, WireError } from '../protocol/errors.js';
 import type { PermissionRule } from '../permission/types.js';
+import { authRequired, errorText } from '../session/errors.js';
 import type { SessionHooks } from '../session/hooks.js';
 import type { Session } from '../session/session.js';
 import { SessionBinding, type BindingOwner } from './binding.js';
 import type { Generation } from './generation.js';
 import type { AgentSlot } from './slot.js';
 import { loadInto, restoreChoices } from './restore.js';
+import { afterCancel, reapTurn, type TurnWork } from './reaper.js';
 
 type ReqOpts = { signal?: AbortSignal; timeoutMs?: number };
 const CANCELLED = Object.freeze({ stopReason: 'cancelled' });
 const CONFIG_METHODS = new Set(['session/set_model', 'session/set_mode', 'session/set_config_option', 'session/load']);
 
-/** An agent error with its detail (Hermes puts the useful part in data.details). */
-export function errorText(e: unknown): string {
-  if (e instanceof WireError) {
-    const d = e.data as { details?: unknown; message?: unknown } | undefined;
-    const detail = typeof d?.details === 'string' ? d.details : typeof d?.message === 'string' ? d.message : '';
-    return detail && detail !== e.message ? `${e.message}: ${detail}` : e.message;
-  }
-  return e instanceof Error ? e.message : String(e);
-}
-
 export const isEmptyResult = (r: unknown) => r === null || r === undefined || (typeof r === 'object' && Object.keys(r as object).length === 0);
 
 export class SlotSessions implements BindingOwner {
+  /** Prompts in flight, for the reaper: a cancel ends the processes their turn started. */
+  private readonly turns = new Map<SessionBinding, TurnWork>();
+
   constructor(
     readonly slot: AgentSlot,
     private readonly baseRules: () => PermissionRule[],
@@ -38,13 +33,16 @@ export class SlotSessions implements BindingOwner {
 
   // ---- bindings -------------------------------------------------------------------------------
 
+  /** The hooks of the quirk set that follows the agent (what its process said in initialize). */
   hooks(): SessionHooks {
-    const { provider, key, ctx } = this.slot;
-    const h: SessionHooks = { ...provider.hooks({ ...(key.profile ? { profile: key.profile } : {}), env: ctx }) };
-    // Usage is made per-turn by the host, per process (a new process restarts the counters).
-    h.usageMode = 'per-turn';
+    const { quirks, key, ctx } = this.slot;
+    // Hooks that read the agent's own files look where the agent does: its env as spawned.
+    const env = { ...ctx, env: { ...ctx.env, ...(this.slot.current?.env ?? this.slot.currentEnv()) } };
+    const h: SessionHooks = { ...quirks.hooks({ ...(key.profile ? { profile: key.profile } : {}), env }) };
+    // The session makes cumulative usage per-turn; the host resets it for each new process.
+    h.usageMode = quirks.usage === 'cumulative' ? 'cumulative' : 'per-turn';
     // The host reloads right after set_model, inside the same op (no prompt can slip in between).
-    if (provider.quirks.reloadAfterSetModel) delete h.afterSetModel;
+    if (quirks.host.reloadAfterSetModel) delete h.afterSetModel;
     return h;
   }
 
@@ -54,10 +52,10 @@ export class SlotSessions implements BindingOwner {
       hooks: this.hooks(),
       logger: this.slot.logger,
       baseRules: this.baseRules,
-      usage: this.slot.provider.usage,
       onClosed: (closed) => this.forget(closed),
     });
     this.slot.bindings.set(b.id, b);
+    this.slot.cfg.onSession?.(b.session, this.slot.key);
     b.session.subscribe((e) => {
       const gen = b.gen;
       if (e.type === 'session.state' && e.state === 'failed') {
@@ -76,7 +74,7 @@ export class SlotSessions implements BindingOwner {
         // An ask still open when its turn ended is moot (Hermes denies on its own after 60 s and
         // ends the turn): answer it `cancelled` so no client keeps showing it.
         gen?.client.broker.cancelTurn(e.turnId);
-        if (e.error?.code === 'context_overflow' && this.slot.provider.quirks.replaceOnOverflow && gen) {
+        if (e.error?.code === 'context_overflow' && this.slot.quirks.host.replaceOnOverflow && gen) {
           // The agent's state after an overflow is not to be trusted: a fresh process loads the session.
           this.slot.retire(gen, 'overflow');
         }
@@ -85,16 +83,15 @@ export class SlotSessions implements BindingOwner {
     return b;
   }
 
-  /** Route the agent's updates and permission requests for `b` to its Session. */
+  /** Route the agent's frames, updates and requests for `b` to its Session (what waited for it first). */
   attach(b: SessionBinding, gen: Generation): void {
-    gen.client.sessions.set(b.id, b.session);
     b.gen = gen;
-    for (const u of gen.takeEarly(b.id)) b.session.receiveUpdate(u);
+    gen.client.attach(b.session);
   }
 
   /** A session that never opened: gone without events. */
   discard(b: SessionBinding): void {
-    if (b.gen?.alive) b.gen.client.sessions.delete(b.id);
+    if (b.gen?.alive) b.gen.client.detach(b.session);
     b.gen = null;
     this.slot.bindings.delete(b.id);
   }
@@ -115,27 +112,28 @@ export class SlotSessions implements BindingOwner {
   private async rebind(b: SessionBinding): Promise<Generation> {
     const { slot } = this;
     const gen = await slot.ensure();
-    if (!slot.provider.sessionsSurviveRestart || !gen.client.capabilities.supportsLoad) {
+    if (!slot.quirks.sessionsSurviveRestart || !gen.client.capabilities.supportsLoad) {
       throw new TalariaError('unsupported', `${slot.label} cannot load session ${b.id} into a new process; start a new session.`, { sessionId: b.id });
     }
     const old = b.gen;
-    if (old && old !== gen && old.alive) old.client.sessions.delete(b.id);
-    slot.beginWork(gen);
+    if (old && old !== gen && old.alive) old.client.detach(b.session);
+    slot.beginWork(gen, b.id);
     try {
       this.attach(b, gen);
       await this.load(b, gen, true);
-      b.usage?.reset();
+      // A new process counts usage from zero.
+      b.session.resetUsage();
       await this.restoreChoices(b, gen);
       slot.emit('session.rebound', { key: slot.key, sessionId: b.id, generation: gen.n });
       return gen;
     } catch (e) {
       if (b.gen === gen) {
-        gen.client.sessions.delete(b.id);
+        gen.client.detach(b.session);
         b.gen = null;
       }
       throw e;
     } finally {
-      slot.endWork(gen);
+      slot.endWork(gen, b.id);
     }
   }
 
@@ -162,7 +160,7 @@ export class SlotSessions implements BindingOwner {
   }
 
   request(b: SessionBinding, method: string, params: unknown, opts?: ReqOpts): Promise<unknown> {
-    const serial = this.slot.provider.quirks.configBetweenTurns === true;
+    const serial = this.slot.quirks.host.configBetweenTurns === true;
     if (method === 'session/prompt') {
       // Created now, so a cancel while it waits (behind a config change or the gate) reaches it.
       const ac = new AbortController();
@@ -173,39 +171,48 @@ export class SlotSessions implements BindingOwner {
     return this.call(b, method, params, opts);
   }
 
-  notify(b: SessionBinding, method: string, params: unknown): void {
+  /** Rejects when the process is going (the session reports it; a cancel then ends the turn anyway). */
+  notify(b: SessionBinding, method: string, params: unknown): Promise<void> {
     if (method === 'session/cancel') b.pendingPrompt?.abort();
     const gen = b.gen;
-    if (!gen || !gen.alive || !gen.client.sessions.has(b.id)) return;
-    gen.client.connection.notify(method, params).catch((e: unknown) => this.slot.logger.debug('notify failed', { method, error: String(e) }));
+    if (!gen || !gen.alive || !gen.client.sessions.has(b.id)) return Promise.resolve();
+    const sent = gen.client.connection.notify(method, params);
+    const work = method === 'session/cancel' ? this.turns.get(b) : undefined;
+    if (work && !work.cancelled) {
+      // At once: an agent may wait for its tool to end before it answers the cancel.
+      work.cancelled = true;
+      work.first = reapTurn(this.slot, work);
+    }
+    return sent;
   }
 
   private async call(b: SessionBinding, method: string, params: unknown, opts?: ReqOpts): Promise<unknown> {
     const gen = await this.bind(b);
-    return this.callOn(gen, method, params, opts);
+    return this.callOn(gen, method, params, opts, b.id);
   }
 
-  async callOn<T = unknown>(gen: Generation, method: string, params: unknown, opts?: ReqOpts): Promise<T> {
-    this.slot.beginWork(gen);
+  /** `owner`: the session the request is for (null: none yet, e.g. session/new). */
+  async callOn<T = unknown>(gen: Generation, method: string, params: unknown, opts?: ReqOpts, owner: string | null = null): Promise<T> {
+    this.slot.beginWork(gen, owner);
     try {
       return await gen.client.connection.request<T>(method, params, opts);
     } catch (e) {
       throw this.mapError(gen, e);
     } finally {
-      this.slot.endWork(gen);
+      this.slot.endWork(gen, owner);
     }
   }
 
   private async config(b: SessionBinding, method: string, params: unknown, opts?: ReqOpts): Promise<unknown> {
     const gen = await this.bind(b);
-    const res = await this.callOn(gen, method, params, opts);
+    const res = await this.callOn(gen, method, params, opts, b.id);
     const p = (params ?? {}) as { modelId?: string; modeId?: string; configId?: string; value?: unknown };
     const catalog = b.session.catalog;
     const isModel = method === 'session/set_model' || (method === 'session/set_config_option' && p.configId !== undefined && p.configId === catalog.model?.configId);
     if (isModel) {
       b.modelId = method === 'session/set_model' ? p.modelId : String(p.value);
-      b.usage?.reset();
-      if (this.slot.provider.quirks.reloadAfterSetModel && method === 'session/set_model') await this.load(b, gen, true);
+      b.session.resetUsage();
+      if (this.slot.quirks.host.reloadAfterSetModel && method === 'session/set_model') await this.load(b, gen, true);
     } else if (method === 'session/set_mode') b.modeId = p.modeId;
     else if (method === 'session/set_config_option' && p.configId !== undefined && p.configId === catalog.mode?.configId) b.modeId = String(p.value);
     return res;
@@ -218,9 +225,7 @@ export class SlotSessions implements BindingOwner {
       await this.bindForTurn(b);
       let release: () => void;
       try {
-        release = await slot.gate.acquire(ac.signal, (position) =>
-          slot.emit('turn.waiting', { key: slot.key, sessionId: b.id, position, limit: slot.gate.limit }),
-        );
+        release = await slot.gate.acquire(ac.signal, (position) => slot.emit('turn.waiting', { key: slot.key, sessionId: b.id, position, limit: slot.gate.limit }));
       } catch {
         return CANCELLED;
       }
@@ -230,21 +235,26 @@ export class SlotSessions implements BindingOwner {
         if (ac.signal.aborted) return CANCELLED;
         b.pendingPrompt = null;
         gen.running.add(b);
-        slot.beginWork(gen);
+        slot.beginWork(gen, b.id);
+        const work: TurnWork = { gen, owner: b.id, from: performance.now(), cancelled: false };
+        this.turns.set(b, work);
         // Silence is measured from the turn's start, not from the process's last frame before it.
         gen.lastActivity = Math.max(gen.lastActivity, Date.now());
         slot.armWatchdog(gen);
         let res: unknown;
         try {
           res = await gen.client.connection.request('session/prompt', params);
+          // The turn ends (and its tool cards say cancelled) only once its processes are gone.
+          if (work.cancelled) await afterCancel(slot, b, work);
         } catch (e) {
           throw this.mapError(gen, e);
         } finally {
+          if (this.turns.get(b) === work) this.turns.delete(b);
           gen.running.delete(b);
-          slot.endWork(gen);
+          slot.endWork(gen, b.id);
         }
         slot.crashes.healthy();
-        return perTurnUsage(b, res);
+        return res;
       } finally {
         release();
       }
@@ -266,7 +276,7 @@ export class SlotSessions implements BindingOwner {
   }
 
   mapError(gen: Generation, e: unknown): unknown {
-    const auth = authError(this.slot.label, e);
+    const auth = authRequired(e, { label: this.slot.label, authMethods: gen.client.capabilities.authMethods });
     if (auth) return auth;
     if (gen.exitReason === 'stalled') {
       return new TalariaError(
@@ -277,12 +287,6 @@ export class SlotSessions implements BindingOwner {
     }
     return e;
   }
-}
-
-/** ACP's -32000 "auth required", as a TalariaError callers can switch on (turn error code auth_required). */
-export function authError(label: string, e: unknown): TalariaError | undefined {
-  if (!(e instanceof WireError) || e.code !== -32000) return undefined;
-  return new TalariaError('auth_required', `${label} needs credentials: ${errorText(e)}. Log in to ${label} or give it an API key.`, { rpcCode: e.code, data: e.data });
 }
 
 /**
@@ -296,16 +300,4 @@ export function notFound(e: unknown, sessionId: string): TalariaError | undefine
     return new TalariaError('session_not_found', `the agent has no session ${sessionId}`, { rpcCode: e.code });
   }
   return undefined;
-}
-
-/** Cumulative counters → this turn's figures; the agent's own numbers stay under `_meta`. */
-function perTurnUsage(b: SessionBinding, res: unknown): unknown {
-  if (!b.usage || typeof res !== 'object' || res === null) return res;
-  const r = res as { usage?: unknown; _meta?: Record<string, unknown> };
-  if (r.usage === undefined) return res;
-  const turn = b.usage.turn(r.usage);
-  const out: Record<string, unknown> = { ...r, _meta: { ...(r._meta ?? {}), 'talaria/reportedUsage': r.usage } };
-  if (turn) out.usage = turn;
-  else delete out.usage;
-  return out;
 }

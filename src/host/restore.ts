@@ -4,7 +4,7 @@
  * switch) and the mode (Hermes does not persist set_mode across restarts).
  */
 import { TalariaError } from '../protocol/errors.js';
-import { applyConfigOptionUpdate, applyCurrentMode, applyCurrentModel, planSwitch } from '../session/catalog.js';
+import { switchTo } from '../session/model-mode.js';
 import type { SessionBinding } from './binding.js';
 import type { Generation } from './generation.js';
 import { isEmptyResult, notFound, type SlotSessions } from './ops.js';
@@ -29,21 +29,18 @@ export async function loadInto(ops: SlotSessions, b: SessionBinding, gen: Genera
 
 export async function restoreChoices(ops: SlotSessions, b: SessionBinding, gen: Generation): Promise<void> {
   const s = b.session;
-  const { provider } = ops.slot;
+  const { quirks } = ops.slot;
   const model = s.catalog.model;
   if (b.modelId && model && model.currentId !== b.modelId && model.options.some((o) => o.id === b.modelId)) {
     await switchOn(ops, b, gen, 'model', b.modelId);
-    if (provider.quirks.reloadAfterSetModel) await loadInto(ops, b, gen, true);
+    if (quirks.host.reloadAfterSetModel) await loadInto(ops, b, gen, true);
   }
-  const modeId = b.modeId ?? provider.modeFor?.(s.permissionMode);
+  const modeId = b.modeId ?? quirks.modeFor?.(s.permissionMode);
   const mode = s.catalog.mode;
   if (modeId && mode && mode.currentId !== modeId && mode.options.some((o) => o.id === modeId)) await switchOn(ops, b, gen, 'mode', modeId);
 }
 
-async function switchOn(ops: SlotSessions, b: SessionBinding, gen: Generation, kind: 'model' | 'mode', id: string): Promise<void> {
-  const s = b.session;
-  const plan = planSwitch(s.catalog, kind, id);
-  const res = await gen.client.connection.request<{ configOptions?: unknown[] } | null>(plan.method, { sessionId: b.id, ...plan.params }, { timeoutMs: ops.slot.cfg.setupTimeoutMs });
-  if (plan.method === 'session/set_config_option' && Array.isArray(res?.configOptions) && res.configOptions.length) s.setCatalog(applyConfigOptionUpdate(s.catalog, res.configOptions));
-  else s.setCatalog(kind === 'model' ? applyCurrentModel(s.catalog, id) : applyCurrentMode(s.catalog, id));
+function switchOn(ops: SlotSessions, b: SessionBinding, gen: Generation, kind: 'model' | 'mode', id: string): Promise<void> {
+  // Straight to the process being restored (the session's port would bind it again).
+  return switchTo(b.session, kind, id, (method, params) => gen.client.connection.request(method, params, { timeoutMs: ops.slot.cfg.setupTimeoutMs }));
 }

@@ -5,20 +5,25 @@
  * overflow, killed when it stalls, and replaced on the next use after a crash — with a
  * backoff when it crashes in a loop. Session-facing operations live in ops.ts.
  */
-import { AcpClient } from '../session/client.js';
+import type { ConnectionInfo } from '../session/client.js';
+import type { Session } from '../session/session.js';
 import { buildChildEnv } from '../protocol/env.js';
+import { background } from '../protocol/background.js';
 import { TalariaError, type ConnectionClosedError } from '../protocol/errors.js';
 import type { CloseInfo } from '../protocol/connection.js';
+import { AGENT_TAG_VAR, newAgentTag } from '../protocol/proc-tree.js';
 import type { Frame, Logger, ProtocolErrorEvent } from '../protocol/types.js';
 import type { PermissionDecisionEvent, PermissionMode, PermissionRule } from '../permission/types.js';
-import { agentEnv, clientCapOptions } from '../providers/launch.js';
+import { agentEnv } from '../providers/launch.js';
+import { applyQuirks, choiceBeforeInit, launchFacts, summarize, type AppliedQuirks, type QuirkChoice, type QuirkSummary } from '../providers/quirks/index.js';
 import type { Provider, ProviderEnv } from '../providers/types.js';
 import { CrashTracker, type BackoffPolicy } from './backoff.js';
 import type { SessionBinding } from './binding.js';
 import type { AgentKey, ExitReason, HostEventName, HostEventOf } from './events.js';
 import { Gate } from './gate.js';
 import { Generation } from './generation.js';
-import { killGroup, ownGroup, releaseGroup } from './tree.js';
+import { startProcess } from './start.js';
+import { killGroup, type AgentTrees } from './tree.js';
 import { armWatchdog } from './watchdog.js';
 
 export type Emit = <K extends HostEventName>(type: K, body: Omit<HostEventOf<K>, 'type' | 'seq' | 'at'>) => void;
@@ -30,9 +35,9 @@ export interface SlotConfig {
   terminateGraceMs: number;
   setupTimeoutMs: number;
   backoff: BackoffPolicy;
-  killOnExit: boolean;
   permission?: { mode?: PermissionMode; rules?: PermissionRule[]; timeoutMs?: number };
   onFrame?: (key: AgentKey, frame: Frame) => void;
+  onSession?: (session: Session, key: AgentKey) => void;
   onProtocolError?: (key: AgentKey, e: ProtocolErrorEvent) => void;
   onPermissionDecision?: (e: PermissionDecisionEvent) => void;
   onRule?: (sessionId: string, rule: PermissionRule) => void;
@@ -43,12 +48,18 @@ export class AgentSlot {
   /** Live processes, the current one and any still draining. */
   readonly gens = new Set<Generation>();
   current: Generation | null = null;
+  /** What the newest process said in `initialize` (kept after it is gone). */
+  info: ConnectionInfo | undefined;
   readonly gate: Gate;
   readonly crashes: CrashTracker;
   closed = false;
   private starting: Promise<Generation> | null = null;
   private genSeq = 0;
   private caps = { image: false, audio: false, embeddedContext: false };
+  /** The quirks of the agent this slot runs (the launch's guess until a process said what it is). */
+  quirks: AppliedQuirks;
+  /** What the last process said it is: the next one gets its capabilities from the start. */
+  private learned: QuirkChoice | undefined;
 
   constructor(
     readonly key: AgentKey,
@@ -58,9 +69,12 @@ export class AgentSlot {
     readonly logger: Logger,
     readonly emit: Emit,
     private readonly workspaceEnv: () => Record<string, string>,
+    /** The host's list of live agent trees (its exit hook). */
+    private readonly trees: AgentTrees,
   ) {
     this.gate = new Gate(provider.maxConcurrentTurns);
     this.crashes = new CrashTracker(cfg.backoff);
+    this.quirks = applyQuirks(provider, choiceBeforeInit(launchFacts(provider, {})));
   }
 
   get label(): string {
@@ -106,53 +120,65 @@ export class AgentSlot {
       throw new TalariaError('spawn_failed', `${this.label} was not found. ${this.provider.install}`, { provider: this.provider.id });
     }
     const env = this.currentEnv();
-    const gen = new Generation(++this.genSeq, env);
-    const { key, cfg } = this;
-    let client: AcpClient;
-    try {
-      client = await AcpClient.spawn(
-        { command: located.command, args: located.args, cwd: key.workspace, env },
-        {
-          logger: this.logger,
-          ...clientCapOptions(this.provider),
-          // Commands the agent runs get the basics and the workspace's env, never the agent's credentials.
-          terminalEnv: buildChildEnv(process.env, { set: this.workspaceEnv() }),
-          onFrame: (f) => {
-            gen.tap(f);
-            cfg.onFrame?.(key, f);
-          },
-          onProtocolError: (e) => {
-            gen.lastActivity = Date.now();
-            cfg.onProtocolError?.(key, e);
-          },
-          setupTimeoutMs: cfg.setupTimeoutMs,
-          ...(cfg.permission ? { permission: cfg.permission } : {}),
-          ...(cfg.onPermissionDecision ? { onPermissionDecision: cfg.onPermissionDecision } : {}),
-          ...(cfg.onRule ? { onRule: cfg.onRule } : {}),
+    const { gen, started } = await startProcess(
+      {
+        key: this.key,
+        cfg: this.cfg,
+        provider: this.provider,
+        logger: this.logger,
+        // Commands the agent runs get the basics and the workspace's env, never the agent's
+        // credentials — and the agent's tag: they are its work too (a cancel or stop ends them).
+        terminalEnv: (tag) => buildChildEnv(process.env, { set: { ...this.workspaceEnv(), [AGENT_TAG_VAR]: tag } }),
+        // Per process: a cancel or a stop ends this process's tree only, whatever else runs.
+        nextGeneration: () => new Generation(++this.genSeq, env, newAgentTag()),
+        crashedBeforeInit: (g, e) => {
+          // It never got through initialize: that is a crash too (a config error loops the same way).
+          const d = ((e as ConnectionClosedError).details ?? {}) as { exitCode?: number | null; signal?: string | null; stderrTail?: string };
+          this.recordCrash(g, (e as Error).message, { pid: null, exitCode: d.exitCode ?? null, signal: d.signal ?? null, stderrTail: d.stderrTail ?? '' }, []);
+          this.emit('agent.exited', { key: this.key, generation: g.n, pid: null, reason: 'crashed', exitCode: d.exitCode ?? null, signal: d.signal ?? null });
         },
-      );
-    } catch (e) {
-      // It never got through initialize: that is a crash too (a config error loops the same way).
-      const d = ((e as ConnectionClosedError).details ?? {}) as { exitCode?: number | null; signal?: string | null; stderrTail?: string };
-      this.recordCrash(gen, (e as Error).message, { pid: null, exitCode: d.exitCode ?? null, signal: d.signal ?? null, stderrTail: d.stderrTail ?? '' }, []);
-      this.emit('agent.exited', { key, generation: gen.n, pid: null, reason: 'crashed', exitCode: d.exitCode ?? null, signal: d.signal ?? null });
-      throw e;
-    }
+      },
+      located,
+      env,
+      this.learned,
+    );
+    const client = started.client;
+    this.quirks = started.quirks;
+    if (started.quirks.choice.agent) this.learned = started.quirks.choice;
     gen.client = client;
-    gen.pid = client.connection.process?.pid ?? null;
-    if (gen.pid !== null) ownGroup(gen.pid, cfg.killOnExit);
+    this.info = client.info;
+    const proc = client.connection.process;
+    gen.pid = proc?.pid ?? null;
+    gen.startTicks = proc?.startTicks;
+    if (gen.pid !== null) this.trees.own({ pid: gen.pid, tag: gen.tag, start: gen.startTicks });
     const c = client.capabilities;
     this.caps = { image: c.promptImage, audio: c.promptAudio, embeddedContext: c.promptEmbeddedContext };
     this.gens.add(gen);
     this.current = gen;
-    this.emit('agent.spawned', { key, generation: gen.n, pid: gen.pid ?? -1, command: located.command, args: located.args });
-    void client.closed.then((info) => this.onClosed(gen, info));
+    const quirks = { ...summarize(started.quirks.choice), ...(started.restartedFrom ? { restartedFrom: started.restartedFrom.choice.set.id } : {}) };
+    this.emit('agent.spawned', { key: this.key, generation: gen.n, pid: gen.pid ?? -1, command: located.command, args: located.args, quirks });
+    background(
+      client.closed.then((info) => this.onClosed(gen, info)),
+      this.logger,
+      'cleaning up after the agent exited',
+      { pid: gen.pid },
+    );
+    if (this.closed) {
+      // Shut down while it was starting: it must not outlive the host.
+      await this.closeGen(gen, 'shutdown');
+      throw new TalariaError('invalid_state', 'the agent host is shut down');
+    }
     this.afterWork(gen);
     return gen;
   }
 
   /** Counts a crash (or a stall kill: it loops the same way) and starts a backoff when it is one too many. */
-  private recordCrash(gen: Generation, message: string, f: { pid: number | null; exitCode: number | null; signal: string | null; stderrTail: string } | null, sessions: string[]): void {
+  private recordCrash(
+    gen: Generation,
+    message: string,
+    f: { pid: number | null; exitCode: number | null; signal: string | null; stderrTail: string } | null,
+    sessions: string[],
+  ): void {
     const backoff = this.crashes.crash(Date.now() - gen.startedAt, message);
     if (f) this.emit('agent.crashed', { key: this.key, generation: gen.n, ...f, crashes: this.crashes.crashes, sessions });
     if (backoff) {
@@ -174,11 +200,18 @@ export class AgentSlot {
     for (const b of orphaned) b.gen = null;
     if (reason === 'crashed') {
       const tail = info.stderrTail ?? gen.client.connection.process?.stderrTail(2000) ?? '';
-      this.recordCrash(gen, info.error.message, { pid: gen.pid, exitCode: info.exitCode ?? null, signal: info.signal ?? null, stderrTail: tail }, orphaned.map((b) => b.id));
+      this.recordCrash(
+        gen,
+        info.error.message,
+        { pid: gen.pid, exitCode: info.exitCode ?? null, signal: info.signal ?? null, stderrTail: tail },
+        orphaned.map((b) => b.id),
+      );
     } else if (reason === 'stalled') this.recordCrash(gen, `stopped after ${this.cfg.stallMs} ms of silence`, null, []);
     if (gen.pid !== null) {
       await killGroup(gen.pid, this.cfg.terminateGraceMs);
-      releaseGroup(gen.pid);
+      // Then what it started outside its group (idempotent: a stop on purpose already began it).
+      await gen.client.connection.process?.terminate({ graceMs: this.cfg.terminateGraceMs });
+      this.trees.release(gen.pid);
     }
     this.gens.delete(gen);
     this.emit('agent.exited', { key: this.key, generation: gen.n, pid: gen.pid, reason, exitCode: info.exitCode ?? null, signal: info.signal ?? null });
@@ -193,12 +226,12 @@ export class AgentSlot {
     if (this.current === gen) this.current = null;
     for (const b of this.bindings.values()) {
       if (b.gen !== gen) continue;
-      gen.client.sessions.delete(b.id);
+      gen.client.detach(b.session);
       b.gen = null;
     }
     const proc = gen.client.connection.process;
-    const terminated = proc?.terminate({ graceMs: this.cfg.terminateGraceMs });
-    void gen.client.close().then(() => terminated);
+    background(proc?.terminate({ graceMs: this.cfg.terminateGraceMs }), this.logger, 'terminating the agent', { pid: gen.pid });
+    background(gen.client.close(), this.logger, 'closing the agent connection', { pid: gen.pid });
     return gen.gone;
   }
 
@@ -214,27 +247,29 @@ export class AgentSlot {
   afterWork(gen: Generation): void {
     if (!gen.alive || !gen.idle) return;
     if (gen.retiring) {
-      void this.closeGen(gen, gen.retiring);
+      background(this.closeGen(gen, gen.retiring), this.logger, 'retiring the agent', { pid: gen.pid });
       return;
     }
     if (!Number.isFinite(this.cfg.idleMs)) return;
     if (gen.idleTimer) clearTimeout(gen.idleTimer);
     gen.idleTimer = setTimeout(() => {
       gen.idleTimer = undefined;
-      if (gen.alive && gen.idle && this.reapable(gen)) void this.closeGen(gen, 'idle');
+      if (gen.alive && gen.idle && this.reapable(gen)) background(this.closeGen(gen, 'idle'), this.logger, 'reaping the idle agent', { pid: gen.pid });
     }, this.cfg.idleMs);
     gen.idleTimer.unref();
   }
 
-  /** Work starts on `gen`: no reaping meanwhile. */
-  beginWork(gen: Generation): void {
+  /** Work starts on `gen` (for session `owner`, or nobody's in particular): no reaping meanwhile. */
+  beginWork(gen: Generation, owner: string | null = null): void {
     gen.busy++;
+    gen.ledger.begin(owner);
     if (gen.idleTimer) clearTimeout(gen.idleTimer);
     gen.idleTimer = undefined;
   }
 
-  endWork(gen: Generation): void {
+  endWork(gen: Generation, owner: string | null = null): void {
     gen.busy--;
+    gen.ledger.end(owner);
     // Also catches an env change made while this process was still starting.
     if (gen.alive && !gen.retiring && !sameEnv(gen.env, this.currentEnv())) return this.retire(gen, 'env_changed');
     this.afterWork(gen);
@@ -243,7 +278,7 @@ export class AgentSlot {
   /** A process may be reaped only if every session on it can be loaded again later. */
   private reapable(gen: Generation): boolean {
     const bound = [...this.bindings.values()].some((b) => b.gen === gen);
-    return !bound || (this.provider.sessionsSurviveRestart && gen.client.capabilities.supportsLoad);
+    return !bound || (this.quirks.sessionsSurviveRestart && gen.client.capabilities.supportsLoad);
   }
 
   /** The env to spawn with changed: processes started with the old one are replaced once idle. */
@@ -262,6 +297,8 @@ export class AgentSlot {
 
   async shutdown(): Promise<void> {
     this.closed = true;
+    // A process still starting closes itself once up (see spawn()).
+    await this.starting?.catch(() => undefined);
     for (const b of [...this.bindings.values()]) b.session.markClosed('agent host shut down');
     await Promise.all([...this.gens].map((g) => this.closeGen(g, 'shutdown')));
   }
@@ -276,6 +313,7 @@ export class AgentSlot {
       sessions: [...this.bindings.keys()],
       crashes: this.crashes.crashes,
       ...(retryAt !== undefined ? { retryAt } : {}),
+      quirks: summarize(this.quirks.choice),
     };
   }
 }
@@ -289,6 +327,8 @@ export interface SlotStatus {
   sessions: string[];
   crashes: number;
   retryAt?: number;
+  /** The agent's quirk set and why (the launch's guess until a process answered initialize). */
+  quirks: QuirkSummary;
 }
 
 function sameEnv(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {

@@ -4,6 +4,7 @@
  * `cancelGraceMs` more, the process is stopped (its turns end `timeout`, its sessions reload on
  * next use). Waiting for a person to answer a permission is not silence.
  */
+import { background } from '../protocol/background.js';
 import type { Generation } from './generation.js';
 import type { AgentSlot } from './slot.js';
 
@@ -31,7 +32,7 @@ function checkStall(slot: AgentSlot, gen: Generation): void {
     if (gen.lastActivity > gen.stallCancelledAt) gen.stallCancelledAt = undefined;
     else if (now - gen.stallCancelledAt >= cancelGraceMs) {
       slot.logger.warn('agent stayed silent after cancel; stopping it', { provider: slot.key.provider, pid: gen.pid });
-      void slot.closeGen(gen, 'stalled');
+      background(slot.closeGen(gen, 'stalled'), slot.logger, 'stopping the stalled agent', { pid: gen.pid });
       return;
     } else return armWatchdog(slot, gen, cancelGraceMs - (now - gen.stallCancelledAt));
   }
@@ -41,7 +42,7 @@ function checkStall(slot: AgentSlot, gen: Generation): void {
   for (const b of gen.running) {
     const turnId = b.session.running?.id;
     slot.emit('turn.stalled', { key: slot.key, generation: gen.n, sessionId: b.id, ...(turnId ? { turnId } : {}), silentMs: silent });
-    void b.session.cancel();
+    background(b.session.cancel(), slot.logger, 'cancelling the stalled turn', { sessionId: b.id });
   }
   armWatchdog(slot, gen, cancelGraceMs);
 }

@@ -4,71 +4,53 @@
  * "always" answers become narrow rules, and exactly one audit event per decision. It never
  * throws at the agent: anything malformed is answered `cancelled` (every agent reads that as deny).
  *
+ * It also authorises the effects Talaria performs for the agent (`authorize`: fs reads and
+ * writes, terminals): same policy, same asks, same audit — with Talaria's own options (allow
+ * once / always / reject), since the agent offered none — and an effect the user already
+ * allowed through the agent's own request for that tool call is not asked twice (grants.ts),
+ * unless it is a forced ask (sensitive file, dangerous command).
+ *
+ * Paths are resolved (symlinks followed) before the policy sees them (`resolvePaths`).
+ *
  * The broker keeps no rules: `onRule` hands an "always" rule to the owner, which must add it to
  * what `getPolicy` returns for later requests to see it.
  */
 
-import type { Logger } from '../protocol/types.js';
-import { isAllowKind, isIntent, isOption, isRejectKind, pickOption, type PermissionIntent } from './options.js';
+import { isAllowKind, isOption, isRejectKind, pickOption, resolveAnswer, type PermissionIntent } from './options.js';
 import { alwaysRule } from './always-rule.js';
+import {
+  EFFECT_OPTIONS,
+  type AnswerResult,
+  type BrokerOptions,
+  type EffectRequest,
+  type EffectVerdict,
+  type PendingPermission,
+  type PermissionRequest,
+  type SetTimer,
+} from './broker-types.js';
+import { Grants } from './grants.js';
 import { evaluate, type PolicyConfig } from './policy.js';
-import { describeRequest, type KnownToolCall } from './subject.js';
-import type {
-  PermissionAnswer,
-  PermissionDecisionEvent,
-  PermissionOption,
-  PermissionOutcome,
-  PermissionRule,
-  PermissionSubject,
-  PolicyResult,
-} from './types.js';
+import { PathIntake } from './intake.js';
+import { resolveRealPaths } from './real-paths.js';
+import { describeRequest } from './subject.js';
+import type { PermissionAnswer, PermissionDecisionEvent, PermissionOption, PermissionOutcome, PermissionRule, PermissionSubject, PolicyResult } from './types.js';
 
-/** An ask waiting for a person (what onAsk / pending() hand out). */
-export interface PendingPermission {
-  requestKey: string;
-  sessionId: string;
-  toolCallId: string;
-  subject: PermissionSubject;
-  options: PermissionOption[];
-  title?: string;
-  createdAt: number;
-  turnId?: string;
-  /** Why it asks (mode, rule, or a forced ask for a sensitive path / dangerous command). */
-  policy: PolicyResult;
-}
+export {
+  EFFECT_OPTIONS,
+  type AnswerResult,
+  type BrokerOptions,
+  type EffectRequest,
+  type EffectVerdict,
+  type PendingPermission,
+  type PermissionRequest,
+  type SetTimer,
+} from './broker-types.js';
 
-export interface PermissionRequest {
-  /** Unique per agent request (e.g. connection id + JSON-RPC id). */
-  requestKey: string;
-  sessionId: string;
-  /** The raw `session/request_permission` params. */
-  params: unknown;
-  /** Session roots (cwd + additional directories). */
-  roots: string[];
-  /** The already-announced tool call with this id, when the caller has one. */
-  known?: KnownToolCall;
-  turnId?: string;
-}
-
-export type AnswerResult =
-  | { ok: true; optionId?: string; outcome: PermissionOutcome }
-  | { ok: false; reason: 'unknown' | 'already_answered' | 'not_offered' };
-
-/** Schedules `fn` after `ms`; returns a canceller. */
-export type SetTimer = (fn: () => void, ms: number) => () => void;
-
-export interface BrokerOptions {
-  getPolicy: (sessionId: string) => PolicyConfig;
-  /** Default 60 000 (Hermes denies on its own at 60 s). 0 or Infinity: no timeout. */
-  timeoutMs?: number;
-  setTimer?: SetTimer;
-  onDecision: (ev: PermissionDecisionEvent) => void;
-  onAsk?: (pending: PendingPermission) => void;
-  onRule?: (sessionId: string, rule: PermissionRule) => void;
-  now?: () => number;
-  logger?: Logger;
-  /** For `~` expansion in request paths (default os.homedir()). */
-  homeDir?: string;
+interface DecideContext {
+  /** The agent's options; undefined = an effect, Talaria offers its own. */
+  options?: PermissionOption[];
+  turnId: string | undefined;
+  toolCallOpen?: (toolCallId: string) => boolean;
 }
 
 interface Entry {
@@ -92,6 +74,10 @@ const defaultSetTimer: SetTimer = (fn, ms) => {
 export class PermissionBroker {
   private readonly entries = new Map<string, Entry>();
   private readonly settled = new Map<string, Promise<PermissionOutcome>>();
+  private readonly intake: PathIntake;
+  private readonly grants = new Grants();
+  /** Decision events of effects, until authorize() hands them to its caller. */
+  private readonly effectEvents = new Map<string, PermissionDecisionEvent>();
   private readonly timeoutMs: number;
   private readonly setTimer: SetTimer;
   private readonly now: () => number;
@@ -100,15 +86,19 @@ export class PermissionBroker {
     this.timeoutMs = opts.timeoutMs ?? 60_000;
     this.setTimer = opts.setTimer ?? defaultSetTimer;
     this.now = opts.now ?? Date.now;
+    this.intake = new PathIntake(opts.resolvePaths === false ? undefined : (opts.resolvePaths ?? resolveRealPaths), opts.logger);
+  }
+
+  /** Paths resolved first (symlinks followed), then `next` — or `cancelled` if a cancel came meanwhile. */
+  private resolveThen(key: string, subject: PermissionSubject, turnId: string | undefined, next: (s: PermissionSubject) => Promise<PermissionOutcome>): Promise<PermissionOutcome> {
+    return this.intake.run(key, subject, turnId, next, (s, c) => this.settle(key, s, { outcome: 'cancelled' }, c.by, { reason: c.reason }));
   }
 
   request(req: PermissionRequest): Promise<PermissionOutcome> {
     const key = String(req.requestKey);
     // A duplicate key (the same agent request seen twice) shares the first one's answer.
-    const live = this.entries.get(key);
-    if (live) return live.promise;
-    const done = this.settled.get(key);
-    if (done) return done;
+    const known = this.known(key);
+    if (known) return known;
 
     const params = req.params as { toolCall?: unknown; options?: unknown } | null | undefined;
     let subject: PermissionSubject;
@@ -131,13 +121,40 @@ export class PermissionBroker {
             ? 'malformed request: no valid options offered'
             : undefined;
     if (malformed) return this.settle(key, subject, { outcome: 'cancelled' }, 'policy', { reason: malformed });
+    return this.resolveThen(key, subject, req.turnId, (s) => this.decide(key, s, { options, turnId: req.turnId }));
+  }
 
+  /**
+   * Decides an effect Talaria performs for the agent: policy, then an earlier answer that covers
+   * it, then a person (Talaria's own options; timeout = reject). Never rejects.
+   */
+  authorize(req: EffectRequest): Promise<EffectVerdict> {
+    const key = String(req.requestKey);
+    const subject: PermissionSubject = { ...req.subject, sessionId: req.sessionId };
+    const ctx: DecideContext = { turnId: req.turnId };
+    if (req.toolCallOpen) ctx.toolCallOpen = req.toolCallOpen;
+    const outcome = this.known(key) ?? this.resolveThen(key, subject, req.turnId, (s) => this.decide(key, s, ctx));
+    return outcome.then((o) => {
+      const ev = this.effectEvents.get(key);
+      this.effectEvents.delete(key);
+      const allowed = o.outcome === 'selected' && (o.optionId === 'allow_once' || o.optionId === 'allow_always');
+      return { allowed, decidedBy: ev?.decidedBy ?? 'policy', reason: ev?.reason ?? '' };
+    });
+  }
+
+  private known(key: string): Promise<PermissionOutcome> | undefined {
+    return this.entries.get(key)?.promise ?? this.intake.get(key) ?? this.settled.get(key);
+  }
+
+  private decide(key: string, subject: PermissionSubject, ctx: DecideContext): Promise<PermissionOutcome> {
     let policy: PolicyResult;
     try {
       policy = evaluate(subject, this.policyFor(subject.sessionId));
     } catch (err) {
       policy = { decision: 'ask', reason: `policy error, asking: ${String(err)}` };
     }
+    // An "always" the policy would ignore (a forced ask) is not offered for effects.
+    const options = ctx.options ?? EFFECT_OPTIONS.filter((o) => !(policy.forcedAsk && o.kind === 'allow_always'));
 
     if (policy.decision === 'allow' || policy.decision === 'deny') {
       const intent: PermissionIntent = policy.decision === 'allow' ? 'allow_once' : 'reject_once';
@@ -146,17 +163,27 @@ export class PermissionBroker {
       return this.settle(key, subject, this.outcomeOf(opt), 'policy', { reason, rule: policy.rule, optionKind: opt?.kind });
     }
 
+    // A forced ask (sensitive file, dangerous command) is never covered: the agent wrote the
+    // title the user saw when allowing its own request, so Talaria asks in its own words.
+    if (!ctx.options && !policy.forcedAsk) {
+      const g = this.grants.covering(subject.sessionId, ctx.turnId, subject, ctx.toolCallOpen);
+      if (g) {
+        const reason = `covered by the answer to ${g.requestKey} (tool call ${g.toolCallId}); the policy alone would ask: ${policy.reason}`;
+        return this.settle(key, subject, { outcome: 'selected', optionId: 'allow_once' }, 'grant', { reason, optionKind: 'allow_once' });
+      }
+    }
+
     const pending: PendingPermission = {
       requestKey: key,
       sessionId: subject.sessionId,
       toolCallId: subject.toolCallId,
       subject,
-      options,
+      options: [...options],
       createdAt: this.now(),
       policy,
     };
     if (subject.title !== undefined) pending.title = subject.title;
-    if (req.turnId !== undefined) pending.turnId = req.turnId;
+    if (ctx.turnId !== undefined) pending.turnId = ctx.turnId;
 
     let resolve!: (o: PermissionOutcome) => void;
     const promise = new Promise<PermissionOutcome>((r) => (resolve = r));
@@ -175,22 +202,9 @@ export class PermissionBroker {
     if (!entry) return { ok: false, reason: this.settled.has(key) ? 'already_answered' : 'unknown' };
     const { options, subject } = entry.pending;
 
-    let opt: PermissionOption | undefined;
-    let intent: PermissionIntent | undefined;
-    if (answer && typeof (answer as { optionId?: unknown }).optionId === 'string') {
-      const id = (answer as { optionId: string }).optionId;
-      opt = options.find((o) => o.optionId === id);
-      if (!opt) return { ok: false, reason: 'not_offered' };
-      if (opt.kind === 'allow_always' || opt.kind === 'reject_always') intent = opt.kind;
-    } else {
-      const choice = (answer as { choice?: unknown } | undefined)?.choice;
-      if (!isIntent(choice)) return { ok: false, reason: 'not_offered' };
-      intent = choice;
-      opt = pickOption(options, choice);
-      // An allow with nothing to allow cannot be honoured; a reject with no reject option is
-      // answered `cancelled`, which agents read as deny.
-      if (!opt && isAllowKind(choice)) return { ok: false, reason: 'not_offered' };
-    }
+    const picked = resolveAnswer(options, answer);
+    if (!picked) return { ok: false, reason: 'not_offered' };
+    const { opt, intent } = picked;
 
     let reason = opt ? `answered ${opt.kind}` : 'answered reject; no reject option offered, answering cancelled';
     let rule: PermissionRule | undefined;
@@ -211,16 +225,19 @@ export class PermissionBroker {
 
   /** Answers every pending ask of the session `cancelled`. Returns how many. */
   cancelSession(sessionId: string): number {
+    this.grants.forgetSession(sessionId);
     return this.cancelWhere((p) => p.sessionId === sessionId, 'cancel', 'session cancelled');
   }
 
   /** Answers every pending ask of the turn `cancelled`. Returns how many. */
   cancelTurn(turnId: string): number {
+    this.grants.forgetTurn(turnId);
     return this.cancelWhere((p) => p.turnId !== undefined && p.turnId === turnId, 'cancel', 'turn cancelled');
   }
 
   /** The connection is going away: answer everything `cancelled`. */
   closeAll(): number {
+    this.grants.clear();
     return this.cancelWhere(() => true, 'closed', 'connection closed');
   }
 
@@ -240,10 +257,12 @@ export class PermissionBroker {
     this.finish(entry, this.outcomeOf(opt), 'timeout', { reason, optionKind: opt?.kind });
   }
 
-  private cancelWhere(pred: (p: PendingPermission) => boolean, by: DecidedBy, reason: string): number {
+  private cancelWhere(pred: (p: Pick<PendingPermission, 'sessionId' | 'turnId'>) => boolean, by: DecidedBy, reason: string): number {
+    // Still resolving paths: they settle `cancelled` as soon as they get there.
+    const n = this.intake.cancelWhere(pred, by, reason);
     const hits = [...this.entries.values()].filter((e) => pred(e.pending));
     for (const e of hits) this.finish(e, { outcome: 'cancelled' }, by, { reason });
-    return hits.length;
+    return n + hits.length;
   }
 
   private finish(entry: Entry, outcome: PermissionOutcome, by: DecidedBy, d: Details): void {
@@ -253,6 +272,10 @@ export class PermissionBroker {
     entry.cancelTimer();
     this.remember(key, entry.promise);
     this.emit(key, entry.pending.subject, outcome, by, d);
+    const { subject, sessionId, turnId } = entry.pending;
+    if (by === 'user' && !subject.effect && outcome.outcome === 'selected' && isAllowKind(d.optionKind)) {
+      this.grants.add(sessionId, turnId, key, subject);
+    }
     entry.resolve(outcome);
   }
 
@@ -277,6 +300,7 @@ export class PermissionBroker {
     if (outcome.outcome === 'selected' && d.optionKind !== undefined) ev.optionKind = d.optionKind;
     if (d.answeredBy !== undefined) ev.answeredBy = d.answeredBy;
     if (d.rule !== undefined) ev.rule = d.rule;
+    if (subject.effect) this.effectEvents.set(key, ev);
     this.safely('onDecision', () => this.opts.onDecision(ev));
   }
 

@@ -1,28 +1,31 @@
 /**
  * Dangerous shell commands: these always ask, whatever the mode or allow rules say (a deny rule
  * still denies). The check looks at every command the line runs — sequences, pipes, subshells,
- * substitutions, `sh -c "…"`, `eval`, `xargs`, `find -exec`, and wrappers (env, nice, nohup,
- * timeout, command, exec …) — not at the raw text, so:
+ * substitutions, here-docs and here-strings fed to a shell, `sh -c "…"`, `eval`, `xargs`,
+ * `find -exec`, `watch`, `env -S`, and wrappers (env, nice, nohup, timeout, command, exec,
+ * busybox, setsid, chroot …) — not at the raw text, so:
  * - `echo "rm -rf /"` is NOT dangerous: quoted text handed to echo is not run.
  * - `bash -c "rm -rf x"` and `echo "$(rm -rf x)"` ARE: that text is run.
  * - `grep -r rm .` is not: the command is grep.
+ * What cannot be known before the line runs is treated as dangerous: a command name computed at
+ * run time (`$X -rf y`, `/bin/r?`, `{rm,-rf,y}`), a script text computed at run time
+ * (`sh -c "$X"`, `eval "$X"`), input piped into a shell, options of rm/chmod/chown/git push|reset|
+ * clean/dd that come from a variable or from xargs, and nesting deeper than the splitter looks.
  * Two checks are textual on purpose: SQL (DROP TABLE/DATABASE/SCHEMA, TRUNCATE) — SQL reaches a
  * database inside quoted arguments (`psql -c`, `mysql -e`, heredocs), so `echo "DROP TABLE t"`
  * also asks (a harmless false positive) — and the fork bomb, whose shape is its own syntax.
+ * tests: test/permission/dangerous.test.ts, test/permission/shell-fuzz.test.ts
  */
 
+import { checkCommand, SHELLS, type Tok } from './dangerous-commands.js';
 import { parseShell, type SimpleCommand } from './shell.js';
 
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish']);
-const DOWNLOADERS = new Set(['curl', 'wget', 'fetch']);
-const ELEVATORS = new Set(['sudo', 'doas', 'su', 'pkexec', 'run0']);
-const POWER = new Set(['shutdown', 'reboot', 'halt', 'poweroff']);
-const KEYWORDS = new Set(['{', '}', '!', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', 'time', 'exec', 'command', 'builtin', 'nohup', '--']);
-const ROOTISH = new Set(['/', '/*', '~', '~/', '~/*', '$HOME', '${HOME}', '$HOME/', '$HOME/*', '${HOME}/', '${HOME}/*']);
-const BLOCK_DEVICE = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|md|dm-|mapper\/)/;
 const SQL = [/\bdrop\s+(table|database|schema)\b/i, /\btruncate\s+table\b/i, /\bTRUNCATE\s+(?!-)[\w"`]/];
 const FORK_BOMB = /([\w:.]+)\(\)\{\1\|\1&\};?\1/;
+const DOWNLOADERS = new Set(['curl', 'wget', 'fetch']);
 const MAX_DEPTH = 6;
+const KEYWORDS = new Set(['{', '}', '!', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', 'coproc', '--']);
+const ELEVATORS = new Set(['sudo', 'doas', 'su', 'pkexec', 'run0']);
 
 export function isDangerousCommand(cmd: string): boolean {
   return dangerReason(cmd) !== undefined;
@@ -31,195 +34,139 @@ export function isDangerousCommand(cmd: string): boolean {
 /** Why a command line is dangerous, or undefined. */
 export function dangerReason(cmd: string, depth = 0): string | undefined {
   if (typeof cmd !== 'string' || cmd.trim() === '') return undefined;
-  if (depth === 0) {
-    if (FORK_BOMB.test(cmd.replace(/\s+/g, ''))) return 'fork bomb';
-    if (SQL.some((re) => re.test(cmd))) return 'SQL DROP/TRUNCATE';
-  }
-  if (depth > MAX_DEPTH) return undefined;
+  if (depth > MAX_DEPTH) return 'nested too deeply to check';
+  if (FORK_BOMB.test(cmd.replace(/\s+/g, ''))) return 'fork bomb';
+  if (SQL.some((re) => re.test(cmd))) return 'SQL DROP/TRUNCATE';
   for (const pipeline of parseShell(cmd)) {
     let downloaded = false;
-    for (const simple of pipeline) {
+    for (let k = 0; k < pipeline.length; k++) {
+      const simple = pipeline[k]!;
       const r = checkSimple(simple, depth);
       if (r) return r;
-      const name = unwrap(simple.words).name;
-      if (downloaded && SHELLS.has(name)) return 'download piped into a shell';
-      if (DOWNLOADERS.has(name)) downloaded = true;
+      const u = unwrap(toks(simple));
+      if (SHELLS.has(u.name) && k > 0 && readsStdin(u.args)) return downloaded ? 'download piped into a shell' : 'input piped into a shell';
+      if (DOWNLOADERS.has(u.name)) downloaded = true;
     }
   }
   return undefined;
 }
 
-interface Unwrapped {
+/** A shell with no `-c` script and no script file reads its commands from standard input. */
+function readsStdin(args: Tok[]): boolean {
+  for (const a of args) {
+    if (a.text === '-s' || a.text === '-') return true;
+    if (/^-[a-z]*c[a-z]*$/.test(a.text)) return false;
+    if (!a.text.startsWith('-') && !a.text.startsWith('+')) return false;
+  }
+  return true;
+}
+
+function toks(simple: SimpleCommand): Tok[] {
+  return simple.words.map((text, i) => ({ text, dyn: simple.dynamic[i] === true }));
+}
+
+export interface Unwrapped {
   name: string;
-  args: string[];
+  /** The name is computed at run time. */
+  dynName: boolean;
+  args: Tok[];
   elevated: boolean;
+  /** More arguments arrive at run time (xargs). */
+  extraArgs: boolean;
+  /** A script string some wrapper runs (watch, env -S). */
+  script?: Tok;
 }
 
 /** Strips assignments, keywords and wrapper commands down to the command that really runs. */
-function unwrap(words: string[]): Unwrapped {
+export function unwrap(words: Tok[]): Unwrapped {
   let w = words;
   let elevated = false;
-  for (let guard = 0; guard < 16 && w.length > 0; guard++) {
+  let extraArgs = false;
+  const done = (name: string, dynName: boolean, args: Tok[], script?: Tok): Unwrapped => {
+    const u: Unwrapped = { name, dynName, args, elevated, extraArgs };
+    if (script) u.script = script;
+    return u;
+  };
+  for (let guard = 0; guard < 32 && w.length > 0; guard++) {
     const first = w[0]!;
-    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(first) || KEYWORDS.has(first)) {
+    if (/^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(first.text) && !first.text.startsWith('=')) {
       w = w.slice(1);
       continue;
     }
-    const name = baseName(first);
+    if (KEYWORDS.has(first.text) && !first.dyn) {
+      w = w.slice(1);
+      continue;
+    }
+    if (first.dyn) return done(first.text, true, w.slice(1));
+    const name = baseName(first.text);
     const rest = w.slice(1);
     if (ELEVATORS.has(name)) {
       elevated = true;
-      w = skipOptions(rest, new Set(['-u', '-g', '-h', '-p', '-U', '-C', '-D', '-r', '-t', '-c']));
-      if (name === 'su') return { name, args: rest, elevated };
+      w = skipOptions(rest, ['-u', '-g', '-h', '-p', '-U', '-C', '-D', '-r', '-t', '-c'], true);
+      if (name === 'su') return done(name, false, rest);
+    } else if (name === 'time') {
+      w = skipOptions(rest, []);
+    } else if (name === 'function') {
+      w = rest.slice(1);
     } else if (name === 'env') {
-      w = skipOptions(rest, new Set(['-u', '-C', '-S', '--unset', '--chdir']));
+      const s = rest.findIndex((a) => a.text === '-S' || a.text === '--split-string' || /^(-S|--split-string=)./.test(a.text));
+      if (s >= 0) {
+        const a = rest[s]!;
+        const value = a.text === '-S' || a.text === '--split-string' ? rest[s + 1] : { text: a.text.replace(/^(-S|--split-string=)/, ''), dyn: a.dyn };
+        if (value) return done(name, false, rest, value);
+      }
+      w = skipOptions(rest, ['-u', '-C', '--unset', '--chdir'], true);
     } else if (name === 'nice' || name === 'ionice') {
-      w = skipOptions(rest, new Set(['-n', '-c', '-p']));
+      w = skipOptions(rest, ['-n', '-c', '-p', '--adjustment', '--class', '--classdata']);
     } else if (name === 'timeout') {
-      w = skipOptions(rest, new Set(['-s', '-k', '--signal', '--kill-after'])).slice(1);
-    } else if (name === 'stdbuf' || name === 'nohup' || name === 'command' || name === 'exec' || name === 'builtin') {
-      w = skipOptions(rest, new Set(['-a']));
+      w = skipOptions(rest, ['-s', '-k', '--signal', '--kill-after']).slice(1);
+    } else if (name === 'chroot') {
+      w = skipOptions(rest, ['--userspec', '--groups']).slice(1);
+    } else if (['stdbuf', 'nohup', 'command', 'exec', 'builtin', 'setsid', 'unbuffer', 'caffeinate'].includes(name)) {
+      w = skipOptions(rest, ['-a', '-i', '-o', '-e']);
+    } else if (name === 'busybox' || name === 'toybox') {
+      w = rest;
     } else if (name === 'xargs') {
-      w = skipOptions(rest, new Set(['-I', '-n', '-P', '-L', '-d', '-E', '-s', '-a', '-i']));
+      extraArgs = true;
+      w = skipOptions(rest, ['-I', '-n', '-P', '-L', '-d', '-E', '-s', '-a', '--max-args', '--max-procs', '--delimiter', '--arg-file']);
+    } else if (name === 'watch') {
+      const cmd = skipOptions(rest, ['-n', '-d', '--interval', '--differences']);
+      if (cmd.length === 0) return done(name, false, rest);
+      return done(name, false, rest, { text: cmd.map((t) => t.text).join(' '), dyn: cmd.some((t) => t.dyn) });
     } else {
-      return { name, args: rest, elevated };
+      return done(name, false, rest);
     }
   }
-  return { name: '', args: [], elevated };
+  return done('', false, []);
 }
 
-function skipOptions(w: string[], takesValue: Set<string>): string[] {
+/** Skips options (and, for env and sudo, VAR=value words) before a wrapped command. */
+function skipOptions(w: Tok[], takesValue: string[], assignments = false): Tok[] {
   let i = 0;
   while (i < w.length) {
-    const a = w[i]!;
+    const a = w[i]!.text;
     if (a === '--') return w.slice(i + 1);
-    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) i++;
-    else if (a.startsWith('-') && a.length > 1) i += takesValue.has(a) ? 2 : 1;
+    if (assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) i++;
+    else if (a.startsWith('-') && a.length > 1) i += takesValue.includes(a) ? 2 : 1;
     else break;
   }
   return w.slice(i);
 }
 
+/** `/usr/bin/rm` → `rm`; lower-cased, since macOS finds `/BIN/RM` too. */
 function baseName(word: string): string {
   const s = word.replace(/^\\/, '');
-  return s.slice(s.lastIndexOf('/') + 1);
+  return s.slice(s.lastIndexOf('/') + 1).toLowerCase();
 }
 
 function checkSimple(simple: SimpleCommand, depth: number): string | undefined {
-  for (const r of simple.redirects) {
-    if (r.op.includes('>') && BLOCK_DEVICE.test(r.target)) return `write to block device ${r.target}`;
-  }
-  const { name, args, elevated } = unwrap(simple.words);
-  if (elevated) return 'runs as another user (sudo)';
-  if (!name) return undefined;
+  if (simple.tooDeep) return 'nested too deeply to check';
+  const u = unwrap(toks(simple));
   const sub = (text: string): string | undefined => dangerReason(text, depth + 1);
-  switch (name) {
-    case 'rm':
-      return checkRm(args);
-    case 'chmod': {
-      if (args.some((a) => /^0?[0-7]?777$/.test(a) || /^[augo]*\+rwx$/.test(a))) return 'chmod 777';
-      if (hasShortOrLong(args, 'R', '--recursive') && args.some((a) => ROOTISH.has(a))) return 'recursive chmod on / or ~';
-      return undefined;
-    }
-    case 'chown':
-    case 'chgrp':
-      return hasShortOrLong(args, 'R', '--recursive') ? `recursive ${name}` : undefined;
-    case 'mke2fs':
-    case 'wipefs':
-    case 'shred':
-      return name;
-    case 'dd':
-      return args.some((a) => /^of=\/dev\//.test(a)) ? 'dd onto a device' : undefined;
-    case 'git':
-      return checkGit(args);
-    case 'kill':
-      return checkKill(args);
-    case 'systemctl':
-      return args.some((a) => ['reboot', 'poweroff', 'halt', 'kexec'].includes(a)) ? 'system power' : undefined;
-    case 'init':
-    case 'telinit':
-      return args[0] === '0' || args[0] === '6' ? 'system power' : undefined;
-    case 'eval':
-      return sub(args.join(' '));
-    case 'find': {
-      for (let i = 0; i < args.length; i++) {
-        if (!['-exec', '-execdir', '-ok', '-okdir'].includes(args[i]!)) continue;
-        let j = i + 1;
-        while (j < args.length && args[j] !== ';' && args[j] !== '+') j++;
-        const r = checkSimple({ words: args.slice(i + 1, j), redirects: [], subs: [] }, depth + 1);
-        if (r) return r;
-        i = j;
-      }
-      return undefined;
-    }
-  }
-  if (name.startsWith('mkfs')) return 'mkfs';
-  if (POWER.has(name)) return 'system power';
-  if (SHELLS.has(name)) {
-    // `sh -c "script"` / `bash -lc "…"`: the script runs. `sh <(curl …)`: a download runs.
-    const c = args.findIndex((a) => /^-[a-z]*c[a-z]*$/.test(a));
-    if (c >= 0 && args[c + 1] !== undefined) {
-      const r = sub(args[c + 1]!);
-      if (r) return r;
-    }
-    if (simple.subs.some((s) => DOWNLOADERS.has(unwrap(s.words).name))) return 'download run by a shell';
-  }
-  return undefined;
-}
-
-function hasShortOrLong(args: string[], short: string, long: string): boolean {
-  for (const a of args) {
-    if (a === '--') return false;
-    if (a === long) return true;
-    if (/^-[A-Za-z]+$/.test(a) && a.includes(short)) return true;
-  }
-  return false;
-}
-
-function checkRm(args: string[]): string | undefined {
-  let recursive = false;
-  let operands: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--') {
-      operands = operands.concat(args.slice(i + 1));
-      break;
-    }
-    if (a === '--recursive') recursive = true;
-    else if (a === '--no-preserve-root') return 'rm --no-preserve-root';
-    else if (/^-[A-Za-z]+$/.test(a)) {
-      if (/[rR]/.test(a)) recursive = true;
-    } else if (!a.startsWith('--')) operands.push(a);
-  }
-  if (operands.some((o) => ROOTISH.has(o))) return 'rm on / or ~';
-  return recursive ? 'recursive rm' : undefined;
-}
-
-const GIT_GLOBAL_WITH_VALUE = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path']);
-
-function checkGit(args: string[]): string | undefined {
-  let i = 0;
-  while (i < args.length && args[i]!.startsWith('-')) i += GIT_GLOBAL_WITH_VALUE.has(args[i]!) ? 2 : 1;
-  const subcmd = args[i];
-  const rest = args.slice(i + 1);
-  if (subcmd === 'push') {
-    const force = rest.some(
-      (a) => a === '--force' || a.startsWith('--force-with-lease') || a === '--mirror' || /^-[A-Za-z]*f[A-Za-z]*$/.test(a) || /^\+./.test(a),
-    );
-    return force ? 'git push --force' : undefined;
-  }
-  if (subcmd === 'reset') return rest.includes('--hard') ? 'git reset --hard' : undefined;
-  if (subcmd === 'clean') {
-    // Without -f git refuses to clean (clean.requireForce), so only forced cleans delete.
-    return rest.some((a) => a === '--force' || /^-[A-Za-z]*f[A-Za-z]*$/.test(a)) ? 'git clean -f' : undefined;
-  }
-  return undefined;
-}
-
-function checkKill(args: string[]): string | undefined {
-  let i = 0;
-  if (args[0] === '-s' || args[0] === '-n') i = 2;
-  else if (args[0] !== undefined && args[0] !== '--' && args[0].startsWith('-') && args.length > 1) i = 1;
-  if (args[i] === '--') i++;
-  return args.slice(i).includes('-1') ? 'kill every process (-1)' : undefined;
+  // `find -exec CMD ARGS ;`: CMD runs as a command of its own.
+  const recurse = (words: Tok[]): string | undefined =>
+    depth >= MAX_DEPTH
+      ? 'nested too deeply to check'
+      : checkSimple({ words: words.map((t) => t.text), dynamic: words.map((t) => t.dyn), redirects: [], subs: [], heredocs: [] }, depth + 1);
+  return checkCommand(u, simple, recurse, sub);
 }

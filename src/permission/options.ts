@@ -10,7 +10,7 @@
  * Nothing fits → undefined; the caller answers `cancelled`, which every agent treats as deny.
  */
 
-import type { PermissionOption } from './types.js';
+import type { PermissionAnswer, PermissionOption } from './types.js';
 
 export type PermissionIntent = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always';
 
@@ -51,4 +51,26 @@ export function isAllowKind(kind: string | undefined): boolean {
 
 export function isRejectKind(kind: string | undefined): boolean {
   return kind === 'reject_once' || kind === 'reject_always';
+}
+
+/**
+ * Which offered option a person's answer selects, and the intent behind it (for "always").
+ * undefined: not offered — an unknown id, or an allow with nothing to allow. A reject with no
+ * reject option gives no option: it is answered `cancelled`, which agents read as deny.
+ */
+export function resolveAnswer(
+  options: readonly PermissionOption[],
+  answer: PermissionAnswer | undefined,
+): { opt: PermissionOption | undefined; intent: PermissionIntent | undefined } | undefined {
+  if (answer && typeof (answer as { optionId?: unknown }).optionId === 'string') {
+    const id = (answer as { optionId: string }).optionId;
+    const opt = options.find((o) => o.optionId === id);
+    if (!opt) return undefined;
+    return { opt, intent: opt.kind === 'allow_always' || opt.kind === 'reject_always' ? opt.kind : undefined };
+  }
+  const choice = (answer as { choice?: unknown } | undefined)?.choice;
+  if (!isIntent(choice)) return undefined;
+  const opt = pickOption(options, choice);
+  if (!opt && isAllowKind(choice)) return undefined;
+  return { opt, intent: choice };
 }

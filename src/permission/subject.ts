@@ -27,10 +27,33 @@ export interface DescribeOptions {
 
 /** rawInput keys whose string value is a path. */
 const PATH_KEYS = [
-  'path', 'file_path', 'filePath', 'filename', 'fileName', 'file', 'abs_path', 'absolute_path',
-  'absolutePath', 'notebook_path', 'notebookPath', 'target', 'target_file', 'targetFile',
-  'destination', 'dest', 'source', 'src', 'old_path', 'new_path', 'oldPath', 'newPath',
-  'cwd', 'dir', 'directory', 'dir_path', 'workdir',
+  'path',
+  'file_path',
+  'filePath',
+  'filename',
+  'fileName',
+  'file',
+  'abs_path',
+  'absolute_path',
+  'absolutePath',
+  'notebook_path',
+  'notebookPath',
+  'target',
+  'target_file',
+  'targetFile',
+  'destination',
+  'dest',
+  'source',
+  'src',
+  'old_path',
+  'new_path',
+  'oldPath',
+  'newPath',
+  'cwd',
+  'dir',
+  'directory',
+  'dir_path',
+  'workdir',
 ];
 /** rawInput keys whose array value holds paths. */
 const PATH_LIST_KEYS = ['paths', 'files', 'file_paths', 'filePaths'];
@@ -42,12 +65,7 @@ const TITLE_PREFIX = /^\s*(?:terminal|bash|shell|sh|run|running|execute|exec|com
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
 
-export function describeRequest(
-  params: unknown,
-  roots: string[],
-  known?: KnownToolCall,
-  opts: DescribeOptions = {},
-): PermissionSubject {
+export function describeRequest(params: unknown, roots: string[], known?: KnownToolCall, opts: DescribeOptions = {}): PermissionSubject {
   const p = isObj(params) ? params : {};
   const tc = isObj(p.toolCall) ? p.toolCall : {};
   const k: KnownToolCall = known ?? {};
@@ -159,7 +177,7 @@ function commandFromRaw(raw: unknown): string | undefined {
 }
 
 /** `["bash","-lc","npm test"]` → `npm test`; other argv arrays are joined with quoting. */
-function commandFromArray(arr: unknown[]): string | undefined {
+export function commandFromArray(arr: unknown[]): string | undefined {
   const argv = arr.filter((a): a is string => typeof a === 'string');
   if (argv.length === 0) return undefined;
   const [first, flag, script] = argv;
@@ -167,7 +185,8 @@ function commandFromArray(arr: unknown[]): string | undefined {
   return argv.map(quoteArg).join(' ');
 }
 
-function quoteArg(a: string): string {
+/** One argument as a shell word (single-quoted unless it is plainly safe). */
+export function quoteArg(a: string): string {
   return /^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`;
 }
 

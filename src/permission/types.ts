@@ -29,7 +29,19 @@ export interface PermissionSubject {
   command?: string;
   /** Session roots (cwd + additional directories), absolute. */
   roots: string[];
+  /**
+   * `paths` with symlinks resolved (same order), and `roots` likewise: the files a request would
+   * really reach. Filled in by the broker before the policy runs; without them the policy can
+   * only judge names.
+   */
+  realPaths?: string[];
+  realRoots?: string[];
+  /** Set when Talaria itself is about to perform the effect for the agent (fs/*, terminal/create). */
+  effect?: EffectKind;
 }
+
+/** A client-side effect the agent asks Talaria to perform. */
+export type EffectKind = 'fs.read' | 'fs.write' | 'terminal.create';
 
 export interface PolicyResult {
   decision: Decision;
@@ -48,14 +60,10 @@ export interface PermissionOption {
 }
 
 /** The ACP answer shape. */
-export type PermissionOutcome =
-  | { outcome: 'selected'; optionId: string }
-  | { outcome: 'cancelled' };
+export type PermissionOutcome = { outcome: 'selected'; optionId: string } | { outcome: 'cancelled' };
 
 /** How a human/client answers: by intent, mapped by the broker onto an offered option. */
-export type PermissionAnswer =
-  | { choice: 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always' }
-  | { optionId: string };
+export type PermissionAnswer = { choice: 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always' } | { optionId: string };
 
 /** An audit-log record: one per decision. */
 export interface PermissionDecisionEvent {
@@ -66,7 +74,8 @@ export interface PermissionDecisionEvent {
   outcome: PermissionOutcome;
   /** Which option kind was chosen (undefined when cancelled). */
   optionKind?: string;
-  decidedBy: 'policy' | 'user' | 'timeout' | 'cancel' | 'closed';
+  /** `grant`: an effect covered by the user's earlier answer to the agent's own request. */
+  decidedBy: 'policy' | 'user' | 'timeout' | 'cancel' | 'closed' | 'grant';
   /** Client id of who answered, when a person did. */
   answeredBy?: string;
   rule?: PermissionRule;

@@ -1,21 +1,20 @@
 /**
  * fs/read_text_file and fs/write_text_file, answered by Talaria for the agent. Plain async
  * handlers (ACP params in, ACP result out, WireError out on failure) that the connection
- * registers with the SDK. Every path goes through resolveInsideRoots and all I/O uses the
- * real path it returns.
+ * registers with the SDK. Order, for both: the path is confined to the session's roots
+ * (resolveInsideRoots → its real path), then `authorize` decides (the permission policy and
+ * broker, wired by the session layer) — before anything is read, stat'ed, created or written —
+ * then the I/O happens on that real path without following a link in the last component, with
+ * the opened file's location verified (safe-fs.ts).
  */
-import type {
-  ReadTextFileRequest,
-  ReadTextFileResponse,
-  WriteTextFileRequest,
-  WriteTextFileResponse,
-} from '@agentclientprotocol/sdk';
-import { randomBytes } from 'node:crypto';
-import { chmod, chown, lstat, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import type { ReadTextFileRequest, ReadTextFileResponse, WriteTextFileRequest, WriteTextFileResponse } from '@agentclientprotocol/sdk';
+import { lstat, type FileHandle } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
+import type { AuthorizeEffect } from './effect.js';
 import { RPC, WireError } from './errors.js';
 import { errCode, resolveInsideRoots } from './roots.js';
+import { makeParents, openForRead, PathChangedError, writeAtomic } from './safe-fs.js';
 import { silentLogger, type Logger } from './types.js';
 
 export const DEFAULT_MAX_READ_BYTES = 10 * 1024 * 1024;
@@ -39,6 +38,11 @@ export interface FsHandlersOptions {
   logger?: Logger;
   /** Called after a successful write; errors it throws are logged, never sent to the agent. */
   onWrite?: (event: FileWriteEvent) => void | Promise<void>;
+  /**
+   * Decides every read and write once its path is confined (rejects with a WireError to refuse).
+   * Without it the handlers only confine: the session layer always passes one.
+   */
+  authorize?: AuthorizeEffect;
 }
 
 export interface FsHandlers {
@@ -67,13 +71,21 @@ export function createFsHandlers(options: FsHandlersOptions): FsHandlers {
         log.warn('fs.read.rejected', { sessionId: params.sessionId, path: requested, error: String(e) });
         throw e;
       });
-      const st = await statOrThrow(real, requested);
-      if (st.isDirectory()) throw invalid(`Is a directory: ${requested}`, { path: requested, reason: 'is_directory' });
-      // FIFOs and devices could block or never end.
-      if (!st.isFile()) throw invalid(`Not a regular file: ${requested}`, { path: requested, reason: 'not_regular_file' });
-      const content = await readLines(real, requested, Math.max(startLine ?? 1, 1), limit, maxReadBytes);
-      log.debug('fs.read', { sessionId: params.sessionId, path: real, bytes: content.length });
-      return { content };
+      await options.authorize?.({ kind: 'fs.read', sessionId: params.sessionId, path: requested, realPath: real });
+      const fh = await openForRead(real).catch((e: unknown) => {
+        throw ioError(e, requested, 'read');
+      });
+      try {
+        const st = await fh.stat();
+        if (st.isDirectory()) throw invalid(`Is a directory: ${requested}`, { path: requested, reason: 'is_directory' });
+        // FIFOs and devices could block or never end.
+        if (!st.isFile()) throw invalid(`Not a regular file: ${requested}`, { path: requested, reason: 'not_regular_file' });
+        const content = await readLines(fh, requested, Math.max(startLine ?? 1, 1), limit, maxReadBytes);
+        log.debug('fs.read', { sessionId: params.sessionId, path: real, bytes: content.length });
+        return { content };
+      } finally {
+        await fh.close();
+      }
     },
 
     async writeTextFile(params) {
@@ -84,6 +96,8 @@ export function createFsHandlers(options: FsHandlersOptions): FsHandlers {
         log.warn('fs.write.rejected', { sessionId: params.sessionId, path: requested, error: String(e) });
         throw e;
       });
+      // Decided before anything is created, so a refused write leaves no trace (not even a directory).
+      await options.authorize?.({ kind: 'fs.write', sessionId: params.sessionId, path: requested, realPath: real });
 
       let existing: Stats | undefined;
       try {
@@ -92,24 +106,22 @@ export function createFsHandlers(options: FsHandlersOptions): FsHandlers {
         const code = errCode(e);
         if (code !== 'ENOENT') throw ioError(e, requested, 'write');
       }
+      // The checked path is a real path: a link there now was put there since.
+      if (existing?.isSymbolicLink()) throw ioError(new PathChangedError(real), requested, 'write');
       if (existing?.isDirectory()) throw invalid(`Is a directory: ${requested}`, { path: requested, reason: 'is_directory' });
       if (existing && !existing.isFile()) {
         throw invalid(`Not a regular file: ${requested}`, { path: requested, reason: 'not_regular_file' });
       }
 
       let oldText: string | null = null;
-      if (existing && options.onWrite && existing.size <= maxReadBytes) {
-        oldText = await readFile(real, 'utf8').catch(() => null);
-      }
+      if (existing && options.onWrite && existing.size <= maxReadBytes) oldText = await readWhole(real);
 
-      // The parent chain was checked inside the roots, so mkdir only creates inside them.
-      const dir = path.dirname(real);
       try {
-        await mkdir(dir, { recursive: true });
+        await makeParents(path.dirname(real));
+        await writeAtomic(real, params.content, existing);
       } catch (e) {
         throw ioError(e, requested, 'write');
       }
-      await atomicWrite(real, params.content, existing, requested);
       log.debug('fs.write', { sessionId: params.sessionId, path: real, bytes: params.content.length });
 
       if (options.onWrite) {
@@ -130,29 +142,17 @@ export function createFsHandlers(options: FsHandlersOptions): FsHandlers {
   };
 }
 
-/**
- * Temp file in the same directory, fsync, then rename: readers see the old file or the new one,
- * never half of it. Keeps the old file's mode (and owner, when we are allowed to).
- */
-async function atomicWrite(real: string, content: string, existing: Stats | undefined, requested: string): Promise<void> {
-  const tmp = path.join(path.dirname(real), `.${path.basename(real)}.talaria-${randomBytes(6).toString('hex')}.tmp`);
+/** The whole file as text, for the diff of a write; null when it cannot be read. */
+async function readWhole(real: string): Promise<string | null> {
   try {
-    const fh = await open(tmp, 'wx', existing ? existing.mode & 0o7777 : 0o666);
+    const fh = await openForRead(real);
     try {
-      await fh.writeFile(content, 'utf8');
-      await fh.sync();
+      return await fh.readFile('utf8');
     } finally {
       await fh.close();
     }
-    if (existing) {
-      // open()'s mode is filtered by the umask; set it exactly.
-      await chmod(tmp, existing.mode & 0o7777);
-      await chown(tmp, existing.uid, existing.gid).catch(() => {}); // only root may give files away
-    }
-    await rename(tmp, real);
-  } catch (e) {
-    await unlink(tmp).catch(() => {});
-    throw ioError(e, requested, 'write');
+  } catch {
+    return null;
   }
 }
 
@@ -160,21 +160,12 @@ async function atomicWrite(real: string, content: string, existing: Stats | unde
  * Reads from 1-based `startLine`, at most `limit` lines, keeping line terminators as they are.
  * Streams so a slice of a huge file can be read; only the returned bytes count against `maxBytes`.
  */
-async function readLines(
-  real: string,
-  requested: string,
-  startLine: number,
-  limit: number | undefined,
-  maxBytes: number,
-): Promise<string> {
+async function readLines(fh: FileHandle, requested: string, startLine: number, limit: number | undefined, maxBytes: number): Promise<string> {
   if (limit === 0) return '';
   const endLine = limit === undefined ? Infinity : startLine + limit; // first line NOT returned
   const kept: Buffer[] = [];
   let keptBytes = 0;
   let lineNo = 1;
-  const fh = await open(real, 'r').catch((e: unknown) => {
-    throw ioError(e, requested, 'read');
-  });
   try {
     const buf = Buffer.allocUnsafe(64 * 1024);
     while (lineNo < endLine) {
@@ -188,10 +179,11 @@ async function readLines(
         if (lineNo >= startLine) {
           keptBytes += end - pos;
           if (keptBytes > maxBytes) {
-            throw invalid(
-              `File too large to read at once: ${requested} (more than ${maxBytes} bytes); read a range with line/limit`,
-              { path: requested, reason: 'too_large', maxBytes },
-            );
+            throw invalid(`File too large to read at once: ${requested} (more than ${maxBytes} bytes); read a range with line/limit`, {
+              path: requested,
+              reason: 'too_large',
+              maxBytes,
+            });
           }
           kept.push(Buffer.from(chunk.subarray(pos, end))); // copy: buf is reused
         }
@@ -202,19 +194,9 @@ async function readLines(
   } catch (e) {
     if (e instanceof WireError) throw e;
     throw ioError(e, requested, 'read');
-  } finally {
-    await fh.close();
   }
   // Binary content is decoded anyway (invalid bytes become U+FFFD); the agent decides.
   return Buffer.concat(kept, keptBytes).toString('utf8');
-}
-
-async function statOrThrow(real: string, requested: string): Promise<Stats> {
-  try {
-    return await lstat(real);
-  } catch (e) {
-    throw ioError(e, requested, 'read');
-  }
 }
 
 function lineParam(v: unknown, name: string): number | undefined {
@@ -230,7 +212,12 @@ function invalid(message: string, data: Record<string, unknown>): WireError {
 }
 
 function ioError(e: unknown, requested: string, op: 'read' | 'write'): WireError {
+  if (e instanceof WireError) return e;
   const code = errCode(e);
+  // The checked path was swapped for a link (or a parent for one) between the check and the use.
+  if (code === 'PATH_CHANGED' || code === 'ELOOP') {
+    return invalid(`Refusing to ${op} ${requested}: the path changed while it was being checked`, { path: requested, reason: 'path_changed' });
+  }
   if (op === 'write' && code === 'ENOTDIR') {
     return invalid(`A parent of ${requested} is not a directory`, { path: requested, reason: 'not_a_directory' });
   }

@@ -2,7 +2,9 @@
  * terminal/create|output|wait_for_exit|kill|release, answered by Talaria for the agent.
  * Each terminal is a real child process in its own process group (so a kill reaches the whole
  * tree), with a clean environment (the session's env + the request's, never process.env),
- * a cwd confined to the session's roots, and a bounded output buffer that keeps the tail.
+ * a cwd confined to the session's roots, and a bounded output buffer that keeps the tail (the
+ * agent's `outputByteLimit` is clamped). Nothing starts before `authorize` (the permission
+ * policy and broker, wired by the session layer) has allowed the command.
  */
 import type {
   CreateTerminalRequest,
@@ -20,11 +22,14 @@ import type {
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
+import type { AuthorizeEffect } from './effect.js';
 import { RPC, WireError } from './errors.js';
 import { errCode, resolveInsideRoots } from './roots.js';
 import { silentLogger, type Logger } from './types.js';
 
 export const DEFAULT_OUTPUT_BYTE_LIMIT = 1024 * 1024;
+/** The most output one terminal may keep, whatever the agent asks (32 terminals × this at most). */
+export const MAX_OUTPUT_BYTE_LIMIT = 4 * 1024 * 1024;
 export const DEFAULT_MAX_TERMINALS = 32;
 /** After SIGTERM, the group gets SIGKILL this much later if anything survived. */
 const KILL_GRACE_MS = 2000;
@@ -36,6 +41,10 @@ export interface TerminalManagerOptions {
   /** The base environment of a session's commands (e.g. buildChildEnv(...)); request env is added on top. */
   env: (sessionId: string) => Record<string, string>;
   defaultOutputByteLimit?: number;
+  /** Clamp for the agent's `outputByteLimit` (default MAX_OUTPUT_BYTE_LIMIT). */
+  maxOutputByteLimit?: number;
+  /** Decides every command before it starts (rejects with a WireError to refuse). */
+  authorize?: AuthorizeEffect;
   /** Live (unreleased) terminals allowed at once across this manager. */
   maxTerminals?: number;
   logger?: Logger;
@@ -65,7 +74,8 @@ interface Terminal {
 
 export function createTerminalManager(options: TerminalManagerOptions): TerminalManager {
   const log = options.logger ?? silentLogger;
-  const defaultLimit = options.defaultOutputByteLimit ?? DEFAULT_OUTPUT_BYTE_LIMIT;
+  const maxLimit = options.maxOutputByteLimit ?? MAX_OUTPUT_BYTE_LIMIT;
+  const defaultLimit = Math.min(options.defaultOutputByteLimit ?? DEFAULT_OUTPUT_BYTE_LIMIT, maxLimit);
   const maxTerminals = options.maxTerminals ?? DEFAULT_MAX_TERMINALS;
   const terminals = new Map<string, Terminal>();
   let starting = 0; // creates between the limit check and registration count against the limit
@@ -118,6 +128,19 @@ export function createTerminalManager(options: TerminalManagerOptions): Terminal
     }
     const cwd = await resolveInsideRoots(roots, requestedCwd);
     await assertDirectory(cwd, requestedCwd);
+    await options.authorize?.({
+      kind: 'terminal.create',
+      sessionId: p.sessionId,
+      command: p.command,
+      args: p.args,
+      env: p.env,
+      cwd: requestedCwd,
+      realCwd: cwd,
+    });
+    // The ask may have taken a while: a session closed meanwhile starts nothing.
+    if (epoch !== epochAtStart || sessionEpochs.get(p.sessionId) !== sessionEpochAtStart) {
+      throw new WireError(RPC.INTERNAL_ERROR, 'Session closed while the terminal was waiting for permission', { reason: 'disposed' });
+    }
 
     const env: Record<string, string> = { ...options.env(p.sessionId) };
     for (const { name, value } of p.env) env[name] = value;
@@ -147,7 +170,10 @@ export function createTerminalManager(options: TerminalManagerOptions): Terminal
     liveGroups.add(pgid);
     armExitHook();
 
-    const out = new TailBuffer(p.outputByteLimit ?? defaultLimit);
+    if (p.outputByteLimit !== undefined && p.outputByteLimit > maxLimit) {
+      log.debug('terminal.output_limit_clamped', { asked: p.outputByteLimit, kept: maxLimit });
+    }
+    const out = new TailBuffer(Math.min(p.outputByteLimit ?? defaultLimit, maxLimit));
     // One buffer for both streams, in arrival order.
     child.stdout!.on('data', (b: Buffer) => out.push(b));
     child.stderr!.on('data', (b: Buffer) => out.push(b));
@@ -284,8 +310,7 @@ interface CreateParams {
 }
 
 function validateCreate(params: CreateTerminalRequest): CreateParams {
-  const bad = (message: string, data?: Record<string, unknown>): WireError =>
-    new WireError(RPC.INVALID_PARAMS, message, data);
+  const bad = (message: string, data?: Record<string, unknown>): WireError => new WireError(RPC.INVALID_PARAMS, message, data);
   if (typeof params?.sessionId !== 'string') throw bad('sessionId must be a string');
   if (typeof params.command !== 'string' || params.command.length === 0) throw bad('command must be a non-empty string');
   const args = params.args ?? [];
@@ -294,6 +319,10 @@ function validateCreate(params: CreateTerminalRequest): CreateParams {
   if (!Array.isArray(env) || !env.every((e) => typeof e?.name === 'string' && typeof e.value === 'string')) {
     throw bad('env must be an array of {name, value} strings');
   }
+  // Names are identifiers: anything else cannot be set by a shell either, and would make the
+  // command line the policy judges (`NAME=value command`) mean something else.
+  const badName = env.find((e) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(e.name));
+  if (badName) throw bad('env names must be identifiers ([A-Za-z_][A-Za-z0-9_]*)', { name: badName.name });
   if (params.cwd != null && typeof params.cwd !== 'string') throw bad('cwd must be a string');
   const limit = params.outputByteLimit;
   if (limit != null && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 0)) {

@@ -20,18 +20,12 @@ import {
 } from './capabilities.js';
 import { ConnectionClosedError, TalariaError, WireError, type CloseCause } from './errors.js';
 import type { AgentProcess } from './spawn.js';
-import { createTransport, type Transport, type TransportStats } from './transport.js';
+import { background } from './background.js';
+import { createTransport, type Transport, type TransportCloseInfo, type TransportStats } from './transport.js';
 import { silentLogger, type Frame, type JsonRpcId, type Logger, type ProtocolErrorEvent, type RawMessage } from './types.js';
 import type { Readable, Writable } from 'node:stream';
 
-export type {
-  AgentCapabilitiesView,
-  ClientCapabilityOverrides,
-  ClientHandler,
-  ClientHandlers,
-  HandlerContext,
-  TerminalHandlers,
-} from './capabilities.js';
+export type { AgentCapabilitiesView, ClientCapabilityOverrides, ClientHandler, ClientHandlers, HandlerContext, TerminalHandlers } from './capabilities.js';
 
 export const PROTOCOL_VERSION = 1;
 export const DEFAULT_CLIENT_INFO = { name: 'talaria', title: 'Talaria', version: '0.1.0' } as const;
@@ -234,14 +228,14 @@ export function connectAgent(options: ConnectAgentOptions): AgentConnection {
     logger.debug('agent connection closed', { cause: info.cause, exitCode: info.exitCode, signal: info.signal });
     resolveClosed({ ...info, error });
     // A child whose stdout is gone is no use to anyone: do not leak it.
-    if (proc && info.cause !== 'closed' && !proc.hasExited) void proc.terminate({ graceMs: terminateGraceMs });
+    if (proc && info.cause !== 'closed' && !proc.hasExited) background(proc.terminate({ graceMs: terminateGraceMs }), logger, 'terminating the agent');
   }
 
   function exitInfo(ex: { code: number | null; signal: string | null }): CloseFacts {
     return { cause: 'exit', exitCode: ex.code, signal: ex.signal, stderrTail: proc?.stderrTail(2000) ?? '' };
   }
 
-  void transport.closed.then(async (t) => {
+  const onTransportClosed = async (t: TransportCloseInfo): Promise<void> => {
     if (closeInfo) return; // we closed it
     if (proc) {
       // stdout usually ends because the child died; let the exit event win if it comes soon.
@@ -249,15 +243,22 @@ export function connectAgent(options: ConnectAgentOptions): AgentConnection {
       if (proc.hasExited) return finalize(exitInfo(await proc.exited));
     }
     finalize(t.error ? { cause: t.cause, streamError: t.error } : { cause: t.cause });
-  });
-  if (proc) void proc.exited.then((ex) => finalize(exitInfo(ex)));
-  void sdk.closed.then(() => {
+  };
+  background(transport.closed.then(onTransportClosed), logger, 'closing the connection after its transport');
+  if (proc)
+    background(
+      proc.exited.then((ex) => finalize(exitInfo(ex))),
+      logger,
+      'closing the connection after the agent exited',
+    );
+  const onSdkClosed = (): void => {
     // The SDK closed on its own (not because the transport ended): treat as a stream failure.
     if (!closeInfo && !transport.isClosed) {
       const reason = sdk.signal.reason;
       finalize({ cause: 'stream_error', streamError: reason instanceof Error ? reason : new Error(String(reason)) });
     }
-  });
+  };
+  background(sdk.closed.then(onSdkClosed), logger, 'closing the connection after the SDK');
 
   // ---- requests -------------------------------------------------------------------------
   let initialized = false;

@@ -4,12 +4,40 @@
  */
 
 export const ENV_ALLOW_LIST: readonly string[] = [
-  'PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'LC_ALL', 'LC_CTYPE',
-  'LC_MESSAGES', 'TERM', 'COLORTERM', 'TMPDIR', 'TEMP', 'TMP', 'TZ', 'XDG_RUNTIME_DIR',
-  'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME',
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LANGUAGE',
+  'LC_ALL',
+  'LC_CTYPE',
+  'LC_MESSAGES',
+  'TERM',
+  'COLORTERM',
+  'TMPDIR',
+  'TEMP',
+  'TMP',
+  'TZ',
+  'XDG_RUNTIME_DIR',
+  'XDG_CONFIG_HOME',
+  'XDG_DATA_HOME',
+  'XDG_CACHE_HOME',
+  'XDG_STATE_HOME',
   // Windows essentials, harmless elsewhere.
-  'SYSTEMROOT', 'SystemRoot', 'COMSPEC', 'PATHEXT', 'APPDATA', 'LOCALAPPDATA', 'USERPROFILE',
-  'HOMEDRIVE', 'HOMEPATH', 'WINDIR', 'ProgramData', 'ProgramFiles',
+  'SYSTEMROOT',
+  'SystemRoot',
+  'COMSPEC',
+  'PATHEXT',
+  'APPDATA',
+  'LOCALAPPDATA',
+  'USERPROFILE',
+  'HOMEDRIVE',
+  'HOMEPATH',
+  'WINDIR',
+  'ProgramData',
+  'ProgramFiles',
 ];
 
 /** Names that look like credentials; never copied from the parent even if allow-listed by a caller. */
@@ -27,10 +55,7 @@ export interface ChildEnvOptions {
   set?: Record<string, string | undefined>;
 }
 
-export function buildChildEnv(
-  parent: NodeJS.ProcessEnv,
-  options: ChildEnvOptions = {},
-): Record<string, string> {
+export function buildChildEnv(parent: NodeJS.ProcessEnv, options: ChildEnvOptions = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of ENV_ALLOW_LIST) {
     const v = parent[name];

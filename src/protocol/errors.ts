@@ -26,9 +26,7 @@ export class WireError extends Error {
     super(message);
   }
   toJSON(): { code: number; message: string; data?: unknown } {
-    return this.data === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, data: this.data };
+    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
   }
 }
 
@@ -43,6 +41,10 @@ export type TalariaErrorCode =
   | 'session_not_found'
   | 'session_closed'
   | 'session_failed'
+  /** Another Talaria process (or this harness) has the stored session open. */
+  | 'session_busy'
+  /** The store could not take what a live session sent (frames or turns lost). */
+  | 'recording_failed'
   | 'busy'
   | 'agent_crashed'
   | 'agent_error'
@@ -63,10 +65,11 @@ export type TalariaErrorCode =
   | 'store_busy'
   | 'store_full';
 
-export class TalariaError extends Error {
+/** The one local error base: a string code callers switch on (faces add their own codes through C). */
+export class TalariaError<C extends string = TalariaErrorCode> extends Error {
   override readonly name: string = 'TalariaError';
   constructor(
-    readonly code: TalariaErrorCode,
+    readonly code: C,
     message: string,
     readonly details?: Record<string, unknown>,
     options?: { cause?: unknown },

@@ -3,7 +3,7 @@ export { LineDecoder, DEFAULT_MAX_LINE_BYTES } from './ndjson.js';
 export type { LineDecoderOptions, OversizeLine } from './ndjson.js';
 export { createTransport, checkMessage } from './transport.js';
 export type { Transport, TransportOptions, TransportHooks, TransportCloseInfo, TransportStats } from './transport.js';
-export { formatWireLine, createWireLogSink, parseWireLog } from './wire-log.js';
+export { formatWireLine, parseWireLog } from './wire-log.js';
 export type { WireLogError } from './wire-log.js';
 export { spawnAgent } from './spawn.js';
 export type { AgentProcess, SpawnAgentOptions, SpawnOptions, ExitInfo } from './spawn.js';

@@ -34,6 +34,8 @@ export class LineDecoder {
   // The unterminated tail of previous chunks (copied: callers may reuse their buffers).
   private carry: Buffer[] = [];
   private carryBytes = 0;
+  // Set once the owner gave up on this input: no more lines are emitted.
+  private stopped = false;
   // Set while skipping an oversize line up to its newline.
   private discarding = false;
   private discardBytes = 0;
@@ -47,6 +49,7 @@ export class LineDecoder {
   }
 
   push(chunk: Buffer): void {
+    if (this.stopped) return;
     const len = chunk.length;
     let start = 0;
     // First finish a line carried over from earlier chunks (or being discarded).
@@ -57,6 +60,7 @@ export class LineDecoder {
         return;
       }
       this.completeCarried(chunk, nl);
+      if (this.stopped) return;
       start = nl + 1;
     }
     const last = chunk.lastIndexOf(LF);
@@ -70,7 +74,7 @@ export class LineDecoder {
       }
       start = last + 1;
     }
-    if (start < len) this.stash(chunk, start, len);
+    if (start < len && !this.stopped) this.stash(chunk, start, len);
   }
 
   /** The carried line ends at `nl` in `chunk`. */
@@ -95,7 +99,7 @@ export class LineDecoder {
   /** Complete lines in a string (newline-separated, no trailing newline). */
   private emitText(text: string): void {
     let i = 0;
-    for (;;) {
+    while (!this.stopped) {
       const j = text.indexOf('\n', i);
       let end = j === -1 ? text.length : j;
       if (end > i && text.charCodeAt(end - 1) === CR) end--;
@@ -107,7 +111,7 @@ export class LineDecoder {
 
   /** Complete lines in chunk[start, last] (last is a newline), checking each line's size. */
   private emitBytes(chunk: Buffer, start: number, last: number): void {
-    while (start <= last) {
+    while (start <= last && !this.stopped) {
       const nl = chunk.indexOf(LF, start);
       if (nl - start > this.maxLineBytes) {
         this.onOversize({ bytes: nl - start, preview: preview(chunk, start, nl) });
@@ -120,6 +124,7 @@ export class LineDecoder {
 
   /** End of input: a last line without a newline still counts. */
   end(): void {
+    if (this.stopped) return;
     if (this.discarding) {
       this.finishDiscard();
     } else if (this.carryBytes > 0) {
@@ -133,6 +138,17 @@ export class LineDecoder {
   /** Bytes held for an unterminated line (for tests and stats). */
   get pendingBytes(): number {
     return this.carryBytes;
+  }
+
+  /**
+   * Give up on this input: the rest of the current chunk and every later one is ignored (a
+   * flood of garbage must not keep costing us a slice per line after we closed).
+   */
+  stop(): void {
+    this.stopped = true;
+    this.carry = [];
+    this.carryBytes = 0;
+    this.discarding = false;
   }
 
   private stash(chunk: Buffer, start: number, end: number): void {
@@ -185,4 +201,93 @@ export class LineDecoder {
 
 function preview(buf: Buffer, start: number, end: number): string {
   return buf.toString('utf8', start, Math.min(end, start + PREVIEW_BYTES));
+}
+
+/**
+ * Whether a line could start a JSON value after JSON whitespace: `{ [ " - 0-9 t f n`. Anything
+ * else is certainly not JSON, so it is reported without paying for a JSON.parse exception (the
+ * cost that made a `yes` flood take minutes). A JSON-RPC message itself must start with `{`.
+ */
+export function mayBeJson(line: string): boolean {
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a) continue;
+    return c === 0x7b || c === 0x5b || c === 0x22 || c === 0x2d || (c >= 0x30 && c <= 0x39) || c === 0x74 || c === 0x66 || c === 0x6e;
+  }
+  return false;
+}
+
+/** Consecutive bad lines after which an input is judged a flood (reset by a valid frame). */
+export const DEFAULT_MAX_GARBAGE_LINES = 1000;
+/** Bytes without a valid frame after which an input is judged a flood (at least 2 max lines). */
+export const DEFAULT_MAX_GARBAGE_BYTES = 64 * 1024 * 1024;
+/** A run of garbage slower than this is chatter, not a flood: it starts over instead of failing. */
+export const DEFAULT_GARBAGE_WINDOW_MS = 10_000;
+
+export interface GarbageLimits {
+  maxLines?: number;
+  maxBytes?: number;
+  windowMs?: number;
+}
+
+/**
+ * Counts what arrives between valid frames. An agent that prints a banner or a warning between
+ * frames is fine; one whose stdout is no ACP at all (`--agent-cmd yes`, a shell, a log tail)
+ * fills the limit within the window, and `exceeded()` says why, so the connection can be closed
+ * with a clear error instead of spinning until a timeout. Counting, not timing: the window only
+ * forgives slow chatter, it never decides that a fast flood is fine.
+ */
+export class GarbageMeter {
+  readonly maxLines: number;
+  readonly maxBytes: number;
+  readonly windowMs: number;
+  private lines = 0;
+  private bytes = 0;
+  private since = 0;
+  private readonly now: () => number;
+
+  constructor(limits: GarbageLimits = {}, now: () => number = () => performance.now()) {
+    this.maxLines = limits.maxLines ?? DEFAULT_MAX_GARBAGE_LINES;
+    this.maxBytes = limits.maxBytes ?? DEFAULT_MAX_GARBAGE_BYTES;
+    this.windowMs = limits.windowMs ?? DEFAULT_GARBAGE_WINDOW_MS;
+    if (!(this.maxLines > 0) || !(this.maxBytes > 0)) throw new RangeError('garbage limits must be positive');
+    this.now = now;
+  }
+
+  /** Bytes read from the input, counted per chunk (an endless line counts too); a frame resets them. */
+  read(n: number): void {
+    if (this.lines === 0 && this.bytes === 0) this.since = this.now();
+    this.bytes += n;
+  }
+
+  /** One line that was not a valid frame. */
+  badLine(): void {
+    if (this.lines === 0 && this.bytes === 0) this.since = this.now();
+    this.lines++;
+  }
+
+  /** A valid frame: the run of garbage is over. */
+  frame(): void {
+    this.lines = 0;
+    this.bytes = 0;
+  }
+
+  get garbageLines(): number {
+    return this.lines;
+  }
+
+  /** Why the input is a flood, or undefined. */
+  exceeded(): string | undefined {
+    const overLines = this.lines >= this.maxLines;
+    const overBytes = this.bytes > this.maxBytes;
+    if (!overLines && !overBytes) return undefined;
+    if (this.now() - this.since > this.windowMs) {
+      // Slow chatter over a long time, not a flood: start counting again.
+      this.lines = 0;
+      this.bytes = 0;
+      this.since = this.now();
+      return undefined;
+    }
+    return overLines ? `${this.lines} lines in a row were not JSON-RPC` : `${this.bytes} bytes arrived without a valid JSON-RPC frame`;
+  }
 }

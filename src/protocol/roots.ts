@@ -5,8 +5,10 @@
  * are all caught, while a root that is itself a symlink still works.
  *
  * Callers must do their I/O on the path returned here, never on the requested one: the
- * returned path is the one that was checked. (A concurrent swap of a directory for a
- * symlink between check and use is not prevented; that needs openat2/RESOLVE_BENEATH.)
+ * returned path is the one that was checked. A concurrent swap of a directory for a symlink
+ * between check and use is caught at the use: client-fs.ts opens through safe-fs.ts (no link
+ * followed in the last component, parents created one by one and checked, the opened file's
+ * real location compared with this path).
  */
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
@@ -25,11 +27,7 @@ const MAX_LINK_HOPS = 40;
  * WireError -32602 (`data.reason`: 'not_absolute' | 'invalid_path' | 'outside_roots' | 'symlink_loop').
  * Only reads the filesystem (realpath/lstat/readlink); never creates anything.
  */
-export async function resolveInsideRoots(
-  roots: readonly string[],
-  requestedPath: string,
-  options: ResolveOptions = {},
-): Promise<string> {
+export async function resolveInsideRoots(roots: readonly string[], requestedPath: string, options: ResolveOptions = {}): Promise<string> {
   if (typeof requestedPath !== 'string' || requestedPath.length === 0) {
     throw new WireError(RPC.INVALID_PARAMS, 'Path must be a non-empty string', {
       path: requestedPath,
@@ -54,11 +52,10 @@ export async function resolveInsideRoots(
   if (realRoots.some((root) => isInside(root, real))) return real;
 
   const verb = options.forWrite ? 'write' : 'access';
-  throw new WireError(
-    RPC.INVALID_PARAMS,
-    `Refusing to ${verb} ${requestedPath}: it is outside the session's allowed directories`,
-    { path: requestedPath, reason: 'outside_roots' },
-  );
+  throw new WireError(RPC.INVALID_PARAMS, `Refusing to ${verb} ${requestedPath}: it is outside the session's allowed directories`, {
+    path: requestedPath,
+    reason: 'outside_roots',
+  });
 }
 
 /** True when `candidate` equals `root` or lies beneath it (both real, absolute). */
@@ -69,12 +66,20 @@ export function isInside(root: string, candidate: string): boolean {
   return rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }
 
-async function realRoot(root: string): Promise<string> {
+/**
+ * The real path `p` (absolute) would reach, following symlinks, including dangling ones and
+ * a missing tail (what a create would use). Rejects with a WireError on a loop or an I/O error.
+ */
+export function realPathOf(p: string): Promise<string> {
+  return realPathLoose(path.resolve(p), p);
+}
+
+/** A root's real path; a root that does not exist (yet) confines by its lexical path. */
+export async function realRoot(root: string): Promise<string> {
   const abs = path.resolve(root);
   try {
     return await realpath(abs);
   } catch {
-    // A root that does not exist (yet) still confines by its lexical path.
     return abs;
   }
 }
@@ -120,7 +125,5 @@ function fsError(e: unknown, requested: string): WireError {
 }
 
 export function errCode(e: unknown): string | undefined {
-  return typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string'
-    ? (e as { code: string }).code
-    : undefined;
+  return typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string' ? (e as { code: string }).code : undefined;
 }

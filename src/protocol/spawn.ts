@@ -1,14 +1,16 @@
 /**
  * Starting an agent process. The child gets an allow-listed environment (never the parent's
- * API keys unless passed in `env`), an explicit cwd, and its own process group so the whole
- * tree (agent + the tools it started) can be signalled at once. stderr is kept in a ring buffer
- * whose tail goes into error messages.
+ * API keys unless passed in `env`), an explicit cwd, its own process group so the whole group
+ * can be signalled at once, and a random tag in its environment so the tools it starts are
+ * found even after they left that group (proc-tree.ts). stderr is kept in a ring buffer whose
+ * tail goes into error messages.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { statSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { buildChildEnv } from './env.js';
 import { TalariaError } from './errors.js';
+import { AGENT_TAG_VAR, bootTicks, endTree, newAgentTag, readStat, scanTree } from './proc-tree.js';
 import { RingBuffer } from './ring-buffer.js';
 import { silentLogger, type Logger } from './types.js';
 
@@ -23,6 +25,8 @@ export interface SpawnAgentOptions {
   inherit?: readonly string[];
   /** stderr ring size in bytes (default 64 KiB). */
   stderrBytes?: number;
+  /** The tag set in AGENT_TAG_VAR (default: a fresh random one). Never log it. */
+  tag?: string;
   logger?: Logger;
 }
 
@@ -44,9 +48,16 @@ export interface AgentProcess {
   /** Resolves once the process exited and its stderr was read to the end (or a short grace). */
   readonly exited: Promise<ExitInfo>;
   readonly hasExited: boolean;
+  /** The tag every process it starts inherits (AGENT_TAG_VAR). */
+  readonly tag: string;
+  /** Its start time in ticks since boot (undefined without /proc): with `tag`, what names its tree. */
+  readonly startTicks: number | undefined;
   /** Signal the whole process group (default SIGTERM). No-op once exited. */
   kill(signal?: NodeJS.Signals): void;
-  /** Close stdin → wait → SIGTERM group → wait → SIGKILL group. Resolves when exited. */
+  /**
+   * Close stdin → wait → SIGTERM group → wait → SIGKILL group, then end whatever it started
+   * outside its group (SIGTERM, grace, SIGKILL). Resolves when all of that is done.
+   */
   terminate(options?: { graceMs?: number }): Promise<ExitInfo>;
 }
 
@@ -68,7 +79,10 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<AgentProce
     throw new TalariaError('spawn_failed', `cannot start ${command}: working directory ${cwd} does not exist or is not a directory`, { command, cwd });
   }
 
-  const env = buildChildEnv(process.env, { inherit: options.inherit ?? [], set: options.env ?? {} });
+  const tag = options.tag ?? newAgentTag();
+  // Set last: a configured env cannot unmark the agent.
+  const env = buildChildEnv(process.env, { inherit: options.inherit ?? [], set: { ...(options.env ?? {}), [AGENT_TAG_VAR]: tag } });
+  const spawnedAfter = bootTicks();
   let child: ChildProcessWithoutNullStreams;
   try {
     child = spawn(command, [...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, windowsHide: true });
@@ -91,6 +105,8 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<AgentProce
   });
 
   const pid = child.pid!;
+  // Read now, while the child surely exists; the clock read before the spawn is the fallback (never late).
+  const startTicks = readStat(pid)?.start ?? spawnedAfter;
   const stderr = new RingBuffer(options.stderrBytes ?? 64 * 1024);
   let stderrEnded = false;
   let onStderrEnd: (() => void) | undefined;
@@ -163,6 +179,10 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<AgentProce
       }
       const info = await exited;
       reapGroup();
+      if (startTicks !== undefined) {
+        const r = await endTree(() => scanTree({ tag, agentPid: pid, agentStart: startTicks }), graceMs);
+        if (r.ended.length || r.survived.length) logger.debug('agent tree ended', { pid, ended: r.ended.length, survived: r.survived.map((p) => p.pid) });
+      }
       return info;
     })();
     return terminating;
@@ -188,6 +208,8 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<AgentProce
     get hasExited() {
       return hasExited;
     },
+    tag,
+    startTicks,
     kill,
     terminate,
   };

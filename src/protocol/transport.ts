@@ -5,11 +5,15 @@
  * session router takes `session/update` here, synchronously, in arrival order), and only what
  * is left goes to a Web ReadableStream for the SDK. Because the SDK reads that stream
  * asynchronously, everything diverted before a response has been handled before the SDK can
- * resolve the request. Bad lines are reported and skipped; they never close the connection.
+ * resolve the request. Bad lines are reported and skipped; only a flood of them (no valid frame
+ * for `garbage.maxLines` lines or `garbage.maxBytes` bytes, see GarbageMeter) closes the
+ * connection, as 'stream_error' with a message that says so. Input is paused for a turn of the
+ * event loop after every YIELD_BYTES, so timers (setup timeouts) fire on time however fast the
+ * agent writes.
  */
 import type { Readable, Writable } from 'node:stream';
 import { ConnectionClosedError, type CloseCause } from './errors.js';
-import { LineDecoder, type OversizeLine } from './ndjson.js';
+import { GarbageMeter, LineDecoder, mayBeJson, DEFAULT_MAX_GARBAGE_BYTES, type GarbageLimits, type OversizeLine } from './ndjson.js';
 import { silentLogger, type Frame, type Logger, type ProtocolErrorEvent, type RawMessage } from './types.js';
 
 export interface TransportHooks {
@@ -30,6 +34,8 @@ export interface TransportOptions extends TransportHooks {
   highWaterMark?: number;
   /** Where exceptions thrown by hooks go (they never reach the stream). */
   logger?: Logger;
+  /** When a run of bad lines counts as a flood that closes the connection (see GarbageMeter). */
+  garbage?: GarbageLimits;
 }
 
 export interface TransportCloseInfo {
@@ -62,6 +68,8 @@ export interface Transport {
 
 const PREVIEW_CHARS = 200;
 const RESOLVED = Promise.resolve();
+/** Input processed between two turns of the event loop (pause, setImmediate, resume). */
+const YIELD_BYTES = 1024 * 1024;
 
 export function createTransport(options: TransportOptions): Transport {
   const { input, output } = options;
@@ -79,7 +87,10 @@ export function createTransport(options: TransportOptions): Transport {
   let closeError: ConnectionClosedError | undefined;
 
   let controller!: ReadableStreamDefaultController<RawMessage>;
-  let paused = false;
+  let paused = false; // the SDK side is full (backpressure)
+  let yielding = false; // paused for one turn of the event loop
+  let abandoned = false; // closed for flooding: never read again
+  let sinceYield = 0;
   let cancelled = false; // the SDK stopped reading (it closed itself)
   const readable = new ReadableStream<RawMessage>(
     {
@@ -89,14 +100,14 @@ export function createTransport(options: TransportOptions): Transport {
       pull() {
         if (paused && !done) {
           paused = false;
-          input.resume();
+          if (!yielding) input.resume();
         }
       },
       cancel() {
         cancelled = true;
         if (paused) {
           paused = false;
-          input.resume();
+          if (!yielding) input.resume();
         }
       },
     },
@@ -105,6 +116,7 @@ export function createTransport(options: TransportOptions): Transport {
 
   function report(kind: ProtocolErrorEvent['kind'], line: string, bytes: number, detail?: string): void {
     stats.protocolErrors++;
+    garbage.badLine();
     if (!onProtocolError) return;
     const event: ProtocolErrorEvent = { kind, preview: line.length > PREVIEW_CHARS ? line.slice(0, PREVIEW_CHARS) : line, bytes };
     if (detail !== undefined) event.detail = detail;
@@ -131,10 +143,18 @@ export function createTransport(options: TransportOptions): Transport {
   function onLine(line: string): void {
     if (done) return;
     let msg: unknown;
+    if (!mayBeJson(line)) {
+      // Certainly not JSON: no JSON.parse (its exception is what made a flood slow).
+      if (line.trim() !== '') report('non_json', line, Buffer.byteLength(line));
+      else garbage.badLine();
+      checkGarbage();
+      return;
+    }
     try {
       msg = JSON.parse(line);
     } catch {
-      if (line.trim() !== '') report('non_json', line, Buffer.byteLength(line));
+      report('non_json', line, Buffer.byteLength(line));
+      checkGarbage();
       return;
     }
     const problem = checkMessage(msg);
@@ -149,13 +169,15 @@ export function createTransport(options: TransportOptions): Transport {
           logger.error('transport hook threw', { error: e instanceof Error ? e.message : String(e) });
         }
       }
+      checkGarbage();
       return;
     }
     stats.framesIn++;
+    garbage.frame();
     // A throwing tap must not cost the session its frame (an initialize answer would hang).
     if (onFrame !== undefined) {
       try {
-        onFrame({ dir: 'agent->client', t_ms: Math.round(now() - t0), msg: msg as RawMessage });
+        onFrame({ dir: 'agent->client', t_ms: Math.round(now() - t0), msg: msg as RawMessage, raw: line });
       } catch (e) {
         logger.error('onFrame threw', { error: e instanceof Error ? e.message : String(e) });
       }
@@ -170,15 +192,49 @@ export function createTransport(options: TransportOptions): Transport {
   const decoder = new LineDecoder({
     maxLineBytes: options.maxLineBytes,
     onLine,
-    onOversize: (info: OversizeLine) =>
-      report('too_large', info.preview, info.bytes, `line of ${info.bytes} bytes exceeds the ${decoder.maxLineBytes}-byte limit`),
+    onOversize: (info: OversizeLine) => {
+      report('too_large', info.preview, info.bytes, `line of ${info.bytes} bytes exceeds the ${decoder.maxLineBytes}-byte limit`);
+      checkGarbage();
+    },
   });
+  // One legitimate frame near the line limit must never look like a flood.
+  const garbage = new GarbageMeter({ ...options.garbage, maxBytes: Math.max(options.garbage?.maxBytes ?? DEFAULT_MAX_GARBAGE_BYTES, 2 * decoder.maxLineBytes) }, now);
+
+  /** Close once the agent's stdout is a flood of non-frames: it is not speaking ACP. */
+  function checkGarbage(): void {
+    if (done) return;
+    const why = garbage.exceeded();
+    if (why === undefined) return;
+    decoder.stop();
+    abandoned = true;
+    finish('stream_error', new Error(`agent stdout is not ACP: ${why}`));
+    // Stop reading for good (finish() would keep draining): a flooding writer blocks until it
+    // is terminated, instead of being read at full speed or dying of EPIPE first (its exit
+    // would then read as the reason).
+    input.pause();
+  }
+
+  function yieldInput(): void {
+    yielding = true;
+    input.pause();
+    setImmediate(() => {
+      yielding = false;
+      if (!abandoned && (done || !paused)) input.resume();
+    });
+  }
 
   const onData = (chunk: Buffer | string): void => {
     if (done) return;
     const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     stats.bytesIn += buf.length;
+    garbage.read(buf.length);
     decoder.push(buf);
+    checkGarbage();
+    sinceYield += buf.length;
+    if (sinceYield >= YIELD_BYTES && !done && !yielding) {
+      sinceYield = 0;
+      yieldInput();
+    }
   };
   const onEnd = (): void => {
     if (done) return;
@@ -217,17 +273,18 @@ export function createTransport(options: TransportOptions): Transport {
 
   function send(msg: RawMessage): Promise<void> {
     if (done) return Promise.reject(closeError);
-    let line: string;
+    let raw: string;
     try {
-      line = JSON.stringify(msg) + '\n';
+      raw = JSON.stringify(msg);
     } catch (e) {
       return Promise.reject(e instanceof Error ? e : new Error(String(e)));
     }
+    const line = raw + '\n';
     stats.framesOut++;
     stats.bytesOut += Buffer.byteLength(line);
     if (onFrame !== undefined) {
       try {
-        onFrame({ dir: 'client->agent', t_ms: Math.round(now() - t0), msg });
+        onFrame({ dir: 'client->agent', t_ms: Math.round(now() - t0), msg, raw });
       } catch (e) {
         logger.error('onFrame threw', { error: e instanceof Error ? e.message : String(e) });
       }

@@ -15,11 +15,16 @@ export interface RawMessage {
 
 export type Direction = 'client->agent' | 'agent->client';
 
-/** One tapped frame, in wire order. `t_ms` is ms since the transport opened. */
+/**
+ * One tapped frame, in wire order. `t_ms` is ms since the transport opened. `raw` is the line
+ * exactly as it crossed the pipe (received, or as we wrote it), without its newline: the store
+ * and wire logs keep these bytes instead of serialising `msg` again.
+ */
 export interface Frame {
   dir: Direction;
   t_ms: number;
   msg: RawMessage;
+  raw: string;
 }
 
 /** The fixture / wire-log line format: {"t_ms","dir","msg"}. */

@@ -5,15 +5,15 @@
 import { redactFrame } from './redact.js';
 import type { Direction, Frame, WireLogLine } from './types.js';
 
-/** One line, no trailing newline, secrets masked (redact.ts). Keys in fixed order so logs diff cleanly. */
+/**
+ * One line, no trailing newline, secrets masked (redact.ts). Keys in fixed order so logs diff
+ * cleanly. A tapped frame's message is written as the bytes that crossed the pipe (`raw`), not
+ * serialised again, unless a secret had to be masked in it.
+ */
 export function formatWireLine(frame: Frame | WireLogLine): string {
   const t = Number.isFinite(frame.t_ms) ? frame.t_ms : 0;
-  return '{"t_ms":' + t + ',"dir":"' + frame.dir + '","msg":' + redactFrame(frame) + '}';
-}
-
-/** An `onFrame` hook that formats each frame and hands the line (no newline) to `write`. */
-export function createWireLogSink(write: (line: string) => void): (frame: Frame) => void {
-  return (frame) => write(formatWireLine(frame));
+  const raw = 'raw' in frame && typeof frame.raw === 'string' ? frame.raw : undefined;
+  return '{"t_ms":' + t + ',"dir":"' + frame.dir + '","msg":' + redactFrame(frame, raw) + '}';
 }
 
 export interface WireLogError {

@@ -1,16 +1,12 @@
 /**
  * Built-in descriptors for the ACP agents the offline matrix (test/agents/) proved beyond the
  * first ones: Qwen Code, GitHub Copilot CLI, Kilo Code, pi (through pi-acp) and Cursor (through
- * cursor-agent-acp). Their quirk hooks live in quirks/<agent>.ts, shared with the matrix profiles.
+ * cursor-agent-acp). Their quirks live in quirks/<agent>.ts, chosen by the name each gives itself.
  * No static credential check: each has several login routes the matrix could not all verify.
  * Like the others (builtin.ts) they inherit only non-secret settings: keys come from config.json.
  */
 import { defineProvider } from './define.js';
 import { onPath } from './locate.js';
-import { copilotHooks } from './quirks/copilot.js';
-import { cursorHooks } from './quirks/cursor.js';
-import { piAgentDir, piHooks } from './quirks/pi.js';
-import { qwenModeFor } from './quirks/qwen.js';
 import type { Provider } from './types.js';
 
 export const qwen: Provider = defineProvider({
@@ -18,12 +14,11 @@ export const qwen: Provider = defineProvider({
   label: 'Qwen Code',
   install: 'Install Qwen Code: `npm install -g @qwen-code/qwen-code`, then run `qwen` once to sign in.',
   locate: onPath('qwen', ['--acp']),
+  agentName: 'qwen-code',
   env: {
     inherit: ['OPENAI_BASE_URL', 'OPENAI_MODEL'],
     set: { QWEN_CODE_NO_RELAUNCH: '1' },
   },
-  // New sessions start in qwen's `auto` (its classifier approves edits): switch to asking.
-  modeFor: qwenModeFor,
 });
 
 export const copilot: Provider = defineProvider({
@@ -31,11 +26,11 @@ export const copilot: Provider = defineProvider({
   label: 'GitHub Copilot CLI',
   install: 'Install GitHub Copilot CLI: `npm install -g @github/copilot`, then run `copilot` once and /login.',
   locate: onPath('copilot', ['--acp']),
+  agentName: 'Copilot',
   env: {
     // Never GH_TOKEN / GITHUB_TOKEN of ours: they open every repository the user can reach.
     inherit: ['COPILOT_MODEL', 'COPILOT_PROVIDER_BASE_URL', 'COPILOT_PROVIDER_TYPE', 'COPILOT_PROVIDER_WIRE_API'],
   },
-  hooks: () => copilotHooks(),
 });
 
 export const kilo: Provider = defineProvider({
@@ -43,6 +38,7 @@ export const kilo: Provider = defineProvider({
   label: 'Kilo Code',
   install: 'Install Kilo Code CLI: `npm install -g @kilocode/cli`.',
   locate: onPath('kilo', ['acp']),
+  agentName: 'Kilo',
   env: {
     // Not KILO_CONFIG_CONTENT: inline config may hold provider keys.
     inherit: ['KILO_CONFIG'],
@@ -56,20 +52,19 @@ export const pi: Provider = defineProvider({
   label: 'pi',
   install: 'Install pi and its ACP adapter: `npm install -g @mariozechner/pi-coding-agent pi-acp`.',
   locate: onPath('pi-acp', []),
+  agentName: 'pi-acp',
   env: {
     inherit: ['PI_CODING_AGENT_DIR'],
   },
-  // The swallowed-error hook reads pi's own session log, which lives in pi's agent folder.
-  hooks: (o) => piHooks(o?.env ? piAgentDir(o.env) : undefined),
   check: { versionFromPackage: true, versionArgs: null },
 });
 
 export const cursor: Provider = defineProvider({
   id: 'cursor',
   label: 'Cursor',
-  install: 'Install the Cursor ACP adapter (`npm install -g @blowmage/cursor-agent-acp`) and Cursor\'s `cursor-agent` CLI, then run `cursor-agent login`.',
+  install: "Install the Cursor ACP adapter (`npm install -g @blowmage/cursor-agent-acp`) and Cursor's `cursor-agent` CLI, then run `cursor-agent login`.",
   locate: onPath('cursor-agent-acp', []),
-  hooks: () => cursorHooks(),
+  agentName: 'cursor-agent-acp',
   // Starting the adapter takes ~21 s: read the version from its package instead.
   check: { versionFromPackage: true, versionArgs: null },
 });

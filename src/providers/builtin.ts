@@ -1,35 +1,32 @@
 /**
  * Built-in descriptors for the popular ACP agents other than Hermes (hermes/provider.ts) and the
- * bundled demo. Facts from specs/agents-offline.md: commands, env each agent reads, and quirks.
+ * bundled demo. Facts from specs/agents-offline.md: commands, env each agent reads, and the name
+ * each gives itself in `initialize` (its quirks are in quirks/, chosen by that name).
  * An agent inherits only non-secret settings of ours (where its config lives, base URL, model);
  * its API key comes from its own login or from what the user configured for it in config.json
  * (`env`, or `passEnv` to hand on a variable of ours). The spawn env is an allow-list, which
  * also keeps e.g. IS_SANDBOX — fatal to the Claude adapters as root — out.
  */
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineProvider } from './define.js';
 import { onPath, which } from './locate.js';
-import { compareVersions, parseVersion, runCommand } from './run.js';
+import { compareVersions, parseVersion, runProgram } from './run.js';
 import { credentialGap } from './readiness.js';
-import { CLAUDE_CLIENT_META, CLAUDE_HOOKS } from './quirks/claude.js';
-import type { ClientCapsWithMeta } from './launch.js';
 import type { CommandSpec, Located, Provider, ProviderEnv } from './types.js';
-
-// Both Claude adapters list their login method only when offered `terminal-auth`.
-const claudeCaps: ClientCapsWithMeta = { _meta: { ...CLAUDE_CLIENT_META } };
 
 export const claudeCode: Provider = defineProvider({
   id: 'claude-code',
   label: 'Claude Code',
   install: 'Install the Claude Code ACP adapter: `npm install -g @zed-industries/claude-agent-acp`.',
-  locate: onPath('claude-agent-acp', []),
+  // The current adapter, else the older one (same quirk set; it runs tools through the client).
+  locate: async (ctx) => (await onPath('claude-agent-acp', [])(ctx)) ?? onPath('claude-code-acp', [])(ctx),
+  agentName: '@zed-industries/claude-agent-acp',
   env: {
     inherit: ['ANTHROPIC_BASE_URL', 'ANTHROPIC_MODEL', 'CLAUDE_CONFIG_DIR'],
     // The adapter bundles Claude Code: it must not update itself under a running harness.
     set: { DISABLE_AUTOUPDATER: '1' },
   },
-  clientCaps: claudeCaps,
-  hooks: () => ({ ...CLAUDE_HOOKS }),
   check: {
     versionFromPackage: true,
     credentials: (ctx, agent) =>
@@ -54,6 +51,7 @@ export const codex: Provider = defineProvider({
     const wrapper = which('codex-acp', ctx);
     return wrapper ? { command: wrapper, args: [], via: 'PATH' } : undefined;
   },
+  agentName: 'codex-acp',
   env: { inherit: ['CODEX_HOME', 'OPENAI_BASE_URL'] },
   check: {
     versionFromPackage: true,
@@ -70,16 +68,26 @@ export const codex: Provider = defineProvider({
 
 /** gemini-cli ≥ 0.33 calls the flag `--acp`; older releases only know `--experimental-acp`. */
 export const GEMINI_ACP_FLAG_SINCE = '0.33.0';
-const geminiVersions = new Map<string, string | null>();
 
 export async function geminiArgs(command: string, ctx: ProviderEnv, timeoutMs = 10_000): Promise<string[]> {
-  let v = geminiVersions.get(command);
+  // Kept per environment (harness), and per file state: an upgrade in place is seen at once.
+  const key = `gemini-version\u0000${command}\u0000${fileState(command)}`;
+  let v = ctx.memo?.get(key) as string | null | undefined;
   if (v === undefined) {
-    const r = await runCommand(command, ['--version'], { timeoutMs, parentEnv: ctx.env });
+    const r = await runProgram(command, ['--version'], { timeoutMs, parentEnv: ctx.env });
     v = parseVersion(r.stdout) ?? null;
-    geminiVersions.set(command, v);
+    ctx.memo?.set(key, v);
   }
   return v && compareVersions(v, GEMINI_ACP_FLAG_SINCE) >= 0 ? ['--acp'] : ['--experimental-acp'];
+}
+
+function fileState(path: string): string {
+  try {
+    const s = statSync(path);
+    return `${s.ino}:${s.size}:${s.mtimeMs}`;
+  } catch {
+    return '';
+  }
 }
 
 export const gemini: Provider = defineProvider({
@@ -90,13 +98,11 @@ export const gemini: Provider = defineProvider({
     const found = which('gemini', ctx);
     return found ? { command: found, args: await geminiArgs(found, ctx), via: 'PATH' } : undefined;
   },
+  agentName: 'gemini-cli',
   env: {
     inherit: ['GOOGLE_GEMINI_BASE_URL', 'GOOGLE_CLOUD_PROJECT', 'GOOGLE_CLOUD_LOCATION', 'GOOGLE_GENAI_USE_VERTEXAI'],
     set: { GEMINI_CLI_NO_RELAUNCH: '1' },
   },
-  // gemini-cli cannot create a NEW file while the client offers fs.readTextFile (its not-found
-  // check does not recognise any client error): never offer read to it.
-  clientCaps: { fs: { read: false } },
   check: {
     versionArgs: ['--version'],
     credentials: (ctx, agent) =>
@@ -115,6 +121,7 @@ export const opencode: Provider = defineProvider({
   label: 'opencode',
   install: 'Install opencode: `npm install -g opencode-ai`.',
   locate: onPath('opencode', ['acp']),
+  agentName: 'OpenCode',
   env: {
     // Not OPENCODE_CONFIG_CONTENT: inline config may hold provider keys.
     inherit: ['OPENCODE_CONFIG'],

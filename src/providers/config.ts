@@ -106,7 +106,8 @@ export function parseConfig(text: string): { config: TalariaConfig; problems: st
       problems.push(`agent "${name}" skipped: no "command" (an entry without one configures the built-in agent of that id with "env" / "passEnv")`);
       continue;
     }
-    if (ignored.length) problems.push(`agent "${name}": without "command" only "env" and "passEnv" apply (they configure the built-in agent "${name}"); ignored: ${ignored.join(', ')}`);
+    if (ignored.length)
+      problems.push(`agent "${name}": without "command" only "env" and "passEnv" apply (they configure the built-in agent "${name}"); ignored: ${ignored.join(', ')}`);
     config.agents[name] = kept;
   }
   for (const [ws, v] of Object.entries(asRecord(r.workspaces, 'workspaces', problems))) {
@@ -165,10 +166,7 @@ export interface ProviderChoice {
 export const FALLBACK_PROVIDER = 'hermes';
 
 /** Per-session override > workspace binding > configured default > Hermes. */
-export function resolveProvider(
-  config: TalariaConfig,
-  o: { workspace: string; override?: { provider?: string; profile?: string } },
-): ProviderChoice {
+export function resolveProvider(config: TalariaConfig, o: { workspace: string; override?: { provider?: string; profile?: string } }): ProviderChoice {
   const bound = workspaceBinding(config, o.workspace)?.binding;
   const ov = o.override ?? {};
   let choice: ProviderChoice;

@@ -2,7 +2,8 @@
  * User-defined agents (name, command, args, env) from $TALARIA_HOME/config.json, Zed's
  * `agent_servers` or JetBrains' acp.json, as providers. Their env is the user's own
  * configuration, so it is set explicitly (secrets included), and so are the variables of ours
- * the user listed in `passEnv`.
+ * the user listed in `passEnv`. They get the quirks of whatever agent the command turns out to be
+ * (quirks/: by what it says in initialize), like a built-in.
  */
 import { defineProvider } from './define.js';
 import { expandHome, which } from './locate.js';
@@ -37,7 +38,7 @@ export function slugify(name: string): string {
   return s || 'agent';
 }
 
-export function customProvider(def: AgentDefinition, o: { id?: string; source?: ProviderSource } = {}): Provider {
+export function customProvider(def: AgentDefinition, o: { id?: string; source?: ProviderSource; agentName?: string } = {}): Provider {
   const id = o.id ?? slugify(def.name);
   const source = o.source ?? 'config';
   return defineProvider({
@@ -55,6 +56,8 @@ export function customProvider(def: AgentDefinition, o: { id?: string; source?: 
       ...(def.terminal === false ? { terminal: false } : {}),
     },
     check: { versionArgs: null },
+    // Known only when it named itself before (a stored session's agent): its capabilities from the start.
+    ...(o.agentName !== undefined ? { agentName: o.agentName } : {}),
     ...(def.maxConcurrentTurns !== undefined ? { maxConcurrentTurns: def.maxConcurrentTurns } : {}),
     ...(def.sessionsSurviveRestart !== undefined ? { sessionsSurviveRestart: def.sessionsSurviveRestart } : {}),
     ...(def.usage !== undefined ? { usage: def.usage } : {}),

@@ -1,8 +1,7 @@
 /**
- * defineProvider fills a descriptor's defaults (spec behaviour, no quirks), so each agent file
- * only states what is special about it.
+ * defineProvider fills a descriptor's defaults, so each agent file only states what is special
+ * about how it is found and started (its quirks are in quirks/, chosen by what it says).
  */
-import type { SessionHooks } from '../session/hooks.js';
 import { cliReadiness, type CliReadinessSpec } from './readiness.js';
 import type { Located, Provider, ProviderEnv, ReadinessOptions } from './types.js';
 
@@ -14,7 +13,6 @@ export type ProviderSpec = Pick<Provider, 'id' | 'label' | 'locate'> &
   };
 
 export function defineProvider(spec: ProviderSpec): Provider {
-  const hooks: SessionHooks = {};
   const p: Provider = {
     id: spec.id,
     label: spec.label,
@@ -29,13 +27,11 @@ export function defineProvider(spec: ProviderSpec): Provider {
       },
     env: { inherit: spec.env?.inherit ?? [], pass: spec.env?.pass ?? [], set: spec.env?.set ?? {} },
     clientCaps: spec.clientCaps ?? {},
-    hooks: spec.hooks ?? (() => ({ ...hooks })),
-    quirks: spec.quirks ?? {},
-    sessionsSurviveRestart: spec.sessionsSurviveRestart ?? true,
-    usage: spec.usage ?? 'per-turn',
+    ...(spec.agentName !== undefined ? { agentName: spec.agentName } : {}),
+    ...(spec.sessionsSurviveRestart !== undefined ? { sessionsSurviveRestart: spec.sessionsSurviveRestart } : {}),
+    ...(spec.usage !== undefined ? { usage: spec.usage } : {}),
     maxConcurrentTurns: spec.maxConcurrentTurns ?? Number.POSITIVE_INFINITY,
     profiles: spec.profiles ?? false,
-    ...(spec.modeFor ? { modeFor: spec.modeFor } : {}),
   };
   return p;
 }

@@ -17,11 +17,7 @@ export type {
 export { defineProvider, type ProviderSpec } from './define.js';
 export { claudeCode, codex, gemini, opencode, kimi, demoProvider, geminiArgs, GEMINI_ACP_FLAG_SINCE } from './builtin.js';
 export { qwen, copilot, kilo, pi, cursor } from './builtin-extra.js';
-export { CLAUDE_HOOKS, CLAUDE_CLIENT_META } from './quirks/claude.js';
-export { copilotClassifyTurn, copilotHooks } from './quirks/copilot.js';
-export { cursorClassifyTurn, cursorHooks } from './quirks/cursor.js';
-export { piClassifyTurn, piHooks, piAgentDir, lastPiError } from './quirks/pi.js';
-export { qwenModeFor, QWEN_ASKING_MODE } from './quirks/qwen.js';
+export * from './quirks/index.js';
 export { customProvider, slugify, type AgentDefinition } from './custom.js';
 export { ProviderRegistry, createRegistry, loadRegistry, builtinProviders, type RegistryOptions } from './registry.js';
 export {
@@ -42,7 +38,7 @@ export {
 export { parseZedSettings, parseJetBrainsAcp, importZedAgents, importJetBrainsAgents, zedSettingsPath, jetbrainsAcpPath, type ImportResult } from './imports.js';
 export { parseJsonc } from './jsonc.js';
 export { which, isExecutable, expandHome, currentEnv } from './locate.js';
-export { runCommand, parseVersion, compareVersions, type RunResult, type RunOptions } from './run.js';
+export { runProgram, parseVersion, compareVersions, type RunResult, type RunOptions } from './run.js';
 export { cliReadiness, credentialGap, packageVersion, DEFAULT_CHECK_TIMEOUT_MS } from './readiness.js';
 export { probeProvider, authFix, type ProbeOptions, type ProbeResult } from './probe.js';
 export { filterMcpServers, mcpServerType, type McpFilterResult } from './mcp.js';

@@ -58,6 +58,7 @@ export function currentEnv(overrides: Partial<ProviderEnv> = {}): ProviderEnv {
     env: process.env,
     homeDir: homedir(),
     platform: process.platform,
+    memo: new Map(),
     ...overrides,
   };
 }

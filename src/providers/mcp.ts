@@ -19,7 +19,12 @@ export function filterMcpServers(servers: readonly unknown[], caps: { mcpHttp: b
     const name = String((s as { name?: unknown } | null)?.name ?? '(unnamed)');
     const ok = type === 'stdio' || (type === 'http' && caps.mcpHttp) || (type === 'sse' && caps.mcpSse);
     if (ok) out.servers.push(s);
-    else out.withheld.push({ name, type, reason: `${agentLabel} does not accept ${type} MCP servers (only ${['stdio', caps.mcpHttp ? 'http' : '', caps.mcpSse ? 'sse' : ''].filter(Boolean).join(', ')})` });
+    else
+      out.withheld.push({
+        name,
+        type,
+        reason: `${agentLabel} does not accept ${type} MCP servers (only ${['stdio', caps.mcpHttp ? 'http' : '', caps.mcpSse ? 'sse' : ''].filter(Boolean).join(', ')})`,
+      });
   }
   return out;
 }

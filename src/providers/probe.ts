@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AcpClient } from '../session/client.js';
 import { ConnectionClosedError, TalariaError, WireError } from '../protocol/errors.js';
-import { clientCapOptions, spawnOptions } from './launch.js';
+import { spawnOptions } from './launch.js';
+import { startWithQuirks, summarize, type QuirkSummary } from './quirks/index.js';
 import type { Provider, ProviderEnv, Readiness, ReadinessGap, ReadinessOptions } from './types.js';
 
 export interface ProbeOptions extends ReadinessOptions {
@@ -27,6 +28,8 @@ export interface ProbeResult extends Readiness {
   authMethods: unknown[];
   /** session/new answered (only when tried). */
   sessionOpened?: boolean;
+  /** The quirk set that follows the agent, chosen from what it said in initialize. */
+  quirks?: QuirkSummary & { restartedFrom?: string };
 }
 
 /** "Set CODEX_API_KEY or OPENAI_API_KEY, or log in with …" from ACP authMethods. */
@@ -71,11 +74,21 @@ export async function probeProvider(provider: Provider, ctx: ProviderEnv, o: Pro
     if (!r.gaps.some((x) => x.code === g.code)) r.gaps.push(g);
   };
   try {
-    client = await AcpClient.spawn(spawnOptions(provider, located, ctx, { cwd, ...(o.env ? { env: o.env } : {}) }), {
-      setupTimeoutMs: timeoutMs,
-      ...clientCapOptions(provider),
-      ...(ctx.logger ? { logger: ctx.logger } : {}),
+    const started = await startWithQuirks({
+      provider,
+      command: located.command,
+      args: located.args,
+      ...(base.version ? { version: base.version } : {}),
+      hookOptions: { ...(o.profile ? { profile: o.profile } : {}), env: ctx },
+      spawn: (caps) =>
+        AcpClient.spawn(spawnOptions(provider, located, ctx, { cwd, ...(o.env ? { env: o.env } : {}) }), {
+          setupTimeoutMs: timeoutMs,
+          ...caps,
+          ...(ctx.logger ? { logger: ctx.logger } : {}),
+        }),
     });
+    client = started.client;
+    r.quirks = { ...summarize(started.quirks.choice), ...(started.restartedFrom ? { restartedFrom: started.restartedFrom.choice.set.id } : {}) };
     r.initialized = true;
     const caps = client.capabilities;
     r.authMethods = caps.authMethods;
@@ -107,10 +120,18 @@ export async function probeProvider(provider: Provider, ctx: ProviderEnv, o: Pro
 
 function startGap(provider: Provider, e: unknown, timeoutMs: number): ReadinessGap {
   if (e instanceof TalariaError && e.code === 'timeout') {
-    return { code: 'timeout', message: `${provider.label} did not answer initialize within ${timeoutMs} ms.`, fix: `Start it by hand to see what it waits for; ${provider.install}` };
+    return {
+      code: 'timeout',
+      message: `${provider.label} did not answer initialize within ${timeoutMs} ms.`,
+      fix: `Start it by hand to see what it waits for; ${provider.install}`,
+    };
   }
   if (e instanceof ConnectionClosedError) {
-    const tail = String((e.details as { stderrTail?: string } | undefined)?.stderrTail ?? '').trim().split('\n').slice(-3).join(' | ');
+    const tail = String((e.details as { stderrTail?: string } | undefined)?.stderrTail ?? '')
+      .trim()
+      .split('\n')
+      .slice(-3)
+      .join(' | ');
     return { code: 'initialize_failed', message: `${provider.label} exited before it was ready${tail ? `: ${tail}` : ''}.`, fix: provider.install };
   }
   if (e instanceof TalariaError && e.code === 'spawn_failed') return { code: 'spawn_failed', message: e.message, fix: provider.install };

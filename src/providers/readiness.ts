@@ -6,7 +6,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { configPath, talariaHome } from './config.js';
 import { agentEnv } from './launch.js';
-import { firstLine, meaningfulLine, parseVersion, runCommand } from './run.js';
+import { firstLine, meaningfulLine, parseVersion, runProgram } from './run.js';
 import type { Located, Provider, ProviderEnv, Readiness, ReadinessGap, ReadinessOptions } from './types.js';
 
 /** What the agent will actually be started with, for the credential check (not our own env). */
@@ -56,9 +56,13 @@ export async function cliReadiness(
   r.command = located;
   if (spec.versionFromPackage) r.version = packageVersion(located);
   if (!r.version && spec.versionArgs) {
-    const v = await runCommand(located.command, [...located.args.filter((a) => a.endsWith('.js') || a.endsWith('.mjs')), ...spec.versionArgs], { timeoutMs, parentEnv: ctx.env });
+    const v = await runProgram(located.command, [...located.args.filter((a) => a.endsWith('.js') || a.endsWith('.mjs')), ...spec.versionArgs], { timeoutMs, parentEnv: ctx.env });
     if (v.timedOut) {
-      r.warnings.push({ code: 'timeout', message: `${p.label} did not print its version within ${timeoutMs} ms.`, fix: `Check that \`${located.command} ${spec.versionArgs.join(' ')}\` works in a terminal.` });
+      r.warnings.push({
+        code: 'timeout',
+        message: `${p.label} did not print its version within ${timeoutMs} ms.`,
+        fix: `Check that \`${located.command} ${spec.versionArgs.join(' ')}\` works in a terminal.`,
+      });
     } else {
       r.version = parseVersion(v.stdout) ?? parseVersion(v.stderr);
       if (!r.version) {

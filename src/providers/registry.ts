@@ -78,7 +78,10 @@ export function createRegistry(o: RegistryOptions = {}): ProviderRegistry {
 }
 
 /** Reads config.json and the editors' settings from disk and builds the registry. */
-export function loadRegistry(ctx: ProviderEnv, o: { demo?: CommandSpec; home?: string } = {}): {
+export function loadRegistry(
+  ctx: ProviderEnv,
+  o: { demo?: CommandSpec; home?: string } = {},
+): {
   registry: ProviderRegistry;
   config: TalariaConfig;
   problems: string[];

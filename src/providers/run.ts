@@ -28,7 +28,7 @@ export interface RunOptions {
   maxChars?: number;
 }
 
-export function runCommand(command: string, args: readonly string[], o: RunOptions = {}): Promise<RunResult> {
+export function runProgram(command: string, args: readonly string[], o: RunOptions = {}): Promise<RunResult> {
   const timeoutMs = o.timeoutMs ?? 10_000;
   const max = o.maxChars ?? 64 * 1024;
   const env = buildChildEnv(o.parentEnv ?? process.env, { inherit: o.inherit ?? [], set: o.env ?? {} });
@@ -75,11 +75,17 @@ function killTree(pid: number | undefined): void {
 
 /** The first non-empty line of a command's output, for messages. */
 export function firstLine(text: string): string {
-  return text.split(/\r?\n/).map((l) => l.trim()).find((l) => l !== '') ?? '';
+  return (
+    text
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .find((l) => l !== '') ?? ''
+  );
 }
 
 /** Stack-trace furniture: says where, not what went wrong. */
-const TRACE_NOISE = /^(?:Traceback \(most recent call last\):|File ".*", line \d+|at\s|\^+$|~+[\^~]*$|node:internal\/|Node\.js v\d|throw \w+;?$|\{$|\}$|\.\.\.|During handling of the above exception)/;
+const TRACE_NOISE =
+  /^(?:Traceback \(most recent call last\):|File ".*", line \d+|at\s|\^+$|~+[\^~]*$|node:internal\/|Node\.js v\d|throw \w+;?$|\{$|\}$|\.\.\.|During handling of the above exception)/;
 
 /**
  * The line of an error output that says what went wrong. A Python crash begins with
@@ -87,7 +93,10 @@ const TRACE_NOISE = /^(?:Traceback \(most recent call last\):|File ".*", line \d
  * "Error: …" after the source line and before the stack. Else the first non-empty line.
  */
 export function meaningfulLine(text: string): string {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   const kept = lines.filter((l) => !TRACE_NOISE.test(l) && !/^\s*\d+\s*\|/.test(l));
   const error = [...kept].reverse().find((l) => /^(?:[\w.]*(?:Error|Exception|Exit|Interrupt)|error|fatal|panic)\b[^:]*:/i.test(l));
   if (error) return error;

@@ -1,12 +1,11 @@
 /**
  * A provider is a small descriptor of one kind of ACP agent: how to find and start it, what env
- * and client capabilities it may get, which session-core quirk switches it needs, how to check it
- * is ready, and how the host should treat its processes. Built-ins, user-defined agents and
- * imported ones (Zed, JetBrains) all have this one shape.
+ * it gets, which client capabilities the user allows it, how to check it is ready, and how the
+ * host should treat its processes. Built-ins, user-defined agents and imported ones (Zed,
+ * JetBrains) all have this one shape. How an agent misbehaves is NOT here: quirk sets
+ * (quirks/) follow what the agent says about itself in `initialize`, however it was started.
  */
 import type { Logger } from '../protocol/types.js';
-import type { PermissionMode } from '../permission/types.js';
-import type { SessionHooks } from '../session/hooks.js';
 
 /** Where discovery and readiness look (injectable, so tests never touch the real machine). */
 export interface ProviderEnv {
@@ -17,6 +16,11 @@ export interface ProviderEnv {
   /** Extra directories searched before PATH (e.g. an npm install folder's node_modules/.bin). */
   searchPath?: string[];
   logger?: Logger;
+  /**
+   * Answers worth keeping while this environment lives (an agent's version): one per harness or
+   * host, never module-wide, so two harnesses never see each other's. Absent: nothing is kept.
+   */
+  memo?: Map<string, unknown>;
 }
 
 export interface CommandSpec {
@@ -35,16 +39,7 @@ export interface LaunchOptions {
 }
 
 export type GapCode =
-  | 'not_installed'
-  | 'not_executable'
-  | 'version_failed'
-  | 'unconfigured'
-  | 'auth'
-  | 'timeout'
-  | 'config'
-  | 'profile_missing'
-  | 'spawn_failed'
-  | 'initialize_failed';
+  'not_installed' | 'not_executable' | 'version_failed' | 'unconfigured' | 'auth' | 'timeout' | 'config' | 'profile_missing' | 'spawn_failed' | 'initialize_failed';
 
 /** Something between the user and a working agent, with the human fix (never a stack trace). */
 export interface ReadinessGap {
@@ -76,7 +71,7 @@ export interface ClientCaps {
   terminal?: boolean;
 }
 
-/** Switches for behaviour the host applies around the session core (hooks cover the rest). */
+/** Switches for behaviour the host applies around the session core (hooks cover the rest); part of a quirk set. */
 export interface ProviderQuirks {
   /** Returns the id of a session the agent silently created on `session/resume` of an unknown id. */
   strayResumeId?(result: unknown, requestedId: string): string | undefined;
@@ -117,19 +112,19 @@ export interface Provider {
     /** Always set (switches such as DISABLE_TELEMETRY, or the env the user configured for the agent). */
     set: Readonly<Record<string, string>>;
   };
-  /** Ceilings on the client capabilities we offer (can only switch things off). */
+  /** The user's ceilings on the client capabilities we offer (can only switch things off). */
   readonly clientCaps: ClientCaps;
-  /** Session-core quirk switches for this agent. */
-  hooks(o?: HookOptions): SessionHooks;
-  readonly quirks: ProviderQuirks;
-  /** Sessions can be loaded again by a new process of this agent (idle reap and crash recovery rely on it). */
-  readonly sessionsSurviveRestart: boolean;
-  /** How the agent reports usage in prompt responses. */
-  readonly usage: 'per-turn' | 'cumulative' | 'none';
+  /**
+   * The `agentInfo.name` a built-in expects its agent to give in `initialize`: its quirk set's
+   * client capabilities are offered from the first process. What the agent really says decides.
+   */
+  readonly agentName?: string;
+  /** The user's word on restart (config.json); else the agent's quirk set decides. */
+  readonly sessionsSurviveRestart?: boolean;
+  /** The user's word on usage reports (config.json); else the agent's quirk set decides. */
+  readonly usage?: 'per-turn' | 'cumulative' | 'none';
   /** Turns one process may run at once across its sessions (Infinity = no limit). */
   readonly maxConcurrentTurns: number;
   /** Whether `profile` means something to this agent. */
   readonly profiles: boolean;
-  /** The agent's own mode id for a Talaria permission mode, applied with session/set_mode. */
-  modeFor?(mode: PermissionMode): string | undefined;
 }

@@ -84,7 +84,8 @@ export function buildApp(cfg: AppConfig): Hono {
 
   // Host and Origin on every path: static files and health included.
   app.use('*', async (c, next) => {
-    if (!hostAllowed(cfg.guard, c.req.header('host'))) return errorOut(c, new HttpError('bad_host', 'this Host is not served here (DNS rebinding protection)', 'Open the address the server printed.'));
+    if (!hostAllowed(cfg.guard, c.req.header('host')))
+      return errorOut(c, new HttpError('bad_host', 'this Host is not served here (DNS rebinding protection)', 'Open the address the server printed.'));
     if (!originAllowed(cfg.guard, c.req.header('origin'))) return errorOut(c, new HttpError('bad_origin', 'cross-site requests are refused', 'Use the web UI the server serves.'));
     await next();
     c.header('X-Content-Type-Options', 'nosniff');
@@ -105,8 +106,10 @@ export function buildApp(cfg: AppConfig): Hono {
         let identity: TokenIdentity | undefined;
         if (def.role !== 'none') {
           identity = cfg.tokens.verify(tokenFrom({ authorization: c.req.header('authorization'), cookie: c.req.header('cookie') }));
-          if (!identity) throw new HttpError('unauthorized', 'a valid token is needed', 'Open the link `talaria serve` printed (it carries the token), or send Authorization: Bearer <token>.');
-          if (ROLE_RANK[identity.role] < ROLE_RANK[def.role]) throw new HttpError('forbidden', `this token is an ${identity.role}: it can look, not act`, 'Ask for a controller link.');
+          if (!identity)
+            throw new HttpError('unauthorized', 'a valid token is needed', 'Open the link `talaria serve` printed (it carries the token), or send Authorization: Bearer <token>.');
+          if (ROLE_RANK[identity.role] < ROLE_RANK[def.role])
+            throw new HttpError('forbidden', `this token is an ${identity.role}: it can look, not act`, 'Ask for a controller link.');
         }
         const params = parse(def.params, c.req.param(), 'path') as Record<string, string>;
         const query = parse(def.query, c.req.query(), 'query') as Record<string, unknown>;

@@ -7,7 +7,8 @@
  * emit time (so a snapshot of the live thread is exactly "the state after seq M"), fanned out at
  * once, and committed in one transaction per event-loop tick (like the recorder).
  *
- * A `session.live` event marks a reset: the agent session was (re)attached and its history was
+ * Seqs are 1, 2, 3… with no holes, except one jump after a server restart (RESTART_GAP), always
+ * at a reset. A `session.live` event marks a reset: the agent session was (re)attached and its history was
  * rebuilt outside the stream, so a `since` older than it is answered with a snapshot.
  */
 import type { Store } from '../store/index.js';
@@ -21,8 +22,17 @@ interface Row {
   data: string;
 }
 
+/**
+ * Seqs a new server process gives a session start this far past the committed ones: events sent
+ * but not committed before a crash (at most a tick's worth) fall in the gap, so a client's
+ * `since` from that lost tail is recognised and answered with a snapshot, never with other events.
+ */
+export const RESTART_GAP = 1_000_000;
+
 interface Head {
   last: number;
+  /** Loaded from the store in this process and not appended to yet. */
+  fresh: boolean;
   /** Seq of the last `session.live` (0: none): the oldest `since` the log can answer. */
   reset: number;
   /** Oldest seq kept (after pruning). */
@@ -71,7 +81,7 @@ export class EventLog {
            FROM session_events WHERE session_id = ?`,
         )
         .get(sessionId, sessionId) as { last: number | null; first: number | null; reset: number | null };
-      h = { last: r.last ?? 0, first: r.first ?? 1, reset: r.reset ?? 0 };
+      h = { last: r.last ?? 0, first: r.first ?? 1, reset: r.reset ?? 0, fresh: (r.last ?? 0) > 0 };
       this.heads.set(sessionId, h);
     }
     return h;
@@ -80,6 +90,12 @@ export class EventLog {
   /** Appends one event; returns it with its seq (committed by the next flush). */
   append<K extends StreamEventName>(sessionId: string, type: K, body: Record<string, unknown>): StreamEvent {
     const h = this.head(sessionId);
+    if (h.fresh) {
+      h.fresh = false;
+      h.last += RESTART_GAP;
+      // Nothing before the gap can be answered exactly any more (the lost tail might be mixed in).
+      h.reset = h.last + 1;
+    }
     const seq = ++h.last;
     if (type === 'session.live') h.reset = seq;
     const at = this.now();

@@ -6,7 +6,7 @@ import type { ProviderInfo, RouteName, WorkspaceInfo } from './contract/index.js
 import type { Hub } from './hub.js';
 import { HttpError } from './http-error.js';
 import { existingDir } from './handlers-sessions.js';
-import type { Workspace as WorkspaceRow } from '../store/index.js';
+import type { RuleJson, Workspace as WorkspaceRow } from '../store/index.js';
 
 function workspaceInfo(w: WorkspaceRow): WorkspaceInfo {
   return { id: w.id, path: w.path, name: w.name, ...(w.defaultProvider ? { provider: w.defaultProvider } : {}), ...(w.profile ? { profile: w.profile } : {}) };
@@ -100,7 +100,11 @@ export function miscHandlers(harness: Harness, hub: Hub, o: { version: string; s
       if (b.scope !== 'global' && !b.scopeId) throw new HttpError('invalid_argument', `a ${b.scope} rule needs scopeId`);
       if (b.scope === 'workspace' && !harness.store.workspaces.get(b.scopeId!)) throw new HttpError('not_found', `no workspace ${b.scopeId}`);
       if (b.scope === 'session' && !harness.sessions.find(b.scopeId!)) throw new HttpError('not_found', `no session ${b.scopeId}`);
-      const rule = harness.store.permissions.addRule({ scope: b.scope, ...(b.scope !== 'global' ? { scopeId: b.scopeId! } : {}), rule: { ...b.rule, source: b.rule.source ?? 'user' } });
+      const rule = harness.store.permissions.addRule({
+        scope: b.scope,
+        ...(b.scope !== 'global' ? { scopeId: b.scopeId! } : {}),
+        rule: { ...b.rule, source: b.rule.source ?? 'user' } as RuleJson,
+      });
       return { rule };
     },
     updateRule({ params, body }) {
@@ -109,7 +113,11 @@ export function miscHandlers(harness: Harness, hub: Hub, o: { version: string; s
       if (!cur) throw new HttpError('not_found', `no rule ${params.id}`);
       const rule = harness.store.transaction(() => {
         harness.store.permissions.removeRule(id);
-        return harness.store.permissions.addRule({ scope: cur.scope, ...(cur.scopeId ? { scopeId: cur.scopeId } : {}), rule: (body as { rule: PermissionRule }).rule });
+        return harness.store.permissions.addRule({
+          scope: cur.scope,
+          ...(cur.scopeId ? { scopeId: cur.scopeId } : {}),
+          rule: { ...(body as { rule: PermissionRule }).rule } as RuleJson,
+        });
       });
       return { rule };
     },

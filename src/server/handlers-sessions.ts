@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { Harness, HarnessSession, Workspace } from '../harness/index.js';
 import type { PermissionRule } from '../permission/types.js';
-import type { StoredSession } from '../store/index.js';
+import type { RuleJson, StoredSession } from '../store/index.js';
 import type { Handler } from './app.js';
 import type { RouteName } from './contract/index.js';
 import type { Hub, LiveSession } from './hub.js';
@@ -85,7 +85,18 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
           const known = new Set(rows.map((x) => x.id));
           const extra = r.sessions
             .filter((s) => !s.stored && !known.has(s.id))
-            .map((s) => ({ id: s.id, provider: s.provider, cwd: s.cwd, archived: false, stored: false, atAgent: true, live: false, state: 'stored' as const, needsAttention: false, ...(s.title ? { title: s.title } : {}) }));
+            .map((s) => ({
+              id: s.id,
+              provider: s.provider,
+              cwd: s.cwd,
+              archived: false,
+              stored: false,
+              atAgent: true,
+              live: false,
+              state: 'stored' as const,
+              needsAttention: false,
+              ...(s.title ? { title: s.title } : {}),
+            }));
           return { sessions: [...rows.map((x) => hub.summary(x)), ...extra], ...(agentProblem ? { agentProblem } : {}) };
         }
       } else rows = harness.sessions.list(filter);
@@ -189,15 +200,16 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
       const r = ls.hs.session.answerPermission(key, answer, by) as { ok: boolean; reason?: string };
       if (!r.ok) {
         const later = ls.resolved.get(key);
-        if (r.reason === 'already_answered' || later !== undefined) throw new HttpError('conflict', `already answered by ${later ?? 'someone else'}`, undefined, { answeredBy: later });
-        if (r.reason === 'not_offered') throw new HttpError('invalid_argument', `option ${b.optionId} was not offered`, 'Answer with one of the request\'s options.');
+        if (r.reason === 'already_answered' || later !== undefined)
+          throw new HttpError('conflict', `already answered by ${later ?? 'someone else'}`, undefined, { answeredBy: later });
+        if (r.reason === 'not_offered') throw new HttpError('invalid_argument', `option ${b.optionId} was not offered`, "Answer with one of the request's options.");
         throw new HttpError('not_found', `no pending permission ${key}`);
       }
       if (b.rule) {
         // The person's edited rule: live for this session now, stored for when it is reopened.
         const rule: PermissionRule = { ...b.rule, source: 'user' };
         ls.hs.session.rules.push(rule);
-        harness.store.permissions.addRule({ scope: 'session', scopeId: ls.hs.id, rule });
+        harness.store.permissions.addRule({ scope: 'session', scopeId: ls.hs.id, rule: { ...rule } as RuleJson });
       }
       return { answeredBy: by };
     },
@@ -229,7 +241,11 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
     async importSession({ body }) {
       const b = body as { text: string; provider?: string; cwd?: string; title?: string };
       if (b.cwd) existingDir(b.cwd, 'cwd');
-      const row = await harness.sessions.import(b.text, { ...(b.provider ? { provider: b.provider } : {}), ...(b.cwd ? { cwd: b.cwd } : {}), ...(b.title ? { title: b.title } : {}) });
+      const row = await harness.sessions.import(b.text, {
+        ...(b.provider ? { provider: b.provider } : {}),
+        ...(b.cwd ? { cwd: b.cwd } : {}),
+        ...(b.title ? { title: b.title } : {}),
+      });
       hub.sessionChanged(row.id);
       return { session: hub.summary(row) };
     },

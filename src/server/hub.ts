@@ -23,6 +23,8 @@ export interface LiveSession {
   pending: Map<string, PendingPermission>;
   /** requestKey → who answered (for a late answer's `conflict`). */
   resolved: Map<string, string>;
+  /** The last entry sent per index (entries are immutable: a new object per update). */
+  sent: Map<number, unknown>;
   off: () => void;
 }
 
@@ -75,7 +77,7 @@ export class Hub {
   attach(hs: HarnessSession): LiveSession {
     const prev = this.live.get(hs.id);
     if (prev) prev.off();
-    const ls: LiveSession = { hs, origin: hs.origin, queue: prev?.queue ?? [], pending: new Map(), resolved: new Map(), off: () => {} };
+    const ls: LiveSession = { hs, origin: hs.origin, queue: prev?.queue ?? [], pending: new Map(), resolved: new Map(), sent: new Map(), off: () => {} };
     for (const p of hs.session.pendingPermissions()) this.addPending(ls, p as unknown as Record<string, unknown>, 0);
     this.live.set(hs.id, ls);
     this.emit(hs.id, 'session.live', { origin: hs.origin, provider: hs.provider });
@@ -99,7 +101,12 @@ export class Hub {
   private onBusEvent(ls: LiveSession, e: SessionEvent): void {
     const { sessionId: _a, seq: _b, at: _c, type, ...body } = e;
     const id = ls.hs.id;
-    const ev = this.emit(id, type, body);
+    let ev: StreamEvent;
+    if (e.type === 'entry.added' || e.type === 'entry.updated') {
+      const grown = e.type === 'entry.updated' ? appended(ls.sent.get(e.index), e.entry) : undefined;
+      ls.sent.set(e.index, e.entry);
+      ev = grown !== undefined ? this.emit(id, 'entry.appended', { index: e.index, text: grown }) : this.emit(id, type, body);
+    } else ev = this.emit(id, type, body);
     switch (e.type) {
       case 'permission.asked':
         this.addPending(ls, e as unknown as Record<string, unknown>, ev.seq);
@@ -190,7 +197,13 @@ export class Hub {
     const ls = this.live.get(row.id);
     const entries = ls?.hs.thread.entries;
     const last = entries ? [...entries].reverse().find((e: Entry) => e.kind === 'assistant_message' || e.kind === 'user_message') : undefined;
-    const preview = last && 'text' in last ? last.text.split('\n').find((l) => l.trim() !== '')?.slice(0, 160) : undefined;
+    const preview =
+      last && 'text' in last
+        ? last.text
+            .split('\n')
+            .find((l) => l.trim() !== '')
+            ?.slice(0, 160)
+        : undefined;
     return {
       id: row.id,
       provider: row.provider,
@@ -257,7 +270,34 @@ export class Hub {
   }
 }
 
-function threadJson(t: { entries: unknown[]; plan: unknown[] | null; availableCommands: unknown[]; currentModeId?: string; configOptions?: unknown[]; title?: string; updatedAt?: string; context: unknown }): SessionSnapshot['thread'] {
+/** The text added when `next` is `prev` with a longer text and nothing else changed; else undefined. */
+export function appended(prev: unknown, next: unknown): string | undefined {
+  if (!prev || !next || typeof prev !== 'object' || typeof next !== 'object') return undefined;
+  const a = prev as Record<string, unknown>;
+  const b = next as Record<string, unknown>;
+  if (typeof a.text !== 'string' || typeof b.text !== 'string' || b.text.length <= a.text.length || !b.text.startsWith(a.text)) return undefined;
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) {
+    if (k === 'text') continue;
+    const x = a[k];
+    const y = b[k];
+    if (x === y) continue;
+    if (Array.isArray(x) && Array.isArray(y) && x.length === y.length && x.every((v, i) => v === y[i])) continue;
+    return undefined;
+  }
+  return b.text.slice(a.text.length);
+}
+
+function threadJson(t: {
+  entries: unknown[];
+  plan: unknown[] | null;
+  availableCommands: unknown[];
+  currentModeId?: string;
+  configOptions?: unknown[];
+  title?: string;
+  updatedAt?: string;
+  context: unknown;
+}): SessionSnapshot['thread'] {
   return {
     entries: t.entries.slice(),
     plan: t.plan ? t.plan.slice() : null,

@@ -93,7 +93,10 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const startedAt = Date.now();
   const tokens = new TokenRegistry(o.tokensFile === null ? undefined : (o.tokensFile ?? tokensFile(harness.home)));
   const start = tokens.addEphemeral(o.startRole ?? 'controller', 'serve');
-  const log = new EventLog(harness.store, { ...(o.retainEvents ? { retain: o.retainEvents } : {}), onError: (err) => logger.error('serve: event log write failed', { error: String(err) }) });
+  const log = new EventLog(harness.store, {
+    ...(o.retainEvents ? { retain: o.retainEvents } : {}),
+    onError: (err) => logger.error('serve: event log write failed', { error: String(err) }),
+  });
   const hub = new Hub(harness, log);
   const ops = new SessionOps(harness, hub);
   const handlers = { ...miscHandlers(harness, hub, { version, startedAt }), ...sessionHandlers(harness, hub, ops) } as Handlers;
@@ -177,7 +180,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
         const grace = new Promise<void>((r) => (timer = setTimeout(r, o.graceMs ?? 5000)));
         await Promise.race([Promise.allSettled(running), grace]);
         clearTimeout(timer);
-        await Promise.allSettled([...hub.live.values()].map((ls) => (ls.hs.session.running ? ls.hs.cancel() : undefined)));
+        await Promise.allSettled([...hub.live.values()].filter((ls) => ls.hs.session.running).map((ls) => ls.hs.cancel()));
       }
       await hub.closeAll();
       tokens.close();
@@ -203,4 +206,3 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     close,
   };
 }
-

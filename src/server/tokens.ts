@@ -60,7 +60,10 @@ export function revokeToken(file: string, id: string): TokenRecord | undefined {
   const all = readTokens(file);
   const hits = all.filter((t) => t.id === id || t.id.startsWith(id));
   if (hits.length !== 1) return undefined;
-  writeTokens(file, all.filter((t) => t !== hits[0]));
+  writeTokens(
+    file,
+    all.filter((t) => t !== hits[0]),
+  );
   return hits[0];
 }
 

@@ -1,6 +1,7 @@
 import type { Logger } from '../protocol/types.js';
 import { PermissionBroker } from '../permission/broker.js';
-import type { PermissionDecisionEvent, PermissionMode, PermissionRule } from '../permission/types.js';
+import type { PermissionDecisionEvent, PermissionMode, PermissionRule, PermissionSubject } from '../permission/types.js';
+import type { ResolvePaths } from '../permission/real-paths.js';
 import type { Session } from './session.js';
 
 export interface SessionBrokerOptions {
@@ -13,6 +14,8 @@ export interface SessionBrokerOptions {
   logger?: Logger;
   onDecision?: (ev: PermissionDecisionEvent) => void;
   onRule?: (sessionId: string, rule: PermissionRule) => void;
+  /** false: judge paths by name only (a replay: the recorded paths are not on this machine). */
+  resolvePaths?: ResolvePaths | false;
 }
 
 /**
@@ -26,25 +29,30 @@ export function createSessionBroker(o: SessionBrokerOptions): PermissionBroker {
     ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
     ...(o.now ? { now: o.now } : {}),
     ...(o.logger ? { logger: o.logger } : {}),
+    ...(o.resolvePaths !== undefined ? { resolvePaths: o.resolvePaths } : {}),
     onAsk: (p) => {
       o.lookup(p.sessionId)?.emit('permission.asked', {
         requestKey: p.requestKey,
         toolCallId: p.toolCallId,
         ...(p.title !== undefined ? { title: p.title } : {}),
         options: p.options,
-        subject: p.subject,
+        // As the agent named it: a replay (which cannot resolve paths) emits the same event.
+        subject: named(p.subject),
       });
     },
     onDecision: (ev) => {
-      o.lookup(ev.sessionId)?.emit('permission.decided', {
-        requestKey: ev.requestKey,
-        toolCallId: ev.toolCallId,
-        outcome: ev.outcome,
-        decidedBy: ev.decidedBy,
-        reason: ev.reason,
-        ...(ev.answeredBy ? { answeredBy: ev.answeredBy } : {}),
-        ...(ev.rule ? { rule: ev.rule } : {}),
-      });
+      // An effect allowed without asking (a read, an accept-edits write, a covered write) goes to
+      // the audit log only: one event per file read would drown every UI.
+      if (!quietEffect(ev))
+        o.lookup(ev.sessionId)?.emit('permission.decided', {
+          requestKey: ev.requestKey,
+          toolCallId: ev.toolCallId,
+          outcome: ev.outcome,
+          decidedBy: ev.decidedBy,
+          reason: ev.reason,
+          ...(ev.answeredBy ? { answeredBy: ev.answeredBy } : {}),
+          ...(ev.rule ? { rule: ev.rule } : {}),
+        });
       o.onDecision?.(ev);
     },
     onRule: (sessionId, rule) => {
@@ -52,4 +60,14 @@ export function createSessionBroker(o: SessionBrokerOptions): PermissionBroker {
       o.onRule?.(sessionId, rule);
     },
   });
+}
+
+function named(subject: PermissionSubject): PermissionSubject {
+  const { realPaths: _paths, realRoots: _roots, ...rest } = subject;
+  return rest;
+}
+
+function quietEffect(ev: PermissionDecisionEvent): boolean {
+  const allowed = ev.outcome.outcome === 'selected' && (ev.optionKind === 'allow_once' || ev.optionKind === 'allow_always');
+  return ev.subject?.effect !== undefined && allowed && (ev.decidedBy === 'policy' || ev.decidedBy === 'grant');
 }

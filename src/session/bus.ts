@@ -29,23 +29,34 @@ export class EventBus<E> {
   }
 
   /**
-   * Async iteration over future events until `until` resolves, `signal` aborts or the consumer stops.
-   * Events are buffered without bound while the consumer is slow: a UI must not lose frames.
+   * Async iteration over events from the first read on, until `until` resolves, `signal` aborts
+   * or the consumer stops (return/throw, a `break` out of for-await). The listener is added on the
+   * first `next()` and removed when the iteration ends, so an iterator nobody reads holds
+   * nothing. Events are buffered without bound while a reading consumer is slow: a UI must not
+   * lose frames.
    */
   iterate(opts: { until?: Promise<unknown>; signal?: AbortSignal; filter?: (e: E) => boolean } = {}): AsyncIterableIterator<E> {
     const queue: E[] = [];
+    let head = 0;
     let wake: (() => void) | null = null;
     let done = false;
-    const finish = () => {
+    let unsubscribe: (() => void) | undefined;
+    const finish = (): void => {
+      if (done) return;
       done = true;
-      unsubscribe();
+      unsubscribe?.();
+      unsubscribe = undefined;
+      opts.signal?.removeEventListener('abort', finish);
       wake?.();
     };
-    const unsubscribe = this.subscribe((e) => {
-      if (opts.filter && !opts.filter(e)) return;
-      queue.push(e);
-      wake?.();
-    });
+    const listen = (): void => {
+      if (done || unsubscribe) return;
+      unsubscribe = this.subscribe((e) => {
+        if (opts.filter && !opts.filter(e)) return;
+        queue.push(e);
+        wake?.();
+      });
+    };
     // Let events emitted in the same tick as `until` settling still be delivered.
     opts.until?.then(
       () => setImmediate(finish),
@@ -55,9 +66,9 @@ export class EventBus<E> {
       if (opts.signal.aborted) finish();
       else opts.signal.addEventListener('abort', finish, { once: true });
     }
-    let head = 0;
     const it: AsyncIterableIterator<E> = {
       async next(): Promise<IteratorResult<E>> {
+        listen();
         for (;;) {
           if (head < queue.length) {
             const value = queue[head++]!;
@@ -75,6 +86,10 @@ export class EventBus<E> {
       async return(): Promise<IteratorResult<E>> {
         finish();
         return { value: undefined, done: true };
+      },
+      async throw(err?: unknown): Promise<IteratorResult<E>> {
+        finish();
+        throw err;
       },
       [Symbol.asyncIterator]() {
         return it;

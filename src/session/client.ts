@@ -6,12 +6,17 @@ import { spawnAgent, type SpawnOptions } from '../protocol/spawn.js';
 import { createFsHandlers } from '../protocol/client-fs.js';
 import { createTerminalManager } from '../protocol/client-terminal.js';
 import { buildChildEnv } from '../protocol/env.js';
+import { background } from '../protocol/background.js';
 import type { PermissionBroker } from '../permission/broker.js';
 import { createSessionBroker } from './broker-wiring.js';
+import { createEffectAuthorizer } from './effects.js';
 import type { PermissionDecisionEvent, PermissionMode, PermissionRule } from '../permission/types.js';
 import { EventBus } from './bus.js';
 import type { SessionEvent } from './events.js';
+import { authRequired } from './errors.js';
 import type { SessionHooks } from './hooks.js';
+import { SessionRouter, type Update } from './router.js';
+import type { EarlyLimits } from './early-frames.js';
 import { Session, type SessionPort } from './session.js';
 
 export interface ClientOptions {
@@ -26,8 +31,15 @@ export interface ClientOptions {
   /** Env for terminals the agent asks us to run (default: the allow-listed parent env). */
   terminalEnv?: Record<string, string>;
   clientInfo?: { name: string; version: string; title?: string };
-  /** Raw frame tap (wire log, store, probes), every frame in wire order. */
+  /** Raw frame tap (wire log, probes), every frame of the connection in wire order. */
   onFrame?: (frame: Frame) => void;
+  /**
+   * Called with each Session this client creates, before any of its frames or events: subscribe
+   * here (subscribeFrames) to see its whole wire log, handshake and setup included.
+   */
+  onSession?: (session: Session) => void;
+  /** Bounds of the buffer for frames of session ids not registered yet. */
+  earlyLimits?: Partial<EarlyLimits>;
   onProtocolError?: (e: ProtocolErrorEvent) => void;
   /** Audit log of every permission decision. */
   onPermissionDecision?: (e: PermissionDecisionEvent) => void;
@@ -55,34 +67,40 @@ export interface SessionListing {
   [k: string]: unknown;
 }
 
-type Update = { sessionUpdate: string; [k: string]: unknown };
-
-/** Updates for a session id we do not know yet (some agents send them before the session/new response). */
-const EARLY_LIMIT = 10_000;
+/** What the agent said about itself in `initialize`. */
+export interface ConnectionInfo {
+  agentInfo?: { name?: string; title?: string; version?: string; [k: string]: unknown };
+  protocolVersion?: unknown;
+  agentCapabilities?: Record<string, unknown>;
+}
 
 /**
- * One ACP connection to one agent process, with many sessions over it. Routes every
- * `session/update` to its session in wire order, answers the agent's permission, fs and terminal
- * requests, and rejects nothing silently.
+ * One ACP connection to one agent process, with many sessions over it. Routes every frame (and
+ * every `session/update`) to its session in wire order, answers the agent's permission, fs and
+ * terminal requests, and rejects nothing silently.
  */
 export class AcpClient {
-  readonly sessions = new Map<string, Session>();
   readonly broker: PermissionBroker;
+  /** Every frame of this connection to the session it belongs to (router.ts). */
+  readonly router: SessionRouter<Session>;
   private readonly bus: EventBus<SessionEvent>;
-  private readonly early = new Map<string, Update[]>();
   private readonly logger: Logger;
   private readonly terminals: ReturnType<typeof createTerminalManager> | undefined;
+  private hooks: SessionHooks | undefined;
   readonly connection: AgentConnection;
 
   private constructor(
-    connect: (
-      handlers: ClientHandlers,
-      onUpdate: (params: { sessionId: string; update: Update }) => void,
-      onProtocolError: (e: ProtocolErrorEvent) => void,
-    ) => AgentConnection,
+    connect: (hooks: {
+      handlers: ClientHandlers;
+      onSessionUpdate: (params: unknown) => void;
+      onFrame: (frame: Frame) => void;
+      onProtocolError: (e: ProtocolErrorEvent) => void;
+    }) => AgentConnection,
     private readonly opts: ClientOptions,
   ) {
     this.logger = opts.logger ?? silentLogger;
+    this.router = new SessionRouter<Session>({ logger: this.logger, ...(opts.earlyLimits ? { early: opts.earlyLimits } : {}) });
+    this.hooks = opts.hooks;
     this.bus = new EventBus((err) => this.logger.error('client listener threw', { error: String(err) }));
     this.broker = createSessionBroker({
       lookup: (sessionId) => this.sessions.get(sessionId),
@@ -94,6 +112,8 @@ export class AcpClient {
     });
 
     const rootsFor = (sessionId: string) => this.sessions.get(sessionId)?.roots;
+    // fs/* and terminal/create pass the same policy + broker as permission requests.
+    const authorize = createEffectAuthorizer({ broker: this.broker, lookup: (id) => this.sessions.get(id) });
     const handlers: ClientHandlers = {
       requestPermission: (params: { sessionId: string }, ctx: { requestId: string | number }) => {
         const s = this.sessions.get(params.sessionId);
@@ -106,41 +126,75 @@ export class AcpClient {
     const fsRead = fs === true || (typeof fs === 'object' && fs.read !== false);
     const fsWrite = fs === true || (typeof fs === 'object' && fs.write !== false);
     if (fsRead || fsWrite) {
-      const f = createFsHandlers({ rootsFor, logger: this.logger });
+      const f = createFsHandlers({ rootsFor, logger: this.logger, authorize });
       if (fsRead) handlers.readTextFile = f.readTextFile;
       if (fsWrite) handlers.writeTextFile = f.writeTextFile;
     }
     if (opts.terminal ?? true) {
       const env = opts.terminalEnv ?? buildChildEnv(process.env);
-      this.terminals = createTerminalManager({ rootsFor, env: () => env, logger: this.logger });
+      this.terminals = createTerminalManager({ rootsFor, env: () => env, logger: this.logger, authorize });
       handlers.terminal = this.terminals;
     }
-    this.connection = connect(handlers, (params) => this.route(params), (e) => this.protocolError(e));
-    void this.connection.closed.then((info) => {
-      this.broker.closeAll();
-      this.terminals?.disposeAll();
-      const err = info.error ?? new TalariaError('connection_closed', 'agent connection closed');
-      for (const s of this.sessions.values()) s.connectionLost(err);
+    const tap = opts.onFrame;
+    this.connection = connect({
+      handlers,
+      onSessionUpdate: (params) => this.route(params),
+      onFrame: (f) => {
+        this.router.frame(f);
+        tap?.(f);
+      },
+      onProtocolError: (e) => this.protocolError(e),
     });
+    this.connection.closed.then(
+      (info) => {
+        this.broker.closeAll();
+        background(this.terminals?.disposeAll(), this.logger, 'disposing terminals');
+        const err = info.error ?? new TalariaError('connection_closed', 'agent connection closed');
+        for (const s of this.sessions.values()) s.connectionLost(err);
+      },
+      (err: unknown) => this.logger.error('connection close handling failed', { error: String(err) }),
+    );
+  }
+
+  /** Sessions on this connection, by ACP session id. */
+  get sessions(): ReadonlyMap<string, Session> {
+    return this.router.sessions;
+  }
+
+  /** What the agent said about itself in `initialize`. */
+  get info(): ConnectionInfo {
+    return connectionInfo(this.connection.initializeResponse);
+  }
+
+  /**
+   * Routes `session`'s frames, updates and requests to it from now on: first this connection's
+   * handshake, then what arrived for it meanwhile (the host moves sessions between processes).
+   */
+  attach(session: Session): void {
+    this.router.attach(session.id, session);
+  }
+
+  /** Stops routing to `session` (its later frames wait, bounded, like any unknown session's). */
+  detach(session: Session): void {
+    this.router.detach(session.id, session);
+  }
+
+  /** A session id whose frames and updates must never be routed (Hermes' stray resume sessions). */
+  ignore(sessionId: string): void {
+    this.router.ignore(sessionId);
   }
 
   /** Spawn an agent command and initialize it. */
   static async spawn(spec: SpawnOptions, opts: ClientOptions = {}): Promise<AcpClient> {
     const proc = await spawnAgent({ ...spec, ...(opts.logger ? { logger: opts.logger } : {}) });
-    const client = new AcpClient(
-      (handlers, onSessionUpdate, onProtocolError) => connectAgent({ process: proc, handlers, onSessionUpdate, onProtocolError, ...connectExtras(opts) }),
-      opts,
-    );
+    const client = new AcpClient((hooks) => connectAgent({ process: proc, ...hooks, ...connectExtras(opts) }), opts);
     await client.initialize();
     return client;
   }
 
   /** Use an existing pair of streams (in-memory agents, sockets). */
   static async connect(streams: { input: Readable; output: Writable }, opts: ClientOptions = {}): Promise<AcpClient> {
-    const client = new AcpClient(
-      (handlers, onSessionUpdate, onProtocolError) => connectAgent({ streams, handlers, onSessionUpdate, onProtocolError, ...connectExtras(opts) }),
-      opts,
-    );
+    const client = new AcpClient((hooks) => connectAgent({ streams, ...hooks, ...connectExtras(opts) }), opts);
     await client.initialize();
     return client;
   }
@@ -158,6 +212,14 @@ export class AcpClient {
     return this.connection.capabilities;
   }
 
+  /**
+   * The quirk hooks of sessions opened from now on. The provider layer picks them from what the
+   * agent said in `initialize` (providers/quirks), which is only known after spawn().
+   */
+  useHooks(hooks: SessionHooks): void {
+    this.hooks = hooks;
+  }
+
   /** Every session's events, in order (a UI or store subscribes once). */
   subscribe(fn: (e: SessionEvent) => void): () => void {
     return this.bus.subscribe(fn);
@@ -173,18 +235,21 @@ export class AcpClient {
     this.bus.emit({ type: 'protocol.error', sessionId: '*', seq: 0, at: Date.now(), kind: e.kind, preview: e.preview, bytes: e.bytes });
   }
 
-  private route(params: { sessionId: string; update: Update }): void {
+  /** A live `session/update`; one for a session not registered yet was kept as a frame by the router. */
+  private route(raw: unknown): void {
+    const params = raw as { sessionId?: unknown; update?: Update } | undefined;
     const id = params?.sessionId;
     const update = params?.update;
     if (typeof id !== 'string' || !update || typeof update.sessionUpdate !== 'string') {
-      this.protocolError({ kind: 'invalid_jsonrpc', preview: JSON.stringify(params).slice(0, 200), bytes: 0, detail: 'session/update without sessionId or update' });
+      this.protocolError({
+        kind: 'invalid_jsonrpc',
+        preview: (JSON.stringify(params) ?? String(params)).slice(0, 200),
+        bytes: 0,
+        detail: 'session/update without sessionId or update',
+      });
       return;
     }
-    const s = this.sessions.get(id);
-    if (s) return s.receiveUpdate(update);
-    let list = this.early.get(id);
-    if (!list) this.early.set(id, (list = []));
-    if (list.length < EARLY_LIMIT) list.push(update);
+    this.router.update(id, update);
   }
 
   private port(): SessionPort {
@@ -206,21 +271,17 @@ export class AcpClient {
       port: this.port(),
       broker: this.broker,
       logger: this.logger,
-      ...(this.opts.hooks ? { hooks: this.opts.hooks } : {}),
+      ...(this.hooks ? { hooks: this.hooks } : {}),
       permissionMode: o.permissionMode ?? this.opts.permission?.mode ?? 'ask',
       baseRules: () => this.opts.permission?.rules ?? [],
-      onClosed: (closed) => {
-        this.sessions.delete(closed.id);
-        this.terminals?.disposeSession(closed.id);
+      onClosed: () => {
+        this.router.detach(id, s);
+        background(this.terminals?.disposeSession(id), this.logger, 'disposing terminals', { sessionId: id });
       },
     });
     s.subscribe((e) => this.bus.emit(e));
-    this.sessions.set(id, s);
-    const early = this.early.get(id);
-    if (early) {
-      this.early.delete(id);
-      for (const u of early) s.receiveUpdate(u);
-    }
+    this.opts.onSession?.(s);
+    this.attach(s);
     return s;
   }
 
@@ -239,7 +300,7 @@ export class AcpClient {
     try {
       res = await this.connection.request<{ sessionId?: unknown }>('session/new', this.setupParams(o), this.reqOpts(o));
     } catch (err) {
-      throw authRequired(err, this.capabilities.authMethods) ?? err;
+      throw authRequired(err, { authMethods: this.capabilities.authMethods }) ?? err;
     }
     if (typeof res?.sessionId !== 'string' || !res.sessionId) {
       throw new TalariaError('agent_error', 'session/new answered without a sessionId', { response: res });
@@ -270,7 +331,7 @@ export class AcpClient {
     try {
       res = await this.connection.request(method, { sessionId, ...this.setupParams(o) }, this.reqOpts(o));
     } catch (err) {
-      this.sessions.delete(sessionId);
+      this.detach(s);
       if (err instanceof WireError && (err.code === -32002 || /not found/i.test(err.message))) {
         throw new TalariaError('session_not_found', `the agent has no session ${sessionId}`, { rpcCode: err.code });
       }
@@ -279,8 +340,8 @@ export class AcpClient {
       s.endReplay();
     }
     const empty = res === null || res === undefined || (typeof res === 'object' && Object.keys(res as object).length === 0);
-    if (method === 'session/load' && empty && s.replayCount === 0 && (this.opts.hooks?.loadEmptyMeansNotFound ?? false)) {
-      this.sessions.delete(sessionId);
+    if (method === 'session/load' && empty && s.replayCount === 0 && (this.hooks?.loadEmptyMeansNotFound ?? false)) {
+      this.detach(s);
       throw new TalariaError('session_not_found', `the agent has no session ${sessionId} (it answered {})`);
     }
     s.adoptSetup(res);
@@ -351,21 +412,19 @@ export class AcpClient {
 function connectExtras(opts: ClientOptions) {
   return {
     ...(opts.logger ? { logger: opts.logger } : {}),
-    ...(opts.onFrame ? { onFrame: opts.onFrame } : {}),
     ...(opts.clientInfo ? { clientInfo: opts.clientInfo } : {}),
     ...(opts.clientCapabilityOverrides ? { clientCapabilityOverrides: opts.clientCapabilityOverrides } : {}),
   };
 }
 
-/**
- * Auth required (-32000) as a readiness gap: a TalariaError `auth_required` listing the agent's
- * auth methods, from `error.data.authMethods` (pi, qwen) or else from initialize (codex, gemini, copilot).
- */
-export function authRequired(err: unknown, initializeAuthMethods: readonly unknown[] = []): TalariaError | undefined {
-  if (!(err instanceof WireError) || err.code !== -32000) return undefined;
-  const data = err.data as { authMethods?: unknown } | undefined;
-  const authMethods = Array.isArray(data?.authMethods) && data.authMethods.length > 0 ? data.authMethods : [...initializeAuthMethods];
-  const ids = authMethods.map((m) => (m as { id?: unknown; name?: unknown })?.id ?? (m as { name?: unknown })?.name).filter((x) => typeof x === 'string');
-  const how = ids.length ? `; sign in with one of: ${ids.join(', ')}` : '; the agent lists no auth method (configure its credentials)';
-  return new TalariaError('auth_required', `the agent needs credentials (${err.message})${how}`, { rpcCode: err.code, authMethods, ...(err.data !== undefined ? { data: err.data } : {}) });
+function connectionInfo(result: Record<string, unknown> | undefined): ConnectionInfo {
+  const obj = (v: unknown) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+  const r = result ?? {};
+  const info: ConnectionInfo = {};
+  const agentInfo = obj(r.agentInfo);
+  if (agentInfo) info.agentInfo = agentInfo as ConnectionInfo['agentInfo'];
+  if (r.protocolVersion !== undefined) info.protocolVersion = r.protocolVersion;
+  const caps = obj(r.agentCapabilities);
+  if (caps) info.agentCapabilities = caps;
+  return info;
 }

@@ -1,11 +1,26 @@
 import { z } from 'zod';
+import type { PermissionOption, PermissionOutcome, PermissionRule, PermissionSubject } from '../permission/types.js';
+import type { ContextUsage, Entry, PlanEntry } from '../thread/types.js';
+import type { Catalog } from './catalog.js';
 
 /**
  * Every event the session core emits, defined once: name + schema (after opencode's bus).
  * The CLI's --ndjson output, the server's WebSocket and the web UI derive from this registry.
- * Schemas are for boundaries and tests; the hot path does not validate.
+ * Schemas are for boundaries and tests; the hot path does not validate. Payloads the core builds
+ * itself (entries, plan, catalog, permission records) are typed as what they are and checked
+ * for their shape.
  */
 const json = z.unknown();
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const ENTRY_KINDS = new Set(['user_message', 'assistant_message', 'thought', 'tool_call', 'notice', 'unknown']);
+const entry = z.custom<Entry>((v) => isObj(v) && typeof v.id === 'string' && typeof v.kind === 'string' && ENTRY_KINDS.has(v.kind), 'a thread entry');
+const plan = z.custom<PlanEntry[] | null>((v) => v === null || (Array.isArray(v) && v.every(isObj)), 'a plan (entries or null)');
+const context = z.custom<ContextUsage>(isObj, 'context usage');
+const catalog = z.custom<Catalog>((v) => isObj(v) && Array.isArray(v.others), 'a catalog');
+const outcome = z.custom<PermissionOutcome>((v) => isObj(v) && (v.outcome === 'cancelled' || (v.outcome === 'selected' && typeof v.optionId === 'string')), 'a permission outcome');
+const option = z.custom<PermissionOption>((v) => isObj(v) && typeof v.optionId === 'string', 'a permission option');
+const subject = z.custom<PermissionSubject>((v) => isObj(v) && Array.isArray(v.paths) && Array.isArray(v.roots), 'a permission subject');
+const rule = z.custom<PermissionRule>((v) => isObj(v) && typeof v.decision === 'string', 'a permission rule');
 const block = z.object({ type: z.string() }).passthrough();
 const usage = z
   .object({
@@ -20,10 +35,7 @@ const usage = z
 const turnError = z.object({ code: z.string(), message: z.string(), data: json.optional() });
 
 export const sessionState = z.enum(['idle', 'running', 'cancelling', 'closed', 'failed']);
-export const stopReason = z.union([
-  z.enum(['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled', 'permission_denied', 'error']),
-  z.string(),
-]);
+export const stopReason = z.union([z.enum(['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled', 'permission_denied', 'error']), z.string()]);
 
 export const EVENTS = {
   'session.state': z.object({ state: sessionState, previous: sessionState }),
@@ -37,30 +49,30 @@ export const EVENTS = {
     error: turnError.optional(),
     durationMs: z.number(),
   }),
-  'entry.added': z.object({ index: z.number(), entry: json }),
-  'entry.updated': z.object({ index: z.number(), entry: json }),
-  'plan.updated': z.object({ plan: z.array(json).nullable() }),
+  'entry.added': z.object({ index: z.number(), entry }),
+  'entry.updated': z.object({ index: z.number(), entry }),
+  'plan.updated': z.object({ plan }),
   'commands.updated': z.object({ commands: z.array(json) }),
   'mode.updated': z.object({ modeId: z.string() }),
   'config.updated': z.object({ configOptions: z.array(json) }),
   'info.updated': z.object({ title: z.string().optional(), updatedAt: z.string().optional() }),
-  'context.updated': z.object({ context: json }),
-  'catalog.updated': z.object({ catalog: json }),
+  'context.updated': z.object({ context }),
+  'catalog.updated': z.object({ catalog }),
   'permission.asked': z.object({
     requestKey: z.string(),
     toolCallId: z.string(),
     title: z.string().optional(),
-    options: z.array(json),
-    subject: json,
+    options: z.array(option),
+    subject,
   }),
   'permission.decided': z.object({
     requestKey: z.string(),
     toolCallId: z.string(),
-    outcome: json,
+    outcome,
     decidedBy: z.string(),
     answeredBy: z.string().optional(),
     reason: z.string(),
-    rule: json.optional(),
+    rule: rule.optional(),
   }),
   'protocol.error': z.object({ kind: z.string(), preview: z.string(), bytes: z.number() }),
 } as const;

@@ -62,10 +62,7 @@ export interface SessionHooks {
 }
 
 /** Default prompt mapping: withhold block types the agent did not advertise, with a visible notice. */
-export function defaultMapPrompt(
-  blocks: ContentBlock[],
-  caps: { image: boolean; audio: boolean; embeddedContext: boolean },
-): PromptPlan {
+export function defaultMapPrompt(blocks: ContentBlock[], caps: { image: boolean; audio: boolean; embeddedContext: boolean }): PromptPlan {
   const out: ContentBlock[] = [];
   const notices: PromptPlan['notices'] = [];
   for (const b of blocks) {

@@ -20,7 +20,8 @@ import type { ContentBlock } from '../thread/types.js';
 import { applyCurrentMode, applyCurrentModel } from './catalog.js';
 import type { SessionEvent } from './events.js';
 import type { SessionHooks } from './hooks.js';
-import { Session, describeError, type SessionPort } from './session.js';
+import { describeError } from './errors.js';
+import { Session, type SessionPort } from './session.js';
 import type { TurnResult } from './turn.js';
 
 export interface ReplayOptions {
@@ -122,6 +123,7 @@ export async function replayWireLog(lines: readonly WireLogLine[], opts: ReplayO
     lookup: (sid) => sessions.get(sid),
     fallback: opts.permission ?? {},
     timeoutMs: 0, // a replay never waits on a clock
+    resolvePaths: false, // the recorded paths are not on this machine: judge them by name
     now,
     logger,
   });
@@ -133,7 +135,7 @@ export async function replayWireLog(lines: readonly WireLogLine[], opts: ReplayO
       if (i < 0) return Promise.reject(new TalariaError('unsupported', `replay: the log has no ${method} request here`));
       return queue.splice(i, 1)[0]!.promise as Promise<T>;
     },
-    notify: () => undefined,
+    notify: () => Promise.resolve(),
     get promptCaps() {
       return caps;
     },

@@ -46,7 +46,7 @@ export class Turn {
     this.result = new Promise((r) => (this.settle = r));
   }
 
-  /** Events of this turn (entries it produced, permissions, its end), until it ends. Subscribe before awaiting. */
+  /** Events of this turn (entries it produced, permissions, its end) from the first read on, until it ends. */
   events(): AsyncIterableIterator<SessionEvent> {
     return this.iterate(this.result, () => true);
   }

@@ -142,7 +142,12 @@ function checkVersion(db: Db, migrations: readonly Migration[], path: string): n
   if (have > known) throw tooNew(have, known);
   if (have < known) {
     const fix = `Make it writable (chmod u+w ${JSON.stringify(path)} and its folder) and run any talaria command once.`;
-    throw new StoreError('store_read_only', `The Talaria store ${path} is read-only and needs upgrading (schema ${have} → ${known}). ${fix}`, { path, version: have, known }, { fix });
+    throw new StoreError(
+      'store_read_only',
+      `The Talaria store ${path} is read-only and needs upgrading (schema ${have} → ${known}). ${fix}`,
+      { path, version: have, known },
+      { fix },
+    );
   }
   return have;
 }

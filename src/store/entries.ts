@@ -61,9 +61,7 @@ export function createEntriesRepo(db: Db, now: () => number = Date.now) {
     },
     /** Entries in thread order. A damaged row comes back as an `unknown` entry, never dropped. */
     list(sessionId: string): Entry[] {
-      return list.all(sessionId).map(
-        (r) => fromJson<Entry>(r.json) ?? ({ id: 'e' + r.idx, kind: 'unknown', sessionUpdate: 'damaged_row', raw: r.json } as Entry),
-      );
+      return list.all(sessionId).map((r) => fromJson<Entry>(r.json) ?? ({ id: 'e' + r.idx, kind: 'unknown', sessionUpdate: 'damaged_row', raw: r.json } as Entry));
     },
     count(sessionId: string): number {
       return count.get(sessionId)!.n;

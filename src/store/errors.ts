@@ -50,13 +50,25 @@ export function storeErrorFrom(err: unknown, path: string, doing = 'open'): Stor
   const details = { path, ...(code ? { cause: code } : {}) };
   const make = (c: StoreErrorCode, message: string, fix: string) => new StoreError(c, `${message} ${fix}`, details, { cause: err, fix });
   if (code.startsWith('SQLITE_NOTADB') || code.startsWith('SQLITE_CORRUPT') || code === 'EISDIR') {
-    return make('store_corrupt', `The Talaria store ${path} is damaged or not a database (${why}).`, `Move it aside (mv ${q} ${JSON.stringify(path + '.broken')}); Talaria then starts a new, empty store.`);
+    return make(
+      'store_corrupt',
+      `The Talaria store ${path} is damaged or not a database (${why}).`,
+      `Move it aside (mv ${q} ${JSON.stringify(path + '.broken')}); Talaria then starts a new, empty store.`,
+    );
   }
   if (code.startsWith('SQLITE_READONLY') || code === 'EROFS') {
-    return make('store_read_only', `The Talaria store ${path} is read-only (${why}).`, `Make it and its folder writable (chmod u+w ${q}) to record sessions; read-only commands still work.`);
+    return make(
+      'store_read_only',
+      `The Talaria store ${path} is read-only (${why}).`,
+      `Make it and its folder writable (chmod u+w ${q}) to record sessions; read-only commands still work.`,
+    );
   }
   if (code === 'EACCES' || code === 'EPERM' || code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_PERM') || code.startsWith('SQLITE_AUTH')) {
-    return make('store_permission', `Cannot ${doing} the Talaria store ${path} (${why}).`, `Fix its permissions: it and its folder must belong to you (chmod 600 ${q}; chmod 700 its folder), or set TALARIA_HOME to a folder you own.`);
+    return make(
+      'store_permission',
+      `Cannot ${doing} the Talaria store ${path} (${why}).`,
+      `Fix its permissions: it and its folder must belong to you (chmod 600 ${q}; chmod 700 its folder), or set TALARIA_HOME to a folder you own.`,
+    );
   }
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
     return make('store_busy', `The Talaria store ${path} is locked by another process (${why}).`, 'Wait for the other Talaria command to finish, then try again.');

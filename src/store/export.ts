@@ -56,16 +56,9 @@ export function exportSessionJson(store: Store, id: string): SessionExport {
  * Markdown of the stored thread. With no stored thread, `rebuild` (e.g. a replay of the wire log
  * through the reducer) supplies one; without it an empty thread is rendered.
  */
-export function exportSessionMarkdown(
-  store: Store,
-  id: string,
-  render: MarkdownRenderer,
-  opts: { rebuild?: (wire: WireLogLine[]) => ThreadSnapshot } = {},
-): string {
+export function exportSessionMarkdown(store: Store, id: string, render: MarkdownRenderer, opts: { rebuild?: (wire: WireLogLine[]) => ThreadSnapshot } = {}): string {
   const session = mustGet(store, id);
-  const snap =
-    store.entries.loadSnapshot(id) ??
-    opts.rebuild?.(store.wire.read(id)) ?? { entries: [], plan: null, availableCommands: [], context: {} };
+  const snap = store.entries.loadSnapshot(id) ?? opts.rebuild?.(store.wire.read(id)) ?? { entries: [], plan: null, availableCommands: [], context: {} };
   return render(snap, session);
 }
 
@@ -130,7 +123,8 @@ function inspect(lines: WireLogLine[]): Found {
     if (dir === 'client->agent' && typeof msg.method === 'string') {
       if (msg.id !== undefined) methods.set(msg.id, msg.method);
       const p = obj(msg.params);
-      if ((msg.method === 'session/new' || msg.method === 'session/load' || msg.method === 'session/resume') && found.cwd === undefined && typeof p?.cwd === 'string') found.cwd = p.cwd;
+      if ((msg.method === 'session/new' || msg.method === 'session/load' || msg.method === 'session/resume') && found.cwd === undefined && typeof p?.cwd === 'string')
+        found.cwd = p.cwd;
       if (found.agentSessionId === undefined && typeof p?.sessionId === 'string' && msg.method.startsWith('session/')) found.agentSessionId = p.sessionId;
       if (msg.method === 'session/prompt' && found.title === undefined) found.title = promptTitle(p?.prompt);
     } else if (dir === 'agent->client' && msg.id !== undefined && msg.method === undefined) {

@@ -1,12 +1,13 @@
 /**
  * The store: one SQLite file under Talaria's home with sessions, their wire logs, threads, turns,
- * permission rules and the audit log. Plain JSON in and out; no runtime imports from other layers.
+ * permission rules, the audit log and writer leases. Plain JSON in and out: it imports protocol and
+ * thread types only (the recorder that fills it lives in the harness).
  */
 import { openDatabase, type Db, type OpenDbOptions } from './db.js';
 import { createDefaultsRepo, type DefaultsRepo } from './defaults.js';
 import { createEntriesRepo, type EntriesRepo } from './entries.js';
+import { createLeasesRepo, type LeasesRepo } from './leases.js';
 import { createPermissionsRepo, type PermissionsRepo } from './permissions.js';
-import type { Recorder } from './recorder.js';
 import { createSessionsRepo, type SessionsRepo } from './sessions.js';
 import { createTurnsRepo, type TurnsRepo } from './turns.js';
 import { createWireLogRepo, type WireLogRepo } from './wire-log.js';
@@ -37,13 +38,14 @@ export interface Store {
   readonly permissions: PermissionsRepo;
   /** Per workspace and agent: the model and mode new sessions start with. */
   readonly defaults: DefaultsRepo;
+  readonly leases: LeasesRepo;
   /** Runs `fn` in one transaction (nested calls become savepoints). */
   transaction<T>(fn: () => T): T;
   readonly closed: boolean;
-  /** Flushes every open recorder, then closes the database. Idempotent. */
+  /** Runs `fn` just before the database closes (writers flush there). Returns an unregister function. */
+  beforeClose(fn: () => void): () => void;
+  /** Runs the beforeClose callbacks, then closes the database. Idempotent. */
   close(): void;
-  /** @internal Open recorders, flushed on close. */
-  readonly _recorders: Set<Recorder>;
 }
 
 export function openStore(opts: StoreOptions = {}): Store {
@@ -51,6 +53,7 @@ export function openStore(opts: StoreOptions = {}): Store {
   const { db } = opened;
   const now = opts.now ?? Date.now;
   let closed = false;
+  const closing = new Set<() => void>();
   const store: Store = {
     db,
     path: opened.path,
@@ -65,17 +68,30 @@ export function openStore(opts: StoreOptions = {}): Store {
     turns: createTurnsRepo(db),
     permissions: createPermissionsRepo(db, now),
     defaults: createDefaultsRepo(db, now),
+    leases: createLeasesRepo(db, now),
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     get closed() {
       return closed;
     },
+    beforeClose(fn) {
+      const entry = () => fn();
+      closing.add(entry);
+      return () => void closing.delete(entry);
+    },
     close() {
       if (closed) return;
-      for (const r of [...store._recorders]) r.close();
+      // A failing writer must not keep the database open; writers report their own failures.
+      for (const fn of [...closing]) {
+        try {
+          fn();
+        } catch (err) {
+          opts.logger?.error('store: a writer failed while the store closed', { error: String(err) });
+        }
+      }
+      closing.clear();
       closed = true;
       db.close();
     },
-    _recorders: new Set(),
   };
   return store;
 }
@@ -83,16 +99,7 @@ export function openStore(opts: StoreOptions = {}): Store {
 export { openDatabase, migrate, resolveHome, DB_FILE, type Db, type OpenDbOptions, type OpenedDb } from './db.js';
 export { StoreError, storeErrorFrom, type StoreErrorCode } from './errors.js';
 export { MIGRATIONS, type Migration } from './migrations/index.js';
-export { createRecorder, type Recorder, type RecorderOptions, type FlushInfo } from './recorder.js';
-export {
-  exportSessionJson,
-  exportSessionMarkdown,
-  exportSessionFixture,
-  importFixture,
-  type SessionExport,
-  type ImportOptions,
-  type MarkdownRenderer,
-} from './export.js';
+export { exportSessionJson, exportSessionMarkdown, exportSessionFixture, importFixture, type SessionExport, type ImportOptions, type MarkdownRenderer } from './export.js';
 export { parseFixture, type FixtureProblem } from './json.js';
 export type { Workspace, WorkspaceInput, WorkspacePatch, WorkspacesRepo } from './workspaces.js';
 export type { StoredSession, NewSession, SessionPatch, SessionFilter, SessionsRepo } from './sessions.js';
@@ -100,4 +107,5 @@ export type { AgentDefaults, DefaultsRepo } from './defaults.js';
 export type { WireRow, WireReadOptions, WireLogRepo } from './wire-log.js';
 export type { ThreadMeta, IndexedEntry, EntriesRepo } from './entries.js';
 export type { StoredTurn, TurnStart, TurnEnd, TurnsRepo } from './turns.js';
-export type { RuleScope, StoredRule, NewRule, AuditInput, AuditRecord, PermissionsRepo } from './permissions.js';
+export type { RuleScope, RuleJson, StoredRule, NewRule, AuditInput, AuditRecord, PermissionsRepo } from './permissions.js';
+export type { Lease, LeaseHolder, LeasesRepo } from './leases.js';

@@ -1,17 +1,35 @@
-/** Persisted permission rules (global / workspace / session) and the decision audit log. */
-import type { PermissionDecisionEvent, PermissionOutcome, PermissionRule } from '../permission/types.js';
+/**
+ * Persisted permission rules (global / workspace / session) and the decision audit log. Rules,
+ * outcomes and subjects are kept as the JSON they are: the store does not interpret them (the
+ * permission layer does, and the harness converts between the two).
+ */
 import type { Db } from './db.js';
 import { StoreError } from './errors.js';
 import { fromJson, toJson } from './json.js';
 
 export type RuleScope = 'global' | 'workspace' | 'session';
 
+/** A permission rule as stored: `decision` plus whatever matchers it has. */
+export interface RuleJson {
+  /** Stable id (the row id when the rule has none). */
+  id?: string;
+  decision: string;
+  source?: string;
+  [matcher: string]: unknown;
+}
+
+/** A permission answer as stored (the ACP outcome shape). */
+export interface OutcomeJson {
+  outcome: string;
+  optionId?: string;
+}
+
 export interface StoredRule {
   id: number;
   scope: RuleScope;
   /** Workspace or session id; undefined for global rules. */
   scopeId?: string;
-  rule: PermissionRule;
+  rule: RuleJson;
   source?: string;
   createdAt: number;
 }
@@ -19,25 +37,25 @@ export interface StoredRule {
 export interface NewRule {
   scope: RuleScope;
   scopeId?: string;
-  rule: PermissionRule;
+  rule: RuleJson;
   /** Defaults to rule.source. */
   source?: string;
 }
 
 /**
- * What an audit row is made from: the broker's PermissionDecisionEvent, or the `permission.decided`
+ * What an audit row is made from: the broker's decision record, or the `permission.decided`
  * session event (which lacks the subject and option kind).
  */
 export interface AuditInput {
   requestKey?: string;
-  /** The agent's session id (PermissionDecisionEvent.sessionId / the event envelope's sessionId). */
+  /** The agent's session id (the decision's sessionId / the event envelope's sessionId). */
   sessionId?: string;
   toolCallId?: string;
-  outcome: PermissionOutcome | unknown;
+  outcome: unknown;
   optionKind?: string;
   decidedBy: string;
   answeredBy?: string;
-  rule?: PermissionRule | unknown;
+  rule?: unknown;
   reason?: string;
   subject?: unknown;
   at: number;
@@ -51,11 +69,11 @@ export interface AuditRecord {
   requestKey?: string;
   toolCallId?: string;
   decidedBy: string;
-  outcome: PermissionOutcome;
+  outcome: OutcomeJson;
   optionKind?: string;
   answeredBy?: string;
   reason?: string;
-  rule?: PermissionRule;
+  rule?: RuleJson;
   subject?: unknown;
   at: number;
 }
@@ -86,7 +104,7 @@ interface AuditRow {
 }
 
 function toRule(r: RuleRow): StoredRule {
-  const rule = fromJson<PermissionRule>(r.rule) ?? ({ decision: 'ask' } as PermissionRule);
+  const rule = fromJson<RuleJson>(r.rule) ?? { decision: 'ask' };
   // The row id is the rule's store key unless the rule carries its own.
   const s: StoredRule = { id: r.id, scope: r.scope, rule: { ...rule, id: rule.id ?? String(r.id) }, createdAt: r.created_at };
   if (r.scope_id !== null) s.scopeId = r.scope_id;
@@ -98,7 +116,7 @@ function toAudit(r: AuditRow): AuditRecord {
   const a: AuditRecord = {
     id: r.id,
     decidedBy: r.decided_by,
-    outcome: fromJson<PermissionOutcome>(r.outcome) ?? { outcome: 'cancelled' },
+    outcome: fromJson<OutcomeJson>(r.outcome) ?? { outcome: 'cancelled' },
     at: r.at,
   };
   if (r.session_id !== null) a.sessionId = r.session_id;
@@ -108,7 +126,7 @@ function toAudit(r: AuditRow): AuditRecord {
   if (r.option_kind !== null) a.optionKind = r.option_kind;
   if (r.answered_by !== null) a.answeredBy = r.answered_by;
   if (r.reason !== null) a.reason = r.reason;
-  const rule = fromJson<PermissionRule>(r.rule);
+  const rule = fromJson<RuleJson>(r.rule);
   if (rule !== undefined) a.rule = rule;
   const subject = fromJson(r.subject);
   if (subject !== undefined) a.subject = subject;
@@ -121,9 +139,7 @@ export function createPermissionsRepo(db: Db, now: () => number = Date.now) {
   const insertRule = db.prepare('INSERT INTO permission_rules (scope, scope_id, rule, source, created_at) VALUES (?, ?, ?, ?, ?)');
   const ruleById = db.prepare<[number], RuleRow>('SELECT * FROM permission_rules WHERE id = ?');
   const deleteRule = db.prepare('DELETE FROM permission_rules WHERE id = ?');
-  const rulesIn = db.prepare<[string, string | null], RuleRow>(
-    'SELECT * FROM permission_rules WHERE scope = ? AND scope_id IS ? ORDER BY id',
-  );
+  const rulesIn = db.prepare<[string, string | null], RuleRow>('SELECT * FROM permission_rules WHERE scope = ? AND scope_id IS ? ORDER BY id');
   const allRules = db.prepare<[], RuleRow>('SELECT * FROM permission_rules ORDER BY id');
   const insertAudit = db.prepare(
     `INSERT INTO permission_audit (session_id, agent_session_id, request_key, tool_call_id, decided_by, outcome,
@@ -138,9 +154,7 @@ export function createPermissionsRepo(db: Db, now: () => number = Date.now) {
         throw new StoreError('invalid_argument', `a ${input.scope} rule needs a scopeId`);
       }
       const scopeId = input.scope === 'global' ? null : input.scopeId!;
-      const id = Number(
-        insertRule.run(input.scope, scopeId, JSON.stringify(input.rule), input.source ?? input.rule.source ?? null, now()).lastInsertRowid,
-      );
+      const id = Number(insertRule.run(input.scope, scopeId, JSON.stringify(input.rule), input.source ?? input.rule.source ?? null, now()).lastInsertRowid);
       return toRule(ruleById.get(id)!);
     },
     removeRule(id: number): boolean {
@@ -155,14 +169,14 @@ export function createPermissionsRepo(db: Db, now: () => number = Date.now) {
      * The rules that apply to a session, in policy order: global, then workspace, then session
      * (the policy lets the last match win, so the most specific scope decides).
      */
-    rulesFor(ctx: { workspaceId?: string; sessionId?: string } = {}): PermissionRule[] {
+    rulesFor(ctx: { workspaceId?: string; sessionId?: string } = {}): RuleJson[] {
       const rows = [...rulesIn.all('global', null)];
       if (ctx.workspaceId) rows.push(...rulesIn.all('workspace', ctx.workspaceId));
       if (ctx.sessionId) rows.push(...rulesIn.all('session', ctx.sessionId));
       return rows.map((r) => toRule(r).rule);
     },
     /** One audit row. `talariaSessionId` ties it to a stored session (the event carries the agent's id). */
-    audit(ev: AuditInput | PermissionDecisionEvent, talariaSessionId?: string): void {
+    audit(ev: AuditInput, talariaSessionId?: string): void {
       insertAudit.run(
         talariaSessionId ?? null,
         ev.sessionId ?? null,

@@ -114,9 +114,7 @@ export type SessionsRepo = ReturnType<typeof createSessionsRepo>;
 
 export function createSessionsRepo(db: Db, now: () => number = Date.now) {
   const byId = db.prepare<[string], Row>('SELECT * FROM sessions WHERE id = ?');
-  const byAgent = db.prepare<[string, string], Row>(
-    'SELECT * FROM sessions WHERE provider = ? AND agent_session_id = ? ORDER BY created_at DESC LIMIT 1',
-  );
+  const byAgent = db.prepare<[string, string], Row>('SELECT * FROM sessions WHERE provider = ? AND agent_session_id = ? ORDER BY created_at DESC LIMIT 1');
   const insert = db.prepare(
     `INSERT INTO sessions (id, agent_session_id, provider, profile, workspace_id, cwd, title, archived,
        created_at, updated_at, last_active_at, agent_info)
@@ -136,18 +134,7 @@ export function createSessionsRepo(db: Db, now: () => number = Date.now) {
     create(input: NewSession): StoredSession {
       const t = input.createdAt ?? now();
       const id = input.id ?? randomUUID();
-      insert.run(
-        id,
-        input.agentSessionId ?? null,
-        input.provider,
-        input.profile ?? null,
-        input.workspaceId ?? null,
-        input.cwd,
-        input.title ?? null,
-        t,
-        t,
-        toJson(input.agentInfo),
-      );
+      insert.run(id, input.agentSessionId ?? null, input.provider, input.profile ?? null, input.workspaceId ?? null, input.cwd, input.title ?? null, t, t, toJson(input.agentInfo));
       return repo.get(id)!;
     },
     get(id: string): StoredSession | undefined {
@@ -175,13 +162,16 @@ export function createSessionsRepo(db: Db, now: () => number = Date.now) {
       let sql = 'SELECT * FROM sessions';
       if (where.length > 0) sql += ' WHERE ' + where.join(' AND ');
       sql += ' ORDER BY COALESCE(last_active_at, created_at) DESC, created_at DESC, id';
-      if (filter.limit !== undefined) (sql += ' LIMIT ?'), args.push(Math.max(0, Math.floor(filter.limit)));
+      if (filter.limit !== undefined) ((sql += ' LIMIT ?'), args.push(Math.max(0, Math.floor(filter.limit))));
       if (filter.offset !== undefined) {
         if (filter.limit === undefined) sql += ' LIMIT -1';
         sql += ' OFFSET ?';
         args.push(Math.max(0, Math.floor(filter.offset)));
       }
-      return db.prepare<(string | number)[], Row>(sql).all(...args).map(toSession);
+      return db
+        .prepare<(string | number)[], Row>(sql)
+        .all(...args)
+        .map(toSession);
     },
     update(id: string, patch: SessionPatch): StoredSession | undefined {
       const cur = repo.get(id);

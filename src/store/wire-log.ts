@@ -28,13 +28,11 @@ export function createWireLogRepo(db: Db) {
   const insert = db.prepare<[string, number, number, string, string]>('INSERT INTO wire_log (session_id, seq, t_ms, dir, msg) VALUES (?, ?, ?, ?, ?)');
   const last = db.prepare<[string], { s: number | null }>('SELECT MAX(seq) AS s FROM wire_log WHERE session_id = ?');
   const count = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM wire_log WHERE session_id = ?');
-  const rows = db.prepare<[string, number, number], WireRow>(
-    'SELECT seq, t_ms, dir, msg FROM wire_log WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?',
-  );
+  const rows = db.prepare<[string, number, number], WireRow>('SELECT seq, t_ms, dir, msg FROM wire_log WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?');
 
   const appendAll = db.transaction((sessionId: string, frames: readonly (Frame | WireLogLine)[]) => {
     let seq = lastSeq(sessionId);
-    for (const f of frames) insert.run(sessionId, ++seq, f.t_ms, checkDir(f.dir), redactFrame(f));
+    for (const f of frames) insert.run(sessionId, ++seq, f.t_ms, checkDir(f.dir), redactFrame(f, 'raw' in f ? f.raw : undefined));
     return seq;
   });
 

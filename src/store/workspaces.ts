@@ -55,9 +55,7 @@ export function createWorkspacesRepo(db: Db, now: () => number = Date.now) {
     `INSERT INTO workspaces (id, path, name, default_provider, profile, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
-  const update = db.prepare(
-    'UPDATE workspaces SET name = ?, default_provider = ?, profile = ?, updated_at = ? WHERE id = ?',
-  );
+  const update = db.prepare('UPDATE workspaces SET name = ?, default_provider = ?, profile = ?, updated_at = ? WHERE id = ?');
 
   const repo = {
     get(id: string): Workspace | undefined {

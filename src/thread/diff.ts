@@ -33,8 +33,11 @@ function middleOps(a: string[], b: string[]): Op[] {
   let i = 0;
   let j = 0;
   while (i < n && j < m) {
-    if (a[i] === b[j]) { ops.push([' ', a[i]!]); i++; j++; }
-    else if (dp[i + 1]![j]! >= dp[i]![j + 1]!) ops.push(['-', a[i++]!]);
+    if (a[i] === b[j]) {
+      ops.push([' ', a[i]!]);
+      i++;
+      j++;
+    } else if (dp[i + 1]![j]! >= dp[i]![j + 1]!) ops.push(['-', a[i++]!]);
     else ops.push(['+', b[j++]!]);
   }
   while (i < n) ops.push(['-', a[i++]!]);
@@ -61,7 +64,9 @@ export function unifiedDiff(path: string, oldText: string | null | undefined, ne
   const out = [oldText == null ? '--- /dev/null' : `--- ${path}`, `+++ ${path}`];
   const ops = diffOps(oldText ?? '', newText);
   const changed: number[] = [];
-  ops.forEach((op, k) => { if (op[0] !== ' ') changed.push(k); });
+  ops.forEach((op, k) => {
+    if (op[0] !== ' ') changed.push(k);
+  });
   let g = 0;
   while (g < changed.length) {
     let last = g;
@@ -70,7 +75,10 @@ export function unifiedDiff(path: string, oldText: string | null | undefined, ne
     const end = Math.min(ops.length, changed[last]! + CONTEXT + 1);
     let oldBefore = 0;
     let newBefore = 0;
-    for (let k = 0; k < start; k++) { if (ops[k]![0] !== '+') oldBefore++; if (ops[k]![0] !== '-') newBefore++; }
+    for (let k = 0; k < start; k++) {
+      if (ops[k]![0] !== '+') oldBefore++;
+      if (ops[k]![0] !== '-') newBefore++;
+    }
     let oldCount = 0;
     let newCount = 0;
     const body: string[] = [];

@@ -56,7 +56,11 @@ function message(heading: string, e: MessageEntry): string {
 function thought(e: MessageEntry, mode: 'details' | 'quote' | 'omit'): string {
   const b = body(e);
   if (b === '' || mode === 'omit') return '';
-  if (mode === 'quote') return `> **Thinking**\n>\n${b.split('\n').map((l) => (l === '' ? '>' : `> ${l}`)).join('\n')}`;
+  if (mode === 'quote')
+    return `> **Thinking**\n>\n${b
+      .split('\n')
+      .map((l) => (l === '' ? '>' : `> ${l}`))
+      .join('\n')}`;
   return `<details>\n<summary>Thinking</summary>\n\n${b}\n\n</details>`;
 }
 
@@ -130,9 +134,11 @@ function fence(text: string, lang: string): string {
 
 /** JSON with sorted keys: the same value always prints the same way. */
 function compactJson(v: unknown): string {
-  return JSON.stringify(v, (_k, val: unknown) =>
-    val && typeof val === 'object' && !Array.isArray(val)
-      ? Object.fromEntries(Object.entries(val as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : val,
-  ) ?? 'null';
+  return (
+    JSON.stringify(v, (_k, val: unknown) =>
+      val && typeof val === 'object' && !Array.isArray(val)
+        ? Object.fromEntries(Object.entries(val as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+        : val,
+    ) ?? 'null'
+  );
 }

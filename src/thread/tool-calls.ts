@@ -13,9 +13,7 @@ import { TERMINAL, isOpenCall, isToolStatus, nextEntryId, pushEntry, replaceEntr
  * - A permission never changes the status of a known call (codex announces `in_progress`, then asks
  *   with `pending`): the permission state says it waits.
  */
-const TOOL_KINDS: ReadonlySet<string> = new Set([
-  'read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other',
-]);
+const TOOL_KINDS: ReadonlySet<string> = new Set(['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other']);
 /** Title of a call first seen without one. */
 export const FALLBACK_TITLE = 'tool call';
 
@@ -102,13 +100,7 @@ function syncOpen(st: ThreadState, index: number, e: ToolCallEntry): void {
  * run, so it ends `failed` (or `cancelled` if the permission was cancelled) rather than `completed`.
  * A permission still pending is marked cancelled: nobody can answer it once the turn is over.
  */
-export function settleTurn(
-  thread: Thread,
-  st: ThreadState,
-  turnId: string,
-  outcome: 'completed' | 'cancelled' | 'failed',
-  changes: ThreadChange[],
-): void {
+export function settleTurn(thread: Thread, st: ThreadState, turnId: string, outcome: 'completed' | 'cancelled' | 'failed', changes: ThreadChange[]): void {
   for (const index of st.open) {
     const old = thread.entries[index];
     if (old === undefined || old.kind !== 'tool_call' || old.turnId !== turnId) continue;

@@ -7,14 +7,33 @@ import { decide, pickTool } from './fake-model/index.js';
 describe('fake model: steering when an agent folds a failed prompt into the next one', () => {
   it('Claude Code: [[error]] from the failed prompt does not steer the next prompt of the same user message', () => {
     const conv = anthropicConversation({
-      messages: [{ role: 'user', content: [{ type: 'text', text: '<system-reminder>x</system-reminder>' }, { type: 'text', text: 'fail [[error: 400]]' }, { type: 'text', text: 'say A' }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: '<system-reminder>x</system-reminder>' },
+            { type: 'text', text: 'fail [[error: 400]]' },
+            { type: 'text', text: 'say A' },
+          ],
+        },
+      ],
     });
     expect(conv.lastUserText).toBe('say A');
     expect(decide(conv)).toMatchObject({ kind: 'echo', text: 'You said: say A' });
   });
 
   it('qwen (chat completions parts): the newest part steers', () => {
-    const conv = chatConversation({ messages: [{ role: 'user', content: [{ type: 'text', text: '[[error: 400]]' }, { type: 'text', text: '[[bash: echo hi]]' }] }] });
+    const conv = chatConversation({
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: '[[error: 400]]' },
+            { type: 'text', text: '[[bash: echo hi]]' },
+          ],
+        },
+      ],
+    });
     expect(decide(conv).kind).not.toBe('error');
   });
 
@@ -40,7 +59,17 @@ describe('fake model: claude-code-acp offers its client-backed tools over MCP', 
 
 describe('fake model: context blocks next to the prompt', () => {
   it('kilo: an <environment_details> block after the prompt does not hide it', () => {
-    const conv = chatConversation({ messages: [{ role: 'user', content: [{ type: 'text', text: '[[bash: echo matrix-ok]]' }, { type: 'text', text: '<environment_details>\nWorking directory: /x\n</environment_details>' }] }] });
+    const conv = chatConversation({
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: '[[bash: echo matrix-ok]]' },
+            { type: 'text', text: '<environment_details>\nWorking directory: /x\n</environment_details>' },
+          ],
+        },
+      ],
+    });
     expect(decide(conv)).toMatchObject({ kind: 'echo', text: expect.stringContaining('No bash tool') });
   });
 });

@@ -8,34 +8,57 @@ import { startFakeModel, type FakeModel } from './fake-model/index.js';
 import { DEFAULT_WRITE_CONTENT } from './fake-model/steer.js';
 import { addFilePatch, pickTool, planToolCall } from './fake-model/tools.js';
 import {
-  asAnthropic, asChat, asGemini, asResponses, CLAUDE_CODE_TOOLS, CODEX_FUNCTION_PATCH_TOOLS, CODEX_TOOLS,
-  COPILOT_TOOLS, GEMINI_CLI_TOOLS, GEMINI_UPPERCASE_TOOLS, OPENCODE_TOOLS,
+  asAnthropic,
+  asChat,
+  asGemini,
+  asResponses,
+  CLAUDE_CODE_TOOLS,
+  CODEX_FUNCTION_PATCH_TOOLS,
+  CODEX_TOOLS,
+  COPILOT_TOOLS,
+  GEMINI_CLI_TOOLS,
+  GEMINI_UPPERCASE_TOOLS,
+  OPENCODE_TOOLS,
 } from './fake-model/sample-tools.js';
 
 // Parsed provider JSON is loose by nature; the assertions are the type checks here.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Loose = any;
-interface SseEvent { event?: string; data: Loose }
-interface Answer { status: number; headers: Headers; raw: string; json?: Loose; events: SseEvent[] }
+interface SseEvent {
+  event?: string;
+  data: Loose;
+}
+interface Answer {
+  status: number;
+  headers: Headers;
+  raw: string;
+  json?: Loose;
+  events: SseEvent[];
+}
 
 function parseSse(raw: string): SseEvent[] {
-  return raw.split(/\r?\n\r?\n/).filter((b) => b.trim() !== '').map((block) => {
-    let event: string | undefined;
-    const data: string[] = [];
-    for (const line of block.split(/\r?\n/)) {
-      if (line.startsWith('event:')) event = line.slice(6).trim();
-      else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
-    }
-    const text = data.join('\n');
-    return { ...(event !== undefined ? { event } : {}), data: text === '[DONE]' ? text : JSON.parse(text) };
-  });
+  return raw
+    .split(/\r?\n\r?\n/)
+    .filter((b) => b.trim() !== '')
+    .map((block) => {
+      let event: string | undefined;
+      const data: string[] = [];
+      for (const line of block.split(/\r?\n/)) {
+        if (line.startsWith('event:')) event = line.slice(6).trim();
+        else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
+      }
+      const text = data.join('\n');
+      return { ...(event !== undefined ? { event } : {}), data: text === '[DONE]' ? text : JSON.parse(text) };
+    });
 }
 
 let fm: FakeModel;
 
 async function post(path: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Answer> {
   const res = await fetch(fm.url + path, {
-    method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), ...(signal ? { signal } : {}),
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+    ...(signal ? { signal } : {}),
   });
   const raw = await res.text();
   const sse = (res.headers.get('content-type') ?? '').startsWith('text/event-stream');
@@ -147,10 +170,15 @@ beforeEach(() => {
 
 describe('Anthropic Messages', () => {
   it('streams an echo with the real event sequence', async () => {
-    const a = await anthropic([{ role: 'user', content: [
-      { type: 'text', text: '<system-reminder>context</system-reminder>' },
-      { type: 'text', text: 'hello fake model' },
-    ] }]);
+    const a = await anthropic([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: '<system-reminder>context</system-reminder>' },
+          { type: 'text', text: 'hello fake model' },
+        ],
+      },
+    ]);
     expect(a.status).toBe(200);
     const names = a.events.map((e) => e.event);
     expect(names.slice(0, 3)).toEqual(['message_start', 'ping', 'content_block_start']);
@@ -170,7 +198,7 @@ describe('Anthropic Messages', () => {
     ['bash', '[[bash: ls -la /tmp]]', { command: 'ls -la /tmp' }, 'Bash'],
     ['read', '[[read: /work/a.txt]]', { file_path: '/work/a.txt' }, 'Read'],
     ['write', '[[write: /work/b.txt | one\\ntwo]]', { file_path: '/work/b.txt', content: 'one\ntwo' }, 'Write'],
-  ])('calls Claude Code\'s own %s tool with arguments streamed as input_json_delta', async (_k, prompt, input, name) => {
+  ])("calls Claude Code's own %s tool with arguments streamed as input_json_delta", async (_k, prompt, input, name) => {
     const a = await anthropic([{ role: 'user', content: prompt }], { tools: asAnthropic(CLAUDE_CODE_TOOLS) });
     const c = anthropicCollect(a.events);
     expect(c.stop).toBe('tool_use');
@@ -189,11 +217,14 @@ describe('Anthropic Messages', () => {
   });
 
   it('answers a tool_result with a closing text', async () => {
-    const a = await anthropic([
-      { role: 'user', content: '[[bash: ls]]' },
-      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls' } }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: RESULT }] }] },
-    ], { tools: asAnthropic(CLAUDE_CODE_TOOLS) });
+    const a = await anthropic(
+      [
+        { role: 'user', content: '[[bash: ls]]' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: RESULT }] }] },
+      ],
+      { tools: asAnthropic(CLAUDE_CODE_TOOLS) },
+    );
     const c = anthropicCollect(a.events);
     expect(c.tools).toEqual([]);
     expect(c.text).toBe(`Done: ${RESULT.slice(0, 80)}`);
@@ -201,8 +232,11 @@ describe('Anthropic Messages', () => {
   });
 
   it.each([
-    [400, 'invalid_request_error'], [401, 'authentication_error'], [429, 'rate_limit_error'],
-    [500, 'api_error'], [529, 'overloaded_error'],
+    [400, 'invalid_request_error'],
+    [401, 'authentication_error'],
+    [429, 'rate_limit_error'],
+    [500, 'api_error'],
+    [529, 'overloaded_error'],
   ])('answers [[error: %i]] with status and type %s', async (status, type) => {
     const a = await anthropic([{ role: 'user', content: `[[error: ${status}]]` }]);
     expect(a.status).toBe(status);
@@ -216,9 +250,18 @@ describe('Anthropic Messages', () => {
   });
 
   it('answers non-streaming requests with one message and counts tokens', async () => {
-    const a = await post('/v1/messages', { model: 'claude-haiku-4-5', messages: [{ role: 'user', content: '[[bash: pwd]]' }], tools: asAnthropic(CLAUDE_CODE_TOOLS) }, ANTHROPIC_HEADERS);
-    expect(a.json).toMatchObject({ type: 'message', role: 'assistant', model: 'claude-haiku-4-5', stop_reason: 'tool_use',
-      content: [{ type: 'tool_use', name: 'Bash', input: { command: 'pwd' } }] });
+    const a = await post(
+      '/v1/messages',
+      { model: 'claude-haiku-4-5', messages: [{ role: 'user', content: '[[bash: pwd]]' }], tools: asAnthropic(CLAUDE_CODE_TOOLS) },
+      ANTHROPIC_HEADERS,
+    );
+    expect(a.json).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-haiku-4-5',
+      stop_reason: 'tool_use',
+      content: [{ type: 'tool_use', name: 'Bash', input: { command: 'pwd' } }],
+    });
     const n = await post('/v1/messages/count_tokens', { model: 'x', messages: [{ role: 'user', content: 'hello' }] }, ANTHROPIC_HEADERS);
     expect(n.status).toBe(200);
     expect(n.json).toEqual({ input_tokens: expect.any(Number) });
@@ -228,8 +271,18 @@ describe('Anthropic Messages', () => {
     await anthropic([{ role: 'user', content: '[[bash: echo hi]]' }], { tools: asAnthropic(CLAUDE_CODE_TOOLS) });
     expect(fm.requests).toHaveLength(1);
     const r = fm.requests[0];
-    expect(r).toMatchObject({ method: 'POST', path: '/v1/messages', query: { beta: 'true' }, api: 'anthropic', model: 'claude-sonnet-4-5',
-      stream: true, status: 200, done: true, aborted: false, action: { kind: 'tool', intent: 'bash', tool: 'Bash', via: 'own-tool' } });
+    expect(r).toMatchObject({
+      method: 'POST',
+      path: '/v1/messages',
+      query: { beta: 'true' },
+      api: 'anthropic',
+      model: 'claude-sonnet-4-5',
+      stream: true,
+      status: 200,
+      done: true,
+      aborted: false,
+      action: { kind: 'tool', intent: 'bash', tool: 'Bash', via: 'own-tool' },
+    });
     expect(r?.headers['x-api-key']).toBe('[redacted]');
     expect(r?.headers['anthropic-version']).toBe('2023-06-01');
     expect(JSON.stringify(r)).not.toContain('sk-ant-secret');
@@ -240,7 +293,10 @@ describe('Anthropic Messages', () => {
 
 describe('OpenAI Chat Completions', () => {
   it('streams an echo as chunks ending in [DONE]', async () => {
-    const a = await chat([{ role: 'system', content: 'be brief' }, { role: 'user', content: [{ type: 'text', text: 'hi there' }] }]);
+    const a = await chat([
+      { role: 'system', content: 'be brief' },
+      { role: 'user', content: [{ type: 'text', text: 'hi there' }] },
+    ]);
     expect(a.status).toBe(200);
     const first = a.events[0]?.data;
     expect(first).toMatchObject({ object: 'chat.completion.chunk', model: 'fake-model', choices: [{ index: 0, delta: { role: 'assistant' }, finish_reason: null }] });
@@ -279,11 +335,14 @@ describe('OpenAI Chat Completions', () => {
   });
 
   it('answers a role "tool" message with a closing text', async () => {
-    const a = await chat([
-      { role: 'user', content: '[[bash: ls]]' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'bash', arguments: '{"command":"ls"}' } }] },
-      { role: 'tool', tool_call_id: 'call_1', content: RESULT },
-    ], { tools: asChat(OPENCODE_TOOLS) });
+    const a = await chat(
+      [
+        { role: 'user', content: '[[bash: ls]]' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'bash', arguments: '{"command":"ls"}' } }] },
+        { role: 'tool', tool_call_id: 'call_1', content: RESULT },
+      ],
+      { tools: asChat(OPENCODE_TOOLS) },
+    );
     const c = chatCollect(a.events);
     expect(c.calls).toEqual([]);
     expect(c.text).toBe(`Done: ${RESULT.slice(0, 80)}`);
@@ -291,9 +350,11 @@ describe('OpenAI Chat Completions', () => {
   });
 
   it.each([
-    [400, 'invalid_request_error', null], [401, 'invalid_request_error', 'invalid_api_key'],
-    [429, 'requests', 'rate_limit_exceeded'], [500, 'server_error', null],
-  ])('answers [[error: %i]] in OpenAI\'s error shape', async (status, type, code) => {
+    [400, 'invalid_request_error', null],
+    [401, 'invalid_request_error', 'invalid_api_key'],
+    [429, 'requests', 'rate_limit_exceeded'],
+    [500, 'server_error', null],
+  ])("answers [[error: %i]] in OpenAI's error shape", async (status, type, code) => {
     const a = await chat([{ role: 'user', content: `[[error: ${status}]]` }]);
     expect(a.status).toBe(status);
     expect(a.json).toEqual({ error: { message: expect.any(String), type, param: null, code } });
@@ -307,8 +368,13 @@ describe('OpenAI Chat Completions', () => {
   it('logs the request with the bearer token redacted', async () => {
     await chat([{ role: 'user', content: '[[read: /w/x]]' }], { tools: asChat(OPENCODE_TOOLS) });
     const r = fm.requests[0];
-    expect(r).toMatchObject({ path: '/v1/chat/completions', api: 'openai-chat', stream: true, done: true,
-      action: { kind: 'tool', intent: 'read', tool: 'read', args: { filePath: '/w/x' } } });
+    expect(r).toMatchObject({
+      path: '/v1/chat/completions',
+      api: 'openai-chat',
+      stream: true,
+      done: true,
+      action: { kind: 'tool', intent: 'read', tool: 'read', args: { filePath: '/w/x' } },
+    });
     expect(r?.headers['authorization']).toBe('[redacted]');
     expect(JSON.stringify(fm.requests)).not.toContain('sk-secret');
   });
@@ -321,9 +387,15 @@ describe('OpenAI Responses', () => {
       { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hello codex' }] },
     ]);
     expect(a.events.map((e) => e.event)).toEqual([
-      'response.created', 'response.in_progress', 'response.output_item.added', 'response.content_part.added',
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.content_part.added',
       ...Array(a.events.length - 8).fill('response.output_text.delta'),
-      'response.output_text.done', 'response.content_part.done', 'response.output_item.done', 'response.completed',
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.completed',
     ]);
     expect(a.events.length).toBeGreaterThan(10);
     const c = responsesCollect(a.events);
@@ -339,10 +411,12 @@ describe('OpenAI Responses', () => {
     expect(responsesCollect(a.events).text).toBe('You said: just a string');
   });
 
-  it('calls codex\'s array-command shell, arguments streamed as function_call_arguments deltas', async () => {
+  it("calls codex's array-command shell, arguments streamed as function_call_arguments deltas", async () => {
     const a = await responses([{ role: 'user', content: [{ type: 'input_text', text: '[[bash: echo "hi there"]]' }] }], { tools: asResponses(CODEX_TOOLS) });
     const c = responsesCollect(a.events);
-    expect(c.calls).toEqual([expect.objectContaining({ type: 'function_call', name: 'shell', call_id: expect.stringMatching(/^call_/), arguments: { command: ['bash', '-lc', 'echo "hi there"'] } })]);
+    expect(c.calls).toEqual([
+      expect.objectContaining({ type: 'function_call', name: 'shell', call_id: expect.stringMatching(/^call_/), arguments: { command: ['bash', '-lc', 'echo "hi there"'] } }),
+    ]);
     const done = a.events.find((e) => e.event === 'response.function_call_arguments.done')?.data;
     expect(JSON.parse(done.arguments)).toEqual({ command: ['bash', '-lc', 'echo "hi there"'] });
     expect(a.events.filter((e) => e.event === 'response.function_call_arguments.delta').length).toBeGreaterThan(1);
@@ -350,13 +424,13 @@ describe('OpenAI Responses', () => {
   });
 
   it('reads through the shell when codex offers no read tool', async () => {
-    const a = await responses([{ role: 'user', content: '[[read: /w/it\'s.txt]]' }], { tools: asResponses(CODEX_TOOLS) });
+    const a = await responses([{ role: 'user', content: "[[read: /w/it's.txt]]" }], { tools: asResponses(CODEX_TOOLS) });
     const c = responsesCollect(a.events);
     expect(c.calls[0]).toMatchObject({ name: 'shell', arguments: { command: ['bash', '-lc', `cat '/w/it'\\''s.txt'`] } });
     expect(fm.requests[0]?.action).toMatchObject({ intent: 'read', via: 'shell' });
   });
 
-  it('writes with codex\'s freeform apply_patch as a custom_tool_call', async () => {
+  it("writes with codex's freeform apply_patch as a custom_tool_call", async () => {
     const a = await responses([{ role: 'user', content: '[[write: /w/n.txt | a\\nb]]' }], { tools: asResponses(CODEX_TOOLS) });
     const c = responsesCollect(a.events);
     const patch = '*** Begin Patch\n*** Add File: /w/n.txt\n+a\n+b\n*** End Patch';
@@ -371,11 +445,14 @@ describe('OpenAI Responses', () => {
   });
 
   it('answers a function_call_output with a closing text', async () => {
-    const a = await responses([
-      { role: 'user', content: [{ type: 'input_text', text: '[[bash: ls]]' }] },
-      { type: 'function_call', call_id: 'call_1', name: 'shell', arguments: '{"command":["bash","-lc","ls"]}' },
-      { type: 'function_call_output', call_id: 'call_1', output: RESULT },
-    ], { tools: asResponses(CODEX_TOOLS) });
+    const a = await responses(
+      [
+        { role: 'user', content: [{ type: 'input_text', text: '[[bash: ls]]' }] },
+        { type: 'function_call', call_id: 'call_1', name: 'shell', arguments: '{"command":["bash","-lc","ls"]}' },
+        { type: 'function_call_output', call_id: 'call_1', output: RESULT },
+      ],
+      { tools: asResponses(CODEX_TOOLS) },
+    );
     const c = responsesCollect(a.events);
     expect(c.calls).toEqual([]);
     expect(c.text).toBe(`Done: ${RESULT.slice(0, 80)}`);
@@ -383,12 +460,15 @@ describe('OpenAI Responses', () => {
 
   it('emits a reasoning summary when asked to think', async () => {
     const a = await responses('[[think: let me see]] ok');
-    const delta = a.events.filter((e) => e.event === 'response.reasoning_summary_text.delta').map((e) => e.data.delta).join('');
+    const delta = a.events
+      .filter((e) => e.event === 'response.reasoning_summary_text.delta')
+      .map((e) => e.data.delta)
+      .join('');
     expect(delta).toBe('let me see');
     expect(responsesCollect(a.events).completed.output[0]).toMatchObject({ type: 'reasoning', summary: [{ type: 'summary_text', text: 'let me see' }] });
   });
 
-  it('answers [[error: 400]] in OpenAI\'s error shape', async () => {
+  it("answers [[error: 400]] in OpenAI's error shape", async () => {
     const a = await responses('[[error: 400]]');
     expect(a.status).toBe(400);
     expect(a.json).toEqual({ error: { message: expect.any(String), type: 'invalid_request_error', param: null, code: null } });
@@ -418,7 +498,7 @@ describe('Gemini', () => {
     ['bash', '[[bash: ls -a]]', 'run_shell_command', { command: 'ls -a' }],
     ['read', '[[read: /w/a.md]]', 'read_file', { absolute_path: '/w/a.md' }],
     ['write', '[[write: /w/b.md | # title]]', 'write_file', { file_path: '/w/b.md', content: '# title' }],
-  ])('calls gemini-cli\'s own %s tool with a functionCall part', async (_k, prompt, name, args) => {
+  ])("calls gemini-cli's own %s tool with a functionCall part", async (_k, prompt, name, args) => {
     const a = await gemini([{ role: 'user', parts: [{ text: prompt }] }], { tools: asGemini(GEMINI_CLI_TOOLS) });
     const c = geminiCollect(a.events);
     expect(c.calls).toEqual([{ name, args }]);
@@ -431,17 +511,20 @@ describe('Gemini', () => {
   });
 
   it('answers a functionResponse with a closing text', async () => {
-    const a = await gemini([
-      { role: 'user', parts: [{ text: '[[read: /w/a.md]]' }] },
-      { role: 'model', parts: [{ functionCall: { name: 'read_file', args: { absolute_path: '/w/a.md' } } }] },
-      { role: 'user', parts: [{ functionResponse: { name: 'read_file', response: { output: RESULT } } }] },
-    ], { tools: asGemini(GEMINI_CLI_TOOLS) });
+    const a = await gemini(
+      [
+        { role: 'user', parts: [{ text: '[[read: /w/a.md]]' }] },
+        { role: 'model', parts: [{ functionCall: { name: 'read_file', args: { absolute_path: '/w/a.md' } } }] },
+        { role: 'user', parts: [{ functionResponse: { name: 'read_file', response: { output: RESULT } } }] },
+      ],
+      { tools: asGemini(GEMINI_CLI_TOOLS) },
+    );
     const c = geminiCollect(a.events);
     expect(c.calls).toEqual([]);
     expect(c.text).toBe(`Done: ${RESULT.slice(0, 80)}`);
   });
 
-  it('answers [[error: 400]] with Google\'s error shape', async () => {
+  it("answers [[error: 400]] with Google's error shape", async () => {
     const a = await gemini([{ role: 'user', parts: [{ text: '[[error: 400]]' }] }]);
     expect(a.status).toBe(400);
     expect(a.json).toEqual({ error: { code: 400, message: expect.any(String), status: 'INVALID_ARGUMENT' } });
@@ -461,9 +544,16 @@ describe('Gemini', () => {
   });
 
   it('answers structured-output side requests (next-speaker check) with schema JSON', async () => {
-    const schema = { type: 'object', properties: { reasoning: { type: 'string' }, next_speaker: { type: 'string', enum: ['user', 'model'] } }, required: ['reasoning', 'next_speaker'] };
-    const g = await gemini([{ role: 'user', parts: [{ text: 'Analyze your last response' }] }],
-      { generationConfig: { responseMimeType: 'application/json', responseJsonSchema: schema } }, 'generateContent');
+    const schema = {
+      type: 'object',
+      properties: { reasoning: { type: 'string' }, next_speaker: { type: 'string', enum: ['user', 'model'] } },
+      required: ['reasoning', 'next_speaker'],
+    };
+    const g = await gemini(
+      [{ role: 'user', parts: [{ text: 'Analyze your last response' }] }],
+      { generationConfig: { responseMimeType: 'application/json', responseJsonSchema: schema } },
+      'generateContent',
+    );
     expect(JSON.parse(g.json.candidates[0].content.parts[0].text)).toEqual({ reasoning: expect.any(String), next_speaker: 'user' });
   });
 
@@ -471,7 +561,8 @@ describe('Gemini', () => {
     await post('/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse&key=gm-query-secret', { contents: [{ parts: [{ text: 'x' }] }] });
     await gemini([{ role: 'user', parts: [{ text: 'y' }] }]);
     expect(fm.requests.map((r) => [r.api, r.model, r.stream, r.query['alt']])).toEqual([
-      ['gemini', 'gemini-2.5-pro', true, 'sse'], ['gemini', 'gemini-2.5-flash', true, 'sse'],
+      ['gemini', 'gemini-2.5-pro', true, 'sse'],
+      ['gemini', 'gemini-2.5-flash', true, 'sse'],
     ]);
     expect(fm.requests[0]?.query['key']).toBe('[redacted]');
     expect(fm.requests[1]?.headers['x-goog-api-key']).toBe('[redacted]');
@@ -480,14 +571,14 @@ describe('Gemini', () => {
 });
 
 describe('model lists, unknown routes, bad bodies', () => {
-  it('lists models in each provider\'s shape', async () => {
-    const o = await (await fetch(fm.url + '/v1/models')).json() as Loose;
+  it("lists models in each provider's shape", async () => {
+    const o = (await (await fetch(fm.url + '/v1/models')).json()) as Loose;
     expect(o.object).toBe('list');
     expect(o.data[0]).toMatchObject({ id: expect.any(String), object: 'model' });
-    const an = await (await fetch(fm.url + '/v1/models', { headers: { 'anthropic-version': '2023-06-01' } })).json() as Loose;
+    const an = (await (await fetch(fm.url + '/v1/models', { headers: { 'anthropic-version': '2023-06-01' } })).json()) as Loose;
     expect(an).toMatchObject({ has_more: false, first_id: expect.any(String) });
     expect(an.data[0]).toMatchObject({ type: 'model', id: expect.any(String), display_name: expect.any(String) });
-    const g = await (await fetch(fm.url + '/v1beta/models')).json() as Loose;
+    const g = (await (await fetch(fm.url + '/v1beta/models')).json()) as Loose;
     expect(g.models[0].name).toMatch(/^models\//);
     expect(fm.requests.map((r) => r.action.kind)).toEqual(['list', 'list', 'list']);
   });
@@ -532,7 +623,9 @@ describe('slow streams', () => {
   it('notices a client that goes away mid-stream and stops writing', async () => {
     const ac = new AbortController();
     const res = await fetch(fm.url + '/v1/messages', {
-      method: 'POST', body: JSON.stringify({ model: 'm', stream: true, messages: [{ role: 'user', content: '[[slow: 10000]]' }] }), signal: ac.signal,
+      method: 'POST',
+      body: JSON.stringify({ model: 'm', stream: true, messages: [{ role: 'user', content: '[[slow: 10000]]' }] }),
+      signal: ac.signal,
     });
     expect(res.status).toBe(200);
     await fm.waitFor((r) => r.framesSent >= 6);
@@ -547,22 +640,51 @@ describe('slow streams', () => {
 describe('tool choice and arguments', () => {
   it('never picks look-alike tools', () => {
     expect(pickTool('bash', CLAUDE_CODE_TOOLS)?.name).toBe('Bash');
-    expect(pickTool('bash', CLAUDE_CODE_TOOLS.filter((t) => t.name !== 'Bash'))).toBeUndefined();
+    expect(
+      pickTool(
+        'bash',
+        CLAUDE_CODE_TOOLS.filter((t) => t.name !== 'Bash'),
+      ),
+    ).toBeUndefined();
     expect(pickTool('read', GEMINI_CLI_TOOLS)?.name).toBe('read_file');
-    expect(pickTool('read', GEMINI_CLI_TOOLS.filter((t) => t.name !== 'read_file'))).toBeUndefined();
+    expect(
+      pickTool(
+        'read',
+        GEMINI_CLI_TOOLS.filter((t) => t.name !== 'read_file'),
+      ),
+    ).toBeUndefined();
     expect(pickTool('read', CODEX_TOOLS)).toBeUndefined();
-    expect(pickTool('write', COPILOT_TOOLS.filter((t) => t.name !== 'create' && t.name !== 'edit'))).toBeUndefined();
+    expect(
+      pickTool(
+        'write',
+        COPILOT_TOOLS.filter((t) => t.name !== 'create' && t.name !== 'edit'),
+      ),
+    ).toBeUndefined();
   });
 
   it('writes through an edit tool with an empty old string when no write tool exists', () => {
-    const plan = planToolCall({ intent: 'write', target: '/w/e.txt', content: 'x' }, OPENCODE_TOOLS.filter((t) => t.name !== 'write'));
+    const plan = planToolCall(
+      { intent: 'write', target: '/w/e.txt', content: 'x' },
+      OPENCODE_TOOLS.filter((t) => t.name !== 'write'),
+    );
     expect(plan).toMatchObject({ tool: 'edit', args: { filePath: '/w/e.txt', oldString: '', newString: 'x' } });
   });
 
   it('picks the view/create command of a text-editor style tool', () => {
-    const editor = [{ name: 'str_replace_based_edit_tool', schema: { type: 'object', properties: {
-      command: { type: 'string', enum: ['view', 'create', 'str_replace', 'insert'] }, path: { type: 'string' }, file_text: { type: 'string' },
-    }, required: ['command', 'path'] } }];
+    const editor = [
+      {
+        name: 'str_replace_based_edit_tool',
+        schema: {
+          type: 'object',
+          properties: {
+            command: { type: 'string', enum: ['view', 'create', 'str_replace', 'insert'] },
+            path: { type: 'string' },
+            file_text: { type: 'string' },
+          },
+          required: ['command', 'path'],
+        },
+      },
+    ];
     expect(planToolCall({ intent: 'read', target: '/a' }, editor)?.args).toEqual({ command: 'view', path: '/a' });
     expect(planToolCall({ intent: 'write', target: '/a', content: 'c' }, editor)?.args).toEqual({ command: 'create', path: '/a', file_text: 'c' });
   });

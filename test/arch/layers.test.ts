@@ -2,6 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, dirname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import LAYERS from './layers.json' with { type: 'json' };
 
 /**
  * DESIGN.md: imports point down only. Each src/ folder lists the folders it may import at run time,
@@ -9,29 +10,12 @@ import { fileURLToPath } from 'node:url';
  */
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 
-const RUNTIME: Record<string, string[]> = {
-  protocol: [],
-  thread: [],
-  permission: ['protocol'],
-  session: ['protocol', 'thread', 'permission'],
-  providers: ['session', 'protocol', 'thread', 'permission'],
-  host: ['providers', 'session', 'protocol', 'thread', 'permission'],
-  // The store reads and writes the protocol's wire-log format (pure functions, no I/O).
-  store: ['protocol'],
-  // The library face of DESIGN.md (createHarness): host + store + registry, below the other faces.
-  harness: ['host', 'store', 'providers', 'session', 'protocol', 'thread', 'permission', 'demo'],
-  // The faces may start the bundled demo agent (demo/command.ts), never import each other.
-  // `talaria serve` is a CLI command that starts the server face.
-  cli: ['server', 'harness', 'host', 'store', 'providers', 'session', 'protocol', 'thread', 'permission', 'demo'],
-  server: ['harness', 'host', 'store', 'providers', 'session', 'protocol', 'thread', 'permission', 'demo'],
-  caps: ['harness', 'host', 'store', 'providers', 'session', 'protocol', 'thread', 'permission', 'demo'],
-  demo: ['protocol'],
-};
-const TYPES_ONLY: Record<string, string[]> = {
-  thread: ['protocol'],
-  permission: ['thread'],
-  store: ['thread', 'protocol', 'session', 'permission'],
-};
+// Why each edge exists: the store reads and writes the protocol's wire-log format (pure
+// functions) and keeps to thread and protocol types (the recorder lives in harness); harness is
+// the library face (host + store + registry); the faces (cli, server, caps) may start the bundled
+// demo agent but never import each other (except cli → server: `talaria serve` starts it).
+const RUNTIME: Record<string, string[]> = LAYERS.runtime;
+const TYPES_ONLY: Record<string, string[]> = LAYERS.typesOnly;
 // Files allowed to import the SDK runtime: the protocol adapter, and the demo agent (a separate program).
 const SDK_RUNTIME_OK = [/^protocol\/connection\.ts$/, /^demo\//];
 
@@ -42,13 +26,16 @@ function walk(dir: string): string[] {
   });
 }
 
-interface Imp { spec: string; typeOnly: boolean }
+interface Imp {
+  spec: string;
+  typeOnly: boolean;
+}
 function importsOf(source: string): Imp[] {
   const out: Imp[] = [];
   const re = /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/g;
-  for (let m; (m = re.exec(source)); ) out.push({ spec: m[3]!, typeOnly: Boolean(m[2]) });
+  for (let m; (m = re.exec(source));) out.push({ spec: m[3]!, typeOnly: Boolean(m[2]) });
   const dyn = /import\(\s*['"]([^'"]+)['"]\s*\)/g;
-  for (let m; (m = dyn.exec(source)); ) out.push({ spec: m[1]!, typeOnly: false });
+  for (let m; (m = dyn.exec(source));) out.push({ spec: m[1]!, typeOnly: false });
   return out;
 }
 
@@ -62,11 +49,19 @@ export function violations(files: { rel: string; source: string }[]): string[] {
         continue;
       }
       if (!imp.spec.startsWith('.')) continue;
-      const target = relative(SRC, resolve(SRC, dirname(rel), imp.spec)).split(sep).join('/');
-      if (target.startsWith('..')) { bad.push(`${rel}: imports outside src (${imp.spec})`); continue; }
+      const target = relative(SRC, resolve(SRC, dirname(rel), imp.spec))
+        .split(sep)
+        .join('/');
+      if (target.startsWith('..')) {
+        bad.push(`${rel}: imports outside src (${imp.spec})`);
+        continue;
+      }
       const tLayer = target.includes('/') ? target.split('/')[0]! : '(root)';
       if (layer === '(root)' || tLayer === layer) continue;
-      if (tLayer === '(root)') { bad.push(`${rel}: imports the package root`); continue; }
+      if (tLayer === '(root)') {
+        bad.push(`${rel}: imports the package root`);
+        continue;
+      }
       const ok = (RUNTIME[layer] ?? []).includes(tLayer) || (imp.typeOnly && (TYPES_ONLY[layer] ?? []).includes(tLayer));
       if (!ok) bad.push(`${rel}: ${layer} may not import ${imp.typeOnly ? 'types from ' : ''}${tLayer} (${imp.spec})`);
     }
@@ -90,12 +85,17 @@ describe('layer rules', () => {
       { rel: 'session/t.ts', source: "import type { SessionUpdate } from '@agentclientprotocol/sdk';" },
       { rel: 'server/app.ts', source: "export { x } from '../cli/main.js';" },
       { rel: 'protocol/connection.ts', source: "import * as acp from '@agentclientprotocol/sdk';" },
+      { rel: 'store/recorder.ts', source: "import type { SessionEvent } from '../session/events.js';" },
+      { rel: 'store/permissions.ts', source: "import type { PermissionRule } from '../permission/types.js';" },
+      { rel: 'store/wire-log.ts', source: "import type { Frame } from '../protocol/types.js';" },
     ]);
     expect(bad).toEqual([
       'thread/reducer.ts: thread may not import session (../session/session.js)',
       'thread/y.ts: thread may not import protocol (../protocol/errors.js)',
       'session/s.ts: SDK runtime import',
       'server/app.ts: server may not import cli (../cli/main.js)',
+      'store/recorder.ts: store may not import types from session (../session/events.js)',
+      'store/permissions.ts: store may not import types from permission (../permission/types.js)',
     ]);
   });
 });
@@ -148,8 +148,8 @@ describe('web layer', () => {
         { rel: 'api/ok.ts', source: "import { connectServer } from '../../../src/server/client/index.js';\nimport './local.js';" },
       ]),
     ).toEqual([
-      "web/src/state/a.ts: web may import only the server contract and client (../../../src/thread/types.js)",
-      "web/src/b.tsx: web may import only the server contract and client (../../src/session/events.js)",
+      'web/src/state/a.ts: web may import only the server contract and client (../../../src/thread/types.js)',
+      'web/src/b.tsx: web may import only the server contract and client (../../src/session/events.js)',
       'web/src/c.ts: Node built-in (node:fs)',
     ]);
   });

@@ -9,11 +9,11 @@ import { fileURLToPath } from 'node:url';
 import { baselineCases, cases, selectCases } from '../../bench/cases.js';
 import { runProducerSelfTest, spawnFlood, stopAgent } from '../../bench/flood-driver.js';
 import { runFloor, runPipeCeiling } from '../../bench/floor.js';
-import { buildRows, formatTable } from '../../bench/report.js';
+import { buildRows, formatTable, missedTargets } from '../../bench/report.js';
 import { runSdkBaseline } from '../../bench/sdk-baseline.js';
 import { percentile } from '../../bench/stats.js';
 import { talariaCases } from '../../bench/talaria-cases.js';
-import { isNotMeasured, type BenchCase, type BenchOptions, type CaseResult } from '../../bench/types.js';
+import { isNotMeasured, type BenchCase, type BenchOptions, type CaseResult, type ReportRow } from '../../bench/types.js';
 
 // Correctness only: frames counted == frames sent. Never asserts on speed.
 const N = 500;
@@ -108,7 +108,14 @@ describe('report', () => {
     const core = talariaCases.find((c) => c.name === 'talaria.core')!;
     const startup = talariaCases.find((c) => c.name === 'talaria.startup')!;
     results.set(core.name, { name: core.name, role: core.role, samples: [], medians: {}, notMeasured: { notMeasured: 'not yet measured (TODO)', reason: 'todo' }, notes: [] });
-    results.set(startup.name, { name: startup.name, role: startup.role, samples: [], medians: {}, notMeasured: { notMeasured: 'skipped: no agent', reason: 'skipped' }, notes: [] });
+    results.set(startup.name, {
+      name: startup.name,
+      role: startup.role,
+      samples: [],
+      medians: {},
+      notMeasured: { notMeasured: 'skipped: no agent', reason: 'skipped' },
+      notes: [],
+    });
     const rows = buildRows([core, startup], results);
     expect(rows.length).toBeGreaterThan(0);
     for (const r of rows) expect(r.value).toBeNull();
@@ -118,15 +125,49 @@ describe('report', () => {
     expect(table).not.toMatch(/PASS|FAIL/);
   });
 
-  it('judges an absolute at-most target (the paired start-up ratio) and shows a baseline label', () => {
+  it('judges an absolute at-most target (the paired start-up ratio, wall and client CPU) and shows a baseline label', () => {
     const startup = talariaCases.find((c) => c.name === 'talaria.startup')!;
     const values = { ms: 105, sdkMs: 100, cpuMs: 5, sdkCpuMs: 5 };
-    const judged = (pairRatio: number) =>
-      buildRows([startup], new Map([[startup.name, result(startup.name, { ...values, pairRatio })]])).map((r) => r.status);
-    expect(judged(1.05)).toEqual(['info', 'pass', 'info']);
-    expect(judged(1.06)).toEqual(['info', 'fail', 'info']);
-    const rows = buildRows([startup], new Map([[startup.name, result(startup.name, { ...values, pairRatio: 1 })]]));
+    const judged = (pairRatio: number, cpuRatio = 1) =>
+      buildRows([startup], new Map([[startup.name, result(startup.name, { ...values, pairRatio, cpuRatio })]])).map((r) => r.status);
+    expect(judged(1.05)).toEqual(['info', 'pass', 'info', 'pass']);
+    expect(judged(1.06)).toEqual(['info', 'fail', 'info', 'pass']);
+    // Start-up is judged on the client's CPU too, not only on wall time.
+    expect(judged(1, 1.25)).toEqual(['info', 'pass', 'info', 'pass']);
+    expect(judged(1, 1.3)).toEqual(['info', 'pass', 'info', 'fail']);
+    const rows = buildRows([startup], new Map([[startup.name, result(startup.name, { ...values, pairRatio: 1, cpuRatio: 1 })]]));
     expect(rows[0]).toMatchObject({ baseline: 'sdk (paired)', ratio: 1.05 });
+  });
+
+  it('the store is judged term by term: an extra wire-log row cannot hide a missing entry', () => {
+    const store = talariaCases.find((c) => c.name === 'talaria.store')!;
+    const rows = (framesMissing: number, entriesMissing: number) =>
+      buildRows([store], new Map([[store.name, result(store.name, { framesPerSec: 1, lost: 0, framesMissing, entriesMissing })]]))
+        .filter((r) => /rows/.test(r.unit))
+        .map((r) => r.status);
+    expect(rows(0, 0)).toEqual(['pass', 'pass']);
+    // The old single signed sum (−1 + 1 = 0) passed this.
+    expect(rows(-1, 1)).toEqual(['fail', 'fail']);
+    expect(rows(0, 1)).toEqual(['pass', 'fail']);
+  });
+
+  it('the bench fails (exit 1) on any missed or unjudged target and on errors; info rows never fail it', () => {
+    const row = (status: ReportRow['status'], target: string | null): ReportRow => ({
+      name: `${status} ${target ?? 'no target'}`,
+      value: 1,
+      unit: 'x',
+      baseline: null,
+      baselineValue: null,
+      ratio: null,
+      ratioKind: null,
+      target,
+      status,
+    });
+    const ok = [row('pass', '≤ 3×'), row('info', null)];
+    expect(missedTargets(ok)).toEqual([]);
+    for (const bad of [row('fail', '≤ 3×'), row('no baseline', '≥ 1× sdk'), row('todo', '< 500 ms'), row('skipped', '= 0'), row('error', null)]) {
+      expect(missedTargets([...ok, bad])).toEqual([bad]);
+    }
   });
 
   it('judges targets against the same-run baseline, and never passes without one', () => {

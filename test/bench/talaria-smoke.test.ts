@@ -69,15 +69,18 @@ describe('Talaria cases, once each with a tiny N', () => {
 
   it('store: every frame seen, and every frame and entry is in the store', async () => {
     const v = await runSingle('talaria.store');
-    expect([v['framesSent'], v['framesSeen'], v['lost'], v['storeLost']]).toEqual([TINY.frames, TINY.frames, 0, 0]);
+    expect([v['framesSent'], v['framesSeen'], v['lost'], v['framesMissing'], v['entriesMissing']]).toEqual([TINY.frames, TINY.frames, 0, 0, 0]);
     expect(v['storedFrames']).toBe(TINY.frames + 6);
     expect(v['storedEntries']).toBeGreaterThan(0);
   });
 
-  it('start-up: Talaria/SDK pairs on the demo agent, one sample each', async () => {
+  it('start-up: Talaria/SDK pairs on the demo agent, one sample each, wall and client CPU', async () => {
     const pairs = await runCase('talaria.startup');
     expect(pairs).toHaveLength(2 * TINY.startupRuns);
-    for (const v of pairs) expect(v['pairRatio']).toBeCloseTo(v['ms']! / v['sdkMs']!, 9);
+    for (const v of pairs) {
+      expect(v['pairRatio']).toBeCloseTo(v['ms']! / v['sdkMs']!, 9);
+      expect(v['cpuRatio']).toBeCloseTo(v['cpuMs']! / v['sdkCpuMs']!, 9);
+    }
   });
 
   it('history load: the replay rebuilds exactly N entries, no frame lost', async () => {
@@ -99,10 +102,15 @@ describe('Talaria cases, once each with a tiny N', () => {
     expect([v['framesSent'], v['framesSeen'], v['lost'], v['badSessions']]).toEqual([perSession * TINY.sessions, perSession * TINY.sessions, 0, 0]);
   });
 
-  it('idle: a positive heap figure per session', async () => {
+  it('idle: the figure is the heap delta over exactly the sessions held while it was read', async () => {
     const v = await runSingle('talaria.idle');
-    expect(v['mbPerSession']).toBeGreaterThan(0);
+    // The sign of a delta over 3 sessions is noise; what it is computed from is not.
     expect(v['sessions']).toBe(TINY.idleSessions);
+    expect(v['liveSessions']).toBe(TINY.idleSessions + TINY.idleProcesses);
+    expect(v['heapBefore']).toBeGreaterThan(0);
+    expect(v['heapAfter']).toBeGreaterThan(0);
+    expect(v['mbPerSession']).toBeCloseTo((v['heapAfter']! - v['heapBefore']!) / TINY.idleSessions / (1024 * 1024), 9);
+    expect(v['kbPerSession']).toBeCloseTo(v['mbPerSession']! * 1024, 9);
   });
 
   it('an isolated case runs in a fresh process and reports back', async () => {

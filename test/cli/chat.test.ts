@@ -107,7 +107,7 @@ describe.runIf(tmux)('talaria chat in a terminal (tmux)', () => {
 });
 
 describe.runIf(tmux)('talaria chat polish (tmux)', () => {
-  it('Markdown, word wrap, one-key answers, the diff once, aligned /help, the tour\'s leftover, Ctrl-C after a quick cancel quits, a resume hint', async () => {
+  it("Markdown, word wrap, one-key answers, the diff once, aligned /help, the tour's leftover, Ctrl-C after a quick cancel quits, a resume hint", async () => {
     const cwd = workspace();
     const env = demoEnv(tempDir('chat-home'), { TALARIA_DEMO_SLOW_CHUNKS: '100000', TALARIA_DEMO_SLOW_DELAY_MS: '20' });
     const pane = new TmuxPane([process.execPath, '--import', TSX, MAIN, 'chat'], { cwd, env: { ...env, PATH: process.env.PATH ?? '' }, width: 72, height: 60 });
@@ -139,7 +139,10 @@ describe.runIf(tmux)('talaria chat polish (tmux)', () => {
       pane.type('/help');
       pane.keys('Enter');
       screen = await pane.waitFor((s) => s.includes('Stream slowly so you can cancel'), SLOW);
-      const help = screen.slice(screen.lastIndexOf('Commands:')).split('\n').filter((l) => /^ {2}\/\w/.test(l));
+      const help = screen
+        .slice(screen.lastIndexOf('Commands:'))
+        .split('\n')
+        .filter((l) => /^ {2}\/\w/.test(l));
       expect(help.length).toBeGreaterThan(10);
       expect(new Set(help.map((l) => l.search(/(?<=\S)\s{2,}\S/) + l.slice(l.search(/(?<=\S)\s{2,}\S/)).search(/\S/))).size).toBe(1);
 

@@ -67,7 +67,15 @@ describe('talaria dispatch', () => {
     expect(main.code).toBe(0);
     for (const c of ['chat', 'run', 'replay', 'models', 'mode', 'doctor']) expect(main.stdout).toContain(c);
     const run = await cli(['run', '--help']);
-    for (const [code, word] of [[0, 'end_turn'], [2, 'bad usage'], [3, 'refused'], [4, 'limit'], [5, 'crashed'], [6, 'not ready'], [130, 'cancelled']] as const) {
+    for (const [code, word] of [
+      [0, 'end_turn'],
+      [2, 'bad usage'],
+      [3, 'refused'],
+      [4, 'limit'],
+      [5, 'crashed'],
+      [6, 'not ready'],
+      [130, 'cancelled'],
+    ] as const) {
       expect(run.stdout).toMatch(new RegExp(`\\n  ${code} +.*${word}`));
     }
     for (const c of ['chat', 'replay', 'models', 'mode', 'doctor', 'agents', 'sessions']) {

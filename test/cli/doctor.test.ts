@@ -24,11 +24,7 @@ function machine(o: { hermes?: 'configured' | 'unconfigured' } = {}) {
 describe.concurrent('talaria doctor without Hermes', () => {
   it('lists every agent with its install fix; the demo is chosen and ready (0); asking for hermes is not ready (6)', async () => {
     const m = machine();
-    const [plain, hermes, run] = await Promise.all([
-      runCli(['doctor'], m),
-      runCli(['doctor', '--agent', 'hermes'], m),
-      runCli(['run', '--agent', 'hermes', 'hi'], m),
-    ]);
+    const [plain, hermes, run] = await Promise.all([runCli(['doctor'], m), runCli(['doctor', '--agent', 'hermes'], m), runCli(['run', '--agent', 'hermes', 'hi'], m)]);
     expect(plain.code).toBe(EXIT.OK);
     expect(plain.stdout).toContain('✗ hermes       Hermes Agent — not installed');
     expect(plain.stdout).toMatch(/Hermes Agent is not installed \(looked in: PATH, .*\)\.\n\s+fix: Install Hermes Agent \(https:\/\/github\.com\/NousResearch\/hermes-agent\)/);
@@ -52,7 +48,10 @@ describe.concurrent('talaria doctor without Hermes', () => {
     ]);
     const d = JSON.parse(json.stdout) as { chosen: unknown; agents: { providerId: string; ready: boolean; gaps: { fix: string }[] }[] };
     expect(d.chosen).toEqual({ provider: 'demo', from: 'fallback', ready: true });
-    expect(d.agents.find((a) => a.providerId === 'hermes')).toMatchObject({ ready: false, gaps: [expect.objectContaining({ fix: expect.stringContaining('Install Hermes Agent') })] });
+    expect(d.agents.find((a) => a.providerId === 'hermes')).toMatchObject({
+      ready: false,
+      gaps: [expect.objectContaining({ fix: expect.stringContaining('Install Hermes Agent') })],
+    });
     expect(unknown.code).toBe(EXIT.USAGE);
     expect(unknown.stderr).toContain("unknown agent 'nope'");
     expect(table.code).toBe(0);

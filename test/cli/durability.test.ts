@@ -53,7 +53,10 @@ describe('durability through the CLI', () => {
       expect(rows.length).toBeGreaterThanOrEqual(seen);
       rows.forEach((w, i) => expect(w.seq).toBe(i + 1));
       expect(JSON.parse(rows[0]!.msg)).toMatchObject({ method: 'initialize' });
-      const chunks = rows.map((w) => chunkNo(w.msg)).filter((n): n is string => n !== undefined).map(Number);
+      const chunks = rows
+        .map((w) => chunkNo(w.msg))
+        .filter((n): n is string => n !== undefined)
+        .map(Number);
       expect(chunks.length).toBeGreaterThan(100);
       chunks.forEach((n, i) => expect(n).toBe(i + 1));
       // Every session-scoped frame is this session's.

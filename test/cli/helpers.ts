@@ -118,7 +118,9 @@ export class TmuxPane {
   private readonly socket = join(tempDir('tmux'), 'sock');
 
   constructor(command: string[], o: { cwd: string; env: Record<string, string>; width?: number; height?: number }) {
-    const env = Object.entries(o.env).map(([k, v]) => `${k}=${shq(v)}`).join(' ');
+    const env = Object.entries(o.env)
+      .map(([k, v]) => `${k}=${shq(v)}`)
+      .join(' ');
     // The pane stays open after the CLI exits so its exit code can be read.
     const line = `env ${env} ${command.map(shq).join(' ')}; echo "EXITED=$?"; exec sleep 600`;
     this.tmux(['new-session', '-d', '-s', 'main', '-x', String(o.width ?? 110), '-y', String(o.height ?? 45), '-c', o.cwd, line]);

@@ -94,20 +94,23 @@ function normalize(stdout: string): unknown[] {
 
 function normalizeLines(stdout: string): unknown[] {
   const turnIds = new Map<string, string>();
-  const mapTurns = (s: string) => s.replace(/turn-[0-9a-f]{8}-\d+/g, (id) => {
-    if (!turnIds.has(id)) turnIds.set(id, `turn#${turnIds.size + 1}`);
-    return turnIds.get(id)!;
-  });
+  const mapTurns = (s: string) =>
+    s.replace(/turn-[0-9a-f]{8}-\d+/g, (id) => {
+      if (!turnIds.has(id)) turnIds.set(id, `turn#${turnIds.size + 1}`);
+      return turnIds.get(id)!;
+    });
   const lines = ndjsonLines(mapTurns(stdout));
   // A live run's lines carry Talaria's id; a wire log knows only the agent's (run.started names both).
   const started = lines[0] as { sessionId?: string; agentSessionId?: string };
   const agentId = (id: unknown) => (started.agentSessionId && id === started.sessionId ? started.agentSessionId : id);
-  return lines.map((l): Record<string, unknown> => ({ ...l, sessionId: agentId(l.sessionId) })).map((l) => {
-    const { at: _at, seq: _seq, durationMs: _d, ...rest } = l;
-    if (rest.type === 'run.started') return { type: rest.type, sessionId: rest.sessionId };
-    if (rest.type === 'run.ended') return { type: rest.type, sessionId: rest.sessionId, stopReason: rest.stopReason, exitCode: rest.exitCode };
-    return rest;
-  });
+  return lines
+    .map((l): Record<string, unknown> => ({ ...l, sessionId: agentId(l.sessionId) }))
+    .map((l) => {
+      const { at: _at, seq: _seq, durationMs: _d, ...rest } = l;
+      if (rest.type === 'run.started') return { type: rest.type, sessionId: rest.sessionId };
+      if (rest.type === 'run.ended') return { type: rest.type, sessionId: rest.sessionId, stopReason: rest.stopReason, exitCode: rest.exitCode };
+      return rest;
+    });
 }
 
 async function liveThenReplay(args: string[], env: Record<string, string> = {}) {

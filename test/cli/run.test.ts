@@ -45,9 +45,7 @@ describe.concurrent('talaria run against the demo agent', () => {
     expect(j).toMatchObject({ v: 1, stopReason: 'end_turn', exitCode: 0 });
     expect(typeof j.sessionId).toBe('string');
     expect(j.text).toContain('I read notes.txt');
-    expect(j.toolCalls).toEqual([
-      expect.objectContaining({ title: 'Read notes.txt', kind: 'read', status: 'completed', locations: [join(cwd, 'notes.txt')] }),
-    ]);
+    expect(j.toolCalls).toEqual([expect.objectContaining({ title: 'Read notes.txt', kind: 'read', status: 'completed', locations: [join(cwd, 'notes.txt')] })]);
     expect(j.usage).toEqual(expect.objectContaining({ totalTokens: expect.any(Number) }));
   });
 
@@ -103,10 +101,7 @@ describe.concurrent('talaria run against the demo agent', () => {
 
   it('refusal exits 3; an agent error exits 5 with the error in --json', async () => {
     const { cwd, env } = workspace();
-    const [refused, failed] = await Promise.all([
-      runCli(['run', '--json', 'refuse'], { cwd, env }),
-      runCli(['run', '--json', 'fail'], { cwd, env }),
-    ]);
+    const [refused, failed] = await Promise.all([runCli(['run', '--json', 'refuse'], { cwd, env }), runCli(['run', '--json', 'fail'], { cwd, env })]);
     expect(refused.code).toBe(EXIT.REFUSAL);
     expect(JSON.parse(refused.stdout)).toMatchObject({ stopReason: 'refusal', exitCode: 3 });
     expect(failed.code).toBe(EXIT.AGENT_ERROR);
@@ -138,15 +133,14 @@ describe.concurrent('talaria run against the demo agent', () => {
     expect(r.stderr).not.toContain('Read notes.txt'); // the old turn's tool card
   });
 
-  it('one id: --json gives Talaria\'s id and the agent\'s; --session takes a prefix of either', async () => {
+  it("one id: --json gives Talaria's id and the agent's; --session takes a prefix of either", async () => {
     const { cwd, env } = workspace();
     const first = JSON.parse((await runCli(['run', '--json', 'first prompt'], { cwd, env })).stdout) as { sessionId: string; agentSessionId: string };
     expect(first.agentSessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(first.sessionId).not.toBe(first.agentSessionId);
-    const [byTalaria, byAgent] = await Promise.all([
-      runCli(['run', '--json', '--session', first.sessionId.slice(0, 8), 'by talaria prefix'], { cwd, env }),
-      runCli(['run', '--json', '--session', first.agentSessionId.slice(0, 8), 'by agent prefix'], { cwd, env }),
-    ]);
+    // One after the other: a session is held by one process at a time (a second writer is refused).
+    const byTalaria = await runCli(['run', '--json', '--session', first.sessionId.slice(0, 8), 'by talaria prefix'], { cwd, env });
+    const byAgent = await runCli(['run', '--json', '--session', first.agentSessionId.slice(0, 8), 'by agent prefix'], { cwd, env });
     for (const r of [byTalaria, byAgent]) {
       expect(r.code).toBe(EXIT.OK);
       expect(JSON.parse(r.stdout)).toMatchObject({ sessionId: first.sessionId, agentSessionId: first.agentSessionId });
@@ -155,7 +149,7 @@ describe.concurrent('talaria run against the demo agent', () => {
     expect(models.sessionId).toBe(first.sessionId);
   });
 
-  it('run.started of a session restored from the store: not loaded, origin restored, the session\'s cwd', async () => {
+  it("run.started of a session restored from the store: not loaded, origin restored, the session's cwd", async () => {
     const { cwd, env } = workspace();
     const first = JSON.parse((await runCli(['run', '--json', 'first prompt'], { cwd, env })).stdout) as { sessionId: string };
     // The agent forgets its sessions: Talaria reopens from its store.
@@ -239,7 +233,10 @@ describe.concurrent('talaria run against misbehaving agents', () => {
     expectValidStream(lines);
     const errors = lines.filter((l) => l.type === 'protocol.error');
     expect(errors.length).toBeGreaterThan(5);
-    expect(errors.every((l) => l.sessionId === 'garbage-1')).toBe(true);
+    // One session: every error names it by Talaria's id, like every other line.
+    const started = lines.find((l) => l.type === 'run.started')!;
+    expect(started.agentSessionId).toBe('garbage-1');
+    expect(errors.map((l) => l.sessionId)).toEqual(errors.map(() => started.sessionId));
     expect(errors.map((l) => l.preview)).toContain('this is not json');
     const human = await runCli(['run', '--agent-cmd', fakeCmd('garbage-stdout'), 'hi'], { cwd });
     expect(human.code).toBe(EXIT.OK);
@@ -250,11 +247,7 @@ describe.concurrent('talaria run against misbehaving agents', () => {
 describe.concurrent('talaria usage through a real process', () => {
   it('bad usage exits 2 with one line; a stub exits 7', async () => {
     const cwd = tempDir('usage');
-    const [missing, bogus, stub] = await Promise.all([
-      runCli(['run'], { cwd }),
-      runCli(['run', '--bogus', 'x'], { cwd }),
-      runCli(['serve'], { cwd }),
-    ]);
+    const [missing, bogus, stub] = await Promise.all([runCli(['run'], { cwd }), runCli(['run', '--bogus', 'x'], { cwd }), runCli(['serve'], { cwd })]);
     for (const r of [missing, bogus]) {
       expect(r.code).toBe(EXIT.USAGE);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -306,7 +299,11 @@ describe.concurrent('talaria models / mode', () => {
   it('lists, switches, rejects unknown ids', async () => {
     const { cwd, env } = workspace();
     // The listing first: --set without --session makes the workspace default for new sessions.
-    const [list, bad, modes] = await Promise.all([runCli(['models'], { cwd, env }), runCli(['models', '--set', 'gpt-nope'], { cwd, env }), runCli(['mode', '--json'], { cwd, env })]);
+    const [list, bad, modes] = await Promise.all([
+      runCli(['models'], { cwd, env }),
+      runCli(['models', '--set', 'gpt-nope'], { cwd, env }),
+      runCli(['mode', '--json'], { cwd, env }),
+    ]);
     const set = await runCli(['models', '--set', 'demo-thorough', '--json'], { cwd, env });
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/\* demo-fast/);
@@ -326,7 +323,9 @@ describe.concurrent('talaria run stopped by a signal', () => {
   };
   const storedTurns = async (o: { cwd: string; env: Record<string, string> }) => {
     const listed = JSON.parse((await runCli(['sessions', 'list', '--store-only', '--json'], o)).stdout) as { sessions: { id: string }[] };
-    const exported = JSON.parse((await runCli(['sessions', 'export', listed.sessions[0]!.id, '--format', 'json'], o)).stdout) as { turns: { stopReason?: string; endedAt?: number }[] };
+    const exported = JSON.parse((await runCli(['sessions', 'export', listed.sessions[0]!.id, '--format', 'json'], o)).stdout) as {
+      turns: { stopReason?: string; endedAt?: number }[];
+    };
     return exported.turns;
   };
 

@@ -88,7 +88,11 @@ describe.concurrent('sessions survive the process', () => {
     expect((await runCli(['sessions', 'show', forkId], p)).stdout).toMatch(/keep this[\s\S]*in the fork/);
     expect((await runCli(['sessions', 'show', id], p)).stdout).not.toContain('in the fork');
 
-    for (const args of [['show', 'nope-nope'], ['archive', 'nope-nope'], ['import', join(p.cwd, 'notes.txt')]]) {
+    for (const args of [
+      ['show', 'nope-nope'],
+      ['archive', 'nope-nope'],
+      ['import', join(p.cwd, 'notes.txt')],
+    ]) {
       const r = await runCli(['sessions', ...args], p);
       expect(r.code, args.join(' ')).toBe(EXIT.USAGE);
       expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
@@ -106,7 +110,10 @@ describe.concurrent('sessions survive the process', () => {
     const listed = await listJson(h);
     expect(listed.sessions).toEqual([expect.objectContaining({ stored: true, atAgent: true })]);
     const again = await runCli(['run', '--json', '--session', listed.sessions[0]!.id, 'again'], h);
-    expect(JSON.parse(again.stdout)).toMatchObject({ sessionId: (JSON.parse(first.stdout) as { sessionId: string }).sessionId, text: 'Hello from the fake model! You said: again' });
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      sessionId: (JSON.parse(first.stdout) as { sessionId: string }).sessionId,
+      text: 'Hello from the fake model! You said: again',
+    });
     const shown = readFileSync(join(hermesHome, 'config.yaml'), 'utf8');
     expect(shown).toContain('fake-model'); // Talaria never writes Hermes' config
   });
@@ -171,13 +178,15 @@ describe.concurrent('reopening when the agent cannot load', () => {
     expect(added.find((e) => e.kind === 'notice')).toMatchObject({ code: 'history_restored', text: expect.stringContaining('the agent no longer has it') });
   });
 
-  it('a load failure that says nothing about the session falls back too, and the notice gives the agent\'s words', async () => {
+  it("a load failure that says nothing about the session falls back too, and the notice gives the agent's words", async () => {
     const p = place();
     const locked = gemini.replace('--load-error gemini', '--load-error internal');
     const first = JSON.parse((await runCli(['run', '--json', '--agent-cmd', locked, 'first words'], p)).stdout) as { sessionId: string };
     const second = await runCli(['run', '--ndjson', '--session', first.sessionId, 'second words'], p);
     expect(second.code).toBe(0);
-    const notice = ndjsonLines(second.stdout).map((l) => l.entry as { kind?: string; text?: string } | undefined).find((e) => e?.kind === 'notice');
+    const notice = ndjsonLines(second.stdout)
+      .map((l) => l.entry as { kind?: string; text?: string } | undefined)
+      .find((e) => e?.kind === 'notice');
     expect(notice?.text).toContain('the agent could not load it: Internal error: session store is locked');
   });
 
@@ -210,14 +219,18 @@ describe.concurrent('the chosen model and mode stay chosen', () => {
     expect(await current(p, 'models', '--session', first.sessionId)).toBe('m-large');
   });
 
-  it('models/mode --set without --session: the workspace default for that agent\'s new sessions', async () => {
+  it("models/mode --set without --session: the workspace default for that agent's new sessions", async () => {
     const p = place();
     const set = await runCli(['models', '--agent-cmd', sdk, '--set', 'm-large'], p);
     expect(set.code).toBe(0);
     expect(set.stdout).toMatch(/^Model m-large is now the default for new .* sessions in /);
     expect((await runCli(['mode', '--agent-cmd', sdk, '--set', 'yolo'], p)).code).toBe(0);
     const run = await runCli(['run', '--ndjson', '--agent-cmd', sdk, 'hello'], p);
-    expect(ndjsonLines(run.stdout).filter((l) => l.type === 'catalog.updated').at(-1)).toMatchObject({ catalog: { model: { currentId: 'm-large' }, mode: { currentId: 'yolo' } } });
+    expect(
+      ndjsonLines(run.stdout)
+        .filter((l) => l.type === 'catalog.updated')
+        .at(-1),
+    ).toMatchObject({ catalog: { model: { currentId: 'm-large' }, mode: { currentId: 'yolo' } } });
     expect(await current(p, 'models')).toBe('m-large');
     // Another workspace keeps the agent's own default.
     expect(await current({ ...p, cwd: tempDir('other-ws') }, 'models')).toBe('m-small');

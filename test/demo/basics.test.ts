@@ -38,8 +38,7 @@ describe('demo agent: handshake, default turn, config, error paths', () => {
     const mode = s.configOptions?.find((o) => o.id === 'mode');
     expect(model).toMatchObject({ category: 'model', type: 'select', currentValue: 'demo-fast' });
     expect(mode).toMatchObject({ category: 'mode', type: 'select', currentValue: 'ask' });
-    const values = (o: typeof model): string[] =>
-      o && o.type === 'select' ? (o.options as acp.SessionConfigSelectOption[]).map((x) => x.value) : [];
+    const values = (o: typeof model): string[] => (o && o.type === 'select' ? (o.options as acp.SessionConfigSelectOption[]).map((x) => x.value) : []);
     expect(values(model)).toEqual(['demo-fast', 'demo-thorough']);
     expect(values(mode)).toEqual(['ask', 'auto']);
     for (const o of (model?.type === 'select' ? model.options : []) as acp.SessionConfigSelectOption[]) expect(o.name).toMatch(/demo/i);
@@ -49,7 +48,9 @@ describe('demo agent: handshake, default turn, config, error paths', () => {
     expect(cmds?.sessionUpdate === 'available_commands_update' && cmds.availableCommands.map((c) => c.name)).toContain('help');
     // The notifications follow the response on the wire.
     const respIdx = peer.frames.findIndex((f) => f.dir === 'agent->client' && (f.msg.result as { sessionId?: string } | undefined)?.sessionId === s.sessionId);
-    const cmdIdx = peer.frames.findIndex((f) => f.dir === 'agent->client' && f.msg.method === 'session/update' && (f.msg.params as acp.SessionNotification).sessionId === s.sessionId);
+    const cmdIdx = peer.frames.findIndex(
+      (f) => f.dir === 'agent->client' && f.msg.method === 'session/update' && (f.msg.params as acp.SessionNotification).sessionId === s.sessionId,
+    );
     expect(respIdx).toBeGreaterThanOrEqual(0);
     expect(cmdIdx).toBeGreaterThan(respIdx);
   });
@@ -103,7 +104,10 @@ describe('demo agent: handshake, default turn, config, error paths', () => {
     const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
     await peer.agent.request(acp.methods.agent.session.prompt, {
       sessionId: s.sessionId,
-      prompt: [{ type: 'text', text: 'what is this?' }, { type: 'image', mimeType: 'image/png', data: png }],
+      prompt: [
+        { type: 'text', text: 'what is this?' },
+        { type: 'image', mimeType: 'image/png', data: png },
+      ],
     });
     expect(textOf(peer.of(s.sessionId, from))).toContain('received 1 image');
   });

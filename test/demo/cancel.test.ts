@@ -13,8 +13,7 @@ describe('demo agent: cancel and busy', () => {
   const start = (t: string, id = sessionId): Promise<acp.PromptResponse> =>
     peer.agent.request(acp.methods.agent.session.prompt, { sessionId: id, prompt: [{ type: 'text', text: t }] });
   const cancel = (id = sessionId): Promise<void> => peer.agent.notify(acp.methods.agent.session.cancel, { sessionId: id });
-  const seen = (from: number, pred: (u: acp.SessionUpdate) => boolean): Promise<acp.SessionUpdate> =>
-    peer.waitFor(() => peer.of(sessionId, from).find(pred));
+  const seen = (from: number, pred: (u: acp.SessionUpdate) => boolean): Promise<acp.SessionUpdate> => peer.waitFor(() => peer.of(sessionId, from).find(pred));
 
   beforeAll(async () => {
     root = tempDir('cancel');

@@ -71,9 +71,7 @@ export async function spawnDemo(env: Record<string, string>): Promise<DemoPeer> 
   });
   let err = '';
   child.stderr?.setEncoding('utf8').on('data', (d: string) => (err += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) =>
-    child.on('exit', (code, signal) => res({ code, signal })),
-  );
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => child.on('exit', (code, signal) => res({ code, signal })));
 
   const waiters = new Set<() => void>();
   const poke = (): void => {
@@ -163,13 +161,14 @@ export async function spawnDemo(env: Record<string, string>): Promise<DemoPeer> 
     },
     async newSession(cwd: string) {
       const r = await conn.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
-      await full.waitFor(() =>
-        peer.updates.find((u) => u.sessionId === r.sessionId && u.update.sessionUpdate === 'usage_update'),
-      );
+      await full.waitFor(() => peer.updates.find((u) => u.sessionId === r.sessionId && u.update.sessionUpdate === 'usage_update'));
       return r;
     },
     of(sessionId: string, from = 0) {
-      return peer.updates.slice(from).filter((u) => u.sessionId === sessionId).map((u) => u.update);
+      return peer.updates
+        .slice(from)
+        .filter((u) => u.sessionId === sessionId)
+        .map((u) => u.update);
     },
   });
   const init = await conn.agent.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} });
@@ -185,7 +184,15 @@ export function textOf(updates: acp.SessionUpdate[], kind: 'agent_message_chunk'
     .join('');
 }
 
-export type ToolState = { kind?: string | null; title?: string | null; status?: string | null; content: acp.ToolCallContent[]; rawInput?: unknown; rawOutput?: unknown; locations?: acp.ToolCallLocation[] | null };
+export type ToolState = {
+  kind?: string | null;
+  title?: string | null;
+  status?: string | null;
+  content: acp.ToolCallContent[];
+  rawInput?: unknown;
+  rawOutput?: unknown;
+  locations?: acp.ToolCallLocation[] | null;
+};
 
 /** Tool calls folded by id (later fields win), in order of first appearance. */
 export function toolCalls(updates: acp.SessionUpdate[]): Array<ToolState & { id: string }> {

@@ -38,7 +38,10 @@ describe('demo agent: sessions persist across processes', () => {
       expected.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: t } });
       expected.push(...a.of(sessionId, from).filter((u) => u.sessionUpdate !== 'usage_update'));
     }
-    const lastUsed = a.of(sessionId).filter((u) => u.sessionUpdate === 'usage_update').at(-1);
+    const lastUsed = a
+      .of(sessionId)
+      .filter((u) => u.sessionUpdate === 'usage_update')
+      .at(-1);
     expect(expected.some((u) => u.sessionUpdate === 'session_info_update')).toBe(true);
     expect(expected.some((u) => u.sessionUpdate === 'tool_call')).toBe(true);
     await a.end();
@@ -55,7 +58,12 @@ describe('demo agent: sessions persist across processes', () => {
     expect(replayed).toEqual(expected);
     // Then commands and usage, as after session/new.
     await b.waitFor(() => b.of(sessionId).some((u) => u.sessionUpdate === 'usage_update'));
-    expect(b.of(sessionId).slice(expected.length).map((u) => u.sessionUpdate)).toEqual(['available_commands_update', 'usage_update']);
+    expect(
+      b
+        .of(sessionId)
+        .slice(expected.length)
+        .map((u) => u.sessionUpdate),
+    ).toEqual(['available_commands_update', 'usage_update']);
     expect(b.of(sessionId).at(-1)).toEqual(lastUsed);
 
     // The loaded session takes prompts; ids continue instead of repeating.

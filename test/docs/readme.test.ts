@@ -1,20 +1,18 @@
 import { describe, it, expect } from 'vitest';
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
+import { readmeExamples, toSources } from './readme-examples.js';
 
-/** The README's library example must run as written (only the package name is pointed at src/). */
+/** The README's library examples must run as written (only the package name is pointed at src/). */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('README', () => {
   it('the library example runs as written against the demo agent', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const m = /## Library\s+```ts\n([\s\S]*?)```/.exec(readme);
-    expect(m).not.toBeNull();
-    const entry = pathToFileURL(join(ROOT, 'src/index.ts')).href;
-    const code = m![1]!.replace(/from 'talaria-acp'/g, `from '${entry}'`);
+    const code = toSources(readmeExamples().client);
+    expect(code).not.toContain("'talaria-acp");
     const dir = mkdtempSync(join(tmpdir(), 'talaria-readme-'));
     const file = join(dir, 'example.mts'); // a user's ESM module
     writeFileSync(file, code);
@@ -32,13 +30,9 @@ describe('README', () => {
   });
 
   it('the harness example runs as written and records the session', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const m = /embed everything[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme);
-    expect(m).not.toBeNull();
-    const entry = pathToFileURL(join(ROOT, 'src/index.ts')).href;
     const dir = mkdtempSync(join(tmpdir(), 'talaria-readme-'));
     const file = join(dir, 'harness.mts');
-    writeFileSync(file, m![1]!.replace(/from 'talaria-acp'/g, `from '${entry}'`));
+    writeFileSync(file, toSources(readmeExamples().harness));
     try {
       const out = execFileSync(process.execPath, ['--import', import.meta.resolve('tsx'), file], {
         cwd: dir,
@@ -50,6 +44,10 @@ describe('README', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('an import the package does not export is an error, not a silent pass', () => {
+    expect(() => toSources("import { x } from 'talaria-acp/nope';")).toThrow(/does not export/);
   });
 
   it('names the two commands and CI runs the README test command', () => {

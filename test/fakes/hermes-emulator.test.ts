@@ -1,56 +1,16 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+/**
+ * The Hermes emulator against the first recorded 0.18.2 fixtures, and its quirks one by one.
+ * Comparisons with the side-by-side recordings of real Hermes: hermes/real-*.test.ts.
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { driveFixture, loadFixture, shapes, transcript } from './hermes/fixture-driver.js';
-import { EMULATOR, HERMES_BIN, HermesClient, openSession, text, TSX, type Msg } from './hermes/test-client.js';
+import { openSession, text, type Msg } from './hermes/test-client.js';
+import { AUTH_ERROR } from './hermes/config.js';
+import { chunkText, CONFIG, kinds, prompt, upd, useEnv } from './hermes/test-env.js';
 
-const ROOT = mkdtempSync(join(tmpdir(), 'hermes-emu-'));
-const CONFIG = 'model:\n  default: fake-model\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n';
-let seq = 0;
-
-function makeHome(cfg: string | null = CONFIG): string {
-  const h = join(ROOT, `home${++seq}`);
-  mkdirSync(h, { recursive: true });
-  if (cfg !== null) writeFileSync(join(h, 'config.yaml'), cfg);
-  return h;
-}
-
-function makeWs(files: Record<string, string> = {}): string {
-  const w = join(ROOT, `ws${++seq}`);
-  mkdirSync(w, { recursive: true });
-  for (const [f, c] of Object.entries(files)) writeFileSync(join(w, f), c);
-  return w;
-}
-
-const live: HermesClient[] = [];
-function start(home: string, env: Record<string, string> = {}, args?: string[]): HermesClient {
-  const c = HermesClient.start({ home, env, ...(args ? { args } : {}) });
-  live.push(c);
-  return c;
-}
-afterEach(() => {
-  for (const c of live.splice(0)) c.kill();
-});
-afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
-
-function cli(args: string[], env: Record<string, string>) {
-  const r = spawnSync(process.execPath, ['--import', TSX, EMULATOR, ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-const upd = (m: Msg) => (m.method === 'session/update' ? (m.params.update as Msg) : null);
-const kinds = (frames: Msg[]) => frames.map((m) => upd(m)?.sessionUpdate ?? (m.method ? `req:${m.method}` : 'response'));
-const chunkText = (frames: Msg[], kind = 'agent_message_chunk') =>
-  frames.filter((m) => upd(m)?.sessionUpdate === kind).map((m) => upd(m)!.content.text).join('');
-
-/** Sends a prompt; resolves with the response and the frames from the request up to it. */
-async function prompt(c: HermesClient, sessionId: string, t: string | Msg[]): Promise<{ res: Msg; frames: Msg[] }> {
-  const mark = c.mark();
-  const res = await c.request('session/prompt', { sessionId, prompt: typeof t === 'string' ? text(t) : t });
-  return { res, frames: c.since(mark, c.frames.indexOf(res) + 1) };
-}
+const { root: ROOT, makeHome, makeWs, start, next } = useEnv();
 
 const FIXTURE_MAIN_SID = '217209e8-e55d-4cbb-aad7-640f0207efd0';
 
@@ -58,7 +18,8 @@ describe('Hermes emulator against the recorded 0.18.2 fixtures', () => {
   it('reproduces main.ndjson, then reload.ndjson from a new process on the same home', async () => {
     const home = makeHome();
     const ws = makeWs({ 'notes.txt': 'first note\n' });
-    const a = start(home, { HERMES_EMU_TITLE: 'Fake title' });
+    // That recording's fake model masked the key in its 401 body.
+    const a = start(home, { HERMES_EMU_TITLE: 'Fake title', HERMES_EMU_AUTH_ERROR: 'Incorrect API key provided: sk-local***' });
     const main = await driveFixture(a, loadFixture('main'), { ws });
     expect(shapes(main.agent)).toEqual(shapes(main.fixture));
     expect(transcript(main.agent, ws)).toEqual(transcript(main.fixture));
@@ -111,8 +72,10 @@ describe('Hermes emulator quirks (0.18.2)', () => {
   it('serves requests pipelined before the initialize response; protocolVersion is always 1', async () => {
     const c = start(makeHome());
     c.sendRaw(
-      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 7 } }) + '\n' +
-        JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'session/new', params: { cwd: makeWs(), mcpServers: [] } }) + '\n',
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 7 } }) +
+        '\n' +
+        JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'session/new', params: { cwd: makeWs(), mcpServers: [] } }) +
+        '\n',
     );
     const init = await c.waitFor((m) => m.id === 1);
     const made = await c.waitFor((m) => m.id === 2);
@@ -137,7 +100,7 @@ describe('Hermes emulator quirks (0.18.2)', () => {
     }
   });
 
-  it('usage is cumulative per agent instance and absent on slash commands and errors; the title follows the first response', async () => {
+  it('usage is cumulative per agent instance and absent on slash commands and errors; a 401 poisons later prompts until /reset; the title follows the first response', async () => {
     const c = start(makeHome());
     const { id } = await openSession(c, makeWs());
     const first = await prompt(c, id, 'hello there');
@@ -154,8 +117,14 @@ describe('Hermes emulator quirks (0.18.2)', () => {
     expect(chunkText(err.frames)).toBe('Error: boom');
     expect(err.res.result).toEqual({ stopReason: 'end_turn' });
     const auth = await prompt(c, id, 'AUTHFAIL now');
-    expect(chunkText(auth.frames)).toBe('HTTP 401: Incorrect API key provided: sk-local***');
+    expect(chunkText(auth.frames)).toBe(`HTTP 401: ${AUTH_ERROR}`);
     expect(auth.res.result.usage).toBeUndefined();
+    // The failed message stays: the next prompt is merged into it and fails the same way.
+    const again = await prompt(c, id, 'hi');
+    expect(chunkText(again.frames)).toBe(`HTTP 401: ${AUTH_ERROR}`);
+    expect(again.res.result.usage).toBeUndefined();
+    expect(chunkText((await prompt(c, id, '/context')).frames)).toMatch(/^Conversation: 5 messages\n  user: 3, assistant: 2,/);
+    await prompt(c, id, '/reset');
     expect((await prompt(c, id, 'hi')).res.result.usage.totalTokens).toBe(3702);
   });
 
@@ -200,7 +169,11 @@ describe('Hermes emulator quirks (0.18.2)', () => {
       const pending = prompt(c, id, 'DANGER: remove junkdir');
       const req = await c.waitFor((m) => m.method === 'session/request_permission', 'permission', mark);
       expect(req.params.options.map((o: Msg) => `${o.optionId}:${o.kind}`)).toEqual([
-        'allow_once:allow_once', 'allow_session:allow_always', 'allow_always:allow_always', 'deny:reject_once', 'deny_always:reject_always',
+        'allow_once:allow_once',
+        'allow_session:allow_always',
+        'allow_always:allow_always',
+        'deny:reject_once',
+        'deny_always:reject_always',
       ]);
       answer(req.id);
       const { frames } = await pending;
@@ -228,7 +201,8 @@ describe('Hermes emulator quirks (0.18.2)', () => {
 
   it('edit approval follows the mode; sensitive paths ask in every mode; set_config_option maps the policy', async () => {
     const ws = makeWs();
-    const fakeTmp = join(ROOT, `tmp${++seq}`);
+    const n = next();
+    const fakeTmp = join(ROOT, `tmp${n}`);
     mkdirSync(fakeTmp);
     const c = start(makeHome(), { TMPDIR: fakeTmp });
     const { id } = await openSession(c, ws);
@@ -243,11 +217,11 @@ describe('Hermes emulator quirks (0.18.2)', () => {
     expect(auto.frames.map(upd).find((u) => u?.sessionUpdate === 'tool_call')!.content[0].type).toBe('diff');
     await prompt(c, id, `WRITE ${join(fakeTmp, 'scratch.txt')}`);
     expect(asked).toEqual([]);
-    await prompt(c, id, `WRITE ${join(ROOT, `outside${seq}.txt`)}`);
+    await prompt(c, id, `WRITE ${join(ROOT, `outside${n}.txt`)}`);
     await prompt(c, id, 'WRITE .git/config');
     expect(asked).toEqual(['edit-approval-1', 'edit-approval-2']);
     expect(await c.call('session/set_config_option', { sessionId: id, configId: 'edit_approval_policy', value: 'session' })).toEqual({ configOptions: [] });
-    await prompt(c, id, `WRITE ${join(ROOT, `outside${seq}b.txt`)}`);
+    await prompt(c, id, `WRITE ${join(ROOT, `outside${n}b.txt`)}`);
     await prompt(c, id, 'WRITE .env');
     expect(asked).toEqual(['edit-approval-1', 'edit-approval-2', 'edit-approval-3']);
     expect(readFileSync(join(ws, '.env'), 'utf8')).toBe('written by fake model\n');
@@ -285,22 +259,45 @@ describe('Hermes emulator quirks (0.18.2)', () => {
     c.send({ jsonrpc: '2.0', id: req.id, result: { outcome: { outcome: 'selected', optionId: 'deny' } } });
     const res = await first;
     const after = c.since(c.frames.indexOf(queued.res) + 1, c.frames.indexOf(res) + 1);
-    expect(kinds(after).filter((k) => k !== 'agent_message_chunk')).toEqual([
-      'tool_call_update', 'user_message_chunk', 'usage_update', 'usage_update', 'response',
-    ]);
+    expect(kinds(after).filter((k) => k !== 'agent_message_chunk')).toEqual(['tool_call_update', 'user_message_chunk', 'usage_update', 'usage_update', 'response']);
     expect(upd(after.find((m) => upd(m)?.sessionUpdate === 'user_message_chunk')!)!.content.text).toBe('hello there');
     expect(chunkText(after)).toBe('\n\nDangerous step finished.Hello from the fake model! You said: hello there');
-    expect(res.result.usage.totalTokens).toBe(3 * 1234);
+    // The response reports usage as it stood when its own turn ended: the queued turn comes later.
+    expect(res.result.usage.totalTokens).toBe(2 * 1234);
+    expect((await prompt(c, id, 'hello again')).res.result.usage.totalTokens).toBe(4 * 1234);
   });
 
-  it('an overflow shrinks the context size and leaves the user message, merged into the next prompt', async () => {
+  it('an overflow shrinks the context size and leaves the user message; by default the merged next prompt is answered', async () => {
     const c = start(makeHome());
     const { id } = await openSession(c, makeWs());
     const o = await prompt(c, id, 'OVERFLOW now');
-    expect(chunkText(o.frames)).toBe('Context length exceeded: max compression attempts (3) reached.');
+    expect(chunkText(o.frames)).toBe('Context length exceeded (11 tokens). Cannot compress further.');
     expect(o.frames.map(upd).find((u) => u?.sessionUpdate === 'usage_update')!.size).toBe(8192);
     expect(o.res.result).toEqual({ stopReason: 'end_turn' });
-    expect(chunkText((await prompt(c, id, 'hi')).frames)).toBe('Hello from the fake model! You said: OVERFLOW now hi');
+    expect(chunkText((await prompt(c, id, 'hi')).frames)).toBe('Hello from the fake model! You said: OVERFLOW now\n\nhi');
+  });
+
+  it('HERMES_EMU_OVERFLOW=real: later prompts overflow, /compact cannot help, /reset recovers; a later process fails to compress under the learned limit', async () => {
+    const home = makeHome();
+    const ws = makeWs();
+    const c = start(home, { HERMES_EMU_OVERFLOW: 'real' });
+    const { id } = await openSession(c, ws);
+    await prompt(c, id, 'OVERFLOW now');
+    expect(chunkText((await prompt(c, id, 'hi')).frames)).toBe('Context length exceeded (13 tokens). Cannot compress further.');
+    expect(chunkText((await prompt(c, id, '/compact')).frames)).toMatch(/^Context compressed: 1 -> 1 messages\n/);
+    expect(chunkText((await prompt(c, id, '/reset')).frames)).toBe('Conversation history cleared.');
+    const ok = await prompt(c, id, 'hi');
+    expect(chunkText(ok.frames)).toBe('Hello from the fake model! You said: hi');
+    expect(ok.frames.map(upd).find((u) => u?.sessionUpdate === 'usage_update')!.size).toBe(8192); // /reset keeps the learned size
+    await prompt(c, id, 'OVERFLOW again');
+    await c.close();
+    expect(readFileSync(join(home, 'context_length_cache.yaml'), 'utf8')).toBe('fake-model@http://127.0.0.1:9/v1: 8192\n');
+    const b = start(home, { HERMES_EMU_OVERFLOW: 'real' });
+    await b.call('initialize', { protocolVersion: 1 });
+    await b.call('session/load', { sessionId: id, cwd: ws, mcpServers: [] });
+    expect(chunkText((await prompt(b, id, 'hello after reload')).frames)).toMatch(
+      /^Error: Auxiliary compression model fake-model has a context window of 8,192 tokens, which is below the minimum 64,000 required by Hermes Agent\./,
+    );
   });
 
   it('MAXITER prints a plain non-JSON line on stdout mid-turn', async () => {
@@ -316,7 +313,10 @@ describe('Hermes emulator quirks (0.18.2)', () => {
   });
 
   it('images and resource links are accepted; the reply says whether images were forwarded (supports_vision) or described', async () => {
-    const image = [{ type: 'text', text: 'look' }, { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' }];
+    const image = [
+      { type: 'text', text: 'look' },
+      { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' },
+    ];
     const plain = start(makeHome());
     const a = await openSession(plain, makeWs());
     expect(chunkText((await prompt(plain, a.id, image)).frames)).toContain('Image described by the auxiliary model');
@@ -324,7 +324,10 @@ describe('Hermes emulator quirks (0.18.2)', () => {
     const b = await openSession(vision, makeWs());
     expect(chunkText((await prompt(vision, b.id, image)).frames)).toContain('Image forwarded to the model');
     const ws = makeWs({ 'spec.md': '# spec\n' });
-    const link = [{ type: 'text', text: 'see' }, { type: 'resource_link', uri: `file://${join(ws, 'spec.md')}`, name: 'spec.md' }];
+    const link = [
+      { type: 'text', text: 'see' },
+      { type: 'resource_link', uri: `file://${join(ws, 'spec.md')}`, name: 'spec.md' },
+    ];
     expect(chunkText((await prompt(vision, b.id, link)).frames)).toBe('Hello from the fake model! You said: see (attachments: spec.md)');
   });
 
@@ -333,26 +336,32 @@ describe('Hermes emulator quirks (0.18.2)', () => {
     const c = start(makeHome());
     const servers = [{ name: 'files', command: 'node', args: ['srv.js'], env: [] }];
     const { id } = await openSession(c, ws, servers);
-    const call = (await prompt(c, id, 'MCP')).frames.map(upd).find((u) => u?.sessionUpdate === 'tool_call')!;
-    expect(call).toMatchObject({ kind: 'other', title: 'mcp__files__echo' });
-    expect(call.locations).toBeUndefined();
+    const turn = (await prompt(c, id, 'MCP')).frames.map(upd);
+    const call = turn.find((u) => u?.sessionUpdate === 'tool_call')!;
+    expect(call).toMatchObject({ kind: 'other', title: 'mcp__files__echo', locations: [], rawInput: { text: 'hi' } });
+    expect(call.content[0].content.text).toBe('{\n  "text": "hi"\n}');
+    const done = turn.find((u) => u?.sessionUpdate === 'tool_call_update')!;
+    expect(done.rawOutput).toBe(done.content[0].content.text);
+    expect(done.rawOutput).toMatch(
+      /^<untrusted_tool_result source="mcp__files__echo">\n[\s\S]*\n\n\{"result": "files-echo: hi", "structuredContent": \{"result": "files-echo: hi"\}\}\n<\/untrusted_tool_result>$/,
+    );
     expect(await c.call('session/set_model', { sessionId: id, modelId: 'custom:fake-model' })).toEqual({});
     expect(chunkText((await prompt(c, id, 'MCP')).frames)).toBe('No MCP tools are available in this session.');
     await c.call('session/load', { sessionId: id, cwd: ws, mcpServers: servers });
     expect((await prompt(c, id, 'MCP')).frames.some((m) => upd(m)?.title === 'mcp__files__echo')).toBe(true);
   });
 
-  it('slash commands answer with one chunk, no model call, no usage; /compact makes the replay start with the summary', async () => {
+  it('slash commands answer with one chunk, no model call, no usage; /compact keeps the tail and makes the replay start with the summary', async () => {
     const ws = makeWs();
     const c = start(makeHome());
     const { id } = await openSession(c, ws);
-    await prompt(c, id, 'hello there');
+    for (const t of ['hello there', 'one', 'two', 'three']) await prompt(c, id, t);
     for (const [cmd, expected] of [
       ['/model', 'Current model: fake-model\nProvider: custom'],
-      ['/tools', /^Available tools \(\d+\):\n  read_file: /],
-      ['/context', /^Conversation: 2 messages\n  user: 1, assistant: 1, tool: 0, system: 0/],
+      ['/tools', /^Available tools \(15\):\n  delegate_task: /],
+      ['/context', /^Conversation: 8 messages\n  user: 4, assistant: 4, tool: 0, system: 0\n[\s\S]*\nCompression: ~[\d,]+ tokens until threshold \(~98,304, 75%\)\./],
       ['/queue later please', 'Queued for the next turn. (1 queued)'],
-      ['/compact', /^Context compressed: 2 -> 1 messages/],
+      ['/compact', /^Context compressed: 8 -> 7 messages/],
     ] as const) {
       const r = await prompt(c, id, cmd);
       expect(r.frames.filter((m) => upd(m)?.sessionUpdate === 'agent_message_chunk')).toHaveLength(1);
@@ -363,192 +372,9 @@ describe('Hermes emulator quirks (0.18.2)', () => {
     await c.call('session/load', { sessionId: id, cwd: ws, mcpServers: [] });
     expect(chunkText(c.since(mark)).startsWith('[PRIOR CONTEXT — ')).toBe(true);
     // The /queue'd text runs inside the next turn.
-    const next = await prompt(c, id, 'now');
-    expect(chunkText(next.frames, 'user_message_chunk')).toBe('later please');
+    const now = await prompt(c, id, 'now');
+    expect(chunkText(now.frames, 'user_message_chunk')).toBe('later please');
     expect(chunkText(await prompt(c, id, '/reset').then((r) => r.frames))).toBe('Conversation history cleared.');
     expect((await c.call('session/list', { cwd: ws })).sessions).toEqual([]);
-  });
-
-  it('resume of an unknown id creates a session named only in _meta; fork answers sessionId "" for an unknown source', async () => {
-    const ws = makeWs();
-    const c = start(makeHome());
-    await c.call('initialize', { protocolVersion: 1 });
-    const mark = c.mark();
-    const r = await c.call('session/resume', { sessionId: 'nope', cwd: ws, mcpServers: [] });
-    expect(r.sessionId).toBeUndefined();
-    const newId = r._meta.hermes.sessionProvenance.acpSessionId as string;
-    expect(newId).toMatch(/^[0-9a-f-]{36}$/);
-    await c.waitFor((m) => upd(m)?.sessionUpdate === 'usage_update', 'usage', mark);
-    expect(c.since(mark).filter((m) => m.method).every((m) => m.params.sessionId === newId)).toBe(true);
-    expect((await prompt(c, newId, 'hello there')).res.result.stopReason).toBe('end_turn');
-    expect(await c.call('session/fork', { sessionId: 'nope', cwd: ws, mcpServers: [] })).toEqual({ sessionId: '' });
-    const fork = await c.call('session/fork', { sessionId: newId, cwd: ws, mcpServers: [] });
-    expect(Object.keys(fork).sort()).toEqual(['models', 'modes', 'sessionId']);
-    const listed = (await c.call('session/list', {})).sessions.map((s: Msg) => s.sessionId);
-    expect(listed).toContain(fork.sessionId); // the fork copied the history
-  });
-
-  it('session/list filters by cwd, pages with a cursor, skips empty sessions and is isolated per profile', async () => {
-    const root = makeHome();
-    writeFileSync(join(root, 'config.yaml'), CONFIG);
-    const other = join(root, 'profiles', 'other');
-    mkdirSync(other, { recursive: true });
-    writeFileSync(join(other, 'config.yaml'), CONFIG);
-    const ws = makeWs();
-    const c = start(root, { HERMES_EMU_LIST_PAGE: '2' });
-    await c.call('initialize', { protocolVersion: 1 });
-    const ids: string[] = [];
-    for (let i = 0; i < 3; i++) {
-      const s = await c.call('session/new', { cwd: ws, mcpServers: [] });
-      ids.push(s.sessionId);
-      await prompt(c, s.sessionId, `talk ${i}`);
-    }
-    await c.call('session/new', { cwd: ws, mcpServers: [] }); // empty: never listed
-    const elsewhere = await c.call('session/new', { cwd: makeWs(), mcpServers: [] });
-    await prompt(c, elsewhere.sessionId, 'elsewhere');
-    const page1 = await c.call('session/list', { cwd: ws });
-    expect(page1.sessions.map((s: Msg) => s.sessionId)).toEqual([ids[2], ids[1]]);
-    expect(page1.nextCursor).toBe(ids[1]);
-    const page2 = await c.call('session/list', { cwd: ws, cursor: page1.nextCursor });
-    expect(page2).toEqual({ sessions: [expect.objectContaining({ sessionId: ids[0], cwd: ws })] });
-    expect(await c.call('session/list', { cursor: 'unknown' })).toEqual({ sessions: [] });
-    const p = start(root, {}, ['-p', 'other', 'acp']);
-    await p.call('initialize', { protocolVersion: 1 });
-    expect((await p.call('session/list', {})).sessions).toEqual([]);
-  });
-
-  it('protocol edges: close, delete, unknown and extension methods, authenticate, bad params, refusal, non-JSON, stdin close', async () => {
-    const c = start(makeHome());
-    const { id } = await openSession(c, makeWs());
-    c.sendRaw('this is not json\n');
-    expect(await c.call('session/close', { sessionId: id })).toEqual({});
-    expect((await c.request('session/delete', { sessionId: id })).error).toEqual({ code: -32601, message: 'Method not found', data: { method: 'session/delete' } });
-    expect((await c.request('nope/nope', {})).error.data).toEqual({ method: 'nope/nope' });
-    expect((await c.request('_acme/thing', { x: 1 })).result).toBeNull();
-    expect(await c.call('authenticate', { methodId: 'whatever' })).toEqual({});
-    const bad = await c.request('session/new', { mcpServers: [] });
-    expect(bad.error).toMatchObject({ code: -32602, message: 'Invalid params', data: { errors: [{ type: 'missing', loc: ['cwd'], msg: 'Field required' }] } });
-    expect((await prompt(c, 'no-such-session', 'hi')).res.result).toEqual({ stopReason: 'refusal' });
-    expect(await c.call('session/load', { sessionId: 'no-such-session', cwd: '/x', mcpServers: [] })).toEqual({});
-    expect(c.noise).toEqual([]);
-    expect(await c.close()).toBe(0);
-    expect(c.stderr).toContain('non-JSON');
-  });
-
-  it('HERMES_EMU_LOG records every frame the client sent', async () => {
-    const log = join(ROOT, `frames${++seq}.ndjson`);
-    const c = start(makeHome(), { HERMES_EMU_LOG: log });
-    const { id } = await openSession(c, makeWs());
-    await prompt(c, id, 'hello there');
-    const sent = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Msg);
-    expect(sent.map((l) => l.msg.method)).toEqual(['initialize', 'session/new', 'session/prompt']);
-    expect(sent[0]).toMatchObject({ dir: 'client->agent', t_ms: expect.any(Number) });
-  });
-
-  it('HERMES_EMU_CATALOG=big: 50+ rows, provider headings, bare names, custom duplicates, one current', async () => {
-    const c = start(makeHome(), { HERMES_EMU_CATALOG: 'big' });
-    const { result } = await openSession(c, makeWs());
-    const rows = result.models.availableModels as Msg[];
-    expect(rows.length).toBeGreaterThanOrEqual(50);
-    for (const r of rows) expect(Object.keys(r).sort()).toEqual(['description', 'modelId', 'name']);
-    expect(rows.filter((r) => r.description.endsWith(' • current')).map((r) => r.modelId)).toEqual(['custom:fake-model']);
-    const ids = rows.map((r) => r.modelId);
-    expect(ids).toEqual(expect.arrayContaining(['ollama-launch:gpt-oss:20b', 'custom:ollama-launch:gpt-oss:20b', 'custom:kimi-k2.7-code']));
-    expect(rows.find((r) => r.modelId === 'ollama-launch:gpt-oss:20b')!.name).toBe('gpt-oss:20b');
-    expect(rows.find((r) => r.modelId.startsWith('nous:'))!.name).toMatch(/^Nous Portal · /);
-    expect(new Set(rows.map((r) => r.description.replace(' • current', ''))).size).toBeGreaterThanOrEqual(4);
-  });
-
-  it('skips a generated title that collides with another session', async () => {
-    const c = start(makeHome(), { HERMES_EMU_TITLE: 'Same' });
-    const a = await openSession(c, makeWs());
-    await prompt(c, a.id, 'one');
-    await c.waitFor((m) => upd(m)?.sessionUpdate === 'session_info_update', 'first title');
-    const b = await c.call('session/new', { cwd: makeWs(), mcpServers: [] });
-    await prompt(c, b.sessionId, 'two');
-    await c.waitForStderr('collides with another session');
-    expect(c.frames.filter((m) => upd(m)?.sessionUpdate === 'session_info_update')).toHaveLength(1);
-  });
-});
-
-describe('Hermes emulator, HERMES_EMU_VERSION=0.21', () => {
-  const V21 = { HERMES_EMU_VERSION: '0.21' };
-
-  it('chunks carry one messageId per assistant message; leftover open calls close as failed', async () => {
-    const c = start(makeHome(), V21);
-    const { id } = await openSession(c, makeWs());
-    const think = await prompt(c, id, 'THINK about it');
-    const ids = new Set(think.frames.map(upd).filter((u) => u && /_chunk$/.test(u.sessionUpdate)).map((u) => u!.messageId));
-    expect(ids.size).toBe(1);
-    expect([...ids][0]).toMatch(/^[0-9a-f-]{36}$/);
-    c.answer('session/request_permission', () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } }));
-    const tools = await prompt(c, id, 'TOOLS');
-    const updates = tools.frames.map(upd).filter(Boolean) as Msg[];
-    const starts = updates.filter((u) => u.sessionUpdate === 'tool_call');
-    const closed = updates.filter((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'failed').map((u) => u.toolCallId);
-    expect(closed).toEqual([starts[0]!.toolCallId, starts[2]!.toolCallId]);
-    expect(updates.findIndex((u) => u.status === 'failed')).toBeLessThan(updates.findIndex((u) => u.sessionUpdate === 'usage_update'));
-    expect((await c.call('initialize', { protocolVersion: 1 })).agentInfo.version).toBe('0.21.0');
-  });
-
-  it('a prompt or set_model while running is -32603 "Session is busy"; an unusable model is -32602; MCP survives set_model', async () => {
-    const c = start(makeHome(), V21);
-    const { id } = await openSession(c, makeWs(), [{ name: 'files', command: 'x', args: [], env: [] }]);
-    const mark = c.mark();
-    const first = c.request('session/prompt', { sessionId: id, prompt: text('DANGER: remove junkdir') });
-    const req = await c.waitFor((m) => m.method === 'session/request_permission', 'permission', mark);
-    const busy = await c.request('session/prompt', { sessionId: id, prompt: text('hello') });
-    expect(busy.error).toEqual({ code: -32603, message: 'Internal error', data: { details: 'Session is busy' } });
-    expect((await c.request('session/set_model', { sessionId: id, modelId: 'custom:fake-model' })).error.data.details).toBe('Session is busy');
-    c.send({ jsonrpc: '2.0', id: req.id, result: { outcome: { outcome: 'selected', optionId: 'deny' } } });
-    await first;
-    expect((await c.request('session/set_model', { sessionId: id, modelId: 'nowhere:nothing' })).error.code).toBe(-32602);
-    expect(await c.call('session/set_model', { sessionId: id, modelId: 'custom:fake-model' })).toEqual({});
-    expect((await prompt(c, id, 'MCP')).frames.some((m) => upd(m)?.title === 'mcp__files__echo')).toBe(true);
-  });
-});
-
-describe('Hermes emulator CLI', () => {
-  it('--version, acp --version and acp --check', () => {
-    const home = makeHome();
-    expect(cli(['--version'], { HERMES_HOME: home }).stdout).toBe('Hermes Agent v0.18.2\n');
-    expect(cli(['acp', '--version'], { HERMES_HOME: home, HERMES_EMU_VERSION: '0.21' }).stdout).toBe('Hermes Agent v0.21.0\n');
-    expect(cli(['acp', '--check'], { HERMES_HOME: home })).toMatchObject({ code: 0, stdout: 'Hermes ACP check OK\n' });
-    const bad = cli(['acp', '--check'], { HERMES_HOME: makeHome(null) });
-    expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain('No LLM provider configured');
-  });
-
-  it('profile list (fixed-width, ◆ on the active one), profile create --clone, -p selects the profile home', async () => {
-    const root = makeHome();
-    const env = { HERMES_HOME: root };
-    const row = /^( ◆|  )(\S+)\s+(\S+)\s+(running|stopped)\s+(\S+)\s+(\S+)\s*$/;
-    let out = cli(['profile', 'list'], env).stdout.split('\n');
-    expect(out).toContain(' ◆default         fake-model                   stopped      —            —');
-    expect(cli(['profile', 'create', 'coder', '--clone', '--description', 'Coding profile'], env).code).toBe(0);
-    expect(readFileSync(join(root, 'profiles', 'coder', 'config.yaml'), 'utf8')).toBe(CONFIG);
-    out = cli(['profile', 'list'], env).stdout.split('\n');
-    expect(out.filter((l) => row.test(l)).map((l) => row.exec(l)!.slice(1, 4))).toEqual([
-      [' ◆', 'default', 'fake-model'],
-      ['  ', 'coder', 'fake-model'],
-    ]);
-    expect(cli(['profile', 'create', 'coder', '--clone'], env).code).toBe(1);
-    expect(cli(['profile', 'list'], { HERMES_HOME: join(ROOT, 'missing-root') }).stdout.trim()).toBe('No profiles found.');
-    expect(cli(['-p', 'ghost', 'acp', '--check'], env).code).toBe(1);
-
-    const c = start(root, {}, ['-p', 'coder', 'acp', '--accept-hooks']);
-    const { id } = await openSession(c, makeWs());
-    await prompt(c, id, 'hello there');
-    expect(readFileSync(join(root, 'profiles', 'coder', 'state.db'), 'utf8')).toContain(id);
-    expect(existsSync(join(root, 'state.db'))).toBe(false);
-  });
-
-  it('the bin/hermes wrapper runs the emulator as `hermes` from PATH', () => {
-    const r = spawnSync('hermes', ['--version'], {
-      cwd: tmpdir(),
-      env: { ...process.env, PATH: `${HERMES_BIN}:${process.env.PATH}`, HERMES_HOME: makeHome() },
-      encoding: 'utf8',
-    });
-    expect(r.stdout).toBe('Hermes Agent v0.18.2\n');
   });
 });

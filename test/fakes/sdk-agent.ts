@@ -55,12 +55,26 @@ function setup(s: S) {
 function configOptions(s: S) {
   return [
     {
-      id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: s.model,
-      options: [{ value: 'm-small', name: 'Small' }, { value: 'm-large', name: 'Large' }],
+      id: 'model',
+      name: 'Model',
+      category: 'model',
+      type: 'select',
+      currentValue: s.model,
+      options: [
+        { value: 'm-small', name: 'Small' },
+        { value: 'm-large', name: 'Large' },
+      ],
     },
     {
-      id: 'mode', name: 'Mode', category: 'mode', type: 'select', currentValue: s.mode,
-      options: [{ value: 'default', name: 'Default' }, { value: 'yolo', name: 'Yolo' }],
+      id: 'mode',
+      name: 'Mode',
+      category: 'mode',
+      type: 'select',
+      currentValue: s.mode,
+      options: [
+        { value: 'default', name: 'Default' },
+        { value: 'yolo', name: 'Yolo' },
+      ],
     },
   ];
 }
@@ -82,7 +96,10 @@ app.onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
   const s: S = { id: `s-${nextId++}`, cwd: params.cwd, history: [], running: false, cancelled: false, mode: 'default', model: 'm-small' };
   sessions.set(s.id, s);
   if (env.SDK_AGENT_EARLY === '1') {
-    await client.notify('session/update', { sessionId: s.id, update: { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'early', description: 'sent before the response' }] } });
+    await client.notify('session/update', {
+      sessionId: s.id,
+      update: { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'early', description: 'sent before the response' }] },
+    });
     await client.notify('session/update', { sessionId: s.id, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'welcome' } } });
   }
   return { sessionId: s.id, ...setup(s) } as never;
@@ -221,9 +238,10 @@ app.onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
     }
     await send({ sessionUpdate: 'usage_update', used: 100 + s.history.length, size: 1000 });
     cumulative += 10;
-    const usage = env.SDK_AGENT_USAGE === 'cumulative'
-      ? { inputTokens: cumulative, outputTokens: cumulative / 10, totalTokens: cumulative * 1.1 }
-      : { inputTokens: 10, outputTokens: 1, totalTokens: 11 };
+    const usage =
+      env.SDK_AGENT_USAGE === 'cumulative'
+        ? { inputTokens: cumulative, outputTokens: cumulative / 10, totalTokens: cumulative * 1.1 }
+        : { inputTokens: 10, outputTokens: 1, totalTokens: 11 };
     return { stopReason: 'end_turn', usage, _meta: { extra: 'kept' } } as never;
   } finally {
     concurrentPrompts--;

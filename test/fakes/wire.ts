@@ -3,14 +3,7 @@
  * JSON schema. Fails with one readable line per violation.
  */
 import { expect } from 'vitest';
-import {
-  createWireChecker,
-  formatViolation,
-  type UnknownMethod,
-  type Violation,
-  type WireCheckOptions,
-  type WireCheckStats,
-} from '../../src/protocol/wire-check.js';
+import { createWireChecker, formatViolation, type UnknownMethod, type Violation, type WireCheckOptions, type WireCheckStats } from '../../src/protocol/wire-check.js';
 import type { Frame } from '../../src/protocol/types.js';
 
 export interface WireReport {

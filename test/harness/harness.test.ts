@@ -38,12 +38,14 @@ describe.concurrent('createHarness: sessions are recorded as they happen', () =>
     const [a, b] = await Promise.all([ws.newSession({ provider: 'demo' }), ws.newSession({ provider: 'demo' })]);
     await a.prompt('edit notes.txt').result;
     await b.prompt('hello').result;
-    expect(h.store.permissions.listAudit(a.id)).toEqual([expect.objectContaining({ decidedBy: 'policy', agentSessionId: a.agentSessionId, outcome: expect.objectContaining({ outcome: 'selected' }) })]);
+    expect(h.store.permissions.listAudit(a.id)).toEqual([
+      expect.objectContaining({ decidedBy: 'policy', agentSessionId: a.agentSessionId, outcome: expect.objectContaining({ outcome: 'selected' }) }),
+    ]);
     expect(h.store.permissions.listAudit(b.id)).toEqual([]);
     expect(readFileSync(join(p.userHome, 'notes.txt'), 'utf8')).toContain('Edited by the Talaria demo agent');
   });
 
-  it('stored workspace and global rules apply to the workspace\'s sessions', async () => {
+  it("stored workspace and global rules apply to the workspace's sessions", async () => {
     const p = place();
     writeFileSync(join(p.userHome, 'notes.txt'), 'hello\n');
     const h = makeHarness(p, { host: { terminateGraceMs: 500, permission: { mode: 'ask' } } });
@@ -70,12 +72,15 @@ describe.concurrent('createHarness: sessions are recorded as they happen', () =>
     expect(h.host.agents()).toHaveLength(1);
     expect(h.host.agents()[0]!.sessions.sort()).toEqual([a.agentSessionId, b.agentSessionId].sort());
     await Promise.all([a.prompt('from a').result, b.prompt('from b').result, a.prompt('a again').result]);
-    for (const [s, other, prompts] of [[a, b, ['from a', 'a again']], [b, a, ['from b']]] as const) {
+    for (const [s, other, prompts] of [
+      [a, b, ['from a', 'a again']],
+      [b, a, ['from b']],
+    ] as const) {
       const wire = msgs(h, s.id);
       expect(wire[0]!.method).toBe('initialize');
       expect(wire.some((m) => sidOf(m) === other.agentSessionId)).toBe(false);
       expect(wire.filter((m) => sidOf(m) !== undefined).every((m) => sidOf(m) === s.agentSessionId)).toBe(true);
-      const sent = wire.filter((m) => m.method === 'session/prompt').map((m) => ((m.params as { prompt: { text: string }[] }).prompt[0]!.text));
+      const sent = wire.filter((m) => m.method === 'session/prompt').map((m) => (m.params as { prompt: { text: string }[] }).prompt[0]!.text);
       expect(sent).toEqual(prompts);
       // Every prompt got its answer in this log.
       const ids = wire.filter((m) => m.method === 'session/prompt').map((m) => m.id);
@@ -125,7 +130,7 @@ describe.concurrent('createHarness: sessions are recorded as they happen', () =>
     expect(h2.sessions.find(foreign.agentSessionId)?.id).toBe(adopted.id);
   });
 
-  it("the agent lost the session: the stored thread is restored (a cut-off turn settled) and says so", async () => {
+  it('the agent lost the session: the stored thread is restored (a cut-off turn settled) and says so', async () => {
     const p = place();
     const h1 = makeHarness(p);
     const s = await h1.workspaces.open(p.userHome).newSession({ provider: 'demo' });
@@ -138,7 +143,16 @@ describe.concurrent('createHarness: sessions are recorded as they happen', () =>
     const meta = h2.store.entries.getMeta(s.id)!;
     h2.store.entries.setMeta(s.id, { ...meta, openTurnId: 'turn-cut' });
     const n = h2.store.entries.count(s.id);
-    h2.store.entries.upsert(s.id, n, { id: `e${n + 10}`, kind: 'tool_call', toolCallId: 'tc-cut', title: 'Run tests', status: 'in_progress', content: [], locations: [], turnId: 'turn-cut' });
+    h2.store.entries.upsert(s.id, n, {
+      id: `e${n + 10}`,
+      kind: 'tool_call',
+      toolCallId: 'tc-cut',
+      title: 'Run tests',
+      status: 'in_progress',
+      content: [],
+      locations: [],
+      turnId: 'turn-cut',
+    });
     const back = await h2.workspaces.open(p.userHome).openSession(s.id);
     expect(back).toMatchObject({ id: s.id, origin: 'restored', historyFrom: 'store' });
     expect(back.agentSessionId).not.toBe(s.agentSessionId);

@@ -41,7 +41,9 @@ describe('host faults', () => {
     expect(texts(s, 'user_message')).toEqual(['echo one', 'crash', 'echo two']);
     const pids = t.events.filter((e) => e.type === 'agent.spawned').map((e) => (e as { pid: number }).pid);
     expect(pids).toHaveLength(2);
-    const second = agentLog(log).filter((l) => l.pid === pids[1]).map((l) => l.msg.method);
+    const second = agentLog(log)
+      .filter((l) => l.pid === pids[1])
+      .map((l) => l.msg.method);
     expect(second).toEqual(['initialize', 'session/load', 'session/prompt']);
     expect(t.events.some((e) => e.type === 'session.rebound' && e.sessionId === s.id)).toBe(true);
   });

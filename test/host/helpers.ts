@@ -125,7 +125,10 @@ export function emuLog(file: string): { method?: string; params?: any; id?: unkn
 /** Frames host-agent logged (HOST_AGENT_LOG), with the pid of the process that received each. */
 export function agentLog(file: string): { pid: number; msg: { method?: string; params?: any } }[] {
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 
 export function mkdirp(p: string): string {

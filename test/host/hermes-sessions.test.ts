@@ -67,7 +67,11 @@ describe('Hermes sessions through the host', () => {
     const after = emuLog(log).map((m) => m.method);
     const setModel = after.lastIndexOf('session/set_model');
     expect(after.indexOf('session/load', setModel)).toBeGreaterThan(setModel);
-    expect(emuLog(log).filter((m) => m.method === 'session/load').at(-1)!.params.mcpServers).toEqual([FILES]);
+    expect(
+      emuLog(log)
+        .filter((m) => m.method === 'session/load')
+        .at(-1)!.params.mcpServers,
+    ).toEqual([FILES]);
     const r = await s.prompt('MCP').result;
     expect(texts(s).at(-1)).toMatch(/MCP tool mcp__files__echo answered/);
     // Hermes restarted its counters on set_model: this turn is not "cumulative minus the old total".
@@ -94,7 +98,11 @@ describe('Hermes sessions through the host', () => {
     };
     const t = makeHost({ providers: [rejecting], emu: { MCP_REJECT_LOG: log } });
     const s = await t.host.newSession({ provider: 'hermes-mcp-reject', workspace: t.workspace, mcpServers: [FILES] });
-    const news = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((m) => m.method === 'session/new');
+    const news = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .filter((m) => m.method === 'session/new');
     expect(news.map((m) => m.params.mcpServers.length)).toEqual([1, 0]);
     const n = notices(s).find((x) => x.code === 'mcp_servers_dropped')!;
     expect(n.text).toMatch(/MCP server files failed to start/);
@@ -119,7 +127,10 @@ describe('Hermes sessions through the host', () => {
     const mark = emuLog(log).length;
     await s.prompt('WRITE b.txt').result;
     expect(existsSync(join(t.workspace, 'b.txt'))).toBe(true);
-    const again = emuLog(log).slice(mark).map((m) => (m.method === 'session/set_mode' ? `set_mode:${m.params.modeId}` : m.method)).filter(Boolean);
+    const again = emuLog(log)
+      .slice(mark)
+      .map((m) => (m.method === 'session/set_mode' ? `set_mode:${m.params.modeId}` : m.method))
+      .filter(Boolean);
     expect(again).toEqual(['initialize', 'session/load', 'set_mode:dont_ask', 'session/prompt']);
     expect(emuLog(log).some((m) => m.method === undefined)).toBe(false);
   });

@@ -30,14 +30,18 @@ describe('Hermes turns through the host', () => {
     expect(readFileSync(join(t.workspace, 'out.txt'), 'utf8')).toBe('written by fake model\n');
   });
 
-  it('turns cumulative usage into per-turn figures (the raw report kept under _meta)', async () => {
-    const t = makeHost();
+  it('turns cumulative usage into per-turn figures; the response stays the raw one the agent sent', async () => {
+    const frames: Frame[] = [];
+    const t = makeHost({ onFrame: (_k, f) => frames.push(f) });
     const s = await t.host.newSession({ provider: 'hermes', workspace: t.workspace });
     const a = await s.prompt('hello').result;
     const b = await s.prompt('hello again').result;
     expect(a.usage).toMatchObject({ inputTokens: 1200, outputTokens: 34, totalTokens: 1234 });
     expect(b.usage).toMatchObject({ inputTokens: 1200, outputTokens: 34, totalTokens: 1234 });
-    expect((b.response as { _meta: Record<string, { inputTokens: number }> })._meta['talaria/reportedUsage']!.inputTokens).toBe(2400);
+    // TurnResult.response is what the agent answered, cumulative counters and all.
+    const answers = frames.filter((f) => f.dir === 'agent->client' && (f.msg.result as { stopReason?: unknown } | undefined)?.stopReason !== undefined);
+    expect(b.response).toEqual(answers.at(-1)!.msg.result);
+    expect((b.response as { usage: { inputTokens: number } }).usage.inputTokens).toBe(2400);
   });
 
   it("never triggers Hermes' own queue: a second prompt waits until the first one answered", async () => {
@@ -73,11 +77,13 @@ describe('Hermes turns through the host', () => {
     expect(exited).toMatchObject({ reason: 'overflow', generation: 1 });
     const next = await s.prompt('hello').result;
     expect(next.stopReason).toBe('end_turn');
-    // Hermes keeps the failed message and merges it with the next one: the session continued.
-    expect(texts(s).at(-1)).toBe('Hello from the fake model! You said: OVERFLOW now hello');
+    // Hermes keeps the failed message and merges it with the next one ("\n\n", as real 0.18.2 does).
+    expect(texts(s).at(-1)).toBe('Hello from the fake model! You said: OVERFLOW now\n\nhello');
     expect(t.events.filter((e) => e.type === 'agent.spawned').map((e) => (e as { generation: number }).generation)).toEqual([1, 2]);
     expect(t.events.some((e) => e.type === 'session.rebound' && e.generation === 2)).toBe(true);
-    const methods = emuLog(log).map((m) => m.method).filter((m) => m !== undefined);
+    const methods = emuLog(log)
+      .map((m) => m.method)
+      .filter((m) => m !== undefined);
     const lastPrompt = methods.lastIndexOf('session/prompt');
     expect(methods.slice(0, lastPrompt).lastIndexOf('session/load')).toBeGreaterThan(methods.indexOf('session/prompt'));
   });
@@ -88,10 +94,13 @@ describe('Hermes turns through the host', () => {
     const auth = await s.prompt('AUTHFAIL').result;
     expect(auth.error).toMatchObject({ code: 'auth_error' });
     expect(auth.error!.message).toMatch(/HTTP 401/);
-    const boom = await s.prompt('ERROR the backend exploded').result;
+    // Real 0.18.2 keeps a failed message and merges the next prompt into it: each case gets its own session.
+    const s2 = await t.host.newSession({ provider: 'hermes', workspace: t.workspace });
+    const boom = await s2.prompt('ERROR the backend exploded').result;
     expect(boom.error).toMatchObject({ code: 'agent_error' });
     expect(boom.error!.message).toMatch(/the backend exploded/);
-    const ok = await s.prompt('plain text').result;
+    const s3 = await t.host.newSession({ provider: 'hermes', workspace: t.workspace });
+    const ok = await s3.prompt('plain text').result;
     expect(ok.error).toBeUndefined();
     expect(s.state).toBe('idle');
   });
@@ -121,7 +130,11 @@ describe('Hermes turns through the host', () => {
     s.answerPermission(ask2.requestKey, { choice: 'reject_once' });
     expect((await danger.result).stopReason).toBe('end_turn');
     expect(toolCalls(s).find((c) => c.toolCallId === term.toolCallId)).toMatchObject({ status: 'failed', permission: { status: 'rejected' } });
-    expect(toolCalls(s).map((c) => c.toolCallId).filter((id) => !id.startsWith('tc-'))).toEqual([]);
+    expect(
+      toolCalls(s)
+        .map((c) => c.toolCallId)
+        .filter((id) => !id.startsWith('tc-')),
+    ).toEqual([]);
   });
 
   it('an ask Hermes gave up on (it denies on its own after its timeout) is closed when the turn ends', async () => {

@@ -33,7 +33,10 @@ describe('hosted sessions', () => {
     const s = await t.host.newSession({ provider: 'nofs', workspace: t.workspace });
     const init = agentLog(log).find((l) => l.msg.method === 'initialize')!;
     expect(init.msg.params.clientCapabilities).toMatchObject({ fs: { readTextFile: false, writeTextFile: false }, terminal: false });
-    await s.prompt([{ type: 'text', text: 'echo picture' }, { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' }]).result;
+    await s.prompt([
+      { type: 'text', text: 'echo picture' },
+      { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' },
+    ]).result;
     expect(notices(s).map((n) => n.code)).toEqual(['image_withheld']);
     const sent = agentLog(log).find((l) => l.msg.method === 'session/prompt')!;
     expect(sent.msg.params.prompt).toEqual([{ type: 'text', text: 'echo picture' }]);

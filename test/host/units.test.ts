@@ -56,7 +56,7 @@ describe('CrashTracker (crash-loop backoff)', () => {
 
 describe('host event registry', () => {
   it('every event has a schema; bad bodies are caught', () => {
-    expect(HOST_EVENT_NAMES).toEqual(['agent.spawned', 'agent.exited', 'agent.crashed', 'agent.backoff', 'turn.stalled', 'turn.waiting', 'session.rebound']);
+    expect(HOST_EVENT_NAMES).toEqual(['agent.spawned', 'agent.exited', 'agent.crashed', 'agent.backoff', 'turn.stalled', 'turn.waiting', 'turn.reaped', 'session.rebound']);
     const key = { provider: 'hermes', workspace: '/w' };
     expect(checkHostEvent({ type: 'agent.exited', key, generation: 1, pid: 5, reason: 'idle', exitCode: 0, signal: null } as never)).toBeNull();
     expect(checkHostEvent({ type: 'agent.exited', key, generation: 1, pid: 5, reason: 'bored', exitCode: 0, signal: null } as never)).toMatch(/reason/);

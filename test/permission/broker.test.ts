@@ -6,7 +6,13 @@ import type { PermissionDecisionEvent, PermissionOption, PermissionRule } from '
 
 const o = (optionId: string, kind: string): PermissionOption => ({ optionId, name: optionId, kind });
 /** Hermes' dangerous-command options (ids from the 0.18.2 recording). */
-const HERMES_CMD = [o('allow_once', 'allow_once'), o('allow_session', 'allow_always'), o('allow_always', 'allow_always'), o('deny', 'reject_once'), o('deny_always', 'reject_always')];
+const HERMES_CMD = [
+  o('allow_once', 'allow_once'),
+  o('allow_session', 'allow_always'),
+  o('allow_always', 'allow_always'),
+  o('deny', 'reject_once'),
+  o('deny_always', 'reject_always'),
+];
 /** Hermes' edit-approval options: no "always" at all. */
 const HERMES_EDIT = [o('allow_once', 'allow_once'), o('deny', 'reject_once')];
 const CODEX = [o('approved', 'allow_once'), o('abort', 'reject_once')];
@@ -45,7 +51,7 @@ function manualTimers() {
   };
 }
 
-function setup(init: Partial<PolicyConfig> & { timeoutMs?: number; onDecisionThrows?: boolean } = {}) {
+function setup(init: Partial<PolicyConfig> & { timeoutMs?: number; onDecisionThrows?: boolean; resolvePaths?: boolean } = {}) {
   const events: PermissionDecisionEvent[] = [];
   const asks: PendingPermission[] = [];
   const rules = new Map<string, PermissionRule[]>();
@@ -67,6 +73,8 @@ function setup(init: Partial<PolicyConfig> & { timeoutMs?: number; onDecisionThr
     },
     now: () => 1234,
     logger: { debug() {}, info() {}, warn: (m) => logged.push(m), error: (m) => logged.push(m) },
+    // These tables use made-up paths (/ws): judge names, synchronously. Resolution has its own tests.
+    ...(init.resolvePaths ? {} : { resolvePaths: false as const }),
   };
   if (init.timeoutMs !== undefined) opts.timeoutMs = init.timeoutMs;
   const broker = new PermissionBroker(opts);
@@ -270,7 +278,10 @@ describe('PermissionBroker — "always" answers remember a narrow rule', () => {
     const p = h.broker.request({ requestKey: 'k1', sessionId: 's1', params: execParams('ls *.ts', GEMINI), roots: ROOTS });
     h.broker.answer('k1', { optionId: 'proceed_always' });
     expect(await p).toEqual({ outcome: 'selected', optionId: 'proceed_always' });
-    expect(await h.broker.request({ requestKey: 'k2', sessionId: 's1', params: execParams('ls *.ts', GEMINI), roots: ROOTS })).toEqual({ outcome: 'selected', optionId: 'proceed_once' });
+    expect(await h.broker.request({ requestKey: 'k2', sessionId: 's1', params: execParams('ls *.ts', GEMINI), roots: ROOTS })).toEqual({
+      outcome: 'selected',
+      optionId: 'proceed_once',
+    });
     void h.broker.request({ requestKey: 'k3', sessionId: 's1', params: execParams('ls a.ts', GEMINI), roots: ROOTS });
     expect(h.broker.pending().map((x) => x.requestKey)).toEqual(['k3']);
   });
@@ -331,7 +342,10 @@ describe('PermissionBroker — cancel and close', () => {
     expect(h.broker.cancelSession('s1')).toBe(2);
     expect(await a).toEqual({ outcome: 'cancelled' });
     expect(await b).toEqual({ outcome: 'cancelled' });
-    expect(h.events.map((e) => [e.requestKey, e.decidedBy])).toEqual([['a', 'cancel'], ['b', 'cancel']]);
+    expect(h.events.map((e) => [e.requestKey, e.decidedBy])).toEqual([
+      ['a', 'cancel'],
+      ['b', 'cancel'],
+    ]);
     expect(h.broker.pending().map((x) => x.requestKey)).toEqual(['c']);
     expect(h.timers.size).toBe(1);
     expect(h.broker.answer('a', { choice: 'allow_once' })).toEqual({ ok: false, reason: 'already_answered' });

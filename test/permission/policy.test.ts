@@ -1,12 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import {
-  commandMatches,
-  escapeCommandPattern,
-  escapeGlob,
-  evaluate,
-  globMatchesAll,
-  isInsideRoots,
-} from '../../src/permission/policy.js';
+import { commandMatches, escapeCommandPattern, escapeGlob, evaluate, globMatchesAll, isInsideRoots } from '../../src/permission/policy.js';
 import type { Decision, PermissionMode, PermissionRule, PermissionSubject } from '../../src/permission/types.js';
 
 const ROOTS = ['/ws', '/extra'];
@@ -73,8 +66,28 @@ describe('evaluate — rules', () => {
     ['exact command is exact', 'ask', [{ decision: 'allow', command: 'npm test' }], subj('execute', [], 'npm test --watch'), 'ask', undefined],
     ['command rule never matches without a command', 'auto', [{ decision: 'deny', command: '*' }], subj('edit', ['/ws/a']), 'allow', undefined],
     ['kind + command together', 'ask', [{ decision: 'allow', toolKind: 'execute', command: 'make' }], subj('other', [], 'make'), 'ask', undefined],
-    ['last match wins (deny after allow)', 'ask', [{ decision: 'allow', toolKind: 'edit' }, { decision: 'deny', pathGlob: 'secret/**' }], subj('edit', ['/ws/secret/a']), 'deny', 1],
-    ['last match wins (allow after deny)', 'ask', [{ decision: 'deny', pathGlob: 'secret/**' }, { decision: 'allow', toolKind: 'edit' }], subj('edit', ['/ws/secret/a']), 'allow', 1],
+    [
+      'last match wins (deny after allow)',
+      'ask',
+      [
+        { decision: 'allow', toolKind: 'edit' },
+        { decision: 'deny', pathGlob: 'secret/**' },
+      ],
+      subj('edit', ['/ws/secret/a']),
+      'deny',
+      1,
+    ],
+    [
+      'last match wins (allow after deny)',
+      'ask',
+      [
+        { decision: 'deny', pathGlob: 'secret/**' },
+        { decision: 'allow', toolKind: 'edit' },
+      ],
+      subj('edit', ['/ws/secret/a']),
+      'allow',
+      1,
+    ],
     ['an ask rule beats auto mode', 'auto', [{ decision: 'ask', toolKind: 'execute' }], subj('execute', [], 'ls'), 'ask', 0],
     ['a deny rule beats auto mode', 'auto', [{ decision: 'deny', toolKind: 'fetch' }], subj('fetch'), 'deny', 0],
     ['a rule beats accept-edits', 'accept-edits', [{ decision: 'ask', pathGlob: 'package.json' }], subj('edit', ['/ws/package.json']), 'ask', 0],
@@ -106,7 +119,14 @@ describe('evaluate — sensitive paths and dangerous commands always ask (deny s
     ['dangerous over a matching allow rule', 'ask', [{ decision: 'allow', command: 'rm *' }], subj('execute', [], 'rm -rf build'), 'ask', 'dangerous_command'],
     ['dangerous over a catch-all allow rule', 'auto', [allowAll], subj('execute', [], 'git push --force'), 'ask', 'dangerous_command'],
     ['dangerous + deny rule → deny', 'auto', [{ decision: 'deny', command: 'git push *' }], subj('execute', [], 'git push -f origin main'), 'deny', undefined],
-    ['dangerous + deny rule earlier, allow later → ask', 'auto', [{ decision: 'deny', toolKind: 'execute' }, allowAll], subj('execute', [], 'rm -rf x'), 'ask', 'dangerous_command'],
+    [
+      'dangerous + deny rule earlier, allow later → ask',
+      'auto',
+      [{ decision: 'deny', toolKind: 'execute' }, allowAll],
+      subj('execute', [], 'rm -rf x'),
+      'ask',
+      'dangerous_command',
+    ],
     ['ordinary command in auto', 'auto', [], subj('execute', [], 'npm test'), 'allow', undefined],
     ['quoted rm -rf is only text', 'auto', [], subj('execute', [], 'echo "rm -rf /"'), 'allow', undefined],
   ];
@@ -154,5 +174,68 @@ describe('matching helpers', () => {
   it('an empty pattern or glob matches nothing', () => {
     expect(commandMatches('', 'ls')).toBe(false);
     expect(globMatchesAll('', ['/ws/a'], ['/ws'])).toBe(false);
+  });
+});
+
+/** A subject as the broker hands it over: each path with the file it really reaches. */
+function real(kind: string, pairs: [named: string, real: string][], extra: Partial<PermissionSubject> = {}): PermissionSubject {
+  return {
+    ...subj(
+      kind,
+      pairs.map(([n]) => n),
+    ),
+    realPaths: pairs.map(([, r]) => r),
+    realRoots: ROOTS,
+    ...extra,
+  };
+}
+
+describe('evaluate — real paths (symlinks resolved)', () => {
+  const table: [string, PermissionMode, PermissionRule[], PermissionSubject, Decision, 'sensitive_path' | undefined][] = [
+    ['accept-edits: a link inside pointing outside is outside', 'accept-edits', [], real('edit', [['/ws/link/a.ts', '/etc/a.ts']]), 'ask', undefined],
+    ['accept-edits: a link inside pointing inside stays allowed', 'accept-edits', [], real('edit', [['/ws/link/a.ts', '/ws/src/a.ts']]), 'allow', undefined],
+    ['a harmless name reaching .env is sensitive', 'auto', [], real('edit', [['/ws/notes', '/ws/.env']]), 'ask', 'sensitive_path'],
+    ['a harmless name reaching .git is sensitive', 'accept-edits', [], real('edit', [['/ws/cfg', '/ws/.git/config']]), 'ask', 'sensitive_path'],
+    ['an allow glob must hold for the file reached', 'ask', [{ decision: 'allow', pathGlob: 'src/**' }], real('edit', [['/ws/src/l', '/ws/secret/k']]), 'ask', undefined],
+    ['a deny glob matches the file reached', 'auto', [{ decision: 'deny', pathGlob: 'secret/**' }], real('edit', [['/ws/src/l', '/ws/secret/k']]), 'deny', undefined],
+    ['a deny glob matches the name too', 'auto', [{ decision: 'deny', pathGlob: 'secret/**' }], real('edit', [['/ws/secret/l', '/ws/src/k']]), 'deny', undefined],
+  ];
+  it.each(table)('%s', (_name, mode, rules, s, expected, forced) => {
+    const r = evaluate(s, { mode, rules });
+    expect(r.decision).toBe(expected);
+    expect(r.forcedAsk).toBe(forced);
+  });
+
+  it('names the file really reached', () => {
+    expect(evaluate(real('edit', [['/ws/link/a.ts', '/etc/a.ts']]), { mode: 'accept-edits', rules: [] }).reason).toMatch(/really \/etc\/a\.ts/);
+  });
+});
+
+describe('evaluate — effects Talaria performs (fs/*, terminal/create)', () => {
+  const read = (p: string, r = p) => real('read', [[p, r]], { effect: 'fs.read' });
+  const write = (p: string, r = p) => real('edit', [[p, r]], { effect: 'fs.write' });
+  const term = (command: string) => ({ ...subj('execute', ['/ws'], command), realPaths: ['/ws'], realRoots: ROOTS, effect: 'terminal.create' as const });
+  const table: [string, PermissionMode, PermissionRule[], PermissionSubject, Decision, 'sensitive_path' | 'dangerous_command' | undefined][] = [
+    ['a read inside the roots is allowed in ask mode', 'ask', [], read('/ws/a.ts'), 'allow', undefined],
+    ['a read of .env always asks', 'auto', [], read('/ws/.env'), 'ask', 'sensitive_path'],
+    ['a read through a link to .env always asks', 'ask', [], read('/ws/notes', '/ws/.env'), 'ask', 'sensitive_path'],
+    ['a read reaching outside asks', 'auto', [], read('/ws/l', '/etc/passwd'), 'ask', undefined],
+    ['a deny rule denies a read', 'ask', [{ decision: 'deny', toolKind: 'read', pathGlob: 'private/**' }], read('/ws/private/x'), 'deny', undefined],
+    ['an ask rule makes a read ask', 'ask', [{ decision: 'ask', toolKind: 'read' }], read('/ws/a.ts'), 'ask', undefined],
+    ['a write asks in ask mode', 'ask', [], write('/ws/a.ts'), 'ask', undefined],
+    ['a write is allowed by accept-edits inside the roots', 'accept-edits', [], write('/ws/a.ts'), 'allow', undefined],
+    ['a write of .envrc asks even in auto', 'auto', [], write('/ws/.envrc'), 'ask', 'sensitive_path'],
+    ['an edit allow rule applies to writes', 'ask', [{ decision: 'allow', toolKind: 'edit', pathGlob: 'src/**' }], write('/ws/src/a.ts'), 'allow', undefined],
+    ['a terminal asks in ask mode', 'ask', [], term('npm test'), 'ask', undefined],
+    ['a terminal asks in accept-edits', 'accept-edits', [], term('npm test'), 'ask', undefined],
+    ['a terminal is allowed in auto', 'auto', [], term('npm test'), 'allow', undefined],
+    ['a dangerous terminal asks in auto', 'auto', [], term('rm -rf build'), 'ask', 'dangerous_command'],
+    ['a command rule applies to terminals', 'ask', [{ decision: 'allow', command: 'npm test' }], term('npm test'), 'allow', undefined],
+    ['a deny command rule denies a terminal', 'auto', [{ decision: 'deny', command: 'curl *' }], term('ls && curl x'), 'deny', undefined],
+  ];
+  it.each(table)('%s', (_name, mode, rules, s, expected, forced) => {
+    const r = evaluate(s, { mode, rules });
+    expect(r.decision).toBe(expected);
+    expect(r.forcedAsk).toBe(forced);
   });
 });

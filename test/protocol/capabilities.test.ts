@@ -35,7 +35,11 @@ describe('capabilitiesView', () => {
   it('treats omitted as unsupported, {} as supported, and survives junk', () => {
     const c = capabilitiesView({
       protocolVersion: 1,
-      agentCapabilities: { sessionCapabilities: { close: {}, delete: null }, mcpCapabilities: { http: true, sse: false }, promptCapabilities: { audio: true, embeddedContext: true } },
+      agentCapabilities: {
+        sessionCapabilities: { close: {}, delete: null },
+        mcpCapabilities: { http: true, sse: false },
+        promptCapabilities: { audio: true, embeddedContext: true },
+      },
       authMethods: 'nope',
     });
     expect(c.supportsSession('close')).toBe(true);

@@ -1,21 +1,10 @@
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFsHandlers, type FileWriteEvent, type FsHandlers } from '../../src/protocol/client-fs.js';
-import { WireError } from '../../src/protocol/errors.js';
+import type { ClientEffect } from '../../src/protocol/effect.js';
+import { RPC, WireError } from '../../src/protocol/errors.js';
 
 let base: string;
 let root: string;
@@ -166,9 +155,7 @@ describe('fs/write_text_file', () => {
     expect(after.mode & 0o7777).toBe(0o640);
     expect(after.ino).not.toBe(before.ino); // written beside and renamed over, not in place
     expect(readdirSync(root).sort()).toEqual(['lines.txt']);
-    expect(writes).toEqual([
-      { sessionId: S, path: p, oldText: 'one\ntwo\nthree\nfour\n', newText: 'new', existed: true },
-    ]);
+    expect(writes).toEqual([{ sessionId: S, path: p, oldText: 'one\ntwo\nthree\nfour\n', newText: 'new', existed: true }]);
   });
 
   it('keeps a mode the umask would filter (group-writable script)', async () => {
@@ -201,11 +188,7 @@ describe('fs/write_text_file', () => {
     const cases: [string, () => string, () => string][] = [
       ['`..` to a new file', () => `${root}/../outside/new.txt`, () => path.join(outside, 'new.txt')],
       ['`..` into a new directory', () => `${root}/../outside/newdir/f.txt`, () => path.join(outside, 'newdir')],
-      [
-        'symlinked parent escaping',
-        () => (symlinkSync(outside, path.join(root, 'link')), path.join(root, 'link/planted.txt')),
-        () => path.join(outside, 'planted.txt'),
-      ],
+      ['symlinked parent escaping', () => (symlinkSync(outside, path.join(root, 'link')), path.join(root, 'link/planted.txt')), () => path.join(outside, 'planted.txt')],
       [
         'dangling symlink to outside',
         () => (symlinkSync(path.join(outside, 'ghost.txt'), path.join(root, 'ghost')), path.join(root, 'ghost')),
@@ -263,5 +246,119 @@ describe('fs/write_text_file', () => {
     const p = path.join(root, 'ok.txt');
     await expect(h.writeTextFile({ sessionId: S, path: p, content: 'ok' })).resolves.toEqual({});
     expect(readFileSync(p, 'utf8')).toBe('ok');
+  });
+});
+
+describe('authorize: decided after the roots check, before any I/O', () => {
+  function gated(decide: (e: ClientEffect) => void | Promise<void>) {
+    const seen: ClientEffect[] = [];
+    const h = createFsHandlers({
+      rootsFor: (id) => (id === S ? [root] : undefined),
+      onWrite: (e) => void writes.push(e),
+      authorize: async (e) => {
+        seen.push(e);
+        await decide(e);
+      },
+    });
+    return { h, seen };
+  }
+  const refuse = () => {
+    throw new WireError(-32000, 'Permission denied', { reason: 'permission_denied' });
+  };
+
+  it('a read is authorised with the requested and the real path; a refusal reaches the agent, nothing read', async () => {
+    symlinkSync(path.join(root, 'lines.txt'), path.join(root, 'alias'));
+    const { h, seen } = gated(refuse);
+    const e = await failure(h.readTextFile({ sessionId: S, path: path.join(root, 'alias') }));
+    expect(e.data).toEqual({ reason: 'permission_denied' });
+    expect(seen).toEqual([{ kind: 'fs.read', sessionId: S, path: path.join(root, 'alias'), realPath: path.join(root, 'lines.txt') }]);
+  });
+
+  it('a refused read of a missing file says nothing about it (asked before looking)', async () => {
+    const { h, seen } = gated(refuse);
+    const e = await failure(h.readTextFile({ sessionId: S, path: path.join(root, 'nope.txt') }));
+    expect(e.data).toEqual({ reason: 'permission_denied' });
+    expect(seen).toHaveLength(1);
+  });
+
+  it('a refused write leaves nothing on disk, not even its new directories', async () => {
+    const { h, seen } = gated(refuse);
+    const p = path.join(root, 'new', 'deep', 'f.txt');
+    await failure(h.writeTextFile({ sessionId: S, path: p, content: 'x' }));
+    expect(seen[0]).toMatchObject({ kind: 'fs.write', realPath: p });
+    expect(existsSync(path.join(root, 'new'))).toBe(false);
+    expect(writes).toEqual([]);
+  });
+
+  it('outside the roots is refused before authorize is asked', async () => {
+    const { h, seen } = gated(() => {});
+    await failure(h.writeTextFile({ sessionId: S, path: path.join(outside, 'x.txt'), content: 'x' }));
+    expect(seen).toEqual([]);
+  });
+
+  it('an allowed write and read go ahead', async () => {
+    const { h } = gated(() => {});
+    await h.writeTextFile({ sessionId: S, path: path.join(root, 'a', 'b.txt'), content: 'hi' });
+    expect(await h.readTextFile({ sessionId: S, path: path.join(root, 'a', 'b.txt') })).toEqual({ content: 'hi' });
+  });
+});
+
+describe('a swap between the check and the use does not escape the roots', () => {
+  // The authorize hook runs after the roots check and before the I/O: the swap goes there,
+  // exactly where an agent's own process racing Talaria would put it.
+  function racing(swap: () => void) {
+    return createFsHandlers({ rootsFor: () => [root], authorize: async () => swap() });
+  }
+  const SECRET = () => path.join(outside, 'secret.txt');
+
+  it('read: the file replaced by a link to a secret outside -> path_changed, secret not returned', async () => {
+    writeFileSync(path.join(root, 'a.txt'), 'inside');
+    const h = racing(() => {
+      rmSync(path.join(root, 'a.txt'));
+      symlinkSync(SECRET(), path.join(root, 'a.txt'));
+    });
+    const e = await failure(h.readTextFile({ sessionId: S, path: path.join(root, 'a.txt') }));
+    expect(e.code).toBe(RPC.INVALID_PARAMS);
+    expect(e.data).toMatchObject({ reason: 'path_changed' });
+  });
+
+  it.runIf(process.platform === 'linux')('read: a parent directory replaced by a link outside -> path_changed', async () => {
+    mkdirSync(path.join(root, 'sub'));
+    writeFileSync(path.join(root, 'sub', 'secret.txt'), 'inside');
+    const h = racing(() => {
+      rmSync(path.join(root, 'sub'), { recursive: true });
+      symlinkSync(outside, path.join(root, 'sub'));
+    });
+    const e = await failure(h.readTextFile({ sessionId: S, path: path.join(root, 'sub', 'secret.txt') }));
+    expect(e.data).toMatchObject({ reason: 'path_changed' });
+  });
+
+  it('write: an existing parent replaced by a link outside -> refused, nothing written outside', async () => {
+    mkdirSync(path.join(root, 'sub'));
+    const h = racing(() => {
+      rmSync(path.join(root, 'sub'), { recursive: true });
+      symlinkSync(outside, path.join(root, 'sub'));
+    });
+    const e = await failure(h.writeTextFile({ sessionId: S, path: path.join(root, 'sub', 'planted.txt'), content: 'pwned' }));
+    expect(e.data).toMatchObject({ reason: 'path_changed' });
+    expect(readdirSync(outside)).toEqual(['secret.txt']);
+  });
+
+  it('write: a parent still to be created appears as a link outside -> refused, nothing written outside', async () => {
+    const h = racing(() => symlinkSync(outside, path.join(root, 'fresh')));
+    const e = await failure(h.writeTextFile({ sessionId: S, path: path.join(root, 'fresh', 'deeper', 'planted.txt'), content: 'pwned' }));
+    expect(e.data).toMatchObject({ reason: 'path_changed' });
+    expect(readdirSync(outside)).toEqual(['secret.txt']);
+  });
+
+  it('write: the file itself replaced by a link outside -> path_changed, the secret untouched', async () => {
+    writeFileSync(path.join(root, 'a.txt'), 'inside');
+    const h = racing(() => {
+      rmSync(path.join(root, 'a.txt'));
+      symlinkSync(SECRET(), path.join(root, 'a.txt'));
+    });
+    const e = await failure(h.writeTextFile({ sessionId: S, path: path.join(root, 'a.txt'), content: 'new' }));
+    expect(e.data).toMatchObject({ reason: 'path_changed' });
+    expect(readFileSync(SECRET(), 'utf8')).toBe('top secret');
   });
 });

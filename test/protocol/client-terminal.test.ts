@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTerminalManager, TailBuffer, type TerminalManager } from '../../src/protocol/client-terminal.js';
+import { createTerminalManager, MAX_OUTPUT_BYTE_LIMIT, TailBuffer, type TerminalManager } from '../../src/protocol/client-terminal.js';
+import type { ClientEffect } from '../../src/protocol/effect.js';
 import { WireError } from '../../src/protocol/errors.js';
 
 const S = 'sess-1';
@@ -64,7 +65,9 @@ function isGone(pid: number): boolean {
     return true;
   }
   try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').startsWith('Z');
+    return readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /s, '')
+      .startsWith('Z');
   } catch {
     return true;
   }
@@ -221,6 +224,23 @@ describe('output byte limit', () => {
     await small.disposeAll();
   });
 
+  it('clamps what the agent asks: 10 GB keeps only the maximum', async () => {
+    const { out } = await run("head -c 5000000 /dev/zero | tr '\\0' a; printf END", undefined, { outputByteLimit: 10 * 1024 ** 3 });
+    expect(out.truncated).toBe(true);
+    expect(Buffer.byteLength(out.output)).toBe(MAX_OUTPUT_BYTE_LIMIT);
+    expect(out.output.endsWith('aEND')).toBe(true);
+  });
+
+  it("clamps to the manager's maximum, the default included", async () => {
+    const small = createTerminalManager({ rootsFor: () => [root], env: () => ({}), maxOutputByteLimit: 4, defaultOutputByteLimit: 100 });
+    for (const extraParams of [{ outputByteLimit: 10 * 1024 ** 3 }, {}]) {
+      const { terminalId } = await small.create({ sessionId: S, command: 'printf', args: ['abcdef'], ...extraParams });
+      await small.waitForExit({ sessionId: S, terminalId });
+      expect(await small.output({ sessionId: S, terminalId })).toMatchObject({ output: 'cdef', truncated: true });
+    }
+    await small.disposeAll();
+  });
+
   it('TailBuffer holds back an incomplete trailing character while running', () => {
     const b = new TailBuffer(100);
     const e = Buffer.from('é');
@@ -258,7 +278,7 @@ describe('terminal/kill and terminal/release', () => {
     }
   });
 
-  it('unknown terminal ids, another session\'s terminal and an unknown session -> -32002', async () => {
+  it("unknown terminal ids, another session's terminal and an unknown session -> -32002", async () => {
     for (const call of [tm.output, tm.waitForExit, tm.kill, tm.release]) {
       expect((await failure(call({ sessionId: S, terminalId: 'term_nope' }))).code).toBe(-32002);
     }
@@ -305,7 +325,7 @@ describe('dispose', () => {
     await until(() => !processWithArg(marker));
   });
 
-  it('disposeSession kills only that session\'s terminals', async () => {
+  it("disposeSession kills only that session's terminals", async () => {
     const a = await tm.create({ sessionId: S, command: tree });
     const b = await tm.create({ sessionId: S2, command: 'echo "pid=$$"; exec sleep 1000' });
     const pidsA = await until(async () => pidsIn(await outputOf(a.terminalId), ['sh', 'c', 'gc']));
@@ -316,5 +336,74 @@ describe('dispose', () => {
     expect((await tm.output({ sessionId: S2, terminalId: b.terminalId })).exitStatus).toBeUndefined();
     await tm.disposeAll();
     await until(() => isGone(pidB!));
+  });
+});
+
+describe('authorize: decided before anything starts', () => {
+  it('is asked with the command, args, env and both cwds; a refusal starts nothing', async () => {
+    const seen: ClientEffect[] = [];
+    const gated = createTerminalManager({
+      rootsFor: () => [root],
+      env: () => ({ PATH: process.env.PATH ?? '/usr/bin:/bin' }),
+      authorize: async (e) => {
+        seen.push(e);
+        throw new WireError(-32000, 'Permission denied', { reason: 'permission_denied' });
+      },
+    });
+    const marker = path.join(root, 'ran-refused');
+    const e = await failure(gated.create({ sessionId: S, command: `touch ${marker}`, cwd: path.join(root, 'sub'), env: [{ name: 'A', value: '1' }] }));
+    expect(e.data).toEqual({ reason: 'permission_denied' });
+    expect(seen).toEqual([
+      {
+        kind: 'terminal.create',
+        sessionId: S,
+        command: `touch ${marker}`,
+        args: [],
+        env: [{ name: 'A', value: '1' }],
+        cwd: path.join(root, 'sub'),
+        realCwd: path.join(root, 'sub'),
+      },
+    ]);
+    expect(readdirSync(root)).not.toContain('ran-refused');
+    await gated.disposeAll();
+  });
+
+  it('an env name that is not an identifier is refused before authorize is asked', async () => {
+    let asked = 0;
+    const gated = createTerminalManager({ rootsFor: () => [root], env: () => ({}), authorize: async () => void asked++ });
+    for (const name of ['#', 'A B', 'X=1', '', '1A']) {
+      const e = await failure(gated.create({ sessionId: S, command: 'true', env: [{ name, value: '' }] }));
+      expect(e.code).toBe(-32602);
+    }
+    expect(asked).toBe(0);
+  });
+
+  it('a cwd outside the roots is refused before authorize is asked', async () => {
+    let asked = 0;
+    const gated = createTerminalManager({ rootsFor: () => [root], env: () => ({}), authorize: async () => void asked++ });
+    await failure(gated.create({ sessionId: S, command: 'true', cwd: outside }));
+    expect(asked).toBe(0);
+  });
+
+  it('a session disposed while the ask is pending starts nothing', async () => {
+    let release!: () => void;
+    const waiting = new Promise<void>((r) => (release = r));
+    let asked!: () => void;
+    const askedP = new Promise<void>((r) => (asked = r));
+    const gated = createTerminalManager({
+      rootsFor: () => [root],
+      env: () => ({ PATH: process.env.PATH ?? '/usr/bin:/bin' }),
+      authorize: async () => {
+        asked();
+        await waiting;
+      },
+    });
+    const marker = path.join(root, 'ran-after-dispose');
+    const p = failure(gated.create({ sessionId: S, command: `touch ${marker}` }));
+    await askedP;
+    await gated.disposeSession(S);
+    release();
+    expect((await p).data).toMatchObject({ reason: 'disposed' });
+    expect(readdirSync(root)).not.toContain('ran-after-dispose');
   });
 });

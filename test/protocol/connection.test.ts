@@ -256,10 +256,17 @@ describe('connectAgent: agent→client traffic', () => {
   it('unknown notifications go to onNotification; stray responses are dropped; the SDK never writes to the console', async () => {
     const consoleError = vi.spyOn(console, 'error');
     const consoleLog = vi.spyOn(console, 'log');
-    const h = setup(async ({ client }) => {
-      await client.notify('_model_state_update', { model: 'x' });
-      return { stopReason: 'end_turn' };
-    }, { onNotification: () => { throw new Error('listener bug'); } });
+    const h = setup(
+      async ({ client }) => {
+        await client.notify('_model_state_update', { model: 'x' });
+        return { stopReason: 'end_turn' };
+      },
+      {
+        onNotification: () => {
+          throw new Error('listener bug');
+        },
+      },
+    );
     await h.conn.initialize();
     h.a2c.write('{"jsonrpc":"2.0","id":999,"result":{}}\n'); // a response to nothing we sent
     h.a2c.write('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}\n');

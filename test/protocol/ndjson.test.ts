@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { DEFAULT_MAX_LINE_BYTES, LineDecoder, type OversizeLine } from '../../src/protocol/ndjson.js';
+import { DEFAULT_MAX_LINE_BYTES, GarbageMeter, LineDecoder, mayBeJson, type OversizeLine } from '../../src/protocol/ndjson.js';
 
 function collect(maxLineBytes?: number) {
   const lines: string[] = [];
@@ -121,5 +121,64 @@ describe('LineDecoder', () => {
 
   it('rejects a non-positive max', () => {
     expect(() => new LineDecoder({ maxLineBytes: 0, onLine: () => {} })).toThrow(RangeError);
+  });
+});
+
+describe('LineDecoder.stop', () => {
+  it('drops the rest of the current chunk and every later one', () => {
+    const lines: string[] = [];
+    const d = new LineDecoder({ onLine: (l) => (lines.push(l), l === 'stop' && d.stop()) });
+    d.push(Buffer.from('a\nstop\nb\nc'));
+    d.push(Buffer.from('\nd\n'));
+    d.end();
+    expect(lines).toEqual(['a', 'stop']);
+    expect(d.pendingBytes).toBe(0);
+  });
+});
+
+describe('mayBeJson', () => {
+  it('is false only for lines no JSON value can start (so skipping JSON.parse never changes a verdict)', () => {
+    for (const l of ['{"a":1}', '  [1]', '"s"', '-1', '0', '9e3', 'true', 'false', 'null', '\t{', 'nope', 'tea']) expect(mayBeJson(l), l).toBe(true);
+    for (const l of ['y', 'hello', '<html>', '# x', '⚠️ warn', '\u{feff}{}', '', '   ', '+1', '.5']) expect(mayBeJson(l), l).toBe(false);
+    // Every line it rejects really is not JSON.
+    for (const l of ['y', 'hello', '<html>', '# x', '+1', '.5']) expect(() => JSON.parse(l)).toThrow();
+  });
+});
+
+describe('GarbageMeter', () => {
+  it('counts bad lines and bytes until a frame; says which limit was hit', () => {
+    const m = new GarbageMeter({ maxLines: 3, maxBytes: 100 }, () => 0);
+    m.badLine();
+    m.badLine();
+    expect(m.exceeded()).toBeUndefined();
+    m.frame();
+    m.badLine();
+    m.badLine();
+    expect(m.exceeded()).toBeUndefined();
+    m.badLine();
+    expect(m.exceeded()).toBe('3 lines in a row were not JSON-RPC');
+    m.frame();
+    m.read(100);
+    expect(m.exceeded()).toBeUndefined();
+    m.read(1);
+    expect(m.exceeded()).toBe('101 bytes arrived without a valid JSON-RPC frame');
+  });
+
+  it('forgives a run slower than the window and starts counting again', () => {
+    let t = 0;
+    const m = new GarbageMeter({ maxLines: 2, windowMs: 100 }, () => t);
+    m.badLine();
+    t = 150;
+    m.badLine();
+    expect(m.exceeded()).toBeUndefined();
+    expect(m.garbageLines).toBe(0);
+    m.badLine();
+    m.badLine();
+    expect(m.exceeded()).toMatch(/^2 lines/);
+  });
+
+  it('rejects non-positive limits', () => {
+    expect(() => new GarbageMeter({ maxLines: 0 })).toThrow(RangeError);
+    expect(() => new GarbageMeter({ maxBytes: -1 })).toThrow(RangeError);
   });
 });

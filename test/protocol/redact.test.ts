@@ -8,7 +8,15 @@ import type { Frame, RawMessage } from '../../src/protocol/types.js';
 
 const SECRET = 'sk-live-0123456789';
 
-const stdio = { name: 'gh', command: 'gh-mcp', args: ['--stdio'], env: [{ name: 'GITHUB_TOKEN', value: SECRET }, { name: 'DEBUG', value: '1' }] };
+const stdio = {
+  name: 'gh',
+  command: 'gh-mcp',
+  args: ['--stdio'],
+  env: [
+    { name: 'GITHUB_TOKEN', value: SECRET },
+    { name: 'DEBUG', value: '1' },
+  ],
+};
 const http = { type: 'http', name: 'api', url: `https://bot:${SECRET}@mcp.example/x`, headers: [{ name: 'Authorization', value: `Bearer ${SECRET}` }] };
 const req = (method: string, params: unknown, id = 1): RawMessage => ({ jsonrpc: '2.0', id, method, params });
 
@@ -22,7 +30,13 @@ describe('redaction of secret-bearing fields', () => {
         sessionId: 's',
         cwd: '/w',
         mcpServers: [
-          { ...stdio, env: [{ name: 'GITHUB_TOKEN', value: REDACTED }, { name: 'DEBUG', value: REDACTED }] },
+          {
+            ...stdio,
+            env: [
+              { name: 'GITHUB_TOKEN', value: REDACTED },
+              { name: 'DEBUG', value: REDACTED },
+            ],
+          },
           { ...http, url: expect.stringMatching(/^https:\/\/bot:.*redacted.*@mcp\.example\/x$/), headers: [{ name: 'Authorization', value: REDACTED }] },
         ],
       });
@@ -46,7 +60,11 @@ describe('redaction of secret-bearing fields', () => {
   });
 
   it('frames that cannot hold a secret come back as the very same object and the raw bytes as received', () => {
-    const update: RawMessage = { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: SECRET } } } };
+    const update: RawMessage = {
+      jsonrpc: '2.0',
+      method: 'session/update',
+      params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: SECRET } } },
+    };
     expect(redactMessage(update)).toBe(update);
     const raw = '{"jsonrpc":"2.0", "method":"session/update","params":{}}';
     expect(redactFrame({ msg: update }, raw)).toBe(raw);
@@ -72,12 +90,15 @@ describe('redaction of secret-bearing fields', () => {
   });
 
   it('formatWireLine (the --wire-log writer) masks; every recorded fixture line without a secret field stays byte-identical', () => {
-    const f: Frame = { t_ms: 5, dir: 'client->agent', msg: req('session/new', { cwd: '/w', mcpServers: [stdio] }) };
+    const msg = req('session/new', { cwd: '/w', mcpServers: [stdio] });
+    const f: Frame = { t_ms: 5, dir: 'client->agent', msg, raw: JSON.stringify(msg) };
     expect(formatWireLine(f)).not.toContain(SECRET);
     expect(JSON.parse(formatWireLine(f)).msg.params.mcpServers[0].env[0]).toEqual({ name: 'GITHUB_TOKEN', value: REDACTED });
     const dir = fileURLToPath(new URL('../fixtures/hermes-0.18.2/', import.meta.url));
     for (const name of readdirSync(dir).filter((n) => n.endsWith('.ndjson'))) {
-      for (const line of readFileSync(join(dir, name), 'utf8').split('\n').filter((l) => l.trim())) {
+      for (const line of readFileSync(join(dir, name), 'utf8')
+        .split('\n')
+        .filter((l) => l.trim())) {
         const { msg } = JSON.parse(line) as { msg: RawMessage };
         expect(redactFrame({ msg })).toBe(JSON.stringify(msg));
       }

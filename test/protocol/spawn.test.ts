@@ -132,7 +132,9 @@ describe('spawnAgent: lifecycle', () => {
   });
 
   it('terminate() escalates to SIGTERM, then SIGKILL', async () => {
-    const p = await start(node('process.on("SIGTERM", () => {}); process.stdin.resume(); process.stdin.on("end", () => {}); process.stdout.write("ready"); setInterval(() => {}, 1e6)'));
+    const p = await start(
+      node('process.on("SIGTERM", () => {}); process.stdin.resume(); process.stdin.on("end", () => {}); process.stdout.write("ready"); setInterval(() => {}, 1e6)'),
+    );
     await new Promise<void>((r) => p.stdout.once('data', () => r()));
     const ex = await p.terminate({ graceMs: 150 });
     expect(ex).toEqual({ code: null, signal: 'SIGKILL' });

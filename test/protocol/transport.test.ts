@@ -10,7 +10,11 @@ import type { Frame, ProtocolErrorEvent, RawMessage } from '../../src/protocol/t
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/hermes-0.18.2/', import.meta.url));
 
-const update = (i: number) => ({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `t${i}` } } } });
+const update = (i: number) => ({
+  jsonrpc: '2.0',
+  method: 'session/update',
+  params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `t${i}` } } },
+});
 const line = (m: unknown) => JSON.stringify(m) + '\n';
 
 function pair(extra: Partial<Parameters<typeof createTransport>[0]> = {}) {
@@ -75,7 +79,13 @@ describe('transport: divert', () => {
   it('a throwing hook is contained: the stream keeps going', async () => {
     const errors: string[] = [];
     const logger = { debug() {}, info() {}, warn() {}, error: (m: string) => errors.push(m) };
-    const { input, reader, t } = pair({ divert: (m) => { if (m.id === 1) throw new Error('boom'); return false; }, logger });
+    const { input, reader, t } = pair({
+      divert: (m) => {
+        if (m.id === 1) throw new Error('boom');
+        return false;
+      },
+      logger,
+    });
     input.write(line({ jsonrpc: '2.0', id: 1, result: 1 }) + line({ jsonrpc: '2.0', id: 2, result: 2 }));
     expect((await reader.read()).value?.id).toBe(2);
     expect(errors).toEqual(['transport hook threw']);
@@ -108,8 +118,17 @@ describe('transport: protocol errors', () => {
     const { value } = await reader.read();
     expect(value).toEqual({ jsonrpc: '2.0', id: 5, result: 'ok' });
     expect(events.map((e) => e.kind)).toEqual([
-      'non_json', 'non_json', 'too_large', 'invalid_jsonrpc', 'invalid_jsonrpc', 'invalid_jsonrpc',
-      'invalid_jsonrpc', 'invalid_jsonrpc', 'invalid_jsonrpc', 'invalid_jsonrpc', 'invalid_jsonrpc',
+      'non_json',
+      'non_json',
+      'too_large',
+      'invalid_jsonrpc',
+      'invalid_jsonrpc',
+      'invalid_jsonrpc',
+      'invalid_jsonrpc',
+      'invalid_jsonrpc',
+      'invalid_jsonrpc',
+      'invalid_jsonrpc',
+      'invalid_jsonrpc',
     ]);
     expect(events[0]).toEqual({ kind: 'non_json', preview: 'not json', bytes: 8 });
     expect(events[2]!.bytes).toBeGreaterThan(64);
@@ -161,6 +180,16 @@ describe('transport: frames and writes', () => {
       '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}\n{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}\n',
     );
     expect(t.stats.framesOut).toBe(2);
+  });
+
+  it('each tapped frame carries its line: inbound as received (spacing kept), outbound as written', async () => {
+    const frames: Frame[] = [];
+    const { input, written, t } = pair({ onFrame: (f) => frames.push(f) });
+    const received = '{ "jsonrpc":"2.0",  "method":"session/update","params":{"z":1,"a":"\\u00e9"} }';
+    input.write(received + '\r\n');
+    await t.send({ jsonrpc: '2.0', id: 1, method: 'session/prompt', params: { sessionId: 's' } });
+    expect(frames.map((f) => f.raw)).toEqual([received, written.join('').trimEnd()]);
+    expect(JSON.parse(frames[0]!.raw)).toEqual(frames[0]!.msg);
   });
 
   it('respects output backpressure: send resolves only after drain', async () => {

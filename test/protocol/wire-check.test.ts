@@ -7,7 +7,10 @@ import type { Direction, Frame, RawMessage } from '../../src/protocol/types.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/hermes-0.18.2/', import.meta.url));
 const fixture = (name: string): Frame[] =>
-  readFileSync(join(FIXTURES, name), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Frame);
+  readFileSync(join(FIXTURES, name), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Frame);
 
 const C2A: Direction = 'client->agent';
 const A2C: Direction = 'agent->client';
@@ -17,7 +20,9 @@ const brief = (vs: Violation[]) => vs.map((v) => ({ index: v.index, dir: v.dir, 
 describe('wire checker over the recorded Hermes 0.18.2 traffic', () => {
   it('finds no schema violation (unstable schema), only the legacy methods, and pairs every response', () => {
     const seen: Record<string, unknown> = {};
-    for (const name of readdirSync(FIXTURES).filter((n) => n.endsWith('.ndjson')).sort()) {
+    for (const name of readdirSync(FIXTURES)
+      .filter((n) => n.endsWith('.ndjson'))
+      .sort()) {
       const c = createWireChecker();
       const violations = c.checkAll(fixture(name));
       const { compileMs: _ms, ...stats } = c.stats;
@@ -56,12 +61,15 @@ describe('wire checker over the recorded Hermes 0.18.2 traffic', () => {
   });
 
   it('against the stable schema the only violation is the unstable session/fork', () => {
-    const all = readdirSync(FIXTURES).filter((n) => n.endsWith('.ndjson')).sort().flatMap((n) =>
-      createWireChecker({ unstable: false }).checkAll(fixture(n)).map((v) => `${n} ${formatViolation({ ...v, msg: undefined })}`),
-    );
-    expect(all).toEqual([
-      'reload.ndjson #26 client->agent session/fork request /method: "session/fork" is unstable (not in the stable schema)',
-    ]);
+    const all = readdirSync(FIXTURES)
+      .filter((n) => n.endsWith('.ndjson'))
+      .sort()
+      .flatMap((n) =>
+        createWireChecker({ unstable: false })
+          .checkAll(fixture(n))
+          .map((v) => `${n} ${formatViolation({ ...v, msg: undefined })}`),
+      );
+    expect(all).toEqual(['reload.ndjson #26 client->agent session/fork request /method: "session/fork" is unstable (not in the stable schema)']);
   });
 
   it('catches one broken field in a real recording, at its frame', () => {
@@ -113,9 +121,7 @@ describe('wire checker rules', () => {
       f(C2A, { id: '1', result: { content: 'x' } }),
       f(A2C, { id: 1, result: { stopReason: 'end_turn' } }),
     ]);
-    expect(v.map((x) => `${x.index} ${x.dir} ${x.method} ${x.kind} ${x.path}`)).toEqual([
-      '3 client->agent session/request_permission response /result/outcome',
-    ]);
+    expect(v.map((x) => `${x.index} ${x.dir} ${x.method} ${x.kind} ${x.path}`)).toEqual(['3 client->agent session/request_permission response /result/outcome']);
     expect(v[0]!.message).toContain('"outcome"');
     expect(c.stats.unanswered).toBe(0);
   });
@@ -186,10 +192,11 @@ describe('wire checker rules', () => {
       f(A2C, { method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'plan_removed', planId: 'p' } } }),
     ];
     expect(createWireChecker().checkAll(frames)).toEqual([]);
-    expect(createWireChecker({ unstable: false }).checkAll(frames).map((x) => `${x.index} ${x.path}: ${x.message}`)).toEqual([
-      '0 /method: "session/fork" is unstable (not in the stable schema)',
-      '2 /params/update: value of tag "sessionUpdate" must be in oneOf (got "plan_removed")',
-    ]);
+    expect(
+      createWireChecker({ unstable: false })
+        .checkAll(frames)
+        .map((x) => `${x.index} ${x.path}: ${x.message}`),
+    ).toEqual(['0 /method: "session/fork" is unstable (not in the stable schema)', '2 /params/update: value of tag "sessionUpdate" must be in oneOf (got "plan_removed")']);
   });
 
   it('compiles each schema flavor once per process', () => {

@@ -2,7 +2,8 @@ import { describe, it, expect } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createWireLogSink, formatWireLine, parseWireLog, type WireLogError } from '../../src/protocol/wire-log.js';
+import { formatWireLine, parseWireLog, type WireLogError } from '../../src/protocol/wire-log.js';
+import type { RawMessage } from '../../src/protocol/types.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/hermes-0.18.2/', import.meta.url));
 const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.ndjson'));
@@ -25,7 +26,12 @@ describe('wire log', () => {
       expect(reformatted).not.toContain('"t_ms": '); // our own spacing is compact
       expect(parseWireLog(reformatted), name).toEqual(parsed);
       // And equal to a plain JSON.parse of each fixture line: nothing lost or changed.
-      expect(parsed, name).toEqual(text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l)));
+      expect(parsed, name).toEqual(
+        text
+          .split('\n')
+          .filter((l) => l.trim())
+          .map((l) => JSON.parse(l)),
+      );
     }
   });
 
@@ -55,11 +61,11 @@ describe('wire log', () => {
     expect(() => parseWireLog(text)).toThrow(/line 2/);
   });
 
-  it('the sink formats each frame and hands over one line', () => {
-    const out: string[] = [];
-    const sink = createWireLogSink((l) => out.push(l));
-    sink({ t_ms: 3, dir: 'client->agent', msg: { jsonrpc: '2.0', method: 'session/cancel', params: { sessionId: 's' } } });
-    expect(out).toEqual(['{"t_ms":3,"dir":"client->agent","msg":{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}}']);
-    expect(parseWireLog(out.join('\n'))[0]!.msg.method).toBe('session/cancel');
+  it('a tapped frame is written as the bytes that crossed the pipe, not serialised again', () => {
+    // Spacing and key order as the agent sent them: JSON.stringify(msg) would change both.
+    const raw = '{"id": 7, "jsonrpc": "2.0",  "result": {"b": 1, "a": 2}}';
+    const line = formatWireLine({ t_ms: 3, dir: 'agent->client', msg: JSON.parse(raw) as RawMessage, raw });
+    expect(line).toBe(`{"t_ms":3,"dir":"agent->client","msg":${raw}}`);
+    expect(parseWireLog(line)[0]!.msg).toEqual({ id: 7, jsonrpc: '2.0', result: { b: 1, a: 2 } });
   });
 });

@@ -5,7 +5,12 @@ import { claudeCode, codex, demoProvider, gemini, kimi, opencode } from '../../s
 import { hermesProvider } from '../../src/providers/hermes/provider.js';
 import { withUserEnv } from '../../src/providers/custom.js';
 import { agentEnv, clientCapOptions, spawnOptions } from '../../src/providers/launch.js';
+import { applyQuirks, choiceBeforeInit, launchFacts } from '../../src/providers/quirks/index.js';
+import type { Provider } from '../../src/providers/types.js';
 import { cleanup, isolatedEnv, script, tempDir } from './helpers.js';
+
+/** What a built-in id gets before its agent has said anything (its expected name's set). */
+const expected = (p: Provider) => applyQuirks(p, choiceBeforeInit(launchFacts(p, {})));
 
 afterEach(cleanup);
 
@@ -36,8 +41,10 @@ describe('built-in agent descriptors', () => {
     script(join(now, 'gemini'), 'echo 0.61.0');
     expect((await gemini.locate(isolatedEnv({ searchPath: [old] })))?.args).toEqual(['--experimental-acp']);
     expect((await gemini.locate(isolatedEnv({ searchPath: [now] })))?.args).toEqual(['--acp']);
-    expect(clientCapOptions(gemini)).toEqual({ fs: { read: false, write: true }, terminal: true });
-    expect(clientCapOptions(claudeCode)).toEqual({ fs: { read: true, write: true }, terminal: true, clientCapabilityOverrides: { _meta: { 'terminal-auth': true } } });
+    expect(expected(gemini).caps).toEqual({ fs: { read: false, write: true }, terminal: true });
+    expect(expected(claudeCode).caps).toEqual({ fs: { read: true, write: true }, terminal: true, clientCapabilityOverrides: { _meta: { 'terminal-auth': true } } });
+    // The provider itself carries no capability switch of the agent's: that is its quirk set's.
+    expect(clientCapOptions(gemini)).toEqual({ fs: { read: true, write: true }, terminal: true });
   });
 
   it('an agent gets its non-secret settings and switches from us, never our credentials (launch.test.ts covers every agent)', () => {
@@ -57,7 +64,11 @@ describe('built-in agent descriptors', () => {
     expect(r).toMatchObject({ found: true, ready: false });
     const config = join(none.homeDir, '.talaria', 'config.json');
     expect(r.gaps).toEqual([
-      { code: 'auth', message: 'No credentials for Codex were found (OPENAI_API_KEY, CODEX_API_KEY unset).', fix: `Put OPENAI_API_KEY in agents."codex".env in ${config}, or run \`codex login\`.` },
+      {
+        code: 'auth',
+        message: 'No credentials for Codex were found (OPENAI_API_KEY, CODEX_API_KEY unset).',
+        fix: `Put OPENAI_API_KEY in agents."codex".env in ${config}, or run \`codex login\`.`,
+      },
     ]);
     // A key in our env only is not the agent's: readiness says how to hand it on.
     const ours = isolatedEnv({ searchPath: [bin], env: { OPENAI_API_KEY: 'k' } });
@@ -79,22 +90,40 @@ describe('built-in agent descriptors', () => {
     expect((await codex.readiness(isolatedEnv({ searchPath: [bin], homeDir: home }))).ready).toBe(true);
     const missing = await claudeCode.readiness(isolatedEnv({ env: { PATH: tempDir('e-') } }));
     expect(missing.gaps).toEqual([
-      { code: 'not_installed', message: 'Claude Code was not found (not on PATH).', fix: 'Install the Claude Code ACP adapter: `npm install -g @zed-industries/claude-agent-acp`.' },
+      {
+        code: 'not_installed',
+        message: 'Claude Code was not found (not on PATH).',
+        fix: 'Install the Claude Code ACP adapter: `npm install -g @zed-industries/claude-agent-acp`.',
+      },
     ]);
   });
 
-  it('describes each agent: Hermes cumulative usage and quirks; the others plain (claude: reopen after a failed turn)', () => {
-    expect(hermesProvider).toMatchObject({ usage: 'cumulative', profiles: true, sessionsSurviveRestart: true });
-    expect(hermesProvider.quirks).toMatchObject({ retryNewWithoutMcp: true, replaceOnOverflow: true, configBetweenTurns: true, reloadAfterSetModel: true });
-    expect(hermesProvider.modeFor!('ask')).toBe('default');
-    expect(hermesProvider.modeFor!('accept-edits')).toBe('accept_edits');
-    expect(hermesProvider.modeFor!('auto')).toBe('dont_ask');
-    for (const p of [claudeCode, codex, gemini, opencode, kimi]) {
-      expect(p).toMatchObject({ usage: 'per-turn', profiles: false, maxConcurrentTurns: Number.POSITIVE_INFINITY });
-      expect(p.quirks).toEqual({});
-      expect(p.hooks()).toEqual(p === claudeCode ? { reopenAfterFailedTurn: true } : {});
+  it('describes each agent by the name it gives; the quirks come from that name (Hermes: cumulative usage and host quirks)', () => {
+    expect(hermesProvider).toMatchObject({ agentName: 'hermes-agent', profiles: true });
+    const h = expected(hermesProvider);
+    expect(h).toMatchObject({ usage: 'cumulative', sessionsSurviveRestart: true, choice: { set: { id: 'hermes-0.18' }, basis: 'provider' } });
+    expect(h.host).toMatchObject({ retryNewWithoutMcp: true, replaceOnOverflow: true, configBetweenTurns: true, reloadAfterSetModel: true });
+    expect(h.modeFor!('ask')).toBe('default');
+    expect(h.modeFor!('accept-edits')).toBe('accept_edits');
+    expect(h.modeFor!('auto')).toBe('dont_ask');
+    const names: [Provider, string | undefined][] = [
+      [claudeCode, '@zed-industries/claude-agent-acp'],
+      [codex, 'codex-acp'],
+      [gemini, 'gemini-cli'],
+      [opencode, 'OpenCode'],
+      [kimi, undefined],
+    ];
+    for (const [p, name] of names) {
+      expect(p).toMatchObject({ profiles: false, maxConcurrentTurns: Number.POSITIVE_INFINITY });
+      expect(p.agentName).toBe(name);
+      const q = expected(p);
+      expect(q.usage).toBe('per-turn');
+      expect(q.host).toEqual({});
+      expect(q.hooks()).toEqual(p === claudeCode ? { reopenAfterFailedTurn: true } : {});
     }
     const demo = demoProvider({ command: '/usr/bin/node', args: ['demo.js'] });
-    return demo.readiness(isolatedEnv()).then((r) => expect(r).toMatchObject({ found: true, ready: true, command: { command: '/usr/bin/node', args: ['demo.js'], via: 'bundled' } }));
+    return demo
+      .readiness(isolatedEnv())
+      .then((r) => expect(r).toMatchObject({ found: true, ready: true, command: { command: '/usr/bin/node', args: ['demo.js'], via: 'bundled' } }));
   });
 });

@@ -11,10 +11,27 @@ afterEach(cleanup);
 
 /** Every credential a built-in ever copied from our env, plus a few any shell may hold. */
 const AMBIENT = [
-  'ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN', 'OPENAI_API_KEY', 'CODEX_API_KEY',
-  'GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_APPLICATION_CREDENTIALS', 'OPENCODE_CONFIG_CONTENT', 'OPENROUTER_API_KEY',
-  'KIMI_API_KEY', 'MOONSHOT_API_KEY', 'DASHSCOPE_API_KEY', 'COPILOT_GITHUB_TOKEN', 'GH_TOKEN', 'GITHUB_TOKEN',
-  'COPILOT_PROVIDER_API_KEY', 'KILO_CONFIG_CONTENT', 'CURSOR_API_KEY', 'AWS_SECRET_ACCESS_KEY', 'HERMES_API_KEY',
+  'ANTHROPIC_API_KEY',
+  'ANTHROPIC_AUTH_TOKEN',
+  'CLAUDE_CODE_OAUTH_TOKEN',
+  'OPENAI_API_KEY',
+  'CODEX_API_KEY',
+  'GEMINI_API_KEY',
+  'GOOGLE_API_KEY',
+  'GOOGLE_APPLICATION_CREDENTIALS',
+  'OPENCODE_CONFIG_CONTENT',
+  'OPENROUTER_API_KEY',
+  'KIMI_API_KEY',
+  'MOONSHOT_API_KEY',
+  'DASHSCOPE_API_KEY',
+  'COPILOT_GITHUB_TOKEN',
+  'GH_TOKEN',
+  'GITHUB_TOKEN',
+  'COPILOT_PROVIDER_API_KEY',
+  'KILO_CONFIG_CONTENT',
+  'CURSOR_API_KEY',
+  'AWS_SECRET_ACCESS_KEY',
+  'HERMES_API_KEY',
 ];
 const ambientValue = (name: string) => `ambient-${name}`;
 
@@ -25,7 +42,10 @@ function machine(config?: unknown): { ctx: ProviderEnv; home: string } {
   mkdirSync(home);
   if (config !== undefined) writeFileSync(join(home, 'config.json'), JSON.stringify(config));
   mkdirSync(join(homeDir, '.config', 'zed'), { recursive: true });
-  writeFileSync(join(homeDir, '.config', 'zed', 'settings.json'), JSON.stringify({ agent_servers: { 'Zed One': { type: 'custom', command: 'zed-one', env: { ZED_KEY: 'from-zed' } } } }));
+  writeFileSync(
+    join(homeDir, '.config', 'zed', 'settings.json'),
+    JSON.stringify({ agent_servers: { 'Zed One': { type: 'custom', command: 'zed-one', env: { ZED_KEY: 'from-zed' } } } }),
+  );
   mkdirSync(join(homeDir, '.jetbrains'));
   writeFileSync(join(homeDir, '.jetbrains', 'acp.json'), JSON.stringify({ agent_servers: { 'Jb One': { command: 'jb-one', env: { JB_KEY: 'from-jetbrains' } } } }));
   const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: homeDir, TALARIA_HOME: home };
@@ -57,13 +77,31 @@ async function childEnv(provider: Provider, ctx: ProviderEnv, workspaceEnv: Reco
 }
 
 const leaked = (env: Record<string, string>, except: string[] = []) =>
-  Object.entries(env).filter(([k, v]) => v.startsWith('ambient-') && !except.includes(k)).map(([k]) => k);
+  Object.entries(env)
+    .filter(([k, v]) => v.startsWith('ambient-') && !except.includes(k))
+    .map(([k]) => k);
 
 const IDS = [...builtinProviders({ demo: { command: 'demo', args: [] } }).map((p) => p.id), 'mine', 'zed:zed-one', 'jetbrains:jb-one'];
 
 describe('an agent gets only the allow-list plus what the user configured for it', () => {
   it('covers every built-in (the test list below is complete)', () => {
-    expect(IDS).toEqual(['hermes', 'claude-code', 'codex', 'gemini', 'opencode', 'kimi', 'qwen', 'copilot', 'kilo', 'pi', 'cursor', 'demo', 'mine', 'zed:zed-one', 'jetbrains:jb-one']);
+    expect(IDS).toEqual([
+      'hermes',
+      'claude-code',
+      'codex',
+      'gemini',
+      'opencode',
+      'kimi',
+      'qwen',
+      'copilot',
+      'kilo',
+      'pi',
+      'cursor',
+      'demo',
+      'mine',
+      'zed:zed-one',
+      'jetbrains:jb-one',
+    ]);
   });
 
   for (const id of IDS) {

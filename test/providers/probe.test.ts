@@ -45,7 +45,11 @@ describe('probe (the agent started for real)', () => {
     expect(r.initialized).toBe(true);
     expect(r.sessionOpened).toBe(false);
     expect(r.gaps).toEqual([
-      { code: 'auth', message: 'needs key: the agent needs credentials (Authentication required); sign in with one of: k, login.', fix: 'Set FAKE_KEY, or use "Log in". Log in to needs key or give it an API key, then try again.' },
+      {
+        code: 'auth',
+        message: 'needs key: the agent needs credentials: Authentication required; sign in with one of: k, login.',
+        fix: 'Set FAKE_KEY, or use "Log in". Log in to needs key or give it an API key, then try again.',
+      },
     ]);
     expect(authFix([], 'fallback')).toBe('fallback');
   });

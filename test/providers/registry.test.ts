@@ -11,7 +11,11 @@ afterEach(cleanup);
 
 describe('provider registry', () => {
   it('lists the built-ins, Hermes first, and the demo agent when its command is given', () => {
-    expect(createRegistry().list().map((p) => p.id)).toEqual(['hermes', 'claude-code', 'codex', 'gemini', 'opencode', 'kimi', 'qwen', 'copilot', 'kilo', 'pi', 'cursor']);
+    expect(
+      createRegistry()
+        .list()
+        .map((p) => p.id),
+    ).toEqual(['hermes', 'claude-code', 'codex', 'gemini', 'opencode', 'kimi', 'qwen', 'copilot', 'kilo', 'pi', 'cursor']);
     const reg = createRegistry({ demo: { command: '/usr/bin/node', args: ['demo.js'] } });
     expect(reg.get('demo')).toMatchObject({ label: 'Demo agent', source: 'builtin' });
   });
@@ -21,7 +25,13 @@ describe('provider registry', () => {
     const reg = createRegistry({
       config,
       imported: {
-        zed: { agents: [{ name: 'My Agent', command: 'x' }, { name: 'hermes', command: 'y' }], skipped: [] },
+        zed: {
+          agents: [
+            { name: 'My Agent', command: 'x' },
+            { name: 'hermes', command: 'y' },
+          ],
+          skipped: [],
+        },
         jetbrains: { agents: [{ name: 'Example Agent', command: 'z' }], skipped: [] },
       },
     });

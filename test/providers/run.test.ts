@@ -1,17 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { compareVersions, parseVersion, runCommand } from '../../src/providers/run.js';
+import { compareVersions, parseVersion, runProgram } from '../../src/providers/run.js';
 import { filterMcpServers } from '../../src/providers/mcp.js';
 import { alive, cleanup, script, tempDir } from './helpers.js';
 
 afterEach(cleanup);
 
-describe('runCommand', () => {
+describe('runProgram', () => {
   it('returns output and exit codes, and never throws', async () => {
-    const ok = await runCommand('/bin/sh', ['-c', 'echo out; echo err >&2']);
+    const ok = await runProgram('/bin/sh', ['-c', 'echo out; echo err >&2']);
     expect(ok).toMatchObject({ ok: true, code: 0, stdout: 'out\n', stderr: 'err\n', timedOut: false });
-    const missing = await runCommand('/no/such/cmd', []);
+    const missing = await runProgram('/no/such/cmd', []);
     expect(missing.ok).toBe(false);
     expect(missing.error).toMatch(/^ENOENT/);
   });
@@ -19,7 +19,7 @@ describe('runCommand', () => {
   it('kills the whole process group at the time limit', async () => {
     const pidFile = join(tempDir(), 'pid');
     const s = script(join(tempDir(), 'slow'), `sleep 30 & echo $! > ${pidFile}; wait`);
-    const r = await runCommand(s, [], { timeoutMs: 200 });
+    const r = await runProgram(s, [], { timeoutMs: 200 });
     expect(r).toMatchObject({ ok: false, timedOut: true });
     const child = Number(readFileSync(pidFile, 'utf8'));
     while (alive(child)) await new Promise((res) => setTimeout(res, 20));

@@ -10,7 +10,7 @@ const ALLOWED = [/^zod$/, /^\.\.\/contract\//, /^\.\/[a-z-]+\.js$/, /^\.\.\/\.\.
 function importsOf(source: string): string[] {
   const re = /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/g;
   const out: string[] = [];
-  for (let m; (m = re.exec(source)); ) out.push(m[1]!);
+  for (let m; (m = re.exec(source));) out.push(m[1]!);
   return out;
 }
 

@@ -22,9 +22,7 @@ export interface Served {
   harness: ReturnType<typeof makeHarness>;
 }
 
-export async function serve(
-  o: { hermes?: boolean; vars?: Record<string, string>; p?: Place; permission?: 'ask' | 'auto' } & Omit<ServerOptions, 'harness'> = {},
-): Promise<Served> {
+export async function serve(o: { hermes?: boolean; vars?: Record<string, string>; p?: Place; permission?: 'ask' | 'auto' } & Omit<ServerOptions, 'harness'> = {}): Promise<Served> {
   const { hermes, vars, p: given, permission, ...opts } = o;
   const p = given ?? place();
   const harness = makeHarness(p, {

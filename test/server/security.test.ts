@@ -36,7 +36,7 @@ describe('security: every route of the contract, on a real server', () => {
     for (const host of [`127.0.0.1:${server.port}`, `localhost:${server.port}`]) expect((await raw(server, '/api/health', { headers: { host } })).status).toBe(200);
   });
 
-  it('a foreign Origin → 403 bad_origin on every route; the server\'s own origin passes; no CORS headers', async () => {
+  it("a foreign Origin → 403 bad_origin on every route; the server's own origin passes; no CORS headers", async () => {
     const { server } = await serve();
     for (const [name, def] of routes) {
       const r = await raw(server, pathOf(def), { method: def.method, headers: { origin: 'https://evil.example' }, ...(def.body ? { body: '{}' } : {}) });
@@ -66,7 +66,10 @@ describe('security: every route of the contract, on a real server', () => {
   it('an invalid body → 400 invalid_body naming the field, on every route that takes one', async () => {
     const { server } = await serve();
     for (const [name, def] of routes.filter(([, d]) => d.body)) {
-      const bad = await raw(server, pathOf(def), { method: def.method, body: '{"text": 5, "path": 7, "archived": "yes", "modelId": 1, "modeId": [], "rule": 1, "scope": "planet", "optionId": 3, "provider": 9}' });
+      const bad = await raw(server, pathOf(def), {
+        method: def.method,
+        body: '{"text": 5, "path": 7, "archived": "yes", "modelId": 1, "modeId": [], "rule": 1, "scope": "planet", "optionId": 3, "provider": 9}',
+      });
       expect([bad.status, bad.json.code], name).toEqual([400, 'invalid_body']);
       expect(bad.json.data, name).toBeTruthy();
       const notJson = await raw(server, pathOf(def), { method: def.method, body: '{oops' });

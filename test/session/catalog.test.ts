@@ -1,21 +1,16 @@
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import {
-  applyConfigOptionUpdate,
-  applyCurrentMode,
-  applyCurrentModel,
-  normalizeCatalog,
-  planSwitch,
-  type Catalog,
-  type ModelRowNormalizer,
-} from '../../src/session/catalog.js';
+import { applyConfigOptionUpdate, applyCurrentMode, applyCurrentModel, normalizeCatalog, planSwitch, type Catalog, type ModelRowNormalizer } from '../../src/session/catalog.js';
 import { TalariaError } from '../../src/protocol/errors.js';
 import type { WireLogLine } from '../../src/protocol/types.js';
 
 function sessionNewResult(name: string): Record<string, unknown> {
   const path = fileURLToPath(new URL(`../fixtures/hermes-0.18.2/${name}`, import.meta.url));
-  const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as WireLogLine);
+  const lines = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as WireLogLine);
   const req = lines.find((l) => l.dir === 'client->agent' && l.msg.method === 'session/new');
   const res = lines.find((l) => l.dir === 'agent->client' && l.msg.id === req?.msg.id && 'result' in l.msg);
   return res?.msg.result as Record<string, unknown>;
@@ -44,7 +39,14 @@ const CONFIG_OPTIONS = [
     type: 'select',
     currentValue: 'sonnet',
     options: [
-      { group: 'anthropic', name: 'Anthropic', options: [{ value: 'sonnet', name: 'Sonnet 5' }, { value: 'opus', name: 'Opus 5', description: 'Smartest' }] },
+      {
+        group: 'anthropic',
+        name: 'Anthropic',
+        options: [
+          { value: 'sonnet', name: 'Sonnet 5' },
+          { value: 'opus', name: 'Opus 5', description: 'Smartest' },
+        ],
+      },
       { group: 'openai', name: 'OpenAI', options: [{ value: 'gpt-6', name: 'GPT-6' }] },
     ],
   },
@@ -59,7 +61,17 @@ const CONFIG_OPTIONS = [
       { value: 'auto', name: 'Auto', description: 'Edit freely' },
     ],
   },
-  { id: 'effort', name: 'Thinking', category: 'thought_level', type: 'select', currentValue: 'high', options: [{ value: 'low', name: 'Low' }, { value: 'high', name: 'High' }] },
+  {
+    id: 'effort',
+    name: 'Thinking',
+    category: 'thought_level',
+    type: 'select',
+    currentValue: 'high',
+    options: [
+      { value: 'low', name: 'Low' },
+      { value: 'high', name: 'High' },
+    ],
+  },
   { id: 'web', name: 'Web search', type: 'boolean', currentValue: true },
 ];
 
@@ -160,7 +172,15 @@ describe('normalizeCatalog', () => {
 
   it('skips malformed options but keeps the selector', () => {
     const c = normalizeCatalog({
-      configOptions: [{ id: 'model', category: 'model', type: 'select', currentValue: 'a', options: [{ value: 'a' }, { name: 'no value' }, 7, { group: 'g', name: 'G', options: [null, { value: 'b', name: 'B' }] }] }],
+      configOptions: [
+        {
+          id: 'model',
+          category: 'model',
+          type: 'select',
+          currentValue: 'a',
+          options: [{ value: 'a' }, { name: 'no value' }, 7, { group: 'g', name: 'G', options: [null, { value: 'b', name: 'B' }] }],
+        },
+      ],
     });
     expect(c.model?.options.map((o) => [o.id, o.label, o.group])).toEqual([
       ['a', 'a', undefined],
@@ -234,7 +254,15 @@ describe('applying updates', () => {
     expect(currentIds(cfg, 'model')).toEqual(['gpt-6']);
     const aliased: Catalog = {
       others: [],
-      model: { kind: 'model', source: 'legacy', currentId: 'a', options: [{ id: 'a', label: 'a', current: true }, { id: 'p:m', label: 'm', current: false, aliases: ['custom:p:m'] }] },
+      model: {
+        kind: 'model',
+        source: 'legacy',
+        currentId: 'a',
+        options: [
+          { id: 'a', label: 'a', current: true },
+          { id: 'p:m', label: 'm', current: false, aliases: ['custom:p:m'] },
+        ],
+      },
     };
     const next = applyCurrentModel(aliased, 'custom:p:m');
     expect(next.model?.currentId).toBe('p:m');

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { AcpClient } from '../../src/session/client.js';
 import { parseWireLog } from '../../src/protocol/wire-log.js';
-import { hermesModelRows } from '../../src/session/hermes-catalog.js';
+import { hermesModelRows } from '../../src/providers/hermes/catalog.js';
 import { isTalariaError } from '../../src/protocol/errors.js';
 import type { Session } from '../../src/session/session.js';
 import type { ToolCallEntry } from '../../src/thread/types.js';
@@ -14,8 +14,7 @@ import { assistantText, waitFor } from './helpers.js';
  * The recorded Hermes 0.18.2 traffic, played back as the agent over real streams, consumed by the
  * whole client stack: NDJSON transport → SDK adapter → session router → reducer.
  */
-const fixture = (name: string) =>
-  parseWireLog(readFileSync(fileURLToPath(new URL(`../fixtures/hermes-0.18.2/${name}`, import.meta.url)), 'utf8'));
+const fixture = (name: string) => parseWireLog(readFileSync(fileURLToPath(new URL(`../fixtures/hermes-0.18.2/${name}`, import.meta.url)), 'utf8'));
 
 let open: { client: AcpClient; player: FixturePlayer }[] = [];
 async function connect(name: string) {
@@ -35,8 +34,7 @@ afterEach(async () => {
   open = [];
 });
 
-const tool = (s: Session, pred: (t: ToolCallEntry) => boolean) =>
-  s.thread.entries.find((e): e is ToolCallEntry => e.kind === 'tool_call' && pred(e));
+const tool = (s: Session, pred: (t: ToolCallEntry) => boolean) => s.thread.entries.find((e): e is ToolCallEntry => e.kind === 'tool_call' && pred(e));
 
 /** Answers each permission request the way the recording did, by option kind. */
 function answerAs(s: Session, choices: ('allow_once' | 'reject_once')[]) {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { replayWireLog, replayWireLogText } from '../../src/session/replay.js';
 import { checkEvent, type SessionEvent } from '../../src/session/events.js';
-import { hermesModelRows } from '../../src/session/hermes-catalog.js';
+import { hermesModelRows } from '../../src/providers/hermes/catalog.js';
 import type { WireLogLine } from '../../src/protocol/types.js';
 import type { ToolCallEntry } from '../../src/thread/types.js';
 
@@ -30,7 +30,7 @@ const opening = (sid = 's1') =>
     ['a', { id: 1, result: { protocolVersion: 1, agentCapabilities: {}, agentInfo: { name: 'fake', version: '1' } } }],
     ['c', { id: 2, method: 'session/new', params: { cwd: '/w', mcpServers: [] } }],
     ['a', { id: 2, result: { sessionId: sid } }],
-  ] as [('c' | 'a'), Record<string, unknown>][];
+  ] as ['c' | 'a', Record<string, unknown>][];
 
 describe('replayWireLog over the recorded Hermes fixtures', () => {
   it('tools.ndjson: the same thread and usage as the live client path, every event valid', async () => {
@@ -64,7 +64,11 @@ describe('replayWireLog over the recorded Hermes fixtures', () => {
       ['user', 'allow_once'],
       ['user', 'deny'],
     ]);
-    expect(tools(r.sessions[0]!).map((t) => t.permission?.status).filter(Boolean)).toEqual(['allowed', 'rejected']);
+    expect(
+      tools(r.sessions[0]!)
+        .map((t) => t.permission?.status)
+        .filter(Boolean),
+    ).toEqual(['allowed', 'rejected']);
     expect(r.notes).toEqual([]);
   });
 
@@ -100,7 +104,10 @@ describe('replayWireLog over the recorded Hermes fixtures', () => {
     const r = await replayWireLogText(fixture('main.ndjson'), { hooks: hermes });
     const s = r.sessions[0]!;
     expect(r.turns.map((t) => t.stopReason)).toContain('cancelled');
-    const text = s.thread.entries.filter((e) => e.kind === 'assistant_message').map((e) => (e as { text: string }).text).join('|');
+    const text = s.thread.entries
+      .filter((e) => e.kind === 'assistant_message')
+      .map((e) => (e as { text: string }).text)
+      .join('|');
     expect(text).toContain('This reply streams slowly so ');
     expect(r.notes.map((n) => n.code)).toEqual(['unknown_session', 'session_setup_failed']);
   });

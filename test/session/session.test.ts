@@ -237,7 +237,10 @@ describe('Session over a real SDK agent process', () => {
   it('withholds images from an agent that does not accept them, with a visible notice', async () => {
     const { client, cwd } = await fake({ env: { SDK_AGENT_NO_IMAGE: '1' } });
     const s = await client.newSession({ cwd });
-    await s.prompt([{ type: 'text', text: 'image' }, { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' }]).result;
+    await s.prompt([
+      { type: 'text', text: 'image' },
+      { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' },
+    ]).result;
     expect(assistantText(s)).toBe('images: 0');
     expect(s.thread.entries.some((e) => e.kind === 'notice' && e.code === 'image_withheld')).toBe(true);
   });
@@ -245,7 +248,10 @@ describe('Session over a real SDK agent process', () => {
   it('sends images to an agent that accepts them', async () => {
     const { client, cwd } = await fake();
     const s = await client.newSession({ cwd });
-    await s.prompt([{ type: 'text', text: 'image' }, { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' }]).result;
+    await s.prompt([
+      { type: 'text', text: 'image' },
+      { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' },
+    ]).result;
     expect(assistantText(s)).toBe('images: 1');
   });
 });

@@ -1,24 +1,16 @@
 import { describe, it, expect } from 'vitest';
-import {
-  SESSION_EVENTS,
-  SESSION_STATES,
-  TRANSITIONS,
-  canTransition,
-  transition,
-  type SessionEvent,
-  type SessionState,
-} from '../../src/session/state.js';
+import { SESSION_EVENTS, SESSION_STATES, TRANSITIONS, canTransition, transition, type SessionEvent, type SessionState } from '../../src/session/state.js';
 import { TalariaError } from '../../src/protocol/errors.js';
 
 // The expected machine, written out independently of TRANSITIONS ('x' = invalid_state).
 type Cell = SessionState | 'x';
 const EXPECTED: Record<SessionState, Record<SessionEvent, Cell>> = {
   //          prompt     turn_end  cancel        fail      close     recover
-  idle:       { prompt: 'running', turn_end: 'x', cancel: 'idle', fail: 'failed', close: 'closed', recover: 'x' },
-  running:    { prompt: 'x', turn_end: 'idle', cancel: 'cancelling', fail: 'failed', close: 'closed', recover: 'x' },
+  idle: { prompt: 'running', turn_end: 'x', cancel: 'idle', fail: 'failed', close: 'closed', recover: 'x' },
+  running: { prompt: 'x', turn_end: 'idle', cancel: 'cancelling', fail: 'failed', close: 'closed', recover: 'x' },
   cancelling: { prompt: 'x', turn_end: 'idle', cancel: 'cancelling', fail: 'failed', close: 'closed', recover: 'x' },
-  failed:     { prompt: 'x', turn_end: 'x', cancel: 'x', fail: 'failed', close: 'closed', recover: 'idle' },
-  closed:     { prompt: 'x', turn_end: 'x', cancel: 'x', fail: 'x', close: 'closed', recover: 'x' },
+  failed: { prompt: 'x', turn_end: 'x', cancel: 'x', fail: 'failed', close: 'closed', recover: 'idle' },
+  closed: { prompt: 'x', turn_end: 'x', cancel: 'x', fail: 'x', close: 'closed', recover: 'x' },
 };
 
 const pairs = SESSION_STATES.flatMap((s) => SESSION_EVENTS.map((e) => [s, e, EXPECTED[s][e]] as const));

@@ -6,7 +6,10 @@ import type { WireLogLine } from '../../src/protocol/types.js';
 
 function fixture(name: string): WireLogLine[] {
   const path = fileURLToPath(new URL(`../fixtures/hermes-0.18.2/${name}`, import.meta.url));
-  return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as WireLogLine);
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as WireLogLine);
 }
 
 /** In wire order: each prompt response's `usage` (possibly undefined) and the calls between. */
@@ -170,10 +173,22 @@ describe('contextFrom', () => {
   });
 
   it.each([
-    [{ used: 10, size: 100, cost: { amount: 0.25, currency: 'USD' } }, { used: 10, size: 100, fraction: 0.1, cost: { amount: 0.25, currency: 'USD' } }],
-    [{ used: 10, size: 100, cost: null }, { used: 10, size: 100, fraction: 0.1 }],
-    [{ used: 10, size: 100, cost: { amount: '1', currency: 'USD' } }, { used: 10, size: 100, fraction: 0.1 }],
-    [{ used: 0, size: 0 }, { used: 0, size: 0 }],
+    [
+      { used: 10, size: 100, cost: { amount: 0.25, currency: 'USD' } },
+      { used: 10, size: 100, fraction: 0.1, cost: { amount: 0.25, currency: 'USD' } },
+    ],
+    [
+      { used: 10, size: 100, cost: null },
+      { used: 10, size: 100, fraction: 0.1 },
+    ],
+    [
+      { used: 10, size: 100, cost: { amount: '1', currency: 'USD' } },
+      { used: 10, size: 100, fraction: 0.1 },
+    ],
+    [
+      { used: 0, size: 0 },
+      { used: 0, size: 0 },
+    ],
     [{ used: 5 }, undefined],
     [{ used: -1, size: 10 }, undefined],
     [null, undefined],

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TalariaError } from '../../src/protocol/errors.js';
 import type { Logger } from '../../src/protocol/types.js';
-import { createRecorder, DB_FILE, MIGRATIONS, openStore, StoreError, storeErrorFrom, type Store } from '../../src/store/index.js';
+import { DB_FILE, MIGRATIONS, openStore, StoreError, storeErrorFrom, type Store } from '../../src/store/index.js';
+import { createRecorder } from '../../src/harness/recorder.js';
 import { tempHome } from './helpers.js';
 
 const CHILD = fileURLToPath(new URL('./open-as-child.ts', import.meta.url));
@@ -36,7 +37,12 @@ interface ChildReport {
  */
 async function openAsOtherUser(o: { home: string; readOnly?: boolean }): Promise<ChildReport> {
   const ids = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-  const child = spawn(process.execPath, ['--import', TSX, CHILD, JSON.stringify(o)], { ...ids, cwd: tmpdir(), env: { PATH: process.env.PATH ?? '', HOME: tmpdir() }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', TSX, CHILD, JSON.stringify(o)], {
+    ...ids,
+    cwd: tmpdir(),
+    env: { PATH: process.env.PATH ?? '', HOME: tmpdir() },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));

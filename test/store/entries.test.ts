@@ -23,13 +23,12 @@ describe('entries', () => {
     store.entries.upsert('s', 0, msg('e1', 'Hel'));
     store.entries.upsert('s', 1, { id: 'e2', kind: 'notice', level: 'info', code: 'x', text: 'n' });
     store.entries.upsert('s', 0, msg('e1', 'Hello'));
-    store.entries.upsertMany('s', [{ index: 0, entry: msg('e1', 'Hello world') }, { index: 2, entry: msg('e3', 'more') }]);
-    expect(store.entries.count('s')).toBe(3);
-    expect(store.entries.list('s')).toEqual([
-      msg('e1', 'Hello world'),
-      { id: 'e2', kind: 'notice', level: 'info', code: 'x', text: 'n' },
-      msg('e3', 'more'),
+    store.entries.upsertMany('s', [
+      { index: 0, entry: msg('e1', 'Hello world') },
+      { index: 2, entry: msg('e3', 'more') },
     ]);
+    expect(store.entries.count('s')).toBe(3);
+    expect(store.entries.list('s')).toEqual([msg('e1', 'Hello world'), { id: 'e2', kind: 'notice', level: 'info', code: 'x', text: 'n' }, msg('e3', 'more')]);
     const row = store.db.prepare('SELECT entry_id, kind, turn_id FROM entries WHERE session_id = ? AND idx = 0').get('s');
     expect(row).toEqual({ entry_id: 'e1', kind: 'assistant_message', turn_id: 'turn-1' });
   });

@@ -1,19 +1,11 @@
 import { describe, it, expect } from 'vitest';
 import { createThread, reduce, snapshot, threadFromSnapshot, toMarkdown } from '../../src/thread/index.js';
 import type { WireLogLine } from '../../src/protocol/types.js';
-import {
-  exportSessionFixture,
-  exportSessionJson,
-  exportSessionMarkdown,
-  importFixture,
-  StoreError,
-  type FixtureProblem,
-} from '../../src/store/index.js';
+import { exportSessionFixture, exportSessionJson, exportSessionMarkdown, importFixture, StoreError, type FixtureProblem } from '../../src/store/index.js';
 import { FIXTURE_NAMES, freshStore, parsedLines, readFixture } from './helpers.js';
 
 /** What the CLI injects: rebuild a live thread from the snapshot, render it. */
-const render = (snap: Parameters<typeof threadFromSnapshot>[0], s: { title?: string }) =>
-  toMarkdown(threadFromSnapshot(snap), s.title !== undefined ? { title: s.title } : {});
+const render = (snap: Parameters<typeof threadFromSnapshot>[0], s: { title?: string }) => toMarkdown(threadFromSnapshot(snap), s.title !== undefined ? { title: s.title } : {});
 
 /** A replay through the real reducer (what `talaria replay` does), for sessions without a stored thread. */
 function replay(lines: WireLogLine[]) {
@@ -120,7 +112,12 @@ describe('import and export', () => {
     const store = freshStore();
     const secret = 'sk-old-row-secret';
     const s = store.sessions.create({ provider: 'p', cwd: '/w' });
-    const old = { jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: '/w', mcpServers: [{ type: 'http', name: 'h', url: 'https://x', headers: [{ name: 'Authorization', value: secret }] }] } };
+    const old = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'session/new',
+      params: { cwd: '/w', mcpServers: [{ type: 'http', name: 'h', url: 'https://x', headers: [{ name: 'Authorization', value: secret }] }] },
+    };
     // Written raw, the way a store from before masking holds it.
     store.wire.insertRaw(s.id, 1, 0, 'client->agent', JSON.stringify(old));
     store.wire.append(s.id, { t_ms: 1, dir: 'agent->client', msg: { jsonrpc: '2.0', id: 9, method: 'terminal/create', params: { env: [{ name: 'K', value: secret }] } } });

@@ -28,9 +28,14 @@ export function freshStore(opts: StoreOptions = {}): Store {
 }
 
 export const FIXTURES = fileURLToPath(new URL('../fixtures/hermes-0.18.2/', import.meta.url));
-export const FIXTURE_NAMES = readdirSync(FIXTURES).filter((f) => f.endsWith('.ndjson')).sort();
+export const FIXTURE_NAMES = readdirSync(FIXTURES)
+  .filter((f) => f.endsWith('.ndjson'))
+  .sort();
 export const readFixture = (name: string): string => readFileSync(join(FIXTURES, name), 'utf8');
 
 /** Non-blank lines of NDJSON text, each parsed. */
 export const parsedLines = (text: string): unknown[] =>
-  text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
+  text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l));

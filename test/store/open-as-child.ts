@@ -4,7 +4,8 @@
  * read-only command and a recording command would do, and prints one JSON line of what happened.
  * Usage: open-as-child.ts '<json: {home, readOnly?}>'
  */
-import { createRecorder, openStore, storeErrorFrom, type Store } from '../../src/store/index.js';
+import { openStore, storeErrorFrom, type Store } from '../../src/store/index.js';
+import { createRecorder } from '../../src/harness/recorder.js';
 
 const o = JSON.parse(process.argv[2] ?? '{}') as { home: string; readOnly?: boolean };
 const logs: string[] = [];

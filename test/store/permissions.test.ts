@@ -2,6 +2,7 @@ import { describe, it, expect } from 'vitest';
 import type { PermissionDecisionEvent } from '../../src/permission/types.js';
 import { evaluate } from '../../src/permission/policy.js';
 import { StoreError } from '../../src/store/index.js';
+import { permissionRules } from '../../src/harness/rules.js';
 import { freshStore } from './helpers.js';
 
 describe('permission rules', () => {
@@ -14,7 +15,14 @@ describe('permission rules', () => {
     const glob = store.permissions.addRule({ scope: 'global', rule: { decision: 'deny', command: 'rm *' }, source: 'user' });
     const wsr = store.permissions.addRule({ scope: 'workspace', scopeId: ws.id, rule: { id: 'mine', decision: 'ask', toolKind: 'edit' } });
     store.permissions.addRule({ scope: 'session', scopeId: 'other', rule: { decision: 'allow' } });
-    expect(sess).toEqual({ id: sess.id, scope: 'session', scopeId: 's', source: 'always-answer', createdAt: 7, rule: { id: String(sess.id), decision: 'allow', toolKind: 'edit', source: 'always-answer' } });
+    expect(sess).toEqual({
+      id: sess.id,
+      scope: 'session',
+      scopeId: 's',
+      source: 'always-answer',
+      createdAt: 7,
+      rule: { id: String(sess.id), decision: 'allow', toolKind: 'edit', source: 'always-answer' },
+    });
     expect(glob.source).toBe('user');
     expect(glob.scopeId).toBeUndefined();
     expect(wsr.rule.id).toBe('mine');
@@ -22,7 +30,7 @@ describe('permission rules', () => {
     expect(rules.map((r) => r.id)).toEqual([String(glob.id), 'mine', String(sess.id)]);
     // Last match wins in the real policy, so the session's allow beats the workspace's ask.
     const subject = { sessionId: 'a1', toolCallId: 't', toolKind: 'edit', paths: ['/w/f.ts'], roots: ['/w'] };
-    expect(evaluate(subject, { mode: 'ask', rules }).decision).toBe('allow');
+    expect(evaluate(subject, { mode: 'ask', rules: permissionRules(rules) }).decision).toBe('allow');
     expect(store.permissions.rulesFor({}).map((r) => r.id)).toEqual([String(glob.id)]);
     expect(store.permissions.listRules('session', 's').map((r) => r.id)).toEqual([sess.id]);
     expect(store.permissions.listRules('global').map((r) => r.id)).toEqual([glob.id]);
@@ -56,7 +64,10 @@ describe('permission audit', () => {
       at: 123,
     };
     store.permissions.audit(ev, 's');
-    store.permissions.audit({ requestKey: 'r2', sessionId: 'agent-1', toolCallId: 'tc2', outcome: { outcome: 'cancelled' }, decidedBy: 'cancel', reason: 'turn cancelled', at: 124 }, 's');
+    store.permissions.audit(
+      { requestKey: 'r2', sessionId: 'agent-1', toolCallId: 'tc2', outcome: { outcome: 'cancelled' }, decidedBy: 'cancel', reason: 'turn cancelled', at: 124 },
+      's',
+    );
     store.permissions.audit({ outcome: { outcome: 'cancelled' }, decidedBy: 'closed', at: 125 });
     const rows = store.permissions.listAudit('s');
     expect(rows).toHaveLength(2);

@@ -1,13 +1,17 @@
 import { describe, it, expect } from 'vitest';
 import { parseWireLog, formatWireLine } from '../../src/protocol/wire-log.js';
-import type { Frame } from '../../src/protocol/types.js';
+import type { WireLogLine } from '../../src/protocol/types.js';
 import { StoreError } from '../../src/store/index.js';
 import { FIXTURE_NAMES, freshStore, parsedLines, readFixture } from './helpers.js';
 
-const frame = (i: number, dir: Frame['dir'] = 'agent->client'): Frame => ({
+const frame = (i: number, dir: WireLogLine['dir'] = 'agent->client'): WireLogLine => ({
   t_ms: i * 10,
   dir,
-  msg: { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `chunk ${i} "quoted" \n ✓` } } } },
+  msg: {
+    jsonrpc: '2.0',
+    method: 'session/update',
+    params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `chunk ${i} "quoted" \n ✓` } } },
+  },
 });
 
 describe('wire log', () => {
@@ -37,7 +41,7 @@ describe('wire log', () => {
   it('refuses a bad direction and rolls back the whole batch', () => {
     const store = freshStore();
     store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
-    const bad = { t_ms: 0, dir: 'sideways', msg: {} } as unknown as Frame;
+    const bad = { t_ms: 0, dir: 'sideways', msg: {} } as unknown as WireLogLine;
     expect(() => store.wire.append('s', [frame(1), bad])).toThrow(StoreError);
     expect(store.wire.count('s')).toBe(0);
   });

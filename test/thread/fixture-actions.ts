@@ -32,7 +32,10 @@ export function fixturePath(name: string, dir = 'hermes-0.18.2'): string {
 
 /** One plain JSON.parse per non-blank line. */
 export function parseFixture(text: string): WireLogLine[] {
-  return text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as WireLogLine);
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as WireLogLine);
 }
 
 export function readFixture(name: string, dir?: string): WireLogLine[] {
@@ -115,10 +118,7 @@ export function fixtureActions(lines: readonly WireLogLine[], opts: { sessionId?
 }
 
 /** Reduces actions into a thread (a fresh one by default); returns it with every change emitted. */
-export function replay(
-  actions: Iterable<ThreadAction | FixtureAction>,
-  thread: Thread = createThread(),
-): { thread: Thread; changes: ThreadChange[] } {
+export function replay(actions: Iterable<ThreadAction | FixtureAction>, thread: Thread = createThread()): { thread: Thread; changes: ThreadChange[] } {
   const changes: ThreadChange[] = [];
   for (const a of actions) {
     const action = 'action' in a ? a.action : a;

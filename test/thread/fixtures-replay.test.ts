@@ -5,13 +5,13 @@ import { snapshot, threadFromSnapshot, toMarkdown } from '../../src/thread/index
 import type { Entry, MessageEntry, Thread, ToolCallEntry } from '../../src/thread/types.js';
 import { fixtureActions, fixturePath, firstSessionId, readFixture, replay, replayFixture } from './fixture-actions.js';
 
-const FILES = readdirSync(dirname(fixturePath('main.ndjson'))).filter((f) => f.endsWith('.ndjson')).sort();
+const FILES = readdirSync(dirname(fixturePath('main.ndjson')))
+  .filter((f) => f.endsWith('.ndjson'))
+  .sort();
 
-const messages = (t: Thread, kind: MessageEntry['kind']) =>
-  t.entries.filter((e): e is MessageEntry => e.kind === kind).map((e) => e.text);
+const messages = (t: Thread, kind: MessageEntry['kind']) => t.entries.filter((e): e is MessageEntry => e.kind === kind).map((e) => e.text);
 /** One line per entry: `tool:<id>` or `<kind>:<text>`. */
-const label = (e: Entry, n = Infinity): string =>
-  e.kind === 'tool_call' ? `tool:${e.toolCallId}` : `${e.kind}:${'text' in e ? e.text.trim().slice(0, n) : e.sessionUpdate}`;
+const label = (e: Entry, n = Infinity): string => (e.kind === 'tool_call' ? `tool:${e.toolCallId}` : `${e.kind}:${'text' in e ? e.text.trim().slice(0, n) : e.sessionUpdate}`);
 const call = (t: Thread, id: string): ToolCallEntry => {
   const e = t.entries.find((x) => x.kind === 'tool_call' && x.toolCallId === id);
   if (!e || e.kind !== 'tool_call') throw new Error(`no tool call ${id}`);
@@ -83,7 +83,10 @@ describe('tools.ndjson', () => {
   it('thought and answer are separate entries of the THINK turn', () => {
     expect(messages(t, 'thought')).toEqual(['Let me think about this carefully. ']);
     const last = t.entries.slice(-2);
-    expect(last.map((e) => [e.kind, e.turnId])).toEqual([['thought', '8'], ['assistant_message', '8']]);
+    expect(last.map((e) => [e.kind, e.turnId])).toEqual([
+      ['thought', '8'],
+      ['assistant_message', '8'],
+    ]);
     expect((last[1] as MessageEntry).text).toBe('Thought about it: the answer is 42. ');
   });
 
@@ -227,11 +230,31 @@ describe('fixtureActions', () => {
       ['perm-check-1', 'rejected'],
     ]);
     const turns = acts.filter((a) => a.type === 'turn.started' || a.type === 'turn.ended').map((a) => `${a.type}:${'turnId' in a ? a.turnId : ''}`);
-    expect(turns).toEqual(['turn.started:3', 'turn.ended:3', 'turn.started:5', 'turn.ended:5', 'turn.started:6', 'turn.ended:6', 'turn.started:7', 'turn.ended:7', 'turn.started:8', 'turn.ended:8']);
+    expect(turns).toEqual([
+      'turn.started:3',
+      'turn.ended:3',
+      'turn.started:5',
+      'turn.ended:5',
+      'turn.started:6',
+      'turn.ended:6',
+      'turn.started:7',
+      'turn.ended:7',
+      'turn.started:8',
+      'turn.ended:8',
+    ]);
   });
 
   it('a cancelled prompt ends the turn as cancelled', () => {
-    const ends = fixtureActions(readFixture('main.ndjson')).map((a) => a.action).filter((a) => a.type === 'turn.ended');
-    expect(ends.map((a) => a.type === 'turn.ended' && `${a.turnId}:${a.outcome}`)).toEqual(['3:completed', '4:completed', '5:completed', '10:cancelled', '11:completed', '12:completed']);
+    const ends = fixtureActions(readFixture('main.ndjson'))
+      .map((a) => a.action)
+      .filter((a) => a.type === 'turn.ended');
+    expect(ends.map((a) => a.type === 'turn.ended' && `${a.turnId}:${a.outcome}`)).toEqual([
+      '3:completed',
+      '4:completed',
+      '5:completed',
+      '10:cancelled',
+      '11:completed',
+      '12:completed',
+    ]);
   });
 });

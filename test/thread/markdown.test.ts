@@ -7,7 +7,15 @@ function sample() {
   run(
     t,
     up({ sessionUpdate: 'session_info_update', title: 'Fix the build' }),
-    { type: 'turn.started', turnId: '1', prompt: [{ type: 'text', text: 'Fix it' }, { type: 'image', mimeType: 'image/png', data: 'x' }, { type: 'resource_link', uri: 'file:///w/a.ts', name: 'a.ts' }] },
+    {
+      type: 'turn.started',
+      turnId: '1',
+      prompt: [
+        { type: 'text', text: 'Fix it' },
+        { type: 'image', mimeType: 'image/png', data: 'x' },
+        { type: 'resource_link', uri: 'file:///w/a.ts', name: 'a.ts' },
+      ],
+    },
     thought('First line\n\nsecond line'),
     msg('\n\nOn it.'),
     toolCall('c1', {
@@ -25,7 +33,14 @@ function sample() {
     toolUpdate('c2', { status: 'completed' }),
     { type: 'notice', level: 'warning', code: 'context_overflow', text: 'Context length exceeded.' },
     up({ sessionUpdate: 'compaction_update', b: 2, a: 1 }),
-    up({ sessionUpdate: 'plan', entries: [{ content: 'Read', status: 'completed' }, { content: 'Write', status: 'in_progress' }, { content: 'Ship', status: 'pending' }] }),
+    up({
+      sessionUpdate: 'plan',
+      entries: [
+        { content: 'Read', status: 'completed' },
+        { content: 'Write', status: 'in_progress' },
+        { content: 'Ship', status: 'pending' },
+      ],
+    }),
     ended('1'),
   );
   return t;
@@ -148,25 +163,7 @@ describe('unifiedDiff', () => {
     const old = Array.from({ length: 20 }, (_, i) => `l${i + 1}`).join('\n');
     const neu = old.replace('l2', 'L2').replace('l18', 'L18');
     expect(unifiedDiff('f', old, neu)).toBe(
-      [
-        '--- f',
-        '+++ f',
-        '@@ -1,5 +1,5 @@',
-        ' l1',
-        '-l2',
-        '+L2',
-        ' l3',
-        ' l4',
-        ' l5',
-        '@@ -15,6 +15,6 @@',
-        ' l15',
-        ' l16',
-        ' l17',
-        '-l18',
-        '+L18',
-        ' l19',
-        ' l20',
-      ].join('\n'),
+      ['--- f', '+++ f', '@@ -1,5 +1,5 @@', ' l1', '-l2', '+L2', ' l3', ' l4', ' l5', '@@ -15,6 +15,6 @@', ' l15', ' l16', ' l17', '-l18', '+L18', ' l19', ' l20'].join('\n'),
     );
   });
 

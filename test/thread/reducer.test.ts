@@ -17,7 +17,12 @@ describe('every known update kind', () => {
     { kind: 'available_commands_update', update: { availableCommands: cmds }, change: 'commands.updated', check: (t) => expect(t.availableCommands).toEqual(cmds) },
     { kind: 'current_mode_update', update: { currentModeId: 'accept_edits' }, change: 'mode.updated', check: (t) => expect(t.currentModeId).toBe('accept_edits') },
     { kind: 'config_option_update', update: { configOptions: opts }, change: 'config.updated', check: (t) => expect(t.configOptions).toEqual(opts) },
-    { kind: 'session_info_update', update: { title: 'Fake title', updatedAt: '2026-11-30T01:19:02Z' }, change: 'info.updated', check: (t) => expect([t.title, t.updatedAt]).toEqual(['Fake title', '2026-11-30T01:19:02Z']) },
+    {
+      kind: 'session_info_update',
+      update: { title: 'Fake title', updatedAt: '2026-11-30T01:19:02Z' },
+      change: 'info.updated',
+      check: (t) => expect([t.title, t.updatedAt]).toEqual(['Fake title', '2026-11-30T01:19:02Z']),
+    },
     { kind: 'usage_update', update: { used: 8754, size: 131072 }, change: 'context.updated', check: (t) => expect(t.context).toEqual({ used: 8754, size: 131072 }) },
   ];
   it.each(cases)('$kind → $change', ({ kind, update, change, check }) => {
@@ -41,7 +46,16 @@ describe('every known update kind', () => {
 describe('thread-level rules', () => {
   it('a plan replaces the previous plan', () => {
     const t = createThread();
-    run(t, up({ sessionUpdate: 'plan', entries: [{ content: 'a', status: 'pending' }, { content: 'b', status: 'pending' }] }));
+    run(
+      t,
+      up({
+        sessionUpdate: 'plan',
+        entries: [
+          { content: 'a', status: 'pending' },
+          { content: 'b', status: 'pending' },
+        ],
+      }),
+    );
     run(t, up({ sessionUpdate: 'plan', entries: [{ content: 'c', status: 'completed' }] }));
     expect(t.plan).toEqual([{ content: 'c', status: 'completed' }]);
     expect(t.entries).toEqual([]);
@@ -81,7 +95,18 @@ describe('thread-level rules', () => {
 });
 
 describe('unknown and malformed updates are kept, never dropped, never thrown', () => {
-  const unknownKinds = ['notice', 'compaction_update', 'compaction_summary_chunk', 'plan_update', 'plan_removed', 'subagent_update', 'session_message', 'session_message_chunk', '_model_state_update', 'from_the_future'];
+  const unknownKinds = [
+    'notice',
+    'compaction_update',
+    'compaction_summary_chunk',
+    'plan_update',
+    'plan_removed',
+    'subagent_update',
+    'session_message',
+    'session_message_chunk',
+    '_model_state_update',
+    'from_the_future',
+  ];
   it.each(unknownKinds)('%s becomes an unknown entry with the raw update', (kind) => {
     const t = createThread();
     run(t, started('1'));

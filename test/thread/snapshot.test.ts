@@ -82,7 +82,11 @@ describe('snapshot', () => {
       expect(shape(t.entries)).toEqual(['assistant_message:works']);
     }
     const t = threadFromSnapshot({ entries: [{ id: 'e3', kind: 'assistant_message', text: 'a', blocks: [] }, 'junk', { kind: 'weird' }] });
-    expect(t.entries.map((e) => [e.id, e.kind])).toEqual([['e3', 'assistant_message'], ['e4', 'unknown'], ['e5', 'unknown']]);
+    expect(t.entries.map((e) => [e.id, e.kind])).toEqual([
+      ['e3', 'assistant_message'],
+      ['e4', 'unknown'],
+      ['e5', 'unknown'],
+    ]);
     expect(t.entries[1]).toMatchObject({ sessionUpdate: 'snapshot_row', raw: 'junk' });
     run(t, toolCall('x', { title: 'y' }));
     expect(t.entries[3]!.id).toBe('e6');
@@ -150,9 +154,12 @@ describe('O(1) per update (behaviour, not timing)', () => {
     let actions = 0;
     for (let i = 0; i < 100_000; i++) {
       let a: ThreadAction;
-      if (i % 1000 === 999) a = toolUpdate('c20', { _meta: { n: i } }); // an old call, by id
-      else if (i % 1000 === 998) a = msg('.', 'm10'); // an old message, by messageId
-      else if (i % 10_000 === 5000) a = toolCall(`new${i}`, { title: 'x' }); // opens a fresh run after it
+      if (i % 1000 === 999)
+        a = toolUpdate('c20', { _meta: { n: i } }); // an old call, by id
+      else if (i % 1000 === 998)
+        a = msg('.', 'm10'); // an old message, by messageId
+      else if (i % 10_000 === 5000)
+        a = toolCall(`new${i}`, { title: 'x' }); // opens a fresh run after it
       else a = i % 200 < 100 ? msg('x') : thought('y'); // runs of 100, alternating kinds
       reduce(t, a);
       actions++;

@@ -67,12 +67,7 @@ describe('tool call upsert', () => {
 
   it('tool_call_update for an unknown id creates the entry, title from the update or the kind', () => {
     const t = createThread();
-    run(
-      t,
-      toolUpdate('x1', { status: 'in_progress', kind: 'execute' }),
-      toolUpdate('x2', { title: 'grep foo', kind: 'search' }),
-      toolUpdate('x3', { status: 'completed' }),
-    );
+    run(t, toolUpdate('x1', { status: 'in_progress', kind: 'execute' }), toolUpdate('x2', { title: 'grep foo', kind: 'search' }), toolUpdate('x3', { status: 'completed' }));
     expect(t.entries.map((e) => (e as ToolCallEntry).title)).toEqual(['execute', 'grep foo', FALLBACK_TITLE]);
     expect(tool(t, 'x1').status).toBe('in_progress');
     expect(tool(t, 'x2').status).toBe('pending');
@@ -116,7 +111,12 @@ describe('tool call upsert', () => {
 
 describe('titles never degrade', () => {
   const cases: { name: string; start: Record<string, unknown>; update: Record<string, unknown>; title: string }[] = [
-    { name: 'completion without title keeps the start title (Hermes)', start: { title: 'read: /w/notes.txt', kind: 'read' }, update: { status: 'completed', kind: 'read' }, title: 'read: /w/notes.txt' },
+    {
+      name: 'completion without title keeps the start title (Hermes)',
+      start: { title: 'read: /w/notes.txt', kind: 'read' },
+      update: { status: 'completed', kind: 'read' },
+      title: 'read: /w/notes.txt',
+    },
     { name: 'bare kind as title keeps the better one', start: { title: 'terminal: ls', kind: 'execute' }, update: { title: 'execute' }, title: 'terminal: ls' },
     { name: 'bare kind in another case keeps the better one', start: { title: 'grep foo', kind: 'search' }, update: { title: 'Search' }, title: 'grep foo' },
     { name: 'title equal to an unknown kind string keeps the better one', start: { title: 'zap it', kind: 'zap' }, update: { title: 'zap' }, title: 'zap it' },
@@ -219,7 +219,14 @@ describe('permissions', () => {
     const changes = reduce(t, perm({ toolCallId: 'g1', title: 'Shell: ls', kind: 'execute', content: [], rawInput: { command: 'ls' } }, { requestId: 3 }));
     expect(changes).toHaveLength(1);
     expect(changes[0]!.type).toBe('entry.added');
-    expect(tool(t, 'g1')).toMatchObject({ title: 'Shell: ls', toolKind: 'execute', status: 'pending', turnId: '1', permission: { requestId: 3, status: 'pending' }, rawInput: { command: 'ls' } });
+    expect(tool(t, 'g1')).toMatchObject({
+      title: 'Shell: ls',
+      toolKind: 'execute',
+      status: 'pending',
+      turnId: '1',
+      permission: { requestId: 3, status: 'pending' },
+      rawInput: { command: 'ls' },
+    });
   });
 
   it('a permission before its tool_call (kilo): the later tool_call updates the same entry', () => {
@@ -237,7 +244,11 @@ describe('permissions', () => {
 
   it('the answer replaces the permission state', () => {
     const t = createThread();
-    run(t, perm({ toolCallId: 'p', title: 'x' }, { requestId: 'r1' }), perm({ toolCallId: 'p' }, { requestId: 'r1', status: 'allowed', optionId: 'allow_once', optionKind: 'allow_once' }));
+    run(
+      t,
+      perm({ toolCallId: 'p', title: 'x' }, { requestId: 'r1' }),
+      perm({ toolCallId: 'p' }, { requestId: 'r1', status: 'allowed', optionId: 'allow_once', optionKind: 'allow_once' }),
+    );
     expect(tool(t, 'p').permission).toEqual({ requestId: 'r1', status: 'allowed', optionId: 'allow_once', optionKind: 'allow_once' });
   });
 });

@@ -41,7 +41,10 @@ describe('web: chat and approvals', { timeout: 60_000 }, () => {
     expect(await agent.locator('li code.inline-code').count()).toBeGreaterThan(3);
     expect(await agent.textContent()).not.toContain('`tour`');
     // The thought is collapsed behind a button.
-    await page.getByRole('button', { name: /Thinking/ }).first().waitFor();
+    await page
+      .getByRole('button', { name: /Thinking/ })
+      .first()
+      .waitFor();
     // What the page shows is what the server holds.
     const held = await serverText(w.api, id);
     expect(held.filter((t) => t.startsWith('assistant_message')).length).toBe(1);

@@ -59,7 +59,10 @@ export async function openProject(page: Page, path: string): Promise<void> {
 
 /** Starts a session with the workspace's default agent (the split button's main half). */
 export async function newSession(page: Page): Promise<string> {
-  await page.getByRole('button', { name: /^New session with/ }).first().click();
+  await page
+    .getByRole('button', { name: /^New session with/ })
+    .first()
+    .click();
   await page.getByLabel('Message to the agent').waitFor();
   await page.waitForURL(/#\/s\//);
   return decodeURIComponent(new URL(page.url()).hash.replace(/^#\/s\//, '').split('/')[0]!);

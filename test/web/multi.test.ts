@@ -48,7 +48,10 @@ describe('web: several clients, phone width', { timeout: 90_000 }, () => {
     expect((await w.api.api.permissions({ params: { id } })).pending).toHaveLength(1);
     await shot(obs, 'observer-pending');
 
-    await ctl.getByRole('region', { name: /^Approval needed: Edit shared\.txt/ }).getByRole('button', { name: /^Allow once/ }).click();
+    await ctl
+      .getByRole('region', { name: /^Approval needed: Edit shared\.txt/ })
+      .getByRole('button', { name: /^Allow once/ })
+      .click();
     const obsTool = obs.locator('.tool-card', { hasText: 'Edit shared.txt' }).last();
     await expect.poll(() => obsTool.locator('.tool-status').textContent(), { timeout: 20_000 }).toBe('done');
     await expect.poll(() => obsTool.locator('.perm-line').textContent()).toMatch(/^Allowed by /);

@@ -59,14 +59,14 @@ export async function startServe(o: ServeOptions = {}): Promise<Served> {
   }
   const argv = ['--import', TSX, MAIN, 'serve', '--port', '0', ...(o.args ?? [])];
   const env = {
-      ...process.env,
-      TALARIA_HOME: join(home, 'talaria'),
-      TALARIA_DEMO_HOME: join(home, 'demo'),
-      TALARIA_DEMO_CHUNK_DELAY_MS: String(o.chunkDelayMs ?? 0),
-      TALARIA_WEB_ROOT: WEB_ROOT,
-      NO_COLOR: '1',
-      ...hermesEnv,
-      ...o.env,
+    ...process.env,
+    TALARIA_HOME: join(home, 'talaria'),
+    TALARIA_DEMO_HOME: join(home, 'demo'),
+    TALARIA_DEMO_CHUNK_DELAY_MS: String(o.chunkDelayMs ?? 0),
+    TALARIA_WEB_ROOT: WEB_ROOT,
+    NO_COLOR: '1',
+    ...hermesEnv,
+    ...o.env,
   };
   const child: ChildProcess = spawn(process.execPath, argv, { cwd: project, detached: true, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';

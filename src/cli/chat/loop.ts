@@ -13,7 +13,7 @@ import type { ChatRenderer } from '../render/renderer.js';
 import type { Style } from '../render/style.js';
 import type { OpenedAgent } from '../runtime.js';
 import { Screen } from './screen.js';
-import { runCommand } from './commands.js';
+import { runSlashCommand } from './commands.js';
 import { parseInput, type BuiltinName } from './slash.js';
 
 export interface ChatLoopOptions {
@@ -135,7 +135,7 @@ export function chatLoop(o: ChatLoopOptions): Promise<number> {
       else renderer.note('Nothing is running.');
       return;
     }
-    return runCommand(name, arg, { opened: o.opened, renderer, style, cwd: o.cwd });
+    return runSlashCommand(name, arg, { opened: o.opened, renderer, style, cwd: o.cwd });
   };
 
   const answerAsk = (ask: Ask, text: string) => {
@@ -156,7 +156,10 @@ export function chatLoop(o: ChatLoopOptions): Promise<number> {
     if (text !== '') armed = false;
     const ask = asks[0];
     if (ask) return answerAsk(ask, text);
-    const input = parseInput(text, renderer.commands.map((c) => c.name));
+    const input = parseInput(
+      text,
+      renderer.commands.map((c) => c.name),
+    );
     switch (input.kind) {
       case 'empty':
         break;

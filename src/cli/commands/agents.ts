@@ -3,7 +3,7 @@ import { flag, parse, str, UsageError } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import { AGENTS_HELP } from '../help-admin.js';
 import { colorEnabled } from '../io.js';
-import { statusMark, statusWord } from '../render/readiness.js';
+import { quirkCell, statusMark, statusWord } from '../render/readiness.js';
 import { createStyle } from '../render/style.js';
 import type { CliContext } from './common.js';
 import { timeoutOption } from './doctor.js';
@@ -28,14 +28,18 @@ export async function agentsCommand(argv: string[], ctx: CliContext): Promise<nu
       return EXIT.OK;
     }
     const style = createStyle(colorEnabled(io.stdout, io.env));
-    const rows = agents.map((r) => [r.providerId, r.label, statusWord(r), r.version ?? '', r.source, r.command ? r.command.command : '']);
-    const head = ['AGENT', 'NAME', 'STATUS', 'VERSION', 'SOURCE', 'COMMAND'];
+    const rows = agents.map((r) => [r.providerId, r.label, statusWord(r), r.version ?? '', r.source, quirkCell(r.quirks), r.command ? r.command.command : '']);
+    const head = ['AGENT', 'NAME', 'STATUS', 'VERSION', 'SOURCE', 'QUIRKS', 'COMMAND'];
     const widths = head.map((hd, i) => Math.max(hd.length, ...rows.map((r) => r[i]!.length)));
-    const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
+    const line = (cells: string[]) =>
+      cells
+        .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
+        .join('  ')
+        .trimEnd();
     io.stdout.write(`  ${style.bold(line(head))}\n`);
     agents.forEach((r, i) => io.stdout.write(`${statusMark(r, style)} ${line(rows[i]!)}\n`));
     const ready = agents.filter((r) => r.ready).length;
-    io.stdout.write(style.dim(`${ready} of ${agents.length} ready · talaria doctor shows what to fix\n`));
+    io.stdout.write(style.dim(`${ready} of ${agents.length} ready · talaria doctor shows what to fix and why each quirk set applies\n`));
     return EXIT.OK;
   } finally {
     await h.close();

@@ -63,7 +63,13 @@ export async function catalogCommand(name: 'models' | 'mode', argv: string[], ct
     const Kind = kind === 'model' ? 'Model' : 'Mode';
     if (flag(p, 'json')) {
       io.stdout.write(
-        JSON.stringify({ v: 1, ...(asDefault ? { default: true, workspace: a.cwd } : { sessionId: opened.talariaId, agentSessionId: session.id }), kind, currentId: sel?.currentId ?? null, options: sel?.options ?? [] }) + '\n',
+        JSON.stringify({
+          v: 1,
+          ...(asDefault ? { default: true, workspace: a.cwd } : { sessionId: opened.talariaId, agentSessionId: session.id }),
+          kind,
+          currentId: sel?.currentId ?? null,
+          options: sel?.options ?? [],
+        }) + '\n',
       );
     } else if (asDefault) {
       io.stdout.write(`${Kind} ${chosen} is now the default for new ${opened.label} sessions in ${a.cwd}\n`);

@@ -100,7 +100,9 @@ export async function readPrompt(command: string, positionals: string[], io: Cli
   if (positionals.length === 1 && positionals[0] === '-') {
     const chunks: Buffer[] = [];
     for await (const c of io.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
-    const text = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+    const text = Buffer.concat(chunks)
+      .toString('utf8')
+      .replace(/\r?\n$/, '');
     if (text.trim() === '') throw new UsageError(`${command}: the prompt read from stdin is empty`);
     return text;
   }

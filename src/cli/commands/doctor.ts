@@ -64,7 +64,12 @@ export async function doctorCommand(argv: string[], ctx: CliContext): Promise<nu
   const h = ctx.harness();
   try {
     if (agent !== undefined && !h.registry.has(agent)) {
-      throw new UsageError(`doctor: unknown agent '${agent}' (known: ${h.registry.list().map((x) => x.id).join(', ')})`);
+      throw new UsageError(
+        `doctor: unknown agent '${agent}' (known: ${h.registry
+          .list()
+          .map((x) => x.id)
+          .join(', ')})`,
+      );
     }
     const profile = str(p, 'profile') ?? workspaceBinding(h.config, cwd)?.binding.profile;
     const agents = await h.agents({ ...(profile ? { profile } : {}), timeoutMs });

@@ -70,12 +70,16 @@ export async function replayCommand(argv: string[], ctx: CliContext): Promise<nu
     const last = [...r.turns].reverse().find((t) => only === undefined || sessions.some((s) => s.thread.entries.some((e) => e.turnId === t.turnId)));
     const stop = last?.stopReason ?? (sessions.length === 0 ? 'error' : 'end_turn');
     const failed = sessions.length === 0 ? r.notes.find((n) => n.code === 'session_setup_failed') : undefined;
-    writer.ended(sid, {
-      stopReason: stop,
-      exitCode: sessions.length === 0 ? EXIT.NOT_READY : exitCodeFor(stop),
-      ...(last?.usage ? { usage: last.usage } : {}),
-      ...(last?.error ? { error: last.error } : failed ? { error: { code: 'not_ready', message: failed.message } } : {}),
-    }, r.endMs);
+    writer.ended(
+      sid,
+      {
+        stopReason: stop,
+        exitCode: sessions.length === 0 ? EXIT.NOT_READY : exitCodeFor(stop),
+        ...(last?.usage ? { usage: last.usage } : {}),
+        ...(last?.error ? { error: last.error } : failed ? { error: { code: 'not_ready', message: failed.message } } : {}),
+      },
+      r.endMs,
+    );
     return EXIT.OK;
   }
 
@@ -87,9 +91,7 @@ export async function replayCommand(argv: string[], ctx: CliContext): Promise<nu
     io.stdout.write(toMarkdown(t, { title: `Replay of ${basename(file)}` }));
     return EXIT.OK;
   }
-  const docs = sessions.map((s) =>
-    toMarkdown(s.thread, sessions.length > 1 ? { title: `${s.thread.title ?? 'Thread'} (session ${s.id})` } : {}),
-  );
+  const docs = sessions.map((s) => toMarkdown(s.thread, sessions.length > 1 ? { title: `${s.thread.title ?? 'Thread'} (session ${s.id})` } : {}));
   io.stdout.write(docs.join('\n'));
   return EXIT.OK;
 }

@@ -55,7 +55,13 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
   /** Talaria's id of the session, once open: every line and result carries it (the agent's id is a second field). */
   let talariaId: string | null = null;
   // The client reports protocol errors for the whole connection ('*'); a run has one session.
-  const writer = ndjson ? new NdjsonWriter((line) => void io.stdout.write(line), Date.now, (id) => talariaId ?? id) : undefined;
+  const writer = ndjson
+    ? new NdjsonWriter(
+        (line) => void io.stdout.write(line),
+        Date.now,
+        (id) => talariaId ?? id,
+      )
+    : undefined;
   const human = !json && !ndjson ? new HumanRunOutput(io, errStyle) : undefined;
   let started = false;
   let ended = false;
@@ -167,7 +173,18 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
   }
   if (writer) {
     const loaded = opened.origin === 'loaded' || opened.origin === 'resumed';
-    writer.started(opened.talariaId, { agent: opened.label, cwd: session.cwd, talaria: ctx.version, agentSessionId: session.id, ...(loaded ? { loaded } : {}), ...(opened.origin ? { origin: opened.origin } : {}) }, startedAt);
+    writer.started(
+      opened.talariaId,
+      {
+        agent: opened.label,
+        cwd: session.cwd,
+        talaria: ctx.version,
+        agentSessionId: session.id,
+        ...(loaded ? { loaded } : {}),
+        ...(opened.origin ? { origin: opened.origin } : {}),
+      },
+      startedAt,
+    );
     started = true;
     for (const e of early.splice(0)) emit(e);
   }

@@ -52,7 +52,8 @@ const OPTIONS = {
 } as const;
 
 function stderrLogger(io: CliIo): Logger {
-  const line = (level: string) => (msg: string, data?: Record<string, unknown>) => io.stderr.write(`talaria serve: ${level}${msg}${data && Object.keys(data).length ? ` ${JSON.stringify(data)}` : ''}\n`);
+  const line = (level: string) => (msg: string, data?: Record<string, unknown>) =>
+    io.stderr.write(`talaria serve: ${level}${msg}${data && Object.keys(data).length ? ` ${JSON.stringify(data)}` : ''}\n`);
   return { debug: () => undefined, info: () => undefined, warn: line('warning: '), error: line('error: ') };
 }
 

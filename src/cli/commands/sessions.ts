@@ -18,7 +18,17 @@ const FORMATS = ['md', 'json', 'fixture'] as const;
 
 const SUBS: Record<string, { options: OptionSpec; args: number; run: Sub }> = {
   list: {
-    options: { archived: { type: 'boolean' }, 'archived-only': { type: 'boolean' }, 'all-workspaces': { type: 'boolean' }, 'store-only': { type: 'boolean' }, agent: { type: 'string' }, 'agent-cmd': { type: 'string' }, profile: { type: 'string' }, cwd: { type: 'string' }, json: { type: 'boolean' } },
+    options: {
+      archived: { type: 'boolean' },
+      'archived-only': { type: 'boolean' },
+      'all-workspaces': { type: 'boolean' },
+      'store-only': { type: 'boolean' },
+      agent: { type: 'string' },
+      'agent-cmd': { type: 'string' },
+      profile: { type: 'string' },
+      cwd: { type: 'string' },
+      json: { type: 'boolean' },
+    },
     args: 0,
     run: list,
   },
@@ -46,7 +56,9 @@ export async function sessionsCommand(argv: string[], ctx: CliContext): Promise<
     return EXIT.OK;
   }
   if (p.positionals.length !== spec.args) {
-    throw new UsageError(`sessions ${sub}: ${spec.args === 0 ? `unexpected argument '${p.positionals[0]}'` : p.positionals.length === 0 ? `missing ${sub === 'import' ? 'FILE' : 'ID'}` : 'too many arguments'}`);
+    throw new UsageError(
+      `sessions ${sub}: ${spec.args === 0 ? `unexpected argument '${p.positionals[0]}'` : p.positionals.length === 0 ? `missing ${sub === 'import' ? 'FILE' : 'ID'}` : 'too many arguments'}`,
+    );
   }
   // Options are checked before the store is opened.
   if (sub === 'export') choice('sessions export', 'format', str(p, 'format'), FORMATS, 'md');
@@ -54,6 +66,7 @@ export async function sessionsCommand(argv: string[], ctx: CliContext): Promise<
   try {
     return await spec.run(p, h, ctx);
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     if (err instanceof TalariaError && ['session_not_found', 'invalid_argument', 'not_found'].includes(err.code)) throw new UsageError(`sessions ${sub}: ${err.message}`);
     if (err instanceof TalariaError) {
       io.stderr.write(`talaria sessions ${sub}: ${err.message}\n`);
@@ -79,7 +92,13 @@ async function list(p: Parsed, h: H, ctx: CliContext): Promise<number> {
   if (flag(p, 'all-workspaces')) {
     const rows = h.sessions.list({ includeArchived, archivedOnly });
     if (json) return write(ctx, JSON.stringify({ v: 1, sessions: rows }));
-    return write(ctx, sessionRows(rows.map((r) => ({ ...r, stored: true, updatedAt: r.lastActiveAt ?? r.createdAt })), style).join('\n'));
+    return write(
+      ctx,
+      sessionRows(
+        rows.map((r) => ({ ...r, stored: true, updatedAt: r.lastActiveAt ?? r.createdAt })),
+        style,
+      ).join('\n'),
+    );
   }
   const cwd = workspaceDir('sessions list', str(p, 'cwd'));
   const ws = h.workspaces.open(cwd);
@@ -136,7 +155,11 @@ async function importCmd(p: Parsed, h: H, ctx: CliContext): Promise<number> {
   }
   const agent = str(p, 'agent');
   const cwd = str(p, 'cwd');
-  const row = await h.sessions.import(text, { ...(agent ? { provider: agent } : {}), ...(cwd ? { cwd: workspaceDir('sessions import', cwd) } : {}), ...(str(p, 'title') ? { title: str(p, 'title')! } : {}) });
+  const row = await h.sessions.import(text, {
+    ...(agent ? { provider: agent } : {}),
+    ...(cwd ? { cwd: workspaceDir('sessions import', cwd) } : {}),
+    ...(str(p, 'title') ? { title: str(p, 'title')! } : {}),
+  });
   if (flag(p, 'json')) return write(ctx, JSON.stringify({ v: 1, session: row }));
   ctx.io.stderr.write(`Imported ${file} as a ${row.provider} session${row.title ? ` (${row.title})` : ''}\n`);
   return write(ctx, row.id);

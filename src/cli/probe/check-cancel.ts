@@ -47,7 +47,15 @@ export async function checkCancel(ctx: ProbeContext): Promise<CheckResult> {
   }
   if (!run.response) return result('cancel', title, 'broken', `the prompt did not answer within ${ctx.timeoutMs} ms of session/cancel`, evidence, data);
   const tail = `stopped in ${ms(data.stopMs)}; ${plural(data.chunksBeforeCancel, 'chunk')} before the cancel, ${plural(afterCancel, 'update')} after; text kept: ${plural(kept, 'char')}`;
-  if (run.stopReason !== 'cancelled') return result('cancel', title, 'broken', `answered ${run.stopReason ?? JSON.stringify(run.response.msg.error ?? null)} after session/cancel (ACP: cancelled); ${tail}`, evidence, data);
+  if (run.stopReason !== 'cancelled')
+    return result(
+      'cancel',
+      title,
+      'broken',
+      `answered ${run.stopReason ?? JSON.stringify(run.response.msg.error ?? null)} after session/cancel (ACP: cancelled); ${tail}`,
+      evidence,
+      data,
+    );
   if (kept === 0) return result('cancel', title, 'broken', `stop reason cancelled but no text was kept; ${tail}`, evidence, data);
   return result('cancel', title, 'works', `stop reason cancelled; ${tail}`, evidence, data);
 }

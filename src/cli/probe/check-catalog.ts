@@ -4,7 +4,7 @@
  * the new current value (in its response or an update), then restore the original.
  */
 import type { CatalogSelector } from '../../session/catalog.js';
-import { errorText, plural, result, within, type ProbeContext } from './context.js';
+import { codedErrorText, plural, result, within, type ProbeContext } from './context.js';
 import { brief, updateOf, type Recorded } from './recorder.js';
 import type { CheckResult } from './types.js';
 
@@ -22,7 +22,11 @@ function confirmation(frames: Recorded[], kind: 'model' | 'mode', id: string, si
   for (const r of frames) {
     const res = r.dir === 'agent->client' && r.msg.method === undefined ? (r.msg.result as { configOptions?: unknown } | undefined) : undefined;
     const u = updateOf(r, sid);
-    const opts = Array.isArray(res?.configOptions) ? res.configOptions : u?.sessionUpdate === 'config_option_update' && Array.isArray(u.configOptions) ? u.configOptions : undefined;
+    const opts = Array.isArray(res?.configOptions)
+      ? res.configOptions
+      : u?.sessionUpdate === 'config_option_update' && Array.isArray(u.configOptions)
+        ? u.configOptions
+        : undefined;
     if (opts) {
       const hit = (opts as { category?: unknown; id?: unknown; currentValue?: unknown }[]).find((o) => (o.category === kind || o.id === kind) && o.currentValue === id);
       if (hit) return res ? 'the response configOptions show it current' : 'a config_option_update shows it current';
@@ -42,10 +46,10 @@ async function trySwitch(ctx: ProbeContext, kind: 'model' | 'mode', id: string):
     ok = out.ok;
     if (!out.ok) how = `no answer within ${ctx.timeoutMs} ms`;
   } catch (err) {
-    how = errorText(err);
+    how = codedErrorText(err);
   }
   call.catch(() => undefined);
-  const frames = ctx.recorder.slice(from).filter((r) => r.dir === 'client->agent' ? r.msg.method !== undefined && r.msg.method !== 'session/update' : true);
+  const frames = ctx.recorder.slice(from).filter((r) => (r.dir === 'client->agent' ? r.msg.method !== undefined && r.msg.method !== 'session/update' : true));
   const confirmedBy = ok ? confirmation(frames, kind, id, ctx.session.id) : undefined;
   if (ok) how = confirmedBy ?? 'accepted, but the agent did not say it is current';
   return { id, ok, confirmed: confirmedBy !== undefined, how, frames };
@@ -67,14 +71,26 @@ async function checkSelector(ctx: ProbeContext, kind: 'model' | 'mode'): Promise
   const restore = original !== undefined && switches.some((s) => s.ok) ? await trySwitch(ctx, kind, original) : undefined;
   const evidence = switches.map((s) => `${s.id}: ${s.ok ? 'ok' : 'FAILED'} — ${s.how}`);
   if (restore) evidence.push(`restore ${restore.id}: ${restore.ok ? 'ok' : 'FAILED'} — ${restore.how}`);
-  evidence.push(...switches.flatMap((s) => s.frames.slice(0, 2)).slice(0, 4).map((r) => brief(r, 200)));
+  evidence.push(
+    ...switches
+      .flatMap((s) => s.frames.slice(0, 2))
+      .slice(0, 4)
+      .map((r) => brief(r, 200)),
+  );
   const data = { via, original, switches: switches.map(({ frames: _f, ...s }) => s), restored: restore?.ok };
   const failed = switches.filter((s) => !s.ok);
   const list = targets.map((t) => t.id).join(', ');
   if (failed.length) return result(id, title, 'broken', `via ${via}: ${failed.map((s) => `${s.id} failed (${s.how})`).join('; ')}`, evidence, data);
   const unconfirmed = switches.filter((s) => !s.confirmed);
   if (unconfirmed.length) {
-    return result(id, title, 'supported', `via ${via}: set ${list}; accepted but not confirmed by the agent (${plural(unconfirmed.length, 'switch', 'switches')}); restored ${original ?? '?'}`, evidence, data);
+    return result(
+      id,
+      title,
+      'supported',
+      `via ${via}: set ${list}; accepted but not confirmed by the agent (${plural(unconfirmed.length, 'switch', 'switches')}); restored ${original ?? '?'}`,
+      evidence,
+      data,
+    );
   }
   return result(id, title, 'works', `via ${via}: set ${list}, each confirmed current by the agent; restored ${original ?? '?'}`, evidence, data);
 }

@@ -6,8 +6,7 @@ import { runTurn, turnProblem } from './turn.js';
 import type { CheckResult } from './types.js';
 
 /** A 1×1 red PNG. */
-export const PROBE_PNG =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+export const PROBE_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 
 export async function checkImage(ctx: ProbeContext): Promise<CheckResult> {
   const title = 'image prompt';
@@ -21,7 +20,8 @@ export async function checkImage(ctx: ProbeContext): Promise<CheckResult> {
   const evidence = [...(run.request ? [brief(run.request, 200)] : []), ...(run.response ? [brief(run.response)] : []), `reply: ${short(run.text, 200)}`];
   const data = { stopReason: run.stopReason, reply: run.text.slice(0, 300) };
   const sent = (run.request?.msg.params as { prompt?: { type?: unknown }[] } | undefined)?.prompt ?? [];
-  if (run.request && !sent.some((b) => b.type === 'image')) return result('image', title, 'skipped', 'Talaria withheld the image (the provider hooks say this agent cannot take it)', evidence, data);
+  if (run.request && !sent.some((b) => b.type === 'image'))
+    return result('image', title, 'skipped', 'Talaria withheld the image (the provider hooks say this agent cannot take it)', evidence, data);
   const problem = turnProblem(run, ctx.timeoutMs);
   if (problem) return result('image', title, 'broken', `image rejected: ${problem}`, evidence, data);
   if (run.stopReason !== 'end_turn') return result('image', title, 'broken', `stop reason ${String(run.stopReason)}`, evidence, data);

@@ -3,7 +3,7 @@
  * what is replayed before the response, whether replayed tool calls are paired with their
  * completions, and whether replay ids match the live ones. ACP: load replays, resume does not.
  */
-import { errorText, plural, result, type ProbeContext } from './context.js';
+import { codedErrorText, plural, result, type ProbeContext } from './context.js';
 import { brief, chunkText, isRequest, isResponseTo, kindOf, updateOf, type Recorded } from './recorder.js';
 import { describeCall, traceToolCalls } from './tool-calls.js';
 import type { CheckResult } from './types.js';
@@ -26,7 +26,7 @@ async function reopen(ctx: ProbeContext, method: 'session/load' | 'session/resum
   try {
     ctx.session = await (method === 'session/load' ? client.loadSession(sid, setup) : client.resumeSession(sid, setup));
   } catch (err) {
-    error = errorText(err);
+    error = codedErrorText(err);
   }
   const frames = rec.slice(from);
   const request = frames.find((r) => isRequest(r, method));
@@ -55,7 +55,10 @@ export async function checkLoad(ctx: ProbeContext): Promise<CheckResult> {
   if (r.error) return result('load', title, 'broken', `session/load failed: ${r.error}`, evidence, { replayed: r.updates.length });
   const { calls, missingIds } = traceToolCalls(r.updates, sid);
   const unpaired = calls.filter((c) => !c.closed);
-  const userText = r.updates.filter((u) => kindOf(u) === 'user_message_chunk').map((u) => chunkText(updateOf(u)!)).join('\n');
+  const userText = r.updates
+    .filter((u) => kindOf(u) === 'user_message_chunk')
+    .map((u) => chunkText(updateOf(u)!))
+    .join('\n');
   const hasFirst = ctx.firstPrompt ? userText.includes(ctx.firstPrompt.slice(0, 24)) : undefined;
   const sameIds = calls.filter((c) => ctx.liveToolIds.has(c.id));
   const data = {

@@ -61,12 +61,22 @@ function permissionsRow(ctx: ProbeContext, run: TurnRun): CheckResult {
     const kinds = (p?.options ?? []).map((o) => String(o.kind ?? '?'));
     return { id, announced, kinds, outcome: outcome ? `${String(outcome.outcome)}${outcome.optionId ? ` ${String(outcome.optionId)}` : ''}` : 'unanswered', frame: ask };
   });
-  const evidence = rows.map((r) => `${r.id || '(no toolCallId)'}: ${r.announced ? 'matches an announced tool call' : 'matches NO announced tool call'}; options ${r.kinds.join(', ')}; answered ${r.outcome}`);
+  const evidence = rows.map(
+    (r) =>
+      `${r.id || '(no toolCallId)'}: ${r.announced ? 'matches an announced tool call' : 'matches NO announced tool call'}; options ${r.kinds.join(', ')}; answered ${r.outcome}`,
+  );
   evidence.push(...asks.slice(0, 2).map((a) => brief(a)));
   const data = { requests: rows.map(({ frame: _f, ...r }) => r) };
   const unmatched = rows.filter((r) => !r.announced);
   if (unmatched.length) {
-    return result('permissions', title, 'quirk', `${plural(rows.length, 'request')}; ${unmatched.length} with a toolCallId that matches no announced call (${unmatched.map((r) => r.id).join(', ')})`, evidence, data);
+    return result(
+      'permissions',
+      title,
+      'quirk',
+      `${plural(rows.length, 'request')}; ${unmatched.length} with a toolCallId that matches no announced call (${unmatched.map((r) => r.id).join(', ')})`,
+      evidence,
+      data,
+    );
   }
   return result('permissions', title, 'works', `${plural(rows.length, 'request')}, each naming an announced tool call; answered allow_once by the probe`, evidence, data);
 }

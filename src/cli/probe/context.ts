@@ -5,7 +5,8 @@
  */
 import { WireError } from '../../protocol/errors.js';
 import type { AcpClient } from '../../session/client.js';
-import { describeError, type Session } from '../../session/session.js';
+import { describeError } from '../../session/errors.js';
+import type { Session } from '../../session/session.js';
 import type { Recorder } from './recorder.js';
 import type { Steering } from './steering.js';
 import type { CheckResult, ProbeStatus } from './types.js';
@@ -65,7 +66,7 @@ export function result(id: string, title: string, status: ProbeStatus, summary: 
   return r;
 }
 
-export function errorText(err: unknown): string {
+export function codedErrorText(err: unknown): string {
   // JSON-RPC errors keep the agent's detail in `data` (details, message, error…): show it.
   if (err instanceof WireError) return `[${err.code}] ${describeError(err).message}`;
   if (err instanceof Error) {
@@ -79,7 +80,7 @@ export const plural = (n: number, word: string, many = `${word}s`): string => `$
 
 /** JSON for evidence lines, cut to a readable length. */
 export function short(v: unknown, max = 120): string {
-  const s = typeof v === 'string' ? v : JSON.stringify(v) ?? String(v);
+  const s = typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v));
   const flat = s.replace(/\s+/g, ' ');
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

@@ -10,7 +10,7 @@ import { warmWireChecker } from '../../protocol/wire-check.js';
 import type { AcpClient } from '../../session/client.js';
 import { capabilitiesRow, initializeRow, sessionNewRow } from './check-setup.js';
 import { wireRow } from './check-wire.js';
-import { errorText, result, type ProbeContext } from './context.js';
+import { codedErrorText, result, type ProbeContext } from './context.js';
 import { mcpServerEntry } from './mcp-command.js';
 import { answerPermissions, openSession, startAgent } from './open.js';
 import { Recorder } from './recorder.js';
@@ -30,7 +30,7 @@ async function runSteps(ctx: ProbeContext, o: ProbeOptions, report: ProbeReport)
     const skip = o.signal?.aborted
       ? 'the probe was interrupted'
       : c.connection.isClosed
-        ? `the agent connection closed (${errorText((await c.closed).error)})`
+        ? `the agent connection closed (${codedErrorText((await c.closed).error)})`
         : step.turn && ctx.busy
           ? `the session is still busy: ${ctx.busy}`
           : undefined;
@@ -47,7 +47,7 @@ async function runSteps(ctx: ProbeContext, o: ProbeOptions, report: ProbeReport)
       const out = await step.run(ctx);
       rows = Array.isArray(out) ? out : [out];
     } catch (err) {
-      rows = step.rows.map((r) => result(r.id, r.title, 'broken', `the check failed: ${errorText(err)}`));
+      rows = step.rows.map((r) => result(r.id, r.title, 'broken', `the check failed: ${codedErrorText(err)}`));
     }
     const took = Math.round(rec.now() - began);
     const bad = rec.violationsOf(step.rows[0]!.id);
@@ -100,6 +100,7 @@ export async function runProbe(o: ProbeOptions): Promise<ProbeReport> {
     const steering = steeringFor(caps.agentInfo?.name);
     report.steering = steering.id;
     if (caps.agentInfo) Object.assign(report.agent, caps.agentInfo);
+    report.agent.quirks = started.quirks;
     checks.push(initializeRow(caps, rec.now() - spawnStart, rec), capabilitiesRow(caps));
 
     rec.check = 'session_new';

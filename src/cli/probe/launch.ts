@@ -1,11 +1,12 @@
 /**
  * `--agent ID` / `--agent-cmd CMD` → how to start the agent under probe. Agent ids go through
  * the provider registry (built-ins, config.json agents, editor imports, the bundled demo), so a
- * provider's env lists, capability ceilings and quirk hooks apply exactly as for a session.
+ * provider's env lists and capability ceilings apply exactly as for a session. The quirk set
+ * follows the agent either way (chosen when it answers initialize: probe/open.ts).
  * Nothing given: the bundled demo agent.
  */
 import { demoAgentCommand } from '../../demo/command.js';
-import { agentEnv, builtinProviders, clientCapOptions, loadRegistry, type ProviderEnv } from '../../providers/index.js';
+import { agentEnv, builtinProviders, loadRegistry, type ProviderEnv } from '../../providers/index.js';
 import { splitCommand, UsageError } from '../args.js';
 import { ProbeNotReadyError, type ProbeLaunch } from './types.js';
 
@@ -25,12 +26,18 @@ export async function resolveProbeLaunch(choice: AgentChoice, ctx: ProviderEnv):
     // A bare command gets the non-secret home variables agents read (HERMES_HOME, …): otherwise
     // the probe would quietly test the agent against a different home than the user's shell.
     const homes = builtinProviders().flatMap((p) => [...p.env.inherit]);
-    return { label: choice.agentCmd.trim(), command: words[0]!, args: words.slice(1), env: {}, inherit: [...new Set([...homes, ...demoInherit(ctx.env)])] };
+    return { label: choice.agentCmd.trim(), command: words[0]!, args: words.slice(1), env: {}, inherit: [...new Set([...homes, ...demoInherit(ctx.env)])], hookEnv: ctx };
   }
   const id = choice.agent ?? 'demo';
   const { registry } = loadRegistry(ctx, { demo: demoAgentCommand() });
   const provider = registry.get(id);
-  if (!provider) throw new UsageError(`probe: unknown agent '${id}' (known: ${registry.list().map((p) => p.id).join(', ')}); pass --agent-cmd "COMMAND ARGS" to probe any ACP agent`);
+  if (!provider)
+    throw new UsageError(
+      `probe: unknown agent '${id}' (known: ${registry
+        .list()
+        .map((p) => p.id)
+        .join(', ')}); pass --agent-cmd "COMMAND ARGS" to probe any ACP agent`,
+    );
   const located = await provider.locate(ctx);
   if (!located) throw new ProbeNotReadyError(`${provider.label} was not found. ${provider.install}`);
   return {
@@ -38,9 +45,9 @@ export async function resolveProbeLaunch(choice: AgentChoice, ctx: ProviderEnv):
     command: located.command,
     args: [...located.args],
     env: agentEnv(provider, ctx),
+    hookEnv: ctx,
     inherit: [...provider.env.inherit, ...(id === 'demo' ? demoInherit(ctx.env) : [])],
-    hooks: provider.hooks({ env: ctx }),
-    ...clientCapOptions(provider),
+    provider,
     providerId: provider.id,
   };
 }

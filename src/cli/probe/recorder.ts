@@ -78,7 +78,10 @@ export class Recorder {
       };
       this.waiters.add(w);
       // Stop waiting when something else ends first (e.g. the turn's response).
-      void until?.then(() => done(undefined), () => done(undefined));
+      void until?.then(
+        () => done(undefined),
+        () => done(undefined),
+      );
     });
   }
 
@@ -105,11 +108,9 @@ export class Recorder {
 
 // ---- frame predicates and accessors (loose JSON: agents send what they send) ----------------
 
-export const isRequest = (r: Recorded, method: string, dir: Direction = 'client->agent'): boolean =>
-  r.dir === dir && r.msg.method === method && r.msg.id !== undefined;
+export const isRequest = (r: Recorded, method: string, dir: Direction = 'client->agent'): boolean => r.dir === dir && r.msg.method === method && r.msg.id !== undefined;
 
-export const isResponseTo = (r: Recorded, req: Recorded): boolean =>
-  r.dir !== req.dir && r.msg.method === undefined && r.msg.id === req.msg.id;
+export const isResponseTo = (r: Recorded, req: Recorded): boolean => r.dir !== req.dir && r.msg.method === undefined && r.msg.id === req.msg.id;
 
 /** The `update` of a session/update notification for `sessionId`, or undefined. */
 export function updateOf(r: Recorded, sessionId?: string): Update | undefined {

@@ -40,12 +40,19 @@ function wrap(text: string, width: number): string[] {
   return out;
 }
 
+/** "Hermes Agent 0.18–0.20 — the agent named itself "hermes-agent" 0.18.2 (versions below 0.21.0)". */
+export function quirkLine(q: { label: string; why: string; restartedFrom?: string }): string {
+  const restarted = q.restartedFrom ? `; restarted once: it was first started with the ${q.restartedFrom} capabilities` : '';
+  return sanitize(`${q.label} — ${q.why}${restarted}`);
+}
+
 export function renderTable(report: ProbeReport, style: Style, columns = 120): string {
   const out: string[] = [];
   const a = report.agent;
   const who = a.name ? `${a.title ?? a.name}${a.version ? ` ${a.version}` : ''}` : a.label;
   out.push(style.bold(`Talaria probe — ${who}`));
   out.push(style.dim(`command: ${[a.command, ...a.args].join(' ')}`));
+  if (a.quirks) out.push(style.dim(`quirks: ${quirkLine(a.quirks)}`));
   out.push(style.dim(`workspace: ${report.cwd} · prompts: ${report.steering} · ${(report.durationMs / 1000).toFixed(1)} s`));
   out.push('');
   const c1 = Math.max(5, ...report.checks.map((r) => r.title.length));

@@ -21,13 +21,27 @@ export interface Step {
 /** Turns first (load then has history to replay), catalog changes restored, reloads last. */
 export const STEPS: Step[] = [
   { rows: [{ id: 'stream', title: 'streamed turn' }], turn: true, run: checkStream },
-  { rows: [{ id: 'tools', title: 'tool calls' }, { id: 'permissions', title: 'permissions' }], turn: true, run: checkTools },
+  {
+    rows: [
+      { id: 'tools', title: 'tool calls' },
+      { id: 'permissions', title: 'permissions' },
+    ],
+    turn: true,
+    run: checkTools,
+  },
   { rows: [{ id: 'env', title: 'env reaches the shell' }], turn: true, run: checkEnv },
   // Before any model switch: Hermes ≤0.20 drops a session's MCP servers on set_model.
   { rows: [{ id: 'mcp', title: 'MCP server tool' }], turn: true, run: checkMcp },
   { rows: [{ id: 'image', title: 'image prompt' }], turn: true, run: checkImage },
   { rows: [{ id: 'cancel', title: 'cancel' }], turn: true, run: checkCancel },
-  { rows: [{ id: 'modes', title: 'modes' }, { id: 'model', title: 'model switch' }], turn: false, run: checkCatalog },
+  {
+    rows: [
+      { id: 'modes', title: 'modes' },
+      { id: 'model', title: 'model switch' },
+    ],
+    turn: false,
+    run: checkCatalog,
+  },
   { rows: [{ id: 'list', title: 'list by cwd' }], turn: false, run: checkList },
   { rows: [{ id: 'load', title: 'load (replay)' }], turn: false, run: checkLoad },
   { rows: [{ id: 'resume', title: 'resume' }], turn: false, run: checkResume },

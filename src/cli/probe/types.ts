@@ -1,6 +1,7 @@
 /** What `talaria probe` measures and reports: one row per check, plus the wire conformance summary. */
+import { TalariaError } from '../../protocol/errors.js';
 import type { UnknownMethod, WireCheckStats } from '../../protocol/wire-check.js';
-import type { SessionHooks } from '../../session/hooks.js';
+import type { Provider, ProviderEnv, QuirkSummary } from '../../providers/index.js';
 import type { Logger } from '../../protocol/types.js';
 
 /**
@@ -47,6 +48,8 @@ export interface ProbeReport {
     name?: string;
     version?: string;
     title?: string;
+    /** The quirk set that follows the agent, and why (restartedFrom: the guess it was first started with). */
+    quirks?: QuirkSummary & { restartedFrom?: string };
   };
   /** Which prompt table was used (`demo`, `hermes`, `generic`). */
   steering: string;
@@ -72,9 +75,10 @@ export interface ProbeLaunch {
   env: Record<string, string>;
   /** Non-secret parent variables passed through. */
   inherit: string[];
-  hooks?: SessionHooks;
-  fs?: { read: boolean; write: boolean };
-  terminal?: boolean;
+  /** A registry agent: its capability ceilings and the name it is expected to give. */
+  provider?: Provider;
+  /** Where quirk hooks read the agent's files from (pi's session log, Hermes' config.yaml). */
+  hookEnv?: ProviderEnv;
   providerId?: string;
 }
 
@@ -93,8 +97,11 @@ export interface ProbeOptions {
 }
 
 /** The agent could not be found or resolved (before anything was spawned). */
-export class ProbeNotReadyError extends Error {
+export class ProbeNotReadyError extends TalariaError<'not_ready'> {
   override readonly name = 'ProbeNotReadyError';
+  constructor(message: string) {
+    super('not_ready', message);
+  }
 }
 
 export const DEFAULT_PROBE_TIMEOUT_MS = 60_000;

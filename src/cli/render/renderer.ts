@@ -169,7 +169,10 @@ export class ChatRenderer {
     if (this.partial && this.partial.text !== '') {
       // The block still arriving, raw and wrapped; only its last rows (it scrolls in when done).
       const width = Math.max(20, this.columns() - 3);
-      const rows = this.partial.text.replace(/\n+$/, '').split('\n').flatMap((l) => wrap(l, width));
+      const rows = this.partial.text
+        .replace(/\n+$/, '')
+        .split('\n')
+        .flatMap((l) => wrap(l, width));
       for (const r of rows.slice(-LIVE_TEXT_ROWS)) lines.push(this.format(this.partial.kind, r));
     }
     const open = [...this.open.values()];

@@ -21,7 +21,11 @@ export function sessionRows(rows: readonly Row[], style: Style, current?: string
   const cells = rows.map((r) => [r.id, r.profile ? `${r.provider}:${r.profile}` : r.provider, when(r.updatedAt), sessionState(r), truncate(sanitize(r.title ?? ''), 60)]);
   const head = ['ID', 'AGENT', 'UPDATED (UTC)', 'STATE', 'TITLE'];
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const line = (c: string[]) => c.map((x, i) => (i === c.length - 1 ? x : x.padEnd(widths[i]!))).join('  ').trimEnd();
+  const line = (c: string[]) =>
+    c
+      .map((x, i) => (i === c.length - 1 ? x : x.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   if (current === undefined) return [style.bold(line(head)), ...cells.map(line)];
   return [style.bold(`  ${line(head)}`), ...cells.map((c, i) => `${rows[i]!.id === current ? '*' : ' '} ${line(c)}`)];
 }

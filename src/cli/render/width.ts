@@ -63,7 +63,9 @@ export function wrap(s: string, width: number, lead = /^ */.exec(s)![0]): string
   const has = s.startsWith(lead);
   const room = width - stringWidth(lead);
   if (!has || room < 10) return wrapAnsi(s, width, { hard: true }).split('\n');
-  return wrapAnsi(s.slice(lead.length), room, { hard: true }).split('\n').map((row) => lead + row);
+  return wrapAnsi(s.slice(lead.length), room, { hard: true })
+    .split('\n')
+    .map((row) => lead + row);
 }
 
 /** Tabs and control characters would break the column arithmetic; make them harmless. */

@@ -10,13 +10,15 @@
  * - images reach the model only when config.yaml marks it vision-capable → say so.
  */
 import { defaultMapPrompt, type SessionHooks, type TurnClassification, type TurnSummary } from '../../session/hooks.js';
-import { hermesModelRows } from '../../session/hermes-catalog.js';
+import { hermesModelRows } from './catalog.js';
 import type { ToolCallEntry } from '../../thread/types.js';
 import { TalariaError, WireError } from '../../protocol/errors.js';
 
 export interface HermesHookOptions {
   /** From the profile's config.yaml (`model.supports_vision`); undefined = unknown. */
   supportsVision?: boolean;
+  /** Load the session again after set_model (≤0.20 drops its MCP servers; default true). */
+  reloadAfterSetModel?: boolean;
 }
 
 export const OVERFLOW_TEXT = /^Context length exceeded\b/;
@@ -162,7 +164,7 @@ export function hermesHooks(o: HermesHookOptions = {}): SessionHooks {
       // set_model rebuilt Hermes' agent: its usage counters restarted and (≤0.20) it forgot the
       // session's MCP servers; loading the session again with the same servers registers them.
       resetUsage();
-      await reload();
+      if (o.reloadAfterSetModel !== false) await reload();
     },
   };
 }

@@ -7,3 +7,5 @@ export { listProfiles, parseProfileList, scanProfiles, PROFILE_ROW_RE, type Herm
 export { installSkill, SKILL_NAME_RE, type SkillInstall, type SkillInstalled } from './skills.js';
 export { lintHermesConfig, summarizeConfig, readHermesConfig, type LintIssue, type HermesConfigSummary, type YamlScalar } from './config-lint.js';
 export { hermesHooks, classifyHermesTurn, linkHermesPermission, hermesStrayResumeId, hermesSetupError, type HermesHookOptions } from './hooks.js';
+export { hermesModelRows, parseRow as parseHermesModelRow, splitModelId } from './catalog.js';
+export { HERMES_QUIRK_SETS, HERMES_KEEPS_MCP_SINCE } from './quirks.js';

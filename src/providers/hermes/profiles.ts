@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCommand, meaningfulLine } from '../run.js';
+import { runProgram, meaningfulLine } from '../run.js';
 import type { ProviderEnv } from '../types.js';
 import { activeProfile, hermesRoot, PROFILE_RE, profileHome } from './home.js';
 
@@ -79,9 +79,12 @@ export async function listProfiles(ctx: ProviderEnv, o: { command?: string; time
   let rows: ProfileRow[] = [];
   let cliProblem: string | undefined;
   if (o.command) {
-    const r = await runCommand(o.command, ['profile', 'list'], { timeoutMs: o.timeoutMs ?? 10_000, parentEnv: ctx.env, inherit: ['HERMES_HOME'] });
+    const r = await runProgram(o.command, ['profile', 'list'], { timeoutMs: o.timeoutMs ?? 10_000, parentEnv: ctx.env, inherit: ['HERMES_HOME'] });
     if (r.ok) rows = parseProfileList(r.stdout);
-    else cliProblem = r.timedOut ? `\`hermes profile list\` did not answer within ${o.timeoutMs ?? 10_000} ms` : `\`hermes profile list\` failed: ${r.error ?? (meaningfulLine(r.stderr) || `exit ${r.code}`)}`;
+    else
+      cliProblem = r.timedOut
+        ? `\`hermes profile list\` did not answer within ${o.timeoutMs ?? 10_000} ms`
+        : `\`hermes profile list\` failed: ${r.error ?? (meaningfulLine(r.stderr) || `exit ${r.code}`)}`;
   } else cliProblem = 'hermes was not found';
   const disk = new Set(scanProfiles(root));
   const active = activeProfile(ctx, (f) => (existsSync(f) ? readFileSync(f, 'utf8') : undefined));

@@ -1,23 +1,14 @@
 /**
  * The Hermes provider: `hermes [-p PROFILE] acp --accept-hooks` (--accept-hooks only
- * auto-approves config.yaml shell hooks, which have no TTY under ACP), with every quirk of
- * specs/hermes-acp.md switched on through hooks and host quirks.
+ * auto-approves config.yaml shell hooks, which have no TTY under ACP). Every quirk of
+ * specs/hermes-acp.md is in its quirk sets (quirks.ts), chosen by what it says in `initialize`.
  */
-import type { PermissionMode } from '../../permission/types.js';
 import { defineProvider } from '../define.js';
 import type { Provider } from '../types.js';
 import { findHermes } from './binary.js';
-import { readHermesConfig, summarizeConfig } from './config-lint.js';
-import { hermesRoot, profileHome } from './home.js';
-import { hermesHooks, hermesSetupError, hermesStrayResumeId } from './hooks.js';
 import { HERMES_INSTALL, hermesReadiness, profileArgs } from './readiness.js';
 
-/** Talaria's permission modes onto Hermes' own (default always asks for edits). */
-export const HERMES_MODES: Readonly<Record<PermissionMode, string>> = {
-  ask: 'default',
-  'accept-edits': 'accept_edits',
-  auto: 'dont_ask',
-};
+export { HERMES_MODES } from './quirks.js';
 
 export const hermesProvider: Provider = defineProvider({
   id: 'hermes',
@@ -31,25 +22,5 @@ export const hermesProvider: Provider = defineProvider({
   readiness: hermesReadiness,
   // Hermes keeps its keys in $HERMES_HOME/.env; only where that home is needs passing on.
   env: { inherit: ['HERMES_HOME'] },
-  hooks: (o) => {
-    let supportsVision: boolean | undefined;
-    if (o?.env) {
-      const text = readHermesConfig(profileHome(hermesRoot(o.env), o.profile));
-      if (text !== undefined) supportsVision = summarizeConfig(text).supportsVision ?? false;
-    }
-    return hermesHooks(supportsVision === undefined ? {} : { supportsVision });
-  },
-  quirks: {
-    strayResumeId: hermesStrayResumeId,
-    retryNewWithoutMcp: true,
-    replaceOnOverflow: true,
-    // 0.21 answers "Session is busy" mid-turn; 0.18 would rebuild the agent under a running turn.
-    configBetweenTurns: true,
-    reloadAfterSetModel: true,
-    describeSetupError: hermesSetupError,
-  },
-  // Sessions live in state.db; a new process loads them (set_mode is not persisted: the host re-applies it).
-  sessionsSurviveRestart: true,
-  usage: 'cumulative',
-  modeFor: (mode) => HERMES_MODES[mode],
+  agentName: 'hermes-agent',
 });

@@ -4,7 +4,7 @@
  * fix ("install Hermes", "run `hermes setup` to pick a model and add a key").
  */
 import { existsSync } from 'node:fs';
-import { firstLine, meaningfulLine, parseVersion, runCommand } from '../run.js';
+import { firstLine, meaningfulLine, parseVersion, runProgram } from '../run.js';
 import { DEFAULT_CHECK_TIMEOUT_MS, emptyReadiness } from '../readiness.js';
 import type { ProviderEnv, Readiness, ReadinessGap, ReadinessOptions } from '../types.js';
 import { findHermes } from './binary.js';
@@ -14,8 +14,7 @@ import { hermesRoot, isProfileName, profileHome } from './home.js';
 export const HERMES_INSTALL =
   'Install Hermes Agent (https://github.com/NousResearch/hermes-agent): `curl -fsSL https://raw.githubusercontent.com/NousResearch/hermes-agent/main/scripts/install.sh | bash`, or set HERMES_BIN to its `hermes` executable.';
 
-const setupFix = (profile?: string) =>
-  `Run \`hermes${profile && profile !== 'default' ? ` -p ${profile}` : ''} setup\` to pick a model and add a key.`;
+const setupFix = (profile?: string) => `Run \`hermes${profile && profile !== 'default' ? ` -p ${profile}` : ''} setup\` to pick a model and add a key.`;
 
 /** `-p NAME` for a named profile; nothing for the default one. */
 export function profileArgs(profile?: string): string[] {
@@ -41,7 +40,7 @@ export async function hermesReadiness(ctx: ProviderEnv, o: ReadinessOptions = {}
   const bin = search.found.command;
   r.found = true;
   r.command = { command: bin, args: [...profileArgs(o.profile), 'acp', '--accept-hooks'], via: search.found.via };
-  const run = (args: string[]) => runCommand(bin, args, { timeoutMs, parentEnv: ctx.env, inherit: ['HERMES_HOME'] });
+  const run = (args: string[]) => runProgram(bin, args, { timeoutMs, parentEnv: ctx.env, inherit: ['HERMES_HOME'] });
 
   const v = await run(['--version']);
   if (v.timedOut) r.gaps.push(timeoutGap('hermes --version', timeoutMs));

@@ -1,6 +1,7 @@
 /** GitHub Copilot CLI (`copilot --acp`). */
 import type { SessionHooks, TurnClassification, TurnSummary } from '../../session/hooks.js';
-import { agentError } from '../../session/session.js';
+import { agentError } from '../../session/errors.js';
+import type { QuirkSet } from './types.js';
 
 /** copilot streams a model error as the answer text ("Error: 400 …") and ends the turn `end_turn`. */
 export function copilotClassifyTurn(t: TurnSummary): TurnClassification | undefined {
@@ -12,3 +13,12 @@ export function copilotClassifyTurn(t: TurnSummary): TurnClassification | undefi
 export function copilotHooks(): SessionHooks {
   return { classifyTurn: copilotClassifyTurn };
 }
+
+export const copilotQuirks: QuirkSet = {
+  id: 'copilot',
+  label: 'GitHub Copilot CLI',
+  names: /^copilot$/i,
+  hintName: 'Copilot',
+  commandHints: [/^copilot$/, /[\\/]@github[\\/]copilot[\\/]/],
+  hooks: () => copilotHooks(),
+};

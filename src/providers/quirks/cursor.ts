@@ -1,5 +1,6 @@
 /** The Cursor ACP adapter (`cursor-agent-acp`, which drives the `cursor-agent` CLI). */
 import type { SessionHooks, TurnClassification, TurnSummary } from '../../session/hooks.js';
+import type { QuirkSet } from './types.js';
 
 /** The adapter answers a prompt `end_turn` with the text "cursor-agent CLI is not authenticated". */
 export function cursorClassifyTurn(t: TurnSummary): TurnClassification | undefined {
@@ -13,3 +14,12 @@ export function cursorClassifyTurn(t: TurnSummary): TurnClassification | undefin
 export function cursorHooks(): SessionHooks {
   return { classifyTurn: cursorClassifyTurn };
 }
+
+export const cursorQuirks: QuirkSet = {
+  id: 'cursor-acp',
+  label: 'Cursor ACP adapter',
+  names: /^cursor-agent-acp$/i,
+  hintName: 'cursor-agent-acp',
+  commandHints: [/^cursor-agent-acp$/, /[\\/]cursor-agent-acp[\\/]/],
+  hooks: () => cursorHooks(),
+};

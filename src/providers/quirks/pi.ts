@@ -8,8 +8,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionHooks, TurnClassification, TurnSummary } from '../../session/hooks.js';
-import { agentError } from '../../session/session.js';
+import { agentError } from '../../session/errors.js';
 import type { ProviderEnv } from '../types.js';
+import type { QuirkSet } from './types.js';
 
 /** pi's own folder: PI_CODING_AGENT_DIR, else ~/.pi/agent. */
 export function piAgentDir(ctx: Pick<ProviderEnv, 'env' | 'homeDir'>): string {
@@ -57,11 +58,19 @@ export function lastPiError(agentDir: string): string | undefined {
 export function piClassifyTurn(t: TurnSummary, agentDir?: string): TurnClassification | undefined {
   if (t.cancelled || t.stopReason !== 'end_turn' || t.text.trim() !== '' || (t.toolCalls ?? 0) !== 0) return undefined;
   const logged = agentDir === undefined ? undefined : lastPiError(agentDir);
-  return logged
-    ? agentError(logged, { source: 'silence' })
-    : agentError('the agent ended the turn with no answer (pi reports model errors this way)', { source: 'silence' });
+  return logged ? agentError(logged, { source: 'silence' }) : agentError('the agent ended the turn with no answer (pi reports model errors this way)', { source: 'silence' });
 }
 
 export function piHooks(agentDir?: string): SessionHooks {
   return { classifyTurn: (t) => piClassifyTurn(t, agentDir) };
 }
+
+export const piQuirks: QuirkSet = {
+  id: 'pi-acp',
+  label: 'pi (pi-acp)',
+  names: /^pi-acp$/i,
+  hintName: 'pi-acp',
+  commandHints: [/^pi-acp$/, /[\\/]pi-acp[\\/]/],
+  // The swallowed-error hook reads pi's own session log, which lives in pi's agent folder.
+  hooks: (o) => piHooks(o?.env ? piAgentDir(o.env) : undefined),
+};

@@ -11,6 +11,7 @@ import { callRoute, type FetchLike } from './http.js';
 import { LiveSocket, type LiveSocketOptions, type WebSocketCtor } from './socket.js';
 
 export { ServerError, type FetchLike } from './http.js';
+export { applyEvent } from './thread.js';
 export { LiveSocket, type LiveSocketOptions, type SubscribeHandlers, type Subscription, type WebSocketCtor, type WebSocketLike } from './socket.js';
 
 export interface ConnectOptions {

@@ -1,10 +1,4 @@
-import {
-  TOKEN_PROTOCOL_PREFIX,
-  type ClientMessage,
-  type ServerMessage,
-  type SessionSnapshot,
-  type StreamEvent,
-} from '../contract/index.js';
+import { TOKEN_PROTOCOL_PREFIX, type ClientMessage, type ServerMessage, type SessionSnapshot, type StreamEvent } from '../contract/index.js';
 
 /** The part of the WHATWG WebSocket the client uses (the browser's, or `ws` in Node). */
 export interface WebSocketLike {

@@ -10,9 +10,7 @@ const json = z.unknown();
 export const role = z.enum(['controller', 'observer']);
 export type Role = z.infer<typeof role>;
 
-export const readinessGap = z
-  .object({ code: z.string().optional(), message: z.string(), fix: z.string().optional() })
-  .passthrough();
+export const readinessGap = z.object({ code: z.string().optional(), message: z.string(), fix: z.string().optional() }).passthrough();
 
 export const providerInfo = z.object({
   id: z.string(),

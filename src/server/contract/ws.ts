@@ -7,7 +7,8 @@ import { queuedPrompt, role, sessionOrigin, sessionSnapshot, sessionSummary } fr
  * The `/ws` protocol. One connection carries any number of session subscriptions.
  *
  * Every event of a session has a per-session sequence number from the store's append-only
- * event log (1, 2, 3… with no holes). `subscribe {since: N}` answers with exactly the events
+ * event log (1, 2, 3… with no holes, but for one jump after a server restart, at a reset that
+ * comes with a snapshot). `subscribe {since: N}` answers with exactly the events
  * after N, then live ones — or, when N is older than the log keeps (or absent), a `snapshot`
  * at seq M followed by the events after M. Then `synced` says the client is live.
  *
@@ -27,6 +28,11 @@ export const SERVER_EVENTS = {
     /** The token label (or id) of the client that answered, when a client did. */
     answeredBy: z.string().optional(),
   }),
+  /**
+   * A message entry grew by `text` (and nothing else changed): the compact form of the bus's
+   * `entry.updated`, so a streamed answer costs its chunks, not its length per chunk.
+   */
+  'entry.appended': z.object({ index: z.number(), text: z.string() }),
   /** The visible prompt queue changed (queued, edited, removed, started). */
   'queue.updated': z.object({ queue: z.array(queuedPrompt) }),
   /** The session was attached to an agent (opened, reopened after a restart, forked). */

@@ -5,6 +5,7 @@
 import type { Database } from 'better-sqlite3';
 import * as m001 from './001-initial.js';
 import * as m002 from './002-session-choices.js';
+import * as m003 from './003-session-leases.js';
 
 export interface Migration {
   version: number;
@@ -15,4 +16,5 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: m001.name, up: m001.up },
   { version: 2, name: m002.name, up: m002.up },
+  { version: 3, name: m003.name, up: m003.up },
 ];

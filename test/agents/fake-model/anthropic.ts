@@ -15,16 +15,24 @@ export function anthropicConversation(body: Json): Conversation {
   const lastUser = [...msgs].reverse().find((m) => m['role'] === 'user');
   if (lastUser) conv.lastUserText = userText(textsOf(lastUser['content']));
   // Structured outputs (beta `output_format`, GA `output_config.format`).
-  const fmt = isObj(body['output_format']) ? body['output_format']
-    : isObj(body['output_config']) && isObj(body['output_config']['format']) ? body['output_config']['format'] : undefined;
+  const fmt = isObj(body['output_format'])
+    ? body['output_format']
+    : isObj(body['output_config']) && isObj(body['output_config']['format'])
+      ? body['output_config']['format']
+      : undefined;
   if (fmt && isObj(fmt['schema'])) conv.jsonSchema = fmt['schema'];
   return conv;
 }
 
 const ERROR_TYPES: Record<number, string> = {
-  400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error',
-  404: 'not_found_error', 413: 'request_too_large', 429: 'rate_limit_error',
-  500: 'api_error', 529: 'overloaded_error',
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  529: 'overloaded_error',
 };
 
 export function anthropicError(status: number, message: string, ids: IdGen): Reply {
@@ -37,8 +45,7 @@ export function anthropicError(status: number, message: string, ids: IdGen): Rep
   };
 }
 
-type Block = { type: 'text'; text: string } | { type: 'thinking'; thinking: string; signature: string }
-  | { type: 'tool_use'; id: string; name: string; input: unknown };
+type Block = { type: 'text'; text: string } | { type: 'thinking'; thinking: string; signature: string } | { type: 'tool_use'; id: string; name: string; input: unknown };
 
 function blocksOf(a: Action, ids: IdGen): Block[] {
   const out: Block[] = [];
@@ -66,7 +73,13 @@ export function anthropicReply(a: Action, body: Json, ids: IdGen): Reply {
     return {
       status: 200,
       json: {
-        id, type: 'message', role: 'assistant', model, content: blocks, stop_reason: stopReason, stop_sequence: null,
+        id,
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: blocks,
+        stop_reason: stopReason,
+        stop_sequence: null,
         usage: { input_tokens: inputTokens, output_tokens: outputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
       },
     };
@@ -75,7 +88,13 @@ export function anthropicReply(a: Action, body: Json, ids: IdGen): Reply {
   const frames: SseFrame[] = [
     ev('message_start', {
       message: {
-        id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null,
+        id,
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
         usage: { input_tokens: inputTokens, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
       },
     }),
@@ -100,10 +119,7 @@ export function anthropicReply(a: Action, body: Json, ids: IdGen): Reply {
     }
     frames.push(ev('content_block_stop', { index }));
   });
-  frames.push(
-    ev('message_delta', { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: outputTokens } }),
-    ev('message_stop', {}),
-  );
+  frames.push(ev('message_delta', { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: outputTokens } }), ev('message_stop', {}));
   return { status: 200, sse: frames };
 }
 

@@ -14,11 +14,12 @@ export function geminiConversation(body: Json): Conversation {
   }
   const contents = objs(body['contents']);
   const conv: Conversation = { lastUserText: '', tools };
-  const responses = objs(contents.at(-1)?.['parts']).map((p) => p['functionResponse']).filter(isObj);
+  const responses = objs(contents.at(-1)?.['parts'])
+    .map((p) => p['functionResponse'])
+    .filter(isObj);
   if (responses.length > 0) conv.toolResult = responses.map((r) => resultText(r['response'] ?? '')).join('\n');
   // Tool results also come as role "user": the prompt is the last user content with text.
-  const lastUser = [...contents].reverse()
-    .find((c) => (c['role'] ?? 'user') === 'user' && textsOf(c['parts']).length > 0);
+  const lastUser = [...contents].reverse().find((c) => (c['role'] ?? 'user') === 'user' && textsOf(c['parts']).length > 0);
   if (lastUser) conv.lastUserText = userText(textsOf(lastUser['parts']));
   const gc = body['generationConfig'] ?? body['generation_config'];
   if (isObj(gc) && (gc['responseMimeType'] ?? gc['response_mime_type']) === 'application/json') {
@@ -29,9 +30,16 @@ export function geminiConversation(body: Json): Conversation {
 }
 
 const STATUS: Record<number, string> = {
-  400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND',
-  429: 'RESOURCE_EXHAUSTED', 499: 'CANCELLED', 500: 'INTERNAL', 501: 'NOT_IMPLEMENTED',
-  503: 'UNAVAILABLE', 504: 'DEADLINE_EXCEEDED',
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  429: 'RESOURCE_EXHAUSTED',
+  499: 'CANCELLED',
+  500: 'INTERNAL',
+  501: 'NOT_IMPLEMENTED',
+  503: 'UNAVAILABLE',
+  504: 'DEADLINE_EXCEEDED',
 };
 
 export function geminiError(status: number, message: string): Reply {
@@ -87,7 +95,11 @@ export function geminiModels(models: string[]): Reply {
     status: 200,
     json: {
       models: models.map((m) => ({
-        name: `models/${m}`, version: '001', displayName: m, inputTokenLimit: 1_048_576, outputTokenLimit: 65_536,
+        name: `models/${m}`,
+        version: '001',
+        displayName: m,
+        inputTokenLimit: 1_048_576,
+        outputTokenLimit: 65_536,
         supportedGenerationMethods: ['generateContent', 'countTokens'],
       })),
     },

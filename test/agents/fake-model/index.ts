@@ -108,9 +108,19 @@ export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeM
     }
     const r = route(method, url.pathname, url.searchParams, req.headers, isObj(body) ? body : {}, models);
     const entry: LoggedRequest = {
-      seq: ++seq, method, path: url.pathname, query, headers, body,
-      api: r?.api ?? 'unknown', stream: r?.stream ?? false, action: r?.action ?? { kind: 'not_found' },
-      status: 0, framesSent: 0, done: false, aborted: false,
+      seq: ++seq,
+      method,
+      path: url.pathname,
+      query,
+      headers,
+      body,
+      api: r?.api ?? 'unknown',
+      stream: r?.stream ?? false,
+      action: r?.action ?? { kind: 'not_found' },
+      status: 0,
+      framesSent: 0,
+      done: false,
+      aborted: false,
       ...(r?.model !== undefined ? { model: r.model } : {}),
     };
     let reply: Reply;

@@ -7,9 +7,11 @@ import { startFakeModel } from './index.js';
 
 const i = process.argv.indexOf('--port');
 const port = i >= 0 ? Number(process.argv[i + 1]) : 0;
-const line = (level: string) => (msg: string, data?: Record<string, unknown>): void => {
-  process.stderr.write(`${level} ${msg} ${data ? JSON.stringify(data) : ''}\n`);
-};
+const line =
+  (level: string) =>
+  (msg: string, data?: Record<string, unknown>): void => {
+    process.stderr.write(`${level} ${msg} ${data ? JSON.stringify(data) : ''}\n`);
+  };
 const server = await startFakeModel({
   port,
   log: { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') },

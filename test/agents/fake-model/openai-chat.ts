@@ -50,9 +50,7 @@ export function chatReply(a: Action, body: Json, ids: IdGen): Reply {
   const id = ids('chatcmpl-fake');
   const created = nowSeconds();
   const finish = a.kind === 'tool' ? 'tool_calls' : 'stop';
-  const toolCall = a.kind === 'tool'
-    ? { id: ids('call_fake_'), name: a.tool, arguments: typeof a.args === 'string' ? a.args : JSON.stringify(a.args) }
-    : undefined;
+  const toolCall = a.kind === 'tool' ? { id: ids('call_fake_'), name: a.tool, arguments: typeof a.args === 'string' ? a.args : JSON.stringify(a.args) } : undefined;
   const text = 'text' in a ? a.text : null;
   const thinking = 'thinking' in a ? a.thinking : undefined;
   const promptTokens = roughTokens(body['messages']);
@@ -73,15 +71,17 @@ export function chatReply(a: Action, body: Json, ids: IdGen): Reply {
   const chunk = (delta: Json, finishReason: string | null = null, pace = false): SseFrame => ({
     pace,
     data: {
-      id, object: 'chat.completion.chunk', created, model, system_fingerprint: 'fp_fake',
+      id,
+      object: 'chat.completion.chunk',
+      created,
+      model,
+      system_fingerprint: 'fp_fake',
       choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
       ...(withUsage ? { usage: null } : {}),
     },
   });
   const frames: SseFrame[] = [];
-  const header = toolCall
-    ? { tool_calls: [{ index: 0, id: toolCall.id, type: 'function', function: { name: toolCall.name, arguments: '' } }] }
-    : undefined;
+  const header = toolCall ? { tool_calls: [{ index: 0, id: toolCall.id, type: 'function', function: { name: toolCall.name, arguments: '' } }] } : undefined;
   if (header && thinking === undefined) {
     // OpenAI opens a tool call with the role and the call's id and name in one chunk.
     frames.push(chunk({ role: 'assistant', content: null, ...header }));

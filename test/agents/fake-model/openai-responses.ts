@@ -40,12 +40,17 @@ function itemsOf(a: Action, ids: IdGen): Json[] {
   }
   if (a.kind === 'tool') {
     const callId = ids('call_fake_');
-    items.push(a.freeform
-      ? { id: ids('ctc_fake_'), type: 'custom_tool_call', status: 'completed', call_id: callId, name: a.tool, input: a.args }
-      : { id: ids('fc_fake_'), type: 'function_call', status: 'completed', call_id: callId, name: a.tool, arguments: JSON.stringify(a.args) });
+    items.push(
+      a.freeform
+        ? { id: ids('ctc_fake_'), type: 'custom_tool_call', status: 'completed', call_id: callId, name: a.tool, input: a.args }
+        : { id: ids('fc_fake_'), type: 'function_call', status: 'completed', call_id: callId, name: a.tool, arguments: JSON.stringify(a.args) },
+    );
   } else if ('text' in a) {
     items.push({
-      id: ids('msg_fake_'), type: 'message', status: 'completed', role: 'assistant',
+      id: ids('msg_fake_'),
+      type: 'message',
+      status: 'completed',
+      role: 'assistant',
       content: [{ type: 'output_text', text: a.text, annotations: [], logprobs: [] }],
     });
   }
@@ -58,16 +63,27 @@ export function responsesReply(a: Action, body: Json, ids: IdGen): Reply {
   const inputTokens = roughTokens(body['input']);
   const outputTokens = roughTokens(items);
   const base = {
-    id: ids('resp_fake_'), object: 'response', created_at: nowSeconds(), error: null, incomplete_details: null,
-    instructions: body['instructions'] ?? null, model: str(body['model']) ?? 'gpt-fake',
-    parallel_tool_calls: body['parallel_tool_calls'] ?? true, previous_response_id: body['previous_response_id'] ?? null,
-    tool_choice: body['tool_choice'] ?? 'auto', tools: body['tools'] ?? [],
+    id: ids('resp_fake_'),
+    object: 'response',
+    created_at: nowSeconds(),
+    error: null,
+    incomplete_details: null,
+    instructions: body['instructions'] ?? null,
+    model: str(body['model']) ?? 'gpt-fake',
+    parallel_tool_calls: body['parallel_tool_calls'] ?? true,
+    previous_response_id: body['previous_response_id'] ?? null,
+    tool_choice: body['tool_choice'] ?? 'auto',
+    tools: body['tools'] ?? [],
   };
   const completed = {
-    ...base, status: 'completed', output: items,
+    ...base,
+    status: 'completed',
+    output: items,
     usage: {
-      input_tokens: inputTokens, input_tokens_details: { cached_tokens: 0 },
-      output_tokens: outputTokens, output_tokens_details: { reasoning_tokens: 0 },
+      input_tokens: inputTokens,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: outputTokens,
+      output_tokens_details: { reasoning_tokens: 0 },
       total_tokens: inputTokens + outputTokens,
     },
   };

@@ -24,9 +24,11 @@ export function route(method: string, path: string, query: URLSearchParams, head
   const base = { stream: body['stream'] === true, ...(model !== undefined ? { model } : {}) };
   if (method === 'GET' && path.endsWith('/models')) {
     const api: ApiName = 'models';
-    const reply = path.includes('v1beta') ? geminiModels(models)
-      : headers['anthropic-version'] ? anthropicModels(models)
-      : { status: 200, json: { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'fake' })) } };
+    const reply = path.includes('v1beta')
+      ? geminiModels(models)
+      : headers['anthropic-version']
+        ? anthropicModels(models)
+        : { status: 200, json: { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'fake' })) } };
     return { api, stream: false, reply: () => reply, error: (s, m, ids) => openaiError(s, m, ids), action: { kind: 'list' } };
   }
   if (method !== 'POST') return undefined;

@@ -7,7 +7,10 @@
 import type { ToolSpec } from './types.js';
 
 const obj = (properties: Record<string, unknown>, required: string[]): Record<string, unknown> => ({
-  type: 'object', properties, required, additionalProperties: false,
+  type: 'object',
+  properties,
+  required,
+  additionalProperties: false,
 });
 const s = (description = ''): Record<string, unknown> => ({ type: 'string', description });
 const n = { type: 'number' };
@@ -31,10 +34,16 @@ export const CLAUDE_CODE_TOOLS: ToolSpec[] = [
 export const CODEX_TOOLS: ToolSpec[] = [
   {
     name: 'shell',
-    schema: obj({
-      command: { type: 'array', items: { type: 'string' }, description: 'The command to execute' },
-      workdir: s(), timeout_ms: n, with_escalated_permissions: b, justification: s(),
-    }, ['command']),
+    schema: obj(
+      {
+        command: { type: 'array', items: { type: 'string' }, description: 'The command to execute' },
+        workdir: s(),
+        timeout_ms: n,
+        with_escalated_permissions: b,
+        justification: s(),
+      },
+      ['command'],
+    ),
   },
   { name: 'update_plan', schema: obj({ explanation: s(), plan: { type: 'array', items: { type: 'object' } } }, ['plan']) },
   { name: 'apply_patch', freeform: true },
@@ -61,7 +70,10 @@ export const GEMINI_CLI_TOOLS: ToolSpec[] = [
 
 /** Older Gemini function declarations: `parameters` with upper-case OpenAPI types (qwen-code keeps `is_background`). */
 export const GEMINI_UPPERCASE_TOOLS: ToolSpec[] = [
-  { name: 'run_shell_command', schema: { type: 'OBJECT', properties: { command: { type: 'STRING' }, is_background: { type: 'BOOLEAN' } }, required: ['command', 'is_background'] } },
+  {
+    name: 'run_shell_command',
+    schema: { type: 'OBJECT', properties: { command: { type: 'STRING' }, is_background: { type: 'BOOLEAN' } }, required: ['command', 'is_background'] },
+  },
   { name: 'read_file', schema: { type: 'OBJECT', properties: { absolute_path: { type: 'STRING' } }, required: ['absolute_path'] } },
 ];
 
@@ -78,7 +90,14 @@ export const OPENCODE_TOOLS: ToolSpec[] = [
 
 /** GitHub Copilot CLI: `view` / `create` with file_text, bash with a mode enum, bash-session look-alikes. */
 export const COPILOT_TOOLS: ToolSpec[] = [
-  { name: 'bash', schema: obj({ command: s(), description: s(), mode: { type: 'string', enum: ['sync', 'async'] }, initial_wait: { type: 'integer', minimum: 1 } }, ['command', 'description', 'mode']) },
+  {
+    name: 'bash',
+    schema: obj({ command: s(), description: s(), mode: { type: 'string', enum: ['sync', 'async'] }, initial_wait: { type: 'integer', minimum: 1 } }, [
+      'command',
+      'description',
+      'mode',
+    ]),
+  },
   { name: 'read_bash', schema: obj({ shellId: s(), delay: n }, ['shellId', 'delay']) },
   { name: 'write_bash', schema: obj({ shellId: s(), input: s(), delay: n }, ['shellId', 'input']) },
   { name: 'view', schema: obj({ path: s(), view_range: { type: 'array', items: n } }, ['path']) },
@@ -92,8 +111,11 @@ export const asAnthropic = (tools: ToolSpec[]): unknown[] =>
 export const asChat = (tools: ToolSpec[]): unknown[] =>
   tools.map((t) => ({ type: 'function', function: { name: t.name, description: `${t.name} tool`, parameters: t.schema ?? { type: 'object', properties: {} } } }));
 export const asResponses = (tools: ToolSpec[]): unknown[] =>
-  tools.map((t) => t.freeform
-    ? { type: 'custom', name: t.name, description: `${t.name} tool`, format: { type: 'grammar', syntax: 'lark', definition: 'start: begin_patch hunk+ end_patch' } }
-    : { type: 'function', name: t.name, description: `${t.name} tool`, strict: false, parameters: t.schema ?? { type: 'object', properties: {} } });
-export const asGemini = (tools: ToolSpec[], key: 'parametersJsonSchema' | 'parameters' = 'parametersJsonSchema'): unknown[] =>
-  [{ functionDeclarations: tools.map((t) => ({ name: t.name, description: `${t.name} tool`, [key]: t.schema ?? { type: 'object', properties: {} } })) }];
+  tools.map((t) =>
+    t.freeform
+      ? { type: 'custom', name: t.name, description: `${t.name} tool`, format: { type: 'grammar', syntax: 'lark', definition: 'start: begin_patch hunk+ end_patch' } }
+      : { type: 'function', name: t.name, description: `${t.name} tool`, strict: false, parameters: t.schema ?? { type: 'object', properties: {} } },
+  );
+export const asGemini = (tools: ToolSpec[], key: 'parametersJsonSchema' | 'parameters' = 'parametersJsonSchema'): unknown[] => [
+  { functionDeclarations: tools.map((t) => ({ name: t.name, description: `${t.name} tool`, [key]: t.schema ?? { type: 'object', properties: {} } })) },
+];

@@ -28,13 +28,20 @@ export function parseTokens(text: string): SteerToken[] {
 /** Default messages, worded like the providers' own. */
 function errorMessage(status: number): string {
   switch (status) {
-    case 400: return 'Fake model: invalid request (steered by [[error: 400]])';
-    case 401: return 'Fake model: invalid API key';
-    case 403: return 'Fake model: permission denied';
-    case 404: return 'Fake model: model not found';
-    case 429: return 'Fake model: rate limit exceeded';
-    case 529: return 'Fake model: overloaded';
-    default: return `Fake model: server error ${status}`;
+    case 400:
+      return 'Fake model: invalid request (steered by [[error: 400]])';
+    case 401:
+      return 'Fake model: invalid API key';
+    case 403:
+      return 'Fake model: permission denied';
+    case 404:
+      return 'Fake model: model not found';
+    case 429:
+      return 'Fake model: rate limit exceeded';
+    case 529:
+      return 'Fake model: overloaded';
+    default:
+      return `Fake model: server error ${status}`;
   }
 }
 

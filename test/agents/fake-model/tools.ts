@@ -7,13 +7,37 @@ import type { Action, Intent, Json, ToolSpec } from './types.js';
 
 /** Known names, best first; an exact (case-insensitive) match wins over any heuristic. */
 const NAMES: Record<Intent, string[]> = {
-  bash: ['bash', 'shell', 'run_shell_command', 'shell_command', 'exec_command', 'execute_command',
-    'run_command', 'run_terminal_cmd', 'terminal', 'execute_bash', 'exec', 'command'],
-  read: ['read', 'read_file', 'view', 'read_text_file', 'view_file', 'open_file', 'file_read', 'cat',
-    'str_replace_based_edit_tool', 'str_replace_editor'],
-  write: ['write', 'write_file', 'create_file', 'create', 'file_write', 'write_to_file', 'edit',
-    'edit_file', 'str_replace_based_edit_tool', 'str_replace_editor', 'multiedit', 'replace',
-    'apply_patch', 'patch'],
+  bash: [
+    'bash',
+    'shell',
+    'run_shell_command',
+    'shell_command',
+    'exec_command',
+    'execute_command',
+    'run_command',
+    'run_terminal_cmd',
+    'terminal',
+    'execute_bash',
+    'exec',
+    'command',
+  ],
+  read: ['read', 'read_file', 'view', 'read_text_file', 'view_file', 'open_file', 'file_read', 'cat', 'str_replace_based_edit_tool', 'str_replace_editor'],
+  write: [
+    'write',
+    'write_file',
+    'create_file',
+    'create',
+    'file_write',
+    'write_to_file',
+    'edit',
+    'edit_file',
+    'str_replace_based_edit_tool',
+    'str_replace_editor',
+    'multiedit',
+    'replace',
+    'apply_patch',
+    'patch',
+  ],
 };
 const HINT: Record<Intent, RegExp> = {
   bash: /bash|shell|exec|command|terminal/,
@@ -158,7 +182,10 @@ function firstRequiredString(schema: Json | undefined): string | undefined {
 
 /** An apply_patch body that creates (or replaces) one file. */
 export function addFilePatch(path: string, content: string): string {
-  const lines = content.replace(/\n$/, '').split('\n').map((l) => '+' + l);
+  const lines = content
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((l) => '+' + l);
   return ['*** Begin Patch', `*** Add File: ${path}`, ...lines, '*** End Patch'].join('\n');
 }
 
@@ -182,9 +209,7 @@ export function planToolCall(req: ToolRequest, tools: ToolSpec[]): Extract<Actio
   if (req.intent === 'bash') return undefined;
   const shell = pickTool('bash', tools);
   if (!shell) return undefined;
-  const cmd = req.intent === 'read'
-    ? `cat ${shq(req.target)}`
-    : `printf '%s' ${shq(req.content ?? '')} > ${shq(req.target)}`;
+  const cmd = req.intent === 'read' ? `cat ${shq(req.target)}` : `printf '%s' ${shq(req.content ?? '')} > ${shq(req.target)}`;
   return { kind: 'tool', intent: req.intent, tool: shell.name, args: shellArgs(shell, cmd), freeform: !!shell.freeform, via: 'shell' };
 }
 

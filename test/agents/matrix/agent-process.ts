@@ -1,21 +1,36 @@
-/** Starts one real agent process offline, through Talaria's AcpClient, with its wire log recorded. */
-import { AcpClient } from '../../../src/session/client.js';
-import type { SessionEvent } from '../../../src/session/events.js';
+/**
+ * One real agent through Talaria's library face (createHarness, as the CLI uses it): started by
+ * built-in id or by `commandAgent()` with its own command line, every frame recorded. The policy
+ * (matrixRules) answers permission requests; one the policy leaves to a person is refused and
+ * recorded (nobody is at the keyboard), which fails the cell.
+ */
+import { createHarness, type Harness, type HarnessExtras, type HarnessSession } from '../../../src/harness/index.js';
+import type { HostEvent } from '../../../src/host/events.js';
+import { currentEnv } from '../../../src/providers/locate.js';
 import type { Logger } from '../../../src/protocol/types.js';
-import { offlineEnv } from '../profiles/env.js';
+import type { SessionEvent } from '../../../src/session/events.js';
 import type { AgentProfile } from '../profiles/types.js';
 import { Recorder } from './recorder.js';
+import { setupRow, type By, type Row } from './row.js';
 import { matrixRules, type Workspace } from './workspace.js';
 
+type Spawned = Extract<HostEvent, { type: 'agent.spawned' }>;
+
 export interface AgentProcess {
-  client?: AcpClient;
+  h: Harness & HarnessExtras;
+  row: Row;
+  provider: string;
   rec: Recorder;
-  /** spawn → initialize answered. */
-  initMs: number;
-  initError?: unknown;
   /** Permission requests the policy left to a person (answered reject by the runner). */
   asked: Extract<SessionEvent, { type: 'permission.asked' }>[];
   decided: Extract<SessionEvent, { type: 'permission.decided' }>[];
+  /** The last process start (its quirk set and why). */
+  spawned(): Spawned | undefined;
+  /** A new session; the process starts with the first one. */
+  open(): Promise<HarnessSession>;
+  /** Whether an agent process is up. */
+  alive(): boolean;
+  /** What the agent wrote on stderr before it died (crashes only). */
   stderrTail(): string;
   close(): Promise<void>;
 }
@@ -30,56 +45,53 @@ const stderrLogger = (agent: string): Logger => {
 
 export async function startAgent(
   profile: AgentProfile,
-  o: { ws: Workspace; installDir: string; modelUrl: string; credentials: boolean; label: string },
+  o: { ws: Workspace; installDir: string; modelUrl: string; credentials: boolean; label: string; by: By; stallMs?: number },
 ): Promise<AgentProcess> {
-  const { home, tmp } = o.ws.freshHome(o.label);
-  const lctx = { installDir: o.installDir, home, tmp, cwd: o.ws.cwd, modelUrl: o.modelUrl, credentials: o.credentials };
-  const launch = await profile.launch(lctx);
-  const hooks = typeof profile.hooks === 'function' ? profile.hooks(lctx) : profile.hooks;
-  const env = offlineEnv({ home, tmp, installDir: o.installDir, extra: launch.env });
-  const terminalEnv = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+  const row = await setupRow(profile, { ...o, inProcess: true });
   const rec = new Recorder();
   const asked: AgentProcess['asked'] = [];
   const decided: AgentProcess['decided'] = [];
-  const t0 = performance.now();
-  let client: AcpClient | undefined;
-  let initError: unknown;
-  try {
-    client = await AcpClient.spawn(
-      { command: launch.command, args: launch.args, cwd: o.ws.cwd, env },
-      {
-        logger: stderrLogger(profile.name),
-        ...(hooks ? { hooks } : {}),
-        ...(profile.fs !== undefined ? { fs: profile.fs } : {}),
-        ...(profile.terminal !== undefined ? { terminal: profile.terminal } : {}),
-        ...(profile.clientCapabilityOverrides ? { clientCapabilityOverrides: profile.clientCapabilityOverrides } : {}),
-        terminalEnv,
-        permission: { mode: 'ask', rules: matrixRules(o.ws.cwd), timeoutMs: 60_000 },
-        onFrame: rec.onFrame,
-        setupTimeoutMs: profile.initTimeoutMs ?? 60_000,
-      },
-    );
-  } catch (err) {
-    initError = err;
-  }
-  const initMs = Math.round(performance.now() - t0);
-  client?.subscribe((e) => {
-    if (e.type === 'permission.asked') {
-      asked.push(e);
-      // Nobody is at the keyboard: a request the policy did not settle is refused (and the cell fails).
-      void client?.sessions.get(e.sessionId)?.answerPermission(e.requestKey, { choice: 'reject_once' }, 'matrix');
-    } else if (e.type === 'permission.decided') decided.push(e);
+  const h = createHarness({
+    home: row.talariaHome,
+    env: currentEnv({ env: row.env, homeDir: row.home }),
+    logger: stderrLogger(profile.name),
+    host: {
+      permission: { mode: 'ask', rules: matrixRules(o.ws.cwd), timeoutMs: 60_000 },
+      setupTimeoutMs: profile.initTimeoutMs ?? 60_000,
+      terminateGraceMs: 2_000,
+      // The host's own watchdog catches a silent hang (opencode and kilo without credentials).
+      ...(o.stallMs !== undefined ? { stallMs: o.stallMs, cancelGraceMs: 10_000 } : {}),
+    },
+    onFrame: (_k, f) => rec.onFrame(f),
+  });
+  const provider = o.by === 'id' ? profile.builtin : h.commandAgent(row.launch.command, row.launch.args).id;
+  let spawned: Spawned | undefined;
+  let tail = '';
+  h.host.subscribe((e) => {
+    if (e.type === 'agent.spawned') spawned = e;
+    if (e.type === 'agent.crashed') tail = e.stderrTail;
   });
   return {
-    ...(client ? { client } : {}),
+    h,
+    row,
+    provider,
     rec,
-    initMs,
-    ...(initError !== undefined ? { initError } : {}),
     asked,
     decided,
-    stderrTail: () => client?.connection.process?.stderrTail(1500) ?? '',
-    close: async () => {
-      await client?.close();
+    spawned: () => spawned,
+    async open() {
+      const hs = await h.workspaces.open(o.ws.cwd).newSession({ provider });
+      hs.session.subscribe((e) => {
+        if (e.type === 'permission.asked') {
+          asked.push(e);
+          // Nobody is at the keyboard: a request the policy did not settle is refused (and the cell fails).
+          queueMicrotask(() => hs.session.answerPermission(e.requestKey, { choice: 'reject_once' }, 'matrix'));
+        } else if (e.type === 'permission.decided') decided.push(e);
+      });
+      return hs;
     },
+    alive: () => h.host.agents().some((a) => a.state === 'running'),
+    stderrTail: () => tail,
+    close: () => h.close(),
   };
 }

@@ -1,4 +1,8 @@
-/** Runs the whole matrix script against one agent: install, two processes (keyed / keyless), every scenario. */
+/**
+ * Runs the whole matrix script against one agent, twice: started by Talaria's built-in id and by
+ * its own command line. Each row: a keyed process through the library face (every scenario), a
+ * keyless one (auth gap or a caught hang), and `talaria run` for the CLI cells.
+ */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeModel, type FakeModel } from '../fake-model/index.js';
@@ -7,12 +11,13 @@ import type { Session } from '../../../src/session/session.js';
 import { ensureInstalled } from '../profiles/install.js';
 import type { AgentProfile } from '../profiles/types.js';
 import { startAgent, type AgentProcess } from './agent-process.js';
+import { cliDeny, cliError, cliShell, cliWrite, type CliCtx } from './cli-scenario.js';
+import { readinessScenario } from './readiness.js';
 import { detectQuirks, type QuirkName } from './quirks.js';
+import type { By } from './row.js';
 import { cancelScenario, denyScenario, errorScenario, readScenario, runTurn, shellScenario, textScenario, writeScenario, type Check, type ScenarioCtx } from './scenarios.js';
 import type { AgentResult, Cell, ScenarioName } from './types.js';
-import { makeWorkspace } from './workspace.js';
-import { cliScenario } from './cli-scenario.js';
-import { hostKeylessRun } from './host-keyless.js';
+import { makeWorkspace, type Workspace } from './workspace.js';
 
 export interface RunOptions {
   logRoot: string;
@@ -21,46 +26,58 @@ export interface RunOptions {
   /** Shorter watchdog for the keyless run of agents that hang without credentials. */
   hangStallMs: number;
   keepWorkspace?: boolean;
+  /** Which rows (default both). */
+  rows?: By[];
   progress?: (line: string) => void;
 }
 
-export async function runAgent(profile: AgentProfile, opts: RunOptions): Promise<AgentResult> {
+export async function runAgent(profile: AgentProfile, opts: RunOptions): Promise<AgentResult[]> {
   const say = opts.progress ?? (() => undefined);
-  const logs = join(opts.logRoot, profile.name);
-  rmSync(logs, { recursive: true, force: true });
-  const out: AgentResult = { agent: profile.name, version: profile.version, install: { error: 'not started' }, cells: {}, logs };
+  const base = { agent: profile.name, version: profile.version };
+  let install: AgentResult['install'];
   let installDir: string;
   try {
     say(`${profile.name}: installing ${profile.packages.join(' ')}`);
     const inst = await ensureInstalled(profile.name, profile.version, profile.packages, profile.entry);
-    out.install = { ms: inst.ms, bytes: inst.bytes, cached: !inst.installed };
+    install = { ms: inst.ms, bytes: inst.bytes, cached: !inst.installed };
     installDir = inst.dir;
   } catch (err) {
-    out.install = { error: String(err).slice(0, 500) };
-    return out;
+    install = { error: String(err).slice(0, 500) };
+    return (opts.rows ?? ['id', 'command']).map((by) => ({ ...base, by, install, cells: {}, logs: '' }));
   }
   const model = await startFakeModel({ slowChunkMs: 200 });
-  const ws = makeWorkspace(profile.name);
+  const results: AgentResult[] = [];
   try {
-    await keyedRun(profile, out, { ws, model, installDir, logs, opts, say });
-    await keylessRun(profile, out, { ws, model, installDir, logs, opts, say });
-    if (!profile.errorPathsOnly) {
-      say(`${profile.name}: cli`);
-      out.cells.cli = await cell(() => cliScenario(profile, { ws, model, installDir, logs }), []);
-    } else out.cells.cli = na();
+    for (const by of opts.rows ?? (['id', 'command'] as const)) {
+      const logs = join(opts.logRoot, profile.name, by);
+      rmSync(logs, { recursive: true, force: true });
+      const out: AgentResult = { ...base, by, install, cells: {}, logs };
+      const ws = makeWorkspace(`${profile.name}-${by}`);
+      const r: RunCtx = { ws, model, installDir, logs, opts, by, say: (l) => say(`${profile.name} by ${by}: ${l}`) };
+      try {
+        await keyedRun(profile, out, r);
+        await keylessRun(profile, out, r);
+        r.say('readiness');
+        out.cells.readiness = await cell(() => readinessScenario(profile, { ws, installDir, modelUrl: model.url, by }), []);
+        await cliRun(profile, out, r);
+      } finally {
+        if (!opts.keepWorkspace) rmSync(ws.root, { recursive: true, force: true });
+      }
+      results.push(out);
+    }
   } finally {
     await model.close();
-    if (!opts.keepWorkspace) rmSync(ws.root, { recursive: true, force: true });
   }
-  return out;
+  return results;
 }
 
 interface RunCtx {
-  ws: ReturnType<typeof makeWorkspace>;
+  ws: Workspace;
   model: FakeModel;
   installDir: string;
   logs: string;
   opts: RunOptions;
+  by: By;
   say: (l: string) => void;
 }
 
@@ -93,32 +110,61 @@ async function scenario(proc: AgentProcess, logs: string, name: ScenarioName, fn
   return c;
 }
 
+/** Index of the agent's (last) initialize answer in the recording: a restart answers twice. */
+function initializeAnswerAt(proc: AgentProcess): number {
+  const ids = new Set(proc.rec.frames.filter((f) => f.dir === 'client->agent' && f.msg.method === 'initialize').map((f) => f.msg.id));
+  return proc.rec.frames.findLastIndex((f) => f.dir === 'agent->client' && f.msg.method === undefined && ids.has(f.msg.id) && f.msg.result !== undefined);
+}
+
 async function keyedRun(profile: AgentProfile, out: AgentResult, r: RunCtx): Promise<void> {
   const { ws, model, installDir, logs, opts, say } = r;
-  say(`${profile.name}: starting (with credentials)`);
-  const proc = await startAgent(profile, { ws, installDir, modelUrl: model.url, credentials: true, label: 'keyed' });
+  say('starting (with credentials)');
+  const proc = await startAgent(profile, { ws, installDir, modelUrl: model.url, credentials: true, label: 'keyed', by: r.by });
   try {
-    const initQuirks = [...detectQuirks(proc.rec.frames).keys()];
-    if (!proc.client) {
-      out.cells.initialize = { status: 'broken', detail: `initialize failed: ${String(proc.initError).slice(0, 300)}`, quirks: initQuirks, ms: proc.initMs };
-      return;
-    }
-    out.timeToInitializeMs = proc.initMs;
-    const auth = proc.client.capabilities.authMethods.map((m) => (m as { id?: string }).id).join(', ');
-    out.cells.initialize = { status: initQuirks.length ? 'quirk' : 'works', detail: `${proc.initMs} ms; authMethods: ${auth || 'none'}`, quirks: initQuirks, ms: proc.initMs };
-    proc.rec.write(join(logs, 'initialize.ndjson'));
-    if (profile.errorPathsOnly) {
-      await errorPathsOnly(profile, out, proc, r);
-      return;
-    }
+    const t0 = Date.now();
     let session: Session | undefined;
-    out.cells['session/new'] = await scenario(proc, logs, 'session/new', async () => {
-      session = await proc.client!.newSession({ cwd: ws.cwd });
-      if (profile.initialMode) await session.setMode(profile.initialMode);
-      const c = session.catalog;
-      return { ok: true, detail: `session ${session.id.slice(0, 12)}…; catalog ${JSON.stringify(Object.keys(c)).slice(0, 80)}` };
-    });
+    let openError: unknown;
+    try {
+      session = (await proc.open()).session;
+    } catch (err) {
+      openError = err;
+    }
+    const spawned = proc.spawned();
+    const initQuirks = [...detectQuirks(proc.rec.frames).keys()];
+    if (!spawned) {
+      out.cells.initialize = { status: 'broken', detail: `initialize failed: ${String(openError).slice(0, 300)}`, quirks: initQuirks, ms: Date.now() - t0 };
+      return;
+    }
+    const ms = spawned.at - t0;
+    out.timeToInitializeMs = ms;
+    if (spawned.quirks) out.quirks = { set: spawned.quirks.set, why: spawned.quirks.why, ...(spawned.quirks.restartedFrom ? { restartedFrom: spawned.quirks.restartedFrom } : {}) };
+    const initAt = initializeAnswerAt(proc);
+    const initAnswer = proc.rec.frames[initAt]?.msg.result as { authMethods?: { id?: string }[] } | undefined;
+    const auth = (initAnswer?.authMethods ?? []).map((m) => m.id).join(', ');
+    const q = spawned.quirks;
+    out.cells.initialize = {
+      status: initQuirks.length ? 'quirk' : 'works',
+      detail: `${ms} ms; quirk set ${q?.set ?? '?'} (${q?.basis ?? '?'}${q?.restartedFrom ? `, restarted from ${q.restartedFrom}` : ''}); authMethods: ${auth || 'none'}`,
+      quirks: initQuirks,
+      ms,
+    };
+    // The fixtures (matrix/fixtures.ts) are cut from these: the last start, then the session's setup.
+    const restartAt = proc.rec.frames.findLastIndex((f, i) => i <= initAt && f.dir === 'client->agent' && f.msg.method === 'initialize');
+    proc.rec.write(join(logs, 'initialize.ndjson'), Math.max(0, restartAt), initAt + 1);
+    proc.rec.write(join(logs, 'session-new.ndjson'), initAt + 1);
+    out.cells['session/new'] = session
+      ? {
+          status: 'works',
+          detail: `session ${session.id.slice(0, 12)}…; catalog ${JSON.stringify(Object.keys(session.catalog)).slice(0, 80)}; mode ${session.catalog.mode?.currentId ?? '-'}`,
+          quirks: [],
+          ms: 0,
+        }
+      : { status: 'broken', detail: `session/new failed: ${String(openError).slice(0, 300)}`, quirks: [], ms: 0 };
     if (!session) return;
+    if (profile.errorPathsOnly) {
+      await errorPathsOnly(out, proc, session, r);
+      return;
+    }
     const ctx: ScenarioCtx = { session, proc, model, ws, stallMs: opts.stallMs, ...(profile.asksPermission === false ? { asksPermission: false } : {}) };
     const steps: [ScenarioName, () => Promise<Check & { firstTokenMs?: number }>][] = [
       ['text', () => textScenario(ctx)],
@@ -128,15 +174,17 @@ async function keyedRun(profile: AgentProfile, out: AgentResult, r: RunCtx): Pro
       ['deny', () => denyScenario(ctx)],
       ['error-400', () => errorScenario(ctx)],
       ['cancel', () => cancelScenario(ctx)],
+      // The next turn after a cancel must be a real one (claude-agent-acp answered an empty "done").
+      ['after-cancel', () => textScenario(ctx)],
     ];
     for (const [name, fn] of steps) {
-      say(`${profile.name}: ${name}`);
+      say(name);
       out.cells[name] = await scenario(proc, logs, name, async () => {
         const c = await fn();
         if (c.firstTokenMs !== undefined && out.timeToFirstTokenMs === undefined) out.timeToFirstTokenMs = c.firstTokenMs;
         return c;
       });
-      if (proc.client.connection.isClosed) break;
+      if (!proc.alive() && name !== 'after-cancel') say(`the agent process is gone after ${name}`);
     }
   } finally {
     out.stderrTail = proc.stderrTail().slice(-800);
@@ -146,14 +194,8 @@ async function keyedRun(profile: AgentProfile, out: AgentResult, r: RunCtx): Pro
 }
 
 /** Cursor's backend is not on npm: a session and a prompt must fail cleanly, nothing more. */
-async function errorPathsOnly(profile: AgentProfile, out: AgentResult, proc: AgentProcess, r: RunCtx): Promise<void> {
-  for (const n of ['shell', 'read', 'write', 'deny', 'cancel', 'error-400'] as const) out.cells[n] = na();
-  let session: Session | undefined;
-  out.cells['session/new'] = await scenario(proc, r.logs, 'session/new', async () => {
-    session = await proc.client!.newSession({ cwd: r.ws.cwd });
-    return { ok: true, detail: `session ${session.id.slice(0, 12)}…` };
-  });
-  if (!session) return;
+async function errorPathsOnly(out: AgentResult, proc: AgentProcess, session: Session, r: RunCtx): Promise<void> {
+  for (const n of ['shell', 'read', 'write', 'deny', 'cancel', 'after-cancel', 'error-400'] as const) out.cells[n] = na();
   const ctx: ScenarioCtx = { session, proc, model: r.model, ws: r.ws, stallMs: r.opts.stallMs };
   out.cells.text = await scenario(proc, r.logs, 'text', async () => {
     const t = await runTurn(ctx, 'Please reply to this matrix text probe.');
@@ -163,35 +205,44 @@ async function errorPathsOnly(profile: AgentProfile, out: AgentResult, proc: Age
   });
 }
 
-/** The keyless run: no key anywhere. The outcome must be a readiness gap listing auth methods, or a caught stall. */
+/** The keyless run: no key anywhere. The outcome must be a readiness gap listing auth methods, or a hang the host's watchdog caught. */
 async function keylessRun(profile: AgentProfile, out: AgentResult, r: RunCtx): Promise<void> {
   const { ws, model, installDir, logs, opts, say } = r;
-  say(`${profile.name}: no-credentials`);
-  if (profile.noCredentials === 'hang') {
-    // A silent hang: the host's own stall watchdog must catch it (no quirk detection: it is one prompt).
-    out.cells['no-credentials'] = await cell(() => hostKeylessRun(profile, { ws, installDir, modelUrl: model.url, logs, stallMs: opts.hangStallMs }), ['silent-hang-caught']);
-    return;
-  }
-  const proc = await startAgent(profile, { ws, installDir, modelUrl: model.url, credentials: false, label: 'keyless' });
+  say('no-credentials');
+  const hang = profile.noCredentials === 'hang';
+  const proc = await startAgent(profile, { ws, installDir, modelUrl: model.url, credentials: false, label: 'keyless', by: r.by, ...(hang ? { stallMs: opts.hangStallMs } : {}) });
+  let stalled: { silentMs: number } | undefined;
+  proc.h.host.subscribe((e) => {
+    if (e.type === 'turn.stalled') stalled = e;
+  });
   try {
-    out.cells['no-credentials'] = await scenario(proc, logs, 'no-credentials', async () => {
-      if (!proc.client) return { ok: false, detail: `initialize failed without credentials: ${String(proc.initError).slice(0, 200)}` };
+    const frames = hang ? ['silent-hang-caught' as const] : () => [...detectQuirks(proc.rec.frames).keys()];
+    out.cells['no-credentials'] = await cell(async () => {
       let session: Session;
       try {
-        session = await proc.client.newSession({ cwd: ws.cwd });
+        session = (await proc.open()).session;
       } catch (err) {
         return authGap(err, 'session/new');
       }
-      const ctx: ScenarioCtx = { session, proc, model, ws, stallMs: profile.noCredentials === 'hang' ? opts.hangStallMs : opts.stallMs };
+      if (hang) {
+        // No deadline of our own: the host's watchdog must end this turn.
+        const res = await session.prompt('Please reply to this matrix text probe.').result;
+        if (!stalled) return { ok: false, detail: `the host watchdog did not fire: ${res.stopReason} ${res.error?.message ?? ''}` };
+        return {
+          ok: true,
+          detail: `host stall watchdog: turn.stalled after ${Math.round(stalled.silentMs / 1000)} s of silence, turn ${res.stopReason}${res.error ? ` (${res.error.code})` : ''}`,
+        };
+      }
+      const ctx: ScenarioCtx = { session, proc, model, ws, stallMs: opts.stallMs };
       const t = await runTurn(ctx, 'Please reply to this matrix text probe.');
-      if (t.stalled) return { ok: profile.noCredentials === 'hang', detail: `stall watchdog: ${t.stalled}` };
+      if (t.stalled) return { ok: false, detail: `stall watchdog: ${t.stalled}` };
       const e = t.result.error;
       if (!e) return { ok: false, detail: `the turn "worked" without credentials: ${t.result.stopReason} ${JSON.stringify(t.text.slice(0, 100))}` };
       return authGap(e, 'prompt');
-    });
+    }, frames);
   } finally {
     await proc.close();
-    proc.rec.write(join(logs, 'keyless-all.ndjson'));
+    proc.rec.write(join(logs, hang ? 'no-credentials.ndjson' : 'keyless-all.ndjson'));
   }
 }
 
@@ -204,4 +255,21 @@ function authGap(err: unknown, where: string): Check {
     return { ok: methods.length > 0, detail: `auth_required at ${where}; methods: ${methods.join(', ') || 'NONE LISTED'}` };
   }
   return { ok: false, detail: `at ${where}: ${String(e?.code)} ${String(e?.message ?? err).slice(0, 200)}` };
+}
+
+/** `talaria run` as a user types it: shell, a write allowed by --approve edits, one denied by --approve none, a model error. */
+async function cliRun(profile: AgentProfile, out: AgentResult, r: RunCtx): Promise<void> {
+  if (profile.errorPathsOnly) {
+    for (const n of ['cli', 'cli-write', 'cli-deny', 'cli-error'] as const) out.cells[n] = na();
+    return;
+  }
+  const c: CliCtx = { ws: r.ws, model: r.model, installDir: r.installDir, logs: r.logs, by: r.by };
+  r.say('cli');
+  out.cells.cli = await cell(() => cliShell(profile, c), []);
+  r.say('cli-write');
+  out.cells['cli-write'] = await cell(() => cliWrite(profile, c, join(r.ws.cwd, 'cli-written.txt')), []);
+  r.say('cli-deny');
+  out.cells['cli-deny'] = await cell(() => cliDeny(profile, c, join(r.ws.cwd, 'cli-denied.txt')), []);
+  r.say('cli-error');
+  out.cells['cli-error'] = await cell(() => cliError(profile, c), []);
 }

@@ -1,5 +1,6 @@
 /**
- * Turns matrix wire logs (.cache/agents/runs/<agent>/<scenario>.ndjson) into small, self-contained
+ * Turns matrix wire logs (.cache/agents/runs/<agent>/command/<scenario>.ndjson: the by-command
+ * row, the agent's own launcher) into small, self-contained
  * fixtures under test/fixtures/agents/<agent>/: initialize + session/new + the scenarios that show
  * a quirk, with long strings and long lists cut so each file stays far below 30 KB.
  *   npx tsx test/agents/matrix/fixtures.ts [AGENT…]
@@ -94,7 +95,7 @@ export function trimValue(v: unknown, depth = 0): unknown {
 export function buildFixture(agent: string, parts: string[], runs = join(CACHE_ROOT, 'runs')): string {
   const lines: WireLogLine[] = [];
   for (const p of parts) {
-    const file = join(runs, agent, `${p}.ndjson`);
+    const file = join(runs, agent, 'command', `${p}.ndjson`);
     if (!existsSync(file)) throw new Error(`no recording ${file}: run the matrix for ${agent} first`);
     lines.push(...parseWireLog(readFileSync(file, 'utf8')));
   }

@@ -29,8 +29,17 @@ export type QuirkName =
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const STANDARD_CLIENT_METHODS = new Set([
-  'session/request_permission', 'session/update', 'fs/read_text_file', 'fs/write_text_file', 'terminal/create',
-  'terminal/output', 'terminal/wait_for_exit', 'terminal/kill', 'terminal/release', 'elicitation/create', 'elicitation/complete',
+  'session/request_permission',
+  'session/update',
+  'fs/read_text_file',
+  'fs/write_text_file',
+  'terminal/create',
+  'terminal/output',
+  'terminal/wait_for_exit',
+  'terminal/kill',
+  'terminal/release',
+  'elicitation/create',
+  'elicitation/complete',
 ]);
 
 type Upd = { sessionUpdate?: string; toolCallId?: string; status?: string; rawInput?: unknown; content?: { type?: string; text?: string }; [k: string]: unknown };

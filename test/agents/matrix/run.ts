@@ -1,5 +1,6 @@
 /**
- * `npm run test:agents [-- NAMES]`: the offline compatibility matrix of real ACP agents.
+ * `npm run test:agents [-- NAMES] [--by id|command] [--keep]`: the offline compatibility matrix of
+ * real ACP agents, each started by Talaria's built-in id and by its own command line.
  * Prints a table and writes .cache/agents/matrix.json; exits 1 when a cell is broken.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -10,8 +11,12 @@ import { runAgent } from './agent-run.js';
 import { formatTable } from './report.js';
 import type { AgentResult } from './types.js';
 
-const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-const keep = process.argv.includes('--keep');
+const argv = process.argv.slice(2);
+const byAt = argv.indexOf('--by');
+const by = byAt >= 0 ? argv[byAt + 1] : undefined;
+if (by !== undefined && by !== 'id' && by !== 'command') throw new Error(`--by must be id or command (got ${by})`);
+const names = argv.filter((a, i) => !a.startsWith('-') && !(byAt >= 0 && i === byAt + 1));
+const keep = argv.includes('--keep');
 const profiles = findProfiles(names);
 const logRoot = join(CACHE_ROOT, 'runs');
 mkdirSync(logRoot, { recursive: true });
@@ -20,6 +25,7 @@ const results: AgentResult[] = [];
 for (const p of profiles) {
   const t = performance.now();
   const r = await runAgent(p, {
+    ...(by ? { rows: [by] } : {}),
     logRoot,
     stallMs: Number(process.env.MATRIX_STALL_MS ?? 60_000),
     hangStallMs: Number(process.env.MATRIX_HANG_STALL_MS ?? 15_000),
@@ -27,7 +33,7 @@ for (const p of profiles) {
     progress: (l) => process.stderr.write(`  · ${l}\n`),
   });
   process.stderr.write(`${p.name}: ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
-  results.push(r);
+  results.push(...r);
 }
 const json = { generatedAt: new Date().toISOString(), node: process.version, totalMs: Math.round(performance.now() - t0), agents: results };
 writeFileSync(join(CACHE_ROOT, 'matrix.json'), JSON.stringify(json, null, 2) + '\n');

@@ -59,7 +59,10 @@ export async function runTurn(ctx: ScenarioCtx, prompt: string, during?: (turnId
   const { result, stalled } = await watching;
   unsub();
   const entries = session.thread.entries.filter((e) => e.turnId === result.turnId);
-  const text = entries.filter((e) => e.kind === 'assistant_message').map((e) => (e as { text: string }).text).join('');
+  const text = entries
+    .filter((e) => e.kind === 'assistant_message')
+    .map((e) => (e as { text: string }).text)
+    .join('');
   return {
     result,
     entries,
@@ -75,7 +78,14 @@ export async function runTurn(ctx: ScenarioCtx, prompt: string, during?: (turnId
 function ended(r: TurnRun): Check | undefined {
   if (r.stalled) return { ok: false, detail: `stalled: ${r.stalled}` };
   if (r.result.error) return { ok: false, detail: `turn error ${r.result.error.code}: ${r.result.error.message.slice(0, 200)}` };
-  if (r.asked.length) return { ok: false, detail: `policy left ${r.asked.length} permission(s) to a person: ${r.asked.map((a) => a.title ?? a.toolCallId).join('; ').slice(0, 200)}` };
+  if (r.asked.length)
+    return {
+      ok: false,
+      detail: `policy left ${r.asked.length} permission(s) to a person: ${r.asked
+        .map((a) => a.title ?? a.toolCallId)
+        .join('; ')
+        .slice(0, 200)}`,
+    };
   return undefined;
 }
 
@@ -89,7 +99,11 @@ export async function textScenario(ctx: ScenarioCtx): Promise<Check & { firstTok
   const bad = ended(r);
   if (bad) return bad;
   const ok = r.text.includes('matrix text probe') && r.result.stopReason === 'end_turn';
-  return { ok, detail: ok ? `echoed (${r.text.length} chars), ${r.result.stopReason}` : `unexpected answer ${JSON.stringify(r.text.slice(0, 120))} ${r.result.stopReason}`, ...(r.firstTokenMs !== undefined ? { firstTokenMs: r.firstTokenMs } : {}) };
+  return {
+    ok,
+    detail: ok ? `echoed (${r.text.length} chars), ${r.result.stopReason}` : `unexpected answer ${JSON.stringify(r.text.slice(0, 120))} ${r.result.stopReason}`,
+    ...(r.firstTokenMs !== undefined ? { firstTokenMs: r.firstTokenMs } : {}),
+  };
 }
 
 export async function shellScenario(ctx: ScenarioCtx): Promise<Check> {
@@ -97,7 +111,8 @@ export async function shellScenario(ctx: ScenarioCtx): Promise<Check> {
   const r = await runTurn(ctx, 'Run this command: [[bash: echo matrix-ok]]');
   const bad = ended(r);
   if (bad) return bad;
-  if (!modelSawResult(ctx.model, from, 'matrix-ok')) return { ok: false, detail: `the model never got the command output; tools: ${describeTools(r.tools)}; text ${JSON.stringify(r.text.slice(0, 120))}` };
+  if (!modelSawResult(ctx.model, from, 'matrix-ok'))
+    return { ok: false, detail: `the model never got the command output; tools: ${describeTools(r.tools)}; text ${JSON.stringify(r.text.slice(0, 120))}` };
   if (r.tools.length === 0) return { ok: false, detail: 'the command ran but no tool call reached the thread' };
   const open = r.tools.filter((t) => t.status !== 'completed');
   if (open.length) return { ok: false, detail: `tool calls not completed: ${describeTools(open)}` };
@@ -120,18 +135,30 @@ export async function writeScenario(ctx: ScenarioCtx): Promise<Check> {
   const bad = ended(r);
   if (bad) return bad;
   const content = existsSync(ctx.ws.writePath) ? readFileSync(ctx.ws.writePath, 'utf8').trim() : undefined;
-  if (content !== WRITE_MARKER) return { ok: false, detail: `file ${content === undefined ? 'not written' : `holds ${JSON.stringify(content.slice(0, 60))}`}; tools: ${describeTools(r.tools)}` };
-  if (ctx.asksPermission === false) return { ok: true, na: true, detail: `written, but this agent never sends session/request_permission: no policy can apply (${describeTools(r.tools)})` };
+  if (content !== WRITE_MARKER)
+    return { ok: false, detail: `file ${content === undefined ? 'not written' : `holds ${JSON.stringify(content.slice(0, 60))}`}; tools: ${describeTools(r.tools)}` };
+  if (ctx.asksPermission === false)
+    return { ok: true, na: true, detail: `written, but this agent never sends session/request_permission: no policy can apply (${describeTools(r.tools)})` };
   const byPolicy = r.decided.filter((d) => d.decidedBy === 'policy' && d.outcome && (d.outcome as { outcome?: string }).outcome === 'selected');
   if (byPolicy.length === 0) return { ok: false, detail: 'written, but no permission was asked (or not answered by policy)' };
-  return { ok: true, detail: `written; permission ${byPolicy.map((d) => d.reason).join('; ').slice(0, 120)}` };
+  return {
+    ok: true,
+    detail: `written; permission ${byPolicy
+      .map((d) => d.reason)
+      .join('; ')
+      .slice(0, 120)}`,
+  };
 }
 
 export async function denyScenario(ctx: ScenarioCtx): Promise<Check> {
   const r = await runTurn(ctx, `Run this command: [[bash: touch ${ctx.ws.deniedPath}]]`);
   if (r.stalled) return { ok: false, detail: `stalled: ${r.stalled}` };
   if (ctx.asksPermission === false) {
-    return { ok: false, na: true, detail: `this agent never sends session/request_permission, so a deny rule cannot stop it (the command ${existsSync(ctx.ws.deniedPath) ? 'ran' : 'did not run'})` };
+    return {
+      ok: false,
+      na: true,
+      detail: `this agent never sends session/request_permission, so a deny rule cannot stop it (the command ${existsSync(ctx.ws.deniedPath) ? 'ran' : 'did not run'})`,
+    };
   }
   if (existsSync(ctx.ws.deniedPath)) return { ok: false, detail: 'the denied command ran' };
   const denied = r.decided.filter((d) => d.decidedBy === 'policy' && /denied by rule/.test(d.reason));

@@ -1,7 +1,6 @@
 /** Claude Code through Zed's current adapter (bundles Claude Code as JS). */
 import { join } from 'node:path';
 import type { AgentProfile } from './types.js';
-import { CLAUDE_CLIENT_META, CLAUDE_HOOKS } from '../../../src/providers/quirks/claude.js';
 
 export const CLAUDE_ENV_OFF = {
   DISABLE_AUTOUPDATER: '1',
@@ -25,9 +24,7 @@ export const claudeAgentAcp: AgentProfile = {
       ...(ctx.credentials ? { ANTHROPIC_API_KEY: 'sk-ant-fake-offline' } : {}),
     },
   }),
-  hooks: { ...CLAUDE_HOOKS },
-  // Without an auth capability the adapter lists no auth method at all; with it, `claude-login`.
-  clientCapabilityOverrides: { _meta: { ...CLAUDE_CLIENT_META } },
+  builtin: 'claude-code',
   noCredentials: 'prompt',
   quirks: ['empty opening chunks', 'rawInput {} refined later', '_meta-only tool_call_update', 'usage in prompt result', 'cancel leaves the tool unsettled'],
 };

@@ -2,7 +2,6 @@
 import { join } from 'node:path';
 import { CLAUDE_ENV_OFF } from './claude-agent-acp.js';
 import type { AgentProfile } from './types.js';
-import { CLAUDE_CLIENT_META, CLAUDE_HOOKS } from '../../../src/providers/quirks/claude.js';
 
 const ENTRY = 'node_modules/@zed-industries/claude-code-acp/dist/index.js';
 
@@ -20,8 +19,8 @@ export const claudeCodeAcp: AgentProfile = {
       ...(ctx.credentials ? { ANTHROPIC_API_KEY: 'sk-ant-fake-offline' } : {}),
     },
   }),
-  hooks: { ...CLAUDE_HOOKS },
-  clientCapabilityOverrides: { _meta: { ...CLAUDE_CLIENT_META } },
+  // The built-in finds the older adapter's command when the current one is not installed.
+  builtin: 'claude-code',
   noCredentials: 'prompt',
   quirks: ['duplicate tool_call', 'empty opening chunks', 'rawInput {} refined later', 'client terminal/* and fs/*', 'usage in prompt result'],
 };

@@ -40,6 +40,7 @@ export const codexAcp: AgentProfile = {
       env: { CODEX_HOME: codexHome, ...(ctx.credentials ? { FAKE_MODEL_API_KEY: 'sk-fake-offline' } : {}) },
     };
   },
+  builtin: 'codex',
   noCredentials: 'session_new',
   quirks: ['UUID request ids', 'configOptions-only session', 'permission pending for an in_progress call', 'killed tool reported failed after cancel'],
 };

@@ -1,7 +1,6 @@
 /** GitHub Copilot CLI (native) with a bring-your-own OpenAI-compatible provider: no GitHub login. */
 import { join } from 'node:path';
 import type { AgentProfile } from './types.js';
-import { copilotHooks } from '../../../src/providers/quirks/copilot.js';
 
 export const copilot: AgentProfile = {
   name: 'copilot',
@@ -21,8 +20,7 @@ export const copilot: AgentProfile = {
         } as Record<string, string>)
       : {},
   }),
-  // copilot streams a model error as the answer text ("Error: 400 …") and ends `end_turn`.
-  hooks: copilotHooks(),
+  builtin: 'copilot',
   noCredentials: 'session_new',
   quirks: ['session/update before the session/new response', 'model error as text + end_turn', '_meta.terminal-auth auth method', 'usage in prompt result'],
 };

@@ -1,7 +1,6 @@
 /** The Cursor ACP adapter only: its `cursor-agent` backend is not on npm, so only error paths run. */
 import { join } from 'node:path';
 import type { AgentProfile } from './types.js';
-import { cursorHooks } from '../../../src/providers/quirks/cursor.js';
 
 export const cursor: AgentProfile = {
   name: 'cursor',
@@ -9,8 +8,7 @@ export const cursor: AgentProfile = {
   packages: ['@blowmage/cursor-agent-acp@0.7.1'],
   entry: 'node_modules/.bin/cursor-agent-acp',
   launch: (ctx) => ({ command: join(ctx.installDir, 'node_modules/.bin/cursor-agent-acp'), args: [], env: {} }),
-  // The adapter answers a prompt `end_turn` with the text "cursor-agent CLI is not authenticated".
-  hooks: cursorHooks(),
+  builtin: 'cursor',
   errorPathsOnly: true,
   initTimeoutMs: 90_000,
   noCredentials: 'prompt',

@@ -31,8 +31,7 @@ export const geminiCli: AgentProfile = {
       },
     };
   },
-  // gemini's write_file to a NEW file fails whenever the client offers fs.readTextFile.
-  fs: { read: false, write: true },
+  builtin: 'gemini',
   noCredentials: 'session_new',
   quirks: ['permission for an unannounced tool call', 'HTTP status as the JSON-RPC error code', '_meta.quota in prompt result', 'write bug with fs.readTextFile'],
 };

@@ -21,6 +21,13 @@ export const kilo: AgentProfile = {
       KILO_TELEMETRY_DISABLED: '1',
     },
   }),
+  builtin: 'kilo',
   noCredentials: 'hang',
-  quirks: ['permission before its tool_call', 'configOptions-only session', 'writes through fs/write_text_file', 'killed tool reported completed after cancel', 'silent hang without credentials'],
+  quirks: [
+    'permission before its tool_call',
+    'configOptions-only session',
+    'writes through fs/write_text_file',
+    'killed tool reported completed after cancel',
+    'silent hang without credentials',
+  ],
 };

@@ -20,6 +20,13 @@ export const opencode: AgentProfile = {
       OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
     },
   }),
+  builtin: 'opencode',
   noCredentials: 'hang',
-  quirks: ['configOptions-only session', 'writes through fs/write_text_file', 'killed tool reported completed after cancel', 'usage in prompt result', 'silent hang without credentials'],
+  quirks: [
+    'configOptions-only session',
+    'writes through fs/write_text_file',
+    'killed tool reported completed after cancel',
+    'usage in prompt result',
+    'silent hang without credentials',
+  ],
 };

@@ -2,7 +2,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentProfile } from './types.js';
-import { piHooks } from '../../../src/providers/quirks/pi.js';
 
 const ENTRY = 'node_modules/pi-acp/dist/index.js';
 
@@ -37,10 +36,14 @@ export const pi: AgentProfile = {
       env: { PI_CODING_AGENT_DIR: dir, PI_OFFLINE: '1', PI_SKIP_VERSION_CHECK: '1', PI_TELEMETRY: '0' },
     };
   },
-  // pi swallows a model error: `end_turn`, no text, no tool call. Report what can be found: its own log.
-  hooks: (ctx) => piHooks(join(ctx.home, '.pi', 'agent')),
+  builtin: 'pi',
   // pi-acp never sends session/request_permission: pi runs every tool without asking.
   asksPermission: false,
   noCredentials: 'session_new',
-  quirks: ['rawInput {} refined later (pending updates with partial paths)', 'session_info_update with only _meta', 'model error swallowed (end_turn, no text)', 'authMethods in error.data'],
+  quirks: [
+    'rawInput {} refined later (pending updates with partial paths)',
+    'session_info_update with only _meta',
+    'model error swallowed (end_turn, no text)',
+    'authMethods in error.data',
+  ],
 };

@@ -1,6 +1,9 @@
-/** What a launch profile says about one real agent: how to install it, start it offline, and drive it. */
-import type { SessionHooks } from '../../../src/session/hooks.js';
-import type { ClientOptions } from '../../../src/session/client.js';
+/**
+ * What a launch profile says about one real agent: how to install it and set up its launch
+ * environment offline, as a user would (fake-model URL and keys, config files, HOME), and how to
+ * drive it. Never a fix: quirk hooks, client capabilities and modes are Talaria's to choose from
+ * what the agent says in initialize, whether it is started by built-in id or by command.
+ */
 
 export interface LaunchContext {
   /** The cache folder the agent's packages are installed in. */
@@ -15,12 +18,14 @@ export interface LaunchContext {
   modelUrl: string;
   /** False for the "no credentials" run: no key, no provider config that carries one. */
   credentials: boolean;
+  /** Started by Talaria's built-in id (only `env` of the launch is used) or by the launch's own command line. */
+  by: 'id' | 'command';
 }
 
 export interface Launch {
   command: string;
   args: string[];
-  /** The profile's own variables; PATH, HOME, LANG, TMPDIR and XDG_* are added by the runner. */
+  /** The profile's own variables (config.json's workspace env); PATH, HOME, LANG, TMPDIR and XDG_* are added by the runner. */
   env: Record<string, string>;
 }
 
@@ -35,18 +40,11 @@ export interface AgentProfile {
   /** Path (relative to the install folder) that exists once installed: the entry point. */
   entry: string;
   launch(ctx: LaunchContext): Launch | Promise<Launch>;
-  /** Per-agent quirk switches (to be moved into the provider descriptor); a function when they need the launch (pi reads its own log). */
-  hooks?: SessionHooks | ((ctx: LaunchContext) => SessionHooks);
-  /** Client capabilities offered to this agent (gemini: no fs.readTextFile). */
-  fs?: ClientOptions['fs'];
-  /** Capability switches / `_meta` sent in initialize (claude: `terminal-auth`, so it lists its login method). */
-  clientCapabilityOverrides?: ClientOptions['clientCapabilityOverrides'];
-  terminal?: boolean;
+  /** Talaria's built-in id for this agent (`talaria run --agent ID`). */
+  builtin: string;
   noCredentials: NoCredentials;
   /** False when the agent never sends session/request_permission (pi): no policy can be asked. */
   asksPermission?: boolean;
-  /** Mode to switch a new session to, so the agent asks before edits and commands (qwen starts in `auto`). */
-  initialMode?: string;
   /** Only the error paths can run (cursor: its backend is not on npm). */
   errorPathsOnly?: boolean;
   /** Known quirks of this agent, as named in the spec (documentation for the report). */

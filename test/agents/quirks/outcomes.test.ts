@@ -4,16 +4,11 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { isTalariaError } from '../../../src/protocol/errors.js';
-import type { AgentErrorData, Session } from '../../../src/session/session.js';
+import type { AgentErrorData } from '../../../src/session/errors.js';
+import type { Session } from '../../../src/session/session.js';
 import { Recorder } from '../matrix/recorder.js';
 import { watchTurn } from '../matrix/watchdog.js';
-import { claudeAgentAcp } from '../profiles/claude-agent-acp.js';
-import { claudeCodeAcp } from '../profiles/claude-code-acp.js';
-import { copilot } from '../profiles/copilot.js';
-import { cursor } from '../profiles/cursor.js';
-import { geminiCli } from '../profiles/gemini-cli.js';
-import { pi } from '../profiles/pi.js';
-import { closeAll, profileOptions, recorded, replay, scratchDir, sentFrame, toolCalls, update } from './replay.js';
+import { closeAll, recorded, replay, scratchDir, sentFrame, toolCalls, update } from './replay.js';
 
 afterEach(closeAll);
 
@@ -49,7 +44,7 @@ describe('a model HTTP 400 becomes one agent_error shape', () => {
   }
 
   it('copilot: "Error: 400 …" streamed as the answer with end_turn is classified by its hook', async () => {
-    const r = await replay('copilot', 'error-400', profileOptions(copilot));
+    const r = await replay('copilot', 'error-400');
     const s = await r.client.newSession({ cwd: scratchDir() });
     const res = await s.prompt('fail').result;
     expect(res.agentStopReason).toBe('end_turn');
@@ -58,7 +53,7 @@ describe('a model HTTP 400 becomes one agent_error shape', () => {
   });
 
   it('pi: a swallowed error (end_turn, nothing said) is still reported as agent_error', async () => {
-    const r = await replay('pi', 'error-400', profileOptions(pi));
+    const r = await replay('pi', 'error-400');
     expect(recorded(r.lines, (m) => (update(m)?.sessionUpdate ?? '').endsWith('_chunk'))).toHaveLength(0);
     const s = await r.client.newSession({ cwd: scratchDir() });
     const res = await s.prompt('fail').result;
@@ -80,14 +75,14 @@ describe('auth required becomes a readiness gap listing the auth methods', () =>
       const r = await replay(agent, 'no-credentials');
       const err = await r.client.newSession({ cwd: scratchDir() }).catch((e: unknown) => e);
       expect(isTalariaError(err, 'auth_required')).toBe(true);
-      const methods = ((err as { details: { authMethods: { id: string }[] } }).details.authMethods).map((m) => m.id);
+      const methods = (err as { details: { authMethods: { id: string }[] } }).details.authMethods.map((m) => m.id);
       expect(methods).toEqual(ids);
       expect((err as Error).message).toContain(ids[0]);
     });
   }
 
   it('claude-agent-acp: the session opens and the first prompt fails -32000 → auth_required with claude-login', async () => {
-    const r = await replay('claude-agent-acp', 'no-credentials', profileOptions(claudeAgentAcp));
+    const r = await replay('claude-agent-acp', 'no-credentials');
     const s = await r.client.newSession({ cwd: scratchDir() });
     const res = await s.prompt('hi').result;
     expect(res.error?.code).toBe('auth_required');
@@ -95,13 +90,13 @@ describe('auth required becomes a readiness gap listing the auth methods', () =>
   });
 
   it('claude-agent-acp: the terminal-auth capability is what makes it list a method at all', async () => {
-    const r = await replay('claude-agent-acp', 'no-credentials', profileOptions(claudeAgentAcp));
+    const r = await replay('claude-agent-acp', 'no-credentials');
     const init = r.sent().find((m) => m.method === 'initialize')!;
     expect((init.params as { clientCapabilities: { _meta?: unknown } }).clientCapabilities._meta).toEqual({ 'terminal-auth': true });
   });
 
   it('cursor: "not authenticated" as answer text with end_turn → auth_required naming its login command', async () => {
-    const r = await replay('cursor', 'text', profileOptions(cursor));
+    const r = await replay('cursor', 'text');
     const s = await r.client.newSession({ cwd: scratchDir() });
     const res = await s.prompt('hi').result;
     expect(res.error?.code).toBe('auth_required');
@@ -121,7 +116,10 @@ describe('after a cancel every tool call is settled cancelled, whatever the agen
     it(`${agent}: the killed tool (agent reported ${reported} after the cancel) ends cancelled`, async () => {
       const r = await replay(agent, 'cancel', { permission: { mode: 'auto' } });
       const cancelAt = r.lines.findIndex((l) => l.msg.method === 'session/cancel');
-      const after = r.lines.slice(cancelAt).map((l) => update(l.msg)?.status).filter((x) => x === 'completed' || x === 'failed');
+      const after = r.lines
+        .slice(cancelAt)
+        .map((l) => update(l.msg)?.status)
+        .filter((x) => x === 'completed' || x === 'failed');
       if (reported === 'nothing') expect(after).toEqual([]);
       else expect(after.length > 0 && after.every((x) => x === reported)).toBe(true);
       const s = await r.client.newSession({ cwd: scratchDir() });
@@ -138,13 +136,16 @@ describe('after a cancel every tool call is settled cancelled, whatever the agen
   }
 
   it('claude-agent-acp: an unsettled tool is cancelled; the next prompt first reopens the session (stale stream)', async () => {
-    const r = await replay('claude-agent-acp', 'error-then-cancel', { ...profileOptions(claudeAgentAcp), permission: { mode: 'auto' } });
+    const r = await replay('claude-agent-acp', 'error-then-cancel', { permission: { mode: 'auto' } });
     const s = await r.client.newSession({ cwd: scratchDir() });
     const failed = await s.prompt('fail').result;
     expect(failed.error?.code).toBe('agent_error');
     const turn = s.prompt('long tool');
     await toolAnnounced(s);
-    const order = r.sent().map((m) => m.method).filter((m) => m?.startsWith('session/'));
+    const order = r
+      .sent()
+      .map((m) => m.method)
+      .filter((m) => m?.startsWith('session/'));
     expect(order.slice(-3)).toEqual(['session/close', 'session/resume', 'session/prompt']);
     await s.cancel();
     const res = await turn.result;
@@ -153,7 +154,7 @@ describe('after a cancel every tool call is settled cancelled, whatever the agen
   });
 
   it('claude-code-acp: after a rejected permission the session is resumed before the next prompt', async () => {
-    const r = await replay('claude-code-acp', 'deny-then-error', { ...profileOptions(claudeCodeAcp), permission: { mode: 'ask', rules: [{ decision: 'deny', command: 'touch *' }] } });
+    const r = await replay('claude-code-acp', 'deny-then-error', { permission: { mode: 'ask', rules: [{ decision: 'deny', command: 'touch *' }] } });
     const s = await r.client.newSession({ cwd: scratchDir() });
     const denied = await s.prompt('deny').result;
     expect(toolCalls(s, denied)[0]!.permission).toMatchObject({ status: 'rejected', optionKind: 'reject_once' });
@@ -209,7 +210,12 @@ describe('a silent hang is caught by the stall watchdog', () => {
 
 describe('session setup shapes', () => {
   it('configOptions-only (opencode, codex) and modes/models (claude, gemini) both give a model catalog', async () => {
-    for (const [agent, name] of [['opencode', 'error-400'], ['codex-acp', 'error-400'], ['claude-agent-acp', 'text'], ['gemini-cli', 'text']] as const) {
+    for (const [agent, name] of [
+      ['opencode', 'error-400'],
+      ['codex-acp', 'error-400'],
+      ['claude-agent-acp', 'text'],
+      ['gemini-cli', 'text'],
+    ] as const) {
       const r = await replay(agent, name);
       const newRes = recorded(r.lines, (m, dir) => dir === 'agent->client' && !!(m.result as { sessionId?: string } | undefined)?.sessionId)[0]!.result as Record<string, unknown>;
       const s = await r.client.newSession({ cwd: scratchDir() });
@@ -219,8 +225,11 @@ describe('session setup shapes', () => {
     }
   });
 
-  it('gemini-cli: its profile switches fs.readTextFile off in initialize (its write_file bug), writes stay on', async () => {
-    const r = await replay('gemini-cli', 'write', profileOptions(geminiCli));
+  it('gemini-cli: its quirk set (from the name it gives) switches fs.readTextFile off in initialize, writes stay on', async () => {
+    const r = await replay('gemini-cli', 'write', { offerCaps: true });
+    expect(r.quirks?.choice).toMatchObject({ set: { id: 'gemini-cli' }, basis: 'agent' });
+    // Nothing named it before initialize: the first connection got the generic capabilities and was replaced.
+    expect(r.restartedFrom?.choice.set.id).toBe('generic');
     const init = r.sent().find((m) => m.method === 'initialize')!;
     expect((init.params as { clientCapabilities: { fs: unknown } }).clientCapabilities.fs).toEqual({ readTextFile: false, writeTextFile: true });
   });

@@ -2,6 +2,8 @@
  * Plays a recorded real-agent fixture (test/fixtures/agents/<agent>/<name>.ndjson) as the agent over
  * real streams into Talaria's AcpClient + Session, so each quirk test runs the recorded frames
  * through the transport, SDK adapter, router, reducer and session core, without the agent installed.
+ * The client gets the quirk set that follows what the recorded agent says in initialize (as any
+ * launch of it would: providers/quirks startWithQuirks), unless the test asks for none.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +17,7 @@ import type { Session } from '../../../src/session/session.js';
 import type { TurnResult } from '../../../src/session/turn.js';
 import type { Entry, ToolCallEntry } from '../../../src/thread/types.js';
 import { playFixture, type FixturePlayer } from '../../fakes/fixture-player.js';
-import type { AgentProfile, LaunchContext } from '../profiles/types.js';
+import { startWithQuirks, type AppliedQuirks } from '../../../src/providers/quirks/index.js';
 
 export function fixture(agent: string, name: string): WireLogLine[] {
   return parseWireLog(readFileSync(fileURLToPath(new URL(`../../fixtures/agents/${agent}/${name}.ndjson`, import.meta.url)), 'utf8'));
@@ -32,6 +34,10 @@ export function update(m: RawMessage): { sessionUpdate?: string; toolCallId?: st
 
 export interface Replay {
   client: AcpClient;
+  /** The quirk set the recorded agent got (undefined with `quirks: false`). */
+  quirks?: AppliedQuirks;
+  /** The set it was first started with, when its capabilities had to change (a restart before any session). */
+  restartedFrom?: AppliedQuirks;
   player: FixturePlayer;
   lines: WireLogLine[];
   frames: Frame[];
@@ -43,34 +49,58 @@ export interface Replay {
 
 const open: Replay[] = [];
 
-/** The options a launch profile gives the client (hooks, capabilities), as the matrix uses them. */
-export function profileOptions(p: AgentProfile): ClientOptions {
-  const ctx: LaunchContext = { installDir: '/nonexistent', home: '/nonexistent', tmp: tmpdir(), cwd: tmpdir(), modelUrl: 'http://127.0.0.1:9', credentials: true };
-  const hooks = typeof p.hooks === 'function' ? p.hooks(ctx) : p.hooks;
-  return {
-    ...(hooks ? { hooks } : {}),
-    ...(p.fs !== undefined ? { fs: p.fs } : {}),
-    ...(p.clientCapabilityOverrides ? { clientCapabilityOverrides: p.clientCapabilityOverrides } : {}),
-  };
+export interface ReplayOptions extends ClientOptions {
+  /** false: no quirk set at all (the bare ACP client). */
+  quirks?: boolean;
+  /** Offer fs/terminal as the quirk set says (default: neither, the recorded paths do not exist here). */
+  offerCaps?: boolean;
 }
 
-export async function replay(agent: string, name: string, opts: ClientOptions = {}): Promise<Replay> {
+export async function replay(agent: string, name: string, o: ReplayOptions = {}): Promise<Replay> {
+  const { quirks: useQuirks = true, offerCaps = false, ...opts } = o;
   const lines = fixture(agent, name);
-  const player = playFixture(lines);
   const frames: Frame[] = [];
   const listeners = new Set<() => void>();
-  // No real fs/terminal: the recorded paths do not exist here (tests that need them opt in).
-  const client = await AcpClient.connect({ input: player.agentOut, output: player.agentIn }, {
-    fs: false,
-    terminal: false,
-    ...opts,
-    onFrame: (f) => {
-      frames.push(f);
-      for (const l of listeners) l();
-    },
-  });
+  let player!: FixturePlayer;
+  const connect = (caps: Partial<ClientOptions>) => {
+    player = playFixture(lines);
+    // No real fs/terminal unless asked: the recorded paths do not exist here (tests that need them opt in).
+    return AcpClient.connect(
+      { input: player.agentOut, output: player.agentIn },
+      {
+        fs: false,
+        terminal: false,
+        ...caps,
+        ...opts,
+        onFrame: (f) => {
+          frames.push(f);
+          opts.onFrame?.(f);
+          for (const l of listeners) l();
+        },
+      },
+    );
+  };
+  let client: AcpClient;
+  let applied: { quirks: AppliedQuirks; restartedFrom?: AppliedQuirks } | undefined;
+  if (!useQuirks) client = await connect({});
+  else {
+    const started = await startWithQuirks({
+      command: 'recorded-agent',
+      args: [],
+      hookOptions: {},
+      spawn: (caps) => connect(offerCaps ? caps : caps.clientCapabilityOverrides ? { clientCapabilityOverrides: caps.clientCapabilityOverrides } : {}),
+      // A restart: what the first "process" got is not part of this replay.
+      discard: async (c) => {
+        await c.close();
+        frames.length = 0;
+      },
+    });
+    client = started.client;
+    applied = started;
+  }
   const r: Replay = {
     client,
+    ...(applied ? { quirks: applied.quirks, ...(applied.restartedFrom ? { restartedFrom: applied.restartedFrom } : {}) } : {}),
     listeners,
     player,
     lines,

@@ -64,7 +64,22 @@ describe.concurrent('talaria probe --agent demo', () => {
     expect(row(report, 'load').data.firstPromptReplayed).toBe(true);
     // Every row carries its evidence; the JSON has all rows in order.
     expect(report.checks.map((c: Json) => c.id)).toEqual([
-      'initialize', 'capabilities', 'session_new', 'stream', 'tools', 'permissions', 'env', 'mcp', 'image', 'cancel', 'modes', 'model', 'list', 'load', 'resume', 'wire',
+      'initialize',
+      'capabilities',
+      'session_new',
+      'stream',
+      'tools',
+      'permissions',
+      'env',
+      'mcp',
+      'image',
+      'cancel',
+      'modes',
+      'model',
+      'list',
+      'load',
+      'resume',
+      'wire',
     ]);
     // The scratch workspace is gone afterwards.
     const { existsSync } = await import('node:fs');

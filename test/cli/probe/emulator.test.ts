@@ -39,7 +39,10 @@ describe.concurrent('talaria probe --agent-cmd "<emulator> acp"', () => {
     expect(cell(out, 'MCP server tool')).toMatchObject({ result: 'works', evidence: expect.stringContaining('"mcp__talaria-probe__probe_echo"') });
     expect(cell(out, 'image prompt').result).toBe('works');
     expect(cell(out, 'cancel')).toMatchObject({ result: 'works', evidence: expect.stringContaining('stop reason cancelled') });
-    expect(cell(out, 'modes')).toMatchObject({ result: 'supported', evidence: expect.stringContaining('via session/set_mode (legacy): set accept_edits, dont_ask; accepted but not confirmed') });
+    expect(cell(out, 'modes')).toMatchObject({
+      result: 'supported',
+      evidence: expect.stringContaining('via session/set_mode (legacy): set accept_edits, dont_ask; accepted but not confirmed'),
+    });
     expect(cell(out, 'list by cwd').result).toBe('works');
     const load = cell(out, 'load (replay)');
     expect(load.result).toBe('quirk');
@@ -59,7 +62,9 @@ describe.concurrent('talaria probe --agent-cmd "<emulator> acp"', () => {
     expect(tools.dangling).toHaveLength(2);
     expect(tools.settledByTalaria).toBe(2);
     for (const id of tools.dangling) expect(id).toMatch(/^tc-[0-9a-f]{12}$/);
-    expect(row(report, 'model')).toMatchObject({ status: 'supported', data: { via: 'session/set_model (legacy)', restored: true } });
+    // By command it gets Hermes' quirk set, as by id: the set_model is followed by a reload (its MCP servers again).
+    expect(report.agent.quirks).toMatchObject({ set: 'hermes-0.18', basis: 'agent', why: expect.stringContaining('"hermes-agent" 0.18.2') });
+    expect(row(report, 'model')).toMatchObject({ status: 'supported', data: { via: 'session/set_model (legacy)', switches: [{ ok: true }] } });
     expect(report.wire.violations).toEqual([]);
     expect(report.wire.unknownMethods).toEqual(expect.arrayContaining([expect.objectContaining({ method: 'session/set_model', reason: 'not_in_schema', check: 'modes' })]));
     expect(row(report, 'wire').data.unknownMethods).toEqual(['session/set_model (not in the schema)']);

@@ -14,7 +14,11 @@ import { tempDir } from '../helpers.js';
 
 vi.setConfig({ testTimeout: 30_000 });
 
-const logged = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { method: string; name?: string });
+const logged = (file: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { method: string; name?: string });
 
 describe('the probe MCP echo server', () => {
   it('initializes, lists probe_echo, echoes with the nonce, and logs each method', async () => {
@@ -48,7 +52,9 @@ describe('the probe MCP echo server', () => {
     const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'] });
     const lines = createInterface({ input: child.stdout! });
     const first = new Promise<string>((resolve) => lines.once('line', resolve));
-    child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '1999-01-01', capabilities: {}, clientInfo: { name: 'x', version: '1' } } })}\n`);
+    child.stdin!.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '1999-01-01', capabilities: {}, clientInfo: { name: 'x', version: '1' } } })}\n`,
+    );
     const res = JSON.parse(await first) as { result: { protocolVersion: string } };
     child.stdin!.end();
     expect(res.result.protocolVersion).not.toBe('1999-01-01');

@@ -20,11 +20,22 @@ describe('doctor / agents / sessions rendering', () => {
 
   it('a readiness block: every gap and warning with its fix, escape characters made visible (harmless)', () => {
     const lines = readinessBlock(
-      r({ version: '1.2', command: { command: '/bin/x', args: [], via: 'PATH' }, gaps: [{ code: 'auth', message: 'no key\x1b[31m', fix: 'set X_KEY' }], warnings: [{ code: 'timeout', message: 'slow', fix: 'wait' }] }),
+      r({
+        version: '1.2',
+        command: { command: '/bin/x', args: [], via: 'PATH' },
+        gaps: [{ code: 'auth', message: 'no key\x1b[31m', fix: 'set X_KEY' }],
+        warnings: [{ code: 'timeout', message: 'slow', fix: 'wait' }],
+      }),
       plain,
       { chosen: true },
     );
-    expect(lines).toEqual(['  ! x            X — needs setup · v1.2 · PATH: /bin/x  ← chosen', '      no key\u241b[31m', '      fix: set X_KEY', '      warning: slow', '      fix: wait']);
+    expect(lines).toEqual([
+      '  ! x            X — needs setup · v1.2 · PATH: /bin/x  ← chosen',
+      '      no key\u241b[31m',
+      '      fix: set X_KEY',
+      '      warning: slow',
+      '      fix: wait',
+    ]);
   });
 
   it('session rows: where each session lives', () => {

@@ -21,15 +21,18 @@ async function chat(file: string): Promise<{ lines: string[]; asks: { ask: Ask; 
   const asks: { ask: Ask; diff: string[] }[] = [];
   // The thread as the events built it (entries by index, as of each event).
   const entries: Entry[] = [];
-  await replayWireLog(parseFixture(readFileSync(join(FIXTURES, file), 'utf8'), () => undefined), {
-    hooks: hermesHooks(),
-    onEvent: (e: SessionEvent) => {
-      r.handle(e);
-      if (e.type === 'entry.added' || e.type === 'entry.updated') entries[e.index] = JSON.parse(JSON.stringify(e.entry)) as Entry;
-      // What `talaria run` prints before its question, at the moment of the ask.
-      if (e.type === 'permission.asked') asks.push({ ask: e, diff: approvalDiff(entries.filter(Boolean), e) });
+  await replayWireLog(
+    parseFixture(readFileSync(join(FIXTURES, file), 'utf8'), () => undefined),
+    {
+      hooks: hermesHooks(),
+      onEvent: (e: SessionEvent) => {
+        r.handle(e);
+        if (e.type === 'entry.added' || e.type === 'entry.updated') entries[e.index] = JSON.parse(JSON.stringify(e.entry)) as Entry;
+        // What `talaria run` prints before its question, at the moment of the ask.
+        if (e.type === 'permission.asked') asks.push({ ask: e, diff: approvalDiff(entries.filter(Boolean), e) });
+      },
     },
-  });
+  );
   return { lines: r.takeCommitted(), asks };
 }
 

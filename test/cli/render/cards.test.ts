@@ -29,7 +29,15 @@ describe('meter', () => {
 
 describe('tool cards', () => {
   const call = (over: Partial<ToolCallEntry>): ToolCallEntry => ({
-    id: 'e1', kind: 'tool_call', toolCallId: 'c1', title: 'Run tests', toolKind: 'execute', status: 'completed', content: [], locations: [], ...over,
+    id: 'e1',
+    kind: 'tool_call',
+    toolCallId: 'c1',
+    title: 'Run tests',
+    toolKind: 'execute',
+    status: 'completed',
+    content: [],
+    locations: [],
+    ...over,
   });
 
   it('long output is cut to maxLines with a count of the rest', () => {
@@ -39,7 +47,11 @@ describe('tool cards', () => {
   });
 
   it('header only without body; permission state and locations shown', () => {
-    const lines = toolCard(call({ status: 'failed', title: 'Edit a', toolKind: 'edit', locations: [{ path: '/w/b.ts', line: 3 }], permission: { requestId: 1, status: 'rejected' } }), plain, { maxLines: 5, body: false });
+    const lines = toolCard(
+      call({ status: 'failed', title: 'Edit a', toolKind: 'edit', locations: [{ path: '/w/b.ts', line: 3 }], permission: { requestId: 1, status: 'rejected' } }),
+      plain,
+      { maxLines: 5, body: false },
+    );
     expect(lines).toEqual(['✗ [edit] Edit a failed · rejected', '  ↳ /w/b.ts:3']);
   });
 

@@ -118,7 +118,15 @@ describe('ChatRenderer: tool cards, permissions, plan, status', () => {
     expect(plain).toContain('? Permission needed: Edit notes.txt');
     // The card is not repeated in the live region while it waits.
     expect(t.live().some((l) => l.includes('waiting for permission'))).toBe(false);
-    t.feed(ev('permission.decided', { requestKey: 's:1', toolCallId: 'x', outcome: { outcome: 'selected', optionId: 'allow' }, decidedBy: 'policy', reason: 'auto mode allows everything' }));
+    t.feed(
+      ev('permission.decided', {
+        requestKey: 's:1',
+        toolCallId: 'x',
+        outcome: { outcome: 'selected', optionId: 'allow' },
+        decidedBy: 'policy',
+        reason: 'auto mode allows everything',
+      }),
+    );
     expect(t.plain().at(-1)).toBe('  ↳ permission answered (policy): auto mode allows everything');
   });
 
@@ -142,7 +150,13 @@ describe('ChatRenderer: tool cards, permissions, plan, status', () => {
   it('status line: state, queue, model and mode ids, context meter, last usage', () => {
     const t = renderer();
     t.feed(
-      ev('catalog.updated', { catalog: { others: [], model: { kind: 'model', source: 'config', currentId: 'demo-fast', options: [] }, mode: { kind: 'mode', source: 'config', currentId: 'ask', options: [] } } }),
+      ev('catalog.updated', {
+        catalog: {
+          others: [],
+          model: { kind: 'model', source: 'config', currentId: 'demo-fast', options: [] },
+          mode: { kind: 'mode', source: 'config', currentId: 'ask', options: [] },
+        },
+      }),
       ev('context.updated', { context: { used: 64_000, size: 128_000 } }),
     );
     expect(t.live()).toEqual(['─ ● ready · model demo-fast · mode ask · ctx ▰▰▰▰▱▱▱▱ 50% 64k/128k']);

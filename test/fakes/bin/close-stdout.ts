@@ -1,6 +1,17 @@
-/** Answers initialize, then closes its stdout but keeps running until its stdin closes. */
+/**
+ * Answers initialize, then closes its stdout but keeps running until its stdin closes.
+ * With the argument `mid-turn` it answers session/new too, and closes its stdout in the middle
+ * of the first prompt (after one chunk), the turn still open.
+ */
 import { closeSync, writeSync } from 'node:fs';
 import { INIT_RESULT } from './raw-lib.js';
+
+const midTurn = process.argv[2] === 'mid-turn';
+const write = (msg: Record<string, unknown>) => writeSync(1, JSON.stringify({ jsonrpc: '2.0', ...msg }) + '\n');
+const close = () => {
+  closeSync(1);
+  process.stderr.write('close-stdout: stdout closed, still running\n');
+};
 
 let buf = '';
 process.stdin.setEncoding('utf8');
@@ -11,11 +22,18 @@ process.stdin.on('data', (chunk: string) => {
     const line = buf.slice(0, nl);
     buf = buf.slice(nl + 1);
     const msg = JSON.parse(line) as { id?: number; method?: string };
+    // Raw fd writes: process.stdout is never opened, so closing fd 1 is safe.
     if (msg.method === 'initialize') {
-      // Raw fd writes: process.stdout is never opened, so closing fd 1 is safe.
-      writeSync(1, JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: INIT_RESULT }) + '\n');
-      closeSync(1);
-      process.stderr.write('close-stdout: stdout closed, still running\n');
+      write({ id: msg.id, result: INIT_RESULT });
+      if (!midTurn) close();
+    } else if (midTurn && msg.method === 'session/new') {
+      write({ id: msg.id, result: { sessionId: 'closing-1' } });
+    } else if (midTurn && msg.method === 'session/prompt') {
+      write({
+        method: 'session/update',
+        params: { sessionId: 'closing-1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'about to go quiet' } } },
+      });
+      close();
     }
   }
 });

@@ -2,7 +2,7 @@
  * A raw agent for host fault tests: sessions persist in files (so a NEW process can load them),
  * and the prompt's first word picks a fault. Env: HOST_AGENT_STATE (session folder, default
  * <cwd>/.host-agent), HOST_AGENT_LOG (every received frame appended as {pid, msg}),
- * HOST_AGENT_NO_LOAD=1 (no loadSession capability).
+ * HOST_AGENT_NO_LOAD=1 (no loadSession capability), HOST_AGENT_AUTH=1 (initialize lists an auth method).
  *   echo TEXT       → "echo: TEXT" (the default)
  *   crash           → one chunk, a traceback on stderr, exit 3
  *   stall           → silent until cancelled, then `cancelled`
@@ -12,6 +12,7 @@
  *   busy N          → N chunks 5 ms apart; answers "max=K", K = most prompts this process ran at once
  *   pid             → this process's pid
  *   term NAME       → runs `printenv NAME` through terminal/create and says "term NAME=<output>"
+ *   auth            → the prompt fails -32000 "Authentication required" (no data)
  */
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -73,7 +74,7 @@ async function handle(msg: Msg): Promise<void> {
         protocolVersion: 1,
         agentCapabilities: { loadSession: process.env.HOST_AGENT_NO_LOAD !== '1', promptCapabilities: {}, sessionCapabilities: { list: {} } },
         agentInfo: { name: 'host-agent', version: '1.0.0' },
-        authMethods: [],
+        authMethods: process.env.HOST_AGENT_AUTH === '1' ? [{ id: 'agent-login', name: 'Log in to the agent' }] : [],
       });
     case 'session/new': {
       const r: Rec = { id: `h-${process.pid}-${++seq}`, cwd: String(p.cwd), history: [] };
@@ -101,9 +102,13 @@ async function prompt(msg: Msg): Promise<void> {
   const sid = String(msg.params?.sessionId);
   const r = read(sid);
   if (!r) return respond(msg.id, { stopReason: 'refusal' });
-  const text = ((msg.params?.prompt ?? []) as { type: string; text?: string }[]).map((b) => b.text ?? '').join(' ').trim();
+  const text = ((msg.params?.prompt ?? []) as { type: string; text?: string }[])
+    .map((b) => b.text ?? '')
+    .join(' ')
+    .trim();
   const [word = '', ...rest] = text.split(/\s+/);
   const arg = rest.join(' ');
+  if (word === 'auth') return respondError(msg.id, -32000, 'Authentication required');
   r.history.push({ role: 'user', text });
   running++;
   maxRunning = Math.max(maxRunning, running);
@@ -167,5 +172,5 @@ async function prompt(msg: Msg): Promise<void> {
     cancelled.delete(sid);
   }
   save(r);
-  respond(msg.id, { stopReason: stop, usage: { inputTokens: 10, outputTokens: 2, totalTokens: 12 } });
+  respond(msg.id, { stopReason: stop, usage: { inputTokens: 10, outputTokens: 2, totalTokens: 12 }, _meta: { sessionId: sid } });
 }

@@ -44,29 +44,34 @@ export async function writeFile(t: Turn, target: string, content: string): Promi
   const oldText = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
   const ask = needsApproval(t.rt.mode, path, t.cwd);
   const autoDiff = ask ? undefined : { path, newText: content, ...(oldText !== undefined ? { oldText } : {}) };
-  await t.tool('write_file', { path, content }, async () => {
-    if (ask) {
-      const n = ++t.ctx.counters.edit;
-      const opt = await t.permission({
-        options: [
-          { kind: 'allow_once', name: 'Allow edit', optionId: 'allow_once' },
-          { kind: 'reject_once', name: 'Deny', optionId: 'deny' },
-        ],
-        toolCall: {
-          content: [T.diffBlock({ path, newText: content, ...(oldText !== undefined ? { oldText } : {}) })],
-          kind: 'edit',
-          rawInput: { tool: 'write_file', arguments: { path, content } },
-          status: 'pending',
-          title: `Approve edit: ${path}`,
-          toolCallId: `edit-approval-${n}`,
-        },
-      });
-      if (opt !== 'allow_once') return { result: T.writeDenied(path), status: 'failed', live: false };
-    }
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, content);
-    return { result: T.writeResult(path), status: 'completed', live: false };
-  }, autoDiff);
+  await t.tool(
+    'write_file',
+    { path, content },
+    async () => {
+      if (ask) {
+        const n = ++t.ctx.counters.edit;
+        const opt = await t.permission({
+          options: [
+            { kind: 'allow_once', name: 'Allow edit', optionId: 'allow_once' },
+            { kind: 'reject_once', name: 'Deny', optionId: 'deny' },
+          ],
+          toolCall: {
+            content: [T.diffBlock({ path, newText: content, ...(oldText !== undefined ? { oldText } : {}) })],
+            kind: 'edit',
+            rawInput: { tool: 'write_file', arguments: { path, content } },
+            status: 'pending',
+            title: `Approve edit: ${path}`,
+            toolCallId: `edit-approval-${n}`,
+          },
+        });
+        if (opt !== 'allow_once') return { raw: T.writeDeniedRaw(), live: false };
+      }
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, content);
+      return { raw: T.writeRaw(path, Buffer.byteLength(content)), live: false };
+    },
+    autoDiff,
+  );
 }
 
 export async function terminal(t: Turn, command: string): Promise<void> {
@@ -91,11 +96,11 @@ export async function terminal(t: Turn, command: string): Promise<void> {
           toolCallId: `perm-check-${n}`,
         },
       });
-      if (!opt || !opt.startsWith('allow')) return { result: T.BLOCKED, status: 'failed', live: true };
+      if (!opt || !opt.startsWith('allow')) return { raw: T.blockedRaw(), live: true };
       if (opt === 'allow_session') t.rt.allowSession.add(desc);
       if (opt === 'allow_always') t.ctx.allowAlways.add(desc);
     }
     const { output, code } = await sh(command, t.cwd);
-    return { result: T.terminalResult(output, code), status: code === 0 ? 'completed' : 'failed', live: true };
+    return { raw: T.terminalRaw(output, code), live: true };
   });
 }

@@ -12,7 +12,7 @@ import { NO_PROVIDER } from './config.js';
 import { handleCancel, handlePrompt, type PromptDeps } from './prompt.js';
 import { replayUpdates } from './replay.js';
 import { internalError, RpcError, type Reply } from './rpc.js';
-import { hermesMeta, newRuntime, persist, sendUpdate, sendUsageUpdate, type Ctx, type McpServerSpec, type Runtime } from './runtime.js';
+import { hermesMeta, newRuntime, persist, sendUpdate, sendUsageUpdate, sleep, type Ctx, type McpServerSpec, type Runtime } from './runtime.js';
 import { availableCommandsUpdate } from './slash.js';
 import { listTitle, pyIso, type SessionRecord } from './state.js';
 import { validate } from './validate.js';
@@ -45,7 +45,8 @@ export class HermesAgent {
     return rt;
   }
 
-  private create(cwd: string, from?: SessionRecord): Runtime {
+  /** A fork copies the source agent's live history (merged failed prompts included). */
+  private create(cwd: string, from?: Runtime): Runtime {
     if (!this.ctx.cfg.provider) throw internalError(NO_PROVIDER);
     const now = Date.now();
     const rec: SessionRecord = {
@@ -53,12 +54,12 @@ export class HermesAgent {
       source: 'acp',
       cwd,
       title: null,
-      provider: from?.provider ?? this.ctx.cfg.provider,
-      model: from?.model ?? this.ctx.cfg.model,
-      parentId: from?.id ?? null,
+      provider: from?.rec.provider ?? this.ctx.cfg.provider,
+      model: from?.rec.model ?? this.ctx.cfg.model,
+      parentId: from?.rec.id ?? null,
       startedAt: now,
       lastActive: now,
-      toolSeq: from?.toolSeq ?? 0,
+      toolSeq: from?.rec.toolSeq ?? 0,
       history: from ? structuredClone(from.history) : [],
     };
     this.ctx.store.put(rec);
@@ -73,7 +74,15 @@ export class HermesAgent {
   }
 
   private models(rt: Runtime) {
-    return buildCatalog(rt.rec.provider, rt.rec.model, this.ctx.settings.bigCatalog);
+    return buildCatalog(rt.rec.provider, rt.rec.model, this.ctx.settings.bigCatalog, this.ctx.settings.endpointModels);
+  }
+
+  /** Cold start: building the process's first agent is slow, later ones less so (settings). */
+  private coldBuild(): Promise<void> {
+    const first = this.ctx.started.agents++ === 0;
+    const ms = first ? this.ctx.settings.newDelayMs : this.ctx.settings.nextNewDelayMs;
+    if (ms > 0) this.ctx.log(`INFO acp_adapter.session: cold start: building the ${first ? 'first' : 'next'} agent takes ${ms} ms`);
+    return sleep(ms);
   }
 
   private modes(rt: Runtime) {
@@ -94,15 +103,17 @@ export class HermesAgent {
   }
 
   private switchModel(rt: Runtime, modelId: string): { provider: string; model: string } {
-    const choice = resolveModel(modelId, rt.rec, this.ctx.settings.bigCatalog);
+    const choice = resolveModel(modelId, rt.rec, this.ctx.settings.bigCatalog, this.ctx.settings.endpointModels);
     if (this.ctx.settings.v21 && !choice.known) {
       throw new RpcError(-32602, 'Invalid params', { details: `Model '${modelId}' is not available for any configured provider` });
     }
     rt.rec.provider = choice.provider;
     rt.rec.model = choice.model;
     persist(this.ctx, rt, false);
-    // A new AIAgent: cumulative usage restarts; ≤0.20 also loses the session's MCP servers.
+    // A new AIAgent: cumulative usage restarts, the system prompt is rebuilt; ≤0.20 also
+    // loses the session's MCP tools (the server process itself keeps running).
     rt.usage = { input: 0, output: 0 };
+    rt.promptBuilt = false;
     if (!this.ctx.settings.v21) rt.mcp.clear();
     return choice;
   }
@@ -133,7 +144,7 @@ export class HermesAgent {
   }
 
   private replay(rt: Runtime): void {
-    for (const u of replayUpdates(rt.rec.history, this.ctx.settings.v21)) sendUpdate(this.ctx, rt.rec.id, u);
+    for (const u of replayUpdates(rt.history, this.ctx.settings.v21)) sendUpdate(this.ctx, rt.rec.id, u);
   }
 
   private initialize(): Reply {
@@ -168,6 +179,8 @@ export class HermesAgent {
       case 'authenticate':
         return { result: {} };
       case 'session/new': {
+        if (!this.ctx.cfg.provider) throw internalError(NO_PROVIDER);
+        await this.coldBuild();
         const rt = this.create(String(p.cwd));
         this.register(rt, p.mcpServers);
         this.ctx.log(`INFO acp_adapter.server: New session ${rt.rec.id} (cwd=${rt.rec.cwd})`);
@@ -177,6 +190,7 @@ export class HermesAgent {
       case 'session/resume': {
         let rt = this.runtime(id);
         let fresh = false;
+        if (rt || method === 'session/resume') await this.coldBuild();
         if (!rt) {
           if (method === 'session/load') return { result: {} };
           rt = this.create(String(p.cwd)); // resume of an unknown id silently creates one
@@ -191,7 +205,8 @@ export class HermesAgent {
       case 'session/fork': {
         const src = this.runtime(id);
         if (!src) return { result: { sessionId: '' } };
-        const rt = this.create(String(p.cwd), src.rec);
+        await this.coldBuild();
+        const rt = this.create(String(p.cwd), src);
         this.register(rt, p.mcpServers);
         return this.reply({ models: this.models(rt), modes: this.modes(rt), sessionId: rt.rec.id }, rt, false);
       }

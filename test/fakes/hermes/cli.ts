@@ -49,7 +49,9 @@ function profileList(root: string): number {
   }
   const dir = join(root, 'profiles');
   const named = existsSync(dir)
-    ? readdirSync(dir).filter((n) => n !== 'default' && PROFILE_RE.test(n) && statSync(join(dir, n)).isDirectory()).sort()
+    ? readdirSync(dir)
+        .filter((n) => n !== 'default' && PROFILE_RE.test(n) && statSync(join(dir, n)).isDirectory())
+        .sort()
     : [];
   const active = activeProfile(root);
   out('');
@@ -127,11 +129,11 @@ export function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): nu
   }
   const version = `Hermes Agent v${readSettings(env).version}`;
   const [cmd, sub, ...rest] = args;
-  if (cmd === '--version' || cmd === '-V' || cmd === 'version') return out(version), 0;
+  if (cmd === '--version' || cmd === '-V' || cmd === 'version') return (out(version), 0);
   if (cmd === 'acp') {
-    if (args.includes('--version')) return out(version), 0;
+    if (args.includes('--version')) return (out(version), 0);
     if (args.includes('--check')) {
-      if (readConfig(env.HERMES_HOME ?? root).provider) return out('Hermes ACP check OK'), 0;
+      if (readConfig(env.HERMES_HOME ?? root).provider) return (out('Hermes ACP check OK'), 0);
       err(`Hermes ACP check failed: ${NO_PROVIDER}`);
       return 1;
     }
@@ -147,7 +149,7 @@ export function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): nu
   if (cmd === 'profile' && sub === 'use' && rest[0]) {
     mkdirSync(root, { recursive: true });
     writeFileSync(join(root, 'active_profile'), rest[0] + '\n');
-    return out(`Switched to: ${rest[0]}`), 0;
+    return (out(`Switched to: ${rest[0]}`), 0);
   }
   err('usage: hermes [-p PROFILE] {acp,profile,--version} ...');
   return 2;

@@ -23,6 +23,7 @@ export function profileHome(root: string, name: string): string {
 export interface HermesConfig {
   provider: string | null;
   model: string;
+  baseUrl: string;
   supportsVision: boolean;
 }
 
@@ -75,16 +76,30 @@ export function readConfig(home: string): HermesConfig {
   const mm: Yaml = m && typeof m === 'object' ? m : {};
   const provider = str(mm.provider) ?? str(y.provider);
   const model = (typeof m === 'string' ? str(m) : null) ?? str(mm.default) ?? str(mm.name) ?? 'fake-model';
-  return { provider, model, supportsVision: mm.supports_vision === true || y.supports_vision === true };
+  const baseUrl = str(mm.base_url) ?? str(y.base_url) ?? '';
+  return { provider, model, baseUrl, supportsVision: mm.supports_vision === true || y.supports_vision === true };
 }
 
 /**
  * Env switches for tests:
  * HERMES_EMU_VERSION=0.21 (newer behaviour) · HERMES_EMU_CATALOG=big (50+ model rows) ·
+ * HERMES_EMU_ENDPOINT_MODELS (what the custom endpoint's GET /v1/models lists; default
+ * "fake-model,other-model", as the research fake model) ·
  * HERMES_EMU_DELAY_MS (between streamed words, default 2) · HERMES_EMU_SLOW_MS (SLOW turn, 400) ·
  * HERMES_EMU_UPDATES_FIRST=1 (commands/usage updates before the session response) ·
  * HERMES_EMU_PERMISSION_TIMEOUT_MS (default 60000, then deny) · HERMES_EMU_LIST_PAGE (50) ·
  * HERMES_EMU_TITLE (fixed generated title, e.g. "Fake title") · HERMES_EMU_TITLE_DELAY_MS (20) ·
+ * HERMES_EMU_AUTH_ERROR (the provider's 401 message, shown verbatim) ·
+ * HERMES_EMU_OVERFLOW=real (an overflow poisons the session as in real Hermes: every later
+ * prompt overflows again, /compact cannot help, only /reset recovers, a load in a new process
+ * overflows again, a learned limit under 64K breaks later compressions; default off: the
+ * failed message is still merged into the next prompt, but that prompt is answered) ·
+ * HERMES_EMU_COMPRESS_PAUSE_MS (pause between compression attempts; real Hermes sleeps 2000) ·
+ * cold start (default 0; HERMES_EMU_COLD=real sets all four to the medians measured on real
+ * 0.18.2, docs/hermes.md "Timings"): HERMES_EMU_INIT_DELAY_MS (process start → stdin read, so
+ * → the initialize reply), HERMES_EMU_NEW_DELAY_MS (the first session/new, load, resume or fork
+ * of the process: the first agent build), HERMES_EMU_NEXT_NEW_DELAY_MS (every later one),
+ * HERMES_EMU_FIRST_PROMPT_DELAY_MS (before the first model call of the process) ·
  * HERMES_EMU_LOG=path (append every received frame, fixture line format).
  */
 export interface Settings {
@@ -99,7 +114,21 @@ export interface Settings {
   title: string | null;
   titleDelayMs: number;
   logPath: string | null;
+  endpointModels: string[];
+  authError: string;
+  overflowReal: boolean;
+  compressPauseMs: number;
+  initDelayMs: number;
+  newDelayMs: number;
+  nextNewDelayMs: number;
+  firstPromptDelayMs: number;
 }
+
+/** Medians of the real 0.18.2 runs on a loaded 2-core host (research recordings s1–s8). */
+export const REAL_COLD = { initDelayMs: 8937, newDelayMs: 6914, nextNewDelayMs: 937, firstPromptDelayMs: 12700 };
+
+/** The research fake model's 401 body, which Hermes shows verbatim (no masking). */
+export const AUTH_ERROR = 'Incorrect API key provided: sk-local-fake-key. You can find your API key at https://platform.openai.com/account/api-keys.';
 
 function num(v: string | undefined, dflt: number): number {
   const n = v === undefined || v === '' ? NaN : Number(v);
@@ -108,11 +137,13 @@ function num(v: string | undefined, dflt: number): number {
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const v21 = (env.HERMES_EMU_VERSION ?? '').startsWith('0.21');
+  const cold = env.HERMES_EMU_COLD === 'real' ? REAL_COLD : { initDelayMs: 0, newDelayMs: 0, nextNewDelayMs: 0, firstPromptDelayMs: 0 };
+  const delayMs = num(env.HERMES_EMU_DELAY_MS, 2);
   return {
     v21,
     version: v21 ? '0.21.0' : '0.18.2',
     bigCatalog: env.HERMES_EMU_CATALOG === 'big',
-    delayMs: num(env.HERMES_EMU_DELAY_MS, 2),
+    delayMs,
     slowMs: num(env.HERMES_EMU_SLOW_MS, 400),
     updatesFirst: env.HERMES_EMU_UPDATES_FIRST === '1',
     permissionTimeoutMs: num(env.HERMES_EMU_PERMISSION_TIMEOUT_MS, 60_000),
@@ -120,8 +151,18 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     title: env.HERMES_EMU_TITLE ?? null,
     titleDelayMs: num(env.HERMES_EMU_TITLE_DELAY_MS, 20),
     logPath: env.HERMES_EMU_LOG ?? null,
+    endpointModels: (env.HERMES_EMU_ENDPOINT_MODELS ?? 'fake-model,other-model')
+      .split(',')
+      .map((m) => m.trim())
+      .filter(Boolean),
+    authError: env.HERMES_EMU_AUTH_ERROR || AUTH_ERROR,
+    overflowReal: env.HERMES_EMU_OVERFLOW === 'real',
+    compressPauseMs: num(env.HERMES_EMU_COMPRESS_PAUSE_MS, delayMs),
+    initDelayMs: num(env.HERMES_EMU_INIT_DELAY_MS, cold.initDelayMs),
+    newDelayMs: num(env.HERMES_EMU_NEW_DELAY_MS, cold.newDelayMs),
+    nextNewDelayMs: num(env.HERMES_EMU_NEXT_NEW_DELAY_MS, cold.nextNewDelayMs),
+    firstPromptDelayMs: num(env.HERMES_EMU_FIRST_PROMPT_DELAY_MS, cold.firstPromptDelayMs),
   };
 }
 
-export const NO_PROVIDER =
-  'No LLM provider configured. Run `hermes model` to select a provider, or run `hermes setup` for first-time configuration.';
+export const NO_PROVIDER = 'No LLM provider configured. Run `hermes model` to select a provider, or run `hermes setup` for first-time configuration.';

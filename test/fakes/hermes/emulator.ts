@@ -8,6 +8,7 @@
 import { HermesAgent } from './agent.js';
 import { runCli } from './cli.js';
 import { hermesRoot, readConfig, readSettings } from './config.js';
+import { readContextCache } from './overflow.js';
 import { Peer } from './rpc.js';
 import type { Ctx } from './runtime.js';
 import { Store } from './state.js';
@@ -24,20 +25,26 @@ function startAcp(): void {
     log,
     logPath: settings.logPath,
   });
+  const cfg = readConfig(home);
   const ctx: Ctx = {
     peer,
     store: new Store(home),
     settings,
-    cfg: readConfig(home),
+    cfg,
     runtimes: new Map(),
     counters: { perm: 0, edit: 0 },
     allowAlways: new Set(),
+    started: { agents: 0, prompts: 0 },
+    auxContext: settings.overflowReal ? readContextCache(home, { cfg }) : null,
     log,
   };
   const agent = new HermesAgent(ctx);
   process.on('uncaughtException', (e) => log(`ERROR acp_adapter: ${e.stack ?? String(e)}`));
   log(`INFO acp_adapter.entry: Starting Hermes ACP agent v${settings.version} (HERMES_HOME=${home})`);
-  peer.start(process.stdin);
+  // Cold start: real Hermes reads stdin only once its imports are done (measured from spawn).
+  const hold = Math.max(0, Math.round(settings.initDelayMs - process.uptime() * 1000));
+  if (settings.initDelayMs > 0) log(`INFO acp_adapter.entry: cold start: reading stdin in ${hold} ms`);
+  setTimeout(() => peer.start(process.stdin), hold);
 }
 
 const code = runCli(process.argv.slice(2));

@@ -1,21 +1,23 @@
 /**
- * session/prompt and session/cancel, Hermes 0.18.2 style: slash commands answered
- * locally; a prompt arriving mid-turn is answered at once with "Queued for the next
- * turn. (N queued)" and then run INSIDE the running request (0.21: "Session is busy");
- * usage is cumulative per agent instance; the title arrives after the first response.
+ * session/prompt and session/cancel, Hermes 0.18.2 style (acp_adapter/server.py prompt()):
+ * an idle /steer runs as a prompt (replaying a cancelled prompt with the guidance when there
+ * is one); slash commands are answered locally; a prompt arriving mid-turn is answered at
+ * once with "Queued for the next turn. (N queued)" and then run INSIDE the running request
+ * (0.21: "Session is busy"). Usage is cumulative per agent instance and the response reports
+ * it as it stood when the turn itself ended (queued turns show up in later responses); a
+ * cancelled turn reports it too. Titles come after the first two exchanges, failed ones too.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { internalError, type Reply } from './rpc.js';
-import { hermesMeta, persist, sendUpdate, sendUsageUpdate, textChunk, TOKENS_PER_CALL, type Ctx, type Runtime } from './runtime.js';
+import { hermesMeta, persist, sendUpdate, sendUsageUpdate, sleep, textChunk, TOKENS_PER_CALL, type Ctx, type Runtime } from './runtime.js';
 import { slashCommand } from './slash.js';
 import { pyIso } from './state.js';
 import { runTurn, type TurnInput } from './turn.js';
 
 type Block = Record<string, unknown>;
 
-const ZERO_USAGE = { cachedReadTokens: 0, inputTokens: 0, outputTokens: 0, thoughtTokens: 0, totalTokens: 0 };
 const MAX_RESOURCE = 512 * 1024;
 
 export interface PromptDeps {
@@ -51,18 +53,31 @@ function readInput(blocks: Block[]): TurnInput & { textOnly: boolean; hasContent
   };
 }
 
-/** Title from the first user message (or HERMES_EMU_TITLE); skipped when it collides. */
-const titled = new Set<string>();
+/** What the fake model answers to the title request: the exchange's first words, or HERMES_EMU_TITLE. */
+function titleFor(ctx: Ctx, userText: string): string {
+  if (ctx.settings.title !== null) return ctx.settings.title;
+  const words = userText
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 6)
+    .join(' ')
+    .replace(/[.,;:!?]+$/, '');
+  return words ? words[0]!.toUpperCase() + words.slice(1) : '';
+}
 
-function scheduleTitle(ctx: Ctx, rt: Runtime): (() => void) | undefined {
-  if (rt.rec.title || titled.has(rt.rec.id)) return undefined;
-  titled.add(rt.rec.id);
-  const first = rt.rec.history.find((m) => m.role === 'user');
-  const words = (first?.content ?? '').split(/\s+/).filter(Boolean).slice(0, 6).join(' ').replace(/[.,;:!?]+$/, '');
-  const title = ctx.settings.title ?? (words ? words[0]!.toUpperCase() + words.slice(1) : '');
+/**
+ * maybe_auto_title: after an exchange with a final text (an error text counts), while the
+ * live history holds at most two user messages and no title is stored; a title that
+ * collides with another session's is skipped (the next exchange tries again).
+ */
+function scheduleTitle(ctx: Ctx, rt: Runtime, userText: string, finalText: string): (() => void) | undefined {
+  if (!userText || !finalText || rt.rec.title) return undefined;
+  if (rt.history.filter((m) => m.role === 'user').length > 2) return undefined;
+  const title = titleFor(ctx, userText);
   if (!title) return undefined;
   return () => {
     setTimeout(() => {
+      if (rt.rec.title) return;
       if (ctx.store.titleTaken(title, rt.rec.id)) {
         ctx.log(`INFO agent.title_generator: title "${title}" collides with another session; skipped`);
         return;
@@ -74,16 +89,27 @@ function scheduleTitle(ctx: Ctx, rt: Runtime): (() => void) | undefined {
   };
 }
 
+const usageOf = (u: { input: number; output: number }) => ({
+  cachedReadTokens: 0,
+  inputTokens: u.input,
+  outputTokens: u.output,
+  thoughtTokens: 0,
+  totalTokens: u.input + u.output,
+});
+
 export async function handlePrompt(ctx: Ctx, deps: PromptDeps, sessionId: string, blocks: Block[]): Promise<Reply> {
   const rt = deps.runtime(sessionId);
   if (!rt) return { result: { stopReason: 'refusal' } };
   const input = readInput(blocks);
   if (!input.hasContent) return { result: { stopReason: 'end_turn' } };
 
-  // /steer on an idle session runs its text as a normal prompt.
-  const steer = /^\/steer\s+(\S[\s\S]*)$/.exec(input.text);
-  if (input.textOnly && steer && !rt.running) input.text = steer[1]!.trim();
-  else if (input.textOnly && input.text.startsWith('/')) {
+  // An idle /steer runs as a prompt: the cancelled prompt + the guidance, else the guidance alone.
+  const steer = input.textOnly ? /^\/steer(?:\s+([\s\S]*))?$/.exec(input.text) : null;
+  const guidance = steer?.[1]?.trim() ?? '';
+  if (steer && guidance && !rt.running) {
+    input.text = rt.interrupted ? `${rt.interrupted}\n\nUser correction/guidance after interrupt: ${guidance}` : guidance;
+    rt.interrupted = '';
+  } else if (input.textOnly && input.text.startsWith('/')) {
     const reply = slashCommand(ctx, rt, input.text, (id) => deps.switchModel(rt, id));
     if (reply !== null) {
       sendUpdate(ctx, sessionId, textChunk('agent_message_chunk', reply));
@@ -94,49 +120,54 @@ export async function handlePrompt(ctx: Ctx, deps: PromptDeps, sessionId: string
 
   if (rt.running) {
     if (ctx.settings.v21) throw internalError('Session is busy');
-    rt.queue.push(blocks);
+    // Only the text is queued (an image-only prompt becomes "[Image attachment]").
+    rt.queue.push(input.text || '[Image attachment]');
     sendUpdate(ctx, sessionId, textChunk('agent_message_chunk', `Queued for the next turn. (${rt.queue.length} queued)`));
     return { result: { stopReason: 'end_turn' } };
   }
 
   rt.running = true;
   rt.cancelled = false;
+  rt.currentPrompt = input.text || '[Image attachment]';
   ctx.log(`INFO acp_adapter.server: Prompt on session ${sessionId}: ${input.text.slice(0, 100)}`);
   let title: (() => void) | undefined;
   let result;
   try {
-    result = await runTurn(ctx, rt, input);
-    if (result.usage) {
-      rt.usage.input += result.calls * TOKENS_PER_CALL.input;
-      rt.usage.output += result.calls * TOKENS_PER_CALL.output;
+    // Cold start: the first model call of a process assembles the huge prompt.
+    if (ctx.started.prompts++ === 0 && ctx.settings.firstPromptDelayMs > 0) {
+      ctx.log(`INFO acp_adapter.server: cold start: the first model call takes ${ctx.settings.firstPromptDelayMs} ms`);
+      await sleep(ctx.settings.firstPromptDelayMs);
     }
+    result = await runTurn(ctx, rt, input);
+    rt.usage.input += result.calls * TOKENS_PER_CALL.input;
+    rt.usage.output += result.calls * TOKENS_PER_CALL.output;
     persist(ctx, rt);
-    if (result.finalText) title = scheduleTitle(ctx, rt);
+    title = scheduleTitle(ctx, rt, input.text, result.finalText);
   } finally {
     rt.running = false;
+    rt.currentPrompt = '';
   }
+  const reported = { ...rt.usage };
 
   // Queued prompts run inside this request, echoed as user messages; this response comes last.
   while (rt.queue.length) {
     const next = rt.queue.shift()!;
-    const echo = readInput(next as Block[]).text || '[Image attachment]';
-    sendUpdate(ctx, sessionId, textChunk('user_message_chunk', echo));
-    const inner = await handlePrompt(ctx, deps, sessionId, next as Block[]);
+    sendUpdate(ctx, sessionId, textChunk('user_message_chunk', next));
+    const inner = await handlePrompt(ctx, deps, sessionId, [{ type: 'text', text: next }]);
     await inner.after?.();
   }
 
   sendUsageUpdate(ctx, rt);
   const res: Record<string, unknown> = { stopReason: result.stop };
-  if (result.usage) {
-    const { input: i, output: o } = rt.usage;
-    res.usage = result.stop === 'cancelled' ? ZERO_USAGE : { cachedReadTokens: 0, inputTokens: i, outputTokens: o, thoughtTokens: 0, totalTokens: i + o };
-  }
+  if (result.usage) res.usage = usageOf(reported);
   return { result: res, after: title };
 }
 
 export function handleCancel(ctx: Ctx, sessionId: string): void {
   const rt = ctx.runtimes.get(sessionId);
   if (!rt || !rt.running) return;
+  // The next idle /steer replays this prompt with its guidance (Zed's interrupt salvage).
+  if (rt.currentPrompt) rt.interrupted = rt.currentPrompt;
   rt.cancelled = true;
   for (const wake of [...rt.wake]) wake();
   ctx.log(`INFO acp_adapter.server: Cancelled session ${sessionId}`);

@@ -1,9 +1,11 @@
 /**
- * session/load and session/resume replay (Hermes' _replay_session_history): the whole
- * history as updates, tool calls paired correctly with the PROVIDER's ids (`call_…`),
- * texts whole and stripped, todo results followed by their plan.
+ * session/load and session/resume replay (Hermes' _replay_session_history over the agent's
+ * history): tool calls paired correctly with the PROVIDER's ids (`call_…`), completions
+ * rendered from the raw results (so a denied write replays as failed), texts whole and
+ * stripped, todo results followed by their plan.
  */
 import { randomUUID } from 'node:crypto';
+import { jsonLoadsMaybe } from './pyjson.js';
 import { textChunk } from './runtime.js';
 import type { HistoryMessage } from './state.js';
 import { planUpdate, toolDone, toolStart, type Todo, type Update } from './tools.js';
@@ -25,8 +27,10 @@ export function replayUpdates(history: HistoryMessage[], withMessageIds: boolean
     } else {
       const call = calls.get(m.tool_call_id);
       calls.delete(m.tool_call_id);
-      out.push(toolDone(m.tool_call_id, call?.name ?? m.tool_name, m.content, m.status));
-      if (m.tool_name === 'todo' && call) out.push(planUpdate(call.args.todos as Todo[]));
+      const name = call?.name ?? m.tool_name;
+      out.push(toolDone(m.tool_call_id, name, m.content, call?.args ?? {}));
+      const todos = (jsonLoadsMaybe(m.content) as { todos?: Todo[] } | undefined)?.todos;
+      if (name === 'todo' && Array.isArray(todos)) out.push(planUpdate(todos));
     }
   }
   return out;

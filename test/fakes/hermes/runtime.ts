@@ -1,11 +1,12 @@
 /**
  * Per-process state: the shared context and one Runtime per live session (Hermes'
  * SessionState + AIAgent). Runtime-only fields (mode, MCP servers, cumulative usage,
- * context size) are NOT persisted, exactly the facts clients trip over.
+ * context size, the live history) are NOT persisted, exactly the facts clients trip over.
  */
 import type { HermesConfig, Settings } from './config.js';
+import { messagesTokens } from './history.js';
 import type { Peer } from './rpc.js';
-import type { SessionRecord, Store } from './state.js';
+import type { HistoryMessage, SessionRecord, Store } from './state.js';
 
 export interface McpServerSpec {
   name: string;
@@ -16,14 +17,24 @@ export interface McpServerSpec {
 
 export interface Runtime {
   rec: SessionRecord;
+  /** The agent's in-memory history: like rec.history, but failed user messages merged. */
+  history: HistoryMessage[];
   mode: string;
   mcp: Map<string, McpServerSpec>;
-  /** Cumulative for this agent instance; reset by set_model and by a restart. */
+  /** Cumulative successful model calls of this agent instance; reset by set_model and restart. */
   usage: { input: number; output: number };
   contextSize: number;
+  /** The agent built its system prompt (first model call): `used` estimates grow by it. */
+  promptBuilt: boolean;
   running: boolean;
   cancelled: boolean;
-  queue: unknown[][];
+  /** Text of the running prompt; copied to `interrupted` by a cancel. */
+  currentPrompt: string;
+  /** A cancelled prompt's text: the next idle /steer replays it (until a /steer consumes it). */
+  interrupted: string;
+  /** A /steer that arrived mid-turn: lands in the next tool result, else is lost. */
+  pendingSteer: string | null;
+  queue: string[];
   /** Wakes cancellable pauses when session/cancel arrives. */
   wake: Set<() => void>;
   allowSession: Set<string>;
@@ -37,6 +48,10 @@ export interface Ctx {
   runtimes: Map<string, Runtime>;
   counters: { perm: number; edit: number };
   allowAlways: Set<string>;
+  /** Cold-start bookkeeping: agents built and prompts run by this process. */
+  started: { agents: number; prompts: number };
+  /** The learned context limit read from context_length_cache.yaml at start (aux compression model). */
+  auxContext: number | null;
   log: (line: string) => void;
 }
 
@@ -46,12 +61,17 @@ export const TOKENS_PER_CALL = { input: 1200, output: 34 };
 export function newRuntime(rec: SessionRecord): Runtime {
   return {
     rec,
+    history: structuredClone(rec.history),
     mode: 'default',
     mcp: new Map(),
     usage: { input: 0, output: 0 },
     contextSize: CONTEXT_SIZE,
+    promptBuilt: false,
     running: false,
     cancelled: false,
+    currentPrompt: '',
+    interrupted: '',
+    pendingSteer: null,
     queue: [],
     wake: new Set(),
     allowSession: new Set(),
@@ -81,10 +101,15 @@ export function textChunk(kind: string, text: string, messageId?: string): Recor
   return u;
 }
 
-/** Rough request-size estimate, like Hermes' estimate_request_tokens_rough. */
+/** The MCP tools each server adds (FastMCP with resources and prompts: 2 tools + 4 utilities). */
+export const MCP_TOOLS = ['add', 'echo', 'get_prompt', 'list_prompts', 'list_resources', 'read_resource'];
+
+/**
+ * estimate_request_tokens_rough: tool schemas (8754 with the 15 built-in tools, ~43 per MCP
+ * tool), the system prompt once built (~1429), then the messages (chars / 4).
+ */
 export function contextUsed(rt: Runtime): number {
-  const chars = rt.rec.history.reduce((n, m) => n + m.content.length, 0);
-  return 8754 + rt.rec.history.length * 180 + Math.ceil(chars / 4);
+  return 8754 + 43 * MCP_TOOLS.length * rt.mcp.size + (rt.promptBuilt ? 1429 : 0) + messagesTokens(rt.history);
 }
 
 export function sendUsageUpdate(ctx: Ctx, rt: Runtime): void {
@@ -110,3 +135,6 @@ export function pause(rt: Runtime, ms: number): Promise<void> {
     rt.wake.add(done);
   });
 }
+
+/** A plain delay (cold-start costs): not cut short by anything. */
+export const sleep = (ms: number): Promise<void> => (ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve());

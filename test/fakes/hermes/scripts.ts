@@ -1,79 +1,140 @@
 /**
- * The fake model's steering words, as in the recorded fixtures (TOOLS, EDIT2, DANGER,
- * TODO, THINK, SLOW, OVERFLOW, AUTHFAIL) plus extras for tests: WRITE <path>,
- * RUN <cmd>, MAXITER, MCP [tool]. Each returns overrides for the turn result.
+ * What the fake model does for each keyword and `[[token]]` (research fake_openai.py's
+ * decide(), step by step): TOOLS, TOOLSLOW, RUN <cmd>, WRITE <path>, EDIT2, DANGER, TODO,
+ * THINK, SLOW, OVERFLOW, AUTHFAIL, MCP [tool], the emulator's MAXITER, and the tokens
+ * [[bash: C]] [[read: P]] [[write: P | text]] [[error: N | msg]] [[slow: N | ms]] [[think: T]].
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { terminal, writeFile } from './actions.js';
-import { compact } from './compaction.js';
-import { pause } from './runtime.js';
+import type { Pick } from './model.js';
+import { overflow } from './overflow.js';
+import { MCP_TOOLS } from './runtime.js';
 import * as T from './tools.js';
-import type { Turn, TurnInput, TurnResult } from './turn.js';
+import type { Turn, TurnInput } from './turn.js';
 
-export type Script = (t: Turn, input: TurnInput) => Promise<Partial<TurnResult> | void>;
+type Handler = (t: Turn, arg: string, input: TurnInput, userText: string) => Promise<void>;
 
-export const SCRIPTS: Array<[RegExp, Script]> = [
-  [/^TOOLS\b/, async (t) => {
+function readFile(t: Turn, target: string): Promise<void> {
+  const path = resolve(t.cwd, target);
+  return t.tool('read_file', { path }, async () => {
+    const c = existsSync(path) ? readFileSync(path, 'utf8') : null;
+    return { raw: T.readRaw(path, c, c === null ? 0 : statSync(path).size), live: false };
+  });
+}
+
+/** HTTP errors come back as `HTTP <status>: <provider message>` (the message verbatim). */
+function httpError(t: Turn, status: number, message?: string): void {
+  t.fail(`HTTP ${status}: ${message || (status === 401 ? t.ctx.settings.authError : `Fake model: error ${status}`)}`);
+}
+
+const done = (t: Turn) => t.say(`Done: ${t.lastRaw.slice(0, 80)}`);
+
+const KEYWORD: Record<string, Handler> = {
+  TOOLS: async (t) => {
     const steps = [
-      () => t.tool('read_file', { path: resolve(t.cwd, 'notes.txt') }, async () => {
-        const p = resolve(t.cwd, 'notes.txt');
-        const c = existsSync(p) ? readFileSync(p, 'utf8') : null;
-        return { result: T.readResult(p, c), status: c === null ? 'failed' : 'completed', live: false };
-      }),
+      () => readFile(t, 'notes.txt'),
       () => terminal(t, 'echo hello-from-terminal'),
       () => writeFile(t, 'out.txt', 'written by fake model\n'),
       () => t.say('All three tools ran. Done.'),
     ];
     for (const step of steps) if (!t.rt.cancelled) await step();
-  }],
-  [/^EDIT2\b/, async (t) => {
+  },
+  TOOLSLOW: async (t) => {
+    await terminal(t, 'sleep 4; echo slow-tool-done');
+    await t.say(`Slow tool finished. Last tool result: ${t.lastRaw.slice(0, 300)}`);
+  },
+  RUN: async (t, arg) => {
+    await terminal(t, arg.slice(3).trim());
+    await t.say('Command finished.');
+  },
+  WRITE: async (t, arg) => {
+    await writeFile(t, arg.slice(5).trim().split(/\s+/)[0] || 'out.txt', 'written by fake model\n');
+    await t.say('Write finished.');
+  },
+  EDIT2: async (t) => {
     await writeFile(t, 'out2.txt', 'second file\n');
-    if (!t.rt.cancelled) await t.say('Second edit done.');
-  }],
-  [/^WRITE\s+(\S+)/, async (t, input) => {
-    await writeFile(t, /^WRITE\s+(\S+)/.exec(input.text)![1]!, 'written by fake model\n');
-    if (!t.rt.cancelled) await t.say('Write finished.');
-  }],
-  [/^DANGER\b/, async (t) => {
+    await t.say('Second edit done.');
+  },
+  DANGER: async (t) => {
     await terminal(t, `rm -rf ${resolve(t.cwd, 'junkdir')}`);
-    if (!t.rt.cancelled) await t.say('Dangerous step finished.');
-  }],
-  [/^RUN\s+\S/, async (t, input) => {
-    await terminal(t, input.text.replace(/^RUN\s+/, ''));
-    if (!t.rt.cancelled) await t.say('Command finished.');
-  }],
-  [/^TODO\b/, async (t) => {
-    await t.tool('todo', { todos: T.TODOS }, async () => ({
-      result: T.todoResult(T.TODOS), status: 'completed', live: true, extra: [T.planUpdate(T.TODOS)],
-    }));
-    if (!t.rt.cancelled) await t.say('Plan recorded.');
-  }],
-  [/^THINK\b/, (t) => t.say('Thought about it: the answer is 42. ', { thought: 'Let me think about this carefully. ' })],
-  [/^SLOW\b/, (t) => t.say('This reply streams slowly so you can cancel it before it ends.', { delay: t.ctx.settings.slowMs })],
-  [/^OVERFLOW\b/, async (t) => {
-    await pause(t.rt, t.ctx.settings.delayMs * 5); // the compression attempts
-    t.once('Context length exceeded: max compression attempts (3) reached.');
-    if (t.rt.rec.history.length > 6) t.rt.rec.history = compact(t.rt.rec.history, 6);
-    t.rt.contextSize = 8192;
-    return { usage: false };
-  }],
-  [/^AUTHFAIL\b/, async (t) => {
-    t.once('HTTP 401: Incorrect API key provided: sk-local***');
-    return { usage: false };
-  }],
-  [/^MAXITER\b/, async (t) => {
+    await t.say('Dangerous step finished.');
+  },
+  TODO: async (t) => {
+    await t.tool('todo', { todos: T.TODOS }, async () => ({ raw: T.todoRaw(T.TODOS), live: true, extra: [T.planUpdate(T.TODOS)] }));
+    await t.say('Plan recorded.');
+  },
+  THINK: (t) => t.say('Thought about it: the answer is 42. ', { thought: 'Let me think about this carefully. ' }),
+  SLOW: (t) => t.say('This reply streams slowly so you can cancel it before it ends.', { delay: t.ctx.settings.slowMs }),
+  OVERFLOW: (t) => overflow(t),
+  AUTHFAIL: async (t) => httpError(t, 401),
+  MCP: async (t, arg, _input, userText) => {
+    // The research MCP server ("mini"): echo(text) → "<server>-echo: <text>", add(a=1, b=2). The
+    // emulator starts no server, so it cannot list other tools: it trusts the name the prompt
+    // gives right after "MCP" (the research fake falls back to the first tool offered).
+    const named = [/^MCP\s+(\w+)/.exec(arg)?.[1], ...[...userText.matchAll(/\bMCP\s+(\w+)/g)].map((m) => m[1])].filter((w): w is string => !!w);
+    const want = named.find((w) => MCP_TOOLS.includes(w)) ?? [...userText.matchAll(/\bMCP\s+(\w+)/g)][0]?.[1] ?? 'echo';
+    const server = [...t.rt.mcp.keys()][0];
+    if (!server) return t.say('No MCP tools are available in this session.');
+    const name = `mcp__${server}__${want}`;
+    const args: Record<string, unknown> = want === 'echo' ? { text: 'hi' } : {};
+    const result = want === 'echo' ? `${server}-echo: ${String(args.text)}` : want === 'add' ? '3' : `${want} called (emulated; no MCP server was started)`;
+    await t.tool(name, args, async () => ({ raw: T.mcpRaw(name, { result, structuredContent: { result } }), live: true }));
+    await t.say(`MCP tool ${name} answered: ${t.lastRaw.slice(0, 200)}`);
+  },
+  MAXITER: async (t) => {
     for (let i = 1; i <= 3 && !t.rt.cancelled; i++) await terminal(t, `echo iteration-${i}`);
     if (t.rt.cancelled) return;
     t.ctx.peer.writeRaw('⚠️  Reached maximum iterations (90). Requesting summary...');
     await t.say('Reached the iteration limit. Summary: ran 3 commands.');
-  }],
-  [/^MCP\b/, async (t, input) => {
-    const server = [...t.rt.mcp.keys()][0];
-    if (!server) return t.say('No MCP tools are available in this session.');
-    const tool = /^MCP\s+(\w+)/.exec(input.text)?.[1] ?? 'echo';
-    const name = `mcp__${server}__${tool}`;
-    await t.tool(name, {}, async () => ({ result: `${name} result (emulated; no MCP server was started)`, status: 'completed', live: true }));
-    if (!t.rt.cancelled) await t.say(`MCP tool ${name} answered.`);
-  }],
-];
+  },
+};
+
+const partition = (s: string): [string, string | null] => {
+  const i = s.indexOf('|');
+  return i < 0 ? [s, null] : [s.slice(0, i), s.slice(i + 1)];
+};
+
+const TOKEN: Record<string, Handler> = {
+  bash: async (t, val) => {
+    await terminal(t, val);
+    await done(t);
+  },
+  read: async (t, val) => {
+    await readFile(t, val);
+    await done(t);
+  },
+  write: async (t, val) => {
+    const [path, content] = partition(val);
+    await writeFile(t, path.trim(), content === null ? 'Written by the fake model.\n' : content.trim().replace(/\\n/g, '\n'));
+    await done(t);
+  },
+  error: async (t, val) => {
+    const [code, msg] = partition(val);
+    const status = Number.parseInt(code.trim(), 10);
+    httpError(t, Number.isFinite(status) ? status : 400, msg?.trim());
+  },
+  slow: async (t, val) => {
+    const [n, ms] = partition(val);
+    const count = Math.max(1, Math.min(Number.parseInt(n.trim(), 10) || 10, 10_000));
+    const delay = ms === null ? 100 : Number.parseInt(ms.trim(), 10) || 100;
+    const pieces = Array.from({ length: count }, (_, i) => `chunk ${i + 1}/${count} `);
+    await t.say(pieces.join(''), { delay, pieces });
+  },
+  think: (t, _val, _input, userText) => t.say(`You said: ${userText.trim()}`),
+};
+
+async function echo(t: Turn, input: TurnInput, userText: string): Promise<void> {
+  if (input.images.length) {
+    const what = `${input.images.length} image(s) (${input.images.join(', ')})`;
+    return t.say(t.ctx.cfg.supportsVision ? `Image forwarded to the model: ${what}. I can see it.` : `Image described by the auxiliary model: ${what}. The model did not see it.`);
+  }
+  const att = input.attachments.length ? ` (attachments: ${input.attachments.join(', ')})` : '';
+  return t.say(`Hello from the fake model! You said: ${userText.trim()}${att}`);
+}
+
+export function runScript(t: Turn, pick: Pick, input: TurnInput, userText: string): Promise<void> {
+  if (pick.kind === 'kw') return KEYWORD[pick.name]!(t, pick.arg, input, userText);
+  if (pick.kind === 'token') return TOKEN[pick.name]!(t, pick.arg, input, userText);
+  return echo(t, input, userText);
+}

@@ -17,7 +17,7 @@ export interface ToolCallRec {
 export type HistoryMessage =
   | { role: 'user'; content: string }
   | { role: 'assistant'; content: string; reasoning?: string; tool_calls?: ToolCallRec[] }
-  | { role: 'tool'; tool_call_id: string; tool_name: string; content: string; status: 'completed' | 'failed' };
+  | { role: 'tool'; tool_call_id: string; tool_name: string; content: string };
 
 export interface SessionRecord {
   id: string;
@@ -31,6 +31,8 @@ export interface SessionRecord {
   lastActive: number;
   /** Counter for provider tool-call ids (`call_<tool>_<n>`). */
   toolSeq: number;
+  /** The rows on disk. A failed turn's user message and the prompts merged into it later
+   * stay separate rows here; the live agent's history (Runtime.history) holds them merged. */
   history: HistoryMessage[];
 }
 

@@ -107,7 +107,8 @@ export class HermesClient {
   /** Sends a request and resolves with its response frame (result or error). */
   request(method: string, params: Msg = {}): Promise<Msg> {
     const id = this.nextId++;
-    const p = this.waitFor((m) => m.id === id && !('method' in m), `response ${id} (${method})`);
+    // From the current mark: a replayed fixture may have used the same ids before.
+    const p = this.waitFor((m) => m.id === id && !('method' in m), `response ${id} (${method})`, this.mark());
     this.send({ jsonrpc: '2.0', id, method, params });
     return p;
   }

@@ -10,20 +10,50 @@ type Rule = [field: string, kind: Kind, required: boolean];
 const RULES: Record<string, Rule[]> = {
   initialize: [['protocolVersion', 'int', true]],
   authenticate: [['methodId', 'string', true]],
-  'session/new': [['cwd', 'string', true], ['mcpServers', 'array', true]],
-  'session/load': [['mcpServers', 'array', true], ['cwd', 'string', true], ['sessionId', 'string', true]],
-  'session/resume': [['sessionId', 'string', true], ['cwd', 'string', true], ['mcpServers', 'array', false]],
-  'session/fork': [['sessionId', 'string', true], ['cwd', 'string', true], ['mcpServers', 'array', false]],
-  'session/list': [['cwd', 'string', false], ['cursor', 'string', false]],
-  'session/prompt': [['sessionId', 'string', true], ['prompt', 'array', true]],
+  'session/new': [
+    ['cwd', 'string', true],
+    ['mcpServers', 'array', true],
+  ],
+  'session/load': [
+    ['mcpServers', 'array', true],
+    ['cwd', 'string', true],
+    ['sessionId', 'string', true],
+  ],
+  'session/resume': [
+    ['sessionId', 'string', true],
+    ['cwd', 'string', true],
+    ['mcpServers', 'array', false],
+  ],
+  'session/fork': [
+    ['sessionId', 'string', true],
+    ['cwd', 'string', true],
+    ['mcpServers', 'array', false],
+  ],
+  'session/list': [
+    ['cwd', 'string', false],
+    ['cursor', 'string', false],
+  ],
+  'session/prompt': [
+    ['sessionId', 'string', true],
+    ['prompt', 'array', true],
+  ],
   'session/cancel': [['sessionId', 'string', true]],
-  'session/set_mode': [['sessionId', 'string', true], ['modeId', 'string', true]],
-  'session/set_model': [['sessionId', 'string', true], ['modelId', 'string', true]],
-  'session/set_config_option': [['sessionId', 'string', true], ['configId', 'string', true]],
+  'session/set_mode': [
+    ['sessionId', 'string', true],
+    ['modeId', 'string', true],
+  ],
+  'session/set_model': [
+    ['sessionId', 'string', true],
+    ['modelId', 'string', true],
+  ],
+  'session/set_config_option': [
+    ['sessionId', 'string', true],
+    ['configId', 'string', true],
+  ],
   'session/close': [['sessionId', 'string', true]],
 };
 
-const URL = 'https://errors.pydantic.dev/2.11/v/';
+const URL = 'https://errors.pydantic.dev/2.13/v/';
 const err = (type: string, loc: Array<string | number>, msg: string, input: unknown) => ({ type, loc, msg, input, url: URL + type });
 
 function check(kind: Kind, v: unknown, loc: Array<string | number>): object | null {

@@ -8,7 +8,7 @@ describe('config.yaml lint', () => {
     expect(summarizeConfig('provider: nous\nmodel: hermes-5\n')).toMatchObject({ provider: { value: 'nous' }, model: { value: 'hermes-5' } });
   });
 
-  it('reads any YAML layout (flow maps, quoted keys, anchors) and keeps each value\'s line', () => {
+  it("reads any YAML layout (flow maps, quoted keys, anchors) and keeps each value's line", () => {
     expect(summarizeConfig('defaults: &d\n  provider: openai\nmodel:\n  <<: *d\n  "default": gpt-5\n')).toMatchObject({ model: { value: 'gpt-5', line: 5 } });
     expect(summarizeConfig('# c\n\nmodel: { provider: ollama-cloud, default: "gpt-oss:120b", supports_vision: false }\n')).toEqual({
       provider: { value: 'ollama-cloud', line: 3 },
@@ -21,7 +21,12 @@ describe('config.yaml lint', () => {
 
   it('broken YAML is one issue at its line (Hermes could not load it either)', () => {
     expect(lintHermesConfig('model:\n  provider: custom\n  - x\n')).toEqual([
-      { code: 'yaml_syntax', line: 3, message: expect.stringMatching(/^config\.yaml is not valid YAML: .+\.$/), fix: 'Fix config.yaml at that line (or run `hermes setup` to write a new one).' },
+      {
+        code: 'yaml_syntax',
+        line: 3,
+        message: expect.stringMatching(/^config\.yaml is not valid YAML: .+\.$/),
+        fix: 'Fix config.yaml at that line (or run `hermes setup` to write a new one).',
+      },
     ]);
   });
 

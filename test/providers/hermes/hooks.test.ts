@@ -48,7 +48,9 @@ describe('linking Hermes synthetic permission ids to announced tool calls', () =
   });
 
   it('edit-approval-N → the open edit call on the same path (rawInput, diff content or title)', () => {
-    expect(linkHermesPermission({ toolCallId: 'edit-approval-1', rawInput: { tool: 'write_file', arguments: { path: '/w/out.txt' } } }, { openToolCalls: open })).toBe('tc-cccccccccccc');
+    expect(linkHermesPermission({ toolCallId: 'edit-approval-1', rawInput: { tool: 'write_file', arguments: { path: '/w/out.txt' } } }, { openToolCalls: open })).toBe(
+      'tc-cccccccccccc',
+    );
     expect(linkHermesPermission({ toolCallId: 'edit-approval-2', content: [{ type: 'diff', path: '/w/out.txt', newText: 'x' }] }, { openToolCalls: open })).toBe('tc-cccccccccccc');
     expect(linkHermesPermission({ toolCallId: 'edit-approval-3', title: 'Approve edit: /w/out.txt' }, { openToolCalls: open })).toBe('tc-cccccccccccc');
   });
@@ -70,7 +72,9 @@ describe('other Hermes switches', () => {
   });
 
   it('explains "No LLM provider configured" as `hermes setup`', () => {
-    const e = new WireError(-32603, 'Internal error', { details: 'No LLM provider configured. Run `hermes model` to select a provider, or run `hermes setup` for first-time configuration.' });
+    const e = new WireError(-32603, 'Internal error', {
+      details: 'No LLM provider configured. Run `hermes model` to select a provider, or run `hermes setup` for first-time configuration.',
+    });
     expect(hermesSetupError(e, {})?.message).toBe('Hermes has no model provider configured. Run `hermes setup` to pick a model and add a key.');
     expect(hermesSetupError(e, { profile: 'work' })?.message).toMatch(/`hermes -p work setup`/);
     expect(hermesSetupError(new WireError(-32602, 'Invalid params'), {})).toBeUndefined();
@@ -86,7 +90,10 @@ describe('other Hermes switches', () => {
   });
 
   it('says when an image will only reach the model as a description', () => {
-    const img = [{ type: 'text', text: 'see' }, { type: 'image', data: 'x', mimeType: 'image/png' }];
+    const img = [
+      { type: 'text', text: 'see' },
+      { type: 'image', data: 'x', mimeType: 'image/png' },
+    ];
     const caps = { image: true, audio: false, embeddedContext: false };
     expect(hermesHooks({ supportsVision: false }).mapPrompt!(img, caps).notices.map((n) => n.code)).toEqual(['image_described']);
     expect(hermesHooks({ supportsVision: true }).mapPrompt!(img, caps).notices).toEqual([]);

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listProfiles, parseProfileList, scanProfiles } from '../../../src/providers/hermes/profiles.js';
-import { runCommand } from '../../../src/providers/run.js';
+import { runProgram } from '../../../src/providers/run.js';
 import { CONFIG, cleanup, hermesAt, isolatedEnv, script, tempDir } from '../helpers.js';
 
 afterEach(cleanup);
@@ -40,7 +40,7 @@ describe('Hermes profiles', () => {
     const root = tempDir('hermes-');
     writeFileSync(join(root, 'config.yaml'), CONFIG);
     const ctx = isolatedEnv({ env: { HERMES_HOME: root } });
-    const created = await runCommand(bin, ['profile', 'create', 'work', '--clone'], { parentEnv: ctx.env, inherit: ['HERMES_HOME'] });
+    const created = await runProgram(bin, ['profile', 'create', 'work', '--clone'], { parentEnv: ctx.env, inherit: ['HERMES_HOME'] });
     expect(created.stdout).toMatch(/Profile 'work' created/);
     mkdirSync(join(root, 'profiles', 'only-on-disk'), { recursive: true });
     const r = await listProfiles(ctx, { command: bin });

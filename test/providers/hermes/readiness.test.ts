@@ -72,7 +72,7 @@ describe('Hermes readiness', () => {
     script(join(bin, 'hermes'), 'echo "Traceback (most recent call last):" >&2; echo "ModuleNotFoundError: No module named hermes" >&2; exit 1');
     const broken = await hermesReadiness(isolatedEnv({ env: { PATH: `${bin}:/usr/bin:/bin` } }));
     expect(broken.gaps[0]).toMatchObject({ code: 'version_failed' });
-    expect(broken.gaps[0]!.message).toBe('`hermes --version` failed: Traceback (most recent call last):.');
+    expect(broken.gaps[0]!.message).toBe('`hermes --version` failed: ModuleNotFoundError: No module named hermes.');
     const bad = await hermesReadiness(isolatedEnv({ env: { HERMES_BIN: '/no/such/hermes' } }));
     expect(bad.gaps[0]).toMatchObject({ code: 'not_executable' });
     expect(bad.gaps[0]!.message).toMatch(/HERMES_BIN is set to \/no\/such\/hermes/);

@@ -16,7 +16,12 @@ function profile() {
   mkdirSync(home, { recursive: true });
   const own = { 'config.yaml': 'model:\n  provider: custom\n', '.env': 'OPENAI_API_KEY=sk-x\n', 'SOUL.md': 'You are kind.\n' };
   for (const [f, t] of Object.entries(own)) writeFileSync(join(home, f), t);
-  const digest = () => Object.keys(own).map((f) => createHash('sha256').update(readFileSync(join(home, f))).digest('hex'));
+  const digest = () =>
+    Object.keys(own).map((f) =>
+      createHash('sha256')
+        .update(readFileSync(join(home, f)))
+        .digest('hex'),
+    );
   return { home, digest };
 }
 

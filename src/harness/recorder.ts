@@ -1,0 +1,328 @@
+/**
+ * Writes a live session into the store as it happens: every frame (the bytes as they crossed the
+ * pipe), entry, turn and permission decision. It sits above the store because it knows what
+ * sessions and permissions say; the store only keeps rows.
+ *
+ * Batching: work is queued and committed in ONE transaction per event-loop tick (setImmediate),
+ * immediately when `maxBatch` frames are pending, and synchronously on every `turn.ended`. With
+ * WAL each commit survives process death, so a SIGKILL loses at most the frames that arrived in
+ * the current tick. Entry updates are coalesced per tick (a streamed reply updates one entry per
+ * chunk; only its last state in the tick is written).
+ *
+ * Sequence numbers are allocated inside the commit, under the write lock (BEGIN IMMEDIATE), from
+ * what is on disk: another process writing the same session's log (it should hold the lease; see
+ * leases) can never make a batch collide and vanish. A batch that cannot be written is never
+ * silent: it is counted, logged and reported through `onError` (the harness surfaces it).
+ */
+import { redactFrame } from '../protocol/redact.js';
+import type { Frame, Logger } from '../protocol/types.js';
+import type { PermissionDecisionEvent } from '../permission/types.js';
+import type { SessionEvent } from '../session/events.js';
+import type { Entry } from '../thread/types.js';
+import { StoreError, storeErrorFrom, type AuditInput, type Store, type ThreadMeta } from '../store/index.js';
+
+export interface RecorderOptions {
+  /** The Talaria session id (a row in `sessions`) everything is recorded under. */
+  sessionKey: string;
+  /** When set, events of other agent sessions are ignored (for a client-wide subscription). */
+  agentSessionId?: string;
+  /** Commit at once when this many frames are pending (default 256). */
+  maxBatch?: number;
+  /** Start the stored thread afresh (a new live Thread restarts entry indexes at 0). Default false. */
+  resetThread?: boolean;
+  /**
+   * The line stored for a frame (default storedLineOf: the bytes as received, secrets masked).
+   * The one place a frame's stored form is made.
+   */
+  storedLine?: (frame: Frame) => string;
+  logger?: Logger;
+  /** After each commit (the SIGKILL test and progress displays use it). */
+  onFlush?: (info: FlushInfo) => void;
+  /** A batch could not be written (it is dropped, counted and logged as well). */
+  onError?: (err: Error) => void;
+}
+
+export interface FlushInfo {
+  /** Frames committed by this flush. */
+  frames: number;
+  /** Seq of the last committed frame. */
+  lastSeq: number;
+  /** Entry rows written by this flush (after coalescing). */
+  entries: number;
+}
+
+export interface Recorder {
+  /** The frame tap: pass to session.subscribeFrames (or ClientOptions.onFrame for a whole connection). */
+  onFrame(frame: Frame): void;
+  /** The event tap: pass to session.subscribe / client.subscribe. */
+  onEvent(ev: SessionEvent): void;
+  /** Richer audit rows (subject, option kind): pass as ClientOptions.onPermissionDecision. Once used, it replaces the event-based audit. */
+  onPermissionDecision(ev: PermissionDecisionEvent): void;
+  /** Commits everything pending now. */
+  flush(): void;
+  /** Flushes and stops recording. */
+  close(): void;
+  /** Seq of the last committed frame. */
+  readonly lastSeq: number;
+  /** Frames queued but not committed yet. */
+  readonly pendingFrames: number;
+  /** Frames that never reached the disk (failed batches, or sent after the store closed). */
+  readonly lostFrames: number;
+  /** The first failure, kept (later ones are counted in lostFrames and logged). */
+  readonly error: Error | undefined;
+}
+
+/**
+ * Default stored form of a frame: exactly the line that crossed the pipe, unless it carries a
+ * secret (mcpServers env/headers, terminal/create env, authenticate…): then masked (redact.ts).
+ */
+export const storedLineOf = (frame: Frame): string => redactFrame(frame, frame.raw);
+
+type PendingTurn =
+  | { kind: 'start'; turnId: string; prompt: unknown[]; at: number }
+  | { kind: 'end'; turnId: string; stopReason: string; usage?: unknown; error?: unknown; at: number; durationMs: number };
+
+interface PendingFrame {
+  t: number;
+  dir: string;
+  line: string;
+}
+
+export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
+  const key = opts.sessionKey;
+  if (store.readOnly) throw storeErrorFrom(Object.assign(new Error(store.readOnlyReason ?? 'opened read-only'), { code: 'SQLITE_READONLY' }), store.path);
+  if (!store.sessions.get(key)) throw new StoreError('not_found', `no stored session ${key}`, { sessionId: key });
+  const maxBatch = Math.max(1, opts.maxBatch ?? 256);
+  const log = opts.logger;
+  const storedLine = opts.storedLine ?? storedLineOf;
+  const insertFrame = store.wire.insertRaw;
+
+  if (opts.resetThread) store.entries.clear(key);
+  let committedSeq = store.wire.lastSeq(key);
+  let meta: ThreadMeta = store.entries.getMeta(key) ?? { plan: null, availableCommands: [], context: {} };
+
+  // Pending work, all committed together.
+  let frames: PendingFrame[] = [];
+  let entries = new Map<number, Entry>();
+  let turns: PendingTurn[] = [];
+  let audits = new Map<string, AuditInput>();
+  let auditSeq = 0;
+  let metaDirty = false;
+  let title: string | undefined;
+  let touchedAt: number | undefined;
+  let scheduled: NodeJS.Immediate | undefined;
+  let closed = false;
+  /** The store closed under us: whatever arrives now is lost, and said so. */
+  let storeGone = false;
+  let richAudit = false;
+  let lostFrames = 0;
+  let firstError: Error | undefined;
+
+  const commit = store.db.transaction((): number => {
+    // Under the write lock: the last seq on disk is the last seq, whoever wrote it.
+    let seq = store.wire.lastSeq(key);
+    for (const f of frames) insertFrame(key, ++seq, f.t, f.dir, f.line);
+    const at = Date.now();
+    for (const [index, entry] of entries) store.entries.upsert(key, index, entry, at);
+    for (const t of turns) {
+      if (t.kind === 'start') store.turns.start(key, { turnId: t.turnId, prompt: t.prompt, startedAt: t.at });
+      else store.turns.end(key, { turnId: t.turnId, stopReason: t.stopReason, usage: t.usage, error: t.error, endedAt: t.at, durationMs: t.durationMs });
+    }
+    for (const a of audits.values()) store.permissions.audit(a, key);
+    if (metaDirty) store.entries.setMeta(key, meta, at);
+    if (title !== undefined) store.sessions.setTitle(key, title, at);
+    if (touchedAt !== undefined) store.sessions.touch(key, touchedAt);
+    return seq;
+  });
+
+  function failed(err: Error, frameCount: number): void {
+    lostFrames += frameCount;
+    firstError ??= err;
+    log?.error('store: recorder batch lost', { sessionId: key, frames: frameCount, error: err.message });
+    notify(opts.onError, err);
+  }
+
+  function flush(): void {
+    if (scheduled) {
+      clearImmediate(scheduled);
+      scheduled = undefined;
+    }
+    if (frames.length === 0 && entries.size === 0 && turns.length === 0 && audits.size === 0 && !metaDirty && title === undefined && touchedAt === undefined) return;
+    const n = frames.length;
+    const nEntries = entries.size;
+    let last: number;
+    try {
+      if (store.closed) throw new StoreError('closed', 'the store is closed');
+      last = commit.immediate();
+    } catch (err) {
+      // Dropped, not retried: holding batches would grow memory without bound while the disk is sick.
+      reset();
+      failed(err instanceof Error ? err : new Error(String(err)), n);
+      return;
+    }
+    committedSeq = last;
+    reset();
+    notify(opts.onFlush, { frames: n, lastSeq: last, entries: nEntries });
+  }
+
+  /** Callbacks run on the transport's stack or in a setImmediate: a throw must not escape there. */
+  function notify<T>(fn: ((v: T) => void) | undefined, v: T): void {
+    if (!fn) return;
+    try {
+      fn(v);
+    } catch (err) {
+      log?.error('store: recorder callback threw', { sessionId: key, error: String(err) });
+    }
+  }
+
+  function reset(): void {
+    frames = [];
+    entries = new Map();
+    turns = [];
+    audits = new Map();
+    metaDirty = false;
+    title = undefined;
+    touchedAt = undefined;
+  }
+
+  function schedule(): void {
+    if (scheduled === undefined) scheduled = setImmediate(flush);
+  }
+
+  function mine(agentSessionId: string | undefined): boolean {
+    return opts.agentSessionId === undefined || agentSessionId === opts.agentSessionId;
+  }
+
+  /** Work arriving after the store closed under the recorder: counted and reported once. */
+  function afterStoreClosed(frameCount: number): void {
+    if (lostFrames === 0 && firstError === undefined) failed(new StoreError('closed', 'the store was closed while the session was still recording'), frameCount);
+    else lostFrames += frameCount;
+  }
+
+  const rec: Recorder = {
+    onFrame(frame) {
+      if (closed) {
+        if (storeGone) afterStoreClosed(1);
+        return;
+      }
+      frames.push({ t: frame.t_ms, dir: frame.dir, line: storedLine(frame) });
+      if (frames.length >= maxBatch) flush();
+      else schedule();
+    },
+
+    onEvent(ev) {
+      if (!mine(ev.sessionId)) return;
+      if (closed) {
+        // A turn that ends after the store closed is a turn the store will not have.
+        if (storeGone && ev.type === 'turn.ended') afterStoreClosed(0);
+        return;
+      }
+      switch (ev.type) {
+        case 'entry.added':
+        case 'entry.updated':
+          entries.set(ev.index, ev.entry);
+          break;
+        case 'turn.started':
+          turns.push({ kind: 'start', turnId: ev.turnId, prompt: ev.prompt, at: ev.at });
+          meta = { ...meta, openTurnId: ev.turnId };
+          metaDirty = true;
+          touchedAt = ev.at;
+          break;
+        case 'turn.ended': {
+          const t: PendingTurn = { kind: 'end', turnId: ev.turnId, stopReason: ev.stopReason, at: ev.at, durationMs: ev.durationMs };
+          if (ev.usage !== undefined) t.usage = ev.usage;
+          if (ev.error !== undefined) t.error = ev.error;
+          turns.push(t);
+          if (meta.openTurnId === ev.turnId) {
+            const { openTurnId: _done, ...rest } = meta;
+            meta = rest;
+            metaDirty = true;
+          }
+          touchedAt = ev.at;
+          flush(); // on disk before later listeners (the turn's result) hear of it
+          return;
+        }
+        case 'session.closed':
+          flush();
+          return;
+        case 'permission.decided':
+          if (richAudit) return;
+          audits.set(ev.requestKey || 'a' + ++auditSeq, {
+            requestKey: ev.requestKey,
+            sessionId: ev.sessionId,
+            toolCallId: ev.toolCallId,
+            outcome: ev.outcome,
+            decidedBy: ev.decidedBy,
+            ...(ev.answeredBy !== undefined ? { answeredBy: ev.answeredBy } : {}),
+            ...(ev.rule !== undefined ? { rule: ev.rule } : {}),
+            reason: ev.reason,
+            at: ev.at,
+          });
+          break;
+        case 'plan.updated':
+          meta = { ...meta, plan: ev.plan as ThreadMeta['plan'] };
+          metaDirty = true;
+          break;
+        case 'commands.updated':
+          meta = { ...meta, availableCommands: ev.commands };
+          metaDirty = true;
+          break;
+        case 'mode.updated':
+          meta = { ...meta, currentModeId: ev.modeId };
+          metaDirty = true;
+          break;
+        case 'config.updated':
+          meta = { ...meta, configOptions: ev.configOptions };
+          metaDirty = true;
+          break;
+        case 'context.updated':
+          meta = { ...meta, context: ev.context as ThreadMeta['context'] };
+          metaDirty = true;
+          break;
+        case 'info.updated':
+          meta = { ...meta, ...(ev.title !== undefined ? { title: ev.title } : {}), ...(ev.updatedAt !== undefined ? { updatedAt: ev.updatedAt } : {}) };
+          metaDirty = true;
+          if (ev.title !== undefined) title = ev.title;
+          break;
+        default:
+          return; // state, queue, catalog, permission.asked, protocol errors: not persisted here
+      }
+      schedule();
+    },
+
+    onPermissionDecision(ev) {
+      if (closed || !mine(ev.sessionId)) return;
+      richAudit = true;
+      // Replaces the event-based row for the same request when it has not been committed yet.
+      audits.set(ev.requestKey || 'a' + ++auditSeq, ev);
+      schedule();
+    },
+
+    flush,
+
+    close() {
+      if (closed) return;
+      flush();
+      closed = true;
+      unregister();
+    },
+
+    get lastSeq() {
+      return committedSeq;
+    },
+    get pendingFrames() {
+      return frames.length;
+    },
+    get lostFrames() {
+      return lostFrames;
+    },
+    get error() {
+      return firstError;
+    },
+  };
+  const unregister = store.beforeClose(() => {
+    rec.close();
+    storeGone = true;
+  });
+  return rec;
+}

@@ -1,0 +1,14 @@
+/**
+ * talaria-acp/hermes — Hermes Agent support: the provider, finding the binary, readiness,
+ * profiles, the Talaria skill, config lint, and the model rows of its catalog.
+ */
+export { hermesProvider } from './providers/hermes/provider.js';
+export { findHermes } from './providers/hermes/binary.js';
+export type { HermesBinary } from './providers/hermes/binary.js';
+export { hermesReadiness } from './providers/hermes/readiness.js';
+export { listProfiles } from './providers/hermes/profiles.js';
+export type { HermesProfile } from './providers/hermes/profiles.js';
+export { installSkill } from './providers/hermes/skills.js';
+export { lintHermesConfig } from './providers/hermes/config-lint.js';
+export type { LintIssue } from './providers/hermes/config-lint.js';
+export { hermesModelRows } from './providers/hermes/catalog.js';

@@ -1,0 +1,11 @@
+/**
+ * Work nobody awaits (a close in the background, a cleanup after an exit) still ends somewhere:
+ * its failure is logged, never left as an unhandled rejection that would stop the program
+ * embedding Talaria.
+ */
+import type { Logger } from './types.js';
+
+export function background(work: PromiseLike<unknown> | undefined, logger: Logger, what: string, data?: Record<string, unknown>): void {
+  if (work === undefined) return;
+  Promise.resolve(work).then(undefined, (err: unknown) => logger.error(`${what} failed`, { ...data, error: err instanceof Error ? err.message : String(err) }));
+}

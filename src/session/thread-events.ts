@@ -1,0 +1,33 @@
+/**
+ * A reducer change → the session event it is: entries, plan, commands, mode, config, info and
+ * context. A mode or config change from the agent also moves the catalog's current choice.
+ */
+import type { ThreadChange } from '../thread/types.js';
+import { applyConfigOptionUpdate, applyCurrentMode } from './catalog.js';
+import type { EventBody, SessionCore } from './core.js';
+
+export function emitChange(s: SessionCore, c: ThreadChange): void {
+  switch (c.type) {
+    case 'entry.added':
+    case 'entry.updated':
+      return s.emit(c.type, { index: c.index, entry: c.entry });
+    case 'plan.updated':
+      return s.emit('plan.updated', { plan: c.plan });
+    case 'commands.updated':
+      return s.emit('commands.updated', { commands: c.commands });
+    case 'mode.updated':
+      s.emit('mode.updated', { modeId: c.modeId });
+      return s.setCatalog(applyCurrentMode(s.catalog, c.modeId));
+    case 'config.updated':
+      s.emit('config.updated', { configOptions: c.configOptions });
+      return s.setCatalog(applyConfigOptionUpdate(s.catalog, c.configOptions));
+    case 'info.updated': {
+      const body: EventBody<'info.updated'> = {};
+      if (c.title !== undefined) body.title = c.title;
+      if (c.updatedAt !== undefined) body.updatedAt = c.updatedAt;
+      return s.emit('info.updated', body);
+    }
+    case 'context.updated':
+      return s.emit('context.updated', { context: c.context });
+  }
+}

@@ -1,0 +1,229 @@
+/**
+ * Turns and the queue of one session. A turn is the `session/prompt` request: it starts the
+ * turn, its response ends it. Prompts sent while a turn runs are queued here (ACP has no steer;
+ * agents like Hermes would otherwise run them inside the running request) and sent when that
+ * turn ends. Cancel = `session/cancel` + pending permissions answered `cancelled` + the queue
+ * dropped; streamed text is kept. A turn's result always resolves, never rejects.
+ */
+import { randomUUID } from 'node:crypto';
+import { TalariaError } from '../protocol/errors.js';
+import type { CancelSettlement } from './cancel-settle.js';
+import { toBlocks, type EventBody, type PromptInput, type SessionCore } from './core.js';
+import { describeError } from './errors.js';
+import type { SessionEvent } from './events.js';
+import { defaultMapPrompt } from './hooks.js';
+import { reopenAtAgent } from './reopen.js';
+import { Turn, type TurnError, type TurnResult } from './turn.js';
+import { UsageTracker } from './usage.js';
+
+type Iterate = (until: Promise<unknown>, filter: (e: SessionEvent) => boolean) => AsyncIterableIterator<SessionEvent>;
+type PromptResponse = { stopReason?: string; usage?: unknown };
+
+export class TurnQueue {
+  private current: Turn | null = null;
+  private readonly queue: Turn[] = [];
+  private turnSeq = 0;
+  /** Turn ids stay unique across Session objects for one agent session (reloads, restarts): the store keys on them. */
+  private readonly turnPrefix = randomUUID().slice(0, 8);
+  private readonly usage: UsageTracker;
+  /** hooks.reopenAfterFailedTurn: the agent's session must be closed and resumed before the next prompt. */
+  private reopenPending = false;
+
+  constructor(
+    private readonly s: SessionCore,
+    private readonly settle: CancelSettlement,
+    private readonly iterate: Iterate,
+  ) {
+    this.usage = new UsageTracker(s.hooks.usageMode ?? 'per-turn');
+  }
+
+  get running(): Turn | null {
+    return this.current;
+  }
+
+  get queued(): readonly Turn[] {
+    return this.queue;
+  }
+
+  /** The agent reset its cumulative counters (Hermes: set_model, a new process). */
+  resetUsage(): void {
+    this.usage.reset();
+  }
+
+  prompt(input: PromptInput): Turn {
+    const { s } = this;
+    if (s.state === 'closed') throw new TalariaError('session_closed', `session ${s.id} is closed`);
+    if (s.state === 'failed') throw new TalariaError('session_failed', `session ${s.id} failed; it must be reloaded before prompting`);
+    const blocks = toBlocks(input);
+    if (blocks.length === 0) throw new TalariaError('invalid_argument', 'a prompt needs at least one content block');
+    const turn = new Turn(`turn-${this.turnPrefix}-${++this.turnSeq}`, blocks, this.iterate);
+    if (this.current) {
+      this.queue.push(turn);
+      s.emit('turn.queued', { turnId: turn.id, position: this.queue.length });
+    } else this.start(turn);
+    return turn;
+  }
+
+  /** Runs `turn` now; whatever goes wrong ends the turn (its result never rejects). */
+  private start(turn: Turn): void {
+    this.current = turn;
+    this.run(turn).catch((err: unknown) => this.failed(turn, err));
+  }
+
+  /** run() handles the agent's errors itself; this is a throwing hook (a provider's quirk code) or a bug. */
+  private failed(turn: Turn, err: unknown): void {
+    const { s } = this;
+    s.logger.error('turn failed unexpectedly', { sessionId: s.id, turnId: turn.id, error: String(err) });
+    if (turn.status === 'done') return;
+    const error = describeError(err);
+    const isDone = (): boolean => turn.status === 'done';
+    try {
+      this.finish(turn, undefined, error);
+    } catch (again) {
+      // Even ending it failed: the caller still gets its result.
+      s.logger.error('ending the turn failed', { sessionId: s.id, turnId: turn.id, error: String(again) });
+      if (this.current === turn) this.current = null;
+      if (!isDone()) turn.resolve({ turnId: turn.id, stopReason: 'error', error, durationMs: s.now() - turn.startedAt });
+    }
+  }
+
+  private async run(turn: Turn): Promise<void> {
+    const { s } = this;
+    turn.status = 'running';
+    turn.startedAt = s.now();
+    s.setState('prompt');
+    this.settle.turnStarted();
+    if (this.reopenPending) {
+      this.reopenPending = false;
+      await reopenAtAgent(s);
+    }
+    const plan = (s.hooks.mapPrompt ?? defaultMapPrompt)(turn.prompt, s.port.promptCaps);
+    turn.firstEntry = s.thread.entries.length;
+    s.apply({ type: 'turn.started', turnId: turn.id, prompt: turn.prompt });
+    s.emit('turn.started', { turnId: turn.id, prompt: turn.prompt });
+    for (const n of plan.notices) s.notice('warning', n.code, n.text);
+
+    let response: PromptResponse | undefined;
+    let error: TurnError | undefined;
+    if (plan.blocks.length === 0) {
+      error = { code: 'nothing_to_send', message: 'nothing in the prompt can be sent to this agent' };
+    } else if (turn.cancelRequested) {
+      response = { stopReason: 'cancelled' }; // cancelled while the session was being reopened
+    } else {
+      try {
+        response = await s.port.request<PromptResponse>('session/prompt', { sessionId: s.id, prompt: plan.blocks });
+      } catch (err) {
+        error = describeError(err, s.port.authMethods?.());
+      }
+    }
+    this.finish(turn, response, error);
+  }
+
+  private finish(turn: Turn, response: PromptResponse | undefined, error?: TurnError): void {
+    const { s } = this;
+    const agentStopReason = typeof response?.stopReason === 'string' ? response.stopReason : undefined;
+    // Cancelled means we (the user, Talaria) cancelled. An agent that ends the turn `cancelled`
+    // unasked after a permission was refused (codex's reject option) was denied, not cancelled.
+    const denied = !turn.cancelRequested && agentStopReason === 'cancelled' && this.deniedIn(turn);
+    const cancelled = turn.cancelRequested || agentStopReason === 'cancelled';
+    const outcome = error ? 'failed' : cancelled ? 'cancelled' : 'completed';
+    // Nobody can answer a question about a turn that is over (the agent gave up on it).
+    s.broker.cancelTurn(turn.id);
+    s.apply({ type: 'turn.ended', turnId: turn.id, outcome });
+
+    if (!error && !cancelled && s.hooks.classifyTurn) {
+      const toolCalls = s.thread.entries.slice(turn.firstEntry).filter((e) => e.kind === 'tool_call').length;
+      const c = s.hooks.classifyTurn({ turnId: turn.id, stopReason: agentStopReason ?? '', text: this.turnText(turn), cancelled, toolCalls });
+      if (c) {
+        error = c;
+        s.notice('error', c.code, c.message, c.data);
+      }
+    }
+    const usage = response ? this.usage.turn(response.usage) : undefined;
+    const result: TurnResult = {
+      turnId: turn.id,
+      stopReason: error ? 'error' : denied ? 'permission_denied' : cancelled ? 'cancelled' : (agentStopReason ?? 'end_turn'),
+      durationMs: s.now() - turn.startedAt,
+    };
+    if (agentStopReason !== undefined) result.agentStopReason = agentStopReason;
+    if (usage) result.usage = usage;
+    if (error) result.error = error;
+    if (response !== undefined) result.response = response;
+
+    this.current = null;
+    const lost = error?.code === 'agent_crashed' || error?.code === 'connection_closed';
+    if (s.hooks.reopenAfterFailedTurn && !lost && (error || cancelled || this.rejectedIn(turn))) this.reopenPending = true;
+    if (s.state !== 'closed') s.setState(lost ? 'fail' : 'turn_end');
+    const ended: EventBody<'turn.ended'> = { turnId: turn.id, stopReason: result.stopReason, durationMs: result.durationMs };
+    if (usage) ended.usage = usage;
+    if (error) ended.error = error;
+    s.emit('turn.ended', ended);
+    turn.resolve(result);
+
+    if (lost || s.state === 'closed') this.dropQueue(error ?? { code: 'session_closed', message: 'session closed' });
+    else {
+      const next = this.queue.shift();
+      if (next) this.start(next);
+    }
+  }
+
+  /** A permission of this turn was refused (rejected, or cancelled unanswered). */
+  private deniedIn(turn: Turn): boolean {
+    return this.s.thread.entries.slice(turn.firstEntry).some((e) => e.kind === 'tool_call' && (e.permission?.status === 'rejected' || e.permission?.status === 'cancelled'));
+  }
+
+  private rejectedIn(turn: Turn): boolean {
+    return this.s.thread.entries.slice(turn.firstEntry).some((e) => e.kind === 'tool_call' && e.permission?.status === 'rejected');
+  }
+
+  private turnText(turn: Turn): string {
+    let text = '';
+    const entries = this.s.thread.entries;
+    for (let i = turn.firstEntry; i < entries.length; i++) {
+      const e = entries[i]!;
+      if (e.kind === 'assistant_message') text += e.text;
+    }
+    return text;
+  }
+
+  /** Queued turns end without running (`cancelled`, or `error` with `error`). */
+  dropQueue(error?: TurnError): void {
+    for (const t of this.queue.splice(0)) {
+      const r: TurnResult = { turnId: t.id, stopReason: error ? 'error' : 'cancelled', durationMs: 0, dropped: true };
+      if (error) r.error = error;
+      this.s.emit('turn.ended', { turnId: t.id, stopReason: r.stopReason, durationMs: 0, ...(error ? { error } : {}) });
+      t.resolve(r);
+    }
+  }
+
+  /** See Session.cancel. */
+  cancel(): Promise<TurnResult | undefined> {
+    const { s } = this;
+    this.dropQueue();
+    const turn = this.current;
+    if (!turn || turn.cancelRequested) return turn?.result ?? Promise.resolve(undefined);
+    turn.cancelRequested = true;
+    this.settle.cancelled(turn.id);
+    s.setState('cancel');
+    // The agent may be gone already (its stdout closing): the turn then ends with that error.
+    notifySafely(s, 'session/cancel', { sessionId: s.id });
+    s.broker.cancelSession(s.id);
+    return turn.result;
+  }
+
+  /** True while the running turn is being cancelled. */
+  get cancelling(): boolean {
+    return this.current?.cancelRequested === true;
+  }
+}
+
+/** Sends a notification whose failure must not escape (a closed connection is reported by the turn). */
+function notifySafely(s: SessionCore, method: string, params: unknown): void {
+  let sent: Promise<void>;
+  try {
+    sent = Promise.resolve(s.port.notify(method, params));
+  } catch (err) {
+    sent = Promise.reject(err);
+  }
+  sent.catch((err: unknown) => s.logger.debug(`${method} was not sent`, { sessionId: s.id, error: String(err) }));
+}

@@ -1,0 +1,83 @@
+import { describe, it, expect, vi } from 'vitest';
+import { applyEvent } from '../../src/server/client/thread.js';
+import type { SessionSnapshot, StreamEvent, ServerMessage } from '../../src/server/contract/index.js';
+import { Probe, isEvent, serve, type Served } from './helpers.js';
+
+vi.setConfig({ testTimeout: 300_000 });
+
+const FLOOD = { TALARIA_DEMO_SLOW_CHUNKS: '10000', TALARIA_DEMO_SLOW_DELAY_MS: '0' };
+
+async function session(s: Served): Promise<string> {
+  const { workspace } = await s.client.api.openWorkspace({ body: { path: s.p.userHome } });
+  const { snapshot } = await s.client.api.createSession({ params: { id: workspace.id }, body: { provider: 'demo' } });
+  return snapshot.session.id;
+}
+
+const snapOf = (m: ServerMessage | undefined) => (m && m.type === 'snapshot' ? (JSON.parse(JSON.stringify(m.snapshot)) as SessionSnapshot) : undefined);
+
+function contiguous(events: StreamEvent[], from: number): void {
+  expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => from + i));
+}
+
+describe.concurrent('/ws: ordered, resumable, shared', () => {
+  it("a socket killed in the middle of a 10,000-chunk turn resumes with `since`: no gap, no duplicate, the thread equals the store's", async () => {
+    const s = await serve({ vars: FLOOD });
+    const id = await session(s);
+    const a = new Probe(s.server);
+    await a.wait((m) => m.type === 'welcome');
+    a.send({ type: 'subscribe', sessionId: id });
+    await a.wait((m) => m.type === 'synced');
+    const base = snapOf(a.messages.find((m) => m.type === 'snapshot'))!;
+    await s.client.api.prompt({ params: { id }, body: { text: 'slow' } });
+    // Cut it hard (no close handshake) once the stream is well under way.
+    await a.wait(() => a.events(id).length >= 1500);
+    a.ws.terminate();
+    const got = a.events(id);
+    const last = got.at(-1)!.seq;
+    const b = new Probe(s.server);
+    await b.wait((m) => m.type === 'welcome');
+    b.send({ type: 'subscribe', sessionId: id, since: last });
+    await b.wait(isEvent(id, 'turn.ended'));
+    expect(b.messages.some((m) => m.type === 'snapshot')).toBe(false);
+    const all = [...got, ...b.events(id)];
+    contiguous(all, base.seq + 1);
+    for (const e of all) applyEvent(base, e);
+    const h = s.harness;
+    s.server.hub.get(id)!.hs.flush();
+    expect(JSON.parse(JSON.stringify(base.thread.entries))).toEqual(JSON.parse(JSON.stringify(h.store.entries.list(id))));
+    const answer = base.thread.entries.find((e) => (e as { kind: string }).kind === 'assistant_message') as { text: string };
+    const chunks = answer.text.match(/Chunk \d+ of 10000/g)!;
+    expect(chunks).toHaveLength(10000);
+    // The stream is compact: appends, not the whole answer per chunk.
+    expect(all.filter((e) => e.type === 'entry.appended').length).toBeGreaterThan(9000);
+    b.close();
+  });
+
+  it('`since` older than the log keeps → a snapshot at M, then exactly the events after M', async () => {
+    const s = await serve({ retainEvents: 50 });
+    const id = await session(s);
+    await s.client.api.prompt({ params: { id }, body: { text: 'hello' } });
+    const p = new Probe(s.server);
+    await p.wait((m) => m.type === 'welcome');
+    p.send({ type: 'subscribe', sessionId: id });
+    await p.wait(isEvent(id, 'turn.ended'));
+    const seq = p.events(id).at(-1)!.seq;
+    await s.client.api.prompt({ params: { id }, body: { text: 'plan' } });
+    await p.next(isEvent(id, 'turn.ended'));
+    const q = new Probe(s.server);
+    await q.wait((m) => m.type === 'welcome');
+    q.send({ type: 'subscribe', sessionId: id, since: 1 });
+    const snap = snapOf(await q.wait((m) => m.type === 'snapshot'))!;
+    const synced = await q.wait<Extract<ServerMessage, { type: 'synced' }>>((m) => m.type === 'synced');
+    expect(synced.seq).toBe(snap.seq);
+    expect(snap.seq).toBeGreaterThan(seq);
+    // A since the log still has: events, no snapshot.
+    const r = new Probe(s.server);
+    await r.wait((m) => m.type === 'welcome');
+    r.send({ type: 'subscribe', sessionId: id, since: snap.seq - 3 });
+    await r.wait((m) => m.type === 'synced');
+    expect(r.messages.some((m) => m.type === 'snapshot')).toBe(false);
+    contiguous(r.events(id), snap.seq - 2);
+    for (const x of [p, q, r]) x.close();
+  });
+});
