@@ -1,9 +1,11 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { shot } from './browser.js';
 import { newSession, openPage, openProject, send, serverText, world, type World } from './helpers.js';
 
-const CHUNKS = 40;
+const CHUNKS = 60;
 const agentText = (page: Page) => page.locator('.msg.agent').last().textContent();
 
 /** A running turn: cancel with Esc, a visible queue, a refresh in the middle, the model picker. */
@@ -12,7 +14,7 @@ describe('web: streaming turns', { timeout: 90_000 }, () => {
   let page: Page;
   let id: string;
   beforeAll(async () => {
-    w = await world({ env: { TALARIA_DEMO_SLOW_DELAY_MS: '60', TALARIA_DEMO_SLOW_CHUNKS: String(CHUNKS) } });
+    w = await world({ env: { TALARIA_DEMO_SLOW_DELAY_MS: '100', TALARIA_DEMO_SLOW_CHUNKS: String(CHUNKS) } });
     page = await openPage(w);
     await openProject(page, w.served.project);
     id = await newSession(page);
@@ -37,8 +39,11 @@ describe('web: streaming turns', { timeout: 90_000 }, () => {
   });
 
   it('queue: a prompt sent during a turn is shown queued, can be removed, and the next one runs after', async () => {
-    await send(page, 'slow');
-    await expect.poll(() => agentText(page), { timeout: 20_000 }).toContain('Chunk 2 of');
+    // The turn waits on an approval, so the queue is looked at while it surely runs.
+    writeFileSync(join(w.served.project, 'q.txt'), 'q\n');
+    await send(page, 'edit q.txt');
+    const card = page.getByRole('region', { name: /^Approval needed: Edit q\.txt/ });
+    await card.waitFor({ timeout: 20_000 });
     await send(page, 'drop me');
     const queue = page.getByRole('list', { name: 'Queued prompts' });
     await expect.poll(() => queue.textContent(), { timeout: 10_000 }).toContain('drop me');
@@ -47,6 +52,7 @@ describe('web: streaming turns', { timeout: 90_000 }, () => {
     await shot(page, 'queue');
     await page.getByRole('button', { name: 'Remove queued prompt: drop me' }).click();
     await expect.poll(() => queue.textContent()).not.toContain('drop me');
+    await card.getByRole('button', { name: /^Allow once/ }).click();
     // The turn ends, the kept prompt runs, the removed one never does.
     await expect.poll(() => agentText(page), { timeout: 30_000 }).toContain('You said: "keep me"');
     const held = await serverText(w.api, id);
