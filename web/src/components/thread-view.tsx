@@ -21,24 +21,38 @@ export function ThreadView({ view, footer }: { view: SessionView; footer?: React
     getItemKey: (i) => (isObj(view.entries[i]) && typeof (view.entries[i] as { id?: unknown }).id === 'string' ? ((view.entries[i] as { id: string }).id) : i),
   });
 
+  // "At the bottom" from an IntersectionObserver on a sentinel after the last row: no layout
+  // read in a scroll handler (that forced a layout of the whole streamed message per event).
+  const sentinel = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = scrollRef.current;
-    if (!el) return;
-    const on = (): void => {
-      atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
-    };
-    el.addEventListener('scroll', on, { passive: true });
-    return () => el.removeEventListener('scroll', on);
+    const s = sentinel.current;
+    if (!el || !s) return;
+    const io = new IntersectionObserver((es) => {
+      for (const e of es) atBottom.current = e.isIntersecting;
+    }, { root: el, rootMargin: '0px 0px 64px 0px' });
+    io.observe(s);
+    return () => io.disconnect();
   }, []);
 
+  // Following the stream: one scrollTop write per frame (scrollToIndex re-measures over several
+  // frames and forces layout each time, which made long tasks on a 5,000-chunk turn).
+  const jumped = useRef(false);
   useLayoutEffect(() => {
-    if (atBottom.current && count > 0) v.scrollToIndex(count - 1, { align: 'end' });
+    const el = scrollRef.current;
+    if (!el || count === 0 || !atBottom.current) return;
+    if (!jumped.current) {
+      jumped.current = true;
+      v.scrollToIndex(count - 1, { align: 'end' });
+      return;
+    }
+    sentinel.current?.scrollIntoView({ block: 'end' });
   }, [view.version, count, v]);
 
   const resolvedByTool = new Map([...view.resolved.values()].map((r) => [r.toolCallId, r]));
   const items = v.getVirtualItems();
   return (
-    <div className="thread-scroll" ref={scrollRef} role="log" aria-live="polite" aria-label="Conversation" aria-busy={view.turnId !== undefined} data-testid="thread">
+    <div className="thread-scroll" ref={scrollRef} role="region" aria-label="Conversation" aria-busy={view.turnId !== undefined} data-testid="thread">
       <div className="thread-inner" style={{ height: v.getTotalSize() }}>
         <div className="thread-rows" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
           {items.map((it) => {
@@ -53,6 +67,7 @@ export function ThreadView({ view, footer }: { view: SessionView; footer?: React
         </div>
       </div>
       {footer}
+      <div ref={sentinel} className="thread-end" aria-hidden="true" />
     </div>
   );
 }

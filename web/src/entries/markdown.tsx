@@ -2,6 +2,7 @@ import { memo } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { CodeBlock } from './code-block.js';
+import { splitBlocks } from './blocks.js';
 
 /** Agent markdown: GFM (tables, task lists), fenced code highlighted; raw HTML is not rendered. */
 const components: Components = {
@@ -28,12 +29,27 @@ const components: Components = {
   },
 };
 
-export const MarkdownText = memo(function MarkdownText({ text }: { text: string }) {
+const Block = memo(function Block({ text, cont }: { text: string; cont: boolean }) {
   return (
-    <div className="md">
+    <div className={cont ? 'md-block md-cont' : 'md-block'}>
       <Markdown remarkPlugins={[remarkGfm]} components={components}>
         {text}
       </Markdown>
+    </div>
+  );
+});
+
+/**
+ * A message as markdown, block by block: while it streams only the last block changes, so each
+ * frame parses a few KB, not the whole message.
+ */
+export const MarkdownText = memo(function MarkdownText({ text }: { text: string }) {
+  const blocks = splitBlocks(text);
+  return (
+    <div className="md">
+      {blocks.map((b, i) => (
+        <Block key={i} text={b.text} cont={b.cont} />
+      ))}
     </div>
   );
 });

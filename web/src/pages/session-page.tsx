@@ -39,12 +39,11 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
       setBusy(true);
       const rule = a.rule;
       const run = async (): Promise<void> => {
-        // An edited "always" rule: answer once and add exactly the rule the person wrote.
+        // An edited "always" rule: answer once and keep exactly the rule the person wrote (one request).
         if (a.editedRule && rule) {
           const p = view.pending.find((x) => x.requestKey === requestKey);
           const once = p ? readOptions(p.options).find((o) => o.kind === 'allow_once') : undefined;
-          await api.addRule({ body: { scope: 'session', scopeId: id, rule: { ...rule, source: 'always-answer' } } });
-          await api.answerPermission({ params: { id, requestKey }, body: { optionId: once?.optionId ?? a.optionId } });
+          await api.answerPermission({ params: { id, requestKey }, body: { optionId: once?.optionId ?? a.optionId, rule: { ...rule, source: 'always-answer' } } });
         } else await api.answerPermission({ params: { id, requestKey }, body: { optionId: a.optionId } });
       };
       act(run().finally(() => {
@@ -144,6 +143,10 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
           </div>
         }
       />
+      {/* What a screen reader hears: the turn's state and approvals, not every streamed word. */}
+      <div className="sr-only" role="status" aria-live="polite">
+        {view.pending.length > 0 ? `Approval needed: ${view.pending[0]!.title ?? 'a tool call'}` : running ? 'The agent is working' : view.lastStop ? `Turn ended: ${view.lastStop.stopReason}` : ''}
+      </div>
       <Composer
         running={running}
         readOnly={readOnly}

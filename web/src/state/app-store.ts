@@ -46,10 +46,21 @@ export class AppStore {
     return () => this.listeners.delete(fn);
   };
 
+  /** Changes are told once per frame: a streamed turn updates the list (preview) on every chunk. */
   set(patch: Partial<AppState>): void {
     this.state = { ...this.state, ...patch };
-    for (const fn of this.listeners) fn();
+    if (this.scheduled) return;
+    this.scheduled = true;
+    const flush = (): void => {
+      if (!this.scheduled) return;
+      this.scheduled = false;
+      for (const fn of this.listeners) fn();
+    };
+    if (!document.hidden) requestAnimationFrame(flush);
+    setTimeout(flush, 100);
   }
+
+  private scheduled = false;
 
   async refresh(): Promise<void> {
     const [ws, ss, ps] = await Promise.all([
