@@ -80,6 +80,26 @@ describe('web: chat and approvals', { timeout: 60_000 }, () => {
     await shot(page, 'approve-done');
   });
 
+  it('always, with the rule edited in the dialog: the edited rule is kept and the next matching edit does not ask', async () => {
+    writeFileSync(join(w.served.project, 'a.md'), 'a\n');
+    writeFileSync(join(w.served.project, 'b.md'), 'b\n');
+    await send(page, 'edit a.md');
+    await page.getByRole('region', { name: /^Approval needed: Edit a\.md/ }).waitFor({ timeout: 20_000 });
+    await page.keyboard.press('d');
+    const dialog = page.getByRole('dialog');
+    const glob = dialog.getByLabel('Path glob');
+    expect(await glob.inputValue()).toBe(join(w.served.project, 'a.md'));
+    await glob.fill(join(w.served.project, '*.md'));
+    await shot(page, 'always-rule');
+    await dialog.getByRole('button', { name: /^Always allow/ }).click();
+    await expect.poll(() => page.locator('.tool-card', { hasText: 'Edit a.md' }).last().locator('.tool-status').textContent(), { timeout: 20_000 }).toBe('done');
+    const { rules } = await w.api.api.rules({ query: { scope: 'session', scopeId: id } });
+    expect(rules.map((r) => r.rule.pathGlob)).toContain(join(w.served.project, '*.md'));
+    await send(page, 'edit b.md');
+    await expect.poll(() => page.locator('.tool-card', { hasText: 'Edit b.md' }).last().locator('.tool-status').textContent(), { timeout: 20_000 }).toBe('done');
+    expect(await page.getByRole('region', { name: /^Approval needed/ }).count()).toBe(0);
+  });
+
   it('reject: the file is left alone and the card says rejected', async () => {
     writeFileSync(join(w.served.project, 'keep.txt'), 'keep me\n');
     await send(page, 'edit keep.txt');
