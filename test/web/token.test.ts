@@ -20,6 +20,20 @@ describe('web: the token page', () => {
     await page.context().close();
   });
 
+  it('dark and light follow the system', async () => {
+    const bg = async (scheme: 'dark' | 'light'): Promise<string> => {
+      const ctx = await w.browser.newContext({ colorScheme: scheme });
+      const page = await openPage(w, { context: ctx });
+      await page.getByRole('navigation', { name: 'Workspaces and sessions' }).waitFor();
+      if (scheme === 'dark') await shot(page, 'dark');
+      const c = await page.evaluate<string>('getComputedStyle(document.body).backgroundColor');
+      await ctx.close();
+      return c;
+    };
+    expect(await bg('dark')).toBe('rgb(22, 24, 29)');
+    expect(await bg('light')).toBe('rgb(255, 255, 255)');
+  });
+
   it('no token at all explains where the link comes from', async () => {
     const page = await openPage(w, { url: `${w.served.origin}/` });
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Open Talaria from the link it printed');

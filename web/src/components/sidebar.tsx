@@ -70,8 +70,20 @@ export function Sidebar({ store, app, current }: { store: AppStore; app: AppStat
         {app.role === 'controller' && <OpenFolder store={store} />}
         <a href={href.readiness}>Agents</a>
         <a href={href.settings}>Settings</a>
+        <NotifyButton />
       </div>
     </nav>
+  );
+}
+
+/** Browser notifications when the tab is hidden (approval needed, turn ended): asked on a click. */
+function NotifyButton() {
+  const [perm, setPerm] = useState(() => ('Notification' in window ? Notification.permission : 'denied'));
+  if (perm !== 'default') return null;
+  return (
+    <button type="button" className="link-btn small" onClick={() => void Notification.requestPermission().then(setPerm)}>
+      Notify me
+    </button>
   );
 }
 
