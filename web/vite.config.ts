@@ -8,8 +8,10 @@ import { fileURLToPath } from 'node:url';
  */
 const target = process.env.TALARIA_URL ?? 'http://127.0.0.1:4700';
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   root: fileURLToPath(new URL('.', import.meta.url)),
+  // A build is always the production React, even when run from a test (vitest sets NODE_ENV=test).
+  ...(command === 'build' ? { mode: 'production', define: { 'process.env.NODE_ENV': JSON.stringify('production') } } : {}),
   base: '/',
   plugins: [react()],
   build: {
@@ -24,4 +26,4 @@ export default defineConfig({
       '/ws': { target: target.replace(/^http/, 'ws'), ws: true },
     },
   },
-});
+}));
