@@ -9,6 +9,7 @@ import { runFloor, runPipeCeiling } from './floor.js';
 import { runSdkBaseline } from './sdk-baseline.js';
 import { missingAgent, runSdkStartup } from './startup.js';
 import { talariaCases } from './talaria-cases.js';
+import { webCases } from './web-ui.js';
 import type { BenchCase, MetricSpec } from './types.js';
 
 const FLOOR_TP = { case: 'floor', key: 'framesPerSec' } as const;
@@ -93,7 +94,7 @@ export const baselineCases: BenchCase[] = [
   },
 ];
 
-export const cases: BenchCase[] = [...baselineCases, ...talariaCases];
+export const cases: BenchCase[] = [...baselineCases, ...talariaCases, ...webCases];
 
 /** Selected cases plus, transitively, the baselines their metrics compare against. */
 export function selectCases(all: readonly BenchCase[], only: readonly string[]): BenchCase[] {

@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { distState, STAMP } from './freshness.js';
 
@@ -20,6 +20,21 @@ if (r.status !== 0) {
   process.stderr.write(`build: tsc failed (${r.error?.message ?? `exit ${r.status ?? r.signal}`}); dist/ is incomplete\n`);
   process.exit(1);
 }
+// The web UI (web/, React + Vite) into dist/web, which `talaria serve` serves at `/`.
+// Vite is a dev dependency: a checkout has it; an installed package ships dist/web prebuilt.
+let vite;
+try {
+  vite = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin', 'vite.js');
+} catch {
+  vite = undefined;
+}
+if (vite) {
+  const w = spawnSync(process.execPath, [vite, 'build', '--config', join(root, 'web', 'vite.config.ts'), '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  if (w.status !== 0) {
+    process.stderr.write(`build: the web UI build failed (${w.error?.message ?? `exit ${w.status ?? w.signal}`}); dist/web is incomplete\n`);
+    process.exit(1);
+  }
+} else process.stderr.write('build: vite is not installed (a production install): dist/web is not rebuilt\n');
 mkdirSync(join(root, 'dist'), { recursive: true });
 writeFileSync(join(root, STAMP), `${started.toISOString()}\n`);
 utimesSync(join(root, STAMP), started, started);

@@ -6,7 +6,9 @@ import { join } from 'node:path';
 /** Written by bin/build.js after a successful build; its mtime is when that build started. */
 export const STAMP = 'dist/.build-stamp';
 /** Inputs of the build besides src/. */
-const CONFIGS = ['tsconfig.json', 'tsconfig.build.json'];
+const CONFIGS = ['tsconfig.json', 'tsconfig.build.json', 'web/index.html', 'web/vite.config.ts', 'web/tsconfig.json'];
+/** Source folders of the build: the library and CLI, and the web UI (built into dist/web). */
+const SOURCES = ['src', 'web/src'];
 
 function mtime(path) {
   return statSync(path, { throwIfNoEntry: false })?.mtimeMs;
@@ -31,7 +33,8 @@ export function distState(root) {
   if (mtime(src) === undefined) return 'fresh';
   const built = mtime(join(root, STAMP));
   if (built === undefined) return 'missing';
-  let newest = newestUnder(src);
+  let newest = 0;
+  for (const d of SOURCES) if (mtime(join(root, d)) !== undefined) newest = Math.max(newest, newestUnder(join(root, d)));
   for (const c of CONFIGS) newest = Math.max(newest, mtime(join(root, c)) ?? 0);
   return newest <= built ? 'fresh' : 'stale';
 }

@@ -99,3 +99,58 @@ describe('layer rules', () => {
     ]);
   });
 });
+
+/**
+ * DESIGN.md: web/ (the browser app) sees only the server's contract and typed client — no other
+ * part of src/, types included — and no Node built-ins.
+ */
+const WEB = fileURLToPath(new URL('../../web/src', import.meta.url));
+const WEB_MAY_IMPORT = [/^src\/server\/contract\//, /^src\/server\/client\//];
+
+export function webViolations(files: { rel: string; source: string }[]): string[] {
+  const bad: string[] = [];
+  for (const { rel, source } of files) {
+    for (const imp of importsOf(source)) {
+      if (imp.spec.startsWith('node:')) {
+        bad.push(`web/src/${rel}: Node built-in (${imp.spec})`);
+        continue;
+      }
+      if (!imp.spec.startsWith('.')) continue;
+      const abs = resolve(WEB, dirname(rel), imp.spec);
+      const fromRoot = relative(resolve(WEB, '../..'), abs).split(sep).join('/');
+      if (fromRoot.startsWith('web/src/')) continue;
+      if (!WEB_MAY_IMPORT.some((r) => r.test(fromRoot))) bad.push(`web/src/${rel}: web may import only the server contract and client (${imp.spec})`);
+    }
+  }
+  return bad;
+}
+
+function walkWeb(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? walkWeb(p) : /\.(ts|tsx)$/.test(p) ? [p] : [];
+  });
+}
+
+describe('web layer', () => {
+  it('web/ imports only the server contract and typed client from src/', () => {
+    const files = walkWeb(WEB).map((p) => ({ rel: relative(WEB, p).split(sep).join('/'), source: readFileSync(p, 'utf8') }));
+    expect(files.length).toBeGreaterThan(5);
+    expect(webViolations(files)).toEqual([]);
+  });
+
+  it('the checker catches a web import of anything else in src/, types included', () => {
+    expect(
+      webViolations([
+        { rel: 'state/a.ts', source: "import type { Entry } from '../../../src/thread/types.js';" },
+        { rel: 'b.tsx', source: "import { x } from '../../src/session/events.js';" },
+        { rel: 'c.ts', source: "import { readFileSync } from 'node:fs';" },
+        { rel: 'api/ok.ts', source: "import { connectServer } from '../../../src/server/client/index.js';\nimport './local.js';" },
+      ]),
+    ).toEqual([
+      'web/src/state/a.ts: web may import only the server contract and client (../../../src/thread/types.js)',
+      'web/src/b.tsx: web may import only the server contract and client (../../src/session/events.js)',
+      'web/src/c.ts: Node built-in (node:fs)',
+    ]);
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * The web UI in Chromium (issue 11's benchmarks): time to the first painted entry of a
+ * 10,000-entry session, a 5,000-chunk streamed turn (the longest main-thread task while it
+ * renders, which must stay under 50 ms), and the page's JS heap after that turn. A real
+ * `talaria serve` (test/web/serve.ts) and Debian's chromium (test/web/browser.ts).
+ */
+import WebSocket from 'ws';
+import type { Page } from 'playwright-core';
+import { connectServer, type WebSocketCtor } from '../src/server/client/index.js';
+import { existsSync } from 'node:fs';
+import { CHROMIUM, launch } from '../test/web/browser.js';
+import type { BenchCase } from './types.js';
+import { ensureWebBuilt } from '../test/web/build.js';
+import { startServe } from '../test/web/serve.js';
+
+/** A wire fixture (`{t_ms, dir, msg}` per line) of a session with `entries` thread entries: prompt / reply pairs. */
+export function historyFixture(entries: number, cwd: string): string {
+  const lines: unknown[] = [];
+  let t = 0;
+  const out = (msg: unknown) => lines.push({ t_ms: t++, dir: 'client->agent', msg });
+  const inn = (msg: unknown) => lines.push({ t_ms: t++, dir: 'agent->client', msg });
+  out({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } });
+  inn({ jsonrpc: '2.0', id: 0, result: { protocolVersion: 1, agentInfo: { name: 'bench-agent', version: '1.0.0' }, agentCapabilities: {} } });
+  out({ jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd, mcpServers: [] } });
+  inn({ jsonrpc: '2.0', id: 1, result: { sessionId: 'bench-1' } });
+  for (let i = 0; i < entries / 2; i++) {
+    const id = 2 + i;
+    out({ jsonrpc: '2.0', id, method: 'session/prompt', params: { sessionId: 'bench-1', prompt: [{ type: 'text', text: `Question ${i}: what does step ${i} do?` }] } });
+    const text =
+      i % 10 === 0
+        ? `Step **${i}** runs this:\n\n\`\`\`ts\nexport function step${i}(x: number): number {\n  return x * ${i};\n}\n\`\`\`\n`
+        : `Step **${i}** updates the index, then writes \`out-${i}.txt\`. Nothing else changes.`;
+    inn({
+      jsonrpc: '2.0',
+      method: 'session/update',
+      params: { sessionId: 'bench-1', update: { sessionUpdate: 'agent_message_chunk', messageId: `m${i}`, content: { type: 'text', text } } },
+    });
+    inn({ jsonrpc: '2.0', id, result: { stopReason: 'end_turn' } });
+  }
+  return lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
+}
+
+/** Records every long task (> 50 ms by the browser's definition) from page start. */
+const LONG_TASKS = `
+  window.__longTasks = [];
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push(e.duration); }).observe({ type: 'longtask', buffered: true });
+`;
+
+async function heapMb(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  return (metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? NaN) / 1e6;
+}
+
+export const webCases: BenchCase[] = [
+  {
+    name: 'web.ui',
+    role: 'candidate',
+    once: true,
+    description: 'the web UI in Chromium against talaria serve: a 10,000-entry session opened cold, then a 5,000-chunk streamed turn',
+    metrics: [
+      { key: 'firstEntryMs', unit: 'ms', label: 'web: first entry painted, 10k-entry session (from navigation)' },
+      { key: 'maxLongTaskMs', unit: 'ms', label: 'web: longest task while 5,000 chunks stream', target: { kind: 'below', limit: 50 } },
+      { key: 'longTasks', unit: 'tasks', label: 'web: tasks over 50 ms during that turn' },
+      { key: 'heapMb', unit: 'MB', label: 'web: page JS heap after that turn (after GC)' },
+    ],
+    run: async (o) => {
+      if (!existsSync(CHROMIUM)) return { notMeasured: `skipped: ${CHROMIUM} is missing (apt-get install chromium)`, reason: 'skipped' };
+      const r = await runWebBench({ entries: o.historyEntries, chunks: o.quick ? 500 : 5_000 });
+      return { values: { ...r } };
+    },
+  },
+];
+
+export interface WebBench {
+  firstEntryMs: number;
+  historyEntries: number;
+  streamChunks: number;
+  streamMs: number;
+  maxLongTaskMs: number;
+  longTasks: number;
+  heapMb: number;
+}
+
+export async function runWebBench(o: { entries: number; chunks: number }): Promise<WebBench> {
+  await ensureWebBuilt();
+  const served = await startServe({ env: { TALARIA_DEMO_SLOW_DELAY_MS: '0', TALARIA_DEMO_SLOW_CHUNKS: String(o.chunks) } });
+  const browser = await launch();
+  try {
+    const api = connectServer(served.origin, served.token, { WebSocket: WebSocket as unknown as WebSocketCtor }).api;
+    await api.openWorkspace({ body: { path: served.project } });
+    const { session } = await api.importSession({ body: { text: historyFixture(o.entries, served.project), provider: 'demo', cwd: served.project, title: 'Bench history' } });
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 820 } });
+    await ctx.addInitScript(LONG_TASKS);
+    const page = await ctx.newPage();
+    // The token cookie first (the app page), then the history session cold.
+    await page.goto(served.url);
+    await page.getByRole('navigation', { name: 'Workspaces and sessions' }).waitFor();
+    await page.goto(`${served.origin}/#/s/${encodeURIComponent(session.id)}`);
+    await page.reload();
+    await page.locator('[data-entry]').first().waitFor({ timeout: 60_000 });
+    const firstEntryMs = await page.evaluate<number>('performance.now()');
+    const historyEntries = await page.evaluate<number>(`document.querySelectorAll('[data-entry]').length`);
+
+    // A fresh demo session: one turn of `chunks` chunks, as fast as the agent can send them.
+    const ws = (await api.workspaces()).workspaces[0]!;
+    const { snapshot } = await api.createSession({ params: { id: ws.id }, body: { provider: 'demo' } });
+    await page.goto(`${served.origin}/#/s/${encodeURIComponent(snapshot.session.id)}`);
+    await page.getByLabel('Message to the agent').waitFor();
+    await page.evaluate('window.__longTasks.length = 0');
+    const t0 = Date.now();
+    await page.getByLabel('Message to the agent').fill('slow');
+    await page.getByLabel('Message to the agent').press('Enter');
+    await page.locator('.msg.agent', { hasText: `Chunk ${o.chunks} of ${o.chunks}` }).waitFor({ timeout: 120_000 });
+    await page.getByTestId('thread').getByText('Done: nothing was cancelled').waitFor({ timeout: 60_000 });
+    const streamMs = Date.now() - t0;
+    const tasks = await page.evaluate<number[]>('window.__longTasks');
+    const heap = await heapMb(page);
+    await ctx.close();
+    return { firstEntryMs, historyEntries, streamChunks: o.chunks, streamMs, maxLongTaskMs: Math.max(0, ...tasks), longTasks: tasks.length, heapMb: heap };
+  } finally {
+    await browser.close();
+    await served.stop();
+  }
+}

@@ -1,0 +1,93 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { shot } from './browser.js';
+import { newSession, openPage, openProject, send, world, type World } from './helpers.js';
+
+/** Terminal colours, the protocol inspector, rules and the audit log, export / archive / fork. */
+describe('web: terminal, inspector, settings, export', { timeout: 90_000 }, () => {
+  let w: World;
+  let page: Page;
+  let id: string;
+  beforeAll(async () => {
+    w = await world();
+    page = await openPage(w);
+    await openProject(page, w.served.project);
+    id = await newSession(page);
+  }, 120_000);
+  afterAll(async () => w?.stop());
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await shot(page, `FAIL-extras-${ctx.task.name.slice(0, 20)}`);
+  });
+
+  it('a command tool card shows its output as a terminal with its colours', async () => {
+    await send(page, "run printf '\\033[31mred alert\\033[0m and plain\\n'");
+    const card = page.getByRole('region', { name: /^Approval needed:/ });
+    await card.waitFor({ timeout: 20_000 });
+    await card.getByRole('button', { name: /^Allow once/ }).click();
+    const tool = page.locator('.tool-card[data-kind=execute]').last();
+    await expect.poll(() => tool.locator('.tool-status').textContent(), { timeout: 20_000 }).toBe('done');
+    const red = tool.locator('pre.terminal span.ansi-red-fg');
+    await expect.poll(() => red.textContent()).toBe('red alert');
+    expect(await tool.locator('pre.terminal').textContent()).toContain('and plain');
+    await shot(page, 'terminal-colours');
+  });
+
+  it('the protocol inspector shows the wire log both ways, filters by method and direction, pretty JSON', async () => {
+    await page.getByRole('link', { name: 'Inspector' }).click();
+    await page.getByRole('heading', { name: 'Protocol inspector' }).waitFor();
+    const frames = page.getByRole('list', { name: 'Wire frames' }).locator('li');
+    await expect.poll(() => frames.count(), { timeout: 20_000 }).toBeGreaterThan(5);
+    expect(await page.locator('.frame.dir-out').count()).toBeGreaterThan(0);
+    expect(await page.locator('.frame.dir-in').count()).toBeGreaterThan(0);
+    await page.getByLabel('Filter by method').fill('session/prompt');
+    await expect.poll(async () => (await frames.allTextContents()).every((t) => t.includes('session/prompt'))).toBe(true);
+    await page.getByLabel('Filter by method').fill('session/update');
+    await page.getByRole('button', { name: '← from agent' }).click();
+    await expect.poll(() => page.locator('.frame.dir-out').count()).toBe(0);
+    expect(await frames.count()).toBeGreaterThan(0);
+    await frames.first().getByRole('button').click();
+    expect(await frames.first().locator('pre.json').textContent()).toContain('"sessionUpdate"');
+    await shot(page, 'inspector');
+    await page.getByRole('link', { name: '← Back to the session' }).click();
+    await page.getByLabel('Message to the agent').waitFor();
+  });
+
+  it('settings: add and delete a global rule; the audit log lists the approval given above', async () => {
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    await expect.poll(() => page.locator('table').nth(1).textContent(), { timeout: 10_000 }).toMatch(/user|serve/);
+    await page.getByLabel('Decision').selectOption('allow');
+    await page.getByLabel('Tool kind').fill('read');
+    await page.getByLabel('Path glob').fill('**/*.md');
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    const rule = page.locator('table').first().locator('tr', { hasText: '**/*.md' });
+    await rule.waitFor();
+    expect(await rule.textContent()).toContain('global');
+    await shot(page, 'settings');
+    await rule.getByRole('button', { name: /^Delete rule/ }).click();
+    await expect.poll(() => rule.count()).toBe(0);
+  });
+
+  it('export as Markdown, fork, archive and unarchive', async () => {
+    await page.goto(`${w.served.origin}/#/s/${encodeURIComponent(id)}`);
+    await page.getByLabel('Message to the agent').waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export .md' }).click()]);
+    const md = await (await download.createReadStream()).toArray();
+    expect(Buffer.concat(md).toString('utf8')).toContain('printf');
+
+    await page.getByRole('button', { name: 'Fork' }).click();
+    await expect.poll(() => new URL(page.url()).hash, { timeout: 20_000 }).not.toContain(encodeURIComponent(id));
+    await expect.poll(() => page.locator('.tool-card[data-kind=execute]').count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    const forkHash = new URL(page.url()).hash;
+
+    await page.getByRole('button', { name: 'Archive' }).click();
+    const forkId = decodeURIComponent(forkHash.replace('#/s/', ''));
+    await expect.poll(() => page.locator(`[data-session="${forkId}"]`).count()).toBe(0);
+    await page.getByLabel('Archived').check();
+    await page.locator(`[data-session="${forkId}"]`).waitFor();
+    await page.getByRole('button', { name: 'Unarchive' }).click();
+    await page.getByLabel('Archived').uncheck();
+    await page.locator(`[data-session="${forkId}"]`).waitFor();
+    expect(w.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * Shared steps of the browser tests: a real `talaria serve`, Chromium, a page on the printed
+ * link, and the few UI moves every test makes (open the project, start a session, send).
+ * Every wait is on something a person would see, bounded by the test timeout.
+ */
+import { expect } from 'vitest';
+import WebSocket from 'ws';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { connectServer, type ServerClient, type WebSocketCtor } from '../../src/server/client/index.js';
+import { launch } from './browser.js';
+import { ensureWebBuilt } from './build.js';
+import { startServe, type Served } from './serve.js';
+
+export interface World {
+  served: Served;
+  browser: Browser;
+  /** The server's typed client in Node (to read what the server holds and compare). */
+  api: ServerClient;
+  errors: string[];
+  stop(): Promise<void>;
+}
+
+export async function world(o: Parameters<typeof startServe>[0] = {}): Promise<World> {
+  await ensureWebBuilt();
+  const served = await startServe(o);
+  const browser = await launch();
+  const api = connectServer(served.origin, served.token, { WebSocket: WebSocket as unknown as WebSocketCtor });
+  const errors: string[] = [];
+  return {
+    served,
+    browser,
+    api,
+    errors,
+    async stop() {
+      await browser.close();
+      await served.stop();
+    },
+  };
+}
+
+/** A page on the printed link; uncaught page errors fail the test that checks `w.errors`. */
+export async function openPage(w: World, o: { url?: string; viewport?: { width: number; height: number }; context?: BrowserContext } = {}): Promise<Page> {
+  const ctx = o.context ?? (await w.browser.newContext({ viewport: o.viewport ?? { width: 1280, height: 820 }, colorScheme: 'light' }));
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => w.errors.push(e.message));
+  await page.goto(o.url ?? w.served.url);
+  return page;
+}
+
+/** Opens the test project as a workspace (through the UI) unless it is already listed. */
+export async function openProject(page: Page, path: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Workspaces and sessions' }).waitFor();
+  if (await page.getByRole('region', { name: /^Workspace / }).count()) return;
+  await page.getByRole('button', { name: '+ Open folder' }).click();
+  await page.getByLabel('Folder path').fill(path);
+  await page.getByRole('button', { name: 'Open', exact: true }).click();
+  await page.getByRole('region', { name: /^Workspace / }).waitFor();
+}
+
+/** Starts a session with the workspace's default agent (the split button's main half). */
+export async function newSession(page: Page): Promise<string> {
+  await page
+    .getByRole('button', { name: /^New session with/ })
+    .first()
+    .click();
+  await page.getByLabel('Message to the agent').waitFor();
+  await page.waitForURL(/#\/s\//);
+  return decodeURIComponent(new URL(page.url()).hash.replace(/^#\/s\//, '').split('/')[0]!);
+}
+
+export async function send(page: Page, text: string): Promise<void> {
+  const box = page.getByLabel('Message to the agent');
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+/** The thread's text as the server holds it (the store's snapshot), for comparison with the page. */
+export async function serverText(api: ServerClient, id: string): Promise<string[]> {
+  const { snapshot } = await api.api.snapshot({ params: { id } });
+  return snapshot.thread.entries.map((e) => {
+    const x = e as { kind?: string; text?: string; title?: string };
+    return x.kind === 'tool_call' ? `tool:${x.title}` : `${x.kind}:${x.text ?? ''}`;
+  });
+}

@@ -1,0 +1,82 @@
+import { useEffect, useRef, useState } from 'react';
+import { describeError, type WorkspaceInfo } from '../api/server.js';
+import type { AppState, AppStore } from '../state/app-store.js';
+import { go, href } from '../router.js';
+import { ProviderPill } from './pills.js';
+
+/**
+ * A split button: the workspace's default provider, and a menu of the others. A provider that
+ * is not ready is shown disabled with "fix…", which opens the readiness panel.
+ */
+export function NewSessionButton({ store, app, workspace }: { store: AppStore; app: AppState; workspace: WorkspaceInfo }) {
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [err, setErr] = useState<string>();
+  const menuRef = useRef<HTMLDivElement>(null);
+  const def = workspace.provider ?? app.defaultProvider ?? app.providers.find((p) => p.ready)?.id ?? app.providers[0]?.id;
+  const defInfo = app.providers.find((p) => p.id === def);
+
+  useEffect(() => {
+    if (!open) return;
+    const close = (e: MouseEvent): void => {
+      if (!menuRef.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('mousedown', close);
+    return () => document.removeEventListener('mousedown', close);
+  }, [open]);
+
+  const create = (provider: string | undefined): void => {
+    setBusy(true);
+    setErr(undefined);
+    setOpen(false);
+    store.client.api
+      .createSession({ params: { id: workspace.id }, body: provider ? { provider } : {} })
+      .then(({ snapshot }) => {
+        store.upsertSession(snapshot.session);
+        go(href.session(snapshot.session.id));
+      })
+      .catch((e: unknown) => setErr(describeError(e).message))
+      .finally(() => setBusy(false));
+  };
+
+  return (
+    <div className="split" ref={menuRef}>
+      <button
+        type="button"
+        className="split-main"
+        disabled={busy || defInfo?.ready === false}
+        onClick={() => create(def)}
+        aria-label={`New session with ${defInfo?.label ?? def ?? 'the default agent'}`}
+        title={`New session with ${defInfo?.label ?? def}`}
+      >
+        {busy ? '…' : '+ New'}
+      </button>
+      <button type="button" className="split-toggle" aria-haspopup="menu" aria-expanded={open} aria-label="Choose the agent for a new session" onClick={() => setOpen((o) => !o)}>
+        ▾
+      </button>
+      {open && (
+        <div className="menu" role="menu" onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
+          {app.providers.map((p) => (
+            <div key={p.id} className="menu-row">
+              <button type="button" role="menuitem" disabled={p.ready === false} onClick={() => create(p.id)} autoFocus={p.id === def}>
+                <ProviderPill id={p.id} label={p.label} />
+                {p.id === def && <span className="muted small"> default</span>}
+                {p.ready === false && <span className="muted small"> not ready</span>}
+              </button>
+              {p.ready === false && (
+                <a className="fix-link" href={href.readiness + '?provider=' + encodeURIComponent(p.id)} onClick={() => setOpen(false)}>
+                  fix…
+                </a>
+              )}
+            </div>
+          ))}
+        </div>
+      )}
+      {err && (
+        <p role="alert" className="error small split-err">
+          {err}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,105 @@
+import type { CatalogSelector } from '../state/entries.js';
+import type { SessionView } from '../state/session-store.js';
+import type { SessionSummaryInfo } from '../api/server.js';
+import { ProviderPill, StatusDot, statusOf } from './pills.js';
+import { tokens } from './format.js';
+import { href } from '../router.js';
+
+/** Title, provider, model picker (grouped by provider), mode, context meter, tokens and cost. */
+export function SessionHeader({
+  view,
+  summary,
+  providerLabel,
+  readOnly,
+  onModel,
+  onMode,
+  onArchive,
+  onFork,
+  exportHref,
+}: {
+  view: SessionView;
+  summary: SessionSummaryInfo | undefined;
+  providerLabel?: string | undefined;
+  readOnly: boolean;
+  onModel: (id: string) => void;
+  onMode: (id: string) => void;
+  onArchive: () => void;
+  onFork: () => void;
+  exportHref: (format: 'md' | 'json') => string;
+}) {
+  const s = summary;
+  const st = s ? statusOf({ state: view.state, needsAttention: view.pending.length > 0 }) : 'stored';
+  const ctx = view.context;
+  const pct = ctx.used !== undefined && ctx.size ? Math.min(100, Math.round((ctx.used / ctx.size) * 100)) : undefined;
+  return (
+    <header className="session-header">
+      <div className="sh-line1">
+        <StatusDot status={st} />
+        <h1 className="session-h1">{view.title || s?.title || 'New session'}</h1>
+        {s && <ProviderPill id={s.provider} label={providerLabel} />}
+        {view.agent?.name && <span className="muted small">{view.agent.name}{view.agent.version ? ` ${view.agent.version}` : ''}</span>}
+      </div>
+      <div className="sh-line2">
+        {view.catalog.model && <Picker label="Model" sel={view.catalog.model} current={view.modelId} disabled={readOnly || view.turnId !== undefined} onPick={onModel} />}
+        {view.catalog.mode && <Picker label="Mode" sel={view.catalog.mode} current={view.modeId} disabled={readOnly} onPick={onMode} />}
+        <span className="meter" title={ctx.used !== undefined ? `Context: ${ctx.used} of ${ctx.size ?? '?'} tokens` : 'Context: not reported'}>
+          <span className="small muted">Context</span>
+          <span className="meter-bar" role="meter" aria-label="Context used" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct ?? 0}>
+            <span className={`meter-fill ${pct !== undefined && pct > 85 ? 'hot' : ''}`} style={{ width: `${pct ?? 0}%` }} />
+          </span>
+          <span className="small">{ctx.used !== undefined ? `${tokens(ctx.used)}/${tokens(ctx.size)}` : '–'}</span>
+        </span>
+        <span className="small" title="Tokens in the last turn / in this session">
+          <span className="muted">Tokens</span> {tokens(view.turnUsage?.total)} turn · {tokens(view.sessionUsage.total)} session
+        </span>
+        {ctx.cost && (
+          <span className="small">
+            <span className="muted">Cost</span> {ctx.cost.amount.toFixed(4)} {ctx.cost.currency}
+          </span>
+        )}
+        <span className="sh-actions">
+          <a href={href.inspector(view.sessionId)} className="small">Inspector</a>
+          <a href={exportHref('md')} className="small" download>Export .md</a>
+          <a href={exportHref('json')} className="small" download>.json</a>
+          {!readOnly && (
+            <>
+              <button type="button" className="link-btn small" onClick={onFork}>Fork</button>
+              <button type="button" className="link-btn small" onClick={onArchive}>{s?.archived ? 'Unarchive' : 'Archive'}</button>
+            </>
+          )}
+        </span>
+      </div>
+    </header>
+  );
+}
+
+function Picker({ label, sel, current, disabled, onPick }: { label: string; sel: CatalogSelector; current: string | undefined; disabled: boolean; onPick: (id: string) => void }) {
+  const groups = new Map<string, typeof sel.options>();
+  for (const o of sel.options) groups.set(o.group ?? '', [...(groups.get(o.group ?? '') ?? []), o]);
+  const value = current ?? sel.currentId ?? '';
+  return (
+    <label className="picker small">
+      <span className="muted">{label}</span>
+      <select aria-label={label} value={value} disabled={disabled} onChange={(e) => onPick(e.target.value)}>
+        {!sel.options.some((o) => o.id === value) && <option value={value}>{value || '—'}</option>}
+        {[...groups].map(([g, opts]) =>
+          g ? (
+            <optgroup key={g} label={g}>
+              {opts.map((o) => (
+                <option key={o.id} value={o.id} title={o.description}>
+                  {o.label}
+                </option>
+              ))}
+            </optgroup>
+          ) : (
+            opts.map((o) => (
+              <option key={o.id} value={o.id} title={o.description}>
+                {o.label}
+              </option>
+            ))
+          ),
+        )}
+      </select>
+    </label>
+  );
+}

@@ -1,0 +1,61 @@
+import { memo, useState } from 'react';
+import { readEntry } from '../state/entries.js';
+import type { Resolution } from '../state/session-store.js';
+import { MarkdownText } from './markdown.js';
+import { ToolCard } from './tool-card.js';
+
+/** One thread entry. Memoized on the entry object: an update replaces only that object. */
+export const EntryRow = memo(function EntryRow({ entry, index, resolution }: { entry: unknown; index: number; resolution?: Resolution | undefined }) {
+  const e = readEntry(entry, index);
+  switch (e.kind) {
+    case 'user_message':
+      return (
+        <div className="msg user" data-kind="user">
+          <div className="bubble">
+            <span className="sr-only">You said: </span>
+            <p className="user-text">{e.text}</p>
+            {e.blocks.length > 0 && <p className="muted small">{e.blocks.length} attachment{e.blocks.length === 1 ? '' : 's'}</p>}
+          </div>
+        </div>
+      );
+    case 'assistant_message':
+      return (
+        <div className="msg agent" data-kind="agent">
+          <span className="sr-only">Agent: </span>
+          <MarkdownText text={e.text} />
+        </div>
+      );
+    case 'thought':
+      return <Thought text={e.text} />;
+    case 'tool_call':
+      return <ToolCard tool={e} resolution={resolution} />;
+    case 'notice':
+      return (
+        <div className={`notice notice-${e.level}`} role={e.level === 'error' ? 'alert' : 'note'} data-code={e.code}>
+          <span className="notice-icon" aria-hidden="true">
+            {e.level === 'error' ? '✕' : e.level === 'warning' ? '!' : 'i'}
+          </span>
+          <span>{e.text}</span>
+        </div>
+      );
+    case 'unknown':
+      return (
+        <details className="unknown">
+          <summary className="muted small">Update “{e.sessionUpdate}” (not modelled; kept as sent)</summary>
+          <pre className="json small">{JSON.stringify(e.raw, null, 2)}</pre>
+        </details>
+      );
+  }
+});
+
+function Thought({ text }: { text: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <div className="thought">
+      <button type="button" className="link-btn small" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+        Thinking {open ? '▴' : '▾'}
+      </button>
+      {open ? <MarkdownText text={text} /> : <p className="thought-peek muted small">{text.slice(-160)}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+import { useMemo } from 'react';
+import Anser from 'anser';
+
+/** Terminal output with its ANSI colours (anser parses; React escapes the text). */
+export function TerminalOutput({ text, label }: { text: string; label?: string }) {
+  const parts = useMemo(() => Anser.ansiToJson(text, { use_classes: true, remove_empty: true }), [text]);
+  return (
+    <pre className="terminal" aria-label={label ?? 'Terminal output'}>
+      {parts.map((p, i) => {
+        const cls = [p.fg ? `${p.fg}-fg` : '', p.bg ? `${p.bg}-bg` : '', p.decorations.includes('bold') ? 'ansi-bold' : ''].filter(Boolean).join(' ');
+        return cls ? (
+          <span key={i} className={cls}>
+            {p.content}
+          </span>
+        ) : (
+          p.content
+        );
+      })}
+    </pre>
+  );
+}
+
+// eslint-disable-next-line no-control-regex
+export const hasAnsi = (s: string): boolean => /\u001b\[[0-9;]*m/.test(s);

@@ -1,0 +1,84 @@
+import { useEffect, useState } from 'react';
+import { describeError, type ProviderInfo } from '../api/server.js';
+import { useApp, type AppStore } from '../state/app-store.js';
+import { ProviderPill } from '../components/pills.js';
+
+/** Every agent, its gaps and the fix for each; the default provider per workspace. */
+export function ReadinessPage({ store }: { store: AppStore }) {
+  const app = useApp(store);
+  const [providers, setProviders] = useState<ProviderInfo[]>();
+  const [problems, setProblems] = useState<string[]>([]);
+  const [err, setErr] = useState<string>();
+  const focus = new URLSearchParams(window.location.hash.split('?')[1] ?? '').get('provider');
+  const load = (refresh: boolean): void => {
+    store.client.api
+      .readiness({ query: refresh ? { refresh: 'true' } : {} })
+      .then((r) => {
+        setProviders(r.providers);
+        setProblems(r.problems);
+      })
+      .catch((e: unknown) => setErr(describeError(e).message));
+  };
+  useEffect(() => load(false), []);
+  // "fix…" from the new-session menu lands here: bring that agent into view.
+  useEffect(() => {
+    if (focus && providers) document.getElementById(`provider-${focus}`)?.scrollIntoView({ block: 'center' });
+  }, [focus, providers]);
+  return (
+    <div className="page">
+      <h1>Agents and readiness</h1>
+      <button type="button" onClick={() => load(true)}>Check again</button>
+      {err && <p className="error" role="alert">{err}</p>}
+      {problems.map((p, i) => <p key={i} className="note">{p}</p>)}
+      {!providers && !err && <p role="status">Checking agents…</p>}
+      <ul className="ready-list">
+        {providers?.map((p) => (
+          <li key={p.id} className={`ready-item ${focus === p.id ? 'focus' : ''}`} id={`provider-${p.id}`}>
+            <h2>
+              <ProviderPill id={p.id} label={p.label} /> <span className={p.ready ? 'ok' : 'bad'}>{p.ready === undefined ? 'not checked' : p.ready ? 'ready' : 'not ready'}</span>
+              {p.version && <span className="muted small"> {p.version}</span>}
+            </h2>
+            {p.gaps.length > 0 && (
+              <ul className="gaps">
+                {p.gaps.map((g, i) => (
+                  <li key={i}>
+                    <span>{g.message}</span>
+                    {g.fix && <div className="fix">Fix: <code>{g.fix}</code></div>}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </li>
+        ))}
+      </ul>
+      <h2>Default agent per workspace</h2>
+      <table className="table">
+        <tbody>
+          {app.workspaces.map((w) => (
+            <tr key={w.id}>
+              <td>{w.name}</td>
+              <td className="mono small">{w.path}</td>
+              <td>
+                <select
+                  aria-label={`Default agent for ${w.name}`}
+                  value={w.provider ?? app.defaultProvider ?? ''}
+                  disabled={app.role !== 'controller'}
+                  onChange={(e) =>
+                    store.client.api
+                      .bindProvider({ params: { id: w.id }, body: { provider: e.target.value } })
+                      .then(() => store.refresh())
+                      .catch((x: unknown) => setErr(describeError(x).message))
+                  }
+                >
+                  {app.providers.map((p) => (
+                    <option key={p.id} value={p.id}>{p.label}</option>
+                  ))}
+                </select>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,162 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { describeError } from '../api/server.js';
+import { useApp, useSession, type AppStore } from '../state/app-store.js';
+import { SessionHeader } from '../components/session-header.js';
+import { ThreadView } from '../components/thread-view.js';
+import { Composer, type Image } from '../components/composer.js';
+import { PlanList } from '../components/plan.js';
+import { ApprovalCard, ApprovalDialog, readOptions, toolFor, type Answer } from '../components/approval.js';
+import { go, href } from '../router.js';
+
+/** One session: header, thread, plan, approvals, composer. */
+export function SessionPage({ store, id }: { store: AppStore; id: string }) {
+  const app = useApp(store);
+  const sstore = useMemo(() => store.session(id), [store, id]);
+  const view = useSession(sstore);
+  const readOnly = app.role !== 'controller';
+  const [dialogFor, setDialogFor] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const [err, setErr] = useState<string>();
+  const api = store.client.api;
+  // The list's summary is live (session.updated); the snapshot's is from when it was taken.
+  const summary = app.sessions.find((s) => s.id === id) ?? view.summary;
+  const provider = app.providers.find((p) => p.id === summary?.provider);
+  const running = view.turnId !== undefined || view.state === 'running' || view.state === 'cancelling';
+
+  const act = useCallback(
+    (p: Promise<unknown>) => {
+      setErr(undefined);
+      p.catch((e: unknown) => {
+        const d = describeError(e);
+        setErr(d.fix ? `${d.message} — ${d.fix}` : d.message);
+      });
+    },
+    [],
+  );
+
+  const answer = useCallback(
+    (requestKey: string, a: Answer) => {
+      setBusy(true);
+      const rule = a.rule;
+      const run = async (): Promise<void> => {
+        // An edited "always" rule: answer once and keep exactly the rule the person wrote (one request).
+        if (a.editedRule && rule) {
+          const p = view.pending.find((x) => x.requestKey === requestKey);
+          const once = p ? readOptions(p.options).find((o) => o.kind === 'allow_once') : undefined;
+          await api.answerPermission({ params: { id, requestKey }, body: { optionId: once?.optionId ?? a.optionId, rule: { ...rule, source: 'always-answer' } } });
+        } else await api.answerPermission({ params: { id, requestKey }, body: { optionId: a.optionId } });
+      };
+      act(run().finally(() => {
+        setBusy(false);
+        setDialogFor(undefined);
+      }));
+    },
+    [api, id, act, view.pending],
+  );
+
+  const first = view.pending[0];
+  // A new request takes the focus when it would interrupt nothing (empty composer or no focus),
+  // so its one-key answers work at once; the composer gets it back after the answer.
+  const firstKey = first?.requestKey;
+  useEffect(() => {
+    if (readOnly) return;
+    const a = document.activeElement as HTMLElement | null;
+    const composer = document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message to the agent"]');
+    if (firstKey) {
+      const idle = !a || a === document.body || (a === composer && composer.value === '');
+      if (idle) document.querySelector<HTMLButtonElement>(`[data-request="${CSS.escape(firstKey)}"] .approval-actions button`)?.focus();
+    } else if (a === document.body || a?.closest('.approval-card')) composer?.focus();
+  }, [firstKey, readOnly]);
+  // Keyboard: 1..9 answer the first pending request, D opens its details (not while typing).
+  useEffect(() => {
+    if (!first || readOnly) return;
+    const on = (e: KeyboardEvent): void => {
+      const t = e.target as HTMLElement | null;
+      if (t && (t.tagName === 'TEXTAREA' || t.tagName === 'INPUT' || t.tagName === 'SELECT')) return;
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      const opts = readOptions(first.options);
+      const n = Number(e.key);
+      if (n >= 1 && n <= opts.length) {
+        e.preventDefault();
+        answer(first.requestKey, { optionId: opts[n - 1]!.optionId });
+      } else if (e.key === 'd' || e.key === 'D') {
+        e.preventDefault();
+        setDialogFor(first.requestKey);
+      }
+    };
+    window.addEventListener('keydown', on);
+    return () => window.removeEventListener('keydown', on);
+  }, [first, readOnly, answer]);
+
+  const send = async (text: string, images: Image[]): Promise<void> => {
+    if (summary && !summary.live) await api.openSession({ params: { id }, body: {} });
+    await api.prompt({ params: { id }, body: { text, images: images.map(({ mimeType, data }) => ({ mimeType, data })) } });
+  };
+
+  if (!view.loaded) return <div className="loading" role="status">Loading the session…</div>;
+  const dialog = view.pending.find((p) => p.requestKey === dialogFor);
+
+  return (
+    <div className="session-page">
+      <SessionHeader
+        view={view}
+        summary={summary}
+        providerLabel={provider?.label}
+        readOnly={readOnly}
+        onModel={(m) => act(api.setModel({ params: { id }, body: { modelId: m } }))}
+        onMode={(m) => act(api.setMode({ params: { id }, body: { modeId: m } }))}
+        onArchive={() => act(api.archive({ params: { id }, body: { archived: !summary?.archived } }).then((r) => store.upsertSession(r.session)))}
+        onFork={() =>
+          act(
+            api.fork({ params: { id } }).then((r) => {
+              store.upsertSession(r.snapshot.session);
+              go(href.session(r.snapshot.session.id));
+            }),
+          )
+        }
+        exportHref={(f) => `/api/sessions/${encodeURIComponent(id)}/export?format=${f}`}
+      />
+      {err && (
+        <p className="error banner" role="alert">
+          {err}
+        </p>
+      )}
+      {view.plan && view.plan.length > 0 && <PlanList plan={view.plan} />}
+      <ThreadView
+        view={view}
+        footer={
+          <div className="thread-foot">
+            {view.pending.map((p) => (
+              <ApprovalCard key={p.requestKey} p={p} tool={toolFor(view.entries, p.toolCallId)} readOnly={readOnly} busy={busy} onAnswer={(a) => answer(p.requestKey, a)} onDetails={() => setDialogFor(p.requestKey)} />
+            ))}
+            {running && view.pending.length === 0 && (
+              <div className="working muted small" role="status">
+                <span className="spinner" aria-hidden="true" /> {view.state === 'cancelling' ? 'Cancelling…' : 'Working…'}
+              </div>
+            )}
+            {!running && view.lastStop && view.lastStop.stopReason !== 'end_turn' && (
+              <div className={`turn-end ${view.lastStop.error ? 'error' : 'muted'} small`} role="status">
+                Turn ended: {view.lastStop.stopReason === 'cancelled' ? 'cancelled' : view.lastStop.stopReason}
+                {view.lastStop.error ? ` — ${view.lastStop.error.message}` : ''}
+              </div>
+            )}
+          </div>
+        }
+      />
+      {/* What a screen reader hears: the turn's state and approvals, not every streamed word. */}
+      <div className="sr-only" role="status" aria-live="polite">
+        {view.pending.length > 0 ? `Approval needed: ${view.pending[0]!.title ?? 'a tool call'}` : running ? 'The agent is working' : view.lastStop ? `Turn ended: ${view.lastStop.stopReason}` : ''}
+      </div>
+      <Composer
+        running={running}
+        readOnly={readOnly}
+        takesImages={view.agent?.images}
+        queue={view.queue}
+        onSend={send}
+        onCancel={() => act(api.cancel({ params: { id } }))}
+        onRemoveQueued={(item) => act(api.removeQueued({ params: { id, item } }))}
+      />
+      {dialog && !readOnly && <ApprovalDialog p={dialog} tool={toolFor(view.entries, dialog.toolCallId)} busy={busy} onAnswer={(a) => answer(dialog.requestKey, a)} onClose={() => setDialogFor(undefined)} />}
+    </div>
+  );
+}

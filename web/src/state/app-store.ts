@@ -1,0 +1,143 @@
+/**
+ * The app's live state: who we are (controller or observer), workspaces, the session list,
+ * providers, and one SessionStore per opened session, all fed by one WebSocket.
+ */
+import { useSyncExternalStore } from 'react';
+import type { LiveSocket, Subscription } from '../../../src/server/client/index.js';
+import type { ProviderInfo, Role, ServerClient, ServerMessage, SessionSummaryInfo, WorkspaceInfo } from '../api/server.js';
+import { SessionStore } from './session-store.js';
+
+export interface AppState {
+  role: Role;
+  label?: string;
+  workspaces: WorkspaceInfo[];
+  sessions: SessionSummaryInfo[];
+  providers: ProviderInfo[];
+  defaultProvider?: string;
+  connected: boolean;
+  /** Readiness problems the doctor reported (config files it could not read…). */
+  problems?: string[];
+  /** The last attention text, for a toast. */
+  toast?: { text: string; at: number };
+}
+
+export class AppStore {
+  private state: AppState;
+  private readonly listeners = new Set<() => void>();
+  private readonly sessions = new Map<string, { store: SessionStore; sub: Subscription }>();
+  readonly socket: LiveSocket;
+
+  constructor(
+    readonly client: ServerClient,
+    role: Role,
+    label: string | undefined,
+  ) {
+    this.state = { role, ...(label ? { label } : {}), workspaces: [], sessions: [], providers: [], connected: false };
+    this.socket = client.socket({
+      onMessage: (m) => this.onMessage(m),
+      onOpen: () => this.set({ connected: true }),
+      onClose: () => this.set({ connected: false }),
+    });
+  }
+
+  get = (): AppState => this.state;
+  subscribe = (fn: () => void): (() => void) => {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  };
+
+  /** Changes are told once per frame: a streamed turn updates the list (preview) on every chunk. */
+  set(patch: Partial<AppState>): void {
+    this.state = { ...this.state, ...patch };
+    if (this.scheduled) return;
+    this.scheduled = true;
+    const flush = (): void => {
+      if (!this.scheduled) return;
+      this.scheduled = false;
+      for (const fn of this.listeners) fn();
+    };
+    if (!document.hidden) requestAnimationFrame(flush);
+    setTimeout(flush, 100);
+  }
+
+  private scheduled = false;
+
+  async refresh(): Promise<void> {
+    const [ws, ss, ps] = await Promise.all([
+      this.client.api.workspaces(),
+      this.client.api.listSessions({ query: { archived: 'include' } }),
+      this.client.api.providers(),
+    ]);
+    this.set({ workspaces: ws.workspaces, sessions: ss.sessions, providers: ps.providers, ...(ps.default ? { defaultProvider: ps.default } : {}) });
+    if (!this.readinessAsked) {
+      this.readinessAsked = true;
+      void this.loadReadiness(false);
+    }
+  }
+
+  private readinessAsked = false;
+
+  /** Readiness (the doctor's gaps) marks the providers that cannot start; it can take a moment, so it runs behind the page. */
+  async loadReadiness(refresh: boolean): Promise<void> {
+    try {
+      const r = await this.client.api.readiness({ query: refresh ? { refresh: 'true' } : {} });
+      const byId = new Map(r.providers.map((p) => [p.id, p]));
+      this.set({ providers: this.state.providers.map((p) => byId.get(p.id) ?? p), problems: r.problems });
+    } catch {
+      // The readiness panel shows the error; the menu stays usable without it.
+    }
+  }
+
+  /** The store of a session, subscribing on first use (snapshot, then live events). */
+  session(id: string): SessionStore {
+    const have = this.sessions.get(id);
+    if (have) return have.store;
+    const store = new SessionStore(id);
+    const sub = this.socket.subscribe(id, {
+      onSnapshot: (s) => store.applySnapshot(s),
+      onEvent: (e) => {
+        store.applyEvent(e);
+        if (e.type === 'attention') this.attention(e.text);
+        // Keep the sidebar's line of this session live between the server's session.updated messages.
+        if (e.type === 'session.state') this.patchSession(id, { state: e.state });
+        if (e.type === 'permission.asked') this.patchSession(id, { needsAttention: true });
+        if (e.type === 'permission.resolved' || e.type === 'permission.decided') this.patchSession(id, { needsAttention: store.get().pending.length > 0 });
+      },
+    });
+    this.sessions.set(id, { store, sub });
+    return store;
+  }
+
+  upsertSession(s: SessionSummaryInfo): void {
+    const list = this.state.sessions.filter((x) => x.id !== s.id);
+    this.set({ sessions: [s, ...list].sort((a, b) => (b.updatedAt ?? 0) - (a.updatedAt ?? 0)) });
+  }
+
+  private patchSession(id: string, patch: Partial<SessionSummaryInfo>): void {
+    if (!this.state.sessions.some((s) => s.id === id)) return;
+    this.set({ sessions: this.state.sessions.map((s) => (s.id === id ? { ...s, ...patch } : s)) });
+  }
+
+  private attention(text: string): void {
+    this.set({ toast: { text, at: Date.now() } });
+    // localhost is a secure context: a hidden tab gets a system notification.
+    if (document.hidden && 'Notification' in window && Notification.permission === 'granted') new Notification('Talaria', { body: text });
+  }
+
+  private onMessage(m: ServerMessage): void {
+    if (m.type === 'session.updated') this.upsertSession(m.session);
+  }
+
+  close(): void {
+    for (const { sub } of this.sessions.values()) sub.close();
+    this.socket.close();
+  }
+}
+
+export function useApp(store: AppStore): AppState {
+  return useSyncExternalStore(store.subscribe, store.get);
+}
+
+export function useSession(store: SessionStore) {
+  return useSyncExternalStore(store.subscribe, store.get);
+}

@@ -1,0 +1,212 @@
+/**
+ * One session as the UI draws it: a snapshot plus the stream events after it, folded in seq
+ * order. The typed client's LiveSocket delivers each event once (it resumes with `since` after
+ * a drop); this store also ignores any seq it already folded, so a refresh or a resync can never
+ * double an entry. Entries are mutated in place and a version bumps: a 10,000-entry thread is
+ * not copied on every streamed chunk. Listeners are told at most once per frame.
+ */
+import type { PendingPermission, QueuedPrompt, SessionSnapshot, SessionSummaryInfo, StreamEvent } from '../api/server.js';
+import { isObj, num, readCatalog, readContext, readPlan, str, type CatalogView, type ContextView, type PlanItem } from './entries.js';
+
+export interface Resolution {
+  requestKey: string;
+  toolCallId: string;
+  decidedBy: string;
+  answeredBy?: string;
+  outcome: unknown;
+}
+
+export interface Usage {
+  input?: number;
+  output?: number;
+  total?: number;
+}
+
+export interface SessionView {
+  sessionId: string;
+  loaded: boolean;
+  seq: number;
+  /** Bumps on every change (entries are mutated in place). */
+  version: number;
+  summary?: SessionSummaryInfo;
+  entries: unknown[];
+  plan: PlanItem[] | null;
+  title?: string;
+  modeId?: string;
+  modelId?: string;
+  catalog: CatalogView;
+  context: ContextView;
+  state: string;
+  turnId?: string;
+  pending: PendingPermission[];
+  resolved: Map<string, Resolution>;
+  queue: QueuedPrompt[];
+  agent?: SessionSnapshot['agent'];
+  origin?: string;
+  turnUsage?: Usage;
+  sessionUsage: Usage;
+  lastStop?: { stopReason: string; error?: { code: string; message: string } };
+}
+
+export function readUsage(u: unknown): Usage | undefined {
+  if (!isObj(u)) return undefined;
+  const input = num(u.inputTokens);
+  const output = num(u.outputTokens);
+  const total = num(u.totalTokens) ?? (input !== undefined || output !== undefined ? (input ?? 0) + (output ?? 0) : undefined);
+  if (input === undefined && output === undefined && total === undefined) return undefined;
+  return { ...(input !== undefined ? { input } : {}), ...(output !== undefined ? { output } : {}), ...(total !== undefined ? { total } : {}) };
+}
+
+const addUsage = (a: Usage, b: Usage | undefined): Usage =>
+  b ? { input: (a.input ?? 0) + (b.input ?? 0), output: (a.output ?? 0) + (b.output ?? 0), total: (a.total ?? 0) + (b.total ?? 0) } : a;
+
+function empty(sessionId: string): SessionView {
+  return { sessionId, loaded: false, seq: 0, version: 0, entries: [], plan: null, catalog: {}, context: {}, state: 'stored', pending: [], resolved: new Map(), queue: [], sessionUsage: {} };
+}
+
+export class SessionStore {
+  private view: SessionView;
+  private readonly listeners = new Set<() => void>();
+  private scheduled = false;
+
+  constructor(readonly sessionId: string) {
+    this.view = empty(sessionId);
+  }
+
+  get = (): SessionView => this.view;
+
+  subscribe = (fn: () => void): (() => void) => {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  };
+
+  applySnapshot(s: SessionSnapshot): void {
+    const t = s.thread;
+    const catalog = readCatalog(s.catalog);
+    this.view = {
+      ...empty(this.sessionId),
+      loaded: true,
+      seq: s.seq,
+      version: this.view.version + 1,
+      summary: s.session,
+      entries: [...t.entries],
+      plan: readPlan(t.plan),
+      ...(t.title ?? s.session.title ? { title: t.title ?? s.session.title } : {}),
+      ...(t.currentModeId ?? s.session.modeId ? { modeId: t.currentModeId ?? s.session.modeId } : {}),
+      ...(catalog.model?.currentId ?? s.session.modelId ? { modelId: catalog.model?.currentId ?? s.session.modelId } : {}),
+      catalog,
+      context: readContext(t.context),
+      state: s.session.state,
+      ...(s.turnId ? { turnId: s.turnId } : {}),
+      pending: [...s.pending],
+      queue: [...s.queue],
+      ...(s.agent ? { agent: s.agent } : {}),
+      origin: s.origin,
+      sessionUsage: readUsage(s.usage) ?? {},
+    };
+    this.changed();
+  }
+
+  /** Folds one event; events at or below the current seq were already folded and are ignored. */
+  applyEvent(e: StreamEvent): void {
+    const v = this.view;
+    if (e.seq <= v.seq) return;
+    v.seq = e.seq;
+    // `entry.appended {index, text}`: the server's compact form of a message entry that only grew.
+    const ev = e as unknown as { type: string; index?: unknown; text?: unknown };
+    if (ev.type === 'entry.appended' && typeof ev.index === 'number' && typeof ev.text === 'string') {
+      const old = v.entries[ev.index];
+      if (isObj(old) && typeof old.text === 'string') v.entries[ev.index] = { ...old, text: old.text + ev.text };
+      v.version++;
+      this.changed();
+      return;
+    }
+    switch (e.type) {
+      case 'entry.added':
+      case 'entry.updated':
+        v.entries[e.index] = e.entry;
+        break;
+      case 'plan.updated':
+        v.plan = readPlan(e.plan);
+        break;
+      case 'mode.updated':
+        v.modeId = e.modeId;
+        break;
+      case 'info.updated':
+        if (e.title) v.title = e.title;
+        break;
+      case 'context.updated':
+        v.context = readContext(e.context);
+        break;
+      case 'catalog.updated':
+        v.catalog = readCatalog(e.catalog);
+        if (v.catalog.model?.currentId) v.modelId = v.catalog.model.currentId;
+        if (v.catalog.mode?.currentId) v.modeId = v.catalog.mode.currentId;
+        break;
+      case 'choice.updated':
+        if (e.modelId) v.modelId = e.modelId;
+        if (e.modeId) v.modeId = e.modeId;
+        break;
+      case 'session.state':
+        v.state = e.state;
+        break;
+      case 'session.closed':
+        v.state = 'closed';
+        break;
+      case 'turn.started':
+        v.turnId = e.turnId;
+        v.lastStop = undefined;
+        break;
+      case 'turn.ended': {
+        delete v.turnId;
+        const u = readUsage(e.usage);
+        v.turnUsage = u;
+        v.sessionUsage = addUsage(v.sessionUsage, u);
+        v.lastStop = { stopReason: String(e.stopReason), ...(e.error ? { error: { code: e.error.code, message: e.error.message } } : {}) };
+        break;
+      }
+      case 'permission.asked':
+        if (!v.pending.some((p) => p.requestKey === e.requestKey))
+          v.pending = [...v.pending, { requestKey: e.requestKey, toolCallId: e.toolCallId, options: e.options, subject: e.subject, seq: e.seq, ...(e.title ? { title: e.title } : {}) }];
+        break;
+      case 'permission.decided':
+      case 'permission.resolved': {
+        v.pending = v.pending.filter((p) => p.requestKey !== e.requestKey);
+        const prev = v.resolved.get(e.requestKey);
+        const answeredBy = e.answeredBy ?? prev?.answeredBy;
+        v.resolved = new Map(v.resolved).set(e.requestKey, {
+          requestKey: e.requestKey,
+          toolCallId: e.toolCallId,
+          decidedBy: e.decidedBy,
+          outcome: e.outcome,
+          ...(answeredBy ? { answeredBy } : {}),
+        });
+        break;
+      }
+      case 'queue.updated':
+        v.queue = [...e.queue];
+        break;
+      default:
+        break;
+    }
+    v.version++;
+    this.changed();
+  }
+
+  /** A new object per notification so React sees the change; entries stay shared. */
+  private changed(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    const flush = (): void => {
+      if (!this.scheduled) return;
+      this.scheduled = false;
+      this.view = { ...this.view };
+      for (const fn of this.listeners) fn();
+    };
+    // A frame when visible; a short timer when the tab is hidden (no frames then).
+    if (typeof document !== 'undefined' && !document.hidden) requestAnimationFrame(flush);
+    setTimeout(flush, 100);
+  }
+}
+
+export const statusOf = (v: SessionView): string => str(v.state) ?? 'idle';
