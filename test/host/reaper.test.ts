@@ -123,6 +123,7 @@ describe('cancel ends the work the cancelled turn started', () => {
     await a.prompt(`bg setsid sh -c 'echo $$ >> ${dirA}/old; sleep 30'`).result;
     const [other] = await pids(join(dirB, 'pids'), 1);
     const [earlier] = await pids(join(dirA, 'old'), 1);
+    await ticksPast([other!, earlier!]);
     const turn = a.prompt(`run setsid sh -c '${body(dirA)}'`);
     const work = await pids(join(dirA, 'pids'), 2);
     await a.cancel();

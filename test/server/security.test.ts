@@ -117,8 +117,13 @@ describe('security: every route of the contract, on a real server', () => {
     expect(r.text).not.toContain(server.token);
     const page = await raw(server, '/', { token: null });
     expect(page.status).toBe(200);
-    expect(page.text).toContain('talaria_token');
     expect(page.text).not.toContain(server.token);
+    // The placeholder page sets the cookie inline; the built web UI (dist/web) in its module script.
+    const script = /<script type="module"[^>]*src="([^"]+)"/.exec(page.text)?.[1];
+    const setter = script ? await raw(server, script, { token: null }) : page;
+    expect(setter.status).toBe(200);
+    expect(setter.text).toContain('talaria_token');
+    expect(setter.text).not.toContain(server.token);
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]{43}$/);
   });
 
