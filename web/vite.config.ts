@@ -17,7 +17,8 @@ export default defineConfig(({ command }) => ({
   build: {
     outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),
     emptyOutDir: true,
-    sourcemap: true,
+    // The package ships no source maps (test/package/pack.test.ts); `vite dev` serves its own.
+    sourcemap: false,
     chunkSizeWarningLimit: 900,
   },
   server: {
