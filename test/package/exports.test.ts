@@ -30,9 +30,21 @@ describe('package exports', () => {
     expect(pkg.types).toBe((pkg.exports['.'] as { types: string }).types);
   });
 
-  it('the root exports createHarness and the errors at run time, nothing else', async () => {
+  it("the root exports createHarness, the errors and the server's typed client at run time, nothing else", async () => {
     const root = (await import(pathToFileURL(join(ROOT, 'src/index.ts')).href)) as Record<string, unknown>;
-    expect(Object.keys(root).sort()).toEqual(['ConnectionClosedError', 'RPC', 'TalariaError', 'WireError', 'createHarness', 'isTalariaError']);
+    expect(Object.keys(root).sort()).toEqual([
+      'ConnectionClosedError',
+      'LiveSocket',
+      'RPC',
+      'ServerError',
+      'TalariaError',
+      'WireError',
+      'applyEvent',
+      'connectServer',
+      'contract',
+      'createHarness',
+      'isTalariaError',
+    ]);
   });
 
   it('every subpath loads and exports what its README row names', async () => {
