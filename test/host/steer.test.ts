@@ -94,7 +94,8 @@ describe('steer (an agent with `_session/steering`, as claude-agent-acp)', () =>
     const frames: Frame[] = [];
     const t = makeHost({ providers: [sdkAgent()], onFrame: (_k, f) => frames.push(f) });
     const s = await t.host.newSession({ provider: 'steerable', workspace: t.workspace });
-    const ticking = waitSession(s, (e) => e.type === 'entry.added' && e.entry.kind === 'assistant_message');
+    // Two ticks streamed before the steer: the resent message must carry them as the partial answer.
+    const ticking = waitSession(s, (e) => (e.type === 'entry.added' || e.type === 'entry.updated') && e.entry.kind === 'assistant_message' && e.entry.text.includes('tick tick'));
     const turn = s.prompt('slow');
     await ticking;
     const r = await s.steer('stop ticking');
