@@ -67,6 +67,15 @@ async function setup(ops: SlotSessions, req: OpenRequest, gen: Generation): Prom
 
   let b: SessionBinding;
   let res: unknown;
+  // The binding for the session id the agent gave (new, fork) or was asked for (load, resume).
+  const bind = (id: string) =>
+    ops.create({
+      id,
+      cwd: req.cwd,
+      ...(req.additionalDirectories ? { additionalDirectories: req.additionalDirectories } : {}),
+      mcpServers: servers,
+      permissionMode: req.permissionMode,
+    });
   if (req.kind === 'new' || req.kind === 'fork') {
     const extra = req.kind === 'fork' ? { sessionId: req.sessionId } : {};
     try {
@@ -89,23 +98,11 @@ async function setup(ops: SlotSessions, req: OpenRequest, gen: Generation): Prom
       if (req.kind === 'fork') throw new TalariaError('session_not_found', `${slot.label} could not fork session ${req.sessionId}`, { response: res });
       throw new TalariaError('agent_error', 'session/new answered without a sessionId', { response: res });
     }
-    b = ops.create({
-      id,
-      cwd: req.cwd,
-      ...(req.additionalDirectories ? { additionalDirectories: req.additionalDirectories } : {}),
-      mcpServers: servers,
-      permissionMode: req.permissionMode,
-    });
+    b = bind(id);
     ops.attach(b, gen);
   } else {
     const id = req.sessionId!;
-    b = ops.create({
-      id,
-      cwd: req.cwd,
-      ...(req.additionalDirectories ? { additionalDirectories: req.additionalDirectories } : {}),
-      mcpServers: servers,
-      permissionMode: req.permissionMode,
-    });
+    b = bind(id);
     // Registered first: the agent replays the history before it answers.
     ops.attach(b, gen);
     b.session.beginReplay(false);
