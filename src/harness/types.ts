@@ -3,7 +3,7 @@ import type { QuirkSummary } from '../providers/quirks/types.js';
 import type { AgentHost, HostOptions } from '../host/host.js';
 import type { AgentKey } from '../host/events.js';
 import type { PermissionAnswer, PermissionMode, PermissionRule } from '../permission/types.js';
-import type { AnswerResult } from '../permission/broker.js';
+import type { AnswerResult } from '../permission/broker-types.js';
 import type { TalariaError } from '../protocol/errors.js';
 import type { Frame, Logger, ProtocolErrorEvent } from '../protocol/types.js';
 import type { ProviderRegistry } from '../providers/registry.js';

@@ -6,7 +6,8 @@
  * thread kept; the agent's replay read and discarded) on its next use. So callers never swap
  * objects, events keep their sequence, and the thread keeps what the user saw.
  */
-import { PermissionBroker, type AnswerResult, type PendingPermission, type PermissionRequest } from '../permission/broker.js';
+import { PermissionBroker } from '../permission/broker.js';
+import type { AnswerResult, PendingPermission, PermissionRequest } from '../permission/broker-types.js';
 import type { PermissionAnswer, PermissionMode, PermissionOutcome, PermissionRule } from '../permission/types.js';
 import type { Logger } from '../protocol/types.js';
 import type { SessionHooks } from '../session/hooks.js';

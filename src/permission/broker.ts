@@ -35,17 +35,6 @@ import { resolveRealPaths } from './real-paths.js';
 import { describeRequest } from './subject.js';
 import type { PermissionAnswer, PermissionDecisionEvent, PermissionOption, PermissionOutcome, PermissionRule, PermissionSubject, PolicyResult } from './types.js';
 
-export {
-  EFFECT_OPTIONS,
-  type AnswerResult,
-  type BrokerOptions,
-  type EffectRequest,
-  type EffectVerdict,
-  type PendingPermission,
-  type PermissionRequest,
-  type SetTimer,
-} from './broker-types.js';
-
 interface DecideContext {
   /** The agent's options; undefined = an effect, Talaria offers its own. */
   options?: PermissionOption[];

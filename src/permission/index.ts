@@ -5,8 +5,8 @@ export { isSensitivePath } from './sensitive.js';
 export { isDangerousCommand, dangerReason } from './dangerous.js';
 export { evaluate, ruleMatches, isInsideRoots, globMatchesAll, commandMatches, escapeCommandPattern, escapeGlob, describeRule, EDIT_KINDS, type PolicyConfig } from './policy.js';
 export { chooseOption, pickOption, isIntent, type PermissionIntent } from './options.js';
+export { PermissionBroker } from './broker.js';
 export {
-  PermissionBroker,
   EFFECT_OPTIONS,
   type BrokerOptions,
   type PendingPermission,
@@ -15,6 +15,6 @@ export {
   type EffectVerdict,
   type AnswerResult,
   type SetTimer,
-} from './broker.js';
+} from './broker-types.js';
 export { resolveRealPaths, type ResolvePaths } from './real-paths.js';
 export { alwaysRule } from './always-rule.js';

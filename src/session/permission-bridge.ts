@@ -3,7 +3,7 @@
  * the thread (pending) → the broker (policy, then a person) → the answer's status on that call.
  */
 import { findToolCall, openToolCalls } from '../thread/index.js';
-import type { PermissionRequest } from '../permission/broker.js';
+import type { PermissionRequest } from '../permission/broker-types.js';
 import type { PermissionOutcome } from '../permission/types.js';
 import type { SessionCore } from './core.js';
 

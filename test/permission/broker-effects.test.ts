@@ -6,7 +6,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EFFECT_OPTIONS, PermissionBroker, type EffectRequest, type PendingPermission, type SetTimer } from '../../src/permission/broker.js';
+import { PermissionBroker } from '../../src/permission/broker.js';
+import { EFFECT_OPTIONS, type EffectRequest, type PendingPermission, type SetTimer } from '../../src/permission/broker-types.js';
 import type { PolicyConfig } from '../../src/permission/policy.js';
 import type { PermissionDecisionEvent, PermissionMode, PermissionRule, PermissionSubject } from '../../src/permission/types.js';
 

@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { alwaysRule } from '../../src/permission/always-rule.js';
-import { PermissionBroker, type PendingPermission, type SetTimer } from '../../src/permission/broker.js';
+import { PermissionBroker } from '../../src/permission/broker.js';
+import type { PendingPermission, SetTimer } from '../../src/permission/broker-types.js';
 import type { PolicyConfig } from '../../src/permission/policy.js';
 import type { PermissionDecisionEvent, PermissionOption, PermissionRule } from '../../src/permission/types.js';
 
