@@ -2,6 +2,7 @@
  * A scriptable fake agent built on the official SDK's agent side, run as a real process over real
  * pipes. The prompt's first word picks the behaviour (`perm PATH` asks a permission, `perm-abort PATH`
  * too and ends the turn `cancelled` when refused, like codex); env switches pick capabilities:
+ *   SDK_AGENT_COST=0.01       usage_update carries cost: that many USD per prompt so far
  *   SDK_AGENT_LEGACY=1        answer session/new with legacy `models` + `modes` instead of configOptions
  *   SDK_AGENT_EARLY=1         send updates for a new session BEFORE the session/new response
  *   SDK_AGENT_USAGE=cumulative  report cumulative usage in prompt responses
@@ -257,7 +258,10 @@ app.onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
       default:
         await send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `echo: ${text}` } });
     }
-    await send({ sessionUpdate: 'usage_update', used: 100 + s.history.length, size: 1000 });
+    // SDK_AGENT_COST: the agent reports what the session cost so far (USD per prompt), as ACP's usage_update allows.
+    const prompts = s.history.filter((u) => u.sessionUpdate === 'user_message_chunk').length;
+    const cost = env.SDK_AGENT_COST ? { cost: { amount: Number(env.SDK_AGENT_COST) * prompts, currency: 'USD' } } : {};
+    await send({ sessionUpdate: 'usage_update', used: 100 + s.history.length, size: 1000, ...cost });
     cumulative += 10;
     const usage =
       env.SDK_AGENT_USAGE === 'cumulative'

@@ -2,10 +2,13 @@
  * Makes sure dist/web holds a build of the current web/ sources before a browser test loads it.
  * Several test files may start at once: one builds under a lock directory, the others wait.
  */
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+const execFileP = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const WEB_ROOT = join(ROOT, 'dist', 'web');
 const SRC = join(ROOT, 'web');
@@ -46,8 +49,13 @@ export async function ensureWebBuilt(): Promise<void> {
   }
   try {
     if (fresh()) return;
-    const { build } = await import('vite');
-    await build({ configFile: join(SRC, 'vite.config.ts'), logLevel: 'warn' });
+    // A child process: inside vitest NODE_ENV is "test", and a build made there ships React's dev
+    // JSX runtime calls against the production runtime (the page dies with "jsxDEV is not a function").
+    const vite = join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
+    await execFileP(process.execPath, [vite, 'build', '--config', join(SRC, 'vite.config.ts'), '--logLevel', 'warn'], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
   } finally {
     rmSync(LOCK, { recursive: true, force: true });
   }

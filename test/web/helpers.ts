@@ -59,12 +59,14 @@ export async function openProject(page: Page, path: string): Promise<void> {
 
 /** Starts a session with the workspace's default agent (the split button's main half). */
 export async function newSession(page: Page): Promise<string> {
+  const before = page.url();
   await page
     .getByRole('button', { name: /^New session with/ })
     .first()
     .click();
+  // Wait for the new session's page, not the one already open (its composer is there too).
+  await page.waitForURL((u) => /#\/s\//.test(u.href) && u.href !== before);
   await page.getByLabel('Message to the agent').waitFor();
-  await page.waitForURL(/#\/s\//);
   return decodeURIComponent(new URL(page.url()).hash.replace(/^#\/s\//, '').split('/')[0]!);
 }
 

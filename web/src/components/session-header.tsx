@@ -1,6 +1,6 @@
 import type { CatalogSelector } from '../state/entries.js';
 import type { SessionView } from '../state/session-store.js';
-import type { SessionSummaryInfo } from '../api/server.js';
+import type { ProviderInfo, SessionSummaryInfo } from '../api/server.js';
 import { ProviderPill, StatusDot, statusOf } from './pills.js';
 import { tokens } from './format.js';
 import { href } from '../router.js';
@@ -11,6 +11,8 @@ export function SessionHeader({
   summary,
   providerLabel,
   readOnly,
+  providers,
+  onProvider,
   onModel,
   onMode,
   onArchive,
@@ -21,6 +23,9 @@ export function SessionHeader({
   summary: SessionSummaryInfo | undefined;
   providerLabel?: string | undefined;
   readOnly: boolean;
+  /** Every provider; offered while the session holds no message yet (then a switch costs nothing). */
+  providers: ProviderInfo[];
+  onProvider: (id: string) => void;
   onModel: (id: string) => void;
   onMode: (id: string) => void;
   onArchive: () => void;
@@ -37,7 +42,13 @@ export function SessionHeader({
         <StatusDot status={st} />
         <h1 className="session-h1">{view.title || s?.title || 'New session'}</h1>
         {s && <ProviderPill id={s.provider} label={providerLabel} />}
-        {view.agent?.name && <span className="muted small">{view.agent.name}{view.agent.version ? ` ${view.agent.version}` : ''}</span>}
+        {s && !readOnly && fresh(view) && view.turnId === undefined && <AgentPicker current={s.provider} providers={providers} onPick={onProvider} />}
+        {view.agent?.name && (
+          <span className="muted small">
+            {view.agent.name}
+            {view.agent.version ? ` ${view.agent.version}` : ''}
+          </span>
+        )}
       </div>
       <div className="sh-line2">
         {view.catalog.model && <Picker label="Model" sel={view.catalog.model} current={view.modelId} disabled={readOnly || view.turnId !== undefined} onPick={onModel} />}
@@ -58,18 +69,53 @@ export function SessionHeader({
           </span>
         )}
         <span className="sh-actions">
-          <a href={href.inspector(view.sessionId)} className="small">Inspector</a>
-          <a href={exportHref('md')} className="small" download>Export .md</a>
-          <a href={exportHref('json')} className="small" download>.json</a>
+          <a href={href.inspector(view.sessionId)} className="small">
+            Inspector
+          </a>
+          <a href={exportHref('md')} className="small" download>
+            Export .md
+          </a>
+          <a href={exportHref('json')} className="small" download>
+            .json
+          </a>
           {!readOnly && (
             <>
-              <button type="button" className="link-btn small" onClick={onFork}>Fork</button>
-              <button type="button" className="link-btn small" onClick={onArchive}>{s?.archived ? 'Unarchive' : 'Archive'}</button>
+              <button type="button" className="link-btn small" onClick={onFork}>
+                Fork
+              </button>
+              <button type="button" className="link-btn small" onClick={onArchive}>
+                {s?.archived ? 'Unarchive' : 'Archive'}
+              </button>
             </>
           )}
         </span>
       </div>
     </header>
+  );
+}
+
+/** No message sent or received yet: the session can still become another agent's. */
+export function fresh(view: SessionView): boolean {
+  return !view.entries.some((e) => {
+    const k = (e as { kind?: string }).kind;
+    return k === 'user_message' || k === 'assistant_message' || k === 'tool_call';
+  });
+}
+
+function AgentPicker({ current, providers, onPick }: { current: string; providers: ProviderInfo[]; onPick: (id: string) => void }) {
+  return (
+    <label className="picker small">
+      <span className="muted">Agent</span>
+      <select aria-label="Agent" value={current} onChange={(e) => onPick(e.target.value)}>
+        {!providers.some((p) => p.id === current) && <option value={current}>{current}</option>}
+        {providers.map((p) => (
+          <option key={p.id} value={p.id} disabled={p.ready === false && p.id !== current}>
+            {p.label}
+            {p.ready === false ? ' (not ready)' : ''}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 

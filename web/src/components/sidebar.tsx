@@ -14,7 +14,11 @@ export function Sidebar({ store, app, current }: { store: AppStore; app: AppStat
   const ready = useMemo(() => new Map(app.providers.map((p) => [p.id, p.ready])), [app.providers]);
   const labels = useMemo(() => new Map(app.providers.map((p) => [p.id, p.label])), [app.providers]);
   const shown = app.sessions.filter(
-    (s) => s.archived === archived && (q === '' || (s.title ?? '').toLowerCase().includes(q.toLowerCase()) || (s.preview ?? '').toLowerCase().includes(q.toLowerCase())),
+    // An archived session that never held a message (one replaced by another agent's) is not worth a row.
+    (s) =>
+      s.archived === archived &&
+      !(s.archived && !s.title && !s.preview) &&
+      (q === '' || (s.title ?? '').toLowerCase().includes(q.toLowerCase()) || (s.preview ?? '').toLowerCase().includes(q.toLowerCase())),
   );
   const groups = groupByWorkspace(app.workspaces, shown);
 
@@ -46,11 +50,20 @@ export function Sidebar({ store, app, current }: { store: AppStore; app: AppStat
                 const st = statusOf(s, ready.get(s.provider));
                 return (
                   <li key={s.id}>
-                    <a className={`session-item ${current === s.id ? 'current' : ''}`} href={href.session(s.id)} aria-current={current === s.id ? 'page' : undefined} data-session={s.id}>
+                    <a
+                      className={`session-item ${current === s.id ? 'current' : ''}`}
+                      href={href.session(s.id)}
+                      aria-current={current === s.id ? 'page' : undefined}
+                      data-session={s.id}
+                    >
                       <span className="session-line1">
                         <StatusDot status={st} />
                         <span className="session-title">{s.title || 'New session'}</span>
-                        {s.needsAttention && <span className="badge small" aria-label="approval waiting">!</span>}
+                        {s.needsAttention && (
+                          <span className="badge small" aria-label="approval waiting">
+                            !
+                          </span>
+                        )}
                       </span>
                       <span className="session-line2">
                         <ProviderPill id={s.provider} label={labels.get(s.provider)} />

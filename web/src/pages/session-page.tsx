@@ -23,16 +23,13 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
   const provider = app.providers.find((p) => p.id === summary?.provider);
   const running = view.turnId !== undefined || view.state === 'running' || view.state === 'cancelling';
 
-  const act = useCallback(
-    (p: Promise<unknown>) => {
-      setErr(undefined);
-      p.catch((e: unknown) => {
-        const d = describeError(e);
-        setErr(d.fix ? `${d.message} — ${d.fix}` : d.message);
-      });
-    },
-    [],
-  );
+  const act = useCallback((p: Promise<unknown>) => {
+    setErr(undefined);
+    p.catch((e: unknown) => {
+      const d = describeError(e);
+      setErr(d.fix ? `${d.message} — ${d.fix}` : d.message);
+    });
+  }, []);
 
   const answer = useCallback(
     (requestKey: string, a: Answer) => {
@@ -46,10 +43,12 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
           await api.answerPermission({ params: { id, requestKey }, body: { optionId: once?.optionId ?? a.optionId, rule: { ...rule, source: 'always-answer' } } });
         } else await api.answerPermission({ params: { id, requestKey }, body: { optionId: a.optionId } });
       };
-      act(run().finally(() => {
-        setBusy(false);
-        setDialogFor(undefined);
-      }));
+      act(
+        run().finally(() => {
+          setBusy(false);
+          setDialogFor(undefined);
+        }),
+      );
     },
     [api, id, act, view.pending],
   );
@@ -93,7 +92,12 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
     await api.prompt({ params: { id }, body: { text, images: images.map(({ mimeType, data }) => ({ mimeType, data })) } });
   };
 
-  if (!view.loaded) return <div className="loading" role="status">Loading the session…</div>;
+  if (!view.loaded)
+    return (
+      <div className="loading" role="status">
+        Loading the session…
+      </div>
+    );
   const dialog = view.pending.find((p) => p.requestKey === dialogFor);
 
   return (
@@ -103,6 +107,21 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
         summary={summary}
         providerLabel={provider?.label}
         readOnly={readOnly}
+        providers={app.providers}
+        onProvider={(p) => {
+          const ws = summary?.workspaceId;
+          if (!ws || p === summary?.provider) return;
+          // A session with no message costs nothing to replace: the new agent's session takes its
+          // place and the empty one is archived (the sidebar does not list empty archived sessions).
+          act(
+            api.createSession({ params: { id: ws }, body: { provider: p } }).then(async ({ snapshot }) => {
+              store.upsertSession(snapshot.session);
+              go(href.session(snapshot.session.id));
+              const r = await api.archive({ params: { id }, body: { archived: true } });
+              store.upsertSession(r.session);
+            }),
+          );
+        }}
         onModel={(m) => act(api.setModel({ params: { id }, body: { modelId: m } }))}
         onMode={(m) => act(api.setMode({ params: { id }, body: { modeId: m } }))}
         onArchive={() => act(api.archive({ params: { id }, body: { archived: !summary?.archived } }).then((r) => store.upsertSession(r.session)))}
@@ -127,7 +146,15 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
         footer={
           <div className="thread-foot">
             {view.pending.map((p) => (
-              <ApprovalCard key={p.requestKey} p={p} tool={toolFor(view.entries, p.toolCallId)} readOnly={readOnly} busy={busy} onAnswer={(a) => answer(p.requestKey, a)} onDetails={() => setDialogFor(p.requestKey)} />
+              <ApprovalCard
+                key={p.requestKey}
+                p={p}
+                tool={toolFor(view.entries, p.toolCallId)}
+                readOnly={readOnly}
+                busy={busy}
+                onAnswer={(a) => answer(p.requestKey, a)}
+                onDetails={() => setDialogFor(p.requestKey)}
+              />
             ))}
             {running && view.pending.length === 0 && (
               <div className="working muted small" role="status">
@@ -145,7 +172,13 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
       />
       {/* What a screen reader hears: the turn's state and approvals, not every streamed word. */}
       <div className="sr-only" role="status" aria-live="polite">
-        {view.pending.length > 0 ? `Approval needed: ${view.pending[0]!.title ?? 'a tool call'}` : running ? 'The agent is working' : view.lastStop ? `Turn ended: ${view.lastStop.stopReason}` : ''}
+        {view.pending.length > 0
+          ? `Approval needed: ${view.pending[0]!.title ?? 'a tool call'}`
+          : running
+            ? 'The agent is working'
+            : view.lastStop
+              ? `Turn ended: ${view.lastStop.stopReason}`
+              : ''}
       </div>
       <Composer
         running={running}
@@ -156,7 +189,15 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
         onCancel={() => act(api.cancel({ params: { id } }))}
         onRemoveQueued={(item) => act(api.removeQueued({ params: { id, item } }))}
       />
-      {dialog && !readOnly && <ApprovalDialog p={dialog} tool={toolFor(view.entries, dialog.toolCallId)} busy={busy} onAnswer={(a) => answer(dialog.requestKey, a)} onClose={() => setDialogFor(undefined)} />}
+      {dialog && !readOnly && (
+        <ApprovalDialog
+          p={dialog}
+          tool={toolFor(view.entries, dialog.toolCallId)}
+          busy={busy}
+          onAnswer={(a) => answer(dialog.requestKey, a)}
+          onClose={() => setDialogFor(undefined)}
+        />
+      )}
     </div>
   );
 }
