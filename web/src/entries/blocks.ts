@@ -11,8 +11,40 @@ export interface Block {
   cont: boolean;
 }
 
+/** A block with where it sits: `para` is where its paragraph (or fenced block) starts. */
+interface Placed extends Block {
+  start: number;
+  para: number;
+}
+
 export function splitBlocks(text: string): Block[] {
-  const out: Block[] = [];
+  return split(text, 0, []);
+}
+
+/**
+ * A splitter for one streaming message: when the text only grew, the blocks before the last
+ * paragraph are kept (the same objects) and only that paragraph is split again — each render
+ * costs the size of the last paragraph, not of the whole message. Same result as splitBlocks.
+ */
+export function blockSplitter(): (text: string) => Block[] {
+  let prevText = '';
+  let prev: Placed[] = [];
+  return (text) => {
+    if (text === prevText) return prev;
+    const last = prev.at(-1);
+    if (last && text.length > prevText.length && text.startsWith(prevText)) {
+      // A paragraph start is a line start outside any fence: splitting from there is what a whole split does.
+      const keep = prev.filter((b) => b.start < last.para);
+      // Pieces of the last paragraph cut before stay as they were (same cuts): reused, not copied again.
+      const reuse = new Map(prev.filter((b) => b.para === last.para && b !== last).map((b) => [b.start, b]));
+      prev = split(text, last.para, keep, reuse);
+    } else prev = split(text, 0, []);
+    prevText = text;
+    return prev;
+  };
+}
+
+function split(text: string, from0: number, out: Placed[], reuse?: Map<number, Placed>): Placed[] {
   let start = -1; // start of the current block (-1: none)
   let fence: string | undefined;
   const flush = (end: number): void => {
@@ -24,15 +56,16 @@ export function splitBlocks(text: string): Block[] {
       while (end - from > MAX) {
         const cut = text.lastIndexOf('. ', from + MAX);
         if (cut < from + MAX / 2) break;
-        out.push({ text: text.slice(from, cut + 2), cont });
+        const old = reuse?.get(from);
+        out.push(old && old.para === start && old.start + old.text.length === cut + 2 ? old : { text: text.slice(from, cut + 2), cont, start: from, para: start });
         from = cut + 2;
         cont = true;
       }
     }
-    out.push({ text: text.slice(from, end), cont });
+    out.push({ text: text.slice(from, end), cont, start: from, para: start });
     start = -1;
   };
-  let pos = 0;
+  let pos = from0;
   while (pos <= text.length) {
     const nl = text.indexOf('\n', pos);
     const end = nl < 0 ? text.length : nl;

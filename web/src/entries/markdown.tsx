@@ -1,8 +1,8 @@
-import { memo } from 'react';
+import { memo, useRef } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { CodeBlock } from './code-block.js';
-import { splitBlocks } from './blocks.js';
+import { blockSplitter } from './blocks.js';
 
 /** Agent markdown: GFM (tables, task lists), fenced code highlighted; raw HTML is not rendered. */
 const components: Components = {
@@ -44,7 +44,10 @@ const Block = memo(function Block({ text, cont }: { text: string; cont: boolean 
  * frame parses a few KB, not the whole message.
  */
 export const MarkdownText = memo(function MarkdownText({ text }: { text: string }) {
-  const blocks = splitBlocks(text);
+  // One splitter per message: a streamed message is split again only from its last paragraph.
+  const splitter = useRef<ReturnType<typeof blockSplitter>>(undefined);
+  splitter.current ??= blockSplitter();
+  const blocks = splitter.current(text);
   return (
     <div className="md">
       {blocks.map((b, i) => (
