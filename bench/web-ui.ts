@@ -7,6 +7,8 @@
 import WebSocket from 'ws';
 import type { Page } from 'playwright-core';
 import { connectServer, type WebSocketCtor } from '../src/server/client/index.js';
+
+type ServerApi = ReturnType<typeof connectServer>['api'];
 import { existsSync } from 'node:fs';
 import { CHROMIUM, launch } from '../test/web/browser.js';
 import type { BenchCase } from './types.js';
@@ -45,6 +47,16 @@ const LONG_TASKS = `
   window.__longTasks = [];
   new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push(e.duration); }).observe({ type: 'longtask', buffered: true });
 `;
+
+async function waitTurnEnded(api: ServerApi, id: string, lastText: string, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const { snapshot } = await api.snapshot({ params: { id } });
+    if (snapshot.session.state === 'idle' && JSON.stringify(snapshot.thread.entries).includes(lastText)) return;
+    if (Date.now() > until) throw new Error(`the turn did not end within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
 
 async function heapMb(page: Page): Promise<number> {
   const cdp = await page.context().newCDPSession(page);
@@ -113,7 +125,11 @@ export async function runWebBench(o: { entries: number; chunks: number }): Promi
     const t0 = Date.now();
     await page.getByLabel('Message to the agent').fill('slow');
     await page.getByLabel('Message to the agent').press('Enter');
-    await page.locator('.msg.agent', { hasText: `Chunk ${o.chunks} of ${o.chunks}` }).waitFor({ timeout: 120_000 });
+    // Wait on the server (the turn's end), then look at the page once: a locator polling the text of
+    // a 190 KB message would itself load the page's main thread and be counted as its long tasks.
+    await waitTurnEnded(api, snapshot.session.id, `Chunk ${o.chunks} of ${o.chunks}`, 180_000);
+    const last = JSON.stringify(`Chunk ${o.chunks} of ${o.chunks}`);
+    await page.waitForFunction(`[...document.querySelectorAll('.msg.agent')].some((m) => m.textContent.includes(${last}))`, undefined, { timeout: 60_000, polling: 1000 });
     await page.getByTestId('thread').getByText('Done: nothing was cancelled').waitFor({ timeout: 60_000 });
     const streamMs = Date.now() - t0;
     const tasks = await page.evaluate<number[]>('window.__longTasks');

@@ -61,13 +61,31 @@ const addUsage = (a: Usage, b: Usage | undefined): Usage =>
   b ? { input: (a.input ?? 0) + (b.input ?? 0), output: (a.output ?? 0) + (b.output ?? 0), total: (a.total ?? 0) + (b.total ?? 0) } : a;
 
 function empty(sessionId: string): SessionView {
-  return { sessionId, loaded: false, seq: 0, version: 0, entries: [], plan: null, catalog: {}, context: {}, state: 'stored', pending: [], resolved: new Map(), queue: [], sessionUsage: {} };
+  return {
+    sessionId,
+    loaded: false,
+    seq: 0,
+    version: 0,
+    entries: [],
+    plan: null,
+    catalog: {},
+    context: {},
+    state: 'stored',
+    pending: [],
+    resolved: new Map(),
+    queue: [],
+    sessionUsage: {},
+  };
 }
+
+/** Shortest time between two renders of one session (20 a second is smooth for streamed text). */
+const FLUSH_MS = 50;
 
 export class SessionStore {
   private view: SessionView;
   private readonly listeners = new Set<() => void>();
   private scheduled = false;
+  private lastFlush = 0;
 
   constructor(readonly sessionId: string) {
     this.view = empty(sessionId);
@@ -91,9 +109,9 @@ export class SessionStore {
       summary: s.session,
       entries: [...t.entries],
       plan: readPlan(t.plan),
-      ...(t.title ?? s.session.title ? { title: t.title ?? s.session.title } : {}),
-      ...(t.currentModeId ?? s.session.modeId ? { modeId: t.currentModeId ?? s.session.modeId } : {}),
-      ...(catalog.model?.currentId ?? s.session.modelId ? { modelId: catalog.model?.currentId ?? s.session.modelId } : {}),
+      ...((t.title ?? s.session.title) ? { title: t.title ?? s.session.title } : {}),
+      ...((t.currentModeId ?? s.session.modeId) ? { modeId: t.currentModeId ?? s.session.modeId } : {}),
+      ...((catalog.model?.currentId ?? s.session.modelId) ? { modelId: catalog.model?.currentId ?? s.session.modelId } : {}),
       catalog,
       context: readContext(t.context),
       state: s.session.state,
@@ -167,7 +185,10 @@ export class SessionStore {
       }
       case 'permission.asked':
         if (!v.pending.some((p) => p.requestKey === e.requestKey))
-          v.pending = [...v.pending, { requestKey: e.requestKey, toolCallId: e.toolCallId, options: e.options, subject: e.subject, seq: e.seq, ...(e.title ? { title: e.title } : {}) }];
+          v.pending = [
+            ...v.pending,
+            { requestKey: e.requestKey, toolCallId: e.toolCallId, options: e.options, subject: e.subject, seq: e.seq, ...(e.title ? { title: e.title } : {}) },
+          ];
         break;
       case 'permission.decided':
       case 'permission.resolved': {
@@ -200,12 +221,20 @@ export class SessionStore {
     const flush = (): void => {
       if (!this.scheduled) return;
       this.scheduled = false;
+      this.lastFlush = Date.now();
       this.view = { ...this.view };
       for (const fn of this.listeners) fn();
     };
-    // A frame when visible; a short timer when the tab is hidden (no frames then).
-    if (typeof document !== 'undefined' && !document.hidden) requestAnimationFrame(flush);
-    setTimeout(flush, 100);
+    // At most one render per FLUSH_MS while a turn streams (a few hundred chunks a second would
+    // otherwise re-render the growing message every frame); a frame after that when visible, and
+    // a timer when the tab is hidden (no frames then).
+    const wait = Math.max(0, this.lastFlush + FLUSH_MS - Date.now());
+    const frame = (): void => {
+      if (typeof document !== 'undefined' && !document.hidden) requestAnimationFrame(flush);
+    };
+    if (wait === 0) frame();
+    else setTimeout(frame, wait);
+    setTimeout(flush, wait + 100);
   }
 }
 
