@@ -115,6 +115,7 @@ Exit codes: 0 ok, 2 bad usage or unknown ${what}, 6 agent not ready.`;
 }
 
 export const ACP_HELP = `Usage: talaria acp [agent options] [--approve MODE]
+       talaria acp --attach URL [--token TOKEN] [--agent ID]
        talaria acp --print-config zed|jetbrains [agent options] [--approve MODE]
 
 Talaria as an ACP agent on stdio: an editor (Zed, JetBrains, any ACP client) starts this command
@@ -127,4 +128,8 @@ Options:
                         default ask); sensitive paths and dangerous commands always ask
   --print-config EDITOR print a ready snippet: zed (settings.json agent_servers entry) or
                         jetbrains (~/.jetbrains/acp.json), with absolute paths and PATH
+  --attach URL          go through to a running \`talaria serve\` (its link, or ws://HOST:PORT/acp):
+                        the editor and the browser drive one live session. The token comes from
+                        the link's #token=…, --token or TALARIA_TOKEN; off loopback wss:// is required
+  --token TOKEN         the server's access token (controller) for --attach
 ${AGENT_OPTIONS}`;

@@ -27,6 +27,11 @@ import type { Readable, Writable } from 'node:stream';
 
 export type { AgentCapabilitiesView, ClientCapabilityOverrides, ClientHandler, ClientHandlers, HandlerContext, TerminalHandlers } from './capabilities.js';
 
+// ACP over WebSocket, the SDK's experimental transports: the server side for `/acp` on
+// `talaria serve`, the client stream for `talaria acp --attach` (this file is the SDK's one door).
+export { AcpServer, type AgentFactory } from '@agentclientprotocol/sdk/experimental/server';
+export { createWebSocketStream } from '@agentclientprotocol/sdk/experimental/ws-client';
+
 export const PROTOCOL_VERSION = 1;
 export const DEFAULT_CLIENT_INFO = { name: 'talaria', title: 'Talaria', version: '0.1.0' } as const;
 

@@ -16,6 +16,7 @@ import { WebSocketServer } from 'ws';
 import type { Harness } from '../harness/index.js';
 import { TalariaError } from '../protocol/errors.js';
 import { silentLogger, type Logger } from '../protocol/types.js';
+import { acpMount } from './acp-mount.js';
 import { buildApp, type Handlers } from './app.js';
 import { PATHS, WS_CLOSE, type Role } from './contract/index.js';
 import { EventLog } from './event-log.js';
@@ -105,6 +106,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const guard = { hosts: new Set<string>(), origins: new Set<string>() };
   const mounts = new Map<string, UpgradeHandler>();
   const reserved = [PATHS.acp, PATHS.captp];
+  const acp = acpMount({ harness, hub, ops, logger, version });
+  mounts.set(PATHS.acp, acp.handler);
   const app = buildApp({ guard, tokens, handlers, logger, maxBodyBytes: o.maxBodyBytes ?? 32 * 1024 * 1024, webRoot: o.webRoot ?? DEFAULT_WEB, reserved });
 
   const server = (
@@ -182,6 +185,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
         clearTimeout(timer);
         await Promise.allSettled([...hub.live.values()].filter((ls) => ls.hs.session.running).map((ls) => ls.hs.cancel()));
       }
+      await acp.close();
       await hub.closeAll();
       tokens.close();
       wss.close();

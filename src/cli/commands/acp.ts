@@ -14,7 +14,7 @@ import { cliHarnessOptions } from '../runtime.js';
 import { isStoreProblem, storeProblemLine } from '../store-problem.js';
 import { AGENT_OPTIONS, agentArgs, type CliContext } from './common.js';
 
-const OPTIONS = { ...AGENT_OPTIONS, approve: { type: 'string' }, 'print-config': { type: 'string' } } as const;
+const OPTIONS = { ...AGENT_OPTIONS, approve: { type: 'string' }, 'print-config': { type: 'string' }, attach: { type: 'string' }, token: { type: 'string' } } as const;
 const EDITORS = ['zed', 'jetbrains'] as const;
 
 /** The launcher editors run: this Node and Talaria's bin script, by absolute path (editors have a bare PATH). */
@@ -54,6 +54,13 @@ export async function acpCommand(argv: string[], ctx: CliContext): Promise<numbe
     return EXIT.OK;
   }
   const logger = stderrLogger(io.stderr, a.verbose);
+  const attach = str(p, 'attach');
+  if (attach !== undefined) {
+    if (a.choice.agentCmd !== undefined) throw new UsageError("acp: --attach uses the server's agents: pass --agent ID (one the server knows), not --agent-cmd");
+    const { acpAttach } = await import('./acp-attach.js');
+    return acpAttach(attach, { token: str(p, 'token'), agent: a.choice.agent, profile: a.choice.profile }, ctx, logger);
+  }
+  if (str(p, 'token') !== undefined) throw new UsageError('acp: --token goes with --attach');
   // Lazy: `talaria acp --help` and --print-config stay fast.
   const [{ createHarness }, { AcpProxy }] = await Promise.all([import('../../harness/index.js'), import('../../harness/acp/index.js')]);
   let harness;

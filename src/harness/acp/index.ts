@@ -1,3 +1,3 @@
 /** `talaria acp`'s core (the CLI's stdio face and the server's `/acp` share it). */
-export { AcpProxy, type AcpProxyOptions } from './proxy.js';
+export { AcpProxy, type AcpProxyOptions, type SharedSessions } from './proxy.js';
 export { EditorPeer, type RpcMessage, type JsonRpcId } from './peer.js';

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Frame, Logger } from '../../protocol/types.js';
 import type { SessionEvent } from '../../session/events.js';
 import { findToolCall } from '../../thread/index.js';
+import { DEFAULT_CONTEXT_TOKENS } from '../../thread/seed.js';
 import type { HarnessSession } from '../types.js';
 import type { EditorPeer } from './peer.js';
 import { acpStatus, noticeUpdate } from './setup.js';
@@ -27,6 +28,11 @@ export class SessionLink {
   private readonly asks = new Map<string, Record<string, unknown>>();
   private readonly asking = new Map<string, AbortController>();
   private readonly offs: (() => void)[] = [];
+  /** Whether the agent sends `usage_update` itself (else Talaria makes one at turn end). */
+  agentSendsUsage = false;
+  /** The editor's own turns (and a flag while one is being made): they are not echoed back to it. */
+  readonly ownTurns = new Set<string>();
+  ownPrompt = false;
 
   constructor(
     readonly hs: HarnessSession,
@@ -74,6 +80,8 @@ export class SessionLink {
         if (this.run?.kind !== u.sessionUpdate) this.run = { kind: u.sessionUpdate, id: randomUUID() };
         out = { ...u, messageId: this.run.id };
       } else this.run = { kind: u.sessionUpdate, id: u.messageId };
+    } else if (u.sessionUpdate === 'usage_update') {
+      this.agentSendsUsage = true;
     } else if (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') {
       this.run = undefined;
       const id = String(u.toolCallId ?? '');
@@ -87,7 +95,15 @@ export class SessionLink {
   }
 
   private event(e: SessionEvent): void {
-    if (e.type === 'entry.added' && e.entry.kind === 'notice') {
+    if (e.type === 'turn.started') {
+      // A turn another client (the browser, HTTP) prompted: the editor sees what was asked, as the
+      // agent never echoes prompts.
+      if (!this.ownPrompt && !this.ownTurns.has(e.turnId)) {
+        this.run = undefined;
+        const messageId = randomUUID();
+        for (const content of e.prompt) this.send({ sessionUpdate: 'user_message_chunk', content, messageId });
+      }
+    } else if (e.type === 'entry.added' && e.entry.kind === 'notice') {
       this.run = undefined;
       this.send(noticeUpdate(e.entry.level, e.entry.code, e.entry.text, randomUUID()));
     } else if (e.type === 'permission.asked') {
@@ -139,6 +155,23 @@ export class SessionLink {
     }
     this.open.clear();
     this.run = undefined;
+  }
+
+  /**
+   * Turn end, for an agent that sends no `usage_update`: one from the turn's usage, so the editor's
+   * context meter works. `used` is the turn's totalTokens (what the last request held); `size` is
+   * the window the thread knows, else Talaria's default, marked as assumed.
+   */
+  synthesizeUsage(usage: Record<string, unknown> | undefined): void {
+    if (this.agentSendsUsage || !usage || typeof usage.totalTokens !== 'number') return;
+    const known = this.hs.thread.context.size;
+    const size = typeof known === 'number' && known > 0 ? known : DEFAULT_CONTEXT_TOKENS;
+    this.send({
+      sessionUpdate: 'usage_update',
+      used: usage.totalTokens,
+      size,
+      _meta: { talaria: { synthesized: true, ...(size === known ? {} : { sizeAssumed: true }) } },
+    });
   }
 
   /** Replayed history (session/load): sent before the load answer. */

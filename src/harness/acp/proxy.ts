@@ -22,6 +22,20 @@ export interface AcpProxyOptions {
   logger?: Logger;
   /** What Talaria calls itself in `initialize`. */
   version?: string;
+  /** Set when the proxy is one face of a server (`/acp`): sessions are shared with its other clients. */
+  shared?: SharedSessions;
+}
+
+/**
+ * How a server shares sessions with an `/acp` client: sessions the editor opens become live server
+ * sessions (the web UI and `/ws` see them), a session the server already has live is reused, and
+ * the editor leaving does not close what others may be driving.
+ */
+export interface SharedSessions {
+  /** A session opened for the editor (new, load or resume): the server makes it live. */
+  opened(hs: HarnessSession): void;
+  /** The server's live session by id, if it has one. */
+  live(id: string): HarnessSession | undefined;
 }
 
 const RPC = { PARSE: -32700, INVALID: -32600, NOT_FOUND: -32601, PARAMS: -32602, INTERNAL: -32603, CANCELLED: -32800 } as const;
@@ -206,6 +220,7 @@ export class AcpProxy {
   private adopt(hs: HarnessSession): SessionLink {
     const link = new SessionLink(hs, this.peer, this.logger);
     this.links.set(hs.id, link);
+    if (this.o.shared && this.o.shared.live(hs.id) !== hs) this.o.shared.opened(hs);
     return link;
   }
 
@@ -235,6 +250,13 @@ export class AcpProxy {
     }
     const stored = this.o.harness.sessions.find(id);
     if (!stored) throw new WireError(-32002, `Resource not found: session ${id}`, { code: 'session_not_found', sessionId: id });
+    const live = this.o.shared?.live(stored.id);
+    if (live && live.session.state !== 'closed' && live.session.state !== 'failed') {
+      // Another client (the browser, another editor) drives it: join the live session.
+      const link = this.adopt(live);
+      if (replay) link.replay(replayUpdates(live.thread.entries));
+      return setupFields(live.catalog);
+    }
     const cwd = typeof p.cwd === 'string' && p.cwd !== '' ? p.cwd : stored.cwd;
     const mcpServers = Array.isArray(p.mcpServers) ? p.mcpServers : [];
     // The thread as it was lived (the agent's replay may renumber its tool calls, Hermes does).
@@ -264,7 +286,14 @@ export class AcpProxy {
   private async prompt(p: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
     const link = this.link(p);
     if (!Array.isArray(p.prompt)) throw new ParamsError('session/prompt needs a prompt (an array of content blocks)');
-    const turn = link.hs.prompt(p.prompt as { type: string }[]);
+    link.ownPrompt = true;
+    let turn;
+    try {
+      turn = link.hs.prompt(p.prompt as { type: string }[]);
+    } finally {
+      link.ownPrompt = false;
+    }
+    link.ownTurns.add(turn.id);
     const onAbort = () => void link.hs.cancel();
     signal.addEventListener('abort', onAbort, { once: true });
     try {
@@ -282,6 +311,7 @@ export class AcpProxy {
       };
     } finally {
       signal.removeEventListener('abort', onAbort);
+      link.ownTurns.delete(turn.id);
     }
   }
 
@@ -298,7 +328,8 @@ export class AcpProxy {
   private async closeSession(link: SessionLink): Promise<void> {
     this.links.delete(link.id);
     link.dispose();
-    await link.hs.close();
+    // A shared session stays live for the server's other clients; the editor only lets go of it.
+    if (!this.o.shared) await link.hs.close();
   }
 
   private async deleteSession(p: Record<string, unknown>): Promise<unknown> {
@@ -335,6 +366,15 @@ export class AcpProxy {
     for (const link of this.links.values()) link.dispose();
     this.links.clear();
     const store = this.o.harness.store;
+    if (this.o.shared) {
+      // Shared sessions stay live on the server; the warm one no editor session took is let go.
+      const warm = await this.warm?.catch(() => undefined);
+      if (warm && this.o.shared.live(warm.id) !== warm && !store.closed) {
+        await warm.close().catch((err: unknown) => this.logger.warn('closing the unused warm session failed', { error: String(err) }));
+        if (store.turns.list(warm.id).length === 0) this.o.harness.sessions.archive(warm.id);
+      }
+      return;
+    }
     for (const hs of this.opened) {
       if (hs.origin === 'new' && !store.closed) {
         hs.flush();
