@@ -74,6 +74,8 @@ export interface ConnectionInfo {
   agentCapabilities?: Record<string, unknown>;
   /** The initialize result's own `_meta` (vendor extensions such as `steering`). */
   meta?: Record<string, unknown>;
+  /** The agent's auth methods as it listed them (`talaria acp` passes them on to the editor). */
+  authMethods?: unknown[];
 }
 
 /**
@@ -430,5 +432,6 @@ function connectionInfo(result: Record<string, unknown> | undefined): Connection
   if (caps) info.agentCapabilities = caps;
   const meta = obj(r._meta);
   if (meta) info.meta = meta;
+  if (Array.isArray(r.authMethods)) info.authMethods = r.authMethods;
   return info;
 }

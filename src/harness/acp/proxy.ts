@@ -180,6 +180,8 @@ export class AcpProxy {
       const hs = await this.warmSession();
       const key = this.o.harness.host.targetOf(hs.session);
       info = key ? this.o.harness.connectionInfo(key) : undefined;
+      // The agent's own auth methods: an editor offers sign-in (and the ACP registry expects some).
+      if (info?.authMethods) authMethods = info.authMethods;
     } catch (err) {
       // An agent that wants credentials did initialize: the editor learns how to sign in, session/new says auth_required.
       if (!(err instanceof TalariaError && err.code === 'auth_required')) throw err;
@@ -304,6 +306,7 @@ export class AcpProxy {
       const usage = r.usage as Record<string, unknown> | undefined;
       const complete = usage && ['inputTokens', 'outputTokens', 'totalTokens'].every((k) => typeof usage[k] === 'number');
       const raw = obj(r.response);
+      if (r.stopReason !== 'error') link.synthesizeUsage(usage);
       return {
         stopReason: r.stopReason === 'permission_denied' ? 'cancelled' : r.stopReason,
         ...(complete ? { usage } : {}),
