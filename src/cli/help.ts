@@ -6,6 +6,8 @@ const AGENT_OPTIONS = `Agent options:
                         one from config.json (see \`talaria agents\`). Default: the workspace's
                         binding, config.json's defaultProvider, else the best ready agent, else demo
   --agent-cmd "CMD …"   any command that speaks ACP on stdio (split like a shell: quotes work)
+  --agent-url URL       an ACP agent over WebSocket, e.g. another \`talaria serve\`'s /acp
+                        (ws:// on loopback only, else wss://; token: #token=… or TALARIA_TOKEN)
   --profile NAME        the agent's profile (Hermes: -p NAME)
   --cwd DIR             the workspace the agent works in (default: the current directory)
   --setup-timeout SECS  give up when the agent has not started or opened the session by then (default 60)

@@ -13,6 +13,8 @@ export interface AgentChoice {
   agent?: string;
   /** A command line that speaks ACP on stdio, split like a shell would. */
   agentCmd?: string;
+  /** An agent over WebSocket (ws:// on loopback, else wss:// with a token: #token=… or TALARIA_TOKEN). */
+  agentUrl?: string;
   /** Provider profile (Hermes `-p NAME`). */
   profile?: string;
 }

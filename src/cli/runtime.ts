@@ -13,6 +13,7 @@ import type { SessionEvent } from '../session/events.js';
 import { describeError } from '../session/errors.js';
 import { createHarness, type Harness, type HarnessExtras, type HarnessOptions, type HarnessSession } from '../harness/index.js';
 import { DEMO_BANNER, DEMO_NOTE, RuntimeError, type AgentRuntime } from './runtime-types.js';
+import { urlAgent } from './agent-url.js';
 import type { AgentKey } from '../host/events.js';
 import { splitCommand, UsageError } from './args.js';
 import { formatAgentFailure, type FailureDetails } from './failure.js';
@@ -98,6 +99,8 @@ export function createHarnessRuntime(env: NodeJS.ProcessEnv = process.env, make:
       let banner: string | undefined;
       if (words && o.agentCmd !== undefined) {
         provider = h.commandAgent(words[0]!, words.slice(1), o.agentCmd.trim()).id;
+      } else if (o.agentUrl !== undefined) {
+        provider = urlAgent(h, o.agentUrl, env);
       } else if (o.agent !== undefined) {
         if (!h.registry.has(o.agent)) {
           const known = h.registry

@@ -19,6 +19,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ensurePrivateDir, writePrivateFile } from '../protocol/private-files.js';
 import { parseJsonc } from './jsonc.js';
+import { remoteLaunch } from './remote.js';
 import type { AgentDefinition } from './custom.js';
 import type { ProviderEnv } from './types.js';
 
@@ -27,6 +28,8 @@ const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'not an environment
 
 export const agentSchema = z.object({
   command: z.string().min(1).optional(),
+  /** An agent over WebSocket (ws:// on loopback, else wss:// with a token), instead of a command. */
+  url: z.string().min(1).optional(),
   args: z.array(z.string()).optional(),
   env: envMap.optional(),
   passEnv: z.array(envName).optional(),
@@ -95,7 +98,21 @@ export function parseConfig(text: string): { config: TalariaConfig; problems: st
       problems.push(`agent "${name}" skipped: ${issues(p.error)}`);
       continue;
     }
-    const def = stripUndefined(p.data);
+    const { url, ...def } = stripUndefined(p.data);
+    if (url !== undefined) {
+      if (def.command !== undefined) {
+        problems.push(`agent "${name}" skipped: give either "command" or "url", not both`);
+        continue;
+      }
+      try {
+        // Reached through Talaria's stdio ⇄ WebSocket pipe (providers/remote.ts); the token from the URL or env.TALARIA_TOKEN.
+        const r = remoteLaunch(url, { what: `agent "${name}" url`, envToken: def.env?.TALARIA_TOKEN });
+        config.agents[name] = { ...def, command: r.command, args: r.args, env: { ...def.env, ...r.env }, label: def.label ?? `${name} (${r.label})` };
+      } catch (e) {
+        problems.push(`agent "${name}" skipped: ${(e as Error).message}`);
+      }
+      continue;
+    }
     if (def.command !== undefined) {
       config.agents[name] = def;
       continue;

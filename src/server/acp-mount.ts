@@ -132,6 +132,7 @@ export function acpMount(o: AcpMountOptions): AcpMount {
       accepted = true;
       wss.off('headers', onHeaders);
       o.logger.info('acp: a client connected', { provider: id, token: identity.id });
+      ws.on('close', (code, why) => o.logger.debug('acp: a client left', { code, why: String(why) }));
       prepared.accept(ws as never);
     });
   }

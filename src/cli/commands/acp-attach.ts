@@ -79,18 +79,20 @@ export async function acpAttach(
     onOversize: (o) => logger.error('a line from the editor was too long and was dropped', { bytes: o.bytes }),
   });
   let failed: string | undefined;
+  let leaving = false;
   const fromServer = (async () => {
     try {
       for (;;) {
         const r = await reader.read();
         if (r.done) {
-          logger.info('talaria acp: the server closed the connection');
+          // Not the editor leaving: the link dropped or the server closed it (the host respawns and reloads).
+          if (!leaving) failed = 'the server closed the connection';
           return;
         }
         out(r.value);
       }
     } catch (err) {
-      failed = (err as Error).message || String(err);
+      if (!leaving) failed = (err as Error).message || String(err);
     }
   })();
   const offs: (() => void)[] = [];
@@ -106,6 +108,7 @@ export async function acpAttach(
     }),
   ]);
   for (const off of offs) off();
+  leaving = failed === undefined;
   await writer.close().catch(() => undefined);
   await reader.cancel().catch(() => undefined);
   if (failed !== undefined) {

@@ -12,6 +12,7 @@ import { ACP_HELP } from '../help.js';
 import { stderrLogger } from '../io.js';
 import { cliHarnessOptions } from '../runtime.js';
 import { isStoreProblem, storeProblemLine } from '../store-problem.js';
+import { urlAgent } from '../agent-url.js';
 import { AGENT_OPTIONS, agentArgs, type CliContext } from './common.js';
 
 const OPTIONS = { ...AGENT_OPTIONS, approve: { type: 'string' }, 'print-config': { type: 'string' }, attach: { type: 'string' }, token: { type: 'string' } } as const;
@@ -47,6 +48,7 @@ export async function acpCommand(argv: string[], ctx: CliContext): Promise<numbe
     const flags = [
       ...(a.choice.agent ? ['--agent', a.choice.agent] : []),
       ...(a.choice.agentCmd ? ['--agent-cmd', a.choice.agentCmd] : []),
+      ...(a.choice.agentUrl ? ['--agent-url', a.choice.agentUrl] : []),
       ...(a.choice.profile ? ['--profile', a.choice.profile] : []),
       ...(approve !== 'ask' ? ['--approve', approve] : []),
     ];
@@ -56,7 +58,8 @@ export async function acpCommand(argv: string[], ctx: CliContext): Promise<numbe
   const logger = stderrLogger(io.stderr, a.verbose);
   const attach = str(p, 'attach');
   if (attach !== undefined) {
-    if (a.choice.agentCmd !== undefined) throw new UsageError("acp: --attach uses the server's agents: pass --agent ID (one the server knows), not --agent-cmd");
+    if (a.choice.agentCmd !== undefined || a.choice.agentUrl !== undefined)
+      throw new UsageError("acp: --attach uses the server's agents: pass --agent ID (one the server knows), not --agent-cmd or --agent-url");
     const { acpAttach } = await import('./acp-attach.js');
     return acpAttach(attach, { token: str(p, 'token'), agent: a.choice.agent, profile: a.choice.profile }, ctx, logger);
   }
@@ -75,7 +78,9 @@ export async function acpCommand(argv: string[], ctx: CliContext): Promise<numbe
     return EXIT.NOT_READY;
   }
   let provider: string;
-  if (a.choice.agentCmd !== undefined) {
+  if (a.choice.agentUrl !== undefined) {
+    provider = urlAgent(harness, a.choice.agentUrl, io.env);
+  } else if (a.choice.agentCmd !== undefined) {
     const words = splitCommand(a.choice.agentCmd);
     if (words.length === 0) throw new UsageError('acp: --agent-cmd is empty');
     provider = harness.commandAgent(words[0]!, words.slice(1), a.choice.agentCmd.trim()).id;

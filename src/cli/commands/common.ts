@@ -24,6 +24,7 @@ export interface CliContext {
 export const AGENT_OPTIONS: OptionSpec = {
   agent: { type: 'string' },
   'agent-cmd': { type: 'string' },
+  'agent-url': { type: 'string' },
   profile: { type: 'string' },
   cwd: { type: 'string' },
   'setup-timeout': { type: 'string' },
@@ -41,9 +42,11 @@ export function agentArgs(command: string, p: Parsed): AgentArgs {
   const choice: AgentChoice = {};
   const agent = str(p, 'agent');
   const agentCmd = str(p, 'agent-cmd');
-  if (agent !== undefined && agentCmd !== undefined) throw new UsageError(`${command}: pass either --agent or --agent-cmd, not both`);
+  const agentUrl = str(p, 'agent-url');
+  if ([agent, agentCmd, agentUrl].filter((x) => x !== undefined).length > 1) throw new UsageError(`${command}: pass one of --agent, --agent-cmd and --agent-url`);
   if (agent !== undefined) choice.agent = agent;
   if (agentCmd !== undefined) choice.agentCmd = agentCmd;
+  if (agentUrl !== undefined) choice.agentUrl = agentUrl;
   const profile = str(p, 'profile');
   if (profile !== undefined) choice.profile = profile;
   const cwd = resolve(str(p, 'cwd') ?? process.cwd());
