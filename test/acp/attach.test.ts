@@ -23,6 +23,8 @@ describe.concurrent('talaria acp --attach', () => {
     expect(init.agentInfo).toMatchObject({ name: 'talaria' });
     expect(init._meta.talaria.provider).toBe('demo');
     const { sessionId } = await ed.request<any>('session/new', { cwd, mcpServers: [] });
+    // The agent warmed up at initialize in the editor's folder (--cwd), so session/new took that session.
+    expect((await s.client.api.listSessions({ query: { archived: 'include' } })).sessions.map((x) => x.id)).toEqual([sessionId]);
     const ui = new Probe(s.server);
     await ui.wait((m) => m.type === 'welcome');
     ui.send({ type: 'subscribe', sessionId });

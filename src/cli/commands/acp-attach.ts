@@ -32,7 +32,7 @@ function connected(ws: WebSocket): Promise<string | undefined> {
 /** `agent`/`profile`: which of the server's agents (its `?agent=` and `?profile=`), unless the URL says. */
 export async function acpAttach(
   target: string,
-  o: { token?: string | undefined; agent?: string | undefined; profile?: string | undefined },
+  o: { token?: string | undefined; agent?: string | undefined; profile?: string | undefined; cwd?: string | undefined },
   ctx: CliContext,
   logger: Logger,
 ): Promise<number> {
@@ -46,6 +46,8 @@ export async function acpAttach(
   const url = new URL(where.url);
   if (o.agent && !url.searchParams.has('agent')) url.searchParams.set('agent', o.agent);
   if (o.profile && !url.searchParams.has('profile')) url.searchParams.set('profile', o.profile);
+  // On this machine the editor's folder is the server's too: its agent warms up there.
+  if (o.cwd && where.loopback && !url.searchParams.has('cwd')) url.searchParams.set('cwd', o.cwd);
   if (!where.token) throw new UsageError('acp --attach: the server needs a token (#token=… in the URL, --token or TALARIA_TOKEN)');
   // The socket the SDK's stream opens, kept to learn whether (and why not) it connected.
   let socket: WebSocket | undefined;

@@ -61,7 +61,7 @@ export async function acpCommand(argv: string[], ctx: CliContext): Promise<numbe
     if (a.choice.agentCmd !== undefined || a.choice.agentUrl !== undefined)
       throw new UsageError("acp: --attach uses the server's agents: pass --agent ID (one the server knows), not --agent-cmd or --agent-url");
     const { acpAttach } = await import('./acp-attach.js');
-    return acpAttach(attach, { token: str(p, 'token'), agent: a.choice.agent, profile: a.choice.profile }, ctx, logger);
+    return acpAttach(attach, { token: str(p, 'token'), agent: a.choice.agent, profile: a.choice.profile, cwd: a.cwd }, ctx, logger);
   }
   if (str(p, 'token') !== undefined) throw new UsageError('acp: --token goes with --attach');
   // Lazy: `talaria acp --help` and --print-config stay fast.
