@@ -55,7 +55,13 @@ export class SessionLink {
     if (f.dir !== 'agent->client') return;
     const m = f.msg;
     if (m.method === 'session/request_permission' && m.id !== undefined && m.id !== null) {
-      this.asks.set(`${this.hs.session.id}:${String(m.id)}`, obj(m.params) ?? {});
+      const params = obj(m.params) ?? {};
+      this.asks.set(`${this.hs.session.id}:${String(m.id)}`, params);
+      // The request's toolCall updates the call (qwen names its edit only there); when a rule
+      // answers it the editor is not asked, so it gets that update on its own.
+      const call = obj(params.toolCall);
+      const id = typeof call?.toolCallId === 'string' ? call.toolCallId : undefined;
+      if (call && id && this.open.has(id) && Object.keys(call).length > 1) this.forward({ ...call, sessionUpdate: 'tool_call_update' } as Update, {});
       return;
     }
     if (m.method === undefined || m.id !== undefined) return;
@@ -104,6 +110,8 @@ export class SessionLink {
         for (const content of e.prompt) this.send({ sessionUpdate: 'user_message_chunk', content, messageId });
       }
     } else if (e.type === 'entry.added' && e.entry.kind === 'notice') {
+      // A turn error Talaria classified (copilot's "Error: 400" text) reaches the editor as its prompt's error: not twice.
+      if (e.entry.level === 'error' && this.ownTurns.size > 0) return;
       this.run = undefined;
       this.send(noticeUpdate(e.entry.level, e.entry.code, e.entry.text, randomUUID()));
     } else if (e.type === 'permission.asked') {

@@ -301,6 +301,11 @@ export class AcpProxy {
     try {
       const r = await turn.result;
       link.settle(r.stopReason);
+      if (r.stopReason === 'error' && r.error?.code === 'auth_required') {
+        // ACP's auth_required (-32000) with the agent's auth methods, as session/new would say it.
+        const d = (r.error.data ?? {}) as { authMethods?: unknown };
+        throw new WireError(-32000, r.error.message, { code: 'auth_required', authMethods: Array.isArray(d.authMethods) ? d.authMethods : [] });
+      }
       if (r.stopReason === 'error' && r.error)
         throw new WireError(RPC.INTERNAL, r.error.message, { code: r.error.code, ...(r.error.data !== undefined ? { data: r.error.data } : {}) });
       const usage = r.usage as Record<string, unknown> | undefined;
