@@ -23,11 +23,23 @@ Options:
 Exit codes: 0 the chosen agent is ready, 6 it is not, 2 bad usage.`;
 
 export const AGENTS_HELP = `Usage: talaria agents [--profile NAME] [--json] [--timeout SECS]
+       talaria agents search [QUERY] [--json] [--offline]
+       talaria agents add ID[@VERSION] [--preview]
+       talaria agents remove ID
+       talaria agents update [ID …]
+       talaria agents --installed [--json]
 
-Every agent Talaria knows (built-ins, config.json, Zed and JetBrains settings, the demo), whether
-it is installed and ready, its version and where it was found.
+Every agent Talaria knows (built-ins, config.json, the ACP Registry installs, Zed and JetBrains
+settings, the demo), whether it is installed and ready, its version and where it was found.
 
-Exit codes: 0 listed, 2 bad usage.`;
+search/add/update read the ACP Registry (TALARIA_REGISTRY_URL, default
+https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json), cached in
+$TALARIA_HOME/registry (offline: the cache, with its age). add installs the agent pinned into
+$TALARIA_HOME/agents/ID@VERSION (npm package, or this platform's archive checked against its
+sha256; uvx agents need uv); --preview (or @VERSION of the preview) takes the preview release.
+An installed agent runs like a built-in: talaria run --agent ID "…".
+
+Exit codes: 0 done, 2 bad usage or unknown agent, 6 registry unreachable or install failed.`;
 
 export const SESSIONS_HELP = `Usage: talaria sessions COMMAND [options]
 

@@ -44,3 +44,4 @@ export { probeProvider, authFix, type ProbeOptions, type ProbeResult } from './p
 export { filterMcpServers, mcpServerType, type McpFilterResult } from './mcp.js';
 export { agentEnv, spawnOptions, clientCapOptions, type ClientCapsWithMeta, type ClientCapFields } from './launch.js';
 export * from './hermes/index.js';
+export * from './registry-acp/index.js';

@@ -10,6 +10,8 @@ import { loadConfig, talariaHome, type TalariaConfig } from './config.js';
 import { customProvider, slugify, withUserEnv } from './custom.js';
 import { hermesProvider } from './hermes/provider.js';
 import { importJetBrainsAgents, importZedAgents, type ImportResult } from './imports.js';
+import { currentInstalls } from './registry-acp/installed.js';
+import { installedProvider } from './registry-acp/provider.js';
 import type { CommandSpec, Provider, ProviderEnv } from './types.js';
 
 export interface RegistryOptions {
@@ -17,6 +19,8 @@ export interface RegistryOptions {
   demo?: CommandSpec;
   config?: TalariaConfig;
   imported?: { zed?: ImportResult; jetbrains?: ImportResult };
+  /** Agents installed from the ACP Registry (`talaria agents add`): they replace a built-in of the same id, config.json replaces them. */
+  installed?: Provider[];
   /** Extra providers (tests, embedders); they replace same-id entries. */
   extra?: Provider[];
 }
@@ -63,6 +67,7 @@ export function builtinProviders(o: { demo?: CommandSpec } = {}): Provider[] {
 
 export function createRegistry(o: RegistryOptions = {}): ProviderRegistry {
   const reg = new ProviderRegistry(builtinProviders(o.demo ? { demo: o.demo } : {}));
+  for (const p of o.installed ?? []) reg.add(p);
   for (const [name, def] of Object.entries(o.config?.agents ?? {})) {
     // No command: the user's env for the built-in of that id (an unknown id is reported by loadRegistry).
     if (def.command !== undefined) reg.add(customProvider({ name, ...def, command: def.command }, { source: 'config' }));
@@ -86,14 +91,17 @@ export function loadRegistry(
   config: TalariaConfig;
   problems: string[];
 } {
-  const { config, problems } = loadConfig(o.home ?? talariaHome(ctx));
+  const home = o.home ?? talariaHome(ctx);
+  const { config, problems } = loadConfig(home);
+  const installs = currentInstalls(home);
+  problems.push(...installs.problems);
   const imported: RegistryOptions['imported'] = {};
   if (config.imports.zed) imported.zed = importZedAgents(ctx);
   if (config.imports.jetbrains) imported.jetbrains = importJetBrainsAgents(ctx);
   for (const [source, r] of Object.entries(imported)) {
     if (r?.error) problems.push(`${source} agents not imported from ${r.file}: ${r.error}`);
   }
-  const registry = createRegistry({ config, imported, ...(o.demo ? { demo: o.demo } : {}) });
+  const registry = createRegistry({ config, imported, installed: installs.agents.map(installedProvider), ...(o.demo ? { demo: o.demo } : {}) });
   for (const [name, def] of Object.entries(config.agents)) {
     if (def.command === undefined && !registry.has(name)) problems.push(`agent "${name}" skipped: no "command", and there is no built-in agent "${name}" to configure`);
   }

@@ -96,7 +96,7 @@ export interface ProviderQuirks {
   describeSetupError?(error: unknown, o: LaunchOptions): Error | undefined;
 }
 
-export type ProviderSource = 'builtin' | 'config' | 'zed' | 'jetbrains';
+export type ProviderSource = 'builtin' | 'config' | 'zed' | 'jetbrains' | 'registry';
 
 export interface HookOptions extends LaunchOptions {
   env?: ProviderEnv;

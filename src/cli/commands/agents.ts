@@ -5,6 +5,7 @@ import { AGENTS_HELP } from '../help-admin.js';
 import { colorEnabled } from '../io.js';
 import { quirkCell, statusMark, statusWord } from '../render/readiness.js';
 import { createStyle } from '../render/style.js';
+import { agentsRegistryCommand, REGISTRY_SUBCOMMANDS } from './agents-registry.js';
 import type { CliContext } from './common.js';
 import { timeoutOption } from './doctor.js';
 
@@ -12,6 +13,14 @@ const OPTIONS = { profile: { type: 'string' }, json: { type: 'boolean' }, timeou
 
 export async function agentsCommand(argv: string[], ctx: CliContext): Promise<number> {
   const { io } = ctx;
+  const sub = argv[0];
+  if (sub !== undefined && (REGISTRY_SUBCOMMANDS as readonly string[]).includes(sub)) return agentsRegistryCommand(sub, argv.slice(1), ctx);
+  if (argv.includes('--installed'))
+    return agentsRegistryCommand(
+      'installed',
+      argv.filter((a) => a !== '--installed'),
+      ctx,
+    );
   const p = parse('agents', argv, OPTIONS);
   if (flag(p, 'help')) {
     io.stdout.write(`${AGENTS_HELP}\n`);
