@@ -56,6 +56,21 @@ describe('archive kinds', () => {
   });
 });
 
+describe('preview releases', () => {
+  it('are installed only when asked; an entry without one says so', async () => {
+    const home = tempDir();
+    const e: AgentEntry = {
+      ...entry('pv', '/dl/agent.tar.gz', './dist/agent'),
+      preview: { version: '1.1.0-preview.2', distribution: entry('pv', '/dl/agent-raw', 'agent-raw').distribution },
+    };
+    const release = await installAgent(e, { home, ctx: ctx(), arch: 'x64' });
+    expect(release).toMatchObject({ version: '1.0.0', preview: false });
+    const preview = await installAgent(e, { home, ctx: ctx(), arch: 'x64', preview: true });
+    expect(preview).toMatchObject({ version: '1.1.0-preview.2', preview: true, source: `${lb.url}/dl/agent-raw` });
+    await expect(installAgent(entry('np', '/dl/agent.tar.gz', './dist/agent'), { home, ctx: ctx(), arch: 'x64', preview: true })).rejects.toThrow(/has no preview release/);
+  });
+});
+
 describe('installed agents in the provider registry', () => {
   it('an install replaces the built-in of its id; config.json still wins; a broken manifest is a problem, not a crash', async () => {
     const home = tempDir();
