@@ -10,7 +10,7 @@
  *   await h.close();
  */
 import { createHash } from 'node:crypto';
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { demoAgentCommand } from '../demo/command.js';
 import { AgentHost } from '../host/host.js';
 import type { PermissionDecisionEvent } from '../permission/types.js';
@@ -32,6 +32,8 @@ import { SetupFrames } from './setup-frames.js';
 import { exportSession, importSession, findStored, setArchived } from './transfer.js';
 import type { ConnectionInfo, Harness, HarnessOptions, HarnessSession } from './types.js';
 import { createWorkspace } from './workspace.js';
+import { WarmPool } from './warm-pool.js';
+import { background } from '../protocol/background.js';
 
 /** Where an ad-hoc command agent's command is kept in a stored row, to rebuild it on reopen. */
 interface Launch {
@@ -131,8 +133,25 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
     return out;
   };
 
-  const wsDeps = { ...deps, registry, pick, providerFor, agentInfoFor, ...(o.host?.permission?.mode ? { permissionMode: o.host.permission.mode } : {}) };
+  const permissionMode = o.host?.permission?.mode;
+  const warmOpts = typeof o.warm === 'object' ? o.warm : { enabled: o.warm !== false && config.warm !== false };
+  const warm = new WarmPool(host, logger, warmOpts, (t) => ({ ...t, cwd: resolve(t.workspace), ...(permissionMode ? { permissionMode } : {}) }));
+  const wsDeps = { ...deps, registry, pick, providerFor, agentInfoFor, warm, ...(permissionMode ? { permissionMode } : {}) };
   let closed = false;
+  /** Workspaces whose agent was started ahead by this harness (once each: later spares come with use). */
+  const warmed = new Set<string>();
+
+  /** An opened workspace's agent is started in the background, where that helps (an agent slow to start that can keep a spare). */
+  const prewarm = (path: string) => {
+    if (!warm.enabled || warmed.has(path)) return;
+    warmed.add(path);
+    const start = async () => {
+      const p = await pick({ workspace: path });
+      const t = { provider: p.provider, ...(p.profile ? { profile: p.profile } : {}), workspace: path };
+      if (!closed && host.keepsSpares(t)) warm.warm(t);
+    };
+    background(start(), logger, 'warming the workspace agent', { workspace: path });
+  };
 
   const harness: Harness & HarnessExtras = {
     home,
@@ -142,8 +161,13 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
     env,
     host,
     store,
+    warm,
     workspaces: {
-      open: (path) => createWorkspace(wsDeps, store.workspaces.ensure({ path })),
+      open: (path) => {
+        const ws = createWorkspace(wsDeps, store.workspaces.ensure({ path }));
+        prewarm(ws.path);
+        return ws;
+      },
       list: () => store.workspaces.list(),
     },
     sessions: {
@@ -173,6 +197,7 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
       if (closed) return;
       closed = true;
       try {
+        await warm.close();
         await host.shutdown();
       } finally {
         offReseeds();

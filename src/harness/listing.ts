@@ -12,6 +12,8 @@ import type { ListOptions, ListResult, SessionSummary } from './types.js';
 export interface ListingDeps {
   store: Store;
   host: AgentHost;
+  /** A spare session of the warm pool (never listed, even if an agent showed it). */
+  isSpare?: (agentSessionId: string) => boolean;
 }
 
 export async function listSessions(d: ListingDeps, row: WorkspaceRow, o: ListOptions = {}): Promise<ListResult> {
@@ -41,7 +43,7 @@ export async function listSessions(d: ListingDeps, row: WorkspaceRow, o: ListOpt
     }
     // Archived ones stay hidden even when the agent lists them (Talaria-side archive).
     const hidden = !o.includeArchived && findStored(d.store, l.sessionId)?.archived === true;
-    if (hidden || o.archivedOnly) continue;
+    if (hidden || o.archivedOnly || d.isSpare?.(l.sessionId)) continue;
     out.push({
       id: l.sessionId,
       agentSessionId: l.sessionId,

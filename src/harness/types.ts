@@ -20,6 +20,7 @@ import type { Turn, TurnResult } from '../session/turn.js';
 import type { AgentDefaults, Store, StoredSession, Workspace as WorkspaceRow } from '../store/index.js';
 import type { Thread } from '../thread/types.js';
 import type { BranchNode } from './branches.js';
+import type { WarmOptions, WarmPool } from './warm-pool.js';
 
 export type { ConnectionInfo };
 
@@ -49,6 +50,12 @@ export interface HarnessOptions {
   onSessionWait?: (e: { sessionId: string; pid: number; host: string }) => void;
   /** A live session's recording failed (frames or turns not stored); also on HarnessSession.recording. */
   onRecordingError?: (e: RecordingError) => void;
+  /**
+   * The warm pool: an opened workspace's agent started ahead and a spare session kept ready where
+   * it helps (agents that hide empty sessions: Hermes). Default on; false (or config.json
+   * `warm: false`) turns it off.
+   */
+  warm?: boolean | WarmOptions;
 }
 
 /** A live session the store could not keep up with: `error` is a TalariaError `recording_failed`. */
@@ -198,6 +205,14 @@ export interface Workspace {
   /** The model or mode new sessions of `provider` (+ profile) in this workspace start with. */
   setDefault(o: { provider: string; profile?: string; kind: 'model' | 'mode'; id: string }): void;
   defaults(provider: string, profile?: string): AgentDefaults;
+  /** Starts the agent (default: the workspace's choice) and a spare session where it helps; resolves when ready. */
+  warm(o?: { provider?: string; profile?: string }): Promise<void>;
+  /**
+   * The agent's models and modes for this workspace without a visible session (for pickers):
+   * cached, refreshed in the background; undefined when the agent cannot keep a spare session
+   * and none was opened here yet.
+   */
+  catalog(o?: { provider?: string; profile?: string }): Promise<Catalog | undefined>;
 }
 
 export type ExportFormat = 'md' | 'json' | 'fixture';
@@ -226,6 +241,8 @@ export interface Harness {
   readonly env: ProviderEnv;
   readonly host: AgentHost;
   readonly store: Store;
+  /** Agents started ahead and spare sessions kept ready (see warm-pool.ts). */
+  readonly warm: WarmPool;
   readonly workspaces: {
     /** The workspace for a folder (created in the store on first use). */
     open(path: string): Workspace;

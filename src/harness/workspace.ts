@@ -26,6 +26,8 @@ import { recordSession, type RecordInit, type RecordingDeps } from './hosted.js'
 import { seedThread } from './restore.js';
 import { findStored } from './transfer.js';
 import { listSessions } from './listing.js';
+import type { WarmPool } from './warm-pool.js';
+import type { Catalog } from '../session/catalog.js';
 import type { AgentPick, BranchOptions, ConnectionInfo, HarnessSession, ListOptions, NewSessionOptions, OpenStoredOptions, Workspace } from './types.js';
 
 export interface WorkspaceDeps extends RecordingDeps {
@@ -36,6 +38,8 @@ export interface WorkspaceDeps extends RecordingDeps {
   /** What to keep about the agent in the row (initialize's agentInfo, an ad-hoc command). */
   agentInfoFor(provider: string, info: ConnectionInfo | undefined): unknown;
   permissionMode?: OpenOptions['permissionMode'];
+  /** Spare sessions and catalogs kept ready (warm-pool.ts). */
+  warm: WarmPool;
 }
 
 const recoverable = (e: unknown, codes: string[]) => e instanceof TalariaError && codes.includes(e.code);
@@ -106,12 +110,34 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
     return { provider: p.provider, profile: p.profile };
   };
 
+  /** Options a spare was opened with (the workspace's defaults): anything else needs its own session/new. */
+  const plain = (o: NewSessionOptions) =>
+    (o.cwd === undefined || resolve(o.cwd) === resolve(ws)) &&
+    !o.mcpServers?.length &&
+    !o.additionalDirectories?.length &&
+    (o.permissionMode === undefined || o.permissionMode === d.permissionMode);
+
   async function newSession(o: NewSessionOptions = {}): Promise<HarnessSession> {
     const { provider, profile } = await chosen(o);
-    const s = await d.host.newSession(target(provider, profile, o));
+    const key = { provider, ...(profile ? { profile } : {}), workspace: ws };
+    const spare = plain(o) ? await d.warm.take(key) : undefined;
+    const s = spare ?? (await d.host.newSession(target(provider, profile, o)));
+    d.warm.remember(key, s.catalog);
     const hs = await recordNew(s, { row: store(s, provider, profile), workspace: ws, origin: 'new', historyFrom: 'none' });
+    if (d.host.keepsSpares(key)) d.warm.refillAfter(key, s);
     await applyChoices(hs, d.store.defaults.get(row.id, provider, profile), 'workspace');
     return hs;
+  }
+
+  /** The chosen agent started (and a spare session made where it helps); resolves when ready. */
+  async function warm(o: { provider?: string; profile?: string } = {}): Promise<void> {
+    const { provider, profile } = await chosen(o);
+    await d.warm.prepare({ provider, ...(profile ? { profile } : {}), workspace: ws });
+  }
+
+  async function catalog(o: { provider?: string; profile?: string } = {}): Promise<Catalog | undefined> {
+    const { provider, profile } = await chosen(o);
+    return d.warm.catalog({ provider, ...(profile ? { profile } : {}), workspace: ws });
   }
 
   const setDefault: Workspace['setDefault'] = (o) => {
@@ -269,7 +295,7 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
     return hs;
   }
 
-  const sessions = (o: ListOptions = {}) => listSessions(d, row, o);
+  const sessions = (o: ListOptions = {}) => listSessions({ ...d, isSpare: (id) => d.warm.isSpare(id) }, row, o);
 
-  return { id: row.id, path: ws, name: row.name, row, newSession, sessions, openSession, forkSession, branchSession, setDefault, defaults };
+  return { id: row.id, path: ws, name: row.name, row, newSession, sessions, openSession, forkSession, branchSession, setDefault, defaults, warm, catalog };
 }

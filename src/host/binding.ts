@@ -77,6 +77,8 @@ export class SessionBinding {
   seed: SeedPlan | null = null;
   /** A prompt waiting to be sent (behind other ops or the concurrency gate); cancel aborts it. */
   pendingPrompt: AbortController | null = null;
+  /** Kept ready by the warm pool and not handed out yet: listed nowhere (host.claimSpare hands it out). */
+  spare = false;
   private tail: Promise<unknown> = Promise.resolve();
 
   constructor(

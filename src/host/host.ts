@@ -151,7 +151,7 @@ export class AgentHost {
     return this.envOverrides.get(workspace) ?? this.o.workspaceEnv?.(workspace) ?? {};
   }
 
-  private async open(kind: OpenKind, o: OpenOptions, sessionId?: string): Promise<Session> {
+  private async open(kind: OpenKind, o: OpenOptions, sessionId?: string, spare = false): Promise<Session> {
     if (this.down) throw new TalariaError('invalid_state', 'the agent host is shut down');
     const ops = this.slot(o);
     return openSession(ops, {
@@ -161,11 +161,44 @@ export class AgentHost {
       ...(o.additionalDirectories ? { additionalDirectories: o.additionalDirectories.map((d) => resolve(d)) } : {}),
       ...(o.mcpServers ? { mcpServers: o.mcpServers } : {}),
       permissionMode: o.permissionMode ?? this.o.permission?.mode ?? 'ask',
+      ...(spare ? { spare: true } : {}),
     });
   }
 
   newSession(o: OpenOptions): Promise<Session> {
     return this.open('new', o);
+  }
+
+  // ---- the warm pool's mechanics (its policy is in harness/warm-pool.ts) --------------------------
+
+  /** Starts the agent process of `t` without any session (no-op when it runs); resolves once it answered initialize. */
+  async warm(t: AgentTarget): Promise<ConnectionInfo | undefined> {
+    if (this.down) throw new TalariaError('invalid_state', 'the agent host is shut down');
+    const { slot } = this.slot(t);
+    await slot.ensure();
+    return slot.info;
+  }
+
+  /** Whether `t`'s agent hides sessions with no history (what it said in initialize, else its launch's guess). */
+  keepsSpares(t: AgentTarget): boolean {
+    return this.slot(t).slot.quirks.host.spareSessions === true;
+  }
+
+  /** A new session kept ready: in no list (agents(), the store) until claimSpare hands it out. */
+  newSpare(o: OpenOptions): Promise<Session> {
+    return this.open('new', o, undefined, true);
+  }
+
+  /**
+   * Hands a spare out (true), or says it cannot be: its process is gone or going, or it is not an
+   * idle spare of this host (false: close it and open another).
+   */
+  claimSpare(session: Session): boolean {
+    const b = this.find(session)?.slot.bindings.get(session.id);
+    const gen = b?.gen;
+    if (!b?.spare || !gen || !gen.alive || gen.retiring || session.state !== 'idle') return false;
+    b.spare = false;
+    return true;
   }
 
   /** Opens a stored session; the agent replays its history into the thread. */

@@ -27,6 +27,8 @@ export interface OpenRequest {
   additionalDirectories?: string[];
   mcpServers?: unknown[];
   permissionMode: PermissionMode;
+  /** A warm-pool spare (new only): listed nowhere until claimed. */
+  spare?: boolean;
 }
 
 const METHOD = { new: 'session/new', load: 'session/load', resume: 'session/resume', fork: 'session/fork' } as const;
@@ -75,6 +77,7 @@ async function setup(ops: SlotSessions, req: OpenRequest, gen: Generation): Prom
       ...(req.additionalDirectories ? { additionalDirectories: req.additionalDirectories } : {}),
       mcpServers: servers,
       permissionMode: req.permissionMode,
+      ...(req.spare ? { spare: true } : {}),
     });
   if (req.kind === 'new' || req.kind === 'fork') {
     const extra = req.kind === 'fork' ? { sessionId: req.sessionId } : {};

@@ -50,14 +50,16 @@ export class SlotSessions implements BindingOwner {
     return h;
   }
 
-  create(o: { id: string; cwd: string; additionalDirectories?: string[]; mcpServers: unknown[]; permissionMode: Session['permissionMode'] }): SessionBinding {
+  create(o: { id: string; cwd: string; additionalDirectories?: string[]; mcpServers: unknown[]; permissionMode: Session['permissionMode']; spare?: boolean }): SessionBinding {
+    const { spare, ...init } = o;
     const b = new SessionBinding(this, {
-      ...o,
+      ...init,
       hooks: this.hooks(),
       logger: this.slot.logger,
       baseRules: this.baseRules,
       onClosed: (closed) => this.forget(closed),
     });
+    b.spare = spare === true;
     this.slot.bindings.set(b.id, b);
     this.slot.cfg.onSession?.(b.session, this.slot.key);
     b.session.subscribe((e) => {

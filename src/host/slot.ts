@@ -310,7 +310,8 @@ export class AgentSlot {
       key: this.key,
       state: cur ? 'running' : retryAt !== undefined ? 'backoff' : this.starting ? 'starting' : 'stopped',
       ...(cur ? { pid: cur.pid, generation: cur.n, runningTurns: cur.running.size } : {}),
-      sessions: [...this.bindings.keys()],
+      // Spares (warm pool) are nobody's sessions yet.
+      sessions: [...this.bindings.values()].filter((b) => !b.spare).map((b) => b.id),
       crashes: this.crashes.crashes,
       ...(retryAt !== undefined ? { retryAt } : {}),
       quirks: summarize(this.quirks.choice),

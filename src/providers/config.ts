@@ -64,6 +64,8 @@ export interface TalariaConfig {
   agents: Record<string, AgentConfig>;
   workspaces: Record<string, WorkspaceBinding>;
   imports: { zed: boolean; jetbrains: boolean };
+  /** `warm: false`: no agent process started ahead, no spare session kept (the warm pool). */
+  warm?: boolean;
 }
 
 export function emptyConfig(): TalariaConfig {
@@ -132,6 +134,8 @@ export function parseConfig(text: string): { config: TalariaConfig; problems: st
     if (p.success) config.workspaces[resolve(ws)] = stripUndefined(p.data);
     else problems.push(`workspace "${ws}" skipped: ${issues(p.error)}`);
   }
+  if (typeof r.warm === 'boolean') config.warm = r.warm;
+  else if (r.warm !== undefined) problems.push('warm must be true or false');
   const imp = asRecord(r.imports, 'imports', problems);
   if (typeof imp.zed === 'boolean') config.imports.zed = imp.zed;
   if (typeof imp.jetbrains === 'boolean') config.imports.jetbrains = imp.jetbrains;

@@ -92,6 +92,11 @@ export interface ProviderQuirks {
   configBetweenTurns?: boolean;
   /** After set_model, load the session again with its MCP servers (Hermes ≤0.20 drops them). */
   reloadAfterSetModel?: boolean;
+  /**
+   * A session with no history is invisible in the agent's `session/list` (Hermes), so one can be
+   * opened ahead of time and kept ready for the next "new session" without anyone seeing it.
+   */
+  spareSessions?: boolean;
   /** Turns an agent's session-setup error into a human one (e.g. "run `hermes setup`"). */
   describeSetupError?(error: unknown, o: LaunchOptions): Error | undefined;
 }

@@ -48,6 +48,8 @@ function hermesSet(id: string, label: string, versions: QuirkSet['versions'], re
       configBetweenTurns: true,
       reloadAfterSetModel,
       describeSetupError: hermesSetupError,
+      // session/list skips sessions with no history: a spare stays invisible (seed 000 §11).
+      spareSessions: true,
     },
     usage: 'cumulative',
     // Sessions live in state.db; a new process loads them (set_mode is not persisted: the host re-applies it).
