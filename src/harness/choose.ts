@@ -52,6 +52,21 @@ export async function pickAgent(c: ChooseCtx, o: { workspace: string; provider?:
   return { provider: FALLBACK_AGENT, from: 'fallback', checked };
 }
 
+/**
+ * The agent an opened workspace will most likely use, found cheaply for the warm pool: the
+ * configured one (flag-free pick rules 2–3), else the first preferred agent if it is ready — the
+ * one best-ready would pick — without scanning the others (undefined: nothing to warm).
+ */
+export async function likelyAgent(c: ChooseCtx, workspace: string): Promise<{ provider: string; profile?: string } | undefined> {
+  const choice = resolveProvider(c.config, { workspace, override: {} });
+  const profile = (id: string) => (c.registry.get(id)?.profiles && choice.profile ? { profile: choice.profile } : {});
+  if (choice.from === 'workspace' || choice.from === 'default') return { provider: choice.provider, ...profile(choice.provider) };
+  const first = c.registry.get(PREFERRED_AGENTS[0]);
+  if (!first) return undefined;
+  const r = await first.readiness(c.env, profile(first.id));
+  return r.ready ? { provider: first.id, ...profile(first.id) } : undefined;
+}
+
 export async function agentStatuses(c: ChooseCtx, o: { profile?: string; timeoutMs?: number } = {}): Promise<AgentStatus[]> {
   return Promise.all(
     c.registry.list().map(async (p) => {

@@ -23,7 +23,7 @@ import { currentEnv } from '../providers/locate.js';
 import { loadRegistry } from '../providers/registry.js';
 import type { Provider, ProviderEnv } from '../providers/types.js';
 import { openStore, type Lease, type StoredSession } from '../store/index.js';
-import { agentStatuses, hermesProfiles, pickAgent } from './choose.js';
+import { agentStatuses, hermesProfiles, likelyAgent, pickAgent } from './choose.js';
 import type { RecordingDeps } from './hosted.js';
 import { ruleJson } from './rules.js';
 import { branchTree, trackReseeds } from './branches.js';
@@ -146,9 +146,9 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
     if (!warm.enabled || warmed.has(path)) return;
     warmed.add(path);
     const start = async () => {
-      const p = await pick({ workspace: path });
-      const t = { provider: p.provider, ...(p.profile ? { profile: p.profile } : {}), workspace: path };
-      if (!closed && host.keepsSpares(t)) warm.warm(t);
+      const p = await likelyAgent({ registry, config, env }, path);
+      const t = p && { ...p, workspace: path };
+      if (t && !closed && host.keepsSpares(t)) warm.warm(t);
     };
     background(start(), logger, 'warming the workspace agent', { workspace: path });
   };

@@ -18,6 +18,7 @@ import type { ConnectionInfo, SessionListing } from '../session/client.js';
 import type { Session } from '../session/session.js';
 import type { SeedPlan } from './reseed.js';
 import { currentEnv } from '../providers/locate.js';
+import { applyQuirks, choiceBeforeInit, launchFacts } from '../providers/quirks/index.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { ProviderEnv } from '../providers/types.js';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
@@ -181,7 +182,12 @@ export class AgentHost {
 
   /** Whether `t`'s agent hides sessions with no history (what it said in initialize, else its launch's guess). */
   keepsSpares(t: AgentTarget): boolean {
-    return this.slot(t).slot.quirks.host.spareSessions === true;
+    const provider = this.o.registry.get(t.provider);
+    if (!provider) return false;
+    const slot = this.slots.get(slotId(this.keyOf(t)))?.slot;
+    // No slot made just to ask (agents() lists every slot).
+    const quirks = slot?.quirks ?? applyQuirks(provider, choiceBeforeInit(launchFacts(provider, {})));
+    return quirks.host.spareSessions === true;
   }
 
   /** A new session kept ready: in no list (agents(), the store) until claimSpare hands it out. */
