@@ -101,6 +101,8 @@ export function readConfig(home: string): HermesConfig {
  * → the initialize reply), HERMES_EMU_NEW_DELAY_MS (the first session/new, load, resume or fork
  * of the process: the first agent build), HERMES_EMU_NEXT_NEW_DELAY_MS (every later one),
  * HERMES_EMU_FIRST_PROMPT_DELAY_MS (before the first model call of the process) ·
+ * HERMES_EMU_TURN_DELAY_MS (before every prompt's answer, default 0: the model's time to its first
+ * token; real later plain turns take 0.2–0.6 s) ·
  * HERMES_EMU_LOG=path (append every received frame, fixture line format).
  */
 export interface Settings {
@@ -123,6 +125,7 @@ export interface Settings {
   newDelayMs: number;
   nextNewDelayMs: number;
   firstPromptDelayMs: number;
+  turnDelayMs: number;
 }
 
 /** Medians of the real 0.18.2 runs on a loaded 2-core host (research recordings s1–s8). */
@@ -163,6 +166,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     newDelayMs: num(env.HERMES_EMU_NEW_DELAY_MS, cold.newDelayMs),
     nextNewDelayMs: num(env.HERMES_EMU_NEXT_NEW_DELAY_MS, cold.nextNewDelayMs),
     firstPromptDelayMs: num(env.HERMES_EMU_FIRST_PROMPT_DELAY_MS, cold.firstPromptDelayMs),
+    turnDelayMs: num(env.HERMES_EMU_TURN_DELAY_MS, 0),
   };
 }
 

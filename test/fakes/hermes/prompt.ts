@@ -138,6 +138,7 @@ export async function handlePrompt(ctx: Ctx, deps: PromptDeps, sessionId: string
       ctx.log(`INFO acp_adapter.server: cold start: the first model call takes ${ctx.settings.firstPromptDelayMs} ms`);
       await sleep(ctx.settings.firstPromptDelayMs);
     }
+    if (ctx.settings.turnDelayMs > 0) await sleep(ctx.settings.turnDelayMs);
     result = await runTurn(ctx, rt, input);
     rt.usage.input += result.calls * TOKENS_PER_CALL.input;
     rt.usage.output += result.calls * TOKENS_PER_CALL.output;

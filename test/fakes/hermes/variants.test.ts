@@ -65,6 +65,9 @@ describe('Hermes emulator cold start (HERMES_EMU_*_DELAY_MS, HERMES_EMU_COLD=rea
     expect(readSettings({})).toMatchObject({ initDelayMs: 0, newDelayMs: 0, nextNewDelayMs: 0, firstPromptDelayMs: 0 });
     expect(readSettings({ HERMES_EMU_COLD: 'real' })).toMatchObject(REAL_COLD);
     expect(readSettings({ HERMES_EMU_COLD: 'real', HERMES_EMU_NEW_DELAY_MS: '5' })).toMatchObject({ ...REAL_COLD, newDelayMs: 5 });
+    // The model's time to its first token, on every prompt (bench/talaria-warm.ts).
+    expect(readSettings({})).toMatchObject({ turnDelayMs: 0 });
+    expect(readSettings({ HERMES_EMU_TURN_DELAY_MS: '7' })).toMatchObject({ turnDelayMs: 7 });
   });
 
   it('holds stdin, the first agent build, later builds and the first model call for the configured times', async () => {
