@@ -29,6 +29,14 @@ describe('config.json', () => {
     expect(problems[2]).toMatch(/^workspace "\/bad" skipped: profile:/);
   });
 
+  it('warm: a boolean turns the warm pool on or off; anything else is named and ignored', () => {
+    expect(parseConfig('{"warm": false}')).toEqual({ config: expect.objectContaining({ warm: false }), problems: [] });
+    expect(parseConfig('{}').config.warm).toBeUndefined();
+    const bad = parseConfig('{"warm": "no"}');
+    expect(bad.config.warm).toBeUndefined();
+    expect(bad.problems).toEqual(['warm must be true or false']);
+  });
+
   it('never throws on a broken file', () => {
     expect(parseConfig('{ nope').problems[0]).toMatch(/^config\.json is not valid JSON: .*\(line 1, column \d+\)$/);
     expect(parseConfig('[]').problems).toEqual(['config.json must be a JSON object']);
