@@ -52,8 +52,8 @@ function signalRegistry<A>(signals: readonly NodeJS.Signals[], arg: (s: NodeJS.S
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const ctx: CliContext = {
     io,
-    runtime: () => createHarnessRuntime(io.env),
-    harness: () => createHarness(cliHarnessOptions(io.env)),
+    runtime: (o) => createHarnessRuntime(io.env, createHarness, o),
+    harness: (o) => createHarness(cliHarnessOptions(io.env, o)),
     version: packageVersion(),
     onInterrupt: signalRegistry(['SIGINT'], () => undefined),
     onTerminate: signalRegistry(['SIGTERM', 'SIGHUP'], (sig) => sig),

@@ -25,8 +25,12 @@ export * from './runtime-types.js';
 type CliHarness = Harness & HarnessExtras;
 
 /** The ProviderEnv of a CLI run: its environment, HOME from it (tests point it at temp folders). */
-export function cliHarnessOptions(env: NodeJS.ProcessEnv): HarnessOptions {
-  return { env: currentEnv({ env, homeDir: env.HOME || homedir() }) };
+/**
+ * `warm`: keep spare agent sessions (the warm pool). Only long-lived faces ask for it (serve,
+ * chat): a one-shot command (run, sessions, doctor) would start an agent it never uses.
+ */
+export function cliHarnessOptions(env: NodeJS.ProcessEnv, o: { warm?: boolean } = {}): HarnessOptions {
+  return { env: currentEnv({ env, homeDir: env.HOME || homedir() }), ...(o.warm ? {} : { warm: false }) };
 }
 
 export function agentLabel(info: { title?: string; name?: string; version?: string } | undefined, fallback: string): string {
@@ -64,7 +68,11 @@ function failure(err: unknown, spawned: boolean, what: string, seen: readonly Pr
   return new RuntimeError('session_failed', `${what}: ${describeError(err).message}`);
 }
 
-export function createHarnessRuntime(env: NodeJS.ProcessEnv = process.env, make: (o: HarnessOptions) => CliHarness = createHarness): AgentRuntime {
+export function createHarnessRuntime(
+  env: NodeJS.ProcessEnv = process.env,
+  make: (o: HarnessOptions) => CliHarness = createHarness,
+  runtime: { warm?: boolean } = {},
+): AgentRuntime {
   let harness: CliHarness | undefined;
   let opened: HarnessSession | undefined;
   let closing: Promise<void> | undefined;
@@ -80,7 +88,7 @@ export function createHarnessRuntime(env: NodeJS.ProcessEnv = process.env, make:
       let emitProtocol: (e: SessionEvent) => void = (e) => void (heldProtocol.length < 100 && heldProtocol.push(e));
       try {
         harness = make({
-          ...cliHarnessOptions(env),
+          ...cliHarnessOptions(env, runtime),
           ...(c.logger ? { logger: c.logger } : {}),
           host: { ...(c.setupTimeoutMs !== undefined ? { setupTimeoutMs: c.setupTimeoutMs } : {}), ...(c.permission ? { permission: c.permission } : {}) },
           ...(c.onFrame ? { onFrame: (_k: AgentKey, f: Frame) => c.onFrame!(f) } : {}),

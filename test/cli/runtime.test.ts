@@ -1,4 +1,8 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it, expect } from 'vitest';
+import { createHarness } from '../../src/harness/index.js';
 import { agentLabel, cliHarnessOptions, DEMO_BANNER, DEMO_NOTE } from '../../src/cli/runtime.js';
 import { colorEnabled } from '../../src/cli/io.js';
 import { exitCodeFor, EXIT } from '../../src/cli/exit-codes.js';
@@ -15,6 +19,20 @@ describe('the harness runtime helpers', () => {
   it("the CLI's provider env is its own environment, HOME included", () => {
     const o = cliHarnessOptions({ PATH: '/only/here', HOME: '/tmp/someone', TALARIA_HOME: '/tmp/th' });
     expect(o.env).toMatchObject({ homeDir: '/tmp/someone', env: { PATH: '/only/here', TALARIA_HOME: '/tmp/th' } });
+  });
+
+  it('only long-lived faces warm agents: a one-shot command gets a harness without the warm pool', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'talaria-warm-'));
+    const env = { PATH: process.env.PATH ?? '', HOME: home, TALARIA_HOME: join(home, 't') };
+    const oneShot = createHarness(cliHarnessOptions(env));
+    const longLived = createHarness(cliHarnessOptions(env, { warm: true }));
+    try {
+      expect(oneShot.warm.enabled).toBe(false);
+      expect(longLived.warm.enabled).toBe(true);
+    } finally {
+      await oneShot.close();
+      await longLived.close();
+    }
   });
 
   it('the demo banners say what is going on', () => {

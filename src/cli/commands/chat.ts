@@ -27,7 +27,8 @@ export async function chatCommand(argv: string[], ctx: CliContext): Promise<numb
   // Markdown rendering loads while the agent starts (it is only needed once answers stream).
   const markdown = live ? import('../render/markdown.js').then((m) => m.createMarkdown({ color: style.enabled })) : undefined;
   markdown?.catch(() => undefined);
-  const runtime = ctx.runtime();
+  // A chat lives long enough for a spare session to pay off (/new).
+  const runtime = ctx.runtime({ warm: true });
   const abort = new AbortController();
   const offSetup = ctx.onInterrupt(() => abort.abort());
   const progress = createProgress(io.stderr, { tty: io.stderr.isTTY === true });

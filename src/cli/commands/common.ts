@@ -11,9 +11,9 @@ import type { OpenOptions } from '../runtime-types.js';
 export interface CliContext {
   io: CliIo;
   /** A fresh runtime per command (through the harness). */
-  runtime: () => AgentRuntime;
+  runtime: (o?: { warm?: boolean }) => AgentRuntime;
   /** The harness on this run's env ($TALARIA_HOME, PATH, HOME): doctor, agents, sessions. The caller closes it. */
-  harness: () => Harness & HarnessExtras;
+  harness: (o?: { warm?: boolean }) => Harness & HarnessExtras;
   version: string;
   /** Registers a SIGINT handler for the command's lifetime; returns the unregister. */
   onInterrupt(fn: () => void): () => void;

@@ -121,7 +121,7 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
   const webRoot = str(p, 'web-root') ?? io.env.TALARIA_WEB_ROOT;
   const logger = stderrLogger(io);
 
-  const harness = ctx.harness();
+  const harness = ctx.harness({ warm: true });
   let server;
   try {
     server = await startServer({
