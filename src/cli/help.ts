@@ -33,6 +33,7 @@ Commands:
 Run \`talaria COMMAND --help\` for a command's options.
 Sessions are stored in $TALARIA_HOME (default ~/.talaria) and survive restarts.
 With no agent ready, Talaria uses its demo agent (offline, scripted).
+Start the web UI with \`talaria serve\` (\`npm start\` in a checkout); \`talaria doctor\` says which agent you get.
 
 Options: --help, --version`;
 

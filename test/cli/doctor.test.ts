@@ -32,6 +32,8 @@ describe.concurrent('talaria doctor without Hermes', () => {
     expect(plain.stdout).toMatch(/✓ demo +Demo agent — ready .*← chosen/);
     expect(plain.stdout).toContain('Hermes profiles\n  none found (hermes was not found)');
     expect(plain.stdout).toContain('demo — no agent is ready, so Talaria falls back to its demo agent\n  ready');
+    // What to run next: the server first (npm start runs it), then the terminal face.
+    expect(plain.stdout).toMatch(/\nStart\n {2}talaria serve +the web UI and API on 127\.0\.0\.1; prints a link .*`npm start` in a checkout runs it\n {2}talaria chat +/);
     expect(hermes.code).toBe(EXIT.NOT_READY);
     expect(hermes.stdout).toMatch(/hermes — asked for with --agent\n  not ready: Install Hermes Agent/);
     expect(run.code).toBe(EXIT.NOT_READY);

@@ -32,6 +32,12 @@ const WHY: Record<AgentPick['from'], string> = {
   fallback: 'no agent is ready, so Talaria falls back to its demo agent',
 };
 
+/** What to run next, the server first: it is the main face (`npm start` runs it), chat the terminal one. */
+export const START_LINES = [
+  '  talaria serve   the web UI and API on 127.0.0.1; prints a link (with its token) to open. `npm start` in a checkout runs it',
+  '  talaria chat    the same agents and stored sessions in this terminal',
+];
+
 export function workspaceDir(command: string, value: string | undefined): string {
   const cwd = resolve(value ?? process.cwd());
   let ok = false;
@@ -114,6 +120,7 @@ export async function doctorCommand(argv: string[], ctx: CliContext): Promise<nu
     lines.push(`  ${pick.provider}${pick.profile ? ` (profile ${pick.profile})` : ''} — ${WHY[pick.from]}`);
     lines.push(`  ${ready ? style.green('ready') : style.red('not ready')}${!ready && chosen?.gaps[0] ? `: ${sanitize(chosen.gaps[0].fix)}` : ''}`);
     lines.push(style.dim('  (picked by: --agent, the workspace binding, defaultProvider, the best ready agent, else the demo agent)'));
+    lines.push('', style.bold('Start'), ...START_LINES);
     io.stdout.write(lines.join('\n') + '\n');
     return ready ? EXIT.OK : EXIT.NOT_READY;
   } finally {
