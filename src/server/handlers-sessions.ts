@@ -2,6 +2,7 @@
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { Harness, HarnessSession, Workspace } from '../harness/index.js';
+import { userMessageBack } from '../harness/branches.js';
 import type { PermissionRule } from '../permission/types.js';
 import type { RuleJson, StoredSession } from '../store/index.js';
 import type { Handler } from './app.js';
@@ -9,6 +10,7 @@ import type { RouteName } from './contract/index.js';
 import type { Hub, LiveSession } from './hub.js';
 import { HttpError } from './http-error.js';
 import type { TokenIdentity } from './tokens.js';
+import { WireProblems } from './wire-problems.js';
 
 export function who(identity: TokenIdentity | undefined): string {
   return identity?.label ?? identity?.id ?? 'unknown';
@@ -68,6 +70,7 @@ export class SessionOps {
 
 export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Partial<Record<RouteName, Handler>> {
   const snap = (id: string) => ({ snapshot: hub.snapshot(ops.row(id)) });
+  const checked = new WireProblems((id, fromSeq, limit) => harness.store.wire.iterate(id, { fromSeq, limit }));
   return {
     async listSessions({ query }) {
       const archived = (query.archived as string | undefined) ?? 'exclude';
@@ -228,6 +231,37 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
       return snap(hs.id);
     },
 
+    branches({ params }) {
+      const row = ops.row(params.id!);
+      return { current: row.id, tree: harness.sessions.branches(row.id) };
+    },
+
+    async createBranch({ params, body }) {
+      const row = ops.row(params.id!);
+      const b = body as { at?: string; back?: number; text?: string; provider?: string; profile?: string };
+      if (b.provider && !harness.registry.has(b.provider)) throw new HttpError('invalid_argument', `no agent "${b.provider}"`, 'GET /api/providers lists them.');
+      // The branch is cut from the stored thread: commit what the live session holds first.
+      hub.get(row.id)?.hs.flush();
+      const at = b.at ?? (b.back !== undefined ? userMessageBack(harness.store.entries.loadSnapshot(row.id), b.back, row.id) : undefined);
+      const hs = await ops.workspaceOf(row).branchSession(row.id, {
+        ...(at !== undefined ? { at } : {}),
+        ...(b.provider ? { provider: b.provider } : {}),
+        ...(b.profile ? { profile: b.profile } : {}),
+      });
+      const ls = ops.attach(hs);
+      hub.sessionChanged(row.id);
+      // The snapshot before the edited message goes out on the new branch (edit → resend): a
+      // subscriber `since` its seq gets the whole first turn.
+      const out = snap(hs.id);
+      const sent = b.text !== undefined ? hub.prompt(ls, b.text, []) : undefined;
+      return { ...out, ...(sent ? { turnId: sent.id } : {}) };
+    },
+
+    async steer({ params, body }) {
+      const ls = await ops.live(params.id!);
+      return hub.steer(ls, (body as { text: string }).text);
+    },
+
     async exportSession({ params, query, c }) {
       const row = ops.row(params.id!);
       const format = query.format as 'md' | 'json' | 'fixture';
@@ -256,6 +290,7 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
       const limit = (query.limit as number | undefined) ?? 500;
       const after = (query.after as number | undefined) ?? 0;
       const rows = harness.store.wire.rows(row.id, { fromSeq: after + 1, limit });
+      const problems = checked.upTo(row.id, rows.at(-1)?.seq ?? 0);
       const frames = rows.map((r) => {
         let msg: unknown;
         try {
@@ -263,7 +298,8 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
         } catch {
           msg = r.msg;
         }
-        return { seq: r.seq, at: r.t_ms, dir: r.dir, msg };
+        const problem = problems.get(r.seq);
+        return { seq: r.seq, at: r.t_ms, dir: r.dir, msg, ...(problem ? { problem } : {}) };
       });
       const last = rows.at(-1);
       return { frames, ...(rows.length === limit && last ? { next: last.seq } : {}) };

@@ -25,6 +25,8 @@ export interface LiveSession {
   resolved: Map<string, string>;
   /** The last entry sent per index (entries are immutable: a new object per update). */
   sent: Map<number, unknown>;
+  /** Steers under way: the queue waits, so "steer now" goes before what was queued. */
+  steering: number;
   off: () => void;
 }
 
@@ -77,7 +79,7 @@ export class Hub {
   attach(hs: HarnessSession): LiveSession {
     const prev = this.live.get(hs.id);
     if (prev) prev.off();
-    const ls: LiveSession = { hs, origin: hs.origin, queue: prev?.queue ?? [], pending: new Map(), resolved: new Map(), sent: new Map(), off: () => {} };
+    const ls: LiveSession = { hs, origin: hs.origin, queue: prev?.queue ?? [], pending: new Map(), resolved: new Map(), sent: new Map(), steering: 0, off: () => {} };
     for (const p of hs.session.pendingPermissions()) this.addPending(ls, p as unknown as Record<string, unknown>, 0);
     this.live.set(hs.id, ls);
     this.emit(hs.id, 'session.live', { origin: hs.origin, provider: hs.provider });
@@ -162,8 +164,29 @@ export class Hub {
     return { id: item.id, queued: true, position: item.position };
   }
 
+  /**
+   * "Steer now" (issue 14): into the running turn, the agent's own way when it has one, else the
+   * turn is cancelled and resent with the correction (session/steer.ts); with nothing running, a
+   * normal prompt. Queued prompts wait until the steer is placed.
+   */
+  async steer(ls: LiveSession, text: string): Promise<{ how: 'prompt' | 'agent' | 'resent'; via?: string; turnId?: string }> {
+    if (ls.hs.session.running === null) {
+      const r = this.prompt(ls, text, []);
+      return { how: 'prompt', ...(r.queued ? {} : { turnId: r.id }) };
+    }
+    ls.steering++;
+    try {
+      const r = await ls.hs.session.steer(text);
+      r.turn?.result.catch(() => undefined);
+      return { how: r.how, ...(r.via ? { via: r.via } : {}), ...(r.turn ? { turnId: r.turn.id } : {}) };
+    } finally {
+      ls.steering--;
+      this.startNext(ls);
+    }
+  }
+
   private startNext(ls: LiveSession): void {
-    if (ls.hs.session.running !== null) return;
+    if (ls.hs.session.running !== null || ls.steering > 0) return;
     const next = ls.queue.shift();
     if (!next) return;
     this.queueChanged(ls);

@@ -64,6 +64,9 @@ describe('every route, valid calls, answers that match the contract', () => {
       await p.wait(isEvent(id, 'choice.updated'));
     }
     expect((await call('listSessions', { query: { workspace: workspace.id } })).sessions.map((x) => x.id)).toEqual([id]);
+    expect(await call('branches', { params: { id } })).toMatchObject({ current: id, tree: { id, children: [] } });
+    const branch = await call('createBranch', { params: { id }, body: { back: 1 } });
+    expect(branch.snapshot.origin).toBe('branched');
     expect((await call('queue', { params: { id } })).queue).toEqual([]);
     expect((await call('permissions', { params: { id } })).pending).toEqual([]);
     expect(await call('cancel', { params: { id } })).toEqual({ cancelled: false });
@@ -116,6 +119,7 @@ describe('every route, valid calls, answers that match the contract', () => {
     expect((await call('editQueued', { params: { id: demo.session.id, item: queued.id }, body: { text: 'hello again' } })).queue.map((x) => x.text)).toEqual(['hello again']);
     expect((await call('removeQueued', { params: { id: demo.session.id, item: queued.id } })).queue).toEqual([]);
     expect(await call('cancel', { params: { id: demo.session.id } })).toEqual({ cancelled: true });
+    expect(await call('steer', { params: { id: demo.session.id }, body: { text: 'hello' } })).toMatchObject({ how: 'prompt' });
     expect(await call('setMode', { params: { id }, body: { modeId: 'accept_edits' } })).toEqual({ ok: true });
     await p.wait((m) => m.type === 'event' && m.event.type === 'choice.updated' && m.event.modeId === 'accept_edits');
     if (!other) seen.add('setModel');

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   auditRecord,
+  branchNode,
   imageInput,
   pendingPermission,
   permissionRule,
@@ -9,6 +10,7 @@ import {
   role,
   sessionSnapshot,
   sessionSummary,
+  steerHow,
   storedRule,
   wireFrame,
   workspace,
@@ -53,6 +55,23 @@ export const promptBody = z
     images: z.array(imageInput).max(16).default([]),
   })
   .refine((b) => b.text.trim() !== '' || b.images.length > 0, { message: 'a prompt needs text or an image' });
+
+/**
+ * A branch (issue 14): a rewind to a user message (`at`: its entry id, or `back`: the N-th user
+ * message from the end), or the conversation continued with another agent (`provider` alone).
+ * `text`: the edited message, sent on the new branch at once.
+ */
+export const branchBody = z
+  .object({
+    at: z.string().min(1).optional(),
+    back: z.number().int().min(1).optional(),
+    text: z.string().optional(),
+    provider: z.string().min(1).optional(),
+    profile: z.string().optional(),
+  })
+  .refine((b) => !(b.at !== undefined && b.back !== undefined), { message: 'give at or back, not both' })
+  .refine((b) => b.at !== undefined || b.back !== undefined || b.provider !== undefined, { message: 'a branch needs at or back (rewind) or provider (continue elsewhere)' })
+  .refine((b) => b.text === undefined || b.text.trim() !== '', { message: 'text must not be blank' });
 
 export const ROUTES = {
   health: {
@@ -227,6 +246,32 @@ export const ROUTES = {
     role: 'controller',
     params: id,
     response: z.object({ snapshot: sessionSnapshot }),
+  },
+  /** The branch tree the session belongs to, from its root; `current` is this session. */
+  branches: {
+    method: 'GET',
+    path: '/api/sessions/:id/branches',
+    role: 'observer',
+    params: id,
+    response: z.object({ current: z.string(), tree: branchNode }),
+  },
+  /** Rewind or continue elsewhere: a new session (a branch); with `text`, its first message is sent. */
+  createBranch: {
+    method: 'POST',
+    path: '/api/sessions/:id/branches',
+    role: 'controller',
+    params: id,
+    body: branchBody,
+    response: z.object({ snapshot: sessionSnapshot, turnId: z.string().optional() }),
+  },
+  /** "Steer now": into the running turn (the agent's own way, else cancel and resend); a normal message when nothing runs. */
+  steer: {
+    method: 'POST',
+    path: '/api/sessions/:id/steer',
+    role: 'controller',
+    params: id,
+    body: z.object({ text: z.string().refine((t) => t.trim() !== '', { message: 'a steer needs text' }) }),
+    response: z.object({ how: steerHow, via: z.string().optional(), turnId: z.string().optional() }),
   },
   /** Text: Markdown, JSON or an NDJSON wire fixture (Content-Disposition names the file). */
   exportSession: {

@@ -172,3 +172,36 @@ export const wireFrame = z.object({
   /** Set when the frame failed the ACP schema. */
   problem: z.string().optional(),
 });
+
+/** One session of a conversation's branch tree (issue 14): rewinds and continuations in other agents. */
+export interface BranchNodeInfo {
+  /** Talaria's session id: open it to continue that branch. */
+  id: string;
+  title?: string | undefined;
+  provider: string;
+  /** How it branched off its parent (absent for the root). */
+  reason?: string | undefined;
+  /** A rewind: the parent's user message it forks at. */
+  forkEntryId?: string | undefined;
+  fromProvider?: string | undefined;
+  createdAt: number;
+  /** Fresh agent sessions it continued in after context overflows. */
+  reseeds: number;
+  children: BranchNodeInfo[];
+}
+export const branchNode: z.ZodType<BranchNodeInfo> = z.lazy(() =>
+  z.object({
+    id: z.string(),
+    title: z.string().optional(),
+    provider: z.string(),
+    reason: z.string().optional(),
+    forkEntryId: z.string().optional(),
+    fromProvider: z.string().optional(),
+    createdAt: z.number(),
+    reseeds: z.number(),
+    children: z.array(branchNode),
+  }),
+);
+
+/** How a steer went: sent as a normal message (nothing ran), taken by the agent, or the turn cancelled and resent. */
+export const steerHow = z.enum(['prompt', 'agent', 'resent']);
