@@ -1,5 +1,5 @@
 import { describe, it, expect, vi } from 'vitest';
-import { readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { connectServer } from '../../src/server/client/index.js';
@@ -34,6 +34,28 @@ async function started(run: CliRun): Promise<{ url: string; origin: string; toke
 const asServer = (s: { origin: string; token: string; port: number }) => ({ ...s, host: '127.0.0.1' }) as unknown as RunningServer;
 
 describe('talaria serve as a process', () => {
+  it('--open hands the printed link to the browser ($BROWSER, a recorder here); --insecure off loopback warns on stderr', async () => {
+    const home = tempDir('serve');
+    const got = join(home, 'opened.txt');
+    const browser = join(home, 'browser.sh');
+    writeFileSync(browser, `#!/bin/sh\nprintf '%s' "$1" > '${got}.part' && mv '${got}.part' '${got}'\n`);
+    chmodSync(browser, 0o755);
+    const run = startCli(['serve', '--open'], { cwd: home, env: demoEnv(home, { BROWSER: browser }) });
+    const s = await started(run);
+    await vi.waitUntil(() => existsSync(got), { timeout: 30_000, interval: 50 });
+    expect(readFileSync(got, 'utf8')).toBe(s.url);
+    expect(run.stderr()).not.toMatch(/warning/);
+    run.child.kill('SIGTERM');
+    expect((await run.done).code).toBe(0);
+
+    const open = startCli(['serve', '--host', '0.0.0.0', '--insecure'], { cwd: home, env: demoEnv(home) });
+    await open.until((out, err) => /#token=/.test(out) && /warning: plain HTTP on 0\.0\.0\.0/.test(err));
+    expect(open.stdout()).toMatch(/http:\/\/0\.0\.0\.0:\d+\/#token=/);
+    open.child.kill('SIGTERM');
+    const end = await open.done;
+    expect([end.code, end.signal, end.stderr]).toEqual([0, null, expect.stringContaining('SIGTERM: stopping')]);
+  });
+
   it('SIGTERM mid-turn: the turn is cancelled within the grace period, no agent process is left, exit 0', async () => {
     const home = tempDir('serve');
     const env = demoEnv(home, { TALARIA_DEMO_CHUNK_DELAY_MS: '0', TALARIA_DEMO_SLOW_CHUNKS: '100000', TALARIA_DEMO_SLOW_DELAY_MS: '20' });

@@ -24,7 +24,7 @@ Options:
   --port N              the port (default: a free one)
   --host ADDR           the address to bind (default 127.0.0.1). Anything but loopback needs
                         --tls-cert and --tls-key, or --insecure (plain HTTP, warned on every start)
-  --open                open the link in the default browser
+  --open                open the link in the default browser ($BROWSER when set)
   --tls-cert FILE       TLS certificate (PEM) — serve HTTPS
   --tls-key FILE        TLS private key (PEM)
   --insecure            allow plain HTTP on a non-loopback address
@@ -53,7 +53,7 @@ const OPTIONS = {
 
 function stderrLogger(io: CliIo): Logger {
   const line = (level: string) => (msg: string, data?: Record<string, unknown>) =>
-    io.stderr.write(`talaria serve: ${level}${msg}${data && Object.keys(data).length ? ` ${JSON.stringify(data)}` : ''}\n`);
+    io.stderr.write(`talaria serve: ${level}${msg.replace(/^serve: /, '')}${data && Object.keys(data).length ? ` ${JSON.stringify(data)}` : ''}\n`);
   return { debug: () => undefined, info: () => undefined, warn: line('warning: '), error: line('error: ') };
 }
 
@@ -89,8 +89,9 @@ function tokensCommand(args: string[], p: ReturnType<typeof parse>, io: CliIo): 
   throw new UsageError(`serve tokens: expected list, add or revoke${sub ? `, not '${sub}'` : ''}`);
 }
 
-function openBrowser(url: string): void {
-  const cmd = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+/** `--open`: $BROWSER when set (the usual convention; tests point it at a recorder), else the platform's opener. */
+function openBrowser(url: string, env: NodeJS.ProcessEnv): void {
+  const cmd = env.BROWSER?.trim() || (process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open');
   const child = spawn(cmd, [url], { stdio: 'ignore', detached: true });
   child.on('error', () => undefined);
   child.unref();
@@ -121,6 +122,13 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
   const webRoot = str(p, 'web-root') ?? io.env.TALARIA_WEB_ROOT;
   const logger = stderrLogger(io);
 
+  // The stop signals are ours before the link is printed: a signal sent as soon as it shows (a
+  // supervisor, a test) must stop the server gracefully, not kill the process by default action.
+  const offs: (() => void)[] = [];
+  const stopped = new Promise<string>((r) => {
+    offs.push(ctx.onInterrupt(() => r('SIGINT')));
+    offs.push(ctx.onTerminate((sig) => r(sig)));
+  });
   const harness = ctx.harness({ warm: true });
   let server;
   try {
@@ -136,6 +144,7 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
       ...(webRoot ? { webRoot: resolve(webRoot) } : {}),
     });
   } catch (err) {
+    for (const off of offs) off();
     await harness.close();
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE' || e.code === 'EACCES') {
@@ -152,13 +161,8 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
     .pickAgent({ workspace: cwd, timeoutMs: 10_000 })
     .then((pick) => io.stdout.write(`  agent: ${pick.provider}${pick.from === 'fallback' ? ' (no agent is ready: the offline demo agent; `talaria doctor` says why)' : ''}\n`))
     .catch(() => undefined);
-  if (flag(p, 'open')) openBrowser(server.url);
+  if (flag(p, 'open')) openBrowser(server.url, io.env);
 
-  const offs: (() => void)[] = [];
-  const stopped = new Promise<string>((r) => {
-    offs.push(ctx.onInterrupt(() => r('SIGINT')));
-    offs.push(ctx.onTerminate((sig) => r(sig)));
-  });
   const sig = await stopped;
   io.stderr.write(`talaria serve: ${sig}: stopping (running turns get ${graceMs / 1000} s)\n`);
   await server.close();
