@@ -23,8 +23,10 @@ describe('web: inspector schema problems', { timeout: 90_000 }, () => {
     expect(await bad.locator('.mono.small').first().textContent()).toBe('6');
     expect(await bad.locator('.tag.bad').textContent()).toMatch(/^schema: \/params\/update\/content.*txt/);
     expect(await page.getByText('8 frames · 1 failed the schema').count()).toBe(1);
-    const bg = await bad.evaluate((el) => getComputedStyle(el).backgroundColor);
-    const plain = await frames.first().evaluate((el) => getComputedStyle(el).backgroundColor);
+    // In the page: the test's tsconfig has no DOM types.
+    type Win = { getComputedStyle(e: unknown): { backgroundColor: string } };
+    const bg = await bad.evaluate((el) => (globalThis as unknown as Win).getComputedStyle(el).backgroundColor);
+    const plain = await frames.first().evaluate((el) => (globalThis as unknown as Win).getComputedStyle(el).backgroundColor);
     expect(bg).not.toBe(plain);
     await shot(page, 'inspector-schema-problem');
     expect(w.errors).toEqual([]);
