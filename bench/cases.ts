@@ -8,6 +8,7 @@ import { floodSample, runProducerSelfTest } from './flood-driver.js';
 import { runFloor, runPipeCeiling } from './floor.js';
 import { runSdkBaseline } from './sdk-baseline.js';
 import { missingAgent, runSdkStartup } from './startup.js';
+import { serveCases } from './serve-cases.js';
 import { talariaCases } from './talaria-cases.js';
 import { webCases } from './web-ui.js';
 import type { BenchCase, MetricSpec } from './types.js';
@@ -94,7 +95,7 @@ export const baselineCases: BenchCase[] = [
   },
 ];
 
-export const cases: BenchCase[] = [...baselineCases, ...talariaCases, ...webCases];
+export const cases: BenchCase[] = [...baselineCases, ...talariaCases, ...serveCases, ...webCases];
 
 /** Selected cases plus, transitively, the baselines their metrics compare against. */
 export function selectCases(all: readonly BenchCase[], only: readonly string[]): BenchCase[] {

@@ -1,0 +1,262 @@
+/**
+ * `talaria serve` under load (issue 10): a real server (startServer over a real harness, store
+ * included) with the flood agent as a configured provider, `ws` clients on `/ws`, and the
+ * server's own in-process subscriber as the baseline, both in the same run.
+ *
+ * Latency: each frame's send stamp (`update._meta.t`, the agent's clock domain = ours) is taken
+ * from the session's frame tap; the hub's first sink maps every event seq to the stamp of the
+ * frame that produced it and records its own (in-process) latency; each client records
+ * receive − stamp for the same seqs. Gaps: a client's seqs after `synced` must be contiguous up
+ * to the turn's end, with no `resync`.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import WebSocket from 'ws';
+import { createHarness } from '../src/harness/index.js';
+import { currentEnv } from '../src/providers/locate.js';
+import { connectServer, type WebSocketCtor } from '../src/server/client/index.js';
+import { startServer, type RunningServer } from '../src/server/index.js';
+import type { Frame } from '../src/protocol/types.js';
+import { FLOOD_AGENT, LatencyRecorder, ROOT, floodArgs, stampOf, type FloodParams } from './flood-driver.js';
+import { stampNow } from './flood-frames.js';
+import { fullGc, hasGc, heapUsed } from './memory.js';
+import { percentile } from './stats.js';
+import { ensureFreshBuild } from './talaria-cli.js';
+import type { Sample } from './types.js';
+
+const TSX = import.meta.resolve('tsx');
+const CLIENTS = fileURLToPath(new URL('./serve-clients.ts', import.meta.url));
+
+export interface ServeWorld {
+  server: RunningServer;
+  sessionId: string;
+  dir: string;
+  close(): Promise<void>;
+}
+
+/** A server whose `flood` provider is the flood agent with these parameters; one session of it, created over HTTP. */
+export async function floodServer(p: FloodParams): Promise<ServeWorld> {
+  const dir = mkdtempSync(join(tmpdir(), 'talaria-bench-serve-'));
+  const home = join(dir, 'home');
+  mkdirSync(home);
+  writeFileSync(join(home, 'config.json'), JSON.stringify({ agents: { flood: { command: process.execPath, args: ['--import', TSX, FLOOD_AGENT, ...floodArgs(p)] } } }));
+  const env = currentEnv({ env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, TALARIA_HOME: home } });
+  const harness = createHarness({ home, env });
+  const server = await startServer({ harness, tokensFile: null, version: 'bench', webRoot: dir });
+  const api = connectServer(server.url, undefined, { WebSocket: WebSocket as unknown as WebSocketCtor }).api;
+  const { workspace } = await api.openWorkspace({ body: { path: dir } });
+  const { snapshot } = await api.createSession({ params: { id: workspace.id }, body: { provider: 'flood' } });
+  return {
+    server,
+    sessionId: snapshot.session.id,
+    dir,
+    async close() {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The clients' process (bench/serve-clients.ts): ready once all are synced; their records once all reached `endSeq`. */
+class ClientsProcess {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly ready: Promise<void>;
+  private readonly report: Promise<ClientRecord[]>;
+
+  constructor(w: ServeWorld, n: number) {
+    this.child = spawn(process.execPath, ['--import', TSX, CLIENTS, w.server.origin, w.server.token, w.sessionId, String(n)], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let err = '';
+    this.child.stderr.setEncoding('utf8').on('data', (s: string) => (err = (err + s).slice(-4096)));
+    const lines = createInterface({ input: this.child.stdout });
+    const exited = new Promise<never>((_, reject) => this.child.once('exit', (code) => reject(new Error(`serve bench clients exited ${code}: ${err.trim()}`))));
+    exited.catch(() => undefined);
+    let ready!: () => void;
+    let report!: (r: ClientRecord[]) => void;
+    this.ready = Promise.race([new Promise<void>((r) => (ready = r)), exited]);
+    this.report = Promise.race([new Promise<ClientRecord[]>((r) => (report = r)), exited]);
+    // Killed after an idle measure, nobody waits for a report: not an unhandled rejection.
+    this.ready.catch(() => undefined);
+    this.report.catch(() => undefined);
+    lines.on('line', (line) => {
+      const m = JSON.parse(line) as { ready?: true; clients?: ClientRecord[] };
+      if (m.ready) ready();
+      if (m.clients) report(m.clients);
+    });
+  }
+
+  results(endSeq: number): Promise<ClientRecord[]> {
+    this.child.stdin.write(JSON.stringify({ endSeq }) + '\n');
+    return this.report;
+  }
+}
+
+interface ClientRecord {
+  seqs: number[];
+  at: number[];
+  gaps: number;
+  resyncs: number;
+}
+
+export interface ServeFloodResult {
+  frames: number;
+  /** Frames/s as the in-process subscriber got them (first update event → turn end). */
+  inprocFps: number;
+  /** Frames/s to the slowest client (the same first event → its receipt of the turn end). */
+  clientsFps: number;
+  inprocP99Ms: number;
+  clientsP99Ms: number;
+  /** Over all clients: seq holes after `synced`, and resync orders. */
+  gaps: number;
+  resyncs: number;
+}
+
+/** One flood turn through the server with `clients` `/ws` clients (0: the in-process subscriber only). */
+export async function runServeFlood(p: FloodParams, clients: number): Promise<ServeFloodResult> {
+  const w = await floodServer(p);
+  try {
+    const ls = w.server.hub.get(w.sessionId);
+    if (!ls) throw new Error('serve bench: the session is not live');
+    const stamps = new Map<number, number>();
+    const inproc = new LatencyRecorder(p.frames);
+    let lastStamp: number | undefined;
+    let first = 0;
+    let endSeq = 0;
+    let endAt = 0;
+    const offFrames = ls.hs.session.subscribeFrames((f: Frame) => {
+      const msg = f.msg as { method?: string; params?: { update?: unknown } };
+      if (f.dir === 'agent->client' && msg.method === 'session/update') lastStamp = stampOf(msg.params?.update) ?? lastStamp;
+    });
+    const offSink = w.server.hub.subscribe(w.sessionId, (ev) => {
+      if (ev.type === 'turn.ended') {
+        endSeq = ev.seq;
+        endAt = stampNow();
+        return;
+      }
+      if (lastStamp === undefined || !ev.type.startsWith('entry.')) return;
+      if (first === 0) first = stampNow();
+      stamps.set(ev.seq, lastStamp);
+      inproc.record(lastStamp);
+    });
+    const proc = clients > 0 ? new ClientsProcess(w, clients) : undefined;
+    await proc?.ready;
+    await ls.hs.prompt('flood').result;
+    offFrames();
+    offSink();
+    const recs = proc ? await proc.results(endSeq) : [];
+    // Each client's latency per event: receive − the stamp of the frame behind that seq.
+    const p99s = recs.map((r) => {
+      const lat: number[] = [];
+      r.seqs.forEach((seq, i) => {
+        const t = stamps.get(seq);
+        if (t !== undefined) lat.push(r.at[i]! - t);
+      });
+      return percentile(lat, 99);
+    });
+    const slowest = Math.max(endAt, ...recs.map((r) => r.at.at(-1) ?? 0));
+    return {
+      frames: p.frames,
+      inprocFps: (p.frames * 1000) / (endAt - first),
+      clientsFps: recs.length ? (p.frames * 1000) / (slowest - first) : NaN,
+      inprocP99Ms: inproc.summary().p99,
+      clientsP99Ms: recs.length ? Math.max(...p99s) : NaN,
+      gaps: recs.reduce((a, r) => a + r.gaps + ((r.seqs.at(-1) ?? 0) >= endSeq ? 0 : 1), 0),
+      resyncs: recs.reduce((a, r) => a + r.resyncs, 0),
+    };
+  } finally {
+    await w.close();
+  }
+}
+
+/** Heap of this (server) process per idle attached client: N clients (another process) subscribed to an idle session. */
+export async function runIdleClients(n: number): Promise<{ kbPerClient: number; clients: number; heapBefore: number; heapAfter: number; gc: boolean }> {
+  const w = await floodServer({ frames: 1 });
+  try {
+    // One client first, so code compiled on first use is not billed to the measured ones.
+    const warm = new ClientsProcess(w, 1);
+    await warm.ready;
+    fullGc();
+    const before = heapUsed();
+    const proc = new ClientsProcess(w, n);
+    await proc.ready;
+    fullGc();
+    const after = heapUsed();
+    if (w.server.connections() !== n + 1) throw new Error(`idle clients: ${w.server.connections()} connections, expected ${n + 1}`);
+    warm.child.kill();
+    proc.child.kill();
+    return { kbPerClient: (after - before) / n / 1024, clients: n, heapBefore: before, heapAfter: after, gc: hasGc() };
+  } finally {
+    await w.close();
+  }
+}
+
+/**
+ * `talaria serve` until GET /api/health answers 200, against the CLI's start-up as talaria.cli
+ * measures it (`talaria run --agent demo hi`: the harness, the store, an agent and a turn) and
+ * `talaria --help` (which loads no command on purpose), in rotating rounds (bin/talaria.js, built).
+ */
+export async function runServeReady(rounds: number): Promise<Sample[]> {
+  const note = await ensureFreshBuild(ROOT);
+  const bin = join(ROOT, 'bin/talaria.js');
+  const dir = mkdtempSync(join(tmpdir(), 'talaria-bench-ready-'));
+  const env: NodeJS.ProcessEnv = { ...process.env, TALARIA_HOME: join(dir, 'home'), TALARIA_DEMO_HOME: join(dir, 'demo'), TALARIA_DEMO_CHUNK_DELAY_MS: '0', NO_COLOR: '1' };
+  const timed = async (args: string[]): Promise<number> => {
+    const t0 = performance.now();
+    await new Promise<void>((resolve, reject) => {
+      const c = spawn(process.execPath, [bin, ...args], { cwd: dir, env, stdio: 'ignore' });
+      c.once('error', reject);
+      c.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`talaria ${args.join(' ')} exited ${code}`))));
+    });
+    return performance.now() - t0;
+  };
+  const ready = async (): Promise<number> => {
+    const t0 = performance.now();
+    const c = spawn(process.execPath, [bin, 'serve', '--port', '0'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const origin = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        c.stdout.setEncoding('utf8').on('data', (s: string) => {
+          out += s;
+          const m = /(http:\/\/127\.0\.0\.1:\d+)\/#token=/.exec(out);
+          if (m) resolve(m[1]!);
+        });
+        c.once('exit', (code) => reject(new Error(`talaria serve exited ${code} before printing its link`)));
+      });
+      for (;;) {
+        if (c.exitCode !== null) throw new Error(`talaria serve exited ${c.exitCode}`);
+        const r = await fetch(`${origin}/api/health`).catch(() => undefined);
+        if (r?.status === 200) return performance.now() - t0;
+      }
+    } finally {
+      const exited = new Promise((r) => c.once('exit', r));
+      c.kill('SIGTERM');
+      await exited;
+    }
+  };
+  try {
+    const samples: Sample[] = [];
+    for (let i = 0; i < rounds; i++) {
+      // Alternating order: the machine's swings cancel within a round.
+      // A rotating order: the machine's swings cancel within a round.
+      const steps: [string, () => Promise<number>][] = [
+        ['helpMs', () => timed(['--help'])],
+        ['runMs', () => timed(['run', '--agent', 'demo', 'hi'])],
+        ['readyMs', ready],
+      ];
+      const values: Record<string, number> = {};
+      for (let j = 0; j < steps.length; j++) {
+        const [key, step] = steps[(i + j) % steps.length]!;
+        values[key] = await step();
+      }
+      values['readyRatio'] = values['readyMs']! / values['runMs']!;
+      values['helpRatio'] = values['readyMs']! / values['helpMs']!;
+      samples.push(note ? { values, notes: [note] } : { values });
+    }
+    return samples;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
