@@ -25,6 +25,7 @@ export function Composer({
   onSend,
   onCancel,
   onRemoveQueued,
+  onSteer,
 }: {
   running: boolean;
   readOnly: boolean;
@@ -33,6 +34,8 @@ export function Composer({
   onSend: (text: string, images: Image[]) => Promise<void>;
   onCancel: () => void;
   onRemoveQueued: (id: string) => void;
+  /** "Steer now": into the running turn instead of after it (the agent's own way, else cancel and resend). */
+  onSteer: (text: string) => Promise<void>;
 }) {
   const [text, setText] = useState('');
   const [images, setImages] = useState<Image[]>([]);
@@ -86,6 +89,16 @@ export function Composer({
     });
   };
 
+  const steer = (t: string, restore: boolean): void => {
+    if (t.trim() === '') return;
+    if (restore) setText('');
+    setErr(undefined);
+    onSteer(t).catch((e: unknown) => {
+      if (restore) setText(t);
+      setErr(e instanceof Error ? e.message : String(e));
+    });
+  };
+
   if (readOnly) return <div className="composer read-only muted">Read-only: this link can watch, not prompt.</div>;
 
   return (
@@ -98,6 +111,19 @@ export function Composer({
           {queue.map((q) => (
             <li key={q.id}>
               <span className="muted small">Queued #{q.position}</span> <span className="queue-text">{q.text || `${q.images} image(s)`}</span>
+              {running && q.text.trim() !== '' && q.images === 0 && (
+                <button
+                  type="button"
+                  className="link-btn small"
+                  aria-label={`Steer now with queued prompt: ${q.text.slice(0, 40)}`}
+                  onClick={() => {
+                    onRemoveQueued(q.id);
+                    steer(q.text, false);
+                  }}
+                >
+                  Steer now
+                </button>
+              )}
               <button type="button" className="icon-btn" aria-label={`Remove queued prompt: ${q.text.slice(0, 40)}`} onClick={() => onRemoveQueued(q.id)}>
                 ×
               </button>
@@ -167,6 +193,11 @@ export function Composer({
             Stop <kbd>Esc</kbd>
           </button>
         ) : null}
+        {running && (
+          <button type="button" onClick={() => steer(text, true)} disabled={text.trim() === '' || images.length > 0} title="Into the running turn, instead of after it">
+            Steer now
+          </button>
+        )}
         <button type="button" className="primary" onClick={send} disabled={text.trim() === '' && images.length === 0}>
           {running ? 'Queue' : 'Send'}
         </button>

@@ -188,6 +188,7 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
         onSend={send}
         onCancel={() => act(api.cancel({ params: { id } }))}
         onRemoveQueued={(item) => act(api.removeQueued({ params: { id, item } }))}
+        onSteer={async (text) => void (await api.steer({ params: { id }, body: { text } }))}
       />
       {dialog && !readOnly && (
         <ApprovalDialog
