@@ -58,10 +58,12 @@ describe.concurrent('/ws: ordered, resumable, shared', () => {
   it('`since` older than the log keeps → a snapshot at M, then exactly the events after M', async () => {
     const s = await serve({ retainEvents: 50 });
     const id = await session(s);
-    await s.client.api.prompt({ params: { id }, body: { text: 'hello' } });
+    // Subscribed before the prompt: a turn that ends before a late subscribe would never be seen.
     const p = new Probe(s.server);
     await p.wait((m) => m.type === 'welcome');
     p.send({ type: 'subscribe', sessionId: id });
+    await p.wait((m) => m.type === 'synced');
+    await s.client.api.prompt({ params: { id }, body: { text: 'hello' } });
     await p.wait(isEvent(id, 'turn.ended'));
     const seq = p.events(id).at(-1)!.seq;
     await s.client.api.prompt({ params: { id }, body: { text: 'plan' } });
