@@ -1,23 +1,67 @@
 /**
- * `talaria acp` on the hot path: the same flood agent driven directly (core flood case) and through
- * `talaria acp --agent-cmd "<flood agent>"` (a second process: harness, recorder, raw forwarding,
- * editor-side JSON-RPC), in the same run. Throughput ratio (proxy / direct, unpaced) and the p99
- * latency a frame gains through the proxy (paced, agent stamp → consumer).
+ * `talaria acp` on the hot path: the same flood agent driven three ways, in the same run.
+ *
+ * - direct: this process is the core (`AcpClient`: transport, router, reducer, event bus) reading
+ *   the flood agent's pipe. Nothing is stored.
+ * - recorded: the same, plus the store's recorder on the frame and event taps (every frame into
+ *   the SQLite wire log, every entry into the entries table), i.e. what `talaria` does with any
+ *   session it runs. This is the fair baseline for the proxy, which records every frame.
+ * - proxy: `talaria acp --agent-cmd "<flood agent>"` as a second process (harness: core + recorder,
+ *   as "recorded", then each update forwarded to stdout as a JSON-RPC line), and this process, the
+ *   editor, is the core without a store reading the proxy's stdout. So the proxy path does the
+ *   recorded work, the forwarding, and a second core hop on the editor's side.
+ *
+ * Throughput ratios (proxy / direct and proxy / recorded, unpaced) and the p99 latency a frame
+ * gains (paced, agent stamp → consumer), against each baseline. On a shared machine every figure
+ * moves with the load: run `uptime` next to it.
  *
  *   npx tsx bench/talaria-acp.ts [frames] [pacedRate] [pacedFrames]
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AcpClient } from '../src/session/client.js';
 import { ROOT, cpuMs, floodArgs, floodResult, framesSentOf, FLOOD_AGENT, type FloodParams, type FloodResult } from './flood-driver.js';
 import { runTalariaFlood } from './talaria-flood.js';
+import { runTalariaStoreFlood } from './talaria-store.js';
 import { UpdateProbe } from './talaria-probe.js';
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
 
-export async function runProxyFlood(p: FloodParams): Promise<FloodResult> {
+/** CPU ms (user + system) of a process, from /proc (10 ms ticks); undefined off Linux. */
+function procCpuMs(pid: number): number | undefined {
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `talaria acp` child of this process (env execs node in place, so it is a direct child). */
+function proxyPid(): number | undefined {
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === process.pid && readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0').includes('acp')) return Number(d);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
+}
+
+export interface ProxyFloodResult extends FloodResult {
+  /** CPU ms per frame of the `talaria acp` process over the turn (NaN when /proc cannot tell). */
+  proxyCpuUsPerFrame: number;
+}
+
+export async function runProxyFlood(p: FloodParams): Promise<ProxyFloodResult> {
   const home = mkdtempSync(join(tmpdir(), 'talaria-bench-acp-'));
   const inner = [process.execPath, '--import', 'tsx', FLOOD_AGENT, ...floodArgs(p)].map((w) => `'${w}'`).join(' ');
   const probe = new UpdateProbe(p.frames, true, false);
@@ -28,10 +72,15 @@ export async function runProxyFlood(p: FloodParams): Promise<FloodResult> {
   try {
     const session = await client.newSession({ cwd: ROOT });
     session.subscribe(probe.onEvent);
+    const pid = proxyPid();
+    const before = pid === undefined ? undefined : procCpuMs(pid);
     const result = await session.prompt('flood').result;
     const t1 = performance.now();
+    const after = pid === undefined ? undefined : procCpuMs(pid);
     if (result.error) throw new Error(`proxy flood: turn failed: ${result.error.code}: ${result.error.message}`);
-    return floodResult(framesSentOf(result.response), probe.seen, probe.t0, t1, probe.rec, cpuMs() - probe.c0);
+    const r = floodResult(framesSentOf(result.response), probe.seen, probe.t0, t1, probe.rec, cpuMs() - probe.c0);
+    const proxyCpu = before === undefined || after === undefined ? NaN : after - before;
+    return { ...r, proxyCpuUsPerFrame: (proxyCpu * 1000) / Math.max(1, r.framesSeen) };
   } finally {
     await client.close();
     rmSync(home, { recursive: true, force: true });
@@ -43,20 +92,39 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const rate = Number(process.argv[3] ?? 2_000);
   const paced = Number(process.argv[4] ?? 4_000);
   const direct = await runTalariaFlood({ frames });
+  const recorded = await runTalariaStoreFlood({ frames });
   const proxy = await runProxyFlood({ frames });
   const directPaced = await runTalariaFlood({ frames: paced, rate });
+  const recordedPaced = await runTalariaStoreFlood({ frames: paced, rate });
   const proxyPaced = await runProxyFlood({ frames: paced, rate });
+  const ms = (x: number) => +x.toFixed(3);
   const out = {
     frames,
     throughput: {
       directFps: Math.round(direct.framesPerSec),
+      recordedFps: Math.round(recorded.framesPerSec),
       proxyFps: Math.round(proxy.framesPerSec),
       ratio: +(proxy.framesPerSec / direct.framesPerSec).toFixed(3),
+      ratioVsRecorded: +(proxy.framesPerSec / recorded.framesPerSec).toFixed(3),
       lost: proxy.framesSent - proxy.framesSeen,
     },
+    // CPU µs per frame (load-independent, unlike the rates): the consumer process of each run, and
+    // for the proxy also the `talaria acp` process (10 ms ticks over the turn).
+    cpuUsPerFrame: {
+      direct: +(1e6 / direct.framesPerCpuSec).toFixed(1),
+      recorded: +(1e6 / recorded.framesPerCpuSec).toFixed(1),
+      proxyEditor: +(1e6 / proxy.framesPerCpuSec).toFixed(1),
+      proxyProcess: +proxy.proxyCpuUsPerFrame.toFixed(1),
+    },
     pacedRate: rate,
-    latencyP99Ms: { direct: +directPaced.latency.p99.toFixed(3), proxy: +proxyPaced.latency.p99.toFixed(3), added: +(proxyPaced.latency.p99 - directPaced.latency.p99).toFixed(3) },
-    latencyP50Ms: { direct: +directPaced.latency.p50.toFixed(3), proxy: +proxyPaced.latency.p50.toFixed(3) },
+    latencyP99Ms: {
+      direct: ms(directPaced.latency.p99),
+      recorded: ms(recordedPaced.latency.p99),
+      proxy: ms(proxyPaced.latency.p99),
+      added: ms(proxyPaced.latency.p99 - directPaced.latency.p99),
+      addedVsRecorded: ms(proxyPaced.latency.p99 - recordedPaced.latency.p99),
+    },
+    latencyP50Ms: { direct: ms(directPaced.latency.p50), recorded: ms(recordedPaced.latency.p50), proxy: ms(proxyPaced.latency.p50) },
   };
   process.stdout.write(JSON.stringify(out) + '\n');
 }

@@ -65,7 +65,7 @@ export async function acpCommand(argv: string[], ctx: CliContext): Promise<numbe
   }
   if (str(p, 'token') !== undefined) throw new UsageError('acp: --token goes with --attach');
   // Lazy: `talaria acp --help` and --print-config stay fast.
-  const [{ createHarness }, { AcpProxy }] = await Promise.all([import('../../harness/index.js'), import('../../harness/acp/index.js')]);
+  const [{ createHarness }, { AcpProxy, lineWriter }] = await Promise.all([import('../../harness/index.js'), import('../../harness/acp/index.js')]);
   let harness;
   try {
     harness = createHarness({
@@ -103,6 +103,7 @@ export async function acpCommand(argv: string[], ctx: CliContext): Promise<numbe
   if (chosen && io.env.TALARIA_PROBE_MARKER) harness.registry.add({ ...chosen, env: { ...chosen.env, inherit: [...chosen.env.inherit, 'TALARIA_PROBE_MARKER'] } });
   logger.info('talaria acp: serving', { provider, cwd: a.cwd, home: harness.home || homedir() });
 
+  const out = lineWriter((text) => void io.stdout.write(text));
   const proxy = new AcpProxy({
     harness,
     provider,
@@ -110,7 +111,7 @@ export async function acpCommand(argv: string[], ctx: CliContext): Promise<numbe
     cwd: a.cwd,
     version: ctx.version,
     logger,
-    write: (msg) => void io.stdout.write(`${JSON.stringify(msg)}\n`),
+    write: (msg) => out(JSON.stringify(msg)),
   });
   const decoder = new LineDecoder({
     onLine: (line) => proxy.receiveLine(line),
