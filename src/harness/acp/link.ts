@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Frame, Logger } from '../../protocol/types.js';
+import type { PermissionOption } from '../../permission/types.js';
 import type { SessionEvent } from '../../session/events.js';
 import { findToolCall } from '../../thread/index.js';
 import { DEFAULT_CONTEXT_TOKENS } from '../../thread/seed.js';
@@ -115,15 +116,20 @@ export class SessionLink {
       this.run = undefined;
       this.send(noticeUpdate(e.entry.level, e.entry.code, e.entry.text, randomUUID()));
     } else if (e.type === 'permission.asked') {
-      void this.ask(e.requestKey, e.toolCallId);
+      void this.ask(e.requestKey, e.toolCallId, e.title, e.options);
     } else if (e.type === 'permission.decided') {
       // Answered elsewhere (browser, timeout, cancel): the editor's question is withdrawn.
       this.asking.get(e.requestKey)?.abort();
     }
   }
 
-  private async ask(requestKey: string, toolCallId: string): Promise<void> {
-    const params = this.asks.get(requestKey) ?? { toolCall: { toolCallId }, options: [] };
+  private async ask(requestKey: string, toolCallId: string, title: string | undefined, options: readonly PermissionOption[]): Promise<void> {
+    // An effect Talaria gates (an fs write, a terminal the agent opens without asking) has no
+    // agent request behind it: the editor gets Talaria's own options (else it has nothing to pick).
+    const params = this.asks.get(requestKey) ?? {
+      toolCall: { toolCallId, ...(title !== undefined ? { title } : {}) },
+      options: options.map((o) => ({ ...o, name: o.name ?? o.kind })),
+    };
     this.asks.delete(requestKey);
     const ac = new AbortController();
     this.asking.set(requestKey, ac);
