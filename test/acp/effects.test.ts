@@ -18,7 +18,7 @@ const AGENT = fileURLToPath(new URL('../fakes/effects-agent.ts', import.meta.url
 const INIT = { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true }, clientInfo: { name: 'test-editor', version: '1' } };
 
 describe('talaria acp: effects Talaria gates', () => {
-  it("asks the editor with Talaria's options; the editor's allow lets the write happen", async () => {
+  it("asks the editor with Talaria's options and the effect's kind and path; the editor's allow lets the write happen", async () => {
     const { env } = editorEnv();
     const cwd = tempDir('acp-fx');
     const ed = startEditor(['--agent-cmd', `'${process.execPath}' --import '${TSX}' '${AGENT}'`], { cwd, env });
@@ -32,6 +32,8 @@ describe('talaria acp: effects Talaria gates', () => {
     expect(asked.sessionId).toBe(s.sessionId);
     expect((asked.options as any[]).map((o) => o.kind)).toEqual(expect.arrayContaining(['allow_once', 'reject_once']));
     expect((asked.options as any[]).every((o) => typeof o.optionId === 'string' && typeof o.name === 'string')).toBe(true);
+    // What the effect is, so the editor's own policy can judge it (an outer Talaria's rules do).
+    expect(asked.toolCall).toMatchObject({ kind: 'edit', locations: [{ path: target }] });
     expect(agentText(ed.updates, s.sessionId)).toContain('"ok"');
     expect(existsSync(target) && readFileSync(target, 'utf8')).toBe('hello');
     await ed.close();

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Frame, Logger } from '../../protocol/types.js';
-import type { PermissionOption } from '../../permission/types.js';
+import type { PermissionOption, PermissionSubject } from '../../permission/types.js';
 import type { SessionEvent } from '../../session/events.js';
 import { findToolCall } from '../../thread/index.js';
 import { DEFAULT_CONTEXT_TOKENS } from '../../thread/seed.js';
@@ -19,6 +19,18 @@ type Update = { sessionUpdate: string; [k: string]: unknown };
 const CHUNKS = new Set(['user_message_chunk', 'agent_message_chunk', 'agent_thought_chunk']);
 const DONE = new Set(['completed', 'failed']);
 const obj = (v: unknown): Record<string, unknown> | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+
+const EFFECT_KIND: Record<string, string> = { 'terminal.create': 'execute', 'fs.write': 'edit', 'fs.read': 'read' };
+
+/** An effect's tool call fields as ACP names them (kind, rawInput, locations). */
+function effectCall(s: PermissionSubject): Record<string, unknown> {
+  const kind = s.effect ? EFFECT_KIND[s.effect] : s.toolKind;
+  return {
+    ...(kind ? { kind } : {}),
+    ...(s.command !== undefined ? { rawInput: { command: s.command } } : s.paths.length > 0 ? { rawInput: { path: s.paths[0] } } : {}),
+    ...(s.paths.length > 0 ? { locations: s.paths.map((path) => ({ path })) } : {}),
+  };
+}
 
 export class SessionLink {
   /** Tool calls the editor was shown and has not seen settled. */
@@ -116,18 +128,19 @@ export class SessionLink {
       this.run = undefined;
       this.send(noticeUpdate(e.entry.level, e.entry.code, e.entry.text, randomUUID()));
     } else if (e.type === 'permission.asked') {
-      void this.ask(e.requestKey, e.toolCallId, e.title, e.options);
+      void this.ask(e.requestKey, e.toolCallId, e.title, e.options, e.subject);
     } else if (e.type === 'permission.decided') {
       // Answered elsewhere (browser, timeout, cancel): the editor's question is withdrawn.
       this.asking.get(e.requestKey)?.abort();
     }
   }
 
-  private async ask(requestKey: string, toolCallId: string, title: string | undefined, options: readonly PermissionOption[]): Promise<void> {
+  private async ask(requestKey: string, toolCallId: string, title: string | undefined, options: readonly PermissionOption[], subject: PermissionSubject): Promise<void> {
     // An effect Talaria gates (an fs write, a terminal the agent opens without asking) has no
-    // agent request behind it: the editor gets Talaria's own options (else it has nothing to pick).
+    // agent request behind it: the editor gets Talaria's own options (else it has nothing to
+    // pick) and what the effect is (kind, command or paths), so its own policy can judge it.
     const params = this.asks.get(requestKey) ?? {
-      toolCall: { toolCallId, ...(title !== undefined ? { title } : {}) },
+      toolCall: { toolCallId, ...(title !== undefined ? { title } : {}), ...effectCall(subject) },
       options: options.map((o) => ({ ...o, name: o.name ?? o.kind })),
     };
     this.asks.delete(requestKey);
