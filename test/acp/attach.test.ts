@@ -6,7 +6,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { runCli, tempDir } from '../cli/helpers.js';
 import { expectValidWire } from '../fakes/wire.js';
-import { Probe, isEvent, serve } from '../server/helpers.js';
+import { isEvent, serve, watching } from '../server/helpers.js';
 import { agentText, startEditor } from './helpers.js';
 
 vi.setConfig({ testTimeout: 240_000 });
@@ -25,10 +25,7 @@ describe.concurrent('talaria acp --attach', () => {
     const { sessionId } = await ed.request<any>('session/new', { cwd, mcpServers: [] });
     // The agent warmed up at initialize in the editor's folder (--cwd), so session/new took that session.
     expect((await s.client.api.listSessions({ query: { archived: 'include' } })).sessions.map((x) => x.id)).toEqual([sessionId]);
-    const ui = new Probe(s.server);
-    await ui.wait((m) => m.type === 'welcome');
-    ui.send({ type: 'subscribe', sessionId });
-    await ui.wait((m) => m.type === 'synced');
+    const ui = await watching(s.server, sessionId);
     const r = await ed.request<any>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello' }] });
     expect(r.stopReason).toBe('end_turn');
     expect(agentText(ed.updates, sessionId).length).toBeGreaterThan(0);

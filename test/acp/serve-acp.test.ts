@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { expectValidWire } from '../fakes/wire.js';
-import { Probe, isEvent, serve } from '../server/helpers.js';
+import { isEvent, serve, watching } from '../server/helpers.js';
 import { agentText } from './helpers.js';
 import { wsEditor } from './ws-client.js';
 
@@ -45,10 +45,7 @@ describe.concurrent('/acp on talaria serve', () => {
     const { sessions } = await s.client.api.listSessions();
     expect(sessions.map((x) => x.id)).toContain(sessionId);
 
-    const ui = new Probe(s.server);
-    await ui.wait((m) => m.type === 'welcome');
-    ui.send({ type: 'subscribe', sessionId });
-    await ui.wait((m) => m.type === 'synced');
+    const ui = await watching(s.server, sessionId);
     const r = await ed.request<any>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello' }] });
     expect(r.stopReason).toBe('end_turn');
     await ui.wait(isEvent(sessionId, 'turn.ended'));

@@ -102,4 +102,13 @@ export class Probe {
   }
 }
 
+/** A /ws client subscribed to one session and caught up (welcome, subscribe, synced). */
+export async function watching(s: RunningServer, sessionId: string): Promise<Probe> {
+  const p = new Probe(s);
+  await p.wait((m) => m.type === 'welcome');
+  p.send({ type: 'subscribe', sessionId });
+  await p.wait((m) => m.type === 'synced');
+  return p;
+}
+
 export const isEvent = (sessionId: string, type: string) => (m: ServerMessage) => m.type === 'event' && m.event.sessionId === sessionId && m.event.type === type;
