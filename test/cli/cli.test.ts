@@ -37,7 +37,7 @@ describe('talaria dispatch', () => {
       [['run', '--cwd', missing, 'x'], /is not a directory/],
       [['run', '--setup-timeout=-1', 'x'], /--setup-timeout must be a positive number/],
       [['run', '--setup-timeout', '-1', 'x'], /argument is ambiguous/],
-      [['run', '--agent', 'demo', '--agent-cmd', 'x', 'y'], /either --agent or --agent-cmd/],
+      [['run', '--agent', 'demo', '--agent-cmd', 'x', 'y'], /pass one of --agent, --agent-cmd and --agent-url/],
       [['run', '--agent-cmd', '"unterminated', 'x'], /unterminated double quote/],
       [['chat', 'hello'], /unexpected argument 'hello'/],
       [['models', 'x'], /unexpected argument/],
