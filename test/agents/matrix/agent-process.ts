@@ -28,6 +28,8 @@ export interface AgentProcess {
   spawned(): Spawned | undefined;
   /** A new session; the process starts with the first one. */
   open(): Promise<HarnessSession>;
+  /** Records a session's permission traffic (and refuses what the policy leaves to a person), as open() does. */
+  watch(hs: HarnessSession): void;
   /** Whether an agent process is up. */
   alive(): boolean;
   /** What the agent wrote on stderr before it died (crashes only). */
@@ -71,6 +73,15 @@ export async function startAgent(
     if (e.type === 'agent.spawned') spawned = e;
     if (e.type === 'agent.crashed') tail = e.stderrTail;
   });
+  function watch(hs: HarnessSession): void {
+    hs.session.subscribe((e) => {
+      if (e.type === 'permission.asked') {
+        asked.push(e);
+        // Nobody is at the keyboard: a request the policy did not settle is refused (and the cell fails).
+        queueMicrotask(() => hs.session.answerPermission(e.requestKey, { choice: 'reject_once' }, 'matrix'));
+      } else if (e.type === 'permission.decided') decided.push(e);
+    });
+  }
   return {
     h,
     row,
@@ -81,15 +92,10 @@ export async function startAgent(
     spawned: () => spawned,
     async open() {
       const hs = await h.workspaces.open(o.ws.cwd).newSession({ provider });
-      hs.session.subscribe((e) => {
-        if (e.type === 'permission.asked') {
-          asked.push(e);
-          // Nobody is at the keyboard: a request the policy did not settle is refused (and the cell fails).
-          queueMicrotask(() => hs.session.answerPermission(e.requestKey, { choice: 'reject_once' }, 'matrix'));
-        } else if (e.type === 'permission.decided') decided.push(e);
-      });
+      watch(hs);
       return hs;
     },
+    watch,
     alive: () => h.host.agents().some((a) => a.state === 'running'),
     stderrTail: () => tail,
     close: () => h.close(),

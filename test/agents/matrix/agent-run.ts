@@ -7,12 +7,14 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeModel, type FakeModel } from '../fake-model/index.js';
 import { TalariaError } from '../../../src/protocol/errors.js';
+import type { HarnessSession } from '../../../src/harness/index.js';
 import type { Session } from '../../../src/session/session.js';
 import { ensureInstalled } from '../profiles/install.js';
 import type { AgentProfile } from '../profiles/types.js';
 import { startAgent, type AgentProcess } from './agent-process.js';
 import { cliDeny, cliError, cliShell, cliWrite, type CliCtx } from './cli-scenario.js';
 import { readinessScenario } from './readiness.js';
+import { rewindScenario } from './rewind.js';
 import { detectQuirks, type QuirkName } from './quirks.js';
 import type { By } from './row.js';
 import { cancelScenario, denyScenario, errorScenario, readScenario, runTurn, shellScenario, textScenario, writeScenario, type Check, type ScenarioCtx } from './scenarios.js';
@@ -122,10 +124,12 @@ async function keyedRun(profile: AgentProfile, out: AgentResult, r: RunCtx): Pro
   const proc = await startAgent(profile, { ws, installDir, modelUrl: model.url, credentials: true, label: 'keyed', by: r.by });
   try {
     const t0 = Date.now();
+    let hs: HarnessSession | undefined;
     let session: Session | undefined;
     let openError: unknown;
     try {
-      session = (await proc.open()).session;
+      hs = await proc.open();
+      session = hs.session;
     } catch (err) {
       openError = err;
     }
@@ -160,7 +164,7 @@ async function keyedRun(profile: AgentProfile, out: AgentResult, r: RunCtx): Pro
           ms: 0,
         }
       : { status: 'broken', detail: `session/new failed: ${String(openError).slice(0, 300)}`, quirks: [], ms: 0 };
-    if (!session) return;
+    if (!session || !hs) return;
     if (profile.errorPathsOnly) {
       await errorPathsOnly(out, proc, session, r);
       return;
@@ -186,6 +190,9 @@ async function keyedRun(profile: AgentProfile, out: AgentResult, r: RunCtx): Pro
       });
       if (!proc.alive() && name !== 'after-cancel') say(`the agent process is gone after ${name}`);
     }
+    say('rewind');
+    const source = hs;
+    out.cells.rewind = await scenario(proc, logs, 'rewind', () => rewindScenario(ctx, source, proc));
   } finally {
     out.stderrTail = proc.stderrTail().slice(-800);
     await proc.close();
@@ -195,7 +202,7 @@ async function keyedRun(profile: AgentProfile, out: AgentResult, r: RunCtx): Pro
 
 /** Cursor's backend is not on npm: a session and a prompt must fail cleanly, nothing more. */
 async function errorPathsOnly(out: AgentResult, proc: AgentProcess, session: Session, r: RunCtx): Promise<void> {
-  for (const n of ['shell', 'read', 'write', 'deny', 'cancel', 'after-cancel', 'error-400'] as const) out.cells[n] = na();
+  for (const n of ['shell', 'read', 'write', 'deny', 'cancel', 'after-cancel', 'error-400', 'rewind'] as const) out.cells[n] = na();
   const ctx: ScenarioCtx = { session, proc, model: r.model, ws: r.ws, stallMs: r.opts.stallMs };
   out.cells.text = await scenario(proc, r.logs, 'text', async () => {
     const t = await runTurn(ctx, 'Please reply to this matrix text probe.');

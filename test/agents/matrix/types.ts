@@ -12,6 +12,7 @@ export const SCENARIOS = [
   'error-400',
   'cancel',
   'after-cancel',
+  'rewind',
   'no-credentials',
   'readiness',
   'cli',
