@@ -82,6 +82,7 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
     logger,
     ...(o.host ?? {}),
     workspaceEnv: (ws) => workspaceBinding(config, ws)?.binding.env,
+    authHome: home,
     // Each session's frames are held from its creation until it is recorded.
     onSession: (session) => setup.begin(session),
     ...(o.onFrame ? { onFrame: o.onFrame } : {}),

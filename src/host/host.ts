@@ -59,6 +59,11 @@ export interface HostOptions {
   onRule?: (sessionId: string, rule: PermissionRule) => void;
   /** SIGKILL our agents' process trees if this process exits without shutdown() (default true). */
   killOnExit?: boolean;
+  /**
+   * Talaria's home: an agent's auth_required leaves a mark there that readiness shows as an `auth`
+   * gap (providers/auth.ts), and a session that opens removes it. Absent: no marks (an embedder's host).
+   */
+  authHome?: string;
 }
 
 export interface AgentTarget {
@@ -136,6 +141,7 @@ export class AgentHost {
           ...(o.onProtocolError ? { onProtocolError: o.onProtocolError } : {}),
           ...(o.onPermissionDecision ? { onPermissionDecision: o.onPermissionDecision } : {}),
           ...(o.onRule ? { onRule: o.onRule } : {}),
+          ...(o.authHome ? { authHome: o.authHome } : {}),
         },
         this.logger,
         (type, body) => this.emit(type, body),

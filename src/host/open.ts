@@ -15,6 +15,7 @@ import type { Session } from '../session/session.js';
 import type { SessionBinding } from './binding.js';
 import type { Generation } from './generation.js';
 import { errorText } from '../session/errors.js';
+import { noteAuthRequired, noteSignedIn } from './auth-mark.js';
 import { isEmptyResult, notFound, type SlotSessions } from './ops.js';
 
 export type OpenKind = 'new' | 'load' | 'resume' | 'fork';
@@ -65,7 +66,11 @@ async function setup(ops: SlotSessions, req: OpenRequest, gen: Generation): Prom
   const view = { cwd: req.cwd, additionalDirectories: req.additionalDirectories ?? [] };
   const timeoutMs = slot.cfg.setupTimeoutMs;
   const request = (method: string, params: unknown) => ops.callOn(gen, method, params, { timeoutMs });
-  const describe = (e: unknown) => quirks.host.describeSetupError?.(e, slot.key.profile ? { profile: slot.key.profile } : {}) ?? e;
+  const describe = (e: unknown) => {
+    const d = quirks.host.describeSetupError?.(e, slot.key.profile ? { profile: slot.key.profile } : {}) ?? e;
+    noteAuthRequired(slot, d, METHOD[req.kind], caps.authMethods);
+    return d;
+  };
 
   let b: SessionBinding;
   let res: unknown;
@@ -103,6 +108,8 @@ async function setup(ops: SlotSessions, req: OpenRequest, gen: Generation): Prom
     }
     b = bind(id);
     ops.attach(b, gen);
+    // The agent opened a session: whatever sign-in it asked for before is done.
+    noteSignedIn(slot);
   } else {
     const id = req.sessionId!;
     b = bind(id);

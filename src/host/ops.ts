@@ -8,6 +8,7 @@
 import { TalariaError, WireError } from '../protocol/errors.js';
 import type { PermissionRule } from '../permission/types.js';
 import { authRequired, errorText } from '../session/errors.js';
+import { noteAuthRequired } from './auth-mark.js';
 import type { SessionHooks } from '../session/hooks.js';
 import type { Session } from '../session/session.js';
 import { SessionBinding, type BindingOwner } from './binding.js';
@@ -294,7 +295,10 @@ export class SlotSessions implements BindingOwner {
 
   mapError(gen: Generation, e: unknown): unknown {
     const auth = authRequired(e, { label: this.slot.label, authMethods: gen.client.capabilities.authMethods });
-    if (auth) return auth;
+    if (auth) {
+      noteAuthRequired(this.slot, auth, 'request');
+      return auth;
+    }
     if (gen.exitReason === 'stalled') {
       return new TalariaError(
         'timeout',

@@ -41,6 +41,8 @@ export interface SlotConfig {
   onProtocolError?: (key: AgentKey, e: ProtocolErrorEvent) => void;
   onPermissionDecision?: (e: PermissionDecisionEvent) => void;
   onRule?: (sessionId: string, rule: PermissionRule) => void;
+  /** Where auth_required marks go (host/auth-mark.ts); absent: none are kept. */
+  authHome?: string;
 }
 
 export class AgentSlot {

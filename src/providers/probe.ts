@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AcpClient } from '../session/client.js';
 import { ConnectionClosedError, TalariaError, WireError } from '../protocol/errors.js';
+import { agentSaid, authGap, authMethodInfos } from './auth.js';
 import { spawnOptions } from './launch.js';
 import { startWithQuirks, summarize, type QuirkSummary } from './quirks/index.js';
 import type { Provider, ProviderEnv, Readiness, ReadinessGap, ReadinessOptions } from './types.js';
@@ -26,6 +27,8 @@ export interface ProbeResult extends Readiness {
   initialized: boolean;
   agentInfo?: { name: string; version?: string; title?: string };
   authMethods: unknown[];
+  /** What the agent said when it asked for a sign-in (the `auth` gap's cause). */
+  authError?: string;
   /** session/new answered (only when tried). */
   sessionOpened?: boolean;
   /** The quirk set that follows the agent, chosen from what it said in initialize. */
@@ -55,10 +58,8 @@ const isAuthError = (e: unknown) =>
   (e instanceof TalariaError && e.code === 'auth_required') ||
   (e instanceof WireError && (e.code === -32000 || /auth|credential|api key|login|log in/i.test(`${e.message} ${JSON.stringify(e.data ?? '')}`)));
 
-function authMessage(label: string, e: unknown): string {
-  const msg = (e as Error).message;
-  return e instanceof TalariaError ? `${label}: ${msg}.` : `${label} needs credentials: ${msg}.`;
-}
+/** What the agent said, without the method list authRequired appends (the gap lists the methods itself). */
+const authMessage = (e: unknown) => agentSaid((e as Error).message);
 
 export async function probeProvider(provider: Provider, ctx: ProviderEnv, o: ProbeOptions = {}): Promise<ProbeResult> {
   const timeoutMs = o.timeoutMs ?? 30_000;
@@ -102,7 +103,11 @@ export async function probeProvider(provider: Provider, ctx: ProviderEnv, o: Pro
       } catch (e) {
         r.sessionOpened = false;
         if (isAuthError(e)) {
-          addGap({ code: 'auth', message: authMessage(provider.label, e), fix: authFix(r.authMethods, `Log in to ${provider.label} or give it an API key, then try again.`) });
+          // The error's own list (pi, qwen) when it has one, else initialize's; the fix is `talaria login`.
+          const listed = (e as TalariaError).details?.authMethods;
+          const methods = authMethodInfos(Array.isArray(listed) && listed.length ? listed : r.authMethods);
+          r.authError = authMessage(e);
+          addGap(authGap(provider, { message: r.authError, methods }));
         } else {
           addGap({ code: 'unconfigured', message: `${provider.label} could not open a session: ${(e as Error).message}`, fix: provider.install });
         }

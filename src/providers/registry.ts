@@ -6,6 +6,7 @@
 import { TalariaError } from '../protocol/errors.js';
 import { claudeCode, codex, demoProvider, gemini, kimi, opencode } from './builtin.js';
 import { copilot, cursor, kilo, pi, qwen } from './builtin-extra.js';
+import { withAuthMark } from './auth.js';
 import { loadConfig, talariaHome, type TalariaConfig } from './config.js';
 import { customProvider, slugify, withUserEnv } from './custom.js';
 import { hermesProvider } from './hermes/provider.js';
@@ -102,6 +103,8 @@ export function loadRegistry(
     if (r?.error) problems.push(`${source} agents not imported from ${r.file}: ${r.error}`);
   }
   const registry = createRegistry({ config, imported, installed: installs.agents.map(installedProvider), ...(o.demo ? { demo: o.demo } : {}) });
+  // An agent that asked for a sign-in (auth.ts's mark) shows it in every readiness check.
+  for (const p of registry.list()) registry.add(withAuthMark(p, home));
   for (const [name, def] of Object.entries(config.agents)) {
     if (def.command === undefined && !registry.has(name)) problems.push(`agent "${name}" skipped: no "command", and there is no built-in agent "${name}" to configure`);
   }

@@ -46,6 +46,21 @@ export interface ReadinessGap {
   code: GapCode;
   message: string;
   fix: string;
+  /** `auth` gaps: the agent's sign-in methods (what `talaria login AGENT METHOD` takes). */
+  authMethods?: AuthMethodInfo[];
+}
+
+/** How a sign-in method is carried out: `authenticate` (agent), a command in a terminal, or a variable to set. */
+export type AuthKind = 'agent' | 'terminal' | 'env_var';
+
+/** One of an agent's auth methods as shown to the user: no `env` values, no `_meta`. */
+export interface AuthMethodInfo {
+  id: string;
+  name: string;
+  kind: AuthKind;
+  description?: string;
+  /** env_var methods: the variables to set. */
+  vars?: string[];
 }
 
 export interface Readiness {

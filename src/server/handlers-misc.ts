@@ -18,7 +18,7 @@ function providerOf(s: AgentStatus): ProviderInfo {
     label: s.label,
     ready: s.ready,
     source: s.source,
-    gaps: [...s.gaps, ...s.warnings].map((g) => ({ code: g.code, message: g.message, fix: g.fix })),
+    gaps: [...s.gaps, ...s.warnings].map((g) => ({ code: g.code, message: g.message, fix: g.fix, ...(g.authMethods ? { authMethods: g.authMethods } : {}) })),
     ...(s.version ? { version: s.version } : {}),
   };
 }

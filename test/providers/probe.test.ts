@@ -37,7 +37,7 @@ describe('probe (the agent started for real)', () => {
     expect(r.gaps).toEqual([{ code: 'initialize_failed', message: 'broken exited before it was ready: fatal: config.yaml is invalid (line 3).', fix: expect.any(String) }]);
   });
 
-  it("-32000 on session/new: an auth gap whose fix comes from the agent's authMethods", async () => {
+  it("-32000 on session/new: an auth gap listing the agent's authMethods, fixed by `talaria login`", async () => {
     const file = join(tempDir(), 'auth-agent.mjs');
     writeFileSync(file, AUTH_AGENT);
     const p = customProvider({ name: 'needs key', command: process.execPath, args: [file] });
@@ -47,8 +47,13 @@ describe('probe (the agent started for real)', () => {
     expect(r.gaps).toEqual([
       {
         code: 'auth',
-        message: 'needs key: the agent needs credentials: Authentication required; sign in with one of: k, login.',
-        fix: 'Set FAKE_KEY, or use "Log in". Log in to needs key or give it an API key, then try again.',
+        message: 'needs key needs credentials: Authentication required. Sign-in methods: k — Use FAKE_KEY (set FAKE_KEY), login — Log in (agent).',
+        // The one method Talaria can carry out (an env_var one is listed, not run).
+        fix: 'talaria login needs-key login',
+        authMethods: [
+          { id: 'k', name: 'Use FAKE_KEY', kind: 'env_var', vars: ['FAKE_KEY'] },
+          { id: 'login', name: 'Log in', kind: 'agent' },
+        ],
       },
     ]);
     expect(authFix([], 'fallback')).toBe('fallback');
