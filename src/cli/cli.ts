@@ -15,6 +15,7 @@ import { processIo, type CliIo } from './io.js';
 import { createHarness } from '../harness/index.js';
 import { agentsCommand } from './commands/agents.js';
 import { doctorCommand } from './commands/doctor.js';
+import { loginCommand } from './commands/login.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { probeCommand } from './commands/probe.js';
 import { acpCommand } from './commands/acp.js';
@@ -85,6 +86,8 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
         return await doctorCommand(rest, ctx);
       case 'agents':
         return await agentsCommand(rest, ctx);
+      case 'login':
+        return await loginCommand(rest, ctx);
       case 'sessions':
         return await sessionsCommand(rest, ctx);
       case 'probe':

@@ -25,6 +25,7 @@ Commands:
   mode       list the agent's modes, or --set one
   doctor     is an agent ready? every agent, versions, what to fix, Hermes profiles, config traps
   agents     the agents Talaria knows and their readiness (--json)
+  login      sign in to an agent with one of its methods (authenticate, or its command in this terminal)
   sessions   list, show, archive, unarchive, export, import, fork stored sessions
   probe      capability and conformance probe of any ACP agent (supported / works / broken)
   serve      the web UI and HTTP/WebSocket API on one local port (what \`npm start\` runs)

@@ -125,6 +125,8 @@ export function handlerFor(handlers: ClientHandlers, method: string): ClientHand
 export interface ClientCapabilityOverrides {
   fs?: { readTextFile?: boolean; writeTextFile?: boolean };
   terminal?: boolean;
+  /** ACP terminal auth: set only by a client that can run the agent's sign-in command in a terminal (`talaria login`). */
+  auth?: { terminal?: boolean };
   _meta?: Record<string, unknown>;
 }
 
@@ -139,6 +141,7 @@ export function buildClientCapabilities(handlers: ClientHandlers, overrides: Cli
     },
     terminal: terminal && overrides.terminal !== false,
   };
+  if (overrides.auth) caps.auth = { ...overrides.auth };
   if (overrides._meta) caps._meta = overrides._meta;
   return caps;
 }
