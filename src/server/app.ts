@@ -8,7 +8,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
 import { TalariaError } from '../protocol/errors.js';
 import type { Logger } from '../protocol/types.js';
-import { ROUTES, type RouteDef, type RouteName } from './contract/index.js';
+import { AUTH_ROUTES, ROUTES, type AuthRouteName, type RouteDef, type RouteName } from './contract/index.js';
 import { hostAllowed, originAllowed, tokenFrom, type GuardConfig } from './guard.js';
 import { HttpError } from './http-error.js';
 import type { TokenIdentity, TokenRegistry } from './tokens.js';
@@ -22,7 +22,7 @@ export interface RouteCtx {
   c: Context;
 }
 export type Handler = (ctx: RouteCtx) => unknown;
-export type Handlers = Record<RouteName, Handler>;
+export type Handlers = Record<RouteName | AuthRouteName, Handler>;
 
 export interface AppConfig {
   guard: GuardConfig;
@@ -100,7 +100,7 @@ export function buildApp(cfg: AppConfig): Hono {
     }),
   );
 
-  for (const [name, def] of Object.entries(ROUTES) as [RouteName, RouteDef][]) {
+  for (const [name, def] of Object.entries({ ...ROUTES, ...AUTH_ROUTES }) as [RouteName | AuthRouteName, RouteDef][]) {
     app.on(def.method, def.path, async (c) => {
       try {
         let identity: TokenIdentity | undefined;

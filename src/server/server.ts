@@ -21,6 +21,7 @@ import { buildApp, type Handlers } from './app.js';
 import { PATHS, WS_CLOSE, type Role } from './contract/index.js';
 import { EventLog } from './event-log.js';
 import { guardConfig, hostAllowed, isLoopback, originAllowed, tokenFrom } from './guard.js';
+import { authHandlers } from './handlers-auth.js';
 import { miscHandlers } from './handlers-misc.js';
 import { SessionOps, sessionHandlers } from './handlers-sessions.js';
 import { Hub } from './hub.js';
@@ -100,7 +101,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   });
   const hub = new Hub(harness, log);
   const ops = new SessionOps(harness, hub);
-  const handlers = { ...miscHandlers(harness, hub, { version, startedAt }), ...sessionHandlers(harness, hub, ops) } as Handlers;
+  const handlers = { ...miscHandlers(harness, hub, { version, startedAt }), ...sessionHandlers(harness, hub, ops), ...authHandlers(harness) } as Handlers;
 
   // The guard needs the port, known after listen: filled in below, read per request.
   const guard = { hosts: new Set<string>(), origins: new Set<string>() };

@@ -6,12 +6,9 @@
  * (the agent started, a session opened in a scratch folder) and the result printed.
  */
 import { createInterface } from 'node:readline/promises';
-import { buildChildEnv } from '../../protocol/env.js';
-import { agentEnv, clientCapOptions, spawnOptions, type ClientCapsWithMeta } from '../../providers/launch.js';
-import { authMethodInfos, clearAuthMark, markAuthRequired, terminalLaunch, type AuthMethodInfo } from '../../providers/auth.js';
-import { probeProvider } from '../../providers/probe.js';
+import type { AuthMethodInfo } from '../../providers/auth.js';
+import { authenticateWith, recheckSignIn, startForSignIn, terminalCommand, type SignInAgent } from '../../providers/sign-in.js';
 import type { Provider, ProviderEnv } from '../../providers/types.js';
-import { AcpClient } from '../../session/client.js';
 import { errorText } from '../../session/errors.js';
 import { flag, parse, str, UsageError } from '../args.js';
 import { EXIT } from '../exit-codes.js';
@@ -64,24 +61,16 @@ export async function loginCommand(argv: string[], ctx: CliContext): Promise<num
     }
     const profile = provider.profiles ? str(p, 'profile') : undefined;
     const say = (line: string) => io.stdout.write(`${line}\n`);
-    const located = await provider.locate(h.env, profile ? { profile } : {});
-    if (!located) {
-      io.stderr.write(`talaria: ${provider.label} was not found. ${provider.install}\n`);
-      return EXIT.NOT_READY;
-    }
-
-    let client: AcpClient;
+    let agent: SignInAgent;
     try {
-      client = await AcpClient.spawn(spawnOptions(provider, located, h.env, { cwd }), { setupTimeoutMs: timeoutMs, ...loginCaps(provider) });
+      agent = await startForSignIn(provider, h.env, { cwd, timeoutMs, ...(profile ? { profile } : {}) });
     } catch (e) {
       io.stderr.write(`talaria: ${provider.label} could not be started: ${sanitize(errorText(e))}\n`);
       return EXIT.NOT_READY;
     }
     let result: number | undefined;
     try {
-      const raw: unknown[] = [...client.capabilities.authMethods];
-      const methods = authMethodInfos(raw);
-      const method = await chooseMethod(ctx, provider, methods, methodId);
+      const method = await chooseMethod(ctx, provider, agent.methods, methodId);
       if (typeof method === 'number') return method;
       if (method === undefined) {
         say(`${provider.label} lists no sign-in method; checking whether it is ready.`);
@@ -90,39 +79,25 @@ export async function loginCommand(argv: string[], ctx: CliContext): Promise<num
       } else if (method.kind === 'agent') {
         say(`Signing in to ${provider.label} with ${method.name}…`);
         try {
-          await client.connection.request('authenticate', { methodId: method.id }, { timeoutMs });
+          await authenticateWith(agent, method.id, timeoutMs);
         } catch (e) {
           io.stderr.write(`talaria: ${provider.label} refused the sign-in with ${method.id}: ${sanitize(errorText(e))}\n`);
           result = EXIT.AGENT_ERROR;
         }
       } else {
+        const run = terminalCommand(provider, h.env, agent, method.id);
         // The agent is not needed while its sign-in command runs (it may even lock what that command writes).
-        await client.close().catch(() => {});
-        result = await runTerminalMethod(
-          ctx,
-          provider,
-          h.env,
-          located,
-          raw.find((m) => (m as { id?: unknown })?.id === method.id),
-          method,
-          cwd,
-        );
+        await agent.client.close().catch(() => {});
+        result = await runTerminalMethod(ctx, provider, run, method, cwd);
       }
     } finally {
-      await client.close().catch(() => {});
+      await agent.client.close().catch(() => {});
     }
     if (result !== undefined) return result;
     return await recheck(ctx, provider, h.env, { home: h.home, timeoutMs, ...(profile ? { profile } : {}) });
   } finally {
     await h.close();
   }
-}
-
-/** Client capabilities for the sign-in run: terminal auth offered (ACP's and the Claude adapters' `_meta` form). */
-function loginCaps(provider: Provider) {
-  const caps = clientCapOptions(provider);
-  const meta = { ...((provider.clientCaps as ClientCapsWithMeta)._meta ?? {}), 'terminal-auth': true };
-  return { ...caps, clientCapabilityOverrides: { _meta: meta, auth: { terminal: true } } };
 }
 
 /** The method asked for, the only one, or the user's pick on a terminal; a number is an exit code. */
@@ -157,22 +132,16 @@ async function chooseMethod(ctx: CliContext, provider: Provider, methods: AuthMe
 async function runTerminalMethod(
   ctx: CliContext,
   provider: Provider,
-  env: ProviderEnv,
-  located: { command: string; args: string[] },
-  raw: unknown,
+  run: { command: string; args: string[]; env: Record<string, string> },
   method: AuthMethodInfo,
   cwd: string,
 ): Promise<number | undefined> {
-  const launch = terminalLaunch(raw)!;
-  // ACP: the agent's own command line plus the method's args; `_meta` terminal-auth: its own command.
-  const command = launch.command ?? located.command;
-  const args = launch.command ? launch.args : [...located.args, ...launch.args];
-  const childEnv = buildChildEnv(env.env as NodeJS.ProcessEnv, { set: { ...agentEnv(provider, env), ...launch.env } });
+  const { command, args } = run;
   ctx.io.stdout.write(`Running ${provider.label}'s sign-in (${method.name}): ${[command, ...args].join(' ')}\n`);
   // Ctrl-C belongs to the sign-in command while it runs, not to Talaria.
   const off = ctx.onInterrupt(() => {});
   try {
-    const r = await runInPty(command, args, { env: childEnv, cwd });
+    const r = await runInPty(command, args, { env: run.env, cwd });
     if (r.code === 0) return undefined;
     ctx.io.stderr.write(`talaria: the sign-in command ${r.signal ? `was killed by ${r.signal}` : `exited with code ${r.code}`}; ${provider.label} is not signed in.\n`);
     return EXIT.AGENT_ERROR;
@@ -184,23 +153,13 @@ async function runTerminalMethod(
   }
 }
 
-/** Readiness for real after a sign-in: the mark is cleared or written again from what the agent says now. */
+/** Readiness for real after a sign-in: the agent started again and a session opened. */
 async function recheck(ctx: CliContext, provider: Provider, env: ProviderEnv, o: { home: string; timeoutMs: number; profile?: string }): Promise<number> {
-  clearAuthMark(o.home, provider.id, o.profile);
-  const r = await probeProvider(provider, env, { timeoutMs: o.timeoutMs, ...(o.profile ? { profile: o.profile } : {}) });
+  const r = await recheckSignIn(provider, env, o);
   if (r.ready) {
     ctx.io.stdout.write(`${provider.label} is signed in and ready.\n`);
     return EXIT.OK;
   }
-  const auth = r.gaps.find((g) => g.code === 'auth');
-  if (auth)
-    markAuthRequired(o.home, {
-      providerId: provider.id,
-      ...(o.profile ? { profile: o.profile } : {}),
-      message: r.authError ?? auth.message,
-      authMethods: r.authMethods,
-      where: 'login',
-    });
   ctx.io.stderr.write(`talaria: ${provider.label} is still not ready:\n${r.gaps.map((g) => `  ${sanitize(g.message)}\n  fix: ${sanitize(g.fix)}`).join('\n')}\n`);
   return EXIT.NOT_READY;
 }
