@@ -30,6 +30,14 @@ export const serveCases: BenchCase[] = [
       { key: 'clientsFps', unit: 'frames/s', label: `serve: throughput to ${CLIENTS} clients (slowest)`, baseline: SOLO },
       { key: 'fpsRatio', unit: '×', label: `serve: ${CLIENTS} clients / in-process without clients`, target: { kind: 'at-least', min: 0.5 } },
       { key: 'sameRunRatio', unit: '×', label: `serve: ${CLIENTS} clients / in-process in the same run` },
+      // CPU per frame moves much less with the machine's load than the rates above do.
+      {
+        key: 'serverCpuUs',
+        unit: 'µs/frame',
+        label: `serve: server process CPU per frame, ${CLIENTS} clients`,
+        baseline: { case: 'serve.ws', key: 'soloCpuUs', label: 'no clients (same rep)' },
+      },
+      { key: 'clientsCpuUs', unit: 'µs/frame', label: `serve: the ${CLIENTS} clients' process CPU per frame` },
     ],
     run: async (o): Promise<Measurement> => {
       const paced = await runServeFlood({ frames: Math.min(o.pacedFrames, 10_000), rate: RATE }, CLIENTS);
@@ -48,6 +56,9 @@ export const serveCases: BenchCase[] = [
           soloFps: solo.inprocFps,
           fpsRatio: flood.clientsFps / solo.inprocFps,
           sameRunRatio: flood.clientsFps / flood.inprocFps,
+          serverCpuUs: flood.serverCpuUsPerFrame,
+          soloCpuUs: solo.serverCpuUsPerFrame,
+          clientsCpuUs: flood.clientsCpuUsPerFrame,
         },
       };
     },

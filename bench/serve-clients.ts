@@ -5,7 +5,8 @@
  *   argv: origin token sessionId N
  *   → stdout {"ready":true} once every client is synced
  *   ← stdin  {"endSeq":S}: the turn's last seq
- *   → stdout {"clients":[{seqs,at,gaps,resyncs}…]} once every client reached S (or was cut off)
+ *   → stdout {"clients":[{seqs,at,gaps,resyncs}…],"cpuUs":C} once every client reached S (or was
+ *     cut off); C: this process's CPU time since ready
  */
 import { createInterface } from 'node:readline';
 import WebSocket from 'ws';
@@ -26,13 +27,16 @@ const recs: Rec[] = [];
 let endSeq = Infinity;
 let readyCount = 0;
 let reported = false;
+/** CPU of this process once every client is synced: its cost of the turn is reported against it. */
+let cpuAtReady: NodeJS.CpuUsage | undefined;
 
 function maybeDone(): void {
   if (reported || endSeq === Infinity) return;
   if (!recs.every((r) => r.last >= endSeq || r.resyncs > 0)) return;
   reported = true;
   const clients = recs.map(({ seqs, at, gaps, resyncs }) => ({ seqs, at, gaps, resyncs }));
-  process.stdout.write(JSON.stringify({ clients }) + '\n', () => process.exit(0));
+  const { user, system } = process.cpuUsage(cpuAtReady);
+  process.stdout.write(JSON.stringify({ clients, cpuUs: user + system }) + '\n', () => process.exit(0));
 }
 
 for (let i = 0; i < n; i++) {
@@ -41,22 +45,26 @@ for (let i = 0; i < n; i++) {
   const ws = new WebSocket(`${origin!.replace(/^http/, 'ws')}/ws`, ['talaria', `talaria.token.${token}`], { perMessageDeflate: false });
   ws.on('message', (d) => {
     const now = stampNow();
-    const m = JSON.parse(d.toString()) as { type: string; event?: { seq: number }; snapshot?: { seq: number } };
+    const m = JSON.parse(d.toString()) as { type: string; events?: { seq: number }[]; snapshot?: { seq: number } };
     if (m.type === 'welcome') ws.send(JSON.stringify({ type: 'subscribe', sessionId }));
     else if (m.type === 'snapshot') r.last = m.snapshot!.seq;
     else if (m.type === 'synced') {
       r.synced = true;
-      if (++readyCount === n) process.stdout.write('{"ready":true}\n');
+      if (++readyCount === n) {
+        cpuAtReady = process.cpuUsage();
+        process.stdout.write('{"ready":true}\n');
+      }
     } else if (m.type === 'resync') {
       r.resyncs++;
       maybeDone();
-    } else if (m.type === 'event' && m.event) {
-      const seq = m.event.seq;
-      if (r.synced && seq !== r.last + 1) r.gaps++;
-      r.last = seq;
-      r.seqs.push(seq);
-      r.at.push(now);
-      if (seq >= endSeq) maybeDone();
+    } else if (m.type === 'events' && m.events) {
+      for (const { seq } of m.events) {
+        if (r.synced && seq !== r.last + 1) r.gaps++;
+        r.last = seq;
+        r.seqs.push(seq);
+        r.at.push(now);
+      }
+      if (r.last >= endSeq) maybeDone();
     }
   });
 }

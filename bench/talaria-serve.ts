@@ -65,7 +65,7 @@ export async function floodServer(p: FloodParams): Promise<ServeWorld> {
 class ClientsProcess {
   readonly child: ChildProcessWithoutNullStreams;
   readonly ready: Promise<void>;
-  private readonly report: Promise<ClientRecord[]>;
+  private readonly report: Promise<ClientsReport>;
 
   constructor(w: ServeWorld, n: number) {
     this.child = spawn(process.execPath, ['--import', TSX, CLIENTS, w.server.origin, w.server.token, w.sessionId, String(n)], { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -75,20 +75,20 @@ class ClientsProcess {
     const exited = new Promise<never>((_, reject) => this.child.once('exit', (code) => reject(new Error(`serve bench clients exited ${code}: ${err.trim()}`))));
     exited.catch(() => undefined);
     let ready!: () => void;
-    let report!: (r: ClientRecord[]) => void;
+    let report!: (r: ClientsReport) => void;
     this.ready = Promise.race([new Promise<void>((r) => (ready = r)), exited]);
-    this.report = Promise.race([new Promise<ClientRecord[]>((r) => (report = r)), exited]);
+    this.report = Promise.race([new Promise<ClientsReport>((r) => (report = r)), exited]);
     // Killed after an idle measure, nobody waits for a report: not an unhandled rejection.
     this.ready.catch(() => undefined);
     this.report.catch(() => undefined);
     lines.on('line', (line) => {
-      const m = JSON.parse(line) as { ready?: true; clients?: ClientRecord[] };
+      const m = JSON.parse(line) as { ready?: true; clients?: ClientRecord[]; cpuUs?: number };
       if (m.ready) ready();
-      if (m.clients) report(m.clients);
+      if (m.clients) report({ clients: m.clients, cpuUs: m.cpuUs ?? NaN });
     });
   }
 
-  results(endSeq: number): Promise<ClientRecord[]> {
+  results(endSeq: number): Promise<ClientsReport> {
     this.child.stdin.write(JSON.stringify({ endSeq }) + '\n');
     return this.report;
   }
@@ -99,6 +99,12 @@ interface ClientRecord {
   at: number[];
   gaps: number;
   resyncs: number;
+}
+
+interface ClientsReport {
+  clients: ClientRecord[];
+  /** The clients' process CPU time (user + system) over the turn, µs. */
+  cpuUs: number;
 }
 
 export interface ServeFloodResult {
@@ -112,6 +118,13 @@ export interface ServeFloodResult {
   /** Over all clients: seq holes after `synced`, and resync orders. */
   gaps: number;
   resyncs: number;
+  /**
+   * CPU time per frame (user + system, µs) of the server's process (harness, store, server: all
+   * but the agent) over the turn and until the clients got it all, and of the clients' process:
+   * the machine's load changes the rates, much less these.
+   */
+  serverCpuUsPerFrame: number;
+  clientsCpuUsPerFrame: number;
 }
 
 /** One flood turn through the server with `clients` `/ws` clients (0: the in-process subscriber only). */
@@ -143,10 +156,13 @@ export async function runServeFlood(p: FloodParams, clients: number): Promise<Se
     });
     const proc = clients > 0 ? new ClientsProcess(w, clients) : undefined;
     await proc?.ready;
+    const cpu0 = process.cpuUsage();
     await ls.hs.prompt('flood').result;
     offFrames();
     offSink();
-    const recs = proc ? await proc.results(endSeq) : [];
+    const report = proc ? await proc.results(endSeq) : { clients: [], cpuUs: NaN };
+    const cpu = process.cpuUsage(cpu0);
+    const recs = report.clients;
     // Each client's latency per event: receive − the stamp of the frame behind that seq.
     const p99s = recs.map((r) => {
       const lat: number[] = [];
@@ -165,6 +181,8 @@ export async function runServeFlood(p: FloodParams, clients: number): Promise<Se
       clientsP99Ms: recs.length ? Math.max(...p99s) : NaN,
       gaps: recs.reduce((a, r) => a + r.gaps + ((r.seqs.at(-1) ?? 0) >= endSeq ? 0 : 1), 0),
       resyncs: recs.reduce((a, r) => a + r.resyncs, 0),
+      serverCpuUsPerFrame: (cpu.user + cpu.system) / p.frames,
+      clientsCpuUsPerFrame: report.cpuUs / p.frames,
     };
   } finally {
     await w.close();

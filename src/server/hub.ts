@@ -10,6 +10,7 @@ import type { ContentBlock, Entry } from '../thread/types.js';
 import type { PendingPermission, QueuedPrompt, SessionSnapshot, SessionSummaryInfo, StreamEvent, StreamEventName } from './contract/index.js';
 import type { EventLog } from './event-log.js';
 import { HttpError } from './http-error.js';
+import { EventBatcher, type BatchSink } from './batch.js';
 
 interface Queued {
   item: QueuedPrompt;
@@ -30,11 +31,13 @@ export interface LiveSession {
   off: () => void;
 }
 
-export type EventSink = (ev: StreamEvent, json: string) => void;
+/** An in-process subscriber: each event as it is appended, synchronously. */
+export type EventSink = (ev: StreamEvent) => void;
 
 export class Hub {
   readonly live = new Map<string, LiveSession>();
   private readonly sinks = new Map<string, Set<EventSink>>();
+  private readonly batches = new EventBatcher();
   private readonly listListeners = new Set<(s: SessionSummaryInfo) => void>();
   private queueSeq = 0;
 
@@ -44,11 +47,22 @@ export class Hub {
   ) {}
 
   // ---- fan-out ----
+  /** Every event of a session, synchronously as it is appended (in-process subscribers). */
   subscribe(sessionId: string, sink: EventSink): () => void {
     let set = this.sinks.get(sessionId);
     if (!set) this.sinks.set(sessionId, (set = new Set()));
     set.add(sink);
     return () => set.delete(sink);
+  }
+
+  /**
+   * A session's events in batches, once per event-loop turn, each batch serialized once for every
+   * subscriber (the `/ws` clients). Whatever was appended before this call is not in its batches:
+   * the pending batch is delivered to the earlier subscribers first, so a subscriber that reads the
+   * log right after subscribing gets each event exactly once.
+   */
+  subscribeBatches(sessionId: string, sink: BatchSink): () => void {
+    return this.batches.subscribe(sessionId, sink);
   }
 
   onSessionUpdated(fn: (s: SessionSummaryInfo) => void): () => void {
@@ -59,10 +73,11 @@ export class Hub {
   emit(sessionId: string, type: StreamEventName, body: Record<string, unknown>): StreamEvent {
     const ev = this.log.append(sessionId, type, body);
     const set = this.sinks.get(sessionId);
-    if (set && set.size > 0) {
-      const json = JSON.stringify({ type: 'event', event: ev });
-      for (const sink of set) sink(ev, json);
-    }
+    if (set) for (const sink of set) sink(ev);
+    this.batches.add(ev);
+    // A reset rebuilt the history outside the stream: its batch goes at once, so each client's
+    // fresh snapshot follows it directly (ws-conn.ts).
+    if (type === 'session.live') this.batches.flush(sessionId);
     return ev;
   }
 

@@ -1,7 +1,7 @@
 /**
- * One `/ws` connection: session subscriptions with exact catch-up (`since`), a bounded outbound
- * buffer (over it, that session's events stop for this client and it is told to resync; the
- * agent, the store and other clients never wait), and heartbeats.
+ * One `/ws` connection: session subscriptions with exact catch-up (`since`), events in batches
+ * (batch.ts), a bounded outbound buffer (over it, that session's events stop for this client and
+ * it is told to resync; the agent, the store and other clients never wait), and heartbeats.
  */
 import type { WebSocket } from 'ws';
 import { clientMessage, WS_CLOSE, type ServerMessage } from './contract/index.js';
@@ -10,6 +10,10 @@ import type { TokenIdentity } from './tokens.js';
 import { toHttpError } from './app.js';
 import type { Logger } from '../protocol/types.js';
 import { HttpError } from './http-error.js';
+import { asciiJson, eventsFrame, type EventBatch } from './batch.js';
+
+/** Catch-up events go in `events` messages of about this many bytes. */
+const CATCH_UP_FRAME_BYTES = 1024 * 1024;
 
 export interface ConnOptions {
   /** Bytes the socket may hold unsent before a subscription is cut and told to resync. */
@@ -63,6 +67,11 @@ export class WsConn {
     if (this.ws.readyState === this.ws.OPEN) this.ws.send(json);
   }
 
+  /** UTF-8 JSON text as a text frame (the same buffer may go to many clients; `ws` does not copy it). */
+  private rawBytes(json: Buffer): void {
+    if (this.ws.readyState === this.ws.OPEN) this.ws.send(json, { binary: false });
+  }
+
   private onMessage(text: string): void {
     let parsed: unknown;
     try {
@@ -96,13 +105,17 @@ export class WsConn {
 
   /**
    * Catch-up and going live happen in one synchronous step: events are appended synchronously
-   * on the event loop, so nothing can fall between the log read and the live registration.
+   * on the event loop, and registering flushes the session's pending batch to the earlier
+   * subscribers, so nothing falls between the log read and the live stream, and nothing is sent twice.
    */
   subscribe(sessionId: string, since: number | undefined): void {
     const row = this.hub.harness.sessions.find(sessionId);
     if (!row) throw new HttpError('not_found', `no session ${sessionId}`);
     const id = row.id;
     this.subs.get(id)?.off();
+    const sub: Sub = { overflowed: false, off: () => {} };
+    sub.off = this.hub.subscribeBatches(id, (b) => this.deliver(id, sub, b));
+    this.subs.set(id, sub);
     const events = since === undefined ? undefined : this.hub.log.after(id, since);
     let seq: number;
     if (events === undefined) {
@@ -110,23 +123,49 @@ export class WsConn {
       seq = snapshot.seq;
       this.send({ type: 'snapshot', sessionId: id, snapshot });
     } else {
-      for (const event of events) this.send({ type: 'event', event });
+      let jsons: string[] = [];
+      let bytes = 0;
+      for (const event of events) {
+        const json = asciiJson(event);
+        jsons.push(json);
+        bytes += json.length;
+        if (bytes >= CATCH_UP_FRAME_BYTES) {
+          this.rawBytes(eventsFrame(id, jsons));
+          jsons = [];
+          bytes = 0;
+        }
+      }
+      if (jsons.length > 0) this.rawBytes(eventsFrame(id, jsons));
       seq = events.at(-1)?.seq ?? since!;
     }
-    const sub: Sub = { overflowed: false, off: () => {} };
-    sub.off = this.hub.subscribe(id, (ev, json) => {
-      if (sub.overflowed) return;
-      if (this.ws.bufferedAmount > this.o.maxBufferedBytes) {
+    this.send({ type: 'synced', sessionId: id, seq });
+  }
+
+  /**
+   * One batch to this client, bounded in bytes as if its events were sent one by one: an event
+   * goes while what the socket holds plus the batch's events before it fit the bound; past it,
+   * the rest is dropped and the client is told to resync once the socket drained. The whole
+   * batch fits in the usual case, and then the shared bytes go as they are.
+   */
+  private deliver(id: string, sub: Sub, b: EventBatch): void {
+    if (sub.overflowed) return;
+    const room = this.o.maxBufferedBytes - this.ws.bufferedAmount;
+    if (b.bytes <= room) this.rawBytes(b.frame());
+    else {
+      let n = 0;
+      for (let used = 0; n < b.jsons.length && used <= room; n++) used += b.sizes[n]!;
+      if (n > 0) this.rawBytes(eventsFrame(id, b.jsons.slice(0, n)));
+      if (n < b.jsons.length) {
         sub.overflowed = true;
         this.watchDrain();
         return;
       }
-      // A `session.live` reset rebuilt the history outside the stream: a fresh snapshot follows it.
-      this.raw(json);
-      if (ev.type === 'session.live') this.send({ type: 'snapshot', sessionId: id, snapshot: this.hub.snapshot(row) });
-    });
-    this.subs.set(id, sub);
-    this.send({ type: 'synced', sessionId: id, seq });
+    }
+    // A `session.live` reset rebuilt the history outside the stream: a fresh snapshot follows it.
+    if (b.live) {
+      const row = this.hub.harness.sessions.find(id);
+      if (row) this.send({ type: 'snapshot', sessionId: id, snapshot: this.hub.snapshot(row) });
+    }
   }
 
   /** Once the socket drained, tells each cut subscription to resync (it resumes with `since`). */

@@ -2,8 +2,7 @@ import { describe, it, expect, vi } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { addToken, revokeToken, tokensFile } from '../../src/server/index.js';
-import type { ServerMessage } from '../../src/server/contract/index.js';
-import { Probe, isEvent, raw, serve, type Served } from './helpers.js';
+import { Probe, isEvent, raw, serve, type Seen, type Served } from './helpers.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -30,13 +29,13 @@ describe.concurrent('several clients on one live session', () => {
     const bob = s.server.tokens.addEphemeral('controller', 'bob').token;
     const [pa, pb] = [await joined(s, id, alice), await joined(s, id, bob)];
     await raw(s.server, `/api/sessions/${id}/prompt`, { method: 'POST', token: alice, body: JSON.stringify({ text: 'edit notes.txt' }) });
-    const asked = await pa.wait<Extract<ServerMessage, { type: 'event' }>>(isEvent(id, 'permission.asked'));
+    const asked = await pa.wait<Extract<Seen, { type: 'event' }>>(isEvent(id, 'permission.asked'));
     const ask = asked.event as Extract<typeof asked.event, { type: 'permission.asked' }>;
     // A late joiner: the snapshot carries the pending request.
     const late = new Probe(s.server);
     await late.wait((m) => m.type === 'welcome');
     late.send({ type: 'subscribe', sessionId: id });
-    const snap = await late.wait<Extract<ServerMessage, { type: 'snapshot' }>>((m) => m.type === 'snapshot');
+    const snap = await late.wait<Extract<Seen, { type: 'snapshot' }>>((m) => m.type === 'snapshot');
     expect(snap.snapshot.pending.map((p) => p.requestKey)).toEqual([ask.requestKey]);
     expect(snap.snapshot.session.needsAttention).toBe(true);
     const allow = (ask.options as { optionId: string; kind: string }[]).find((o) => o.kind === 'allow_once')!;
@@ -49,7 +48,7 @@ describe.concurrent('several clients on one live session', () => {
     const loser = ra.status === 200 ? rb : ra;
     expect(loser.json).toMatchObject({ code: 'conflict', message: `already answered by ${winner}` });
     for (const p of [pa, pb, late]) {
-      const r = await p.wait<Extract<ServerMessage, { type: 'event' }>>(isEvent(id, 'permission.resolved'));
+      const r = await p.wait<Extract<Seen, { type: 'event' }>>(isEvent(id, 'permission.resolved'));
       expect(r.event).toMatchObject({ requestKey: ask.requestKey, answeredBy: winner, decidedBy: 'user' });
     }
     await pa.wait(isEvent(id, 'turn.ended'));

@@ -37,9 +37,12 @@ describe('server contract', () => {
     expect(clientMessage.safeParse({ type: 'subscribe', sessionId: 's', since: 3 }).success).toBe(true);
     expect(clientMessage.safeParse({ type: 'subscribe', sessionId: 's', since: -1 }).success).toBe(false);
     expect(clientMessage.safeParse({ type: 'prompt' }).success).toBe(false);
-    const ev = { type: 'event', event: { sessionId: 's', seq: 2, at: 1, type: 'session.closed', reason: 'x' } };
-    expect(serverMessage.safeParse(ev).success).toBe(true);
-    expect(serverMessage.safeParse({ type: 'event', event: { type: 'session.closed' } }).success).toBe(false);
+    const closed = { sessionId: 's', seq: 2, at: 1, type: 'session.closed', reason: 'x' };
+    expect(serverMessage.safeParse({ type: 'events', sessionId: 's', events: [closed, { ...closed, seq: 3 }] }).success).toBe(true);
+    expect(serverMessage.safeParse({ type: 'events', sessionId: 's', events: [closed, { type: 'session.closed' }] }).success).toBe(false);
+    expect(serverMessage.safeParse({ type: 'events', sessionId: 's', events: [] }).success).toBe(false);
+    // One message per event is not the protocol any more.
+    expect(serverMessage.safeParse({ type: 'event', event: closed }).success).toBe(false);
   });
 
   it('the client fills path parameters and queries', () => {

@@ -67,29 +67,40 @@ export function raw(
   });
 }
 
+/**
+ * What a Probe records: the server's messages, with each `events` batch unfolded into one
+ * `event` record per event (tests wait on events; how they were batched is the server's business).
+ */
+export type Seen = Exclude<ServerMessage, { type: 'events' }> | { type: 'event'; event: StreamEvent };
+
 /** A raw `ws` client that records every message and can wait for one. */
 export class Probe {
-  readonly messages: ServerMessage[] = [];
-  private waiters: { pred: (m: ServerMessage) => boolean; resolve: (m: ServerMessage) => void }[] = [];
+  /** The messages as they came on the wire. */
+  readonly frames: ServerMessage[] = [];
+  readonly messages: Seen[] = [];
+  private waiters: { pred: (m: Seen) => boolean; resolve: (m: Seen) => void }[] = [];
   readonly ws: WebSocket;
   closed: Promise<number>;
   constructor(s: RunningServer, o: { token?: string; headers?: Record<string, string> } = {}) {
     this.ws = new WebSocket(`${s.origin.replace(/^http/, 'ws')}/ws`, ['talaria', `talaria.token.${o.token ?? s.token}`], { headers: o.headers ?? {}, perMessageDeflate: false });
     this.ws.on('message', (d) => {
       const m = JSON.parse(d.toString()) as ServerMessage;
-      this.messages.push(m);
-      this.waiters = this.waiters.filter((w) => (w.pred(m) ? (w.resolve(m), false) : true));
+      this.frames.push(m);
+      for (const seen of m.type === 'events' ? m.events.map((event) => ({ type: 'event' as const, event })) : [m]) {
+        this.messages.push(seen);
+        this.waiters = this.waiters.filter((w) => (w.pred(seen) ? (w.resolve(seen), false) : true));
+      }
     });
     this.closed = new Promise((r) => this.ws.on('close', (code) => r(code)));
   }
-  wait<T extends ServerMessage>(pred: (m: ServerMessage) => boolean): Promise<T> {
+  wait<T extends Seen>(pred: (m: Seen) => boolean): Promise<T> {
     const hit = this.messages.find(pred);
     if (hit) return Promise.resolve(hit as T);
-    return new Promise((resolve) => this.waiters.push({ pred, resolve: resolve as (m: ServerMessage) => void }));
+    return new Promise((resolve) => this.waiters.push({ pred, resolve: resolve as (m: Seen) => void }));
   }
   /** Waits for a message that arrives after now. */
-  next<T extends ServerMessage>(pred: (m: ServerMessage) => boolean): Promise<T> {
-    return new Promise((resolve) => this.waiters.push({ pred, resolve: resolve as (m: ServerMessage) => void }));
+  next<T extends Seen>(pred: (m: Seen) => boolean): Promise<T> {
+    return new Promise((resolve) => this.waiters.push({ pred, resolve: resolve as (m: Seen) => void }));
   }
   send(m: unknown): void {
     this.ws.send(JSON.stringify(m));
@@ -111,4 +122,4 @@ export async function watching(s: RunningServer, sessionId: string): Promise<Pro
   return p;
 }
 
-export const isEvent = (sessionId: string, type: string) => (m: ServerMessage) => m.type === 'event' && m.event.sessionId === sessionId && m.event.type === type;
+export const isEvent = (sessionId: string, type: string) => (m: Seen) => m.type === 'event' && m.event.sessionId === sessionId && m.event.type === type;

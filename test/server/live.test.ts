@@ -2,8 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it, expect, vi } from 'vitest';
 import { applyEvent } from '../../src/server/client/thread.js';
-import type { SessionSnapshot, StreamEvent, ServerMessage } from '../../src/server/contract/index.js';
-import { Probe, isEvent, serve, type Served } from './helpers.js';
+import type { SessionSnapshot, StreamEvent } from '../../src/server/contract/index.js';
+import { Probe, isEvent, serve, type Seen, type Served } from './helpers.js';
 
 vi.setConfig({ testTimeout: 300_000 });
 
@@ -15,7 +15,7 @@ async function session(s: Served): Promise<string> {
   return snapshot.session.id;
 }
 
-const snapOf = (m: ServerMessage | undefined) => (m && m.type === 'snapshot' ? (JSON.parse(JSON.stringify(m.snapshot)) as SessionSnapshot) : undefined);
+const snapOf = (m: Seen | undefined) => (m && m.type === 'snapshot' ? (JSON.parse(JSON.stringify(m.snapshot)) as SessionSnapshot) : undefined);
 
 function contiguous(events: StreamEvent[], from: number): void {
   expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => from + i));
@@ -35,6 +35,10 @@ describe.concurrent('/ws: ordered, resumable, shared', () => {
     await a.wait(() => a.events(id).length >= 1500);
     a.ws.terminate();
     const got = a.events(id);
+    // Batched: one message per turn of the server's event loop, not one per event.
+    const batches = a.frames.filter((m) => m.type === 'events').length;
+    expect(batches).toBeGreaterThan(0);
+    expect(batches).toBeLessThan(got.length / 2);
     const last = got.at(-1)!.seq;
     const b = new Probe(s.server);
     await b.wait((m) => m.type === 'welcome');
@@ -72,7 +76,7 @@ describe.concurrent('/ws: ordered, resumable, shared', () => {
     await q.wait((m) => m.type === 'welcome');
     q.send({ type: 'subscribe', sessionId: id, since: 1 });
     const snap = snapOf(await q.wait((m) => m.type === 'snapshot'))!;
-    const synced = await q.wait<Extract<ServerMessage, { type: 'synced' }>>((m) => m.type === 'synced');
+    const synced = await q.wait<Extract<Seen, { type: 'synced' }>>((m) => m.type === 'synced');
     expect(synced.seq).toBe(snap.seq);
     expect(snap.seq).toBeGreaterThan(seq);
     // A since the log still has: events, no snapshot.
@@ -84,6 +88,34 @@ describe.concurrent('/ws: ordered, resumable, shared', () => {
     contiguous(r.events(id), snap.seq - 2);
     for (const x of [p, q, r]) x.close();
   });
+  it("the typed client's LiveSocket unfolds the batches: each event once, in seq order, and the folded thread equals the store's", async () => {
+    const s = await serve({ vars: { TALARIA_DEMO_SLOW_CHUNKS: '2000', TALARIA_DEMO_SLOW_DELAY_MS: '0' } });
+    const id = await session(s);
+    const live = s.client.socket();
+    let snap: SessionSnapshot | undefined;
+    const seen: StreamEvent[] = [];
+    let ended!: () => void;
+    let synced!: () => void;
+    const done = new Promise<void>((r) => (ended = r));
+    const caughtUp = new Promise<void>((r) => (synced = r));
+    live.subscribe(id, {
+      onSynced: () => synced(),
+      onSnapshot: (x) => (snap = JSON.parse(JSON.stringify(x)) as SessionSnapshot),
+      onEvent: (e) => {
+        seen.push(e);
+        if (e.type === 'turn.ended') ended();
+      },
+    });
+    await caughtUp;
+    await s.client.api.prompt({ params: { id }, body: { text: 'slow' } });
+    await done;
+    contiguous(seen, snap!.seq + 1);
+    for (const e of seen) applyEvent(snap!, e);
+    s.server.hub.get(id)!.hs.flush();
+    expect(JSON.parse(JSON.stringify(snap!.thread.entries))).toEqual(JSON.parse(JSON.stringify(s.harness.store.entries.list(id))));
+    live.close();
+  });
+
   it('a slow client is told to resync while a fast client on the same session keeps up', async () => {
     // Each `read` turn carries one ~3 MB event; four of them are more than a paused client's TCP
     // buffers hold, so its server-side buffer passes the 3.5 MB bound, while a reading client's never does.

@@ -136,18 +136,21 @@ export class LiveSocket {
         s.h.onSnapshot?.(m.snapshot);
         return;
       }
-      case 'event': {
-        const e = m.event;
-        const s = this.subs.get(e.sessionId);
+      case 'events': {
+        const s = this.subs.get(m.sessionId);
         if (!s) return;
-        if (s.seq !== undefined && e.seq <= s.seq) return; // already delivered
-        if (s.seq !== undefined && e.seq !== s.seq + 1) {
-          // A hole: ask again from what we have rather than show a gap.
-          this.sendSubscribe(s);
-          return;
+        for (const e of m.events) {
+          if (s.seq !== undefined && e.seq <= s.seq) continue; // already delivered
+          if (s.seq !== undefined && e.seq !== s.seq + 1) {
+            // A hole: ask again from what we have rather than show a gap.
+            this.sendSubscribe(s);
+            return;
+          }
+          s.seq = e.seq;
+          s.h.onEvent?.(e);
+          // A handler may have closed or replaced this subscription.
+          if (this.subs.get(m.sessionId) !== s) return;
         }
-        s.seq = e.seq;
-        s.h.onEvent?.(e);
         return;
       }
       case 'synced': {

@@ -89,7 +89,11 @@ export const serverMessage = z.discriminatedUnion('type', [
     heartbeatMs: z.number(),
   }),
   z.object({ type: z.literal('snapshot'), sessionId: z.string(), snapshot: sessionSnapshot }),
-  z.object({ type: z.literal('event'), event: z.custom<StreamEvent>((v) => streamEvent.safeParse(v).success) }),
+  /**
+   * A session's events in seq order: what was appended during one turn of the server's event
+   * loop (or a slice of a catch-up). Batched so a flood costs one message per turn, not per event.
+   */
+  z.object({ type: z.literal('events'), sessionId: z.string(), events: z.array(z.custom<StreamEvent>((v) => streamEvent.safeParse(v).success)).min(1) }),
   /** Catch-up done: every event up to `seq` was sent; live events follow. */
   z.object({ type: z.literal('synced'), sessionId: z.string(), seq: z.number() }),
   /**

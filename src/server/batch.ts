@@ -1,0 +1,113 @@
+/**
+ * A session's events batched per event-loop turn for the `/ws` clients. Why: one socket write
+ * per event per client was most of the server's CPU under a flood (the kernel call, the frame
+ * header, the UTF-8 copy, each ×clients). Here each event is serialized once, each batch's
+ * `events` message is built once and the same bytes go to every subscriber, in one write each.
+ */
+import type { StreamEvent } from './contract/index.js';
+
+export interface EventBatch {
+  readonly sessionId: string;
+  /** Each event's JSON, in seq order. */
+  readonly jsons: readonly string[];
+  /** The size of each of them (ASCII: characters are bytes). */
+  readonly sizes: readonly number[];
+  /** Their sum. */
+  readonly bytes: number;
+  /** The last event is a `session.live` reset (a snapshot follows it). */
+  readonly live: boolean;
+  /** The whole `events` message: built on first use, then the same bytes for every subscriber. */
+  frame(): Buffer;
+}
+
+export type BatchSink = (b: EventBatch) => void;
+
+/**
+ * A batch goes out once it holds this many bytes, not only at the end of the event-loop turn:
+ * an agent's backlog read in one turn would otherwise hold every client back until all of it
+ * was processed (the in-process subscribers see each event at once). 64 KiB is a few hundred
+ * events, still one write for them all.
+ */
+export const BATCH_BYTES = 64 * 1024;
+
+const NON_ASCII = /[\u0080-\uffff]/g;
+
+/**
+ * JSON with every non-ASCII character as a `\uXXXX` escape (the same value once parsed). Why: one
+ * such character makes a whole decoded frame a two-byte string, which every client then decodes
+ * and parses several times slower; the server escapes once for all of them.
+ */
+export function asciiJson(value: unknown): string {
+  const json = JSON.stringify(value);
+  NON_ASCII.lastIndex = 0;
+  return NON_ASCII.test(json) ? json.replace(NON_ASCII, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')) : json;
+}
+
+/** One `events` message out of events already serialized by asciiJson (so latin1 is their UTF-8). */
+export function eventsFrame(sessionId: string, jsons: readonly string[]): Buffer {
+  return Buffer.from(`{"type":"events","sessionId":${asciiJson(sessionId)},"events":[${jsons.join(',')}]}`, 'latin1');
+}
+
+interface Pending {
+  jsons: string[];
+  sizes: number[];
+  bytes: number;
+  live: boolean;
+}
+
+export class EventBatcher {
+  private readonly sinks = new Map<string, Set<BatchSink>>();
+  private readonly pending = new Map<string, Pending>();
+  private scheduled = false;
+
+  /** Whatever is pending goes to the earlier subscribers first: the new one gets only later events. */
+  subscribe(sessionId: string, sink: BatchSink): () => void {
+    this.flush(sessionId);
+    let set = this.sinks.get(sessionId);
+    if (!set) this.sinks.set(sessionId, (set = new Set()));
+    set.add(sink);
+    return () => {
+      set.delete(sink);
+      if (set.size === 0 && this.sinks.get(sessionId) === set) {
+        this.sinks.delete(sessionId);
+        this.pending.delete(sessionId);
+      }
+    };
+  }
+
+  /** Queues an event for its session's next batch (nothing when nobody listens). */
+  add(ev: StreamEvent): void {
+    if (!this.sinks.has(ev.sessionId)) return;
+    let p = this.pending.get(ev.sessionId);
+    if (!p) this.pending.set(ev.sessionId, (p = { jsons: [], sizes: [], bytes: 0, live: false }));
+    const json = asciiJson(ev);
+    const size = json.length;
+    p.jsons.push(json);
+    p.sizes.push(size);
+    p.bytes += size;
+    p.live = ev.type === 'session.live';
+    if (p.bytes >= BATCH_BYTES) return this.flush(ev.sessionId);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flushAll());
+    }
+  }
+
+  /** Delivers a session's pending batch now. */
+  flush(sessionId: string): void {
+    const p = this.pending.get(sessionId);
+    if (!p) return;
+    this.pending.delete(sessionId);
+    const set = this.sinks.get(sessionId);
+    if (!set) return;
+    let frame: Buffer | undefined;
+    const batch: EventBatch = { sessionId, ...p, frame: () => (frame ??= eventsFrame(sessionId, p.jsons)) };
+    // A copy: a sink may unsubscribe itself.
+    for (const sink of [...set]) sink(batch);
+  }
+
+  private flushAll(): void {
+    this.scheduled = false;
+    for (const id of [...this.pending.keys()]) this.flush(id);
+  }
+}

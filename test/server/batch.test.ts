@@ -1,0 +1,77 @@
+import { describe, it, expect } from 'vitest';
+import { BATCH_BYTES, EventBatcher, asciiJson, eventsFrame, type EventBatch } from '../../src/server/batch.js';
+import { serverMessage, type StreamEvent } from '../../src/server/contract/index.js';
+
+const ev = (seq: number, text = 'x'): StreamEvent => ({ sessionId: 's', seq, at: 1, type: 'entry.appended', index: 0, text }) as StreamEvent;
+const turn = () => new Promise<void>((r) => setImmediate(r));
+const seqs = (b: EventBatch) => b.jsons.map((j) => (JSON.parse(j) as StreamEvent).seq);
+
+describe('EventBatcher', () => {
+  it("one event-loop turn's events reach every subscriber as one batch, serialized once", async () => {
+    const q = new EventBatcher();
+    const a: EventBatch[] = [];
+    const b: EventBatch[] = [];
+    q.subscribe('s', (x) => a.push(x));
+    q.subscribe('s', (x) => b.push(x));
+    for (let i = 1; i <= 100; i++) q.add(ev(i));
+    expect(a).toHaveLength(0);
+    await turn();
+    expect(a).toHaveLength(1);
+    expect(seqs(a[0]!)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    // The same batch, the same bytes: built once for both.
+    expect(b[0]).toBe(a[0]);
+    expect(a[0]!.frame()).toBe(b[0]!.frame());
+    const m = serverMessage.parse(JSON.parse(a[0]!.frame().toString()));
+    expect(m.type === 'events' && m.events.map((e) => e.seq)).toEqual(seqs(a[0]!));
+    expect(a[0]!.bytes).toBe(a[0]!.jsons.reduce((n, j) => n + Buffer.byteLength(j), 0));
+  });
+
+  it('a subscriber that joins mid-turn gets only later events; what was pending goes to the earlier ones first', async () => {
+    const q = new EventBatcher();
+    const early: number[] = [];
+    const late: number[] = [];
+    q.subscribe('s', (x) => early.push(...seqs(x)));
+    q.add(ev(1));
+    q.add(ev(2));
+    q.subscribe('s', (x) => late.push(...seqs(x)));
+    expect(early).toEqual([1, 2]);
+    q.add(ev(3));
+    await turn();
+    expect(early).toEqual([1, 2, 3]);
+    expect(late).toEqual([3]);
+  });
+
+  it('a batch goes at once when it reaches BATCH_BYTES (a backlog read in one turn does not hold clients back)', () => {
+    const q = new EventBatcher();
+    const got: EventBatch[] = [];
+    q.subscribe('s', (x) => got.push(x));
+    const big = 'y'.repeat(BATCH_BYTES / 4);
+    for (let i = 1; i <= 4; i++) q.add(ev(i, big));
+    expect(got).toHaveLength(1);
+    expect(seqs(got[0]!)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('nothing is kept for a session nobody listens to, nor after the last one left', async () => {
+    const q = new EventBatcher();
+    const got: number[] = [];
+    q.add(ev(1));
+    const off = q.subscribe('s', (x) => got.push(...seqs(x)));
+    q.add(ev(2));
+    off();
+    q.add(ev(3));
+    await turn();
+    expect(got).toEqual([]);
+  });
+});
+
+describe('asciiJson', () => {
+  it('escapes every non-ASCII character, so the frame is ASCII and parses to the same value', () => {
+    const v = { text: 'fix bug — ok ✓ 😀 é', lone: '\ud800' };
+    const j = asciiJson(v);
+    expect(/^[\x20-\x7e]*$/.test(j)).toBe(true);
+    expect(JSON.parse(j)).toEqual(v);
+    expect(asciiJson({ a: 'plain' })).toBe(JSON.stringify({ a: 'plain' }));
+    // latin1 of ASCII is its UTF-8.
+    expect(eventsFrame('s', [j]).toString('utf8')).toBe(`{"type":"events","sessionId":"s","events":[${j}]}`);
+  });
+});
