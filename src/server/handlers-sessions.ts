@@ -63,6 +63,32 @@ export class SessionOps {
     return p;
   }
 
+  /**
+   * A session only the agent lists (`agent=true`, `stored: false`): the agent gives it back
+   * (session/load, its history replayed) and Talaria stores it from then on, under the workspace
+   * whose list showed it. The agent's session id is the id the list gave.
+   */
+  async adopt(id: string, o: { workspace?: string; provider?: string; profile?: string }): Promise<LiveSession> {
+    const w = o.workspace ? this.harness.store.workspaces.get(o.workspace) : undefined;
+    if (!w) {
+      if (o.workspace) throw new HttpError('not_found', `no workspace ${o.workspace}`);
+      throw new HttpError('not_found', `no session ${id}`, 'A session only the agent lists opens with its workspace: POST /api/sessions/:id/open {"workspace": "<id>"}.');
+    }
+    const provider = o.provider ?? w.defaultProvider;
+    const profile = o.profile ?? (o.provider ? undefined : w.profile);
+    if (!provider) throw new HttpError('invalid_argument', `workspace ${w.id} has no agent bound`, 'Name one: {"provider": "…"}, or bind one: PUT /api/workspaces/:id/provider.');
+    let p = this.opening.get(id);
+    if (!p) {
+      p = (async () => {
+        const hs = await this.harness.workspaces.open(w.path).openSession(id, { provider, ...(profile ? { profile } : {}) });
+        return this.hub.attach(hs);
+      })();
+      this.opening.set(id, p);
+      p.finally(() => this.opening.delete(id)).catch(() => undefined);
+    }
+    return p;
+  }
+
   attach(hs: HarnessSession): LiveSession {
     return this.hub.attach(hs);
   }
@@ -92,6 +118,7 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
               id: s.id,
               provider: s.provider,
               cwd: s.cwd,
+              workspaceId: w.id,
               archived: false,
               stored: false,
               atAgent: true,
@@ -127,8 +154,9 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
     snapshot: ({ params }) => snap(params.id!),
 
     async openSession({ params, body }) {
-      const b = body as { provider?: string; profile?: string };
-      const ls = await ops.live(params.id!, b);
+      const { workspace, ...b } = body as { provider?: string; profile?: string; workspace?: string };
+      const stored = harness.sessions.find(params.id!);
+      const ls = stored ? await ops.live(stored.id, b) : await ops.adopt(params.id!, { ...b, ...(workspace ? { workspace } : {}) });
       return snap(ls.hs.id);
     },
 

@@ -159,7 +159,15 @@ export const ROUTES = {
     path: '/api/sessions/:id/open',
     role: 'controller',
     params: id,
-    body: z.object({ provider: z.string().optional(), profile: z.string().optional() }),
+    body: z.object({
+      provider: z.string().optional(),
+      profile: z.string().optional(),
+      /**
+       * For a session only the agent lists (`stored: false` in `?agent=true`): the workspace whose
+       * list showed it (its `workspaceId`). The agent loads it and Talaria stores it from then on.
+       */
+      workspace: z.string().optional(),
+    }),
     response: z.object({ snapshot: sessionSnapshot }),
   },
   prompt: {
