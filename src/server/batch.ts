@@ -23,12 +23,13 @@ export interface EventBatch {
 export type BatchSink = (b: EventBatch) => void;
 
 /**
- * A batch goes out once it holds this many bytes, not only at the end of the event-loop turn:
- * an agent's backlog read in one turn would otherwise hold every client back until all of it
- * was processed (the in-process subscribers see each event at once). 64 KiB is a few hundred
- * events, still one write for them all.
+ * A batch goes out once it holds this many bytes or its first event waited this long, not only
+ * at the end of the event-loop turn: an agent's backlog read in one turn would otherwise hold
+ * every client back until all of it was processed (the in-process subscribers see each event at
+ * once). Still one write for tens to hundreds of events.
  */
 export const BATCH_BYTES = 64 * 1024;
+export const BATCH_MS = 1;
 
 const NON_ASCII = /[\u0080-\uffff]/g;
 
@@ -49,6 +50,8 @@ export function eventsFrame(sessionId: string, jsons: readonly string[]): Buffer
 }
 
 interface Pending {
+  /** performance.now() at its first event. */
+  since: number;
   jsons: string[];
   sizes: number[];
   bytes: number;
@@ -59,6 +62,9 @@ export class EventBatcher {
   private readonly sinks = new Map<string, Set<BatchSink>>();
   private readonly pending = new Map<string, Pending>();
   private scheduled = false;
+
+  /** `now`: a millisecond clock (tests pass their own). */
+  constructor(private readonly now: () => number = () => performance.now()) {}
 
   /** Whatever is pending goes to the earlier subscribers first: the new one gets only later events. */
   subscribe(sessionId: string, sink: BatchSink): () => void {
@@ -79,14 +85,14 @@ export class EventBatcher {
   add(ev: StreamEvent): void {
     if (!this.sinks.has(ev.sessionId)) return;
     let p = this.pending.get(ev.sessionId);
-    if (!p) this.pending.set(ev.sessionId, (p = { jsons: [], sizes: [], bytes: 0, live: false }));
+    if (!p) this.pending.set(ev.sessionId, (p = { since: this.now(), jsons: [], sizes: [], bytes: 0, live: false }));
     const json = asciiJson(ev);
     const size = json.length;
     p.jsons.push(json);
     p.sizes.push(size);
     p.bytes += size;
     p.live = ev.type === 'session.live';
-    if (p.bytes >= BATCH_BYTES) return this.flush(ev.sessionId);
+    if (p.bytes >= BATCH_BYTES || this.now() - p.since >= BATCH_MS) return this.flush(ev.sessionId);
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(() => this.flushAll());
@@ -101,7 +107,7 @@ export class EventBatcher {
     const set = this.sinks.get(sessionId);
     if (!set) return;
     let frame: Buffer | undefined;
-    const batch: EventBatch = { sessionId, ...p, frame: () => (frame ??= eventsFrame(sessionId, p.jsons)) };
+    const batch: EventBatch = { sessionId, jsons: p.jsons, sizes: p.sizes, bytes: p.bytes, live: p.live, frame: () => (frame ??= eventsFrame(sessionId, p.jsons)) };
     // A copy: a sink may unsubscribe itself.
     for (const sink of [...set]) sink(batch);
   }

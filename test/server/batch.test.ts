@@ -1,14 +1,20 @@
 import { describe, it, expect } from 'vitest';
-import { BATCH_BYTES, EventBatcher, asciiJson, eventsFrame, type EventBatch } from '../../src/server/batch.js';
+import { BATCH_BYTES, BATCH_MS, EventBatcher, asciiJson, eventsFrame, type EventBatch } from '../../src/server/batch.js';
 import { serverMessage, type StreamEvent } from '../../src/server/contract/index.js';
 
 const ev = (seq: number, text = 'x'): StreamEvent => ({ sessionId: 's', seq, at: 1, type: 'entry.appended', index: 0, text }) as StreamEvent;
 const turn = () => new Promise<void>((r) => setImmediate(r));
 const seqs = (b: EventBatch) => b.jsons.map((j) => (JSON.parse(j) as StreamEvent).seq);
 
+/** A batcher on a clock that only moves when the test says so. */
+function batcher(): { q: EventBatcher; clock: { t: number } } {
+  const clock = { t: 0 };
+  return { q: new EventBatcher(() => clock.t), clock };
+}
+
 describe('EventBatcher', () => {
   it("one event-loop turn's events reach every subscriber as one batch, serialized once", async () => {
-    const q = new EventBatcher();
+    const { q } = batcher();
     const a: EventBatch[] = [];
     const b: EventBatch[] = [];
     q.subscribe('s', (x) => a.push(x));
@@ -27,7 +33,7 @@ describe('EventBatcher', () => {
   });
 
   it('a subscriber that joins mid-turn gets only later events; what was pending goes to the earlier ones first', async () => {
-    const q = new EventBatcher();
+    const { q } = batcher();
     const early: number[] = [];
     const late: number[] = [];
     q.subscribe('s', (x) => early.push(...seqs(x)));
@@ -42,7 +48,7 @@ describe('EventBatcher', () => {
   });
 
   it('a batch goes at once when it reaches BATCH_BYTES (a backlog read in one turn does not hold clients back)', () => {
-    const q = new EventBatcher();
+    const { q } = batcher();
     const got: EventBatch[] = [];
     q.subscribe('s', (x) => got.push(x));
     const big = 'y'.repeat(BATCH_BYTES / 4);
@@ -51,8 +57,21 @@ describe('EventBatcher', () => {
     expect(seqs(got[0]!)).toEqual([1, 2, 3, 4]);
   });
 
+  it('a batch goes at once when its first event waited BATCH_MS (a long turn does not hold clients back)', () => {
+    const { q, clock } = batcher();
+    const got: EventBatch[] = [];
+    q.subscribe('s', (x) => got.push(x));
+    q.add(ev(1));
+    clock.t += BATCH_MS / 2;
+    q.add(ev(2));
+    expect(got).toHaveLength(0);
+    clock.t += BATCH_MS / 2;
+    q.add(ev(3));
+    expect(got.map(seqs)).toEqual([[1, 2, 3]]);
+  });
+
   it('nothing is kept for a session nobody listens to, nor after the last one left', async () => {
-    const q = new EventBatcher();
+    const { q } = batcher();
     const got: number[] = [];
     q.add(ev(1));
     const off = q.subscribe('s', (x) => got.push(...seqs(x)));
