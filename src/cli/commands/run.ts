@@ -14,7 +14,12 @@ import { failureJson, runJson } from '../result.js';
 import type { OpenedAgent } from '../runtime.js';
 import { AGENT_OPTIONS, agentArgs, readPrompt, setupFailure, type CliContext, openBase } from './common.js';
 import { HumanRunOutput } from './run-human.js';
-import { formatAgentFailure, type FailureDetails } from '../failure.js';
+import { runOnServer } from './run-server.js';
+import { findServer } from '../server-discovery.js';
+import { talariaHome } from '../../providers/config.js';
+import { currentEnv } from '../../providers/locate.js';
+import { homedir } from 'node:os';
+import { noteOutcome } from './run-outcome.js';
 
 const OPTIONS = {
   ...AGENT_OPTIONS,
@@ -22,6 +27,8 @@ const OPTIONS = {
   json: { type: 'boolean' },
   ndjson: { type: 'boolean' },
   approve: { type: 'string' },
+  // Work locally even when a `talaria serve` runs on this home (also TALARIA_NO_SERVER=1).
+  'no-server': { type: 'boolean' },
   // Hidden: every frame of the run, in the fixture format (tests compare it with `replay`).
   'wire-log': { type: 'string' },
 } as const;
@@ -84,8 +91,29 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
     else early.push(JSON.parse(JSON.stringify(e)) as SessionEvent); // a snapshot: entries mutate
   };
 
-  let wireFd: number | undefined;
+  // A running `talaria serve` on this home answers from its warm agent (issue 16). Flags the
+  // server cannot honour (--ndjson, --wire-log, a command or URL agent, --approve none, a
+  // policy for an existing session) keep the run local, as does any failure before the turn.
+  const interactive = approve !== 'none' && !promptFromStdin && io.stdin.isTTY === true && io.stderr.isTTY === true;
   const wireLog = str(p, 'wire-log');
+  const viaServer =
+    !flag(p, 'no-server') &&
+    io.env.TALARIA_NO_SERVER !== '1' &&
+    !ndjson &&
+    wireLog === undefined &&
+    a.choice.agentCmd === undefined &&
+    a.choice.agentUrl === undefined &&
+    approve !== 'none' &&
+    (sessionArg === undefined || approve === 'ask');
+  if (viaServer) {
+    const found = await findServer(talariaHome(currentEnv({ env: io.env, homeDir: io.env.HOME || homedir() })));
+    if ('server' in found) {
+      const code = await runOnServer(found.server, { prompt, approve, json, a, sessionArg, interactive, errStyle }, ctx);
+      if (code !== 'fallback') return code;
+    } else if (a.verbose) note(`talaria run: ${found.skipped}; running locally`);
+  }
+
+  let wireFd: number | undefined;
   if (wireLog !== undefined) {
     try {
       wireFd = openSync(wireLog, 'w');
@@ -188,7 +216,6 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
     started = true;
     for (const e of early.splice(0)) emit(e);
   }
-  const interactive = approve !== 'none' && !promptFromStdin && io.stdin.isTTY === true && io.stderr.isTTY === true;
   const offAsks = answerAsksForRun(session, io, { interactive, note: (t) => note(errStyle.yellow(t)), onInterrupt: interrupt });
 
   // ---- the turn ----
@@ -225,17 +252,7 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
     human.finish();
     if (protocolErrors > SHOWN_PROTOCOL_ERRORS && !a.verbose) note(errStyle.yellow(`warning: ${protocolErrors} lines from the agent were not ACP (ignored)`));
   }
-  if (r.error) note(errStyle.red(`talaria run: ${describeFailure(r)}`));
-  else if (r.stopReason === 'cancelled') note(errStyle.yellow('talaria run: cancelled'));
-  else if (r.stopReason === 'refusal') note(errStyle.yellow('talaria run: the agent refused'));
-  else if (r.stopReason === 'permission_denied') note(errStyle.yellow('talaria run: the agent stopped because a permission was denied'));
-  else if (code === EXIT.LIMIT) note(errStyle.yellow(`talaria run: the agent stopped at a limit (${r.stopReason})`));
+  noteOutcome(r, code, note, errStyle);
   const crashed = r.error?.code === 'agent_crashed' || r.error?.code === 'connection_closed';
   return finish(code, crashed);
-}
-
-/** The error plus, for a dead agent, how it died and its last stderr lines. */
-function describeFailure(r: TurnResult): string {
-  const e = r.error!;
-  return formatAgentFailure(`${e.code}: ${e.message}`, (e.data ?? {}) as FailureDetails);
 }
