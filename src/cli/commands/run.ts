@@ -14,7 +14,6 @@ import { failureJson, runJson } from '../result.js';
 import type { OpenedAgent } from '../runtime.js';
 import { AGENT_OPTIONS, agentArgs, readPrompt, setupFailure, type CliContext, openBase } from './common.js';
 import { HumanRunOutput } from './run-human.js';
-import { runOnServer } from './run-server.js';
 import { findServer } from '../server-discovery.js';
 import { talariaHome } from '../../providers/config.js';
 import { currentEnv } from '../../providers/locate.js';
@@ -108,6 +107,8 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
   if (viaServer) {
     const found = await findServer(talariaHome(currentEnv({ env: io.env, homeDir: io.env.HOME || homedir() })));
     if ('server' in found) {
+      // Loaded only when used: the HTTP/ws client and its schemas stay off a local run's start-up.
+      const { runOnServer } = await import('./run-server.js');
       const code = await runOnServer(found.server, { prompt, approve, json, a, sessionArg, interactive, errStyle }, ctx);
       if (code !== 'fallback') return code;
     } else if (a.verbose) note(`talaria run: ${found.skipped}; running locally`);
