@@ -37,7 +37,11 @@ const MODE: Partial<Record<ApproveMode, string>> = { edits: 'accept-edits', all:
 
 type Ended = Extract<StreamEvent, { type: 'turn.ended' }>;
 
-export async function runOnServer(found: ServerDiscovery, o: ServerRunOptions, ctx: CliContext): Promise<number | 'fallback'> {
+export async function runOnServer(
+  found: ServerDiscovery,
+  o: ServerRunOptions,
+  ctx: Pick<CliContext, 'io' | 'version' | 'onInterrupt' | 'onTerminate'>,
+): Promise<number | 'fallback'> {
   const { io } = ctx;
   const { a, errStyle } = o;
   const note = (text: string) => void io.stderr.write(`${text}\n`);

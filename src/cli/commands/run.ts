@@ -12,7 +12,8 @@ import { NdjsonWriter } from '../ndjson.js';
 import { createStyle } from '../render/style.js';
 import { failureJson, runJson } from '../result.js';
 import type { OpenedAgent } from '../runtime.js';
-import { AGENT_OPTIONS, agentArgs, readPrompt, setupFailure, type CliContext, openBase } from './common.js';
+import { RUN_OPTIONS, serverEligible } from './run-options.js';
+import { agentArgs, readPrompt, setupFailure, type CliContext, openBase } from './common.js';
 import { HumanRunOutput } from './run-human.js';
 import { findServer } from '../server-discovery.js';
 import { talariaHome } from '../../providers/config.js';
@@ -20,17 +21,7 @@ import { currentEnv } from '../../providers/locate.js';
 import { homedir } from 'node:os';
 import { noteOutcome } from './run-outcome.js';
 
-const OPTIONS = {
-  ...AGENT_OPTIONS,
-  session: { type: 'string' },
-  json: { type: 'boolean' },
-  ndjson: { type: 'boolean' },
-  approve: { type: 'string' },
-  // Work locally even when a `talaria serve` runs on this home (also TALARIA_NO_SERVER=1).
-  'no-server': { type: 'boolean' },
-  // Hidden: every frame of the run, in the fixture format (tests compare it with `replay`).
-  'wire-log': { type: 'string' },
-} as const;
+const OPTIONS = RUN_OPTIONS;
 
 /** How long an agent gets to answer the cancel after SIGTERM/SIGHUP before it is stopped. */
 const TERM_GRACE_MS = 5_000;
@@ -90,21 +81,12 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
     else early.push(JSON.parse(JSON.stringify(e)) as SessionEvent); // a snapshot: entries mutate
   };
 
-  // A running `talaria serve` on this home answers from its warm agent (issue 16). Flags the
-  // server cannot honour (--ndjson, --wire-log, a command or URL agent, --approve none, a
-  // policy for an existing session) keep the run local, as does any failure before the turn.
+  // A running `talaria serve` on this home answers from its warm agent (issue 16); main.ts tries
+  // that first (run-fast.ts); this covers the rest (a prompt on stdin) and, with --verbose, says why a
+  // server was not used. Flags the server cannot honour
+  // (run-options.ts) keep the run local, as does any failure before the turn.
   const interactive = approve !== 'none' && !promptFromStdin && io.stdin.isTTY === true && io.stderr.isTTY === true;
-  const wireLog = str(p, 'wire-log');
-  const viaServer =
-    !flag(p, 'no-server') &&
-    io.env.TALARIA_NO_SERVER !== '1' &&
-    !ndjson &&
-    wireLog === undefined &&
-    a.choice.agentCmd === undefined &&
-    a.choice.agentUrl === undefined &&
-    approve !== 'none' &&
-    (sessionArg === undefined || approve === 'ask');
-  if (viaServer) {
+  if (serverEligible(p, io.env, approve)) {
     const found = await findServer(talariaHome(currentEnv({ env: io.env, homeDir: io.env.HOME || homedir() })));
     if ('server' in found) {
       // Loaded only when used: the HTTP/ws client and its schemas stay off a local run's start-up.
@@ -115,6 +97,7 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
   }
 
   let wireFd: number | undefined;
+  const wireLog = str(p, 'wire-log');
   if (wireLog !== undefined) {
     try {
       wireFd = openSync(wireLog, 'w');
