@@ -20,6 +20,7 @@ import { runPairedStartup } from './talaria-startup.js';
 import { recorderTime } from './recorder-time.js';
 import { runTalariaStoreFlood } from './talaria-store.js';
 import { runWarmNewSession } from './talaria-warm.js';
+import { runRunOnWarmServer } from './talaria-run-warm.js';
 import type { BenchCase, Measurement } from './types.js';
 
 const SDK_TP = { case: 'sdk', key: 'framesPerSec' } as const;
@@ -127,6 +128,19 @@ export const talariaCases: BenchCase[] = [
       { key: 'coldNewMs', unit: 'ms', label: 'new session → first token (warm: false)', baseline: { case: 'talaria.warm', key: 'coldOpenMs', label: 'open session prompt' } },
     ],
     run: (o) => runWarmNewSession(o.quick ? 2 : 5),
+  },
+  {
+    name: 'talaria.run.warm',
+    role: 'candidate',
+    once: true,
+    description:
+      '`talaria run --agent hermes PROMPT` (built, spawn → exit) with `talaria serve` running vs the same prompt from the library (warm pool; Hermes emulator as slow as real Hermes)',
+    metrics: [
+      { key: 'cliMs', unit: 'ms', label: 'talaria run on a warm server', baseline: { case: 'talaria.run.warm', key: 'libMs', label: 'library prompt (new session → turn end)' } },
+      { key: 'ratio', unit: '×', label: 'talaria run on a warm server / library prompt (per pair)', target: { kind: 'at-most', max: 1.2 } },
+      { key: 'localMs', unit: 'ms', label: 'talaria run --no-server (one run, cold agent)' },
+    ],
+    run: (o) => runRunOnWarmServer(o.quick ? 2 : 5, o.root),
   },
   {
     name: 'talaria.history.load',

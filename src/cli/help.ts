@@ -56,6 +56,8 @@ Options:
                           edits  allow file edits inside the workspace, ask for the rest
                           all    allow everything (sensitive paths and dangerous commands still ask)
                           none   reject every permission request
+  --no-server           run here even when \`talaria serve\` runs on this Talaria home (env TALARIA_NO_SERVER=1);
+                        otherwise that server's warm agent answers and the session shows in its web UI
 ${AGENT_OPTIONS}
 
 Without --json/--ndjson the agent's text streams to stdout; tool calls and errors go to stderr.

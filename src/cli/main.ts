@@ -21,9 +21,22 @@ if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h' || argv[0] ==
   process.stdout.write(`${MAIN_HELP}\n`);
   exitAfterFlush(EXIT.OK);
 } else {
-  const { main } = await import('./cli.js');
-  main(argv).then(exitAfterFlush, (err: unknown) => {
-    process.stderr.write(`talaria: internal error: ${String(err)}\n`);
-    exitAfterFlush(EXIT.INTERNAL);
-  });
+  // `talaria run` with a `talaria serve` on this home: through the server, before the agent stack loads (issue 16).
+  // A failure once the server took the prompt is not retried locally (the prompt would run twice).
+  const warm =
+    argv[0] === 'run'
+      ? await (
+          await import('./commands/run-fast.js')
+        )
+          .runFast(argv.slice(1))
+          .catch((err: unknown) => (process.stderr.write(`talaria: internal error: ${String(err)}\n`), EXIT.INTERNAL))
+      : undefined;
+  if (warm !== undefined) exitAfterFlush(warm);
+  else {
+    const { main } = await import('./cli.js');
+    main(argv).then(exitAfterFlush, (err: unknown) => {
+      process.stderr.write(`talaria: internal error: ${String(err)}\n`);
+      exitAfterFlush(EXIT.INTERNAL);
+    });
+  }
 }

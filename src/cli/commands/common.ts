@@ -21,15 +21,7 @@ export interface CliContext {
   onTerminate(fn: (signal: NodeJS.Signals) => void): () => void;
 }
 
-export const AGENT_OPTIONS: OptionSpec = {
-  agent: { type: 'string' },
-  'agent-cmd': { type: 'string' },
-  'agent-url': { type: 'string' },
-  profile: { type: 'string' },
-  cwd: { type: 'string' },
-  'setup-timeout': { type: 'string' },
-  verbose: { type: 'boolean' },
-};
+export { AGENT_OPTIONS } from '../agent-options.js';
 
 export interface AgentArgs {
   choice: AgentChoice;

@@ -12,19 +12,16 @@ import { NdjsonWriter } from '../ndjson.js';
 import { createStyle } from '../render/style.js';
 import { failureJson, runJson } from '../result.js';
 import type { OpenedAgent } from '../runtime.js';
-import { AGENT_OPTIONS, agentArgs, readPrompt, setupFailure, type CliContext, openBase } from './common.js';
+import { RUN_OPTIONS, serverEligible } from './run-options.js';
+import { agentArgs, readPrompt, setupFailure, type CliContext, openBase } from './common.js';
 import { HumanRunOutput } from './run-human.js';
-import { formatAgentFailure, type FailureDetails } from '../failure.js';
+import { findServer } from '../server-discovery.js';
+import { talariaHome } from '../../providers/config.js';
+import { currentEnv } from '../../providers/locate.js';
+import { homedir } from 'node:os';
+import { noteOutcome } from './run-outcome.js';
 
-const OPTIONS = {
-  ...AGENT_OPTIONS,
-  session: { type: 'string' },
-  json: { type: 'boolean' },
-  ndjson: { type: 'boolean' },
-  approve: { type: 'string' },
-  // Hidden: every frame of the run, in the fixture format (tests compare it with `replay`).
-  'wire-log': { type: 'string' },
-} as const;
+const OPTIONS = RUN_OPTIONS;
 
 /** How long an agent gets to answer the cancel after SIGTERM/SIGHUP before it is stopped. */
 const TERM_GRACE_MS = 5_000;
@@ -83,6 +80,21 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
     if (started) emit(e);
     else early.push(JSON.parse(JSON.stringify(e)) as SessionEvent); // a snapshot: entries mutate
   };
+
+  // A running `talaria serve` on this home answers from its warm agent (issue 16); main.ts tries
+  // that first (run-fast.ts); this covers the rest (a prompt on stdin) and, with --verbose, says why a
+  // server was not used. Flags the server cannot honour
+  // (run-options.ts) keep the run local, as does any failure before the turn.
+  const interactive = approve !== 'none' && !promptFromStdin && io.stdin.isTTY === true && io.stderr.isTTY === true;
+  if (serverEligible(p, io.env, approve)) {
+    const found = await findServer(talariaHome(currentEnv({ env: io.env, homeDir: io.env.HOME || homedir() })));
+    if ('server' in found) {
+      // Loaded only when used: the HTTP/ws client and its schemas stay off a local run's start-up.
+      const { runOnServer } = await import('./run-server.js');
+      const code = await runOnServer(found.server, { prompt, approve, json, a, sessionArg, interactive, errStyle }, ctx);
+      if (code !== 'fallback') return code;
+    } else if (a.verbose) note(`talaria run: ${found.skipped}; running locally`);
+  }
 
   let wireFd: number | undefined;
   const wireLog = str(p, 'wire-log');
@@ -188,7 +200,6 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
     started = true;
     for (const e of early.splice(0)) emit(e);
   }
-  const interactive = approve !== 'none' && !promptFromStdin && io.stdin.isTTY === true && io.stderr.isTTY === true;
   const offAsks = answerAsksForRun(session, io, { interactive, note: (t) => note(errStyle.yellow(t)), onInterrupt: interrupt });
 
   // ---- the turn ----
@@ -225,17 +236,7 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
     human.finish();
     if (protocolErrors > SHOWN_PROTOCOL_ERRORS && !a.verbose) note(errStyle.yellow(`warning: ${protocolErrors} lines from the agent were not ACP (ignored)`));
   }
-  if (r.error) note(errStyle.red(`talaria run: ${describeFailure(r)}`));
-  else if (r.stopReason === 'cancelled') note(errStyle.yellow('talaria run: cancelled'));
-  else if (r.stopReason === 'refusal') note(errStyle.yellow('talaria run: the agent refused'));
-  else if (r.stopReason === 'permission_denied') note(errStyle.yellow('talaria run: the agent stopped because a permission was denied'));
-  else if (code === EXIT.LIMIT) note(errStyle.yellow(`talaria run: the agent stopped at a limit (${r.stopReason})`));
+  noteOutcome(r, code, note, errStyle);
   const crashed = r.error?.code === 'agent_crashed' || r.error?.code === 'connection_closed';
   return finish(code, crashed);
-}
-
-/** The error plus, for a dead agent, how it died and its last stderr lines. */
-function describeFailure(r: TurnResult): string {
-  const e = r.error!;
-  return formatAgentFailure(`${e.code}: ${e.message}`, (e.data ?? {}) as FailureDetails);
 }

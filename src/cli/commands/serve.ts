@@ -13,6 +13,7 @@ import type { CliContext } from './common.js';
 import { talariaHome } from '../../providers/config.js';
 import { currentEnv } from '../../providers/locate.js';
 import { homedir } from 'node:os';
+import { removeDiscovery, writeDiscovery } from '../server-discovery.js';
 
 export const SERVE_HELP = `Usage: talaria serve [--port N] [--host ADDR] [--open] [--tls-cert FILE --tls-key FILE] [--insecure]
        talaria serve tokens list | add [--observer] [--label TEXT] | revoke ID
@@ -162,8 +163,11 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
     .then((pick) => io.stdout.write(`  agent: ${pick.provider}${pick.from === 'fallback' ? ' (no agent is ready: the offline demo agent; `talaria doctor` says why)' : ''}\n`))
     .catch(() => undefined);
   if (flag(p, 'open')) openBrowser(server.url, io.env);
+  // `talaria run` on this home uses this server (issue 16): a token of its own, in memory only, so it dies with the server.
+  writeDiscovery(harness.home, { url: server.origin, pid: process.pid, token: server.tokens.addEphemeral('controller', 'talaria run').token, version: ctx.version });
 
   const sig = await stopped;
+  removeDiscovery(harness.home);
   io.stderr.write(`talaria serve: ${sig}: stopping (running turns get ${graceMs / 1000} s)\n`);
   await server.close();
   for (const off of offs) off();

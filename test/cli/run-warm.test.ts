@@ -1,0 +1,147 @@
+import { describe, it, expect, vi, afterAll } from 'vitest';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { connectServer, type ServerClient, type WebSocketCtor } from '../../src/server/client/index.js';
+import { discoveryFile, readDiscovery, type ServerDiscovery } from '../../src/cli/server-discovery.js';
+import { EXIT } from '../../src/cli/exit-codes.js';
+import { demoEnv, runCli, startCli, tempDir, type CliRun } from './helpers.js';
+
+// A real `talaria serve` (child) and several real CLI runs (children) per test, one test at a time: the machine may be busy.
+vi.setConfig({ testTimeout: Number(process.env.TALARIA_TEST_TIMEOUT ?? 240_000) });
+
+/** `talaria run` on a warm server (issue 16): the run goes through a running `talaria serve` on the same home. */
+
+const servers: CliRun[] = [];
+afterAll(async () => {
+  for (const s of servers.splice(0)) {
+    s.child.kill('SIGINT');
+    await s.done;
+  }
+});
+
+/** Waits for a condition on the file system the server writes (checked every 20 ms, bounded by the test timeout). */
+async function until(pred: () => boolean): Promise<void> {
+  while (!pred()) await new Promise((r) => setTimeout(r, 20));
+}
+
+interface Warm {
+  cwd: string;
+  env: Record<string, string>;
+  serve: CliRun;
+  found: ServerDiscovery;
+  client: ServerClient;
+}
+
+async function warmServer(extra: Record<string, string> = {}): Promise<Warm> {
+  const cwd = tempDir('warm');
+  writeFileSync(join(cwd, 'notes.txt'), 'hello notes\n');
+  const env = demoEnv(tempDir('warm-home'));
+  const serve = startCli(['serve', '--grace', '0'], { cwd, env: { ...env, ...extra } });
+  servers.push(serve);
+  const file = discoveryFile(env.TALARIA_HOME!);
+  await Promise.race([until(() => readDiscovery(env.TALARIA_HOME!) !== undefined), serve.done.then(() => Promise.reject(new Error(`serve exited: ${serve.stderr()}`)))]);
+  const found = readDiscovery(env.TALARIA_HOME!)!;
+  expect(statSync(file).mode & 0o777).toBe(0o600);
+  const client = connectServer(found.url, found.token, { WebSocket: WebSocket as unknown as WebSocketCtor });
+  return { cwd, env, serve, found, client };
+}
+
+async function liveOnServer(client: ServerClient, sessionId: string): Promise<boolean | undefined> {
+  const { sessions } = await client.api.listSessions({});
+  return sessions.find((s) => s.id === sessionId)?.live;
+}
+
+describe('talaria run on a warm server', () => {
+  it('runs through the server: same stdout, stderr and exit code as local; the session is a live server session', async () => {
+    const w = await warmServer();
+    const remote = await runCli(['run', 'hello', 'there'], { cwd: w.cwd, env: w.env });
+    const local = await runCli(['run', '--no-server', 'hello', 'there'], { cwd: w.cwd, env: w.env });
+    expect(remote.code).toBe(EXIT.OK);
+    expect(remote.stdout).toContain('You said: "hello there"');
+    expect(remote.stdout).toBe(local.stdout);
+    expect(remote.stderr).toBe(local.stderr);
+    expect(remote.code).toBe(local.code);
+    // --json: the same result shape, and the session is open in the server (the web UI lists it).
+    const j = await runCli(['run', '--json', 'read notes.txt'], { cwd: w.cwd, env: w.env });
+    expect(j.code).toBe(EXIT.OK);
+    const res = JSON.parse(j.stdout) as { sessionId: string; text: string; toolCalls: unknown[]; stopReason: string };
+    expect(res).toMatchObject({ v: 1, stopReason: 'end_turn', exitCode: 0 });
+    expect(res.text).toContain('I read notes.txt');
+    expect(res.toolCalls).toEqual([expect.objectContaining({ title: 'Read notes.txt', kind: 'read', status: 'completed' })]);
+    expect(await liveOnServer(w.client, res.sessionId)).toBe(true);
+    // --session continues it through the server.
+    const again = await runCli(['run', '--json', '--session', res.sessionId, 'second prompt'], { cwd: w.cwd, env: w.env });
+    expect(again.code).toBe(EXIT.OK);
+    expect(JSON.parse(again.stdout)).toMatchObject({ sessionId: res.sessionId, text: expect.stringContaining('second prompt') });
+    // The token is never printed.
+    for (const out of [remote.stdout, remote.stderr, j.stdout, j.stderr, w.serve.stdout(), w.serve.stderr()]) expect(out).not.toContain(w.found.token);
+  });
+
+  it('--no-server and TALARIA_NO_SERVER=1 keep the run local', async () => {
+    const w = await warmServer();
+    const flagged = await runCli(['run', '--json', '--no-server', 'hello'], { cwd: w.cwd, env: w.env });
+    const envd = await runCli(['run', '--json', 'hello'], { cwd: w.cwd, env: { ...w.env, TALARIA_NO_SERVER: '1' } });
+    for (const r of [flagged, envd]) {
+      expect(r.code).toBe(EXIT.OK);
+      const id = (JSON.parse(r.stdout) as { sessionId: string }).sessionId;
+      // Stored (the same home) but never attached to the server.
+      expect(await liveOnServer(w.client, id)).toBe(false);
+    }
+  });
+
+  it('a stale serve.json (dead pid) is ignored: the run works locally', async () => {
+    const w = await warmServer();
+    // A pid that is surely gone: a child that already exited.
+    const dead = spawn(process.execPath, ['-e', '0']);
+    const deadPid = dead.pid!;
+    await new Promise((r) => dead.on('close', r));
+    // Everything else is valid (the live server's url and token): only the pid says stale.
+    const stale = { ...w.found, pid: deadPid };
+    writeFileSync(discoveryFile(w.env.TALARIA_HOME!), JSON.stringify(stale), { mode: 0o600 });
+    const r = await runCli(['run', '--json', '--verbose', 'hello'], { cwd: w.cwd, env: w.env });
+    expect(r.code).toBe(EXIT.OK);
+    expect(r.stderr).toContain('is stale');
+    const id = (JSON.parse(r.stdout) as { sessionId: string }).sessionId;
+    expect(await liveOnServer(w.client, id)).toBe(false);
+  });
+
+  it('approval through the server: no terminal rejects the write like local; --approve all writes it', async () => {
+    const w = await warmServer();
+    const remote = await runCli(['run', 'edit notes.txt'], { cwd: w.cwd, env: w.env });
+    const local = await runCli(['run', '--no-server', 'edit notes.txt'], { cwd: w.cwd, env: w.env });
+    expect(remote.stderr).toContain('no terminal to ask on');
+    expect(remote.stdout).toBe(local.stdout);
+    expect(remote.stderr).toBe(local.stderr);
+    expect(remote.code).toBe(local.code);
+    expect(readFileSync(join(w.cwd, 'notes.txt'), 'utf8')).toBe('hello notes\n');
+    const all = await runCli(['run', '--json', '--approve', 'all', 'edit notes.txt'], { cwd: w.cwd, env: w.env });
+    expect(all.code).toBe(EXIT.OK);
+    const j = JSON.parse(all.stdout) as { sessionId: string; toolCalls: { status: string }[] };
+    expect(j.toolCalls[0]).toMatchObject({ status: 'completed' });
+    expect(readFileSync(join(w.cwd, 'notes.txt'), 'utf8')).not.toBe('hello notes\n');
+    expect(await liveOnServer(w.client, j.sessionId)).toBe(true);
+  });
+
+  it("SIGINT cancels the server's turn: exit 130, the server's session is idle again", async () => {
+    const w = await warmServer({ TALARIA_DEMO_SLOW_CHUNKS: '100000', TALARIA_DEMO_SLOW_DELAY_MS: '5' });
+    const cli = startCli(['run', '--verbose', 'slow'], { cwd: w.cwd, env: w.env });
+    await cli.until((out, err) => out.includes('Chunk 1 of') && err.includes('using the server'));
+    const id = /session (\S+)\)/.exec(cli.stderr())![1]!;
+    cli.child.kill('SIGINT');
+    const r = await cli.done;
+    expect(r.code).toBe(EXIT.CANCELLED);
+    expect(r.stderr).toContain('talaria run: cancelled');
+    const { snapshot } = await w.client.api.snapshot({ params: { id } });
+    expect(snapshot.turnId).toBeUndefined();
+    expect(snapshot.session.state).toBe('idle');
+  });
+
+  it('serve removes serve.json when it stops', async () => {
+    const w = await warmServer();
+    w.serve.child.kill('SIGINT');
+    await w.serve.done;
+    expect(existsSync(discoveryFile(w.env.TALARIA_HOME!))).toBe(false);
+  });
+});
