@@ -1,7 +1,8 @@
 /**
  * The agent's own way to steer a running turn (session/steer.ts decides when to ask):
  * - `_session/steering` when the agent advertises `_meta.steering.supported` in initialize
- *   (claude-agent-acp; outcomes injected / promptRequired / startedNewTurn);
+ *   (claude-agent-acp ≥ 0.24, @agentclientprotocol/claude-agent-acp: `{sessionId, prompt, _meta}` →
+ *   `{outcome: injected | promptRequired | startedNewTurn}`, read from its 0.101.0 source);
  * - Hermes' `/steer` command (quirk `steer: 'slash-during-tool'`), sent past the turn queue and
  *   the config serialisation while the turn runs, and only while one of its tools runs: 0.18.2
  *   appends it to that tool's result for the model; during plain text it answers "queued" and
@@ -27,7 +28,10 @@ export async function agentSteer(ops: SlotSessions, b: SessionBinding, text: str
   if (!gen || !gen.alive || !gen.client.sessions.has(b.id)) return null;
   const prompt = [{ type: 'text', text }];
   if (advertisesSteering(gen.client.info)) {
-    const res = await ops.callOn<{ outcome?: unknown } | null>(gen, '_session/steering', { sessionId: b.id, prompt }, {}, b.id);
+    // promptRequired: if the turn ended meanwhile, the adapter hands the message back instead of
+    // starting a detached turn of its own (which no Talaria turn would own); the session prompts it.
+    const params = { sessionId: b.id, prompt, _meta: { steering: { idleBehavior: 'promptRequired' } } };
+    const res = await ops.callOn<{ outcome?: unknown } | null>(gen, '_session/steering', params, {}, b.id);
     const outcome = typeof res?.outcome === 'string' && OUTCOMES.has(res.outcome) ? (res.outcome as SteerOutcome['outcome']) : 'injected';
     return { outcome, via: '_session/steering' };
   }

@@ -99,9 +99,12 @@ app.onRequest(acp.methods.agent.initialize, async () => ({
 
 // claude-agent-acp's steering extension: the text joins the running turn.
 const steers = new Map<string, string[]>();
-app.onRequest('_session/steering', { parse: (p: unknown) => p as { sessionId: string; prompt: { type: string; text?: string }[] } }, async ({ params }) => {
+// As the real adapter (0.101.0): idle, it starts a detached turn of its own unless the client opted
+// into `_meta.steering.idleBehavior: 'promptRequired'` (then the message is handed back).
+type SteerParams = { sessionId: string; prompt: { type: string; text?: string }[]; _meta?: { steering?: { idleBehavior?: string } } };
+app.onRequest('_session/steering', { parse: (p: unknown) => p as SteerParams }, async ({ params }) => {
   const s = sessions.get(params.sessionId);
-  if (!s?.running) return { outcome: 'promptRequired' };
+  if (!s?.running) return { outcome: params._meta?.steering?.idleBehavior === 'promptRequired' ? 'promptRequired' : 'startedNewTurn' };
   const list = steers.get(s.id) ?? [];
   list.push(params.prompt.map((b) => b.text ?? '').join(' '));
   steers.set(s.id, list);

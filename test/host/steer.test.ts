@@ -85,7 +85,8 @@ describe('steer (an agent with `_session/steering`, as claude-agent-acp)', () =>
     // What the agent's model got: the steer inside the same turn.
     expect(texts(s).join('')).toMatch(/ steered with: stop ticking$/);
     const sent = frames.filter((f) => f.dir === 'client->agent' && f.msg.method === '_session/steering');
-    expect(sent.map((f) => f.msg.params)).toEqual([{ sessionId: s.id, prompt: [{ type: 'text', text: 'stop ticking' }] }]);
+    // Opted into promptRequired: a steer that races the turn's end comes back to be prompted, never a detached agent turn.
+    expect(sent.map((f) => f.msg.params)).toEqual([{ sessionId: s.id, prompt: [{ type: 'text', text: 'stop ticking' }], _meta: { steering: { idleBehavior: 'promptRequired' } } }]);
     expect(frames.filter((f) => f.dir === 'client->agent' && f.msg.method === 'session/cancel')).toHaveLength(0);
     expect(notices(s).map((n) => n.text)).toEqual(['Steered the running turn (_session/steering): stop ticking']);
   });

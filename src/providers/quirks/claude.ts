@@ -1,6 +1,7 @@
 /**
- * Both Claude Code ACP adapters (claude-agent-acp and the older claude-code-acp), as the offline
- * matrix proved them (test/agents/).
+ * Both Claude Code ACP adapters (claude-agent-acp — Zed's 0.2x line and its successor
+ * @agentclientprotocol/claude-agent-acp — and the older claude-code-acp), as the offline matrix
+ * proved them (test/agents/).
  */
 import type { SessionHooks } from '../../session/hooks.js';
 import type { QuirkSet } from './types.js';
@@ -14,12 +15,21 @@ export const CLAUDE_HOOKS: Readonly<SessionHooks> = { reopenAfterFailedTurn: tru
 /** Without the `terminal-auth` client capability the adapters list no auth method at all. */
 export const CLAUDE_CLIENT_META: Readonly<Record<string, unknown>> = { 'terminal-auth': true };
 
+/**
+ * @agentclientprotocol/claude-agent-acp 0.101.0 starts sessions in `auto`, where Claude's own
+ * classifier runs edits and commands without asking: Talaria's policy would never see them (the
+ * matrix wrote the file and ran the denied command). In `default` it asks before each one, so the
+ * policy decides, for every Talaria mode (as with qwen). Zed's 0.2x line already starts there.
+ */
+export const CLAUDE_ASKING_MODE = 'default';
+
 export const claudeQuirks: QuirkSet = {
   id: 'claude-acp',
   label: 'Claude Code ACP adapter',
-  names: /^@zed-industries\/claude-(agent|code)-acp$/i,
+  names: /^@(zed-industries|agentclientprotocol)\/claude-(agent|code)-acp$/i,
   hintName: '@zed-industries/claude-agent-acp',
   commandHints: [/^claude-(agent|code)-acp$/, /[\\/]claude-(agent|code)-acp[\\/]/],
   clientCaps: { _meta: { ...CLAUDE_CLIENT_META } },
   hooks: () => ({ ...CLAUDE_HOOKS }),
+  modeFor: () => CLAUDE_ASKING_MODE,
 };

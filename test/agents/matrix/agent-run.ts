@@ -15,6 +15,7 @@ import { startAgent, type AgentProcess } from './agent-process.js';
 import { cliDeny, cliError, cliShell, cliWrite, type CliCtx } from './cli-scenario.js';
 import { readinessScenario } from './readiness.js';
 import { rewindScenario } from './rewind.js';
+import { steerScenario } from './steer.js';
 import { detectQuirks, type QuirkName } from './quirks.js';
 import type { By } from './row.js';
 import { cancelScenario, denyScenario, errorScenario, readScenario, runTurn, shellScenario, textScenario, writeScenario, type Check, type ScenarioCtx } from './scenarios.js';
@@ -190,6 +191,10 @@ async function keyedRun(profile: AgentProfile, out: AgentResult, r: RunCtx): Pro
       });
       if (!proc.alive() && name !== 'after-cancel') say(`the agent process is gone after ${name}`);
     }
+    if (profile.steers) {
+      say('steer');
+      out.cells.steer = await scenario(proc, logs, 'steer', () => steerScenario(ctx));
+    } else out.cells.steer = na('the agent advertises no _session/steering (steer = cancel and resend: test/host/steer.test.ts)');
     say('rewind');
     const source = hs;
     out.cells.rewind = await scenario(proc, logs, 'rewind', () => rewindScenario(ctx, source, proc));
@@ -202,7 +207,7 @@ async function keyedRun(profile: AgentProfile, out: AgentResult, r: RunCtx): Pro
 
 /** Cursor's backend is not on npm: a session and a prompt must fail cleanly, nothing more. */
 async function errorPathsOnly(out: AgentResult, proc: AgentProcess, session: Session, r: RunCtx): Promise<void> {
-  for (const n of ['shell', 'read', 'write', 'deny', 'cancel', 'after-cancel', 'error-400', 'rewind'] as const) out.cells[n] = na();
+  for (const n of ['shell', 'read', 'write', 'deny', 'cancel', 'after-cancel', 'error-400', 'rewind', 'steer'] as const) out.cells[n] = na();
   const ctx: ScenarioCtx = { session, proc, model: r.model, ws: r.ws, stallMs: r.opts.stallMs };
   out.cells.text = await scenario(proc, r.logs, 'text', async () => {
     const t = await runTurn(ctx, 'Please reply to this matrix text probe.');

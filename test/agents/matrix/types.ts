@@ -12,6 +12,7 @@ export const SCENARIOS = [
   'error-400',
   'cancel',
   'after-cancel',
+  'steer',
   'rewind',
   'no-credentials',
   'readiness',

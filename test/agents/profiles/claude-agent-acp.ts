@@ -28,3 +28,21 @@ export const claudeAgentAcp: AgentProfile = {
   noCredentials: 'prompt',
   quirks: ['empty opening chunks', 'rawInput {} refined later', '_meta-only tool_call_update', 'usage in prompt result', 'cancel leaves the tool unsettled'],
 };
+
+/**
+ * The adapter's current line (moved to @agentclientprotocol, 0.101.0): it advertises
+ * `_session/steering` in initialize. Opt-in by name (not one of the ten): the steer cell.
+ */
+export const claudeAgentAcpNext: AgentProfile = {
+  ...claudeAgentAcp,
+  name: 'claude-agent-acp-next',
+  version: '0.101.0',
+  packages: ['@agentclientprotocol/claude-agent-acp@0.101.0'],
+  entry: 'node_modules/@agentclientprotocol/claude-agent-acp/dist/index.js',
+  launch: async (ctx) => ({
+    ...(await claudeAgentAcp.launch(ctx)),
+    command: process.execPath,
+    args: [join(ctx.installDir, 'node_modules/@agentclientprotocol/claude-agent-acp/dist/index.js')],
+  }),
+  steers: true,
+};

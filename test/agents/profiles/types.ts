@@ -47,6 +47,8 @@ export interface AgentProfile {
   asksPermission?: boolean;
   /** Only the error paths can run (cursor: its backend is not on npm). */
   errorPathsOnly?: boolean;
+  /** Advertises `_session/steering` (claude-agent-acp ≥ 0.24): the steer cell runs for it. */
+  steers?: boolean;
   /** Known quirks of this agent, as named in the spec (documentation for the report). */
   quirks: string[];
   /** Slow starters (cursor ~21 s) get more time for initialize. */

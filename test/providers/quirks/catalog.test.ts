@@ -57,6 +57,14 @@ describe('the set follows the name the agent gives in initialize', () => {
     });
   }
 
+  it("claude-agent-acp's successor (@agentclientprotocol, 0.101.0) → claude-acp, switched to its asking mode", () => {
+    const c = choiceForAgent({ name: '@agentclientprotocol/claude-agent-acp', version: '0.101.0' });
+    expect(c.set.id).toBe('claude-acp');
+    // It starts sessions in `auto` (edits and commands without asking): every Talaria mode asks through `default`.
+    for (const m of ['ask', 'accept-edits', 'auto'] as const) expect(c.set.modeFor?.(m)).toBe('default');
+    expect(applyQuirks(undefined, c).caps.clientCapabilityOverrides).toEqual({ _meta: { 'terminal-auth': true } });
+  });
+
   it('Hermes (recorded 0.18.2; 0.20.x) → the ≤0.20 set; 0.21 and later → the 0.21 set', () => {
     const recorded = parseWireLog(readFileSync(fileURLToPath(new URL('../../fixtures/hermes-0.18.2/main.ndjson', import.meta.url)), 'utf8'));
     const info = (recorded[1]!.msg.result as { agentInfo: { name: string; version: string } }).agentInfo;
