@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockSplitter, splitBlocks } from '../../web/src/entries/blocks.js';
+import { BlockStream, blockSplitter, splitBlocks } from '../../web/src/entries/blocks.js';
 
 describe('web: markdown blocks for streaming', () => {
   it('splits at blank lines, keeps fenced code whole (blank lines inside included), loses no text', () => {
@@ -14,7 +14,7 @@ describe('web: markdown blocks for streaming', () => {
     expect(b.length).toBeGreaterThan(3);
     expect(b[0]!.cont).toBe(false);
     expect(b.slice(1).every((x) => x.cont)).toBe(true);
-    expect(b.every((x) => x.text.length <= 4000)).toBe(true);
+    expect(b.every((x) => x.text.length <= 1200)).toBe(true);
     expect(b.map((x) => x.text).join('')).toBe(t);
   });
 
@@ -41,5 +41,41 @@ describe('web: markdown blocks for streaming', () => {
         before = got;
       }
     }
+  });
+  it('a stream fed in chunks gives what a whole split gives after every chunk (random text: fences, blank and space lines, long lines)', () => {
+    let seed = 11;
+    const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    const bits = ['word ', 'End. ', '.', ' ', '\n', '\n\n', '   \n', '```', '~~~', '```ts\n', '  ```\n', '`', 'Long sentence here. '.repeat(80), ' '.repeat(210), 'x'.repeat(1300)];
+    for (let round = 0; round < 30; round++) {
+      let all = '';
+      while (all.length < 12_000) all += bits[rnd(bits.length)]!;
+      const s = new BlockStream();
+      let at = 0;
+      while (at < all.length) {
+        const next = Math.min(all.length, at + 1 + rnd(round % 3 === 0 ? 5 : 400));
+        s.push(all.slice(at, next));
+        at = next;
+        const plain = (bs: { text: string; cont: boolean }[]) => bs.map(({ text: t, cont }) => ({ text: t, cont }));
+        expect(plain(s.blocks())).toEqual(plain(splitBlocks(all.slice(0, at))));
+      }
+    }
+  });
+
+  it('a long streamed paragraph is held one piece at a time, not whole', () => {
+    const s = new BlockStream();
+    let all = '';
+    for (let i = 1; i <= 5000; i++) {
+      const c = `Chunk ${i} of 5000 from the slow demo. `;
+      s.push(c);
+      all += c;
+    }
+    expect(s.length).toBe(all.length);
+    expect(s.held).toBeLessThan(8_000);
+    expect(
+      s
+        .blocks()
+        .map((b) => b.text)
+        .join(''),
+    ).toBe(all);
   });
 });

@@ -37,7 +37,10 @@ export function ThreadView({ view, footer }: { view: SessionView; footer?: React
 
   // Following the stream: one scrollTop write per frame (scrollToIndex re-measures over several
   // frames and forces layout each time, which made long tasks on a 5,000-chunk turn).
+  // The scroll is done in the next animation frame, where the browser lays out anyway: done
+  // right after the commit it forced a layout inside the render's task.
   const jumped = useRef(false);
+  const follow = useRef(0);
   useLayoutEffect(() => {
     const el = scrollRef.current;
     if (!el || count === 0 || !atBottom.current) return;
@@ -46,8 +49,13 @@ export function ThreadView({ view, footer }: { view: SessionView; footer?: React
       v.scrollToIndex(count - 1, { align: 'end' });
       return;
     }
-    sentinel.current?.scrollIntoView({ block: 'end' });
+    if (follow.current) return;
+    follow.current = requestAnimationFrame(() => {
+      follow.current = 0;
+      if (atBottom.current) sentinel.current?.scrollIntoView({ block: 'end' });
+    });
   }, [view.version, count, v]);
+  useEffect(() => () => cancelAnimationFrame(follow.current), []);
 
   const resolvedByTool = new Map([...view.resolved.values()].map((r) => [r.toolCallId, r]));
   const items = v.getVirtualItems();

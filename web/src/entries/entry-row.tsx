@@ -1,5 +1,6 @@
 import { memo, useState } from 'react';
 import { readEntry } from '../state/entries.js';
+import { partsOf, tailOf, type TextParts } from '../state/stream-text.js';
 import type { Resolution } from '../state/session-store.js';
 import { MarkdownText } from './markdown.js';
 import { ToolCard } from './tool-card.js';
@@ -22,11 +23,11 @@ export const EntryRow = memo(function EntryRow({ entry, index, resolution }: { e
       return (
         <div className="msg agent" data-kind="agent">
           <span className="sr-only">Agent: </span>
-          <MarkdownText text={e.text} />
+          <MarkdownText source={partsOf(entry) ?? e.text} />
         </div>
       );
     case 'thought':
-      return <Thought text={e.text} />;
+      return <Thought source={partsOf(entry) ?? e.text} />;
     case 'tool_call':
       return <ToolCard tool={e} resolution={resolution} />;
     case 'notice':
@@ -48,14 +49,14 @@ export const EntryRow = memo(function EntryRow({ entry, index, resolution }: { e
   }
 });
 
-function Thought({ text }: { text: string }) {
+function Thought({ source }: { source: string | TextParts }) {
   const [open, setOpen] = useState(false);
   return (
     <div className="thought">
       <button type="button" className="link-btn small" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
         Thinking {open ? '▴' : '▾'}
       </button>
-      {open ? <MarkdownText text={text} /> : <p className="thought-peek muted small">{text.slice(-160)}</p>}
+      {open ? <MarkdownText source={source} /> : <p className="thought-peek muted small">{tailOf(source, 160)}</p>}
     </div>
   );
 }

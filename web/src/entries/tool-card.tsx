@@ -77,7 +77,7 @@ function ToolContent({ item, terminal }: { item: unknown; terminal: boolean }) {
   if (item.type === 'terminal') return <p className="muted small mono">terminal {str(item.terminalId)}</p>;
   if (item.type === 'content' && isObj(item.content)) {
     const c = item.content;
-    if (c.type === 'text' && typeof c.text === 'string') return terminal || hasAnsi(c.text) ? <TerminalOutput text={c.text} /> : <MarkdownText text={c.text} />;
+    if (c.type === 'text' && typeof c.text === 'string') return terminal || hasAnsi(c.text) ? <TerminalOutput text={c.text} /> : <MarkdownText source={c.text} />;
     if (c.type === 'image' && typeof c.data === 'string') return <img className="tool-img" alt="Image from the tool" src={`data:${str(c.mimeType) ?? 'image/png'};base64,${c.data}`} />;
     return <pre className="json small">{JSON.stringify(c, null, 2)}</pre>;
   }

@@ -59,7 +59,15 @@ export function readEntry(e: unknown, index: number): EntryView {
     case 'user_message':
     case 'assistant_message':
     case 'thought':
-      return { kind: e.kind, id, text: str(e.text) ?? '', blocks: Array.isArray(e.blocks) ? (e.blocks.filter(isObj) as ContentBlock[]) : [] };
+      // `text` is read only when used: a streamed message's text is chunks, joined on demand.
+      return {
+        kind: e.kind,
+        id,
+        get text() {
+          return str(e.text) ?? '';
+        },
+        blocks: Array.isArray(e.blocks) ? (e.blocks.filter(isObj) as ContentBlock[]) : [],
+      };
     case 'tool_call': {
       const v: ToolView = {
         kind: 'tool_call',

@@ -6,6 +6,7 @@
  * not copied on every streamed chunk. Listeners are told at most once per frame.
  */
 import type { PendingPermission, QueuedPrompt, SessionSnapshot, SessionSummaryInfo, StreamEvent } from '../api/server.js';
+import { appendText, partsOf } from './stream-text.js';
 import { isObj, num, readCatalog, readContext, readPlan, str, type CatalogView, type ContextView, type PlanItem } from './entries.js';
 
 export interface Resolution {
@@ -134,7 +135,8 @@ export class SessionStore {
     const ev = e as unknown as { type: string; index?: unknown; text?: unknown };
     if (ev.type === 'entry.appended' && typeof ev.index === 'number' && typeof ev.text === 'string') {
       const old = v.entries[ev.index];
-      if (isObj(old) && typeof old.text === 'string') v.entries[ev.index] = { ...old, text: old.text + ev.text };
+      // Kept as chunks (not `old.text + ev.text`): a render then reads only what is new.
+      if (isObj(old) && (partsOf(old) !== undefined || typeof old.text === 'string')) v.entries[ev.index] = appendText(old, ev.text);
       v.version++;
       this.changed();
       return;
@@ -226,15 +228,10 @@ export class SessionStore {
       for (const fn of this.listeners) fn();
     };
     // At most one render per FLUSH_MS while a turn streams (a few hundred chunks a second would
-    // otherwise re-render the growing message every frame); a frame after that when visible, and
-    // a timer when the tab is hidden (no frames then).
+    // otherwise re-render the growing message every frame). A task of its own, not an animation
+    // frame: the render and the frame's layout and paint are then two tasks, not one long one.
     const wait = Math.max(0, this.lastFlush + FLUSH_MS - Date.now());
-    const frame = (): void => {
-      if (typeof document !== 'undefined' && !document.hidden) requestAnimationFrame(flush);
-    };
-    if (wait === 0) frame();
-    else setTimeout(frame, wait);
-    setTimeout(flush, wait + 100);
+    setTimeout(flush, wait);
   }
 }
 
