@@ -8,6 +8,7 @@ import { connectServer, ServerError, type ServerClient } from '../../../src/serv
 import { TOKEN_COOKIE } from '../../../src/server/contract/index.js';
 
 export type {
+  BranchNodeInfo,
   PendingPermission,
   ProviderInfo,
   QueuedPrompt,

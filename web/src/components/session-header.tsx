@@ -17,6 +17,7 @@ export function SessionHeader({
   onMode,
   onArchive,
   onFork,
+  onContinue,
   exportHref,
 }: {
   view: SessionView;
@@ -30,6 +31,8 @@ export function SessionHeader({
   onMode: (id: string) => void;
   onArchive: () => void;
   onFork: () => void;
+  /** Continue the conversation with another agent: a branch seeded with it (issue 14). */
+  onContinue: (provider: string) => void;
   exportHref: (format: 'md' | 'json') => string;
 }) {
   const s = summary;
@@ -83,6 +86,7 @@ export function SessionHeader({
               <button type="button" className="link-btn small" onClick={onFork}>
                 Fork
               </button>
+              {s && !fresh(view) && view.turnId === undefined && <ContinueWith current={s.provider} providers={providers} onPick={onContinue} />}
               <button type="button" className="link-btn small" onClick={onArchive}>
                 {s?.archived ? 'Unarchive' : 'Archive'}
               </button>
@@ -116,6 +120,29 @@ function AgentPicker({ current, providers, onPick }: { current: string; provider
         ))}
       </select>
     </label>
+  );
+}
+
+/** "Continue with another agent…": a menu of the agents (not-ready ones disabled); picking one branches there. */
+function ContinueWith({ current, providers, onPick }: { current: string; providers: ProviderInfo[]; onPick: (id: string) => void }) {
+  return (
+    <select
+      className="small continue-with"
+      aria-label="Continue with another agent"
+      value=""
+      onChange={(e) => {
+        if (e.target.value) onPick(e.target.value);
+      }}
+    >
+      <option value="">Continue with another agent…</option>
+      {providers.map((p) => (
+        <option key={p.id} value={p.id} disabled={p.ready === false}>
+          {p.label}
+          {p.id === current ? ' (this agent, fresh session)' : ''}
+          {p.ready === false ? ' (not ready)' : ''}
+        </option>
+      ))}
+    </select>
   );
 }
 

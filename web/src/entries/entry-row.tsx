@@ -3,6 +3,8 @@ import { readEntry } from '../state/entries.js';
 import { partsOf, tailOf, type TextParts } from '../state/stream-text.js';
 import type { Resolution } from '../state/session-store.js';
 import { MarkdownText } from './markdown.js';
+import { UserMessage } from './user-message.js';
+import { href } from '../router.js';
 import { ToolCard } from './tool-card.js';
 
 /** One thread entry. Memoized on the entry object: an update replaces only that object. */
@@ -10,15 +12,7 @@ export const EntryRow = memo(function EntryRow({ entry, index, resolution }: { e
   const e = readEntry(entry, index);
   switch (e.kind) {
     case 'user_message':
-      return (
-        <div className="msg user" data-kind="user">
-          <div className="bubble">
-            <span className="sr-only">You said: </span>
-            <p className="user-text">{e.text}</p>
-            {e.blocks.length > 0 && <p className="muted small">{e.blocks.length} attachment{e.blocks.length === 1 ? '' : 's'}</p>}
-          </div>
-        </div>
-      );
+      return <UserMessage e={e} />;
     case 'assistant_message':
       return (
         <div className="msg agent" data-kind="agent">
@@ -32,11 +26,24 @@ export const EntryRow = memo(function EntryRow({ entry, index, resolution }: { e
       return <ToolCard tool={e} resolution={resolution} />;
     case 'notice':
       return (
-        <div className={`notice notice-${e.level}`} role={e.level === 'error' ? 'alert' : 'note'} data-code={e.code}>
+        <div
+          className={`notice notice-${e.level}${e.code === 'branched' || e.code === 'history_seeded' ? ' notice-branch' : ''}`}
+          role={e.level === 'error' ? 'alert' : 'note'}
+          data-code={e.code}
+        >
           <span className="notice-icon" aria-hidden="true">
-            {e.level === 'error' ? '✕' : e.level === 'warning' ? '!' : 'i'}
+            {e.level === 'error' ? '✕' : e.level === 'warning' ? '!' : e.code === 'branched' ? '↪' : 'i'}
           </span>
-          <span>{e.text}</span>
+          <span>
+            {e.text}
+            {/* Where the conversation came from: the branch it left (still there to continue). */}
+            {e.code === 'branched' && e.parentId && (
+              <>
+                {' '}
+                <a href={href.session(e.parentId)}>Open the earlier branch</a>
+              </>
+            )}
+          </span>
         </div>
       );
     case 'unknown':

@@ -1,5 +1,8 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { describeError } from '../api/server.js';
+import { describeError, type BranchNodeInfo } from '../api/server.js';
+import { branchPoints } from '../state/branches.js';
+import { isObj } from '../state/entries.js';
+import { ThreadActionsContext, type ThreadActions } from '../state/thread-actions.js';
 import { useApp, useSession, type AppStore } from '../state/app-store.js';
 import { SessionHeader } from '../components/session-header.js';
 import { ThreadView } from '../components/thread-view.js';
@@ -51,6 +54,44 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
       );
     },
     [api, id, act, view.pending],
+  );
+
+  // The branch tree (issue 14): versions of edited messages. Read again when the session list
+  // changes (a branch made here or elsewhere is a new session).
+  const [tree, setTree] = useState<BranchNodeInfo>();
+  const listed = app.sessions.length;
+  useEffect(() => {
+    let live = true;
+    api.branches({ params: { id } }).then(
+      (r) => {
+        if (live) setTree(r.tree);
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, id, listed]);
+  // Only user messages' ids matter: a streamed chunk does not change the points (nor re-render rows).
+  const userIds = view.entries
+    .filter((e) => isObj(e) && (e.kind === 'user_message' || (e.kind === 'notice' && e.code === 'branched')))
+    .map((e) => String((e as { id?: unknown }).id))
+    .join(' ');
+  // (userIds stands for the entries branchPoints reads.)
+  const points = useMemo(() => branchPoints(tree, id, view.entries), [tree, id, userIds]);
+  const actions = useMemo<ThreadActions>(
+    () => ({
+      readOnly,
+      versions: (entryId) => points.versions.get(entryId),
+      open: (sid) => go(href.session(sid)),
+      edit: async (entryId, text) => {
+        const { from, at } = points.editFrom(entryId);
+        const r = await api.createBranch({ params: { id: from }, body: { at, text } });
+        store.upsertSession(r.snapshot.session);
+        go(href.session(r.snapshot.session.id));
+      },
+    }),
+    [readOnly, points, api, store],
   );
 
   const first = view.pending[0];
@@ -125,6 +166,14 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
         onModel={(m) => act(api.setModel({ params: { id }, body: { modelId: m } }))}
         onMode={(m) => act(api.setMode({ params: { id }, body: { modeId: m } }))}
         onArchive={() => act(api.archive({ params: { id }, body: { archived: !summary?.archived } }).then((r) => store.upsertSession(r.session)))}
+        onContinue={(p) =>
+          act(
+            api.createBranch({ params: { id }, body: { provider: p } }).then((r) => {
+              store.upsertSession(r.snapshot.session);
+              go(href.session(r.snapshot.session.id));
+            }),
+          )
+        }
         onFork={() =>
           act(
             api.fork({ params: { id } }).then((r) => {
@@ -141,35 +190,37 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
         </p>
       )}
       {view.plan && view.plan.length > 0 && <PlanList plan={view.plan} />}
-      <ThreadView
-        view={view}
-        footer={
-          <div className="thread-foot">
-            {view.pending.map((p) => (
-              <ApprovalCard
-                key={p.requestKey}
-                p={p}
-                tool={toolFor(view.entries, p.toolCallId)}
-                readOnly={readOnly}
-                busy={busy}
-                onAnswer={(a) => answer(p.requestKey, a)}
-                onDetails={() => setDialogFor(p.requestKey)}
-              />
-            ))}
-            {running && view.pending.length === 0 && (
-              <div className="working muted small" role="status">
-                <span className="spinner" aria-hidden="true" /> {view.state === 'cancelling' ? 'Cancelling…' : 'Working…'}
-              </div>
-            )}
-            {!running && view.lastStop && view.lastStop.stopReason !== 'end_turn' && (
-              <div className={`turn-end ${view.lastStop.error ? 'error' : 'muted'} small`} role="status">
-                Turn ended: {view.lastStop.stopReason === 'cancelled' ? 'cancelled' : view.lastStop.stopReason}
-                {view.lastStop.error ? ` — ${view.lastStop.error.message}` : ''}
-              </div>
-            )}
-          </div>
-        }
-      />
+      <ThreadActionsContext.Provider value={actions}>
+        <ThreadView
+          view={view}
+          footer={
+            <div className="thread-foot">
+              {view.pending.map((p) => (
+                <ApprovalCard
+                  key={p.requestKey}
+                  p={p}
+                  tool={toolFor(view.entries, p.toolCallId)}
+                  readOnly={readOnly}
+                  busy={busy}
+                  onAnswer={(a) => answer(p.requestKey, a)}
+                  onDetails={() => setDialogFor(p.requestKey)}
+                />
+              ))}
+              {running && view.pending.length === 0 && (
+                <div className="working muted small" role="status">
+                  <span className="spinner" aria-hidden="true" /> {view.state === 'cancelling' ? 'Cancelling…' : 'Working…'}
+                </div>
+              )}
+              {!running && view.lastStop && view.lastStop.stopReason !== 'end_turn' && (
+                <div className={`turn-end ${view.lastStop.error ? 'error' : 'muted'} small`} role="status">
+                  Turn ended: {view.lastStop.stopReason === 'cancelled' ? 'cancelled' : view.lastStop.stopReason}
+                  {view.lastStop.error ? ` — ${view.lastStop.error.message}` : ''}
+                </div>
+              )}
+            </div>
+          }
+        />
+      </ThreadActionsContext.Provider>
       {/* What a screen reader hears: the turn's state and approvals, not every streamed word. */}
       <div className="sr-only" role="status" aria-live="polite">
         {view.pending.length > 0

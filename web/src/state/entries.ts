@@ -40,6 +40,8 @@ export interface NoticeView {
   level: 'info' | 'warning' | 'error';
   code: string;
   text: string;
+  /** A `branched` notice: the session it branched from. */
+  parentId?: string;
 }
 
 export interface UnknownView {
@@ -94,7 +96,8 @@ export function readEntry(e: unknown, index: number): EntryView {
     }
     case 'notice': {
       const level = e.level === 'warning' || e.level === 'error' ? e.level : 'info';
-      return { kind: 'notice', id, level, code: str(e.code) ?? 'notice', text: str(e.text) ?? '' };
+      const parentId = isObj(e.data) ? str(e.data.parentId) : undefined;
+      return { kind: 'notice', id, level, code: str(e.code) ?? 'notice', text: str(e.text) ?? '', ...(parentId ? { parentId } : {}) };
     }
     default:
       return { kind: 'unknown', id, sessionUpdate: str(e.sessionUpdate) ?? str(e.kind) ?? 'unknown', raw: isObj(e) && 'raw' in e ? e.raw : e };
