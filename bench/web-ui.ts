@@ -5,7 +5,7 @@
  * `talaria serve` (test/web/serve.ts) and Debian's chromium (test/web/browser.ts).
  */
 import WebSocket from 'ws';
-import type { Page } from 'playwright-core';
+import type { CDPSession, Page } from 'playwright-core';
 import { connectServer, type WebSocketCtor } from '../src/server/client/index.js';
 
 type ServerApi = ReturnType<typeof connectServer>['api'];
@@ -58,6 +58,12 @@ async function waitTurnEnded(api: ServerApi, id: string, lastText: string, timeo
   }
 }
 
+async function cdpTimes(cdp: CDPSession): Promise<{ script: number; task: number }> {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  const ms = (name: string) => (metrics.find((m) => m.name === name)?.value ?? NaN) * 1000;
+  return { script: ms('ScriptDuration'), task: ms('TaskDuration') };
+}
+
 async function heapMb(page: Page): Promise<number> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
@@ -76,6 +82,8 @@ export const webCases: BenchCase[] = [
       { key: 'firstEntryMs', unit: 'ms', label: 'web: first entry painted, 10k-entry session (from navigation)' },
       { key: 'maxLongTaskMs', unit: 'ms', label: 'web: longest task while 5,000 chunks stream', target: { kind: 'below', limit: 50 } },
       { key: 'longTasks', unit: 'tasks', label: 'web: tasks over 50 ms during that turn' },
+      { key: 'scriptMsPerChunk', unit: 'ms', label: 'web: page scripting per streamed chunk (CDP ScriptDuration / chunks; less load-bound than the longest task)' },
+      { key: 'busyMsPerChunk', unit: 'ms', label: 'web: page main-thread busy time per streamed chunk (CDP TaskDuration / chunks)' },
       { key: 'heapMb', unit: 'MB', label: 'web: page JS heap after that turn (after GC)' },
     ],
     run: async (o) => {
@@ -93,6 +101,8 @@ export interface WebBench {
   streamMs: number;
   maxLongTaskMs: number;
   longTasks: number;
+  scriptMsPerChunk: number;
+  busyMsPerChunk: number;
   heapMb: number;
 }
 
@@ -122,6 +132,10 @@ export async function runWebBench(o: { entries: number; chunks: number }): Promi
     await page.goto(`${served.origin}/#/s/${encodeURIComponent(snapshot.session.id)}`);
     await page.getByLabel('Message to the agent').waitFor();
     await page.evaluate('window.__longTasks.length = 0');
+    // The page's own CPU time over the turn (script, and every main-thread task): what a busy machine inflates least.
+    const cdp = await ctx.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const before = await cdpTimes(cdp);
     const t0 = Date.now();
     await page.getByLabel('Message to the agent').fill('slow');
     await page.getByLabel('Message to the agent').press('Enter');
@@ -132,10 +146,21 @@ export async function runWebBench(o: { entries: number; chunks: number }): Promi
     await page.waitForFunction(`[...document.querySelectorAll('.msg.agent')].some((m) => m.textContent.includes(${last}))`, undefined, { timeout: 60_000, polling: 1000 });
     await page.getByTestId('thread').getByText('Done: nothing was cancelled').waitFor({ timeout: 60_000 });
     const streamMs = Date.now() - t0;
+    const after = await cdpTimes(cdp);
     const tasks = await page.evaluate<number[]>('window.__longTasks');
     const heap = await heapMb(page);
     await ctx.close();
-    return { firstEntryMs, historyEntries, streamChunks: o.chunks, streamMs, maxLongTaskMs: Math.max(0, ...tasks), longTasks: tasks.length, heapMb: heap };
+    return {
+      firstEntryMs,
+      historyEntries,
+      streamChunks: o.chunks,
+      streamMs,
+      maxLongTaskMs: Math.max(0, ...tasks),
+      longTasks: tasks.length,
+      scriptMsPerChunk: (after.script - before.script) / o.chunks,
+      busyMsPerChunk: (after.task - before.task) / o.chunks,
+      heapMb: heap,
+    };
   } finally {
     await browser.close();
     await served.stop();
