@@ -2,10 +2,10 @@
  * The app's live state: who we are (controller or observer), workspaces, the session list,
  * providers, and one SessionStore per opened session, all fed by one WebSocket.
  */
-import { useSyncExternalStore } from 'react';
+import { startTransition, useEffect, useState, useSyncExternalStore } from 'react';
 import type { LiveSocket, Subscription } from '../../../src/server/client/index.js';
 import type { ProviderInfo, Role, ServerClient, ServerMessage, SessionSummaryInfo, WorkspaceInfo } from '../api/server.js';
-import { SessionStore } from './session-store.js';
+import { SessionStore, type SessionView } from './session-store.js';
 
 export interface AppState {
   role: Role;
@@ -138,6 +138,17 @@ export function useApp(store: AppStore): AppState {
   return useSyncExternalStore(store.subscribe, store.get);
 }
 
-export function useSession(store: SessionStore) {
-  return useSyncExternalStore(store.subscribe, store.get);
+/**
+ * One session's view. Its updates render as a transition: React renders them in slices and
+ * yields to the browser between components, so a streamed turn's renders are not one long task
+ * (useSyncExternalStore renders every update synchronously, in one piece).
+ */
+export function useSession(store: SessionStore): SessionView {
+  const [view, setView] = useState(store.get);
+  useEffect(() => {
+    setView(store.get());
+    return store.subscribe(() => startTransition(() => setView(store.get())));
+  }, [store]);
+  // Another session's page: its store's view at once, not the previous session's.
+  return view.sessionId === store.sessionId ? view : store.get();
 }
