@@ -77,6 +77,16 @@ describe('web: streaming turns', { timeout: 90_000 }, () => {
     const text = (await row.textContent())!;
     for (let i = 1; i <= CHUNKS; i++) expect(text.split(`Chunk ${i} of ${CHUNKS} `).length - 1, `chunk ${i}`).toBe(1);
     expect(text.trim()).toBe(`Agent: ${held.text}`.trim());
+    // The reloaded page follows the stream to its end: the turn's last line is in view.
+    const inView = `(() => {
+      const t = document.querySelector('[data-testid="thread"]');
+      const el = [...t.querySelectorAll('.msg.agent p')].find((p) => p.textContent.includes('Done: nothing was cancelled'));
+      if (!el) return false;
+      const r = el.getBoundingClientRect();
+      const v = t.getBoundingClientRect();
+      return r.top >= v.top && r.bottom <= v.bottom + 1;
+    })()`;
+    await expect.poll(() => page.evaluate<boolean>(inView), { timeout: 10_000 }).toBe(true);
     await shot(page, 'refresh-mid-stream');
   });
 

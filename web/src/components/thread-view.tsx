@@ -21,47 +21,75 @@ export function ThreadView({ view, footer }: { view: SessionView; footer?: React
     getItemKey: (i) => (isObj(view.entries[i]) && typeof (view.entries[i] as { id?: unknown }).id === 'string' ? ((view.entries[i] as { id: string }).id) : i),
   });
 
-  // "At the bottom" from an IntersectionObserver on a sentinel after the last row: no layout
-  // read in a scroll handler (that forced a layout of the whole streamed message per event).
+  // Following the stream ("stuck" to the bottom) ends only by the reader's own move up (wheel,
+  // touch, keys, the scrollbar), and starts again when they reach the bottom (an
+  // IntersectionObserver on a sentinel after the last row). Neither reads layout in a handler;
+  // and growth alone (a row measured taller, a block laid out as it comes into view) never
+  // unsticks it, which it did when "at the bottom" was the sentinel's visibility alone.
   const sentinel = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = scrollRef.current;
     const s = sentinel.current;
     if (!el || !s) return;
-    const io = new IntersectionObserver((es) => {
-      for (const e of es) atBottom.current = e.isIntersecting;
-    }, { root: el, rootMargin: '0px 0px 64px 0px' });
+    const io = new IntersectionObserver(
+      (es) => {
+        for (const e of es) if (e.isIntersecting) atBottom.current = true;
+      },
+      { root: el, rootMargin: '0px 0px 64px 0px' },
+    );
     io.observe(s);
-    return () => io.disconnect();
+    const away = (): void => {
+      atBottom.current = false;
+    };
+    const wheel = (e: WheelEvent): void => {
+      if (e.deltaY < 0) away();
+    };
+    const key = (e: KeyboardEvent): void => {
+      if (e.key === 'ArrowUp' || e.key === 'PageUp' || e.key === 'Home') away();
+    };
+    // A press on the container itself (not a row) is its scrollbar.
+    const press = (e: MouseEvent): void => {
+      if (e.target === el) away();
+    };
+    el.addEventListener('wheel', wheel, { passive: true });
+    el.addEventListener('touchmove', away, { passive: true });
+    el.addEventListener('keydown', key);
+    el.addEventListener('mousedown', press);
+    return () => {
+      io.disconnect();
+      el.removeEventListener('wheel', wheel);
+      el.removeEventListener('touchmove', away);
+      el.removeEventListener('keydown', key);
+      el.removeEventListener('mousedown', press);
+    };
   }, []);
 
-  // Following the stream: one scrollTop write per frame (scrollToIndex re-measures over several
-  // frames and forces layout each time, which made long tasks on a 5,000-chunk turn).
-  // The scroll is done in the next animation frame, where the browser lays out anyway: done
-  // right after the commit it forced a layout inside the render's task.
+  // Following: one scroll per frame, in the animation frame (where the browser lays out anyway;
+  // right after the commit it forced a layout inside the render's task), on every change of the
+  // thread or of its measured height.
   const jumped = useRef(false);
   const follow = useRef(0);
+  const total = v.getTotalSize();
   useLayoutEffect(() => {
     const el = scrollRef.current;
     if (!el || count === 0 || !atBottom.current) return;
     if (!jumped.current) {
       jumped.current = true;
       v.scrollToIndex(count - 1, { align: 'end' });
-      return;
     }
     if (follow.current) return;
     follow.current = requestAnimationFrame(() => {
       follow.current = 0;
       if (atBottom.current) sentinel.current?.scrollIntoView({ block: 'end' });
     });
-  }, [view.version, count, v]);
+  }, [view.version, count, total, v]);
   useEffect(() => () => cancelAnimationFrame(follow.current), []);
 
   const resolvedByTool = new Map([...view.resolved.values()].map((r) => [r.toolCallId, r]));
   const items = v.getVirtualItems();
   return (
     <div className="thread-scroll" ref={scrollRef} role="region" aria-label="Conversation" aria-busy={view.turnId !== undefined} data-testid="thread">
-      <div className="thread-inner" style={{ height: v.getTotalSize() }}>
+      <div className="thread-inner" style={{ height: total }}>
         <div className="thread-rows" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
           {items.map((it) => {
             const entry = view.entries[it.index];
