@@ -146,8 +146,15 @@ export function useApp(store: AppStore): AppState {
 export function useSession(store: SessionStore): SessionView {
   const [view, setView] = useState(store.get);
   useEffect(() => {
-    setView(store.get());
-    return store.subscribe(() => startTransition(() => setView(store.get())));
+    let shown = store.get();
+    setView(shown);
+    return store.subscribe(() => {
+      const next = store.get();
+      // The first loaded view is drawn at once (time to the first entry); later ones in slices.
+      if (shown.loaded) startTransition(() => setView(next));
+      else setView(next);
+      shown = next;
+    });
   }, [store]);
   // Another session's page: its store's view at once, not the previous session's.
   return view.sessionId === store.sessionId ? view : store.get();
