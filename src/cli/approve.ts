@@ -49,6 +49,28 @@ export function askTitle(ask: Ask): string {
 }
 
 /**
+ * Asks one permission question on the terminal (stderr) until a y/a/n answer is typed. Returns
+ * the readline interface: closing it withdraws the question (the ask was settled elsewhere).
+ */
+export function askOnTerminal(io: CliIo, ask: Ask, onAnswer: (answer: PermissionAnswer) => void, onInterrupt?: () => void): Interface {
+  const rl = createInterface({ input: io.stdin, output: io.stderr as NodeJS.WritableStream, terminal: true });
+  // The terminal is in raw mode while we ask: Ctrl-C arrives here, not as a signal.
+  rl.on('SIGINT', () => {
+    io.stderr.write('\n');
+    rl.close();
+    onInterrupt?.();
+  });
+  const question = () =>
+    rl.question(`Permission: ${askTitle(ask)} — allow? [y]es once / [a]lways / [n]o: `, (text) => {
+      const answer = parseAnswer(text);
+      if (!answer) return question();
+      onAnswer(answer);
+    });
+  question();
+  return rl;
+}
+
+/**
  * Answers the asks of a one-shot run: on a terminal (stdin and stderr are TTYs and stdin is not
  * the prompt) one question at a time on stderr; otherwise each ask is rejected with a note.
  */
@@ -61,21 +83,7 @@ export function answerAsksForRun(session: Session, io: CliIo, opts: { interactiv
     if (!session.pendingPermissions().some((p) => p.requestKey === ask.requestKey)) return next();
     // What is being approved: the call's diffs, before the question.
     for (const l of approvalDiff(session.thread.entries, ask, io)) io.stderr.write(`${l}\n`);
-    const rl = createInterface({ input: io.stdin, output: io.stderr as NodeJS.WritableStream, terminal: true });
-    current = { key: ask.requestKey, rl };
-    // The terminal is in raw mode while we ask: Ctrl-C arrives here, not as a signal.
-    rl.on('SIGINT', () => {
-      io.stderr.write('\n');
-      rl.close();
-      opts.onInterrupt?.();
-    });
-    const question = () =>
-      rl.question(`Permission: ${askTitle(ask)} — allow? [y]es once / [a]lways / [n]o: `, (text) => {
-        const answer = parseAnswer(text);
-        if (!answer) return question();
-        session.answerPermission(ask.requestKey, answer, 'cli');
-      });
-    question();
+    current = { key: ask.requestKey, rl: askOnTerminal(io, ask, (answer) => session.answerPermission(ask.requestKey, answer, 'cli'), opts.onInterrupt) };
   };
   return session.subscribe((e) => {
     if (e.type === 'permission.decided' && current?.key === e.requestKey) {

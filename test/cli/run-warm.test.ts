@@ -6,7 +6,7 @@ import WebSocket from 'ws';
 import { connectServer, type ServerClient, type WebSocketCtor } from '../../src/server/client/index.js';
 import { discoveryFile, readDiscovery, type ServerDiscovery } from '../../src/cli/server-discovery.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { demoEnv, runCli, startCli, tempDir, type CliRun } from './helpers.js';
+import { MAIN, TSX, TmuxPane, demoEnv, hasTmux, runCli, startCli, tempDir, type CliRun } from './helpers.js';
 
 // A real `talaria serve` (child) and several real CLI runs (children) per test, one test at a time: the machine may be busy.
 vi.setConfig({ testTimeout: Number(process.env.TALARIA_TEST_TIMEOUT ?? 240_000) });
@@ -143,5 +143,27 @@ describe('talaria run on a warm server', () => {
     w.serve.child.kill('SIGINT');
     await w.serve.done;
     expect(existsSync(discoveryFile(w.env.TALARIA_HOME!))).toBe(false);
+  });
+});
+
+// Skipped only on a machine without tmux; in CI (CI set) a missing tmux fails loudly instead.
+describe.runIf(hasTmux() || Boolean(process.env.CI))('talaria run on a warm server, on a terminal (tmux)', () => {
+  it('the ask is a question on the terminal, answered through the server: y allows the edit', async () => {
+    const w = await warmServer();
+    const pane = new TmuxPane([process.execPath, '--import', TSX, MAIN, 'run', '--verbose', 'edit notes.txt'], { cwd: w.cwd, env: { ...w.env, PATH: process.env.PATH ?? '' } });
+    try {
+      await pane.waitFor((s) => s.includes('Permission: Edit notes.txt — allow? [y]es once / [a]lways / [n]o:'));
+      pane.type('y');
+      pane.keys('Enter');
+      const screen = await pane.waitFor((s) => s.includes('EXITED='));
+      expect(screen).toContain('Done: notes.txt was edited by the demo agent.');
+      expect(screen).toContain('EXITED=0');
+      expect(readFileSync(join(w.cwd, 'notes.txt'), 'utf8')).toBe('hello notes\nEdited by the Talaria demo agent.\n');
+      // It went through the server: the session is live there, answered by this terminal.
+      const { sessions } = await w.client.api.listSessions({});
+      expect(sessions.filter((s) => s.live)).toHaveLength(1);
+    } finally {
+      pane.kill();
+    }
   });
 });

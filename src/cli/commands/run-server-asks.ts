@@ -2,11 +2,11 @@
  * Permission asks of a `talaria run` on a server, answered through the API like the local run
  * answers them on its session: one question at a time on a terminal, else rejected with a note.
  */
-import { createInterface, type Interface } from 'node:readline';
+import type { Interface } from 'node:readline';
 import type { ServerClient } from '../../server/client/index.js';
 import type { StreamEvent } from '../../server/contract/index.js';
 import type { PermissionAnswer } from '../../permission/types.js';
-import { approvalDiff, askTitle, parseAnswer, type Ask } from '../approve.js';
+import { approvalDiff, askOnTerminal, askTitle, type Ask } from '../approve.js';
 import type { CliIo } from '../io.js';
 import type { Entry } from '../../thread/types.js';
 
@@ -46,21 +46,18 @@ export function answerAsksOnServer(
     if (!ask) return;
     if (settled.has(ask.requestKey)) return next();
     for (const l of approvalDiff(entries(), ask, io)) io.stderr.write(`${l}\n`);
-    const rl = createInterface({ input: io.stdin, output: io.stderr as NodeJS.WritableStream, terminal: true });
-    current = { key: ask.requestKey, rl };
-    rl.on('SIGINT', () => {
-      io.stderr.write('\n');
-      rl.close();
-      opts.onInterrupt?.();
-    });
-    const question = () =>
-      rl.question(`Permission: ${askTitle(ask)} — allow? [y]es once / [a]lways / [n]o: `, (text) => {
-        const a = parseAnswer(text);
-        if (!a) return question();
-        const optionId = optionFor(ask.options, a);
-        void answer(ask.requestKey, optionId ? { optionId } : { cancel: true });
-      });
-    question();
+    current = {
+      key: ask.requestKey,
+      rl: askOnTerminal(
+        io,
+        ask,
+        (a) => {
+          const optionId = optionFor(ask.options, a);
+          void answer(ask.requestKey, optionId ? { optionId } : { cancel: true });
+        },
+        opts.onInterrupt,
+      ),
+    };
   };
   return {
     handle(e) {
