@@ -14,6 +14,7 @@ import type { AgentProfile } from '../profiles/types.js';
 import { startAgent, type AgentProcess } from './agent-process.js';
 import { cliDeny, cliError, cliShell, cliWrite, type CliCtx } from './cli-scenario.js';
 import { readinessScenario } from './readiness.js';
+import { continueScenario } from './continue.js';
 import { rewindScenario } from './rewind.js';
 import { steerScenario } from './steer.js';
 import { detectQuirks, type QuirkName } from './quirks.js';
@@ -195,6 +196,10 @@ async function keyedRun(profile: AgentProfile, out: AgentResult, r: RunCtx): Pro
       say('steer');
       out.cells.steer = await scenario(proc, logs, 'steer', () => steerScenario(ctx));
     } else out.cells.steer = na('the agent advertises no _session/steering (steer = cancel and resend: test/host/steer.test.ts)');
+    if (profile.continueFromHermes) {
+      say('continue');
+      out.cells.continue = await scenario(proc, logs, 'continue', () => continueScenario(ctx, proc));
+    } else out.cells.continue = na('run for the Claude adapters (issue 14: a Hermes session continued in Claude Code)');
     say('rewind');
     const source = hs;
     out.cells.rewind = await scenario(proc, logs, 'rewind', () => rewindScenario(ctx, source, proc));
@@ -207,7 +212,7 @@ async function keyedRun(profile: AgentProfile, out: AgentResult, r: RunCtx): Pro
 
 /** Cursor's backend is not on npm: a session and a prompt must fail cleanly, nothing more. */
 async function errorPathsOnly(out: AgentResult, proc: AgentProcess, session: Session, r: RunCtx): Promise<void> {
-  for (const n of ['shell', 'read', 'write', 'deny', 'cancel', 'after-cancel', 'error-400', 'rewind', 'steer'] as const) out.cells[n] = na();
+  for (const n of ['shell', 'read', 'write', 'deny', 'cancel', 'after-cancel', 'error-400', 'rewind', 'steer', 'continue'] as const) out.cells[n] = na();
   const ctx: ScenarioCtx = { session, proc, model: r.model, ws: r.ws, stallMs: r.opts.stallMs };
   out.cells.text = await scenario(proc, r.logs, 'text', async () => {
     const t = await runTurn(ctx, 'Please reply to this matrix text probe.');

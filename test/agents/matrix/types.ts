@@ -14,6 +14,7 @@ export const SCENARIOS = [
   'after-cancel',
   'steer',
   'rewind',
+  'continue',
   'no-credentials',
   'readiness',
   'cli',

@@ -49,6 +49,8 @@ export interface AgentProfile {
   errorPathsOnly?: boolean;
   /** Advertises `_session/steering` (claude-agent-acp ≥ 0.24): the steer cell runs for it. */
   steers?: boolean;
+  /** The continue cell runs for it: a Hermes (emulator) session continued in this agent (the Claude adapters). */
+  continueFromHermes?: boolean;
   /** Known quirks of this agent, as named in the spec (documentation for the report). */
   quirks: string[];
   /** Slow starters (cursor ~21 s) get more time for initialize. */
