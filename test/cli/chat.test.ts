@@ -2,7 +2,7 @@ import { describe, it, expect, vi } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { MAIN, TSX, TmuxPane, demoEnv, fakeCmd, hasTmux, runCli, tempDir } from './helpers.js';
+import { MAIN, TSX, TmuxPane, allowEditOnPane, demoEnv, fakeCmd, hasTmux, runCli, tempDir } from './helpers.js';
 
 vi.setConfig({ testTimeout: Number(process.env.TALARIA_TEST_TIMEOUT ?? 90_000) });
 
@@ -220,10 +220,7 @@ describe.runIf(tmux)('talaria run on a terminal (tmux)', () => {
     const cwd = workspace();
     const pane = new TmuxPane([process.execPath, '--import', TSX, MAIN, 'run', 'edit notes.txt'], { cwd, env: { ...demoEnv(tempDir('run-home')), PATH: process.env.PATH ?? '' } });
     try {
-      await pane.waitFor((s) => s.includes('Permission: Edit notes.txt — allow? [y]es once / [a]lways / [n]o:'));
-      pane.type('y');
-      pane.keys('Enter');
-      const screen = await pane.waitFor((s) => s.includes('EXITED='));
+      const screen = await allowEditOnPane(pane);
       expect(screen).toContain('Done: notes.txt was edited by the demo agent.');
       expect(screen).toContain('EXITED=0');
       expect(readFileSync(join(cwd, 'notes.txt'), 'utf8')).toBe('hello notes\nEdited by the Talaria demo agent.\n');

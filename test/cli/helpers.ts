@@ -162,3 +162,14 @@ export class TmuxPane {
     }
   }
 }
+
+/**
+ * `talaria run 'edit notes.txt'` (demo agent) on a terminal: answers its permission question with
+ * y and returns the screen once the process exited (the pane prints EXITED=code).
+ */
+export async function allowEditOnPane(pane: TmuxPane): Promise<string> {
+  await pane.waitFor((s) => s.includes('Permission: Edit notes.txt — allow? [y]es once / [a]lways / [n]o:'));
+  pane.type('y');
+  pane.keys('Enter');
+  return pane.waitFor((s) => s.includes('EXITED='));
+}

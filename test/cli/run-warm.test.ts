@@ -6,7 +6,7 @@ import WebSocket from 'ws';
 import { connectServer, type ServerClient, type WebSocketCtor } from '../../src/server/client/index.js';
 import { discoveryFile, readDiscovery, type ServerDiscovery } from '../../src/cli/server-discovery.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { MAIN, TSX, TmuxPane, demoEnv, hasTmux, runCli, startCli, tempDir, type CliRun } from './helpers.js';
+import { MAIN, TSX, TmuxPane, allowEditOnPane, demoEnv, hasTmux, runCli, startCli, tempDir, type CliRun } from './helpers.js';
 
 // A real `talaria serve` (child) and several real CLI runs (children) per test, one test at a time: the machine may be busy.
 vi.setConfig({ testTimeout: Number(process.env.TALARIA_TEST_TIMEOUT ?? 240_000) });
@@ -152,10 +152,7 @@ describe.runIf(hasTmux() || Boolean(process.env.CI))('talaria run on a warm serv
     const w = await warmServer();
     const pane = new TmuxPane([process.execPath, '--import', TSX, MAIN, 'run', '--verbose', 'edit notes.txt'], { cwd: w.cwd, env: { ...w.env, PATH: process.env.PATH ?? '' } });
     try {
-      await pane.waitFor((s) => s.includes('Permission: Edit notes.txt — allow? [y]es once / [a]lways / [n]o:'));
-      pane.type('y');
-      pane.keys('Enter');
-      const screen = await pane.waitFor((s) => s.includes('EXITED='));
+      const screen = await allowEditOnPane(pane);
       expect(screen).toContain('Done: notes.txt was edited by the demo agent.');
       expect(screen).toContain('EXITED=0');
       expect(readFileSync(join(w.cwd, 'notes.txt'), 'utf8')).toBe('hello notes\nEdited by the Talaria demo agent.\n');
