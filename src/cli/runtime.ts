@@ -155,7 +155,10 @@ export function createHarnessRuntime(
       try {
         hs = await Promise.race([opening, aborted]);
       } catch (err) {
-        throw failure(err, spawned, o.sessionId ? `could not load session ${o.sessionId}` : spawned ? 'could not open a session' : label, seen);
+        const f = failure(err, spawned, o.sessionId ? `could not load session ${o.sessionId}` : spawned ? 'could not open a session' : label, seen);
+        // The agent wants a sign-in: say the command that runs it (an agent by command or URL has no id to log in with).
+        if (describeError(err).code === 'auth_required' && !providerId.includes(':')) throw new RuntimeError(f.code, `${f.message}\nSign in with: talaria login ${providerId}`);
+        throw f;
       } finally {
         offHost();
       }

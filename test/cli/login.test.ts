@@ -39,6 +39,7 @@ describe('talaria login (agent-type methods, no terminal needed)', () => {
     const first = await t.cli(['run', '--agent', 'authfake', 'hello']);
     expect(first.code).toBe(EXIT.NOT_READY);
     expect(first.stderr).toContain('no key configured');
+    expect(first.stderr).toContain('Sign in with: talaria login authfake');
 
     const doctor = await t.cli(['doctor', '--agent', 'authfake', '--json']);
     expect(doctor.code).toBe(EXIT.NOT_READY);
