@@ -288,6 +288,8 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
         ...(o.at ? { forkEntryId: o.at } : {}),
       });
     });
+    // The seeded thread came with its source's title: the branch is named for what it is.
+    s.thread.title = title;
     if (historyFrom === 'store') d.host.seedNext(s, { reason, inPlace: true, ...(reason === 'continue' ? { from: fromLabel } : {}) });
     const hs = await recordNew(s, { row: d.store.sessions.get(created.id)!, workspace: ws, origin: 'branched', historyFrom });
     // The same agent keeps the model and mode chosen for its source.

@@ -2,6 +2,7 @@ import type { ContextUsage, NoticeEntry, PlanEntry, Thread, ThreadAction, Thread
 import { addUnknown, isObject, nextEntryId, pushEntry, stateOf, type ThreadState } from './state.js';
 import { CHUNK_KINDS, applyChunk, splitBlocks } from './messages.js';
 import { settleTurn, upsertToolCall } from './tool-calls.js';
+import { echoesSeed } from './seed.js';
 
 /**
  * The thread reducer: deterministic, no I/O, no clock, no randomness. It mutates `thread` in place
@@ -102,8 +103,10 @@ function applyKnown(thread: Thread, st: ThreadState, kind: string, u: Record<str
 
 /** title/updatedAt: a string sets, null clears, absent keeps; `_meta` (alone or not) goes to thread.meta. */
 function sessionInfo(thread: Thread, u: Record<string, unknown>, changes: ThreadChange[]): boolean {
-  if (typeof u.title === 'string') thread.title = u.title;
-  else if (u.title === null) delete thread.title;
+  // A seeded branch's first prompt is Talaria's transcript header: a title the agent made of it is noise.
+  if (typeof u.title === 'string') {
+    if (!echoesSeed(u.title)) thread.title = u.title;
+  } else if (u.title === null) delete thread.title;
   if (typeof u.updatedAt === 'string') thread.updatedAt = u.updatedAt;
   else if (u.updatedAt === null) delete thread.updatedAt;
   if (u._meta != null) thread.meta = u._meta;

@@ -142,11 +142,19 @@ const REASONS: Record<SeedReason, string> = {
   continue: 'the user moved the conversation to this agent',
 };
 
+/** How every seed starts: an agent that titles its session from the first prompt quotes it back. */
+const SEED_MARK = '[Talaria] This conversation continues';
+
+/** A title made from Talaria's seed prompt (not the conversation's): the branch keeps Talaria's title. */
+export function echoesSeed(title: string): boolean {
+  return title.includes(SEED_MARK);
+}
+
 function header(o: SeedOptions, omitted: number): string {
   const from = o.from ? ` with ${o.from}` : '';
   const left = omitted > 0 ? ` ${omitted} earlier exchange${omitted > 1 ? 's are' : ' is'} left out for room.` : '';
   return (
-    `[Talaria] This conversation continues from an earlier session${from} (${REASONS[o.reason]}). ` +
+    `${SEED_MARK} from an earlier session${from} (${REASONS[o.reason]}). ` +
     `Below is a compact transcript of it, oldest first; tool results are summarised.${left} ` +
     `Take it as context and do not answer it; the user's new message follows the transcript.\n<transcript>`
   );

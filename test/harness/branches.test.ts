@@ -93,6 +93,9 @@ describe('continue elsewhere (Hermes emulator → another agent)', () => {
     s.flush();
     const c = await w.branchSession(s.id, { provider: 'demo' });
     expect(c.provider).toBe('demo');
+    // Named for what it is, in the store and in the live thread (not the source's title, not the seed prompt).
+    expect(c.stored().title).toMatch(/ \(in .*Demo.*\)$/i);
+    expect(c.thread.title).toBe(c.stored().title);
     expect(texts(c)).toEqual(['remember the colour teal']);
     const notice = c.thread.entries.find((e) => e.kind === 'notice' && e.code === 'branched') as { text: string; data: unknown };
     expect(notice.text).toMatch(/the conversation continued with .*demo.* \(from Hermes/i);

@@ -86,6 +86,13 @@ describe('thread-level rules', () => {
     expect(t).toMatchObject({ title: 'T', updatedAt: 'U', meta: { pi: { cwd: '/w' } } });
   });
 
+  it("session_info_update: a title the agent made of Talaria's seed prompt is not taken (a branch keeps its own)", () => {
+    const t = createThread();
+    run(t, up({ sessionUpdate: 'session_info_update', title: 'Rivers (rewind)' }));
+    run(t, up({ sessionUpdate: 'session_info_update', title: 'Demo: [Talaria] This conversation continues from an earlier…', updatedAt: 'U' }));
+    expect(t).toMatchObject({ title: 'Rivers (rewind)', updatedAt: 'U' });
+  });
+
   it('session_info_update: null clears a field', () => {
     const t = createThread();
     run(t, up({ sessionUpdate: 'session_info_update', title: 'T', updatedAt: 'U' }), up({ sessionUpdate: 'session_info_update', title: null }));
