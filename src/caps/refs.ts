@@ -170,6 +170,11 @@ export class RefStore {
     return r && toRow(r);
   }
 
+  /** The id of the reference a secret (or URI) names, live or not (the CLI's `revoke <uri>`). */
+  idOf(ref: string): string | undefined {
+    return (this.store.db.prepare('SELECT id FROM caps_refs WHERE hash = ?').get(hashSecret(secretOf(ref))) as { id: string } | undefined)?.id;
+  }
+
   /** The row a secret (or `ocapn://` URI) names, if it is live; a clear refusal otherwise. */
   redeem(ref: string): RefRow {
     const r = this.store.db.prepare('SELECT * FROM caps_refs WHERE hash = ?').get(hashSecret(secretOf(ref))) as DbRow | undefined;
