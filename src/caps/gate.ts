@@ -15,6 +15,8 @@ export class Gate {
     readonly methods: ReadonlySet<string> | undefined,
     private readonly expiresAt: number | undefined,
     private readonly now: () => number,
+    /** Re-reads the store: a revocation by another process (`talaria caps revoke`) counts at the next call. */
+    private readonly stillValid?: () => boolean,
   ) {}
 
   get open(): boolean {
@@ -25,6 +27,10 @@ export class Gate {
   check(method: string): void {
     if (this.reason !== undefined) throw new CapsError('ref_revoked', `ref_revoked: ${this.reason}`);
     if (this.expiresAt !== undefined && this.expiresAt <= this.now()) throw new CapsError('ref_expired', 'ref_expired: this reference has expired');
+    if (this.stillValid && !this.stillValid()) {
+      this.shut('this reference was revoked');
+      throw new CapsError('ref_revoked', 'ref_revoked: this reference was revoked');
+    }
     if (this.methods && !this.methods.has(method)) throw new CapsError('method_denied', `method_denied: this reference does not allow ${method}`);
   }
 
@@ -60,7 +66,7 @@ export class Gates {
   }
 
   make(refId: string | undefined, methods?: readonly string[], expiresAt?: number): Gate {
-    const g = new Gate(refId, methods ? new Set(methods) : undefined, expiresAt, this.now);
+    const g = new Gate(refId, methods ? new Set(methods) : undefined, expiresAt, this.now, refId === undefined ? undefined : () => this.refs.alive(refId));
     if (refId !== undefined) {
       let set = this.byRef.get(refId);
       if (!set) this.byRef.set(refId, (set = new Set()));

@@ -106,12 +106,14 @@ export function secretOf(ref: string): string {
 export class RefStore {
   private readonly listeners = new Set<(ids: readonly string[]) => void>();
   readonly hostKey: string;
+  private readonly aliveStmt;
 
   constructor(
     private readonly store: Store,
     private readonly now: () => number = Date.now,
   ) {
     const db = store.db;
+    this.aliveStmt = db.prepare('SELECT revoked_at, expires_at FROM caps_refs WHERE id = ?');
     const h = db.prepare('SELECT host_key FROM caps_host WHERE id = 1').get() as { host_key: string } | undefined;
     if (h) this.hostKey = h.host_key;
     else {
@@ -192,14 +194,8 @@ export class RefStore {
 
   /** Live and unexpired (re-read: a revocation by another process shows here). */
   alive(id: string): boolean {
-    const row = this.get(id);
-    if (!row) return false;
-    try {
-      this.check(row);
-      return true;
-    } catch {
-      return false;
-    }
+    const r = this.aliveStmt.get(id) as { revoked_at: number | null; expires_at: number | null } | undefined;
+    return r !== undefined && r.revoked_at === null && (r.expires_at === null || r.expires_at > this.now());
   }
 
   list(o: { includeRevoked?: boolean } = {}): RefRow[] {
