@@ -120,6 +120,9 @@ export class CapsHost implements HostParts {
         }
         try {
           if (!captp.dispatch(msg)) malformed++;
+          // The peer hung up at the CapTP level: CapTP is unplugged now, so close the transport too.
+          const type = (msg as { type: string }).type;
+          if (type === 'CTP_DISCONNECT' || type === 'CTP_ABORT') conn.close('the peer disconnected');
         } catch (err) {
           // CapTP throws on messages it cannot decode: drop them, the connection stays usable.
           malformed++;

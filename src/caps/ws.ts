@@ -23,9 +23,12 @@ export function serveSocket(host: CapsHost, ws: WebSocket, o: CapsWsOptions = {}
   const rate = o.messagesPerSecond ?? 20_000;
   let tokens = rate;
   let refilled = Date.now();
-  const conn = host.connect((m) => {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
-  });
+  const conn = host.connect(
+    (m) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
+    },
+    { onClosed: () => ws.close(1000, 'closed') },
+  );
   let alive = true;
   const hb =
     (o.heartbeatMs ?? 15_000) > 0
