@@ -65,13 +65,15 @@ export interface CapsClient<T> {
 
 export interface ConnectCapsOptions {
   maxPayload?: number;
+  /** The server's access token, when it is mounted on `talaria serve` (sent as a Bearer header). */
+  token?: string;
   onError?: (err: unknown) => void;
   /** Sees every message, in and out (tests, debugging). */
   tap?: (dir: 'in' | 'out', msg: { type: string }) => void;
 }
 
 export async function connectCaps<T = unknown>(url: string, ref: string, o: ConnectCapsOptions = {}): Promise<CapsClient<T>> {
-  const ws = new WebSocket(url, { maxPayload: o.maxPayload ?? 16 * 1024 * 1024 });
+  const ws = new WebSocket(url, { maxPayload: o.maxPayload ?? 16 * 1024 * 1024, ...(o.token ? { headers: { authorization: `Bearer ${o.token}` } } : {}) });
   await new Promise<void>((resolve, reject) => {
     ws.once('open', resolve);
     ws.once('error', reject);
