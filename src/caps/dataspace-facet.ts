@@ -59,8 +59,10 @@ export function makeDataspaceFacet(ctx: ConnCtx, gate: Gate, quotas: Quotas): un
         if (!(v === null || ['string', 'number', 'boolean'].includes(typeof v)))
           throw new CapsError('invalid_argument', 'invalid_argument: a pattern matches fields to strings, numbers, booleans or null');
       }
-      const pusher = new Pusher<FactChange>((batch) => E(observer as FactSink).onFacts(harden(batch)));
-      const off = ctx.dataspace.observe(pattern as Record<string, Primitive> as Pattern, {
+      let off = (): void => {};
+      // An observer that fails or falls behind by too much is dropped (its connection closed, or it flooded).
+      const pusher = new Pusher<FactChange>((batch) => E(observer as FactSink).onFacts(harden(batch)), { onClose: () => off() });
+      off = ctx.dataspace.observe(pattern as Record<string, Primitive> as Pattern, {
         added: (handle, fact) => pusher.push(harden({ op: 'add', handle, fact })),
         removed: (handle, fact) => pusher.push(harden({ op: 'del', handle, fact })),
       });

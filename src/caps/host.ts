@@ -69,6 +69,18 @@ export class CapsHost implements HostParts {
     return { uri: m.uri, id: m.row.id };
   }
 
+  /** Mints a dataspace reference (observe, and assert/retract facts owned by the connection). */
+  mintDataspace(o: { methods?: ('observe' | 'assert' | 'retract')[]; expiresAt?: number; label?: string } = {}): { uri: string; id: string } {
+    const m = this.refs.mint({
+      facet: 'observer',
+      target: 'dataspace',
+      ...(o.methods ? { methods: o.methods } : {}),
+      ...(o.expiresAt !== undefined ? { expiresAt: o.expiresAt } : {}),
+      ...(o.label ? { label: o.label } : {}),
+    });
+    return { uri: m.uri, id: m.row.id };
+  }
+
   /** One CapTP endpoint; `send` gets each outgoing message (JSON-encodable). */
   connect(send: (msg: unknown) => void, o: { onClosed?: () => void } = {}): CapsConnection {
     const id = randomUUID();

@@ -14,6 +14,7 @@ import { workspaceDir } from './doctor.js';
 export const CAPS_HELP = `Usage: talaria caps mint|list|revoke
 
   talaria caps mint [--cwd DIR] [--agent ID]          a launcher: new sessions in DIR (with agent ID)
+  talaria caps mint --dataspace                       the presence dataspace (observe, assert, retract)
   talaria caps mint --session ID [--facet controller|reader]
                     [--expires 30m|2h|7d] [--label TEXT] [--parent REF-ID] [--json]
       prints an ocapn:// URI once (a bearer secret: hand it only to whom it is for)
@@ -44,6 +45,7 @@ export async function capsCommand(argv: string[], ctx: CliContext): Promise<numb
     expires: { type: 'string' },
     label: { type: 'string' },
     parent: { type: 'string' },
+    dataspace: { type: 'boolean' },
     all: { type: 'boolean' },
     json: { type: 'boolean' },
   });
@@ -64,7 +66,10 @@ export async function capsCommand(argv: string[], ctx: CliContext): Promise<numb
       const sessionArg = str(p, 'session');
       let mintFacet: RefFacet = 'launcher';
       let target: string;
-      if (sessionArg !== undefined) {
+      if (flag(p, 'dataspace')) {
+        mintFacet = 'observer';
+        target = 'dataspace';
+      } else if (sessionArg !== undefined) {
         const row = h.sessions.find(sessionArg);
         if (!row) throw new UsageError(`caps mint: no stored session '${sessionArg}' (see talaria sessions list)`);
         mintFacet = facet;
