@@ -35,6 +35,8 @@ export interface CapsConnection {
   dispatch(msg: unknown): void;
   close(reason?: string): void;
   readonly malformed: number;
+  /** CapTP's counters (sends, receives, exports dropped by the peer). */
+  stats(): { send: Record<string, number>; recv: Record<string, number>; gc: Record<string, number> };
 }
 
 export class CapsHost implements HostParts {
@@ -86,15 +88,24 @@ export class CapsHost implements HostParts {
     const id = randomUUID();
     const closers = new Set<() => void>();
     const gates = new Set<Gate>();
+    const byRef = new Map<string, Gate>();
     let closed = false;
     let malformed = 0;
     const ctx: ConnCtx = {
       ...this.parts(),
       id,
       gate: (row: RefRow | undefined) => {
+        // One gate per reference per connection: fetching the same reference again reuses it, so
+        // a connection holds at most one gate per reference however many calls it makes.
+        const have = row ? byRef.get(row.id) : undefined;
+        if (have) return have;
         const g = this.gates.make(row?.id, row?.methods, row?.expiresAt);
         gates.add(g);
-        g.onShut(() => gates.delete(g));
+        if (row) byRef.set(row.id, g);
+        g.onShut(() => {
+          gates.delete(g);
+          if (row) byRef.delete(row.id);
+        });
         return g;
       },
       onClose: (fn) => {
@@ -124,6 +135,7 @@ export class CapsHost implements HostParts {
       get malformed() {
         return malformed;
       },
+      stats: () => captp.getStats(),
       dispatch: (msg) => {
         if (closed) return;
         if (typeof msg !== 'object' || msg === null || Array.isArray(msg) || typeof (msg as { type?: unknown }).type !== 'string') {
@@ -163,6 +175,11 @@ export class CapsHost implements HostParts {
 
   get connections(): number {
     return this.conns.size;
+  }
+
+  /** The live connections (diagnostics, tests). */
+  connectionList(): CapsConnection[] {
+    return [...this.conns];
   }
 
   private parts(): HostParts {
