@@ -104,7 +104,7 @@ describe('the dataspace index', () => {
     const r = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const ds = new Dataspace();
     const types = ['session', 'agent'];
-    const patterns: Record<string, string>[] = Array.from({ length: 100 }, (_, i) =>
+    const patterns = Array.from({ length: 100 }, (_, i): Record<string, string> =>
       i === 0 ? {} : i % 3 === 0 ? { type: types[i % 2]! } : i % 3 === 1 ? { id: `s${i % 20}` } : { type: 'session', status: i % 2 ? 'idle' : 'running' },
     );
     const views = patterns.map(() => new Map<string, Record<string, unknown>>());
