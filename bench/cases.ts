@@ -9,6 +9,7 @@ import { runFloor, runPipeCeiling } from './floor.js';
 import { runSdkBaseline } from './sdk-baseline.js';
 import { missingAgent, runSdkStartup } from './startup.js';
 import { serveCases } from './serve-cases.js';
+import { capsCases } from './caps-cases.js';
 import { talariaCases } from './talaria-cases.js';
 import { webCases } from './web-ui.js';
 import type { BenchCase, MetricSpec } from './types.js';
@@ -95,7 +96,7 @@ export const baselineCases: BenchCase[] = [
   },
 ];
 
-export const cases: BenchCase[] = [...baselineCases, ...talariaCases, ...serveCases, ...webCases];
+export const cases: BenchCase[] = [...baselineCases, ...talariaCases, ...serveCases, ...capsCases, ...webCases];
 
 /** Selected cases plus, transitively, the baselines their metrics compare against. */
 export function selectCases(all: readonly BenchCase[], only: readonly string[]): BenchCase[] {

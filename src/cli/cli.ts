@@ -97,6 +97,8 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
         return await (await import('./commands/serve.js')).serveCommand(rest, ctx);
       case 'acp':
         return await acpCommand(rest, ctx);
+      case 'caps':
+        return await (await import('./commands/caps.js')).capsCommand(rest, ctx);
       default:
         throw new UsageError(`unknown command '${first}' (try: talaria --help)`);
     }

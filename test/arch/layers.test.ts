@@ -13,7 +13,7 @@ const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 // Why each edge exists: the store reads and writes the protocol's wire-log format (pure
 // functions) and keeps to thread and protocol types (the recorder lives in harness); harness is
 // the library face (host + store + registry); the faces (cli, server, caps) may start the bundled
-// demo agent but never import each other (except cli → server: `talaria serve` starts it).
+// demo agent but never import each other (except cli → server: `talaria serve` starts it; cli → caps: `talaria caps` mints references and serve mounts /captp).
 const RUNTIME: Record<string, string[]> = LAYERS.runtime;
 const TYPES_ONLY: Record<string, string[]> = LAYERS.typesOnly;
 // Files allowed to import the SDK runtime: the protocol adapter, and the demo agent (a separate program).

@@ -19,8 +19,8 @@ const entries = Object.entries(pkg.exports).filter((e): e is [string, { types: s
 const sourceOf = (distJs: string) => join(ROOT, distJs.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'));
 
 describe('package exports', () => {
-  it('the root, /client, /protocol, /providers, /hermes, /host and /store, each with types', () => {
-    expect(entries.map(([k]) => k)).toEqual(['.', './client', './protocol', './providers', './hermes', './host', './store']);
+  it('the root, /client, /protocol, /providers, /hermes, /host, /store and /caps, each with types', () => {
+    expect(entries.map(([k]) => k)).toEqual(['.', './client', './protocol', './providers', './hermes', './host', './store', './caps']);
     for (const [, t] of entries) {
       expect(t.import).toMatch(/^\.\/dist\/[a-z-]+\.js$/);
       expect(t.types).toBe(t.import.replace(/\.js$/, '.d.ts'));

@@ -6,6 +6,8 @@ import { tempHome } from './helpers.js';
 
 const TABLES = [
   'agent_defaults',
+  'caps_host',
+  'caps_refs',
   'entries',
   'permission_audit',
   'permission_rules',

@@ -29,6 +29,7 @@ Options:
   --tls-cert FILE       TLS certificate (PEM) — serve HTTPS
   --tls-key FILE        TLS private key (PEM)
   --insecure            allow plain HTTP on a non-loopback address
+  --caps                also serve the capability face (CapTP) at /captp (references: talaria caps mint)
   --web-root DIR        serve the web UI from DIR (default: dist/web; env TALARIA_WEB_ROOT)
   --grace SECS          on SIGINT/SIGTERM, let running turns finish this long, then cancel (default 5)
 
@@ -50,6 +51,7 @@ const OPTIONS = {
   grace: { type: 'string' },
   observer: { type: 'boolean' },
   label: { type: 'string' },
+  caps: { type: 'boolean' },
 } as const;
 
 function stderrLogger(io: CliIo): Logger {
@@ -154,10 +156,22 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
     }
     throw err;
   }
+  // --caps: the capability face at /captp (token checked by the server, then a reference by the
+  // face). Loaded on demand: it locks the process down (SES), which the rest of serve survives
+  // (test/caps/lockdown.test.ts).
+  let caps: { close(): Promise<void> } | undefined;
+  if (flag(p, 'caps')) {
+    const face = await import('../../caps/index.js');
+    const capsHost = new face.CapsHost({ harness, logger });
+    const up = face.capsUpgradeHandler(capsHost);
+    server.mount('/captp', (req, socket, head) => up.handleUpgrade(req, socket, head));
+    caps = { close: async () => (up.wss.close(), await capsHost.close()) };
+  }
   // The folder serve was started in is the first workspace, with the agent it would use.
   const cwd = process.cwd();
   harness.workspaces.open(cwd);
   io.stdout.write(`Talaria is serving ${cwd}\n  ${server.url}\n`);
+  if (caps) io.stdout.write(`  caps: ${server.origin.replace(/^http/, 'ws')}/captp (references: talaria caps mint)\n`);
   void harness
     .pickAgent({ workspace: cwd, timeoutMs: 10_000 })
     .then((pick) => io.stdout.write(`  agent: ${pick.provider}${pick.from === 'fallback' ? ' (no agent is ready: the offline demo agent; `talaria doctor` says why)' : ''}\n`))
@@ -169,6 +183,7 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
   const sig = await stopped;
   removeDiscovery(harness.home);
   io.stderr.write(`talaria serve: ${sig}: stopping (running turns get ${graceMs / 1000} s)\n`);
+  await caps?.close();
   await server.close();
   for (const off of offs) off();
   return EXIT.OK;

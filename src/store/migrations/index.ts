@@ -8,6 +8,7 @@ import * as m002 from './002-session-choices.js';
 import * as m003 from './003-session-leases.js';
 import * as m004 from './004-session-events.js';
 import * as m005 from './005-session-branches.js';
+import * as m006 from './006-caps-refs.js';
 
 export interface Migration {
   version: number;
@@ -21,4 +22,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: m003.name, up: m003.up },
   { version: 4, name: m004.name, up: m004.up },
   { version: 5, name: m005.name, up: m005.up },
+  { version: 6, name: m006.name, up: m006.up },
 ];

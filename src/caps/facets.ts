@@ -1,0 +1,211 @@
+/**
+ * The exported objects (Exo, interface-guarded): session controller / reader, turn (the prompt's
+ * revoker), subscription, permission responder. Every method first checks its caretaker gate, so
+ * revoking the reference behind an object — or any ancestor — cuts it and stops its pushes.
+ */
+import './lockdown.js';
+import harden from '@endo/harden';
+import { E } from '@endo/far';
+import { makeExo } from '@endo/exo';
+import type { SessionEvent } from '../session/events.js';
+import type { PromptInput } from '../session/session.js';
+import { passable } from './clone.js';
+import type { ConnCtx } from './context.js';
+import { CapsError } from './errors.js';
+import type { Gate } from './gate.js';
+import { ResponderI, SessionI, SubscriptionI, TurnI } from './guards.js';
+import type { LiveSession } from './live.js';
+import { Pusher } from './pusher.js';
+import type { RefFacet } from './refs.js';
+
+/** A sink the host pushes session events to: `onEvents(batch)`; its promise is the backpressure. */
+export interface EventSink {
+  onEvents(batch: readonly unknown[]): unknown;
+}
+
+// Exo method signatures want `any` (see captp-notes.md): the guards above check the real shapes.
+
+function sinkPusher(ctx: ConnCtx, gate: Gate, sink: unknown, ls: LiveSession, responders: boolean): { push: (e: SessionEvent) => void; pusher: Pusher<unknown> } {
+  const pusher: Pusher<unknown> = new Pusher((batch) => E(sink as EventSink).onEvents(harden(batch)), {
+    onClose: (why, err) => {
+      if (why !== 'closed') ctx.logger.debug('caps: a sink was dropped', { why, error: err instanceof Error ? err.message : String(err) });
+    },
+  });
+  const offGate = gate.onShut(() => pusher.close());
+  const offConn = ctx.onClose(() => pusher.close());
+  const origClose = pusher.close.bind(pusher);
+  pusher.close = (why, err) => {
+    offGate();
+    offConn();
+    origClose(why, err);
+  };
+  const push = (e: SessionEvent): void => {
+    if (responders && e.type === 'permission.asked') {
+      const p = ctx.permissions.get(e.requestKey);
+      // The responder travels with the event: whoever gets the event can answer, or hand it on.
+      if (p) return pusher.push(harden({ ...passable(e), responder: makeResponder(ctx, gate, ls, e.requestKey) }));
+    }
+    pusher.push(passable(e));
+  };
+  return { push, pusher };
+}
+
+export function makeSessionFacet(ctx: ConnCtx, gate: Gate, ls: LiveSession, facet: RefFacet): unknown {
+  const hs = ls.hs;
+  const check = (m: string): void => {
+    gate.check(m);
+    if (facet === 'reader' && !['subscribe', 'snapshot', 'info', 'share'].includes(m)) throw new CapsError('method_denied', `method_denied: a reader cannot ${m}`);
+  };
+  const self: any = makeExo('Session', SessionI, {
+    prompt(blocks: any, sink?: any) {
+      check('prompt');
+      let stream: ReturnType<typeof sinkPusher> | undefined;
+      let off: (() => void) | undefined;
+      let turnId: string | undefined;
+      if (sink !== undefined) {
+        stream = sinkPusher(ctx, gate, sink, ls, true);
+        const s = stream;
+        off = hs.subscribe((e) => {
+          s.push(e);
+          if (e.type === 'turn.ended' && e.turnId === turnId) off?.();
+        });
+        gate.onShut(() => off?.());
+      }
+      const turn = hs.prompt(blocks as PromptInput);
+      turnId = turn.id;
+      // The result arrives after every event of the turn was acknowledged by the sink; a revoked
+      // reference gets a refusal instead.
+      const result = new Promise<unknown>((resolve, reject) => {
+        const offShut = gate.onShut(() => reject(new CapsError('ref_revoked', 'ref_revoked: this reference was revoked')));
+        turn.result.then(
+          async (r) => {
+            await stream?.pusher.drained();
+            offShut();
+            resolve(passable(r));
+          },
+          (err: unknown) => {
+            offShut();
+            reject(err instanceof Error ? err : new Error(String(err)));
+          },
+        );
+      });
+      result.catch(() => {});
+      return makeExo('Turn', TurnI, {
+        id() {
+          return turn.id;
+        },
+        result() {
+          gate.check('prompt');
+          return result;
+        },
+        async cancel() {
+          gate.check('cancel');
+          return passable(await hs.cancel());
+        },
+      });
+    },
+    async cancel() {
+      check('cancel');
+      return passable(await hs.cancel());
+    },
+    async setModel(m: any) {
+      check('setModel');
+      await hs.setModel(m as string);
+      return passable(hs.catalog.model ?? {});
+    },
+    async setMode(m: any) {
+      check('setMode');
+      await hs.setMode(m as string);
+      return passable(hs.catalog.mode ?? {});
+    },
+    async fork() {
+      check('fork');
+      const forked = await ctx.harness.workspaces.open(hs.workspace).forkSession(hs.id);
+      const child = ctx.live.adopt(forked);
+      const minted = ctx.refs.mint({ facet: 'controller', target: forked.id, parentId: gate.refId, label: `fork of ${hs.id}` });
+      return makeSessionFacet(ctx, ctx.gate(minted.row), child, 'controller');
+    },
+    subscribe(sink: any, afterSeq?: any) {
+      check('subscribe');
+      const { push, pusher } = sinkPusher(ctx, gate, sink, ls, facet === 'controller');
+      const after = typeof afterSeq === 'number' ? afterSeq : ls.lastSeq;
+      const first = ls.buffer[0]?.seq ?? ls.lastSeq + 1;
+      if (after < first - 1) {
+        // Older than what is kept: the thread as it is now, then live events.
+        pusher.push(passable({ type: 'thread.snapshot', sessionId: hs.id, seq: ls.lastSeq, entries: hs.thread.entries }));
+      } else for (const e of ls.buffer) if (e.seq > after) push(e);
+      const off = hs.subscribe(push);
+      const stop = (): void => {
+        off();
+        pusher.close();
+      };
+      gate.onShut(stop);
+      return makeExo('Subscription', SubscriptionI, {
+        cancel() {
+          stop();
+        },
+      });
+    },
+    snapshot() {
+      check('snapshot');
+      return passable({ sessionId: hs.id, seq: ls.lastSeq, entries: hs.thread.entries, state: hs.state });
+    },
+    info() {
+      check('info');
+      const row = hs.stored();
+      return passable({ id: hs.id, provider: hs.provider, cwd: row.cwd, title: row.title ?? '', state: hs.state, model: hs.catalog.model?.currentId ?? '', facet });
+    },
+    reader() {
+      check('reader');
+      return makeSessionFacet(ctx, gate, ls, 'reader');
+    },
+    share(o: any) {
+      check('share');
+      const opts = o as { facet: 'controller' | 'reader'; expiresIn?: number; methods?: string[] };
+      if (facet === 'reader' && opts.facet !== 'reader') throw new CapsError('ref_widening', 'ref_widening: a reader can only share a reader');
+      const minted = ctx.refs.mint({
+        facet: opts.facet,
+        target: hs.id,
+        parentId: gate.refId,
+        ...(opts.methods ? { methods: opts.methods } : opts.facet === 'reader' ? { methods: ['subscribe', 'snapshot', 'info', 'share'] } : {}),
+        ...(opts.expiresIn !== undefined ? { expiresAt: ctx.now() + opts.expiresIn } : {}),
+      });
+      return minted.uri;
+    },
+  });
+  return self;
+}
+
+/** A one-shot responder for one permission request: first answer wins; it can be shared on. */
+export function makeResponder(ctx: ConnCtx, parent: Gate, ls: LiveSession, requestKey: string, own?: Gate): unknown {
+  const p = ctx.permissions.get(requestKey);
+  if (!p) throw new CapsError('not_found', 'not_found: that permission request is no longer pending');
+  // Its own gate: shut at the first answer (here or anywhere), when the session reference is revoked, or the connection closes.
+  const gate = own ?? ctx.gate(undefined);
+  parent.onShut(() => gate.shut('the session reference was revoked'));
+  p.gates.add(gate);
+  return makeExo('Permission', ResponderI, {
+    details() {
+      gate.check('details');
+      return passable({ requestKey, sessionId: ls.hs.id, toolCallId: p.asked.toolCallId, title: p.asked.title ?? '', options: p.asked.options });
+    },
+    answer(optionId: any) {
+      gate.check('answer');
+      const r = ls.hs.answerPermission(requestKey, { optionId: optionId as string }, `caps:${ctx.id}`);
+      if (r.ok) gate.shut('this permission request was already answered');
+      return passable(r);
+    },
+    share(o?: any) {
+      gate.check('share');
+      const expiresIn = (o as { expiresIn?: number } | undefined)?.expiresIn;
+      const minted = ctx.refs.mint({
+        facet: 'responder',
+        target: `${ls.hs.id} ${requestKey}`,
+        parentId: parent.refId,
+        methods: ['details', 'answer', 'share'],
+        ...(expiresIn !== undefined ? { expiresAt: ctx.now() + expiresIn } : {}),
+      });
+      return minted.uri;
+    },
+  });
+}
