@@ -38,6 +38,12 @@ export function authHandlers(harness: Harness, o: { onSignedIn?: () => void } = 
       const p = provider(params.id!);
       return { provider: signInInfo(p, await p.readiness(harness.env, { timeoutMs: TIMEOUT_MS })) };
     },
+    async agentSignInMethods({ params }) {
+      const p = provider(params.id!);
+      const agent = await startForSignIn(p, harness.env, { cwd: tmpdir(), timeoutMs: TIMEOUT_MS });
+      await agent.client.close().catch(() => {});
+      return { methods: agent.methods };
+    },
     async agentLogin({ params, body }) {
       const p = provider(params.id!);
       const { methodId } = body as { methodId: string };

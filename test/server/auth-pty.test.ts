@@ -112,6 +112,20 @@ describe('terminal sign-in over the pty WebSocket', () => {
     const before = (await s.client.call('readiness', { query: { refresh: 'true' } })).providers.find((x) => x.id === 'authfake')!;
     expect(before).toMatchObject({ ready: false, gaps: [{ code: 'auth' }] });
 
+    // The gap came from an everyday session (no terminal auth offered); a sign-in lists the terminal methods too.
+    expect(JSON.stringify(before.gaps)).not.toContain('setup');
+    const listed = await raw(s.server, '/api/agents/authfake/login');
+    expect(listed.status).toBe(200);
+    expect(listed.json).toEqual({
+      methods: [
+        { id: 'token', name: 'Use the built-in token', kind: 'agent', description: 'signs in without a terminal' },
+        { id: 'expired', name: 'Use an expired token', kind: 'agent' },
+        { id: 'setup', name: 'Set up a key', kind: 'terminal' },
+        { id: 'meta-setup', name: 'Set up a key (terminal-auth)', kind: 'terminal' },
+      ],
+    });
+    expect((await raw(s.server, '/api/agents/authfake/login', { token: s.server.tokens.addEphemeral('observer', 'test').token })).status).toBe(403);
+
     const t = term(s, 'authfake', 'method=setup&cols=100&rows=30');
     const started = await t.msg('started');
     expect(started.command).toContain('--setup');

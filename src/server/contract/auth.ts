@@ -35,6 +35,17 @@ export const AUTH_ROUTES = {
     params: agentId,
     response: agentReadiness,
   },
+  /**
+   * The sign-in methods as the agent lists them to a sign-in (terminal auth offered): the gap's own
+   * list comes from an everyday session, which does not offer terminal auth, so it can lack them.
+   */
+  agentSignInMethods: {
+    method: 'GET',
+    path: '/api/agents/:id/login',
+    role: 'controller',
+    params: agentId,
+    response: z.object({ methods: z.array(authMethodInfo) }),
+  },
   agentLogin: {
     method: 'POST',
     path: '/api/agents/:id/login',
