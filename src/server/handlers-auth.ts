@@ -12,6 +12,7 @@ import { errorText } from '../session/errors.js';
 import type { Handler } from './app.js';
 import type { AuthRouteName, ProviderInfo } from './contract/index.js';
 import { HttpError } from './http-error.js';
+import { registryHandlers } from './handlers-registry.js';
 
 const TIMEOUT_MS = 30_000;
 
@@ -34,6 +35,7 @@ export function authHandlers(harness: Harness, o: { onSignedIn?: () => void } = 
     return p;
   };
   return {
+    ...registryHandlers(harness),
     async agentReadiness({ params }) {
       const p = provider(params.id!);
       return { provider: signInInfo(p, await p.readiness(harness.env, { timeoutMs: TIMEOUT_MS })) };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { providerInfo } from './models.js';
+import { REGISTRY_ROUTES } from './registry.js';
 
 /**
  * Sign-in over HTTP (issue 13): one agent's readiness with the sign-in methods of its `auth`
@@ -55,6 +56,8 @@ export const AUTH_ROUTES = {
     // After the sign-in, readiness checked for real (the agent started, a session opened).
     response: agentReadiness.extend({ ok: z.literal(true) }),
   },
+  // The registry list of the same page (contract/registry.ts), mounted with these.
+  ...REGISTRY_ROUTES,
 } as const;
 
 export type AuthRouteName = keyof typeof AUTH_ROUTES;

@@ -5,6 +5,7 @@ import { ProviderPill } from '../components/pills.js';
 import { SignInMethods, type SignInMethod } from '../components/sign-in-methods.js';
 import { SignInTerminal } from '../components/sign-in-terminal.js';
 import { gapAuthMethods } from '../api/sign-in.js';
+import { RegistryList } from '../components/registry-list.js';
 
 /** Every agent, its gaps and the fix for each; the default provider per workspace. */
 export function ReadinessPage({ store }: { store: AppStore }) {
@@ -81,6 +82,7 @@ export function ReadinessPage({ store }: { store: AppStore }) {
           </li>
         ))}
       </ul>
+      <RegistryList />
       <h2>Default agent per workspace</h2>
       <table className="table">
         <tbody>
