@@ -1,7 +1,8 @@
 /**
  * Sign-in routes (contract/auth.ts): one agent's readiness with its sign-in methods, and a
- * sign-in with an agent-type method. A terminal-type method is refused with the command to run
- * in a terminal (no web terminal yet); an env_var one with where to set the variable.
+ * sign-in with an agent-type method. A terminal-type method is refused with 409 (it runs over
+ * the pty channel, pty-channel.ts, or `talaria login` in a terminal); an env_var one with where
+ * to set the variable.
  */
 import { tmpdir } from 'node:os';
 import type { Harness } from '../harness/index.js';
@@ -11,10 +12,12 @@ import { errorText } from '../session/errors.js';
 import type { Handler } from './app.js';
 import type { AuthRouteName, ProviderInfo } from './contract/index.js';
 import { HttpError } from './http-error.js';
+import { registryHandlers } from './handlers-registry.js';
 
 const TIMEOUT_MS = 30_000;
 
-function info(p: Provider, r: Readiness): ProviderInfo {
+/** An agent's readiness as the contract's ProviderInfo (the sign-in methods of an `auth` gap included). */
+export function signInInfo(p: Provider, r: Readiness): ProviderInfo {
   return {
     id: p.id,
     label: p.label,
@@ -25,16 +28,23 @@ function info(p: Provider, r: Readiness): ProviderInfo {
   };
 }
 
-export function authHandlers(harness: Harness): Record<AuthRouteName, Handler> {
+export function authHandlers(harness: Harness, o: { onSignedIn?: () => void } = {}): Record<AuthRouteName, Handler> {
   const provider = (id: string) => {
     const p = harness.registry.get(id);
     if (!p) throw new HttpError('not_found', `no agent '${id}'`, 'GET /api/providers lists the agents.');
     return p;
   };
   return {
+    ...registryHandlers(harness),
     async agentReadiness({ params }) {
       const p = provider(params.id!);
-      return { provider: info(p, await p.readiness(harness.env, { timeoutMs: TIMEOUT_MS })) };
+      return { provider: signInInfo(p, await p.readiness(harness.env, { timeoutMs: TIMEOUT_MS })) };
+    },
+    async agentSignInMethods({ params }) {
+      const p = provider(params.id!);
+      const agent = await startForSignIn(p, harness.env, { cwd: tmpdir(), timeoutMs: TIMEOUT_MS });
+      await agent.client.close().catch(() => {});
+      return { methods: agent.methods };
     },
     async agentLogin({ params, body }) {
       const p = provider(params.id!);
@@ -48,7 +58,7 @@ export function authHandlers(harness: Harness): Record<AuthRouteName, Handler> {
           throw new HttpError(
             'conflict',
             `${methodId} is a terminal sign-in: it runs ${p.label}'s own command, which needs a terminal`,
-            `Run \`talaria login ${p.id} ${methodId}\` in a terminal.`,
+            `Open it in the readiness page's terminal panel, or run \`talaria login ${p.id} ${methodId}\` in a terminal.`,
           );
         if (m.kind === 'env_var')
           throw new HttpError(
@@ -65,7 +75,8 @@ export function authHandlers(harness: Harness): Record<AuthRouteName, Handler> {
         await agent.client.close().catch(() => {});
       }
       const r = await recheckSignIn(p, harness.env, { home: harness.home, timeoutMs: TIMEOUT_MS });
-      return { ok: true as const, provider: info(p, r) };
+      o.onSignedIn?.();
+      return { ok: true as const, provider: signInInfo(p, r) };
     },
   };
 }

@@ -23,10 +23,13 @@ function providerOf(s: AgentStatus): ProviderInfo {
   };
 }
 
-export function miscHandlers(harness: Harness, hub: Hub, o: { version: string; startedAt: number }): Partial<Record<RouteName, Handler>> {
+export function miscHandlers(harness: Harness, hub: Hub, o: { version: string; startedAt: number; signIns?: () => number }): Partial<Record<RouteName, Handler>> {
   let readiness: Promise<AgentStatus[]> | undefined;
+  let seen = o.signIns?.();
   const statuses = (refresh: boolean) => {
-    if (!readiness || refresh) {
+    // A sign-in since the last check makes the cached answer stale.
+    if (!readiness || refresh || o.signIns?.() !== seen) {
+      seen = o.signIns?.();
       readiness = harness.agents();
       readiness.catch(() => (readiness = undefined));
     }

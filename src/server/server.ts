@@ -17,6 +17,7 @@ import type { Harness } from '../harness/index.js';
 import { TalariaError } from '../protocol/errors.js';
 import { silentLogger, type Logger } from '../protocol/types.js';
 import { acpMount } from './acp-mount.js';
+import { ptyChannel } from './pty-channel.js';
 import { buildApp, type Handlers } from './app.js';
 import { PATHS, WS_CLOSE, type Role } from './contract/index.js';
 import { EventLog } from './event-log.js';
@@ -101,7 +102,15 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   });
   const hub = new Hub(harness, log);
   const ops = new SessionOps(harness, hub);
-  const handlers = { ...miscHandlers(harness, hub, { version, startedAt }), ...sessionHandlers(harness, hub, ops), ...authHandlers(harness) } as Handlers;
+  // Bumped by every sign-in: the cached `/api/readiness` answer is stale after one.
+  let signIns = 0;
+  const onSignedIn = () => void signIns++;
+  const handlers = {
+    ...miscHandlers(harness, hub, { version, startedAt, signIns: () => signIns }),
+    ...sessionHandlers(harness, hub, ops),
+    ...authHandlers(harness, { onSignedIn }),
+  } as Handlers;
+  const pty = ptyChannel({ harness, logger, onSignedIn });
 
   // The guard needs the port, known after listen: filled in below, read per request.
   const guard = { hosts: new Set<string>(), origins: new Set<string>() };
@@ -146,6 +155,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       });
       return;
     }
+    if (pty.match(path) !== undefined) return pty.upgrade(req, socket, head, identity);
     const mounted = mounts.get(path);
     if (mounted) return mounted(req, socket, head, identity);
     reject(socket, 404, 'Not Found');
@@ -186,6 +196,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
         clearTimeout(timer);
         await Promise.allSettled([...hub.live.values()].filter((ls) => ls.hs.session.running).map((ls) => ls.hs.cancel()));
       }
+      await pty.close();
       await acp.close();
       await hub.closeAll();
       tokens.close();

@@ -72,7 +72,7 @@ describe('sign-in over HTTP', () => {
 
     const terminal = await raw(s.server, '/api/agents/authfake/login', json({ methodId: 'setup' }));
     expect(terminal.status).toBe(409);
-    expect(terminal.json).toMatchObject({ code: 'conflict', fix: 'Run `talaria login authfake setup` in a terminal.' });
+    expect(terminal.json).toMatchObject({ code: 'conflict', fix: "Open it in the readiness page's terminal panel, or run `talaria login authfake setup` in a terminal." });
 
     const unknown = await raw(s.server, '/api/agents/authfake/login', json({ methodId: 'nope' }));
     expect(unknown.status).toBe(400);

@@ -8,6 +8,7 @@ export * from './models.js';
 export * from './http.js';
 export * from './ws.js';
 export * from './auth.js';
+export * from './registry.js';
 
 /** Where things live on the one port. */
 export const PATHS = { api: '/api', ws: '/ws', acp: '/acp', captp: '/captp' } as const;

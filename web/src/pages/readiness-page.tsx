@@ -2,6 +2,10 @@ import { useEffect, useState } from 'react';
 import { describeError, type ProviderInfo } from '../api/server.js';
 import { useApp, type AppStore } from '../state/app-store.js';
 import { ProviderPill } from '../components/pills.js';
+import { SignInMethods, type SignInMethod } from '../components/sign-in-methods.js';
+import { SignInTerminal } from '../components/sign-in-terminal.js';
+import { gapAuthMethods } from '../api/sign-in.js';
+import { RegistryList } from '../components/registry-list.js';
 
 /** Every agent, its gaps and the fix for each; the default provider per workspace. */
 export function ReadinessPage({ store }: { store: AppStore }) {
@@ -9,6 +13,7 @@ export function ReadinessPage({ store }: { store: AppStore }) {
   const [providers, setProviders] = useState<ProviderInfo[]>();
   const [problems, setProblems] = useState<string[]>([]);
   const [err, setErr] = useState<string>();
+  const [panel, setPanel] = useState<{ providerId: string; method: SignInMethod }>();
   const focus = new URLSearchParams(window.location.hash.split('?')[1] ?? '').get('provider');
   const load = (refresh: boolean): void => {
     store.client.api
@@ -20,6 +25,12 @@ export function ReadinessPage({ store }: { store: AppStore }) {
       .catch((e: unknown) => setErr(describeError(e).message));
   };
   useEffect(() => load(false), []);
+  // A sign-in ends with readiness checked for real: that agent's row is replaced, the gap goes.
+  const signedIn = (p: ProviderInfo): void => {
+    setProviders((all) => all?.map((x) => (x.id === p.id ? p : x)));
+    // The new-session menu follows (the server's cached readiness is stale after a sign-in).
+    void store.loadReadiness(false);
+  };
   // "fix…" from the new-session menu lands here: bring that agent into view.
   useEffect(() => {
     if (focus && providers) document.getElementById(`provider-${focus}`)?.scrollIntoView({ block: 'center' });
@@ -44,13 +55,34 @@ export function ReadinessPage({ store }: { store: AppStore }) {
                   <li key={i}>
                     <span>{g.message}</span>
                     {g.fix && <div className="fix">Fix: <code>{g.fix}</code></div>}
+                    {gapAuthMethods(g).length > 0 && (
+                      <SignInMethods
+                        provider={p}
+                        methods={gapAuthMethods(g)}
+                        canAct={app.role === 'controller'}
+                        onSignedIn={signedIn}
+                        onTerminal={(m) => setPanel({ providerId: p.id, method: m })}
+                      />
+                    )}
                   </li>
                 ))}
               </ul>
             )}
+            {panel?.providerId === p.id && (
+              <SignInTerminal
+                key={panel.method.id}
+                providerId={p.id}
+                label={p.label}
+                methodId={panel.method.id}
+                methodName={panel.method.name}
+                onSignedIn={signedIn}
+                onClose={() => setPanel(undefined)}
+              />
+            )}
           </li>
         ))}
       </ul>
+      <RegistryList />
       <h2>Default agent per workspace</h2>
       <table className="table">
         <tbody>
