@@ -65,7 +65,8 @@ export class SessionOps {
 
   /**
    * A session only the agent lists (`agent=true`, `stored: false`): the agent gives it back
-   * (session/load, its history replayed) and Talaria stores it from then on, under the workspace
+   * (session/load, its history replayed; else session/resume, nothing replayed; else 409 with a
+   * fix) and Talaria stores it from then on, under the workspace
    * whose list showed it. The agent's session id is the id the list gave.
    */
   async adopt(id: string, o: { workspace?: string; provider?: string; profile?: string }): Promise<LiveSession> {
