@@ -4,7 +4,7 @@ import { isAbsolute } from 'node:path';
 import type { Harness, HarnessSession, Workspace } from '../harness/index.js';
 import { userMessageBack } from '../harness/branches.js';
 import type { PermissionRule } from '../permission/types.js';
-import type { RuleJson, StoredSession } from '../store/index.js';
+import type { RuleJson, StoredSession, Workspace as WorkspaceRow } from '../store/index.js';
 import type { Handler } from './app.js';
 import type { RouteName } from './contract/index.js';
 import type { Hub, LiveSession } from './hub.js';
@@ -26,6 +26,13 @@ export function existingDir(path: string, what: string): string {
   }
   if (!dir) throw new HttpError('invalid_argument', `${what} is not an existing directory: ${path}`);
   return path;
+}
+
+/** The agent whose own sessions a workspace lists and adopts: its binding, else the configured default. */
+function agentOf(harness: Harness, w: WorkspaceRow): { provider: string; profile?: string } | undefined {
+  if (w.defaultProvider) return { provider: w.defaultProvider, ...(w.profile ? { profile: w.profile } : {}) };
+  const d = harness.config.defaultProvider;
+  return d && harness.registry.has(d) ? { provider: d } : undefined;
 }
 
 export class SessionOps {
@@ -75,8 +82,8 @@ export class SessionOps {
       if (o.workspace) throw new HttpError('not_found', `no workspace ${o.workspace}`);
       throw new HttpError('not_found', `no session ${id}`, 'A session only the agent lists opens with its workspace: POST /api/sessions/:id/open {"workspace": "<id>"}.');
     }
-    const provider = o.provider ?? w.defaultProvider;
-    const profile = o.profile ?? (o.provider ? undefined : w.profile);
+    const provider = o.provider ?? agentOf(this.harness, w)?.provider;
+    const profile = o.profile ?? (o.provider ? undefined : agentOf(this.harness, w)?.profile);
     if (!provider) throw new HttpError('invalid_argument', `workspace ${w.id} has no agent bound`, 'Name one: {"provider": "…"}, or bind one: PUT /api/workspaces/:id/provider.');
     let p = this.opening.get(id);
     if (!p) {
@@ -109,8 +116,9 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
         const w = harness.store.workspaces.get(wsId);
         if (!w) throw new HttpError('not_found', `no workspace ${wsId}`);
         rows = harness.store.sessions.list({ ...filter, workspaceId: w.id });
-        if (query.agent === 'true' && w.defaultProvider) {
-          const r = await harness.workspaces.open(w.path).sessions({ ...filter, agent: { provider: w.defaultProvider, ...(w.profile ? { profile: w.profile } : {}) } });
+        const agent = agentOf(harness, w);
+        if (query.agent === 'true' && agent) {
+          const r = await harness.workspaces.open(w.path).sessions({ ...filter, agent });
           agentProblem = r.agentProblem;
           const known = new Set(rows.map((x) => x.id));
           const extra = r.sessions
