@@ -37,6 +37,8 @@ function agentOf(harness: Harness, w: WorkspaceRow): { provider: string; profile
 
 export class SessionOps {
   private readonly opening = new Map<string, Promise<LiveSession>>();
+  /** Titles the agents' own lists gave their sessions: an adopted one keeps its name (a replay carries none). */
+  readonly agentTitles = new Map<string, string>();
   constructor(
     private readonly harness: Harness,
     private readonly hub: Hub,
@@ -89,6 +91,11 @@ export class SessionOps {
     if (!p) {
       p = (async () => {
         const hs = await this.harness.workspaces.open(w.path).openSession(id, { provider, ...(profile ? { profile } : {}) });
+        const title = this.agentTitles.get(id);
+        if (title && !hs.thread.title) {
+          hs.session.thread.title = title;
+          this.harness.store.sessions.update(hs.id, { title });
+        }
         return this.hub.attach(hs);
       })();
       this.opening.set(id, p);
@@ -121,21 +128,21 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
           const r = await harness.workspaces.open(w.path).sessions({ ...filter, agent });
           agentProblem = r.agentProblem;
           const known = new Set(rows.map((x) => x.id));
-          const extra = r.sessions
-            .filter((s) => !s.stored && !known.has(s.id))
-            .map((s) => ({
-              id: s.id,
-              provider: s.provider,
-              cwd: s.cwd,
-              workspaceId: w.id,
-              archived: false,
-              stored: false,
-              atAgent: true,
-              live: false,
-              state: 'stored' as const,
-              needsAttention: false,
-              ...(s.title ? { title: s.title } : {}),
-            }));
+          const agentOnly = r.sessions.filter((s) => !s.stored && !known.has(s.id));
+          for (const s of agentOnly) if (s.title) ops.agentTitles.set(s.id, s.title);
+          const extra = agentOnly.map((s) => ({
+            id: s.id,
+            provider: s.provider,
+            cwd: s.cwd,
+            workspaceId: w.id,
+            archived: false,
+            stored: false,
+            atAgent: true,
+            live: false,
+            state: 'stored' as const,
+            needsAttention: false,
+            ...(s.title ? { title: s.title } : {}),
+          }));
           return { sessions: [...rows.map((x) => hub.summary(x)), ...extra], ...(agentProblem ? { agentProblem } : {}) };
         }
       } else rows = harness.sessions.list(filter);

@@ -91,7 +91,9 @@ describe.concurrent('POST /api/sessions/:id/open for a session only the agent li
     const { s, workspace } = await withSeededAgent({ SDK_AGENT_NO_LOAD: '1' });
     const { snapshot } = await s.client.api.openSession({ params: { id: 'old-1' }, body: { workspace: workspace.id } });
     expect(snapshot.origin).toBe('resumed');
-    expect(snapshot.session).toMatchObject({ stored: true, live: true, agentSessionId: 'old-1', provider: 'fake' });
+    // Named as the agent's list named it (nothing replayed could name it).
+    expect(snapshot.session).toMatchObject({ stored: true, live: true, agentSessionId: 'old-1', provider: 'fake', title: 't old-1' });
+    expect(s.harness.store.sessions.get(snapshot.session.id)?.title).toBe('t old-1');
     const text = JSON.stringify(snapshot.thread.entries);
     expect(text).not.toContain('before Talaria');
     expect(snapshot.thread.entries).toEqual([expect.objectContaining({ kind: 'notice', code: 'history_not_replayed' })]);

@@ -41,6 +41,7 @@ describe('web: sessions only the agent lists', { timeout: 120_000 }, () => {
     expect(sessions.find((s) => s.id === id)).toMatchObject({ stored: true, agentSessionId: 'old-1', provider: 'fake' });
     await expect.poll(() => page.locator('[data-agent-only]').count()).toBe(0);
     expect(await page.locator(`[data-session="${id}"]`).count()).toBe(1);
+    expect(await page.locator(`[data-session="${id}"] .session-title`).textContent()).toBe('t old-1');
     await shot(page, 'sidebar-agent-only-opened');
     expect(w.errors).toEqual([]);
   });
