@@ -5,9 +5,13 @@
  *   argv: origin token sessionId N
  *   → stdout {"ready":true} once every client is synced
  *   ← stdin  {"endSeq":S}: the turn's last seq
- *   → stdout {"clients":[{seqs,at,gaps,resyncs}…],"cpuUs":C} once every client reached S (or was
- *     cut off); C: this process's CPU time since ready
+ *   → stdout {"clients":[{seqs,at,gaps,resyncs}…],"cpuUs":C,"gc":[[start,ms]…]} once every client
+ *     reached S (or was cut off); C: this process's CPU time since ready; gc: this process's GC
+ *     pauses since ready (start on the shared clock), to see whether the slow samples are GC's
+ * The bench runs several of these processes (as clients are separate browsers), each timing its own
+ * clients on the clock every process shares (performance.timeOrigin + now()).
  */
+import { PerformanceObserver } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import WebSocket from 'ws';
 import { stampNow } from './flood-frames.js';
@@ -29,6 +33,10 @@ let readyCount = 0;
 let reported = false;
 /** CPU of this process once every client is synced: its cost of the turn is reported against it. */
 let cpuAtReady: NodeJS.CpuUsage | undefined;
+const gc: [number, number][] = [];
+new PerformanceObserver((list) => {
+  if (cpuAtReady) for (const e of list.getEntries()) gc.push([performance.timeOrigin + e.startTime, e.duration]);
+}).observe({ entryTypes: ['gc'] });
 
 function maybeDone(): void {
   if (reported || endSeq === Infinity) return;
@@ -36,7 +44,7 @@ function maybeDone(): void {
   reported = true;
   const clients = recs.map(({ seqs, at, gaps, resyncs }) => ({ seqs, at, gaps, resyncs }));
   const { user, system } = process.cpuUsage(cpuAtReady);
-  process.stdout.write(JSON.stringify({ clients, cpuUs: user + system }) + '\n', () => process.exit(0));
+  process.stdout.write(JSON.stringify({ clients, cpuUs: user + system, gc }) + '\n', () => process.exit(0));
 }
 
 for (let i = 0; i < n; i++) {

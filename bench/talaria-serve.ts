@@ -13,6 +13,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
@@ -82,9 +83,9 @@ class ClientsProcess {
     this.ready.catch(() => undefined);
     this.report.catch(() => undefined);
     lines.on('line', (line) => {
-      const m = JSON.parse(line) as { ready?: true; clients?: ClientRecord[]; cpuUs?: number };
+      const m = JSON.parse(line) as { ready?: true; clients?: ClientRecord[]; cpuUs?: number; gc?: [number, number][] };
       if (m.ready) ready();
-      if (m.clients) report({ clients: m.clients, cpuUs: m.cpuUs ?? NaN });
+      if (m.clients) report({ clients: m.clients.map((c) => ({ ...c, gc: m.gc ?? [] })), cpuUs: m.cpuUs ?? NaN });
     });
   }
 
@@ -99,11 +100,57 @@ interface ClientRecord {
   at: number[];
   gaps: number;
   resyncs: number;
+  /** The GC pauses of this client's process ([start on the shared clock, ms]). */
+  gc: [number, number][];
+}
+
+/**
+ * N clients over several processes, as clients are separate browsers: in one process each client
+ * parses every batch in turn, so the last one waits for all the others (that wait is the bench's,
+ * not the server's). Each process times its own clients on the shared clock.
+ */
+class ClientsPool {
+  readonly procs: ClientsProcess[];
+  readonly ready: Promise<void>;
+  constructor(w: ServeWorld, n: number, processes: number) {
+    const k = Math.max(1, Math.min(processes, n));
+    this.procs = Array.from({ length: k }, (_, i) => new ClientsProcess(w, Math.floor(n / k) + (i < n % k ? 1 : 0)));
+    this.ready = Promise.all(this.procs.map((p) => p.ready)).then(() => undefined);
+  }
+  async results(endSeq: number): Promise<ClientsReport> {
+    const rs = await Promise.all(this.procs.map((p) => p.results(endSeq)));
+    return { clients: rs.flatMap((r) => r.clients), cpuUs: rs.reduce((a, r) => a + r.cpuUs, 0) };
+  }
+}
+
+/** A GC pause overlapping [from, to] (shared clock, ms). */
+const overlapsGc = (pauses: [number, number][], from: number, to: number) => pauses.some(([at, ms]) => at <= to && at + ms >= from);
+
+/**
+ * Where the worst client's slowest 1% of the server → client leg (client receive − the in-process
+ * subscriber's receive of the same event) fall: the share in the first tenth of the turn
+ * (first-use compilation, socket buffers growing), the share whose leg overlaps a GC pause of the
+ * server's or that client's process, and the leg's own p50/p99.
+ */
+function whereSlow(r: ClientRecord, leg: number[], from: number[], at: number[], serverGc: [number, number][], first: number, end: number): string {
+  if (leg.length === 0) return 'no samples';
+  const cut = percentile(leg, 99);
+  const slow = leg.flatMap((l, i) => (l >= cut ? [i] : []));
+  const early = slow.filter((i) => from[i]! < first + (end - first) / 10).length;
+  const gc = slow.filter((i) => overlapsGc(serverGc, from[i]!, at[i]!) || overlapsGc(r.gc, from[i]!, at[i]!)).length;
+  const allGc = leg.filter((_, i) => overlapsGc(serverGc, from[i]!, at[i]!) || overlapsGc(r.gc, from[i]!, at[i]!)).length;
+  const pct = (x: number, of: number) => `${Math.round((100 * x) / of)}%`;
+  const gcMs = (g: [number, number][]) => g.reduce((a, [, ms]) => a + ms, 0).toFixed(0);
+  return (
+    `server → worst client leg p50 ${percentile(leg, 50).toFixed(2)} ms, p99 ${cut.toFixed(2)} ms; its slowest 1% (${slow.length} events): ` +
+    `${pct(early, slow.length)} in the first tenth of the turn, ${pct(gc, slow.length)} overlap a GC pause (all events: ${pct(allGc, leg.length)}; ` +
+    `GC over the turn: server ${gcMs(serverGc)} ms, that client's process ${gcMs(r.gc)} ms)`
+  );
 }
 
 interface ClientsReport {
   clients: ClientRecord[];
-  /** The clients' process CPU time (user + system) over the turn, µs. */
+  /** The clients' processes' CPU time (user + system) over the turn, µs. */
   cpuUs: number;
 }
 
@@ -125,15 +172,25 @@ export interface ServeFloodResult {
    */
   serverCpuUsPerFrame: number;
   clientsCpuUsPerFrame: number;
+  /** Where the slowest client samples fell (whereSlow). */
+  where: string;
 }
 
-/** One flood turn through the server with `clients` `/ws` clients (0: the in-process subscriber only). */
-export async function runServeFlood(p: FloodParams, clients: number): Promise<ServeFloodResult> {
+/** One flood turn through the server with `clients` `/ws` clients (0: the in-process subscriber only) spread over `processes` processes. */
+export async function runServeFlood(p: FloodParams, clients: number, processes = 1): Promise<ServeFloodResult> {
   const w = await floodServer(p);
+  const serverGc: [number, number][] = [];
+  let timing = false;
+  const gcObs = new PerformanceObserver((list) => {
+    if (timing) for (const e of list.getEntries()) serverGc.push([performance.timeOrigin + e.startTime, e.duration]);
+  });
+  gcObs.observe({ entryTypes: ['gc'] });
   try {
     const ls = w.server.hub.get(w.sessionId);
     if (!ls) throw new Error('serve bench: the session is not live');
     const stamps = new Map<number, number>();
+    /** When the in-process subscriber got each event: the start of the server → client leg. */
+    const inprocAt = new Map<number, number>();
     const inproc = new LatencyRecorder(p.frames);
     let lastStamp: number | undefined;
     let first = 0;
@@ -150,28 +207,42 @@ export async function runServeFlood(p: FloodParams, clients: number): Promise<Se
         return;
       }
       if (lastStamp === undefined || !ev.type.startsWith('entry.')) return;
-      if (first === 0) first = stampNow();
+      const now = stampNow();
+      if (first === 0) first = now;
       stamps.set(ev.seq, lastStamp);
+      inprocAt.set(ev.seq, now);
       inproc.record(lastStamp);
     });
-    const proc = clients > 0 ? new ClientsProcess(w, clients) : undefined;
+    const proc = clients > 0 ? new ClientsPool(w, clients, processes) : undefined;
     await proc?.ready;
     const cpu0 = process.cpuUsage();
+    timing = true;
     await ls.hs.prompt('flood').result;
     offFrames();
     offSink();
     const report = proc ? await proc.results(endSeq) : { clients: [], cpuUs: NaN };
     const cpu = process.cpuUsage(cpu0);
     const recs = report.clients;
+    timing = false;
     // Each client's latency per event: receive − the stamp of the frame behind that seq.
-    const p99s = recs.map((r) => {
+    const lats = recs.map((r) => {
       const lat: number[] = [];
+      const leg: number[] = [];
+      const from: number[] = [];
+      const at: number[] = [];
       r.seqs.forEach((seq, i) => {
         const t = stamps.get(seq);
-        if (t !== undefined) lat.push(r.at[i]! - t);
+        const h = inprocAt.get(seq);
+        if (t === undefined || h === undefined) return;
+        lat.push(r.at[i]! - t);
+        leg.push(r.at[i]! - h);
+        from.push(h);
+        at.push(r.at[i]!);
       });
-      return percentile(lat, 99);
+      return { lat, leg, from, at };
     });
+    const p99s = lats.map((l) => percentile(l.lat, 99));
+    const worst = p99s.indexOf(Math.max(...p99s));
     const slowest = Math.max(endAt, ...recs.map((r) => r.at.at(-1) ?? 0));
     return {
       frames: p.frames,
@@ -183,8 +254,10 @@ export async function runServeFlood(p: FloodParams, clients: number): Promise<Se
       resyncs: recs.reduce((a, r) => a + r.resyncs, 0),
       serverCpuUsPerFrame: (cpu.user + cpu.system) / p.frames,
       clientsCpuUsPerFrame: report.cpuUs / p.frames,
+      where: worst >= 0 ? whereSlow(recs[worst]!, lats[worst]!.leg, lats[worst]!.from, lats[worst]!.at, serverGc, first, endAt) : 'no clients',
     };
   } finally {
+    gcObs.disconnect();
     await w.close();
   }
 }

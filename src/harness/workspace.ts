@@ -7,7 +7,8 @@
  *      history shown is the stored thread;
  *   3. else a new agent session showing the stored thread (origin `restored`: the agent starts
  *      without that context; a notice says so). The stored row then points at the new agent id.
- * An id only the agent knows (its own history) is loaded and stored from then on.
+ * An id only the agent knows (its own history) is loaded (else resumed, its history not shown) and
+ * stored from then on.
  *
  * A stored session is written by one harness at a time: its writer lease is taken before the
  * session is opened at the agent (session-locks.ts), so a second process waits or is refused
@@ -209,16 +210,31 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
     if (stored) return openStored(stored, o);
     // Only the agent may know it (its own history from before Talaria, or another client's).
     const { provider, profile } = await chosen(o);
+    const t = target(provider, profile, o);
+    const label = d.registry.require(provider).label;
+    const gone = () => new TalariaError('session_not_found', `no session ${id} in Talaria's store or at ${label}`, { sessionId: id });
     let s: Session;
+    let origin: HarnessSession['origin'] = 'loaded';
     try {
-      s = await d.host.loadSession(id, target(provider, profile, o));
+      s = await d.host.loadSession(id, t);
     } catch (e) {
-      if (recoverable(e, ['unsupported', 'session_not_found'])) {
-        throw new TalariaError('session_not_found', `no session ${id} in Talaria's store or at ${d.registry.require(provider).label}`, { sessionId: id });
+      if (recoverable(e, ['session_not_found'])) throw gone();
+      if (!recoverable(e, ['unsupported'])) throw e;
+      // An agent that cannot load may still resume (what initialize says decides, in the host).
+      try {
+        s = await d.host.resumeSession(id, t);
+        origin = 'resumed';
+      } catch (e2) {
+        if (recoverable(e2, ['session_not_found'])) throw gone();
+        if (!recoverable(e2, ['unsupported'])) throw e2;
+        throw Object.assign(new TalariaError('unsupported', `${label} can neither load nor resume sessions, so Talaria cannot open ${id}`, { sessionId: id }), {
+          fix: `Continue it in ${label} itself, or start a new session here.`,
+        });
       }
-      throw e;
+      // Resumed: the agent keeps the context but replays nothing, and Talaria never stored it.
+      s.notice('info', 'history_not_replayed', `Resumed at ${label}: the agent keeps this conversation's context, but cannot replay it, so its earlier messages are not shown.`);
     }
-    return recordNew(s, { row: store(s, provider, profile), workspace: ws, origin: 'loaded', historyFrom: 'agent' });
+    return recordNew(s, { row: store(s, provider, profile), workspace: ws, origin, historyFrom: origin === 'loaded' ? 'agent' : 'none' });
   }
 
   async function forkSession(id: string, o: OpenStoredOptions = {}): Promise<HarnessSession> {

@@ -4,7 +4,7 @@ import { isAbsolute } from 'node:path';
 import type { Harness, HarnessSession, Workspace } from '../harness/index.js';
 import { userMessageBack } from '../harness/branches.js';
 import type { PermissionRule } from '../permission/types.js';
-import type { RuleJson, StoredSession } from '../store/index.js';
+import type { RuleJson, StoredSession, Workspace as WorkspaceRow } from '../store/index.js';
 import type { Handler } from './app.js';
 import type { RouteName } from './contract/index.js';
 import type { Hub, LiveSession } from './hub.js';
@@ -28,8 +28,17 @@ export function existingDir(path: string, what: string): string {
   return path;
 }
 
+/** The agent whose own sessions a workspace lists and adopts: its binding, else the configured default. */
+function agentOf(harness: Harness, w: WorkspaceRow): { provider: string; profile?: string } | undefined {
+  if (w.defaultProvider) return { provider: w.defaultProvider, ...(w.profile ? { profile: w.profile } : {}) };
+  const d = harness.config.defaultProvider;
+  return d && harness.registry.has(d) ? { provider: d } : undefined;
+}
+
 export class SessionOps {
   private readonly opening = new Map<string, Promise<LiveSession>>();
+  /** Titles the agents' own lists gave their sessions: an adopted one keeps its name (a replay carries none). */
+  readonly agentTitles = new Map<string, string>();
   constructor(
     private readonly harness: Harness,
     private readonly hub: Hub,
@@ -65,7 +74,8 @@ export class SessionOps {
 
   /**
    * A session only the agent lists (`agent=true`, `stored: false`): the agent gives it back
-   * (session/load, its history replayed) and Talaria stores it from then on, under the workspace
+   * (session/load, its history replayed; else session/resume, nothing replayed; else 409 with a
+   * fix) and Talaria stores it from then on, under the workspace
    * whose list showed it. The agent's session id is the id the list gave.
    */
   async adopt(id: string, o: { workspace?: string; provider?: string; profile?: string }): Promise<LiveSession> {
@@ -74,13 +84,18 @@ export class SessionOps {
       if (o.workspace) throw new HttpError('not_found', `no workspace ${o.workspace}`);
       throw new HttpError('not_found', `no session ${id}`, 'A session only the agent lists opens with its workspace: POST /api/sessions/:id/open {"workspace": "<id>"}.');
     }
-    const provider = o.provider ?? w.defaultProvider;
-    const profile = o.profile ?? (o.provider ? undefined : w.profile);
+    const provider = o.provider ?? agentOf(this.harness, w)?.provider;
+    const profile = o.profile ?? (o.provider ? undefined : agentOf(this.harness, w)?.profile);
     if (!provider) throw new HttpError('invalid_argument', `workspace ${w.id} has no agent bound`, 'Name one: {"provider": "…"}, or bind one: PUT /api/workspaces/:id/provider.');
     let p = this.opening.get(id);
     if (!p) {
       p = (async () => {
         const hs = await this.harness.workspaces.open(w.path).openSession(id, { provider, ...(profile ? { profile } : {}) });
+        const title = this.agentTitles.get(id);
+        if (title && !hs.thread.title) {
+          hs.session.thread.title = title;
+          this.harness.store.sessions.update(hs.id, { title });
+        }
         return this.hub.attach(hs);
       })();
       this.opening.set(id, p);
@@ -108,25 +123,26 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
         const w = harness.store.workspaces.get(wsId);
         if (!w) throw new HttpError('not_found', `no workspace ${wsId}`);
         rows = harness.store.sessions.list({ ...filter, workspaceId: w.id });
-        if (query.agent === 'true' && w.defaultProvider) {
-          const r = await harness.workspaces.open(w.path).sessions({ ...filter, agent: { provider: w.defaultProvider, ...(w.profile ? { profile: w.profile } : {}) } });
+        const agent = agentOf(harness, w);
+        if (query.agent === 'true' && agent) {
+          const r = await harness.workspaces.open(w.path).sessions({ ...filter, agent });
           agentProblem = r.agentProblem;
           const known = new Set(rows.map((x) => x.id));
-          const extra = r.sessions
-            .filter((s) => !s.stored && !known.has(s.id))
-            .map((s) => ({
-              id: s.id,
-              provider: s.provider,
-              cwd: s.cwd,
-              workspaceId: w.id,
-              archived: false,
-              stored: false,
-              atAgent: true,
-              live: false,
-              state: 'stored' as const,
-              needsAttention: false,
-              ...(s.title ? { title: s.title } : {}),
-            }));
+          const agentOnly = r.sessions.filter((s) => !s.stored && !known.has(s.id));
+          for (const s of agentOnly) if (s.title) ops.agentTitles.set(s.id, s.title);
+          const extra = agentOnly.map((s) => ({
+            id: s.id,
+            provider: s.provider,
+            cwd: s.cwd,
+            workspaceId: w.id,
+            archived: false,
+            stored: false,
+            atAgent: true,
+            live: false,
+            state: 'stored' as const,
+            needsAttention: false,
+            ...(s.title ? { title: s.title } : {}),
+          }));
           return { sessions: [...rows.map((x) => hub.summary(x)), ...extra], ...(agentProblem ? { agentProblem } : {}) };
         }
       } else rows = harness.sessions.list(filter);

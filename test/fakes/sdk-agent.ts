@@ -11,6 +11,10 @@
  *   SDK_AGENT_STEERING=1      advertise `_meta.steering.supported` and take `_session/steering`
  *                             (claude-agent-acp's): a running `slow` turn ends saying what it was
  *                             steered with (what its model got); idle → `promptRequired`
+ *   SDK_AGENT_NO_LOAD=1       do not advertise loadSession (session/load is refused)
+ *   SDK_AGENT_NO_RESUME=1     do not advertise sessionCapabilities.resume (session/resume is refused)
+ *   SDK_AGENT_SEED=ID         start with a session ID in the cwd of SDK_AGENT_SEED_CWD holding one
+ *                             exchange ("before Talaria": a session only the agent knows)
  * and arguments (they reach it where env does not): `--load-error gemini` answers session/load of an
  * unknown session with -32603 "No previous sessions found…" instead of -32002; `--load-error internal`
  * with -32603 "session store is locked".
@@ -30,6 +34,22 @@ interface S {
 }
 const sessions = new Map<string, S>();
 let nextId = 1;
+if (process.env.SDK_AGENT_SEED) {
+  const id = process.env.SDK_AGENT_SEED;
+  const text = (t: string) => ({ type: 'text', text: t });
+  sessions.set(id, {
+    id,
+    cwd: process.env.SDK_AGENT_SEED_CWD ?? process.cwd(),
+    history: [
+      { sessionUpdate: 'user_message_chunk', content: text('asked before Talaria') },
+      { sessionUpdate: 'agent_message_chunk', content: text('answered before Talaria') },
+    ],
+    running: false,
+    cancelled: false,
+    mode: 'default',
+    model: 'm-small',
+  });
+}
 let cumulative = 0;
 let concurrentPrompts = 0;
 const env = process.env;
@@ -89,9 +109,9 @@ app.onRequest(acp.methods.agent.initialize, async () => ({
   protocolVersion: 1,
   agentInfo: { name: 'sdk-fake', version: '1.0.0' },
   agentCapabilities: {
-    loadSession: true,
+    loadSession: env.SDK_AGENT_NO_LOAD !== '1',
     promptCapabilities: { image: env.SDK_AGENT_NO_IMAGE !== '1', embeddedContext: true },
-    sessionCapabilities: { list: {}, close: {}, resume: {} },
+    sessionCapabilities: { list: {}, close: {}, ...(env.SDK_AGENT_NO_RESUME === '1' ? {} : { resume: {} }) },
   },
   authMethods: [],
   ...(env.SDK_AGENT_STEERING === '1' ? { _meta: { steering: { supported: true, idleBehavior: 'promptRequired' } } } : {}),
@@ -125,6 +145,7 @@ app.onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
 });
 
 app.onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
+  if (env.SDK_AGENT_NO_LOAD === '1') throw acp.RequestError.methodNotFound('session/load');
   const s = sessions.get(params.sessionId);
   // `--load-error gemini`: gemini-cli 0.61 answers -32603 for sessions it does not have.
   if (!s && process.argv.includes('gemini')) throw new acp.RequestError(-32603, 'Internal error', { details: 'No previous sessions found for this project.' });
@@ -135,6 +156,7 @@ app.onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
 });
 
 app.onRequest(acp.methods.agent.session.resume, async ({ params }) => {
+  if (env.SDK_AGENT_NO_RESUME === '1') throw acp.RequestError.methodNotFound('session/resume');
   const s = sessions.get(params.sessionId);
   if (!s) throw acp.RequestError.resourceNotFound(params.sessionId);
   return setup(s) as never;

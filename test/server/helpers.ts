@@ -78,9 +78,11 @@ export class Probe {
   /** The messages as they came on the wire. */
   readonly frames: ServerMessage[] = [];
   readonly messages: Seen[] = [];
-  private waiters: { pred: (m: Seen) => boolean; resolve: (m: Seen) => void }[] = [];
+  private waiters: { pred: (m: Seen) => boolean; resolve: (m: Seen) => void; reject: (e: Error) => void }[] = [];
   readonly ws: WebSocket;
   closed: Promise<number>;
+  /** The close code once the socket closed: a wait still pending then can never be met, so it fails (it would hang). */
+  private closedWith: number | undefined;
   constructor(s: RunningServer, o: { token?: string; headers?: Record<string, string> } = {}) {
     this.ws = new WebSocket(`${s.origin.replace(/^http/, 'ws')}/ws`, ['talaria', `talaria.token.${o.token ?? s.token}`], { headers: o.headers ?? {}, perMessageDeflate: false });
     this.ws.on('message', (d) => {
@@ -91,16 +93,26 @@ export class Probe {
         this.waiters = this.waiters.filter((w) => (w.pred(seen) ? (w.resolve(seen), false) : true));
       }
     });
-    this.closed = new Promise((r) => this.ws.on('close', (code) => r(code)));
+    this.closed = new Promise((r) =>
+      this.ws.on('close', (code) => {
+        this.closedWith = code;
+        for (const w of this.waiters.splice(0)) w.reject(this.closedError());
+        r(code);
+      }),
+    );
+  }
+  private closedError(): Error {
+    return new Error(`the socket closed (code ${this.closedWith}) before the awaited message came (${this.messages.length} messages seen)`);
   }
   wait<T extends Seen>(pred: (m: Seen) => boolean): Promise<T> {
     const hit = this.messages.find(pred);
     if (hit) return Promise.resolve(hit as T);
-    return new Promise((resolve) => this.waiters.push({ pred, resolve: resolve as (m: Seen) => void }));
+    return this.next(pred);
   }
   /** Waits for a message that arrives after now. */
   next<T extends Seen>(pred: (m: Seen) => boolean): Promise<T> {
-    return new Promise((resolve) => this.waiters.push({ pred, resolve: resolve as (m: Seen) => void }));
+    if (this.closedWith !== undefined) return Promise.reject(this.closedError());
+    return new Promise((resolve, reject) => this.waiters.push({ pred, resolve: resolve as (m: Seen) => void, reject }));
   }
   send(m: unknown): void {
     this.ws.send(JSON.stringify(m));

@@ -119,7 +119,10 @@ describe.concurrent('/ws: ordered, resumable, shared', () => {
   it('a slow client is told to resync while a fast client on the same session keeps up', async () => {
     // Each `read` turn carries one ~3 MB event; four of them are more than a paused client's TCP
     // buffers hold, so its server-side buffer passes the 3.5 MB bound, while a reading client's never does.
-    const s = await serve({ vars: { TALARIA_DEMO_MAX_READ_BYTES: '20000000' }, maxBufferedBytes: 3.5 * 1024 * 1024 });
+    // A paused client answers no ping either: under load the four turns outlast two heartbeats (15 s
+    // each) and the server rightly drops it as dead (4002) before it could be told to resync. This
+    // test is about the buffer bound, so heartbeats are set beyond its length (options.test.ts has them).
+    const s = await serve({ vars: { TALARIA_DEMO_MAX_READ_BYTES: '20000000' }, maxBufferedBytes: 3.5 * 1024 * 1024, heartbeatMs: 600_000 });
     writeFileSync(join(s.p.userHome, 'big.txt'), 'lorem ipsum dolor sit amet\n'.repeat(110_000));
     const id = await session(s);
     const fast = new Probe(s.server);
@@ -143,9 +146,12 @@ describe.concurrent('/ws: ordered, resumable, shared', () => {
     const had = slow.events(id);
     contiguous(had, base.seq + 1);
     expect(had.length).toBeLessThan(fast.events(id).length);
+    // Caught up to the log's head at `synced` (the fast client may still get events after it, so its count is no target).
     slow.send({ type: 'subscribe', sessionId: id, since: had.at(-1)!.seq });
-    await slow.wait(() => slow.events(id).length === fast.events(id).length);
+    const synced = await slow.next<Extract<Seen, { type: 'synced' }>>((m) => m.type === 'synced' && m.sessionId === id);
+    await fast.wait(() => (fast.events(id).at(-1)?.seq ?? 0) >= synced.seq);
     contiguous(slow.events(id), base.seq + 1);
+    expect(slow.events(id).map((e) => e.seq)).toEqual(fast.events(id).flatMap((e) => (e.seq <= synced.seq ? [e.seq] : [])));
     fast.close();
     slow.close();
   });

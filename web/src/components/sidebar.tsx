@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type MouseEvent } from 'react';
 import type { AppState, AppStore } from '../state/app-store.js';
 import type { SessionSummaryInfo, WorkspaceInfo } from '../api/server.js';
 import { href } from '../router.js';
@@ -47,6 +47,7 @@ export function Sidebar({ store, app, current }: { store: AppStore; app: AppStat
             </header>
             <ul className="session-list">
               {sessions.map((s) => {
+                if (!s.stored) return <AgentOnlyItem key={s.id} store={store} s={s} label={labels.get(s.provider)} canOpen={app.role === 'controller'} />;
                 const st = statusOf(s, ready.get(s.provider));
                 return (
                   <li key={s.id}>
@@ -86,6 +87,61 @@ export function Sidebar({ store, app, current }: { store: AppStore; app: AppStat
         <NotifyButton />
       </div>
     </nav>
+  );
+}
+
+/**
+ * A session only the agent lists (its own history, never stored here), marked as such. A click
+ * opens it through the server (the agent loads or resumes it, Talaria stores it) and shows it.
+ */
+function AgentOnlyItem({ store, s, label, canOpen }: { store: AppStore; s: SessionSummaryInfo; label: string | undefined; canOpen: boolean }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const open = (e: MouseEvent) => {
+    e.preventDefault();
+    if (busy || !canOpen) return;
+    setBusy(true);
+    setError(undefined);
+    store.openAgentSession(s).then(
+      (id) => {
+        window.location.hash = href.session(id);
+      },
+      (err: unknown) => {
+        const fix = (err as { fix?: string }).fix;
+        setError(`${err instanceof Error ? err.message : String(err)}${fix ? ` ${fix}` : ''}`);
+        setBusy(false);
+      },
+    );
+  };
+  const who = label ?? s.provider;
+  return (
+    <li>
+      <a
+        className="session-item agent-only"
+        href={href.session(s.id)}
+        data-session={s.id}
+        data-agent-only="true"
+        aria-busy={busy || undefined}
+        title={canOpen ? `Only ${who} has this session: opening it stores it in Talaria` : `Only ${who} has this session (an observer cannot open it)`}
+        onClick={open}
+      >
+        <span className="session-line1">
+          <StatusDot status="stored" />
+          <span className="session-title">{s.title || s.id}</span>
+        </span>
+        <span className="session-line2">
+          <ProviderPill id={s.provider} label={label} />
+          <span className="pill pill-slate">at agent</span>
+          <span className="muted small">{busy ? 'Opening…' : s.updatedAt ? ago(s.updatedAt) : ''}</span>
+        </span>
+        <span className="session-preview muted small">{`In ${who}'s history, not yet in Talaria`}</span>
+      </a>
+      {error && (
+        <p className="error small pad" role="alert">
+          {error}
+        </p>
+      )}
+    </li>
   );
 }
 

@@ -63,12 +63,11 @@ export class AppStore {
   private scheduled = false;
 
   async refresh(): Promise<void> {
-    const [ws, ss, ps] = await Promise.all([
-      this.client.api.workspaces(),
-      this.client.api.listSessions({ query: { archived: 'include' } }),
-      this.client.api.providers(),
-    ]);
-    this.set({ workspaces: ws.workspaces, sessions: ss.sessions, providers: ps.providers, ...(ps.default ? { defaultProvider: ps.default } : {}) });
+    const [ws, ss, ps] = await Promise.all([this.client.api.workspaces(), this.client.api.listSessions({ query: { archived: 'include' } }), this.client.api.providers()]);
+    // The agents' own sessions listed last time stay until their workspaces answer again.
+    const agentOnly = this.state.sessions.filter((s) => !s.stored && !ss.sessions.some((x) => x.id === s.id || x.agentSessionId === s.id));
+    this.set({ workspaces: ws.workspaces, sessions: [...ss.sessions, ...agentOnly], providers: ps.providers, ...(ps.default ? { defaultProvider: ps.default } : {}) });
+    void this.loadAgentSessions(ws.workspaces);
     if (!this.readinessAsked) {
       this.readinessAsked = true;
       void this.loadReadiness(false);
@@ -86,6 +85,28 @@ export class AppStore {
     } catch {
       // The readiness panel shows the error; the menu stays usable without it.
     }
+  }
+
+  /**
+   * Sessions only an agent lists (its own history from before Talaria, or another client's), per
+   * workspace: asked behind the page, since it starts each workspace's agent. A workspace whose
+   * agent cannot list keeps the stored rows only.
+   */
+  private async loadAgentSessions(workspaces: WorkspaceInfo[]): Promise<void> {
+    const lists = await Promise.all(workspaces.map((w) => this.client.api.listSessions({ query: { workspace: w.id, agent: 'true' } }).catch(() => undefined)));
+    const asked = new Set(workspaces.filter((_, i) => lists[i] !== undefined).map((w) => w.id));
+    const found = lists.flatMap((r) => r?.sessions.filter((s) => !s.stored) ?? []);
+    const kept = this.state.sessions.filter((s) => s.stored || !asked.has(s.workspaceId ?? ''));
+    const known = new Set(kept.flatMap((s) => [s.id, ...(s.agentSessionId ? [s.agentSessionId] : [])]));
+    this.set({ sessions: [...kept, ...found.filter((s) => !known.has(s.id))] });
+  }
+
+  /** Opens a session only the agent lists: the agent gives it back and Talaria stores it; its row becomes the stored one. Resolves to Talaria's id. */
+  async openAgentSession(s: SessionSummaryInfo): Promise<string> {
+    const { snapshot } = await this.client.api.openSession({ params: { id: s.id }, body: { ...(s.workspaceId ? { workspace: s.workspaceId } : {}) } });
+    this.set({ sessions: this.state.sessions.filter((x) => x.id !== s.id) });
+    this.upsertSession(snapshot.session);
+    return snapshot.session.id;
   }
 
   /** The store of a session, subscribing on first use (snapshot, then live events). */
