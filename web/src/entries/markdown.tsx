@@ -2,7 +2,7 @@ import { Fragment, memo, useEffect, useReducer, useRef } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { CodeBlock } from './code-block.js';
-import { BlockStream, type Block as Cut } from './blocks.js';
+import { BlockStream, pieceSource, type Block as Cut } from './blocks.js';
 import type { TextParts } from '../state/stream-text.js';
 
 /** Agent markdown: GFM (tables, task lists), fenced code highlighted; raw HTML is not rendered. */
@@ -48,18 +48,9 @@ const inline: Components = {
   },
 };
 
-/**
- * A piece of a long paragraph, parsed on its own (only the last one re-parses while it grows).
- * A continuing piece starts mid-paragraph: what would open a block there ("1. ", "- ", "# ",
- * "> ", an indent) is text in the whole paragraph, so it is escaped.
- */
+/** A piece of a long paragraph, parsed on its own (only the last one re-parses while it grows). */
 const Piece = memo(function Piece({ text, cont }: { text: string; cont: boolean }) {
-  const src = cont
-    ? text
-        .replace(/^\s+/, '')
-        .replace(/^(\d{1,9})([.)])(?=\s|$)/, '$1\\$2')
-        .replace(/^([-+*>#])(?=\s|$|#)/, '\\$1')
-    : text;
+  const src = pieceSource({ text, cont });
   return (
     <Markdown remarkPlugins={[remarkGfm]} components={inline}>
       {src}
