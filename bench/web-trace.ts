@@ -49,6 +49,14 @@ export function mainThreadTasks(events: TraceEvent[]): { main: TraceEvent; onMai
   return { main, onMain, tasks };
 }
 
+/** CPU time (ms) of each of the page's tasks, but the tracer's own (the sampling profiler's start). */
+export function pageTaskCpu(events: TraceEvent[]): number[] {
+  const found = mainThreadTasks(events);
+  if (!found) return [];
+  const own = found.onMain.filter((e) => e.name === 'CpuProfiler::StartProfiling');
+  return found.tasks.filter((t) => !own.some((e) => e.ts >= t.ts && e.ts <= t.ts + (t.dur ?? 0))).map((t) => (t.tdur ?? 0) / 1000);
+}
+
 export function summarise(events: TraceEvent[], minMs: number): string[] {
   const found = mainThreadTasks(events);
   if (!found) return ['no CrRendererMain thread in this trace'];

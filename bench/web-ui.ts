@@ -14,7 +14,7 @@ import { CHROMIUM, launch } from '../test/web/browser.js';
 import type { BenchCase } from './types.js';
 import { ensureWebBuilt } from '../test/web/build.js';
 import { startServe } from '../test/web/serve.js';
-import { mainThreadTasks, type TraceEvent } from './web-trace.js';
+import { pageTaskCpu, type TraceEvent } from './web-trace.js';
 
 /** A wire fixture (`{t_ms, dir, msg}` per line) of a session with `entries` thread entries: prompt / reply pairs. */
 export function historyFixture(entries: number, cwd: string): string {
@@ -196,7 +196,7 @@ export async function runWebBench(o: { entries: number; chunks: number; trace?: 
     // (30–90 ms of the page's main thread), which is the bench's work, not the page's.
     const tasks = await page.evaluate<number[]>('window.__longTasks.slice()');
     const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] };
-    const cpu = (mainThreadTasks(trace.traceEvents)?.tasks ?? []).map((t) => (t.tdur ?? 0) / 1000);
+    const cpu = pageTaskCpu(trace.traceEvents);
     if (o.trace) writeFileSync(`${o.trace}.loaf.json`, JSON.stringify(await page.evaluate<unknown>('window.__loafs'), null, 1));
     await page.getByTestId('thread').getByText('Done: nothing was cancelled').waitFor({ timeout: 60_000 });
     const heap = await heapMb(page);
