@@ -9,11 +9,12 @@ import type { CDPSession, Page } from 'playwright-core';
 import { connectServer, type WebSocketCtor } from '../src/server/client/index.js';
 
 type ServerApi = ReturnType<typeof connectServer>['api'];
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { CHROMIUM, launch } from '../test/web/browser.js';
 import type { BenchCase } from './types.js';
 import { ensureWebBuilt } from '../test/web/build.js';
 import { startServe } from '../test/web/serve.js';
+import { pageTaskCpu, type TraceEvent } from './web-trace.js';
 
 /** A wire fixture (`{t_ms, dir, msg}` per line) of a session with `entries` thread entries: prompt / reply pairs. */
 export function historyFixture(entries: number, cwd: string): string {
@@ -42,11 +43,39 @@ export function historyFixture(entries: number, cwd: string): string {
   return lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
 }
 
-/** Records every long task (> 50 ms by the browser's definition) from page start. */
+/**
+ * Records every long task (> 50 ms by the browser's definition) from page start, and every long
+ * animation frame with its script attribution (what ran in it: which function, how long; how long
+ * style and layout took): what `TALARIA_WEB_TRACE` writes next to the trace.
+ */
 const LONG_TASKS = `
   window.__longTasks = [];
+  window.__loafs = [];
   new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push(e.duration); }).observe({ type: 'longtask', buffered: true });
+  try {
+    new PerformanceObserver((l) => {
+      for (const e of l.getEntries()) {
+        if (e.duration <= 50) continue;
+        window.__loafs.push({
+          start: e.startTime, duration: e.duration, blocking: e.blockingDuration, renderStart: e.renderStart, styleAndLayoutStart: e.styleAndLayoutStart,
+          scripts: e.scripts.map((s) => ({ invoker: s.invoker, type: s.invokerType, fn: s.sourceFunctionName, at: s.sourceCharPosition, duration: s.duration, forcedLayout: s.forcedStyleAndLayoutDuration })),
+        });
+      }
+    }).observe({ type: 'long-animation-frame', buffered: true });
+  } catch {}
 `;
+
+const TRACE_CATEGORIES = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'disabled-by-default-devtools.timeline.frame',
+  'v8',
+  'v8.execute',
+  'disabled-by-default-v8.gc',
+  'disabled-by-default-v8.cpu_profiler',
+  'blink.user_timing',
+  'toplevel',
+];
 
 async function waitTurnEnded(api: ServerApi, id: string, lastText: string, timeoutMs: number): Promise<void> {
   const until = Date.now() + timeoutMs;
@@ -82,13 +111,18 @@ export const webCases: BenchCase[] = [
       { key: 'firstEntryMs', unit: 'ms', label: 'web: first entry painted, 10k-entry session (from navigation)' },
       { key: 'maxLongTaskMs', unit: 'ms', label: 'web: longest task while 5,000 chunks stream', target: { kind: 'below', limit: 50 } },
       { key: 'longTasks', unit: 'tasks', label: 'web: tasks over 50 ms during that turn' },
+      {
+        key: 'maxTaskCpuMs',
+        unit: 'ms',
+        label: "web: longest task's CPU time while 5,000 chunks stream (trace thread time: what the page did, without the waits for a core a loaded machine adds)",
+      },
       { key: 'scriptMsPerChunk', unit: 'ms', label: 'web: page scripting per streamed chunk (CDP ScriptDuration / chunks; less load-bound than the longest task)' },
       { key: 'busyMsPerChunk', unit: 'ms', label: 'web: page main-thread busy time per streamed chunk (CDP TaskDuration / chunks)' },
       { key: 'heapMb', unit: 'MB', label: 'web: page JS heap after that turn (after GC)' },
     ],
     run: async (o) => {
       if (!existsSync(CHROMIUM)) return { notMeasured: `skipped: ${CHROMIUM} is missing (apt-get install chromium)`, reason: 'skipped' };
-      const r = await runWebBench({ entries: o.historyEntries, chunks: o.quick ? 500 : 5_000 });
+      const r = await runWebBench({ entries: o.historyEntries, chunks: o.quick ? 500 : 5_000, trace: process.env.TALARIA_WEB_TRACE });
       return { values: { ...r } };
     },
   },
@@ -101,12 +135,18 @@ export interface WebBench {
   streamMs: number;
   maxLongTaskMs: number;
   longTasks: number;
+  maxTaskCpuMs: number;
   scriptMsPerChunk: number;
   busyMsPerChunk: number;
   heapMb: number;
 }
 
-export async function runWebBench(o: { entries: number; chunks: number }): Promise<WebBench> {
+/**
+ * `trace`: a path to write a Chromium trace of the streamed turn to (devtools timeline, V8 GC and
+ * JS samples; open it in chrome://tracing or Perfetto, or summarise it with bench/web-trace.ts),
+ * and `<trace>.loaf.json` with the long animation frames of that turn.
+ */
+export async function runWebBench(o: { entries: number; chunks: number; trace?: string | undefined }): Promise<WebBench> {
   await ensureWebBuilt();
   const served = await startServe({ env: { TALARIA_DEMO_SLOW_DELAY_MS: '0', TALARIA_DEMO_SLOW_CHUNKS: String(o.chunks) } });
   const browser = await launch();
@@ -131,7 +171,9 @@ export async function runWebBench(o: { entries: number; chunks: number }): Promi
     const { snapshot } = await api.createSession({ params: { id: ws.id }, body: { provider: 'demo' } });
     await page.goto(`${served.origin}/#/s/${encodeURIComponent(snapshot.session.id)}`);
     await page.getByLabel('Message to the agent').waitFor();
-    await page.evaluate('window.__longTasks.length = 0');
+    await page.evaluate('window.__longTasks.length = 0; window.__loafs.length = 0');
+    // Always a light trace (top-level tasks with their thread time); the full one when asked.
+    await browser.startTracing(page, { ...(o.trace ? { path: o.trace } : {}), categories: o.trace ? TRACE_CATEGORIES : ['toplevel'] });
     // The page's own CPU time over the turn (script, and every main-thread task): what a busy machine inflates least.
     const cdp = await ctx.newCDPSession(page);
     await cdp.send('Performance.enable');
@@ -143,12 +185,19 @@ export async function runWebBench(o: { entries: number; chunks: number }): Promi
     // a 190 KB message would itself load the page's main thread and be counted as its long tasks.
     await waitTurnEnded(api, snapshot.session.id, `Chunk ${o.chunks} of ${o.chunks}`, 180_000);
     const last = JSON.stringify(`Chunk ${o.chunks} of ${o.chunks}`);
-    await page.waitForFunction(`[...document.querySelectorAll('.msg.agent')].some((m) => m.textContent.includes(${last}))`, undefined, { timeout: 60_000, polling: 1000 });
+    // Only the last few blocks are read: the probe runs in the page and its task counts as the page's.
+    await page.waitForFunction(`[...document.querySelectorAll('.msg.agent .md-block')].slice(-3).some((b) => b.textContent.includes(${last}))`, undefined, {
+      timeout: 60_000,
+      polling: 1000,
+    });
     const streamMs = Date.now() - t0;
     const after = await cdpTimes(cdp);
     // Read before the closing check below: Playwright's text search walks the whole 190 KB thread
     // (30–90 ms of the page's main thread), which is the bench's work, not the page's.
     const tasks = await page.evaluate<number[]>('window.__longTasks.slice()');
+    const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] };
+    const cpu = pageTaskCpu(trace.traceEvents);
+    if (o.trace) writeFileSync(`${o.trace}.loaf.json`, JSON.stringify(await page.evaluate<unknown>('window.__loafs'), null, 1));
     await page.getByTestId('thread').getByText('Done: nothing was cancelled').waitFor({ timeout: 60_000 });
     const heap = await heapMb(page);
     await ctx.close();
@@ -159,6 +208,7 @@ export async function runWebBench(o: { entries: number; chunks: number }): Promi
       streamMs,
       maxLongTaskMs: Math.max(0, ...tasks),
       longTasks: tasks.length,
+      maxTaskCpuMs: Math.max(0, ...cpu),
       scriptMsPerChunk: (after.script - before.script) / o.chunks,
       busyMsPerChunk: (after.task - before.task) / o.chunks,
       heapMb: heap,

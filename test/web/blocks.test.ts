@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BlockStream, blockSplitter, splitBlocks } from '../../web/src/entries/blocks.js';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { BlockStream, blockSplitter, pieceSource, splitBlocks } from '../../web/src/entries/blocks.js';
 
 describe('web: markdown blocks for streaming', () => {
   it('splits at blank lines, keeps fenced code whole (blank lines inside included), loses no text', () => {
@@ -78,4 +79,28 @@ describe('web: markdown blocks for streaming', () => {
         .join(''),
     ).toBe(all);
   });
+
+  it('a piece cut mid-paragraph is text, even when it starts like a list item, a heading or a quote', () => {
+    // A cut lands after "was 3. " in "… the total was 3. 1. Then …": mid-paragraph, "1. " is text.
+    const t = `${'Word word word. '.repeat(74)}The total was 3. 1. Then this. End.`;
+    const pieces = splitBlocks(t);
+    expect(pieces.length).toBeGreaterThan(1);
+    for (const start of ['1. Then', '2) Next', '- dash', '+ plus', '* star', '# Hash', '## Two', '> quoted', '   1. indented']) {
+      const tree = fromMarkdown(pieceSource({ text: `${start} and more text.`, cont: true }));
+      expect(
+        tree.children.map((c) => c.type),
+        start,
+      ).toEqual(['paragraph']);
+    }
+    // A piece that opens its paragraph is its own markdown.
+    expect(fromMarkdown(pieceSource({ text: '1. a list', cont: false })).children[0]!.type).toBe('list');
+    // What a reader sees of a cut paragraph is its whole text.
+    const seen = pieces.map((b) => toText(fromMarkdown(pieceSource(b)))).join(' ');
+    expect(seen.replace(/\s+/g, ' ').trim()).toBe(t.replace(/\s+/g, ' ').trim());
+  });
 });
+
+function toText(n: unknown): string {
+  const node = n as { value?: string; children?: unknown[] };
+  return typeof node.value === 'string' ? node.value : (node.children ?? []).map(toText).join('');
+}

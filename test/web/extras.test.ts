@@ -15,6 +15,12 @@ describe('web: terminal, inspector, settings, export', { timeout: 90_000 }, () =
     id = await newSession(page);
   }, 120_000);
   afterAll(async () => w?.stop());
+  /** Clicks a download link and reads what the browser saved. */
+  async function downloaded(p: Page, link: string): Promise<{ name: string; text: string }> {
+    const [download] = await Promise.all([p.waitForEvent('download'), p.getByRole('link', { name: link, exact: true }).click()]);
+    const body = await (await download.createReadStream()).toArray();
+    return { name: download.suggestedFilename(), text: Buffer.concat(body).toString('utf8') };
+  }
   afterEach(async (ctx) => {
     if (ctx.task.result?.state === 'fail') await shot(page, `FAIL-extras-${ctx.task.name.slice(0, 20)}`);
   });
@@ -68,12 +74,25 @@ describe('web: terminal, inspector, settings, export', { timeout: 90_000 }, () =
     await expect.poll(() => rule.count()).toBe(0);
   });
 
-  it('export as Markdown, fork, archive and unarchive', async () => {
+  it('export as Markdown, JSON and the wire fixture (downloads), fork, archive and unarchive', async () => {
     await page.goto(`${w.served.origin}/#/s/${encodeURIComponent(id)}`);
     await page.getByLabel('Message to the agent').waitFor();
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export .md' }).click()]);
-    const md = await (await download.createReadStream()).toArray();
-    expect(Buffer.concat(md).toString('utf8')).toContain('printf');
+    const md = await downloaded(page, 'Export .md');
+    expect(md.name).toMatch(/^talaria-.*\.md$/);
+    expect(md.text).toContain('printf');
+    // JSON: the session and its thread, the command's tool call in it.
+    const json = await downloaded(page, '.json');
+    expect(json.name).toMatch(/\.json$/);
+    expect(JSON.stringify(JSON.parse(json.text))).toContain('printf');
+    // The wire fixture: one `{t_ms, dir, msg}` frame a line, both directions, the prompt as sent.
+    const wire = await downloaded(page, 'wire');
+    expect(wire.name).toMatch(/\.ndjson$/);
+    const frames = wire.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { t_ms: number; dir: string; msg: { method?: string; params?: unknown } });
+    expect(new Set(frames.map((f) => f.dir))).toEqual(new Set(['client->agent', 'agent->client']));
+    expect(frames.some((f) => f.msg.method === 'session/prompt' && JSON.stringify(f.msg.params).includes('printf'))).toBe(true);
 
     await page.getByRole('button', { name: 'Fork' }).click();
     await expect.poll(() => new URL(page.url()).hash, { timeout: 20_000 }).not.toContain(encodeURIComponent(id));

@@ -33,7 +33,7 @@ export function SessionHeader({
   onFork: () => void;
   /** Continue the conversation with another agent: a branch seeded with it (issue 14). */
   onContinue: (provider: string) => void;
-  exportHref: (format: 'md' | 'json') => string;
+  exportHref: (format: 'md' | 'json' | 'fixture') => string;
 }) {
   const s = summary;
   const st = s ? statusOf({ state: view.state, needsAttention: view.pending.length > 0 }) : 'stored';
@@ -80,6 +80,10 @@ export function SessionHeader({
           </a>
           <a href={exportHref('json')} className="small" download>
             .json
+          </a>
+          {/* The wire log as a replayable fixture (`{t_ms, dir, msg}` lines): what a bug report needs. */}
+          <a href={exportHref('fixture')} className="small" download title="The wire log as a replayable fixture (NDJSON)">
+            wire
           </a>
           {!readOnly && (
             <>

@@ -231,3 +231,16 @@ export function blockSplitter(): (text: string) => Block[] {
     return s.blocks();
   };
 }
+
+/**
+ * The markdown of a piece of a cut paragraph. A continuing piece starts mid-paragraph: what
+ * would open a block there ("1. ", "- ", "# ", "> ", an indent) is text in the whole paragraph,
+ * so it is escaped (or dropped: leading spaces, which the paragraph shows as the one at the cut).
+ */
+export function pieceSource(b: Block): string {
+  if (!b.cont) return b.text;
+  return b.text
+    .replace(/^\s+/, '')
+    .replace(/^(\d{1,9})([.)])(?=\s|$)/, '$1\\$2')
+    .replace(/^([-+*>#])(?=\s|$|#)/, '\\$1');
+}
