@@ -6,6 +6,8 @@
  */
 import { readFileSync, realpathSync, rmSync, writeFileSync, renameSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { FetchLike } from '../server/client/index.js';
+import { nodeFetch } from './node-fetch.js';
 
 export const DISCOVERY_FILE = 'serve.json';
 
@@ -80,12 +82,12 @@ export type FindResult = { server: ServerDiscovery } | { skipped: string };
  * The running server of this home, when the file is there, its pid is alive, the file names
  * this home and `/api/health` answers within the timeout.
  */
-export async function findServer(home: string, o: { timeoutMs?: number; fetch?: typeof globalThis.fetch } = {}): Promise<FindResult> {
+export async function findServer(home: string, o: { timeoutMs?: number; fetch?: FetchLike } = {}): Promise<FindResult> {
   const d = readDiscovery(home);
   if (!d) return { skipped: 'no running server (no serve.json)' };
   if (!alive(d.pid)) return { skipped: `serve.json is stale (process ${d.pid} is gone)` };
   if (d.home !== realHome(home)) return { skipped: `serve.json names another home (${d.home})` };
-  const f = o.fetch ?? globalThis.fetch;
+  const f = o.fetch ?? nodeFetch;
   try {
     const res = await f(`${d.url}/api/health`, { signal: AbortSignal.timeout(o.timeoutMs ?? HEALTH_TIMEOUT_MS) });
     const body = (await res.json()) as { ok?: boolean; name?: string };

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, dirname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import LAYERS from './layers.json' with { type: 'json' };
+import { importsOf } from './imports.js';
 
 /**
  * DESIGN.md: imports point down only. Each src/ folder lists the folders it may import at run time,
@@ -24,19 +25,6 @@ function walk(dir: string): string[] {
     const p = join(dir, name);
     return statSync(p).isDirectory() ? walk(p) : p.endsWith('.ts') ? [p] : [];
   });
-}
-
-interface Imp {
-  spec: string;
-  typeOnly: boolean;
-}
-function importsOf(source: string): Imp[] {
-  const out: Imp[] = [];
-  const re = /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/g;
-  for (let m; (m = re.exec(source));) out.push({ spec: m[3]!, typeOnly: Boolean(m[2]) });
-  const dyn = /import\(\s*['"]([^'"]+)['"]\s*\)/g;
-  for (let m; (m = dyn.exec(source));) out.push({ spec: m[1]!, typeOnly: false });
-  return out;
 }
 
 export function violations(files: { rel: string; source: string }[]): string[] {

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { ROUTES, clientMessage, serverMessage, streamEvent, promptBody, ERROR_CODES, ERROR_STATUS } from '../../src/server/contract/index.js';
+import { AUTH_ROUTES, ROUTE_TABLE, ROUTES, clientMessage, serverMessage, streamEvent, promptBody, ERROR_CODES, ERROR_STATUS } from '../../src/server/contract/index.js';
 import { routePath, queryString } from '../../src/server/client/http.js';
 
 describe('server contract', () => {
@@ -50,5 +50,15 @@ describe('server contract', () => {
     expect(() => routePath(ROUTES.snapshot.path, {})).toThrow(/id/);
     expect(queryString({ a: 1, b: undefined, c: 'x y' })).toBe('?a=1&c=x+y');
     expect(queryString({})).toBe('');
+  });
+
+  it('the zod-free route table is every route, once, and marks exactly the text answers', () => {
+    const all: Record<string, { method: string; path: string; role: string; response?: unknown }> = { ...ROUTES, ...AUTH_ROUTES };
+    expect(Object.keys(ROUTE_TABLE).sort()).toEqual(Object.keys(all).sort());
+    for (const [name, loc] of Object.entries(ROUTE_TABLE) as [string, { method: string; path: string; role: string; text?: true }][]) {
+      const def = all[name]!;
+      expect({ name, method: def.method, path: def.path, role: def.role }).toEqual({ name, method: loc.method, path: loc.path, role: loc.role });
+      expect({ name, text: loc.text === true }).toEqual({ name, text: !('response' in def) });
+    }
   });
 });

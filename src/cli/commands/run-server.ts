@@ -4,7 +4,7 @@
  * exits exactly as the local run does. Anything that fails before the session exists sends the
  * run back to the local harness ('fallback'), which then says what is wrong in its own words.
  */
-import WebSocket from 'ws';
+import { createRequire } from 'node:module';
 import { applyEvent, connectServer, type WebSocketCtor } from '../../server/client/index.js';
 import type { SessionSnapshot, StreamEvent } from '../../server/contract/index.js';
 import type { SessionEvent } from '../../session/events.js';
@@ -16,6 +16,7 @@ import type { CliIo } from '../io.js';
 import type { Style } from '../render/style.js';
 import { runJson } from '../result.js';
 import { DEMO_BANNER, DEMO_NOTE } from '../runtime-types.js';
+import { nodeFetch } from '../node-fetch.js';
 import type { ServerDiscovery } from '../server-discovery.js';
 import type { AgentArgs, CliContext } from './common.js';
 import { HumanRunOutput } from './run-human.js';
@@ -32,6 +33,9 @@ export interface ServerRunOptions {
   errStyle: Style;
 }
 
+// `ws` through require: importing its CommonJS entry from ESM starts Node's CJS export scanner (start-up time the run feels).
+const WebSocket = createRequire(import.meta.url)('ws') as WebSocketCtor;
+
 /** The permission mode a new server session gets for `--approve` ('ask' is the server's default: left out, so a warm spare fits). */
 const MODE: Partial<Record<ApproveMode, string>> = { edits: 'accept-edits', all: 'auto' };
 
@@ -46,7 +50,7 @@ export async function runOnServer(
   const { a, errStyle } = o;
   const note = (text: string) => void io.stderr.write(`${text}\n`);
   const verbose = (text: string) => (a.verbose ? note(`talaria run: ${text}`) : undefined);
-  const client = connectServer(found.url, found.token, { WebSocket: WebSocket as unknown as WebSocketCtor });
+  const client = connectServer(found.url, found.token, { WebSocket, fetch: nodeFetch });
   let socketClosed!: () => void;
   const closed = new Promise<'closed'>((r) => (socketClosed = () => r('closed')));
   // No reconnect: a run lives as long as its turn, and a server that went away ends it.
@@ -55,9 +59,9 @@ export async function runOnServer(
   // ---- setup: any failure here runs the turn locally instead ----
   let snap: SessionSnapshot;
   try {
-    const ready = await Promise.race([socket.ready(), closed]);
+    // The socket opens while the workspace is opened: one round trip less before the turn.
+    const [ready, { workspace }] = await Promise.all([Promise.race([socket.ready(), closed]), client.api.openWorkspace({ body: { path: a.cwd } })]);
     if (ready === 'closed') throw new Error('the server closed the live connection');
-    const { workspace } = await client.api.openWorkspace({ body: { path: a.cwd } });
     const profile = a.choice.profile !== undefined ? { profile: a.choice.profile } : {};
     if (o.sessionArg !== undefined) {
       snap = (await client.api.openSession({ params: { id: o.sessionArg }, body: profile })).snapshot;

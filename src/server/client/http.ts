@@ -1,4 +1,6 @@
-import { ROUTES, TOKEN_HEADER, type RouteInput, type RouteName, type RouteOutput } from '../contract/index.js';
+import type { RouteInput, RouteName, RouteOutput } from '../contract/index.js';
+// The zod-free part only: the client loads no schema at run time (see wire.ts).
+import { ROUTE_TABLE, TOKEN_HEADER } from '../contract/wire.js';
 
 /** An error the server answered with (`{code, message, fix?}` plus the HTTP status). */
 export class ServerError extends Error {
@@ -16,7 +18,16 @@ export class ServerError extends Error {
   }
 }
 
-export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+/** The part of a fetch Response the client reads (a Node client may answer with node:http instead of undici). */
+export interface ResponseLike {
+  readonly ok: boolean;
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: { get(name: string): string | null };
+  json(): Promise<unknown>;
+  text(): Promise<string>;
+}
+export type FetchLike = (input: string, init?: RequestInit) => Promise<ResponseLike>;
 
 /** Fills `:params` in a route path (encoded). */
 export function routePath(path: string, params: Record<string, string> | undefined): string {
@@ -43,13 +54,14 @@ export async function callRoute<N extends RouteName>(
   name: N,
   input: RouteInput<N> | undefined,
 ): Promise<RouteOutput<N>> {
-  const def = ROUTES[name];
+  const def: { method: string; path: string; text?: true } = ROUTE_TABLE[name];
   const i = (input ?? {}) as { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown };
   const url = base + routePath(def.path, i.params) + queryString(i.query);
   const headers: Record<string, string> = { accept: 'application/json' };
   if (token) headers[TOKEN_HEADER] = `Bearer ${token}`;
   const init: RequestInit = { method: def.method, headers, credentials: 'same-origin' };
-  if ('body' in def) {
+  // The server reads a body only where the route has one; POST/PUT/PATCH always send JSON.
+  if (def.method === 'POST' || def.method === 'PUT' || def.method === 'PATCH') {
     headers['content-type'] = 'application/json';
     init.body = JSON.stringify(i.body ?? {});
   }
@@ -59,6 +71,6 @@ export async function callRoute<N extends RouteName>(
     const body = type.includes('json') ? ((await res.json()) as { code?: string; message?: string; fix?: string }) : { message: await res.text() };
     throw new ServerError(res.status, { code: body.code ?? 'internal', message: body.message ?? res.statusText, ...(body.fix ? { fix: body.fix } : {}) });
   }
-  if (!('response' in def)) return (await res.text()) as RouteOutput<N>;
+  if (def.text) return (await res.text()) as RouteOutput<N>;
   return (await res.json()) as RouteOutput<N>;
 }

@@ -1,16 +1,18 @@
 /**
  * The typed client of `talaria serve` (browser-safe: global fetch and a WebSocket constructor).
+ * Schemas are types only here: at run time it needs wire.ts alone, never zod.
  *
  *   const c = connectServer('http://127.0.0.1:4000', token, { WebSocket: WS }); // Node: pass `ws`
  *   const { sessions } = await c.api.listSessions({});
  *   const live = c.socket();
  *   live.subscribe(id, { onSnapshot, onEvent });
  */
-import { ROUTES, PATHS, type RouteInput, type RouteName, type RouteOutput } from '../contract/index.js';
+import type { RouteInput, RouteName, RouteOutput } from '../contract/index.js';
+import { PATHS, ROUTE_TABLE } from '../contract/wire.js';
 import { callRoute, type FetchLike } from './http.js';
 import { LiveSocket, type LiveSocketOptions, type WebSocketCtor } from './socket.js';
 
-export { ServerError, type FetchLike } from './http.js';
+export { ServerError, type FetchLike, type ResponseLike } from './http.js';
 export { applyEvent } from './thread.js';
 export { LiveSocket, type LiveSocketOptions, type SubscribeHandlers, type Subscription, type WebSocketCtor, type WebSocketLike } from './socket.js';
 
@@ -48,7 +50,7 @@ export function connectServer(url: string, token?: string, opts: ConnectOptions 
   const fetchFn: FetchLike = opts.fetch ?? ((i, init) => globalThis.fetch(i, init));
   const call = <N extends RouteName>(name: N, input?: RouteInput<N>) => callRoute(origin, tok, fetchFn, name, input);
   const api = {} as Record<string, (input?: unknown) => Promise<unknown>>;
-  for (const name of Object.keys(ROUTES) as RouteName[]) api[name] = (input) => call(name, input as RouteInput<typeof name>);
+  for (const name of Object.keys(ROUTE_TABLE) as RouteName[]) api[name] = (input) => call(name, input as RouteInput<typeof name>);
   return {
     url: origin,
     api: api as unknown as Api,

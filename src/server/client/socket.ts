@@ -1,4 +1,5 @@
-import { TOKEN_PROTOCOL_PREFIX, type ClientMessage, type ServerMessage, type SessionSnapshot, type StreamEvent } from '../contract/index.js';
+import type { ClientMessage, ServerMessage, SessionSnapshot, StreamEvent } from '../contract/index.js';
+import { TOKEN_PROTOCOL_PREFIX } from '../contract/wire.js';
 
 /** The part of the WHATWG WebSocket the client uses (the browser's, or `ws` in Node). */
 export interface WebSocketLike {

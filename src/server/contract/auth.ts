@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { providerInfo } from './models.js';
 import { REGISTRY_ROUTES } from './registry.js';
+import { ROUTE_TABLE } from './wire.js';
 
 /**
  * Sign-in over HTTP (issue 13): one agent's readiness with the sign-in methods of its `auth`
@@ -30,9 +31,7 @@ const agentReadiness = z.object({ provider: providerInfo });
 
 export const AUTH_ROUTES = {
   agentReadiness: {
-    method: 'GET',
-    path: '/api/agents/:id/readiness',
-    role: 'observer',
+    ...ROUTE_TABLE.agentReadiness,
     params: agentId,
     response: agentReadiness,
   },
@@ -41,16 +40,12 @@ export const AUTH_ROUTES = {
    * list comes from an everyday session, which does not offer terminal auth, so it can lack them.
    */
   agentSignInMethods: {
-    method: 'GET',
-    path: '/api/agents/:id/login',
-    role: 'controller',
+    ...ROUTE_TABLE.agentSignInMethods,
     params: agentId,
     response: z.object({ methods: z.array(authMethodInfo) }),
   },
   agentLogin: {
-    method: 'POST',
-    path: '/api/agents/:id/login',
-    role: 'controller',
+    ...ROUTE_TABLE.agentLogin,
     params: agentId,
     body: z.object({ methodId: z.string().min(1) }),
     // After the sign-in, readiness checked for real (the agent started, a session opened).

@@ -15,16 +15,14 @@ import {
   wireFrame,
   workspace,
 } from './models.js';
+import { ROUTE_TABLE, type RouteLocation } from './wire.js';
 
 /**
- * The HTTP API, one table: method, path (Hono-style `:params`), the role it needs, and the
- * schemas of params, query, body and response. The server mounts it, the typed client calls
- * it, the contract tests walk it. `role: 'none'` needs no token (health only).
+ * The HTTP API, one table: each route's location (method, path, role: wire.ts's ROUTE_TABLE)
+ * and the schemas of params, query, body and response. The server mounts it, the typed client
+ * calls it, the contract tests walk it.
  */
-export interface RouteDef {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  path: string;
-  role: 'none' | 'observer' | 'controller';
+export interface RouteDef extends RouteLocation {
   params?: z.ZodTypeAny;
   query?: z.ZodTypeAny;
   body?: z.ZodTypeAny;
@@ -75,89 +73,65 @@ export const branchBody = z
 
 export const ROUTES = {
   health: {
-    method: 'GET',
-    path: '/api/health',
-    role: 'none',
+    ...ROUTE_TABLE.health,
     response: z.object({ ok: z.literal(true), name: z.literal('talaria'), version: z.string(), uptimeMs: z.number() }),
   },
   /** Who this token is. */
   me: {
-    method: 'GET',
-    path: '/api/me',
-    role: 'observer',
+    ...ROUTE_TABLE.me,
     response: z.object({ role, tokenId: z.string(), label: z.string().optional() }),
   },
   readiness: {
-    method: 'GET',
-    path: '/api/readiness',
-    role: 'observer',
+    ...ROUTE_TABLE.readiness,
     query: z.object({ refresh: bool }),
     response: z.object({ providers: z.array(providerInfo), problems: z.array(z.string()) }),
   },
   providers: {
-    method: 'GET',
-    path: '/api/providers',
-    role: 'observer',
+    ...ROUTE_TABLE.providers,
     response: z.object({ providers: z.array(providerInfo), default: z.string().optional() }),
   },
   workspaces: {
-    method: 'GET',
-    path: '/api/workspaces',
-    role: 'observer',
+    ...ROUTE_TABLE.workspaces,
     response: z.object({ workspaces: z.array(workspace) }),
   },
   openWorkspace: {
-    method: 'POST',
-    path: '/api/workspaces',
-    role: 'controller',
+    ...ROUTE_TABLE.openWorkspace,
     body: z.object({ path: z.string().min(1) }),
     response: z.object({ workspace }),
   },
   /** The workspace's default provider (and its default model/mode for that provider). */
   bindProvider: {
-    method: 'PUT',
-    path: '/api/workspaces/:id/provider',
-    role: 'controller',
+    ...ROUTE_TABLE.bindProvider,
     params: id,
     body: z.object({ provider: z.string().min(1), profile: z.string().optional(), model: z.string().optional(), mode: z.string().optional() }),
     response: z.object({ workspace }),
   },
   /** The model catalog for new sessions of a provider here, without a visible session (cached). */
   workspaceModels: {
-    method: 'GET',
-    path: '/api/workspaces/:id/models',
-    role: 'observer',
+    ...ROUTE_TABLE.workspaceModels,
     params: id,
     query: z.object({ provider: z.string().optional(), profile: z.string().optional(), refresh: bool }),
     response: z.object({ provider: z.string(), catalog: z.unknown(), cached: z.boolean(), defaults: z.object({ modelId: z.string().optional(), modeId: z.string().optional() }) }),
   },
   listSessions: {
-    method: 'GET',
-    path: '/api/sessions',
-    role: 'observer',
+    ...ROUTE_TABLE.listSessions,
     query: z.object({ workspace: z.string().optional(), archived: archivedFilter, agent: bool }),
     response: z.object({ sessions: z.array(sessionSummary), agentProblem: z.string().optional() }),
   },
   createSession: {
-    method: 'POST',
-    path: '/api/workspaces/:id/sessions',
-    role: 'controller',
+    ...ROUTE_TABLE.createSession,
     params: id,
     body: newSessionBody,
     response: z.object({ snapshot: sessionSnapshot }),
   },
   /** The snapshot; opens the session at its agent first when `open=true` (load, resume or the stored thread). */
   snapshot: {
-    method: 'GET',
-    path: '/api/sessions/:id',
-    role: 'observer',
+    ...ROUTE_TABLE.snapshot,
     params: id,
     response: z.object({ snapshot: sessionSnapshot }),
   },
   openSession: {
-    method: 'POST',
-    path: '/api/sessions/:id/open',
-    role: 'controller',
+    ...ROUTE_TABLE.openSession,
     params: id,
     body: z.object({
       provider: z.string().optional(),
@@ -171,173 +145,129 @@ export const ROUTES = {
     response: z.object({ snapshot: sessionSnapshot }),
   },
   prompt: {
-    method: 'POST',
-    path: '/api/sessions/:id/prompt',
-    role: 'controller',
+    ...ROUTE_TABLE.prompt,
     params: id,
     body: promptBody,
     response: z.object({ id: z.string(), queued: z.boolean(), position: z.number() }),
   },
   queue: {
-    method: 'GET',
-    path: '/api/sessions/:id/queue',
-    role: 'observer',
+    ...ROUTE_TABLE.queue,
     params: id,
     response: z.object({ queue: z.array(queuedPrompt) }),
   },
   editQueued: {
-    method: 'PATCH',
-    path: '/api/sessions/:id/queue/:item',
-    role: 'controller',
+    ...ROUTE_TABLE.editQueued,
     params: z.object({ id: z.string().min(1), item: z.string().min(1) }),
     body: z.object({ text: z.string().min(1) }),
     response: z.object({ queue: z.array(queuedPrompt) }),
   },
   removeQueued: {
-    method: 'DELETE',
-    path: '/api/sessions/:id/queue/:item',
-    role: 'controller',
+    ...ROUTE_TABLE.removeQueued,
     params: z.object({ id: z.string().min(1), item: z.string().min(1) }),
     response: z.object({ queue: z.array(queuedPrompt) }),
   },
   cancel: {
-    method: 'POST',
-    path: '/api/sessions/:id/cancel',
-    role: 'controller',
+    ...ROUTE_TABLE.cancel,
     params: id,
     response: z.object({ cancelled: z.boolean() }),
   },
   setModel: {
-    method: 'PUT',
-    path: '/api/sessions/:id/model',
-    role: 'controller',
+    ...ROUTE_TABLE.setModel,
     params: id,
     body: z.object({ modelId: z.string().min(1) }),
     response: ok,
   },
   setMode: {
-    method: 'PUT',
-    path: '/api/sessions/:id/mode',
-    role: 'controller',
+    ...ROUTE_TABLE.setMode,
     params: id,
     body: z.object({ modeId: z.string().min(1) }),
     response: ok,
   },
   permissions: {
-    method: 'GET',
-    path: '/api/sessions/:id/permissions',
-    role: 'observer',
+    ...ROUTE_TABLE.permissions,
     params: id,
     response: z.object({ pending: z.array(pendingPermission) }),
   },
   /** First answer wins; a later one gets `conflict` with who answered. */
   answerPermission: {
-    method: 'POST',
-    path: '/api/sessions/:id/permissions/:requestKey',
-    role: 'controller',
+    ...ROUTE_TABLE.answerPermission,
     params: z.object({ id: z.string().min(1), requestKey: z.string().min(1) }),
     /** `rule`: with an "always" answer, the (edited) rule to keep for this session instead of the one the answer implies. */
     body: z.union([z.object({ optionId: z.string().min(1), rule: permissionRule.optional() }), z.object({ cancel: z.literal(true) })]),
     response: z.object({ answeredBy: z.string() }),
   },
   archive: {
-    method: 'POST',
-    path: '/api/sessions/:id/archive',
-    role: 'controller',
+    ...ROUTE_TABLE.archive,
     params: id,
     body: z.object({ archived: z.boolean() }),
     response: z.object({ session: sessionSummary }),
   },
   fork: {
-    method: 'POST',
-    path: '/api/sessions/:id/fork',
-    role: 'controller',
+    ...ROUTE_TABLE.fork,
     params: id,
     response: z.object({ snapshot: sessionSnapshot }),
   },
   /** The branch tree the session belongs to, from its root; `current` is this session. */
   branches: {
-    method: 'GET',
-    path: '/api/sessions/:id/branches',
-    role: 'observer',
+    ...ROUTE_TABLE.branches,
     params: id,
     response: z.object({ current: z.string(), tree: branchNode }),
   },
   /** Rewind or continue elsewhere: a new session (a branch); with `text`, its first message is sent. */
   createBranch: {
-    method: 'POST',
-    path: '/api/sessions/:id/branches',
-    role: 'controller',
+    ...ROUTE_TABLE.createBranch,
     params: id,
     body: branchBody,
     response: z.object({ snapshot: sessionSnapshot, turnId: z.string().optional() }),
   },
   /** "Steer now": into the running turn (the agent's own way, else cancel and resend); a normal message when nothing runs. */
   steer: {
-    method: 'POST',
-    path: '/api/sessions/:id/steer',
-    role: 'controller',
+    ...ROUTE_TABLE.steer,
     params: id,
     body: z.object({ text: z.string().refine((t) => t.trim() !== '', { message: 'a steer needs text' }) }),
     response: z.object({ how: steerHow, via: z.string().optional(), turnId: z.string().optional() }),
   },
   /** Text: Markdown, JSON or an NDJSON wire fixture (Content-Disposition names the file). */
   exportSession: {
-    method: 'GET',
-    path: '/api/sessions/:id/export',
-    role: 'observer',
+    ...ROUTE_TABLE.exportSession,
     params: id,
     query: z.object({ format: z.enum(['md', 'json', 'fixture']).default('md') }),
   },
   importSession: {
-    method: 'POST',
-    path: '/api/sessions/import',
-    role: 'controller',
+    ...ROUTE_TABLE.importSession,
     body: z.object({ text: z.string().min(1), provider: z.string().optional(), cwd: z.string().optional(), title: z.string().optional() }),
     response: z.object({ session: sessionSummary }),
   },
   /** The session's wire log (both directions) for an inspector; page with `after`. */
   wireLog: {
-    method: 'GET',
-    path: '/api/sessions/:id/wire',
-    role: 'observer',
+    ...ROUTE_TABLE.wireLog,
     params: id,
     query: z.object({ after: z.coerce.number().int().min(0).optional(), limit: z.coerce.number().int().min(1).max(5000).optional() }),
     response: z.object({ frames: z.array(wireFrame), next: z.number().optional() }),
   },
   rules: {
-    method: 'GET',
-    path: '/api/rules',
-    role: 'observer',
+    ...ROUTE_TABLE.rules,
     query: z.object({ scope: z.enum(['global', 'workspace', 'session']).optional(), scopeId: z.string().optional() }),
     response: z.object({ rules: z.array(storedRule) }),
   },
   addRule: {
-    method: 'POST',
-    path: '/api/rules',
-    role: 'controller',
+    ...ROUTE_TABLE.addRule,
     body: z.object({ scope: z.enum(['global', 'workspace', 'session']), scopeId: z.string().optional(), rule: permissionRule }),
     response: z.object({ rule: storedRule }),
   },
   updateRule: {
-    method: 'PUT',
-    path: '/api/rules/:id',
-    role: 'controller',
+    ...ROUTE_TABLE.updateRule,
     params: id,
     body: z.object({ rule: permissionRule }),
     response: z.object({ rule: storedRule }),
   },
   deleteRule: {
-    method: 'DELETE',
-    path: '/api/rules/:id',
-    role: 'controller',
+    ...ROUTE_TABLE.deleteRule,
     params: id,
     response: ok,
   },
   audit: {
-    method: 'GET',
-    path: '/api/audit',
-    role: 'observer',
+    ...ROUTE_TABLE.audit,
     query: z.object({ session: z.string().optional(), limit: z.coerce.number().int().min(1).max(1000).optional() }),
     response: z.object({ records: z.array(auditRecord) }),
   },

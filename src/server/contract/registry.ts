@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ROUTE_TABLE } from './wire.js';
 
 /**
  * The ACP Registry as the readiness page shows it (issue 13): the index (cached under
@@ -19,9 +20,7 @@ export type RegistryAgentInfo = z.infer<typeof registryAgentInfo>;
 
 export const REGISTRY_ROUTES = {
   registryIndex: {
-    method: 'GET',
-    path: '/api/registry',
-    role: 'observer',
+    ...ROUTE_TABLE.registryIndex,
     query: z.object({ offline: z.enum(['true', 'false']).optional() }),
     response: z.object({
       url: z.string(),
