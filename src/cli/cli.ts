@@ -50,8 +50,9 @@ function signalRegistry<A>(signals: readonly NodeJS.Signals[], arg: (s: NodeJS.S
   };
 }
 
-export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+export async function main(argv: string[], io: CliIo = processIo(), o: Pick<CliContext, 'serverSkipped'> = {}): Promise<number> {
   const ctx: CliContext = {
+    ...o,
     io,
     runtime: (o) => createHarnessRuntime(io.env, createHarness, o),
     harness: (o) => createHarness(cliHarnessOptions(io.env, o)),

@@ -31,10 +31,10 @@ if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h' || argv[0] ==
           .runFast(argv.slice(1))
           .catch((err: unknown) => (process.stderr.write(`talaria: internal error: ${String(err)}\n`), EXIT.INTERNAL))
       : undefined;
-  if (warm !== undefined) exitAfterFlush(warm);
+  if (typeof warm === 'number') exitAfterFlush(warm);
   else {
     const { main } = await import('./cli.js');
-    main(argv).then(exitAfterFlush, (err: unknown) => {
+    main(argv, undefined, warm ? { serverSkipped: warm.skipped } : {}).then(exitAfterFlush, (err: unknown) => {
       process.stderr.write(`talaria: internal error: ${String(err)}\n`);
       exitAfterFlush(EXIT.INTERNAL);
     });

@@ -107,6 +107,14 @@ describe('talaria run on a warm server', () => {
     expect(await liveOnServer(w.client, id)).toBe(false);
   });
 
+  it('a session the server cannot open is tried once, then the run is local (which says what is wrong)', async () => {
+    const w = await warmServer();
+    const r = await runCli(['run', '--verbose', '--session', 'no-such-session', 'hello'], { cwd: w.cwd, env: w.env });
+    expect(r.stderr.split('could not open the session').length - 1).toBe(1);
+    expect(r.stderr).toContain('running locally');
+    expect(r.code).not.toBe(EXIT.OK);
+  });
+
   it('approval through the server: no terminal rejects the write like local; --approve all writes it', async () => {
     const w = await warmServer();
     const remote = await runCli(['run', 'edit notes.txt'], { cwd: w.cwd, env: w.env });

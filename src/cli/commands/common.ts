@@ -19,6 +19,11 @@ export interface CliContext {
   onInterrupt(fn: () => void): () => void;
   /** Registers a SIGTERM/SIGHUP handler (the signal is passed) for the command's lifetime; returns the unregister. */
   onTerminate(fn: (signal: NodeJS.Signals) => void): () => void;
+  /**
+   * Set when main.ts's fast path already looked for a running server for this `talaria run` and
+   * did not use it: why (for --verbose). The run then stays local instead of asking again.
+   */
+  serverSkipped?: string;
 }
 
 export { AGENT_OPTIONS } from '../agent-options.js';

@@ -56,7 +56,11 @@ function onSignals(signals: NodeJS.Signals[]): (fn: (s: NodeJS.Signals) => void)
   };
 }
 
-export async function runFast(argv: string[], io: CliIo = processIo()): Promise<number | undefined> {
+/**
+ * The exit code when the run went through a server; otherwise `{ skipped }` when the server was
+ * looked for and not used (the full path then runs locally without asking again), or undefined.
+ */
+export async function runFast(argv: string[], io: CliIo = processIo()): Promise<number | { skipped: string } | undefined> {
   let p: Parsed;
   try {
     p = parse('run', argv, RUN_OPTIONS);
@@ -73,11 +77,12 @@ export async function runFast(argv: string[], io: CliIo = processIo()): Promise<
   const a = agentArgsOrUndefined(p);
   if (!a) return undefined;
   const found = await findServer(home(io.env));
-  if (!('server' in found)) return undefined;
+  if (!('server' in found)) return { skipped: found.skipped };
   const { runOnServer } = await import('./run-server.js');
   const interactive = approve !== 'none' && io.stdin.isTTY === true && io.stderr.isTTY === true;
   const errStyle = createStyle(colorEnabled(io.stderr, io.env));
   const ctx = { io, version: version(), onInterrupt: onSignals(['SIGINT']), onTerminate: onSignals(['SIGTERM', 'SIGHUP']) };
   const code = await runOnServer(found.server, { prompt: p.positionals.join(' '), approve, json: flag(p, 'json'), a, sessionArg: str(p, 'session'), interactive, errStyle }, ctx);
-  return code === 'fallback' ? undefined : code;
+  // '' on a fallback: run-server already said why (with --verbose).
+  return code === 'fallback' ? { skipped: '' } : code;
 }

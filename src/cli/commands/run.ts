@@ -86,7 +86,9 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
   // server was not used. Flags the server cannot honour
   // (run-options.ts) keep the run local, as does any failure before the turn.
   const interactive = approve !== 'none' && !promptFromStdin && io.stdin.isTTY === true && io.stderr.isTTY === true;
-  if (serverEligible(p, io.env, approve)) {
+  if (ctx.serverSkipped !== undefined) {
+    if (a.verbose && ctx.serverSkipped !== '') note(`talaria run: ${ctx.serverSkipped}; running locally`);
+  } else if (serverEligible(p, io.env, approve)) {
     const found = await findServer(talariaHome(currentEnv({ env: io.env, homeDir: io.env.HOME || homedir() })));
     if ('server' in found) {
       // Loaded only when used: the HTTP/ws client and its schemas stay off a local run's start-up.
