@@ -60,6 +60,19 @@ export function descendants(pid: number): number[] {
   return out;
 }
 
+/** The pty the command under `relay` reads (its stdin, `/dev/pts/N`), if it is running. */
+export function ptyOf(relay: number): string | undefined {
+  return descendants(relay)
+    .map((p) => {
+      try {
+        return readlinkSync(`/proc/${p}/fd/0`);
+      } catch {
+        return '';
+      }
+    })
+    .find((l) => l.startsWith('/dev/pts/'));
+}
+
 function signal(pid: number, sig: NodeJS.Signals): void {
   for (const target of [-pid, pid]) {
     try {
@@ -110,15 +123,7 @@ export function spawnPty(command: string, args: readonly string[], o: { env: Rec
       if (!exited) child.stdin.write(data);
     },
     async resize(cols, rows) {
-      const pts = descendants(child.pid ?? -1)
-        .map((p) => {
-          try {
-            return readlinkSync(`/proc/${p}/fd/0`);
-          } catch {
-            return '';
-          }
-        })
-        .find((l) => l.startsWith('/dev/pts/'));
+      const pts = ptyOf(child.pid ?? -1);
       if (!pts) return;
       await new Promise<void>((resolve) => execFile('stty', ['-F', pts, 'cols', String(cols), 'rows', String(rows)], () => resolve()));
     },

@@ -7,27 +7,15 @@
  * method a clear error, no token 401, an observer 403.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { ptyPath, ptyServerMessage, type PtyServerMessage } from '../../src/server/contract/index.js';
-import { descendants } from '../../src/server/pty-process.js';
-import { place, raw, serve, tempDir } from './helpers.js';
+import { descendants, ptyOf } from '../../src/server/pty-process.js';
+import { setupAuthServer as setup } from './auth-helpers.js';
+import { raw } from './helpers.js';
 
 vi.setConfig({ testTimeout: 180_000 });
-
-const AGENT = fileURLToPath(new URL('../fakes/bin/auth-agent.ts', import.meta.url));
-const TSX = import.meta.resolve('tsx');
-
-async function setup() {
-  const p = place();
-  const agentConfig = join(tempDir('auth-agent'), 'agent-config.json');
-  writeFileSync(join(p.home, 'config.json'), JSON.stringify({ agents: { authfake: { command: process.execPath, args: ['--import', TSX, AGENT, '--config', agentConfig] } } }));
-  const s = await serve({ p });
-  return { s, p, agentConfig };
-}
 
 /** A pty socket that records the output (as text) and the control messages. */
 class Term {
@@ -87,21 +75,6 @@ const alive = (pid: number) => {
   }
 };
 
-/** The pty the sign-in command reads (its stdin), found under the relay. */
-function ptsOf(relay: number): string {
-  const pts = descendants(relay)
-    .map((p) => {
-      try {
-        return readlinkSync(`/proc/${p}/fd/0`);
-      } catch {
-        return '';
-      }
-    })
-    .find((l) => l.startsWith('/dev/pts/'));
-  if (!pts) throw new Error('no pty under the relay');
-  return pts;
-}
-
 describe('terminal sign-in over the pty WebSocket', () => {
   it('the gap, then the key typed into the pty: exit 0, ready for real, /api/readiness fresh without ?refresh, a session opens; resize reaches the pty', async () => {
     const { s, p, agentConfig } = await setup();
@@ -130,7 +103,8 @@ describe('terminal sign-in over the pty WebSocket', () => {
     const started = await t.msg('started');
     expect(started.command).toContain('--setup');
     await t.sees('Enter your API key: ');
-    const pts = ptsOf(started.pid);
+    const pts = ptyOf(started.pid);
+    if (!pts) throw new Error('no pty under the relay');
     expect(execFileSync('stty', ['-F', pts, 'size'], { encoding: 'utf8' }).trim()).toBe('30 100');
     t.send({ type: 'resize', cols: 120, rows: 40 });
     await vi.waitFor(() => expect(execFileSync('stty', ['-F', pts, 'size'], { encoding: 'utf8' }).trim()).toBe('40 120'), { timeout: 20_000 });

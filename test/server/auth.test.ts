@@ -5,25 +5,18 @@
  * agent-type method and the gap goes; terminal and unknown methods, unknown agents and the
  * agent's refusal are clear errors that sign nothing in.
  */
-import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { AUTH_ROUTES } from '../../src/server/contract/index.js';
-import { place, raw, serve, tempDir } from './helpers.js';
+import { setupAuthServer } from './auth-helpers.js';
+import { raw } from './helpers.js';
 
 vi.setConfig({ testTimeout: 180_000 });
 
-const AGENT = fileURLToPath(new URL('../fakes/bin/auth-agent.ts', import.meta.url));
-const TSX = import.meta.resolve('tsx');
+const json = (body: unknown) => ({ method: 'POST', body: JSON.stringify(body) });
 
 async function setup() {
-  const p = place();
-  const agentConfig = join(tempDir('auth-agent'), 'agent-config.json');
-  writeFileSync(join(p.home, 'config.json'), JSON.stringify({ agents: { authfake: { command: process.execPath, args: ['--import', TSX, AGENT, '--config', agentConfig] } } }));
-  const s = await serve({ p });
-  const json = (body: unknown) => ({ method: 'POST', body: JSON.stringify(body) });
-  return { s, p, agentConfig, json };
+  return { ...(await setupAuthServer()), json };
 }
 
 describe('sign-in over HTTP', () => {
