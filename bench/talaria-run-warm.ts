@@ -75,14 +75,18 @@ export async function runRunOnWarmServer(pairs: number, root = ROOT): Promise<{ 
     await cli(['warm up']);
     const local = await cli(['--no-server', 'hello local']);
     const samples: Sample[] = [];
+    await w.warm({ provider: 'hermes' });
     for (let i = 0; i < pairs; i++) {
       const cliMs = await cli([`hello ${i}`]);
-      await w.warm({ provider: 'hermes' }); // the next spare is ready (the user is still typing); the server's is made meanwhile
       const t0 = performance.now();
       const s = await w.newSession({ provider: 'hermes' });
       await s.prompt(`hello ${i}`).result;
       const libMs = performance.now() - t0;
       await s.close();
+      // Both sides' next spares are made after a turn ends (warm-pool.ts). The library's is awaited
+      // here (the user is still typing); the server's began when the CLI's turn ended, earlier, so it
+      // is ready by now as well: neither sample waits for a spare the other side got for free.
+      await w.warm({ provider: 'hermes' });
       const notes = i === 0 ? [`one local run (--no-server, the agent's cold start): ${local.toFixed(0)} ms`, ...(built ? [built] : [])] : undefined;
       samples.push({ values: { cliMs, libMs, ratio: cliMs / libMs, localMs: local }, ...(notes ? { notes } : {}) });
     }

@@ -6,12 +6,13 @@ import { importsOf } from './imports.js';
 
 /**
  * `talaria run` on a warm server (issue 16) starts like a native tool only while its path loads
- * nothing heavy: no zod (the contract's schemas), no ACP SDK, no SQLite, no harness. This walks
+ * nothing heavy: no zod (the contract's schemas), no ACP SDK, no SQLite, no harness, no Unicode width tables. This walks
  * the run-time import graph (type-only imports are erased; dynamic imports are followed) from
  * the fast path's entry and from the typed client, which the web UI also loads.
  */
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
-const HEAVY_PACKAGES = ['zod', '@agentclientprotocol/sdk', 'better-sqlite3', 'hono', '@hono/node-server'];
+// string-width / wrap-ansi: their Unicode tables take ~90 ms to load; the run's printer needs neither.
+const HEAVY_PACKAGES = ['zod', '@agentclientprotocol/sdk', 'better-sqlite3', 'hono', '@hono/node-server', 'string-width', 'wrap-ansi'];
 const HEAVY_FOLDERS = ['harness', 'host', 'store', 'session', 'protocol/connection.ts', 'providers'];
 
 export function runtimeGraph(entry: string): { files: string[]; packages: string[] } {

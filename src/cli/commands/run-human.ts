@@ -7,7 +7,7 @@ import type { Entry } from '../../thread/types.js';
 import type { CliIo } from '../io.js';
 import { cardHeader, isSettled } from '../render/cards.js';
 import type { Style } from '../render/style.js';
-import { sanitize } from '../render/width.js';
+import { sanitize } from '../render/sanitize.js';
 
 export class HumanRunOutput {
   private readonly printed = new Map<string, number>();

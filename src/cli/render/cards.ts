@@ -5,7 +5,7 @@
 import { unifiedDiff } from '../../thread/diff.js';
 import type { ToolCallEntry } from '../../thread/types.js';
 import type { Style } from './style.js';
-import { sanitize } from './width.js';
+import { sanitize } from './sanitize.js';
 
 /** The tool kind as a dim tag: emoji widths vary between terminals and would break the layout. */
 export function toolIcon(kind: string | undefined, style: Style): string {

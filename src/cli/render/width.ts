@@ -7,6 +7,8 @@ import stringWidth from 'string-width';
 import stripAnsiImpl from 'strip-ansi';
 import wrapAnsi from 'wrap-ansi';
 
+export { sanitize } from './sanitize.js';
+
 export function stripAnsi(s: string): string {
   return stripAnsiImpl(s);
 }
@@ -66,9 +68,4 @@ export function wrap(s: string, width: number, lead = /^ */.exec(s)![0]): string
   return wrapAnsi(s.slice(lead.length), room, { hard: true })
     .split('\n')
     .map((row) => lead + row);
-}
-
-/** Tabs and control characters would break the column arithmetic; make them harmless. */
-export function sanitize(s: string): string {
-  return s.replace(/\t/g, '  ').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, (c) => (c === '\x1b' ? '␛' : ''));
 }
