@@ -24,12 +24,14 @@ export function SignInTerminal(props: { providerId: string; label: string; metho
   useEffect(() => {
     setOutcome(undefined);
     const term = new Terminal({ fontSize: 13, rows: 16, cursorBlink: true, convertEol: false, theme: { background: '#1e1f24' } });
-    const fit = new FitAddon();
-    term.loadAddon(fit);
+    const sizer = new FitAddon();
+    term.loadAddon(sizer);
+    // The terminal follows the panel's size (bound once: used at open and on every resize).
+    const fitToPanel = sizer.fit.bind(sizer);
     term.open(box.current!);
     // In view: xterm does not paint off screen, and this is where the person types now.
     box.current!.scrollIntoView({ block: 'nearest' });
-    fit.fit();
+    fitToPanel();
     let ended = false;
     const pty = openSignInPty(
       providerId,
@@ -55,7 +57,7 @@ export function SignInTerminal(props: { providerId: string; label: string; metho
     );
     const typed = term.onData((data) => pty.send({ type: 'input', data }));
     const resized = term.onResize(({ cols, rows }) => pty.send({ type: 'resize', cols, rows }));
-    const watch = new ResizeObserver(() => fit.fit());
+    const watch = new ResizeObserver(() => fitToPanel());
     watch.observe(box.current!);
     term.focus();
     return () => {
