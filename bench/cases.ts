@@ -11,6 +11,7 @@ import { missingAgent, runSdkStartup } from './startup.js';
 import { serveCases } from './serve-cases.js';
 import { capsCases } from './caps-cases.js';
 import { talariaCases } from './talaria-cases.js';
+import { acpCases } from './talaria-acp-cases.js';
 import { webCases } from './web-ui.js';
 import type { BenchCase, MetricSpec } from './types.js';
 
@@ -96,7 +97,7 @@ export const baselineCases: BenchCase[] = [
   },
 ];
 
-export const cases: BenchCase[] = [...baselineCases, ...talariaCases, ...serveCases, ...capsCases, ...webCases];
+export const cases: BenchCase[] = [...baselineCases, ...talariaCases, ...acpCases, ...serveCases, ...capsCases, ...webCases];
 
 /** Selected cases plus, transitively, the baselines their metrics compare against. */
 export function selectCases(all: readonly BenchCase[], only: readonly string[]): BenchCase[] {

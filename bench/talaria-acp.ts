@@ -27,7 +27,8 @@ import { runTalariaFlood } from './talaria-flood.js';
 import { runTalariaStoreFlood } from './talaria-store.js';
 import { UpdateProbe } from './talaria-probe.js';
 
-const MAIN = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
+/** The command users run (built JavaScript when the checkout is built, as after `npm ci`). */
+const BIN = fileURLToPath(new URL('../bin/talaria.js', import.meta.url));
 
 /** CPU ms (user + system) of a process, from /proc (10 ms ticks); undefined off Linux. */
 function procCpuMs(pid: number): number | undefined {
@@ -66,7 +67,7 @@ export async function runProxyFlood(p: FloodParams): Promise<ProxyFloodResult> {
   const inner = [process.execPath, '--import', 'tsx', FLOOD_AGENT, ...floodArgs(p)].map((w) => `'${w}'`).join(' ');
   const probe = new UpdateProbe(p.frames, true, false);
   const client = await AcpClient.spawn(
-    { command: '/usr/bin/env', args: [`TALARIA_HOME=${home}`, process.execPath, '--import', 'tsx', MAIN, 'acp', '--cwd', ROOT, '--agent-cmd', inner], cwd: ROOT },
+    { command: '/usr/bin/env', args: [`TALARIA_HOME=${home}`, process.execPath, BIN, 'acp', '--cwd', ROOT, '--agent-cmd', inner], cwd: ROOT },
     { fs: false, terminal: false, hooks: { mapUpdate: probe.mapUpdate } },
   );
   try {

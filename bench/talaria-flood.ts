@@ -29,6 +29,8 @@ export interface TalariaFloodParams extends FloodParams {
   keepThread?: boolean;
   /** Also time router → subscriber per update (paced runs). */
   tapLatency?: boolean;
+  /** Run the agent behind this command prefix (a relay process: bench/relay.ts). */
+  via?: readonly string[];
 }
 
 export interface TalariaFloodResult extends FloodResult {
@@ -52,7 +54,9 @@ export async function runTalariaFlood(p: TalariaFloodParams): Promise<TalariaFlo
   const hooks: SessionHooks = { ...p.hooks, mapUpdate: inner ? (u) => inner(probe.mapUpdate(u)) : probe.mapUpdate };
   // The session's own frames, as the harness records them (one road: transport → session → recorder).
   const onSession = sink ? (s: Session) => void s.subscribeFrames((f: Frame) => sink.onFrame(f)) : undefined;
-  const client = await AcpClient.spawn(floodCommand(p), { fs: false, terminal: false, hooks, ...(onSession ? { onSession } : {}) });
+  const direct = floodCommand(p);
+  const command = p.via?.length ? { command: p.via[0]!, args: [...p.via.slice(1), direct.command, ...direct.args], cwd: direct.cwd } : direct;
+  const client = await AcpClient.spawn(command, { fs: false, terminal: false, hooks, ...(onSession ? { onSession } : {}) });
   try {
     const session = await client.newSession({ cwd: ROOT });
     session.subscribe(

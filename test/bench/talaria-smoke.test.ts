@@ -5,6 +5,7 @@ import { historyData } from '../../bench/history-data.js';
 import { runIsolated } from '../../bench/isolate.js';
 import { defaultStartupAgent } from '../../bench/startup.js';
 import { talariaCases } from '../../bench/talaria-cases.js';
+import { acpCases } from '../../bench/talaria-acp-cases.js';
 import { runTalariaFlood } from '../../bench/talaria-flood.js';
 import { isNotMeasured, samplesOf, type BenchOptions, type Sample } from '../../bench/types.js';
 import { createThread, reduce } from '../../src/thread/index.js';
@@ -30,7 +31,7 @@ const TINY: BenchOptions = {
 
 /** Runs a case once; every sample it returns (one per pair for paired cases) is checked. */
 async function runCase(name: string): Promise<Sample['values'][]> {
-  const c = talariaCases.find((x) => x.name === name);
+  const c = [...talariaCases, ...acpCases].find((x) => x.name === name);
   if (!c) throw new Error(`no case ${name}`);
   const m = await c.run(TINY);
   if (isNotMeasured(m)) throw new Error(`${name} not measured: ${m.notMeasured}`);
@@ -66,6 +67,18 @@ describe('Talaria cases, once each with a tiny N', () => {
       expect(v['latP99Ms']).toBeGreaterThanOrEqual(0);
     }
   });
+
+  it('talaria acp: every frame crosses the proxy, and the byte relay, in each pair (flood and paced)', async () => {
+    const flood = await runCase('talaria.acp');
+    expect(flood).toHaveLength(2);
+    for (const v of flood) expect([v['framesSent'], v['framesSeen'], v['lost']]).toEqual([TINY.frames, TINY.frames, 0]);
+    const paced = await runCase('talaria.acp.paced');
+    expect(paced).toHaveLength(2);
+    for (const v of paced) {
+      expect([v['framesSent'], v['framesSeen'], v['lost']]).toEqual([TINY.pacedFrames, TINY.pacedFrames, 0]);
+      expect(v['relayP99Ms']).toBeGreaterThanOrEqual(0);
+    }
+  }, 300_000);
 
   it('store: every frame seen, and every frame and entry is in the store', async () => {
     const v = await runSingle('talaria.store');

@@ -1,0 +1,104 @@
+/**
+ * `talaria acp` in `npm run bench` (issue 15): "added p99 latency through the proxy < 1 ms per
+ * frame; throughput ≥ 0.5× direct". Each figure is taken between runs made back to back, in both
+ * orders (the load drifts over seconds; see talaria-paired.ts):
+ *
+ * - direct: the core reading the flood agent's pipe (what an editor does without Talaria);
+ * - relay: the same core with a byte relay process between it and the agent (bench/relay.ts):
+ *   the cost of one more process on the path, which any proxy pays;
+ * - proxy: the same core (the editor) reading `talaria acp --agent-cmd <flood agent>`, which hosts,
+ *   fixes, records and forwards every frame.
+ */
+import { fileURLToPath } from 'node:url';
+import { floodSample } from './flood-driver.js';
+import { runProxyFlood, type ProxyFloodResult } from './talaria-acp.js';
+import { runTalariaFlood, type TalariaFloodResult } from './talaria-flood.js';
+import type { BenchCase, Sample, SampleSet } from './types.js';
+
+const RELAY = fileURLToPath(new URL('./relay.ts', import.meta.url));
+const VIA_RELAY = [process.execPath, '--import', 'tsx', RELAY];
+const ZERO_LOST = { kind: 'equals', expected: 0 } as const;
+/**
+ * The proxy's paced run: 2,000 updates/s, four times the fastest real agent seen streaming
+ * (50–500/s). The core's 10,000/s would measure queueing in a proxy that does two cores' work on
+ * a shared 2-core machine, not the latency a frame gains.
+ */
+const PROXY_RATE = 2_000;
+const PROXY_PACED_FRAMES = 4_000;
+
+async function throughputPairs(frames: number): Promise<SampleSet> {
+  const sample = (p: ProxyFloodResult, d: TalariaFloodResult): Sample => {
+    const s = floodSample(p);
+    return {
+      values: {
+        ...s.values,
+        directFps: d.framesPerSec,
+        ratio: p.framesPerSec / d.framesPerSec,
+        proxyCpuUsPerFrame: p.proxyCpuUsPerFrame,
+        editorCpuUsPerFrame: 1e6 / p.framesPerCpuSec,
+        directCpuUsPerFrame: 1e6 / d.framesPerCpuSec,
+      },
+      notes: s.notes ?? [],
+    };
+  };
+  const p1 = await runProxyFlood({ frames });
+  const d1 = await runTalariaFlood({ frames });
+  const d2 = await runTalariaFlood({ frames });
+  const p2 = await runProxyFlood({ frames });
+  return { samples: [sample(p1, d1), sample(p2, d2)] };
+}
+
+async function pacedTriples(frames: number, rate: number): Promise<SampleSet> {
+  const sample = (p: ProxyFloodResult, r: TalariaFloodResult, d: TalariaFloodResult): Sample => {
+    const s = floodSample(p);
+    return {
+      values: {
+        ...s.values,
+        directP99Ms: d.latency.p99,
+        relayP99Ms: r.latency.p99,
+        addedP50Ms: p.latency.p50 - d.latency.p50,
+        addedP99Ms: p.latency.p99 - d.latency.p99,
+        hopP99Ms: r.latency.p99 - d.latency.p99,
+        overRelayP99Ms: p.latency.p99 - r.latency.p99,
+      },
+      notes: s.notes ?? [],
+    };
+  };
+  const p = { frames, rate };
+  const d1 = await runTalariaFlood(p);
+  const r1 = await runTalariaFlood({ ...p, via: VIA_RELAY });
+  const x1 = await runProxyFlood(p);
+  const x2 = await runProxyFlood(p);
+  const r2 = await runTalariaFlood({ ...p, via: VIA_RELAY });
+  const d2 = await runTalariaFlood(p);
+  return { samples: [sample(x1, r1, d1), sample(x2, r2, d2)] };
+}
+
+export const acpCases: BenchCase[] = [
+  {
+    name: 'talaria.acp',
+    role: 'candidate',
+    description: 'flood through `talaria acp` (hosted, recorded, forwarded) read by the core, each run paired with the core reading the agent directly',
+    metrics: [
+      { key: 'ratio', unit: '×', label: 'talaria acp throughput / direct (paired runs)', target: { kind: 'at-least', min: 0.5 } },
+      { key: 'proxyCpuUsPerFrame', unit: 'µs', label: 'talaria acp process CPU per frame' },
+      { key: 'editorCpuUsPerFrame', unit: 'µs', label: 'editor-side core CPU per frame (through the proxy)' },
+      { key: 'directCpuUsPerFrame', unit: 'µs', label: 'core CPU per frame (direct)' },
+      { key: 'lost', unit: 'frames', label: 'talaria acp frames lost', target: ZERO_LOST },
+    ],
+    run: (o) => throughputPairs(o.frames),
+  },
+  {
+    name: 'talaria.acp.paced',
+    role: 'candidate',
+    description: 'paced flood (2,000 updates/s) through `talaria acp`, a byte relay, and direct, back to back: latency a frame gains',
+    metrics: [
+      { key: 'addedP99Ms', unit: 'ms', label: 'talaria acp added latency p99 (vs direct, same run)', target: { kind: 'below', limit: 1 } },
+      { key: 'addedP50Ms', unit: 'ms', label: 'talaria acp added latency p50 (vs direct)' },
+      { key: 'hopP99Ms', unit: 'ms', label: 'byte relay added latency p99 (one more process, no parsing)' },
+      { key: 'overRelayP99Ms', unit: 'ms', label: 'talaria acp p99 − byte relay p99 (what Talaria adds beyond the hop)' },
+      { key: 'lost', unit: 'frames', label: 'talaria acp paced frames lost', target: ZERO_LOST },
+    ],
+    run: (o) => pacedTriples(Math.min(o.pacedFrames, PROXY_PACED_FRAMES), Math.min(o.pacedRate, PROXY_RATE)),
+  },
+];
