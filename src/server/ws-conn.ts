@@ -1,7 +1,8 @@
 /**
  * One `/ws` connection: session subscriptions with exact catch-up (`since`), events in batches
  * (batch.ts), a bounded outbound buffer (over it, that session's events stop for this client and
- * it is told to resync; the agent, the store and other clients never wait), and heartbeats.
+ * it is told to resync; the agent, the store and other clients never wait), and heartbeats
+ * (heartbeat.ts: a client still reading its backlog is slow, not dead).
  */
 import type { WebSocket } from 'ws';
 import { clientMessage, WS_CLOSE, type ServerMessage } from './contract/index.js';
@@ -11,6 +12,7 @@ import { toHttpError } from './app.js';
 import type { Logger } from '../protocol/types.js';
 import { HttpError } from './http-error.js';
 import { asciiJson, eventsFrame, type EventBatch } from './batch.js';
+import { Heartbeat } from './heartbeat.js';
 
 /** Catch-up events go in `events` messages of about this many bytes. */
 const CATCH_UP_FRAME_BYTES = 1024 * 1024;
@@ -30,8 +32,7 @@ interface Sub {
 
 export class WsConn {
   private readonly subs = new Map<string, Sub>();
-  private alive = true;
-  private readonly timer: NodeJS.Timeout;
+  private readonly heartbeat: Heartbeat;
   private drainTimer: NodeJS.Timeout | undefined;
   private readonly offList: () => void;
 
@@ -41,20 +42,13 @@ export class WsConn {
     private readonly hub: Hub,
     private readonly o: ConnOptions,
   ) {
-    ws.on('pong', () => (this.alive = true));
     ws.on('message', (data, isBinary) => this.onMessage(isBinary ? '' : data.toString()));
     ws.on('close', () => this.dispose());
     ws.on('error', () => undefined);
-    this.timer = setInterval(() => {
-      if (!this.alive) {
-        ws.close(WS_CLOSE.dead, 'missed heartbeats');
-        ws.terminate();
-        return;
-      }
-      this.alive = false;
-      ws.ping();
-    }, o.heartbeatMs);
-    this.timer.unref();
+    this.heartbeat = new Heartbeat(ws, o.heartbeatMs, () => {
+      ws.close(WS_CLOSE.dead, 'missed heartbeats');
+      ws.terminate();
+    });
     this.offList = hub.onSessionUpdated((session) => this.send({ type: 'session.updated', session }));
     this.send({ type: 'welcome', role: identity.role, tokenId: identity.id, version: o.version, heartbeatMs: o.heartbeatMs });
   }
@@ -64,12 +58,16 @@ export class WsConn {
   }
 
   private raw(json: string): void {
-    if (this.ws.readyState === this.ws.OPEN) this.ws.send(json);
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    this.ws.send(json);
+    this.heartbeat.sent(json.length);
   }
 
   /** UTF-8 JSON text as a text frame (the same buffer may go to many clients; `ws` does not copy it). */
   private rawBytes(json: Buffer): void {
-    if (this.ws.readyState === this.ws.OPEN) this.ws.send(json, { binary: false });
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    this.ws.send(json, { binary: false });
+    this.heartbeat.sent(json.length);
   }
 
   private onMessage(text: string): void {
@@ -195,7 +193,7 @@ export class WsConn {
   }
 
   dispose(): void {
-    clearInterval(this.timer);
+    this.heartbeat.stop();
     this.stopDrain();
     this.offList();
     for (const s of this.subs.values()) s.off();

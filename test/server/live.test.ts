@@ -119,9 +119,9 @@ describe.concurrent('/ws: ordered, resumable, shared', () => {
   it('a slow client is told to resync while a fast client on the same session keeps up', async () => {
     // Each `read` turn carries one ~3 MB event; four of them are more than a paused client's TCP
     // buffers hold, so its server-side buffer passes the 3.5 MB bound, while a reading client's never does.
-    // A paused client answers no ping either: under load the four turns outlast two heartbeats (15 s
-    // each) and the server rightly drops it as dead (4002) before it could be told to resync. This
-    // test is about the buffer bound, so heartbeats are set beyond its length (options.test.ts has them).
+    // A paused client reads nothing: under load the four turns outlast its heartbeat allowance and the
+    // server rightly drops it as dead (4002). This test is about the buffer bound, so heartbeats are
+    // set beyond its length (live-slow.test.ts has a paused-then-slow reader on real heartbeats).
     const s = await serve({ vars: { TALARIA_DEMO_MAX_READ_BYTES: '20000000' }, maxBufferedBytes: 3.5 * 1024 * 1024, heartbeatMs: 600_000 });
     writeFileSync(join(s.p.userHome, 'big.txt'), 'lorem ipsum dolor sit amet\n'.repeat(110_000));
     const id = await session(s);
