@@ -69,6 +69,8 @@ export class SessionBinding {
   gen: Generation | null = null;
   /** Set while the session is being loaded into a new process. */
   rebinding: Promise<Generation> | null = null;
+  /** Its process died under it (crashed, or killed for a stall): the next load says so in the thread. */
+  lost?: 'crashed' | 'stalled';
   /** The agent mode the user chose with setMode (re-applied after a restart). */
   modeId?: string;
   /** The model the user chose with setModel (re-applied after a restart if the agent lost it). */

@@ -133,6 +133,13 @@ export class SlotSessions implements BindingOwner {
       // A new process counts usage from zero.
       b.session.resetUsage();
       await this.restoreChoices(b, gen);
+      if (b.lost) {
+        // Said in the thread where it happened (before the message that restarted it): the turn's
+        // error alone is replaced by the next turn's end, and a restarted agent may behave differently.
+        const why = b.lost === 'crashed' ? 'its process stopped' : 'it stopped answering and was stopped';
+        b.session.notice('warning', 'agent_restarted', `${slot.label} was restarted (${why}); this session was loaded into the new process.`, { reason: b.lost });
+        delete b.lost;
+      }
       slot.emit('session.rebound', { key: slot.key, sessionId: b.id, generation: gen.n });
       return gen;
     } catch (e) {

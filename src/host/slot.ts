@@ -199,7 +199,10 @@ export class AgentSlot {
     if (this.current === gen) this.current = null;
     const reason: ExitReason = gen.exitReason ?? 'crashed';
     const orphaned = [...this.bindings.values()].filter((b) => b.gen === gen);
-    for (const b of orphaned) b.gen = null;
+    for (const b of orphaned) {
+      b.gen = null;
+      if (reason === 'crashed' || reason === 'stalled') b.lost = reason;
+    }
     if (reason === 'crashed') {
       const tail = info.stderrTail ?? gen.client.connection.process?.stderrTail(2000) ?? '';
       this.recordCrash(

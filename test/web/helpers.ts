@@ -84,3 +84,6 @@ export async function serverText(api: ServerClient, id: string): Promise<string[
     return x.kind === 'tool_call' ? `tool:${x.title}` : `${x.kind}:${x.text ?? ''}`;
   });
 }
+
+/** The id of the session the page shows (from its `#/s/ID` route). */
+export const currentId = (page: Page): string => decodeURIComponent(new URL(page.url()).hash.replace(/^#\/s\//, '').split('/')[0]!);

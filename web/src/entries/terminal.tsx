@@ -20,5 +20,4 @@ export function TerminalOutput({ text, label }: { text: string; label?: string }
   );
 }
 
-// eslint-disable-next-line no-control-regex
 export const hasAnsi = (s: string): boolean => /\u001b\[[0-9;]*m/.test(s);
