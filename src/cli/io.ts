@@ -6,7 +6,8 @@
 import type { Logger } from '../protocol/types.js';
 
 export interface OutStream {
-  write(chunk: string): boolean;
+  /** Bytes only from faces that write pre-encoded output (`talaria acp`); text everywhere else. */
+  write(chunk: string | Uint8Array): boolean;
   isTTY?: boolean;
   columns?: number;
 }

@@ -103,7 +103,7 @@ export async function acpCommand(argv: string[], ctx: CliContext): Promise<numbe
   if (chosen && io.env.TALARIA_PROBE_MARKER) harness.registry.add({ ...chosen, env: { ...chosen.env, inherit: [...chosen.env.inherit, 'TALARIA_PROBE_MARKER'] } });
   logger.info('talaria acp: serving', { provider, cwd: a.cwd, home: harness.home || homedir() });
 
-  const out = lineWriter((text) => void io.stdout.write(text));
+  const out = lineWriter((chunk) => void io.stdout.write(chunk));
   const proxy = new AcpProxy({
     harness,
     provider,
