@@ -28,6 +28,9 @@ export const serveCases: BenchCase[] = [
       },
       { key: 'addedP99Ms', unit: 'ms', label: `serve: clients p99 − in-process p99 @${RATE}/s`, target: { kind: 'below', limit: 5 } },
       { key: 'addedP99OneProcMs', unit: 'ms', label: `serve: the same with all ${CLIENTS} clients in one process` },
+      // The server's own share of the above (no client process, no kernel in it): load moves it much less.
+      { key: 'serverLegP99Ms', unit: 'ms', label: `serve: server's leg p99 (in-process receipt → written to all ${CLIENTS} sockets) @${RATE}/s` },
+      { key: 'serverLegP50Ms', unit: 'ms', label: `serve: server's leg p50 @${RATE}/s` },
       { key: 'gaps', unit: 'events', label: `serve: seq gaps over ${CLIENTS} clients (paced + flood)`, target: ZERO },
       { key: 'resyncs', unit: 'orders', label: 'serve: resync orders (buffer overflows)' },
       { key: 'clientsFps', unit: 'frames/s', label: `serve: throughput to ${CLIENTS} clients (slowest)`, baseline: SOLO },
@@ -56,6 +59,8 @@ export const serveCases: BenchCase[] = [
           inprocP99Ms: paced.inprocP99Ms,
           addedP99Ms: paced.clientsP99Ms - paced.inprocP99Ms,
           addedP99OneProcMs: oneProc.clientsP99Ms - oneProc.inprocP99Ms,
+          serverLegP99Ms: paced.serverLegP99Ms,
+          serverLegP50Ms: paced.serverLegP50Ms,
           pacedFps: paced.inprocFps,
           gaps: paced.gaps + oneProc.gaps + flood.gaps,
           resyncs: paced.resyncs + oneProc.resyncs + flood.resyncs,
