@@ -28,6 +28,7 @@ export const serveCases: BenchCase[] = [
       },
       { key: 'addedP99Ms', unit: 'ms', label: `serve: clients p99 − in-process p99 @${RATE}/s`, target: { kind: 'below', limit: 5 } },
       { key: 'addedP99OneProcMs', unit: 'ms', label: `serve: the same with all ${CLIENTS} clients in one process` },
+      { key: 'clientLegP99Ms', unit: 'ms', label: `serve: p99 of (client receive − in-process receipt), per event, worst client @${RATE}/s` },
       // The server's own share of the above (no client process, no kernel in it): load moves it much less.
       { key: 'serverLegP99Ms', unit: 'ms', label: `serve: server's leg p99 (in-process receipt → written to all ${CLIENTS} sockets) @${RATE}/s` },
       { key: 'serverLegP50Ms', unit: 'ms', label: `serve: server's leg p50 @${RATE}/s` },
@@ -59,6 +60,7 @@ export const serveCases: BenchCase[] = [
           inprocP99Ms: paced.inprocP99Ms,
           addedP99Ms: paced.clientsP99Ms - paced.inprocP99Ms,
           addedP99OneProcMs: oneProc.clientsP99Ms - oneProc.inprocP99Ms,
+          clientLegP99Ms: paced.clientLegP99Ms,
           serverLegP99Ms: paced.serverLegP99Ms,
           serverLegP50Ms: paced.serverLegP50Ms,
           pacedFps: paced.inprocFps,

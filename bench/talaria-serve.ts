@@ -170,6 +170,12 @@ export interface ServeFloodResult {
    */
   serverLegP50Ms: number;
   serverLegP99Ms: number;
+  /**
+   * The clients' own leg, per event: p99 of (client receive − in-process receipt of the same event),
+   * worst client. Unlike "clients p99 − in-process p99" (two tails of two distributions), it pairs
+   * each event with itself, so a noisy in-process tail does not move it.
+   */
+  clientLegP99Ms: number;
   /** Over all clients: seq holes after `synced`, and resync orders. */
   gaps: number;
   resyncs: number;
@@ -272,6 +278,7 @@ export async function runServeFlood(p: FloodParams, clients: number, processes =
       inprocP99Ms: inproc.summary().p99,
       clientsP99Ms: recs.length ? Math.max(...p99s) : NaN,
       serverLegP50Ms: serverLeg.length ? percentile(serverLeg, 50) : NaN,
+      clientLegP99Ms: recs.length ? Math.max(...lats.map((l) => (l.leg.length ? percentile(l.leg, 99) : NaN))) : NaN,
       serverLegP99Ms: serverLeg.length ? percentile(serverLeg, 99) : NaN,
       gaps: recs.reduce((a, r) => a + r.gaps + ((r.seqs.at(-1) ?? 0) >= endSeq ? 0 : 1), 0),
       resyncs: recs.reduce((a, r) => a + r.resyncs, 0),
