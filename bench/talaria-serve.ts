@@ -162,6 +162,20 @@ export interface ServeFloodResult {
   clientsFps: number;
   inprocP99Ms: number;
   clientsP99Ms: number;
+  /**
+   * The server's own share, p50/p99 over the turn's entry events: from the in-process subscriber's
+   * receipt of an event to the moment its batch had been handed to every client's socket (a batch
+   * sink subscribed after the clients runs after their writes). Client processes and the kernel
+   * are not in it, so it moves much less with the machine's load than the end-to-end rows.
+   */
+  serverLegP50Ms: number;
+  serverLegP99Ms: number;
+  /**
+   * The clients' own leg, per event: p99 of (client receive − in-process receipt of the same event),
+   * worst client. Unlike "clients p99 − in-process p99" (two tails of two distributions), it pairs
+   * each event with itself, so a noisy in-process tail does not move it.
+   */
+  clientLegP99Ms: number;
   /** Over all clients: seq holes after `synced`, and resync orders. */
   gaps: number;
   resyncs: number;
@@ -215,11 +229,24 @@ export async function runServeFlood(p: FloodParams, clients: number, processes =
     });
     const proc = clients > 0 ? new ClientsPool(w, clients, processes) : undefined;
     await proc?.ready;
+    const serverLeg: number[] = [];
+    // A batch's seqs are contiguous: its first event's (the last `"seq":` of its JSON, the envelope's) and on.
+    const offBatches = w.server.hub.subscribeBatches(w.sessionId, (b) => {
+      const now = stampNow();
+      const j = b.jsons[0];
+      if (j === undefined) return;
+      const first = Number(/^\d+/.exec(j.slice(j.lastIndexOf('"seq":') + 6))?.[0]);
+      for (let i = 0; i < b.jsons.length; i++) {
+        const h = inprocAt.get(first + i);
+        if (h !== undefined) serverLeg.push(now - h);
+      }
+    });
     const cpu0 = process.cpuUsage();
     timing = true;
     await ls.hs.prompt('flood').result;
     offFrames();
     offSink();
+    offBatches();
     const report = proc ? await proc.results(endSeq) : { clients: [], cpuUs: NaN };
     const cpu = process.cpuUsage(cpu0);
     const recs = report.clients;
@@ -250,6 +277,9 @@ export async function runServeFlood(p: FloodParams, clients: number, processes =
       clientsFps: recs.length ? (p.frames * 1000) / (slowest - first) : NaN,
       inprocP99Ms: inproc.summary().p99,
       clientsP99Ms: recs.length ? Math.max(...p99s) : NaN,
+      serverLegP50Ms: serverLeg.length ? percentile(serverLeg, 50) : NaN,
+      clientLegP99Ms: recs.length ? Math.max(...lats.map((l) => (l.leg.length ? percentile(l.leg, 99) : NaN))) : NaN,
+      serverLegP99Ms: serverLeg.length ? percentile(serverLeg, 99) : NaN,
       gaps: recs.reduce((a, r) => a + r.gaps + ((r.seqs.at(-1) ?? 0) >= endSeq ? 0 : 1), 0),
       resyncs: recs.reduce((a, r) => a + r.resyncs, 0),
       serverCpuUsPerFrame: (cpu.user + cpu.system) / p.frames,

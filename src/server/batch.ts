@@ -1,8 +1,15 @@
 /**
- * A session's events batched per event-loop turn for the `/ws` clients. Why: one socket write
- * per event per client was most of the server's CPU under a flood (the kernel call, the frame
- * header, the UTF-8 copy, each ×clients). Here each event is serialized once, each batch's
- * `events` message is built once and the same bytes go to every subscriber, in one write each.
+ * A session's events batched per task (what one callback, e.g. one chunk read off the agent's pipe,
+ * produced) for the `/ws` clients. Why: one socket write per event per client was most of the
+ * server's CPU under a flood (the kernel call, the frame header, the UTF-8 copy, each ×clients).
+ * Here each event is serialized once, each batch's `events` message is built once and the same
+ * bytes go to every subscriber, in one write each.
+ *
+ * A batch goes in a microtask, as soon as the task that made it ends, not in a setImmediate: the
+ * recorder and the event log commit to SQLite in setImmediates scheduled earlier in the same task
+ * (a frame is recorded before its event is emitted), so a setImmediate here made every client wait
+ * for both transactions (milliseconds under load) while the in-process subscribers did not. Events
+ * may reach a client before their commit: event-log.ts's RESTART_GAP covers a crash in between.
  */
 import type { StreamEvent } from './contract/index.js';
 
@@ -24,7 +31,7 @@ export type BatchSink = (b: EventBatch) => void;
 
 /**
  * A batch goes out once it holds this many bytes or its first event waited this long, not only
- * at the end of the event-loop turn: an agent's backlog read in one turn would otherwise hold
+ * at the end of the task: an agent's backlog read in one task would otherwise hold
  * every client back until all of it was processed (the in-process subscribers see each event at
  * once). Still one write for tens to hundreds of events.
  */
@@ -95,7 +102,7 @@ export class EventBatcher {
     if (p.bytes >= BATCH_BYTES || this.now() - p.since >= BATCH_MS) return this.flush(ev.sessionId);
     if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(() => this.flushAll());
+      queueMicrotask(() => this.flushAll());
     }
   }
 

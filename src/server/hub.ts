@@ -56,7 +56,7 @@ export class Hub {
   }
 
   /**
-   * A session's events in batches, once per event-loop turn, each batch serialized once for every
+   * A session's events in batches, one per task that emitted them (batch.ts), each batch serialized once for every
    * subscriber (the `/ws` clients). Whatever was appended before this call is not in its batches:
    * the pending batch is delivered to the earlier subscribers first, so a subscriber that reads the
    * log right after subscribing gets each event exactly once.

@@ -70,6 +70,19 @@ describe('EventBatcher', () => {
     expect(got.map(seqs)).toEqual([[1, 2, 3]]);
   });
 
+  it("a task's batch goes as the task ends, before setImmediates it queued earlier (the store's commits: clients do not wait for them)", async () => {
+    const { q } = batcher();
+    const order: string[] = [];
+    q.subscribe('s', (x) => order.push(`batch ${seqs(x).join(',')}`));
+    // As on the server: a frame's recorder commit is queued before its event is emitted.
+    setImmediate(() => order.push('commit'));
+    q.add(ev(1));
+    q.add(ev(2));
+    expect(order).toEqual([]);
+    await turn();
+    expect(order).toEqual(['batch 1,2', 'commit']);
+  });
+
   it('nothing is kept for a session nobody listens to, nor after the last one left', async () => {
     const { q } = batcher();
     const got: number[] = [];
