@@ -43,15 +43,18 @@ export function historyFixture(entries: number, cwd: string): string {
   return lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
 }
 
-/**
- * Records every long task (> 50 ms by the browser's definition) from page start, and every long
- * animation frame with its script attribution (what ran in it: which function, how long; how long
- * style and layout took): what `TALARIA_WEB_TRACE` writes next to the trace.
- */
+/** Records every long task (> 50 ms by the browser's definition) from page start: the row's figure. */
 const LONG_TASKS = `
   window.__longTasks = [];
   window.__loafs = [];
   new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push(e.duration); }).observe({ type: 'longtask', buffered: true });
+`;
+
+/**
+ * With a trace only: every long animation frame with its script attribution (what ran in it:
+ * which function, how long; how long style and layout took), written next to the trace.
+ */
+const LOAFS = `
   try {
     new PerformanceObserver((l) => {
       for (const e of l.getEntries()) {
@@ -171,7 +174,7 @@ export async function runWebBench(o: { entries: number; chunks: number; trace?: 
     await api.openWorkspace({ body: { path: served.project } });
     const { session } = await api.importSession({ body: { text: historyFixture(o.entries, served.project), provider: 'demo', cwd: served.project, title: 'Bench history' } });
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 820 } });
-    await ctx.addInitScript(LONG_TASKS);
+    await ctx.addInitScript(o.trace ? LONG_TASKS + LOAFS : LONG_TASKS);
     const page = await ctx.newPage();
     // The token cookie first (the app page), then the history session cold.
     await page.goto(served.url);
