@@ -58,6 +58,11 @@ describe('web: plan, diff layout, two tabs, send key, default agent', { timeout:
     await layout.getByRole('button', { name: 'Split' }).click();
     await diff.locator('.diff-table.split').first().waitFor();
     expect(await layout.getByRole('button', { name: 'Split' }).getAttribute('aria-pressed')).toBe('true');
+    // Two halves: the new side starts in the middle of the card (the split button's `.split` style
+    // once made this table inline-flex, squeezed to the left).
+    const added = await diff.locator('.diff-table.split td.add').first().boundingBox();
+    const body = await diff.locator('.diff-body').boundingBox();
+    expect(added!.x).toBeGreaterThan(body!.x + body!.width * 0.45);
     // Side by side: the added line is on the right, with the old line on its left in the same row.
     const row = diff.locator('.diff-table.split tr', { has: page.locator('td.add') }).first();
     expect(await row.locator('td.add').textContent()).toContain('Edited by the Talaria demo agent.');
