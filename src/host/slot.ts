@@ -201,7 +201,7 @@ export class AgentSlot {
     const orphaned = [...this.bindings.values()].filter((b) => b.gen === gen);
     for (const b of orphaned) {
       b.gen = null;
-      if (reason === 'crashed' || reason === 'stalled') b.lost = reason;
+      if (reason === 'crashed') b.lost = reason;
     }
     if (reason === 'crashed') {
       const tail = info.stderrTail ?? gen.client.connection.process?.stderrTail(2000) ?? '';
@@ -233,6 +233,8 @@ export class AgentSlot {
       if (b.gen !== gen) continue;
       gen.client.detach(b.session);
       b.gen = null;
+      // Killed for a stall is a fault the user hears of (idle, env and shutdown stops are not).
+      if (reason === 'stalled') b.lost = 'stalled';
     }
     const proc = gen.client.connection.process;
     background(proc?.terminate({ graceMs: this.cfg.terminateGraceMs }), this.logger, 'terminating the agent', { pid: gen.pid });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isTalariaError } from '../../src/protocol/errors.js';
-import { agentLog, alive, gone, makeHost, scriptAgent, shutdownHosts, tempDir, texts, TSX, waitHost, waitSession } from './helpers.js';
+import { agentLog, alive, gone, makeHost, notices, scriptAgent, shutdownHosts, tempDir, texts, TSX, waitHost, waitSession } from './helpers.js';
 
 afterEach(shutdownHosts);
 
@@ -46,6 +46,12 @@ describe('host faults', () => {
       .map((l) => l.msg.method);
     expect(second).toEqual(['initialize', 'session/load', 'session/prompt']);
     expect(t.events.some((e) => e.type === 'session.rebound' && e.sessionId === s.id)).toBe(true);
+    // The thread says the agent was restarted, once, under the message that restarted it.
+    const restarted = notices(s).filter((n) => n.code === 'agent_restarted');
+    expect(restarted).toHaveLength(1);
+    expect(restarted[0]!.text).toMatch(/was restarted \(its process stopped\)/);
+    const kinds = s.thread.entries.map((e) => (e.kind === 'notice' ? (e as { code: string }).code : e.kind));
+    expect(kinds.slice(-3)).toEqual(['user_message', 'agent_restarted', 'assistant_message']);
   });
 
   it('crash loop: backs off and reports instead of spinning', async () => {
@@ -97,6 +103,11 @@ describe('host faults', () => {
     expect(s.state).toBe('idle');
     expect((await s.prompt('echo back').result).stopReason).toBe('end_turn');
     expect(texts(s).at(-1)).toBe('echo: back');
+    expect(
+      notices(s)
+        .filter((n) => n.code === 'agent_restarted')
+        .map((n) => n.text),
+    ).toEqual([expect.stringMatching(/was restarted \(it stopped answering and was stopped\)/)]);
   });
 
   it('idle reap: a process without work is stopped after idleMs; the next use respawns and reloads', async () => {
@@ -108,6 +119,8 @@ describe('host faults', () => {
     expect(s.state).toBe('idle');
     expect((await s.prompt('echo after').result).stopReason).toBe('end_turn');
     expect(texts(s)).toEqual(['echo: before', 'echo: after']);
+    // Stopped on purpose while idle: nothing to tell.
+    expect(notices(s).filter((n) => n.code === 'agent_restarted')).toEqual([]);
     expect(t.events.some((e) => e.type === 'agent.spawned' && e.generation > served)).toBe(true);
     expect(t.events.some((e) => e.type === 'session.rebound' && e.generation > served)).toBe(true);
   });

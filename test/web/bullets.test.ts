@@ -1,25 +1,17 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { shot } from './browser.js';
-import { newSession, openPage, openProject, send, world, type World } from './helpers.js';
+import { newSession, openPage, send, webSuite, type World } from './helpers.js';
 import { sdkAgent } from './serve.js';
 
 /** The plan checklist, the tool card's diff layout, two tabs on one session, the send key, the workspace's default agent. */
 describe('web: plan, diff layout, two tabs, send key, default agent', { timeout: 90_000 }, () => {
   let w: World;
   let page: Page;
-  beforeAll(async () => {
-    // A chunk delay so a turn lasts long enough to be seen mid-way (each plan step, the other tab).
-    w = await world({ chunkDelayMs: 80, config: { defaultProvider: 'demo', agents: { fake: { ...sdkAgent(), label: 'Fake agent' } } } });
-    page = await openPage(w);
-    await openProject(page, w.served.project);
-  }, 120_000);
-  afterAll(async () => w?.stop());
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await shot(page, `FAIL-bullets-${ctx.task.name.slice(0, 20)}`);
-  });
+  // A chunk delay so a turn lasts long enough to be seen mid-way (each plan step, the other tab).
+  webSuite('bullets', { chunkDelayMs: 80, config: { defaultProvider: 'demo', agents: { fake: { ...sdkAgent(), label: 'Fake agent' } } } }, (x, p) => ((w = x), (page = p)));
 
   it('the plan is one checklist whose items change status in place (pending → in progress → done)', async () => {
     await newSession(page);
@@ -66,6 +58,11 @@ describe('web: plan, diff layout, two tabs, send key, default agent', { timeout:
     await layout.getByRole('button', { name: 'Split' }).click();
     await diff.locator('.diff-table.split').first().waitFor();
     expect(await layout.getByRole('button', { name: 'Split' }).getAttribute('aria-pressed')).toBe('true');
+    // Two halves: the new side starts in the middle of the card (the split button's `.split` style
+    // once made this table inline-flex, squeezed to the left).
+    const added = await diff.locator('.diff-table.split td.add').first().boundingBox();
+    const body = await diff.locator('.diff-body').boundingBox();
+    expect(added!.x).toBeGreaterThan(body!.x + body!.width * 0.45);
     // Side by side: the added line is on the right, with the old line on its left in the same row.
     const row = diff.locator('.diff-table.split tr', { has: page.locator('td.add') }).first();
     expect(await row.locator('td.add').textContent()).toContain('Edited by the Talaria demo agent.');

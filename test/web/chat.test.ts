@@ -1,23 +1,16 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { shot } from './browser.js';
-import { newSession, openPage, openProject, send, serverText, world, type World } from './helpers.js';
+import { newSession, openProject, send, serverText, webSuite, type World } from './helpers.js';
 
 /** The core path in Chromium: sidebar, new session, a streamed markdown reply, approve and reject with a diff. */
 describe('web: chat and approvals', { timeout: 60_000 }, () => {
   let w: World;
   let page: Page;
   let id: string;
-  beforeAll(async () => {
-    w = await world();
-    page = await openPage(w);
-  }, 120_000);
-  afterAll(async () => w?.stop());
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await shot(page, `FAIL-chat-${ctx.task.name.slice(0, 20)}`);
-  });
+  webSuite('chat', {}, (x, p) => ((w = x), (page = p)));
 
   it('new session from the split button: the sidebar lists it with its provider pill and status dot', async () => {
     await openProject(page, w.served.project);

@@ -1,29 +1,23 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { shot } from './browser.js';
-import { newSession, openPage, openProject, send, world, type World } from './helpers.js';
+import { newSession, send, webSuite, type World } from './helpers.js';
 
 /** Terminal colours, the protocol inspector, rules and the audit log, export / archive / fork. */
 describe('web: terminal, inspector, settings, export', { timeout: 90_000 }, () => {
   let w: World;
   let page: Page;
   let id: string;
+  webSuite('extras', {}, (x, p) => ((w = x), (page = p)));
   beforeAll(async () => {
-    w = await world();
-    page = await openPage(w);
-    await openProject(page, w.served.project);
     id = await newSession(page);
-  }, 120_000);
-  afterAll(async () => w?.stop());
+  });
   /** Clicks a download link and reads what the browser saved. */
   async function downloaded(p: Page, link: string): Promise<{ name: string; text: string }> {
     const [download] = await Promise.all([p.waitForEvent('download'), p.getByRole('link', { name: link, exact: true }).click()]);
     const body = await (await download.createReadStream()).toArray();
     return { name: download.suggestedFilename(), text: Buffer.concat(body).toString('utf8') };
   }
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await shot(page, `FAIL-extras-${ctx.task.name.slice(0, 20)}`);
-  });
 
   it('a command tool card shows its output as a terminal with its colours', async () => {
     await send(page, "run printf '\\033[31mred alert\\033[0m and plain\\n'");

@@ -3,13 +3,13 @@
  * link, and the few UI moves every test makes (open the project, start a session, send).
  * Every wait is on something a person would see, bounded by the test timeout.
  */
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import WebSocket from 'ws';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { connectServer, type ServerClient, type WebSocketCtor } from '../../src/server/client/index.js';
-import { launch } from './browser.js';
+import { launch, shot } from './browser.js';
 import { ensureWebBuilt } from './build.js';
-import { startServe, type Served } from './serve.js';
+import { startServe, type ServeOptions, type Served } from './serve.js';
 
 export interface World {
   served: Served;
@@ -20,7 +20,7 @@ export interface World {
   stop(): Promise<void>;
 }
 
-export async function world(o: Parameters<typeof startServe>[0] = {}): Promise<World> {
+export async function world(o: ServeOptions = {}): Promise<World> {
   await ensureWebBuilt();
   const served = await startServe(o);
   const browser = await launch();
@@ -87,3 +87,23 @@ export async function serverText(api: ServerClient, id: string): Promise<string[
 
 /** The id of the session the page shows (from its `#/s/ID` route). */
 export const currentId = (page: Page): string => decodeURIComponent(new URL(page.url()).hash.replace(/^#\/s\//, '').split('/')[0]!);
+
+/**
+ * The set-up every browser suite repeats, as hooks of the calling `describe`: a served world, a
+ * page on its link with the test project open (handed to `ready`), a screenshot of the page when a
+ * test fails (`FAIL-<name>-…`), and the world stopped at the end.
+ */
+export function webSuite(name: string, o: ServeOptions, ready: (w: World, page: Page) => void): void {
+  let w: World | undefined;
+  let page: Page | undefined;
+  beforeAll(async () => {
+    w = await world(o);
+    page = await openPage(w);
+    await openProject(page, w.served.project);
+    ready(w, page);
+  }, 120_000);
+  afterAll(async () => w?.stop());
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail' && page && !page.isClosed()) await shot(page, `FAIL-${name}-${ctx.task.name.slice(0, 20)}`);
+  });
+}

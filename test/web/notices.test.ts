@@ -1,9 +1,9 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { shot } from './browser.js';
-import { currentId, newSession, openPage, openProject, send, world, type World } from './helpers.js';
+import { currentId, newSession, send, webSuite, type World } from './helpers.js';
 import { sdkAgent } from './serve.js';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
@@ -32,15 +32,7 @@ const rowOf = async (l: Locator): Promise<number> => Number(await l.locator('xpa
 describe('web: notices where they happened', { timeout: 120_000 }, () => {
   let w: World;
   let page: Page;
-  beforeAll(async () => {
-    w = await world({ hermes: true, config: { defaultProvider: 'hermes', agents: { fake: { ...sdkAgent(), label: 'Fake agent' } } } });
-    page = await openPage(w);
-    await openProject(page, w.served.project);
-  }, 120_000);
-  afterAll(async () => w?.stop());
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await shot(page, `FAIL-notices-${ctx.task.name.slice(0, 20)}`);
-  });
+  webSuite('notices', { hermes: true, config: { defaultProvider: 'hermes', agents: { fake: { ...sdkAgent(), label: 'Fake agent' } } } }, (x, p) => ((w = x), (page = p)));
 
   const notice = (code: string): Locator => page.locator(`.notice[data-code="${code}"]`);
   const user = (text: string): Locator => page.locator('.msg.user', { hasText: text }).last();

@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { shot } from './browser.js';
-import { openPage, openProject, world, type World } from './helpers.js';
+import { webSuite, type World } from './helpers.js';
 import { sdkAgent } from './serve.js';
 
 /**
@@ -11,16 +11,12 @@ import { sdkAgent } from './serve.js';
 describe('web: sessions only the agent lists', { timeout: 120_000 }, () => {
   let w: World;
   let page: Page;
-  beforeAll(async () => {
-    // The fake agent starts holding session old-1 in the folder it runs in (the workspace): made before Talaria.
-    w = await world({ config: { defaultProvider: 'fake', agents: { fake: { ...sdkAgent({ SDK_AGENT_SEED: 'old-1' }), label: 'Fake agent' } } } });
-    page = await openPage(w);
-    await openProject(page, w.served.project);
-  }, 120_000);
-  afterAll(async () => w?.stop());
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await shot(page, `FAIL-sidebar-${ctx.task.name.slice(0, 20)}`);
-  });
+  // The fake agent starts holding session old-1 in the folder it runs in (the workspace): made before Talaria.
+  webSuite(
+    'sidebar',
+    { config: { defaultProvider: 'fake', agents: { fake: { ...sdkAgent({ SDK_AGENT_SEED: 'old-1' }), label: 'Fake agent' } } } },
+    (x, p) => ((w = x), (page = p)),
+  );
 
   it('listed and marked; a click opens it (the agent loads it), shows its history, and it is stored from then on', async () => {
     const row = page.locator('[data-session="old-1"]');

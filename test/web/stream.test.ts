@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { shot } from './browser.js';
-import { newSession, openPage, openProject, send, serverText, world, type World } from './helpers.js';
+import { newSession, send, serverText, webSuite, type World } from './helpers.js';
 
 const CHUNKS = 60;
 const agentText = (page: Page) => page.locator('.msg.agent').last().textContent();
@@ -13,15 +13,9 @@ describe('web: streaming turns', { timeout: 90_000 }, () => {
   let w: World;
   let page: Page;
   let id: string;
+  webSuite('stream', { env: { TALARIA_DEMO_SLOW_DELAY_MS: '100', TALARIA_DEMO_SLOW_CHUNKS: String(CHUNKS) } }, (x, p) => ((w = x), (page = p)));
   beforeAll(async () => {
-    w = await world({ env: { TALARIA_DEMO_SLOW_DELAY_MS: '100', TALARIA_DEMO_SLOW_CHUNKS: String(CHUNKS) } });
-    page = await openPage(w);
-    await openProject(page, w.served.project);
     id = await newSession(page);
-  }, 120_000);
-  afterAll(async () => w?.stop());
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await shot(page, `FAIL-stream-${ctx.task.name.slice(0, 20)}`);
   });
 
   it('cancel: Esc stops the turn, what streamed stays, and the text being typed stays in the box', async () => {

@@ -40,7 +40,7 @@ export function NewSessionButton({ store, app, workspace }: { store: AppStore; a
   };
 
   return (
-    <div className="split" ref={menuRef}>
+    <div className="split-btn" ref={menuRef}>
       <button
         type="button"
         className="split-main"
