@@ -115,6 +115,12 @@ export interface AuthMark {
   /** Where it was seen: `session/new`, `session/prompt`, `probe`. */
   where: string;
   at: number;
+  /**
+   * The methods as the agent lists them to a sign-in (terminal auth offered), read once by the
+   * first readiness check after the mark: an everyday session is not offered terminal auth, so
+   * `methods` can lack the terminal ones the fix should name.
+   */
+  signInMethods?: AuthMethodInfo[];
 }
 
 type HomeCtx = Pick<ProviderEnv, 'env' | 'homeDir'>;
@@ -156,16 +162,49 @@ export function clearAuthMark(where: HomeCtx | string, providerId: string, profi
   rmSync(markFile(homeOf(where), providerId, profile), { force: true });
 }
 
-/** The provider with the mark's gap added to its readiness (the mark is read at each check). */
-export function withAuthMark(p: Provider, home: string): Provider {
+/** The session's methods, then those only a sign-in run lists (by id, no duplicates). */
+export function mergeMethods(a: readonly AuthMethodInfo[], b: readonly AuthMethodInfo[]): AuthMethodInfo[] {
+  const seen = new Set(a.map((m) => m.id));
+  return [...a, ...b.filter((m) => !seen.has(m.id))];
+}
+
+/** Reads the methods a sign-in run would list (sign-in.ts starts the agent offering terminal auth). */
+export type SignInLister = (p: Provider, ctx: ProviderEnv, o: { profile?: string }) => Promise<AuthMethodInfo[]>;
+
+/**
+ * The provider with the mark's gap added to its readiness (the mark is read at each check). With
+ * `listSignIn`, the first check after a mark asks the agent for its sign-in methods once and keeps
+ * them in the mark, so the gap and its fix name the terminal methods too.
+ */
+export function withAuthMark(p: Provider, home: string, o: { listSignIn?: SignInLister } = {}): Provider {
   const readiness = p.readiness;
   return {
     ...p,
-    async readiness(ctx: ProviderEnv, o?: ReadinessOptions): Promise<Readiness> {
-      const r = await readiness.call(p, ctx, o);
-      const mark = readAuthMark(home, p.id, p.profiles ? o?.profile : undefined);
+    async readiness(ctx: ProviderEnv, ro?: ReadinessOptions): Promise<Readiness> {
+      const r = await readiness.call(p, ctx, ro);
+      const profile = p.profiles ? ro?.profile : undefined;
+      let mark = readAuthMark(home, p.id, profile);
       if (!mark || !r.found || r.gaps.some((g) => g.code === 'auth')) return r;
-      return { ...r, ready: false, gaps: [...r.gaps, authGap(p, { message: mark.message, methods: mark.methods })] };
+      if (!mark.signInMethods && o.listSignIn) mark = await withSignInMethods(mark, home, () => o.listSignIn!(p, ctx, profile ? { profile } : {}));
+      return { ...r, ready: false, gaps: [...r.gaps, authGap(p, { message: mark.message, methods: mergeMethods(mark.methods, mark.signInMethods ?? []) })] };
     },
   };
+}
+
+async function withSignInMethods(mark: AuthMark, home: string, list: () => Promise<AuthMethodInfo[]>): Promise<AuthMark> {
+  let methods: AuthMethodInfo[];
+  try {
+    methods = await list();
+  } catch {
+    // The agent would not start for it: the session's list stands (and is asked again next time).
+    return mark;
+  }
+  const next: AuthMark = { ...mark, signInMethods: methods };
+  const file = markFile(home, mark.providerId, mark.profile);
+  // Only over the mark it was read from: a sign-in may have cleared it meanwhile.
+  if (readAuthMark(home, mark.providerId, mark.profile)?.at !== mark.at) return next;
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(next, null, 2) + '\n', { mode: 0o600 });
+  renameSync(tmp, file);
+  return next;
 }

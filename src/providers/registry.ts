@@ -3,13 +3,15 @@
  * (which may replace a built-in of the same id: the user's word wins), then agents imported from
  * Zed and JetBrains under `zed:<slug>` / `jetbrains:<slug>` (never replacing anything).
  */
+import { tmpdir } from 'node:os';
 import { TalariaError } from '../protocol/errors.js';
 import { claudeCode, codex, demoProvider, gemini, kimi, opencode } from './builtin.js';
 import { copilot, cursor, kilo, pi, qwen } from './builtin-extra.js';
-import { withAuthMark } from './auth.js';
+import { withAuthMark, type SignInLister } from './auth.js';
 import { loadConfig, talariaHome, type TalariaConfig } from './config.js';
 import { customProvider, slugify, withUserEnv } from './custom.js';
 import { hermesProvider } from './hermes/provider.js';
+import { startForSignIn } from './sign-in.js';
 import { importJetBrainsAgents, importZedAgents, type ImportResult } from './imports.js';
 import { currentInstalls } from './registry-acp/installed.js';
 import { installedProvider } from './registry-acp/provider.js';
@@ -58,7 +60,19 @@ export class ProviderRegistry {
     this.map.set(p.id, p);
     return true;
   }
+
+  /** Drops an entry (an agent removed while the server runs); false when there was none. */
+  remove(id: string): boolean {
+    return this.map.delete(id);
+  }
 }
+
+/** The methods a sign-in run sees (terminal ones included), the agent started in a neutral folder and closed. */
+const listSignIn: SignInLister = async (p, ctx, o) => {
+  const agent = await startForSignIn(p, ctx, { cwd: tmpdir(), timeoutMs: 30_000, ...o });
+  await agent.client.close().catch(() => {});
+  return agent.methods;
+};
 
 export function builtinProviders(o: { demo?: CommandSpec } = {}): Provider[] {
   const list = [hermesProvider, claudeCode, codex, gemini, opencode, kimi, qwen, copilot, kilo, pi, cursor];
@@ -104,9 +118,28 @@ export function loadRegistry(
   }
   const registry = createRegistry({ config, imported, installed: installs.agents.map(installedProvider), ...(o.demo ? { demo: o.demo } : {}) });
   // An agent that asked for a sign-in (auth.ts's mark) shows it in every readiness check.
-  for (const p of registry.list()) registry.add(withAuthMark(p, home));
+  for (const p of registry.list()) registry.add(withAuthMark(p, home, { listSignIn }));
   for (const [name, def] of Object.entries(config.agents)) {
     if (def.command === undefined && !registry.has(name)) problems.push(`agent "${name}" skipped: no "command", and there is no built-in agent "${name}" to configure`);
   }
   return { registry, config, problems };
+}
+
+/**
+ * After `agents add|update|remove` while a server runs: the registry-installed agents are read
+ * again, so the running registry gains the new ones, follows new versions and drops removed ones
+ * (a built-in or configured agent of the same id comes back). Other entries are left as they are.
+ * Returns the ids whose entry changed.
+ */
+export function refreshInstalled(registry: ProviderRegistry, ctx: ProviderEnv, o: { home: string }): string[] {
+  const fresh = loadRegistry(ctx, { home: o.home }).registry;
+  const ids = new Set([...registry.list(), ...fresh.list()].filter((p) => p.source === 'registry').map((p) => p.id));
+  const changed: string[] = [];
+  for (const id of ids) {
+    const next = fresh.get(id);
+    if (next) registry.add(next);
+    else registry.remove(id);
+    changed.push(id);
+  }
+  return changed;
 }

@@ -35,7 +35,7 @@ export function authHandlers(harness: Harness, o: { onSignedIn?: () => void } = 
     return p;
   };
   return {
-    ...registryHandlers(harness),
+    ...registryHandlers(harness, o.onSignedIn ? { onChanged: o.onSignedIn } : {}),
     async agentReadiness({ params }) {
       const p = provider(params.id!);
       return { provider: signInInfo(p, await p.readiness(harness.env, { timeoutMs: TIMEOUT_MS })) };

@@ -46,14 +46,17 @@ describe('talaria login (agent-type methods, no terminal needed)', () => {
     const gap = (JSON.parse(doctor.stdout) as DoctorJson).agents.find((a) => a.providerId === 'authfake')!.gaps.find((g) => g.code === 'auth')!;
     expect(gap.message).toContain('Authentication required: no key configured');
     expect(gap.message).toContain('token — Use the built-in token (agent)');
-    // The agent lists two agent-type methods (the host's initialize offers no terminal auth).
+    // The session listed two agent-type methods (the host's initialize offers no terminal auth); the
+    // gap asked the agent as a sign-in does, so the terminal ones are listed and in the fix.
     expect(gap.authMethods!.map((m) => [m.id, m.kind])).toEqual([
       ['token', 'agent'],
       ['expired', 'agent'],
+      ['setup', 'terminal'],
+      ['meta-setup', 'terminal'],
     ]);
-    expect(gap.fix).toBe('talaria login authfake METHOD (one of: token, expired)');
+    expect(gap.fix).toBe('talaria login authfake METHOD (one of: token, expired, setup, meta-setup)');
     const human = await t.cli(['doctor', '--agent', 'authfake']);
-    expect(human.stdout).toContain('not ready: talaria login authfake METHOD (one of: token, expired)');
+    expect(human.stdout).toContain('not ready: talaria login authfake METHOD (one of: token, expired, setup, meta-setup)');
 
     const login = await t.cli(['login', 'authfake', 'token']);
     expect(login.stderr).toBe('');

@@ -85,8 +85,9 @@ describe('terminal sign-in over the pty WebSocket', () => {
     const before = (await s.client.call('readiness', { query: { refresh: 'true' } })).providers.find((x) => x.id === 'authfake')!;
     expect(before).toMatchObject({ ready: false, gaps: [{ code: 'auth' }] });
 
-    // The gap came from an everyday session (no terminal auth offered); a sign-in lists the terminal methods too.
-    expect(JSON.stringify(before.gaps)).not.toContain('setup');
+    // The gap came from an everyday session (no terminal auth offered), and asked the agent as a sign-in
+    // does: it names the terminal methods too, as the login route lists them.
+    expect(before.gaps[0]).toMatchObject({ fix: 'talaria login authfake METHOD (one of: token, expired, setup, meta-setup)' });
     const listed = await raw(s.server, '/api/agents/authfake/login');
     expect(listed.status).toBe(200);
     expect(listed.json).toEqual({

@@ -32,20 +32,25 @@ describe('sign-in over HTTP', () => {
     const before = await raw(s.server, '/api/agents/authfake/readiness');
     expect(before.status).toBe(200);
     expect(AUTH_ROUTES.agentReadiness.response.safeParse(before.json).success).toBe(true);
-    const gap = (before.json as { provider: { ready: boolean; gaps: { code: string; fix: string; authMethods: unknown[] }[] } }).provider;
+    const gap = (before.json as { provider: { ready: boolean; gaps: { code: string; message: string; fix: string; authMethods: unknown[] }[] } }).provider;
     expect(gap.ready).toBe(false);
+    // The session listed agent methods only; the gap asked the agent as a sign-in does, so the
+    // terminal methods are in the list and in the fix too (issue 13).
     expect(gap.gaps[0]).toMatchObject({
       code: 'auth',
-      fix: 'talaria login authfake METHOD (one of: token, expired)',
+      fix: 'talaria login authfake METHOD (one of: token, expired, setup, meta-setup)',
       authMethods: [
         { id: 'token', name: 'Use the built-in token', kind: 'agent', description: 'signs in without a terminal' },
         { id: 'expired', name: 'Use an expired token', kind: 'agent' },
+        { id: 'setup', name: 'Set up a key', kind: 'terminal' },
+        { id: 'meta-setup', kind: 'terminal' },
       ],
     });
+    expect(gap.gaps[0]!.message).toMatch(/setup — Set up a key \(terminal\)/);
 
     // The all-agents readiness (the web's readiness page) carries the methods too.
     const all = (await s.client.call('readiness', { query: { refresh: 'true' } })).providers.find((x) => x.id === 'authfake')!;
-    expect(all.gaps[0]).toMatchObject({ code: 'auth', authMethods: [{ id: 'token' }, { id: 'expired' }] });
+    expect(all.gaps[0]).toMatchObject({ code: 'auth', authMethods: [{ id: 'token' }, { id: 'expired' }, { id: 'setup' }, { id: 'meta-setup' }] });
 
     const login = await raw(s.server, '/api/agents/authfake/login', json({ methodId: 'token' }));
     expect(login.status).toBe(200);

@@ -3,7 +3,6 @@
  * Registry (index URL: TALARIA_REGISTRY_URL, default the CDN), installed pinned under
  * $TALARIA_HOME/agents and then usable like any built-in (`talaria run --agent ID`).
  */
-import { rmSync } from 'node:fs';
 import { flag, parse, str, UsageError } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import { AGENTS_HELP } from '../help-admin.js';
@@ -14,10 +13,11 @@ import {
   fetchIndex,
   formatAge,
   installAgent,
-  listInstalled,
+  pickEntry,
   removeInstalled,
   RegistryError,
   talariaHome,
+  updateInstalled,
   type AgentEntry,
   type IndexResult,
   type InstalledAgent,
@@ -91,29 +91,13 @@ function distributionKinds(a: AgentEntry): string[] {
   return (['npx', 'uvx', 'binary'] as const).filter((k) => a.distribution[k] !== undefined);
 }
 
-/** `ID` or `ID@VERSION` (the release or the preview of the index; `@preview` = the preview). */
-function pick(res: IndexResult, spec: string, wantPreview: boolean): { entry: AgentEntry; preview: boolean } {
-  const at = spec.indexOf('@');
-  const id = at > 0 ? spec.slice(0, at) : spec;
-  const version = at > 0 ? spec.slice(at + 1) : undefined;
-  const entry = res.index.agents.find((a) => a.id === id);
-  if (!entry) throw new RegistryError('agent_unknown', `no agent "${id}" in the registry (talaria agents search lists them)`, { id });
-  if (version === undefined || version === entry.version) {
-    if (wantPreview && version === undefined) return { entry, preview: true };
-    return { entry, preview: false };
-  }
-  if (entry.preview && (version === entry.preview.version || version === 'preview')) return { entry, preview: true };
-  const offered = entry.preview ? `${entry.version} (preview ${entry.preview.version})` : entry.version;
-  throw new RegistryError('agent_unknown', `the registry offers ${id} ${offered}, not ${version}`, { id });
-}
-
 async function add(r: Run): Promise<number> {
   if (r.args.length === 0) throw new UsageError('agents add: which agent? (talaria agents add ID[@VERSION])');
   const res = await index(r);
   const env = currentEnv({ env: r.ctx.io.env });
   const done: InstalledAgent[] = [];
   for (const spec of r.args) {
-    const { entry, preview } = pick(res, spec, r.preview);
+    const { entry, preview } = pickEntry(res, spec, r.preview);
     const a = await installAgent(entry, { home: r.home, ctx: env, preview });
     done.push(a);
     if (!r.json) r.ctx.io.stdout.write(`installed ${a.id} ${a.version} (${a.kind} ${a.source}) · talaria run --agent ${a.id} "…"\n`);
@@ -142,21 +126,9 @@ async function update(r: Run): Promise<number> {
   const res = await index(r);
   const env = currentEnv({ env: r.ctx.io.env });
   for (const a of current) {
-    const entry = res.index.agents.find((e) => e.id === a.id);
-    if (!entry) {
-      r.ctx.io.stdout.write(`${a.id} ${a.version}: no longer in the registry (kept)\n`);
-      continue;
-    }
-    // A preview install follows the preview channel; a release install stays on releases.
-    const latest = a.preview && entry.preview ? entry.preview.version : entry.version;
-    if (latest === a.version) {
-      r.ctx.io.stdout.write(`${a.id} ${a.version}: up to date\n`);
-      continue;
-    }
-    const next = await installAgent(entry, { home: r.home, ctx: env, preview: a.preview && entry.preview !== undefined });
-    // The new version is in place before the old one goes: a failed update leaves the old one working.
-    for (const old of listInstalled(r.home).agents) if (old.id === a.id && old.version !== next.version) rmSync(old.dir, { recursive: true, force: true });
-    r.ctx.io.stdout.write(`${a.id}: ${a.version} → ${next.version}\n`);
+    const u = await updateInstalled(a, res, { home: r.home, ctx: env });
+    if (u.status === 'updated') r.ctx.io.stdout.write(`${a.id}: ${a.version} → ${u.to}\n`);
+    else r.ctx.io.stdout.write(u.status === 'up-to-date' ? `${a.id} ${a.version}: up to date\n` : `${a.id} ${a.version}: no longer in the registry (kept)\n`);
   }
   return EXIT.OK;
 }

@@ -6,3 +6,4 @@ export { listInstalled, currentInstalls, removeInstalled, installDir, agentsDir,
 export { installedProvider, UV_INSTALL_FIX } from './provider.js';
 export { RegistryError, type RegistryErrorCode } from './errors.js';
 export { archiveKind } from './extract.js';
+export { pickEntry, latestFor, updateInstalled, type UpdateResult } from './ops.js';

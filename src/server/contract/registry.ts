@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { providerInfo } from './models.js';
 import { ROUTE_TABLE } from './wire.js';
 
 /**
@@ -18,6 +19,21 @@ export const registryAgentInfo = z.object({
 });
 export type RegistryAgentInfo = z.infer<typeof registryAgentInfo>;
 
+/** Where the index an install used came from: a cached copy (the network down) says how old it is. */
+const indexSource = z.object({ url: z.string(), from: z.enum(['network', 'not-modified', 'cache']), ageMs: z.number(), note: z.string().optional() });
+
+/** An installed agent as the install routes answer it (the manifest's public part). */
+export const installedAgentInfo = z.object({
+  id: z.string(),
+  name: z.string(),
+  version: z.string(),
+  kind: z.enum(['npx', 'uvx', 'binary']),
+  source: z.string(),
+  preview: z.boolean(),
+});
+
+const agentId = z.object({ id: z.string().min(1) });
+
 export const REGISTRY_ROUTES = {
   registryIndex: {
     ...ROUTE_TABLE.registryIndex,
@@ -31,5 +47,35 @@ export const REGISTRY_ROUTES = {
       problems: z.array(z.string()),
       agents: z.array(registryAgentInfo),
     }),
+  },
+  /**
+   * Installs `ID` or `ID@VERSION` (as `talaria agents add`); the running server's agents gain it at
+   * once. 409 while the same agent is being installed, updated or removed; the answer carries
+   * its readiness checked (a uvx agent without uv: the gap and its fix).
+   */
+  registryAdd: {
+    ...ROUTE_TABLE.registryAdd,
+    body: z.object({ spec: z.string().min(1).max(300), preview: z.boolean().optional() }),
+    response: z.object({ installed: installedAgentInfo, provider: providerInfo, index: indexSource }),
+  },
+  /** Moves an installed agent to the index's latest version on its channel (as `talaria agents update ID`). */
+  registryUpdate: {
+    ...ROUTE_TABLE.registryUpdate,
+    params: agentId,
+    response: z.object({
+      id: z.string(),
+      from: z.string(),
+      status: z.enum(['updated', 'up-to-date', 'not-in-registry']),
+      to: z.string().optional(),
+      provider: providerInfo.optional(),
+      index: indexSource,
+    }),
+  },
+  /** Removes every installed version (as `talaria agents remove ID`); the agent leaves the running server's list. */
+  registryRemove: {
+    ...ROUTE_TABLE.registryRemove,
+    params: agentId,
+    /** openSessions: sessions still open on the removed agent's running process (they end when closed; no new one starts). */
+    response: z.object({ id: z.string(), removed: z.array(z.string()), openSessions: z.number().int() }),
   },
 } as const;

@@ -62,4 +62,7 @@ export const ROUTE_TABLE = {
   agentSignInMethods: { method: 'GET', path: '/api/agents/:id/login', role: 'controller' },
   agentLogin: { method: 'POST', path: '/api/agents/:id/login', role: 'controller' },
   registryIndex: { method: 'GET', path: '/api/registry', role: 'observer' },
+  registryAdd: { method: 'POST', path: '/api/registry/agents', role: 'controller' },
+  registryUpdate: { method: 'POST', path: '/api/registry/agents/:id/update', role: 'controller' },
+  registryRemove: { method: 'DELETE', path: '/api/registry/agents/:id', role: 'controller' },
 } as const satisfies Record<string, RouteLocation>;

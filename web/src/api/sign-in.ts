@@ -61,3 +61,11 @@ export function openSignInPty(
     close: () => ws.close(),
   };
 }
+
+/** The agent's readiness when it has an `auth` gap (it asked for a sign-in), else undefined. */
+export async function authGapOf(providerId: string): Promise<ProviderInfo | undefined> {
+  const res = await fetch(`/api/agents/${encodeURIComponent(providerId)}/readiness`);
+  if (!res.ok) return undefined;
+  const { provider } = AUTH_ROUTES.agentReadiness.response.parse(await res.json());
+  return provider.gaps.some((g) => g.code === 'auth') ? provider : undefined;
+}

@@ -1,8 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import { describeError, type WorkspaceInfo } from '../api/server.js';
+import { describeError, type ProviderInfo, type WorkspaceInfo } from '../api/server.js';
+import { authGapOf } from '../api/sign-in.js';
 import type { AppState, AppStore } from '../state/app-store.js';
 import { go, href } from '../router.js';
 import { ProviderPill } from './pills.js';
+import { SignInNeeded } from './sign-in-needed.js';
 
 /**
  * A split button: the workspace's default provider, and a menu of the others. A provider that
@@ -12,6 +14,8 @@ export function NewSessionButton({ store, app, workspace }: { store: AppStore; a
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [err, setErr] = useState<string>();
+  // The agent asked for a sign-in: the session waits for it, then is created again.
+  const [signIn, setSignIn] = useState<{ provider: ProviderInfo; retry: string | undefined }>();
   const menuRef = useRef<HTMLDivElement>(null);
   const def = workspace.provider ?? app.defaultProvider ?? app.providers.find((p) => p.ready)?.id ?? app.providers[0]?.id;
   const defInfo = app.providers.find((p) => p.id === def);
@@ -35,7 +39,13 @@ export function NewSessionButton({ store, app, workspace }: { store: AppStore; a
         store.upsertSession(snapshot.session);
         go(href.session(snapshot.session.id));
       })
-      .catch((e: unknown) => setErr(describeError(e).message))
+      .catch(async (e: unknown) => {
+        const d = describeError(e);
+        const id = provider ?? def;
+        const gap = d.code === 'not_ready' && id && app.role === 'controller' ? await authGapOf(id).catch(() => undefined) : undefined;
+        if (gap) setSignIn({ provider: gap, retry: provider });
+        else setErr(d.message);
+      })
       .finally(() => setBusy(false));
   };
 
@@ -71,6 +81,18 @@ export function NewSessionButton({ store, app, workspace }: { store: AppStore; a
             </div>
           ))}
         </div>
+      )}
+      {signIn && (
+        <SignInNeeded
+          provider={signIn.provider}
+          waiting="the new session"
+          onCancel={() => setSignIn(undefined)}
+          onSignedIn={() => {
+            setSignIn(undefined);
+            void store.loadReadiness(false);
+            create(signIn.retry);
+          }}
+        />
       )}
       {err && (
         <p role="alert" className="error small split-err">

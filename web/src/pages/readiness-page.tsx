@@ -82,7 +82,14 @@ export function ReadinessPage({ store }: { store: AppStore }) {
           </li>
         ))}
       </ul>
-      <RegistryList />
+      <RegistryList
+        canAct={app.role === 'controller'}
+        onChanged={() => {
+          // This page's rows and the new-session menu follow an add or a remove (the server's agents already did).
+          load(false);
+          void store.refresh().then(() => store.loadReadiness(false));
+        }}
+      />
       <h2>Default agent per workspace</h2>
       <table className="table">
         <tbody>

@@ -10,6 +10,9 @@ import { Composer, type Image } from '../components/composer.js';
 import { PlanList } from '../components/plan.js';
 import { ApprovalCard, ApprovalDialog, readOptions, toolFor, type Answer } from '../components/approval.js';
 import { go, href } from '../router.js';
+import { SignInNeeded } from '../components/sign-in-needed.js';
+import { authGapOf } from '../api/sign-in.js';
+import type { ProviderInfo } from '../api/server.js';
 
 /** One session: header, thread, plan, approvals, composer. */
 export function SessionPage({ store, id }: { store: AppStore; id: string }) {
@@ -133,6 +136,25 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
     await api.prompt({ params: { id }, body: { text, images: images.map(({ mimeType, data }) => ({ mimeType, data })) } });
   };
 
+  // A prompt the agent refused for want of a sign-in (issue 13): the sign-in, then the same text again.
+  const authStop = view.lastStop?.error?.code === 'auth_required' ? view.lastStop : undefined;
+  const [signIn, setSignIn] = useState<{ provider: ProviderInfo; text: string; stop: unknown }>();
+  const [handled, setHandled] = useState<unknown>();
+  useEffect(() => {
+    const agent = summary?.provider;
+    if (!authStop || readOnly || !agent || handled === authStop) return;
+    const lastUser = [...view.entries].reverse().find((e) => isObj(e) && e.kind === 'user_message') as { text?: unknown } | undefined;
+    const text = typeof lastUser?.text === 'string' ? lastUser.text : '';
+    let live = true;
+    authGapOf(agent).then(
+      (p) => live && p && setSignIn({ provider: p, text, stop: authStop }),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [authStop, readOnly, summary?.provider, handled, view.entries]);
+
   if (!view.loaded)
     return (
       <div className="loading" role="status">
@@ -188,6 +210,22 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
         <p className="error banner" role="alert">
           {err}
         </p>
+      )}
+      {signIn && (
+        <SignInNeeded
+          provider={signIn.provider}
+          waiting="your message"
+          onCancel={() => {
+            setHandled(signIn.stop);
+            setSignIn(undefined);
+          }}
+          onSignedIn={() => {
+            setHandled(signIn.stop);
+            setSignIn(undefined);
+            void store.loadReadiness(false);
+            if (signIn.text) act(send(signIn.text, []));
+          }}
+        />
       )}
       {view.plan && view.plan.length > 0 && <PlanList plan={view.plan} />}
       <ThreadActionsContext.Provider value={actions}>
