@@ -15,6 +15,7 @@ import { Dataspace } from './dataspace.js';
 import { makeDataspaceFacet, type Quotas } from './dataspace-facet.js';
 import { CapsError } from './errors.js';
 import { exportCounter, type ExportCount } from './export-count.js';
+import { onSentError } from './sent-errors.js';
 import { makeResponder, makeSessionFacet } from './facets.js';
 import { Gates, type Gate } from './gate.js';
 import { BootstrapI } from './guards.js';
@@ -64,6 +65,8 @@ export class CapsHost implements HostParts {
     this.quotas = { maxFacts: 1_000, assertsPerSecond: 2_000, ...o.quotas };
     this.offs.push(this.live.onAdded((ls) => this.offs.push(this.permissions.watch(ls))));
     this.offs.push(publishSessions(this));
+    // What marshal would print to stdout for each error sent to a peer goes to the logger instead.
+    this.offs.push(onSentError((err) => this.logger.debug('caps: an error was sent to a peer', { error: err instanceof Error ? err.message : String(err) })));
   }
 
   /** Mints a launcher reference for a workspace (optionally one agent). */
