@@ -11,6 +11,7 @@ import { answerSlotsIn, answerSlotsOut } from './answer-slots.js';
 import type { Harness } from '../harness/index.js';
 import { silentLogger, type Logger } from '../protocol/types.js';
 import type { ConnCtx, HostParts } from './context.js';
+import { AgentFacts, type AgentFact } from './agent-facts.js';
 import { Dataspace } from './dataspace.js';
 import { makeDataspaceFacet, type Quotas } from './dataspace-facet.js';
 import { CapsError } from './errors.js';
@@ -52,6 +53,8 @@ export class CapsHost implements HostParts {
   readonly logger: Logger;
   readonly now: () => number;
   readonly quotas: Quotas;
+  /** Agent facts (`{type: 'agent', id, ready, …}`): published by `publishAgents()`. */
+  private readonly agentFacts: AgentFacts;
   private readonly conns = new Set<CapsConnection>();
   private readonly offs: (() => void)[] = [];
 
@@ -65,8 +68,14 @@ export class CapsHost implements HostParts {
     this.quotas = { maxFacts: 1_000, assertsPerSecond: 2_000, ...o.quotas };
     this.offs.push(this.live.onAdded((ls) => this.offs.push(this.permissions.watch(ls))));
     this.offs.push(publishSessions(this));
+    this.agentFacts = new AgentFacts(o.harness, this.dataspace, this.refs.hostKey);
     // What marshal would print to stdout for each error sent to a peer goes to the logger instead.
     this.offs.push(onSentError((err) => this.logger.debug('caps: an error was sent to a peer', { error: err instanceof Error ? err.message : String(err) })));
+  }
+
+  /** Checks the agents and asserts (or updates) one fact per agent; `serve --caps` calls it at start. */
+  publishAgents(o: { timeoutMs?: number } = {}): Promise<AgentFact[]> {
+    return this.agentFacts.publish(o);
   }
 
   /** Mints a launcher reference for a workspace (optionally one agent). */

@@ -98,6 +98,28 @@ describe('caps: fork, model and mode switches, heartbeats', () => {
     for (const x of [reader, d, c]) await x.close();
   });
 
+  it('agent facts: one per agent in the registry with its readiness; a re-publish changes nothing that did not change', async () => {
+    const t = await testHost();
+    const d = await connectCaps<CapsDataspace>(t.url, t.host.mintDataspace({ methods: ['observe'] }).uri);
+    const seen = collector<FactChange>();
+    await E(d.root).observe(
+      { type: 'agent' },
+      makeFactObserver((b) => seen.onBatch(b)),
+    );
+    const published = await t.host.publishAgents({ timeoutMs: 20_000 });
+    await seen.until((xs) => view(xs).length === published.length);
+    expect(view(seen.items).find((f) => f.id === 'demo')).toMatchObject({ type: 'agent', host: t.host.refs.hostKey, provider: 'demo', found: true, ready: true });
+    // Not installed here (the PATH has no agents): asserted, and not ready.
+    expect(view(seen.items).find((f) => f.id === 'hermes')).toMatchObject({ ready: false });
+    const changes = seen.items.length;
+    await t.host.publishAgents({ timeoutMs: 20_000 });
+    // A sentinel after it: pushes arrive in order, so anything the re-publish sent is here by then.
+    t.host.dataspace.assert('host', { type: 'agent', id: 'sentinel' });
+    await seen.until((xs) => xs.some((x) => x.fact.id === 'sentinel'));
+    expect(seen.items.length).toBe(changes + 1);
+    await d.close();
+  });
+
   it('heartbeats: a peer that goes silent (no close, no pong) is cut, and the facts it asserted are retracted', async () => {
     const t = await testHost({ ws: { heartbeatMs: 100 } });
     const ref = t.host.mintDataspace().uri;
