@@ -8,6 +8,8 @@ import './lockdown.js';
 import { makeCapTP, type CapTP } from '@endo/captp';
 import { E, Far } from '@endo/far';
 import { WebSocket } from 'ws';
+import { answerSlotsIn, answerSlotsOut } from './answer-slots.js';
+import { exportCounter, type ExportCount } from './export-count.js';
 import type { FactChange } from './dataspace-facet.js';
 
 export { E, Far };
@@ -56,6 +58,8 @@ export interface CapsClient<T> {
   readonly root: Promise<T>;
   readonly bootstrap: CapsBootstrap;
   readonly captp: CapTP;
+  /** Objects this client exported (sinks, observers, what they return) and how many were collected. */
+  exports(): ExportCount;
   /** Redeems another reference on the same connection. */
   fetch<U>(ref: string): Promise<U>;
   /** Resolves when the socket closes (for any reason). */
@@ -79,20 +83,21 @@ export async function connectCaps<T = unknown>(url: string, ref: string, o: Conn
     ws.once('error', reject);
   });
   const closed = new Promise<void>((resolve) => ws.once('close', () => resolve()));
+  const exports = exportCounter();
   const captp = makeCapTP(
     'talaria-client',
     (m) => {
       o.tap?.('out', m as { type: string });
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(answerSlotsOut(m)));
     },
     undefined,
-    { gcImports: true, onReject: (err) => o.onError?.(err) },
+    { gcImports: true, exportHook: exports.hook, onReject: (err) => o.onError?.(err) },
   );
   ws.on('message', (data) => {
     try {
       const m = JSON.parse(String(data)) as { type: string };
       o.tap?.('in', m);
-      captp.dispatch(m);
+      captp.dispatch(answerSlotsIn(m));
     } catch (err) {
       o.onError?.(err);
     }
@@ -113,6 +118,7 @@ export async function connectCaps<T = unknown>(url: string, ref: string, o: Conn
     root,
     bootstrap,
     captp,
+    exports: exports.count,
     fetch,
     closed,
     close: async () => {

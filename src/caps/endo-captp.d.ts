@@ -5,6 +5,8 @@ declare module '@endo/captp' {
     gcImports?: boolean;
     onReject?: (err: unknown) => void;
     epoch?: number;
+    /** Sees each value as it is first exported, with its slot. */
+    exportHook?: (val: unknown, slot: string) => void;
   }
   export interface CapTP {
     /** Handles one decoded message; false when its type is unknown. */

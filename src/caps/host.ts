@@ -7,12 +7,16 @@ import './lockdown.js';
 import { randomUUID } from 'node:crypto';
 import { makeCapTP } from '@endo/captp';
 import { makeExo } from '@endo/exo';
+import { answerSlotsIn, answerSlotsOut } from './answer-slots.js';
 import type { Harness } from '../harness/index.js';
 import { silentLogger, type Logger } from '../protocol/types.js';
 import type { ConnCtx, HostParts } from './context.js';
+import { AgentFacts, type AgentFact } from './agent-facts.js';
 import { Dataspace } from './dataspace.js';
 import { makeDataspaceFacet, type Quotas } from './dataspace-facet.js';
 import { CapsError } from './errors.js';
+import { exportCounter, type ExportCount } from './export-count.js';
+import { onSentError } from './sent-errors.js';
 import { makeResponder, makeSessionFacet } from './facets.js';
 import { Gates, type Gate } from './gate.js';
 import { BootstrapI } from './guards.js';
@@ -35,8 +39,8 @@ export interface CapsConnection {
   dispatch(msg: unknown): void;
   close(reason?: string): void;
   readonly malformed: number;
-  /** CapTP's counters (sends, receives, exports dropped by the peer). */
-  stats(): { send: Record<string, number>; recv: Record<string, number>; gc: Record<string, number> };
+  /** CapTP's counters (sends, receives, exports dropped by the peer) and the exports still alive. */
+  stats(): { send: Record<string, number>; recv: Record<string, number>; gc: Record<string, number>; exports: ExportCount };
 }
 
 export class CapsHost implements HostParts {
@@ -49,6 +53,8 @@ export class CapsHost implements HostParts {
   readonly logger: Logger;
   readonly now: () => number;
   readonly quotas: Quotas;
+  /** Agent facts (`{type: 'agent', id, ready, …}`): published by `publishAgents()`. */
+  private readonly agentFacts: AgentFacts;
   private readonly conns = new Set<CapsConnection>();
   private readonly offs: (() => void)[] = [];
 
@@ -62,6 +68,14 @@ export class CapsHost implements HostParts {
     this.quotas = { maxFacts: 1_000, assertsPerSecond: 2_000, ...o.quotas };
     this.offs.push(this.live.onAdded((ls) => this.offs.push(this.permissions.watch(ls))));
     this.offs.push(publishSessions(this));
+    this.agentFacts = new AgentFacts(o.harness, this.dataspace, this.refs.hostKey);
+    // What marshal would print to stdout for each error sent to a peer goes to the logger instead.
+    this.offs.push(onSentError((err) => this.logger.debug('caps: an error was sent to a peer', { error: err instanceof Error ? err.message : String(err) })));
+  }
+
+  /** Checks the agents and asserts (or updates) one fact per agent; `serve --caps` calls it at start. */
+  publishAgents(o: { timeoutMs?: number } = {}): Promise<AgentFact[]> {
+    return this.agentFacts.publish(o);
   }
 
   /** Mints a launcher reference for a workspace (optionally one agent). */
@@ -119,14 +133,16 @@ export class CapsHost implements HostParts {
         return redeem(ref);
       },
     });
+    const exports = exportCounter();
     const captp = makeCapTP(
       `talaria:${id}`,
       (m) => {
-        if (!closed) send(m);
+        if (!closed) send(answerSlotsOut(m));
       },
       bootstrap,
       {
         gcImports: true,
+        exportHook: exports.hook,
         onReject: (err) => this.logger.debug('caps: a call failed', { connection: id, error: err instanceof Error ? err.message : String(err) }),
       },
     );
@@ -135,7 +151,7 @@ export class CapsHost implements HostParts {
       get malformed() {
         return malformed;
       },
-      stats: () => captp.getStats(),
+      stats: () => ({ ...captp.getStats(), exports: exports.count() }),
       dispatch: (msg) => {
         if (closed) return;
         if (typeof msg !== 'object' || msg === null || Array.isArray(msg) || typeof (msg as { type?: unknown }).type !== 'string') {
@@ -143,7 +159,7 @@ export class CapsHost implements HostParts {
           return;
         }
         try {
-          if (!captp.dispatch(msg)) malformed++;
+          if (!captp.dispatch(answerSlotsIn(msg))) malformed++;
           // The peer hung up at the CapTP level: CapTP is unplugged now, so close the transport too.
           const type = (msg as { type: string }).type;
           if (type === 'CTP_DISCONNECT' || type === 'CTP_ABORT') conn.close('the peer disconnected');

@@ -10,3 +10,4 @@ export { RefStore, FACET_METHODS, secretOf, type RefRow, type RefFacet, type Ref
 export { Dataspace, type Fact, type Pattern, type FactObserver } from './dataspace.js';
 export { CapsError, type CapsErrorCode } from './errors.js';
 export type { FactChange } from './dataspace-facet.js';
+export type { ExportCount } from './export-count.js';

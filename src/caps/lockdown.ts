@@ -7,3 +7,5 @@
  * in the same locked-down process, so no worker is needed).
  */
 import '@endo/init';
+// Then: the errors CapTP sends to peers must not reach stdout (sent-errors.ts says why).
+import './sent-errors.js';

@@ -1,6 +1,6 @@
 /**
  * Facts about the sessions this host has live, kept true: asserted when a session goes live,
- * re-asserted when its status, model or title changes (retract + assert, so observers see the
+ * re-asserted when its status, model, mode or title changes (retract + assert, so observers see the
  * change), retracted when it closes. Owner `host`; each fact names this host's key so a client
  * watching several hosts can tell them apart.
  */
@@ -15,6 +15,7 @@ export type SessionFact = {
   provider: string;
   status: string;
   model: string;
+  mode: string;
   cwd: string;
   title: string;
 };
@@ -28,6 +29,7 @@ export function sessionFact(hostKey: string, ls: LiveSession): SessionFact {
     provider: ls.hs.provider,
     status: ls.hs.state,
     model: ls.hs.catalog.model?.currentId ?? '',
+    mode: ls.hs.catalog.mode?.currentId ?? '',
     cwd: row.cwd,
     title: row.title ?? '',
   };

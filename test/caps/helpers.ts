@@ -24,10 +24,10 @@ afterAll(async () => {
 });
 
 export async function testHost(
-  o: { ws?: CapsWsOptions; host?: Omit<CapsHostOptions, 'harness'>; harness?: Omit<HarnessOptions, 'env'>; vars?: Record<string, string> } = {},
+  o: { ws?: CapsWsOptions; host?: Omit<CapsHostOptions, 'harness'>; harness?: Omit<HarnessOptions, 'env'>; vars?: Record<string, string>; hermes?: boolean } = {},
 ): Promise<TestHost> {
   const p = place();
-  const h = makeHarness(p, { ...(o.vars ? { vars: o.vars } : {}), warm: false, ...o.harness });
+  const h = makeHarness(p, { ...(o.vars ? { vars: o.vars } : {}), ...(o.hermes ? { hermes: true } : {}), warm: false, ...o.harness });
   const host = new CapsHost({ harness: h, ...o.host });
   const server = await startCapsServer(host, o.ws ?? {});
   const launcher = host.mintLauncher(p.userHome, { provider: 'demo' }).uri;

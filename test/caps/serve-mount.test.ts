@@ -21,10 +21,17 @@ describe('talaria serve --caps', () => {
     const c = await connectCaps<CapsLauncher>(url, ref, { token });
     const r = await E(E(E(c.root).newSession()).prompt('hello there')).result();
     expect(r.stopReason).toBe('end_turn');
+    // Errors sent to the peer (a guard refusal, an unknown reference) reach it, and not serve's stdout.
+    await expect(E(c.root).newSession({ cwd: '/' } as never)).rejects.toThrow(/cwd|Must/);
+    await expect(E(c.bootstrap).fetch('ocapn://nope.talaria/s/forged')).rejects.toThrow(/ref_unknown/);
     await c.close();
     run.child.kill('SIGTERM');
     const end = await run.done;
     expect([end.code, end.signal]).toEqual([0, null]);
     expect(end.stderr).not.toMatch(/error|Temporary logging/);
+    // stdout: serve's own lines only (where, the URL, the caps URL, the agent).
+    const lines = end.stdout.trim().split('\n');
+    expect(lines.filter((l) => !/^(Talaria is serving |  http:\/\/\S+#token=|  caps: ws:\/\/\S+\/captp |  agent: )/.test(l))).toEqual([]);
+    expect(lines.length).toBeLessThanOrEqual(4);
   });
 });

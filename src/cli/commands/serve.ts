@@ -165,6 +165,8 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
     const capsHost = new face.CapsHost({ harness, logger });
     const up = face.capsUpgradeHandler(capsHost);
     server.mount('/captp', (req, socket, head) => up.handleUpgrade(req, socket, head));
+    // Who can run here, as facts observers watch (`{type: 'agent', id, ready, …}`).
+    capsHost.publishAgents().catch((err: unknown) => logger.warn('caps: agent facts not published', { error: err instanceof Error ? err.message : String(err) }));
     caps = { close: async () => (up.wss.close(), await capsHost.close()) };
   }
   // The folder serve was started in is the first workspace, with the agent it would use.
