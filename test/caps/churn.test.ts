@@ -9,21 +9,12 @@ import '../../src/caps/lockdown.js';
 import { describe, it, expect, vi } from 'vitest';
 import { connectCaps, E, makeFactObserver, type CapsDataspace, type CapsLauncher, type CapsSession, type FactChange } from '../../src/caps/index.js';
 import { sessionFact } from '../../src/caps/session-facts.js';
-import { collector, testHost } from './helpers.js';
+import { collector, rng, testHost } from './helpers.js';
 
 vi.setConfig({ testTimeout: 300_000 });
 
 /** Steps, each a real agent operation (the figure). */
 const STEPS = 1_000;
-
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const key = (f: Record<string, unknown>): string =>
   JSON.stringify(

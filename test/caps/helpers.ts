@@ -71,3 +71,13 @@ export async function eventually(pred: () => boolean, what = 'condition', limitM
     await new Promise((r) => setImmediate(r));
   }
 }
+
+/** A small seeded PRNG (mulberry32): fuzz and churn runs are reproducible. */
+export function rng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -2,19 +2,9 @@ import '../../src/caps/lockdown.js';
 import { describe, it, expect, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { connectCaps, E, type CapsLauncher } from '../../src/caps/index.js';
-import { eventually, testHost } from './helpers.js';
+import { eventually, rng, testHost } from './helpers.js';
 
 vi.setConfig({ testTimeout: 300_000 });
-
-/** A small seeded PRNG (mulberry32): the fuzz is reproducible. */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // CTP_DISCONNECT / CTP_ABORT end the connection (tested on their own below), so the stream leaves them out.
 const TYPES = ['CTP_CALL', 'CTP_BOOTSTRAP', 'CTP_RESOLVE', 'CTP_RETURN', 'CTP_DROP', 'CTP_TRAP_ITERATE', 'CTP_NOPE', ''];

@@ -1,11 +1,11 @@
 /** Real servers on loopback over real harnesses (demo agent, Hermes emulator) in temp homes. */
 import { request } from 'node:http';
-import { afterAll } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import WebSocket from 'ws';
 import { connectServer, type ServerClient } from '../../src/server/client/index.js';
 import type { WebSocketCtor } from '../../src/server/client/socket.js';
 import { startServer, type RunningServer, type ServerOptions } from '../../src/server/index.js';
-import type { ServerMessage, StreamEvent } from '../../src/server/contract/index.js';
+import type { ServerMessage, SessionSnapshot, StreamEvent } from '../../src/server/contract/index.js';
 import { makeHarness, place, type Place } from '../harness/helpers.js';
 
 export { place, tempDir } from '../harness/helpers.js';
@@ -135,3 +135,18 @@ export async function watching(s: RunningServer, sessionId: string): Promise<Pro
 }
 
 export const isEvent = (sessionId: string, type: string) => (m: Seen) => m.type === 'event' && m.event.sessionId === sessionId && m.event.type === type;
+
+/** A demo-agent session in a workspace opened at the user's home. */
+export async function demoSession(s: Served): Promise<string> {
+  const { workspace } = await s.client.api.openWorkspace({ body: { path: s.p.userHome } });
+  const { snapshot } = await s.client.api.createSession({ params: { id: workspace.id }, body: { provider: 'demo' } });
+  return snapshot.session.id;
+}
+
+/** A snapshot message's snapshot, as plain JSON (what a client holds). */
+export const snapOf = (m: Seen | undefined) => (m && m.type === 'snapshot' ? (JSON.parse(JSON.stringify(m.snapshot)) as SessionSnapshot) : undefined);
+
+/** Events numbered from `from` with no gap and no duplicate. */
+export function contiguous(events: StreamEvent[], from: number): void {
+  expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => from + i));
+}

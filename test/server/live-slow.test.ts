@@ -9,7 +9,7 @@ import type { Socket } from 'node:net';
 import { describe, it, expect, vi } from 'vitest';
 import { applyEvent } from '../../src/server/client/thread.js';
 import type { SessionSnapshot, StreamEvent } from '../../src/server/contract/index.js';
-import { type Probe, serve, watching, type Seen, type Served } from './helpers.js';
+import { contiguous, demoSession, snapOf, type Probe, serve, watching, type Served } from './helpers.js';
 
 vi.setConfig({ testTimeout: 300_000 });
 
@@ -21,15 +21,7 @@ const BIG = 'lorem ipsum dolor sit amet\n'.repeat(110_000);
 
 async function session(s: Served): Promise<string> {
   writeFileSync(join(s.p.userHome, 'big.txt'), BIG);
-  const { workspace } = await s.client.api.openWorkspace({ body: { path: s.p.userHome } });
-  const { snapshot } = await s.client.api.createSession({ params: { id: workspace.id }, body: { provider: 'demo' } });
-  return snapshot.session.id;
-}
-
-const snapOf = (m: Seen | undefined) => (m && m.type === 'snapshot' ? (JSON.parse(JSON.stringify(m.snapshot)) as SessionSnapshot) : undefined);
-
-function contiguous(events: StreamEvent[], from: number): void {
-  expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => from + i));
+  return demoSession(s);
 }
 
 /** The client's own TCP socket: `ws.pause()` stops it, `read(n)` hands `ws` n bytes more. */

@@ -3,28 +3,16 @@ import { join } from 'node:path';
 import { describe, it, expect, vi } from 'vitest';
 import { applyEvent } from '../../src/server/client/thread.js';
 import type { SessionSnapshot, StreamEvent } from '../../src/server/contract/index.js';
-import { Probe, isEvent, serve, type Seen, type Served } from './helpers.js';
+import { Probe, contiguous, demoSession, isEvent, serve, snapOf, type Seen, type Served } from './helpers.js';
 
 vi.setConfig({ testTimeout: 300_000 });
 
 const FLOOD = { TALARIA_DEMO_SLOW_CHUNKS: '10000', TALARIA_DEMO_SLOW_DELAY_MS: '0' };
 
-async function session(s: Served): Promise<string> {
-  const { workspace } = await s.client.api.openWorkspace({ body: { path: s.p.userHome } });
-  const { snapshot } = await s.client.api.createSession({ params: { id: workspace.id }, body: { provider: 'demo' } });
-  return snapshot.session.id;
-}
-
-const snapOf = (m: Seen | undefined) => (m && m.type === 'snapshot' ? (JSON.parse(JSON.stringify(m.snapshot)) as SessionSnapshot) : undefined);
-
-function contiguous(events: StreamEvent[], from: number): void {
-  expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => from + i));
-}
-
 describe.concurrent('/ws: ordered, resumable, shared', () => {
   it("a socket killed in the middle of a 10,000-chunk turn resumes with `since`: no gap, no duplicate, the thread equals the store's", async () => {
     const s = await serve({ vars: FLOOD });
-    const id = await session(s);
+    const id = await demoSession(s);
     const a = new Probe(s.server);
     await a.wait((m) => m.type === 'welcome');
     a.send({ type: 'subscribe', sessionId: id });
@@ -61,7 +49,7 @@ describe.concurrent('/ws: ordered, resumable, shared', () => {
 
   it('`since` older than the log keeps → a snapshot at M, then exactly the events after M', async () => {
     const s = await serve({ retainEvents: 50 });
-    const id = await session(s);
+    const id = await demoSession(s);
     // Subscribed before the prompt: a turn that ends before a late subscribe would never be seen.
     const p = new Probe(s.server);
     await p.wait((m) => m.type === 'welcome');
@@ -90,7 +78,7 @@ describe.concurrent('/ws: ordered, resumable, shared', () => {
   });
   it("the typed client's LiveSocket unfolds the batches: each event once, in seq order, and the folded thread equals the store's", async () => {
     const s = await serve({ vars: { TALARIA_DEMO_SLOW_CHUNKS: '2000', TALARIA_DEMO_SLOW_DELAY_MS: '0' } });
-    const id = await session(s);
+    const id = await demoSession(s);
     const live = s.client.socket();
     let snap: SessionSnapshot | undefined;
     const seen: StreamEvent[] = [];
@@ -124,7 +112,7 @@ describe.concurrent('/ws: ordered, resumable, shared', () => {
     // set beyond its length (live-slow.test.ts has a paused-then-slow reader on real heartbeats).
     const s = await serve({ vars: { TALARIA_DEMO_MAX_READ_BYTES: '20000000' }, maxBufferedBytes: 3.5 * 1024 * 1024, heartbeatMs: 600_000 });
     writeFileSync(join(s.p.userHome, 'big.txt'), 'lorem ipsum dolor sit amet\n'.repeat(110_000));
-    const id = await session(s);
+    const id = await demoSession(s);
     const fast = new Probe(s.server);
     const slow = new Probe(s.server);
     for (const x of [fast, slow]) {
