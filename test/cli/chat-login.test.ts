@@ -123,4 +123,27 @@ describe.runIf(tmux)('talaria chat signs in when the agent asks (tmux)', () => {
       p.kill();
     }
   });
+
+  it('a sign-in command that fails: its reason and the choice again; an empty answer stops and the chat exits not ready', async () => {
+    const t = setup();
+    const p = t.pane();
+    try {
+      await p.waitFor((s) => s.includes(CHOICE), SLOW);
+      // The `_meta` terminal-auth form, given no key: the script saves nothing and exits 1.
+      p.type('4');
+      p.keys('Enter');
+      await p.waitFor((s) => s.includes('Enter your API key:'), SLOW);
+      p.keys('Enter');
+      const again = await p.waitFor((s) => s.includes('choose again') && s.lastIndexOf(CHOICE) > s.indexOf('choose again'), SLOW);
+      expect(again).toContain('No key given; nothing saved.');
+      expect(again).toContain('the sign-in command exited with code 1; authfake is not signed in.');
+      p.keys('Enter');
+      const end = await p.waitFor((s) => s.includes('EXITED='), SLOW);
+      expect(end).toContain(`EXITED=${EXIT.NOT_READY}`);
+      expect(end).not.toContain('Connected to auth-fake');
+    } finally {
+      p.kill();
+    }
+    expect(existsSync(t.agentConfig)).toBe(false);
+  });
 });
