@@ -95,6 +95,7 @@ In the chat:
   /mode [ID]            list modes, or switch
   /sessions             this workspace's sessions (stored and at the agent)
   /export [FILE]        save the thread as Markdown
+  /login [METHOD]       sign in to the agent (offered by itself when the agent asks, on a terminal)
   /cancel               cancel the running turn
   /help                 this list and the agent's own commands
   /quit                 leave (also Ctrl-D)

@@ -47,6 +47,8 @@ export interface OpenedAgent {
   /** Human name of the agent (with its version once initialize told us). */
   label: string;
   isDemo: boolean;
+  /** The registry agent to sign in to when it asks (absent: an agent by command or URL, which `talaria login` cannot name). */
+  signIn?: SignInTarget;
   /** A notice to show the person before anything else (the demo fallback banner). */
   banner?: string;
   /** Talaria's id of the session (the store row): the id shown everywhere. */
@@ -58,6 +60,18 @@ export interface OpenedAgent {
   setMode(id: string): Promise<void>;
   /** Makes `id` the model / mode new sessions of this agent start with in this workspace. */
   setDefault(kind: 'model' | 'mode', id: string): void;
+}
+
+export interface SignInTarget {
+  provider: string;
+  profile?: string;
+}
+
+/** A RuntimeError's sign-in details: the agent asked for one while the session opened. */
+export function signInOf(err: unknown): { target: SignInTarget; reason: string } | undefined {
+  if (!(err instanceof RuntimeError)) return undefined;
+  const d = err.details as { signIn?: SignInTarget; reason?: string } | undefined;
+  return d?.signIn ? { target: d.signIn, reason: d.reason ?? err.message } : undefined;
 }
 
 export interface AgentRuntime {

@@ -156,8 +156,14 @@ export function createHarnessRuntime(
         hs = await Promise.race([opening, aborted]);
       } catch (err) {
         const f = failure(err, spawned, o.sessionId ? `could not load session ${o.sessionId}` : spawned ? 'could not open a session' : label, seen);
-        // The agent wants a sign-in: say the command that runs it (an agent by command or URL has no id to log in with).
-        if (describeError(err).code === 'auth_required' && !providerId.includes(':')) throw new RuntimeError(f.code, `${f.message}\nSign in with: talaria login ${providerId}`);
+        // The agent wants a sign-in: say the command that runs it (an agent by command or URL has no id to log in with);
+        // `signIn` lets a chat on a terminal offer it in place (cli/chat/sign-in.ts).
+        if (describeError(err).code === 'auth_required' && !providerId.includes(':')) {
+          throw new RuntimeError(f.code, `${f.message}\nSign in with: talaria login ${providerId}`, {
+            reason: f.message,
+            signIn: { provider: providerId, ...(profile ? { profile } : {}) },
+          });
+        }
         throw f;
       } finally {
         offHost();
@@ -189,6 +195,7 @@ export function createHarnessRuntime(
         session: hs.session,
         label: agentLabel(info?.agentInfo, label),
         isDemo: hs.provider === 'demo',
+        ...(hs.provider.includes(':') ? {} : { signIn: { provider: hs.provider, ...(hs.profile ? { profile: hs.profile } : {}) } }),
         ...(banner ? { banner } : {}),
         talariaId: hs.id,
         origin: hs.origin,

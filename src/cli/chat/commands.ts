@@ -19,7 +19,7 @@ export interface CommandContext {
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
-export async function runSlashCommand(name: Exclude<BuiltinName, 'quit' | 'cancel'>, arg: string | undefined, c: CommandContext): Promise<void> {
+export async function runSlashCommand(name: Exclude<BuiltinName, 'quit' | 'cancel' | 'login'>, arg: string | undefined, c: CommandContext): Promise<void> {
   const { session, client } = c.opened;
   const note = (t: string, level?: 'info' | 'warning' | 'error') => c.renderer.note(t, level);
   switch (name) {

@@ -14,6 +14,8 @@ import type { Style } from '../render/style.js';
 import type { OpenedAgent } from '../runtime.js';
 import { Screen } from './screen.js';
 import { runSlashCommand } from './commands.js';
+import type { ChatSignIn } from './sign-in.js';
+import { SignInPort } from './sign-in-port.js';
 import { parseInput, type BuiltinName } from './slash.js';
 
 export interface ChatLoopOptions {
@@ -24,6 +26,8 @@ export interface ChatLoopOptions {
   cwd: string;
   /** Real SIGINT (non-TTY input); on a TTY readline reports Ctrl-C itself. */
   onInterrupt(fn: () => void): () => void;
+  /** Signs in to the agent from the chat (a registry agent on a terminal); absent: auth errors are only shown. */
+  signIn?: ChatSignIn;
 }
 
 const PROMPT = '> ';
@@ -34,6 +38,8 @@ export function chatLoop(o: ChatLoopOptions): Promise<number> {
   const interactive = io.stdin.isTTY === true && io.stdout.isTTY === true;
   const rl = createInterface({ input: io.stdin, output: io.stdout as NodeJS.WritableStream, terminal: interactive, prompt: PROMPT, historySize: 500 });
   const screen = new Screen(io.stdout, interactive, interactive ? rl : undefined);
+  // A sign-in's question and pty (chat/sign-in-port.ts); `changed` only runs once the loop is set up.
+  const port = new SignInPort({ rl, screen, renderer, stdin: io.stdin, changed: () => (setPrompt(), schedule()) });
   const asks: Ask[] = [];
   const waiters: (() => void)[] = [];
   let scheduled = false;
@@ -43,12 +49,15 @@ export function chatLoop(o: ChatLoopOptions): Promise<number> {
   /** The last turn ended because the agent died (the host may start a new one, but this chat ends failed). */
   let lastTurnLost = false;
   let done = false;
+  let signingIn = false;
+  /** Each running turn's prompt, to send again after a sign-in when the agent refused it. */
+  const prompts = new Map<string, unknown[]>();
   let resolveDone!: (code: number) => void;
   const finished = new Promise<number>((r) => (resolveDone = r));
 
   const flush = () => {
     scheduled = false;
-    if (!done) screen.render(renderer.takeCommitted(), renderer.liveLines());
+    if (!done && !port.handedOver) screen.render(renderer.takeCommitted(), renderer.liveLines());
   };
   const schedule = () => {
     if (!scheduled) {
@@ -66,7 +75,7 @@ export function chatLoop(o: ChatLoopOptions): Promise<number> {
 
   const setPrompt = () => {
     const ask = asks[0];
-    rl.setPrompt(ask ? style.yellow(`Allow ${askTitle(ask)}? [y/a/n] `) : PROMPT);
+    rl.setPrompt(port.question ?? (ask ? style.yellow(`Allow ${askTitle(ask)}? [y/a/n] `) : PROMPT));
   };
 
   const onEvent = (e: SessionEvent) => {
@@ -76,7 +85,11 @@ export function chatLoop(o: ChatLoopOptions): Promise<number> {
       if (i >= 0) asks.splice(i, 1);
     }
     if (e.type === 'permission.asked' || e.type === 'permission.decided') setPrompt();
+    if (e.type === 'turn.started') prompts.set(e.turnId, e.prompt);
     if (e.type === 'turn.ended') {
+      const prompt = prompts.get(e.turnId);
+      prompts.delete(e.turnId);
+      if (e.error?.code === 'auth_required' && prompt && !signingIn) offerSignIn(prompt);
       // The turn ended after a Ctrl-C: the next Ctrl-C quits, as the cancel note promised.
       if (cancelPressed) armed = true;
       cancelPressed = false;
@@ -95,6 +108,7 @@ export function chatLoop(o: ChatLoopOptions): Promise<number> {
     schedule();
     checkWaiters();
   };
+  let chain: Promise<void> = Promise.resolve();
   const offEvents = session.subscribe(onEvent);
 
   const quit = (code: number = EXIT.OK) => {
@@ -111,6 +125,8 @@ export function chatLoop(o: ChatLoopOptions): Promise<number> {
   };
 
   const ctrlC = () => {
+    if (port.handedOver) return;
+    if (port.asking) return port.answer(undefined);
     if (session.state === 'running' || session.state === 'cancelling') {
       if (cancelPressed) return quit(EXIT.CANCELLED);
       cancelPressed = true;
@@ -130,6 +146,7 @@ export function chatLoop(o: ChatLoopOptions): Promise<number> {
 
   const builtin = (name: BuiltinName, arg?: string) => {
     if (name === 'quit') return quit();
+    if (name === 'login') return login(arg);
     if (name === 'cancel') {
       if (busy()) void session.cancel();
       else renderer.note('Nothing is running.');
@@ -181,6 +198,43 @@ export function chatLoop(o: ChatLoopOptions): Promise<number> {
     schedule();
   };
 
+  /** Runs the sign-in; then `then` (what was waiting) when the agent is ready. */
+  const signIn = async (methodId: string | undefined, then?: () => void) => {
+    signingIn = true;
+    try {
+      const ok = await o.signIn!(port, methodId);
+      if (done) return;
+      if (ok) then?.();
+      else renderer.note(`Not signed in.${then ? ' The prompt was not sent again.' : ''} /login signs in.`, 'warning');
+    } finally {
+      signingIn = false;
+      schedule();
+    }
+  };
+  const login = (methodId: string | undefined) => {
+    if (interactive && o.signIn) return signIn(methodId);
+    const id = o.opened.signIn?.provider;
+    renderer.note(
+      id ? `Signing in needs a terminal: talaria login ${id}${methodId ? ` ${methodId}` : ''}` : 'This agent was started by command or URL: sign in with its own tools.',
+      'warning',
+    );
+  };
+  /** A prompt the agent refused for want of a sign-in: the choice, then the same prompt again. */
+  const offerSignIn = (prompt: unknown[]) => {
+    if (!interactive || !o.signIn) return;
+    chain = chain
+      .then(() =>
+        signIn(undefined, () => {
+          try {
+            session.prompt(prompt as Parameters<typeof session.prompt>[0]);
+          } catch (err) {
+            renderer.note((err as Error).message, 'error');
+          }
+        }),
+      )
+      .catch((err: unknown) => renderer.note(`error: ${(err as Error).message}`, 'error'));
+  };
+
   // On a terminal a permission question takes one key: y, a or n answers at once (no Enter).
   const onKey = (_s: string | undefined, key: { name?: string; ctrl?: boolean; meta?: boolean } | undefined) => {
     const ask = asks[0];
@@ -194,13 +248,18 @@ export function chatLoop(o: ChatLoopOptions): Promise<number> {
   };
   if (interactive) io.stdin.on('keypress', onKey);
 
-  let chain: Promise<void> = Promise.resolve();
   rl.on('line', (line) => {
     screen.inputEntered(rl.getPrompt(), line);
+    // The sign-in's question is answered here: the line chain may be the one waiting for it (/login).
+    if (port.asking) {
+      renderer.note(`› ${line.trim()}`);
+      return port.answer(line);
+    }
     // Lines are handled in order; on a TTY a prompt does not wait for its turn (the session queues it).
     chain = chain.then(() => handleLine(line)).catch((err: unknown) => renderer.note(`error: ${(err as Error).message}`, 'error'));
   });
   rl.on('close', () => {
+    if (port.asking) port.answer(undefined);
     if (interactive) return quit();
     // End of piped input: let what was asked finish first.
     void chain.then(async () => {

@@ -6,6 +6,7 @@ export const CHAT_COMMANDS = [
   { name: 'sessions', args: '', help: "this workspace's sessions (stored and at the agent)" },
   { name: 'export', args: '[FILE]', help: 'save the thread as Markdown' },
   { name: 'steer', args: 'TEXT', help: 'steer the running turn now (typing while it runs queues instead)' },
+  { name: 'login', args: '[METHOD]', help: 'sign in to the agent (its methods, as `talaria login` runs them)' },
   { name: 'cancel', args: '', help: 'cancel the running turn (also Ctrl-C)' },
   { name: 'help', args: '', help: 'this list' },
   { name: 'quit', args: '', help: 'leave (also /exit, Ctrl-D, Ctrl-C twice)' },

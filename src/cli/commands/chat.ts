@@ -3,7 +3,10 @@ import { parse, str, flag, UsageError } from '../args.js';
 import { chatLoop } from '../chat/loop.js';
 import { EXIT } from '../exit-codes.js';
 import { CHAT_HELP } from '../help.js';
-import { colorEnabled, createProgress, stderrLogger } from '../io.js';
+import { colorEnabled, createProgress, stderrLogger, type CliIo, type Progress } from '../io.js';
+import { chatSignIn, type ChatSignInUi } from '../chat/sign-in.js';
+import { signInOf, type AgentRuntime, type OpenedAgent } from '../runtime-types.js';
+import { askLine } from './login-flow.js';
 import { ChatRenderer } from '../render/renderer.js';
 import type { SessionEvent } from '../../session/events.js';
 import { createStyle } from '../render/style.js';
@@ -27,11 +30,6 @@ export async function chatCommand(argv: string[], ctx: CliContext): Promise<numb
   // Markdown rendering loads while the agent starts (it is only needed once answers stream).
   const markdown = live ? import('../render/markdown.js').then((m) => m.createMarkdown({ color: style.enabled })) : undefined;
   markdown?.catch(() => undefined);
-  // A chat lives long enough for a spare session to pay off (/new).
-  const runtime = ctx.runtime({ warm: true });
-  const abort = new AbortController();
-  const offSetup = ctx.onInterrupt(() => abort.abort());
-  const progress = createProgress(io.stderr, { tty: io.stderr.isTTY === true });
   const renderer = new ChatRenderer({ style, live, columns: () => io.stdout.columns ?? 80 });
   // Events wait (in order) until the Markdown renderer is there, so the first answer is rendered too.
   let held: SessionEvent[] | undefined = markdown ? [] : undefined;
@@ -43,33 +41,47 @@ export async function chatCommand(argv: string[], ctx: CliContext): Promise<numb
       held = undefined;
       for (const e of events) renderer.handle(e);
     });
-  let opened;
-  try {
-    opened = await runtime.open({
-      ...openBase(a, sessionArg, abort.signal, progress),
-      // Setup events (catalog, commands, a loaded session's history), then live ones.
-      onEvent: (e) => (held ? void held.push(e) : renderer.handle(e)),
-      client: {
-        setupTimeoutMs: a.setupTimeoutMs,
-        logger: stderrLogger(io.stderr, a.verbose),
-        clientInfo: { name: 'talaria', version: ctx.version, title: 'Talaria CLI' },
-      },
-    });
-  } catch (err) {
-    offSetup();
-    const f = setupFailure(err);
-    progress.done();
-    io.stderr.write(`talaria chat: ${f.message}\n`);
-    await runtime.close({ force: true });
-    return f.exitCode;
+  const signInOpts = { cwd: a.cwd, timeoutMs: a.setupTimeoutMs };
+  let runtime: AgentRuntime;
+  let opened: OpenedAgent;
+  let progress: Progress;
+  for (;;) {
+    // A chat lives long enough for a spare session to pay off (/new).
+    runtime = ctx.runtime({ warm: true });
+    const abort = new AbortController();
+    const offSetup = ctx.onInterrupt(() => abort.abort());
+    progress = createProgress(io.stderr, { tty: io.stderr.isTTY === true });
+    try {
+      opened = await runtime.open({
+        ...openBase(a, sessionArg, abort.signal, progress),
+        // Setup events (catalog, commands, a loaded session's history), then live ones.
+        onEvent: (e) => (held ? void held.push(e) : renderer.handle(e)),
+        client: {
+          setupTimeoutMs: a.setupTimeoutMs,
+          logger: stderrLogger(io.stderr, a.verbose),
+          clientInfo: { name: 'talaria', version: ctx.version, title: 'Talaria CLI' },
+        },
+      });
+      offSetup();
+      break;
+    } catch (err) {
+      offSetup();
+      const f = setupFailure(err);
+      progress.done();
+      await runtime.close({ force: true });
+      // The agent wants a sign-in and a person is here: the choice instead of the exit, then the session opens again.
+      const auth = live ? signInOf(err) : undefined;
+      io.stderr.write(`talaria chat: ${auth ? auth.reason : f.message}\n`);
+      if (!auth || !(await chatSignIn(ctx, auth.target, signInOpts)(terminalUi(io)))) return f.exitCode;
+    }
   }
-  offSetup();
   const how = opened.historyFrom === 'store' ? " (history from Talaria's store)" : sessionArg ? ' (loaded)' : '';
   progress.done(errStyle.dim(`Connected to ${opened.label} · session ${opened.talariaId}${how} · /help for commands`));
   if (opened.banner) io.stderr.write(`${errStyle.yellow(opened.banner)}\n`);
   await ready;
   try {
-    const code = await chatLoop({ io, opened, renderer, style, cwd: a.cwd, onInterrupt: ctx.onInterrupt });
+    const signIn = opened.signIn ? chatSignIn(ctx, opened.signIn, signInOpts) : undefined;
+    const code = await chatLoop({ io, opened, renderer, style, cwd: a.cwd, onInterrupt: ctx.onInterrupt, ...(signIn ? { signIn } : {}) });
     // A session with a conversation is kept: say how to come back to it.
     if (opened.session.thread.entries.some((e) => e.kind === 'user_message')) {
       io.stderr.write(`${errStyle.dim(`Resume this session with: talaria chat --session ${opened.talariaId}`)}\n`);
@@ -78,4 +90,12 @@ export async function chatCommand(argv: string[], ctx: CliContext): Promise<numb
   } finally {
     await runtime.close({ force: opened.session.state === 'failed' });
   }
+}
+
+/** Before the chat's own input exists: lines go straight to the terminal, questions through a readline of their own. */
+function terminalUi(io: CliIo): ChatSignInUi {
+  return {
+    note: (text, level) => void (level === 'error' ? io.stderr : io.stdout).write(`${text}\n`),
+    ask: (q) => askLine(io, q),
+  };
 }
