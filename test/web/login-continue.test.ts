@@ -18,6 +18,7 @@ const TSX = import.meta.resolve('tsx');
 const AGENT = fileURLToPath(new URL('../fakes/bin/auth-agent.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'talaria-web-continue-'));
 const key = join(dir, 'waitfake.json');
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
 describe('web: the waiting action continues after a sign-in', { timeout: 150_000 }, () => {
   let w: World;
@@ -52,8 +53,10 @@ describe('web: the waiting action continues after a sign-in', { timeout: 150_000
     expect(w.errors).toEqual([]);
   });
 
-  it('a prompt refused for a sign-in: the sign-in, then the same text is sent again and the turn answers', async () => {
+  it('a prompt refused for a sign-in: the sign-in, then the same text and image are sent again and the turn answers', async () => {
     rmSync(key);
+    await page.locator('input[type=file][aria-label="Image file"]').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: PNG });
+    await page.getByRole('list', { name: 'Attached images' }).getByRole('img', { name: 'dot.png' }).waitFor();
     await send(page, 'keep this text');
     const dialog = page.getByRole('dialog', { name: /^Sign in to waitfake/ });
     await dialog.waitFor({ timeout: 60_000 });
@@ -64,6 +67,8 @@ describe('web: the waiting action continues after a sign-in', { timeout: 150_000
     expect(await dialog.count()).toBe(0);
     const users = await page.locator('.msg.user').allTextContents();
     expect(users.filter((t) => t.includes('keep this text')).length).toBe(2);
+    // The image went again with the text.
+    expect(await page.locator('.msg.agent').last().textContent()).toContain('Signed in; hello from auth-fake. (1 image)');
     await shot(page, 'continue-prompt-answered');
     expect(w.errors).toEqual([]);
   });

@@ -62,7 +62,7 @@ function serve(file: string): void {
         _meta: { 'terminal-auth': { command: process.execPath, args: [...process.execArgv, self, '--config', file, '--setup'], label: 'auth-fake setup' } },
       });
     }
-    return { protocolVersion: 1, agentInfo: { name: 'auth-fake', version: '1.0.0' }, agentCapabilities: {}, authMethods: methods } as never;
+    return { protocolVersion: 1, agentInfo: { name: 'auth-fake', version: '1.0.0' }, agentCapabilities: { promptCapabilities: { image: true } }, authMethods: methods } as never;
   });
 
   app.onRequest(acp.methods.agent.authenticate, async ({ params }) => {
@@ -83,11 +83,17 @@ function serve(file: string): void {
     if (!existsSync(file)) throw acp.RequestError.authRequired(undefined, 'the key was removed');
     await client.notify('session/update', {
       sessionId: params.sessionId,
-      update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Signed in; hello from auth-fake.' } },
+      // Says how many images it got, so a test can tell a prompt's images arrived with it.
+      update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `Signed in; hello from auth-fake.${imagesNote(params.prompt)}` } },
     });
     return { stopReason: 'end_turn' };
   });
 
   app.connect(acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));
   process.stdin.on('end', () => process.exit(0));
+}
+
+function imagesNote(prompt: readonly { type: string }[]): string {
+  const n = prompt.filter((b) => b.type === 'image').length;
+  return n > 0 ? ` (${n} image${n > 1 ? 's' : ''})` : '';
 }

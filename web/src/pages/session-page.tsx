@@ -138,16 +138,20 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
 
   // A prompt the agent refused for want of a sign-in (issue 13): the sign-in, then the same text again.
   const authStop = view.lastStop?.error?.code === 'auth_required' ? view.lastStop : undefined;
-  const [signIn, setSignIn] = useState<{ provider: ProviderInfo; text: string; stop: unknown }>();
+  const [signIn, setSignIn] = useState<{ provider: ProviderInfo; text: string; images: Image[]; stop: unknown }>();
   const [handled, setHandled] = useState<unknown>();
   useEffect(() => {
     const agent = summary?.provider;
     if (!authStop || readOnly || !agent || handled === authStop) return;
-    const lastUser = [...view.entries].reverse().find((e) => isObj(e) && e.kind === 'user_message') as { text?: unknown } | undefined;
+    const lastUser = [...view.entries].reverse().find((e) => isObj(e) && e.kind === 'user_message') as { text?: unknown; blocks?: unknown } | undefined;
     const text = typeof lastUser?.text === 'string' ? lastUser.text : '';
+    // The refused prompt's images go again with its text (the thread keeps them as blocks).
+    const images: Image[] = (Array.isArray(lastUser?.blocks) ? lastUser.blocks : []).flatMap((b: unknown, i: number) =>
+      isObj(b) && b.type === 'image' && typeof b.mimeType === 'string' && typeof b.data === 'string' ? [{ mimeType: b.mimeType, data: b.data, name: `image-${i + 1}` }] : [],
+    );
     let live = true;
     authGapOf(agent).then(
-      (p) => live && p && setSignIn({ provider: p, text, stop: authStop }),
+      (p) => live && p && setSignIn({ provider: p, text, images, stop: authStop }),
       () => undefined,
     );
     return () => {
@@ -223,7 +227,7 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
             setHandled(signIn.stop);
             setSignIn(undefined);
             void store.loadReadiness(false);
-            if (signIn.text) act(send(signIn.text, []));
+            if (signIn.text || signIn.images.length > 0) act(send(signIn.text, signIn.images));
           }}
         />
       )}
