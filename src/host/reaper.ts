@@ -21,6 +21,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { bootTicks, endTree, procSupported, scanTree, TICKS_PER_SECOND, type ProcRow, type ReapResult, type Selection } from '../protocol/proc-tree.js';
+import { isDead, isDying, readProcs } from '../protocol/proc-scan.js';
 import type { SessionBinding } from './binding.js';
 import type { Generation } from './generation.js';
 import type { AgentSlot } from './slot.js';
@@ -119,6 +120,7 @@ async function report(slot: AgentSlot, b: SessionBinding, work: TurnWork): Promi
     return;
   }
   const first = (await work.first) ?? { ended: [], survived: [], left: [] };
+  await dyingToolsGone(work, slot.cfg.terminateGraceMs);
   const last = await reapTurn(slot, work);
   const ended = unique([...first.ended, ...last.ended].filter((r) => !last.survived.some((x) => x.pid === r.pid)));
   if (ended.length + last.survived.length + last.left.length === 0) return;
@@ -144,6 +146,23 @@ async function report(slot: AgentSlot, b: SessionBinding, work: TurnWork): Promi
       { pids: last.left.map((r) => r.pid) },
     );
   }
+}
+
+/**
+ * The agent answers a cancel as soon as it has signalled its tool; on a busy machine the tool may
+ * not have exited yet, and until it has, what it started in the background is still its child —
+ * in the agent's group, under the agent: a helper, spared. So the last pass waits (up to the
+ * grace) for this turn's processes in the agent's group that are being killed to be gone.
+ */
+async function dyingToolsGone(work: TurnWork, graceMs: number): Promise<void> {
+  const { gen } = work;
+  const now = bootTicks();
+  if (now === undefined || gen.pid === null) return;
+  const from = Math.floor(now - ((performance.now() - work.from) * TICKS_PER_SECOND) / 1000) - 1;
+  const dying: number[] = [];
+  for (const r of readProcs().values()) if (r.pgid === gen.pid && r.pid !== gen.pid && r.start >= from && !isDead(r) && isDying(r.pid)) dying.push(r.pid);
+  const deadline = performance.now() + graceMs;
+  while (dying.some(isDying) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 10));
 }
 
 function unique(rows: ProcRow[]): ProcRow[] {

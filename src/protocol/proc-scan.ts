@@ -27,6 +27,8 @@ export interface ProcRow {
   comm: string;
   /** The agent tag found in its environment (only looked for when asked). */
   tag?: string;
+  /** The kernel's per-process flags (stat field 9): PF_EXITING once it has begun to exit. */
+  flags?: number;
 }
 
 export function procSupported(): boolean {
@@ -55,7 +57,7 @@ export function parseStat(text: string): ProcRow | undefined {
   const pid = Number(text.slice(0, open).trim());
   const f = text.slice(close + 2).split(' ');
   // f[0] is field 3 (state); starttime is field 22.
-  const row = { pid, comm: text.slice(open + 1, close), state: f[0] ?? '', ppid: Number(f[1]), pgid: Number(f[2]), sid: Number(f[3]), start: Number(f[19]) };
+  const row = { pid, comm: text.slice(open + 1, close), state: f[0] ?? '', ppid: Number(f[1]), pgid: Number(f[2]), sid: Number(f[3]), start: Number(f[19]), flags: Number(f[6]) };
   return Number.isInteger(row.pid) && Number.isInteger(row.ppid) && Number.isFinite(row.start) ? row : undefined;
 }
 
@@ -102,6 +104,34 @@ function readProcFile(path: string, scratch: Scratch): Buffer | undefined {
 /** Zombies and dying processes hold no resources and run no code: as good as gone. */
 export function isDead(row: ProcRow): boolean {
   return row.state === 'Z' || row.state === 'X' || row.state === 'x';
+}
+
+const PF_EXITING = 0x4;
+/** SIGHUP, SIGINT, SIGKILL, SIGTERM as bits of /proc's signal masks (bit n−1 for signal n). */
+const FATAL = (1n << 0n) | (1n << 1n) | (1n << 8n) | (1n << 14n);
+
+/**
+ * Killed but not gone yet: it has begun to exit, or a fatal signal it does not ignore is pending
+ * (on a busy machine a signalled process may wait a while for a core to die on). Its children
+ * are re-parented only once it has exited.
+ */
+export function isDying(pid: number): boolean {
+  const row = readStat(pid);
+  if (!row || isDead(row)) return false;
+  if (row.flags !== undefined && (row.flags & PF_EXITING) !== 0) return true;
+  let status: string;
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'latin1');
+  } catch {
+    return false;
+  }
+  const mask = (name: string): bigint => {
+    const m = new RegExp(`^${name}:\\s*([0-9a-f]+)$`, 'm').exec(status);
+    return m ? BigInt(`0x${m[1]}`) : 0n;
+  };
+  // SIGKILL cannot be ignored; the others count unless the process ignores them.
+  const pending = (mask('SigPnd') | mask('ShdPnd')) & FATAL;
+  return (pending & ~mask('SigIgn')) !== 0n || (pending & (1n << 8n)) !== 0n;
 }
 
 /** Every process on the machine; `tags` are looked up in the environment of those started at or after `since`. */

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bootTicks, findTag, parseStat, readProcs, readStat, type ProcRow } from '../../src/protocol/proc-scan.js';
+import { bootTicks, findTag, isDying, parseStat, readProcs, readStat, type ProcRow } from '../../src/protocol/proc-scan.js';
 import { endTree, killTreesSync, newAgentTag, scanTree, selectTree, type TreeQuery } from '../../src/protocol/proc-tree.js';
 
 const started: number[] = [];
@@ -31,8 +31,30 @@ async function start(script: string, env: Record<string, string> = {}): Promise<
 describe('/proc reading', () => {
   it('parses stat lines whose name holds spaces and parentheses', () => {
     const line = '4242 (we) ird (x)) S 1 4242 4242 0 -1 4194560 100 0 0 0 0 0 0 0 20 0 1 0 987654 1000 10 18446744073709551615';
-    expect(parseStat(line)).toEqual({ pid: 4242, comm: 'we) ird (x)', state: 'S', ppid: 1, pgid: 4242, sid: 4242, start: 987654 });
+    expect(parseStat(line)).toEqual({ pid: 4242, comm: 'we) ird (x)', state: 'S', ppid: 1, pgid: 4242, sid: 4242, start: 987654, flags: 4194560 });
     expect(parseStat('garbage')).toBeUndefined();
+  });
+
+  it('a process killed but not yet run to its end is dying; a live one, a gone one and one with an ignored signal are not', async () => {
+    const child = spawn('sleep', ['30'], { stdio: 'ignore' });
+    const pid = child.pid!;
+    started.push(pid);
+    await new Promise((r) => child.once('spawn', r));
+    expect(isDying(pid)).toBe(false);
+    // Stopped, it cannot act on a SIGTERM: the signal stays pending, as on a machine with no core free.
+    process.kill(pid, 'SIGSTOP');
+    while (readStat(pid)?.state !== 'T') await new Promise((r) => setTimeout(r, 5));
+    process.kill(pid, 'SIGTERM');
+    expect(isDying(pid)).toBe(true);
+    process.kill(pid, 'SIGCONT');
+    while (alive(pid)) await new Promise((r) => setTimeout(r, 5));
+    expect(isDying(pid)).toBe(false);
+    // SIGHUP ignored (nohup): pending, but not fatal.
+    const deaf = spawn('sh', ['-c', 'trap "" HUP; kill -STOP $$; sleep 30'], { stdio: 'ignore' });
+    started.push(deaf.pid!);
+    while (readStat(deaf.pid!)?.state !== 'T') await new Promise((r) => setTimeout(r, 5));
+    process.kill(deaf.pid!, 'SIGHUP');
+    expect(isDying(deaf.pid!)).toBe(false);
   });
 
   it('finds the tag only as a whole variable with the whole value', () => {
