@@ -57,7 +57,7 @@ export function createEntriesRepo(db: Db, now: () => number = Date.now) {
       put(sessionId, index, entry, at);
     },
     upsertMany(sessionId: string, items: readonly IndexedEntry[]): void {
-      upsertMany(sessionId, items);
+      upsertMany.immediate(sessionId, items);
     },
     /** Entries in thread order. A damaged row comes back as an `unknown` entry, never dropped. */
     list(sessionId: string): Entry[] {
@@ -71,7 +71,7 @@ export function createEntriesRepo(db: Db, now: () => number = Date.now) {
       db.transaction(() => {
         trim.run(sessionId, 0);
         dropMeta.run(sessionId);
-      })();
+      }).immediate();
     },
     getMeta(sessionId: string): ThreadMeta | undefined {
       return fromJson<ThreadMeta>(getMeta.get(sessionId)?.json);
@@ -81,7 +81,7 @@ export function createEntriesRepo(db: Db, now: () => number = Date.now) {
     },
     /** Replaces the stored thread with `snap` (entries upserted, extra rows trimmed), in one transaction. */
     saveSnapshot(sessionId: string, snap: ThreadSnapshot): void {
-      saveSnapshot(sessionId, snap);
+      saveSnapshot.immediate(sessionId, snap);
     },
     /**
      * The stored thread as a ThreadSnapshot (feed it to `threadFromSnapshot`), or undefined when

@@ -73,7 +73,10 @@ export function openStore(opts: StoreOptions = {}): Store {
     defaults: createDefaultsRepo(db, now),
     leases: createLeasesRepo(db, now),
     branches: createBranchesRepo(db, now),
-    transaction: <T>(fn: () => T): T => db.transaction(fn)(),
+    // IMMEDIATE: the write lock is taken at BEGIN, waiting out busy_timeout like any write. A deferred
+    // transaction that reads first and then writes gets SQLITE_BUSY at once, with no wait, when
+    // another process (`talaria acp`, a server) wrote meanwhile: "database is locked".
+    transaction: <T>(fn: () => T): T => db.transaction(fn).immediate(),
     get closed() {
       return closed;
     },

@@ -55,11 +55,11 @@ export function createWireLogRepo(db: Db) {
     },
     /** Appends frames after the last stored one, in one transaction. Returns the last seq. */
     append(sessionId: string, frames: Frame | WireLogLine | readonly (Frame | WireLogLine)[]): number {
-      return appendAll(sessionId, Array.isArray(frames) ? frames : [frames as Frame]);
+      return appendAll.immediate(sessionId, Array.isArray(frames) ? frames : [frames as Frame]);
     },
     /** Appends every line of fixture NDJSON text; throws on a bad line (nothing is written then). */
     appendFixture(sessionId: string, text: string): number {
-      return appendAll(sessionId, parseFixture(text));
+      return appendAll.immediate(sessionId, parseFixture(text));
     },
     /** Stored rows with the message still as text (cheap; for export and replay tools). */
     rows(sessionId: string, opts: WireReadOptions = {}): WireRow[] {
