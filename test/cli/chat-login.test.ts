@@ -9,22 +9,15 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { MAIN, TSX, TmuxPane, hasTmux, runCli, tempDir } from './helpers.js';
+import { MAIN, TSX, TmuxPane, authFakeHome, hasTmux, runCli, tempDir } from './helpers.js';
 
 vi.setConfig({ testTimeout: Number(process.env.TALARIA_TEST_TIMEOUT ?? 120_000) });
 
-const AGENT = fileURLToPath(new URL('../fakes/bin/auth-agent.ts', import.meta.url));
 const SLOW = 90_000;
 const CHOICE = 'Sign in with (number or id, empty to stop)?';
 
 function setup() {
-  const root = tempDir('chat-login');
-  const home = join(root, 'talaria');
-  const cwd = join(root, 'ws');
-  mkdirSync(home, { recursive: true });
-  mkdirSync(cwd);
-  const agentConfig = join(root, 'agent-config.json');
-  writeFileSync(join(home, 'config.json'), JSON.stringify({ agents: { authfake: { command: process.execPath, args: ['--import', TSX, AGENT, '--config', agentConfig] } } }));
+  const { home, cwd, agentConfig } = authFakeHome('chat-login');
   const pane = () =>
     new TmuxPane([process.execPath, '--import', TSX, MAIN, 'chat', '--agent', 'authfake'], { cwd, env: { TALARIA_HOME: home, NO_COLOR: '1', PATH: process.env.PATH ?? '' } });
   const cli = (args: string[], input?: string) => runCli(args, { cwd, env: { TALARIA_HOME: home, NO_COLOR: '1' }, ...(input !== undefined ? { input } : {}) });

@@ -4,7 +4,7 @@
  * bounded by the test timeout or an explicit deadline.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -172,4 +172,20 @@ export async function allowEditOnPane(pane: TmuxPane): Promise<string> {
   pane.type('y');
   pane.keys('Enter');
   return pane.waitFor((s) => s.includes('EXITED='));
+}
+
+/**
+ * A Talaria home whose config.json defines `authfake` (test/fakes/bin/auth-agent.ts), a workspace
+ * beside it, and the file the agent's sign-in writes (its key).
+ */
+export function authFakeHome(prefix: string): { home: string; cwd: string; agentConfig: string } {
+  const root = tempDir(prefix);
+  const home = join(root, 'talaria');
+  const cwd = join(root, 'ws');
+  mkdirSync(home, { recursive: true });
+  mkdirSync(cwd);
+  const agentConfig = join(root, 'agent-config.json');
+  const agent = fileURLToPath(new URL('../fakes/bin/auth-agent.ts', import.meta.url));
+  writeFileSync(join(home, 'config.json'), JSON.stringify({ agents: { authfake: { command: process.execPath, args: ['--import', TSX, agent, '--config', agentConfig] } } }));
+  return { home, cwd, agentConfig };
 }

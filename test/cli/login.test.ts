@@ -10,21 +10,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { MAIN, TSX, TmuxPane, hasTmux, runCli, tempDir } from './helpers.js';
+import { MAIN, TSX, TmuxPane, authFakeHome, hasTmux, runCli, tempDir } from './helpers.js';
 
 vi.setConfig({ testTimeout: Number(process.env.TALARIA_TEST_TIMEOUT ?? 120_000) });
 
-const AGENT = fileURLToPath(new URL('../fakes/bin/auth-agent.ts', import.meta.url));
-
 /** A Talaria home whose config.json defines `authfake`, and the file the agent's sign-in writes. */
 function setup() {
-  const root = tempDir('login');
-  const home = join(root, 'talaria');
-  const cwd = join(root, 'ws');
-  mkdirSync(home, { recursive: true });
-  mkdirSync(cwd);
-  const agentConfig = join(root, 'agent-config.json');
-  writeFileSync(join(home, 'config.json'), JSON.stringify({ agents: { authfake: { command: process.execPath, args: ['--import', TSX, AGENT, '--config', agentConfig] } } }));
+  const { home, cwd, agentConfig } = authFakeHome('login');
   const env = { TALARIA_HOME: home, NO_COLOR: '1' };
   return { home, cwd, env, agentConfig, cli: (args: string[]) => runCli(args, { cwd, env }) };
 }
