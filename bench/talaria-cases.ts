@@ -138,6 +138,8 @@ export const talariaCases: BenchCase[] = [
     metrics: [
       { key: 'cliMs', unit: 'ms', label: 'talaria run on a warm server', baseline: { case: 'talaria.run.warm', key: 'libMs', label: 'library prompt (new session → turn end)' } },
       { key: 'ratio', unit: '×', label: 'talaria run on a warm server / library prompt (per pair)', target: { kind: 'at-most', max: 1.2 } },
+      { key: 'nodeMs', unit: 'ms', label: 'node -e 0, spawned the same way (per pair)' },
+      { key: 'overNodeRatio', unit: '×', label: '(talaria run − node -e 0) / library prompt (per pair)', target: { kind: 'at-most', max: 1.2 } },
       { key: 'localMs', unit: 'ms', label: 'talaria run --no-server (one run, cold agent)' },
     ],
     run: (o) => runRunOnWarmServer(o.quick ? 2 : 5, o.root),

@@ -6,6 +6,8 @@
  * (talaria-warm.ts's knobs: cold start, session/new, a model that takes TURN_DELAY_MS). Pairs
  * alternate (CLI, then library) and each is one sample; the figure is the median per-pair ratio.
  * One local run (`--no-server`, the agent's cold start paid again) is measured for comparison.
+ * Each pair also times `node -e 0`, spawned the same way: what any command pays before its first
+ * line runs, which no library call pays (the overNodeRatio row leaves it out).
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -64,6 +66,12 @@ export async function runRunOnWarmServer(pairs: number, root = ROOT): Promise<{ 
     await run(process.execPath, [bin, 'run', '--agent', 'hermes', ...args], { cwd: ws, env: cliEnv, maxBuffer: 16 * 1024 * 1024 });
     return performance.now() - t0;
   };
+  // The floor of any command: a Node process that does nothing, spawned the same way in each pair.
+  const node = async () => {
+    const t0 = performance.now();
+    await run(process.execPath, ['-e', '0'], { cwd: ws, env: cliEnv });
+    return performance.now() - t0;
+  };
   try {
     await until(() => readDiscovery(cliEnv.TALARIA_HOME) !== undefined || serve.exitCode !== null, 'serve.json', 120_000);
     if (serve.exitCode !== null) throw new Error(`talaria serve exited: ${serveErr}`);
@@ -77,6 +85,7 @@ export async function runRunOnWarmServer(pairs: number, root = ROOT): Promise<{ 
     const samples: Sample[] = [];
     await w.warm({ provider: 'hermes' });
     for (let i = 0; i < pairs; i++) {
+      const nodeMs = await node();
       const cliMs = await cli([`hello ${i}`]);
       const t0 = performance.now();
       const s = await w.newSession({ provider: 'hermes' });
@@ -88,7 +97,8 @@ export async function runRunOnWarmServer(pairs: number, root = ROOT): Promise<{ 
       // is ready by now as well: neither sample waits for a spare the other side got for free.
       await w.warm({ provider: 'hermes' });
       const notes = i === 0 ? [`one local run (--no-server, the agent's cold start): ${local.toFixed(0)} ms`, ...(built ? [built] : [])] : undefined;
-      samples.push({ values: { cliMs, libMs, ratio: cliMs / libMs, localMs: local }, ...(notes ? { notes } : {}) });
+      const values = { cliMs, libMs, ratio: cliMs / libMs, nodeMs, overNodeRatio: (cliMs - nodeMs) / libMs, localMs: local };
+      samples.push({ values, ...(notes ? { notes } : {}) });
     }
     return { samples };
   } finally {
