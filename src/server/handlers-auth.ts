@@ -7,35 +7,22 @@
 import { tmpdir } from 'node:os';
 import type { Harness } from '../harness/index.js';
 import { authenticateWith, recheckSignIn, startForSignIn } from '../providers/sign-in.js';
-import type { Provider, Readiness } from '../providers/types.js';
 import { errorText } from '../session/errors.js';
 import type { Handler } from './app.js';
-import type { AuthRouteName, ProviderInfo } from './contract/index.js';
+import type { AuthRouteName } from './contract/index.js';
+import type { REGISTRY_ROUTES } from './contract/registry.js';
 import { HttpError } from './http-error.js';
-import { registryHandlers } from './handlers-registry.js';
+import { signInInfo } from './provider-info.js';
 
 const TIMEOUT_MS = 30_000;
 
-/** An agent's readiness as the contract's ProviderInfo (the sign-in methods of an `auth` gap included). */
-export function signInInfo(p: Provider, r: Readiness): ProviderInfo {
-  return {
-    id: p.id,
-    label: p.label,
-    ready: r.ready,
-    source: p.source,
-    gaps: [...r.gaps, ...r.warnings].map((g) => ({ code: g.code, message: g.message, fix: g.fix, ...(g.authMethods ? { authMethods: g.authMethods } : {}) })),
-    ...(r.version ? { version: r.version } : {}),
-  };
-}
-
-export function authHandlers(harness: Harness, o: { onSignedIn?: () => void } = {}): Record<AuthRouteName, Handler> {
+export function authHandlers(harness: Harness, o: { onSignedIn?: () => void } = {}): Record<Exclude<AuthRouteName, keyof typeof REGISTRY_ROUTES>, Handler> {
   const provider = (id: string) => {
     const p = harness.registry.get(id);
     if (!p) throw new HttpError('not_found', `no agent '${id}'`, 'GET /api/providers lists the agents.');
     return p;
   };
   return {
-    ...registryHandlers(harness, o.onSignedIn ? { onChanged: o.onSignedIn } : {}),
     async agentReadiness({ params }) {
       const p = provider(params.id!);
       return { provider: signInInfo(p, await p.readiness(harness.env, { timeoutMs: TIMEOUT_MS })) };

@@ -19,7 +19,7 @@ import {
   type InstalledAgent,
 } from '../providers/index.js';
 import type { Handler } from './app.js';
-import { signInInfo } from './handlers-auth.js';
+import { signInInfo } from './provider-info.js';
 import { HttpError } from './http-error.js';
 
 const READINESS_MS = 30_000;

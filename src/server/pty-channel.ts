@@ -15,7 +15,7 @@ import { recheckSignIn, startForSignIn, terminalCommand } from '../providers/sig
 import type { Provider } from '../providers/types.js';
 import { errorText } from '../session/errors.js';
 import { PTY_PATH, ptyClientMessage, ptyQuery, type PtyServerMessage } from './contract/index.js';
-import { signInInfo } from './handlers-auth.js';
+import { signInInfo } from './provider-info.js';
 import { spawnPty, type PtyProcess } from './pty-process.js';
 import type { TokenIdentity } from './tokens.js';
 

@@ -23,6 +23,7 @@ import { PATHS, WS_CLOSE, type Role } from './contract/index.js';
 import { EventLog } from './event-log.js';
 import { guardConfig, hostAllowed, isLoopback, originAllowed, tokenFrom } from './guard.js';
 import { authHandlers } from './handlers-auth.js';
+import { registryHandlers } from './handlers-registry.js';
 import { miscHandlers } from './handlers-misc.js';
 import { SessionOps, sessionHandlers } from './handlers-sessions.js';
 import { Hub } from './hub.js';
@@ -109,6 +110,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     ...miscHandlers(harness, hub, { version, startedAt, signIns: () => signIns }),
     ...sessionHandlers(harness, hub, ops),
     ...authHandlers(harness, { onSignedIn }),
+    ...registryHandlers(harness, { onChanged: onSignedIn }),
   } as Handlers;
   const pty = ptyChannel({ harness, logger, onSignedIn });
 
