@@ -7,6 +7,10 @@
  *   node --import tsx bench/flood-agent.ts --self-test [--frames N]   # producer rate into /dev/null
  *   … --prebuild-load   build the session/load mix before answering initialize, so a timed
  *                       load replay measures the client, not the agent's set-up
+ *   … --load-session ID with --prebuild-load: also render that session's whole replay to bytes
+ *                       up front (stamped at build time), so during the timed replay the agent
+ *                       only writes: on a busy 2-core machine its per-frame rendering otherwise
+ *                       competes with the client and the row measured the fake agent as well
  *
  * Protocol: answers `initialize` at once; `session/new` → a fresh session id (several sessions per
  * process are fine); `session/prompt` → floods N frames for that session, then answers
@@ -32,10 +36,11 @@ interface FloodConfig {
   chunkBytes: number;
   seed: number;
   prebuildLoad: boolean;
+  loadSession: string | undefined;
 }
 
 function parseArgs(argv: string[]): FloodConfig & { selfTest: boolean } {
-  const cfg = { frames: 100_000, rate: 0, chunkBytes: 65_536, seed: 1, selfTest: false, prebuildLoad: false };
+  const cfg: FloodConfig & { selfTest: boolean } = { frames: 100_000, rate: 0, chunkBytes: 65_536, seed: 1, selfTest: false, prebuildLoad: false, loadSession: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const num = (): number => {
@@ -49,7 +54,11 @@ function parseArgs(argv: string[]): FloodConfig & { selfTest: boolean } {
     else if (a === '--seed') cfg.seed = Math.floor(num());
     else if (a === '--self-test') cfg.selfTest = true;
     else if (a === '--prebuild-load') cfg.prebuildLoad = true;
-    else throw new Error(`flood-agent: unknown argument ${a}`);
+    else if (a === '--load-session') {
+      const v = argv[++i];
+      if (!v) throw new Error(`flood-agent: --load-session needs a session id`);
+      cfg.loadSession = v;
+    } else throw new Error(`flood-agent: unknown argument ${a}`);
   }
   return cfg;
 }
@@ -67,7 +76,22 @@ function templates(n: number, withUser: boolean): FrameTemplate[] {
   return t;
 }
 
-async function write(out: Writable, text: string): Promise<void> {
+/** The replay of `--load-session`, rendered once: chunks of the usual size, as bytes. */
+let prebuilt: { sessionId: string; frames: number; chunks: { bytes: Buffer; frames: number }[] } | undefined;
+function prebuildReplay(sessionId: string): void {
+  const env = envelopeFor(sessionId);
+  const tpl = templates(cfg.frames, true);
+  const stamp = stampNow().toFixed(3);
+  const chunks: { bytes: Buffer; frames: number }[] = [];
+  for (let i = 0; i < cfg.frames;) {
+    const c = renderChunk(env, tpl, i, cfg.frames, cfg.chunkBytes, stamp);
+    chunks.push({ bytes: Buffer.from(c.text), frames: c.next - i });
+    i = c.next;
+  }
+  prebuilt = { sessionId, frames: cfg.frames, chunks };
+}
+
+async function write(out: Writable, text: string | Buffer): Promise<void> {
   if (!out.write(text)) await once(out, 'drain');
 }
 
@@ -75,6 +99,16 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 /** Stream `frames` updates for one session; returns how many were written. */
 async function flood(out: Writable, sessionId: string, frames: number, rate: number, withUser: boolean, stopped: () => boolean = () => false): Promise<number> {
+  if (withUser && rate <= 0 && prebuilt?.sessionId === sessionId && prebuilt.frames === frames) {
+    let sent = 0;
+    // Each chunk holds whole frames: a cancel stops between chunks, and the count stays exact.
+    for (const chunk of prebuilt.chunks) {
+      if (stopped()) break;
+      await write(out, chunk.bytes);
+      sent += chunk.frames;
+    }
+    return sent;
+  }
   const env = envelopeFor(sessionId);
   const tpl = templates(frames, withUser);
   let i = 0;
@@ -153,7 +187,10 @@ async function handle(msg: Record<string, unknown>): Promise<void> {
   const params = (msg['params'] ?? {}) as Record<string, unknown>;
   switch (method) {
     case 'initialize':
-      if (cfg.prebuildLoad) templates(cfg.frames, true);
+      if (cfg.prebuildLoad) {
+        templates(cfg.frames, true);
+        if (cfg.loadSession !== undefined) prebuildReplay(cfg.loadSession);
+      }
       await reply(id, {
         protocolVersion: 1,
         agentCapabilities: { loadSession: true, promptCapabilities: {}, mcpCapabilities: {} },

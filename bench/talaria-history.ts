@@ -34,7 +34,8 @@ export interface LoadReplayResult {
 export async function runLoadReplay(entries: number): Promise<LoadReplayResult> {
   const frames = historyData(entries).frames; // only the count: the agent renders the same mix
   const probe = new UpdateProbe(frames, false);
-  const client = await AcpClient.spawn(floodCommand({ frames }, ['--prebuild-load']), { fs: false, terminal: false, onFrame: probe.onFrame });
+  // The agent renders the replay's bytes before it answers initialize: the timed window is the client's.
+  const client = await AcpClient.spawn(floodCommand({ frames }, ['--prebuild-load', '--load-session', 'history-1']), { fs: false, terminal: false, onFrame: probe.onFrame });
   const peak = new PeakHeap();
   try {
     let n = 0;

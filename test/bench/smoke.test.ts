@@ -13,6 +13,7 @@ import { buildRows, formatTable, missedTargets } from '../../bench/report.js';
 import { runSdkBaseline } from '../../bench/sdk-baseline.js';
 import { percentile } from '../../bench/stats.js';
 import { talariaCases } from '../../bench/talaria-cases.js';
+import { floodCommand } from '../../bench/talaria-flood.js';
 import { isNotMeasured, type BenchCase, type BenchOptions, type CaseResult, type ReportRow } from '../../bench/types.js';
 
 // Correctness only: frames counted == frames sent. Never asserts on speed.
@@ -77,6 +78,43 @@ describe('flood agent protocol', () => {
     } finally {
       await stopAgent(child);
     }
+  });
+});
+
+describe('flood agent load replay', () => {
+  /** The frames of one `session/load` of `h` (stamps blanked) and the answer's framesSent. */
+  async function replay(extra: string[]): Promise<{ frames: string[]; sent: number }> {
+    const c = floodCommand({ frames: 300 }, extra);
+    const child = spawn(c.command, c.args, { cwd: c.cwd, stdio: ['pipe', 'pipe', 'inherit'] });
+    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    const next = async (): Promise<Record<string, unknown> & { raw: string }> => {
+      const raw = (await lines.next()).value as string;
+      return { ...JSON.parse(raw), raw };
+    };
+    const send = (m: object): boolean => child.stdin.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\n');
+    try {
+      send({ id: 1, method: 'initialize', params: { protocolVersion: 1 } });
+      expect((await next())['id']).toBe(1);
+      send({ id: 2, method: 'session/load', params: { sessionId: 'h', cwd: '/', mcpServers: [] } });
+      const frames: string[] = [];
+      for (let m = await next(); ; m = await next()) {
+        if (m['id'] === 2) return { frames, sent: (m['result'] as { _meta: { framesSent: number } })._meta.framesSent };
+        frames.push(m.raw.replace(/"t":[0-9.]+/, '"t":0'));
+      }
+    } finally {
+      child.stdin.end();
+      await once(child, 'exit');
+    }
+  }
+
+  it('a replay prebuilt for its session (--load-session) sends the frames a rendered one does', async () => {
+    const rendered = await replay(['--prebuild-load']);
+    const prebuilt = await replay(['--prebuild-load', '--load-session', 'h']);
+    const other = await replay(['--prebuild-load', '--load-session', 'not-h']); // another session: rendered as before
+    expect(rendered.frames).toHaveLength(300);
+    expect(rendered.sent).toBe(300);
+    expect(prebuilt).toEqual(rendered);
+    expect(other).toEqual(rendered);
   });
 });
 
