@@ -20,6 +20,7 @@ import type { PermissionDecisionEvent } from '../permission/types.js';
 import type { SessionEvent } from '../session/events.js';
 import type { Entry } from '../thread/types.js';
 import { StoreError, storeErrorFrom, type AuditInput, type Store, type ThreadMeta } from '../store/index.js';
+import type { RawWireRow } from '../store/wire-log.js';
 
 export interface RecorderOptions {
   /** The Talaria session id (a row in `sessions`) everything is recorded under. */
@@ -82,11 +83,7 @@ type PendingTurn =
   | { kind: 'start'; turnId: string; prompt: unknown[]; at: number }
   | { kind: 'end'; turnId: string; stopReason: string; usage?: unknown; error?: unknown; at: number; durationMs: number };
 
-interface PendingFrame {
-  t: number;
-  dir: string;
-  line: string;
-}
+type PendingFrame = RawWireRow;
 
 export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
   const key = opts.sessionKey;
@@ -95,7 +92,6 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
   const maxBatch = Math.max(1, opts.maxBatch ?? 256);
   const log = opts.logger;
   const storedLine = opts.storedLine ?? storedLineOf;
-  const insertFrame = store.wire.insertRaw;
 
   if (opts.resetThread) store.entries.clear(key);
   let committedSeq = store.wire.lastSeq(key);
@@ -120,8 +116,7 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
 
   const commit = store.db.transaction((): number => {
     // Under the write lock: the last seq on disk is the last seq, whoever wrote it.
-    let seq = store.wire.lastSeq(key);
-    for (const f of frames) insertFrame(key, ++seq, f.t, f.dir, f.line);
+    const seq = store.wire.insertRawMany(key, store.wire.lastSeq(key), frames);
     const at = Date.now();
     for (const [index, entry] of entries) store.entries.upsert(key, index, entry, at);
     for (const t of turns) {

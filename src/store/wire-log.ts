@@ -24,10 +24,28 @@ export interface WireReadOptions {
 
 export type WireLogRepo = ReturnType<typeof createWireLogRepo>;
 
+/** One frame's row as the recorder prepares it (msg already the stored JSON text). */
+export interface RawWireRow {
+  t: number;
+  dir: string;
+  line: string;
+}
+
+/**
+ * Rows per multi-row INSERT on the recorder's path: one statement run (one crossing into SQLite,
+ * one parameter bind pass) for this many frames instead of one each. 5 parameters a row stays far
+ * below SQLite's 32766-variable limit.
+ */
+export const WIRE_ROWS_PER_INSERT = 64;
+
 export function createWireLogRepo(db: Db) {
   const insert = db.prepare<[string, number, number, string, string]>('INSERT INTO wire_log (session_id, seq, t_ms, dir, msg) VALUES (?, ?, ?, ?, ?)');
   const last = db.prepare<[string], { s: number | null }>('SELECT MAX(seq) AS s FROM wire_log WHERE session_id = ?');
   const count = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM wire_log WHERE session_id = ?');
+  const insertBlock = db.prepare<unknown[]>(
+    'INSERT INTO wire_log (session_id, seq, t_ms, dir, msg) VALUES ' + Array.from({ length: WIRE_ROWS_PER_INSERT }, () => '(?, ?, ?, ?, ?)').join(', '),
+  );
+  const block: unknown[] = new Array<unknown>(WIRE_ROWS_PER_INSERT * 5);
   const rows = db.prepare<[string, number, number], WireRow>('SELECT seq, t_ms, dir, msg FROM wire_log WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?');
 
   const appendAll = db.transaction((sessionId: string, frames: readonly (Frame | WireLogLine)[]) => {
@@ -48,6 +66,31 @@ export function createWireLogRepo(db: Db) {
     /** @internal The recorder's hot path: one row from parts already prepared (msg as JSON text). */
     insertRaw(sessionId: string, seq: number, t_ms: number, dir: string, msgText: string): void {
       insert.run(sessionId, seq, t_ms, dir, msgText);
+    },
+    /**
+     * @internal The recorder's hot path: `frames` stored after `afterSeq` (seq afterSeq+1…), full
+     * blocks of WIRE_ROWS_PER_INSERT rows in one statement each, the rest row by row. Call inside
+     * a transaction. Returns the last seq written.
+     */
+    insertRawMany(sessionId: string, afterSeq: number, frames: readonly RawWireRow[]): number {
+      let seq = afterSeq;
+      let i = 0;
+      for (; i + WIRE_ROWS_PER_INSERT <= frames.length; i += WIRE_ROWS_PER_INSERT) {
+        for (let j = 0, k = 0; j < WIRE_ROWS_PER_INSERT; j++) {
+          const f = frames[i + j]!;
+          block[k++] = sessionId;
+          block[k++] = ++seq;
+          block[k++] = f.t;
+          block[k++] = f.dir;
+          block[k++] = f.line;
+        }
+        insertBlock.run(block);
+      }
+      for (; i < frames.length; i++) {
+        const f = frames[i]!;
+        insert.run(sessionId, ++seq, f.t, f.dir, f.line);
+      }
+      return seq;
     },
     lastSeq,
     count(sessionId: string): number {

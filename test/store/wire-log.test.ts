@@ -2,6 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { parseWireLog, formatWireLine } from '../../src/protocol/wire-log.js';
 import type { WireLogLine } from '../../src/protocol/types.js';
 import { StoreError } from '../../src/store/index.js';
+import { WIRE_ROWS_PER_INSERT } from '../../src/store/wire-log.js';
 import { FIXTURE_NAMES, freshStore, parsedLines, readFixture } from './helpers.js';
 
 const frame = (i: number, dir: WireLogLine['dir'] = 'agent->client'): WireLogLine => ({
@@ -49,6 +50,23 @@ describe('wire log', () => {
   it('frames for an unknown session are refused (foreign key)', () => {
     const store = freshStore();
     expect(() => store.wire.append('ghost', frame(1))).toThrow(/FOREIGN KEY/);
+  });
+
+  it('insertRawMany: full multi-row blocks and the remainder, in order, after the given seq', () => {
+    const store = freshStore();
+    store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
+    store.wire.insertRaw('s', 1, 0, 'client->agent', '{"first":1}');
+    const n = 2 * WIRE_ROWS_PER_INSERT + 5;
+    const rows = Array.from({ length: n }, (_, i) => ({ t: i + 0.5, dir: i % 3 === 0 ? 'client->agent' : 'agent->client', line: JSON.stringify({ i }) }));
+    const last = store.db.transaction(() => store.wire.insertRawMany('s', store.wire.lastSeq('s'), rows)).immediate();
+    expect(last).toBe(n + 1);
+    const stored = store.wire.rows('s');
+    expect(stored).toHaveLength(n + 1);
+    expect(stored.slice(1)).toEqual(rows.map((r, i) => ({ seq: i + 2, t_ms: r.t, dir: r.dir, msg: r.line })));
+    // A bad row in a block fails the statement: the transaction writes nothing.
+    const bad = [...rows.slice(0, WIRE_ROWS_PER_INSERT - 1), { t: 0, dir: 'sideways', line: '{}' }];
+    expect(() => store.db.transaction(() => store.wire.insertRawMany('s', store.wire.lastSeq('s'), bad)).immediate()).toThrow(/CHECK/);
+    expect(store.wire.count('s')).toBe(n + 1);
   });
 
   it('a damaged stored row reads back as an empty message instead of throwing', () => {
