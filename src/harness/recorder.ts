@@ -9,6 +9,11 @@
  * the current tick. Entry updates are coalesced per tick (a streamed reply updates one entry per
  * chunk; only its last state in the tick is written).
  *
+ * Checkpoints: the store lets the WAL grow (db.ts, WAL_AUTOCHECKPOINT_PAGES) and the recorder
+ * checkpoints it once it has been idle for `idleCheckpointMs`, on a timer that does not keep the
+ * process alive (the store's close checkpoints too). Durability does not depend on it: a commit
+ * in the WAL is already on disk as far as a crash of the process is concerned.
+ *
  * Sequence numbers are allocated inside the commit, under the write lock (BEGIN IMMEDIATE), from
  * what is on disk: another process writing the same session's log (it should hold the lease; see
  * leases) can never make a batch collide and vanish. A batch that cannot be written is never
@@ -37,6 +42,11 @@ export interface RecorderOptions {
    */
   storedLine?: (frame: Frame) => string;
   logger?: Logger;
+  /**
+   * Checkpoint the WAL into the database once nothing was committed for this long (ms, default
+   * 500): checkpoints (a copy and two fsyncs) then fall between turns, not inside a stream.
+   */
+  idleCheckpointMs?: number;
   /** After each commit (the SIGKILL test and progress displays use it). */
   onFlush?: (info: FlushInfo) => void;
   /** A batch could not be written (it is dropped, counted and logged as well). */
@@ -113,6 +123,8 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
   let richAudit = false;
   let lostFrames = 0;
   let firstError: Error | undefined;
+  const idleMs = Math.max(0, opts.idleCheckpointMs ?? 500);
+  let idle: NodeJS.Timeout | undefined;
 
   const commit = store.db.transaction((): number => {
     // Under the write lock: the last seq on disk is the last seq, whoever wrote it.
@@ -157,6 +169,7 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
     }
     committedSeq = last;
     reset();
+    checkpointWhenIdle();
     notify(opts.onFlush, { frames: n, lastSeq: last, entries: nEntries });
   }
 
@@ -178,6 +191,27 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
     metaDirty = false;
     title = undefined;
     touchedAt = undefined;
+  }
+
+  function checkpointWhenIdle(): void {
+    if (idle) {
+      idle.refresh();
+      return;
+    }
+    idle = setTimeout(checkpoint, idleMs);
+    idle.unref();
+  }
+
+  function checkpoint(): void {
+    idle = undefined;
+    if (store.closed) return;
+    try {
+      // PASSIVE: copies what it can without waiting for other connections' readers or writers.
+      store.db.pragma('wal_checkpoint(PASSIVE)');
+    } catch (err) {
+      // Nothing is lost: the frames stay in the WAL, and the next checkpoint copies them.
+      log?.warn('store: checkpoint failed', { sessionId: key, error: String(err) });
+    }
   }
 
   function schedule(): void {
@@ -298,7 +332,7 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
     close() {
       if (closed) return;
       flush();
-      closed = true;
+      closed = true; // a pending idle checkpoint still runs: the WAL of this session's turns gets copied
       unregister();
     },
 

@@ -20,6 +20,15 @@ export type Db = Database.Database;
 
 export const DB_FILE = 'talaria.db';
 
+/**
+ * WAL pages (4 KiB) a commit may leave before it must checkpoint (SQLite's default is 1000).
+ * A checkpoint copies the WAL into the database and fsyncs both: run inside a commit, it stalled
+ * a streamed turn every 4 MB (commits of 0.6 ms became 25–70 ms at load 4). The recorder
+ * checkpoints when it goes idle instead (harness/recorder.ts); this cap only bounds the WAL of a
+ * stream that never pauses (64 MiB).
+ */
+export const WAL_AUTOCHECKPOINT_PAGES = 16_384;
+
 export interface OpenDbOptions {
   /** Talaria's home directory (default `$TALARIA_HOME`, else `~/.talaria`); created 0700. */
   home?: string;
@@ -124,6 +133,7 @@ function setUp(db: Db, where: { path: string; home: string | undefined }, migrat
     const mode = db.pragma('journal_mode = WAL', { simple: true });
     if (mode !== 'wal' && path !== ':memory:') opts.logger?.warn('store: WAL not available', { path, mode: String(mode) });
     db.pragma('synchronous = NORMAL');
+    db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
     const { version, applied } = migrate(db, migrations);
     if (applied.length > 0) opts.logger?.info('store: migrated', { path, applied, version });
     return { db, ...where, version, applied, readOnly: false };

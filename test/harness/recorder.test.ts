@@ -1,4 +1,5 @@
-import { describe, it, expect } from 'vitest';
+import { describe, it, expect, vi } from 'vitest';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, WireLogLine } from '../../src/protocol/types.js';
 import type { SessionEvent } from '../../src/session/events.js';
@@ -243,6 +244,31 @@ describe('recorder', () => {
     expect(JSON.parse(rows[1]!.msg).params.env).toEqual([{ name: 'K', value: '[redacted]' }]);
     expect(rows[2]!.msg).toBe(frame(3).raw);
     t.done();
+  });
+
+  it('a stream never checkpoints inside its commits; the recorder checkpoints the WAL once idle', async () => {
+    const home = tempHome('rec-ckpt');
+    const store = openStore({ home });
+    try {
+      store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
+      const rec = createRecorder(store, { sessionKey: 's', idleCheckpointMs: 20 });
+      const dbBytes = (): number => statSync(join(home, 'talaria.db')).size;
+      const before = dbBytes();
+      // 6 MiB of frames in one synchronous stretch (commits every maxBatch frames): past SQLite's
+      // default autocheckpoint (1000 pages, 4 MiB), which copied the WAL inside a commit.
+      const pad = 'x'.repeat(4096);
+      for (let i = 1; i <= 1536; i++) {
+        const m = { jsonrpc: '2.0', method: 'session/update', params: { n: i, pad } };
+        rec.onFrame({ t_ms: i, dir: 'agent->client', msg: m, raw: JSON.stringify(m) });
+      }
+      rec.onEvent(ev('turn.ended', { turnId: 't', stopReason: 'end_turn', durationMs: 1 }, 'x'));
+      expect(store.wire.count('s')).toBe(1536);
+      expect(dbBytes() - before).toBeLessThan(1 << 20); // still in the WAL
+      await vi.waitFor(() => expect(dbBytes() - before).toBeGreaterThan(6 << 20), { timeout: 10_000, interval: 20 });
+      rec.close();
+    } finally {
+      store.close();
+    }
   });
 
   it('an unknown session is not_found', () => {
