@@ -32,7 +32,11 @@ export interface RecorderOptions {
   sessionKey: string;
   /** When set, events of other agent sessions are ignored (for a client-wide subscription). */
   agentSessionId?: string;
-  /** Commit at once when this many frames are pending (default 256). */
+  /**
+   * Commit at once when this many frames are pending (default 1024): a bound on memory and on
+   * what a SIGKILL mid-tick can lose. A flood's tick carries ~850 frames; at 256 a tick took
+   * three or four commits, each paying the commit's fixed cost (about 40 WAL pages rewritten).
+   */
   maxBatch?: number;
   /** Start the stored thread afresh (a new live Thread restarts entry indexes at 0). Default false. */
   resetThread?: boolean;
@@ -95,11 +99,14 @@ type PendingTurn =
 
 type PendingFrame = RawWireRow;
 
+/** See RecorderOptions.maxBatch. */
+export const DEFAULT_MAX_BATCH = 1024;
+
 export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
   const key = opts.sessionKey;
   if (store.readOnly) throw storeErrorFrom(Object.assign(new Error(store.readOnlyReason ?? 'opened read-only'), { code: 'SQLITE_READONLY' }), store.path);
   if (!store.sessions.get(key)) throw new StoreError('not_found', `no stored session ${key}`, { sessionId: key });
-  const maxBatch = Math.max(1, opts.maxBatch ?? 256);
+  const maxBatch = Math.max(1, opts.maxBatch ?? DEFAULT_MAX_BATCH);
   const log = opts.logger;
   const storedLine = opts.storedLine ?? storedLineOf;
 

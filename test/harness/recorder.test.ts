@@ -77,6 +77,16 @@ describe('recorder', () => {
     t.done();
   });
 
+  it('by default a tick of several hundred frames is one commit (maxBatch 1024), not one per 256', async () => {
+    const t = setup();
+    const flushed = t.nextFlush();
+    for (let i = 1; i <= 900; i++) t.rec.onFrame(frame(i));
+    await flushed;
+    expect(t.flushes).toEqual([{ frames: 900, lastSeq: 900, entries: 0 }]);
+    expect(t.committed()).toBe(900);
+    t.done();
+  });
+
   it('commits at once when maxBatch frames are pending', () => {
     const t = setup({ maxBatch: 2 });
     for (let i = 1; i <= 5; i++) t.rec.onFrame(frame(i));
