@@ -236,6 +236,7 @@ export class CapsHost implements HostParts {
   async close(): Promise<void> {
     for (const c of [...this.conns]) c.close('the host closed');
     for (const off of this.offs.splice(0)) off();
+    this.agentFacts.close();
     this.gates.close();
     await this.live.close();
   }

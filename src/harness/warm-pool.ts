@@ -48,6 +48,7 @@ export class WarmPool {
   private readonly entries = new Map<string, Entry>();
   private readonly catalogs = new Map<string, { catalog: Catalog; at: number }>();
   private readonly spareIds = new Set<string>();
+  private readonly catalogListeners = new Set<(t: AgentTarget, catalog: Catalog, from: Session | undefined) => void>();
   private readonly idleMs: number;
   private readonly maxSpares: number;
   private readonly minFree: number;
@@ -120,9 +121,17 @@ export class WarmPool {
     });
   }
 
-  /** Keeps `catalog` as the workspace's for `t` (from a spare or any session opened there). */
-  remember(t: AgentTarget, catalog: Catalog): void {
-    if (catalog.model || catalog.mode || catalog.others.length) this.catalogs.set(keyOf(t), { catalog, at: Date.now() });
+  /** Keeps `catalog` as the workspace's for `t` (from a spare or any session opened there: `from`). */
+  remember(t: AgentTarget, catalog: Catalog, from?: Session): void {
+    if (!(catalog.model || catalog.mode || catalog.others.length)) return;
+    this.catalogs.set(keyOf(t), { catalog, at: Date.now() });
+    for (const fn of this.catalogListeners) fn(t, catalog, from);
+  }
+
+  /** Called with each catalog a warm process (or a session opened in a workspace) reports: the caps face's agent facts. */
+  onCatalog(fn: (t: AgentTarget, catalog: Catalog, from: Session | undefined) => void): () => void {
+    this.catalogListeners.add(fn);
+    return () => this.catalogListeners.delete(fn);
   }
 
   /**
@@ -184,7 +193,7 @@ export class WarmPool {
     }
     e.spare = s;
     this.spareIds.add(s.id);
-    this.remember(t, s.catalog);
+    this.remember(t, s.catalog, s);
     e.timer = setTimeout(() => {
       if (e.spare !== s) return;
       this.drop(e);

@@ -123,7 +123,7 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
     const key = { provider, ...(profile ? { profile } : {}), workspace: ws };
     const spare = plain(o) ? await d.warm.take(key) : undefined;
     const s = spare ?? (await d.host.newSession(target(provider, profile, o)));
-    d.warm.remember(key, s.catalog);
+    d.warm.remember(key, s.catalog, s);
     const hs = await recordNew(s, { row: store(s, provider, profile), workspace: ws, origin: 'new', historyFrom: 'none' });
     if (d.host.keepsSpares(key)) d.warm.refillAfter(key, s);
     await applyChoices(hs, d.store.defaults.get(row.id, provider, profile), 'workspace');
