@@ -129,12 +129,26 @@ export function createSessionsRepo(db: Db, now: () => number = Date.now) {
   const setTitle = db.prepare('UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?');
   const setModel = db.prepare('UPDATE sessions SET model_id = ?, updated_at = ? WHERE id = ?');
   const setMode = db.prepare('UPDATE sessions SET mode_id = ?, updated_at = ? WHERE id = ?');
+  // Change listeners (the caps face's session facts): told the id of each row written, so nothing polls.
+  const listeners = new Set<(id: string) => void>();
+  const changed = (id: string, did: boolean): boolean => {
+    if (did)
+      for (const fn of listeners) {
+        try {
+          fn(id);
+        } catch {
+          // A listener's fault is its own: the write has happened and its caller must not see it fail.
+        }
+      }
+    return did;
+  };
 
   const repo = {
     create(input: NewSession): StoredSession {
       const t = input.createdAt ?? now();
       const id = input.id ?? randomUUID();
       insert.run(id, input.agentSessionId ?? null, input.provider, input.profile ?? null, input.workspaceId ?? null, input.cwd, input.title ?? null, t, t, toJson(input.agentInfo));
+      changed(id, true);
       return repo.get(id)!;
     },
     get(id: string): StoredSession | undefined {
@@ -186,26 +200,32 @@ export function createSessionsRepo(db: Db, now: () => number = Date.now) {
         now(),
         id,
       );
+      changed(id, true);
       return repo.get(id);
     },
     /** Agent-provided titles arrive often; a cheap single-column write. */
     setTitle(id: string, title: string | null, at = now()): boolean {
-      return setTitle.run(title, at, id).changes > 0;
+      return changed(id, setTitle.run(title, at, id).changes > 0);
     },
     /** Records the model or mode a person chose for the session. */
     setChoice(id: string, kind: 'model' | 'mode', value: string | null): boolean {
-      return (kind === 'model' ? setModel : setMode).run(value, now(), id).changes > 0;
+      return changed(id, (kind === 'model' ? setModel : setMode).run(value, now(), id).changes > 0);
     },
     /** Marks activity (a turn started or ended). */
     touch(id: string, at = now()): boolean {
-      return touch.run(at, at, id).changes > 0;
+      return changed(id, touch.run(at, at, id).changes > 0);
     },
     /** Hides the session from default listings. Returns false when the id is unknown. */
     archive(id: string): boolean {
-      return setArchived.run(1, now(), id).changes > 0;
+      return changed(id, setArchived.run(1, now(), id).changes > 0);
+    },
+    /** Calls `fn` with the id of each session row this store writes (created, updated, archived…); returns the unsubscribe. */
+    onChange(fn: (id: string) => void): () => void {
+      listeners.add(fn);
+      return () => listeners.delete(fn);
     },
     unarchive(id: string): boolean {
-      return setArchived.run(0, now(), id).changes > 0;
+      return changed(id, setArchived.run(0, now(), id).changes > 0);
     },
   };
   return repo;

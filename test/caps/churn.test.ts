@@ -1,14 +1,14 @@
 /**
- * Dataspace ≡ sessions under churn, against real sessions (demo agent over real pipes, the real
- * store): random create / close / archive / model-switch steps through the host, and at every
- * quiescent point the session facts an observer holds (folded from what it was pushed) equal the
- * host's live sessions, fact by fact, and agree with the store's rows (provider, model, cwd,
- * title; none archived). Seeded: a failure replays.
+ * Dataspace ≡ the merged session list under churn, against real sessions (demo agent over real
+ * pipes, the real store): random create / close / archive / unarchive / reopen / model-switch
+ * steps — archive and unarchive written straight to the store, as another face would — and at
+ * every quiescent point the session facts an observer holds (folded from what it was pushed)
+ * equal the list `/api/sessions?archived=include` gives: every stored session, closed and
+ * archived ones too, with the state of those open here. Seeded: a failure replays.
  */
 import '../../src/caps/lockdown.js';
 import { describe, it, expect, vi } from 'vitest';
-import { connectCaps, E, makeFactObserver, type CapsDataspace, type CapsLauncher, type CapsSession, type FactChange } from '../../src/caps/index.js';
-import { sessionFact } from '../../src/caps/session-facts.js';
+import { CapsHost, connectCaps, E, makeFactObserver, type CapsDataspace, type CapsLauncher, type CapsSession, type FactChange } from '../../src/caps/index.js';
 import { collector, rng, testHost } from './helpers.js';
 
 vi.setConfig({ testTimeout: 300_000 });
@@ -23,8 +23,45 @@ const key = (f: Record<string, unknown>): string =>
       .map((k) => [k, f[k]]),
   );
 
+type Fact = Record<string, unknown>;
+
+/** The merged list as the server builds it (store rows, live state from the sessions open here), as facts. */
+function mergedList(t: Awaited<ReturnType<typeof testHost>>, o: { noneLive?: boolean } = {}): string[] {
+  return t.h.sessions
+    .list({ includeArchived: true })
+    .map((row) => {
+      const ls = o.noneLive ? undefined : t.host.live.get(row.id);
+      const live = ls && ls.hs.state !== 'closed' ? ls.hs : undefined;
+      const f: Fact = {
+        type: 'session',
+        host: t.host.refs.hostKey,
+        id: row.id,
+        provider: row.provider,
+        status: live ? live.state : row.archived ? 'archived' : 'stored',
+        archived: row.archived,
+        model: (live ? live.catalog.model?.currentId : row.modelId) ?? '',
+        mode: (live ? live.catalog.mode?.currentId : row.modeId) ?? '',
+        cwd: row.cwd,
+        title: row.title ?? '',
+      };
+      return key(f);
+    })
+    .sort();
+}
+
+/** The observer's convergence, or a failure that says what differs (not a 300 s test timeout). */
+async function converged(p: Promise<void>, what: () => string, limitMs = 30_000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`the facts did not converge: ${what()}`)), limitMs)));
+  try {
+    await Promise.race([p, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 describe('caps: the dataspace’s session facts equal the sessions, under churn', () => {
-  it(`${STEPS} random create / close / archive / model-switch steps: at every quiescent point observed facts = live sessions = store rows`, async () => {
+  it(`${STEPS} random steps: at every quiescent point observed facts = the merged session list (store ∪ live, closed and archived included)`, async () => {
     const t = await testHost();
     const r = rng(12);
     const c = await connectCaps<CapsLauncher>(t.url, t.launcher);
@@ -35,57 +72,67 @@ describe('caps: the dataspace’s session facts equal the sessions, under churn'
       makeFactObserver((b) => seen.onBatch(b)),
     );
     const observed = (): string[] => {
-      const m = new Map<string, Record<string, unknown>>();
+      const m = new Map<string, Fact>();
       for (const x of seen.items) {
-        if (x.op === 'add') m.set(x.handle, x.fact as Record<string, unknown>);
+        if (x.op === 'add') m.set(x.handle, x.fact as Fact);
         else m.delete(x.handle);
       }
       return [...m.values()].map(key).sort();
     };
-    const controllers = new Map<string, CapsSession>();
-    const counts = { create: 0, close: 0, archive: 0, model: 0 };
+    const controllers = new Map<string, CapsSession | Promise<CapsSession>>();
+    const counts = { create: 0, close: 0, archive: 0, unarchive: 0, reopen: 0, model: 0 };
     for (let i = 0; i < STEPS; i++) {
-      const ids = [...controllers.keys()];
-      const pick = ids[Math.floor(r() * ids.length)];
+      const live = [...controllers.keys()];
+      const rows = t.h.sessions.list({ includeArchived: true });
+      const closed = rows.filter((x) => !controllers.has(x.id));
+      const pickLive = live[Math.floor(r() * live.length)];
+      const pickRow = rows[Math.floor(r() * rows.length)];
+      const pickClosed = closed[Math.floor(r() * closed.length)];
       const roll = r();
-      if (!pick || roll < 0.35) {
+      if (!pickLive || roll < 0.25) {
         const s = await E(c.root).newSession();
         controllers.set((await E(s).info()).id, s);
         counts.create++;
-      } else if (roll < 0.55) {
-        await t.host.live.get(pick)!.hs.close();
-        controllers.delete(pick);
+      } else if (roll < 0.4) {
+        await t.host.live.get(pickLive)!.hs.close();
+        controllers.delete(pickLive);
         counts.close++;
-      } else if (roll < 0.7) {
-        // Archived: out of the list, and closed here (an archived session is not offered live).
-        t.h.sessions.archive(pick);
-        await t.host.live.get(pick)!.hs.close();
-        controllers.delete(pick);
+      } else if (roll < 0.52 && pickRow && !pickRow.archived) {
+        // Straight to the store (live or not): the fact follows the row, nobody polls.
+        t.h.sessions.archive(pickRow.id);
         counts.archive++;
+      } else if (roll < 0.6 && pickRow?.archived) {
+        t.h.sessions.unarchive(pickRow.id);
+        counts.unarchive++;
+      } else if (roll < 0.7 && pickClosed) {
+        // A stored session opened again (session/load): live once more.
+        const ls = await t.host.live.open(pickClosed.id);
+        const ref = t.host.refs.mint({ facet: 'controller', target: ls.hs.id }).uri;
+        const cc = await connectCaps<CapsSession>(t.url, ref);
+        controllers.set(ls.hs.id, cc.root);
+        counts.reopen++;
       } else {
-        await E(controllers.get(pick)!).setModel(r() < 0.5 ? 'demo-fast' : 'demo-thorough');
+        await E(controllers.get(pickLive)!).setModel(r() < 0.5 ? 'demo-fast' : 'demo-thorough');
         counts.model++;
       }
-      // Quiescent: what the host holds as true, and the observer converged on exactly it.
-      const truth = t.host.live
-        .all()
-        .map((ls) => key(sessionFact(t.host.refs.hostKey, ls)))
-        .sort();
-      await seen.until(() => JSON.stringify(observed()) === JSON.stringify(truth));
+      // Quiescent: the observer converged on exactly the merged list.
+      const truth = mergedList(t);
+      await converged(
+        seen.until(() => JSON.stringify(observed()) === JSON.stringify(truth)),
+        () => `step ${i}: observed ${observed().length} facts, the merged list has ${truth.length}`,
+      );
       expect(new Set(t.host.live.all().map((ls) => ls.hs.id))).toEqual(new Set(controllers.keys()));
-      for (const f of observed().map((k) => Object.fromEntries(JSON.parse(k) as [string, unknown][]))) {
-        const row = t.h.store.sessions.get(String(f.id))!;
-        expect(row.archived).toBe(false);
-        // The store keeps the model chosen for the session (none until a switch): when there is one, it is the fact's.
-        expect({ provider: f.provider, model: f.model, cwd: f.cwd, title: f.title }).toEqual({
-          provider: row.provider,
-          model: row.modelId ?? f.model,
-          cwd: row.cwd,
-          title: row.title ?? '',
-        });
-      }
     }
     expect(Object.values(counts).every((n) => n > 0)).toBe(true);
+    // Closed and archived sessions are facts too (not only live ones).
+    expect(observed().length).toBe(t.h.sessions.list({ includeArchived: true }).length);
+    expect(observed().length).toBeGreaterThan(t.host.live.all().length);
+    // A host started later over the same store asserts the same list at once.
+    const later = new CapsHost({ harness: t.h });
+    const facts = new Map<string, Fact>();
+    later.dataspace.observe({ type: 'session' }, { added: (h, f) => facts.set(h, { ...(f as Fact), host: t.host.refs.hostKey }), removed: (h) => facts.delete(h) });
+    expect([...facts.values()].map(key).sort()).toEqual(mergedList(t, { noneLive: true }));
+    await later.close();
     await d.close();
     await c.close();
   });
