@@ -1,9 +1,11 @@
 /**
  * The sessions the caps face has open: each harness session once, however many references and
- * connections use it, with a bounded buffer of its recent events so a reader that reconnects
+ * connections use it — the same one the server's Hub uses (the harness's live registry: a session
+ * opened by either face is live for both) — with a bounded buffer of its recent events so a reader that reconnects
  * resumes after its last seq (the session's own per-session sequence number) without a gap.
  */
-import type { Harness, HarnessSession } from '../harness/index.js';
+import { randomUUID } from 'node:crypto';
+import { liveRegistry, type Harness, type HarnessSession } from '../harness/index.js';
 import type { SessionEvent } from '../session/events.js';
 import { CapsError } from './errors.js';
 
@@ -21,10 +23,21 @@ export class LiveSessions {
   private readonly opening = new Map<string, Promise<LiveSession>>();
   private readonly added = new Set<(s: LiveSession) => void>();
 
+  private readonly offShared: () => void;
+  /** This face's name in the live registry's holders (one per caps host: two hosts on one harness hold apart). */
+  private readonly face = `caps:${randomUUID()}`;
+
   constructor(
     private readonly harness: Harness,
     private readonly retain = 10_000,
-  ) {}
+  ) {
+    // Sessions another face opens are live here too (their facts, their controllers).
+    const shared = liveRegistry(harness);
+    this.offShared = shared.onAdded((hs) => {
+      this.adopt(hs);
+    });
+    for (const hs of shared.all()) this.adopt(hs);
+  }
 
   get(id: string): LiveSession | undefined {
     return this.live.get(id);
@@ -39,9 +52,12 @@ export class LiveSessions {
     return () => this.added.delete(fn);
   }
 
-  adopt(hs: HarnessSession): LiveSession {
+  adopt(given: HarnessSession): LiveSession {
+    const shared = liveRegistry(this.harness);
+    const hs = shared.adopt(given);
     const have = this.live.get(hs.id);
     if (have) return have;
+    shared.hold(hs.id, this.face);
     const ls: LiveSession = { hs, buffer: [], lastSeq: 0, off: () => {} };
     ls.off = hs.subscribe((e) => {
       ls.lastSeq = e.seq;
@@ -61,11 +77,8 @@ export class LiveSessions {
     let p = this.opening.get(id);
     if (!p) {
       p = (async () => {
-        const row = this.harness.sessions.find(id);
-        if (!row) throw new CapsError('not_found', `not_found: no session ${id}`);
-        const ws = this.harness.workspaces.list().find((w) => w.id === row.workspaceId);
-        const hs = await this.harness.workspaces.open(ws?.path ?? row.cwd).openSession(row.id);
-        return this.adopt(hs);
+        if (!this.harness.sessions.find(id)) throw new CapsError('not_found', `not_found: no session ${id}`);
+        return this.adopt(await liveRegistry(this.harness).open(id));
       })().finally(() => this.opening.delete(id));
       this.opening.set(id, p);
     }
@@ -77,12 +90,16 @@ export class LiveSessions {
     if (!ls) return;
     ls.off();
     this.live.delete(id);
+    liveRegistry(this.harness).release(id, this.face);
   }
 
   async close(): Promise<void> {
+    this.offShared();
     const all = [...this.live.values()];
     this.live.clear();
     for (const ls of all) ls.off();
-    await Promise.allSettled(all.map((ls) => ls.hs.close()));
+    // Only what no other face (the server's Hub) still holds: `serve` closes the rest after its grace.
+    const shared = liveRegistry(this.harness);
+    await Promise.allSettled(all.filter((ls) => shared.release(ls.hs.id, this.face)).map((ls) => ls.hs.close()));
   }
 }

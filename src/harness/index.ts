@@ -6,6 +6,7 @@ export { SessionLocks, holderAlive } from './session-locks.js';
 export { toPermissionRule, permissionRules } from './rules.js';
 export { seedThread } from './restore.js';
 export { branchTree, type BranchNode } from './branches.js';
+export { liveRegistry, LiveRegistry } from './live-registry.js';
 export type {
   Harness,
   HarnessOptions,

@@ -1,7 +1,7 @@
 /** Route handlers for sessions: list, create, open, snapshot, prompt/queue, cancel, choices, permissions, archive, fork, export, import, wire log. */
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import type { Harness, HarnessSession, Workspace } from '../harness/index.js';
+import { liveRegistry, type Harness, type HarnessSession, type Workspace } from '../harness/index.js';
 import { userMessageBack } from '../harness/branches.js';
 import type { PermissionRule } from '../permission/types.js';
 import type { RuleJson, StoredSession, Workspace as WorkspaceRow } from '../store/index.js';
@@ -63,8 +63,10 @@ export class SessionOps {
     let p = this.opening.get(row.id);
     if (!p) {
       p = (async () => {
-        const hs = await this.workspaceOf(row).openSession(row.id, o);
-        return this.hub.attach(hs);
+        // Through the harness's live registry: a session another face (caps) has open is reused, not opened again.
+        const hs = await liveRegistry(this.harness).open(row.id, o);
+        const cur = this.hub.get(hs.id);
+        return cur?.hs === hs ? cur : this.hub.attach(hs);
       })();
       this.opening.set(row.id, p);
       p.finally(() => this.opening.delete(row.id)).catch(() => undefined);

@@ -3,7 +3,7 @@
  * (every bus event gets a seq in the event log and goes to every subscriber at once), the
  * visible prompt queue, pending permissions (first answer wins) and "needs attention" events.
  */
-import type { Harness, HarnessSession, SessionOrigin } from '../harness/index.js';
+import { liveRegistry, type Harness, type HarnessSession, type SessionOrigin } from '../harness/index.js';
 import type { SessionEvent } from '../session/events.js';
 import type { StoredSession } from '../store/index.js';
 import type { ContentBlock, Entry } from '../thread/types.js';
@@ -41,10 +41,22 @@ export class Hub {
   private readonly listListeners = new Set<(s: SessionSummaryInfo) => void>();
   private queueSeq = 0;
 
+  /** Stops following the harness's live registry (closeAll). */
+  private readonly offShared: () => void;
+
   constructor(
     readonly harness: Harness,
     readonly log: EventLog,
-  ) {}
+  ) {
+    // A session another face (caps) opened is live here too: /ws clients see it, HTTP prompts it,
+    // and nobody opens a second agent session for it.
+    const shared = liveRegistry(harness);
+    const follow = (hs: HarnessSession) => {
+      if (this.live.get(hs.id)?.hs !== hs) this.attach(hs);
+    };
+    this.offShared = shared.onAdded(follow);
+    for (const hs of shared.all()) follow(hs);
+  }
 
   // ---- fan-out ----
   /** Every event of a session, synchronously as it is appended (in-process subscribers). */
@@ -100,6 +112,10 @@ export class Hub {
     this.emit(hs.id, 'session.live', { origin: hs.origin, provider: hs.provider });
     ls.off = hs.subscribe((e) => this.onBusEvent(ls, e));
     this.sessionChanged(hs.id);
+    // One live session per id for every face (the caps face follows the registry).
+    liveRegistry(this.harness).adopt(hs);
+    // Held for good: the server's shutdown closes them with the harness, after its grace for running turns.
+    liveRegistry(this.harness).hold(hs.id, 'hub');
     return ls;
   }
 
@@ -303,6 +319,7 @@ export class Hub {
   }
 
   async closeAll(): Promise<void> {
+    this.offShared();
     for (const ls of this.live.values()) ls.off();
     this.log.flush();
   }
