@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { rewriteUpdateLine, updateSpans } from '../../src/harness/acp/raw-update.js';
 
 const T = 'talaria-1';
+const QT = JSON.stringify(T);
 
 /** The rewrite must mean what re-serializing would: the parsed line with the id swapped (and the insert). */
 function meansSame(line: string, insert: Record<string, unknown> = {}): string {
   const out = rewriteUpdateLine(
     line,
-    T,
+    QT,
     Object.entries(insert)
       .map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)},`)
       .join(''),

@@ -47,12 +47,15 @@ export class SessionLink {
   /** The editor's own turns (and a flag while one is being made): they are not echoed back to it. */
   readonly ownTurns = new Set<string>();
   ownPrompt = false;
+  /** The editor's session id as a JSON string, spliced into forwarded lines. */
+  private readonly quotedId: string;
 
   constructor(
     readonly hs: HarnessSession,
     private readonly peer: EditorPeer,
     private readonly logger: Logger,
   ) {
+    this.quotedId = JSON.stringify(hs.id);
     this.offs.push(hs.session.subscribeFrames((f) => this.frame(f)));
     this.offs.push(hs.subscribe((e) => this.event(e)));
   }
@@ -121,7 +124,7 @@ export class SessionLink {
       }
     }
     if (line !== undefined) {
-      const rewritten = rewriteUpdateLine(line, this.hs.id, insert);
+      const rewritten = rewriteUpdateLine(line, this.quotedId, insert);
       if (rewritten !== undefined) return this.peer.line(rewritten);
     }
     const update = fix ? { ...u, ...fix } : u;

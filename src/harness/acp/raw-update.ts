@@ -106,6 +106,8 @@ export interface UpdateSpans {
 /** How JSON.stringify (and so most agents) writes the frame up to the session id. */
 const PLAIN_HEAD = '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"';
 const PLAIN_MID = ',"update":{';
+/** Raw text whose presence after the update sends the line to the full scan. */
+const AGAIN = ['"sessionId"', '"update"', '"params"', '\\u'];
 
 /**
  * The common case without a scan: the plain head, a session id without escapes, then the update.
@@ -118,7 +120,7 @@ function plainSpans(line: string): UpdateSpans | undefined {
   const close = line.indexOf('"', sidStart + 1);
   if (close < 0 || line.lastIndexOf('\\', close) > sidStart || !line.startsWith(PLAIN_MID, close + 1)) return undefined;
   const updateOpen = close + PLAIN_MID.length;
-  for (const again of ['"sessionId"', '"update"', '"params"', '\\u']) if (line.includes(again, updateOpen)) return undefined;
+  for (const again of AGAIN) if (line.includes(again, updateOpen)) return undefined;
   return { sidStart, sidEnd: close + 1, updateOpen };
 }
 
@@ -159,13 +161,12 @@ export function updateSpans(line: string): UpdateSpans | undefined {
 }
 
 /**
- * The line with `params.sessionId` set to `sessionId` and `insert` (members with a trailing comma,
+ * The line with `params.sessionId` set to `sessionId` (given as its JSON string, e.g. `"abc"`) and `insert` (members with a trailing comma,
  * e.g. `"messageId":"…",`) put first in `params.update`; undefined when the shape is not the plain one.
  */
-export function rewriteUpdateLine(line: string, sessionId: string, insert = ''): string | undefined {
+export function rewriteUpdateLine(line: string, sid: string, insert = ''): string | undefined {
   const at = updateSpans(line);
   if (!at) return undefined;
-  const sid = JSON.stringify(sessionId);
   const { sidStart, sidEnd, updateOpen } = at;
   // Agents put sessionId first; the other order is JSON too.
   if (sidStart < updateOpen) return line.slice(0, sidStart) + sid + line.slice(sidEnd, updateOpen + 1) + insert + line.slice(updateOpen + 1);
