@@ -9,14 +9,40 @@
  * - proxy: the same core (the editor) reading `talaria acp --agent-cmd <flood agent>`, which hosts,
  *   fixes, records and forwards every frame.
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { floodSample } from './flood-driver.js';
+import { floodSample, type FloodParams } from './flood-driver.js';
 import { runProxyFlood, type ProxyFloodResult } from './talaria-acp.js';
 import { runTalariaFlood, type TalariaFloodResult } from './talaria-flood.js';
 import type { BenchCase, Sample, SampleSet } from './types.js';
 
 const RELAY = fileURLToPath(new URL('./relay.ts', import.meta.url));
-const VIA_RELAY = [process.execPath, '--import', 'tsx', RELAY];
+
+interface RelayFloodResult extends TalariaFloodResult {
+  /** CPU µs per frame of the relay process from the prompt on (NaN if it could not say). */
+  relayCpuUsPerFrame: number;
+}
+
+/** The core reading the flood agent through the byte relay, with the relay's own CPU per frame. */
+async function runRelayFlood(p: FloodParams): Promise<RelayFloodResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'talaria-bench-relay-'));
+  const cpuFile = join(dir, 'cpu.json');
+  try {
+    const r = await runTalariaFlood({ ...p, via: [process.execPath, '--import', 'tsx', RELAY, '--cpu-out', cpuFile] });
+    let us = NaN;
+    try {
+      const c = JSON.parse(readFileSync(cpuFile, 'utf8')) as { user: number; system: number };
+      us = (c.user + c.system) / Math.max(1, r.framesSeen);
+    } catch {
+      // the relay died before writing it: the figure is missing, not zero
+    }
+    return { ...r, relayCpuUsPerFrame: us };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 const ZERO_LOST = { kind: 'equals', expected: 0 } as const;
 /**
  * The proxy's paced run: 2,000 updates/s, four times the fastest real agent seen streaming
@@ -27,14 +53,16 @@ const PROXY_RATE = 2_000;
 const PROXY_PACED_FRAMES = 4_000;
 
 async function throughputPairs(frames: number): Promise<SampleSet> {
-  const sample = (p: ProxyFloodResult, d: TalariaFloodResult): Sample => {
+  const sample = (p: ProxyFloodResult, d: TalariaFloodResult, r: RelayFloodResult): Sample => {
     const s = floodSample(p);
     return {
       values: {
         ...s.values,
         directFps: d.framesPerSec,
         ratio: p.framesPerSec / d.framesPerSec,
+        relayRatio: r.framesPerSec / d.framesPerSec,
         proxyCpuUsPerFrame: p.proxyCpuUsPerFrame,
+        relayCpuUsPerFrame: r.relayCpuUsPerFrame,
         editorCpuUsPerFrame: 1e6 / p.framesPerCpuSec,
         directCpuUsPerFrame: 1e6 / d.framesPerCpuSec,
       },
@@ -43,33 +71,39 @@ async function throughputPairs(frames: number): Promise<SampleSet> {
   };
   const p1 = await runProxyFlood({ frames });
   const d1 = await runTalariaFlood({ frames });
+  const r1 = await runRelayFlood({ frames });
+  const r2 = await runRelayFlood({ frames });
   const d2 = await runTalariaFlood({ frames });
   const p2 = await runProxyFlood({ frames });
-  return { samples: [sample(p1, d1), sample(p2, d2)] };
+  return { samples: [sample(p1, d1, r1), sample(p2, d2, r2)] };
 }
 
 async function pacedTriples(frames: number, rate: number): Promise<SampleSet> {
-  const sample = (p: ProxyFloodResult, r: TalariaFloodResult, d: TalariaFloodResult): Sample => {
+  const sample = (p: ProxyFloodResult, r: RelayFloodResult, d: TalariaFloodResult): Sample => {
     const s = floodSample(p);
     return {
       values: {
         ...s.values,
         directP99Ms: d.latency.p99,
         relayP99Ms: r.latency.p99,
+        proxyP99Ms: p.latency.p99,
         addedP50Ms: p.latency.p50 - d.latency.p50,
         addedP99Ms: p.latency.p99 - d.latency.p99,
         hopP99Ms: r.latency.p99 - d.latency.p99,
         overRelayP99Ms: p.latency.p99 - r.latency.p99,
+        proxyCpuUsPerFrame: p.proxyCpuUsPerFrame,
+        relayCpuUsPerFrame: r.relayCpuUsPerFrame,
+        directCpuUsPerFrame: 1e6 / d.framesPerCpuSec,
       },
       notes: s.notes ?? [],
     };
   };
   const p = { frames, rate };
   const d1 = await runTalariaFlood(p);
-  const r1 = await runTalariaFlood({ ...p, via: VIA_RELAY });
+  const r1 = await runRelayFlood(p);
   const x1 = await runProxyFlood(p);
   const x2 = await runProxyFlood(p);
-  const r2 = await runTalariaFlood({ ...p, via: VIA_RELAY });
+  const r2 = await runRelayFlood(p);
   const d2 = await runTalariaFlood(p);
   return { samples: [sample(x1, r1, d1), sample(x2, r2, d2)] };
 }
@@ -81,7 +115,9 @@ export const acpCases: BenchCase[] = [
     description: 'flood through `talaria acp` (hosted, recorded, forwarded) read by the core, each run paired with the core reading the agent directly',
     metrics: [
       { key: 'ratio', unit: '×', label: 'talaria acp throughput / direct (paired runs)', target: { kind: 'at-least', min: 0.5 } },
+      { key: 'relayRatio', unit: '×', label: 'byte relay throughput / direct (the hop alone)' },
       { key: 'proxyCpuUsPerFrame', unit: 'µs', label: 'talaria acp process CPU per frame' },
+      { key: 'relayCpuUsPerFrame', unit: 'µs', label: 'byte relay process CPU per frame' },
       { key: 'editorCpuUsPerFrame', unit: 'µs', label: 'editor-side core CPU per frame (through the proxy)' },
       { key: 'directCpuUsPerFrame', unit: 'µs', label: 'core CPU per frame (direct)' },
       { key: 'lost', unit: 'frames', label: 'talaria acp frames lost', target: ZERO_LOST },
@@ -97,6 +133,12 @@ export const acpCases: BenchCase[] = [
       { key: 'addedP50Ms', unit: 'ms', label: 'talaria acp added latency p50 (vs direct)' },
       { key: 'hopP99Ms', unit: 'ms', label: 'byte relay added latency p99 (one more process, no parsing)' },
       { key: 'overRelayP99Ms', unit: 'ms', label: 'talaria acp p99 − byte relay p99 (what Talaria adds beyond the hop)' },
+      { key: 'directP99Ms', unit: 'ms', label: 'direct p99 (agent stamp → core)' },
+      { key: 'relayP99Ms', unit: 'ms', label: 'through the byte relay p99' },
+      { key: 'proxyP99Ms', unit: 'ms', label: 'through talaria acp p99' },
+      { key: 'proxyCpuUsPerFrame', unit: 'µs', label: 'talaria acp process CPU per frame (paced)' },
+      { key: 'relayCpuUsPerFrame', unit: 'µs', label: 'byte relay process CPU per frame (paced)' },
+      { key: 'directCpuUsPerFrame', unit: 'µs', label: 'core CPU per frame (direct, paced)' },
       { key: 'lost', unit: 'frames', label: 'talaria acp paced frames lost', target: ZERO_LOST },
     ],
     run: (o) => pacedTriples(Math.min(o.pacedFrames, PROXY_PACED_FRAMES), Math.min(o.pacedRate, PROXY_RATE)),

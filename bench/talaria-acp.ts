@@ -62,12 +62,13 @@ export interface ProxyFloodResult extends FloodResult {
   proxyCpuUsPerFrame: number;
 }
 
-export async function runProxyFlood(p: FloodParams): Promise<ProxyFloodResult> {
+/** `nodeArgs`: extra node flags for the `talaria acp` process (e.g. `--cpu-prof` to profile it). */
+export async function runProxyFlood(p: FloodParams & { nodeArgs?: string[] }): Promise<ProxyFloodResult> {
   const home = mkdtempSync(join(tmpdir(), 'talaria-bench-acp-'));
   const inner = [process.execPath, '--import', 'tsx', FLOOD_AGENT, ...floodArgs(p)].map((w) => `'${w}'`).join(' ');
   const probe = new UpdateProbe(p.frames, true, false);
   const client = await AcpClient.spawn(
-    { command: '/usr/bin/env', args: [`TALARIA_HOME=${home}`, process.execPath, BIN, 'acp', '--cwd', ROOT, '--agent-cmd', inner], cwd: ROOT },
+    { command: '/usr/bin/env', args: [`TALARIA_HOME=${home}`, process.execPath, ...(p.nodeArgs ?? []), BIN, 'acp', '--cwd', ROOT, '--agent-cmd', inner], cwd: ROOT },
     { fs: false, terminal: false, hooks: { mapUpdate: probe.mapUpdate } },
   );
   try {

@@ -112,6 +112,7 @@ export async function acpCommand(argv: string[], ctx: CliContext): Promise<numbe
     version: ctx.version,
     logger,
     write: (msg) => out(JSON.stringify(msg)),
+    writeLine: out,
   });
   const decoder = new LineDecoder({
     onLine: (line) => proxy.receiveLine(line),

@@ -13,6 +13,7 @@ import { findToolCall } from '../../thread/index.js';
 import { DEFAULT_CONTEXT_TOKENS } from '../../thread/seed.js';
 import type { HarnessSession } from '../types.js';
 import type { EditorPeer } from './peer.js';
+import { rewriteUpdateLine } from './raw-update.js';
 import { acpStatus, noticeUpdate } from './setup.js';
 
 type Update = { sessionUpdate: string; [k: string]: unknown };
@@ -35,8 +36,8 @@ function effectCall(s: PermissionSubject): Record<string, unknown> {
 export class SessionLink {
   /** Tool calls the editor was shown and has not seen settled. */
   private readonly open = new Set<string>();
-  /** The chunk run under way: its kind and the messageId Talaria gave it (when the agent gave none). */
-  private run: { kind: string; id: string } | undefined;
+  /** The chunk run under way: its kind and the messageId Talaria gave it (when the agent gave none), also as the member spliced into raw lines. */
+  private run: { kind: string; id: string; member?: string } | undefined;
   /** Raw permission requests by the broker's request key, so the editor gets the agent's params verbatim. */
   private readonly asks = new Map<string, Record<string, unknown>>();
   private readonly asking = new Map<string, AbortController>();
@@ -46,12 +47,15 @@ export class SessionLink {
   /** The editor's own turns (and a flag while one is being made): they are not echoed back to it. */
   readonly ownTurns = new Set<string>();
   ownPrompt = false;
+  /** The editor's session id as a JSON string, spliced into forwarded lines. */
+  private readonly quotedId: string;
 
   constructor(
     readonly hs: HarnessSession,
     private readonly peer: EditorPeer,
     private readonly logger: Logger,
   ) {
+    this.quotedId = JSON.stringify(hs.id);
     this.offs.push(hs.session.subscribeFrames((f) => this.frame(f)));
     this.offs.push(hs.subscribe((e) => this.event(e)));
   }
@@ -89,15 +93,22 @@ export class SessionLink {
     const hooks = this.hs.session.hooks;
     const mapped = hooks.mapUpdate ? hooks.mapUpdate(raw as Update) : (raw as Update);
     if (!mapped) return;
-    this.forward(mapped, params);
+    // What the quirk set left alone can go out as the agent's own bytes.
+    this.forward(mapped, params, mapped === raw && this.peer.takesLines ? f.raw : undefined);
   }
 
-  private forward(u: Update, params: Record<string, unknown>): void {
-    let out = u;
+  /** `line`: the agent's line for `u`, when `u` is what it says (forwarded as those bytes unless Talaria changes more than the ids). */
+  private forward(u: Update, params: Record<string, unknown>, line?: string): void {
+    /** What Talaria changes in the update: a messageId it adds, a status the editor's schema lacks. */
+    let fix: Record<string, unknown> | undefined;
+    let insert = '';
     if (CHUNKS.has(u.sessionUpdate)) {
       if (typeof u.messageId !== 'string') {
         if (this.run?.kind !== u.sessionUpdate) this.run = { kind: u.sessionUpdate, id: randomUUID() };
-        out = { ...u, messageId: this.run.id };
+        fix = { messageId: this.run.id };
+        // A messageId the agent sent as a non-string would be a duplicate key in the line.
+        if (line !== undefined && !('messageId' in u)) insert = this.run.member ??= `"messageId":${JSON.stringify(this.run.id)},`;
+        else line = undefined;
       } else this.run = { kind: u.sessionUpdate, id: u.messageId };
     } else if (u.sessionUpdate === 'usage_update') {
       this.agentSendsUsage = true;
@@ -107,10 +118,17 @@ export class SessionLink {
       const status = typeof u.status === 'string' ? u.status : undefined;
       if (status && DONE.has(status)) this.open.delete(id);
       else if (u.sessionUpdate === 'tool_call' || status) this.open.add(id);
-      if (status === 'cancelled') out = { ...u, status: 'failed' };
+      if (status === 'cancelled') {
+        fix = { status: 'failed' };
+        line = undefined;
+      }
     }
-    const extra = params._meta !== undefined ? { _meta: params._meta } : {};
-    this.peer.notify('session/update', { sessionId: this.hs.id, update: out, ...extra });
+    if (line !== undefined) {
+      const rewritten = rewriteUpdateLine(line, this.quotedId, insert);
+      if (rewritten !== undefined) return this.peer.line(rewritten);
+    }
+    const update = fix ? { ...u, ...fix } : u;
+    this.peer.notify('session/update', params._meta !== undefined ? { sessionId: this.hs.id, update, _meta: params._meta } : { sessionId: this.hs.id, update });
   }
 
   private event(e: SessionEvent): void {

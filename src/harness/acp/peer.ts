@@ -25,7 +25,24 @@ export class EditorPeer {
   private readonly pending = new Map<JsonRpcId, Pending>();
   closed = false;
 
-  constructor(private readonly write: (msg: RpcMessage) => void) {}
+  /**
+   * `writeLine`, when the editor's side is a byte stream: a message already serialized (one line,
+   * no newline), so an agent frame forwarded unchanged is not serialized again.
+   */
+  constructor(
+    private readonly write: (msg: RpcMessage) => void,
+    private readonly writeLine?: (line: string) => void,
+  ) {}
+
+  /** Whether `line()` writes bytes (else callers send messages). */
+  get takesLines(): boolean {
+    return this.writeLine !== undefined;
+  }
+
+  /** One JSON-RPC message as its line (only when `takesLines`). */
+  line(text: string): void {
+    if (!this.closed) this.writeLine?.(text);
+  }
 
   /** A request to the editor; `signal` aborts it with `$/cancel_request` (and rejects). */
   request(method: string, params: unknown, signal?: AbortSignal): Promise<unknown> {

@@ -19,6 +19,8 @@ export interface AcpProxyOptions {
   cwd: string;
   /** One JSON-RPC message to the editor. */
   write: (msg: RpcMessage) => void;
+  /** The same, already serialized (one line without its newline): agent frames forwarded as the agent's bytes. */
+  writeLine?: (line: string) => void;
   logger?: Logger;
   /** What Talaria calls itself in `initialize`. */
   version?: string;
@@ -60,7 +62,7 @@ export class AcpProxy {
   private readonly opened: HarnessSession[] = [];
 
   constructor(private readonly o: AcpProxyOptions) {
-    this.peer = new EditorPeer(o.write);
+    this.peer = new EditorPeer(o.write, o.writeLine);
     this.logger = o.logger ?? silentLogger;
   }
 
