@@ -6,7 +6,7 @@ import type { SessionEvent } from '../../src/session/events.js';
 import type { Entry } from '../../src/thread/types.js';
 import { snapshot, threadFromSnapshot, toMarkdown } from '../../src/thread/index.js';
 import { openStore, StoreError } from '../../src/store/index.js';
-import { createRecorder, type FlushInfo, type Recorder } from '../../src/harness/recorder.js';
+import { createRecorder, DEFAULT_COMMIT_GAP_MS, type FlushInfo, type Recorder } from '../../src/harness/recorder.js';
 import { spawnFake } from '../session/helpers.js';
 import { freshStore, tempHome } from '../store/helpers.js';
 
@@ -84,6 +84,42 @@ describe('recorder', () => {
     await flushed;
     expect(t.flushes).toEqual([{ frames: 900, lastSeq: 900, entries: 0 }]);
     expect(t.committed()).toBe(900);
+    t.done();
+  });
+
+  it('a paced stream (one frame per tick) waits commitGapMs after a commit, not one commit per frame', async () => {
+    const tick = () => new Promise<void>((r) => setImmediate(r));
+    const paced = async (t: ReturnType<typeof setup>, n: number) => {
+      for (let i = 1; i <= n; i++) {
+        t.rec.onFrame(frame(i));
+        await tick();
+        await tick();
+      }
+    };
+    // A gap no test run reaches: after the first commit, nothing but a flush commits.
+    const gapped = setup({ commitGapMs: 60_000 });
+    await paced(gapped, 40);
+    expect(gapped.flushes.map((f) => f.frames)).toEqual([1]);
+    expect(gapped.rec.pendingFrames).toBe(39);
+    gapped.rec.flush();
+    expect(gapped.committed()).toBe(40);
+    gapped.done();
+    // commitGapMs 0 is the old cadence: one commit per tick.
+    const perTick = setup({ commitGapMs: 0 });
+    await paced(perTick, 40);
+    expect(perTick.flushes.length).toBe(40);
+    perTick.done();
+    expect(DEFAULT_COMMIT_GAP_MS).toBe(10);
+  });
+
+  it('a batch held by the gap is committed when its timer fires', async () => {
+    const t = setup({ commitGapMs: 5 });
+    t.rec.onFrame(frame(1));
+    t.rec.flush();
+    const next = t.nextFlush();
+    t.rec.onFrame(frame(2));
+    await next;
+    expect(t.committed()).toBe(2);
     t.done();
   });
 
