@@ -15,6 +15,7 @@ import type { BenchCase } from './types.js';
 import { ensureWebBuilt } from '../test/web/build.js';
 import { startServe } from '../test/web/serve.js';
 import { pageTaskCpu, type TraceEvent } from './web-trace.js';
+import { describeLongTasks, OBSERVE, OPEN_WINDOW, READ_WINDOW, type Loaf, type LongTask } from './web-observe.js';
 
 /** A wire fixture (`{t_ms, dir, msg}` per line) of a session with `entries` thread entries: prompt / reply pairs. */
 export function historyFixture(entries: number, cwd: string): string {
@@ -42,31 +43,6 @@ export function historyFixture(entries: number, cwd: string): string {
   }
   return lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
 }
-
-/** Records every long task (> 50 ms by the browser's definition) from page start: the row's figure. */
-const LONG_TASKS = `
-  window.__longTasks = [];
-  window.__loafs = [];
-  new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push(e.duration); }).observe({ type: 'longtask', buffered: true });
-`;
-
-/**
- * With a trace only: every long animation frame with its script attribution (what ran in it:
- * which function, how long; how long style and layout took), written next to the trace.
- */
-const LOAFS = `
-  try {
-    new PerformanceObserver((l) => {
-      for (const e of l.getEntries()) {
-        if (e.duration <= 50) continue;
-        window.__loafs.push({
-          start: e.startTime, duration: e.duration, blocking: e.blockingDuration, renderStart: e.renderStart, styleAndLayoutStart: e.styleAndLayoutStart,
-          scripts: e.scripts.map((s) => ({ invoker: s.invoker, type: s.invokerType, fn: s.sourceFunctionName, at: s.sourceCharPosition, duration: s.duration, forcedLayout: s.forcedStyleAndLayoutDuration })),
-        });
-      }
-    }).observe({ type: 'long-animation-frame', buffered: true });
-  } catch {}
-`;
 
 const TRACE_CATEGORIES = [
   'devtools.timeline',
@@ -141,8 +117,8 @@ export const webCases: BenchCase[] = [
       if (!existsSync(CHROMIUM)) return { notMeasured: `skipped: ${CHROMIUM} is missing (apt-get install chromium)`, reason: 'skipped' };
       const r = await runWebBench({ entries: o.historyEntries, chunks: o.quick ? 500 : 5_000, trace: process.env.TALARIA_WEB_TRACE });
       // No trace, no thread time: the key is left out (its row is not listed then either).
-      const { maxTaskCpuMs, ...rest } = r;
-      return { values: Number.isFinite(maxTaskCpuMs) ? { ...r } : { ...rest } };
+      const { maxTaskCpuMs, notes, ...rest } = r;
+      return { values: Number.isFinite(maxTaskCpuMs) ? { ...rest, maxTaskCpuMs } : rest, notes };
     },
   },
 ];
@@ -158,6 +134,8 @@ export interface WebBench {
   scriptMsPerChunk: number;
   busyMsPerChunk: number;
   heapMb: number;
+  /** What each long task's frame ran (the long-animation-frame attribution), for the run's notes. */
+  notes: string[];
 }
 
 /**
@@ -174,7 +152,7 @@ export async function runWebBench(o: { entries: number; chunks: number; trace?: 
     await api.openWorkspace({ body: { path: served.project } });
     const { session } = await api.importSession({ body: { text: historyFixture(o.entries, served.project), provider: 'demo', cwd: served.project, title: 'Bench history' } });
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 820 } });
-    await ctx.addInitScript(o.trace ? LONG_TASKS + LOAFS : LONG_TASKS);
+    await ctx.addInitScript(OBSERVE);
     const page = await ctx.newPage();
     // The token cookie first (the app page), then the history session cold.
     await page.goto(served.url);
@@ -190,7 +168,7 @@ export async function runWebBench(o: { entries: number; chunks: number; trace?: 
     const { snapshot } = await api.createSession({ params: { id: ws.id }, body: { provider: 'demo' } });
     await page.goto(`${served.origin}/#/s/${encodeURIComponent(snapshot.session.id)}`);
     await page.getByLabel('Message to the agent').waitFor();
-    await page.evaluate('window.__longTasks.length = 0; window.__loafs.length = 0');
+    await page.evaluate(OPEN_WINDOW);
     // A trace costs the renderer time of its own (it inflated the very row it explained): only when asked.
     if (o.trace) await browser.startTracing(page, { path: o.trace, categories: TRACE_CATEGORIES });
     // The page's own CPU time over the turn (script, and every main-thread task): what a busy machine inflates least.
@@ -212,12 +190,13 @@ export async function runWebBench(o: { entries: number; chunks: number; trace?: 
     const after = await cdpTimes(cdp);
     // Read before the closing check below: Playwright's text search walks the whole 190 KB thread
     // (30–90 ms of the page's main thread), which is the bench's work, not the page's.
-    const tasks = await page.evaluate<number[]>('window.__longTasks.slice()');
+    const seen = await page.evaluate<{ from: number; tasks: LongTask[]; loafs: Loaf[] }>(READ_WINDOW);
+    const tasks = seen.tasks.map((t) => t.duration);
     let cpu: number[] | undefined;
     if (o.trace) {
       const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] };
       cpu = pageTaskCpu(trace.traceEvents);
-      writeFileSync(`${o.trace}.loaf.json`, JSON.stringify(await page.evaluate<unknown>('window.__loafs'), null, 1));
+      writeFileSync(`${o.trace}.loaf.json`, JSON.stringify(seen.loafs, null, 1));
     }
     await page.getByTestId('thread').getByText('Done: nothing was cancelled').waitFor({ timeout: 60_000 });
     const heap = await heapMb(page);
@@ -234,6 +213,7 @@ export async function runWebBench(o: { entries: number; chunks: number; trace?: 
       scriptMsPerChunk: (after.script - before.script) / o.chunks,
       busyMsPerChunk: (after.task - before.task) / o.chunks,
       heapMb: heap,
+      notes: describeLongTasks(seen.from, seen.tasks, seen.loafs),
     };
   } finally {
     await browser.close();

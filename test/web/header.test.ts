@@ -2,10 +2,10 @@ import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { shot } from './browser.js';
-import { newSession, openPage, openProject, send, world, type World } from './helpers.js';
+import { newSession, openPage, openProject, send, webSuite, type World } from './helpers.js';
 import { sdkAgent } from './serve.js';
 
 const TSX = import.meta.resolve('tsx');
@@ -18,9 +18,10 @@ describe('web: header, sidebar, notifications, readiness', { timeout: 90_000 }, 
   // An agent whose command does not exist yet: not ready until the test writes it.
   const later = join(mkdtempSync(join(tmpdir(), 'talaria-later-')), 'bin');
   const laterCmd = join(later, 'later-agent');
-  beforeAll(async () => {
-    mkdirSync(later, { recursive: true });
-    w = await world({
+  mkdirSync(later, { recursive: true });
+  webSuite(
+    'header',
+    {
       hermes: true,
       config: {
         defaultProvider: 'demo',
@@ -29,14 +30,9 @@ describe('web: header, sidebar, notifications, readiness', { timeout: 90_000 }, 
           later: { command: laterCmd, args: [], label: 'Later agent' },
         },
       },
-    });
-    page = await openPage(w);
-    await openProject(page, w.served.project);
-  }, 120_000);
-  afterAll(async () => w?.stop());
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await shot(page, `FAIL-header-${ctx.task.name.slice(0, 20)}`);
-  });
+    },
+    (x, p) => ((w = x), (page = p)),
+  );
 
   const snapshot = async (id: string) => (await w.api.api.snapshot({ params: { id } })).snapshot;
   const currentId = (): string => decodeURIComponent(new URL(page.url()).hash.replace(/^#\/s\//, '').split('/')[0]!);

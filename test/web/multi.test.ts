@@ -1,20 +1,18 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { shot } from './browser.js';
-import { newSession, openPage, openProject, send, world, type World } from './helpers.js';
+import { newSession, openPage, openProject, send, webSuite, type World } from './helpers.js';
 
 /** Two contexts on one session (a controller and an observer link), and a phone-width approval. */
 describe('web: several clients, phone width', { timeout: 90_000 }, () => {
   let w: World;
-  beforeAll(async () => {
-    w = await world();
-  }, 120_000);
-  afterAll(async () => w?.stop());
+  // The suite's page is the controller of the first test (the test project open in it).
+  let ctl: Page;
+  webSuite('multi', {}, (x, p) => ((w = x), (ctl = p)));
 
   it('an observer link sees the live session read-only, cannot act, and sees who answered', async () => {
-    const ctl = await openPage(w);
-    await openProject(ctl, w.served.project);
     const id = await newSession(ctl);
     const obsToken = w.served.addToken('observer', 'watcher');
     const obs = await openPage(w, { url: `${w.served.origin}/#token=${obsToken}` });

@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { shot } from './browser.js';
-import { openPage, openProject, send, world, type World } from './helpers.js';
+import { send, webSuite, type World } from './helpers.js';
 import { sdkAgent } from './serve.js';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
@@ -10,15 +10,11 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 describe('web: agents, readiness, code, images', { timeout: 90_000 }, () => {
   let w: World;
   let page: Page;
-  beforeAll(async () => {
-    w = await world({ hermes: true, config: { defaultProvider: 'demo', agents: { noimg: { ...sdkAgent({ SDK_AGENT_NO_IMAGE: '1' }), name: 'No-image agent' } } } });
-    page = await openPage(w);
-    await openProject(page, w.served.project);
-  }, 120_000);
-  afterAll(async () => w?.stop());
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await shot(page, `FAIL-providers-${ctx.task.name.slice(0, 20)}`);
-  });
+  webSuite(
+    'providers',
+    { hermes: true, config: { defaultProvider: 'demo', agents: { noimg: { ...sdkAgent({ SDK_AGENT_NO_IMAGE: '1' }), name: 'No-image agent' } } } },
+    (x, p) => ((w = x), (page = p)),
+  );
 
   async function startWith(provider: RegExp): Promise<void> {
     const before = page.url();

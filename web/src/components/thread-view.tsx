@@ -9,6 +9,9 @@ import type { SessionView } from '../state/session-store.js';
  * like a short one). It follows the stream while the reader is at the bottom, and stays put
  * when they scrolled up to read.
  */
+/** A row's height before it is measured (px). */
+const ESTIMATE = 72;
+
 export function ThreadView({ view, footer }: { view: SessionView; footer?: React.ReactNode }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
@@ -16,12 +19,22 @@ export function ThreadView({ view, footer }: { view: SessionView; footer?: React
   const v = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => 72,
+    estimateSize: () => ESTIMATE,
     overscan: 6,
     // A scroll re-renders the rows in React's own task, not synchronously inside the scroll event:
     // while the thread follows a stream every follow-scroll was a forced render + layout in one
     // task (a Chromium trace showed 240 ms scroll handlers with a major GC landing in them).
     useFlushSync: false,
+    // A row's size comes from the virtualizer's ResizeObserver (after the frame's own layout), not
+    // from offsetHeight when the row mounts: that read forced a style + layout inside the commit's
+    // task (the turn start's commit was one long task). Until it is observed: its known size, else
+    // the estimate (rows flow in one block, so an estimate moves nothing in view).
+    measureElement: (el, entry, inst) => {
+      const box = entry?.borderBoxSize?.[0];
+      if (box) return Math.round(box.blockSize);
+      if (entry) return (el as HTMLElement).offsetHeight;
+      return inst.itemSizeCache.get(inst.options.getItemKey(inst.indexFromElement(el))) ?? ESTIMATE;
+    },
     getItemKey: (i) => (isObj(view.entries[i]) && typeof (view.entries[i] as { id?: unknown }).id === 'string' ? (view.entries[i] as { id: string }).id : i),
   });
 

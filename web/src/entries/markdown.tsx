@@ -60,11 +60,13 @@ const Piece = memo(function Piece({ text, cont }: { text: string; cont: boolean 
 
 /**
  * Pieces in one flow: a paragraph's text is laid out as a whole, and Chromium lays out the whole
- * flow again when its last piece grows (a 190 KB paragraph cost 40-80 ms of layout a render).
- * So a paragraph longer than RUN pieces (~14 KB, far past what agents write) goes on in a new
- * flow: a new line, with no gap; below that it is drawn exactly as the uncut paragraph.
+ * flow again when its last piece grows (a 190 KB paragraph cost 40-80 ms of layout a render; a
+ * 14 KB flow still 15-27 ms of CPU a frame in a trace of the bench's streamed turn, the frame's
+ * longest part). So a paragraph longer than RUN pieces (~4.8 KB, past what agents write in one
+ * paragraph) goes on in a new flow: a new line, with no gap; below that it is drawn exactly as
+ * the uncut paragraph.
  */
-const RUN = 12;
+const RUN = 4;
 
 /** New blocks a render of a streaming message parses at most (each is up to ~1.2 KB of markdown). */
 const STEP = 4;
