@@ -1,6 +1,7 @@
 /** What every facet of one connection shares: the host's parts and the connection's lifetime. */
 import type { Harness } from '../harness/index.js';
 import type { Logger } from '../protocol/types.js';
+import type { EventCursor } from './cursor.js';
 import type { Dataspace } from './dataspace.js';
 import type { Gate, Gates } from './gate.js';
 import type { LiveSessions } from './live.js';
@@ -16,6 +17,8 @@ export interface HostParts {
   dataspace: Dataspace;
   logger: Logger;
   now: () => number;
+  /** Under `talaria serve`: the store's event log, whose seq is the readers' cursor (else the session's own seq). */
+  cursor?: EventCursor | undefined;
 }
 
 export interface ConnCtx extends HostParts {

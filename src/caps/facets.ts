@@ -11,6 +11,7 @@ import type { SessionEvent } from '../session/events.js';
 import type { PromptInput } from '../session/session.js';
 import { passable } from './clone.js';
 import type { ConnCtx } from './context.js';
+import type { StoreEvent } from './cursor.js';
 import { CapsError } from './errors.js';
 import type { Gate } from './gate.js';
 import { ResponderI, SessionI, SubscriptionI, TurnI } from './guards.js';
@@ -25,7 +26,10 @@ export interface EventSink {
 
 // Exo method signatures want `any` (see captp-notes.md): the guards above check the real shapes.
 
-function sinkPusher(ctx: ConnCtx, gate: Gate, sink: unknown, ls: LiveSession, responders: boolean): { push: (e: SessionEvent) => void; pusher: Pusher<unknown> } {
+/** An event pushed to a sink: the session's own (caps-only host) or the store's (under `talaria serve`). */
+type Pushed = SessionEvent | StoreEvent;
+
+function sinkPusher(ctx: ConnCtx, gate: Gate, sink: unknown, ls: LiveSession, responders: boolean): { push: (e: Pushed) => void; pusher: Pusher<unknown> } {
   const pusher: Pusher<unknown> = new Pusher((batch) => E(sink as EventSink).onEvents(harden(batch)), {
     onClose: (why, err) => {
       if (why !== 'closed') ctx.logger.debug('caps: a sink was dropped', { why, error: err instanceof Error ? err.message : String(err) });
@@ -39,11 +43,12 @@ function sinkPusher(ctx: ConnCtx, gate: Gate, sink: unknown, ls: LiveSession, re
     offConn();
     origClose(why, err);
   };
-  const push = (e: SessionEvent): void => {
+  const push = (e: Pushed): void => {
     if (responders && e.type === 'permission.asked') {
-      const p = ctx.permissions.get(e.requestKey);
+      const key = String(e.requestKey);
+      const p = ctx.permissions.get(key);
       // The responder travels with the event: whoever gets the event can answer, or hand it on.
-      if (p) return pusher.push(harden({ ...passable(e), responder: makeResponder(ctx, gate, ls, e.requestKey) }));
+      if (p) return pusher.push(harden({ ...passable(e), responder: makeResponder(ctx, gate, ls, key) }));
     }
     pusher.push(passable(e));
   };
@@ -65,10 +70,11 @@ export function makeSessionFacet(ctx: ConnCtx, gate: Gate, ls: LiveSession, face
       if (sink !== undefined) {
         stream = sinkPusher(ctx, gate, sink, ls, true);
         const s = stream;
-        off = hs.subscribe((e) => {
+        const each = (e: Pushed): void => {
           s.push(e);
           if (e.type === 'turn.ended' && e.turnId === turnId) off?.();
-        });
+        };
+        off = ctx.cursor ? ctx.cursor.subscribe(hs.id, each) : hs.subscribe(each);
         gate.onShut(() => off?.());
       }
       const turn = hs.prompt(blocks as PromptInput);
@@ -128,13 +134,24 @@ export function makeSessionFacet(ctx: ConnCtx, gate: Gate, ls: LiveSession, face
     subscribe(sink: any, afterSeq?: any) {
       check('subscribe');
       const { push, pusher } = sinkPusher(ctx, gate, sink, ls, facet === 'controller');
-      const after = typeof afterSeq === 'number' ? afterSeq : ls.lastSeq;
-      const first = ls.buffer[0]?.seq ?? ls.lastSeq + 1;
-      if (after < first - 1) {
-        // Older than what is kept: the thread as it is now, then live events.
-        pusher.push(passable({ type: 'thread.snapshot', sessionId: hs.id, seq: ls.lastSeq, entries: hs.thread.entries }));
-      } else for (const e of ls.buffer) if (e.seq > after) push(e);
-      const off = hs.subscribe(push);
+      // Older than what can be answered exactly: the thread as it is now (at `seq`), then live events.
+      const snapshotAt = (seq: number): void => pusher.push(passable({ type: 'thread.snapshot', sessionId: hs.id, seq, entries: hs.thread.entries }));
+      let off: () => void;
+      const cursor = ctx.cursor;
+      if (cursor) {
+        // The store's log: read and subscribe in one synchronous step (appends fan out synchronously), so nothing falls between.
+        const head = cursor.head(hs.id);
+        const missed = typeof afterSeq === 'number' ? cursor.after(hs.id, afterSeq) : [];
+        if (missed === undefined) snapshotAt(head);
+        else for (const e of missed) push(e);
+        off = cursor.subscribe(hs.id, push);
+      } else {
+        const after = typeof afterSeq === 'number' ? afterSeq : ls.lastSeq;
+        const first = ls.buffer[0]?.seq ?? ls.lastSeq + 1;
+        if (after < first - 1) snapshotAt(ls.lastSeq);
+        else for (const e of ls.buffer) if (e.seq > after) push(e);
+        off = hs.subscribe(push);
+      }
       const stop = (): void => {
         off();
         pusher.close();
@@ -148,7 +165,7 @@ export function makeSessionFacet(ctx: ConnCtx, gate: Gate, ls: LiveSession, face
     },
     snapshot() {
       check('snapshot');
-      return passable({ sessionId: hs.id, seq: ls.lastSeq, entries: hs.thread.entries, state: hs.state });
+      return passable({ sessionId: hs.id, seq: ctx.cursor ? ctx.cursor.head(hs.id) : ls.lastSeq, entries: hs.thread.entries, state: hs.state });
     },
     info() {
       check('info');

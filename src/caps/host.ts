@@ -14,6 +14,7 @@ import type { ConnCtx, HostParts } from './context.js';
 import { AgentFacts, type AgentFact } from './agent-facts.js';
 import { Dataspace } from './dataspace.js';
 import { makeDataspaceFacet, type Quotas } from './dataspace-facet.js';
+import type { EventCursor } from './cursor.js';
 import { CapsError } from './errors.js';
 import { exportCounter, type ExportCount } from './export-count.js';
 import { onSentError } from './sent-errors.js';
@@ -31,6 +32,8 @@ export interface CapsHostOptions {
   logger?: Logger;
   now?: () => number;
   quotas?: Partial<Quotas>;
+  /** The store's event log (`talaria serve` hands it in): readers resume on its seq. Without it, on the session's own seq. */
+  cursor?: EventCursor;
 }
 
 export interface CapsConnection {
@@ -53,6 +56,7 @@ export class CapsHost implements HostParts {
   readonly logger: Logger;
   readonly now: () => number;
   readonly quotas: Quotas;
+  readonly cursor: EventCursor | undefined;
   /** Agent facts (`{type: 'agent', id, ready, …}`): published by `publishAgents()`. */
   private readonly agentFacts: AgentFacts;
   private readonly conns = new Set<CapsConnection>();
@@ -62,6 +66,7 @@ export class CapsHost implements HostParts {
     this.harness = o.harness;
     this.logger = o.logger ?? silentLogger;
     this.now = o.now ?? Date.now;
+    this.cursor = o.cursor;
     this.refs = new RefStore(o.harness.store, this.now);
     this.gates = new Gates(this.refs, this.now);
     this.live = new LiveSessions(o.harness);
@@ -208,6 +213,7 @@ export class CapsHost implements HostParts {
       dataspace: this.dataspace,
       logger: this.logger,
       now: this.now,
+      cursor: this.cursor,
     };
   }
 

@@ -19,7 +19,7 @@ import { silentLogger, type Logger } from '../protocol/types.js';
 import { acpMount } from './acp-mount.js';
 import { ptyChannel } from './pty-channel.js';
 import { buildApp, type Handlers } from './app.js';
-import { PATHS, WS_CLOSE, type Role } from './contract/index.js';
+import { PATHS, WS_CLOSE, type Role, type StreamEvent } from './contract/index.js';
 import { EventLog } from './event-log.js';
 import { guardConfig, hostAllowed, isLoopback, originAllowed, tokenFrom } from './guard.js';
 import { authHandlers } from './handlers-auth.js';
@@ -72,6 +72,16 @@ export interface RunningServer {
   readonly token: string;
   readonly tokens: TokenRegistry;
   readonly hub: Hub;
+  /**
+   * The store's event stream per session (seq = `session_events.seq`, the one `/ws` clients see), for
+   * another face's resume cursor (caps): each event as appended, what came after a seq (undefined:
+   * take a snapshot), the last seq.
+   */
+  readonly events: {
+    subscribe(sessionId: string, fn: (ev: StreamEvent) => void): () => void;
+    after(sessionId: string, since: number): StreamEvent[] | undefined;
+    head(sessionId: string): number;
+  };
   /** Attaches a WebSocket face at a reserved path (`/acp`, `/captp`); the token is checked first. */
   mount(path: string, handler: UpgradeHandler): void;
   /** Live `/ws` connections (tests, stats). */
@@ -216,6 +226,11 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     token: start.token,
     tokens,
     hub,
+    events: {
+      subscribe: (sessionId, fn) => hub.subscribe(sessionId, fn),
+      after: (sessionId, since) => log.after(sessionId, since),
+      head: (sessionId) => log.head(sessionId).last,
+    },
     mount(path, handler) {
       if (!reserved.includes(path as (typeof reserved)[number])) throw new TypeError(`not a reserved mount point: ${path}`);
       mounts.set(path, handler);

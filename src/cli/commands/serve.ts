@@ -162,7 +162,7 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
   let caps: { close(): Promise<void> } | undefined;
   if (flag(p, 'caps')) {
     const face = await import('../../caps/index.js');
-    const capsHost = new face.CapsHost({ harness, logger });
+    const capsHost = new face.CapsHost({ harness, logger, cursor: server.events });
     const up = face.capsUpgradeHandler(capsHost);
     server.mount('/captp', (req, socket, head) => up.handleUpgrade(req, socket, head));
     // Who can run here, as facts observers watch (`{type: 'agent', id, ready, …}`).
