@@ -5,6 +5,7 @@ import type { Handler } from './app.js';
 import type { ProviderInfo, RouteName, WorkspaceInfo } from './contract/index.js';
 import type { Hub } from './hub.js';
 import { HttpError } from './http-error.js';
+import { gapInfos } from './provider-info.js';
 import { existingDir } from './handlers-sessions.js';
 import type { RuleJson, Workspace as WorkspaceRow } from '../store/index.js';
 
@@ -18,7 +19,7 @@ function providerOf(s: AgentStatus): ProviderInfo {
     label: s.label,
     ready: s.ready,
     source: s.source,
-    gaps: [...s.gaps, ...s.warnings].map((g) => ({ code: g.code, message: g.message, fix: g.fix, ...(g.authMethods ? { authMethods: g.authMethods } : {}) })),
+    gaps: gapInfos(s.gaps, s.warnings),
     ...(s.version ? { version: s.version } : {}),
   };
 }

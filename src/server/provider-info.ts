@@ -9,7 +9,14 @@ export function signInInfo(p: Provider, r: Readiness): ProviderInfo {
     label: p.label,
     ready: r.ready,
     source: p.source,
-    gaps: [...r.gaps, ...r.warnings].map((g) => ({ code: g.code, message: g.message, fix: g.fix, ...(g.authMethods ? { authMethods: g.authMethods } : {}) })),
+    gaps: gapInfos(r.gaps, r.warnings),
     ...(r.version ? { version: r.version } : {}),
   };
+}
+
+type Gap = Readiness['gaps'][number];
+
+/** Gaps and warnings as the contract lists them (an `auth` gap with its sign-in methods). */
+export function gapInfos(gaps: readonly Gap[], warnings: readonly Gap[]): ProviderInfo['gaps'] {
+  return [...gaps, ...warnings].map((g) => ({ code: g.code, message: g.message, fix: g.fix, ...(g.authMethods ? { authMethods: g.authMethods } : {}) }));
 }

@@ -8,18 +8,9 @@ import { describe, it, expect, vi } from 'vitest';
 import { connectCaps, E, makeFactObserver, type CapsDataspace, type CapsLauncher, type FactChange } from '../../src/caps/index.js';
 import { COMMANDS as DEMO_COMMANDS } from '../../src/demo/config.js';
 import { COMMANDS as HERMES_COMMANDS } from '../fakes/hermes/slash.js';
-import { collector, testHost } from './helpers.js';
+import { collector, factView as view, testHost } from './helpers.js';
 
 vi.setConfig({ testTimeout: 90_000 });
-
-function view(changes: readonly FactChange[]): Record<string, unknown>[] {
-  const m = new Map<string, Record<string, unknown>>();
-  for (const c of changes) {
-    if (c.op === 'add') m.set(c.handle, c.fact as Record<string, unknown>);
-    else m.delete(c.handle);
-  }
-  return [...m.values()];
-}
 
 async function observeAgents(t: Awaited<ReturnType<typeof testHost>>) {
   const d = await connectCaps<CapsDataspace>(t.url, t.host.mintDataspace({ methods: ['observe'] }).uri);

@@ -1,7 +1,7 @@
 /** A caps host over a real harness (demo agent) in a temp home, served on loopback, plus client helpers. */
 import '../../src/caps/lockdown.js';
 import { afterAll } from 'vitest';
-import { CapsHost, startCapsServer, type CapsServer, type CapsWsOptions, type CapsHostOptions } from '../../src/caps/index.js';
+import { CapsHost, startCapsServer, type CapsServer, type CapsWsOptions, type CapsHostOptions, type FactChange } from '../../src/caps/index.js';
 import { makeHarness, place, type Place } from '../harness/helpers.js';
 import type { HarnessOptions } from '../../src/harness/index.js';
 
@@ -80,4 +80,14 @@ export function rng(seed: number): () => number {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** The facts an observer believes in, by handle, from its add/del stream. */
+export function factView(changes: readonly FactChange[]): Record<string, unknown>[] {
+  const m = new Map<string, Record<string, unknown>>();
+  for (const c of changes) {
+    if (c.op === 'add') m.set(c.handle, c.fact as Record<string, unknown>);
+    else m.delete(c.handle);
+  }
+  return [...m.values()];
 }

@@ -2,19 +2,9 @@ import '../../src/caps/lockdown.js';
 import { describe, it, expect, vi } from 'vitest';
 import { createServer, connect, type Socket } from 'node:net';
 import { connectCaps, E, makeFactObserver, type CapsDataspace, type CapsLauncher, type CapsSession, type FactChange } from '../../src/caps/index.js';
-import { collector, testHost } from './helpers.js';
+import { collector, factView as view, testHost } from './helpers.js';
 
 vi.setConfig({ testTimeout: 90_000 });
-
-/** The facts an observer believes in, by handle, from its add/del stream. */
-function view(changes: readonly FactChange[]): Record<string, unknown>[] {
-  const m = new Map<string, Record<string, unknown>>();
-  for (const c of changes) {
-    if (c.op === 'add') m.set(c.handle, c.fact as Record<string, unknown>);
-    else m.delete(c.handle);
-  }
-  return [...m.values()];
-}
 
 /** A loopback TCP proxy whose link can go silent (a partition: nothing passes, nothing closes). */
 async function partitionableProxy(target: string): Promise<{ url: string; partition(): void; close(): void }> {
