@@ -67,6 +67,10 @@ describe('web: the status dot and last activity of a sidebar row', { timeout: 12
     await page.reload();
     await expect.poll(() => dot(id).getAttribute('aria-label'), { timeout: 30_000 }).toBe('agent not ready');
     expect(await dot(id).getAttribute('class')).toContain('dot-not-ready');
+    // The header's dot for the same session says the same (it stayed green before).
+    const head = page.locator('.session-header .dot');
+    expect(await head.getAttribute('aria-label')).toBe('agent not ready');
+    expect(await head.getAttribute('class')).toContain('dot-not-ready');
     await shot(page, 'status-dot-not-ready');
     expect(w.errors).toEqual([]);
   });

@@ -36,7 +36,9 @@ export function SessionHeader({
   exportHref: (format: 'md' | 'json' | 'fixture') => string;
 }) {
   const s = summary;
-  const st = s ? statusOf({ state: view.state, needsAttention: view.pending.length > 0 }) : 'stored';
+  // The same readiness the sidebar reads, so both dots agree for one session.
+  const ready = s ? providers.find((p) => p.id === s.provider)?.ready : undefined;
+  const st = s ? statusOf({ state: view.state, needsAttention: view.pending.length > 0 }, ready) : 'stored';
   const ctx = view.context;
   const pct = ctx.used !== undefined && ctx.size ? Math.min(100, Math.round((ctx.used / ctx.size) * 100)) : undefined;
   return (
