@@ -38,6 +38,8 @@ export function splitFileArg(rest: string): { file: string; tail: string } {
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+/** Lines as an editor counts them: a final newline ends the last line rather than starting another; an empty file has none. */
+const lineCount = (text: string): number => (text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0));
 
 export const KEYWORDS_HELP = [
   'Try one of these prompts:',
@@ -174,7 +176,7 @@ export async function runScript(io: TurnIo, prompt: acp.ContentBlock[]): Promise
     case 'read': {
       const { file } = splitFileArg(rest);
       const text = await readStep(io, file);
-      await say(io, text === null ? `I could not read ${file || 'that'}; see the tool call.\n` : `I read ${file}: ${plural(text.split('\n').length, 'line')}.\n`);
+      await say(io, text === null ? `I could not read ${file || 'that'}; see the tool call.\n` : `I read ${file}: ${plural(lineCount(text), 'line')}.\n`);
       return 'end_turn';
     }
     case 'edit':

@@ -47,6 +47,21 @@ describe('demo agent: read, edit/write, run, tour', () => {
     expect(peer.permissions).toHaveLength(0); // reads need no permission
   });
 
+  it("read counts a file's lines: a final newline ends the last line, it does not start another", async () => {
+    const cases: [string, string][] = [
+      ['two-nl.txt', 'first line\nsecond line\n'],
+      ['two.txt', 'first line\nsecond line'],
+      ['one-nl.txt', 'only\n'],
+      ['empty.txt', ''],
+    ];
+    const said: string[] = [];
+    for (const [name, text] of cases) {
+      writeFileSync(join(cwd, name), text);
+      said.push(textOf((await prompt(`read ${name}`)).ups).trim());
+    }
+    expect(said).toEqual(['I read two-nl.txt: 2 lines.', 'I read two.txt: 2 lines.', 'I read one-nl.txt: 1 line.', 'I read empty.txt: 0 lines.']);
+  });
+
   it('read outside cwd is refused as a failed tool call (.., absolute path, symlink)', async () => {
     writeFileSync(join(root, 'secret.txt'), 'top secret');
     symlinkSync(join(root, 'secret.txt'), join(cwd, 'link.txt'));
