@@ -27,6 +27,12 @@ describe("web: a tool card's kind icon and locations", { timeout: 90_000 }, () =
     expect(await locations.count()).toBe(1);
     expect(await locations.first().textContent()).toBe(join(w.served.project, 'notes.txt'));
     expect(await locations.first().isVisible()).toBe(true);
+    // The file's text keeps its line break (it was shown as "first line second line").
+    expect(await read.locator('.tool-body').innerText()).toContain('first line\nsecond line');
+    const box = await read.locator('.tool-body :text("first line")').last().boundingBox();
+    expect(box?.height).toBeGreaterThan(25); // two rendered lines, not one
+    // And the agent counts two lines, not three.
+    await expect.poll(() => page.locator('.msg.agent').last().textContent(), { timeout: 30_000 }).toContain('I read notes.txt: 2 lines.');
     await shot(page, 'tool-kind-read');
 
     await send(page, 'run echo hi');

@@ -20,7 +20,12 @@ export const ToolCard = memo(function ToolCard({ tool, resolution }: { tool: Too
   const settled = tool.status === 'completed' || tool.status === 'failed' || tool.status === 'cancelled';
   const [open, setOpen] = useState(true);
   return (
-    <article className={`tool-card status-${tool.status}`} data-kind={tool.toolKind ?? 'other'} aria-label={`Tool call (${tool.toolKind ?? 'other'}): ${tool.title}, ${STATUS_TEXT[tool.status] ?? tool.status}`} data-tool={tool.toolCallId}>
+    <article
+      className={`tool-card status-${tool.status}`}
+      data-kind={tool.toolKind ?? 'other'}
+      aria-label={`Tool call (${tool.toolKind ?? 'other'}): ${tool.title}, ${STATUS_TEXT[tool.status] ?? tool.status}`}
+      data-tool={tool.toolCallId}
+    >
       <header className="tool-head">
         <button type="button" className="tool-toggle" aria-expanded={open} onClick={() => setOpen((o) => !o)} aria-label={open ? 'Collapse' : 'Expand'}>
           <KindIcon kind={tool.toolKind} />
@@ -44,7 +49,7 @@ export const ToolCard = memo(function ToolCard({ tool, resolution }: { tool: Too
             </ul>
           )}
           {tool.content.map((c, i) => (
-            <ToolContent key={i} item={c} terminal={tool.toolKind === 'execute'} />
+            <ToolContent key={i} item={c} kind={tool.toolKind} />
           ))}
           <Output value={tool.rawOutput} />
           {tool.permission && <PermissionLine p={tool.permission} resolution={resolution} />}
@@ -64,12 +69,22 @@ export const ToolCard = memo(function ToolCard({ tool, resolution }: { tool: Too
 function PermissionLine({ p, resolution }: { p: NonNullable<ToolView['permission']>; resolution?: Resolution | undefined }) {
   const who = resolution?.answeredBy ? ` by ${resolution.answeredBy}` : resolution?.decidedBy && resolution.decidedBy !== 'user' ? ` (${resolution.decidedBy})` : '';
   const text =
-    p.status === 'pending' ? 'Waiting for your approval' : p.status === 'allowed' ? `Allowed${p.optionKind === 'allow_always' ? ' always' : ''}${who}` : p.status === 'rejected' ? `Rejected${who}` : `Cancelled${who}`;
+    p.status === 'pending'
+      ? 'Waiting for your approval'
+      : p.status === 'allowed'
+        ? `Allowed${p.optionKind === 'allow_always' ? ' always' : ''}${who}`
+        : p.status === 'rejected'
+          ? `Rejected${who}`
+          : `Cancelled${who}`;
   return <p className={`perm-line perm-${p.status}`}>{text}</p>;
 }
 
-/** One content item; a command's text output is shown as a terminal (monospace, ANSI colours). */
-function ToolContent({ item, terminal }: { item: unknown; terminal: boolean }) {
+/**
+ * One content item; a command's text output is shown as a terminal (monospace, ANSI colours), a
+ * file's text as it is in the file (markdown would join its lines).
+ */
+function ToolContent({ item, kind }: { item: unknown; kind: string | undefined }) {
+  const terminal = kind === 'execute';
   if (!isObj(item)) return null;
   if (item.type === 'diff' && typeof item.path === 'string') {
     return <DiffView path={item.path} oldText={typeof item.oldText === 'string' ? item.oldText : null} newText={str(item.newText) ?? ''} />;
@@ -77,8 +92,13 @@ function ToolContent({ item, terminal }: { item: unknown; terminal: boolean }) {
   if (item.type === 'terminal') return <p className="muted small mono">terminal {str(item.terminalId)}</p>;
   if (item.type === 'content' && isObj(item.content)) {
     const c = item.content;
-    if (c.type === 'text' && typeof c.text === 'string') return terminal || hasAnsi(c.text) ? <TerminalOutput text={c.text} /> : <MarkdownText source={c.text} />;
-    if (c.type === 'image' && typeof c.data === 'string') return <img className="tool-img" alt="Image from the tool" src={`data:${str(c.mimeType) ?? 'image/png'};base64,${c.data}`} />;
+    if (c.type === 'text' && typeof c.text === 'string') {
+      if (terminal || hasAnsi(c.text)) return <TerminalOutput text={c.text} />;
+      if (kind === 'read') return <pre className="tool-file">{c.text}</pre>;
+      return <MarkdownText source={c.text} />;
+    }
+    if (c.type === 'image' && typeof c.data === 'string')
+      return <img className="tool-img" alt="Image from the tool" src={`data:${str(c.mimeType) ?? 'image/png'};base64,${c.data}`} />;
     return <pre className="json small">{JSON.stringify(c, null, 2)}</pre>;
   }
   return <pre className="json small">{JSON.stringify(item, null, 2)}</pre>;
