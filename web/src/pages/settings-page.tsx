@@ -53,7 +53,15 @@ export function SettingsPage({ store }: { store: AppStore }) {
           onSubmit={(e) => {
             e.preventDefault();
             const rule = { decision: draft.decision, ...(draft.toolKind ? { toolKind: draft.toolKind } : {}), ...(draft.pathGlob ? { pathGlob: draft.pathGlob } : {}), ...(draft.command ? { command: draft.command } : {}), source: 'user' as const };
-            api.addRule({ body: { scope: draft.scope, ...(draft.scope === 'workspace' ? { scopeId: draft.scopeId } : {}), rule } }).then(load).catch((x: unknown) => setErr(describeError(x).message));
+            // Cleared only once the rule is stored: a refused add keeps what was typed, next to its error.
+            api
+              .addRule({ body: { scope: draft.scope, ...(draft.scope === 'workspace' ? { scopeId: draft.scopeId } : {}), rule } })
+              .then(() => {
+                setErr(undefined);
+                setDraft((d) => ({ ...d, decision: 'allow', toolKind: '', pathGlob: '', command: '' }));
+                load();
+              })
+              .catch((x: unknown) => setErr(describeError(x).message));
           }}
         >
           <select aria-label="Scope" value={draft.scope} onChange={(e) => setDraft({ ...draft, scope: e.target.value as 'global' | 'workspace' })}>
