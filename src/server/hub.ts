@@ -28,6 +28,10 @@ export interface LiveSession {
   sent: Map<number, unknown>;
   /** Steers under way: the queue waits, so "steer now" goes before what was queued. */
   steering: number;
+  /** Why the session shows as failed (the summary's `failure`), until the next turn starts. */
+  failure?: { cause: 'turn' | 'agent'; message: string };
+  /** The failure came with a turn's end: a later recovery of the session does not clear it. */
+  failureFromTurn?: boolean;
   off: () => void;
 }
 
@@ -160,15 +164,34 @@ export class Hub {
         this.sessionChanged(id);
         break;
       }
+      case 'turn.started':
+        if (ls.failure) {
+          delete ls.failure;
+          delete ls.failureFromTurn;
+          this.sessionChanged(id);
+        }
+        break;
       case 'turn.ended':
+        if (e.error || e.stopReason === 'error') {
+          // A turn cut short because the agent process went away (or could not start) is the agent's failure, not the turn's.
+          const gone = e.error !== undefined && AGENT_GONE.has(e.error.code);
+          ls.failure = { cause: gone ? 'agent' : 'turn', message: e.error?.message ?? 'The turn ended with an error.' };
+          ls.failureFromTurn = true;
+        }
         this.emit(id, 'attention', { kind: 'turn.ended', text: `Turn ended: ${e.stopReason}` });
         this.log.prune(id);
         this.startNext(ls);
         this.sessionChanged(id);
         break;
       case 'session.state':
-        if (e.state === 'failed') this.emit(id, 'attention', { kind: 'crashed', text: 'The agent stopped working for this session.' });
-        if (e.state === 'closed' || e.state === 'failed') this.sessionChanged(id);
+        if (e.state === 'failed') {
+          ls.failure = { cause: 'agent', message: 'The agent stopped working for this session.' };
+          ls.failureFromTurn = false;
+          this.emit(id, 'attention', { kind: 'crashed', text: 'The agent stopped working for this session.' });
+        }
+        // Recovered from a crash between turns: the agent is back. A turn that ended with the crash still shows.
+        if (e.previous === 'failed' && e.state !== 'failed' && ls.failure && !ls.failureFromTurn) delete ls.failure;
+        if (e.state === 'closed' || e.state === 'failed' || e.previous === 'failed') this.sessionChanged(id);
         break;
       case 'info.updated':
         this.sessionChanged(id);
@@ -268,6 +291,7 @@ export class Hub {
       live: ls !== undefined && ls.hs.session.state !== 'closed',
       state: ls ? ls.hs.session.state : 'stored',
       needsAttention: ls !== undefined && ls.pending.size > 0,
+      ...(ls?.failure ? { failure: { ...ls.failure } } : {}),
       ...(row.agentSessionId ? { agentSessionId: row.agentSessionId } : {}),
       ...(row.profile ? { profile: row.profile } : {}),
       ...(row.workspaceId ? { workspaceId: row.workspaceId } : {}),
@@ -324,6 +348,9 @@ export class Hub {
     this.log.flush();
   }
 }
+
+/** Turn error codes that mean the agent process is gone (crashed, closed, or could not be started). */
+const AGENT_GONE = new Set(['agent_crashed', 'connection_closed', 'spawn_failed']);
 
 /** The text added when `next` is `prev` with a longer text and nothing else changed; else undefined. */
 export function appended(prev: unknown, next: unknown): string | undefined {

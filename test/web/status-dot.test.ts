@@ -11,11 +11,14 @@ import { sdkAgent } from './serve.js';
 const LINKS = mkdtempSync(join(tmpdir(), 'talaria-web-gone-'));
 const NODE_LINK = join(LINKS, 'node');
 symlinkSync(process.execPath, NODE_LINK);
+// Another such link for an agent that crashes once its link is gone: it cannot be restarted.
+const BRITTLE = mkdtempSync(join(tmpdir(), 'talaria-web-brittle-'));
+const BRITTLE_NODE = join(BRITTLE, 'node');
+symlinkSync(process.execPath, BRITTLE_NODE);
 
 /**
- * The sidebar row's status dot (running, then idle; agent not ready) and its last-activity and preview text.
- * (Failed is not tested: a failed turn leaves the session idle, and a crash's failed state is over
- * before the page hears of it — reported on issue 11.)
+ * The sidebar row's status dot (running, then idle; failed, and why; agent not ready) and its
+ * last-activity and preview text. The header's dot says the same for the open session.
  */
 describe('web: the status dot and last activity of a sidebar row', { timeout: 120_000 }, () => {
   let w: World;
@@ -25,7 +28,10 @@ describe('web: the status dot and last activity of a sidebar row', { timeout: 12
     {
       config: {
         defaultProvider: 'demo',
-        agents: { gone: { ...sdkAgent(), command: NODE_LINK, label: 'Vanishing agent' } },
+        agents: {
+          gone: { ...sdkAgent(), command: NODE_LINK, label: 'Vanishing agent' },
+          brittle: { ...sdkAgent(), command: BRITTLE_NODE, label: 'Brittle agent' },
+        },
       },
     },
     (x, p) => ((w = x), (page = p)),
@@ -53,6 +59,45 @@ describe('web: the status dot and last activity of a sidebar row', { timeout: 12
     expect(await row.locator('.session-line2 .muted').textContent()).toBe('just now');
     await expect.poll(() => row.locator('.session-preview').textContent(), { timeout: 10_000 }).toMatch(/\S/);
     await shot(page, 'status-dot-idle');
+  });
+
+  it('failed, with the error as the reason, when the last turn ended with an error; idle again once the next turn starts', async () => {
+    const id = await newSession(page);
+    await send(page, 'fail');
+    await expect.poll(() => dot(id).getAttribute('aria-label'), { timeout: 30_000 }).toBe('failed');
+    expect(await dot(id).getAttribute('class')).toContain('dot-failed');
+    expect(await dot(id).getAttribute('title')).toMatch(/last turn ended with an error — .*Demo failure/);
+    const head = page.locator('.session-header .dot');
+    await expect.poll(() => head.getAttribute('aria-label'), { timeout: 10_000 }).toBe('failed');
+    expect(await head.getAttribute('title')).toMatch(/Demo failure/);
+    const row = (await w.api.api.listSessions({ query: {} })).sessions.find((s) => s.id === id);
+    expect(row?.failure).toMatchObject({ cause: 'turn' });
+    await shot(page, 'status-dot-failed-turn');
+    await send(page, 'hello');
+    await expect.poll(() => dot(id).getAttribute('aria-label'), { timeout: 30_000 }).toBe('idle');
+    expect(await head.getAttribute('aria-label')).toBe('idle');
+    expect((await w.api.api.listSessions({ query: {} })).sessions.find((s) => s.id === id)?.failure).toBeUndefined();
+  });
+
+  it('failed, saying the agent stopped, when the agent crashes and cannot be restarted', async () => {
+    const id = await startWith(/Brittle agent/);
+    await send(page, 'hello');
+    await page.locator('.msg.agent').last().waitFor({ timeout: 30_000 });
+    rmSync(BRITTLE, { recursive: true, force: true });
+    await send(page, 'crash');
+    await expect.poll(() => dot(id).getAttribute('aria-label'), { timeout: 30_000 }).toBe('failed');
+    await expect.poll(() => dot(id).getAttribute('title'), { timeout: 30_000 }).toMatch(/the agent stopped/i);
+    expect(await page.locator('.session-header .dot').getAttribute('aria-label')).toBe('failed');
+    expect((await w.api.api.listSessions({ query: {} })).sessions.find((s) => s.id === id)?.failure?.cause).toBe('agent');
+    await shot(page, 'status-dot-failed-agent');
+    // The next prompt cannot restart it (its command is gone): still failed, still the agent.
+    await send(page, 'hello again');
+    await expect
+      .poll(async () => (await w.api.api.listSessions({ query: {} })).sessions.find((s) => s.id === id)?.failure?.message, { timeout: 30_000 })
+      .not.toMatch(/simulated crash/);
+    expect(await dot(id).getAttribute('aria-label')).toBe('failed');
+    expect(await dot(id).getAttribute('title')).toMatch(/the agent stopped/i);
+    await shot(page, 'status-dot-failed-agent-again');
   });
 
   it('agent not ready when its agent has a readiness gap', async () => {

@@ -52,6 +52,11 @@ export const sessionSummary = z.object({
   state: z.union([sessionState, z.literal('stored')]),
   /** A permission request waits for an answer. */
   needsAttention: z.boolean(),
+  /**
+   * Why the session shows as failed, until its next turn starts: its last turn ended with an error,
+   * or its agent stopped and could not be restarted. Optional: older servers and clients do without.
+   */
+  failure: z.object({ cause: z.enum(['turn', 'agent']), message: z.string() }).optional(),
   /** The first line of the last message, for a sidebar. */
   preview: z.string().optional(),
   modelId: z.string().optional(),

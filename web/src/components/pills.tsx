@@ -34,15 +34,27 @@ export const STATUS_LABEL: Record<Status, string> = {
   stored: 'not open',
 };
 
-export function statusOf(s: { state: string; needsAttention: boolean }, providerReady?: boolean): Status {
+export interface Failure {
+  cause: 'turn' | 'agent';
+  message: string;
+}
+
+export function statusOf(s: { state: string; needsAttention: boolean; failure?: Failure | undefined }, providerReady?: boolean): Status {
   if (s.needsAttention) return 'approval';
   if (providerReady === false) return 'not-ready';
   if (s.state === 'running' || s.state === 'cancelling') return 'running';
-  if (s.state === 'failed') return 'failed';
+  if (s.state === 'failed' || s.failure) return 'failed';
   if (s.state === 'stored' || s.state === 'closed') return 'stored';
   return 'idle';
 }
 
-export function StatusDot({ status }: { status: Status }) {
-  return <span className={`dot dot-${status}`} role="img" aria-label={STATUS_LABEL[status]} title={STATUS_LABEL[status]} />;
+/** The dot's tooltip says why a session failed: its last turn's error, or that its agent stopped. */
+export function statusWhy(status: Status, failure: Failure | undefined): string {
+  if (status !== 'failed') return STATUS_LABEL[status];
+  if (failure?.cause === 'turn') return `failed: the last turn ended with an error — ${failure.message}`;
+  return `failed: the agent stopped${failure ? ` — ${failure.message}` : ''}`;
+}
+
+export function StatusDot({ status, failure }: { status: Status; failure?: Failure | undefined }) {
+  return <span className={`dot dot-${status}`} role="img" aria-label={STATUS_LABEL[status]} title={statusWhy(status, failure)} />;
 }

@@ -38,13 +38,13 @@ export function SessionHeader({
   const s = summary;
   // The same readiness the sidebar reads, so both dots agree for one session.
   const ready = s ? providers.find((p) => p.id === s.provider)?.ready : undefined;
-  const st = s ? statusOf({ state: view.state, needsAttention: view.pending.length > 0 }, ready) : 'stored';
+  const st = s ? statusOf({ state: view.state, needsAttention: view.pending.length > 0, failure: s.failure }, ready) : 'stored';
   const ctx = view.context;
   const pct = ctx.used !== undefined && ctx.size ? Math.min(100, Math.round((ctx.used / ctx.size) * 100)) : undefined;
   return (
     <header className="session-header">
       <div className="sh-line1">
-        <StatusDot status={st} />
+        <StatusDot status={st} failure={s?.failure} />
         <h1 className="session-h1">{view.title || s?.title || 'New session'}</h1>
         {s && <ProviderPill id={s.provider} label={providerLabel} />}
         {s && !readOnly && fresh(view) && view.turnId === undefined && <AgentPicker current={s.provider} providers={providers} onPick={onProvider} />}

@@ -58,7 +58,7 @@ export function Sidebar({ store, app, current }: { store: AppStore; app: AppStat
                       data-session={s.id}
                     >
                       <span className="session-line1">
-                        <StatusDot status={st} />
+                        <StatusDot status={st} failure={s.failure} />
                         <span className="session-title">{s.title || 'New session'}</span>
                         {s.needsAttention && (
                           <span className="badge small" aria-label="approval waiting">
