@@ -94,7 +94,7 @@ describe.runIf(tmux)('talaria chat in a terminal (tmux)', () => {
       pane.type('read notes.txt');
       pane.keys('Enter');
       await pane.waitFor((s) => s.includes('1 queued'));
-      const screen = await pane.waitFor((s) => s.includes('I read notes.txt: 2 lines.'));
+      const screen = await pane.waitFor((s) => s.includes('I read notes.txt: 1 line.'));
       // The queued prompt ran after the slow turn finished.
       expect(screen.indexOf('Done: nothing was cancelled this time.')).toBeLessThan(screen.indexOf('› read notes.txt'));
       pane.type('/quit');
@@ -257,7 +257,7 @@ describe('talaria chat without a terminal (piped input)', () => {
     expect(r.stderr).toContain(`Loading session ${first.sessionId}`);
     expect(r.stdout).not.toContain('\x1b'); // plain output when stdout is not a TTY
     const out = r.stdout;
-    const order = ['› remember me', 'I read notes.txt: 2 lines.', '? Permission needed: Edit notes.txt', '✓ [edit] Edit notes.txt completed · allowed'];
+    const order = ['› remember me', 'I read notes.txt: 1 line.', '? Permission needed: Edit notes.txt', '✓ [edit] Edit notes.txt completed · allowed'];
     const at = order.map((t) => out.indexOf(t));
     expect(at.every((i) => i >= 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
