@@ -70,6 +70,16 @@ export async function newSession(page: Page): Promise<string> {
   return decodeURIComponent(new URL(page.url()).hash.replace(/^#\/s\//, '').split('/')[0]!);
 }
 
+/** Starts a session with the agent named by `label` in the split button's menu; returns its id. */
+export async function newSessionWith(page: Page, label: RegExp): Promise<string> {
+  const before = page.url();
+  await page.getByRole('button', { name: 'Choose the agent for a new session' }).click();
+  await page.getByRole('menuitem', { name: label }).first().click();
+  await page.waitForURL((u) => /#\/s\//.test(u.href) && u.href !== before);
+  await page.getByLabel('Message to the agent').waitFor();
+  return currentId(page);
+}
+
 export async function send(page: Page, text: string): Promise<void> {
   const box = page.getByLabel('Message to the agent');
   await box.fill(text);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { shot } from './browser.js';
-import { send, webSuite, type World } from './helpers.js';
+import { send, webSuite, type World, newSessionWith } from './helpers.js';
 import { sdkAgent } from './serve.js';
 
 const PNG_B64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
@@ -19,13 +19,7 @@ describe('web: paste and drop images into the composer', { timeout: 120_000 }, (
     (x, p) => ((w = x), (page = p)),
   );
 
-  async function startWith(label: RegExp): Promise<void> {
-    const before = page.url();
-    await page.getByRole('button', { name: 'Choose the agent for a new session' }).click();
-    await page.getByRole('menuitem', { name: label }).first().click();
-    await page.waitForURL((u) => /#\/s\//.test(u.href) && u.href !== before);
-    await page.getByLabel('Message to the agent').waitFor();
-  }
+  const startWith = async (label: RegExp): Promise<void> => void (await newSessionWith(page, label));
 
   /** A paste on the message box, or a drop on the composer, carrying one PNG file. (A string: the test's tsconfig has no DOM types.) */
   async function deliver(how: 'paste' | 'drop', name: string): Promise<void> {

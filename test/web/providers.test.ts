@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { shot } from './browser.js';
-import { send, webSuite, type World } from './helpers.js';
+import { send, webSuite, type World, newSessionWith } from './helpers.js';
 import { sdkAgent } from './serve.js';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
@@ -16,13 +16,7 @@ describe('web: agents, readiness, code, images', { timeout: 90_000 }, () => {
     (x, p) => ((w = x), (page = p)),
   );
 
-  async function startWith(provider: RegExp): Promise<void> {
-    const before = page.url();
-    await page.getByRole('button', { name: 'Choose the agent for a new session' }).click();
-    await page.getByRole('menuitem', { name: provider }).first().click();
-    await page.waitForURL((u) => /#\/s\//.test(u.href) && u.href !== before);
-    await page.getByLabel('Message to the agent').waitFor();
-  }
+  const startWith = async (label: RegExp): Promise<void> => void (await newSessionWith(page, label));
 
   it('the menu lists every agent; one that is not ready is disabled with "fix…", which opens the readiness panel', async () => {
     await page.getByRole('button', { name: 'Choose the agent for a new session' }).click();

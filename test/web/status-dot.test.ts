@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { shot } from './browser.js';
-import { currentId, newSession, send, webSuite, type World } from './helpers.js';
+import { currentId, newSession, send, webSuite, type World, newSessionWith } from './helpers.js';
 import { sdkAgent } from './serve.js';
 
 // An agent started through a link to node: removing the link later opens a readiness gap (not found).
@@ -39,14 +39,7 @@ describe('web: the status dot and last activity of a sidebar row', { timeout: 12
 
   const dot = (id: string) => page.locator(`[data-session="${id}"] .dot`);
 
-  async function startWith(label: RegExp): Promise<string> {
-    const before = page.url();
-    await page.getByRole('button', { name: 'Choose the agent for a new session' }).click();
-    await page.getByRole('menuitem', { name: label }).first().click();
-    await page.waitForURL((u) => /#\/s\//.test(u.href) && u.href !== before);
-    await page.getByLabel('Message to the agent').waitFor();
-    return currentId(page);
-  }
+  const startWith = (label: RegExp): Promise<string> => newSessionWith(page, label);
 
   it('running during a slow turn, idle after it; the row shows the last activity and a preview', async () => {
     const id = await newSession(page);
