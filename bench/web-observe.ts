@@ -35,15 +35,16 @@ export const OBSERVE = `
   window.__from = 0;
   window.__lt = new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration }); });
   window.__lt.observe({ type: 'longtask', buffered: true });
+  window.__keepLoaf = (e) => {
+    if (e.duration <= 50) return;
+    window.__loafs.push({
+      start: e.startTime, duration: e.duration, blocking: e.blockingDuration, renderStart: e.renderStart, styleAndLayoutStart: e.styleAndLayoutStart,
+      scripts: e.scripts.map((s) => ({ invoker: s.invoker, type: s.invokerType, fn: s.sourceFunctionName, at: s.sourceCharPosition, duration: s.duration, forcedLayout: s.forcedStyleAndLayoutDuration })),
+    });
+  };
   try {
     window.__lf = new PerformanceObserver((l) => {
-      for (const e of l.getEntries()) {
-        if (e.duration <= 50) continue;
-        window.__loafs.push({
-          start: e.startTime, duration: e.duration, blocking: e.blockingDuration, renderStart: e.renderStart, styleAndLayoutStart: e.styleAndLayoutStart,
-          scripts: e.scripts.map((s) => ({ invoker: s.invoker, type: s.invokerType, fn: s.sourceFunctionName, at: s.sourceCharPosition, duration: s.duration, forcedLayout: s.forcedStyleAndLayoutDuration })),
-        });
-      }
+      for (const e of l.getEntries()) window.__keepLoaf(e);
     });
     window.__lf.observe({ type: 'long-animation-frame', buffered: true });
   } catch {}
@@ -63,7 +64,8 @@ export const OPEN_WINDOW = 'window.__from = performance.now()';
  */
 export const READ_WINDOW = `new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))).then(() => {
   for (const e of window.__lt.takeRecords()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
-  if (window.__lf) window.__lf.takeRecords();
+  // The long frames not delivered yet are kept too (the turn's last frames were dropped here).
+  if (window.__lf) for (const e of window.__lf.takeRecords()) window.__keepLoaf(e);
   const from = window.__from;
   return { from, tasks: window.__longTasks.filter((t) => t.start >= from), loafs: window.__loafs.filter((f) => f.start + f.duration >= from) };
 })`;

@@ -1,4 +1,4 @@
-import { Fragment, memo, useEffect, useReducer, useRef } from 'react';
+import { Fragment, memo, startTransition, useEffect, useReducer, useRef } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { CodeBlock } from './code-block.js';
@@ -77,20 +77,25 @@ const STEP = 4;
  * kept between them (text and copy stay whole). `cont`: the paragraph began in an earlier run;
  * `open`: it goes on in the next one.
  */
-function Para({ pieces, cont, open }: { pieces: readonly Cut[]; cont: boolean; open: boolean }) {
-  return (
-    <div className={cont ? 'md-block md-run' : 'md-block'}>
-      <div className={open ? 'md-para md-open' : 'md-para'}>
-        {pieces.map((b, i) => (
-          <Fragment key={i}>
-            {i > 0 || cont ? ' ' : null}
-            <Piece text={b.text} cont={b.cont} />
-          </Fragment>
-        ))}
+const Para = memo(
+  function Para({ pieces, cont, open }: { pieces: readonly Cut[]; cont: boolean; open: boolean }) {
+    return (
+      <div className={cont ? 'md-block md-run' : 'md-block'}>
+        <div className={open ? 'md-para md-open' : 'md-para'}>
+          {pieces.map((b, i) => (
+            <Fragment key={i}>
+              {i > 0 || cont ? ' ' : null}
+              <Piece text={b.text} cont={b.cont} />
+            </Fragment>
+          ))}
+        </div>
       </div>
-    </div>
-  );
-}
+    );
+  },
+  // Its pieces come as a fresh slice each render: the same pieces (BlockStream keeps a finished
+  // piece's object) are the same paragraph, so a finished run is not rendered again.
+  (a, b) => a.cont === b.cont && a.open === b.open && a.pieces.length === b.pieces.length && a.pieces.every((p, i) => p === b.pieces[i]),
+);
 
 /**
  * A message as markdown, block by block: while it streams only the last block changes, so each
@@ -108,7 +113,9 @@ export const MarkdownText = memo(function MarkdownText({ source }: { source: str
   useEffect(() => {
     shown.current = n;
     if (n >= all.length) return;
-    const t = setTimeout(more, 0);
+    // The rest of the burst renders as a transition, in slices (a plain update from a timer
+    // renders in one synchronous piece: the new blocks' markdown in one task).
+    const t = setTimeout(() => startTransition(more), 0);
     return () => clearTimeout(t);
   });
   // A block and the pieces that continue it are one paragraph.

@@ -122,7 +122,7 @@ export class AppStore {
         // Keep the sidebar's line of this session live between the server's session.updated messages.
         if (e.type === 'session.state') this.patchSession(id, { state: e.state });
         if (e.type === 'permission.asked') this.patchSession(id, { needsAttention: true });
-        if (e.type === 'permission.resolved' || e.type === 'permission.decided') this.patchSession(id, { needsAttention: store.get().pending.length > 0 });
+        if (e.type === 'permission.resolved' || e.type === 'permission.decided') this.patchSession(id, { needsAttention: store.pendingCount > 0 });
       },
     });
     this.sessions.set(id, { store, sub });

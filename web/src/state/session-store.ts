@@ -2,10 +2,12 @@
  * One session as the UI draws it: a snapshot plus the stream events after it, folded in seq
  * order. The typed client's LiveSocket delivers each event once (it resumes with `since` after
  * a drop); this store also ignores any seq it already folded, so a refresh or a resync can never
- * double an entry. Entries are mutated in place and a version bumps: a 10,000-entry thread is
- * not copied on every streamed chunk. Listeners are told at most once per frame.
+ * double an entry. Events fold into a working view (entries mutated in place, a version bumps):
+ * a 10,000-entry thread is not copied on every streamed chunk. Listeners are told at most once
+ * per FLUSH_MS, and what they get is a copy that never changes after (see `flush`).
  */
-import type { PendingPermission, QueuedPrompt, SessionSnapshot, SessionSummaryInfo, StreamEvent } from '../api/server.js';
+// The contract's types, not ../api/server.js: that module touches the DOM, and this one is unit-tested in Node.
+import type { PendingPermission, QueuedPrompt, SessionSnapshot, SessionSummaryInfo, StreamEvent } from '../../../src/server/contract/index.js';
 import { appendText, partsOf } from './stream-text.js';
 import { isObj, num, readCatalog, readContext, readPlan, str, type CatalogView, type ContextView, type PlanItem } from './entries.js';
 
@@ -83,16 +85,25 @@ function empty(sessionId: string): SessionView {
 const FLUSH_MS = 50;
 
 export class SessionStore {
+  /** Where events fold (mutated in place); never handed out. */
   private view: SessionView;
+  /** The last view told to listeners: never mutated (React may still render an older one). */
+  private shown: SessionView;
   private readonly listeners = new Set<() => void>();
   private scheduled = false;
   private lastFlush = 0;
 
   constructor(readonly sessionId: string) {
     this.view = empty(sessionId);
+    this.shown = empty(sessionId);
   }
 
-  get = (): SessionView => this.view;
+  get = (): SessionView => this.shown;
+
+  /** Requests still waiting for an answer, with the events folded so far (not only the last flush's). */
+  get pendingCount(): number {
+    return this.view.pending.length;
+  }
 
   subscribe = (fn: () => void): (() => void) => {
     this.listeners.add(fn);
@@ -216,7 +227,14 @@ export class SessionStore {
     this.changed();
   }
 
-  /** A new object per notification so React sees the change; entries stay shared. */
+  /**
+   * A new object per notification so React sees the change, with its own copy of the entries
+   * array (pointers only; the entries are shared and each update replaces its entry's object).
+   * A view React has drawn must not change under it: a render that is not the update's own (a
+   * scroll or a row's resize re-renders the thread at once, outside the update's transition)
+   * would otherwise draw the entries as they are now, parsing the streamed markdown of the
+   * chunks that arrived since in that synchronous task.
+   */
   private changed(): void {
     if (this.scheduled) return;
     this.scheduled = true;
@@ -224,7 +242,7 @@ export class SessionStore {
       if (!this.scheduled) return;
       this.scheduled = false;
       this.lastFlush = Date.now();
-      this.view = { ...this.view };
+      this.shown = { ...this.view, entries: this.view.entries.slice() };
       for (const fn of this.listeners) fn();
     };
     // At most one render per FLUSH_MS while a turn streams (a few hundred chunks a second would
