@@ -14,7 +14,11 @@ const ESTIMATE = 72;
 
 export function ThreadView({ view, footer }: { view: SessionView; footer?: React.ReactNode }) {
   const scrollRef = useRef<HTMLDivElement>(null);
+  const innerRef = useRef<HTMLDivElement>(null);
+  const sentinel = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
+  /** The thread's height the view last followed to (px). */
+  const followed = useRef(-1);
   const count = view.entries.length;
   const v = useVirtualizer({
     count,
@@ -35,6 +39,18 @@ export function ThreadView({ view, footer }: { view: SessionView; footer?: React
       if (entry) return (el as HTMLElement).offsetHeight;
       return inst.itemSizeCache.get(inst.options.getItemKey(inst.indexFromElement(el))) ?? ESTIMATE;
     },
+    // A row measured taller (the streamed message grew) while following: the thread's new height
+    // and the scroll to the end right here, in the frame that measured it (a ResizeObserver
+    // callback, layout fresh). Left to the re-render and an animation frame after it, each growth
+    // cost a second frame of layout and paint.
+    onChange: (inst) => {
+      const total = inst.getTotalSize();
+      const inner = innerRef.current;
+      if (!atBottom.current || !inner || total === followed.current) return;
+      followed.current = total;
+      inner.style.height = `${total}px`;
+      sentinel.current?.scrollIntoView({ block: 'end' });
+    },
     getItemKey: (i) => (isObj(view.entries[i]) && typeof (view.entries[i] as { id?: unknown }).id === 'string' ? (view.entries[i] as { id: string }).id : i),
   });
 
@@ -43,7 +59,6 @@ export function ThreadView({ view, footer }: { view: SessionView; footer?: React
   // IntersectionObserver on a sentinel after the last row). Neither reads layout in a handler;
   // and growth alone (a row measured taller, a block laid out as it comes into view) never
   // unsticks it, which it did when "at the bottom" was the sentinel's visibility alone.
-  const sentinel = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = scrollRef.current;
     const s = sentinel.current;
@@ -86,6 +101,7 @@ export function ThreadView({ view, footer }: { view: SessionView; footer?: React
   // thread or of its measured height.
   const jumped = useRef(false);
   const follow = useRef(0);
+  const shownVersion = useRef(-1);
   const total = v.getTotalSize();
   useLayoutEffect(() => {
     const el = scrollRef.current;
@@ -94,7 +110,11 @@ export function ThreadView({ view, footer }: { view: SessionView; footer?: React
       jumped.current = true;
       v.scrollToIndex(count - 1, { align: 'end' });
     }
-    if (follow.current) return;
+    // A re-render for a height already followed to (onChange above) needs no frame of its own;
+    // a new version still does (the footer's approval card or status is not in the rows' height).
+    const fresh = shownVersion.current !== view.version;
+    shownVersion.current = view.version;
+    if (follow.current || (!fresh && followed.current === total)) return;
     follow.current = requestAnimationFrame(() => {
       follow.current = 0;
       if (atBottom.current) sentinel.current?.scrollIntoView({ block: 'end' });
@@ -106,7 +126,7 @@ export function ThreadView({ view, footer }: { view: SessionView; footer?: React
   const items = v.getVirtualItems();
   return (
     <div className="thread-scroll" ref={scrollRef} role="region" aria-label="Conversation" aria-busy={view.turnId !== undefined} data-testid="thread">
-      <div className="thread-inner" style={{ height: total }}>
+      <div className="thread-inner" ref={innerRef} style={{ height: total }}>
         <div className="thread-rows" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
           {items.map((it) => {
             const entry = view.entries[it.index];
