@@ -42,14 +42,14 @@ function procCpuMs(pid: number): number | undefined {
   }
 }
 
-/** The `talaria acp` child of this process (env execs node in place, so it is a direct child). */
-function proxyPid(): number | undefined {
+/** The child of this process with `word` among its arguments (env execs node in place, so the proxy is a direct child). */
+function childPid(word: string): number | undefined {
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     try {
       const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === process.pid && readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0').includes('acp')) return Number(d);
+      if (ppid === process.pid && readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0').includes(word)) return Number(d);
     } catch {
       // gone meanwhile
     }
@@ -57,8 +57,32 @@ function proxyPid(): number | undefined {
   return undefined;
 }
 
+/**
+ * The CPU a middle process (the proxy, the relay) spends on a turn, over the window the consumer's
+ * own CPU is counted on: from the first update the consumer sees to the turn's result. Start-up,
+ * the handshake and shutdown stay out, for every row alike. µs per frame; NaN when /proc cannot say.
+ */
+export class MiddleCpu {
+  private pid: number | undefined;
+  private from: number | undefined;
+  private to: number | undefined;
+  constructor(private readonly word: string) {}
+  /** At the first update (the process has long been spawned by then). */
+  readonly open = (): void => {
+    this.pid = childPid(this.word);
+    this.from = this.pid === undefined ? undefined : procCpuMs(this.pid);
+  };
+  /** At the turn's result. */
+  readonly close = (): void => {
+    this.to = this.pid === undefined ? undefined : procCpuMs(this.pid);
+  };
+  usPerFrame(frames: number): number {
+    return this.from === undefined || this.to === undefined ? NaN : ((this.to - this.from) * 1000) / Math.max(1, frames);
+  }
+}
+
 export interface ProxyFloodResult extends FloodResult {
-  /** CPU ms per frame of the `talaria acp` process over the turn (NaN when /proc cannot tell). */
+  /** CPU µs per frame of the `talaria acp` process over the turn (see MiddleCpu). */
   proxyCpuUsPerFrame: number;
 }
 
@@ -67,6 +91,7 @@ export async function runProxyFlood(p: FloodParams & { nodeArgs?: string[] }): P
   const home = mkdtempSync(join(tmpdir(), 'talaria-bench-acp-'));
   const inner = [process.execPath, '--import', 'tsx', FLOOD_AGENT, ...floodArgs(p)].map((w) => `'${w}'`).join(' ');
   const probe = new UpdateProbe(p.frames, true, false);
+  const cpu = new MiddleCpu('acp');
   const client = await AcpClient.spawn(
     { command: '/usr/bin/env', args: [`TALARIA_HOME=${home}`, process.execPath, ...(p.nodeArgs ?? []), BIN, 'acp', '--cwd', ROOT, '--agent-cmd', inner], cwd: ROOT },
     { fs: false, terminal: false, hooks: { mapUpdate: probe.mapUpdate } },
@@ -74,15 +99,17 @@ export async function runProxyFlood(p: FloodParams & { nodeArgs?: string[] }): P
   try {
     const session = await client.newSession({ cwd: ROOT });
     session.subscribe(probe.onEvent);
-    const pid = proxyPid();
-    const before = pid === undefined ? undefined : procCpuMs(pid);
+    const off = session.subscribe(() => {
+      if (probe.seen === 0) return;
+      off();
+      cpu.open();
+    });
     const result = await session.prompt('flood').result;
     const t1 = performance.now();
-    const after = pid === undefined ? undefined : procCpuMs(pid);
+    cpu.close();
     if (result.error) throw new Error(`proxy flood: turn failed: ${result.error.code}: ${result.error.message}`);
     const r = floodResult(framesSentOf(result.response), probe.seen, probe.t0, t1, probe.rec, cpuMs() - probe.c0);
-    const proxyCpu = before === undefined || after === undefined ? NaN : after - before;
-    return { ...r, proxyCpuUsPerFrame: (proxyCpu * 1000) / Math.max(1, r.framesSeen) };
+    return { ...r, proxyCpuUsPerFrame: cpu.usPerFrame(r.framesSeen) };
   } finally {
     await client.close();
     rmSync(home, { recursive: true, force: true });
