@@ -20,13 +20,15 @@ const RELAY = fileURLToPath(new URL('./relay.ts', import.meta.url));
 interface RelayFloodResult extends TalariaFloodResult {
   /** CPU µs per frame of the relay process, over the same window as the proxy's (see MiddleCpu). */
   relayCpuUsPerFrame: number;
+  /** ms the relay's main thread waited for a CPU over the same window. */
+  relayRunqueueMs: number;
 }
 
 /** The core reading the flood agent through the byte relay, with the relay's own CPU per frame. */
 async function runRelayFlood(p: FloodParams): Promise<RelayFloodResult> {
   const cpu = new MiddleCpu(RELAY);
   const r = await runTalariaFlood({ ...p, via: [process.execPath, '--import', 'tsx', RELAY], onFirstUpdate: cpu.open, onTurnEnd: cpu.close });
-  return { ...r, relayCpuUsPerFrame: cpu.usPerFrame(r.framesSeen) };
+  return { ...r, relayCpuUsPerFrame: cpu.usPerFrame(r.framesSeen), relayRunqueueMs: cpu.runqueueMs() };
 }
 const ZERO_LOST = { kind: 'equals', expected: 0 } as const;
 /**
@@ -79,6 +81,8 @@ async function pacedTriples(frames: number, rate: number): Promise<SampleSet> {
         proxyCpuUsPerFrame: p.proxyCpuUsPerFrame,
         relayCpuUsPerFrame: r.relayCpuUsPerFrame,
         directCpuUsPerFrame: 1e6 / d.framesPerCpuSec,
+        proxyRunqueueMs: p.proxyRunqueueMs,
+        relayRunqueueMs: r.relayRunqueueMs,
       },
       notes: s.notes ?? [],
     };
@@ -124,6 +128,8 @@ export const acpCases: BenchCase[] = [
       { key: 'proxyCpuUsPerFrame', unit: 'µs', label: 'talaria acp process CPU per frame (paced)' },
       { key: 'relayCpuUsPerFrame', unit: 'µs', label: 'byte relay process CPU per frame (paced)' },
       { key: 'directCpuUsPerFrame', unit: 'µs', label: 'core CPU per frame (direct, paced)' },
+      { key: 'proxyRunqueueMs', unit: 'ms', label: 'talaria acp main thread waiting for a CPU over the turn (load)' },
+      { key: 'relayRunqueueMs', unit: 'ms', label: 'byte relay main thread waiting for a CPU over the turn (load)' },
       { key: 'lost', unit: 'frames', label: 'talaria acp paced frames lost', target: ZERO_LOST },
     ],
     run: (o) => pacedTriples(Math.min(o.pacedFrames, PROXY_PACED_FRAMES), Math.min(o.pacedRate, PROXY_RATE)),

@@ -42,6 +42,16 @@ function procCpuMs(pid: number): number | undefined {
   }
 }
 
+/** ms the process's main thread waited for a CPU while runnable (/proc schedstat, ns); undefined off Linux. */
+function procRunqueueMs(pid: number): number | undefined {
+  try {
+    const [, wait] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ');
+    return Number(wait) / 1e6;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The child of this process with `word` among its arguments (env execs node in place, so the proxy is a direct child). */
 function childPid(word: string): number | undefined {
   for (const d of readdirSync('/proc')) {
@@ -66,35 +76,51 @@ export class MiddleCpu {
   private pid: number | undefined;
   private from: number | undefined;
   private to: number | undefined;
+  private waitFrom: number | undefined;
+  private waitTo: number | undefined;
   constructor(private readonly word: string) {}
   /** At the first update (the process has long been spawned by then). */
   readonly open = (): void => {
     this.pid = childPid(this.word);
     this.from = this.pid === undefined ? undefined : procCpuMs(this.pid);
+    this.waitFrom = this.pid === undefined ? undefined : procRunqueueMs(this.pid);
   };
   /** At the turn's result. */
   readonly close = (): void => {
     this.to = this.pid === undefined ? undefined : procCpuMs(this.pid);
+    this.waitTo = this.pid === undefined ? undefined : procRunqueueMs(this.pid);
   };
   usPerFrame(frames: number): number {
     return this.from === undefined || this.to === undefined ? NaN : ((this.to - this.from) * 1000) / Math.max(1, frames);
+  }
+  /**
+   * ms its main thread spent runnable but waiting for a CPU over the window: what the machine's
+   * load (the other processes, other benches) cost it, which no change to Talaria removes.
+   */
+  runqueueMs(): number {
+    return this.waitFrom === undefined || this.waitTo === undefined ? NaN : this.waitTo - this.waitFrom;
   }
 }
 
 export interface ProxyFloodResult extends FloodResult {
   /** CPU µs per frame of the `talaria acp` process over the turn (see MiddleCpu). */
   proxyCpuUsPerFrame: number;
+  /** ms its main thread waited for a CPU over the turn (see MiddleCpu.runqueueMs). */
+  proxyRunqueueMs: number;
 }
 
-/** `nodeArgs`: extra node flags for the `talaria acp` process (e.g. `--cpu-prof` to profile it). */
-export async function runProxyFlood(p: FloodParams & { nodeArgs?: string[] }): Promise<ProxyFloodResult> {
+/**
+ * `nodeArgs`: extra node flags for the `talaria acp` process (e.g. `--cpu-prof` to profile it);
+ * `onUpdate`: each update as the editor's core reads it (talaria-acp-stalls.ts keeps the stamps).
+ */
+export async function runProxyFlood(p: FloodParams & { nodeArgs?: string[]; onUpdate?: (u: unknown) => void }): Promise<ProxyFloodResult> {
   const home = mkdtempSync(join(tmpdir(), 'talaria-bench-acp-'));
   const inner = [process.execPath, '--import', 'tsx', FLOOD_AGENT, ...floodArgs(p)].map((w) => `'${w}'`).join(' ');
   const probe = new UpdateProbe(p.frames, true, false);
   const cpu = new MiddleCpu('acp');
   const client = await AcpClient.spawn(
     { command: '/usr/bin/env', args: [`TALARIA_HOME=${home}`, process.execPath, ...(p.nodeArgs ?? []), BIN, 'acp', '--cwd', ROOT, '--agent-cmd', inner], cwd: ROOT },
-    { fs: false, terminal: false, hooks: { mapUpdate: probe.mapUpdate } },
+    { fs: false, terminal: false, hooks: { mapUpdate: p.onUpdate ? (u) => (p.onUpdate!(u), probe.mapUpdate(u)) : probe.mapUpdate } },
   );
   try {
     const session = await client.newSession({ cwd: ROOT });
@@ -109,7 +135,7 @@ export async function runProxyFlood(p: FloodParams & { nodeArgs?: string[] }): P
     cpu.close();
     if (result.error) throw new Error(`proxy flood: turn failed: ${result.error.code}: ${result.error.message}`);
     const r = floodResult(framesSentOf(result.response), probe.seen, probe.t0, t1, probe.rec, cpuMs() - probe.c0);
-    return { ...r, proxyCpuUsPerFrame: cpu.usPerFrame(r.framesSeen) };
+    return { ...r, proxyCpuUsPerFrame: cpu.usPerFrame(r.framesSeen), proxyRunqueueMs: cpu.runqueueMs() };
   } finally {
     await client.close();
     rmSync(home, { recursive: true, force: true });
