@@ -27,7 +27,7 @@ interface RelayFloodResult extends TalariaFloodResult {
 /** The core reading the flood agent through the byte relay, with the relay's own CPU per frame. */
 async function runRelayFlood(p: FloodParams): Promise<RelayFloodResult> {
   const cpu = new MiddleCpu(RELAY);
-  const r = await runTalariaFlood({ ...p, via: [process.execPath, '--import', 'tsx', RELAY], onFirstUpdate: cpu.open, onTurnEnd: cpu.close });
+  const r = await runTalariaFlood({ ...p, via: [process.execPath, '--import', 'tsx', RELAY], onReady: cpu.find, onFirstUpdate: cpu.open, onTurnEnd: cpu.close });
   return { ...r, relayCpuUsPerFrame: cpu.usPerFrame(r.framesSeen), relayRunqueueMs: cpu.runqueueMs() };
 }
 const ZERO_LOST = { kind: 'equals', expected: 0 } as const;

@@ -11,7 +11,7 @@
  * profile's clock (monotonic µs) is put in the stamps' domain by a preload that reads both clocks
  * at once.
  *
- *   npx tsx bench/talaria-acp-stalls.ts [frames] [rate] [runs]
+ *   npx tsx bench/talaria-acp-stalls.ts [frames] [rate] [runs] [node flags for the proxy…]
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -88,7 +88,8 @@ export interface StallReport {
   worst: { atMs: number; frames: number; maxMs: number; cause: string }[];
 }
 
-export async function proxyStalls(frames: number, rate: number): Promise<StallReport> {
+/** `nodeArgs`: extra node flags for the proxy (to try a V8 setting against the same run's default). */
+export async function proxyStalls(frames: number, rate: number, nodeArgs: string[] = []): Promise<StallReport> {
   const dir = mkdtempSync(join(tmpdir(), 'talaria-acp-stalls-'));
   try {
     const alignFile = join(dir, 'align.json');
@@ -102,7 +103,7 @@ export async function proxyStalls(frames: number, rate: number): Promise<StallRe
     await runProxyFlood({
       frames,
       rate,
-      nodeArgs: ['--import', preload, '--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=100'],
+      nodeArgs: [...nodeArgs, '--import', preload, '--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=100'],
       onUpdate: (u) => {
         const t = stampOf(u);
         if (t !== undefined) rows.push([t, stampNow()]);
@@ -185,5 +186,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const frames = Number(process.argv[2] ?? 4_000);
   const rate = Number(process.argv[3] ?? 2_000);
   const runs = Number(process.argv[4] ?? 1);
-  for (let i = 0; i < runs; i++) process.stdout.write(JSON.stringify(await proxyStalls(frames, rate)) + '\n');
+  const flags = process.argv.slice(5);
+  for (let i = 0; i < runs; i++) process.stdout.write(JSON.stringify(await proxyStalls(frames, rate, flags)) + '\n');
 }

@@ -79,9 +79,12 @@ export class MiddleCpu {
   private waitFrom: number | undefined;
   private waitTo: number | undefined;
   constructor(private readonly word: string) {}
-  /** At the first update (the process has long been spawned by then). */
-  readonly open = (): void => {
+  /** Before the prompt: finding the process scans /proc, which must not delay the first frames. */
+  readonly find = (): void => {
     this.pid = childPid(this.word);
+  };
+  /** At the first update. */
+  readonly open = (): void => {
     this.from = this.pid === undefined ? undefined : procCpuMs(this.pid);
     this.waitFrom = this.pid === undefined ? undefined : procRunqueueMs(this.pid);
   };
@@ -125,6 +128,7 @@ export async function runProxyFlood(p: FloodParams & { nodeArgs?: string[]; onUp
   try {
     const session = await client.newSession({ cwd: ROOT });
     session.subscribe(probe.onEvent);
+    cpu.find();
     const off = session.subscribe(() => {
       if (probe.seen === 0) return;
       off();

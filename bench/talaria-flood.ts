@@ -31,6 +31,8 @@ export interface TalariaFloodParams extends FloodParams {
   tapLatency?: boolean;
   /** Run the agent behind this command prefix (a relay process: bench/relay.ts). */
   via?: readonly string[];
+  /** Called once the session is open, before the prompt. */
+  onReady?: () => void;
   /** Called once, when the first update is seen (where the consumer's CPU window opens). */
   onFirstUpdate?: () => void;
   /** Called once the turn's result is in (where that window closes). */
@@ -71,6 +73,7 @@ export async function runTalariaFlood(p: TalariaFloodParams): Promise<TalariaFlo
           }
         : probe.onEvent,
     );
+    p.onReady?.();
     const first = p.onFirstUpdate;
     if (first) {
       const off = session.subscribe(() => {
