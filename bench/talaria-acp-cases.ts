@@ -9,39 +9,26 @@
  * - proxy: the same core (the editor) reading `talaria acp --agent-cmd <flood agent>`, which hosts,
  *   fixes, records and forwards every frame.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { floodSample, type FloodParams } from './flood-driver.js';
-import { runProxyFlood, type ProxyFloodResult } from './talaria-acp.js';
+import { MiddleCpu, runProxyFlood, type ProxyFloodResult } from './talaria-acp.js';
 import { runTalariaFlood, type TalariaFloodResult } from './talaria-flood.js';
 import type { BenchCase, Sample, SampleSet } from './types.js';
 
 const RELAY = fileURLToPath(new URL('./relay.ts', import.meta.url));
 
 interface RelayFloodResult extends TalariaFloodResult {
-  /** CPU µs per frame of the relay process from the prompt on (NaN if it could not say). */
+  /** CPU µs per frame of the relay process, over the same window as the proxy's (see MiddleCpu). */
   relayCpuUsPerFrame: number;
+  /** ms the relay's main thread waited for a CPU over the same window. */
+  relayRunqueueMs: number;
 }
 
 /** The core reading the flood agent through the byte relay, with the relay's own CPU per frame. */
 async function runRelayFlood(p: FloodParams): Promise<RelayFloodResult> {
-  const dir = mkdtempSync(join(tmpdir(), 'talaria-bench-relay-'));
-  const cpuFile = join(dir, 'cpu.json');
-  try {
-    const r = await runTalariaFlood({ ...p, via: [process.execPath, '--import', 'tsx', RELAY, '--cpu-out', cpuFile] });
-    let us = NaN;
-    try {
-      const c = JSON.parse(readFileSync(cpuFile, 'utf8')) as { user: number; system: number };
-      us = (c.user + c.system) / Math.max(1, r.framesSeen);
-    } catch {
-      // the relay died before writing it: the figure is missing, not zero
-    }
-    return { ...r, relayCpuUsPerFrame: us };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const cpu = new MiddleCpu(RELAY);
+  const r = await runTalariaFlood({ ...p, via: [process.execPath, '--import', 'tsx', RELAY], onReady: cpu.find, onFirstUpdate: cpu.open, onTurnEnd: cpu.close });
+  return { ...r, relayCpuUsPerFrame: cpu.usPerFrame(r.framesSeen), relayRunqueueMs: cpu.runqueueMs() };
 }
 const ZERO_LOST = { kind: 'equals', expected: 0 } as const;
 /**
@@ -94,6 +81,8 @@ async function pacedTriples(frames: number, rate: number): Promise<SampleSet> {
         proxyCpuUsPerFrame: p.proxyCpuUsPerFrame,
         relayCpuUsPerFrame: r.relayCpuUsPerFrame,
         directCpuUsPerFrame: 1e6 / d.framesPerCpuSec,
+        proxyRunqueueMs: p.proxyRunqueueMs,
+        relayRunqueueMs: r.relayRunqueueMs,
       },
       notes: s.notes ?? [],
     };
@@ -139,6 +128,8 @@ export const acpCases: BenchCase[] = [
       { key: 'proxyCpuUsPerFrame', unit: 'µs', label: 'talaria acp process CPU per frame (paced)' },
       { key: 'relayCpuUsPerFrame', unit: 'µs', label: 'byte relay process CPU per frame (paced)' },
       { key: 'directCpuUsPerFrame', unit: 'µs', label: 'core CPU per frame (direct, paced)' },
+      { key: 'proxyRunqueueMs', unit: 'ms', label: 'talaria acp main thread waiting for a CPU over the turn (load)' },
+      { key: 'relayRunqueueMs', unit: 'ms', label: 'byte relay main thread waiting for a CPU over the turn (load)' },
       { key: 'lost', unit: 'frames', label: 'talaria acp paced frames lost', target: ZERO_LOST },
     ],
     run: (o) => pacedTriples(Math.min(o.pacedFrames, PROXY_PACED_FRAMES), Math.min(o.pacedRate, PROXY_RATE)),

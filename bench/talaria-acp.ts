@@ -42,14 +42,24 @@ function procCpuMs(pid: number): number | undefined {
   }
 }
 
-/** The `talaria acp` child of this process (env execs node in place, so it is a direct child). */
-function proxyPid(): number | undefined {
+/** ms the process's main thread waited for a CPU while runnable (/proc schedstat, ns); undefined off Linux. */
+function procRunqueueMs(pid: number): number | undefined {
+  try {
+    const [, wait] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ');
+    return Number(wait) / 1e6;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The child of this process with `word` among its arguments (env execs node in place, so the proxy is a direct child). */
+function childPid(word: string): number | undefined {
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     try {
       const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === process.pid && readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0').includes('acp')) return Number(d);
+      if (ppid === process.pid && readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0').includes(word)) return Number(d);
     } catch {
       // gone meanwhile
     }
@@ -57,32 +67,79 @@ function proxyPid(): number | undefined {
   return undefined;
 }
 
-export interface ProxyFloodResult extends FloodResult {
-  /** CPU ms per frame of the `talaria acp` process over the turn (NaN when /proc cannot tell). */
-  proxyCpuUsPerFrame: number;
+/**
+ * The CPU a middle process (the proxy, the relay) spends on a turn, over the window the consumer's
+ * own CPU is counted on: from the first update the consumer sees to the turn's result. Start-up,
+ * the handshake and shutdown stay out, for every row alike. µs per frame; NaN when /proc cannot say.
+ */
+export class MiddleCpu {
+  private pid: number | undefined;
+  private from: number | undefined;
+  private to: number | undefined;
+  private waitFrom: number | undefined;
+  private waitTo: number | undefined;
+  constructor(private readonly word: string) {}
+  /** Before the prompt: finding the process scans /proc, which must not delay the first frames. */
+  readonly find = (): void => {
+    this.pid = childPid(this.word);
+  };
+  /** At the first update. */
+  readonly open = (): void => {
+    this.from = this.pid === undefined ? undefined : procCpuMs(this.pid);
+    this.waitFrom = this.pid === undefined ? undefined : procRunqueueMs(this.pid);
+  };
+  /** At the turn's result. */
+  readonly close = (): void => {
+    this.to = this.pid === undefined ? undefined : procCpuMs(this.pid);
+    this.waitTo = this.pid === undefined ? undefined : procRunqueueMs(this.pid);
+  };
+  usPerFrame(frames: number): number {
+    return this.from === undefined || this.to === undefined ? NaN : ((this.to - this.from) * 1000) / Math.max(1, frames);
+  }
+  /**
+   * ms its main thread spent runnable but waiting for a CPU over the window: what the machine's
+   * load (the other processes, other benches) cost it, which no change to Talaria removes.
+   */
+  runqueueMs(): number {
+    return this.waitFrom === undefined || this.waitTo === undefined ? NaN : this.waitTo - this.waitFrom;
+  }
 }
 
-/** `nodeArgs`: extra node flags for the `talaria acp` process (e.g. `--cpu-prof` to profile it). */
-export async function runProxyFlood(p: FloodParams & { nodeArgs?: string[] }): Promise<ProxyFloodResult> {
+export interface ProxyFloodResult extends FloodResult {
+  /** CPU µs per frame of the `talaria acp` process over the turn (see MiddleCpu). */
+  proxyCpuUsPerFrame: number;
+  /** ms its main thread waited for a CPU over the turn (see MiddleCpu.runqueueMs). */
+  proxyRunqueueMs: number;
+}
+
+/**
+ * `nodeArgs`: extra node flags for the `talaria acp` process (e.g. `--cpu-prof` to profile it);
+ * `onUpdate`: each update as the editor's core reads it (talaria-acp-stalls.ts keeps the stamps).
+ */
+export async function runProxyFlood(p: FloodParams & { nodeArgs?: string[]; onUpdate?: (u: unknown) => void }): Promise<ProxyFloodResult> {
   const home = mkdtempSync(join(tmpdir(), 'talaria-bench-acp-'));
   const inner = [process.execPath, '--import', 'tsx', FLOOD_AGENT, ...floodArgs(p)].map((w) => `'${w}'`).join(' ');
   const probe = new UpdateProbe(p.frames, true, false);
+  const cpu = new MiddleCpu('acp');
   const client = await AcpClient.spawn(
     { command: '/usr/bin/env', args: [`TALARIA_HOME=${home}`, process.execPath, ...(p.nodeArgs ?? []), BIN, 'acp', '--cwd', ROOT, '--agent-cmd', inner], cwd: ROOT },
-    { fs: false, terminal: false, hooks: { mapUpdate: probe.mapUpdate } },
+    { fs: false, terminal: false, hooks: { mapUpdate: p.onUpdate ? (u) => (p.onUpdate!(u), probe.mapUpdate(u)) : probe.mapUpdate } },
   );
   try {
     const session = await client.newSession({ cwd: ROOT });
     session.subscribe(probe.onEvent);
-    const pid = proxyPid();
-    const before = pid === undefined ? undefined : procCpuMs(pid);
+    cpu.find();
+    const off = session.subscribe(() => {
+      if (probe.seen === 0) return;
+      off();
+      cpu.open();
+    });
     const result = await session.prompt('flood').result;
     const t1 = performance.now();
-    const after = pid === undefined ? undefined : procCpuMs(pid);
+    cpu.close();
     if (result.error) throw new Error(`proxy flood: turn failed: ${result.error.code}: ${result.error.message}`);
     const r = floodResult(framesSentOf(result.response), probe.seen, probe.t0, t1, probe.rec, cpuMs() - probe.c0);
-    const proxyCpu = before === undefined || after === undefined ? NaN : after - before;
-    return { ...r, proxyCpuUsPerFrame: (proxyCpu * 1000) / Math.max(1, r.framesSeen) };
+    return { ...r, proxyCpuUsPerFrame: cpu.usPerFrame(r.framesSeen), proxyRunqueueMs: cpu.runqueueMs() };
   } finally {
     await client.close();
     rmSync(home, { recursive: true, force: true });

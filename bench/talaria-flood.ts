@@ -31,6 +31,12 @@ export interface TalariaFloodParams extends FloodParams {
   tapLatency?: boolean;
   /** Run the agent behind this command prefix (a relay process: bench/relay.ts). */
   via?: readonly string[];
+  /** Called once the session is open, before the prompt. */
+  onReady?: () => void;
+  /** Called once, when the first update is seen (where the consumer's CPU window opens). */
+  onFirstUpdate?: () => void;
+  /** Called once the turn's result is in (where that window closes). */
+  onTurnEnd?: () => void;
 }
 
 export interface TalariaFloodResult extends FloodResult {
@@ -67,9 +73,19 @@ export async function runTalariaFlood(p: TalariaFloodParams): Promise<TalariaFlo
           }
         : probe.onEvent,
     );
+    p.onReady?.();
+    const first = p.onFirstUpdate;
+    if (first) {
+      const off = session.subscribe(() => {
+        if (probe.seen === 0) return;
+        off();
+        first();
+      });
+    }
     const result = await session.prompt('flood').result;
     const t1 = performance.now();
     const cpu = cpuMs() - probe.c0;
+    p.onTurnEnd?.();
     if (result.error) throw new Error(`talaria flood: turn failed: ${result.error.code}: ${result.error.message}`);
     const r = floodResult(framesSentOf(result.response), probe.seen, probe.t0, t1, probe.rec, cpu);
     const out: TalariaFloodResult = { ...r, entries: session.thread.entries.length };

@@ -77,6 +77,9 @@ describe('Talaria cases, once each with a tiny N', () => {
     for (const v of paced) {
       expect([v['framesSent'], v['framesSeen'], v['lost']]).toEqual([TINY.pacedFrames, TINY.pacedFrames, 0]);
       expect(v['relayP99Ms']).toBeGreaterThanOrEqual(0);
+      // The middle processes' CPU and CPU wait come from /proc, over one window (first update → result).
+      if (process.platform === 'linux')
+        for (const k of ['proxyCpuUsPerFrame', 'relayCpuUsPerFrame', 'proxyRunqueueMs', 'relayRunqueueMs']) expect(v[k], k).toBeGreaterThanOrEqual(0);
     }
   }, 300_000);
 
