@@ -69,11 +69,30 @@ export function nextEntryId(st: ThreadState): string {
   return 'e' + st.nextId++;
 }
 
+/**
+ * Closes the open run. Its text was built one chunk at a time, so it is a rope holding every
+ * chunk: flattening it here (one copy of the text) lets the chunks die young, instead of each
+ * being carried through every later collection (the thread is most of what a session retains).
+ * The entry is not changed: the string's value is the same, only V8's representation of it.
+ */
+export function closeRun(thread: Thread, st: ThreadState): void {
+  const index = st.openRun;
+  if (index < 0) return;
+  st.openRun = -1;
+  const e = thread.entries[index];
+  if (e !== undefined && (e.kind === 'assistant_message' || e.kind === 'thought' || e.kind === 'user_message')) flatten(e.text);
+}
+
+/** V8 flattens a rope in place when it is converted to a number (the `flatstr` trick). */
+function flatten(s: string): void {
+  if (s.length > 0) Number(s);
+}
+
 /** Appends an entry (stamped with the open turn), closing the open run. */
 export function pushEntry(thread: Thread, st: ThreadState, entry: Entry, changes: ThreadChange[]): number {
   const index = thread.entries.length;
   thread.entries.push(entry);
-  st.openRun = -1;
+  closeRun(thread, st);
   changes.push({ type: 'entry.added', index, entry });
   return index;
 }
