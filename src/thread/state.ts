@@ -12,11 +12,14 @@ export interface ThreadState extends ThreadIndex {
   open: Set<number>;
 }
 
-export const TERMINAL: ReadonlySet<string> = new Set<ToolStatus>(['completed', 'failed', 'cancelled']);
-const STATUSES: ReadonlySet<string> = new Set<ToolStatus>(['pending', 'in_progress', 'completed', 'failed', 'cancelled']);
+// Comparisons, not Set lookups: a status fresh from JSON.parse is not internalized, and a Set
+// lookup hashes it on every tool call update.
+export function isTerminal(status: string): boolean {
+  return status === 'completed' || status === 'failed' || status === 'cancelled';
+}
 
 export function isToolStatus(v: unknown): v is ToolStatus {
-  return typeof v === 'string' && STATUSES.has(v);
+  return typeof v === 'string' && (v === 'pending' || v === 'in_progress' || isTerminal(v));
 }
 
 export function newState(): ThreadState {
@@ -33,7 +36,7 @@ export function messageKey(kind: string, messageId: string): string {
 }
 
 export function isOpenCall(e: ToolCallEntry): boolean {
-  return !TERMINAL.has(e.status) || e.permission?.status === 'pending';
+  return !isTerminal(e.status) || e.permission?.status === 'pending';
 }
 
 /** The state of a thread; a Thread built by hand (not by createThread/threadFromSnapshot) gets its indexes rebuilt once. */
