@@ -86,9 +86,12 @@ export function closeRun(thread: Thread, st: ThreadState): void {
   if (e !== undefined && (e.kind === 'assistant_message' || e.kind === 'thought' || e.kind === 'user_message')) flatten(e.text);
 }
 
+/** Kept so the conversion below is never dropped as dead code by the optimizing compiler. */
+let flattened = 0;
+
 /** V8 flattens a rope in place when it is converted to a number (the `flatstr` trick). */
 function flatten(s: string): void {
-  if (s.length > 0) Number(s);
+  if (s.length > 0) flattened = Number(s);
 }
 
 /** Appends an entry (stamped with the open turn), closing the open run. */
