@@ -8,11 +8,14 @@ let cached = -1;
 const forget = (): void => {
   cached = -1;
 };
+// A reaction on a settled promise rather than Node's queueMicrotask, which builds an
+// AsyncResource per call. `forget` cannot throw, so the chained promise never rejects.
+const settled = Promise.resolve();
 
 export function batchNow(): number {
   if (cached < 0) {
     cached = Date.now();
-    queueMicrotask(forget);
+    void settled.then(forget);
   }
   return cached;
 }
