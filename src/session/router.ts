@@ -59,6 +59,9 @@ export class SessionRouter<T extends FrameTarget = FrameTarget> {
   private readonly out = new Map<JsonRpcId | undefined, Pending>();
   private readonly inbound = new Map<JsonRpcId | undefined, string | undefined>();
   private readonly ignored = new Set<string>();
+  /** The last target caught up, at this handshake length: send()'s fast path. */
+  private current: T | undefined;
+  private currentAt = 0;
 
   constructor(o: { logger?: Logger; early?: Partial<EarlyLimits> } = {}) {
     this.early = new EarlyFrames(o.early, (sessionId, reason) =>
@@ -155,12 +158,15 @@ export class SessionRouter<T extends FrameTarget = FrameTarget> {
   }
 
   private send(t: T, frame: Frame): void {
-    this.catchUp(t);
+    // Per frame: the session that got the last one is known to be caught up (no WeakMap lookup).
+    if (t !== this.current || this.currentAt !== this.handshake.length) this.catchUp(t);
     t.receiveFrame(frame);
   }
 
   /** The handshake frames `t` has not received yet (a new connection, or an authenticate since). */
   private catchUp(t: T): void {
+    this.current = t;
+    this.currentAt = this.handshake.length;
     const n = this.sent.get(t) ?? 0;
     if (n === this.handshake.length) return;
     for (let i = n; i < this.handshake.length; i++) t.receiveFrame(this.handshake[i]!);

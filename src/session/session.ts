@@ -8,9 +8,10 @@ import type { Frame, Logger } from '../protocol/types.js';
 import type { PermissionBroker } from '../permission/broker.js';
 import type { PermissionAnswer, PermissionMode, PermissionOutcome, PermissionRule } from '../permission/types.js';
 import { createThread, openToolCalls, reduce } from '../thread/index.js';
-import type { Thread, ThreadAction, ToolCallEntry } from '../thread/types.js';
+import type { Thread, ThreadAction, ThreadChange, ToolCallEntry } from '../thread/types.js';
 import { EventBus } from './bus.js';
 import { CancelSettlement } from './cancel-settle.js';
+import { batchNow } from './clock.js';
 import { normalizeCatalog, type Catalog } from './catalog.js';
 import type { EventBody, PromptInput, SessionCore, SessionInit, SessionPort } from './core.js';
 import { describeError } from './errors.js';
@@ -58,6 +59,10 @@ export class Session implements SessionCore {
   private readonly turns: TurnQueue;
   /** While replaying for a reload whose history we already hold, updates are not reduced again. */
   private discardReplay = false;
+  /** apply()'s changes array, kept between updates (undefined while one is in use). */
+  private spare: ThreadChange[] | undefined = [];
+  /** Stamps the streamed entry events: the injected clock, else Date.now once per read (clock.ts). */
+  private readonly clock: () => number;
 
   constructor(private readonly init: SessionInit) {
     this._id = init.id;
@@ -69,6 +74,7 @@ export class Session implements SessionCore {
     this.hooks = init.hooks ?? {};
     this.logger = init.logger;
     this.now = init.now ?? Date.now;
+    this.clock = init.now ?? batchNow;
     this.permissionMode = init.permissionMode ?? 'ask';
     this.bus = new EventBus((err) => init.logger.error('session listener threw', { error: String(err) }));
     this.wire = new EventBus((err) => init.logger.error('session frame listener threw', { error: String(err) }));
@@ -135,16 +141,27 @@ export class Session implements SessionCore {
 
   /** @internal Apply a reducer action and fan its changes out as events. */
   apply(action: ThreadAction): void {
-    for (const c of reduce(this.thread, action)) {
-      if (c.type === 'entry.updated' || c.type === 'entry.added') {
-        // The streaming hot path (one per chunk): the event built in one literal, the same fields in
-        // the same order as emit() would give, without its body object and spread.
-        if (this.bus.size === 0) {
-          ++this.seq;
-          continue;
-        }
-        this.bus.emit({ type: c.type, sessionId: this.id, seq: ++this.seq, at: this.now(), index: c.index, entry: c.entry } as SessionEvent);
-      } else emitChange(this, c);
+    // One changes array reused per update; a listener that applies again meanwhile gets its own.
+    const changes = this.spare ?? [];
+    this.spare = undefined;
+    reduce(this.thread, action, changes);
+    try {
+      for (let i = 0; i < changes.length; i++) {
+        const c = changes[i]!;
+        if (c.type === 'entry.updated' || c.type === 'entry.added') {
+          // The streaming hot path (one per chunk): the event built in one literal, the same fields in
+          // the same order as emit() would give, without its body object and spread.
+          if (this.bus.size === 0) {
+            ++this.seq;
+            continue;
+          }
+          this.bus.emit({ type: c.type, sessionId: this.id, seq: ++this.seq, at: this.clock(), index: c.index, entry: c.entry } as SessionEvent);
+        } else emitChange(this, c);
+      }
+    } finally {
+      // pop() is inlined where `length = 0` is a runtime call; there is usually one change.
+      while (changes.length !== 0) changes.pop();
+      this.spare = changes;
     }
   }
 
@@ -159,7 +176,7 @@ export class Session implements SessionCore {
 
   /** @internal The router: every frame of this session (and its connection's handshake), in wire order. */
   receiveFrame(frame: Frame): void {
-    this.wire.emit(frame);
+    if (this.wire.size !== 0) this.wire.emit(frame);
   }
 
   /** @internal */

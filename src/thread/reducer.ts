@@ -1,6 +1,6 @@
 import type { ContextUsage, NoticeEntry, PlanEntry, Thread, ThreadAction, ThreadChange, MessageEntry } from './types.js';
-import { addUnknown, isObject, nextEntryId, pushEntry, stateOf, type ThreadState } from './state.js';
-import { CHUNK_KINDS, applyChunk, splitBlocks } from './messages.js';
+import { addUnknown, closeRun, isObject, nextEntryId, pushEntry, stateOf, type ThreadState } from './state.js';
+import { applyChunk, splitBlocks } from './messages.js';
 import { settleTurn, upsertToolCall } from './tool-calls.js';
 import { echoesSeed } from './seed.js';
 
@@ -8,10 +8,10 @@ import { echoesSeed } from './seed.js';
  * The thread reducer: deterministic, no I/O, no clock, no randomness. It mutates `thread` in place
  * (the entries array and thread-level fields) but never an Entry object: a changed entry is replaced
  * by a new one. O(1) per chunk via `_ix`. It never throws: what it cannot model becomes an
- * `unknown` entry holding the raw update.
+ * `unknown` entry holding the raw update. The changes are appended to `changes` (a caller on the
+ * hot path passes one array it reuses) and returned.
  */
-export function reduce(thread: Thread, action: ThreadAction): ThreadChange[] {
-  const changes: ThreadChange[] = [];
+export function reduce(thread: Thread, action: ThreadAction, changes: ThreadChange[] = []): ThreadChange[] {
   try {
     const st = stateOf(thread);
     switch (action?.type) {
@@ -22,7 +22,7 @@ export function reduce(thread: Thread, action: ThreadAction): ThreadChange[] {
         turnStarted(thread, st, action, changes);
         break;
       case 'turn.ended':
-        st.openRun = -1;
+        closeRun(thread, st);
         settleTurn(thread, st, String(action.turnId), action.outcome, changes);
         if (st.turnId === String(action.turnId)) st.turnId = undefined;
         break;
@@ -63,10 +63,14 @@ function applyUpdate(thread: Thread, st: ThreadState, u: unknown, changes: Threa
 /** Returns false for unknown kinds and malformed known ones. */
 function applyKnown(thread: Thread, st: ThreadState, kind: string, u: Record<string, unknown>, changes: ThreadChange[]): boolean {
   switch (kind) {
+    // One case each, not a CHUNK_KINDS lookup: a property read keyed by a string fresh from
+    // JSON.parse costs a string-table probe per chunk.
     case 'agent_message_chunk':
+      return applyChunk(thread, st, 'assistant_message', u, changes);
     case 'agent_thought_chunk':
+      return applyChunk(thread, st, 'thought', u, changes);
     case 'user_message_chunk':
-      return applyChunk(thread, st, CHUNK_KINDS[kind]!, u, changes);
+      return applyChunk(thread, st, 'user_message', u, changes);
     case 'tool_call':
     case 'tool_call_update':
       if (!validId(u.toolCallId)) return false;

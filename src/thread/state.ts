@@ -12,11 +12,14 @@ export interface ThreadState extends ThreadIndex {
   open: Set<number>;
 }
 
-export const TERMINAL: ReadonlySet<string> = new Set<ToolStatus>(['completed', 'failed', 'cancelled']);
-const STATUSES: ReadonlySet<string> = new Set<ToolStatus>(['pending', 'in_progress', 'completed', 'failed', 'cancelled']);
+// Comparisons, not Set lookups: a status fresh from JSON.parse is not internalized, and a Set
+// lookup hashes it on every tool call update.
+export function isTerminal(status: string): boolean {
+  return status === 'completed' || status === 'failed' || status === 'cancelled';
+}
 
 export function isToolStatus(v: unknown): v is ToolStatus {
-  return typeof v === 'string' && STATUSES.has(v);
+  return typeof v === 'string' && (v === 'pending' || v === 'in_progress' || isTerminal(v));
 }
 
 export function newState(): ThreadState {
@@ -33,7 +36,7 @@ export function messageKey(kind: string, messageId: string): string {
 }
 
 export function isOpenCall(e: ToolCallEntry): boolean {
-  return !TERMINAL.has(e.status) || e.permission?.status === 'pending';
+  return !isTerminal(e.status) || e.permission?.status === 'pending';
 }
 
 /** The state of a thread; a Thread built by hand (not by createThread/threadFromSnapshot) gets its indexes rebuilt once. */
@@ -69,11 +72,33 @@ export function nextEntryId(st: ThreadState): string {
   return 'e' + st.nextId++;
 }
 
+/**
+ * Closes the open run. Its text was built one chunk at a time, so it is a rope holding every
+ * chunk: flattening it here (one copy of the text) lets the chunks die young, instead of each
+ * being carried through every later collection (the thread is most of what a session retains).
+ * The entry is not changed: the string's value is the same, only V8's representation of it.
+ */
+export function closeRun(thread: Thread, st: ThreadState): void {
+  const index = st.openRun;
+  if (index < 0) return;
+  st.openRun = -1;
+  const e = thread.entries[index];
+  if (e !== undefined && (e.kind === 'assistant_message' || e.kind === 'thought' || e.kind === 'user_message')) flatten(e.text);
+}
+
+/** Kept so the conversion below is never dropped as dead code by the optimizing compiler. */
+let flattened = 0;
+
+/** V8 flattens a rope in place when it is converted to a number (the `flatstr` trick). */
+function flatten(s: string): void {
+  if (s.length > 0) flattened = Number(s);
+}
+
 /** Appends an entry (stamped with the open turn), closing the open run. */
 export function pushEntry(thread: Thread, st: ThreadState, entry: Entry, changes: ThreadChange[]): number {
   const index = thread.entries.length;
   thread.entries.push(entry);
-  st.openRun = -1;
+  closeRun(thread, st);
   changes.push({ type: 'entry.added', index, entry });
   return index;
 }

@@ -1,5 +1,5 @@
 import type { PermissionState, Thread, ThreadChange, ToolCallEntry, ToolStatus } from './types.js';
-import { TERMINAL, isOpenCall, isToolStatus, nextEntryId, pushEntry, replaceEntry, type ThreadState } from './state.js';
+import { isOpenCall, isTerminal, isToolStatus, nextEntryId, pushEntry, replaceEntry, type ThreadState } from './state.js';
 
 /**
  * Tool-call rules.
@@ -60,7 +60,7 @@ export function upsertToolCall(
     if (fields.rawInput !== undefined) entry.rawInput = fields.rawInput;
     if (fields.rawOutput !== undefined) entry.rawOutput = fields.rawOutput;
     if (fields._meta != null) entry._meta = fields._meta;
-    if (TERMINAL.has(entry.status)) entry.settledBy = 'agent';
+    if (isTerminal(entry.status)) entry.settledBy = 'agent';
     if (permission) entry.permission = { ...permission };
     const index = pushEntry(thread, st, entry, changes);
     st.toolCalls.set(toolCallId, index);
@@ -74,9 +74,9 @@ export function upsertToolCall(
     if (title.trim() !== '') next.title = title;
   }
   if (kind !== undefined) next.toolKind = kind;
-  if (status !== undefined && source !== 'permission' && !(TERMINAL.has(old.status) && !TERMINAL.has(status))) {
+  if (status !== undefined && source !== 'permission' && !(isTerminal(old.status) && !isTerminal(status))) {
     next.status = status;
-    if (TERMINAL.has(status)) next.settledBy = 'agent';
+    if (isTerminal(status)) next.settledBy = 'agent';
   }
   if (fields.content != null) next.content = asArray(fields.content);
   if (fields.locations != null) next.locations = asArray(fields.locations);
@@ -105,7 +105,7 @@ export function settleTurn(thread: Thread, st: ThreadState, turnId: string, outc
     const old = thread.entries[index];
     if (old === undefined || old.kind !== 'tool_call' || old.turnId !== turnId) continue;
     const next: ToolCallEntry = { ...old };
-    if (!TERMINAL.has(old.status)) {
+    if (!isTerminal(old.status)) {
       next.status = settledStatus(outcome, old.permission?.status);
       next.settledBy = outcome === 'cancelled' ? 'cancel' : 'turn_end';
     }

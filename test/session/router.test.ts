@@ -164,4 +164,16 @@ describe('SessionRouter', () => {
     r.frame(update('stray', 'y'));
     expect(r.early.size).toEqual({ sessions: 0, frames: 0, bytes: 0 });
   });
+  it('a handshake frame after the stream started (authenticate) reaches a session before its next frame', () => {
+    const r = new SessionRouter();
+    handshake(r);
+    const a = sink();
+    r.attach('A', a);
+    r.frame(update('A', 'one'));
+    r.frame(update('A', 'two'));
+    r.frame(out({ id: 7, method: 'authenticate', params: { methodId: 'key' } }));
+    r.frame(inn({ id: 7, result: {} }));
+    r.frame(update('A', 'three'));
+    expect(a.labels()).toEqual(['req:initialize', 'res:0', 'update:one', 'update:two', 'req:authenticate', 'res:7', 'update:three']);
+  });
 });

@@ -212,3 +212,14 @@ describe('turns and notices', () => {
     expect(t.entries[1]!.id).toBe('e5');
   });
 });
+
+describe('the changes array', () => {
+  it('reduce appends to the array it is given and returns that array', () => {
+    const t = createThread();
+    const out: ThreadChange[] = [];
+    expect(reduce(t, msg('a'), out)).toBe(out);
+    expect(reduce(t, msg('b'), out)).toBe(out);
+    expect(out.map((c) => c.type)).toEqual(['entry.added', 'entry.updated']);
+    expect(reduce(t, msg('c')).map((c) => c.type)).toEqual(['entry.updated']);
+  });
+});
