@@ -50,7 +50,8 @@ export const EVENTS = {
     durationMs: z.number(),
   }),
   'entry.added': z.object({ index: z.number(), entry }),
-  'entry.updated': z.object({ index: z.number(), entry }),
+  /** `appended`: the update only added this text to the end of the entry's `text` (a streamed chunk). */
+  'entry.updated': z.object({ index: z.number(), entry, appended: z.string().optional() }),
   'plan.updated': z.object({ plan }),
   'commands.updated': z.object({ commands: z.array(json) }),
   'mode.updated': z.object({ modeId: z.string() }),

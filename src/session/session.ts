@@ -155,7 +155,9 @@ export class Session implements SessionCore {
             ++this.seq;
             continue;
           }
-          this.bus.emit({ type: c.type, sessionId: this.id, seq: ++this.seq, at: this.clock(), index: c.index, entry: c.entry } as SessionEvent);
+          if (c.type === 'entry.updated' && c.appended !== undefined) {
+            this.bus.emit({ type: c.type, sessionId: this.id, seq: ++this.seq, at: this.clock(), index: c.index, entry: c.entry, appended: c.appended } as SessionEvent);
+          } else this.bus.emit({ type: c.type, sessionId: this.id, seq: ++this.seq, at: this.clock(), index: c.index, entry: c.entry } as SessionEvent);
         } else emitChange(this, c);
       }
     } finally {

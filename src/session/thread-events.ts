@@ -9,8 +9,9 @@ import type { EventBody, SessionCore } from './core.js';
 export function emitChange(s: SessionCore, c: ThreadChange): void {
   switch (c.type) {
     case 'entry.added':
-    case 'entry.updated':
       return s.emit(c.type, { index: c.index, entry: c.entry });
+    case 'entry.updated':
+      return s.emit(c.type, c.appended !== undefined ? { index: c.index, entry: c.entry, appended: c.appended } : { index: c.index, entry: c.entry });
     case 'plan.updated':
       return s.emit('plan.updated', { plan: c.plan });
     case 'commands.updated':

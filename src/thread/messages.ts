@@ -1,5 +1,5 @@
 import type { ContentBlock, MessageEntry, Thread, ThreadChange } from './types.js';
-import { isObject, messageKey, nextEntryId, pushEntry, replaceEntry, type ThreadState } from './state.js';
+import { appendToEntry, isObject, messageKey, nextEntryId, pushEntry, replaceEntry, type ThreadState } from './state.js';
 
 /**
  * Chunk accumulation (user_message_chunk, agent_message_chunk, agent_thought_chunk).
@@ -51,8 +51,10 @@ export function applyChunk(thread: Thread, st: ThreadState, kind: MessageEntry['
     // and measured faster in V8 than a spread with overriding properties (bench/, talaria.core).
     const next: MessageEntry = { ...old };
     next.text = old.text + text;
-    next.blocks = block ? [...old.blocks, block] : old.blocks;
-    replaceEntry(thread, index, next, changes);
+    if (block) {
+      next.blocks = [...old.blocks, block];
+      replaceEntry(thread, index, next, changes);
+    } else appendToEntry(thread, index, next, text, changes);
     return true;
   }
 

@@ -109,6 +109,12 @@ export function replaceEntry(thread: Thread, index: number, entry: Entry, change
   changes.push({ type: 'entry.updated', index, entry });
 }
 
+/** Replaces a message entry by a copy whose text is the old one with `appended` added (nothing else changed). */
+export function appendToEntry(thread: Thread, index: number, entry: Entry, appended: string, changes: ThreadChange[]): void {
+  thread.entries[index] = entry;
+  changes.push({ type: 'entry.updated', index, entry, appended });
+}
+
 export function addUnknown(thread: Thread, sessionUpdate: string, raw: unknown, changes: ThreadChange[]): void {
   const st = stateOf(thread);
   const entry: UnknownEntry = { id: nextEntryId(st), kind: 'unknown', sessionUpdate, raw };

@@ -110,7 +110,8 @@ export interface ThreadIndex {
 /** What a reduction changed; consumers (bus, store, UI) fan these out. */
 export type ThreadChange =
   | { type: 'entry.added'; index: number; entry: Entry }
-  | { type: 'entry.updated'; index: number; entry: Entry }
+  /** `appended`: the update only added this text to the end of the entry's `text` (a streamed chunk). */
+  | { type: 'entry.updated'; index: number; entry: Entry; appended?: string }
   | { type: 'plan.updated'; plan: PlanEntry[] | null }
   | { type: 'commands.updated'; commands: unknown[] }
   | { type: 'mode.updated'; modeId: string }
