@@ -8,6 +8,7 @@ import type { CliIo } from '../io.js';
 import { cardHeader, isSettled } from '../render/cards.js';
 import type { Style } from '../render/style.js';
 import { sanitize } from '../render/sanitize.js';
+import { unprinted } from '../render/delta.js';
 
 export class HumanRunOutput {
   private readonly printed = new Map<string, number>();
@@ -31,17 +32,17 @@ export class HumanRunOutput {
 
   handle(ev: SessionEvent): void {
     if (!this.live) return;
-    if (ev.type === 'entry.added' || ev.type === 'entry.updated') return this.entry(ev.entry as Entry);
+    if (ev.type === 'entry.added' || ev.type === 'entry.updated') return this.entry(ev.entry as Entry, ev.type === 'entry.updated' ? ev.appended : undefined);
     if (ev.type === 'permission.decided' && ev.decidedBy !== 'user') {
       this.err(this.errStyle.dim(`  ↳ permission ${(ev.outcome as { outcome?: string })?.outcome === 'selected' ? 'answered' : 'cancelled'} (${ev.decidedBy}): ${ev.reason}`));
     }
   }
 
-  private entry(e: Entry): void {
+  private entry(e: Entry, appended?: string): void {
     if (e.kind === 'assistant_message') {
       const done = this.printed.get(e.id) ?? 0;
       if (e.text.length <= done) return;
-      let delta = sanitize(e.text.slice(done));
+      let delta = sanitize(unprinted(e.text, done, appended));
       this.printed.set(e.id, e.text.length);
       if (this.lastText !== e.id) {
         // A new message: start on a fresh paragraph, without the agent's leading blank lines.

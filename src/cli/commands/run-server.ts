@@ -187,6 +187,6 @@ export async function runOnServer(
 
 /** The stream's compact `entry.appended` is the bus's `entry.updated` with the whole entry (what the printer reads). */
 function toSessionEvent(e: StreamEvent, snap: SessionSnapshot): SessionEvent {
-  if (e.type === 'entry.appended') return { ...e, type: 'entry.updated', entry: snap.thread.entries[e.index] } as unknown as SessionEvent;
+  if (e.type === 'entry.appended') return { ...e, type: 'entry.updated', entry: snap.thread.entries[e.index], appended: e.text } as unknown as SessionEvent;
   return e as unknown as SessionEvent;
 }

@@ -17,6 +17,7 @@ import { statusLine } from './meter.js';
 import { planLines, turnSummary } from './summary.js';
 import type { Style } from './style.js';
 import type { MarkdownRenderer } from './markdown.js';
+import { unprinted } from './delta.js';
 import { sanitize, wrap } from './width.js';
 
 export interface RendererOptions {
@@ -111,7 +112,7 @@ export class ChatRenderer {
     switch (ev.type) {
       case 'entry.added':
       case 'entry.updated':
-        return this.entry(ev.entry as Entry);
+        return this.entry(ev.entry as Entry, ev.type === 'entry.updated' ? ev.appended : undefined);
       case 'plan.updated':
         this.plan = ev.plan as PlanEntry[] | null;
         this.planDirty = true;
@@ -220,7 +221,7 @@ export class ChatRenderer {
     this.gap();
   }
 
-  private entry(e: Entry): void {
+  private entry(e: Entry, appended?: string): void {
     switch (e.kind) {
       case 'user_message': {
         if (this.printed.has(e.id)) return;
@@ -235,7 +236,7 @@ export class ChatRenderer {
       }
       case 'assistant_message':
       case 'thought':
-        return this.stream(e.id, e.kind, e.text);
+        return this.stream(e.id, e.kind, e.text, appended);
       case 'tool_call':
         return this.toolCall(e);
       case 'notice': {
@@ -251,11 +252,11 @@ export class ChatRenderer {
     }
   }
 
-  private stream(id: string, kind: StreamKind, text: string): void {
+  private stream(id: string, kind: StreamKind, text: string, appended?: string): void {
     const done = this.printed.get(id) ?? 0;
     if (text.length <= done) return;
     this.printed.set(id, text.length);
-    let delta = sanitize(text.slice(done));
+    let delta = sanitize(unprinted(text, done, appended));
     if (this.partial?.id !== id) {
       this.flushPartial();
       this.gap();
