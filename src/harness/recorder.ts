@@ -27,7 +27,9 @@ import type { PermissionDecisionEvent } from '../permission/types.js';
 import type { SessionEvent } from '../session/events.js';
 import type { Entry } from '../thread/types.js';
 import { StoreError, storeErrorFrom, type AuditInput, type Store, type ThreadMeta } from '../store/index.js';
-import type { RawWireRow } from '../store/wire-log.js';
+import type { RawWireColumns } from '../store/wire-log.js';
+import { batchCommitter, packFrames, type BatchRest, type BatchTurn, type EntryColumns, type WriterBatch } from '../store/writer-batch.js';
+import { acquireWriterThread, type WriterThread } from '../store/writer-thread.js';
 
 export interface RecorderOptions {
   /** The Talaria session id (a row in `sessions`) everything is recorded under. */
@@ -58,6 +60,12 @@ export interface RecorderOptions {
    * 500): checkpoints (a copy and two fsyncs) then fall between turns, not inside a stream.
    */
   idleCheckpointMs?: number;
+  /**
+   * Commit on the store's writer thread (store/writer-thread.ts), off the event loop that reads
+   * the agent (default on, see writerThreadDefault; an in-memory store always commits inline). Until
+   * the thread is ready, and if it fails, batches commit on the main connection as before.
+   */
+  thread?: boolean;
   /** After each commit (the SIGKILL test and progress displays use it). */
   onFlush?: (info: FlushInfo) => void;
   /** A batch could not be written (it is dropped, counted and logged as well). */
@@ -92,6 +100,8 @@ export interface Recorder {
   readonly lostFrames: number;
   /** The first failure, kept (later ones are counted in lostFrames and logged). */
   readonly error: Error | undefined;
+  /** Batches go to the writer thread now (it is ready and has not failed). */
+  readonly threaded: boolean;
 }
 
 /**
@@ -100,16 +110,16 @@ export interface Recorder {
  */
 export const storedLineOf = (frame: Frame): string => redactFrame(frame, frame.raw);
 
-type PendingTurn =
-  | { kind: 'start'; turnId: string; prompt: unknown[]; at: number }
-  | { kind: 'end'; turnId: string; stopReason: string; usage?: unknown; error?: unknown; at: number; durationMs: number };
-
-type PendingFrame = RawWireRow;
+type PendingTurn = BatchTurn;
 
 /** See RecorderOptions.maxBatch. */
 export const DEFAULT_MAX_BATCH = 1024;
 /** See RecorderOptions.commitGapMs. */
 export const DEFAULT_COMMIT_GAP_MS = 10;
+/** See RecorderOptions.thread: on unless `TALARIA_WRITER_THREAD=0` (read as each recorder starts). */
+export const writerThreadDefault = (env: NodeJS.ProcessEnv = process.env): boolean => env.TALARIA_WRITER_THREAD !== '0';
+/** Batches handed to the writer thread and not answered before the recorder waits for the oldest (bounds memory). */
+export const MAX_IN_FLIGHT = 8;
 
 export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
   const key = opts.sessionKey;
@@ -124,7 +134,7 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
   let meta: ThreadMeta = store.entries.getMeta(key) ?? { plan: null, availableCommands: [], context: {} };
 
   // Pending work, all committed together.
-  let frames: PendingFrame[] = [];
+  let frames: RawWireColumns = { t: [], dir: [], line: [] };
   let entries = new Map<number, Entry>();
   let turns: PendingTurn[] = [];
   let audits = new Map<string, AuditInput>();
@@ -144,21 +154,43 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
   const idleMs = Math.max(0, opts.idleCheckpointMs ?? 500);
   let idle: NodeJS.Timeout | undefined;
 
-  const commit = store.db.transaction((): number => {
-    // Under the write lock: the last seq on disk is the last seq, whoever wrote it.
-    const seq = store.wire.insertRawMany(key, store.wire.lastSeq(key), frames);
-    const at = Date.now();
-    for (const [index, entry] of entries) store.entries.upsert(key, index, entry, at);
-    for (const t of turns) {
-      if (t.kind === 'start') store.turns.start(key, { turnId: t.turnId, prompt: t.prompt, startedAt: t.at });
-      else store.turns.end(key, { turnId: t.turnId, stopReason: t.stopReason, usage: t.usage, error: t.error, endedAt: t.at, durationMs: t.durationMs });
+  const commitInline = batchCommitter(store);
+  const writer: WriterThread | undefined =
+    (opts.thread ?? writerThreadDefault()) && store.path !== ':memory:' ? acquireWriterThread({ path: store.path, ...(log ? { logger: log } : {}) }) : undefined;
+  /** Frames handed to the writer thread and not answered yet. */
+  let inFlightFrames = 0;
+  /** Id of the last batch handed to the writer thread. */
+  let lastPosted = 0;
+
+  /**
+   * The pending work as one batch, entries serialised here: cloning a streamed reply's entry (its
+   * blocks) to the writer thread cost three times what JSON.stringify does.
+   */
+  function batchOf(): WriterBatch {
+    const e: EntryColumns = { index: [], id: [], kind: [], turnId: [], json: [] };
+    for (const [index, entry] of entries) {
+      e.index.push(index);
+      e.id.push(entry.id);
+      e.kind.push(entry.kind);
+      e.turnId.push(entry.turnId ?? null);
+      e.json.push(JSON.stringify(entry));
     }
-    for (const a of audits.values()) store.permissions.audit(a, key);
-    if (metaDirty) store.entries.setMeta(key, meta, at);
-    if (title !== undefined) store.sessions.setTitle(key, title, at);
-    if (touchedAt !== undefined) store.sessions.touch(key, touchedAt);
-    return seq;
-  });
+    let rest = '';
+    if (turns.length > 0 || audits.size > 0 || metaDirty || title !== undefined || touchedAt !== undefined) {
+      const r: BatchRest = { turns, audits: [...audits.values()] };
+      if (metaDirty) r.meta = meta;
+      if (title !== undefined) r.title = title;
+      if (touchedAt !== undefined) r.touchedAt = touchedAt;
+      rest = JSON.stringify(r);
+    }
+    return { key, frames, entries: e, rest };
+  }
+
+  function committed(last: number, n: number, nEntries: number): void {
+    committedSeq = last;
+    checkpointWhenIdle();
+    notify(opts.onFlush, { frames: n, lastSeq: last, entries: nEntries });
+  }
 
   function failed(err: Error, frameCount: number): void {
     lostFrames += frameCount;
@@ -167,31 +199,57 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
     notify(opts.onError, err);
   }
 
-  function flush(): void {
+  /** Commits what is pending: on the writer thread when it is ready (`wait`: until it is on disk), else here. */
+  function flush(wait = true): void {
     if (scheduled) {
       if (scheduled.kind === 'tick') clearImmediate(scheduled.h);
       else clearTimeout(scheduled.h);
       scheduled = undefined;
     }
-    if (frames.length === 0 && entries.size === 0 && turns.length === 0 && audits.size === 0 && !metaDirty && title === undefined && touchedAt === undefined) return;
-    const n = frames.length;
+    if (frames.line.length === 0 && entries.size === 0 && turns.length === 0 && audits.size === 0 && !metaDirty && title === undefined && touchedAt === undefined) {
+      if (wait && writer && lastPosted > 0) writer.wait(lastPosted);
+      return;
+    }
+    const n = frames.line.length;
     const nEntries = entries.size;
-    let last: number;
+    const threaded = writer?.ready ?? false;
+    let batch: WriterBatch;
     try {
       if (store.closed) throw new StoreError('closed', 'the store is closed');
-      last = commit.immediate();
+      batch = batchOf();
     } catch (err) {
-      // Dropped, not retried: holding batches would grow memory without bound while the disk is sick.
       reset();
       failed(err instanceof Error ? err : new Error(String(err)), n);
       return;
     }
-    committedSeq = last;
     lastCommitAt = performance.now();
     reset();
-    checkpointWhenIdle();
-    notify(opts.onFlush, { frames: n, lastSeq: last, entries: nEntries });
+    if (threaded && writer) {
+      batch.frames = packFrames(batch.frames as RawWireColumns);
+      inFlightFrames += n;
+      lastPosted = writer.post(batch, (err, last) => {
+        inFlightFrames -= n;
+        if (err) failed(err, n);
+        else committed(last, n, nEntries);
+      });
+      // A writer that falls behind makes the reader wait rather than let batches pile up.
+      if (wait) writer.wait(lastPosted);
+      else if (writer.inFlight > MAX_IN_FLIGHT) writer.wait(lastPosted - MAX_IN_FLIGHT);
+      return;
+    }
+    let last: number;
+    try {
+      last = commitInline(batch);
+    } catch (err) {
+      // Dropped, not retried: holding batches would grow memory without bound while the disk is sick.
+      failed(err instanceof Error ? err : new Error(String(err)), n);
+      return;
+    }
+    committed(last, n, nEntries);
   }
+
+  /** The tick's (or the gap timer's) commit: it need not be on disk before the event loop goes on. */
+  const flushLater = (): void => flush(false);
 
   /** Callbacks run on the transport's stack or in a setImmediate: a throw must not escape there. */
   function notify<T>(fn: ((v: T) => void) | undefined, v: T): void {
@@ -204,7 +262,7 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
   }
 
   function reset(): void {
-    frames = [];
+    frames = { t: [], dir: [], line: [] };
     entries = new Map();
     turns = [];
     audits = new Map();
@@ -237,7 +295,7 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
   function schedule(): void {
     if (scheduled !== undefined) return;
     const wait = lastCommitAt + gapMs - performance.now();
-    scheduled = wait > 0 ? { kind: 'timer', h: setTimeout(flush, wait) } : { kind: 'tick', h: setImmediate(flush) };
+    scheduled = wait > 0 ? { kind: 'timer', h: setTimeout(flushLater, wait) } : { kind: 'tick', h: setImmediate(flushLater) };
   }
 
   function mine(agentSessionId: string | undefined): boolean {
@@ -256,8 +314,10 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
         if (storeGone) afterStoreClosed(1);
         return;
       }
-      frames.push({ t: frame.t_ms, dir: frame.dir, line: storedLine(frame) });
-      if (frames.length >= maxBatch) flush();
+      frames.t.push(frame.t_ms);
+      frames.dir.push(frame.dir);
+      frames.line.push(storedLine(frame));
+      if (frames.line.length >= maxBatch) flush(false);
       else schedule();
     },
 
@@ -349,26 +409,30 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
       schedule();
     },
 
-    flush,
+    flush: () => flush(),
 
     close() {
       if (closed) return;
       flush();
       closed = true; // a pending idle checkpoint still runs: the WAL of this session's turns gets copied
       unregister();
+      writer?.release();
     },
 
     get lastSeq() {
       return committedSeq;
     },
     get pendingFrames() {
-      return frames.length;
+      return frames.line.length + inFlightFrames;
     },
     get lostFrames() {
       return lostFrames;
     },
     get error() {
       return firstError;
+    },
+    get threaded() {
+      return writer?.ready ?? false;
     },
   };
   const unregister = store.beforeClose(() => {
