@@ -151,6 +151,10 @@ function startWriterThread(o: WriterThreadOptions, gone: () => unknown): WriterT
     },
     post(batch, done) {
       const id = ++nextId;
+      if (dead || closed) {
+        done(dead ?? new Error('the writer thread is closed'), 0);
+        return id;
+      }
       pending.set(id, done);
       holdOpen();
       try {
