@@ -11,6 +11,13 @@
  * commit per frame, a third of `talaria acp`'s CPU. Entry updates are coalesced per batch (a
  * streamed reply updates one entry per chunk; only its last state in the batch is written).
  *
+ * The writer thread (store/writer-thread.ts, on by default): a batch is handed to a worker with its
+ * own connection to the same file instead of being committed on the event loop that reads the
+ * agent; the tick's commit does not wait for it, a turn's end, `flush` and `close` do (the thread
+ * answers through shared memory), so "ended" still means "on disk". Until the thread is ready,
+ * after it failed, and for an in-memory store, batches commit here as before. Its errors take the
+ * same path as this thread's.
+ *
  * Checkpoints: the store lets the WAL grow (db.ts, WAL_AUTOCHECKPOINT_PAGES) and the recorder
  * checkpoints it once it has been idle for `idleCheckpointMs`, on a timer that does not keep the
  * process alive (the store's close checkpoints too). Durability does not depend on it: a commit
@@ -25,11 +32,11 @@ import { redactFrame } from '../protocol/redact.js';
 import type { Frame, Logger } from '../protocol/types.js';
 import type { PermissionDecisionEvent } from '../permission/types.js';
 import type { SessionEvent } from '../session/events.js';
-import type { Entry } from '../thread/types.js';
-import { StoreError, storeErrorFrom, type AuditInput, type Store, type ThreadMeta } from '../store/index.js';
+import { StoreError, storeErrorFrom, type Store } from '../store/index.js';
 import type { RawWireColumns } from '../store/wire-log.js';
-import { batchCommitter, packFrames, type BatchRest, type BatchTurn, type EntryColumns, type WriterBatch } from '../store/writer-batch.js';
+import { batchCommitter, packFrames, type WriterBatch } from '../store/writer-batch.js';
 import { acquireWriterThread, type WriterThread } from '../store/writer-thread.js';
+import { PendingWork } from './recorder-pending.js';
 
 export interface RecorderOptions {
   /** The Talaria session id (a row in `sessions`) everything is recorded under. */
@@ -110,8 +117,6 @@ export interface Recorder {
  */
 export const storedLineOf = (frame: Frame): string => redactFrame(frame, frame.raw);
 
-type PendingTurn = BatchTurn;
-
 /** See RecorderOptions.maxBatch. */
 export const DEFAULT_MAX_BATCH = 1024;
 /** See RecorderOptions.commitGapMs. */
@@ -131,24 +136,14 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
 
   if (opts.resetThread) store.entries.clear(key);
   let committedSeq = store.wire.lastSeq(key);
-  let meta: ThreadMeta = store.entries.getMeta(key) ?? { plan: null, availableCommands: [], context: {} };
 
-  // Pending work, all committed together.
-  let frames: RawWireColumns = { t: [], dir: [], line: [] };
-  let entries = new Map<number, Entry>();
-  let turns: PendingTurn[] = [];
-  let audits = new Map<string, AuditInput>();
-  let auditSeq = 0;
-  let metaDirty = false;
-  let title: string | undefined;
-  let touchedAt: number | undefined;
+  const pending = new PendingWork(key, store.entries.getMeta(key) ?? { plan: null, availableCommands: [], context: {} });
   let scheduled: { kind: 'tick'; h: NodeJS.Immediate } | { kind: 'timer'; h: NodeJS.Timeout } | undefined;
   const gapMs = Math.max(0, opts.commitGapMs ?? DEFAULT_COMMIT_GAP_MS);
   let lastCommitAt = -Infinity;
   let closed = false;
   /** The store closed under us: whatever arrives now is lost, and said so. */
   let storeGone = false;
-  let richAudit = false;
   let lostFrames = 0;
   let firstError: Error | undefined;
   const idleMs = Math.max(0, opts.idleCheckpointMs ?? 500);
@@ -161,30 +156,6 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
   let inFlightFrames = 0;
   /** Id of the last batch handed to the writer thread. */
   let lastPosted = 0;
-
-  /**
-   * The pending work as one batch, entries serialised here: cloning a streamed reply's entry (its
-   * blocks) to the writer thread cost three times what JSON.stringify does.
-   */
-  function batchOf(): WriterBatch {
-    const e: EntryColumns = { index: [], id: [], kind: [], turnId: [], json: [] };
-    for (const [index, entry] of entries) {
-      e.index.push(index);
-      e.id.push(entry.id);
-      e.kind.push(entry.kind);
-      e.turnId.push(entry.turnId ?? null);
-      e.json.push(JSON.stringify(entry));
-    }
-    let rest = '';
-    if (turns.length > 0 || audits.size > 0 || metaDirty || title !== undefined || touchedAt !== undefined) {
-      const r: BatchRest = { turns, audits: [...audits.values()] };
-      if (metaDirty) r.meta = meta;
-      if (title !== undefined) r.title = title;
-      if (touchedAt !== undefined) r.touchedAt = touchedAt;
-      rest = JSON.stringify(r);
-    }
-    return { key, frames, entries: e, rest };
-  }
 
   function committed(last: number, n: number, nEntries: number): void {
     committedSeq = last;
@@ -206,24 +177,23 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
       else clearTimeout(scheduled.h);
       scheduled = undefined;
     }
-    if (frames.line.length === 0 && entries.size === 0 && turns.length === 0 && audits.size === 0 && !metaDirty && title === undefined && touchedAt === undefined) {
+    if (pending.empty) {
       if (wait && writer && lastPosted > 0) writer.wait(lastPosted);
       return;
     }
-    const n = frames.line.length;
-    const nEntries = entries.size;
+    const n = pending.frameCount;
+    const nEntries = pending.entryCount;
     const threaded = writer?.ready ?? false;
     let batch: WriterBatch;
     try {
       if (store.closed) throw new StoreError('closed', 'the store is closed');
-      batch = batchOf();
+      batch = pending.take();
     } catch (err) {
-      reset();
+      pending.clear();
       failed(err instanceof Error ? err : new Error(String(err)), n);
       return;
     }
     lastCommitAt = performance.now();
-    reset();
     if (threaded && writer) {
       batch.frames = packFrames(batch.frames as RawWireColumns);
       inFlightFrames += n;
@@ -259,16 +229,6 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
     } catch (err) {
       log?.error('store: recorder callback threw', { sessionId: key, error: String(err) });
     }
-  }
-
-  function reset(): void {
-    frames = { t: [], dir: [], line: [] };
-    entries = new Map();
-    turns = [];
-    audits = new Map();
-    metaDirty = false;
-    title = undefined;
-    touchedAt = undefined;
   }
 
   function checkpointWhenIdle(): void {
@@ -314,10 +274,8 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
         if (storeGone) afterStoreClosed(1);
         return;
       }
-      frames.t.push(frame.t_ms);
-      frames.dir.push(frame.dir);
-      frames.line.push(storedLine(frame));
-      if (frames.line.length >= maxBatch) flush(false);
+      pending.addFrame(frame.t_ms, frame.dir, storedLine(frame));
+      if (pending.frameCount >= maxBatch) flush(false);
       else schedule();
     },
 
@@ -328,84 +286,14 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
         if (storeGone && ev.type === 'turn.ended') afterStoreClosed(0);
         return;
       }
-      switch (ev.type) {
-        case 'entry.added':
-        case 'entry.updated':
-          entries.set(ev.index, ev.entry);
-          break;
-        case 'turn.started':
-          turns.push({ kind: 'start', turnId: ev.turnId, prompt: ev.prompt, at: ev.at });
-          meta = { ...meta, openTurnId: ev.turnId };
-          metaDirty = true;
-          touchedAt = ev.at;
-          break;
-        case 'turn.ended': {
-          const t: PendingTurn = { kind: 'end', turnId: ev.turnId, stopReason: ev.stopReason, at: ev.at, durationMs: ev.durationMs };
-          if (ev.usage !== undefined) t.usage = ev.usage;
-          if (ev.error !== undefined) t.error = ev.error;
-          turns.push(t);
-          if (meta.openTurnId === ev.turnId) {
-            const { openTurnId: _done, ...rest } = meta;
-            meta = rest;
-            metaDirty = true;
-          }
-          touchedAt = ev.at;
-          flush(); // on disk before later listeners (the turn's result) hear of it
-          return;
-        }
-        case 'session.closed':
-          flush();
-          return;
-        case 'permission.decided':
-          if (richAudit) return;
-          audits.set(ev.requestKey || 'a' + ++auditSeq, {
-            requestKey: ev.requestKey,
-            sessionId: ev.sessionId,
-            toolCallId: ev.toolCallId,
-            outcome: ev.outcome,
-            decidedBy: ev.decidedBy,
-            ...(ev.answeredBy !== undefined ? { answeredBy: ev.answeredBy } : {}),
-            ...(ev.rule !== undefined ? { rule: ev.rule } : {}),
-            reason: ev.reason,
-            at: ev.at,
-          });
-          break;
-        case 'plan.updated':
-          meta = { ...meta, plan: ev.plan as ThreadMeta['plan'] };
-          metaDirty = true;
-          break;
-        case 'commands.updated':
-          meta = { ...meta, availableCommands: ev.commands };
-          metaDirty = true;
-          break;
-        case 'mode.updated':
-          meta = { ...meta, currentModeId: ev.modeId };
-          metaDirty = true;
-          break;
-        case 'config.updated':
-          meta = { ...meta, configOptions: ev.configOptions };
-          metaDirty = true;
-          break;
-        case 'context.updated':
-          meta = { ...meta, context: ev.context as ThreadMeta['context'] };
-          metaDirty = true;
-          break;
-        case 'info.updated':
-          meta = { ...meta, ...(ev.title !== undefined ? { title: ev.title } : {}), ...(ev.updatedAt !== undefined ? { updatedAt: ev.updatedAt } : {}) };
-          metaDirty = true;
-          if (ev.title !== undefined) title = ev.title;
-          break;
-        default:
-          return; // state, queue, catalog, permission.asked, protocol errors: not persisted here
-      }
-      schedule();
+      const effect = pending.apply(ev);
+      if (effect === 'flush') flush();
+      else if (effect === 'schedule') schedule();
     },
 
     onPermissionDecision(ev) {
       if (closed || !mine(ev.sessionId)) return;
-      richAudit = true;
-      // Replaces the event-based row for the same request when it has not been committed yet.
-      audits.set(ev.requestKey || 'a' + ++auditSeq, ev);
+      pending.decision(ev);
       schedule();
     },
 
@@ -423,7 +311,7 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
       return committedSeq;
     },
     get pendingFrames() {
-      return frames.line.length + inFlightFrames;
+      return pending.frameCount + inFlightFrames;
     },
     get lostFrames() {
       return lostFrames;
