@@ -11,7 +11,7 @@
  * commit per frame, a third of `talaria acp`'s CPU. Entry updates are coalesced per batch (a
  * streamed reply updates one entry per chunk; only its last state in the batch is written).
  *
- * The writer thread (store/writer-thread.ts, on by default): a batch is handed to a worker with its
+ * The writer thread (store/writer-thread.ts; `thread: true` or TALARIA_WRITER_THREAD=1): a batch is handed to a worker with its
  * own connection to the same file instead of being committed on the event loop that reads the
  * agent; the tick's commit does not wait for it, a turn's end, `flush` and `close` do (the thread
  * answers through shared memory), so "ended" still means "on disk". Until the thread is ready,
@@ -69,7 +69,7 @@ export interface RecorderOptions {
   idleCheckpointMs?: number;
   /**
    * Commit on the store's writer thread (store/writer-thread.ts), off the event loop that reads
-   * the agent (default on, see writerThreadDefault; an in-memory store always commits inline). Until
+   * the agent (default off, see writerThreadDefault; an in-memory store always commits inline). Until
    * the thread is ready, and if it fails, batches commit on the main connection as before.
    */
   thread?: boolean;
@@ -121,8 +121,13 @@ export const storedLineOf = (frame: Frame): string => redactFrame(frame, frame.r
 export const DEFAULT_MAX_BATCH = 1024;
 /** See RecorderOptions.commitGapMs. */
 export const DEFAULT_COMMIT_GAP_MS = 10;
-/** See RecorderOptions.thread: on unless `TALARIA_WRITER_THREAD=0` (read as each recorder starts). */
-export const writerThreadDefault = (env: NodeJS.ProcessEnv = process.env): boolean => env.TALARIA_WRITER_THREAD !== '0';
+/**
+ * See RecorderOptions.thread: off unless `TALARIA_WRITER_THREAD=1` (read as each recorder starts).
+ * Off because it did not pay where it was measured: on a loaded 2-core machine, talaria + store /
+ * core was 0.48× with and without it (8 paired rounds each); the thread's CPU comes out of the
+ * same cores, and handing batches over costs the event loop about a third of committing them.
+ */
+export const writerThreadDefault = (env: NodeJS.ProcessEnv = process.env): boolean => env.TALARIA_WRITER_THREAD === '1';
 /** Batches handed to the writer thread and not answered before the recorder waits for the oldest (bounds memory). */
 export const MAX_IN_FLIGHT = 8;
 

@@ -11,7 +11,7 @@ import type { Frame } from '../../src/protocol/types.js';
 import type { SessionEvent } from '../../src/session/events.js';
 import type { Entry } from '../../src/thread/types.js';
 import { openStore } from '../../src/store/index.js';
-import { createRecorder, type FlushInfo, type Recorder } from '../../src/harness/recorder.js';
+import { createRecorder, writerThreadDefault, type FlushInfo, type Recorder } from '../../src/harness/recorder.js';
 import { tempHome } from '../store/helpers.js';
 
 const msgOf = (i: number) => ({ jsonrpc: '2.0', method: 'session/update', params: { n: i } });
@@ -101,6 +101,12 @@ describe('recorder on the writer thread', () => {
     expect(t.rec.error?.message).toMatch(/FOREIGN KEY/);
     expect(t.rec.threaded).toBe(true);
     t.done();
+  });
+
+  it('is off unless TALARIA_WRITER_THREAD=1 (it did not pay in the bench: see writerThreadDefault)', () => {
+    expect(writerThreadDefault({})).toBe(false);
+    expect(writerThreadDefault({ TALARIA_WRITER_THREAD: '0' })).toBe(false);
+    expect(writerThreadDefault({ TALARIA_WRITER_THREAD: '1' })).toBe(true);
   });
 
   it('an in-memory store records inline (a thread cannot share it)', () => {
