@@ -11,6 +11,13 @@
  * commit per frame, a third of `talaria acp`'s CPU. Entry updates are coalesced per batch (a
  * streamed reply updates one entry per chunk; only its last state in the batch is written).
  *
+ * The writer thread (store/writer-thread.ts; `thread: true` or TALARIA_WRITER_THREAD=1): a batch is handed to a worker with its
+ * own connection to the same file instead of being committed on the event loop that reads the
+ * agent; the tick's commit does not wait for it, a turn's end, `flush` and `close` do (the thread
+ * answers through shared memory), so "ended" still means "on disk". Until the thread is ready,
+ * after it failed, and for an in-memory store, batches commit here as before. Its errors take the
+ * same path as this thread's.
+ *
  * Checkpoints: the store lets the WAL grow (db.ts, WAL_AUTOCHECKPOINT_PAGES) and the recorder
  * checkpoints it once it has been idle for `idleCheckpointMs`, on a timer that does not keep the
  * process alive (the store's close checkpoints too). Durability does not depend on it: a commit
@@ -25,9 +32,11 @@ import { redactFrame } from '../protocol/redact.js';
 import type { Frame, Logger } from '../protocol/types.js';
 import type { PermissionDecisionEvent } from '../permission/types.js';
 import type { SessionEvent } from '../session/events.js';
-import type { Entry } from '../thread/types.js';
-import { StoreError, storeErrorFrom, type AuditInput, type Store, type ThreadMeta } from '../store/index.js';
-import type { RawWireRow } from '../store/wire-log.js';
+import { StoreError, storeErrorFrom, type Store } from '../store/index.js';
+import type { RawWireColumns } from '../store/wire-log.js';
+import { batchCommitter, packFrames, type WriterBatch } from '../store/writer-batch.js';
+import { acquireWriterThread, type WriterThread } from '../store/writer-thread.js';
+import { PendingWork } from './recorder-pending.js';
 
 export interface RecorderOptions {
   /** The Talaria session id (a row in `sessions`) everything is recorded under. */
@@ -58,6 +67,12 @@ export interface RecorderOptions {
    * 500): checkpoints (a copy and two fsyncs) then fall between turns, not inside a stream.
    */
   idleCheckpointMs?: number;
+  /**
+   * Commit on the store's writer thread (store/writer-thread.ts), off the event loop that reads
+   * the agent (default off, see writerThreadDefault; an in-memory store always commits inline). Until
+   * the thread is ready, and if it fails, batches commit on the main connection as before.
+   */
+  thread?: boolean;
   /** After each commit (the SIGKILL test and progress displays use it). */
   onFlush?: (info: FlushInfo) => void;
   /** A batch could not be written (it is dropped, counted and logged as well). */
@@ -92,6 +107,8 @@ export interface Recorder {
   readonly lostFrames: number;
   /** The first failure, kept (later ones are counted in lostFrames and logged). */
   readonly error: Error | undefined;
+  /** Batches go to the writer thread now (it is ready and has not failed). */
+  readonly threaded: boolean;
 }
 
 /**
@@ -100,16 +117,19 @@ export interface Recorder {
  */
 export const storedLineOf = (frame: Frame): string => redactFrame(frame, frame.raw);
 
-type PendingTurn =
-  | { kind: 'start'; turnId: string; prompt: unknown[]; at: number }
-  | { kind: 'end'; turnId: string; stopReason: string; usage?: unknown; error?: unknown; at: number; durationMs: number };
-
-type PendingFrame = RawWireRow;
-
 /** See RecorderOptions.maxBatch. */
 export const DEFAULT_MAX_BATCH = 1024;
 /** See RecorderOptions.commitGapMs. */
 export const DEFAULT_COMMIT_GAP_MS = 10;
+/**
+ * See RecorderOptions.thread: off unless `TALARIA_WRITER_THREAD=1` (read as each recorder starts).
+ * Off because it did not pay where it was measured: on a loaded 2-core machine, talaria + store /
+ * core was 0.48× with and without it (8 paired rounds each); the thread's CPU comes out of the
+ * same cores, and handing batches over costs the event loop about a third of committing them.
+ */
+export const writerThreadDefault = (env: NodeJS.ProcessEnv = process.env): boolean => env.TALARIA_WRITER_THREAD === '1';
+/** Batches handed to the writer thread and not answered before the recorder waits for the oldest (bounds memory). */
+export const MAX_IN_FLIGHT = 8;
 
 export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
   const key = opts.sessionKey;
@@ -121,44 +141,32 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
 
   if (opts.resetThread) store.entries.clear(key);
   let committedSeq = store.wire.lastSeq(key);
-  let meta: ThreadMeta = store.entries.getMeta(key) ?? { plan: null, availableCommands: [], context: {} };
 
-  // Pending work, all committed together.
-  let frames: PendingFrame[] = [];
-  let entries = new Map<number, Entry>();
-  let turns: PendingTurn[] = [];
-  let audits = new Map<string, AuditInput>();
-  let auditSeq = 0;
-  let metaDirty = false;
-  let title: string | undefined;
-  let touchedAt: number | undefined;
+  const pending = new PendingWork(key, store.entries.getMeta(key) ?? { plan: null, availableCommands: [], context: {} });
   let scheduled: { kind: 'tick'; h: NodeJS.Immediate } | { kind: 'timer'; h: NodeJS.Timeout } | undefined;
   const gapMs = Math.max(0, opts.commitGapMs ?? DEFAULT_COMMIT_GAP_MS);
   let lastCommitAt = -Infinity;
   let closed = false;
   /** The store closed under us: whatever arrives now is lost, and said so. */
   let storeGone = false;
-  let richAudit = false;
   let lostFrames = 0;
   let firstError: Error | undefined;
   const idleMs = Math.max(0, opts.idleCheckpointMs ?? 500);
   let idle: NodeJS.Timeout | undefined;
 
-  const commit = store.db.transaction((): number => {
-    // Under the write lock: the last seq on disk is the last seq, whoever wrote it.
-    const seq = store.wire.insertRawMany(key, store.wire.lastSeq(key), frames);
-    const at = Date.now();
-    for (const [index, entry] of entries) store.entries.upsert(key, index, entry, at);
-    for (const t of turns) {
-      if (t.kind === 'start') store.turns.start(key, { turnId: t.turnId, prompt: t.prompt, startedAt: t.at });
-      else store.turns.end(key, { turnId: t.turnId, stopReason: t.stopReason, usage: t.usage, error: t.error, endedAt: t.at, durationMs: t.durationMs });
-    }
-    for (const a of audits.values()) store.permissions.audit(a, key);
-    if (metaDirty) store.entries.setMeta(key, meta, at);
-    if (title !== undefined) store.sessions.setTitle(key, title, at);
-    if (touchedAt !== undefined) store.sessions.touch(key, touchedAt);
-    return seq;
-  });
+  const commitInline = batchCommitter(store);
+  const writer: WriterThread | undefined =
+    (opts.thread ?? writerThreadDefault()) && store.path !== ':memory:' ? acquireWriterThread({ path: store.path, ...(log ? { logger: log } : {}) }) : undefined;
+  /** Frames handed to the writer thread and not answered yet. */
+  let inFlightFrames = 0;
+  /** Id of the last batch handed to the writer thread. */
+  let lastPosted = 0;
+
+  function committed(last: number, n: number, nEntries: number): void {
+    committedSeq = last;
+    checkpointWhenIdle();
+    notify(opts.onFlush, { frames: n, lastSeq: last, entries: nEntries });
+  }
 
   function failed(err: Error, frameCount: number): void {
     lostFrames += frameCount;
@@ -167,31 +175,56 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
     notify(opts.onError, err);
   }
 
-  function flush(): void {
+  /** Commits what is pending: on the writer thread when it is ready (`wait`: until it is on disk), else here. */
+  function flush(wait = true): void {
     if (scheduled) {
       if (scheduled.kind === 'tick') clearImmediate(scheduled.h);
       else clearTimeout(scheduled.h);
       scheduled = undefined;
     }
-    if (frames.length === 0 && entries.size === 0 && turns.length === 0 && audits.size === 0 && !metaDirty && title === undefined && touchedAt === undefined) return;
-    const n = frames.length;
-    const nEntries = entries.size;
-    let last: number;
+    if (pending.empty) {
+      if (wait && writer && lastPosted > 0) writer.wait(lastPosted);
+      return;
+    }
+    const n = pending.frameCount;
+    const nEntries = pending.entryCount;
+    const threaded = writer?.ready ?? false;
+    let batch: WriterBatch;
     try {
       if (store.closed) throw new StoreError('closed', 'the store is closed');
-      last = commit.immediate();
+      batch = pending.take();
     } catch (err) {
-      // Dropped, not retried: holding batches would grow memory without bound while the disk is sick.
-      reset();
+      pending.clear();
       failed(err instanceof Error ? err : new Error(String(err)), n);
       return;
     }
-    committedSeq = last;
     lastCommitAt = performance.now();
-    reset();
-    checkpointWhenIdle();
-    notify(opts.onFlush, { frames: n, lastSeq: last, entries: nEntries });
+    if (threaded && writer) {
+      batch.frames = packFrames(batch.frames as RawWireColumns);
+      inFlightFrames += n;
+      lastPosted = writer.post(batch, (err, last) => {
+        inFlightFrames -= n;
+        if (err) failed(err, n);
+        else committed(last, n, nEntries);
+      });
+      // A writer that falls behind makes the reader wait rather than let batches pile up.
+      if (wait) writer.wait(lastPosted);
+      else if (writer.inFlight > MAX_IN_FLIGHT) writer.wait(lastPosted - MAX_IN_FLIGHT);
+      return;
+    }
+    let last: number;
+    try {
+      last = commitInline(batch);
+    } catch (err) {
+      // Dropped, not retried: holding batches would grow memory without bound while the disk is sick.
+      failed(err instanceof Error ? err : new Error(String(err)), n);
+      return;
+    }
+    committed(last, n, nEntries);
   }
+
+  /** The tick's (or the gap timer's) commit: it need not be on disk before the event loop goes on. */
+  const flushLater = (): void => flush(false);
 
   /** Callbacks run on the transport's stack or in a setImmediate: a throw must not escape there. */
   function notify<T>(fn: ((v: T) => void) | undefined, v: T): void {
@@ -201,16 +234,6 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
     } catch (err) {
       log?.error('store: recorder callback threw', { sessionId: key, error: String(err) });
     }
-  }
-
-  function reset(): void {
-    frames = [];
-    entries = new Map();
-    turns = [];
-    audits = new Map();
-    metaDirty = false;
-    title = undefined;
-    touchedAt = undefined;
   }
 
   function checkpointWhenIdle(): void {
@@ -237,7 +260,7 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
   function schedule(): void {
     if (scheduled !== undefined) return;
     const wait = lastCommitAt + gapMs - performance.now();
-    scheduled = wait > 0 ? { kind: 'timer', h: setTimeout(flush, wait) } : { kind: 'tick', h: setImmediate(flush) };
+    scheduled = wait > 0 ? { kind: 'timer', h: setTimeout(flushLater, wait) } : { kind: 'tick', h: setImmediate(flushLater) };
   }
 
   function mine(agentSessionId: string | undefined): boolean {
@@ -256,8 +279,8 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
         if (storeGone) afterStoreClosed(1);
         return;
       }
-      frames.push({ t: frame.t_ms, dir: frame.dir, line: storedLine(frame) });
-      if (frames.length >= maxBatch) flush();
+      pending.addFrame(frame.t_ms, frame.dir, storedLine(frame));
+      if (pending.frameCount >= maxBatch) flush(false);
       else schedule();
     },
 
@@ -268,107 +291,41 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
         if (storeGone && ev.type === 'turn.ended') afterStoreClosed(0);
         return;
       }
-      switch (ev.type) {
-        case 'entry.added':
-        case 'entry.updated':
-          entries.set(ev.index, ev.entry);
-          break;
-        case 'turn.started':
-          turns.push({ kind: 'start', turnId: ev.turnId, prompt: ev.prompt, at: ev.at });
-          meta = { ...meta, openTurnId: ev.turnId };
-          metaDirty = true;
-          touchedAt = ev.at;
-          break;
-        case 'turn.ended': {
-          const t: PendingTurn = { kind: 'end', turnId: ev.turnId, stopReason: ev.stopReason, at: ev.at, durationMs: ev.durationMs };
-          if (ev.usage !== undefined) t.usage = ev.usage;
-          if (ev.error !== undefined) t.error = ev.error;
-          turns.push(t);
-          if (meta.openTurnId === ev.turnId) {
-            const { openTurnId: _done, ...rest } = meta;
-            meta = rest;
-            metaDirty = true;
-          }
-          touchedAt = ev.at;
-          flush(); // on disk before later listeners (the turn's result) hear of it
-          return;
-        }
-        case 'session.closed':
-          flush();
-          return;
-        case 'permission.decided':
-          if (richAudit) return;
-          audits.set(ev.requestKey || 'a' + ++auditSeq, {
-            requestKey: ev.requestKey,
-            sessionId: ev.sessionId,
-            toolCallId: ev.toolCallId,
-            outcome: ev.outcome,
-            decidedBy: ev.decidedBy,
-            ...(ev.answeredBy !== undefined ? { answeredBy: ev.answeredBy } : {}),
-            ...(ev.rule !== undefined ? { rule: ev.rule } : {}),
-            reason: ev.reason,
-            at: ev.at,
-          });
-          break;
-        case 'plan.updated':
-          meta = { ...meta, plan: ev.plan as ThreadMeta['plan'] };
-          metaDirty = true;
-          break;
-        case 'commands.updated':
-          meta = { ...meta, availableCommands: ev.commands };
-          metaDirty = true;
-          break;
-        case 'mode.updated':
-          meta = { ...meta, currentModeId: ev.modeId };
-          metaDirty = true;
-          break;
-        case 'config.updated':
-          meta = { ...meta, configOptions: ev.configOptions };
-          metaDirty = true;
-          break;
-        case 'context.updated':
-          meta = { ...meta, context: ev.context as ThreadMeta['context'] };
-          metaDirty = true;
-          break;
-        case 'info.updated':
-          meta = { ...meta, ...(ev.title !== undefined ? { title: ev.title } : {}), ...(ev.updatedAt !== undefined ? { updatedAt: ev.updatedAt } : {}) };
-          metaDirty = true;
-          if (ev.title !== undefined) title = ev.title;
-          break;
-        default:
-          return; // state, queue, catalog, permission.asked, protocol errors: not persisted here
-      }
-      schedule();
+      const effect = pending.apply(ev);
+      if (effect === 'flush') flush();
+      else if (effect === 'schedule') schedule();
     },
 
     onPermissionDecision(ev) {
       if (closed || !mine(ev.sessionId)) return;
-      richAudit = true;
-      // Replaces the event-based row for the same request when it has not been committed yet.
-      audits.set(ev.requestKey || 'a' + ++auditSeq, ev);
+      pending.decision(ev);
       schedule();
     },
 
-    flush,
+    flush: () => flush(),
 
     close() {
       if (closed) return;
       flush();
       closed = true; // a pending idle checkpoint still runs: the WAL of this session's turns gets copied
       unregister();
+      writer?.release();
     },
 
     get lastSeq() {
       return committedSeq;
     },
     get pendingFrames() {
-      return frames.length;
+      return pending.frameCount + inFlightFrames;
     },
     get lostFrames() {
       return lostFrames;
     },
     get error() {
       return firstError;
+    },
+    get threaded() {
+      return writer?.ready ?? false;
     },
   };
   const unregister = store.beforeClose(() => {

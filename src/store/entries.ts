@@ -56,6 +56,10 @@ export function createEntriesRepo(db: Db, now: () => number = Date.now) {
     upsert(sessionId: string, index: number, entry: Entry, at = now()): void {
       put(sessionId, index, entry, at);
     },
+    /** @internal The recorder's writer: an entry already serialised (its id, kind and turn id beside it). */
+    upsertJson(sessionId: string, index: number, id: string, kind: string, turnId: string | null, json: string, at: number): void {
+      upsert.run(sessionId, index, id, kind, turnId, json, at);
+    },
     upsertMany(sessionId: string, items: readonly IndexedEntry[]): void {
       upsertMany.immediate(sessionId, items);
     },

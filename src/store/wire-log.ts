@@ -24,11 +24,14 @@ export interface WireReadOptions {
 
 export type WireLogRepo = ReturnType<typeof createWireLogRepo>;
 
-/** One frame's row as the recorder prepares it (msg already the stored JSON text). */
-export interface RawWireRow {
-  t: number;
-  dir: string;
-  line: string;
+/**
+ * Frames as the recorder prepares them (msg already the stored JSON text), one column each: the
+ * form that crosses to the writer thread as three arrays instead of an object per frame.
+ */
+export interface RawWireColumns {
+  t: number[];
+  dir: string[];
+  line: string[];
 }
 
 /**
@@ -72,24 +75,22 @@ export function createWireLogRepo(db: Db) {
      * blocks of WIRE_ROWS_PER_INSERT rows in one statement each, the rest row by row. Call inside
      * a transaction. Returns the last seq written.
      */
-    insertRawMany(sessionId: string, afterSeq: number, frames: readonly RawWireRow[]): number {
+    insertRawMany(sessionId: string, afterSeq: number, frames: RawWireColumns): number {
+      const { t, dir, line } = frames;
+      const n = line.length;
       let seq = afterSeq;
       let i = 0;
-      for (; i + WIRE_ROWS_PER_INSERT <= frames.length; i += WIRE_ROWS_PER_INSERT) {
-        for (let j = 0, k = 0; j < WIRE_ROWS_PER_INSERT; j++) {
-          const f = frames[i + j]!;
+      for (; i + WIRE_ROWS_PER_INSERT <= n; i += WIRE_ROWS_PER_INSERT) {
+        for (let j = i, k = 0; j < i + WIRE_ROWS_PER_INSERT; j++) {
           block[k++] = sessionId;
           block[k++] = ++seq;
-          block[k++] = f.t;
-          block[k++] = f.dir;
-          block[k++] = f.line;
+          block[k++] = t[j];
+          block[k++] = dir[j];
+          block[k++] = line[j];
         }
         insertBlock.run(block);
       }
-      for (; i < frames.length; i++) {
-        const f = frames[i]!;
-        insert.run(sessionId, ++seq, f.t, f.dir, f.line);
-      }
+      for (; i < n; i++) insert.run(sessionId, ++seq, t[i]!, dir[i]!, line[i]!);
       return seq;
     },
     lastSeq,

@@ -9,9 +9,11 @@ const CHILD = fileURLToPath(new URL('./sigkill-child.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');
 
 describe('durability', () => {
-  it('a recorder SIGKILLed mid-turn leaves a clean database holding every committed frame, in order', async () => {
+  // `thread`: the child commits on the writer thread (it waits for the thread before recording).
+  it.each(['inline', 'thread'])('a recorder SIGKILLed mid-turn leaves a clean database holding every committed frame, in order (%s)', async (mode) => {
     const home = tempHome('sigkill');
-    const child = spawn(process.execPath, ['--import', TSX, CHILD, home], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const env = { ...process.env, TALARIA_WRITER_THREAD: mode === 'thread' ? '1' : '0' };
+    const child = spawn(process.execPath, ['--import', TSX, CHILD, home], { stdio: ['pipe', 'pipe', 'pipe'], env });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));

@@ -29,8 +29,10 @@ function setup(opts: Partial<Parameters<typeof createRecorder>[1]> = {}) {
   store.sessions.create({ id: 's', provider: 'p', cwd: '/', agentSessionId: 'agent-1' });
   const flushes: FlushInfo[] = [];
   let wake: (() => void) | undefined;
+  // The inline path (the writer thread's own tests are in recorder-thread.test.ts).
   const rec = createRecorder(store, {
     sessionKey: 's',
+    thread: false,
     ...opts,
     onFlush: (i) => {
       flushes.push(i);
@@ -326,7 +328,7 @@ describe('recorder', () => {
     const errors: Error[] = [];
     const store = freshStore();
     store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
-    const rec: Recorder = createRecorder(store, { sessionKey: 's', onError: (e) => errors.push(e) });
+    const rec: Recorder = createRecorder(store, { sessionKey: 's', thread: false, onError: (e) => errors.push(e) });
     rec.onFrame(frame(1));
     rec.flush();
     // The session row vanishes behind the recorder's back: the next batch violates the foreign key.
@@ -351,7 +353,7 @@ describe('recorder', () => {
     const errors: Error[] = [];
     const store = freshStore();
     store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
-    const rec = createRecorder(store, { sessionKey: 's', onError: (e) => errors.push(e) });
+    const rec = createRecorder(store, { sessionKey: 's', thread: false, onError: (e) => errors.push(e) });
     rec.onFrame(frame(1));
     store.close();
     rec.onFrame(frame(2));

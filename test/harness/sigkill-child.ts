@@ -58,4 +58,8 @@ function tick(): void {
   }
   setImmediate(tick);
 }
+// With TALARIA_WRITER_THREAD=1 every commit is the writer thread's: start once it is up.
+const started = Date.now();
+while (process.env.TALARIA_WRITER_THREAD === '1' && !rec.threaded && Date.now() - started < 20_000) await new Promise((r) => setTimeout(r, 5));
+if (process.env.TALARIA_WRITER_THREAD === '1' && !rec.threaded) process.stderr.write('the writer thread did not start\n');
 tick();

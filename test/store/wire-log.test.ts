@@ -58,14 +58,15 @@ describe('wire log', () => {
     store.wire.insertRaw('s', 1, 0, 'client->agent', '{"first":1}');
     const n = 2 * WIRE_ROWS_PER_INSERT + 5;
     const rows = Array.from({ length: n }, (_, i) => ({ t: i + 0.5, dir: i % 3 === 0 ? 'client->agent' : 'agent->client', line: JSON.stringify({ i }) }));
-    const last = store.db.transaction(() => store.wire.insertRawMany('s', store.wire.lastSeq('s'), rows)).immediate();
+    const cols = (rs: typeof rows) => ({ t: rs.map((r) => r.t), dir: rs.map((r) => r.dir), line: rs.map((r) => r.line) });
+    const last = store.db.transaction(() => store.wire.insertRawMany('s', store.wire.lastSeq('s'), cols(rows))).immediate();
     expect(last).toBe(n + 1);
     const stored = store.wire.rows('s');
     expect(stored).toHaveLength(n + 1);
     expect(stored.slice(1)).toEqual(rows.map((r, i) => ({ seq: i + 2, t_ms: r.t, dir: r.dir, msg: r.line })));
     // A bad row in a block fails the statement: the transaction writes nothing.
     const bad = [...rows.slice(0, WIRE_ROWS_PER_INSERT - 1), { t: 0, dir: 'sideways', line: '{}' }];
-    expect(() => store.db.transaction(() => store.wire.insertRawMany('s', store.wire.lastSeq('s'), bad)).immediate()).toThrow(/CHECK/);
+    expect(() => store.db.transaction(() => store.wire.insertRawMany('s', store.wire.lastSeq('s'), cols(bad))).immediate()).toThrow(/CHECK/);
     expect(store.wire.count('s')).toBe(n + 1);
   });
 

@@ -1,0 +1,167 @@
+/**
+ * What a recorder holds between two commits: frames as columns, entries coalesced by position
+ * (a streamed reply updates one entry per chunk; only its last state is written), turns, audit
+ * rows, the thread meta, title and activity. `take` turns it into one WriterBatch and starts afresh.
+ */
+import type { PermissionDecisionEvent } from '../permission/types.js';
+import type { SessionEvent } from '../session/events.js';
+import type { Entry } from '../thread/types.js';
+import type { AuditInput, ThreadMeta } from '../store/index.js';
+import type { RawWireColumns } from '../store/wire-log.js';
+import type { BatchRest, BatchTurn, EntryColumns, WriterBatch } from '../store/writer-batch.js';
+
+/** What an event asks of the recorder: nothing, a commit soon, or a commit now (a turn's end). */
+export type EventEffect = 'none' | 'schedule' | 'flush';
+
+export class PendingWork {
+  frames: RawWireColumns = { t: [], dir: [], line: [] };
+  private entries = new Map<number, Entry>();
+  private turns: BatchTurn[] = [];
+  private audits = new Map<string, AuditInput>();
+  private auditSeq = 0;
+  private metaDirty = false;
+  private title: string | undefined;
+  private touchedAt: number | undefined;
+  /** Once the broker's richer decision records arrive, permission.decided events are not audited. */
+  private richAudit = false;
+
+  constructor(
+    private readonly key: string,
+    private meta: ThreadMeta,
+  ) {}
+
+  get frameCount(): number {
+    return this.frames.line.length;
+  }
+
+  get entryCount(): number {
+    return this.entries.size;
+  }
+
+  get empty(): boolean {
+    return this.frames.line.length === 0 && this.entries.size === 0 && !this.hasRest();
+  }
+
+  addFrame(t: number, dir: string, line: string): void {
+    this.frames.t.push(t);
+    this.frames.dir.push(dir);
+    this.frames.line.push(line);
+  }
+
+  decision(ev: PermissionDecisionEvent): void {
+    this.richAudit = true;
+    // Replaces the event-based row for the same request when it has not been committed yet.
+    this.audits.set(ev.requestKey || 'a' + ++this.auditSeq, ev);
+  }
+
+  apply(ev: SessionEvent): EventEffect {
+    switch (ev.type) {
+      case 'entry.added':
+      case 'entry.updated':
+        this.entries.set(ev.index, ev.entry);
+        return 'schedule';
+      case 'turn.started':
+        this.turns.push({ kind: 'start', turnId: ev.turnId, prompt: ev.prompt, at: ev.at });
+        this.setMeta({ ...this.meta, openTurnId: ev.turnId });
+        this.touchedAt = ev.at;
+        return 'schedule';
+      case 'turn.ended': {
+        const t: BatchTurn = { kind: 'end', turnId: ev.turnId, stopReason: ev.stopReason, at: ev.at, durationMs: ev.durationMs };
+        if (ev.usage !== undefined) t.usage = ev.usage;
+        if (ev.error !== undefined) t.error = ev.error;
+        this.turns.push(t);
+        if (this.meta.openTurnId === ev.turnId) {
+          const { openTurnId: _done, ...rest } = this.meta;
+          this.setMeta(rest);
+        }
+        this.touchedAt = ev.at;
+        return 'flush'; // on disk before later listeners (the turn's result) hear of it
+      }
+      case 'session.closed':
+        return 'flush';
+      case 'permission.decided':
+        if (this.richAudit) return 'none';
+        this.audits.set(ev.requestKey || 'a' + ++this.auditSeq, {
+          requestKey: ev.requestKey,
+          sessionId: ev.sessionId,
+          toolCallId: ev.toolCallId,
+          outcome: ev.outcome,
+          decidedBy: ev.decidedBy,
+          ...(ev.answeredBy !== undefined ? { answeredBy: ev.answeredBy } : {}),
+          ...(ev.rule !== undefined ? { rule: ev.rule } : {}),
+          reason: ev.reason,
+          at: ev.at,
+        });
+        return 'schedule';
+      case 'plan.updated':
+        this.setMeta({ ...this.meta, plan: ev.plan as ThreadMeta['plan'] });
+        return 'schedule';
+      case 'commands.updated':
+        this.setMeta({ ...this.meta, availableCommands: ev.commands });
+        return 'schedule';
+      case 'mode.updated':
+        this.setMeta({ ...this.meta, currentModeId: ev.modeId });
+        return 'schedule';
+      case 'config.updated':
+        this.setMeta({ ...this.meta, configOptions: ev.configOptions });
+        return 'schedule';
+      case 'context.updated':
+        this.setMeta({ ...this.meta, context: ev.context as ThreadMeta['context'] });
+        return 'schedule';
+      case 'info.updated':
+        this.setMeta({ ...this.meta, ...(ev.title !== undefined ? { title: ev.title } : {}), ...(ev.updatedAt !== undefined ? { updatedAt: ev.updatedAt } : {}) });
+        if (ev.title !== undefined) this.title = ev.title;
+        return 'schedule';
+      default:
+        return 'none'; // state, queue, catalog, permission.asked, protocol errors: not persisted here
+    }
+  }
+
+  /**
+   * Everything pending as one batch, and a fresh start. Entries are serialised here: cloning a
+   * streamed reply's entry (its blocks) to the writer thread cost three times what JSON.stringify does.
+   */
+  take(): WriterBatch {
+    const e: EntryColumns = { index: [], id: [], kind: [], turnId: [], json: [] };
+    let rest = '';
+    try {
+      for (const [index, entry] of this.entries) {
+        e.index.push(index);
+        e.id.push(entry.id);
+        e.kind.push(entry.kind);
+        e.turnId.push(entry.turnId ?? null);
+        e.json.push(JSON.stringify(entry));
+      }
+      if (this.hasRest()) {
+        const r: BatchRest = { turns: this.turns, audits: [...this.audits.values()] };
+        if (this.metaDirty) r.meta = this.meta;
+        if (this.title !== undefined) r.title = this.title;
+        if (this.touchedAt !== undefined) r.touchedAt = this.touchedAt;
+        rest = JSON.stringify(r);
+      }
+      return { key: this.key, frames: this.frames, entries: e, rest };
+    } finally {
+      this.clear();
+    }
+  }
+
+  /** Drops everything pending (a batch that cannot be written is not retried). */
+  clear(): void {
+    this.frames = { t: [], dir: [], line: [] };
+    this.entries = new Map();
+    this.turns = [];
+    this.audits = new Map();
+    this.metaDirty = false;
+    this.title = undefined;
+    this.touchedAt = undefined;
+  }
+
+  private setMeta(meta: ThreadMeta): void {
+    this.meta = meta;
+    this.metaDirty = true;
+  }
+
+  private hasRest(): boolean {
+    return this.turns.length > 0 || this.audits.size > 0 || this.metaDirty || this.title !== undefined || this.touchedAt !== undefined;
+  }
+}

@@ -1,0 +1,23 @@
+/** What the recorder's writer thread and the main thread say to each other (writer-thread.ts). */
+import type { MessagePort } from 'node:worker_threads';
+import type { WriterBatch } from './writer-batch.js';
+
+/** Int32 slots of the shared control block. */
+export const CTL_READY = 0; // 0 starting, 1 ready, -1 could not open the database
+export const CTL_ACKED = 1; // id of the last batch answered
+export const CTL_SLOTS = 2;
+
+export interface WriterInit {
+  path: string;
+  busyTimeoutMs?: number;
+  ctl: SharedArrayBuffer;
+  results: MessagePort;
+}
+
+export type WriterRequest = { type: 'batch'; id: number; batch: WriterBatch } | { type: 'close' };
+
+export interface WriterResult {
+  id: number;
+  seq?: number;
+  error?: { name: string; message: string; code?: string };
+}

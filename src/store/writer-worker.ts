@@ -1,0 +1,59 @@
+/**
+ * The writer thread (a worker_threads Worker started by writer-thread.ts): its own better-sqlite3
+ * connection to the store's file commits the recorders' batches, so the SQLite work of a streamed
+ * turn leaves the thread that reads the agent's pipe. WAL lets the main connection read every
+ * committed row. Results go back in order on `results`; `ctl` lets the main thread wait for one
+ * synchronously (a turn's end must be on disk before the turn is reported ended).
+ */
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { openDatabase, type Db } from './db.js';
+import { batchCommitter, batchRepos, type WriterBatch } from './writer-batch.js';
+import { CTL_ACKED, CTL_READY, type WriterInit, type WriterRequest, type WriterResult } from './writer-protocol.js';
+
+const init = workerData as WriterInit;
+const ctl = new Int32Array(init.ctl);
+const results: MessagePort = init.results;
+
+function errorOf(err: unknown): WriterResult['error'] {
+  const e = err instanceof Error ? err : new Error(String(err));
+  const code = (e as { code?: unknown }).code;
+  return { name: e.name, message: e.message, ...(typeof code === 'string' ? { code } : {}) };
+}
+
+function ack(id: number): void {
+  Atomics.store(ctl, CTL_ACKED, id);
+  Atomics.notify(ctl, CTL_ACKED);
+}
+
+let db: Db | undefined;
+let commit: ((b: WriterBatch) => number) | undefined;
+try {
+  db = openDatabase({ path: init.path, busyTimeoutMs: init.busyTimeoutMs }).db;
+  commit = batchCommitter(batchRepos(db));
+  Atomics.store(ctl, CTL_READY, 1);
+} catch (err) {
+  // The main thread goes on committing on its own connection; it logs why.
+  results.postMessage({ id: 0, error: errorOf(err) } satisfies WriterResult);
+  Atomics.store(ctl, CTL_READY, -1);
+}
+Atomics.notify(ctl, CTL_READY);
+
+parentPort!.on('message', (m: WriterRequest) => {
+  if (m.type === 'close') {
+    db?.close();
+    db = undefined;
+    results.close();
+    parentPort!.close();
+    return;
+  }
+  let r: WriterResult;
+  try {
+    if (!commit) throw new Error('the writer thread has no database');
+    r = { id: m.id, seq: commit(m.batch) };
+  } catch (err) {
+    r = { id: m.id, error: errorOf(err) };
+  }
+  // Posted before the ack: a main thread woken by the ack finds the result on its port.
+  results.postMessage(r);
+  ack(m.id);
+});
