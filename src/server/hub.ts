@@ -11,6 +11,7 @@ import type { PendingPermission, QueuedPrompt, SessionSnapshot, SessionSummaryIn
 import type { EventLog } from './event-log.js';
 import { HttpError } from './http-error.js';
 import { EventBatcher, type BatchSink } from './batch.js';
+import { storedFailure, turnFailure, type Failure } from './session-failure.js';
 
 interface Queued {
   item: QueuedPrompt;
@@ -28,10 +29,10 @@ export interface LiveSession {
   sent: Map<number, unknown>;
   /** Steers under way: the queue waits, so "steer now" goes before what was queued. */
   steering: number;
-  /** Why the session shows as failed (the summary's `failure`), until the next turn starts. */
-  failure?: { cause: 'turn' | 'agent'; message: string };
-  /** The failure came with a turn's end: a later recovery of the session does not clear it. */
-  failureFromTurn?: boolean;
+  /** The last turn ended with an error (live, or as stored before this attach): shown until the next turn starts. */
+  turnFailure?: Failure;
+  /** The agent stopped between turns: shown until the session recovers (over a turn failure). */
+  agentFailure?: Failure;
   off: () => void;
 }
 
@@ -111,6 +112,7 @@ export class Hub {
     const prev = this.live.get(hs.id);
     if (prev) prev.off();
     const ls: LiveSession = { hs, origin: hs.origin, queue: prev?.queue ?? [], pending: new Map(), resolved: new Map(), sent: new Map(), steering: 0, off: () => {} };
+    this.seedFailure(ls, prev);
     for (const p of hs.session.pendingPermissions()) this.addPending(ls, p as unknown as Record<string, unknown>, 0);
     this.live.set(hs.id, ls);
     this.emit(hs.id, 'session.live', { origin: hs.origin, provider: hs.provider });
@@ -165,32 +167,18 @@ export class Hub {
         break;
       }
       case 'turn.started':
-        if (ls.failure) {
-          delete ls.failure;
-          delete ls.failureFromTurn;
-          this.sessionChanged(id);
-        }
+        if (this.clearFailures(ls)) this.sessionChanged(id);
         break;
       case 'turn.ended':
-        if (e.error || e.stopReason === 'error') {
-          // A turn cut short because the agent process went away (or could not start) is the agent's failure, not the turn's.
-          const gone = e.error !== undefined && AGENT_GONE.has(e.error.code);
-          ls.failure = { cause: gone ? 'agent' : 'turn', message: e.error?.message ?? 'The turn ended with an error.' };
-          ls.failureFromTurn = true;
-        }
+        this.turnEndedFailure(ls, e.stopReason, e.error);
         this.emit(id, 'attention', { kind: 'turn.ended', text: `Turn ended: ${e.stopReason}` });
         this.log.prune(id);
         this.startNext(ls);
         this.sessionChanged(id);
         break;
       case 'session.state':
-        if (e.state === 'failed') {
-          ls.failure = { cause: 'agent', message: 'The agent stopped working for this session.' };
-          ls.failureFromTurn = false;
-          this.emit(id, 'attention', { kind: 'crashed', text: 'The agent stopped working for this session.' });
-        }
-        // Recovered from a crash between turns: the agent is back. A turn that ended with the crash still shows.
-        if (e.previous === 'failed' && e.state !== 'failed' && ls.failure && !ls.failureFromTurn) delete ls.failure;
+        this.agentStateFailure(ls, e.state, e.previous);
+        if (e.state === 'failed') this.emit(id, 'attention', { kind: 'crashed', text: 'The agent stopped working for this session.' });
         if (e.state === 'closed' || e.state === 'failed' || e.previous === 'failed') this.sessionChanged(id);
         break;
       case 'info.updated':
@@ -199,6 +187,41 @@ export class Hub {
       default:
         break;
     }
+  }
+
+  // ---- failure (the summary's `failure`; session-failure.ts) ----
+  /** A fresh attach keeps what the previous one knew, else what the store says the last turn ended with (a restart). */
+  private seedFailure(ls: LiveSession, prev: LiveSession | undefined): void {
+    const f = prev ? prev.turnFailure : storedFailure(this.harness.store, ls.hs.id);
+    if (f) ls.turnFailure = f;
+  }
+
+  /** A turn started: nothing failed any more. True when something was shown. */
+  private clearFailures(ls: LiveSession): boolean {
+    const had = ls.turnFailure !== undefined || ls.agentFailure !== undefined;
+    delete ls.turnFailure;
+    delete ls.agentFailure;
+    return had;
+  }
+
+  private turnEndedFailure(ls: LiveSession, stopReason: string, error: { code: string; message: string } | undefined): void {
+    const f = turnFailure(stopReason, error);
+    if (!f) return;
+    ls.turnFailure = f;
+    // The turn's error says why the agent stopped more precisely than the state change did.
+    delete ls.agentFailure;
+  }
+
+  private agentStateFailure(ls: LiveSession, state: string, previous: string | undefined): void {
+    if (state === 'failed') ls.agentFailure = { cause: 'agent', message: 'The agent stopped working for this session.' };
+    // Recovered from a crash between turns: the agent is back. A turn that ended with an error still shows.
+    else if (previous === 'failed') delete ls.agentFailure;
+  }
+
+  /** The summary's `failure`: the live session's, or the last stored turn's when it is not attached here. */
+  private failureOf(id: string, ls: LiveSession | undefined): { failure?: Failure } {
+    const f = ls ? (ls.agentFailure ?? ls.turnFailure) : storedFailure(this.harness.store, id);
+    return f ? { failure: { ...f } } : {};
   }
 
   // ---- prompts and the visible queue ----
@@ -291,7 +314,7 @@ export class Hub {
       live: ls !== undefined && ls.hs.session.state !== 'closed',
       state: ls ? ls.hs.session.state : 'stored',
       needsAttention: ls !== undefined && ls.pending.size > 0,
-      ...(ls?.failure ? { failure: { ...ls.failure } } : {}),
+      ...this.failureOf(row.id, ls),
       ...(row.agentSessionId ? { agentSessionId: row.agentSessionId } : {}),
       ...(row.profile ? { profile: row.profile } : {}),
       ...(row.workspaceId ? { workspaceId: row.workspaceId } : {}),
@@ -348,9 +371,6 @@ export class Hub {
     this.log.flush();
   }
 }
-
-/** Turn error codes that mean the agent process is gone (crashed, closed, or could not be started). */
-const AGENT_GONE = new Set(['agent_crashed', 'connection_closed', 'spawn_failed']);
 
 /** The text added when `next` is `prev` with a longer text and nothing else changed; else undefined. */
 export function appended(prev: unknown, next: unknown): string | undefined {
