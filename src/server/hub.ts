@@ -11,7 +11,7 @@ import type { PendingPermission, QueuedPrompt, SessionSnapshot, SessionSummaryIn
 import type { EventLog } from './event-log.js';
 import { HttpError } from './http-error.js';
 import { EventBatcher, type BatchSink } from './batch.js';
-import { storedFailure, turnFailure, type Failure } from './session-failure.js';
+import { StoredFailures, storedFailure, turnFailure, type Failure } from './session-failure.js';
 
 interface Queued {
   item: QueuedPrompt;
@@ -45,6 +45,7 @@ export class Hub {
   private readonly batches = new EventBatcher();
   private readonly listListeners = new Set<(s: SessionSummaryInfo) => void>();
   private queueSeq = 0;
+  private readonly storedFailures: StoredFailures;
 
   /** Stops following the harness's live registry (closeAll). */
   private readonly offShared: () => void;
@@ -53,6 +54,7 @@ export class Hub {
     readonly harness: Harness,
     readonly log: EventLog,
   ) {
+    this.storedFailures = new StoredFailures(harness.store);
     // A session another face (caps) opened is live here too: /ws clients see it, HTTP prompts it,
     // and nobody opens a second agent session for it.
     const shared = liveRegistry(harness);
@@ -219,8 +221,8 @@ export class Hub {
   }
 
   /** The summary's `failure`: the live session's, or the last stored turn's when it is not attached here. */
-  private failureOf(id: string, ls: LiveSession | undefined): { failure?: Failure } {
-    const f = ls ? (ls.agentFailure ?? ls.turnFailure) : storedFailure(this.harness.store, id);
+  private failureOf(row: StoredSession, ls: LiveSession | undefined): { failure?: Failure } {
+    const f = ls ? (ls.agentFailure ?? ls.turnFailure) : this.storedFailures.of(row);
     return f ? { failure: { ...f } } : {};
   }
 
@@ -314,7 +316,7 @@ export class Hub {
       live: ls !== undefined && ls.hs.session.state !== 'closed',
       state: ls ? ls.hs.session.state : 'stored',
       needsAttention: ls !== undefined && ls.pending.size > 0,
-      ...this.failureOf(row.id, ls),
+      ...this.failureOf(row, ls),
       ...(row.agentSessionId ? { agentSessionId: row.agentSessionId } : {}),
       ...(row.profile ? { profile: row.profile } : {}),
       ...(row.workspaceId ? { workspaceId: row.workspaceId } : {}),

@@ -3,7 +3,7 @@
  * live or as the store recorded it (so the status survives a server restart), or from the agent
  * stopping between turns.
  */
-import type { Store } from '../store/index.js';
+import type { Store, StoredSession } from '../store/index.js';
 import type { SessionSummaryInfo } from './contract/index.js';
 
 export type Failure = NonNullable<SessionSummaryInfo['failure']>;
@@ -24,4 +24,24 @@ export function turnFailure(stopReason: string | undefined, error: { code?: unkn
 export function storedFailure(store: Store, sessionId: string): Failure | undefined {
   const t = store.turns.last(sessionId);
   return t && t.endedAt !== undefined ? turnFailure(t.stopReason, t.error) : undefined;
+}
+
+/**
+ * `storedFailure` per listed session, read once per change of the session row: a turn's start and
+ * end stamp the row (last_active_at, updated_at) in the commit that records them, whichever process
+ * wrote it. A listing of every session then reads no turn (a turn row can be long: its prompt
+ * comes before its error on disk).
+ */
+export class StoredFailures {
+  private readonly seen = new Map<string, { active: number | undefined; updated: number; failure: Failure | undefined }>();
+
+  constructor(private readonly store: Store) {}
+
+  of(row: StoredSession): Failure | undefined {
+    const hit = this.seen.get(row.id);
+    if (hit && hit.active === row.lastActiveAt && hit.updated === row.updatedAt) return hit.failure;
+    const failure = storedFailure(this.store, row.id);
+    this.seen.set(row.id, { active: row.lastActiveAt, updated: row.updatedAt, failure });
+    return failure;
+  }
 }
