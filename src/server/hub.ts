@@ -11,14 +11,14 @@ import type { PendingPermission, QueuedPrompt, SessionSnapshot, SessionSummaryIn
 import type { EventLog } from './event-log.js';
 import { HttpError } from './http-error.js';
 import { EventBatcher, type BatchSink } from './batch.js';
-import { StoredFailures, storedFailure, turnFailure, type Failure } from './session-failure.js';
+import { agentStateChanged, clearFailures, shownFailure, StoredFailures, storedFailure, turnEnded, type Failure, type FailureState } from './session-failure.js';
 
 interface Queued {
   item: QueuedPrompt;
   blocks: ContentBlock[];
 }
 
-export interface LiveSession {
+export interface LiveSession extends FailureState {
   hs: HarnessSession;
   origin: SessionOrigin;
   queue: Queued[];
@@ -29,10 +29,6 @@ export interface LiveSession {
   sent: Map<number, unknown>;
   /** Steers under way: the queue waits, so "steer now" goes before what was queued. */
   steering: number;
-  /** The last turn ended with an error (live, or as stored before this attach): shown until the next turn starts. */
-  turnFailure?: Failure;
-  /** The agent stopped between turns: shown until the session recovers (over a turn failure). */
-  agentFailure?: Failure;
   off: () => void;
 }
 
@@ -114,7 +110,9 @@ export class Hub {
     const prev = this.live.get(hs.id);
     if (prev) prev.off();
     const ls: LiveSession = { hs, origin: hs.origin, queue: prev?.queue ?? [], pending: new Map(), resolved: new Map(), sent: new Map(), steering: 0, off: () => {} };
-    this.seedFailure(ls, prev);
+    // A fresh attach keeps what the previous one knew, else what the store says the last turn ended with (a restart).
+    const seeded = prev ? prev.turnFailure : storedFailure(this.harness.store, hs.id);
+    if (seeded) ls.turnFailure = seeded;
     for (const p of hs.session.pendingPermissions()) this.addPending(ls, p as unknown as Record<string, unknown>, 0);
     this.live.set(hs.id, ls);
     this.emit(hs.id, 'session.live', { origin: hs.origin, provider: hs.provider });
@@ -169,17 +167,17 @@ export class Hub {
         break;
       }
       case 'turn.started':
-        if (this.clearFailures(ls)) this.sessionChanged(id);
+        if (clearFailures(ls)) this.sessionChanged(id);
         break;
       case 'turn.ended':
-        this.turnEndedFailure(ls, e.stopReason, e.error);
+        turnEnded(ls, e.stopReason, e.error);
         this.emit(id, 'attention', { kind: 'turn.ended', text: `Turn ended: ${e.stopReason}` });
         this.log.prune(id);
         this.startNext(ls);
         this.sessionChanged(id);
         break;
       case 'session.state':
-        this.agentStateFailure(ls, e.state, e.previous);
+        agentStateChanged(ls, e.state, e.previous);
         if (e.state === 'failed') this.emit(id, 'attention', { kind: 'crashed', text: 'The agent stopped working for this session.' });
         if (e.state === 'closed' || e.state === 'failed' || e.previous === 'failed') this.sessionChanged(id);
         break;
@@ -191,38 +189,9 @@ export class Hub {
     }
   }
 
-  // ---- failure (the summary's `failure`; session-failure.ts) ----
-  /** A fresh attach keeps what the previous one knew, else what the store says the last turn ended with (a restart). */
-  private seedFailure(ls: LiveSession, prev: LiveSession | undefined): void {
-    const f = prev ? prev.turnFailure : storedFailure(this.harness.store, ls.hs.id);
-    if (f) ls.turnFailure = f;
-  }
-
-  /** A turn started: nothing failed any more. True when something was shown. */
-  private clearFailures(ls: LiveSession): boolean {
-    const had = ls.turnFailure !== undefined || ls.agentFailure !== undefined;
-    delete ls.turnFailure;
-    delete ls.agentFailure;
-    return had;
-  }
-
-  private turnEndedFailure(ls: LiveSession, stopReason: string, error: { code: string; message: string } | undefined): void {
-    const f = turnFailure(stopReason, error);
-    if (!f) return;
-    ls.turnFailure = f;
-    // The turn's error says why the agent stopped more precisely than the state change did.
-    delete ls.agentFailure;
-  }
-
-  private agentStateFailure(ls: LiveSession, state: string, previous: string | undefined): void {
-    if (state === 'failed') ls.agentFailure = { cause: 'agent', message: 'The agent stopped working for this session.' };
-    // Recovered from a crash between turns: the agent is back. A turn that ended with an error still shows.
-    else if (previous === 'failed') delete ls.agentFailure;
-  }
-
   /** The summary's `failure`: the live session's, or the last stored turn's when it is not attached here. */
   private failureOf(row: StoredSession, ls: LiveSession | undefined): { failure?: Failure } {
-    const f = ls ? (ls.agentFailure ?? ls.turnFailure) : this.storedFailures.of(row);
+    const f = ls ? shownFailure(ls) : this.storedFailures.of(row);
     return f ? { failure: { ...f } } : {};
   }
 

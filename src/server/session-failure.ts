@@ -20,6 +20,39 @@ export function turnFailure(stopReason: string | undefined, error: { code?: unkn
   return { cause: gone ? 'agent' : 'turn', message };
 }
 
+/** What a live session knows of its failures (the Hub's LiveSession). */
+export interface FailureState {
+  /** The last turn ended with an error (live, or as stored before this attach): shown until the next turn starts. */
+  turnFailure?: Failure;
+  /** The agent stopped between turns: shown until the session recovers (over a turn failure). */
+  agentFailure?: Failure;
+}
+
+/** What the summary shows: the agent's failure while it lasts, else the last turn's. */
+export const shownFailure = (f: FailureState): Failure | undefined => f.agentFailure ?? f.turnFailure;
+
+/** A turn started: nothing failed any more. True when something was shown. */
+export function clearFailures(f: FailureState): boolean {
+  const had = f.turnFailure !== undefined || f.agentFailure !== undefined;
+  delete f.turnFailure;
+  delete f.agentFailure;
+  return had;
+}
+
+export function turnEnded(f: FailureState, stopReason: string, error: { code: string; message: string } | undefined): void {
+  const failure = turnFailure(stopReason, error);
+  if (!failure) return;
+  f.turnFailure = failure;
+  // The turn's error says why the agent stopped more precisely than the state change did.
+  delete f.agentFailure;
+}
+
+export function agentStateChanged(f: FailureState, state: string, previous: string | undefined): void {
+  if (state === 'failed') f.agentFailure = { cause: 'agent', message: 'The agent stopped working for this session.' };
+  // Recovered from a crash between turns: the agent is back. A turn that ended with an error still shows.
+  else if (previous === 'failed') delete f.agentFailure;
+}
+
 /** The failure of a session's last stored turn: one indexed read of one row. */
 export function storedFailure(store: Store, sessionId: string): Failure | undefined {
   const t = store.turns.last(sessionId);
