@@ -11,13 +11,14 @@ import type { PendingPermission, QueuedPrompt, SessionSnapshot, SessionSummaryIn
 import type { EventLog } from './event-log.js';
 import { HttpError } from './http-error.js';
 import { EventBatcher, type BatchSink } from './batch.js';
+import { agentStateChanged, clearFailures, shownFailure, StoredFailures, storedFailure, turnEnded, type Failure, type FailureState } from './session-failure.js';
 
 interface Queued {
   item: QueuedPrompt;
   blocks: ContentBlock[];
 }
 
-export interface LiveSession {
+export interface LiveSession extends FailureState {
   hs: HarnessSession;
   origin: SessionOrigin;
   queue: Queued[];
@@ -28,10 +29,6 @@ export interface LiveSession {
   sent: Map<number, unknown>;
   /** Steers under way: the queue waits, so "steer now" goes before what was queued. */
   steering: number;
-  /** Why the session shows as failed (the summary's `failure`), until the next turn starts. */
-  failure?: { cause: 'turn' | 'agent'; message: string };
-  /** The failure came with a turn's end: a later recovery of the session does not clear it. */
-  failureFromTurn?: boolean;
   off: () => void;
 }
 
@@ -44,6 +41,7 @@ export class Hub {
   private readonly batches = new EventBatcher();
   private readonly listListeners = new Set<(s: SessionSummaryInfo) => void>();
   private queueSeq = 0;
+  private readonly storedFailures: StoredFailures;
 
   /** Stops following the harness's live registry (closeAll). */
   private readonly offShared: () => void;
@@ -52,6 +50,7 @@ export class Hub {
     readonly harness: Harness,
     readonly log: EventLog,
   ) {
+    this.storedFailures = new StoredFailures(harness.store);
     // A session another face (caps) opened is live here too: /ws clients see it, HTTP prompts it,
     // and nobody opens a second agent session for it.
     const shared = liveRegistry(harness);
@@ -111,6 +110,9 @@ export class Hub {
     const prev = this.live.get(hs.id);
     if (prev) prev.off();
     const ls: LiveSession = { hs, origin: hs.origin, queue: prev?.queue ?? [], pending: new Map(), resolved: new Map(), sent: new Map(), steering: 0, off: () => {} };
+    // A fresh attach keeps what the previous one knew, else what the store says the last turn ended with (a restart).
+    const seeded = prev ? prev.turnFailure : storedFailure(this.harness.store, hs.id);
+    if (seeded) ls.turnFailure = seeded;
     for (const p of hs.session.pendingPermissions()) this.addPending(ls, p as unknown as Record<string, unknown>, 0);
     this.live.set(hs.id, ls);
     this.emit(hs.id, 'session.live', { origin: hs.origin, provider: hs.provider });
@@ -167,32 +169,18 @@ export class Hub {
         break;
       }
       case 'turn.started':
-        if (ls.failure) {
-          delete ls.failure;
-          delete ls.failureFromTurn;
-          this.sessionChanged(id);
-        }
+        if (clearFailures(ls)) this.sessionChanged(id);
         break;
       case 'turn.ended':
-        if (e.error || e.stopReason === 'error') {
-          // A turn cut short because the agent process went away (or could not start) is the agent's failure, not the turn's.
-          const gone = e.error !== undefined && AGENT_GONE.has(e.error.code);
-          ls.failure = { cause: gone ? 'agent' : 'turn', message: e.error?.message ?? 'The turn ended with an error.' };
-          ls.failureFromTurn = true;
-        }
+        turnEnded(ls, e.stopReason, e.error);
         this.emit(id, 'attention', { kind: 'turn.ended', text: `Turn ended: ${e.stopReason}` });
         this.log.prune(id);
         this.startNext(ls);
         this.sessionChanged(id);
         break;
       case 'session.state':
-        if (e.state === 'failed') {
-          ls.failure = { cause: 'agent', message: 'The agent stopped working for this session.' };
-          ls.failureFromTurn = false;
-          this.emit(id, 'attention', { kind: 'crashed', text: 'The agent stopped working for this session.' });
-        }
-        // Recovered from a crash between turns: the agent is back. A turn that ended with the crash still shows.
-        if (e.previous === 'failed' && e.state !== 'failed' && ls.failure && !ls.failureFromTurn) delete ls.failure;
+        agentStateChanged(ls, e.state, e.previous);
+        if (e.state === 'failed') this.emit(id, 'attention', { kind: 'crashed', text: 'The agent stopped working for this session.' });
         if (e.state === 'closed' || e.state === 'failed' || e.previous === 'failed') this.sessionChanged(id);
         break;
       case 'info.updated':
@@ -201,6 +189,12 @@ export class Hub {
       default:
         break;
     }
+  }
+
+  /** The summary's `failure`: the live session's, or the last stored turn's when it is not attached here. */
+  private failureOf(row: StoredSession, ls: LiveSession | undefined): { failure?: Failure } {
+    const f = ls ? shownFailure(ls) : this.storedFailures.of(row);
+    return f ? { failure: { ...f } } : {};
   }
 
   // ---- prompts and the visible queue ----
@@ -293,7 +287,7 @@ export class Hub {
       live: ls !== undefined && ls.hs.session.state !== 'closed',
       state: ls ? ls.hs.session.state : 'stored',
       needsAttention: ls !== undefined && ls.pending.size > 0,
-      ...(ls?.failure ? { failure: { ...ls.failure } } : {}),
+      ...this.failureOf(row, ls),
       ...(row.agentSessionId ? { agentSessionId: row.agentSessionId } : {}),
       ...(row.profile ? { profile: row.profile } : {}),
       ...(row.workspaceId ? { workspaceId: row.workspaceId } : {}),
@@ -350,9 +344,6 @@ export class Hub {
     this.log.flush();
   }
 }
-
-/** Turn error codes that mean the agent process is gone (crashed, closed, or could not be started). */
-const AGENT_GONE = new Set(['agent_crashed', 'connection_closed', 'spawn_failed']);
 
 /**
  * The text added when `next` is `prev` with a longer text and nothing else changed; else undefined.

@@ -74,6 +74,12 @@ export function createTurnsRepo(db: Db) {
   );
   const list = db.prepare<[string], Row>('SELECT * FROM turns WHERE session_id = ? ORDER BY id');
   const byRow = db.prepare<[number], Row>('SELECT * FROM turns WHERE id = ?');
+  // MAX(id) reads the session's part of the turns_session index only (no sort), then one row;
+  // the prompt (images and all) and usage are left on disk.
+  const lastRow = db.prepare<[string], Row>(
+    `SELECT id, session_id, turn_id, NULL AS prompt, stop_reason, NULL AS usage, error, started_at, ended_at, duration_ms
+     FROM turns WHERE id = (SELECT MAX(id) FROM turns WHERE session_id = ?)`,
+  );
 
   return {
     /** Records a turn that started; returns its row id. */
@@ -94,6 +100,11 @@ export function createTurnsRepo(db: Db) {
     },
     list(sessionId: string): StoredTurn[] {
       return list.all(sessionId).map(toTurn);
+    },
+    /** The session's newest turn (started or ended), without its prompt and usage: how it ended. */
+    last(sessionId: string): StoredTurn | undefined {
+      const r = lastRow.get(sessionId);
+      return r ? toTurn(r) : undefined;
     },
     get(rowId: number): StoredTurn | undefined {
       const r = byRow.get(rowId);

@@ -45,4 +45,27 @@ describe('turns', () => {
     expect(store.turns.list('s')).toMatchObject([{ turnId: 'turn-3', stopReason: 'cancelled', startedAt: 500, endedAt: 500, durationMs: 0 }]);
     expect(store.turns.list('s')[0]!.prompt).toBeUndefined();
   });
+
+  it("last: the session's newest row (open or ended) with its error, without prompt and usage; other sessions' rows do not count", () => {
+    const store = freshStore();
+    store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
+    store.sessions.create({ id: 'o', provider: 'p', cwd: '/' });
+    expect(store.turns.last('s')).toBeUndefined();
+    store.turns.start('s', { turnId: 'turn-1', prompt: [{ type: 'text', text: 'hi' }], startedAt: 1 });
+    store.turns.end('s', { turnId: 'turn-1', stopReason: 'error', usage: { inputTokens: 1 }, error: { code: 'agent_error', message: 'x' }, endedAt: 2, durationMs: 1 });
+    store.turns.start('o', { turnId: 'turn-9', startedAt: 3 });
+    expect(store.turns.last('s')).toEqual({
+      rowId: 1,
+      sessionId: 's',
+      turnId: 'turn-1',
+      stopReason: 'error',
+      error: { code: 'agent_error', message: 'x' },
+      startedAt: 1,
+      endedAt: 2,
+      durationMs: 1,
+    });
+    store.turns.start('s', { turnId: 'turn-2', startedAt: 4 });
+    expect(store.turns.last('s')).toMatchObject({ turnId: 'turn-2', startedAt: 4 });
+    expect(store.turns.last('s')?.endedAt).toBeUndefined();
+  });
 });

@@ -26,6 +26,8 @@ export interface Served {
   output(): string;
   /** `talaria serve tokens add [--observer]` against this server's home: the new token. */
   addToken(role: 'controller' | 'observer', label: string): string;
+  /** Stops the server (SIGTERM, as a person would) and starts it again on the same home: `url`, `origin` and `token` are the new ones. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -68,23 +70,49 @@ export async function startServe(o: ServeOptions = {}): Promise<Served> {
     ...hermesEnv,
     ...o.env,
   };
-  const child: ChildProcess = spawn(process.execPath, argv, { cwd: project, detached: true, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = (c: Buffer): void => {
-      out += c.toString('utf8');
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+)/.exec(out);
-      if (m) resolve(m[1]!);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`talaria serve exited (${code}) before printing its URL:\n${out}`)));
-  });
-  const u = new URL(url);
-  return {
-    url,
-    origin: u.origin,
-    token: new URLSearchParams(u.hash.slice(1)).get('token')!,
+  const launch = async (): Promise<{ child: ChildProcess; url: string }> => {
+    const started: ChildProcess = spawn(process.execPath, argv, { cwd: project, detached: true, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const printed = out.length;
+    const link = await new Promise<string>((resolve, reject) => {
+      const onData = (c: Buffer): void => {
+        out += c.toString('utf8');
+        const m = /(http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+)/.exec(out.slice(printed));
+        if (m) resolve(m[1]!);
+      };
+      started.stdout!.on('data', onData);
+      started.stderr!.on('data', onData);
+      started.once('exit', (code) => reject(new Error(`talaria serve exited (${code}) before printing its URL:\n${out}`)));
+    });
+    return { child: started, url: link };
+  };
+  let { child, url } = await launch();
+  const terminate = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const gone = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      const t = setTimeout(() => {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          /* already gone */
+        }
+      }, 10_000);
+      await gone;
+      clearTimeout(t);
+    }
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      /* the group is gone */
+    }
+  };
+  const linkParts = (link: string) => {
+    const u = new URL(link);
+    return { url: link, origin: u.origin, token: new URLSearchParams(u.hash.slice(1)).get('token')! };
+  };
+  const served: Served = {
+    ...linkParts(url),
     project,
     home,
     output: () => out,
@@ -95,26 +123,15 @@ export async function startServe(o: ServeOptions = {}): Promise<Served> {
       if (!m) throw new Error(`no token in: ${printed}`);
       return m[1]!;
     },
+    async restart() {
+      await terminate();
+      ({ child, url } = await launch());
+      Object.assign(served, linkParts(url));
+    },
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        const gone = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        const t = setTimeout(() => {
-          try {
-            process.kill(-child.pid!, 'SIGKILL');
-          } catch {
-            /* already gone */
-          }
-        }, 10_000);
-        await gone;
-        clearTimeout(t);
-      }
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        /* the group is gone */
-      }
+      await terminate();
       rmSync(home, { recursive: true, force: true });
     },
   };
+  return served;
 }

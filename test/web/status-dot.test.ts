@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import type { Page } from 'playwright-core';
+import { connectServer, type WebSocketCtor } from '../../src/server/client/index.js';
 import { shot } from './browser.js';
 import { currentId, newSession, send, webSuite, type World, newSessionWith } from './helpers.js';
 import { sdkAgent } from './serve.js';
@@ -68,7 +70,8 @@ describe('web: the status dot and last activity of a sidebar row', { timeout: 12
     await shot(page, 'status-dot-failed-turn');
     await send(page, 'hello');
     await expect.poll(() => dot(id).getAttribute('aria-label'), { timeout: 30_000 }).toBe('idle');
-    expect(await head.getAttribute('aria-label')).toBe('idle');
+    // The header follows the session's own stream, the row the list's: either may draw first.
+    await expect.poll(() => head.getAttribute('aria-label'), { timeout: 10_000 }).toBe('idle');
     expect((await w.api.api.listSessions({ query: {} })).sessions.find((s) => s.id === id)?.failure).toBeUndefined();
   });
 
@@ -110,6 +113,29 @@ describe('web: the status dot and last activity of a sidebar row', { timeout: 12
     expect(await head.getAttribute('aria-label')).toBe('agent not ready');
     expect(await head.getAttribute('class')).toContain('dot-not-ready');
     await shot(page, 'status-dot-not-ready');
+    expect(w.errors).toEqual([]);
+  });
+
+  it('still failed, with the error, after the server restarts; idle again once the next turn starts', async () => {
+    const id = await newSession(page);
+    await send(page, 'fail');
+    await expect.poll(() => dot(id).getAttribute('aria-label'), { timeout: 30_000 }).toBe('failed');
+    await w.served.restart();
+    w.api = connectServer(w.served.origin, w.served.token, { WebSocket: WebSocket as unknown as WebSocketCtor });
+    // The new server's link (a new port), then the session: the row and the header say failed and why.
+    await page.goto(w.served.url);
+    await page.locator(`[data-session="${id}"]`).click();
+    await expect.poll(() => dot(id).getAttribute('aria-label'), { timeout: 30_000 }).toBe('failed');
+    expect(await dot(id).getAttribute('title')).toMatch(/last turn ended with an error — .*Demo failure/);
+    const head = page.locator('.session-header .dot');
+    await expect.poll(() => head.getAttribute('aria-label'), { timeout: 30_000 }).toBe('failed');
+    await shot(page, 'status-dot-failed-after-restart');
+    const row = (await w.api.api.listSessions({ query: {} })).sessions.find((s) => s.id === id);
+    expect(row?.failure).toEqual({ cause: 'turn', message: expect.stringMatching(/Demo failure/) });
+    await send(page, 'hello');
+    await expect.poll(() => dot(id).getAttribute('aria-label'), { timeout: 30_000 }).toBe('idle');
+    // The header follows the session's own stream, the row the list's: either may draw first.
+    await expect.poll(() => head.getAttribute('aria-label'), { timeout: 10_000 }).toBe('idle');
     expect(w.errors).toEqual([]);
   });
 });
