@@ -19,14 +19,21 @@ describe.concurrent('/ws: ordered, resumable, shared', () => {
     await a.wait((m) => m.type === 'synced');
     const base = snapOf(a.messages.find((m) => m.type === 'snapshot'))!;
     await s.client.api.prompt({ params: { id }, body: { text: 'slow' } });
+    await a.wait(() => a.events(id).length >= 500);
+    // The server falls behind the agent for a moment (its event loop held, as under load): the
+    // chunks that piled up in the pipe are read in one task, and go out as one message. How many
+    // events share a message otherwise depends on the machine's speed, not on the server.
+    const until = performance.now() + 100;
+    while (performance.now() < until) {
+      // hold the event loop
+    }
     // Cut it hard (no close handshake) once the stream is well under way.
     await a.wait(() => a.events(id).length >= 1500);
     a.ws.terminate();
     const got = a.events(id);
     // Batched: one message per turn of the server's event loop, not one per event.
-    const batches = a.frames.filter((m) => m.type === 'events').length;
-    expect(batches).toBeGreaterThan(0);
-    expect(batches).toBeLessThan(got.length / 2);
+    const sizes = a.frames.flatMap((m) => (m.type === 'events' ? [m.events.length] : []));
+    expect(Math.max(...sizes)).toBeGreaterThan(10);
     const last = got.at(-1)!.seq;
     const b = new Probe(s.server);
     await b.wait((m) => m.type === 'welcome');
