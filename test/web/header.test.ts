@@ -75,9 +75,10 @@ describe('web: header, sidebar, notifications, readiness', { timeout: 90_000 }, 
     await expect.poll(() => page.locator('.session-header').textContent(), { timeout: 30_000 }).toMatch(/Cost 0\.0125 USD/);
     await send(page, 'two');
     await expect.poll(() => page.locator('.session-header').textContent(), { timeout: 30_000 }).toMatch(/Cost 0\.0250 USD/);
+    // The fake reports 11 tokens a turn; the session sums them. The cost comes with the turn's last
+    // usage_update, the tokens with its end (the prompt's answer): the header may draw them apart.
+    await expect.poll(() => page.locator('.session-header').textContent(), { timeout: 30_000 }).toMatch(/Tokens 11 turn · 22 session/);
     const header = (await page.locator('.session-header').textContent()) ?? '';
-    // The fake reports 11 tokens a turn; the session sums them.
-    expect(header).toMatch(/Tokens 11 turn · 22 session/);
     const snap = await snapshot(id);
     const ctx = snap.thread.context as { used?: number; size?: number };
     expect(ctx.size).toBe(1000);
