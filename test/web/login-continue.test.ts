@@ -68,7 +68,7 @@ describe('web: the waiting action continues after a sign-in', { timeout: 150_000
     const users = await page.locator('.msg.user').allTextContents();
     expect(users.filter((t) => t.includes('keep this text')).length).toBe(2);
     // The image went again with the text.
-    expect(await page.locator('.msg.agent').last().textContent()).toContain('Signed in; hello from auth-fake. (1 image)');
+    await expect.poll(() => page.locator('.msg.agent').last().textContent(), { timeout: 30_000 }).toContain('Signed in; hello from auth-fake. (1 image)');
     await shot(page, 'continue-prompt-answered');
     expect(w.errors).toEqual([]);
   });

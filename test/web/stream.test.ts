@@ -26,7 +26,7 @@ describe('web: streaming turns', { timeout: 90_000 }, () => {
     await box.press('Escape');
     await page.locator('.turn-end', { hasText: 'Turn ended: cancelled' }).waitFor({ timeout: 20_000 });
     // Screen readers hear the turn's end (a status region), not every streamed word.
-    expect(await page.locator('.sr-only[role=status]').textContent()).toBe('Turn ended: cancelled');
+    await expect.poll(() => page.locator('.sr-only[role=status]').textContent(), { timeout: 20_000 }).toBe('Turn ended: cancelled');
     expect(await agentText(page)).toContain('Chunk 1 of');
     expect(await agentText(page)).not.toContain(`Chunk ${CHUNKS} of`);
     expect(await box.inputValue()).toBe('half a thought');
