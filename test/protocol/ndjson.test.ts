@@ -35,6 +35,14 @@ describe('LineDecoder', () => {
     expect(lines).toEqual(['a', 'b', 'c']);
   });
 
+  it('decodes a chunk that mixes ASCII and non-ASCII lines, CRLF and blank lines included', () => {
+    // All-ASCII chunks are decoded whole, others line by line: both give the same lines.
+    const { d, lines } = collect();
+    d.push(Buffer.from('{"a":"plain"}\r\n\n{"b":"fix — ok"}\n\r\n{"c":"é"}\r\n{"d":1}\n{"e":'));
+    d.push(Buffer.from('"ascii"}\r\n{"f":2}\n'));
+    expect(lines).toEqual(['{"a":"plain"}', '{"b":"fix — ok"}', '{"c":"é"}', '{"d":1}', '{"e":"ascii"}', '{"f":2}']);
+  });
+
   it('keeps a multi-byte UTF-8 character split across chunks intact', () => {
     const { d, lines } = collect();
     const buf = Buffer.from('{"t":"€𝄞"}\n');
