@@ -40,6 +40,21 @@ describe.concurrent('talaria acp --agent demo', () => {
     expectValidWire(ed.frames);
   });
 
+  it('session/new with the folder written differently ("/repo/") takes the session warmed at initialize, not a second one', async () => {
+    const { env } = editorEnv();
+    const cwd = tempDir('acp-ws');
+    const ed = startEditor(['--agent', 'demo'], { cwd, env });
+    await ed.request('initialize', INIT);
+    const s = await ed.request<any>('session/new', { cwd: `${cwd}/`, mcpServers: [] });
+    // A second session would idle beside this one (its recorder checkpointing the store mid-turn).
+    const listed = await runCli(['sessions', 'list', '--json'], { cwd, env });
+    expect(listed.code, listed.stderr).toBe(0);
+    const { sessions } = JSON.parse(listed.stdout) as { sessions: { id: string }[] };
+    expect(sessions.map((r) => r.id)).toEqual([s.sessionId]);
+    expect(await ed.close()).toBe(0);
+    expectValidWire(ed.frames);
+  });
+
   it('asks the editor for a permission the policy leaves open; the answer reaches the agent', async () => {
     const { env } = editorEnv();
     const cwd = tempDir('acp-ws');

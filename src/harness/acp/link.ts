@@ -99,17 +99,17 @@ export class SessionLink {
 
   /** `line`: the agent's line for `u`, when `u` is what it says (forwarded as those bytes unless Talaria changes more than the ids). */
   private forward(u: Update, params: Record<string, unknown>, line?: string): void {
-    /** What Talaria changes in the update: a messageId it adds, a status the editor's schema lacks. */
-    let fix: Record<string, unknown> | undefined;
+    /** What Talaria changes in the update: a messageId it adds, a status the editor's schema lacks (built only when the line is not forwarded). */
+    let fix: 'messageId' | 'status' | undefined;
     let insert = '';
     if (CHUNKS.has(u.sessionUpdate)) {
       if (typeof u.messageId !== 'string') {
         if (this.run?.kind !== u.sessionUpdate) this.run = { kind: u.sessionUpdate, id: randomUUID() };
-        fix = { messageId: this.run.id };
+        fix = 'messageId';
         // A messageId the agent sent as a non-string would be a duplicate key in the line.
         if (line !== undefined && !('messageId' in u)) insert = this.run.member ??= `"messageId":${JSON.stringify(this.run.id)},`;
         else line = undefined;
-      } else this.run = { kind: u.sessionUpdate, id: u.messageId };
+      } else if (this.run?.id !== u.messageId || this.run.kind !== u.sessionUpdate) this.run = { kind: u.sessionUpdate, id: u.messageId };
     } else if (u.sessionUpdate === 'usage_update') {
       this.agentSendsUsage = true;
     } else if (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') {
@@ -119,7 +119,7 @@ export class SessionLink {
       if (status && DONE.has(status)) this.open.delete(id);
       else if (u.sessionUpdate === 'tool_call' || status) this.open.add(id);
       if (status === 'cancelled') {
-        fix = { status: 'failed' };
+        fix = 'status';
         line = undefined;
       }
     }
@@ -127,7 +127,7 @@ export class SessionLink {
       const rewritten = rewriteUpdateLine(line, this.quotedId, insert);
       if (rewritten !== undefined) return this.peer.line(rewritten);
     }
-    const update = fix ? { ...u, ...fix } : u;
+    const update = fix === 'messageId' ? { ...u, messageId: this.run!.id } : fix === 'status' ? { ...u, status: 'failed' } : u;
     this.peer.notify('session/update', params._meta !== undefined ? { sessionId: this.hs.id, update, _meta: params._meta } : { sessionId: this.hs.id, update });
   }
 

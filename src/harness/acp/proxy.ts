@@ -3,6 +3,7 @@
  * (listed by `talaria sessions list` as it runs); the editor sees Talaria's ids, Talaria's answers
  * and Talaria's fixes. Methods Talaria does not know go to the agent verbatim.
  */
+import { resolve } from 'node:path';
 import { TalariaError, WireError } from '../../protocol/errors.js';
 import { silentLogger, type Logger } from '../../protocol/types.js';
 import type { ConnectionInfo, Harness, HarnessSession } from '../types.js';
@@ -233,7 +234,9 @@ export class AcpProxy {
     const mcpServers = Array.isArray(p.mcpServers) ? p.mcpServers : [];
     let hs: HarnessSession | undefined;
     const warm = this.warm;
-    if (warm && cwd === this.o.cwd && mcpServers.length === 0) {
+    // Paths compared resolved, as the workspace does: an editor's "/repo/" missed the warm "/repo",
+    // which then idled beside the editor's session and checkpointed the store mid-turn.
+    if (warm && resolve(cwd) === resolve(this.o.cwd) && mcpServers.length === 0) {
       const w = await warm.catch(() => undefined);
       if (w && !this.links.has(w.id)) hs = w;
     }
