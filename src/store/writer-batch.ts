@@ -86,13 +86,17 @@ export interface EntryColumns {
   kind: string[];
   turnId: (string | null)[];
   json: string[];
+  /** Text appended to stored entries since their last full write: index, entry id, text. */
+  tailIndex: number[];
+  tailId: string[];
+  tailText: string[];
 }
 
 /** The repositories a commit writes through (a Store has them; the writer thread makes its own). */
 export interface BatchRepos {
   db: Db;
   wire: Pick<WireLogRepo, 'insertRawMany' | 'lastSeq'>;
-  entries: Pick<EntriesRepo, 'upsertJson' | 'setMeta'>;
+  entries: Pick<EntriesRepo, 'upsertJson' | 'appendTail' | 'setMeta'>;
   turns: Pick<TurnsRepo, 'start' | 'end'>;
   permissions: Pick<PermissionsRepo, 'audit'>;
   sessions: Pick<SessionsRepo, 'setTitle' | 'touch'>;
@@ -118,6 +122,7 @@ export function batchCommitter(r: BatchRepos): (b: WriterBatch) => number {
     const at = Date.now();
     const e = b.entries;
     for (let i = 0; i < e.index.length; i++) r.entries.upsertJson(key, e.index[i]!, e.id[i]!, e.kind[i]!, e.turnId[i]!, e.json[i]!, at);
+    for (let i = 0; i < e.tailIndex.length; i++) r.entries.appendTail(key, e.tailIndex[i]!, e.tailId[i]!, e.tailText[i]!);
     if (b.rest === '') return seq;
     const rest = JSON.parse(b.rest) as BatchRest;
     for (const t of rest.turns) {

@@ -9,6 +9,7 @@ const TABLES = [
   'caps_host',
   'caps_refs',
   'entries',
+  'entry_tails',
   'permission_audit',
   'permission_rules',
   'schema_migrations',
