@@ -38,6 +38,7 @@ export function createEntriesRepo(db: Db, now: () => number = Date.now) {
   const tails = db.prepare<[string], { idx: number; entry_id: string; text: string }>('SELECT idx, entry_id, text FROM entry_tails WHERE session_id = ? ORDER BY idx, id');
   const addTail = db.prepare<[string, number, string, string]>('INSERT INTO entry_tails (session_id, idx, entry_id, text) VALUES (?, ?, ?, ?)');
   const dropTails = db.prepare<[string, number]>('DELETE FROM entry_tails WHERE session_id = ? AND idx = ?');
+  const anyTail = db.prepare<[string], { x: number }>('SELECT 1 AS x FROM entry_tails WHERE session_id = ? LIMIT 1');
   const trimTails = db.prepare<[string, number]>('DELETE FROM entry_tails WHERE session_id = ? AND idx >= ?');
 
   function put(sessionId: string, index: number, entry: Entry, at: number): void {
@@ -77,10 +78,17 @@ export function createEntriesRepo(db: Db, now: () => number = Date.now) {
     upsert(sessionId: string, index: number, entry: Entry, at = now()): void {
       put(sessionId, index, entry, at);
     },
-    /** @internal The recorder's writer: an entry already serialised (its id, kind and turn id beside it); its tails go. */
-    upsertJson(sessionId: string, index: number, id: string, kind: string, turnId: string | null, json: string, at: number): void {
+    /**
+     * @internal The recorder's writer: an entry already serialised (its id, kind and turn id beside
+     * it). Its tails go too unless the caller knows the session has none (hasTails, same transaction).
+     */
+    upsertJson(sessionId: string, index: number, id: string, kind: string, turnId: string | null, json: string, at: number, tails = true): void {
       upsert.run(sessionId, index, id, kind, turnId, json, at);
-      dropTails.run(sessionId, index);
+      if (tails) dropTails.run(sessionId, index);
+    },
+    /** @internal Whether any entry of the session has tails (one probe per commit instead of a DELETE per row). */
+    hasTails(sessionId: string): boolean {
+      return anyTail.get(sessionId) !== undefined;
     },
     /** @internal The recorder's writer: `text` was appended to the stored entry `id` at `index` (its row is not rewritten). */
     appendTail(sessionId: string, index: number, id: string, text: string): void {

@@ -19,6 +19,7 @@ const TABLES = [
   'sessions',
   'threads',
   'turns',
+  'wire_blocks',
   'wire_log',
   'workspaces',
 ];
