@@ -20,6 +20,43 @@ if (r.status !== 0) {
   process.stderr.write(`build: tsc failed (${r.error?.message ?? `exit ${r.status ?? r.signal}`}); dist/ is incomplete\n`);
   process.exit(1);
 }
+// The command's entry as one module (issue 16): dist/cli/main.js with the warm path of `talaria
+// run` (run-fast, run-server, the typed client) inlined, so a run through a running server loads
+// one file instead of some thirty; the full CLI (cli.js) and the help stay separate modules it
+// imports when needed, and packages (ws) stay in node_modules. esbuild comes with tsx (a dev
+// dependency); without it (a production install) the entry stays as tsc wrote it.
+let esbuild;
+try {
+  esbuild = createRequire(createRequire(import.meta.url).resolve('tsx/package.json'))('esbuild');
+} catch {
+  esbuild = undefined;
+}
+if (esbuild) {
+  const main = join(root, 'dist/cli/main.js');
+  const rest = {
+    name: 'talaria-rest-of-cli',
+    setup(b) {
+      b.onResolve({ filter: /^\.\/(cli|help)\.js$/ }, (a) => (a.importer === main ? { path: a.path, external: true } : undefined));
+    },
+  };
+  try {
+    await esbuild.build({
+      entryPoints: [main],
+      outfile: main,
+      allowOverwrite: true,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      plugins: [rest],
+      logLevel: 'warning',
+    });
+  } catch (err) {
+    process.stderr.write(`build: bundling dist/cli/main.js failed (${err.message})\n`);
+    process.exit(1);
+  }
+} else process.stderr.write('build: esbuild is not installed (a production install): dist/cli/main.js is not bundled\n');
 // The web UI (web/, React + Vite) into dist/web, which `talaria serve` serves at `/`.
 // Vite is a dev dependency: a checkout has it; an installed package ships dist/web prebuilt.
 let vite;

@@ -20,7 +20,16 @@ export interface CliIo {
 }
 
 export function processIo(): CliIo {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    // Made on first use: Node builds the stdin stream when it is first read, and a run whose
+    // prompt is an argument and whose stderr is not a terminal never needs it (issue 16).
+    get stdin() {
+      return process.stdin;
+    },
+    env: process.env,
+  };
 }
 
 /** https://no-color.org: any non-empty NO_COLOR disables colour; FORCE_COLOR (not 0) forces it. */

@@ -2,17 +2,16 @@
  * How `talaria run` finds a running `talaria serve` on the same Talaria home: serve writes
  * `<home>/serve.json` (mode 0600: its origin, pid, home and a controller token minted for local
  * CLI use) and removes it when it stops. A stale file (dead pid, no answer, another home) is
- * ignored, never an error: `run` then works locally as before.
+ * ignored, never an error: `run` then works locally as before. Whether the server answers is
+ * proven by the run's first connection (its live socket's welcome), not by a round trip here.
  */
 import { readFileSync, realpathSync, rmSync, writeFileSync, renameSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FetchLike } from '../server/client/index.js';
-import { nodeFetch } from './node-fetch.js';
 
 export const DISCOVERY_FILE = 'serve.json';
 
-/** How long `run` waits for the server's /api/health before working locally. */
-export const HEALTH_TIMEOUT_MS = 1_000;
+/** How long `run` waits for the server's welcome on its live socket before working locally. */
+export const LIVENESS_TIMEOUT_MS = 1_000;
 
 export interface ServerDiscovery {
   /** The server's origin (http://127.0.0.1:PORT), no token in it. */
@@ -79,21 +78,14 @@ function alive(pid: number): boolean {
 export type FindResult = { server: ServerDiscovery } | { skipped: string };
 
 /**
- * The running server of this home, when the file is there, its pid is alive, the file names
- * this home and `/api/health` answers within the timeout.
+ * The server of this home, when the file is there, its pid is alive and the file names this
+ * home. No request is made: the caller's first connection proves the server answers (and falls
+ * back to a local run when it does not).
  */
-export async function findServer(home: string, o: { timeoutMs?: number; fetch?: FetchLike } = {}): Promise<FindResult> {
+export function findServer(home: string): FindResult {
   const d = readDiscovery(home);
   if (!d) return { skipped: 'no running server (no serve.json)' };
   if (!alive(d.pid)) return { skipped: `serve.json is stale (process ${d.pid} is gone)` };
   if (d.home !== realHome(home)) return { skipped: `serve.json names another home (${d.home})` };
-  const f = o.fetch ?? nodeFetch;
-  try {
-    const res = await f(`${d.url}/api/health`, { signal: AbortSignal.timeout(o.timeoutMs ?? HEALTH_TIMEOUT_MS) });
-    const body = (await res.json()) as { ok?: boolean; name?: string };
-    if (!res.ok || body.ok !== true || body.name !== 'talaria') return { skipped: `${d.url} is not a Talaria server` };
-  } catch (err) {
-    return { skipped: `the server at ${d.url} does not answer (${(err as Error).message})` };
-  }
   return { server: d };
 }

@@ -2,6 +2,15 @@
  * What a recorder holds between two commits: frames as columns, entries coalesced by position
  * (a streamed reply updates one entry per chunk; only its last state is written), turns, audit
  * rows, the thread meta, title and activity. `take` turns it into one WriterBatch and starts afresh.
+ *
+ * Tails: a chunk appended to an entry whose full row an earlier batch already wrote is stored as
+ * that text alone (entries.appendTail), not as the whole entry again — rewriting the open message
+ * on every commit cost its length per commit, quadratic in a long reply streamed at a paced rate.
+ * Every commit still holds the thread as far as its frames go (the stored row plus its tails), so
+ * a crash mid-message reopens with the text so far. A tailed entry is written in full once more
+ * when the next entry starts, at the turn's end, or when it changes other than by appending; a
+ * full write drops the row's tails in the same commit (whoever wrote them: another process, or a
+ * batch that failed, leaves none behind to be read twice).
  */
 import type { PermissionDecisionEvent } from '../permission/types.js';
 import type { SessionEvent } from '../session/events.js';
@@ -16,6 +25,12 @@ export type EventEffect = 'none' | 'schedule' | 'flush';
 export class PendingWork {
   frames: RawWireColumns = { t: [], dir: [], line: [] };
   private entries = new Map<number, Entry>();
+  /** Text appended (this batch) to entries whose full row is already handed to a commit. */
+  private tails = new Map<number, { id: string; parts: string[] }>();
+  /** Entries whose full row this recorder handed to a commit: index → entry id. */
+  private readonly written = new Map<number, string>();
+  /** Entries with tails (pending or handed over), with their latest state: written in full later. */
+  private readonly tailed = new Map<number, Entry>();
   private turns: BatchTurn[] = [];
   private audits = new Map<string, AuditInput>();
   private auditSeq = 0;
@@ -35,11 +50,11 @@ export class PendingWork {
   }
 
   get entryCount(): number {
-    return this.entries.size;
+    return this.entries.size + this.tails.size;
   }
 
   get empty(): boolean {
-    return this.frames.line.length === 0 && this.entries.size === 0 && !this.hasRest();
+    return this.frames.line.length === 0 && this.entries.size === 0 && this.tails.size === 0 && !this.hasRest();
   }
 
   addFrame(t: number, dir: string, line: string): void {
@@ -57,15 +72,26 @@ export class PendingWork {
   apply(ev: SessionEvent): EventEffect {
     switch (ev.type) {
       case 'entry.added':
-      case 'entry.updated':
-        this.entries.set(ev.index, ev.entry);
+        this.settleTails(); // the open message is most likely done growing
+        this.full(ev.index, ev.entry);
         return 'schedule';
+      case 'entry.updated': {
+        const i = ev.index;
+        if (ev.appended !== undefined && !this.entries.has(i) && this.written.get(i) === ev.entry.id) {
+          const t = this.tails.get(i);
+          if (t) t.parts.push(ev.appended);
+          else this.tails.set(i, { id: ev.entry.id, parts: [ev.appended] });
+          this.tailed.set(i, ev.entry);
+        } else this.full(i, ev.entry);
+        return 'schedule';
+      }
       case 'turn.started':
         this.turns.push({ kind: 'start', turnId: ev.turnId, prompt: ev.prompt, at: ev.at });
         this.setMeta({ ...this.meta, openTurnId: ev.turnId });
         this.touchedAt = ev.at;
         return 'schedule';
       case 'turn.ended': {
+        this.settleTails();
         const t: BatchTurn = { kind: 'end', turnId: ev.turnId, stopReason: ev.stopReason, at: ev.at, durationMs: ev.durationMs };
         if (ev.usage !== undefined) t.usage = ev.usage;
         if (ev.error !== undefined) t.error = ev.error;
@@ -78,6 +104,7 @@ export class PendingWork {
         return 'flush'; // on disk before later listeners (the turn's result) hear of it
       }
       case 'session.closed':
+        this.settleTails();
         return 'flush';
       case 'permission.decided':
         if (this.richAudit) return 'none';
@@ -122,7 +149,7 @@ export class PendingWork {
    * streamed reply's entry (its blocks) to the writer thread cost three times what JSON.stringify does.
    */
   take(): WriterBatch {
-    const e: EntryColumns = { index: [], id: [], kind: [], turnId: [], json: [] };
+    const e: EntryColumns = { index: [], id: [], kind: [], turnId: [], json: [], tailIndex: [], tailId: [], tailText: [] };
     let rest = '';
     try {
       for (const [index, entry] of this.entries) {
@@ -131,6 +158,12 @@ export class PendingWork {
         e.kind.push(entry.kind);
         e.turnId.push(entry.turnId ?? null);
         e.json.push(JSON.stringify(entry));
+        this.written.set(index, entry.id);
+      }
+      for (const [index, t] of this.tails) {
+        e.tailIndex.push(index);
+        e.tailId.push(t.id);
+        e.tailText.push(t.parts.join(''));
       }
       if (this.hasRest()) {
         const r: BatchRest = { turns: this.turns, audits: [...this.audits.values()] };
@@ -149,11 +182,25 @@ export class PendingWork {
   clear(): void {
     this.frames = { t: [], dir: [], line: [] };
     this.entries = new Map();
+    this.tails = new Map();
     this.turns = [];
     this.audits = new Map();
     this.metaDirty = false;
     this.title = undefined;
     this.touchedAt = undefined;
+  }
+
+  /** The entry at `index` is written in full this batch (its pending and stored tails superseded). */
+  private full(index: number, entry: Entry): void {
+    this.entries.set(index, entry);
+    this.tails.delete(index);
+    this.tailed.delete(index);
+  }
+
+  /** Every entry with tails is written in full in this batch: its tails go, reads stay one row. */
+  private settleTails(): void {
+    if (this.tailed.size === 0) return;
+    for (const [index, entry] of [...this.tailed]) this.full(index, entry);
   }
 
   private setMeta(meta: ThreadMeta): void {

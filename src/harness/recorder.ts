@@ -9,7 +9,9 @@
  * survives process death, so a SIGKILL loses at most the frames of the last `commitGapMs` (or the
  * current tick). Why the gap: a paced stream (one update per tick, 2,000/s) otherwise paid a whole
  * commit per frame, a third of `talaria acp`'s CPU. Entry updates are coalesced per batch (a
- * streamed reply updates one entry per chunk; only its last state in the batch is written).
+ * streamed reply updates one entry per chunk; only its last state in the batch is written), and
+ * a message already on disk grows by its appended text alone (recorder-pending.ts, tails). A
+ * batch's frames are one block row (store/wire-blocks.ts).
  *
  * The writer thread (store/writer-thread.ts; `thread: true` or TALARIA_WRITER_THREAD=1): a batch is handed to a worker with its
  * own connection to the same file instead of being committed on the event loop that reads the

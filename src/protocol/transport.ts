@@ -91,6 +91,9 @@ export function createTransport(options: TransportOptions): Transport {
   let yielding = false; // paused for one turn of the event loop
   let abandoned = false; // closed for flooding: never read again
   let sinceYield = 0;
+  // t_ms of the frames of the current read: every line of one chunk arrived at the same moment,
+  // so the clock is read once per chunk rather than once per frame.
+  let readMs = 0;
   let cancelled = false; // the SDK stopped reading (it closed itself)
   const readable = new ReadableStream<RawMessage>(
     {
@@ -177,7 +180,7 @@ export function createTransport(options: TransportOptions): Transport {
     // A throwing tap must not cost the session its frame (an initialize answer would hang).
     if (onFrame !== undefined) {
       try {
-        onFrame({ dir: 'agent->client', t_ms: Math.round(now() - t0), msg: msg as RawMessage, raw: line });
+        onFrame({ dir: 'agent->client', t_ms: readMs, msg: msg as RawMessage, raw: line });
       } catch (e) {
         logger.error('onFrame threw', { error: e instanceof Error ? e.message : String(e) });
       }
@@ -226,6 +229,7 @@ export function createTransport(options: TransportOptions): Transport {
   const onData = (chunk: Buffer | string): void => {
     if (done) return;
     const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    readMs = Math.round(now() - t0);
     stats.bytesIn += buf.length;
     garbage.read(buf.length);
     decoder.push(buf);
@@ -238,6 +242,7 @@ export function createTransport(options: TransportOptions): Transport {
   };
   const onEnd = (): void => {
     if (done) return;
+    readMs = Math.round(now() - t0);
     decoder.end();
     finish('eof');
   };

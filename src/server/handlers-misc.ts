@@ -9,7 +9,7 @@ import { gapInfos } from './provider-info.js';
 import { existingDir } from './handlers-sessions.js';
 import type { RuleJson, Workspace as WorkspaceRow } from '../store/index.js';
 
-function workspaceInfo(w: WorkspaceRow): WorkspaceInfo {
+export function workspaceInfo(w: WorkspaceRow): WorkspaceInfo {
   return { id: w.id, path: w.path, name: w.name, ...(w.defaultProvider ? { provider: w.defaultProvider } : {}), ...(w.profile ? { profile: w.profile } : {}) };
 }
 

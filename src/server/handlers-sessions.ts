@@ -11,6 +11,7 @@ import type { Hub, LiveSession } from './hub.js';
 import { HttpError } from './http-error.js';
 import type { TokenIdentity } from './tokens.js';
 import { WireProblems } from './wire-problems.js';
+import { newSessionAt, type NewSessionBody } from './handlers-run.js';
 
 export function who(identity: TokenIdentity | undefined): string {
   return identity?.label ?? identity?.id ?? 'unknown';
@@ -155,14 +156,8 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
       const w = harness.store.workspaces.get(params.id!);
       if (!w) throw new HttpError('not_found', `no workspace ${params.id}`, 'Open the folder first: POST /api/workspaces {path}.');
       existingDir(w.path, 'the workspace');
-      const b = body as { provider?: string; profile?: string; model?: string; mode?: string; permissionMode?: string; mcpServers?: unknown[] };
-      if (b.provider && !harness.registry.has(b.provider)) throw new HttpError('invalid_argument', `no agent "${b.provider}"`, 'GET /api/providers lists them.');
-      const hs = await harness.workspaces.open(w.path).newSession({
-        ...(b.provider ? { provider: b.provider } : {}),
-        ...(b.profile ? { profile: b.profile } : {}),
-        ...(b.permissionMode ? { permissionMode: b.permissionMode as never } : {}),
-        ...(b.mcpServers ? { mcpServers: b.mcpServers } : {}),
-      });
+      const b = body as NewSessionBody & { model?: string; mode?: string };
+      const hs = await newSessionAt(harness, w.path, b);
       if (b.model) await hs.setModel(b.model);
       if (b.mode) await hs.setMode(b.mode);
       ops.attach(hs);

@@ -26,6 +26,7 @@ import { authHandlers } from './handlers-auth.js';
 import { registryHandlers } from './handlers-registry.js';
 import { miscHandlers } from './handlers-misc.js';
 import { SessionOps, sessionHandlers } from './handlers-sessions.js';
+import { runHandlers } from './handlers-run.js';
 import { Hub } from './hub.js';
 import { TokenRegistry, tokensFile, type TokenIdentity } from './tokens.js';
 import { WsConn } from './ws-conn.js';
@@ -119,6 +120,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const handlers = {
     ...miscHandlers(harness, hub, { version, startedAt, signIns: () => signIns }),
     ...sessionHandlers(harness, hub, ops),
+    ...runHandlers(harness, hub, ops),
     ...authHandlers(harness, { onSignedIn }),
     ...registryHandlers(harness, { onChanged: onSignedIn }),
   } as Handlers;

@@ -283,7 +283,10 @@ export class AcpClient {
         background(this.terminals?.disposeSession(id), this.logger, 'disposing terminals', { sessionId: id });
       },
     });
-    s.subscribe((e) => this.bus.emit(e));
+    // Every event of the session, once per streamed update: skipped while nobody listens here.
+    s.subscribe((e) => {
+      if (this.bus.size !== 0) this.bus.emit(e);
+    });
     this.opts.onSession?.(s);
     this.attach(s);
     return s;

@@ -7,7 +7,7 @@
 import type { Frame, Logger } from '../protocol/types.js';
 import type { PermissionBroker } from '../permission/broker.js';
 import type { PermissionAnswer, PermissionMode, PermissionOutcome, PermissionRule } from '../permission/types.js';
-import { createThread, openToolCalls, reduce } from '../thread/index.js';
+import { createThread, openToolCalls, reduce, reduceUpdate } from '../thread/index.js';
 import type { Thread, ThreadAction, ThreadChange, ToolCallEntry } from '../thread/types.js';
 import { EventBus } from './bus.js';
 import { CancelSettlement } from './cancel-settle.js';
@@ -145,6 +145,19 @@ export class Session implements SessionCore {
     const changes = this.spare ?? [];
     this.spare = undefined;
     reduce(this.thread, action, changes);
+    this.fanOut(changes);
+  }
+
+  /** apply() for one streamed update, without building its action object (once per frame). */
+  private applyUpdate(update: Update): void {
+    const changes = this.spare ?? [];
+    this.spare = undefined;
+    reduceUpdate(this.thread, update, changes);
+    this.fanOut(changes);
+  }
+
+  /** The changes of one reduction as events; gives `changes` back (emptied) for the next one. */
+  private fanOut(changes: ThreadChange[]): void {
     try {
       for (let i = 0; i < changes.length; i++) {
         const c = changes[i]!;
@@ -156,8 +169,8 @@ export class Session implements SessionCore {
             continue;
           }
           if (c.type === 'entry.updated' && c.appended !== undefined) {
-            this.bus.emit({ type: c.type, sessionId: this.id, seq: ++this.seq, at: this.clock(), index: c.index, entry: c.entry, appended: c.appended } as SessionEvent);
-          } else this.bus.emit({ type: c.type, sessionId: this.id, seq: ++this.seq, at: this.clock(), index: c.index, entry: c.entry } as SessionEvent);
+            this.bus.emit({ type: c.type, sessionId: this._id, seq: ++this.seq, at: this.clock(), index: c.index, entry: c.entry, appended: c.appended } as SessionEvent);
+          } else this.bus.emit({ type: c.type, sessionId: this._id, seq: ++this.seq, at: this.clock(), index: c.index, entry: c.entry } as SessionEvent);
         } else emitChange(this, c);
       }
     } finally {
@@ -173,7 +186,7 @@ export class Session implements SessionCore {
     if (this.discardReplay) return;
     const settled = this.settle.filter(update, this.turns.cancelling);
     const mapped = this.hooks.mapUpdate ? this.hooks.mapUpdate(settled) : settled;
-    if (mapped) this.apply({ type: 'update', update: mapped });
+    if (mapped) this.applyUpdate(mapped);
   }
 
   /** @internal The router: every frame of this session (and its connection's handshake), in wire order. */

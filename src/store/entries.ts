@@ -1,6 +1,8 @@
 /**
  * Thread entries (upserted by position as they change in place) and the rest of a thread snapshot
- * (plan, commands, mode, title, context…) as one JSON row. The store keeps plain JSON; the caller
+ * (plan, commands, mode, title, context…) as one JSON row. A streamed message may also have tails
+ * (migration 007): text appended since its row was written, concatenated onto `text` on read;
+ * every full write of a row drops its tails. The store keeps plain JSON; the caller
  * rebuilds a live Thread with `threadFromSnapshot` (the store may not import thread code at run time).
  */
 import type { Entry } from '../thread/types.js';
@@ -33,15 +35,35 @@ export function createEntriesRepo(db: Db, now: () => number = Date.now) {
      ON CONFLICT (session_id) DO UPDATE SET json = excluded.json, updated_at = excluded.updated_at`,
   );
   const dropMeta = db.prepare('DELETE FROM threads WHERE session_id = ?');
+  const tails = db.prepare<[string], { idx: number; entry_id: string; text: string }>('SELECT idx, entry_id, text FROM entry_tails WHERE session_id = ? ORDER BY idx, id');
+  const addTail = db.prepare<[string, number, string, string]>('INSERT INTO entry_tails (session_id, idx, entry_id, text) VALUES (?, ?, ?, ?)');
+  const dropTails = db.prepare<[string, number]>('DELETE FROM entry_tails WHERE session_id = ? AND idx = ?');
+  const anyTail = db.prepare<[string], { x: number }>('SELECT 1 AS x FROM entry_tails WHERE session_id = ? LIMIT 1');
+  const trimTails = db.prepare<[string, number]>('DELETE FROM entry_tails WHERE session_id = ? AND idx >= ?');
 
   function put(sessionId: string, index: number, entry: Entry, at: number): void {
     upsert.run(sessionId, index, entry.id, entry.kind, entry.turnId ?? null, JSON.stringify(entry), at);
+    dropTails.run(sessionId, index);
+  }
+
+  /** The stored rows' entries with their tails appended (a tail of another entry id is stale: ignored). */
+  function withTails(sessionId: string, rows: { idx: number; json: string }[]): Entry[] {
+    const out = rows.map((r) => fromJson<Entry>(r.json) ?? ({ id: 'e' + r.idx, kind: 'unknown', sessionUpdate: 'damaged_row', raw: r.json } as Entry));
+    let at = 0;
+    for (const t of tails.iterate(sessionId)) {
+      while (at < rows.length && rows[at]!.idx < t.idx) at++;
+      if (at === rows.length) break;
+      const e = out[at]! as { id: string; text?: unknown };
+      if (rows[at]!.idx === t.idx && e.id === t.entry_id && typeof e.text === 'string') e.text += t.text;
+    }
+    return out;
   }
 
   const saveSnapshot = db.transaction((sessionId: string, snap: ThreadSnapshot) => {
     const at = now();
     snap.entries.forEach((e, i) => put(sessionId, i, e, at));
     trim.run(sessionId, snap.entries.length);
+    trimTails.run(sessionId, snap.entries.length);
     const { entries: _entries, ...meta } = snap;
     putMeta.run(sessionId, JSON.stringify(meta), at);
   });
@@ -56,16 +78,28 @@ export function createEntriesRepo(db: Db, now: () => number = Date.now) {
     upsert(sessionId: string, index: number, entry: Entry, at = now()): void {
       put(sessionId, index, entry, at);
     },
-    /** @internal The recorder's writer: an entry already serialised (its id, kind and turn id beside it). */
-    upsertJson(sessionId: string, index: number, id: string, kind: string, turnId: string | null, json: string, at: number): void {
+    /**
+     * @internal The recorder's writer: an entry already serialised (its id, kind and turn id beside
+     * it). Its tails go too unless the caller knows the session has none (hasTails, same transaction).
+     */
+    upsertJson(sessionId: string, index: number, id: string, kind: string, turnId: string | null, json: string, at: number, tails = true): void {
       upsert.run(sessionId, index, id, kind, turnId, json, at);
+      if (tails) dropTails.run(sessionId, index);
+    },
+    /** @internal Whether any entry of the session has tails (one probe per commit instead of a DELETE per row). */
+    hasTails(sessionId: string): boolean {
+      return anyTail.get(sessionId) !== undefined;
+    },
+    /** @internal The recorder's writer: `text` was appended to the stored entry `id` at `index` (its row is not rewritten). */
+    appendTail(sessionId: string, index: number, id: string, text: string): void {
+      addTail.run(sessionId, index, id, text);
     },
     upsertMany(sessionId: string, items: readonly IndexedEntry[]): void {
       upsertMany.immediate(sessionId, items);
     },
     /** Entries in thread order. A damaged row comes back as an `unknown` entry, never dropped. */
     list(sessionId: string): Entry[] {
-      return list.all(sessionId).map((r) => fromJson<Entry>(r.json) ?? ({ id: 'e' + r.idx, kind: 'unknown', sessionUpdate: 'damaged_row', raw: r.json } as Entry));
+      return withTails(sessionId, list.all(sessionId));
     },
     count(sessionId: string): number {
       return count.get(sessionId)!.n;
@@ -74,6 +108,7 @@ export function createEntriesRepo(db: Db, now: () => number = Date.now) {
     clear(sessionId: string): void {
       db.transaction(() => {
         trim.run(sessionId, 0);
+        trimTails.run(sessionId, 0);
         dropMeta.run(sessionId);
       }).immediate();
     },

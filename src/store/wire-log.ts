@@ -1,12 +1,17 @@
 /**
- * The raw wire log of a session, one row per frame, in the fixture line format's parts
+ * The raw wire log of a session, one frame per seq, in the fixture line format's parts
  * (`t_ms`, `dir`, `msg` as JSON text), so any stored session exports as a replayable fixture.
+ * The recorder stores a commit's frames as one block (wire-blocks.ts); `append` and older stores
+ * have a row per frame in `wire_log`. Every read merges both by seq.
  */
 import { redactFrame, redactMessageText } from '../protocol/redact.js';
 import type { Frame, RawMessage, WireLogLine } from '../protocol/types.js';
 import type { Db } from './db.js';
 import { StoreError } from './errors.js';
 import { fromJson, isDirection, parseFixture, wireLineText } from './json.js';
+import { blockRows, createWireBlocks, type PackedFrames, type RawWireColumns } from './wire-blocks.js';
+
+export type { RawWireColumns } from './wire-blocks.js';
 
 export interface WireRow {
   seq: number;
@@ -25,16 +30,6 @@ export interface WireReadOptions {
 export type WireLogRepo = ReturnType<typeof createWireLogRepo>;
 
 /**
- * Frames as the recorder prepares them (msg already the stored JSON text), one column each: the
- * form that crosses to the writer thread as three arrays instead of an object per frame.
- */
-export interface RawWireColumns {
-  t: number[];
-  dir: string[];
-  line: string[];
-}
-
-/**
  * Rows per multi-row INSERT on the recorder's path: one statement run (one crossing into SQLite,
  * one parameter bind pass) for this many frames instead of one each. 5 parameters a row stays far
  * below SQLite's 32766-variable limit.
@@ -49,7 +44,8 @@ export function createWireLogRepo(db: Db) {
     'INSERT INTO wire_log (session_id, seq, t_ms, dir, msg) VALUES ' + Array.from({ length: WIRE_ROWS_PER_INSERT }, () => '(?, ?, ?, ?, ?)').join(', '),
   );
   const block: unknown[] = new Array<unknown>(WIRE_ROWS_PER_INSERT * 5);
-  const rows = db.prepare<[string, number, number], WireRow>('SELECT seq, t_ms, dir, msg FROM wire_log WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?');
+  const rows = db.prepare<[string, number, number, number], WireRow>('SELECT seq, t_ms, dir, msg FROM wire_log WHERE session_id = ? AND seq >= ? AND seq < ? ORDER BY seq LIMIT ?');
+  const blocks = createWireBlocks(db);
 
   const appendAll = db.transaction((sessionId: string, frames: readonly (Frame | WireLogLine)[]) => {
     let seq = lastSeq(sessionId);
@@ -58,11 +54,28 @@ export function createWireLogRepo(db: Db) {
   });
 
   function lastSeq(sessionId: string): number {
-    return last.get(sessionId)?.s ?? 0;
+    return Math.max(last.get(sessionId)?.s ?? 0, blocks.lastSeq(sessionId));
   }
 
+  /** Rows and blocks merged by seq (their seqs never overlap: both are allocated from lastSeq). */
   function* iterate(sessionId: string, opts: WireReadOptions = {}): Generator<WireRow> {
-    yield* rows.iterate(sessionId, opts.fromSeq ?? 0, opts.limit ?? -1);
+    let from = opts.fromSeq ?? 0;
+    let left = opts.limit === undefined || opts.limit < 0 ? Infinity : opts.limit;
+    while (left > 0) {
+      const b = blocks.next(sessionId, from);
+      // Rows stored before the next block (or after the last one); a statement is not run while another iterates.
+      for (const r of rows.iterate(sessionId, from, b ? b.first_seq : Number.MAX_SAFE_INTEGER, left === Infinity ? -1 : left)) {
+        yield r;
+        left--;
+        from = r.seq + 1;
+      }
+      if (!b || left <= 0) return;
+      for (const r of blockRows(b, from, left)) {
+        yield r;
+        left--;
+      }
+      from = b.last_seq + 1;
+    }
   }
 
   return {
@@ -71,9 +84,16 @@ export function createWireLogRepo(db: Db) {
       insert.run(sessionId, seq, t_ms, dir, msgText);
     },
     /**
-     * @internal The recorder's hot path: `frames` stored after `afterSeq` (seq afterSeq+1…), full
-     * blocks of WIRE_ROWS_PER_INSERT rows in one statement each, the rest row by row. Call inside
-     * a transaction. Returns the last seq written.
+     * @internal The recorder's hot path: `frames` stored after `afterSeq` (seq afterSeq+1…) as one
+     * block. Call inside a transaction. Returns the last seq written.
+     */
+    insertBlock(sessionId: string, afterSeq: number, frames: PackedFrames): number {
+      return blocks.insert(sessionId, afterSeq, frames);
+    },
+    /**
+     * @internal `frames` stored after `afterSeq` (seq afterSeq+1…) as a row each, full blocks of
+     * WIRE_ROWS_PER_INSERT rows in one statement each, the rest row by row. Call inside a
+     * transaction. Returns the last seq written.
      */
     insertRawMany(sessionId: string, afterSeq: number, frames: RawWireColumns): number {
       const { t, dir, line } = frames;
@@ -95,7 +115,7 @@ export function createWireLogRepo(db: Db) {
     },
     lastSeq,
     count(sessionId: string): number {
-      return count.get(sessionId)!.n;
+      return count.get(sessionId)!.n + blocks.count(sessionId);
     },
     /** Appends frames after the last stored one, in one transaction. Returns the last seq. */
     append(sessionId: string, frames: Frame | WireLogLine | readonly (Frame | WireLogLine)[]): number {

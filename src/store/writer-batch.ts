@@ -9,7 +9,10 @@ import { createEntriesRepo, type EntriesRepo, type ThreadMeta } from './entries.
 import { createPermissionsRepo, type AuditInput, type PermissionsRepo } from './permissions.js';
 import { createSessionsRepo, type SessionsRepo } from './sessions.js';
 import { createTurnsRepo, type TurnsRepo } from './turns.js';
-import { createWireLogRepo, type RawWireColumns, type WireLogRepo } from './wire-log.js';
+import { packFrames, type PackedFrames, type RawWireColumns } from './wire-blocks.js';
+import { createWireLogRepo, type WireLogRepo } from './wire-log.js';
+
+export { packFrames, unpackFrames, type PackedFrames } from './wire-blocks.js';
 
 export type BatchTurn =
   | { kind: 'start'; turnId: string; prompt: unknown[]; at: number }
@@ -35,64 +38,23 @@ export interface WriterBatch {
   rest: string;
 }
 
-/**
- * Frames as they cross to the writer thread: every line in one string with their lengths beside
- * it, times and directions in typed arrays. Cloning ~850 separate strings per tick cost the main
- * thread about 1.7 µs a frame; one string and three buffers cost a copy.
- */
-export interface PackedFrames {
-  text: string;
-  len: Uint32Array;
-  t: Float64Array;
-  /** Index into DIRECTIONS; an unknown direction is kept in `dirs` by position. */
-  dir: Uint8Array;
-  odd?: Record<number, string>;
-}
-
-const DIRECTIONS = ['agent->client', 'client->agent'] as const;
-
-export function packFrames(c: RawWireColumns): PackedFrames {
-  const n = c.line.length;
-  const len = new Uint32Array(n);
-  const dir = new Uint8Array(n);
-  let odd: Record<number, string> | undefined;
-  for (let i = 0; i < n; i++) {
-    len[i] = c.line[i]!.length;
-    const d = c.dir[i]!;
-    if (d === DIRECTIONS[0]) dir[i] = 0;
-    else if (d === DIRECTIONS[1]) dir[i] = 1;
-    else (odd ??= {})[i] = d; // the wire log's CHECK refuses it, as it would inline
-  }
-  return { text: c.line.join(''), len, t: Float64Array.from(c.t), dir, ...(odd ? { odd } : {}) };
-}
-
-export function unpackFrames(p: RawWireColumns | PackedFrames): RawWireColumns {
-  if (!('text' in p)) return p;
-  const n = p.len.length;
-  const out: RawWireColumns = { t: new Array<number>(n), dir: new Array<string>(n), line: new Array<string>(n) };
-  for (let i = 0, at = 0; i < n; i++) {
-    const l = p.len[i]!;
-    out.line[i] = p.text.slice(at, at + l);
-    at += l;
-    out.t[i] = p.t[i]!;
-    out.dir[i] = p.odd?.[i] ?? DIRECTIONS[p.dir[i]!]!;
-  }
-  return out;
-}
-
 export interface EntryColumns {
   index: number[];
   id: string[];
   kind: string[];
   turnId: (string | null)[];
   json: string[];
+  /** Text appended to stored entries since their last full write: index, entry id, text. */
+  tailIndex: number[];
+  tailId: string[];
+  tailText: string[];
 }
 
 /** The repositories a commit writes through (a Store has them; the writer thread makes its own). */
 export interface BatchRepos {
   db: Db;
-  wire: Pick<WireLogRepo, 'insertRawMany' | 'lastSeq'>;
-  entries: Pick<EntriesRepo, 'upsertJson' | 'setMeta'>;
+  wire: Pick<WireLogRepo, 'insertBlock' | 'lastSeq'>;
+  entries: Pick<EntriesRepo, 'upsertJson' | 'hasTails' | 'appendTail' | 'setMeta'>;
   turns: Pick<TurnsRepo, 'start' | 'end'>;
   permissions: Pick<PermissionsRepo, 'audit'>;
   sessions: Pick<SessionsRepo, 'setTitle' | 'touch'>;
@@ -114,10 +76,13 @@ export function batchCommitter(r: BatchRepos): (b: WriterBatch) => number {
   const tx = r.db.transaction((b: WriterBatch): number => {
     const key = b.key;
     // Under the write lock: the last seq on disk is the last seq, whoever wrote it.
-    const seq = r.wire.insertRawMany(key, r.wire.lastSeq(key), unpackFrames(b.frames));
+    const seq = r.wire.insertBlock(key, r.wire.lastSeq(key), 'bytes' in b.frames ? b.frames : packFrames(b.frames));
     const at = Date.now();
     const e = b.entries;
-    for (let i = 0; i < e.index.length; i++) r.entries.upsertJson(key, e.index[i]!, e.id[i]!, e.kind[i]!, e.turnId[i]!, e.json[i]!, at);
+    // Under the write lock: no tails now means no row written here has any to drop.
+    const tails = e.index.length > 0 && r.entries.hasTails(key);
+    for (let i = 0; i < e.index.length; i++) r.entries.upsertJson(key, e.index[i]!, e.id[i]!, e.kind[i]!, e.turnId[i]!, e.json[i]!, at, tails);
+    for (let i = 0; i < e.tailIndex.length; i++) r.entries.appendTail(key, e.tailIndex[i]!, e.tailId[i]!, e.tailText[i]!);
     if (b.rest === '') return seq;
     const rest = JSON.parse(b.rest) as BatchRest;
     for (const t of rest.turns) {

@@ -1,7 +1,7 @@
 /** The thread layer: pure reducer over ACP updates, snapshots and Markdown export. */
 export type * from './types.js';
 export { createThread } from './state.js';
-export { reduce } from './reducer.js';
+export { reduce, reduceUpdate } from './reducer.js';
 export { findToolCall, hasToolCall, openToolCalls } from './queries.js';
 export { snapshot, threadFromSnapshot, type ThreadSnapshot } from './snapshot.js';
 export { toMarkdown, type MarkdownOptions } from './markdown.js';

@@ -48,6 +48,19 @@ export function reduce(thread: Thread, action: ThreadAction, changes: ThreadChan
   return changes;
 }
 
+/**
+ * `reduce(thread, { type: 'update', update }, changes)` without the action object: what a session
+ * calls once per streamed update. Same result, same safety net.
+ */
+export function reduceUpdate(thread: Thread, update: unknown, changes: ThreadChange[]): ThreadChange[] {
+  try {
+    applyUpdate(thread, stateOf(thread), update, changes);
+  } catch {
+    addUnknown(thread, isObject(update) && typeof update.sessionUpdate === 'string' ? update.sessionUpdate : '', update, changes);
+  }
+  return changes;
+}
+
 function validId(v: unknown): v is string {
   return typeof v === 'string' && v !== '';
 }

@@ -78,4 +78,14 @@ describe('the plain line (JSON.stringify order) without a scan', () => {
     meansSame(HEAD + '"a","update":{"sessionUpdate":"u","text":"caf\\u00e9"}}}');
     meansSame(HEAD + '"a\\"b","update":{"sessionUpdate":"u"}}}');
   });
+
+  it('gives the same answer however lines alternate (the check keeps no state between lines), and refuses a line cut short', () => {
+    const dup = HEAD + '"a","update":{"sessionUpdate":"u"},"sessionId":"b"}}';
+    const ok = HEAD + '"a","update":{"sessionUpdate":"u","text":"x"}}}';
+    for (let i = 0; i < 3; i++) {
+      expect(updateSpans(dup)).toBeUndefined();
+      expect(updateSpans(ok)).toEqual({ sidStart: HEAD.length, sidEnd: HEAD.length + 3, updateOpen: HEAD.length + 13 });
+    }
+    expect(updateSpans(HEAD + '"abc')).toBeUndefined();
+  });
 });

@@ -12,7 +12,9 @@ function committed(db: string): number {
   if (!existsSync(db)) return 0;
   const ro = new Database(db, { readonly: true, fileMustExist: true });
   try {
-    return (ro.prepare('SELECT COUNT(*) AS n FROM wire_log').get() as { n: number }).n;
+    const rows = (ro.prepare('SELECT COUNT(*) AS n FROM wire_log').get() as { n: number }).n;
+    // The recorder stores a commit's frames as one block (store/wire-blocks.ts).
+    return rows + ((ro.prepare('SELECT SUM(last_seq - first_seq + 1) AS n FROM wire_blocks').get() as { n: number | null }).n ?? 0);
   } catch {
     return 0; // the schema is not there yet
   } finally {

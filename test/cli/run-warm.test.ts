@@ -1,6 +1,7 @@
 import { describe, it, expect, vi, afterAll } from 'vitest';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { connectServer, type ServerClient, type WebSocketCtor } from '../../src/server/client/index.js';
@@ -105,6 +106,36 @@ describe('talaria run on a warm server', () => {
     expect(r.stderr).toContain('is stale');
     const id = (JSON.parse(r.stdout) as { sessionId: string }).sessionId;
     expect(await liveOnServer(w.client, id)).toBe(false);
+  });
+
+  it('a stale serve.json whose pid is alive (the server gone, or one that never answers) leaves the run local', async () => {
+    const w = await warmServer();
+    // A port nobody listens on, and one that accepts connections but never answers (a hung server).
+    const gone = createNetServer();
+    await new Promise<void>((r) => gone.listen(0, '127.0.0.1', r));
+    const gonePort = (gone.address() as AddressInfo).port;
+    await new Promise((r) => gone.close(r));
+    const hung = createNetServer(() => undefined);
+    await new Promise<void>((r) => hung.listen(0, '127.0.0.1', r));
+    try {
+      for (const [port, why] of [
+        [gonePort, 'the live connection closed'],
+        [(hung.address() as AddressInfo).port, 'no welcome within'],
+      ] as const) {
+        // This test's own pid: alive, so only the connection can tell the file is stale.
+        const stale = { ...w.found, pid: process.pid, url: `http://127.0.0.1:${port}` };
+        writeFileSync(discoveryFile(w.env.TALARIA_HOME!), JSON.stringify(stale), { mode: 0o600 });
+        const r = await runCli(['run', '--json', '--verbose', 'hello'], { cwd: w.cwd, env: w.env });
+        expect(r.code).toBe(EXIT.OK);
+        expect(r.stderr).toContain('does not answer');
+        expect(r.stderr).toContain(why);
+        expect(r.stderr).toContain('running locally');
+        const id = (JSON.parse(r.stdout) as { sessionId: string }).sessionId;
+        expect(await liveOnServer(w.client, id)).toBe(false);
+      }
+    } finally {
+      hung.close();
+    }
   });
 
   it('a session the server cannot open is tried once, then the run is local (which says what is wrong)', async () => {

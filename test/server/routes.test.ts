@@ -123,6 +123,12 @@ describe('every route, valid calls, answers that match the contract', () => {
     expect(await call('setMode', { params: { id }, body: { modeId: 'accept_edits' } })).toEqual({ ok: true });
     await p.wait((m) => m.type === 'event' && m.event.type === 'choice.updated' && m.event.modeId === 'accept_edits');
     if (!other) seen.add('setModel');
+    // A one-shot run (issue 16): the workspace, a new session and its prompt in one call.
+    const ran = await call('run', { body: { path: s.p.userHome, provider: 'demo', text: 'hello' } });
+    expect(ran.workspace.id).toBe(workspace.id);
+    expect(ran.turn.queued).toBe(false);
+    p.send({ type: 'subscribe', sessionId: ran.snapshot.session.id, since: ran.snapshot.seq });
+    await p.wait(isEvent(ran.snapshot.session.id, 'turn.ended'));
     p.close();
     q.close();
     expect([...Object.keys(ROUTES)].filter((n) => !seen.has(n))).toEqual([]);

@@ -9,6 +9,7 @@ const TABLES = [
   'caps_host',
   'caps_refs',
   'entries',
+  'entry_tails',
   'permission_audit',
   'permission_rules',
   'schema_migrations',
@@ -18,6 +19,7 @@ const TABLES = [
   'sessions',
   'threads',
   'turns',
+  'wire_blocks',
   'wire_log',
   'workspaces',
 ];

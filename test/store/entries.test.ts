@@ -33,6 +33,30 @@ describe('entries', () => {
     expect(row).toEqual({ entry_id: 'e1', kind: 'assistant_message', turn_id: 'turn-1' });
   });
 
+  it('tails (text appended since the row was written) are read onto their entry; a full write drops them', () => {
+    const store = freshStore();
+    store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
+    store.entries.upsert('s', 0, msg('e1', 'Hel'));
+    store.entries.upsert('s', 1, msg('e2', 'Wor'));
+    store.entries.appendTail('s', 0, 'e1', 'lo');
+    store.entries.appendTail('s', 1, 'e2', 'ld');
+    store.entries.appendTail('s', 0, 'e1', ' there');
+    // A tail of another entry (the row was replaced since) is stale: not read.
+    store.entries.appendTail('s', 1, 'e-old', 'XX');
+    expect(store.entries.list('s')).toEqual([msg('e1', 'Hello there'), msg('e2', 'World')]);
+    expect(store.entries.loadSnapshot('s')!.entries.map((e) => (e as { text: string }).text)).toEqual(['Hello there', 'World']);
+    store.entries.upsert('s', 0, msg('e1', 'Hello there!'));
+    store.entries.upsertJson('s', 1, 'e2', 'assistant_message', 'turn-1', JSON.stringify(msg('e2', 'World.')), 1);
+    expect(store.db.prepare('SELECT COUNT(*) AS n FROM entry_tails').get()).toEqual({ n: 0 });
+    expect(store.entries.list('s')).toEqual([msg('e1', 'Hello there!'), msg('e2', 'World.')]);
+    store.entries.appendTail('s', 1, 'e2', '..');
+    store.entries.saveSnapshot('s', { entries: [msg('e1', 'x')], plan: null, availableCommands: [], context: {} });
+    expect(store.db.prepare('SELECT COUNT(*) AS n FROM entry_tails').get()).toEqual({ n: 0 });
+    store.entries.appendTail('s', 0, 'e1', 'y');
+    store.entries.clear('s');
+    expect(store.db.prepare('SELECT COUNT(*) AS n FROM entry_tails').get()).toEqual({ n: 0 });
+  });
+
   it('a damaged row comes back as an unknown entry, never dropped', () => {
     const store = freshStore();
     store.sessions.create({ id: 's', provider: 'p', cwd: '/' });

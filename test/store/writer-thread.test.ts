@@ -16,7 +16,12 @@ import type { WriterBatch } from '../../src/store/writer-batch.js';
 import { tempHome } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const batch: WriterBatch = { key: 's', frames: { t: [1], dir: ['agent->client'], line: ['{}'] }, entries: { index: [], id: [], kind: [], turnId: [], json: [] }, rest: '' };
+const batch: WriterBatch = {
+  key: 's',
+  frames: { t: [1], dir: ['agent->client'], line: ['{}'] },
+  entries: { index: [], id: [], kind: [], turnId: [], json: [], tailIndex: [], tailId: [], tailText: [] },
+  rest: '',
+};
 
 function logger(): Logger & { warns: string[] } {
   const warns: string[] = [];

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { createThread, reduce } from '../../src/thread/index.js';
+import { createThread, reduce, reduceUpdate } from '../../src/thread/index.js';
 import type { Thread, ThreadAction, ThreadChange } from '../../src/thread/types.js';
 import { ended, msg, run, shape, started, text, thought, toolCall, up } from './builders.js';
 
@@ -221,5 +221,25 @@ describe('the changes array', () => {
     expect(reduce(t, msg('b'), out)).toBe(out);
     expect(out.map((c) => c.type)).toEqual(['entry.added', 'entry.updated']);
     expect(reduce(t, msg('c')).map((c) => c.type)).toEqual(['entry.updated']);
+  });
+
+  it('reduceUpdate is reduce of an update action: same thread, same changes, unknowns included', () => {
+    const updates: unknown[] = [
+      { sessionUpdate: 'agent_message_chunk', content: text('a') },
+      { sessionUpdate: 'agent_message_chunk', content: text('b') },
+      { sessionUpdate: 'tool_call', toolCallId: 't', title: 'read', status: 'pending' },
+      { sessionUpdate: 'tool_call_update', toolCallId: 't', status: 'completed' },
+      { sessionUpdate: 'usage_update', used: 1, size: 2 },
+      { sessionUpdate: 'no_such_kind', x: 1 },
+      { sessionUpdate: 'agent_message_chunk', content: 'not a block' },
+      null,
+    ];
+    const a = createThread();
+    const b = createThread();
+    for (const u of updates) {
+      const viaAction = reduce(a, { type: 'update', update: u } as ThreadAction);
+      expect(reduceUpdate(b, u, [])).toEqual(viaAction);
+    }
+    expect(b.entries).toEqual(a.entries);
   });
 });

@@ -5,7 +5,7 @@
  * (help, bad usage, a prompt on stdin, no server, a setup failure) returns undefined and the full
  * `talaria run` handles the command as before.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { APPROVE_MODES, type ApproveMode } from '../approve.js';
@@ -15,18 +15,12 @@ import { createStyle } from '../render/style.js';
 import { findServer } from '../server-discovery.js';
 import type { AgentArgs } from './common.js';
 import { RUN_OPTIONS, serverEligible } from './run-options.js';
+import { runTrace } from '../run-trace.js';
+import { packageVersion } from '../package-version.js';
 
 /** $TALARIA_HOME, else ~/.talaria (providers/config.ts's talariaHome, without loading the providers). */
 function home(env: NodeJS.ProcessEnv): string {
   return env.TALARIA_HOME || join(env.HOME || homedir(), '.talaria');
-}
-
-function version(): string {
-  try {
-    return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
 }
 
 /** The agent arguments when they are plainly valid; undefined sends the command to the full path (which explains). */
@@ -61,6 +55,8 @@ function onSignals(signals: NodeJS.Signals[]): (fn: (s: NodeJS.Signals) => void)
  * looked for and not used (the full path then runs locally without asking again), or undefined.
  */
 export async function runFast(argv: string[], io: CliIo = processIo()): Promise<number | { skipped: string } | undefined> {
+  const trace = runTrace(io);
+  trace('start');
   let p: Parsed;
   try {
     p = parse('run', argv, RUN_OPTIONS);
@@ -76,12 +72,14 @@ export async function runFast(argv: string[], io: CliIo = processIo()): Promise<
   if (!serverEligible(p, io.env, approve)) return undefined;
   const a = agentArgsOrUndefined(p);
   if (!a) return undefined;
-  const found = await findServer(home(io.env));
+  const found = findServer(home(io.env));
   if (!('server' in found)) return { skipped: found.skipped };
+  trace('found');
   const { runOnServer } = await import('./run-server.js');
-  const interactive = approve !== 'none' && io.stdin.isTTY === true && io.stderr.isTTY === true;
+  // stderr first: stdin is not touched (its stream not made) when nobody could be asked anyway.
+  const interactive = approve !== 'none' && io.stderr.isTTY === true && io.stdin.isTTY === true;
   const errStyle = createStyle(colorEnabled(io.stderr, io.env));
-  const ctx = { io, version: version(), onInterrupt: onSignals(['SIGINT']), onTerminate: onSignals(['SIGTERM', 'SIGHUP']) };
+  const ctx = { io, version: packageVersion(), onInterrupt: onSignals(['SIGINT']), onTerminate: onSignals(['SIGTERM', 'SIGHUP']) };
   const code = await runOnServer(found.server, { prompt: p.positionals.join(' '), approve, json: flag(p, 'json'), a, sessionArg: str(p, 'session'), interactive, errStyle }, ctx);
   // '' on a fallback: run-server already said why (with --verbose).
   return code === 'fallback' ? { skipped: '' } : code;

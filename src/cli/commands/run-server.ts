@@ -5,7 +5,7 @@
  * run back to the local harness ('fallback'), which then says what is wrong in its own words.
  */
 import { createRequire } from 'node:module';
-import { applyEvent, connectServer, type WebSocketCtor } from '../../server/client/index.js';
+import { applyEvent, connectServer, ServerError, type WebSocketCtor } from '../../server/client/index.js';
 import type { SessionSnapshot, StreamEvent } from '../../server/contract/index.js';
 import type { SessionEvent } from '../../session/events.js';
 import type { TurnResult } from '../../session/turn.js';
@@ -17,11 +17,12 @@ import type { Style } from '../render/style.js';
 import { runJson } from '../result.js';
 import { DEMO_BANNER, DEMO_NOTE } from '../runtime-types.js';
 import { nodeFetch } from '../node-fetch.js';
-import type { ServerDiscovery } from '../server-discovery.js';
+import { LIVENESS_TIMEOUT_MS, type ServerDiscovery } from '../server-discovery.js';
 import type { AgentArgs, CliContext } from './common.js';
 import { HumanRunOutput } from './run-human.js';
 import { noteOutcome } from './run-outcome.js';
 import { answerAsksOnServer } from './run-server-asks.js';
+import { runTrace } from '../run-trace.js';
 
 export interface ServerRunOptions {
   prompt: string;
@@ -50,6 +51,8 @@ export async function runOnServer(
   const { a, errStyle } = o;
   const note = (text: string) => void io.stderr.write(`${text}\n`);
   const verbose = (text: string) => (a.verbose ? note(`talaria run: ${text}`) : undefined);
+  const trace = runTrace(io);
+  trace('loaded');
   const client = connectServer(found.url, found.token, { WebSocket, fetch: nodeFetch });
   let socketClosed!: () => void;
   const closed = new Promise<'closed'>((r) => (socketClosed = () => r('closed')));
@@ -57,24 +60,45 @@ export async function runOnServer(
   const socket = client.socket({ reconnect: false, onClose: () => socketClosed() });
 
   // ---- setup: any failure here runs the turn locally instead ----
+  // serve.json only names a server (its pid may be reused): the socket's welcome proves one answers.
+  // Nothing was sent before it, so a server that is gone or hung leaves the run local, safely.
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((r) => (timer = setTimeout(r, LIVENESS_TIMEOUT_MS, 'late')));
+  const ready = await Promise.race([socket.ready(), closed, late]);
+  clearTimeout(timer);
+  trace('welcome');
+  if (ready !== undefined) {
+    verbose(`the server at ${found.url} does not answer (${ready === 'late' ? `no welcome within ${LIVENESS_TIMEOUT_MS} ms` : 'the live connection closed'}); running locally`);
+    socket.close();
+    return 'fallback';
+  }
   let snap: SessionSnapshot;
+  /** Set when the server already took the prompt (`POST /api/run`: one request for workspace, session and prompt). */
+  let sent: { id: string; queued: boolean } | undefined;
   try {
-    // The socket opens while the workspace is opened: one round trip less before the turn.
-    const [ready, { workspace }] = await Promise.all([Promise.race([socket.ready(), closed]), client.api.openWorkspace({ body: { path: a.cwd } })]);
-    if (ready === 'closed') throw new Error('the server closed the live connection');
     const profile = a.choice.profile !== undefined ? { profile: a.choice.profile } : {};
     if (o.sessionArg !== undefined) {
       snap = (await client.api.openSession({ params: { id: o.sessionArg }, body: profile })).snapshot;
     } else {
       const mode = MODE[o.approve];
-      const body = { ...(a.choice.agent !== undefined ? { provider: a.choice.agent } : {}), ...profile, ...(mode ? { permissionMode: mode } : {}) };
-      snap = (await client.api.createSession({ params: { id: workspace.id }, body })).snapshot;
+      const body = { path: a.cwd, text: o.prompt, ...(a.choice.agent !== undefined ? { provider: a.choice.agent } : {}), ...profile, ...(mode ? { permissionMode: mode } : {}) };
+      const r = await client.api.run({ body });
+      snap = r.snapshot;
+      sent = r.turn;
     }
   } catch (err) {
+    // An answer (ServerError) or a refused connection: the server sent no prompt. Anything else
+    // (a connection lost mid-request) may have started the turn: not run again here.
+    if (o.sessionArg === undefined && !(err instanceof ServerError) && (err as { code?: string }).code !== 'ECONNREFUSED') {
+      note(errStyle.red(`talaria run: the server did not take the prompt: ${(err as Error).message}`));
+      socket.close();
+      return EXIT.AGENT_ERROR;
+    }
     verbose(`the server at ${found.url} could not open the session (${(err as Error).message}); running locally`);
     socket.close();
     return 'fallback';
   }
+  trace('session');
   const sessionId = snap.session.id;
   verbose(`using the server at ${found.url} (session ${sessionId})`);
 
@@ -111,32 +135,40 @@ export async function runOnServer(
     onInterrupt: interrupt,
   });
 
-  let pending = false;
-  let turnId: string | undefined;
-  let queuedId: string | undefined;
+  let pending = sent !== undefined;
+  let turnId: string | undefined = sent && !sent.queued ? sent.id : undefined;
+  let queuedId: string | undefined = sent?.queued ? sent.id : undefined;
   /** Turns that ended before the prompt's answer named ours (the socket can be faster than HTTP). */
   const endedTurns = new Map<string, Ended>();
   let onEnded: ((e: Ended) => void) | undefined;
   let synced!: () => void;
   const isSynced = new Promise<void>((r) => (synced = r));
-  let live = false;
-  socket.subscribe(sessionId, {
-    onSnapshot: (s) => (snap = s),
-    onSynced: () => synced(),
-    onEvent: (e) => {
-      applyEvent(snap, e);
-      if (!live) return;
-      // A queued prompt of ours starts as the first turn after it left the queue.
-      if (e.type === 'queue.updated' && queuedId && !e.queue.some((q) => q.id === queuedId)) queuedId = undefined;
-      if (e.type === 'turn.started' && turnId === undefined && queuedId === undefined && pending) turnId = e.turnId;
-      asks.handle(e);
-      human?.handle(toSessionEvent(e, snap));
-      if (e.type === 'turn.ended') {
-        endedTurns.set(e.turnId, e);
-        if (e.turnId === turnId) onEnded?.(e);
-      }
+  // A run's session: everything after the snapshot (taken before the prompt) is this run's.
+  let live = sent !== undefined;
+  let traced = false;
+  if (live) human?.begin();
+  socket.subscribe(
+    sessionId,
+    {
+      onSnapshot: (s) => (snap = s),
+      onSynced: () => synced(),
+      onEvent: (e) => {
+        if (!traced) traced = (trace('first-event'), true);
+        applyEvent(snap, e);
+        if (!live) return;
+        // A queued prompt of ours starts as the first turn after it left the queue.
+        if (e.type === 'queue.updated' && queuedId && !e.queue.some((q) => q.id === queuedId)) queuedId = undefined;
+        if (e.type === 'turn.started' && turnId === undefined && queuedId === undefined && pending) turnId = e.turnId;
+        asks.handle(e);
+        human?.handle(toSessionEvent(e, snap));
+        if (e.type === 'turn.ended') {
+          endedTurns.set(e.turnId, e);
+          if (e.turnId === turnId) onEnded?.(e);
+        }
+      },
     },
-  });
+    sent !== undefined ? snap.seq : undefined,
+  );
   const ended = new Promise<Ended>((r) => (onEnded = r));
 
   // ---- the turn ----
@@ -148,20 +180,24 @@ export async function runOnServer(
     socket.close();
     return code;
   };
-  await Promise.race([isSynced, closed]);
-  live = true;
-  human?.begin();
-  pending = true;
-  try {
-    const r = await client.api.prompt({ params: { id: sessionId }, body: { text: o.prompt } });
-    if (r.queued) queuedId = r.id;
-    else turnId = r.id;
-  } catch (err) {
-    note(errStyle.red(`talaria run: the server did not take the prompt: ${(err as Error).message}`));
-    return settle(EXIT.AGENT_ERROR);
+  if (sent === undefined) {
+    // --session: the stream first (live from its sync), then the prompt.
+    await Promise.race([isSynced, closed]);
+    live = true;
+    human?.begin();
+    pending = true;
+    try {
+      const r = await client.api.prompt({ params: { id: sessionId }, body: { text: o.prompt } });
+      if (r.queued) queuedId = r.id;
+      else turnId = r.id;
+    } catch (err) {
+      note(errStyle.red(`talaria run: the server did not take the prompt: ${(err as Error).message}`));
+      return settle(EXIT.AGENT_ERROR);
+    }
   }
   const early = turnId !== undefined ? endedTurns.get(turnId) : undefined;
   const outcome = early ?? (await Promise.race([ended, forced, closed]));
+  trace('ended');
   const ids = { sessionId, agentSessionId: snap.session.agentSessionId ?? '' };
   if (outcome === 'forced' || outcome === 'closed') {
     human?.finish();

@@ -89,7 +89,7 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
   if (ctx.serverSkipped !== undefined) {
     if (a.verbose && ctx.serverSkipped !== '') note(`talaria run: ${ctx.serverSkipped}; running locally`);
   } else if (serverEligible(p, io.env, approve)) {
-    const found = await findServer(talariaHome(currentEnv({ env: io.env, homeDir: io.env.HOME || homedir() })));
+    const found = findServer(talariaHome(currentEnv({ env: io.env, homeDir: io.env.HOME || homedir() })));
     if ('server' in found) {
       // Loaded only when used: the HTTP/ws client and its schemas stay off a local run's start-up.
       const { runOnServer } = await import('./run-server.js');

@@ -124,6 +124,20 @@ export const ROUTES = {
     body: newSessionBody,
     response: z.object({ snapshot: sessionSnapshot }),
   },
+  /**
+   * One call for a one-shot run (`talaria run` on a warm server, issue 16): opens the folder as a
+   * workspace, starts a new session (a warm spare when one fits) and sends the prompt. The
+   * snapshot is from before the prompt: a subscriber `since` its seq gets the whole turn. An
+   * error answer means no prompt was sent.
+   */
+  run: {
+    ...ROUTE_TABLE.run,
+    body: newSessionBody.omit({ model: true, mode: true, mcpServers: true }).extend({
+      path: z.string().min(1),
+      text: z.string().refine((t) => t.trim() !== '', { message: 'a prompt needs text' }),
+    }),
+    response: z.object({ workspace, snapshot: sessionSnapshot, turn: z.object({ id: z.string(), queued: z.boolean(), position: z.number() }) }),
+  },
   /** The snapshot; opens the session at its agent first when `open=true` (load, resume or the stored thread). */
   snapshot: {
     ...ROUTE_TABLE.snapshot,

@@ -34,6 +34,7 @@ export const ROUTE_TABLE = {
   workspaceModels: { method: 'GET', path: '/api/workspaces/:id/models', role: 'observer' },
   listSessions: { method: 'GET', path: '/api/sessions', role: 'observer' },
   createSession: { method: 'POST', path: '/api/workspaces/:id/sessions', role: 'controller' },
+  run: { method: 'POST', path: '/api/run', role: 'controller' },
   snapshot: { method: 'GET', path: '/api/sessions/:id', role: 'observer' },
   openSession: { method: 'POST', path: '/api/sessions/:id/open', role: 'controller' },
   prompt: { method: 'POST', path: '/api/sessions/:id/prompt', role: 'controller' },

@@ -9,6 +9,8 @@ import * as m003 from './003-session-leases.js';
 import * as m004 from './004-session-events.js';
 import * as m005 from './005-session-branches.js';
 import * as m006 from './006-caps-refs.js';
+import * as m007 from './007-entry-tails.js';
+import * as m008 from './008-wire-blocks.js';
 
 export interface Migration {
   version: number;
@@ -23,4 +25,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: m004.name, up: m004.up },
   { version: 5, name: m005.name, up: m005.up },
   { version: 6, name: m006.name, up: m006.up },
+  { version: 7, name: m007.name, up: m007.up },
+  { version: 8, name: m008.name, up: m008.up },
 ];

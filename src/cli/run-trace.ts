@@ -1,0 +1,12 @@
+/**
+ * TALARIA_RUN_TRACE=1: the phases of `talaria run` on a warm server on stderr, each as ms since
+ * the process started (`trace <phase> <ms>`), to measure issue 16 where it happens. Off: a no-op.
+ */
+import type { CliIo } from './io.js';
+
+export type RunTrace = (phase: string) => void;
+
+export function runTrace(io: Pick<CliIo, 'stderr' | 'env'>): RunTrace {
+  if (io.env.TALARIA_RUN_TRACE !== '1') return () => undefined;
+  return (phase) => void io.stderr.write(`trace ${phase} ${performance.now().toFixed(1)}\n`);
+}

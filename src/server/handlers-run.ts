@@ -1,0 +1,48 @@
+/**
+ * `POST /api/run` (issue 16): a one-shot run in one round trip — the folder opened as a
+ * workspace, a new session (a warm spare when one fits) and its prompt — so `talaria run` on a
+ * warm server waits for one answer instead of four. The steps are the ones `openWorkspace`,
+ * `createSession` and `prompt` take; the prompt is the last, so an error answer means no prompt
+ * was sent (the CLI then runs locally without running it twice).
+ */
+import type { Harness, HarnessSession } from '../harness/index.js';
+import type { Handler } from './app.js';
+import type { RouteName } from './contract/index.js';
+import { existingDir, type SessionOps } from './handlers-sessions.js';
+import { workspaceInfo } from './handlers-misc.js';
+import type { Hub } from './hub.js';
+import { HttpError } from './http-error.js';
+
+export interface NewSessionBody {
+  provider?: string;
+  profile?: string;
+  permissionMode?: string;
+  mcpServers?: unknown[];
+}
+
+/** A new session in the workspace at `path` (createSession's and run's). */
+export async function newSessionAt(harness: Harness, path: string, b: NewSessionBody): Promise<HarnessSession> {
+  if (b.provider && !harness.registry.has(b.provider)) throw new HttpError('invalid_argument', `no agent "${b.provider}"`, 'GET /api/providers lists them.');
+  return harness.workspaces.open(path).newSession({
+    ...(b.provider ? { provider: b.provider } : {}),
+    ...(b.profile ? { profile: b.profile } : {}),
+    ...(b.permissionMode ? { permissionMode: b.permissionMode as never } : {}),
+    ...(b.mcpServers ? { mcpServers: b.mcpServers } : {}),
+  });
+}
+
+export function runHandlers(harness: Harness, hub: Hub, ops: SessionOps): Partial<Record<RouteName, Handler>> {
+  return {
+    async run({ body }) {
+      const b = body as NewSessionBody & { path: string; text: string };
+      const path = existingDir(b.path, 'the workspace');
+      const workspace = workspaceInfo(harness.workspaces.open(path).row);
+      const hs = await newSessionAt(harness, path, b);
+      const ls = ops.attach(hs);
+      // The snapshot before the prompt: a subscriber `since` its seq gets the whole turn.
+      const snapshot = hub.snapshot(ops.row(hs.id));
+      const turn = hub.prompt(ls, b.text, []);
+      return { workspace, snapshot, turn };
+    },
+  };
+}

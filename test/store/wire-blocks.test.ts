@@ -1,0 +1,70 @@
+import { describe, it, expect } from 'vitest';
+import type { Frame } from '../../src/protocol/types.js';
+import { packFrames, unpackFrames } from '../../src/store/wire-blocks.js';
+import { freshStore } from './helpers.js';
+
+const cols = (from: number, n: number) => {
+  const c = { t: [] as number[], dir: [] as string[], line: [] as string[] };
+  for (let i = from; i < from + n; i++) {
+    c.t.push(i + 0.25);
+    c.dir.push(i % 3 === 0 ? 'client->agent' : 'agent->client');
+    // Lines of varied length, non-ASCII and escapes included.
+    c.line.push(JSON.stringify({ i, s: 'é€😀\n'.repeat(i % 4) }));
+  }
+  return c;
+};
+const rowsOf = (from: number, n: number) => {
+  const c = cols(from, n);
+  return c.line.map((msg, k) => ({ seq: from + k, t_ms: c.t[k], dir: c.dir[k], msg }));
+};
+const frame = (i: number): Frame => {
+  const msg = { jsonrpc: '2.0', method: 'x', params: { i } };
+  return { t_ms: i + 0.25, dir: 'agent->client', msg, raw: JSON.stringify(msg) } as Frame;
+};
+
+describe('wire blocks', () => {
+  it('pack and unpack are inverse', () => {
+    const c = cols(1, 20);
+    expect(unpackFrames(packFrames(c))).toEqual(c);
+  });
+
+  it('a block reads back frame by frame; blocks and per-frame rows merge by seq for every read', () => {
+    const store = freshStore();
+    store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
+    const tx = (fn: () => number) => store.db.transaction(fn).immediate();
+    // rows 1–2, block 3–12, row 13, block 14–14, block 15–40, row 41.
+    store.wire.append('s', [frame(1), frame(2)]);
+    expect(tx(() => store.wire.insertBlock('s', store.wire.lastSeq('s'), packFrames(cols(3, 10))))).toBe(12);
+    store.wire.append('s', frame(13));
+    tx(() => store.wire.insertBlock('s', store.wire.lastSeq('s'), packFrames(cols(14, 1))));
+    tx(() => store.wire.insertBlock('s', store.wire.lastSeq('s'), packFrames(cols(15, 26))));
+    expect(tx(() => store.wire.insertBlock('s', 40, packFrames(cols(41, 0))))).toBe(40); // nothing to store
+    store.wire.append('s', frame(41));
+    const asRow = (i: number) => ({ seq: i, t_ms: i + 0.25, dir: 'agent->client', msg: frame(i).raw });
+    const all = [asRow(1), asRow(2), ...rowsOf(3, 10), asRow(13), ...rowsOf(14, 1), ...rowsOf(15, 26), asRow(41)];
+    expect(store.wire.lastSeq('s')).toBe(41);
+    expect(store.wire.count('s')).toBe(41);
+    expect(store.wire.rows('s')).toEqual(all);
+    // Every window: from any seq, any limit.
+    for (const from of [0, 1, 2, 3, 7, 12, 13, 14, 15, 30, 40, 41, 42])
+      for (const limit of [1, 2, 5, 11, 100]) expect(store.wire.rows('s', { fromSeq: from, limit })).toEqual(all.filter((r) => r.seq >= from).slice(0, limit));
+    // Breaking out of an iteration early leaves the connection usable.
+    for (const r of store.wire.iterate('s', { fromSeq: 5 })) if (r.seq === 6) break;
+    expect(store.wire.read('s').map((l) => l.msg)).toEqual(all.map((r) => JSON.parse(r.msg)));
+    expect(store.wire.exportNdjson('s').split('\n')).toHaveLength(42);
+  });
+
+  it('refuses a bad direction: the transaction writes nothing', () => {
+    const store = freshStore();
+    store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
+    const bad = cols(1, 5);
+    bad.dir[3] = 'sideways';
+    expect(() => store.db.transaction(() => store.wire.insertBlock('s', 0, packFrames(bad))).immediate()).toThrow(/direction "sideways"/);
+    expect(store.wire.count('s')).toBe(0);
+  });
+
+  it('blocks for an unknown session are refused (foreign key)', () => {
+    const store = freshStore();
+    expect(() => store.db.transaction(() => store.wire.insertBlock('ghost', 0, packFrames(cols(1, 2)))).immediate()).toThrow(/FOREIGN KEY/);
+  });
+});
