@@ -16,11 +16,6 @@ import { appendToEntry, isObject, messageKey, nextEntryId, pushEntry, replaceEnt
  *   an entry, never close or move a run and emit nothing, so no empty entries appear.
  * - Text blocks are concatenated into `text`; any other block is appended to `blocks`.
  */
-export const CHUNK_KINDS: Readonly<Record<string, MessageEntry['kind']>> = {
-  user_message_chunk: 'user_message',
-  agent_message_chunk: 'assistant_message',
-  agent_thought_chunk: 'thought',
-};
 
 /** Applies one chunk; returns false when it is malformed (the caller keeps it as an unknown entry). */
 export function applyChunk(thread: Thread, st: ThreadState, kind: MessageEntry['kind'], update: Record<string, unknown>, changes: ThreadChange[]): boolean {

@@ -76,7 +76,7 @@ function applyUpdate(thread: Thread, st: ThreadState, u: unknown, changes: Threa
 /** Returns false for unknown kinds and malformed known ones. */
 function applyKnown(thread: Thread, st: ThreadState, kind: string, u: Record<string, unknown>, changes: ThreadChange[]): boolean {
   switch (kind) {
-    // One case each, not a CHUNK_KINDS lookup: a property read keyed by a string fresh from
+    // One case each, not a kind lookup table: a property read keyed by a string fresh from
     // JSON.parse costs a string-table probe per chunk.
     case 'agent_message_chunk':
       return applyChunk(thread, st, 'assistant_message', u, changes);

@@ -91,8 +91,9 @@ describe('web: the status dot and last activity of a sidebar row', { timeout: 12
     await expect
       .poll(async () => (await w.api.api.listSessions({ query: {} })).sessions.find((s) => s.id === id)?.failure?.message, { timeout: 30_000 })
       .not.toMatch(/simulated crash/);
-    expect(await dot(id).getAttribute('aria-label')).toBe('failed');
-    expect(await dot(id).getAttribute('title')).toMatch(/the agent stopped/i);
+    // The store has the new failure; the row draws it from the next event, a frame later maybe.
+    await expect.poll(() => dot(id).getAttribute('aria-label'), { timeout: 10_000 }).toBe('failed');
+    await expect.poll(() => dot(id).getAttribute('title'), { timeout: 10_000 }).toMatch(/the agent stopped/i);
     await shot(page, 'status-dot-failed-agent-again');
   });
 
