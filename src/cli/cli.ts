@@ -2,7 +2,6 @@
  * The `talaria` command: dispatch to the commands, usage errors (exit 2, one line), internal
  * errors (exit 1). No process exit here: main.ts does that, tests call main() in-process.
  */
-import { readFileSync } from 'node:fs';
 import { UsageError } from './args.js';
 import { catalogCommand } from './commands/catalog.js';
 import { chatCommand } from './commands/chat.js';
@@ -21,16 +20,7 @@ import { probeCommand } from './commands/probe.js';
 import { acpCommand } from './commands/acp.js';
 import { cliHarnessOptions, createHarnessRuntime } from './runtime.js';
 import { isStoreProblem, storeProblemLine } from './store-problem.js';
-
-export function packageVersion(): string {
-  try {
-    // src/cli and dist/cli both sit two levels below the package root.
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
-    return pkg.version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}
+import { packageVersion } from './package-version.js';
 
 /**
  * Signal handlers stack per group: the latest registered one gets the signal. While one is

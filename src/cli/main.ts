@@ -20,6 +20,11 @@ if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h' || argv[0] ==
   const { MAIN_HELP } = await import('./help.js');
   process.stdout.write(`${MAIN_HELP}\n`);
   exitAfterFlush(EXIT.OK);
+} else if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+  // Same line as main() prints; it read the package file behind the whole CLI (~0.5 s).
+  const { packageVersion } = await import('./package-version.js');
+  process.stdout.write(`talaria ${packageVersion()}\n`);
+  exitAfterFlush(EXIT.OK);
 } else {
   // `talaria run` with a `talaria serve` on this home: through the server, before the agent stack loads (issue 16).
   // A failure once the server took the prompt is not retried locally (the prompt would run twice).

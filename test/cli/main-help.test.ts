@@ -33,7 +33,7 @@ async function traced(args: string[]): Promise<{ stdout: string; loaded: string[
   return { stdout: r.stdout, loaded: readFileSync(log, 'utf8').split('\n').filter(Boolean) };
 }
 
-describe('talaria --help', () => {
+describe('talaria --help and --version', () => {
   it('prints the main help without loading the commands, the harness or the SDK', async () => {
     const { stdout, loaded } = await traced(['--help']);
     expect(stdout).toBe(`${MAIN_HELP}\n`);
@@ -42,8 +42,14 @@ describe('talaria --help', () => {
     expect(heavy).toEqual([]);
   });
 
-  it('anything else goes through the full CLI (the trace sees it: the check above can fail)', async () => {
+  it('prints the version the same way, without the commands either', async () => {
     const { stdout, loaded } = await traced(['--version']);
+    expect(stdout).toBe(`talaria ${(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version}\n`);
+    expect(loaded.filter((u) => /\/src\/cli\/cli\.ts$|\/src\/(harness|store|session|host)\//.test(u))).toEqual([]);
+  });
+
+  it('anything else goes through the full CLI (the trace sees it: the checks above can fail)', async () => {
+    const { stdout, loaded } = await traced(['--version', '--help']);
     expect(stdout).toMatch(/^talaria \d+\.\d+\.\d+/);
     expect(loaded.some((u) => u.endsWith('/src/cli/cli.ts'))).toBe(true);
   });
