@@ -8,6 +8,8 @@ import type { Logger } from '../protocol/types.js';
 export interface OutStream {
   /** Bytes only from faces that write pre-encoded output (`talaria acp`); text everywhere else. */
   write(chunk: string | Uint8Array): boolean;
+  /** 'drain' after a write returned false (a stream that may stay full: `talaria acp`'s stdout). */
+  once?(event: 'drain', listener: () => void): unknown;
   isTTY?: boolean;
   columns?: number;
 }

@@ -35,7 +35,7 @@ export interface HarnessOptions {
   /** Database file instead of <home>/talaria.db (`:memory:` for throwaway harnesses). */
   storePath?: string;
   /** Host tuning passed through (timeouts, idle reap, backoff, permission policy). */
-  host?: Pick<HostOptions, 'idleMs' | 'stallMs' | 'cancelGraceMs' | 'terminateGraceMs' | 'setupTimeoutMs' | 'backoff' | 'killOnExit'> & {
+  host?: Pick<HostOptions, 'idleMs' | 'stallMs' | 'cancelGraceMs' | 'terminateGraceMs' | 'setupTimeoutMs' | 'backoff' | 'killOnExit' | 'flowGate'> & {
     permission?: { mode?: PermissionMode; rules?: PermissionRule[]; timeoutMs?: number };
   };
   /** Every frame of every agent (wire logs, probes); each session's own are recorded in the store. */

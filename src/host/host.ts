@@ -10,6 +10,7 @@
  */
 import { resolve } from 'node:path';
 import type { Frame, Logger, ProtocolErrorEvent } from '../protocol/types.js';
+import type { FlowGate } from '../protocol/flow-gate.js';
 import { silentLogger } from '../protocol/types.js';
 import { TalariaError } from '../protocol/errors.js';
 import type { PermissionDecisionEvent, PermissionMode, PermissionRule } from '../permission/types.js';
@@ -57,6 +58,8 @@ export interface HostOptions {
   onProtocolError?: (key: AgentKey, e: ProtocolErrorEvent) => void;
   onPermissionDecision?: (e: PermissionDecisionEvent) => void;
   onRule?: (sessionId: string, rule: PermissionRule) => void;
+  /** While held, no agent's output is read: what they say waits in their pipes (`talaria acp`'s full stdout). */
+  flowGate?: FlowGate;
   /** SIGKILL our agents' process trees if this process exits without shutdown() (default true). */
   killOnExit?: boolean;
   /**
@@ -142,6 +145,7 @@ export class AgentHost {
           ...(o.onPermissionDecision ? { onPermissionDecision: o.onPermissionDecision } : {}),
           ...(o.onRule ? { onRule: o.onRule } : {}),
           ...(o.authHome ? { authHome: o.authHome } : {}),
+          ...(o.flowGate ? { flowGate: o.flowGate } : {}),
         },
         this.logger,
         (type, body) => this.emit(type, body),

@@ -13,6 +13,7 @@ import { TalariaError, type ConnectionClosedError } from '../protocol/errors.js'
 import type { CloseInfo } from '../protocol/connection.js';
 import { AGENT_TAG_VAR, newAgentTag } from '../protocol/proc-tree.js';
 import type { Frame, Logger, ProtocolErrorEvent } from '../protocol/types.js';
+import type { FlowGate } from '../protocol/flow-gate.js';
 import type { PermissionDecisionEvent, PermissionMode, PermissionRule } from '../permission/types.js';
 import { agentEnv } from '../providers/launch.js';
 import { applyQuirks, choiceBeforeInit, launchFacts, summarize, type AppliedQuirks, type QuirkChoice, type QuirkSummary } from '../providers/quirks/index.js';
@@ -43,6 +44,7 @@ export interface SlotConfig {
   onRule?: (sessionId: string, rule: PermissionRule) => void;
   /** Where auth_required marks go (host/auth-mark.ts); absent: none are kept. */
   authHome?: string;
+  flowGate?: FlowGate;
 }
 
 export class AgentSlot {

@@ -83,6 +83,7 @@ async function startClient(d: StartDeps, gen: Generation, located: Located, env:
         ...(cfg.permission ? { permission: cfg.permission } : {}),
         ...(cfg.onPermissionDecision ? { onPermissionDecision: cfg.onPermissionDecision } : {}),
         ...(cfg.onRule ? { onRule: cfg.onRule } : {}),
+        ...(cfg.flowGate ? { gate: cfg.flowGate } : {}),
       },
     );
   } catch (e) {

@@ -21,6 +21,7 @@ import {
 import { ConnectionClosedError, TalariaError, WireError, type CloseCause } from './errors.js';
 import type { AgentProcess } from './spawn.js';
 import { background } from './background.js';
+import type { FlowGate } from './flow-gate.js';
 import { createTransport, type Transport, type TransportCloseInfo, type TransportStats } from './transport.js';
 import { silentLogger, type Frame, type JsonRpcId, type Logger, type ProtocolErrorEvent, type RawMessage } from './types.js';
 import type { Readable, Writable } from 'node:stream';
@@ -56,6 +57,8 @@ export interface ConnectAgentOptions {
   clientCapabilityOverrides?: ClientCapabilityOverrides;
   /** Only when the transport is created here (process / streams). */
   maxLineBytes?: number;
+  /** Only when the transport is created here: while held, the agent's output is not read. */
+  gate?: FlowGate;
   /** After stdout EOF, how long to wait for the child's exit before calling it 'eof'. Default 500. */
   exitGraceMs?: number;
   /** Grace between the steps of terminating the child. Default 2000. */
@@ -154,6 +157,7 @@ export function connectAgent(options: ConnectAgentOptions): AgentConnection {
       input: proc ? proc.stdout : options.streams!.input,
       output: proc ? proc.stdin : options.streams!.output,
       maxLineBytes: options.maxLineBytes,
+      ...(options.gate ? { gate: options.gate } : {}),
       onFrame: options.onFrame,
       onProtocolError: options.onProtocolError,
       divert,

@@ -2,6 +2,7 @@
 export { LineDecoder, DEFAULT_MAX_LINE_BYTES } from './ndjson.js';
 export type { LineDecoderOptions, OversizeLine } from './ndjson.js';
 export { createTransport, checkMessage } from './transport.js';
+export { FlowGate } from './flow-gate.js';
 export type { Transport, TransportOptions, TransportHooks, TransportCloseInfo, TransportStats } from './transport.js';
 export { formatWireLine, parseWireLog } from './wire-log.js';
 export type { WireLogError } from './wire-log.js';

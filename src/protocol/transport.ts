@@ -14,6 +14,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { ConnectionClosedError, type CloseCause } from './errors.js';
 import { GarbageMeter, LineDecoder, mayBeJson, DEFAULT_MAX_GARBAGE_BYTES, type GarbageLimits, type OversizeLine } from './ndjson.js';
+import type { FlowGate } from './flow-gate.js';
 import { silentLogger, type Frame, type Logger, type ProtocolErrorEvent, type RawMessage } from './types.js';
 
 export interface TransportHooks {
@@ -36,6 +37,8 @@ export interface TransportOptions extends TransportHooks {
   logger?: Logger;
   /** When a run of bad lines counts as a flood that closes the connection (see GarbageMeter). */
   garbage?: GarbageLimits;
+  /** While held, input stops at the next chunk (the consumer downstream is full). */
+  gate?: FlowGate;
 }
 
 export interface TransportCloseInfo {
@@ -90,6 +93,7 @@ export function createTransport(options: TransportOptions): Transport {
   let paused = false; // the SDK side is full (backpressure)
   let yielding = false; // paused for one turn of the event loop
   let abandoned = false; // closed for flooding: never read again
+  let gated: (() => void) | undefined; // stopped by options.gate; forgets the gate's wake-up
   let sinceYield = 0;
   // t_ms of the frames of the current read: every line of one chunk arrived at the same moment,
   // so the clock is read once per chunk rather than once per frame.
@@ -103,19 +107,25 @@ export function createTransport(options: TransportOptions): Transport {
       pull() {
         if (paused && !done) {
           paused = false;
-          if (!yielding) input.resume();
+          resumeIfFree();
         }
       },
       cancel() {
         cancelled = true;
         if (paused) {
           paused = false;
-          if (!yielding) input.resume();
+          resumeIfFree();
         }
       },
     },
     { highWaterMark: options.highWaterMark ?? 1024 },
   );
+
+  /** Reads again unless something else still holds input (the SDK side full, a yield, the gate). */
+  function resumeIfFree(): void {
+    if (abandoned || yielding || gated !== undefined) return;
+    if (done || !paused) input.resume();
+  }
 
   function report(kind: ProtocolErrorEvent['kind'], line: string, bytes: number, detail?: string): void {
     stats.protocolErrors++;
@@ -222,7 +232,15 @@ export function createTransport(options: TransportOptions): Transport {
     input.pause();
     setImmediate(() => {
       yielding = false;
-      if (!abandoned && (done || !paused)) input.resume();
+      resumeIfFree();
+    });
+  }
+
+  function stopAtGate(gate: FlowGate): void {
+    input.pause();
+    gated = gate.whenOpen(() => {
+      gated = undefined;
+      resumeIfFree();
     });
   }
 
@@ -239,6 +257,7 @@ export function createTransport(options: TransportOptions): Transport {
       sinceYield = 0;
       yieldInput();
     }
+    if (options.gate?.held === true && gated === undefined && !done) stopAtGate(options.gate);
   };
   const onEnd = (): void => {
     if (done) return;
@@ -312,7 +331,10 @@ export function createTransport(options: TransportOptions): Transport {
     // Late errors (EPIPE after the child died) must not become uncaught exceptions.
     input.on('error', noop);
     output.on('error', noop);
-    if (paused) input.resume(); // keep draining so a live writer never blocks on us
+    const wasGated = gated !== undefined;
+    gated?.();
+    gated = undefined;
+    if (paused || wasGated) input.resume(); // keep draining so a live writer never blocks on us
     drain?.reject(closeError);
     drain = undefined;
     // close(), not error(): messages already queued (a final response) still reach the SDK.

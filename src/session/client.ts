@@ -17,6 +17,7 @@ import { authRequired } from './errors.js';
 import type { SessionHooks } from './hooks.js';
 import { SessionRouter, type Update } from './router.js';
 import type { EarlyLimits } from './early-frames.js';
+import type { FlowGate } from '../protocol/flow-gate.js';
 import { Session, type SessionPort } from './session.js';
 
 export interface ClientOptions {
@@ -49,6 +50,8 @@ export interface ClientOptions {
   setupTimeoutMs?: number;
   /** Per-agent capability switches (gemini: no fs.readTextFile) and `_meta` (e.g. `terminal-auth`). */
   clientCapabilityOverrides?: ClientCapabilityOverrides;
+  /** While held, the agent's output is not read (protocol/flow-gate.ts). */
+  gate?: FlowGate;
 }
 
 export interface NewSessionOptions {
@@ -421,6 +424,7 @@ function connectExtras(opts: ClientOptions) {
     ...(opts.logger ? { logger: opts.logger } : {}),
     ...(opts.clientInfo ? { clientInfo: opts.clientInfo } : {}),
     ...(opts.clientCapabilityOverrides ? { clientCapabilityOverrides: opts.clientCapabilityOverrides } : {}),
+    ...(opts.gate ? { gate: opts.gate } : {}),
   };
 }
 

@@ -66,14 +66,16 @@ export async function acpAttach(
   }
   const writer = stream.writable.getWriter();
   const reader = stream.readable.getReader();
-  const out = (msg: unknown) => void io.stdout.write(`${JSON.stringify(msg)}\n`);
+  const out = (msg: unknown): boolean => io.stdout.write(`${JSON.stringify(msg)}\n`);
+  // The next message is read once the editor took the last one (an editor that stalls costs no memory here).
+  const drained = (): Promise<void> => new Promise<void>((r) => (io.stdout.once ? io.stdout.once('drain', r) : r()));
   const decoder = new LineDecoder({
     onLine: (line) => {
       let msg: unknown;
       try {
         msg = JSON.parse(line);
       } catch {
-        out({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the line is not JSON' } });
+        void out({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the line is not JSON' } });
         return;
       }
       writer.write(msg as AnyMessage).catch((err: unknown) => logger.warn('a message to the server was not sent', { error: String(err) }));
@@ -91,7 +93,7 @@ export async function acpAttach(
           if (!leaving) failed = 'the server closed the connection';
           return;
         }
-        out(r.value);
+        if (!out(r.value)) await drained();
       }
     } catch (err) {
       if (!leaving) failed = (err as Error).message || String(err);

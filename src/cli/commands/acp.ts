@@ -4,6 +4,7 @@
  */
 import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { FlowGate } from '../../protocol/flow-gate.js';
 import { LineDecoder } from '../../protocol/ndjson.js';
 import { choice, flag, parse, splitCommand, str, UsageError } from '../args.js';
 import { APPROVE_MODES, permissionConfig } from '../approve.js';
@@ -66,12 +67,15 @@ export async function acpCommand(argv: string[], ctx: CliContext): Promise<numbe
   if (str(p, 'token') !== undefined) throw new UsageError('acp: --token goes with --attach');
   // Lazy: `talaria acp --help` and --print-config stay fast.
   const [{ createHarness }, { AcpProxy, lineWriter }] = await Promise.all([import('../../harness/index.js'), import('../../harness/acp/index.js')]);
+  // The editor reads our stdout at its pace: while a write waits, no agent's output is read (it
+  // waits in the agent's pipe), so an editor that stalls costs no memory here.
+  const gate = new FlowGate();
   let harness;
   try {
     harness = createHarness({
       ...cliHarnessOptions(io.env),
       logger,
-      host: { setupTimeoutMs: a.setupTimeoutMs, permission: permissionConfig(approve) },
+      host: { setupTimeoutMs: a.setupTimeoutMs, permission: permissionConfig(approve), flowGate: gate },
     });
   } catch (err) {
     io.stderr.write(`talaria acp: ${isStoreProblem(err) ? storeProblemLine(err) : (err as Error).message}\n`);
@@ -103,7 +107,11 @@ export async function acpCommand(argv: string[], ctx: CliContext): Promise<numbe
   if (chosen && io.env.TALARIA_PROBE_MARKER) harness.registry.add({ ...chosen, env: { ...chosen.env, inherit: [...chosen.env.inherit, 'TALARIA_PROBE_MARKER'] } });
   logger.info('talaria acp: serving', { provider, cwd: a.cwd, home: harness.home || homedir() });
 
-  const out = lineWriter((chunk) => void io.stdout.write(chunk));
+  const out = lineWriter((chunk) => {
+    if (io.stdout.write(chunk) || gate.held || !io.stdout.once) return;
+    gate.hold();
+    io.stdout.once('drain', () => gate.release());
+  });
   const proxy = new AcpProxy({
     harness,
     provider,
