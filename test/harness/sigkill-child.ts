@@ -4,32 +4,13 @@
  * Frame k (1-based) says `frame k` so the parent can check order and content.
  * Usage: sigkill-child.ts <home>
  */
-import { openStore } from '../../src/store/index.js';
-import { createRecorder } from '../../src/harness/recorder.js';
-import type { SessionEvent } from '../../src/session/events.js';
+import { startTicking, victim } from './kill-child-lib.js';
 
-const home = process.argv[2];
-if (!home) {
-  process.stderr.write('usage: sigkill-child.ts <home>\n');
-  process.exit(2);
-}
-// If the test runner dies, our stdin closes: do not linger.
-process.stdin.on('end', () => process.exit(0));
-process.stdin.resume();
-
-const store = openStore({ home });
-store.sessions.create({ id: 'victim', provider: 'durability', cwd: '/' });
-const rec = createRecorder(store, {
-  sessionKey: 'victim',
-  onFlush: (i) => process.stdout.write(`n=${i.lastSeq}\n`), // stdout to a pipe is synchronous on Linux
-  onError: (e) => process.stderr.write(`recorder error: ${e.message}\n`),
-});
+const { rec, ev } = victim('sigkill-child.ts');
 
 let k = 0;
-let evSeq = 0;
 let turn = 0;
 let text = '';
-const ev = (type: string, body: Record<string, unknown>) => rec.onEvent({ type, sessionId: 'agent', seq: ++evSeq, at: Date.now(), ...body } as unknown as SessionEvent);
 
 function frameText(n: number): string {
   // Every 37th frame is large (spans several pages) so kills also land inside big commits.
@@ -58,8 +39,4 @@ function tick(): void {
   }
   setImmediate(tick);
 }
-// With TALARIA_WRITER_THREAD=1 every commit is the writer thread's: start once it is up.
-const started = Date.now();
-while (process.env.TALARIA_WRITER_THREAD === '1' && !rec.threaded && Date.now() - started < 20_000) await new Promise((r) => setTimeout(r, 5));
-if (process.env.TALARIA_WRITER_THREAD === '1' && !rec.threaded) process.stderr.write('the writer thread did not start\n');
-tick();
+await startTicking(rec, tick);

@@ -5,29 +5,10 @@
  * after every commit until it is killed. Chunk k is chunkText(k); frame k carries the same text.
  * Usage: tail-kill-child.ts <home>
  */
-import { openStore } from '../../src/store/index.js';
-import { createRecorder } from '../../src/harness/recorder.js';
-import type { SessionEvent } from '../../src/session/events.js';
+import { startTicking, victim } from './kill-child-lib.js';
 import { chunkText } from './tail-kill-text.js';
 
-const home = process.argv[2];
-if (!home) {
-  process.stderr.write('usage: tail-kill-child.ts <home>\n');
-  process.exit(2);
-}
-process.stdin.on('end', () => process.exit(0));
-process.stdin.resume();
-
-const store = openStore({ home });
-store.sessions.create({ id: 'victim', provider: 'durability', cwd: '/' });
-const rec = createRecorder(store, {
-  sessionKey: 'victim',
-  onFlush: (i) => process.stdout.write(`n=${i.lastSeq}\n`),
-  onError: (e) => process.stderr.write(`recorder error: ${e.message}\n`),
-});
-
-let evSeq = 0;
-const ev = (type: string, body: Record<string, unknown>) => rec.onEvent({ type, sessionId: 'agent', seq: ++evSeq, at: Date.now(), ...body } as unknown as SessionEvent);
+const { rec, ev } = victim('tail-kill-child.ts');
 const entry = (text: string) => ({ id: 'a1', kind: 'assistant_message', text, blocks: [], turnId: 'turn-1' });
 
 ev('turn.started', { turnId: 'turn-1', prompt: [{ type: 'text', text: 'go' }] });
@@ -48,7 +29,4 @@ function tick(): void {
   rec.onFrame({ t_ms: k, dir: 'agent->client', msg, raw: JSON.stringify(msg) });
   setImmediate(tick);
 }
-const started = Date.now();
-while (process.env.TALARIA_WRITER_THREAD === '1' && !rec.threaded && Date.now() - started < 20_000) await new Promise((r) => setTimeout(r, 5));
-if (process.env.TALARIA_WRITER_THREAD === '1' && !rec.threaded) process.stderr.write('the writer thread did not start\n');
-tick();
+await startTicking(rec, tick);
