@@ -75,7 +75,7 @@ export async function acpAttach(
       try {
         msg = JSON.parse(line);
       } catch {
-        void out({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the line is not JSON' } });
+        out({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the line is not JSON' } });
         return;
       }
       writer.write(msg as AnyMessage).catch((err: unknown) => logger.warn('a message to the server was not sent', { error: String(err) }));
