@@ -34,7 +34,7 @@ export async function runConcurrency(p: ConcurrencyParams): Promise<ConcurrencyR
     Array.from({ length: p.processes }, () => {
       const probe = new UpdateProbe(0, false);
       probes.push(probe);
-      return AcpClient.spawn(floodCommand({ frames: p.frames }), { hooks: { mapUpdate: probe.mapUpdate }, fs: false, terminal: false });
+      return AcpClient.spawn(floodCommand({ frames: p.frames }), { onFrame: probe.onFrame, fs: false, terminal: false });
     }),
   );
   try {
@@ -48,7 +48,7 @@ export async function runConcurrency(p: ConcurrencyParams): Promise<ConcurrencyR
       session.subscribe((e) => {
         const before = probe.seen;
         probe.onEvent(e);
-        if (probe.seen !== before) seen++;
+        seen += probe.seen - before; // an event may fold several of this session's updates
       });
       sessions.push({ session, seen: () => seen, probe });
     }

@@ -3,11 +3,11 @@
  * session — through the session hook `mapUpdate` (the same per-update read of the stamp the
  * floor and SDK baselines do), or through the raw tap `onFrame` where a case needs the agent's
  * answers too — and a subscriber on the session's events settles it. Delivery is synchronous
- * (transport → router → reducer → bus → subscriber inside the transport's handling of one line),
- * so the first thread event after the mark belongs to that update. An update that produced no
- * event is counted lost: the next mark replaces it, and the mark is cleared at the end of the
- * synchronous batch (a microtask), before anything asynchronous (a turn's end settling tool
- * calls) can emit events that would be credited to it.
+ * within a read (transport → router → reducer → bus → subscriber, the text chunks of one message
+ * folded into one event by the end of the read), so the marks an event settles are the oldest
+ * open ones: `chunks` of them, or one. A mark still open when the read's synchronous work is
+ * done (a microtask) is cleared and counted lost, before anything asynchronous (a turn's end
+ * settling tool calls) can emit events that would be credited to it.
  */
 import type { Frame } from '../src/protocol/types.js';
 import type { SessionEvent } from '../src/session/events.js';
@@ -39,13 +39,19 @@ export class UpdateProbe {
   readonly rec: LatencyRecorder | undefined;
   /** Optional: from the mark to the subscriber, i.e. Talaria's own work on one update. */
   readonly tapRec: LatencyRecorder | undefined;
-  private pending = false;
-  private stamp: number | undefined;
-  private markedAt = 0;
+  /**
+   * Updates marked and not yet settled, oldest first: Talaria folds the text chunks of one read
+   * into one event, so an event may settle several marks. Marks from `mapUpdate` share one queue
+   * (the hook does not say which session); marks from `onFrame` are queued per session, as a
+   * session's events settle only its own updates.
+   */
+  private readonly marks = new Marks();
+  private readonly bySession = new Map<string, Marks>();
   private clearQueued = false;
   private readonly clear = (): void => {
     this.clearQueued = false;
-    this.pending = false;
+    this.marks.drop();
+    for (const m of this.bySession.values()) m.drop();
   };
 
   constructor(expected: number, latency = true, tapLatency = false) {
@@ -53,10 +59,8 @@ export class UpdateProbe {
     this.tapRec = tapLatency ? new LatencyRecorder(expected) : undefined;
   }
 
-  private mark(update: unknown): void {
-    this.pending = true;
-    if (this.rec) this.stamp = stampOf(update);
-    if (this.tapRec) this.markedAt = stampNow();
+  private mark(update: unknown, into: Marks): void {
+    into.push(this.rec ? stampOf(update) : undefined, this.tapRec ? stampNow() : 0);
     if (!this.clearQueued) {
       this.clearQueued = true;
       queueMicrotask(this.clear);
@@ -65,31 +69,68 @@ export class UpdateProbe {
 
   /** For `SessionHooks.mapUpdate` (passes the update through unchanged). */
   readonly mapUpdate = (u: Update): Update => {
-    this.mark(u);
+    this.mark(u, this.marks);
     return u;
   };
 
   /** For `ClientOptions.onFrame`, when the agent's own count (`_meta.framesSent`) is needed. */
   readonly onFrame = (f: Frame): void => {
     if (f.dir !== 'agent->client') return;
-    const msg = f.msg as { method?: string; params?: { update?: unknown }; result?: { _meta?: { framesSent?: unknown } } };
-    if (msg.method === 'session/update') return this.mark(msg.params?.update);
-    this.pending = false; // events this frame causes are not an update's
+    const msg = f.msg as { method?: string; params?: { sessionId?: unknown; update?: unknown }; result?: { _meta?: { framesSent?: unknown } } };
+    if (msg.method === 'session/update') {
+      const sid = String(msg.params?.sessionId);
+      let q = this.bySession.get(sid);
+      if (q === undefined) this.bySession.set(sid, (q = new Marks()));
+      return this.mark(msg.params?.update, q);
+    }
     if (msg.method === undefined) {
       const n = msg.result?._meta?.framesSent;
       if (typeof n === 'number') this.framesSent = n;
     }
   };
 
-  /** For `session.subscribe`. */
+  /**
+   * For `session.subscribe`. An event settles the oldest `chunks` marks (1 unless Talaria folded
+   * several text chunks into it). A mark no event settles by the end of its read's synchronous
+   * work is cleared: that update is unseen (lost).
+   */
   readonly onEvent = (e: SessionEvent): void => {
-    if (!this.pending || !UPDATE_EVENTS.has(e.type)) return;
-    this.pending = false;
-    if (this.seen++ === 0) {
+    if (!UPDATE_EVENTS.has(e.type)) return;
+    const q = this.bySession.size === 0 ? this.marks : (this.bySession.get(e.sessionId) ?? this.marks);
+    const open = q.marks - q.head;
+    if (open === 0) return;
+    const n = Math.min((e as { chunks?: number }).chunks ?? 1, open);
+    if (this.seen === 0) {
       this.t0 = performance.now();
       this.c0 = cpuMs();
     }
-    this.rec?.record(this.stamp);
-    this.tapRec?.record(this.markedAt);
+    this.seen += n;
+    const end = q.head + n;
+    for (let i = q.head; i < end; i++) {
+      this.rec?.record(q.stamps[i]);
+      this.tapRec?.record(q.markedAts[i]!);
+    }
+    if (end === q.marks) q.drop();
+    else q.head = end;
   };
+}
+
+class Marks {
+  marks = 0;
+  head = 0;
+  readonly stamps: (number | undefined)[] = [];
+  readonly markedAts: number[] = [];
+
+  push(stamp: number | undefined, markedAt: number): void {
+    this.marks++;
+    this.stamps.push(stamp);
+    this.markedAts.push(markedAt);
+  }
+
+  drop(): void {
+    this.marks = 0;
+    this.head = 0;
+    this.stamps.length = 0;
+    this.markedAts.length = 0;
+  }
 }

@@ -50,6 +50,8 @@ export interface ConnectAgentOptions {
   onSessionUpdate(params: unknown, raw: RawMessage): void;
   onFrame?: (frame: Frame) => void;
   onProtocolError?: (event: ProtocolErrorEvent) => void;
+  /** After the frames of one read were delivered (see TransportHooks.onReadEnd). */
+  onReadEnd?: () => void;
   /** Notifications other than `session/update` (e.g. `_model_state_update`). */
   onNotification?: (method: string, params: unknown) => void;
   logger?: Logger;
@@ -151,6 +153,7 @@ export function connectAgent(options: ConnectAgentOptions): AgentConnection {
       divert,
       ...(options.onFrame ? { onFrame: options.onFrame } : {}),
       ...(options.onProtocolError ? { onProtocolError: options.onProtocolError } : {}),
+      ...(options.onReadEnd ? { onReadEnd: options.onReadEnd } : {}),
     });
   } else {
     transport = createTransport({
@@ -160,6 +163,7 @@ export function connectAgent(options: ConnectAgentOptions): AgentConnection {
       ...(options.gate ? { gate: options.gate } : {}),
       onFrame: options.onFrame,
       onProtocolError: options.onProtocolError,
+      onReadEnd: options.onReadEnd,
       divert,
       logger,
     });

@@ -23,6 +23,8 @@ export interface TransportHooks {
   onProtocolError?: (event: ProtocolErrorEvent) => void;
   /** Return true to consume an inbound message (it then never reaches the SDK). */
   divert?: (msg: RawMessage) => boolean;
+  /** After the lines of one read were handled (consumers that batch per read flush here). */
+  onReadEnd?: () => void;
 }
 
 export interface TransportOptions extends TransportHooks {
@@ -81,6 +83,7 @@ export function createTransport(options: TransportOptions): Transport {
   let onFrame = options.onFrame;
   let onProtocolError = options.onProtocolError;
   let divert = options.divert;
+  let onReadEnd = options.onReadEnd;
   const logger = options.logger ?? silentLogger;
   const stats: TransportStats = { bytesIn: 0, bytesOut: 0, framesIn: 0, framesOut: 0, diverted: 0, protocolErrors: 0 };
 
@@ -244,6 +247,15 @@ export function createTransport(options: TransportOptions): Transport {
     });
   }
 
+  function readEnded(): void {
+    if (onReadEnd === undefined) return;
+    try {
+      onReadEnd();
+    } catch (e) {
+      logger.error('onReadEnd threw', { error: e instanceof Error ? e.message : String(e) });
+    }
+  }
+
   const onData = (chunk: Buffer | string): void => {
     if (done) return;
     const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
@@ -251,6 +263,7 @@ export function createTransport(options: TransportOptions): Transport {
     stats.bytesIn += buf.length;
     garbage.read(buf.length);
     decoder.push(buf);
+    readEnded();
     checkGarbage();
     sinceYield += buf.length;
     if (sinceYield >= YIELD_BYTES && !done && !yielding) {
@@ -263,6 +276,7 @@ export function createTransport(options: TransportOptions): Transport {
     if (done) return;
     readMs = Math.round(now() - t0);
     decoder.end();
+    readEnded();
     finish('eof');
   };
   const onInputError = (err: Error): void => finish('stream_error', err);
@@ -367,6 +381,7 @@ export function createTransport(options: TransportOptions): Transport {
       if ('onFrame' in hooks) onFrame = hooks.onFrame;
       if ('onProtocolError' in hooks) onProtocolError = hooks.onProtocolError;
       if ('divert' in hooks) divert = hooks.divert;
+      if ('onReadEnd' in hooks) onReadEnd = hooks.onReadEnd;
     },
     stats,
   };

@@ -102,6 +102,7 @@ export class AcpClient {
       onSessionUpdate: (params: unknown) => void;
       onFrame: (frame: Frame) => void;
       onProtocolError: (e: ProtocolErrorEvent) => void;
+      onReadEnd: () => void;
     }) => AgentConnection,
     private readonly opts: ClientOptions,
   ) {
@@ -151,6 +152,7 @@ export class AcpClient {
         tap?.(f);
       },
       onProtocolError: (e) => this.protocolError(e),
+      onReadEnd: () => this.router.readEnd(),
     });
     this.connection.closed.then(
       (info) => {

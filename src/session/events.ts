@@ -49,9 +49,10 @@ export const EVENTS = {
     error: turnError.optional(),
     durationMs: z.number(),
   }),
-  'entry.added': z.object({ index: z.number(), entry }),
-  /** `appended`: the update only added this text to the end of the entry's `text` (a streamed chunk). */
-  'entry.updated': z.object({ index: z.number(), entry, appended: z.string().optional() }),
+  /** `chunks`: how many streamed text chunks of one read this change folds in (absent: one update). */
+  'entry.added': z.object({ index: z.number(), entry, chunks: z.number().optional() }),
+  /** `appended`: the update only added this text to the end of the entry's `text` (streamed chunks). */
+  'entry.updated': z.object({ index: z.number(), entry, appended: z.string().optional(), chunks: z.number().optional() }),
   'plan.updated': z.object({ plan }),
   'commands.updated': z.object({ commands: z.array(json) }),
   'mode.updated': z.object({ modeId: z.string() }),

@@ -25,6 +25,8 @@ export type Update = { sessionUpdate: string; [k: string]: unknown };
 export interface FrameTarget {
   receiveFrame(frame: Frame): void;
   receiveUpdate(update: Update): void;
+  /** The read that brought the last updates is handled (a target that batches flushes here). */
+  readEnd?(): void;
 }
 
 interface Pending {
@@ -120,6 +122,11 @@ export class SessionRouter<T extends FrameTarget = FrameTarget> {
     return this.deliver(p.sid, frame);
   }
 
+  /** The frames of one read were delivered: sessions reduce what they held for it. */
+  readEnd(): void {
+    for (const t of this.sessions.values()) t.readEnd?.();
+  }
+
   /** A live `session/update` (the transport diverts it right after tapping its frame). */
   update(sessionId: string, update: Update): void {
     this.sessions.get(sessionId)?.receiveUpdate(update);
@@ -134,6 +141,7 @@ export class SessionRouter<T extends FrameTarget = FrameTarget> {
       const u = updateOf(f);
       if (u) target.receiveUpdate(u);
     }
+    target.readEnd?.(); // what waited is in the thread when attach returns
   }
 
   /** Stops delivering to `id` (only if `target` is still the one attached, when given). */

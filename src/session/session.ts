@@ -11,6 +11,7 @@ import { createThread, openToolCalls, reduce, reduceUpdate } from '../thread/ind
 import type { Thread, ThreadAction, ThreadChange, ToolCallEntry } from '../thread/types.js';
 import { EventBus } from './bus.js';
 import { CancelSettlement } from './cancel-settle.js';
+import { ChunkRun } from './chunk-run.js';
 import { batchNow } from './clock.js';
 import { normalizeCatalog, type Catalog } from './catalog.js';
 import type { EventBody, PromptInput, SessionCore, SessionInit, SessionPort } from './core.js';
@@ -63,6 +64,8 @@ export class Session implements SessionCore {
   private spare: ThreadChange[] | undefined = [];
   /** Stamps the streamed entry events: the injected clock, else Date.now once per read (clock.ts). */
   private readonly clock: () => number;
+  /** Text chunks of one message held until their read is handled: reduced as one change. */
+  private readonly run = new ChunkRun((u, n) => this.applyUpdate(u, n));
 
   constructor(private readonly init: SessionInit) {
     this._id = init.id;
@@ -124,6 +127,7 @@ export class Session implements SessionCore {
 
   /** @internal */
   emit<K extends EventName>(type: K, body: EventBody<K>): void {
+    this.run.flush(); // text held from this read goes out before anything said after it
     const ev = { type, sessionId: this.id, seq: ++this.seq, at: this.now(), ...body } as unknown as SessionEvent;
     this.bus.emit(ev);
   }
@@ -141,6 +145,7 @@ export class Session implements SessionCore {
 
   /** @internal Apply a reducer action and fan its changes out as events. */
   apply(action: ThreadAction): void {
+    this.run.flush(); // whatever arrived before this action goes first
     // One changes array reused per update; a listener that applies again meanwhile gets its own.
     const changes = this.spare ?? [];
     this.spare = undefined;
@@ -148,16 +153,16 @@ export class Session implements SessionCore {
     this.fanOut(changes);
   }
 
-  /** apply() for one streamed update, without building its action object (once per frame). */
-  private applyUpdate(update: Update): void {
+  /** apply() for one streamed update (`chunks`: how many text chunks it folds), without an action object. */
+  private applyUpdate(update: Update, chunks: number): void {
     const changes = this.spare ?? [];
     this.spare = undefined;
     reduceUpdate(this.thread, update, changes);
-    this.fanOut(changes);
+    this.fanOut(changes, chunks);
   }
 
   /** The changes of one reduction as events; gives `changes` back (emptied) for the next one. */
-  private fanOut(changes: ThreadChange[]): void {
+  private fanOut(changes: ThreadChange[], chunks = 1): void {
     try {
       for (let i = 0; i < changes.length; i++) {
         const c = changes[i]!;
@@ -168,7 +173,15 @@ export class Session implements SessionCore {
             ++this.seq;
             continue;
           }
-          if (c.type === 'entry.updated' && c.appended !== undefined) {
+          if (chunks > 1) {
+            const ev = { type: c.type, sessionId: this._id, seq: ++this.seq, at: this.clock(), index: c.index, entry: c.entry } as SessionEvent & {
+              appended?: string;
+              chunks?: number;
+            };
+            if (c.type === 'entry.updated' && c.appended !== undefined) ev.appended = c.appended;
+            ev.chunks = chunks;
+            this.bus.emit(ev);
+          } else if (c.type === 'entry.updated' && c.appended !== undefined) {
             this.bus.emit({ type: c.type, sessionId: this._id, seq: ++this.seq, at: this.clock(), index: c.index, entry: c.entry, appended: c.appended } as SessionEvent);
           } else this.bus.emit({ type: c.type, sessionId: this._id, seq: ++this.seq, at: this.clock(), index: c.index, entry: c.entry } as SessionEvent);
         } else emitChange(this, c);
@@ -184,9 +197,17 @@ export class Session implements SessionCore {
   receiveUpdate(update: Update): void {
     this.replayCount++;
     if (this.discardReplay) return;
+    this.run.before(update); // what was held goes first, before any hook sees this update
     const settled = this.settle.filter(update, this.turns.cancelling);
     const mapped = this.hooks.mapUpdate ? this.hooks.mapUpdate(settled) : settled;
-    if (mapped) this.applyUpdate(mapped);
+    if (!mapped || this.run.take(mapped)) return;
+    this.run.flush();
+    this.applyUpdate(mapped, 1);
+  }
+
+  /** @internal The router: the read that brought the last updates is handled. */
+  readEnd(): void {
+    this.run.flush();
   }
 
   /** @internal The router: every frame of this session (and its connection's handshake), in wire order. */

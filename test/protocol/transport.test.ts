@@ -93,6 +93,40 @@ describe('transport: divert', () => {
   });
 });
 
+describe('transport: read ends', () => {
+  it('onReadEnd follows the lines of each read (a line split across reads counts in the read that ends it), and the end of input', async () => {
+    const log: string[] = [];
+    const { input } = pair({
+      divert: (m) => (log.push(String((m.params as { update: { content: { text: string } } }).update.content.text)), true),
+      onReadEnd: () => log.push('|'),
+    });
+    const two = line(update(1)) + line(update(2));
+    input.write(two + line(update(3)).slice(0, 10));
+    await new Promise((r) => setImmediate(r));
+    input.write(line(update(3)).slice(10));
+    await new Promise((r) => setImmediate(r));
+    input.end();
+    await new Promise((r) => setImmediate(r));
+    expect(log.join(' ')).toBe('t1 t2 | t3 | |');
+  });
+
+  it('a throwing onReadEnd is contained, and one installed through setHooks takes effect', async () => {
+    let ends = 0;
+    const { input, t } = pair({
+      divert: () => true,
+      onReadEnd: () => {
+        throw new Error('boom');
+      },
+    });
+    input.write(line(update(1)));
+    await new Promise((r) => setImmediate(r));
+    t.setHooks({ onReadEnd: () => void ends++ });
+    input.write(line(update(2)));
+    await new Promise((r) => setImmediate(r));
+    expect(ends).toBe(1);
+  });
+});
+
 describe('transport: protocol errors', () => {
   it('reports non-JSON, too-large and invalid JSON-RPC lines and survives them', async () => {
     const events: ProtocolErrorEvent[] = [];

@@ -12,12 +12,14 @@ import { SessionRouter, type Update } from '../../src/session/router.js';
 import type { SessionPort } from '../../src/session/core.js';
 import { Session } from '../../src/session/session.js';
 import { snapshot } from '../../src/thread/index.js';
+import { record } from './helpers.js';
 import type { ThreadAction } from '../../src/thread/types.js';
 
 const noop = (): void => {};
 const logger: Logger = { debug: noop, info: noop, warn: noop, error: noop, child: () => logger } as unknown as Logger;
 
-function open(now?: () => number): { router: SessionRouter<Session>; session: Session; send(update: Update): void } {
+/** `send` delivers one update as a read of its own; `push` delivers it inside a read that `router.readEnd()` ends. */
+function open(now?: () => number): { router: SessionRouter<Session>; session: Session; send(update: Update): void; push(update: Update): void } {
   const router = new SessionRouter<Session>();
   const session = new Session({
     id: 'S',
@@ -28,13 +30,17 @@ function open(now?: () => number): { router: SessionRouter<Session>; session: Se
     ...(now ? { now } : {}),
   });
   router.attach('S', session);
-  const send = (update: Update): void => {
+  const push = (update: Update): void => {
     const msg = { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'S', update } };
     const f: Frame = { dir: 'agent->client', t_ms: 0, msg, raw: JSON.stringify(msg) };
     router.frame(f);
     router.update('S', update);
   };
-  return { router, session, send };
+  const send = (update: Update): void => {
+    push(update);
+    router.readEnd();
+  };
+  return { router, session, send, push };
 }
 
 const chunk = (kind: string, text: string, messageId?: string): Update => ({ sessionUpdate: kind, content: { type: 'text', text }, ...(messageId ? { messageId } : {}) });
@@ -119,7 +125,7 @@ describe('the streaming hot path', () => {
     const at: number[] = [];
     session.subscribe((e) => void (e.type.startsWith('entry.') && at.push(e.at)));
     send(chunk('agent_message_chunk', 'a'));
-    send(chunk('agent_message_chunk', 'b'));
+    send(chunk('agent_thought_chunk', 'b'));
     await Promise.resolve();
     send(chunk('agent_message_chunk', 'c'));
     expect(at).toHaveLength(3);
@@ -135,5 +141,66 @@ describe('the streaming hot path', () => {
     send(chunk('agent_message_chunk', 'a'));
     send(chunk('agent_message_chunk', 'b'));
     expect(at).toEqual([1, 2]);
+  });
+});
+
+describe('text chunks of one read are folded', () => {
+  /** The thread as each update reduced on its own would leave it (one read per update). */
+  function alone(updates: readonly Update[]): unknown {
+    const { session, send } = open();
+    session.apply({ type: 'turn.started', turnId: 'T', prompt: [] });
+    for (const u of updates) send(u);
+    return JSON.parse(JSON.stringify(session.thread.entries));
+  }
+
+  it('one event per message per read, with the count of chunks it folds; the thread is the same as chunk by chunk', () => {
+    const { session, push, router } = open();
+    session.apply({ type: 'turn.started', turnId: 'T', prompt: [] });
+    const events = record(session);
+    for (const u of STREAM) push(u);
+    // Nothing of the read's tail is in the thread or out as an event before the read ends.
+    const before = events.length;
+    router.readEnd();
+    expect(events.length).toBeGreaterThan(before);
+    expect(JSON.parse(JSON.stringify(session.thread.entries))).toEqual(alone(STREAM));
+    const entryEvents = events.filter((e) => e.type === 'entry.added' || e.type === 'entry.updated');
+    // thought run (2) | message run (2) | tool | m1 | tool | m1 | thought | m1 | tool | message = 10 events for 13 updates.
+    expect(entryEvents).toHaveLength(10);
+    expect(entryEvents.map((e) => (e as { chunks?: number }).chunks ?? 1)).toEqual([2, 2, 1, 1, 1, 1, 1, 1, 1, 1]);
+    expect(entryEvents[1]).toMatchObject({ type: 'entry.added', entry: { kind: 'assistant_message', text: 'Hello wörld ' } });
+  });
+
+  it('anything else in the read goes after the text before it, in wire order', () => {
+    const { session, push, router } = open();
+    const order: string[] = [];
+    session.subscribe((e) => {
+      if (e.type === 'entry.added' || e.type === 'entry.updated')
+        order.push(e.entry.kind === 'tool_call' ? `tool ${e.entry.toolCallId}` : `${e.entry.kind} ${'text' in e.entry ? e.entry.text : ''}`);
+    });
+    push(chunk('agent_message_chunk', 'one '));
+    push(chunk('agent_message_chunk', 'two'));
+    push({ sessionUpdate: 'tool_call', toolCallId: 'x', title: 'run' });
+    push(chunk('agent_message_chunk', 'three'));
+    expect(order).toEqual(['assistant_message one two', 'tool x']);
+    router.readEnd();
+    expect(order).toEqual(['assistant_message one two', 'tool x', 'assistant_message three']);
+  });
+
+  it('an action (turn end, a notice) applies after the text held before it', () => {
+    const { session, push } = open();
+    session.apply({ type: 'turn.started', turnId: 'T', prompt: [] });
+    push(chunk('agent_message_chunk', 'last words'));
+    session.apply({ type: 'turn.ended', turnId: 'T', outcome: 'completed' });
+    const last = session.thread.entries.at(-1)!;
+    expect(last).toMatchObject({ kind: 'assistant_message', text: 'last words', turnId: 'T' });
+  });
+
+  it('a read that never ends (a transport without the signal) is still flushed before the next task', async () => {
+    const { session, push } = open();
+    const events = record(session);
+    push(chunk('agent_thought_chunk', 'a'));
+    push(chunk('agent_thought_chunk', 'b'));
+    await new Promise((r) => setImmediate(r));
+    expect(events).toMatchObject([{ type: 'entry.added', entry: { kind: 'thought', text: 'ab' }, chunks: 2 }]);
   });
 });
