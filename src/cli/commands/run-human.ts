@@ -1,6 +1,9 @@
 /**
  * Human output of `talaria run`: the agent's text streams to stdout (so `> file` captures the
- * answer); tool calls, permission decisions and notices are one line each on stderr.
+ * answer); tool calls, permission decisions and notices are one line each on stderr. When both
+ * are the same terminal, a stderr line that comes while the answer's line is still open starts on
+ * a line of its own: the newline that ends the visible line goes to stderr, so the answer as
+ * stdout carries it (`> file`, a pipe) is unchanged.
  */
 import type { SessionEvent } from '../../session/events.js';
 import type { Entry } from '../../thread/types.js';
@@ -17,6 +20,8 @@ export class HumanRunOutput {
   /** The last two characters written to stdout (for paragraph spacing). */
   private tail = '';
   private wroteText = false;
+  /** The last thing written to either stream was answer text without its newline yet. */
+  private screenOpen = false;
   /** Events before begin() are the session's state (a reopened session's history): not printed. */
   private live = false;
 
@@ -54,6 +59,7 @@ export class HumanRunOutput {
       this.io.stdout.write(delta);
       this.wroteText = true;
       this.tail = (this.tail + delta).slice(-2);
+      this.screenOpen = !delta.endsWith('\n');
     } else if (e.kind === 'tool_call' && isSettled(e.status) && !this.settled.has(e.id)) {
       this.settled.add(e.id);
       this.err(cardHeader(e, this.errStyle));
@@ -63,7 +69,9 @@ export class HumanRunOutput {
   }
 
   private err(line: string): void {
-    this.io.stderr.write(`${line}\n`);
+    const open = this.screenOpen && this.io.stdout.isTTY === true && this.io.stderr.isTTY === true;
+    this.io.stderr.write(open ? `\n${line}\n` : `${line}\n`);
+    this.screenOpen = false;
   }
 
   /** Ends the streamed text with a newline so the shell prompt starts on its own line. */
