@@ -28,6 +28,24 @@ describe('wire blocks', () => {
     expect(unpackFrames(packFrames(c))).toEqual(c);
   });
 
+  it('a batch of huge lines packs the same (measured line by line, not into room for the worst case)', () => {
+    const big = (ch: string) => JSON.stringify({ s: ch.repeat(300_000) });
+    const c = { t: [1, 2, 3], dir: ['agent->client', 'client->agent', 'agent->client'], line: [big('é'), big('a'), big('😀')] };
+    const p = packFrames(c);
+    expect([...p.len]).toEqual(c.line.map((l) => Buffer.byteLength(l)));
+    expect(p.bytes.length).toBe(p.len.reduce((a, b) => a + b, 0));
+    expect(unpackFrames(p)).toEqual(c);
+  });
+
+  it('packed bytes are exactly the lines, in memory of their own size (what crosses to the writer thread)', () => {
+    const line = JSON.stringify({ s: 'x'.repeat(100) });
+    const c = { t: Array.from({ length: 100 }, (_, i) => i), dir: Array.from({ length: 100 }, () => 'agent->client'), line: Array.from({ length: 100 }, () => line) };
+    const p = packFrames(c);
+    expect(p.bytes.length).toBe(100 * line.length);
+    expect(p.bytes.buffer.byteLength).toBe(p.bytes.length); // not the room for 3 bytes a character it was encoded into
+    expect(Buffer.from(p.bytes).toString('utf8')).toBe(c.line.join(''));
+  });
+
   it('a block reads back frame by frame; blocks and per-frame rows merge by seq for every read', () => {
     const store = freshStore();
     store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
