@@ -19,14 +19,42 @@ const prompt = (sessionId: string): string => line(3, 'session/prompt', { sessio
 interface RpcMessage {
   id?: number;
   method?: string;
-  params?: { update?: unknown };
+  params?: { update?: Record<string, unknown> };
   result?: { sessionId?: string };
   error?: unknown;
 }
 
-export async function runFloor(p: FloodParams): Promise<FloodResult> {
+/**
+ * What the floor keeps with `keep`: the least a client that shows the conversation holds — each
+ * message's text, grown chunk by chunk (consecutive chunks of one kind are one message), and each
+ * tool call's latest fields. No events, no snapshots, no checks: what retaining the conversation
+ * costs in allocation and garbage collection, and nothing else.
+ */
+export class Kept {
+  readonly messages: { kind: unknown; text: string }[] = [];
+  readonly calls = new Map<unknown, Record<string, unknown>>();
+
+  add(u: Record<string, unknown> | undefined): void {
+    if (!u) return;
+    const kind = u.sessionUpdate;
+    if (kind === 'agent_message_chunk' || kind === 'agent_thought_chunk' || kind === 'user_message_chunk') {
+      const text = (u.content as { text?: unknown } | undefined)?.text;
+      if (typeof text !== 'string') return;
+      const last = this.messages[this.messages.length - 1];
+      if (last !== undefined && last.kind === kind) last.text += text;
+      else this.messages.push({ kind, text });
+    } else if (kind === 'tool_call' || kind === 'tool_call_update') {
+      const old = this.calls.get(u.toolCallId);
+      this.calls.set(u.toolCallId, old ? { ...old, ...u } : u);
+      if (!old) this.messages.push({ kind: undefined, text: '' }); // a new call ends the message before it
+    }
+  }
+}
+
+export async function runFloor(p: FloodParams & { keep?: boolean }): Promise<FloodResult> {
   const child = spawnFlood(p);
   const rec = new LatencyRecorder(p.frames);
+  const kept = p.keep ? new Kept() : undefined;
   let seen = 0;
   let t0 = 0;
   let c0 = 0;
@@ -52,6 +80,7 @@ export async function runFloor(p: FloodParams): Promise<FloodResult> {
             c0 = cpuMs();
           }
           rec.record(stampOf(msg.params?.update));
+          kept?.add(msg.params?.update);
         } else if (msg.error !== undefined) {
           reject(new Error(`floor: agent answered ${msg.id} with ${JSON.stringify(msg.error)}`));
         } else if (msg.id === 1) {

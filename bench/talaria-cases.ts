@@ -38,11 +38,13 @@ export const talariaCases: BenchCase[] = [
     // Its own process: runs of the SDK baseline (zod) earlier in the same process slowed the
     // next Talaria runs more than the floor's (paired per-CPU ratio about 0.65 against 0.83 without).
     isolate: true,
-    description: 'flood → Talaria transport → router → reducer → thread events to a subscriber (each run paired with a floor run; fresh process, warmed up)',
+    description: 'flood → Talaria transport → router → reducer → thread events to a subscriber (each run paired with a floor run and one of a floor that keeps the conversation; fresh process, warmed up)',
     metrics: [
       { key: 'framesPerSec', unit: 'frames/s', label: 'talaria core throughput', baseline: SDK_TP, target: { kind: 'ratio-at-least', min: 1.0 } },
       { key: 'floorRatio', unit: '×', label: 'talaria core / floor (paired runs)', target: { kind: 'at-least', min: 0.6 } },
       { key: 'cpuRatio', unit: '×', label: 'talaria core / floor per CPU-second (paired)', target: { kind: 'at-least', min: 0.85 } },
+      { key: 'keepCpuRatio', unit: '×', label: 'talaria core / floor that keeps the conversation, per CPU-second (paired)' },
+      { key: 'keepFloorCpuRatio', unit: '×', label: 'floor that keeps the conversation / floor, per CPU-second (paired)' },
       { key: 'lost', unit: 'frames', label: 'talaria core frames lost', target: ZERO_LOST },
       { key: 'latP99Ms', unit: 'ms', label: 'talaria core flood latency p99', baseline: PAIRED_FLOOR('floorP99Ms'), compare: 'delta' },
     ],

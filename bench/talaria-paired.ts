@@ -23,33 +23,45 @@ async function twoPairs(
 }
 
 /**
- * Saturated flood: throughput ratio to the floor, by wall clock and by consumer CPU time. With
- * `warmup`, one full-size pair runs first and is not counted: in a fresh process, the first
+ * Saturated flood: throughput ratio to the floor, by wall clock and by consumer CPU time, and (for
+ * reading only) per CPU time to a floor that keeps the conversation (floor.ts, `keep`): the bare
+ * floor keeps nothing, where any client that shows a conversation keeps at least its text, and
+ * pays for that in allocation and garbage collection. Each pair runs all three, in both orders.
+ * With `warmup`, one full-size round runs first and is not counted: in a fresh process, the first
  * 100,000 frames still pay for compiling the core (measured: the first pair after a tenth-size
  * warm-up read 0.65× where the next read 0.88×), which a long-running client pays once.
  */
 export async function runCorePairs(frames: number, o: { warmup?: boolean } = {}): Promise<SampleSet> {
+  const talaria = () => runTalariaFlood({ frames });
+  const floor = () => runFloor({ frames });
+  const keep = () => runFloor({ frames, keep: true });
   if (o.warmup) {
-    await runTalariaFlood({ frames });
-    await runFloor({ frames });
+    await talaria();
+    await floor();
+    await keep();
   }
-  return twoPairs(
-    () => runTalariaFlood({ frames }),
-    () => runFloor({ frames }),
-    (t, f) => {
-      const s = floodSample(t);
-      const values = {
-        ...s.values,
-        floorFps: f.framesPerSec,
-        floorP99Ms: f.latency.p99,
-        floorRatio: t.framesPerSec / f.framesPerSec,
-        // Frames per second of the consumer's own CPU: what each costs, not counting time spent
-        // waiting for a core that other processes held.
-        cpuRatio: t.framesPerCpuSec / f.framesPerCpuSec,
-      };
-      return { values, notes: s.notes ?? [] };
-    },
-  );
+  const sample = (t: TalariaFloodResult, f: FloodResult, k: FloodResult): Sample => {
+    const s = floodSample(t);
+    const values = {
+      ...s.values,
+      floorFps: f.framesPerSec,
+      floorP99Ms: f.latency.p99,
+      floorRatio: t.framesPerSec / f.framesPerSec,
+      // Frames per second of the consumer's own CPU: what each costs, not counting time spent
+      // waiting for a core that other processes held.
+      cpuRatio: t.framesPerCpuSec / f.framesPerCpuSec,
+      keepCpuRatio: t.framesPerCpuSec / k.framesPerCpuSec,
+      keepFloorCpuRatio: k.framesPerCpuSec / f.framesPerCpuSec,
+    };
+    return { values, notes: s.notes ?? [] };
+  };
+  const t1 = await talaria();
+  const f1 = await floor();
+  const k1 = await keep();
+  const k2 = await keep();
+  const f2 = await floor();
+  const t2 = await talaria();
+  return { samples: [sample(t1, f1, k1), sample(t2, f2, k2)] };
 }
 
 /** Paced flood: per-frame latency over the floor's, and Talaria's own in-process share of it. */

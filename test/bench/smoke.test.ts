@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { baselineCases, cases, selectCases } from '../../bench/cases.js';
 import { runProducerSelfTest, spawnFlood, stopAgent } from '../../bench/flood-driver.js';
-import { runFloor, runPipeCeiling } from '../../bench/floor.js';
+import { Kept, runFloor, runPipeCeiling } from '../../bench/floor.js';
 import { buildRows, formatTable, missedTargets } from '../../bench/report.js';
 import { runSdkBaseline } from '../../bench/sdk-baseline.js';
 import { percentile } from '../../bench/stats.js';
@@ -27,6 +27,21 @@ describe('bench consumers count every frame', () => {
     expect(r.framesSeen).toBe(N);
     expect(r.unstamped).toBe(0);
     expect(Number.isFinite(r.latency.p99)).toBe(true);
+  });
+
+  it('the floor that keeps the conversation sees every frame, and keeps messages and calls as a client would', async () => {
+    const r = await runFloor({ frames: N, keep: true });
+    expect([r.framesSent, r.framesSeen, r.unstamped]).toEqual([N, N, 0]);
+    const k = new Kept();
+    const chunk = (kind: string, text: string) => ({ sessionUpdate: kind, content: { type: 'text', text } });
+    k.add(chunk('agent_thought_chunk', 'hm'));
+    k.add(chunk('agent_message_chunk', 'Hel'));
+    k.add(chunk('agent_message_chunk', 'lo'));
+    k.add({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'read', status: 'pending' });
+    k.add({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' });
+    k.add(chunk('agent_message_chunk', 'Done'));
+    expect(k.messages.filter((m) => m.kind !== undefined).map((m) => m.text)).toEqual(['hm', 'Hello', 'Done']);
+    expect(k.calls.get('t1')).toMatchObject({ title: 'read', status: 'completed' });
   });
 
   it('SDK baseline sees every flooded frame (none dropped by its validation), each stamped', async () => {
