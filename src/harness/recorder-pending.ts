@@ -1,5 +1,5 @@
 /**
- * What a recorder holds between two commits: frames as columns, entries coalesced by position
+ * What a recorder holds between two commits: frames as packed bytes, entries coalesced by position
  * (a streamed reply updates one entry per chunk; only its last state is written), turns, audit
  * rows, the thread meta, title and activity. `take` turns it into one WriterBatch and starts afresh.
  *
@@ -16,14 +16,15 @@ import type { PermissionDecisionEvent } from '../permission/types.js';
 import type { SessionEvent } from '../session/events.js';
 import type { Entry } from '../thread/types.js';
 import type { AuditInput, ThreadMeta } from '../store/index.js';
-import type { RawWireColumns } from '../store/wire-log.js';
+import { FramePacker } from '../store/wire-blocks.js';
 import type { BatchRest, BatchTurn, EntryColumns, WriterBatch } from '../store/writer-batch.js';
 
 /** What an event asks of the recorder: nothing, a commit soon, or a commit now (a turn's end). */
 export type EventEffect = 'none' | 'schedule' | 'flush';
 
 export class PendingWork {
-  frames: RawWireColumns = { t: [], dir: [], line: [] };
+  /** Frames as bytes from the moment they arrive (wire-blocks.ts, FramePacker). */
+  private readonly frames = new FramePacker();
   private entries = new Map<number, Entry>();
   /** Text appended (this batch) to entries whose full row is already handed to a commit. */
   private tails = new Map<number, { id: string; parts: string[] }>();
@@ -46,7 +47,7 @@ export class PendingWork {
   ) {}
 
   get frameCount(): number {
-    return this.frames.line.length;
+    return this.frames.count;
   }
 
   get entryCount(): number {
@@ -54,13 +55,11 @@ export class PendingWork {
   }
 
   get empty(): boolean {
-    return this.frames.line.length === 0 && this.entries.size === 0 && this.tails.size === 0 && !this.hasRest();
+    return this.frames.count === 0 && this.entries.size === 0 && this.tails.size === 0 && !this.hasRest();
   }
 
   addFrame(t: number, dir: string, line: string): void {
-    this.frames.t.push(t);
-    this.frames.dir.push(dir);
-    this.frames.line.push(line);
+    this.frames.add(t, dir, line);
   }
 
   decision(ev: PermissionDecisionEvent): void {
@@ -172,7 +171,7 @@ export class PendingWork {
         if (this.touchedAt !== undefined) r.touchedAt = this.touchedAt;
         rest = JSON.stringify(r);
       }
-      return { key: this.key, frames: this.frames, entries: e, rest };
+      return { key: this.key, frames: this.frames.take(), entries: e, rest };
     } finally {
       this.clear();
     }
@@ -180,7 +179,7 @@ export class PendingWork {
 
   /** Drops everything pending (a batch that cannot be written is not retried). */
   clear(): void {
-    this.frames = { t: [], dir: [], line: [] };
+    this.frames.clear();
     this.entries = new Map();
     this.tails = new Map();
     this.turns = [];

@@ -35,8 +35,7 @@ import type { Frame, Logger } from '../protocol/types.js';
 import type { PermissionDecisionEvent } from '../permission/types.js';
 import type { SessionEvent } from '../session/events.js';
 import { StoreError, storeErrorFrom, type Store } from '../store/index.js';
-import type { RawWireColumns } from '../store/wire-log.js';
-import { batchCommitter, packFrames, type WriterBatch } from '../store/writer-batch.js';
+import { batchCommitter, type WriterBatch } from '../store/writer-batch.js';
 import { acquireWriterThread, type WriterThread } from '../store/writer-thread.js';
 import { PendingWork } from './recorder-pending.js';
 
@@ -202,7 +201,6 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
     }
     lastCommitAt = performance.now();
     if (threaded && writer) {
-      batch.frames = packFrames(batch.frames as RawWireColumns);
       inFlightFrames += n;
       lastPosted = writer.post(batch, (err, last) => {
         inFlightFrames -= n;

@@ -69,6 +69,86 @@ export function packFrames(c: RawWireColumns): PackedFrames {
   return { bytes, len, t, dir, ...(odd ? { odd } : {}) };
 }
 
+/** Room a FramePacker keeps between batches (more is dropped, and made again when needed). */
+const KEEP_ROOM = 1 << 20;
+
+/**
+ * Frames packed as they arrive (what a recorder holds until its commit): each line is encoded
+ * into one growing buffer at once, so a batch waits as bytes off the heap, not as a thousand
+ * strings that every young-generation collection before the commit copies (and promotes).
+ * `take()` gives the batch as packFrames would, and starts the next.
+ */
+export class FramePacker {
+  private room: Buffer | undefined;
+  private at = 0;
+  private n = 0;
+  private len = new Uint32Array(64);
+  private t = new Float64Array(64);
+  private dir = new Uint8Array(64);
+  private odd: Record<number, string> | undefined;
+
+  get count(): number {
+    return this.n;
+  }
+
+  add(t: number, dir: string, line: string): void {
+    const i = this.n;
+    if (i === this.len.length) this.growColumns();
+    // Room for the worst case (3 bytes a UTF-16 unit), or the exact size of a huge line.
+    const need = this.at + (line.length <= ONE_PASS_CHARS ? line.length * 3 : Buffer.byteLength(line, 'utf8'));
+    if (this.room === undefined || need > this.room.length) this.growRoom(need);
+    const written = this.room!.write(line, this.at, 'utf8');
+    this.len[i] = written;
+    this.at += written;
+    this.t[i] = t;
+    if (dir === DIRECTIONS[0]) this.dir[i] = 0;
+    else if (dir === DIRECTIONS[1]) this.dir[i] = 1;
+    else (this.odd ??= {})[i] = dir; // refused when stored, as the wire log's CHECK refuses it
+    this.n = i + 1;
+  }
+
+  /** The frames added since the last take, in memory of their own. */
+  take(): PackedFrames {
+    const n = this.n;
+    const out: PackedFrames = {
+      bytes: Buffer.from(this.room ? this.room.subarray(0, this.at) : new Uint8Array(0)),
+      len: this.len.slice(0, n),
+      t: this.t.slice(0, n),
+      dir: this.dir.slice(0, n),
+      ...(this.odd ? { odd: this.odd } : {}),
+    };
+    this.clear();
+    return out;
+  }
+
+  /** Drops the frames added since the last take. */
+  clear(): void {
+    this.n = 0;
+    this.at = 0;
+    this.odd = undefined;
+    if (this.room !== undefined && this.room.length > KEEP_ROOM) this.room = undefined;
+  }
+
+  private growRoom(need: number): void {
+    const next = Buffer.allocUnsafeSlow(Math.max(need, 16 * 1024, (this.room?.length ?? 0) * 2));
+    this.room?.copy(next, 0, 0, this.at);
+    this.room = next;
+  }
+
+  private growColumns(): void {
+    const size = this.len.length * 2;
+    const len = new Uint32Array(size);
+    len.set(this.len);
+    this.len = len;
+    const t = new Float64Array(size);
+    t.set(this.t);
+    this.t = t;
+    const dir = new Uint8Array(size);
+    dir.set(this.dir);
+    this.dir = dir;
+  }
+}
+
 export function unpackFrames(p: RawWireColumns | PackedFrames): RawWireColumns {
   if (!('bytes' in p)) return p;
   const n = p.len.length;

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import type { Frame } from '../../src/protocol/types.js';
-import { packFrames, unpackFrames } from '../../src/store/wire-blocks.js';
+import { FramePacker, packFrames, unpackFrames } from '../../src/store/wire-blocks.js';
 import { freshStore } from './helpers.js';
 
 const cols = (from: number, n: number) => {
@@ -26,6 +26,37 @@ describe('wire blocks', () => {
   it('pack and unpack are inverse', () => {
     const c = cols(1, 20);
     expect(unpackFrames(packFrames(c))).toEqual(c);
+  });
+
+  it('frames packed as they arrive are the batch packFrames makes, batch after batch', () => {
+    const p = new FramePacker();
+    for (const [from, n] of [
+      [1, 20],
+      [21, 300], // past the first room and column sizes
+      [321, 1],
+    ] as const) {
+      const c = cols(from, n);
+      for (let i = 0; i < n; i++) p.add(c.t[i]!, c.dir[i]!, c.line[i]!);
+      expect(p.count).toBe(n);
+      const packed = p.take();
+      expect(packed).toEqual(packFrames(c));
+      expect(unpackFrames(packed)).toEqual(c);
+      expect(p.count).toBe(0);
+    }
+    expect(unpackFrames(p.take())).toEqual({ t: [], dir: [], line: [] });
+  });
+
+  it('a packer keeps an odd direction by position, measures a huge line exactly, and clear drops what it held', () => {
+    const p = new FramePacker();
+    const huge = JSON.stringify({ s: '😀'.repeat(600_000) });
+    p.add(1, 'agent->client', '{"a":1}');
+    p.clear();
+    p.add(2, 'sideways', '{"b":"é"}');
+    p.add(3, 'client->agent', huge);
+    const packed = p.take();
+    expect(packed.odd).toEqual({ 0: 'sideways' });
+    expect([...packed.len]).toEqual([Buffer.byteLength('{"b":"é"}'), Buffer.byteLength(huge)]);
+    expect(unpackFrames(packed).line).toEqual(['{"b":"é"}', huge]);
   });
 
   it('a batch of huge lines packs the same (measured line by line, not into room for the worst case)', () => {
