@@ -38,7 +38,8 @@ export const talariaCases: BenchCase[] = [
     // Its own process: runs of the SDK baseline (zod) earlier in the same process slowed the
     // next Talaria runs more than the floor's (paired per-CPU ratio about 0.65 against 0.83 without).
     isolate: true,
-    description: 'flood → Talaria transport → router → reducer → thread events to a subscriber (each run paired with a floor run and one of a floor that keeps the conversation; fresh process, warmed up)',
+    description:
+      'flood → Talaria transport → router → reducer → thread events to a subscriber (each run paired with a floor run and one of a floor that keeps the conversation; fresh process, warmed up)',
     metrics: [
       { key: 'framesPerSec', unit: 'frames/s', label: 'talaria core throughput', baseline: SDK_TP, target: { kind: 'ratio-at-least', min: 1.0 } },
       { key: 'floorRatio', unit: '×', label: 'talaria core / floor (paired runs)', target: { kind: 'at-least', min: 0.6 } },
