@@ -31,42 +31,14 @@ export interface PackedFrames {
 
 export const DIRECTIONS = ['agent->client', 'client->agent'] as const;
 
-/**
- * Below this many characters in a batch, lines are encoded in one pass into room for the worst
- * case (3 bytes per UTF-16 unit), each write giving its line's length, then copied out at their
- * size; above it, each length is measured first so a batch of huge lines never needs 3× its size.
- * Measuring and then encoding went over every line twice: most of what packing cost.
- */
+/** A line longer than this is measured before it is encoded, so it never needs room for 3× its size. */
 const ONE_PASS_CHARS = 1 << 20;
 
+/** Frames given as columns, packed (FramePacker does the work: one way to encode a batch). */
 export function packFrames(c: RawWireColumns): PackedFrames {
-  const n = c.line.length;
-  const len = new Uint32Array(n);
-  const dir = new Uint8Array(n);
-  const t = new Float64Array(n);
-  let odd: Record<number, string> | undefined;
-  let chars = 0;
-  for (let i = 0; i < n; i++) {
-    chars += c.line[i]!.length;
-    t[i] = c.t[i]!;
-    const d = c.dir[i]!;
-    if (d === DIRECTIONS[0]) dir[i] = 0;
-    else if (d === DIRECTIONS[1]) dir[i] = 1;
-    else (odd ??= {})[i] = d; // refused when stored, as the wire log's CHECK refuses it
-  }
-  let bytes: Buffer;
-  if (chars <= ONE_PASS_CHARS) {
-    const room = Buffer.allocUnsafe(chars * 3);
-    let at = 0;
-    for (let i = 0; i < n; i++) at += len[i] = room.write(c.line[i]!, at, 'utf8');
-    bytes = Buffer.from(room.subarray(0, at)); // its own memory: a view would carry the slack along (to the writer thread)
-  } else {
-    let size = 0;
-    for (let i = 0; i < n; i++) size += len[i] = Buffer.byteLength(c.line[i]!, 'utf8');
-    bytes = Buffer.allocUnsafe(size);
-    for (let i = 0, at = 0; i < n; i++) at += bytes.write(c.line[i]!, at, len[i]!, 'utf8');
-  }
-  return { bytes, len, t, dir, ...(odd ? { odd } : {}) };
+  const p = new FramePacker();
+  for (let i = 0; i < c.line.length; i++) p.add(c.t[i]!, c.dir[i]!, c.line[i]!);
+  return p.take();
 }
 
 /** Room a FramePacker keeps between batches (more is dropped, and made again when needed). */
@@ -91,6 +63,7 @@ export class FramePacker {
     return this.n;
   }
 
+  /** Encodes `line` at once into room for the worst case (3 bytes a UTF-16 unit); the write gives its length. */
   add(t: number, dir: string, line: string): void {
     const i = this.n;
     if (i === this.len.length) this.growColumns();
