@@ -8,6 +8,7 @@
 import { floodSample, type FloodResult } from './flood-driver.js';
 import { runFloor } from './floor.js';
 import { runTalariaFlood, type TalariaFloodResult } from './talaria-flood.js';
+import { runTalariaStoreFlood, type StoreFloodResult } from './talaria-store.js';
 import type { Sample, SampleSet } from './types.js';
 
 async function twoPairs(
@@ -62,6 +63,41 @@ export async function runCorePairs(frames: number, o: { warmup?: boolean } = {})
   const f2 = await floor();
   const t2 = await talaria();
   return { samples: [sample(t1, f1, k1), sample(t2, f2, k2)] };
+}
+
+/**
+ * Talaria + store, each run paired with a core run (s, t, then t, s): the store's figure is a
+ * ratio to the core, and the two measured in separate processes minutes apart swung with the
+ * machine (scratch: the same tree read 0.49 to 0.84 between runs), where a pair shares its load.
+ * With `warmup`, one full-size run of each first, not counted (as runCorePairs).
+ */
+export async function runStorePairs(frames: number, o: { warmup?: boolean } = {}): Promise<SampleSet> {
+  const store = () => runTalariaStoreFlood({ frames });
+  const core = () => runTalariaFlood({ frames });
+  if (o.warmup) {
+    await store();
+    await core();
+  }
+  const sample = (s: StoreFloodResult, t: TalariaFloodResult): Sample => {
+    const f = floodSample(s);
+    const { framesMissing, entriesMissing, storedFrames, storedEntries } = s;
+    const values = {
+      ...f.values,
+      framesMissing,
+      entriesMissing,
+      storedFrames,
+      storedEntries,
+      coreFps: t.framesPerSec,
+      coreRatio: s.framesPerSec / t.framesPerSec,
+      coreCpuRatio: s.framesPerCpuSec / t.framesPerCpuSec,
+    };
+    return { values, notes: f.notes ?? [] };
+  };
+  const s1 = await store();
+  const t1 = await core();
+  const t2 = await core();
+  const s2 = await store();
+  return { samples: [sample(s1, t1), sample(s2, t2)] };
 }
 
 /** Paced flood: per-frame latency over the floor's, and Talaria's own in-process share of it. */

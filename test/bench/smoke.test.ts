@@ -204,6 +204,16 @@ describe('report', () => {
     expect(rows(0, 1)).toEqual(['pass', 'fail']);
   });
 
+  it('the store is judged against the core run it was paired with, not against the core case of another process', () => {
+    const store = talariaCases.find((c) => c.name === 'talaria.store')!;
+    const judged = (coreRatio: number) =>
+      buildRows([store], new Map([[store.name, result(store.name, { framesPerSec: 1, coreFps: 1 / coreRatio, coreRatio, lost: 0, framesMissing: 0, entriesMissing: 0 })]])).find(
+        (r) => r.name.includes('(paired runs)'),
+      )!.status;
+    expect(judged(0.6)).toBe('pass');
+    expect(judged(0.59)).toBe('fail');
+  });
+
   it('the bench fails (exit 1) on any missed or unjudged target and on errors; info rows never fail it', () => {
     const row = (status: ReportRow['status'], target: string | null): ReportRow => ({
       name: `${status} ${target ?? 'no target'}`,
