@@ -6,10 +6,17 @@
  * the process open).
  */
 import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type * as Https from 'node:https';
+import { createRequire } from 'node:module';
 import type { FetchLike, ResponseLike } from '../server/client/index.js';
 
-const agent = new Agent({ keepAlive: true });
+/** One kept connection for a run's calls (health, the run stream, answers to permission asks). */
+export const keepAliveAgent = new Agent({ keepAlive: true });
+
+/** node:https only for a server served over TLS: loading it (tls, crypto) is start-up every plain run would pay. */
+export function httpsRequest(url: string | URL, o: Https.RequestOptions, onResponse?: (res: IncomingMessage) => void): ReturnType<typeof Https.request> {
+  return (createRequire(import.meta.url)('node:https') as typeof Https).request(url, o, onResponse);
+}
 
 function answer(res: IncomingMessage, body: string): ResponseLike {
   const status = res.statusCode ?? 0;
@@ -28,7 +35,7 @@ export const nodeFetch: FetchLike = (input, init = {}) =>
     const url = new URL(input);
     const tls = url.protocol === 'https:';
     const headers = (init.headers ?? {}) as Record<string, string>;
-    const req = (tls ? httpsRequest : httpRequest)(url, { method: init.method ?? 'GET', headers, ...(tls ? {} : { agent }) }, (res) => {
+    const req = (tls ? httpsRequest : httpRequest)(url, { method: init.method ?? 'GET', headers, ...(tls ? {} : { agent: keepAliveAgent }) }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve(answer(res, Buffer.concat(chunks).toString('utf8'))));

@@ -23,6 +23,8 @@ export interface EventBatch {
   readonly bytes: number;
   /** The last event is a `session.live` reset (a snapshot follows it). */
   readonly live: boolean;
+  /** The seq of its last event (a reader that falls behind resumes after it from the log). */
+  readonly lastSeq: number;
   /** The whole `events` message: built on first use, then the same bytes for every subscriber. */
   frame(): Buffer;
 }
@@ -63,6 +65,7 @@ interface Pending {
   sizes: number[];
   bytes: number;
   live: boolean;
+  lastSeq: number;
 }
 
 export class EventBatcher {
@@ -92,13 +95,14 @@ export class EventBatcher {
   add(ev: StreamEvent): void {
     if (!this.sinks.has(ev.sessionId)) return;
     let p = this.pending.get(ev.sessionId);
-    if (!p) this.pending.set(ev.sessionId, (p = { since: this.now(), jsons: [], sizes: [], bytes: 0, live: false }));
+    if (!p) this.pending.set(ev.sessionId, (p = { since: this.now(), jsons: [], sizes: [], bytes: 0, live: false, lastSeq: ev.seq }));
     const json = asciiJson(ev);
     const size = json.length;
     p.jsons.push(json);
     p.sizes.push(size);
     p.bytes += size;
     p.live = ev.type === 'session.live';
+    p.lastSeq = ev.seq;
     if (p.bytes >= BATCH_BYTES || this.now() - p.since >= BATCH_MS) return this.flush(ev.sessionId);
     if (!this.scheduled) {
       this.scheduled = true;
@@ -114,7 +118,15 @@ export class EventBatcher {
     const set = this.sinks.get(sessionId);
     if (!set) return;
     let frame: Buffer | undefined;
-    const batch: EventBatch = { sessionId, jsons: p.jsons, sizes: p.sizes, bytes: p.bytes, live: p.live, frame: () => (frame ??= eventsFrame(sessionId, p.jsons)) };
+    const batch: EventBatch = {
+      sessionId,
+      jsons: p.jsons,
+      sizes: p.sizes,
+      bytes: p.bytes,
+      live: p.live,
+      lastSeq: p.lastSeq,
+      frame: () => (frame ??= eventsFrame(sessionId, p.jsons)),
+    };
     // A copy: a sink may unsubscribe itself.
     for (const sink of [...set]) sink(batch);
   }

@@ -3,7 +3,8 @@
  * workspace, a new session (a warm spare when one fits) and its prompt — so `talaria run` on a
  * warm server waits for one answer instead of four. The steps are the ones `openWorkspace`,
  * `createSession` and `prompt` take; the prompt is the last, so an error answer means no prompt
- * was sent (the CLI then runs locally without running it twice).
+ * was sent (the CLI then runs locally without running it twice). `POST /api/run/stream`: the
+ * same, answered with the turn as it happens (run-stream.ts).
  */
 import type { Harness, HarnessSession } from '../harness/index.js';
 import type { Handler } from './app.js';
@@ -12,6 +13,7 @@ import { existingDir, type SessionOps } from './handlers-sessions.js';
 import { workspaceInfo } from './handlers-misc.js';
 import type { Hub } from './hub.js';
 import { HttpError } from './http-error.js';
+import { openRunStream } from './run-stream.js';
 
 export interface NewSessionBody {
   provider?: string;
@@ -31,18 +33,35 @@ export async function newSessionAt(harness: Harness, path: string, b: NewSession
   });
 }
 
-export function runHandlers(harness: Harness, hub: Hub, ops: SessionOps): Partial<Record<RouteName, Handler>> {
+export function runHandlers(harness: Harness, hub: Hub, ops: SessionOps, o: { maxBufferedBytes: number }): Partial<Record<RouteName, Handler>> {
+  /** Workspace, session, snapshot: everything a run does before its prompt (an error here sent nothing). */
+  const setUp = async (body: unknown) => {
+    const b = body as NewSessionBody & { path: string; text: string };
+    const path = existingDir(b.path, 'the workspace');
+    const workspace = workspaceInfo(harness.workspaces.open(path).row);
+    const hs = await newSessionAt(harness, path, b);
+    const ls = ops.attach(hs);
+    // The snapshot before the prompt: a subscriber `since` its seq gets the whole turn.
+    const snapshot = hub.snapshot(ops.row(hs.id));
+    return { text: b.text, workspace, snapshot, ls };
+  };
   return {
     async run({ body }) {
-      const b = body as NewSessionBody & { path: string; text: string };
-      const path = existingDir(b.path, 'the workspace');
-      const workspace = workspaceInfo(harness.workspaces.open(path).row);
-      const hs = await newSessionAt(harness, path, b);
-      const ls = ops.attach(hs);
-      // The snapshot before the prompt: a subscriber `since` its seq gets the whole turn.
-      const snapshot = hub.snapshot(ops.row(hs.id));
-      const turn = hub.prompt(ls, b.text, []);
+      const { text, workspace, snapshot, ls } = await setUp(body);
+      const turn = hub.prompt(ls, text, []);
       return { workspace, snapshot, turn };
+    },
+    async runStream({ body }) {
+      const { text, workspace, snapshot, ls } = await setUp(body);
+      // Subscribed before the prompt: its first events are appended while it is sent.
+      const s = openRunStream(hub, snapshot.session.id, o.maxBufferedBytes);
+      try {
+        s.begin({ workspace, snapshot, turn: hub.prompt(ls, text, []) });
+      } catch (err) {
+        s.abort();
+        throw err;
+      }
+      return s.response;
     },
   };
 }

@@ -31,6 +31,7 @@ import { Hub } from './hub.js';
 import { TokenRegistry, tokensFile, type TokenIdentity } from './tokens.js';
 import { WsConn } from './ws-conn.js';
 
+const DEFAULT_MAX_BUFFERED = 4 * 1024 * 1024;
 export interface ServerOptions {
   harness: Harness;
   /** 0 (default): a free port. */
@@ -50,6 +51,7 @@ export interface ServerOptions {
   startRole?: Role;
   maxBodyBytes?: number;
   maxFrameBytes?: number;
+  /** Bytes a client may leave unread before its events stop until it catches up (a `/ws` socket, a run stream; default 4 MB). */
   maxBufferedBytes?: number;
   heartbeatMs?: number;
   /** How long a graceful stop lets running turns finish before cancelling them (default 5 s). */
@@ -120,7 +122,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const handlers = {
     ...miscHandlers(harness, hub, { version, startedAt, signIns: () => signIns }),
     ...sessionHandlers(harness, hub, ops),
-    ...runHandlers(harness, hub, ops),
+    ...runHandlers(harness, hub, ops, { maxBufferedBytes: o.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED }),
     ...authHandlers(harness, { onSignedIn }),
     ...registryHandlers(harness, { onChanged: onSignedIn }),
   } as Handlers;
@@ -148,7 +150,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     handleProtocols: (protocols) => (protocols.has('talaria') ? 'talaria' : false),
   });
   const conns = new Set<WsConn>();
-  const connOpts = { maxBufferedBytes: o.maxBufferedBytes ?? 4 * 1024 * 1024, heartbeatMs: o.heartbeatMs ?? 15_000, version, logger };
+  const connOpts = { maxBufferedBytes: o.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED, heartbeatMs: o.heartbeatMs ?? 15_000, version, logger };
   let stopping = false;
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {

@@ -119,8 +119,8 @@ describe('talaria run on a warm server', () => {
     await new Promise<void>((r) => hung.listen(0, '127.0.0.1', r));
     try {
       for (const [port, why] of [
-        [gonePort, 'the live connection closed'],
-        [(hung.address() as AddressInfo).port, 'no welcome within'],
+        [gonePort, 'ECONNREFUSED'],
+        [(hung.address() as AddressInfo).port, 'no answer within 1000 ms'],
       ] as const) {
         // This test's own pid: alive, so only the connection can tell the file is stale.
         const stale = { ...w.found, pid: process.pid, url: `http://127.0.0.1:${port}` };

@@ -129,6 +129,13 @@ describe('every route, valid calls, answers that match the contract', () => {
     expect(ran.turn.queued).toBe(false);
     p.send({ type: 'subscribe', sessionId: ran.snapshot.session.id, since: ran.snapshot.seq });
     await p.wait(isEvent(ran.snapshot.session.id, 'turn.ended'));
+    // The same, answered with the turn (NDJSON through the typed client: the whole stream as text).
+    const streamed = (await call('runStream', { body: { path: s.p.userHome, provider: 'demo', text: 'hello' } }))
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; workspace?: { id: string } });
+    expect(streamed[0]).toMatchObject({ type: 'run', workspace: { id: workspace.id }, turn: { queued: false } });
+    expect(streamed.some((m) => m.type === 'turn.ended')).toBe(true);
     p.close();
     q.close();
     expect([...Object.keys(ROUTES)].filter((n) => !seen.has(n))).toEqual([]);

@@ -4,8 +4,7 @@
  * exits exactly as the local run does. Anything that fails before the session exists sends the
  * run back to the local harness ('fallback'), which then says what is wrong in its own words.
  */
-import { createRequire } from 'node:module';
-import { applyEvent, connectServer, ServerError, type WebSocketCtor } from '../../server/client/index.js';
+import { applyEvent, connectServer } from '../../server/client/index.js';
 import type { SessionSnapshot, StreamEvent } from '../../server/contract/index.js';
 import type { SessionEvent } from '../../session/events.js';
 import type { TurnResult } from '../../session/turn.js';
@@ -17,11 +16,12 @@ import type { Style } from '../render/style.js';
 import { runJson } from '../result.js';
 import { DEMO_BANNER, DEMO_NOTE } from '../runtime-types.js';
 import { nodeFetch } from '../node-fetch.js';
-import { LIVENESS_TIMEOUT_MS, type ServerDiscovery } from '../server-discovery.js';
+import type { ServerDiscovery } from '../server-discovery.js';
 import type { AgentArgs, CliContext } from './common.js';
 import { HumanRunOutput } from './run-human.js';
 import { noteOutcome } from './run-outcome.js';
 import { answerAsksOnServer } from './run-server-asks.js';
+import { socketFeed, streamFeed } from './run-server-feeds.js';
 import { runTrace } from '../run-trace.js';
 
 export interface ServerRunOptions {
@@ -33,9 +33,6 @@ export interface ServerRunOptions {
   interactive: boolean;
   errStyle: Style;
 }
-
-// `ws` through require: importing its CommonJS entry from ESM starts Node's CJS export scanner (start-up time the run feels).
-const WebSocket = createRequire(import.meta.url)('ws') as WebSocketCtor;
 
 /** The permission mode a new server session gets for `--approve` ('ask' is the server's default: left out, so a warm spare fits). */
 const MODE: Partial<Record<ApproveMode, string>> = { edits: 'accept-edits', all: 'auto' };
@@ -53,51 +50,34 @@ export async function runOnServer(
   const verbose = (text: string) => (a.verbose ? note(`talaria run: ${text}`) : undefined);
   const trace = runTrace(io);
   trace('loaded');
-  const client = connectServer(found.url, found.token, { WebSocket, fetch: nodeFetch });
-  let socketClosed!: () => void;
-  const closed = new Promise<'closed'>((r) => (socketClosed = () => r('closed')));
-  // No reconnect: a run lives as long as its turn, and a server that went away ends it.
-  const socket = client.socket({ reconnect: false, onClose: () => socketClosed() });
+  // Answers to asks and the cancel go over plain HTTP; the events come from the feed.
+  const client = connectServer(found.url, found.token, { fetch: nodeFetch });
 
-  // ---- setup: any failure here runs the turn locally instead ----
-  // serve.json only names a server (its pid may be reused): the socket's welcome proves one answers.
-  // Nothing was sent before it, so a server that is gone or hung leaves the run local, safely.
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>((r) => (timer = setTimeout(r, LIVENESS_TIMEOUT_MS, 'late')));
-  const ready = await Promise.race([socket.ready(), closed, late]);
-  clearTimeout(timer);
-  trace('welcome');
-  if (ready !== undefined) {
-    verbose(`the server at ${found.url} does not answer (${ready === 'late' ? `no welcome within ${LIVENESS_TIMEOUT_MS} ms` : 'the live connection closed'}); running locally`);
-    socket.close();
+  // ---- setup: any failure before a prompt was sent runs the turn locally instead ----
+  const profile = a.choice.profile !== undefined ? { profile: a.choice.profile } : {};
+  const mode = MODE[o.approve];
+  const setup =
+    o.sessionArg !== undefined
+      ? await socketFeed(found, o.sessionArg, profile)
+      : await streamFeed(found, {
+          path: a.cwd,
+          text: o.prompt,
+          ...(a.choice.agent !== undefined ? { provider: a.choice.agent } : {}),
+          ...profile,
+          ...(mode ? { permissionMode: mode } : {}),
+        });
+  if ('fallback' in setup) {
+    verbose(`${setup.fallback}; running locally`);
     return 'fallback';
   }
-  let snap: SessionSnapshot;
-  /** Set when the server already took the prompt (`POST /api/run`: one request for workspace, session and prompt). */
-  let sent: { id: string; queued: boolean } | undefined;
-  try {
-    const profile = a.choice.profile !== undefined ? { profile: a.choice.profile } : {};
-    if (o.sessionArg !== undefined) {
-      snap = (await client.api.openSession({ params: { id: o.sessionArg }, body: profile })).snapshot;
-    } else {
-      const mode = MODE[o.approve];
-      const body = { path: a.cwd, text: o.prompt, ...(a.choice.agent !== undefined ? { provider: a.choice.agent } : {}), ...profile, ...(mode ? { permissionMode: mode } : {}) };
-      const r = await client.api.run({ body });
-      snap = r.snapshot;
-      sent = r.turn;
-    }
-  } catch (err) {
-    // An answer (ServerError) or a refused connection: the server sent no prompt. Anything else
-    // (a connection lost mid-request) may have started the turn: not run again here.
-    if (o.sessionArg === undefined && !(err instanceof ServerError) && (err as { code?: string }).code !== 'ECONNREFUSED') {
-      note(errStyle.red(`talaria run: the server did not take the prompt: ${(err as Error).message}`));
-      socket.close();
-      return EXIT.AGENT_ERROR;
-    }
-    verbose(`the server at ${found.url} could not open the session (${(err as Error).message}); running locally`);
-    socket.close();
-    return 'fallback';
+  if ('failed' in setup) {
+    note(errStyle.red(`talaria run: the server did not take the prompt: ${setup.failed}`));
+    return EXIT.AGENT_ERROR;
   }
+  const feed = setup;
+  let snap: SessionSnapshot = feed.snap;
+  const sent = feed.sent;
+  const closed = feed.closed;
   trace('session');
   const sessionId = snap.session.id;
   verbose(`using the server at ${found.url} (session ${sessionId})`);
@@ -147,28 +127,24 @@ export async function runOnServer(
   let live = sent !== undefined;
   let traced = false;
   if (live) human?.begin();
-  socket.subscribe(
-    sessionId,
-    {
-      onSnapshot: (s) => (snap = s),
-      onSynced: () => synced(),
-      onEvent: (e) => {
-        if (!traced) traced = (trace('first-event'), true);
-        applyEvent(snap, e);
-        if (!live) return;
-        // A queued prompt of ours starts as the first turn after it left the queue.
-        if (e.type === 'queue.updated' && queuedId && !e.queue.some((q) => q.id === queuedId)) queuedId = undefined;
-        if (e.type === 'turn.started' && turnId === undefined && queuedId === undefined && pending) turnId = e.turnId;
-        asks.handle(e);
-        human?.handle(toSessionEvent(e, snap));
-        if (e.type === 'turn.ended') {
-          endedTurns.set(e.turnId, e);
-          if (e.turnId === turnId) onEnded?.(e);
-        }
-      },
+  feed.start({
+    onSnapshot: (x) => (snap = x),
+    onSynced: () => synced(),
+    onEvent: (e) => {
+      if (!traced) traced = (trace('first-event'), true);
+      applyEvent(snap, e);
+      if (!live) return;
+      // A queued prompt of ours starts as the first turn after it left the queue.
+      if (e.type === 'queue.updated' && queuedId && !e.queue.some((q) => q.id === queuedId)) queuedId = undefined;
+      if (e.type === 'turn.started' && turnId === undefined && queuedId === undefined && pending) turnId = e.turnId;
+      asks.handle(e);
+      human?.handle(toSessionEvent(e, snap));
+      if (e.type === 'turn.ended') {
+        endedTurns.set(e.turnId, e);
+        if (e.turnId === turnId) onEnded?.(e);
+      }
     },
-    sent !== undefined ? snap.seq : undefined,
-  );
+  });
   const ended = new Promise<Ended>((r) => (onEnded = r));
 
   // ---- the turn ----
@@ -177,7 +153,7 @@ export async function runOnServer(
     offInterrupt();
     offTerminate();
     if (termTimer) clearTimeout(termTimer);
-    socket.close();
+    feed.close();
     return code;
   };
   if (sent === undefined) {

@@ -71,6 +71,12 @@ export const branchBody = z
   .refine((b) => b.at !== undefined || b.back !== undefined || b.provider !== undefined, { message: 'a branch needs at or back (rewind) or provider (continue elsewhere)' })
   .refine((b) => b.text === undefined || b.text.trim() !== '', { message: 'text must not be blank' });
 
+/** A one-shot run: the folder, the prompt and what a new session takes (no model or mode: a warm spare fits). */
+const runBody = newSessionBody.omit({ model: true, mode: true, mcpServers: true }).extend({
+  path: z.string().min(1),
+  text: z.string().refine((t) => t.trim() !== '', { message: 'a prompt needs text' }),
+});
+
 export const ROUTES = {
   health: {
     ...ROUTE_TABLE.health,
@@ -132,11 +138,18 @@ export const ROUTES = {
    */
   run: {
     ...ROUTE_TABLE.run,
-    body: newSessionBody.omit({ model: true, mode: true, mcpServers: true }).extend({
-      path: z.string().min(1),
-      text: z.string().refine((t) => t.trim() !== '', { message: 'a prompt needs text' }),
-    }),
+    body: runBody,
     response: z.object({ workspace, snapshot: sessionSnapshot, turn: z.object({ id: z.string(), queued: z.boolean(), position: z.number() }) }),
+  },
+  /**
+   * `run`, answered with the turn as it happens (NDJSON, run-stream.ts): the line
+   * `{"type":"run", workspace, snapshot, turn}`, then each event of the session after the snapshot,
+   * one per line, until the run's turn has ended (`{"type":"snapshot"}` lines stand for events a slow
+   * reader missed once the log no longer holds them). An error answer (JSON) sent no prompt.
+   */
+  runStream: {
+    ...ROUTE_TABLE.runStream,
+    body: runBody,
   },
   /** The snapshot; opens the session at its agent first when `open=true` (load, resume or the stored thread). */
   snapshot: {

@@ -35,6 +35,7 @@ export const ROUTE_TABLE = {
   listSessions: { method: 'GET', path: '/api/sessions', role: 'observer' },
   createSession: { method: 'POST', path: '/api/workspaces/:id/sessions', role: 'controller' },
   run: { method: 'POST', path: '/api/run', role: 'controller' },
+  runStream: { method: 'POST', path: '/api/run/stream', role: 'controller', text: true },
   snapshot: { method: 'GET', path: '/api/sessions/:id', role: 'observer' },
   openSession: { method: 'POST', path: '/api/sessions/:id/open', role: 'controller' },
   prompt: { method: 'POST', path: '/api/sessions/:id/prompt', role: 'controller' },

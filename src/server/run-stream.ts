@@ -1,0 +1,142 @@
+/**
+ * `POST /api/run/stream` (issue 16): `POST /api/run` whose answer is the turn itself, as NDJSON.
+ * The first line is the run's answer (`{"type":"run", workspace, snapshot, turn}`), then each
+ * event of the session after that snapshot, one per line (the `/ws` stream's events), until the
+ * run's turn has ended. One request and no WebSocket: what `talaria run` on a warm server needs
+ * (the `ws` client and its handshake were a fifth of its start), and what `curl -N` can read.
+ *
+ * A reader that stops reading is not waited for: past `maxBufferedBytes` its events stop, and once
+ * it has read the backlog they resume from the event log (exact, as a `/ws` resync does), or as a
+ * `{"type":"snapshot"}` line when the log no longer holds them (followed by the run's `turn.ended`
+ * again when the snapshot already covers it). Events and snapshots are ASCII JSON.
+ */
+import type { SessionSnapshot, StreamEvent } from './contract/index.js';
+import { asciiJson, type EventBatch } from './batch.js';
+import type { Hub } from './hub.js';
+
+export interface RunAnswer {
+  workspace: unknown;
+  snapshot: SessionSnapshot;
+  turn: { id: string; queued: boolean; position: number };
+}
+
+/** Which turn is the run's: its id, or (a queued prompt) the first turn started after it left the queue. */
+class TurnWatch {
+  /** The prompt's answer is in. */
+  private known = false;
+  private ours: string | undefined;
+  private queued: string | undefined;
+  /** The run's `turn.ended`, once seen. */
+  end: StreamEvent | undefined;
+  private readonly ended = new Map<string, StreamEvent>();
+
+  get endSeq(): number | undefined {
+    return this.end?.seq;
+  }
+
+  see(ev: StreamEvent): void {
+    if (ev.type === 'queue.updated' && this.queued && !ev.queue.some((q) => q.id === this.queued)) this.queued = undefined;
+    else if (ev.type === 'turn.started' && this.ours === undefined && this.queued === undefined && this.known) this.ours = ev.turnId;
+    else if (ev.type === 'turn.ended') {
+      this.ended.set(ev.turnId, ev);
+      if (ev.turnId === this.ours) this.end = ev;
+    }
+  }
+
+  /** The prompt's answer (a turn may end before it is known: a prompt refused at once). */
+  sent(turn: RunAnswer['turn']): void {
+    this.known = true;
+    if (turn.queued) this.queued = turn.id;
+    else {
+      this.ours = turn.id;
+      this.end = this.ended.get(turn.id);
+    }
+  }
+}
+
+const line = (json: string) => Buffer.from(json + '\n', 'latin1');
+
+/**
+ * The stream of session `id`, subscribed at once: call it after the snapshot and before the
+ * prompt (events are appended synchronously), then `begin` with the run's answer.
+ */
+export function openRunStream(hub: Hub, id: string, maxBufferedBytes: number): { response: Response; begin: (answer: RunAnswer) => void; abort: () => void } {
+  const watch = new TurnWatch();
+  let c!: ReadableStreamDefaultController<Uint8Array>;
+  let head: RunAnswer | undefined;
+  /** Batches that came before the answer line (a prompt's first events are appended synchronously). */
+  const early: EventBatch[] = [];
+  let lastSeq = 0;
+  let behind = false;
+  let done = false;
+  const offEvents = hub.subscribe(id, (ev) => watch.see(ev));
+  let offBatches = hub.subscribeBatches(id, (b) => deliver(b));
+
+  const stop = () => {
+    done = true;
+    offEvents();
+    offBatches();
+  };
+  const finishIfEnded = () => {
+    if (watch.endSeq === undefined || lastSeq < watch.endSeq || done) return;
+    stop();
+    c.close();
+  };
+  const snapshotLine = () => {
+    const row = hub.harness.sessions.find(id);
+    if (!row) return;
+    const snapshot = hub.snapshot(row);
+    lastSeq = snapshot.seq;
+    c.enqueue(line(asciiJson({ type: 'snapshot', snapshot })));
+    // A turn's end the snapshot covers goes again after it: a reader learns how the run ended.
+    if (watch.end && watch.end.seq <= snapshot.seq) c.enqueue(line(asciiJson(watch.end)));
+  };
+  function deliver(b: EventBatch): void {
+    if (done || behind) return;
+    if (!head) return void early.push(b);
+    if ((c.desiredSize ?? 0) < b.bytes) {
+      behind = true;
+      return;
+    }
+    c.enqueue(line(b.jsons.join('\n')));
+    lastSeq = b.lastSeq;
+    if (b.live) snapshotLine();
+    finishIfEnded();
+  }
+  /** The reader has read its backlog: the events it missed, from the log, then live again. */
+  const catchUp = () => {
+    behind = false;
+    offBatches();
+    // Pending events go to the other subscribers first: this one gets only what comes after the log read.
+    offBatches = hub.subscribeBatches(id, (b) => deliver(b));
+    const events = hub.log.after(id, lastSeq);
+    if (events === undefined) snapshotLine();
+    else if (events.length > 0) {
+      c.enqueue(line(events.map((e) => asciiJson(e)).join('\n')));
+      lastSeq = events.at(-1)!.seq;
+    }
+    finishIfEnded();
+  };
+
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start: (ctl) => void (c = ctl),
+      pull: () => (behind && !done ? catchUp() : undefined),
+      cancel: () => stop(),
+    },
+    { highWaterMark: maxBufferedBytes, size: (chunk) => chunk?.byteLength ?? 0 },
+  );
+  const response = new Response(stream, { headers: { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' } });
+  return {
+    response,
+    begin(answer) {
+      head = answer;
+      lastSeq = answer.snapshot.seq;
+      watch.sent(answer.turn);
+      c.enqueue(line(asciiJson({ type: 'run', ...answer })));
+      for (const b of early.splice(0)) deliver(b);
+      finishIfEnded();
+    },
+    abort: stop,
+  };
+}
