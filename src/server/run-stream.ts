@@ -84,7 +84,12 @@ export function openRunStream(hub: Hub, id: string, maxBufferedBytes: number): {
   };
   const snapshotLine = () => {
     const row = hub.harness.sessions.find(id);
-    if (!row) return;
+    if (!row) {
+      // The session is gone (deleted): nothing more will come.
+      stop();
+      c.close();
+      return;
+    }
     const snapshot = hub.snapshot(row);
     lastSeq = snapshot.seq;
     c.enqueue(line(asciiJson({ type: 'snapshot', snapshot })));
@@ -94,7 +99,10 @@ export function openRunStream(hub: Hub, id: string, maxBufferedBytes: number): {
   function deliver(b: EventBatch): void {
     if (done || behind) return;
     if (!head) return void early.push(b);
-    if ((c.desiredSize ?? 0) < b.bytes) {
+    // Over the bound, unless nothing is queued: a batch bigger than the bound still goes to a
+    // reader that has read everything (no later read would call `pull` to catch it up).
+    const room = c.desiredSize ?? 0;
+    if (room < b.bytes && room < maxBufferedBytes) {
       behind = true;
       return;
     }

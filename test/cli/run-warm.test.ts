@@ -177,6 +177,19 @@ describe('talaria run on a warm server', () => {
     expect(snapshot.session.state).toBe('idle');
   });
 
+  it('a server that dies mid-turn ends the run at once with an error, not a hang', async () => {
+    const w = await warmServer({ TALARIA_DEMO_SLOW_CHUNKS: '100000', TALARIA_DEMO_SLOW_DELAY_MS: '5' });
+    const cli = startCli(['run', '--verbose', 'slow'], { cwd: w.cwd, env: w.env });
+    await cli.until((out, err) => out.includes('Chunk 1 of') && err.includes('using the server'));
+    w.serve.child.kill('SIGKILL');
+    const r = await cli.done;
+    expect(r.code).toBe(EXIT.AGENT_ERROR);
+    expect(r.stderr).toContain('the server closed the connection before the turn ended');
+    // What was streamed so far was printed, and is not run again locally.
+    expect(r.stdout).toContain('Chunk 1 of');
+    expect(r.stderr).not.toContain('running locally');
+  });
+
   it('serve removes serve.json when it stops', async () => {
     const w = await warmServer();
     w.serve.child.kill('SIGINT');
