@@ -141,9 +141,16 @@ export const talariaCases: BenchCase[] = [
       { key: 'ratio', unit: '×', label: 'talaria run on a warm server / library prompt (per pair)', target: { kind: 'at-most', max: 1.2 } },
       { key: 'nodeMs', unit: 'ms', label: 'node -e 0, spawned the same way (per pair)' },
       { key: 'overNodeRatio', unit: '×', label: '(talaria run − node -e 0) / library prompt (per pair)', target: { kind: 'at-most', max: 1.2 } },
+      {
+        key: 'plainMs',
+        unit: 'ms',
+        label: 'talaria run on a warm server, no --agent (odd pairs)',
+        baseline: { case: 'talaria.run.warm', key: 'libMs', label: 'library prompt (new session → turn end)' },
+      },
+      { key: 'plainRatio', unit: '×', label: 'talaria run, no --agent, on a warm server / library prompt (per pair)', target: { kind: 'at-most', max: 1.2 } },
       { key: 'localMs', unit: 'ms', label: 'talaria run --no-server (one run, cold agent)' },
     ],
-    run: (o) => runRunOnWarmServer(o.quick ? 2 : 5, o.root),
+    run: (o) => runRunOnWarmServer(o.quick ? 2 : 6, o.root),
   },
   {
     name: 'talaria.history.load',

@@ -28,7 +28,21 @@ interface ChooseCtx {
   env: ProviderEnv;
 }
 
-export async function pickAgent(c: ChooseCtx, o: { workspace: string; provider?: string; profile?: string; timeoutMs?: number; known?: readonly Readiness[] }): Promise<AgentPick> {
+export interface PickOptions {
+  workspace: string;
+  provider?: string;
+  profile?: string;
+  timeoutMs?: number;
+  known?: readonly Readiness[];
+  /**
+   * Agents already shown to work (a live process that opened a session): picked without a check.
+   * A check spawns the agent's binary (Hermes: `hermes --version` and `acp --check`, seconds of
+   * Python), which every new session without `--agent` paid before it could take a warm spare.
+   */
+  proven?: (provider: string, profile: string | undefined) => boolean;
+}
+
+export async function pickAgent(c: ChooseCtx, o: PickOptions): Promise<AgentPick> {
   const choice = resolveProvider(c.config, { workspace: o.workspace, override: { ...(o.provider ? { provider: o.provider } : {}), ...(o.profile ? { profile: o.profile } : {}) } });
   const profile = (id: string) => (c.registry.get(id)?.profiles && choice.profile ? { profile: choice.profile } : {});
   if (choice.from === 'session') return { provider: choice.provider, ...profile(choice.provider), from: 'flag', checked: [] };
@@ -44,6 +58,7 @@ export async function pickAgent(c: ChooseCtx, o: { workspace: string; provider?:
   for (const id of new Set(order)) {
     const p = c.registry.get(id);
     if (!p) continue;
+    if (o.proven?.(id, profile(id).profile)) return { provider: id, ...profile(id), from: 'best-ready', checked };
     // A check already made (doctor checks every agent at once) is not made again.
     const r = o.known?.find((k) => k.providerId === id) ?? (await p.readiness(c.env, { ...profile(id), ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}) }));
     checked.push(r);

@@ -110,7 +110,12 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
 
   const offReseeds = trackReseeds({ store, host, logger, decisions, talariaIds });
   const deps: RecordingDeps = { store, host, logger, setup, locks, decisions, talariaIds, live, ...(o.onRecordingError ? { onRecordingError: o.onRecordingError } : {}) };
-  const pick: Harness['pickAgent'] = (p) => pickAgent({ registry, config, env }, p);
+  // An agent with a spare ready, or a process up with a session open on it, is ready: the pick
+  // does not check it again (that spawns its binary; seconds for Hermes on every new session).
+  const proven = (provider: string, profile: string | undefined) =>
+    warm.hasSpare(provider, profile) ||
+    host.agents().some((a) => a.state === 'running' && a.sessions.length > 0 && a.key.provider === provider && (a.key.profile || undefined) === profile);
+  const pick: Harness['pickAgent'] = (p) => pickAgent({ registry, config, env }, { proven, ...p });
 
   const providerFor = (row: StoredSession) => {
     if (!registry.has(row.provider)) {

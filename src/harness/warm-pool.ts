@@ -76,6 +76,12 @@ export class WarmPool {
     return this.spareIds.size;
   }
 
+  /** Whether a spare of `provider` (and `profile`) is ready in any workspace: its agent works. */
+  hasSpare(provider: string, profile: string | undefined): boolean {
+    for (const e of this.entries.values()) if (e.spare && e.target.provider === provider && (e.target.profile || undefined) === profile) return true;
+    return false;
+  }
+
   /** Whether `agentSessionId` is a spare nobody took (lists leave it out). */
   isSpare(agentSessionId: string): boolean {
     return this.spareIds.has(agentSessionId);

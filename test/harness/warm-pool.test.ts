@@ -3,10 +3,12 @@
  * agent started and a spare session kept ready; "new session" takes the spare without a
  * `session/new` of its own; spares are in no list and not recorded until taken.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Frame } from '../../src/protocol/types.js';
 import type { AgentKey } from '../../src/host/events.js';
-import { makeHarness, place } from './helpers.js';
+import { HERMES_BIN_DIR, makeHarness, place, tempDir } from './helpers.js';
 
 /** Every frame, and a way to wait until a condition over them holds (no sleeps). */
 function wire() {
@@ -71,6 +73,39 @@ describe('warm pool', () => {
     const second = await ws.newSession({ provider: 'hermes' });
     expect(second.agentSessionId).toBe(w.created()[1]);
     expect(w.news()).toBe(2);
+  });
+
+  it('a new session with no agent named takes the spare without checking the agent again (no `hermes --version`)', async () => {
+    const p = place();
+    // HERMES_BIN: the emulator behind a wrapper that logs how it was run.
+    const log = join(tempDir('calls'), 'calls.log');
+    writeFileSync(log, '');
+    const bin = join(tempDir('bin'), 'hermes');
+    writeFileSync(bin, `#!/bin/sh\necho "$*" >> '${log}'\nexec '${join(HERMES_BIN_DIR, 'hermes')}' "$@"\n`, { mode: 0o755 });
+    const w = wire();
+    const h = makeHarness(p, { hermes: true, vars: { HERMES_BIN: bin }, onFrame: w.onFrame });
+    const checks = () =>
+      readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((l) => /--version|--check/.test(l)).length;
+    const ws = h.workspaces.open(p.userHome);
+    await ws.warm(); // no agent named: the pick checks the agents (Hermes first), once
+    const first = checks();
+    expect(first).toBeGreaterThan(0);
+    expect(h.warm.ready).toBe(1);
+    const s = await ws.newSession();
+    expect(s.provider).toBe('hermes');
+    expect(w.news()).toBe(1); // the spare
+    expect(checks()).toBe(first);
+    await s.prompt('hello').result;
+    // The taken session is open (its process proves Hermes works) while the next spare is made.
+    const t = await ws.newSession();
+    expect(t.provider).toBe('hermes');
+    expect(checks()).toBe(first);
+    // A Talaria with no live Hermes still checks before it picks.
+    const fresh = makeHarness(p, { hermes: true, vars: { HERMES_BIN: bin }, warm: false });
+    expect(await fresh.pickAgent({ workspace: p.userHome })).toMatchObject({ provider: 'hermes', from: 'best-ready' });
+    expect(checks()).toBeGreaterThan(first);
   });
 
   it('a workspace opened with an agent that can keep a spare starts it in the background', async () => {
