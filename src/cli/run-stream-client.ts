@@ -10,7 +10,7 @@
  */
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { TOKEN_HEADER } from '../server/contract/wire.js';
-import { ServerError } from '../server/client/http.js';
+import { errorAnswer } from '../server/client/http.js';
 import { httpsRequest, keepAliveAgent } from './node-fetch.js';
 
 /** node:http with the kept connection, or (a server with TLS) node:https, loaded then. */
@@ -57,16 +57,6 @@ export function checkAlive(base: string, ms: number): Promise<void> {
   });
 }
 
-function errorAnswer(res: IncomingMessage, text: string): ServerError {
-  let body: { code?: string; message?: string; fix?: string } = {};
-  try {
-    body = JSON.parse(text) as typeof body;
-  } catch {
-    body = { message: text };
-  }
-  return new ServerError(res.statusCode ?? 0, { code: body.code ?? 'internal', message: body.message || res.statusMessage || 'error', ...(body.fix ? { fix: body.fix } : {}) });
-}
-
 /** Sends the run; resolves with the stream once its first line (the run's answer) is in. */
 export function postRunStream(base: string, token: string, body: object): Promise<RunStream> {
   return new Promise((resolve, reject) => {
@@ -87,7 +77,7 @@ export function postRunStream(base: string, token: string, body: object): Promis
       if (res.statusCode !== 200) {
         let text = '';
         res.on('data', (s: string) => (text += s));
-        res.on('end', () => fail(errorAnswer(res, text)));
+        res.on('end', () => fail(errorAnswer(res.statusCode ?? 0, res.statusMessage ?? '', res.headers['content-type'] ?? '', text)));
         return;
       }
       let rest = '';

@@ -18,6 +18,17 @@ export class ServerError extends Error {
   }
 }
 
+/** The ServerError of an error answer: its JSON `{code, message, fix?}`, or its text as the message. */
+export function errorAnswer(status: number, statusText: string, contentType: string, text: string): ServerError {
+  let body: { code?: string; message?: string; fix?: string } = { message: text };
+  try {
+    if (contentType.includes('json')) body = JSON.parse(text) as typeof body;
+  } catch {
+    // not the JSON it says it is: its text is the message
+  }
+  return new ServerError(status, { code: body.code ?? 'internal', message: body.message ?? statusText, ...(body.fix ? { fix: body.fix } : {}) });
+}
+
 /** The part of a fetch Response the client reads (a Node client may answer with node:http instead of undici). */
 export interface ResponseLike {
   readonly ok: boolean;
@@ -67,10 +78,7 @@ export async function callRoute<N extends RouteName>(
   }
   const res = await fetchFn(url, init);
   const type = res.headers.get('content-type') ?? '';
-  if (!res.ok) {
-    const body = type.includes('json') ? ((await res.json()) as { code?: string; message?: string; fix?: string }) : { message: await res.text() };
-    throw new ServerError(res.status, { code: body.code ?? 'internal', message: body.message ?? res.statusText, ...(body.fix ? { fix: body.fix } : {}) });
-  }
+  if (!res.ok) throw errorAnswer(res.status, res.statusText, type, await res.text());
   if (def.text) return (await res.text()) as RouteOutput<N>;
   return (await res.json()) as RouteOutput<N>;
 }
