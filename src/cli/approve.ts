@@ -74,13 +74,18 @@ export function askOnTerminal(io: CliIo, ask: Ask, onAnswer: (answer: Permission
  * Answers the asks of a one-shot run: on a terminal (stdin and stderr are TTYs and stdin is not
  * the prompt) one question at a time on stderr; otherwise each ask is rejected with a note.
  */
-export function answerAsksForRun(session: Session, io: CliIo, opts: { interactive: boolean; note: (text: string) => void; onInterrupt?: () => void }): () => void {
+export function answerAsksForRun(
+  session: Session,
+  io: CliIo,
+  opts: { interactive: boolean; note: (text: string) => void; onInterrupt?: () => void; beforeAsk?: () => void },
+): () => void {
   const queue: Ask[] = [];
   let current: { key: string; rl: Interface } | undefined;
   const next = (): void => {
     const ask = queue.shift();
     if (!ask) return;
     if (!session.pendingPermissions().some((p) => p.requestKey === ask.requestKey)) return next();
+    opts.beforeAsk?.(); // the answer's open line ends before the question (one terminal)
     // What is being approved: the call's diffs, before the question.
     for (const l of approvalDiff(session.thread.entries, ask, io)) io.stderr.write(`${l}\n`);
     current = { key: ask.requestKey, rl: askOnTerminal(io, ask, (answer) => session.answerPermission(ask.requestKey, answer, 'cli'), opts.onInterrupt) };

@@ -41,10 +41,14 @@ export function colorEnabled(stream: OutStream, env: NodeJS.ProcessEnv): boolean
   return stream.isTTY === true && env.TERM !== 'dumb';
 }
 
-/** Library logs (warnings and up, or everything with --verbose) as one stderr line each. */
-export function stderrLogger(stderr: OutStream, verbose: boolean): Logger {
+/**
+ * Library logs (errors, or everything with --verbose) as one stderr line each. `before` runs
+ * ahead of each line (`talaria run` ends the answer's open line with it).
+ */
+export function stderrLogger(stderr: OutStream, verbose: boolean, before?: () => void): Logger {
   const line = (level: string, msg: string, data?: Record<string, unknown>) => {
     const extra = data && Object.keys(data).length > 0 ? ` ${safeJson(data)}` : '';
+    before?.();
     stderr.write(`talaria ${level}: ${msg}${extra}\n`);
   };
   return {

@@ -83,4 +83,24 @@ describe('HumanRunOutput', () => {
     h.handle(decided);
     expect(t.screen()).toBe('Done.\n  ↳ permission answered (policy): auto mode allows everything\n');
   });
+
+  it("breakLine (other stderr writers: notes, logs, a question) ends the answer's open line once, on one terminal only", () => {
+    for (const tty of [true, false]) {
+      const t = io(tty);
+      const h = new HumanRunOutput(t.cli, createStyle(false));
+      h.begin();
+      h.handle(text('e1', 'Half a'));
+      const note = (s: string) => {
+        h.breakLine();
+        t.cli.stderr.write(`${s}\n`);
+      };
+      note('Cancelling the turn…');
+      note('talaria run: cancelled');
+      h.finish();
+      expect(t.stderr()).toBe(`${tty ? '\n' : ''}Cancelling the turn…\ntalaria run: cancelled\n`);
+      // A file or pipe gets the answer's last newline; a terminal shows no blank line after the notes.
+      expect(t.stdout()).toBe(tty ? 'Half a' : 'Half a\n');
+      if (tty) expect(t.screen()).toBe('Half a\nCancelling the turn…\ntalaria run: cancelled\n');
+    }
+  });
 });

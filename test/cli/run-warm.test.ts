@@ -215,4 +215,19 @@ describe.runIf(hasTmux() || Boolean(process.env.CI))('talaria run on a warm serv
       pane.kill();
     }
   });
+
+  it("Ctrl-C's notice mid-answer starts a line of its own, as on a local run", async () => {
+    const w = await warmServer({ TALARIA_DEMO_SLOW_CHUNKS: '100000', TALARIA_DEMO_SLOW_DELAY_MS: '5' });
+    const pane = new TmuxPane([process.execPath, '--import', TSX, MAIN, 'run', '--verbose', 'slow'], { cwd: w.cwd, env: { ...w.env, PATH: process.env.PATH ?? '' }, width: 160 });
+    try {
+      await pane.waitFor((s) => s.includes('using the server') && s.includes('Chunk 3 of'));
+      pane.keys('C-c');
+      const screen = await pane.waitFor((s) => s.includes('EXITED='));
+      expect(screen).toContain('EXITED=130');
+      expect(screen.split('\n').filter((l) => l.includes('Chunk') && l.includes('Cancelling'))).toEqual([]);
+      expect(screen).toMatch(/^Cancelling the turn/m);
+    } finally {
+      pane.kill();
+    }
+  });
 });

@@ -3,7 +3,8 @@
  * answer); tool calls, permission decisions and notices are one line each on stderr. When both
  * are the same terminal, a stderr line that comes while the answer's line is still open starts on
  * a line of its own: the newline that ends the visible line goes to stderr, so the answer as
- * stdout carries it (`> file`, a pipe) is unchanged.
+ * stdout carries it (`> file`, a pipe) is unchanged. Other stderr writers of the run call
+ * `breakLine()` first for the same reason.
  */
 import type { SessionEvent } from '../../session/events.js';
 import type { Entry } from '../../thread/types.js';
@@ -69,14 +70,32 @@ export class HumanRunOutput {
   }
 
   private err(line: string): void {
-    const open = this.screenOpen && this.io.stdout.isTTY === true && this.io.stderr.isTTY === true;
-    this.io.stderr.write(open ? `\n${line}\n` : `${line}\n`);
+    this.breakLine();
+    this.io.stderr.write(`${line}\n`);
+  }
+
+  /**
+   * Call before anything else goes to stderr during the run (notes, warnings, logs, a question):
+   * on one terminal, it ends the answer's open line there, so that line starts on its own.
+   */
+  breakLine(): void {
+    if (this.screenOpen && this.bothTerminals()) this.io.stderr.write('\n');
     this.screenOpen = false;
   }
 
-  /** Ends the streamed text with a newline so the shell prompt starts on its own line. */
+  /**
+   * Ends the streamed text with a newline so the shell prompt starts on its own line, unless a
+   * stderr line already ended it on this terminal (a blank line otherwise; a terminal's stdout
+   * is not kept, so nothing misses the newline).
+   */
   finish(): void {
-    if (this.wroteText && !this.tail.endsWith('\n')) this.io.stdout.write('\n');
+    const brokenOnScreen = !this.screenOpen && this.bothTerminals();
+    if (this.wroteText && !this.tail.endsWith('\n') && !brokenOnScreen) this.io.stdout.write('\n');
     this.tail = '\n';
+    this.screenOpen = false;
+  }
+
+  private bothTerminals(): boolean {
+    return this.io.stdout.isTTY === true && this.io.stderr.isTTY === true;
   }
 }

@@ -33,7 +33,7 @@ export function answerAsksOnServer(
   sessionId: string,
   io: CliIo,
   entries: () => readonly Entry[],
-  opts: { interactive: boolean; note: (text: string) => void; onInterrupt?: () => void },
+  opts: { interactive: boolean; note: (text: string) => void; onInterrupt?: () => void; beforeAsk?: () => void },
 ): ServerAsks {
   const queue: Ask[] = [];
   const settled = new Set<string>();
@@ -45,6 +45,7 @@ export function answerAsksOnServer(
     const ask = queue.shift();
     if (!ask) return;
     if (settled.has(ask.requestKey)) return next();
+    opts.beforeAsk?.();
     for (const l of approvalDiff(entries(), ask, io)) io.stderr.write(`${l}\n`);
     current = {
       key: ask.requestKey,

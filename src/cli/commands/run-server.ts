@@ -46,7 +46,13 @@ export async function runOnServer(
 ): Promise<number | 'fallback'> {
   const { io } = ctx;
   const { a, errStyle } = o;
-  const note = (text: string) => void io.stderr.write(`${text}\n`);
+  // The printer exists from the start: every stderr line of the run starts on a line of its own
+  // when the answer left one open (human?.breakLine()).
+  const human = o.json ? undefined : new HumanRunOutput(io, errStyle);
+  const note = (text: string) => {
+    human?.breakLine();
+    io.stderr.write(`${text}\n`);
+  };
   const verbose = (text: string) => (a.verbose ? note(`talaria run: ${text}`) : undefined);
   const trace = runTrace(io);
   trace('loaded');
@@ -83,7 +89,6 @@ export async function runOnServer(
   verbose(`using the server at ${found.url} (session ${sessionId})`);
 
   // ---- the stream: the same events the local session emits, folded into a mirror of the thread ----
-  const human = o.json ? undefined : new HumanRunOutput(io, errStyle);
   const provider = snap.session.provider;
   if (a.choice.agent === 'demo') note(errStyle.yellow(DEMO_NOTE));
   else if (o.sessionArg === undefined && a.choice.agent === undefined && provider === 'demo') note(errStyle.yellow(DEMO_BANNER));
@@ -113,6 +118,7 @@ export async function runOnServer(
     interactive: o.interactive,
     note: (t) => note(errStyle.yellow(t)),
     onInterrupt: interrupt,
+    beforeAsk: () => human?.breakLine(),
   });
 
   let pending = sent !== undefined;

@@ -46,7 +46,6 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
   const prompt = await readPrompt('run', p.positionals, io);
   const sessionArg = str(p, 'session');
   const errStyle = createStyle(colorEnabled(io.stderr, io.env));
-  const note = (text: string) => void io.stderr.write(`${text}\n`);
 
   // ---- outputs ----
   /** Talaria's id of the session, once open: every line and result carries it (the agent's id is a second field). */
@@ -60,6 +59,12 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
       )
     : undefined;
   const human = !json && !ndjson ? new HumanRunOutput(io, errStyle) : undefined;
+  // Every stderr line of the run starts on a line of its own when the answer left one open.
+  const breakLine = () => human?.breakLine();
+  const note = (text: string) => {
+    breakLine();
+    io.stderr.write(`${text}\n`);
+  };
   let started = false;
   let ended = false;
   /** The run's turn: once it ended, what follows (closing, the host recovering the session) is not part of the run. */
@@ -159,7 +164,7 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
       client: {
         permission: permissionConfig(approve),
         setupTimeoutMs: a.setupTimeoutMs,
-        logger: stderrLogger(io.stderr, a.verbose),
+        logger: stderrLogger(io.stderr, a.verbose, breakLine),
         clientInfo: { name: 'talaria', version: ctx.version, title: 'Talaria CLI' },
         ...(fd !== undefined ? { onFrame: (f) => void writeSync(fd, formatWireLine(f) + '\n') } : {}),
       },
@@ -202,7 +207,7 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
     started = true;
     for (const e of early.splice(0)) emit(e);
   }
-  const offAsks = answerAsksForRun(session, io, { interactive, note: (t) => note(errStyle.yellow(t)), onInterrupt: interrupt });
+  const offAsks = answerAsksForRun(session, io, { interactive, note: (t) => note(errStyle.yellow(t)), onInterrupt: interrupt, beforeAsk: breakLine });
 
   // ---- the turn ----
   // Only this turn is printed: a reopened session's history is not part of the answer.
