@@ -31,13 +31,16 @@ function storable(b: acp.ContentBlock): acp.ContentBlock {
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((res) => {
     if (signal.aborted) return res();
-    // Even a zero delay yields a macrotask, so a session/cancel can get in between chunks.
+    // Even a zero delay yields a macrotask, so a session/cancel can get in between chunks; an
+    // immediate, not a timer, which Node makes wait at least 1 ms.
     const done = (): void => {
-      clearTimeout(t);
+      if (t !== undefined) clearTimeout(t);
+      else clearImmediate(i);
       signal.removeEventListener('abort', done);
       res();
     };
-    const t = setTimeout(done, ms);
+    const t = ms > 0 ? setTimeout(done, ms) : undefined;
+    const i = ms > 0 ? undefined : setImmediate(done);
     signal.addEventListener('abort', done, { once: true });
   });
 }

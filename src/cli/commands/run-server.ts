@@ -134,7 +134,12 @@ export async function runOnServer(
   let traced = false;
   if (live) human?.begin();
   feed.start({
-    onSnapshot: (x) => (snap = x),
+    onSnapshot: (x) => {
+      snap = x;
+      // The stream fell behind further than the server's log reaches: the events in between are
+      // gone, so the printer takes what it missed of this turn from the snapshot.
+      if (live && human && turnId !== undefined) for (const ev of missedByPrinter(x, turnId)) human.handle(ev);
+    },
     onSynced: () => synced(),
     onEvent: (e) => {
       if (!traced) traced = (trace('first-event'), true);
@@ -201,6 +206,20 @@ export async function runOnServer(
   human?.finish();
   noteOutcome(r, code, note, errStyle);
   return settle(code);
+}
+
+/**
+ * A turn's messages and tool calls in a snapshot, as the events that would have shown them. The
+ * printer prints only what it has not (a message's text past what it printed, a tool call not yet
+ * settled on screen), so after a gap the answer on the terminal goes on where it stopped.
+ */
+export function missedByPrinter(snap: SessionSnapshot, turnId: string): SessionEvent[] {
+  const out: SessionEvent[] = [];
+  (snap.thread.entries as Entry[]).forEach((entry, index) => {
+    if (entry.turnId !== turnId || (entry.kind !== 'assistant_message' && entry.kind !== 'tool_call')) return;
+    out.push({ type: 'entry.updated', sessionId: snap.session.id, seq: 0, at: 0, index, entry } as unknown as SessionEvent);
+  });
+  return out;
 }
 
 /** The stream's compact `entry.appended` is the bus's `entry.updated` with the whole entry (what the printer reads). */
