@@ -12,7 +12,7 @@ import type { IncomingMessage } from 'node:http';
 import { isAbsolute } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { AcpServer, type AgentFactory } from '../protocol/connection.js';
-import { WebSocketServer } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import { AcpProxy, type RpcMessage } from '../harness/acp/index.js';
 import type { Harness } from '../harness/index.js';
 import type { Logger } from '../protocol/types.js';
@@ -31,7 +31,15 @@ export interface AcpMountOptions {
   maxFrameBytes?: number;
   /** Where a client's agent is warmed up when it names no `?cwd=` (default: the server's cwd). */
   cwd?: string;
+  /**
+   * Bytes a client may leave unread before it is disconnected (default 64 MiB). ACP has no replay,
+   * so a client that stops reading cannot be caught up later as a `/ws` one is; holding its backlog
+   * without end would grow the server instead. Its sessions go on; it can reconnect and load them.
+   */
+  maxUnreadBytes?: number;
 }
+
+export const DEFAULT_ACP_UNREAD_BYTES = 64 * 1024 * 1024;
 
 export interface AcpMount {
   handler: UpgradeHandler;
@@ -45,11 +53,14 @@ function refuse(socket: Duplex, status: number, text: string): void {
 /** One ACP connection's agent: every message from the client goes to a fresh proxy, every message it writes goes back. */
 type AgentConnector = ReturnType<AgentFactory>;
 
-function proxyConnector(make: (write: (msg: RpcMessage) => void) => AcpProxy, logger: Logger): AgentConnector {
+function proxyConnector(make: (write: (msg: RpcMessage) => void) => AcpProxy, logger: Logger, afterWrite: () => void): AgentConnector {
   return {
     connect(stream) {
       const writer = stream.writable.getWriter();
-      const proxy = make((msg) => void writer.write(msg as never).catch(() => undefined));
+      const proxy = make((msg) => {
+        writer.write(msg as never).catch(() => undefined);
+        afterWrite();
+      });
       const reader = stream.readable.getReader();
       const closed = (async () => {
         try {
@@ -113,9 +124,18 @@ export function acpMount(o: AcpMountOptions): AcpMount {
       },
       live: (sid: string) => o.hub.get(sid)?.hs,
     };
+    let client: WebSocket | undefined;
+    const maxUnread = o.maxUnreadBytes ?? DEFAULT_ACP_UNREAD_BYTES;
+    // What the client left unread is what the socket still holds (the kernel's buffers full first).
+    const checkUnread = () => {
+      if (client === undefined || client.readyState !== WebSocket.OPEN || client.bufferedAmount <= maxUnread) return;
+      o.logger.warn('acp: a client that stopped reading was disconnected', { unreadBytes: client.bufferedAmount, limit: maxUnread, provider: id });
+      client.terminate();
+    };
     const agent = proxyConnector(
       (write) => new AcpProxy({ harness: o.harness, provider: id, ...(profile ? { profile } : {}), cwd, version: o.version, logger: o.logger, write, shared }),
       o.logger,
+      checkUnread,
     );
     const prepared = server.prepareWebSocketUpgrade({ agent });
     // As the SDK's Node upgrade helper does: the 101 carries Acp-Connection-Id.
@@ -130,6 +150,7 @@ export function acpMount(o: AcpMountOptions): AcpMount {
     });
     wss.handleUpgrade(req, socket, head, (ws) => {
       accepted = true;
+      client = ws;
       wss.off('headers', onHeaders);
       o.logger.info('acp: a client connected', { provider: id, token: identity.id });
       ws.on('close', (code, why) => o.logger.debug('acp: a client left', { code, why: String(why) }));

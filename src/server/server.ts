@@ -56,6 +56,8 @@ export interface ServerOptions {
   heartbeatMs?: number;
   /** How long a graceful stop lets running turns finish before cancelling them (default 5 s). */
   graceMs?: number;
+  /** Bytes an `/acp` client may leave unread before it is disconnected (default 64 MiB; acp-mount.ts). */
+  maxAcpUnreadBytes?: number;
   /** Event log retention per session. */
   retainEvents?: number;
   /** Extra Host names accepted (e.g. a LAN name with TLS). */
@@ -132,7 +134,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const guard = { hosts: new Set<string>(), origins: new Set<string>() };
   const mounts = new Map<string, UpgradeHandler>();
   const reserved = [PATHS.acp, PATHS.captp];
-  const acp = acpMount({ harness, hub, ops, logger, version });
+  const acp = acpMount({ harness, hub, ops, logger, version, ...(o.maxAcpUnreadBytes ? { maxUnreadBytes: o.maxAcpUnreadBytes } : {}) });
   mounts.set(PATHS.acp, acp.handler);
   const app = buildApp({ guard, tokens, handlers, logger, maxBodyBytes: o.maxBodyBytes ?? 32 * 1024 * 1024, webRoot: o.webRoot ?? DEFAULT_WEB, reserved });
 

@@ -57,4 +57,35 @@ describe.concurrent('talaria acp --attach', () => {
     expect(noToken.code).toBe(2);
     expect(noToken.stderr).toMatch(/needs a token/);
   });
+
+  it('an editor that stops reading mid-turn: talaria acp stops reading the server, which disconnects it past its bound; the session stays live', async () => {
+    const warned: string[] = [];
+    const logger = { debug: () => undefined, info: () => undefined, error: () => undefined, warn: (m: string) => void warned.push(m) };
+    const chunks = 300_000;
+    // 1 MiB unread on the server's side, after the kernel's socket buffers (a few MB) are full.
+    const s = await serve({ logger, maxAcpUnreadBytes: 1024 * 1024, vars: { TALARIA_DEMO_SLOW_CHUNKS: String(chunks), TALARIA_DEMO_SLOW_DELAY_MS: '0' } });
+    const cwd = s.p.userHome;
+    const ed = startEditor(['--attach', s.server.url, '--agent', 'demo', '--cwd', cwd], { cwd, env: { TALARIA_HOME: tempDir('acp-attach-home') } });
+    await ed.request('initialize', INIT);
+    const { sessionId } = await ed.request<any>('session/new', { cwd, mcpServers: [] });
+    const turn = ed.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'slow' }] }).catch((e: unknown) => e);
+    await ed.until(() => agentText(ed.updates, sessionId).includes('Chunk 1 of'), 'the first chunk');
+    ed.child.stdout.pause(); // the editor stops reading
+    const idle = async () => (await s.client.api.listSessions({})).sessions.find((x) => x.id === sessionId)?.state === 'idle';
+    while (!warned.some((w) => w.includes('stopped reading')) && !(await idle())) await new Promise((r) => setTimeout(r, 50));
+    // talaria acp stopped reading the socket in turn (else the server's side never fills: it
+    // would hold the whole turn in its own memory), and the server let it go.
+    expect(warned.filter((w) => w.includes('a client that stopped reading was disconnected'))).toHaveLength(1);
+    // The editor reads again: it gets what was on its way, then talaria acp says the link dropped.
+    const exited = new Promise<number | null>((r) => ed.child.on('close', (code) => r(code)));
+    ed.child.stdout.resume();
+    expect(await exited).toBe(6);
+    expect(ed.stderr()).toMatch(/the server closed the connection/);
+    // The editor's prompt fails (its link is gone); as whenever an editor leaves, its turn is
+    // cancelled and its session stays live on the server, idle again.
+    expect(await turn).toBeInstanceOf(Error);
+    while (!(await idle())) await new Promise((r) => setTimeout(r, 50));
+    const { snapshot } = await s.client.api.snapshot({ params: { id: sessionId } });
+    expect(snapshot.session.live).toBe(true);
+  });
 });

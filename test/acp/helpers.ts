@@ -17,6 +17,8 @@ type Msg = Record<string, any>;
 
 export interface Editor {
   child: ChildProcessWithoutNullStreams;
+  /** The `talaria acp` process (its stdout is what the editor reads). */
+  child: ChildProcessWithoutNullStreams;
   /** Every frame: 'agent->client' = written by talaria acp, 'client->agent' = sent by the editor. */
   frames: Frame[];
   /** Non-JSON lines talaria acp wrote on stdout (must stay empty). */

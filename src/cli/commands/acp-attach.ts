@@ -67,7 +67,8 @@ export async function acpAttach(
   const writer = stream.writable.getWriter();
   const reader = stream.readable.getReader();
   const out = (msg: unknown): boolean => io.stdout.write(`${JSON.stringify(msg)}\n`);
-  // The next message is read once the editor took the last one (an editor that stalls costs no memory here).
+  // The next message is read once the editor took the last one (an editor that stalls costs no
+  // memory here: the socket is paused meanwhile).
   const drained = (): Promise<void> => new Promise<void>((r) => (io.stdout.once ? io.stdout.once('drain', r) : r()));
   const decoder = new LineDecoder({
     onLine: (line) => {
@@ -93,7 +94,13 @@ export async function acpAttach(
           if (!leaving) failed = 'the server closed the connection';
           return;
         }
-        if (!out(r.value)) await drained();
+        if (!out(r.value)) {
+          // The editor is behind: stop reading the socket too, or the messages would pile up here
+          // (the SDK's stream queues all it is given). The server holds the backlog, up to its bound.
+          socket?.pause();
+          await drained();
+          socket?.resume();
+        }
       }
     } catch (err) {
       if (!leaving) failed = (err as Error).message || String(err);
