@@ -16,7 +16,6 @@ export const HERMES = fileURLToPath(new URL('../fakes/hermes/bin/hermes', import
 type Msg = Record<string, any>;
 
 export interface Editor {
-  child: ChildProcessWithoutNullStreams;
   /** The `talaria acp` process (its stdout is what the editor reads). */
   child: ChildProcessWithoutNullStreams;
   /** Every frame: 'agent->client' = written by talaria acp, 'client->agent' = sent by the editor. */
