@@ -4,14 +4,15 @@
  * warm server waits for one answer instead of four. The steps are the ones `openWorkspace`,
  * `createSession` and `prompt` take; the prompt is the last, so an error answer means no prompt
  * was sent (the CLI then runs locally without running it twice). `POST /api/run/stream`: the
- * same, answered with the turn as it happens (run-stream.ts).
+ * same, answered with the turn as it happens (run-stream.ts); with `session`, an existing session
+ * is opened and prompted instead (`talaria run --session`).
  */
 import type { Harness, HarnessSession } from '../harness/index.js';
 import type { Handler } from './app.js';
 import type { RouteName } from './contract/index.js';
 import { existingDir, type SessionOps } from './handlers-sessions.js';
 import { workspaceInfo } from './handlers-misc.js';
-import type { Hub } from './hub.js';
+import type { Hub, LiveSession } from './hub.js';
 import { HttpError } from './http-error.js';
 import { openRunStream } from './run-stream.js';
 
@@ -36,11 +37,19 @@ export async function newSessionAt(harness: Harness, path: string, b: NewSession
 export function runHandlers(harness: Harness, hub: Hub, ops: SessionOps, o: { maxBufferedBytes: number }): Partial<Record<RouteName, Handler>> {
   /** Workspace, session, snapshot: everything a run does before its prompt (an error here sent nothing). */
   const setUp = async (body: unknown) => {
-    const b = body as NewSessionBody & { path: string; text: string };
-    const path = existingDir(b.path, 'the workspace');
-    const workspace = workspaceInfo(harness.workspaces.open(path).row);
-    const hs = await newSessionAt(harness, path, b);
-    const ls = ops.attach(hs);
+    const b = body as NewSessionBody & { path?: string; session?: string; text: string };
+    let ls: LiveSession;
+    let workspace: ReturnType<typeof workspaceInfo>;
+    if (b.session !== undefined) {
+      // `talaria run --session`: the stored session, opened at its agent when it is not live.
+      ls = await ops.live(b.session, b.profile ? { profile: b.profile } : {});
+      workspace = workspaceInfo(ops.workspaceOf(ops.row(ls.hs.id)).row);
+    } else {
+      const path = existingDir(b.path!, 'the workspace');
+      workspace = workspaceInfo(harness.workspaces.open(path).row);
+      ls = ops.attach(await newSessionAt(harness, path, b));
+    }
+    const hs = ls.hs;
     // The snapshot before the prompt: a subscriber `since` its seq gets the whole turn.
     const snapshot = hub.snapshot(ops.row(hs.id));
     return { text: b.text, workspace, snapshot, ls };

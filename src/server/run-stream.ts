@@ -7,8 +7,8 @@
  *
  * A reader that stops reading is not waited for: past `maxBufferedBytes` its events stop, and once
  * it has read the backlog they resume from the event log (exact, as a `/ws` resync does), or as a
- * `{"type":"snapshot"}` line when the log no longer holds them (followed by the run's `turn.ended`
- * again when the snapshot already covers it). Events and snapshots are ASCII JSON.
+ * `{"type":"snapshot", turnId}` line when the log no longer holds them (`turnId`: the run's turn
+ * once known; the run's `turn.ended` follows again when the snapshot already covers it). Events and snapshots are ASCII JSON.
  */
 import type { SessionSnapshot, StreamEvent } from './contract/index.js';
 import { asciiJson, type EventBatch } from './batch.js';
@@ -32,6 +32,11 @@ class TurnWatch {
 
   get endSeq(): number | undefined {
     return this.end?.seq;
+  }
+
+  /** The run's turn, once known (a queued prompt's only when its `turn.started` was seen). */
+  get turnId(): string | undefined {
+    return this.ours;
   }
 
   see(ev: StreamEvent): void {
@@ -92,7 +97,10 @@ export function openRunStream(hub: Hub, id: string, maxBufferedBytes: number): {
     }
     const snapshot = hub.snapshot(row);
     lastSeq = snapshot.seq;
-    c.enqueue(line(asciiJson({ type: 'snapshot', snapshot })));
+    // With the run's turn: a queued prompt may have started inside the gap, where the reader could
+    // not see which turn is its own.
+    const turnId = watch.turnId;
+    c.enqueue(line(asciiJson({ type: 'snapshot', snapshot, ...(turnId !== undefined ? { turnId } : {}) })));
     // A turn's end the snapshot covers goes again after it: a reader learns how the run ended.
     if (watch.end && watch.end.seq <= snapshot.seq) c.enqueue(line(asciiJson(watch.end)));
   };

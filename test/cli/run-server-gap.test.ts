@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { writeDiscovery } from '../../src/cli/server-discovery.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { serve } from '../server/helpers.js';
+import { demoSession, serve } from '../server/helpers.js';
 import { startCli } from './helpers.js';
 
 vi.setConfig({ testTimeout: 240_000 });
@@ -40,5 +40,33 @@ describe('talaria run on a server whose stream fell behind past the event log', 
     const seen = [...r.stdout.matchAll(/Chunk (\d+) of/g)].map((m) => Number(m[1]));
     expect(seen.length).toBe(chunks);
     expect(seen.every((n, i) => n === i + 1)).toBe(true);
+  });
+
+  it('--session: a prompt queued behind a running turn, which starts and ends inside the gap, is still the one the run prints and waits for', async () => {
+    const chunks = 300_000;
+    const s = await serve({ retainEvents: 20, maxBufferedBytes: 1024, vars: { TALARIA_DEMO_SLOW_CHUNKS: String(chunks), TALARIA_DEMO_SLOW_DELAY_MS: '0' } });
+    writeDiscovery(s.p.home, { url: s.server.origin, pid: process.pid, token: s.server.token, version: 'test' });
+    const id = await demoSession(s);
+    // Someone else's turn runs: the run's prompt is queued behind it.
+    await s.client.api.prompt({ params: { id }, body: { text: 'slow' } });
+    const cli = startCli(['run', '--verbose', '--session', id, 'help'], { cwd: s.p.userHome, env: { TALARIA_HOME: s.p.home, NO_COLOR: '1' } });
+    await cli.until((out, err) => out.includes('Chunk 1 of') && err.includes('using the server'));
+    cli.child.kill('SIGSTOP');
+    try {
+      // Both turns run to their end while the run reads nothing: its own starts in the gap.
+      // (Read in process: a snapshot over HTTP of a 600k-chunk thread per poll would slow the turns.)
+      const ls = s.server.hub.get(id)!;
+      const users = () => ls.hs.thread.entries.filter((e) => e.kind === 'user_message').length;
+      while (!(users() === 2 && ls.queue.length === 0 && ls.hs.session.state === 'idle')) await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      cli.child.kill('SIGCONT');
+    }
+    const r = await cli.done;
+    expect(r.code).toBe(EXIT.OK);
+    // The run's own answer, all of it in the gap, is printed once, after what the other turn
+    // printed live until the gap.
+    expect(r.stdout.split('I am the Talaria demo agent').length - 1).toBe(1);
+    expect(r.stdout.indexOf('I am the Talaria demo agent')).toBeGreaterThan(r.stdout.lastIndexOf('Chunk '));
+    expect(r.stdout).toContain('`slow`');
   });
 });

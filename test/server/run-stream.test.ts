@@ -138,6 +138,69 @@ describe('POST /api/run/stream', () => {
     expect(plain(snap.thread.entries)).toEqual(plain(snapshot.thread.entries));
   });
 
+  it('with `session`, an existing session is prompted: a prompt queued behind a running turn streams until its own turn ends', async () => {
+    const s = await serve({ vars: { TALARIA_DEMO_SLOW_CHUNKS: '200', TALARIA_DEMO_SLOW_DELAY_MS: '1' } });
+    const id = await demoSession(s);
+    const first = await s.client.api.prompt({ params: { id }, body: { text: 'slow' } });
+    const stream = await postRunStream(s.server.origin, s.server.token, { session: id, text: 'hello after' });
+    expect(stream.answer).toMatchObject({ type: 'run', turn: { queued: true, position: 1 } });
+    expect((stream.answer.snapshot as SessionSnapshot).session.id).toBe(id);
+    const events: StreamEvent[] = [];
+    stream.listen((m) => events.push(m as StreamEvent));
+    expect(await stream.closed).toBe('end');
+    const ends = events.filter((e) => e.type === 'turn.ended');
+    // The running turn's end, then the queued prompt's: the stream ends with the run's own turn.
+    expect(ends.map((e) => e.turnId)[0]).toBe(first.id);
+    const started = events.filter((e) => e.type === 'turn.started').map((e) => e.turnId);
+    expect(ends.at(-1)!.turnId).toBe(started.at(-1));
+    expect(started.at(-1)).not.toBe(first.id);
+    const snap = stream.answer.snapshot as SessionSnapshot;
+    for (const e of events) applyEvent(snap, e);
+    const users = (snap.thread.entries as { kind: string; text?: string; turnId?: string }[]).filter((e) => e.kind === 'user_message');
+    expect(users.at(-1)).toMatchObject({ text: 'hello after', turnId: started.at(-1) });
+  });
+
+  it('`session` errors: an unknown session is 404 and both path and session is 400; neither sends a prompt', async () => {
+    const s = await serve();
+    const id = await demoSession(s);
+    const fail = (body: object) =>
+      postRunStream(s.server.origin, s.server.token, body).then(
+        () => undefined,
+        (e: unknown) => e as ServerError,
+      );
+    expect(await fail({ session: 'no-such-session', text: 'hi' })).toMatchObject({ status: 404, code: 'not_found' });
+    expect(await fail({ session: id, path: s.p.userHome, text: 'hi' })).toMatchObject({ status: 400, code: 'invalid_body' });
+    expect(await fail({ text: 'hi' })).toMatchObject({ status: 400, code: 'invalid_body' });
+    const { snapshot } = await s.client.api.snapshot({ params: { id } });
+    expect(snapshot.thread.entries).toHaveLength(0);
+  });
+
+  it("a queued run's turn that started inside a gap the log no longer holds: the snapshot line names it", async () => {
+    const s = await serve({ retainEvents: 20, vars: { TALARIA_DEMO_SLOW_CHUNKS: '3000', TALARIA_DEMO_SLOW_DELAY_MS: '0' } });
+    const id = await demoSession(s);
+    await s.client.api.prompt({ params: { id }, body: { text: 'slow' } });
+    const { snapshot: before } = await s.client.api.snapshot({ params: { id } });
+    const stream = openRunStream(s.server.hub, id, 1024);
+    const turn = await s.client.api.prompt({ params: { id }, body: { text: 'slow' } });
+    expect(turn.queued).toBe(true);
+    stream.begin({ workspace: null, snapshot: before, turn });
+    // Both turns run to their end while the reader reads nothing: the queued prompt starts in the gap.
+    await idle(s, id);
+    let text = '';
+    const decoder = new TextDecoder();
+    for await (const chunk of stream.response.body!) text += decoder.decode(chunk, { stream: true });
+    const lines = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; turnId?: string; snapshot?: SessionSnapshot });
+    const gap = lines.find((m) => m.type === 'snapshot')!;
+    const users = (gap.snapshot!.thread.entries as { kind: string; turnId?: string }[]).filter((e) => e.kind === 'user_message');
+    expect(users).toHaveLength(2);
+    expect(gap.turnId).toBe(users[1]!.turnId);
+    // The run's end (covered by the snapshot) comes again after it: that turn's.
+    expect(lines.at(-1)).toMatchObject({ type: 'turn.ended', turnId: gap.turnId });
+  });
+
   it('a reader that goes away mid-turn leaves the turn running to its end at the server', async () => {
     const s = await serve({ vars: { TALARIA_DEMO_SLOW_CHUNKS: '300', TALARIA_DEMO_SLOW_DELAY_MS: '5' } });
     const stream = await postRunStream(s.server.origin, s.server.token, { path: s.p.userHome, provider: 'demo', text: 'slow' });

@@ -21,7 +21,7 @@ import type { AgentArgs, CliContext } from './common.js';
 import { HumanRunOutput } from './run-human.js';
 import { noteOutcome } from './run-outcome.js';
 import { answerAsksOnServer } from './run-server-asks.js';
-import { socketFeed, streamFeed } from './run-server-feeds.js';
+import { streamFeed } from './run-server-feeds.js';
 import { runTrace } from '../run-trace.js';
 
 export interface ServerRunOptions {
@@ -62,16 +62,18 @@ export async function runOnServer(
   // ---- setup: any failure before a prompt was sent runs the turn locally instead ----
   const profile = a.choice.profile !== undefined ? { profile: a.choice.profile } : {};
   const mode = MODE[o.approve];
-  const setup =
+  const setup = await streamFeed(
+    found,
     o.sessionArg !== undefined
-      ? await socketFeed(found, o.sessionArg, profile)
-      : await streamFeed(found, {
+      ? { session: o.sessionArg, text: o.prompt, ...profile }
+      : {
           path: a.cwd,
           text: o.prompt,
           ...(a.choice.agent !== undefined ? { provider: a.choice.agent } : {}),
           ...profile,
           ...(mode ? { permissionMode: mode } : {}),
-        });
+        },
+  );
   if ('fallback' in setup) {
     verbose(`${setup.fallback}; running locally`);
     return 'fallback';
@@ -121,42 +123,36 @@ export async function runOnServer(
     beforeAsk: () => human?.breakLine(),
   });
 
-  let pending = sent !== undefined;
-  let turnId: string | undefined = sent && !sent.queued ? sent.id : undefined;
-  let queuedId: string | undefined = sent?.queued ? sent.id : undefined;
-  /** Turns that ended before the prompt's answer named ours (the socket can be faster than HTTP). */
-  const endedTurns = new Map<string, Ended>();
-  let onEnded: ((e: Ended) => void) | undefined;
-  let synced!: () => void;
-  const isSynced = new Promise<void>((r) => (synced = r));
-  // A run's session: everything after the snapshot (taken before the prompt) is this run's.
-  let live = sent !== undefined;
+  let turnId: string | undefined = sent.queued ? undefined : sent.id;
+  let queuedId: string | undefined = sent.queued ? sent.id : undefined;
+  let onEnded!: (e: Ended) => void;
+  const ended = new Promise<Ended>((r) => (onEnded = r));
+  // Everything after the snapshot (taken before the prompt) is this run's to print.
   let traced = false;
-  if (live) human?.begin();
+  human?.begin();
   feed.start({
-    onSnapshot: (x) => {
+    onSnapshot: (x, serverTurnId) => {
       snap = x;
+      // A queued prompt that started inside the gap: only the server saw which turn is ours.
+      if (turnId === undefined && serverTurnId !== undefined) {
+        turnId = serverTurnId;
+        queuedId = undefined;
+      }
       // The stream fell behind further than the server's log reaches: the events in between are
       // gone, so the printer takes what it missed of this turn from the snapshot.
-      if (live && human && turnId !== undefined) for (const ev of missedByPrinter(x, turnId)) human.handle(ev);
+      if (human && turnId !== undefined) for (const ev of missedByPrinter(x, turnId)) human.handle(ev);
     },
-    onSynced: () => synced(),
     onEvent: (e) => {
       if (!traced) traced = (trace('first-event'), true);
       applyEvent(snap, e);
-      if (!live) return;
       // A queued prompt of ours starts as the first turn after it left the queue.
       if (e.type === 'queue.updated' && queuedId && !e.queue.some((q) => q.id === queuedId)) queuedId = undefined;
-      if (e.type === 'turn.started' && turnId === undefined && queuedId === undefined && pending) turnId = e.turnId;
+      if (e.type === 'turn.started' && turnId === undefined && queuedId === undefined) turnId = e.turnId;
       asks.handle(e);
       human?.handle(toSessionEvent(e, snap));
-      if (e.type === 'turn.ended') {
-        endedTurns.set(e.turnId, e);
-        if (e.turnId === turnId) onEnded?.(e);
-      }
+      if (e.type === 'turn.ended' && e.turnId === turnId) onEnded(e);
     },
   });
-  const ended = new Promise<Ended>((r) => (onEnded = r));
 
   // ---- the turn ----
   const settle = async (code: number): Promise<number> => {
@@ -167,23 +163,7 @@ export async function runOnServer(
     feed.close();
     return code;
   };
-  if (sent === undefined) {
-    // --session: the stream first (live from its sync), then the prompt.
-    await Promise.race([isSynced, closed]);
-    live = true;
-    human?.begin();
-    pending = true;
-    try {
-      const r = await client.api.prompt({ params: { id: sessionId }, body: { text: o.prompt } });
-      if (r.queued) queuedId = r.id;
-      else turnId = r.id;
-    } catch (err) {
-      note(errStyle.red(`talaria run: the server did not take the prompt: ${(err as Error).message}`));
-      return settle(EXIT.AGENT_ERROR);
-    }
-  }
-  const early = turnId !== undefined ? endedTurns.get(turnId) : undefined;
-  const outcome = early ?? (await Promise.race([ended, forced, closed]));
+  const outcome = await Promise.race([ended, forced, closed]);
   trace('ended');
   const ids = { sessionId, agentSessionId: snap.session.agentSessionId ?? '' };
   if (outcome === 'forced' || outcome === 'closed') {

@@ -71,11 +71,19 @@ export const branchBody = z
   .refine((b) => b.at !== undefined || b.back !== undefined || b.provider !== undefined, { message: 'a branch needs at or back (rewind) or provider (continue elsewhere)' })
   .refine((b) => b.text === undefined || b.text.trim() !== '', { message: 'text must not be blank' });
 
-/** A one-shot run: the folder, the prompt and what a new session takes (no model or mode: a warm spare fits). */
-const runBody = newSessionBody.omit({ model: true, mode: true, mcpServers: true }).extend({
-  path: z.string().min(1),
-  text: z.string().refine((t) => t.trim() !== '', { message: 'a prompt needs text' }),
-});
+/**
+ * A one-shot run: the folder, the prompt and what a new session takes (no model or mode: a warm
+ * spare fits); or `session`, a stored session opened (load, resume or its stored thread) and
+ * prompted instead (`talaria run --session`), with `profile` the only other field it reads.
+ */
+const runBody = newSessionBody
+  .omit({ model: true, mode: true, mcpServers: true })
+  .extend({
+    path: z.string().min(1).optional(),
+    session: z.string().min(1).optional(),
+    text: z.string().refine((t) => t.trim() !== '', { message: 'a prompt needs text' }),
+  })
+  .refine((b) => (b.path === undefined) !== (b.session === undefined), { message: 'give path (a new session) or session (an existing one), not both' });
 
 export const ROUTES = {
   health: {
