@@ -6,7 +6,15 @@ import type { CliIo } from './io.js';
 
 export type RunTrace = (phase: string) => void;
 
+let exitTraced = false;
+
 export function runTrace(io: Pick<CliIo, 'stderr' | 'env'>): RunTrace {
   if (io.env.TALARIA_RUN_TRACE !== '1') return () => undefined;
-  return (phase) => void io.stderr.write(`trace ${phase} ${performance.now().toFixed(1)}\n`);
+  const trace: RunTrace = (phase) => void io.stderr.write(`trace ${phase} ${performance.now().toFixed(1)}\n`);
+  // The last phase: what the process does after the run's code returned (flush, exit handlers).
+  if (!exitTraced) {
+    exitTraced = true;
+    process.once('exit', () => trace('exit'));
+  }
+  return trace;
 }

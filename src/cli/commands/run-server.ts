@@ -18,7 +18,7 @@ import { DEMO_BANNER, DEMO_NOTE } from '../runtime-types.js';
 import { nodeFetch } from '../node-fetch.js';
 import type { ServerDiscovery } from '../server-discovery.js';
 import type { AgentArgs, CliContext } from './common.js';
-import { HumanRunOutput } from './run-human.js';
+import { HumanRunOutput, runNote } from './run-human.js';
 import { noteOutcome } from './run-outcome.js';
 import { answerAsksOnServer } from './run-server-asks.js';
 import { streamFeed } from './run-server-feeds.js';
@@ -49,10 +49,7 @@ export async function runOnServer(
   // The printer exists from the start: every stderr line of the run starts on a line of its own
   // when the answer left one open (human?.breakLine()).
   const human = o.json ? undefined : new HumanRunOutput(io, errStyle);
-  const note = (text: string) => {
-    human?.breakLine();
-    io.stderr.write(`${text}\n`);
-  };
+  const note = runNote(io, human);
   const verbose = (text: string) => (a.verbose ? note(`talaria run: ${text}`) : undefined);
   const trace = runTrace(io);
   trace('loaded');

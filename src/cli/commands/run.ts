@@ -14,7 +14,7 @@ import { failureJson, runJson } from '../result.js';
 import type { OpenedAgent } from '../runtime.js';
 import { RUN_OPTIONS, serverEligible } from './run-options.js';
 import { agentArgs, readPrompt, setupFailure, type CliContext, openBase } from './common.js';
-import { HumanRunOutput } from './run-human.js';
+import { HumanRunOutput, runNote } from './run-human.js';
 import { findServer } from '../server-discovery.js';
 import { talariaHome } from '../../providers/config.js';
 import { currentEnv } from '../../providers/locate.js';
@@ -61,10 +61,7 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
   const human = !json && !ndjson ? new HumanRunOutput(io, errStyle) : undefined;
   // Every stderr line of the run starts on a line of its own when the answer left one open.
   const breakLine = () => human?.breakLine();
-  const note = (text: string) => {
-    breakLine();
-    io.stderr.write(`${text}\n`);
-  };
+  const note = runNote(io, human);
   let started = false;
   let ended = false;
   /** The run's turn: once it ended, what follows (closing, the host recovering the session) is not part of the run. */
