@@ -239,14 +239,20 @@ export class Hub {
     if (ls.hs.session.running !== null || ls.steering > 0) return;
     const next = ls.queue.shift();
     if (!next) return;
-    this.queueChanged(ls);
-    const turn = ls.hs.prompt(next.blocks);
-    turn.result.catch(() => undefined);
+    let started: { id: string; turnId: string } | undefined;
+    try {
+      const turn = ls.hs.prompt(next.blocks);
+      turn.result.catch(() => undefined);
+      started = { id: next.item.id, turnId: turn.id };
+    } finally {
+      // After the prompt: the update names the turn the queued prompt became (a run waits for it).
+      this.queueChanged(ls, started);
+    }
   }
 
-  queueChanged(ls: LiveSession): void {
+  queueChanged(ls: LiveSession, started?: { id: string; turnId: string }): void {
     ls.queue.forEach((q, i) => (q.item.position = i + 1));
-    this.emit(ls.hs.id, 'queue.updated', { queue: ls.queue.map((q) => ({ ...q.item })) });
+    this.emit(ls.hs.id, 'queue.updated', { queue: ls.queue.map((q) => ({ ...q.item })), ...(started ? { started } : {}) });
   }
 
   editQueued(ls: LiveSession, itemId: string, text: string | undefined): void {

@@ -2,61 +2,26 @@
  * `POST /api/run/stream` (issue 16): `POST /api/run` whose answer is the turn itself, as NDJSON.
  * The first line is the run's answer (`{"type":"run", workspace, snapshot, turn}`), then each
  * event of the session after that snapshot, one per line (the `/ws` stream's events), until the
- * run's turn has ended. One request and no WebSocket: what `talaria run` on a warm server needs
- * (the `ws` client and its handshake were a fifth of its start), and what `curl -N` can read.
+ * run's turn has ended, or its queued prompt left the queue without running (removed, or cleared
+ * by a cancel: contract/turn-watch.ts). One request and no WebSocket: what `talaria run` on a warm
+ * server needs (the `ws` client and its handshake were a fifth of its start), and what `curl -N`
+ * can read.
  *
  * A reader that stops reading is not waited for: past `maxBufferedBytes` its events stop, and once
  * it has read the backlog they resume from the event log (exact, as a `/ws` resync does), or as a
  * `{"type":"snapshot", turnId}` line when the log no longer holds them (`turnId`: the run's turn
- * once known; the run's `turn.ended` follows again when the snapshot already covers it). Events and snapshots are ASCII JSON.
+ * once known; the run's `turn.ended` follows again when the snapshot already covers it). Events
+ * and snapshots are ASCII JSON.
  */
 import type { SessionSnapshot, StreamEvent } from './contract/index.js';
 import { asciiJson, type EventBatch } from './batch.js';
 import type { Hub } from './hub.js';
+import { TurnWatch } from './contract/turn-watch.js';
 
 export interface RunAnswer {
   workspace: unknown;
   snapshot: SessionSnapshot;
   turn: { id: string; queued: boolean; position: number };
-}
-
-/** Which turn is the run's: its id, or (a queued prompt) the first turn started after it left the queue. */
-class TurnWatch {
-  /** The prompt's answer is in. */
-  private known = false;
-  private ours: string | undefined;
-  private queued: string | undefined;
-  /** The run's `turn.ended`, once seen. */
-  end: StreamEvent | undefined;
-  private readonly ended = new Map<string, StreamEvent>();
-
-  get endSeq(): number | undefined {
-    return this.end?.seq;
-  }
-
-  /** The run's turn, once known (a queued prompt's only when its `turn.started` was seen). */
-  get turnId(): string | undefined {
-    return this.ours;
-  }
-
-  see(ev: StreamEvent): void {
-    if (ev.type === 'queue.updated' && this.queued && !ev.queue.some((q) => q.id === this.queued)) this.queued = undefined;
-    else if (ev.type === 'turn.started' && this.ours === undefined && this.queued === undefined && this.known) this.ours = ev.turnId;
-    else if (ev.type === 'turn.ended') {
-      this.ended.set(ev.turnId, ev);
-      if (ev.turnId === this.ours) this.end = ev;
-    }
-  }
-
-  /** The prompt's answer (a turn may end before it is known: a prompt refused at once). */
-  sent(turn: RunAnswer['turn']): void {
-    this.known = true;
-    if (turn.queued) this.queued = turn.id;
-    else {
-      this.ours = turn.id;
-      this.end = this.ended.get(turn.id);
-    }
-  }
 }
 
 const line = (json: string) => Buffer.from(json + '\n', 'latin1');
@@ -83,7 +48,8 @@ export function openRunStream(hub: Hub, id: string, maxBufferedBytes: number): {
     offBatches();
   };
   const finishIfEnded = () => {
-    if (watch.endSeq === undefined || lastSeq < watch.endSeq || done) return;
+    const doneSeq = watch.doneSeq;
+    if (doneSeq === undefined || lastSeq < doneSeq || done) return;
     stop();
     c.close();
   };

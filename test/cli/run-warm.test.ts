@@ -177,6 +177,45 @@ describe('talaria run on a warm server', () => {
     expect(snapshot.session.state).toBe('idle');
   });
 
+  it("--session behind someone else's turn: Ctrl-C takes only the run's queued prompt off the queue (exit 130), and so does a removal elsewhere; the running turn goes on", async () => {
+    const w = await warmServer({ TALARIA_DEMO_SLOW_CHUNKS: '100000', TALARIA_DEMO_SLOW_DELAY_MS: '5' });
+    const { workspace } = await w.client.api.openWorkspace({ body: { path: w.cwd } });
+    const id = (await w.client.api.createSession({ params: { id: workspace.id }, body: { provider: 'demo' } })).snapshot.session.id;
+    const other = await w.client.api.prompt({ params: { id }, body: { text: 'slow' } });
+    const queued = async () => {
+      for (;;) {
+        const { queue } = await w.client.api.queue({ params: { id } });
+        if (queue.length === 1) return queue[0]!;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    const left = "the prompt left the session's queue without running";
+
+    const cli = startCli(['run', '--verbose', '--session', id, 'hello queued'], { cwd: w.cwd, env: w.env });
+    await queued();
+    await cli.until((_, err) => err.includes('using the server'));
+    cli.child.kill('SIGINT');
+    const r = await cli.done;
+    expect(r.code).toBe(EXIT.CANCELLED);
+    expect(r.stderr).toContain(left);
+    // The other turn's text is not this run's answer.
+    expect(r.stdout).not.toContain('Chunk');
+    let { snapshot } = await w.client.api.snapshot({ params: { id } });
+    expect([snapshot.turnId, snapshot.queue]).toEqual([other.id, []]);
+
+    const again = startCli(['run', '--verbose', '--session', id, 'hello again'], { cwd: w.cwd, env: w.env });
+    const item = await queued();
+    await again.until((_, err) => err.includes('using the server'));
+    await w.client.api.removeQueued({ params: { id, item: item.id } });
+    const r2 = await again.done;
+    expect(r2.code).toBe(EXIT.CANCELLED);
+    expect(r2.stderr).toContain(left);
+    ({ snapshot } = await w.client.api.snapshot({ params: { id } }));
+    expect([snapshot.turnId, snapshot.queue]).toEqual([other.id, []]);
+    expect(JSON.stringify(snapshot.thread.entries)).not.toContain('hello queued');
+    await w.client.api.cancel({ params: { id } });
+  });
+
   it('a server that dies mid-turn ends the run at once with an error, not a hang', async () => {
     const w = await warmServer({ TALARIA_DEMO_SLOW_CHUNKS: '100000', TALARIA_DEMO_SLOW_DELAY_MS: '5' });
     const cli = startCli(['run', '--verbose', 'slow'], { cwd: w.cwd, env: w.env });

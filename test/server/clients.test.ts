@@ -107,6 +107,11 @@ describe.concurrent('several clients on one live session', () => {
       .filter((e) => e.type === 'turn.started')
       .map((e) => JSON.stringify((e as { prompt: unknown }).prompt));
     expect(started.some((x) => x.includes('hello one'))).toBe(false);
+    // The update that took q2 off the queue names the turn it became; the removal of q1 names none.
+    const updates = p.events(id).filter((e) => e.type === 'queue.updated') as { queue: unknown[]; started?: { id: string; turnId: string } }[];
+    const turnOfPlan = p.events(id).find((e) => e.type === 'turn.started' && JSON.stringify(e).includes('"plan"')) as { turnId: string };
+    expect(updates.filter((u) => u.started)).toEqual([expect.objectContaining({ queue: [], started: { id: q2.id, turnId: turnOfPlan.turnId } })]);
+    expect(updates.find((u) => u.queue.length === 1)?.started).toBeUndefined();
     p.close();
   });
 });

@@ -160,6 +160,23 @@ describe('POST /api/run/stream', () => {
     expect(users.at(-1)).toMatchObject({ text: 'hello after', turnId: started.at(-1) });
   });
 
+  it('with `session`, a queued prompt removed before it ran ends the stream with the update that removed it; the running turn goes on', async () => {
+    const s = await serve({ vars: { TALARIA_DEMO_SLOW_CHUNKS: '100000', TALARIA_DEMO_SLOW_DELAY_MS: '5' } });
+    const id = await demoSession(s);
+    const first = await s.client.api.prompt({ params: { id }, body: { text: 'slow' } });
+    const stream = await postRunStream(s.server.origin, s.server.token, { session: id, text: 'hello after' });
+    const events: StreamEvent[] = [];
+    stream.listen((m) => events.push(m as StreamEvent));
+    await s.client.api.removeQueued({ params: { id, item: stream.answer.turn.id } });
+    expect(await stream.closed).toBe('end');
+    expect(events.at(-1)).toMatchObject({ type: 'queue.updated', queue: [] });
+    expect(events.at(-1)).not.toHaveProperty('started');
+    expect(events.some((e) => e.type === 'turn.ended')).toBe(false);
+    const { snapshot } = await s.client.api.snapshot({ params: { id } });
+    expect(snapshot.turnId).toBe(first.id);
+    await s.client.api.cancel({ params: { id } });
+  });
+
   it('`session` errors: an unknown session is 404 and both path and session is 400; neither sends a prompt', async () => {
     const s = await serve();
     const id = await demoSession(s);

@@ -23,6 +23,7 @@ import { noteOutcome } from './run-outcome.js';
 import { answerAsksOnServer } from './run-server-asks.js';
 import { streamFeed } from './run-server-feeds.js';
 import { runTrace } from '../run-trace.js';
+import { TurnWatch } from '../../server/contract/turn-watch.js';
 
 export interface ServerRunOptions {
   prompt: string;
@@ -38,6 +39,13 @@ export interface ServerRunOptions {
 const MODE: Partial<Record<ApproveMode, string>> = { edits: 'accept-edits', all: 'auto' };
 
 type Ended = Extract<StreamEvent, { type: 'turn.ended' }>;
+
+/** Why a run ended without its turn's end. */
+const STOPPED = {
+  forced: 'talaria run: quit before the turn ended',
+  closed: 'talaria run: the server closed the connection before the turn ended',
+  removed: "talaria run: the prompt left the session's queue without running (removed, or a cancel cleared the queue)",
+} as const;
 
 export async function runOnServer(
   found: ServerDiscovery,
@@ -94,7 +102,20 @@ export async function runOnServer(
   let interrupts = 0;
   let forceQuit!: () => void;
   const forced = new Promise<'forced'>((r) => (forceQuit = () => r('forced')));
-  const cancel = () => void client.api.cancel({ params: { id: sessionId } }).catch(() => undefined);
+  const watch = new TurnWatch();
+  watch.sent(sent);
+  const cancelTurn = () => void client.api.cancel({ params: { id: sessionId } }).catch(() => undefined);
+  /** The run's prompt was still queued at the cancel and started before it was removed: cancel it once known. */
+  let cancelOnStart = false;
+  const cancel = () => {
+    const queued = watch.queuedId;
+    if (queued === undefined) return cancelTurn();
+    // Still queued: only this run's prompt leaves the queue (the running turn is someone else's).
+    void client.api.removeQueued({ params: { id: sessionId, item: queued } }).catch(() => {
+      if (watch.turnId !== undefined) cancelTurn();
+      else cancelOnStart = true;
+    });
+  };
   const interrupt = () => {
     interrupts++;
     if (interrupts === 1) {
@@ -120,34 +141,49 @@ export async function runOnServer(
     beforeAsk: () => human?.breakLine(),
   });
 
-  let turnId: string | undefined = sent.queued ? undefined : sent.id;
-  let queuedId: string | undefined = sent.queued ? sent.id : undefined;
-  let onEnded!: (e: Ended) => void;
-  const ended = new Promise<Ended>((r) => (onEnded = r));
-  // Everything after the snapshot (taken before the prompt) is this run's to print.
+  let over!: (how: Ended | 'removed') => void;
+  const ended = new Promise<Ended | 'removed'>((r) => (over = r));
+  const check = () => {
+    if (cancelOnStart && watch.turnId !== undefined) {
+      cancelOnStart = false;
+      cancelTurn();
+    }
+    if (watch.end) over(watch.end);
+    else if (watch.removedSeq !== undefined) over('removed');
+  };
+  /**
+   * Whether an event is this run's to print and answer: its turn's entries, and anything else
+   * while its turn runs. A queued run's session is running someone else's turn first: that turn's
+   * text is not this run's answer, and its permission asks are not this terminal's to answer.
+   */
+  const mine = (e: StreamEvent): boolean => {
+    const turnId = watch.turnId;
+    if (turnId === undefined) return false;
+    if (e.type === 'entry.added' || e.type === 'entry.updated' || e.type === 'entry.appended') return (snap.thread.entries[e.index] as Entry | undefined)?.turnId === turnId;
+    return watch.end === undefined || e === watch.end;
+  };
   let traced = false;
   human?.begin();
   feed.start({
     onSnapshot: (x, serverTurnId) => {
       snap = x;
       // A queued prompt that started inside the gap: only the server saw which turn is ours.
-      if (turnId === undefined && serverTurnId !== undefined) {
-        turnId = serverTurnId;
-        queuedId = undefined;
-      }
+      watch.gap(x, serverTurnId);
       // The stream fell behind further than the server's log reaches: the events in between are
       // gone, so the printer takes what it missed of this turn from the snapshot.
+      const turnId = watch.turnId;
       if (human && turnId !== undefined) for (const ev of missedByPrinter(x, turnId)) human.handle(ev);
+      check();
     },
     onEvent: (e) => {
       if (!traced) traced = (trace('first-event'), true);
       applyEvent(snap, e);
-      // A queued prompt of ours starts as the first turn after it left the queue.
-      if (e.type === 'queue.updated' && queuedId && !e.queue.some((q) => q.id === queuedId)) queuedId = undefined;
-      if (e.type === 'turn.started' && turnId === undefined && queuedId === undefined) turnId = e.turnId;
-      asks.handle(e);
-      human?.handle(toSessionEvent(e, snap));
-      if (e.type === 'turn.ended' && e.turnId === turnId) onEnded(e);
+      watch.see(e);
+      if (mine(e)) {
+        asks.handle(e);
+        human?.handle(toSessionEvent(e, snap));
+      }
+      check();
     },
   });
 
@@ -163,11 +199,11 @@ export async function runOnServer(
   const outcome = await Promise.race([ended, forced, closed]);
   trace('ended');
   const ids = { sessionId, agentSessionId: snap.session.agentSessionId ?? '' };
-  if (outcome === 'forced' || outcome === 'closed') {
+  if (outcome === 'forced' || outcome === 'closed' || outcome === 'removed') {
     human?.finish();
-    note(outcome === 'forced' ? 'talaria run: quit before the turn ended' : 'talaria run: the server closed the connection before the turn ended');
-    const partial: TurnResult = { turnId: turnId ?? '', stopReason: 'cancelled', durationMs: 0 };
-    const code = outcome === 'forced' ? EXIT.CANCELLED : EXIT.AGENT_ERROR;
+    note(STOPPED[outcome]);
+    const partial: TurnResult = { turnId: watch.turnId ?? '', stopReason: 'cancelled', durationMs: 0 };
+    const code = outcome === 'closed' ? EXIT.AGENT_ERROR : EXIT.CANCELLED;
     if (o.json) io.stdout.write(JSON.stringify(runJson(ids, snap.thread as unknown as Thread, partial, code)) + '\n');
     return settle(code);
   }

@@ -33,8 +33,12 @@ export const SERVER_EVENTS = {
    * `entry.updated`, so a streamed answer costs its chunks, not its length per chunk.
    */
   'entry.appended': z.object({ index: z.number(), text: z.string() }),
-  /** The visible prompt queue changed (queued, edited, removed, started). */
-  'queue.updated': z.object({ queue: z.array(queuedPrompt) }),
+  /**
+   * The visible prompt queue changed (queued, edited, removed, started). `started`: the queued
+   * prompt that left the queue as a turn, by its queued id (what the prompt's answer gave) and
+   * the turn's id; a queued prompt gone without it was removed (or cleared by a cancel).
+   */
+  'queue.updated': z.object({ queue: z.array(queuedPrompt), started: z.object({ id: z.string(), turnId: z.string() }).optional() }),
   /** The session was attached to an agent (opened, reopened after a restart, forked). */
   'session.live': z.object({ origin: sessionOrigin, provider: z.string() }),
   /** The model or mode a person chose was applied. */
