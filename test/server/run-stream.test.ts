@@ -29,6 +29,17 @@ function chunks(snap: SessionSnapshot): number {
   return answer?.text?.match(/Chunk \d+ of/g)?.length ?? 0;
 }
 
+/** Every line of a run stream's body, parsed (read to its end). */
+async function linesOf(response: Response): Promise<{ type: string; seq: number; turnId?: string; snapshot?: SessionSnapshot }[]> {
+  let text = '';
+  const decoder = new TextDecoder();
+  for await (const chunk of response.body!) text += decoder.decode(chunk, { stream: true });
+  return text
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { type: string; seq: number; turnId?: string; snapshot?: SessionSnapshot });
+}
+
 describe('POST /api/run/stream', () => {
   it('answers with the run, then every event of its turn in order, and ends with the turn', async () => {
     const s = await serve();
@@ -87,14 +98,8 @@ describe('POST /api/run/stream', () => {
     // The agent and the server go on without this reader: the turn ends while it reads nothing.
     await idle(s, id);
     expect(after).toHaveBeenCalledTimes(0);
-    let text = '';
-    const decoder = new TextDecoder();
-    for await (const chunk of stream.response.body!) text += decoder.decode(chunk, { stream: true });
+    const [head, ...rest] = await linesOf(stream.response);
     expect(after).toHaveBeenCalled(); // it fell behind, and caught up from the event log
-    const [head, ...rest] = text
-      .trimEnd()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { type: string; snapshot?: SessionSnapshot });
     expect(head).toMatchObject({ type: 'run', turn });
     expect(rest.some((m) => m.type === 'snapshot')).toBe(false);
     const snap = head!.snapshot!;
@@ -115,13 +120,7 @@ describe('POST /api/run/stream', () => {
     const turn = await s.client.api.prompt({ params: { id }, body: { text: 'slow' } });
     stream.begin({ workspace: null, snapshot: before, turn });
     await idle(s, id);
-    let text = '';
-    const decoder = new TextDecoder();
-    for await (const chunk of stream.response.body!) text += decoder.decode(chunk, { stream: true });
-    const lines = text
-      .trimEnd()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { type: string; seq: number; snapshot?: SessionSnapshot });
+    const lines = await linesOf(stream.response);
     const at = lines.findIndex((m) => m.type === 'snapshot');
     expect(at).toBeGreaterThan(0);
     // The snapshot replaces what the reader held; the events after it continue from its seq, but
@@ -203,13 +202,7 @@ describe('POST /api/run/stream', () => {
     stream.begin({ workspace: null, snapshot: before, turn });
     // Both turns run to their end while the reader reads nothing: the queued prompt starts in the gap.
     await idle(s, id);
-    let text = '';
-    const decoder = new TextDecoder();
-    for await (const chunk of stream.response.body!) text += decoder.decode(chunk, { stream: true });
-    const lines = text
-      .trimEnd()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { type: string; turnId?: string; snapshot?: SessionSnapshot });
+    const lines = await linesOf(stream.response);
     const gap = lines.find((m) => m.type === 'snapshot')!;
     const users = (gap.snapshot!.thread.entries as { kind: string; turnId?: string }[]).filter((e) => e.kind === 'user_message');
     expect(users).toHaveLength(2);
