@@ -189,7 +189,7 @@ describe('talaria run on a warm server', () => {
         await new Promise((r) => setTimeout(r, 20));
       }
     };
-    const left = "the prompt left the session's queue without running";
+    const left = "the prompt left the session's queue without a turn of its own";
 
     const cli = startCli(['run', '--verbose', '--session', id, 'hello queued'], { cwd: w.cwd, env: w.env });
     await queued();

@@ -2,7 +2,8 @@
  * Which turn of a session is a run's (issue 16), from the session's stream: the prompt's own turn,
  * or, for a prompt queued behind a running turn, the turn it became when it left the queue
  * (`queue.updated`'s `started`). A queued prompt that left the queue without becoming a turn
- * (removed, or a cancel that cleared the queue) ends the run as `removed`. One rule for the server's
+ * (removed, steered into the running turn from the web UI, or a cancel that cleared the queue)
+ * ends the run as `removed`. One rule for the server's
  * run stream (which ends with the run's turn) and for `talaria run` reading it.
  */
 import type { SessionSnapshot, StreamEvent } from './index.js';
