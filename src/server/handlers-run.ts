@@ -42,7 +42,7 @@ export function runHandlers(harness: Harness, hub: Hub, ops: SessionOps, o: { ma
     let workspace: ReturnType<typeof workspaceInfo>;
     if (b.session !== undefined) {
       // `talaria run --session`: the stored session, opened at its agent when it is not live.
-      ls = await ops.live(b.session, b.profile ? { profile: b.profile } : {});
+      ls = await ops.live(b.session, { ...(b.provider ? { provider: b.provider } : {}), ...(b.profile ? { profile: b.profile } : {}) });
       workspace = workspaceInfo(ops.workspaceOf(ops.row(ls.hs.id)).row);
     } else {
       const path = existingDir(b.path!, 'the workspace');
@@ -57,7 +57,7 @@ export function runHandlers(harness: Harness, hub: Hub, ops: SessionOps, o: { ma
   return {
     async run({ body }) {
       const { text, workspace, snapshot, ls } = await setUp(body);
-      const turn = hub.prompt(ls, text, []);
+      const turn = hub.queue.prompt(ls, text, []);
       return { workspace, snapshot, turn };
     },
     async runStream({ body }) {
@@ -65,7 +65,7 @@ export function runHandlers(harness: Harness, hub: Hub, ops: SessionOps, o: { ma
       // Subscribed before the prompt: its first events are appended while it is sent.
       const s = openRunStream(hub, snapshot.session.id, o.maxBufferedBytes);
       try {
-        s.begin({ workspace, snapshot, turn: hub.prompt(ls, text, []) });
+        s.begin({ workspace, snapshot, turn: hub.queue.prompt(ls, text, []) });
       } catch (err) {
         s.abort();
         throw err;

@@ -176,7 +176,7 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
     async prompt({ params, body }) {
       const b = body as { text: string; images: { mimeType: string; data: string }[] };
       const ls = await ops.live(params.id!);
-      return hub.prompt(ls, b.text, b.images);
+      return hub.queue.prompt(ls, b.text, b.images);
     },
 
     queue({ params }) {
@@ -187,14 +187,14 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
     editQueued({ params, body }) {
       const ls = hub.get(ops.row(params.id!).id);
       if (!ls) throw new HttpError('not_found', `no queued prompt ${params.item}`);
-      hub.editQueued(ls, params.item!, (body as { text: string }).text);
+      hub.queue.editQueued(ls, params.item!, (body as { text: string }).text);
       return { queue: ls.queue.map((q) => ({ ...q.item })) };
     },
 
     removeQueued({ params }) {
       const ls = hub.get(ops.row(params.id!).id);
       if (!ls) throw new HttpError('not_found', `no queued prompt ${params.item}`);
-      hub.editQueued(ls, params.item!, undefined);
+      hub.queue.editQueued(ls, params.item!, undefined);
       return { queue: ls.queue.map((q) => ({ ...q.item })) };
     },
 
@@ -203,7 +203,7 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
       if (!ls) return { cancelled: false };
       const hadQueue = ls.queue.length > 0;
       ls.queue.length = 0;
-      if (hadQueue) hub.queueChanged(ls);
+      if (hadQueue) hub.queue.queueChanged(ls);
       const running = ls.hs.session.running !== null;
       await ls.hs.cancel();
       return { cancelled: running || hadQueue };
@@ -294,13 +294,14 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
       // The snapshot before the edited message goes out on the new branch (edit → resend): a
       // subscriber `since` its seq gets the whole first turn.
       const out = snap(hs.id);
-      const sent = b.text !== undefined ? hub.prompt(ls, b.text, []) : undefined;
+      const sent = b.text !== undefined ? hub.queue.prompt(ls, b.text, []) : undefined;
       return { ...out, ...(sent ? { turnId: sent.id } : {}) };
     },
 
     async steer({ params, body }) {
       const ls = await ops.live(params.id!);
-      return hub.steer(ls, (body as { text: string }).text);
+      const b = body as { text?: string; queued?: string };
+      return b.queued !== undefined ? hub.queue.steerQueued(ls, b.queued) : hub.queue.steer(ls, b.text!);
     },
 
     async exportSession({ params, query, c }) {

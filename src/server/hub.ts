@@ -6,17 +6,12 @@
 import { liveRegistry, type Harness, type HarnessSession, type SessionOrigin } from '../harness/index.js';
 import type { SessionEvent } from '../session/events.js';
 import type { StoredSession } from '../store/index.js';
-import type { ContentBlock, Entry } from '../thread/types.js';
-import type { PendingPermission, QueuedPrompt, SessionSnapshot, SessionSummaryInfo, StreamEvent, StreamEventName } from './contract/index.js';
+import type { Entry } from '../thread/types.js';
+import type { PendingPermission, SessionSnapshot, SessionSummaryInfo, StreamEvent, StreamEventName } from './contract/index.js';
 import type { EventLog } from './event-log.js';
-import { HttpError } from './http-error.js';
+import { PromptQueue, type Queued } from './prompt-queue.js';
 import { EventBatcher, type BatchSink } from './batch.js';
 import { agentStateChanged, clearFailures, shownFailure, StoredFailures, storedFailure, turnEnded, type Failure, type FailureState } from './session-failure.js';
-
-interface Queued {
-  item: QueuedPrompt;
-  blocks: ContentBlock[];
-}
 
 export interface LiveSession extends FailureState {
   hs: HarnessSession;
@@ -40,8 +35,9 @@ export class Hub {
   private readonly sinks = new Map<string, Set<EventSink>>();
   private readonly batches = new EventBatcher();
   private readonly listListeners = new Set<(s: SessionSummaryInfo) => void>();
-  private queueSeq = 0;
   private readonly storedFailures: StoredFailures;
+  /** Prompts waiting for the running turn, and "steer now" (prompt-queue.ts). */
+  readonly queue = new PromptQueue((id, type, body) => this.emit(id, type, body));
 
   /** Stops following the harness's live registry (closeAll). */
   private readonly offShared: () => void;
@@ -175,7 +171,7 @@ export class Hub {
         turnEnded(ls, e.stopReason, e.error);
         this.emit(id, 'attention', { kind: 'turn.ended', text: `Turn ended: ${e.stopReason}` });
         this.log.prune(id);
-        this.startNext(ls);
+        this.queue.startNext(ls);
         this.sessionChanged(id);
         break;
       case 'session.state':
@@ -195,76 +191,6 @@ export class Hub {
   private failureOf(row: StoredSession, ls: LiveSession | undefined): { failure?: Failure } {
     const f = ls ? shownFailure(ls) : this.storedFailures.of(row);
     return f ? { failure: { ...f } } : {};
-  }
-
-  // ---- prompts and the visible queue ----
-  prompt(ls: LiveSession, text: string, images: { mimeType: string; data: string }[]): { id: string; queued: boolean; position: number } {
-    const blocks: ContentBlock[] = [];
-    if (text.trim() !== '') blocks.push({ type: 'text', text });
-    for (const img of images) blocks.push({ type: 'image', mimeType: img.mimeType, data: img.data });
-    const busy = ls.hs.session.running !== null || ls.queue.length > 0;
-    if (!busy) {
-      const turn = ls.hs.prompt(blocks);
-      turn.result.catch(() => undefined);
-      return { id: turn.id, queued: false, position: 0 };
-    }
-    const item: QueuedPrompt = { id: `q${++this.queueSeq}`, text, images: images.length, position: ls.queue.length + 1, queuedAt: Date.now() };
-    ls.queue.push({ item, blocks });
-    this.queueChanged(ls);
-    return { id: item.id, queued: true, position: item.position };
-  }
-
-  /**
-   * "Steer now" (issue 14): into the running turn, the agent's own way when it has one, else the
-   * turn is cancelled and resent with the correction (session/steer.ts); with nothing running, a
-   * normal prompt. Queued prompts wait until the steer is placed.
-   */
-  async steer(ls: LiveSession, text: string): Promise<{ how: 'prompt' | 'agent' | 'resent'; via?: string; turnId?: string }> {
-    if (ls.hs.session.running === null) {
-      const r = this.prompt(ls, text, []);
-      return { how: 'prompt', ...(r.queued ? {} : { turnId: r.id }) };
-    }
-    ls.steering++;
-    try {
-      const r = await ls.hs.session.steer(text);
-      r.turn?.result.catch(() => undefined);
-      return { how: r.how, ...(r.via ? { via: r.via } : {}), ...(r.turn ? { turnId: r.turn.id } : {}) };
-    } finally {
-      ls.steering--;
-      this.startNext(ls);
-    }
-  }
-
-  private startNext(ls: LiveSession): void {
-    if (ls.hs.session.running !== null || ls.steering > 0) return;
-    const next = ls.queue.shift();
-    if (!next) return;
-    let started: { id: string; turnId: string } | undefined;
-    try {
-      const turn = ls.hs.prompt(next.blocks);
-      turn.result.catch(() => undefined);
-      started = { id: next.item.id, turnId: turn.id };
-    } finally {
-      // After the prompt: the update names the turn the queued prompt became (a run waits for it).
-      this.queueChanged(ls, started);
-    }
-  }
-
-  queueChanged(ls: LiveSession, started?: { id: string; turnId: string }): void {
-    ls.queue.forEach((q, i) => (q.item.position = i + 1));
-    this.emit(ls.hs.id, 'queue.updated', { queue: ls.queue.map((q) => ({ ...q.item })), ...(started ? { started } : {}) });
-  }
-
-  editQueued(ls: LiveSession, itemId: string, text: string | undefined): void {
-    const i = ls.queue.findIndex((q) => q.item.id === itemId);
-    if (i < 0) throw new HttpError('not_found', `no queued prompt ${itemId} (it may have started already)`);
-    if (text === undefined) ls.queue.splice(i, 1);
-    else {
-      const q = ls.queue[i]!;
-      q.item.text = text;
-      q.blocks = [{ type: 'text', text }, ...q.blocks.filter((b) => b.type !== 'text')];
-    }
-    this.queueChanged(ls);
   }
 
   // ---- reads ----

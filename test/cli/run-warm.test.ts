@@ -216,6 +216,32 @@ describe('talaria run on a warm server', () => {
     await w.client.api.cancel({ params: { id } });
   });
 
+  it('--session behind a running turn, steered from the queue ("Steer now" on it elsewhere): the run follows its prompt into the turn that carries it and prints that answer', async () => {
+    const w = await warmServer({ TALARIA_DEMO_SLOW_CHUNKS: '100000', TALARIA_DEMO_SLOW_DELAY_MS: '5' });
+    const { workspace } = await w.client.api.openWorkspace({ body: { path: w.cwd } });
+    const id = (await w.client.api.createSession({ params: { id: workspace.id }, body: { provider: 'demo' } })).snapshot.session.id;
+    await w.client.api.prompt({ params: { id }, body: { text: 'slow' } });
+    const cli = startCli(['run', '--verbose', '--session', id, 'about rivers'], { cwd: w.cwd, env: w.env });
+    let item: { id: string } | undefined;
+    while (!item) {
+      item = (await w.client.api.queue({ params: { id } })).queue[0];
+      if (!item) await new Promise((r) => setTimeout(r, 20));
+    }
+    await cli.until((_, err) => err.includes('using the server'));
+    // The demo agent has no steering of its own: the running turn is cancelled and resent with it.
+    const r = await w.client.api.steer({ params: { id }, body: { queued: item.id } });
+    expect(r.how).toBe('resent');
+    const done = await cli.done;
+    expect(done.code).toBe(EXIT.OK);
+    expect(done.stderr).not.toContain('left the session');
+    // The resent turn's answer (the demo quotes the start of what it got: the interrupted context), not the slow turn's chunks.
+    expect(done.stdout).toContain('You said: "[Talaria] The user interrupted');
+    expect(done.stdout).not.toContain('Chunk 1 of');
+    const { snapshot } = await w.client.api.snapshot({ params: { id } });
+    expect([snapshot.turnId, snapshot.queue]).toEqual([undefined, []]);
+    expect((snapshot.thread.entries as { kind: string; text?: string }[]).filter((e) => e.kind === 'user_message').map((e) => e.text)).toEqual(['slow', 'about rivers']);
+  });
+
   it('a server that dies mid-turn ends the run at once with an error, not a hang', async () => {
     const w = await warmServer({ TALARIA_DEMO_SLOW_CHUNKS: '100000', TALARIA_DEMO_SLOW_DELAY_MS: '5' });
     const cli = startCli(['run', '--verbose', 'slow'], { cwd: w.cwd, env: w.env });

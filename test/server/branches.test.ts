@@ -176,6 +176,49 @@ describe('steer over HTTP', () => {
     probe.close();
   });
 
+  it('a queued prompt steered by its id: off the queue in one step, and the update that drops it names the turn that carries it', async () => {
+    const s = await serve({ vars: { TALARIA_DEMO_SLOW_CHUNKS: '2000', TALARIA_DEMO_SLOW_DELAY_MS: '5' } });
+    const { id, probe } = await demoSession(s);
+    await s.client.api.prompt({ params: { id }, body: { text: 'slow' } });
+    await probe.wait((m) => m.type === 'event' && m.event.sessionId === id && m.event.type === 'entry.appended');
+    const first = await s.client.api.prompt({ params: { id }, body: { text: 'about rivers' } });
+    const second = await s.client.api.prompt({ params: { id }, body: { text: 'queued after' } });
+    expect([first.queued, second.queued]).toEqual([true, true]);
+
+    const r = await s.client.api.steer({ params: { id }, body: { queued: first.id } });
+    ROUTES.steer.response.parse(r);
+    expect(r).toEqual({ how: 'resent', turnId: expect.any(String) });
+    const drop = probe.events(id).find((e) => e.type === 'queue.updated' && !(e.queue as { id: string }[]).some((q) => q.id === first.id));
+    expect(drop).toMatchObject({ started: { id: first.id, turnId: r.turnId }, queue: [{ id: second.id, position: 1 }] });
+    // Gone from the queue: a second steer or a removal of it is 404, not a second send.
+    expect(await failure(s.client.api.steer({ params: { id }, body: { queued: first.id } }))).toMatchObject({ status: 404 });
+    expect(await failure(s.client.api.removeQueued({ params: { id, item: first.id } }))).toMatchObject({ status: 404 });
+    expect(await failure(s.client.api.steer({ params: { id }, body: { text: 'x', queued: second.id } }))).toMatchObject({ status: 400, code: 'invalid_body' });
+
+    await probe.wait((m) => probe.events(id).filter((e) => e.type === 'turn.ended').length === 3 && m.type === 'event');
+    const sent = await promptsSent(s, id);
+    expect(sent).toHaveLength(3);
+    expect(sent[1]).toContain('The user interrupted your answer');
+    expect(sent[1]).toContain('about rivers');
+    expect(sent[2]).toBe('queued after');
+    const { snapshot } = await s.client.api.snapshot({ params: { id } });
+    expect(userTexts(snapshot.thread.entries)).toEqual(['slow', 'about rivers', 'queued after']);
+    probe.close();
+  });
+
+  it('a queued prompt with an image is not steered (a steer is text): 400, and it stays queued', async () => {
+    const s = await serve({ vars: { TALARIA_DEMO_SLOW_CHUNKS: '2000', TALARIA_DEMO_SLOW_DELAY_MS: '5' } });
+    const { id, probe } = await demoSession(s);
+    await s.client.api.prompt({ params: { id }, body: { text: 'slow' } });
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    const q = await s.client.api.prompt({ params: { id }, body: { text: 'look', images: [{ mimeType: 'image/png', data: png }] } });
+    expect(q.queued).toBe(true);
+    expect(await failure(s.client.api.steer({ params: { id }, body: { queued: q.id } }))).toMatchObject({ status: 400 });
+    expect((await s.client.api.queue({ params: { id } })).queue.map((x) => x.id)).toEqual([q.id]);
+    await s.client.api.cancel({ params: { id } });
+    probe.close();
+  });
+
   it('with nothing running a steer is a normal message; blank text is refused', async () => {
     const s = await serve();
     const { id, probe } = await demoSession(s);

@@ -176,7 +176,7 @@ describe('POST /api/run/stream', () => {
     await s.client.api.cancel({ params: { id } });
   });
 
-  it('`session` errors: an unknown session is 404 and both path and session is 400; neither sends a prompt', async () => {
+  it('`session` errors: an unknown session is 404; both path and session, or a permissionMode with session (it would be ignored), is 400; none sends a prompt', async () => {
     const s = await serve();
     const id = await demoSession(s);
     const fail = (body: object) =>
@@ -187,6 +187,9 @@ describe('POST /api/run/stream', () => {
     expect(await fail({ session: 'no-such-session', text: 'hi' })).toMatchObject({ status: 404, code: 'not_found' });
     expect(await fail({ session: id, path: s.p.userHome, text: 'hi' })).toMatchObject({ status: 400, code: 'invalid_body' });
     expect(await fail({ text: 'hi' })).toMatchObject({ status: 400, code: 'invalid_body' });
+    const mode = await fail({ session: id, permissionMode: 'default', text: 'hi' });
+    expect(mode).toMatchObject({ status: 400, code: 'invalid_body' });
+    expect(mode?.message).toContain('permissionMode is for a new session');
     const { snapshot } = await s.client.api.snapshot({ params: { id } });
     expect(snapshot.thread.entries).toHaveLength(0);
   });

@@ -44,7 +44,7 @@ type Ended = Extract<StreamEvent, { type: 'turn.ended' }>;
 const STOPPED = {
   forced: 'talaria run: quit before the turn ended',
   closed: 'talaria run: the server closed the connection before the turn ended',
-  removed: "talaria run: the prompt left the session's queue without a turn of its own (removed, steered into the running turn, or cleared by a cancel)",
+  removed: "talaria run: the prompt left the session's queue without a turn of its own (removed, or cleared by a cancel)",
 } as const;
 
 export async function runOnServer(

@@ -74,7 +74,8 @@ export const branchBody = z
 /**
  * A one-shot run: the folder, the prompt and what a new session takes (no model or mode: a warm
  * spare fits); or `session`, a stored session opened (load, resume or its stored thread) and
- * prompted instead (`talaria run --session`), with `profile` the only other field it reads.
+ * prompted instead (`talaria run --session`), with `provider` and `profile` as openSession takes
+ * them; its permission mode is the session's own (`permissionMode` is refused, not ignored).
  */
 const runBody = newSessionBody
   .omit({ model: true, mode: true, mcpServers: true })
@@ -83,7 +84,10 @@ const runBody = newSessionBody
     session: z.string().min(1).optional(),
     text: z.string().refine((t) => t.trim() !== '', { message: 'a prompt needs text' }),
   })
-  .refine((b) => (b.path === undefined) !== (b.session === undefined), { message: 'give path (a new session) or session (an existing one), not both' });
+  .refine((b) => (b.path === undefined) !== (b.session === undefined), { message: 'give path (a new session) or session (an existing one), not both' })
+  .refine((b) => b.session === undefined || b.permissionMode === undefined, {
+    message: 'permissionMode is for a new session (path): a stored session keeps the one it was made with',
+  });
 
 export const ROUTES = {
   health: {
@@ -255,11 +259,23 @@ export const ROUTES = {
     body: branchBody,
     response: z.object({ snapshot: sessionSnapshot, turnId: z.string().optional() }),
   },
-  /** "Steer now": into the running turn (the agent's own way, else cancel and resend); a normal message when nothing runs. */
+  /**
+   * "Steer now": into the running turn (the agent's own way, else cancel and resend); a normal
+   * message when nothing runs. `queued`: a queued prompt's id, taken off the queue and steered in
+   * one step; the `queue.updated` that drops it names the turn that carries it (`started`).
+   */
   steer: {
     ...ROUTE_TABLE.steer,
     params: id,
-    body: z.object({ text: z.string().refine((t) => t.trim() !== '', { message: 'a steer needs text' }) }),
+    body: z
+      .object({
+        text: z
+          .string()
+          .refine((t) => t.trim() !== '', { message: 'a steer needs text' })
+          .optional(),
+        queued: z.string().min(1).optional(),
+      })
+      .refine((b) => (b.text === undefined) !== (b.queued === undefined), { message: "give text, or queued (a queued prompt's id), not both" }),
     response: z.object({ how: steerHow, via: z.string().optional(), turnId: z.string().optional() }),
   },
   /** Text: Markdown, JSON or an NDJSON wire fixture (Content-Disposition names the file). */

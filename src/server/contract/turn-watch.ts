@@ -1,8 +1,8 @@
 /**
  * Which turn of a session is a run's (issue 16), from the session's stream: the prompt's own turn,
  * or, for a prompt queued behind a running turn, the turn it became when it left the queue
- * (`queue.updated`'s `started`). A queued prompt that left the queue without becoming a turn
- * (removed, steered into the running turn from the web UI, or a cancel that cleared the queue)
+ * (`queue.updated`'s `started`; for one steered from the queue, the turn that carries it). A
+ * queued prompt that left the queue without a turn (removed, or a cancel that cleared the queue)
  * ends the run as `removed`. One rule for the server's
  * run stream (which ends with the run's turn) and for `talaria run` reading it.
  */

@@ -34,6 +34,16 @@ describe('TurnWatch', () => {
     expect(w.end).toMatchObject({ turnId: 't2' });
   });
 
+  it("a queued prompt steered into the running turn: that turn, already under way, is the run's from then on", () => {
+    const w = new TurnWatch();
+    w.see(ev('turn.started', { turnId: 't1', prompt: [] }));
+    w.sent({ id: 'q1', queued: true });
+    w.see(queue([], { id: 'q1', turnId: 't1' }));
+    expect([w.turnId, w.queuedId, w.done]).toEqual(['t1', undefined, false]);
+    w.see(ended('t1'));
+    expect(w.end).toMatchObject({ turnId: 't1' });
+  });
+
   it('a queued prompt taken off the queue unrun (removed, or a cancel cleared the queue) ends the run', () => {
     const w = new TurnWatch();
     w.sent({ id: 'q1', queued: true });

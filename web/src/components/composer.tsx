@@ -26,6 +26,7 @@ export function Composer({
   onCancel,
   onRemoveQueued,
   onSteer,
+  onSteerQueued,
 }: {
   running: boolean;
   readOnly: boolean;
@@ -36,6 +37,8 @@ export function Composer({
   onRemoveQueued: (id: string) => void;
   /** "Steer now": into the running turn instead of after it (the agent's own way, else cancel and resend). */
   onSteer: (text: string) => Promise<void>;
+  /** "Steer now" on a queued prompt: the server takes it off the queue and steers it, in one step. */
+  onSteerQueued: (itemId: string) => Promise<void>;
 }) {
   const [text, setText] = useState('');
   const [images, setImages] = useState<Image[]>([]);
@@ -117,8 +120,8 @@ export function Composer({
                   className="link-btn small"
                   aria-label={`Steer now with queued prompt: ${q.text.slice(0, 40)}`}
                   onClick={() => {
-                    onRemoveQueued(q.id);
-                    steer(q.text, false);
+                    setErr(undefined);
+                    onSteerQueued(q.id).catch((e: unknown) => setErr(e instanceof Error ? e.message : String(e)));
                   }}
                 >
                   Steer now

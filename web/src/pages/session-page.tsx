@@ -282,6 +282,7 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
         onCancel={() => act(api.cancel({ params: { id } }))}
         onRemoveQueued={(item) => act(api.removeQueued({ params: { id, item } }))}
         onSteer={async (text) => void (await api.steer({ params: { id }, body: { text } }))}
+        onSteerQueued={async (queued) => void (await api.steer({ params: { id }, body: { queued } }))}
       />
       {dialog && !readOnly && (
         <ApprovalDialog
