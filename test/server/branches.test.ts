@@ -150,37 +150,45 @@ describe('branches over HTTP', () => {
 });
 
 describe('steer over HTTP', () => {
-  it('while a turn runs on an agent without steering: cancelled and resent with the partial answer, before what was queued', async () => {
+  /** A demo session whose slow turn is streaming: what a steer goes into. */
+  const slowTurnUnderWay = async () => {
     const s = await serve({ vars: { TALARIA_DEMO_SLOW_CHUNKS: '2000', TALARIA_DEMO_SLOW_DELAY_MS: '5' } });
     const { id, probe } = await demoSession(s);
     await s.client.api.prompt({ params: { id }, body: { text: 'slow' } });
     await probe.wait((m) => m.type === 'event' && m.event.sessionId === id && m.event.type === 'entry.appended');
-    const queued = await s.client.api.prompt({ params: { id }, body: { text: 'queued after' } });
-    expect(queued.queued).toBe(true);
+    return { s, id, probe };
+  };
 
-    const r = await s.client.api.steer({ params: { id }, body: { text: 'about lakes instead' } });
-    ROUTES.steer.response.parse(r);
-    expect(r).toEqual({ how: 'resent', turnId: expect.any(String) });
-    // Three turns: slow (cancelled), the steer, then the queued one.
+  /** Three turns: slow (cancelled), the correction resent with its partial answer, then 'queued after'. */
+  const resentThenQueued = async (s: Served, probe: Probe, id: string, correction: string) => {
     await probe.wait((m) => probe.events(id).filter((e) => e.type === 'turn.ended').length === 3 && m.type === 'event');
     const sent = await promptsSent(s, id);
     expect(sent).toHaveLength(3);
     expect(sent[0]).toBe('slow');
     expect(sent[1]).toContain('The user interrupted your answer');
     expect(sent[1]).toContain('Chunk 1 of 2000');
-    expect(sent[1]).toContain('about lakes instead');
+    expect(sent[1]).toContain(correction);
     expect(sent[2]).toBe('queued after');
     const { snapshot } = await s.client.api.snapshot({ params: { id } });
-    expect(userTexts(snapshot.thread.entries)).toEqual(['slow', 'about lakes instead', 'queued after']);
+    expect(userTexts(snapshot.thread.entries)).toEqual(['slow', correction, 'queued after']);
+    return snapshot;
+  };
+
+  it('while a turn runs on an agent without steering: cancelled and resent with the partial answer, before what was queued', async () => {
+    const { s, id, probe } = await slowTurnUnderWay();
+    const queued = await s.client.api.prompt({ params: { id }, body: { text: 'queued after' } });
+    expect(queued.queued).toBe(true);
+
+    const r = await s.client.api.steer({ params: { id }, body: { text: 'about lakes instead' } });
+    ROUTES.steer.response.parse(r);
+    expect(r).toEqual({ how: 'resent', turnId: expect.any(String) });
+    const snapshot = await resentThenQueued(s, probe, id, 'about lakes instead');
     expect(snapshot.thread.entries).toContainEqual(expect.objectContaining({ kind: 'notice', code: 'steered' }));
     probe.close();
   });
 
   it('a queued prompt steered by its id: off the queue in one step, and the update that drops it names the turn that carries it', async () => {
-    const s = await serve({ vars: { TALARIA_DEMO_SLOW_CHUNKS: '2000', TALARIA_DEMO_SLOW_DELAY_MS: '5' } });
-    const { id, probe } = await demoSession(s);
-    await s.client.api.prompt({ params: { id }, body: { text: 'slow' } });
-    await probe.wait((m) => m.type === 'event' && m.event.sessionId === id && m.event.type === 'entry.appended');
+    const { s, id, probe } = await slowTurnUnderWay();
     const first = await s.client.api.prompt({ params: { id }, body: { text: 'about rivers' } });
     const second = await s.client.api.prompt({ params: { id }, body: { text: 'queued after' } });
     expect([first.queued, second.queued]).toEqual([true, true]);
@@ -195,21 +203,12 @@ describe('steer over HTTP', () => {
     expect(await failure(s.client.api.removeQueued({ params: { id, item: first.id } }))).toMatchObject({ status: 404 });
     expect(await failure(s.client.api.steer({ params: { id }, body: { text: 'x', queued: second.id } }))).toMatchObject({ status: 400, code: 'invalid_body' });
 
-    await probe.wait((m) => probe.events(id).filter((e) => e.type === 'turn.ended').length === 3 && m.type === 'event');
-    const sent = await promptsSent(s, id);
-    expect(sent).toHaveLength(3);
-    expect(sent[1]).toContain('The user interrupted your answer');
-    expect(sent[1]).toContain('about rivers');
-    expect(sent[2]).toBe('queued after');
-    const { snapshot } = await s.client.api.snapshot({ params: { id } });
-    expect(userTexts(snapshot.thread.entries)).toEqual(['slow', 'about rivers', 'queued after']);
+    await resentThenQueued(s, probe, id, 'about rivers');
     probe.close();
   });
 
   it('a queued prompt with an image is not steered (a steer is text): 400, and it stays queued', async () => {
-    const s = await serve({ vars: { TALARIA_DEMO_SLOW_CHUNKS: '2000', TALARIA_DEMO_SLOW_DELAY_MS: '5' } });
-    const { id, probe } = await demoSession(s);
-    await s.client.api.prompt({ params: { id }, body: { text: 'slow' } });
+    const { s, id, probe } = await slowTurnUnderWay();
     const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
     const q = await s.client.api.prompt({ params: { id }, body: { text: 'look', images: [{ mimeType: 'image/png', data: png }] } });
     expect(q.queued).toBe(true);
