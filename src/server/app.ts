@@ -3,14 +3,17 @@
  * excepted), body limits, then the routes of the contract (ROUTES) with zod validation, then
  * the reserved mounts and the static web UI.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
 import type { z } from 'zod';
 import { TalariaError } from '../protocol/errors.js';
 import type { Logger } from '../protocol/types.js';
 import { AUTH_ROUTES, ROUTES, type AuthRouteName, type RouteDef, type RouteName } from './contract/index.js';
-import { hostAllowed, originAllowed, tokenFrom, type GuardConfig } from './guard.js';
+import { hostAllowed, identify, originAllowed, type GuardConfig } from './guard.js';
 import { HttpError } from './http-error.js';
+import type { TokenBound } from './token-bound.js';
 import type { TokenIdentity, TokenRegistry } from './tokens.js';
 import { staticHandler } from './static.js';
 
@@ -27,6 +30,8 @@ export type Handlers = Record<RouteName | AuthRouteName, Handler>;
 export interface AppConfig {
   guard: GuardConfig;
   tokens: TokenRegistry;
+  /** Where a request's socket is tied to its token while its answer lasts (a revoke cuts it). */
+  bound?: TokenBound;
   handlers: Handlers;
   logger: Logger;
   maxBodyBytes: number;
@@ -68,6 +73,15 @@ export function toHttpError(err: unknown, logger: Logger): HttpError {
   return new HttpError('internal', 'internal error (a bug: the server log has the details)');
 }
 
+/** Ties the request's socket to its token until the answer ends (streamed answers last a turn). */
+function bindRequest(bound: TokenBound | undefined, c: Context, identity: TokenIdentity): void {
+  const env = c.env as { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined;
+  const socket = env?.incoming?.socket;
+  if (!bound || !socket || !env.outgoing) return;
+  const release = bound.bind(socket, identity);
+  env.outgoing.once('close', release);
+}
+
 function parse(schema: z.ZodTypeAny | undefined, value: unknown, what: string): unknown {
   if (!schema) return value;
   const r = schema.safeParse(value);
@@ -81,6 +95,8 @@ function parse(schema: z.ZodTypeAny | undefined, value: unknown, what: string): 
 
 export function buildApp(cfg: AppConfig): Hono {
   const app = new Hono();
+  // A throw anywhere (a guard, the static handler, a middleware) is answered and logged, never fatal.
+  app.onError((err, c) => (err instanceof HTTPException ? err.getResponse() : errorOut(c, toHttpError(err, cfg.logger))));
 
   // Host and Origin on every path: static files and health included.
   app.use('*', async (c, next) => {
@@ -105,11 +121,12 @@ export function buildApp(cfg: AppConfig): Hono {
       try {
         let identity: TokenIdentity | undefined;
         if (def.role !== 'none') {
-          identity = cfg.tokens.verify(tokenFrom({ authorization: c.req.header('authorization'), cookie: c.req.header('cookie') }));
+          identity = identify({ authorization: c.req.header('authorization'), cookie: c.req.header('cookie') }, cfg.guard.cookie, (t) => cfg.tokens.verify(t));
           if (!identity)
             throw new HttpError('unauthorized', 'a valid token is needed', 'Open the link `talaria serve` printed (it carries the token), or send Authorization: Bearer <token>.');
           if (ROLE_RANK[identity.role] < ROLE_RANK[def.role])
             throw new HttpError('forbidden', `this token is an ${identity.role}: it can look, not act`, 'Ask for a controller link.');
+          bindRequest(cfg.bound, c, identity);
         }
         const params = parse(def.params, c.req.param(), 'path') as Record<string, string>;
         const query = parse(def.query, c.req.query(), 'query') as Record<string, unknown>;

@@ -10,6 +10,17 @@ export interface GuardConfig {
   hosts: Set<string>;
   /** Origins accepted (scheme://host:port). Requests without Origin (curl, Node) pass. */
   origins: Set<string>;
+  /** This server's session cookie (cookieName(port)); '' until the port is known. */
+  cookie: string;
+}
+
+/**
+ * The page's session cookie is named after the port: cookies ignore ports, so two servers on one
+ * host would otherwise share (and overwrite) one cookie, and a page on any other port could
+ * read it. It is HttpOnly, so no script reads it at all.
+ */
+export function cookieName(port: number): string {
+  return `${TOKEN_COOKIE}_${port}`;
 }
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
@@ -30,7 +41,7 @@ export function guardConfig(bindHost: string, port: number, tls: boolean, extraH
     hosts.add(`${n}:${port}`);
     origins.add(`${scheme}://${n}:${port}`);
   }
-  return { hosts, origins };
+  return { hosts, origins, cookie: cookieName(port) };
 }
 
 export function hostAllowed(g: GuardConfig, host: string | undefined): boolean {
@@ -41,23 +52,47 @@ export function originAllowed(g: GuardConfig, origin: string | undefined): boole
   return origin === undefined || g.origins.has(origin.toLowerCase());
 }
 
-function cookie(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
+/**
+ * Every value of cookie `name` in a Cookie header, in order. Values that do not decode (a planted
+ * `%`) are skipped, never thrown: this runs before any token check, on input from anyone.
+ */
+export function cookieValues(header: string | undefined, name: string): string[] {
+  if (!header || !name) return [];
+  const out: string[] = [];
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (eq <= 0 || part.slice(0, eq).trim() !== name) continue;
+    try {
+      out.push(decodeURIComponent(part.slice(eq + 1).trim()));
+    } catch {
+      // Malformed percent-encoding: not a token.
+    }
   }
-  return undefined;
+  return out;
 }
 
-/** The token from `Authorization: Bearer …`, the cookie, or a `talaria.token.…` subprotocol. */
-export function tokenFrom(h: { authorization?: string | undefined; cookie?: string | undefined; protocol?: string | undefined }): string | undefined {
+export interface TokenHeaders {
+  authorization?: string | undefined;
+  cookie?: string | undefined;
+  protocol?: string | undefined;
+}
+
+/**
+ * The identity of a request: `Authorization: Bearer …`, a `talaria.token.…` subprotocol, or this
+ * server's cookie. Every cookie of that name is tried: a page on another port can plant one
+ * with a narrower path (sent first), which must not shadow the real one.
+ */
+export function identify<T>(h: TokenHeaders, cookie: string, verify: (token: string) => T | undefined): T | undefined {
   const auth = h.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
-  if (auth) return auth;
+  if (auth) return verify(auth);
   const proto = h.protocol
     ?.split(',')
     .map((p) => p.trim())
     .find((p) => p.startsWith(TOKEN_PROTOCOL_PREFIX));
-  if (proto) return proto.slice(TOKEN_PROTOCOL_PREFIX.length);
-  return cookie(h.cookie, TOKEN_COOKIE);
+  if (proto) return verify(proto.slice(TOKEN_PROTOCOL_PREFIX.length));
+  for (const v of cookieValues(h.cookie, cookie)) {
+    const id = verify(v);
+    if (id !== undefined) return id;
+  }
+  return undefined;
 }

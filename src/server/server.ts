@@ -21,13 +21,15 @@ import { ptyChannel } from './pty-channel.js';
 import { buildApp, type Handlers } from './app.js';
 import { PATHS, WS_CLOSE, type Role, type StreamEvent } from './contract/index.js';
 import { EventLog } from './event-log.js';
-import { guardConfig, hostAllowed, isLoopback, originAllowed, tokenFrom } from './guard.js';
+import { guardConfig, hostAllowed, identify, isLoopback, originAllowed, type GuardConfig } from './guard.js';
+import { cookieHandlers } from './handlers-cookie.js';
 import { authHandlers } from './handlers-auth.js';
 import { registryHandlers } from './handlers-registry.js';
 import { miscHandlers } from './handlers-misc.js';
 import { SessionOps, sessionHandlers } from './handlers-sessions.js';
 import { runHandlers } from './handlers-run.js';
 import { Hub } from './hub.js';
+import { TokenBound } from './token-bound.js';
 import { TokenRegistry, tokensFile, type TokenIdentity } from './tokens.js';
 import { WsConn } from './ws-conn.js';
 
@@ -64,7 +66,7 @@ export interface ServerOptions {
   allowHosts?: string[];
 }
 
-export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer, identity: TokenIdentity) => void;
+export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer, identity: TokenIdentity) => void | Promise<void>;
 
 export interface RunningServer {
   readonly port: number;
@@ -118,6 +120,10 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   });
   const hub = new Hub(harness, log);
   const ops = new SessionOps(harness, hub);
+  // Every connection (upgrades, streamed answers) is tied to the token that opened it.
+  const bound = new TokenBound();
+  // The guard needs the port, known after listen: filled in below, read per request.
+  const guard: GuardConfig = { hosts: new Set<string>(), origins: new Set<string>(), cookie: '' };
   // Bumped by every sign-in: the cached `/api/readiness` answer is stale after one.
   let signIns = 0;
   const onSignedIn = () => void signIns++;
@@ -128,15 +134,14 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     ...authHandlers(harness, { onSignedIn }),
     ...registryHandlers(harness, { onChanged: onSignedIn }),
   } as Handlers;
+  Object.assign(handlers, cookieHandlers(guard, Boolean(o.tls)));
   const pty = ptyChannel({ harness, logger, onSignedIn });
 
-  // The guard needs the port, known after listen: filled in below, read per request.
-  const guard = { hosts: new Set<string>(), origins: new Set<string>() };
   const mounts = new Map<string, UpgradeHandler>();
   const reserved = [PATHS.acp, PATHS.captp];
   const acp = acpMount({ harness, hub, ops, logger, version, ...(o.maxAcpUnreadBytes ? { maxUnreadBytes: o.maxAcpUnreadBytes } : {}) });
   mounts.set(PATHS.acp, acp.handler);
-  const app = buildApp({ guard, tokens, handlers, logger, maxBodyBytes: o.maxBodyBytes ?? 32 * 1024 * 1024, webRoot: o.webRoot ?? DEFAULT_WEB, reserved });
+  const app = buildApp({ guard, tokens, bound, handlers, logger, maxBodyBytes: o.maxBodyBytes ?? 32 * 1024 * 1024, webRoot: o.webRoot ?? DEFAULT_WEB, reserved });
 
   const server = (
     o.tls
@@ -155,34 +160,52 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const connOpts = { maxBufferedBytes: o.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED, heartbeatMs: o.heartbeatMs ?? 15_000, version, logger };
   let stopping = false;
 
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    socket.on('error', () => undefined);
+  function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void | Promise<void> {
     if (stopping) return reject(socket, 503, 'Service Unavailable');
     if (!hostAllowed(guard, req.headers.host)) return reject(socket, 403, 'Forbidden');
     if (!originAllowed(guard, req.headers.origin)) return reject(socket, 403, 'Forbidden');
     const path = (req.url ?? '/').split('?')[0]!;
-    const identity = tokens.verify(
-      tokenFrom({ authorization: req.headers.authorization, cookie: req.headers.cookie, protocol: req.headers['sec-websocket-protocol'] as string | undefined }),
+    const identity = identify(
+      { authorization: req.headers.authorization, cookie: req.headers.cookie, protocol: req.headers['sec-websocket-protocol'] as string | undefined },
+      guard.cookie,
+      (t) => tokens.verify(t),
     );
     if (!identity) return reject(socket, 401, 'Unauthorized');
     if (path === PATHS.ws) {
+      let conn: WsConn | undefined;
+      // `/ws` closes with its own code (the page says why); before the handshake ends, a cut.
+      bound.bind(socket, identity, () => (conn ? conn.close(WS_CLOSE.revoked, 'token revoked') : socket.destroy()));
       wss.handleUpgrade(req, socket, head, (ws) => {
-        const conn = new WsConn(ws, identity, hub, connOpts);
+        conn = new WsConn(ws, identity, hub, connOpts);
         conns.add(conn);
-        ws.on('close', () => conns.delete(conn));
+        ws.on('close', () => conns.delete(conn!));
       });
       return;
     }
+    bound.bind(socket, identity);
     if (pty.match(path) !== undefined) return pty.upgrade(req, socket, head, identity);
     const mounted = mounts.get(path);
     if (mounted) return mounted(req, socket, head, identity);
     reject(socket, 404, 'Not Found');
+  }
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => undefined);
+    // A throw here would end the process (an upgrade listener runs outside any request handler).
+    const failed = (err: unknown) => {
+      logger.error('serve: an upgrade failed', { path: (req.url ?? '/').split('?')[0], error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+      if (socket.writable && !bound.has(socket)) reject(socket, 500, 'Internal Server Error');
+      else socket.destroy();
+    };
+    try {
+      onUpgrade(req, socket, head)?.catch(failed);
+    } catch (err) {
+      failed(err);
+    }
   });
 
-  // A revoked token's live sockets close at once.
-  tokens.onChange(() => {
-    for (const c of conns) if (!tokens.valid(c.identity.id)) c.close(WS_CLOSE.revoked, 'token revoked');
-  });
+  // A revoked token's live connections close at once, on every face.
+  tokens.onChange(() => bound.revoke((id) => tokens.valid(id)));
 
   await new Promise<void>((resolve, rejectListen) => {
     server.once('error', rejectListen);
@@ -196,6 +219,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const g = guardConfig(host, port, Boolean(o.tls), o.allowHosts);
   for (const h of g.hosts) guard.hosts.add(h);
   for (const x of g.origins) guard.origins.add(x);
+  guard.cookie = g.cookie;
   const shown = isLoopback(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   const origin = `${o.tls ? 'https' : 'http'}://${shown}:${port}`;
 

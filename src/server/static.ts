@@ -5,7 +5,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
 import type { Context } from 'hono';
-import { TOKEN_COOKIE } from './contract/index.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -22,7 +21,7 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** The placeholder keeps the token flow working (fragment → cookie) so the API can be tried. */
+/** The placeholder keeps the token flow working (fragment → the server's HttpOnly cookie) so the API can be tried. */
 export function placeholderPage(webRoot: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Talaria</title>
 <meta name="viewport" content="width=device-width,initial-scale=1"></head>
@@ -32,7 +31,7 @@ export function placeholderPage(webRoot: string): string {
 Build it with <code>npm run build</code>; the API is at <code>/api</code> and the live stream at <code>/ws</code>.</p>
 <script>
 var m = location.hash.match(/token=([^&]+)/);
-if (m) { document.cookie = '${TOKEN_COOKIE}=' + m[1] + '; Path=/; SameSite=Strict'; history.replaceState(null, '', location.pathname); }
+if (m) { history.replaceState(null, '', location.pathname); fetch('/api/auth/cookie', { method: 'POST', headers: { authorization: 'Bearer ' + decodeURIComponent(m[1]) } }); }
 </script></body></html>`;
 }
 

@@ -30,6 +30,8 @@ describe('every route, valid calls, answers that match the contract', () => {
 
     expect(await call('health')).toMatchObject({ ok: true, name: 'talaria' });
     expect(await call('me')).toMatchObject({ role: 'controller' });
+    expect(await call('signIn')).toMatchObject({ role: 'controller' });
+    expect(await call('signOut')).toEqual({ ok: true });
     const ready = await call('readiness');
     expect(ready.providers.find((p) => p.id === 'hermes')).toMatchObject({ ready: true });
     const providers = await call('providers');

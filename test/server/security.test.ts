@@ -104,27 +104,50 @@ describe('security: every route of the contract, on a real server', () => {
     expect(await status({}, ['talaria', 'talaria.token.wrong'])).toBe(401);
     expect(await status({ host: 'evil.example' }, ['talaria', `talaria.token.${server.token}`])).toBe(403);
     expect(await status({ origin: 'https://evil.example' }, ['talaria', `talaria.token.${server.token}`])).toBe(403);
-    expect(await status({ cookie: `talaria_token=${server.token}` }, ['talaria'])).toBe(101);
+    expect(await status({ cookie: `talaria_token_${server.port}=${server.token}` }, ['talaria'])).toBe(101);
+    // Another server's cookie (another port) is not this one's.
+    expect(await status({ cookie: `talaria_token_1=${server.token}; talaria_token=${server.token}` }, ['talaria'])).toBe(401);
     expect(await status({ authorization: `Bearer ${server.token}` }, [])).toBe(101);
     expect(await status({ origin: server.origin }, ['talaria', `talaria.token.${server.token}`])).toBe(101);
   });
 
-  it('the token works from the cookie the page sets from the URL fragment; it is never in a response', async () => {
+  it('the token works from the cookie the page trades the URL fragment for; it is never in a response', async () => {
     const { server } = await serve();
-    const r = await raw(server, '/api/me', { token: null, headers: { cookie: `other=1; talaria_token=${server.token}` } });
+    const r = await raw(server, '/api/me', { token: null, headers: { cookie: `other=1; talaria_token_${server.port}=${server.token}` } });
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ role: 'controller' });
     expect(r.text).not.toContain(server.token);
     const page = await raw(server, '/', { token: null });
     expect(page.status).toBe(200);
     expect(page.text).not.toContain(server.token);
-    // The placeholder page sets the cookie inline; the built web UI (dist/web) in its module script.
+    // The placeholder page trades the token inline; the built web UI (dist/web) in its module script.
     const script = /<script type="module"[^>]*src="([^"]+)"/.exec(page.text)?.[1];
     const setter = script ? await raw(server, script, { token: null }) : page;
     expect(setter.status).toBe(200);
-    expect(setter.text).toContain('talaria_token');
+    expect(setter.text).toContain('/api/auth/cookie');
+    expect(setter.text).not.toContain('document.cookie');
     expect(setter.text).not.toContain(server.token);
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('POST /api/auth/cookie trades a valid token for an HttpOnly, SameSite=Strict cookie named for this port; a bad one gets 401 and no cookie', async () => {
+    const { server } = await serve();
+    const good = await raw(server, '/api/auth/cookie', { method: 'POST', body: '{}' });
+    expect(good.status).toBe(200);
+    const set = String(good.headers['set-cookie']);
+    expect(set).toMatch(new RegExp(`^talaria_token_${server.port}=`));
+    expect(set).toMatch(/HttpOnly/);
+    expect(set).toMatch(/SameSite=Strict/);
+    expect(set).toMatch(/Path=\//);
+    const bad = await raw(server, '/api/auth/cookie', { method: 'POST', body: '{}', token: 'x'.repeat(43) });
+    expect(bad.status).toBe(401);
+    expect(bad.headers['set-cookie']).toBeUndefined();
+    // A cookie alone signs nothing in anew (the trade needs the token itself).
+    const viaCookie = await raw(server, '/api/auth/cookie', { method: 'POST', body: '{}', token: null, headers: { cookie: `talaria_token_${server.port}=${server.token}` } });
+    expect(viaCookie.status).toBe(200);
+    expect(viaCookie.headers['set-cookie']).toBeUndefined();
+    const out = await raw(server, '/api/auth/cookie', { method: 'DELETE', token: null });
+    expect(String(out.headers['set-cookie'])).toMatch(new RegExp(`^talaria_token_${server.port}=;.*Max-Age=0`));
   });
 
   it('binds loopback by default; a non-loopback host needs TLS or --insecure', async () => {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { connect, describeError, forgetToken, ServerError, takeToken } from './api/server.js';
+import { describeError, signIn } from './api/server.js';
 import { AppStore } from './state/app-store.js';
 import { TokenPage } from './pages/token-page.js';
 import { Shell } from './shell.js';
@@ -15,33 +15,35 @@ type Boot =
 export function App() {
   const [boot, setBoot] = useState<Boot>({ kind: 'loading' });
   useEffect(() => {
-    const token = takeToken();
-    if (!token) {
-      setBoot({ kind: 'no-token' });
-      return;
-    }
-    const client = connect();
     let store: AppStore | undefined;
     let live = true;
-    client.api
-      .me()
-      .then(async (me) => {
+    signIn()
+      .then(async (r) => {
         if (!live) return;
-        store = new AppStore(client, me.role, me.label);
+        if ('refused' in r) {
+          setBoot(r.refused === 'bad-token' ? { kind: 'bad-token', message: r.message ?? '' } : { kind: 'no-token' });
+          return;
+        }
+        store = new AppStore(r.client, r.me.role, r.me.label);
         await store.refresh();
         if (live) setBoot({ kind: 'ready', store });
       })
       .catch((e: unknown) => {
-        if (!live) return;
-        if (e instanceof ServerError && e.status === 401) {
-          forgetToken();
-          setBoot({ kind: 'bad-token', message: e.message });
-        } else setBoot({ kind: 'down', message: describeError(e).message });
+        if (live) setBoot({ kind: 'down', message: describeError(e).message });
       });
     return () => {
       live = false;
       store?.close();
     };
+  }, []);
+
+  // A link pasted into an open tab changes only the fragment (no page load): sign in with it anew.
+  useEffect(() => {
+    const onHash = () => {
+      if (/(^#|&)token=/.test(window.location.hash)) window.location.reload();
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
   }, []);
 
   switch (boot.kind) {

@@ -99,6 +99,20 @@ export const ROUTES = {
     ...ROUTE_TABLE.me,
     response: z.object({ role, tokenId: z.string(), label: z.string().optional() }),
   },
+  /**
+   * The page trades the link's `#token=` (sent as `Authorization: Bearer`) for this server's
+   * HttpOnly, SameSite=Strict cookie; a token that is not valid gets 401 and no cookie, so a
+   * bad link in one tab leaves every other tab signed in. Answers as `me`.
+   */
+  signIn: {
+    ...ROUTE_TABLE.signIn,
+    response: z.object({ role, tokenId: z.string(), label: z.string().optional() }),
+  },
+  /** Clears the cookie (no token needed: a stale cookie must be removable). */
+  signOut: {
+    ...ROUTE_TABLE.signOut,
+    response: z.object({ ok: z.literal(true) }),
+  },
   readiness: {
     ...ROUTE_TABLE.readiness,
     query: z.object({ refresh: bool }),

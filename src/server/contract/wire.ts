@@ -7,8 +7,9 @@
 
 /** Where things live on the one port. */
 export const PATHS = { api: '/api', ws: '/ws', acp: '/acp', captp: '/captp' } as const;
-/** Header carrying the token (or the `talaria_token` cookie the page sets from the URL fragment). */
+/** Header carrying the token (or the page's HttpOnly cookie, `talaria_token_<port>`, traded for it). */
 export const TOKEN_HEADER = 'authorization';
+/** The prefix of the page's cookie name; the server appends its port (guard.ts cookieName). */
 export const TOKEN_COOKIE = 'talaria_token';
 /** WebSocket subprotocol prefix a browser may use to pass the token: `talaria.token.<token>`. */
 export const TOKEN_PROTOCOL_PREFIX = 'talaria.token.';
@@ -26,6 +27,8 @@ export interface RouteLocation {
 export const ROUTE_TABLE = {
   health: { method: 'GET', path: '/api/health', role: 'none' },
   me: { method: 'GET', path: '/api/me', role: 'observer' },
+  signIn: { method: 'POST', path: '/api/auth/cookie', role: 'observer' },
+  signOut: { method: 'DELETE', path: '/api/auth/cookie', role: 'none' },
   readiness: { method: 'GET', path: '/api/readiness', role: 'observer' },
   providers: { method: 'GET', path: '/api/providers', role: 'observer' },
   workspaces: { method: 'GET', path: '/api/workspaces', role: 'observer' },
