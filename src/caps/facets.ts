@@ -185,7 +185,7 @@ export function makeSessionFacet(ctx: ConnCtx, gate: Gate, ls: LiveSession, face
         target: hs.id,
         parentId: gate.refId,
         ...(opts.methods ? { methods: opts.methods } : opts.facet === 'reader' ? { methods: ['subscribe', 'snapshot', 'info', 'share'] } : {}),
-        ...(opts.expiresIn !== undefined ? { expiresAt: ctx.now() + opts.expiresIn } : {}),
+        ...(opts.expiresIn !== undefined ? { expiresIn: opts.expiresIn } : {}),
       });
       return minted.uri;
     },
@@ -220,7 +220,7 @@ export function makeResponder(ctx: ConnCtx, parent: Gate, ls: LiveSession, reque
         target: `${ls.hs.id} ${requestKey}`,
         parentId: parent.refId,
         methods: ['details', 'answer', 'share'],
-        ...(expiresIn !== undefined ? { expiresAt: ctx.now() + expiresIn } : {}),
+        ...(expiresIn !== undefined ? { expiresIn } : {}),
       });
       return minted.uri;
     },
