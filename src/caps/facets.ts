@@ -17,7 +17,7 @@ import type { Gate } from './gate.js';
 import { ResponderI, SessionI, SubscriptionI, TurnI } from './guards.js';
 import type { LiveSession } from './live.js';
 import { Pusher } from './pusher.js';
-import type { RefFacet } from './refs.js';
+import { FACET_METHODS, type RefFacet } from './refs.js';
 
 /** A sink the host pushes session events to: `onEvents(batch)`; its promise is the backpressure. */
 export interface EventSink {
@@ -28,6 +28,9 @@ export interface EventSink {
 
 /** An event pushed to a sink: the session's own (caps-only host) or the store's (under `talaria serve`). */
 type Pushed = SessionEvent | StoreEvent;
+
+/** Whether events pushed through `gate` carry responders: a controller that may answer permissions. */
+const answers = (gate: Gate, facet: RefFacet): boolean => facet === 'controller' && gate.allows('answerPermission');
 
 function sinkPusher(ctx: ConnCtx, gate: Gate, sink: unknown, ls: LiveSession, responders: boolean): { push: (e: Pushed) => void; pusher: Pusher<unknown> } {
   const pusher: Pusher<unknown> = new Pusher((batch) => E(sink as EventSink).onEvents(harden(batch)), {
@@ -59,7 +62,7 @@ export function makeSessionFacet(ctx: ConnCtx, gate: Gate, ls: LiveSession, face
   const hs = ls.hs;
   const check = (m: string): void => {
     gate.check(m);
-    if (facet === 'reader' && !['subscribe', 'snapshot', 'info', 'share'].includes(m)) throw new CapsError('method_denied', `method_denied: a reader cannot ${m}`);
+    if (facet === 'reader' && !FACET_METHODS.reader.includes(m)) throw new CapsError('method_denied', `method_denied: a reader cannot ${m}`);
   };
   const self: any = makeExo('Session', SessionI, {
     prompt(blocks: any, sink?: any) {
@@ -68,7 +71,7 @@ export function makeSessionFacet(ctx: ConnCtx, gate: Gate, ls: LiveSession, face
       let off: (() => void) | undefined;
       let turnId: string | undefined;
       if (sink !== undefined) {
-        stream = sinkPusher(ctx, gate, sink, ls, true);
+        stream = sinkPusher(ctx, gate, sink, ls, answers(gate, facet));
         const s = stream;
         const each = (e: Pushed): void => {
           s.push(e);
@@ -133,7 +136,7 @@ export function makeSessionFacet(ctx: ConnCtx, gate: Gate, ls: LiveSession, face
     },
     subscribe(sink: any, afterSeq?: any) {
       check('subscribe');
-      const { push, pusher } = sinkPusher(ctx, gate, sink, ls, facet === 'controller');
+      const { push, pusher } = sinkPusher(ctx, gate, sink, ls, answers(gate, facet));
       // Older than what can be answered exactly: the thread as it is now (at `seq`), then live events.
       const snapshotAt = (seq: number): void => pusher.push(passable({ type: 'thread.snapshot', sessionId: hs.id, seq, entries: hs.thread.entries }));
       let off: () => void;
@@ -176,6 +179,13 @@ export function makeSessionFacet(ctx: ConnCtx, gate: Gate, ls: LiveSession, face
       check('reader');
       return makeSessionFacet(ctx, gate, ls, 'reader');
     },
+    answerPermission(requestKey: any, optionId: any) {
+      check('answerPermission');
+      // The broker answers any key it holds: only this session's requests are this reference's to answer.
+      if (!hs.session.pendingPermissions().some((p) => p.requestKey === requestKey))
+        throw new CapsError('not_found', 'not_found: this session has no pending permission request with that key');
+      return passable(hs.answerPermission(requestKey as string, { optionId: optionId as string }, `caps:${ctx.id}`));
+    },
     share(o: any) {
       check('share');
       const opts = o as { facet: 'controller' | 'reader'; expiresIn?: number; methods?: string[] };
@@ -184,7 +194,8 @@ export function makeSessionFacet(ctx: ConnCtx, gate: Gate, ls: LiveSession, face
         facet: opts.facet,
         target: hs.id,
         parentId: gate.refId,
-        ...(opts.methods ? { methods: opts.methods } : opts.facet === 'reader' ? { methods: ['subscribe', 'snapshot', 'info', 'share'] } : {}),
+        // Without a list: what the facet has, narrowed to this reference's methods.
+        ...(opts.methods ? { methods: opts.methods } : {}),
         ...(opts.expiresIn !== undefined ? { expiresIn: opts.expiresIn } : {}),
       });
       return minted.uri;

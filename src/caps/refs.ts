@@ -16,11 +16,14 @@ export type RefFacet = 'launcher' | 'controller' | 'reader' | 'responder' | 'obs
 /** What each facet may do at most; a reference lists a subset. */
 export const FACET_METHODS: Readonly<Record<RefFacet, readonly string[]>> = {
   launcher: ['newSession', 'openSession', 'info'],
-  controller: ['prompt', 'cancel', 'setModel', 'setMode', 'fork', 'share', 'subscribe', 'snapshot', 'info', 'reader'],
+  controller: ['prompt', 'cancel', 'setModel', 'setMode', 'fork', 'share', 'subscribe', 'snapshot', 'info', 'reader', 'answerPermission'],
   reader: ['subscribe', 'snapshot', 'info', 'share'],
   responder: ['details', 'answer', 'share'],
   observer: ['observe', 'assert', 'retract'],
 };
+
+/** A full controller as stored before answering a permission was a method of its own (any controller could answer). */
+const LEGACY_FULL_CONTROLLER = JSON.stringify(FACET_METHODS.controller.filter((m) => m !== 'answerPermission'));
 
 /** Which facets a reference may hand out below itself (always on the same object or one it owns). */
 const DERIVES: Readonly<Record<RefFacet, readonly RefFacet[]>> = {
@@ -152,6 +155,10 @@ export class RefStore {
       this.hostKey = randomBytes(16).toString('hex');
       db.prepare('INSERT OR IGNORE INTO caps_host (id, host_key) VALUES (1, ?)').run(this.hostKey);
     }
+    // Unnarrowed controllers minted before answerPermission existed keep answering; narrowed ones lose it.
+    const legacy = "facet = 'controller' AND methods = ?";
+    if (db.prepare(`SELECT 1 FROM caps_refs WHERE ${legacy} LIMIT 1`).get(LEGACY_FULL_CONTROLLER))
+      db.prepare(`UPDATE caps_refs SET methods = ? WHERE ${legacy}`).run(JSON.stringify(FACET_METHODS.controller), LEGACY_FULL_CONTROLLER);
   }
 
   uriOf(secret: string): string {
@@ -169,10 +176,12 @@ export class RefStore {
       const parent = this.get(input.parentId);
       if (!parent) throw new CapsError('not_found', `no reference ${input.parentId}`);
       this.check(parent);
-      // A child narrows: a facet the parent can derive, no method the parent lacks (same facet),
-      // no later expiry.
+      // A child narrows: a facet the parent can derive, no method the parent lacks (same kind of
+      // object: a reader of a controller too), a responder only from who may answer, no later expiry.
       if (!DERIVES[parent.facet].includes(input.facet)) throw new CapsError('ref_widening', `ref_widening: a ${parent.facet} cannot hand out a ${input.facet}`);
-      if (parent.facet === input.facet) {
+      if (input.facet === 'responder' && parent.facet === 'controller' && !parent.methods.includes('answerPermission'))
+        throw new CapsError('ref_widening', 'ref_widening: the parent reference does not allow answerPermission');
+      if (FACET_KIND[parent.facet] === FACET_KIND[input.facet]) {
         if (input.methods === undefined) methods = methods.filter((m) => parent.methods.includes(m));
         const wider = methods.filter((m) => !parent.methods.includes(m));
         if (wider.length) throw new CapsError('ref_widening', `ref_widening: the parent reference does not allow ${wider.join(', ')}`);

@@ -83,7 +83,6 @@ export async function capsCommand(argv: string[], ctx: CliContext): Promise<numb
       const m = refs.mint({
         facet: mintFacet,
         target,
-        ...(mintFacet === 'reader' ? { methods: ['subscribe', 'snapshot', 'info', 'share'] } : {}),
         ...(ttl !== undefined ? { expiresIn: ttl } : {}),
         ...(label ? { label } : {}),
         ...(parent ? { parentId: refs.idOf(parent) ?? parent } : {}),
