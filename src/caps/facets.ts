@@ -49,9 +49,9 @@ function sinkPusher(ctx: ConnCtx, gate: Gate, sink: unknown, ls: LiveSession, re
   const push = (e: Pushed): void => {
     if (responders && e.type === 'permission.asked') {
       const key = String(e.requestKey);
-      const p = ctx.permissions.get(key);
       // The responder travels with the event: whoever gets the event can answer, or hand it on.
-      if (p) return pusher.push(harden({ ...passable(e), responder: makeResponder(ctx, gate, ls, key) }));
+      // Asked of the session itself, whichever source (session, store log) delivered the event first.
+      if (ctx.permissions.pending(ls, key)) return pusher.push(harden({ ...passable(e), responder: makeResponder(ctx, gate, ls, key) }));
     }
     pusher.push(passable(e));
   };
@@ -182,8 +182,7 @@ export function makeSessionFacet(ctx: ConnCtx, gate: Gate, ls: LiveSession, face
     answerPermission(requestKey: any, optionId: any) {
       check('answerPermission');
       // The broker answers any key it holds: only this session's requests are this reference's to answer.
-      if (!hs.session.pendingPermissions().some((p) => p.requestKey === requestKey))
-        throw new CapsError('not_found', 'not_found: this session has no pending permission request with that key');
+      if (!ctx.permissions.pending(ls, requestKey as string)) throw new CapsError('not_found', 'not_found: this session has no pending permission request with that key');
       return passable(hs.answerPermission(requestKey as string, { optionId: optionId as string }, `caps:${ctx.id}`));
     },
     share(o: any) {
@@ -206,16 +205,16 @@ export function makeSessionFacet(ctx: ConnCtx, gate: Gate, ls: LiveSession, face
 
 /** A one-shot responder for one permission request: first answer wins; it can be shared on. */
 export function makeResponder(ctx: ConnCtx, parent: Gate, ls: LiveSession, requestKey: string, own?: Gate): unknown {
-  const p = ctx.permissions.get(requestKey);
+  const p = ctx.permissions.pending(ls, requestKey);
   if (!p) throw new CapsError('not_found', 'not_found: that permission request is no longer pending');
   // Its own gate: shut at the first answer (here or anywhere), when the session reference is revoked, or the connection closes.
   const gate = own ?? ctx.gate(undefined);
-  parent.onShut(() => gate.shut('the session reference was revoked'));
-  p.gates.add(gate);
+  gate.onShut(parent.onShut(() => gate.shut('the session reference was revoked')));
+  ctx.permissions.hold(ls, requestKey, gate);
   return makeExo('Permission', ResponderI, {
     details() {
       gate.check('details');
-      return passable({ requestKey, sessionId: ls.hs.id, toolCallId: p.asked.toolCallId, title: p.asked.title ?? '', options: p.asked.options });
+      return passable({ requestKey, sessionId: ls.hs.id, toolCallId: p.toolCallId, title: p.title ?? '', options: p.options });
     },
     answer(optionId: any) {
       gate.check('answer');
