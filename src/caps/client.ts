@@ -25,6 +25,8 @@ export interface CapsSession {
   snapshot(): { sessionId: string; seq: number; entries: unknown[]; state: string };
   info(): { id: string; provider: string; cwd: string; title: string; state: string; model: string; facet: string };
   reader(): CapsSession;
+  /** Answers one of this session's pending permission requests (a controller with answerPermission). */
+  answerPermission(requestKey: string, optionId: string): { ok: boolean; reason?: string };
   share(o: { facet: 'controller' | 'reader'; expiresIn?: number; methods?: string[] }): string;
 }
 export interface CapsTurn {

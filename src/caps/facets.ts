@@ -17,7 +17,7 @@ import type { Gate } from './gate.js';
 import { ResponderI, SessionI, SubscriptionI, TurnI } from './guards.js';
 import type { LiveSession } from './live.js';
 import { Pusher } from './pusher.js';
-import type { RefFacet } from './refs.js';
+import { FACET_METHODS, type RefFacet } from './refs.js';
 
 /** A sink the host pushes session events to: `onEvents(batch)`; its promise is the backpressure. */
 export interface EventSink {
@@ -28,6 +28,9 @@ export interface EventSink {
 
 /** An event pushed to a sink: the session's own (caps-only host) or the store's (under `talaria serve`). */
 type Pushed = SessionEvent | StoreEvent;
+
+/** Whether events pushed through `gate` carry responders: a controller that may answer permissions. */
+const answers = (gate: Gate, facet: RefFacet): boolean => facet === 'controller' && gate.allows('answerPermission');
 
 function sinkPusher(ctx: ConnCtx, gate: Gate, sink: unknown, ls: LiveSession, responders: boolean): { push: (e: Pushed) => void; pusher: Pusher<unknown> } {
   const pusher: Pusher<unknown> = new Pusher((batch) => E(sink as EventSink).onEvents(harden(batch)), {
@@ -46,9 +49,9 @@ function sinkPusher(ctx: ConnCtx, gate: Gate, sink: unknown, ls: LiveSession, re
   const push = (e: Pushed): void => {
     if (responders && e.type === 'permission.asked') {
       const key = String(e.requestKey);
-      const p = ctx.permissions.get(key);
       // The responder travels with the event: whoever gets the event can answer, or hand it on.
-      if (p) return pusher.push(harden({ ...passable(e), responder: makeResponder(ctx, gate, ls, key) }));
+      // Asked of the session itself, whichever source (session, store log) delivered the event first.
+      if (ctx.permissions.pending(ls, key)) return pusher.push(harden({ ...passable(e), responder: makeResponder(ctx, gate, ls, key) }));
     }
     pusher.push(passable(e));
   };
@@ -59,7 +62,7 @@ export function makeSessionFacet(ctx: ConnCtx, gate: Gate, ls: LiveSession, face
   const hs = ls.hs;
   const check = (m: string): void => {
     gate.check(m);
-    if (facet === 'reader' && !['subscribe', 'snapshot', 'info', 'share'].includes(m)) throw new CapsError('method_denied', `method_denied: a reader cannot ${m}`);
+    if (facet === 'reader' && !FACET_METHODS.reader.includes(m)) throw new CapsError('method_denied', `method_denied: a reader cannot ${m}`);
   };
   const self: any = makeExo('Session', SessionI, {
     prompt(blocks: any, sink?: any) {
@@ -68,7 +71,7 @@ export function makeSessionFacet(ctx: ConnCtx, gate: Gate, ls: LiveSession, face
       let off: (() => void) | undefined;
       let turnId: string | undefined;
       if (sink !== undefined) {
-        stream = sinkPusher(ctx, gate, sink, ls, true);
+        stream = sinkPusher(ctx, gate, sink, ls, answers(gate, facet));
         const s = stream;
         const each = (e: Pushed): void => {
           s.push(e);
@@ -133,7 +136,7 @@ export function makeSessionFacet(ctx: ConnCtx, gate: Gate, ls: LiveSession, face
     },
     subscribe(sink: any, afterSeq?: any) {
       check('subscribe');
-      const { push, pusher } = sinkPusher(ctx, gate, sink, ls, facet === 'controller');
+      const { push, pusher } = sinkPusher(ctx, gate, sink, ls, answers(gate, facet));
       // Older than what can be answered exactly: the thread as it is now (at `seq`), then live events.
       const snapshotAt = (seq: number): void => pusher.push(passable({ type: 'thread.snapshot', sessionId: hs.id, seq, entries: hs.thread.entries }));
       let off: () => void;
@@ -176,6 +179,12 @@ export function makeSessionFacet(ctx: ConnCtx, gate: Gate, ls: LiveSession, face
       check('reader');
       return makeSessionFacet(ctx, gate, ls, 'reader');
     },
+    answerPermission(requestKey: any, optionId: any) {
+      check('answerPermission');
+      // The broker answers any key it holds: only this session's requests are this reference's to answer.
+      if (!ctx.permissions.pending(ls, requestKey as string)) throw new CapsError('not_found', 'not_found: this session has no pending permission request with that key');
+      return passable(hs.answerPermission(requestKey as string, { optionId: optionId as string }, `caps:${ctx.id}`));
+    },
     share(o: any) {
       check('share');
       const opts = o as { facet: 'controller' | 'reader'; expiresIn?: number; methods?: string[] };
@@ -184,8 +193,9 @@ export function makeSessionFacet(ctx: ConnCtx, gate: Gate, ls: LiveSession, face
         facet: opts.facet,
         target: hs.id,
         parentId: gate.refId,
-        ...(opts.methods ? { methods: opts.methods } : opts.facet === 'reader' ? { methods: ['subscribe', 'snapshot', 'info', 'share'] } : {}),
-        ...(opts.expiresIn !== undefined ? { expiresAt: ctx.now() + opts.expiresIn } : {}),
+        // Without a list: what the facet has, narrowed to this reference's methods.
+        ...(opts.methods ? { methods: opts.methods } : {}),
+        ...(opts.expiresIn !== undefined ? { expiresIn: opts.expiresIn } : {}),
       });
       return minted.uri;
     },
@@ -195,16 +205,16 @@ export function makeSessionFacet(ctx: ConnCtx, gate: Gate, ls: LiveSession, face
 
 /** A one-shot responder for one permission request: first answer wins; it can be shared on. */
 export function makeResponder(ctx: ConnCtx, parent: Gate, ls: LiveSession, requestKey: string, own?: Gate): unknown {
-  const p = ctx.permissions.get(requestKey);
+  const p = ctx.permissions.pending(ls, requestKey);
   if (!p) throw new CapsError('not_found', 'not_found: that permission request is no longer pending');
   // Its own gate: shut at the first answer (here or anywhere), when the session reference is revoked, or the connection closes.
   const gate = own ?? ctx.gate(undefined);
-  parent.onShut(() => gate.shut('the session reference was revoked'));
-  p.gates.add(gate);
+  gate.onShut(parent.onShut(() => gate.shut('the session reference was revoked')));
+  ctx.permissions.hold(ls, requestKey, gate);
   return makeExo('Permission', ResponderI, {
     details() {
       gate.check('details');
-      return passable({ requestKey, sessionId: ls.hs.id, toolCallId: p.asked.toolCallId, title: p.asked.title ?? '', options: p.asked.options });
+      return passable({ requestKey, sessionId: ls.hs.id, toolCallId: p.toolCallId, title: p.title ?? '', options: p.options });
     },
     answer(optionId: any) {
       gate.check('answer');
@@ -220,7 +230,7 @@ export function makeResponder(ctx: ConnCtx, parent: Gate, ls: LiveSession, reque
         target: `${ls.hs.id} ${requestKey}`,
         parentId: parent.refId,
         methods: ['details', 'answer', 'share'],
-        ...(expiresIn !== undefined ? { expiresAt: ctx.now() + expiresIn } : {}),
+        ...(expiresIn !== undefined ? { expiresIn } : {}),
       });
       return minted.uri;
     },

@@ -34,6 +34,11 @@ export class Gate {
     if (this.methods && !this.methods.has(method)) throw new CapsError('method_denied', `method_denied: this reference does not allow ${method}`);
   }
 
+  /** Whether its methods include `method` (no list: everything its object has). Open or not. */
+  allows(method: string): boolean {
+    return this.methods === undefined || this.methods.has(method);
+  }
+
   shut(reason: string): void {
     if (this.reason !== undefined) return;
     this.reason = reason;

@@ -29,6 +29,7 @@ export const SessionI = M.interface('TalariaSession', {
   snapshot: M.call().returns(M.record()),
   info: M.call().returns(M.record()),
   reader: M.call().returns(M.remotable('Session')),
+  answerPermission: M.call(M.string(), M.string()).returns(M.record()),
   share: M.call(M.splitRecord({ facet: M.or('controller', 'reader') }, { expiresIn: M.number(), methods: M.arrayOf(M.string()) }, {})).returns(M.string()),
 });
 

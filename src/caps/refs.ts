@@ -3,6 +3,8 @@
  * A reference is a 256-bit random secret handed to its holder once; only its SHA-256 is stored,
  * so the database alone grants nothing. Children narrow their parent; revoking a row revokes all
  * its descendants (one recursive query) and tells live listeners so open objects are cut at once.
+ * A row is read with its chain: its expiry is the earliest along it and an ancestor's revocation
+ * is its own, so no child outlives its parent, even one stored before mint enforced it.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Store } from '../store/index.js';
@@ -14,11 +16,14 @@ export type RefFacet = 'launcher' | 'controller' | 'reader' | 'responder' | 'obs
 /** What each facet may do at most; a reference lists a subset. */
 export const FACET_METHODS: Readonly<Record<RefFacet, readonly string[]>> = {
   launcher: ['newSession', 'openSession', 'info'],
-  controller: ['prompt', 'cancel', 'setModel', 'setMode', 'fork', 'share', 'subscribe', 'snapshot', 'info', 'reader'],
+  controller: ['prompt', 'cancel', 'setModel', 'setMode', 'fork', 'share', 'subscribe', 'snapshot', 'info', 'reader', 'answerPermission'],
   reader: ['subscribe', 'snapshot', 'info', 'share'],
   responder: ['details', 'answer', 'share'],
   observer: ['observe', 'assert', 'retract'],
 };
+
+/** A full controller as stored before answering a permission was a method of its own (any controller could answer). */
+const LEGACY_FULL_CONTROLLER = JSON.stringify(FACET_METHODS.controller.filter((m) => m !== 'answerPermission'));
 
 /** Which facets a reference may hand out below itself (always on the same object or one it owns). */
 const DERIVES: Readonly<Record<RefFacet, readonly RefFacet[]>> = {
@@ -43,10 +48,12 @@ export interface RefRow {
   facet: RefFacet;
   target: string;
   methods: string[];
+  /** Epoch ms: the earliest expiry along the chain (its own or an ancestor's). */
   expiresAt: number | undefined;
   parentId: string | undefined;
   label: string | undefined;
   createdAt: number;
+  /** Its own revocation, or an ancestor's. */
   revokedAt: number | undefined;
 }
 
@@ -55,8 +62,10 @@ export interface MintInput {
   target: string;
   /** Default: everything the facet allows (narrowed to the parent's). */
   methods?: readonly string[];
-  /** Epoch ms. */
+  /** Epoch ms, after now. */
   expiresAt?: number;
+  /** Milliseconds from now (> 0, finite): what `share({expiresIn})` asks for. Not with `expiresAt`. */
+  expiresIn?: number;
   /** The parent reference's id: the child can only narrow it. */
   parentId?: string;
   label?: string;
@@ -97,6 +106,26 @@ const toRow = (r: DbRow): RefRow => ({
   revokedAt: r.revoked_at ?? undefined,
 });
 
+const shown = (v: unknown): string => (typeof v === 'number' ? String(v) : typeof v);
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/**
+ * The expiry a mint asks for, checked: NaN would be stored as NULL (never expires) and escape the
+ * parent's clamp (every comparison with NaN is false), Infinity would never expire.
+ */
+function requestedExpiry(input: MintInput, now: number): number | undefined {
+  const { expiresAt, expiresIn } = input;
+  if (expiresAt !== undefined && expiresIn !== undefined) throw new CapsError('invalid_argument', 'invalid_argument: give expiresAt or expiresIn, not both');
+  if (expiresIn !== undefined) {
+    if (!finite(expiresIn) || expiresIn <= 0)
+      throw new CapsError('invalid_argument', `invalid_argument: expiresIn must be a positive, finite number of milliseconds (got ${shown(expiresIn)})`);
+    return now + expiresIn;
+  }
+  if (expiresAt !== undefined && (!finite(expiresAt) || expiresAt <= now))
+    throw new CapsError('invalid_argument', `invalid_argument: expiresAt must be a finite time (epoch ms) after now (got ${shown(expiresAt)})`);
+  return expiresAt;
+}
+
 /** `ocapn://<host-key>.talaria/s/<secret>` → the secret (a bare secret passes through). */
 export function secretOf(ref: string): string {
   const m = /^ocapn:\/\/[^/]+\/s\/([A-Za-z0-9_-]+)$/.exec(ref);
@@ -106,20 +135,30 @@ export function secretOf(ref: string): string {
 export class RefStore {
   private readonly listeners = new Set<(ids: readonly string[]) => void>();
   readonly hostKey: string;
-  private readonly aliveStmt;
+  private readonly chainStmt;
 
   constructor(
     private readonly store: Store,
     private readonly now: () => number = Date.now,
   ) {
     const db = store.db;
-    this.aliveStmt = db.prepare('SELECT revoked_at, expires_at FROM caps_refs WHERE id = ?');
+    // The row and its ancestors: the earliest expiry and revocation along the chain are the row's.
+    this.chainStmt = db.prepare(
+      `WITH RECURSIVE chain(id, parent_id, expires_at, revoked_at) AS (
+         SELECT id, parent_id, expires_at, revoked_at FROM caps_refs WHERE id = ?
+         UNION ALL SELECT p.id, p.parent_id, p.expires_at, p.revoked_at FROM caps_refs p JOIN chain c ON p.id = c.parent_id)
+       SELECT COUNT(*) AS n, MIN(expires_at) AS expires_at, MIN(revoked_at) AS revoked_at FROM chain`,
+    );
     const h = db.prepare('SELECT host_key FROM caps_host WHERE id = 1').get() as { host_key: string } | undefined;
     if (h) this.hostKey = h.host_key;
     else {
       this.hostKey = randomBytes(16).toString('hex');
       db.prepare('INSERT OR IGNORE INTO caps_host (id, host_key) VALUES (1, ?)').run(this.hostKey);
     }
+    // Unnarrowed controllers minted before answerPermission existed keep answering; narrowed ones lose it.
+    const legacy = "facet = 'controller' AND methods = ?";
+    if (db.prepare(`SELECT 1 FROM caps_refs WHERE ${legacy} LIMIT 1`).get(LEGACY_FULL_CONTROLLER))
+      db.prepare(`UPDATE caps_refs SET methods = ? WHERE ${legacy}`).run(JSON.stringify(FACET_METHODS.controller), LEGACY_FULL_CONTROLLER);
   }
 
   uriOf(secret: string): string {
@@ -132,20 +171,22 @@ export class RefStore {
     let methods = [...(input.methods ?? allowed)];
     const bad = methods.filter((m) => !allowed.includes(m));
     if (bad.length) throw new CapsError('invalid_argument', `a ${input.facet} has no method ${bad.join(', ')}`);
-    let expiresAt = input.expiresAt;
+    let expiresAt = requestedExpiry(input, this.now());
     if (input.parentId !== undefined) {
       const parent = this.get(input.parentId);
       if (!parent) throw new CapsError('not_found', `no reference ${input.parentId}`);
       this.check(parent);
-      // A child narrows: a facet the parent can derive, no method the parent lacks (same facet),
-      // no later expiry.
+      // A child narrows: a facet the parent can derive, no method the parent lacks (same kind of
+      // object: a reader of a controller too), a responder only from who may answer, no later expiry.
       if (!DERIVES[parent.facet].includes(input.facet)) throw new CapsError('ref_widening', `ref_widening: a ${parent.facet} cannot hand out a ${input.facet}`);
-      if (parent.facet === input.facet) {
+      if (input.facet === 'responder' && parent.facet === 'controller' && !parent.methods.includes('answerPermission'))
+        throw new CapsError('ref_widening', 'ref_widening: the parent reference does not allow answerPermission');
+      if (FACET_KIND[parent.facet] === FACET_KIND[input.facet]) {
         if (input.methods === undefined) methods = methods.filter((m) => parent.methods.includes(m));
         const wider = methods.filter((m) => !parent.methods.includes(m));
         if (wider.length) throw new CapsError('ref_widening', `ref_widening: the parent reference does not allow ${wider.join(', ')}`);
       }
-      if (parent.expiresAt !== undefined && (expiresAt === undefined || expiresAt > parent.expiresAt)) expiresAt = parent.expiresAt;
+      if (parent.expiresAt !== undefined) expiresAt = Math.min(expiresAt ?? Infinity, parent.expiresAt);
     }
     const secret = randomBytes(32).toString('base64url');
     const id = randomUUID();
@@ -169,7 +210,13 @@ export class RefStore {
 
   get(id: string): RefRow | undefined {
     const r = this.store.db.prepare('SELECT * FROM caps_refs WHERE id = ?').get(id) as DbRow | undefined;
-    return r && toRow(r);
+    return r && this.withChain(r);
+  }
+
+  /** The row as its chain makes it: the earliest expiry, and any revocation, of it and its ancestors. */
+  private withChain(r: DbRow): RefRow {
+    const c = this.chainStmt.get(r.id) as { expires_at: number | null; revoked_at: number | null };
+    return toRow({ ...r, expires_at: c.expires_at, revoked_at: c.revoked_at });
   }
 
   /** The id of the reference a secret (or URI) names, live or not (the CLI's `revoke <uri>`). */
@@ -181,7 +228,7 @@ export class RefStore {
   redeem(ref: string): RefRow {
     const r = this.store.db.prepare('SELECT * FROM caps_refs WHERE hash = ?').get(hashSecret(secretOf(ref))) as DbRow | undefined;
     if (!r) throw new CapsError('ref_unknown', 'ref_unknown: no such reference');
-    const row = toRow(r);
+    const row = this.withChain(r);
     this.check(row);
     return row;
   }
@@ -192,15 +239,15 @@ export class RefStore {
     if (row.expiresAt !== undefined && row.expiresAt <= this.now()) throw new CapsError('ref_expired', 'ref_expired: this reference has expired');
   }
 
-  /** Live and unexpired (re-read: a revocation by another process shows here). */
+  /** Live and unexpired, ancestors included (re-read: a revocation by another process shows here). */
   alive(id: string): boolean {
-    const r = this.aliveStmt.get(id) as { revoked_at: number | null; expires_at: number | null } | undefined;
-    return r !== undefined && r.revoked_at === null && (r.expires_at === null || r.expires_at > this.now());
+    const r = this.chainStmt.get(id) as { n: number; revoked_at: number | null; expires_at: number | null };
+    return r.n > 0 && r.revoked_at === null && (r.expires_at === null || r.expires_at > this.now());
   }
 
   list(o: { includeRevoked?: boolean } = {}): RefRow[] {
-    const rows = this.store.db.prepare(`SELECT * FROM caps_refs ${o.includeRevoked ? '' : 'WHERE revoked_at IS NULL'} ORDER BY created_at, id`).all() as DbRow[];
-    return rows.map(toRow);
+    const rows = (this.store.db.prepare('SELECT * FROM caps_refs ORDER BY created_at, id').all() as DbRow[]).map((r) => this.withChain(r));
+    return o.includeRevoked ? rows : rows.filter((r) => r.revokedAt === undefined);
   }
 
   /** Revokes `id` and every descendant; returns the ids revoked now. Listeners cut live objects. */

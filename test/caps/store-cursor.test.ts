@@ -5,27 +5,15 @@
  */
 import '../../src/caps/lockdown.js';
 import { describe, it, expect, vi } from 'vitest';
-import { CapsHost, capsUpgradeHandler, connectCaps, E, makeEventSink, type CapsSession } from '../../src/caps/index.js';
+import { connectCaps, E, makeEventSink, type CapsSession } from '../../src/caps/index.js';
 import { RESTART_GAP } from '../../src/server/event-log.js';
 import { demoSession, place, serve, watching, type Served } from '../server/helpers.js';
 import { collector, eventually } from './helpers.js';
+import { withCaps } from './serve-helpers.js';
 
 vi.setConfig({ testTimeout: 90_000 });
 
 type Ev = { type: string; seq: number; turnId?: string; [k: string]: unknown };
-
-/** The caps face mounted on a running server, as `serve --caps` does it. */
-function withCaps(s: Served): { host: CapsHost; url: string; ref: (id: string, facet: 'reader' | 'controller') => string; close: () => Promise<void> } {
-  const host = new CapsHost({ harness: s.harness, cursor: s.server.events });
-  const up = capsUpgradeHandler(host);
-  s.server.mount('/captp', (req, socket, head) => up.handleUpgrade(req, socket, head));
-  return {
-    host,
-    url: `${s.server.origin.replace(/^http/, 'ws')}/captp`,
-    ref: (id, facet) => host.refs.mint({ facet, target: id }).uri,
-    close: async () => (up.wss.close(), await host.close()),
-  };
-}
 
 /** The store's rows for a session after `since`, as [seq, type]. */
 function stored(s: Served, id: string, since: number): [number, string][] {

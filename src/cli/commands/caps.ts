@@ -83,8 +83,7 @@ export async function capsCommand(argv: string[], ctx: CliContext): Promise<numb
       const m = refs.mint({
         facet: mintFacet,
         target,
-        ...(mintFacet === 'reader' ? { methods: ['subscribe', 'snapshot', 'info', 'share'] } : {}),
-        ...(ttl !== undefined ? { expiresAt: Date.now() + ttl } : {}),
+        ...(ttl !== undefined ? { expiresIn: ttl } : {}),
         ...(label ? { label } : {}),
         ...(parent ? { parentId: refs.idOf(parent) ?? parent } : {}),
       });
