@@ -40,8 +40,11 @@ export function describeRange(r: VersionRange | undefined): string {
  * The set for an agent name and version. An unknown or unparsable version gets the agent's first
  * (oldest) set, which carries every workaround; a version outside every range gets the nearest.
  */
-export function setForAgent(name: string, version?: string): { set: QuirkSet; versionKnown: boolean } | undefined {
-  const sets = QUIRK_SETS.filter((s) => s.names.test(name));
+export function setForAgent(name: string, version?: string, said?: AgentMarks): { set: QuirkSet; versionKnown: boolean } | undefined {
+  const base = name.replace(/^@[^/]+\//, '');
+  let sets = QUIRK_SETS.filter((s) => s.names.test(name) || s.names.test(base));
+  if (sets.length === 0 && said)
+    sets = QUIRK_SETS.filter((s) => s.fingerprint?.({ ...(said.title !== undefined ? { title: said.title } : {}), authMethodIds: said.authMethodIds ?? [] }));
   if (sets.length === 0) return undefined;
   const v = version !== undefined ? parseVersion(version) : undefined;
   if (v === undefined) return { set: sets[0]!, versionKnown: false };
@@ -52,14 +55,20 @@ export function setForAgent(name: string, version?: string): { set: QuirkSet; ve
   return { set: newest.versions?.min !== undefined && compareVersions(v, newest.versions.min) >= 0 ? newest : sets[0]!, versionKnown: true };
 }
 
+/** What else the agent said in `initialize` that marks it (QuirkSet.fingerprint). */
+export interface AgentMarks {
+  title?: string;
+  authMethodIds?: readonly string[];
+}
+
 function said(name: string, version?: string): string {
   return `"${name}"${version ? ` ${version}` : ''}`;
 }
 
 /** What the agent says about itself decides (a name without a set: the generic behaviour). */
-export function choiceForAgent(info: { name: string; version?: string }, via = 'the agent named itself'): QuirkChoice {
+export function choiceForAgent(info: { name: string; version?: string } & AgentMarks, via = 'the agent named itself'): QuirkChoice {
   const agent = { name: info.name, ...(info.version !== undefined ? { version: info.version } : {}) };
-  const hit = setForAgent(info.name, info.version);
+  const hit = setForAgent(info.name, info.version, info);
   if (!hit) return { set: GENERIC_QUIRKS, basis: 'agent', why: `${via} ${said(info.name, info.version)}: no known quirks`, agent };
   const range = hit.versionKnown || !hit.set.versions ? describeRange(hit.set.versions) : 'version unknown: every workaround of this agent';
   return { set: hit.set, basis: 'agent', why: `${via} ${said(info.name, info.version)} (${range})`, agent };
@@ -102,9 +111,18 @@ export function choiceBeforeInit(f: LaunchFacts): QuirkChoice {
 }
 
 /** After `initialize`: the agent's own name decides; without one, the launch's guess stays. */
-export function choiceAfterInit(before: QuirkChoice, agentInfo: { name?: unknown; version?: unknown } | undefined): QuirkChoice {
+export function choiceAfterInit(
+  before: QuirkChoice,
+  agentInfo: { name?: unknown; version?: unknown; title?: unknown } | undefined,
+  authMethods: readonly { id?: unknown }[] = [],
+): QuirkChoice {
   if (agentInfo && typeof agentInfo.name === 'string' && agentInfo.name !== '') {
-    return choiceForAgent({ name: agentInfo.name, ...(typeof agentInfo.version === 'string' ? { version: agentInfo.version } : {}) });
+    return choiceForAgent({
+      name: agentInfo.name,
+      ...(typeof agentInfo.version === 'string' ? { version: agentInfo.version } : {}),
+      ...(typeof agentInfo.title === 'string' ? { title: agentInfo.title } : {}),
+      authMethodIds: authMethods.map((m) => m.id).filter((id): id is string => typeof id === 'string'),
+    });
   }
   if (before.basis === 'none') return { ...before, why: 'the agent did not name itself in initialize' };
   return { ...before, why: `${before.why.replace(/; confirmed at initialize$/, '')} (the agent did not name itself in initialize)` };

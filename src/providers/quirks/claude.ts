@@ -26,7 +26,10 @@ export const CLAUDE_ASKING_MODE = 'default';
 export const claudeQuirks: QuirkSet = {
   id: 'claude-acp',
   label: 'Claude Code ACP adapter',
-  names: /^@(zed-industries|agentclientprotocol)\/claude-(agent|code)-acp$/i,
+  // Any scope: Zed's, the ACP org's and forks (@sudocode-ai/claude-code-acp) share the prompt-stream bug.
+  names: /^claude-(agent|code)-acp$/i,
+  // Every adapter line titles itself "Claude Code" and offers the `claude-login` method.
+  fingerprint: ({ title, authMethodIds }) => title === 'Claude Code' || authMethodIds.includes('claude-login'),
   hintName: '@zed-industries/claude-agent-acp',
   commandHints: [/^claude-(agent|code)-acp$/, /[\\/]claude-(agent|code)-acp[\\/]/],
   clientCaps: { _meta: { ...CLAUDE_CLIENT_META } },

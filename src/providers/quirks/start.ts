@@ -37,18 +37,35 @@ export function launchFacts(provider: Provider | undefined, facts: LaunchFacts):
   };
 }
 
+/** The same capabilities without the set's `_meta` extras (terminal-auth). */
+function withoutMeta(caps: ClientCapFields): ClientCapFields {
+  const { clientCapabilityOverrides: _dropped, ...plain } = caps;
+  return plain;
+}
+
 export async function startWithQuirks(o: StartWithQuirksOptions): Promise<StartedWithQuirks> {
   const guessed = applyQuirks(o.provider, choiceBeforeInit(launchFacts(o.provider, o)));
-  let client = await o.spawn(guessed.caps);
-  let quirks = applyQuirks(o.provider, choiceAfterInit(guessed.choice, client.capabilities.agentInfo));
+  let client: AcpClient;
+  let metaRefused = false;
+  try {
+    client = await o.spawn(guessed.caps);
+  } catch (err) {
+    // An extra `_meta` capability can break an agent's initialize (a Claude adapter fork whose
+    // bundled SDK lacks the terminal-auth login script): once more without it, else the first error.
+    if (!guessed.caps.clientCapabilityOverrides) throw err;
+    client = await o.spawn(withoutMeta(guessed.caps)).catch(() => Promise.reject(err));
+    metaRefused = true;
+  }
+  let quirks = applyQuirks(o.provider, choiceAfterInit(guessed.choice, client.capabilities.agentInfo, client.capabilities.authMethods));
+  if (metaRefused) quirks = { ...quirks, caps: withoutMeta(quirks.caps) };
   let restartedFrom: AppliedQuirks | undefined;
-  if (!sameCaps(quirks.caps, guessed.caps)) {
+  if (!sameCaps(quirks.caps, metaRefused ? withoutMeta(guessed.caps) : guessed.caps)) {
     await (o.discard ?? ((c) => c.close()))(client);
     restartedFrom = guessed;
     const offered = quirks.caps;
     client = await o.spawn(offered);
     // Whatever this one says is final (never a restart loop); its caps are the ones it was offered.
-    quirks = { ...applyQuirks(o.provider, choiceAfterInit(quirks.choice, client.capabilities.agentInfo)), caps: offered };
+    quirks = { ...applyQuirks(o.provider, choiceAfterInit(quirks.choice, client.capabilities.agentInfo, client.capabilities.authMethods)), caps: offered };
   }
   if (o.hookOptions) client.useHooks(quirks.hooks(o.hookOptions));
   return { client, quirks, ...(restartedFrom ? { restartedFrom } : {}) };

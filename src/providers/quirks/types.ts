@@ -18,8 +18,13 @@ export interface QuirkSet {
   /** Stable id, shown to users (`talaria agents`, doctor, probe). */
   readonly id: string;
   readonly label: string;
-  /** The `agentInfo.name` values this set is for (tested case-insensitively against the whole name). */
+  /**
+   * The `agentInfo.name` values this set is for, tested against the whole name and against its
+   * base under any npm scope (`@fork/claude-code-acp` → `claude-code-acp`): forks keep the fixes.
+   */
   readonly names: RegExp;
+  /** The agent's own marks in `initialize` when its name says nothing (a renamed fork). */
+  fingerprint?(said: { title?: string; authMethodIds: readonly string[] }): boolean;
   readonly versions?: VersionRange;
   /**
    * Words of a command line that name this agent before it has said anything (basename of the

@@ -24,3 +24,18 @@ export const claudeCodeAcp: AgentProfile = {
   noCredentials: 'prompt',
   quirks: ['duplicate tool_call', 'empty opening chunks', 'rawInput {} refined later', 'client terminal/* and fs/*', 'usage in prompt result'],
 };
+
+const FORK_ENTRY = 'node_modules/@sudocode-ai/claude-code-acp/dist/index.js';
+
+/**
+ * A fork of the older adapter under another scope (issue 35 item 13): it names itself
+ * `@sudocode-ai/claude-code-acp`, and must get the same fixes by what it says, not by its scope.
+ */
+export const claudeCodeAcpFork: AgentProfile = {
+  ...claudeCodeAcp,
+  name: 'claude-code-acp-fork',
+  version: '0.13.10',
+  packages: ['@sudocode-ai/claude-code-acp@0.13.10'],
+  entry: FORK_ENTRY,
+  launch: async (ctx) => ({ ...(await claudeCodeAcp.launch(ctx)), args: [join(ctx.installDir, FORK_ENTRY)] }),
+};

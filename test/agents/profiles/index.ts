@@ -1,6 +1,6 @@
 /** Every launch profile, in matrix order. */
 import { claudeAgentAcp, claudeAgentAcpNext } from './claude-agent-acp.js';
-import { claudeCodeAcp } from './claude-code-acp.js';
+import { claudeCodeAcp, claudeCodeAcpFork } from './claude-code-acp.js';
 import { codexAcp } from './codex-acp.js';
 import { copilot } from './copilot.js';
 import { cursor } from './cursor.js';
@@ -13,7 +13,7 @@ import type { AgentProfile } from './types.js';
 
 export const PROFILES: AgentProfile[] = [claudeAgentAcp, claudeCodeAcp, codexAcp, geminiCli, opencode, kilo, qwenCode, copilot, pi, cursor];
 /** Run only when named: newer lines of an agent, for the cells only they can fill. */
-export const EXTRA_PROFILES: AgentProfile[] = [claudeAgentAcpNext];
+export const EXTRA_PROFILES: AgentProfile[] = [claudeAgentAcpNext, claudeCodeAcpFork];
 
 /** Profiles by name (exact, or a unique prefix); all of them for an empty list. */
 export function findProfiles(names: string[]): AgentProfile[] {

@@ -159,6 +159,28 @@ describe('after initialize: the agent decides', () => {
   });
 });
 
+describe('forks and renames keep their fixes (issue 35 item 13)', () => {
+  it('the base name under any npm scope names the agent: @sudocode-ai/claude-code-acp is the Claude adapter', () => {
+    const before = choiceBeforeInit({});
+    for (const name of ['@sudocode-ai/claude-code-acp', '@zed-industries/claude-agent-acp', '@agentclientprotocol/claude-agent-acp', 'claude-code-acp', '@acme/qwen-code']) {
+      const c = choiceAfterInit(before, { name, version: '0.13.10' });
+      expect(c.set.id, name).toBe(name.endsWith('qwen-code') ? 'qwen-code' : 'claude-acp');
+      expect(c.basis).toBe('agent');
+    }
+    // Its prompt-stream fix (reopen after a failed or cancelled turn) comes with it.
+    expect(applyQuirks(undefined, choiceAfterInit(before, { name: '@sudocode-ai/claude-code-acp' })).hooks({} as never)).toMatchObject({ reopenAfterFailedTurn: true });
+    // A name that only contains the words is not the agent.
+    expect(choiceAfterInit(before, { name: 'not-claude-code-acp-wrapper' }).set).toBe(GENERIC_QUIRKS);
+  });
+
+  it("a renamed fork is known by the adapter's own marks in initialize: the title Claude Code or the claude-login method", () => {
+    const before = choiceBeforeInit({});
+    expect(choiceAfterInit(before, { name: 'my-agent', title: 'Claude Code' }).set.id).toBe('claude-acp');
+    expect(choiceAfterInit(before, { name: 'my-agent' }, [{ id: 'claude-login' }]).set.id).toBe('claude-acp');
+    expect(choiceAfterInit(before, { name: 'my-agent', title: 'Other' }, [{ id: 'login' }]).set).toBe(GENERIC_QUIRKS);
+  });
+});
+
 describe('applied to a provider: the user’s own settings win', () => {
   it('client capabilities: the set can only switch off (gemini: no fs read), the user too; claude adds _meta', () => {
     const g = applyQuirks(undefined, choiceForAgent({ name: 'gemini-cli' }));
