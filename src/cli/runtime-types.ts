@@ -60,6 +60,11 @@ export interface OpenedAgent {
   setMode(id: string): Promise<void>;
   /** Makes `id` the model / mode new sessions of this agent start with in this workspace. */
   setDefault(kind: 'model' | 'mode', id: string): void;
+  /**
+   * What of the session could not be stored, first failure (the store's own error when its file
+   * is at fault): known by the time a turn's result resolves, since a turn's end waits for the disk.
+   */
+  recordingFailure?(): Error | undefined;
 }
 
 export interface SignInTarget {

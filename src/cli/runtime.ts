@@ -18,7 +18,7 @@ import type { AgentKey } from '../host/events.js';
 import { splitCommand, UsageError } from './args.js';
 import { formatAgentFailure, type FailureDetails } from './failure.js';
 import { stateEvents } from './state-events.js';
-import { isStoreProblem, storeProblemLine } from './store-problem.js';
+import { isStoreProblem } from './store-problem.js';
 
 export * from './runtime-types.js';
 
@@ -99,7 +99,9 @@ export function createHarnessRuntime(
           },
         });
       } catch (err) {
-        throw new RuntimeError('store_failed', isStoreProblem(err) ? storeProblemLine(err) : `cannot open Talaria's home: ${(err as Error).message}`);
+        // A store problem goes out as it is: the faces print its line (setupFailure) and exit 6.
+        if (isStoreProblem(err)) throw err;
+        throw new RuntimeError('store_failed', `cannot open Talaria's home: ${(err as Error).message}`);
       }
       const h = harness;
       // Which agent: --agent-cmd, --agent, the stored session's, or the workspace's pick.
@@ -155,6 +157,8 @@ export function createHarnessRuntime(
       try {
         hs = await Promise.race([opening, aborted]);
       } catch (err) {
+        // Recording the session failed in the store, not at the agent: the store's own line (setupFailure).
+        if (isStoreProblem(err)) throw err;
         const f = failure(err, spawned, o.sessionId ? `could not load session ${o.sessionId}` : spawned ? 'could not open a session' : label, seen);
         // The agent wants a sign-in: say the command that runs it (an agent by command or URL has no id to log in with);
         // `signIn` lets a chat on a terminal offer it in place (cli/chat/sign-in.ts).
@@ -202,6 +206,10 @@ export function createHarnessRuntime(
         historyFrom: hs.historyFrom,
         setModel: (m) => hs.setModel(m),
         setMode: (m) => hs.setMode(m),
+        recordingFailure: () => {
+          const e = hs.recording.error;
+          return e && isStoreProblem(e.cause) ? (e.cause as Error) : e;
+        },
         setDefault: (kind, id) => h.workspaces.open(hs.workspace).setDefault({ provider: hs.provider, ...(hs.profile ? { profile: hs.profile } : {}), kind, id }),
       };
     },

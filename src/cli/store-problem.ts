@@ -1,9 +1,10 @@
 /**
  * A store that cannot be used (corrupt, read-only, no permission, written by a newer Talaria) is
  * one line for the person: what is wrong and how to fix it, never a stack trace. Matched on the
- * error's `code` (StoreError's string codes, SQLite's SQLITE_* codes), not on message text.
+ * error's `code` (StoreError's string codes), not on message text; SQLite's own codes are read in
+ * one place, store/errors.ts (a raw SqliteError is classified there first).
  */
-import { StoreError } from '../store/index.js';
+import { StoreError, storeErrorFrom } from '../store/index.js';
 
 /** The fix for each store problem, when the error does not carry its own. */
 const FIXES: Record<string, (path: string) => string> = {
@@ -13,11 +14,6 @@ const FIXES: Record<string, (path: string) => string> = {
   schema_too_new: () => 'upgrade Talaria, or set TALARIA_HOME to another folder',
   migration_failed: (p) => `move it aside (mv "${p}" "${p}.broken") and run again, or report the bug`,
   open_failed: (p) => `check that ${p} is a Talaria store you may read and write, or set TALARIA_HOME to another folder`,
-  SQLITE_CORRUPT: (p) => FIXES.store_corrupt!(p),
-  SQLITE_NOTADB: (p) => FIXES.store_corrupt!(p),
-  SQLITE_READONLY: (p) => FIXES.store_read_only!(p),
-  SQLITE_CANTOPEN: (p) => FIXES.store_permission!(p),
-  SQLITE_PERM: (p) => FIXES.store_permission!(p),
 };
 
 interface Coded {
@@ -42,11 +38,11 @@ export function isStoreProblem(err: unknown): boolean {
  * One line: "Talaria's store <path>: <problem>; <fix>". `path` is where the store is (for
  * errors that do not name it).
  */
-export function storeProblemLine(err: unknown, fallbackPath?: string): string {
+export function storeProblemLine(problem: unknown, fallbackPath?: string): string {
+  // SQLite's own error that got past the store's boundary (store/guard.ts) is classified there too.
+  const err = isSqliteError(problem) ? storeErrorFrom(problem, fallbackPath ?? "Talaria's store", 'use') : problem;
   const e = err as Coded;
-  // A generic code says less than SQLite's own reason underneath it (SQLITE_NOTADB: corrupt).
-  const under = (e.cause as Coded | undefined)?.code;
-  const code = (e.code === 'open_failed' || typeof e.code !== 'string') && typeof under === 'string' && FIXES[under] ? under : typeof e.code === 'string' ? e.code : 'open_failed';
+  const code = typeof e.code === 'string' ? e.code : 'open_failed';
   const path = typeof e.details?.path === 'string' ? e.details.path : typeof e.details?.home === 'string' ? e.details.home : (fallbackPath ?? "Talaria's store");
   const what = (e.message ?? String(err)).split('\n')[0]!.trim();
   // StoreError's message ends with its `fix` already: not told twice.

@@ -34,7 +34,7 @@ import { redactFrame } from '../protocol/redact.js';
 import type { Frame, Logger } from '../protocol/types.js';
 import type { PermissionDecisionEvent } from '../permission/types.js';
 import type { SessionEvent } from '../session/events.js';
-import { StoreError, storeErrorFrom, type Store } from '../store/index.js';
+import { asStoreError, StoreError, storeErrorFrom, type Store } from '../store/index.js';
 import { batchCommitter, type WriterBatch } from '../store/writer-batch.js';
 import { acquireWriterThread, type WriterThread } from '../store/writer-thread.js';
 import { PendingWork } from './recorder-pending.js';
@@ -169,10 +169,13 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
     notify(opts.onFlush, { frames: n, lastSeq: last, entries: nEntries });
   }
 
-  function failed(err: Error, frameCount: number): void {
+  function failed(thrown: Error, frameCount: number): void {
+    // A fault of the file (corrupt, read-only, full…) named as the store's problem, with its path and fix.
+    const err = asStoreError(thrown, store.path, 'write to') as Error;
     lostFrames += frameCount;
+    // Logged once: a sick disk fails every batch after the first, and lostFrames counts them.
+    if (firstError === undefined) log?.error('store: recorder batch lost; later losses are counted, not logged', { sessionId: key, frames: frameCount, error: err.message });
     firstError ??= err;
-    log?.error('store: recorder batch lost', { sessionId: key, frames: frameCount, error: err.message });
     notify(opts.onError, err);
   }
 

@@ -63,7 +63,8 @@ export type TalariaErrorCode =
   | 'store_read_only'
   | 'store_permission'
   | 'store_busy'
-  | 'store_full';
+  | 'store_full'
+  | 'store_io';
 
 /** The one local error base: a string code callers switch on (faces add their own codes through C). */
 export class TalariaError<C extends string = TalariaErrorCode> extends Error {

@@ -13,6 +13,7 @@ import { createSessionsRepo, type SessionsRepo } from './sessions.js';
 import { createTurnsRepo, type TurnsRepo } from './turns.js';
 import { createWireLogRepo, type WireLogRepo } from './wire-log.js';
 import { createWorkspacesRepo, type WorkspacesRepo } from './workspaces.js';
+import { guarded, guardFn } from './guard.js';
 
 export interface StoreOptions extends OpenDbOptions {
   /** Clock for created/updated stamps (tests). */
@@ -64,19 +65,17 @@ export function openStore(opts: StoreOptions = {}): Store {
     version: opened.version,
     readOnly: opened.readOnly,
     readOnlyReason: opened.readOnlyReason,
-    workspaces: createWorkspacesRepo(db, now),
-    sessions: createSessionsRepo(db, now),
-    wire: createWireLogRepo(db),
-    entries: createEntriesRepo(db, now),
-    turns: createTurnsRepo(db),
-    permissions: createPermissionsRepo(db, now),
-    defaults: createDefaultsRepo(db, now),
-    leases: createLeasesRepo(db, now),
-    branches: createBranchesRepo(db, now),
-    // IMMEDIATE: the write lock is taken at BEGIN, waiting out busy_timeout like any write. A deferred
-    // transaction that reads first and then writes gets SQLITE_BUSY at once, with no wait, when
-    // another process (`talaria acp`, a server) wrote meanwhile: "database is locked".
-    transaction: <T>(fn: () => T): T => db.transaction(fn).immediate(),
+    // Guarded: a fault of the file surfaces as a StoreError naming it (guard.ts), whichever face asked.
+    workspaces: guarded(createWorkspacesRepo(db, now), opened.path),
+    sessions: guarded(createSessionsRepo(db, now), opened.path),
+    wire: guarded(createWireLogRepo(db), opened.path),
+    entries: guarded(createEntriesRepo(db, now), opened.path),
+    turns: guarded(createTurnsRepo(db), opened.path),
+    permissions: guarded(createPermissionsRepo(db, now), opened.path),
+    defaults: guarded(createDefaultsRepo(db, now), opened.path),
+    leases: guarded(createLeasesRepo(db, now), opened.path),
+    branches: guarded(createBranchesRepo(db, now), opened.path),
+    transaction: guardFn((fn: () => unknown) => db.transaction(fn).immediate(), opened.path) as Store['transaction'],
     get closed() {
       return closed;
     },
@@ -104,7 +103,7 @@ export function openStore(opts: StoreOptions = {}): Store {
 }
 
 export { openDatabase, migrate, resolveHome, DB_FILE, type Db, type OpenDbOptions, type OpenedDb } from './db.js';
-export { StoreError, storeErrorFrom, type StoreErrorCode } from './errors.js';
+export { StoreError, storeErrorFrom, asStoreError, type StoreErrorCode } from './errors.js';
 export { MIGRATIONS, type Migration } from './migrations/index.js';
 export { exportSessionJson, exportSessionMarkdown, exportSessionFixture, importFixture, type SessionExport, type ImportOptions, type MarkdownRenderer } from './export.js';
 export { parseFixture, type FixtureProblem } from './json.js';

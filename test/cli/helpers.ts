@@ -47,9 +47,12 @@ export interface CliRun {
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 }
 
-export function startCli(args: string[], o: { cwd: string; env?: Record<string, string>; input?: string }): CliRun {
+/** `uid`/`gid`: run as another user (the read-only store tests, as root: root ignores file modes). */
+export function startCli(args: string[], o: { cwd: string; env?: Record<string, string>; input?: string; uid?: number; gid?: number }): CliRun {
   const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], {
     cwd: o.cwd,
+    ...(o.uid !== undefined ? { uid: o.uid } : {}),
+    ...(o.gid !== undefined ? { gid: o.gid } : {}),
     // Talaria's store goes to a temp home unless the test chose one.
     env: { ...process.env, TALARIA_HOME: join(tempDir('home'), 'talaria'), ...o.env },
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -88,7 +91,7 @@ export function startCli(args: string[], o: { cwd: string; env?: Record<string, 
 }
 
 /** Runs the CLI to completion (stdin closed unless `input` is given). */
-export function runCli(args: string[], o: { cwd: string; env?: Record<string, string>; input?: string }) {
+export function runCli(args: string[], o: { cwd: string; env?: Record<string, string>; input?: string; uid?: number; gid?: number }) {
   return startCli(args, { ...o, input: o.input ?? '' }).done;
 }
 

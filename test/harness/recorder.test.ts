@@ -8,7 +8,7 @@ import { snapshot, threadFromSnapshot, toMarkdown } from '../../src/thread/index
 import { openStore, StoreError } from '../../src/store/index.js';
 import { createRecorder, DEFAULT_COMMIT_GAP_MS, type FlushInfo, type Recorder } from '../../src/harness/recorder.js';
 import { spawnFake } from '../session/helpers.js';
-import { freshStore, tempHome } from '../store/helpers.js';
+import { corruptTable, freshStore, tempHome } from '../store/helpers.js';
 
 const msgOf = (i: number) => ({ jsonrpc: '2.0', method: 'session/update', params: { n: i } });
 const frame = (i: number): Frame => ({ t_ms: i, dir: 'agent->client', msg: msgOf(i), raw: JSON.stringify(msgOf(i)) });
@@ -347,6 +347,30 @@ describe('recorder', () => {
     expect(rec.lastSeq).toBe(2);
     expect(rec.lostFrames).toBe(1);
     expect(rec.error?.message).toMatch(/FOREIGN KEY/);
+  });
+
+  it("a damaged file: each lost batch is reported as the store's error (its path, the fix) and logged once, not once per batch", () => {
+    const home = tempHome('rec-corrupt');
+    const first = openStore({ home });
+    first.sessions.create({ id: 's', provider: 'p', cwd: '/' });
+    first.close();
+    corruptTable(join(home, 'talaria.db'), 'wire_blocks');
+    const store = openStore({ home });
+    const errors: Error[] = [];
+    const logged: string[] = [];
+    const logger = { debug() {}, info() {}, warn() {}, error: (m: string) => void logged.push(m) };
+    const rec = createRecorder(store, { sessionKey: 's', thread: false, logger, onError: (e) => errors.push(e) });
+    for (let i = 1; i <= 5; i++) {
+      rec.onFrame(frame(i));
+      rec.flush();
+    }
+    expect(rec.lostFrames).toBe(5);
+    expect(errors).toHaveLength(5);
+    for (const e of errors) expect(e).toMatchObject({ name: 'StoreError', code: 'store_corrupt', details: { path: store.path } });
+    expect(errors[0]!.message).toContain(`mv ${JSON.stringify(store.path)}`);
+    expect(logged).toEqual([expect.stringMatching(/^store: recorder batch lost/)]);
+    rec.close();
+    store.close();
   });
 
   it('closing the store flushes the recorder; what arrives after is reported as lost (code closed), once', () => {

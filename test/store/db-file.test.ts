@@ -8,7 +8,7 @@ import { TalariaError } from '../../src/protocol/errors.js';
 import type { Logger } from '../../src/protocol/types.js';
 import { DB_FILE, MIGRATIONS, openStore, StoreError, storeErrorFrom, type Store } from '../../src/store/index.js';
 import { createRecorder } from '../../src/harness/recorder.js';
-import { tempHome } from './helpers.js';
+import { corruptTable, tempHome } from './helpers.js';
 
 const CHILD = fileURLToPath(new URL('./open-as-child.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');
@@ -232,10 +232,36 @@ describe('a corrupt, unreadable or read-only store', () => {
     expect(err.message).toContain(`needs upgrading (schema ${last} → ${last + 1})`);
   });
 
+  it("a fault of the file from any repository call (or a read consumed later) is a StoreError naming the real path, not SQLite's bare error", () => {
+    const { home, file } = storeWithSession();
+    // SQLite's read-only flag: what a read-only file gives a writer, as root too.
+    const ro = openStore({ home, readOnly: true });
+    const write = errorOf(() => ro.sessions.create({ provider: 'demo', cwd: '/w' }));
+    expect(write).toMatchObject({ code: 'store_read_only', details: { path: file, cause: 'SQLITE_READONLY' } });
+    expect(write.message).toContain(`chmod u+w ${JSON.stringify(file)}`);
+    expect(errorOf(() => ro.transaction(() => ro.sessions.setTitle('s1', 'x'))).code).toBe('store_read_only');
+    ro.close();
+    const rw = openStore({ home });
+    rw.wire.append('s1', [{ t_ms: 1, dir: 'agent->client', msg: { jsonrpc: '2.0', method: 'm' } }]);
+    rw.close();
+    corruptTable(file, 'wire_log');
+    const s = openStore({ home });
+    expect(errorOf(() => s.wire.append('s1', [{ t_ms: 2, dir: 'agent->client', msg: { jsonrpc: '2.0', method: 'm' } }]))).toMatchObject({
+      code: 'store_corrupt',
+      details: { path: file },
+    });
+    // A generator (wire.iterate) fails as it is read: named too.
+    expect(errorOf(() => [...s.wire.iterate('s1')])).toMatchObject({ code: 'store_corrupt', details: { path: file } });
+    // A constraint is a bug or a race, not the file's fault: it stays SQLite's own error.
+    expect(() => s.sessions.create({ id: 's1', provider: 'demo', cwd: '/w' })).toThrow(expect.objectContaining({ code: expect.stringMatching(/^SQLITE_CONSTRAINT/) }));
+    s.close();
+  });
+
   it('storeErrorFrom: busy and full get their own codes and fixes; anything else is open_failed', () => {
     const busy = storeErrorFrom(Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }), '/h/talaria.db');
     expect([busy.code, busy.fix]).toEqual(['store_busy', 'Wait for the other Talaria command to finish, then try again.']);
     expect(storeErrorFrom(Object.assign(new Error('disk full'), { code: 'SQLITE_FULL' }), '/x').code).toBe('store_full');
+    expect(storeErrorFrom(Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR_WRITE' }), '/x')).toMatchObject({ code: 'store_io', details: { path: '/x' } });
     expect(storeErrorFrom(new Error('odd\nthing'), '/x')).toMatchObject({ code: 'open_failed', message: 'Cannot open the Talaria store /x: odd thing' });
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,3 +39,22 @@ export const parsedLines = (text: string): unknown[] =>
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l));
+
+/**
+ * Damages the store file at `file` under one table: its root page overwritten, the rest intact,
+ * so the store still opens and lists, and SQLite reports "database disk image is malformed" on
+ * the first write to that table (the WAL is checkpointed into the file first).
+ */
+export function corruptTable(file: string, table: string): void {
+  const s = openStore({ path: file });
+  s.db.pragma('wal_checkpoint(TRUNCATE)');
+  const { rootpage } = s.db.prepare('SELECT rootpage FROM sqlite_master WHERE name = ?').get(table) as { rootpage: number };
+  const pageSize = s.db.pragma('page_size', { simple: true }) as number;
+  s.close();
+  const fd = openSync(file, 'r+');
+  try {
+    writeSync(fd, Buffer.alloc(pageSize, 0xa5), 0, pageSize, (rootpage - 1) * pageSize);
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -71,10 +71,13 @@ export async function acpCommand(argv: string[], ctx: CliContext): Promise<numbe
   // waits in the agent's pipe), so an editor that stalls costs no memory here.
   const gate = new FlowGate();
   let harness;
+  /** The first thing the store could not keep: the editor got its answers, but the exit says so. */
+  let lost: unknown;
   try {
     harness = createHarness({
       ...cliHarnessOptions(io.env),
       logger,
+      onRecordingError: (e) => (lost ??= isStoreProblem(e.error.cause) ? e.error.cause : e.error),
       host: { setupTimeoutMs: a.setupTimeoutMs, permission: permissionConfig(approve), flowGate: gate },
     });
   } catch (err) {
@@ -141,5 +144,7 @@ export async function acpCommand(argv: string[], ctx: CliContext): Promise<numbe
   for (const off of offs) off();
   await proxy.close();
   await harness.close();
-  return EXIT.OK;
+  if (lost === undefined) return EXIT.OK;
+  io.stderr.write(`talaria acp: ${storeProblemLine(lost)}\n`);
+  return EXIT.NOT_READY;
 }

@@ -11,6 +11,7 @@ import { ChatRenderer } from '../render/renderer.js';
 import type { SessionEvent } from '../../session/events.js';
 import { createStyle } from '../render/style.js';
 import { AGENT_OPTIONS, agentArgs, setupFailure, type CliContext, openBase } from './common.js';
+import { storeProblemLine } from '../store-problem.js';
 
 const OPTIONS = { ...AGENT_OPTIONS, session: { type: 'string' } } as const;
 
@@ -81,7 +82,11 @@ export async function chatCommand(argv: string[], ctx: CliContext): Promise<numb
   await ready;
   try {
     const signIn = opened.signIn ? chatSignIn(ctx, opened.signIn, signInOpts) : undefined;
-    const code = await chatLoop({ io, opened, renderer, style, cwd: a.cwd, onInterrupt: ctx.onInterrupt, ...(signIn ? { signIn } : {}) });
+    const chatCode = await chatLoop({ io, opened, renderer, style, cwd: a.cwd, onInterrupt: ctx.onInterrupt, ...(signIn ? { signIn } : {}) });
+    // Turns the store could not keep: the conversation happened, but the exit says it is not on disk.
+    const lost = opened.recordingFailure?.();
+    if (lost) io.stderr.write(`talaria chat: ${storeProblemLine(lost)}\n`);
+    const code = lost ? EXIT.NOT_READY : chatCode;
     // A session with a conversation is kept: say how to come back to it.
     if (opened.session.thread.entries.some((e) => e.kind === 'user_message')) {
       io.stderr.write(`${errStyle.dim(`Resume this session with: talaria chat --session ${opened.talariaId}`)}\n`);

@@ -6,6 +6,7 @@ import { str, flag, UsageError, type OptionSpec, type Parsed } from '../args.js'
 import type { CliIo } from '../io.js';
 import type { Harness, HarnessExtras } from '../../harness/index.js';
 import { RuntimeError, type AgentChoice, type AgentRuntime } from '../runtime.js';
+import { isStoreProblem, storeProblemLine } from '../store-problem.js';
 import type { OpenOptions } from '../runtime-types.js';
 
 export interface CliContext {
@@ -85,6 +86,8 @@ export interface SetupFailure {
 /** A failure before the turn: which exit code, and a message for the person. */
 export function setupFailure(err: unknown): SetupFailure {
   if (err instanceof UsageError) return { exitCode: EXIT.USAGE, code: 'usage', message: err.message };
+  // The store is not ready (read-only, corrupt, full…) wherever in the setup it showed: its own code and line.
+  if (isStoreProblem(err)) return { exitCode: EXIT.NOT_READY, code: storeCodeOf(err), message: storeProblemLine(err) };
   if (err instanceof RuntimeError) {
     if (err.code === 'aborted') return { exitCode: EXIT.CANCELLED, code: 'cancelled', message: err.message };
     if (err.code === 'session_not_found') return { exitCode: EXIT.USAGE, code: 'session_not_found', message: err.message };
@@ -93,6 +96,12 @@ export function setupFailure(err: unknown): SetupFailure {
   }
   return { exitCode: EXIT.INTERNAL, code: 'internal', message: err instanceof Error ? err.message : String(err) };
 }
+
+/** The string code a store problem goes out with in --json / --ndjson (`store_read_only`, `store_corrupt`…). */
+export const storeCodeOf = (err: unknown): string => {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && (code.startsWith('store_') || code === 'recording_failed') ? code : 'store_failed';
+};
 
 /** Prompt text from the positionals; `-` reads stdin to the end. */
 export async function readPrompt(command: string, positionals: string[], io: CliIo): Promise<string> {

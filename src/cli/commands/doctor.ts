@@ -1,12 +1,14 @@
 /**
  * `talaria doctor`: every agent found or not (version, gaps with their fixes), Hermes profiles,
- * config traps, and the agent this workspace gets. Exit 0 only when that agent is ready.
+ * config traps, the store (writable, undamaged), and the agent this workspace gets. Exit 0 only
+ * when that agent is ready and the store can record.
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { workspaceBinding } from '../../providers/config.js';
 import type { Readiness } from '../../providers/types.js';
 import type { AgentPick } from '../../harness/index.js';
+import { checkStore } from '../../store/check.js';
 import { flag, parse, str, UsageError } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import { DOCTOR_HELP } from '../help-admin.js';
@@ -14,6 +16,7 @@ import { colorEnabled } from '../io.js';
 import { readinessBlock } from '../render/readiness.js';
 import { createStyle } from '../render/style.js';
 import { sanitize } from '../render/width.js';
+import { storeProblemLine } from '../store-problem.js';
 import type { CliContext } from './common.js';
 
 const OPTIONS = {
@@ -78,10 +81,15 @@ export async function doctorCommand(argv: string[], ctx: CliContext): Promise<nu
       );
     }
     const profile = str(p, 'profile') ?? workspaceBinding(h.config, cwd)?.binding.profile;
+    // Alongside the agents' checks: the integrity check reads the whole file.
+    const storeChecked = checkStore(h.store, { timeoutMs });
     const agents = await h.agents({ ...(profile ? { profile } : {}), timeoutMs });
     const pick = await h.pickAgent({ workspace: cwd, ...(agent ? { provider: agent } : {}), ...(profile ? { profile } : {}), timeoutMs, known: agents });
     const chosen: Readiness | undefined = pick.checked.find((r) => r.providerId === pick.provider) ?? agents.find((r) => r.providerId === pick.provider);
-    const ready = chosen?.ready === true;
+    const store = await storeChecked;
+    const ready = chosen?.ready === true && store.ok;
+    // The store's problem is also the line every other command prints for it (exit 6 like theirs).
+    if (!store.ok) io.stderr.write(`talaria doctor: ${storeProblemLine(store.problem)}\n`);
     const hermes = await h.hermesProfiles({ timeoutMs });
     const traps = [
       ...h.configProblems.map((text) => ({ where: 'config.json', text, fix: `Edit ${h.home}/config.json.` })),
@@ -93,11 +101,14 @@ export async function doctorCommand(argv: string[], ctx: CliContext): Promise<nu
         talaria: ctx.version,
         home: h.home,
         store: h.store.path,
+        storeCheck: store.ok
+          ? { ok: true, checked: store.checked, ...(store.note ? { note: store.note } : {}) }
+          : { ok: false, problem: { code: store.problem.code, message: store.problem.message } },
         workspace: cwd,
         agents,
         hermes: { profiles: hermes.profiles, ...(hermes.problem ? { problem: hermes.problem } : {}) },
         traps,
-        chosen: { provider: pick.provider, ...(pick.profile ? { profile: pick.profile } : {}), from: pick.from, ready },
+        chosen: { provider: pick.provider, ...(pick.profile ? { profile: pick.profile } : {}), from: pick.from, ready: chosen?.ready === true },
       };
       io.stdout.write(JSON.stringify(out, null, 2) + '\n');
       return ready ? EXIT.OK : EXIT.NOT_READY;
@@ -105,6 +116,9 @@ export async function doctorCommand(argv: string[], ctx: CliContext): Promise<nu
     const style = createStyle(colorEnabled(io.stdout, io.env));
     const lines: string[] = [];
     lines.push(`${style.bold(`Talaria ${ctx.version}`)} · home ${h.home} · ${h.store.sessions.list({ includeArchived: true }).length} stored sessions`);
+    lines.push('', style.bold('Store'));
+    if (store.ok) lines.push(`  ${style.green('✓')} ${h.store.path}: writable, ${store.checked ? 'integrity checked' : (store.note ?? 'not checked')}`);
+    else lines.push(`  ${style.red('✗')} ${sanitize(store.problem.message)}`);
     lines.push('', style.bold('Agents'));
     for (const r of agents) lines.push(...readinessBlock(r, style, { chosen: r.providerId === pick.provider }));
     lines.push('', style.bold('Hermes profiles'));
@@ -118,7 +132,8 @@ export async function doctorCommand(argv: string[], ctx: CliContext): Promise<nu
     for (const t of traps) lines.push(`  ${style.yellow('!')} ${t.where}: ${sanitize(t.text)}`, `      ${style.cyan('fix:')} ${sanitize(t.fix)}`);
     lines.push('', style.bold(`Chosen agent for ${cwd}`));
     lines.push(`  ${pick.provider}${pick.profile ? ` (profile ${pick.profile})` : ''} — ${WHY[pick.from]}`);
-    lines.push(`  ${ready ? style.green('ready') : style.red('not ready')}${!ready && chosen?.gaps[0] ? `: ${sanitize(chosen.gaps[0].fix)}` : ''}`);
+    const agentReady = chosen?.ready === true;
+    lines.push(`  ${agentReady ? style.green('ready') : style.red('not ready')}${!agentReady && chosen?.gaps[0] ? `: ${sanitize(chosen.gaps[0].fix)}` : ''}`);
     lines.push(style.dim('  (picked by: --agent, the workspace binding, defaultProvider, the best ready agent, else the demo agent)'));
     lines.push('', style.bold('Start'), ...START_LINES);
     io.stdout.write(lines.join('\n') + '\n');

@@ -13,7 +13,8 @@ import { createStyle } from '../render/style.js';
 import { failureJson, runJson } from '../result.js';
 import type { OpenedAgent } from '../runtime.js';
 import { RUN_OPTIONS, serverEligible } from './run-options.js';
-import { agentArgs, readPrompt, setupFailure, type CliContext, openBase } from './common.js';
+import { agentArgs, readPrompt, setupFailure, storeCodeOf, type CliContext, openBase } from './common.js';
+import { storeProblemLine } from '../store-problem.js';
 import { HumanRunOutput, runNote } from './run-human.js';
 import { findServer } from '../server-discovery.js';
 import { talariaHome } from '../../providers/config.js';
@@ -223,9 +224,12 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
     writer?.ended(ids.sessionId, { stopReason: 'cancelled', exitCode: EXIT.CANCELLED });
     return finish(EXIT.CANCELLED, true);
   }
-  const r: TurnResult = outcome;
   ended = true;
-  const code = exitCodeFor(r.stopReason);
+  // A turn that is not on disk failed, whatever the agent answered: the store's problem decides the exit.
+  const lost = opened.recordingFailure?.();
+  const storeProblem = lost ? { code: storeCodeOf(lost), message: storeProblemLine(lost) } : undefined;
+  const r: TurnResult = storeProblem && !outcome.error ? { ...outcome, error: storeProblem } : outcome;
+  const code = storeProblem ? EXIT.NOT_READY : exitCodeFor(r.stopReason);
   if (json) io.stdout.write(JSON.stringify(runJson(ids, session.thread, r, code)) + '\n');
   if (writer) {
     writer.ended(ids.sessionId, {
@@ -240,7 +244,8 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
     human.finish();
     if (protocolErrors > SHOWN_PROTOCOL_ERRORS && !a.verbose) note(errStyle.yellow(`warning: ${protocolErrors} lines from the agent were not ACP (ignored)`));
   }
-  noteOutcome(r, code, note, errStyle);
+  if (storeProblem) note(errStyle.red(`talaria run: ${storeProblem.message}`));
+  else noteOutcome(r, code, note, errStyle);
   const crashed = r.error?.code === 'agent_crashed' || r.error?.code === 'connection_closed';
   return finish(code, crashed);
 }
