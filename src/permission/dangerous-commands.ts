@@ -6,6 +6,8 @@
 
 import type { SimpleCommand } from './shell.js';
 import type { Unwrapped } from './dangerous.js';
+import { riskyAssignment } from './env-words.js';
+import { inlineCodeReason, isInterpreter, type Feed } from './interpreters.js';
 
 export interface Tok {
   text: string;
@@ -22,11 +24,18 @@ const BLOCK_DEVICE = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|md|dm-|mapper\/)/;
 /** `--rec` is `--recursive` to GNU tools (unambiguous long-option prefixes are accepted). */
 const isLong = (arg: string, full: string, min: number): boolean => arg.length >= min && full.startsWith(arg);
 
-export function checkCommand(u: Unwrapped, simple: SimpleCommand, recurse: (words: Tok[]) => string | undefined, sub: (script: string) => string | undefined): string | undefined {
+export function checkCommand(
+  u: Unwrapped,
+  simple: SimpleCommand,
+  feed: Feed,
+  recurse: (words: Tok[]) => string | undefined,
+  sub: (script: string) => string | undefined,
+): string | undefined {
   for (const r of simple.redirects) {
     if (r.op.includes('>') && BLOCK_DEVICE.test(r.target)) return `write to block device ${r.target}`;
   }
   if (u.elevated) return 'runs as another user (sudo)';
+  if (u.riskyEnv) return `sets ${u.riskyEnv}, which changes what runs`;
   if (u.dynName) return 'command name computed at run time';
   if (u.script) return u.script.dyn ? `${u.name} runs a script computed at run time` : sub(u.script.text);
   const { name, args } = u;
@@ -52,7 +61,22 @@ export function checkCommand(u: Unwrapped, simple: SimpleCommand, recurse: (word
       return name;
     case 'dd':
       if (unknownArgs) return 'dd with arguments known only at run time';
-      return args.some((a) => /^of=\/dev\//.test(a.text)) ? 'dd onto a device' : undefined;
+      if (args.some((a) => /^of=\/dev\//.test(a.text))) return 'dd onto a device';
+      // Zeros or noise written over a file destroy it as surely as rm.
+      return args.some((a) => /^if=\/dev\/(zero|u?random)$/.test(a.text)) && args.some((a) => a.text.startsWith('of=')) ? 'dd overwriting a file' : undefined;
+    case 'truncate':
+      return checkTruncate(args, unknownArgs);
+    case 'mv':
+      // Moved onto a device (`mv x /dev/null`): the data is gone, or the device is replaced.
+      return mvTarget(args)?.startsWith('/dev/') ? 'mv onto a device' : undefined;
+    case 'export':
+    case 'declare':
+    case 'typeset':
+    case 'local':
+    case 'readonly': {
+      const risky = args.map((a) => riskyAssignment(a.text)).find(Boolean);
+      return risky ? `sets ${risky}, which changes what runs` : undefined;
+    }
     case 'git':
       return checkGit(args, u.extraArgs);
     case 'kill':
@@ -70,16 +94,19 @@ export function checkCommand(u: Unwrapped, simple: SimpleCommand, recurse: (word
   }
   if (name.startsWith('mkfs')) return 'mkfs';
   if (POWER.has(name)) return 'system power';
-  if (SHELLS.has(name) || SOURCERS.has(name)) return checkShell(args, simple, sub);
+  if (SHELLS.has(name) || SOURCERS.has(name)) return checkShell(u, simple, feed, sub);
+  if (isInterpreter(name)) return inlineCodeReason(name, args, simple, feed);
   return undefined;
 }
 
-/** What a shell runs: its `-c` script, here-docs and here-strings, downloads fed to it. */
-function checkShell(args: Tok[], simple: SimpleCommand, sub: (s: string) => string | undefined): string | undefined {
+/** What a shell runs: its `-c` script, here-docs and here-strings, input and downloads fed to it. */
+function checkShell(u: Unwrapped, simple: SimpleCommand, feed: Feed, sub: (s: string) => string | undefined): string | undefined {
+  const args = u.args;
+  if (SHELLS.has(u.name) && feed.piped && readsStdin(args)) return feed.downloaded ? 'download piped into a shell' : 'input piped into a shell';
   const c = args.findIndex((a) => /^-[a-z]*c[a-z]*$/.test(a.text));
   const script = c >= 0 ? args[c + 1] : undefined;
   if (script) {
-    if (script.dyn) return 'shell script computed at run time';
+    if (script.dyn || u.replaced) return 'shell script computed at run time';
     const r = sub(script.text);
     if (r) return r;
   }
@@ -94,6 +121,37 @@ function checkShell(args: Tok[], simple: SimpleCommand, sub: (s: string) => stri
   }
   if (simple.subs.some((s) => s.words[0] !== undefined && DOWNLOADERS.has(s.words[0].slice(s.words[0].lastIndexOf('/') + 1)))) {
     return 'download run by a shell';
+  }
+  return undefined;
+}
+
+/** A shell with no `-c` script and no script file reads its commands from standard input. */
+function readsStdin(args: Tok[]): boolean {
+  for (const a of args) {
+    if (a.text === '-s' || a.text === '-') return true;
+    if (/^-[a-z]*c[a-z]*$/.test(a.text)) return false;
+    if (!a.text.startsWith('-') && !a.text.startsWith('+')) return false;
+  }
+  return true;
+}
+
+/** Where mv puts things: `-t DIR`, `--target-directory=DIR`, or the last operand. */
+function mvTarget(args: Tok[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const m = /^(?:-t|--target-directory=?)(.*)$/.exec(args[i]!.text);
+    if (m) return m[1] || args[i + 1]?.text;
+  }
+  return args.at(-1)?.text;
+}
+
+/** Shrinking a file (to 0, by `-N`, to a smaller or a reference size) throws its data away; growing does not. */
+function checkTruncate(args: Tok[], unknownArgs: boolean): string | undefined {
+  if (unknownArgs) return 'truncate with arguments known only at run time';
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!.text;
+    if (a === '-r' || a.startsWith('--reference')) return 'truncate to another size';
+    const size = a === '-s' || a === '--size' ? args[i + 1]?.text : /^(?:-s|--size=)(.+)$/.exec(a)?.[1];
+    if (size !== undefined && !/^[+>]/.test(size)) return 'truncate shrinking a file';
   }
   return undefined;
 }

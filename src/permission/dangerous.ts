@@ -7,6 +7,10 @@
  * - `echo "rm -rf /"` is NOT dangerous: quoted text handed to echo is not run.
  * - `bash -c "rm -rf x"` and `echo "$(rm -rf x)"` ARE: that text is run.
  * - `grep -r rm .` is not: the command is grep.
+ * Code handed to an interpreter inline (`python3 -c`, `perl -e`, `node -e`, a here-doc or a pipe
+ * into python/node/ruby…) is dangerous: nobody can judge a program (interpreters.ts). So is a
+ * variable that changes what runs set for a command (`LD_PRELOAD=x cmd`, `env PATH=… cmd`,
+ * `export NODE_OPTIONS=…`); other `NAME=value` words are ignored (env-words.ts).
  * What cannot be known before the line runs is treated as dangerous: a command name computed at
  * run time (`$X -rf y`, `/bin/r?`, `{rm,-rf,y}`), a script text computed at run time
  * (`sh -c "$X"`, `eval "$X"`), input piped into a shell, options of rm/chmod/chown/git push|reset|
@@ -17,7 +21,9 @@
  * tests: test/permission/dangerous.test.ts, test/permission/shell-fuzz.test.ts
  */
 
-import { checkCommand, SHELLS, type Tok } from './dangerous-commands.js';
+import { checkCommand, type Tok } from './dangerous-commands.js';
+import { riskyAssignment } from './env-words.js';
+import type { Feed } from './interpreters.js';
 import { parseShell, type SimpleCommand } from './shell.js';
 
 const SQL = [/\bdrop\s+(table|database|schema)\b/i, /\btruncate\s+table\b/i, /\bTRUNCATE\s+(?!-)[\w"`]/];
@@ -26,6 +32,7 @@ const DOWNLOADERS = new Set(['curl', 'wget', 'fetch']);
 const MAX_DEPTH = 6;
 const KEYWORDS = new Set(['{', '}', '!', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', 'coproc', '--']);
 const ELEVATORS = new Set(['sudo', 'doas', 'su', 'pkexec', 'run0']);
+const NO_FEED: Feed = { piped: false, downloaded: false };
 
 export function isDangerousCommand(cmd: string): boolean {
   return dangerReason(cmd) !== undefined;
@@ -41,24 +48,12 @@ export function dangerReason(cmd: string, depth = 0): string | undefined {
     let downloaded = false;
     for (let k = 0; k < pipeline.length; k++) {
       const simple = pipeline[k]!;
-      const r = checkSimple(simple, depth);
+      const r = checkSimple(simple, depth, { piped: k > 0, downloaded });
       if (r) return r;
-      const u = unwrap(toks(simple));
-      if (SHELLS.has(u.name) && k > 0 && readsStdin(u.args)) return downloaded ? 'download piped into a shell' : 'input piped into a shell';
-      if (DOWNLOADERS.has(u.name)) downloaded = true;
+      if (DOWNLOADERS.has(unwrap(toks(simple)).name)) downloaded = true;
     }
   }
   return undefined;
-}
-
-/** A shell with no `-c` script and no script file reads its commands from standard input. */
-function readsStdin(args: Tok[]): boolean {
-  for (const a of args) {
-    if (a.text === '-s' || a.text === '-') return true;
-    if (/^-[a-z]*c[a-z]*$/.test(a.text)) return false;
-    if (!a.text.startsWith('-') && !a.text.startsWith('+')) return false;
-  }
-  return true;
 }
 
 function toks(simple: SimpleCommand): Tok[] {
@@ -73,6 +68,10 @@ export interface Unwrapped {
   elevated: boolean;
   /** More arguments arrive at run time (xargs). */
   extraArgs: boolean;
+  /** xargs -I: input text is put INTO the arguments, scripts included. */
+  replaced: boolean;
+  /** A risky variable set for the command (`LD_PRELOAD=x cmd`, `env PATH=/tmp cmd`): env-words.ts. */
+  riskyEnv?: string;
   /** A script string some wrapper runs (watch, env -S). */
   script?: Tok;
 }
@@ -82,14 +81,21 @@ export function unwrap(words: Tok[]): Unwrapped {
   let w = words;
   let elevated = false;
   let extraArgs = false;
+  let replaced = false;
+  let riskyEnv: string | undefined;
+  const assigned = (word: string): void => {
+    riskyEnv ??= riskyAssignment(word);
+  };
   const done = (name: string, dynName: boolean, args: Tok[], script?: Tok): Unwrapped => {
-    const u: Unwrapped = { name, dynName, args, elevated, extraArgs };
+    const u: Unwrapped = { name, dynName, args, elevated, extraArgs, replaced };
+    if (riskyEnv) u.riskyEnv = riskyEnv;
     if (script) u.script = script;
     return u;
   };
   for (let guard = 0; guard < 32 && w.length > 0; guard++) {
     const first = w[0]!;
     if (/^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(first.text) && !first.text.startsWith('=')) {
+      assigned(first.text);
       w = w.slice(1);
       continue;
     }
@@ -102,7 +108,7 @@ export function unwrap(words: Tok[]): Unwrapped {
     const rest = w.slice(1);
     if (ELEVATORS.has(name)) {
       elevated = true;
-      w = skipOptions(rest, ['-u', '-g', '-h', '-p', '-U', '-C', '-D', '-r', '-t', '-c'], true);
+      w = skipOptions(rest, ['-u', '-g', '-h', '-p', '-U', '-C', '-D', '-r', '-t', '-c'], assigned);
       if (name === 'su') return done(name, false, rest);
     } else if (name === 'time') {
       w = skipOptions(rest, []);
@@ -113,9 +119,10 @@ export function unwrap(words: Tok[]): Unwrapped {
       if (s >= 0) {
         const a = rest[s]!;
         const value = a.text === '-S' || a.text === '--split-string' ? rest[s + 1] : { text: a.text.replace(/^(-S|--split-string=)/, ''), dyn: a.dyn };
+        for (const a of rest.slice(0, s)) assigned(a.text);
         if (value) return done(name, false, rest, value);
       }
-      w = skipOptions(rest, ['-u', '-C', '--unset', '--chdir'], true);
+      w = skipOptions(rest, ['-u', '-C', '--unset', '--chdir'], assigned);
     } else if (name === 'nice' || name === 'ionice') {
       w = skipOptions(rest, ['-n', '-c', '-p', '--adjustment', '--class', '--classdata']);
     } else if (name === 'timeout') {
@@ -128,6 +135,7 @@ export function unwrap(words: Tok[]): Unwrapped {
       w = rest;
     } else if (name === 'xargs') {
       extraArgs = true;
+      replaced ||= rest.some((a) => /^(-I|-i|--replace|-J)/.test(a.text));
       w = skipOptions(rest, ['-I', '-n', '-P', '-L', '-d', '-E', '-s', '-a', '--max-args', '--max-procs', '--delimiter', '--arg-file']);
     } else if (name === 'watch') {
       const cmd = skipOptions(rest, ['-n', '-d', '--interval', '--differences']);
@@ -140,14 +148,16 @@ export function unwrap(words: Tok[]): Unwrapped {
   return done('', false, []);
 }
 
-/** Skips options (and, for env and sudo, VAR=value words) before a wrapped command. */
-function skipOptions(w: Tok[], takesValue: string[], assignments = false): Tok[] {
+/** Skips options (and, for env and sudo, VAR=value words, seen by `assigned`) before a wrapped command. */
+function skipOptions(w: Tok[], takesValue: string[], assigned?: (word: string) => void): Tok[] {
   let i = 0;
   while (i < w.length) {
     const a = w[i]!.text;
     if (a === '--') return w.slice(i + 1);
-    if (assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) i++;
-    else if (a.startsWith('-') && a.length > 1) i += takesValue.includes(a) ? 2 : 1;
+    if (assigned && /^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) {
+      assigned(a);
+      i++;
+    } else if (a.startsWith('-') && a.length > 1) i += takesValue.includes(a) ? 2 : 1;
     else break;
   }
   return w.slice(i);
@@ -159,7 +169,7 @@ function baseName(word: string): string {
   return s.slice(s.lastIndexOf('/') + 1).toLowerCase();
 }
 
-function checkSimple(simple: SimpleCommand, depth: number): string | undefined {
+function checkSimple(simple: SimpleCommand, depth: number, feed: Feed): string | undefined {
   if (simple.tooDeep) return 'nested too deeply to check';
   const u = unwrap(toks(simple));
   const sub = (text: string): string | undefined => dangerReason(text, depth + 1);
@@ -167,6 +177,6 @@ function checkSimple(simple: SimpleCommand, depth: number): string | undefined {
   const recurse = (words: Tok[]): string | undefined =>
     depth >= MAX_DEPTH
       ? 'nested too deeply to check'
-      : checkSimple({ words: words.map((t) => t.text), dynamic: words.map((t) => t.dyn), redirects: [], subs: [], heredocs: [] }, depth + 1);
-  return checkCommand(u, simple, recurse, sub);
+      : checkSimple({ words: words.map((t) => t.text), dynamic: words.map((t) => t.dyn), redirects: [], subs: [], heredocs: [] }, depth + 1, NO_FEED);
+  return checkCommand(u, simple, feed, recurse, sub);
 }

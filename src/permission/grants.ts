@@ -6,11 +6,14 @@
  *
  * A grant covers an effect only while it can still belong to that tool call: the same turn,
  * the tool call still open (the caller says), and exactly the same file (by real path) or the
- * same command line. Policy answers grant nothing (a rule that allowed the request also
- * decides the effect); a cancel forgets the session's grants. The broker never uses a grant
+ * same command line — compared as rules compare it (env-words.ts: the agent's plain `NAME=value`
+ * words in front do not count, a risky one like `LD_PRELOAD=…` does). Policy answers grant
+ * nothing (a rule that allowed the request also decides the effect); a cancel forgets the
+ * session's grants. The broker never uses a grant
  * for a forced ask (a sensitive file, a dangerous command): the user allowed a request whose
  * title the agent wrote, so for those Talaria asks again in its own words.
  */
+import { commandForMatching } from './env-words.js';
 import type { PermissionSubject } from './types.js';
 
 export interface Grant {
@@ -19,6 +22,7 @@ export interface Grant {
   turnId: string;
   /** Every path of the allowed request, as named and as resolved. */
   paths: Set<string>;
+  /** The allowed command line, as commandForMatching gives it. */
   command?: string;
 }
 
@@ -37,7 +41,7 @@ export class Grants {
       turnId,
       paths: new Set([...subject.paths, ...(subject.realPaths ?? [])]),
     };
-    if (subject.command) g.command = subject.command.trim();
+    if (subject.command?.trim()) g.command = commandForMatching(subject.command);
     if (g.paths.size === 0 && !g.command) return;
     // Grants of an earlier turn can never match again: keep the current turn's only.
     const list = (this.bySession.get(sessionId) ?? []).filter((x) => x.turnId === turnId);
@@ -54,7 +58,7 @@ export class Grants {
       const g = list[i]!;
       if (g.turnId !== turnId || !safeOpen(toolCallOpen, g.toolCallId)) continue;
       if (effect.effect === 'terminal.create') {
-        if (g.command !== undefined && effect.command?.trim() === g.command) return g;
+        if (g.command !== undefined && effect.command !== undefined && commandForMatching(effect.command) === g.command) return g;
         continue;
       }
       // fs effects: the file Talaria would really touch must be one the user saw.

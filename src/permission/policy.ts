@@ -24,6 +24,7 @@
 import { isAbsolute, relative, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { dangerReason } from './dangerous.js';
+import { commandForMatching } from './env-words.js';
 import { isSensitivePath } from './sensitive.js';
 import { simpleCommands } from './shell.js';
 import type { Decision, PermissionMode, PermissionRule, PermissionSubject, PolicyResult } from './types.js';
@@ -188,29 +189,12 @@ export function commandMatches(pattern: string, command: string, decision: Decis
   const line = command.trim();
   if (decision !== 'deny') {
     const re = compilePattern(pattern, false);
-    const bare = withoutPlainAssignments(line);
+    // An agent's own plain `NAME=value` words in front do not stop a rule (env-words.ts).
+    const bare = commandForMatching(line);
     return re.test(line) || (bare !== line && re.test(bare));
   }
   const re = compilePattern(pattern, true);
   return re.test(line) || simpleCommands(line).some((c) => re.test(c.words.join(' ')));
-}
-
-/**
- * Variables that change what a command does, not only what it sees: an allow rule for `echo *`
- * must not allow `LD_PRELOAD=/tmp/x.so echo hi`.
- */
-const RISKY_ENV = /^(?:LD_\w*|DYLD_\w*|PATH|BASH_ENV|ENV|IFS|PS4|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|NODE_OPTIONS|NODE_PATH|PYTHON\w*|PERL5\w*|RUBY\w*|GIT_\w*|HOME|ZDOTDIR|TMPDIR)$/;
-const PLAIN_ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=[A-Za-z0-9_.,:\/@%+=-]*\s+/;
-
-/**
- * The line without its leading plain `NAME=value` words (no quotes, no expansions, no risky
- * names), so an allow rule written for the command matches it when an agent's terminal adds
- * its own marker (claude-code-acp runs `CLAUDECODE=1 echo …`).
- */
-function withoutPlainAssignments(line: string): string {
-  let rest = line;
-  for (let m = PLAIN_ASSIGNMENT.exec(rest); m && !RISKY_ENV.test(m[1]!); m = PLAIN_ASSIGNMENT.exec(rest)) rest = rest.slice(m[0].length);
-  return rest;
 }
 
 /** Escapes a literal so that it is matched exactly as a command pattern (for "always" rules). */

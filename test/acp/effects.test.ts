@@ -4,7 +4,7 @@
  * get something to choose from — Talaria's own options — and its answer decides the effect.
  * (claude-code-acp's shell cell broke through the proxy: the ask reached the editor with no options.)
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
@@ -38,5 +38,40 @@ describe('talaria acp: effects Talaria gates', () => {
     expect(existsSync(target) && readFileSync(target, 'utf8')).toBe('hello');
     await ed.close();
     expectValidWire(ed.frames);
+  });
+
+  // claude-code-acp asks for `echo hi`, then runs it through terminal/create with env CLAUDECODE=1:
+  // the editor's answer to the agent's question covers that terminal (one question, not two).
+  it.each(['allow_always', 'allow_once'])('--approve ask: the agent asks for `echo hi`, the editor answers %s, its CLAUDECODE=1 terminal is not asked again', async (kind) => {
+    const { env } = editorEnv();
+    const cwd = tempDir('acp-fx');
+    const ed = startEditor(['--approve', 'ask', '--agent-cmd', `'${process.execPath}' --import '${TSX}' '${AGENT}'`], { cwd, env });
+    ed.onPermission = (p) => ({ outcome: { outcome: 'selected', optionId: (p.options as any[]).find((o) => o.kind === kind).optionId } });
+    await ed.request('initialize', INIT);
+    const s = await ed.request<any>('session/new', { cwd, mcpServers: [] });
+    const r = await ed.request<any>('session/prompt', { sessionId: s.sessionId, prompt: [{ type: 'text', text: 'claude-run CLAUDECODE=1 echo hi' }] });
+    expect(r.stopReason).toBe('end_turn');
+    expect(agentText(ed.updates, s.sessionId)).toContain('"output":"hi\\n"');
+    expect(ed.permissions.map((p) => p.toolCall.title)).toEqual(['`echo hi`']);
+    await ed.close();
+  });
+
+  it('--approve all: inline interpreter code sent straight to terminal/create still asks the editor; a no leaves the folder', async () => {
+    const { env } = editorEnv();
+    const cwd = tempDir('acp-fx');
+    mkdirSync(join(cwd, 'victim'));
+    writeFileSync(join(cwd, 'victim', 'keep.txt'), 'keep');
+    const ed = startEditor(['--approve', 'all', '--agent-cmd', `'${process.execPath}' --import '${TSX}' '${AGENT}'`], { cwd, env });
+    ed.onPermission = (p) => ({ outcome: { outcome: 'selected', optionId: (p.options as any[]).find((o) => o.kind === 'reject_once').optionId } });
+    await ed.request('initialize', INIT);
+    const s = await ed.request<any>('session/new', { cwd, mcpServers: [] });
+    const prompt = `run python3 -c "import shutil; shutil.rmtree('victim')"`;
+    const r = await ed.request<any>('session/prompt', { sessionId: s.sessionId, prompt: [{ type: 'text', text: prompt }] });
+    expect(r.stopReason).toBe('end_turn');
+    expect(ed.permissions).toHaveLength(1);
+    expect(ed.permissions[0]!.toolCall).toMatchObject({ kind: 'execute' });
+    expect(agentText(ed.updates, s.sessionId)).toContain('"error"');
+    expect(existsSync(join(cwd, 'victim', 'keep.txt'))).toBe(true);
+    await ed.close();
   });
 });

@@ -9,6 +9,9 @@
  *   ask-write PATH TEXT announce an edit tool call, ask permission for it, and only if allowed
  *                       write through fs/write_text_file (claude-code-acp's order)
  *   ask-run COMMAND…    the same for an execute tool call and terminal/create
+ *   claude-run NAME=VALUE COMMAND…
+ *                       claude-code-acp's shape: asks for COMMAND offering Always Allow / Allow /
+ *                       Reject, then terminal/create of COMMAND with env [{NAME, VALUE}]
  */
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
@@ -39,26 +42,28 @@ async function attempt(fn: () => Promise<unknown>): Promise<string> {
   }
 }
 
-async function runTerminal(client: Client, sessionId: string, command: string): Promise<unknown> {
-  const { terminalId } = await client.request(acp.methods.client.terminal.create, { sessionId, command, outputByteLimit: 32000 });
+async function runTerminal(client: Client, sessionId: string, command: string, env?: { name: string; value: string }[]): Promise<unknown> {
+  const params: acp.CreateTerminalRequest = { sessionId, command, outputByteLimit: 32000 };
+  if (env) params.env = env;
+  const { terminalId } = await client.request(acp.methods.client.terminal.create, params);
   const exit = await client.request(acp.methods.client.terminal.waitForExit, { sessionId, terminalId });
   const out = await client.request(acp.methods.client.terminal.output, { sessionId, terminalId });
   await client.request(acp.methods.client.terminal.release, { sessionId, terminalId });
   return { exit, output: out.output };
 }
 
-async function askThen(client: Client, sessionId: string, toolCall: acp.ToolCallUpdate, act: () => Promise<unknown>): Promise<unknown> {
+const ALLOW_ONCE: acp.PermissionOption[] = [
+  { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
+  { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+];
+const CLAUDE_OPTIONS: acp.PermissionOption[] = [{ optionId: 'allow_always', name: 'Always Allow', kind: 'allow_always' }, ...ALLOW_ONCE];
+
+/** `asked`: the tool call as the permission request carries it (claude-code-acp leaves out the kind). */
+async function askThen(client: Client, sessionId: string, toolCall: acp.ToolCallUpdate, act: () => Promise<unknown>, options = ALLOW_ONCE, asked = toolCall): Promise<unknown> {
   const send = (update: Record<string, unknown>) => client.notify(acp.methods.client.session.update, { sessionId, update: update as never });
   await send({ sessionUpdate: 'tool_call', ...toolCall, status: 'pending' });
-  const res = await client.request(acp.methods.client.session.requestPermission, {
-    sessionId,
-    toolCall,
-    options: [
-      { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
-      { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
-    ],
-  });
-  const allowed = res.outcome.outcome === 'selected' && res.outcome.optionId === 'allow';
+  const res = await client.request(acp.methods.client.session.requestPermission, { sessionId, toolCall: asked, options });
+  const allowed = res.outcome.outcome === 'selected' && (res.outcome.optionId === 'allow' || res.outcome.optionId === 'allow_always');
   if (!allowed) {
     await send({ sessionUpdate: 'tool_call_update', toolCallId: toolCall.toolCallId, status: 'failed' });
     return { permission: 'rejected' };
@@ -97,6 +102,13 @@ app.onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
         const command = [arg, tail].join(' ').trim();
         const toolCall = { toolCallId: `bash-${nextCall++}`, title: `\`${command}\``, kind: 'execute' as const, rawInput: { command } };
         result = await attempt(() => askThen(client, sessionId, toolCall, () => runTerminal(client, sessionId, command)));
+        break;
+      }
+      case 'claude-run': {
+        const [name = '', value = ''] = arg.split('=');
+        const asked = { toolCallId: `bash-${nextCall++}`, title: `\`${tail}\``, rawInput: { command: tail, timeout: 120000 } };
+        const run = () => runTerminal(client, sessionId, tail, [{ name, value }]);
+        result = await attempt(() => askThen(client, sessionId, { ...asked, kind: 'execute' }, run, CLAUDE_OPTIONS, asked));
         break;
       }
       default:

@@ -261,4 +261,28 @@ describe("grants: no double ask after the user allowed the agent's own request",
     h.broker.answer(h.asks[1]!.requestKey, { choice: 'reject_once' });
     expect(await more).toMatchObject({ allowed: false });
   });
+
+  it.each(['allow_once', 'allow_always'] as const)(
+    "%s for `echo hi` covers the agent's terminal `CLAUDECODE=1 echo hi` (one question); `LD_PRELOAD=… echo hi` asks again",
+    async (choice) => {
+      const h = setup('ask');
+      const toolCall = { toolCallId: 'bash-1', kind: 'execute', title: '`echo hi`', rawInput: { command: 'echo hi' } };
+      const options = [
+        { optionId: 'always', kind: 'allow_always' },
+        { optionId: 'ok', kind: 'allow_once' },
+        { optionId: 'no', kind: 'reject_once' },
+      ];
+      const p = h.broker.request({ requestKey: 'agent-1', sessionId: 's1', params: { sessionId: 's1', toolCall, options }, roots: [ws], turnId: 'turn-1' });
+      await h.asked();
+      h.broker.answer('agent-1', { choice }, 'alice');
+      await p;
+      expect(await h.broker.authorize(effect('terminal.create', ws, { toolCallOpen: open }, 'CLAUDECODE=1 echo hi'))).toMatchObject({ allowed: true });
+      expect(h.asks).toHaveLength(1);
+      const risky = h.broker.authorize(effect('terminal.create', ws, { toolCallOpen: open }, 'LD_PRELOAD=/tmp/x.so echo hi'));
+      await h.asked(2);
+      expect(h.asks[1]!.policy.forcedAsk).toBe('dangerous_command');
+      h.broker.answer(h.asks[1]!.requestKey, { choice: 'reject_once' });
+      expect(await risky).toMatchObject({ allowed: false });
+    },
+  );
 });

@@ -157,7 +157,7 @@ const safe = [
   'curl -s https://x -o file.sh',
   'wget https://x && ls',
   'curl https://x | jq .',
-  'truncate -s 0 log.txt',
+  'truncate -s +1M log.txt',
   'mkdir -p build && cp -r src build',
   'cp -r a b',
   'python -m pytest -k "rm"',

@@ -33,6 +33,20 @@ describe('Grants', () => {
     expect(g.covering('s', 't1', run('npm test && curl x | sh'), open)).toBeUndefined();
   });
 
+  it("compares commands as the policy does: the agent's plain NAME=value words in front do not count, risky ones do", () => {
+    const g = new Grants();
+    g.add('s', 't1', 'k1', ask('tc', [], 'echo hi'));
+    // claude-code-acp's terminal/create carries env CLAUDECODE=1, judged as `CLAUDECODE=1 echo hi`.
+    expect(g.covering('s', 't1', run('CLAUDECODE=1 echo hi'), open)?.requestKey).toBe('k1');
+    expect(g.covering('s', 't1', run("CI=1 API_KEY='[redacted]' echo hi"), open)?.requestKey).toBe('k1');
+    for (const risky of ['LD_PRELOAD=/tmp/x.so echo hi', 'CLAUDECODE=1 PATH=/tmp echo hi', 'NODE_OPTIONS=--require=/tmp/x.js echo hi', 'A="$(id)" echo hi']) {
+      expect(g.covering('s', 't1', run(risky), open), risky).toBeUndefined();
+    }
+    const h = new Grants();
+    h.add('s', 't1', 'k2', ask('tc', [], 'CLAUDECODE=1 echo hi'));
+    expect(h.covering('s', 't1', run('echo hi'), open)?.requestKey).toBe('k2');
+  });
+
   it('grants nothing without a turn, a tool call id, or anything to cover', () => {
     const g = new Grants();
     g.add('s', undefined, 'k1', ask('tc', ['/ws/a']));

@@ -231,6 +231,21 @@ describe('the command line a terminal is judged by', () => {
     expect(evaluate(subject(t('npm', ['test'], [{ name: 'NODE_OPTIONS', value: '--require /ws/evil.js' }])), { mode: 'ask', rules }).decision).toBe('ask');
   });
 
+  it('env that changes what runs (LD_PRELOAD, PATH…) makes the terminal dangerous even in auto; a plain marker does not', () => {
+    const judge = (env: { name: string; value: string }[]) =>
+      evaluate({ sessionId: 's', toolCallId: 't', toolKind: 'execute', command: t('echo', ['hi'], env), paths: [], roots: ['/ws'] }, { mode: 'auto', rules: [] });
+    expect(judge([{ name: 'CLAUDECODE', value: '1' }]).decision).toBe('allow');
+    for (const name of ['LD_PRELOAD', 'PATH', 'NODE_OPTIONS', 'PYTHONSTARTUP', 'GIT_SSH_COMMAND']) {
+      expect(
+        judge([
+          { name: 'CLAUDECODE', value: '1' },
+          { name, value: '/tmp/x' },
+        ]).forcedAsk,
+        name,
+      ).toBe('dangerous_command');
+    }
+  });
+
   it('an argv that runs a script through a shell is judged by that script', () => {
     expect(
       evaluate({ sessionId: 's', toolCallId: 't', toolKind: 'execute', command: t('/bin/sh', ['-c', 'rm -rf ~', 'x']), paths: [], roots: ['/ws'] }, { mode: 'auto', rules: [] })
