@@ -30,6 +30,7 @@ Commands:
   probe      capability and conformance probe of any ACP agent (supported / works / broken)
   serve      the web UI and HTTP/WebSocket API on one local port (what \`npm start\` runs)
   acp        Talaria as an ACP agent on stdio, for editors (Zed, JetBrains): --print-config zed|jetbrains
+  caps       capability references (CapTP): mint, list, revoke — what \`serve --caps\` serves at /captp
 
 Run \`talaria COMMAND --help\` for a command's options.
 Sessions are stored in $TALARIA_HOME (default ~/.talaria) and survive restarts.
@@ -56,6 +57,8 @@ Options:
                           edits  allow file edits inside the workspace, ask for the rest
                           all    allow everything (sensitive paths and dangerous commands still ask)
                           none   reject every permission request
+  --wire-log FILE       also write every ACP frame of the run to FILE (one {"t_ms","dir","msg"} per line;
+                        \`talaria replay FILE\` reads it back); runs locally
   --no-server           run here even when \`talaria serve\` runs on this Talaria home (env TALARIA_NO_SERVER=1);
                         otherwise that server's warm agent answers and the session shows in its web UI
 ${AGENT_OPTIONS}

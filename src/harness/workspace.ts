@@ -300,7 +300,7 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
         agentSessionId: s.id,
         ...(src.agentSessionId ? { previousAgentSessionId: src.agentSessionId } : {}),
         provider,
-        ...(provider !== from.provider ? { fromProvider: from.provider } : {}),
+        ...(reason === 'continue' ? { fromProvider: from.provider } : {}),
         ...(o.at ? { forkEntryId: o.at } : {}),
       });
     });

@@ -1,6 +1,7 @@
 import { describe, it, expect, vi } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { treeLines } from '../../src/cli/commands/sessions-branches.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { demoEnv, runCli, tempDir } from './helpers.js';
 
@@ -58,6 +59,19 @@ describe('sessions branches, rewind, continue (demo agent, across processes)', (
     expect((await runCli(['run', '--session', id, 'say zeta'], p)).code).toBe(EXIT.OK);
     expect(await promptsOf(p, id)).toEqual(['say alpha', 'say beta', 'say gamma', 'say delta', 'say zeta']);
   }, 300_000); // a dozen CLI processes, each starting the demo agent
+
+  it('a continue in the same agent says where it came from, never "continued from ?"', async () => {
+    const p = place();
+    const id = (JSON.parse((await runCli(['run', '--json', 'just one'], p)).stdout) as { sessionId: string }).sessionId;
+    const cont = await runCli(['sessions', 'continue', id, '--agent', 'demo'], p);
+    expect(cont.code, cont.stderr).toBe(EXIT.OK);
+    const tree = await runCli(['sessions', 'branches', id], p);
+    expect(tree.stdout).toContain(`${cont.stdout.trim()}  demo  continued from demo`);
+    expect(tree.stdout).not.toContain('?');
+    // Rows stored before it was always kept: the parent's agent is the one.
+    const old = { id: 'b', provider: 'demo', reason: 'continue' as const, createdAt: 0, reseeds: 0, children: [] };
+    expect(treeLines({ id: 'a', provider: 'hermes', createdAt: 0, reseeds: 0, children: [old] }, 'b')[1]).toBe('  * b  demo  continued from hermes');
+  }, 120_000);
 
   it('continue --agent needs a known agent; rewind further back than there are messages is bad usage', async () => {
     const p = place();

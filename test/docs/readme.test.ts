@@ -50,6 +50,26 @@ describe('README', () => {
     expect(() => toSources("import { x } from 'talaria-acp/nope';")).toThrow(/does not export/);
   });
 
+  it('the probe-through-the-proxy command works as written in a checkout (demo agent for hermes)', () => {
+    const line = /`npx talaria probe --agent-cmd "(node \$PWD\/bin\/talaria\.js acp --agent) hermes"`/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))?.[1];
+    expect(line).toBeDefined();
+    // What the shell makes of it in the checkout ($PWD expanded), with the demo agent for Hermes.
+    const args = ['probe', '--agent-cmd', `${line!.replace('$PWD', ROOT.replace(/\/$/, ''))} demo`, '--json'];
+    const home = mkdtempSync(join(tmpdir(), 'talaria-readme-probe-'));
+    try {
+      const out = execFileSync(process.execPath, [join(ROOT, 'bin/talaria.js'), ...args], {
+        cwd: ROOT,
+        env: { ...process.env, TALARIA_HOME: home },
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
+      const report = JSON.parse(out) as { checks: { id: string; status: string }[] };
+      expect(report.checks.find((c) => c.id === 'initialize')?.status).toBe('works');
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  }, 150_000);
+
   it('names the two commands and CI runs the README test command', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     expect(readme).toContain('npm start');

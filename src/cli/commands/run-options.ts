@@ -15,7 +15,7 @@ export const RUN_OPTIONS = {
   approve: { type: 'string' },
   // Work locally even when a `talaria serve` runs on this home (also TALARIA_NO_SERVER=1).
   'no-server': { type: 'boolean' },
-  // Hidden: every frame of the run, in the fixture format (tests compare it with `replay`).
+  // Every frame of the run, in the fixture format (`talaria replay` reads it; tests compare it with replay).
   'wire-log': { type: 'string' },
 } as const;
 

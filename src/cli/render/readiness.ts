@@ -36,7 +36,8 @@ export function readinessBlock(r: Readiness & { source?: string; quirks?: QuirkS
     .join(' · ');
   const head = `  ${statusMark(r, style)} ${style.bold(r.providerId.padEnd(12))} ${r.label} — ${facts}${o.chosen ? style.cyan('  ← chosen') : ''}`;
   const lines = [head];
-  if (r.quirks)
+  // Which fixes apply matters only for an agent that can run: none for one that is not installed.
+  if (r.quirks && r.found)
     lines.push(
       `      ${style.dim(`quirks: ${sanitize(r.quirks.basis === 'none' ? `chosen when it answers initialize (by the name it gives; generic if unknown)` : `${r.quirks.label} — ${r.quirks.why}`)}`)}`,
     );

@@ -38,6 +38,14 @@ describe('doctor / agents / sessions rendering', () => {
     ]);
   });
 
+  it('quirks: shown for an agent that can run, not for one that is not installed (issue 35)', () => {
+    const quirks = { set: 'claude-acp', label: 'Claude Code ACP adapter', basis: 'provider', why: 'by id' } as const;
+    const installed = readinessBlock({ ...r({ command: { command: '/bin/x', args: [], via: 'PATH' } }), quirks }, plain);
+    expect(installed.some((l) => l.includes('quirks: Claude Code ACP adapter'))).toBe(true);
+    const missing = readinessBlock({ ...r({ found: false, gaps: [{ code: 'not_installed', message: 'not installed', fix: 'npm i -g x' }] }), quirks }, plain);
+    expect(missing.some((l) => l.includes('quirks:'))).toBe(false);
+  });
+
   it('session rows: where each session lives', () => {
     expect(sessionState({ id: 'a', provider: 'p', archived: true, stored: true })).toBe('archived');
     expect(sessionState({ id: 'a', provider: 'p', archived: false, stored: false, atAgent: true })).toBe('agent only');
