@@ -23,7 +23,8 @@ function tighten(path: string, mode: number): boolean {
   try {
     const st = statSync(path);
     if ((st.mode & 0o077) === 0) return false;
-    chmodSync(path, mode);
+    // Only take away (group and others' bits): a folder its owner made read-only stays read-only.
+    chmodSync(path, st.mode & mode & 0o777);
     return true;
   } catch {
     // Not there, or owned by someone else: opening it will say what is wrong.

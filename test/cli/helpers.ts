@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
+import { modesApply } from '../file-modes.js';
 
 export const TSX = import.meta.resolve('tsx');
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -47,12 +48,11 @@ export interface CliRun {
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 }
 
-/** `uid`/`gid`: run as another user (the read-only store tests, as root: root ignores file modes). */
-export function startCli(args: string[], o: { cwd: string; env?: Record<string, string>; input?: string; uid?: number; gid?: number }): CliRun {
-  const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], {
+/** `modesApply`: file modes apply to the CLI even as root (the read-only store tests; test/file-modes.ts). */
+export function startCli(args: string[], o: { cwd: string; env?: Record<string, string>; input?: string; modesApply?: boolean }): CliRun {
+  const run = o.modesApply ? modesApply(process.execPath, ['--import', TSX, MAIN, ...args]) : { command: process.execPath, args: ['--import', TSX, MAIN, ...args] };
+  const child = spawn(run.command, run.args, {
     cwd: o.cwd,
-    ...(o.uid !== undefined ? { uid: o.uid } : {}),
-    ...(o.gid !== undefined ? { gid: o.gid } : {}),
     // Talaria's store goes to a temp home unless the test chose one.
     env: { ...process.env, TALARIA_HOME: join(tempDir('home'), 'talaria'), ...o.env },
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -91,7 +91,7 @@ export function startCli(args: string[], o: { cwd: string; env?: Record<string, 
 }
 
 /** Runs the CLI to completion (stdin closed unless `input` is given). */
-export function runCli(args: string[], o: { cwd: string; env?: Record<string, string>; input?: string; uid?: number; gid?: number }) {
+export function runCli(args: string[], o: { cwd: string; env?: Record<string, string>; input?: string; modesApply?: boolean }) {
   return startCli(args, { ...o, input: o.input ?? '' }).done;
 }
 

@@ -4,7 +4,7 @@
  * `talaria doctor` finds it too. Never "internal error", never a turn reported done that is not on disk.
  */
 import { describe, it, expect, vi } from 'vitest';
-import { chmodSync, chownSync, readdirSync, statSync } from 'node:fs';
+import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { openStore } from '../../src/store/index.js';
@@ -24,21 +24,11 @@ function machine() {
   return { dir, env, file, cwd: tempDir('ws') };
 }
 
-/** Root ignores file modes: as root the CLI runs as `nobody`, its folders handed over to it. */
-function asOtherUser(...dirs: string[]): { uid?: number; gid?: number } {
-  if (process.getuid?.() !== 0) return {};
-  const chownTree = (p: string): void => {
-    chownSync(p, 65534, 65534);
-    if (statSync(p).isDirectory()) for (const f of readdirSync(p)) chownTree(join(p, f));
-  };
-  for (const d of dirs) chownTree(d);
-  return { uid: 65534, gid: 65534 };
-}
-
 describe.concurrent('a store that opens but cannot be used', () => {
   it('a read-only talaria.db: run, serve, chat and doctor print the store-problem line with its real path, exit 6', async () => {
     const m = machine();
-    const user = asOtherUser(m.dir, m.cwd);
+    // Root ignores file modes: the CLI runs without the capabilities that override them.
+    const user = { modesApply: true };
     chmodSync(m.file, 0o444);
     const commands = [['run', '--agent', 'demo', 'hi'], ['serve', '--port', '0'], ['chat', '--agent', 'demo'], ['doctor']];
     const results = await Promise.all(commands.map((args) => runCli(args, { cwd: m.cwd, env: m.env, ...user })));

@@ -71,4 +71,19 @@ describe('private files', () => {
     expect(tightenFile(join(d, 'nope'))).toBe(false);
     expect(existsSync(join(d, 'nope'))).toBe(false);
   });
+
+  it('tightening only takes away: a folder or file its owner made read-only stays read-only', () => {
+    const d = temp();
+    const ro = join(d, 'ro');
+    ensurePrivateDir(ro);
+    chmodSync(ro, 0o555);
+    expect(ensurePrivateDir(ro)).toBe(true);
+    expect(mode(ro)).toBe(0o500);
+    chmodSync(ro, 0o700);
+    const f = join(d, 'f');
+    writeFileSync(f, 'x');
+    chmodSync(f, 0o444);
+    expect(tightenFile(f)).toBe(true);
+    expect(mode(f)).toBe(0o400);
+  });
 });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { modesApply } from '../file-modes.js';
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,14 +32,13 @@ interface ChildReport {
 }
 
 /**
- * Opens the store in a real child process run by a user the file system says no to: as root
- * (which ignores file modes) the child runs as `nobody`; as anyone else the modes the test set
- * already apply to us. (An in-process seteuid would not do: access(2) checks the real uid.)
+ * Opens the store in a real child process the file modes apply to (as root: without the
+ * capabilities that override them, test/file-modes.ts). (An in-process seteuid would not do:
+ * access(2) checks the real uid.)
  */
 async function openAsOtherUser(o: { home: string; readOnly?: boolean }): Promise<ChildReport> {
-  const ids = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-  const child = spawn(process.execPath, ['--import', TSX, CHILD, JSON.stringify(o)], {
-    ...ids,
+  const run = modesApply(process.execPath, ['--import', TSX, CHILD, JSON.stringify(o)]);
+  const child = spawn(run.command, run.args, {
     cwd: tmpdir(),
     env: { PATH: process.env.PATH ?? '', HOME: tmpdir() },
     stdio: ['ignore', 'pipe', 'pipe'],
