@@ -128,6 +128,9 @@ const POLL_MS = 20;
  * Ends what `scan` selects: SIGTERM, up to `graceMs` for it to go, a second scan (which also
  * catches what forked meanwhile), SIGKILL for whatever is still there.
  */
+/** SIGKILL rounds at most (each a scan): forks racing the kill are caught in the next. */
+const KILL_ROUNDS = 5;
+
 export async function endTree(scan: () => Selection, graceMs: number): Promise<ReapResult> {
   if (!procSupported()) return { ended: [], survived: [], left: [] };
   const first = scan();
@@ -139,10 +142,18 @@ export async function endTree(scan: () => Selection, graceMs: number): Promise<R
   const second = scan();
   const byPid = new Map<number, ProcRow>();
   for (const r of [...first.doomed, ...second.doomed]) byPid.set(r.pid, r);
-  const stubborn = [...byPid.values()].filter((r) => !gone(r));
-  signalAll(stubborn, 'SIGKILL');
-  await until(() => stubborn.every(gone), KILL_WAIT_MS);
-  const survived = stubborn.filter((r) => !gone(r));
+  let stubborn = [...byPid.values()].filter((r) => !gone(r));
+  const killed: ProcRow[] = [];
+  // A process may fork between a scan and its SIGKILL (a TERM trap that spawns): scan again
+  // until a scan finds nobody new, so no child of the tree is left running.
+  for (let round = 0; stubborn.length > 0 && round < KILL_ROUNDS; round++) {
+    signalAll(stubborn, 'SIGKILL');
+    killed.push(...stubborn);
+    await until(() => stubborn.every(gone), KILL_WAIT_MS);
+    stubborn = scan().doomed.filter((r) => !byPid.has(r.pid) && !gone(r));
+    for (const r of stubborn) byPid.set(r.pid, r);
+  }
+  const survived = [...killed, ...stubborn].filter((r) => !gone(r));
   return { ended: [...byPid.values()].filter((r) => !survived.includes(r)), survived, left: second.left };
 }
 
