@@ -19,6 +19,7 @@ import { runPairedStartup } from './talaria-startup.js';
 import { recorderTime } from './recorder-time.js';
 import { runWarmNewSession } from './talaria-warm.js';
 import { runRunOnWarmServer } from './talaria-run-warm.js';
+import { runStoreBytes } from './talaria-store-bytes.js';
 import type { BenchCase, Measurement } from './types.js';
 
 const SDK_TP = { case: 'sdk', key: 'framesPerSec' } as const;
@@ -87,6 +88,17 @@ export const talariaCases: BenchCase[] = [
       const recorderMs = (rec.ms * 100_000) / rec.frames;
       return { samples: pairs.samples.map((p) => ({ ...p, values: { ...p.values, recorderMs } })) };
     },
+  },
+  {
+    name: 'talaria.store.bytes',
+    role: 'candidate',
+    isolate: true,
+    description: 'store growth per byte of wire on a server session: one 7 MiB prompt, one streamed turn of 5,000 chunks (after close, checkpointed)',
+    metrics: [
+      { key: 'bigPromptRatio', unit: '×', label: 'store bytes per wire byte, 7 MiB prompt', target: { kind: 'at-most', max: 3 } },
+      { key: 'streamedRatio', unit: '×', label: 'store bytes per wire byte, streamed turn', target: { kind: 'at-most', max: 3 } },
+    ],
+    run: async (o) => ({ values: await runStoreBytes(o) }),
   },
   {
     name: 'talaria.startup',

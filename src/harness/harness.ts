@@ -80,6 +80,7 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
     registry,
     env,
     logger,
+    ...(config.maxPromptBytes !== undefined ? { maxPromptBytes: config.maxPromptBytes } : {}),
     ...(o.host ?? {}),
     workspaceEnv: (ws) => workspaceBinding(config, ws)?.binding.env,
     authHome: home,

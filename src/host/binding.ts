@@ -61,6 +61,7 @@ export interface BindingInit {
   logger: Logger;
   baseRules: () => PermissionRule[];
   onClosed: (b: SessionBinding) => void;
+  maxPromptBytes?: number;
 }
 
 export class SessionBinding {
@@ -106,6 +107,7 @@ export class SessionBinding {
       logger: init.logger,
       permissionMode: init.permissionMode,
       baseRules: init.baseRules,
+      ...(init.maxPromptBytes !== undefined ? { maxPromptBytes: init.maxPromptBytes } : {}),
       onClosed: () => init.onClosed(this),
     });
   }

@@ -44,6 +44,8 @@ export interface HostOptions {
   terminateGraceMs?: number;
   /** Timeout of initialize and session setup requests (default 120 s). */
   setupTimeoutMs?: number;
+  /** Largest prompt a session takes (default 8 MiB: session/core.ts DEFAULT_MAX_PROMPT_BYTES). */
+  maxPromptBytes?: number;
   backoff?: Partial<BackoffPolicy>;
   permission?: { mode?: PermissionMode; rules?: PermissionRule[]; timeoutMs?: number };
   /** Per-workspace env set in the agent (e.g. config.json's workspaces[ws].env). */
@@ -137,6 +139,7 @@ export class AgentHost {
           cancelGraceMs: o.cancelGraceMs ?? 30_000,
           terminateGraceMs: o.terminateGraceMs ?? 2_000,
           setupTimeoutMs: o.setupTimeoutMs ?? 120_000,
+          ...(o.maxPromptBytes !== undefined ? { maxPromptBytes: o.maxPromptBytes } : {}),
           backoff: { ...DEFAULT_BACKOFF, ...(o.backoff ?? {}) },
           ...(o.permission ? { permission: o.permission } : {}),
           ...(o.onFrame ? { onFrame: o.onFrame } : {}),

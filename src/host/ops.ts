@@ -57,6 +57,7 @@ export class SlotSessions implements BindingOwner {
       ...init,
       hooks: this.hooks(),
       logger: this.slot.logger,
+      ...(this.slot.cfg.maxPromptBytes !== undefined ? { maxPromptBytes: this.slot.cfg.maxPromptBytes } : {}),
       baseRules: this.baseRules,
       onClosed: (closed) => this.forget(closed),
     });

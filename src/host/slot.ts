@@ -35,6 +35,7 @@ export interface SlotConfig {
   cancelGraceMs: number;
   terminateGraceMs: number;
   setupTimeoutMs: number;
+  maxPromptBytes?: number;
   backoff: BackoffPolicy;
   permission?: { mode?: PermissionMode; rules?: PermissionRule[]; timeoutMs?: number };
   onFrame?: (key: AgentKey, frame: Frame) => void;

@@ -66,6 +66,8 @@ export interface TalariaConfig {
   imports: { zed: boolean; jetbrains: boolean };
   /** `warm: false`: no agent process started ahead, no spare session kept (the warm pool). */
   warm?: boolean;
+  /** Largest prompt a session takes, in bytes (default 8 MiB); a larger one is refused before it is sent. */
+  maxPromptBytes?: number;
 }
 
 export function emptyConfig(): TalariaConfig {
@@ -136,6 +138,8 @@ export function parseConfig(text: string): { config: TalariaConfig; problems: st
   }
   if (typeof r.warm === 'boolean') config.warm = r.warm;
   else if (r.warm !== undefined) problems.push('warm must be true or false');
+  if (typeof r.maxPromptBytes === 'number' && Number.isInteger(r.maxPromptBytes) && r.maxPromptBytes > 0) config.maxPromptBytes = r.maxPromptBytes;
+  else if (r.maxPromptBytes !== undefined) problems.push('maxPromptBytes must be a positive whole number of bytes');
   const imp = asRecord(r.imports, 'imports', problems);
   if (typeof imp.zed === 'boolean') config.imports.zed = imp.zed;
   if (typeof imp.jetbrains === 'boolean') config.imports.jetbrains = imp.jetbrains;

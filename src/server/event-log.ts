@@ -29,6 +29,14 @@ interface Row {
  */
 export const RESTART_GAP = 1_000_000;
 
+/**
+ * An event whose body is larger than this is not kept in the log (a huge prompt came as two such
+ * events, two more copies of it on disk): its row says so, and a resume across it gets a snapshot
+ * (the live thread has the content), as for any range the log cannot answer exactly.
+ */
+export const MAX_LOGGED_EVENT_BYTES = 256 * 1024;
+const OMITTED = '{"_talariaOmitted":';
+
 interface Head {
   last: number;
   /** Loaded from the store in this process and not appended to yet. */
@@ -93,7 +101,8 @@ export class EventLog {
     if (type === 'session.live') h.reset = seq;
     const at = this.now();
     const ev = { ...body, sessionId, seq, at, type } as unknown as StreamEvent;
-    this.pending.push({ session_id: sessionId, seq, at, type, data: JSON.stringify(body) });
+    const data = JSON.stringify(body);
+    this.pending.push({ session_id: sessionId, seq, at, type, data: data.length > MAX_LOGGED_EVENT_BYTES ? `${OMITTED}${data.length}}` : data });
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(() => this.flush());
@@ -128,6 +137,7 @@ export class EventLog {
     const rows = this.store.db
       .prepare('SELECT session_id, seq, at, type, data FROM session_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?')
       .all(sessionId, since, limit) as Row[];
+    if (rows.some((r) => r.data.startsWith(OMITTED))) return undefined;
     return rows.map((r) => ({ ...(JSON.parse(r.data) as object), sessionId: r.session_id, seq: r.seq, at: r.at, type: r.type }) as unknown as StreamEvent);
   }
 

@@ -31,6 +31,8 @@ export class PromptQueue {
       turn.result.catch(() => undefined);
       return { id: turn.id, queued: false, position: 0 };
     }
+    // Refused now, not when its turn would start (nobody would hear it then).
+    ls.hs.session.checkPrompt(blocks);
     const item: QueuedPrompt = { id: `q${++this.seq}`, text, images: images.length, position: ls.queue.length + 1, queuedAt: Date.now() };
     ls.queue.push({ item, blocks });
     this.queueChanged(ls);

@@ -6,6 +6,7 @@
  * (reopen.ts), error shapes (errors.ts) — each get this narrow view. Frames reach a session
  * from its connection's router (router.ts).
  */
+import { TalariaError } from '../protocol/errors.js';
 import type { Logger } from '../protocol/types.js';
 import type { PermissionBroker } from '../permission/broker.js';
 import type { PermissionMode, PermissionRule } from '../permission/types.js';
@@ -51,6 +52,42 @@ export interface SessionInit {
   baseRules?: () => PermissionRule[];
   now?: () => number;
   onClosed?: (s: { readonly id: string }) => void;
+  /** Largest prompt taken (text and data bytes; default DEFAULT_MAX_PROMPT_BYTES). */
+  maxPromptBytes?: number;
+}
+
+/**
+ * A prompt larger than this is refused before anything is sent or stored (8 MiB: far past what an
+ * agent's context takes; config.json `maxPromptBytes` changes it).
+ */
+export const DEFAULT_MAX_PROMPT_BYTES = 8 * 1024 * 1024;
+
+/** Throws the refusal for a prompt over `limit` bytes (the one check every face's prompt passes). */
+export function checkPromptSize(blocks: readonly ContentBlock[], limit: number): void {
+  const bytes = promptBytes(blocks);
+  if (bytes <= limit) return;
+  const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MiB`;
+  throw Object.assign(new TalariaError('invalid_argument', `the prompt is ${mb(bytes)}; prompts over ${mb(limit)} are refused (nothing was sent)`, { bytes, limit }), {
+    fix: 'Send less (a file path instead of its contents), or raise maxPromptBytes in config.json.',
+  });
+}
+
+/** Bytes of a prompt's text and data (images, audio, embedded resources). */
+export function promptBytes(blocks: readonly ContentBlock[]): number {
+  let n = 0;
+  const add = (v: unknown) => {
+    if (typeof v === 'string') n += Buffer.byteLength(v);
+  };
+  for (const b of blocks as unknown as Record<string, unknown>[]) {
+    add(b.text);
+    add(b.data);
+    const r = b.resource as Record<string, unknown> | undefined;
+    if (r && typeof r === 'object') {
+      add(r.text);
+      add(r.blob);
+    }
+  }
+  return n;
 }
 
 export type PromptInput = string | ContentBlock | ContentBlock[];
@@ -78,6 +115,7 @@ export interface SessionCore {
   readonly broker: PermissionBroker;
   readonly hooks: SessionHooks;
   readonly logger: Logger;
+  readonly maxPromptBytes: number;
   readonly now: () => number;
   emit<K extends EventName>(type: K, body: EventBody<K>): void;
   /** Applies a reducer action and emits what it changed. */

@@ -14,7 +14,7 @@ import { CancelSettlement } from './cancel-settle.js';
 import { ChunkRun } from './chunk-run.js';
 import { batchNow } from './clock.js';
 import { normalizeCatalog, type Catalog } from './catalog.js';
-import type { EventBody, PromptInput, SessionCore, SessionInit, SessionPort } from './core.js';
+import { checkPromptSize, DEFAULT_MAX_PROMPT_BYTES, toBlocks, type EventBody, type PromptInput, type SessionCore, type SessionInit, type SessionPort } from './core.js';
 import { describeError } from './errors.js';
 import type { EventName, SessionEvent } from './events.js';
 import type { SessionHooks } from './hooks.js';
@@ -50,6 +50,7 @@ export class Session implements SessionCore {
   /** @internal */ readonly broker: PermissionBroker;
   /** @internal */ readonly hooks: SessionHooks;
   /** @internal */ readonly logger: Logger;
+  /** @internal */ readonly maxPromptBytes: number;
   /** @internal */ readonly now: () => number;
 
   private _state: SessionState = 'idle';
@@ -76,6 +77,7 @@ export class Session implements SessionCore {
     this.broker = init.broker;
     this.hooks = init.hooks ?? {};
     this.logger = init.logger;
+    this.maxPromptBytes = init.maxPromptBytes ?? DEFAULT_MAX_PROMPT_BYTES;
     this.now = init.now ?? Date.now;
     this.clock = init.now ?? batchNow;
     this.permissionMode = init.permissionMode ?? 'ask';
@@ -242,6 +244,11 @@ export class Session implements SessionCore {
    * Sends a prompt. While a turn runs, the prompt is queued (ACP has no steer; agents like Hermes
    * would otherwise run it inside the running request) and sent when that turn ends.
    */
+  /** Throws what prompt() would for this input's size (for a prompt that waits in another queue first). */
+  checkPrompt(input: PromptInput): void {
+    checkPromptSize(toBlocks(input), this.maxPromptBytes);
+  }
+
   prompt(input: PromptInput, o: { context?: string } = {}): Turn {
     return this.turns.prompt(input, o);
   }

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { TalariaError } from '../protocol/errors.js';
 import type { CancelSettlement } from './cancel-settle.js';
-import { toBlocks, type EventBody, type PromptInput, type SessionCore } from './core.js';
+import { checkPromptSize, toBlocks, type EventBody, type PromptInput, type SessionCore } from './core.js';
 import { describeError } from './errors.js';
 import type { SessionEvent } from './events.js';
 import { defaultMapPrompt } from './hooks.js';
@@ -57,6 +57,7 @@ export class TurnQueue {
     if (s.state === 'failed') throw new TalariaError('session_failed', `session ${s.id} failed; it must be reloaded before prompting`);
     const blocks = toBlocks(input);
     if (blocks.length === 0) throw new TalariaError('invalid_argument', 'a prompt needs at least one content block');
+    checkPromptSize(blocks, s.maxPromptBytes);
     const turn = new Turn(`turn-${this.turnPrefix}-${++this.turnSeq}`, blocks, this.iterate);
     if (o.context) turn.context = o.context;
     if (this.current) {

@@ -28,6 +28,8 @@ export const DB_FILE = 'talaria.db';
  * stream that never pauses (64 MiB).
  */
 export const WAL_AUTOCHECKPOINT_PAGES = 16_384;
+/** The WAL file's size kept after a checkpoint (SQLite's journal_size_limit). */
+export const WAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
 
 export interface OpenDbOptions {
   /** Talaria's home directory (default `$TALARIA_HOME`, else `~/.talaria`); created 0700. */
@@ -134,6 +136,9 @@ function setUp(db: Db, where: { path: string; home: string | undefined }, migrat
     if (mode !== 'wal' && path !== ':memory:') opts.logger?.warn('store: WAL not available', { path, mode: String(mode) });
     db.pragma('synchronous = NORMAL');
     db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+    // A checkpoint resets the WAL but keeps its file as large as it ever grew (a big prompt left
+    // ~160 MB on disk): past this size the file is truncated back.
+    db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     const { version, applied } = migrate(db, migrations);
     if (applied.length > 0) opts.logger?.info('store: migrated', { path, applied, version });
     return { db, ...where, version, applied, readOnly: false };

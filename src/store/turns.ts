@@ -44,6 +44,31 @@ interface Row {
   duration_ms: number | null;
 }
 
+/**
+ * What a turn row keeps of its prompt: the blocks, with text or data past PROMPT_BLOCK_KEPT cut
+ * (the thread's user message holds the whole text, the wire log the whole frame). A full copy
+ * here made a 30 MB prompt cost a third copy, and a fourth when the row was rewritten at the end.
+ */
+export const PROMPT_BLOCK_KEPT = 64 * 1024;
+
+export function keptPrompt(prompt: unknown[] | undefined): unknown[] | undefined {
+  if (!prompt) return prompt;
+  return prompt.map((b) => {
+    if (typeof b !== 'object' || b === null) return b;
+    const block = b as Record<string, unknown>;
+    const cut: Record<string, unknown> = {};
+    for (const key of ['text', 'data'] as const) {
+      const v = block[key];
+      if (typeof v === 'string' && v.length > PROMPT_BLOCK_KEPT) cut[key] = v.length;
+    }
+    if (Object.keys(cut).length === 0) return b;
+    const out: Record<string, unknown> = { ...block };
+    for (const key of Object.keys(cut)) out[key] = key === 'text' ? (block.text as string).slice(0, PROMPT_BLOCK_KEPT) : '';
+    const meta = typeof block._meta === 'object' && block._meta !== null ? (block._meta as Record<string, unknown>) : {};
+    return { ...out, _meta: { ...meta, talaria: { cut } } };
+  });
+}
+
 function toTurn(r: Row): StoredTurn {
   const t: StoredTurn = { rowId: r.id, sessionId: r.session_id, turnId: r.turn_id };
   const prompt = fromJson<unknown[]>(r.prompt);
@@ -84,7 +109,7 @@ export function createTurnsRepo(db: Db) {
   return {
     /** Records a turn that started; returns its row id. */
     start(sessionId: string, t: TurnStart): number {
-      return Number(insertStart.run(sessionId, t.turnId, toJson(t.prompt), t.startedAt).lastInsertRowid);
+      return Number(insertStart.run(sessionId, t.turnId, toJson(keptPrompt(t.prompt)), t.startedAt).lastInsertRowid);
     },
     /**
      * Closes the newest open row for the turn id. A turn whose start was never recorded (a queued
