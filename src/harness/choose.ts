@@ -14,7 +14,7 @@ import { findHermes } from '../providers/hermes/binary.js';
 import { lintHermesConfig, readHermesConfig } from '../providers/hermes/config-lint.js';
 import { listProfiles } from '../providers/hermes/profiles.js';
 import { resolveProvider, type TalariaConfig } from '../providers/config.js';
-import { choiceBeforeInit, launchFacts, summarize } from '../providers/quirks/index.js';
+import { choiceBeforeInit, choiceForAgent, launchFacts, summarize } from '../providers/quirks/index.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { ProviderEnv, Readiness } from '../providers/types.js';
 import type { AgentPick, AgentStatus, Harness } from './types.js';
@@ -26,6 +26,8 @@ interface ChooseCtx {
   registry: ProviderRegistry;
   config: TalariaConfig;
   env: ProviderEnv;
+  /** What an earlier process of an agent said it is (the store): its quirk set before it runs. */
+  identity?: (provider: string) => { name: string; version?: string } | undefined;
 }
 
 export interface PickOptions {
@@ -88,7 +90,12 @@ export async function agentStatuses(c: ChooseCtx, o: { profile?: string; timeout
       const opts = { ...(p.profiles && o.profile ? { profile: o.profile } : {}), ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}) };
       try {
         const r = await p.readiness(c.env, opts);
-        const facts = launchFacts(p, { ...(r.version ? { version: r.version } : {}), ...(r.command ? { command: r.command.command, args: r.command.args } : {}) });
+        const said = c.identity?.(p.id);
+        const facts = launchFacts(p, {
+          ...(r.version ? { version: r.version } : {}),
+          ...(r.command ? { command: r.command.command, args: r.command.args } : {}),
+          ...(said ? { learned: choiceForAgent(said, 'an earlier process of this agent named itself') } : {}),
+        });
         return { ...r, source: p.source, quirks: summarize(choiceBeforeInit(facts)) };
       } catch (e) {
         // A provider's check should never throw; if one does, it is reported like any other gap.

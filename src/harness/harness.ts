@@ -76,6 +76,12 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
   const live = new Set<HarnessSession>();
   const launches = new Map<string, Launch>();
 
+  /** What the newest stored session of an agent says it is (initialize's agentInfo). */
+  const identity = (provider: string): { name: string; version?: string } | undefined => {
+    const said = (store.sessions.lastAgentInfo(provider) as { agentInfo?: { name?: unknown; version?: unknown } } | undefined)?.agentInfo;
+    return typeof said?.name === 'string' && said.name !== '' ? { name: said.name, ...(typeof said.version === 'string' ? { version: said.version } : {}) } : undefined;
+  };
+
   const host = new AgentHost({
     registry,
     env,
@@ -83,6 +89,8 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
     ...(config.maxPromptBytes !== undefined ? { maxPromptBytes: config.maxPromptBytes } : {}),
     ...(o.host ?? {}),
     workspaceEnv: (ws) => workspaceBinding(config, ws)?.binding.env,
+    // A custom command's agent is known by what it said last time (a Hermes launcher keeps spares).
+    agentIdentity: (provider) => identity(provider),
     authHome: home,
     // Each session's frames are held from its creation until it is recorded.
     onSession: (session) => setup.begin(session),
@@ -153,7 +161,7 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
     if (!warm.enabled || warmed.has(path)) return;
     warmed.add(path);
     const start = async () => {
-      const p = await likelyAgent({ registry, config, env }, path);
+      const p = await likelyAgent({ registry, config, env, identity }, path);
       const t = p && { ...p, workspace: path };
       if (t && !closed && host.keepsSpares(t)) warm.warm(t);
     };
@@ -195,7 +203,7 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
       },
       import: (text, io = {}) => importSession(store, registry, (path) => store.workspaces.ensure({ path }).id, text, io),
     },
-    agents: (a) => agentStatuses({ registry, config, env }, a),
+    agents: (a) => agentStatuses({ registry, config, env, identity }, a),
     pickAgent: pick,
     hermesProfiles: (a) => hermesProfiles({ registry, config, env }, a),
     connectionInfo: (key) => host.connectionInfo(key),

@@ -5,7 +5,7 @@
  */
 import { DEMO_AGENT_NAME } from '../demo/config.js';
 import { TalariaError } from '../protocol/errors.js';
-import { hermesHooks } from '../providers/hermes/hooks.js';
+import { hooksForAgent } from '../providers/quirks/index.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import { replayWireLog } from '../session/replay.js';
 import { exportSessionFixture, exportSessionJson, importFixture, parseFixture, type Store, type StoredSession } from '../store/index.js';
@@ -13,10 +13,15 @@ import { snapshot, threadFromSnapshot, type ThreadSnapshot } from '../thread/sna
 import { toMarkdown } from '../thread/markdown.js';
 import type { ExportFormat, Harness } from './types.js';
 
-/** Agent names from `initialize` → registry ids. */
-const AGENT_NAMES: Record<string, string> = { 'hermes-agent': 'hermes', [DEMO_AGENT_NAME]: 'demo' };
+/** The registry id of the agent an `initialize` name is: the provider expecting that name (the demo agent's own). */
+const providerNamed = (registry: ProviderRegistry, name: string): string | undefined =>
+  registry.list().find((p) => p.agentName === name)?.id ?? (name === DEMO_AGENT_NAME ? 'demo' : registry.has(name) ? name : undefined);
 
-const hooksFor = (agentName: string | undefined) => (agentName === 'hermes-agent' ? { hooks: hermesHooks() } : {});
+/** The agent decides the replay's hooks, through the quirk catalog (as a live session's): the stored agentInfo, else the log's. */
+const hooksFor = (info: { name?: unknown; version?: unknown } | undefined) => {
+  const hooks = hooksForAgent(info);
+  return hooks ? { hooks } : { hooksForAgent };
+};
 
 export function findStored(store: Store, id: string): StoredSession | undefined {
   const direct = store.sessions.get(id);
@@ -43,8 +48,7 @@ export async function storedThread(store: Store, row: StoredSession): Promise<Th
   const snap = store.entries.loadSnapshot(row.id);
   if (snap) return snap;
   const wire = store.wire.read(row.id);
-  const name = (row.agentInfo as { agentInfo?: { name?: string } } | undefined)?.agentInfo?.name;
-  const r = await replayWireLog(wire, hooksFor(name));
+  const r = await replayWireLog(wire, hooksFor((row.agentInfo as { agentInfo?: { name?: string; version?: string } } | undefined)?.agentInfo));
   const s = r.sessions.find((x) => x.id === row.agentSessionId) ?? r.sessions[0];
   return s ? snapshot(s.thread) : { entries: [], plan: null, availableCommands: [], context: {} };
 }
@@ -68,10 +72,9 @@ export async function importSession(
   const bad: string[] = [];
   const lines = parseFixture(text, (p) => bad.push(`line ${p.line}: ${p.error}`));
   if (lines.length === 0) throw new TalariaError('invalid_argument', `not a wire fixture (one {"t_ms","dir","msg"} per line)${bad[0] ? `: ${bad[0]}` : ''}`);
-  const probe = /"agentInfo"\s*:\s*\{[^}]*"name"\s*:\s*"([^"]+)"/.exec(text)?.[1];
-  const r = await replayWireLog(lines, hooksFor(probe));
+  const r = await replayWireLog(lines, { hooksForAgent });
   const name = typeof r.agentInfo?.name === 'string' ? r.agentInfo.name : undefined;
-  const guess = name ? (AGENT_NAMES[name] ?? (registry.has(name) ? name : undefined)) : undefined;
+  const guess = name ? providerNamed(registry, name) : undefined;
   const first = r.sessions[0];
   const cwd = o.cwd ?? first?.cwd;
   const row = importFixture(store, text, {

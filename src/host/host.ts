@@ -19,7 +19,7 @@ import type { ConnectionInfo, SessionListing } from '../session/client.js';
 import type { Session } from '../session/session.js';
 import type { SeedPlan } from './reseed.js';
 import { currentEnv } from '../providers/locate.js';
-import { applyQuirks, choiceBeforeInit, launchFacts } from '../providers/quirks/index.js';
+import { applyQuirks, choiceBeforeInit, choiceForAgent, launchFacts, type QuirkChoice } from '../providers/quirks/index.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { ProviderEnv } from '../providers/types.js';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
@@ -46,6 +46,11 @@ export interface HostOptions {
   setupTimeoutMs?: number;
   /** Largest prompt a session takes (default 8 MiB: session/core.ts DEFAULT_MAX_PROMPT_BYTES). */
   maxPromptBytes?: number;
+  /**
+   * What an earlier process of an agent said in `initialize` (the store keeps it): its quirk set
+   * before any process of it runs here — a Hermes started by a custom command keeps spares too.
+   */
+  agentIdentity?: (provider: string) => { name: string; version?: string } | undefined;
   backoff?: Partial<BackoffPolicy>;
   permission?: { mode?: PermissionMode; rules?: PermissionRule[]; timeoutMs?: number };
   /** Per-workspace env set in the agent (e.g. config.json's workspaces[ws].env). */
@@ -140,6 +145,7 @@ export class AgentHost {
           terminateGraceMs: o.terminateGraceMs ?? 2_000,
           setupTimeoutMs: o.setupTimeoutMs ?? 120_000,
           ...(o.maxPromptBytes !== undefined ? { maxPromptBytes: o.maxPromptBytes } : {}),
+          ...this.learnedFor(key.provider),
           backoff: { ...DEFAULT_BACKOFF, ...(o.backoff ?? {}) },
           ...(o.permission ? { permission: o.permission } : {}),
           ...(o.onFrame ? { onFrame: o.onFrame } : {}),
@@ -199,8 +205,18 @@ export class AgentHost {
     if (!provider) return false;
     const slot = this.slots.get(slotId(this.keyOf(t)))?.slot;
     // No slot made just to ask (agents() lists every slot).
-    const quirks = slot?.quirks ?? applyQuirks(provider, choiceBeforeInit(launchFacts(provider, {})));
+    const quirks = slot?.quirks ?? applyQuirks(provider, choiceBeforeInit(launchFacts(provider, this.learnedFor(t.provider))));
     return quirks.host.spareSessions === true;
+  }
+
+  /** The quirk choice an earlier process of the agent made known (any slot here, else the store). */
+  private learnedFor(provider: string): { learned?: QuirkChoice } {
+    for (const ops of this.slots.values()) {
+      const c = ops.slot.quirks.choice;
+      if (ops.slot.key.provider === provider && c.basis === 'agent') return { learned: c };
+    }
+    const said = this.o.agentIdentity?.(provider);
+    return said ? { learned: choiceForAgent(said, 'an earlier process of this agent named itself') } : {};
   }
 
   /** A new session kept ready: in no list (agents(), the store) until claimSpare hands it out. */

@@ -37,6 +37,8 @@ export interface SlotConfig {
   setupTimeoutMs: number;
   maxPromptBytes?: number;
   backoff: BackoffPolicy;
+  /** What an earlier process of this agent said it is (the store's agentInfo): the quirk set before a process exists. */
+  learned?: QuirkChoice;
   permission?: { mode?: PermissionMode; rules?: PermissionRule[]; timeoutMs?: number };
   onFrame?: (key: AgentKey, frame: Frame) => void;
   onSession?: (session: Session, key: AgentKey) => void;
@@ -79,7 +81,8 @@ export class AgentSlot {
   ) {
     this.gate = new Gate(provider.maxConcurrentTurns);
     this.crashes = new CrashTracker(cfg.backoff);
-    this.quirks = applyQuirks(provider, choiceBeforeInit(launchFacts(provider, {})));
+    this.learned = cfg.learned;
+    this.quirks = applyQuirks(provider, choiceBeforeInit(launchFacts(provider, cfg.learned ? { learned: cfg.learned } : {})));
   }
 
   get label(): string {

@@ -26,6 +26,11 @@ import type { TurnResult } from './turn.js';
 
 export interface ReplayOptions {
   hooks?: SessionHooks;
+  /**
+   * Without `hooks`: the hooks for the agent the log's initialize answer names (the quirk catalog's,
+   * passed in by the caller: this layer does not know agents), as a live session of it gets them.
+   */
+  hooksForAgent?: (agentInfo: { name?: unknown; version?: unknown }) => SessionHooks | undefined;
   /** The policy the live client ran with (default: ask, so every ask takes the recorded answer). */
   permission?: { mode?: PermissionMode; rules?: PermissionRule[] };
   /** Every event of every session, synchronously, in order (serialize here: entries are live objects). */
@@ -141,7 +146,10 @@ export async function replayWireLog(lines: readonly WireLogLine[], opts: ReplayO
     },
   });
 
+  let agentHooks: SessionHooks | undefined;
+  const hooksNow = () => opts.hooks ?? agentHooks;
   const register = (sid: string, params: Obj): Session => {
+    const hooks = hooksNow();
     const s = new Session({
       id: sid,
       cwd: typeof params.cwd === 'string' ? params.cwd : '/',
@@ -150,7 +158,7 @@ export async function replayWireLog(lines: readonly WireLogLine[], opts: ReplayO
       port: port(sid),
       broker,
       logger,
-      ...(opts.hooks ? { hooks: opts.hooks } : {}),
+      ...(hooks ? { hooks } : {}),
       permissionMode: opts.permission?.mode ?? 'ask',
       baseRules: () => opts.permission?.rules ?? [],
       now,
@@ -256,7 +264,10 @@ export async function replayWireLog(lines: readonly WireLogLine[], opts: ReplayO
         const r = obj(res);
         const pc = obj(obj(r.agentCapabilities).promptCapabilities);
         caps = { image: pc.image === true, audio: pc.audio === true, embeddedContext: pc.embeddedContext === true };
-        if (r.agentInfo) result.agentInfo = obj(r.agentInfo);
+        if (r.agentInfo) {
+          result.agentInfo = obj(r.agentInfo);
+          agentHooks = opts.hooksForAgent?.(result.agentInfo);
+        }
         return;
       }
       case 'session/new':
@@ -275,7 +286,7 @@ export async function replayWireLog(lines: readonly WireLogLine[], opts: ReplayO
         const count = s.replayCount;
         s.endReplay();
         const empty = res === null || res === undefined || (typeof res === 'object' && Object.keys(res as object).length === 0);
-        const notFound = req.method === 'session/load' && empty && count === 0 && (opts.hooks?.loadEmptyMeansNotFound ?? false);
+        const notFound = req.method === 'session/load' && empty && count === 0 && (hooksNow()?.loadEmptyMeansNotFound ?? false);
         if (err || notFound) {
           if (!req.existed) unregister(sid);
           return note('session_setup_failed', `${req.method} ${sid} failed: ${err ? describeError(err).message : 'the agent answered {} (not found)'}`);

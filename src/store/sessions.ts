@@ -143,6 +143,7 @@ export function createSessionsRepo(db: Db, now: () => number = Date.now) {
     return did;
   };
 
+  const lastInfo = db.prepare<[string], { agent_info: string }>('SELECT agent_info FROM sessions WHERE provider = ? AND agent_info IS NOT NULL ORDER BY updated_at DESC LIMIT 1');
   const repo = {
     create(input: NewSession): StoredSession {
       const t = input.createdAt ?? now();
@@ -154,6 +155,11 @@ export function createSessionsRepo(db: Db, now: () => number = Date.now) {
     get(id: string): StoredSession | undefined {
       const r = byId.get(id);
       return r ? toSession(r) : undefined;
+    },
+    /** What the newest session of this agent with one stored says about the agent (initialize's agentInfo…). */
+    lastAgentInfo(provider: string): unknown {
+      const r = lastInfo.get(provider);
+      return r ? fromJson(r.agent_info) : undefined;
     },
     /** The newest stored session for an agent's session id (to merge with the agent's session/list). */
     findByAgentId(provider: string, agentSessionId: string): StoredSession | undefined {

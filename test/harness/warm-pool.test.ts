@@ -117,6 +117,31 @@ describe('warm pool', () => {
     expect(h.store.sessions.list({})).toEqual([]);
   });
 
+  it('a Hermes started by a custom command keeps spares once it has named itself: the stored agentInfo decides before any process (issue 35 item 15)', async () => {
+    const p = place();
+    const launcher = join(tempDir('launcher'), 'hermes-launcher');
+    writeFileSync(launcher, `#!/bin/sh\nexec ${JSON.stringify(join(HERMES_BIN_DIR, 'hermes'))} "$@"\n`, { mode: 0o755 });
+    writeFileSync(
+      join(p.home, 'config.json'),
+      JSON.stringify({ defaultProvider: 'my-hermes', agents: { 'my-hermes': { command: launcher, args: ['acp'], passEnv: ['HERMES_HOME'] } } }),
+    );
+    // A first run: nothing known before initialize, so no spare; Hermes names itself and is stored.
+    const first = makeHarness(p, { hermes: true });
+    const s = await first.workspaces.open(p.userHome).newSession({ provider: 'my-hermes' });
+    await s.prompt('hello').result;
+    expect((first.store.sessions.get(s.id)!.agentInfo as { agentInfo: { name: string } }).agentInfo.name).toBe('hermes-agent');
+    await first.close();
+    // The next start (serve restarted): opening the workspace starts it and keeps a spare, untold.
+    const w = wire();
+    const h = makeHarness(p, { hermes: true, onFrame: w.onFrame });
+    expect((await h.agents()).find((a) => a.providerId === 'my-hermes')?.quirks).toMatchObject({ basis: 'learned', set: expect.stringMatching(/^hermes/) });
+    h.workspaces.open(p.userHome);
+    await w.until(() => w.created().length === 1);
+    await poll(() => h.warm.ready === 1);
+    const next = await h.workspaces.open(p.userHome).newSession({ provider: 'my-hermes' });
+    expect(next.agentSessionId).toBe(w.created()[0]);
+  });
+
   it('a new session with options of its own gets its own session/new (the spare stays)', async () => {
     const p = place();
     const w = wire();

@@ -3,14 +3,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { SessionEvent } from '../../session/events.js';
 import { replayWireLogText } from '../../session/replay.js';
-import type { SessionHooks } from '../../session/hooks.js';
-import { hermesHooks } from '../../providers/index.js';
-
-/** The agent that produced a log (its initialize answer) decides the quirk hooks, as it would live. */
-function hooksForLog(text: string): SessionHooks | undefined {
-  const m = /"agentInfo"\s*:\s*\{[^}]*"name"\s*:\s*"([^"]+)"/.exec(text);
-  return m?.[1] === 'hermes-agent' ? hermesHooks() : undefined;
-}
+import { hooksForAgent } from '../../providers/quirks/index.js';
 import { createThread, reduce, toMarkdown } from '../../thread/index.js';
 import { parse, str, flag, choice, UsageError } from '../args.js';
 import { APPROVE_MODES, permissionConfig } from '../approve.js';
@@ -54,8 +47,8 @@ export async function replayCommand(argv: string[], ctx: CliContext): Promise<nu
     }
     writer.event(e);
   };
-  const hooks = hooksForLog(text);
-  const r = await replayWireLogText(text, { onEvent, permission: permissionConfig(approve), ...(hooks ? { hooks } : {}) });
+  // The agent that produced the log (its initialize answer) decides the quirk hooks, as it would live.
+  const r = await replayWireLogText(text, { onEvent, permission: permissionConfig(approve), hooksForAgent });
   const lineCount = text.split('\n').filter((l) => l.trim() !== '').length;
   if (lineCount === r.notes.filter((n) => n.code === 'bad_line').length) {
     throw new UsageError(`replay: ${file} is not a wire log (one {"t_ms","dir","msg"} per line)`);

@@ -7,6 +7,7 @@ import type { PermissionMode } from '../../permission/types.js';
 import type { SessionHooks } from '../../session/hooks.js';
 import type { ClientCapFields, ClientCapsWithMeta } from '../launch.js';
 import type { HookOptions, Provider, ProviderQuirks } from '../types.js';
+import { choiceForAgent } from './catalog.js';
 import type { QuirkChoice } from './types.js';
 
 export interface AppliedQuirks {
@@ -51,4 +52,14 @@ export function sameCaps(a: ClientCapFields, b: ClientCapFields): boolean {
     a.terminal === b.terminal &&
     JSON.stringify(a.clientCapabilityOverrides?._meta ?? {}) === JSON.stringify(b.clientCapabilityOverrides?._meta ?? {})
   );
+}
+
+/**
+ * The session hooks for an agent known only by what it said (a stored session's agentInfo, a
+ * recorded log): its quirk set's, from the catalog, as a live session of it would get them.
+ */
+export function hooksForAgent(info: { name?: unknown; version?: unknown } | undefined): SessionHooks | undefined {
+  if (typeof info?.name !== 'string' || info.name === '') return undefined;
+  const choice = choiceForAgent({ name: info.name, ...(typeof info.version === 'string' ? { version: info.version } : {}) });
+  return choice.set.hooks ? applyQuirks(undefined, choice).hooks() : undefined;
 }

@@ -14,7 +14,7 @@ export {
   choiceAfterInit,
   type LaunchFacts,
 } from './catalog.js';
-export { applyQuirks, sameCaps, type AppliedQuirks } from './apply.js';
+export { applyQuirks, hooksForAgent, sameCaps, type AppliedQuirks } from './apply.js';
 export { startWithQuirks, launchFacts, type StartedWithQuirks, type StartWithQuirksOptions } from './start.js';
 export { CLAUDE_HOOKS, CLAUDE_CLIENT_META, claudeQuirks } from './claude.js';
 export { copilotClassifyTurn, copilotHooks, copilotQuirks } from './copilot.js';

@@ -12,6 +12,7 @@ import { hermesProvider } from '../../../src/providers/hermes/provider.js';
 import {
   applyQuirks,
   choiceAfterInit,
+  hooksForAgent,
   choiceBeforeInit,
   choiceForAgent,
   choiceForCommand,
@@ -178,6 +179,15 @@ describe('forks and renames keep their fixes (issue 35 item 13)', () => {
     expect(choiceAfterInit(before, { name: 'my-agent', title: 'Claude Code' }).set.id).toBe('claude-acp');
     expect(choiceAfterInit(before, { name: 'my-agent' }, [{ id: 'claude-login' }]).set.id).toBe('claude-acp');
     expect(choiceAfterInit(before, { name: 'my-agent', title: 'Other' }, [{ id: 'login' }]).set).toBe(GENERIC_QUIRKS);
+  });
+});
+
+describe('hooks for an agent known only by what it said (stored sessions, recorded logs)', () => {
+  it('come from the catalog: Hermes by its name, a fork of Claude by its base name; nothing for an unknown agent', () => {
+    expect(hooksForAgent({ name: 'hermes-agent', version: '0.18.2' })).toMatchObject({ loadEmptyMeansNotFound: expect.anything() });
+    expect(hooksForAgent({ name: '@sudocode-ai/claude-code-acp' })).toMatchObject({ reopenAfterFailedTurn: true });
+    expect(hooksForAgent({ name: 'some-agent' })).toBeUndefined();
+    expect(hooksForAgent(undefined)).toBeUndefined();
   });
 });
 
