@@ -95,6 +95,7 @@ export class SessionBinding {
         return owner.promptCaps();
       },
       steer: (text, o) => owner.steer(this, text, o),
+      terminal: (sid, tid) => this.gen?.client.terminalView(sid, tid),
     };
     this.session = new Session({
       id: init.id,

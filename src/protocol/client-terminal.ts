@@ -56,10 +56,21 @@ export interface TerminalManager {
   waitForExit(params: WaitForTerminalExitRequest): Promise<WaitForTerminalExitResponse>;
   kill(params: KillTerminalRequest): Promise<KillTerminalResponse>;
   release(params: ReleaseTerminalRequest): Promise<ReleaseTerminalResponse>;
+  /** A live terminal as a client shows it (its output, its end), undefined once released or unknown. */
+  view(sessionId: string, terminalId: string): TerminalView | undefined;
   /** Kills and frees every terminal of a session; resolves when their processes have exited. */
   disposeSession(sessionId: string): Promise<void>;
   /** Kills and frees everything (connection gone); resolves when the processes have exited. */
   disposeAll(): Promise<void>;
+}
+
+/** What a client that cannot run terminals needs to show one's output instead (`talaria acp`). */
+export interface TerminalView {
+  read(): { output: string; truncated: boolean; exitStatus?: TerminalExitStatus };
+  /** Resolves once the process exited and its output was all read. */
+  readonly exited: Promise<TerminalExitStatus>;
+  /** Called after output arrives; returns the unsubscribe. */
+  onOutput(fn: () => void): () => void;
 }
 
 interface Terminal {
@@ -70,6 +81,7 @@ interface Terminal {
   out: TailBuffer;
   exit: TerminalExitStatus | undefined;
   exited: Promise<TerminalExitStatus>;
+  watchers: Set<() => void>;
 }
 
 export function createTerminalManager(options: TerminalManagerOptions): TerminalManager {
@@ -174,15 +186,20 @@ export function createTerminalManager(options: TerminalManagerOptions): Terminal
       log.debug('terminal.output_limit_clamped', { asked: p.outputByteLimit, kept: maxLimit });
     }
     const out = new TailBuffer(Math.min(p.outputByteLimit ?? defaultLimit, maxLimit));
+    const watchers = new Set<() => void>();
+    const push = (b: Buffer): void => {
+      out.push(b);
+      for (const w of watchers) w();
+    };
     // One buffer for both streams, in arrival order.
-    child.stdout!.on('data', (b: Buffer) => out.push(b));
-    child.stderr!.on('data', (b: Buffer) => out.push(b));
+    child.stdout!.on('data', push);
+    child.stderr!.on('data', push);
     child.on('error', (e) => log.warn('terminal.error', { pgid, error: String(e) }));
 
     const id = `term_${randomUUID()}`;
     let resolveExited!: (s: TerminalExitStatus) => void;
     const exited = new Promise<TerminalExitStatus>((r) => (resolveExited = r));
-    const t: Terminal = { id, sessionId: p.sessionId, child, pgid, out, exit: undefined, exited };
+    const t: Terminal = { id, sessionId: p.sessionId, child, pgid, out, exit: undefined, exited, watchers };
     let grace: NodeJS.Timeout | undefined;
     const settle = (code: number | null, signal: NodeJS.Signals | null): void => {
       if (grace) clearTimeout(grace);
@@ -212,12 +229,30 @@ export function createTerminalManager(options: TerminalManagerOptions): Terminal
     await Promise.all(doomed.map((t) => t.exited));
   }
 
+  const read = (t: Terminal): TerminalOutputResponse => {
+    const { text, truncated } = t.out.read(t.exit !== undefined);
+    return t.exit ? { output: text, truncated, exitStatus: t.exit } : { output: text, truncated };
+  };
+
   return {
     create,
     async output(params) {
-      const t = lookup(params);
-      const { text, truncated } = t.out.read(t.exit !== undefined);
-      return t.exit ? { output: text, truncated, exitStatus: t.exit } : { output: text, truncated };
+      return read(lookup(params));
+    },
+    view(sessionId, terminalId) {
+      const t = terminals.get(terminalId);
+      if (!t || t.sessionId !== sessionId) return undefined;
+      return {
+        read: () => {
+          const r = read(t);
+          return { output: r.output, truncated: r.truncated, ...(r.exitStatus ? { exitStatus: r.exitStatus } : {}) };
+        },
+        exited: t.exited,
+        onOutput: (fn) => {
+          t.watchers.add(fn);
+          return () => t.watchers.delete(fn);
+        },
+      };
     },
     async waitForExit(params) {
       const s = await lookup(params).exited;

@@ -54,6 +54,11 @@ export interface ConnectAgentOptions {
   onReadEnd?: () => void;
   /** Notifications other than `session/update` (e.g. `_model_state_update`). */
   onNotification?: (method: string, params: unknown) => void;
+  /**
+   * Agent→client requests no handler takes (qwen's `craft/drainMidTurnQueue`, elicitation…), with
+   * their params as sent; without it they are answered -32601 (Method not found).
+   */
+  onOtherRequest?: (method: string, params: unknown, ctx: { requestId: JsonRpcId; signal: AbortSignal }) => Promise<unknown>;
   logger?: Logger;
   clientInfo?: { name: string; version: string; title?: string };
   clientCapabilityOverrides?: ClientCapabilityOverrides;
@@ -185,6 +190,12 @@ export function connectAgent(options: ConnectAgentOptions): AgentConnection {
   for (const [method, handler] of handled) {
     // Typed per method by the SDK; the generic wrapper needs one loose cast.
     (app.onRequest as (m: string, h: (ctx: SdkRequestContext) => Promise<unknown>) => unknown)(method, wrapHandler(method, handler));
+  }
+  const other = options.onOtherRequest;
+  if (other) {
+    (app.onRequest as (m: string, h: (ctx: SdkRequestContext & { method: string }) => Promise<unknown>) => unknown)('*', (ctx) =>
+      wrapHandler(ctx.method, (params, hc) => other(hc.method, params, { requestId: hc.requestId, signal: hc.signal }))(ctx),
+    );
   }
   app.onNotification('*', (ctx) => {
     if (!onNotification) return;

@@ -4,7 +4,8 @@ import { silentLogger, type Logger, type Frame, type ProtocolErrorEvent } from '
 import { connectAgent, type AgentConnection, type ClientCapabilityOverrides, type ClientHandlers } from '../protocol/connection.js';
 import { spawnAgent, type SpawnOptions } from '../protocol/spawn.js';
 import { createFsHandlers } from '../protocol/client-fs.js';
-import { createTerminalManager } from '../protocol/client-terminal.js';
+import { createTerminalManager, type TerminalView } from '../protocol/client-terminal.js';
+import { notFound } from './other-requests.js';
 import { buildChildEnv } from '../protocol/env.js';
 import { background } from '../protocol/background.js';
 import type { PermissionBroker } from '../permission/broker.js';
@@ -103,6 +104,7 @@ export class AcpClient {
       onFrame: (frame: Frame) => void;
       onProtocolError: (e: ProtocolErrorEvent) => void;
       onReadEnd: () => void;
+      onOtherRequest: (method: string, params: unknown, ctx: { signal: AbortSignal }) => Promise<unknown>;
     }) => AgentConnection,
     private readonly opts: ClientOptions,
   ) {
@@ -153,6 +155,7 @@ export class AcpClient {
       },
       onProtocolError: (e) => this.protocolError(e),
       onReadEnd: () => this.router.readEnd(),
+      onOtherRequest: (method, params, ctx) => this.otherRequest(method, params, ctx.signal),
     });
     this.connection.closed.then(
       (info) => {
@@ -163,6 +166,21 @@ export class AcpClient {
       },
       (err: unknown) => this.logger.error('connection close handling failed', { error: String(err) }),
     );
+  }
+
+  /**
+   * An agent request no handler here takes: to its session's taker (the editor of `talaria acp`);
+   * one naming no session goes to the first session that has a taker. Else -32601.
+   */
+  private otherRequest(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
+    const sid = (params as { sessionId?: unknown } | null | undefined)?.sessionId;
+    const s = typeof sid === 'string' ? this.sessions.get(sid) : [...this.sessions.values()].find((x) => x.otherRequests.taken);
+    return s ? s.otherRequests.handle(method, params, signal) : Promise.reject(notFound(method));
+  }
+
+  /** A terminal this connection runs for `sessionId` (undefined once released). */
+  terminalView(sessionId: string, terminalId: string): TerminalView | undefined {
+    return this.terminals?.view(sessionId, terminalId);
   }
 
   /** Sessions on this connection, by ACP session id. */
@@ -268,6 +286,7 @@ export class AcpClient {
       notify: (method, params) => this.connection.notify(method, params),
       promptCaps: { image: caps.promptImage, audio: caps.promptAudio, embeddedContext: caps.promptEmbeddedContext },
       authMethods: () => caps.authMethods,
+      terminal: (sid, tid) => this.terminalView(sid, tid),
     };
   }
 

@@ -6,6 +6,7 @@
  * (reopen.ts), error shapes (errors.ts) — each get this narrow view. Frames reach a session
  * from its connection's router (router.ts).
  */
+import type { TerminalView } from '../protocol/client-terminal.js';
 import { TalariaError } from '../protocol/errors.js';
 import type { Logger } from '../protocol/types.js';
 import type { PermissionBroker } from '../permission/broker.js';
@@ -29,6 +30,8 @@ export interface SessionPort {
    * the session then cancels and resends). `toolRunning`: a tool call of the turn is open.
    */
   steer?(text: string, o: { toolRunning: boolean }): Promise<SteerOutcome | null>;
+  /** A terminal Talaria runs for the agent (its output for a client that cannot run terminals). */
+  terminal?(sessionId: string, terminalId: string): TerminalView | undefined;
 }
 
 /** How the agent took a steer: claude-agent-acp's outcomes (`promptRequired`: send it as a prompt). */

@@ -26,6 +26,8 @@ import type { Turn, TurnResult } from './turn.js';
 import { emitChange } from './thread-events.js';
 import { TurnQueue } from './turns.js';
 import { steer, type SteerResult } from './steer.js';
+import { OtherRequests } from './other-requests.js';
+import type { TerminalView } from '../protocol/client-terminal.js';
 
 export { toBlocks, type PromptInput, type SessionInit, type SessionPort } from './core.js';
 
@@ -45,6 +47,8 @@ export class Session implements SessionCore {
   readonly rules: PermissionRule[] = [];
   /** Updates seen during the current load/resume request (a `{}` load with none = not found). */
   replayCount = 0;
+  /** The agent's requests Talaria does not answer itself (the client routes them here). */
+  readonly otherRequests = new OtherRequests();
 
   /** @internal */ readonly port: SessionPort;
   /** @internal */ readonly broker: PermissionBroker;
@@ -106,6 +110,11 @@ export class Session implements SessionCore {
 
   policy(): { mode: PermissionMode; rules: PermissionRule[] } {
     return { mode: this.permissionMode, rules: [...(this.init.baseRules?.() ?? []), ...this.rules] };
+  }
+
+  /** A terminal Talaria runs for the agent in this session (undefined once released, or run elsewhere). */
+  terminal(terminalId: string): TerminalView | undefined {
+    return this.port.terminal?.(this.id, terminalId);
   }
 
   // ---- events and frames ----------------------------------------------------------------------

@@ -33,6 +33,9 @@ export interface Editor {
   /** How the editor answers permission requests (default: the first allow option). */
   onPermission: (params: Msg) => Msg;
   permissions: Msg[];
+  /** Requests outside the client methods the SDK knows (vendor ones), in order: how the editor answers them (default: -32601). */
+  onOther: (method: string, params: Msg) => Msg;
+  others: { method: string; params: Msg }[];
   until(pred: () => boolean, label: string): Promise<void>;
   close(): Promise<number | null>;
 }
@@ -54,6 +57,7 @@ export function startEditor(args: string[], o: { cwd: string; env: Record<string
   const noise: string[] = [];
   const updates: Msg[] = [];
   const permissions: Msg[] = [];
+  const others: { method: string; params: Msg }[] = [];
   const waiters: { pred: () => boolean; resolve: () => void }[] = [];
   let err = '';
   const check = () => {
@@ -107,6 +111,13 @@ export function startEditor(args: string[], o: { cwd: string; env: Record<string
     .onNotification('*', (ctx) => {
       if (ctx.method === 'session/update') updates.push(ctx.params as Msg);
       check();
+    })
+    // After the notification fallback: the SDK tries fallbacks in order, and an extra await ahead of
+    // every update would let a prompt's answer overtake the updates sent before it.
+    .onRequest('*', (ctx) => {
+      others.push({ method: ctx.method, params: ctx.params as Msg });
+      check();
+      return ed.onOther!(ctx.method, ctx.params as Msg);
     });
   const conn = app.connect({ readable, writable });
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
@@ -116,11 +127,15 @@ export function startEditor(args: string[], o: { cwd: string; env: Record<string
     noise,
     updates,
     permissions,
+    others,
     conn,
     stderr: () => err,
     request: (m: string, p: unknown) => conn.agent.request(m, p),
     notify: (m: string, p: unknown) => conn.agent.notify(m, p),
     raw: (text: string) => child.stdin.write(text),
+    onOther: (method: string) => {
+      throw acp.RequestError.methodNotFound(method);
+    },
     onPermission: (p: Msg) => {
       const allow = (p.options as Msg[]).find((x) => String(x.kind).startsWith('allow')) ?? p.options[0];
       return { outcome: { outcome: 'selected', optionId: allow.optionId } };

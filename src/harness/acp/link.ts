@@ -13,8 +13,10 @@ import { findToolCall } from '../../thread/index.js';
 import { DEFAULT_CONTEXT_TOKENS } from '../../thread/seed.js';
 import type { HarnessSession } from '../types.js';
 import type { EditorPeer } from './peer.js';
+import { notFound } from '../../session/other-requests.js';
 import { rewriteUpdateLine } from './raw-update.js';
-import { acpStatus, noticeUpdate } from './setup.js';
+import { acpStatus, configOptions, noticeUpdate } from './setup.js';
+import { TerminalText } from './terminal-text.js';
 
 type Update = { sessionUpdate: string; [k: string]: unknown };
 const CHUNKS = new Set(['user_message_chunk', 'agent_message_chunk', 'agent_thought_chunk']);
@@ -49,15 +51,36 @@ export class SessionLink {
   ownPrompt = false;
   /** The editor's session id as a JSON string, spliced into forwarded lines. */
   private readonly quotedId: string;
+  /** Set when the editor cannot run terminals: Talaria's terminals reach it as their output. */
+  private readonly terminals: TerminalText | undefined;
 
   constructor(
     readonly hs: HarnessSession,
     private readonly peer: EditorPeer,
     private readonly logger: Logger,
+    editor: { terminal: boolean } = { terminal: false },
   ) {
     this.quotedId = JSON.stringify(hs.id);
+    if (!editor.terminal) this.terminals = new TerminalText(hs.session, (toolCallId, content) => this.send({ sessionUpdate: 'tool_call_update', toolCallId, content }));
     this.offs.push(hs.session.subscribeFrames((f) => this.frame(f)));
     this.offs.push(hs.subscribe((e) => this.event(e)));
+    this.offs.push(hs.session.otherRequests.take((method, params, signal) => this.otherRequest(method, params, signal)));
+  }
+
+  /**
+   * An agent request Talaria does not answer (a vendor method, elicitation): the editor's to
+   * answer, on its session id; its result or error goes back as it came. Gone editor: -32601.
+   */
+  private async otherRequest(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
+    if (this.peer.closed) throw notFound(method);
+    const p = obj(params);
+    try {
+      const r = await this.peer.request(method, p && p.sessionId !== undefined ? { ...p, sessionId: this.hs.id } : params, signal);
+      return r ?? null;
+    } catch (err) {
+      if (this.peer.closed && !signal.aborted) throw notFound(method);
+      throw err;
+    }
   }
 
   get id(): string {
@@ -99,6 +122,12 @@ export class SessionLink {
 
   /** `line`: the agent's line for `u`, when `u` is what it says (forwarded as those bytes unless Talaria changes more than the ids). */
   private forward(u: Update, params: Record<string, unknown>, line?: string): void {
+    const call = u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update';
+    const text = this.terminals && call ? this.terminals.rewrite(String(u.toolCallId ?? ''), u.content) : undefined;
+    if (text) {
+      u = { ...u, content: text };
+      line = undefined;
+    }
     /** What Talaria changes in the update: a messageId it adds, a status the editor's schema lacks (built only when the line is not forwarded). */
     let fix: 'messageId' | 'status' | undefined;
     let insert = '';
@@ -224,7 +253,27 @@ export class SessionLink {
     for (const u of updates) this.send(u as Update);
   }
 
+  /**
+   * What the agent said about the session before this editor came (a warm session opened ahead,
+   * a live one joined): its commands, mode, options and usage, from the session's own state. Sent
+   * right after the session/new|load|resume answer.
+   */
+  replayState(): void {
+    const t = this.hs.thread;
+    if (t.availableCommands.length > 0) this.send({ sessionUpdate: 'available_commands_update', availableCommands: t.availableCommands });
+    if (t.currentModeId !== undefined) this.send({ sessionUpdate: 'current_mode_update', currentModeId: t.currentModeId });
+    const options = t.configOptions !== undefined ? configOptions(this.hs.catalog) : [];
+    if (options.length > 0) this.send({ sessionUpdate: 'config_option_update', configOptions: options });
+    const { used, size, cost } = t.context;
+    if (typeof used === 'number' && typeof size === 'number') {
+      const c = obj(cost);
+      const money = c && typeof c.amount === 'number' && typeof c.currency === 'string' ? { cost: { amount: c.amount, currency: c.currency } } : {};
+      this.send({ sessionUpdate: 'usage_update', used, size, ...money });
+    }
+  }
+
   dispose(): void {
+    this.terminals?.dispose();
     for (const off of this.offs.splice(0)) off();
     for (const ac of this.asking.values()) ac.abort();
   }

@@ -7,7 +7,10 @@ import { resolve } from 'node:path';
 import { TalariaError, WireError } from '../../protocol/errors.js';
 import { silentLogger, type Logger } from '../../protocol/types.js';
 import type { ConnectionInfo, Harness, HarnessSession } from '../types.js';
+import { failure, ParamsError, promptAnswer, Reply, RPC } from './answers.js';
+import { editorAuthMethods, editorRunsTerminalAuth } from './auth.js';
 import { SessionLink } from './link.js';
+import { editorList } from './list.js';
 import { EditorPeer, type JsonRpcId, type RpcMessage } from './peer.js';
 import { editorCapabilities, replayUpdates, selectorFor, setupFields } from './setup.js';
 
@@ -41,15 +44,8 @@ export interface SharedSessions {
   live(id: string): HarnessSession | undefined;
 }
 
-const RPC = { PARSE: -32700, INVALID: -32600, NOT_FOUND: -32601, PARAMS: -32602, INTERNAL: -32603, CANCELLED: -32800 } as const;
 const PROTOCOL_VERSION = 1;
 const obj = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
-
-class ParamsError extends WireError {
-  constructor(message: string) {
-    super(RPC.PARAMS, message);
-  }
-}
 
 export class AcpProxy {
   readonly peer: EditorPeer;
@@ -61,6 +57,10 @@ export class AcpProxy {
   private readonly serving = new Map<JsonRpcId, AbortController>();
   /** Sessions Talaria opened for the editor (unprompted new ones are archived on close). */
   private readonly opened: HarnessSession[] = [];
+  /** Talaria ids of the sessions this editor created or opened (session/list shows them before their first turn). */
+  private readonly seen = new Set<string>();
+  /** What the editor said it can do in initialize. */
+  private editor = { terminal: false, terminalAuth: false };
 
   constructor(private readonly o: AcpProxyOptions) {
     this.peer = new EditorPeer(o.write, o.writeLine);
@@ -102,26 +102,18 @@ export class AcpProxy {
     const ac = new AbortController();
     this.serving.set(id, ac);
     this.request(m.method, m.params, ac.signal)
-      .then((r) => this.peer.respond(id, r))
+      .then((r) => {
+        if (!(r instanceof Reply)) return this.peer.respond(id, r);
+        this.peer.respond(id, r.result);
+        r.after();
+      })
       .catch((err: unknown) => this.fail(id, err))
       .finally(() => this.serving.delete(id));
   }
 
   private fail(id: JsonRpcId, err: unknown): void {
-    if (err instanceof WireError) return this.peer.fail(id, err.code, err.message, err.data);
-    if (err instanceof TalariaError && err.code === 'auth_required') {
-      // ACP's auth_required, with the agent's auth methods, so the editor (or an outer Talaria) can offer them.
-      const d = (err.details ?? {}) as { authMethods?: unknown; data?: unknown };
-      return this.peer.fail(id, -32000, err.message, {
-        ...(typeof d.data === 'object' && d.data !== null ? d.data : {}),
-        authMethods: Array.isArray(d.authMethods) ? d.authMethods : [],
-      });
-    }
-    if (err instanceof TalariaError) {
-      const code = err.code === 'session_not_found' ? 'session_not_found' : err.code;
-      return this.peer.fail(id, code === 'invalid_argument' ? RPC.PARAMS : RPC.INTERNAL, err.message, { code });
-    }
-    this.peer.fail(id, RPC.INTERNAL, err instanceof Error ? err.message : String(err));
+    const f = failure(err);
+    this.peer.fail(id, f.code, f.message, f.data);
   }
 
   private async notification(method: string, p: Record<string, unknown>): Promise<void> {
@@ -155,7 +147,7 @@ export class AcpProxy {
       case 'session/resume':
         return this.openSession(p, method === 'session/load');
       case 'session/list':
-        return this.list(p);
+        return editorList({ ...this.agentOpts(), harness: this.o.harness, seen: this.seen }, p);
       case 'session/prompt':
         return this.prompt(p, signal);
       case 'session/set_mode':
@@ -177,6 +169,9 @@ export class AcpProxy {
   }
 
   private async initialize(p: Record<string, unknown>): Promise<unknown> {
+    const caps = obj(p.clientCapabilities);
+    // With --attach the agent runs on the server: a sign-in command is no use on the editor's machine.
+    this.editor = { terminal: caps.terminal === true, terminalAuth: editorRunsTerminalAuth(caps) && !this.o.shared };
     let info: ConnectionInfo | undefined;
     let authMethods: unknown[] = [];
     try {
@@ -201,7 +196,7 @@ export class AcpProxy {
         title: agent ? `Talaria: ${agent.title ?? agent.name ?? this.o.provider}` : 'Talaria',
         version: this.o.version ?? '0.0.0',
       },
-      authMethods,
+      authMethods: await editorAuthMethods(authMethods, { ...this.agentOpts(), harness: this.o.harness, terminalAuth: this.editor.terminalAuth }),
       _meta: { talaria: { provider: this.o.provider, ...(agent ? { agentInfo: agent } : {}) } },
     };
   }
@@ -223,8 +218,9 @@ export class AcpProxy {
   }
 
   private adopt(hs: HarnessSession): SessionLink {
-    const link = new SessionLink(hs, this.peer, this.logger);
+    const link = new SessionLink(hs, this.peer, this.logger, { terminal: this.editor.terminal });
     this.links.set(hs.id, link);
+    this.seen.add(hs.id);
     if (this.o.shared && this.o.shared.live(hs.id) !== hs) this.o.shared.opened(hs);
     return link;
   }
@@ -244,8 +240,8 @@ export class AcpProxy {
       hs = await this.o.harness.workspaces.open(cwd).newSession({ ...this.agentOpts(), cwd, mcpServers });
       this.opened.push(hs);
     }
-    this.adopt(hs);
-    return { sessionId: hs.id, ...setupFields(hs.catalog) };
+    const link = this.adopt(hs);
+    return new Reply({ sessionId: hs.id, ...setupFields(hs.catalog) }, () => link.replayState());
   }
 
   private async openSession(p: Record<string, unknown>, replay: boolean): Promise<unknown> {
@@ -253,41 +249,34 @@ export class AcpProxy {
     const open = this.links.get(id);
     if (open) {
       if (replay) open.replay(replayUpdates(open.hs.thread.entries));
-      return setupFields(open.hs.catalog);
+      return new Reply(setupFields(open.hs.catalog), () => open.replayState());
     }
     const stored = this.o.harness.sessions.find(id);
     if (!stored) throw new WireError(-32002, `Resource not found: session ${id}`, { code: 'session_not_found', sessionId: id });
     const live = this.o.shared?.live(stored.id);
+    let hs: HarnessSession;
+    let link: SessionLink;
     if (live && live.session.state !== 'closed' && live.session.state !== 'failed') {
       // Another client (the browser, another editor) drives it: join the live session.
-      const link = this.adopt(live);
+      hs = live;
+      link = this.adopt(live);
       if (replay) link.replay(replayUpdates(live.thread.entries));
-      return setupFields(live.catalog);
+    } else {
+      const cwd = typeof p.cwd === 'string' && p.cwd !== '' ? p.cwd : stored.cwd;
+      const mcpServers = Array.isArray(p.mcpServers) ? p.mcpServers : [];
+      // The thread as it was lived (the agent's replay may renumber its tool calls, Hermes does).
+      const held = replay ? this.o.harness.store.entries.list(stored.id) : [];
+      hs = await this.o.harness.workspaces.open(cwd).openSession(stored.id, { mcpServers });
+      this.opened.push(hs);
+      link = this.adopt(hs);
+      // Talaria replays the thread it holds: the editor gets the history whether the agent loaded,
+      // resumed or no longer had the session (restored); session/resume gets none, as the spec says.
+      if (replay) link.replay(replayUpdates(held.length > 0 ? held : hs.thread.entries));
     }
-    const cwd = typeof p.cwd === 'string' && p.cwd !== '' ? p.cwd : stored.cwd;
-    const mcpServers = Array.isArray(p.mcpServers) ? p.mcpServers : [];
-    // The thread as it was lived (the agent's replay may renumber its tool calls, Hermes does).
-    const held = replay ? this.o.harness.store.entries.list(stored.id) : [];
-    const hs = await this.o.harness.workspaces.open(cwd).openSession(stored.id, { mcpServers });
-    this.opened.push(hs);
-    const link = this.adopt(hs);
-    // Talaria replays the thread it holds: the editor gets the history whether the agent loaded,
-    // resumed or no longer had the session (restored); session/resume gets none, as the spec says.
-    if (replay) link.replay(replayUpdates(held.length > 0 ? held : hs.thread.entries));
-    return setupFields(hs.catalog);
-  }
-
-  private async list(p: Record<string, unknown>): Promise<unknown> {
-    const cwd = typeof p.cwd === 'string' && p.cwd !== '' ? p.cwd : undefined;
-    const rows = this.o.harness.sessions.list(cwd ? { workspace: cwd } : {});
-    return {
-      sessions: rows.map((r) => ({
-        sessionId: r.id,
-        cwd: r.cwd,
-        ...(r.title ? { title: r.title } : {}),
-        ...(r.updatedAt ? { updatedAt: new Date(r.updatedAt).toISOString() } : {}),
-      })),
-    };
+    // The editor came back to it: a session archived when an earlier editor left it unprompted
+    // (`acpx sessions new`) is a conversation again, listed by session/list and `talaria sessions list`.
+    if (this.o.harness.sessions.find(stored.id)?.archived) this.o.harness.sessions.unarchive(stored.id);
+    return new Reply(setupFields(hs.catalog), () => link.replayState());
   }
 
   private async prompt(p: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
@@ -306,22 +295,9 @@ export class AcpProxy {
     try {
       const r = await turn.result;
       link.settle(r.stopReason);
-      if (r.stopReason === 'error' && r.error?.code === 'auth_required') {
-        // ACP's auth_required (-32000) with the agent's auth methods, as session/new would say it.
-        const d = (r.error.data ?? {}) as { authMethods?: unknown };
-        throw new WireError(-32000, r.error.message, { code: 'auth_required', authMethods: Array.isArray(d.authMethods) ? d.authMethods : [] });
-      }
-      if (r.stopReason === 'error' && r.error)
-        throw new WireError(RPC.INTERNAL, r.error.message, { code: r.error.code, ...(r.error.data !== undefined ? { data: r.error.data } : {}) });
-      const usage = r.usage as Record<string, unknown> | undefined;
-      const complete = usage && ['inputTokens', 'outputTokens', 'totalTokens'].every((k) => typeof usage[k] === 'number');
-      const raw = obj(r.response);
-      if (r.stopReason !== 'error') link.synthesizeUsage(usage);
-      return {
-        stopReason: r.stopReason === 'permission_denied' ? 'cancelled' : r.stopReason,
-        ...(complete ? { usage } : {}),
-        ...(raw._meta !== undefined ? { _meta: raw._meta } : {}),
-      };
+      const answer = promptAnswer(r);
+      if (r.stopReason !== 'error') link.synthesizeUsage(r.usage as Record<string, unknown> | undefined);
+      return answer;
     } finally {
       signal.removeEventListener('abort', onAbort);
       link.ownTurns.delete(turn.id);
