@@ -20,16 +20,22 @@ type Ev = { type: string; seq: number; [k: string]: unknown } | Asked;
 const askedIn = (xs: Ev[]): Asked | undefined => xs.find((e): e is Asked => e.type === 'permission.asked');
 const allowOf = (a: Asked): string => (a.options.find((o) => o.kind === 'allow_once') ?? a.options[0]!).optionId;
 
+/** A session that asks (demo agent, ask mode, notes.txt to edit), shared as a controller with `methods`, subscribed. */
+async function sharedController(methods: string[]) {
+  const t = await testHost({ harness: { host: { terminateGraceMs: 500, permission: { mode: 'ask' } } } });
+  writeFileSync(join(t.p.userHome, 'notes.txt'), 'hello\n');
+  const c = await connectCaps<CapsLauncher>(t.url, t.launcher);
+  const s = await E(c.root).newSession();
+  const ref = await E(s).share({ facet: 'controller', methods });
+  const shared = await connectCaps<CapsSession>(t.url, ref);
+  const seen = collector<Ev>();
+  await E(shared.root).subscribe(makeEventSink((b) => seen.onBatch(b as Ev[])));
+  return { t, c, s, ref, shared, seen };
+}
+
 describe('caps: answering a permission is its own method', () => {
   it('a controller narrowed to info+subscribe sees the ask without a responder and cannot answer it; the full controller can', async () => {
-    const t = await testHost({ harness: { host: { terminateGraceMs: 500, permission: { mode: 'ask' } } } });
-    writeFileSync(join(t.p.userHome, 'notes.txt'), 'hello\n');
-    const c = await connectCaps<CapsLauncher>(t.url, t.launcher);
-    const s = await E(c.root).newSession();
-    const narrowRef = await E(s).share({ facet: 'controller', methods: ['info', 'subscribe'] });
-    const n = await connectCaps<CapsSession>(t.url, narrowRef);
-    const seen = collector<Ev>();
-    await E(n.root).subscribe(makeEventSink((b) => seen.onBatch(b as Ev[])));
+    const { t, c, s, ref: narrowRef, shared: n, seen } = await sharedController(['info', 'subscribe']);
     const full = collector<Ev>();
     const turn = E(s).prompt(
       'edit notes.txt',
@@ -57,14 +63,7 @@ describe('caps: answering a permission is its own method', () => {
   });
 
   it('a controller that keeps answerPermission answers by request key; the responders of that request are shut', async () => {
-    const t = await testHost({ harness: { host: { terminateGraceMs: 500, permission: { mode: 'ask' } } } });
-    writeFileSync(join(t.p.userHome, 'notes.txt'), 'hello\n');
-    const c = await connectCaps<CapsLauncher>(t.url, t.launcher);
-    const s = await E(c.root).newSession();
-    const ref = await E(s).share({ facet: 'controller', methods: ['subscribe', 'answerPermission'] });
-    const a = await connectCaps<CapsSession>(t.url, ref);
-    const seen = collector<Ev>();
-    await E(a.root).subscribe(makeEventSink((b) => seen.onBatch(b as Ev[])));
+    const { c, s, shared: a, seen } = await sharedController(['subscribe', 'answerPermission']);
     const turn = E(s).prompt('edit notes.txt');
     await seen.until((xs) => askedIn(xs) !== undefined);
     const asked = askedIn(seen.items)!;
