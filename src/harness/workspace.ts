@@ -24,7 +24,7 @@ import type { StoredSession, Workspace as WorkspaceRow } from '../store/index.js
 import { cutBefore, markPartial, pendingSeed, PARTIAL } from './branches.js';
 import { applyChoices } from './choices.js';
 import { recordSession, type RecordInit, type RecordingDeps } from './hosted.js';
-import { seedThread } from './restore.js';
+import { keepTalariaSettlements, seedThread } from './restore.js';
 import { hasInjection } from '../thread/injected.js';
 import type { ThreadSnapshot } from '../thread/snapshot.js';
 import { findStored } from './transfer.js';
@@ -193,6 +193,7 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
     const owed = pendingSeed(snap);
     if ((origin !== 'loaded' || isPartial(stored, snap) || owed) && seedThread(s, snap)) historyFrom = 'store';
     if (owed) d.host.seedNext(s, origin === 'restored' ? { ...owed, inPlace: true } : owed);
+    if (historyFrom === 'agent') keepTalariaSettlements(s, snap);
     if (origin === 'restored') {
       const why = !agentId
         ? 'it was never opened at the agent'
