@@ -2,8 +2,9 @@
  * The harness side of branches: when the host moves a live session to a fresh agent session
  * (host/reseed.ts, after a context overflow), the Talaria session stays and points at the new
  * agent session; the move is recorded as a branch with its provenance. The stored thread holds
- * the whole conversation, while the agent knows only its seeded copy, so the row is marked partial
- * (a later session/load shows the stored thread, not the agent's replay of the seed).
+ * the whole conversation, while the agent knows only its seeded copy: the seed's notice marks the
+ * thread (thread/injected.ts), so a later session/load shows the stored thread, not the agent's
+ * replay of the seed.
  */
 import type { AgentHost } from '../host/host.js';
 import type { PermissionDecisionEvent } from '../permission/types.js';
@@ -42,7 +43,7 @@ export function trackReseeds(d: ReseedDeps): () => void {
       const row = d.store.sessions.get(id);
       if (!row) return;
       d.store.transaction(() => {
-        d.store.sessions.update(id, { agentSessionId: e.sessionId, agentInfo: markPartial(row.agentInfo) });
+        d.store.sessions.update(id, { agentSessionId: e.sessionId });
         d.store.branches.add({ sessionId: id, parentId: id, reason: e.reason, agentSessionId: e.sessionId, previousAgentSessionId: e.previousSessionId, provider: row.provider });
       });
     } catch (err) {

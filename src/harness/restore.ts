@@ -5,6 +5,7 @@
  */
 import type { Session } from '../session/session.js';
 import { reduce } from '../thread/reducer.js';
+import { keepCancelled } from '../thread/tool-calls.js';
 import { threadFromSnapshot, type ThreadSnapshot } from '../thread/snapshot.js';
 import type { NoticeEntry, Thread } from '../thread/types.js';
 
@@ -30,4 +31,13 @@ export function seedThread(session: Session, snap: ThreadSnapshot | undefined): 
 function replaceThread(target: Thread, source: Thread): void {
   for (const k of Object.keys(target) as (keyof Thread)[]) if (!(k in source)) delete (target as unknown as Record<string, unknown>)[k];
   Object.assign(target, source);
+}
+
+/**
+ * A session whose thread is the agent's replay: what only Talaria knew of it is carried over from
+ * the stored thread (calls a cancel settled stay cancelled: thread/tool-calls.ts keepCancelled).
+ * Before recording starts, so the store keeps it too.
+ */
+export function keepTalariaSettlements(session: Session, snap: ThreadSnapshot | undefined): void {
+  if (snap) keepCancelled(session.thread, snap.entries);
 }

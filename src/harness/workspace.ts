@@ -24,7 +24,9 @@ import type { StoredSession, Workspace as WorkspaceRow } from '../store/index.js
 import { cutBefore, markPartial, pendingSeed, PARTIAL } from './branches.js';
 import { applyChoices } from './choices.js';
 import { recordSession, type RecordInit, type RecordingDeps } from './hosted.js';
-import { seedThread } from './restore.js';
+import { keepTalariaSettlements, seedThread } from './restore.js';
+import { hasInjection } from '../thread/injected.js';
+import type { ThreadSnapshot } from '../thread/snapshot.js';
 import { findStored } from './transfer.js';
 import { listSessions } from './listing.js';
 import type { WarmPool } from './warm-pool.js';
@@ -54,9 +56,12 @@ function failureOf(e: unknown): { code: string; message: string } {
 /**
  * A session whose thread Talaria seeded (restored, or forked in Talaria) is only partly known to
  * its agent: a later session/load replays just the part after the seed, so the stored thread,
- * which holds all of it, stays the history shown. Marked in the row's agentInfo.
+ * which holds all of it, stays the history shown. Marked in the row's agentInfo. The same goes
+ * for a thread in which Talaria sent the agent words of its own (a steer, a seed: thread/injected.ts):
+ * the agent's replay would show them as the user's and lose Talaria's notes.
  */
-const isPartial = (row: StoredSession) => (row.agentInfo as Record<string, unknown> | undefined)?.[PARTIAL] === 'partial';
+const isPartial = (row: StoredSession, snap: ThreadSnapshot | undefined) =>
+  (row.agentInfo as Record<string, unknown> | undefined)?.[PARTIAL] === 'partial' || hasInjection(snap?.entries ?? []);
 
 export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace {
   const ws = row.path;
@@ -186,8 +191,9 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
     // poisoned, so the next message goes to a fresh one; a branch not prompted yet gets its copy
     // (reseed.ts). The stored thread is the one shown. A restored session is fresh already.
     const owed = pendingSeed(snap);
-    if ((origin !== 'loaded' || isPartial(stored) || owed) && seedThread(s, snap)) historyFrom = 'store';
+    if ((origin !== 'loaded' || isPartial(stored, snap) || owed) && seedThread(s, snap)) historyFrom = 'store';
     if (owed) d.host.seedNext(s, origin === 'restored' ? { ...owed, inPlace: true } : owed);
+    if (historyFrom === 'agent') keepTalariaSettlements(s, snap);
     if (origin === 'restored') {
       const why = !agentId
         ? 'it was never opened at the agent'

@@ -8,6 +8,7 @@
  * so the store can record the new agent session as a branch of the Talaria session).
  */
 import { TalariaError } from '../protocol/errors.js';
+import { injectedNotice } from '../thread/injected.js';
 import { buildSeed, type Seed, type SeedReason } from '../thread/seed.js';
 import type { ContentBlock } from '../thread/types.js';
 import type { SessionBinding } from './binding.js';
@@ -57,7 +58,7 @@ export async function reseat(ops: SlotSessions, b: SessionBinding, gen: Generati
   const seed = seedFor(ops, b, plan);
   const left = seed.omitted > 0 ? `; ${seed.omitted} older exchange${seed.omitted > 1 ? 's' : ''} left out for room` : '';
   const size = `${seed.exchanges} exchange${seed.exchanges === 1 ? '' : 's'}, ~${seed.tokens} tokens${left}`;
-  const data = {
+  const data = injectedNotice({
     reason: plan.reason,
     previousSessionId: previous,
     agentSessionId: s.id,
@@ -65,7 +66,7 @@ export async function reseat(ops: SlotSessions, b: SessionBinding, gen: Generati
     omitted: seed.omitted,
     tokens: seed.tokens,
     budget: seed.budget,
-  };
+  });
   if (plan.inPlace) {
     s.notice('info', 'history_seeded', `Sent ${ops.slot.label} a compact copy of the conversation so far (${size}).`, data);
   } else {

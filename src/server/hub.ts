@@ -235,6 +235,9 @@ export class Hub {
     this.log.flush();
     const ls = this.live.get(row.id);
     const seq = this.log.head(row.id).last;
+    // Every ended turn is in the store (the recorder commits at a turn's end, before the event goes out).
+    const totals = this.harness.store.turns.usage(row.id);
+    const usage = { usage: totals.session, ...(totals.turn ? { turnUsage: totals.turn } : {}) };
     if (ls) {
       const t = ls.hs.thread;
       const s = ls.hs.session;
@@ -251,6 +254,7 @@ export class Hub {
         queue: ls.queue.map((q) => ({ ...q.item })),
         ...(s.running ? { turnId: s.running.id } : {}),
         catalog: s.catalog,
+        ...usage,
         agent: {
           ...(info?.agentInfo?.name ? { name: info.agentInfo.name } : {}),
           ...(info?.agentInfo?.version ? { version: info.agentInfo.version } : {}),
@@ -267,6 +271,7 @@ export class Hub {
       origin: 'stored',
       pending: [],
       queue: [],
+      ...usage,
     };
   }
 

@@ -41,6 +41,11 @@ export interface SessionHooks {
   modelRows?: ModelRowNormalizer;
   /** Settle still-open tool calls when a turn ends (default true; Hermes never closes read/write). */
   settleOnTurnEnd?: boolean;
+  /**
+   * A history replay (session/load|resume) sends each message as one whole chunk, without a
+   * messageId (Hermes ≤0.20): consecutive chunks there are separate messages (whole-messages.ts).
+   */
+  replayWholeMessages?: boolean;
   /** A `{}` answer to session/load with no replay means "not found" (Hermes; off by default: `{}` is a valid answer). */
   loadEmptyMeansNotFound?: boolean;
   /** Rewrite or drop (null) an update before the reducer sees it. */

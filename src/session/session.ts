@@ -28,6 +28,7 @@ import { TurnQueue } from './turns.js';
 import { steer, type SteerResult } from './steer.js';
 import { OtherRequests } from './other-requests.js';
 import type { TerminalView } from '../protocol/client-terminal.js';
+import { ownMessage } from './whole-messages.js';
 
 export { toBlocks, type PromptInput, type SessionInit, type SessionPort } from './core.js';
 
@@ -65,6 +66,8 @@ export class Session implements SessionCore {
   private readonly turns: TurnQueue;
   /** While replaying for a reload whose history we already hold, updates are not reduced again. */
   private discardReplay = false;
+  /** Between beginReplay and endReplay: the agent is replaying its history (whole-messages.ts). */
+  private replaying = false;
   /** apply()'s changes array, kept between updates (undefined while one is in use). */
   private spare: ThreadChange[] | undefined = [];
   /** Stamps the streamed entry events: the injected clock, else Date.now once per read (clock.ts). */
@@ -208,6 +211,7 @@ export class Session implements SessionCore {
   receiveUpdate(update: Update): void {
     this.replayCount++;
     if (this.discardReplay) return;
+    if (this.replaying && this.hooks.replayWholeMessages) update = ownMessage(update);
     this.run.before(update); // what was held goes first, before any hook sees this update
     const settled = this.settle.filter(update, this.turns.cancelling);
     const mapped = this.hooks.mapUpdate ? this.hooks.mapUpdate(settled) : settled;
@@ -335,11 +339,13 @@ export class Session implements SessionCore {
   beginReplay(discard = false): void {
     this.replayCount = 0;
     this.discardReplay = discard;
+    this.replaying = true;
   }
 
   /** @internal */
   endReplay(): void {
     this.discardReplay = false;
+    this.replaying = false;
   }
 
   // ---- end of life ----------------------------------------------------------------------------

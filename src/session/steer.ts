@@ -7,6 +7,7 @@
  * which happened (a `steered` notice), and the user's words stay the user message.
  */
 import type { SessionCore, SteerOutcome } from './core.js';
+import { injectedNotice } from '../thread/injected.js';
 import type { Turn } from './turn.js';
 
 export type SteerHow =
@@ -54,7 +55,7 @@ export async function steer(s: Steerable, text: string): Promise<SteerResult> {
     s.logger.warn('steering through the agent failed; cancelling and resending', { sessionId: s.id, error: String(err) });
   }
   if (outcome && outcome.outcome !== 'promptRequired' && s.running === running) {
-    s.notice('info', 'steered', `Steered the running turn (${outcome.via}): ${quote(text)}`, { how: 'agent', via: outcome.via, text, outcome: outcome.outcome });
+    s.notice('info', 'steered', `Steered the running turn (${outcome.via}): ${quote(text)}`, injectedNotice({ how: 'agent', via: outcome.via, text, outcome: outcome.outcome }));
     return { how: 'agent', via: outcome.via };
   }
   if (s.running !== running || outcome?.outcome === 'promptRequired') {
@@ -72,6 +73,6 @@ export async function steer(s: Steerable, text: string): Promise<SteerResult> {
     `[Talaria] The user interrupted your answer to this message:\n<message>\n${ask}\n</message>\n` +
     (partial ? `What you had answered so far:\n<partial_answer>\n${partial}\n</partial_answer>\n` : 'You had not answered yet.\n') +
     'Continue with the correction that follows.';
-  s.notice('info', 'steered', `Interrupted the running turn and resent it with your correction: ${quote(text)}`, { how: 'resent', text });
+  s.notice('info', 'steered', `Interrupted the running turn and resent it with your correction: ${quote(text)}`, injectedNotice({ how: 'resent', text }));
   return { how: 'resent', turn: s.prompt(text, { context }) };
 }

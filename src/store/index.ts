@@ -112,7 +112,7 @@ export type { StoredSession, NewSession, SessionPatch, SessionFilter, SessionsRe
 export type { AgentDefaults, DefaultsRepo } from './defaults.js';
 export type { WireRow, WireReadOptions, WireLogRepo } from './wire-log.js';
 export type { ThreadMeta, IndexedEntry, EntriesRepo } from './entries.js';
-export type { StoredTurn, TurnStart, TurnEnd, TurnsRepo } from './turns.js';
+export type { StoredTurn, TurnStart, TurnEnd, TurnsRepo, UsageTotals } from './turns.js';
 export type { RuleScope, RuleJson, StoredRule, NewRule, AuditInput, AuditRecord, PermissionsRepo } from './permissions.js';
 export type { Lease, LeaseHolder, LeasesRepo } from './leases.js';
 export type { Branch, BranchReason, BranchesRepo, NewBranch } from './branches.js';

@@ -16,6 +16,11 @@ export interface StoredTurn {
   durationMs?: number;
 }
 
+export interface UsageTotals {
+  turn?: Record<string, number>;
+  session: Record<string, number>;
+}
+
 export interface TurnStart {
   turnId: string;
   prompt?: unknown[];
@@ -106,6 +111,9 @@ export function createTurnsRepo(db: Db) {
      FROM turns WHERE id = (SELECT MAX(id) FROM turns WHERE session_id = ?)`,
   );
 
+  // Ended turns only, oldest first; the usage column alone (no prompts, which may hold images).
+  const usages = db.prepare<[string], { usage: string | null }>('SELECT usage FROM turns WHERE session_id = ? AND ended_at IS NOT NULL ORDER BY id');
+
   return {
     /** Records a turn that started; returns its row id. */
     start(sessionId: string, t: TurnStart): number {
@@ -130,6 +138,25 @@ export function createTurnsRepo(db: Db) {
     last(sessionId: string): StoredTurn | undefined {
       const r = lastRow.get(sessionId);
       return r ? toTurn(r) : undefined;
+    },
+    /**
+     * Token usage of the session's last ended turn (absent when it reported none) and of all its
+     * turns summed, counter by counter: what a client shows again after a reload or a restart.
+     */
+    usage(sessionId: string): UsageTotals {
+      const out: UsageTotals = { session: {} };
+      for (const r of usages.all(sessionId)) {
+        const u = fromJson<Record<string, unknown>>(r.usage);
+        const counts: Record<string, number> = {};
+        for (const [k, v] of Object.entries(u ?? {})) if (typeof v === 'number' && Number.isFinite(v)) counts[k] = v;
+        if (Object.keys(counts).length === 0) {
+          delete out.turn;
+          continue;
+        }
+        out.turn = counts;
+        for (const [k, v] of Object.entries(counts)) out.session[k] = (out.session[k] ?? 0) + v;
+      }
+      return out;
     },
     get(rowId: number): StoredTurn | undefined {
       const r = byRow.get(rowId);

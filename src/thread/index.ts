@@ -6,4 +6,4 @@ export { findToolCall, hasToolCall, openToolCalls } from './queries.js';
 export { snapshot, threadFromSnapshot, type ThreadSnapshot } from './snapshot.js';
 export { toMarkdown, type MarkdownOptions } from './markdown.js';
 export { unifiedDiff } from './diff.js';
-export { FALLBACK_TITLE } from './tool-calls.js';
+export { FALLBACK_TITLE, keepCancelled } from './tool-calls.js';

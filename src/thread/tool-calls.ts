@@ -1,5 +1,5 @@
-import type { PermissionState, Thread, ThreadChange, ToolCallEntry, ToolStatus } from './types.js';
-import { isOpenCall, isTerminal, isToolStatus, nextEntryId, pushEntry, replaceEntry, type ThreadState } from './state.js';
+import type { Entry, PermissionState, Thread, ThreadChange, ToolCallEntry, ToolStatus } from './types.js';
+import { isOpenCall, isTerminal, isToolStatus, nextEntryId, pushEntry, replaceEntry, stateOf, type ThreadState } from './state.js';
 
 /**
  * Tool-call rules.
@@ -120,4 +120,25 @@ function settledStatus(outcome: 'completed' | 'cancelled' | 'failed', permission
   if (permission === 'rejected') return 'failed';
   if (permission === 'cancelled' || permission === 'pending') return 'cancelled';
   return 'completed';
+}
+
+/**
+ * A replay of the agent's history cannot know how Talaria settled a call: one open when the user
+ * cancelled is `cancelled` in Talaria's thread, while the agent recorded its own word on the kill
+ * (the demo agent: failed; opencode: completed). Calls that `stored` (the thread as Talaria
+ * recorded it) holds as cancelled stay so in `thread` where the agent's ids match (Hermes' replay
+ * ids never match its live ones: nothing to carry there).
+ */
+export function keepCancelled(thread: Thread, stored: readonly Entry[], changes: ThreadChange[] = []): ThreadChange[] {
+  const st = stateOf(thread);
+  for (const e of stored) {
+    if (e.kind !== 'tool_call' || e.status !== 'cancelled') continue;
+    const index = st.toolCalls.get(e.toolCallId);
+    const old = index === undefined ? undefined : thread.entries[index];
+    if (index === undefined || old?.kind !== 'tool_call' || old.status === 'cancelled') continue;
+    const next: ToolCallEntry = { ...old, status: 'cancelled', settledBy: e.settledBy ?? 'cancel' };
+    replaceEntry(thread, index, next, changes);
+    syncOpen(st, index, next);
+  }
+  return changes;
 }

@@ -80,6 +80,7 @@ export async function chatCommand(argv: string[], ctx: CliContext): Promise<numb
   progress.done(errStyle.dim(`Connected to ${opened.label} · session ${opened.talariaId}${how} · /help for commands`));
   if (opened.banner) io.stderr.write(`${errStyle.yellow(opened.banner)}\n`);
   await ready;
+  renderer.historyShown();
   try {
     const signIn = opened.signIn ? chatSignIn(ctx, opened.signIn, signInOpts) : undefined;
     const chatCode = await chatLoop({ io, opened, renderer, style, cwd: a.cwd, onInterrupt: ctx.onInterrupt, ...(signIn ? { signIn } : {}) });

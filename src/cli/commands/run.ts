@@ -181,7 +181,9 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
   progress.done();
   const { session } = opened;
   talariaId = opened.talariaId;
-  const ids = { sessionId: opened.talariaId, agentSessionId: session.id };
+  const sessionId = opened.talariaId;
+  // Read when the turn ends: a reseed (after an overflow) moves the session to a new agent session mid-turn.
+  const ids = () => ({ sessionId, agentSessionId: session.id });
   if (opened.banner) note(errStyle.yellow(opened.banner));
   // Reopened from the store (the agent lost it): say so, the agent starts without the earlier context.
   if (opened.origin === 'restored' && human) {
@@ -220,8 +222,8 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
     ended = true;
     // Scripts still get a result: what the turn produced so far, cancelled.
     const partial: TurnResult = { turnId: turn.id, stopReason: 'cancelled', durationMs: Date.now() - (turn.startedAt || startedAt) };
-    if (json) io.stdout.write(JSON.stringify(runJson(ids, session.thread, partial, EXIT.CANCELLED)) + '\n');
-    writer?.ended(ids.sessionId, { stopReason: 'cancelled', exitCode: EXIT.CANCELLED });
+    if (json) io.stdout.write(JSON.stringify(runJson(ids(), session.thread, partial, EXIT.CANCELLED)) + '\n');
+    writer?.ended(sessionId, { stopReason: 'cancelled', exitCode: EXIT.CANCELLED });
     return finish(EXIT.CANCELLED, true);
   }
   ended = true;
@@ -230,9 +232,9 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
   const storeProblem = lost ? { code: storeCodeOf(lost), message: storeProblemLine(lost) } : undefined;
   const r: TurnResult = storeProblem && !outcome.error ? { ...outcome, error: storeProblem } : outcome;
   const code = storeProblem ? EXIT.NOT_READY : exitCodeFor(r.stopReason);
-  if (json) io.stdout.write(JSON.stringify(runJson(ids, session.thread, r, code)) + '\n');
+  if (json) io.stdout.write(JSON.stringify(runJson(ids(), session.thread, r, code)) + '\n');
   if (writer) {
-    writer.ended(ids.sessionId, {
+    writer.ended(sessionId, {
       stopReason: r.stopReason,
       exitCode: code,
       durationMs: r.durationMs,

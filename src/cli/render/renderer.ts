@@ -90,6 +90,19 @@ export class ChatRenderer {
     return lines;
   }
 
+  /**
+   * The history shown when a session opens is whole: its last answer is not streaming (no turn
+   * end follows it to say so), so it is committed rather than kept live, where only its last rows
+   * show (how many chunks that cut off depended on the terminal's width).
+   */
+  historyShown(): void {
+    if (this.state === 'running' || this.state === 'cancelling') return;
+    if (this.partial) {
+      this.flushPartial();
+      this.gap();
+    }
+  }
+
   /** Advances the spinner (the chat loop calls it on a timer while a turn runs). */
   tick(): void {
     this.frame++;

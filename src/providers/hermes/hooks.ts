@@ -2,7 +2,8 @@
  * Hermes' session-core quirk switches (specs/hermes-acp.md):
  * - usage in prompt responses is cumulative per agent instance → per-turn deltas;
  * - legacy model rows with duplicated `custom:` entries → hermesModelRows;
- * - `session/load` answering `{}` means "not found";
+ * - `session/load` answering `{}` means "not found"; its replay sends each message whole, with no
+ *   messageId, so consecutive replayed chunks are separate messages;
  * - errors arrive as TEXT + end_turn: overflow, `HTTP 401`, `Error: …` → classified turns;
  * - permission requests carry synthetic ids (perm-check-N, edit-approval-N) → linked to the
  *   announced tool call by command / path;
@@ -150,6 +151,8 @@ export function hermesHooks(o: HermesHookOptions = {}): SessionHooks {
     modelRows: hermesModelRows,
     settleOnTurnEnd: true,
     loadEmptyMeansNotFound: true,
+    // _replay_session_history sends every stored message whole, as one id-less chunk.
+    replayWholeMessages: true,
     mapPrompt(blocks, caps) {
       const plan = defaultMapPrompt(blocks, caps);
       if (o.supportsVision === false && plan.blocks.some((b) => b.type === 'image')) {

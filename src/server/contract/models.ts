@@ -119,7 +119,9 @@ export const sessionSnapshot = z.object({
   turnId: z.string().optional(),
   /** The normalized model catalog (see src/session/catalog.ts), when the agent reported one. */
   catalog: json.optional(),
+  /** Tokens of all the session's turns (summed), and of its last ended turn: from the store's turns. */
   usage: json.optional(),
+  turnUsage: json.optional(),
   /** What the agent said in initialize (name, version, capabilities) — e.g. whether it takes images. */
   agent: z
     .object({

@@ -133,6 +133,7 @@ export class SessionStore {
       ...(s.agent ? { agent: s.agent } : {}),
       origin: s.origin,
       sessionUsage: readUsage(s.usage) ?? {},
+      ...(readUsage(s.turnUsage) ? { turnUsage: readUsage(s.turnUsage) } : {}),
     };
     this.changed();
   }
