@@ -198,7 +198,15 @@ export async function runOnServer(
   };
   const outcome = await Promise.race([ended, forced, closed]);
   trace('ended');
-  const ids = { sessionId, agentSessionId: snap.session.agentSessionId ?? '' };
+  // The agent session id as it is now: an overflow reseed during the turn gives a new one, which
+  // no stream event carries (read once, only for the --json report).
+  const current = o.json
+    ? await client.api
+        .snapshot({ params: { id: sessionId } })
+        .then((x) => x.snapshot.session.agentSessionId)
+        .catch(() => undefined)
+    : undefined;
+  const ids = { sessionId, agentSessionId: current ?? snap.session.agentSessionId ?? '' };
   if (outcome === 'forced' || outcome === 'closed' || outcome === 'removed') {
     human?.finish();
     note(STOPPED[outcome]);
