@@ -30,12 +30,18 @@ interface Row {
 export const RESTART_GAP = 1_000_000;
 
 /**
- * An event whose body is larger than this is not kept in the log (a huge prompt came as two such
- * events, two more copies of it on disk): its row says so, and a resume across it gets a snapshot
- * (the live thread has the content), as for any range the log cannot answer exactly.
+ * A prompt is on disk twice already (the wire log, the thread); the events that carry it again
+ * (`turn.started`'s prompt, the user message's `entry.added`) are left out of the log when they
+ * are larger than this (a 30 MB prompt made them two more copies): the row says so, and a resume
+ * across it gets a snapshot, as for any range the log cannot answer exactly. Other events (a
+ * large tool output) are kept whole.
  */
 export const MAX_LOGGED_EVENT_BYTES = 256 * 1024;
 const OMITTED = '{"_talariaOmitted":';
+
+function carriesPrompt(type: string, body: Record<string, unknown>): boolean {
+  return type === 'turn.started' || (type === 'entry.added' && (body.entry as { kind?: unknown } | undefined)?.kind === 'user_message');
+}
 
 interface Head {
   last: number;
@@ -102,7 +108,8 @@ export class EventLog {
     const at = this.now();
     const ev = { ...body, sessionId, seq, at, type } as unknown as StreamEvent;
     const data = JSON.stringify(body);
-    this.pending.push({ session_id: sessionId, seq, at, type, data: data.length > MAX_LOGGED_EVENT_BYTES ? `${OMITTED}${data.length}}` : data });
+    const omit = data.length > MAX_LOGGED_EVENT_BYTES && carriesPrompt(type, body);
+    this.pending.push({ session_id: sessionId, seq, at, type, data: omit ? `${OMITTED}${data.length}}` : data });
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(() => this.flush());

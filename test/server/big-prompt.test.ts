@@ -83,15 +83,19 @@ describe('the parts', () => {
     expect(b).toEqual({ type: 'image', mimeType: 'image/png', data: '', _meta: { x: 1, talaria: { cut: { data: PROMPT_BLOCK_KEPT + 1 } } } });
   });
 
-  it('an event too big for the log is not kept; a resume across it gets a snapshot, one after it events', () => {
+  it("a big prompt's own events are not kept in the log (a resume across them gets a snapshot); a big tool output is", () => {
     const store = openStore({ home: tempDir('evlog') });
     const sid = store.sessions.create({ provider: 'demo', cwd: '/' }).id;
     const log = new EventLog(store);
-    log.append(sid, 'turn.started', { turnId: 't1' });
-    const big = log.append(sid, 'entry.added', { entry: { text: 'b'.repeat(MAX_LOGGED_EVENT_BYTES) } });
+    const text = 'b'.repeat(MAX_LOGGED_EVENT_BYTES);
+    const started = log.append(sid, 'turn.started', { turnId: 't1', prompt: [{ type: 'text', text }] });
+    const big = log.append(sid, 'entry.added', { index: 0, entry: { kind: 'user_message', text } });
+    const tool = log.append(sid, 'entry.added', { index: 1, entry: { kind: 'tool_call', content: text } });
     log.append(sid, 'turn.ended', { turnId: 't1' });
-    expect(log.after(sid, big.seq - 2)).toBeUndefined();
-    expect(log.after(sid, big.seq)?.map((e) => e.type)).toEqual(['turn.ended']);
+    expect(log.after(sid, started.seq - 1)).toBeUndefined();
+    expect(log.after(sid, big.seq - 1)).toBeUndefined();
+    expect(log.after(sid, big.seq)?.map((e) => e.type)).toEqual(['entry.added', 'turn.ended']);
+    expect(log.after(sid, tool.seq - 1)?.[0]).toMatchObject({ entry: { kind: 'tool_call', content: text } });
     store.close();
   });
 });
