@@ -20,6 +20,7 @@ shift || true
 case "$major" in
   22) version=22.23.5 ;;
   24) version=24.22.3 ;;
+  26) version=26.12.1 ;;
   *)
     echo "usage: bin/node-line.sh 22|24 [vitest args...]  (Node $major is not pinned here)" >&2
     exit 2
