@@ -84,13 +84,25 @@ export class FramePacker {
   take(): PackedFrames {
     const n = this.n;
     const out: PackedFrames = {
-      bytes: Buffer.from(this.room ? this.room.subarray(0, this.at) : new Uint8Array(0)),
+      bytes: this.ownBytes(),
       len: this.len.slice(0, n),
       t: this.t.slice(0, n),
       dir: this.dir.slice(0, n),
       ...(this.odd ? { odd: this.odd } : {}),
     };
     this.clear();
+    return out;
+  }
+
+  /**
+   * The bytes added since the last take, copied into memory of their own size: never
+   * Buffer.from(view), which takes small copies from the shared pool (under 4 KiB on Node 20,
+   * under 32 KiB since Node 24 raised the pool to 64 KiB), so posting the batch to the writer
+   * thread would clone the whole pool, other buffers' bytes included.
+   */
+  private ownBytes(): Buffer {
+    const out = Buffer.allocUnsafeSlow(this.at);
+    this.room?.copy(out, 0, 0, this.at);
     return out;
   }
 

@@ -77,6 +77,16 @@ describe('wire blocks', () => {
     expect(Buffer.from(p.bytes).toString('utf8')).toBe(c.line.join(''));
   });
 
+  it('a small batch is not a slice of the shared Buffer pool (Buffer.from pools it: under 4 KiB on Node 20, under 32 KiB on 24)', () => {
+    for (const size of [1, 100, 3000, 20_000]) {
+      const line = 'y'.repeat(size);
+      const p = packFrames({ t: [1], dir: ['client->agent'], line: [line] });
+      expect(p.bytes.buffer.byteLength, `${size} bytes`).toBe(size);
+      expect(p.bytes.byteOffset).toBe(0);
+    }
+    expect(packFrames({ t: [], dir: [], line: [] }).bytes.length).toBe(0);
+  });
+
   it('a block reads back frame by frame; blocks and per-frame rows merge by seq for every read', () => {
     const store = freshStore();
     store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
