@@ -22,7 +22,7 @@ case "$major" in
   24) version=24.22.3 ;;
   26) version=26.12.1 ;;
   *)
-    echo "usage: bin/node-line.sh 22|24 [vitest args...]  (Node $major is not pinned here)" >&2
+    echo "usage: bin/node-line.sh 22|24|26 [vitest args...]  (Node $major is not pinned here)" >&2
     exit 2
     ;;
 esac
