@@ -11,9 +11,12 @@ export class TokenBound {
 
   /** Ties `socket` to `identity` until it closes (or `release` is called); `close` ends it on revoke. */
   bind(socket: Duplex, identity: TokenIdentity, close: () => void = () => socket.destroy()): () => void {
-    this.bound.set(socket, { identity, close });
+    const entry = { identity, close };
+    this.bound.set(socket, entry);
+    // Released per answer on a keep-alive socket: its close listener goes too (they piled up, one per request).
     const release = () => {
-      if (this.bound.get(socket)?.identity === identity) this.bound.delete(socket);
+      socket.off('close', release);
+      if (this.bound.get(socket) === entry) this.bound.delete(socket);
     };
     socket.once('close', release);
     return release;
