@@ -53,7 +53,7 @@ export function createWorkspacesRepo(db: Db, now: () => number = Date.now) {
   const all = db.prepare<[], Row>('SELECT * FROM workspaces ORDER BY updated_at DESC, name');
   const insert = db.prepare(
     `INSERT INTO workspaces (id, path, name, default_provider, profile, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(path) DO NOTHING`,
   );
   const update = db.prepare('UPDATE workspaces SET name = ?, default_provider = ?, profile = ?, updated_at = ? WHERE id = ?');
 
@@ -75,9 +75,10 @@ export function createWorkspacesRepo(db: Db, now: () => number = Date.now) {
       const found = repo.getByPath(path);
       if (found) return found;
       const t = now();
-      const id = randomUUID();
-      insert.run(id, path, input.name ?? (basename(path) || path), input.defaultProvider ?? null, input.profile ?? null, t, t);
-      return repo.get(id)!;
+      // Another process may create the same path between the read and the write (two `talaria run`s
+      // starting in one folder): the insert then does nothing and the row it made is the answer.
+      insert.run(randomUUID(), path, input.name ?? (basename(path) || path), input.defaultProvider ?? null, input.profile ?? null, t, t);
+      return repo.getByPath(path)!;
     },
     /** Applies a patch. Returns the updated row, or undefined when unknown. */
     update(id: string, patch: WorkspacePatch): Workspace | undefined {

@@ -29,8 +29,9 @@ describe.runIf(tmux)('talaria chat in a terminal (tmux)', () => {
     delete (env as Record<string, string | undefined>).NO_COLOR; // the real thing: colours on (capture-pane strips them)
     const pane = new TmuxPane([process.execPath, '--import', TSX, MAIN, 'chat'], { cwd, env: { ...env, PATH: process.env.PATH ?? '' } });
     try {
-      // Progress, the demo banner, then the status line under the prompt.
-      let screen = await pane.waitFor((s) => s.includes('● ready') && /^> /m.test(s));
+      // Progress, the demo banner, then the status line under the prompt (the context meter joins it
+      // when the agent's usage_update arrives, just after the session/new answer).
+      let screen = await pane.waitFor((s) => s.includes('● ready') && /^> /m.test(s) && s.includes('· ctx'));
       expect(screen).toContain('Connected to Talaria demo agent');
       expect(screen).toContain('Using the Talaria demo agent (offline, scripted) — install Hermes or pass --agent-cmd');
       expect(screen).toMatch(/model demo-fast · mode ask · ctx/);

@@ -1,4 +1,9 @@
 import { describe, it, expect } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStore } from '../../src/store/index.js';
+import { createWorkspacesRepo } from '../../src/store/workspaces.js';
 import { freshStore } from './helpers.js';
 
 describe('workspaces', () => {
@@ -26,5 +31,25 @@ describe('workspaces', () => {
     expect(v!.name).toBe('Alpha');
     expect(s.workspaces.update('nope', { name: 'x' })).toBeUndefined();
     expect(s.workspaces.get('nope')).toBeUndefined();
+  });
+
+  it('two processes creating one path at once both get the one row (the second insert finds it, no UNIQUE error)', () => {
+    const home = mkdtempSync(join(tmpdir(), 'talaria-ws-race-'));
+    const other = openStore({ home });
+    const mine = openStore({ home });
+    try {
+      // `now` runs between this repo's read (a miss) and its insert: the other process wins the race there.
+      let theirs: string | undefined;
+      const racing = createWorkspacesRepo(mine.db, () => {
+        theirs ??= other.workspaces.ensure({ path: '/w/raced' }).id;
+        return 5;
+      });
+      const got = racing.ensure({ path: '/w/raced', defaultProvider: 'demo' });
+      expect(got.id).toBe(theirs);
+      expect(mine.workspaces.list().map((w) => w.path)).toEqual(['/w/raced']);
+    } finally {
+      mine.close();
+      other.close();
+    }
   });
 });
