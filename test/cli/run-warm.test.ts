@@ -196,7 +196,7 @@ describe('talaria run on a warm server', () => {
     await cli.until((_, err) => err.includes('using the server'));
     cli.child.kill('SIGINT');
     const r = await cli.done;
-    expect(r.code).toBe(EXIT.CANCELLED);
+    expect([r.code, r.signal], r.stderr).toEqual([EXIT.CANCELLED, null]);
     expect(r.stderr).toContain(left);
     // The other turn's text is not this run's answer.
     expect(r.stdout).not.toContain('Chunk');
@@ -208,11 +208,28 @@ describe('talaria run on a warm server', () => {
     await again.until((_, err) => err.includes('using the server'));
     await w.client.api.removeQueued({ params: { id, item: item.id } });
     const r2 = await again.done;
-    expect(r2.code).toBe(EXIT.CANCELLED);
+    expect([r2.code, r2.signal], r2.stderr).toEqual([EXIT.CANCELLED, null]);
     expect(r2.stderr).toContain(left);
     ({ snapshot } = await w.client.api.snapshot({ params: { id } }));
     expect([snapshot.turnId, snapshot.queue]).toEqual([other.id, []]);
     expect(JSON.stringify(snapshot.thread.entries)).not.toContain('hello queued');
+    await w.client.api.cancel({ params: { id } });
+  });
+
+  it('Ctrl-C while the prompt is still being sent (before the server answered): the run takes it back off the queue and exits 130, never killed by the signal', async () => {
+    const w = await warmServer({ TALARIA_DEMO_SLOW_CHUNKS: '100000', TALARIA_DEMO_SLOW_DELAY_MS: '5' });
+    const { workspace } = await w.client.api.openWorkspace({ body: { path: w.cwd } });
+    const id = (await w.client.api.createSession({ params: { id: workspace.id }, body: { provider: 'demo' } })).snapshot.session.id;
+    const other = await w.client.api.prompt({ params: { id }, body: { text: 'slow' } });
+    const cli = startCli(['run', '--session', id, 'hello early'], { cwd: w.cwd, env: { ...w.env, TALARIA_RUN_TRACE: '1' } });
+    // 'loaded': the run's code is running, its request to the server not yet answered.
+    await cli.until((_, err) => /^trace loaded /m.test(err));
+    cli.child.kill('SIGINT');
+    const r = await cli.done;
+    expect([r.code, r.signal], r.stderr).toEqual([EXIT.CANCELLED, null]);
+    expect(r.stderr).toContain('Cancelling the turn');
+    const { snapshot } = await w.client.api.snapshot({ params: { id } });
+    expect([snapshot.turnId, snapshot.queue]).toEqual([other.id, []]);
     await w.client.api.cancel({ params: { id } });
   });
 

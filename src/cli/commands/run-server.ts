@@ -60,30 +60,75 @@ export async function runOnServer(
   const note = runNote(io, human);
   const verbose = (text: string) => (a.verbose ? note(`talaria run: ${text}`) : undefined);
   const trace = runTrace(io);
-  trace('loaded');
   // Answers to asks and the cancel go over plain HTTP; the events come from the feed.
   const client = connectServer(found.url, found.token, { fetch: nodeFetch });
+
+  // ---- signals first: a Ctrl-C or SIGTERM from here on is this run's, never the default kill (which
+  // would leave the prompt queued on the server). Until the turn is set up it is remembered, then acted on.
+  let interrupts = 0;
+  let forceQuit!: () => void;
+  const forced = new Promise<'forced'>((r) => (forceQuit = () => r('forced')));
+  let cancel: (() => void) | undefined;
+  const interrupt = () => {
+    interrupts++;
+    if (interrupts === 1) {
+      note(errStyle.yellow('Cancelling the turn… (Ctrl-C again to quit at once)'));
+      cancel?.();
+    } else forceQuit();
+  };
+  const offInterrupt = ctx.onInterrupt(interrupt);
+  let terminated = false;
+  let termTimer: NodeJS.Timeout | undefined;
+  const terminate = () => {
+    cancel?.();
+    termTimer = setTimeout(forceQuit, 5_000);
+    termTimer.unref();
+  };
+  const offTerminate = ctx.onTerminate((signal) => {
+    if (terminated) return forceQuit();
+    terminated = true;
+    note(errStyle.yellow(`talaria run: ${signal}: cancelling the turn`));
+    if (cancel) terminate();
+  });
+  const offSignals = () => {
+    offInterrupt();
+    offTerminate();
+    if (termTimer) clearTimeout(termTimer);
+  };
+  trace('loaded');
 
   // ---- setup: any failure before a prompt was sent runs the turn locally instead ----
   const profile = a.choice.profile !== undefined ? { profile: a.choice.profile } : {};
   const mode = MODE[o.approve];
-  const setup = await streamFeed(
-    found,
-    o.sessionArg !== undefined
-      ? { session: o.sessionArg, text: o.prompt, ...profile }
-      : {
-          path: a.cwd,
-          text: o.prompt,
-          ...(a.choice.agent !== undefined ? { provider: a.choice.agent } : {}),
-          ...profile,
-          ...(mode ? { permissionMode: mode } : {}),
-        },
-  );
+  const setup = await Promise.race([
+    streamFeed(
+      found,
+      o.sessionArg !== undefined
+        ? { session: o.sessionArg, text: o.prompt, ...profile }
+        : {
+            path: a.cwd,
+            text: o.prompt,
+            ...(a.choice.agent !== undefined ? { provider: a.choice.agent } : {}),
+            ...profile,
+            ...(mode ? { permissionMode: mode } : {}),
+          },
+    ),
+    forced,
+  ]);
+  if (setup === 'forced') {
+    offSignals();
+    note(STOPPED.forced);
+    return EXIT.CANCELLED;
+  }
   if ('fallback' in setup) {
+    offSignals();
+    // Interrupted before the server took the prompt: nothing to cancel, and nothing to run locally either.
+    if (interrupts > 0 || terminated) return EXIT.CANCELLED;
     verbose(`${setup.fallback}; running locally`);
     return 'fallback';
   }
   if ('failed' in setup) {
+    offSignals();
     note(errStyle.red(`talaria run: the server did not take the prompt: ${setup.failed}`));
     return EXIT.AGENT_ERROR;
   }
@@ -99,15 +144,12 @@ export async function runOnServer(
   const provider = snap.session.provider;
   if (a.choice.agent === 'demo') note(errStyle.yellow(DEMO_NOTE));
   else if (o.sessionArg === undefined && a.choice.agent === undefined && provider === 'demo') note(errStyle.yellow(DEMO_BANNER));
-  let interrupts = 0;
-  let forceQuit!: () => void;
-  const forced = new Promise<'forced'>((r) => (forceQuit = () => r('forced')));
   const watch = new TurnWatch();
   watch.sent(sent);
   const cancelTurn = () => void client.api.cancel({ params: { id: sessionId } }).catch(() => undefined);
   /** The run's prompt was still queued at the cancel and started before it was removed: cancel it once known. */
   let cancelOnStart = false;
-  const cancel = () => {
+  cancel = () => {
     const queued = watch.queuedId;
     if (queued === undefined) return cancelTurn();
     // Still queued: only this run's prompt leaves the queue (the running turn is someone else's).
@@ -116,24 +158,9 @@ export async function runOnServer(
       else cancelOnStart = true;
     });
   };
-  const interrupt = () => {
-    interrupts++;
-    if (interrupts === 1) {
-      note(errStyle.yellow('Cancelling the turn… (Ctrl-C again to quit at once)'));
-      cancel();
-    } else forceQuit();
-  };
-  const offInterrupt = ctx.onInterrupt(interrupt);
-  let terminated = false;
-  let termTimer: NodeJS.Timeout | undefined;
-  const offTerminate = ctx.onTerminate((signal) => {
-    if (terminated) return forceQuit();
-    terminated = true;
-    note(errStyle.yellow(`talaria run: ${signal}: cancelling the turn`));
-    cancel();
-    termTimer = setTimeout(forceQuit, 5_000);
-    termTimer.unref();
-  });
+  // A signal that came while the prompt was being sent: act on it now that there is a turn to cancel.
+  if (terminated) terminate();
+  else if (interrupts > 0) cancel();
   const asks = answerAsksOnServer(client, sessionId, io, () => snap.thread.entries as Entry[], {
     interactive: o.interactive,
     note: (t) => note(errStyle.yellow(t)),
@@ -190,9 +217,7 @@ export async function runOnServer(
   // ---- the turn ----
   const settle = async (code: number): Promise<number> => {
     asks.close();
-    offInterrupt();
-    offTerminate();
-    if (termTimer) clearTimeout(termTimer);
+    offSignals();
     feed.close();
     return code;
   };
