@@ -1,10 +1,15 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // Tests spawn real child processes; two cores here, so keep the pool modest.
+    // Tests spawn real child processes; two cores here, so keep the pool modest. Vitest's default
+    // (cores − 1) is one worker on a 2-core machine, idle while a test waits on its agent processes:
+    // two workers took the suite from one file at a time to ~1.7 files at a time (2,289 s of test
+    // time in 1,326 s wall, all 2,444 passing, with two other jobs loading the machine).
     pool: 'forks',
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // A leaked unhandled rejection or uncaught exception fails the test that leaked it.
