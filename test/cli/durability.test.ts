@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore } from '../../src/store/index.js';
 import { demoEnv, runCli, startCli, tempDir } from './helpers.js';
+import { until } from '../until.js';
 
 vi.setConfig({ testTimeout: 90_000 });
 
@@ -22,11 +23,6 @@ function committed(db: string): number {
   }
 }
 
-async function until(cond: () => boolean): Promise<void> {
-  // Re-checked after each turn of the event loop's timers; the test timeout bounds it.
-  while (!cond()) await new Promise((r) => setTimeout(r, 10));
-}
-
 const chunkNo = (msg: string) => /"text":"Chunk (\d+) of/.exec(msg)?.[1];
 
 describe('durability through the CLI', () => {
@@ -37,7 +33,7 @@ describe('durability through the CLI', () => {
     const cli = startCli(['run', '--ndjson', 'slow'], { cwd, env });
     await cli.until((out) => out.includes('Chunk 1 of'));
     let seen = 0;
-    await until(() => (seen = committed(db)) >= 300);
+    await until(() => (seen = committed(db)) >= 300, { what: '300 committed frames', ms: 60_000 });
     cli.child.kill('SIGKILL');
     const r = await cli.done;
     expect(r.signal).toBe('SIGKILL');

@@ -8,6 +8,7 @@ import { connectServer, type ServerClient, type WebSocketCtor } from '../../src/
 import { discoveryFile, readDiscovery, type ServerDiscovery } from '../../src/cli/server-discovery.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { MAIN, TSX, TmuxPane, allowEditOnPane, demoEnv, hasTmux, runCli, startCli, tempDir, type CliRun } from './helpers.js';
+import { until } from '../until.js';
 
 // A real `talaria serve` (child) and several real CLI runs (children) per test, one test at a time: the machine may be busy.
 vi.setConfig({ testTimeout: Number(process.env.TALARIA_TEST_TIMEOUT ?? 240_000) });
@@ -21,11 +22,6 @@ afterAll(async () => {
     await s.done;
   }
 });
-
-/** Waits for a condition on the file system the server writes (checked every 20 ms, bounded by the test timeout). */
-async function until(pred: () => boolean): Promise<void> {
-  while (!pred()) await new Promise((r) => setTimeout(r, 20));
-}
 
 interface Warm {
   cwd: string;
@@ -42,7 +38,10 @@ async function warmServer(extra: Record<string, string> = {}): Promise<Warm> {
   const serve = startCli(['serve', '--grace', '0'], { cwd, env: { ...env, ...extra } });
   servers.push(serve);
   const file = discoveryFile(env.TALARIA_HOME!);
-  await Promise.race([until(() => readDiscovery(env.TALARIA_HOME!) !== undefined), serve.done.then(() => Promise.reject(new Error(`serve exited: ${serve.stderr()}`)))]);
+  await Promise.race([
+    until(() => readDiscovery(env.TALARIA_HOME!) !== undefined, { what: 'serve.json', ms: 60_000, every: 20 }),
+    serve.done.then(() => Promise.reject(new Error(`serve exited: ${serve.stderr()}`))),
+  ]);
   const found = readDiscovery(env.TALARIA_HOME!)!;
   expect(statSync(file).mode & 0o777).toBe(0o600);
   const client = connectServer(found.url, found.token, { WebSocket: WebSocket as unknown as WebSocketCtor });
@@ -182,13 +181,14 @@ describe('talaria run on a warm server', () => {
     const { workspace } = await w.client.api.openWorkspace({ body: { path: w.cwd } });
     const id = (await w.client.api.createSession({ params: { id: workspace.id }, body: { provider: 'demo' } })).snapshot.session.id;
     const other = await w.client.api.prompt({ params: { id }, body: { text: 'slow' } });
-    const queued = async () => {
-      for (;;) {
-        const { queue } = await w.client.api.queue({ params: { id } });
-        if (queue.length === 1) return queue[0]!;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
+    const queued = () =>
+      until(
+        async () => {
+          const { queue } = await w.client.api.queue({ params: { id } });
+          return queue.length === 1 ? queue[0] : undefined;
+        },
+        { what: "the run's queued prompt", every: 20 },
+      );
     const left = "the prompt left the session's queue without a turn of its own";
 
     const cli = startCli(['run', '--verbose', '--session', id, 'hello queued'], { cwd: w.cwd, env: w.env });
@@ -239,11 +239,7 @@ describe('talaria run on a warm server', () => {
     const id = (await w.client.api.createSession({ params: { id: workspace.id }, body: { provider: 'demo' } })).snapshot.session.id;
     await w.client.api.prompt({ params: { id }, body: { text: 'slow' } });
     const cli = startCli(['run', '--verbose', '--session', id, 'about rivers'], { cwd: w.cwd, env: w.env });
-    let item: { id: string } | undefined;
-    while (!item) {
-      item = (await w.client.api.queue({ params: { id } })).queue[0];
-      if (!item) await new Promise((r) => setTimeout(r, 20));
-    }
+    const item = await until(async () => (await w.client.api.queue({ params: { id } })).queue[0], { what: "the run's queued prompt", every: 20 });
     await cli.until((_, err) => err.includes('using the server'));
     // The demo agent has no steering of its own: the running turn is cancelled and resent with it.
     const r = await w.client.api.steer({ params: { id }, body: { queued: item.id } });

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Frame } from '../../src/protocol/types.js';
 import type { AgentKey } from '../../src/host/events.js';
 import { HERMES_BIN_DIR, makeHarness, place, tempDir } from './helpers.js';
+import { until } from '../until.js';
 
 /** Every frame, and a way to wait until a condition over them holds (no sleeps). */
 function wire() {
@@ -32,11 +33,6 @@ function wire() {
       .map((f) => (f.msg as { result: { sessionId: string } }).result.sessionId);
   };
   return { frames, onFrame, until, news, created };
-}
-
-/** Waits until `pred` holds, checking between turns of the event loop (state with no event of its own). */
-async function poll(pred: () => boolean): Promise<void> {
-  while (!pred()) await new Promise((r) => setTimeout(r, 5));
 }
 
 describe('warm pool', () => {
@@ -137,7 +133,7 @@ describe('warm pool', () => {
     expect((await h.agents()).find((a) => a.providerId === 'my-hermes')?.quirks).toMatchObject({ basis: 'learned', set: expect.stringMatching(/^hermes/) });
     h.workspaces.open(p.userHome);
     await w.until(() => w.created().length === 1);
-    await poll(() => h.warm.ready === 1);
+    await until(() => h.warm.ready === 1, { what: 'a ready spare' });
     const next = await h.workspaces.open(p.userHome).newSession({ provider: 'my-hermes' });
     expect(next.agentSessionId).toBe(w.created()[0]);
   });
@@ -196,7 +192,7 @@ describe('warm pool', () => {
     const ws = h.workspaces.open(p.userHome);
     await ws.warm({ provider: 'hermes' });
     const [spareId] = w.created();
-    await poll(() => h.warm.ready === 0);
+    await until(() => h.warm.ready === 0, { what: 'no spare' });
     const s = await ws.newSession({ provider: 'hermes' });
     expect(s.agentSessionId).not.toBe(spareId);
   });
@@ -210,7 +206,7 @@ describe('warm pool', () => {
     const [spareId] = w.created();
     const pid = h.host.agents()[0]!.pid!;
     process.kill(pid, 'SIGKILL');
-    await poll(() => h.host.agents()[0]!.state !== 'running');
+    await until(() => h.host.agents()[0]!.state !== 'running', { what: 'the agent stopped' });
     const s = await ws.newSession({ provider: 'hermes' });
     expect(s.agentSessionId).not.toBe(spareId);
     expect((await s.prompt('hello').result).stopReason).toBe('end_turn');

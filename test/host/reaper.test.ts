@@ -11,6 +11,7 @@ import type { HostEvent } from '../../src/host/events.js';
 import { bootTicks, readStat } from '../../src/protocol/proc-tree.js';
 import type { Session } from '../../src/session/session.js';
 import { alive, makeHost, notices, scriptAgent, shutdownHosts, tempDir, texts, waitHost } from './helpers.js';
+import { until } from '../until.js';
 
 const strays: number[] = [];
 afterEach(async () => {
@@ -29,16 +30,15 @@ const toolAgent = () => scriptAgent('tools', 'tool-agent.ts');
 
 /** The pids a tool wrote to `file`, once there are `n` of them. */
 async function pids(file: string, n: number): Promise<number[]> {
-  for (;;) {
-    if (existsSync(file)) {
-      const list = readFileSync(file, 'utf8').split('\n').filter(Boolean).map(Number);
-      if (list.length >= n) {
-        strays.push(...list);
-        return list;
-      }
-    }
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  const list = await until(
+    () => {
+      const got = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map(Number) : [];
+      return got.length >= n ? got : undefined;
+    },
+    { what: `${n} pids in ${file}` },
+  );
+  strays.push(...list);
+  return list;
 }
 
 /**

@@ -10,6 +10,7 @@ import { PermissionBroker } from '../../src/permission/broker.js';
 import { EFFECT_OPTIONS, type EffectRequest, type PendingPermission, type SetTimer } from '../../src/permission/broker-types.js';
 import type { PolicyConfig } from '../../src/permission/policy.js';
 import type { PermissionDecisionEvent, PermissionMode, PermissionRule, PermissionSubject } from '../../src/permission/types.js';
+import { until } from '../until.js';
 
 let base: string;
 let ws: string;
@@ -47,10 +48,6 @@ function setup(mode: PermissionMode = 'ask', rules: PermissionRule[] = []) {
   /** Resolves once the broker has asked (path resolution is asynchronous). */
   const asked = (n = 1) => until(() => asks.length >= n);
   return { broker, events, asks, learned, timers, policy, asked };
-}
-
-async function until(cond: () => boolean): Promise<void> {
-  while (!cond()) await new Promise((r) => setImmediate(r));
 }
 
 const editRequest = (path: string, toolCallId = 'tc-1') => ({

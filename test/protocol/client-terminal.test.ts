@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createTerminalManager, MAX_OUTPUT_BYTE_LIMIT, TailBuffer, type TerminalManager } from '../../src/protocol/client-terminal.js';
 import type { ClientEffect } from '../../src/protocol/effect.js';
 import { WireError } from '../../src/protocol/errors.js';
+import { until } from '../until.js';
 
 const S = 'sess-1';
 const S2 = 'sess-2';
@@ -46,15 +47,6 @@ async function failure(p: Promise<unknown>): Promise<WireError> {
   );
   expect(e).toBeInstanceOf(WireError);
   return e as WireError;
-}
-
-/** Polls a condition (not a timed wait): resolves once `fn` returns something truthy. */
-async function until<T>(fn: () => Promise<T> | T): Promise<NonNullable<T>> {
-  for (;;) {
-    const v = await fn();
-    if (v) return v as NonNullable<T>;
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 /** Gone = no such pid, or only a zombie awaiting its (possibly non-reaping) new parent. */

@@ -11,17 +11,20 @@ import type { SessionSnapshot, StreamEvent } from '../../src/server/contract/ind
 import { checkAlive, postRunStream } from '../../src/cli/run-stream-client.js';
 import { openRunStream } from '../../src/server/run-stream.js';
 import { contiguous, demoSession, serve, type Served } from './helpers.js';
+import { until } from '../until.js';
 
 vi.setConfig({ testTimeout: 240_000 });
 
 const plain = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
-async function idle(s: Served, id: string): Promise<SessionSnapshot> {
-  for (;;) {
-    const { snapshot } = await s.client.api.snapshot({ params: { id } });
-    if (snapshot.turnId === undefined && snapshot.session.state === 'idle') return snapshot;
-    await new Promise((r) => setTimeout(r, 20));
-  }
+function idle(s: Served, id: string): Promise<SessionSnapshot> {
+  return until(
+    async () => {
+      const { snapshot } = await s.client.api.snapshot({ params: { id } });
+      return snapshot.turnId === undefined && snapshot.session.state === 'idle' ? snapshot : undefined;
+    },
+    { what: `session ${id} idle`, ms: 120_000, every: 20 },
+  );
 }
 
 function chunks(snap: SessionSnapshot): number {
