@@ -33,7 +33,7 @@ import { exportSession, importSession, findStored, setArchived } from './transfe
 import type { ConnectionInfo, Harness, HarnessOptions, HarnessSession } from './types.js';
 import { createWorkspace } from './workspace.js';
 import { WarmPool } from './warm-pool.js';
-import { background } from '../protocol/background.js';
+import { background } from '../os/background.js';
 
 /** Where an ad-hoc command agent's command is kept in a stored row, to rebuild it on reopen. */
 interface Launch {

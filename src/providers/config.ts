@@ -17,7 +17,7 @@
 import { dirname, join, resolve, sep } from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { ensurePrivateDir, writePrivateFile } from '../protocol/private-files.js';
+import { ensurePrivateDir, writePrivateFile } from '../os/private-files.js';
 import { parseJsonc } from './jsonc.js';
 import { remoteLaunch } from './remote.js';
 import type { AgentDefinition } from './custom.js';

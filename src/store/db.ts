@@ -10,7 +10,7 @@
 import Database from 'better-sqlite3';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ensurePrivateDir } from '../protocol/private-files.js';
+import { ensurePrivateDir } from '../os/private-files.js';
 import type { Logger } from '../protocol/types.js';
 import { isReadOnlyError, openReadOnly, prepareDbFile, tightenDbFiles } from './db-file.js';
 import { StoreError, storeErrorFrom } from './errors.js';

@@ -2,7 +2,7 @@
  * Session export (Markdown, JSON, replayable fixture) and fixture import. Thread code is not
  * imported at run time: Markdown rendering (and rebuilding a thread from the wire) is injected.
  */
-import { redactMessage } from '../protocol/redact.js';
+import { redactMessage } from '../os/redact.js';
 import type { RawMessage, WireLogLine } from '../protocol/types.js';
 import type { Entry } from '../thread/types.js';
 import type { ThreadSnapshot } from '../thread/snapshot.js';

@@ -11,7 +11,12 @@
  * on the method (or one regex test on stored text) and handed back untouched, so the store keeps
  * the bytes as received and the hot path never re-serialises.
  */
-import type { RawMessage } from './types.js';
+
+/** What redaction reads of a JSON-RPC message (protocol's `RawMessage` fits). */
+interface MessageLike {
+  method?: string;
+  params?: unknown;
+}
 
 export const REDACTED = '[redacted]';
 
@@ -24,12 +29,12 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** True when `msg` is a request or notification whose params can hold a secret. */
-export function mayHoldSecret(msg: RawMessage): boolean {
+export function mayHoldSecret(msg: MessageLike): boolean {
   return typeof msg.method === 'string' && SECRET_METHODS.has(msg.method);
 }
 
 /** `msg` with its secrets masked (a copy), or `msg` itself when there is nothing to mask. */
-export function redactMessage<T extends RawMessage>(msg: T): T {
+export function redactMessage<T extends MessageLike>(msg: T): T {
   if (!mayHoldSecret(msg) || !isObj(msg.params)) return msg;
   const params = redactParams(msg.method!, msg.params);
   return params === msg.params ? msg : { ...msg, params };
@@ -39,7 +44,7 @@ export function redactMessage<T extends RawMessage>(msg: T): T {
  * The message text to store or write for a frame: `raw` (the line as received; the message
  * serialised when absent) when it holds no secret, else the masked message serialised.
  */
-export function redactFrame(frame: { msg: RawMessage }, raw?: string): string {
+export function redactFrame(frame: { msg: MessageLike }, raw?: string): string {
   const masked = redactMessage(frame.msg);
   if (masked === frame.msg) return raw ?? JSON.stringify(frame.msg);
   return JSON.stringify(masked);
@@ -55,7 +60,7 @@ export function redactMessageText(text: string): string {
     return text;
   }
   if (!isObj(msg)) return text;
-  const masked = redactMessage(msg as RawMessage);
+  const masked = redactMessage(msg as MessageLike);
   return masked === msg ? text : JSON.stringify(masked);
 }
 
