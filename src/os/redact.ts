@@ -11,6 +11,7 @@
  * on the method (or one regex test on stored text) and handed back untouched, so the store keeps
  * the bytes as received and the hot path never re-serialises.
  */
+import { isRecord } from './record.js';
 
 /** What redaction reads of a JSON-RPC message (protocol's `RawMessage` fits). */
 interface MessageLike {
@@ -26,7 +27,6 @@ const SECRET_METHODS = new Set([...MCP_METHODS, 'authenticate', 'terminal/create
 const SECRET_METHOD_TEXT = /"(?:session\\?\/(?:new|load|resume|fork)|authenticate|terminal\\?\/create|providers\\?\/set)"/;
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** True when `msg` is a request or notification whose params can hold a secret. */
 export function mayHoldSecret(msg: MessageLike): boolean {
@@ -35,7 +35,7 @@ export function mayHoldSecret(msg: MessageLike): boolean {
 
 /** `msg` with its secrets masked (a copy), or `msg` itself when there is nothing to mask. */
 export function redactMessage<T extends MessageLike>(msg: T): T {
-  if (!mayHoldSecret(msg) || !isObj(msg.params)) return msg;
+  if (!mayHoldSecret(msg) || !isRecord(msg.params)) return msg;
   const params = redactParams(msg.method!, msg.params);
   return params === msg.params ? msg : { ...msg, params };
 }
@@ -59,7 +59,7 @@ export function redactMessageText(text: string): string {
   } catch {
     return text;
   }
-  if (!isObj(msg)) return text;
+  if (!isRecord(msg)) return text;
   const masked = redactMessage(msg as MessageLike);
   return masked === msg ? text : JSON.stringify(masked);
 }
@@ -87,7 +87,7 @@ function redactParams(method: string, params: Obj): Obj {
 }
 
 function redactMcpServer(server: unknown): unknown {
-  if (!isObj(server)) return server;
+  if (!isRecord(server)) return server;
   let out = maskField(maskField(server, 'env'), 'headers');
   const url = typeof out.url === 'string' ? maskUrlPassword(out.url) : undefined;
   if (url !== undefined && url !== out.url) out = { ...out, url };
@@ -100,8 +100,8 @@ function maskField(o: Obj, key: string): Obj {
   let masked: unknown;
   if (Array.isArray(v)) {
     if (v.length === 0) return o;
-    masked = v.map((e) => (isObj(e) && 'value' in e ? { ...e, value: REDACTED } : maskAll(e)));
-  } else if (isObj(v)) {
+    masked = v.map((e) => (isRecord(e) && 'value' in e ? { ...e, value: REDACTED } : maskAll(e)));
+  } else if (isRecord(v)) {
     if (Object.keys(v).length === 0) return o;
     masked = Object.fromEntries(Object.keys(v).map((k) => [k, REDACTED]));
   } else if (v === undefined || v === null) {
@@ -113,7 +113,7 @@ function maskField(o: Obj, key: string): Obj {
 /** Every scalar inside `v` masked; keys and array lengths kept. */
 function maskAll(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(maskAll);
-  if (isObj(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, maskAll(x)]));
+  if (isRecord(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, maskAll(x)]));
   return v === null || v === undefined ? v : REDACTED;
 }
 

@@ -22,6 +22,7 @@ import { parseJsonc } from './jsonc.js';
 import { remoteLaunch } from './remote.js';
 import type { AgentDefinition } from './custom.js';
 import type { ProviderEnv } from './types.js';
+import { isRecord } from '../os/record.js';
 
 const envMap = z.record(z.string(), z.string());
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'not an environment variable name');
@@ -208,7 +209,7 @@ export function resolveProvider(config: TalariaConfig, o: { workspace: string; o
 
 function asRecord(v: unknown, name: string, problems: string[]): Record<string, unknown> {
   if (v === undefined) return {};
-  if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
+  if (isRecord(v)) return v;
   problems.push(`${name} must be an object`);
   return {};
 }
