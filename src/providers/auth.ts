@@ -9,7 +9,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { talariaHome } from './config.js';
+import { talariaHome } from '../os/home.js';
 import type { AuthKind, AuthMethodInfo, Provider, ProviderEnv, Readiness, ReadinessGap, ReadinessOptions } from './types.js';
 import { isRecord } from '../os/record.js';
 

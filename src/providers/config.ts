@@ -21,7 +21,6 @@ import { ensurePrivateDir, writePrivateFile } from '../os/private-files.js';
 import { parseJsonc } from './jsonc.js';
 import { remoteLaunch } from './remote.js';
 import type { AgentDefinition } from './custom.js';
-import type { ProviderEnv } from './types.js';
 import { isRecord } from '../os/record.js';
 
 const envMap = z.record(z.string(), z.string());
@@ -73,10 +72,6 @@ export interface TalariaConfig {
 
 export function emptyConfig(): TalariaConfig {
   return { agents: {}, workspaces: {}, imports: { zed: true, jetbrains: true } };
-}
-
-export function talariaHome(ctx: Pick<ProviderEnv, 'env' | 'homeDir'>): string {
-  return ctx.env.TALARIA_HOME || join(ctx.homeDir, '.talaria');
 }
 
 export function configPath(home: string): string {
