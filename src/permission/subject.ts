@@ -11,6 +11,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, normalize, resolve } from 'node:path';
 import type { PermissionSubject } from './types.js';
 import { isRecord } from '../os/record.js';
+import { quoteArg, shellLine } from '../os/shell.js';
 
 /** Fields of an already-announced tool call (a thread ToolCallEntry fits). */
 export interface KnownToolCall {
@@ -182,12 +183,7 @@ export function commandFromArray(arr: unknown[]): string | undefined {
   if (argv.length === 0) return undefined;
   const [first, flag, script] = argv;
   if (argv.length === 3 && first && SHELLS.has(first) && flag && /^-[a-z]*c[a-z]*$/.test(flag) && script) return script.trim();
-  return argv.map(quoteArg).join(' ');
-}
-
-/** One argument as a shell word (single-quoted unless it is plainly safe). */
-export function quoteArg(a: string): string {
-  return /^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`;
+  return shellLine(argv);
 }
 
 /**
