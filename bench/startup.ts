@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildChildEnv } from '../src/protocol/env.js';
+import { buildChildEnv } from '../src/os/env.js';
 import { ROOT, exitGuard, spawnAgent, stopAgent } from './flood-driver.js';
 import { childStream } from './sdk-baseline.js';
 import { median } from './stats.js';

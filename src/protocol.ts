@@ -8,7 +8,7 @@ export { connectAgent, PROTOCOL_VERSION } from './protocol/connection.js';
 export type { AgentConnection, ConnectAgentOptions, CloseInfo, RequestOptions, AgentCapabilitiesView, ClientHandlers } from './protocol/connection.js';
 export { spawnAgent } from './protocol/spawn.js';
 export type { AgentProcess, SpawnAgentOptions, ExitInfo } from './protocol/spawn.js';
-export { buildChildEnv } from './protocol/env.js';
+export { buildChildEnv } from './os/env.js';
 export { parseWireLog, formatWireLine } from './protocol/wire-log.js';
 export { silentLogger } from './protocol/types.js';
 export type { JsonRpcId, RawMessage, Direction, Frame, WireLogLine, ProtocolErrorEvent, Logger } from './protocol/types.js';

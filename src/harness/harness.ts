@@ -16,7 +16,8 @@ import { AgentHost } from '../host/host.js';
 import type { PermissionDecisionEvent } from '../permission/types.js';
 import { silentLogger } from '../protocol/types.js';
 import { TalariaError } from '../protocol/errors.js';
-import { talariaHome, workspaceBinding } from '../providers/config.js';
+import { workspaceBinding } from '../providers/config.js';
+import { talariaHome } from '../os/home.js';
 import { customProvider } from '../providers/custom.js';
 import { demoProvider } from '../providers/builtin.js';
 import { currentEnv } from '../providers/locate.js';
@@ -33,7 +34,7 @@ import { exportSession, importSession, findStored, setArchived } from './transfe
 import type { ConnectionInfo, Harness, HarnessOptions, HarnessSession } from './types.js';
 import { createWorkspace } from './workspace.js';
 import { WarmPool } from './warm-pool.js';
-import { background } from '../protocol/background.js';
+import { background } from '../os/background.js';
 
 /** Where an ad-hoc command agent's command is kept in a stored row, to rebuild it on reopen. */
 interface Launch {

@@ -30,7 +30,7 @@
  * leases) can never make a batch collide and vanish. A batch that cannot be written is never
  * silent: it is counted, logged and reported through `onError` (the harness surfaces it).
  */
-import { redactFrame } from '../protocol/redact.js';
+import { redactFrame } from '../os/redact.js';
 import type { Frame, Logger } from '../protocol/types.js';
 import type { PermissionDecisionEvent } from '../permission/types.js';
 import type { SessionEvent } from '../session/events.js';
@@ -114,7 +114,7 @@ export interface Recorder {
 
 /**
  * Default stored form of a frame: exactly the line that crossed the pipe, unless it carries a
- * secret (mcpServers env/headers, terminal/create env, authenticate…): then masked (redact.ts).
+ * secret (mcpServers env/headers, terminal/create env, authenticate…): then masked (os/redact.ts).
  */
 export const storedLineOf = (frame: Frame): string => redactFrame(frame, frame.raw);
 

@@ -13,7 +13,7 @@
  */
 import { freemem } from 'node:os';
 import type { AgentHost, AgentTarget, OpenOptions } from '../host/host.js';
-import { background } from '../protocol/background.js';
+import { background } from '../os/background.js';
 import type { Logger } from '../protocol/types.js';
 import type { Catalog } from '../session/catalog.js';
 import type { Session } from '../session/session.js';

@@ -2,7 +2,7 @@
  * Cancel leaves no work behind: when a turn is cancelled, the processes the agent started for it
  * are ended too — including those that left the agent's process group (Claude Code runs shell
  * tools under setsid; a cancelled `sleep 45 && echo … > late.txt` used to write its file long
- * after the turn said cancelled). Found by the agent's tag (src/protocol/proc-tree.ts).
+ * after the turn said cancelled). Found by the agent's tag (src/os/proc-tree.ts).
  *
  * What a cancel ends, on the agent process serving the session:
  * - processes of the agent's tree started during the cancelled turn — once when the cancel is
@@ -20,8 +20,8 @@
  * and ends with the agent process. Ending another session's work would be worse than leaving it.
  */
 import { performance } from 'node:perf_hooks';
-import { bootTicks, endTree, procSupported, scanTree, TICKS_PER_SECOND, type ProcRow, type ReapResult, type Selection } from '../protocol/proc-tree.js';
-import { isDead, isDying, readProcs } from '../protocol/proc-scan.js';
+import { bootTicks, endTree, procSupported, scanTree, TICKS_PER_SECOND, type ProcRow, type ReapResult, type Selection } from '../os/proc-tree.js';
+import { isDead, isDying, readProcs } from '../os/proc-scan.js';
 import type { SessionBinding } from './binding.js';
 import type { Generation } from './generation.js';
 import type { AgentSlot } from './slot.js';

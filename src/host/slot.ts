@@ -7,11 +7,11 @@
  */
 import type { ConnectionInfo } from '../session/client.js';
 import type { Session } from '../session/session.js';
-import { buildChildEnv } from '../protocol/env.js';
-import { background } from '../protocol/background.js';
+import { buildChildEnv } from '../os/env.js';
+import { background } from '../os/background.js';
 import { TalariaError, type ConnectionClosedError } from '../protocol/errors.js';
 import type { CloseInfo } from '../protocol/connection.js';
-import { AGENT_TAG_VAR, newAgentTag } from '../protocol/proc-tree.js';
+import { AGENT_TAG_VAR, newAgentTag } from '../os/proc-tree.js';
 import type { Frame, Logger, ProtocolErrorEvent } from '../protocol/types.js';
 import type { FlowGate } from '../protocol/flow-gate.js';
 import type { PermissionDecisionEvent, PermissionMode, PermissionRule } from '../permission/types.js';

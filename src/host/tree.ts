@@ -1,7 +1,7 @@
 /**
  * Whole-tree cleanup. spawnAgent puts each agent in its own process group and tags its
  * environment; the group outlives its leader while any child is alive, and tools that left the
- * group (setsid, double fork) still carry the tag (src/protocol/proc-tree.ts). After an agent
+ * group (setsid, double fork) still carry the tag (src/os/proc-tree.ts). After an agent
  * exits we signal its group (SIGTERM, a grace period, SIGKILL) and its process ends whatever
  * else carries its tag. No orphans.
  *
@@ -9,7 +9,7 @@
  * the agents (AgentTrees below), not to the module: two hosts in one process keep their own
  * lists and their own exit hook, and dispose() takes a host's hook away.
  */
-import { killTreesSync, type TreeQuery } from '../protocol/proc-tree.js';
+import { killTreesSync, type TreeQuery } from '../os/proc-tree.js';
 
 export function groupAlive(pgid: number): boolean {
   if (process.platform === 'win32') return false;

@@ -4,7 +4,7 @@
  * `cancelGraceMs` more, the process is stopped (its turns end `timeout`, its sessions reload on
  * next use). Waiting for a person to answer a permission is not silence.
  */
-import { background } from '../protocol/background.js';
+import { background } from '../os/background.js';
 import type { Generation } from './generation.js';
 import type { AgentSlot } from './slot.js';
 

@@ -5,7 +5,7 @@
  * keeps its name, which the agent cannot write through either.
  */
 import { isAbsolute } from 'node:path';
-import { realPathOf, realRoot } from '../protocol/roots.js';
+import { realPathOf, realRoot } from '../os/real-path.js';
 import type { PermissionSubject } from './types.js';
 
 export type ResolvePaths = (subject: PermissionSubject) => Promise<PermissionSubject>;

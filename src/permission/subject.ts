@@ -10,6 +10,8 @@
 import { homedir } from 'node:os';
 import { isAbsolute, normalize, resolve } from 'node:path';
 import type { PermissionSubject } from './types.js';
+import { isRecord } from '../os/record.js';
+import { quoteArg, shellLine } from '../os/shell.js';
 
 /** Fields of an already-announced tool call (a thread ToolCallEntry fits). */
 export interface KnownToolCall {
@@ -62,12 +64,11 @@ const NESTED_KEYS = ['arguments', 'args', 'input', 'params', 'parameters'];
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', '/bin/sh', '/bin/bash', '/bin/zsh', '/usr/bin/bash', '/usr/bin/zsh']);
 const TITLE_PREFIX = /^\s*(?:terminal|bash|shell|sh|run|running|execute|exec|command|cmd)\s*:\s*(.+)$/is;
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
 
 export function describeRequest(params: unknown, roots: string[], known?: KnownToolCall, opts: DescribeOptions = {}): PermissionSubject {
-  const p = isObj(params) ? params : {};
-  const tc = isObj(p.toolCall) ? p.toolCall : {};
+  const p = isRecord(params) ? params : {};
+  const tc = isRecord(p.toolCall) ? p.toolCall : {};
   const k: KnownToolCall = known ?? {};
   const home = opts.homeDir ?? homedir();
   const absRoots = roots.filter((r) => typeof r === 'string' && r !== '').map((r) => normalizePath(r, undefined, home));
@@ -78,10 +79,10 @@ export function describeRequest(params: unknown, roots: string[], known?: KnownT
 
   const found: string[] = [];
   for (const locs of [tc.locations, k.locations]) {
-    if (Array.isArray(locs)) for (const l of locs) if (isObj(l) && str(l.path)) found.push(l.path as string);
+    if (Array.isArray(locs)) for (const l of locs) if (isRecord(l) && str(l.path)) found.push(l.path as string);
   }
   for (const content of [tc.content, k.content]) {
-    if (Array.isArray(content)) for (const c of content) if (isObj(c) && c.type === 'diff' && str(c.path)) found.push(c.path as string);
+    if (Array.isArray(content)) for (const c of content) if (isRecord(c) && c.type === 'diff' && str(c.path)) found.push(c.path as string);
   }
   for (const raw of rawInputs) collectRawPaths(raw, found, 0);
 
@@ -97,7 +98,7 @@ export function describeRequest(params: unknown, roots: string[], known?: KnownT
     if (command) break;
   }
   if (!command) {
-    const description = rawInputs.map((r) => (isObj(r) ? str(r.description) : undefined)).find(Boolean);
+    const description = rawInputs.map((r) => (isRecord(r) ? str(r.description) : undefined)).find(Boolean);
     for (const t of [str(tc.title), str(k.title)]) {
       command = t ? commandFromTitle(t, toolKind, description) : undefined;
       if (command) break;
@@ -117,7 +118,7 @@ export function describeRequest(params: unknown, roots: string[], known?: KnownT
 }
 
 function collectRawPaths(raw: unknown, out: string[], depth: number): void {
-  if (!isObj(raw) || depth > 2) return;
+  if (!isRecord(raw) || depth > 2) return;
   for (const key of PATH_KEYS) {
     const v = raw[key];
     if (looksLikePath(v)) out.push(v);
@@ -127,7 +128,7 @@ function collectRawPaths(raw: unknown, out: string[], depth: number): void {
     if (Array.isArray(v)) for (const x of v) if (looksLikePath(x)) out.push(x);
   }
   // codex apply_patch: `changes: {"/abs/path": {…}}` — the keys are the paths.
-  if (isObj(raw.changes)) for (const k of Object.keys(raw.changes)) if (looksLikePath(k) && /[\\/]/.test(k)) out.push(k);
+  if (isRecord(raw.changes)) for (const k of Object.keys(raw.changes)) if (looksLikePath(k) && /[\\/]/.test(k)) out.push(k);
   for (const key of NESTED_KEYS) collectRawPaths(raw[key], out, depth + 1);
 }
 
@@ -156,7 +157,7 @@ export function normalizePath(p: string, base: string | undefined, home: string)
 }
 
 function commandFromRaw(raw: unknown): string | undefined {
-  if (!isObj(raw)) return undefined;
+  if (!isRecord(raw)) return undefined;
   for (const key of ['command', 'cmd', 'commandLine', 'command_line', 'script']) {
     const v = raw[key];
     if (Array.isArray(v)) {
@@ -168,7 +169,7 @@ function commandFromRaw(raw: unknown): string | undefined {
     }
   }
   for (const key of NESTED_KEYS) {
-    if (isObj(raw[key])) {
+    if (isRecord(raw[key])) {
       const c = commandFromRaw(raw[key]);
       if (c) return c;
     }
@@ -182,12 +183,7 @@ export function commandFromArray(arr: unknown[]): string | undefined {
   if (argv.length === 0) return undefined;
   const [first, flag, script] = argv;
   if (argv.length === 3 && first && SHELLS.has(first) && flag && /^-[a-z]*c[a-z]*$/.test(flag) && script) return script.trim();
-  return argv.map(quoteArg).join(' ');
-}
-
-/** One argument as a shell word (single-quoted unless it is plainly safe). */
-export function quoteArg(a: string): string {
-  return /^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`;
+  return shellLine(argv);
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import type * as acp from '@agentclientprotocol/sdk';
 import type { JsonRpcId } from './types.js';
+import { asRecord, isRecord, recordOrEmpty } from '../os/record.js';
 
 export type SessionFeature = 'list' | 'fork' | 'resume' | 'close' | 'delete';
 
@@ -29,28 +30,24 @@ export interface AgentCapabilitiesView {
   readonly agentInfo: AgentInfo | undefined;
 }
 
-function obj(v: unknown): Record<string, unknown> | undefined {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-}
-
 export function capabilitiesView(initializeResponse: unknown): AgentCapabilitiesView {
-  const raw = obj(initializeResponse) ?? {};
-  const caps = obj(raw.agentCapabilities) ?? {};
-  const prompt = obj(caps.promptCapabilities) ?? {};
-  const mcp = obj(caps.mcpCapabilities) ?? {};
-  const session = obj(caps.sessionCapabilities) ?? {};
-  const info = obj(raw.agentInfo);
+  const raw = recordOrEmpty(initializeResponse);
+  const caps = recordOrEmpty(raw.agentCapabilities);
+  const prompt = recordOrEmpty(caps.promptCapabilities);
+  const mcp = recordOrEmpty(caps.mcpCapabilities);
+  const session = recordOrEmpty(caps.sessionCapabilities);
+  const info = asRecord(raw.agentInfo);
   return {
     raw,
     protocolVersion: typeof raw.protocolVersion === 'number' ? raw.protocolVersion : undefined,
     supportsLoad: caps.loadSession === true,
-    supportsSession: (feature) => obj(session[feature]) !== undefined,
+    supportsSession: (feature) => isRecord(session[feature]),
     promptImage: prompt.image === true,
     promptAudio: prompt.audio === true,
     promptEmbeddedContext: prompt.embeddedContext === true,
     mcpHttp: mcp.http === true,
     mcpSse: mcp.sse === true,
-    authMethods: Array.isArray(raw.authMethods) ? (raw.authMethods.filter((m) => obj(m) !== undefined) as acp.AuthMethod[]) : [],
+    authMethods: Array.isArray(raw.authMethods) ? (raw.authMethods.filter((m) => isRecord(m)) as acp.AuthMethod[]) : [],
     agentInfo:
       info && typeof info.name === 'string'
         ? {

@@ -5,7 +5,7 @@
  * (resolveInsideRoots → its real path), then `authorize` decides (the permission policy and
  * broker, wired by the session layer) — before anything is read, stat'ed, created or written —
  * then the I/O happens on that real path without following a link in the last component, with
- * the opened file's location verified (safe-fs.ts).
+ * the opened file's location verified (os/safe-fs.ts).
  */
 import type { ReadTextFileRequest, ReadTextFileResponse, WriteTextFileRequest, WriteTextFileResponse } from '@agentclientprotocol/sdk';
 import { lstat, type FileHandle } from 'node:fs/promises';
@@ -13,8 +13,9 @@ import type { Stats } from 'node:fs';
 import path from 'node:path';
 import type { AuthorizeEffect } from './effect.js';
 import { RPC, WireError } from './errors.js';
-import { errCode, resolveInsideRoots } from './roots.js';
-import { makeParents, openForRead, PathChangedError, writeAtomic } from './safe-fs.js';
+import { errCode } from '../os/real-path.js';
+import { resolveInsideRoots } from './roots.js';
+import { makeParents, openForRead, PathChangedError, writeAtomic } from '../os/safe-fs.js';
 import { silentLogger, type Logger } from './types.js';
 
 export const DEFAULT_MAX_READ_BYTES = 10 * 1024 * 1024;

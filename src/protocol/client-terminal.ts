@@ -24,7 +24,8 @@ import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import type { AuthorizeEffect } from './effect.js';
 import { RPC, WireError } from './errors.js';
-import { errCode, resolveInsideRoots } from './roots.js';
+import { errCode } from '../os/real-path.js';
+import { resolveInsideRoots } from './roots.js';
 import { silentLogger, type Logger } from './types.js';
 
 export const DEFAULT_OUTPUT_BYTE_LIMIT = 1024 * 1024;

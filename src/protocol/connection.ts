@@ -20,7 +20,7 @@ import {
 } from './capabilities.js';
 import { ConnectionClosedError, TalariaError, WireError, type CloseCause } from './errors.js';
 import type { AgentProcess } from './spawn.js';
-import { background } from './background.js';
+import { background } from '../os/background.js';
 import type { FlowGate } from './flow-gate.js';
 import { createTransport, type Transport, type TransportCloseInfo, type TransportStats } from './transport.js';
 import { silentLogger, type Frame, type JsonRpcId, type Logger, type ProtocolErrorEvent, type RawMessage } from './types.js';

@@ -23,9 +23,6 @@ export { connectAgent, PROTOCOL_VERSION, DEFAULT_CLIENT_INFO } from './connectio
 export type { AgentConnection, ConnectAgentOptions, CloseInfo, RequestOptions } from './connection.js';
 export { RPC, WireError, TalariaError, ConnectionClosedError, isTalariaError } from './errors.js';
 export type { CloseCause, TalariaErrorCode } from './errors.js';
-export { buildChildEnv, describeEnv, isSecretName, ENV_ALLOW_LIST } from './env.js';
-export type { ChildEnvOptions } from './env.js';
-export { RingBuffer } from './ring-buffer.js';
 export { silentLogger } from './types.js';
 export type { JsonRpcId, RawMessage, Direction, Frame, WireLogLine, ProtocolErrorEvent, Logger } from './types.js';
 export { createWireChecker, formatViolation, warmWireChecker } from './wire-check.js';

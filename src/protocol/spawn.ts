@@ -8,10 +8,10 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { statSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
-import { buildChildEnv } from './env.js';
+import { buildChildEnv } from '../os/env.js';
 import { TalariaError } from './errors.js';
-import { AGENT_TAG_VAR, bootTicks, endTree, newAgentTag, readStat, scanTree } from './proc-tree.js';
-import { RingBuffer } from './ring-buffer.js';
+import { AGENT_TAG_VAR, bootTicks, endTree, newAgentTag, readStat, scanTree } from '../os/proc-tree.js';
+import { RingBuffer } from '../os/ring-buffer.js';
 import { silentLogger, type Logger } from './types.js';
 
 export interface SpawnAgentOptions {

@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type { Direction, Frame, RawMessage } from './types.js';
+import { isRecord } from '../os/record.js';
 
 export type WireKind = 'request' | 'response' | 'notification' | 'error';
 
@@ -149,7 +150,6 @@ export function warmWireChecker(unstable = true): number {
 
 const other = (d: Direction): Direction => (d === 'client->agent' ? 'agent->client' : 'client->agent');
 const receiver = (d: Direction): Side => (d === 'client->agent' ? 'agent' : 'client');
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const validId = (id: unknown): boolean => typeof id === 'string' || Number.isInteger(id) || id === null;
 const idKey = (id: unknown): string => `${typeof id}:${String(id)}`;
 
@@ -232,7 +232,7 @@ export function createWireChecker(options: WireCheckOptions = {}): WireChecker {
       }
     };
 
-    if (!isObject(msg)) {
+    if (!isRecord(msg)) {
       fail('', 'notification', '', 'frame is not a JSON object (batches are not allowed)');
       counts.violations += out.length;
       return out;

@@ -2,11 +2,11 @@
  * The wire-log line format shared by fixtures, the store and replay:
  * `{"t_ms":<number>,"dir":"client->agent"|"agent->client","msg":<frame>}`, one per line.
  */
-import { redactFrame } from './redact.js';
+import { redactFrame } from '../os/redact.js';
 import type { Direction, Frame, WireLogLine } from './types.js';
 
 /**
- * One line, no trailing newline, secrets masked (redact.ts). Keys in fixed order so logs diff
+ * One line, no trailing newline, secrets masked (os/redact.ts). Keys in fixed order so logs diff
  * cleanly. A tapped frame's message is written as the bytes that crossed the pipe (`raw`), not
  * serialised again, unless a secret had to be masked in it.
  */

@@ -9,8 +9,9 @@
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { talariaHome } from './config.js';
+import { talariaHome } from '../os/home.js';
 import type { AuthKind, AuthMethodInfo, Provider, ProviderEnv, Readiness, ReadinessGap, ReadinessOptions } from './types.js';
+import { isRecord } from '../os/record.js';
 
 export type { AuthKind, AuthMethodInfo };
 
@@ -26,8 +27,7 @@ export interface TerminalLaunch {
 type RawMethod = { id?: unknown; name?: unknown; type?: unknown; description?: unknown; args?: unknown; env?: unknown; vars?: unknown; _meta?: unknown };
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
-const stringMap = (v: unknown): Record<string, string> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string')) : {};
+const stringMap = (v: unknown): Record<string, string> => (isRecord(v) ? Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string')) : {});
 
 /** `_meta["terminal-auth"]` (claude-agent-acp, copilot): `{command, args, env, label}`. */
 function metaTerminal(m: RawMethod): TerminalLaunch | undefined {

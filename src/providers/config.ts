@@ -17,11 +17,11 @@
 import { dirname, join, resolve, sep } from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { ensurePrivateDir, writePrivateFile } from '../protocol/private-files.js';
+import { ensurePrivateDir, writePrivateFile } from '../os/private-files.js';
 import { parseJsonc } from './jsonc.js';
 import { remoteLaunch } from './remote.js';
 import type { AgentDefinition } from './custom.js';
-import type { ProviderEnv } from './types.js';
+import { isRecord } from '../os/record.js';
 
 const envMap = z.record(z.string(), z.string());
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'not an environment variable name');
@@ -72,10 +72,6 @@ export interface TalariaConfig {
 
 export function emptyConfig(): TalariaConfig {
   return { agents: {}, workspaces: {}, imports: { zed: true, jetbrains: true } };
-}
-
-export function talariaHome(ctx: Pick<ProviderEnv, 'env' | 'homeDir'>): string {
-  return ctx.env.TALARIA_HOME || join(ctx.homeDir, '.talaria');
 }
 
 export function configPath(home: string): string {
@@ -208,7 +204,7 @@ export function resolveProvider(config: TalariaConfig, o: { workspace: string; o
 
 function asRecord(v: unknown, name: string, problems: string[]): Record<string, unknown> {
   if (v === undefined) return {};
-  if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
+  if (isRecord(v)) return v;
   problems.push(`${name} must be an object`);
   return {};
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { AgentDefinition } from './custom.js';
 import { parseJsonc } from './jsonc.js';
 import type { ProviderEnv } from './types.js';
+import { isRecord } from '../os/record.js';
 
 export interface ImportResult {
   agents: AgentDefinition[];
@@ -21,14 +22,13 @@ export interface ImportResult {
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function strings(v: unknown): string[] | undefined {
   return Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined;
 }
 
 function envOf(v: unknown): Record<string, string> | undefined {
-  if (!isObj(v)) return undefined;
+  if (!isRecord(v)) return undefined;
   const out: Record<string, string> = {};
   for (const [k, x] of Object.entries(v)) if (typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean') out[k] = String(x);
   return out;
@@ -36,11 +36,11 @@ function envOf(v: unknown): Record<string, string> | undefined {
 
 /** One `agent_servers` entry → a definition, or the reason it is not importable. */
 function entry(name: string, v: unknown): AgentDefinition | string {
-  if (!isObj(v)) return 'not an object';
+  if (!isRecord(v)) return 'not an object';
   let command: unknown = v.command;
   let args: unknown = v.args;
   let env: unknown = v.env;
-  if (isObj(command)) {
+  if (isRecord(command)) {
     // Older Zed shape: "command": {"path", "args", "env"}.
     args = command.args ?? args;
     env = command.env ?? env;
@@ -61,7 +61,7 @@ function entry(name: string, v: unknown): AgentDefinition | string {
 
 function fromServers(servers: unknown): Pick<ImportResult, 'agents' | 'skipped'> {
   const out: Pick<ImportResult, 'agents' | 'skipped'> = { agents: [], skipped: [] };
-  if (!isObj(servers)) return out;
+  if (!isRecord(servers)) return out;
   for (const [name, v] of Object.entries(servers)) {
     const r = entry(name, v);
     if (typeof r === 'string') out.skipped.push({ name, reason: r });
@@ -73,7 +73,7 @@ function fromServers(servers: unknown): Pick<ImportResult, 'agents' | 'skipped'>
 function parseFile(text: string): { root?: Obj; error?: string } {
   try {
     const root = parseJsonc(text);
-    return isObj(root) ? { root } : { error: 'the file is not a JSON object' };
+    return isRecord(root) ? { root } : { error: 'the file is not a JSON object' };
   } catch (e) {
     return { error: `not valid JSON: ${(e as Error).message}` };
   }

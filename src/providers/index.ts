@@ -26,7 +26,6 @@ export {
   saveConfig,
   emptyConfig,
   configPath,
-  talariaHome,
   resolveProvider,
   workspaceBinding,
   bindWorkspace,

@@ -5,7 +5,7 @@
  * user configured for the agent in config.json (`env`, or `passEnv` names of our env) and the
  * workspace's env.
  */
-import { isSecretName } from '../protocol/env.js';
+import { isSecretName } from '../os/env.js';
 import type { SpawnAgentOptions } from '../protocol/spawn.js';
 import type { ClientCaps, Located, Provider, ProviderEnv } from './types.js';
 

@@ -4,7 +4,8 @@
  */
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
-import { configPath, talariaHome } from './config.js';
+import { configPath } from './config.js';
+import { talariaHome } from '../os/home.js';
 import { agentEnv } from './launch.js';
 import { firstLine, meaningfulLine, parseVersion, runProgram } from './run.js';
 import type { Located, Provider, ProviderEnv, Readiness, ReadinessGap, ReadinessOptions } from './types.js';

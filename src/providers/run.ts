@@ -4,7 +4,7 @@
  * process group so a timeout kills whatever it started too.
  */
 import { spawn } from 'node:child_process';
-import { buildChildEnv } from '../protocol/env.js';
+import { buildChildEnv } from '../os/env.js';
 
 export interface RunResult {
   ok: boolean;

@@ -5,7 +5,7 @@
  * cleared, or written again from what the agent says now).
  */
 import { TalariaError } from '../protocol/errors.js';
-import { buildChildEnv } from '../protocol/env.js';
+import { buildChildEnv } from '../os/env.js';
 import { AcpClient } from '../session/client.js';
 import { authMethodInfos, clearAuthMark, markAuthRequired, terminalLaunch, type AuthMethodInfo } from './auth.js';
 import { agentEnv, clientCapOptions, spawnOptions, type ClientCapsWithMeta } from './launch.js';

@@ -6,9 +6,10 @@
  * command like a terminal would. `script` puts the command in a session of its own, so a kill
  * reaches every process under the relay, not just the relay's group.
  */
-import { execFile, spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { TalariaError } from '../protocol/errors.js';
+import { hasUtilLinuxScript, scriptArgs, shellLine } from '../os/shell.js';
 
 export interface PtyProcess {
   /** The relay's pid (`script`, leader of its own process group). */
@@ -20,17 +21,6 @@ export interface PtyProcess {
   /** SIGHUP to everything under the relay (as a closed terminal does), SIGKILL after `graceMs`. */
   kill(graceMs?: number): void;
   readonly exited: boolean;
-}
-
-const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
-let scriptOk: boolean | undefined;
-function hasUtilLinuxScript(): boolean {
-  if (scriptOk === undefined) {
-    const r = spawnSync('script', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    scriptOk = process.platform === 'linux' && r.status === 0 && /util-linux/.test(`${r.stdout}${r.stderr}`);
-  }
-  return scriptOk;
 }
 
 /** Every process under `pid` (Linux /proc), children before their own children. */
@@ -89,9 +79,8 @@ export function spawnPty(command: string, args: readonly string[], o: { env: Rec
       fix: 'Run `talaria login` in a terminal on the server instead.',
     });
   const size = o.cols && o.rows ? `stty cols ${o.cols} rows ${o.rows} 2>/dev/null; ` : '';
-  const line = `${size}exec ${[command, ...args].map(shq).join(' ')}`;
-  // -q quiet, -f flush as it goes, -e the command's exit code, -c the command (run by $SHELL -c).
-  const child = spawn('script', ['-qfec', line, '/dev/null'], {
+  const line = `${size}exec ${shellLine([command, ...args])}`;
+  const child = spawn('script', scriptArgs(line), {
     cwd: o.cwd,
     env: { ...o.env, SHELL: '/bin/sh', TERM: 'xterm-256color' },
     stdio: ['pipe', 'pipe', 'pipe'],

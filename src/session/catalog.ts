@@ -6,6 +6,7 @@
  * Pure: every function returns a new catalog. Input is loose JSON: agents send what they send.
  */
 import { TalariaError } from '../protocol/errors.js';
+import { isRecord } from '../os/record.js';
 
 export interface CatalogOption {
   id: string;
@@ -64,8 +65,6 @@ export type SwitchPlan =
   | { method: 'session/set_model'; params: { modelId: string } }
   | { method: 'session/set_mode'; params: { modeId: string } };
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 /** Non-empty string or undefined: an empty description/name is no description/name. */
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
@@ -174,7 +173,7 @@ function fromConfigOptions(configOptions: unknown): Catalog {
 }
 
 function configSelector(entry: unknown): CatalogSelector | undefined {
-  if (!isObj(entry)) return undefined;
+  if (!isRecord(entry)) return undefined;
   const configId = str(entry['id']);
   if (configId === undefined) return undefined;
   const category = str(entry['category']);
@@ -202,7 +201,7 @@ function selectOptions(options: unknown, currentId: string | undefined): Catalog
   if (!Array.isArray(options)) return [];
   const out: CatalogOption[] = [];
   for (const item of options) {
-    if (!isObj(item)) continue;
+    if (!isRecord(item)) continue;
     if (Array.isArray(item['options'])) {
       const group = text(item['name']) ?? str(item['group']);
       for (const inner of item['options']) {
@@ -218,7 +217,7 @@ function selectOptions(options: unknown, currentId: string | undefined): Catalog
 }
 
 function selectOption(item: unknown, currentId: string | undefined, group: string | undefined): CatalogOption | undefined {
-  if (!isObj(item)) return undefined;
+  if (!isRecord(item)) return undefined;
   const id = str(item['value']);
   if (id === undefined) return undefined;
   const opt: CatalogOption = { id, label: text(item['name']) ?? id, current: id === currentId, raw: item };
@@ -231,10 +230,10 @@ function selectOption(item: unknown, currentId: string | undefined, group: strin
 // ---- legacy models / modes --------------------------------------------------------------
 
 function legacyModels(models: unknown, normalizer: ModelRowNormalizer): CatalogSelector | undefined {
-  if (!isObj(models)) return undefined;
+  if (!isRecord(models)) return undefined;
   const list = models['availableModels'];
   const currentModelId = str(models['currentModelId']);
-  const rows: RawModelRow[] = Array.isArray(list) ? list.filter((r): r is RawModelRow => isObj(r) && typeof r['modelId'] === 'string') : [];
+  const rows: RawModelRow[] = Array.isArray(list) ? list.filter((r): r is RawModelRow => isRecord(r) && typeof r['modelId'] === 'string') : [];
   if (rows.length === 0 && currentModelId === undefined) return undefined;
   const options = normalizer(rows, currentModelId);
   const selector: CatalogSelector = { kind: 'model', source: 'legacy', options, raw: models };
@@ -246,13 +245,13 @@ function legacyModels(models: unknown, normalizer: ModelRowNormalizer): CatalogS
 }
 
 function legacyModes(modes: unknown): CatalogSelector | undefined {
-  if (!isObj(modes)) return undefined;
+  if (!isRecord(modes)) return undefined;
   const list = modes['availableModes'];
   const currentId = str(modes['currentModeId']);
   const options: CatalogOption[] = [];
   if (Array.isArray(list)) {
     for (const m of list) {
-      if (!isObj(m)) continue;
+      if (!isRecord(m)) continue;
       const id = str(m['id']);
       if (id === undefined) continue;
       const opt: CatalogOption = { id, label: text(m['name']) ?? id, current: id === currentId, raw: m };

@@ -6,8 +6,8 @@ import { spawnAgent, type SpawnOptions } from '../protocol/spawn.js';
 import { createFsHandlers } from '../protocol/client-fs.js';
 import { createTerminalManager, type TerminalView } from '../protocol/client-terminal.js';
 import { notFound } from './other-requests.js';
-import { buildChildEnv } from '../protocol/env.js';
-import { background } from '../protocol/background.js';
+import { buildChildEnv } from '../os/env.js';
+import { background } from '../os/background.js';
 import type { PermissionBroker } from '../permission/broker.js';
 import { createSessionBroker } from './broker-wiring.js';
 import { createEffectAuthorizer } from './effects.js';
@@ -20,6 +20,7 @@ import { SessionRouter, type Update } from './router.js';
 import type { EarlyLimits } from './early-frames.js';
 import type { FlowGate } from '../protocol/flow-gate.js';
 import { Session, type SessionPort } from './session.js';
+import { asRecord } from '../os/record.js';
 
 export interface ClientOptions {
   logger?: Logger;
@@ -450,15 +451,14 @@ function connectExtras(opts: ClientOptions) {
 }
 
 function connectionInfo(result: Record<string, unknown> | undefined): ConnectionInfo {
-  const obj = (v: unknown) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
   const r = result ?? {};
   const info: ConnectionInfo = {};
-  const agentInfo = obj(r.agentInfo);
+  const agentInfo = asRecord(r.agentInfo);
   if (agentInfo) info.agentInfo = agentInfo as ConnectionInfo['agentInfo'];
   if (r.protocolVersion !== undefined) info.protocolVersion = r.protocolVersion;
-  const caps = obj(r.agentCapabilities);
+  const caps = asRecord(r.agentCapabilities);
   if (caps) info.agentCapabilities = caps;
-  const meta = obj(r._meta);
+  const meta = asRecord(r._meta);
   if (meta) info.meta = meta;
   if (Array.isArray(r.authMethods)) info.authMethods = r.authMethods;
   return info;

@@ -11,7 +11,8 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { PermissionBroker } from '../permission/broker.js';
-import { commandFromArray, quoteArg } from '../permission/subject.js';
+import { commandFromArray } from '../permission/subject.js';
+import { quoteArg } from '../os/shell.js';
 import type { PermissionSubject } from '../permission/types.js';
 import type { AuthorizeEffect, ClientEffect } from '../protocol/effect.js';
 import { RPC, WireError } from '../protocol/errors.js';

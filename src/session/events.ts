@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { PermissionOption, PermissionOutcome, PermissionRule, PermissionSubject } from '../permission/types.js';
 import type { ContextUsage, Entry, PlanEntry } from '../thread/types.js';
 import type { Catalog } from './catalog.js';
+import { isRecord } from '../os/record.js';
 
 /**
  * Every event the session core emits, defined once: name + schema (after opencode's bus).
@@ -11,16 +12,18 @@ import type { Catalog } from './catalog.js';
  * for their shape.
  */
 const json = z.unknown();
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const ENTRY_KINDS = new Set(['user_message', 'assistant_message', 'thought', 'tool_call', 'notice', 'unknown']);
-const entry = z.custom<Entry>((v) => isObj(v) && typeof v.id === 'string' && typeof v.kind === 'string' && ENTRY_KINDS.has(v.kind), 'a thread entry');
-const plan = z.custom<PlanEntry[] | null>((v) => v === null || (Array.isArray(v) && v.every(isObj)), 'a plan (entries or null)');
-const context = z.custom<ContextUsage>(isObj, 'context usage');
-const catalog = z.custom<Catalog>((v) => isObj(v) && Array.isArray(v.others), 'a catalog');
-const outcome = z.custom<PermissionOutcome>((v) => isObj(v) && (v.outcome === 'cancelled' || (v.outcome === 'selected' && typeof v.optionId === 'string')), 'a permission outcome');
-const option = z.custom<PermissionOption>((v) => isObj(v) && typeof v.optionId === 'string', 'a permission option');
-const subject = z.custom<PermissionSubject>((v) => isObj(v) && Array.isArray(v.paths) && Array.isArray(v.roots), 'a permission subject');
-const rule = z.custom<PermissionRule>((v) => isObj(v) && typeof v.decision === 'string', 'a permission rule');
+const entry = z.custom<Entry>((v) => isRecord(v) && typeof v.id === 'string' && typeof v.kind === 'string' && ENTRY_KINDS.has(v.kind), 'a thread entry');
+const plan = z.custom<PlanEntry[] | null>((v) => v === null || (Array.isArray(v) && v.every(isRecord)), 'a plan (entries or null)');
+const context = z.custom<ContextUsage>(isRecord, 'context usage');
+const catalog = z.custom<Catalog>((v) => isRecord(v) && Array.isArray(v.others), 'a catalog');
+const outcome = z.custom<PermissionOutcome>(
+  (v) => isRecord(v) && (v.outcome === 'cancelled' || (v.outcome === 'selected' && typeof v.optionId === 'string')),
+  'a permission outcome',
+);
+const option = z.custom<PermissionOption>((v) => isRecord(v) && typeof v.optionId === 'string', 'a permission option');
+const subject = z.custom<PermissionSubject>((v) => isRecord(v) && Array.isArray(v.paths) && Array.isArray(v.roots), 'a permission subject');
+const rule = z.custom<PermissionRule>((v) => isRecord(v) && typeof v.decision === 'string', 'a permission rule');
 const block = z.object({ type: z.string() }).passthrough();
 const usage = z
   .object({

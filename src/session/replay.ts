@@ -23,6 +23,7 @@ import type { SessionHooks } from './hooks.js';
 import { describeError } from './errors.js';
 import { Session, type SessionPort } from './session.js';
 import type { TurnResult } from './turn.js';
+import { recordOrEmpty } from '../os/record.js';
 
 export interface ReplayOptions {
   hooks?: SessionHooks;
@@ -60,7 +61,6 @@ export interface ReplayResult {
 
 type Obj = Record<string, unknown>;
 type Update = { sessionUpdate: string; [k: string]: unknown };
-const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {});
 
 interface Deferred {
   method: string;
@@ -199,7 +199,7 @@ export async function replayWireLog(lines: readonly WireLogLine[], opts: ReplayO
 
   const clientRequest = (msg: RawMessage) => {
     const method = msg.method!;
-    const params = obj(msg.params);
+    const params = recordOrEmpty(msg.params);
     const req: ClientReq = { method, params, line: lineNo };
     clientReqs.set(msg.id, req);
     const sid = typeof params.sessionId === 'string' ? params.sessionId : '';
@@ -261,18 +261,18 @@ export async function replayWireLog(lines: readonly WireLogLine[], opts: ReplayO
     const sid = typeof req.params.sessionId === 'string' ? req.params.sessionId : '';
     switch (req.method) {
       case 'initialize': {
-        const r = obj(res);
-        const pc = obj(obj(r.agentCapabilities).promptCapabilities);
+        const r = recordOrEmpty(res);
+        const pc = recordOrEmpty(recordOrEmpty(r.agentCapabilities).promptCapabilities);
         caps = { image: pc.image === true, audio: pc.audio === true, embeddedContext: pc.embeddedContext === true };
         if (r.agentInfo) {
-          result.agentInfo = obj(r.agentInfo);
+          result.agentInfo = recordOrEmpty(r.agentInfo);
           agentHooks = opts.hooksForAgent?.(result.agentInfo);
         }
         return;
       }
       case 'session/new':
       case 'session/fork': {
-        const newId = obj(res).sessionId;
+        const newId = recordOrEmpty(res).sessionId;
         if (err || typeof newId !== 'string' || newId === '') {
           return note('session_setup_failed', `${req.method} failed: ${err ? describeError(err).message : 'no sessionId in the answer'}`);
         }
@@ -306,7 +306,7 @@ export async function replayWireLog(lines: readonly WireLogLine[], opts: ReplayO
 
   const agentRequest = (msg: RawMessage) => {
     if (msg.method !== 'session/request_permission') return; // fs/terminal requests make no events
-    const params = obj(msg.params);
+    const params = recordOrEmpty(msg.params);
     const sid = typeof params.sessionId === 'string' ? params.sessionId : '';
     const s = sessions.get(sid);
     if (!s) return; // live, an unknown session is answered `cancelled` without events
@@ -319,7 +319,7 @@ export async function replayWireLog(lines: readonly WireLogLine[], opts: ReplayO
     const entry = agentReqs.get(msg.id);
     if (!entry) return;
     agentReqs.delete(msg.id);
-    const recorded = obj(obj(msg.result).outcome);
+    const recorded = recordOrEmpty(recordOrEmpty(msg.result).outcome);
     const optionId = !msg.error && recorded.outcome === 'selected' && typeof recorded.optionId === 'string' ? recorded.optionId : undefined;
     if (broker.pending(entry.sessionId).some((p) => p.requestKey === entry.key)) {
       if (optionId === undefined) broker.cancelSession(entry.sessionId);
@@ -346,14 +346,14 @@ export async function replayWireLog(lines: readonly WireLogLine[], opts: ReplayO
       if (typeof msg.method === 'string') {
         if (hasId) clientRequest(msg);
         else if (msg.method === 'session/cancel') {
-          const s = sessions.get(String(obj(msg.params).sessionId));
+          const s = sessions.get(String(recordOrEmpty(msg.params).sessionId));
           if (s) running.push(s.cancel());
         }
       } else if (hasId) await clientAnswer(msg);
     } else if (typeof msg.method === 'string') {
       if (msg.method === 'session/update') {
-        const params = obj(msg.params);
-        const update = obj(params.update) as Update;
+        const params = recordOrEmpty(msg.params);
+        const update = recordOrEmpty(params.update) as Update;
         const sid = params.sessionId;
         if (typeof sid !== 'string' || typeof update.sessionUpdate !== 'string') note('bad_update', 'session/update without sessionId or update');
         else if (sessions.has(sid)) sessions.get(sid)!.receiveUpdate(update);

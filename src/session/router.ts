@@ -18,6 +18,7 @@
  */
 import type { Frame, JsonRpcId, Logger, RawMessage } from '../protocol/types.js';
 import { EarlyFrames, type EarlyLimits } from './early-frames.js';
+import { asRecord } from '../os/record.js';
 
 export type Update = { sessionUpdate: string; [k: string]: unknown };
 
@@ -36,10 +37,8 @@ interface Pending {
   held?: Frame;
 }
 
-const obj = (v: unknown): Record<string, unknown> | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
-
 function sidOf(msg: RawMessage): string | undefined {
-  const s = obj(msg.params)?.sessionId;
+  const s = asRecord(msg.params)?.sessionId;
   return typeof s === 'string' && s !== '' ? s : undefined;
 }
 
@@ -47,7 +46,7 @@ function sidOf(msg: RawMessage): string | undefined {
 export function updateOf(frame: Frame): Update | undefined {
   const m = frame.msg;
   if (frame.dir !== 'agent->client' || m.method !== 'session/update' || m.id !== undefined) return undefined;
-  const u = obj(obj(m.params)?.update);
+  const u = asRecord(asRecord(m.params)?.update);
   return u && typeof u.sessionUpdate === 'string' ? (u as Update) : undefined;
 }
 
@@ -111,7 +110,7 @@ export class SessionRouter<T extends FrameTarget = FrameTarget> {
       return;
     }
     if (p.held) {
-      const sid = obj(msg.result)?.sessionId;
+      const sid = asRecord(msg.result)?.sessionId;
       // A failed setup belongs to no session.
       if (typeof sid !== 'string' || sid === '') return;
       // Early updates for the new session (sent before this answer) wait already: the request goes first.

@@ -5,7 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, openSync, readFileSync, statSync } from 'node:fs';
-import { PRIVATE_FILE_MODE, tightenFile } from '../protocol/private-files.js';
+import { PRIVATE_FILE_MODE, tightenFile } from '../os/private-files.js';
 import type { Logger } from '../protocol/types.js';
 import { storeErrorFrom } from './errors.js';
 

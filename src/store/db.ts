@@ -8,9 +8,9 @@
  * requirement — "a harness killed mid-turn keeps every frame" — at a fraction of FULL's cost.
  */
 import Database from 'better-sqlite3';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ensurePrivateDir } from '../protocol/private-files.js';
+import { talariaHome } from '../os/home.js';
+import { ensurePrivateDir } from '../os/private-files.js';
 import type { Logger } from '../protocol/types.js';
 import { isReadOnlyError, openReadOnly, prepareDbFile, tightenDbFiles } from './db-file.js';
 import { StoreError, storeErrorFrom } from './errors.js';
@@ -48,12 +48,6 @@ export interface OpenDbOptions {
   migrations?: readonly Migration[];
 }
 
-/** `$TALARIA_HOME`, else `~/.talaria`. */
-export function resolveHome(env: NodeJS.ProcessEnv = process.env): string {
-  const h = env.TALARIA_HOME;
-  return h && h.trim() !== '' ? resolve(h) : join(homedir(), '.talaria');
-}
-
 export interface OpenedDb {
   db: Db;
   path: string;
@@ -75,7 +69,7 @@ export function openDatabase(opts: OpenDbOptions = {}): OpenedDb {
   if (opts.path !== undefined) {
     path = opts.path === ':memory:' ? opts.path : resolve(opts.path);
   } else {
-    home = opts.home !== undefined ? resolve(opts.home) : resolveHome();
+    home = opts.home !== undefined ? resolve(opts.home) : talariaHome();
     path = join(home, DB_FILE);
     if (!opts.readOnly) openHome(home, log);
   }

@@ -2,7 +2,7 @@
  * Session export (Markdown, JSON, replayable fixture) and fixture import. Thread code is not
  * imported at run time: Markdown rendering (and rebuilding a thread from the wire) is injected.
  */
-import { redactMessage } from '../protocol/redact.js';
+import { redactMessage } from '../os/redact.js';
 import type { RawMessage, WireLogLine } from '../protocol/types.js';
 import type { Entry } from '../thread/types.js';
 import type { ThreadSnapshot } from '../thread/snapshot.js';
@@ -13,6 +13,7 @@ import { parseFixture, type FixtureProblem } from './json.js';
 import type { AuditRecord } from './permissions.js';
 import type { StoredSession } from './sessions.js';
 import type { StoredTurn } from './turns.js';
+import { asRecord } from '../os/record.js';
 
 export interface SessionExport {
   format: 'talaria.session';
@@ -122,27 +123,23 @@ function inspect(lines: WireLogLine[]): Found {
   for (const { dir, msg } of lines) {
     if (dir === 'client->agent' && typeof msg.method === 'string') {
       if (msg.id !== undefined) methods.set(msg.id, msg.method);
-      const p = obj(msg.params);
+      const p = asRecord(msg.params);
       if ((msg.method === 'session/new' || msg.method === 'session/load' || msg.method === 'session/resume') && found.cwd === undefined && typeof p?.cwd === 'string')
         found.cwd = p.cwd;
       if (found.agentSessionId === undefined && typeof p?.sessionId === 'string' && msg.method.startsWith('session/')) found.agentSessionId = p.sessionId;
       if (msg.method === 'session/prompt' && found.title === undefined) found.title = promptTitle(p?.prompt);
     } else if (dir === 'agent->client' && msg.id !== undefined && msg.method === undefined) {
       const method = methods.get(msg.id);
-      const r = obj(msg.result);
+      const r = asRecord(msg.result);
       if (method === 'initialize' && r && r.agentInfo !== undefined) {
         found.agentInfo = r.agentInfo;
-        const name = obj(r.agentInfo)?.name;
+        const name = asRecord(r.agentInfo)?.name;
         if (typeof name === 'string' && name !== '') found.agentName = name;
       }
       if (method === 'session/new' && found.agentSessionId === undefined && typeof r?.sessionId === 'string') found.agentSessionId = r.sessionId;
     }
   }
   return found;
-}
-
-function obj(v: unknown): Record<string, unknown> | undefined {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
 function promptTitle(prompt: unknown): string | undefined {

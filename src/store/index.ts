@@ -102,7 +102,7 @@ export function openStore(opts: StoreOptions = {}): Store {
   return store;
 }
 
-export { openDatabase, migrate, resolveHome, DB_FILE, type Db, type OpenDbOptions, type OpenedDb } from './db.js';
+export { openDatabase, migrate, DB_FILE, type Db, type OpenDbOptions, type OpenedDb } from './db.js';
 export { StoreError, storeErrorFrom, asStoreError, type StoreErrorCode } from './errors.js';
 export { MIGRATIONS, type Migration } from './migrations/index.js';
 export { exportSessionJson, exportSessionMarkdown, exportSessionFixture, importFixture, type SessionExport, type ImportOptions, type MarkdownRenderer } from './export.js';

@@ -4,7 +4,7 @@
  * The recorder stores a commit's frames as one block (wire-blocks.ts); `append` and older stores
  * have a row per frame in `wire_log`. Every read merges both by seq.
  */
-import { redactFrame, redactMessageText } from '../protocol/redact.js';
+import { redactFrame, redactMessageText } from '../os/redact.js';
 import type { Frame, RawMessage, WireLogLine } from '../protocol/types.js';
 import type { Db } from './db.js';
 import { StoreError } from './errors.js';

@@ -1,5 +1,6 @@
 import type { ContentBlock, MessageEntry, Thread, ThreadChange } from './types.js';
-import { appendToEntry, isObject, messageKey, nextEntryId, pushEntry, replaceEntry, type ThreadState } from './state.js';
+import { appendToEntry, messageKey, nextEntryId, pushEntry, replaceEntry, type ThreadState } from './state.js';
+import { isRecord } from '../os/record.js';
 
 /**
  * Chunk accumulation (user_message_chunk, agent_message_chunk, agent_thought_chunk).
@@ -20,7 +21,7 @@ import { appendToEntry, isObject, messageKey, nextEntryId, pushEntry, replaceEnt
 /** Applies one chunk; returns false when it is malformed (the caller keeps it as an unknown entry). */
 export function applyChunk(thread: Thread, st: ThreadState, kind: MessageEntry['kind'], update: Record<string, unknown>, changes: ThreadChange[]): boolean {
   const content = update.content;
-  if (!isObject(content) || typeof content.type !== 'string') return false;
+  if (!isRecord(content) || typeof content.type !== 'string') return false;
   let text = '';
   let block: ContentBlock | undefined;
   if (content.type === 'text') {
@@ -67,7 +68,7 @@ export function splitBlocks(blocks: readonly unknown[]): { text: string; blocks:
   let text = '';
   const rest: ContentBlock[] = [];
   for (const b of blocks) {
-    if (!isObject(b) || typeof b.type !== 'string') continue;
+    if (!isRecord(b) || typeof b.type !== 'string') continue;
     if (b.type === 'text' && typeof b.text === 'string') text += b.text;
     else rest.push(b as ContentBlock);
   }

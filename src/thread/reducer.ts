@@ -1,5 +1,6 @@
 import type { ContextUsage, NoticeEntry, PlanEntry, Thread, ThreadAction, ThreadChange, MessageEntry } from './types.js';
-import { addUnknown, closeRun, isObject, nextEntryId, pushEntry, stateOf, type ThreadState } from './state.js';
+import { addUnknown, closeRun, nextEntryId, pushEntry, stateOf, type ThreadState } from './state.js';
+import { isRecord } from '../os/record.js';
 import { applyChunk, splitBlocks } from './messages.js';
 import { settleTurn, upsertToolCall } from './tool-calls.js';
 import { echoesSeed } from './seed.js';
@@ -27,7 +28,7 @@ export function reduce(thread: Thread, action: ThreadAction, changes: ThreadChan
         if (st.turnId === String(action.turnId)) st.turnId = undefined;
         break;
       case 'permission':
-        if (!isObject(action.toolCall) || !validId(action.toolCall.toolCallId) || !isObject(action.permission)) {
+        if (!isRecord(action.toolCall) || !validId(action.toolCall.toolCallId) || !isRecord(action.permission)) {
           addUnknown(thread, 'permission', action, changes);
         } else {
           upsertToolCall(thread, st, action.toolCall, 'permission', changes, action.permission);
@@ -42,7 +43,7 @@ export function reduce(thread: Thread, action: ThreadAction, changes: ThreadChan
   } catch {
     // Safety net only: keep the input rather than lose it or break the stream.
     const raw: unknown = action?.type === 'update' ? action.update : action;
-    const kind = isObject(raw) && typeof raw.sessionUpdate === 'string' ? raw.sessionUpdate : '';
+    const kind = isRecord(raw) && typeof raw.sessionUpdate === 'string' ? raw.sessionUpdate : '';
     addUnknown(thread, kind, raw, changes);
   }
   return changes;
@@ -56,7 +57,7 @@ export function reduceUpdate(thread: Thread, update: unknown, changes: ThreadCha
   try {
     applyUpdate(thread, stateOf(thread), update, changes);
   } catch {
-    addUnknown(thread, isObject(update) && typeof update.sessionUpdate === 'string' ? update.sessionUpdate : '', update, changes);
+    addUnknown(thread, isRecord(update) && typeof update.sessionUpdate === 'string' ? update.sessionUpdate : '', update, changes);
   }
   return changes;
 }
@@ -66,7 +67,7 @@ function validId(v: unknown): v is string {
 }
 
 function applyUpdate(thread: Thread, st: ThreadState, u: unknown, changes: ThreadChange[]): void {
-  if (!isObject(u) || typeof u.sessionUpdate !== 'string') {
+  if (!isRecord(u) || typeof u.sessionUpdate !== 'string') {
     addUnknown(thread, '', u, changes);
     return;
   }

@@ -1,5 +1,6 @@
 import type { ContextUsage, Entry, PlanEntry, Thread } from './types.js';
-import { indexEntries, isObject, stateOf } from './state.js';
+import { indexEntries, stateOf } from './state.js';
+import { isRecord } from '../os/record.js';
 
 /** A thread as plain JSON: everything but `_ix`, plus the two cursors the indexes cannot recover. */
 export type ThreadSnapshot = Omit<Thread, '_ix'> & {
@@ -39,10 +40,10 @@ const ENTRY_KINDS = new Set(['user_message', 'assistant_message', 'thought', 'to
  */
 export function threadFromSnapshot(json: unknown): Thread {
   const parsed = typeof json === 'string' ? parseMaybe(json) : json;
-  const s: Record<string, unknown> = isObject(parsed) ? parsed : {};
+  const s: Record<string, unknown> = isRecord(parsed) ? parsed : {};
   const rows = Array.isArray(s.entries) ? s.entries : [];
   const entries: Entry[] = rows.map((r) =>
-    isObject(r) && typeof r.kind === 'string' && ENTRY_KINDS.has(r.kind) && typeof r.id === 'string'
+    isRecord(r) && typeof r.kind === 'string' && ENTRY_KINDS.has(r.kind) && typeof r.id === 'string'
       ? (r as unknown as Entry)
       : ({ id: '', kind: 'unknown', sessionUpdate: 'snapshot_row', raw: r } as Entry),
   );
@@ -56,7 +57,7 @@ export function threadFromSnapshot(json: unknown): Thread {
     entries,
     plan: Array.isArray(s.plan) ? (s.plan as PlanEntry[]) : null,
     availableCommands: Array.isArray(s.availableCommands) ? s.availableCommands : [],
-    context: isObject(s.context) ? (s.context as ContextUsage) : {},
+    context: isRecord(s.context) ? (s.context as ContextUsage) : {},
     _ix: st,
   };
   if (typeof s.currentModeId === 'string') thread.currentModeId = s.currentModeId;

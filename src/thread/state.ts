@@ -1,4 +1,5 @@
 import type { Entry, Thread, ThreadChange, ThreadIndex, ToolCallEntry, ToolStatus, UnknownEntry } from './types.js';
+import { isRecord } from '../os/record.js';
 
 /**
  * Reducer-private state kept on `thread._ix` beside the fields types.ts declares.
@@ -120,8 +121,4 @@ export function addUnknown(thread: Thread, sessionUpdate: string, raw: unknown, 
   const entry: UnknownEntry = { id: nextEntryId(st), kind: 'unknown', sessionUpdate, raw };
   if (st.turnId !== undefined) entry.turnId = st.turnId;
   pushEntry(thread, st, entry, changes);
-}
-
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

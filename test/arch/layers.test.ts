@@ -11,8 +11,11 @@ import { importsOf } from './imports.js';
  */
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 
-// Why each edge exists: the store reads and writes the protocol's wire-log format (pure
-// functions) and keeps to thread and protocol types (the recorder lives in harness); harness is
+// Why each edge exists: os is the bottom (processes, files, environment, real paths, redaction)
+// and imports nothing of ours; every layer may use it, so store and permission take those helpers
+// from os, not protocol. The store reads and writes the protocol's wire-log format (pure
+// functions; TalariaError until the error model is one, issue 36 item 5) and keeps to thread and
+// protocol types (the recorder lives in harness); permission keeps to protocol types; harness is
 // the library face (host + store + registry); the faces (cli, server, caps) may start the bundled
 // demo agent but never import each other (except cli → server: `talaria serve` starts it; cli → caps: `talaria caps` mints references and serve mounts /captp).
 const RUNTIME: Record<string, string[]> = LAYERS.runtime;
@@ -84,6 +87,21 @@ describe('layer rules', () => {
       'server/app.ts: server may not import cli (../cli/main.js)',
       'store/recorder.ts: store may not import types from session (../session/events.js)',
       'store/permissions.ts: store may not import types from permission (../permission/types.js)',
+    ]);
+  });
+
+  it('os imports nothing of ours; permission takes os helpers from os, not protocol', () => {
+    const bad = violations([
+      { rel: 'os/env.ts', source: "import type { Logger } from '../protocol/types.js';" },
+      { rel: 'os/redact.ts', source: "import { RPC } from '../protocol/errors.js';" },
+      { rel: 'permission/real-paths.ts', source: "import { realPathOf } from '../protocol/roots.js';" },
+      { rel: 'permission/grants.ts', source: "import { realPathOf } from '../os/real-path.js';" },
+      { rel: 'store/db.ts', source: "import { ensurePrivateDir } from '../os/private-files.js';" },
+    ]);
+    expect(bad).toEqual([
+      'os/env.ts: os may not import types from protocol (../protocol/types.js)',
+      'os/redact.ts: os may not import protocol (../protocol/errors.js)',
+      'permission/real-paths.ts: permission may not import protocol (../protocol/roots.js)',
     ]);
   });
 });

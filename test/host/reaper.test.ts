@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HostEvent } from '../../src/host/events.js';
-import { bootTicks, readStat } from '../../src/protocol/proc-tree.js';
+import { bootTicks, readStat } from '../../src/os/proc-tree.js';
 import type { Session } from '../../src/session/session.js';
 import { alive, makeHost, notices, scriptAgent, shutdownHosts, tempDir, texts, waitHost } from './helpers.js';
 import { until } from '../until.js';

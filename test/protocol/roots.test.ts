@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WireError } from '../../src/protocol/errors.js';
-import { isInside, resolveInsideRoots } from '../../src/protocol/roots.js';
+import { isInside } from '../../src/os/real-path.js';
+import { resolveInsideRoots } from '../../src/protocol/roots.js';
 
 // Layout (all real, under one temp dir):
 //   root/            a root            root/sub/file.txt, root/inner -> root/sub (inside link)

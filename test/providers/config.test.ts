@@ -1,7 +1,8 @@
 import { chmodSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bindWorkspace, emptyConfig, loadConfig, parseConfig, resolveProvider, saveConfig, talariaHome, workspaceBinding } from '../../src/providers/config.js';
+import { bindWorkspace, emptyConfig, loadConfig, parseConfig, resolveProvider, saveConfig, workspaceBinding } from '../../src/providers/config.js';
+import { talariaHome } from '../../src/os/home.js';
 import { cleanup, tempDir } from './helpers.js';
 
 afterEach(cleanup);

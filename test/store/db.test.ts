@@ -1,8 +1,9 @@
 import { describe, it, expect } from 'vitest';
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openStore, openDatabase, resolveHome, StoreError, MIGRATIONS, DB_FILE, type Migration } from '../../src/store/index.js';
+import { openStore, openDatabase, StoreError, MIGRATIONS, DB_FILE, type Migration } from '../../src/store/index.js';
 import { tempHome } from './helpers.js';
+import { talariaHome } from '../../src/os/home.js';
 
 const TABLES = [
   'agent_defaults',
@@ -149,9 +150,9 @@ describe('opening the database', () => {
   });
 
   it('home defaults to $TALARIA_HOME, else ~/.talaria', () => {
-    expect(resolveHome({ TALARIA_HOME: '/x/y' })).toBe('/x/y');
-    expect(resolveHome({ TALARIA_HOME: '  ' })).toMatch(/\.talaria$/);
-    expect(resolveHome({})).toMatch(/\.talaria$/);
+    expect(talariaHome({ env: { TALARIA_HOME: '/x/y' } })).toBe('/x/y');
+    expect(talariaHome({ env: { TALARIA_HOME: '  ' } })).toMatch(/\.talaria$/);
+    expect(talariaHome({ env: {} })).toMatch(/\.talaria$/);
   });
 
   it('an explicit path is used as is; close is idempotent', () => {

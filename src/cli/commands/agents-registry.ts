@@ -16,12 +16,12 @@ import {
   pickEntry,
   removeInstalled,
   RegistryError,
-  talariaHome,
   updateInstalled,
   type AgentEntry,
   type IndexResult,
   type InstalledAgent,
 } from '../../providers/index.js';
+import { talariaHome } from '../../os/home.js';
 import type { CliContext } from './common.js';
 
 export const REGISTRY_SUBCOMMANDS = ['search', 'add', 'remove', 'update'] as const;

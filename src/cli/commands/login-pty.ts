@@ -6,7 +6,8 @@
  * the CLI only needs the relay, which `script` (on every Debian/Ubuntu, in util-linux) gives.
  * Where `script` is missing (macOS's BSD one has other flags), the command gets our terminal as is.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { hasUtilLinuxScript, scriptArgs, shellLine } from '../../os/shell.js';
 
 export interface PtyResult {
   /** The command's exit code (null: killed by `signal`). */
@@ -16,23 +17,11 @@ export interface PtyResult {
   via: 'script' | 'inherit';
 }
 
-const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
-let scriptOk: boolean | undefined;
-function hasUtilLinuxScript(): boolean {
-  if (scriptOk === undefined) {
-    const r = spawnSync('script', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    scriptOk = r.status === 0 && /util-linux/.test(`${r.stdout}${r.stderr}`);
-  }
-  return scriptOk;
-}
-
 /** Runs `command args` with `env` (the whole env the command gets) in `cwd`; resolves when it ends. */
 export function runInPty(command: string, args: readonly string[], o: { env: Record<string, string>; cwd: string }): Promise<PtyResult> {
-  const viaScript = process.platform === 'linux' && hasUtilLinuxScript();
-  // -q quiet, -f flush as it goes, -e the command's exit code, -c the command (run by $SHELL -c).
+  const viaScript = hasUtilLinuxScript();
   const child = viaScript
-    ? spawn('script', ['-qfec', [command, ...args].map(shq).join(' '), '/dev/null'], { cwd: o.cwd, env: { ...o.env, SHELL: '/bin/sh' }, stdio: 'inherit' })
+    ? spawn('script', scriptArgs(shellLine([command, ...args])), { cwd: o.cwd, env: { ...o.env, SHELL: '/bin/sh' }, stdio: 'inherit' })
     : spawn(command, [...args], { cwd: o.cwd, env: o.env, stdio: 'inherit' });
   return new Promise((resolve, reject) => {
     child.once('error', reject);

@@ -17,11 +17,7 @@ import type { AgentArgs } from './common.js';
 import { RUN_OPTIONS, serverEligible } from './run-options.js';
 import { runTrace } from '../run-trace.js';
 import { packageVersion } from '../package-version.js';
-
-/** $TALARIA_HOME, else ~/.talaria (providers/config.ts's talariaHome, without loading the providers). */
-function home(env: NodeJS.ProcessEnv): string {
-  return env.TALARIA_HOME || join(env.HOME || homedir(), '.talaria');
-}
+import { talariaHome } from '../../os/home.js';
 
 /** The agent arguments when they are plainly valid; undefined sends the command to the full path (which explains). */
 function agentArgsOrUndefined(p: Parsed): AgentArgs | undefined {
@@ -72,7 +68,7 @@ export async function runFast(argv: string[], io: CliIo = processIo()): Promise<
   if (!serverEligible(p, io.env, approve)) return undefined;
   const a = agentArgsOrUndefined(p);
   if (!a) return undefined;
-  const found = findServer(home(io.env));
+  const found = findServer(talariaHome({ env: io.env, homeDir: io.env.HOME || homedir() }));
   if (!('server' in found)) return { skipped: found.skipped };
   trace('found');
   const { runOnServer } = await import('./run-server.js');

@@ -17,7 +17,7 @@ import { agentArgs, readPrompt, setupFailure, storeCodeOf, type CliContext, open
 import { storeProblemLine } from '../store-problem.js';
 import { HumanRunOutput, runNote } from './run-human.js';
 import { findServer } from '../server-discovery.js';
-import { talariaHome } from '../../providers/config.js';
+import { talariaHome } from '../../os/home.js';
 import { currentEnv } from '../../providers/locate.js';
 import { homedir } from 'node:os';
 import { noteOutcome } from './run-outcome.js';

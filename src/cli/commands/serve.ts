@@ -10,7 +10,7 @@ import type { CliIo } from '../io.js';
 import type { Logger } from '../../protocol/types.js';
 import { addToken, isLoopback, readTokens, revokeToken, startServer, tokensFile } from '../../server/index.js';
 import type { CliContext } from './common.js';
-import { talariaHome } from '../../providers/config.js';
+import { talariaHome } from '../../os/home.js';
 import { currentEnv } from '../../providers/locate.js';
 import { homedir } from 'node:os';
 import { removeDiscovery, writeDiscovery } from '../server-discovery.js';

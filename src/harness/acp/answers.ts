@@ -4,10 +4,9 @@
  */
 import { TalariaError, WireError } from '../../protocol/errors.js';
 import type { TurnResult } from '../../session/turn.js';
+import { recordOrEmpty } from '../../os/record.js';
 
 export const RPC = { PARSE: -32700, INVALID: -32600, NOT_FOUND: -32601, PARAMS: -32602, INTERNAL: -32603, CANCELLED: -32800 } as const;
-
-const obj = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
 /** An answer with what follows it on the wire (the session's state, after a session/new answer). */
 export class Reply {
@@ -50,7 +49,7 @@ export function promptAnswer(r: TurnResult): Record<string, unknown> {
     throw new WireError(RPC.INTERNAL, r.error.message, { code: r.error.code, ...(r.error.data !== undefined ? { data: r.error.data } : {}) });
   const usage = r.usage as Record<string, unknown> | undefined;
   const complete = usage && ['inputTokens', 'outputTokens', 'totalTokens'].every((k) => typeof usage[k] === 'number');
-  const raw = obj(r.response);
+  const raw = recordOrEmpty(r.response);
   return {
     stopReason: r.stopReason === 'permission_denied' ? 'cancelled' : r.stopReason,
     ...(complete ? { usage } : {}),

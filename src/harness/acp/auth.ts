@@ -8,12 +8,11 @@
 import { agentEnv } from '../../providers/launch.js';
 import { authKind, terminalLaunch } from '../../providers/auth.js';
 import type { Harness } from '../types.js';
-
-const obj = (v: unknown): Record<string, unknown> | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+import { asRecord, recordOrEmpty } from '../../os/record.js';
 
 /** Whether an editor's clientCapabilities say it runs `_meta["terminal-auth"]` methods. */
 export function editorRunsTerminalAuth(clientCapabilities: unknown): boolean {
-  return obj(obj(clientCapabilities)?._meta)?.['terminal-auth'] === true;
+  return asRecord(asRecord(clientCapabilities)?._meta)?.['terminal-auth'] === true;
 }
 
 export async function editorAuthMethods(
@@ -49,8 +48,8 @@ async function terminalMethod(m: unknown, o: { harness: Harness; provider: strin
     args = [...located.args, ...launch.args];
   }
   const env = { ...agentEnv(provider, o.harness.env), ...launch.env };
-  const raw = obj(m) ?? {};
-  const meta = obj(raw._meta) ?? {};
-  const terminalAuth = { ...(obj(meta['terminal-auth']) ?? {}), command, args, env, ...(launch.label ? { label: launch.label } : {}) };
+  const raw = recordOrEmpty(m);
+  const meta = recordOrEmpty(raw._meta);
+  const terminalAuth = { ...recordOrEmpty(meta['terminal-auth']), command, args, env, ...(launch.label ? { label: launch.label } : {}) };
   return { ...raw, ...(raw.type === 'terminal' ? { env: { ...env } } : {}), _meta: { ...meta, 'terminal-auth': terminalAuth } };
 }

@@ -17,11 +17,11 @@ import { notFound } from '../../session/other-requests.js';
 import { rewriteUpdateLine } from './raw-update.js';
 import { acpStatus, configOptions, noticeUpdate } from './setup.js';
 import { TerminalText } from './terminal-text.js';
+import { asRecord, recordOrEmpty } from '../../os/record.js';
 
 type Update = { sessionUpdate: string; [k: string]: unknown };
 const CHUNKS = new Set(['user_message_chunk', 'agent_message_chunk', 'agent_thought_chunk']);
 const DONE = new Set(['completed', 'failed']);
-const obj = (v: unknown): Record<string, unknown> | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
 
 const EFFECT_KIND: Record<string, string> = { 'terminal.create': 'execute', 'fs.write': 'edit', 'fs.read': 'read' };
 
@@ -73,7 +73,7 @@ export class SessionLink {
    */
   private async otherRequest(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
     if (this.peer.closed) throw notFound(method);
-    const p = obj(params);
+    const p = asRecord(params);
     try {
       const r = await this.peer.request(method, p && p.sessionId !== undefined ? { ...p, sessionId: this.hs.id } : params, signal);
       return r ?? null;
@@ -95,23 +95,23 @@ export class SessionLink {
     if (f.dir !== 'agent->client') return;
     const m = f.msg;
     if (m.method === 'session/request_permission' && m.id !== undefined && m.id !== null) {
-      const params = obj(m.params) ?? {};
+      const params = recordOrEmpty(m.params);
       this.asks.set(`${this.hs.session.id}:${String(m.id)}`, params);
       // The request's toolCall updates the call (qwen names its edit only there); when a rule
       // answers it the editor is not asked, so it gets that update on its own.
-      const call = obj(params.toolCall);
+      const call = asRecord(params.toolCall);
       const id = typeof call?.toolCallId === 'string' ? call.toolCallId : undefined;
       if (call && id && this.open.has(id) && Object.keys(call).length > 1) this.forward({ ...call, sessionUpdate: 'tool_call_update' } as Update, {});
       return;
     }
     if (m.method === undefined || m.id !== undefined) return;
-    const params = obj(m.params) ?? {};
+    const params = recordOrEmpty(m.params);
     if (m.method !== 'session/update') {
       // Agent extension notifications pass through, on the editor's session id.
       this.peer.notify(m.method, params.sessionId !== undefined ? { ...params, sessionId: this.hs.id } : params);
       return;
     }
-    const raw = obj(params.update);
+    const raw = asRecord(params.update);
     if (!raw || typeof raw.sessionUpdate !== 'string') return;
     const hooks = this.hs.session.hooks;
     const mapped = hooks.mapUpdate ? hooks.mapUpdate(raw as Update) : (raw as Update);
@@ -195,9 +195,9 @@ export class SessionLink {
     this.asking.set(requestKey, ac);
     try {
       // The tool call Talaria linked the request to (Hermes names one it never announced).
-      const toolCall = { ...(obj(params.toolCall) ?? {}), toolCallId: this.linkedCall(requestKey) ?? toolCallId };
-      const r = obj(await this.peer.request('session/request_permission', { ...params, toolCall, sessionId: this.hs.id }, ac.signal));
-      const outcome = obj(r?.outcome);
+      const toolCall = { ...recordOrEmpty(params.toolCall), toolCallId: this.linkedCall(requestKey) ?? toolCallId };
+      const r = asRecord(await this.peer.request('session/request_permission', { ...params, toolCall, sessionId: this.hs.id }, ac.signal));
+      const outcome = asRecord(r?.outcome);
       if (outcome?.outcome === 'selected' && typeof outcome.optionId === 'string') this.hs.answerPermission(requestKey, { optionId: outcome.optionId }, 'editor');
       else this.hs.answerPermission(requestKey, { choice: 'reject_once' }, 'editor');
     } catch (err) {
@@ -266,7 +266,7 @@ export class SessionLink {
     if (options.length > 0) this.send({ sessionUpdate: 'config_option_update', configOptions: options });
     const { used, size, cost } = t.context;
     if (typeof used === 'number' && typeof size === 'number') {
-      const c = obj(cost);
+      const c = asRecord(cost);
       const money = c && typeof c.amount === 'number' && typeof c.currency === 'string' ? { cost: { amount: c.amount, currency: c.currency } } : {};
       this.send({ sessionUpdate: 'usage_update', used, size, ...money });
     }

@@ -13,6 +13,7 @@ import { SessionLink } from './link.js';
 import { editorList } from './list.js';
 import { EditorPeer, type JsonRpcId, type RpcMessage } from './peer.js';
 import { editorCapabilities, replayUpdates, selectorFor, setupFields } from './setup.js';
+import { recordOrEmpty } from '../../os/record.js';
 
 export interface AcpProxyOptions {
   harness: Harness;
@@ -45,7 +46,6 @@ export interface SharedSessions {
 }
 
 const PROTOCOL_VERSION = 1;
-const obj = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
 export class AcpProxy {
   readonly peer: EditorPeer;
@@ -81,7 +81,7 @@ export class AcpProxy {
       this.peer.fail(null, RPC.PARSE, 'Parse error: the line is not JSON');
       return;
     }
-    const m = obj(msg) as RpcMessage;
+    const m = recordOrEmpty(msg) as RpcMessage;
     if (typeof m !== 'object' || (m.method === undefined && m.id === undefined)) {
       this.peer.fail(null, RPC.INVALID, 'Invalid Request: not a JSON-RPC message');
       return;
@@ -95,7 +95,9 @@ export class AcpProxy {
       return;
     }
     if (m.id === undefined || m.id === null) {
-      void this.notification(m.method, obj(m.params)).catch((err: unknown) => this.logger.warn('an editor notification failed', { method: m.method, error: String(err) }));
+      void this.notification(m.method, recordOrEmpty(m.params)).catch((err: unknown) =>
+        this.logger.warn('an editor notification failed', { method: m.method, error: String(err) }),
+      );
       return;
     }
     const id = m.id;
@@ -135,7 +137,7 @@ export class AcpProxy {
   }
 
   private async request(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
-    const p = obj(params);
+    const p = recordOrEmpty(params);
     switch (method) {
       case 'initialize':
         return this.initialize(p);
@@ -169,7 +171,7 @@ export class AcpProxy {
   }
 
   private async initialize(p: Record<string, unknown>): Promise<unknown> {
-    const caps = obj(p.clientCapabilities);
+    const caps = recordOrEmpty(p.clientCapabilities);
     // With --attach the agent runs on the server: a sign-in command is no use on the editor's machine.
     this.editor = { terminal: caps.terminal === true, terminalAuth: editorRunsTerminalAuth(caps) && !this.o.shared };
     let info: ConnectionInfo | undefined;

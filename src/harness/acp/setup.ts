@@ -5,8 +5,7 @@
  */
 import type { Catalog, CatalogSelector } from '../../session/catalog.js';
 import type { Entry } from '../../thread/types.js';
-
-const obj = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+import { recordOrEmpty } from '../../os/record.js';
 
 function selectOption(s: CatalogSelector, fallbackId: string, fallbackName: string): Record<string, unknown> | undefined {
   if (s.source === 'config' && s.raw) return s.raw as Record<string, unknown>;
@@ -69,8 +68,8 @@ export function selectorFor(c: Catalog, configId: string): 'model' | 'mode' | un
  * (from its store when the agent cannot), so they are always on.
  */
 export function editorCapabilities(agent: Record<string, unknown> | undefined): Record<string, unknown> {
-  const a = obj(agent);
-  const pick = (from: unknown, keys: string[]) => Object.fromEntries(keys.filter((k) => obj(from)[k] === true).map((k) => [k, true]));
+  const a = recordOrEmpty(agent);
+  const pick = (from: unknown, keys: string[]) => Object.fromEntries(keys.filter((k) => recordOrEmpty(from)[k] === true).map((k) => [k, true]));
   return {
     loadSession: true,
     promptCapabilities: pick(a.promptCapabilities, ['image', 'audio', 'embeddedContext']),

@@ -1,12 +1,12 @@
 /**
  * The environment of an offline agent run, built from scratch: nothing of the parent's environment
  * reaches the agent except a fixed PATH, a fresh HOME, LANG and TMPDIR, plus the profile's own
- * variables. Every allow-listed name of src/protocol/env.ts that we do not set is explicitly unset
+ * variables. Every allow-listed name of src/os/env.ts that we do not set is explicitly unset
  * (spawnAgent starts from that allow-list), and so is IS_SANDBOX (it breaks the Claude adapters).
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ENV_ALLOW_LIST } from '../../../src/protocol/env.js';
+import { ENV_ALLOW_LIST } from '../../../src/os/env.js';
 
 export function offlineEnv(o: { home: string; tmp: string; installDir: string; extra: Record<string, string> }): Record<string, string | undefined> {
   const xdg = {

@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bootTicks, findTag, isDying, parseStat, readProcs, readStat, type ProcRow } from '../../src/protocol/proc-scan.js';
-import { endTree, killTreesSync, newAgentTag, scanTree, selectTree, type TreeQuery } from '../../src/protocol/proc-tree.js';
+import { bootTicks, findTag, isDying, parseStat, readProcs, readStat, type ProcRow } from '../../src/os/proc-scan.js';
+import { endTree, killTreesSync, newAgentTag, scanTree, selectTree, type TreeQuery } from '../../src/os/proc-tree.js';
 
 const started: number[] = [];
 afterEach(() => {

@@ -11,7 +11,13 @@
  * on the method (or one regex test on stored text) and handed back untouched, so the store keeps
  * the bytes as received and the hot path never re-serialises.
  */
-import type { RawMessage } from './types.js';
+import { isRecord } from './record.js';
+
+/** What redaction reads of a JSON-RPC message (protocol's `RawMessage` fits). */
+interface MessageLike {
+  method?: string;
+  params?: unknown;
+}
 
 export const REDACTED = '[redacted]';
 
@@ -21,16 +27,15 @@ const SECRET_METHODS = new Set([...MCP_METHODS, 'authenticate', 'terminal/create
 const SECRET_METHOD_TEXT = /"(?:session\\?\/(?:new|load|resume|fork)|authenticate|terminal\\?\/create|providers\\?\/set)"/;
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** True when `msg` is a request or notification whose params can hold a secret. */
-export function mayHoldSecret(msg: RawMessage): boolean {
+export function mayHoldSecret(msg: MessageLike): boolean {
   return typeof msg.method === 'string' && SECRET_METHODS.has(msg.method);
 }
 
 /** `msg` with its secrets masked (a copy), or `msg` itself when there is nothing to mask. */
-export function redactMessage<T extends RawMessage>(msg: T): T {
-  if (!mayHoldSecret(msg) || !isObj(msg.params)) return msg;
+export function redactMessage<T extends MessageLike>(msg: T): T {
+  if (!mayHoldSecret(msg) || !isRecord(msg.params)) return msg;
   const params = redactParams(msg.method!, msg.params);
   return params === msg.params ? msg : { ...msg, params };
 }
@@ -39,7 +44,7 @@ export function redactMessage<T extends RawMessage>(msg: T): T {
  * The message text to store or write for a frame: `raw` (the line as received; the message
  * serialised when absent) when it holds no secret, else the masked message serialised.
  */
-export function redactFrame(frame: { msg: RawMessage }, raw?: string): string {
+export function redactFrame(frame: { msg: MessageLike }, raw?: string): string {
   const masked = redactMessage(frame.msg);
   if (masked === frame.msg) return raw ?? JSON.stringify(frame.msg);
   return JSON.stringify(masked);
@@ -54,8 +59,8 @@ export function redactMessageText(text: string): string {
   } catch {
     return text;
   }
-  if (!isObj(msg)) return text;
-  const masked = redactMessage(msg as RawMessage);
+  if (!isRecord(msg)) return text;
+  const masked = redactMessage(msg as MessageLike);
   return masked === msg ? text : JSON.stringify(masked);
 }
 
@@ -82,7 +87,7 @@ function redactParams(method: string, params: Obj): Obj {
 }
 
 function redactMcpServer(server: unknown): unknown {
-  if (!isObj(server)) return server;
+  if (!isRecord(server)) return server;
   let out = maskField(maskField(server, 'env'), 'headers');
   const url = typeof out.url === 'string' ? maskUrlPassword(out.url) : undefined;
   if (url !== undefined && url !== out.url) out = { ...out, url };
@@ -95,8 +100,8 @@ function maskField(o: Obj, key: string): Obj {
   let masked: unknown;
   if (Array.isArray(v)) {
     if (v.length === 0) return o;
-    masked = v.map((e) => (isObj(e) && 'value' in e ? { ...e, value: REDACTED } : maskAll(e)));
-  } else if (isObj(v)) {
+    masked = v.map((e) => (isRecord(e) && 'value' in e ? { ...e, value: REDACTED } : maskAll(e)));
+  } else if (isRecord(v)) {
     if (Object.keys(v).length === 0) return o;
     masked = Object.fromEntries(Object.keys(v).map((k) => [k, REDACTED]));
   } else if (v === undefined || v === null) {
@@ -108,7 +113,7 @@ function maskField(o: Obj, key: string): Obj {
 /** Every scalar inside `v` masked; keys and array lengths kept. */
 function maskAll(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(maskAll);
-  if (isObj(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, maskAll(x)]));
+  if (isRecord(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, maskAll(x)]));
   return v === null || v === undefined ? v : REDACTED;
 }
 

@@ -3,9 +3,13 @@
  * its failure is logged, never left as an unhandled rejection that would stop the program
  * embedding Talaria.
  */
-import type { Logger } from './types.js';
 
-export function background(work: PromiseLike<unknown> | undefined, logger: Logger, what: string, data?: Record<string, unknown>): void {
+/** The one thing `background` needs of a logger (protocol's `Logger` fits). */
+export interface ErrorLogger {
+  error(msg: string, data?: Record<string, unknown>): void;
+}
+
+export function background(work: PromiseLike<unknown> | undefined, logger: ErrorLogger, what: string, data?: Record<string, unknown>): void {
   if (work === undefined) return;
   Promise.resolve(work).then(undefined, (err: unknown) => logger.error(`${what} failed`, { ...data, error: err instanceof Error ? err.message : String(err) }));
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { REDACTED, redactFrame, redactMessage, redactMessageText } from '../../src/protocol/redact.js';
+import { REDACTED, redactFrame, redactMessage, redactMessageText } from '../../src/os/redact.js';
 import { formatWireLine } from '../../src/protocol/wire-log.js';
 import type { Frame, RawMessage } from '../../src/protocol/types.js';
 
