@@ -10,9 +10,9 @@ export function quoteArg(a: string): string {
   return /^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`;
 }
 
-/** An argv as one shell line, each word quoted by quoteArg. */
+/** An argv as one shell line, each word quoted by quoteArg (a command word with `=` too: bare, the shell takes it for an assignment). */
 export function shellLine(argv: readonly string[]): string {
-  return argv.map(quoteArg).join(' ');
+  return argv.map((a, i) => (i === 0 && a.includes('=') ? `'${a.replace(/'/g, `'\\''`)}'` : quoteArg(a))).join(' ');
 }
 
 let scriptOk: boolean | undefined;
