@@ -13,7 +13,7 @@
  * once known; the run's `turn.ended` follows again when the snapshot already covers it). Events
  * and snapshots are ASCII JSON.
  */
-import type { SessionSnapshot, StreamEvent } from './contract/index.js';
+import type { SessionSnapshot } from './contract/index.js';
 import { asciiJson, type EventBatch } from './batch.js';
 import type { Hub } from './hub.js';
 import { TurnWatch } from './contract/turn-watch.js';

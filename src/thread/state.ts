@@ -1,5 +1,4 @@
 import type { Entry, Thread, ThreadChange, ThreadIndex, ToolCallEntry, ToolStatus, UnknownEntry } from './types.js';
-import { isRecord } from '../os/record.js';
 
 /**
  * Reducer-private state kept on `thread._ix` beside the fields types.ts declares.
@@ -88,11 +87,11 @@ export function closeRun(thread: Thread, st: ThreadState): void {
 }
 
 /** Kept so the conversion below is never dropped as dead code by the optimizing compiler. */
-let flattened = 0;
+const sink = { flattened: 0 };
 
 /** V8 flattens a rope in place when it is converted to a number (the `flatstr` trick). */
 function flatten(s: string): void {
-  if (s.length > 0) flattened = Number(s);
+  if (s.length > 0) sink.flattened = Number(s);
 }
 
 /** Appends an entry (stamped with the open turn), closing the open run. */

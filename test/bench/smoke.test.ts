@@ -14,7 +14,7 @@ import { runSdkBaseline } from '../../bench/sdk-baseline.js';
 import { percentile } from '../../bench/stats.js';
 import { talariaCases } from '../../bench/talaria-cases.js';
 import { floodCommand } from '../../bench/talaria-flood.js';
-import { isNotMeasured, type BenchCase, type BenchOptions, type CaseResult, type ReportRow } from '../../bench/types.js';
+import { type BenchCase, type BenchOptions, type CaseResult, type ReportRow } from '../../bench/types.js';
 
 // Correctness only: frames counted == frames sent. Never asserts on speed.
 const N = 500;

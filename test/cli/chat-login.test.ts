@@ -5,11 +5,9 @@
  * a pty attached to the chat's terminal; then the session opens, or the refused prompt is sent again.
  */
 import { describe, it, expect, vi } from 'vitest';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { MAIN, TSX, TmuxPane, authFakeHome, hasTmux, runCli, tempDir } from './helpers.js';
+import { MAIN, TSX, TmuxPane, authFakeHome, hasTmux, runCli } from './helpers.js';
 
 vi.setConfig({ testTimeout: Number(process.env.TALARIA_TEST_TIMEOUT ?? 120_000) });
 

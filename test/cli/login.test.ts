@@ -6,11 +6,9 @@
  * then `talaria run` works.
  */
 import { describe, it, expect, vi } from 'vitest';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync } from 'node:fs';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { MAIN, TSX, TmuxPane, authFakeHome, hasTmux, runCli, tempDir } from './helpers.js';
+import { MAIN, TSX, TmuxPane, authFakeHome, hasTmux, runCli } from './helpers.js';
 
 vi.setConfig({ testTimeout: Number(process.env.TALARIA_TEST_TIMEOUT ?? 120_000) });
 

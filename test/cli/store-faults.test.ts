@@ -5,7 +5,6 @@
  */
 import { describe, it, expect, vi } from 'vitest';
 import { chmodSync } from 'node:fs';
-import { join } from 'node:path';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { openStore } from '../../src/store/index.js';
 import { corruptTable } from '../store/helpers.js';

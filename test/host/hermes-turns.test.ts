@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Frame } from '../../src/protocol/types.js';
 import type { ToolCallEntry } from '../../src/thread/types.js';
-import { emuLog, hermesHome, makeHost, notices, shutdownHosts, tempDir, texts, waitHost, waitSession } from './helpers.js';
+import { emuLog, hermesHome, makeHost, notices, shutdownHosts, tempDir, texts, waitSession } from './helpers.js';
 
 afterEach(shutdownHosts);
 

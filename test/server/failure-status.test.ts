@@ -17,12 +17,6 @@ const SDK_AGENT = fileURLToPath(new URL('../fakes/sdk-agent.ts', import.meta.url
 
 const failureOf = async (c: ServerClient, id: string) => (await c.api.listSessions({ query: {} })).sessions.find((s) => s.id === id)?.failure;
 
-/** Waits until the listed failure of `id` satisfies `pred`; returns it. */
-async function failureWhen(c: ServerClient, id: string, pred: (f: Awaited<ReturnType<typeof failureOf>>) => boolean) {
-  let f: Awaited<ReturnType<typeof failureOf>>;
-  await vi.waitUntil(async () => pred((f = await failureOf(c, id))), { timeout: 60_000, interval: 50 });
-  return f;
-}
 
 async function newSession(s: Served, provider: string): Promise<string> {
   const { workspace } = await s.client.api.openWorkspace({ body: { path: s.p.userHome } });

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import type { Socket } from 'node:net';
 import { describe, it, expect, vi } from 'vitest';
 import { applyEvent } from '../../src/server/client/thread.js';
-import type { SessionSnapshot, StreamEvent } from '../../src/server/contract/index.js';
 import { contiguous, demoSession, snapOf, type Probe, serve, watching, type Served } from './helpers.js';
 
 vi.setConfig({ testTimeout: 300_000 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, it, expect, vi } from 'vitest';
 import { applyEvent } from '../../src/server/client/thread.js';
 import type { SessionSnapshot, StreamEvent } from '../../src/server/contract/index.js';
-import { Probe, contiguous, demoSession, isEvent, serve, snapOf, type Seen, type Served } from './helpers.js';
+import { Probe, contiguous, demoSession, isEvent, serve, snapOf, type Seen } from './helpers.js';
 
 vi.setConfig({ testTimeout: 300_000 });
 

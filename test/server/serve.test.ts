@@ -1,5 +1,5 @@
 import { describe, it, expect, vi } from 'vitest';
-import { Probe, isEvent, raw, serve } from './helpers.js';
+import { Probe, isEvent, serve } from './helpers.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 

@@ -3,7 +3,7 @@
  * link, and the few UI moves every test makes (open the project, start a session, send).
  * Every wait is on something a person would see, bounded by the test timeout.
  */
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import WebSocket from 'ws';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { connectServer, type ServerClient, type WebSocketCtor } from '../../src/server/client/index.js';

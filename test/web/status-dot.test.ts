@@ -6,7 +6,7 @@ import WebSocket from 'ws';
 import type { Page } from 'playwright-core';
 import { connectServer, type WebSocketCtor } from '../../src/server/client/index.js';
 import { shot } from './browser.js';
-import { currentId, newSession, send, webSuite, type World, newSessionWith } from './helpers.js';
+import { newSession, send, webSuite, type World, newSessionWith } from './helpers.js';
 import { sdkAgent } from './serve.js';
 
 // An agent started through a link to node: removing the link later opens a readiness gap (not found).

@@ -3,7 +3,7 @@
  * Registry (index URL: TALARIA_REGISTRY_URL, default the CDN), installed pinned under
  * $TALARIA_HOME/agents and then usable like any built-in (`talaria run --agent ID`).
  */
-import { flag, parse, str, UsageError } from '../args.js';
+import { flag, parse, UsageError } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import { AGENTS_HELP } from '../help-admin.js';
 import {

@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EXIT } from '../exit-codes.js';
-import { str, flag, UsageError, type OptionSpec, type Parsed } from '../args.js';
+import { str, flag, UsageError, type Parsed } from '../args.js';
 import type { CliIo } from '../io.js';
 import type { Harness, HarnessExtras } from '../../harness/index.js';
 import { RuntimeError, type AgentChoice, type AgentRuntime } from '../runtime.js';

@@ -7,7 +7,7 @@
  */
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { APPROVE_MODES, type ApproveMode } from '../approve.js';
 import { parse, str, flag, type Parsed } from '../args.js';
 import { colorEnabled, processIo, type CliIo } from '../io.js';

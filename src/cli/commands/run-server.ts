@@ -11,7 +11,6 @@ import type { TurnResult } from '../../session/turn.js';
 import type { Entry, Thread } from '../../thread/types.js';
 import type { ApproveMode } from '../approve.js';
 import { EXIT, exitCodeFor } from '../exit-codes.js';
-import type { CliIo } from '../io.js';
 import type { Style } from '../render/style.js';
 import { runJson } from '../result.js';
 import { DEMO_BANNER, DEMO_NOTE } from '../runtime-types.js';
