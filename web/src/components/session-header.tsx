@@ -70,8 +70,8 @@ export function SessionHeader({
         </button>
       </div>
       <div className="sh-line2">
-        {view.catalog.model && <Picker label="Model" sel={view.catalog.model} current={view.modelId} disabled={readOnly || view.turnId !== undefined} onPick={onModel} />}
-        {view.catalog.mode && <Picker label="Mode" sel={view.catalog.mode} current={view.modeId} disabled={readOnly} onPick={onMode} />}
+        {view.catalog.model && <Picker label="Model" sel={view.catalog.model} current={view.modelId} readOnly={readOnly} disabled={view.turnId !== undefined} onPick={onModel} />}
+        {view.catalog.mode && <Picker label="Mode" sel={view.catalog.mode} current={view.modeId} readOnly={readOnly} disabled={false} onPick={onMode} />}
         <span className="meter" title={ctx.used !== undefined ? `Context: ${ctx.used} of ${ctx.size ?? '?'} tokens` : 'Context: not reported'}>
           <span className="small muted meter-label">Context</span>
           <span className="meter-bar" role="meter" aria-label="Context used" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct ?? 0}>
@@ -200,10 +200,31 @@ function ContinueWith({ current, providers, onPick }: { current: string; provide
   );
 }
 
-function Picker({ label, sel, current, disabled, onPick }: { label: string; sel: CatalogSelector; current: string | undefined; disabled: boolean; onPick: (id: string) => void }) {
+/** A model or mode menu; for a read-only link just the value, as text (nothing that looks like it could be changed). */
+function Picker({
+  label,
+  sel,
+  current,
+  readOnly,
+  disabled,
+  onPick,
+}: {
+  label: string;
+  sel: CatalogSelector;
+  current: string | undefined;
+  readOnly: boolean;
+  disabled: boolean;
+  onPick: (id: string) => void;
+}) {
   const groups = new Map<string, typeof sel.options>();
   for (const o of sel.options) groups.set(o.group ?? '', [...(groups.get(o.group ?? '') ?? []), o]);
   const value = current ?? sel.currentId ?? '';
+  if (readOnly)
+    return (
+      <span className="picker picker-ro small" title={`${label} (read-only link)`}>
+        <span className="muted">{label}</span> <span className="picker-value">{sel.options.find((o) => o.id === value)?.label ?? (value || '—')}</span>
+      </span>
+    );
   return (
     <label className="picker small">
       <span className="muted">{label}</span>
