@@ -45,6 +45,13 @@ describe('web: phone and desktop layout', { timeout: 120_000 }, () => {
   it('phone, idle: no sideways scroll; the header actions are behind one "More" menu that opens on screen', async () => {
     const p = await phone();
     await newSession(p);
+    // A fresh session's header also offers the agent: it fits too.
+    await p.getByRole('combobox', { name: 'Agent', exact: true }).waitFor();
+    await shot(p, 'phone-fresh');
+    const fresh = await p.evaluate<Layout>(LAYOUT);
+    expect(fresh.rightmost, 'fresh header past the right edge').toBeLessThanOrEqual(fresh.innerWidth);
+    const title = (await p.locator('.session-h1').boundingBox())!;
+    expect(title.width, 'the title keeps room').toBeGreaterThanOrEqual(100);
     await send(p, 'hello');
     await p.locator('.msg.agent').first().waitFor({ timeout: 30_000 });
     await expect.poll(() => p.getByRole('button', { name: /^Stop/ }).count(), { timeout: 30_000 }).toBe(0);
