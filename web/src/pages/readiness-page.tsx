@@ -77,7 +77,7 @@ export function ReadinessPage({ store }: { store: AppStore }) {
                       </option>
                     ))}
                   </select>
-                  <div className="default-now" data-workspace={w.id} role="status">
+                  <div className="default-now" data-workspace={w.id}>
                     New sessions: <strong>{d.label}</strong> <span className="muted small">— {d.why}</span>
                   </div>
                 </td>
