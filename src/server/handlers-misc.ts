@@ -62,6 +62,12 @@ export function miscHandlers(harness: Harness, hub: Hub, o: { version: string; s
     },
     bindProvider({ params, body }) {
       const b = body as { provider: string; profile?: string; model?: string; mode?: string };
+      if (b.provider === '') {
+        // No binding: new sessions here get the configured default if it is ready, else the best ready agent.
+        const cleared = harness.store.workspaces.update(params.id!, { defaultProvider: null, profile: null });
+        if (!cleared) throw new HttpError('not_found', `no workspace ${params.id}`);
+        return { workspace: workspaceInfo(cleared) };
+      }
       if (!harness.registry.has(b.provider)) throw new HttpError('invalid_argument', `no agent "${b.provider}"`, 'GET /api/providers lists them.');
       const w = harness.store.workspaces.update(params.id!, { defaultProvider: b.provider, profile: b.profile ?? null });
       if (!w) throw new HttpError('not_found', `no workspace ${params.id}`);

@@ -26,7 +26,7 @@ export interface Served {
   output(): string;
   /** `talaria serve tokens add [--observer]` against this server's home: the new token. */
   addToken(role: 'controller' | 'observer', label: string): string;
-  /** Stops the server (SIGTERM, as a person would) and starts it again on the same home: `url`, `origin` and `token` are the new ones. */
+  /** Stops the server (SIGTERM, as a person would) and starts it again on the same home: `url` and `origin` are the new ones (`--port 0`; the token lasts). */
   restart(): Promise<void>;
   stop(): Promise<void>;
 }

@@ -14,15 +14,21 @@ import { talariaHome } from '../../os/home.js';
 import { currentEnv } from '../../providers/locate.js';
 import { homedir } from 'node:os';
 import { removeDiscovery, writeDiscovery } from '../server-discovery.js';
+import { DEFAULT_PORT, rememberPort, SERVE_LINK_FILE, serveToken, stablePort } from './serve-link.js';
 
-export const SERVE_HELP = `Usage: talaria serve [--port N] [--host ADDR] [--open] [--tls-cert FILE --tls-key FILE] [--insecure]
+export const SERVE_HELP = `Usage: talaria serve [--port N] [--host ADDR] [--open] [--new-token] [--tls-cert FILE --tls-key FILE] [--insecure]
        talaria serve tokens list | add [--observer] [--label TEXT] | revoke ID
 
 Starts Talaria's server: the web UI at /, the HTTP API at /api, live sessions at /ws, on one port.
-It prints one link with a fresh access token (controller: can prompt and approve); open it.
+It prints one link with the server's access token (controller: can prompt and approve); open it.
+The link stays the same across restarts (same port, same token), so open tabs and bookmarks
+keep working: the token is kept in $TALARIA_HOME/${SERVE_LINK_FILE} (mode 0600) until it is
+revoked (tokens revoke ID; its label is "serve") or replaced with --new-token.
 
 Options:
-  --port N              the port (default: a free one)
+  --port N              the port (default: the last one used, else ${DEFAULT_PORT}; the next free one
+                        when it is taken). --port 0: a random free port
+  --new-token           replace the server's token (the old link stops working at once)
   --host ADDR           the address to bind (default 127.0.0.1). Anything but loopback needs
                         --tls-cert and --tls-key, or --insecure (plain HTTP, warned on every start)
   --open                open the link in the default browser ($BROWSER when set)
@@ -52,6 +58,7 @@ const OPTIONS = {
   observer: { type: 'boolean' },
   label: { type: 'string' },
   caps: { type: 'boolean' },
+  'new-token': { type: 'boolean' },
 } as const;
 
 function stderrLogger(io: CliIo): Logger {
@@ -69,7 +76,7 @@ function tokensCommand(args: string[], p: ReturnType<typeof parse>, io: CliIo): 
   const [sub, arg] = args;
   if (sub === 'list') {
     const all = readTokens(file);
-    if (all.length === 0) io.stdout.write('no stored tokens (each `talaria serve` prints its own)\n');
+    if (all.length === 0) io.stdout.write('no stored tokens (`talaria serve` adds its own on its first start)\n');
     for (const t of all) io.stdout.write(`${t.id}  ${t.role.padEnd(10)}  ${new Date(t.createdAt).toISOString()}  ${t.label ?? ''}\n`.replace(/ +\n$/, '\n'));
     return EXIT.OK;
   }
@@ -110,8 +117,8 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
   if (p.positionals[0] === 'tokens') return tokensCommand(p.positionals.slice(1), p, io);
   if (p.positionals.length > 0) throw new UsageError(`serve: unexpected argument '${p.positionals[0]}'`);
   const portText = str(p, 'port');
-  const port = portText === undefined ? 0 : Number(portText);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`serve: --port must be a port number (0-65535), not '${portText}'`);
+  const given = portText === undefined ? undefined : Number(portText);
+  if (given !== undefined && (!Number.isInteger(given) || given < 0 || given > 65535)) throw new UsageError(`serve: --port must be a port number (0-65535), not '${portText}'`);
   const host = str(p, 'host') ?? '127.0.0.1';
   const cert = str(p, 'tls-cert');
   const key = str(p, 'tls-key');
@@ -133,6 +140,9 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
     offs.push(ctx.onTerminate((sig) => r(sig)));
   });
   const harness = ctx.harness({ warm: true });
+  // The lasting link: the same token (and, without --port, the same port) as the last start.
+  const link = serveToken(harness.home, tokensFile(harness.home), { rotate: flag(p, 'new-token') });
+  const port = given ?? (await stablePort(harness.home, host));
   let server;
   try {
     server = await startServer({
@@ -172,13 +182,16 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
   // The folder serve was started in is the first workspace, with the agent it would use.
   const cwd = process.cwd();
   harness.workspaces.open(cwd);
-  io.stdout.write(`Talaria is serving ${cwd}\n  ${server.url}\n`);
+  if (given === undefined) rememberPort(harness.home, server.port);
+  const url = `${server.origin}/#token=${link.token}`;
+  io.stdout.write(`Talaria is serving ${cwd}\n  ${url}\n`);
+  if (link.created && flag(p, 'new-token')) io.stdout.write('  (a new token: links with the old one no longer work)\n');
   if (caps) io.stdout.write(`  caps: ${server.origin.replace(/^http/, 'ws')}/captp (references: talaria caps mint)\n`);
   void harness
     .pickAgent({ workspace: cwd, timeoutMs: 10_000 })
     .then((pick) => io.stdout.write(`  agent: ${pick.provider}${pick.from === 'fallback' ? ' (no agent is ready: the offline demo agent; `talaria doctor` says why)' : ''}\n`))
     .catch(() => undefined);
-  if (flag(p, 'open')) openBrowser(server.url, io.env);
+  if (flag(p, 'open')) openBrowser(url, io.env);
   // `talaria run` on this home uses this server (issue 16): a token of its own, in memory only, so it dies with the server.
   writeDiscovery(harness.home, { url: server.origin, pid: process.pid, token: server.tokens.addEphemeral('controller', 'talaria run').token, version: ctx.version });
 

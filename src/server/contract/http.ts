@@ -131,11 +131,11 @@ export const ROUTES = {
     body: z.object({ path: z.string().min(1) }),
     response: z.object({ workspace }),
   },
-  /** The workspace's default provider (and its default model/mode for that provider). */
+  /** The workspace's default provider (and its default model/mode for that provider); `provider: ""` clears it (the configured default, else the best ready agent). */
   bindProvider: {
     ...ROUTE_TABLE.bindProvider,
     params: id,
-    body: z.object({ provider: z.string().min(1), profile: z.string().optional(), model: z.string().optional(), mode: z.string().optional() }),
+    body: z.object({ provider: z.string(), profile: z.string().optional(), model: z.string().optional(), mode: z.string().optional() }),
     response: z.object({ workspace }),
   },
   /** The model catalog for new sessions of a provider here, without a visible session (cached). */

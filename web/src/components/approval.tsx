@@ -35,7 +35,24 @@ export function ruleFor(subject: unknown, decision: 'allow' | 'deny'): RuleDraft
 export type Answer = { optionId: string; rule?: RuleDraft | undefined; editedRule?: boolean };
 
 /** Inline card under the thread: what is asked, the buttons, and "details" for the dialog. */
-export function ApprovalCard({ p, tool, readOnly, onAnswer, onDetails, busy }: { p: PendingPermission; tool?: ToolView | undefined; readOnly: boolean; onAnswer: (a: Answer) => void; onDetails: () => void; busy: boolean }) {
+export function ApprovalCard({
+  p,
+  tool,
+  readOnly,
+  onAnswer,
+  onDetails,
+  busy,
+  typing = false,
+}: {
+  p: PendingPermission;
+  tool?: ToolView | undefined;
+  readOnly: boolean;
+  onAnswer: (a: Answer) => void;
+  onDetails: () => void;
+  busy: boolean;
+  /** The focus is in a text field: the number keys type there, so the card says how to use them. */
+  typing?: boolean;
+}) {
   const opts = readOptions(p.options);
   const title = tool?.title ?? p.title ?? 'The agent asks for permission';
   return (
@@ -49,7 +66,14 @@ export function ApprovalCard({ p, tool, readOnly, onAnswer, onDetails, busy }: {
       ) : (
         <div className="approval-actions">
           {opts.map((o, i) => (
-            <button key={o.optionId} type="button" className={o.kind.startsWith('allow') ? (o.kind === 'allow_once' ? 'primary' : '') : 'danger'} disabled={busy} onClick={() => onAnswer({ optionId: o.optionId })} aria-keyshortcuts={String(i + 1)}>
+            <button
+              key={o.optionId}
+              type="button"
+              className={o.kind.startsWith('allow') ? (o.kind === 'allow_once' ? 'primary' : '') : 'danger'}
+              disabled={busy}
+              onClick={() => onAnswer({ optionId: o.optionId })}
+              aria-keyshortcuts={String(i + 1)}
+            >
               {o.name} <kbd>{i + 1}</kbd>
             </button>
           ))}
@@ -57,6 +81,12 @@ export function ApprovalCard({ p, tool, readOnly, onAnswer, onDetails, busy }: {
             Details… <kbd>D</kbd>
           </button>
         </div>
+      )}
+      {!readOnly && typing && (
+        <p className="key-hint small" role="note">
+          You are typing in a text box, so the keys {opts.length > 1 ? `1–${Math.min(opts.length, 9)}` : '1'} go there. Press <kbd>Tab</kbd> to leave the box, then a number key
+          answers this.
+        </p>
       )}
     </section>
   );
@@ -79,9 +109,10 @@ function Subject({ p, tool, compact }: { p: PendingPermission; tool?: ToolView |
           {paths.length === 1 ? 'File' : 'Files'}: <span className="mono">{paths.join(', ')}</span>
         </p>
       )}
-      {!compact && diffs.map((d, i) => (
-        <DiffView key={i} path={d.path as string} oldText={typeof d.oldText === 'string' ? d.oldText : null} newText={str(d.newText) ?? ''} initial="unified" />
-      ))}
+      {!compact &&
+        diffs.map((d, i) => (
+          <DiffView key={i} path={d.path as string} oldText={typeof d.oldText === 'string' ? d.oldText : null} newText={str(d.newText) ?? ''} initial="unified" />
+        ))}
       {compact && diffs.length > 0 && <p className="small muted">The change is shown in the tool card above; “Details” opens it with the full arguments.</p>}
       {!compact && (
         <>
@@ -94,7 +125,19 @@ function Subject({ p, tool, compact }: { p: PendingPermission; tool?: ToolView |
 }
 
 /** The dialog: full arguments and diff; allow once / always (with the rule, editable) / reject. */
-export function ApprovalDialog({ p, tool, onAnswer, onClose, busy }: { p: PendingPermission; tool?: ToolView | undefined; onAnswer: (a: Answer) => void; onClose: () => void; busy: boolean }) {
+export function ApprovalDialog({
+  p,
+  tool,
+  onAnswer,
+  onClose,
+  busy,
+}: {
+  p: PendingPermission;
+  tool?: ToolView | undefined;
+  onAnswer: (a: Answer) => void;
+  onClose: () => void;
+  busy: boolean;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const opts = readOptions(p.options);
   const always = opts.find((o) => o.kind === 'allow_always');

@@ -105,10 +105,14 @@ export function Composer({
   if (readOnly) return <div className="composer read-only muted">Read-only: this link can watch, not prompt.</div>;
 
   return (
-    <div className="composer" onDragOver={(e) => e.preventDefault()} onDrop={(e) => {
-      e.preventDefault();
-      addFiles([...e.dataTransfer.files]);
-    }}>
+    <div
+      className="composer"
+      onDragOver={(e) => e.preventDefault()}
+      onDrop={(e) => {
+        e.preventDefault();
+        addFiles([...e.dataTransfer.files]);
+      }}
+    >
       {queue.length > 0 && (
         <ul className="queue" aria-label="Queued prompts">
           {queue.map((q) => (
@@ -186,24 +190,33 @@ export function Composer({
             e.target.value = '';
           }}
         />
-        <button type="button" className="icon-btn attach" aria-label="Attach an image" title={takesImages === false ? 'This agent does not take images' : 'Attach an image (or paste, or drop)'} onClick={() => file.current?.click()}>
-          <svg width="18" height="18" viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinecap="round" aria-hidden="true">
-            <path d="M10.5 4.5l-5 5a1.4 1.4 0 0 0 2 2l5.5-5.5a2.8 2.8 0 0 0-4-4L3.5 7.5a4.2 4.2 0 0 0 6 6l4-4" />
-          </svg>
-        </button>
-        {running ? (
-          <button type="button" className="danger" onClick={onCancel} aria-keyshortcuts="Escape">
-            Stop <kbd>Esc</kbd>
+        {/* One group: beside the box when there is room, on its own line under it when not (a phone during a turn). */}
+        <div className="composer-actions">
+          <button
+            type="button"
+            className="icon-btn attach"
+            aria-label="Attach an image"
+            title={takesImages === false ? 'This agent does not take images' : 'Attach an image (or paste, or drop)'}
+            onClick={() => file.current?.click()}
+          >
+            <svg width="18" height="18" viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinecap="round" aria-hidden="true">
+              <path d="M10.5 4.5l-5 5a1.4 1.4 0 0 0 2 2l5.5-5.5a2.8 2.8 0 0 0-4-4L3.5 7.5a4.2 4.2 0 0 0 6 6l4-4" />
+            </svg>
           </button>
-        ) : null}
-        {running && (
-          <button type="button" onClick={() => steer(text, true)} disabled={text.trim() === '' || images.length > 0} title="Into the running turn, instead of after it">
-            Steer now
+          {running ? (
+            <button type="button" className="danger" onClick={onCancel} aria-keyshortcuts="Escape">
+              Stop <kbd>Esc</kbd>
+            </button>
+          ) : null}
+          {running && (
+            <button type="button" onClick={() => steer(text, true)} disabled={text.trim() === '' || images.length > 0} title="Into the running turn, instead of after it">
+              Steer now
+            </button>
+          )}
+          <button type="button" className="primary" onClick={send} disabled={text.trim() === '' && images.length === 0}>
+            {running ? 'Queue' : 'Send'}
           </button>
-        )}
-        <button type="button" className="primary" onClick={send} disabled={text.trim() === '' && images.length === 0}>
-          {running ? 'Queue' : 'Send'}
-        </button>
+        </div>
       </div>
       <div className="composer-foot muted small">
         <label>

@@ -5,6 +5,7 @@ import type { AppState, AppStore } from '../state/app-store.js';
 import { go, href } from '../router.js';
 import { ProviderPill } from './pills.js';
 import { SignInNeeded } from './sign-in-needed.js';
+import { defaultAgent } from '../state/default-agent.js';
 
 /**
  * A split button: the workspace's default provider, and a menu of the others. A provider that
@@ -17,7 +18,9 @@ export function NewSessionButton({ store, app, workspace }: { store: AppStore; a
   // The agent asked for a sign-in: the session waits for it, then is created again.
   const [signIn, setSignIn] = useState<{ provider: ProviderInfo; retry: string | undefined }>();
   const menuRef = useRef<HTMLDivElement>(null);
-  const def = workspace.provider ?? app.defaultProvider ?? app.providers.find((p) => p.ready)?.id ?? app.providers[0]?.id;
+  // The same rule the Agents page states: the configured agent when ready, else the best ready one.
+  const chosen = defaultAgent(app.providers, workspace.provider, app.defaultProvider);
+  const def = chosen.id;
   const defInfo = app.providers.find((p) => p.id === def);
 
   useEffect(() => {
@@ -56,8 +59,8 @@ export function NewSessionButton({ store, app, workspace }: { store: AppStore; a
         className="split-main"
         disabled={busy || defInfo?.ready === false}
         onClick={() => create(def)}
-        aria-label={`New session with ${defInfo?.label ?? def ?? 'the default agent'}`}
-        title={`New session with ${defInfo?.label ?? def}`}
+        aria-label={`New session with ${chosen.label}`}
+        title={`New session with ${chosen.label}. ${chosen.why}`}
       >
         {busy ? '…' : '+ New'}
       </button>

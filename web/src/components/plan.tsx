@@ -1,12 +1,35 @@
+import { useState } from 'react';
 import type { PlanItem } from '../state/entries.js';
 
-/** The agent's live plan as a checklist. */
+const NARROW = '(max-width: 700px)';
+
+/**
+ * The agent's live plan as a checklist, above the thread. It takes one line unless opened: a done
+ * plan shuts ("3/3 done ✓"), and on a phone it starts shut, its line naming the step in progress.
+ * Once the person opens or shuts it, their choice holds.
+ */
 export function PlanList({ plan }: { plan: PlanItem[] }) {
   const done = plan.filter((p) => p.status === 'completed').length;
+  const allDone = done === plan.length;
+  const current = plan.find((p) => p.status === 'in_progress');
+  const [chosen, setChosen] = useState<boolean>();
+  const narrow = typeof matchMedia === 'function' && matchMedia(NARROW).matches;
+  const open = chosen ?? (!allDone && !narrow);
   return (
-    <details className="plan" open>
+    <details
+      className="plan"
+      open={open}
+      onToggle={(e) => {
+        const now = e.currentTarget.open;
+        if (now !== open) setChosen(now);
+      }}
+    >
       <summary>
-        Plan <span className="muted small">{done}/{plan.length} done</span>
+        Plan{' '}
+        <span className="muted small">
+          {done}/{plan.length} done{allDone ? ' ✓' : ''}
+        </span>
+        {!open && current && <span className="plan-current small"> · {current.content}</span>}
       </summary>
       <ul>
         {plan.map((p, i) => (

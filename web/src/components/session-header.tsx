@@ -1,3 +1,4 @@
+import { useEffect, useRef, useState } from 'react';
 import type { CatalogSelector } from '../state/entries.js';
 import type { SessionView } from '../state/session-store.js';
 import type { ProviderInfo, SessionSummaryInfo } from '../api/server.js';
@@ -41,8 +42,9 @@ export function SessionHeader({
   const st = s ? statusOf({ state: view.state, needsAttention: view.pending.length > 0, failure: s.failure }, ready) : 'stored';
   const ctx = view.context;
   const pct = ctx.used !== undefined && ctx.size ? Math.min(100, Math.round((ctx.used / ctx.size) * 100)) : undefined;
+  const more = useMore();
   return (
-    <header className="session-header">
+    <header className="session-header" ref={more.root}>
       <div className="sh-line1">
         <StatusDot status={st} failure={s?.failure} />
         <h1 className="session-h1">{view.title || s?.title || 'New session'}</h1>
@@ -54,18 +56,30 @@ export function SessionHeader({
             {view.agent.version ? ` ${view.agent.version}` : ''}
           </span>
         )}
+        {/* On a narrow screen the actions fold into this one menu (CSS shows it there only). */}
+        <button
+          type="button"
+          className="icon-btn sh-more"
+          aria-label="More actions"
+          aria-expanded={more.open}
+          aria-controls={`sh-actions-${view.sessionId}`}
+          ref={more.button}
+          onClick={() => more.setOpen(!more.open)}
+        >
+          ⋯
+        </button>
       </div>
       <div className="sh-line2">
-        {view.catalog.model && <Picker label="Model" sel={view.catalog.model} current={view.modelId} disabled={readOnly || view.turnId !== undefined} onPick={onModel} />}
-        {view.catalog.mode && <Picker label="Mode" sel={view.catalog.mode} current={view.modeId} disabled={readOnly} onPick={onMode} />}
+        {view.catalog.model && <Picker label="Model" sel={view.catalog.model} current={view.modelId} readOnly={readOnly} disabled={view.turnId !== undefined} onPick={onModel} />}
+        {view.catalog.mode && <Picker label="Mode" sel={view.catalog.mode} current={view.modeId} readOnly={readOnly} disabled={false} onPick={onMode} />}
         <span className="meter" title={ctx.used !== undefined ? `Context: ${ctx.used} of ${ctx.size ?? '?'} tokens` : 'Context: not reported'}>
-          <span className="small muted">Context</span>
+          <span className="small muted meter-label">Context</span>
           <span className="meter-bar" role="meter" aria-label="Context used" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct ?? 0}>
             <span className={`meter-fill ${pct !== undefined && pct > 85 ? 'hot' : ''}`} style={{ width: `${pct ?? 0}%` }} />
           </span>
           <span className="small">{ctx.used !== undefined ? `${tokens(ctx.used)}/${tokens(ctx.size)}` : '–'}</span>
         </span>
-        <span className="small" title="Tokens in the last turn / in this session">
+        <span className="small sh-tokens" title="Tokens in the last turn / in this session">
           <span className="muted">Tokens</span> {tokens(view.turnUsage?.total)} turn · {tokens(view.sessionUsage.total)} session
         </span>
         {ctx.cost && (
@@ -73,7 +87,14 @@ export function SessionHeader({
             <span className="muted">Cost</span> {ctx.cost.amount.toFixed(4)} {ctx.cost.currency}
           </span>
         )}
-        <span className="sh-actions">
+        <span
+          className={`sh-actions${more.open ? ' open' : ''}`}
+          id={`sh-actions-${view.sessionId}`}
+          onClick={(e) => {
+            // A link or button in the menu did its job: the menu shuts (a picker inside stays open while used).
+            if ((e.target as HTMLElement).closest('a, button')) more.setOpen(false);
+          }}
+        >
           <a href={href.inspector(view.sessionId)} className="small">
             Inspector
           </a>
@@ -102,6 +123,33 @@ export function SessionHeader({
       </div>
     </header>
   );
+}
+
+/** The "More actions" menu of a narrow screen: open and shut, shut by Escape or a tap elsewhere (Escape then does not also stop the turn). */
+function useMore() {
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.key !== 'Escape') return;
+      e.stopPropagation();
+      setOpen(false);
+      button.current?.focus();
+    };
+    const onDown = (e: PointerEvent): void => {
+      const t = e.target as Node | null;
+      if (t && !root.current?.querySelector('.sh-actions')?.contains(t) && !button.current?.contains(t)) setOpen(false);
+    };
+    window.addEventListener('keydown', onKey, true);
+    document.addEventListener('pointerdown', onDown, true);
+    return () => {
+      window.removeEventListener('keydown', onKey, true);
+      document.removeEventListener('pointerdown', onDown, true);
+    };
+  }, [open]);
+  return { open, setOpen, root, button };
 }
 
 /** No message sent or received yet: the session can still become another agent's. */
@@ -152,10 +200,31 @@ function ContinueWith({ current, providers, onPick }: { current: string; provide
   );
 }
 
-function Picker({ label, sel, current, disabled, onPick }: { label: string; sel: CatalogSelector; current: string | undefined; disabled: boolean; onPick: (id: string) => void }) {
+/** A model or mode menu; for a read-only link just the value, as text (nothing that looks like it could be changed). */
+function Picker({
+  label,
+  sel,
+  current,
+  readOnly,
+  disabled,
+  onPick,
+}: {
+  label: string;
+  sel: CatalogSelector;
+  current: string | undefined;
+  readOnly: boolean;
+  disabled: boolean;
+  onPick: (id: string) => void;
+}) {
   const groups = new Map<string, typeof sel.options>();
   for (const o of sel.options) groups.set(o.group ?? '', [...(groups.get(o.group ?? '') ?? []), o]);
   const value = current ?? sel.currentId ?? '';
+  if (readOnly)
+    return (
+      <span className="picker picker-ro small" title={`${label} (read-only link)`}>
+        <span className="muted">{label}</span> <span className="picker-value">{sel.options.find((o) => o.id === value)?.label ?? (value || '—')}</span>
+      </span>
+    );
   return (
     <label className="picker small">
       <span className="muted">{label}</span>

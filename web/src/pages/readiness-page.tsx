@@ -6,6 +6,7 @@ import { SignInMethods, type SignInMethod } from '../components/sign-in-methods.
 import { SignInTerminal } from '../components/sign-in-terminal.js';
 import { gapAuthMethods } from '../api/sign-in.js';
 import { RegistryList } from '../components/registry-list.js';
+import { defaultAgent } from '../state/default-agent.js';
 
 /** Every agent, its gaps and the fix for each; the default provider per workspace. */
 export function ReadinessPage({ store }: { store: AppStore }) {
@@ -14,6 +15,7 @@ export function ReadinessPage({ store }: { store: AppStore }) {
   const [problems, setProblems] = useState<string[]>([]);
   const [err, setErr] = useState<string>();
   const [panel, setPanel] = useState<{ providerId: string; method: SignInMethod }>();
+  const labelOf = (id: string): string => app.providers.find((p) => p.id === id)?.label ?? id;
   const focus = new URLSearchParams(window.location.hash.split('?')[1] ?? '').get('provider');
   const load = (refresh: boolean): void => {
     store.client.api
@@ -42,6 +44,48 @@ export function ReadinessPage({ store }: { store: AppStore }) {
       {err && <p className="error" role="alert">{err}</p>}
       {problems.map((p, i) => <p key={i} className="note">{p}</p>)}
       {!providers && !err && <p role="status">Checking agents…</p>}
+      <h2>Default agent per workspace</h2>
+      <p className="muted small">
+        New sessions use the agent chosen for the workspace, else the default in config.json
+        {app.defaultProvider ? ` (${labelOf(app.defaultProvider)})` : ''} — when that agent is ready. Otherwise they use the best ready agent.
+      </p>
+      <table className="table">
+        <tbody>
+          {app.workspaces.map((w) => {
+            const d = defaultAgent(app.providers, w.provider, app.defaultProvider);
+            return (
+              <tr key={w.id}>
+                <td>{w.name}</td>
+                <td className="mono small">{w.path}</td>
+                <td>
+                  <select
+                    aria-label={`Default agent for ${w.name}`}
+                    value={w.provider ?? ''}
+                    disabled={app.role !== 'controller'}
+                    onChange={(e) =>
+                      store.client.api
+                        .bindProvider({ params: { id: w.id }, body: { provider: e.target.value } })
+                        .then(() => store.refresh())
+                        .catch((x: unknown) => setErr(describeError(x).message))
+                    }
+                  >
+                    <option value="">{app.defaultProvider ? `Automatic (config.json: ${labelOf(app.defaultProvider)})` : 'Automatic (the best ready agent)'}</option>
+                    {app.providers.map((p) => (
+                      <option key={p.id} value={p.id}>
+                        {p.label}
+                        {p.ready === false ? ' (not ready)' : ''}
+                      </option>
+                    ))}
+                  </select>
+                  <div className="default-now" data-workspace={w.id}>
+                    New sessions: <strong>{d.label}</strong> <span className="muted small">— {d.why}</span>
+                  </div>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
       <ul className="ready-list">
         {providers?.map((p) => (
           <li key={p.id} className={`ready-item ${focus === p.id ? 'focus' : ''}`} id={`provider-${p.id}`}>
@@ -90,34 +134,6 @@ export function ReadinessPage({ store }: { store: AppStore }) {
           void store.refresh().then(() => store.loadReadiness(false));
         }}
       />
-      <h2>Default agent per workspace</h2>
-      <table className="table">
-        <tbody>
-          {app.workspaces.map((w) => (
-            <tr key={w.id}>
-              <td>{w.name}</td>
-              <td className="mono small">{w.path}</td>
-              <td>
-                <select
-                  aria-label={`Default agent for ${w.name}`}
-                  value={w.provider ?? app.defaultProvider ?? ''}
-                  disabled={app.role !== 'controller'}
-                  onChange={(e) =>
-                    store.client.api
-                      .bindProvider({ params: { id: w.id }, body: { provider: e.target.value } })
-                      .then(() => store.refresh())
-                      .catch((x: unknown) => setErr(describeError(x).message))
-                  }
-                >
-                  {app.providers.map((p) => (
-                    <option key={p.id} value={p.id}>{p.label}</option>
-                  ))}
-                </select>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { describeError, type BranchNodeInfo } from '../api/server.js';
+import { describeError, ServerError, type BranchNodeInfo } from '../api/server.js';
 import { branchPoints } from '../state/branches.js';
 import { isObj } from '../state/entries.js';
 import { ThreadActionsContext, type ThreadActions } from '../state/thread-actions.js';
@@ -23,6 +23,9 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
   const [dialogFor, setDialogFor] = useState<string>();
   const [busy, setBusy] = useState(false);
   const [err, setErr] = useState<string>();
+  // An answer that lost the race to another client's: a calm notice, not an error.
+  const [lost, setLost] = useState<string>();
+  const typing = useTyping();
   const api = store.client.api;
   // The list's summary is live (session.updated); the snapshot's is from when it was taken.
   const summary = app.sessions.find((s) => s.id === id) ?? view.summary;
@@ -49,14 +52,21 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
           await api.answerPermission({ params: { id, requestKey }, body: { optionId: once?.optionId ?? a.optionId, rule: { ...rule, source: 'always-answer' } } });
         } else await api.answerPermission({ params: { id, requestKey }, body: { optionId: a.optionId } });
       };
+      setLost(undefined);
       act(
-        run().finally(() => {
-          setBusy(false);
-          setDialogFor(undefined);
-        }),
+        run()
+          .catch((e: unknown) => {
+            const by = answeredBy(e);
+            if (by === undefined) throw e;
+            setLost(by === app.label ? `${by} (this link, in another tab or device)` : by);
+          })
+          .finally(() => {
+            setBusy(false);
+            setDialogFor(undefined);
+          }),
       );
     },
-    [api, id, act, view.pending],
+    [api, id, act, view.pending, app.label],
   );
 
   // The branch tree (issue 14): versions of edited messages. Read again when the session list
@@ -215,6 +225,17 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
           {err}
         </p>
       )}
+      {lost && (
+        <p className="notice notice-info banner answered-elsewhere" role="status">
+          <span className="notice-icon" aria-hidden="true">
+            i
+          </span>
+          <span>Already answered by {lost}: that answer stands.</span>
+          <button type="button" className="icon-btn" aria-label="Dismiss" onClick={() => setLost(undefined)}>
+            ×
+          </button>
+        </p>
+      )}
       {signIn && (
         <SignInNeeded
           provider={signIn.provider}
@@ -246,6 +267,7 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
                   busy={busy}
                   onAnswer={(a) => answer(p.requestKey, a)}
                   onDetails={() => setDialogFor(p.requestKey)}
+                  typing={typing && p.requestKey === first?.requestKey}
                 />
               ))}
               {running && view.pending.length === 0 && (
@@ -295,4 +317,39 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
       )}
     </div>
   );
+}
+
+/** Who answered first, when an answer was refused because another one won (409 "already answered by …"). */
+function answeredBy(e: unknown): string | undefined {
+  if (!(e instanceof ServerError) || e.code !== 'conflict') return undefined;
+  const d = e.data;
+  if (isObj(d) && typeof d.answeredBy === 'string') return d.answeredBy;
+  const m = /^already answered by (.+)$/.exec(e.message);
+  return m ? m[1] : undefined;
+}
+
+/** Whether the focus is in a text field (where the number keys type instead of answering). */
+function useTyping(): boolean {
+  const [typing, setTyping] = useState(false);
+  useEffect(() => {
+    const read = (): void => {
+      const a = document.activeElement;
+      setTyping(!!a && (a.tagName === 'TEXTAREA' || (a.tagName === 'INPUT' && (a as HTMLInputElement).type !== 'checkbox')));
+    };
+    // After a focusout the new focus is not set yet: read once the event is over.
+    let t: ReturnType<typeof setTimeout> | undefined;
+    const later = (): void => {
+      clearTimeout(t);
+      t = setTimeout(read, 0);
+    };
+    read();
+    document.addEventListener('focusin', read);
+    document.addEventListener('focusout', later);
+    return () => {
+      clearTimeout(t);
+      document.removeEventListener('focusin', read);
+      document.removeEventListener('focusout', later);
+    };
+  }, []);
+  return typing;
 }
