@@ -17,7 +17,6 @@ const SDK_AGENT = fileURLToPath(new URL('../fakes/sdk-agent.ts', import.meta.url
 
 const failureOf = async (c: ServerClient, id: string) => (await c.api.listSessions({ query: {} })).sessions.find((s) => s.id === id)?.failure;
 
-
 async function newSession(s: Served, provider: string): Promise<string> {
   const { workspace } = await s.client.api.openWorkspace({ body: { path: s.p.userHome } });
   const { snapshot } = await s.client.api.createSession({ params: { id: workspace.id }, body: { provider } });
