@@ -38,6 +38,11 @@ export interface ServerOptions {
   harness: Harness;
   /** 0 (default): a free port. */
   port?: number;
+  /**
+   * When `port` is taken, try the next ones (up to 20), then any free port — for a port the caller
+   * chose itself (serve's stable port), which another process can take between a probe and the listen.
+   */
+  nextFreePort?: boolean;
   /** Default 127.0.0.1. Anything else needs `tls` or `insecure`. */
   host?: string;
   tls?: { cert: string; key: string };
@@ -207,13 +212,23 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   // A revoked token's live connections close at once, on every face.
   tokens.onChange(() => bound.revoke((id) => tokens.valid(id)));
 
-  await new Promise<void>((resolve, rejectListen) => {
-    server.once('error', rejectListen);
-    server.listen(o.port ?? 0, host, () => {
-      server.off('error', rejectListen);
-      resolve();
+  const listen = (port: number) =>
+    new Promise<void>((resolve, rejectListen) => {
+      server.once('error', rejectListen);
+      server.listen(port, host, () => {
+        server.off('error', rejectListen);
+        resolve();
+      });
     });
-  });
+  for (let want = o.port ?? 0, tries = 0; ; tries++) {
+    try {
+      await listen(want);
+      break;
+    } catch (err) {
+      if (!o.nextFreePort || want === 0 || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+      want = tries < 20 && want < 65535 ? want + 1 : 0;
+    }
+  }
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : (o.port ?? 0);
   const g = guardConfig(host, port, Boolean(o.tls), o.allowHosts);

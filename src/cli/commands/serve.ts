@@ -148,6 +148,7 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
     server = await startServer({
       harness,
       port,
+      nextFreePort: given === undefined,
       host,
       logger,
       version: ctx.version,
