@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { shot } from './browser.js';
-import { axeViolations } from './axe.js';
+import { axeViolations, goHash } from './axe.js';
 import { newSession, openPage, openProject, send, webSuite, type World } from './helpers.js';
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -51,8 +51,7 @@ describe('axe-core: 0 serious or critical violations', () => {
       ['settings', '#/settings'],
       ['inspector', `#/s/${encodeURIComponent(id)}/inspector`],
     ] as const) {
-      await page.evaluate((h) => (window.location.hash = h), hash);
-      await page.waitForFunction((h) => window.location.hash === h, hash);
+      await goHash(page, hash);
       await page.locator('main').first().waitFor();
       await page.waitForLoadState('networkidle');
       await clean(page, state);
@@ -69,7 +68,7 @@ describe('axe-core: 0 serious or critical violations', () => {
 
     const phone = await openPage(w, { viewport: { width: 390, height: 844 } });
     await openProject(phone, w.served.project);
-    await phone.evaluate((h) => (window.location.hash = h), `#/s/${encodeURIComponent(id)}`);
+    await goHash(phone, `#/s/${encodeURIComponent(id)}`);
     await phone.getByLabel('Message to the agent').waitFor();
     await clean(phone, 'phone');
     await phone.context().close();
@@ -77,7 +76,7 @@ describe('axe-core: 0 serious or critical violations', () => {
     const dark = await w.browser.newContext({ viewport: { width: 1280, height: 820 }, colorScheme: 'dark' });
     const d = await openPage(w, { context: dark });
     await openProject(d, w.served.project);
-    await d.evaluate((h) => (window.location.hash = h), `#/s/${encodeURIComponent(id)}`);
+    await goHash(d, `#/s/${encodeURIComponent(id)}`);
     await d.getByLabel('Message to the agent').waitFor();
     await clean(d, 'dark');
     await dark.close();

@@ -14,11 +14,18 @@ interface AxeViolation {
   nodes: { target: unknown[] }[];
 }
 
+/** Moves the page to a route of the app (`#/settings`, …) without a reload, once it shows. */
+export async function goHash(page: Page, hash: string): Promise<void> {
+  const loc = () => (globalThis as unknown as { location: { hash: string } }).location;
+  await page.evaluate(`(${loc.toString()})().hash = ${JSON.stringify(hash)}`);
+  await page.waitForFunction(`(${loc.toString()})().hash === ${JSON.stringify(hash)}`);
+}
+
 export async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.addScriptTag({ path: AXE });
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: unknown[] }> } }).axe;
-    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
+    const g = globalThis as unknown as { document: unknown; axe: { run(ctx: unknown, o: object): Promise<{ violations: unknown[] }> } };
+    return (await g.axe.run(g.document, { resultTypes: ['violations'] })).violations;
   });
   return (violations as AxeViolation[])
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
