@@ -77,14 +77,20 @@ export class TalariaError<C extends string = ProtocolErrorCode> extends Error {
 /** Why a connection died; every pending request is rejected with one of these. */
 export type CloseCause = 'eof' | 'stream_error' | 'exit' | 'closed';
 
+/**
+ * `reason` says why the connection died; `cause` (the standard Error.cause) is the underlying error
+ * when there was one (a stream's). `details.cause` repeats the reason: it is the data a TurnError
+ * carries to the store and to clients, kept as it was.
+ */
 export class ConnectionClosedError extends TalariaError {
   override readonly name = 'ConnectionClosedError';
   constructor(
-    readonly cause_: CloseCause,
+    readonly reason: CloseCause,
     message: string,
     details?: { exitCode?: number | null; signal?: string | null; stderrTail?: string; error?: string },
+    options?: { cause?: unknown },
   ) {
-    super('connection_closed', message, { cause: cause_, ...details });
+    super('connection_closed', message, { cause: reason, ...details }, options);
   }
 }
 
