@@ -30,7 +30,8 @@ export type {
   AgentPick,
 } from './harness/index.js';
 export { TalariaError, WireError, ConnectionClosedError, isTalariaError, RPC } from './protocol/errors.js';
-export type { CloseCause, TalariaErrorCode } from './protocol/errors.js';
+export type { CloseCause, ProtocolErrorCode } from './protocol/errors.js';
+export type { TalariaErrorCode } from './harness/index.js';
 // Types a harness user meets in its results and events (no runtime cost).
 export type { Session, PromptInput } from './session/session.js';
 export type { Turn, TurnResult, TurnError } from './session/turn.js';

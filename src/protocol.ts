@@ -3,7 +3,9 @@
  * streams, the allow-listed child environment, the wire-log line format, frame types.
  */
 export { RPC, WireError, TalariaError, ConnectionClosedError, isTalariaError } from './protocol/errors.js';
-export type { CloseCause, TalariaErrorCode } from './protocol/errors.js';
+export type { CloseCause, ProtocolErrorCode } from './protocol/errors.js';
+/** The union faces switch on: the protocol's codes and the store's (kept for callers of this entry). */
+export type { TalariaErrorCode } from './harness/errors.js';
 export { connectAgent, PROTOCOL_VERSION } from './protocol/connection.js';
 export type { AgentConnection, ConnectAgentOptions, CloseInfo, RequestOptions, AgentCapabilitiesView, ClientHandlers } from './protocol/connection.js';
 export { spawnAgent } from './protocol/spawn.js';

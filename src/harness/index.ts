@@ -25,3 +25,4 @@ export type {
   ConnectionInfo,
   RecordingError,
 } from './types.js';
+export { TALARIA_ERROR_CODES, type TalariaErrorCode } from './errors.js';

@@ -436,7 +436,7 @@ function toClosedError(info: CloseFacts): ConnectionClosedError {
       return new ConnectionClosedError('eof', 'agent closed its stdout');
     case 'stream_error': {
       const msg = info.streamError?.message ?? 'unknown error';
-      return new ConnectionClosedError('stream_error', `agent stream failed: ${msg}`, { error: msg });
+      return new ConnectionClosedError('stream_error', `agent stream failed: ${msg}`, { error: msg }, info.streamError ? { cause: info.streamError } : undefined);
     }
     case 'closed':
       return new ConnectionClosedError('closed', 'connection closed by the client');

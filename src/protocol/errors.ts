@@ -30,44 +30,39 @@ export class WireError extends Error {
   }
 }
 
-export type TalariaErrorCode =
-  | 'connection_closed'
-  | 'timeout'
-  | 'aborted'
-  | 'spawn_failed'
-  | 'not_initialized'
-  | 'unsupported'
-  | 'outside_roots'
-  | 'session_not_found'
-  | 'session_closed'
-  | 'session_failed'
+/**
+ * The protocol layer's codes and the layers above it that throw plain TalariaErrors (session,
+ * host, harness). The store's codes are its own (store/errors.ts STORE_ERROR_CODES); the union
+ * faces switch on, both, is TalariaErrorCode (harness/errors.ts).
+ */
+export const PROTOCOL_ERROR_CODES = [
+  'connection_closed',
+  'timeout',
+  'aborted',
+  'spawn_failed',
+  'not_initialized',
+  'unsupported',
+  'outside_roots',
+  'session_not_found',
+  'session_closed',
+  'session_failed',
   /** Another Talaria process (or this harness) has the stored session open. */
-  | 'session_busy'
+  'session_busy',
   /** The store could not take what a live session sent (frames or turns lost). */
-  | 'recording_failed'
-  | 'busy'
-  | 'agent_crashed'
-  | 'agent_error'
-  | 'auth_required'
-  | 'context_overflow'
-  | 'invalid_state'
-  | 'invalid_argument'
-  | 'permission_timeout'
-  // The store's (store/errors.ts): each message says what to do.
-  | 'not_found'
-  | 'closed'
-  | 'open_failed'
-  | 'migration_failed'
-  | 'schema_too_new'
-  | 'store_corrupt'
-  | 'store_read_only'
-  | 'store_permission'
-  | 'store_busy'
-  | 'store_full'
-  | 'store_io';
+  'recording_failed',
+  'busy',
+  'agent_crashed',
+  'agent_error',
+  'auth_required',
+  'context_overflow',
+  'invalid_state',
+  'invalid_argument',
+  'permission_timeout',
+] as const;
+export type ProtocolErrorCode = (typeof PROTOCOL_ERROR_CODES)[number];
 
 /** The one local error base: a string code callers switch on (faces add their own codes through C). */
-export class TalariaError<C extends string = TalariaErrorCode> extends Error {
+export class TalariaError<C extends string = ProtocolErrorCode> extends Error {
   override readonly name: string = 'TalariaError';
   constructor(
     readonly code: C,
@@ -82,17 +77,23 @@ export class TalariaError<C extends string = TalariaErrorCode> extends Error {
 /** Why a connection died; every pending request is rejected with one of these. */
 export type CloseCause = 'eof' | 'stream_error' | 'exit' | 'closed';
 
+/**
+ * `reason` says why the connection died; `cause` (the standard Error.cause) is the underlying error
+ * when there was one (a stream's). `details.cause` repeats the reason: it is the data a TurnError
+ * carries to the store and to clients, kept as it was.
+ */
 export class ConnectionClosedError extends TalariaError {
   override readonly name = 'ConnectionClosedError';
   constructor(
-    readonly cause_: CloseCause,
+    readonly reason: CloseCause,
     message: string,
     details?: { exitCode?: number | null; signal?: string | null; stderrTail?: string; error?: string },
+    options?: { cause?: unknown },
   ) {
-    super('connection_closed', message, { cause: cause_, ...details });
+    super('connection_closed', message, { cause: reason, ...details }, options);
   }
 }
 
-export function isTalariaError(e: unknown, code?: TalariaErrorCode): e is TalariaError {
+export function isTalariaError(e: unknown, code?: ProtocolErrorCode): e is TalariaError {
   return e instanceof TalariaError && (code === undefined || e.code === code);
 }

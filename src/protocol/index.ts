@@ -22,7 +22,7 @@ export type {
 export { connectAgent, PROTOCOL_VERSION, DEFAULT_CLIENT_INFO } from './connection.js';
 export type { AgentConnection, ConnectAgentOptions, CloseInfo, RequestOptions } from './connection.js';
 export { RPC, WireError, TalariaError, ConnectionClosedError, isTalariaError } from './errors.js';
-export type { CloseCause, TalariaErrorCode } from './errors.js';
+export type { CloseCause, ProtocolErrorCode } from './errors.js';
 export { silentLogger } from './types.js';
 export type { JsonRpcId, RawMessage, Direction, Frame, WireLogLine, ProtocolErrorEvent, Logger } from './types.js';
 export { createWireChecker, formatViolation, warmWireChecker } from './wire-check.js';

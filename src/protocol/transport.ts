@@ -336,7 +336,9 @@ export function createTransport(options: TransportOptions): Transport {
   function finish(cause: TransportCloseInfo['cause'], error?: Error): void {
     if (done) return;
     done = true;
-    closeError = new ConnectionClosedError(cause, `transport closed (${cause})${error ? `: ${error.message}` : ''}`, error ? { error: error.message } : undefined);
+    closeError = error
+      ? new ConnectionClosedError(cause, `transport closed (${cause}): ${error.message}`, { error: error.message }, { cause: error })
+      : new ConnectionClosedError(cause, `transport closed (${cause})`);
     input.off('data', onData);
     input.off('end', onEnd);
     input.off('close', onEnd);

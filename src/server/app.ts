@@ -12,6 +12,7 @@ import { TalariaError } from '../protocol/errors.js';
 import type { Logger } from '../protocol/types.js';
 import { AUTH_ROUTES, ROUTES, type AuthRouteName, type RouteDef, type RouteName } from './contract/index.js';
 import { hostAllowed, identify, originAllowed, type GuardConfig } from './guard.js';
+import { httpAnswerOf } from './error-status.js';
 import { HttpError } from './http-error.js';
 import type { TokenBound } from './token-bound.js';
 import type { TokenIdentity, TokenRegistry } from './tokens.js';
@@ -47,29 +48,21 @@ function errorOut(c: Context, e: HttpError): Response {
   return c.json(e.body(), e.status as 400);
 }
 
-/** Maps a library error onto an HTTP error (codes from src/protocol/errors.ts). */
+/**
+ * Maps a library error onto an HTTP error through HTTP_ANSWER (every TalariaErrorCode has one);
+ * the error's own `fix` (a StoreError's, say) wins over the table's. Anything else is a bug: 500.
+ */
 export function toHttpError(err: unknown, logger: Logger): HttpError {
   if (err instanceof HttpError) return err;
   if (err instanceof TalariaError) {
-    const fix = (err as { fix?: string }).fix;
-    switch (err.code) {
-      case 'session_not_found':
-        return new HttpError('not_found', err.message, fix);
-      case 'invalid_argument':
-        return new HttpError('invalid_argument', err.message, fix);
-      case 'invalid_state':
-      case 'unsupported':
-        return new HttpError('conflict', err.message, fix);
-      case 'spawn_failed':
-      case 'auth_required':
-        return new HttpError('not_ready', err.message, fix ?? 'See GET /api/readiness for what the agent needs.');
-      case 'agent_error':
-        return new HttpError('agent_error', err.message, fix);
-      default:
-        return new HttpError('agent_error', err.message, fix);
+    const answer = httpAnswerOf(err.code);
+    if (answer) {
+      const own = (err as { fix?: unknown }).fix;
+      const fix = typeof own === 'string' ? own : answer.fix;
+      return new HttpError(answer.code, err.message, fix);
     }
   }
-  logger.error('server: unexpected error', { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+  logger.error('server: unexpected error', { error: err instanceof Error ? (err.stack ?? err.message) : String(err), ...(err instanceof TalariaError ? { code: err.code } : {}) });
   return new HttpError('internal', 'internal error (a bug: the server log has the details)');
 }
 

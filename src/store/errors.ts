@@ -4,33 +4,35 @@
  */
 import { TalariaError } from '../protocol/errors.js';
 
-export type StoreErrorCode =
+/** The store's codes (a layer's own union; TalariaErrorCode in harness/errors.ts is all of them). */
+export const STORE_ERROR_CODES = [
   /** The database was written by a newer Talaria than this one. */
-  | 'schema_too_new'
+  'schema_too_new',
   /** The file is damaged or not a SQLite database: move it aside. */
-  | 'store_corrupt'
+  'store_corrupt',
   /** A write was needed (create, migrate, record) but the store can only be read. */
-  | 'store_read_only'
+  'store_read_only',
   /** The file or its folder cannot be read or created by this user. */
-  | 'store_permission'
+  'store_permission',
   /** Another process holds the write lock longer than the busy timeout. */
-  | 'store_busy'
+  'store_busy',
   /** The disk is full. */
-  | 'store_full'
+  'store_full',
   /** The operating system reported an I/O error reading or writing the file. */
-  | 'store_io'
+  'store_io',
   /** Anything else that kept the database from opening. */
-  | 'open_failed'
+  'open_failed',
   /** A migration threw; the transaction was rolled back. */
-  | 'migration_failed'
-  | 'not_found'
-  | 'invalid_argument'
+  'migration_failed',
+  'not_found',
+  'invalid_argument',
   /** The store was used after close(). */
-  | 'closed';
+  'closed',
+] as const;
+export type StoreErrorCode = (typeof STORE_ERROR_CODES)[number];
 
-export class StoreError extends TalariaError {
+export class StoreError extends TalariaError<StoreErrorCode> {
   override readonly name = 'StoreError';
-  declare readonly code: StoreErrorCode;
   /** What the user can do about it (also the end of the message). */
   readonly fix: string | undefined;
   constructor(code: StoreErrorCode, message: string, details?: Record<string, unknown>, options?: { cause?: unknown; fix?: string }) {

@@ -14,7 +14,7 @@ const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 // Why each edge exists: os is the bottom (processes, files, environment, real paths, redaction)
 // and imports nothing of ours; every layer may use it, so store and permission take those helpers
 // from os, not protocol. The store reads and writes the protocol's wire-log format (pure
-// functions; TalariaError until the error model is one, issue 36 item 5) and keeps to thread and
+// functions; TalariaError, the one error base: the store keeps its own codes) and keeps to thread and
 // protocol types (the recorder lives in harness); permission keeps to protocol types; harness is
 // the library face (host + store + registry); the faces (cli, server, caps) may start the bundled
 // demo agent but never import each other (except cli → server: `talaria serve` starts it; cli → caps: `talaria caps` mints references and serve mounts /captp).

@@ -70,7 +70,7 @@ describe('connectAgent over real pipes', () => {
     await conn.initialize();
     await conn.request('session/new', NEW_SESSION);
     const err = closedError(await conn.request('session/prompt', prompt('crash-1', 'go')).catch((e: unknown) => e));
-    expect(err.cause_).toBe('exit');
+    expect(err.reason).toBe('exit');
     expect(err.details).toMatchObject({ cause: 'exit', exitCode: 3, signal: null });
     expect(err.details?.stderrTail).toMatch(/RuntimeError: fake model backend exploded/);
     expect(err.message).toMatch(/exited with code 3.*fake model backend exploded/s);
@@ -83,7 +83,7 @@ describe('connectAgent over real pipes', () => {
   it("exit during initialize → initialize rejects with cause 'exit', code 2 and the stderr message", async () => {
     const { conn } = await run('exit-during-initialize');
     const err = closedError(await conn.initialize().catch((e: unknown) => e));
-    expect(err.cause_).toBe('exit');
+    expect(err.reason).toBe('exit');
     expect(err.details).toMatchObject({ exitCode: 2 });
     expect(err.message).toMatch(/config\.yaml is invalid/);
   });
@@ -93,7 +93,7 @@ describe('connectAgent over real pipes', () => {
     await conn.initialize();
     const pending = conn.request('session/new', NEW_SESSION).catch((e: unknown) => e);
     await conn.close();
-    expect(closedError(await pending).cause_).toBe('closed');
+    expect(closedError(await pending).reason).toBe('closed');
     expect(proc.hasExited).toBe(true);
     expect((await proc.exited).signal).toBe('SIGTERM'); // hang ignores stdin EOF
     expect((await conn.closed).cause).toBe('closed');
@@ -107,7 +107,7 @@ describe('connectAgent over real pipes', () => {
     proc.kill('SIGKILL');
     for (const e of [await a, await b]) {
       const err = closedError(e);
-      expect(err.cause_).toBe('exit');
+      expect(err.reason).toBe('exit');
       expect(err.details).toMatchObject({ signal: 'SIGKILL', exitCode: null });
       expect(err.message).toMatch(/killed by SIGKILL/);
     }
@@ -118,7 +118,7 @@ describe('connectAgent over real pipes', () => {
     const { conn, proc } = await run('close-stdout', [], { exitGraceMs: 200 });
     await conn.initialize();
     const err = closedError(await conn.request('session/new', NEW_SESSION).catch((e: unknown) => e));
-    expect(err.cause_).toBe('eof');
+    expect(err.reason).toBe('eof');
     expect((await conn.closed).cause).toBe('eof');
     // Not leaked: stdin was closed, and the fake exits 0 on stdin EOF.
     expect(await proc.exited).toEqual({ code: 0, signal: null });

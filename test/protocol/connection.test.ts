@@ -309,7 +309,7 @@ describe('connectAgent: close causes (in-memory)', () => {
     h.a2c.end();
     const err = await settled;
     expect(err).toBeInstanceOf(ConnectionClosedError);
-    expect((err as ConnectionClosedError).cause_).toBe('eof');
+    expect((err as ConnectionClosedError).reason).toBe('eof');
     const info = await h.conn.closed;
     expect(info.cause).toBe('eof');
     expect(info.error).toBe(err);
@@ -326,9 +326,12 @@ describe('connectAgent: close causes (in-memory)', () => {
     h.a2c.destroy(new Error('read EIO'));
     const err = (await settled) as ConnectionClosedError;
     expect(err).toBeInstanceOf(ConnectionClosedError);
-    expect(err.cause_).toBe('stream_error');
+    expect(err.reason).toBe('stream_error');
     expect(err.details).toMatchObject({ cause: 'stream_error', error: 'read EIO' });
     expect(err.message).toMatch(/read EIO/);
+    // The underlying error is the standard Error.cause.
+    expect(err.cause).toBeInstanceOf(Error);
+    expect((err.cause as Error).message).toBe('read EIO');
     expect((await h.conn.closed).streamError?.message).toBe('read EIO');
   });
 
@@ -341,7 +344,7 @@ describe('connectAgent: close causes (in-memory)', () => {
     await c1;
     const err = (await settled) as ConnectionClosedError;
     expect(err).toBeInstanceOf(ConnectionClosedError);
-    expect(err.cause_).toBe('closed');
+    expect(err.reason).toBe('closed');
     expect((await h.conn.closed).cause).toBe('closed');
     await ended;
   });

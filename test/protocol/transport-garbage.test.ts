@@ -45,7 +45,7 @@ describe('transport: garbage on stdout', () => {
     );
     // A timeout would be a TalariaError 'timeout': the flood itself must be the reason.
     expect(err).toBeInstanceOf(ConnectionClosedError);
-    expect((err as ConnectionClosedError).cause_).toBe('stream_error');
+    expect((err as ConnectionClosedError).reason).toBe('stream_error');
     expect((err as Error).message).toMatch(/agent stdout is not ACP: 1000 lines in a row were not JSON-RPC/);
     // Memory and work bounded: the cap, not the flood, decides how much was read and reported.
     expect(errors).toHaveLength(1000);

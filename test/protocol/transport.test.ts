@@ -294,6 +294,7 @@ describe('transport: close causes', () => {
     const err = await t.send({ jsonrpc: '2.0', method: 'x' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConnectionClosedError);
     expect((err as ConnectionClosedError).details).toMatchObject({ cause: 'stream_error' });
+    expect((err as ConnectionClosedError).cause).toMatchObject({ message: 'write EPIPE', code: 'EPIPE' });
   });
 
   it("close() → 'closed', ends the output, stops delivering", async () => {
