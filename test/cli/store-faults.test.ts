@@ -50,7 +50,8 @@ describe.concurrent('a store that opens but cannot be used', () => {
     const o = { cwd: m.cwd, env: m.env };
     const [run, doctor, chat] = await Promise.all([
       runCli(['run', '--agent', 'demo', 'hi'], o),
-      runCli(['doctor'], o),
+      // The integrity check runs in a child with a deadline (10 s by default): a loaded machine gets more.
+      runCli(['doctor', '--timeout', '60'], o),
       runCli(['chat', '--agent', 'demo'], { ...o, input: 'hi\n' }),
     ]);
     expect(run.stdout).toContain('You said: "hi"');
@@ -73,7 +74,7 @@ describe.concurrent('a store that opens but cannot be used', () => {
 
   it('doctor on a sound store: writable, integrity checked, exit 0', async () => {
     const m = machine();
-    const r = await runCli(['doctor', '--json'], { cwd: m.cwd, env: m.env });
+    const r = await runCli(['doctor', '--json', '--timeout', '60'], { cwd: m.cwd, env: m.env });
     expect(r.code, r.stderr).toBe(EXIT.OK);
     expect(JSON.parse(r.stdout)).toMatchObject({ store: m.file, storeCheck: { ok: true, checked: true } });
   });
