@@ -3,7 +3,8 @@
  * 0.18.2 creates it (test/fixtures/hermes/state-db-0.18.2.sql, schema_version 21, WAL), one row
  * per ACP session, its token and cost columns updated per model call the way
  * `SessionDB.update_token_counts` does (incremental: tokens add up, estimated_cost_usd adds
- * COALESCE(cost, 0), so an unknown price stays 0.0 with cost_status 'unknown').
+ * COALESCE(cost, 0), so an unknown price stays 0.0 with cost_status 'unknown'), and the
+ * per-model split in `session_model_usage` as `_record_model_usage` keeps it.
  * The transcripts themselves stay in the emulator's JSON store (state.ts).
  */
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -74,6 +75,22 @@ export function recordModelCalls(
          api_call_count = COALESCE(api_call_count, 0) + 1
        WHERE id = ?`,
     );
+    // _record_model_usage: the per-(session, model, route) split, in the same transaction.
+    const perModel = db.prepare(
+      `INSERT INTO session_model_usage (
+         session_id, model, billing_provider, billing_base_url, billing_mode,
+         api_call_count, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens,
+         estimated_cost_usd, actual_cost_usd, cost_status, cost_source, first_seen, last_seen
+       ) VALUES (?, ?, ?, ?, '', 1, ?, ?, 0, 0, 0, ?, 0.0, ?, ?, ?, ?)
+       ON CONFLICT(session_id, model, billing_provider, billing_base_url, billing_mode) DO UPDATE SET
+         api_call_count = api_call_count + excluded.api_call_count,
+         input_tokens = input_tokens + excluded.input_tokens,
+         output_tokens = output_tokens + excluded.output_tokens,
+         estimated_cost_usd = estimated_cost_usd + excluded.estimated_cost_usd,
+         cost_status = COALESCE(excluded.cost_status, cost_status),
+         cost_source = COALESCE(excluded.cost_source, cost_source),
+         last_seen = excluded.last_seen`,
+    );
     const p = route.price;
     const cost = p ? (perCall.input * p.input + perCall.output * p.output) / 1_000_000 : null;
     for (let i = 0; i < calls; i++) {
@@ -88,6 +105,20 @@ export function recordModelCalls(
         route.baseUrl || null,
         rec.model,
         rec.id,
+      );
+      const now = Date.now() / 1000;
+      perModel.run(
+        rec.id,
+        rec.model || 'unknown',
+        rec.provider || '',
+        route.baseUrl || '',
+        perCall.input,
+        perCall.output,
+        cost ?? 0,
+        p ? 'estimated' : 'unknown',
+        p ? 'user_override' : 'none',
+        now,
+        now,
       );
     }
   });

@@ -46,7 +46,21 @@ describe("Hermes state.db (the emulator's, real 0.18.2 schema)", () => {
     const id = await sessionWithTurns(home, ['hello', 'hello again']);
     const db = new Database(join(home, 'state.db'), { readonly: true });
     const raw = db.prepare('SELECT * FROM sessions WHERE id = ?').get(id) as Record<string, unknown>;
+    const perModel = db.prepare('SELECT * FROM session_model_usage WHERE session_id = ?').all(id);
     db.close();
+    expect(perModel).toEqual([
+      expect.objectContaining({
+        model: 'fake-model',
+        billing_provider: 'custom',
+        api_call_count: 2,
+        input_tokens: 2400,
+        output_tokens: 68,
+        estimated_cost_usd: 0,
+        actual_cost_usd: 0,
+        cost_status: 'unknown',
+        cost_source: 'none',
+      }),
+    ]);
     expect(raw).toMatchObject({
       source: 'acp',
       model: 'fake-model',
