@@ -1,6 +1,7 @@
 /**
  * talaria-acp/hermes — Hermes Agent support: the provider, finding the binary, readiness,
- * profiles, the Talaria skill, config lint, and the model rows of its catalog.
+ * profiles, the Talaria skill, config lint, the model rows of its catalog, and tokens and cost
+ * from Hermes' own state.db (read-only).
  */
 export { hermesProvider } from './providers/hermes/provider.js';
 export { findHermes } from './providers/hermes/binary.js';
@@ -12,3 +13,5 @@ export { installSkill } from './providers/hermes/skills.js';
 export { lintHermesConfig } from './providers/hermes/config-lint.js';
 export type { LintIssue } from './providers/hermes/config-lint.js';
 export { hermesModelRows } from './providers/hermes/catalog.js';
+export { readHermesUsage, hermesCost, formatCost, addCosts } from './providers/hermes/state-db.js';
+export type { Cost, CostTotal, HermesSessionUsage, HermesUsageRead } from './providers/hermes/state-db.js';

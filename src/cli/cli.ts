@@ -16,6 +16,7 @@ import { agentsCommand } from './commands/agents.js';
 import { doctorCommand } from './commands/doctor.js';
 import { loginCommand } from './commands/login.js';
 import { sessionsCommand } from './commands/sessions.js';
+import { usageCommand } from './commands/usage.js';
 import { probeCommand } from './commands/probe.js';
 import { acpCommand } from './commands/acp.js';
 import { cliHarnessOptions, createHarnessRuntime } from './runtime.js';
@@ -81,6 +82,8 @@ export async function main(argv: string[], io: CliIo = processIo(), o: Pick<CliC
         return await loginCommand(rest, ctx);
       case 'sessions':
         return await sessionsCommand(rest, ctx);
+      case 'usage':
+        return await usageCommand(rest, ctx);
       case 'probe':
         return await probeCommand(rest, ctx);
       case 'serve':

@@ -52,7 +52,8 @@ Commands:
         this workspace's sessions, newest first: Talaria's store merged with the agent's own list
         (session/list of --agent / --agent-cmd, else the workspace's agent; --store-only skips
         asking the agent). Archived sessions are hidden unless asked.
-  show ID [--json]            the stored thread as Markdown (or the full JSON export)
+  show ID [--json]            the stored thread as Markdown (or the full JSON export), then its
+                              tokens and cost (JSON: "usage"; "no price" when none is known)
   archive ID                  hide it from listings (Talaria-side: nothing is deleted)
   unarchive ID                show it again
   export ID [--format md|json|fixture] [--out FILE]
@@ -70,3 +71,23 @@ Commands:
 Continue a session with: talaria run --session ID PROMPT, or talaria chat --session ID.
 
 Exit codes: 0 done, 2 bad usage or unknown session, 6 the agent (list --agent, fork) is not ready.`;
+
+export const USAGE_HELP = `Usage: talaria usage [--by agent|workspace|day] [--json | --csv]
+
+Tokens and cost of every stored session (archived ones too), totalled by agent (default),
+workspace or day (the UTC day a session started).
+
+Hermes sessions: tokens and cost as Hermes records them in its own state.db ($HERMES_HOME, per
+profile), read-only and matched by the agent's session id. Other agents: tokens from the turns
+Talaria stored, cost only where the agent sent one (ACP usage_update).
+A cost Hermes marks as estimated is shown as ~$; where no price is known it says "no price",
+never $0 (a custom endpoint has no price). A state.db of a shape Talaria does not know is
+reported on stderr and its sessions fall back to Talaria's own figures.
+
+Options:
+  --by agent|workspace|day   what to total by (default agent)
+  --json                     {v, by, groups, total, sessions, problems}: cost as {usd?, status}
+                             (status known | estimated | unknown; no usd when unknown)
+  --csv                      one row per group; cost_usd is empty when no price is known
+
+Exit codes: 0 done, 2 bad usage.`;

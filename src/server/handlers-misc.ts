@@ -1,5 +1,6 @@
-/** Route handlers outside sessions: health, me, readiness, providers, workspaces, models, rules, audit. */
-import type { Harness, AgentStatus } from '../harness/index.js';
+/** Route handlers outside sessions: health, me, readiness, providers, workspaces, models, rules, audit, usage. */
+import { groupUsage, sessionUsage, type Harness, type AgentStatus, type UsageBy } from '../harness/index.js';
+import { addCosts } from '../providers/hermes/state-db.js';
 import type { PermissionRule } from '../permission/types.js';
 import type { Handler } from './app.js';
 import type { ProviderInfo, RouteName, WorkspaceInfo } from './contract/index.js';
@@ -142,6 +143,15 @@ export function miscHandlers(harness: Harness, hub: Hub, o: { version: string; s
       const all = harness.store.permissions.listAudit(id);
       const limit = (query.limit as number | undefined) ?? 200;
       return { records: all.slice(-limit) };
+    },
+    usage({ query }) {
+      const by = (query.by as UsageBy | undefined) ?? 'agent';
+      const report = sessionUsage(harness.store, harness.env, harness.sessions.list({ includeArchived: true }));
+      const groups = groupUsage(report.sessions, by);
+      const tokens = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0, total: 0 };
+      for (const g of groups) for (const k of Object.keys(tokens) as Array<keyof typeof tokens>) tokens[k] += g.tokens[k];
+      const total = { sessions: report.sessions.length, tokens, cost: addCosts(report.sessions.map((s) => s.cost)) };
+      return { by, groups, total, sessions: report.sessions, problems: report.problems };
     },
   };
 }

@@ -18,6 +18,7 @@ const COMMANDS = [
   ['sessions', 'list', '--store-only'],
   ['sessions', 'list', '--all-workspaces'],
   ['sessions', 'show', 'abcd'],
+  ['usage'],
   ['run', '--agent', 'demo', 'hi'],
   ['models', '--agent', 'demo'],
   ['chat', '--agent', 'demo'],

@@ -155,7 +155,7 @@ describe('Hermes sessions through the host', () => {
     expect(ids.some((id) => id.startsWith('custom:ollama-launch:'))).toBe(false);
     expect(s.catalog.model!.options.find((o) => o.id === 'ollama-launch:gpt-oss:20b')).toMatchObject({ label: 'gpt-oss:20b', aliases: ['custom:ollama-launch:gpt-oss:20b'] });
     await s.prompt('in the work profile').result;
-    const db = JSON.parse(readFileSync(join(work, 'state.db'), 'utf8')) as { sessions: Record<string, unknown> };
+    const db = JSON.parse(readFileSync(join(work, 'emulator-sessions.json'), 'utf8')) as { sessions: Record<string, unknown> };
     expect(Object.keys(db.sessions)).toEqual([s.id]);
     expect(existsSync(join(home, 'state.db'))).toBe(false);
   });

@@ -53,7 +53,7 @@ describe('package exports', () => {
       './client': ['AcpClient', 'Session', 'Turn', 'createThread', 'reduce', 'evaluatePermission', 'PermissionBroker', 'demoAgentCommand', 'ConnectionClosedError'],
       './protocol': ['connectAgent', 'spawnAgent', 'buildChildEnv', 'parseWireLog', 'formatWireLine', 'TalariaError', 'WireError'],
       './providers': ['createRegistry', 'loadRegistry', 'resolveProvider', 'demoProvider', 'customProvider', 'probeProvider'],
-      './hermes': ['hermesProvider', 'findHermes', 'hermesReadiness', 'listProfiles', 'installSkill', 'lintHermesConfig', 'hermesModelRows'],
+      './hermes': ['hermesProvider', 'findHermes', 'hermesReadiness', 'listProfiles', 'installSkill', 'lintHermesConfig', 'hermesModelRows', 'readHermesUsage', 'formatCost'],
       './host': ['AgentHost', 'HOST_EVENTS', 'checkHostEvent'],
       './store': ['openStore', 'createRecorder'],
     };

@@ -108,6 +108,13 @@ describe('every route, valid calls, answers that match the contract', () => {
     expect((late as ServerError).code).toBe('conflict');
     expect((await call('rules', { query: { scope: 'session', scopeId: demo.session.id } })).rules.map((r) => r.rule)).toContainEqual(expect.objectContaining(rule));
     expect((await call('audit', { query: { session: demo.session.id } })).records).toEqual([expect.objectContaining({ answeredBy: 'serve', decidedBy: 'user' })]);
+    // Usage: the Hermes session's figures from its state.db; the emulator's custom endpoint has no price.
+    const usage = await call('usage', { query: { by: 'agent' } });
+    expect(usage.problems).toEqual([]);
+    expect(usage.sessions.find((u) => u.sessionId === id)).toMatchObject({ from: 'hermes-state-db', cost: { status: 'unknown' }, hermes: { costStatus: 'unknown' } });
+    expect(usage.sessions.find((u) => u.sessionId === id)!.tokens.input).toBeGreaterThan(0);
+    expect(usage.groups.find((g) => g.key === 'hermes')!.cost).toEqual({ status: 'unknown', unpriced: expect.any(Number) });
+    expect((await call('usage', { query: { by: 'day' } })).groups.map((g) => g.key)).toEqual([new Date().toISOString().slice(0, 10)]);
     const added = await call('addRule', { body: { scope: 'workspace', scopeId: workspace.id, rule: { decision: 'deny', toolKind: 'execute', command: 'rm *' } } });
     const updated = await call('updateRule', { params: { id: String(added.rule.id) }, body: { rule: { decision: 'ask', toolKind: 'execute', command: 'rm *' } } });
     expect(updated.rule.rule.decision).toBe('ask');

@@ -1,6 +1,8 @@
 /** `talaria sessions list|show|archive|unarchive|export|import|fork|branches|rewind|continue`: stored sessions. */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { TalariaError } from '../../protocol/errors.js';
+import { formatCost } from '../../providers/hermes/state-db.js';
+import { sessionUsage } from '../../harness/index.js';
 import type { ExportFormat, Harness, HarnessExtras } from '../../harness/index.js';
 import { choice, flag, parse, splitCommand, str, UsageError, type OptionSpec, type Parsed } from '../args.js';
 import { EXIT } from '../exit-codes.js';
@@ -33,7 +35,7 @@ const SUBS: Record<string, { options: OptionSpec; args: number; run: Sub }> = {
     args: 0,
     run: list,
   },
-  show: { options: { json: { type: 'boolean' } }, args: 1, run: async (p, h, ctx) => write(ctx, await h.sessions.export(p.positionals[0]!, flag(p, 'json') ? 'json' : 'md')) },
+  show: { options: { json: { type: 'boolean' } }, args: 1, run: show },
   archive: { options: {}, args: 1, run: async (p, h, ctx) => archive(p, h, ctx, true) },
   unarchive: { options: {}, args: 1, run: async (p, h, ctx) => archive(p, h, ctx, false) },
   export: { options: { format: { type: 'string' }, out: { type: 'string' } }, args: 1, run: exportCmd },
@@ -128,6 +130,24 @@ async function list(p: Parsed, h: H, ctx: CliContext): Promise<number> {
   if (agent && r.agentProblem) io.stderr.write(`talaria sessions list: the agent's own list is missing: ${r.agentProblem}\n`);
   if (json) return write(ctx, JSON.stringify({ v: 1, workspace: cwd, sessions: r.sessions, ...(r.agentProblem ? { agentProblem: r.agentProblem } : {}) }));
   return write(ctx, sessionRows(r.sessions, style).join('\n'));
+}
+
+/** The stored thread (Markdown or the JSON export), then the session's tokens and cost. */
+async function show(p: Parsed, h: H, ctx: CliContext): Promise<number> {
+  const json = flag(p, 'json');
+  const text = await h.sessions.export(p.positionals[0]!, json ? 'json' : 'md');
+  const row = h.sessions.find(p.positionals[0]!)!;
+  const report = sessionUsage(h.store, h.env, [row]);
+  const usage = report.sessions[0]!;
+  if (json) {
+    const out = { ...(JSON.parse(text) as Record<string, unknown>), usage, ...(report.problems.length > 0 ? { usageProblems: report.problems } : {}) };
+    return write(ctx, JSON.stringify(out, null, 2));
+  }
+  for (const problem of report.problems) ctx.io.stderr.write(`talaria sessions show: ${problem}\n`);
+  const t = usage.tokens;
+  const from = usage.from === 'hermes-state-db' ? "Hermes' state.db" : 'Talaria';
+  const line = `Usage: ${t.input.toLocaleString('en-US')} input · ${t.output.toLocaleString('en-US')} output · ${t.total.toLocaleString('en-US')} total tokens · cost ${formatCost(usage.cost)} (from ${from})`;
+  return write(ctx, `${text.replace(/\n*$/, '')}\n\n---\n${line}\n`);
 }
 
 async function archive(p: Parsed, h: H, ctx: CliContext, on: boolean): Promise<number> {

@@ -35,6 +35,30 @@ const ok = z.object({ ok: z.literal(true) });
 const archivedFilter = z.enum(['exclude', 'include', 'only']).optional();
 const bool = z.enum(['true', 'false']).optional();
 
+/**
+ * Cost as far as it is known (issue 38): no `usd` when no price is known — shown as "no price",
+ * never $0. `estimated`: Hermes' own estimate from its price table.
+ */
+export const usageCost = z.object({ usd: z.number().optional(), status: z.enum(['known', 'estimated', 'unknown']) });
+export const usageTokens = z.object({ input: z.number(), output: z.number(), cacheRead: z.number(), cacheWrite: z.number(), reasoning: z.number(), total: z.number() });
+const usageTotal = z.object({ sessions: z.number().int(), tokens: usageTokens, cost: usageCost.extend({ unpriced: z.number().int() }) });
+/** One stored session's tokens and cost: Hermes' from its state.db, other agents' from Talaria's store. */
+export const sessionUsage = z.object({
+  sessionId: z.string(),
+  agentSessionId: z.string().optional(),
+  provider: z.string(),
+  profile: z.string().optional(),
+  workspaceId: z.string().optional(),
+  workspace: z.string().optional(),
+  title: z.string().optional(),
+  createdAt: z.number(),
+  day: z.string(),
+  tokens: usageTokens,
+  cost: usageCost,
+  from: z.enum(['hermes-state-db', 'talaria']),
+  hermes: z.object({ costStatus: z.string().nullable(), costSource: z.string().nullable(), model: z.string().nullable(), apiCalls: z.number() }).optional(),
+});
+
 /** MCP server entry as ACP's session/new takes it (kept loose: stdio, http and sse shapes). */
 const mcpServer = z.object({ name: z.string() }).passthrough();
 
@@ -335,6 +359,19 @@ export const ROUTES = {
     ...ROUTE_TABLE.audit,
     query: z.object({ session: z.string().optional(), limit: z.coerce.number().int().min(1).max(1000).optional() }),
     response: z.object({ records: z.array(auditRecord) }),
+  },
+  /** Tokens and cost of every stored session (archived too), totalled by agent, workspace or UTC day (`talaria usage`). */
+  usage: {
+    ...ROUTE_TABLE.usage,
+    query: z.object({ by: z.enum(['agent', 'workspace', 'day']).optional() }),
+    response: z.object({
+      by: z.enum(['agent', 'workspace', 'day']),
+      groups: z.array(usageTotal.extend({ key: z.string() })),
+      total: usageTotal,
+      sessions: z.array(sessionUsage),
+      /** Why some Hermes figures are Talaria's own (unknown state.db shape, busy, missing). */
+      problems: z.array(z.string()),
+    }),
   },
 } as const satisfies Record<string, RouteDef>;
 

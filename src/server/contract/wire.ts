@@ -63,6 +63,7 @@ export const ROUTE_TABLE = {
   updateRule: { method: 'PUT', path: '/api/rules/:id', role: 'controller' },
   deleteRule: { method: 'DELETE', path: '/api/rules/:id', role: 'controller' },
   audit: { method: 'GET', path: '/api/audit', role: 'observer' },
+  usage: { method: 'GET', path: '/api/usage', role: 'observer' },
   agentReadiness: { method: 'GET', path: '/api/agents/:id/readiness', role: 'observer' },
   agentSignInMethods: { method: 'GET', path: '/api/agents/:id/login', role: 'controller' },
   agentLogin: { method: 'POST', path: '/api/agents/:id/login', role: 'controller' },

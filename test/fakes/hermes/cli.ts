@@ -89,7 +89,11 @@ function profileCreate(root: string, args: string[]): number {
   const source = profileHome(root, from);
   for (const d of PROFILE_DIRS) mkdirSync(join(home, d), { recursive: true });
   if (args.includes('--clone-all')) {
-    cpSync(source, home, { recursive: true, filter: (src) => !/[/\\](state\.db|profiles|sessions)([/\\]|$)/.test(src.slice(source.length)) });
+    // Not the session store (state.db with its WAL side files; the emulator's transcripts).
+    cpSync(source, home, {
+      recursive: true,
+      filter: (src) => !/[/\\](state\.db(-wal|-shm)?|emulator-sessions\.json|profiles|sessions)([/\\]|$)/.test(src.slice(source.length)),
+    });
   } else if (args.includes('--clone') || opt('--clone-from')) {
     for (const f of CLONE_FILES) {
       if (!existsSync(join(source, f))) continue;

@@ -103,7 +103,10 @@ export function readConfig(home: string): HermesConfig {
  * HERMES_EMU_FIRST_PROMPT_DELAY_MS (before the first model call of the process) ·
  * HERMES_EMU_TURN_DELAY_MS (before every prompt's answer, default 0: the model's time to its first
  * token; real later plain turns take 0.2–0.6 s) ·
- * HERMES_EMU_LOG=path (append every received frame, fixture line format).
+ * HERMES_EMU_LOG=path (append every received frame, fixture line format) ·
+ * HERMES_EMU_PRICE="IN,OUT" (USD per million input/output tokens: state.db rows get
+ * cost_status 'estimated'; default: no price, as a custom endpoint gets — cost_status 'unknown',
+ * estimated_cost_usd 0.0).
  */
 export interface Settings {
   v21: boolean;
@@ -126,6 +129,8 @@ export interface Settings {
   nextNewDelayMs: number;
   firstPromptDelayMs: number;
   turnDelayMs: number;
+  /** USD per million input / output tokens, or null: the route has no known price. */
+  price: { input: number; output: number } | null;
 }
 
 /** Medians of the real 0.18.2 runs on a loaded 2-core host (research recordings s1–s8). */
@@ -137,6 +142,11 @@ export const AUTH_ERROR = 'Incorrect API key provided: sk-local-fake-key. You ca
 function num(v: string | undefined, dflt: number): number {
   const n = v === undefined || v === '' ? NaN : Number(v);
   return Number.isFinite(n) && n >= 0 ? n : dflt;
+}
+
+function readPrice(v: string | undefined): Settings['price'] {
+  const [i, o] = (v ?? '').split(',').map((x) => Number(x.trim()));
+  return i !== undefined && o !== undefined && Number.isFinite(i) && Number.isFinite(o) ? { input: i, output: o } : null;
 }
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
@@ -167,6 +177,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     nextNewDelayMs: num(env.HERMES_EMU_NEXT_NEW_DELAY_MS, cold.nextNewDelayMs),
     firstPromptDelayMs: num(env.HERMES_EMU_FIRST_PROMPT_DELAY_MS, cold.firstPromptDelayMs),
     turnDelayMs: num(env.HERMES_EMU_TURN_DELAY_MS, 0),
+    price: readPrice(env.HERMES_EMU_PRICE),
   };
 }
 

@@ -11,6 +11,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { internalError, type Reply } from './rpc.js';
+import { recordModelCalls } from './state-db.js';
 import { hermesMeta, persist, sendUpdate, sendUsageUpdate, sleep, textChunk, TOKENS_PER_CALL, type Ctx, type Runtime } from './runtime.js';
 import { slashCommand } from './slash.js';
 import { pyIso } from './state.js';
@@ -143,6 +144,7 @@ export async function handlePrompt(ctx: Ctx, deps: PromptDeps, sessionId: string
     rt.usage.input += result.calls * TOKENS_PER_CALL.input;
     rt.usage.output += result.calls * TOKENS_PER_CALL.output;
     persist(ctx, rt);
+    recordModelCalls(ctx.store.home, rt.rec, result.calls, TOKENS_PER_CALL, { baseUrl: ctx.cfg.baseUrl, price: ctx.settings.price });
     title = scheduleTitle(ctx, rt, input.text, result.finalText);
   } finally {
     rt.running = false;

@@ -76,7 +76,7 @@ describe('emulator vs real Hermes 0.18.2', () => {
     expect(notices(r.agent)).toEqual(notices(r.fixture));
     expect(usageUpdates(r.agent)).toBe(usageUpdates(r.fixture));
     // What the model saw: the tool result carries the out-of-band message (research request log).
-    const db = JSON.parse(readFileSync(join(r.home, 'state.db'), 'utf8')) as { sessions: Record<string, { history: Msg[] }> };
+    const db = JSON.parse(readFileSync(join(r.home, 'emulator-sessions.json'), 'utf8')) as { sessions: Record<string, { history: Msg[] }> };
     const tool = Object.values(db.sessions)[0]!.history.find((m) => m.role === 'tool')!;
     expect(tool.content).toMatch(
       /"exit_code": 0, "error": null}\n\n\[OUT-OF-BAND USER MESSAGE — a direct message from the user, delivered mid-turn; not tool output\]\ndo Y now\n\[\/OUT-OF-BAND USER MESSAGE\]$/,

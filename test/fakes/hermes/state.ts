@@ -1,11 +1,13 @@
 /**
- * Session persistence: a JSON "state.db" in $HERMES_HOME, standing in for Hermes' SQLite
- * SessionDB. Re-read on every access and written atomically per session, so several
- * emulator processes on one home see each other's sessions (load/list/resume work
- * across processes, as with the real shared state.db).
+ * Session persistence: transcripts in a JSON file in $HERMES_HOME (`emulator-sessions.json`),
+ * standing in for the `messages` table of Hermes' SQLite SessionDB; every put also writes the
+ * session's row of the real-schema SQLite `state.db` (state-db.ts). Re-read on every access and
+ * written atomically per session, so several emulator processes on one home see each other's
+ * sessions (load/list/resume work across processes, as with the real shared state.db).
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { upsertSessionRow } from './state-db.js';
 
 export interface ToolCallRec {
   id: string;
@@ -41,11 +43,14 @@ interface DbFile {
   sessions: Record<string, SessionRecord>;
 }
 
+/** The emulator's transcript store (not a Hermes file). */
+export const STORE_FILE = 'emulator-sessions.json';
+
 export class Store {
   readonly file: string;
 
   constructor(readonly home: string) {
-    this.file = join(home, 'state.db');
+    this.file = join(home, STORE_FILE);
   }
 
   private read(): DbFile {
@@ -74,6 +79,7 @@ export class Store {
     const tmp = `${this.file}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(db));
     renameSync(tmp, this.file);
+    upsertSessionRow(this.home, rec);
   }
 
   titleTaken(title: string, exceptId: string): boolean {

@@ -123,7 +123,8 @@ describe('Hermes emulator CLI', () => {
     const c = start(root, {}, ['-p', 'coder', 'acp', '--accept-hooks']);
     const { id } = await openSession(c, makeWs());
     await prompt(c, id, 'hello there');
-    expect(readFileSync(join(root, 'profiles', 'coder', 'state.db'), 'utf8')).toContain(id);
+    expect(readFileSync(join(root, 'profiles', 'coder', 'emulator-sessions.json'), 'utf8')).toContain(id);
+    expect(existsSync(join(root, 'profiles', 'coder', 'state.db'))).toBe(true);
     expect(existsSync(join(root, 'state.db'))).toBe(false);
   });
 

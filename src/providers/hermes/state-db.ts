@@ -1,0 +1,228 @@
+/**
+ * Hermes' own `state.db` ($HERMES_HOME/state.db, one per profile), read for token counts and
+ * cost. Hermes owns the file: it is opened read-only (`readonly`, `fileMustExist`), never
+ * written, and closed before the call returns, so Hermes' WAL writers are never held up. Its
+ * shape is private to Hermes, so it is checked first: the columns this reader needs must exist
+ * under these names, otherwise the answer is `unknown-shape` with what is missing — never a
+ * guess. Checked against Hermes 0.18.2 (schema_version 21, hermes_state.py SCHEMA_SQL; the DDL
+ * is in test/fixtures/hermes/state-db-0.18.2.sql).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+
+/**
+ * Cost as far as it is known. `known`: the provider's own figure (or a route included in a
+ * subscription, 0); `estimated`: Hermes' estimate from its price table; `unknown`: no price —
+ * shown as "no price", never as $0 (a custom endpoint's row says estimated_cost_usd 0.0 with
+ * cost_status 'unknown').
+ */
+export interface Cost {
+  usd?: number;
+  status: 'known' | 'estimated' | 'unknown';
+}
+
+/** One `sessions` row's usage, keyed by Hermes' session id (the ACP session id). */
+export interface HermesSessionUsage {
+  sessionId: string;
+  source: string;
+  model: string | null;
+  /** Epoch milliseconds. */
+  startedAt: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens: number;
+  apiCalls: number;
+  cost: Cost;
+  /** Hermes' own words: cost_status ('actual' | 'estimated' | 'included' | 'unknown') and cost_source. */
+  costStatus: string | null;
+  costSource: string | null;
+}
+
+export type HermesUsageRead =
+  | { kind: 'ok'; file: string; schemaVersion: number | null; sessions: Map<string, HermesSessionUsage> }
+  | { kind: 'missing'; file: string; message: string }
+  | { kind: 'unknown-shape'; file: string; message: string }
+  | { kind: 'busy'; file: string; message: string }
+  | { kind: 'error'; file: string; message: string };
+
+/** The schema this reader was checked against. */
+export const HERMES_STATE_SCHEMA = 21;
+
+/** The `sessions` columns read; all must exist. */
+export const HERMES_USAGE_COLUMNS = [
+  'id',
+  'source',
+  'model',
+  'started_at',
+  'input_tokens',
+  'output_tokens',
+  'cache_read_tokens',
+  'cache_write_tokens',
+  'reasoning_tokens',
+  'api_call_count',
+  'estimated_cost_usd',
+  'actual_cost_usd',
+  'cost_status',
+  'cost_source',
+] as const;
+
+interface Row {
+  id: string;
+  source: string;
+  model: string | null;
+  started_at: number;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  cache_read_tokens: number | null;
+  cache_write_tokens: number | null;
+  reasoning_tokens: number | null;
+  api_call_count: number | null;
+  estimated_cost_usd: number | null;
+  actual_cost_usd: number | null;
+  cost_status: string | null;
+  cost_source: string | null;
+}
+
+export function hermesStateDbPath(home: string): string {
+  return join(home, 'state.db');
+}
+
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/**
+ * Hermes' cost columns as a Cost. `actual` with an actual_cost_usd is known; `included`
+ * (subscription route) is known at 0; `estimated` carries estimated_cost_usd; anything else —
+ * `unknown`, no status, a status this reader does not know — has no price, whatever
+ * estimated_cost_usd says (Hermes stores COALESCE(NULL, 0) = 0.0 there).
+ */
+export function hermesCost(r: { cost_status: string | null; estimated_cost_usd: number | null; actual_cost_usd: number | null }): Cost {
+  const est = num(r.estimated_cost_usd);
+  const act = num(r.actual_cost_usd);
+  switch (r.cost_status) {
+    case 'actual':
+      if (act !== undefined) return { usd: act, status: 'known' };
+      return est !== undefined ? { usd: est, status: 'estimated' } : { status: 'unknown' };
+    case 'included':
+      return { usd: 0, status: 'known' };
+    case 'estimated':
+      return est !== undefined ? { usd: est, status: 'estimated' } : { status: 'unknown' };
+    default:
+      return { status: 'unknown' };
+  }
+}
+
+function errCode(e: unknown): string {
+  const c = (e as { code?: unknown } | null)?.code;
+  return typeof c === 'string' ? c : '';
+}
+
+const ID_CHUNK = 500;
+
+/**
+ * Reads the usage of the given Hermes session ids (all `sessions` rows when `ids` is absent)
+ * from a Hermes home's state.db. Never throws: a missing file, an unknown shape, a busy or
+ * locked database and any other SQLite error come back as results that say so.
+ */
+export function readHermesUsage(home: string, ids?: readonly string[], opts: { timeoutMs?: number } = {}): HermesUsageRead {
+  const file = hermesStateDbPath(home);
+  if (!existsSync(file)) return { kind: 'missing', file, message: `no Hermes state.db at ${file}` };
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true, timeout: opts.timeoutMs ?? 250 });
+    const cols = new Set((db.prepare("SELECT name FROM pragma_table_info('sessions')").all() as Array<{ name: string }>).map((c) => c.name));
+    let version: number | null = null;
+    const hasVersionTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").get() !== undefined;
+    if (hasVersionTable) version = num((db.prepare('SELECT version FROM schema_version LIMIT 1').get() as { version?: unknown } | undefined)?.version) ?? null;
+    const v = version === null ? 'no schema_version' : `schema_version ${version}`;
+    if (cols.size === 0)
+      return {
+        kind: 'unknown-shape',
+        file,
+        message: `unknown shape of Hermes state.db (${v}): it has no sessions table; Talaria reads schema ${HERMES_STATE_SCHEMA} (Hermes 0.18.2)`,
+      };
+    const missing = HERMES_USAGE_COLUMNS.filter((c) => !cols.has(c));
+    if (missing.length > 0) {
+      return {
+        kind: 'unknown-shape',
+        file,
+        message: `unknown shape of Hermes state.db (${v}): its sessions table has no ${missing.join(', ')}; Talaria reads schema ${HERMES_STATE_SCHEMA} (Hermes 0.18.2), so no usage is read from it`,
+      };
+    }
+    const select = `SELECT ${HERMES_USAGE_COLUMNS.join(', ')} FROM sessions`;
+    const rows: Row[] = [];
+    if (ids === undefined) rows.push(...(db.prepare(select).all() as Row[]));
+    else {
+      for (let i = 0; i < ids.length; i += ID_CHUNK) {
+        const chunk = ids.slice(i, i + ID_CHUNK);
+        if (chunk.length === 0) continue;
+        rows.push(...(db.prepare(`${select} WHERE id IN (${chunk.map(() => '?').join(', ')})`).all(...chunk) as Row[]));
+      }
+    }
+    const sessions = new Map<string, HermesSessionUsage>();
+    for (const r of rows) {
+      if (typeof r.id !== 'string') continue;
+      sessions.set(r.id, {
+        sessionId: r.id,
+        source: String(r.source),
+        model: typeof r.model === 'string' ? r.model : null,
+        startedAt: Math.round((num(r.started_at) ?? 0) * 1000),
+        inputTokens: num(r.input_tokens) ?? 0,
+        outputTokens: num(r.output_tokens) ?? 0,
+        cacheReadTokens: num(r.cache_read_tokens) ?? 0,
+        cacheWriteTokens: num(r.cache_write_tokens) ?? 0,
+        reasoningTokens: num(r.reasoning_tokens) ?? 0,
+        apiCalls: num(r.api_call_count) ?? 0,
+        cost: hermesCost(r),
+        costStatus: typeof r.cost_status === 'string' ? r.cost_status : null,
+        costSource: typeof r.cost_source === 'string' ? r.cost_source : null,
+      });
+    }
+    return { kind: 'ok', file, schemaVersion: version, sessions };
+  } catch (e) {
+    const code = errCode(e);
+    const msg = e instanceof Error ? e.message : String(e);
+    if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return { kind: 'busy', file, message: `Hermes state.db is busy (${msg}); usage not read this time` };
+    return { kind: 'error', file, message: `cannot read Hermes state.db: ${msg}` };
+  } finally {
+    db?.close();
+  }
+}
+
+/** "$0.0123", "~$0.0123" (estimated) or "no price" — never $0 for an unknown price. */
+export function formatCost(cost: Cost | undefined): string {
+  if (!cost || cost.status === 'unknown' || cost.usd === undefined) return 'no price';
+  const digits = cost.usd !== 0 && Math.abs(cost.usd) < 0.01 ? 4 : 2;
+  return `${cost.status === 'estimated' ? '~' : ''}$${cost.usd.toFixed(digits)}`;
+}
+
+/** A sum of costs: the priced part, and how many parts had no price (never folded in as $0). */
+export interface CostTotal extends Cost {
+  unpriced: number;
+}
+
+/** Adds costs: `usd` sums the priced ones; all unpriced (or none) is `unknown`; any estimate makes it `estimated`. */
+export function addCosts(costs: readonly Cost[]): CostTotal {
+  let usd = 0;
+  let priced = 0;
+  let unpriced = 0;
+  let status: Cost['status'] = 'known';
+  for (const c of costs) {
+    if (c.status === 'unknown' || c.usd === undefined) {
+      unpriced++;
+      continue;
+    }
+    priced++;
+    usd += c.usd;
+    if (c.status === 'estimated') status = 'estimated';
+  }
+  return priced === 0 ? { status: 'unknown', unpriced } : { usd, status, unpriced };
+}
+
+/** A total for people: "~$1.20", "no price", or "~$1.20 + 2 without price". */
+export function formatCostTotal(t: CostTotal): string {
+  if (t.status === 'unknown') return 'no price';
+  return t.unpriced > 0 ? `${formatCost(t)} + ${t.unpriced} without price` : formatCost(t);
+}

@@ -1,0 +1,125 @@
+/**
+ * The real-schema SQLite `state.db` in $HERMES_HOME: the `sessions` table exactly as Hermes
+ * 0.18.2 creates it (test/fixtures/hermes/state-db-0.18.2.sql, schema_version 21, WAL), one row
+ * per ACP session, its token and cost columns updated per model call the way
+ * `SessionDB.update_token_counts` does (incremental: tokens add up, estimated_cost_usd adds
+ * COALESCE(cost, 0), so an unknown price stays 0.0 with cost_status 'unknown'), and the
+ * per-model split in `session_model_usage` as `_record_model_usage` keeps it.
+ * The transcripts themselves stay in the emulator's JSON store (state.ts).
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import type { Settings } from './config.js';
+import type { SessionRecord } from './state.js';
+
+const SCHEMA = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../../fixtures/hermes/state-db-0.18.2.sql'), 'utf8');
+export const SCHEMA_VERSION = 21;
+
+function open(home: string): Database.Database {
+  mkdirSync(home, { recursive: true });
+  const db = new Database(join(home, 'state.db'), { timeout: 1000 });
+  db.pragma('journal_mode = WAL');
+  db.pragma('foreign_keys = ON');
+  db.exec(SCHEMA);
+  if (!db.prepare('SELECT version FROM schema_version LIMIT 1').get()) db.prepare('INSERT INTO schema_version (version) VALUES (?)').run(SCHEMA_VERSION);
+  return db;
+}
+
+function withDb<T>(home: string, fn: (db: Database.Database) => T): T {
+  const db = open(home);
+  try {
+    return db.transaction(() => fn(db)).immediate();
+  } finally {
+    db.close();
+  }
+}
+
+/** `_insert_session_row` (source 'acp', model_config {"cwd": ...}), enriching NULL columns on conflict. */
+export function upsertSessionRow(home: string, rec: SessionRecord): void {
+  withDb(home, (db) => {
+    db.prepare(
+      `INSERT INTO sessions (id, source, model, model_config, parent_session_id, started_at)
+       VALUES (?, 'acp', ?, ?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET
+         model = COALESCE(sessions.model, excluded.model),
+         model_config = COALESCE(sessions.model_config, excluded.model_config),
+         parent_session_id = COALESCE(sessions.parent_session_id, excluded.parent_session_id)`,
+    ).run(rec.id, rec.model, JSON.stringify({ cwd: rec.cwd }), rec.parentId, rec.startedAt / 1000);
+    db.prepare('UPDATE sessions SET message_count = ?, title = COALESCE(?, title) WHERE id = ?').run(rec.history.length, rec.title, rec.id);
+  });
+}
+
+/** One `update_token_counts` per completed model call (conversation_loop.py), incremental. */
+export function recordModelCalls(
+  home: string,
+  rec: SessionRecord,
+  calls: number,
+  perCall: { input: number; output: number },
+  route: { baseUrl: string; price: Settings['price'] },
+): void {
+  if (calls <= 0) return;
+  withDb(home, (db) => {
+    const update = db.prepare(
+      `UPDATE sessions SET
+         input_tokens = input_tokens + ?,
+         output_tokens = output_tokens + ?,
+         estimated_cost_usd = COALESCE(estimated_cost_usd, 0) + COALESCE(?, 0),
+         cost_status = COALESCE(?, cost_status),
+         cost_source = COALESCE(?, cost_source),
+         pricing_version = COALESCE(?, pricing_version),
+         billing_provider = COALESCE(billing_provider, ?),
+         billing_base_url = COALESCE(billing_base_url, ?),
+         model = COALESCE(model, ?),
+         api_call_count = COALESCE(api_call_count, 0) + 1
+       WHERE id = ?`,
+    );
+    // _record_model_usage: the per-(session, model, route) split, in the same transaction.
+    const perModel = db.prepare(
+      `INSERT INTO session_model_usage (
+         session_id, model, billing_provider, billing_base_url, billing_mode,
+         api_call_count, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens,
+         estimated_cost_usd, actual_cost_usd, cost_status, cost_source, first_seen, last_seen
+       ) VALUES (?, ?, ?, ?, '', 1, ?, ?, 0, 0, 0, ?, 0.0, ?, ?, ?, ?)
+       ON CONFLICT(session_id, model, billing_provider, billing_base_url, billing_mode) DO UPDATE SET
+         api_call_count = api_call_count + excluded.api_call_count,
+         input_tokens = input_tokens + excluded.input_tokens,
+         output_tokens = output_tokens + excluded.output_tokens,
+         estimated_cost_usd = estimated_cost_usd + excluded.estimated_cost_usd,
+         cost_status = COALESCE(excluded.cost_status, cost_status),
+         cost_source = COALESCE(excluded.cost_source, cost_source),
+         last_seen = excluded.last_seen`,
+    );
+    const p = route.price;
+    const cost = p ? (perCall.input * p.input + perCall.output * p.output) / 1_000_000 : null;
+    for (let i = 0; i < calls; i++) {
+      update.run(
+        perCall.input,
+        perCall.output,
+        cost,
+        p ? 'estimated' : 'unknown',
+        p ? 'user_override' : 'none',
+        p ? 'emulator' : null,
+        rec.provider,
+        route.baseUrl || null,
+        rec.model,
+        rec.id,
+      );
+      const now = Date.now() / 1000;
+      perModel.run(
+        rec.id,
+        rec.model || 'unknown',
+        rec.provider || '',
+        route.baseUrl || '',
+        perCall.input,
+        perCall.output,
+        cost ?? 0,
+        p ? 'estimated' : 'unknown',
+        p ? 'user_override' : 'none',
+        now,
+        now,
+      );
+    }
+  });
+}
