@@ -99,14 +99,16 @@ describe('web: phone and desktop layout', { timeout: 120_000 }, () => {
       const bb = (await p.getByRole('button', { name: b }).boundingBox())!;
       expect(bb.x + bb.width, String(b)).toBeLessThanOrEqual(390);
     }
-    // The finished plan is one line; opening it shows its items.
+    await p.getByRole('button', { name: /^Stop/ }).tap();
+    await expect.poll(() => p.getByRole('button', { name: /^Stop/ }).count(), { timeout: 30_000 }).toBe(0);
+    // The finished plan is one line; opening it shows its items. It is in the turn that made it
+    // (issue 37 "Craft": not pinned over later turns), so the thread is scrolled up to it.
+    await p.getByTestId('thread').evaluate((el) => el.scrollTo(0, 0));
     const plan = p.locator('.plan');
     expect((await plan.boundingBox())!.height).toBeLessThanOrEqual(40);
     await plan.locator('summary').tap();
     await expect.poll(() => plan.locator('li').first().isVisible()).toBe(true);
     await shot(p, 'phone-turn-plan-open');
-    await p.getByRole('button', { name: /^Stop/ }).tap();
-    await expect.poll(() => p.getByRole('button', { name: /^Stop/ }).count(), { timeout: 30_000 }).toBe(0);
     expect(w.errors).toEqual([]);
     await p.context().close();
   });
