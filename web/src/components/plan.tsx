@@ -8,11 +8,18 @@ const NARROW = '(max-width: 700px)';
  * opened: a done plan shuts ("Plan 3/3 ✓"), and on a phone it starts shut, its line naming the
  * step in progress. Once the person opens or shuts it, their choice holds.
  */
-export function PlanList({ plan }: { plan: PlanItem[] }) {
+/** The person's open/shut choice per session's plan (the thread's rows remount as they scroll). */
+const choices = new Map<string, boolean>();
+
+export function PlanList({ plan, id }: { plan: PlanItem[]; id: string }) {
   const done = plan.filter((p) => p.status === 'completed').length;
   const allDone = done === plan.length;
   const current = plan.find((p) => p.status === 'in_progress');
-  const [chosen, setChosen] = useState<boolean>();
+  const [chosen, setChosenState] = useState<boolean | undefined>(() => choices.get(id));
+  const setChosen = (open: boolean): void => {
+    choices.set(id, open);
+    setChosenState(open);
+  };
   const narrow = typeof matchMedia === 'function' && matchMedia(NARROW).matches;
   const open = chosen ?? (!allDone && !narrow);
   return (

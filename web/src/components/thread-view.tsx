@@ -145,7 +145,7 @@ export function ThreadView({ view, footer }: { view: SessionView; footer?: React
             if (index === PLAN)
               return (
                 <div key={it.key} data-index={it.index} data-entry="plan" ref={v.measureElement} className="thread-row">
-                  <PlanList plan={view.plan!} />
+                  <PlanList plan={view.plan!} id={`${view.sessionId} ${view.planAt ?? ''}`} />
                 </div>
               );
             const entry = view.entries[index];
