@@ -132,7 +132,13 @@ describe('web: branches (edit and resend, versions, continue elsewhere)', { time
     await send(page, 'a question for the demo agent');
     await answered(w.api, id, 1);
 
-    await page.getByLabel('Continue with another agent').selectOption('fake');
+    // In the header's ⋯ menu: "Continue with another agent…" opens the agents.
+    await page.getByRole('button', { name: 'More actions' }).click();
+    await page.getByRole('menuitem', { name: /^Continue with another agent/ }).click();
+    await page
+      .getByRole('menu', { name: 'Continue with another agent' })
+      .getByRole('menuitem', { name: /^Fake agent/ })
+      .click();
     const f = await movedFrom(page, id);
     expect((await w.api.api.snapshot({ params: { id: f } })).snapshot.session.provider).toBe('fake');
     const thread = page.getByTestId('thread');

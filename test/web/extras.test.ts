@@ -13,10 +13,17 @@ describe('web: terminal, inspector, settings, export', { timeout: 90_000 }, () =
     id = await newSession(page);
   });
   /** Clicks a download link and reads what the browser saved. */
-  async function downloaded(p: Page, link: string): Promise<{ name: string; text: string }> {
-    const [download] = await Promise.all([p.waitForEvent('download'), p.getByRole('link', { name: link, exact: true }).click()]);
+  async function downloaded(p: Page, item: string): Promise<{ name: string; text: string }> {
+    await menuItem(p, item);
+    const [download] = await Promise.all([p.waitForEvent('download'), p.getByRole('menuitem', { name: item, exact: true }).click()]);
     const body = await (await download.createReadStream()).toArray();
     return { name: download.suggestedFilename(), text: Buffer.concat(body).toString('utf8') };
+  }
+
+  /** Opens the header's ⋯ menu (the session's actions are there) and waits for the item. */
+  async function menuItem(p: Page, item: string): Promise<void> {
+    await p.getByRole('button', { name: 'More actions' }).click();
+    await p.getByRole('menuitem', { name: item, exact: true }).waitFor();
   }
 
   it('a command tool card shows its output as a terminal with its colours', async () => {
@@ -33,7 +40,8 @@ describe('web: terminal, inspector, settings, export', { timeout: 90_000 }, () =
   });
 
   it('the protocol inspector shows the wire log both ways, filters by method and direction, pretty JSON', async () => {
-    await page.getByRole('link', { name: 'Inspector' }).click();
+    await menuItem(page, 'Inspector');
+    await page.getByRole('menuitem', { name: 'Inspector' }).click();
     await page.getByRole('heading', { name: 'Protocol inspector' }).waitFor();
     const frames = page.getByRole('list', { name: 'Wire frames' }).locator('li');
     await expect.poll(() => frames.count(), { timeout: 20_000 }).toBeGreaterThan(5);
@@ -75,11 +83,11 @@ describe('web: terminal, inspector, settings, export', { timeout: 90_000 }, () =
     expect(md.name).toMatch(/^talaria-.*\.md$/);
     expect(md.text).toContain('printf');
     // JSON: the session and its thread, the command's tool call in it.
-    const json = await downloaded(page, '.json');
+    const json = await downloaded(page, 'Export .json');
     expect(json.name).toMatch(/\.json$/);
     expect(JSON.stringify(JSON.parse(json.text))).toContain('printf');
     // The wire fixture: one `{t_ms, dir, msg}` frame a line, both directions, the prompt as sent.
-    const wire = await downloaded(page, 'wire');
+    const wire = await downloaded(page, 'Export wire log');
     expect(wire.name).toMatch(/\.ndjson$/);
     const frames = wire.text
       .trim()
@@ -88,17 +96,20 @@ describe('web: terminal, inspector, settings, export', { timeout: 90_000 }, () =
     expect(new Set(frames.map((f) => f.dir))).toEqual(new Set(['client->agent', 'agent->client']));
     expect(frames.some((f) => f.msg.method === 'session/prompt' && JSON.stringify(f.msg.params).includes('printf'))).toBe(true);
 
-    await page.getByRole('button', { name: 'Fork' }).click();
+    await menuItem(page, 'Fork');
+    await page.getByRole('menuitem', { name: 'Fork' }).click();
     await expect.poll(() => new URL(page.url()).hash, { timeout: 20_000 }).not.toContain(encodeURIComponent(id));
     await expect.poll(() => page.locator('.tool-card[data-kind=execute]').count(), { timeout: 20_000 }).toBeGreaterThan(0);
     const forkHash = new URL(page.url()).hash;
 
-    await page.getByRole('button', { name: 'Archive' }).click();
+    await menuItem(page, 'Archive');
+    await page.getByRole('menuitem', { name: 'Archive' }).click();
     const forkId = decodeURIComponent(forkHash.replace('#/s/', ''));
     await expect.poll(() => page.locator(`[data-session="${forkId}"]`).count()).toBe(0);
     await page.getByLabel('Archived').check();
     await page.locator(`[data-session="${forkId}"]`).waitFor();
-    await page.getByRole('button', { name: 'Unarchive' }).click();
+    await menuItem(page, 'Unarchive');
+    await page.getByRole('menuitem', { name: 'Unarchive' }).click();
     await page.getByLabel('Archived').uncheck();
     await page.locator(`[data-session="${forkId}"]`).waitFor();
     expect(w.errors).toEqual([]);

@@ -106,7 +106,9 @@ describe('web: header, sidebar, notifications, readiness', { timeout: 90_000 }, 
     await search.fill('');
 
     await page.goto(`${w.served.origin}/#/s/${encodeURIComponent(zebra)}`);
-    await page.getByRole('button', { name: 'Archive' }).click();
+    // The session's actions are in the header's ⋯ menu.
+    await page.getByRole('button', { name: 'More actions' }).click();
+    await page.getByRole('menuitem', { name: 'Archive', exact: true }).click();
     await expect.poll(() => page.locator(`[data-session="${zebra}"]`).count()).toBe(0);
     await page.getByLabel('Archived').check();
     await page.locator(`[data-session="${zebra}"]`).waitFor();

@@ -64,12 +64,12 @@ describe('web: phone and desktop layout', { timeout: 120_000 }, () => {
     const more = p.getByRole('button', { name: 'More actions' });
     expect(await more.getAttribute('aria-expanded')).toBe('false');
     await more.tap();
-    const inspector = p.getByRole('link', { name: 'Inspector' });
+    const inspector = p.getByRole('menuitem', { name: 'Inspector' });
     await inspector.waitFor();
     const ib = (await inspector.boundingBox())!;
     expect(ib.x).toBeGreaterThanOrEqual(0);
     expect(ib.x + ib.width).toBeLessThanOrEqual(390);
-    for (const name of ['Fork', 'Archive']) expect(await p.getByRole('button', { name, exact: true }).isVisible()).toBe(true);
+    for (const name of ['Fork', 'Archive']) expect(await p.getByRole('menuitem', { name, exact: true }).isVisible()).toBe(true);
     expect((await p.evaluate<Layout>(LAYOUT)).scrollWidth).toBeLessThanOrEqual(390);
     await shot(p, 'phone-idle-more');
     await p.keyboard.press('Escape');
@@ -99,14 +99,16 @@ describe('web: phone and desktop layout', { timeout: 120_000 }, () => {
       const bb = (await p.getByRole('button', { name: b }).boundingBox())!;
       expect(bb.x + bb.width, String(b)).toBeLessThanOrEqual(390);
     }
-    // The finished plan is one line; opening it shows its items.
+    await p.getByRole('button', { name: /^Stop/ }).tap();
+    await expect.poll(() => p.getByRole('button', { name: /^Stop/ }).count(), { timeout: 30_000 }).toBe(0);
+    // The finished plan is one line; opening it shows its items. It is in the turn that made it
+    // (issue 37 "Craft": not pinned over later turns), so the thread is scrolled up to it.
+    await p.getByTestId('thread').evaluate((el) => el.scrollTo(0, 0));
     const plan = p.locator('.plan');
     expect((await plan.boundingBox())!.height).toBeLessThanOrEqual(40);
     await plan.locator('summary').tap();
     await expect.poll(() => plan.locator('li').first().isVisible()).toBe(true);
     await shot(p, 'phone-turn-plan-open');
-    await p.getByRole('button', { name: /^Stop/ }).tap();
-    await expect.poll(() => p.getByRole('button', { name: /^Stop/ }).count(), { timeout: 30_000 }).toBe(0);
     expect(w.errors).toEqual([]);
     await p.context().close();
   });
@@ -120,9 +122,14 @@ describe('web: phone and desktop layout', { timeout: 120_000 }, () => {
     expect(l.scrollWidth).toBeLessThanOrEqual(l.innerWidth);
     expect(l.rightmost).toBeLessThanOrEqual(l.innerWidth);
     expect(l.boxWidth).toBeGreaterThanOrEqual(500);
-    // On a wide screen the header's actions stay in view, without a menu.
-    expect(await page.getByRole('link', { name: 'Inspector' }).isVisible()).toBe(true);
-    expect(await page.getByRole('button', { name: 'More actions' }).isVisible()).toBe(false);
+    // On a wide screen the header is one row (issue 37 "Craft"): the session's actions are in its ⋯ menu, one click away.
+    expect((await page.locator('.session-header').boundingBox())!.height).toBeLessThanOrEqual(50);
+    const more = page.getByRole('button', { name: 'More actions' });
+    expect(await more.isVisible()).toBe(true);
+    await more.click();
+    expect(await page.getByRole('menuitem', { name: 'Inspector' }).isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => more.getAttribute('aria-expanded')).toBe('false');
     const ta = (await page.getByLabel('Message to the agent').boundingBox())!;
     const stop = (await page.getByRole('button', { name: /^Stop/ }).boundingBox())!;
     expect(Math.abs(stop.y + stop.height - (ta.y + ta.height))).toBeLessThanOrEqual(4);

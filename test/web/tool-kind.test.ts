@@ -18,6 +18,11 @@ describe("web: a tool card's kind icon and locations", { timeout: 90_000 }, () =
     const read = page.locator('.tool-card', { hasText: 'notes.txt' }).last();
     await expect.poll(() => read.locator('.tool-status').textContent(), { timeout: 30_000 }).toBe('done');
     expect(await read.getAttribute('data-kind')).toBe('read');
+    // The card is one line until opened (issue 37 "Craft"): open it to see what it read.
+    const toggle = read.locator('.tool-toggle');
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
     const readIcon = read.locator('.tool-head svg.kind-icon');
     expect(await readIcon.isVisible()).toBe(true);
     const readPath = await readIcon.locator('path').getAttribute('d');

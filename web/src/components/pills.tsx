@@ -15,9 +15,9 @@ export function providerColor(id: string): string {
   return COLORS[base] ?? COLORS[id] ?? 'slate';
 }
 
-export function ProviderPill({ id, label }: { id: string; label?: string | undefined }) {
+export function ProviderPill({ id, label, detail }: { id: string; label?: string | undefined; detail?: string | undefined }) {
   return (
-    <span className={`pill pill-${providerColor(id)}`} title={`Provider: ${label ?? id}`}>
+    <span className={`pill pill-${providerColor(id)}`} title={`Provider: ${label ?? id}${detail ? ` (${detail})` : ''}`}>
       {label ?? id}
     </span>
   );

@@ -4,15 +4,22 @@ import type { PlanItem } from '../state/entries.js';
 const NARROW = '(max-width: 700px)';
 
 /**
- * The agent's live plan as a checklist, above the thread. It takes one line unless opened: a done
- * plan shuts ("3/3 done ✓"), and on a phone it starts shut, its line naming the step in progress.
- * Once the person opens or shuts it, their choice holds.
+ * The agent's plan as a checklist, in the thread where its turn made it. It takes one line unless
+ * opened: a done plan shuts ("Plan 3/3 ✓"), and on a phone it starts shut, its line naming the
+ * step in progress. Once the person opens or shuts it, their choice holds.
  */
-export function PlanList({ plan }: { plan: PlanItem[] }) {
+/** The person's open/shut choice per session's plan (the thread's rows remount as they scroll). */
+const choices = new Map<string, boolean>();
+
+export function PlanList({ plan, id }: { plan: PlanItem[]; id: string }) {
   const done = plan.filter((p) => p.status === 'completed').length;
   const allDone = done === plan.length;
   const current = plan.find((p) => p.status === 'in_progress');
-  const [chosen, setChosen] = useState<boolean>();
+  const [chosen, setChosenState] = useState<boolean | undefined>(() => choices.get(id));
+  const setChosen = (open: boolean): void => {
+    choices.set(id, open);
+    setChosenState(open);
+  };
   const narrow = typeof matchMedia === 'function' && matchMedia(NARROW).matches;
   const open = chosen ?? (!allDone && !narrow);
   return (
@@ -27,8 +34,15 @@ export function PlanList({ plan }: { plan: PlanItem[] }) {
       <summary>
         Plan{' '}
         <span className="muted small">
-          {done}/{plan.length} done{allDone ? ' ✓' : ''}
+          {done}/{plan.length}
+          <span className="sr-only"> done</span>
         </span>
+        {allDone && (
+          <span className="plan-done" aria-hidden="true">
+            {' '}
+            ✓
+          </span>
+        )}
         {!open && current && <span className="plan-current small"> · {current.content}</span>}
       </summary>
       <ul>

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
+import { useId, useState } from 'react';
+import { MenuButton } from './menu.js';
 import type { CatalogSelector } from '../state/entries.js';
 import type { SessionView } from '../state/session-store.js';
 import type { ProviderInfo, SessionSummaryInfo } from '../api/server.js';
@@ -40,116 +41,104 @@ export function SessionHeader({
   // The same readiness the sidebar reads, so both dots agree for one session.
   const ready = s ? providers.find((p) => p.id === s.provider)?.ready : undefined;
   const st = s ? statusOf({ state: view.state, needsAttention: view.pending.length > 0, failure: s.failure }, ready) : 'stored';
-  const ctx = view.context;
-  const pct = ctx.used !== undefined && ctx.size ? Math.min(100, Math.round((ctx.used / ctx.size) * 100)) : undefined;
-  const more = useMore();
+  const agentName = view.agent?.name ? `${view.agent.name}${view.agent.version ? ` ${view.agent.version}` : ''}` : undefined;
+  const title = view.title || s?.title || 'New session';
   return (
-    <header className="session-header" ref={more.root}>
-      <div className="sh-line1">
-        <StatusDot status={st} failure={s?.failure} />
-        <h1 className="session-h1">{view.title || s?.title || 'New session'}</h1>
-        {s && <ProviderPill id={s.provider} label={providerLabel} />}
+    <header className="session-header">
+      <StatusDot status={st} failure={s?.failure} />
+      <h1 className="session-h1" title={title}>
+        {title}
+      </h1>
+      {s && <ProviderPill id={s.provider} label={providerLabel} detail={agentName} />}
+      <div className="sh-controls">
         {s && !readOnly && fresh(view) && view.turnId === undefined && <AgentPicker current={s.provider} providers={providers} onPick={onProvider} />}
-        {view.agent?.name && (
-          <span className="muted small">
-            {view.agent.name}
-            {view.agent.version ? ` ${view.agent.version}` : ''}
-          </span>
-        )}
-        {/* On a narrow screen the actions fold into this one menu (CSS shows it there only). */}
-        <button
-          type="button"
-          className="icon-btn sh-more"
-          aria-label="More actions"
-          aria-expanded={more.open}
-          aria-controls={`sh-actions-${view.sessionId}`}
-          ref={more.button}
-          onClick={() => more.setOpen(!more.open)}
-        >
-          ⋯
-        </button>
-      </div>
-      <div className="sh-line2">
         {view.catalog.model && <Picker label="Model" sel={view.catalog.model} current={view.modelId} readOnly={readOnly} disabled={view.turnId !== undefined} onPick={onModel} />}
         {view.catalog.mode && <Picker label="Mode" sel={view.catalog.mode} current={view.modeId} readOnly={readOnly} disabled={false} onPick={onMode} />}
-        <span className="meter" title={ctx.used !== undefined ? `Context: ${ctx.used} of ${ctx.size ?? '?'} tokens` : 'Context: not reported'}>
-          <span className="small muted meter-label">Context</span>
-          <span className="meter-bar" role="meter" aria-label="Context used" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct ?? 0}>
-            <span className={`meter-fill ${pct !== undefined && pct > 85 ? 'hot' : ''}`} style={{ width: `${pct ?? 0}%` }} />
-          </span>
-          <span className="small">{ctx.used !== undefined ? `${tokens(ctx.used)}/${tokens(ctx.size)}` : '–'}</span>
-        </span>
-        <span className="small sh-tokens" title="Tokens in the last turn / in this session">
-          <span className="muted">Tokens</span> {tokens(view.turnUsage?.total)} turn · {tokens(view.sessionUsage.total)} session
-        </span>
-        {ctx.cost && (
-          <span className="small">
-            <span className="muted">Cost</span> {ctx.cost.amount.toFixed(4)} {ctx.cost.currency}
-          </span>
-        )}
-        <span
-          className={`sh-actions${more.open ? ' open' : ''}`}
-          id={`sh-actions-${view.sessionId}`}
-          onClick={(e) => {
-            // A link or button in the menu did its job: the menu shuts (a picker inside stays open while used).
-            if ((e.target as HTMLElement).closest('a, button')) more.setOpen(false);
-          }}
-        >
-          <a href={href.inspector(view.sessionId)} className="small">
-            Inspector
-          </a>
-          <a href={exportHref('md')} className="small" download>
-            Export .md
-          </a>
-          <a href={exportHref('json')} className="small" download>
-            .json
-          </a>
-          {/* The wire log as a replayable fixture (`{t_ms, dir, msg}` lines): what a bug report needs. */}
-          <a href={exportHref('fixture')} className="small" download title="The wire log as a replayable fixture (NDJSON)">
-            wire
-          </a>
-          {!readOnly && (
-            <>
-              <button type="button" className="link-btn small" onClick={onFork}>
-                Fork
-              </button>
-              {s && !fresh(view) && view.turnId === undefined && <ContinueWith current={s.provider} providers={providers} onPick={onContinue} />}
-              <button type="button" className="link-btn small" onClick={onArchive}>
-                {s?.archived ? 'Unarchive' : 'Archive'}
-              </button>
-            </>
-          )}
-        </span>
+        <ContextRing view={view} />
       </div>
+      <MenuButton label="More actions" icon="⋯" className="sh-more">
+        <a role="menuitem" href={href.inspector(view.sessionId)}>
+          Inspector
+        </a>
+        <a role="menuitem" href={exportHref('md')} download>
+          Export .md
+        </a>
+        <a role="menuitem" href={exportHref('json')} download>
+          Export .json
+        </a>
+        {/* The wire log as a replayable fixture (`{t_ms, dir, msg}` lines): what a bug report needs. */}
+        <a role="menuitem" href={exportHref('fixture')} download title="The wire log as a replayable fixture (NDJSON)">
+          Export wire log
+        </a>
+        {!readOnly && (
+          <>
+            <div role="separator" className="menu-sep" />
+            <button type="button" role="menuitem" onClick={onFork}>
+              Fork
+            </button>
+            {s && !fresh(view) && view.turnId === undefined && <ContinueWith current={s.provider} providers={providers} onPick={onContinue} />}
+            <button type="button" role="menuitem" onClick={onArchive}>
+              {s?.archived ? 'Unarchive' : 'Archive'}
+            </button>
+          </>
+        )}
+      </MenuButton>
     </header>
   );
 }
 
-/** The "More actions" menu of a narrow screen: open and shut, shut by Escape or a tap elsewhere (Escape then does not also stop the turn). */
-function useMore() {
-  const [open, setOpen] = useState(false);
-  const root = useRef<HTMLElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const onKey = (e: KeyboardEvent): void => {
-      if (e.key !== 'Escape') return;
-      e.stopPropagation();
-      setOpen(false);
-      button.current?.focus();
-    };
-    const onDown = (e: PointerEvent): void => {
-      const t = e.target as Node | null;
-      if (t && !root.current?.querySelector('.sh-actions')?.contains(t) && !button.current?.contains(t)) setOpen(false);
-    };
-    window.addEventListener('keydown', onKey, true);
-    document.addEventListener('pointerdown', onDown, true);
-    return () => {
-      window.removeEventListener('keydown', onKey, true);
-      document.removeEventListener('pointerdown', onDown, true);
-    };
-  }, [open]);
-  return { open, setOpen, root, button };
+/**
+ * The context window as a small ring with its percentage; the numbers (context, tokens per turn
+ * and per session, cost) in a tooltip on hover or focus (and the ring's title).
+ */
+function ContextRing({ view }: { view: SessionView }) {
+  const ctx = view.context;
+  const pct = ctx.used !== undefined && ctx.size ? Math.min(100, Math.round((ctx.used / ctx.size) * 100)) : undefined;
+  const tipId = useId();
+  const R = 7;
+  const C = 2 * Math.PI * R;
+  const context = ctx.used !== undefined ? `${tokens(ctx.used)}/${tokens(ctx.size)}` : '–';
+  const cost = ctx.cost ? `${ctx.cost.amount.toFixed(4)} ${ctx.cost.currency}` : undefined;
+  const title = [
+    ctx.used !== undefined ? `Context: ${ctx.used} of ${ctx.size ?? '?'} tokens` : 'Context: not reported',
+    `Tokens: ${tokens(view.turnUsage?.total)} last turn, ${tokens(view.sessionUsage.total)} session`,
+    ...(cost ? [`Cost: ${cost}`] : []),
+  ].join('\n');
+  return (
+    <span className="ctx">
+      <span
+        className={`ctx-ring${pct !== undefined && pct > 85 ? ' hot' : ''}`}
+        role="meter"
+        aria-label="Context used"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={pct ?? 0}
+        aria-valuetext={pct !== undefined ? `${pct}%` : 'not reported'}
+        aria-describedby={tipId}
+        tabIndex={0}
+        title={title}
+      >
+        <svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true">
+          <circle className="ctx-track" cx="9" cy="9" r={R} />
+          {(pct ?? 0) > 0 && <circle className="ctx-fill" cx="9" cy="9" r={R} strokeDasharray={`${((pct ?? 0) / 100) * C} ${C}`} transform="rotate(-90 9 9)" />}
+        </svg>
+        <span className="ctx-pct small">{pct !== undefined ? `${pct}%` : '–'}</span>
+      </span>
+      <span className="ctx-tip small" role="tooltip" id={tipId}>
+        <span className="ctx-line">
+          <span className="muted">Context</span> {context}
+        </span>
+        <span className="ctx-line">
+          <span className="muted">Tokens</span> {tokens(view.turnUsage?.total)} turn · {tokens(view.sessionUsage.total)} session
+        </span>
+        {cost && (
+          <span className="ctx-line">
+            <span className="muted">Cost</span> {cost}
+          </span>
+        )}
+      </span>
+    </span>
+  );
 }
 
 /** No message sent or received yet: the session can still become another agent's. */
@@ -162,8 +151,8 @@ export function fresh(view: SessionView): boolean {
 
 function AgentPicker({ current, providers, onPick }: { current: string; providers: ProviderInfo[]; onPick: (id: string) => void }) {
   return (
-    <label className="picker small">
-      <span className="muted">Agent</span>
+    <label className="picker small" title="Agent">
+      <span className="sr-only">Agent</span>
       <select aria-label="Agent" value={current} onChange={(e) => onPick(e.target.value)}>
         {!providers.some((p) => p.id === current) && <option value={current}>{current}</option>}
         {providers.map((p) => (
@@ -177,26 +166,39 @@ function AgentPicker({ current, providers, onPick }: { current: string; provider
   );
 }
 
-/** "Continue with another agent…": a menu of the agents (not-ready ones disabled); picking one branches there. */
+/**
+ * "Continue with another agent…" in the actions menu: it opens the agents as menu items (not-ready
+ * ones disabled); picking one branches there.
+ */
 function ContinueWith({ current, providers, onPick }: { current: string; providers: ProviderInfo[]; onPick: (id: string) => void }) {
+  const [open, setOpen] = useState(false);
+  const list = useId();
   return (
-    <select
-      className="small continue-with"
-      aria-label="Continue with another agent"
-      value=""
-      onChange={(e) => {
-        if (e.target.value) onPick(e.target.value);
-      }}
-    >
-      <option value="">Continue with another agent…</option>
-      {providers.map((p) => (
-        <option key={p.id} value={p.id} disabled={p.ready === false}>
-          {p.label}
-          {p.id === current ? ' (this agent, fresh session)' : ''}
-          {p.ready === false ? ' (not ready)' : ''}
-        </option>
-      ))}
-    </select>
+    <>
+      <button type="button" role="menuitem" aria-haspopup="menu" aria-expanded={open} aria-controls={open ? list : undefined} onClick={() => setOpen((o) => !o)}>
+        Continue with another agent… <span aria-hidden="true">{open ? '▴' : '▾'}</span>
+      </button>
+      {open && (
+        <div role="menu" id={list} aria-label="Continue with another agent" className="submenu">
+          {providers.map((p) => (
+            <button
+              key={p.id}
+              type="button"
+              role="menuitem"
+              aria-disabled={p.ready === false || undefined}
+              onClick={(e) => {
+                if (p.ready === false) return e.stopPropagation();
+                onPick(p.id);
+              }}
+            >
+              {p.label}
+              {p.id === current ? ' (this agent, fresh session)' : ''}
+              {p.ready === false ? ' (not ready)' : ''}
+            </button>
+          ))}
+        </div>
+      )}
+    </>
   );
 }
 
@@ -222,12 +224,12 @@ function Picker({
   if (readOnly)
     return (
       <span className="picker picker-ro small" title={`${label} (read-only link)`}>
-        <span className="muted">{label}</span> <span className="picker-value">{sel.options.find((o) => o.id === value)?.label ?? (value || '—')}</span>
+        <span className="sr-only">{label}</span> <span className="picker-value">{sel.options.find((o) => o.id === value)?.label ?? (value || '—')}</span>
       </span>
     );
   return (
-    <label className="picker small">
-      <span className="muted">{label}</span>
+    <label className="picker small" title={label}>
+      <span className="sr-only">{label}</span>
       <select aria-label={label} value={value} disabled={disabled} onChange={(e) => onPick(e.target.value)}>
         {!sel.options.some((o) => o.id === value) && <option value={value}>{value || '—'}</option>}
         {[...groups].map(([g, opts]) =>

@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { EntryRow } from '../entries/entry-row.js';
+import { PlanList } from './plan.js';
 import { isObj } from '../state/entries.js';
 import type { SessionView } from '../state/session-store.js';
 
@@ -19,7 +20,13 @@ export function ThreadView({ view, footer }: { view: SessionView; footer?: React
   const atBottom = useRef(true);
   /** The thread's height the view last followed to (px). */
   const followed = useRef(-1);
-  const count = view.entries.length;
+  // The plan is a row of the thread, in the turn that made it (after its user message): not
+  // pinned over later turns. `after` is the index of the entry it follows (-1: the thread's start).
+  const hasPlan = !!view.plan && view.plan.length > 0;
+  const after = hasPlan ? planAfter(view.entries, view.planAt) : -1;
+  /** The entry a row draws (PLAN for the plan's row). */
+  const entryOf = (row: number): number => (!hasPlan || row <= after ? row : row === after + 1 ? PLAN : row - 1);
+  const count = view.entries.length + (hasPlan ? 1 : 0);
   const v = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
@@ -51,7 +58,12 @@ export function ThreadView({ view, footer }: { view: SessionView; footer?: React
       inner.style.height = `${total}px`;
       sentinel.current?.scrollIntoView({ block: 'end' });
     },
-    getItemKey: (i) => (isObj(view.entries[i]) && typeof (view.entries[i] as { id?: unknown }).id === 'string' ? (view.entries[i] as { id: string }).id : i),
+    getItemKey: (row) => {
+      const i = entryOf(row);
+      if (i === PLAN) return 'plan';
+      const e = view.entries[i];
+      return isObj(e) && typeof e.id === 'string' ? e.id : i;
+    },
   });
 
   // Following the stream ("stuck" to the bottom) ends only by the reader's own move up (wheel,
@@ -129,11 +141,18 @@ export function ThreadView({ view, footer }: { view: SessionView; footer?: React
       <div className="thread-inner" ref={innerRef} style={{ height: total }}>
         <div className="thread-rows" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
           {items.map((it) => {
-            const entry = view.entries[it.index];
+            const index = entryOf(it.index);
+            if (index === PLAN)
+              return (
+                <div key={it.key} data-index={it.index} data-entry="plan" ref={v.measureElement} className="thread-row">
+                  <PlanList plan={view.plan!} id={`${view.sessionId} ${view.planAt ?? ''}`} />
+                </div>
+              );
+            const entry = view.entries[index];
             const tcid = isObj(entry) && typeof entry.toolCallId === 'string' ? entry.toolCallId : undefined;
             return (
               <div key={it.key} data-index={it.index} data-entry={String(it.key)} ref={v.measureElement} className="thread-row">
-                <EntryRow entry={entry} index={it.index} resolution={tcid ? resolvedByTool.get(tcid) : undefined} />
+                <EntryRow entry={entry} index={index} resolution={tcid ? resolvedByTool.get(tcid) : undefined} />
               </div>
             );
           })}
@@ -143,4 +162,24 @@ export function ThreadView({ view, footer }: { view: SessionView; footer?: React
       <div ref={sentinel} className="thread-end" aria-hidden="true" />
     </div>
   );
+}
+
+const PLAN = -2;
+
+/**
+ * The index of the entry the plan follows: the user message of its turn (known to this browser),
+ * else the last user message (a plan made before this page saw it is the latest turn's), else the end.
+ */
+function planAfter(entries: unknown[], at: string | undefined): number {
+  let last = -1;
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i];
+    if (!isObj(e)) continue;
+    if (at !== undefined && e.id === at) return i;
+    if (last < 0 && e.kind === 'user_message') {
+      last = i;
+      if (at === undefined) break;
+    }
+  }
+  return last >= 0 ? last : entries.length - 1;
 }

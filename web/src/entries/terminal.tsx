@@ -5,7 +5,8 @@ import Anser from 'anser';
 export function TerminalOutput({ text, label }: { text: string; label?: string }) {
   const parts = useMemo(() => Anser.ansiToJson(text, { use_classes: true, remove_empty: true }), [text]);
   return (
-    <pre className="terminal" aria-label={label ?? 'Terminal output'}>
+    // Focusable: a long output scrolls, and the keyboard scrolls it too.
+    <pre className="terminal" aria-label={label ?? 'Terminal output'} tabIndex={0}>
       {parts.map((p, i) => {
         const cls = [p.fg ? `${p.fg}-fg` : '', p.bg ? `${p.bg}-bg` : '', p.decorations.includes('bold') ? 'ansi-bold' : ''].filter(Boolean).join(' ');
         return cls ? (

@@ -14,30 +14,55 @@ const STATUS_TEXT: Record<string, string> = {
   cancelled: 'cancelled',
 };
 
-/** A tool call: kind icon, the title from its start, status, locations, diffs and output. */
+/** Cards whose person opened or shut them (kept across the virtualized rows' remounts). */
+const chosen = new Map<string, boolean>();
+/** Cards that opened by themselves (an approval asked): they stay open once the answer is in. */
+const opened = new Set<string>();
+/** When this page first saw a call running, and when it saw it settle (ms): its duration. */
+const seen = new Map<string, { start: number; end?: number }>();
+
+/**
+ * A tool call: one line (kind icon, title, status, duration) that opens on click. A call that
+ * waits for an approval, failed or holds a diff is open from the start (a person must see what
+ * they approve); the rest (locations, output, arguments) is inside the open card.
+ */
 export const ToolCard = memo(function ToolCard({ tool, resolution }: { tool: ToolView; resolution?: Resolution | undefined }) {
   const [raw, setRaw] = useState(false);
   const settled = tool.status === 'completed' || tool.status === 'failed' || tool.status === 'cancelled';
-  const [open, setOpen] = useState(true);
+  const id = tool.toolCallId;
+  if (tool.permission?.status === 'pending') opened.add(id);
+  const eyes = opened.has(id) || tool.status === 'failed' || tool.content.some((c) => isObj(c) && c.type === 'diff');
+  const [own, setOwn] = useState(chosen.get(id));
+  const open = own ?? eyes;
+  const toggle = (): void => {
+    chosen.set(id, !open);
+    setOwn(!open);
+  };
+  const took = duration(id, settled);
+  const bodyId = `tool-body-${id}`;
   return (
     <article
-      className={`tool-card status-${tool.status}`}
+      className={`tool-card status-${tool.status}${open ? ' open' : ''}`}
       data-kind={tool.toolKind ?? 'other'}
       aria-label={`Tool call (${tool.toolKind ?? 'other'}): ${tool.title}, ${STATUS_TEXT[tool.status] ?? tool.status}`}
-      data-tool={tool.toolCallId}
+      data-tool={id}
     >
       <header className="tool-head">
-        <button type="button" className="tool-toggle" aria-expanded={open} onClick={() => setOpen((o) => !o)} aria-label={open ? 'Collapse' : 'Expand'}>
+        <button type="button" className="tool-toggle" aria-expanded={open} aria-controls={open ? bodyId : undefined} onClick={toggle}>
           <KindIcon kind={tool.toolKind} />
+          <span className="tool-title">{tool.title}</span>
+          <span className={`tool-status st-${tool.status}`}>
+            {!settled && <span className="spinner" aria-hidden="true" />}
+            {STATUS_TEXT[tool.status] ?? tool.status}
+          </span>
+          {took && <span className="tool-took small muted">{took}</span>}
+          <span className="tool-chevron" aria-hidden="true">
+            {open ? '▴' : '▾'}
+          </span>
         </button>
-        <span className="tool-title">{tool.title}</span>
-        <span className={`tool-status st-${tool.status}`}>
-          {!settled && <span className="spinner" aria-hidden="true" />}
-          {STATUS_TEXT[tool.status] ?? tool.status}
-        </span>
       </header>
       {open && (
-        <div className="tool-body">
+        <div className="tool-body" id={bodyId}>
           {tool.locations.length > 0 && (
             <ul className="locations">
               {tool.locations.map((l, i) => (
@@ -56,7 +81,7 @@ export const ToolCard = memo(function ToolCard({ tool, resolution }: { tool: Too
           {tool.settledBy && tool.settledBy !== 'agent' && (
             <p className="muted small">Settled by Talaria at {tool.settledBy === 'cancel' ? 'the cancel' : 'the end of the turn'}: the agent did not report it.</p>
           )}
-          <button type="button" className="link-btn small" aria-expanded={raw} onClick={() => setRaw((r) => !r)}>
+          <button type="button" className="link-btn small args-btn" aria-expanded={raw} onClick={() => setRaw((r) => !r)}>
             {raw ? 'Hide' : 'Show'} arguments
           </button>
           {raw && <pre className="json small">{JSON.stringify({ rawInput: tool.rawInput, rawOutput: tool.rawOutput }, null, 2)}</pre>}
@@ -65,6 +90,22 @@ export const ToolCard = memo(function ToolCard({ tool, resolution }: { tool: Too
     </article>
   );
 });
+
+/** How long the call ran, as this page saw it ("" until it settled, or when it was settled before the page saw it run). */
+function duration(id: string, settled: boolean): string {
+  const now = Date.now();
+  let t = seen.get(id);
+  if (!settled) {
+    if (!t) seen.set(id, (t = { start: now }));
+    return '';
+  }
+  if (!t) return '';
+  t.end ??= now;
+  const ms = t.end - t.start;
+  if (ms < 1000) return `${Math.max(0.1, Math.round(ms / 100) / 10)}s`;
+  if (ms < 60_000) return `${Math.round(ms / 100) / 10}s`;
+  return `${Math.floor(ms / 60_000)}m ${Math.round((ms % 60_000) / 1000)}s`;
+}
 
 function PermissionLine({ p, resolution }: { p: NonNullable<ToolView['permission']>; resolution?: Resolution | undefined }) {
   const who = resolution?.answeredBy ? ` by ${resolution.answeredBy}` : resolution?.decidedBy && resolution.decidedBy !== 'user' ? ` (${resolution.decidedBy})` : '';
@@ -93,8 +134,22 @@ function ToolContent({ item, kind }: { item: unknown; kind: string | undefined }
   if (item.type === 'content' && isObj(item.content)) {
     const c = item.content;
     if (c.type === 'text' && typeof c.text === 'string') {
-      if (terminal || hasAnsi(c.text)) return <TerminalOutput text={c.text} />;
-      if (kind === 'read') return <pre className="tool-file">{c.text}</pre>;
+      if (hasAnsi(c.text)) return <Lines text={c.text} max={COMMAND_LINES} render={(t) => <TerminalOutput text={t} />} />;
+      // Markdown from the agent (Hermes: "- **output:** …") reads as Markdown, even for a command.
+      if (kind !== 'read' && looksLikeMarkdown(c.text)) return <MarkdownText source={c.text} />;
+      if (terminal) return <Lines text={c.text} max={COMMAND_LINES} render={(t) => <TerminalOutput text={t} />} />;
+      if (kind === 'read')
+        return (
+          <Lines
+            text={c.text}
+            max={READ_LINES}
+            render={(t) => (
+              <pre className="tool-file" tabIndex={0}>
+                {t}
+              </pre>
+            )}
+          />
+        );
       return <MarkdownText source={c.text} />;
     }
     if (c.type === 'image' && typeof c.data === 'string')
@@ -104,9 +159,37 @@ function ToolContent({ item, kind }: { item: unknown; kind: string | undefined }
   return <pre className="json small">{JSON.stringify(item, null, 2)}</pre>;
 }
 
-/** Command output the agent put in rawOutput (stdout/stderr/output), with its colours. */
+/** Command output the agent put in rawOutput (stdout/stderr/output), with its colours (or as Markdown, when it is). */
 function Output({ value }: { value: unknown }) {
-  if (!isObj(value)) return typeof value === 'string' && value ? <TerminalOutput text={value} /> : null;
-  const text = [str(value.output), str(value.stdout), str(value.stderr)].filter(Boolean).join('\n');
-  return text ? <TerminalOutput text={text} /> : null;
+  const text = !isObj(value) ? (typeof value === 'string' ? value : '') : [str(value.output), str(value.stdout), str(value.stderr)].filter(Boolean).join('\n');
+  if (!text) return null;
+  if (!hasAnsi(text) && looksLikeMarkdown(text)) return <MarkdownText source={text} />;
+  return <Lines text={text} max={COMMAND_LINES} render={(t) => <TerminalOutput text={t} />} />;
+}
+
+/** A command's output shows this many lines until "show all"; a file that was read, this many. */
+const COMMAND_LINES = 20;
+const READ_LINES = 12;
+
+/** Text drawn by `render`, cut to its first `max` lines with a "Show all N lines" button under it. */
+function Lines({ text, max, render }: { text: string; max: number; render: (text: string) => React.ReactNode }) {
+  const [all, setAll] = useState(false);
+  const lines = text.replace(/\n$/, '').split('\n');
+  // A cut saves at least a few lines (not "show all 21 lines" for one hidden line).
+  const cut = !all && lines.length > max + 3;
+  return (
+    <div className="lines">
+      {render(cut ? lines.slice(0, max).join('\n') : text)}
+      {lines.length > max + 3 && (
+        <button type="button" className="link-btn small show-all" aria-expanded={all} onClick={() => setAll((a) => !a)}>
+          {all ? 'Show less' : `Show all ${lines.length} lines`}
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** Markdown an agent sends as a tool's output: list items with bold labels, headings, fenced code. */
+export function looksLikeMarkdown(text: string): boolean {
+  return /^\s*[-*] \*\*[^*\n]+\*\*/m.test(text) || /^#{1,6} \S/m.test(text) || /^```/m.test(text);
 }

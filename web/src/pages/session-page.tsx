@@ -4,10 +4,10 @@ import { branchPoints } from '../state/branches.js';
 import { isObj } from '../state/entries.js';
 import { ThreadActionsContext, type ThreadActions } from '../state/thread-actions.js';
 import { useApp, useSession, type AppStore } from '../state/app-store.js';
+import { copyPlanAt } from '../state/session-store.js';
 import { SessionHeader } from '../components/session-header.js';
 import { ThreadView } from '../components/thread-view.js';
 import { Composer, type Image } from '../components/composer.js';
-import { PlanList } from '../components/plan.js';
 import { ApprovalCard, ApprovalDialog, readOptions, toolFor, type Answer } from '../components/approval.js';
 import { go, href } from '../router.js';
 import { SignInNeeded } from '../components/sign-in-needed.js';
@@ -100,6 +100,7 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
       edit: async (entryId, text) => {
         const { from, at } = points.editFrom(entryId);
         const r = await api.createBranch({ params: { id: from }, body: { at, text } });
+        copyPlanAt(from, r.snapshot.session.id);
         store.upsertSession(r.snapshot.session);
         go(href.session(r.snapshot.session.id));
       },
@@ -205,6 +206,7 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
         onContinue={(p) =>
           act(
             api.createBranch({ params: { id }, body: { provider: p } }).then((r) => {
+              copyPlanAt(id, r.snapshot.session.id);
               store.upsertSession(r.snapshot.session);
               go(href.session(r.snapshot.session.id));
             }),
@@ -213,6 +215,7 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
         onFork={() =>
           act(
             api.fork({ params: { id } }).then((r) => {
+              copyPlanAt(id, r.snapshot.session.id);
               store.upsertSession(r.snapshot.session);
               go(href.session(r.snapshot.session.id));
             }),
@@ -252,7 +255,6 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
           }}
         />
       )}
-      {view.plan && view.plan.length > 0 && <PlanList plan={view.plan} />}
       <ThreadActionsContext.Provider value={actions}>
         <ThreadView
           view={view}

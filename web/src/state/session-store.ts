@@ -34,6 +34,12 @@ export interface SessionView {
   summary?: SessionSummaryInfo;
   entries: unknown[];
   plan: PlanItem[] | null;
+  /**
+   * The entry the plan follows in the thread: the user message of the turn that last updated it
+   * (the plan belongs to its turn, not pinned over later ones). Kept by this browser across a
+   * reload; unknown (undefined) for a plan made elsewhere, then the thread places it.
+   */
+  planAt?: string;
   title?: string;
   modeId?: string;
   modelId?: string;
@@ -121,6 +127,7 @@ export class SessionStore {
       summary: s.session,
       entries: [...t.entries],
       plan: readPlan(t.plan),
+      ...planAtOf(this.sessionId, t.entries),
       ...((t.title ?? s.session.title) ? { title: t.title ?? s.session.title } : {}),
       ...((t.currentModeId ?? s.session.modeId) ? { modeId: t.currentModeId ?? s.session.modeId } : {}),
       ...((catalog.model?.currentId ?? s.session.modelId) ? { modelId: catalog.model?.currentId ?? s.session.modelId } : {}),
@@ -158,9 +165,15 @@ export class SessionStore {
       case 'entry.updated':
         v.entries[e.index] = e.entry;
         break;
-      case 'plan.updated':
+      case 'plan.updated': {
         v.plan = readPlan(e.plan);
+        const at = lastUserId(v.entries);
+        if (v.plan && at !== undefined && at !== v.planAt) {
+          v.planAt = at;
+          keepPlanAt(this.sessionId, at);
+        }
         break;
+      }
       case 'mode.updated':
         v.modeId = e.modeId;
         break;
@@ -255,3 +268,42 @@ export class SessionStore {
 }
 
 export const statusOf = (v: SessionView): string => str(v.state) ?? 'idle';
+
+/** The id of the last user message in the thread (the start of the latest turn). */
+function lastUserId(entries: unknown[]): string | undefined {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i];
+    if (isObj(e) && e.kind === 'user_message' && typeof e.id === 'string') return e.id;
+  }
+  return undefined;
+}
+
+const PLAN_AT = (id: string): string => `talaria.planAt.${id}`;
+/** The page's localStorage (this file is also compiled without the DOM types, for the tests). */
+const storage = (): { getItem(k: string): string | null; setItem(k: string, v: string): void } | undefined =>
+  (globalThis as { localStorage?: { getItem(k: string): string | null; setItem(k: string, v: string): void } }).localStorage;
+
+/** A fork or branch made here keeps its plan where it was (it copies the entries and their ids). */
+export function copyPlanAt(from: string, to: string): void {
+  const at = storage()?.getItem(PLAN_AT(from));
+  if (at) keepPlanAt(to, at);
+}
+
+function keepPlanAt(sessionId: string, at: string): void {
+  try {
+    storage()?.setItem(PLAN_AT(sessionId), at);
+  } catch {
+    // No storage (a private window): the plan is placed by the thread after a reload.
+  }
+}
+
+/** Where this browser last saw the session's plan made, if that entry is still in the thread. */
+function planAtOf(sessionId: string, entries: unknown[]): { planAt?: string } {
+  let at: string | null = null;
+  try {
+    at = storage()?.getItem(PLAN_AT(sessionId)) ?? null;
+  } catch {
+    return {};
+  }
+  return at && entries.some((e) => isObj(e) && e.id === at) ? { planAt: at } : {};
+}
