@@ -9,16 +9,22 @@ import * as acp from '@agentclientprotocol/sdk';
 import { RPC } from '../protocol/errors.js';
 import { editStep, readStep, runStep } from './tools.js';
 import { check, say, snippet, think, type TurnIo } from './turn-io.js';
+import { userWords } from '../thread/injected.js';
 
 export interface PromptSummary {
+  /** The user's words: Talaria's context in front of them (a resent steer, a seed transcript) is not answered. */
   text: string;
+  /** Which of Talaria's contexts came with them. */
+  wrapper?: 'steer' | 'seed';
+  /** Characters of text the prompt carried, context included (what a model would have read). */
+  chars: number;
   images: number;
   audio: number;
   resources: number;
 }
 
 export function summarize(prompt: acp.ContentBlock[]): PromptSummary {
-  const s: PromptSummary = { text: '', images: 0, audio: 0, resources: 0 };
+  const s: PromptSummary = { text: '', images: 0, audio: 0, resources: 0, chars: 0 };
   const texts: string[] = [];
   for (const b of prompt) {
     if (b.type === 'text') texts.push(b.text);
@@ -26,7 +32,11 @@ export function summarize(prompt: acp.ContentBlock[]): PromptSummary {
     else if (b.type === 'audio') s.audio++;
     else s.resources++;
   }
-  s.text = texts.join('\n');
+  const all = texts.join('\n');
+  const { words, wrapper } = userWords(all);
+  s.text = words;
+  s.chars = all.length;
+  if (wrapper) s.wrapper = wrapper;
   return s;
 }
 
@@ -60,9 +70,15 @@ function attachments(p: PromptSummary): string {
   return parts.length ? `I received ${parts.join(', ')} (the demo only counts them).\n\n` : '';
 }
 
+/** What the demo notes of Talaria's context (a model would read it; the demo answers the user's words). */
+const WRAPPED = {
+  steer: 'Talaria says my previous answer was interrupted by this correction.',
+  seed: 'Talaria sent the earlier conversation along as context.',
+} as const;
+
 async function defaultReply(io: TurnIo, p: PromptSummary): Promise<void> {
   const about = snippet(p.text) || '(an empty prompt)';
-  await think(io, `Thinking about: "${about}". This is the offline demo, so no model is consulted.`);
+  await think(io, `Thinking about: "${about}". This is the offline demo, so no model is consulted.${p.wrapper ? ` ${WRAPPED[p.wrapper]}` : ''}`);
   if (io.model === 'demo-thorough') await think(io, 'Double-checking, because the demo-thorough model is selected.');
   await say(
     io,

@@ -143,7 +143,7 @@ export async function runTurn(env: TurnEnv, client: acp.AgentContext, s: Live, p
       });
     }
     const p = summarize(params.prompt);
-    const inputTokens = tokens(p.text.length) + 100 * (p.images + p.audio) + 50 * p.resources;
+    const inputTokens = tokens(p.chars) + 100 * (p.images + p.audio) + 50 * p.resources;
     const outputTokens = tokens(outChars);
     d.usedTokens += inputTokens + outputTokens;
     if (d.title === null && failure === undefined) {

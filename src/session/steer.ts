@@ -7,7 +7,7 @@
  * which happened (a `steered` notice), and the user's words stay the user message.
  */
 import type { SessionCore, SteerOutcome } from './core.js';
-import { injectedNotice } from '../thread/injected.js';
+import { injectedNotice, steerContext } from '../thread/injected.js';
 import type { Turn } from './turn.js';
 
 export type SteerHow =
@@ -69,10 +69,7 @@ export async function steer(s: Steerable, text: string): Promise<SteerResult> {
     .map((e) => (e as { text: string }).text.trim())
     .filter(Boolean)
     .join('\n\n');
-  const context =
-    `[Talaria] The user interrupted your answer to this message:\n<message>\n${ask}\n</message>\n` +
-    (partial ? `What you had answered so far:\n<partial_answer>\n${partial}\n</partial_answer>\n` : 'You had not answered yet.\n') +
-    'Continue with the correction that follows.';
+  const context = steerContext(ask, partial);
   s.notice('info', 'steered', `Interrupted the running turn and resent it with your correction: ${quote(text)}`, injectedNotice({ how: 'resent', text }));
   return { how: 'resent', turn: s.prompt(text, { context }) };
 }

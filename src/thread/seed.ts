@@ -143,7 +143,7 @@ const REASONS: Record<SeedReason, string> = {
 };
 
 /** How every seed starts: an agent that titles its session from the first prompt quotes it back. */
-const SEED_MARK = '[Talaria] This conversation continues';
+export const SEED_MARK = '[Talaria] This conversation continues';
 
 /** A title made from Talaria's seed prompt (not the conversation's): the branch keeps Talaria's title. */
 export function echoesSeed(title: string): boolean {
@@ -159,7 +159,9 @@ function header(o: SeedOptions, omitted: number): string {
     `Take it as context and do not answer it; the user's new message follows the transcript.\n<transcript>`
   );
 }
-const FOOTER = '</transcript>';
+/** How every seed's transcript ends: the user's new message, if any, follows it. */
+export const SEED_END = '</transcript>';
+const FOOTER = SEED_END;
 
 export function buildSeed(entries: readonly Entry[], o: SeedOptions): Seed {
   const size = o.contextSize && o.contextSize > 0 ? o.contextSize : DEFAULT_CONTEXT_TOKENS;

@@ -247,8 +247,8 @@ describe('talaria run on a warm server', () => {
     const done = await cli.done;
     expect(done.code).toBe(EXIT.OK);
     expect(done.stderr).not.toContain('left the session');
-    // The resent turn's answer (the demo quotes the start of what it got: the interrupted context), not the slow turn's chunks.
-    expect(done.stdout).toContain('You said: "[Talaria] The user interrupted');
+    // The resent turn's answer (the demo answers the run's words, not Talaria's wrapper), not the slow turn's chunks.
+    expect(done.stdout).toContain('You said: "about rivers"');
     expect(done.stdout).not.toContain('Chunk 1 of');
     const { snapshot } = await w.client.api.snapshot({ params: { id } });
     expect([snapshot.turnId, snapshot.queue]).toEqual([undefined, []]);

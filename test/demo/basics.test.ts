@@ -1,5 +1,6 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { steerContext } from '../../src/thread/injected.js';
 import { rpcError, spawnDemo, tempDir, textOf, type DemoPeer } from './harness.js';
 
 const text = (t: string): acp.ContentBlock[] => [{ type: 'text', text: t }];
@@ -110,6 +111,19 @@ describe('demo agent: handshake, default turn, config, error paths', () => {
       ],
     });
     expect(textOf(peer.of(s.sessionId, from))).toContain('received 1 image');
+  });
+
+  it("answers the user's words, not Talaria's context in front of them (a resent steer); a keyword after it still works", async () => {
+    const s = await peer.newSession(cwd);
+    let from = peer.updates.length;
+    const steered = steerContext('slow', 'Chunk 1 of 2000 from the slow demo.');
+    await peer.agent.request(acp.methods.agent.session.prompt, { sessionId: s.sessionId, prompt: text(`${steered}\n\ntyped correction`) });
+    const reply = textOf(peer.of(s.sessionId, from));
+    expect(reply).toContain('You said: "typed correction".');
+    expect(reply).not.toContain('[Talaria]');
+    from = peer.updates.length;
+    await peer.agent.request(acp.methods.agent.session.prompt, { sessionId: s.sessionId, prompt: text(`${steered}\n\n/help`) });
+    expect(textOf(peer.of(s.sessionId, from))).toContain('Try one of these prompts');
   });
 
   it('session/set_config_option switches model and mode, and rejects bad input', async () => {
