@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 /**
  * Runs the real `talaria` CLI (src/cli/main.ts through tsx) as a child process, and drives it
  * in tmux for the interactive tests. Every wait is on a condition (output seen, process exit),
@@ -27,6 +28,15 @@ const made: string[] = [];
 afterAll(() => {
   for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
 });
+
+/** A free loopback port (the OS picks it; the probe is closed again). */
+export async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
 
 export function tempDir(prefix = 'cli'): string {
   const d = realpathSync(mkdtempSync(join(tmpdir(), `talaria-${prefix}-`)));

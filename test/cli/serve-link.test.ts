@@ -3,18 +3,9 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_PORT, SERVE_LINK_FILE } from '../../src/cli/commands/serve-link.js';
-import { demoEnv, runCli, startCli, tempDir } from './helpers.js';
+import { demoEnv, freePort, runCli, startCli, tempDir } from './helpers.js';
 
 vi.setConfig({ testTimeout: 120_000 });
-
-/** A free loopback port (the OS picks it; the probe is closed again). */
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 /** One `talaria serve` start on `home`: its printed link, then a graceful stop. */
 async function serveOnce(home: string, args: string[] = []): Promise<{ origin: string; port: number; token: string; stdout: string }> {

@@ -1,17 +1,8 @@
-import { createServer } from 'node:net';
+import { freePort } from '../cli/helpers.js';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { shot } from './browser.js';
 import { currentId, newSession, openPage, send, webSuite, type World } from './helpers.js';
-
-/** A free loopback port (the OS picks it; the probe is closed again). */
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 const port = await freePort();
 
