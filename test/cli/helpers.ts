@@ -1,9 +1,9 @@
-import { createServer } from 'node:net';
 /**
  * Runs the real `talaria` CLI (src/cli/main.ts through tsx) as a child process, and drives it
  * in tmux for the interactive tests. Every wait is on a condition (output seen, process exit),
  * bounded by the test timeout or an explicit deadline.
  */
+import { createServer } from 'node:net';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
