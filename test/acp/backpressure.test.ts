@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { MAIN, TSX, tempDir } from '../cli/helpers.js';
+import { BIN, TSX, tempDir } from '../cli/helpers.js';
 import { editorEnv } from './helpers.js';
 
 const AGENT = fileURLToPath(new URL('./flood-agent.ts', import.meta.url));
@@ -30,7 +30,7 @@ describe('talaria acp: an editor that stops reading', { timeout: 180_000 }, () =
     const cwd = tempDir('acp-bp');
     const progress = join(cwd, 'progress');
     const agent = `"${process.execPath}" --import "${TSX}" "${AGENT}" ${FRAMES} "${progress}"`;
-    const child = spawn(process.execPath, ['--import', TSX, MAIN, 'acp', '--agent-cmd', agent], {
+    const child = spawn(process.execPath, [BIN, 'acp', '--agent-cmd', agent], {
       cwd,
       env: { ...process.env, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],

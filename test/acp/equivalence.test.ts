@@ -9,7 +9,7 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import { MAIN, TSX, runCli, tempDir } from '../cli/helpers.js';
+import { BIN, TSX, runCli, tempDir } from '../cli/helpers.js';
 import { editorEnv } from './helpers.js';
 
 vi.setConfig({ testTimeout: 240_000 });
@@ -71,7 +71,7 @@ describe.concurrent('direct and through talaria acp: the same observable thread'
       const { env } = editorEnv();
       const direct = await runJson(['--agent-cmd', player(agent, fixture)], prompt, env);
       const inner = player(agent, fixture).replace(/"/g, "'");
-      const proxied = await runJson(['--agent-cmd', `"${process.execPath}" --import "${TSX}" "${MAIN}" acp --approve all --agent-cmd "${inner}"`], prompt, {
+      const proxied = await runJson(['--agent-cmd', `"${process.execPath}" "${BIN}" acp --approve all --agent-cmd "${inner}"`], prompt, {
         ...env,
         TALARIA_HOME: `${env.TALARIA_HOME}-outer`,
       });
@@ -85,7 +85,7 @@ describe.concurrent('direct and through talaria acp: the same observable thread'
       const { env } = editorEnv();
       const direct = await runJson(['--agent-cmd', player(agent, fixture)], 'Say hello', env);
       const inner = player(agent, fixture).replace(/"/g, "'");
-      const proxied = await runJson(['--agent-cmd', `"${process.execPath}" --import "${TSX}" "${MAIN}" acp --approve all --agent-cmd "${inner}"`], 'Say hello', {
+      const proxied = await runJson(['--agent-cmd', `"${process.execPath}" "${BIN}" acp --approve all --agent-cmd "${inner}"`], 'Say hello', {
         ...env,
         TALARIA_HOME: `${env.TALARIA_HOME}-outer`,
       });
@@ -97,7 +97,7 @@ describe.concurrent('direct and through talaria acp: the same observable thread'
   it('the demo agent (tour: thinking, plan, read, edit, run)', async () => {
     const { env } = editorEnv();
     const direct = await runJson(['--agent', 'demo'], 'tour', env);
-    const proxied = await runJson(['--agent-cmd', `"${process.execPath}" --import "${TSX}" "${MAIN}" acp --approve all --agent demo`], 'tour', {
+    const proxied = await runJson(['--agent-cmd', `"${process.execPath}" "${BIN}" acp --approve all --agent demo`], 'tour', {
       ...env,
       TALARIA_HOME: `${env.TALARIA_HOME}-outer`,
     });

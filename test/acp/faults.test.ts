@@ -62,7 +62,8 @@ describe.concurrent('talaria acp fault paths', () => {
   });
 
   it('session/cancel and $/cancel_request mid-turn end the turn cancelled; the next prompt runs', async () => {
-    const { env } = editorEnv({ TALARIA_DEMO_CHUNK_DELAY_MS: '30' });
+    // A slow turn of a minute (600 × 100 ms): the cancel lands mid-turn however loaded the machine is; it never runs out.
+    const { env } = editorEnv({ TALARIA_DEMO_CHUNK_DELAY_MS: '30', TALARIA_DEMO_SLOW_CHUNKS: '600' });
     const cwd = tempDir('acp-fault');
     const ed = startEditor(['--agent', 'demo'], { cwd, env });
     await ed.request('initialize', INIT);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as acp from '@agentclientprotocol/sdk';
 import type { Frame } from '../../src/protocol/types.js';
-import { MAIN, TSX, tempDir } from '../cli/helpers.js';
+import { BIN, tempDir } from '../cli/helpers.js';
 
 export const HERMES = fileURLToPath(new URL('../fakes/hermes/bin/hermes', import.meta.url));
 
@@ -52,7 +52,7 @@ export function editorEnv(extra: Record<string, string> = {}): { home: string; e
 }
 
 export function startEditor(args: string[], o: { cwd: string; env: Record<string, string> }): Editor {
-  const child = spawn(process.execPath, ['--import', TSX, MAIN, 'acp', ...args], { cwd: o.cwd, env: { ...process.env, ...o.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'acp', ...args], { cwd: o.cwd, env: { ...process.env, ...o.env }, stdio: ['pipe', 'pipe', 'pipe'] });
   const frames: Frame[] = [];
   const noise: string[] = [];
   const updates: Msg[] = [];

@@ -5,13 +5,13 @@
  * resume replaying — is fixed by Talaria), and every frame is schema-valid.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { runCli, tempDir, TSX, MAIN } from '../cli/helpers.js';
+import { runCli, tempDir, BIN } from '../cli/helpers.js';
 import { cell, type Json } from '../cli/probe/table.js';
 import { HERMES, editorEnv } from './helpers.js';
 
 vi.setConfig({ testTimeout: 180_000 });
 
-const talariaAcp = (home: string, rest: string) => `env TALARIA_HOME=${home} "${process.execPath}" --import "${TSX}" "${MAIN}" acp ${rest}`;
+const talariaAcp = (home: string, rest: string) => `env TALARIA_HOME=${home} "${process.execPath}" "${BIN}" acp ${rest}`;
 const CHECKS = ['initialize', 'session_new', 'stream', 'tools', 'permissions', 'env', 'image', 'cancel', 'modes', 'model', 'list', 'load', 'resume', 'wire'];
 
 describe.concurrent('talaria probe through talaria acp', () => {

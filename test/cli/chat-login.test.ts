@@ -7,7 +7,7 @@
 import { describe, it, expect, vi } from 'vitest';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { MAIN, TSX, TmuxPane, authFakeHome, hasTmux, runCli } from './helpers.js';
+import { BIN, TmuxPane, authFakeHome, hasTmux, runCli } from './helpers.js';
 
 vi.setConfig({ testTimeout: Number(process.env.TALARIA_TEST_TIMEOUT ?? 120_000) });
 
@@ -16,8 +16,7 @@ const CHOICE = 'Sign in with (number or id, empty to stop)?';
 
 function setup() {
   const { home, cwd, agentConfig } = authFakeHome('chat-login');
-  const pane = () =>
-    new TmuxPane([process.execPath, '--import', TSX, MAIN, 'chat', '--agent', 'authfake'], { cwd, env: { TALARIA_HOME: home, NO_COLOR: '1', PATH: process.env.PATH ?? '' } });
+  const pane = () => new TmuxPane([process.execPath, BIN, 'chat', '--agent', 'authfake'], { cwd, env: { TALARIA_HOME: home, NO_COLOR: '1', PATH: process.env.PATH ?? '' } });
   const cli = (args: string[], input?: string) => runCli(args, { cwd, env: { TALARIA_HOME: home, NO_COLOR: '1' }, ...(input !== undefined ? { input } : {}) });
   return { agentConfig, pane, cli };
 }

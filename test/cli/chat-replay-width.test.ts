@@ -1,5 +1,5 @@
 import { describe, it, expect, vi } from 'vitest';
-import { MAIN, TSX, TmuxPane, demoEnv, hasTmux, runCli, startCli, tempDir } from './helpers.js';
+import { BIN, TmuxPane, demoEnv, hasTmux, runCli, startCli, tempDir } from './helpers.js';
 
 vi.setConfig({ testTimeout: Number(process.env.TALARIA_TEST_TIMEOUT ?? 90_000) });
 
@@ -21,7 +21,7 @@ describe.runIf(tmux)('talaria chat --session: a long cancelled answer (tmux)', (
     await run.done;
     const id = (JSON.parse((await runCli(['sessions', 'list', '--json'], { cwd, env })).stdout) as { sessions: { id: string }[] }).sessions[0]!.id;
 
-    const pane = new TmuxPane([process.execPath, '--import', TSX, MAIN, 'chat', '--session', id], { cwd, env: { ...env, PATH: process.env.PATH ?? '' }, width: 120, height: 45 });
+    const pane = new TmuxPane([process.execPath, BIN, 'chat', '--session', id], { cwd, env: { ...env, PATH: process.env.PATH ?? '' }, width: 120, height: 45 });
     try {
       const screen = await pane.waitFor((s) => s.includes('● ready') && /^> /m.test(s), 60_000);
       expect(screen).toContain('› slow');

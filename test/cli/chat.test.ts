@@ -2,7 +2,7 @@ import { describe, it, expect, vi } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { MAIN, TSX, TmuxPane, allowEditOnPane, demoEnv, fakeCmd, hasTmux, runCli, tempDir } from './helpers.js';
+import { BIN, TmuxPane, allowEditOnPane, demoEnv, fakeCmd, hasTmux, runCli, tempDir } from './helpers.js';
 
 vi.setConfig({ testTimeout: Number(process.env.TALARIA_TEST_TIMEOUT ?? 90_000) });
 
@@ -27,7 +27,7 @@ describe.runIf(tmux)('talaria chat in a terminal (tmux)', () => {
     const cwd = workspace();
     const env = demoEnv(tempDir('chat-home'), { TALARIA_DEMO_SLOW_CHUNKS: '100000', TALARIA_DEMO_SLOW_DELAY_MS: '20' });
     delete (env as Record<string, string | undefined>).NO_COLOR; // the real thing: colours on (capture-pane strips them)
-    const pane = new TmuxPane([process.execPath, '--import', TSX, MAIN, 'chat'], { cwd, env: { ...env, PATH: process.env.PATH ?? '' } });
+    const pane = new TmuxPane([process.execPath, BIN, 'chat'], { cwd, env: { ...env, PATH: process.env.PATH ?? '' } });
     try {
       // Progress, the demo banner, then the status line under the prompt (the context meter joins it
       // when the agent's usage_update arrives, just after the session/new answer).
@@ -86,7 +86,7 @@ describe.runIf(tmux)('talaria chat in a terminal (tmux)', () => {
   it('prompts typed while a turn runs are queued and run after it; /quit leaves', async () => {
     const cwd = workspace();
     const env = demoEnv(tempDir('chat-home'), { TALARIA_DEMO_SLOW_CHUNKS: '60', TALARIA_DEMO_SLOW_DELAY_MS: '30' });
-    const pane = new TmuxPane([process.execPath, '--import', TSX, MAIN, 'chat'], { cwd, env: { ...env, PATH: process.env.PATH ?? '' } });
+    const pane = new TmuxPane([process.execPath, BIN, 'chat'], { cwd, env: { ...env, PATH: process.env.PATH ?? '' } });
     try {
       await pane.waitFor((s) => s.includes('● ready'));
       pane.type('slow');
@@ -112,7 +112,7 @@ describe.runIf(tmux)('talaria chat /steer (tmux, demo agent: no steering of its 
     const cwd = workspace();
     const home = tempDir('chat-home');
     const env = demoEnv(home, { TALARIA_DEMO_SLOW_CHUNKS: '100000', TALARIA_DEMO_SLOW_DELAY_MS: '20' });
-    const pane = new TmuxPane([process.execPath, '--import', TSX, MAIN, 'chat'], { cwd, env: { ...env, PATH: process.env.PATH ?? '' } });
+    const pane = new TmuxPane([process.execPath, BIN, 'chat'], { cwd, env: { ...env, PATH: process.env.PATH ?? '' } });
     try {
       await pane.waitFor((s) => s.includes('● ready'), SLOW);
       pane.type('slow');
@@ -153,7 +153,7 @@ describe.runIf(tmux)('talaria chat polish (tmux)', () => {
   it("Markdown, word wrap, one-key answers, the diff once, aligned /help, the tour's leftover, Ctrl-C after a quick cancel quits, a resume hint", async () => {
     const cwd = workspace();
     const env = demoEnv(tempDir('chat-home'), { TALARIA_DEMO_SLOW_CHUNKS: '100000', TALARIA_DEMO_SLOW_DELAY_MS: '20' });
-    const pane = new TmuxPane([process.execPath, '--import', TSX, MAIN, 'chat'], { cwd, env: { ...env, PATH: process.env.PATH ?? '' }, width: 72, height: 60 });
+    const pane = new TmuxPane([process.execPath, BIN, 'chat'], { cwd, env: { ...env, PATH: process.env.PATH ?? '' }, width: 72, height: 60 });
     try {
       await pane.waitFor((s) => s.includes('● ready'), SLOW);
       // Markdown: the demo's "- `tour`: …" list is rendered as a list, not shown raw.
@@ -219,7 +219,7 @@ describe.runIf(tmux)('talaria chat polish (tmux)', () => {
 describe.runIf(tmux)('talaria run on a terminal (tmux)', () => {
   it('--approve ask asks on the terminal: y allows the edit', async () => {
     const cwd = workspace();
-    const pane = new TmuxPane([process.execPath, '--import', TSX, MAIN, 'run', 'edit notes.txt'], { cwd, env: { ...demoEnv(tempDir('run-home')), PATH: process.env.PATH ?? '' } });
+    const pane = new TmuxPane([process.execPath, BIN, 'run', 'edit notes.txt'], { cwd, env: { ...demoEnv(tempDir('run-home')), PATH: process.env.PATH ?? '' } });
     try {
       const screen = await allowEditOnPane(pane);
       expect(screen).toContain('Done: notes.txt was edited by the demo agent.');
@@ -232,7 +232,7 @@ describe.runIf(tmux)('talaria run on a terminal (tmux)', () => {
 
   it('Ctrl-C at the permission question cancels the turn (exit 130), the file is untouched', async () => {
     const cwd = workspace();
-    const pane = new TmuxPane([process.execPath, '--import', TSX, MAIN, 'run', 'edit notes.txt'], { cwd, env: { ...demoEnv(tempDir('run-home')), PATH: process.env.PATH ?? '' } });
+    const pane = new TmuxPane([process.execPath, BIN, 'run', 'edit notes.txt'], { cwd, env: { ...demoEnv(tempDir('run-home')), PATH: process.env.PATH ?? '' } });
     try {
       await pane.waitFor((s) => s.includes('allow? [y]es once'));
       pane.keys('C-c');

@@ -76,8 +76,8 @@ describe.concurrent('talaria doctor with the Hermes emulator', () => {
     expect(r.stdout).toMatch(/✓ hermes +Hermes Agent — ready · v0\.18\.2 · PATH: .*hermes {2}← chosen/);
     expect(r.stdout).toMatch(/◆ default +\S+ +active · model fake-model/);
     expect(r.stdout).toMatch(/ {3}work +\S+profiles\/work/);
-    expect(r.stdout).toMatch(/! Hermes profile work \(.*config\.yaml line 3\): `provider: ollama-cloud` resolves to the wrong base URL/);
-    expect(r.stdout).toContain('fix: In config.yaml use `provider: custom` with `base_url: https://ollama.com/v1`.');
+    expect(r.stdout).toMatch(/! Hermes profile work \(.*config\.yaml line 3\): `provider: ollama-cloud` takes its key only from OLLAMA_API_KEY/);
+    expect(r.stdout).toMatch(/fix: Add `OLLAMA_API_KEY=…` to \S+profiles\/work\/\.env/);
     expect(r.stdout).toContain('hermes — the best ready agent\n  ready');
   });
 

@@ -1,5 +1,5 @@
 /**
- * Runs the real `talaria` CLI (src/cli/main.ts through tsx) as a child process, and drives it
+ * Runs the real `talaria` command (bin/talaria.js: the built dist/ when it is fresh, as users run it, else the sources through tsx) as a child process, and drives it
  * in tmux for the interactive tests. Every wait is on a condition (output seen, process exit),
  * bounded by the test timeout or an explicit deadline.
  */
@@ -14,7 +14,6 @@ import { modesApply } from '../file-modes.js';
 
 export const TSX = import.meta.resolve('tsx');
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 export const BIN = fileURLToPath(new URL('../../bin/talaria.js', import.meta.url));
 export const FIXTURES = fileURLToPath(new URL('../fixtures/hermes-0.18.2', import.meta.url));
 
@@ -60,7 +59,7 @@ export interface CliRun {
 
 /** `modesApply`: file modes apply to the CLI even as root (the read-only store tests; test/file-modes.ts). */
 export function startCli(args: string[], o: { cwd: string; env?: Record<string, string>; input?: string; modesApply?: boolean }): CliRun {
-  const run = o.modesApply ? modesApply(process.execPath, ['--import', TSX, MAIN, ...args]) : { command: process.execPath, args: ['--import', TSX, MAIN, ...args] };
+  const run = o.modesApply ? modesApply(process.execPath, [BIN, ...args]) : { command: process.execPath, args: [BIN, ...args] };
   const child = spawn(run.command, run.args, {
     cwd: o.cwd,
     // Talaria's store goes to a temp home unless the test chose one.

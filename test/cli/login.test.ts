@@ -8,7 +8,7 @@
 import { describe, it, expect, vi } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { MAIN, TSX, TmuxPane, authFakeHome, hasTmux, runCli } from './helpers.js';
+import { BIN, TmuxPane, authFakeHome, hasTmux, runCli } from './helpers.js';
 
 vi.setConfig({ testTimeout: Number(process.env.TALARIA_TEST_TIMEOUT ?? 120_000) });
 
@@ -94,7 +94,7 @@ const tmux = hasTmux() || Boolean(process.env.CI);
 describe.runIf(tmux)('talaria login (terminal methods, in a real terminal: tmux)', () => {
   const SLOW = 90_000;
   const pane = (t: ReturnType<typeof setup>, args: string[]) =>
-    new TmuxPane([process.execPath, '--import', TSX, MAIN, 'login', ...args], { cwd: t.cwd, env: { ...t.env, PATH: process.env.PATH ?? '' } });
+    new TmuxPane([process.execPath, BIN, 'login', ...args], { cwd: t.cwd, env: { ...t.env, PATH: process.env.PATH ?? '' } });
 
   it('ACP `type: "terminal"`: the agent\'s own command with --setup asks for the key in a pty; then readiness and run work', async () => {
     const t = setup();

@@ -1,5 +1,5 @@
 import { describe, it, expect, vi } from 'vitest';
-import { MAIN, TSX, TmuxPane, demoEnv, hasTmux, tempDir } from './helpers.js';
+import { BIN, TmuxPane, demoEnv, hasTmux, tempDir } from './helpers.js';
 
 vi.setConfig({ testTimeout: Number(process.env.TALARIA_TEST_TIMEOUT ?? 120_000) });
 
@@ -9,7 +9,7 @@ vi.setConfig({ testTimeout: Number(process.env.TALARIA_TEST_TIMEOUT ?? 120_000) 
  * tool lines, the run's notes and warnings, Ctrl-C's notice).
  */
 const run = (args: string[], cwd: string, env: Record<string, string>) =>
-  new TmuxPane([process.execPath, '--import', TSX, MAIN, 'run', ...args], { cwd, env: { ...env, PATH: process.env.PATH ?? '' }, width: 160 });
+  new TmuxPane([process.execPath, BIN, 'run', ...args], { cwd, env: { ...env, PATH: process.env.PATH ?? '' }, width: 160 });
 
 /** Lines of the screen holding both texts (none, when nothing was glued). */
 const glued = (screen: string, a: string, b: string) => screen.split('\n').filter((l) => l.includes(a) && l.includes(b));

@@ -7,7 +7,7 @@ import WebSocket from 'ws';
 import { connectServer, type ServerClient, type WebSocketCtor } from '../../src/server/client/index.js';
 import { discoveryFile, readDiscovery, type ServerDiscovery } from '../../src/cli/server-discovery.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { MAIN, TSX, TmuxPane, allowEditOnPane, demoEnv, hasTmux, runCli, startCli, tempDir, type CliRun } from './helpers.js';
+import { BIN, TmuxPane, allowEditOnPane, demoEnv, hasTmux, runCli, startCli, tempDir, type CliRun } from './helpers.js';
 import { until } from '../until.js';
 
 // A real `talaria serve` (child) and several real CLI runs (children) per test, one test at a time: the machine may be busy.
@@ -280,7 +280,7 @@ describe('talaria run on a warm server', () => {
 describe.runIf(hasTmux() || Boolean(process.env.CI))('talaria run on a warm server, on a terminal (tmux)', () => {
   it('the ask is a question on the terminal, answered through the server: y allows the edit', async () => {
     const w = await warmServer();
-    const pane = new TmuxPane([process.execPath, '--import', TSX, MAIN, 'run', '--verbose', 'edit notes.txt'], { cwd: w.cwd, env: { ...w.env, PATH: process.env.PATH ?? '' } });
+    const pane = new TmuxPane([process.execPath, BIN, 'run', '--verbose', 'edit notes.txt'], { cwd: w.cwd, env: { ...w.env, PATH: process.env.PATH ?? '' } });
     try {
       const screen = await allowEditOnPane(pane);
       expect(screen).toContain('Done: notes.txt was edited by the demo agent.');
@@ -296,7 +296,7 @@ describe.runIf(hasTmux() || Boolean(process.env.CI))('talaria run on a warm serv
 
   it("Ctrl-C's notice mid-answer starts a line of its own, as on a local run", async () => {
     const w = await warmServer({ TALARIA_DEMO_SLOW_CHUNKS: '100000', TALARIA_DEMO_SLOW_DELAY_MS: '5' });
-    const pane = new TmuxPane([process.execPath, '--import', TSX, MAIN, 'run', '--verbose', 'slow'], { cwd: w.cwd, env: { ...w.env, PATH: process.env.PATH ?? '' }, width: 160 });
+    const pane = new TmuxPane([process.execPath, BIN, 'run', '--verbose', 'slow'], { cwd: w.cwd, env: { ...w.env, PATH: process.env.PATH ?? '' }, width: 160 });
     try {
       await pane.waitFor((s) => s.includes('using the server') && s.includes('Chunk 3 of'));
       pane.keys('C-c');

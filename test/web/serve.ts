@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { WEB_ROOT } from './build.js';
 
 const TSX = import.meta.resolve('tsx');
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+const BIN = fileURLToPath(new URL('../../bin/talaria.js', import.meta.url));
 const SDK_AGENT = fileURLToPath(new URL('../fakes/sdk-agent.ts', import.meta.url));
 const HERMES_BIN = fileURLToPath(new URL('../fakes/hermes/bin', import.meta.url));
 
@@ -59,7 +59,7 @@ export async function startServe(o: ServeOptions = {}): Promise<Served> {
     writeFileSync(join(hh, 'config.yaml'), 'model:\n  default: fake-model\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n');
     Object.assign(hermesEnv, { PATH: `${HERMES_BIN}:${process.env.PATH ?? ''}`, HERMES_HOME: hh });
   }
-  const argv = ['--import', TSX, MAIN, 'serve', '--port', '0', ...(o.args ?? [])];
+  const argv = [BIN, 'serve', '--port', '0', ...(o.args ?? [])];
   const env = {
     ...process.env,
     TALARIA_HOME: join(home, 'talaria'),
@@ -117,7 +117,7 @@ export async function startServe(o: ServeOptions = {}): Promise<Served> {
     home,
     output: () => out,
     addToken(role, label) {
-      const args = ['--import', TSX, MAIN, 'serve', 'tokens', 'add', '--label', label, ...(role === 'observer' ? ['--observer'] : [])];
+      const args = [BIN, 'serve', 'tokens', 'add', '--label', label, ...(role === 'observer' ? ['--observer'] : [])];
       const printed = execFileSync(process.execPath, args, { cwd: project, env, encoding: 'utf8' });
       const m = /: ([\w-]{20,})\n/.exec(printed);
       if (!m) throw new Error(`no token in: ${printed}`);

@@ -19,15 +19,14 @@ export type By = 'id' | 'command';
  * by `talaria acp` and the harness drives that proxy by command, so every cell goes through it.
  */
 export const viaProxy = (): boolean => process.env.MATRIX_VIA_PROXY === '1';
-const TALARIA_MAIN = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
-const TSX_LOADER = fileURLToPath(import.meta.resolve('tsx'));
+const TALARIA_BIN = fileURLToPath(new URL('../../../bin/talaria.js', import.meta.url));
 
 /** The `talaria acp` command line hosting a row's agent (its store and config are the row's). */
 export function proxyLaunch(launch: Launch, agentArgs: string[], o: { talariaHome: string; cwd: string }): Launch {
   return {
     ...launch,
     command: '/usr/bin/env',
-    args: [`TALARIA_HOME=${o.talariaHome}`, process.execPath, '--import', TSX_LOADER, TALARIA_MAIN, 'acp', ...agentArgs, '--cwd', o.cwd],
+    args: [`TALARIA_HOME=${o.talariaHome}`, process.execPath, TALARIA_BIN, 'acp', ...agentArgs, '--cwd', o.cwd],
   };
 }
 
