@@ -5,14 +5,9 @@
  */
 
 import type { SimpleCommand } from './shell.js';
-import type { Unwrapped } from './dangerous.js';
+import type { Tok, Unwrapped } from './command-words.js';
 import { riskyAssignment } from './env-words.js';
 import { inlineCodeReason, isInterpreter, type Feed } from './interpreters.js';
-
-export interface Tok {
-  text: string;
-  dyn: boolean;
-}
 
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'yash', 'posh']);
 const SOURCERS = new Set(['source', '.']);

@@ -21,7 +21,8 @@
  * tests: test/permission/dangerous.test.ts, test/permission/shell-fuzz.test.ts
  */
 
-import { checkCommand, type Tok } from './dangerous-commands.js';
+import { checkCommand } from './dangerous-commands.js';
+import type { Tok, Unwrapped } from './command-words.js';
 import { riskyAssignment } from './env-words.js';
 import type { Feed } from './interpreters.js';
 import { parseShell, type SimpleCommand } from './shell.js';
@@ -58,22 +59,6 @@ export function dangerReason(cmd: string, depth = 0): string | undefined {
 
 function toks(simple: SimpleCommand): Tok[] {
   return simple.words.map((text, i) => ({ text, dyn: simple.dynamic[i] === true }));
-}
-
-export interface Unwrapped {
-  name: string;
-  /** The name is computed at run time. */
-  dynName: boolean;
-  args: Tok[];
-  elevated: boolean;
-  /** More arguments arrive at run time (xargs). */
-  extraArgs: boolean;
-  /** xargs -I: input text is put INTO the arguments, scripts included. */
-  replaced: boolean;
-  /** A risky variable set for the command (`LD_PRELOAD=x cmd`, `env PATH=/tmp cmd`): env-words.ts. */
-  riskyEnv?: string;
-  /** A script string some wrapper runs (watch, env -S). */
-  script?: Tok;
 }
 
 /** Strips assignments, keywords and wrapper commands down to the command that really runs. */

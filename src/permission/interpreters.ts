@@ -9,7 +9,7 @@
  * tests: test/permission/dangerous.test.ts
  */
 
-import type { Tok } from './dangerous-commands.js';
+import type { Tok } from './command-words.js';
 import type { SimpleCommand } from './shell.js';
 
 /** How an interpreter reads its options up to the script operand. */

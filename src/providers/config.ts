@@ -20,7 +20,6 @@ import { z } from 'zod';
 import { ensurePrivateDir, writePrivateFile } from '../os/private-files.js';
 import { parseJsonc } from './jsonc.js';
 import { remoteLaunch } from './remote.js';
-import type { AgentDefinition } from './custom.js';
 import { isRecord } from '../os/record.js';
 
 const envMap = z.record(z.string(), z.string());
@@ -51,6 +50,25 @@ export interface WorkspaceBinding {
   provider?: string;
   profile?: string;
   env?: Record<string, string>;
+}
+
+/** A user-defined agent (config.json's `agents`, or added by `talaria agents add`): custom.ts turns it into a provider. */
+export interface AgentDefinition {
+  /** Display name as the user wrote it ("My Agent"). */
+  name: string;
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+  /** Names of variables of Talaria's own environment handed to the agent (credentials included: the user asked). */
+  passEnv?: string[];
+  label?: string;
+  maxConcurrentTurns?: number;
+  /** Switch off fs/* or terminal/* for this agent (capability ceilings). */
+  fs?: boolean;
+  terminal?: boolean;
+  /** False when the agent cannot load its sessions after a restart (no idle reap then). */
+  sessionsSurviveRestart?: boolean;
+  usage?: 'per-turn' | 'cumulative' | 'none';
 }
 
 /** An agents entry: a whole agent (with `command`), or only `env` / `passEnv` for a built-in. */

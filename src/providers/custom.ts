@@ -9,23 +9,9 @@ import { defineProvider } from './define.js';
 import { expandHome, which } from './locate.js';
 import type { Provider, ProviderSource } from './types.js';
 
-export interface AgentDefinition {
-  /** Display name as the user wrote it ("My Agent"). */
-  name: string;
-  command: string;
-  args?: string[];
-  env?: Record<string, string>;
-  /** Names of variables of Talaria's own environment handed to the agent (credentials included: the user asked). */
-  passEnv?: string[];
-  label?: string;
-  maxConcurrentTurns?: number;
-  /** Switch off fs/* or terminal/* for this agent (capability ceilings). */
-  fs?: boolean;
-  terminal?: boolean;
-  /** False when the agent cannot load its sessions after a restart (no idle reap then). */
-  sessionsSurviveRestart?: boolean;
-  usage?: 'per-turn' | 'cumulative' | 'none';
-}
+import type { AgentDefinition } from './config.js';
+
+export type { AgentDefinition };
 
 /** "My Agent" → "my-agent": provider ids are lowercase slugs. */
 export function slugify(name: string): string {

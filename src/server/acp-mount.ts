@@ -16,9 +16,9 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { AcpProxy, type RpcMessage } from '../harness/acp/index.js';
 import type { Harness } from '../harness/index.js';
 import type { Logger } from '../protocol/types.js';
-import type { SessionOps } from './handlers-sessions.js';
+import type { SessionOps } from './session-ops.js';
 import type { Hub } from './hub.js';
-import type { UpgradeHandler } from './server.js';
+import type { UpgradeHandler } from './upgrade-handler.js';
 import type { TokenIdentity } from './tokens.js';
 
 export interface AcpMountOptions {

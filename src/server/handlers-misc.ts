@@ -3,16 +3,12 @@ import { groupUsage, sessionUsage, type Harness, type AgentStatus, type UsageBy 
 import { addCosts } from '../providers/hermes/state-db.js';
 import type { PermissionRule } from '../permission/types.js';
 import type { Handler } from './app.js';
-import type { ProviderInfo, RouteName, WorkspaceInfo } from './contract/index.js';
+import type { ProviderInfo, RouteName } from './contract/index.js';
 import type { Hub } from './hub.js';
 import { HttpError } from './http-error.js';
 import { gapInfos } from './provider-info.js';
-import { existingDir } from './handlers-sessions.js';
-import type { RuleJson, Workspace as WorkspaceRow } from '../store/index.js';
-
-export function workspaceInfo(w: WorkspaceRow): WorkspaceInfo {
-  return { id: w.id, path: w.path, name: w.name, ...(w.defaultProvider ? { provider: w.defaultProvider } : {}), ...(w.profile ? { profile: w.profile } : {}) };
-}
+import { existingDir, workspaceInfo } from './session-ops.js';
+import type { RuleJson } from '../store/index.js';
 
 function providerOf(s: AgentStatus): ProviderInfo {
   return {

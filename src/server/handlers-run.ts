@@ -7,32 +7,12 @@
  * same, answered with the turn as it happens (run-stream.ts); with `session`, an existing session
  * is opened and prompted instead (`talaria run --session`).
  */
-import type { Harness, HarnessSession } from '../harness/index.js';
+import type { Harness } from '../harness/index.js';
 import type { Handler } from './app.js';
 import type { RouteName } from './contract/index.js';
-import { existingDir, type SessionOps } from './handlers-sessions.js';
-import { workspaceInfo } from './handlers-misc.js';
+import { existingDir, newSessionAt, workspaceInfo, type NewSessionBody, type SessionOps } from './session-ops.js';
 import type { Hub, LiveSession } from './hub.js';
-import { HttpError } from './http-error.js';
 import { openRunStream } from './run-stream.js';
-
-export interface NewSessionBody {
-  provider?: string;
-  profile?: string;
-  permissionMode?: string;
-  mcpServers?: unknown[];
-}
-
-/** A new session in the workspace at `path` (createSession's and run's). */
-export async function newSessionAt(harness: Harness, path: string, b: NewSessionBody): Promise<HarnessSession> {
-  if (b.provider && !harness.registry.has(b.provider)) throw new HttpError('invalid_argument', `no agent "${b.provider}"`, 'GET /api/providers lists them.');
-  return harness.workspaces.open(path).newSession({
-    ...(b.provider ? { provider: b.provider } : {}),
-    ...(b.profile ? { profile: b.profile } : {}),
-    ...(b.permissionMode ? { permissionMode: b.permissionMode as never } : {}),
-    ...(b.mcpServers ? { mcpServers: b.mcpServers } : {}),
-  });
-}
 
 export function runHandlers(harness: Harness, hub: Hub, ops: SessionOps, o: { maxBufferedBytes: number }): Partial<Record<RouteName, Handler>> {
   /** Workspace, session, snapshot: everything a run does before its prompt (an error here sent nothing). */

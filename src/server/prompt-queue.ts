@@ -3,15 +3,22 @@
  * here, in order, editable and removable, and starts when the turn ends; "steer now" goes into
  * the running turn instead, ahead of what waits. Every change is one `queue.updated` event.
  */
+import type { HarnessSession } from '../harness/index.js';
 import type { SteerResult } from '../session/steer.js';
 import type { ContentBlock } from '../thread/types.js';
 import type { QueuedPrompt, StreamEvent, StreamEventName } from './contract/index.js';
 import { HttpError } from './http-error.js';
-import type { LiveSession } from './hub.js';
 
 export interface Queued {
   item: QueuedPrompt;
   blocks: ContentBlock[];
+}
+
+/** What the queue needs of a live session (the hub's LiveSession has it): its harness session, its waiting prompts, its steers under way. */
+export interface QueueOwner {
+  hs: HarnessSession;
+  queue: Queued[];
+  steering: number;
 }
 
 type SteerAnswer = { how: SteerResult['how']; via?: string; turnId?: string };
@@ -21,7 +28,7 @@ export class PromptQueue {
 
   constructor(private readonly emit: (sessionId: string, type: StreamEventName, body: Record<string, unknown>) => StreamEvent) {}
 
-  prompt(ls: LiveSession, text: string, images: { mimeType: string; data: string }[]): { id: string; queued: boolean; position: number } {
+  prompt(ls: QueueOwner, text: string, images: { mimeType: string; data: string }[]): { id: string; queued: boolean; position: number } {
     const blocks: ContentBlock[] = [];
     if (text.trim() !== '') blocks.push({ type: 'text', text });
     for (const img of images) blocks.push({ type: 'image', mimeType: img.mimeType, data: img.data });
@@ -44,7 +51,7 @@ export class PromptQueue {
    * turn is cancelled and resent with the correction (session/steer.ts); with nothing running, a
    * normal prompt. Queued prompts wait until the steer is placed.
    */
-  async steer(ls: LiveSession, text: string): Promise<SteerAnswer> {
+  async steer(ls: QueueOwner, text: string): Promise<SteerAnswer> {
     if (ls.hs.session.running === null) {
       const r = this.prompt(ls, text, []);
       return { how: 'prompt', ...(r.queued ? {} : { turnId: r.id }) };
@@ -67,7 +74,7 @@ export class PromptQueue {
    * waiting on it (`talaria run --session`) follows it there instead of ending as removed. If the
    * steer fails, the prompt goes back where it was.
    */
-  async steerQueued(ls: LiveSession, itemId: string): Promise<SteerAnswer> {
+  async steerQueued(ls: QueueOwner, itemId: string): Promise<SteerAnswer> {
     const i = ls.queue.findIndex((q) => q.item.id === itemId);
     if (i < 0) throw new HttpError('not_found', `no queued prompt ${itemId} (it may have started already)`);
     const q = ls.queue[i]!;
@@ -99,7 +106,7 @@ export class PromptQueue {
     return { how: r.how, ...(r.via ? { via: r.via } : {}), ...(r.turn ? { turnId: r.turn.id } : {}) };
   }
 
-  startNext(ls: LiveSession): { id: string; turnId: string } | undefined {
+  startNext(ls: QueueOwner): { id: string; turnId: string } | undefined {
     if (ls.hs.session.running !== null || ls.steering > 0) return undefined;
     const next = ls.queue.shift();
     if (!next) return undefined;
@@ -115,12 +122,12 @@ export class PromptQueue {
     return started;
   }
 
-  queueChanged(ls: LiveSession, started?: { id: string; turnId: string }): void {
+  queueChanged(ls: QueueOwner, started?: { id: string; turnId: string }): void {
     ls.queue.forEach((q, i) => (q.item.position = i + 1));
     this.emit(ls.hs.id, 'queue.updated', { queue: ls.queue.map((q) => ({ ...q.item })), ...(started ? { started } : {}) });
   }
 
-  editQueued(ls: LiveSession, itemId: string, text: string | undefined): void {
+  editQueued(ls: QueueOwner, itemId: string, text: string | undefined): void {
     const i = ls.queue.findIndex((q) => q.item.id === itemId);
     if (i < 0) throw new HttpError('not_found', `no queued prompt ${itemId} (it may have started already)`);
     if (text === undefined) ls.queue.splice(i, 1);

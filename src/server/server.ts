@@ -26,11 +26,13 @@ import { cookieHandlers } from './handlers-cookie.js';
 import { authHandlers } from './handlers-auth.js';
 import { registryHandlers } from './handlers-registry.js';
 import { miscHandlers } from './handlers-misc.js';
-import { SessionOps, sessionHandlers } from './handlers-sessions.js';
+import { sessionHandlers } from './handlers-sessions.js';
+import { SessionOps } from './session-ops.js';
 import { runHandlers } from './handlers-run.js';
 import { Hub } from './hub.js';
 import { TokenBound } from './token-bound.js';
-import { TokenRegistry, tokensFile, type TokenIdentity } from './tokens.js';
+import type { UpgradeHandler } from './upgrade-handler.js';
+import { TokenRegistry, tokensFile } from './tokens.js';
 import { WsConn } from './ws-conn.js';
 
 const DEFAULT_MAX_BUFFERED = 4 * 1024 * 1024;
@@ -71,7 +73,7 @@ export interface ServerOptions {
   allowHosts?: string[];
 }
 
-export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer, identity: TokenIdentity) => void | Promise<void>;
+export type { UpgradeHandler } from './upgrade-handler.js';
 
 export interface RunningServer {
   readonly port: number;

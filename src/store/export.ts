@@ -8,12 +8,26 @@ import type { Entry } from '../thread/types.js';
 import type { ThreadSnapshot } from '../thread/snapshot.js';
 import type { ThreadMeta } from './entries.js';
 import { StoreError } from './errors.js';
-import type { Store } from './index.js';
+import type { EntriesRepo } from './entries.js';
+import type { SessionsRepo } from './sessions.js';
+import type { TurnsRepo } from './turns.js';
+import type { PermissionsRepo } from './permissions.js';
+import type { WireLogRepo } from './wire-log.js';
 import { parseFixture, type FixtureProblem } from './json.js';
 import type { AuditRecord } from './permissions.js';
 import type { StoredSession } from './sessions.js';
 import type { StoredTurn } from './turns.js';
 import { asRecord } from '../os/record.js';
+
+/** The repositories export and import use (the Store has them; a narrower type keeps index.ts → export.ts one way). */
+type Store = {
+  readonly sessions: SessionsRepo;
+  readonly wire: WireLogRepo;
+  readonly entries: EntriesRepo;
+  readonly turns: TurnsRepo;
+  readonly permissions: PermissionsRepo;
+  transaction<T>(fn: () => T): T;
+};
 
 export interface SessionExport {
   format: 'talaria.session';

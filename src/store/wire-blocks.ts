@@ -4,7 +4,15 @@
  */
 import type { Db } from './db.js';
 import { StoreError } from './errors.js';
-import type { WireRow } from './wire-log.js';
+
+/** One stored frame as the wire log returns it. */
+export interface WireRow {
+  seq: number;
+  t_ms: number;
+  dir: string;
+  /** The message as stored JSON text. */
+  msg: string;
+}
 
 /** Frames as the recorder prepares them (msg already the stored JSON text), one column each. */
 export interface RawWireColumns {

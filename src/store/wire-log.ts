@@ -9,17 +9,9 @@ import type { Frame, RawMessage, WireLogLine } from '../protocol/types.js';
 import type { Db } from './db.js';
 import { StoreError } from './errors.js';
 import { fromJson, isDirection, parseFixture, wireLineText } from './json.js';
-import { blockRows, createWireBlocks, type PackedFrames, type RawWireColumns } from './wire-blocks.js';
+import { blockRows, createWireBlocks, type PackedFrames, type RawWireColumns, type WireRow } from './wire-blocks.js';
 
-export type { RawWireColumns } from './wire-blocks.js';
-
-export interface WireRow {
-  seq: number;
-  t_ms: number;
-  dir: string;
-  /** The message as stored JSON text. */
-  msg: string;
-}
+export type { RawWireColumns, WireRow } from './wire-blocks.js';
 
 export interface WireReadOptions {
   /** First seq to return (inclusive). */
