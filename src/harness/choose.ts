@@ -11,7 +11,7 @@
  * The profile: the explicit one, else the workspace binding's (when it names no other provider).
  */
 import { findHermes } from '../providers/hermes/binary.js';
-import { lintHermesConfig, readHermesConfig } from '../providers/hermes/config-lint.js';
+import { lintHermesProfile } from '../providers/hermes/config-lint.js';
 import { listProfiles } from '../providers/hermes/profiles.js';
 import { resolveProvider, type TalariaConfig } from '../providers/config.js';
 import { choiceBeforeInit, choiceForAgent, launchFacts, summarize } from '../providers/quirks/index.js';
@@ -109,9 +109,6 @@ export async function agentStatuses(c: ChooseCtx, o: { profile?: string; timeout
 export async function hermesProfiles(c: ChooseCtx, o: { timeoutMs?: number } = {}): ReturnType<Harness['hermesProfiles']> {
   const bin = findHermes(c.env).found?.command;
   const listing = await listProfiles(c.env, { ...(bin ? { command: bin } : {}), ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}) });
-  const lint = listing.profiles.map((p) => {
-    const text = readHermesConfig(p.home);
-    return { profile: p.name, home: p.home, issues: text === undefined ? [] : lintHermesConfig(text) };
-  });
+  const lint = listing.profiles.map((p) => ({ profile: p.name, home: p.home, issues: lintHermesProfile(p.home, c.env.env) }));
   return { profiles: listing.profiles, ...(listing.cliProblem ? { problem: listing.cliProblem } : {}), lint };
 }

@@ -5,7 +5,17 @@ export { hermesReadiness, profileArgs, HERMES_INSTALL } from './readiness.js';
 export { hermesRoot, profileHome, activeProfile, isProfileName, PROFILE_RE } from './home.js';
 export { listProfiles, parseProfileList, scanProfiles, PROFILE_ROW_RE, type HermesProfile, type ProfileRow, type ProfileListing } from './profiles.js';
 export { installSkill, SKILL_NAME_RE, type SkillInstall, type SkillInstalled } from './skills.js';
-export { lintHermesConfig, summarizeConfig, readHermesConfig, type LintIssue, type HermesConfigSummary, type YamlScalar } from './config-lint.js';
+export {
+  lintHermesConfig,
+  lintHermesProfile,
+  readHermesEnv,
+  summarizeConfig,
+  readHermesConfig,
+  type HermesKeys,
+  type LintIssue,
+  type HermesConfigSummary,
+  type YamlScalar,
+} from './config-lint.js';
 export { hermesHooks, classifyHermesTurn, linkHermesPermission, hermesStrayResumeId, hermesSetupError, type HermesHookOptions } from './hooks.js';
 export { hermesModelRows, parseRow as parseHermesModelRow, splitModelId } from './catalog.js';
 export { HERMES_QUIRK_SETS, HERMES_KEEPS_MCP_SINCE } from './quirks.js';

@@ -8,7 +8,7 @@ import { firstLine, meaningfulLine, parseVersion, runProgram } from '../run.js';
 import { DEFAULT_CHECK_TIMEOUT_MS, emptyReadiness } from '../readiness.js';
 import type { ProviderEnv, Readiness, ReadinessGap, ReadinessOptions } from '../types.js';
 import { findHermes } from './binary.js';
-import { lintHermesConfig, readHermesConfig } from './config-lint.js';
+import { lintHermesProfile } from './config-lint.js';
 import { hermesRoot, isProfileName, profileHome } from './home.js';
 
 export const HERMES_INSTALL =
@@ -74,11 +74,8 @@ export async function hermesReadiness(ctx: ProviderEnv, o: ReadinessOptions = {}
     r.gaps.push({ code: 'unconfigured', message: `Hermes is not configured: ${why.replace(/^Hermes ACP check failed:\s*/, '')}`, fix: setupFix(o.profile) });
   }
 
-  const text = readHermesConfig(home);
-  if (text !== undefined) {
-    for (const issue of lintHermesConfig(text)) {
-      r.gaps.push({ code: 'config', message: `${home}/config.yaml line ${issue.line}: ${issue.message}`, fix: issue.fix });
-    }
+  for (const issue of lintHermesProfile(home, ctx.env)) {
+    r.gaps.push({ code: 'config', message: `${home}/config.yaml line ${issue.line}: ${issue.message}`, fix: issue.fix });
   }
   return finish(r);
 }

@@ -78,13 +78,13 @@ describe('Hermes readiness', () => {
     expect(bad.gaps[0]!.message).toMatch(/HERMES_BIN is set to \/no\/such\/hermes/);
   });
 
-  it('lints config.yaml: the ollama-cloud trap blocks readiness with the working form as the fix', async () => {
+  it('lints config.yaml against the profile .env: ollama-cloud without OLLAMA_API_KEY blocks readiness, with the fix', async () => {
     const { ctx } = setup('model:\n  default: gpt-oss:120b\n  provider: ollama-cloud\n');
     const r = await hermesReadiness(ctx);
     expect(r.ready).toBe(false);
     const gap = r.gaps.find((g) => g.code === 'config')!;
-    expect(gap.message).toMatch(/config\.yaml line 3: `provider: ollama-cloud` resolves to the wrong base URL/);
-    expect(gap.fix).toBe('In config.yaml use `provider: custom` with `base_url: https://ollama.com/v1`.');
+    expect(gap.message).toMatch(/config\.yaml line 3: `provider: ollama-cloud` takes its key only from OLLAMA_API_KEY/);
+    expect(gap.fix).toMatch(/^Add `OLLAMA_API_KEY=…` to \S+\.env, or use `provider: custom` with `base_url: https:\/\/ollama\.com\/v1` and `api_key`\.$/);
   });
 
   it('gives the checks HERMES_HOME and nothing else from the environment', async () => {
