@@ -5,14 +5,15 @@
  * servers, model and mode restored. Prompts pass the per-process concurrency gate and are
  * watched by the stall watchdog; each new process restarts the session's usage counters.
  */
-import { TalariaError, WireError } from '../protocol/errors.js';
+import { TalariaError } from '../protocol/errors.js';
 import type { PermissionRule } from '../permission/types.js';
-import { authRequired, errorText } from '../session/errors.js';
+import { authRequired } from '../session/errors.js';
 import { noteAuthRequired } from './auth-mark.js';
 import type { SessionHooks } from '../session/hooks.js';
 import type { Session } from '../session/session.js';
 import { SessionBinding, type BindingOwner } from './binding.js';
 import type { Generation } from './generation.js';
+import type { ReqOpts, SessionsPart } from './parts.js';
 import type { AgentSlot } from './slot.js';
 import { loadInto, restoreChoices } from './restore.js';
 import { afterCancel, reapTurn, type TurnWork } from './reaper.js';
@@ -21,13 +22,10 @@ import { agentSteer } from './steer.js';
 import type { SteerOutcome } from '../session/core.js';
 import type { ContentBlock } from '../thread/types.js';
 
-type ReqOpts = { signal?: AbortSignal; timeoutMs?: number };
 const CANCELLED = Object.freeze({ stopReason: 'cancelled' });
 const CONFIG_METHODS = new Set(['session/set_model', 'session/set_mode', 'session/set_config_option', 'session/load']);
 
-export const isEmptyResult = (r: unknown) => r === null || r === undefined || (typeof r === 'object' && Object.keys(r as object).length === 0);
-
-export class SlotSessions implements BindingOwner {
+export class SlotSessions implements BindingOwner, SessionsPart {
   /** Prompts in flight, for the reaper: a cancel ends the processes their turn started. */
   private readonly turns = new Map<SessionBinding, TurnWork>();
 
@@ -316,17 +314,4 @@ export class SlotSessions implements BindingOwner {
     }
     return e;
   }
-}
-
-/**
- * -32002, or an error that says the session is not there, for the session asked for: "not
- * found", or gemini-cli 0.61's -32603 "No previous sessions found…" (in data.details).
- */
-const NOT_THERE = /not found|no (?:previous |such )?sessions?\b|unknown session/i;
-
-export function notFound(e: unknown, sessionId: string): TalariaError | undefined {
-  if (e instanceof WireError && (e.code === -32002 || NOT_THERE.test(errorText(e)))) {
-    return new TalariaError('session_not_found', `the agent has no session ${sessionId}`, { rpcCode: e.code });
-  }
-  return undefined;
 }

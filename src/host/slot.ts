@@ -6,51 +6,26 @@
  * backoff when it crashes in a loop. Session-facing operations live in ops.ts.
  */
 import type { ConnectionInfo } from '../session/client.js';
-import type { Session } from '../session/session.js';
 import { buildChildEnv } from '../os/env.js';
 import { background } from '../os/background.js';
 import { TalariaError, type ConnectionClosedError } from '../protocol/errors.js';
 import type { CloseInfo } from '../protocol/connection.js';
 import { AGENT_TAG_VAR, newAgentTag } from '../os/proc-tree.js';
-import type { Frame, Logger, ProtocolErrorEvent } from '../protocol/types.js';
-import type { FlowGate } from '../protocol/flow-gate.js';
-import type { PermissionDecisionEvent, PermissionMode, PermissionRule } from '../permission/types.js';
+import type { Logger } from '../protocol/types.js';
 import { agentEnv } from '../providers/launch.js';
 import { applyQuirks, choiceBeforeInit, launchFacts, summarize, type AppliedQuirks, type QuirkChoice, type QuirkSummary } from '../providers/quirks/index.js';
 import type { Provider, ProviderEnv } from '../providers/types.js';
-import { CrashTracker, type BackoffPolicy } from './backoff.js';
+import { CrashTracker } from './backoff.js';
 import type { SessionBinding } from './binding.js';
-import type { AgentKey, ExitReason, HostEventName, HostEventOf } from './events.js';
+import type { AgentKey, ExitReason } from './events.js';
 import { Gate } from './gate.js';
 import { Generation } from './generation.js';
+import type { Emit, SlotConfig, SlotPart } from './parts.js';
 import { startProcess } from './start.js';
 import { killGroup, type AgentTrees } from './tree.js';
 import { armWatchdog } from './watchdog.js';
 
-export type Emit = <K extends HostEventName>(type: K, body: Omit<HostEventOf<K>, 'type' | 'seq' | 'at'>) => void;
-
-export interface SlotConfig {
-  idleMs: number;
-  stallMs: number;
-  cancelGraceMs: number;
-  terminateGraceMs: number;
-  setupTimeoutMs: number;
-  maxPromptBytes?: number;
-  backoff: BackoffPolicy;
-  /** What an earlier process of this agent said it is (the store's agentInfo): the quirk set before a process exists. */
-  learned?: QuirkChoice;
-  permission?: { mode?: PermissionMode; rules?: PermissionRule[]; timeoutMs?: number };
-  onFrame?: (key: AgentKey, frame: Frame) => void;
-  onSession?: (session: Session, key: AgentKey) => void;
-  onProtocolError?: (key: AgentKey, e: ProtocolErrorEvent) => void;
-  onPermissionDecision?: (e: PermissionDecisionEvent) => void;
-  onRule?: (sessionId: string, rule: PermissionRule) => void;
-  /** Where auth_required marks go (host/auth-mark.ts); absent: none are kept. */
-  authHome?: string;
-  flowGate?: FlowGate;
-}
-
-export class AgentSlot {
+export class AgentSlot implements SlotPart {
   readonly bindings = new Map<string, SessionBinding>();
   /** Live processes, the current one and any still draining. */
   readonly gens = new Set<Generation>();
