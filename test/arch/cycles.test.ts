@@ -10,8 +10,8 @@ import { importsOf } from './imports.js';
  * are printed; the count may only fall. Issue 36 item 7 brings it to 0 (then: expect none).
  */
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
-/** Cycles when issue 36 began: host/ (11 files), providers/ (4), permission/ (3), server/ (3, and 2 × 2), store/ (2 × 2). */
-const CYCLES_TODAY = 8;
+/** Cycles when issue 36 began: host/ (11 files, now 0), providers/ (4), permission/ (3), server/ (3, and 2 × 2), store/ (2 × 2). */
+const CYCLES_TODAY = 7;
 
 /** src/ as a graph: each file (relative, `/`-separated) → the src files it imports. */
 function importGraph(src: string, o: { typeOnly: boolean }): Map<string, string[]> {
