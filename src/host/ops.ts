@@ -9,6 +9,7 @@ import { TalariaError } from '../protocol/errors.js';
 import type { PermissionRule } from '../permission/types.js';
 import { authRequired } from '../session/errors.js';
 import { noteAuthRequired } from './auth-mark.js';
+import { followSession } from './follow.js';
 import type { SessionHooks } from '../session/hooks.js';
 import type { Session } from '../session/session.js';
 import { SessionBinding, type BindingOwner } from './binding.js';
@@ -62,32 +63,7 @@ export class SlotSessions implements BindingOwner, SessionsPart {
     b.spare = spare === true;
     this.slot.bindings.set(b.id, b);
     this.slot.cfg.onSession?.(b.session, this.slot.key);
-    b.session.subscribe((e) => {
-      const gen = b.gen;
-      if (e.type === 'session.state' && e.state === 'failed') {
-        // The core fails a session whose process died (its turn ended `agent_crashed`). It stays
-        // usable: its next use starts a process and loads it first. Recovered in a microtask, so
-        // the turn's end is emitted first and nothing the caller runs next sees it failed.
-        queueMicrotask(() => {
-          const g = b.gen;
-          if (b.session.state === 'failed' && this.slot.bindings.get(b.id) === b && (!g || g.client.connection.isClosed)) b.session.recover();
-        });
-      } else if (e.type === 'permission.asked') gen?.asks.add(e.requestKey);
-      else if (e.type === 'permission.decided') {
-        for (const g of this.slot.gens) g.asks.delete(e.requestKey);
-        if (gen) gen.lastActivity = Date.now();
-      } else if (e.type === 'turn.ended') {
-        // An ask still open when its turn ended is moot (Hermes denies on its own after 60 s and
-        // ends the turn): answer it `cancelled` so no client keeps showing it.
-        gen?.client.broker.cancelTurn(e.turnId);
-        if (e.error?.code === 'context_overflow' && this.slot.quirks.host.reseedOnOverflow && !b.seed) {
-          // The agent's session cannot go on (it would merge every later prompt into the failed one,
-          // and a reload replays it): the next message goes to a fresh session, seeded.
-          b.seed = { reason: 'overflow' };
-          b.session.notice('info', 'overflow_recovery', `Your next message continues in a fresh ${this.slot.label} session with a compact copy of this conversation.`);
-        }
-      }
-    });
+    followSession(this.slot, b);
     return b;
   }
 

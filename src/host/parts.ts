@@ -1,8 +1,9 @@
 /**
- * What the host's workers (auth-mark, reaper, reseed, restore, start, steer, watchdog) see of
- * their owners, AgentSlot (slot.ts) and SlotSessions (ops.ts): types only. The owners import
- * the workers and satisfy these (`implements`); a worker never imports its owner, so each file
- * reads on its own. The records below both, Generation and SessionBinding, import no worker.
+ * What the host's workers (auth-mark, follow, reaper, reseed, restore, start, steer,
+ * watchdog) see of their owners, AgentSlot (slot.ts) and SlotSessions (ops.ts): types only. The
+ * owners import the workers and satisfy these (`implements`); a worker never imports its owner,
+ * so each file reads on its own. The records below both, Generation and SessionBinding, import
+ * no worker and no owner.
  */
 import type { PermissionDecisionEvent, PermissionMode, PermissionRule } from '../permission/types.js';
 import type { FlowGate } from '../protocol/flow-gate.js';
@@ -50,6 +51,8 @@ export interface SlotPart {
   /** The quirks of the agent (they change once a process said what it is). */
   readonly quirks: AppliedQuirks;
   readonly bindings: Map<string, SessionBinding>;
+  /** Live processes, the current one and any still draining. */
+  readonly gens: ReadonlySet<Generation>;
   closeGen(gen: Generation, reason: ExitReason): Promise<void>;
 }
 
