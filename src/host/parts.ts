@@ -1,5 +1,5 @@
 /**
- * What the host's workers (auth-mark, follow, reaper, reseed, restore, start, steer,
+ * What the host's workers (auth-mark, crash, follow, reaper, reseed, restore, start, steer,
  * watchdog) see of their owners, AgentSlot (slot.ts) and SlotSessions (ops.ts): types only. The
  * owners import the workers and satisfy these (`implements`); a worker never imports its owner,
  * so each file reads on its own. The records below both, Generation and SessionBinding, import
@@ -12,7 +12,7 @@ import type { AppliedQuirks, QuirkChoice } from '../providers/quirks/index.js';
 import type { Provider } from '../providers/types.js';
 import type { SessionHooks } from '../session/hooks.js';
 import type { Session } from '../session/session.js';
-import type { BackoffPolicy } from './backoff.js';
+import type { BackoffPolicy, CrashTracker } from './backoff.js';
 import type { SessionBinding } from './binding.js';
 import type { AgentKey, ExitReason, HostEventName, HostEventOf } from './events.js';
 import type { Generation } from './generation.js';
@@ -53,6 +53,7 @@ export interface SlotPart {
   readonly bindings: Map<string, SessionBinding>;
   /** Live processes, the current one and any still draining. */
   readonly gens: ReadonlySet<Generation>;
+  readonly crashes: CrashTracker;
   closeGen(gen: Generation, reason: ExitReason): Promise<void>;
 }
 

@@ -8,7 +8,7 @@
 import type { ConnectionInfo } from '../session/client.js';
 import { buildChildEnv } from '../os/env.js';
 import { background } from '../os/background.js';
-import { TalariaError, type ConnectionClosedError } from '../protocol/errors.js';
+import { TalariaError } from '../protocol/errors.js';
 import type { CloseInfo } from '../protocol/connection.js';
 import { AGENT_TAG_VAR, newAgentTag } from '../os/proc-tree.js';
 import type { Logger } from '../protocol/types.js';
@@ -17,6 +17,7 @@ import { applyQuirks, choiceBeforeInit, launchFacts, summarize, type AppliedQuir
 import type { Provider, ProviderEnv } from '../providers/types.js';
 import { CrashTracker } from './backoff.js';
 import type { SessionBinding } from './binding.js';
+import { crashedBeforeInit, recordCrash } from './crash.js';
 import type { AgentKey, ExitReason } from './events.js';
 import { Gate } from './gate.js';
 import { Generation } from './generation.js';
@@ -114,12 +115,7 @@ export class AgentSlot implements SlotPart {
         terminalEnv: (tag) => buildChildEnv(process.env, { set: { ...this.workspaceEnv(), [AGENT_TAG_VAR]: tag } }),
         // Per process: a cancel or a stop ends this process's tree only, whatever else runs.
         nextGeneration: () => new Generation(++this.genSeq, env, newAgentTag()),
-        crashedBeforeInit: (g, e) => {
-          // It never got through initialize: that is a crash too (a config error loops the same way).
-          const d = ((e as ConnectionClosedError).details ?? {}) as { exitCode?: number | null; signal?: string | null; stderrTail?: string };
-          this.recordCrash(g, (e as Error).message, { pid: null, exitCode: d.exitCode ?? null, signal: d.signal ?? null, stderrTail: d.stderrTail ?? '' }, []);
-          this.emit('agent.exited', { key: this.key, generation: g.n, pid: null, reason: 'crashed', exitCode: d.exitCode ?? null, signal: d.signal ?? null });
-        },
+        crashedBeforeInit: (g, e) => crashedBeforeInit(this, g, e),
       },
       located,
       env,
@@ -155,25 +151,6 @@ export class AgentSlot implements SlotPart {
     return gen;
   }
 
-  /** Counts a crash (or a stall kill: it loops the same way) and starts a backoff when it is one too many. */
-  private recordCrash(
-    gen: Generation,
-    message: string,
-    f: { pid: number | null; exitCode: number | null; signal: string | null; stderrTail: string } | null,
-    sessions: string[],
-  ): void {
-    const backoff = this.crashes.crash(Date.now() - gen.startedAt, message);
-    if (f) this.emit('agent.crashed', { key: this.key, generation: gen.n, ...f, crashes: this.crashes.crashes, sessions });
-    if (backoff) {
-      this.emit('agent.backoff', {
-        key: this.key,
-        crashes: this.crashes.crashes,
-        ...backoff,
-        message: `${this.label} crashed ${this.crashes.crashes} times in a row; waiting ${backoff.delayMs} ms before starting it again.`,
-      });
-    }
-  }
-
   private async onClosed(gen: Generation, info: CloseInfo): Promise<void> {
     gen.dead = true;
     gen.clearTimers();
@@ -186,13 +163,14 @@ export class AgentSlot implements SlotPart {
     }
     if (reason === 'crashed') {
       const tail = info.stderrTail ?? gen.client.connection.process?.stderrTail(2000) ?? '';
-      this.recordCrash(
+      recordCrash(
+        this,
         gen,
         info.error.message,
         { pid: gen.pid, exitCode: info.exitCode ?? null, signal: info.signal ?? null, stderrTail: tail },
         orphaned.map((b) => b.id),
       );
-    } else if (reason === 'stalled') this.recordCrash(gen, `stopped after ${this.cfg.stallMs} ms of silence`, null, []);
+    } else if (reason === 'stalled') recordCrash(this, gen, `stopped after ${this.cfg.stallMs} ms of silence`, null, []);
     if (gen.pid !== null) {
       await killGroup(gen.pid, this.cfg.terminateGraceMs);
       // Then what it started outside its group (idempotent: a stop on purpose already began it).
