@@ -11,7 +11,7 @@ import type { PermissionDecisionEvent } from '../permission/types.js';
 import type { Logger } from '../protocol/types.js';
 import { TalariaError } from '../protocol/errors.js';
 import type { BranchReason, Store } from '../store/index.js';
-import type { SeedPlan } from '../host/reseed.js';
+import type { SeedPlan } from '../host/binding.js';
 import type { ThreadSnapshot } from '../thread/snapshot.js';
 
 export const PARTIAL = 'agentHistory';

@@ -6,10 +6,13 @@
  */
 import { TalariaError } from '../protocol/errors.js';
 import { clearAuthMark, markAuthRequired } from '../providers/auth.js';
-import type { AgentSlot } from './slot.js';
+import type { SlotPart } from './parts.js';
+
+/** What sign-in marks read of the slot. */
+type Slot = Pick<SlotPart, 'key' | 'provider' | 'cfg' | 'logger'>;
 
 /** `initialize`: the agent's own list, for an error that carries none (Hermes' "run hermes setup"). */
-export function noteAuthRequired(slot: AgentSlot, err: unknown, where: string, initialize: readonly unknown[] = []): void {
+export function noteAuthRequired(slot: Slot, err: unknown, where: string, initialize: readonly unknown[] = []): void {
   const home = slot.cfg.authHome;
   if (!home || !(err instanceof TalariaError) || err.code !== 'auth_required') return;
   const listed = Array.isArray(err.details?.authMethods) && err.details.authMethods.length ? err.details.authMethods : initialize;
@@ -26,7 +29,7 @@ export function noteAuthRequired(slot: AgentSlot, err: unknown, where: string, i
   }
 }
 
-export function noteSignedIn(slot: AgentSlot): void {
+export function noteSignedIn(slot: Slot): void {
   const home = slot.cfg.authHome;
   if (!home) return;
   try {

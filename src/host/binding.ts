@@ -13,8 +13,20 @@ import type { Logger } from '../protocol/types.js';
 import type { SessionHooks } from '../session/hooks.js';
 import type { SteerOutcome } from '../session/core.js';
 import { Session, type SessionPort } from '../session/session.js';
+import type { SeedReason } from '../thread/seed.js';
 import type { Generation } from './generation.js';
-import type { SeedPlan } from './reseed.js';
+
+/** What the next prompt of a binding is to be seeded with (reseed.ts does it). */
+export interface SeedPlan {
+  reason: SeedReason;
+  /** The agent the conversation came from (continue elsewhere). */
+  from?: string;
+  /**
+   * The session is already a fresh one holding no context (a branch the harness just opened for a
+   * rewind or another agent): only the seed goes in front of its first prompt.
+   */
+  inPlace?: boolean;
+}
 
 /** Forwards to the broker of the process the session is bound to (request ids restart per process). */
 class BrokerRelay extends PermissionBroker {

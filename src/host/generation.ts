@@ -5,9 +5,18 @@
  * (Frames for sessions not attached yet wait in the client's router.)
  */
 import type { AcpClient } from '../session/client.js';
-import type { SessionBinding } from './binding.js';
+import type { Session } from '../session/session.js';
 import type { ExitReason } from './events.js';
-import { WorkLedger } from './reaper.js';
+import { WorkLedger } from './ledger.js';
+
+/**
+ * A session with a prompt in flight (a SessionBinding): only what the watchdog reads, so the
+ * process record sits below the bindings that point at it (binding.ts imports this file).
+ */
+export interface RunningTurn {
+  readonly id: string;
+  readonly session: Session;
+}
 
 export class Generation {
   client!: AcpClient;
@@ -21,7 +30,7 @@ export class Generation {
   /** In-flight host requests of any kind (setup, config, prompts). */
   busy = 0;
   /** Bindings with a prompt in flight on this process. */
-  readonly running = new Set<SessionBinding>();
+  readonly running = new Set<RunningTurn>();
   /** Permission asks waiting for a person (the agent is legitimately silent meanwhile). */
   readonly asks = new Set<string>();
   /** Set before we close it on purpose; absent = it died on its own. */

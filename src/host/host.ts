@@ -17,7 +17,7 @@ import type { PermissionDecisionEvent, PermissionMode, PermissionRule } from '..
 import { EventBus } from '../session/bus.js';
 import type { ConnectionInfo, SessionListing } from '../session/client.js';
 import type { Session } from '../session/session.js';
-import type { SeedPlan } from './reseed.js';
+import type { SeedPlan } from './binding.js';
 import { currentEnv } from '../providers/locate.js';
 import { applyQuirks, choiceBeforeInit, choiceForAgent, launchFacts, type QuirkChoice } from '../providers/quirks/index.js';
 import type { ProviderRegistry } from '../providers/registry.js';

@@ -16,7 +16,8 @@ import type { SessionBinding } from './binding.js';
 import type { Generation } from './generation.js';
 import { errorText } from '../session/errors.js';
 import { noteAuthRequired, noteSignedIn } from './auth-mark.js';
-import { isEmptyResult, notFound, type SlotSessions } from './ops.js';
+import type { SlotSessions } from './ops.js';
+import { isEmptyResult, notFound } from './restore.js';
 
 export type OpenKind = 'new' | 'load' | 'resume' | 'fork';
 

@@ -5,14 +5,16 @@
  * servers, model and mode restored. Prompts pass the per-process concurrency gate and are
  * watched by the stall watchdog; each new process restarts the session's usage counters.
  */
-import { TalariaError, WireError } from '../protocol/errors.js';
+import { TalariaError } from '../protocol/errors.js';
 import type { PermissionRule } from '../permission/types.js';
-import { authRequired, errorText } from '../session/errors.js';
+import { authRequired } from '../session/errors.js';
 import { noteAuthRequired } from './auth-mark.js';
+import { followSession } from './follow.js';
 import type { SessionHooks } from '../session/hooks.js';
 import type { Session } from '../session/session.js';
 import { SessionBinding, type BindingOwner } from './binding.js';
 import type { Generation } from './generation.js';
+import type { ReqOpts, SessionsPart } from './parts.js';
 import type { AgentSlot } from './slot.js';
 import { loadInto, restoreChoices } from './restore.js';
 import { afterCancel, reapTurn, type TurnWork } from './reaper.js';
@@ -21,13 +23,10 @@ import { agentSteer } from './steer.js';
 import type { SteerOutcome } from '../session/core.js';
 import type { ContentBlock } from '../thread/types.js';
 
-type ReqOpts = { signal?: AbortSignal; timeoutMs?: number };
 const CANCELLED = Object.freeze({ stopReason: 'cancelled' });
 const CONFIG_METHODS = new Set(['session/set_model', 'session/set_mode', 'session/set_config_option', 'session/load']);
 
-export const isEmptyResult = (r: unknown) => r === null || r === undefined || (typeof r === 'object' && Object.keys(r as object).length === 0);
-
-export class SlotSessions implements BindingOwner {
+export class SlotSessions implements BindingOwner, SessionsPart {
   /** Prompts in flight, for the reaper: a cancel ends the processes their turn started. */
   private readonly turns = new Map<SessionBinding, TurnWork>();
 
@@ -64,32 +63,7 @@ export class SlotSessions implements BindingOwner {
     b.spare = spare === true;
     this.slot.bindings.set(b.id, b);
     this.slot.cfg.onSession?.(b.session, this.slot.key);
-    b.session.subscribe((e) => {
-      const gen = b.gen;
-      if (e.type === 'session.state' && e.state === 'failed') {
-        // The core fails a session whose process died (its turn ended `agent_crashed`). It stays
-        // usable: its next use starts a process and loads it first. Recovered in a microtask, so
-        // the turn's end is emitted first and nothing the caller runs next sees it failed.
-        queueMicrotask(() => {
-          const g = b.gen;
-          if (b.session.state === 'failed' && this.slot.bindings.get(b.id) === b && (!g || g.client.connection.isClosed)) b.session.recover();
-        });
-      } else if (e.type === 'permission.asked') gen?.asks.add(e.requestKey);
-      else if (e.type === 'permission.decided') {
-        for (const g of this.slot.gens) g.asks.delete(e.requestKey);
-        if (gen) gen.lastActivity = Date.now();
-      } else if (e.type === 'turn.ended') {
-        // An ask still open when its turn ended is moot (Hermes denies on its own after 60 s and
-        // ends the turn): answer it `cancelled` so no client keeps showing it.
-        gen?.client.broker.cancelTurn(e.turnId);
-        if (e.error?.code === 'context_overflow' && this.slot.quirks.host.reseedOnOverflow && !b.seed) {
-          // The agent's session cannot go on (it would merge every later prompt into the failed one,
-          // and a reload replays it): the next message goes to a fresh session, seeded.
-          b.seed = { reason: 'overflow' };
-          b.session.notice('info', 'overflow_recovery', `Your next message continues in a fresh ${this.slot.label} session with a compact copy of this conversation.`);
-        }
-      }
-    });
+    followSession(this.slot, b);
     return b;
   }
 
@@ -316,17 +290,4 @@ export class SlotSessions implements BindingOwner {
     }
     return e;
   }
-}
-
-/**
- * -32002, or an error that says the session is not there, for the session asked for: "not
- * found", or gemini-cli 0.61's -32603 "No previous sessions found…" (in data.details).
- */
-const NOT_THERE = /not found|no (?:previous |such )?sessions?\b|unknown session/i;
-
-export function notFound(e: unknown, sessionId: string): TalariaError | undefined {
-  if (e instanceof WireError && (e.code === -32002 || NOT_THERE.test(errorText(e)))) {
-    return new TalariaError('session_not_found', `the agent has no session ${sessionId}`, { rpcCode: e.code });
-  }
-  return undefined;
 }

@@ -24,49 +24,10 @@ import { bootTicks, endTree, procSupported, scanTree, TICKS_PER_SECOND, type Pro
 import { isDead, isDying, readProcs } from '../os/proc-scan.js';
 import type { SessionBinding } from './binding.js';
 import type { Generation } from './generation.js';
-import type { AgentSlot } from './slot.js';
+import type { SlotPart } from './parts.js';
 
-type Owner = string | null;
-
-/**
- * When work ran on one agent process, and for whom (a session id; null: nobody's in particular,
- * e.g. setting up a new session). Times are performance.now() milliseconds.
- */
-export class WorkLedger {
-  private readonly open = new Map<Owner, { n: number; since: number }>();
-  private closed: { owner: Owner; from: number; to: number }[] = [];
-
-  constructor(private readonly now: () => number = () => performance.now()) {}
-
-  begin(owner: Owner): void {
-    const w = this.open.get(owner);
-    if (w) w.n++;
-    else this.open.set(owner, { n: 1, since: this.now() });
-  }
-
-  end(owner: Owner): void {
-    const w = this.open.get(owner);
-    if (!w || --w.n > 0) return;
-    this.open.delete(owner);
-    this.closed.push({ owner, from: w.since, to: this.now() });
-    // A window that ended before every open one began can no longer overlap a running turn.
-    const oldest = Math.min(...[...this.open.values()].map((o) => o.since));
-    this.closed = this.closed.filter((c) => c.to >= oldest);
-  }
-
-  /** Windows of work for anyone but `owner` that overlap [from, now] (open ones end at Infinity). */
-  foreign(owner: Owner, from: number): [number, number][] {
-    const out: [number, number][] = [];
-    for (const [o, w] of this.open) if (o !== owner) out.push([w.since, Infinity]);
-    for (const c of this.closed) if (c.owner !== owner && c.to >= from) out.push([c.from, c.to]);
-    return out;
-  }
-
-  /** Windows kept (bounded by the work in flight). */
-  get size(): number {
-    return this.open.size + this.closed.length;
-  }
-}
+/** What the reaper reads of its slot. */
+type Slot = Pick<SlotPart, 'key' | 'cfg' | 'logger' | 'emit'>;
 
 /** One prompt in flight on a process, as the reaper sees it. */
 export interface TurnWork {
@@ -92,7 +53,7 @@ function selectTurn(work: TurnWork): Selection {
 }
 
 /** Ends the turn's processes; never rejects (a failure here must not fail the turn). */
-export async function reapTurn(slot: AgentSlot, work: TurnWork): Promise<ReapResult> {
+export async function reapTurn(slot: Slot, work: TurnWork): Promise<ReapResult> {
   try {
     return await endTree(() => selectTurn(work), slot.cfg.terminateGraceMs);
   } catch (e) {
@@ -102,7 +63,7 @@ export async function reapTurn(slot: AgentSlot, work: TurnWork): Promise<ReapRes
 }
 
 /** Called once the agent answered a cancelled prompt: the last pass, then what the user is told. Never rejects. */
-export async function afterCancel(slot: AgentSlot, b: SessionBinding, work: TurnWork): Promise<void> {
+export async function afterCancel(slot: Slot, b: SessionBinding, work: TurnWork): Promise<void> {
   try {
     await report(slot, b, work);
   } catch (e) {
@@ -110,7 +71,7 @@ export async function afterCancel(slot: AgentSlot, b: SessionBinding, work: Turn
   }
 }
 
-async function report(slot: AgentSlot, b: SessionBinding, work: TurnWork): Promise<void> {
+async function report(slot: Slot, b: SessionBinding, work: TurnWork): Promise<void> {
   const s = b.session;
   const turnId = s.running?.id;
   if (!procSupported()) {

@@ -9,23 +9,11 @@
  */
 import { TalariaError } from '../protocol/errors.js';
 import { injectedNotice } from '../thread/injected.js';
-import { buildSeed, type Seed, type SeedReason } from '../thread/seed.js';
+import { buildSeed, type Seed } from '../thread/seed.js';
 import type { ContentBlock } from '../thread/types.js';
-import type { SessionBinding } from './binding.js';
+import type { SeedPlan, SessionBinding } from './binding.js';
 import type { Generation } from './generation.js';
-import type { SlotSessions } from './ops.js';
-
-/** What the next prompt of a binding is to be seeded with. */
-export interface SeedPlan {
-  reason: SeedReason;
-  /** The agent the conversation came from (continue elsewhere). */
-  from?: string;
-  /**
-   * The session is already a fresh one holding no context (a branch the harness just opened for a
-   * rewind or another agent): only the seed goes in front of its first prompt.
-   */
-  inPlace?: boolean;
-}
+import type { SessionsPart } from './parts.js';
 
 type PromptParams = { sessionId: string; prompt: ContentBlock[]; [k: string]: unknown };
 
@@ -52,7 +40,7 @@ export function seededPrompt(seed: Seed, prompt: readonly ContentBlock[]): Conte
  * Opens the fresh agent session on `gen`, moves `b` onto it and returns the prompt params to
  * send there instead of `params`. The running turn's own message is not part of the seed.
  */
-export async function reseat(ops: SlotSessions, b: SessionBinding, gen: Generation, plan: SeedPlan, params: PromptParams): Promise<PromptParams> {
+export async function reseat(ops: SessionsPart, b: SessionBinding, gen: Generation, plan: SeedPlan, params: PromptParams): Promise<PromptParams> {
   const s = b.session;
   const previous = plan.inPlace ? s.id : await moveToFresh(ops, b, gen);
   const seed = seedFor(ops, b, plan);
@@ -77,7 +65,7 @@ export async function reseat(ops: SlotSessions, b: SessionBinding, gen: Generati
 }
 
 /** The seed of the conversation before the running turn's own message. */
-function seedFor(ops: SlotSessions, b: SessionBinding, plan: SeedPlan): Seed {
+function seedFor(ops: SessionsPart, b: SessionBinding, plan: SeedPlan): Seed {
   const s = b.session;
   const turnId = s.running?.id;
   const own = turnId === undefined ? undefined : s.thread.entries.find((e) => e.kind === 'user_message' && e.turnId === turnId);
@@ -91,7 +79,7 @@ function seedFor(ops: SlotSessions, b: SessionBinding, plan: SeedPlan): Seed {
 }
 
 /** Opens a fresh agent session on `gen` and moves `b` onto it; returns the previous agent session id. */
-async function moveToFresh(ops: SlotSessions, b: SessionBinding, gen: Generation): Promise<string> {
+async function moveToFresh(ops: SessionsPart, b: SessionBinding, gen: Generation): Promise<string> {
   const { slot } = ops;
   const s = b.session;
   const res = await ops.callOn<{ sessionId?: unknown } | null>(gen, 'session/new', ops.setupParams(s, s.mcpServers), { timeoutMs: slot.cfg.setupTimeoutMs });

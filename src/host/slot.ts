@@ -6,51 +6,27 @@
  * backoff when it crashes in a loop. Session-facing operations live in ops.ts.
  */
 import type { ConnectionInfo } from '../session/client.js';
-import type { Session } from '../session/session.js';
 import { buildChildEnv } from '../os/env.js';
 import { background } from '../os/background.js';
-import { TalariaError, type ConnectionClosedError } from '../protocol/errors.js';
+import { TalariaError } from '../protocol/errors.js';
 import type { CloseInfo } from '../protocol/connection.js';
 import { AGENT_TAG_VAR, newAgentTag } from '../os/proc-tree.js';
-import type { Frame, Logger, ProtocolErrorEvent } from '../protocol/types.js';
-import type { FlowGate } from '../protocol/flow-gate.js';
-import type { PermissionDecisionEvent, PermissionMode, PermissionRule } from '../permission/types.js';
+import type { Logger } from '../protocol/types.js';
 import { agentEnv } from '../providers/launch.js';
 import { applyQuirks, choiceBeforeInit, launchFacts, summarize, type AppliedQuirks, type QuirkChoice, type QuirkSummary } from '../providers/quirks/index.js';
 import type { Provider, ProviderEnv } from '../providers/types.js';
-import { CrashTracker, type BackoffPolicy } from './backoff.js';
+import { CrashTracker } from './backoff.js';
 import type { SessionBinding } from './binding.js';
-import type { AgentKey, ExitReason, HostEventName, HostEventOf } from './events.js';
+import { crashedBeforeInit, recordCrash } from './crash.js';
+import type { AgentKey, ExitReason } from './events.js';
 import { Gate } from './gate.js';
 import { Generation } from './generation.js';
+import type { Emit, SlotConfig, SlotPart } from './parts.js';
 import { startProcess } from './start.js';
 import { killGroup, type AgentTrees } from './tree.js';
 import { armWatchdog } from './watchdog.js';
 
-export type Emit = <K extends HostEventName>(type: K, body: Omit<HostEventOf<K>, 'type' | 'seq' | 'at'>) => void;
-
-export interface SlotConfig {
-  idleMs: number;
-  stallMs: number;
-  cancelGraceMs: number;
-  terminateGraceMs: number;
-  setupTimeoutMs: number;
-  maxPromptBytes?: number;
-  backoff: BackoffPolicy;
-  /** What an earlier process of this agent said it is (the store's agentInfo): the quirk set before a process exists. */
-  learned?: QuirkChoice;
-  permission?: { mode?: PermissionMode; rules?: PermissionRule[]; timeoutMs?: number };
-  onFrame?: (key: AgentKey, frame: Frame) => void;
-  onSession?: (session: Session, key: AgentKey) => void;
-  onProtocolError?: (key: AgentKey, e: ProtocolErrorEvent) => void;
-  onPermissionDecision?: (e: PermissionDecisionEvent) => void;
-  onRule?: (sessionId: string, rule: PermissionRule) => void;
-  /** Where auth_required marks go (host/auth-mark.ts); absent: none are kept. */
-  authHome?: string;
-  flowGate?: FlowGate;
-}
-
-export class AgentSlot {
+export class AgentSlot implements SlotPart {
   readonly bindings = new Map<string, SessionBinding>();
   /** Live processes, the current one and any still draining. */
   readonly gens = new Set<Generation>();
@@ -139,12 +115,7 @@ export class AgentSlot {
         terminalEnv: (tag) => buildChildEnv(process.env, { set: { ...this.workspaceEnv(), [AGENT_TAG_VAR]: tag } }),
         // Per process: a cancel or a stop ends this process's tree only, whatever else runs.
         nextGeneration: () => new Generation(++this.genSeq, env, newAgentTag()),
-        crashedBeforeInit: (g, e) => {
-          // It never got through initialize: that is a crash too (a config error loops the same way).
-          const d = ((e as ConnectionClosedError).details ?? {}) as { exitCode?: number | null; signal?: string | null; stderrTail?: string };
-          this.recordCrash(g, (e as Error).message, { pid: null, exitCode: d.exitCode ?? null, signal: d.signal ?? null, stderrTail: d.stderrTail ?? '' }, []);
-          this.emit('agent.exited', { key: this.key, generation: g.n, pid: null, reason: 'crashed', exitCode: d.exitCode ?? null, signal: d.signal ?? null });
-        },
+        crashedBeforeInit: (g, e) => crashedBeforeInit(this, g, e),
       },
       located,
       env,
@@ -180,25 +151,6 @@ export class AgentSlot {
     return gen;
   }
 
-  /** Counts a crash (or a stall kill: it loops the same way) and starts a backoff when it is one too many. */
-  private recordCrash(
-    gen: Generation,
-    message: string,
-    f: { pid: number | null; exitCode: number | null; signal: string | null; stderrTail: string } | null,
-    sessions: string[],
-  ): void {
-    const backoff = this.crashes.crash(Date.now() - gen.startedAt, message);
-    if (f) this.emit('agent.crashed', { key: this.key, generation: gen.n, ...f, crashes: this.crashes.crashes, sessions });
-    if (backoff) {
-      this.emit('agent.backoff', {
-        key: this.key,
-        crashes: this.crashes.crashes,
-        ...backoff,
-        message: `${this.label} crashed ${this.crashes.crashes} times in a row; waiting ${backoff.delayMs} ms before starting it again.`,
-      });
-    }
-  }
-
   private async onClosed(gen: Generation, info: CloseInfo): Promise<void> {
     gen.dead = true;
     gen.clearTimers();
@@ -211,13 +163,14 @@ export class AgentSlot {
     }
     if (reason === 'crashed') {
       const tail = info.stderrTail ?? gen.client.connection.process?.stderrTail(2000) ?? '';
-      this.recordCrash(
+      recordCrash(
+        this,
         gen,
         info.error.message,
         { pid: gen.pid, exitCode: info.exitCode ?? null, signal: info.signal ?? null, stderrTail: tail },
         orphaned.map((b) => b.id),
       );
-    } else if (reason === 'stalled') this.recordCrash(gen, `stopped after ${this.cfg.stallMs} ms of silence`, null, []);
+    } else if (reason === 'stalled') recordCrash(this, gen, `stopped after ${this.cfg.stallMs} ms of silence`, null, []);
     if (gen.pid !== null) {
       await killGroup(gen.pid, this.cfg.terminateGraceMs);
       // Then what it started outside its group (idempotent: a stop on purpose already began it).

@@ -12,7 +12,7 @@ import { startWithQuirks, type QuirkChoice, type StartedWithQuirks } from '../pr
 import type { Located, Provider } from '../providers/types.js';
 import type { AgentKey } from './events.js';
 import type { Generation } from './generation.js';
-import type { SlotConfig } from './slot.js';
+import type { SlotConfig } from './parts.js';
 import { killGroup } from './tree.js';
 
 export interface StartDeps {

@@ -12,7 +12,7 @@
 import type { SteerOutcome } from '../session/core.js';
 import type { ConnectionInfo } from '../session/client.js';
 import type { SessionBinding } from './binding.js';
-import type { SlotSessions } from './ops.js';
+import type { SessionsPart } from './parts.js';
 
 type Obj = Record<string, unknown> | undefined;
 
@@ -23,7 +23,7 @@ export function advertisesSteering(info: ConnectionInfo | undefined): boolean {
 
 const OUTCOMES = new Set(['injected', 'startedNewTurn', 'promptRequired']);
 
-export async function agentSteer(ops: SlotSessions, b: SessionBinding, text: string, o: { toolRunning: boolean }): Promise<SteerOutcome | null> {
+export async function agentSteer(ops: SessionsPart, b: SessionBinding, text: string, o: { toolRunning: boolean }): Promise<SteerOutcome | null> {
   const gen = b.gen;
   if (!gen || !gen.alive || !gen.client.sessions.has(b.id)) return null;
   const prompt = [{ type: 'text', text }];

@@ -6,16 +6,19 @@
  */
 import { background } from '../os/background.js';
 import type { Generation } from './generation.js';
-import type { AgentSlot } from './slot.js';
+import type { SlotPart } from './parts.js';
 
-export function armWatchdog(slot: AgentSlot, gen: Generation, ms: number): void {
+/** What the watchdog reads of (and does to) the slot. */
+type Slot = Pick<SlotPart, 'key' | 'cfg' | 'logger' | 'emit' | 'closeGen'>;
+
+export function armWatchdog(slot: Slot, gen: Generation, ms: number): void {
   if (!Number.isFinite(slot.cfg.stallMs) || !gen.alive) return;
   if (gen.watchdog) clearTimeout(gen.watchdog);
   gen.watchdog = setTimeout(() => checkStall(slot, gen), Math.max(1, ms));
   gen.watchdog.unref();
 }
 
-function checkStall(slot: AgentSlot, gen: Generation): void {
+function checkStall(slot: Slot, gen: Generation): void {
   gen.watchdog = undefined;
   if (!gen.alive || gen.running.size === 0) {
     gen.stallCancelledAt = undefined;

@@ -204,7 +204,7 @@ describe('stopping an agent process ends its whole tree', () => {
 
 describe('WorkLedger', () => {
   it('foreign windows: other owners’ work overlapping the turn; pruned once nothing can overlap', async () => {
-    const { WorkLedger } = await import('../../src/host/reaper.js');
+    const { WorkLedger } = await import('../../src/host/ledger.js');
     let now = 0;
     const l = new WorkLedger(() => now);
     l.begin(null); // setting up a new session, 0..5
