@@ -78,7 +78,8 @@ Tokens and cost of every stored session (archived ones too), totalled by agent (
 workspace or day (the UTC day a session started).
 
 Hermes sessions: tokens and cost as Hermes records them in its own state.db ($HERMES_HOME, per
-profile), read-only and matched by the agent's session id. Other agents: tokens from the turns
+profile), read-only and matched by the agent's session id, with the rows Hermes keeps apart for
+the same conversation added in (compression continuations, subagents). Other agents: tokens from the turns
 Talaria stored, cost only where the agent sent one (ACP usage_update).
 A cost Hermes marks as estimated is shown as ~$; where no price is known it says "no price",
 never $0 (a custom endpoint has no price). A state.db of a shape Talaria does not know is

@@ -21,7 +21,7 @@ import { talariaHome } from '../os/home.js';
 import { customProvider } from '../providers/custom.js';
 import { demoProvider } from '../providers/builtin.js';
 import { currentEnv } from '../providers/locate.js';
-import { loadRegistry } from '../providers/registry.js';
+import { agentHomeVariables, loadRegistry } from '../providers/registry.js';
 import type { Provider, ProviderEnv } from '../providers/types.js';
 import { openStore, type Lease, type StoredSession } from '../store/index.js';
 import { agentStatuses, hermesProfiles, likelyAgent, pickAgent } from './choose.js';
@@ -112,7 +112,9 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
       .digest('hex')
       .slice(0, 6);
     const p = customProvider({ name, command, args, label: label ?? [command, ...args].join(' ') }, { id: `cmd:${name}-${hash}`, ...(agentName ? { agentName } : {}) });
-    const adhoc: Provider = { ...p, install: `command not found: ${command} (check the --agent-cmd command line).` };
+    // The home variables a built-in agent gets (HERMES_HOME, …): the same agent, the same home, however it is started.
+    const env = { ...p.env, inherit: [...new Set([...p.env.inherit, ...agentHomeVariables()])] };
+    const adhoc: Provider = { ...p, env, install: `command not found: ${command} (check the --agent-cmd command line).` };
     registry.add(adhoc);
     launches.set(adhoc.id, { command, args });
     return adhoc;

@@ -37,7 +37,14 @@ export interface SessionUsage {
   /** Where the figures come from: Hermes' state.db, or the turns and usage updates Talaria stored. */
   from: 'hermes-state-db' | 'talaria';
   /** Hermes' own cost_status / cost_source, when read from state.db. */
-  hermes?: { costStatus: string | null; costSource: string | null; model: string | null; apiCalls: number };
+  hermes?: {
+    costStatus: string | null;
+    costSource: string | null;
+    model: string | null;
+    apiCalls: number;
+    /** Compression continuations and subagents whose rows were added in (Hermes keeps them apart). */
+    lineage?: { continuations: number; subagents: number; unpricedParts: number };
+  };
 }
 
 export interface UsageGroup {
@@ -82,14 +89,31 @@ export function costFromContext(context: unknown): Cost {
   return { status: 'unknown' };
 }
 
-const isHermes = (s: StoredSession): boolean => s.provider === 'hermes';
+/** What the session's agent said it is in `initialize` (stored with the row), and how an ad-hoc command started it. */
+function agentOf(s: StoredSession): { name?: string; args: string[] } {
+  const info = s.agentInfo as { agentInfo?: { name?: unknown }; launch?: { args?: unknown } } | undefined;
+  const name = info?.agentInfo?.name;
+  const args = Array.isArray(info?.launch?.args) ? info.launch.args.filter((a): a is string => typeof a === 'string') : [];
+  return { ...(typeof name === 'string' ? { name } : {}), args };
+}
+
+/** Hermes by what the agent says it is, however it was launched (by id, by a plain command, from a config). */
+const isHermes = (s: StoredSession): boolean => s.provider === 'hermes' || /^hermes-agent$/i.test(agentOf(s).name ?? '');
+
+/** The profile: the session's own, else `-p NAME` / `--profile NAME` on an ad-hoc `hermes` command line. */
+function profileOf(s: StoredSession): string | undefined {
+  if (s.profile) return s.profile;
+  const args = agentOf(s).args;
+  const i = args.findIndex((a) => a === '-p' || a === '--profile');
+  return i >= 0 ? args[i + 1] : args.find((a) => a.startsWith('--profile='))?.slice('--profile='.length);
+}
 
 /** Usage of the given stored sessions. Reads each Hermes home's state.db once, closed right after. */
 export function sessionUsage(store: Store, env: Pick<ProviderEnv, 'env' | 'homeDir'>, rows: readonly StoredSession[]): UsageReport {
   const paths = new Map(store.workspaces.list().map((w) => [w.id, w.path]));
   const byHome = new Map<string, string[]>();
   const root = hermesRoot(env);
-  const homeOf = (s: StoredSession) => profileHome(root, s.profile);
+  const homeOf = (s: StoredSession) => profileHome(root, profileOf(s));
   for (const s of rows) {
     if (!isHermes(s) || !s.agentSessionId) continue;
     const ids = byHome.get(homeOf(s)) ?? [];
@@ -131,7 +155,7 @@ export function sessionUsage(store: Store, env: Pick<ProviderEnv, 'env' | 'homeD
         tokens,
         cost: row.cost,
         from: 'hermes-state-db',
-        hermes: { costStatus: row.costStatus, costSource: row.costSource, model: row.model, apiCalls: row.apiCalls },
+        hermes: { costStatus: row.costStatus, costSource: row.costSource, model: row.model, apiCalls: row.apiCalls, ...(row.lineage ? { lineage: row.lineage } : {}) },
       };
     }
     const context = store.entries.getMeta(s.id)?.context;

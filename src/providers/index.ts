@@ -19,7 +19,7 @@ export { claudeCode, codex, gemini, opencode, kimi, demoProvider, geminiArgs, GE
 export { qwen, copilot, kilo, pi, cursor } from './builtin-extra.js';
 export * from './quirks/index.js';
 export { customProvider, slugify, type AgentDefinition } from './custom.js';
-export { ProviderRegistry, createRegistry, loadRegistry, refreshInstalled, builtinProviders, type RegistryOptions } from './registry.js';
+export { ProviderRegistry, createRegistry, loadRegistry, refreshInstalled, builtinProviders, agentHomeVariables, type RegistryOptions } from './registry.js';
 export {
   parseConfig,
   loadConfig,

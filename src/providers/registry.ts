@@ -81,6 +81,15 @@ export function builtinProviders(o: { demo?: CommandSpec } = {}): Provider[] {
   return list;
 }
 
+/**
+ * The non-secret home variables the built-in agents read (HERMES_HOME, …). A bare `--agent-cmd`
+ * gets them too: otherwise `hermes acp` typed by hand would quietly run against another home
+ * than the same agent chosen by id (or the user's shell).
+ */
+export function agentHomeVariables(): string[] {
+  return [...new Set(builtinProviders().flatMap((p) => [...p.env.inherit]))];
+}
+
 export function createRegistry(o: RegistryOptions = {}): ProviderRegistry {
   const reg = new ProviderRegistry(builtinProviders(o.demo ? { demo: o.demo } : {}));
   for (const p of o.installed ?? []) reg.add(p);

@@ -1,5 +1,5 @@
 import { describe, it, expect, vi } from 'vitest';
-import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -123,6 +123,32 @@ describe.concurrent('talaria usage', () => {
       locker.exec('ROLLBACK');
       locker.close();
     }
+  });
+
+  it("Hermes by what it says in initialize: a plain `hermes -p work acp` command reads that profile's state.db; subagent rows are added in", async () => {
+    const p = hermesPlace();
+    const work = join(p.hermesHome, 'profiles', 'work');
+    mkdirSync(work, { recursive: true });
+    writeFileSync(join(work, 'config.yaml'), 'model:\n  default: fake-model\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n');
+    const r = await runCli(['run', '--json', '--agent-cmd', 'hermes -p work acp', 'hello'], p);
+    expect(r.code, r.stderr).toBe(0);
+    const { sessionId, agentSessionId } = JSON.parse(r.stdout) as { sessionId: string; agentSessionId: string };
+    const db = join(work, 'state.db');
+    // A delegate_task child as a built 0.18.2 records it: its own row, source 'subagent', parent = the ACP session.
+    const w = new Database(db);
+    w.prepare(
+      "INSERT INTO sessions (id, source, parent_session_id, started_at, end_reason, input_tokens, output_tokens, api_call_count, estimated_cost_usd, cost_status, cost_source) VALUES ('20261206_070941_e053b7', 'subagent', ?, 1, 'agent_close', 3623, 54, 2, 0.0, 'unknown', 'none')",
+    ).run(agentSessionId);
+    w.close();
+    const u = JSON.parse((await runCli(['usage', '--json'], p)).stdout) as UsageJson;
+    expect(u.sessions[0]).toMatchObject({
+      sessionId,
+      from: 'hermes-state-db',
+      tokens: { input: 1200 + 3623, output: 34 + 54 },
+      hermes: { apiCalls: 3, lineage: { continuations: 0, subagents: 1, unpricedParts: 2 } },
+    });
+    const shown = await runCli(['sessions', 'show', sessionId], p);
+    expect(shown.stdout).toMatch(/Usage: 4,823 input · 88 output · 4,911 total tokens · cost no price \(from Hermes' state\.db; incl\. 1 subagent\)\n$/);
   });
 
   it('other agents: tokens from the stored turns, no price when the agent sent none; bad options are usage errors', async () => {

@@ -146,7 +146,11 @@ async function show(p: Parsed, h: H, ctx: CliContext): Promise<number> {
   for (const problem of report.problems) ctx.io.stderr.write(`talaria sessions show: ${problem}\n`);
   const t = usage.tokens;
   const from = usage.from === 'hermes-state-db' ? "Hermes' state.db" : 'Talaria';
-  const line = `Usage: ${t.input.toLocaleString('en-US')} input · ${t.output.toLocaleString('en-US')} output · ${t.total.toLocaleString('en-US')} total tokens · cost ${formatCost(usage.cost)} (from ${from})`;
+  const l = usage.hermes?.lineage;
+  const plural = (n: number, word: string) => (n === 0 ? '' : `${n} ${word}${n === 1 ? '' : 's'}`);
+  const parts = l ? [plural(l.continuations, 'compression continuation'), plural(l.subagents, 'subagent')].filter(Boolean).join(', ') : '';
+  const unpriced = l && l.unpricedParts > 0 && usage.cost.status !== 'unknown' ? `, ${plural(l.unpricedParts, 'part')} without price` : '';
+  const line = `Usage: ${t.input.toLocaleString('en-US')} input · ${t.output.toLocaleString('en-US')} output · ${t.total.toLocaleString('en-US')} total tokens · cost ${formatCost(usage.cost)} (from ${from}${parts ? `; incl. ${parts}` : ''}${unpriced})`;
   return write(ctx, `${text.replace(/\n*$/, '')}\n\n---\n${line}\n`);
 }
 

@@ -6,7 +6,7 @@
  * Nothing given: the bundled demo agent.
  */
 import { demoAgentCommand } from '../../demo/command.js';
-import { agentEnv, builtinProviders, loadRegistry, type ProviderEnv } from '../../providers/index.js';
+import { agentEnv, agentHomeVariables, loadRegistry, type ProviderEnv } from '../../providers/index.js';
 import { splitCommand, UsageError } from '../args.js';
 import { ProbeNotReadyError, type ProbeLaunch } from './types.js';
 
@@ -25,8 +25,14 @@ export async function resolveProbeLaunch(choice: AgentChoice, ctx: ProviderEnv):
     if (words.length === 0) throw new UsageError('probe: --agent-cmd is empty');
     // A bare command gets the non-secret home variables agents read (HERMES_HOME, …): otherwise
     // the probe would quietly test the agent against a different home than the user's shell.
-    const homes = builtinProviders().flatMap((p) => [...p.env.inherit]);
-    return { label: choice.agentCmd.trim(), command: words[0]!, args: words.slice(1), env: {}, inherit: [...new Set([...homes, ...demoInherit(ctx.env)])], hookEnv: ctx };
+    return {
+      label: choice.agentCmd.trim(),
+      command: words[0]!,
+      args: words.slice(1),
+      env: {},
+      inherit: [...new Set([...agentHomeVariables(), ...demoInherit(ctx.env)])],
+      hookEnv: ctx,
+    };
   }
   const id = choice.agent ?? 'demo';
   const { registry } = loadRegistry(ctx, { demo: demoAgentCommand() });

@@ -39,6 +39,12 @@ export interface HermesSessionUsage {
   /** Hermes' own words: cost_status ('actual' | 'estimated' | 'included' | 'unknown') and cost_source. */
   costStatus: string | null;
   costSource: string | null;
+  /**
+   * Rows of the same conversation Hermes keeps apart, added into the figures above: compression
+   * continuations (a new row per compression when `compression.in_place` is off) and subagents
+   * (`delegate_task` children, source 'subagent'). `unpricedParts` of them had no price.
+   */
+  lineage?: { continuations: number; subagents: number; unpricedParts: number };
 }
 
 export type HermesUsageRead =
@@ -84,6 +90,77 @@ interface Row {
   actual_cost_usd: number | null;
   cost_status: string | null;
   cost_source: string | null;
+}
+
+function toUsage(r: Row): HermesSessionUsage {
+  return {
+    sessionId: r.id,
+    source: String(r.source),
+    model: typeof r.model === 'string' ? r.model : null,
+    startedAt: Math.round((num(r.started_at) ?? 0) * 1000),
+    inputTokens: num(r.input_tokens) ?? 0,
+    outputTokens: num(r.output_tokens) ?? 0,
+    cacheReadTokens: num(r.cache_read_tokens) ?? 0,
+    cacheWriteTokens: num(r.cache_write_tokens) ?? 0,
+    reasoningTokens: num(r.reasoning_tokens) ?? 0,
+    apiCalls: num(r.api_call_count) ?? 0,
+    cost: hermesCost(r),
+    costStatus: typeof r.cost_status === 'string' ? r.cost_status : null,
+    costSource: typeof r.cost_source === 'string' ? r.cost_source : null,
+  };
+}
+
+/** Columns that link a row to its conversation (hermes_state.py; acp_adapter/provenance.py reads the same). */
+const LINEAGE_COLUMNS = ['parent_session_id', 'end_reason'] as const;
+
+/**
+ * Adds each asked-for session's continuations and subagents into its figures. A child belongs to
+ * its parent's conversation when it is a subagent, or when the parent ended by compression (what
+ * Hermes itself calls a continuation); branches and forks are conversations of their own. A child
+ * that is itself one of the asked-for sessions keeps its own figures (never counted twice).
+ */
+function addLineage(db: Database.Database, select: string, sessions: Map<string, HermesSessionUsage>): void {
+  const roots = [...sessions.keys()];
+  if (roots.length === 0) return;
+  const cols = select.replace(/^SELECT /, '').replace(/ FROM sessions$/, '');
+  const withParent = cols
+    .split(', ')
+    .map((c) => `s.${c}`)
+    .join(', ');
+  const stmt = db.prepare(
+    `WITH RECURSIVE tree(id, root) AS (
+       SELECT s.id, p.id FROM sessions s JOIN sessions p ON s.parent_session_id = p.id
+        WHERE p.id IN (SELECT value FROM json_each(@ids)) AND (s.source = 'subagent' OR p.end_reason = 'compression')
+       UNION
+       SELECT s.id, t.root FROM tree t JOIN sessions p ON p.id = t.id JOIN sessions s ON s.parent_session_id = p.id
+        WHERE (s.source = 'subagent' OR p.end_reason = 'compression') AND t.id NOT IN (SELECT value FROM json_each(@ids))
+     )
+     SELECT t.root AS root, ${withParent} FROM tree t JOIN sessions s ON s.id = t.id`,
+  );
+  const parts = new Map<string, Cost[]>();
+  for (const r of stmt.all({ ids: JSON.stringify(roots) }) as Array<Row & { root: string }>) {
+    const own = sessions.get(r.root);
+    if (!own || sessions.has(r.id)) continue;
+    const part = toUsage(r);
+    own.inputTokens += part.inputTokens;
+    own.outputTokens += part.outputTokens;
+    own.cacheReadTokens += part.cacheReadTokens;
+    own.cacheWriteTokens += part.cacheWriteTokens;
+    own.reasoningTokens += part.reasoningTokens;
+    own.apiCalls += part.apiCalls;
+    const l = (own.lineage ??= { continuations: 0, subagents: 0, unpricedParts: 0 });
+    if (part.source === 'subagent') l.subagents++;
+    else l.continuations++;
+    const costs = parts.get(r.root) ?? [own.cost];
+    costs.push(part.cost);
+    parts.set(r.root, costs);
+  }
+  for (const [root, costs] of parts) {
+    const own = sessions.get(root)!;
+    const t = addCosts(costs);
+    own.cost = t.status === 'unknown' ? { status: 'unknown' } : { usd: t.usd!, status: t.status };
+    own.lineage!.unpricedParts = t.unpriced;
+  }
 }
 
 export function hermesStateDbPath(home: string): string {
@@ -162,24 +239,9 @@ export function readHermesUsage(home: string, ids?: readonly string[], opts: { t
       }
     }
     const sessions = new Map<string, HermesSessionUsage>();
-    for (const r of rows) {
-      if (typeof r.id !== 'string') continue;
-      sessions.set(r.id, {
-        sessionId: r.id,
-        source: String(r.source),
-        model: typeof r.model === 'string' ? r.model : null,
-        startedAt: Math.round((num(r.started_at) ?? 0) * 1000),
-        inputTokens: num(r.input_tokens) ?? 0,
-        outputTokens: num(r.output_tokens) ?? 0,
-        cacheReadTokens: num(r.cache_read_tokens) ?? 0,
-        cacheWriteTokens: num(r.cache_write_tokens) ?? 0,
-        reasoningTokens: num(r.reasoning_tokens) ?? 0,
-        apiCalls: num(r.api_call_count) ?? 0,
-        cost: hermesCost(r),
-        costStatus: typeof r.cost_status === 'string' ? r.cost_status : null,
-        costSource: typeof r.cost_source === 'string' ? r.cost_source : null,
-      });
-    }
+    for (const r of rows) if (typeof r.id === 'string') sessions.set(r.id, toUsage(r));
+    // Lineage only for the sessions asked for (a listing of every row keeps rows apart), and only with the columns that say it.
+    if (ids !== undefined && LINEAGE_COLUMNS.every((c) => cols.has(c))) addLineage(db, select, sessions);
     return { kind: 'ok', file, schemaVersion: version, sessions };
   } catch (e) {
     const code = errCode(e);

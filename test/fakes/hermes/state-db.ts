@@ -36,7 +36,7 @@ function withDb<T>(home: string, fn: (db: Database.Database) => T): T {
   }
 }
 
-/** `_insert_session_row` (source 'acp', model_config {"cwd": ...}), enriching NULL columns on conflict. */
+/** `_insert_session_row` (source 'acp', model_config {"cwd": ...}; the route's keys join it with the first model call), enriching NULL columns on conflict. */
 export function upsertSessionRow(home: string, rec: SessionRecord): void {
   withDb(home, (db) => {
     db.prepare(
@@ -72,6 +72,7 @@ export function recordModelCalls(
          billing_provider = COALESCE(billing_provider, ?),
          billing_base_url = COALESCE(billing_base_url, ?),
          model = COALESCE(model, ?),
+         model_config = json_set(COALESCE(model_config, '{}'), '$.provider', ?, '$.base_url', ?, '$.api_mode', 'chat_completions'),
          api_call_count = COALESCE(api_call_count, 0) + 1
        WHERE id = ?`,
     );
@@ -99,11 +100,14 @@ export function recordModelCalls(
         perCall.output,
         cost,
         p ? 'estimated' : 'unknown',
-        p ? 'user_override' : 'none',
-        p ? 'emulator' : null,
+        // A priced custom endpoint in real 0.18.2: its /models pricing; pricing_version is never written.
+        p ? 'provider_models_api' : 'none',
+        null,
         rec.provider,
         route.baseUrl || null,
         rec.model,
+        rec.provider,
+        route.baseUrl || null,
         rec.id,
       );
       const now = Date.now() / 1000;
@@ -116,7 +120,7 @@ export function recordModelCalls(
         perCall.output,
         cost ?? 0,
         p ? 'estimated' : 'unknown',
-        p ? 'user_override' : 'none',
+        p ? 'provider_models_api' : 'none',
         now,
         now,
       );

@@ -73,7 +73,11 @@ describe("Hermes state.db (the emulator's, real 0.18.2 schema)", () => {
       cost_source: 'none',
       billing_provider: 'custom',
       billing_base_url: 'http://127.0.0.1:9/v1',
+      // As a built 0.18.2 writes them: no cwd column for ACP rows, the route inside model_config, no pricing_version.
+      cwd: null,
+      pricing_version: null,
     });
+    expect(JSON.parse(raw.model_config as string)).toEqual({ cwd: expect.any(String), provider: 'custom', base_url: 'http://127.0.0.1:9/v1', api_mode: 'chat_completions' });
     const r = readHermesUsage(home, [id, 'not-a-hermes-session']);
     if (r.kind !== 'ok') throw new Error(r.kind);
     expect(r.schemaVersion).toBe(21);
@@ -94,6 +98,7 @@ describe("Hermes state.db (the emulator's, real 0.18.2 schema)", () => {
     expect(u.cost.status).toBe('estimated');
     expect(u.cost.usd).toBeCloseTo(0.00822, 10);
     expect(formatCost(u.cost)).toBe('~$0.0082');
+    expect(u.costSource).toBe('provider_models_api');
   });
 
   it('a sessions table without a needed column is an "unknown shape" that names it — no guess', () => {
@@ -108,6 +113,39 @@ describe("Hermes state.db (the emulator's, real 0.18.2 schema)", () => {
     expect(r.kind === 'unknown-shape' && r.message).toMatch(
       /unknown shape of Hermes state\.db \(schema_version 22\): its sessions table has no cost_status; Talaria reads schema 21/,
     );
+  });
+
+  // Figures from a built Hermes 0.18.2 (compression.in_place off, one delegate_task): the continuation row's id is
+  // YYYYMMDD_HHMMSS_hex, its parent ended 'compression'; the subagent row has source 'subagent'; a fork is its own.
+  it('a conversation is its row plus its compression continuations and subagents; forks and asked-for children stay apart', () => {
+    const home = makeHome();
+    const db = new Database(join(home, 'state.db'));
+    db.exec(FIXTURE);
+    db.prepare('INSERT INTO schema_version (version) VALUES (21)').run();
+    const row = db.prepare(
+      'INSERT INTO sessions (id, source, started_at, parent_session_id, end_reason, input_tokens, output_tokens, api_call_count, estimated_cost_usd, cost_status, cost_source) VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    row.run('e367adca', 'acp', null, 'compression', 131710, 120, 6, 0.13, 'estimated', 'provider_models_api');
+    row.run('20261206_070847_d6e55a', 'acp', 'e367adca', null, 4432, 19, 1, 0.0045, 'estimated', 'provider_models_api');
+    row.run('20261206_070941_e053b7', 'subagent', '20261206_070847_d6e55a', 'agent_close', 3623, 54, 2, 0.0, 'unknown', 'none');
+    row.run('fork-1', 'acp', '20261206_070847_d6e55a', null, 500, 5, 1, 0.0, 'unknown', 'none');
+    row.run('other', 'acp', null, 'compression', 10, 1, 1, 0.0, 'unknown', 'none');
+    row.run('other-cont', 'acp', 'other', null, 20, 2, 1, 0.0, 'unknown', 'none');
+    db.close();
+    const r = readHermesUsage(home, ['e367adca', 'other', 'other-cont']);
+    if (r.kind !== 'ok') throw new Error(r.kind);
+    const u = r.sessions.get('e367adca')!;
+    expect([u.inputTokens, u.outputTokens, u.apiCalls]).toEqual([131710 + 4432 + 3623, 120 + 19 + 54, 9]);
+    expect(u.lineage).toEqual({ continuations: 1, subagents: 1, unpricedParts: 1 });
+    expect(u.cost.status).toBe('estimated');
+    expect(u.cost.usd).toBeCloseTo(0.1345, 10);
+    // `other-cont` is a session of its own here: counted once, under its own id.
+    expect(r.sessions.get('other')).toMatchObject({ inputTokens: 10, cost: { status: 'unknown' } });
+    expect(r.sessions.get('other')!.lineage).toBeUndefined();
+    expect(r.sessions.get('other-cont')).toMatchObject({ inputTokens: 20 });
+    // A listing of every row keeps rows apart.
+    const all = readHermesUsage(home);
+    expect(all.kind === 'ok' && all.sessions.get('e367adca')!.inputTokens).toBe(131710);
   });
 
   it('no sessions table, and no file at all, say so', () => {
