@@ -43,17 +43,17 @@ export function makeDataspaceFacet(ctx: ConnCtx, gate: Gate, quotas: Quotas): un
     tokens -= 1;
   };
   return makeExo('Dataspace', DataspaceI, {
-    assert(fact: any) {
+    assert(fact: unknown) {
       gate.check('assert');
       if (ctx.dataspace.countOf(ctx.id) >= quotas.maxFacts) throw new CapsError('quota_exceeded', `quota_exceeded: a connection may hold at most ${quotas.maxFacts} facts`);
       take();
       return ctx.dataspace.assert(ctx.id, fact as Fact);
     },
-    retract(handle: any) {
+    retract(handle: unknown) {
       gate.check('retract');
       return ctx.dataspace.retract(ctx.id, handle as string);
     },
-    observe(pattern: any, observer: any) {
+    observe(pattern: unknown, observer: unknown) {
       gate.check('observe');
       for (const v of Object.values(pattern as Record<string, unknown>)) {
         if (!(v === null || ['string', 'number', 'boolean'].includes(typeof v)))

@@ -24,7 +24,7 @@ export interface EventSink {
   onEvents(batch: readonly unknown[]): unknown;
 }
 
-// Exo method signatures want `any` (see captp-notes.md): the guards above check the real shapes.
+// Exo methods take `unknown` (see captp-notes.md): the guards above check the real shapes.
 
 /** An event pushed to a sink: the session's own (caps-only host) or the store's (under `talaria serve`). */
 type Pushed = SessionEvent | StoreEvent;
@@ -64,8 +64,8 @@ export function makeSessionFacet(ctx: ConnCtx, gate: Gate, ls: LiveSession, face
     gate.check(m);
     if (facet === 'reader' && !FACET_METHODS.reader.includes(m)) throw new CapsError('method_denied', `method_denied: a reader cannot ${m}`);
   };
-  const self: any = makeExo('Session', SessionI, {
-    prompt(blocks: any, sink?: any) {
+  const self: unknown = makeExo('Session', SessionI, {
+    prompt(blocks: unknown, sink?: unknown) {
       check('prompt');
       let stream: ReturnType<typeof sinkPusher> | undefined;
       let off: (() => void) | undefined;
@@ -117,12 +117,12 @@ export function makeSessionFacet(ctx: ConnCtx, gate: Gate, ls: LiveSession, face
       check('cancel');
       return passable(await hs.cancel());
     },
-    async setModel(m: any) {
+    async setModel(m: unknown) {
       check('setModel');
       await hs.setModel(m as string);
       return passable(hs.catalog.model ?? {});
     },
-    async setMode(m: any) {
+    async setMode(m: unknown) {
       check('setMode');
       await hs.setMode(m as string);
       return passable(hs.catalog.mode ?? {});
@@ -134,7 +134,7 @@ export function makeSessionFacet(ctx: ConnCtx, gate: Gate, ls: LiveSession, face
       const minted = ctx.refs.mint({ facet: 'controller', target: forked.id, parentId: gate.refId, label: `fork of ${hs.id}` });
       return makeSessionFacet(ctx, ctx.gate(minted.row), child, 'controller');
     },
-    subscribe(sink: any, afterSeq?: any) {
+    subscribe(sink: unknown, afterSeq?: unknown) {
       check('subscribe');
       const { push, pusher } = sinkPusher(ctx, gate, sink, ls, answers(gate, facet));
       // Older than what can be answered exactly: the thread as it is now (at `seq`), then live events.
@@ -179,13 +179,13 @@ export function makeSessionFacet(ctx: ConnCtx, gate: Gate, ls: LiveSession, face
       check('reader');
       return makeSessionFacet(ctx, gate, ls, 'reader');
     },
-    answerPermission(requestKey: any, optionId: any) {
+    answerPermission(requestKey: unknown, optionId: unknown) {
       check('answerPermission');
       // The broker answers any key it holds: only this session's requests are this reference's to answer.
       if (!ctx.permissions.pending(ls, requestKey as string)) throw new CapsError('not_found', 'not_found: this session has no pending permission request with that key');
       return passable(hs.answerPermission(requestKey as string, { optionId: optionId as string }, `caps:${ctx.id}`));
     },
-    share(o: any) {
+    share(o: unknown) {
       check('share');
       const opts = o as { facet: 'controller' | 'reader'; expiresIn?: number; methods?: string[] };
       if (facet === 'reader' && opts.facet !== 'reader') throw new CapsError('ref_widening', 'ref_widening: a reader can only share a reader');
@@ -216,13 +216,13 @@ export function makeResponder(ctx: ConnCtx, parent: Gate, ls: LiveSession, reque
       gate.check('details');
       return passable({ requestKey, sessionId: ls.hs.id, toolCallId: p.toolCallId, title: p.title ?? '', options: p.options });
     },
-    answer(optionId: any) {
+    answer(optionId: unknown) {
       gate.check('answer');
       const r = ls.hs.answerPermission(requestKey, { optionId: optionId as string }, `caps:${ctx.id}`);
       if (r.ok) gate.shut('this permission request was already answered');
       return passable(r);
     },
-    share(o?: any) {
+    share(o?: unknown) {
       gate.check('share');
       const expiresIn = (o as { expiresIn?: number } | undefined)?.expiresIn;
       const minted = ctx.refs.mint({

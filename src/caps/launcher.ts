@@ -20,7 +20,7 @@ export function parseLauncherTarget(target: string): LauncherTarget {
 
 export function makeLauncher(ctx: ConnCtx, gate: Gate, target: LauncherTarget): unknown {
   return makeExo('Launcher', LauncherI, {
-    async newSession(opts?: any) {
+    async newSession(opts?: unknown) {
       gate.check('newSession');
       const o = (opts ?? {}) as { provider?: string; profile?: string };
       const provider = target.provider ?? o.provider;

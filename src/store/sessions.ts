@@ -172,9 +172,14 @@ export function createSessionsRepo(db: Db, now: () => number = Date.now) {
       const args: (string | number)[] = [];
       if (filter.archivedOnly) where.push('archived = 1');
       else if (!filter.includeArchived) where.push('archived = 0');
-      if (filter.workspaceId !== undefined) (where.push('workspace_id = ?'), args.push(filter.workspaceId));
-      if (filter.provider !== undefined) (where.push('provider = ?'), args.push(filter.provider));
-      if (filter.cwd !== undefined) (where.push('cwd = ?'), args.push(filter.cwd));
+      const eq = (column: string, value: string | undefined) => {
+        if (value === undefined) return;
+        where.push(`${column} = ?`);
+        args.push(value);
+      };
+      eq('workspace_id', filter.workspaceId);
+      eq('provider', filter.provider);
+      eq('cwd', filter.cwd);
       if (filter.search !== undefined && filter.search !== '') {
         where.push("title LIKE ? ESCAPE '\\'");
         args.push(likePattern(filter.search));
@@ -182,7 +187,10 @@ export function createSessionsRepo(db: Db, now: () => number = Date.now) {
       let sql = 'SELECT * FROM sessions';
       if (where.length > 0) sql += ' WHERE ' + where.join(' AND ');
       sql += ' ORDER BY COALESCE(last_active_at, created_at) DESC, created_at DESC, id';
-      if (filter.limit !== undefined) ((sql += ' LIMIT ?'), args.push(Math.max(0, Math.floor(filter.limit))));
+      if (filter.limit !== undefined) {
+        sql += ' LIMIT ?';
+        args.push(Math.max(0, Math.floor(filter.limit)));
+      }
       if (filter.offset !== undefined) {
         if (filter.limit === undefined) sql += ' LIMIT -1';
         sql += ' OFFSET ?';

@@ -61,7 +61,11 @@ export function startEditor(args: string[], o: { cwd: string; env: Record<string
   const waiters: { pred: () => boolean; resolve: () => void }[] = [];
   let err = '';
   const check = () => {
-    for (const w of [...waiters]) if (w.pred()) waiters.splice(waiters.indexOf(w), 1) && w.resolve();
+    for (const w of [...waiters]) {
+      if (!w.pred()) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
   };
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (d: string) => (err += d));

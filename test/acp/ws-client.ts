@@ -30,7 +30,11 @@ export function wsEditor(url: string, token: string): WsEditor {
   const withdrawn: Msg[] = [];
   const waiters: { pred: () => boolean; resolve: () => void }[] = [];
   const check = () => {
-    for (const w of [...waiters]) if (w.pred()) waiters.splice(waiters.indexOf(w), 1) && w.resolve();
+    for (const w of [...waiters]) {
+      if (!w.pred()) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
   };
   // Tap both directions (raw) on their way through.
   const readable = stream.readable.pipeThrough(

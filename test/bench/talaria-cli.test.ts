@@ -25,7 +25,10 @@ function stubTree(stale = false): string {
     const t = new Date(Date.UTC(2030, 0, 1, 0, 0, secs));
     utimesSync(join(dir, rel), t, t);
   };
-  for (const f of ['talaria.js', 'freshness.js', 'build.js']) (put(`bin/${f}`, '', 0), copyFileSync(join(ROOT, 'bin', f), join(dir, 'bin', f)));
+  for (const f of ['talaria.js', 'freshness.js', 'build.js']) {
+    put(`bin/${f}`, '', 0);
+    copyFileSync(join(ROOT, 'bin', f), join(dir, 'bin', f));
+  }
   put('package.json', '{"type":"module"}', 0);
   put('dist/cli/main.js', "if (process.argv[2] !== '--help' && process.argv[2] !== 'run') process.exit(3);", 10);
   put('dist/.build-stamp', '', 10);

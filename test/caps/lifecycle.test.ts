@@ -29,7 +29,10 @@ async function partitionableProxy(target: string): Promise<{ url: string; partit
       }
     },
     close: () => {
-      for (const [c, up] of links) (c.destroy(), up.destroy());
+      for (const [c, up] of links) {
+        c.destroy();
+        up.destroy();
+      }
       server.close();
     },
   };

@@ -161,7 +161,7 @@ describe('recorder', () => {
 
   it('keeps the thread meta (plan, commands, mode, config, context, title, open turn) and the session title', async () => {
     const t = setup();
-    let flushed = t.nextFlush();
+    const flushed = t.nextFlush();
     t.rec.onEvent(ev('plan.updated', { plan: [{ content: 'a', status: 'pending' }] }));
     t.rec.onEvent(ev('commands.updated', { commands: [{ name: 'help' }] }));
     t.rec.onEvent(ev('mode.updated', { modeId: 'code' }));

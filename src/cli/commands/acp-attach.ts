@@ -51,10 +51,11 @@ export async function acpAttach(
   if (!where.token) throw new UsageError('acp --attach: the server needs a token (#token=… in the URL, --token or TALARIA_TOKEN)');
   // The socket the SDK's stream opens, kept to learn whether (and why not) it connected.
   let socket: WebSocket | undefined;
+  const tap = (s: WebSocket) => (socket = s);
   class Tapped extends WebSocket {
     constructor(...args: ConstructorParameters<typeof WebSocket>) {
       super(...args);
-      socket = this;
+      tap(this);
     }
   }
   const stream = createWebSocketStream(url.toString(), { WebSocket: Tapped as never, headers: { authorization: `Bearer ${where.token}` } });

@@ -24,7 +24,7 @@ export interface ConnectOptions {
 }
 
 type Api = {
-  [N in RouteName]: {} extends RouteInput<N> ? (input?: RouteInput<N>) => Promise<RouteOutput<N>> : (input: RouteInput<N>) => Promise<RouteOutput<N>>;
+  [N in RouteName]: Record<string, never> extends RouteInput<N> ? (input?: RouteInput<N>) => Promise<RouteOutput<N>> : (input: RouteInput<N>) => Promise<RouteOutput<N>>;
 };
 
 export interface ServerClient {
