@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
+import { secureHeaders } from 'hono/secure-headers';
 import type { z } from 'zod';
 import { TalariaError } from '../protocol/errors.js';
 import type { Logger } from '../protocol/types.js';
@@ -18,15 +19,23 @@ import type { TokenBound } from './token-bound.js';
 import type { TokenIdentity, TokenRegistry } from './tokens.js';
 import { staticHandler } from './static.js';
 
-export interface RouteCtx {
+type Defs = typeof ROUTES & typeof AUTH_ROUTES;
+type Name = RouteName | AuthRouteName;
+/** What the route's schema gives after validation (zod's output), or `Else` for a route without one. */
+type Valid<D, K extends 'params' | 'query' | 'body', Else> = D extends { readonly [P in K]: infer S } ? (S extends z.ZodTypeAny ? z.output<S> : Else) : Else;
+
+/** A route's request, typed by its contract entry: the handler never casts what the validator checked. */
+export interface RouteCtx<N extends Name = Name> {
   identity: TokenIdentity | undefined;
-  params: Record<string, string>;
-  query: Record<string, unknown>;
-  body: unknown;
+  params: Valid<Defs[N], 'params', Record<string, never>>;
+  query: Valid<Defs[N], 'query', Record<string, never>>;
+  body: Valid<Defs[N], 'body', undefined>;
   c: Context;
 }
-export type Handler = (ctx: RouteCtx) => unknown;
-export type Handlers = Record<RouteName | AuthRouteName, Handler>;
+export type Handler<N extends Name = Name> = (ctx: RouteCtx<N>) => unknown;
+/** Handlers for some routes, each typed by its own entry. */
+export type HandlerMap<K extends Name = Name> = { [N in K]: Handler<N> };
+export type Handlers = HandlerMap;
 
 export interface AppConfig {
   guard: GuardConfig;
@@ -97,9 +106,10 @@ export function buildApp(cfg: AppConfig): Hono {
       return errorOut(c, new HttpError('bad_host', 'this Host is not served here (DNS rebinding protection)', 'Open the address the server printed.'));
     if (!originAllowed(cfg.guard, c.req.header('origin'))) return errorOut(c, new HttpError('bad_origin', 'cross-site requests are refused', 'Use the web UI the server serves.'));
     await next();
-    c.header('X-Content-Type-Options', 'nosniff');
-    c.header('Referrer-Policy', 'no-referrer');
   });
+  // nosniff, no referrer, no framing by other sites, same-origin isolation. No HSTS: a loopback
+  // server speaks plain HTTP, and a LAN one's certificate is the user's choice to pin.
+  app.use('*', secureHeaders({ strictTransportSecurity: false, xFrameOptions: 'DENY', crossOriginResourcePolicy: 'same-origin' }));
 
   app.use(
     '/api/*',
@@ -110,36 +120,35 @@ export function buildApp(cfg: AppConfig): Hono {
   );
 
   for (const [name, def] of Object.entries({ ...ROUTES, ...AUTH_ROUTES }) as [RouteName | AuthRouteName, RouteDef][]) {
+    // A throw (HttpError, a library error, a bug) goes to onError above: one place answers every failure.
     app.on(def.method, def.path, async (c) => {
-      try {
-        let identity: TokenIdentity | undefined;
-        if (def.role !== 'none') {
-          identity = identify({ authorization: c.req.header('authorization'), cookie: c.req.header('cookie') }, cfg.guard.cookie, (t) => cfg.tokens.verify(t));
-          if (!identity)
-            throw new HttpError('unauthorized', 'a valid token is needed', 'Open the link `talaria serve` printed (it carries the token), or send Authorization: Bearer <token>.');
-          if (ROLE_RANK[identity.role] < ROLE_RANK[def.role])
-            throw new HttpError('forbidden', `this token is an ${identity.role}: it can look, not act`, 'Ask for a controller link.');
-          bindRequest(cfg.bound, c, identity);
-        }
-        const params = parse(def.params, c.req.param(), 'path') as Record<string, string>;
-        const query = parse(def.query, c.req.query(), 'query') as Record<string, unknown>;
-        let body: unknown;
-        if (def.body) {
-          let raw: unknown;
-          const text = await c.req.text();
-          try {
-            raw = text.trim() === '' ? {} : JSON.parse(text);
-          } catch {
-            throw new HttpError('invalid_body', 'the body is not JSON');
-          }
-          body = parse(def.body, raw, 'body');
-        }
-        const out = await cfg.handlers[name]({ identity, params: params ?? {}, query: query ?? {}, body, c });
-        if (out instanceof Response) return out;
-        return c.json(out as object);
-      } catch (err) {
-        return errorOut(c, toHttpError(err, cfg.logger));
+      let identity: TokenIdentity | undefined;
+      if (def.role !== 'none') {
+        identity = identify({ authorization: c.req.header('authorization'), cookie: c.req.header('cookie') }, cfg.guard.cookie, (t) => cfg.tokens.verify(t));
+        if (!identity)
+          throw new HttpError('unauthorized', 'a valid token is needed', 'Open the link `talaria serve` printed (it carries the token), or send Authorization: Bearer <token>.');
+        if (ROLE_RANK[identity.role] < ROLE_RANK[def.role])
+          throw new HttpError('forbidden', `this token is an ${identity.role}: it can look, not act`, 'Ask for a controller link.');
+        bindRequest(cfg.bound, c, identity);
       }
+      const params = parse(def.params, c.req.param(), 'path');
+      const query = parse(def.query, c.req.query(), 'query');
+      let body: unknown;
+      if (def.body) {
+        let raw: unknown;
+        const text = await c.req.text();
+        try {
+          raw = text.trim() === '' ? {} : JSON.parse(text);
+        } catch {
+          throw new HttpError('invalid_body', 'the body is not JSON');
+        }
+        body = parse(def.body, raw, 'body');
+      }
+      // The one place the route's name is erased: its schemas above produced exactly what its handler's type says.
+      const handler = cfg.handlers[name] as (ctx: RouteCtx<Name>) => unknown;
+      const out = await handler({ identity, params: (params ?? {}) as never, query: (query ?? {}) as never, body: body as never, c });
+      if (out instanceof Response) return out;
+      return c.json(out as object);
     });
   }
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import type { Harness } from '../harness/index.js';
 import { authenticateWith, recheckSignIn, startForSignIn } from '../providers/sign-in.js';
 import { errorText } from '../session/errors.js';
-import type { Handler } from './app.js';
+import type { HandlerMap } from './app.js';
 import type { AuthRouteName } from './contract/index.js';
 import type { REGISTRY_ROUTES } from './contract/registry.js';
 import { HttpError } from './http-error.js';
@@ -16,7 +16,7 @@ import { signInInfo } from './provider-info.js';
 
 const TIMEOUT_MS = 30_000;
 
-export function authHandlers(harness: Harness, o: { onSignedIn?: () => void } = {}): Record<Exclude<AuthRouteName, keyof typeof REGISTRY_ROUTES>, Handler> {
+export function authHandlers(harness: Harness, o: { onSignedIn?: () => void } = {}): HandlerMap<Exclude<AuthRouteName, keyof typeof REGISTRY_ROUTES>> {
   const provider = (id: string) => {
     const p = harness.registry.get(id);
     if (!p) throw new HttpError('not_found', `no agent '${id}'`, 'GET /api/providers lists the agents.');
@@ -24,18 +24,18 @@ export function authHandlers(harness: Harness, o: { onSignedIn?: () => void } = 
   };
   return {
     async agentReadiness({ params }) {
-      const p = provider(params.id!);
+      const p = provider(params.id);
       return { provider: signInInfo(p, await p.readiness(harness.env, { timeoutMs: TIMEOUT_MS })) };
     },
     async agentSignInMethods({ params }) {
-      const p = provider(params.id!);
+      const p = provider(params.id);
       const agent = await startForSignIn(p, harness.env, { cwd: tmpdir(), timeoutMs: TIMEOUT_MS });
       await agent.client.close().catch(() => {});
       return { methods: agent.methods };
     },
     async agentLogin({ params, body }) {
-      const p = provider(params.id!);
-      const { methodId } = body as { methodId: string };
+      const p = provider(params.id);
+      const { methodId } = body;
       // The agent starts in a neutral folder: signing in belongs to no workspace.
       const agent = await startForSignIn(p, harness.env, { cwd: tmpdir(), timeoutMs: TIMEOUT_MS });
       try {

@@ -1,10 +1,9 @@
 /** The page's session cookie: traded for the link's token (signIn), cleared (signOut). */
 import { deleteCookie, setCookie } from 'hono/cookie';
-import type { Handler } from './app.js';
-import type { RouteName } from './contract/index.js';
+import type { HandlerMap } from './app.js';
 import type { GuardConfig } from './guard.js';
 
-export function cookieHandlers(guard: GuardConfig, secure: boolean): Partial<Record<RouteName, Handler>> {
+export function cookieHandlers(guard: GuardConfig, secure: boolean): Partial<HandlerMap> {
   return {
     signIn: ({ identity, c }) => {
       const id = identity!;

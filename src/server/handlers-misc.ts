@@ -1,14 +1,12 @@
 /** Route handlers outside sessions: health, me, readiness, providers, workspaces, models, rules, audit, usage. */
 import { groupUsage, sessionUsage, type Harness, type AgentStatus, type UsageBy } from '../harness/index.js';
 import { addCosts } from '../providers/hermes/state-db.js';
-import type { PermissionRule } from '../permission/types.js';
-import type { Handler } from './app.js';
-import type { ProviderInfo, RouteName } from './contract/index.js';
+import type { HandlerMap } from './app.js';
+import type { ProviderInfo } from './contract/index.js';
 import type { Hub } from './hub.js';
 import { HttpError } from './http-error.js';
 import { gapInfos } from './provider-info.js';
 import { existingDir, workspaceInfo } from './session-ops.js';
-import type { RuleJson } from '../store/index.js';
 
 function providerOf(s: AgentStatus): ProviderInfo {
   return {
@@ -21,7 +19,7 @@ function providerOf(s: AgentStatus): ProviderInfo {
   };
 }
 
-export function miscHandlers(harness: Harness, hub: Hub, o: { version: string; startedAt: number; signIns?: () => number }): Partial<Record<RouteName, Handler>> {
+export function miscHandlers(harness: Harness, hub: Hub, o: { version: string; startedAt: number; signIns?: () => number }): Partial<HandlerMap> {
   let readiness: Promise<AgentStatus[]> | undefined;
   let seen = o.signIns?.();
   const statuses = (refresh: boolean) => {
@@ -53,20 +51,20 @@ export function miscHandlers(harness: Harness, hub: Hub, o: { version: string; s
     },
     workspaces: () => ({ workspaces: harness.workspaces.list().map(workspaceInfo) }),
     openWorkspace({ body }) {
-      const path = existingDir((body as { path: string }).path, 'the workspace');
+      const path = existingDir(body.path, 'the workspace');
       const ws = harness.workspaces.open(path);
       return { workspace: workspaceInfo(ws.row) };
     },
     bindProvider({ params, body }) {
-      const b = body as { provider: string; profile?: string; model?: string; mode?: string };
+      const b = body;
       if (b.provider === '') {
         // No binding: new sessions here get the configured default if it is ready, else the best ready agent.
-        const cleared = harness.store.workspaces.update(params.id!, { defaultProvider: null, profile: null });
+        const cleared = harness.store.workspaces.update(params.id, { defaultProvider: null, profile: null });
         if (!cleared) throw new HttpError('not_found', `no workspace ${params.id}`);
         return { workspace: workspaceInfo(cleared) };
       }
       if (!harness.registry.has(b.provider)) throw new HttpError('invalid_argument', `no agent "${b.provider}"`, 'GET /api/providers lists them.');
-      const w = harness.store.workspaces.update(params.id!, { defaultProvider: b.provider, profile: b.profile ?? null });
+      const w = harness.store.workspaces.update(params.id, { defaultProvider: b.provider, profile: b.profile ?? null });
       if (!w) throw new HttpError('not_found', `no workspace ${params.id}`);
       const ws = harness.workspaces.open(w.path);
       const p = { provider: b.provider, ...(b.profile ? { profile: b.profile } : {}) };
@@ -75,7 +73,7 @@ export function miscHandlers(harness: Harness, hub: Hub, o: { version: string; s
       return { workspace: workspaceInfo(w) };
     },
     async workspaceModels({ params, query }) {
-      const w = harness.store.workspaces.get(params.id!);
+      const w = harness.store.workspaces.get(params.id);
       if (!w) throw new HttpError('not_found', `no workspace ${params.id}`);
       const pick = query.provider ? { provider: query.provider as string, from: 'flag' } : await harness.pickAgent({ workspace: w.path });
       const profile = (query.profile as string | undefined) ?? (pick.provider === w.defaultProvider ? w.profile : undefined);
@@ -103,14 +101,14 @@ export function miscHandlers(harness: Harness, hub: Hub, o: { version: string; s
       return { rules: harness.store.permissions.listRules(scope, query.scopeId as string | undefined) };
     },
     addRule({ body }) {
-      const b = body as { scope: 'global' | 'workspace' | 'session'; scopeId?: string; rule: PermissionRule };
+      const b = body;
       if (b.scope !== 'global' && !b.scopeId) throw new HttpError('invalid_argument', `a ${b.scope} rule needs scopeId`);
       if (b.scope === 'workspace' && !harness.store.workspaces.get(b.scopeId!)) throw new HttpError('not_found', `no workspace ${b.scopeId}`);
       if (b.scope === 'session' && !harness.sessions.find(b.scopeId!)) throw new HttpError('not_found', `no session ${b.scopeId}`);
       const rule = harness.store.permissions.addRule({
         scope: b.scope,
         ...(b.scope !== 'global' ? { scopeId: b.scopeId! } : {}),
-        rule: { ...b.rule, source: b.rule.source ?? 'user' } as RuleJson,
+        rule: { ...b.rule, source: b.rule.source ?? 'user' },
       });
       return { rule };
     },
@@ -123,7 +121,7 @@ export function miscHandlers(harness: Harness, hub: Hub, o: { version: string; s
         return harness.store.permissions.addRule({
           scope: cur.scope,
           ...(cur.scopeId ? { scopeId: cur.scopeId } : {}),
-          rule: { ...(body as { rule: PermissionRule }).rule } as RuleJson,
+          rule: { ...body.rule },
         });
       });
       return { rule };

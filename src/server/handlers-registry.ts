@@ -18,7 +18,7 @@ import {
   type IndexResult,
   type InstalledAgent,
 } from '../providers/index.js';
-import type { Handler } from './app.js';
+import type { HandlerMap } from './app.js';
 import { signInInfo } from './provider-info.js';
 import { HttpError } from './http-error.js';
 
@@ -43,7 +43,7 @@ function httpOf(e: RegistryError): HttpError {
   }
 }
 
-export function registryHandlers(harness: Harness, o: { onChanged?: () => void } = {}): Record<'registryIndex' | 'registryAdd' | 'registryUpdate' | 'registryRemove', Handler> {
+export function registryHandlers(harness: Harness, o: { onChanged?: () => void } = {}): HandlerMap<'registryIndex' | 'registryAdd' | 'registryUpdate' | 'registryRemove'> {
   const url = () => (harness.env.env as Record<string, string | undefined>).TALARIA_REGISTRY_URL || DEFAULT_REGISTRY_URL;
   const index = async (offline = false): Promise<IndexResult> => {
     try {
@@ -101,7 +101,7 @@ export function registryHandlers(harness: Harness, o: { onChanged?: () => void }
       };
     },
     async registryAdd({ body }) {
-      const { spec, preview } = body as { spec: string; preview?: boolean };
+      const { spec, preview } = body;
       const id = spec.indexOf('@') > 0 ? spec.slice(0, spec.indexOf('@')) : spec;
       return exclusive(id, 'add', async () => {
         const res = await index();
@@ -112,7 +112,7 @@ export function registryHandlers(harness: Harness, o: { onChanged?: () => void }
       });
     },
     async registryUpdate({ params }) {
-      const id = params.id!;
+      const id = params.id;
       return exclusive(id, 'update', async () => {
         const a = currentInstalls(harness.home).agents.find((x) => x.id === id);
         if (!a) throw new RegistryError('not_installed', `"${id}" is not installed from the registry`, { id });
@@ -123,7 +123,7 @@ export function registryHandlers(harness: Harness, o: { onChanged?: () => void }
       });
     },
     async registryRemove({ params }) {
-      const id = params.id!;
+      const id = params.id;
       return exclusive(id, 'remove', async () => {
         const removed = removeInstalled(harness.home, id);
         if (removed.length === 0) throw new RegistryError('not_installed', `"${id}" is not installed from the registry`, { id });

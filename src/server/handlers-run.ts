@@ -8,16 +8,14 @@
  * is opened and prompted instead (`talaria run --session`).
  */
 import type { Harness } from '../harness/index.js';
-import type { Handler } from './app.js';
-import type { RouteName } from './contract/index.js';
-import { existingDir, newSessionAt, workspaceInfo, type NewSessionBody, type SessionOps } from './session-ops.js';
+import type { HandlerMap, RouteCtx } from './app.js';
+import { existingDir, newSessionAt, workspaceInfo, type SessionOps } from './session-ops.js';
 import type { Hub, LiveSession } from './hub.js';
 import { openRunStream } from './run-stream.js';
 
-export function runHandlers(harness: Harness, hub: Hub, ops: SessionOps, o: { maxBufferedBytes: number }): Partial<Record<RouteName, Handler>> {
+export function runHandlers(harness: Harness, hub: Hub, ops: SessionOps, o: { maxBufferedBytes: number }): Partial<HandlerMap> {
   /** Workspace, session, snapshot: everything a run does before its prompt (an error here sent nothing). */
-  const setUp = async (body: unknown) => {
-    const b = body as NewSessionBody & { path?: string; session?: string; text: string };
+  const setUp = async (b: RouteCtx<'run'>['body']) => {
     let ls: LiveSession;
     let workspace: ReturnType<typeof workspaceInfo>;
     if (b.session !== undefined) {

@@ -2,20 +2,19 @@
 import type { Harness } from '../harness/index.js';
 import { userMessageBack } from '../harness/branches.js';
 import type { PermissionRule } from '../permission/types.js';
-import type { RuleJson, StoredSession } from '../store/index.js';
-import type { Handler } from './app.js';
-import type { RouteName } from './contract/index.js';
+import type { StoredSession } from '../store/index.js';
+import type { HandlerMap } from './app.js';
 import type { Hub } from './hub.js';
 import { HttpError } from './http-error.js';
 import type { TokenIdentity } from './tokens.js';
 import { WireProblems } from './wire-problems.js';
-import { agentOf, existingDir, newSessionAt, type NewSessionBody, type SessionOps } from './session-ops.js';
+import { agentOf, existingDir, newSessionAt, type SessionOps } from './session-ops.js';
 
 export function who(identity: TokenIdentity | undefined): string {
   return identity?.label ?? identity?.id ?? 'unknown';
 }
 
-export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Partial<Record<RouteName, Handler>> {
+export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Partial<HandlerMap> {
   const snap = (id: string) => ({ snapshot: hub.snapshot(ops.row(id)) });
   const checked = new WireProblems((id, fromSeq, limit) => harness.store.wire.iterate(id, { fromSeq, limit }));
   return {
@@ -56,10 +55,10 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
     },
 
     async createSession({ params, body }) {
-      const w = harness.store.workspaces.get(params.id!);
+      const w = harness.store.workspaces.get(params.id);
       if (!w) throw new HttpError('not_found', `no workspace ${params.id}`, 'Open the folder first: POST /api/workspaces {path}.');
       existingDir(w.path, 'the workspace');
-      const b = body as NewSessionBody & { model?: string; mode?: string };
+      const b = body;
       const hs = await newSessionAt(harness, w.path, b);
       if (b.model) await hs.setModel(b.model);
       if (b.mode) await hs.setMode(b.mode);
@@ -67,42 +66,42 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
       return snap(hs.id);
     },
 
-    snapshot: ({ params }) => snap(params.id!),
+    snapshot: ({ params }) => snap(params.id),
 
     async openSession({ params, body }) {
-      const { workspace, ...b } = body as { provider?: string; profile?: string; workspace?: string };
-      const stored = harness.sessions.find(params.id!);
-      const ls = stored ? await ops.live(stored.id, b) : await ops.adopt(params.id!, { ...b, ...(workspace ? { workspace } : {}) });
+      const { workspace, ...b } = body;
+      const stored = harness.sessions.find(params.id);
+      const ls = stored ? await ops.live(stored.id, b) : await ops.adopt(params.id, { ...b, ...(workspace ? { workspace } : {}) });
       return snap(ls.hs.id);
     },
 
     async prompt({ params, body }) {
-      const b = body as { text: string; images: { mimeType: string; data: string }[] };
-      const ls = await ops.live(params.id!);
+      const b = body;
+      const ls = await ops.live(params.id);
       return hub.queue.prompt(ls, b.text, b.images);
     },
 
     queue({ params }) {
-      const ls = hub.get(ops.row(params.id!).id);
+      const ls = hub.get(ops.row(params.id).id);
       return { queue: ls ? ls.queue.map((q) => ({ ...q.item })) : [] };
     },
 
     editQueued({ params, body }) {
-      const ls = hub.get(ops.row(params.id!).id);
+      const ls = hub.get(ops.row(params.id).id);
       if (!ls) throw new HttpError('not_found', `no queued prompt ${params.item}`);
-      hub.queue.editQueued(ls, params.item!, (body as { text: string }).text);
+      hub.queue.editQueued(ls, params.item, body.text);
       return { queue: ls.queue.map((q) => ({ ...q.item })) };
     },
 
     removeQueued({ params }) {
-      const ls = hub.get(ops.row(params.id!).id);
+      const ls = hub.get(ops.row(params.id).id);
       if (!ls) throw new HttpError('not_found', `no queued prompt ${params.item}`);
-      hub.queue.editQueued(ls, params.item!, undefined);
+      hub.queue.editQueued(ls, params.item, undefined);
       return { queue: ls.queue.map((q) => ({ ...q.item })) };
     },
 
     async cancel({ params }) {
-      const ls = hub.get(ops.row(params.id!).id);
+      const ls = hub.get(ops.row(params.id).id);
       if (!ls) return { cancelled: false };
       const hadQueue = ls.queue.length > 0;
       ls.queue.length = 0;
@@ -113,8 +112,8 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
     },
 
     async setModel({ params, body }) {
-      const ls = await ops.live(params.id!);
-      const modelId = (body as { modelId: string }).modelId;
+      const ls = await ops.live(params.id);
+      const modelId = body.modelId;
       await ls.hs.setModel(modelId);
       hub.emit(ls.hs.id, 'choice.updated', { modelId });
       hub.sessionChanged(ls.hs.id);
@@ -122,8 +121,8 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
     },
 
     async setMode({ params, body }) {
-      const ls = await ops.live(params.id!);
-      const modeId = (body as { modeId: string }).modeId;
+      const ls = await ops.live(params.id);
+      const modeId = body.modeId;
       await ls.hs.setMode(modeId);
       hub.emit(ls.hs.id, 'choice.updated', { modeId });
       hub.sessionChanged(ls.hs.id);
@@ -131,58 +130,58 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
     },
 
     permissions({ params }) {
-      const ls = hub.get(ops.row(params.id!).id);
+      const ls = hub.get(ops.row(params.id).id);
       return { pending: ls ? [...ls.pending.values()] : [] };
     },
 
     answerPermission({ params, body, identity }) {
-      const ls = hub.get(ops.row(params.id!).id);
-      const key = params.requestKey!;
+      const ls = hub.get(ops.row(params.id).id);
+      const key = params.requestKey;
       if (!ls) throw new HttpError('not_found', `no pending permission ${key}`);
       const done = ls.resolved.get(key);
       if (done !== undefined) throw new HttpError('conflict', `already answered by ${done}`, undefined, { answeredBy: done });
-      const b = body as { optionId?: string; cancel?: true; rule?: PermissionRule };
-      const answer = b.optionId !== undefined ? { optionId: b.optionId } : { choice: 'reject_once' as const };
+      const b = 'optionId' in body ? body : undefined;
+      const answer = b ? { optionId: b.optionId } : { choice: 'reject_once' as const };
       const by = who(identity);
       const r = ls.hs.session.answerPermission(key, answer, by) as { ok: boolean; reason?: string };
       if (!r.ok) {
         const later = ls.resolved.get(key);
         if (r.reason === 'already_answered' || later !== undefined)
           throw new HttpError('conflict', `already answered by ${later ?? 'someone else'}`, undefined, { answeredBy: later });
-        if (r.reason === 'not_offered') throw new HttpError('invalid_argument', `option ${b.optionId} was not offered`, "Answer with one of the request's options.");
+        if (r.reason === 'not_offered') throw new HttpError('invalid_argument', `option ${b?.optionId} was not offered`, "Answer with one of the request's options.");
         throw new HttpError('not_found', `no pending permission ${key}`);
       }
-      if (b.rule) {
+      if (b?.rule) {
         // The person's edited rule: live for this session now, stored for when it is reopened.
         const rule: PermissionRule = { ...b.rule, source: 'user' };
         ls.hs.session.rules.push(rule);
-        harness.store.permissions.addRule({ scope: 'session', scopeId: ls.hs.id, rule: { ...rule } as RuleJson });
+        harness.store.permissions.addRule({ scope: 'session', scopeId: ls.hs.id, rule: { ...rule } });
       }
       return { answeredBy: by };
     },
 
     archive({ params, body }) {
-      const row = ops.row(params.id!);
-      const next = (body as { archived: boolean }).archived ? harness.sessions.archive(row.id) : harness.sessions.unarchive(row.id);
+      const row = ops.row(params.id);
+      const next = body.archived ? harness.sessions.archive(row.id) : harness.sessions.unarchive(row.id);
       hub.sessionChanged(row.id);
       return { session: hub.summary(next) };
     },
 
     async fork({ params }) {
-      const row = ops.row(params.id!);
+      const row = ops.row(params.id);
       const hs = await ops.workspaceOf(row).forkSession(row.id);
       ops.attach(hs);
       return snap(hs.id);
     },
 
     branches({ params }) {
-      const row = ops.row(params.id!);
+      const row = ops.row(params.id);
       return { current: row.id, tree: harness.sessions.branches(row.id) };
     },
 
     async createBranch({ params, body }) {
-      const row = ops.row(params.id!);
-      const b = body as { at?: string; back?: number; text?: string; provider?: string; profile?: string };
+      const row = ops.row(params.id);
+      const b = body;
       if (b.provider && !harness.registry.has(b.provider)) throw new HttpError('invalid_argument', `no agent "${b.provider}"`, 'GET /api/providers lists them.');
       // The branch is cut from the stored thread: commit what the live session holds first.
       hub.get(row.id)?.hs.flush();
@@ -202,13 +201,13 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
     },
 
     async steer({ params, body }) {
-      const ls = await ops.live(params.id!);
-      const b = body as { text?: string; queued?: string };
+      const ls = await ops.live(params.id);
+      const b = body;
       return b.queued !== undefined ? hub.queue.steerQueued(ls, b.queued) : hub.queue.steer(ls, b.text!);
     },
 
     async exportSession({ params, query, c }) {
-      const row = ops.row(params.id!);
+      const row = ops.row(params.id);
       const format = query.format as 'md' | 'json' | 'fixture';
       hub.get(row.id)?.hs.flush();
       const text = await harness.sessions.export(row.id, format);
@@ -218,7 +217,7 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
     },
 
     async importSession({ body }) {
-      const b = body as { text: string; provider?: string; cwd?: string; title?: string };
+      const b = body;
       if (b.cwd) existingDir(b.cwd, 'cwd');
       const row = await harness.sessions.import(b.text, {
         ...(b.provider ? { provider: b.provider } : {}),
@@ -230,7 +229,7 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
     },
 
     wireLog({ params, query }) {
-      const row = ops.row(params.id!);
+      const row = ops.row(params.id);
       hub.get(row.id)?.hs.flush();
       const limit = (query.limit as number | undefined) ?? 500;
       const after = (query.after as number | undefined) ?? 0;

@@ -2,24 +2,10 @@
  * `/`: the built web UI from dist/web, or a placeholder page that names the missing build. Any
  * path without a file falls back to index.html (the UI routes on the client).
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { extname, join, normalize, sep } from 'node:path';
-import type { Context } from 'hono';
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.wasm': 'application/wasm',
-  '.map': 'application/json',
-  '.txt': 'text/plain; charset=utf-8',
-};
+import { existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
+import type { Context, MiddlewareHandler } from 'hono';
 
 /** The placeholder keeps the token flow working (fragment → the server's HttpOnly cookie) so the API can be tried. */
 export function placeholderPage(webRoot: string): string {
@@ -35,22 +21,32 @@ if (m) { history.replaceState(null, '', location.pathname); fetch('/api/auth/coo
 </script></body></html>`;
 }
 
-export function staticHandler(webRoot: string) {
-  return (c: Context): Response => {
-    const index = join(webRoot, 'index.html');
-    if (!existsSync(index)) return c.html(placeholderPage(webRoot), 200);
-    let rel: string;
+/**
+ * The files of dist/web streamed by Hono's serveStatic (no file read on the event loop), index.html
+ * for any other path. Hashed assets are immutable; index.html is revalidated. Until the UI is built
+ * (checked at most once a second, so a build made while serving is picked up) the placeholder.
+ */
+export function staticHandler(webRoot: string): MiddlewareHandler {
+  const cache = (path: string, c: Context) => c.header('Cache-Control', basename(path) === 'index.html' ? 'no-cache' : 'public, max-age=31536000, immutable');
+  // Made once the folder exists: serveStatic complains on the console about a missing root.
+  let serve: { files: MiddlewareHandler; index: MiddlewareHandler } | undefined;
+  let checkedAt = 0;
+  return async (c, next) => {
+    if (!serve && Date.now() - checkedAt > 1000) {
+      checkedAt = Date.now();
+      if (existsSync(join(webRoot, 'index.html'))) {
+        serve = { files: serveStatic({ root: webRoot, onFound: cache }), index: serveStatic({ root: webRoot, path: 'index.html', onFound: cache }) };
+      }
+    }
+    if (!serve) return c.html(placeholderPage(webRoot), 200);
     try {
-      rel = decodeURIComponent(c.req.path);
+      decodeURIComponent(c.req.path);
     } catch {
       return c.text('bad path', 400);
     }
-    const file = normalize(join(webRoot, rel));
-    // Never outside dist/web.
-    const inside = file === webRoot || file.startsWith(webRoot.endsWith(sep) ? webRoot : webRoot + sep);
-    const target = inside && existsSync(file) && statSync(file).isFile() ? file : index;
-    const type = TYPES[extname(target)] ?? 'application/octet-stream';
-    const cache = target === index ? 'no-cache' : 'public, max-age=31536000, immutable';
-    return new Response(readFileSync(target), { headers: { 'content-type': type, 'cache-control': cache } });
+    const { files, index } = serve;
+    return files(c, async () => {
+      await index(c, next);
+    });
   };
 }
