@@ -11,7 +11,7 @@ import type { PendingPermission, SessionSnapshot, SessionSummaryInfo, StreamEven
 import type { EventLog } from './event-log.js';
 import { PromptQueue, type Queued } from './prompt-queue.js';
 import { EventBatcher, type BatchSink } from './batch.js';
-import { agentStateChanged, clearFailures, shownFailure, StoredFailures, storedFailure, turnEnded, type Failure, type FailureState } from './session-failure.js';
+import { agentStateChanged, clearFailures, noteTurnFailure, shownFailure, StoredFailures, storedFailure, turnEnded, type Failure, type FailureState } from './session-failure.js';
 
 export interface LiveSession extends FailureState {
   hs: HarnessSession;
@@ -169,6 +169,8 @@ export class Hub {
         break;
       case 'turn.ended':
         turnEnded(ls, e.stopReason, e.error);
+        // Before the next queued prompt starts: the notice belongs under this turn.
+        noteTurnFailure(ls.hs.session, e.turnId, e.stopReason, e.error);
         this.emit(id, 'attention', { kind: 'turn.ended', text: `Turn ended: ${e.stopReason}` });
         this.log.prune(id);
         this.queue.startNext(ls);
