@@ -11,6 +11,7 @@ import { Composer, type Image } from '../components/composer.js';
 import { ApprovalCard, ApprovalDialog, readOptions, toolFor, type Answer } from '../components/approval.js';
 import { go, href } from '../router.js';
 import { SignInNeeded } from '../components/sign-in-needed.js';
+import { FirstRun, hasMessage } from '../components/first-run.js';
 import { authGapOf } from '../api/sign-in.js';
 import type { ProviderInfo } from '../api/server.js';
 
@@ -26,6 +27,8 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
   // An answer that lost the race to another client's: a calm notice, not an error.
   const [lost, setLost] = useState<string>();
   const typing = useTyping();
+  // A slash command picked in an empty session, for the composer (first-run.tsx).
+  const [draft, setDraft] = useState<{ text: string; n: number }>();
   const api = store.client.api;
   // The list's summary is live (session.updated); the snapshot's is from when it was taken.
   const summary = app.sessions.find((s) => s.id === id) ?? view.summary;
@@ -260,6 +263,15 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
           view={view}
           footer={
             <div className="thread-foot">
+              {!readOnly && !running && view.queue.length === 0 && !hasMessage(view.entries) && (
+                <FirstRun
+                  demo={summary?.provider === 'demo'}
+                  agentLabel={provider?.label ?? summary?.provider ?? 'The agent'}
+                  commands={view.commands}
+                  onSend={(prompt) => act(send(prompt, []))}
+                  onInsert={(text) => setDraft((d) => ({ text, n: (d?.n ?? 0) + 1 }))}
+                />
+              )}
               {view.pending.map((p) => (
                 <ApprovalCard
                   key={p.requestKey}
@@ -307,6 +319,7 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
         onRemoveQueued={(item) => act(api.removeQueued({ params: { id, item } }))}
         onSteer={async (text) => void (await api.steer({ params: { id }, body: { text } }))}
         onSteerQueued={async (queued) => void (await api.steer({ params: { id }, body: { queued } }))}
+        draft={draft}
       />
       {dialog && !readOnly && (
         <ApprovalDialog
