@@ -8,6 +8,7 @@ export { seedThread } from './restore.js';
 export { branchTree, type BranchNode } from './branches.js';
 export { liveRegistry, LiveRegistry } from './live-registry.js';
 export { storedFailure, turnFailure, type Failure as SessionFailure } from './failure.js';
+export { branchOrigin, createdByOf, type BranchOrigin } from './provenance.js';
 export type {
   Harness,
   HarnessOptions,

@@ -90,6 +90,8 @@ export interface NewSessionOptions {
   permissionMode?: PermissionMode;
   mcpServers?: unknown[];
   additionalDirectories?: string[];
+  /** What made it, when that is worth showing later: a one-shot `talaria run` (kept in the row: provenance.ts). */
+  createdBy?: 'run';
 }
 
 /** A live, recorded session. */

@@ -1,4 +1,5 @@
 /** Route handlers outside sessions: health, me, readiness, providers, workspaces, models, rules, audit, usage. */
+import { existsSync } from 'node:fs';
 import { groupUsage, sessionUsage, type Harness, type AgentStatus, type UsageBy } from '../harness/index.js';
 import { addCosts } from '../providers/hermes/state-db.js';
 import type { PermissionRule } from '../permission/types.js';
@@ -11,7 +12,14 @@ import { existingDir } from './handlers-sessions.js';
 import type { RuleJson, Workspace as WorkspaceRow } from '../store/index.js';
 
 export function workspaceInfo(w: WorkspaceRow): WorkspaceInfo {
-  return { id: w.id, path: w.path, name: w.name, ...(w.defaultProvider ? { provider: w.defaultProvider } : {}), ...(w.profile ? { profile: w.profile } : {}) };
+  return {
+    id: w.id,
+    path: w.path,
+    name: w.name,
+    ...(w.defaultProvider ? { provider: w.defaultProvider } : {}),
+    ...(w.profile ? { profile: w.profile } : {}),
+    ...(existsSync(w.path) ? {} : { missing: true }),
+  };
 }
 
 function providerOf(s: AgentStatus): ProviderInfo {

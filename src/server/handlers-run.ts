@@ -23,14 +23,18 @@ export interface NewSessionBody {
   mcpServers?: unknown[];
 }
 
+/** The new session's creator, when it is a one-shot run (`POST /api/run`): the list marks it. */
+type CreatedBy = { createdBy?: 'run' };
+
 /** A new session in the workspace at `path` (createSession's and run's). */
-export async function newSessionAt(harness: Harness, path: string, b: NewSessionBody): Promise<HarnessSession> {
+export async function newSessionAt(harness: Harness, path: string, b: NewSessionBody & CreatedBy): Promise<HarnessSession> {
   if (b.provider && !harness.registry.has(b.provider)) throw new HttpError('invalid_argument', `no agent "${b.provider}"`, 'GET /api/providers lists them.');
   return harness.workspaces.open(path).newSession({
     ...(b.provider ? { provider: b.provider } : {}),
     ...(b.profile ? { profile: b.profile } : {}),
     ...(b.permissionMode ? { permissionMode: b.permissionMode as never } : {}),
     ...(b.mcpServers ? { mcpServers: b.mcpServers } : {}),
+    ...(b.createdBy ? { createdBy: b.createdBy } : {}),
   });
 }
 
@@ -47,7 +51,7 @@ export function runHandlers(harness: Harness, hub: Hub, ops: SessionOps, o: { ma
     } else {
       const path = existingDir(b.path!, 'the workspace');
       workspace = workspaceInfo(harness.workspaces.open(path).row);
-      ls = ops.attach(await newSessionAt(harness, path, b));
+      ls = ops.attach(await newSessionAt(harness, path, { ...b, createdBy: 'run' }));
     }
     const hs = ls.hs;
     // The snapshot before the prompt: a subscriber `since` its seq gets the whole turn.
