@@ -13,15 +13,21 @@ async function settled(page: Page): Promise<void> {
   await page.evaluate(`Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined)))`);
 }
 
-export async function shotBoth(page: Page, name: string): Promise<void> {
+/** `o.phoneNav`: the phone shot is of the sessions drawer (opened for it, closed after). */
+export async function shotBoth(page: Page, name: string, o: { phoneNav?: boolean } = {}): Promise<void> {
   const was = page.viewportSize();
-  for (const [size, suffix] of [
-    [DESKTOP, 'desktop'],
-    [PHONE, 'phone'],
-  ] as const) {
-    await page.setViewportSize(size);
+  await page.setViewportSize(DESKTOP);
+  await settled(page);
+  await shot(page, `${name}-desktop`);
+  await page.setViewportSize(PHONE);
+  await settled(page);
+  const nav = page.getByRole('button', { name: 'Sessions', exact: true });
+  if (o.phoneNav) {
+    await nav.click();
     await settled(page);
-    await shot(page, `${name}-${suffix}`);
   }
+  await shot(page, `${name}-phone`);
+  // The open drawer covers its own button: closed by the button's click event, not a pointer.
+  if (o.phoneNav && (await nav.getAttribute('aria-expanded')) === 'true') await nav.dispatchEvent('click');
   if (was) await page.setViewportSize(was);
 }
