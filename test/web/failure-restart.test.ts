@@ -35,6 +35,8 @@ describe('web: failure notices survive a reload and a restart', { timeout: 180_0
     const crashText = (await notices().textContent())!;
     expect(crashText).toMatch(/The agent stopped during this turn: agent exited with code 3/);
     expect(await notices().getAttribute('role')).toBe('alert');
+    // The status line under the thread does not repeat the agent's stderr the notice shows.
+    await expect.poll(() => page.locator('.turn-end').textContent()).toBe('Turn ended: error — agent exited with code 3');
     // Under the message whose turn failed, after what the agent said before it died.
     await expect.poll(() => page.locator('[data-index]').last().locator('.notice').getAttribute('data-code')).toBe('turn_failed');
     expect(await axeViolations(page)).toEqual([]);

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { describeError, ServerError, type BranchNodeInfo } from '../api/server.js';
+import { describeError, type BranchNodeInfo } from '../api/server.js';
 import { branchPoints } from '../state/branches.js';
 import { isObj } from '../state/entries.js';
 import { ThreadActionsContext, type ThreadActions } from '../state/thread-actions.js';
@@ -12,6 +12,8 @@ import { ApprovalCard, ApprovalDialog, readOptions, toolFor, type Answer } from 
 import { go, href } from '../router.js';
 import { SignInNeeded } from '../components/sign-in-needed.js';
 import { FirstRun, hasMessage } from '../components/first-run.js';
+import { TurnEnd } from '../components/turn-end.js';
+import { answeredBy, useTyping } from './session-helpers.js';
 import { authGapOf } from '../api/sign-in.js';
 import type { ProviderInfo } from '../api/server.js';
 
@@ -289,12 +291,7 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
                   <span className="spinner" aria-hidden="true" /> {view.state === 'cancelling' ? 'Cancelling…' : 'Working…'}
                 </div>
               )}
-              {!running && view.lastStop && view.lastStop.stopReason !== 'end_turn' && (
-                <div className={`turn-end ${view.lastStop.error ? 'error' : 'muted'} small`} role="status">
-                  Turn ended: {view.lastStop.stopReason === 'cancelled' ? 'cancelled' : view.lastStop.stopReason}
-                  {view.lastStop.error ? ` — ${view.lastStop.error.message}` : ''}
-                </div>
-              )}
+              {!running && view.lastStop && view.lastStop.stopReason !== 'end_turn' && <TurnEnd stop={view.lastStop} entries={view.entries} />}
             </div>
           }
         />
@@ -332,39 +329,4 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
       )}
     </div>
   );
-}
-
-/** Who answered first, when an answer was refused because another one won (409 "already answered by …"). */
-function answeredBy(e: unknown): string | undefined {
-  if (!(e instanceof ServerError) || e.code !== 'conflict') return undefined;
-  const d = e.data;
-  if (isObj(d) && typeof d.answeredBy === 'string') return d.answeredBy;
-  const m = /^already answered by (.+)$/.exec(e.message);
-  return m ? m[1] : undefined;
-}
-
-/** Whether the focus is in a text field (where the number keys type instead of answering). */
-function useTyping(): boolean {
-  const [typing, setTyping] = useState(false);
-  useEffect(() => {
-    const read = (): void => {
-      const a = document.activeElement;
-      setTyping(!!a && (a.tagName === 'TEXTAREA' || (a.tagName === 'INPUT' && (a as HTMLInputElement).type !== 'checkbox')));
-    };
-    // After a focusout the new focus is not set yet: read once the event is over.
-    let t: ReturnType<typeof setTimeout> | undefined;
-    const later = (): void => {
-      clearTimeout(t);
-      t = setTimeout(read, 0);
-    };
-    read();
-    document.addEventListener('focusin', read);
-    document.addEventListener('focusout', later);
-    return () => {
-      clearTimeout(t);
-      document.removeEventListener('focusin', read);
-      document.removeEventListener('focusout', later);
-    };
-  }, []);
-  return typing;
 }
