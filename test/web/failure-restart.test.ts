@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { connectServer, type WebSocketCtor } from '../../src/server/client/index.js';
 import { axeViolations } from './axe.js';
 import { newSession, newSessionWith, send, webSuite, type World } from './helpers.js';
-import { shotBoth } from './sizes.js';
+import { darkToo, shotBoth } from './sizes.js';
 
 const TSX = import.meta.resolve('tsx');
 const CRASH = fileURLToPath(new URL('../fakes/bin/crash-mid-turn.ts', import.meta.url));
@@ -67,6 +67,7 @@ describe('web: failure notices survive a reload and a restart', { timeout: 180_0
     }
     expect(await axeViolations(page)).toEqual([]);
     await shotBoth(page, 'failure-notice-after-restart');
+    expect(await darkToo(page, 'failure-notice-after-restart', axeViolations)).toEqual([]);
 
     // The next turn works and adds no second notice: the old one stays where it happened.
     await send(page, 'hello');

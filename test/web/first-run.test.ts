@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { axeViolations } from './axe.js';
 import { newSession, newSessionWith, send, webSuite, type World } from './helpers.js';
-import { shotBoth } from './sizes.js';
+import { darkToo, shotBoth } from './sizes.js';
 
 /**
  * Issue 37, first run: an empty session shows what to try. The demo agent's prompts (a click
@@ -27,6 +27,7 @@ describe('web: what to try in an empty session', { timeout: 120_000 }, () => {
     expect(prompts).toEqual(['tour', 'plan', 'slow', 'edit notes.md', 'run ls']);
     expect(await axeViolations(page)).toEqual([]);
     await shotBoth(page, 'first-run-demo');
+    expect(await darkToo(page, 'first-run-demo', axeViolations)).toEqual([]);
 
     await panel()
       .getByRole('button', { name: /^plan / })

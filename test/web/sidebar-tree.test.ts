@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { axeViolations } from './axe.js';
 import { newSession, send, webSuite, type World } from './helpers.js';
-import { shotBoth } from './sizes.js';
+import { darkToo, shotBoth } from './sizes.js';
 
 /**
  * Issue 37, the sidebar: branches, forks and continuations nest under the session they came from,
@@ -65,6 +65,7 @@ describe('web: the sidebar nests branches and says what each row is', { timeout:
     await page.getByLabel('Message to the agent').waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await shotBoth(page, 'sidebar-branches', { phoneNav: true });
+    expect(await darkToo(page, 'sidebar-branches', axeViolations, { phoneNav: true })).toEqual([]);
   });
 
   it('a session made by a one-shot `talaria run` is marked as such; one made here is not', async () => {

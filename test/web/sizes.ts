@@ -13,6 +13,18 @@ async function settled(page: Page): Promise<void> {
   await page.evaluate(`Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined)))`);
 }
 
+/** The same state in the dark scheme: no serious axe violation, and its two shots (`NAME-dark-…`). */
+export async function darkToo(page: Page, name: string, axe: (p: Page) => Promise<string[]>, o: { phoneNav?: boolean } = {}): Promise<string[]> {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  try {
+    const found = await axe(page);
+    await shotBoth(page, `${name}-dark`, o);
+    return found;
+  } finally {
+    await page.emulateMedia({ colorScheme: 'light' });
+  }
+}
+
 /** `o.phoneNav`: the phone shot is of the sessions drawer (opened for it, closed after). */
 export async function shotBoth(page: Page, name: string, o: { phoneNav?: boolean } = {}): Promise<void> {
   const was = page.viewportSize();
