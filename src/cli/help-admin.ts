@@ -51,7 +51,8 @@ Commands:
        [--agent ID | --agent-cmd "CMD …"] [--profile NAME] [--cwd DIR]
         this workspace's sessions, newest first: Talaria's store merged with the agent's own list
         (session/list of --agent / --agent-cmd, else the workspace's agent; --store-only skips
-        asking the agent). Archived sessions are hidden unless asked.
+        asking the agent). Archived sessions are hidden unless asked; a session whose last turn
+        failed says "failed: " and why (JSON: "failure").
   show ID [--json]            the stored thread as Markdown (or the full JSON export), then its
                               tokens and cost (JSON: "usage"; "no price" when none is known)
   archive ID                  hide it from listings (Talaria-side: nothing is deleted)

@@ -30,6 +30,8 @@ export interface OpenOptions extends AgentChoice {
   /** Human progress steps ("Starting …", "Loading session …"). */
   onProgress?: (step: string) => void;
   signal?: AbortSignal;
+  /** A new session is marked as made by this (a one-shot `talaria run`). */
+  createdBy?: 'run';
 }
 
 /** What the chat's /sessions needs from the agent. */

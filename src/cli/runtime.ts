@@ -151,7 +151,7 @@ export function createHarnessRuntime(
       o.onProgress?.(`Starting ${label}…`);
       const ws = h.workspaces.open(o.cwd);
       const opts = { ...(provider ? { provider } : {}), ...(profile ? { profile } : {}) };
-      const opening = o.sessionId !== undefined ? ws.openSession(o.sessionId, opts) : ws.newSession(opts);
+      const opening = o.sessionId !== undefined ? ws.openSession(o.sessionId, opts) : ws.newSession({ ...opts, ...(o.createdBy ? { createdBy: o.createdBy } : {}) });
       opening.catch(() => undefined);
       let hs: HarnessSession;
       try {

@@ -7,6 +7,8 @@ export { toPermissionRule, permissionRules } from './rules.js';
 export { seedThread } from './restore.js';
 export { branchTree, type BranchNode } from './branches.js';
 export { liveRegistry, LiveRegistry } from './live-registry.js';
+export { storedFailure, turnFailure, type Failure as SessionFailure } from './failure.js';
+export { branchOrigin, createdByOf, type BranchOrigin } from './provenance.js';
 export type {
   Harness,
   HarnessOptions,

@@ -6,7 +6,8 @@
 import type { Session } from '../session/session.js';
 import { reduce } from '../thread/reducer.js';
 import { keepCancelled } from '../thread/tool-calls.js';
-import { threadFromSnapshot, type ThreadSnapshot } from '../thread/snapshot.js';
+import { withKeptNotices } from '../thread/kept-notices.js';
+import { snapshot, threadFromSnapshot, type ThreadSnapshot } from '../thread/snapshot.js';
 import type { NoticeEntry, Thread } from '../thread/types.js';
 
 /** Replaces the session's (fresh) thread with `snap`; notices the host added meanwhile are kept. Returns whether history was shown. */
@@ -35,9 +36,15 @@ function replaceThread(target: Thread, source: Thread): void {
 
 /**
  * A session whose thread is the agent's replay: what only Talaria knew of it is carried over from
- * the stored thread (calls a cancel settled stay cancelled: thread/tool-calls.ts keepCancelled).
- * Before recording starts, so the store keeps it too.
+ * the stored thread (calls a cancel settled stay cancelled: thread/tool-calls.ts keepCancelled;
+ * why a turn failed: thread/kept-notices.ts). Before recording starts, so the store keeps it too.
  */
 export function keepTalariaSettlements(session: Session, snap: ThreadSnapshot | undefined): void {
-  if (snap) keepCancelled(session.thread, snap.entries);
+  if (!snap) return;
+  keepCancelled(session.thread, snap.entries);
+  const entries = withKeptNotices(session.thread.entries, snap.entries);
+  if (entries === session.thread.entries) return;
+  // Entries moved: the thread's indexes are rebuilt around them (the replay's open run is over).
+  const { openRun: _run, ...rest } = snapshot(session.thread);
+  replaceThread(session.thread, threadFromSnapshot({ ...rest, entries }));
 }

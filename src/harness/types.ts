@@ -19,6 +19,7 @@ import type { SessionState } from '../session/state.js';
 import type { Turn, TurnResult } from '../session/turn.js';
 import type { AgentDefaults, Store, StoredSession, Workspace as WorkspaceRow } from '../store/index.js';
 import type { Thread } from '../thread/types.js';
+import type { Failure } from './failure.js';
 import type { BranchNode } from './branches.js';
 import type { WarmOptions, WarmPool } from './warm-pool.js';
 
@@ -89,6 +90,8 @@ export interface NewSessionOptions {
   permissionMode?: PermissionMode;
   mcpServers?: unknown[];
   additionalDirectories?: string[];
+  /** What made it, when that is worth showing later: a one-shot `talaria run` (kept in the row: provenance.ts). */
+  createdBy?: 'run';
 }
 
 /** A live, recorded session. */
@@ -156,6 +159,8 @@ export interface SessionSummary {
   updatedAt?: number;
   /** The agent's own updatedAt, as it reported it. */
   agentUpdatedAt?: string;
+  /** Its last stored turn ended with an error (set by `talaria sessions list`; failure.ts). */
+  failure?: Failure;
 }
 
 export interface ListOptions {

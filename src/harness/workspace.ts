@@ -23,6 +23,7 @@ import type { Session } from '../session/session.js';
 import type { StoredSession, Workspace as WorkspaceRow } from '../store/index.js';
 import { cutBefore, markPartial, pendingSeed, PARTIAL } from './branches.js';
 import { applyChoices } from './choices.js';
+import { withCreatedBy } from './provenance.js';
 import { recordSession, type RecordInit, type RecordingDeps } from './hosted.js';
 import { keepTalariaSettlements, seedThread } from './restore.js';
 import { hasInjection } from '../thread/injected.js';
@@ -100,7 +101,7 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
   const recordNew = (s: Session, init: RecordInit) => locked(init.row.id, () => recordSession(d, s, init));
 
   /** A new store row for a live session (recorded from here on). */
-  const store = (s: Session, provider: string, profile: string | undefined): StoredSession =>
+  const store = (s: Session, provider: string, profile: string | undefined, createdBy?: NewSessionOptions['createdBy']): StoredSession =>
     d.store.sessions.create({
       agentSessionId: s.id,
       provider,
@@ -108,7 +109,7 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
       workspaceId: row.id,
       cwd: s.cwd,
       ...(s.thread.title ? { title: s.thread.title } : {}),
-      agentInfo: d.agentInfoFor(provider, info(s)),
+      agentInfo: withCreatedBy(d.agentInfoFor(provider, info(s)), createdBy),
     });
 
   const chosen = async (o: { provider?: string; profile?: string }) => {
@@ -129,7 +130,7 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
     const spare = plain(o) ? await d.warm.take(key) : undefined;
     const s = spare ?? (await d.host.newSession(target(provider, profile, o)));
     d.warm.remember(key, s.catalog, s);
-    const hs = await recordNew(s, { row: store(s, provider, profile), workspace: ws, origin: 'new', historyFrom: 'none' });
+    const hs = await recordNew(s, { row: store(s, provider, profile, o.createdBy), workspace: ws, origin: 'new', historyFrom: 'none' });
     if (d.host.keepsSpares(key)) d.warm.refillAfter(key, s);
     await applyChoices(hs, d.store.defaults.get(row.id, provider, profile), 'workspace');
     return hs;
@@ -261,7 +262,18 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
     const historyFrom = seedThread(s, d.store.entries.loadSnapshot(src.id)) ? 'store' : 'none';
     if (origin === 'restored') s.notice('info', 'history_restored', `Forked in Talaria from ${src.id}; the agent cannot fork it, so it starts without the earlier context.`);
     const created = store(s, provider, profile);
-    d.store.sessions.update(created.id, { title: `${src.title ?? 'Session'} (fork)`, ...(origin === 'restored' ? { agentInfo: markPartial(created.agentInfo) } : {}) });
+    d.store.transaction(() => {
+      d.store.sessions.update(created.id, { title: `${src.title ?? 'Session'} (fork)`, ...(origin === 'restored' ? { agentInfo: markPartial(created.agentInfo) } : {}) });
+      // In the branch tree too, so a list can nest the fork under what it was forked from.
+      d.store.branches.add({
+        sessionId: created.id,
+        parentId: src.id,
+        reason: 'fork',
+        agentSessionId: s.id,
+        ...(src.agentSessionId ? { previousAgentSessionId: src.agentSessionId } : {}),
+        provider,
+      });
+    });
     const hs = await recordNew(s, { row: d.store.sessions.get(created.id)!, workspace: ws, origin, historyFrom });
     // A fork keeps the model and mode chosen for its source.
     await applyChoices(hs, { ...(src.modelId ? { modelId: src.modelId } : {}), ...(src.modeId ? { modeId: src.modeId } : {}) }, 'session');

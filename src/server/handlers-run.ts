@@ -25,7 +25,7 @@ export function runHandlers(harness: Harness, hub: Hub, ops: SessionOps, o: { ma
     } else {
       const path = existingDir(b.path!, 'the workspace');
       workspace = workspaceInfo(harness.workspaces.open(path).row);
-      ls = ops.attach(await newSessionAt(harness, path, b));
+      ls = ops.attach(await newSessionAt(harness, path, { ...b, createdBy: 'run' }));
     }
     const hs = ls.hs;
     // The snapshot before the prompt: a subscriber `since` its seq gets the whole turn.

@@ -11,7 +11,11 @@ import type { PendingPermission, SessionSnapshot, SessionSummaryInfo, StreamEven
 import type { EventLog } from './event-log.js';
 import { PromptQueue, type Queued } from './prompt-queue.js';
 import { EventBatcher, type BatchSink } from './batch.js';
-import { agentStateChanged, clearFailures, shownFailure, StoredFailures, storedFailure, turnEnded, type Failure, type FailureState } from './session-failure.js';
+import { SessionOrigins } from './session-origin.js';
+import { appended, threadJson } from './hub-json.js';
+
+export { appended };
+import { agentStateChanged, clearFailures, noteTurnFailure, shownFailure, StoredFailures, storedFailure, turnEnded, type Failure, type FailureState } from './session-failure.js';
 
 export interface LiveSession extends FailureState {
   hs: HarnessSession;
@@ -36,6 +40,7 @@ export class Hub {
   private readonly batches = new EventBatcher();
   private readonly listListeners = new Set<(s: SessionSummaryInfo) => void>();
   private readonly storedFailures: StoredFailures;
+  private readonly origins: SessionOrigins;
   /** Prompts waiting for the running turn, and "steer now" (prompt-queue.ts). */
   readonly queue = new PromptQueue((id, type, body) => this.emit(id, type, body));
 
@@ -47,6 +52,7 @@ export class Hub {
     readonly log: EventLog,
   ) {
     this.storedFailures = new StoredFailures(harness.store);
+    this.origins = new SessionOrigins(harness.store);
     // A session another face (caps) opened is live here too: /ws clients see it, HTTP prompts it,
     // and nobody opens a second agent session for it.
     const shared = liveRegistry(harness);
@@ -169,6 +175,8 @@ export class Hub {
         break;
       case 'turn.ended':
         turnEnded(ls, e.stopReason, e.error);
+        // Before the next queued prompt starts: the notice belongs under this turn.
+        noteTurnFailure(ls.hs.session, e.turnId, e.stopReason, e.error);
         this.emit(id, 'attention', { kind: 'turn.ended', text: `Turn ended: ${e.stopReason}` });
         this.log.prune(id);
         this.queue.startNext(ls);
@@ -225,6 +233,7 @@ export class Hub {
       ...(row.workspaceId ? { workspaceId: row.workspaceId } : {}),
       ...((ls?.hs.thread.title ?? row.title) ? { title: ls?.hs.thread.title ?? row.title } : {}),
       ...(preview ? { preview } : {}),
+      ...this.origins.of(row),
       ...(row.modelId ? { modelId: row.modelId } : {}),
       ...(row.modeId ? { modeId: row.modeId } : {}),
     };
@@ -280,52 +289,4 @@ export class Hub {
     for (const ls of this.live.values()) ls.off();
     this.log.flush();
   }
-}
-
-/**
- * The text added when `next` is `prev` with a longer text and nothing else changed; else undefined.
- * `hint`: the core's word that `next`'s text is its previous version's plus `hint` (a streamed
- * chunk); with `prev` that previous version (the length checks it), the texts are not compared:
- * `startsWith` flattens the streamed text (a rope of its chunks), a copy of the whole message per
- * chunk, quadratic in its length (5,000 chunks: about 0.9 s of server CPU).
- */
-export function appended(prev: unknown, next: unknown, hint?: string): string | undefined {
-  if (!prev || !next || typeof prev !== 'object' || typeof next !== 'object') return undefined;
-  const a = prev as Record<string, unknown>;
-  const b = next as Record<string, unknown>;
-  if (typeof a.text !== 'string' || typeof b.text !== 'string' || b.text.length <= a.text.length) return undefined;
-  const known = hint !== undefined && b.text.length === a.text.length + hint.length;
-  if (!known && !b.text.startsWith(a.text)) return undefined;
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  for (const k of keys) {
-    if (k === 'text') continue;
-    const x = a[k];
-    const y = b[k];
-    if (x === y) continue;
-    if (Array.isArray(x) && Array.isArray(y) && x.length === y.length && x.every((v, i) => v === y[i])) continue;
-    return undefined;
-  }
-  return known ? hint : b.text.slice(a.text.length);
-}
-
-function threadJson(t: {
-  entries: unknown[];
-  plan: unknown[] | null;
-  availableCommands: unknown[];
-  currentModeId?: string;
-  configOptions?: unknown[];
-  title?: string;
-  updatedAt?: string;
-  context: unknown;
-}): SessionSnapshot['thread'] {
-  return {
-    entries: t.entries.slice(),
-    plan: t.plan ? t.plan.slice() : null,
-    availableCommands: t.availableCommands.slice(),
-    context: t.context,
-    ...(t.currentModeId !== undefined ? { currentModeId: t.currentModeId } : {}),
-    ...(t.configOptions !== undefined ? { configOptions: t.configOptions } : {}),
-    ...(t.title !== undefined ? { title: t.title } : {}),
-    ...(t.updatedAt !== undefined ? { updatedAt: t.updatedAt } : {}),
-  };
 }

@@ -2,7 +2,7 @@
  * What the session, run and workspace routes share: a live session opened once however many ask
  * (SessionOps), a new session in a folder, the checks on a folder a client names.
  */
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { liveRegistry, type Harness, type HarnessSession, type Workspace } from '../harness/index.js';
 import type { StoredSession, Workspace as WorkspaceRow } from '../store/index.js';
@@ -23,7 +23,14 @@ export function existingDir(path: string, what: string): string {
 }
 
 export function workspaceInfo(w: WorkspaceRow): WorkspaceInfo {
-  return { id: w.id, path: w.path, name: w.name, ...(w.defaultProvider ? { provider: w.defaultProvider } : {}), ...(w.profile ? { profile: w.profile } : {}) };
+  return {
+    id: w.id,
+    path: w.path,
+    name: w.name,
+    ...(w.defaultProvider ? { provider: w.defaultProvider } : {}),
+    ...(w.profile ? { profile: w.profile } : {}),
+    ...(existsSync(w.path) ? {} : { missing: true }),
+  };
 }
 
 export interface NewSessionBody {
@@ -33,14 +40,18 @@ export interface NewSessionBody {
   mcpServers?: unknown[];
 }
 
+/** The new session's creator, when it is a one-shot run (`POST /api/run`): the list marks it. */
+type CreatedBy = { createdBy?: 'run' };
+
 /** A new session in the workspace at `path` (createSession's and run's). */
-export async function newSessionAt(harness: Harness, path: string, b: NewSessionBody): Promise<HarnessSession> {
+export async function newSessionAt(harness: Harness, path: string, b: NewSessionBody & CreatedBy): Promise<HarnessSession> {
   if (b.provider && !harness.registry.has(b.provider)) throw new HttpError('invalid_argument', `no agent "${b.provider}"`, 'GET /api/providers lists them.');
   return harness.workspaces.open(path).newSession({
     ...(b.provider ? { provider: b.provider } : {}),
     ...(b.profile ? { profile: b.profile } : {}),
     ...(b.permissionMode ? { permissionMode: b.permissionMode as never } : {}),
     ...(b.mcpServers ? { mcpServers: b.mcpServers } : {}),
+    ...(b.createdBy ? { createdBy: b.createdBy } : {}),
   });
 }
 

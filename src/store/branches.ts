@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from './db.js';
 
-export type BranchReason = 'overflow' | 'rewind' | 'continue';
+export type BranchReason = 'overflow' | 'rewind' | 'continue' | 'fork';
 
 export interface Branch {
   id: string;

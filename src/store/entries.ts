@@ -28,6 +28,10 @@ export function createEntriesRepo(db: Db, now: () => number = Date.now) {
   );
   const list = db.prepare<[string], { idx: number; json: string }>('SELECT idx, json FROM entries WHERE session_id = ? ORDER BY idx');
   const count = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM entries WHERE session_id = ?');
+  const userNumber = db.prepare<[string, string, string], { n: number }>(
+    `SELECT COUNT(*) AS n FROM entries WHERE session_id = ? AND kind = 'user_message'
+       AND idx <= (SELECT idx FROM entries WHERE session_id = ? AND entry_id = ? AND kind = 'user_message')`,
+  );
   const trim = db.prepare('DELETE FROM entries WHERE session_id = ? AND idx >= ?');
   const getMeta = db.prepare<[string], { json: string }>('SELECT json FROM threads WHERE session_id = ?');
   const putMeta = db.prepare(
@@ -103,6 +107,11 @@ export function createEntriesRepo(db: Db, now: () => number = Date.now) {
     },
     count(sessionId: string): number {
       return count.get(sessionId)!.n;
+    },
+    /** Which user message of the thread entry `entryId` is (1 = the first), without reading the entries; undefined when it is none. */
+    userMessageNumber(sessionId: string, entryId: string): number | undefined {
+      const n = userNumber.get(sessionId, sessionId, entryId)!.n;
+      return n > 0 ? n : undefined;
     },
     /** Removes entries and thread meta (derived state: the wire log stays, so history can be replayed). */
     clear(sessionId: string): void {

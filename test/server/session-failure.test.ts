@@ -1,6 +1,7 @@
 /** The summary's `failure` from a turn's end and from the store (session-failure.ts). */
 import { describe, expect, it } from 'vitest';
-import { StoredFailures, storedFailure, turnFailure } from '../../src/server/session-failure.js';
+import { noteTurnFailure, StoredFailures, storedFailure, turnFailure } from '../../src/server/session-failure.js';
+import type { Entry } from '../../src/thread/types.js';
 import { freshStore } from '../store/helpers.js';
 
 describe('session failure', () => {
@@ -42,5 +43,29 @@ describe('session failure', () => {
     store.turns.end('s', { turnId: 't2', stopReason: 'error', error: { code: 'x', message: 'again' }, endedAt: 4, durationMs: 1 });
     store.sessions.setTitle('s', 'renamed');
     expect(cache.of(store.sessions.get('s')!)).toEqual({ cause: 'turn', message: 'again' });
+  });
+});
+
+describe('noteTurnFailure', () => {
+  const target = (entries: Entry[]) => {
+    const added: { code: string; text: string; data?: unknown }[] = [];
+    return { thread: { entries }, added, notice: (_l: 'error', code: string, text: string, data?: unknown) => void added.push({ code, text, data }) };
+  };
+  const user: Entry = { id: 'e0', turnId: 't1', kind: 'user_message', text: 'hi', blocks: [] };
+
+  it('adds the error under its turn, worded by its cause; nothing for a good end, a turn that never ran, or one that said why', () => {
+    const t = target([user, { id: 'e1', kind: 'assistant_message', text: 'working', blocks: [] }]);
+    noteTurnFailure(t, 't1', 'error', { code: 'agent_crashed', message: 'agent exited with code 3' });
+    noteTurnFailure(t, 't1', 'end_turn', undefined);
+    noteTurnFailure(t, 't9', 'error', { code: 'agent_error', message: 'never ran' });
+    expect(t.added).toEqual([
+      { code: 'turn_failed', text: 'The agent stopped during this turn: agent exited with code 3', data: { turnId: 't1', cause: 'agent', code: 'agent_crashed' } },
+    ]);
+    const u = target([user]);
+    noteTurnFailure(u, 't1', 'error', { code: 'agent_error', message: 'boom' });
+    expect(u.added.map((a) => a.text)).toEqual(['The turn failed: boom']);
+    const said = target([user, { id: 'e1', kind: 'notice', level: 'error', code: 'context_overflow', text: 'too long' }]);
+    noteTurnFailure(said, 't1', 'error', { code: 'context_overflow', message: 'too long' });
+    expect(said.added).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
  * port, with its own TALARIA_HOME and a workspace folder, the demo agent (no streaming delay
  * unless asked) — and the URL it prints. Stopped with SIGTERM (graceful), then its group killed.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +26,8 @@ export interface Served {
   output(): string;
   /** `talaria serve tokens add [--observer]` against this server's home: the new token. */
   addToken(role: 'controller' | 'observer', label: string): string;
+  /** A `talaria` command in the project folder against this server's home (as a person would type it there). */
+  cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
   /** Stops the server (SIGTERM, as a person would) and starts it again on the same home: `url` and `origin` are the new ones (`--port 0`; the token lasts). */
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -122,6 +124,14 @@ export async function startServe(o: ServeOptions = {}): Promise<Served> {
       const m = /: ([\w-]{20,})\n/.exec(printed);
       if (!m) throw new Error(`no token in: ${printed}`);
       return m[1]!;
+    },
+    cli(args) {
+      return new Promise((resolve) => {
+        execFile(process.execPath, [BIN, ...args], { cwd: project, env, encoding: 'utf8' }, (err, stdout, stderr) => {
+          const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+          resolve({ code, stdout, stderr });
+        });
+      });
     },
     async restart() {
       await terminate();

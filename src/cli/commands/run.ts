@@ -158,6 +158,7 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
   try {
     opened = await runtime.open({
       ...openBase(a, sessionArg, setupAbort.signal, progress),
+      createdBy: 'run',
       onEvent,
       client: {
         permission: permissionConfig(approve),

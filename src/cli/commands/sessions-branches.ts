@@ -20,7 +20,7 @@ function out(ctx: CliContext, text: string): number {
 export function treeLines(node: BranchNode, mark: string, depth = 0, parent?: BranchNode): string[] {
   // Older rows name no fromProvider when it was the same agent: the parent's is the one.
   const from = node.fromProvider ?? parent?.provider;
-  const how = node.reason === 'rewind' ? 'rewind' : node.reason === 'continue' ? (from ? `continued from ${from}` : 'continued') : 'root';
+  const how = node.reason === 'rewind' ? 'rewind' : node.reason === 'fork' ? 'fork' : node.reason === 'continue' ? (from ? `continued from ${from}` : 'continued') : 'root';
   const extra = node.reseeds > 0 ? `, ${node.reseeds} fresh agent session${node.reseeds > 1 ? 's' : ''} after overflow` : '';
   const line = `${'  '.repeat(depth)}${node.id === mark ? '*' : '-'} ${node.id}  ${node.provider}  ${how}${extra}  ${node.title ?? ''}`.trimEnd();
   return [line, ...node.children.flatMap((c) => treeLines(c, mark, depth + 1, node))];

@@ -2,7 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { TalariaError } from '../../protocol/errors.js';
 import { formatCost } from '../../providers/hermes/state-db.js';
-import { sessionUsage } from '../../harness/index.js';
+import { sessionUsage, storedFailure } from '../../harness/index.js';
 import type { ExportFormat, Harness, HarnessExtras } from '../../harness/index.js';
 import { choice, flag, parse, splitCommand, str, UsageError, type OptionSpec, type Parsed } from '../args.js';
 import { EXIT } from '../exit-codes.js';
@@ -96,7 +96,7 @@ async function list(p: Parsed, h: H, ctx: CliContext): Promise<number> {
   const json = flag(p, 'json');
   const style = createStyle(colorEnabled(io.stdout, io.env));
   if (flag(p, 'all-workspaces')) {
-    const rows = h.sessions.list({ includeArchived, archivedOnly });
+    const rows = h.sessions.list({ includeArchived, archivedOnly }).map((r) => withFailure(h, r));
     if (json) return write(ctx, JSON.stringify({ v: 1, sessions: rows }));
     return write(
       ctx,
@@ -127,9 +127,16 @@ async function list(p: Parsed, h: H, ctx: CliContext): Promise<number> {
   if (agent) progress.step(`Asking ${h.registry.get(agent.provider)?.label ?? agent.provider} for its sessions…`);
   const r = await ws.sessions({ includeArchived, archivedOnly, ...(agent ? { agent } : {}) });
   progress.done();
+  r.sessions = r.sessions.map((s) => (s.stored ? withFailure(h, s) : s));
   if (agent && r.agentProblem) io.stderr.write(`talaria sessions list: the agent's own list is missing: ${r.agentProblem}\n`);
   if (json) return write(ctx, JSON.stringify({ v: 1, workspace: cwd, sessions: r.sessions, ...(r.agentProblem ? { agentProblem: r.agentProblem } : {}) }));
   return write(ctx, sessionRows(r.sessions, style).join('\n'));
+}
+
+/** The row with the error its last stored turn ended with, when it did (a failed session). */
+function withFailure<R extends { id: string }>(h: H, row: R): R {
+  const failure = storedFailure(h.store, row.id);
+  return failure ? { ...row, failure } : row;
 }
 
 /** The stored thread (Markdown or the JSON export), then the session's tokens and cost. */

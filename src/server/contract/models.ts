@@ -31,6 +31,8 @@ export const workspace = z.object({
   /** The provider bound to this workspace (its default for new sessions), if any. */
   provider: z.string().optional(),
   profile: z.string().optional(),
+  /** Its folder is gone (a scratch folder of an earlier run): a list may hide it. */
+  missing: z.boolean().optional(),
 });
 export type WorkspaceInfo = z.infer<typeof workspace>;
 
@@ -59,6 +61,10 @@ export const sessionSummary = z.object({
   failure: z.object({ cause: z.enum(['turn', 'agent']), message: z.string() }).optional(),
   /** The first line of the last message, for a sidebar. */
   preview: z.string().optional(),
+  /** How it branched off another session (its parent): a rewind at a message, a continuation in another agent, a fork. */
+  branch: z.object({ parentId: z.string(), kind: z.enum(['rewind', 'continue', 'fork']), atMessage: z.number().optional() }).optional(),
+  /** Made by a one-shot `talaria run`. */
+  createdBy: z.literal('run').optional(),
   modelId: z.string().optional(),
   modeId: z.string().optional(),
 });

@@ -27,6 +27,7 @@ export function Composer({
   onRemoveQueued,
   onSteer,
   onSteerQueued,
+  draft,
 }: {
   running: boolean;
   readOnly: boolean;
@@ -39,6 +40,8 @@ export function Composer({
   onSteer: (text: string) => Promise<void>;
   /** "Steer now" on a queued prompt: the server takes it off the queue and steers it, in one step. */
   onSteerQueued: (itemId: string) => Promise<void>;
+  /** Text put in the box from outside (a slash command picked in an empty session); `n` tells two picks apart. */
+  draft?: { text: string; n: number } | undefined;
 }) {
   const [text, setText] = useState('');
   const [images, setImages] = useState<Image[]>([]);
@@ -47,6 +50,17 @@ export function Composer({
   const [sendKey, setSendKey] = useState<SendKey>(loadSendKey);
   const ta = useRef<HTMLTextAreaElement>(null);
   const file = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (!draft) return;
+    setText(draft.text);
+    // The person goes on typing after the command: focus at its end.
+    const el = ta.current;
+    if (el) {
+      el.focus();
+      requestAnimationFrame(() => el.setSelectionRange(draft.text.length, draft.text.length));
+    }
+  }, [draft]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {

@@ -1,16 +1,17 @@
-import { useMemo, useState, type MouseEvent } from 'react';
+import { useMemo, useState } from 'react';
 import type { AppState, AppStore } from '../state/app-store.js';
 import type { SessionSummaryInfo, WorkspaceInfo } from '../api/server.js';
 import { href } from '../router.js';
-import { ProviderPill, StatusDot, statusOf } from './pills.js';
 import { NewSessionButton } from './new-session.js';
 import { OpenFolder } from './open-folder.js';
-import { ago } from './format.js';
+import { AgentOnlyItem, SessionItem, type RowContext } from './session-row.js';
+import { sessionTrees } from '../state/session-tree.js';
 
 /** Workspaces → sessions: title, provider pill, status dot, last activity, preview; search; archived filter. */
 export function Sidebar({ store, app, current }: { store: AppStore; app: AppState; current: string | undefined }) {
   const [q, setQ] = useState('');
   const [archived, setArchived] = useState(false);
+  const [showGone, setShowGone] = useState(false);
   const ready = useMemo(() => new Map(app.providers.map((p) => [p.id, p.ready])), [app.providers]);
   const labels = useMemo(() => new Map(app.providers.map((p) => [p.id, p.label])), [app.providers]);
   const shown = app.sessions.filter(
@@ -20,7 +21,14 @@ export function Sidebar({ store, app, current }: { store: AppStore; app: AppStat
       !(s.archived && !s.title && !s.preview) &&
       (q === '' || (s.title ?? '').toLowerCase().includes(q.toLowerCase()) || (s.preview ?? '').toLowerCase().includes(q.toLowerCase())),
   );
-  const groups = groupByWorkspace(app.workspaces, shown);
+  const agentLabel = (id: string): string => labels.get(id) ?? id;
+  const rowCtx: RowContext = { current, ready, labels };
+  // Workspaces whose folder is gone (scratch folders of earlier runs) stay out of the way, unless open now.
+  const all = groupByWorkspace(app.workspaces, shown);
+  const isGone = (g: (typeof all)[number]): boolean => g.ws?.missing === true && !g.sessions.some((s) => s.id === current);
+  const gone = all.filter(isGone).length;
+  // Shown, they come last, by their toggle.
+  const groups = [...all.filter((g) => !isGone(g)), ...(showGone ? all.filter(isGone) : [])];
 
   return (
     <nav className="sidebar" aria-label="Workspaces and sessions">
@@ -43,42 +51,31 @@ export function Sidebar({ store, app, current }: { store: AppStore; app: AppStat
               <span className="ws-name" title={ws?.path}>
                 {ws?.name ?? 'Other'}
               </span>
-              {ws && app.role === 'controller' && <NewSessionButton store={store} app={app} workspace={ws} />}
+              {ws?.missing && (
+                <span className="ws-gone small" title={`${ws.path} no longer exists`}>
+                  folder gone
+                </span>
+              )}
+              {/* No new session in a folder that is gone. */}
+              {ws && !ws.missing && app.role === 'controller' && <NewSessionButton store={store} app={app} workspace={ws} />}
             </header>
             <ul className="session-list">
-              {sessions.map((s) => {
-                if (!s.stored) return <AgentOnlyItem key={s.id} store={store} s={s} label={labels.get(s.provider)} canOpen={app.role === 'controller'} />;
-                const st = statusOf(s, ready.get(s.provider));
-                return (
-                  <li key={s.id}>
-                    <a
-                      className={`session-item ${current === s.id ? 'current' : ''}`}
-                      href={href.session(s.id)}
-                      aria-current={current === s.id ? 'page' : undefined}
-                      data-session={s.id}
-                    >
-                      <span className="session-line1">
-                        <StatusDot status={st} failure={s.failure} />
-                        <span className="session-title">{s.title || 'New session'}</span>
-                        {s.needsAttention && (
-                          <span className="badge small" aria-label="approval waiting">
-                            !
-                          </span>
-                        )}
-                      </span>
-                      <span className="session-line2">
-                        <ProviderPill id={s.provider} label={labels.get(s.provider)} />
-                        <span className="muted small">{s.updatedAt ? ago(s.updatedAt) : ''}</span>
-                      </span>
-                      {s.preview && <span className="session-preview muted small">{s.preview}</span>}
-                    </a>
-                  </li>
-                );
-              })}
+              {sessionTrees(sessions, agentLabel).map((n) =>
+                n.s.stored ? (
+                  <SessionItem key={n.s.id} node={n} ctx={rowCtx} />
+                ) : (
+                  <AgentOnlyItem key={n.s.id} store={store} s={n.s} label={labels.get(n.s.provider)} canOpen={app.role === 'controller'} />
+                ),
+              )}
               {sessions.length === 0 && <li className="muted small pad">{archived ? 'No archived sessions' : 'No sessions yet'}</li>}
             </ul>
           </section>
         ))}
+        {gone > 0 && (
+          <button type="button" className="link-btn small ws-gone-toggle" aria-expanded={showGone} onClick={() => setShowGone((v) => !v)}>
+            {showGone ? 'Hide workspaces whose folder is gone' : `Show ${gone} hidden workspace${gone === 1 ? '' : 's'} (folder gone)`}
+          </button>
+        )}
       </div>
       <div className="sidebar-foot">
         {app.role === 'controller' && <OpenFolder store={store} />}
@@ -87,61 +84,6 @@ export function Sidebar({ store, app, current }: { store: AppStore; app: AppStat
         <NotifyButton />
       </div>
     </nav>
-  );
-}
-
-/**
- * A session only the agent lists (its own history, never stored here), marked as such. A click
- * opens it through the server (the agent loads or resumes it, Talaria stores it) and shows it.
- */
-function AgentOnlyItem({ store, s, label, canOpen }: { store: AppStore; s: SessionSummaryInfo; label: string | undefined; canOpen: boolean }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  const open = (e: MouseEvent) => {
-    e.preventDefault();
-    if (busy || !canOpen) return;
-    setBusy(true);
-    setError(undefined);
-    store.openAgentSession(s).then(
-      (id) => {
-        window.location.hash = href.session(id);
-      },
-      (err: unknown) => {
-        const fix = (err as { fix?: string }).fix;
-        setError(`${err instanceof Error ? err.message : String(err)}${fix ? ` ${fix}` : ''}`);
-        setBusy(false);
-      },
-    );
-  };
-  const who = label ?? s.provider;
-  return (
-    <li>
-      <a
-        className="session-item agent-only"
-        href={href.session(s.id)}
-        data-session={s.id}
-        data-agent-only="true"
-        aria-busy={busy || undefined}
-        title={canOpen ? `Only ${who} has this session: opening it stores it in Talaria` : `Only ${who} has this session (an observer cannot open it)`}
-        onClick={open}
-      >
-        <span className="session-line1">
-          <StatusDot status="stored" />
-          <span className="session-title">{s.title || s.id}</span>
-        </span>
-        <span className="session-line2">
-          <ProviderPill id={s.provider} label={label} />
-          <span className="pill pill-slate">at agent</span>
-          <span className="muted small">{busy ? 'Opening…' : s.updatedAt ? ago(s.updatedAt) : ''}</span>
-        </span>
-        <span className="session-preview muted small">{`In ${who}'s history, not yet in Talaria`}</span>
-      </a>
-      {error && (
-        <p className="error small pad" role="alert">
-          {error}
-        </p>
-      )}
-    </li>
   );
 }
 

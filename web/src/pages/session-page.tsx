@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { describeError, ServerError, type BranchNodeInfo } from '../api/server.js';
+import { describeError, type BranchNodeInfo } from '../api/server.js';
 import { branchPoints } from '../state/branches.js';
 import { isObj } from '../state/entries.js';
 import { ThreadActionsContext, type ThreadActions } from '../state/thread-actions.js';
@@ -11,6 +11,9 @@ import { Composer, type Image } from '../components/composer.js';
 import { ApprovalCard, ApprovalDialog, readOptions, toolFor, type Answer } from '../components/approval.js';
 import { go, href } from '../router.js';
 import { SignInNeeded } from '../components/sign-in-needed.js';
+import { FirstRun, hasMessage } from '../components/first-run.js';
+import { TurnEnd } from '../components/turn-end.js';
+import { answeredBy, useTyping } from './session-helpers.js';
 import { authGapOf } from '../api/sign-in.js';
 import type { ProviderInfo } from '../api/server.js';
 
@@ -26,6 +29,8 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
   // An answer that lost the race to another client's: a calm notice, not an error.
   const [lost, setLost] = useState<string>();
   const typing = useTyping();
+  // A slash command picked in an empty session, for the composer (first-run.tsx).
+  const [draft, setDraft] = useState<{ text: string; n: number }>();
   const api = store.client.api;
   // The list's summary is live (session.updated); the snapshot's is from when it was taken.
   const summary = app.sessions.find((s) => s.id === id) ?? view.summary;
@@ -260,6 +265,15 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
           view={view}
           footer={
             <div className="thread-foot">
+              {!readOnly && !running && view.queue.length === 0 && !hasMessage(view.entries) && (
+                <FirstRun
+                  demo={summary?.provider === 'demo'}
+                  agentLabel={provider?.label ?? summary?.provider ?? 'The agent'}
+                  commands={view.commands}
+                  onSend={(prompt) => act(send(prompt, []))}
+                  onInsert={(text) => setDraft((d) => ({ text, n: (d?.n ?? 0) + 1 }))}
+                />
+              )}
               {view.pending.map((p) => (
                 <ApprovalCard
                   key={p.requestKey}
@@ -277,12 +291,7 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
                   <span className="spinner" aria-hidden="true" /> {view.state === 'cancelling' ? 'Cancelling…' : 'Working…'}
                 </div>
               )}
-              {!running && view.lastStop && view.lastStop.stopReason !== 'end_turn' && (
-                <div className={`turn-end ${view.lastStop.error ? 'error' : 'muted'} small`} role="status">
-                  Turn ended: {view.lastStop.stopReason === 'cancelled' ? 'cancelled' : view.lastStop.stopReason}
-                  {view.lastStop.error ? ` — ${view.lastStop.error.message}` : ''}
-                </div>
-              )}
+              {!running && view.lastStop && view.lastStop.stopReason !== 'end_turn' && <TurnEnd stop={view.lastStop} entries={view.entries} />}
             </div>
           }
         />
@@ -307,6 +316,7 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
         onRemoveQueued={(item) => act(api.removeQueued({ params: { id, item } }))}
         onSteer={async (text) => void (await api.steer({ params: { id }, body: { text } }))}
         onSteerQueued={async (queued) => void (await api.steer({ params: { id }, body: { queued } }))}
+        draft={draft}
       />
       {dialog && !readOnly && (
         <ApprovalDialog
@@ -319,39 +329,4 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
       )}
     </div>
   );
-}
-
-/** Who answered first, when an answer was refused because another one won (409 "already answered by …"). */
-function answeredBy(e: unknown): string | undefined {
-  if (!(e instanceof ServerError) || e.code !== 'conflict') return undefined;
-  const d = e.data;
-  if (isObj(d) && typeof d.answeredBy === 'string') return d.answeredBy;
-  const m = /^already answered by (.+)$/.exec(e.message);
-  return m ? m[1] : undefined;
-}
-
-/** Whether the focus is in a text field (where the number keys type instead of answering). */
-function useTyping(): boolean {
-  const [typing, setTyping] = useState(false);
-  useEffect(() => {
-    const read = (): void => {
-      const a = document.activeElement;
-      setTyping(!!a && (a.tagName === 'TEXTAREA' || (a.tagName === 'INPUT' && (a as HTMLInputElement).type !== 'checkbox')));
-    };
-    // After a focusout the new focus is not set yet: read once the event is over.
-    let t: ReturnType<typeof setTimeout> | undefined;
-    const later = (): void => {
-      clearTimeout(t);
-      t = setTimeout(read, 0);
-    };
-    read();
-    document.addEventListener('focusin', read);
-    document.addEventListener('focusout', later);
-    return () => {
-      clearTimeout(t);
-      document.removeEventListener('focusin', read);
-      document.removeEventListener('focusout', later);
-    };
-  }, []);
-  return typing;
 }

@@ -90,7 +90,11 @@ export function readEntry(e: unknown, index: number): EntryView {
       if (sb) v.settledBy = sb;
       if (isObj(e.permission)) {
         const p = e.permission;
-        v.permission = { status: str(p.status) ?? 'pending', ...(str(p.optionId) ? { optionId: p.optionId as string } : {}), ...(str(p.optionKind) ? { optionKind: p.optionKind as string } : {}) };
+        v.permission = {
+          status: str(p.status) ?? 'pending',
+          ...(str(p.optionId) ? { optionId: p.optionId as string } : {}),
+          ...(str(p.optionKind) ? { optionKind: p.optionKind as string } : {}),
+        };
       }
       return v;
     }
@@ -159,6 +163,23 @@ export interface ContextView {
   used?: number;
   size?: number;
   cost?: { amount: number; currency: string };
+}
+
+export interface CommandItem {
+  name: string;
+  description?: string;
+  /** What the command takes after its name (ACP `input.hint`), when it takes anything. */
+  hint?: string;
+}
+
+/** An agent's slash commands as sent (ACP AvailableCommand[]); malformed ones are left out. */
+export function readCommands(v: unknown): CommandItem[] {
+  if (!Array.isArray(v)) return [];
+  return v.flatMap((c) => {
+    if (!isObj(c) || typeof c.name !== 'string' || c.name.trim() === '') return [];
+    const hint = isObj(c.input) ? str(c.input.hint) : undefined;
+    return [{ name: c.name.replace(/^\//, ''), ...(str(c.description) ? { description: str(c.description)! } : {}), ...(hint ? { hint } : {}) }];
+  });
 }
 
 export function readContext(v: unknown): ContextView {

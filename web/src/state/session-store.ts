@@ -9,7 +9,10 @@
 // The contract's types, not ../api/server.js: that module touches the DOM, and this one is unit-tested in Node.
 import type { PendingPermission, QueuedPrompt, SessionSnapshot, SessionSummaryInfo, StreamEvent } from '../../../src/server/contract/index.js';
 import { appendText, partsOf } from './stream-text.js';
-import { isObj, num, readCatalog, readContext, readPlan, str, type CatalogView, type ContextView, type PlanItem } from './entries.js';
+import { isObj, num, readCatalog, readCommands, readContext, readPlan, str, type CatalogView, type CommandItem, type ContextView, type PlanItem } from './entries.js';
+import { keepPlanAt, planAtOf } from './plan-at.js';
+
+export { copyPlanAt } from './plan-at.js';
 
 export interface Resolution {
   requestKey: string;
@@ -44,6 +47,8 @@ export interface SessionView {
   modeId?: string;
   modelId?: string;
   catalog: CatalogView;
+  /** The agent's slash commands (available_commands_update). */
+  commands: CommandItem[];
   context: ContextView;
   state: string;
   turnId?: string;
@@ -78,6 +83,7 @@ function empty(sessionId: string): SessionView {
     entries: [],
     plan: null,
     catalog: {},
+    commands: [],
     context: {},
     state: 'stored',
     pending: [],
@@ -132,6 +138,7 @@ export class SessionStore {
       ...((t.currentModeId ?? s.session.modeId) ? { modeId: t.currentModeId ?? s.session.modeId } : {}),
       ...((catalog.model?.currentId ?? s.session.modelId) ? { modelId: catalog.model?.currentId ?? s.session.modelId } : {}),
       catalog,
+      commands: readCommands(t.availableCommands),
       context: readContext(t.context),
       state: s.session.state,
       ...(s.turnId ? { turnId: s.turnId } : {}),
@@ -174,6 +181,9 @@ export class SessionStore {
         }
         break;
       }
+      case 'commands.updated':
+        v.commands = readCommands(e.commands);
+        break;
       case 'mode.updated':
         v.modeId = e.modeId;
         break;
@@ -276,34 +286,4 @@ function lastUserId(entries: unknown[]): string | undefined {
     if (isObj(e) && e.kind === 'user_message' && typeof e.id === 'string') return e.id;
   }
   return undefined;
-}
-
-const PLAN_AT = (id: string): string => `talaria.planAt.${id}`;
-/** The page's localStorage (this file is also compiled without the DOM types, for the tests). */
-const storage = (): { getItem(k: string): string | null; setItem(k: string, v: string): void } | undefined =>
-  (globalThis as { localStorage?: { getItem(k: string): string | null; setItem(k: string, v: string): void } }).localStorage;
-
-/** A fork or branch made here keeps its plan where it was (it copies the entries and their ids). */
-export function copyPlanAt(from: string, to: string): void {
-  const at = storage()?.getItem(PLAN_AT(from));
-  if (at) keepPlanAt(to, at);
-}
-
-function keepPlanAt(sessionId: string, at: string): void {
-  try {
-    storage()?.setItem(PLAN_AT(sessionId), at);
-  } catch {
-    // No storage (a private window): the plan is placed by the thread after a reload.
-  }
-}
-
-/** Where this browser last saw the session's plan made, if that entry is still in the thread. */
-function planAtOf(sessionId: string, entries: unknown[]): { planAt?: string } {
-  let at: string | null = null;
-  try {
-    at = storage()?.getItem(PLAN_AT(sessionId)) ?? null;
-  } catch {
-    return {};
-  }
-  return at && entries.some((e) => isObj(e) && e.id === at) ? { planAt: at } : {};
 }
