@@ -139,8 +139,10 @@ export function miscHandlers(harness: Harness, hub: Hub, o: { version: string; s
       return { records: all.slice(-limit) };
     },
     usage({ query }) {
-      const by = (query.by as UsageBy | undefined) ?? 'agent';
-      const report = sessionUsage(harness.store, harness.env, harness.sessions.list({ includeArchived: true }));
+      const by: UsageBy = query.by ?? 'agent';
+      const rows = query.session ? [harness.sessions.find(query.session)].filter((r) => r !== undefined) : harness.sessions.list({ includeArchived: true });
+      if (query.session && rows.length === 0) throw new HttpError('not_found', `no session ${query.session}`);
+      const report = sessionUsage(harness.store, harness.env, rows);
       const groups = groupUsage(report.sessions, by);
       const tokens = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0, total: 0 };
       for (const g of groups) for (const k of Object.keys(tokens) as Array<keyof typeof tokens>) tokens[k] += g.tokens[k];

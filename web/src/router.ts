@@ -6,13 +6,15 @@ export type Route =
   | { page: 'session'; id: string }
   | { page: 'inspector'; id: string }
   | { page: 'settings' }
-  | { page: 'readiness' };
+  | { page: 'readiness' }
+  | { page: 'usage' };
 
 export function parseRoute(hash: string): Route {
   const parts = (hash.replace(/^#\/?/, '').split('?')[0] ?? '').split('/').filter(Boolean).map(decodeURIComponent);
   if (parts[0] === 's' && parts[1]) return parts[2] === 'inspector' ? { page: 'inspector', id: parts[1] } : { page: 'session', id: parts[1] };
   if (parts[0] === 'settings') return { page: 'settings' };
   if (parts[0] === 'readiness') return { page: 'readiness' };
+  if (parts[0] === 'usage') return { page: 'usage' };
   return { page: 'home' };
 }
 
@@ -22,6 +24,7 @@ export const href = {
   inspector: (id: string) => `#/s/${encodeURIComponent(id)}/inspector`,
   settings: '#/settings',
   readiness: '#/readiness',
+  usage: '#/usage',
 };
 
 export function useRoute(): Route {

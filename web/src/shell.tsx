@@ -6,6 +6,7 @@ import { SessionPage } from './pages/session-page.js';
 import { InspectorPage } from './pages/inspector-page.js';
 import { ReadinessPage } from './pages/readiness-page.js';
 import { SettingsPage } from './pages/settings-page.js';
+import { UsagePage } from './pages/usage-page.js';
 
 /** Sidebar + the page of the route. The tab title carries the count of approvals waiting. */
 export function Shell({ store }: { store: AppStore }) {
@@ -42,6 +43,7 @@ export function Shell({ store }: { store: AppStore }) {
           {route.page === 'inspector' && <InspectorPage key={route.id} store={store} id={route.id} />}
           {route.page === 'readiness' && <ReadinessPage store={store} />}
           {route.page === 'settings' && <SettingsPage store={store} />}
+          {route.page === 'usage' && <UsagePage store={store} />}
           {route.page === 'home' && <Home app={app} />}
         </main>
       </div>
@@ -56,7 +58,7 @@ function Home({ app }: { app: ReturnType<typeof useApp> }) {
       <p>One harness for ACP coding agents. Pick a session on the left, or start a new one.</p>
       {app.workspaces.length === 0 && <p className="muted">No workspace yet: open a folder with the “Open folder” button.</p>}
       <p>
-        <a href={href.readiness}>Agents and readiness</a> · <a href={href.settings}>Permission rules and audit log</a>
+        <a href={href.readiness}>Agents and readiness</a> · <a href={href.usage}>Usage and cost</a> · <a href={href.settings}>Permission rules and audit log</a>
       </p>
     </div>
   );

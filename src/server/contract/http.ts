@@ -56,7 +56,16 @@ export const sessionUsage = z.object({
   tokens: usageTokens,
   cost: usageCost,
   from: z.enum(['hermes-state-db', 'talaria']),
-  hermes: z.object({ costStatus: z.string().nullable(), costSource: z.string().nullable(), model: z.string().nullable(), apiCalls: z.number() }).optional(),
+  hermes: z
+    .object({
+      costStatus: z.string().nullable(),
+      costSource: z.string().nullable(),
+      model: z.string().nullable(),
+      apiCalls: z.number(),
+      /** Rows Hermes keeps apart for the same conversation, added in: compression continuations, subagents. */
+      lineage: z.object({ continuations: z.number().int(), subagents: z.number().int(), unpricedParts: z.number().int() }).optional(),
+    })
+    .optional(),
 });
 
 /** MCP server entry as ACP's session/new takes it (kept loose: stdio, http and sse shapes). */
@@ -363,7 +372,8 @@ export const ROUTES = {
   /** Tokens and cost of every stored session (archived too), totalled by agent, workspace or UTC day (`talaria usage`). */
   usage: {
     ...ROUTE_TABLE.usage,
-    query: z.object({ by: z.enum(['agent', 'workspace', 'day']).optional() }),
+    /** `session`: that one session only (the web header's cost), by Talaria's id. */
+    query: z.object({ by: z.enum(['agent', 'workspace', 'day']).optional(), session: z.string().min(1).optional() }),
     response: z.object({
       by: z.enum(['agent', 'workspace', 'day']),
       groups: z.array(usageTotal.extend({ key: z.string() })),

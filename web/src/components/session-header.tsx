@@ -4,7 +4,8 @@ import type { CatalogSelector } from '../state/entries.js';
 import type { SessionView } from '../state/session-store.js';
 import type { ProviderInfo, SessionSummaryInfo } from '../api/server.js';
 import { ProviderPill, StatusDot, statusOf } from './pills.js';
-import { tokens } from './format.js';
+import { formatCost, tokens } from './format.js';
+import type { SessionCost } from '../state/session-cost.js';
 import { href } from '../router.js';
 
 /** Title, provider, model picker (grouped by provider), mode, context meter, tokens and cost. */
@@ -21,8 +22,11 @@ export function SessionHeader({
   onFork,
   onContinue,
   exportHref,
+  cost,
 }: {
   view: SessionView;
+  /** The session's tokens and cost as `talaria usage` has them (Hermes: from its state.db). */
+  cost?: SessionCost | undefined;
   summary: SessionSummaryInfo | undefined;
   providerLabel?: string | undefined;
   readOnly: boolean;
@@ -54,7 +58,7 @@ export function SessionHeader({
         {s && !readOnly && fresh(view) && view.turnId === undefined && <AgentPicker current={s.provider} providers={providers} onPick={onProvider} />}
         {view.catalog.model && <Picker label="Model" sel={view.catalog.model} current={view.modelId} readOnly={readOnly} disabled={view.turnId !== undefined} onPick={onModel} />}
         {view.catalog.mode && <Picker label="Mode" sel={view.catalog.mode} current={view.modeId} readOnly={readOnly} disabled={false} onPick={onMode} />}
-        <ContextRing view={view} />
+        <ContextRing view={view} cost={cost} />
       </div>
       <MenuButton label="More actions" icon="⋯" className="sh-more">
         <a role="menuitem" href={href.inspector(view.sessionId)}>
@@ -91,14 +95,25 @@ export function SessionHeader({
  * The context window as a small ring with its percentage; the numbers (context, tokens per turn
  * and per session, cost) in a tooltip on hover or focus (and the ring's title).
  */
-function ContextRing({ view }: { view: SessionView }) {
+function ContextRing({ view, cost: usage }: { view: SessionView; cost: SessionCost | undefined }) {
   const ctx = view.context;
   const pct = ctx.used !== undefined && ctx.size ? Math.min(100, Math.round((ctx.used / ctx.size) * 100)) : undefined;
   const tipId = useId();
   const R = 7;
   const C = 2 * Math.PI * R;
   const context = ctx.used !== undefined ? `${tokens(ctx.used)}/${tokens(ctx.size)}` : '–';
-  const cost = ctx.cost ? `${ctx.cost.amount.toFixed(4)} ${ctx.cost.currency}` : undefined;
+  // Hermes' own record (state.db) first; else what the agent sent in usage_update; else, for a read
+  // that worked, "no price" — an unknown price is never shown as $0.
+  const fromHermes = usage?.from === 'hermes-state-db';
+  const compressed = usage?.hermes?.lineage;
+  const parts = compressed ? [compressed.continuations > 0 && `${compressed.continuations} compression continuation${compressed.continuations === 1 ? '' : 's'}`, compressed.subagents > 0 && `${compressed.subagents} subagent${compressed.subagents === 1 ? '' : 's'}`].filter(Boolean).join(', ') : '';
+  const cost = fromHermes
+    ? `${formatCost(usage.cost)} (Hermes' record${parts ? `, incl. ${parts}` : ''})`
+    : ctx.cost
+      ? `${ctx.cost.amount.toFixed(4)} ${ctx.cost.currency}`
+      : usage
+        ? formatCost(usage.cost)
+        : undefined;
   const title = [
     ctx.used !== undefined ? `Context: ${ctx.used} of ${ctx.size ?? '?'} tokens` : 'Context: not reported',
     `Tokens: ${tokens(view.turnUsage?.total)} last turn, ${tokens(view.sessionUsage.total)} session`,

@@ -80,6 +80,7 @@ export function Sidebar({ store, app, current }: { store: AppStore; app: AppStat
       <div className="sidebar-foot">
         {app.role === 'controller' && <OpenFolder store={store} />}
         <a href={href.readiness}>Agents</a>
+        <a href={href.usage}>Usage</a>
         <a href={href.settings}>Settings</a>
         <NotifyButton />
       </div>

@@ -13,6 +13,7 @@ import { go, href } from '../router.js';
 import { SignInNeeded } from '../components/sign-in-needed.js';
 import { FirstRun, hasMessage } from '../components/first-run.js';
 import { TurnEnd } from '../components/turn-end.js';
+import { useSessionCost } from '../state/session-cost.js';
 import { answeredBy, useTyping } from './session-helpers.js';
 import { authGapOf } from '../api/sign-in.js';
 import type { ProviderInfo } from '../api/server.js';
@@ -22,6 +23,7 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
   const app = useApp(store);
   const sstore = useMemo(() => store.session(id), [store, id]);
   const view = useSession(sstore);
+  const cost = useSessionCost(store, id, view.turnId);
   const readOnly = app.role !== 'controller';
   const [dialogFor, setDialogFor] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -187,6 +189,7 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
     <div className="session-page">
       <SessionHeader
         view={view}
+        cost={cost}
         summary={summary}
         providerLabel={provider?.label}
         readOnly={readOnly}
