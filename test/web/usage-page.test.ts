@@ -31,8 +31,7 @@ describe('web: cost in the header and the Usage page', { timeout: 120_000 }, () 
     await goHash(page, '#/usage');
     const table = page.locator('.usage-table').first();
     await table.waitFor();
-    const rows = async () =>
-      table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')));
+    const rows = async () => table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')));
     await expect.poll(rows).toEqual(
       expect.arrayContaining([
         ['hermes', '1', '1,200', '34', '1,234', '~$0.0041'],
