@@ -67,6 +67,11 @@ export interface OpenedAgent {
    * is at fault): known by the time a turn's result resolves, since a turn's end waits for the disk.
    */
   recordingFailure?(): Error | undefined;
+  /**
+   * The session's cost as `talaria usage` has it ("~$0.0041", "no price" for a Hermes record without
+   * one), for the status line; undefined when nothing is known about it (no agent figure at all).
+   */
+  cost?(): string | undefined;
 }
 
 export interface SignInTarget {

@@ -11,7 +11,8 @@ import type { Frame, ProtocolErrorEvent } from '../protocol/types.js';
 import { currentEnv } from '../providers/locate.js';
 import type { SessionEvent } from '../session/events.js';
 import { describeError } from '../session/errors.js';
-import { createHarness, type Harness, type HarnessExtras, type HarnessOptions, type HarnessSession } from '../harness/index.js';
+import { createHarness, sessionUsage, type Harness, type HarnessExtras, type HarnessOptions, type HarnessSession } from '../harness/index.js';
+import { formatCost } from '../providers/hermes/state-db.js';
 import { DEMO_BANNER, DEMO_NOTE, RuntimeError, type AgentRuntime } from './runtime-types.js';
 import { urlAgent } from './agent-url.js';
 import type { AgentKey } from '../host/events.js';
@@ -209,6 +210,12 @@ export function createHarnessRuntime(
         recordingFailure: () => {
           const e = hs.recording.error;
           return e && isStoreProblem(e.cause) ? (e.cause as Error) : e;
+        },
+        cost: () => {
+          const row = h.store.closed ? undefined : h.store.sessions.get(hs.id);
+          const u = row ? sessionUsage(h.store, h.env, [row]).sessions[0] : undefined;
+          if (!u || (u.from !== 'hermes-state-db' && u.cost.status === 'unknown')) return undefined;
+          return formatCost(u.cost);
         },
         setDefault: (kind, id) => h.workspaces.open(hs.workspace).setDefault({ provider: hs.provider, ...(hs.profile ? { profile: hs.profile } : {}), kind, id }),
       };

@@ -94,6 +94,8 @@ export function chatLoop(o: ChatLoopOptions): Promise<number> {
       if (cancelPressed) armed = true;
       cancelPressed = false;
       lastTurnLost = e.error?.code === 'agent_crashed' || e.error?.code === 'connection_closed';
+      // Hermes has written its state.db for the turn by now: the status line's cost follows it.
+      renderer.setCost(o.opened.cost?.());
     }
     if (e.type === 'session.state') {
       const running = e.state === 'running' || e.state === 'cancelling';

@@ -41,6 +41,8 @@ export interface StatusInfo {
   context: { used?: number; size?: number };
   queued: number;
   lastUsage?: TurnUsage;
+  /** The session's cost so far ("~$0.0041", "no price"), when known. */
+  cost?: string;
 }
 
 export function statusLine(s: StatusInfo, style: Style): string {
@@ -55,6 +57,8 @@ export function statusLine(s: StatusInfo, style: Style): string {
   if (s.mode) parts.push(`mode ${s.mode}`);
   const meter = contextMeter(s.context, style);
   if (meter) parts.push(meter);
+  // Before the last turn's tokens: on a narrow terminal the line is cut at its end.
+  if (s.cost) parts.push(`cost ${s.cost}`);
   const usage = usageText(s.lastUsage);
   if (usage) parts.push(`last turn ${usage}`);
   return style.dim('─ ') + parts.join(style.dim(' · '));

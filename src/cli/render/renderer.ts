@@ -61,6 +61,11 @@ export class ChatRenderer {
   mode?: string;
   context: { used?: number; size?: number } = {};
   lastUsage?: TurnUsage;
+  /** The session's cost for the status line (set by the chat after each turn). */
+  private cost: string | undefined;
+  setCost(cost: string | undefined): void {
+    this.cost = cost;
+  }
   commands: { name: string; description?: string }[] = [];
 
   private md: MarkdownRenderer | undefined;
@@ -199,6 +204,7 @@ export class ChatRenderer {
     if (this.model) status.model = this.model;
     if (this.mode) status.mode = this.mode;
     if (this.lastUsage) status.lastUsage = this.lastUsage;
+    if (this.cost) status.cost = this.cost;
     lines.push(statusLine(status, s));
     return lines;
   }
