@@ -317,6 +317,7 @@ function threadJson(t: {
   title?: string;
   updatedAt?: string;
   context: unknown;
+  meta?: unknown;
 }): SessionSnapshot['thread'] {
   return {
     entries: t.entries.slice(),
@@ -327,5 +328,6 @@ function threadJson(t: {
     ...(t.configOptions !== undefined ? { configOptions: t.configOptions } : {}),
     ...(t.title !== undefined ? { title: t.title } : {}),
     ...(t.updatedAt !== undefined ? { updatedAt: t.updatedAt } : {}),
+    ...(t.meta !== undefined ? { meta: t.meta } : {}),
   };
 }

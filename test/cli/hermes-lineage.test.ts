@@ -87,8 +87,24 @@ describe('Hermes lineage across compression (talaria run, one process per turn)'
     expect(said(t[contId])).toEqual(['COMPRESSME now', 'after rotation']);
 
     // Talaria still knows the conversation by its root (usage sums the lineage from it).
-    const shown = JSON.parse((await runCli(['sessions', 'show', sessionId, '--json'], p)).stdout) as { agentSessionId?: string; session?: { agentSessionId?: string } };
+    const shown = JSON.parse((await runCli(['sessions', 'show', sessionId, '--json'], p)).stdout) as {
+      agentSessionId?: string;
+      session?: { agentSessionId?: string };
+      usage: { hermes?: { lineage?: { continuations: number } } };
+      hermes?: { provenance: Record<string, unknown> };
+    };
     expect(shown.session?.agentSessionId ?? shown.agentSessionId).toBe(root);
+    expect(shown.usage.hermes?.lineage?.continuations).toBe(1); // the continuation's tokens are counted in
+    expect(shown.hermes?.provenance).toMatchObject({
+      currentHermesSessionId: contId,
+      rootHermesSessionId: root,
+      parentHermesSessionId: root,
+      sessionKind: 'continuation',
+      compressionDepth: 1,
+    });
+    const text = await runCli(['sessions', 'show', sessionId], p);
+    expect(text.stdout).toContain(`\nHermes: compressed ×1 · root ${root} · parent ${root} · now ${contId}\n`);
+    expect(text.stdout).toMatch(/\n---\nUsage: .*\(from Hermes' state\.db; incl\. 1 compression continuation\)\nHermes: compressed ×1/);
 
     // And the process after that still finds the head (the provenance survived the reload).
     const again = await runCli(['run', '--json', '--session', sessionId, 'once more'], p);
