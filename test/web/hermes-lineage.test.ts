@@ -6,9 +6,10 @@ import { newSession, send, webSuite, type World } from './helpers.js';
 /**
  * Issue 38 item 3 in the web UI: when Hermes (compression.in_place false) continues a compressed
  * conversation in a new session row, the header shows "compressed ×N" next to the context ring —
- * live (the rotation's session_info_update) and after a reload (the stored thread meta).
+ * live (the rotation's session_info_update) and after a reload (the stored thread meta). Item 4:
+ * a `delegate_task` call is drawn as a subagent lane.
  */
-describe('web: Hermes compression lineage in the session header', { timeout: 120_000 }, () => {
+describe('web: Hermes lineage (header) and subagents (lanes)', { timeout: 120_000 }, () => {
   let w: World;
   let page: Page;
   webSuite(
@@ -36,6 +37,24 @@ describe('web: Hermes compression lineage in the session header', { timeout: 120
     await page.reload();
     await marker.waitFor({ timeout: 30_000 });
     expect(await marker.textContent()).toBe('compressed ×1');
+    expect(w.errors).toEqual([]);
+  });
+
+  it('delegate_task is a subagent lane: running in the background, its goal and delegation id, and why nothing more comes', async () => {
+    await newSession(page);
+    await send(page, 'DELEGATE the notes reading');
+    const lane = page.locator('.subagent-lane');
+    await lane.waitFor({ timeout: 30_000 });
+    await expect.poll(() => lane.locator('.subagent-heading').textContent(), { timeout: 30_000 }).toBe('Subagent running in the background');
+    expect(await lane.locator('.subagent-goals li').allTextContents()).toEqual([`CHILDTASK: read notes.txt in ${w.served.project} and report its first line`]);
+    expect(await lane.locator('.subagent-id').textContent()).toMatch(/^deleg_[0-9a-f]{8}$/);
+    expect(await lane.locator('.subagent-note').textContent()).toMatch(/Hermes does not send the subagent's progress over ACP/);
+    // Not also a plain tool card; the lane folds away like one.
+    expect(await page.locator('.tool-card').count()).toBe(0);
+    await page.locator('.msg.agent', { hasText: 'Delegation launched.' }).waitFor({ timeout: 30_000 });
+    await shot(page, 'hermes-subagent-lane');
+    await lane.locator('summary').click();
+    expect(await lane.getAttribute('open')).toBeNull();
     expect(w.errors).toEqual([]);
   });
 });
