@@ -106,6 +106,12 @@ describe('Hermes lineage across compression (talaria run, one process per turn)'
     expect(text.stdout).toContain(`\nHermes: compressed ×1 · root ${root} · parent ${root} · now ${contId}\n`);
     expect(text.stdout).toMatch(/\n---\nUsage: .*\(from Hermes' state\.db; incl\. 1 compression continuation\)\nHermes: compressed ×1/);
 
+    // Hermes lists the continuation as a session of its own: Talaria shows it as this conversation, once.
+    const listed = JSON.parse((await runCli(['sessions', 'list', '--json', '--agent', 'hermes'], p)).stdout) as {
+      sessions: Array<{ id: string; stored: boolean; atAgent?: boolean }>;
+    };
+    expect(listed.sessions).toEqual([expect.objectContaining({ id: sessionId, stored: true, atAgent: true })]);
+
     // And the process after that still finds the head (the provenance survived the reload).
     const again = await runCli(['run', '--json', '--session', sessionId, 'once more'], p);
     expect(again.code, again.stderr).toBe(0);
