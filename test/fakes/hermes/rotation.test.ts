@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { loadReal, shape } from './fixture-driver.js';
-import { openSession, type Msg } from './test-client.js';
+import { openSession, type HermesClient, type Msg } from './test-client.js';
 import { CONFIG, chunkText, prompt, upd, useEnv } from './test-env.js';
 
 const { makeHome, makeWs, start } = useEnv('hermes-rotate-');
@@ -35,6 +35,9 @@ const provOf = (u: Msg | null | undefined): Msg | undefined => u?._meta?.hermes?
 // A title update may carry the continuation's provenance too; the rotation one names its reason.
 const rotationIn = (frames: Msg[]) => frames.map(upd).find((u) => u?.sessionUpdate === 'session_info_update' && provOf(u)?.reason === 'compression');
 
+/** The generated title arrives on its own after an exchange. */
+const titled = (c: HermesClient) => c.waitFor((m) => upd(m)?.sessionUpdate === 'session_info_update' && typeof upd(m)?.title === 'string', 'title update');
+
 /** The real rotation update and the real load of the continuation id. */
 function recorded(): { rotation: Msg; loadCont: Msg } {
   const rotation = loadReal('12-compression-rotate')
@@ -54,6 +57,7 @@ describe('Hermes emulator: compression rotation (compression.in_place false)', (
     const { id, result } = await openSession(c, ws);
     expect(provOf(result)).toMatchObject({ sessionKind: 'root', compressionDepth: 0 });
     for (const t of ['hello one', 'hello two', 'hello three']) await prompt(c, id, t);
+    await titled(c);
     const { res, frames } = await prompt(c, id, 'COMPRESSME now');
     expect(res.result.stopReason).toBe('end_turn');
     expect(frames.filter((m) => m.method).every((m) => m.params.sessionId === id)).toBe(true); // the wire id stays
@@ -132,6 +136,7 @@ describe('Hermes emulator: compression rotation (compression.in_place false)', (
     const c = start(makeHome(ROTATE));
     const { id } = await openSession(c, makeWs());
     await prompt(c, id, 'hello one');
+    await titled(c); // as in the recording, the session has its title before the compression
     const u = rotationIn((await prompt(c, id, 'COMPRESSME now')).frames)!;
     expect(shape(provOf(u))).toBe(shape(provOf(real.rotation)));
     expect(provOf(real.rotation)!.currentHermesSessionId).toMatch(CONT_ID);
