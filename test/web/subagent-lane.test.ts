@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readEntry } from '../../web/src/state/entries.js';
-import { readDelegation } from '../../web/src/state/delegation.js';
+import { readDelegation } from '../../src/providers/hermes/delegation.js';
 import { loadReal } from '../fakes/hermes/fixture-driver.js';
 import type { ToolView } from '../../web/src/state/entries.js';
 

@@ -7,7 +7,7 @@ import { UserMessage } from './user-message.js';
 import { href } from '../router.js';
 import { ToolCard } from './tool-card.js';
 import { SubagentLane } from './subagent-lane.js';
-import { readDelegation } from '../state/delegation.js';
+import { readDelegation } from '../../../src/providers/hermes/delegation.js';
 
 /** One thread entry. Memoized on the entry object: an update replaces only that object. */
 export const EntryRow = memo(function EntryRow({ entry, index, resolution }: { entry: unknown; index: number; resolution?: Resolution | undefined }) {

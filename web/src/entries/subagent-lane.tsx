@@ -1,7 +1,7 @@
 import type { ToolView } from '../state/entries.js';
-import type { Delegation } from '../state/delegation.js';
+import type { Delegation } from '../../../src/providers/hermes/delegation.js';
 
-/** A Hermes delegation (state/delegation.ts) as a lane: what was sent, and that nothing more will come. */
+/** A Hermes delegation (src/providers/hermes/delegation.ts) as a lane: what was sent, and that nothing more will come. */
 export function SubagentLane({ tool, d }: { tool: ToolView; d: Delegation }) {
   const heading = d.dispatched ? 'Subagent running in the background' : tool.status === 'failed' ? 'Subagent not started' : 'Starting a subagent';
   const goals = d.goals.length > 0 ? d.goals : [tool.title.replace(/^delegate: /, '')];
