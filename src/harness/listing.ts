@@ -6,6 +6,7 @@
  */
 import type { AgentHost } from '../host/host.js';
 import type { Store, StoredSession, Workspace as WorkspaceRow } from '../store/index.js';
+import { readProvenance, reopenTarget } from '../providers/hermes/provenance.js';
 import { findStored } from './transfer.js';
 import type { ListOptions, ListResult, SessionSummary } from './types.js';
 
@@ -33,6 +34,8 @@ export async function listSessions(d: ListingDeps, row: WorkspaceRow, o: ListOpt
   }
   const byAgentId = new Map(out.filter((s) => s.agentSessionId && s.provider === o.agent!.provider).map((s) => [s.agentSessionId!, s]));
   for (const s of byAgentId.values()) s.atAgent = false;
+  // Hermes lists a compression continuation as a session of its own; it is this conversation.
+  for (const s of [...byAgentId.values()]) for (const id of lineageIds(d.store, s)) if (!byAgentId.has(id)) byAgentId.set(id, s);
   for (const l of listed) {
     const mine = byAgentId.get(l.sessionId);
     if (mine) {
@@ -58,6 +61,15 @@ export async function listSessions(d: ListingDeps, row: WorkspaceRow, o: ListOpt
     } as SessionSummary);
   }
   return { sessions: out };
+}
+
+/** The Hermes rows a stored conversation moved to (its current head and that head's parent), from its thread meta. */
+function lineageIds(store: Store, s: SessionSummary): string[] {
+  const meta = store.entries.getMeta(s.id)?.meta;
+  const head = reopenTarget(s.agentSessionId!, meta);
+  if (head === s.agentSessionId) return [];
+  const parent = readProvenance(meta)?.parentHermesSessionId;
+  return parent && parent !== s.agentSessionId ? [head, parent] : [head];
 }
 
 function summary(r: StoredSession): SessionSummary {

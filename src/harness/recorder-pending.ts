@@ -135,7 +135,12 @@ export class PendingWork {
         this.setMeta({ ...this.meta, context: ev.context as ThreadMeta['context'] });
         return 'schedule';
       case 'info.updated':
-        this.setMeta({ ...this.meta, ...(ev.title !== undefined ? { title: ev.title } : {}), ...(ev.updatedAt !== undefined ? { updatedAt: ev.updatedAt } : {}) });
+        this.setMeta({
+          ...this.meta,
+          ...(ev.title !== undefined ? { title: ev.title } : {}),
+          ...(ev.updatedAt !== undefined ? { updatedAt: ev.updatedAt } : {}),
+          ...(ev.meta !== undefined ? { meta: ev.meta } : {}),
+        });
         if (ev.title !== undefined) this.title = ev.title;
         return 'schedule';
       default:

@@ -48,3 +48,12 @@ export function keepTalariaSettlements(session: Session, snap: ThreadSnapshot | 
   const { openRun: _run, ...rest } = snapshot(session.thread);
   replaceThread(session.thread, threadFromSnapshot({ ...rest, entries }));
 }
+
+/**
+ * The stored thread meta, when the agent's replay brought none: Hermes reports its lineage
+ * (`_meta.hermes.sessionProvenance`) in session_info_update only, never in a load's replay, and
+ * the next open needs it to find the conversation's current head (providers/hermes/provenance.ts).
+ */
+export function keepThreadMeta(session: Session, snap: ThreadSnapshot | undefined): void {
+  if (session.thread.meta === undefined && snap?.meta !== undefined) session.thread.meta = snap.meta;
+}

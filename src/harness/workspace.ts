@@ -25,7 +25,8 @@ import { cutBefore, markPartial, pendingSeed, PARTIAL } from './branches.js';
 import { applyChoices } from './choices.js';
 import { withCreatedBy } from './provenance.js';
 import { recordSession, type RecordInit, type RecordingDeps } from './hosted.js';
-import { keepTalariaSettlements, seedThread } from './restore.js';
+import { keepTalariaSettlements, keepThreadMeta, seedThread } from './restore.js';
+import { reopenTarget } from '../providers/hermes/provenance.js';
 import { hasInjection } from '../thread/injected.js';
 import type { ThreadSnapshot } from '../thread/snapshot.js';
 import { findStored } from './transfer.js';
@@ -160,7 +161,10 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
     const { provider, profile } = d.providerFor(stored);
     const wsPath = stored.workspaceId ? (d.store.workspaces.get(stored.workspaceId)?.path ?? ws) : ws;
     const t = { ...target(provider, profile, { ...o, cwd: stored.cwd }), workspace: wsPath };
-    const agentId = stored.agentSessionId;
+    // A Hermes conversation that compression moved to a continuation row is reopened there:
+    // loading the stored (root) id would give the ended root back. The stored id stays the
+    // conversation's root (usage sums the lineage from it).
+    const agentId = stored.agentSessionId ? reopenTarget(stored.agentSessionId, d.store.entries.getMeta(stored.id)?.meta) : undefined;
     let s: Session | undefined;
     let origin: HarnessSession['origin'] = 'loaded';
     /** Why the agent could not give the session back (any load failure falls back to the store). */
@@ -195,6 +199,7 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
     if ((origin !== 'loaded' || isPartial(stored, snap) || owed) && seedThread(s, snap)) historyFrom = 'store';
     if (owed) d.host.seedNext(s, origin === 'restored' ? { ...owed, inPlace: true } : owed);
     if (historyFrom === 'agent') keepTalariaSettlements(s, snap);
+    if (origin !== 'restored') keepThreadMeta(s, snap);
     if (origin === 'restored') {
       const why = !agentId
         ? 'it was never opened at the agent'

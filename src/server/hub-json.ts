@@ -36,6 +36,7 @@ export function threadJson(t: {
   title?: string;
   updatedAt?: string;
   context: unknown;
+  meta?: unknown;
 }): SessionSnapshot['thread'] {
   return {
     entries: t.entries.slice(),
@@ -46,5 +47,6 @@ export function threadJson(t: {
     ...(t.configOptions !== undefined ? { configOptions: t.configOptions } : {}),
     ...(t.title !== undefined ? { title: t.title } : {}),
     ...(t.updatedAt !== undefined ? { updatedAt: t.updatedAt } : {}),
+    ...(t.meta !== undefined ? { meta: t.meta } : {}),
   };
 }

@@ -60,7 +60,8 @@ export const EVENTS = {
   'commands.updated': z.object({ commands: z.array(json) }),
   'mode.updated': z.object({ modeId: z.string() }),
   'config.updated': z.object({ configOptions: z.array(json) }),
-  'info.updated': z.object({ title: z.string().optional(), updatedAt: z.string().optional() }),
+  /** `meta`: the thread's agent `_meta` (the last session_info_update's), when it has one. */
+  'info.updated': z.object({ title: z.string().optional(), updatedAt: z.string().optional(), meta: json.optional() }),
   'context.updated': z.object({ context }),
   'catalog.updated': z.object({ catalog }),
   'permission.asked': z.object({

@@ -26,6 +26,9 @@ export function emitChange(s: SessionCore, c: ThreadChange): void {
       const body: EventBody<'info.updated'> = {};
       if (c.title !== undefined) body.title = c.title;
       if (c.updatedAt !== undefined) body.updatedAt = c.updatedAt;
+      // The thread meta (agent `_meta` of session_info_update) travels along so the store keeps
+      // it: Hermes' lineage across compression is only ever reported there.
+      if (s.thread.meta !== undefined) body.meta = s.thread.meta;
       return s.emit('info.updated', body);
     }
     case 'context.updated':

@@ -41,6 +41,8 @@ export interface ServeOptions {
   config?: Record<string, unknown>;
   /** Put the Hermes emulator (test/fakes/hermes) on PATH, configured with a fake model. */
   hermes?: boolean;
+  /** More of the emulator's config.yaml (e.g. `compression:` settings), after the model. */
+  hermesConfig?: string;
 }
 
 /** `agents` entry for the SDK fake agent (test/fakes/sdk-agent.ts) with env switches. */
@@ -58,7 +60,7 @@ export async function startServe(o: ServeOptions = {}): Promise<Served> {
   if (o.hermes) {
     const hh = join(home, 'hermes');
     mkdirSync(hh, { recursive: true });
-    writeFileSync(join(hh, 'config.yaml'), 'model:\n  default: fake-model\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n');
+    writeFileSync(join(hh, 'config.yaml'), `model:\n  default: fake-model\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n${o.hermesConfig ?? ''}`);
     Object.assign(hermesEnv, { PATH: `${HERMES_BIN}:${process.env.PATH ?? ''}`, HERMES_HOME: hh });
   }
   const argv = [BIN, 'serve', '--port', '0', ...(o.args ?? [])];

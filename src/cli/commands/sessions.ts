@@ -2,6 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { TalariaError } from '../../protocol/errors.js';
 import { formatCost } from '../../providers/hermes/state-db.js';
+import { readProvenance, type HermesProvenance } from '../../providers/hermes/provenance.js';
 import { sessionUsage, storedFailure } from '../../harness/index.js';
 import type { ExportFormat, Harness, HarnessExtras } from '../../harness/index.js';
 import { choice, flag, parse, splitCommand, str, UsageError, type OptionSpec, type Parsed } from '../args.js';
@@ -146,8 +147,14 @@ async function show(p: Parsed, h: H, ctx: CliContext): Promise<number> {
   const row = h.sessions.find(p.positionals[0]!)!;
   const report = sessionUsage(h.store, h.env, [row]);
   const usage = report.sessions[0]!;
+  const provenance = readProvenance(h.store.entries.getMeta(row.id)?.meta);
   if (json) {
-    const out = { ...(JSON.parse(text) as Record<string, unknown>), usage, ...(report.problems.length > 0 ? { usageProblems: report.problems } : {}) };
+    const out = {
+      ...(JSON.parse(text) as Record<string, unknown>),
+      usage,
+      ...(report.problems.length > 0 ? { usageProblems: report.problems } : {}),
+      ...(provenance ? { hermes: { provenance } } : {}),
+    };
     return write(ctx, JSON.stringify(out, null, 2));
   }
   for (const problem of report.problems) ctx.io.stderr.write(`talaria sessions show: ${problem}\n`);
@@ -158,7 +165,14 @@ async function show(p: Parsed, h: H, ctx: CliContext): Promise<number> {
   const parts = l ? [plural(l.continuations, 'compression continuation'), plural(l.subagents, 'subagent')].filter(Boolean).join(', ') : '';
   const unpriced = l && l.unpricedParts > 0 && usage.cost.status !== 'unknown' ? `, ${plural(l.unpricedParts, 'part')} without price` : '';
   const line = `Usage: ${t.input.toLocaleString('en-US')} input · ${t.output.toLocaleString('en-US')} output · ${t.total.toLocaleString('en-US')} total tokens · cost ${formatCost(usage.cost)} (from ${from}${parts ? `; incl. ${parts}` : ''}${unpriced})`;
-  return write(ctx, `${text.replace(/\n*$/, '')}\n\n---\n${line}\n`);
+  const lineage = provenance && provenance.compressionDepth > 0 ? `${lineageLine(provenance)}\n` : '';
+  return write(ctx, `${text.replace(/\n*$/, '')}\n\n---\n${line}\n${lineage}`);
+}
+
+/** Where Hermes keeps the conversation now: it moved to a new row at every compression (compression.in_place false). */
+function lineageLine(p: HermesProvenance): string {
+  const parent = p.parentHermesSessionId ? ` · parent ${p.parentHermesSessionId}` : '';
+  return `Hermes: compressed ×${p.compressionDepth} · root ${p.rootHermesSessionId}${parent} · now ${p.currentHermesSessionId}`;
 }
 
 async function archive(p: Parsed, h: H, ctx: CliContext, on: boolean): Promise<number> {

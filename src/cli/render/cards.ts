@@ -2,6 +2,7 @@
  * Tool calls as terminal cards: a status badge, a kind icon and the title; then where it works,
  * its permission state, a coloured diff and the first lines of its output.
  */
+import { readDelegation } from '../../providers/hermes/delegation.js';
 import { unifiedDiff } from '../../thread/diff.js';
 import type { ToolCallEntry } from '../../thread/types.js';
 import type { Style } from './style.js';
@@ -91,6 +92,8 @@ export function toolCard(e: ToolCallEntry, style: Style, o: CardOptions): string
   const locs = (e.locations ?? []).map((l) => (l.line != null ? `${l.path}:${l.line}` : l.path));
   if (locs.length > 0 && !e.title.includes(locs[0]!)) out.push(style.dim(`  ↳ ${sanitize(locs.join(', '))}`));
   if (!o.body) return out;
+  const lane = subagentLane(e, style, o);
+  if (lane) return [...out, ...lane];
   for (const c of e.content ?? []) {
     if (o.shown) {
       const key = contentKey(c);
@@ -109,4 +112,22 @@ export function toolCard(e: ToolCallEntry, style: Style, o: CardOptions): string
     }
   }
   return out;
+}
+
+/**
+ * Hermes' delegate_task once dispatched: a lane saying what runs, instead of its JSON body (shown
+ * once). Hermes sends nothing more of the subagent over ACP (providers/hermes/delegation.ts).
+ */
+function subagentLane(e: ToolCallEntry, style: Style, o: CardOptions): string[] | undefined {
+  const d = readDelegation(e);
+  if (!d?.dispatched) return undefined;
+  const key = `subagent\0${e.toolCallId}`;
+  if (o.shown?.has(key)) return [];
+  o.shown?.add(key);
+  const id = d.delegationId ? style.dim(` · ${sanitize(d.delegationId)}`) : '';
+  return [
+    `  ↳ ${style.bold('Subagent running in the background')}${id}`,
+    ...d.goals.map((g) => `  │ ${sanitize(g.replace(/\s*\n\s*/g, ' '))}`),
+    style.dim("  │ Hermes does not send the subagent's progress over ACP, and its result does not come back to this session."),
+  ];
 }

@@ -107,6 +107,8 @@ export const threadSnapshot = z.object({
   title: z.string().optional(),
   updatedAt: z.string().optional(),
   context: json,
+  /** The agent's thread-level `_meta` (the last session_info_update's), e.g. Hermes' sessionProvenance. */
+  meta: json.optional(),
 });
 
 export const sessionOrigin = z.enum(['new', 'loaded', 'resumed', 'restored', 'forked', 'branched', 'stored']);

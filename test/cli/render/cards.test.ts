@@ -62,3 +62,42 @@ describe('tool cards', () => {
     expect(diffLines('/w/a.txt', null, 'a\nb\nc\nd\n', plain, 3).at(-1)).toBe('… 4 more diff lines');
   });
 });
+
+describe('Hermes delegate_task', () => {
+  const dispatched = (extra: Partial<ToolCallEntry> = {}): ToolCallEntry => ({
+    id: 'e9',
+    kind: 'tool_call',
+    toolCallId: 'tc-bd9e2768196d',
+    title: 'delegate: CHILDTASK: read notes.txt in /workspace and r...',
+    toolKind: 'execute',
+    status: 'completed',
+    locations: [],
+    // The recorded 0.18.2 body (fixture hermes-0.18.2-real/20-delegate), note shortened.
+    content: [
+      {
+        type: 'content',
+        content: {
+          type: 'text',
+          text: '{"status": "dispatched", "mode": "background", "count": 1, "delegation_id": "deleg_e4d930d6", "goals": ["CHILDTASK: read notes.txt in /workspace and report its first line"], "note": "Subagent is running in the background."}',
+        },
+      },
+    ],
+    ...extra,
+  });
+
+  it('a dispatched delegation is a lane (what runs, its id, that nothing more comes), once; not its JSON', () => {
+    const shown = new Set<string>();
+    const lines = toolCard(dispatched(), plain, { maxLines: 10, body: true, shown }).map(stripAnsi);
+    expect(lines.slice(1)).toEqual([
+      '  ↳ Subagent running in the background · deleg_e4d930d6',
+      '  │ CHILDTASK: read notes.txt in /workspace and report its first line',
+      "  │ Hermes does not send the subagent's progress over ACP, and its result does not come back to this session.",
+    ]);
+    expect(toolCard(dispatched(), plain, { maxLines: 10, body: true, shown })).toHaveLength(1);
+  });
+
+  it('anything else keeps the plain card', () => {
+    const lines = toolCard(dispatched({ title: 'terminal: echo hi' }), plain, { maxLines: 10, body: true }).map(stripAnsi);
+    expect(lines[1]).toMatch(/^ {2}│ \{"status": "dispatched"/);
+  });
+});

@@ -92,7 +92,7 @@ export class HermesAgent {
   /** ACU + usage_update; Hermes schedules them, so they race the response (default: after). */
   private reply(result: unknown, rt: Runtime, usage = true): Reply {
     const send = () => {
-      sendUpdate(this.ctx, rt.rec.id, availableCommandsUpdate());
+      sendUpdate(this.ctx, rt.acpId, availableCommandsUpdate());
       if (usage) sendUsageUpdate(this.ctx, rt);
     };
     if (this.ctx.settings.updatesFirst) {
@@ -144,7 +144,7 @@ export class HermesAgent {
   }
 
   private replay(rt: Runtime): void {
-    for (const u of replayUpdates(rt.history, this.ctx.settings.v21)) sendUpdate(this.ctx, rt.rec.id, u);
+    for (const u of replayUpdates(rt.history, this.ctx.settings.v21)) sendUpdate(this.ctx, rt.acpId, u);
   }
 
   private initialize(): Reply {
@@ -184,7 +184,7 @@ export class HermesAgent {
         const rt = this.create(String(p.cwd));
         this.register(rt, p.mcpServers);
         this.ctx.log(`INFO acp_adapter.server: New session ${rt.rec.id} (cwd=${rt.rec.cwd})`);
-        return this.reply({ _meta: hermesMeta(rt.rec.id), models: this.models(rt), modes: this.modes(rt), sessionId: rt.rec.id }, rt);
+        return this.reply({ _meta: hermesMeta(this.ctx, rt), models: this.models(rt), modes: this.modes(rt), sessionId: rt.rec.id }, rt);
       }
       case 'session/load':
       case 'session/resume': {
@@ -200,7 +200,7 @@ export class HermesAgent {
         persist(this.ctx, rt, false);
         this.register(rt, p.mcpServers);
         if (!fresh) this.replay(rt);
-        return this.reply({ _meta: hermesMeta(rt.rec.id), models: this.models(rt), modes: this.modes(rt) }, rt);
+        return this.reply({ _meta: hermesMeta(this.ctx, rt), models: this.models(rt), modes: this.modes(rt) }, rt);
       }
       case 'session/fork': {
         const src = this.runtime(id);

@@ -25,6 +25,8 @@ export interface HermesConfig {
   model: string;
   baseUrl: string;
   supportsVision: boolean;
+  /** `compression.in_place` (default true): false makes a compression rotate the session row (rotate.ts). */
+  compressionInPlace: boolean;
 }
 
 type Yaml = { [k: string]: YamlValue };
@@ -68,6 +70,12 @@ function str(v: YamlValue | undefined): string | null {
   return typeof v === 'string' && v.trim() ? v.trim() : null;
 }
 
+/** `compression: {in_place: false}` (flow style, as the research profile wrote it) or the block form. */
+function inPlace(v: YamlValue | undefined): boolean {
+  if (v && typeof v === 'object') return v.in_place !== false;
+  return !(typeof v === 'string' && /\bin_place\s*:\s*false\b/.test(v));
+}
+
 /** Accepts `provider:`/`model:` at top level or Hermes' `model: {default, provider, ...}` map. */
 export function readConfig(home: string): HermesConfig {
   const file = join(home, 'config.yaml');
@@ -77,7 +85,7 @@ export function readConfig(home: string): HermesConfig {
   const provider = str(mm.provider) ?? str(y.provider);
   const model = (typeof m === 'string' ? str(m) : null) ?? str(mm.default) ?? str(mm.name) ?? 'fake-model';
   const baseUrl = str(mm.base_url) ?? str(y.base_url) ?? '';
-  return { provider, model, baseUrl, supportsVision: mm.supports_vision === true || y.supports_vision === true };
+  return { provider, model, baseUrl, supportsVision: mm.supports_vision === true || y.supports_vision === true, compressionInPlace: inPlace(y.compression) };
 }
 
 /**

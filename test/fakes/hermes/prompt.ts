@@ -11,7 +11,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { internalError, type Reply } from './rpc.js';
-import { recordModelCalls } from './state-db.js';
+import { recordTurnCalls } from './rotate.js';
 import { hermesMeta, persist, sendUpdate, sendUsageUpdate, sleep, textChunk, TOKENS_PER_CALL, type Ctx, type Runtime } from './runtime.js';
 import { slashCommand } from './slash.js';
 import { pyIso } from './state.js';
@@ -76,16 +76,18 @@ function scheduleTitle(ctx: Ctx, rt: Runtime, userText: string, finalText: strin
   if (rt.history.filter((m) => m.role === 'user').length > 2) return undefined;
   const title = titleFor(ctx, userText);
   if (!title) return undefined;
+  // The exchange's row: a rotation during a later turn must not move the title to the continuation.
+  const rec = rt.rec;
   return () => {
     setTimeout(() => {
-      if (rt.rec.title) return;
+      if (rec.title || rec !== rt.rec) return;
       if (ctx.store.titleTaken(title, rt.rec.id)) {
         ctx.log(`INFO agent.title_generator: title "${title}" collides with another session; skipped`);
         return;
       }
       rt.rec.title = title;
       persist(ctx, rt, false);
-      sendUpdate(ctx, rt.rec.id, { _meta: hermesMeta(rt.rec.id), title, updatedAt: pyIso(Date.now()), sessionUpdate: 'session_info_update' });
+      sendUpdate(ctx, rt.acpId, { _meta: hermesMeta(ctx, rt), title, updatedAt: pyIso(Date.now()), sessionUpdate: 'session_info_update' });
     }, ctx.settings.titleDelayMs);
   };
 }
@@ -144,7 +146,7 @@ export async function handlePrompt(ctx: Ctx, deps: PromptDeps, sessionId: string
     rt.usage.input += result.calls * TOKENS_PER_CALL.input;
     rt.usage.output += result.calls * TOKENS_PER_CALL.output;
     persist(ctx, rt);
-    recordModelCalls(ctx.store.home, rt.rec, result.calls, TOKENS_PER_CALL, { baseUrl: ctx.cfg.baseUrl, price: ctx.settings.price });
+    recordTurnCalls(ctx, rt, result.calls - result.recorded);
     title = scheduleTitle(ctx, rt, input.text, result.finalText);
   } finally {
     rt.running = false;
@@ -160,10 +162,20 @@ export async function handlePrompt(ctx: Ctx, deps: PromptDeps, sessionId: string
     await inner.after?.();
   }
 
+  if (rt.rotatedFrom) sendRotation(ctx, rt, rt.rotatedFrom);
   sendUsageUpdate(ctx, rt);
   const res: Record<string, unknown> = { stopReason: result.stop };
   if (result.usage) res.usage = usageOf(reported);
   return { result: res, after: title };
+}
+
+/** The head moved during the turn: the provenance names the previous head (recorded order: before usage_update and the response). */
+function sendRotation(ctx: Ctx, rt: Runtime, previous: string): void {
+  rt.rotatedFrom = null;
+  const title = ctx.store.get(previous)?.title;
+  const u: Record<string, unknown> = { _meta: hermesMeta(ctx, rt, previous), updatedAt: pyIso(Date.now()), sessionUpdate: 'session_info_update' };
+  if (title) u.title = title;
+  sendUpdate(ctx, rt.acpId, u);
 }
 
 export function handleCancel(ctx: Ctx, sessionId: string): void {

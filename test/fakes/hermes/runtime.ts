@@ -16,7 +16,12 @@ export interface McpServerSpec {
 }
 
 export interface Runtime {
+  /** The id on the wire: stays the same when compression rotates the internal head (rec). */
+  acpId: string;
+  /** The live head row; a rotation swaps it for the continuation (rotate.ts). */
   rec: SessionRecord;
+  /** The head before this turn's rotation, if it rotated: the provenance update names it. */
+  rotatedFrom: string | null;
   /** The agent's in-memory history: like rec.history, but failed user messages merged. */
   history: HistoryMessage[];
   mode: string;
@@ -60,7 +65,9 @@ export const TOKENS_PER_CALL = { input: 1200, output: 34 };
 
 export function newRuntime(rec: SessionRecord): Runtime {
   return {
+    acpId: rec.id,
     rec,
+    rotatedFrom: null,
     history: structuredClone(rec.history),
     mode: 'default',
     mcp: new Map(),
@@ -78,18 +85,43 @@ export function newRuntime(rec: SessionRecord): Runtime {
   };
 }
 
-export function provenance(id: string): Record<string, unknown> {
-  return {
-    acpSessionId: id,
-    currentHermesSessionId: id,
-    rootHermesSessionId: id,
-    parentHermesSessionId: null,
-    sessionKind: 'root',
-    compressionDepth: 0,
+/**
+ * acp_adapter/provenance.py build_session_provenance: derived from the rows' parent and
+ * end_reason (root = walk of parents; depth counts parents ended by compression; a
+ * continuation is a row whose immediate parent ended by compression). `previous` is the head
+ * before the turn; a different one flags the rotation (reason/creatorKind 'compression').
+ */
+export function provenance(store: Store, acpId: string, currentId: string, previous?: string): Record<string, unknown> {
+  const row = store.get(currentId);
+  const parentId = row?.parentId ?? null;
+  let root = currentId;
+  let depth = 0;
+  const seen = new Set([currentId]);
+  for (let cursor = parentId; cursor && !seen.has(cursor);) {
+    seen.add(cursor);
+    const p = store.get(cursor);
+    if (!p) break;
+    root = cursor;
+    if (p.endReason === 'compression') depth++;
+    cursor = p.parentId;
+  }
+  const continuation = parentId !== null && store.get(parentId)?.endReason === 'compression';
+  const out: Record<string, unknown> = {
+    acpSessionId: acpId,
+    currentHermesSessionId: currentId,
+    rootHermesSessionId: root,
+    parentHermesSessionId: parentId,
+    sessionKind: continuation ? 'continuation' : 'root',
+    compressionDepth: depth,
   };
+  if (previous) out.previousHermesSessionId = previous;
+  if (previous && previous !== currentId) Object.assign(out, { reason: 'compression', creatorKind: 'compression' });
+  return out;
 }
 
-export const hermesMeta = (id: string): Record<string, unknown> => ({ hermes: { sessionProvenance: provenance(id) } });
+export const hermesMeta = (ctx: Pick<Ctx, 'store'>, rt: Pick<Runtime, 'acpId' | 'rec'>, previous?: string): Record<string, unknown> => ({
+  hermes: { sessionProvenance: provenance(ctx.store, rt.acpId, rt.rec.id, previous) },
+});
 
 export function sendUpdate(ctx: Ctx, sessionId: string, update: Record<string, unknown>): void {
   ctx.peer.notify('session/update', { sessionId, update });
@@ -113,7 +145,7 @@ export function contextUsed(rt: Runtime): number {
 }
 
 export function sendUsageUpdate(ctx: Ctx, rt: Runtime): void {
-  sendUpdate(ctx, rt.rec.id, { size: rt.contextSize, used: contextUsed(rt), sessionUpdate: 'usage_update' });
+  sendUpdate(ctx, rt.acpId, { size: rt.contextSize, used: contextUsed(rt), sessionUpdate: 'usage_update' });
 }
 
 /** `touch`: the session was active (a turn or a history edit), which orders session/list. */

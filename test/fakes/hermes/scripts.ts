@@ -1,7 +1,7 @@
 /**
  * What the fake model does for each keyword and `[[token]]` (research fake_openai.py's
  * decide(), step by step): TOOLS, TOOLSLOW, RUN <cmd>, WRITE <path>, EDIT2, DANGER, TODO,
- * THINK, SLOW, OVERFLOW, AUTHFAIL, MCP [tool], the emulator's MAXITER, and the tokens
+ * THINK, SLOW, OVERFLOW, AUTHFAIL, MCP [tool], COMPRESSME (rotate.ts), DELEGATE (delegate.ts), the emulator's MAXITER, and the tokens
  * [[bash: C]] [[read: P]] [[write: P | text]] [[error: N | msg]] [[slow: N | ms]] [[think: T]].
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -9,6 +9,8 @@ import { resolve } from 'node:path';
 import { terminal, writeFile } from './actions.js';
 import type { Pick } from './model.js';
 import { overflow } from './overflow.js';
+import { compressMe } from './rotate.js';
+import { delegate } from './delegate.js';
 import { MCP_TOOLS } from './runtime.js';
 import * as T from './tools.js';
 import type { Turn, TurnInput } from './turn.js';
@@ -67,6 +69,8 @@ const KEYWORD: Record<string, Handler> = {
   THINK: (t) => t.say('Thought about it: the answer is 42. ', { thought: 'Let me think about this carefully. ' }),
   SLOW: (t) => t.say('This reply streams slowly so you can cancel it before it ends.', { delay: t.ctx.settings.slowMs }),
   OVERFLOW: (t) => overflow(t),
+  COMPRESSME: (t) => compressMe(t),
+  DELEGATE: (t) => delegate(t),
   AUTHFAIL: async (t) => httpError(t, 401),
   MCP: async (t, arg, _input, userText) => {
     // The research MCP server ("mini"): echo(text) → "<server>-echo: <text>", add(a=1, b=2). The

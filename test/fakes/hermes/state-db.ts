@@ -48,6 +48,13 @@ export function upsertSessionRow(home: string, rec: SessionRecord): void {
          parent_session_id = COALESCE(sessions.parent_session_id, excluded.parent_session_id)`,
     ).run(rec.id, rec.model, JSON.stringify({ cwd: rec.cwd }), rec.parentId, rec.startedAt / 1000);
     db.prepare('UPDATE sessions SET message_count = ?, title = COALESCE(?, title) WHERE id = ?').run(rec.history.length, rec.title, rec.id);
+    // end_session(id, 'compression') when a rotation ends the head (the row stays, loadable).
+    if (rec.endReason)
+      db.prepare('UPDATE sessions SET ended_at = COALESCE(ended_at, ?), end_reason = COALESCE(end_reason, ?) WHERE id = ?').run(
+        (rec.endedAt ?? Date.now()) / 1000,
+        rec.endReason,
+        rec.id,
+      );
   });
 }
 

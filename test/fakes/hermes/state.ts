@@ -29,6 +29,9 @@ export interface SessionRecord {
   provider: string;
   model: string;
   parentId: string | null;
+  /** Set when the row was ended: 'compression' by a rotation (compression.in_place false). */
+  endReason?: string | null;
+  endedAt?: number | null;
   startedAt: number;
   lastActive: number;
   /** Counter for provider tool-call ids (`call_<tool>_<n>`). */

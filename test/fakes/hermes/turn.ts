@@ -21,6 +21,8 @@ export interface TurnResult {
   stop: 'end_turn' | 'cancelled';
   /** Completed model calls, the ones usage counts. */
   calls: number;
+  /** Of those, the ones already written to state.db (a rotation records them on the ended row). */
+  recorded: number;
   /** False on errors: the prompt response then carries no usage. */
   usage: boolean;
   /** What Hermes calls final_response (an error's text too): a title is made from it. */
@@ -39,6 +41,7 @@ const SHORT: Record<string, string> = { read_file: 'read', write_file: 'write', 
 
 export class Turn {
   calls = 0;
+  recorded = 0;
   afterTool = false;
   finalText = '';
   /** The last tool result the model saw (steer injection included). */
@@ -60,7 +63,7 @@ export class Turn {
     return this.rt.rec.cwd;
   }
   send(u: T.Update): void {
-    sendUpdate(this.ctx, this.rt.rec.id, u);
+    sendUpdate(this.ctx, this.rt.acpId, u);
   }
   /** Starts a model call; false once cancelled (no call is made then). */
   private modelCall(): boolean {
@@ -147,7 +150,7 @@ export class Turn {
   async permission(params: Record<string, unknown>): Promise<string | null> {
     const offered = (params.options as Array<{ optionId: string }>).map((o) => o.optionId);
     const { options, ...rest } = params;
-    const o = await this.ctx.peer.request('session/request_permission', { options, sessionId: this.rt.rec.id, ...rest }, this.ctx.settings.permissionTimeoutMs);
+    const o = await this.ctx.peer.request('session/request_permission', { options, sessionId: this.rt.acpId, ...rest }, this.ctx.settings.permissionTimeoutMs);
     const outcome = 'result' in o ? (o.result as { outcome?: { outcome?: string; optionId?: string } } | null)?.outcome : undefined;
     return outcome?.outcome === 'selected' && offered.includes(String(outcome.optionId)) ? String(outcome.optionId) : null;
   }
@@ -162,7 +165,7 @@ export async function runTurn(ctx: Ctx, rt: Runtime, input: TurnInput): Promise<
   if (/^ERROR\b/.test(text)) {
     t.exception(`Error: ${text.replace(/^ERROR\W*/, '') || 'fake model failure'}`);
     rt.history = before;
-    return { stop: 'end_turn', calls: 0, usage: false, finalText: t.finalText };
+    return { stop: 'end_turn', calls: 0, recorded: 0, usage: false, finalText: t.finalText };
   }
   // The request carries the merged user message: earlier failed prompts + this one.
   const userText = mergeUsers(rt.history);
@@ -172,5 +175,5 @@ export async function runTurn(ctx: Ctx, rt: Runtime, input: TurnInput): Promise<
   if (t.raised) rt.history = before;
   rt.pendingSteer = null; // a steer no tool result picked up is lost
   if (ctx.settings.v21) for (const id of t.open) t.send({ status: 'failed', toolCallId: id, sessionUpdate: 'tool_call_update' });
-  return { stop: rt.cancelled ? 'cancelled' : 'end_turn', calls: t.calls, usage: t.failed === null, finalText: t.finalText };
+  return { stop: rt.cancelled ? 'cancelled' : 'end_turn', calls: t.calls, recorded: t.recorded, usage: t.failed === null, finalText: t.finalText };
 }

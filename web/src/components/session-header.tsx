@@ -59,6 +59,7 @@ export function SessionHeader({
         {view.catalog.model && <Picker label="Model" sel={view.catalog.model} current={view.modelId} readOnly={readOnly} disabled={view.turnId !== undefined} onPick={onModel} />}
         {view.catalog.mode && <Picker label="Mode" sel={view.catalog.mode} current={view.modeId} readOnly={readOnly} disabled={false} onPick={onMode} />}
         <ContextRing view={view} cost={cost} />
+        <Compressed view={view} />
       </div>
       <MenuButton label="More actions" icon="⋯" className="sh-more">
         <a role="menuitem" href={href.inspector(view.sessionId)}>
@@ -157,6 +158,22 @@ function ContextRing({ view, cost: usage }: { view: SessionView; cost: SessionCo
 }
 
 /** No message sent or received yet: the session can still become another agent's. */
+/**
+ * Hermes moved the conversation to a new session row at each compression (`compression.in_place:
+ * false`); Talaria follows it. Shown only when that happened: the count, the ids in the title.
+ */
+function Compressed({ view }: { view: SessionView }) {
+  const h = view.hermes;
+  if (!h || h.compressionDepth === 0) return null;
+  const parent = h.parentHermesSessionId ? `, parent ${h.parentHermesSessionId}` : '';
+  const tip = `Hermes compressed this conversation ${h.compressionDepth}× and continues it in ${h.currentHermesSessionId} (root ${h.rootHermesSessionId}${parent})`;
+  return (
+    <span className="sh-compressed" title={tip} aria-label={tip} data-testid="compressed-marker">
+      compressed ×{h.compressionDepth}
+    </span>
+  );
+}
+
 export function fresh(view: SessionView): boolean {
   return !view.entries.some((e) => {
     const k = (e as { kind?: string }).kind;

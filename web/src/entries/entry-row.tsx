@@ -6,6 +6,8 @@ import { MarkdownText } from './markdown.js';
 import { UserMessage } from './user-message.js';
 import { href } from '../router.js';
 import { ToolCard } from './tool-card.js';
+import { SubagentLane } from './subagent-lane.js';
+import { readDelegation } from '../../../src/providers/hermes/delegation.js';
 
 /** One thread entry. Memoized on the entry object: an update replaces only that object. */
 export const EntryRow = memo(function EntryRow({ entry, index, resolution }: { entry: unknown; index: number; resolution?: Resolution | undefined }) {
@@ -22,8 +24,10 @@ export const EntryRow = memo(function EntryRow({ entry, index, resolution }: { e
       );
     case 'thought':
       return <Thought source={partsOf(entry) ?? e.text} />;
-    case 'tool_call':
-      return <ToolCard tool={e} resolution={resolution} />;
+    case 'tool_call': {
+      const delegation = readDelegation(e);
+      return delegation ? <SubagentLane tool={e} d={delegation} /> : <ToolCard tool={e} resolution={resolution} />;
+    }
     case 'notice':
       return (
         <div

@@ -8,6 +8,7 @@
  */
 // The contract's types, not ../api/server.js: that module touches the DOM, and this one is unit-tested in Node.
 import type { PendingPermission, QueuedPrompt, SessionSnapshot, SessionSummaryInfo, StreamEvent } from '../../../src/server/contract/index.js';
+import { readProvenance, type HermesProvenance } from '../../../src/providers/hermes/provenance.js';
 import { appendText, partsOf } from './stream-text.js';
 import { isObj, num, readCatalog, readCommands, readContext, readPlan, str, type CatalogView, type CommandItem, type ContextView, type PlanItem } from './entries.js';
 import { keepPlanAt, planAtOf } from './plan-at.js';
@@ -60,6 +61,8 @@ export interface SessionView {
   turnUsage?: Usage;
   sessionUsage: Usage;
   lastStop?: { stopReason: string; error?: { code: string; message: string } };
+  /** Hermes' lineage across compression (its `_meta.hermes.sessionProvenance`), when it sent one. */
+  hermes?: HermesProvenance;
 }
 
 export function readUsage(u: unknown): Usage | undefined {
@@ -70,6 +73,11 @@ export function readUsage(u: unknown): Usage | undefined {
   if (input === undefined && output === undefined && total === undefined) return undefined;
   return { ...(input !== undefined ? { input } : {}), ...(output !== undefined ? { output } : {}), ...(total !== undefined ? { total } : {}) };
 }
+
+const hermesOf = (meta: unknown): { hermes?: HermesProvenance } => {
+  const p = readProvenance(meta);
+  return p ? { hermes: p } : {};
+};
 
 const addUsage = (a: Usage, b: Usage | undefined): Usage =>
   b ? { input: (a.input ?? 0) + (b.input ?? 0), output: (a.output ?? 0) + (b.output ?? 0), total: (a.total ?? 0) + (b.total ?? 0) } : a;
@@ -147,6 +155,7 @@ export class SessionStore {
       ...(s.agent ? { agent: s.agent } : {}),
       origin: s.origin,
       sessionUsage: readUsage(s.usage) ?? {},
+      ...hermesOf(t.meta),
       ...(readUsage(s.turnUsage) ? { turnUsage: readUsage(s.turnUsage) } : {}),
     };
     this.changed();
@@ -189,6 +198,11 @@ export class SessionStore {
         break;
       case 'info.updated':
         if (e.title) v.title = e.title;
+        if (e.meta !== undefined) {
+          const h = hermesOf(e.meta);
+          if (h.hermes) v.hermes = h.hermes;
+          else delete v.hermes;
+        }
         break;
       case 'context.updated':
         v.context = readContext(e.context);
