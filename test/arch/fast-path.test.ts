@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importsOf } from './imports.js';
+import { WIRE_META_READERS } from './wire-meta.js';
 
 /**
  * `talaria run` on a warm server (issue 16) starts like a native tool only while its path loads
@@ -35,8 +36,11 @@ export function runtimeGraph(entry: string): { files: string[]; packages: string
   return { files: [...files].map((f) => relative(SRC, f).split(sep).join('/')).sort(), packages: [...packages].sort() };
 }
 
+/** Leaves of providers/ the run's printer reads (a Hermes delegation card): they import nothing (layers.test.ts checks). */
+const LIGHT = new Set(WIRE_META_READERS.map((f) => f.replace(/^src\//, '')));
+
 function heavy(g: { files: string[]; packages: string[] }): string[] {
-  return [...g.packages.filter((p) => HEAVY_PACKAGES.includes(p)), ...g.files.filter((f) => HEAVY_FOLDERS.some((h) => f === h || f.startsWith(`${h}/`)))];
+  return [...g.packages.filter((p) => HEAVY_PACKAGES.includes(p)), ...g.files.filter((f) => !LIGHT.has(f) && HEAVY_FOLDERS.some((h) => f === h || f.startsWith(`${h}/`)))];
 }
 
 describe('the fast path loads nothing heavy', () => {

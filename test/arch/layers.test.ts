@@ -4,6 +4,7 @@ import { join, relative, dirname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import LAYERS from './layers.json' with { type: 'json' };
 import { importsOf } from './imports.js';
+import { WIRE_META_READERS } from './wire-meta.js';
 
 /**
  * DESIGN.md: imports point down only. Each src/ folder lists the folders it may import at run time,
@@ -111,7 +112,11 @@ describe('layer rules', () => {
  * part of src/, types included — and no Node built-ins.
  */
 const WEB = fileURLToPath(new URL('../../web/src', import.meta.url));
-const WEB_MAY_IMPORT = [/^src\/server\/contract\//, /^src\/server\/client\//];
+const WEB_MAY_IMPORT = [
+  /^src\/server\/contract\//,
+  /^src\/server\/client\//,
+  ...WIRE_META_READERS.map((f) => new RegExp(`^${f.replace(/\.ts$/, '.js').replace(/[./]/g, '\\$&')}$`)),
+];
 
 export function webViolations(files: { rel: string; source: string }[]): string[] {
   const bad: string[] = [];
@@ -143,6 +148,10 @@ describe('web layer', () => {
     const files = walkWeb(WEB).map((p) => ({ rel: relative(WEB, p).split(sep).join('/'), source: readFileSync(p, 'utf8') }));
     expect(files.length).toBeGreaterThan(5);
     expect(webViolations(files)).toEqual([]);
+  });
+
+  it('the wire-meta readers the web may import are leaves: they import nothing, so they bring nothing of src/ along', () => {
+    for (const f of WIRE_META_READERS) expect(importsOf(readFileSync(resolve(WEB, '../..', f), 'utf8')), f).toEqual([]);
   });
 
   it('the checker catches a web import of anything else in src/, types included', () => {
