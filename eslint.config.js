@@ -60,7 +60,15 @@ export default tseslint.config(
   {
     files: ['**/*.ts', 'web/src/**/*.tsx'],
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true, destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          ignoreRestSiblings: true,
+          destructuredArrayIgnorePattern: '^_',
+        },
+      ],
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },
   },
@@ -76,7 +84,12 @@ export default tseslint.config(
     files: ['web/src/**/*.ts', 'web/src/**/*.tsx'],
     languageOptions: {
       parser: tseslint.parser,
-      parserOptions: { projectService: false, project: './web/tsconfig.json', tsconfigRootDir: import.meta.dirname, ecmaFeatures: { jsx: true } },
+      parserOptions: {
+        projectService: false,
+        project: './web/tsconfig.json',
+        tsconfigRootDir: import.meta.dirname,
+        ecmaFeatures: { jsx: true },
+      },
     },
   },
   ...ALL.map(layerRules),
@@ -88,8 +101,16 @@ export default tseslint.config(
       'no-console': 'error',
       'no-restricted-properties': [
         'error',
-        { object: 'process', property: 'stdout', message: 'library code takes a Logger; only the CLI and server write to stdout.' },
-        { object: 'process', property: 'stderr', message: 'library code takes a Logger; only the CLI and server write to stderr.' },
+        {
+          object: 'process',
+          property: 'stdout',
+          message: 'library code takes a Logger; only the CLI and server write to stdout.',
+        },
+        {
+          object: 'process',
+          property: 'stderr',
+          message: 'library code takes a Logger; only the CLI and server write to stderr.',
+        },
       ],
     },
   },

@@ -97,15 +97,24 @@ export const baselineCases: BenchCase[] = [
   },
 ];
 
-export const cases: BenchCase[] = [...baselineCases, ...talariaCases, ...acpCases, ...serveCases, ...capsCases, ...webCases];
+export const cases: BenchCase[] = [
+  ...baselineCases,
+  ...talariaCases,
+  ...acpCases,
+  ...serveCases,
+  ...capsCases,
+  ...webCases,
+];
 
 /** Selected cases plus, transitively, the baselines their metrics compare against. */
 export function selectCases(all: readonly BenchCase[], only: readonly string[]): BenchCase[] {
   if (!only.length) return [...all];
   // Exact names; a trailing `*` matches a prefix (`talaria.*`).
-  const matches = (c: BenchCase, pat: string): boolean => (pat.endsWith('*') ? c.name.startsWith(pat.slice(0, -1)) : c.name === pat);
+  const matches = (c: BenchCase, pat: string): boolean =>
+    pat.endsWith('*') ? c.name.startsWith(pat.slice(0, -1)) : c.name === pat;
   for (const pat of only) {
-    if (!all.some((c) => matches(c, pat))) throw new Error(`--only ${pat}: no such case (have: ${all.map((c) => c.name).join(', ')})`);
+    if (!all.some((c) => matches(c, pat)))
+      throw new Error(`--only ${pat}: no such case (have: ${all.map((c) => c.name).join(', ')})`);
   }
   const want = new Set(all.filter((c) => only.some((p) => matches(c, p))).map((c) => c.name));
   for (let grew = true; grew;) {

@@ -40,7 +40,15 @@ interface FloodConfig {
 }
 
 function parseArgs(argv: string[]): FloodConfig & { selfTest: boolean } {
-  const cfg: FloodConfig & { selfTest: boolean } = { frames: 100_000, rate: 0, chunkBytes: 65_536, seed: 1, selfTest: false, prebuildLoad: false, loadSession: undefined };
+  const cfg: FloodConfig & { selfTest: boolean } = {
+    frames: 100_000,
+    rate: 0,
+    chunkBytes: 65_536,
+    seed: 1,
+    selfTest: false,
+    prebuildLoad: false,
+    loadSession: undefined,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const num = (): number => {
@@ -98,7 +106,14 @@ async function write(out: Writable, text: string | Buffer): Promise<void> {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Stream `frames` updates for one session; returns how many were written. */
-async function flood(out: Writable, sessionId: string, frames: number, rate: number, withUser: boolean, stopped: () => boolean = () => false): Promise<number> {
+async function flood(
+  out: Writable,
+  sessionId: string,
+  frames: number,
+  rate: number,
+  withUser: boolean,
+  stopped: () => boolean = () => false,
+): Promise<number> {
   if (withUser && rate <= 0 && prebuilt?.sessionId === sessionId && prebuilt.frames === frames) {
     let sent = 0;
     // Each chunk holds whole frames: a cancel stops between chunks, and the count stays exact.
@@ -153,7 +168,8 @@ type Id = string | number | null;
 const out = process.stdout;
 const send = (msg: object): Promise<void> => write(out, JSON.stringify(msg) + '\n');
 const reply = (id: Id, result: unknown): Promise<void> => send({ jsonrpc: '2.0', id, result });
-const fail = (id: Id, code: number, message: string): Promise<void> => send({ jsonrpc: '2.0', id, error: { code, message } });
+const fail = (id: Id, code: number, message: string): Promise<void> =>
+  send({ jsonrpc: '2.0', id, error: { code, message } });
 
 let sessions = 0;
 const cancelled = new Set<string>();

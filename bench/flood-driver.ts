@@ -118,7 +118,14 @@ export interface FloodResult {
  * Throughput counts from the first frame seen to the turn's end (excludes spawn and set-up);
  * `cpu` is the consumer's CPU ms over that interval (see `cpuMs`), when measured.
  */
-export function floodResult(sent: number, seen: number, t0: number, t1: number, rec?: LatencyRecorder, cpu?: number): FloodResult {
+export function floodResult(
+  sent: number,
+  seen: number,
+  t0: number,
+  t1: number,
+  rec?: LatencyRecorder,
+  cpu?: number,
+): FloodResult {
   const seconds = Math.max(1e-9, (t1 - t0) / 1000);
   return {
     framesSent: sent,
@@ -162,14 +169,26 @@ export function exitGuard(child: AgentChild, what: string): Promise<never> {
   return new Promise((_, reject) => {
     child.once('exit', (code, signal) => {
       const tail = child.stderrTail().trim();
-      reject(new Error(`${what}: agent exited (code ${code}, signal ${signal}) before the turn ended${tail ? `\n${tail}` : ''}`));
+      reject(
+        new Error(
+          `${what}: agent exited (code ${code}, signal ${signal}) before the turn ended${tail ? `\n${tail}` : ''}`,
+        ),
+      );
     });
   });
 }
 
 /** The producer's own rate into /dev/null (`flood-agent --self-test`): must far exceed the floor. */
 export async function runProducerSelfTest(frames: number): Promise<{ framesPerSec: number; buildMs: number }> {
-  const child = spawnAgent([process.execPath, '--import', 'tsx', FLOOD_AGENT, '--self-test', '--frames', String(frames)]);
+  const child = spawnAgent([
+    process.execPath,
+    '--import',
+    'tsx',
+    FLOOD_AGENT,
+    '--self-test',
+    '--frames',
+    String(frames),
+  ]);
   let out = '';
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (s: string) => (out += s));

@@ -17,7 +17,14 @@ export const ENVELOPE_HEAD = '{"jsonrpc":"2.0","method":"session/update","params
 export const ENVELOPE_MID = ',"update":';
 export const FRAME_TAIL = '}}}}\n';
 
-export type FrameKind = 'user_message_chunk' | 'agent_message_chunk' | 'agent_thought_chunk' | 'tool_call' | 'tool_call_update' | 'plan' | 'usage_update';
+export type FrameKind =
+  | 'user_message_chunk'
+  | 'agent_message_chunk'
+  | 'agent_thought_chunk'
+  | 'tool_call'
+  | 'tool_call_update'
+  | 'plan'
+  | 'usage_update';
 
 export interface FrameTemplate {
   kind: FrameKind;
@@ -129,7 +136,14 @@ export function buildTemplates(n: number, opts: FrameMixOptions = {}): FrameTemp
  * stopping at `to` or once the text reaches `maxChars` (at least one frame). Returns the text
  * and the next index.
  */
-export function renderChunk(envelope: string, templates: readonly FrameTemplate[], from: number, to: number, maxChars: number, stamp: string): { text: string; next: number } {
+export function renderChunk(
+  envelope: string,
+  templates: readonly FrameTemplate[],
+  from: number,
+  to: number,
+  maxChars: number,
+  stamp: string,
+): { text: string; next: number } {
   let s = '';
   const len = templates.length;
   let i = from;

@@ -7,14 +7,26 @@
  * the previous answer, as any ACP client would.
  */
 import { pathToFileURL } from 'node:url';
-import { ROOT, cpuMs, exitGuard, floodResult, framesSentOf, LatencyRecorder, spawnFlood, stampOf, stopAgent } from './flood-driver.js';
+import {
+  ROOT,
+  cpuMs,
+  exitGuard,
+  floodResult,
+  framesSentOf,
+  LatencyRecorder,
+  spawnFlood,
+  stampOf,
+  stopAgent,
+} from './flood-driver.js';
 import type { FloodParams, FloodResult } from './flood-driver.js';
 
-const line = (id: number, method: string, params: unknown): string => JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n';
+const line = (id: number, method: string, params: unknown): string =>
+  JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n';
 
 const INIT = line(1, 'initialize', { protocolVersion: 1, clientCapabilities: {} });
 const NEW = line(2, 'session/new', { cwd: ROOT, mcpServers: [] });
-const prompt = (sessionId: string): string => line(3, 'session/prompt', { sessionId, prompt: [{ type: 'text', text: 'flood' }] });
+const prompt = (sessionId: string): string =>
+  line(3, 'session/prompt', { sessionId, prompt: [{ type: 'text', text: 'flood' }] });
 
 interface RpcMessage {
   id?: number;

@@ -36,8 +36,10 @@ export function historyData(entries: number, sessionId = 'history', seed = 1): H
       if (thread.entries.length > entries) {
         // This frame opened entry N+1: rebuild without it (reduce mutates in place).
         const exact = createThread();
-        for (const l of lines) reduce(exact, { type: 'update', update: (JSON.parse(l) as { params: { update: Update } }).params.update });
-        if (exact.entries.length !== entries || before !== entries) throw new Error('history data: entry count drifted');
+        for (const l of lines)
+          reduce(exact, { type: 'update', update: (JSON.parse(l) as { params: { update: Update } }).params.update });
+        if (exact.entries.length !== entries || before !== entries)
+          throw new Error('history data: entry count drifted');
         return { frames: lines.length, entries, lines, thread: exact };
       }
       lines.push(line);

@@ -8,7 +8,10 @@ export const RESULT_PREFIX = 'BENCH-RESULT ';
 const RUNNER = fileURLToPath(new URL('./case-runner.ts', import.meta.url));
 
 export async function runIsolated(name: string, opts: BenchOptions): Promise<Measurement> {
-  const child = spawnAgent([process.execPath, '--expose-gc', '--import', 'tsx', RUNNER, name, JSON.stringify(opts)], opts.root);
+  const child = spawnAgent(
+    [process.execPath, '--expose-gc', '--import', 'tsx', RUNNER, name, JSON.stringify(opts)],
+    opts.root,
+  );
   child.stdin.end();
   let out = '';
   child.stdout.setEncoding('utf8');

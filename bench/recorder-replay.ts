@@ -32,8 +32,14 @@ const nFrames = ops.filter((o) => o[0]).length;
 const mods = await Promise.all(
   roots.map(async (root) => ({
     root,
-    openStore: ((await import(pathToFileURL(join(root, 'src/store/index.ts')).href)) as { openStore: (o: object) => Store }).openStore,
-    createRecorder: ((await import(pathToFileURL(join(root, 'src/harness/recorder.ts')).href)) as { createRecorder: (s: Store, o: object) => Rec }).createRecorder,
+    openStore: (
+      (await import(pathToFileURL(join(root, 'src/store/index.ts')).href)) as { openStore: (o: object) => Store }
+    ).openStore,
+    createRecorder: (
+      (await import(pathToFileURL(join(root, 'src/harness/recorder.ts')).href)) as {
+        createRecorder: (s: Store, o: object) => Rec;
+      }
+    ).createRecorder,
   })),
 );
 const cpu: number[][] = mods.map(() => []);
@@ -57,7 +63,8 @@ for (let r = 0; r < reps; r++) {
       const c = process.cpuUsage(c0);
       cpu[m]!.push((c.user + c.system) / 1000);
       rec.close();
-      if (store.wire.count(key) !== nFrames) throw new Error(`${mod.root}: stored ${store.wire.count(key)} of ${nFrames} frames`);
+      if (store.wire.count(key) !== nFrames)
+        throw new Error(`${mod.root}: stored ${store.wire.count(key)} of ${nFrames} frames`);
     } finally {
       store.close();
       rmSync(home, { recursive: true, force: true });
@@ -66,5 +73,7 @@ for (let r = 0; r < reps; r++) {
 }
 for (const [m, mod] of mods.entries()) {
   const s = [...cpu[m]!].sort((a, b) => a - b);
-  process.stdout.write(`${mod.root}: median ${s[s.length >> 1]!.toFixed(0)} ms CPU for ${nFrames} frames (runs: ${cpu[m]!.map((x) => x.toFixed(0)).join(' ')})\n`);
+  process.stdout.write(
+    `${mod.root}: median ${s[s.length >> 1]!.toFixed(0)} ms CPU for ${nFrames} frames (runs: ${cpu[m]!.map((x) => x.toFixed(0)).join(' ')})\n`,
+  );
 }

@@ -45,7 +45,14 @@ async function once(thread: boolean, frames: Frame[]): Promise<{ busy: number; w
         rec.onFrame(frames[j]!);
         text += 'chunk ';
         const entry = { id: 'e0', kind: 'assistant_message', text, blocks: [], turnId: 't' };
-        rec.onEvent({ type: 'entry.updated', sessionId: 'flood-1', seq: j, at: j, index: 0, entry } as unknown as SessionEvent);
+        rec.onEvent({
+          type: 'entry.updated',
+          sessionId: 'flood-1',
+          seq: j,
+          at: j,
+          index: 0,
+          entry,
+        } as unknown as SessionEvent);
       }
       await tick();
     }
@@ -53,7 +60,8 @@ async function once(thread: boolean, frames: Frame[]): Promise<{ busy: number; w
     const wall = performance.now() - t0;
     const busy = performance.eventLoopUtilization(elu0).active;
     rec.close();
-    if (store.wire.count('s') !== frames.length) throw new Error(`lost frames: ${store.wire.count('s')} of ${frames.length}`);
+    if (store.wire.count('s') !== frames.length)
+      throw new Error(`lost frames: ${store.wire.count('s')} of ${frames.length}`);
     return { busy, wall };
   } finally {
     store.close();
@@ -61,16 +69,28 @@ async function once(thread: boolean, frames: Frame[]): Promise<{ busy: number; w
   }
 }
 
-export async function recorderThreadTime(n = 100_000, reps = 5): Promise<{ inline: ModeTime; thread: ModeTime; ratio: number }> {
+export async function recorderThreadTime(
+  n = 100_000,
+  reps = 5,
+): Promise<{ inline: ModeTime; thread: ModeTime; ratio: number }> {
   const frames: Frame[] = Array.from({ length: n }, (_, i) => {
     const msg = {
       jsonrpc: '2.0',
       method: 'session/update',
-      params: { sessionId: 'flood-1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `chunk ${i} of the flood, a few words of text ` } } },
+      params: {
+        sessionId: 'flood-1',
+        update: {
+          sessionUpdate: 'agent_message_chunk',
+          content: { type: 'text', text: `chunk ${i} of the flood, a few words of text ` },
+        },
+      },
     };
     return { dir: 'agent->client', t_ms: i, msg, raw: JSON.stringify(msg) } as Frame;
   });
-  const runs: Record<'inline' | 'thread', { busy: number[]; wall: number[] }> = { inline: { busy: [], wall: [] }, thread: { busy: [], wall: [] } };
+  const runs: Record<'inline' | 'thread', { busy: number[]; wall: number[] }> = {
+    inline: { busy: [], wall: [] },
+    thread: { busy: [], wall: [] },
+  };
   for (let r = 0; r < reps; r++) {
     // Alternating order, so a load change hits both modes alike.
     for (const mode of r % 2 === 0 ? (['inline', 'thread'] as const) : (['thread', 'inline'] as const)) {
@@ -89,5 +109,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const [frames, reps] = process.argv.slice(2);
   const r = await recorderThreadTime(Number(frames ?? 100_000), Number(reps ?? 5));
   const f = (m: ModeTime) => `event loop busy ${m.busyMs.toFixed(0)} ms, wall ${m.wallMs.toFixed(0)} ms`;
-  process.stdout.write(`per 100k frames (medians)\n  inline: ${f(r.inline)}\n  thread: ${f(r.thread)}\n  thread/inline event-loop time: ${r.ratio.toFixed(2)}×\n`);
+  process.stdout.write(
+    `per 100k frames (medians)\n  inline: ${f(r.inline)}\n  thread: ${f(r.thread)}\n  thread/inline event-loop time: ${r.ratio.toFixed(2)}×\n`,
+  );
 }

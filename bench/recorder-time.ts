@@ -24,13 +24,23 @@ export interface RecorderTime {
 
 export async function recorderTime(root = ROOT, frames = 100_000, reps = 5): Promise<RecorderTime> {
   const { openStore } = await import(pathToFileURL(join(root, 'src/store/index.ts')).href);
-  const recorder = existsSync(join(root, 'src/harness/recorder.ts')) ? 'src/harness/recorder.ts' : 'src/store/recorder.ts';
-  const { createRecorder } = (await import(pathToFileURL(join(root, recorder)).href)) as { createRecorder: (s: unknown, o: { sessionKey: string }) => Rec };
+  const recorder = existsSync(join(root, 'src/harness/recorder.ts'))
+    ? 'src/harness/recorder.ts'
+    : 'src/store/recorder.ts';
+  const { createRecorder } = (await import(pathToFileURL(join(root, recorder)).href)) as {
+    createRecorder: (s: unknown, o: { sessionKey: string }) => Rec;
+  };
   const tapped = Array.from({ length: frames }, (_, i) => {
     const msg = {
       jsonrpc: '2.0',
       method: 'session/update',
-      params: { sessionId: 'flood-1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `chunk ${i} of the flood, a few words of text ` } } },
+      params: {
+        sessionId: 'flood-1',
+        update: {
+          sessionUpdate: 'agent_message_chunk',
+          content: { type: 'text', text: `chunk ${i} of the flood, a few words of text ` },
+        },
+      },
     };
     return { dir: 'agent->client', t_ms: i, msg, raw: JSON.stringify(msg) };
   });
@@ -45,13 +55,21 @@ export async function recorderTime(root = ROOT, frames = 100_000, reps = 5): Pro
       for (let i = 0; i < frames; i += 64) {
         for (let j = i; j < Math.min(frames, i + 64); j++) {
           rec.onFrame(tapped[j]);
-          rec.onEvent({ type: 'entry.updated', sessionId: 'flood-1', seq: j, at: j, index: 0, entry: { id: 'e0', kind: 'assistant_message', text: 'x', blocks: [] } });
+          rec.onEvent({
+            type: 'entry.updated',
+            sessionId: 'flood-1',
+            seq: j,
+            at: j,
+            index: 0,
+            entry: { id: 'e0', kind: 'assistant_message', text: 'x', blocks: [] },
+          });
         }
         rec.flush();
       }
       all.push(performance.now() - t0);
       rec.close();
-      if (store.wire.count('s') !== frames) throw new Error(`recorder lost frames: ${store.wire.count('s')} of ${frames}`);
+      if (store.wire.count('s') !== frames)
+        throw new Error(`recorder lost frames: ${store.wire.count('s')} of ${frames}`);
     } finally {
       store.close();
       rmSync(home, { recursive: true, force: true });
@@ -64,5 +82,7 @@ export async function recorderTime(root = ROOT, frames = 100_000, reps = 5): Pro
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const [root, frames, reps] = process.argv.slice(2);
   const r = await recorderTime(root ? resolve(root) : ROOT, Number(frames ?? 100_000), Number(reps ?? 5));
-  process.stdout.write(`${r.recorder}: median ${r.ms.toFixed(0)} ms for ${r.frames} frames (runs: ${r.all.map((x) => x.toFixed(0)).join(' ')})\n`);
+  process.stdout.write(
+    `${r.recorder}: median ${r.ms.toFixed(0)} ms for ${r.frames} frames (runs: ${r.all.map((x) => x.toFixed(0)).join(' ')})\n`,
+  );
 }

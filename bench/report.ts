@@ -75,7 +75,8 @@ export function buildRow(c: BenchCase, spec: MetricSpec, results: ReadonlyMap<st
   if (baselineValue !== null) row.ratio = ratioKind === 'delta' ? value - baselineValue : value / baselineValue;
   if (!spec.target) return row;
   const ok = judge(spec.target, value, baselineValue);
-  if (ok === null) return { ...row, status: 'no baseline', note: `baseline ${spec.baseline?.case} not measured in this run` };
+  if (ok === null)
+    return { ...row, status: 'no baseline', note: `baseline ${spec.baseline?.case} not measured in this run` };
   return { ...row, status: ok ? 'pass' : 'fail' };
 }
 

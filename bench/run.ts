@@ -32,7 +32,15 @@ import { runIsolated } from './isolate.js';
 import { buildRows, formatNotes, formatTable, missedTargets, writeReport, type BenchReport } from './report.js';
 import { defaultStartupAgent, splitCommand } from './startup.js';
 import { medianByKey } from './stats.js';
-import { isNotMeasured, samplesOf, type BenchCase, type BenchOptions, type CaseResult, type Sample, type SampleSet } from './types.js';
+import {
+  isNotMeasured,
+  samplesOf,
+  type BenchCase,
+  type BenchOptions,
+  type CaseResult,
+  type Sample,
+  type SampleSet,
+} from './types.js';
 
 interface Cli {
   opts: BenchOptions;
@@ -163,7 +171,9 @@ async function main(): Promise<number> {
       .map((l) => l.toFixed(2))
       .join(' ')}`,
   );
-  log(`frames ${cli.opts.frames}, paced ${cli.opts.pacedFrames} @ ${cli.opts.pacedRate}/s, reps ${cli.reps}, cases: ${selected.map((c) => c.name).join(', ')}`);
+  log(
+    `frames ${cli.opts.frames}, paced ${cli.opts.pacedFrames} @ ${cli.opts.pacedRate}/s, reps ${cli.reps}, cases: ${selected.map((c) => c.name).join(', ')}`,
+  );
 
   const samples = new Map<string, Sample[]>(selected.map((c) => [c.name, []]));
   const results = new Map<string, CaseResult>();
@@ -206,7 +216,13 @@ async function main(): Promise<number> {
   for (const c of selected) {
     if (results.has(c.name)) continue;
     const s = samples.get(c.name)!;
-    results.set(c.name, { name: c.name, role: c.role, samples: s, medians: medianByKey(s), notes: s.flatMap((x) => x.notes ?? []) });
+    results.set(c.name, {
+      name: c.name,
+      role: c.role,
+      samples: s,
+      medians: medianByKey(s),
+      notes: s.flatMap((x) => x.notes ?? []),
+    });
   }
 
   const rows = buildRows(selected, results);
@@ -217,13 +233,21 @@ async function main(): Promise<number> {
   const producer = results.get('producer')?.medians['framesPerSec'];
   const floor = results.get('floor')?.medians['framesPerSec'];
   if (producer && floor && producer < 2 * floor) {
-    process.stdout.write(`warning: the producer (${Math.round(producer)}/s) is not far above the floor (${Math.round(floor)}/s): throughput may be producer-bound\n`);
+    process.stdout.write(
+      `warning: the producer (${Math.round(producer)}/s) is not far above the floor (${Math.round(floor)}/s): throughput may be producer-bound\n`,
+    );
   }
   const report: BenchReport = {
     startedAt,
     finishedAt: new Date().toISOString(),
     command: `tsx bench/run.ts ${process.argv.slice(2).join(' ')}`.trim(),
-    host: { node: process.version, platform: process.platform, cpus: cpu.length, cpuModel: cpu[0]?.model ?? '', loadavg: loadavg() },
+    host: {
+      node: process.version,
+      platform: process.platform,
+      cpus: cpu.length,
+      cpuModel: cpu[0]?.model ?? '',
+      loadavg: loadavg(),
+    },
     options: { ...cli.opts, reps: cli.reps, warmup: cli.warmup },
     cases: ordered,
     rows,

@@ -6,12 +6,25 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { Readable, Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import { ROOT, cpuMs, exitGuard, floodResult, framesSentOf, LatencyRecorder, spawnFlood, stampOf, stopAgent } from './flood-driver.js';
+import {
+  ROOT,
+  cpuMs,
+  exitGuard,
+  floodResult,
+  framesSentOf,
+  LatencyRecorder,
+  spawnFlood,
+  stampOf,
+  stopAgent,
+} from './flood-driver.js';
 import type { AgentChild, FloodParams, FloodResult } from './flood-driver.js';
 
 /** `ndJsonStream` over a child's pipes (the SDK has no spawn helper). */
 export function childStream(child: AgentChild): acp.Stream {
-  return acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
+  return acp.ndJsonStream(
+    Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+    Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+  );
 }
 
 export async function runSdkBaseline(p: FloodParams): Promise<FloodResult> {
@@ -31,7 +44,10 @@ export async function runSdkBaseline(p: FloodParams): Promise<FloodResult> {
     })
     .connect(childStream(child));
   const turn = async (): Promise<FloodResult> => {
-    await conn.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+    await conn.agent.request(acp.methods.agent.initialize, {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      clientCapabilities: {},
+    });
     const { sessionId } = await conn.agent.request(acp.methods.agent.session.new, { cwd: ROOT, mcpServers: [] });
     const res = await conn.agent.request(acp.methods.agent.session.prompt, {
       sessionId,

@@ -26,16 +26,39 @@ export const serveCases: BenchCase[] = [
         baseline: { case: 'serve.ws', key: 'inprocP99Ms', label: 'in-process (same run)' },
         compare: 'delta',
       },
-      { key: 'addedP99Ms', unit: 'ms', label: `serve: clients p99 − in-process p99 @${RATE}/s`, target: { kind: 'below', limit: 5 } },
+      {
+        key: 'addedP99Ms',
+        unit: 'ms',
+        label: `serve: clients p99 − in-process p99 @${RATE}/s`,
+        target: { kind: 'below', limit: 5 },
+      },
       { key: 'addedP99OneProcMs', unit: 'ms', label: `serve: the same with all ${CLIENTS} clients in one process` },
-      { key: 'clientLegP99Ms', unit: 'ms', label: `serve: p99 of (client receive − in-process receipt), per event, worst client @${RATE}/s` },
+      {
+        key: 'clientLegP99Ms',
+        unit: 'ms',
+        label: `serve: p99 of (client receive − in-process receipt), per event, worst client @${RATE}/s`,
+      },
       // The server's own share of the above (no client process, no kernel in it): load moves it much less.
-      { key: 'serverLegP99Ms', unit: 'ms', label: `serve: server's leg p99 (in-process receipt → written to all ${CLIENTS} sockets) @${RATE}/s` },
+      {
+        key: 'serverLegP99Ms',
+        unit: 'ms',
+        label: `serve: server's leg p99 (in-process receipt → written to all ${CLIENTS} sockets) @${RATE}/s`,
+      },
       { key: 'serverLegP50Ms', unit: 'ms', label: `serve: server's leg p50 @${RATE}/s` },
       { key: 'gaps', unit: 'events', label: `serve: seq gaps over ${CLIENTS} clients (paced + flood)`, target: ZERO },
       { key: 'resyncs', unit: 'orders', label: 'serve: resync orders (buffer overflows)' },
-      { key: 'clientsFps', unit: 'frames/s', label: `serve: throughput to ${CLIENTS} clients (slowest)`, baseline: SOLO },
-      { key: 'fpsRatio', unit: '×', label: `serve: ${CLIENTS} clients / in-process without clients`, target: { kind: 'at-least', min: 0.5 } },
+      {
+        key: 'clientsFps',
+        unit: 'frames/s',
+        label: `serve: throughput to ${CLIENTS} clients (slowest)`,
+        baseline: SOLO,
+      },
+      {
+        key: 'fpsRatio',
+        unit: '×',
+        label: `serve: ${CLIENTS} clients / in-process without clients`,
+        target: { kind: 'at-least', min: 0.5 },
+      },
       { key: 'sameRunRatio', unit: '×', label: `serve: ${CLIENTS} clients / in-process in the same run` },
       // CPU per frame moves much less with the machine's load than the rates above do.
       {
@@ -80,11 +103,27 @@ export const serveCases: BenchCase[] = [
   {
     name: 'serve.ready',
     role: 'candidate',
-    description: '`talaria serve` until GET /api/health answers 200, against the CLI start-up of talaria.cli (`talaria run --agent demo`) and `talaria --help`, rotating in rounds',
+    description:
+      '`talaria serve` until GET /api/health answers 200, against the CLI start-up of talaria.cli (`talaria run --agent demo`) and `talaria --help`, rotating in rounds',
     metrics: [
-      { key: 'readyMs', unit: 'ms', label: 'serve: ready (health 200)', baseline: { case: 'serve.ready', key: 'runMs', label: 'talaria run --agent demo (same rounds)' } },
-      { key: 'readyRatio', unit: '×', label: 'serve ready / talaria run --agent demo (per round)', target: { kind: 'at-most', max: 1.2 } },
-      { key: 'readyMs', unit: 'ms', label: 'serve: ready (health 200)', baseline: { case: 'serve.ready', key: 'helpMs', label: 'talaria --help (same rounds)' } },
+      {
+        key: 'readyMs',
+        unit: 'ms',
+        label: 'serve: ready (health 200)',
+        baseline: { case: 'serve.ready', key: 'runMs', label: 'talaria run --agent demo (same rounds)' },
+      },
+      {
+        key: 'readyRatio',
+        unit: '×',
+        label: 'serve ready / talaria run --agent demo (per round)',
+        target: { kind: 'at-most', max: 1.2 },
+      },
+      {
+        key: 'readyMs',
+        unit: 'ms',
+        label: 'serve: ready (health 200)',
+        baseline: { case: 'serve.ready', key: 'helpMs', label: 'talaria --help (same rounds)' },
+      },
       { key: 'helpRatio', unit: '×', label: 'serve ready / talaria --help (per round)' },
     ],
     run: async (o) => ({ samples: await runServeReady(o.startupRuns) }),
@@ -93,7 +132,8 @@ export const serveCases: BenchCase[] = [
     name: 'serve.idle',
     role: 'candidate',
     isolate: true,
-    description: 'server heap per idle attached /ws client (100 clients in another process, subscribed to an idle session; fresh process)',
+    description:
+      'server heap per idle attached /ws client (100 clients in another process, subscribed to an idle session; fresh process)',
     metrics: [{ key: 'kbPerClient', unit: 'KB', label: 'serve: memory per idle attached client' }],
     run: async (o) => {
       const r = await runIdleClients(o.quick ? 10 : 100);

@@ -50,7 +50,9 @@ function maybeDone(): void {
 for (let i = 0; i < n; i++) {
   const r: Rec = { seqs: [], at: [], gaps: 0, resyncs: 0, last: 0, synced: false };
   recs.push(r);
-  const ws = new WebSocket(`${origin!.replace(/^http/, 'ws')}/ws`, ['talaria', `talaria.token.${token}`], { perMessageDeflate: false });
+  const ws = new WebSocket(`${origin!.replace(/^http/, 'ws')}/ws`, ['talaria', `talaria.token.${token}`], {
+    perMessageDeflate: false,
+  });
   ws.on('message', (d) => {
     const now = stampNow();
     const m = JSON.parse(d.toString()) as { type: string; events?: { seq: number }[]; snapshot?: { seq: number } };

@@ -60,12 +60,19 @@ export async function withStartupEnv<T>(fn: (env: NodeJS.ProcessEnv) => Promise<
 }
 
 /** One spawn → initialize → session/new through the SDK, in ms. */
-export async function sdkStartupOnce(command: readonly string[], root = ROOT, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function sdkStartupOnce(
+  command: readonly string[],
+  root = ROOT,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   const t0 = performance.now();
   const child = spawnAgent(command, root, env);
   const conn = acp.client({ name: 'talaria-bench-startup' }).connect(childStream(child));
   const handshake = async (): Promise<number> => {
-    await conn.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+    await conn.agent.request(acp.methods.agent.initialize, {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      clientCapabilities: {},
+    });
     await conn.agent.request(acp.methods.agent.session.new, { cwd: root, mcpServers: [] });
     return performance.now() - t0;
   };

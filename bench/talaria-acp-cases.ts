@@ -27,7 +27,13 @@ interface RelayFloodResult extends TalariaFloodResult {
 /** The core reading the flood agent through the byte relay, with the relay's own CPU per frame. */
 async function runRelayFlood(p: FloodParams): Promise<RelayFloodResult> {
   const cpu = new MiddleCpu(RELAY);
-  const r = await runTalariaFlood({ ...p, via: [process.execPath, '--import', 'tsx', RELAY], onReady: cpu.find, onFirstUpdate: cpu.open, onTurnEnd: cpu.close });
+  const r = await runTalariaFlood({
+    ...p,
+    via: [process.execPath, '--import', 'tsx', RELAY],
+    onReady: cpu.find,
+    onFirstUpdate: cpu.open,
+    onTurnEnd: cpu.close,
+  });
   return { ...r, relayCpuUsPerFrame: cpu.usPerFrame(r.framesSeen), relayRunqueueMs: cpu.runqueueMs() };
 }
 const ZERO_LOST = { kind: 'equals', expected: 0 } as const;
@@ -101,9 +107,15 @@ export const acpCases: BenchCase[] = [
   {
     name: 'talaria.acp',
     role: 'candidate',
-    description: 'flood through `talaria acp` (hosted, recorded, forwarded) read by the core, each run paired with the core reading the agent directly',
+    description:
+      'flood through `talaria acp` (hosted, recorded, forwarded) read by the core, each run paired with the core reading the agent directly',
     metrics: [
-      { key: 'ratio', unit: '×', label: 'talaria acp throughput / direct (paired runs)', target: { kind: 'at-least', min: 0.5 } },
+      {
+        key: 'ratio',
+        unit: '×',
+        label: 'talaria acp throughput / direct (paired runs)',
+        target: { kind: 'at-least', min: 0.5 },
+      },
       { key: 'relayRatio', unit: '×', label: 'byte relay throughput / direct (the hop alone)' },
       { key: 'proxyCpuUsPerFrame', unit: 'µs', label: 'talaria acp process CPU per frame' },
       { key: 'relayCpuUsPerFrame', unit: 'µs', label: 'byte relay process CPU per frame' },
@@ -116,12 +128,22 @@ export const acpCases: BenchCase[] = [
   {
     name: 'talaria.acp.paced',
     role: 'candidate',
-    description: 'paced flood (2,000 updates/s) through `talaria acp`, a byte relay, and direct, back to back: latency a frame gains',
+    description:
+      'paced flood (2,000 updates/s) through `talaria acp`, a byte relay, and direct, back to back: latency a frame gains',
     metrics: [
-      { key: 'addedP99Ms', unit: 'ms', label: 'talaria acp added latency p99 (vs direct, same run)', target: { kind: 'below', limit: 1 } },
+      {
+        key: 'addedP99Ms',
+        unit: 'ms',
+        label: 'talaria acp added latency p99 (vs direct, same run)',
+        target: { kind: 'below', limit: 1 },
+      },
       { key: 'addedP50Ms', unit: 'ms', label: 'talaria acp added latency p50 (vs direct)' },
       { key: 'hopP99Ms', unit: 'ms', label: 'byte relay added latency p99 (one more process, no parsing)' },
-      { key: 'overRelayP99Ms', unit: 'ms', label: 'talaria acp p99 − byte relay p99 (what Talaria adds beyond the hop)' },
+      {
+        key: 'overRelayP99Ms',
+        unit: 'ms',
+        label: 'talaria acp p99 − byte relay p99 (what Talaria adds beyond the hop)',
+      },
       { key: 'directP99Ms', unit: 'ms', label: 'direct p99 (agent stamp → core)' },
       { key: 'relayP99Ms', unit: 'ms', label: 'through the byte relay p99' },
       { key: 'proxyP99Ms', unit: 'ms', label: 'through talaria acp p99' },

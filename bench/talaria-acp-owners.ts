@@ -37,7 +37,8 @@ const OWNERS: [string, (s: CallFrame[]) => boolean][] = [
   ['other', () => true],
 ];
 
-const isForward = (s: CallFrame[]): boolean => s.some((f) => f.functionName === 'forward' && f.url.includes('harness/acp/link'));
+const isForward = (s: CallFrame[]): boolean =>
+  s.some((f) => f.functionName === 'forward' && f.url.includes('harness/acp/link'));
 
 /** µs per frame by owner over the flood's window, and the busy total (all but idle). */
 export function owners(p: CpuProfile, frames: number): Record<string, number> {
@@ -77,7 +78,10 @@ export async function proxyOwners(frames: number, nodeArgs: string[] = []): Prom
     const r = await runProxyFlood({ frames, nodeArgs: [...nodeArgs, '--cpu-prof', `--cpu-prof-dir=${dir}`] });
     const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
     if (!file) throw new Error('the proxy wrote no profile');
-    return { ...owners(JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile, r.framesSeen), proxyCpuUsPerFrame: +r.proxyCpuUsPerFrame.toFixed(1) };
+    return {
+      ...owners(JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile, r.framesSeen),
+      proxyCpuUsPerFrame: +r.proxyCpuUsPerFrame.toFixed(1),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

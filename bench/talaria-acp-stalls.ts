@@ -37,7 +37,10 @@ interface CpuProfile {
 const CAUSES: [string, (fn: string, url: string) => boolean][] = [
   ['gc', (fn) => fn === '(garbage collector)'],
   ['recorder checkpoint', (fn, url) => fn === 'checkpoint' && url.includes('/recorder.')],
-  ['recorder commit', (_, url) => url.includes('/harness/recorder.') || url.includes('/store/') || url.includes('better-sqlite3')],
+  [
+    'recorder commit',
+    (_, url) => url.includes('/harness/recorder.') || url.includes('/store/') || url.includes('better-sqlite3'),
+  ],
   ['stdout write', (fn, url) => fn === 'writeBuffer' || fn === 'writeUtf8String' || url.includes('/acp/line-out.')],
   ['proxy forward', (_, url) => url.includes('/harness/acp/')],
   ['core (read, parse, reduce)', (_, url) => /\/(protocol|session|thread)\//.test(url)],

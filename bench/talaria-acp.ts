@@ -22,7 +22,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AcpClient } from '../src/session/client.js';
-import { ROOT, cpuMs, floodArgs, floodResult, framesSentOf, FLOOD_AGENT, type FloodParams, type FloodResult } from './flood-driver.js';
+import {
+  ROOT,
+  cpuMs,
+  floodArgs,
+  floodResult,
+  framesSentOf,
+  FLOOD_AGENT,
+  type FloodParams,
+  type FloodResult,
+} from './flood-driver.js';
 import { runTalariaFlood } from './talaria-flood.js';
 import { runTalariaStoreFlood } from './talaria-store.js';
 import { UpdateProbe } from './talaria-probe.js';
@@ -59,7 +68,8 @@ function childPid(word: string): number | undefined {
     try {
       const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === process.pid && readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0').includes(word)) return Number(d);
+      if (ppid === process.pid && readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0').includes(word))
+        return Number(d);
     } catch {
       // gone meanwhile
     }
@@ -94,7 +104,9 @@ export class MiddleCpu {
     this.waitTo = this.pid === undefined ? undefined : procRunqueueMs(this.pid);
   };
   usPerFrame(frames: number): number {
-    return this.from === undefined || this.to === undefined ? NaN : ((this.to - this.from) * 1000) / Math.max(1, frames);
+    return this.from === undefined || this.to === undefined
+      ? NaN
+      : ((this.to - this.from) * 1000) / Math.max(1, frames);
   }
   /**
    * ms its main thread spent runnable but waiting for a CPU over the window: what the machine's
@@ -116,14 +128,34 @@ export interface ProxyFloodResult extends FloodResult {
  * `nodeArgs`: extra node flags for the `talaria acp` process (e.g. `--cpu-prof` to profile it);
  * `onUpdate`: each update as the editor's core reads it (talaria-acp-stalls.ts keeps the stamps).
  */
-export async function runProxyFlood(p: FloodParams & { nodeArgs?: string[]; onUpdate?: (u: unknown) => void }): Promise<ProxyFloodResult> {
+export async function runProxyFlood(
+  p: FloodParams & { nodeArgs?: string[]; onUpdate?: (u: unknown) => void },
+): Promise<ProxyFloodResult> {
   const home = mkdtempSync(join(tmpdir(), 'talaria-bench-acp-'));
   const inner = [process.execPath, '--import', 'tsx', FLOOD_AGENT, ...floodArgs(p)].map((w) => `'${w}'`).join(' ');
   const probe = new UpdateProbe(p.frames, true, false);
   const cpu = new MiddleCpu('acp');
   const client = await AcpClient.spawn(
-    { command: '/usr/bin/env', args: [`TALARIA_HOME=${home}`, process.execPath, ...(p.nodeArgs ?? []), BIN, 'acp', '--cwd', ROOT, '--agent-cmd', inner], cwd: ROOT },
-    { fs: false, terminal: false, hooks: { mapUpdate: p.onUpdate ? (u) => (p.onUpdate!(u), probe.mapUpdate(u)) : probe.mapUpdate } },
+    {
+      command: '/usr/bin/env',
+      args: [
+        `TALARIA_HOME=${home}`,
+        process.execPath,
+        ...(p.nodeArgs ?? []),
+        BIN,
+        'acp',
+        '--cwd',
+        ROOT,
+        '--agent-cmd',
+        inner,
+      ],
+      cwd: ROOT,
+    },
+    {
+      fs: false,
+      terminal: false,
+      hooks: { mapUpdate: p.onUpdate ? (u) => (p.onUpdate!(u), probe.mapUpdate(u)) : probe.mapUpdate },
+    },
   );
   try {
     const session = await client.newSession({ cwd: ROOT });
@@ -183,7 +215,11 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       added: ms(proxyPaced.latency.p99 - directPaced.latency.p99),
       addedVsRecorded: ms(proxyPaced.latency.p99 - recordedPaced.latency.p99),
     },
-    latencyP50Ms: { direct: ms(directPaced.latency.p50), recorded: ms(recordedPaced.latency.p50), proxy: ms(proxyPaced.latency.p50) },
+    latencyP50Ms: {
+      direct: ms(directPaced.latency.p50),
+      recorded: ms(recordedPaced.latency.p50),
+      proxy: ms(proxyPaced.latency.p50),
+    },
   };
   process.stdout.write(JSON.stringify(out) + '\n');
 }

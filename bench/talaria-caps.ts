@@ -12,7 +12,16 @@ import { createServer, connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { CapsHost, connectCaps, Dataspace, E, makeFactObserver, startCapsServer, type CapsDataspace, type CapsLauncher } from '../src/caps/index.js';
+import {
+  CapsHost,
+  connectCaps,
+  Dataspace,
+  E,
+  makeFactObserver,
+  startCapsServer,
+  type CapsDataspace,
+  type CapsLauncher,
+} from '../src/caps/index.js';
 import { createHarness } from '../src/harness/index.js';
 import { currentEnv } from '../src/providers/locate.js';
 
@@ -48,7 +57,13 @@ async function ndjsonEchoRttUs(n: number): Promise<number> {
 
 export async function runCaps(o: { quick: boolean }): Promise<Record<string, number>> {
   const dir = mkdtempSync(join(tmpdir(), 'talaria-bench-caps-'));
-  const h = createHarness({ env: currentEnv({ env: { PATH: process.env.PATH ?? '', HOME: dir, TALARIA_HOME: dir, TALARIA_DEMO_HOME: dir }, homeDir: dir }), warm: false });
+  const h = createHarness({
+    env: currentEnv({
+      env: { PATH: process.env.PATH ?? '', HOME: dir, TALARIA_HOME: dir, TALARIA_DEMO_HOME: dir },
+      homeDir: dir,
+    }),
+    warm: false,
+  });
   const host = new CapsHost({ harness: h, quotas: { maxFacts: 1_000_000, assertsPerSecond: 1e9 } });
   const server = await startCapsServer(host, { messagesPerSecond: 1e9 });
   try {
@@ -87,7 +102,8 @@ export async function runCaps(o: { quick: boolean }): Promise<Record<string, num
     for (let i = 0; i < 99; i++) ds.observe({ id: `s${i}` }, cb);
     const churn = o.quick ? 5_000 : 50_000;
     const c0 = process.hrtime.bigint();
-    for (let i = 0; i < churn; i++) ds.retract('c', ds.assert('c', { type: 'session', id: `s${i % 150}`, status: 'idle' }));
+    for (let i = 0; i < churn; i++)
+      ds.retract('c', ds.assert('c', { type: 'session', id: `s${i % 150}`, status: 'idle' }));
     const churnPerS = churn / (Number(process.hrtime.bigint() - c0) / 1e9);
 
     // Memory over 50,000 calls returning fresh remote objects. The heap is sampled after a full
@@ -115,7 +131,8 @@ export async function runCaps(o: { quick: boolean }): Promise<Record<string, num
     const step = memCalls / 10;
     const again = host.mintLauncher(dir).uri;
     const batch = async (n: number): Promise<void> => {
-      for (let i = 0; i < n; i += 250) await Promise.all(Array.from({ length: 250 }, () => E(c.bootstrap).fetch(again)));
+      for (let i = 0; i < n; i += 250)
+        await Promise.all(Array.from({ length: 250 }, () => E(c.bootstrap).fetch(again)));
     };
     const samples: number[] = [];
     for (let k = 0; k < 10; k++) {
@@ -124,11 +141,22 @@ export async function runCaps(o: { quick: boolean }): Promise<Record<string, num
     }
     const before = samples[1]!;
     const after = Math.max(...samples.slice(2));
-    const liveExports = host.connectionList().reduce((n, x) => n + x.stats().exports.made - x.stats().exports.collected, 0);
+    const liveExports = host
+      .connectionList()
+      .reduce((n, x) => n + x.stats().exports.made - x.stats().exports.collected, 0);
     const hostDropped = dropsNow();
     await d.close();
     await c.close();
-    return { echoUs, capsUs, rttRatio: capsUs / echoUs, pushedPerS, churnPerS, memGrowthMb: (after - before) / 1024 / 1024, liveExports, hostDropped };
+    return {
+      echoUs,
+      capsUs,
+      rttRatio: capsUs / echoUs,
+      pushedPerS,
+      churnPerS,
+      memGrowthMb: (after - before) / 1024 / 1024,
+      liveExports,
+      hostDropped,
+    };
   } finally {
     await server.close();
     await host.close();

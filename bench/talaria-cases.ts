@@ -40,13 +40,43 @@ export const talariaCases: BenchCase[] = [
     description:
       'flood → Talaria transport → router → reducer → thread events to a subscriber (each run paired with a floor run and one of a floor that keeps the conversation; fresh process, warmed up)',
     metrics: [
-      { key: 'framesPerSec', unit: 'frames/s', label: 'talaria core throughput', baseline: SDK_TP, target: { kind: 'ratio-at-least', min: 1.0 } },
-      { key: 'floorRatio', unit: '×', label: 'talaria core / floor (paired runs)', target: { kind: 'at-least', min: 0.6 } },
-      { key: 'cpuRatio', unit: '×', label: 'talaria core / floor per CPU-second (paired)', target: { kind: 'at-least', min: 0.85 } },
-      { key: 'keepCpuRatio', unit: '×', label: 'talaria core / floor that keeps the conversation, per CPU-second (paired)' },
-      { key: 'keepFloorCpuRatio', unit: '×', label: 'floor that keeps the conversation / floor, per CPU-second (paired)' },
+      {
+        key: 'framesPerSec',
+        unit: 'frames/s',
+        label: 'talaria core throughput',
+        baseline: SDK_TP,
+        target: { kind: 'ratio-at-least', min: 1.0 },
+      },
+      {
+        key: 'floorRatio',
+        unit: '×',
+        label: 'talaria core / floor (paired runs)',
+        target: { kind: 'at-least', min: 0.6 },
+      },
+      {
+        key: 'cpuRatio',
+        unit: '×',
+        label: 'talaria core / floor per CPU-second (paired)',
+        target: { kind: 'at-least', min: 0.85 },
+      },
+      {
+        key: 'keepCpuRatio',
+        unit: '×',
+        label: 'talaria core / floor that keeps the conversation, per CPU-second (paired)',
+      },
+      {
+        key: 'keepFloorCpuRatio',
+        unit: '×',
+        label: 'floor that keeps the conversation / floor, per CPU-second (paired)',
+      },
       { key: 'lost', unit: 'frames', label: 'talaria core frames lost', target: ZERO_LOST },
-      { key: 'latP99Ms', unit: 'ms', label: 'talaria core flood latency p99', baseline: PAIRED_FLOOR('floorP99Ms'), compare: 'delta' },
+      {
+        key: 'latP99Ms',
+        unit: 'ms',
+        label: 'talaria core flood latency p99',
+        baseline: PAIRED_FLOOR('floorP99Ms'),
+        compare: 'delta',
+      },
     ],
     run: (o) => runCorePairs(o.frames, { warmup: !o.quick }),
   },
@@ -55,9 +85,26 @@ export const talariaCases: BenchCase[] = [
     role: 'candidate',
     description: 'paced flood through the core, each run paired with a paced floor run: latency added per frame',
     metrics: [
-      { key: 'latP50Ms', unit: 'ms', label: 'talaria paced latency p50', baseline: PAIRED_PACED('floorP50Ms'), compare: 'delta' },
-      { key: 'latP99Ms', unit: 'ms', label: 'talaria paced latency p99', baseline: PAIRED_PACED('floorP99Ms'), compare: 'delta' },
-      { key: 'addedP99Ms', unit: 'ms', label: 'talaria added latency p99 (paired runs)', target: { kind: 'below', limit: 1 } },
+      {
+        key: 'latP50Ms',
+        unit: 'ms',
+        label: 'talaria paced latency p50',
+        baseline: PAIRED_PACED('floorP50Ms'),
+        compare: 'delta',
+      },
+      {
+        key: 'latP99Ms',
+        unit: 'ms',
+        label: 'talaria paced latency p99',
+        baseline: PAIRED_PACED('floorP99Ms'),
+        compare: 'delta',
+      },
+      {
+        key: 'addedP99Ms',
+        unit: 'ms',
+        label: 'talaria added latency p99 (paired runs)',
+        target: { kind: 'below', limit: 1 },
+      },
       { key: 'tapP99Ms', unit: 'ms', label: 'talaria router → subscriber p99 (in-process)' },
       { key: 'lost', unit: 'frames', label: 'talaria paced frames lost', target: ZERO_LOST },
     ],
@@ -69,16 +116,43 @@ export const talariaCases: BenchCase[] = [
     // Measured as talaria.core is: its own process, one full-size run of each first, then each
     // store run paired with a core run (talaria-paired.ts): the target is the paired ratio.
     isolate: true,
-    description: 'core throughput with the store recording every frame and entry (SQLite, temp home), each run paired with a core run (fresh process, warmed up)',
+    description:
+      'core throughput with the store recording every frame and entry (SQLite, temp home), each run paired with a core run (fresh process, warmed up)',
     metrics: [
-      { key: 'framesPerSec', unit: 'frames/s', label: 'talaria + store throughput', baseline: SDK_TP, target: { kind: 'ratio-at-least', min: 0.5 } },
-      { key: 'framesPerSec', unit: 'frames/s', label: 'talaria + store throughput', baseline: { case: 'talaria.store', key: 'coreFps', label: 'talaria core (paired)' } },
-      { key: 'coreRatio', unit: '×', label: 'talaria + store / talaria core (paired runs)', target: { kind: 'at-least', min: 0.6 } },
+      {
+        key: 'framesPerSec',
+        unit: 'frames/s',
+        label: 'talaria + store throughput',
+        baseline: SDK_TP,
+        target: { kind: 'ratio-at-least', min: 0.5 },
+      },
+      {
+        key: 'framesPerSec',
+        unit: 'frames/s',
+        label: 'talaria + store throughput',
+        baseline: { case: 'talaria.store', key: 'coreFps', label: 'talaria core (paired)' },
+      },
+      {
+        key: 'coreRatio',
+        unit: '×',
+        label: 'talaria + store / talaria core (paired runs)',
+        target: { kind: 'at-least', min: 0.6 },
+      },
       { key: 'coreCpuRatio', unit: '×', label: 'talaria + store / talaria core per CPU-second (paired)' },
-      { key: 'framesPerSec', unit: 'frames/s', label: 'talaria + store throughput', baseline: { case: 'floor', key: 'framesPerSec' } },
+      {
+        key: 'framesPerSec',
+        unit: 'frames/s',
+        label: 'talaria + store throughput',
+        baseline: { case: 'floor', key: 'framesPerSec' },
+      },
       { key: 'lost', unit: 'frames', label: 'talaria + store frames lost (thread)', target: ZERO_LOST },
       // Each accounting term is its own zero target: an extra row must not hide a missing one.
-      { key: 'framesMissing', unit: 'rows', label: 'talaria + store wire-log rows: frames − stored', target: ZERO_LOST },
+      {
+        key: 'framesMissing',
+        unit: 'rows',
+        label: 'talaria + store wire-log rows: frames − stored',
+        target: ZERO_LOST,
+      },
       { key: 'entriesMissing', unit: 'rows', label: 'talaria + store entry rows: thread − stored', target: ZERO_LOST },
       { key: 'recorderMs', unit: 'ms', label: 'recorder time per 100k frames (bench/recorder-time.ts)' },
     ],
@@ -93,22 +167,54 @@ export const talariaCases: BenchCase[] = [
     name: 'talaria.store.bytes',
     role: 'candidate',
     isolate: true,
-    description: 'store growth per byte of wire on a server session: one 7 MiB prompt, one streamed turn of 5,000 chunks (after close, checkpointed)',
+    description:
+      'store growth per byte of wire on a server session: one 7 MiB prompt, one streamed turn of 5,000 chunks (after close, checkpointed)',
     metrics: [
-      { key: 'bigPromptRatio', unit: '×', label: 'store bytes per wire byte, 7 MiB prompt', target: { kind: 'at-most', max: 3 } },
-      { key: 'streamedRatio', unit: '×', label: 'store bytes per wire byte, streamed turn', target: { kind: 'at-most', max: 3 } },
+      {
+        key: 'bigPromptRatio',
+        unit: '×',
+        label: 'store bytes per wire byte, 7 MiB prompt',
+        target: { kind: 'at-most', max: 3 },
+      },
+      {
+        key: 'streamedRatio',
+        unit: '×',
+        label: 'store bytes per wire byte, streamed turn',
+        target: { kind: 'at-most', max: 3 },
+      },
     ],
     run: async (o) => ({ values: await runStoreBytes(o) }),
   },
   {
     name: 'talaria.startup',
     role: 'candidate',
-    description: 'spawn → initialize → session/new through Talaria vs the bare SDK, in alternating pairs, on the demo agent',
+    description:
+      'spawn → initialize → session/new through Talaria vs the bare SDK, in alternating pairs, on the demo agent',
     metrics: [
-      { key: 'ms', unit: 'ms', label: 'talaria start-up (median)', baseline: { case: 'talaria.startup', key: 'sdkMs', label: 'sdk (paired)' } },
-      { key: 'pairRatio', unit: '×', label: 'start-up talaria/sdk (paired runs)', target: { kind: 'at-most', max: 1.05 } },
-      { key: 'cpuMs', unit: 'ms', label: 'start-up client CPU', baseline: { case: 'talaria.startup', key: 'sdkCpuMs', label: 'sdk (paired)' } },
-      { key: 'cpuRatio', unit: '×', label: 'start-up client CPU talaria/sdk (paired runs)', target: { kind: 'at-most', max: CPU_STARTUP_MAX } },
+      {
+        key: 'ms',
+        unit: 'ms',
+        label: 'talaria start-up (median)',
+        baseline: { case: 'talaria.startup', key: 'sdkMs', label: 'sdk (paired)' },
+      },
+      {
+        key: 'pairRatio',
+        unit: '×',
+        label: 'start-up talaria/sdk (paired runs)',
+        target: { kind: 'at-most', max: 1.05 },
+      },
+      {
+        key: 'cpuMs',
+        unit: 'ms',
+        label: 'start-up client CPU',
+        baseline: { case: 'talaria.startup', key: 'sdkCpuMs', label: 'sdk (paired)' },
+      },
+      {
+        key: 'cpuRatio',
+        unit: '×',
+        label: 'start-up client CPU talaria/sdk (paired runs)',
+        target: { kind: 'at-most', max: CPU_STARTUP_MAX },
+      },
     ],
     run: async (o): Promise<Measurement> => {
       const missing = missingAgent(o.startupAgent, o.root);
@@ -121,11 +227,27 @@ export const talariaCases: BenchCase[] = [
   {
     name: 'talaria.cli',
     role: 'candidate',
-    description: '`talaria --help` and `talaria run --agent demo` (bin/talaria.js, built) against `node -e 0`, in rotating rounds',
+    description:
+      '`talaria --help` and `talaria run --agent demo` (bin/talaria.js, built) against `node -e 0`, in rotating rounds',
     metrics: [
-      { key: 'helpMs', unit: 'ms', label: 'talaria --help', baseline: { case: 'talaria.cli', key: 'nodeMs', label: 'node -e 0 (same rounds)' } },
-      { key: 'helpRatio', unit: '×', label: 'talaria --help / node -e 0 (per round)', target: { kind: 'at-most', max: 3 } },
-      { key: 'runMs', unit: 'ms', label: 'talaria run --agent demo', baseline: { case: 'talaria.cli', key: 'nodeMs', label: 'node -e 0 (same rounds)' } },
+      {
+        key: 'helpMs',
+        unit: 'ms',
+        label: 'talaria --help',
+        baseline: { case: 'talaria.cli', key: 'nodeMs', label: 'node -e 0 (same rounds)' },
+      },
+      {
+        key: 'helpRatio',
+        unit: '×',
+        label: 'talaria --help / node -e 0 (per round)',
+        target: { kind: 'at-most', max: 3 },
+      },
+      {
+        key: 'runMs',
+        unit: 'ms',
+        label: 'talaria run --agent demo',
+        baseline: { case: 'talaria.cli', key: 'nodeMs', label: 'node -e 0 (same rounds)' },
+      },
       { key: 'runRatio', unit: '×', label: 'talaria run --agent demo / node -e 0 (per round)' },
     ],
     run: (o) => runCliStartup({ rounds: o.startupRuns, root: o.root }),
@@ -134,11 +256,27 @@ export const talariaCases: BenchCase[] = [
     name: 'talaria.warm',
     role: 'candidate',
     once: true,
-    description: 'new session → first streamed token vs the same prompt on an open session (library, Hermes emulator as slow as real Hermes, warm pool on)',
+    description:
+      'new session → first streamed token vs the same prompt on an open session (library, Hermes emulator as slow as real Hermes, warm pool on)',
     metrics: [
-      { key: 'newMs', unit: 'ms', label: 'new session → first token (warm pool)', baseline: { case: 'talaria.warm', key: 'openMs', label: 'open session prompt' } },
-      { key: 'ratio', unit: '×', label: 'new session / open session, to first token', target: { kind: 'at-most', max: 1.1 } },
-      { key: 'coldNewMs', unit: 'ms', label: 'new session → first token (warm: false)', baseline: { case: 'talaria.warm', key: 'coldOpenMs', label: 'open session prompt' } },
+      {
+        key: 'newMs',
+        unit: 'ms',
+        label: 'new session → first token (warm pool)',
+        baseline: { case: 'talaria.warm', key: 'openMs', label: 'open session prompt' },
+      },
+      {
+        key: 'ratio',
+        unit: '×',
+        label: 'new session / open session, to first token',
+        target: { kind: 'at-most', max: 1.1 },
+      },
+      {
+        key: 'coldNewMs',
+        unit: 'ms',
+        label: 'new session → first token (warm: false)',
+        baseline: { case: 'talaria.warm', key: 'coldOpenMs', label: 'open session prompt' },
+      },
     ],
     run: (o) => runWarmNewSession(o.quick ? 2 : 5),
   },
@@ -149,17 +287,37 @@ export const talariaCases: BenchCase[] = [
     description:
       '`talaria run --agent hermes PROMPT` (built, spawn → exit) with `talaria serve` running vs the same prompt from the library (warm pool; Hermes emulator as slow as real Hermes)',
     metrics: [
-      { key: 'cliMs', unit: 'ms', label: 'talaria run on a warm server', baseline: { case: 'talaria.run.warm', key: 'libMs', label: 'library prompt (new session → turn end)' } },
-      { key: 'ratio', unit: '×', label: 'talaria run on a warm server / library prompt (per pair)', target: { kind: 'at-most', max: 1.2 } },
+      {
+        key: 'cliMs',
+        unit: 'ms',
+        label: 'talaria run on a warm server',
+        baseline: { case: 'talaria.run.warm', key: 'libMs', label: 'library prompt (new session → turn end)' },
+      },
+      {
+        key: 'ratio',
+        unit: '×',
+        label: 'talaria run on a warm server / library prompt (per pair)',
+        target: { kind: 'at-most', max: 1.2 },
+      },
       { key: 'nodeMs', unit: 'ms', label: 'node -e 0, spawned the same way (per pair)' },
-      { key: 'overNodeRatio', unit: '×', label: '(talaria run − node -e 0) / library prompt (per pair)', target: { kind: 'at-most', max: 1.2 } },
+      {
+        key: 'overNodeRatio',
+        unit: '×',
+        label: '(talaria run − node -e 0) / library prompt (per pair)',
+        target: { kind: 'at-most', max: 1.2 },
+      },
       {
         key: 'plainMs',
         unit: 'ms',
         label: 'talaria run on a warm server, no --agent (odd pairs)',
         baseline: { case: 'talaria.run.warm', key: 'libMs', label: 'library prompt (new session → turn end)' },
       },
-      { key: 'plainRatio', unit: '×', label: 'talaria run, no --agent, on a warm server / library prompt (per pair)', target: { kind: 'at-most', max: 1.2 } },
+      {
+        key: 'plainRatio',
+        unit: '×',
+        label: 'talaria run, no --agent, on a warm server / library prompt (per pair)',
+        target: { kind: 'at-most', max: 1.2 },
+      },
       { key: 'localMs', unit: 'ms', label: 'talaria run --no-server (one run, cold agent)' },
     ],
     run: (o) => runRunOnWarmServer(o.quick ? 2 : 6, o.root),
@@ -177,7 +335,15 @@ export const talariaCases: BenchCase[] = [
     run: async (o) => {
       const r = await runLoadReplay(o.historyEntries);
       return {
-        values: { ms: r.ms, peakMb: r.peakMb, retainedMb: r.retainedMb, entries: r.entries, framesSent: r.framesSent, framesSeen: r.framesSeen, lost: r.framesSent - r.framesSeen },
+        values: {
+          ms: r.ms,
+          peakMb: r.peakMb,
+          retainedMb: r.retainedMb,
+          entries: r.entries,
+          framesSent: r.framesSent,
+          framesSeen: r.framesSeen,
+          lost: r.framesSent - r.framesSeen,
+        },
       };
     },
   },
@@ -185,16 +351,31 @@ export const talariaCases: BenchCase[] = [
     name: 'talaria.history.stored',
     role: 'candidate',
     isolate: true,
-    description: 'stored-thread replay of a 10,000-entry session: store snapshot → thread, and its wire log re-reduced (fresh process)',
+    description:
+      'stored-thread replay of a 10,000-entry session: store snapshot → thread, and its wire log re-reduced (fresh process)',
     metrics: [
       { key: 'ms', unit: 'ms', label: 'stored replay 10k entries (snapshot)', target: { kind: 'below', limit: 1000 } },
       { key: 'peakMb', unit: 'MB', label: 'stored replay peak heap (snapshot)' },
-      { key: 'reduceMs', unit: 'ms', label: 'stored replay 10k entries (wire log)', target: { kind: 'below', limit: 1000 } },
+      {
+        key: 'reduceMs',
+        unit: 'ms',
+        label: 'stored replay 10k entries (wire log)',
+        target: { kind: 'below', limit: 1000 },
+      },
       { key: 'reducePeakMb', unit: 'MB', label: 'stored replay peak heap (wire log)' },
     ],
     run: async (o) => {
       const r = await runStoredReplay(o.historyEntries);
-      return { values: { ms: r.ms, peakMb: r.peakMb, reduceMs: r.reduceMs, reducePeakMb: r.reducePeakMb, entries: r.entries, frames: r.frames } };
+      return {
+        values: {
+          ms: r.ms,
+          peakMb: r.peakMb,
+          reduceMs: r.reduceMs,
+          reducePeakMb: r.reducePeakMb,
+          entries: r.entries,
+          frames: r.frames,
+        },
+      };
     },
   },
   {
@@ -204,7 +385,12 @@ export const talariaCases: BenchCase[] = [
     metrics: [
       { key: 'lost', unit: 'frames', label: 'concurrent sessions: frames sent − seen', target: ZERO_LOST },
       { key: 'framesSent', unit: 'frames', label: 'concurrent sessions: frames sent' },
-      { key: 'framesPerSec', unit: 'frames/s', label: 'concurrent sessions: aggregate throughput', baseline: { case: 'talaria.core', key: 'framesPerSec' } },
+      {
+        key: 'framesPerSec',
+        unit: 'frames/s',
+        label: 'concurrent sessions: aggregate throughput',
+        baseline: { case: 'talaria.core', key: 'framesPerSec' },
+      },
     ],
     run: async (o) => {
       const frames = Math.max(1, Math.floor(o.frames / o.sessions));
@@ -229,11 +415,17 @@ export const talariaCases: BenchCase[] = [
     role: 'candidate',
     isolate: true,
     description: 'heap delta over 200 idle sessions (demo agent, 4 processes, fresh process)',
-    metrics: [{ key: 'mbPerSession', unit: 'MB', label: 'memory per idle session', target: { kind: 'below', limit: 2 } }],
+    metrics: [
+      { key: 'mbPerSession', unit: 'MB', label: 'memory per idle session', target: { kind: 'below', limit: 2 } },
+    ],
     run: async (o): Promise<Measurement> => {
       const missing = missingAgent(o.startupAgent, o.root);
       if (missing) return { notMeasured: `skipped: ${missing}`, reason: 'skipped' };
-      const r = await runIdleSessions({ sessions: o.idleSessions, processes: o.idleProcesses, command: o.startupAgent });
+      const r = await runIdleSessions({
+        sessions: o.idleSessions,
+        processes: o.idleProcesses,
+        command: o.startupAgent,
+      });
       const notes = r.gc ? [] : ['no gc available: the heap delta includes garbage'];
       const { mbPerSession, kbPerSession, sessions, liveSessions, heapBefore, heapAfter } = r;
       return { values: { mbPerSession, kbPerSession, sessions, liveSessions, heapBefore, heapAfter }, notes };

@@ -33,7 +33,9 @@ export interface CliStartupOptions {
 
 /** Rebuilds dist/ when it is not the build of the sources; returns a note when it did. */
 export async function ensureFreshBuild(root = ROOT): Promise<string | undefined> {
-  const { distState } = (await import(pathToFileURL(join(root, 'bin/freshness.js')).href)) as { distState: (r: string) => string };
+  const { distState } = (await import(pathToFileURL(join(root, 'bin/freshness.js')).href)) as {
+    distState: (r: string) => string;
+  };
   const state = distState(root);
   if (state === 'fresh') return undefined;
   await run(process.execPath, [join(root, 'bin/build.js')], { cwd: root, maxBuffer: 16 * 1024 * 1024 });

@@ -34,7 +34,11 @@ export async function runConcurrency(p: ConcurrencyParams): Promise<ConcurrencyR
     Array.from({ length: p.processes }, () => {
       const probe = new UpdateProbe(0, false);
       probes.push(probe);
-      return AcpClient.spawn(floodCommand({ frames: p.frames }), { onFrame: probe.onFrame, fs: false, terminal: false });
+      return AcpClient.spawn(floodCommand({ frames: p.frames }), {
+        onFrame: probe.onFrame,
+        fs: false,
+        terminal: false,
+      });
     }),
   );
   try {
@@ -65,7 +69,14 @@ export async function runConcurrency(p: ConcurrencyParams): Promise<ConcurrencyR
     const seen = sessions.reduce((a, s) => a + s.seen(), 0);
     const t0 = Math.min(...probes.filter((x) => x.seen > 0).map((x) => x.t0));
     const seconds = Math.max(1e-9, (t1 - t0) / 1000);
-    return { framesSent: sent, framesSeen: seen, lost: sent - seen, seconds, framesPerSec: seen / seconds, badSessions: bad };
+    return {
+      framesSent: sent,
+      framesSeen: seen,
+      lost: sent - seen,
+      seconds,
+      framesPerSec: seen / seconds,
+      badSessions: bad,
+    };
   } finally {
     await Promise.all(clients.map((c) => c.close()));
   }

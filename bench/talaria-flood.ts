@@ -11,7 +11,16 @@ import type { SessionHooks } from '../src/session/hooks.js';
 import type { Session } from '../src/session/session.js';
 import type { Frame } from '../src/protocol/types.js';
 import type { Thread } from '../src/thread/types.js';
-import { FLOOD_AGENT, ROOT, cpuMs, floodArgs, floodResult, framesSentOf, type FloodParams, type FloodResult } from './flood-driver.js';
+import {
+  FLOOD_AGENT,
+  ROOT,
+  cpuMs,
+  floodArgs,
+  floodResult,
+  framesSentOf,
+  type FloodParams,
+  type FloodResult,
+} from './flood-driver.js';
 import { UpdateProbe } from './talaria-probe.js';
 
 /** What a "talaria + store" run adds on the hot path: the store recorder's two hooks. */
@@ -61,8 +70,15 @@ export async function runTalariaFlood(p: TalariaFloodParams): Promise<TalariaFlo
   // The session's own frames, as the harness records them (one road: transport → session → recorder).
   const onSession = sink ? (s: Session) => void s.subscribeFrames((f: Frame) => sink.onFrame(f)) : undefined;
   const direct = floodCommand(p);
-  const command = p.via?.length ? { command: p.via[0]!, args: [...p.via.slice(1), direct.command, ...direct.args], cwd: direct.cwd } : direct;
-  const client = await AcpClient.spawn(command, { fs: false, terminal: false, hooks, ...(onSession ? { onSession } : {}) });
+  const command = p.via?.length
+    ? { command: p.via[0]!, args: [...p.via.slice(1), direct.command, ...direct.args], cwd: direct.cwd }
+    : direct;
+  const client = await AcpClient.spawn(command, {
+    fs: false,
+    terminal: false,
+    hooks,
+    ...(onSession ? { onSession } : {}),
+  });
   try {
     const session = await client.newSession({ cwd: ROOT });
     session.subscribe(

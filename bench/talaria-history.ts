@@ -35,7 +35,11 @@ export async function runLoadReplay(entries: number): Promise<LoadReplayResult> 
   const frames = historyData(entries).frames; // only the count: the agent renders the same mix
   const probe = new UpdateProbe(frames, false);
   // The agent renders the replay's bytes before it answers initialize: the timed window is the client's.
-  const client = await AcpClient.spawn(floodCommand({ frames }, ['--prebuild-load', '--load-session', 'history-1']), { fs: false, terminal: false, onFrame: probe.onFrame });
+  const client = await AcpClient.spawn(floodCommand({ frames }, ['--prebuild-load', '--load-session', 'history-1']), {
+    fs: false,
+    terminal: false,
+    onFrame: probe.onFrame,
+  });
   const peak = new PeakHeap();
   try {
     let n = 0;
@@ -53,7 +57,14 @@ export async function runLoadReplay(entries: number): Promise<LoadReplayResult> 
     if (got !== entries) throw new Error(`load replay: thread has ${got} entries, expected ${entries}`);
     fullGc();
     const retainedMb = (heapUsed() - peak.baseBytes) / MB;
-    return { ms, peakMb: peak.peakMb, retainedMb, entries: got, framesSent: probe.framesSent ?? -1, framesSeen: probe.seen };
+    return {
+      ms,
+      peakMb: peak.peakMb,
+      retainedMb,
+      entries: got,
+      framesSent: probe.framesSent ?? -1,
+      framesSeen: probe.seen,
+    };
   } finally {
     await client.close();
   }
@@ -82,7 +93,11 @@ export async function runStoredReplay(entries: number): Promise<StoredReplayResu
       frames = data.frames;
       const store = openStore({ home });
       id = store.sessions.create({ provider: 'bench-flood', cwd: ROOT, agentSessionId: 'history' }).id;
-      const lines: WireLogLine[] = data.lines.map((l) => ({ t_ms: 0, dir: 'agent->client', msg: JSON.parse(l) as RawMessage }));
+      const lines: WireLogLine[] = data.lines.map((l) => ({
+        t_ms: 0,
+        dir: 'agent->client',
+        msg: JSON.parse(l) as RawMessage,
+      }));
       store.wire.append(id, lines);
       store.entries.saveSnapshot(id, snapshot(data.thread));
       store.close();
@@ -99,7 +114,8 @@ export async function runStoredReplay(entries: number): Promise<StoredReplayResu
       const thread = threadFromSnapshot(snap);
       const ms = performance.now() - t0;
       peak.sample();
-      if (thread.entries.length !== entries) throw new Error(`stored replay: snapshot gave ${thread.entries.length} entries, expected ${entries}`);
+      if (thread.entries.length !== entries)
+        throw new Error(`stored replay: snapshot gave ${thread.entries.length} entries, expected ${entries}`);
 
       // Wire-log path: rebuild the thread from the raw updates (a store without snapshot, or a fixture).
       const rpeak = new PeakHeap();
@@ -109,12 +125,14 @@ export async function runStoredReplay(entries: number): Promise<StoredReplayResu
       let n = 0;
       for (const row of store.wire.iterate(id)) {
         const msg = JSON.parse(row.msg) as { method?: string; params?: { update?: { sessionUpdate: string } } };
-        if (msg.method === 'session/update' && msg.params?.update) reduce(rebuilt, { type: 'update', update: msg.params.update });
+        if (msg.method === 'session/update' && msg.params?.update)
+          reduce(rebuilt, { type: 'update', update: msg.params.update });
         if (++n % SAMPLE_EVERY === 0) rpeak.sample();
       }
       const reduceMs = performance.now() - t0;
       rpeak.sample();
-      if (rebuilt.entries.length !== entries) throw new Error(`stored replay: wire log gave ${rebuilt.entries.length} entries, expected ${entries}`);
+      if (rebuilt.entries.length !== entries)
+        throw new Error(`stored replay: wire log gave ${rebuilt.entries.length} entries, expected ${entries}`);
       return { ms, peakMb: peak.peakMb, reduceMs, reducePeakMb: rpeak.peakMb, entries, frames };
     } finally {
       store.close();

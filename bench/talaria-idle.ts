@@ -35,7 +35,9 @@ export async function runIdleSessions(p: IdleParams): Promise<IdleResult> {
   return withStartupEnv(async (env) => {
     const home = env['TALARIA_DEMO_HOME'];
     const spec = { command: cmd, args, cwd: ROOT, env: home ? { TALARIA_DEMO_HOME: home } : {} };
-    const clients = await Promise.all(Array.from({ length: p.processes }, () => AcpClient.spawn(spec, { fs: false, terminal: false })));
+    const clients = await Promise.all(
+      Array.from({ length: p.processes }, () => AcpClient.spawn(spec, { fs: false, terminal: false })),
+    );
     const held: Session[] = [];
     let events = 0;
     const listener = (): void => void events++;
@@ -55,7 +57,15 @@ export async function runIdleSessions(p: IdleParams): Promise<IdleResult> {
         throw new Error('idle: sessions went missing');
       }
       const per = (after - before) / p.sessions;
-      return { mbPerSession: per / MB, kbPerSession: per / 1024, sessions: p.sessions, liveSessions, heapBefore: before, heapAfter: after, gc: hasGc() };
+      return {
+        mbPerSession: per / MB,
+        kbPerSession: per / 1024,
+        sessions: p.sessions,
+        liveSessions,
+        heapBefore: before,
+        heapAfter: after,
+        gc: hasGc(),
+      };
     } finally {
       await Promise.all(clients.map((c) => c.close()));
     }

@@ -76,7 +76,11 @@ export class UpdateProbe {
   /** For `ClientOptions.onFrame`, when the agent's own count (`_meta.framesSent`) is needed. */
   readonly onFrame = (f: Frame): void => {
     if (f.dir !== 'agent->client') return;
-    const msg = f.msg as { method?: string; params?: { sessionId?: unknown; update?: unknown }; result?: { _meta?: { framesSent?: unknown } } };
+    const msg = f.msg as {
+      method?: string;
+      params?: { sessionId?: unknown; update?: unknown };
+      result?: { _meta?: { framesSent?: unknown } };
+    };
     if (msg.method === 'session/update') {
       const sid = String(msg.params?.sessionId);
       let q = this.bySession.get(sid);

@@ -53,19 +53,36 @@ export async function runRunOnWarmServer(pairs: number, root = ROOT): Promise<{ 
   const ws = join(dir, 'ws');
   for (const d of [hermesHome, ws]) mkdirSync(d, { recursive: true });
   writeFileSync(join(hermesHome, 'config.yaml'), CONFIG);
-  const base = { PATH: [HERMES_BIN_DIR, dirname(process.execPath), '/usr/bin', '/bin'].join(':'), HOME: dir, HERMES_HOME: hermesHome, NO_COLOR: '1' };
+  const base = {
+    PATH: [HERMES_BIN_DIR, dirname(process.execPath), '/usr/bin', '/bin'].join(':'),
+    HOME: dir,
+    HERMES_HOME: hermesHome,
+    NO_COLOR: '1',
+  };
   // Two homes: the server's store and the library's are not shared, so neither waits on the other's writes.
   const cliEnv = { ...base, TALARIA_HOME: home(dir, 'cli-home') };
   const libEnv = { ...base, TALARIA_HOME: home(dir, 'lib-home') };
 
-  const serve = spawn(process.execPath, [bin, 'serve', '--grace', '0'], { cwd: ws, env: cliEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+  const serve = spawn(process.execPath, [bin, 'serve', '--grace', '0'], {
+    cwd: ws,
+    env: cliEnv,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let serveErr = '';
   serve.stderr.setEncoding('utf8').on('data', (c: string) => (serveErr += c.slice(0, 4000)));
-  const h = createHarness({ env: currentEnv({ env: libEnv, homeDir: dir }), warm: true, host: { terminateGraceMs: 500 } });
+  const h = createHarness({
+    env: currentEnv({ env: libEnv, homeDir: dir }),
+    warm: true,
+    host: { terminateGraceMs: 500 },
+  });
   // `--agent hermes`, or (plain) no agent named: what people type, where the server picks the agent.
   const cli = async (args: string[], plain = false) => {
     const t0 = performance.now();
-    await run(process.execPath, [bin, 'run', ...(plain ? [] : ['--agent', 'hermes']), ...args], { cwd: ws, env: cliEnv, maxBuffer: 16 * 1024 * 1024 });
+    await run(process.execPath, [bin, 'run', ...(plain ? [] : ['--agent', 'hermes']), ...args], {
+      cwd: ws,
+      env: cliEnv,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     return performance.now() - t0;
   };
   // The floor of any command: a Node process that does nothing, spawned the same way in each pair.
@@ -75,7 +92,11 @@ export async function runRunOnWarmServer(pairs: number, root = ROOT): Promise<{ 
     return performance.now() - t0;
   };
   try {
-    await until(() => readDiscovery(cliEnv.TALARIA_HOME) !== undefined || serve.exitCode !== null, 'serve.json', 120_000);
+    await until(
+      () => readDiscovery(cliEnv.TALARIA_HOME) !== undefined || serve.exitCode !== null,
+      'serve.json',
+      120_000,
+    );
     if (serve.exitCode !== null) throw new Error(`talaria serve exited: ${serveErr}`);
     // Both sides warm before timing: each process's first model call (its cold start) is not what is measured.
     const w = h.workspaces.open(ws);
@@ -100,7 +121,10 @@ export async function runRunOnWarmServer(pairs: number, root = ROOT): Promise<{ 
       // here (the user is still typing); the server's began when the CLI's turn ended, earlier, so it
       // is ready by now as well: neither sample waits for a spare the other side got for free.
       await w.warm({ provider: 'hermes' });
-      const notes = i === 0 ? [`one local run (--no-server, the agent's cold start): ${local.toFixed(0)} ms`, ...(built ? [built] : [])] : undefined;
+      const notes =
+        i === 0
+          ? [`one local run (--no-server, the agent's cold start): ${local.toFixed(0)} ms`, ...(built ? [built] : [])]
+          : undefined;
       const values: Record<string, number> = plain
         ? { plainMs: cliMs, libMs, plainRatio: cliMs / libMs, nodeMs, localMs: local }
         : { cliMs, libMs, ratio: cliMs / libMs, nodeMs, overNodeRatio: (cliMs - nodeMs) / libMs, localMs: local };

@@ -44,7 +44,12 @@ export async function floodServer(p: FloodParams): Promise<ServeWorld> {
   const dir = mkdtempSync(join(tmpdir(), 'talaria-bench-serve-'));
   const home = join(dir, 'home');
   mkdirSync(home);
-  writeFileSync(join(home, 'config.json'), JSON.stringify({ agents: { flood: { command: process.execPath, args: ['--import', TSX, FLOOD_AGENT, ...floodArgs(p)] } } }));
+  writeFileSync(
+    join(home, 'config.json'),
+    JSON.stringify({
+      agents: { flood: { command: process.execPath, args: ['--import', TSX, FLOOD_AGENT, ...floodArgs(p)] } },
+    }),
+  );
   const env = currentEnv({ env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, TALARIA_HOME: home } });
   const harness = createHarness({ home, env });
   const server = await startServer({ harness, tokensFile: null, version: 'bench', webRoot: dir });
@@ -69,11 +74,17 @@ class ClientsProcess {
   private readonly report: Promise<ClientsReport>;
 
   constructor(w: ServeWorld, n: number) {
-    this.child = spawn(process.execPath, ['--import', TSX, CLIENTS, w.server.origin, w.server.token, w.sessionId, String(n)], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = spawn(
+      process.execPath,
+      ['--import', TSX, CLIENTS, w.server.origin, w.server.token, w.sessionId, String(n)],
+      { stdio: ['pipe', 'pipe', 'pipe'] },
+    );
     let err = '';
     this.child.stderr.setEncoding('utf8').on('data', (s: string) => (err = (err + s).slice(-4096)));
     const lines = createInterface({ input: this.child.stdout });
-    const exited = new Promise<never>((_, reject) => this.child.once('exit', (code) => reject(new Error(`serve bench clients exited ${code}: ${err.trim()}`))));
+    const exited = new Promise<never>((_, reject) =>
+      this.child.once('exit', (code) => reject(new Error(`serve bench clients exited ${code}: ${err.trim()}`))),
+    );
     exited.catch(() => undefined);
     let ready!: () => void;
     let report!: (r: ClientsReport) => void;
@@ -124,7 +135,8 @@ class ClientsPool {
 }
 
 /** A GC pause overlapping [from, to] (shared clock, ms). */
-const overlapsGc = (pauses: [number, number][], from: number, to: number) => pauses.some(([at, ms]) => at <= to && at + ms >= from);
+const overlapsGc = (pauses: [number, number][], from: number, to: number) =>
+  pauses.some(([at, ms]) => at <= to && at + ms >= from);
 
 /**
  * Where the worst client's slowest 1% of the server → client leg (client receive − the in-process
@@ -132,13 +144,23 @@ const overlapsGc = (pauses: [number, number][], from: number, to: number) => pau
  * (first-use compilation, socket buffers growing), the share whose leg overlaps a GC pause of the
  * server's or that client's process, and the leg's own p50/p99.
  */
-function whereSlow(r: ClientRecord, leg: number[], from: number[], at: number[], serverGc: [number, number][], first: number, end: number): string {
+function whereSlow(
+  r: ClientRecord,
+  leg: number[],
+  from: number[],
+  at: number[],
+  serverGc: [number, number][],
+  first: number,
+  end: number,
+): string {
   if (leg.length === 0) return 'no samples';
   const cut = percentile(leg, 99);
   const slow = leg.flatMap((l, i) => (l >= cut ? [i] : []));
   const early = slow.filter((i) => from[i]! < first + (end - first) / 10).length;
   const gc = slow.filter((i) => overlapsGc(serverGc, from[i]!, at[i]!) || overlapsGc(r.gc, from[i]!, at[i]!)).length;
-  const allGc = leg.filter((_, i) => overlapsGc(serverGc, from[i]!, at[i]!) || overlapsGc(r.gc, from[i]!, at[i]!)).length;
+  const allGc = leg.filter(
+    (_, i) => overlapsGc(serverGc, from[i]!, at[i]!) || overlapsGc(r.gc, from[i]!, at[i]!),
+  ).length;
   const pct = (x: number, of: number) => `${Math.round((100 * x) / of)}%`;
   const gcMs = (g: [number, number][]) => g.reduce((a, [, ms]) => a + ms, 0).toFixed(0);
   return (
@@ -212,7 +234,8 @@ export async function runServeFlood(p: FloodParams, clients: number, processes =
     let endAt = 0;
     const offFrames = ls.hs.session.subscribeFrames((f: Frame) => {
       const msg = f.msg as { method?: string; params?: { update?: unknown } };
-      if (f.dir === 'agent->client' && msg.method === 'session/update') lastStamp = stampOf(msg.params?.update) ?? lastStamp;
+      if (f.dir === 'agent->client' && msg.method === 'session/update')
+        lastStamp = stampOf(msg.params?.update) ?? lastStamp;
     });
     const offSink = w.server.hub.subscribe(w.sessionId, (ev) => {
       if (ev.type === 'turn.ended') {
@@ -284,7 +307,10 @@ export async function runServeFlood(p: FloodParams, clients: number, processes =
       resyncs: recs.reduce((a, r) => a + r.resyncs, 0),
       serverCpuUsPerFrame: (cpu.user + cpu.system) / p.frames,
       clientsCpuUsPerFrame: report.cpuUs / p.frames,
-      where: worst >= 0 ? whereSlow(recs[worst]!, lats[worst]!.leg, lats[worst]!.from, lats[worst]!.at, serverGc, first, endAt) : 'no clients',
+      where:
+        worst >= 0
+          ? whereSlow(recs[worst]!, lats[worst]!.leg, lats[worst]!.from, lats[worst]!.at, serverGc, first, endAt)
+          : 'no clients',
     };
   } finally {
     gcObs.disconnect();
@@ -293,7 +319,9 @@ export async function runServeFlood(p: FloodParams, clients: number, processes =
 }
 
 /** Heap of this (server) process per idle attached client: N clients (another process) subscribed to an idle session. */
-export async function runIdleClients(n: number): Promise<{ kbPerClient: number; clients: number; heapBefore: number; heapAfter: number; gc: boolean }> {
+export async function runIdleClients(
+  n: number,
+): Promise<{ kbPerClient: number; clients: number; heapBefore: number; heapAfter: number; gc: boolean }> {
   const w = await floodServer({ frames: 1 });
   try {
     // One client first, so code compiled on first use is not billed to the measured ones.
@@ -305,7 +333,8 @@ export async function runIdleClients(n: number): Promise<{ kbPerClient: number; 
     await proc.ready;
     fullGc();
     const after = heapUsed();
-    if (w.server.connections() !== n + 1) throw new Error(`idle clients: ${w.server.connections()} connections, expected ${n + 1}`);
+    if (w.server.connections() !== n + 1)
+      throw new Error(`idle clients: ${w.server.connections()} connections, expected ${n + 1}`);
     warm.child.kill();
     proc.child.kill();
     return { kbPerClient: (after - before) / n / 1024, clients: n, heapBefore: before, heapAfter: after, gc: hasGc() };
@@ -323,19 +352,31 @@ export async function runServeReady(rounds: number): Promise<Sample[]> {
   const note = await ensureFreshBuild(ROOT);
   const bin = join(ROOT, 'bin/talaria.js');
   const dir = mkdtempSync(join(tmpdir(), 'talaria-bench-ready-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, TALARIA_HOME: join(dir, 'home'), TALARIA_DEMO_HOME: join(dir, 'demo'), TALARIA_DEMO_CHUNK_DELAY_MS: '0', NO_COLOR: '1' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    TALARIA_HOME: join(dir, 'home'),
+    TALARIA_DEMO_HOME: join(dir, 'demo'),
+    TALARIA_DEMO_CHUNK_DELAY_MS: '0',
+    NO_COLOR: '1',
+  };
   const timed = async (args: string[]): Promise<number> => {
     const t0 = performance.now();
     await new Promise<void>((resolve, reject) => {
       const c = spawn(process.execPath, [bin, ...args], { cwd: dir, env, stdio: 'ignore' });
       c.once('error', reject);
-      c.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`talaria ${args.join(' ')} exited ${code}`))));
+      c.once('exit', (code) =>
+        code === 0 ? resolve() : reject(new Error(`talaria ${args.join(' ')} exited ${code}`)),
+      );
     });
     return performance.now() - t0;
   };
   const ready = async (): Promise<number> => {
     const t0 = performance.now();
-    const c = spawn(process.execPath, [bin, 'serve', '--port', '0'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const c = spawn(process.execPath, [bin, 'serve', '--port', '0'], {
+      cwd: dir,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const origin = await new Promise<string>((resolve, reject) => {
         let out = '';

@@ -9,7 +9,11 @@ import { ROOT } from './flood-driver.js';
 import { sdkStartupOnce, withStartupEnv } from './startup.js';
 
 /** One spawn → initialize → session/new through Talaria, in ms (close not included). */
-export async function talariaStartupOnce(command: readonly string[], root = ROOT, env: Record<string, string> = {}): Promise<number> {
+export async function talariaStartupOnce(
+  command: readonly string[],
+  root = ROOT,
+  env: Record<string, string> = {},
+): Promise<number> {
   const [cmd, ...args] = command;
   if (!cmd) throw new Error('empty agent command');
   const t0 = performance.now();

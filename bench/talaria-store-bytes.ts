@@ -26,7 +26,10 @@ async function growthPerWireByte(text: string, env: Record<string, string>): Pro
     const harness = createHarness({
       home,
       warm: false,
-      env: currentEnv({ env: { PATH: process.env.PATH ?? '', HOME: root, TALARIA_DEMO_HOME: join(root, 'demo'), ...env }, homeDir: root }),
+      env: currentEnv({
+        env: { PATH: process.env.PATH ?? '', HOME: root, TALARIA_DEMO_HOME: join(root, 'demo'), ...env },
+        homeDir: root,
+      }),
     });
     const server = await startServer({ harness, port: 0 });
     const api = connectServer(server.url, undefined, { WebSocket: WebSocket as unknown as WebSocketCtor }).api;
@@ -51,6 +54,9 @@ async function growthPerWireByte(text: string, env: Record<string, string>): Pro
 
 export async function runStoreBytes(o: { quick: boolean }): Promise<{ bigPromptRatio: number; streamedRatio: number }> {
   const bigPromptRatio = await growthPerWireByte('w'.repeat((o.quick ? 1 : 7) * 1024 * 1024), {});
-  const streamedRatio = await growthPerWireByte('slow', { TALARIA_DEMO_SLOW_CHUNKS: o.quick ? '500' : '5000', TALARIA_DEMO_SLOW_DELAY_MS: '0' });
+  const streamedRatio = await growthPerWireByte('slow', {
+    TALARIA_DEMO_SLOW_CHUNKS: o.quick ? '500' : '5000',
+    TALARIA_DEMO_SLOW_DELAY_MS: '0',
+  });
   return { bigPromptRatio, streamedRatio };
 }

@@ -37,7 +37,13 @@ export async function runTalariaStoreFlood(p: FloodParams): Promise<StoreFloodRe
       recorder.close();
       const storedFrames = store.wire.count(key);
       const storedEntries = store.entries.count(key);
-      return { ...r, storedFrames, storedEntries, framesMissing: r.framesSent + HANDSHAKE_FRAMES - storedFrames, entriesMissing: r.entries - storedEntries };
+      return {
+        ...r,
+        storedFrames,
+        storedEntries,
+        framesMissing: r.framesSent + HANDSHAKE_FRAMES - storedFrames,
+        entriesMissing: r.entries - storedEntries,
+      };
     } finally {
       store.close();
     }

@@ -25,7 +25,8 @@ const TURN_DELAY_MS = 300;
 async function firstToken(s: HarnessSession, text: string, start: number): Promise<number> {
   let at = 0;
   const off = s.subscribe((e) => {
-    if (!at && (e.type === 'entry.added' || e.type === 'entry.updated') && e.entry.kind === 'assistant_message') at = performance.now();
+    if (!at && (e.type === 'entry.added' || e.type === 'entry.updated') && e.entry.kind === 'assistant_message')
+      at = performance.now();
   });
   try {
     await s.prompt(text).result;
@@ -92,6 +93,8 @@ export async function runWarmNewSession(pairs: number): Promise<Measurement> {
       coldNewMs: median(off.newMs),
       coldOpenMs: median(off.openMs),
     },
-    notes: [`warm pool: new session → first token ${on.newMs.map((x) => x.toFixed(0)).join(', ')} ms; open session ${on.openMs.map((x) => x.toFixed(0)).join(', ')} ms`],
+    notes: [
+      `warm pool: new session → first token ${on.newMs.map((x) => x.toFixed(0)).join(', ')} ms; open session ${on.openMs.map((x) => x.toFixed(0)).join(', ')} ms`,
+    ],
   };
 }

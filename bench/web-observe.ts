@@ -81,7 +81,10 @@ export function describeLongTasks(from: number, tasks: LongTask[], loafs: Loaf[]
       const scripts = [...f.scripts]
         .sort((a, b) => b.duration - a.duration)
         .slice(0, 3)
-        .map((s) => `${s.type} ${s.invoker}${s.fn ? ` ${s.fn}@${s.at}` : ''} ${s.duration.toFixed(0)} ms${s.forcedLayout ? ` (forced layout ${s.forcedLayout.toFixed(0)})` : ''}`);
+        .map(
+          (s) =>
+            `${s.type} ${s.invoker}${s.fn ? ` ${s.fn}@${s.at}` : ''} ${s.duration.toFixed(0)} ms${s.forcedLayout ? ` (forced layout ${s.forcedLayout.toFixed(0)})` : ''}`,
+        );
       what = `frame ${f.duration.toFixed(0)} ms, style+layout+paint ${layout.toFixed(0)} ms; ${scripts.join('; ') || 'no script'}`;
     }
     out.push(`web.ui long task at +${(t.start - from).toFixed(0)} ms: ${t.duration.toFixed(0)} ms — ${what}`);

@@ -35,7 +35,9 @@ const TASK = new Set(['RunTask', 'ThreadControllerImpl::RunTask']);
  * The page's main-thread tasks (outermost only: a RunTask holds a ThreadControllerImpl::RunTask
  * and the other way round), with the events of that thread; undefined without a renderer.
  */
-export function mainThreadTasks(events: TraceEvent[]): { main: TraceEvent; onMain: TraceEvent[]; tasks: TraceEvent[] } | undefined {
+export function mainThreadTasks(
+  events: TraceEvent[],
+): { main: TraceEvent; onMain: TraceEvent[]; tasks: TraceEvent[] } | undefined {
   const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
   if (!main) return undefined;
   const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid);
@@ -54,7 +56,9 @@ export function pageTaskCpu(events: TraceEvent[]): number[] {
   const found = mainThreadTasks(events);
   if (!found) return [];
   const own = found.onMain.filter((e) => e.name === 'CpuProfiler::StartProfiling');
-  return found.tasks.filter((t) => !own.some((e) => e.ts >= t.ts && e.ts <= t.ts + (t.dur ?? 0))).map((t) => (t.tdur ?? 0) / 1000);
+  return found.tasks
+    .filter((t) => !own.some((e) => e.ts >= t.ts && e.ts <= t.ts + (t.dur ?? 0)))
+    .map((t) => (t.tdur ?? 0) / 1000);
 }
 
 export function summarise(events: TraceEvent[], minMs: number): string[] {
@@ -66,10 +70,14 @@ export function summarise(events: TraceEvent[], minMs: number): string[] {
   const tasks = all.filter((e) => (e.dur ?? 0) / 1000 > minMs);
   const t0 = all[0]?.ts ?? 0;
   const cpuLong = tasks.filter((e) => (e.tdur ?? 0) / 1000 > minMs).length;
-  out.push(`${tasks.length} of ${all.length} main-thread tasks over ${minMs} ms of wall time; ${cpuLong} of them over ${minMs} ms of thread (CPU) time`);
+  out.push(
+    `${tasks.length} of ${all.length} main-thread tasks over ${minMs} ms of wall time; ${cpuLong} of them over ${minMs} ms of thread (CPU) time`,
+  );
   for (const t of tasks) {
     const end = t.ts + (t.dur ?? 0);
-    out.push(`\ntask at ${((t.ts - t0) / 1000).toFixed(0)} ms: ${((t.dur ?? 0) / 1000).toFixed(1)} ms wall, ${((t.tdur ?? 0) / 1000).toFixed(1)} ms CPU`);
+    out.push(
+      `\ntask at ${((t.ts - t0) / 1000).toFixed(0)} ms: ${((t.dur ?? 0) / 1000).toFixed(1)} ms wall, ${((t.tdur ?? 0) / 1000).toFixed(1)} ms CPU`,
+    );
     const by = new Map<string, number>();
     for (const e of onMain) {
       if (e === t || TASK.has(e.name) || e.ph !== 'X' || e.ts < t.ts || e.ts > end) continue;
@@ -82,12 +90,14 @@ export function summarise(events: TraceEvent[], minMs: number): string[] {
           : e.name;
       by.set(label, (by.get(label) ?? 0) + (e.dur ?? 0) / 1000);
     }
-    for (const [k, ms] of [...by].sort((a, b) => b[1] - a[1]).slice(0, 16)) out.push(`  ${ms.toFixed(1).padStart(7)} ms  ${k}`);
+    for (const [k, ms] of [...by].sort((a, b) => b[1] - a[1]).slice(0, 16))
+      out.push(`  ${ms.toFixed(1).padStart(7)} ms  ${k}`);
     const self = new Map<string, number>();
     for (const s of samples) if (s.ts >= t.ts && s.ts <= end) self.set(s.label, (self.get(s.label) ?? 0) + s.ms);
     if (self.size) {
       out.push('  JS self time (sampled):');
-      for (const [k, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 12)) out.push(`  ${ms.toFixed(1).padStart(7)} ms  ${k}`);
+      for (const [k, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 12))
+        out.push(`  ${ms.toFixed(1).padStart(7)} ms  ${k}`);
     }
   }
   return out;
@@ -98,11 +108,15 @@ function profileSamples(events: TraceEvent[], pid: number): { ts: number; ms: nu
   const nodes = new Map<number, Frame>();
   const out: { ts: number; ms: number; label: string }[] = [];
   const starts = new Map<string, number>();
-  for (const e of events) if (e.pid === pid && e.name === 'Profile' && e.id) starts.set(e.id, Number((e.args?.data as { startTime?: number } | undefined)?.startTime ?? e.ts));
+  for (const e of events)
+    if (e.pid === pid && e.name === 'Profile' && e.id)
+      starts.set(e.id, Number((e.args?.data as { startTime?: number } | undefined)?.startTime ?? e.ts));
   const time = new Map<string, number>();
   for (const e of events) {
     if (e.pid !== pid || e.name !== 'ProfileChunk' || !e.id) continue;
-    const data = e.args?.data as { cpuProfile?: { nodes?: { id: number; callFrame: Frame }[]; samples?: number[] }; timeDeltas?: number[] } | undefined;
+    const data = e.args?.data as
+      | { cpuProfile?: { nodes?: { id: number; callFrame: Frame }[]; samples?: number[] }; timeDeltas?: number[] }
+      | undefined;
     for (const n of data?.cpuProfile?.nodes ?? []) nodes.set(n.id, n.callFrame);
     let ts = time.get(e.id) ?? starts.get(e.id) ?? e.ts;
     const ids = data?.cpuProfile?.samples ?? [];
@@ -111,7 +125,9 @@ function profileSamples(events: TraceEvent[], pid: number): { ts: number; ms: nu
       const d = deltas[i] ?? 0;
       ts += d;
       const f = nodes.get(ids[i]!);
-      const label = f ? `${f.functionName || '(anonymous)'} ${(f.url ?? '').split('/').pop() ?? ''}:${(f.lineNumber ?? -1) + 1}:${(f.columnNumber ?? -1) + 1}` : `node ${ids[i]}`;
+      const label = f
+        ? `${f.functionName || '(anonymous)'} ${(f.url ?? '').split('/').pop() ?? ''}:${(f.lineNumber ?? -1) + 1}:${(f.columnNumber ?? -1) + 1}`
+        : `node ${ids[i]}`;
       out.push({ ts, ms: (deltas[i + 1] ?? d) / 1000, label });
     }
     time.set(e.id, ts);

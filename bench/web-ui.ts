@@ -24,12 +24,21 @@ export function historyFixture(entries: number, cwd: string): string {
   const out = (msg: unknown) => lines.push({ t_ms: t++, dir: 'client->agent', msg });
   const inn = (msg: unknown) => lines.push({ t_ms: t++, dir: 'agent->client', msg });
   out({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } });
-  inn({ jsonrpc: '2.0', id: 0, result: { protocolVersion: 1, agentInfo: { name: 'bench-agent', version: '1.0.0' }, agentCapabilities: {} } });
+  inn({
+    jsonrpc: '2.0',
+    id: 0,
+    result: { protocolVersion: 1, agentInfo: { name: 'bench-agent', version: '1.0.0' }, agentCapabilities: {} },
+  });
   out({ jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd, mcpServers: [] } });
   inn({ jsonrpc: '2.0', id: 1, result: { sessionId: 'bench-1' } });
   for (let i = 0; i < entries / 2; i++) {
     const id = 2 + i;
-    out({ jsonrpc: '2.0', id, method: 'session/prompt', params: { sessionId: 'bench-1', prompt: [{ type: 'text', text: `Question ${i}: what does step ${i} do?` }] } });
+    out({
+      jsonrpc: '2.0',
+      id,
+      method: 'session/prompt',
+      params: { sessionId: 'bench-1', prompt: [{ type: 'text', text: `Question ${i}: what does step ${i} do?` }] },
+    });
     const text =
       i % 10 === 0
         ? `Step **${i}** runs this:\n\n\`\`\`ts\nexport function step${i}(x: number): number {\n  return x * ${i};\n}\n\`\`\`\n`
@@ -37,7 +46,10 @@ export function historyFixture(entries: number, cwd: string): string {
     inn({
       jsonrpc: '2.0',
       method: 'session/update',
-      params: { sessionId: 'bench-1', update: { sessionUpdate: 'agent_message_chunk', messageId: `m${i}`, content: { type: 'text', text } } },
+      params: {
+        sessionId: 'bench-1',
+        update: { sessionUpdate: 'agent_message_chunk', messageId: `m${i}`, content: { type: 'text', text } },
+      },
     });
     inn({ jsonrpc: '2.0', id, result: { stopReason: 'end_turn' } });
   }
@@ -94,10 +106,16 @@ export const webCases: BenchCase[] = [
     name: 'web.ui',
     role: 'candidate',
     once: true,
-    description: 'the web UI in Chromium against talaria serve: a 10,000-entry session opened cold, then a 5,000-chunk streamed turn',
+    description:
+      'the web UI in Chromium against talaria serve: a 10,000-entry session opened cold, then a 5,000-chunk streamed turn',
     metrics: [
       { key: 'firstEntryMs', unit: 'ms', label: 'web: first entry painted, 10k-entry session (from navigation)' },
-      { key: 'maxLongTaskMs', unit: 'ms', label: 'web: longest task while 5,000 chunks stream', target: { kind: 'below', limit: 50 } },
+      {
+        key: 'maxLongTaskMs',
+        unit: 'ms',
+        label: 'web: longest task while 5,000 chunks stream',
+        target: { kind: 'below', limit: 50 },
+      },
       { key: 'longTasks', unit: 'tasks', label: 'web: tasks over 50 ms during that turn' },
       // Thread time needs a trace, and a trace costs the page time: a row only when one is asked for.
       ...(process.env.TALARIA_WEB_TRACE
@@ -105,17 +123,32 @@ export const webCases: BenchCase[] = [
             {
               key: 'maxTaskCpuMs',
               unit: 'ms',
-              label: "web: longest task's CPU time while 5,000 chunks stream (trace thread time: what the page did, without the waits for a core)",
+              label:
+                "web: longest task's CPU time while 5,000 chunks stream (trace thread time: what the page did, without the waits for a core)",
             },
           ]
         : []),
-      { key: 'scriptMsPerChunk', unit: 'ms', label: 'web: page scripting per streamed chunk (CDP ScriptDuration / chunks; less load-bound than the longest task)' },
-      { key: 'busyMsPerChunk', unit: 'ms', label: 'web: page main-thread busy time per streamed chunk (CDP TaskDuration / chunks)' },
+      {
+        key: 'scriptMsPerChunk',
+        unit: 'ms',
+        label:
+          'web: page scripting per streamed chunk (CDP ScriptDuration / chunks; less load-bound than the longest task)',
+      },
+      {
+        key: 'busyMsPerChunk',
+        unit: 'ms',
+        label: 'web: page main-thread busy time per streamed chunk (CDP TaskDuration / chunks)',
+      },
       { key: 'heapMb', unit: 'MB', label: 'web: page JS heap after that turn (after GC)' },
     ],
     run: async (o) => {
-      if (!existsSync(CHROMIUM)) return { notMeasured: `skipped: ${CHROMIUM} is missing (apt-get install chromium)`, reason: 'skipped' };
-      const r = await runWebBench({ entries: o.historyEntries, chunks: o.quick ? 500 : 5_000, trace: process.env.TALARIA_WEB_TRACE });
+      if (!existsSync(CHROMIUM))
+        return { notMeasured: `skipped: ${CHROMIUM} is missing (apt-get install chromium)`, reason: 'skipped' };
+      const r = await runWebBench({
+        entries: o.historyEntries,
+        chunks: o.quick ? 500 : 5_000,
+        trace: process.env.TALARIA_WEB_TRACE,
+      });
       // No trace, no thread time: the key is left out (its row is not listed then either).
       const { maxTaskCpuMs, notes, ...rest } = r;
       return { values: Number.isFinite(maxTaskCpuMs) ? { ...rest, maxTaskCpuMs } : rest, notes };
@@ -143,14 +176,27 @@ export interface WebBench {
  * JS samples; open it in chrome://tracing or Perfetto, or summarise it with bench/web-trace.ts),
  * and `<trace>.loaf.json` with the long animation frames of that turn.
  */
-export async function runWebBench(o: { entries: number; chunks: number; trace?: string | undefined }): Promise<WebBench> {
+export async function runWebBench(o: {
+  entries: number;
+  chunks: number;
+  trace?: string | undefined;
+}): Promise<WebBench> {
   await ensureWebBuilt();
-  const served = await startServe({ env: { TALARIA_DEMO_SLOW_DELAY_MS: '0', TALARIA_DEMO_SLOW_CHUNKS: String(o.chunks) } });
+  const served = await startServe({
+    env: { TALARIA_DEMO_SLOW_DELAY_MS: '0', TALARIA_DEMO_SLOW_CHUNKS: String(o.chunks) },
+  });
   const browser = await launch();
   try {
     const api = connectServer(served.origin, served.token, { WebSocket: WebSocket as unknown as WebSocketCtor }).api;
     await api.openWorkspace({ body: { path: served.project } });
-    const { session } = await api.importSession({ body: { text: historyFixture(o.entries, served.project), provider: 'demo', cwd: served.project, title: 'Bench history' } });
+    const { session } = await api.importSession({
+      body: {
+        text: historyFixture(o.entries, served.project),
+        provider: 'demo',
+        cwd: served.project,
+        title: 'Bench history',
+      },
+    });
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 820 } });
     await ctx.addInitScript(OBSERVE);
     const page = await ctx.newPage();
@@ -185,7 +231,11 @@ export async function runWebBench(o: { entries: number; chunks: number; trace?: 
     // Only the last few blocks are read, by a plain evaluate polled from here once a second: the
     // probe runs in the page and its task counts as the page's (Playwright's waitForFunction would
     // also run its injected script there on every poll).
-    await pollPage(page, `[...document.querySelectorAll('.msg.agent .md-block')].slice(-3).some((b) => b.textContent.includes(${last}))`, 60_000);
+    await pollPage(
+      page,
+      `[...document.querySelectorAll('.msg.agent .md-block')].slice(-3).some((b) => b.textContent.includes(${last}))`,
+      60_000,
+    );
     const streamMs = Date.now() - t0;
     const after = await cdpTimes(cdp);
     // Read before the closing check below: Playwright's text search walks the whole 190 KB thread

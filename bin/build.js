@@ -17,7 +17,9 @@ rmSync(join(root, 'dist'), { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const r = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
 if (r.status !== 0) {
-  process.stderr.write(`build: tsc failed (${r.error?.message ?? `exit ${r.status ?? r.signal}`}); dist/ is incomplete\n`);
+  process.stderr.write(
+    `build: tsc failed (${r.error?.message ?? `exit ${r.status ?? r.signal}`}); dist/ is incomplete\n`,
+  );
   process.exit(1);
 }
 // The command's entry as one module (issue 16): dist/cli/main.js with the warm path of `talaria
@@ -36,7 +38,9 @@ if (esbuild) {
   const rest = {
     name: 'talaria-rest-of-cli',
     setup(b) {
-      b.onResolve({ filter: /^\.\/(cli|help)\.js$/ }, (a) => (a.importer === main ? { path: a.path, external: true } : undefined));
+      b.onResolve({ filter: /^\.\/(cli|help)\.js$/ }, (a) =>
+        a.importer === main ? { path: a.path, external: true } : undefined,
+      );
     },
   };
   try {
@@ -56,7 +60,8 @@ if (esbuild) {
     process.stderr.write(`build: bundling dist/cli/main.js failed (${err.message})\n`);
     process.exit(1);
   }
-} else process.stderr.write('build: esbuild is not installed (a production install): dist/cli/main.js is not bundled\n');
+} else
+  process.stderr.write('build: esbuild is not installed (a production install): dist/cli/main.js is not bundled\n');
 // The web UI (web/, React + Vite) into dist/web, which `talaria serve` serves at `/`.
 // Vite is a dev dependency: a checkout has it; an installed package ships dist/web prebuilt.
 let vite;
@@ -66,9 +71,15 @@ try {
   vite = undefined;
 }
 if (vite) {
-  const w = spawnSync(process.execPath, [vite, 'build', '--config', join(root, 'web', 'vite.config.ts'), '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  const w = spawnSync(
+    process.execPath,
+    [vite, 'build', '--config', join(root, 'web', 'vite.config.ts'), '--logLevel', 'warn'],
+    { cwd: root, stdio: 'inherit' },
+  );
   if (w.status !== 0) {
-    process.stderr.write(`build: the web UI build failed (${w.error?.message ?? `exit ${w.status ?? w.signal}`}); dist/web is incomplete\n`);
+    process.stderr.write(
+      `build: the web UI build failed (${w.error?.message ?? `exit ${w.status ?? w.signal}`}); dist/web is incomplete\n`,
+    );
     process.exit(1);
   }
 } else process.stderr.write('build: vite is not installed (a production install): dist/web is not rebuilt\n');

@@ -56,7 +56,11 @@ if (reason) {
   const r =
     npm && /\.[cm]?js$/.test(npm)
       ? spawnSync(process.execPath, [npm, 'ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' })
-      : spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+      : spawnSync('npm', ['ci', '--no-audit', '--no-fund'], {
+          cwd: root,
+          stdio: 'inherit',
+          shell: process.platform === 'win32',
+        });
   if (r.status !== 0) {
     process.stderr.write(`talaria: npm ci failed (${r.error?.message ?? `exit ${r.status ?? r.signal}`})\n`);
     process.exit(1);

@@ -35,7 +35,8 @@ export function distState(root) {
   const built = mtime(join(root, STAMP));
   if (built === undefined) return 'missing';
   let newest = 0;
-  for (const d of SOURCES) if (mtime(join(root, d)) !== undefined) newest = Math.max(newest, newestUnder(join(root, d)));
+  for (const d of SOURCES)
+    if (mtime(join(root, d)) !== undefined) newest = Math.max(newest, newestUnder(join(root, d)));
   for (const c of CONFIGS) newest = Math.max(newest, mtime(join(root, c)) ?? 0);
   return newest <= built ? 'fresh' : 'stale';
 }

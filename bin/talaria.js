@@ -25,6 +25,8 @@ if (state === 'fresh' || (state === 'stale' && !register)) {
   register();
   await import(new URL('src/cli/main.ts', root).href);
 } else {
-  process.stderr.write('talaria: this checkout is not built and tsx is not installed: run `npm ci` (or `npm run build`)\n');
+  process.stderr.write(
+    'talaria: this checkout is not built and tsx is not installed: run `npm ci` (or `npm run build`)\n',
+  );
   process.exitCode = 1;
 }

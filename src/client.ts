@@ -17,7 +17,15 @@ export { normalizeCatalog, planSwitch } from './session/catalog.js';
 export type { Catalog, CatalogOption, CatalogSelector } from './session/catalog.js';
 export { UsageTracker } from './session/usage.js';
 export { createThread, reduce, toMarkdown } from './thread/index.js';
-export type { Thread, Entry, ToolCallEntry, MessageEntry, NoticeEntry, UnknownEntry, ThreadChange } from './thread/types.js';
+export type {
+  Thread,
+  Entry,
+  ToolCallEntry,
+  MessageEntry,
+  NoticeEntry,
+  UnknownEntry,
+  ThreadChange,
+} from './thread/types.js';
 export { PermissionBroker } from './permission/broker.js';
 export { evaluate as evaluatePermission } from './permission/policy.js';
 export type { PermissionMode, PermissionRule, PermissionAnswer } from './permission/types.js';

@@ -37,14 +37,30 @@ export type { Session, PromptInput } from './session/session.js';
 export type { Turn, TurnResult, TurnError } from './session/turn.js';
 export type { SessionEvent, EventName, EventOf } from './session/events.js';
 export type { Catalog, CatalogOption, CatalogSelector } from './session/catalog.js';
-export type { Thread, Entry, ToolCallEntry, MessageEntry, NoticeEntry, UnknownEntry, ThreadChange } from './thread/types.js';
+export type {
+  Thread,
+  Entry,
+  ToolCallEntry,
+  MessageEntry,
+  NoticeEntry,
+  UnknownEntry,
+  ThreadChange,
+} from './thread/types.js';
 export type { PermissionMode, PermissionRule, PermissionAnswer } from './permission/types.js';
 export type { Provider, ProviderEnv, Readiness, ReadinessGap } from './providers/types.js';
 export type { ProviderRegistry } from './providers/registry.js';
 export type { Frame, WireLogLine, Logger, ProtocolErrorEvent } from './protocol/types.js';
 // The server's typed client and its contract (browser-safe).
 export { connectServer, ServerError, LiveSocket, applyEvent } from './server/client/index.js';
-export type { ServerClient, ConnectOptions, SubscribeHandlers, Subscription, WebSocketCtor, WebSocketLike, LiveSocketOptions } from './server/client/index.js';
+export type {
+  ServerClient,
+  ConnectOptions,
+  SubscribeHandlers,
+  Subscription,
+  WebSocketCtor,
+  WebSocketLike,
+  LiveSocketOptions,
+} from './server/client/index.js';
 export * as contract from './server/contract/index.js';
 export type {
   StreamEvent,

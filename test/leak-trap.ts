@@ -6,7 +6,8 @@
 import { afterAll, afterEach } from 'vitest';
 
 const leaked: string[] = [];
-const describe = (kind: string, e: unknown) => `${kind}: ${e instanceof Error ? `${e.name}: ${e.message}\n${e.stack ?? ''}` : String(e)}`;
+const describe = (kind: string, e: unknown) =>
+  `${kind}: ${e instanceof Error ? `${e.name}: ${e.message}\n${e.stack ?? ''}` : String(e)}`;
 const onRejection = (reason: unknown) => void leaked.push(describe('unhandled rejection', reason));
 const onException = (err: unknown) => void leaked.push(describe('uncaught exception', err));
 process.on('unhandledRejection', onRejection);

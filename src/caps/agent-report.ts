@@ -28,7 +28,11 @@ const trueKeys = (v: unknown): string[] =>
     : [];
 
 const commandNames = (cmds: unknown[]): string[] =>
-  cmds.flatMap((c) => (typeof c === 'object' && c !== null && typeof (c as { name?: unknown }).name === 'string' ? [(c as { name: string }).name] : []));
+  cmds.flatMap((c) =>
+    typeof c === 'object' && c !== null && typeof (c as { name?: unknown }).name === 'string'
+      ? [(c as { name: string }).name]
+      : [],
+  );
 
 export class AgentReports {
   private readonly reports = new Map<string, AgentReport>();
@@ -56,7 +60,9 @@ export class AgentReports {
   private report(t: AgentTarget, catalog: Catalog, from: Session | undefined): void {
     const key = (from && this.harness.host.targetOf(from)) ?? t;
     const caps = this.harness.connectionInfo(key)?.agentCapabilities ?? {};
-    const commands = from ? commandNames(from.thread.availableCommands) : (this.reports.get(t.provider)?.tools.commands ?? []);
+    const commands = from
+      ? commandNames(from.thread.availableCommands)
+      : (this.reports.get(t.provider)?.tools.commands ?? []);
     this.reports.set(t.provider, {
       model: catalog.model?.currentId ?? null,
       models: catalog.model?.options.map((o) => o.id) ?? [],

@@ -15,7 +15,8 @@
 
 type Msg = Record<string, unknown>;
 
-const rename = (v: unknown, from: '-' | '+', to: '-' | '+'): unknown => (typeof v === 'string' && v.length > 2 && v[0] === 'q' && v[1] === from ? `q${to}${v.slice(2)}` : v);
+const rename = (v: unknown, from: '-' | '+', to: '-' | '+'): unknown =>
+  typeof v === 'string' && v.length > 2 && v[0] === 'q' && v[1] === from ? `q${to}${v.slice(2)}` : v;
 
 /** An incoming message as CapTP should see it (a new object; other messages unchanged). */
 export function answerSlotsIn<T>(msg: T): T {

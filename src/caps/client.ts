@@ -42,7 +42,13 @@ export interface CapsLauncher {
   info(): { workspace: string; provider: string };
 }
 export interface CapsPermission {
-  details(): { requestKey: string; sessionId: string; toolCallId: string; title: string; options: { optionId: string; name?: string; kind?: string }[] };
+  details(): {
+    requestKey: string;
+    sessionId: string;
+    toolCallId: string;
+    title: string;
+    options: { optionId: string; name?: string; kind?: string }[];
+  };
   answer(optionId: string): { ok: boolean; reason?: string };
   share(o?: { expiresIn?: number }): string;
 }
@@ -78,8 +84,15 @@ export interface ConnectCapsOptions {
   tap?: (dir: 'in' | 'out', msg: { type: string }) => void;
 }
 
-export async function connectCaps<T = unknown>(url: string, ref: string, o: ConnectCapsOptions = {}): Promise<CapsClient<T>> {
-  const ws = new WebSocket(url, { maxPayload: o.maxPayload ?? 16 * 1024 * 1024, ...(o.token ? { headers: { authorization: `Bearer ${o.token}` } } : {}) });
+export async function connectCaps<T = unknown>(
+  url: string,
+  ref: string,
+  o: ConnectCapsOptions = {},
+): Promise<CapsClient<T>> {
+  const ws = new WebSocket(url, {
+    maxPayload: o.maxPayload ?? 16 * 1024 * 1024,
+    ...(o.token ? { headers: { authorization: `Bearer ${o.token}` } } : {}),
+  });
   await new Promise<void>((resolve, reject) => {
     ws.once('open', resolve);
     ws.once('error', reject);

@@ -39,13 +39,15 @@ export function makeDataspaceFacet(ctx: ConnCtx, gate: Gate, quotas: Quotas): un
     const now = ctx.now();
     tokens = Math.min(quotas.assertsPerSecond, tokens + ((now - refilled) / 1000) * quotas.assertsPerSecond);
     refilled = now;
-    if (tokens < 1) throw new CapsError('quota_exceeded', 'quota_exceeded: too many asserts per second on this connection');
+    if (tokens < 1)
+      throw new CapsError('quota_exceeded', 'quota_exceeded: too many asserts per second on this connection');
     tokens -= 1;
   };
   return makeExo('Dataspace', DataspaceI, {
     assert(fact: unknown) {
       gate.check('assert');
-      if (ctx.dataspace.countOf(ctx.id) >= quotas.maxFacts) throw new CapsError('quota_exceeded', `quota_exceeded: a connection may hold at most ${quotas.maxFacts} facts`);
+      if (ctx.dataspace.countOf(ctx.id) >= quotas.maxFacts)
+        throw new CapsError('quota_exceeded', `quota_exceeded: a connection may hold at most ${quotas.maxFacts} facts`);
       take();
       return ctx.dataspace.assert(ctx.id, fact as Fact);
     },
@@ -57,11 +59,16 @@ export function makeDataspaceFacet(ctx: ConnCtx, gate: Gate, quotas: Quotas): un
       gate.check('observe');
       for (const v of Object.values(pattern as Record<string, unknown>)) {
         if (!(v === null || ['string', 'number', 'boolean'].includes(typeof v)))
-          throw new CapsError('invalid_argument', 'invalid_argument: a pattern matches fields to strings, numbers, booleans or null');
+          throw new CapsError(
+            'invalid_argument',
+            'invalid_argument: a pattern matches fields to strings, numbers, booleans or null',
+          );
       }
       let off = (): void => {};
       // An observer that fails or falls behind by too much is dropped (its connection closed, or it flooded).
-      const pusher = new Pusher<FactChange>((batch) => E(observer as FactSink).onFacts(harden(batch)), { onClose: () => off() });
+      const pusher = new Pusher<FactChange>((batch) => E(observer as FactSink).onFacts(harden(batch)), {
+        onClose: () => off(),
+      });
       off = ctx.dataspace.observe(pattern as Record<string, Primitive> as Pattern, {
         added: (handle, fact) => pusher.push(harden({ op: 'add', handle, fact })),
         removed: (handle, fact) => pusher.push(harden({ op: 'del', handle, fact })),

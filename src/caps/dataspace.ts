@@ -26,7 +26,8 @@ interface Obs {
   cb: FactObserver;
 }
 
-const isPrimitive = (v: unknown): v is Primitive => v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+const isPrimitive = (v: unknown): v is Primitive =>
+  v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
 const keyOf = (field: string, v: Primitive): string => `${field}\u0000${typeof v}\u0000${String(v)}`;
 
 function matches(p: Obs, fact: Fact): boolean {

@@ -15,5 +15,10 @@ declare module '@endo/captp' {
     abort(reason?: unknown): void;
     getStats(): { send: Record<string, number>; recv: Record<string, number>; gc: Record<string, number> };
   }
-  export function makeCapTP(ourId: string, rawSend: (msg: unknown) => void, bootstrap?: unknown, opts?: CapTPOptions): CapTP;
+  export function makeCapTP(
+    ourId: string,
+    rawSend: (msg: unknown) => void,
+    bootstrap?: unknown,
+    opts?: CapTPOptions,
+  ): CapTP;
 }

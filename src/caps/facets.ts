@@ -32,10 +32,17 @@ type Pushed = SessionEvent | StoreEvent;
 /** Whether events pushed through `gate` carry responders: a controller that may answer permissions. */
 const answers = (gate: Gate, facet: RefFacet): boolean => facet === 'controller' && gate.allows('answerPermission');
 
-function sinkPusher(ctx: ConnCtx, gate: Gate, sink: unknown, ls: LiveSession, responders: boolean): { push: (e: Pushed) => void; pusher: Pusher<unknown> } {
+function sinkPusher(
+  ctx: ConnCtx,
+  gate: Gate,
+  sink: unknown,
+  ls: LiveSession,
+  responders: boolean,
+): { push: (e: Pushed) => void; pusher: Pusher<unknown> } {
   const pusher: Pusher<unknown> = new Pusher((batch) => E(sink as EventSink).onEvents(harden(batch)), {
     onClose: (why, err) => {
-      if (why !== 'closed') ctx.logger.debug('caps: a sink was dropped', { why, error: err instanceof Error ? err.message : String(err) });
+      if (why !== 'closed')
+        ctx.logger.debug('caps: a sink was dropped', { why, error: err instanceof Error ? err.message : String(err) });
     },
   });
   const offGate = gate.onShut(() => pusher.close());
@@ -51,7 +58,8 @@ function sinkPusher(ctx: ConnCtx, gate: Gate, sink: unknown, ls: LiveSession, re
       const key = String(e.requestKey);
       // The responder travels with the event: whoever gets the event can answer, or hand it on.
       // Asked of the session itself, whichever source (session, store log) delivered the event first.
-      if (ctx.permissions.pending(ls, key)) return pusher.push(harden({ ...passable(e), responder: makeResponder(ctx, gate, ls, key) }));
+      if (ctx.permissions.pending(ls, key))
+        return pusher.push(harden({ ...passable(e), responder: makeResponder(ctx, gate, ls, key) }));
     }
     pusher.push(passable(e));
   };
@@ -62,7 +70,8 @@ export function makeSessionFacet(ctx: ConnCtx, gate: Gate, ls: LiveSession, face
   const hs = ls.hs;
   const check = (m: string): void => {
     gate.check(m);
-    if (facet === 'reader' && !FACET_METHODS.reader.includes(m)) throw new CapsError('method_denied', `method_denied: a reader cannot ${m}`);
+    if (facet === 'reader' && !FACET_METHODS.reader.includes(m))
+      throw new CapsError('method_denied', `method_denied: a reader cannot ${m}`);
   };
   const self: unknown = makeExo('Session', SessionI, {
     prompt(blocks: unknown, sink?: unknown) {
@@ -85,7 +94,9 @@ export function makeSessionFacet(ctx: ConnCtx, gate: Gate, ls: LiveSession, face
       // The result arrives after every event of the turn was acknowledged by the sink; a revoked
       // reference gets a refusal instead.
       const result = new Promise<unknown>((resolve, reject) => {
-        const offShut = gate.onShut(() => reject(new CapsError('ref_revoked', 'ref_revoked: this reference was revoked')));
+        const offShut = gate.onShut(() =>
+          reject(new CapsError('ref_revoked', 'ref_revoked: this reference was revoked')),
+        );
         turn.result.then(
           async (r) => {
             await stream?.pusher.drained();
@@ -131,14 +142,20 @@ export function makeSessionFacet(ctx: ConnCtx, gate: Gate, ls: LiveSession, face
       check('fork');
       const forked = await ctx.harness.workspaces.open(hs.workspace).forkSession(hs.id);
       const child = ctx.live.adopt(forked);
-      const minted = ctx.refs.mint({ facet: 'controller', target: forked.id, parentId: gate.refId, label: `fork of ${hs.id}` });
+      const minted = ctx.refs.mint({
+        facet: 'controller',
+        target: forked.id,
+        parentId: gate.refId,
+        label: `fork of ${hs.id}`,
+      });
       return makeSessionFacet(ctx, ctx.gate(minted.row), child, 'controller');
     },
     subscribe(sink: unknown, afterSeq?: unknown) {
       check('subscribe');
       const { push, pusher } = sinkPusher(ctx, gate, sink, ls, answers(gate, facet));
       // Older than what can be answered exactly: the thread as it is now (at `seq`), then live events.
-      const snapshotAt = (seq: number): void => pusher.push(passable({ type: 'thread.snapshot', sessionId: hs.id, seq, entries: hs.thread.entries }));
+      const snapshotAt = (seq: number): void =>
+        pusher.push(passable({ type: 'thread.snapshot', sessionId: hs.id, seq, entries: hs.thread.entries }));
       let off: () => void;
       const cursor = ctx.cursor;
       if (cursor) {
@@ -168,12 +185,25 @@ export function makeSessionFacet(ctx: ConnCtx, gate: Gate, ls: LiveSession, face
     },
     snapshot() {
       check('snapshot');
-      return passable({ sessionId: hs.id, seq: ctx.cursor ? ctx.cursor.head(hs.id) : ls.lastSeq, entries: hs.thread.entries, state: hs.state });
+      return passable({
+        sessionId: hs.id,
+        seq: ctx.cursor ? ctx.cursor.head(hs.id) : ls.lastSeq,
+        entries: hs.thread.entries,
+        state: hs.state,
+      });
     },
     info() {
       check('info');
       const row = hs.stored();
-      return passable({ id: hs.id, provider: hs.provider, cwd: row.cwd, title: row.title ?? '', state: hs.state, model: hs.catalog.model?.currentId ?? '', facet });
+      return passable({
+        id: hs.id,
+        provider: hs.provider,
+        cwd: row.cwd,
+        title: row.title ?? '',
+        state: hs.state,
+        model: hs.catalog.model?.currentId ?? '',
+        facet,
+      });
     },
     reader() {
       check('reader');
@@ -182,13 +212,15 @@ export function makeSessionFacet(ctx: ConnCtx, gate: Gate, ls: LiveSession, face
     answerPermission(requestKey: unknown, optionId: unknown) {
       check('answerPermission');
       // The broker answers any key it holds: only this session's requests are this reference's to answer.
-      if (!ctx.permissions.pending(ls, requestKey as string)) throw new CapsError('not_found', 'not_found: this session has no pending permission request with that key');
+      if (!ctx.permissions.pending(ls, requestKey as string))
+        throw new CapsError('not_found', 'not_found: this session has no pending permission request with that key');
       return passable(hs.answerPermission(requestKey as string, { optionId: optionId as string }, `caps:${ctx.id}`));
     },
     share(o: unknown) {
       check('share');
       const opts = o as { facet: 'controller' | 'reader'; expiresIn?: number; methods?: string[] };
-      if (facet === 'reader' && opts.facet !== 'reader') throw new CapsError('ref_widening', 'ref_widening: a reader can only share a reader');
+      if (facet === 'reader' && opts.facet !== 'reader')
+        throw new CapsError('ref_widening', 'ref_widening: a reader can only share a reader');
       const minted = ctx.refs.mint({
         facet: opts.facet,
         target: hs.id,
@@ -214,7 +246,13 @@ export function makeResponder(ctx: ConnCtx, parent: Gate, ls: LiveSession, reque
   return makeExo('Permission', ResponderI, {
     details() {
       gate.check('details');
-      return passable({ requestKey, sessionId: ls.hs.id, toolCallId: p.toolCallId, title: p.title ?? '', options: p.options });
+      return passable({
+        requestKey,
+        sessionId: ls.hs.id,
+        toolCallId: p.toolCallId,
+        title: p.title ?? '',
+        options: p.options,
+      });
     },
     answer(optionId: unknown) {
       gate.check('answer');

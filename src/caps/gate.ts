@@ -26,12 +26,14 @@ export class Gate {
   /** Throws unless the gate is open and (when it lists methods) allows `method`. */
   check(method: string): void {
     if (this.reason !== undefined) throw new CapsError('ref_revoked', `ref_revoked: ${this.reason}`);
-    if (this.expiresAt !== undefined && this.expiresAt <= this.now()) throw new CapsError('ref_expired', 'ref_expired: this reference has expired');
+    if (this.expiresAt !== undefined && this.expiresAt <= this.now())
+      throw new CapsError('ref_expired', 'ref_expired: this reference has expired');
     if (this.stillValid && !this.stillValid()) {
       this.shut('this reference was revoked');
       throw new CapsError('ref_revoked', 'ref_revoked: this reference was revoked');
     }
-    if (this.methods && !this.methods.has(method)) throw new CapsError('method_denied', `method_denied: this reference does not allow ${method}`);
+    if (this.methods && !this.methods.has(method))
+      throw new CapsError('method_denied', `method_denied: this reference does not allow ${method}`);
   }
 
   /** Whether its methods include `method` (no list: everything its object has). Open or not. */
@@ -71,7 +73,13 @@ export class Gates {
   }
 
   make(refId: string | undefined, methods?: readonly string[], expiresAt?: number): Gate {
-    const g = new Gate(refId, methods ? new Set(methods) : undefined, expiresAt, this.now, refId === undefined ? undefined : () => this.refs.alive(refId));
+    const g = new Gate(
+      refId,
+      methods ? new Set(methods) : undefined,
+      expiresAt,
+      this.now,
+      refId === undefined ? undefined : () => this.refs.alive(refId),
+    );
     if (refId !== undefined) {
       let set = this.byRef.get(refId);
       if (!set) this.byRef.set(refId, (set = new Set()));

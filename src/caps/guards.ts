@@ -30,7 +30,13 @@ export const SessionI = M.interface('TalariaSession', {
   info: M.call().returns(M.record()),
   reader: M.call().returns(M.remotable('Session')),
   answerPermission: M.call(M.string(), M.string()).returns(M.record()),
-  share: M.call(M.splitRecord({ facet: M.or('controller', 'reader') }, { expiresIn: M.number(), methods: M.arrayOf(M.string()) }, {})).returns(M.string()),
+  share: M.call(
+    M.splitRecord(
+      { facet: M.or('controller', 'reader') },
+      { expiresIn: M.number(), methods: M.arrayOf(M.string()) },
+      {},
+    ),
+  ).returns(M.string()),
 });
 
 export const TurnI = M.interface('TalariaTurn', {

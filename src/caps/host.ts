@@ -43,7 +43,12 @@ export interface CapsConnection {
   close(reason?: string): void;
   readonly malformed: number;
   /** CapTP's counters (sends, receives, exports dropped by the peer) and the exports still alive. */
-  stats(): { send: Record<string, number>; recv: Record<string, number>; gc: Record<string, number>; exports: ExportCount };
+  stats(): {
+    send: Record<string, number>;
+    recv: Record<string, number>;
+    gc: Record<string, number>;
+    exports: ExportCount;
+  };
 }
 
 export class CapsHost implements HostParts {
@@ -75,7 +80,13 @@ export class CapsHost implements HostParts {
     this.offs.push(publishSessions(this));
     this.agentFacts = new AgentFacts(o.harness, this.dataspace, this.refs.hostKey);
     // What marshal would print to stdout for each error sent to a peer goes to the logger instead.
-    this.offs.push(onSentError((err) => this.logger.debug('caps: an error was sent to a peer', { error: err instanceof Error ? err.message : String(err) })));
+    this.offs.push(
+      onSentError((err) =>
+        this.logger.debug('caps: an error was sent to a peer', {
+          error: err instanceof Error ? err.message : String(err),
+        }),
+      ),
+    );
   }
 
   /** Checks the agents and asserts (or updates) one fact per agent; `serve --caps` calls it at start. */
@@ -84,14 +95,25 @@ export class CapsHost implements HostParts {
   }
 
   /** Mints a launcher reference for a workspace (optionally one agent). */
-  mintLauncher(workspace: string, o: { provider?: string; expiresAt?: number; label?: string } = {}): { uri: string; id: string } {
+  mintLauncher(
+    workspace: string,
+    o: { provider?: string; expiresAt?: number; label?: string } = {},
+  ): { uri: string; id: string } {
     const target = JSON.stringify({ workspace, ...(o.provider ? { provider: o.provider } : {}) });
-    const m = this.refs.mint({ facet: 'launcher', target, ...(o.expiresAt !== undefined ? { expiresAt: o.expiresAt } : {}), ...(o.label ? { label: o.label } : {}) });
+    const m = this.refs.mint({
+      facet: 'launcher',
+      target,
+      ...(o.expiresAt !== undefined ? { expiresAt: o.expiresAt } : {}),
+      ...(o.label ? { label: o.label } : {}),
+    });
     return { uri: m.uri, id: m.row.id };
   }
 
   /** Mints a dataspace reference (observe, and assert/retract facts owned by the connection). */
-  mintDataspace(o: { methods?: ('observe' | 'assert' | 'retract')[]; expiresAt?: number; label?: string } = {}): { uri: string; id: string } {
+  mintDataspace(o: { methods?: ('observe' | 'assert' | 'retract')[]; expiresAt?: number; label?: string } = {}): {
+    uri: string;
+    id: string;
+  } {
     const m = this.refs.mint({
       facet: 'observer',
       target: 'dataspace',
@@ -148,7 +170,11 @@ export class CapsHost implements HostParts {
       {
         gcImports: true,
         exportHook: exports.hook,
-        onReject: (err) => this.logger.debug('caps: a call failed', { connection: id, error: err instanceof Error ? err.message : String(err) }),
+        onReject: (err) =>
+          this.logger.debug('caps: a call failed', {
+            connection: id,
+            error: err instanceof Error ? err.message : String(err),
+          }),
       },
     );
     const conn: CapsConnection = {
@@ -159,7 +185,12 @@ export class CapsHost implements HostParts {
       stats: () => ({ ...captp.getStats(), exports: exports.count() }),
       dispatch: (msg) => {
         if (closed) return;
-        if (typeof msg !== 'object' || msg === null || Array.isArray(msg) || typeof (msg as { type?: unknown }).type !== 'string') {
+        if (
+          typeof msg !== 'object' ||
+          msg === null ||
+          Array.isArray(msg) ||
+          typeof (msg as { type?: unknown }).type !== 'string'
+        ) {
           malformed++;
           return;
         }
@@ -171,7 +202,10 @@ export class CapsHost implements HostParts {
         } catch (err) {
           // CapTP throws on messages it cannot decode: drop them, the connection stays usable.
           malformed++;
-          this.logger.debug('caps: a malformed message was dropped', { connection: id, error: err instanceof Error ? err.message : String(err) });
+          this.logger.debug('caps: a malformed message was dropped', {
+            connection: id,
+            error: err instanceof Error ? err.message : String(err),
+          });
         }
       },
       close: (reason = 'connection closed') => {

@@ -24,10 +24,17 @@ export function makeLauncher(ctx: ConnCtx, gate: Gate, target: LauncherTarget): 
       gate.check('newSession');
       const o = (opts ?? {}) as { provider?: string; profile?: string };
       const provider = target.provider ?? o.provider;
-      const hs = await ctx.harness.workspaces.open(target.workspace).newSession({ ...(provider ? { provider } : {}), ...(o.profile ? { profile: o.profile } : {}) });
+      const hs = await ctx.harness.workspaces
+        .open(target.workspace)
+        .newSession({ ...(provider ? { provider } : {}), ...(o.profile ? { profile: o.profile } : {}) });
       const ls = ctx.live.adopt(hs);
       // The session's own reference is a child of the launcher's: revoking the launcher cuts it too.
-      const minted = ctx.refs.mint({ facet: 'controller', target: hs.id, parentId: gate.refId, label: `session of ${target.workspace}` });
+      const minted = ctx.refs.mint({
+        facet: 'controller',
+        target: hs.id,
+        parentId: gate.refId,
+        label: `session of ${target.workspace}`,
+      });
       return makeSessionFacet(ctx, ctx.gate(minted.row), ls, 'controller');
     },
     info() {

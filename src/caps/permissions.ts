@@ -21,7 +21,8 @@ export class Permissions {
   watch(ls: LiveSession): () => void {
     return ls.hs.subscribe((e) => {
       if (e.type === 'permission.decided') this.decided(e.requestKey);
-      else if (e.type === 'session.closed') for (const [k, h] of this.held) if (h.sessionId === ls.hs.id) this.decided(k);
+      else if (e.type === 'session.closed')
+        for (const [k, h] of this.held) if (h.sessionId === ls.hs.id) this.decided(k);
     });
   }
 

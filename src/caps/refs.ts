@@ -16,7 +16,19 @@ export type RefFacet = 'launcher' | 'controller' | 'reader' | 'responder' | 'obs
 /** What each facet may do at most; a reference lists a subset. */
 export const FACET_METHODS: Readonly<Record<RefFacet, readonly string[]>> = {
   launcher: ['newSession', 'openSession', 'info'],
-  controller: ['prompt', 'cancel', 'setModel', 'setMode', 'fork', 'share', 'subscribe', 'snapshot', 'info', 'reader', 'answerPermission'],
+  controller: [
+    'prompt',
+    'cancel',
+    'setModel',
+    'setMode',
+    'fork',
+    'share',
+    'subscribe',
+    'snapshot',
+    'info',
+    'reader',
+    'answerPermission',
+  ],
   reader: ['subscribe', 'snapshot', 'info', 'share'],
   responder: ['details', 'answer', 'share'],
   observer: ['observe', 'assert', 'retract'],
@@ -115,14 +127,21 @@ const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFi
  */
 function requestedExpiry(input: MintInput, now: number): number | undefined {
   const { expiresAt, expiresIn } = input;
-  if (expiresAt !== undefined && expiresIn !== undefined) throw new CapsError('invalid_argument', 'invalid_argument: give expiresAt or expiresIn, not both');
+  if (expiresAt !== undefined && expiresIn !== undefined)
+    throw new CapsError('invalid_argument', 'invalid_argument: give expiresAt or expiresIn, not both');
   if (expiresIn !== undefined) {
     if (!finite(expiresIn) || expiresIn <= 0)
-      throw new CapsError('invalid_argument', `invalid_argument: expiresIn must be a positive, finite number of milliseconds (got ${shown(expiresIn)})`);
+      throw new CapsError(
+        'invalid_argument',
+        `invalid_argument: expiresIn must be a positive, finite number of milliseconds (got ${shown(expiresIn)})`,
+      );
     return now + expiresIn;
   }
   if (expiresAt !== undefined && (!finite(expiresAt) || expiresAt <= now))
-    throw new CapsError('invalid_argument', `invalid_argument: expiresAt must be a finite time (epoch ms) after now (got ${shown(expiresAt)})`);
+    throw new CapsError(
+      'invalid_argument',
+      `invalid_argument: expiresAt must be a finite time (epoch ms) after now (got ${shown(expiresAt)})`,
+    );
   return expiresAt;
 }
 
@@ -158,7 +177,10 @@ export class RefStore {
     // Unnarrowed controllers minted before answerPermission existed keep answering; narrowed ones lose it.
     const legacy = "facet = 'controller' AND methods = ?";
     if (db.prepare(`SELECT 1 FROM caps_refs WHERE ${legacy} LIMIT 1`).get(LEGACY_FULL_CONTROLLER))
-      db.prepare(`UPDATE caps_refs SET methods = ? WHERE ${legacy}`).run(JSON.stringify(FACET_METHODS.controller), LEGACY_FULL_CONTROLLER);
+      db.prepare(`UPDATE caps_refs SET methods = ? WHERE ${legacy}`).run(
+        JSON.stringify(FACET_METHODS.controller),
+        LEGACY_FULL_CONTROLLER,
+      );
   }
 
   uriOf(secret: string): string {
@@ -178,13 +200,15 @@ export class RefStore {
       this.check(parent);
       // A child narrows: a facet the parent can derive, no method the parent lacks (same kind of
       // object: a reader of a controller too), a responder only from who may answer, no later expiry.
-      if (!DERIVES[parent.facet].includes(input.facet)) throw new CapsError('ref_widening', `ref_widening: a ${parent.facet} cannot hand out a ${input.facet}`);
+      if (!DERIVES[parent.facet].includes(input.facet))
+        throw new CapsError('ref_widening', `ref_widening: a ${parent.facet} cannot hand out a ${input.facet}`);
       if (input.facet === 'responder' && parent.facet === 'controller' && !parent.methods.includes('answerPermission'))
         throw new CapsError('ref_widening', 'ref_widening: the parent reference does not allow answerPermission');
       if (FACET_KIND[parent.facet] === FACET_KIND[input.facet]) {
         if (input.methods === undefined) methods = methods.filter((m) => parent.methods.includes(m));
         const wider = methods.filter((m) => !parent.methods.includes(m));
-        if (wider.length) throw new CapsError('ref_widening', `ref_widening: the parent reference does not allow ${wider.join(', ')}`);
+        if (wider.length)
+          throw new CapsError('ref_widening', `ref_widening: the parent reference does not allow ${wider.join(', ')}`);
       }
       if (parent.expiresAt !== undefined) expiresAt = Math.min(expiresAt ?? Infinity, parent.expiresAt);
     }
@@ -192,7 +216,9 @@ export class RefStore {
     const id = randomUUID();
     const createdAt = this.now();
     this.store.db
-      .prepare('INSERT INTO caps_refs (id, hash, kind, facet, target, methods, expires_at, parent_id, label, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO caps_refs (id, hash, kind, facet, target, methods, expires_at, parent_id, label, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      )
       .run(
         id,
         hashSecret(secret),
@@ -221,12 +247,16 @@ export class RefStore {
 
   /** The id of the reference a secret (or URI) names, live or not (the CLI's `revoke <uri>`). */
   idOf(ref: string): string | undefined {
-    return (this.store.db.prepare('SELECT id FROM caps_refs WHERE hash = ?').get(hashSecret(secretOf(ref))) as { id: string } | undefined)?.id;
+    return (
+      this.store.db.prepare('SELECT id FROM caps_refs WHERE hash = ?').get(hashSecret(secretOf(ref))) as
+        { id: string } | undefined
+    )?.id;
   }
 
   /** The row a secret (or `ocapn://` URI) names, if it is live; a clear refusal otherwise. */
   redeem(ref: string): RefRow {
-    const r = this.store.db.prepare('SELECT * FROM caps_refs WHERE hash = ?').get(hashSecret(secretOf(ref))) as DbRow | undefined;
+    const r = this.store.db.prepare('SELECT * FROM caps_refs WHERE hash = ?').get(hashSecret(secretOf(ref))) as
+      DbRow | undefined;
     if (!r) throw new CapsError('ref_unknown', 'ref_unknown: no such reference');
     const row = this.withChain(r);
     this.check(row);
@@ -236,7 +266,8 @@ export class RefStore {
   /** Throws when the row is revoked or expired. */
   check(row: RefRow): void {
     if (row.revokedAt !== undefined) throw new CapsError('ref_revoked', 'ref_revoked: this reference was revoked');
-    if (row.expiresAt !== undefined && row.expiresAt <= this.now()) throw new CapsError('ref_expired', 'ref_expired: this reference has expired');
+    if (row.expiresAt !== undefined && row.expiresAt <= this.now())
+      throw new CapsError('ref_expired', 'ref_expired: this reference has expired');
   }
 
   /** Live and unexpired, ancestors included (re-read: a revocation by another process shows here). */
@@ -246,7 +277,9 @@ export class RefStore {
   }
 
   list(o: { includeRevoked?: boolean } = {}): RefRow[] {
-    const rows = (this.store.db.prepare('SELECT * FROM caps_refs ORDER BY created_at, id').all() as DbRow[]).map((r) => this.withChain(r));
+    const rows = (this.store.db.prepare('SELECT * FROM caps_refs ORDER BY created_at, id').all() as DbRow[]).map((r) =>
+      this.withChain(r),
+    );
     return o.includeRevoked ? rows : rows.filter((r) => r.revokedAt === undefined);
   }
 

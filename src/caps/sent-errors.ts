@@ -29,6 +29,11 @@ if (!g[INSTALLED]) {
     }
     base.log(...args);
   };
-  Object.defineProperty(globalThis, 'console', { value: Object.freeze(quiet), writable: true, configurable: true, enumerable: false });
+  Object.defineProperty(globalThis, 'console', {
+    value: Object.freeze(quiet),
+    writable: true,
+    configurable: true,
+    enumerable: false,
+  });
   g[INSTALLED] = true;
 }

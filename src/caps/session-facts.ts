@@ -50,7 +50,13 @@ export function sessionFact(hostKey: string, row: StoredSession, ls?: LiveSessio
 
 const LIVE_CHANGES = new Set(['session.state', 'catalog.updated', 'info.updated', 'config.updated', 'session.closed']);
 
-export function publishSessions(host: { harness: Harness; live: LiveSessions; dataspace: Dataspace; refs: { hostKey: string }; logger: Logger }): () => void {
+export function publishSessions(host: {
+  harness: Harness;
+  live: LiveSessions;
+  dataspace: Dataspace;
+  refs: { hostKey: string };
+  logger: Logger;
+}): () => void {
   const held = new Map<string, { handle: string; json: string }>();
   const refresh = (id: string, closing = false): void => {
     try {
@@ -67,7 +73,10 @@ export function publishSessions(host: { harness: Harness; live: LiveSessions; da
       if (have) host.dataspace.retract('host', have.handle);
       held.set(id, { handle: host.dataspace.assert('host', passable(f)), json });
     } catch (err) {
-      host.logger.warn('caps: a session fact could not be updated', { sessionId: id, error: err instanceof Error ? err.message : String(err) });
+      host.logger.warn('caps: a session fact could not be updated', {
+        sessionId: id,
+        error: err instanceof Error ? err.message : String(err),
+      });
     }
   };
   const offs: (() => void)[] = [];

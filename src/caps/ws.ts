@@ -70,7 +70,10 @@ export interface CapsServer {
 }
 
 /** Handles HTTP upgrades for a path of an existing server (`talaria serve` mounts it at /captp). */
-export function capsUpgradeHandler(host: CapsHost, o: CapsWsOptions = {}): { wss: WebSocketServer; handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void } {
+export function capsUpgradeHandler(
+  host: CapsHost,
+  o: CapsWsOptions = {},
+): { wss: WebSocketServer; handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: o.maxPayload ?? 1024 * 1024 });
   wss.on('connection', (ws) => serveSocket(host, ws, o));
   return {
@@ -80,8 +83,16 @@ export function capsUpgradeHandler(host: CapsHost, o: CapsWsOptions = {}): { wss
 }
 
 /** A standalone caps server on 127.0.0.1 (tests, benches, and until a server mounts it). */
-export async function startCapsServer(host: CapsHost, o: CapsWsOptions & { port?: number; server?: Server } = {}): Promise<CapsServer> {
-  const wss = new WebSocketServer({ host: '127.0.0.1', port: o.port ?? 0, path: '/captp', maxPayload: o.maxPayload ?? 1024 * 1024 });
+export async function startCapsServer(
+  host: CapsHost,
+  o: CapsWsOptions & { port?: number; server?: Server } = {},
+): Promise<CapsServer> {
+  const wss = new WebSocketServer({
+    host: '127.0.0.1',
+    port: o.port ?? 0,
+    path: '/captp',
+    maxPayload: o.maxPayload ?? 1024 * 1024,
+  });
   await new Promise<void>((resolve, reject) => {
     wss.once('listening', resolve);
     wss.once('error', reject);

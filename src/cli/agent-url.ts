@@ -4,7 +4,11 @@ import { remoteLaunch } from '../providers/remote.js';
 import { UsageError } from './args.js';
 
 /** Registers the agent at `url` and returns its provider id; a URL the rules refuse is a usage error. */
-export function urlAgent(h: Pick<Harness, 'registry'> & Pick<HarnessExtras, 'commandAgent'>, url: string, env: NodeJS.ProcessEnv): string {
+export function urlAgent(
+  h: Pick<Harness, 'registry'> & Pick<HarnessExtras, 'commandAgent'>,
+  url: string,
+  env: NodeJS.ProcessEnv,
+): string {
   let r;
   try {
     r = remoteLaunch(url, { what: '--agent-url', envToken: env.TALARIA_TOKEN });

@@ -52,7 +52,12 @@ export function askTitle(ask: Ask): string {
  * Asks one permission question on the terminal (stderr) until a y/a/n answer is typed. Returns
  * the readline interface: closing it withdraws the question (the ask was settled elsewhere).
  */
-export function askOnTerminal(io: CliIo, ask: Ask, onAnswer: (answer: PermissionAnswer) => void, onInterrupt?: () => void): Interface {
+export function askOnTerminal(
+  io: CliIo,
+  ask: Ask,
+  onAnswer: (answer: PermissionAnswer) => void,
+  onInterrupt?: () => void,
+): Interface {
   const rl = createInterface({ input: io.stdin, output: io.stderr as NodeJS.WritableStream, terminal: true });
   // The terminal is in raw mode while we ask: Ctrl-C arrives here, not as a signal.
   rl.on('SIGINT', () => {
@@ -88,7 +93,10 @@ export function answerAsksForRun(
     opts.beforeAsk?.(); // the answer's open line ends before the question (one terminal)
     // What is being approved: the call's diffs, before the question.
     for (const l of approvalDiff(session.thread.entries, ask, io)) io.stderr.write(`${l}\n`);
-    current = { key: ask.requestKey, rl: askOnTerminal(io, ask, (answer) => session.answerPermission(ask.requestKey, answer, 'cli'), opts.onInterrupt) };
+    current = {
+      key: ask.requestKey,
+      rl: askOnTerminal(io, ask, (answer) => session.answerPermission(ask.requestKey, answer, 'cli'), opts.onInterrupt),
+    };
   };
   return session.subscribe((e) => {
     if (e.type === 'permission.decided' && current?.key === e.requestKey) {
@@ -99,7 +107,9 @@ export function answerAsksForRun(
     }
     if (e.type !== 'permission.asked') return;
     if (!opts.interactive) {
-      opts.note(`permission asked for "${askTitle(e)}": rejected (no terminal to ask on; pass --approve to decide ahead)`);
+      opts.note(
+        `permission asked for "${askTitle(e)}": rejected (no terminal to ask on; pass --approve to decide ahead)`,
+      );
       // After this event has reached every listener, so `decided` never overtakes `asked`.
       // No answeredBy: no person answered (and a replay of the wire log cannot know one did).
       queueMicrotask(() => session.answerPermission(e.requestKey, { choice: 'reject_once' }));
@@ -113,12 +123,15 @@ export function answerAsksForRun(
 /** The diffs of the tool call an ask concerns (the call the thread attached it to), as card lines. */
 export function approvalDiff(entries: readonly Entry[], ask: Ask, io?: CliIo): string[] {
   const calls = entries.filter((e): e is ToolCallEntry => e.kind === 'tool_call');
-  const call = calls.find((e) => e.toolCallId === ask.toolCallId) ?? [...calls].reverse().find((e) => e.permission?.status === 'pending');
+  const call =
+    calls.find((e) => e.toolCallId === ask.toolCallId) ??
+    [...calls].reverse().find((e) => e.permission?.status === 'pending');
   const style = createStyle(io ? colorEnabled(io.stderr, io.env) : false);
   const out: string[] = [];
   for (const c of call?.content ?? []) {
     const d = c as { type?: string; path?: string; oldText?: string | null; newText?: unknown };
-    if (d.type === 'diff' && typeof d.newText === 'string') for (const l of diffLines(d.path ?? 'file', d.oldText ?? null, d.newText, style, 40)) out.push(`  ${l}`);
+    if (d.type === 'diff' && typeof d.newText === 'string')
+      for (const l of diffLines(d.path ?? 'file', d.oldText ?? null, d.newText, style, 40)) out.push(`  ${l}`);
   }
   return out;
 }

@@ -22,7 +22,12 @@ export interface Parsed {
 
 export function parse(command: string, argv: string[], options: OptionSpec): Parsed {
   try {
-    const r = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    const r = parseArgs({
+      args: argv,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
     return { values: r.values as Parsed['values'], positionals: r.positionals };
   } catch (err) {
     // parseArgs messages are long and mention `strict`; keep the first sentence.
@@ -45,7 +50,13 @@ export function flag(p: Parsed, name: string): boolean {
 }
 
 /** One of `allowed`, or a usage error naming them. */
-export function choice<T extends string>(command: string, name: string, value: string | undefined, allowed: readonly T[], dflt: T): T {
+export function choice<T extends string>(
+  command: string,
+  name: string,
+  value: string | undefined,
+  allowed: readonly T[],
+  dflt: T,
+): T {
   if (value === undefined) return dflt;
   if ((allowed as readonly string[]).includes(value)) return value as T;
   throw new UsageError(`${command}: --${name} must be one of ${allowed.join(', ')} (got '${value}')`);

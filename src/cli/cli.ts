@@ -27,7 +27,10 @@ import { packageVersion } from './package-version.js';
  * Signal handlers stack per group: the latest registered one gets the signal. While one is
  * registered the signal does not kill the process (the command decides what happens).
  */
-function signalRegistry<A>(signals: readonly NodeJS.Signals[], arg: (s: NodeJS.Signals) => A): (fn: (a: A) => void) => () => void {
+function signalRegistry<A>(
+  signals: readonly NodeJS.Signals[],
+  arg: (s: NodeJS.Signals) => A,
+): (fn: (a: A) => void) => () => void {
   const handlers: ((a: A) => void)[] = [];
   const onSignal = (s: NodeJS.Signals) => handlers[handlers.length - 1]?.(arg(s));
   return (fn) => {
@@ -41,7 +44,11 @@ function signalRegistry<A>(signals: readonly NodeJS.Signals[], arg: (s: NodeJS.S
   };
 }
 
-export async function main(argv: string[], io: CliIo = processIo(), o: Pick<CliContext, 'serverSkipped'> = {}): Promise<number> {
+export async function main(
+  argv: string[],
+  io: CliIo = processIo(),
+  o: Pick<CliContext, 'serverSkipped'> = {},
+): Promise<number> {
   const ctx: CliContext = {
     ...o,
     io,

@@ -14,7 +14,11 @@ import type { FetchLike, ResponseLike } from '../server/client/index.js';
 export const keepAliveAgent = new Agent({ keepAlive: true });
 
 /** node:https only for a server served over TLS: loading it (tls, crypto) is start-up every plain run would pay. */
-export function httpsRequest(url: string | URL, o: Https.RequestOptions, onResponse?: (res: IncomingMessage) => void): ReturnType<typeof Https.request> {
+export function httpsRequest(
+  url: string | URL,
+  o: Https.RequestOptions,
+  onResponse?: (res: IncomingMessage) => void,
+): ReturnType<typeof Https.request> {
   return (createRequire(import.meta.url)('node:https') as typeof Https).request(url, o, onResponse);
 }
 
@@ -35,12 +39,16 @@ export const nodeFetch: FetchLike = (input, init = {}) =>
     const url = new URL(input);
     const tls = url.protocol === 'https:';
     const headers = (init.headers ?? {}) as Record<string, string>;
-    const req = (tls ? httpsRequest : httpRequest)(url, { method: init.method ?? 'GET', headers, ...(tls ? {} : { agent: keepAliveAgent }) }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve(answer(res, Buffer.concat(chunks).toString('utf8'))));
-      res.on('error', reject);
-    });
+    const req = (tls ? httpsRequest : httpRequest)(
+      url,
+      { method: init.method ?? 'GET', headers, ...(tls ? {} : { agent: keepAliveAgent }) },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve(answer(res, Buffer.concat(chunks).toString('utf8'))));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     const signal = init.signal;
     if (signal) {

@@ -51,7 +51,12 @@ export function turnToolCalls(thread: Thread, turnId: string): ToolCallSummary[]
     }));
 }
 
-export function runJson(ids: { sessionId: string; agentSessionId: string }, thread: Thread, r: TurnResult, exitCode: number): RunJson {
+export function runJson(
+  ids: { sessionId: string; agentSessionId: string },
+  thread: Thread,
+  r: TurnResult,
+  exitCode: number,
+): RunJson {
   const out: RunJson = {
     v: NDJSON_VERSION,
     sessionId: ids.sessionId,
@@ -69,6 +74,21 @@ export function runJson(ids: { sessionId: string; agentSessionId: string }, thre
 }
 
 /** The JSON printed when no turn could run (agent not ready). */
-export function failureJson(sessionId: string | null, exitCode: number, error: { code: string; message: string }): RunJson {
-  return { v: NDJSON_VERSION, sessionId, turnId: null, stopReason: 'error', exitCode, usage: null, error, durationMs: null, text: '', toolCalls: [] };
+export function failureJson(
+  sessionId: string | null,
+  exitCode: number,
+  error: { code: string; message: string },
+): RunJson {
+  return {
+    v: NDJSON_VERSION,
+    sessionId,
+    turnId: null,
+    stopReason: 'error',
+    exitCode,
+    usage: null,
+    error,
+    durationMs: null,
+    text: '',
+    toolCalls: [],
+  };
 }

@@ -15,7 +15,9 @@ import { httpsRequest, keepAliveAgent } from './node-fetch.js';
 
 /** node:http with the kept connection, or (a server with TLS) node:https, loaded then. */
 function request(url: string, o: RequestOptions, onResponse?: (res: IncomingMessage) => void) {
-  return url.startsWith('https:') ? httpsRequest(url, o, onResponse) : httpRequest(url, { ...o, agent: keepAliveAgent }, onResponse);
+  return url.startsWith('https:')
+    ? httpsRequest(url, o, onResponse)
+    : httpRequest(url, { ...o, agent: keepAliveAgent }, onResponse);
 }
 
 export interface RunStreamAnswer {
@@ -60,7 +62,11 @@ export function checkAlive(base: string, ms: number): Promise<void> {
 /** Sends the run; resolves with the stream once its first line (the run's answer) is in. */
 export function postRunStream(base: string, token: string, body: object): Promise<RunStream> {
   return new Promise((resolve, reject) => {
-    const headers = { [TOKEN_HEADER]: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/x-ndjson' };
+    const headers = {
+      [TOKEN_HEADER]: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/x-ndjson',
+    };
     const req = request(`${base}/api/run/stream`, { method: 'POST', headers });
     let settled = false;
     let endStream!: (how: 'end' | 'broken') => void;
@@ -77,7 +83,9 @@ export function postRunStream(base: string, token: string, body: object): Promis
       if (res.statusCode !== 200) {
         let text = '';
         res.on('data', (s: string) => (text += s));
-        res.on('end', () => fail(errorAnswer(res.statusCode ?? 0, res.statusMessage ?? '', res.headers['content-type'] ?? '', text)));
+        res.on('end', () =>
+          fail(errorAnswer(res.statusCode ?? 0, res.statusMessage ?? '', res.headers['content-type'] ?? '', text)),
+        );
         return;
       }
       let rest = '';

@@ -11,7 +11,14 @@ import type { Frame, ProtocolErrorEvent } from '../protocol/types.js';
 import { currentEnv } from '../providers/locate.js';
 import type { SessionEvent } from '../session/events.js';
 import { describeError } from '../session/errors.js';
-import { createHarness, sessionUsage, type Harness, type HarnessExtras, type HarnessOptions, type HarnessSession } from '../harness/index.js';
+import {
+  createHarness,
+  sessionUsage,
+  type Harness,
+  type HarnessExtras,
+  type HarnessOptions,
+  type HarnessSession,
+} from '../harness/index.js';
 import { formatCost } from '../providers/hermes/state-db.js';
 import { DEMO_BANNER, DEMO_NOTE, RuntimeError, type AgentRuntime } from './runtime-types.js';
 import { urlAgent } from './agent-url.js';
@@ -34,7 +41,10 @@ export function cliHarnessOptions(env: NodeJS.ProcessEnv, o: { warm?: boolean } 
   return { env: currentEnv({ env, homeDir: env.HOME || homedir() }), ...(o.warm ? {} : { warm: false }) };
 }
 
-export function agentLabel(info: { title?: string; name?: string; version?: string } | undefined, fallback: string): string {
+export function agentLabel(
+  info: { title?: string; name?: string; version?: string } | undefined,
+  fallback: string,
+): string {
   const name = info?.title ?? info?.name;
   if (!name) return fallback;
   return info?.version ? `${name} ${info.version}` : name;
@@ -46,7 +56,8 @@ export function agentLabel(info: { title?: string; name?: string; version?: stri
  * lines that are not JSON-RPC on stdout.
  */
 function notAcp(err: unknown, seen: readonly ProtocolErrorEvent[]): string | undefined {
-  if (err instanceof WireError && err.code === RPC.METHOD_NOT_FOUND) return 'it answered initialize with "Method not found"';
+  if (err instanceof WireError && err.code === RPC.METHOD_NOT_FOUND)
+    return 'it answered initialize with "Method not found"';
   const garbage = seen.find((e) => e.kind === 'non_json' || e.kind === 'invalid_jsonrpc');
   if (garbage) return `it wrote "${garbage.preview.slice(0, 60)}" on stdout, which is not JSON-RPC`;
   return undefined;
@@ -56,15 +67,24 @@ const ACP_HINT = 'pass the command that starts its ACP mode (for example "hermes
 
 function failure(err: unknown, spawned: boolean, what: string, seen: readonly ProtocolErrorEvent[] = []): RuntimeError {
   if (err instanceof RuntimeError) return err;
-  if (err instanceof TalariaError && err.code === 'session_not_found') return new RuntimeError('session_not_found', err.message);
+  if (err instanceof TalariaError && err.code === 'session_not_found')
+    return new RuntimeError('session_not_found', err.message);
   if (err instanceof TalariaError && err.code === 'spawn_failed') return new RuntimeError('spawn_failed', err.message);
   // A stored session whose agent is not configured here.
-  if (err instanceof TalariaError && err.code === 'invalid_argument') return new RuntimeError('not_configured', err.message);
+  if (err instanceof TalariaError && err.code === 'invalid_argument')
+    return new RuntimeError('not_configured', err.message);
   const details = ((err as TalariaError)?.details ?? {}) as FailureDetails;
   if (!spawned || err instanceof ConnectionClosedError) {
     const why = notAcp(err, seen);
-    if (why) return new RuntimeError('not_acp', formatAgentFailure(`${what} does not speak ACP: ${why}; ${ACP_HINT}`, details));
-    return new RuntimeError('initialize_failed', formatAgentFailure(`${what} did not initialize: ${describeError(err).message}`, details));
+    if (why)
+      return new RuntimeError(
+        'not_acp',
+        formatAgentFailure(`${what} does not speak ACP: ${why}; ${ACP_HINT}`, details),
+      );
+    return new RuntimeError(
+      'initialize_failed',
+      formatAgentFailure(`${what} did not initialize: ${describeError(err).message}`, details),
+    );
   }
   return new RuntimeError('session_failed', `${what}: ${describeError(err).message}`);
 }
@@ -79,7 +99,8 @@ export function createHarnessRuntime(
   let closing: Promise<void> | undefined;
   return {
     async open(o) {
-      if (o.agent !== undefined && o.agentCmd !== undefined) throw new UsageError('pass either --agent or --agent-cmd, not both');
+      if (o.agent !== undefined && o.agentCmd !== undefined)
+        throw new UsageError('pass either --agent or --agent-cmd, not both');
       const words = o.agentCmd !== undefined ? splitCommand(o.agentCmd) : undefined;
       if (words && words.length === 0) throw new UsageError('--agent-cmd is empty');
       const c = o.client ?? {};
@@ -91,7 +112,10 @@ export function createHarnessRuntime(
         harness = make({
           ...cliHarnessOptions(env, runtime),
           ...(c.logger ? { logger: c.logger } : {}),
-          host: { ...(c.setupTimeoutMs !== undefined ? { setupTimeoutMs: c.setupTimeoutMs } : {}), ...(c.permission ? { permission: c.permission } : {}) },
+          host: {
+            ...(c.setupTimeoutMs !== undefined ? { setupTimeoutMs: c.setupTimeoutMs } : {}),
+            ...(c.permission ? { permission: c.permission } : {}),
+          },
           ...(c.onFrame ? { onFrame: (_k: AgentKey, f: Frame) => c.onFrame!(f) } : {}),
           // A connection's bad lines belong to no session ('*'), as with a bare AcpClient.
           onProtocolError: (_k, e) => {
@@ -118,7 +142,10 @@ export function createHarnessRuntime(
             .list()
             .map((p) => p.id)
             .join(', ');
-          throw new RuntimeError('unknown_agent', `unknown agent '${o.agent}' (known: ${known}); pass --agent-cmd "COMMAND ARGS" to run any ACP agent`);
+          throw new RuntimeError(
+            'unknown_agent',
+            `unknown agent '${o.agent}' (known: ${known}); pass --agent-cmd "COMMAND ARGS" to run any ACP agent`,
+          );
         }
         provider = o.agent;
         if (provider === 'demo') banner = DEMO_NOTE;
@@ -144,7 +171,13 @@ export function createHarnessRuntime(
         o.onProgress?.(o.sessionId ? `Loading session ${o.sessionId} on ${name}…` : `Opening a session on ${name}…`);
       });
       const aborted = new Promise<never>((_, reject) => {
-        const fail = () => reject(new RuntimeError('aborted', spawned ? 'cancelled while the session was opening' : 'cancelled while the agent was starting'));
+        const fail = () =>
+          reject(
+            new RuntimeError(
+              'aborted',
+              spawned ? 'cancelled while the session was opening' : 'cancelled while the agent was starting',
+            ),
+          );
         if (o.signal?.aborted) fail();
         else o.signal?.addEventListener('abort', fail, { once: true });
       });
@@ -152,7 +185,10 @@ export function createHarnessRuntime(
       o.onProgress?.(`Starting ${label}…`);
       const ws = h.workspaces.open(o.cwd);
       const opts = { ...(provider ? { provider } : {}), ...(profile ? { profile } : {}) };
-      const opening = o.sessionId !== undefined ? ws.openSession(o.sessionId, opts) : ws.newSession({ ...opts, ...(o.createdBy ? { createdBy: o.createdBy } : {}) });
+      const opening =
+        o.sessionId !== undefined
+          ? ws.openSession(o.sessionId, opts)
+          : ws.newSession({ ...opts, ...(o.createdBy ? { createdBy: o.createdBy } : {}) });
       opening.catch(() => undefined);
       let hs: HarnessSession;
       try {
@@ -160,7 +196,12 @@ export function createHarnessRuntime(
       } catch (err) {
         // Recording the session failed in the store, not at the agent: the store's own line (setupFailure).
         if (isStoreProblem(err)) throw err;
-        const f = failure(err, spawned, o.sessionId ? `could not load session ${o.sessionId}` : spawned ? 'could not open a session' : label, seen);
+        const f = failure(
+          err,
+          spawned,
+          o.sessionId ? `could not load session ${o.sessionId}` : spawned ? 'could not open a session' : label,
+          seen,
+        );
         // The agent wants a sign-in: say the command that runs it (an agent by command or URL has no id to log in with);
         // `signIn` lets a chat on a terminal offer it in place (cli/chat/sign-in.ts).
         if (describeError(err).code === 'auth_required' && !providerId.includes(':')) {
@@ -184,7 +225,13 @@ export function createHarnessRuntime(
       }
       const died = new Promise<unknown>((resolve) => {
         const off = h.host.subscribe((e) => {
-          if (e.type === 'agent.exited' && key && e.key.provider === key.provider && e.key.workspace === key.workspace && (e.reason === 'crashed' || e.reason === 'stalled')) {
+          if (
+            e.type === 'agent.exited' &&
+            key &&
+            e.key.provider === key.provider &&
+            e.key.workspace === key.workspace &&
+            (e.reason === 'crashed' || e.reason === 'stalled')
+          ) {
             off();
             resolve(e);
           }
@@ -195,12 +242,17 @@ export function createHarnessRuntime(
         client: {
           capabilities: { supportsSession: (f) => typeof caps[f] === 'object' && caps[f] !== null },
           closed: died,
-          sessions: () => h.workspaces.open(hs.workspace).sessions({ agent: { provider: hs.provider, ...(hs.profile ? { profile: hs.profile } : {}) } }),
+          sessions: () =>
+            h.workspaces
+              .open(hs.workspace)
+              .sessions({ agent: { provider: hs.provider, ...(hs.profile ? { profile: hs.profile } : {}) } }),
         },
         session: hs.session,
         label: agentLabel(info?.agentInfo, label),
         isDemo: hs.provider === 'demo',
-        ...(hs.provider.includes(':') ? {} : { signIn: { provider: hs.provider, ...(hs.profile ? { profile: hs.profile } : {}) } }),
+        ...(hs.provider.includes(':')
+          ? {}
+          : { signIn: { provider: hs.provider, ...(hs.profile ? { profile: hs.profile } : {}) } }),
         ...(banner ? { banner } : {}),
         talariaId: hs.id,
         origin: hs.origin,
@@ -217,7 +269,10 @@ export function createHarnessRuntime(
           if (!u || (u.from !== 'hermes-state-db' && u.cost.status === 'unknown')) return undefined;
           return formatCost(u.cost);
         },
-        setDefault: (kind, id) => h.workspaces.open(hs.workspace).setDefault({ provider: hs.provider, ...(hs.profile ? { profile: hs.profile } : {}), kind, id }),
+        setDefault: (kind, id) =>
+          h.workspaces
+            .open(hs.workspace)
+            .setDefault({ provider: hs.provider, ...(hs.profile ? { profile: hs.profile } : {}), kind, id }),
       };
     },
     close(opts = {}) {

@@ -60,8 +60,20 @@ export function readDiscovery(home: string): ServerDiscovery | undefined {
     return undefined; // absent or half-written: no server to use
   }
   const d = raw as Partial<ServerDiscovery>;
-  if (typeof d.url !== 'string' || typeof d.token !== 'string' || typeof d.home !== 'string' || !Number.isInteger(d.pid)) return undefined;
-  return { url: d.url, pid: d.pid!, home: d.home, token: d.token, version: typeof d.version === 'string' ? d.version : '' };
+  if (
+    typeof d.url !== 'string' ||
+    typeof d.token !== 'string' ||
+    typeof d.home !== 'string' ||
+    !Number.isInteger(d.pid)
+  )
+    return undefined;
+  return {
+    url: d.url,
+    pid: d.pid!,
+    home: d.home,
+    token: d.token,
+    version: typeof d.version === 'string' ? d.version : '',
+  };
 }
 
 function alive(pid: number): boolean {

@@ -18,7 +18,10 @@ export function stateEvents(session: Session): SessionEvent[] {
   if (t.currentModeId !== undefined) push('mode.updated', { modeId: t.currentModeId });
   if (t.configOptions !== undefined) push('config.updated', { configOptions: t.configOptions });
   if (t.title !== undefined || t.updatedAt !== undefined) {
-    push('info.updated', { ...(t.title !== undefined ? { title: t.title } : {}), ...(t.updatedAt !== undefined ? { updatedAt: t.updatedAt } : {}) });
+    push('info.updated', {
+      ...(t.title !== undefined ? { title: t.title } : {}),
+      ...(t.updatedAt !== undefined ? { updatedAt: t.updatedAt } : {}),
+    });
   }
   if (Object.keys(t.context).length > 0) push('context.updated', { context: t.context });
   const c = session.catalog;

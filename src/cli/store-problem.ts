@@ -10,10 +10,12 @@ import { StoreError, storeErrorFrom } from '../store/index.js';
 const FIXES: Record<string, (path: string) => string> = {
   store_corrupt: (p) => `move it aside (mv "${p}" "${p}.broken") and run again to start a new store`,
   store_read_only: (p) => `make it writable (chmod u+w "${p}"), or set TALARIA_HOME to a writable folder`,
-  store_permission: (p) => `fix its permissions (it must be readable and writable by you: ${p}), or set TALARIA_HOME to another folder`,
+  store_permission: (p) =>
+    `fix its permissions (it must be readable and writable by you: ${p}), or set TALARIA_HOME to another folder`,
   schema_too_new: () => 'upgrade Talaria, or set TALARIA_HOME to another folder',
   migration_failed: (p) => `move it aside (mv "${p}" "${p}.broken") and run again, or report the bug`,
-  open_failed: (p) => `check that ${p} is a Talaria store you may read and write, or set TALARIA_HOME to another folder`,
+  open_failed: (p) =>
+    `check that ${p} is a Talaria store you may read and write, or set TALARIA_HOME to another folder`,
 };
 
 interface Coded {
@@ -43,7 +45,12 @@ export function storeProblemLine(problem: unknown, fallbackPath?: string): strin
   const err = isSqliteError(problem) ? storeErrorFrom(problem, fallbackPath ?? "Talaria's store", 'use') : problem;
   const e = err as Coded;
   const code = typeof e.code === 'string' ? e.code : 'open_failed';
-  const path = typeof e.details?.path === 'string' ? e.details.path : typeof e.details?.home === 'string' ? e.details.home : (fallbackPath ?? "Talaria's store");
+  const path =
+    typeof e.details?.path === 'string'
+      ? e.details.path
+      : typeof e.details?.home === 'string'
+        ? e.details.home
+        : (fallbackPath ?? "Talaria's store");
   const what = (e.message ?? String(err)).split('\n')[0]!.trim();
   // StoreError's message ends with its `fix` already: not told twice.
   if (typeof (err as { fix?: unknown }).fix === 'string') return `Talaria's store cannot be used: ${what}`;

@@ -59,7 +59,12 @@ export function createDemoAgent(options: DemoAgentOptions): DemoAgent {
       const u = acp.methods.client.session.update;
       void client
         .notify(u, { sessionId, update: { sessionUpdate: 'available_commands_update', availableCommands: COMMANDS } })
-        .then(() => client.notify(u, { sessionId, update: { sessionUpdate: 'usage_update', used: s.data.usedTokens, size: DEMO_CONTEXT_SIZE } }))
+        .then(() =>
+          client.notify(u, {
+            sessionId,
+            update: { sessionUpdate: 'usage_update', used: s.data.usedTokens, size: DEMO_CONTEXT_SIZE },
+          }),
+        )
         .catch(() => undefined);
     });
   };
@@ -79,7 +84,8 @@ export function createDemoAgent(options: DemoAgentOptions): DemoAgent {
       authMethods: [],
     }))
     .onRequest(acp.methods.agent.session.new, ({ params, client }) => {
-      if (!isAbsolute(params.cwd)) throw acp.RequestError.invalidParams({ cwd: params.cwd }, 'cwd must be an absolute path');
+      if (!isAbsolute(params.cwd))
+        throw acp.RequestError.invalidParams({ cwd: params.cwd }, 'cwd must be an absolute path');
       const now = new Date().toISOString();
       const data: StoredSession = {
         version: 1,
@@ -102,7 +108,8 @@ export function createDemoAgent(options: DemoAgentOptions): DemoAgent {
       return { sessionId: data.sessionId, configOptions: configOptions(data) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
-      if (!isAbsolute(params.cwd)) throw acp.RequestError.invalidParams({ cwd: params.cwd }, 'cwd must be an absolute path');
+      if (!isAbsolute(params.cwd))
+        throw acp.RequestError.invalidParams({ cwd: params.cwd }, 'cwd must be an absolute path');
       const data = live.get(params.sessionId)?.data ?? store.load(params.sessionId);
       if (!data) throw acp.RequestError.sessionNotFound(params.sessionId);
       const s: Live = live.get(params.sessionId) ?? { data, turn: null, always: new Set() };
@@ -123,7 +130,12 @@ export function createDemoAgent(options: DemoAgentOptions): DemoAgent {
       const offset = params.cursor ? decodeCursor(params.cursor) : 0;
       if (offset === null) throw acp.RequestError.invalidParams({ cursor: params.cursor }, 'unknown cursor');
       const page = all.slice(offset, offset + pageSize);
-      const sessions: acp.SessionInfo[] = page.map((d) => ({ sessionId: d.sessionId, cwd: d.cwd, title: d.title, updatedAt: d.updatedAt }));
+      const sessions: acp.SessionInfo[] = page.map((d) => ({
+        sessionId: d.sessionId,
+        cwd: d.cwd,
+        title: d.title,
+        updatedAt: d.updatedAt,
+      }));
       return offset + pageSize < all.length ? { sessions, nextCursor: encodeCursor(offset + pageSize) } : { sessions };
     })
     .onRequest(acp.methods.agent.session.close, ({ params }) => {
@@ -134,7 +146,8 @@ export function createDemoAgent(options: DemoAgentOptions): DemoAgent {
     })
     .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) => {
       const s = getLive(params.sessionId);
-      const allowed: readonly string[] | undefined = params.configId === 'model' ? DEMO_MODELS : params.configId === 'mode' ? DEMO_MODES : undefined;
+      const allowed: readonly string[] | undefined =
+        params.configId === 'model' ? DEMO_MODELS : params.configId === 'mode' ? DEMO_MODES : undefined;
       if (!allowed) throw acp.RequestError.invalidParams({ configId: params.configId }, 'unknown config option');
       const value = params.value;
       if (typeof value !== 'string' || !allowed.includes(value)) {

@@ -75,7 +75,10 @@ export function demoOptionsFromEnv(env: NodeJS.ProcessEnv): Omit<DemoAgentOption
 export function packageVersion(): string {
   try {
     // src/demo and dist/demo both sit two levels below the package root.
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name?: string; version?: string };
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      name?: string;
+      version?: string;
+    };
     if (pkg.name === 'talaria-acp' && typeof pkg.version === 'string') return pkg.version;
   } catch {
     // fall through
@@ -110,7 +113,11 @@ export function configOptions(d: StoredSession): acp.SessionConfigOption[] {
       currentValue: d.model,
       options: [
         { value: 'demo-fast', name: 'Demo fast (offline demo)', description: 'Scripted replies' },
-        { value: 'demo-thorough', name: 'Demo thorough (offline demo)', description: 'Scripted replies with extra thinking' },
+        {
+          value: 'demo-thorough',
+          name: 'Demo thorough (offline demo)',
+          description: 'Scripted replies with extra thinking',
+        },
       ],
     },
     {

@@ -9,7 +9,10 @@ import { createDemoAgent, demoOptionsFromEnv } from './agent.js';
 const debug = process.env.TALARIA_DEMO_DEBUG === '1';
 const log = debug ? (line: string): void => void process.stderr.write(`[talaria-demo] ${line}\n`) : undefined;
 
-const stream = acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
+const stream = acp.ndJsonStream(
+  Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
+  Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+);
 const agent = createDemoAgent({ ...demoOptionsFromEnv(process.env), ...(log ? { log } : {}), stream });
 
 // A vanished client (EPIPE) or a polite signal ends the connection the same way stdin EOF does.

@@ -78,11 +78,15 @@ const WRAPPED = {
 
 async function defaultReply(io: TurnIo, p: PromptSummary): Promise<void> {
   const about = snippet(p.text) || '(an empty prompt)';
-  await think(io, `Thinking about: "${about}". This is the offline demo, so no model is consulted.${p.wrapper ? ` ${WRAPPED[p.wrapper]}` : ''}`);
+  await think(
+    io,
+    `Thinking about: "${about}". This is the offline demo, so no model is consulted.${p.wrapper ? ` ${WRAPPED[p.wrapper]}` : ''}`,
+  );
   if (io.model === 'demo-thorough') await think(io, 'Double-checking, because the demo-thorough model is selected.');
   await say(
     io,
-    `Hi! I am the Talaria demo agent: offline and scripted, with no AI model behind me (model: ${io.model}).\n\n` + `You said: "${about}".\n\n${attachments(p)}${KEYWORDS_HELP}\n`,
+    `Hi! I am the Talaria demo agent: offline and scripted, with no AI model behind me (model: ${io.model}).\n\n` +
+      `You said: "${about}".\n\n${attachments(p)}${KEYWORDS_HELP}\n`,
   );
 }
 
@@ -113,18 +117,32 @@ async function planScript(io: TurnIo): Promise<void> {
   await withPlan(
     io,
     ['Read the request', 'Sketch an answer', 'Write the reply'],
-    [() => say(io, 'Step 1: read the request. '), () => say(io, 'Step 2: sketch an answer. '), () => say(io, 'Step 3: write the reply. The plan is done; it was a demo plan.\n')],
+    [
+      () => say(io, 'Step 1: read the request. '),
+      () => say(io, 'Step 2: sketch an answer. '),
+      () => say(io, 'Step 3: write the reply. The plan is done; it was a demo plan.\n'),
+    ],
   );
 }
 
 async function slowScript(io: TurnIo): Promise<void> {
   const n = io.timing.slowChunks;
   const id = io.toolCallId();
-  await io.send({ sessionUpdate: 'tool_call', toolCallId: id, title: `Slow demo: streaming ${n} chunks`, kind: 'think', status: 'in_progress' });
+  await io.send({
+    sessionUpdate: 'tool_call',
+    toolCallId: id,
+    title: `Slow demo: streaming ${n} chunks`,
+    kind: 'think',
+    status: 'in_progress',
+  });
   const messageId = io.messageId();
   for (let i = 1; i <= n; i++) {
     check(io);
-    await io.send({ sessionUpdate: 'agent_message_chunk', messageId, content: { type: 'text', text: `Chunk ${i} of ${n} from the slow demo. ` } });
+    await io.send({
+      sessionUpdate: 'agent_message_chunk',
+      messageId,
+      content: { type: 'text', text: `Chunk ${i} of ${n} from the slow demo. ` },
+    });
     await io.pause(io.timing.slowDelayMs);
   }
   check(io);
@@ -155,7 +173,10 @@ export const TOUR_COMMAND = 'echo "Hello from the Talaria demo agent"';
 
 async function tourScript(io: TurnIo): Promise<void> {
   await think(io, 'Planning a tour of everything the demo agent can do.');
-  await say(io, 'Welcome to the Talaria demo tour! I will read a file, edit one and run a command, asking permission where it matters.\n\n');
+  await say(
+    io,
+    'Welcome to the Talaria demo tour! I will read a file, edit one and run a command, asking permission where it matters.\n\n',
+  );
   const file = pickFile(io.cwd);
   let left = false;
   await withPlan(
@@ -175,8 +196,13 @@ async function tourScript(io: TurnIo): Promise<void> {
     ],
   );
   // The tour writes into the person's folder: say which file it left there.
-  const leftover = left ? `I left ${join(io.cwd, TOUR_FILE)} behind (the edit step wrote it); delete it when you are done. ` : '';
-  await say(io, `\nThat was the tour. ${leftover}Next, try \`slow\` and cancel it mid-turn, or \`fail\` to see an error.\n`);
+  const leftover = left
+    ? `I left ${join(io.cwd, TOUR_FILE)} behind (the edit step wrote it); delete it when you are done. `
+    : '';
+  await say(
+    io,
+    `\nThat was the tour. ${leftover}Next, try \`slow\` and cancel it mid-turn, or \`fail\` to see an error.\n`,
+  );
 }
 
 /** Runs the script the prompt asks for; returns the stop reason or throws (fail / cancel). */
@@ -192,14 +218,24 @@ export async function runScript(io: TurnIo, prompt: acp.ContentBlock[]): Promise
     case 'read': {
       const { file } = splitFileArg(rest);
       const text = await readStep(io, file);
-      await say(io, text === null ? `I could not read ${file || 'that'}; see the tool call.\n` : `I read ${file}: ${plural(lineCount(text), 'line')}.\n`);
+      await say(
+        io,
+        text === null
+          ? `I could not read ${file || 'that'}; see the tool call.\n`
+          : `I read ${file}: ${plural(lineCount(text), 'line')}.\n`,
+      );
       return 'end_turn';
     }
     case 'edit':
     case 'write': {
       const { file, tail } = splitFileArg(rest);
       const done = await editStep(io, file, keyword, keyword === 'write' && tail ? `${tail}\n` : undefined);
-      await say(io, done ? `Done: ${file} was ${keyword === 'edit' ? 'edited' : 'written'} by the demo agent.\n` : `${file || 'The file'} was not changed.\n`);
+      await say(
+        io,
+        done
+          ? `Done: ${file} was ${keyword === 'edit' ? 'edited' : 'written'} by the demo agent.\n`
+          : `${file || 'The file'} was not changed.\n`,
+      );
       return 'end_turn';
     }
     case 'run': {
@@ -218,12 +254,16 @@ export async function runScript(io: TurnIo, prompt: acp.ContentBlock[]): Promise
       await tourScript(io);
       return 'end_turn';
     case 'refuse':
-      await say(io, 'The Talaria demo agent refuses this prompt on purpose, because you asked it to. Nothing is broken.\n');
+      await say(
+        io,
+        'The Talaria demo agent refuses this prompt on purpose, because you asked it to. Nothing is broken.\n',
+      );
       return 'refusal';
     case 'fail':
       await think(io, 'About to fail on purpose.');
       throw new acp.RequestError(RPC.INTERNAL_ERROR, 'Demo failure: the Talaria demo agent was asked to fail', {
-        details: 'The prompt started with "fail", so the demo agent answers with a JSON-RPC error on purpose. Nothing is broken.',
+        details:
+          'The prompt started with "fail", so the demo agent answers with a JSON-RPC error on purpose. Nothing is broken.',
       });
     default:
       await defaultReply(io, p);

@@ -66,7 +66,9 @@ export class SessionStore {
       const s = this.load(n.slice(0, -5));
       if (s) out.push(s);
     }
-    return out.sort((a, b) => (a.updatedAt === b.updatedAt ? a.sessionId.localeCompare(b.sessionId) : a.updatedAt < b.updatedAt ? 1 : -1));
+    return out.sort((a, b) =>
+      a.updatedAt === b.updatedAt ? a.sessionId.localeCompare(b.sessionId) : a.updatedAt < b.updatedAt ? 1 : -1,
+    );
   }
 }
 

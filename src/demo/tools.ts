@@ -83,7 +83,10 @@ export async function editStep(io: TurnIo, file: string, how: 'edit' | 'write', 
     await fail(io, id, `Could not read ${file}: ${errText(e)}`);
     return false;
   }
-  const newText = how === 'write' ? (text ?? DEMO_WRITE_TEXT) : `${oldText ?? ''}${oldText && !oldText.endsWith('\n') ? '\n' : ''}${DEMO_EDIT_LINE}`;
+  const newText =
+    how === 'write'
+      ? (text ?? DEMO_WRITE_TEXT)
+      : `${oldText ?? ''}${oldText && !oldText.endsWith('\n') ? '\n' : ''}${DEMO_EDIT_LINE}`;
   const diff: acp.ToolCallContent = { type: 'diff', path: r.abs, oldText, newText };
   call.content = [diff];
   await io.send({ sessionUpdate: 'tool_call', ...call });
@@ -139,7 +142,9 @@ export async function runStep(io: TurnIo, command: string): Promise<boolean> {
       const text = out.latest;
       out.latest = null;
       // Transient: the final update carries the whole output, so history stays linear in size.
-      await io.send({ sessionUpdate: 'tool_call_update', toolCallId: id, content: [textContent(text)] }, { transient: true }).catch(() => undefined);
+      await io
+        .send({ sessionUpdate: 'tool_call_update', toolCallId: id, content: [textContent(text)] }, { transient: true })
+        .catch(() => undefined);
     }
   };
   const result = await runShellCommand(command, {
@@ -157,7 +162,12 @@ export async function runStep(io: TurnIo, command: string): Promise<boolean> {
   while (out.pumping) await out.pumping;
   if (result.aborted) throw new TurnCancelled();
   const output = result.output + (result.truncated ? '\n… (output truncated by the demo agent)' : '');
-  const rawOutput = { exitCode: result.exitCode, signal: result.signal, truncated: result.truncated, timedOut: result.timedOut };
+  const rawOutput = {
+    exitCode: result.exitCode,
+    signal: result.signal,
+    truncated: result.truncated,
+    timedOut: result.timedOut,
+  };
   if (result.exitCode === 0) {
     await update({ status: 'completed', content: [textContent(output === '' ? '(no output)' : output)], rawOutput });
     return true;
@@ -169,6 +179,10 @@ export async function runStep(io: TurnIo, command: string): Promise<boolean> {
       : result.exitCode === null
         ? `killed by ${result.signal ?? 'a signal'}`
         : `exit code ${result.exitCode}`;
-  await update({ status: 'failed', content: [textContent(`${output}${output && !output.endsWith('\n') ? '\n' : ''}(${why})`)], rawOutput });
+  await update({
+    status: 'failed',
+    content: [textContent(`${output}${output && !output.endsWith('\n') ? '\n' : ''}(${why})`)],
+    rawOutput,
+  });
   return false;
 }

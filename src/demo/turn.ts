@@ -53,7 +53,13 @@ export interface Live {
 }
 
 /** `ac` aborts on session/cancel, session/close or connection loss. */
-export async function runTurn(env: TurnEnv, client: acp.AgentContext, s: Live, params: acp.PromptRequest, ac: AbortController): Promise<acp.PromptResponse> {
+export async function runTurn(
+  env: TurnEnv,
+  client: acp.AgentContext,
+  s: Live,
+  params: acp.PromptRequest,
+  ac: AbortController,
+): Promise<acp.PromptResponse> {
   const { timing, graceMs, log, save } = env;
   const d = s.data;
   const sessionId = d.sessionId;
@@ -70,7 +76,10 @@ export async function runTurn(env: TurnEnv, client: acp.AgentContext, s: Live, p
     if (update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') {
       if (update.status === 'completed' || update.status === 'failed') open.delete(update.toolCallId);
       else if (update.sessionUpdate === 'tool_call') open.add(update.toolCallId);
-    } else if ((update.sessionUpdate === 'agent_message_chunk' || update.sessionUpdate === 'agent_thought_chunk') && update.content.type === 'text') {
+    } else if (
+      (update.sessionUpdate === 'agent_message_chunk' || update.sessionUpdate === 'agent_thought_chunk') &&
+      update.content.type === 'text'
+    ) {
       outChars += update.content.text.length;
     }
     if (record) d.history.push(update);
@@ -139,7 +148,12 @@ export async function runTurn(env: TurnEnv, client: acp.AgentContext, s: Live, p
         sessionUpdate: 'tool_call_update',
         toolCallId: id,
         status: 'failed',
-        content: [{ type: 'content', content: { type: 'text', text: ac.signal.aborted ? 'Cancelled.' : 'Stopped by an error.' } }],
+        content: [
+          {
+            type: 'content',
+            content: { type: 'text', text: ac.signal.aborted ? 'Cancelled.' : 'Stopped by an error.' },
+          },
+        ],
       });
     }
     const p = summarize(params.prompt);
@@ -152,7 +166,10 @@ export async function runTurn(env: TurnEnv, client: acp.AgentContext, s: Live, p
     }
     await send({ sessionUpdate: 'usage_update', used: d.usedTokens, size: DEMO_CONTEXT_SIZE }, false);
     if (failure !== undefined) throw failure;
-    return { stopReason, usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens } } as acp.PromptResponse;
+    return {
+      stopReason,
+      usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
+    } as acp.PromptResponse;
   } finally {
     save(s); // also when the connection died mid-turn: keep what was streamed
   }

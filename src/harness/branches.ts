@@ -15,7 +15,10 @@ import type { SeedPlan } from '../host/binding.js';
 import type { ThreadSnapshot } from '../thread/snapshot.js';
 
 export const PARTIAL = 'agentHistory';
-export const markPartial = (info: unknown) => ({ ...((info as Record<string, unknown> | undefined) ?? {}), [PARTIAL]: 'partial' });
+export const markPartial = (info: unknown) => ({
+  ...((info as Record<string, unknown> | undefined) ?? {}),
+  [PARTIAL]: 'partial',
+});
 
 export interface ReseedDeps {
   store: Store;
@@ -44,7 +47,14 @@ export function trackReseeds(d: ReseedDeps): () => void {
       if (!row) return;
       d.store.transaction(() => {
         d.store.sessions.update(id, { agentSessionId: e.sessionId });
-        d.store.branches.add({ sessionId: id, parentId: id, reason: e.reason, agentSessionId: e.sessionId, previousAgentSessionId: e.previousSessionId, provider: row.provider });
+        d.store.branches.add({
+          sessionId: id,
+          parentId: id,
+          reason: e.reason,
+          agentSessionId: e.sessionId,
+          previousAgentSessionId: e.previousSessionId,
+          provider: row.provider,
+        });
       });
     } catch (err) {
       d.logger.error('recording a new agent session failed', { sessionId: id, error: String(err) });
@@ -68,7 +78,11 @@ export function pendingSeed(snap: ThreadSnapshot | undefined): SeedPlan | undefi
     if (e.code === 'branched') {
       const d = (e.data ?? {}) as { reason?: unknown; fromLabel?: unknown };
       const reason = d.reason === 'rewind' ? 'rewind' : 'continue';
-      return { reason, inPlace: true, ...(reason === 'continue' && typeof d.fromLabel === 'string' ? { from: d.fromLabel } : {}) };
+      return {
+        reason,
+        inPlace: true,
+        ...(reason === 'continue' && typeof d.fromLabel === 'string' ? { from: d.fromLabel } : {}),
+      };
     }
   }
   return undefined;
@@ -79,7 +93,10 @@ export function cutBefore(snap: ThreadSnapshot | undefined, at: string, sessionI
   const entries = snap?.entries ?? [];
   const i = entries.findIndex((e) => e.id === at);
   if (i < 0 || entries[i]!.kind !== 'user_message') {
-    throw new TalariaError('invalid_argument', `session ${sessionId} has no user message ${at} to go back to`, { sessionId, entryId: at });
+    throw new TalariaError('invalid_argument', `session ${sessionId} has no user message ${at} to go back to`, {
+      sessionId,
+      entryId: at,
+    });
   }
   const { openTurnId: _open, openRun: _run, ...rest } = snap!;
   return { ...rest, entries: entries.slice(0, i), plan: null };
@@ -90,7 +107,11 @@ export function userMessageBack(snap: ThreadSnapshot | undefined, back: number, 
   const users = (snap?.entries ?? []).filter((e) => e.kind === 'user_message');
   const e = users[users.length - back];
   if (!Number.isInteger(back) || back < 1 || !e) {
-    throw new TalariaError('invalid_argument', `session ${sessionId} has ${users.length} message${users.length === 1 ? '' : 's'}; cannot go ${back} back`, { sessionId });
+    throw new TalariaError(
+      'invalid_argument',
+      `session ${sessionId} has ${users.length} message${users.length === 1 ? '' : 's'}; cannot go ${back} back`,
+      { sessionId },
+    );
   }
   return e.id;
 }
@@ -122,7 +143,10 @@ export function branchTree(store: Store, id: string): BranchNode {
   const node = (sid: string, depth: number): BranchNode => {
     const row = store.sessions.get(sid);
     const origin = store.branches.origin(sid);
-    const kids = depth > 64 ? [] : store.branches.children(sid).filter((b, i, all) => all.findIndex((x) => x.sessionId === b.sessionId) === i);
+    const kids =
+      depth > 64
+        ? []
+        : store.branches.children(sid).filter((b, i, all) => all.findIndex((x) => x.sessionId === b.sessionId) === i);
     return {
       id: sid,
       ...(row?.title ? { title: row.title } : {}),

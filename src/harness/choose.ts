@@ -19,7 +19,19 @@ import type { ProviderRegistry } from '../providers/registry.js';
 import type { ProviderEnv, Readiness } from '../providers/types.js';
 import type { AgentPick, AgentStatus, Harness } from './types.js';
 
-export const PREFERRED_AGENTS = ['hermes', 'claude-code', 'codex', 'gemini', 'opencode', 'kimi', 'qwen', 'copilot', 'kilo', 'pi', 'cursor'] as const;
+export const PREFERRED_AGENTS = [
+  'hermes',
+  'claude-code',
+  'codex',
+  'gemini',
+  'opencode',
+  'kimi',
+  'qwen',
+  'copilot',
+  'kilo',
+  'pi',
+  'cursor',
+] as const;
 export const FALLBACK_AGENT = 'demo';
 
 interface ChooseCtx {
@@ -45,10 +57,15 @@ export interface PickOptions {
 }
 
 export async function pickAgent(c: ChooseCtx, o: PickOptions): Promise<AgentPick> {
-  const choice = resolveProvider(c.config, { workspace: o.workspace, override: { ...(o.provider ? { provider: o.provider } : {}), ...(o.profile ? { profile: o.profile } : {}) } });
+  const choice = resolveProvider(c.config, {
+    workspace: o.workspace,
+    override: { ...(o.provider ? { provider: o.provider } : {}), ...(o.profile ? { profile: o.profile } : {}) },
+  });
   const profile = (id: string) => (c.registry.get(id)?.profiles && choice.profile ? { profile: choice.profile } : {});
-  if (choice.from === 'session') return { provider: choice.provider, ...profile(choice.provider), from: 'flag', checked: [] };
-  if (choice.from === 'workspace' || choice.from === 'default') return { provider: choice.provider, ...profile(choice.provider), from: choice.from, checked: [] };
+  if (choice.from === 'session')
+    return { provider: choice.provider, ...profile(choice.provider), from: 'flag', checked: [] };
+  if (choice.from === 'workspace' || choice.from === 'default')
+    return { provider: choice.provider, ...profile(choice.provider), from: choice.from, checked: [] };
   const order = [
     ...PREFERRED_AGENTS,
     ...c.registry
@@ -62,7 +79,9 @@ export async function pickAgent(c: ChooseCtx, o: PickOptions): Promise<AgentPick
     if (!p) continue;
     if (o.proven?.(id, profile(id).profile)) return { provider: id, ...profile(id), from: 'best-ready', checked };
     // A check already made (doctor checks every agent at once) is not made again.
-    const r = o.known?.find((k) => k.providerId === id) ?? (await p.readiness(c.env, { ...profile(id), ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}) }));
+    const r =
+      o.known?.find((k) => k.providerId === id) ??
+      (await p.readiness(c.env, { ...profile(id), ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}) }));
     checked.push(r);
     if (r.ready) return { provider: id, ...profile(id), from: 'best-ready', checked };
   }
@@ -74,20 +93,30 @@ export async function pickAgent(c: ChooseCtx, o: PickOptions): Promise<AgentPick
  * configured one (flag-free pick rules 2–3), else the first preferred agent if it is ready — the
  * one best-ready would pick — without scanning the others (undefined: nothing to warm).
  */
-export async function likelyAgent(c: ChooseCtx, workspace: string): Promise<{ provider: string; profile?: string } | undefined> {
+export async function likelyAgent(
+  c: ChooseCtx,
+  workspace: string,
+): Promise<{ provider: string; profile?: string } | undefined> {
   const choice = resolveProvider(c.config, { workspace, override: {} });
   const profile = (id: string) => (c.registry.get(id)?.profiles && choice.profile ? { profile: choice.profile } : {});
-  if (choice.from === 'workspace' || choice.from === 'default') return { provider: choice.provider, ...profile(choice.provider) };
+  if (choice.from === 'workspace' || choice.from === 'default')
+    return { provider: choice.provider, ...profile(choice.provider) };
   const first = c.registry.get(PREFERRED_AGENTS[0]);
   if (!first) return undefined;
   const r = await first.readiness(c.env, profile(first.id));
   return r.ready ? { provider: first.id, ...profile(first.id) } : undefined;
 }
 
-export async function agentStatuses(c: ChooseCtx, o: { profile?: string; timeoutMs?: number } = {}): Promise<AgentStatus[]> {
+export async function agentStatuses(
+  c: ChooseCtx,
+  o: { profile?: string; timeoutMs?: number } = {},
+): Promise<AgentStatus[]> {
   return Promise.all(
     c.registry.list().map(async (p) => {
-      const opts = { ...(p.profiles && o.profile ? { profile: o.profile } : {}), ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}) };
+      const opts = {
+        ...(p.profiles && o.profile ? { profile: o.profile } : {}),
+        ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
+      };
       try {
         const r = await p.readiness(c.env, opts);
         const said = c.identity?.(p.id);
@@ -100,15 +129,33 @@ export async function agentStatuses(c: ChooseCtx, o: { profile?: string; timeout
       } catch (e) {
         // A provider's check should never throw; if one does, it is reported like any other gap.
         const message = `Checking ${p.label} failed: ${(e as Error).message}`;
-        return { providerId: p.id, label: p.label, found: false, ready: false, gaps: [{ code: 'spawn_failed' as const, message, fix: p.install }], warnings: [], source: p.source };
+        return {
+          providerId: p.id,
+          label: p.label,
+          found: false,
+          ready: false,
+          gaps: [{ code: 'spawn_failed' as const, message, fix: p.install }],
+          warnings: [],
+          source: p.source,
+        };
       }
     }),
   );
 }
 
-export async function hermesProfiles(c: ChooseCtx, o: { timeoutMs?: number } = {}): ReturnType<Harness['hermesProfiles']> {
+export async function hermesProfiles(
+  c: ChooseCtx,
+  o: { timeoutMs?: number } = {},
+): ReturnType<Harness['hermesProfiles']> {
   const bin = findHermes(c.env).found?.command;
-  const listing = await listProfiles(c.env, { ...(bin ? { command: bin } : {}), ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}) });
-  const lint = listing.profiles.map((p) => ({ profile: p.name, home: p.home, issues: lintHermesProfile(p.home, c.env.env) }));
+  const listing = await listProfiles(c.env, {
+    ...(bin ? { command: bin } : {}),
+    ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
+  });
+  const lint = listing.profiles.map((p) => ({
+    profile: p.name,
+    home: p.home,
+    issues: lintHermesProfile(p.home, c.env.env),
+  }));
   return { profiles: listing.profiles, ...(listing.cliProblem ? { problem: listing.cliProblem } : {}), lint };
 }

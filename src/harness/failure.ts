@@ -15,7 +15,10 @@ export interface Failure {
 const AGENT_GONE = new Set(['agent_crashed', 'connection_closed', 'spawn_failed']);
 
 /** The failure a turn's end means, if any (its error, or an `error` stop reason). */
-export function turnFailure(stopReason: string | undefined, error: { code?: unknown; message?: unknown } | undefined): Failure | undefined {
+export function turnFailure(
+  stopReason: string | undefined,
+  error: { code?: unknown; message?: unknown } | undefined,
+): Failure | undefined {
   if (!error && stopReason !== 'error') return undefined;
   // A turn cut short because the agent process went away (or could not start) is the agent's failure, not the turn's.
   const gone = typeof error?.code === 'string' && AGENT_GONE.has(error.code);

@@ -70,7 +70,9 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
   const setup = new SetupFrames();
   const locks = new SessionLocks(store, {
     waitMs: o.sessionWaitMs ?? 0,
-    ...(o.onSessionWait ? { onWait: (l: Lease) => o.onSessionWait!({ sessionId: l.sessionId, pid: l.pid, host: l.host }) } : {}),
+    ...(o.onSessionWait
+      ? { onWait: (l: Lease) => o.onSessionWait!({ sessionId: l.sessionId, pid: l.pid, host: l.host }) }
+      : {}),
   });
   const decisions = new Map<string, (e: PermissionDecisionEvent) => void>();
   const talariaIds = new Map<string, string>();
@@ -79,8 +81,12 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
 
   /** What the newest stored session of an agent says it is (initialize's agentInfo). */
   const identity = (provider: string): { name: string; version?: string } | undefined => {
-    const said = (store.sessions.lastAgentInfo(provider) as { agentInfo?: { name?: unknown; version?: unknown } } | undefined)?.agentInfo;
-    return typeof said?.name === 'string' && said.name !== '' ? { name: said.name, ...(typeof said.version === 'string' ? { version: said.version } : {}) } : undefined;
+    const said = (
+      store.sessions.lastAgentInfo(provider) as { agentInfo?: { name?: unknown; version?: unknown } } | undefined
+    )?.agentInfo;
+    return typeof said?.name === 'string' && said.name !== ''
+      ? { name: said.name, ...(typeof said.version === 'string' ? { version: said.version } : {}) }
+      : undefined;
   };
 
   const host = new AgentHost({
@@ -111,22 +117,47 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
       .update(JSON.stringify([command, ...args]))
       .digest('hex')
       .slice(0, 6);
-    const p = customProvider({ name, command, args, label: label ?? [command, ...args].join(' ') }, { id: `cmd:${name}-${hash}`, ...(agentName ? { agentName } : {}) });
+    const p = customProvider(
+      { name, command, args, label: label ?? [command, ...args].join(' ') },
+      { id: `cmd:${name}-${hash}`, ...(agentName ? { agentName } : {}) },
+    );
     // The home variables a built-in agent gets (HERMES_HOME, …): the same agent, the same home, however it is started.
     const env = { ...p.env, inherit: [...new Set([...p.env.inherit, ...agentHomeVariables()])] };
-    const adhoc: Provider = { ...p, env, install: `command not found: ${command} (check the --agent-cmd command line).` };
+    const adhoc: Provider = {
+      ...p,
+      env,
+      install: `command not found: ${command} (check the --agent-cmd command line).`,
+    };
     registry.add(adhoc);
     launches.set(adhoc.id, { command, args });
     return adhoc;
   };
 
   const offReseeds = trackReseeds({ store, host, logger, decisions, talariaIds });
-  const deps: RecordingDeps = { store, host, logger, setup, locks, decisions, talariaIds, live, ...(o.onRecordingError ? { onRecordingError: o.onRecordingError } : {}) };
+  const deps: RecordingDeps = {
+    store,
+    host,
+    logger,
+    setup,
+    locks,
+    decisions,
+    talariaIds,
+    live,
+    ...(o.onRecordingError ? { onRecordingError: o.onRecordingError } : {}),
+  };
   // An agent with a spare ready, or a process up with a session open on it, is ready: the pick
   // does not check it again (that spawns its binary; seconds for Hermes on every new session).
   const proven = (provider: string, profile: string | undefined) =>
     warm.hasSpare(provider, profile) ||
-    host.agents().some((a) => a.state === 'running' && a.sessions.length > 0 && a.key.provider === provider && (a.key.profile || undefined) === profile);
+    host
+      .agents()
+      .some(
+        (a) =>
+          a.state === 'running' &&
+          a.sessions.length > 0 &&
+          a.key.provider === provider &&
+          (a.key.profile || undefined) === profile,
+      );
   const pick: Harness['pickAgent'] = (p) => pickAgent({ registry, config, env }, { proven, ...p });
 
   const providerFor = (row: StoredSession) => {
@@ -134,7 +165,11 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
       const stored = row.agentInfo as { launch?: Launch; agentInfo?: { name?: unknown } } | undefined;
       const launch = stored?.launch;
       if (!launch) {
-        throw new TalariaError('invalid_argument', `session ${row.id} was made with agent "${row.provider}", which is not configured here`, { provider: row.provider });
+        throw new TalariaError(
+          'invalid_argument',
+          `session ${row.id} was made with agent "${row.provider}", which is not configured here`,
+          { provider: row.provider },
+        );
       }
       const said = stored?.agentInfo?.name;
       commandAgent(launch.command, launch.args, undefined, typeof said === 'string' && said !== '' ? said : undefined);
@@ -153,8 +188,20 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
 
   const permissionMode = o.host?.permission?.mode;
   const warmOpts = typeof o.warm === 'object' ? o.warm : { enabled: o.warm !== false && config.warm !== false };
-  const warm = new WarmPool(host, logger, warmOpts, (t) => ({ ...t, cwd: resolve(t.workspace), ...(permissionMode ? { permissionMode } : {}) }));
-  const wsDeps = { ...deps, registry, pick, providerFor, agentInfoFor, warm, ...(permissionMode ? { permissionMode } : {}) };
+  const warm = new WarmPool(host, logger, warmOpts, (t) => ({
+    ...t,
+    cwd: resolve(t.workspace),
+    ...(permissionMode ? { permissionMode } : {}),
+  }));
+  const wsDeps = {
+    ...deps,
+    registry,
+    pick,
+    providerFor,
+    agentInfoFor,
+    warm,
+    ...(permissionMode ? { permissionMode } : {}),
+  };
   let closed = false;
   /** Workspaces whose agent was started ahead by this harness (once each: later spares come with use). */
   const warmed = new Set<string>();
@@ -204,7 +251,8 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
         if (!row) throw new TalariaError('session_not_found', `no stored session ${id}`, { sessionId: id });
         return branchTree(store, row.id);
       },
-      import: (text, io = {}) => importSession(store, registry, (path) => store.workspaces.ensure({ path }).id, text, io),
+      import: (text, io = {}) =>
+        importSession(store, registry, (path) => store.workspaces.ensure({ path }).id, text, io),
     },
     agents: (a) => agentStatuses({ registry, config, env, identity }, a),
     pickAgent: pick,
@@ -219,7 +267,10 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
         await host.shutdown();
       } finally {
         offReseeds();
-        for (const s of [...live]) await s.close().catch((err: unknown) => logger.warn('closing a session failed', { sessionId: s.id, error: String(err) }));
+        for (const s of [...live])
+          await s
+            .close()
+            .catch((err: unknown) => logger.warn('closing a session failed', { sessionId: s.id, error: String(err) }));
         locks.releaseAll();
         store.close();
       }

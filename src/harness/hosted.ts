@@ -52,7 +52,12 @@ export function recordSession(d: RecordingDeps, session: Session, init: RecordIn
   const report = (err: Error) => {
     const e: RecordingError = {
       sessionId: id,
-      error: new TalariaError('recording_failed', `session ${id} is not being stored completely: ${err.message}`, { sessionId: id }, { cause: err }),
+      error: new TalariaError(
+        'recording_failed',
+        `session ${id} is not being stored completely: ${err.message}`,
+        { sessionId: id },
+        { cause: err },
+      ),
     };
     failure ??= e;
     try {

@@ -28,4 +28,14 @@ export type {
   RecordingError,
 } from './types.js';
 export { TALARIA_ERROR_CODES, type TalariaErrorCode } from './errors.js';
-export { sessionUsage, groupUsage, tokensFromTurns, costFromContext, type SessionUsage, type UsageGroup, type UsageReport, type UsageTokens, type UsageBy } from './usage.js';
+export {
+  sessionUsage,
+  groupUsage,
+  tokensFromTurns,
+  costFromContext,
+  type SessionUsage,
+  type UsageGroup,
+  type UsageReport,
+  type UsageTokens,
+  type UsageBy,
+} from './usage.js';

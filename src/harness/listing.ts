@@ -28,14 +28,22 @@ export async function listSessions(d: ListingDeps, row: WorkspaceRow, o: ListOpt
   if (!o.agent) return { sessions: out, agentProblem: 'the agent was not asked' };
   let listed;
   try {
-    listed = await d.host.listSessions({ provider: o.agent.provider, ...(o.agent.profile ? { profile: o.agent.profile } : {}), workspace: ws, cwd: ws });
+    listed = await d.host.listSessions({
+      provider: o.agent.provider,
+      ...(o.agent.profile ? { profile: o.agent.profile } : {}),
+      workspace: ws,
+      cwd: ws,
+    });
   } catch (e) {
     return { sessions: out, agentProblem: e instanceof Error ? e.message : String(e) };
   }
-  const byAgentId = new Map(out.filter((s) => s.agentSessionId && s.provider === o.agent!.provider).map((s) => [s.agentSessionId!, s]));
+  const byAgentId = new Map(
+    out.filter((s) => s.agentSessionId && s.provider === o.agent!.provider).map((s) => [s.agentSessionId!, s]),
+  );
   for (const s of byAgentId.values()) s.atAgent = false;
   // Hermes lists a compression continuation as a session of its own; it is this conversation.
-  for (const s of [...byAgentId.values()]) for (const id of lineageIds(d.store, s)) if (!byAgentId.has(id)) byAgentId.set(id, s);
+  for (const s of [...byAgentId.values()])
+    for (const id of lineageIds(d.store, s)) if (!byAgentId.has(id)) byAgentId.set(id, s);
   for (const l of listed) {
     const mine = byAgentId.get(l.sessionId);
     if (mine) {
@@ -57,7 +65,9 @@ export async function listSessions(d: ListingDeps, row: WorkspaceRow, o: ListOpt
       archived: false,
       stored: false,
       atAgent: true,
-      ...(l.updatedAt ? { agentUpdatedAt: String(l.updatedAt), updatedAt: Date.parse(String(l.updatedAt)) || undefined } : {}),
+      ...(l.updatedAt
+        ? { agentUpdatedAt: String(l.updatedAt), updatedAt: Date.parse(String(l.updatedAt)) || undefined }
+        : {}),
     } as SessionSummary);
   }
   return { sessions: out };
@@ -73,7 +83,14 @@ function lineageIds(store: Store, s: SessionSummary): string[] {
 }
 
 function summary(r: StoredSession): SessionSummary {
-  const s: SessionSummary = { id: r.id, provider: r.provider, cwd: r.cwd, archived: r.archived, stored: true, updatedAt: r.lastActiveAt ?? r.createdAt };
+  const s: SessionSummary = {
+    id: r.id,
+    provider: r.provider,
+    cwd: r.cwd,
+    archived: r.archived,
+    stored: true,
+    updatedAt: r.lastActiveAt ?? r.createdAt,
+  };
   if (r.agentSessionId) s.agentSessionId = r.agentSessionId;
   if (r.profile) s.profile = r.profile;
   if (r.title) s.title = r.title;

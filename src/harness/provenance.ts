@@ -30,6 +30,7 @@ export interface BranchOrigin {
 export function branchOrigin(store: Store, id: string): BranchOrigin | undefined {
   const b = store.branches.origin(id);
   if (!b?.parentId || b.reason === 'overflow') return undefined;
-  const atMessage = b.reason === 'rewind' && b.forkEntryId ? store.entries.userMessageNumber(b.parentId, b.forkEntryId) : undefined;
+  const atMessage =
+    b.reason === 'rewind' && b.forkEntryId ? store.entries.userMessageNumber(b.parentId, b.forkEntryId) : undefined;
   return { parentId: b.parentId, kind: b.reason, ...(atMessage !== undefined ? { atMessage } : {}) };
 }

@@ -91,7 +91,13 @@ export class PendingWork {
         return 'schedule';
       case 'turn.ended': {
         this.settleTails();
-        const t: BatchTurn = { kind: 'end', turnId: ev.turnId, stopReason: ev.stopReason, at: ev.at, durationMs: ev.durationMs };
+        const t: BatchTurn = {
+          kind: 'end',
+          turnId: ev.turnId,
+          stopReason: ev.stopReason,
+          at: ev.at,
+          durationMs: ev.durationMs,
+        };
         if (ev.usage !== undefined) t.usage = ev.usage;
         if (ev.error !== undefined) t.error = ev.error;
         this.turns.push(t);
@@ -153,7 +159,16 @@ export class PendingWork {
    * streamed reply's entry (its blocks) to the writer thread cost three times what JSON.stringify does.
    */
   take(): WriterBatch {
-    const e: EntryColumns = { index: [], id: [], kind: [], turnId: [], json: [], tailIndex: [], tailId: [], tailText: [] };
+    const e: EntryColumns = {
+      index: [],
+      id: [],
+      kind: [],
+      turnId: [],
+      json: [],
+      tailIndex: [],
+      tailId: [],
+      tailText: [],
+    };
     let rest = '';
     try {
       for (const [index, entry] of this.entries) {
@@ -213,6 +228,12 @@ export class PendingWork {
   }
 
   private hasRest(): boolean {
-    return this.turns.length > 0 || this.audits.size > 0 || this.metaDirty || this.title !== undefined || this.touchedAt !== undefined;
+    return (
+      this.turns.length > 0 ||
+      this.audits.size > 0 ||
+      this.metaDirty ||
+      this.title !== undefined ||
+      this.touchedAt !== undefined
+    );
   }
 }

@@ -134,7 +134,11 @@ export const MAX_IN_FLIGHT = 8;
 
 export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
   const key = opts.sessionKey;
-  if (store.readOnly) throw storeErrorFrom(Object.assign(new Error(store.readOnlyReason ?? 'opened read-only'), { code: 'SQLITE_READONLY' }), store.path);
+  if (store.readOnly)
+    throw storeErrorFrom(
+      Object.assign(new Error(store.readOnlyReason ?? 'opened read-only'), { code: 'SQLITE_READONLY' }),
+      store.path,
+    );
   if (!store.sessions.get(key)) throw new StoreError('not_found', `no stored session ${key}`, { sessionId: key });
   const maxBatch = Math.max(1, opts.maxBatch ?? DEFAULT_MAX_BATCH);
   const log = opts.logger;
@@ -143,7 +147,10 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
   if (opts.resetThread) store.entries.clear(key);
   let committedSeq = store.wire.lastSeq(key);
 
-  const pending = new PendingWork(key, store.entries.getMeta(key) ?? { plan: null, availableCommands: [], context: {} });
+  const pending = new PendingWork(
+    key,
+    store.entries.getMeta(key) ?? { plan: null, availableCommands: [], context: {} },
+  );
   let scheduled: { kind: 'tick'; h: NodeJS.Immediate } | { kind: 'timer'; h: NodeJS.Timeout } | undefined;
   const gapMs = Math.max(0, opts.commitGapMs ?? DEFAULT_COMMIT_GAP_MS);
   let lastCommitAt = -Infinity;
@@ -157,7 +164,9 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
 
   const commitInline = batchCommitter(store);
   const writer: WriterThread | undefined =
-    (opts.thread ?? writerThreadDefault()) && store.path !== ':memory:' ? acquireWriterThread({ path: store.path, ...(log ? { logger: log } : {}) }) : undefined;
+    (opts.thread ?? writerThreadDefault()) && store.path !== ':memory:'
+      ? acquireWriterThread({ path: store.path, ...(log ? { logger: log } : {}) })
+      : undefined;
   /** Frames handed to the writer thread and not answered yet. */
   let inFlightFrames = 0;
   /** Id of the last batch handed to the writer thread. */
@@ -174,7 +183,12 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
     const err = asStoreError(thrown, store.path, 'write to') as Error;
     lostFrames += frameCount;
     // Logged once: a sick disk fails every batch after the first, and lostFrames counts them.
-    if (firstError === undefined) log?.error('store: recorder batch lost; later losses are counted, not logged', { sessionId: key, frames: frameCount, error: err.message });
+    if (firstError === undefined)
+      log?.error('store: recorder batch lost; later losses are counted, not logged', {
+        sessionId: key,
+        frames: frameCount,
+        error: err.message,
+      });
     firstError ??= err;
     notify(opts.onError, err);
   }
@@ -263,7 +277,8 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
   function schedule(): void {
     if (scheduled !== undefined) return;
     const wait = lastCommitAt + gapMs - performance.now();
-    scheduled = wait > 0 ? { kind: 'timer', h: setTimeout(flushLater, wait) } : { kind: 'tick', h: setImmediate(flushLater) };
+    scheduled =
+      wait > 0 ? { kind: 'timer', h: setTimeout(flushLater, wait) } : { kind: 'tick', h: setImmediate(flushLater) };
   }
 
   function mine(agentSessionId: string | undefined): boolean {
@@ -272,7 +287,8 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
 
   /** Work arriving after the store closed under the recorder: counted and reported once. */
   function afterStoreClosed(frameCount: number): void {
-    if (lostFrames === 0 && firstError === undefined) failed(new StoreError('closed', 'the store was closed while the session was still recording'), frameCount);
+    if (lostFrames === 0 && firstError === undefined)
+      failed(new StoreError('closed', 'the store was closed while the session was still recording'), frameCount);
     else lostFrames += frameCount;
   }
 

@@ -30,7 +30,8 @@ export function seedThread(session: Session, snap: ThreadSnapshot | undefined): 
 
 /** Session.thread is a fixed reference: its contents are swapped in place. */
 function replaceThread(target: Thread, source: Thread): void {
-  for (const k of Object.keys(target) as (keyof Thread)[]) if (!(k in source)) delete (target as unknown as Record<string, unknown>)[k];
+  for (const k of Object.keys(target) as (keyof Thread)[])
+    if (!(k in source)) delete (target as unknown as Record<string, unknown>)[k];
   Object.assign(target, source);
 }
 

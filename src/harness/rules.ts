@@ -15,8 +15,18 @@ const optString = (v: unknown) => v === undefined || typeof v === 'string';
 export function toPermissionRule(json: RuleJson): PermissionRule | undefined {
   const { id, decision, toolKind, pathGlob, command, source } = json;
   if (typeof decision !== 'string' || !DECISIONS.has(decision)) return undefined;
-  const kindOk = toolKind === undefined || typeof toolKind === 'string' || (Array.isArray(toolKind) && toolKind.every((k) => typeof k === 'string'));
-  if (!kindOk || !optString(id) || !optString(pathGlob) || !optString(command) || (source !== undefined && !SOURCES.has(source))) return undefined;
+  const kindOk =
+    toolKind === undefined ||
+    typeof toolKind === 'string' ||
+    (Array.isArray(toolKind) && toolKind.every((k) => typeof k === 'string'));
+  if (
+    !kindOk ||
+    !optString(id) ||
+    !optString(pathGlob) ||
+    !optString(command) ||
+    (source !== undefined && !SOURCES.has(source))
+  )
+    return undefined;
   const rule: PermissionRule = { decision: decision as PermissionRule['decision'] };
   if (id !== undefined) rule.id = id;
   if (toolKind !== undefined) rule.toolKind = toolKind as PermissionRule['toolKind'];

@@ -42,7 +42,11 @@ export class SessionLocks {
   /** Takes `sessionId`'s lease, waiting up to waitMs while another process holds it. */
   async acquire(sessionId: string): Promise<void> {
     if (this.held.has(sessionId)) {
-      throw new TalariaError('session_busy', `session ${sessionId} is already open in this harness; use the open session or close it first`, { sessionId });
+      throw new TalariaError(
+        'session_busy',
+        `session ${sessionId} is already open in this harness; use the open session or close it first`,
+        { sessionId },
+      );
     }
     const deadline = Date.now() + (this.o.waitMs ?? 0);
     const alive = this.o.alive ?? ((l: Lease) => holderAlive(l));
@@ -71,10 +75,14 @@ export class SessionLocks {
 
 function busy(sessionId: string, l: Lease, host: string): TalariaError {
   const where = l.host === host ? `process ${l.pid}` : `process ${l.pid} on ${l.host}`;
-  return new TalariaError('session_busy', `session ${sessionId} is open in another Talaria ${where}; close it there (or let its turn finish) and try again`, {
-    sessionId,
-    pid: l.pid,
-    host: l.host,
-    since: l.acquiredAt,
-  });
+  return new TalariaError(
+    'session_busy',
+    `session ${sessionId} is open in another Talaria ${where}; close it there (or let its turn finish) and try again`,
+    {
+      sessionId,
+      pid: l.pid,
+      host: l.host,
+      since: l.acquiredAt,
+    },
+  );
 }

@@ -8,14 +8,22 @@ import { TalariaError } from '../protocol/errors.js';
 import { hooksForAgent } from '../providers/quirks/index.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import { replayWireLog } from '../session/replay.js';
-import { exportSessionFixture, exportSessionJson, importFixture, parseFixture, type Store, type StoredSession } from '../store/index.js';
+import {
+  exportSessionFixture,
+  exportSessionJson,
+  importFixture,
+  parseFixture,
+  type Store,
+  type StoredSession,
+} from '../store/index.js';
 import { snapshot, threadFromSnapshot, type ThreadSnapshot } from '../thread/snapshot.js';
 import { toMarkdown } from '../thread/markdown.js';
 import type { ExportFormat, Harness } from './types.js';
 
 /** The registry id of the agent an `initialize` name is: the provider expecting that name (the demo agent's own). */
 const providerNamed = (registry: ProviderRegistry, name: string): string | undefined =>
-  registry.list().find((p) => p.agentName === name)?.id ?? (name === DEMO_AGENT_NAME ? 'demo' : registry.has(name) ? name : undefined);
+  registry.list().find((p) => p.agentName === name)?.id ??
+  (name === DEMO_AGENT_NAME ? 'demo' : registry.has(name) ? name : undefined);
 
 /** The agent decides the replay's hooks, through the quirk catalog (as a live session's): the stored agentInfo, else the log's. */
 const hooksFor = (info: { name?: unknown; version?: unknown } | undefined) => {
@@ -26,14 +34,21 @@ const hooksFor = (info: { name?: unknown; version?: unknown } | undefined) => {
 export function findStored(store: Store, id: string): StoredSession | undefined {
   const direct = store.sessions.get(id);
   if (direct) return direct;
-  const byAgent = store.db.prepare<[string], { id: string }>('SELECT id FROM sessions WHERE agent_session_id = ? ORDER BY created_at DESC LIMIT 1').get(id);
+  const byAgent = store.db
+    .prepare<[string], { id: string }>(
+      'SELECT id FROM sessions WHERE agent_session_id = ? ORDER BY created_at DESC LIMIT 1',
+    )
+    .get(id);
   if (byAgent) return store.sessions.get(byAgent.id);
   if (id.length < 4 || /[%_\\]/.test(id)) return undefined;
   // A unique prefix of either id (Talaria's or the agent's): people copy whichever they saw.
   const rows = store.db
-    .prepare<[string, string], { id: string }>("SELECT DISTINCT id FROM sessions WHERE id LIKE ? ESCAPE '\\' OR agent_session_id LIKE ? ESCAPE '\\' LIMIT 2")
+    .prepare<[string, string], { id: string }>(
+      "SELECT DISTINCT id FROM sessions WHERE id LIKE ? ESCAPE '\\' OR agent_session_id LIKE ? ESCAPE '\\' LIMIT 2",
+    )
     .all(`${id}%`, `${id}%`);
-  if (rows.length > 1) throw new TalariaError('invalid_argument', `"${id}" matches more than one session; give more of its id`);
+  if (rows.length > 1)
+    throw new TalariaError('invalid_argument', `"${id}" matches more than one session; give more of its id`);
   return rows[0] ? store.sessions.get(rows[0].id) : undefined;
 }
 
@@ -48,7 +63,10 @@ export async function storedThread(store: Store, row: StoredSession): Promise<Th
   const snap = store.entries.loadSnapshot(row.id);
   if (snap) return snap;
   const wire = store.wire.read(row.id);
-  const r = await replayWireLog(wire, hooksFor((row.agentInfo as { agentInfo?: { name?: string; version?: string } } | undefined)?.agentInfo));
+  const r = await replayWireLog(
+    wire,
+    hooksFor((row.agentInfo as { agentInfo?: { name?: string; version?: string } } | undefined)?.agentInfo),
+  );
   const s = r.sessions.find((x) => x.id === row.agentSessionId) ?? r.sessions[0];
   return s ? snapshot(s.thread) : { entries: [], plan: null, availableCommands: [], context: {} };
 }
@@ -71,7 +89,11 @@ export async function importSession(
   // Replayed first: it validates the file and gives the agent, the cwd and the thread.
   const bad: string[] = [];
   const lines = parseFixture(text, (p) => bad.push(`line ${p.line}: ${p.error}`));
-  if (lines.length === 0) throw new TalariaError('invalid_argument', `not a wire fixture (one {"t_ms","dir","msg"} per line)${bad[0] ? `: ${bad[0]}` : ''}`);
+  if (lines.length === 0)
+    throw new TalariaError(
+      'invalid_argument',
+      `not a wire fixture (one {"t_ms","dir","msg"} per line)${bad[0] ? `: ${bad[0]}` : ''}`,
+    );
   const r = await replayWireLog(lines, { hooksForAgent });
   const name = typeof r.agentInfo?.name === 'string' ? r.agentInfo.name : undefined;
   const guess = name ? providerNamed(registry, name) : undefined;

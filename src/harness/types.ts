@@ -36,7 +36,17 @@ export interface HarnessOptions {
   /** Database file instead of <home>/talaria.db (`:memory:` for throwaway harnesses). */
   storePath?: string;
   /** Host tuning passed through (timeouts, idle reap, backoff, permission policy). */
-  host?: Pick<HostOptions, 'idleMs' | 'stallMs' | 'cancelGraceMs' | 'terminateGraceMs' | 'setupTimeoutMs' | 'backoff' | 'killOnExit' | 'flowGate'> & {
+  host?: Pick<
+    HostOptions,
+    | 'idleMs'
+    | 'stallMs'
+    | 'cancelGraceMs'
+    | 'terminateGraceMs'
+    | 'setupTimeoutMs'
+    | 'backoff'
+    | 'killOnExit'
+    | 'flowGate'
+  > & {
     permission?: { mode?: PermissionMode; rules?: PermissionRule[]; timeoutMs?: number };
   };
   /** Every frame of every agent (wire logs, probes); each session's own are recorded in the store. */
@@ -269,8 +279,20 @@ export interface Harness {
   /** Readiness of every provider in the registry (in parallel). */
   agents(o?: { profile?: string; timeoutMs?: number }): Promise<AgentStatus[]>;
   /** --agent, else the workspace binding, else the configured default, else the best ready agent, else the demo. */
-  pickAgent(o: { workspace: string; provider?: string; profile?: string; timeoutMs?: number; known?: readonly Readiness[] }): Promise<AgentPick>;
-  hermesProfiles(o?: { timeoutMs?: number }): Promise<{ profiles: HermesProfile[]; problem?: string; lint: { profile: string; home: string; issues: LintIssue[] }[] }>;
+  pickAgent(o: {
+    workspace: string;
+    provider?: string;
+    profile?: string;
+    timeoutMs?: number;
+    known?: readonly Readiness[];
+  }): Promise<AgentPick>;
+  hermesProfiles(o?: {
+    timeoutMs?: number;
+  }): Promise<{
+    profiles: HermesProfile[];
+    problem?: string;
+    lint: { profile: string; home: string; issues: LintIssue[] }[];
+  }>;
   /** What the agent behind `key` said in initialize (after it started). */
   connectionInfo(key: AgentKey): ConnectionInfo | undefined;
   close(): Promise<void>;

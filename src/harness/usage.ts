@@ -5,7 +5,13 @@
  * Talaria stored (ACP prompt-response usage) and cost only from what the agent sent in
  * `usage_update` — an unknown price stays unknown ("no price"), never $0.
  */
-import { addCosts, readHermesUsage, type Cost, type CostTotal, type HermesUsageRead } from '../providers/hermes/state-db.js';
+import {
+  addCosts,
+  readHermesUsage,
+  type Cost,
+  type CostTotal,
+  type HermesUsageRead,
+} from '../providers/hermes/state-db.js';
 import { hermesRoot, profileHome } from '../providers/hermes/home.js';
 import type { ProviderEnv } from '../providers/types.js';
 import type { Store } from '../store/index.js';
@@ -83,7 +89,13 @@ export function tokensFromTurns(c: Record<string, number>): UsageTokens {
 /** The agent's own cost from its last `usage_update` (ACP: cumulative for the session), USD only. */
 export function costFromContext(context: unknown): Cost {
   const c = (context as { cost?: { amount?: unknown; currency?: unknown } } | undefined)?.cost;
-  if (c && typeof c.amount === 'number' && Number.isFinite(c.amount) && typeof c.currency === 'string' && c.currency.toUpperCase() === 'USD') {
+  if (
+    c &&
+    typeof c.amount === 'number' &&
+    Number.isFinite(c.amount) &&
+    typeof c.currency === 'string' &&
+    c.currency.toUpperCase() === 'USD'
+  ) {
     return { usd: c.amount, status: 'known' };
   }
   return { status: 'unknown' };
@@ -93,12 +105,15 @@ export function costFromContext(context: unknown): Cost {
 function agentOf(s: StoredSession): { name?: string; args: string[] } {
   const info = s.agentInfo as { agentInfo?: { name?: unknown }; launch?: { args?: unknown } } | undefined;
   const name = info?.agentInfo?.name;
-  const args = Array.isArray(info?.launch?.args) ? info.launch.args.filter((a): a is string => typeof a === 'string') : [];
+  const args = Array.isArray(info?.launch?.args)
+    ? info.launch.args.filter((a): a is string => typeof a === 'string')
+    : [];
   return { ...(typeof name === 'string' ? { name } : {}), args };
 }
 
 /** Hermes by what the agent says it is, however it was launched (by id, by a plain command, from a config). */
-const isHermes = (s: StoredSession): boolean => s.provider === 'hermes' || /^hermes-agent$/i.test(agentOf(s).name ?? '');
+const isHermes = (s: StoredSession): boolean =>
+  s.provider === 'hermes' || /^hermes-agent$/i.test(agentOf(s).name ?? '');
 
 /** The profile: the session's own, else `-p NAME` / `--profile NAME` on an ad-hoc `hermes` command line. */
 function profileOf(s: StoredSession): string | undefined {
@@ -109,7 +124,11 @@ function profileOf(s: StoredSession): string | undefined {
 }
 
 /** Usage of the given stored sessions. Reads each Hermes home's state.db once, closed right after. */
-export function sessionUsage(store: Store, env: Pick<ProviderEnv, 'env' | 'homeDir'>, rows: readonly StoredSession[]): UsageReport {
+export function sessionUsage(
+  store: Store,
+  env: Pick<ProviderEnv, 'env' | 'homeDir'>,
+  rows: readonly StoredSession[],
+): UsageReport {
   const paths = new Map(store.workspaces.list().map((w) => [w.id, w.path]));
   const byHome = new Map<string, string[]>();
   const root = hermesRoot(env);
@@ -155,11 +174,22 @@ export function sessionUsage(store: Store, env: Pick<ProviderEnv, 'env' | 'homeD
         tokens,
         cost: row.cost,
         from: 'hermes-state-db',
-        hermes: { costStatus: row.costStatus, costSource: row.costSource, model: row.model, apiCalls: row.apiCalls, ...(row.lineage ? { lineage: row.lineage } : {}) },
+        hermes: {
+          costStatus: row.costStatus,
+          costSource: row.costSource,
+          model: row.model,
+          apiCalls: row.apiCalls,
+          ...(row.lineage ? { lineage: row.lineage } : {}),
+        },
       };
     }
     const context = store.entries.getMeta(s.id)?.context;
-    return { ...base, tokens: tokensFromTurns(store.turns.usage(s.id).session), cost: costFromContext(context), from: 'talaria' };
+    return {
+      ...base,
+      tokens: tokensFromTurns(store.turns.usage(s.id).session),
+      cost: costFromContext(context),
+      from: 'talaria',
+    };
   });
   return { sessions, problems };
 }
@@ -184,7 +214,8 @@ export function groupUsage(list: readonly SessionUsage[], by: UsageBy): UsageGro
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([key, g]) => {
       const tokens = zero();
-      for (const s of g.sessions) for (const k of Object.keys(tokens) as Array<keyof UsageTokens>) tokens[k] += s.tokens[k];
+      for (const s of g.sessions)
+        for (const k of Object.keys(tokens) as Array<keyof UsageTokens>) tokens[k] += s.tokens[k];
       return { key, sessions: g.sessions.length, tokens, cost: addCosts(g.sessions.map((s) => s.cost)) };
     });
 }

@@ -78,7 +78,8 @@ export class WarmPool {
 
   /** Whether a spare of `provider` (and `profile`) is ready in any workspace: its agent works. */
   hasSpare(provider: string, profile: string | undefined): boolean {
-    for (const e of this.entries.values()) if (e.spare && e.target.provider === provider && (e.target.profile || undefined) === profile) return true;
+    for (const e of this.entries.values())
+      if (e.spare && e.target.provider === provider && (e.target.profile || undefined) === profile) return true;
     return false;
   }
 

@@ -33,7 +33,16 @@ import { findStored } from './transfer.js';
 import { listSessions } from './listing.js';
 import type { WarmPool } from './warm-pool.js';
 import type { Catalog } from '../session/catalog.js';
-import type { AgentPick, BranchOptions, ConnectionInfo, HarnessSession, ListOptions, NewSessionOptions, OpenStoredOptions, Workspace } from './types.js';
+import type {
+  AgentPick,
+  BranchOptions,
+  ConnectionInfo,
+  HarnessSession,
+  ListOptions,
+  NewSessionOptions,
+  OpenStoredOptions,
+  Workspace,
+} from './types.js';
 
 export interface WorkspaceDeps extends RecordingDeps {
   registry: ProviderRegistry;
@@ -71,7 +80,12 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
   const target = (
     provider: string,
     profile: string | undefined,
-    o: { cwd?: string; permissionMode?: OpenOptions['permissionMode']; mcpServers?: unknown[]; additionalDirectories?: string[] },
+    o: {
+      cwd?: string;
+      permissionMode?: OpenOptions['permissionMode'];
+      mcpServers?: unknown[];
+      additionalDirectories?: string[];
+    },
   ): OpenOptions => ({
     provider,
     ...(profile ? { profile } : {}),
@@ -102,7 +116,12 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
   const recordNew = (s: Session, init: RecordInit) => locked(init.row.id, () => recordSession(d, s, init));
 
   /** A new store row for a live session (recorded from here on). */
-  const store = (s: Session, provider: string, profile: string | undefined, createdBy?: NewSessionOptions['createdBy']): StoredSession =>
+  const store = (
+    s: Session,
+    provider: string,
+    profile: string | undefined,
+    createdBy?: NewSessionOptions['createdBy'],
+  ): StoredSession =>
     d.store.sessions.create({
       agentSessionId: s.id,
       provider,
@@ -114,7 +133,11 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
     });
 
   const chosen = async (o: { provider?: string; profile?: string }) => {
-    const p = await d.pick({ workspace: ws, ...(o.provider ? { provider: o.provider } : {}), ...(o.profile ? { profile: o.profile } : {}) });
+    const p = await d.pick({
+      workspace: ws,
+      ...(o.provider ? { provider: o.provider } : {}),
+      ...(o.profile ? { profile: o.profile } : {}),
+    });
     return { provider: p.provider, profile: p.profile };
   };
 
@@ -131,7 +154,12 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
     const spare = plain(o) ? await d.warm.take(key) : undefined;
     const s = spare ?? (await d.host.newSession(target(provider, profile, o)));
     d.warm.remember(key, s.catalog, s);
-    const hs = await recordNew(s, { row: store(s, provider, profile, o.createdBy), workspace: ws, origin: 'new', historyFrom: 'none' });
+    const hs = await recordNew(s, {
+      row: store(s, provider, profile, o.createdBy),
+      workspace: ws,
+      origin: 'new',
+      historyFrom: 'none',
+    });
     if (d.host.keepsSpares(key)) d.warm.refillAfter(key, s);
     await applyChoices(hs, d.store.defaults.get(row.id, provider, profile), 'workspace');
     return hs;
@@ -164,7 +192,9 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
     // A Hermes conversation that compression moved to a continuation row is reopened there:
     // loading the stored (root) id would give the ended root back. The stored id stays the
     // conversation's root (usage sums the lineage from it).
-    const agentId = stored.agentSessionId ? reopenTarget(stored.agentSessionId, d.store.entries.getMeta(stored.id)?.meta) : undefined;
+    const agentId = stored.agentSessionId
+      ? reopenTarget(stored.agentSessionId, d.store.entries.getMeta(stored.id)?.meta)
+      : undefined;
     let s: Session | undefined;
     let origin: HarnessSession['origin'] = 'loaded';
     /** Why the agent could not give the session back (any load failure falls back to the store). */
@@ -208,12 +238,23 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
           : lost?.code === 'unsupported'
             ? 'the agent cannot load or resume sessions'
             : `the agent could not load it: ${lost?.message ?? 'unknown error'}`;
-      s.notice('info', 'history_restored', `Restored from Talaria's store (${why}); the agent starts this conversation without its earlier context.`);
+      s.notice(
+        'info',
+        'history_restored',
+        `Restored from Talaria's store (${why}); the agent starts this conversation without its earlier context.`,
+      );
       d.store.sessions.update(stored.id, { agentSessionId: s.id, agentInfo: markPartial(stored.agentInfo) });
     }
     const current = d.store.sessions.get(stored.id)!;
     const hs = recordSession(d, s, { row: current, workspace: wsPath, origin, historyFrom });
-    await applyChoices(hs, { ...(current.modelId ? { modelId: current.modelId } : {}), ...(current.modeId ? { modeId: current.modeId } : {}) }, 'session');
+    await applyChoices(
+      hs,
+      {
+        ...(current.modelId ? { modelId: current.modelId } : {}),
+        ...(current.modeId ? { modeId: current.modeId } : {}),
+      },
+      'session',
+    );
     return hs;
   }
 
@@ -224,7 +265,8 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
     const { provider, profile } = await chosen(o);
     const t = target(provider, profile, o);
     const label = d.registry.require(provider).label;
-    const gone = () => new TalariaError('session_not_found', `no session ${id} in Talaria's store or at ${label}`, { sessionId: id });
+    const gone = () =>
+      new TalariaError('session_not_found', `no session ${id} in Talaria's store or at ${label}`, { sessionId: id });
     let s: Session;
     let origin: HarnessSession['origin'] = 'loaded';
     try {
@@ -239,14 +281,30 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
       } catch (e2) {
         if (recoverable(e2, ['session_not_found'])) throw gone();
         if (!recoverable(e2, ['unsupported'])) throw e2;
-        throw Object.assign(new TalariaError('unsupported', `${label} can neither load nor resume sessions, so Talaria cannot open ${id}`, { sessionId: id }), {
-          fix: `Continue it in ${label} itself, or start a new session here.`,
-        });
+        throw Object.assign(
+          new TalariaError(
+            'unsupported',
+            `${label} can neither load nor resume sessions, so Talaria cannot open ${id}`,
+            { sessionId: id },
+          ),
+          {
+            fix: `Continue it in ${label} itself, or start a new session here.`,
+          },
+        );
       }
       // Resumed: the agent keeps the context but replays nothing, and Talaria never stored it.
-      s.notice('info', 'history_not_replayed', `Resumed at ${label}: the agent keeps this conversation's context, but cannot replay it, so its earlier messages are not shown.`);
+      s.notice(
+        'info',
+        'history_not_replayed',
+        `Resumed at ${label}: the agent keeps this conversation's context, but cannot replay it, so its earlier messages are not shown.`,
+      );
     }
-    return recordNew(s, { row: store(s, provider, profile), workspace: ws, origin, historyFrom: origin === 'loaded' ? 'agent' : 'none' });
+    return recordNew(s, {
+      row: store(s, provider, profile),
+      workspace: ws,
+      origin,
+      historyFrom: origin === 'loaded' ? 'agent' : 'none',
+    });
   }
 
   async function forkSession(id: string, o: OpenStoredOptions = {}): Promise<HarnessSession> {
@@ -265,10 +323,18 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
     const origin: HarnessSession['origin'] = s ? 'forked' : 'restored';
     s ??= await d.host.newSession(t);
     const historyFrom = seedThread(s, d.store.entries.loadSnapshot(src.id)) ? 'store' : 'none';
-    if (origin === 'restored') s.notice('info', 'history_restored', `Forked in Talaria from ${src.id}; the agent cannot fork it, so it starts without the earlier context.`);
+    if (origin === 'restored')
+      s.notice(
+        'info',
+        'history_restored',
+        `Forked in Talaria from ${src.id}; the agent cannot fork it, so it starts without the earlier context.`,
+      );
     const created = store(s, provider, profile);
     d.store.transaction(() => {
-      d.store.sessions.update(created.id, { title: `${src.title ?? 'Session'} (fork)`, ...(origin === 'restored' ? { agentInfo: markPartial(created.agentInfo) } : {}) });
+      d.store.sessions.update(created.id, {
+        title: `${src.title ?? 'Session'} (fork)`,
+        ...(origin === 'restored' ? { agentInfo: markPartial(created.agentInfo) } : {}),
+      });
       // In the branch tree too, so a list can nest the fork under what it was forked from.
       d.store.branches.add({
         sessionId: created.id,
@@ -281,7 +347,11 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
     });
     const hs = await recordNew(s, { row: d.store.sessions.get(created.id)!, workspace: ws, origin, historyFrom });
     // A fork keeps the model and mode chosen for its source.
-    await applyChoices(hs, { ...(src.modelId ? { modelId: src.modelId } : {}), ...(src.modeId ? { modeId: src.modeId } : {}) }, 'session');
+    await applyChoices(
+      hs,
+      { ...(src.modelId ? { modelId: src.modelId } : {}), ...(src.modeId ? { modeId: src.modeId } : {}) },
+      'session',
+    );
     return hs;
   }
 
@@ -304,14 +374,20 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
     const historyFrom = seedThread(s, cut) ? 'store' : 'none';
     const fromLabel = d.registry.get(from.provider)?.label ?? from.provider;
     const toLabel = d.registry.get(provider)?.label ?? provider;
-    const where = reason === 'rewind' ? 'went back to an earlier message' : `continued with ${toLabel} (from ${fromLabel})`;
-    s.notice('info', 'branched', `A branch of ${src.id.slice(0, 8)}: the conversation ${where}. The agent gets it as a compact copy with the next message.`, {
-      reason,
-      parentId: src.id,
-      ...(o.at ? { forkEntryId: o.at } : {}),
-      fromProvider: from.provider,
-      fromLabel,
-    });
+    const where =
+      reason === 'rewind' ? 'went back to an earlier message' : `continued with ${toLabel} (from ${fromLabel})`;
+    s.notice(
+      'info',
+      'branched',
+      `A branch of ${src.id.slice(0, 8)}: the conversation ${where}. The agent gets it as a compact copy with the next message.`,
+      {
+        reason,
+        parentId: src.id,
+        ...(o.at ? { forkEntryId: o.at } : {}),
+        fromProvider: from.provider,
+        fromLabel,
+      },
+    );
     const created = store(s, provider, profile);
     const title = `${src.title ?? 'Session'} (${reason === 'rewind' ? 'rewind' : `in ${toLabel}`})`;
     d.store.transaction(() => {
@@ -329,14 +405,39 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
     });
     // The seeded thread came with its source's title: the branch is named for what it is.
     s.thread.title = title;
-    if (historyFrom === 'store') d.host.seedNext(s, { reason, inPlace: true, ...(reason === 'continue' ? { from: fromLabel } : {}) });
-    const hs = await recordNew(s, { row: d.store.sessions.get(created.id)!, workspace: ws, origin: 'branched', historyFrom });
+    if (historyFrom === 'store')
+      d.host.seedNext(s, { reason, inPlace: true, ...(reason === 'continue' ? { from: fromLabel } : {}) });
+    const hs = await recordNew(s, {
+      row: d.store.sessions.get(created.id)!,
+      workspace: ws,
+      origin: 'branched',
+      historyFrom,
+    });
     // The same agent keeps the model and mode chosen for its source.
-    if (provider === from.provider) await applyChoices(hs, { ...(src.modelId ? { modelId: src.modelId } : {}), ...(src.modeId ? { modeId: src.modeId } : {}) }, 'session');
+    if (provider === from.provider)
+      await applyChoices(
+        hs,
+        { ...(src.modelId ? { modelId: src.modelId } : {}), ...(src.modeId ? { modeId: src.modeId } : {}) },
+        'session',
+      );
     return hs;
   }
 
   const sessions = (o: ListOptions = {}) => listSessions({ ...d, isSpare: (id) => d.warm.isSpare(id) }, row, o);
 
-  return { id: row.id, path: ws, name: row.name, row, newSession, sessions, openSession, forkSession, branchSession, setDefault, defaults, warm, catalog };
+  return {
+    id: row.id,
+    path: ws,
+    name: row.name,
+    row,
+    newSession,
+    sessions,
+    openSession,
+    forkSession,
+    branchSession,
+    setDefault,
+    defaults,
+    warm,
+    catalog,
+  };
 }

@@ -15,7 +15,8 @@ type Slot = Pick<SlotPart, 'key' | 'provider' | 'cfg' | 'logger'>;
 export function noteAuthRequired(slot: Slot, err: unknown, where: string, initialize: readonly unknown[] = []): void {
   const home = slot.cfg.authHome;
   if (!home || !(err instanceof TalariaError) || err.code !== 'auth_required') return;
-  const listed = Array.isArray(err.details?.authMethods) && err.details.authMethods.length ? err.details.authMethods : initialize;
+  const listed =
+    Array.isArray(err.details?.authMethods) && err.details.authMethods.length ? err.details.authMethods : initialize;
   try {
     markAuthRequired(home, {
       providerId: slot.provider.id,

@@ -56,7 +56,12 @@ class BrokerRelay extends PermissionBroker {
 
 /** What a binding needs from its slot. */
 export interface BindingOwner {
-  request(b: SessionBinding, method: string, params: unknown, opts?: { signal?: AbortSignal; timeoutMs?: number }): Promise<unknown>;
+  request(
+    b: SessionBinding,
+    method: string,
+    params: unknown,
+    opts?: { signal?: AbortSignal; timeoutMs?: number },
+  ): Promise<unknown>;
   notify(b: SessionBinding, method: string, params: unknown): Promise<void>;
   promptCaps(): { image: boolean; audio: boolean; embeddedContext: boolean };
   steer(b: SessionBinding, text: string, o: { toolRunning: boolean }): Promise<SteerOutcome | null>;
@@ -101,7 +106,8 @@ export class SessionBinding {
     init: BindingInit,
   ) {
     const port: SessionPort = {
-      request: <T>(method: string, params: unknown, opts?: { signal?: AbortSignal; timeoutMs?: number }) => owner.request(this, method, params, opts) as Promise<T>,
+      request: <T>(method: string, params: unknown, opts?: { signal?: AbortSignal; timeoutMs?: number }) =>
+        owner.request(this, method, params, opts) as Promise<T>,
       notify: (method, params) => owner.notify(this, method, params),
       get promptCaps() {
         return owner.promptCaps();

@@ -14,9 +14,16 @@ type Slot = Pick<SlotPart, 'key' | 'emit' | 'label' | 'crashes'>;
 export type CrashFacts = { pid: number | null; exitCode: number | null; signal: string | null; stderrTail: string };
 
 /** Counts a crash and starts a backoff when it is one too many; `f` null: counted, not said (a stall kill). */
-export function recordCrash(slot: Slot, gen: Generation, message: string, f: CrashFacts | null, sessions: string[]): void {
+export function recordCrash(
+  slot: Slot,
+  gen: Generation,
+  message: string,
+  f: CrashFacts | null,
+  sessions: string[],
+): void {
   const backoff = slot.crashes.crash(Date.now() - gen.startedAt, message);
-  if (f) slot.emit('agent.crashed', { key: slot.key, generation: gen.n, ...f, crashes: slot.crashes.crashes, sessions });
+  if (f)
+    slot.emit('agent.crashed', { key: slot.key, generation: gen.n, ...f, crashes: slot.crashes.crashes, sessions });
   if (backoff) {
     slot.emit('agent.backoff', {
       key: slot.key,
@@ -29,7 +36,24 @@ export function recordCrash(slot: Slot, gen: Generation, message: string, f: Cra
 
 /** It never got through initialize: that is a crash too (a config error loops the same way). */
 export function crashedBeforeInit(slot: Slot, g: Generation, e: unknown): void {
-  const d = ((e as ConnectionClosedError).details ?? {}) as { exitCode?: number | null; signal?: string | null; stderrTail?: string };
-  recordCrash(slot, g, (e as Error).message, { pid: null, exitCode: d.exitCode ?? null, signal: d.signal ?? null, stderrTail: d.stderrTail ?? '' }, []);
-  slot.emit('agent.exited', { key: slot.key, generation: g.n, pid: null, reason: 'crashed', exitCode: d.exitCode ?? null, signal: d.signal ?? null });
+  const d = ((e as ConnectionClosedError).details ?? {}) as {
+    exitCode?: number | null;
+    signal?: string | null;
+    stderrTail?: string;
+  };
+  recordCrash(
+    slot,
+    g,
+    (e as Error).message,
+    { pid: null, exitCode: d.exitCode ?? null, signal: d.signal ?? null, stderrTail: d.stderrTail ?? '' },
+    [],
+  );
+  slot.emit('agent.exited', {
+    key: slot.key,
+    generation: g.n,
+    pid: null,
+    reason: 'crashed',
+    exitCode: d.exitCode ?? null,
+    signal: d.signal ?? null,
+  });
 }

@@ -12,13 +12,33 @@ export const EXIT_REASONS = ['idle', 'env_changed', 'overflow', 'stalled', 'shut
 export type ExitReason = (typeof EXIT_REASONS)[number];
 
 /** Which quirk set the agent got and why (providers/quirks); `restartedFrom`: the guess it was first started with. */
-const quirks = z.object({ set: z.string(), label: z.string(), basis: z.string(), why: z.string(), restartedFrom: z.string().optional() });
+const quirks = z.object({
+  set: z.string(),
+  label: z.string(),
+  basis: z.string(),
+  why: z.string(),
+  restartedFrom: z.string().optional(),
+});
 
 export const HOST_EVENTS = {
   /** A process is up and answered `initialize`. */
-  'agent.spawned': z.object({ key: agentKey, generation: z.number(), pid: z.number(), command: z.string(), args: z.array(z.string()), quirks: quirks.optional() }),
+  'agent.spawned': z.object({
+    key: agentKey,
+    generation: z.number(),
+    pid: z.number(),
+    command: z.string(),
+    args: z.array(z.string()),
+    quirks: quirks.optional(),
+  }),
   /** A process is gone, for whatever reason (crashes also emit agent.crashed first). */
-  'agent.exited': z.object({ key: agentKey, generation: z.number(), pid: z.number().nullable(), reason: z.enum(EXIT_REASONS), exitCode, signal }),
+  'agent.exited': z.object({
+    key: agentKey,
+    generation: z.number(),
+    pid: z.number().nullable(),
+    reason: z.enum(EXIT_REASONS),
+    exitCode,
+    signal,
+  }),
   /** A process died on its own (or never got through initialize). */
   'agent.crashed': z.object({
     key: agentKey,
@@ -33,9 +53,21 @@ export const HOST_EVENTS = {
     sessions: z.array(z.string()),
   }),
   /** Crashing in a loop: no new process before `retryAt`. */
-  'agent.backoff': z.object({ key: agentKey, crashes: z.number(), delayMs: z.number(), retryAt: z.number(), message: z.string() }),
+  'agent.backoff': z.object({
+    key: agentKey,
+    crashes: z.number(),
+    delayMs: z.number(),
+    retryAt: z.number(),
+    message: z.string(),
+  }),
   /** No frame from the agent for `silentMs` during a turn: the turn is cancelled (then the agent killed if still silent). */
-  'turn.stalled': z.object({ key: agentKey, generation: z.number(), sessionId: z.string(), turnId: z.string().optional(), silentMs: z.number() }),
+  'turn.stalled': z.object({
+    key: agentKey,
+    generation: z.number(),
+    sessionId: z.string(),
+    turnId: z.string().optional(),
+    silentMs: z.number(),
+  }),
   /** A turn waits for a free slot (per-process concurrency limit). */
   'turn.waiting': z.object({ key: agentKey, sessionId: z.string(), position: z.number(), limit: z.number() }),
   /**

@@ -19,7 +19,8 @@ export function followSession(slot: Slot, b: SessionBinding): void {
       // the turn's end is emitted first and nothing the caller runs next sees it failed.
       queueMicrotask(() => {
         const g = b.gen;
-        if (b.session.state === 'failed' && slot.bindings.get(b.id) === b && (!g || g.client.connection.isClosed)) b.session.recover();
+        if (b.session.state === 'failed' && slot.bindings.get(b.id) === b && (!g || g.client.connection.isClosed))
+          b.session.recover();
       });
     } else if (e.type === 'permission.asked') gen?.asks.add(e.requestKey);
     else if (e.type === 'permission.decided') {
@@ -33,7 +34,11 @@ export function followSession(slot: Slot, b: SessionBinding): void {
         // The agent's session cannot go on (it would merge every later prompt into the failed one,
         // and a reload replays it): the next message goes to a fresh session, seeded.
         b.seed = { reason: 'overflow' };
-        b.session.notice('info', 'overflow_recovery', `Your next message continues in a fresh ${slot.label} session with a compact copy of this conversation.`);
+        b.session.notice(
+          'info',
+          'overflow_recovery',
+          `Your next message continues in a fresh ${slot.label} session with a compact copy of this conversation.`,
+        );
       }
     }
   });

@@ -19,7 +19,13 @@ import type { ConnectionInfo, SessionListing } from '../session/client.js';
 import type { Session } from '../session/session.js';
 import type { SeedPlan } from './binding.js';
 import { currentEnv } from '../providers/locate.js';
-import { applyQuirks, choiceBeforeInit, choiceForAgent, launchFacts, type QuirkChoice } from '../providers/quirks/index.js';
+import {
+  applyQuirks,
+  choiceBeforeInit,
+  choiceForAgent,
+  launchFacts,
+  type QuirkChoice,
+} from '../providers/quirks/index.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { ProviderEnv } from '../providers/types.js';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
@@ -205,7 +211,8 @@ export class AgentHost {
     if (!provider) return false;
     const slot = this.slots.get(slotId(this.keyOf(t)))?.slot;
     // No slot made just to ask (agents() lists every slot).
-    const quirks = slot?.quirks ?? applyQuirks(provider, choiceBeforeInit(launchFacts(provider, this.learnedFor(t.provider))));
+    const quirks =
+      slot?.quirks ?? applyQuirks(provider, choiceBeforeInit(launchFacts(provider, this.learnedFor(t.provider))));
     return quirks.host.spareSessions === true;
   }
 

@@ -55,8 +55,10 @@ async function setup(ops: SlotSessions, req: OpenRequest, gen: Generation): Prom
   const { slot } = ops;
   const { quirks } = slot;
   const caps = gen.client.capabilities;
-  if (req.kind === 'load' && !caps.supportsLoad) throw new TalariaError('unsupported', `${slot.label} cannot load sessions`);
-  if ((req.kind === 'resume' || req.kind === 'fork') && !caps.supportsSession(req.kind)) throw new TalariaError('unsupported', `${slot.label} cannot ${req.kind} sessions`);
+  if (req.kind === 'load' && !caps.supportsLoad)
+    throw new TalariaError('unsupported', `${slot.label} cannot load sessions`);
+  if ((req.kind === 'resume' || req.kind === 'fork') && !caps.supportsSession(req.kind))
+    throw new TalariaError('unsupported', `${slot.label} cannot ${req.kind} sessions`);
 
   const filtered = filterMcpServers(req.mcpServers ?? [], caps, slot.label);
   const notices: { code: string; text: string }[] = filtered.withheld.map((w) => ({
@@ -90,7 +92,8 @@ async function setup(ops: SlotSessions, req: OpenRequest, gen: Generation): Prom
     try {
       res = await request(METHOD[req.kind], ops.setupParams(view, servers, extra));
     } catch (e) {
-      if (!(req.kind === 'new' && servers.length && quirks.host.retryNewWithoutMcp && e instanceof WireError)) throw describe(e);
+      if (!(req.kind === 'new' && servers.length && quirks.host.retryNewWithoutMcp && e instanceof WireError))
+        throw describe(e);
       try {
         res = await request('session/new', ops.setupParams(view, [], extra));
       } catch (e2) {
@@ -104,7 +107,10 @@ async function setup(ops: SlotSessions, req: OpenRequest, gen: Generation): Prom
     }
     const id = (res as { sessionId?: unknown } | null)?.sessionId;
     if (typeof id !== 'string' || id === '') {
-      if (req.kind === 'fork') throw new TalariaError('session_not_found', `${slot.label} could not fork session ${req.sessionId}`, { response: res });
+      if (req.kind === 'fork')
+        throw new TalariaError('session_not_found', `${slot.label} could not fork session ${req.sessionId}`, {
+          response: res,
+        });
       throw new TalariaError('agent_error', 'session/new answered without a sessionId', { response: res });
     }
     b = bind(id);
@@ -125,16 +131,27 @@ async function setup(ops: SlotSessions, req: OpenRequest, gen: Generation): Prom
     } finally {
       b.session.endReplay();
     }
-    if (req.kind === 'load' && isEmptyResult(res) && b.session.replayCount === 0 && ops.hooks().loadEmptyMeansNotFound === true) {
+    if (
+      req.kind === 'load' &&
+      isEmptyResult(res) &&
+      b.session.replayCount === 0 &&
+      ops.hooks().loadEmptyMeansNotFound === true
+    ) {
       ops.discard(b);
-      throw new TalariaError('session_not_found', `${slot.label} has no session ${id} (it answered {})`, { sessionId: id });
+      throw new TalariaError('session_not_found', `${slot.label} has no session ${id} (it answered {})`, {
+        sessionId: id,
+      });
     }
     const stray = req.kind === 'resume' ? quirks.host.strayResumeId?.(res, id) : undefined;
     if (stray) {
       // The agent made a new, empty session instead: never route it, never show it.
       gen.client.ignore(stray);
       ops.discard(b);
-      throw new TalariaError('session_not_found', `${slot.label} has no session ${id} (it created another one, ${stray}, which is ignored)`, { sessionId: id, strayId: stray });
+      throw new TalariaError(
+        'session_not_found',
+        `${slot.label} has no session ${id} (it created another one, ${stray}, which is ignored)`,
+        { sessionId: id, strayId: stray },
+      );
     }
   }
   try {

@@ -50,7 +50,14 @@ export class SlotSessions implements BindingOwner, SessionsPart {
     return h;
   }
 
-  create(o: { id: string; cwd: string; additionalDirectories?: string[]; mcpServers: unknown[]; permissionMode: Session['permissionMode']; spare?: boolean }): SessionBinding {
+  create(o: {
+    id: string;
+    cwd: string;
+    additionalDirectories?: string[];
+    mcpServers: unknown[];
+    permissionMode: Session['permissionMode'];
+    spare?: boolean;
+  }): SessionBinding {
     const { spare, ...init } = o;
     const b = new SessionBinding(this, {
       ...init,
@@ -97,7 +104,11 @@ export class SlotSessions implements BindingOwner, SessionsPart {
     const { slot } = this;
     const gen = await slot.ensure();
     if (!slot.quirks.sessionsSurviveRestart || !gen.client.capabilities.supportsLoad) {
-      throw new TalariaError('unsupported', `${slot.label} cannot load session ${b.id} into a new process; start a new session.`, { sessionId: b.id });
+      throw new TalariaError(
+        'unsupported',
+        `${slot.label} cannot load session ${b.id} into a new process; start a new session.`,
+        { sessionId: b.id },
+      );
     }
     const old = b.gen;
     if (old && old !== gen && old.alive) old.client.detach(b.session);
@@ -112,7 +123,12 @@ export class SlotSessions implements BindingOwner, SessionsPart {
         // Said in the thread where it happened (before the message that restarted it): the turn's
         // error alone is replaced by the next turn's end, and a restarted agent may behave differently.
         const why = b.lost === 'crashed' ? 'its process stopped' : 'it stopped answering and was stopped';
-        b.session.notice('warning', 'agent_restarted', `${slot.label} was restarted (${why}); this session was loaded into the new process.`, { reason: b.lost });
+        b.session.notice(
+          'warning',
+          'agent_restarted',
+          `${slot.label} was restarted (${why}); this session was loaded into the new process.`,
+          { reason: b.lost },
+        );
         delete b.lost;
       }
       slot.emit('session.rebound', { key: slot.key, sessionId: b.id, generation: gen.n });
@@ -133,7 +149,11 @@ export class SlotSessions implements BindingOwner, SessionsPart {
     return loadInto(this, b, gen, discard);
   }
 
-  setupParams(s: Pick<Session, 'cwd' | 'additionalDirectories'>, mcpServers: unknown[], extra: Record<string, unknown> = {}): Record<string, unknown> {
+  setupParams(
+    s: Pick<Session, 'cwd' | 'additionalDirectories'>,
+    mcpServers: unknown[],
+    extra: Record<string, unknown> = {},
+  ): Record<string, unknown> {
     const p: Record<string, unknown> = { ...extra, cwd: s.cwd, mcpServers };
     if (s.additionalDirectories.length) p.additionalDirectories = s.additionalDirectories;
     return p;
@@ -162,7 +182,8 @@ export class SlotSessions implements BindingOwner, SessionsPart {
       b.pendingPrompt = ac;
       return serial ? b.serial(() => this.prompt(b, params, ac)) : this.prompt(b, params, ac);
     }
-    if (CONFIG_METHODS.has(method)) return serial ? b.serial(() => this.config(b, method, params, opts)) : this.config(b, method, params, opts);
+    if (CONFIG_METHODS.has(method))
+      return serial ? b.serial(() => this.config(b, method, params, opts)) : this.config(b, method, params, opts);
     return this.call(b, method, params, opts);
   }
 
@@ -187,7 +208,13 @@ export class SlotSessions implements BindingOwner, SessionsPart {
   }
 
   /** `owner`: the session the request is for (null: none yet, e.g. session/new). */
-  async callOn<T = unknown>(gen: Generation, method: string, params: unknown, opts?: ReqOpts, owner: string | null = null): Promise<T> {
+  async callOn<T = unknown>(
+    gen: Generation,
+    method: string,
+    params: unknown,
+    opts?: ReqOpts,
+    owner: string | null = null,
+  ): Promise<T> {
     this.slot.beginWork(gen, owner);
     try {
       return await gen.client.connection.request<T>(method, params, opts);
@@ -203,13 +230,20 @@ export class SlotSessions implements BindingOwner, SessionsPart {
     const res = await this.callOn(gen, method, params, opts, b.id);
     const p = (params ?? {}) as { modelId?: string; modeId?: string; configId?: string; value?: unknown };
     const catalog = b.session.catalog;
-    const isModel = method === 'session/set_model' || (method === 'session/set_config_option' && p.configId !== undefined && p.configId === catalog.model?.configId);
+    const isModel =
+      method === 'session/set_model' ||
+      (method === 'session/set_config_option' && p.configId !== undefined && p.configId === catalog.model?.configId);
     if (isModel) {
       b.modelId = method === 'session/set_model' ? p.modelId : String(p.value);
       b.session.resetUsage();
       if (this.slot.quirks.host.reloadAfterSetModel && method === 'session/set_model') await this.load(b, gen, true);
     } else if (method === 'session/set_mode') b.modeId = p.modeId;
-    else if (method === 'session/set_config_option' && p.configId !== undefined && p.configId === catalog.mode?.configId) b.modeId = String(p.value);
+    else if (
+      method === 'session/set_config_option' &&
+      p.configId !== undefined &&
+      p.configId === catalog.mode?.configId
+    )
+      b.modeId = String(p.value);
     return res;
   }
 
@@ -220,7 +254,9 @@ export class SlotSessions implements BindingOwner, SessionsPart {
       await this.bindForTurn(b);
       let release: () => void;
       try {
-        release = await slot.gate.acquire(ac.signal, (position) => slot.emit('turn.waiting', { key: slot.key, sessionId: b.id, position, limit: slot.gate.limit }));
+        release = await slot.gate.acquire(ac.signal, (position) =>
+          slot.emit('turn.waiting', { key: slot.key, sessionId: b.id, position, limit: slot.gate.limit }),
+        );
       } catch {
         return CANCELLED;
       }
@@ -269,7 +305,9 @@ export class SlotSessions implements BindingOwner, SessionsPart {
       return await this.bind(b);
     } catch (e) {
       if (e instanceof TalariaError && e.code === 'connection_closed') {
-        throw new TalariaError('spawn_failed', `${this.slot.label} could not be started: ${e.message}`, { ...(e.details ?? {}) });
+        throw new TalariaError('spawn_failed', `${this.slot.label} could not be started: ${e.message}`, {
+          ...(e.details ?? {}),
+        });
       }
       throw e;
     }

@@ -64,9 +64,19 @@ export interface SessionsPart {
   readonly slot: SlotPart;
   hooks(): SessionHooks;
   promptCaps(): { image: boolean; audio: boolean; embeddedContext: boolean };
-  setupParams(s: Pick<Session, 'cwd' | 'additionalDirectories'>, mcpServers: unknown[], extra?: Record<string, unknown>): Record<string, unknown>;
+  setupParams(
+    s: Pick<Session, 'cwd' | 'additionalDirectories'>,
+    mcpServers: unknown[],
+    extra?: Record<string, unknown>,
+  ): Record<string, unknown>;
   /** `owner`: the session the request is for (null: none yet, e.g. session/new). */
-  callOn<T = unknown>(gen: Generation, method: string, params: unknown, opts?: ReqOpts, owner?: string | null): Promise<T>;
+  callOn<T = unknown>(
+    gen: Generation,
+    method: string,
+    params: unknown,
+    opts?: ReqOpts,
+    owner?: string | null,
+  ): Promise<T>;
   attach(b: SessionBinding, gen: Generation): void;
   restoreChoices(b: SessionBinding, gen: Generation): Promise<void>;
 }

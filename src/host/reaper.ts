@@ -20,7 +20,16 @@
  * and ends with the agent process. Ending another session's work would be worse than leaving it.
  */
 import { performance } from 'node:perf_hooks';
-import { bootTicks, endTree, procSupported, scanTree, TICKS_PER_SECOND, type ProcRow, type ReapResult, type Selection } from '../os/proc-tree.js';
+import {
+  bootTicks,
+  endTree,
+  procSupported,
+  scanTree,
+  TICKS_PER_SECOND,
+  type ProcRow,
+  type ReapResult,
+  type Selection,
+} from '../os/proc-tree.js';
 import { isDead, isDying, readProcs } from '../os/proc-scan.js';
 import type { SessionBinding } from './binding.js';
 import type { Generation } from './generation.js';
@@ -48,8 +57,15 @@ function selectTurn(work: TurnWork): Selection {
   const perf = performance.now();
   const ticks = (ms: number) => Math.floor(now - ((perf - ms) * TICKS_PER_SECOND) / 1000);
   // One tick of slack each way, on the side of leaving a process alone.
-  const foreign = gen.ledger.foreign(work.owner, work.from).map(([a, b]) => [ticks(a) - 1, b === Infinity ? Infinity : ticks(b) + 1] as const);
-  return scanTree({ tag: gen.tag, agentPid: gen.pid, agentStart: gen.startTicks, turn: { from: ticks(work.from) - 1, foreign } });
+  const foreign = gen.ledger
+    .foreign(work.owner, work.from)
+    .map(([a, b]) => [ticks(a) - 1, b === Infinity ? Infinity : ticks(b) + 1] as const);
+  return scanTree({
+    tag: gen.tag,
+    agentPid: gen.pid,
+    agentStart: gen.startTicks,
+    turn: { from: ticks(work.from) - 1, foreign },
+  });
 }
 
 /** Ends the turn's processes; never rejects (a failure here must not fail the turn). */
@@ -77,7 +93,11 @@ async function report(slot: Slot, b: SessionBinding, work: TurnWork): Promise<vo
   if (!procSupported()) {
     const hadTools = s.thread.entries.some((e) => e.kind === 'tool_call' && e.turnId === turnId);
     if (hadTools)
-      s.notice('info', 'cancel_unverified', 'On this system Talaria cannot find processes that left the agent’s process group; a command the agent started may still be running.');
+      s.notice(
+        'info',
+        'cancel_unverified',
+        'On this system Talaria cannot find processes that left the agent’s process group; a command the agent started may still be running.',
+      );
     return;
   }
   const first = (await work.first) ?? { ended: [], survived: [], left: [] };
@@ -95,9 +115,14 @@ async function report(slot: Slot, b: SessionBinding, work: TurnWork): Promise<vo
     left: last.left.map((r) => r.pid),
   });
   if (last.survived.length) {
-    s.notice('warning', 'cancel_survivors', `Cancel could not stop ${count(last.survived)} the agent started (${list(last.survived)}); they may still be running.`, {
-      pids: last.survived.map((r) => r.pid),
-    });
+    s.notice(
+      'warning',
+      'cancel_survivors',
+      `Cancel could not stop ${count(last.survived)} the agent started (${list(last.survived)}); they may still be running.`,
+      {
+        pids: last.survived.map((r) => r.pid),
+      },
+    );
   }
   if (last.left.length) {
     s.notice(
@@ -121,7 +146,8 @@ async function dyingToolsGone(work: TurnWork, graceMs: number): Promise<void> {
   if (now === undefined || gen.pid === null) return;
   const from = Math.floor(now - ((performance.now() - work.from) * TICKS_PER_SECOND) / 1000) - 1;
   const dying: number[] = [];
-  for (const r of readProcs().values()) if (r.pgid === gen.pid && r.pid !== gen.pid && r.start >= from && !isDead(r) && isDying(r.pid)) dying.push(r.pid);
+  for (const r of readProcs().values())
+    if (r.pgid === gen.pid && r.pid !== gen.pid && r.start >= from && !isDead(r) && isDying(r.pid)) dying.push(r.pid);
   const deadline = performance.now() + graceMs;
   while (dying.some(isDying) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 10));
 }

@@ -32,7 +32,8 @@ export function isCommand(prompt: readonly ContentBlock[]): boolean {
 export function seededPrompt(seed: Seed, prompt: readonly ContentBlock[]): ContentBlock[] {
   const [first, ...rest] = prompt;
   const images = seed.blocks.slice(1);
-  if (first?.type === 'text' && typeof first.text === 'string') return [{ ...first, text: `${seed.text}\n\n${first.text}` }, ...images, ...rest];
+  if (first?.type === 'text' && typeof first.text === 'string')
+    return [{ ...first, text: `${seed.text}\n\n${first.text}` }, ...images, ...rest];
   return [{ type: 'text', text: seed.text }, ...images, ...prompt];
 }
 
@@ -40,11 +41,18 @@ export function seededPrompt(seed: Seed, prompt: readonly ContentBlock[]): Conte
  * Opens the fresh agent session on `gen`, moves `b` onto it and returns the prompt params to
  * send there instead of `params`. The running turn's own message is not part of the seed.
  */
-export async function reseat(ops: SessionsPart, b: SessionBinding, gen: Generation, plan: SeedPlan, params: PromptParams): Promise<PromptParams> {
+export async function reseat(
+  ops: SessionsPart,
+  b: SessionBinding,
+  gen: Generation,
+  plan: SeedPlan,
+  params: PromptParams,
+): Promise<PromptParams> {
   const s = b.session;
   const previous = plan.inPlace ? s.id : await moveToFresh(ops, b, gen);
   const seed = seedFor(ops, b, plan);
-  const left = seed.omitted > 0 ? `; ${seed.omitted} older exchange${seed.omitted > 1 ? 's' : ''} left out for room` : '';
+  const left =
+    seed.omitted > 0 ? `; ${seed.omitted} older exchange${seed.omitted > 1 ? 's' : ''} left out for room` : '';
   const size = `${seed.exchanges} exchange${seed.exchanges === 1 ? '' : 's'}, ~${seed.tokens} tokens${left}`;
   const data = injectedNotice({
     reason: plan.reason,
@@ -56,10 +64,26 @@ export async function reseat(ops: SessionsPart, b: SessionBinding, gen: Generati
     budget: seed.budget,
   });
   if (plan.inPlace) {
-    s.notice('info', 'history_seeded', `Sent ${ops.slot.label} a compact copy of the conversation so far (${size}).`, data);
+    s.notice(
+      'info',
+      'history_seeded',
+      `Sent ${ops.slot.label} a compact copy of the conversation so far (${size}).`,
+      data,
+    );
   } else {
-    s.notice('info', 'context_reseeded', `Continued in a fresh ${ops.slot.label} session from a compact copy of this conversation (${size}).`, data);
-    ops.slot.emit('session.reseeded', { key: ops.slot.key, sessionId: s.id, previousSessionId: previous, reason: plan.reason, generation: gen.n });
+    s.notice(
+      'info',
+      'context_reseeded',
+      `Continued in a fresh ${ops.slot.label} session from a compact copy of this conversation (${size}).`,
+      data,
+    );
+    ops.slot.emit('session.reseeded', {
+      key: ops.slot.key,
+      sessionId: s.id,
+      previousSessionId: previous,
+      reason: plan.reason,
+      generation: gen.n,
+    });
   }
   return { ...params, sessionId: s.id, prompt: seededPrompt(seed, params.prompt) };
 }
@@ -68,7 +92,8 @@ export async function reseat(ops: SessionsPart, b: SessionBinding, gen: Generati
 function seedFor(ops: SessionsPart, b: SessionBinding, plan: SeedPlan): Seed {
   const s = b.session;
   const turnId = s.running?.id;
-  const own = turnId === undefined ? undefined : s.thread.entries.find((e) => e.kind === 'user_message' && e.turnId === turnId);
+  const own =
+    turnId === undefined ? undefined : s.thread.entries.find((e) => e.kind === 'user_message' && e.turnId === turnId);
   return buildSeed(s.thread.entries, {
     reason: plan.reason,
     contextSize: s.thread.context.size,
@@ -82,9 +107,12 @@ function seedFor(ops: SessionsPart, b: SessionBinding, plan: SeedPlan): Seed {
 async function moveToFresh(ops: SessionsPart, b: SessionBinding, gen: Generation): Promise<string> {
   const { slot } = ops;
   const s = b.session;
-  const res = await ops.callOn<{ sessionId?: unknown } | null>(gen, 'session/new', ops.setupParams(s, s.mcpServers), { timeoutMs: slot.cfg.setupTimeoutMs });
+  const res = await ops.callOn<{ sessionId?: unknown } | null>(gen, 'session/new', ops.setupParams(s, s.mcpServers), {
+    timeoutMs: slot.cfg.setupTimeoutMs,
+  });
   const next = res?.sessionId;
-  if (typeof next !== 'string' || next === '') throw new TalariaError('agent_error', `${slot.label} answered session/new without a sessionId`);
+  if (typeof next !== 'string' || next === '')
+    throw new TalariaError('agent_error', `${slot.label} answered session/new without a sessionId`);
   const previous = s.id;
   if (gen.client.sessions.get(previous) === s) gen.client.detach(s);
   if (slot.bindings.get(previous) === b) slot.bindings.delete(previous);

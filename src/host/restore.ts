@@ -12,7 +12,8 @@ import type { Generation } from './generation.js';
 import type { SessionsPart } from './parts.js';
 
 /** `{}` or nothing: with the hook `loadEmptyMeansNotFound`, a load of a session the agent does not have. */
-export const isEmptyResult = (r: unknown) => r === null || r === undefined || (typeof r === 'object' && Object.keys(r as object).length === 0);
+export const isEmptyResult = (r: unknown) =>
+  r === null || r === undefined || (typeof r === 'object' && Object.keys(r as object).length === 0);
 
 /**
  * -32002, or an error that says the session is not there, for the session asked for: "not
@@ -27,19 +28,28 @@ export function notFound(e: unknown, sessionId: string): TalariaError | undefine
   return undefined;
 }
 
-export async function loadInto(ops: SessionsPart, b: SessionBinding, gen: Generation, discard: boolean): Promise<unknown> {
+export async function loadInto(
+  ops: SessionsPart,
+  b: SessionBinding,
+  gen: Generation,
+  discard: boolean,
+): Promise<unknown> {
   const s = b.session;
   s.beginReplay(discard);
   let res: unknown;
   try {
-    res = await gen.client.connection.request('session/load', ops.setupParams(s, s.mcpServers, { sessionId: b.id }), { timeoutMs: ops.slot.cfg.setupTimeoutMs });
+    res = await gen.client.connection.request('session/load', ops.setupParams(s, s.mcpServers, { sessionId: b.id }), {
+      timeoutMs: ops.slot.cfg.setupTimeoutMs,
+    });
   } catch (e) {
     throw notFound(e, b.id) ?? e;
   } finally {
     s.endReplay();
   }
   if (isEmptyResult(res) && s.replayCount === 0 && ops.hooks().loadEmptyMeansNotFound === true) {
-    throw new TalariaError('session_not_found', `${ops.slot.label} has no session ${b.id} (it answered {})`, { sessionId: b.id });
+    throw new TalariaError('session_not_found', `${ops.slot.label} has no session ${b.id} (it answered {})`, {
+      sessionId: b.id,
+    });
   }
   s.adoptSetup(res);
   return res;
@@ -55,10 +65,19 @@ export async function restoreChoices(ops: SessionsPart, b: SessionBinding, gen: 
   }
   const modeId = b.modeId ?? quirks.modeFor?.(s.permissionMode);
   const mode = s.catalog.mode;
-  if (modeId && mode && mode.currentId !== modeId && mode.options.some((o) => o.id === modeId)) await switchOn(ops, b, gen, 'mode', modeId);
+  if (modeId && mode && mode.currentId !== modeId && mode.options.some((o) => o.id === modeId))
+    await switchOn(ops, b, gen, 'mode', modeId);
 }
 
-function switchOn(ops: SessionsPart, b: SessionBinding, gen: Generation, kind: 'model' | 'mode', id: string): Promise<void> {
+function switchOn(
+  ops: SessionsPart,
+  b: SessionBinding,
+  gen: Generation,
+  kind: 'model' | 'mode',
+  id: string,
+): Promise<void> {
   // Straight to the process being restored (the session's port would bind it again).
-  return switchTo(b.session, kind, id, (method, params) => gen.client.connection.request(method, params, { timeoutMs: ops.slot.cfg.setupTimeoutMs }));
+  return switchTo(b.session, kind, id, (method, params) =>
+    gen.client.connection.request(method, params, { timeoutMs: ops.slot.cfg.setupTimeoutMs }),
+  );
 }

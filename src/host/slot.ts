@@ -13,7 +13,15 @@ import type { CloseInfo } from '../protocol/connection.js';
 import { AGENT_TAG_VAR, newAgentTag } from '../os/proc-tree.js';
 import type { Logger } from '../protocol/types.js';
 import { agentEnv } from '../providers/launch.js';
-import { applyQuirks, choiceBeforeInit, launchFacts, summarize, type AppliedQuirks, type QuirkChoice, type QuirkSummary } from '../providers/quirks/index.js';
+import {
+  applyQuirks,
+  choiceBeforeInit,
+  launchFacts,
+  summarize,
+  type AppliedQuirks,
+  type QuirkChoice,
+  type QuirkSummary,
+} from '../providers/quirks/index.js';
 import type { Provider, ProviderEnv } from '../providers/types.js';
 import { CrashTracker } from './backoff.js';
 import type { SessionBinding } from './binding.js';
@@ -58,7 +66,10 @@ export class AgentSlot implements SlotPart {
     this.gate = new Gate(provider.maxConcurrentTurns);
     this.crashes = new CrashTracker(cfg.backoff);
     this.learned = cfg.learned;
-    this.quirks = applyQuirks(provider, choiceBeforeInit(launchFacts(provider, cfg.learned ? { learned: cfg.learned } : {})));
+    this.quirks = applyQuirks(
+      provider,
+      choiceBeforeInit(launchFacts(provider, cfg.learned ? { learned: cfg.learned } : {})),
+    );
   }
 
   get label(): string {
@@ -101,7 +112,9 @@ export class AgentSlot implements SlotPart {
     const profile = this.key.profile;
     const located = await this.provider.locate(this.ctx, profile ? { profile } : {});
     if (!located) {
-      throw new TalariaError('spawn_failed', `${this.label} was not found. ${this.provider.install}`, { provider: this.provider.id });
+      throw new TalariaError('spawn_failed', `${this.label} was not found. ${this.provider.install}`, {
+        provider: this.provider.id,
+      });
     }
     const env = this.currentEnv();
     const { gen, started } = await startProcess(
@@ -134,8 +147,18 @@ export class AgentSlot implements SlotPart {
     this.caps = { image: c.promptImage, audio: c.promptAudio, embeddedContext: c.promptEmbeddedContext };
     this.gens.add(gen);
     this.current = gen;
-    const quirks = { ...summarize(started.quirks.choice), ...(started.restartedFrom ? { restartedFrom: started.restartedFrom.choice.set.id } : {}) };
-    this.emit('agent.spawned', { key: this.key, generation: gen.n, pid: gen.pid ?? -1, command: located.command, args: located.args, quirks });
+    const quirks = {
+      ...summarize(started.quirks.choice),
+      ...(started.restartedFrom ? { restartedFrom: started.restartedFrom.choice.set.id } : {}),
+    };
+    this.emit('agent.spawned', {
+      key: this.key,
+      generation: gen.n,
+      pid: gen.pid ?? -1,
+      command: located.command,
+      args: located.args,
+      quirks,
+    });
     background(
       client.closed.then((info) => this.onClosed(gen, info)),
       this.logger,
@@ -170,7 +193,8 @@ export class AgentSlot implements SlotPart {
         { pid: gen.pid, exitCode: info.exitCode ?? null, signal: info.signal ?? null, stderrTail: tail },
         orphaned.map((b) => b.id),
       );
-    } else if (reason === 'stalled') recordCrash(this, gen, `stopped after ${this.cfg.stallMs} ms of silence`, null, []);
+    } else if (reason === 'stalled')
+      recordCrash(this, gen, `stopped after ${this.cfg.stallMs} ms of silence`, null, []);
     if (gen.pid !== null) {
       await killGroup(gen.pid, this.cfg.terminateGraceMs);
       // Then what it started outside its group (idempotent: a stop on purpose already began it).
@@ -178,7 +202,14 @@ export class AgentSlot implements SlotPart {
       this.trees.release(gen.pid);
     }
     this.gens.delete(gen);
-    this.emit('agent.exited', { key: this.key, generation: gen.n, pid: gen.pid, reason, exitCode: info.exitCode ?? null, signal: info.signal ?? null });
+    this.emit('agent.exited', {
+      key: this.key,
+      generation: gen.n,
+      pid: gen.pid,
+      reason,
+      exitCode: info.exitCode ?? null,
+      signal: info.signal ?? null,
+    });
     gen.markGone();
   }
 
@@ -196,7 +227,9 @@ export class AgentSlot implements SlotPart {
       if (reason === 'stalled') b.lost = 'stalled';
     }
     const proc = gen.client.connection.process;
-    background(proc?.terminate({ graceMs: this.cfg.terminateGraceMs }), this.logger, 'terminating the agent', { pid: gen.pid });
+    background(proc?.terminate({ graceMs: this.cfg.terminateGraceMs }), this.logger, 'terminating the agent', {
+      pid: gen.pid,
+    });
     background(gen.client.close(), this.logger, 'closing the agent connection', { pid: gen.pid });
     return gen.gone;
   }
@@ -220,7 +253,8 @@ export class AgentSlot implements SlotPart {
     if (gen.idleTimer) clearTimeout(gen.idleTimer);
     gen.idleTimer = setTimeout(() => {
       gen.idleTimer = undefined;
-      if (gen.alive && gen.idle && this.reapable(gen)) background(this.closeGen(gen, 'idle'), this.logger, 'reaping the idle agent', { pid: gen.pid });
+      if (gen.alive && gen.idle && this.reapable(gen))
+        background(this.closeGen(gen, 'idle'), this.logger, 'reaping the idle agent', { pid: gen.pid });
     }, this.cfg.idleMs);
     gen.idleTimer.unref();
   }

@@ -62,7 +62,13 @@ export async function startProcess(
 }
 
 /** One process, initialized with `caps`. */
-async function startClient(d: StartDeps, gen: Generation, located: Located, env: Record<string, string>, caps: ClientCapFields): Promise<AcpClient> {
+async function startClient(
+  d: StartDeps,
+  gen: Generation,
+  located: Located,
+  env: Record<string, string>,
+  caps: ClientCapFields,
+): Promise<AcpClient> {
   const { key, cfg } = d;
   try {
     return await AcpClient.spawn(

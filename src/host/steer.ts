@@ -23,7 +23,12 @@ export function advertisesSteering(info: ConnectionInfo | undefined): boolean {
 
 const OUTCOMES = new Set(['injected', 'startedNewTurn', 'promptRequired']);
 
-export async function agentSteer(ops: SessionsPart, b: SessionBinding, text: string, o: { toolRunning: boolean }): Promise<SteerOutcome | null> {
+export async function agentSteer(
+  ops: SessionsPart,
+  b: SessionBinding,
+  text: string,
+  o: { toolRunning: boolean },
+): Promise<SteerOutcome | null> {
   const gen = b.gen;
   if (!gen || !gen.alive || !gen.client.sessions.has(b.id)) return null;
   const prompt = [{ type: 'text', text }];
@@ -32,11 +37,20 @@ export async function agentSteer(ops: SessionsPart, b: SessionBinding, text: str
     // starting a detached turn of its own (which no Talaria turn would own); the session prompts it.
     const params = { sessionId: b.id, prompt, _meta: { steering: { idleBehavior: 'promptRequired' } } };
     const res = await ops.callOn<{ outcome?: unknown } | null>(gen, '_session/steering', params, {}, b.id);
-    const outcome = typeof res?.outcome === 'string' && OUTCOMES.has(res.outcome) ? (res.outcome as SteerOutcome['outcome']) : 'injected';
+    const outcome =
+      typeof res?.outcome === 'string' && OUTCOMES.has(res.outcome)
+        ? (res.outcome as SteerOutcome['outcome'])
+        : 'injected';
     return { outcome, via: '_session/steering' };
   }
   if (ops.slot.quirks.host.steer === 'slash-during-tool' && o.toolRunning) {
-    await ops.callOn(gen, 'session/prompt', { sessionId: b.id, prompt: [{ type: 'text', text: `/steer ${text}` }] }, {}, b.id);
+    await ops.callOn(
+      gen,
+      'session/prompt',
+      { sessionId: b.id, prompt: [{ type: 'text', text: `/steer ${text}` }] },
+      {},
+      b.id,
+    );
     return { outcome: 'injected', via: '/steer' };
   }
   return null;

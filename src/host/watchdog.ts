@@ -44,7 +44,13 @@ function checkStall(slot: Slot, gen: Generation): void {
   gen.stallCancelledAt = now;
   for (const b of gen.running) {
     const turnId = b.session.running?.id;
-    slot.emit('turn.stalled', { key: slot.key, generation: gen.n, sessionId: b.id, ...(turnId ? { turnId } : {}), silentMs: silent });
+    slot.emit('turn.stalled', {
+      key: slot.key,
+      generation: gen.n,
+      sessionId: b.id,
+      ...(turnId ? { turnId } : {}),
+      silentMs: silent,
+    });
     background(b.session.cancel(), slot.logger, 'cancelling the stalled turn', { sessionId: b.id });
   }
   armWatchdog(slot, gen, cancelGraceMs);

@@ -9,7 +9,14 @@ export interface ErrorLogger {
   error(msg: string, data?: Record<string, unknown>): void;
 }
 
-export function background(work: PromiseLike<unknown> | undefined, logger: ErrorLogger, what: string, data?: Record<string, unknown>): void {
+export function background(
+  work: PromiseLike<unknown> | undefined,
+  logger: ErrorLogger,
+  what: string,
+  data?: Record<string, unknown>,
+): void {
   if (work === undefined) return;
-  Promise.resolve(work).then(undefined, (err: unknown) => logger.error(`${what} failed`, { ...data, error: err instanceof Error ? err.message : String(err) }));
+  Promise.resolve(work).then(undefined, (err: unknown) =>
+    logger.error(`${what} failed`, { ...data, error: err instanceof Error ? err.message : String(err) }),
+  );
 }

@@ -3,7 +3,18 @@
  * `--wire-log` files — are created 0600 in folders created 0700, and an existing one that is
  * looser is tightened when we write it (a umask or an older Talaria may have left it 0644).
  */
-import { chmodSync, closeSync, fchmodSync, fstatSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  fchmodSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 
 export const PRIVATE_FILE_MODE = 0o600;
 export const PRIVATE_DIR_MODE = 0o700;

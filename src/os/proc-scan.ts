@@ -57,7 +57,16 @@ export function parseStat(text: string): ProcRow | undefined {
   const pid = Number(text.slice(0, open).trim());
   const f = text.slice(close + 2).split(' ');
   // f[0] is field 3 (state); starttime is field 22.
-  const row = { pid, comm: text.slice(open + 1, close), state: f[0] ?? '', ppid: Number(f[1]), pgid: Number(f[2]), sid: Number(f[3]), start: Number(f[19]), flags: Number(f[6]) };
+  const row = {
+    pid,
+    comm: text.slice(open + 1, close),
+    state: f[0] ?? '',
+    ppid: Number(f[1]),
+    pgid: Number(f[2]),
+    sid: Number(f[3]),
+    start: Number(f[19]),
+    flags: Number(f[6]),
+  };
   return Number.isInteger(row.pid) && Number.isInteger(row.ppid) && Number.isFinite(row.start) ? row : undefined;
 }
 
@@ -162,7 +171,11 @@ export function readProcs(tags: ReadonlySet<string> = new Set(), since = 0): Map
 const PREFIX = Buffer.from(`${AGENT_TAG_VAR}=`);
 
 /** The value of AGENT_TAG_VAR in the process's environment, when it is one of `tags`. */
-export function tagOf(pid: number, tags: ReadonlySet<string>, scratch: Scratch = { buf: Buffer.allocUnsafe(16 * 1024) }): string | undefined {
+export function tagOf(
+  pid: number,
+  tags: ReadonlySet<string>,
+  scratch: Scratch = { buf: Buffer.allocUnsafe(16 * 1024) },
+): string | undefined {
   const env = readProcFile(`/proc/${pid}/environ`, scratch);
   return env ? findTag(env, tags) : undefined;
 }

@@ -51,7 +51,12 @@ export interface Selection {
 /** Pure: which processes of `procs` belong to the query's agent tree (and, for a turn, to that turn). */
 export function selectTree(procs: ReadonlyMap<number, ProcRow>, q: TreeQuery, self = process.pid): Selection {
   const keep = new Set<number>([0, 1]);
-  for (let p: ProcRow | undefined = procs.get(self), hops = 0; p && hops < 4096 && !keep.has(p.pid); p = procs.get(p.ppid), hops++) keep.add(p.pid);
+  for (
+    let p: ProcRow | undefined = procs.get(self), hops = 0;
+    p && hops < 4096 && !keep.has(p.pid);
+    p = procs.get(p.ppid), hops++
+  )
+    keep.add(p.pid);
   keep.add(self);
 
   const children = new Map<number, number[]>();
@@ -79,7 +84,8 @@ export function selectTree(procs: ReadonlyMap<number, ProcRow>, q: TreeQuery, se
   if (!q.turn) return { doomed: rows, left: [] };
 
   const descendsFromAgent = (r: ProcRow): boolean => {
-    for (let p = procs.get(r.ppid), hops = 0; p && hops < 4096; p = procs.get(p.ppid), hops++) if (p.pid === q.agentPid) return agentAlive;
+    for (let p = procs.get(r.ppid), hops = 0; p && hops < 4096; p = procs.get(p.ppid), hops++)
+      if (p.pid === q.agentPid) return agentAlive;
     return false;
   };
   const helper = (r: ProcRow) => r.pid === q.agentPid || (agentAlive && r.pgid === q.agentPid && descendsFromAgent(r));

@@ -20,7 +20,9 @@ export class RealPathError extends Error {
     readonly path: string,
     readonly errno?: string,
   ) {
-    super(reason === 'symlink_loop' ? `Too many levels of symbolic links: ${path}` : `Cannot resolve ${path}: ${errno}`);
+    super(
+      reason === 'symlink_loop' ? `Too many levels of symbolic links: ${path}` : `Cannot resolve ${path}: ${errno}`,
+    );
   }
 }
 
@@ -81,5 +83,7 @@ async function realPathLoose(p: string, requested: string, hops = 0): Promise<st
 
 /** The errno name (`ENOENT`, …) of a Node error, if it has one. */
 export function errCode(e: unknown): string | undefined {
-  return typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string' ? (e as { code: string }).code : undefined;
+  return typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string'
+    ? (e as { code: string }).code
+    : undefined;
 }

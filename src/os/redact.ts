@@ -24,7 +24,8 @@ export const REDACTED = '[redacted]';
 const MCP_METHODS = new Set(['session/new', 'session/load', 'session/resume', 'session/fork']);
 const SECRET_METHODS = new Set([...MCP_METHODS, 'authenticate', 'terminal/create', 'providers/set']);
 /** The same names as they can appear in JSON text (a `/` may be escaped as `\/`). */
-const SECRET_METHOD_TEXT = /"(?:session\\?\/(?:new|load|resume|fork)|authenticate|terminal\\?\/create|providers\\?\/set)"/;
+const SECRET_METHOD_TEXT =
+  /"(?:session\\?\/(?:new|load|resume|fork)|authenticate|terminal\\?\/create|providers\\?\/set)"/;
 
 type Obj = Record<string, unknown>;
 

@@ -12,7 +12,12 @@ export function alwaysRule(subject: PermissionSubject, decision: 'allow' | 'deny
   if (subject.toolKind) rule.toolKind = subject.toolKind;
   // Named and resolved forms both: a later allow rule must match both (policy.ts).
   const paths = [...new Set([...subject.paths, ...(subject.realPaths ?? [])])];
-  const glob = paths.length === 0 ? undefined : paths.length === 1 ? escapeGlob(paths[0]!) : `{${paths.map(escapeGlob).join(',')}}`;
+  const glob =
+    paths.length === 0
+      ? undefined
+      : paths.length === 1
+        ? escapeGlob(paths[0]!)
+        : `{${paths.map(escapeGlob).join(',')}}`;
   if (subject.command) {
     rule.command = escapeCommandPattern(subject.command);
     if (glob) rule.pathGlob = glob;

@@ -3,7 +3,14 @@ import type { Logger } from '../protocol/types.js';
 import type { PolicyConfig } from './policy.js';
 import type { ResolvePaths } from './real-paths.js';
 import type { KnownToolCall } from './subject.js';
-import type { PermissionDecisionEvent, PermissionOption, PermissionOutcome, PermissionRule, PermissionSubject, PolicyResult } from './types.js';
+import type {
+  PermissionDecisionEvent,
+  PermissionOption,
+  PermissionOutcome,
+  PermissionRule,
+  PermissionSubject,
+  PolicyResult,
+} from './types.js';
 
 /** An ask waiting for a person (what onAsk / pending() hand out). */
 export interface PendingPermission {
@@ -56,7 +63,9 @@ export const EFFECT_OPTIONS: readonly PermissionOption[] = [
   { optionId: 'reject_once', name: 'Reject', kind: 'reject_once' },
 ];
 
-export type AnswerResult = { ok: true; optionId?: string; outcome: PermissionOutcome } | { ok: false; reason: 'unknown' | 'already_answered' | 'not_offered' };
+export type AnswerResult =
+  | { ok: true; optionId?: string; outcome: PermissionOutcome }
+  | { ok: false; reason: 'unknown' | 'already_answered' | 'not_offered' };
 
 /** Schedules `fn` after `ms`; returns a canceller. */
 export type SetTimer = (fn: () => void, ms: number) => () => void;

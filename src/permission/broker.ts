@@ -33,7 +33,15 @@ import { evaluate, type PolicyConfig } from './policy.js';
 import { PathIntake } from './intake.js';
 import { resolveRealPaths } from './real-paths.js';
 import { describeRequest } from './subject.js';
-import type { PermissionAnswer, PermissionDecisionEvent, PermissionOption, PermissionOutcome, PermissionRule, PermissionSubject, PolicyResult } from './types.js';
+import type {
+  PermissionAnswer,
+  PermissionDecisionEvent,
+  PermissionOption,
+  PermissionOutcome,
+  PermissionRule,
+  PermissionSubject,
+  PolicyResult,
+} from './types.js';
 
 interface DecideContext {
   /** The agent's options; undefined = an effect, Talaria offers its own. */
@@ -75,12 +83,22 @@ export class PermissionBroker {
     this.timeoutMs = opts.timeoutMs ?? 60_000;
     this.setTimer = opts.setTimer ?? defaultSetTimer;
     this.now = opts.now ?? Date.now;
-    this.intake = new PathIntake(opts.resolvePaths === false ? undefined : (opts.resolvePaths ?? resolveRealPaths), opts.logger);
+    this.intake = new PathIntake(
+      opts.resolvePaths === false ? undefined : (opts.resolvePaths ?? resolveRealPaths),
+      opts.logger,
+    );
   }
 
   /** Paths resolved first (symlinks followed), then `next` — or `cancelled` if a cancel came meanwhile. */
-  private resolveThen(key: string, subject: PermissionSubject, turnId: string | undefined, next: (s: PermissionSubject) => Promise<PermissionOutcome>): Promise<PermissionOutcome> {
-    return this.intake.run(key, subject, turnId, next, (s, c) => this.settle(key, s, { outcome: 'cancelled' }, c.by, { reason: c.reason }));
+  private resolveThen(
+    key: string,
+    subject: PermissionSubject,
+    turnId: string | undefined,
+    next: (s: PermissionSubject) => Promise<PermissionOutcome>,
+  ): Promise<PermissionOutcome> {
+    return this.intake.run(key, subject, turnId, next, (s, c) =>
+      this.settle(key, s, { outcome: 'cancelled' }, c.by, { reason: c.reason }),
+    );
   }
 
   request(req: PermissionRequest): Promise<PermissionOutcome> {
@@ -148,8 +166,14 @@ export class PermissionBroker {
     if (policy.decision === 'allow' || policy.decision === 'deny') {
       const intent: PermissionIntent = policy.decision === 'allow' ? 'allow_once' : 'reject_once';
       const opt = pickOption(options, intent);
-      const reason = opt ? policy.reason : `${policy.reason}; no ${policy.decision} option offered, answering cancelled`;
-      return this.settle(key, subject, this.outcomeOf(opt), 'policy', { reason, rule: policy.rule, optionKind: opt?.kind });
+      const reason = opt
+        ? policy.reason
+        : `${policy.reason}; no ${policy.decision} option offered, answering cancelled`;
+      return this.settle(key, subject, this.outcomeOf(opt), 'policy', {
+        reason,
+        rule: policy.rule,
+        optionKind: opt?.kind,
+      });
     }
 
     // A forced ask (sensitive file, dangerous command) is never covered: the agent wrote the
@@ -158,7 +182,10 @@ export class PermissionBroker {
       const g = this.grants.covering(subject.sessionId, ctx.turnId, subject, ctx.toolCallOpen);
       if (g) {
         const reason = `covered by the answer to ${g.requestKey} (tool call ${g.toolCallId}); the policy alone would ask: ${policy.reason}`;
-        return this.settle(key, subject, { outcome: 'selected', optionId: 'allow_once' }, 'grant', { reason, optionKind: 'allow_once' });
+        return this.settle(key, subject, { outcome: 'selected', optionId: 'allow_once' }, 'grant', {
+          reason,
+          optionKind: 'allow_once',
+        });
       }
     }
 
@@ -242,11 +269,17 @@ export class PermissionBroker {
     const entry = this.entries.get(key);
     if (!entry) return;
     const opt = pickOption(entry.pending.options, 'reject_once');
-    const reason = opt ? `no answer within ${this.timeoutMs} ms` : `no answer within ${this.timeoutMs} ms; no reject option offered, answering cancelled`;
+    const reason = opt
+      ? `no answer within ${this.timeoutMs} ms`
+      : `no answer within ${this.timeoutMs} ms; no reject option offered, answering cancelled`;
     this.finish(entry, this.outcomeOf(opt), 'timeout', { reason, optionKind: opt?.kind });
   }
 
-  private cancelWhere(pred: (p: Pick<PendingPermission, 'sessionId' | 'turnId'>) => boolean, by: DecidedBy, reason: string): number {
+  private cancelWhere(
+    pred: (p: Pick<PendingPermission, 'sessionId' | 'turnId'>) => boolean,
+    by: DecidedBy,
+    reason: string,
+  ): number {
     // Still resolving paths: they settle `cancelled` as soon as they get there.
     const n = this.intake.cancelWhere(pred, by, reason);
     const hits = [...this.entries.values()].filter((e) => pred(e.pending));
@@ -268,7 +301,13 @@ export class PermissionBroker {
     entry.resolve(outcome);
   }
 
-  private settle(key: string, subject: PermissionSubject, outcome: PermissionOutcome, by: DecidedBy, d: Details): Promise<PermissionOutcome> {
+  private settle(
+    key: string,
+    subject: PermissionSubject,
+    outcome: PermissionOutcome,
+    by: DecidedBy,
+    d: Details,
+  ): Promise<PermissionOutcome> {
     const promise = Promise.resolve(outcome);
     this.remember(key, promise);
     this.emit(key, subject, outcome, by, d);

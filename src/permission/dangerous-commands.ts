@@ -13,7 +13,19 @@ export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash'
 const SOURCERS = new Set(['source', '.']);
 const DOWNLOADERS = new Set(['curl', 'wget', 'fetch']);
 const POWER = new Set(['shutdown', 'reboot', 'halt', 'poweroff']);
-const ROOTISH = new Set(['/', '/*', '~', '~/', '~/*', '$HOME', '${HOME}', '$HOME/', '$HOME/*', '${HOME}/', '${HOME}/*']);
+const ROOTISH = new Set([
+  '/',
+  '/*',
+  '~',
+  '~/',
+  '~/*',
+  '$HOME',
+  '${HOME}',
+  '$HOME/',
+  '$HOME/*',
+  '${HOME}/',
+  '${HOME}/*',
+]);
 const BLOCK_DEVICE = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|md|dm-|mapper\/)/;
 
 /** `--rec` is `--recursive` to GNU tools (unambiguous long-option prefixes are accepted). */
@@ -58,7 +70,9 @@ export function checkCommand(
       if (unknownArgs) return 'dd with arguments known only at run time';
       if (args.some((a) => /^of=\/dev\//.test(a.text))) return 'dd onto a device';
       // Zeros or noise written over a file destroy it as surely as rm.
-      return args.some((a) => /^if=\/dev\/(zero|u?random)$/.test(a.text)) && args.some((a) => a.text.startsWith('of=')) ? 'dd overwriting a file' : undefined;
+      return args.some((a) => /^if=\/dev\/(zero|u?random)$/.test(a.text)) && args.some((a) => a.text.startsWith('of='))
+        ? 'dd overwriting a file'
+        : undefined;
     case 'truncate':
       return checkTruncate(args, unknownArgs);
     case 'mv':
@@ -95,9 +109,15 @@ export function checkCommand(
 }
 
 /** What a shell runs: its `-c` script, here-docs and here-strings, input and downloads fed to it. */
-function checkShell(u: Unwrapped, simple: SimpleCommand, feed: Feed, sub: (s: string) => string | undefined): string | undefined {
+function checkShell(
+  u: Unwrapped,
+  simple: SimpleCommand,
+  feed: Feed,
+  sub: (s: string) => string | undefined,
+): string | undefined {
   const args = u.args;
-  if (SHELLS.has(u.name) && feed.piped && readsStdin(args)) return feed.downloaded ? 'download piped into a shell' : 'input piped into a shell';
+  if (SHELLS.has(u.name) && feed.piped && readsStdin(args))
+    return feed.downloaded ? 'download piped into a shell' : 'input piped into a shell';
   const c = args.findIndex((a) => /^-[a-z]*c[a-z]*$/.test(a.text));
   const script = c >= 0 ? args[c + 1] : undefined;
   if (script) {
@@ -114,7 +134,11 @@ function checkShell(u: Unwrapped, simple: SimpleCommand, feed: Feed, sub: (s: st
     const found = sub(r.target);
     if (found) return found;
   }
-  if (simple.subs.some((s) => s.words[0] !== undefined && DOWNLOADERS.has(s.words[0].slice(s.words[0].lastIndexOf('/') + 1)))) {
+  if (
+    simple.subs.some(
+      (s) => s.words[0] !== undefined && DOWNLOADERS.has(s.words[0].slice(s.words[0].lastIndexOf('/') + 1)),
+    )
+  ) {
     return 'download run by a shell';
   }
   return undefined;
@@ -200,7 +224,8 @@ const GIT_GLOBAL_WITH_VALUE = new Set(['-C', '-c', '--git-dir', '--work-tree', '
 
 function checkGit(args: Tok[], extraArgs: boolean): string | undefined {
   let i = 0;
-  while (i < args.length && args[i]!.text.startsWith('-') && !args[i]!.dyn) i += GIT_GLOBAL_WITH_VALUE.has(args[i]!.text) ? 2 : 1;
+  while (i < args.length && args[i]!.text.startsWith('-') && !args[i]!.dyn)
+    i += GIT_GLOBAL_WITH_VALUE.has(args[i]!.text) ? 2 : 1;
   const subTok = args[i];
   if (subTok?.dyn) return 'git subcommand computed at run time';
   const subcmd = subTok?.text;
@@ -208,7 +233,9 @@ function checkGit(args: Tok[], extraArgs: boolean): string | undefined {
   const unknown = extraArgs || rest.some((a) => a.dyn);
   const texts = rest.map((a) => a.text);
   if (subcmd === 'push') {
-    const force = texts.some((a) => a.startsWith('--force') || isLong(a, '--mirror', 4) || /^-[A-Za-z]*f[A-Za-z]*$/.test(a) || /^\+./.test(a));
+    const force = texts.some(
+      (a) => a.startsWith('--force') || isLong(a, '--mirror', 4) || /^-[A-Za-z]*f[A-Za-z]*$/.test(a) || /^\+./.test(a),
+    );
     if (force) return 'git push --force';
     return unknown ? 'git push with arguments known only at run time' : undefined;
   }

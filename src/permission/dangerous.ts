@@ -31,7 +31,22 @@ const SQL = [/\bdrop\s+(table|database|schema)\b/i, /\btruncate\s+table\b/i, /\b
 const FORK_BOMB = /([\w:.]+)\(\)\{\1\|\1&\};?\1/;
 const DOWNLOADERS = new Set(['curl', 'wget', 'fetch']);
 const MAX_DEPTH = 6;
-const KEYWORDS = new Set(['{', '}', '!', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', 'coproc', '--']);
+const KEYWORDS = new Set([
+  '{',
+  '}',
+  '!',
+  'if',
+  'then',
+  'else',
+  'elif',
+  'fi',
+  'do',
+  'done',
+  'while',
+  'until',
+  'coproc',
+  '--',
+]);
 const ELEVATORS = new Set(['sudo', 'doas', 'su', 'pkexec', 'run0']);
 const NO_FEED: Feed = { piped: false, downloaded: false };
 
@@ -100,10 +115,15 @@ export function unwrap(words: Tok[]): Unwrapped {
     } else if (name === 'function') {
       w = rest.slice(1);
     } else if (name === 'env') {
-      const s = rest.findIndex((a) => a.text === '-S' || a.text === '--split-string' || /^(-S|--split-string=)./.test(a.text));
+      const s = rest.findIndex(
+        (a) => a.text === '-S' || a.text === '--split-string' || /^(-S|--split-string=)./.test(a.text),
+      );
       if (s >= 0) {
         const a = rest[s]!;
-        const value = a.text === '-S' || a.text === '--split-string' ? rest[s + 1] : { text: a.text.replace(/^(-S|--split-string=)/, ''), dyn: a.dyn };
+        const value =
+          a.text === '-S' || a.text === '--split-string'
+            ? rest[s + 1]
+            : { text: a.text.replace(/^(-S|--split-string=)/, ''), dyn: a.dyn };
         for (const a of rest.slice(0, s)) assigned(a.text);
         if (value) return done(name, false, rest, value);
       }
@@ -121,7 +141,20 @@ export function unwrap(words: Tok[]): Unwrapped {
     } else if (name === 'xargs') {
       extraArgs = true;
       replaced ||= rest.some((a) => /^(-I|-i|--replace|-J)/.test(a.text));
-      w = skipOptions(rest, ['-I', '-n', '-P', '-L', '-d', '-E', '-s', '-a', '--max-args', '--max-procs', '--delimiter', '--arg-file']);
+      w = skipOptions(rest, [
+        '-I',
+        '-n',
+        '-P',
+        '-L',
+        '-d',
+        '-E',
+        '-s',
+        '-a',
+        '--max-args',
+        '--max-procs',
+        '--delimiter',
+        '--arg-file',
+      ]);
     } else if (name === 'watch') {
       const cmd = skipOptions(rest, ['-n', '-d', '--interval', '--differences']);
       if (cmd.length === 0) return done(name, false, rest);
@@ -162,6 +195,10 @@ function checkSimple(simple: SimpleCommand, depth: number, feed: Feed): string |
   const recurse = (words: Tok[]): string | undefined =>
     depth >= MAX_DEPTH
       ? 'nested too deeply to check'
-      : checkSimple({ words: words.map((t) => t.text), dynamic: words.map((t) => t.dyn), redirects: [], subs: [], heredocs: [] }, depth + 1, NO_FEED);
+      : checkSimple(
+          { words: words.map((t) => t.text), dynamic: words.map((t) => t.dyn), redirects: [], subs: [], heredocs: [] },
+          depth + 1,
+          NO_FEED,
+        );
   return checkCommand(u, simple, feed, recurse, sub);
 }

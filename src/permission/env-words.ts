@@ -97,6 +97,7 @@ const PLAIN_ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(?:[A-Za-z0-9_.,:/@%+=-]|'[^
  */
 export function commandForMatching(line: string): string {
   let rest = line.trim();
-  for (let m = PLAIN_ASSIGNMENT.exec(rest); m && !isRiskyEnvName(m[1]!); m = PLAIN_ASSIGNMENT.exec(rest)) rest = rest.slice(m[0].length);
+  for (let m = PLAIN_ASSIGNMENT.exec(rest); m && !isRiskyEnvName(m[1]!); m = PLAIN_ASSIGNMENT.exec(rest))
+    rest = rest.slice(m[0].length);
   return rest;
 }

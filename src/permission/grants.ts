@@ -51,14 +51,20 @@ export class Grants {
   }
 
   /** The newest grant covering `effect`, if any. */
-  covering(sessionId: string, turnId: string | undefined, effect: PermissionSubject, toolCallOpen: ((toolCallId: string) => boolean) | undefined): Grant | undefined {
+  covering(
+    sessionId: string,
+    turnId: string | undefined,
+    effect: PermissionSubject,
+    toolCallOpen: ((toolCallId: string) => boolean) | undefined,
+  ): Grant | undefined {
     if (!turnId || !toolCallOpen || !effect.effect) return undefined;
     const list = this.bySession.get(sessionId) ?? [];
     for (let i = list.length - 1; i >= 0; i--) {
       const g = list[i]!;
       if (g.turnId !== turnId || !safeOpen(toolCallOpen, g.toolCallId)) continue;
       if (effect.effect === 'terminal.create') {
-        if (g.command !== undefined && effect.command !== undefined && commandForMatching(effect.command) === g.command) return g;
+        if (g.command !== undefined && effect.command !== undefined && commandForMatching(effect.command) === g.command)
+          return g;
         continue;
       }
       // fs effects: the file Talaria would really touch must be one the user saw.

@@ -1,9 +1,26 @@
 /** Permission layer: pure policy + stateful broker. */
 export type * from './types.js';
-export { describeRequest, commandFromTitle, normalizePath, type KnownToolCall, type DescribeOptions } from './subject.js';
+export {
+  describeRequest,
+  commandFromTitle,
+  normalizePath,
+  type KnownToolCall,
+  type DescribeOptions,
+} from './subject.js';
 export { isSensitivePath } from './sensitive.js';
 export { isDangerousCommand, dangerReason } from './dangerous.js';
-export { evaluate, ruleMatches, isInsideRoots, globMatchesAll, commandMatches, escapeCommandPattern, escapeGlob, describeRule, EDIT_KINDS, type PolicyConfig } from './policy.js';
+export {
+  evaluate,
+  ruleMatches,
+  isInsideRoots,
+  globMatchesAll,
+  commandMatches,
+  escapeCommandPattern,
+  escapeGlob,
+  describeRule,
+  EDIT_KINDS,
+  type PolicyConfig,
+} from './policy.js';
 export { chooseOption, pickOption, isIntent, type PermissionIntent } from './options.js';
 export { PermissionBroker } from './broker.js';
 export {

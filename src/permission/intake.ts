@@ -58,7 +58,11 @@ export class PathIntake {
   }
 
   /** Marks matching requests cancelled; returns how many. */
-  cancelWhere(pred: (p: { sessionId: string; turnId?: string | undefined }) => boolean, by: DecidedBy, reason: string): number {
+  cancelWhere(
+    pred: (p: { sessionId: string; turnId?: string | undefined }) => boolean,
+    by: DecidedBy,
+    reason: string,
+  ): number {
     let n = 0;
     for (const i of this.inFlight.values()) {
       if (i.cancelled || !pred({ sessionId: i.sessionId, turnId: i.turnId })) continue;

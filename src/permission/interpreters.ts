@@ -39,7 +39,16 @@ const NODE: Spec = {
   code: 'ep',
   value: 'rC',
   longCode: ['--eval', '--print'],
-  longValue: ['--require', '--import', '--loader', '--experimental-loader', '--input-type', '--conditions', '--title', '--env-file'],
+  longValue: [
+    '--require',
+    '--import',
+    '--loader',
+    '--experimental-loader',
+    '--input-type',
+    '--conditions',
+    '--title',
+    '--env-file',
+  ],
   evalSub: ['eval'],
 };
 
@@ -73,7 +82,11 @@ const SPECS: Record<string, Spec> = {
   tclsh: { code: '' },
   wish: { code: '' },
   jshell: { code: '' },
-  pwsh: { code: '', longCode: ['-c', '-command', '-e', '-ec', '-encodedcommand', '-commandwithargs', '-cwa'], caseless: true },
+  pwsh: {
+    code: '',
+    longCode: ['-c', '-command', '-e', '-ec', '-encodedcommand', '-commandwithargs', '-cwa'],
+    caseless: true,
+  },
   powershell: { code: '', longCode: ['-c', '-command', '-e', '-ec', '-encodedcommand'], caseless: true },
 };
 
@@ -106,7 +119,11 @@ export function inlineCodeReason(name: string, args: Tok[], simple: SimpleComman
   if (simple.heredocs.length > 0 && r.stdin) return `${name} code in a here-document`;
   if (simple.redirects.some((x) => x.op === '<<<') && r.stdin) return `${name} code in a here-string`;
   if (feed.piped && r.stdin) return feed.downloaded ? `download piped into ${name}` : `code piped into ${name}`;
-  if (simple.subs.some((s) => s.words[0] !== undefined && DOWNLOADERS.has(s.words[0].slice(s.words[0].lastIndexOf('/') + 1)))) {
+  if (
+    simple.subs.some(
+      (s) => s.words[0] !== undefined && DOWNLOADERS.has(s.words[0].slice(s.words[0].lastIndexOf('/') + 1)),
+    )
+  ) {
     return `download run by ${name}`;
   }
   return undefined;
@@ -161,7 +178,22 @@ function readCluster(spec: Spec, cluster: string): { code?: string; module?: boo
 
 /** Program text that can run commands (`system()`, `print | "cmd"`, `"cmd" | getline`) or load code. */
 const AWK_REACH = /\bsystem\s*\(|(^|[^|])\|(?!\|)|@load|\bextension\s*\(/;
-const AWK_VALUE = new Set(['-F', '-v', '-f', '-i', '-l', '-E', '-e', '--field-separator', '--assign', '--file', '--include', '--load', '--source', '--exec']);
+const AWK_VALUE = new Set([
+  '-F',
+  '-v',
+  '-f',
+  '-i',
+  '-l',
+  '-E',
+  '-e',
+  '--field-separator',
+  '--assign',
+  '--file',
+  '--include',
+  '--load',
+  '--source',
+  '--exec',
+]);
 
 function checkAwk(name: string, args: Tok[]): string | undefined {
   const programs: Tok[] = [];

@@ -27,7 +27,10 @@ export function chooseOption(options: readonly PermissionOption[], intent: Permi
 }
 
 /** Like chooseOption, returning the whole option (its kind goes to the audit log). */
-export function pickOption(options: readonly PermissionOption[], intent: PermissionIntent): PermissionOption | undefined {
+export function pickOption(
+  options: readonly PermissionOption[],
+  intent: PermissionIntent,
+): PermissionOption | undefined {
   const kinds = PREFERENCE[intent];
   if (!kinds || !Array.isArray(options)) return undefined;
   for (const kind of kinds) {
@@ -42,7 +45,12 @@ export function isIntent(v: unknown): v is PermissionIntent {
 }
 
 export function isOption(o: unknown): o is PermissionOption {
-  return typeof o === 'object' && o !== null && typeof (o as PermissionOption).optionId === 'string' && typeof (o as PermissionOption).kind === 'string';
+  return (
+    typeof o === 'object' &&
+    o !== null &&
+    typeof (o as PermissionOption).optionId === 'string' &&
+    typeof (o as PermissionOption).kind === 'string'
+  );
 }
 
 export function isAllowKind(kind: string | undefined): boolean {

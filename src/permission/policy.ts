@@ -46,10 +46,19 @@ export function evaluate(subject: PermissionSubject, config: PolicyConfig): Poli
 
   const sensitive = sensitiveTouched(subject);
   if (sensitive) {
-    return { decision: 'ask', forcedAsk: 'sensitive_path', reason: `touches sensitive path ${sensitive}${overridden(rule)}` };
+    return {
+      decision: 'ask',
+      forcedAsk: 'sensitive_path',
+      reason: `touches sensitive path ${sensitive}${overridden(rule)}`,
+    };
   }
   const danger = subject.command ? dangerReason(subject.command) : undefined;
-  if (danger) return { decision: 'ask', forcedAsk: 'dangerous_command', reason: `dangerous command (${danger})${overridden(rule)}` };
+  if (danger)
+    return {
+      decision: 'ask',
+      forcedAsk: 'dangerous_command',
+      reason: `dangerous command (${danger})${overridden(rule)}`,
+    };
 
   if (rule) return { decision: rule.decision, rule, reason: `${verb(rule.decision)} by rule ${describeRule(rule)}` };
   return modeDefault(subject, config.mode);

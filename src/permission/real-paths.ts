@@ -11,7 +11,11 @@ import type { PermissionSubject } from './types.js';
 export type ResolvePaths = (subject: PermissionSubject) => Promise<PermissionSubject>;
 
 export const resolveRealPaths: ResolvePaths = async (subject) => {
-  const realPaths = subject.realPaths ?? (await Promise.all(subject.paths.map((p) => (isAbsolute(p) ? realPathOf(p).catch(() => p) : Promise.resolve(p)))));
-  const realRoots = subject.realRoots ?? (await Promise.all(subject.roots.map((r) => (isAbsolute(r) ? realRoot(r) : Promise.resolve(r)))));
+  const realPaths =
+    subject.realPaths ??
+    (await Promise.all(subject.paths.map((p) => (isAbsolute(p) ? realPathOf(p).catch(() => p) : Promise.resolve(p)))));
+  const realRoots =
+    subject.realRoots ??
+    (await Promise.all(subject.roots.map((r) => (isAbsolute(r) ? realRoot(r) : Promise.resolve(r)))));
   return { ...subject, realPaths, realRoots };
 };

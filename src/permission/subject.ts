@@ -61,12 +61,29 @@ const PATH_KEYS = [
 const PATH_LIST_KEYS = ['paths', 'files', 'file_paths', 'filePaths'];
 /** Wrappers some agents put the real arguments in (Hermes: `{tool, arguments}`). */
 const NESTED_KEYS = ['arguments', 'args', 'input', 'params', 'parameters'];
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', '/bin/sh', '/bin/bash', '/bin/zsh', '/usr/bin/bash', '/usr/bin/zsh']);
+const SHELLS = new Set([
+  'sh',
+  'bash',
+  'zsh',
+  'dash',
+  'ksh',
+  'fish',
+  '/bin/sh',
+  '/bin/bash',
+  '/bin/zsh',
+  '/usr/bin/bash',
+  '/usr/bin/zsh',
+]);
 const TITLE_PREFIX = /^\s*(?:terminal|bash|shell|sh|run|running|execute|exec|command|cmd)\s*:\s*(.+)$/is;
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
 
-export function describeRequest(params: unknown, roots: string[], known?: KnownToolCall, opts: DescribeOptions = {}): PermissionSubject {
+export function describeRequest(
+  params: unknown,
+  roots: string[],
+  known?: KnownToolCall,
+  opts: DescribeOptions = {},
+): PermissionSubject {
   const p = isRecord(params) ? params : {};
   const tc = isRecord(p.toolCall) ? p.toolCall : {};
   const k: KnownToolCall = known ?? {};
@@ -82,7 +99,8 @@ export function describeRequest(params: unknown, roots: string[], known?: KnownT
     if (Array.isArray(locs)) for (const l of locs) if (isRecord(l) && str(l.path)) found.push(l.path as string);
   }
   for (const content of [tc.content, k.content]) {
-    if (Array.isArray(content)) for (const c of content) if (isRecord(c) && c.type === 'diff' && str(c.path)) found.push(c.path as string);
+    if (Array.isArray(content))
+      for (const c of content) if (isRecord(c) && c.type === 'diff' && str(c.path)) found.push(c.path as string);
   }
   for (const raw of rawInputs) collectRawPaths(raw, found, 0);
 
@@ -128,7 +146,8 @@ function collectRawPaths(raw: unknown, out: string[], depth: number): void {
     if (Array.isArray(v)) for (const x of v) if (looksLikePath(x)) out.push(x);
   }
   // codex apply_patch: `changes: {"/abs/path": {…}}` — the keys are the paths.
-  if (isRecord(raw.changes)) for (const k of Object.keys(raw.changes)) if (looksLikePath(k) && /[\\/]/.test(k)) out.push(k);
+  if (isRecord(raw.changes))
+    for (const k of Object.keys(raw.changes)) if (looksLikePath(k) && /[\\/]/.test(k)) out.push(k);
   for (const key of NESTED_KEYS) collectRawPaths(raw[key], out, depth + 1);
 }
 
@@ -182,7 +201,8 @@ export function commandFromArray(arr: unknown[]): string | undefined {
   const argv = arr.filter((a): a is string => typeof a === 'string');
   if (argv.length === 0) return undefined;
   const [first, flag, script] = argv;
-  if (argv.length === 3 && first && SHELLS.has(first) && flag && /^-[a-z]*c[a-z]*$/.test(flag) && script) return script.trim();
+  if (argv.length === 3 && first && SHELLS.has(first) && flag && /^-[a-z]*c[a-z]*$/.test(flag) && script)
+    return script.trim();
   return shellLine(argv);
 }
 

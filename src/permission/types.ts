@@ -63,7 +63,8 @@ export interface PermissionOption {
 export type PermissionOutcome = { outcome: 'selected'; optionId: string } | { outcome: 'cancelled' };
 
 /** How a human/client answers: by intent, mapped by the broker onto an offered option. */
-export type PermissionAnswer = { choice: 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always' } | { optionId: string };
+export type PermissionAnswer =
+  { choice: 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always' } | { optionId: string };
 
 /** An audit-log record: one per decision. */
 export interface PermissionDecisionEvent {

@@ -127,7 +127,10 @@ export interface ClientCapabilityOverrides {
   _meta?: Record<string, unknown>;
 }
 
-export function buildClientCapabilities(handlers: ClientHandlers, overrides: ClientCapabilityOverrides = {}): acp.ClientCapabilities {
+export function buildClientCapabilities(
+  handlers: ClientHandlers,
+  overrides: ClientCapabilityOverrides = {},
+): acp.ClientCapabilities {
   // Terminal is one capability over five methods: advertise it only if all of them work.
   const t = handlers.terminal as unknown as Record<string, unknown> | undefined;
   const terminal = t !== undefined && TERMINAL_METHODS.every((k) => typeof t[k] === 'function');

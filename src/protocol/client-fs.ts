@@ -7,7 +7,12 @@
  * then the I/O happens on that real path without following a link in the last component, with
  * the opened file's location verified (os/safe-fs.ts).
  */
-import type { ReadTextFileRequest, ReadTextFileResponse, WriteTextFileRequest, WriteTextFileResponse } from '@agentclientprotocol/sdk';
+import type {
+  ReadTextFileRequest,
+  ReadTextFileResponse,
+  WriteTextFileRequest,
+  WriteTextFileResponse,
+} from '@agentclientprotocol/sdk';
 import { lstat, type FileHandle } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
@@ -78,9 +83,11 @@ export function createFsHandlers(options: FsHandlersOptions): FsHandlers {
       });
       try {
         const st = await fh.stat();
-        if (st.isDirectory()) throw invalid(`Is a directory: ${requested}`, { path: requested, reason: 'is_directory' });
+        if (st.isDirectory())
+          throw invalid(`Is a directory: ${requested}`, { path: requested, reason: 'is_directory' });
         // FIFOs and devices could block or never end.
-        if (!st.isFile()) throw invalid(`Not a regular file: ${requested}`, { path: requested, reason: 'not_regular_file' });
+        if (!st.isFile())
+          throw invalid(`Not a regular file: ${requested}`, { path: requested, reason: 'not_regular_file' });
         const content = await readLines(fh, requested, Math.max(startLine ?? 1, 1), limit, maxReadBytes);
         log.debug('fs.read', { sessionId: params.sessionId, path: real, bytes: content.length });
         return { content };
@@ -109,7 +116,8 @@ export function createFsHandlers(options: FsHandlersOptions): FsHandlers {
       }
       // The checked path is a real path: a link there now was put there since.
       if (existing?.isSymbolicLink()) throw ioError(new PathChangedError(real), requested, 'write');
-      if (existing?.isDirectory()) throw invalid(`Is a directory: ${requested}`, { path: requested, reason: 'is_directory' });
+      if (existing?.isDirectory())
+        throw invalid(`Is a directory: ${requested}`, { path: requested, reason: 'is_directory' });
       if (existing && !existing.isFile()) {
         throw invalid(`Not a regular file: ${requested}`, { path: requested, reason: 'not_regular_file' });
       }
@@ -161,7 +169,13 @@ async function readWhole(real: string): Promise<string | null> {
  * Reads from 1-based `startLine`, at most `limit` lines, keeping line terminators as they are.
  * Streams so a slice of a huge file can be read; only the returned bytes count against `maxBytes`.
  */
-async function readLines(fh: FileHandle, requested: string, startLine: number, limit: number | undefined, maxBytes: number): Promise<string> {
+async function readLines(
+  fh: FileHandle,
+  requested: string,
+  startLine: number,
+  limit: number | undefined,
+  maxBytes: number,
+): Promise<string> {
   if (limit === 0) return '';
   const endLine = limit === undefined ? Infinity : startLine + limit; // first line NOT returned
   const kept: Buffer[] = [];
@@ -180,11 +194,14 @@ async function readLines(fh: FileHandle, requested: string, startLine: number, l
         if (lineNo >= startLine) {
           keptBytes += end - pos;
           if (keptBytes > maxBytes) {
-            throw invalid(`File too large to read at once: ${requested} (more than ${maxBytes} bytes); read a range with line/limit`, {
-              path: requested,
-              reason: 'too_large',
-              maxBytes,
-            });
+            throw invalid(
+              `File too large to read at once: ${requested} (more than ${maxBytes} bytes); read a range with line/limit`,
+              {
+                path: requested,
+                reason: 'too_large',
+                maxBytes,
+              },
+            );
           }
           kept.push(Buffer.from(chunk.subarray(pos, end))); // copy: buf is reused
         }
@@ -217,7 +234,10 @@ function ioError(e: unknown, requested: string, op: 'read' | 'write'): WireError
   const code = errCode(e);
   // The checked path was swapped for a link (or a parent for one) between the check and the use.
   if (code === 'PATH_CHANGED' || code === 'ELOOP') {
-    return invalid(`Refusing to ${op} ${requested}: the path changed while it was being checked`, { path: requested, reason: 'path_changed' });
+    return invalid(`Refusing to ${op} ${requested}: the path changed while it was being checked`, {
+      path: requested,
+      reason: 'path_changed',
+    });
   }
   if (op === 'write' && code === 'ENOTDIR') {
     return invalid(`A parent of ${requested} is not a directory`, { path: requested, reason: 'not_a_directory' });

@@ -117,7 +117,8 @@ export function createTerminalManager(options: TerminalManagerOptions): Terminal
   async function create(params: CreateTerminalRequest): Promise<CreateTerminalResponse> {
     const p = validateCreate(params);
     const roots = options.rootsFor(p.sessionId);
-    if (!roots) throw new WireError(RPC.RESOURCE_NOT_FOUND, `Unknown session: ${p.sessionId}`, { sessionId: p.sessionId });
+    if (!roots)
+      throw new WireError(RPC.RESOURCE_NOT_FOUND, `Unknown session: ${p.sessionId}`, { sessionId: p.sessionId });
     if (terminals.size + starting >= maxTerminals) {
       throw new WireError(RPC.INTERNAL_ERROR, `Too many terminals (${maxTerminals}); release some first`, {
         reason: 'too_many_terminals',
@@ -152,7 +153,9 @@ export function createTerminalManager(options: TerminalManagerOptions): Terminal
     });
     // The ask may have taken a while: a session closed meanwhile starts nothing.
     if (epoch !== epochAtStart || sessionEpochs.get(p.sessionId) !== sessionEpochAtStart) {
-      throw new WireError(RPC.INTERNAL_ERROR, 'Session closed while the terminal was waiting for permission', { reason: 'disposed' });
+      throw new WireError(RPC.INTERNAL_ERROR, 'Session closed while the terminal was waiting for permission', {
+        reason: 'disposed',
+      });
     }
 
     const env: Record<string, string> = { ...options.env(p.sessionId) };
@@ -346,9 +349,11 @@ interface CreateParams {
 }
 
 function validateCreate(params: CreateTerminalRequest): CreateParams {
-  const bad = (message: string, data?: Record<string, unknown>): WireError => new WireError(RPC.INVALID_PARAMS, message, data);
+  const bad = (message: string, data?: Record<string, unknown>): WireError =>
+    new WireError(RPC.INVALID_PARAMS, message, data);
   if (typeof params?.sessionId !== 'string') throw bad('sessionId must be a string');
-  if (typeof params.command !== 'string' || params.command.length === 0) throw bad('command must be a non-empty string');
+  if (typeof params.command !== 'string' || params.command.length === 0)
+    throw bad('command must be a non-empty string');
   const args = params.args ?? [];
   if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) throw bad('args must be an array of strings');
   const env = params.env ?? [];
@@ -381,9 +386,14 @@ async function assertDirectory(real: string, requested: string): Promise<void> {
     if (errCode(e) === 'ENOENT') {
       throw new WireError(RPC.RESOURCE_NOT_FOUND, `cwd does not exist: ${requested}`, { path: requested });
     }
-    throw new WireError(RPC.INTERNAL_ERROR, `Cannot use cwd ${requested}: ${errCode(e) ?? String(e)}`, { path: requested });
+    throw new WireError(RPC.INTERNAL_ERROR, `Cannot use cwd ${requested}: ${errCode(e) ?? String(e)}`, {
+      path: requested,
+    });
   }
-  throw new WireError(RPC.INVALID_PARAMS, `cwd is not a directory: ${requested}`, { path: requested, reason: 'not_a_directory' });
+  throw new WireError(RPC.INVALID_PARAMS, `cwd is not a directory: ${requested}`, {
+    path: requested,
+    reason: 'not_a_directory',
+  });
 }
 
 /** Signals a whole process group; false if it no longer exists. */

@@ -23,10 +23,24 @@ import type { AgentProcess } from './spawn.js';
 import { background } from '../os/background.js';
 import type { FlowGate } from './flow-gate.js';
 import { createTransport, type Transport, type TransportCloseInfo, type TransportStats } from './transport.js';
-import { silentLogger, type Frame, type JsonRpcId, type Logger, type ProtocolErrorEvent, type RawMessage } from './types.js';
+import {
+  silentLogger,
+  type Frame,
+  type JsonRpcId,
+  type Logger,
+  type ProtocolErrorEvent,
+  type RawMessage,
+} from './types.js';
 import type { Readable, Writable } from 'node:stream';
 
-export type { AgentCapabilitiesView, ClientCapabilityOverrides, ClientHandler, ClientHandlers, HandlerContext, TerminalHandlers } from './capabilities.js';
+export type {
+  AgentCapabilitiesView,
+  ClientCapabilityOverrides,
+  ClientHandler,
+  ClientHandlers,
+  HandlerContext,
+  TerminalHandlers,
+} from './capabilities.js';
 
 // ACP over WebSocket, the SDK's experimental transports: the server side for `/acp` on
 // `talaria serve`, the client stream for `talaria acp --attach` (this file is the SDK's one door).
@@ -58,7 +72,11 @@ export interface ConnectAgentOptions {
    * Agent→client requests no handler takes (qwen's `craft/drainMidTurnQueue`, elicitation…), with
    * their params as sent; without it they are answered -32601 (Method not found).
    */
-  onOtherRequest?: (method: string, params: unknown, ctx: { requestId: JsonRpcId; signal: AbortSignal }) => Promise<unknown>;
+  onOtherRequest?: (
+    method: string,
+    params: unknown,
+    ctx: { requestId: JsonRpcId; signal: AbortSignal },
+  ) => Promise<unknown>;
   logger?: Logger;
   clientInfo?: { name: string; version: string; title?: string };
   clientCapabilityOverrides?: ClientCapabilityOverrides;
@@ -189,12 +207,19 @@ export function connectAgent(options: ConnectAgentOptions): AgentConnection {
   const app = acp.client({ name: options.clientInfo?.name ?? DEFAULT_CLIENT_INFO.name });
   for (const [method, handler] of handled) {
     // Typed per method by the SDK; the generic wrapper needs one loose cast.
-    (app.onRequest as (m: string, h: (ctx: SdkRequestContext) => Promise<unknown>) => unknown)(method, wrapHandler(method, handler));
+    (app.onRequest as (m: string, h: (ctx: SdkRequestContext) => Promise<unknown>) => unknown)(
+      method,
+      wrapHandler(method, handler),
+    );
   }
   const other = options.onOtherRequest;
   if (other) {
-    (app.onRequest as (m: string, h: (ctx: SdkRequestContext & { method: string }) => Promise<unknown>) => unknown)('*', (ctx) =>
-      wrapHandler(ctx.method, (params, hc) => other(hc.method, params, { requestId: hc.requestId, signal: hc.signal }))(ctx),
+    (app.onRequest as (m: string, h: (ctx: SdkRequestContext & { method: string }) => Promise<unknown>) => unknown)(
+      '*',
+      (ctx) =>
+        wrapHandler(ctx.method, (params, hc) =>
+          other(hc.method, params, { requestId: hc.requestId, signal: hc.signal }),
+        )(ctx),
     );
   }
   app.onNotification('*', (ctx) => {
@@ -252,7 +277,8 @@ export function connectAgent(options: ConnectAgentOptions): AgentConnection {
     logger.debug('agent connection closed', { cause: info.cause, exitCode: info.exitCode, signal: info.signal });
     resolveClosed({ ...info, error });
     // A child whose stdout is gone is no use to anyone: do not leak it.
-    if (proc && info.cause !== 'closed' && !proc.hasExited) background(proc.terminate({ graceMs: terminateGraceMs }), logger, 'terminating the agent');
+    if (proc && info.cause !== 'closed' && !proc.hasExited)
+      background(proc.terminate({ graceMs: terminateGraceMs }), logger, 'terminating the agent');
   }
 
   function exitInfo(ex: { code: number | null; signal: string | null }): CloseFacts {
@@ -292,7 +318,8 @@ export function connectAgent(options: ConnectAgentOptions): AgentConnection {
 
   function send<T>(method: string, params: unknown, { signal, timeoutMs }: RequestOptions = {}): Promise<T> {
     if (closedError) return Promise.reject(closedError);
-    if (signal?.aborted) return Promise.reject(new TalariaError('aborted', `${method} aborted before it was sent`, { method }));
+    if (signal?.aborted)
+      return Promise.reject(new TalariaError('aborted', `${method} aborted before it was sent`, { method }));
     return new Promise<T>((resolve, reject) => {
       const cancel = new AbortController();
       let why: 'aborted' | 'timeout' | undefined;
@@ -327,13 +354,17 @@ export function connectAgent(options: ConnectAgentOptions): AgentConnection {
         },
         (e: unknown) => {
           if (!pending.has(fail)) return; // already rejected (closed)
-          if (why === 'timeout') return fail(new TalariaError('timeout', `${method} timed out after ${timeoutMs} ms`, { method, timeoutMs }));
+          if (why === 'timeout')
+            return fail(
+              new TalariaError('timeout', `${method} timed out after ${timeoutMs} ms`, { method, timeoutMs }),
+            );
           if (why === 'aborted') return fail(new TalariaError('aborted', `${method} aborted`, { method }));
           if (e instanceof acp.RequestError) return fail(new WireError(e.code, e.message, e.data, method));
           if (closedError) return fail(closedError);
           // The SDK only rejects with a plain error when its connection closed: the close
           // handling above will reject this request with the typed cause. Make sure it runs.
-          if (!transport.isClosed) finalize({ cause: 'stream_error', streamError: e instanceof Error ? e : new Error(String(e)) });
+          if (!transport.isClosed)
+            finalize({ cause: 'stream_error', streamError: e instanceof Error ? e : new Error(String(e)) });
         },
       );
     });
@@ -356,7 +387,9 @@ export function connectAgent(options: ConnectAgentOptions): AgentConnection {
           initResponse = typeof res === 'object' && res !== null ? (res as Record<string, unknown>) : {};
           caps = capabilitiesView(initResponse);
           if (caps.protocolVersion !== PROTOCOL_VERSION) {
-            logger.warn('agent answered initialize with another protocol version', { protocolVersion: caps.protocolVersion });
+            logger.warn('agent answered initialize with another protocol version', {
+              protocolVersion: caps.protocolVersion,
+            });
           }
           initialized = true;
           return caps;
@@ -436,7 +469,12 @@ function toClosedError(info: CloseFacts): ConnectionClosedError {
       return new ConnectionClosedError('eof', 'agent closed its stdout');
     case 'stream_error': {
       const msg = info.streamError?.message ?? 'unknown error';
-      return new ConnectionClosedError('stream_error', `agent stream failed: ${msg}`, { error: msg }, info.streamError ? { cause: info.streamError } : undefined);
+      return new ConnectionClosedError(
+        'stream_error',
+        `agent stream failed: ${msg}`,
+        { error: msg },
+        info.streamError ? { cause: info.streamError } : undefined,
+      );
     }
     case 'closed':
       return new ConnectionClosedError('closed', 'connection closed by the client');

@@ -26,7 +26,9 @@ export class WireError extends Error {
     super(message);
   }
   toJSON(): { code: number; message: string; data?: unknown } {
-    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
   }
 }
 

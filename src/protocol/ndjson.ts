@@ -217,7 +217,16 @@ export function mayBeJson(line: string): boolean {
   for (let i = 0; i < line.length; i++) {
     const c = line.charCodeAt(i);
     if (c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a) continue;
-    return c === 0x7b || c === 0x5b || c === 0x22 || c === 0x2d || (c >= 0x30 && c <= 0x39) || c === 0x74 || c === 0x66 || c === 0x6e;
+    return (
+      c === 0x7b ||
+      c === 0x5b ||
+      c === 0x22 ||
+      c === 0x2d ||
+      (c >= 0x30 && c <= 0x39) ||
+      c === 0x74 ||
+      c === 0x66 ||
+      c === 0x6e
+    );
   }
   return false;
 }
@@ -293,6 +302,8 @@ export class GarbageMeter {
       this.since = this.now();
       return undefined;
     }
-    return overLines ? `${this.lines} lines in a row were not JSON-RPC` : `${this.bytes} bytes arrived without a valid JSON-RPC frame`;
+    return overLines
+      ? `${this.lines} lines in a row were not JSON-RPC`
+      : `${this.bytes} bytes arrived without a valid JSON-RPC frame`;
   }
 }

@@ -24,7 +24,11 @@ export interface ResolveOptions {
  * WireError -32602 (`data.reason`: 'not_absolute' | 'invalid_path' | 'outside_roots' | 'symlink_loop').
  * Only reads the filesystem (realpath/lstat/readlink); never creates anything.
  */
-export async function resolveInsideRoots(roots: readonly string[], requestedPath: string, options: ResolveOptions = {}): Promise<string> {
+export async function resolveInsideRoots(
+  roots: readonly string[],
+  requestedPath: string,
+  options: ResolveOptions = {},
+): Promise<string> {
   if (typeof requestedPath !== 'string' || requestedPath.length === 0) {
     throw new WireError(RPC.INVALID_PARAMS, 'Path must be a non-empty string', {
       path: requestedPath,
@@ -32,7 +36,10 @@ export async function resolveInsideRoots(roots: readonly string[], requestedPath
     });
   }
   if (requestedPath.includes('\0')) {
-    throw new WireError(RPC.INVALID_PARAMS, 'Path contains a NUL byte', { path: requestedPath, reason: 'invalid_path' });
+    throw new WireError(RPC.INVALID_PARAMS, 'Path contains a NUL byte', {
+      path: requestedPath,
+      reason: 'invalid_path',
+    });
   }
   if (!path.isAbsolute(requestedPath)) {
     throw new WireError(RPC.INVALID_PARAMS, `Path must be absolute (ACP requires absolute paths): ${requestedPath}`, {
@@ -50,15 +57,20 @@ export async function resolveInsideRoots(roots: readonly string[], requestedPath
   if (realRoots.some((root) => isInside(root, real))) return real;
 
   const verb = options.forWrite ? 'write' : 'access';
-  throw new WireError(RPC.INVALID_PARAMS, `Refusing to ${verb} ${requestedPath}: it is outside the session's allowed directories`, {
-    path: requestedPath,
-    reason: 'outside_roots',
-  });
+  throw new WireError(
+    RPC.INVALID_PARAMS,
+    `Refusing to ${verb} ${requestedPath}: it is outside the session's allowed directories`,
+    {
+      path: requestedPath,
+      reason: 'outside_roots',
+    },
+  );
 }
 
 /** The WireError a RealPathError stands for on the wire (the messages are RealPathError's). */
 function wireError(e: unknown): unknown {
   if (!(e instanceof RealPathError)) return e;
-  if (e.reason === 'symlink_loop') return new WireError(RPC.INVALID_PARAMS, e.message, { path: e.path, reason: 'symlink_loop' });
+  if (e.reason === 'symlink_loop')
+    return new WireError(RPC.INVALID_PARAMS, e.message, { path: e.path, reason: 'symlink_loop' });
   return new WireError(RPC.INTERNAL_ERROR, e.message, { path: e.path, code: e.errno });
 }

@@ -76,12 +76,19 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<AgentProce
     isDir = false;
   }
   if (!isDir) {
-    throw new TalariaError('spawn_failed', `cannot start ${command}: working directory ${cwd} does not exist or is not a directory`, { command, cwd });
+    throw new TalariaError(
+      'spawn_failed',
+      `cannot start ${command}: working directory ${cwd} does not exist or is not a directory`,
+      { command, cwd },
+    );
   }
 
   const tag = options.tag ?? newAgentTag();
   // Set last: a configured env cannot unmark the agent.
-  const env = buildChildEnv(process.env, { inherit: options.inherit ?? [], set: { ...(options.env ?? {}), [AGENT_TAG_VAR]: tag } });
+  const env = buildChildEnv(process.env, {
+    inherit: options.inherit ?? [],
+    set: { ...(options.env ?? {}), [AGENT_TAG_VAR]: tag },
+  });
   const spawnedAfter = bootTicks();
   let child: ChildProcessWithoutNullStreams;
   try {
@@ -181,7 +188,8 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<AgentProce
       reapGroup();
       if (startTicks !== undefined) {
         const r = await endTree(() => scanTree({ tag, agentPid: pid, agentStart: startTicks }), graceMs);
-        if (r.ended.length || r.survived.length) logger.debug('agent tree ended', { pid, ended: r.ended.length, survived: r.survived.map((p) => p.pid) });
+        if (r.ended.length || r.survived.length)
+          logger.debug('agent tree ended', { pid, ended: r.ended.length, survived: r.survived.map((p) => p.pid) });
       }
       return info;
     })();

@@ -13,7 +13,14 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { ConnectionClosedError, type CloseCause } from './errors.js';
-import { GarbageMeter, LineDecoder, mayBeJson, DEFAULT_MAX_GARBAGE_BYTES, type GarbageLimits, type OversizeLine } from './ndjson.js';
+import {
+  GarbageMeter,
+  LineDecoder,
+  mayBeJson,
+  DEFAULT_MAX_GARBAGE_BYTES,
+  type GarbageLimits,
+  type OversizeLine,
+} from './ndjson.js';
 import type { FlowGate } from './flow-gate.js';
 import { silentLogger, type Frame, type Logger, type ProtocolErrorEvent, type RawMessage } from './types.js';
 
@@ -134,7 +141,11 @@ export function createTransport(options: TransportOptions): Transport {
     stats.protocolErrors++;
     garbage.badLine();
     if (!onProtocolError) return;
-    const event: ProtocolErrorEvent = { kind, preview: line.length > PREVIEW_CHARS ? line.slice(0, PREVIEW_CHARS) : line, bytes };
+    const event: ProtocolErrorEvent = {
+      kind,
+      preview: line.length > PREVIEW_CHARS ? line.slice(0, PREVIEW_CHARS) : line,
+      bytes,
+    };
     if (detail !== undefined) event.detail = detail;
     try {
       onProtocolError(event);
@@ -209,12 +220,23 @@ export function createTransport(options: TransportOptions): Transport {
     maxLineBytes: options.maxLineBytes,
     onLine,
     onOversize: (info: OversizeLine) => {
-      report('too_large', info.preview, info.bytes, `line of ${info.bytes} bytes exceeds the ${decoder.maxLineBytes}-byte limit`);
+      report(
+        'too_large',
+        info.preview,
+        info.bytes,
+        `line of ${info.bytes} bytes exceeds the ${decoder.maxLineBytes}-byte limit`,
+      );
       checkGarbage();
     },
   });
   // One legitimate frame near the line limit must never look like a flood.
-  const garbage = new GarbageMeter({ ...options.garbage, maxBytes: Math.max(options.garbage?.maxBytes ?? DEFAULT_MAX_GARBAGE_BYTES, 2 * decoder.maxLineBytes) }, now);
+  const garbage = new GarbageMeter(
+    {
+      ...options.garbage,
+      maxBytes: Math.max(options.garbage?.maxBytes ?? DEFAULT_MAX_GARBAGE_BYTES, 2 * decoder.maxLineBytes),
+    },
+    now,
+  );
 
   /** Close once the agent's stdout is a flood of non-frames: it is not speaking ACP. */
   function checkGarbage(): void {
@@ -337,7 +359,12 @@ export function createTransport(options: TransportOptions): Transport {
     if (done) return;
     done = true;
     closeError = error
-      ? new ConnectionClosedError(cause, `transport closed (${cause}): ${error.message}`, { error: error.message }, { cause: error })
+      ? new ConnectionClosedError(
+          cause,
+          `transport closed (${cause}): ${error.message}`,
+          { error: error.message },
+          { cause: error },
+        )
       : new ConnectionClosedError(cause, `transport closed (${cause})`);
     input.off('data', onData);
     input.off('end', onEnd);

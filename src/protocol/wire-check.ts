@@ -171,7 +171,11 @@ function valueAt(root: unknown, pointer: string): unknown {
 }
 
 /** Ajv lists an error per union branch; the deepest ones say what is actually wrong. */
-function summarize(errors: ErrorObject[] | null | undefined, data: unknown, prefix: string): { path: string; message: string } {
+function summarize(
+  errors: ErrorObject[] | null | undefined,
+  data: unknown,
+  prefix: string,
+): { path: string; message: string } {
   const all = errors ?? [];
   const depth = (e: ErrorObject) => (e.instancePath === '' ? 0 : e.instancePath.split('/').length);
   const max = Math.max(0, ...all.map(depth));
@@ -179,7 +183,9 @@ function summarize(errors: ErrorObject[] | null | undefined, data: unknown, pref
   const specific = deepest.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
   const pick = specific.length > 0 ? specific : deepest;
   const at = pick[0]?.instancePath ?? '';
-  const consts = pick.filter((e) => e.keyword === 'const').map((e) => (e.params as { allowedValue: unknown }).allowedValue);
+  const consts = pick
+    .filter((e) => e.keyword === 'const')
+    .map((e) => (e.params as { allowedValue: unknown }).allowedValue);
   const others = pick.filter((e) => e.keyword !== 'const').map(detail);
   // A string enum is written as a union of consts: say "one of [...]" once.
   const parts = [...new Set([...(consts.length > 0 ? [`must be one of ${JSON.stringify(consts)}`] : []), ...others])];
@@ -212,7 +218,9 @@ export function createWireChecker(options: WireCheckOptions = {}): WireChecker {
   }
 
   function isUnstableOnly(method: string): boolean {
-    unstableMethods ??= new Set(Object.values(loadSchema(true).$defs).flatMap((d) => (d['x-method'] ? [d['x-method']] : [])));
+    unstableMethods ??= new Set(
+      Object.values(loadSchema(true).$defs).flatMap((d) => (d['x-method'] ? [d['x-method']] : [])),
+    );
     return unstableMethods.has(method);
   }
 
@@ -242,7 +250,8 @@ export function createWireChecker(options: WireCheckOptions = {}): WireChecker {
     const method = typeof msg.method === 'string' ? msg.method : '';
     const kind: WireKind = hasMethod ? (hasId ? 'request' : 'notification') : 'error' in msg ? 'error' : 'response';
     if (msg.jsonrpc !== '2.0') fail(method, kind, '/jsonrpc', `must be "2.0" (got ${JSON.stringify(msg.jsonrpc)})`);
-    if (hasId && !validId(msg.id)) fail(method, kind, '/id', `must be a string, an integer or null (got ${JSON.stringify(msg.id)})`);
+    if (hasId && !validId(msg.id))
+      fail(method, kind, '/id', `must be a string, an integer or null (got ${JSON.stringify(msg.id)})`);
 
     if (hasMethod) {
       const k = kind as 'request' | 'notification';
@@ -255,17 +264,29 @@ export function createWireChecker(options: WireCheckOptions = {}): WireChecker {
         const found = lookup(method, k, receiver(dir));
         if (found) validate(found.v, msg.params, method, k, '/params');
         else if (schema.methods.has(method)) {
-          fail(method, k, '/method', `"${method}" is defined only as ${schema.methods.get(method)!.join(', ')}; not a ${k} to the ${receiver(dir)}`);
+          fail(
+            method,
+            k,
+            '/method',
+            `"${method}" is defined only as ${schema.methods.get(method)!.join(', ')}; not a ${k} to the ${receiver(dir)}`,
+          );
         } else if (!unstable && isUnstableOnly(method)) {
           fail(method, k, '/method', `"${method}" is unstable (not in the stable schema)`);
         } else if (method.startsWith('_') && !allowExtensions) {
           fail(method, k, '/method', `extension method "${method}" not allowed`);
         } else {
-          unknownMethods.push({ index, dir, method, kind: k, reason: method.startsWith('_') ? 'extension' : 'not_in_schema' });
+          unknownMethods.push({
+            index,
+            dir,
+            method,
+            kind: k,
+            reason: method.startsWith('_') ? 'extension' : 'not_in_schema',
+          });
         }
         if (k === 'request') {
           const key = idKey(msg.id);
-          if (pending[dir].has(key)) fail(method, k, '/id', `id ${JSON.stringify(msg.id)} reused while that request is still pending`);
+          if (pending[dir].has(key))
+            fail(method, k, '/id', `id ${JSON.stringify(msg.id)} reused while that request is still pending`);
           pending[dir].set(key, { method, side: found?.side });
         }
       }
@@ -276,7 +297,8 @@ export function createWireChecker(options: WireCheckOptions = {}): WireChecker {
       if (!hasId) fail(m, kind, '', 'a response must carry an "id" (or a "method" if it is a notification)');
       else if (req) pending[other(dir)].delete(idKey(msg.id));
       // A null id answers a request the peer could not read (parse error): no request to match.
-      else if (!(msg.id === null && kind === 'error')) fail(m, kind, '/id', `answers no pending request sent ${other(dir)} (id ${JSON.stringify(msg.id)})`);
+      else if (!(msg.id === null && kind === 'error'))
+        fail(m, kind, '/id', `answers no pending request sent ${other(dir)} (id ${JSON.stringify(msg.id)})`);
       const both = 'result' in msg && 'error' in msg;
       if (both) fail(m, kind, '', 'a response must carry exactly one of "result" and "error"');
       else if (kind === 'error') {

@@ -22,15 +22,25 @@ export function isLoopbackHost(host: string): boolean {
 const SCHEMES: Record<string, string> = { 'ws:': 'ws:', 'wss:': 'wss:', 'http:': 'ws:', 'https:': 'wss:' };
 
 /** Parses and checks an ACP endpoint; `what` names the option in the error ('--attach', '--agent-url'). */
-export function acpUrl(text: string, o: { what: string; token?: string | undefined; envToken?: string | undefined }): AcpUrl {
+export function acpUrl(
+  text: string,
+  o: { what: string; token?: string | undefined; envToken?: string | undefined },
+): AcpUrl {
   let u: URL;
   try {
     u = new URL(text.trim());
   } catch {
-    throw new TalariaError('invalid_argument', `${o.what}: not a URL: '${text}' (expected ws://HOST:PORT/acp or wss://HOST/acp)`);
+    throw new TalariaError(
+      'invalid_argument',
+      `${o.what}: not a URL: '${text}' (expected ws://HOST:PORT/acp or wss://HOST/acp)`,
+    );
   }
   const scheme = SCHEMES[u.protocol];
-  if (!scheme) throw new TalariaError('invalid_argument', `${o.what}: ${u.protocol}// is not an ACP transport (use ws:// on loopback or wss://)`);
+  if (!scheme)
+    throw new TalariaError(
+      'invalid_argument',
+      `${o.what}: ${u.protocol}// is not an ACP transport (use ws:// on loopback or wss://)`,
+    );
   const fromFragment = new URLSearchParams(u.hash.replace(/^#/, '')).get('token') ?? undefined;
   u.hash = '';
   u.protocol = scheme;
@@ -44,6 +54,9 @@ export function acpUrl(text: string, o: { what: string; token?: string | undefin
   }
   const token = o.token || fromFragment || o.envToken || undefined;
   if (!loopback && !token)
-    throw new TalariaError('invalid_argument', `${o.what}: ${u.hostname} is not loopback: a token is required (#token=… in the URL, --token or TALARIA_TOKEN)`);
+    throw new TalariaError(
+      'invalid_argument',
+      `${o.what}: ${u.hostname} is not loopback: a token is required (#token=… in the URL, --token or TALARIA_TOKEN)`,
+    );
   return { url: u.toString(), token, loopback };
 }

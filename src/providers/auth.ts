@@ -10,7 +10,15 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { talariaHome } from '../os/home.js';
-import type { AuthKind, AuthMethodInfo, Provider, ProviderEnv, Readiness, ReadinessGap, ReadinessOptions } from './types.js';
+import type {
+  AuthKind,
+  AuthMethodInfo,
+  Provider,
+  ProviderEnv,
+  Readiness,
+  ReadinessGap,
+  ReadinessOptions,
+} from './types.js';
 import { isRecord } from '../os/record.js';
 
 export type { AuthKind, AuthMethodInfo };
@@ -24,17 +32,35 @@ export interface TerminalLaunch {
   label?: string;
 }
 
-type RawMethod = { id?: unknown; name?: unknown; type?: unknown; description?: unknown; args?: unknown; env?: unknown; vars?: unknown; _meta?: unknown };
+type RawMethod = {
+  id?: unknown;
+  name?: unknown;
+  type?: unknown;
+  description?: unknown;
+  args?: unknown;
+  env?: unknown;
+  vars?: unknown;
+  _meta?: unknown;
+};
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
-const stringMap = (v: unknown): Record<string, string> => (isRecord(v) ? Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string')) : {});
+const stringMap = (v: unknown): Record<string, string> =>
+  isRecord(v)
+    ? Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string'))
+    : {};
 
 /** `_meta["terminal-auth"]` (claude-agent-acp, copilot): `{command, args, env, label}`. */
 function metaTerminal(m: RawMethod): TerminalLaunch | undefined {
   const meta = m._meta as Record<string, unknown> | null | undefined;
-  const t = meta?.['terminal-auth'] as { command?: unknown; args?: unknown; env?: unknown; label?: unknown } | undefined;
+  const t = meta?.['terminal-auth'] as
+    { command?: unknown; args?: unknown; env?: unknown; label?: unknown } | undefined;
   if (typeof t !== 'object' || t === null || typeof t.command !== 'string' || t.command === '') return undefined;
-  return { command: t.command, args: strings(t.args), env: stringMap(t.env), ...(typeof t.label === 'string' ? { label: t.label } : {}) };
+  return {
+    command: t.command,
+    args: strings(t.args),
+    env: stringMap(t.env),
+    ...(typeof t.label === 'string' ? { label: t.label } : {}),
+  };
 }
 
 export function authKind(m: unknown): AuthKind {
@@ -60,7 +86,10 @@ export function authMethodInfos(methods: readonly unknown[]): AuthMethodInfo[] {
     const r = (m ?? {}) as RawMethod;
     if (typeof r.id !== 'string' || r.id === '') continue;
     const kind = authKind(r);
-    const vars = kind === 'env_var' && Array.isArray(r.vars) ? (r.vars as { name?: unknown }[]).map((v) => v?.name).filter((n): n is string => typeof n === 'string') : [];
+    const vars =
+      kind === 'env_var' && Array.isArray(r.vars)
+        ? (r.vars as { name?: unknown }[]).map((v) => v?.name).filter((n): n is string => typeof n === 'string')
+        : [];
     out.push({
       id: r.id,
       name: typeof r.name === 'string' && r.name !== '' ? r.name : r.id,
@@ -74,7 +103,12 @@ export function authMethodInfos(methods: readonly unknown[]): AuthMethodInfo[] {
 
 /** `token (agent), setup — Set up a key (terminal)`: one line for a gap's message. */
 export function describeMethods(methods: readonly AuthMethodInfo[]): string {
-  return methods.map((m) => `${m.id}${m.name !== m.id ? ` — ${m.name}` : ''} (${m.kind === 'env_var' ? `set ${(m.vars ?? []).join(' or ') || 'a variable'}` : m.kind})`).join(', ');
+  return methods
+    .map(
+      (m) =>
+        `${m.id}${m.name !== m.id ? ` — ${m.name}` : ''} (${m.kind === 'env_var' ? `set ${(m.vars ?? []).join(' or ') || 'a variable'}` : m.kind})`,
+    )
+    .join(', ');
 }
 
 /** An auth_required message without the method list session/errors.ts appends (a gap lists the methods itself). */
@@ -83,7 +117,10 @@ export function agentSaid(message: string): string {
 }
 
 /** The `auth` gap for an agent that asked for a sign-in, listing its methods, fixed by `talaria login`. */
-export function authGap(p: Pick<Provider, 'id' | 'label'>, o: { message?: string; methods: readonly AuthMethodInfo[] }): ReadinessGap {
+export function authGap(
+  p: Pick<Provider, 'id' | 'label'>,
+  o: { message?: string; methods: readonly AuthMethodInfo[] },
+): ReadinessGap {
   const usable = o.methods.filter((m) => m.kind !== 'env_var');
   // A bare client (the probe) says "the agent"; the gap names it.
   const said = o.message
@@ -142,7 +179,10 @@ export function readAuthMark(where: HomeCtx | string, providerId: string, profil
 }
 
 /** Leaves the mark (written whole: a reader never sees half a file). */
-export function markAuthRequired(where: HomeCtx | string, m: Omit<AuthMark, 'at' | 'methods'> & { authMethods: readonly unknown[] }): void {
+export function markAuthRequired(
+  where: HomeCtx | string,
+  m: Omit<AuthMark, 'at' | 'methods'> & { authMethods: readonly unknown[] },
+): void {
   const file = markFile(homeOf(where), m.providerId, m.profile);
   mkdirSync(join(homeOf(where), 'auth'), { recursive: true, mode: 0o700 });
   const mark: AuthMark = {
@@ -185,13 +225,25 @@ export function withAuthMark(p: Provider, home: string, o: { listSignIn?: SignIn
       const profile = p.profiles ? ro?.profile : undefined;
       let mark = readAuthMark(home, p.id, profile);
       if (!mark || !r.found || r.gaps.some((g) => g.code === 'auth')) return r;
-      if (!mark.signInMethods && o.listSignIn) mark = await withSignInMethods(mark, home, () => o.listSignIn!(p, ctx, profile ? { profile } : {}));
-      return { ...r, ready: false, gaps: [...r.gaps, authGap(p, { message: mark.message, methods: mergeMethods(mark.methods, mark.signInMethods ?? []) })] };
+      if (!mark.signInMethods && o.listSignIn)
+        mark = await withSignInMethods(mark, home, () => o.listSignIn!(p, ctx, profile ? { profile } : {}));
+      return {
+        ...r,
+        ready: false,
+        gaps: [
+          ...r.gaps,
+          authGap(p, { message: mark.message, methods: mergeMethods(mark.methods, mark.signInMethods ?? []) }),
+        ],
+      };
     },
   };
 }
 
-async function withSignInMethods(mark: AuthMark, home: string, list: () => Promise<AuthMethodInfo[]>): Promise<AuthMark> {
+async function withSignInMethods(
+  mark: AuthMark,
+  home: string,
+  list: () => Promise<AuthMethodInfo[]>,
+): Promise<AuthMark> {
   let methods: AuthMethodInfo[];
   try {
     methods = await list();

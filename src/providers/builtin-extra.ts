@@ -62,7 +62,8 @@ export const pi: Provider = defineProvider({
 export const cursor: Provider = defineProvider({
   id: 'cursor',
   label: 'Cursor',
-  install: "Install the Cursor ACP adapter (`npm install -g @blowmage/cursor-agent-acp`) and Cursor's `cursor-agent` CLI, then run `cursor-agent login`.",
+  install:
+    "Install the Cursor ACP adapter (`npm install -g @blowmage/cursor-agent-acp`) and Cursor's `cursor-agent` CLI, then run `cursor-agent login`.",
   locate: onPath('cursor-agent-acp', []),
   agentName: 'cursor-agent-acp',
   // Starting the adapter takes ~21 s: read the version from its package instead.

@@ -106,7 +106,8 @@ export function parseConfig(text: string): { config: TalariaConfig; problems: st
   } catch (e) {
     return { config, problems: [`config.json is not valid JSON: ${(e as Error).message}`] };
   }
-  if (typeof root !== 'object' || root === null || Array.isArray(root)) return { config, problems: ['config.json must be a JSON object'] };
+  if (typeof root !== 'object' || root === null || Array.isArray(root))
+    return { config, problems: ['config.json must be a JSON object'] };
   const r = root as Record<string, unknown>;
   if (typeof r.defaultProvider === 'string' && r.defaultProvider) config.defaultProvider = r.defaultProvider;
   else if (r.defaultProvider !== undefined) problems.push('defaultProvider must be a provider id (a string)');
@@ -125,7 +126,13 @@ export function parseConfig(text: string): { config: TalariaConfig; problems: st
       try {
         // Reached through Talaria's stdio ⇄ WebSocket pipe (providers/remote.ts); the token from the URL or env.TALARIA_TOKEN.
         const r = remoteLaunch(url, { what: `agent "${name}" url`, envToken: def.env?.TALARIA_TOKEN });
-        config.agents[name] = { ...def, command: r.command, args: r.args, env: { ...def.env, ...r.env }, label: def.label ?? `${name} (${r.label})` };
+        config.agents[name] = {
+          ...def,
+          command: r.command,
+          args: r.args,
+          env: { ...def.env, ...r.env },
+          label: def.label ?? `${name} (${r.label})`,
+        };
       } catch (e) {
         problems.push(`agent "${name}" skipped: ${(e as Error).message}`);
       }
@@ -138,11 +145,15 @@ export function parseConfig(text: string): { config: TalariaConfig; problems: st
     const kept = stripUndefined({ env: def.env, passEnv: def.passEnv });
     const ignored = Object.keys(def).filter((k) => !BUILTIN_FIELDS.has(k));
     if (Object.keys(kept).length === 0) {
-      problems.push(`agent "${name}" skipped: no "command" (an entry without one configures the built-in agent of that id with "env" / "passEnv")`);
+      problems.push(
+        `agent "${name}" skipped: no "command" (an entry without one configures the built-in agent of that id with "env" / "passEnv")`,
+      );
       continue;
     }
     if (ignored.length)
-      problems.push(`agent "${name}": without "command" only "env" and "passEnv" apply (they configure the built-in agent "${name}"); ignored: ${ignored.join(', ')}`);
+      problems.push(
+        `agent "${name}": without "command" only "env" and "passEnv" apply (they configure the built-in agent "${name}"); ignored: ${ignored.join(', ')}`,
+      );
     config.agents[name] = kept;
   }
   for (const [ws, v] of Object.entries(asRecord(r.workspaces, 'workspaces', problems))) {
@@ -152,7 +163,8 @@ export function parseConfig(text: string): { config: TalariaConfig; problems: st
   }
   if (typeof r.warm === 'boolean') config.warm = r.warm;
   else if (r.warm !== undefined) problems.push('warm must be true or false');
-  if (typeof r.maxPromptBytes === 'number' && Number.isInteger(r.maxPromptBytes) && r.maxPromptBytes > 0) config.maxPromptBytes = r.maxPromptBytes;
+  if (typeof r.maxPromptBytes === 'number' && Number.isInteger(r.maxPromptBytes) && r.maxPromptBytes > 0)
+    config.maxPromptBytes = r.maxPromptBytes;
   else if (r.maxPromptBytes !== undefined) problems.push('maxPromptBytes must be a positive whole number of bytes');
   const imp = asRecord(r.imports, 'imports', problems);
   if (typeof imp.zed === 'boolean') config.imports.zed = imp.zed;
@@ -179,11 +191,15 @@ export function saveConfig(home: string, config: TalariaConfig): string {
 }
 
 /** The binding of the nearest configured ancestor of `workspace` (or the workspace itself). */
-export function workspaceBinding(config: TalariaConfig, workspace: string): { path: string; binding: WorkspaceBinding } | undefined {
+export function workspaceBinding(
+  config: TalariaConfig,
+  workspace: string,
+): { path: string; binding: WorkspaceBinding } | undefined {
   const ws = resolve(workspace);
   let best: string | undefined;
   for (const key of Object.keys(config.workspaces)) {
-    if ((ws === key || ws.startsWith(key.endsWith(sep) ? key : key + sep)) && (!best || key.length > best.length)) best = key;
+    if ((ws === key || ws.startsWith(key.endsWith(sep) ? key : key + sep)) && (!best || key.length > best.length))
+      best = key;
   }
   return best ? { path: best, binding: config.workspaces[best]! } : undefined;
 }
@@ -205,7 +221,10 @@ export interface ProviderChoice {
 export const FALLBACK_PROVIDER = 'hermes';
 
 /** Per-session override > workspace binding > configured default > Hermes. */
-export function resolveProvider(config: TalariaConfig, o: { workspace: string; override?: { provider?: string; profile?: string } }): ProviderChoice {
+export function resolveProvider(
+  config: TalariaConfig,
+  o: { workspace: string; override?: { provider?: string; profile?: string } },
+): ProviderChoice {
   const bound = workspaceBinding(config, o.workspace)?.binding;
   const ov = o.override ?? {};
   let choice: ProviderChoice;
@@ -214,7 +233,8 @@ export function resolveProvider(config: TalariaConfig, o: { workspace: string; o
   else if (config.defaultProvider) choice = { provider: config.defaultProvider, from: 'default' };
   else choice = { provider: FALLBACK_PROVIDER, from: 'builtin' };
   // A workspace's profile applies only to the provider it was bound with (or to any, when unbound).
-  const boundProfile = bound?.profile && (!bound.provider || bound.provider === choice.provider) ? bound.profile : undefined;
+  const boundProfile =
+    bound?.profile && (!bound.provider || bound.provider === choice.provider) ? bound.profile : undefined;
   const profile = ov.profile ?? boundProfile;
   if (profile) choice.profile = profile;
   return choice;

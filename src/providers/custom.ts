@@ -24,7 +24,10 @@ export function slugify(name: string): string {
   return s || 'agent';
 }
 
-export function customProvider(def: AgentDefinition, o: { id?: string; source?: ProviderSource; agentName?: string } = {}): Provider {
+export function customProvider(
+  def: AgentDefinition,
+  o: { id?: string; source?: ProviderSource; agentName?: string } = {},
+): Provider {
   const id = o.id ?? slugify(def.name);
   const source = o.source ?? 'config';
   return defineProvider({
@@ -34,7 +37,9 @@ export function customProvider(def: AgentDefinition, o: { id?: string; source?: 
     install: `Check the command of agent "${def.name}" (${def.command}) in ${source === 'config' ? 'config.json' : source === 'zed' ? "Zed's settings" : 'acp.json'}.`,
     locate: async (ctx) => {
       const found = which(expandHome(def.command, ctx.homeDir), ctx);
-      return found ? { command: found, args: (def.args ?? []).map((a) => expandHome(a, ctx.homeDir)), via: source } : undefined;
+      return found
+        ? { command: found, args: (def.args ?? []).map((a) => expandHome(a, ctx.homeDir)), via: source }
+        : undefined;
     },
     env: { set: { ...(def.env ?? {}) }, pass: [...(def.passEnv ?? [])] },
     clientCaps: {
@@ -54,6 +59,10 @@ export function customProvider(def: AgentDefinition, o: { id?: string; source?: 
 export function withUserEnv(p: Provider, def: Pick<AgentDefinition, 'env' | 'passEnv'>): Provider {
   return {
     ...p,
-    env: { inherit: p.env.inherit, pass: [...p.env.pass, ...(def.passEnv ?? [])], set: { ...p.env.set, ...(def.env ?? {}) } },
+    env: {
+      inherit: p.env.inherit,
+      pass: [...p.env.pass, ...(def.passEnv ?? [])],
+      set: { ...p.env.set, ...(def.env ?? {}) },
+    },
   };
 }

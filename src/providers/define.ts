@@ -37,7 +37,11 @@ export function defineProvider(spec: ProviderSpec): Provider {
 }
 
 /** A locate() for a fixed command that must exist on the search path. */
-export function fixedCommand(name: string, args: readonly string[], whichFn: (n: string, ctx: ProviderEnv) => string | undefined) {
+export function fixedCommand(
+  name: string,
+  args: readonly string[],
+  whichFn: (n: string, ctx: ProviderEnv) => string | undefined,
+) {
   return async (ctx: ProviderEnv): Promise<Located | undefined> => {
     const found = whichFn(name, ctx);
     return found ? { command: found, args: [...args], via: 'PATH' } : undefined;

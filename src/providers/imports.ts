@@ -30,7 +30,8 @@ function strings(v: unknown): string[] | undefined {
 function envOf(v: unknown): Record<string, string> | undefined {
   if (!isRecord(v)) return undefined;
   const out: Record<string, string> = {};
-  for (const [k, x] of Object.entries(v)) if (typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean') out[k] = String(x);
+  for (const [k, x] of Object.entries(v))
+    if (typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean') out[k] = String(x);
   return out;
 }
 
@@ -46,7 +47,8 @@ function entry(name: string, v: unknown): AgentDefinition | string {
     env = command.env ?? env;
     command = command.path;
   }
-  if (typeof v.type === 'string' && v.type !== 'custom' && command === undefined) return `managed by the editor (type "${v.type}")`;
+  if (typeof v.type === 'string' && v.type !== 'custom' && command === undefined)
+    return `managed by the editor (type "${v.type}")`;
   if (typeof command !== 'string' || command.trim() === '') return 'no command';
   const def: AgentDefinition = { name, command: command.trim() };
   if (args !== undefined) {
@@ -92,7 +94,8 @@ export function parseJetBrainsAcp(text: string): ImportResult {
 }
 
 export function zedSettingsPath(ctx: ProviderEnv): string {
-  if (ctx.platform === 'win32') return join(ctx.env.APPDATA ?? join(ctx.homeDir, 'AppData', 'Roaming'), 'Zed', 'settings.json');
+  if (ctx.platform === 'win32')
+    return join(ctx.env.APPDATA ?? join(ctx.homeDir, 'AppData', 'Roaming'), 'Zed', 'settings.json');
   return join(ctx.env.XDG_CONFIG_HOME || join(ctx.homeDir, '.config'), 'zed', 'settings.json');
 }
 

@@ -15,11 +15,28 @@ export type {
   HookOptions,
 } from './types.js';
 export { defineProvider, type ProviderSpec } from './define.js';
-export { claudeCode, codex, gemini, opencode, kimi, demoProvider, geminiArgs, GEMINI_ACP_FLAG_SINCE } from './builtin.js';
+export {
+  claudeCode,
+  codex,
+  gemini,
+  opencode,
+  kimi,
+  demoProvider,
+  geminiArgs,
+  GEMINI_ACP_FLAG_SINCE,
+} from './builtin.js';
 export { qwen, copilot, kilo, pi, cursor } from './builtin-extra.js';
 export * from './quirks/index.js';
 export { customProvider, slugify, type AgentDefinition } from './custom.js';
-export { ProviderRegistry, createRegistry, loadRegistry, refreshInstalled, builtinProviders, agentHomeVariables, type RegistryOptions } from './registry.js';
+export {
+  ProviderRegistry,
+  createRegistry,
+  loadRegistry,
+  refreshInstalled,
+  builtinProviders,
+  agentHomeVariables,
+  type RegistryOptions,
+} from './registry.js';
 export {
   parseConfig,
   loadConfig,
@@ -34,7 +51,15 @@ export {
   type WorkspaceBinding,
   type ProviderChoice,
 } from './config.js';
-export { parseZedSettings, parseJetBrainsAcp, importZedAgents, importJetBrainsAgents, zedSettingsPath, jetbrainsAcpPath, type ImportResult } from './imports.js';
+export {
+  parseZedSettings,
+  parseJetBrainsAcp,
+  importZedAgents,
+  importJetBrainsAgents,
+  zedSettingsPath,
+  jetbrainsAcpPath,
+  type ImportResult,
+} from './imports.js';
 export { parseJsonc } from './jsonc.js';
 export { which, isExecutable, expandHome, currentEnv } from './locate.js';
 export { runProgram, parseVersion, compareVersions, type RunResult, type RunOptions } from './run.js';

@@ -7,7 +7,11 @@ import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 /** Parses JSONC; throws a SyntaxError naming the first problem and its line (and column). */
 export function parseJsonc(text: string): unknown {
   const errors: ParseError[] = [];
-  const value: unknown = parse(text.replace(/^\uFEFF/, ''), errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
+  const value: unknown = parse(text.replace(/^\uFEFF/, ''), errors, {
+    allowTrailingComma: true,
+    disallowComments: false,
+    allowEmptyContent: false,
+  });
   const first = errors[0];
   if (!first) return value;
   const before = text.replace(/^\uFEFF/, '').slice(0, first.offset);

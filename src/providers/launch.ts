@@ -14,7 +14,11 @@ import type { ClientCaps, Located, Provider, ProviderEnv } from './types.js';
  * from `ctx.env`, so what an agent gets never depends on where we run. `inherit` never carries a
  * secret-looking name; `pass` is the user's own list and may.
  */
-export function agentEnv(provider: Provider, ctx: ProviderEnv, extra: Record<string, string> = {}): Record<string, string> {
+export function agentEnv(
+  provider: Provider,
+  ctx: ProviderEnv,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   const env: Record<string, string> = {};
   const copy = (name: string) => {
     const v = ctx.env[name];
@@ -25,7 +29,12 @@ export function agentEnv(provider: Provider, ctx: ProviderEnv, extra: Record<str
   return { ...env, ...provider.env.set, ...extra };
 }
 
-export function spawnOptions(provider: Provider, located: Located, ctx: ProviderEnv, o: { cwd: string; env?: Record<string, string> }): SpawnAgentOptions {
+export function spawnOptions(
+  provider: Provider,
+  located: Located,
+  ctx: ProviderEnv,
+  o: { cwd: string; env?: Record<string, string> },
+): SpawnAgentOptions {
   return {
     command: located.command,
     args: located.args,

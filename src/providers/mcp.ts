@@ -12,7 +12,11 @@ export function mcpServerType(s: unknown): string {
   return typeof t === 'string' ? t : 'stdio';
 }
 
-export function filterMcpServers(servers: readonly unknown[], caps: { mcpHttp: boolean; mcpSse: boolean }, agentLabel = 'the agent'): McpFilterResult {
+export function filterMcpServers(
+  servers: readonly unknown[],
+  caps: { mcpHttp: boolean; mcpSse: boolean },
+  agentLabel = 'the agent',
+): McpFilterResult {
   const out: McpFilterResult = { servers: [], withheld: [] };
   for (const s of servers) {
     const type = mcpServerType(s);

@@ -56,7 +56,9 @@ export function authFix(methods: unknown[], fallback: string): string {
 /** ACP -32000 (the session core turns it into `auth_required`), or an error that says so. */
 const isAuthError = (e: unknown) =>
   (e instanceof TalariaError && e.code === 'auth_required') ||
-  (e instanceof WireError && (e.code === -32000 || /auth|credential|api key|login|log in/i.test(`${e.message} ${JSON.stringify(e.data ?? '')}`)));
+  (e instanceof WireError &&
+    (e.code === -32000 ||
+      /auth|credential|api key|login|log in/i.test(`${e.message} ${JSON.stringify(e.data ?? '')}`)));
 
 /** What the agent said, without the method list authRequired appends (the gap lists the methods itself). */
 const authMessage = (e: unknown) => agentSaid((e as Error).message);
@@ -64,7 +66,13 @@ const authMessage = (e: unknown) => agentSaid((e as Error).message);
 export async function probeProvider(provider: Provider, ctx: ProviderEnv, o: ProbeOptions = {}): Promise<ProbeResult> {
   const timeoutMs = o.timeoutMs ?? 30_000;
   const base = await provider.readiness(ctx, o);
-  const r: ProbeResult = { ...base, gaps: [...base.gaps], warnings: [...base.warnings], initialized: false, authMethods: [] };
+  const r: ProbeResult = {
+    ...base,
+    gaps: [...base.gaps],
+    warnings: [...base.warnings],
+    initialized: false,
+    authMethods: [],
+  };
   if (!base.found) return r;
   const located = base.command ?? (await provider.locate(ctx, o));
   if (!located) return r;
@@ -89,7 +97,10 @@ export async function probeProvider(provider: Provider, ctx: ProviderEnv, o: Pro
         }),
     });
     client = started.client;
-    r.quirks = { ...summarize(started.quirks.choice), ...(started.restartedFrom ? { restartedFrom: started.restartedFrom.choice.set.id } : {}) };
+    r.quirks = {
+      ...summarize(started.quirks.choice),
+      ...(started.restartedFrom ? { restartedFrom: started.restartedFrom.choice.set.id } : {}),
+    };
     r.initialized = true;
     const caps = client.capabilities;
     r.authMethods = caps.authMethods;
@@ -109,7 +120,11 @@ export async function probeProvider(provider: Provider, ctx: ProviderEnv, o: Pro
           r.authError = authMessage(e);
           addGap(authGap(provider, { message: r.authError, methods }));
         } else {
-          addGap({ code: 'unconfigured', message: `${provider.label} could not open a session: ${(e as Error).message}`, fix: provider.install });
+          addGap({
+            code: 'unconfigured',
+            message: `${provider.label} could not open a session: ${(e as Error).message}`,
+            fix: provider.install,
+          });
         }
       }
     }
@@ -137,8 +152,17 @@ function startGap(provider: Provider, e: unknown, timeoutMs: number): ReadinessG
       .split('\n')
       .slice(-3)
       .join(' | ');
-    return { code: 'initialize_failed', message: `${provider.label} exited before it was ready${tail ? `: ${tail}` : ''}.`, fix: provider.install };
+    return {
+      code: 'initialize_failed',
+      message: `${provider.label} exited before it was ready${tail ? `: ${tail}` : ''}.`,
+      fix: provider.install,
+    };
   }
-  if (e instanceof TalariaError && e.code === 'spawn_failed') return { code: 'spawn_failed', message: e.message, fix: provider.install };
-  return { code: 'initialize_failed', message: `${provider.label} failed to start: ${(e as Error)?.message ?? String(e)}`, fix: provider.install };
+  if (e instanceof TalariaError && e.code === 'spawn_failed')
+    return { code: 'spawn_failed', message: e.message, fix: provider.install };
+  return {
+    code: 'initialize_failed',
+    message: `${provider.label} failed to start: ${(e as Error)?.message ?? String(e)}`,
+    fix: provider.install,
+  };
 }

@@ -47,7 +47,11 @@ export async function cliReadiness(
   try {
     located = await p.locate(ctx, o);
   } catch (e) {
-    r.gaps.push({ code: 'not_installed', message: `Looking for ${p.label} failed: ${(e as Error).message}`, fix: p.install });
+    r.gaps.push({
+      code: 'not_installed',
+      message: `Looking for ${p.label} failed: ${(e as Error).message}`,
+      fix: p.install,
+    });
   }
   if (!located) {
     if (r.gaps.length === 0) r.gaps.push(notInstalled(p, 'not on PATH'));
@@ -57,7 +61,11 @@ export async function cliReadiness(
   r.command = located;
   if (spec.versionFromPackage) r.version = packageVersion(located);
   if (!r.version && spec.versionArgs) {
-    const v = await runProgram(located.command, [...located.args.filter((a) => a.endsWith('.js') || a.endsWith('.mjs')), ...spec.versionArgs], { timeoutMs, parentEnv: ctx.env });
+    const v = await runProgram(
+      located.command,
+      [...located.args.filter((a) => a.endsWith('.js') || a.endsWith('.mjs')), ...spec.versionArgs],
+      { timeoutMs, parentEnv: ctx.env },
+    );
     if (v.timedOut) {
       r.warnings.push({
         code: 'timeout',

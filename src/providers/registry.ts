@@ -43,7 +43,10 @@ export class ProviderRegistry {
   /** Like get, but an unknown id is a TalariaError listing the known ones. */
   require(id: string): Provider {
     const p = this.map.get(id);
-    if (!p) throw new TalariaError('invalid_argument', `unknown agent "${id}"; known: ${[...this.map.keys()].join(', ')}`, { provider: id });
+    if (!p)
+      throw new TalariaError('invalid_argument', `unknown agent "${id}"; known: ${[...this.map.keys()].join(', ')}`, {
+        provider: id,
+      });
     return p;
   }
 
@@ -95,7 +98,8 @@ export function createRegistry(o: RegistryOptions = {}): ProviderRegistry {
   for (const p of o.installed ?? []) reg.add(p);
   for (const [name, def] of Object.entries(o.config?.agents ?? {})) {
     // No command: the user's env for the built-in of that id (an unknown id is reported by loadRegistry).
-    if (def.command !== undefined) reg.add(customProvider({ name, ...def, command: def.command }, { source: 'config' }));
+    if (def.command !== undefined)
+      reg.add(customProvider({ name, ...def, command: def.command }, { source: 'config' }));
     else if (reg.has(name)) reg.add(withUserEnv(reg.require(name), def));
   }
   for (const source of ['zed', 'jetbrains'] as const) {
@@ -126,11 +130,17 @@ export function loadRegistry(
   for (const [source, r] of Object.entries(imported)) {
     if (r?.error) problems.push(`${source} agents not imported from ${r.file}: ${r.error}`);
   }
-  const registry = createRegistry({ config, imported, installed: installs.agents.map(installedProvider), ...(o.demo ? { demo: o.demo } : {}) });
+  const registry = createRegistry({
+    config,
+    imported,
+    installed: installs.agents.map(installedProvider),
+    ...(o.demo ? { demo: o.demo } : {}),
+  });
   // An agent that asked for a sign-in (auth.ts's mark) shows it in every readiness check.
   for (const p of registry.list()) registry.add(withAuthMark(p, home, { listSignIn }));
   for (const [name, def] of Object.entries(config.agents)) {
-    if (def.command === undefined && !registry.has(name)) problems.push(`agent "${name}" skipped: no "command", and there is no built-in agent "${name}" to configure`);
+    if (def.command === undefined && !registry.has(name))
+      problems.push(`agent "${name}" skipped: no "command", and there is no built-in agent "${name}" to configure`);
   }
   return { registry, config, problems };
 }

@@ -25,7 +25,10 @@ export interface RemoteLaunch {
 }
 
 /** What runs to reach the agent at `url`; throws (invalid_argument) on a URL the rules refuse. */
-export function remoteLaunch(url: string, o: { what: string; token?: string | undefined; envToken?: string | undefined }): RemoteLaunch {
+export function remoteLaunch(
+  url: string,
+  o: { what: string; token?: string | undefined; envToken?: string | undefined },
+): RemoteLaunch {
   const where = acpUrl(url, o);
   return {
     command: process.execPath,

@@ -45,7 +45,13 @@ export function runProgram(command: string, args: readonly string[], o: RunOptio
     };
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(command, [...args], { cwd: o.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32', windowsHide: true });
+      child = spawn(command, [...args], {
+        cwd: o.cwd,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: process.platform !== 'win32',
+        windowsHide: true,
+      });
     } catch (e) {
       resolve({ ok: false, code: null, signal: null, stdout, stderr, timedOut, error: (e as Error).message });
       return;
@@ -58,7 +64,9 @@ export function runProgram(command: string, args: readonly string[], o: RunOptio
     }, timeoutMs);
     child.stdout?.setEncoding('utf8').on('data', (d: string) => (stdout = (stdout + d).slice(-max)));
     child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-max)));
-    child.on('error', (e: NodeJS.ErrnoException) => finish({ ok: false, code: null, signal: null, error: e.code ? `${e.code}: ${e.message}` : e.message }));
+    child.on('error', (e: NodeJS.ErrnoException) =>
+      finish({ ok: false, code: null, signal: null, error: e.code ? `${e.code}: ${e.message}` : e.message }),
+    );
     child.on('close', (code, signal) => finish({ ok: code === 0, code, signal }));
   });
 }
@@ -98,7 +106,9 @@ export function meaningfulLine(text: string): string {
     .map((l) => l.trim())
     .filter((l) => l !== '');
   const kept = lines.filter((l) => !TRACE_NOISE.test(l) && !/^\s*\d+\s*\|/.test(l));
-  const error = [...kept].reverse().find((l) => /^(?:[\w.]*(?:Error|Exception|Exit|Interrupt)|error|fatal|panic)\b[^:]*:/i.test(l));
+  const error = [...kept]
+    .reverse()
+    .find((l) => /^(?:[\w.]*(?:Error|Exception|Exit|Interrupt)|error|fatal|panic)\b[^:]*:/i.test(l));
   if (error) return error;
   if (/^Traceback \(most recent call last\):/m.test(text)) return kept.at(-1) ?? firstLine(text);
   return kept[0] ?? firstLine(text);

@@ -28,9 +28,16 @@ export function signInCaps(provider: Provider) {
 }
 
 /** Starts the agent and reads its methods; `spawn_failed` when it cannot be found or started. */
-export async function startForSignIn(provider: Provider, ctx: ProviderEnv, o: { cwd: string; timeoutMs: number; profile?: string }): Promise<SignInAgent> {
+export async function startForSignIn(
+  provider: Provider,
+  ctx: ProviderEnv,
+  o: { cwd: string; timeoutMs: number; profile?: string },
+): Promise<SignInAgent> {
   const located = await provider.locate(ctx, o.profile ? { profile: o.profile } : {});
-  if (!located) throw new TalariaError('spawn_failed', `${provider.label} was not found. ${provider.install}`, { provider: provider.id });
+  if (!located)
+    throw new TalariaError('spawn_failed', `${provider.label} was not found. ${provider.install}`, {
+      provider: provider.id,
+    });
   const client = await AcpClient.spawn(spawnOptions(provider, located, ctx, { cwd: o.cwd }), {
     setupTimeoutMs: o.timeoutMs,
     ...signInCaps(provider),
@@ -46,9 +53,15 @@ export async function authenticateWith(a: SignInAgent, methodId: string, timeout
 }
 
 /** What a terminal method runs: the agent's command plus the method's args (ACP), or `_meta` terminal-auth's own command. */
-export function terminalCommand(provider: Provider, ctx: ProviderEnv, a: SignInAgent, methodId: string): { command: string; args: string[]; env: Record<string, string> } {
+export function terminalCommand(
+  provider: Provider,
+  ctx: ProviderEnv,
+  a: SignInAgent,
+  methodId: string,
+): { command: string; args: string[]; env: Record<string, string> } {
   const launch = terminalLaunch(a.raw.find((m) => (m as { id?: unknown })?.id === methodId));
-  if (!launch) throw new TalariaError('invalid_argument', `${methodId} is not a terminal sign-in method of ${provider.label}`);
+  if (!launch)
+    throw new TalariaError('invalid_argument', `${methodId} is not a terminal sign-in method of ${provider.label}`);
   return {
     command: launch.command ?? a.located.command,
     args: launch.command ? launch.args : [...a.located.args, ...launch.args],
@@ -57,9 +70,16 @@ export function terminalCommand(provider: Provider, ctx: ProviderEnv, a: SignInA
 }
 
 /** Readiness for real after a sign-in (agent started, a session opened in a scratch folder); the mark follows. */
-export async function recheckSignIn(provider: Provider, ctx: ProviderEnv, o: { home: string; timeoutMs: number; profile?: string }): Promise<ProbeResult> {
+export async function recheckSignIn(
+  provider: Provider,
+  ctx: ProviderEnv,
+  o: { home: string; timeoutMs: number; profile?: string },
+): Promise<ProbeResult> {
   clearAuthMark(o.home, provider.id, o.profile);
-  const r = await probeProvider(provider, ctx, { timeoutMs: o.timeoutMs, ...(o.profile ? { profile: o.profile } : {}) });
+  const r = await probeProvider(provider, ctx, {
+    timeoutMs: o.timeoutMs,
+    ...(o.profile ? { profile: o.profile } : {}),
+  });
   const auth = r.gaps.find((g) => g.code === 'auth');
   if (auth)
     markAuthRequired(o.home, {

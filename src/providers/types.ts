@@ -39,7 +39,16 @@ export interface LaunchOptions {
 }
 
 export type GapCode =
-  'not_installed' | 'not_executable' | 'version_failed' | 'unconfigured' | 'auth' | 'timeout' | 'config' | 'profile_missing' | 'spawn_failed' | 'initialize_failed';
+  | 'not_installed'
+  | 'not_executable'
+  | 'version_failed'
+  | 'unconfigured'
+  | 'auth'
+  | 'timeout'
+  | 'config'
+  | 'profile_missing'
+  | 'spawn_failed'
+  | 'initialize_failed';
 
 /** Something between the user and a working agent, with the human fix (never a stack trace). */
 export interface ReadinessGap {

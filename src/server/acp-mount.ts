@@ -47,13 +47,19 @@ export interface AcpMount {
 }
 
 function refuse(socket: Duplex, status: number, text: string): void {
-  socket.end(`HTTP/1.1 ${status} ${text.split('\n')[0]}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${text.split('\n')[0]}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+  );
 }
 
 /** One ACP connection's agent: every message from the client goes to a fresh proxy, every message it writes goes back. */
 type AgentConnector = ReturnType<AgentFactory>;
 
-function proxyConnector(make: (write: (msg: RpcMessage) => void) => AcpProxy, logger: Logger, afterWrite: () => void): AgentConnector {
+function proxyConnector(
+  make: (write: (msg: RpcMessage) => void) => AcpProxy,
+  logger: Logger,
+  afterWrite: () => void,
+): AgentConnector {
   return {
     connect(stream) {
       const writer = stream.writable.getWriter();
@@ -88,7 +94,11 @@ export function acpMount(o: AcpMountOptions): AcpMount {
       throw new Error('no agent for this connection');
     },
   });
-  const wss = new WebSocketServer({ noServer: true, maxPayload: o.maxFrameBytes ?? 16 * 1024 * 1024, perMessageDeflate: false });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: o.maxFrameBytes ?? 16 * 1024 * 1024,
+    perMessageDeflate: false,
+  });
 
   async function provider(q: URLSearchParams, cwd: string): Promise<string> {
     const agent = q.get('agent');
@@ -107,7 +117,8 @@ export function acpMount(o: AcpMountOptions): AcpMount {
   }
 
   async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, identity: TokenIdentity): Promise<void> {
-    if (identity.role !== 'controller') return refuse(socket, 403, 'Forbidden\n/acp drives sessions: it needs a controller token');
+    if (identity.role !== 'controller')
+      return refuse(socket, 403, 'Forbidden\n/acp drives sessions: it needs a controller token');
     const q = new URL(req.url ?? '/', 'http://x').searchParams;
     const cwd = q.get('cwd') ?? o.cwd ?? process.cwd();
     if (!isAbsolute(cwd)) return refuse(socket, 400, `Bad Request\ncwd must be an absolute path: ${cwd}`);
@@ -129,11 +140,25 @@ export function acpMount(o: AcpMountOptions): AcpMount {
     // What the client left unread is what the socket still holds (the kernel's buffers full first).
     const checkUnread = () => {
       if (client === undefined || client.readyState !== WebSocket.OPEN || client.bufferedAmount <= maxUnread) return;
-      o.logger.warn('acp: a client that stopped reading was disconnected', { unreadBytes: client.bufferedAmount, limit: maxUnread, provider: id });
+      o.logger.warn('acp: a client that stopped reading was disconnected', {
+        unreadBytes: client.bufferedAmount,
+        limit: maxUnread,
+        provider: id,
+      });
       client.terminate();
     };
     const agent = proxyConnector(
-      (write) => new AcpProxy({ harness: o.harness, provider: id, ...(profile ? { profile } : {}), cwd, version: o.version, logger: o.logger, write, shared }),
+      (write) =>
+        new AcpProxy({
+          harness: o.harness,
+          provider: id,
+          ...(profile ? { profile } : {}),
+          cwd,
+          version: o.version,
+          logger: o.logger,
+          write,
+          shared,
+        }),
       o.logger,
       checkUnread,
     );

@@ -22,7 +22,11 @@ import { staticHandler } from './static.js';
 type Defs = typeof ROUTES & typeof AUTH_ROUTES;
 type Name = RouteName | AuthRouteName;
 /** What the route's schema gives after validation (zod's output), or `Else` for a route without one. */
-type Valid<D, K extends 'params' | 'query' | 'body', Else> = D extends { readonly [P in K]: infer S } ? (S extends z.ZodTypeAny ? z.output<S> : Else) : Else;
+type Valid<D, K extends 'params' | 'query' | 'body', Else> = D extends { readonly [P in K]: infer S }
+  ? S extends z.ZodTypeAny
+    ? z.output<S>
+    : Else
+  : Else;
 
 /** A route's request, typed by its contract entry: the handler never casts what the validator checked. */
 export interface RouteCtx<N extends Name = Name> {
@@ -71,7 +75,10 @@ export function toHttpError(err: unknown, logger: Logger): HttpError {
       return new HttpError(answer.code, err.message, fix);
     }
   }
-  logger.error('server: unexpected error', { error: err instanceof Error ? (err.stack ?? err.message) : String(err), ...(err instanceof TalariaError ? { code: err.code } : {}) });
+  logger.error('server: unexpected error', {
+    error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+    ...(err instanceof TalariaError ? { code: err.code } : {}),
+  });
   return new HttpError('internal', 'internal error (a bug: the server log has the details)');
 }
 
@@ -90,7 +97,12 @@ function parse(schema: z.ZodTypeAny | undefined, value: unknown, what: string): 
   if (!r.success) {
     const issues = r.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
     const first = issues[0];
-    throw new HttpError('invalid_body', `invalid ${what}: ${first ? `${first.path ? `${first.path}: ` : ''}${first.message}` : 'bad input'}`, undefined, { issues });
+    throw new HttpError(
+      'invalid_body',
+      `invalid ${what}: ${first ? `${first.path ? `${first.path}: ` : ''}${first.message}` : 'bad input'}`,
+      undefined,
+      { issues },
+    );
   }
   return r.data;
 }
@@ -98,18 +110,34 @@ function parse(schema: z.ZodTypeAny | undefined, value: unknown, what: string): 
 export function buildApp(cfg: AppConfig): Hono {
   const app = new Hono();
   // A throw anywhere (a guard, the static handler, a middleware) is answered and logged, never fatal.
-  app.onError((err, c) => (err instanceof HTTPException ? err.getResponse() : errorOut(c, toHttpError(err, cfg.logger))));
+  app.onError((err, c) =>
+    err instanceof HTTPException ? err.getResponse() : errorOut(c, toHttpError(err, cfg.logger)),
+  );
 
   // Host and Origin on every path: static files and health included.
   app.use('*', async (c, next) => {
     if (!hostAllowed(cfg.guard, c.req.header('host')))
-      return errorOut(c, new HttpError('bad_host', 'this Host is not served here (DNS rebinding protection)', 'Open the address the server printed.'));
-    if (!originAllowed(cfg.guard, c.req.header('origin'))) return errorOut(c, new HttpError('bad_origin', 'cross-site requests are refused', 'Use the web UI the server serves.'));
+      return errorOut(
+        c,
+        new HttpError(
+          'bad_host',
+          'this Host is not served here (DNS rebinding protection)',
+          'Open the address the server printed.',
+        ),
+      );
+    if (!originAllowed(cfg.guard, c.req.header('origin')))
+      return errorOut(
+        c,
+        new HttpError('bad_origin', 'cross-site requests are refused', 'Use the web UI the server serves.'),
+      );
     await next();
   });
   // nosniff, no referrer, no framing by other sites, same-origin isolation. No HSTS: a loopback
   // server speaks plain HTTP, and a LAN one's certificate is the user's choice to pin.
-  app.use('*', secureHeaders({ strictTransportSecurity: false, xFrameOptions: 'DENY', crossOriginResourcePolicy: 'same-origin' }));
+  app.use(
+    '*',
+    secureHeaders({ strictTransportSecurity: false, xFrameOptions: 'DENY', crossOriginResourcePolicy: 'same-origin' }),
+  );
 
   app.use(
     '/api/*',
@@ -124,11 +152,23 @@ export function buildApp(cfg: AppConfig): Hono {
     app.on(def.method, def.path, async (c) => {
       let identity: TokenIdentity | undefined;
       if (def.role !== 'none') {
-        identity = identify({ authorization: c.req.header('authorization'), cookie: c.req.header('cookie') }, cfg.guard.cookie, (t) => cfg.tokens.verify(t));
+        identity = identify(
+          { authorization: c.req.header('authorization'), cookie: c.req.header('cookie') },
+          cfg.guard.cookie,
+          (t) => cfg.tokens.verify(t),
+        );
         if (!identity)
-          throw new HttpError('unauthorized', 'a valid token is needed', 'Open the link `talaria serve` printed (it carries the token), or send Authorization: Bearer <token>.');
+          throw new HttpError(
+            'unauthorized',
+            'a valid token is needed',
+            'Open the link `talaria serve` printed (it carries the token), or send Authorization: Bearer <token>.',
+          );
         if (ROLE_RANK[identity.role] < ROLE_RANK[def.role])
-          throw new HttpError('forbidden', `this token is an ${identity.role}: it can look, not act`, 'Ask for a controller link.');
+          throw new HttpError(
+            'forbidden',
+            `this token is an ${identity.role}: it can look, not act`,
+            'Ask for a controller link.',
+          );
         bindRequest(cfg.bound, c, identity);
       }
       const params = parse(def.params, c.req.param(), 'path');
@@ -146,7 +186,13 @@ export function buildApp(cfg: AppConfig): Hono {
       }
       // The one place the route's name is erased: its schemas above produced exactly what its handler's type says.
       const handler = cfg.handlers[name] as (ctx: RouteCtx<Name>) => unknown;
-      const out = await handler({ identity, params: (params ?? {}) as never, query: (query ?? {}) as never, body: body as never, c });
+      const out = await handler({
+        identity,
+        params: (params ?? {}) as never,
+        query: (query ?? {}) as never,
+        body: body as never,
+        c,
+      });
       if (out instanceof Response) return out;
       return c.json(out as object);
     });
@@ -155,7 +201,9 @@ export function buildApp(cfg: AppConfig): Hono {
   app.all('/api/*', (c) => errorOut(c, new HttpError('not_found', `no route ${c.req.method} ${c.req.path}`)));
   for (const prefix of cfg.reserved) {
     app.all(`${prefix}`, (c) => c.json({ code: 'invalid_argument', message: `${prefix} speaks WebSocket only` }, 426));
-    app.all(`${prefix}/*`, (c) => c.json({ code: 'invalid_argument', message: `${prefix} speaks WebSocket only` }, 426));
+    app.all(`${prefix}/*`, (c) =>
+      c.json({ code: 'invalid_argument', message: `${prefix} speaks WebSocket only` }, 426),
+    );
   }
   app.get('*', staticHandler(cfg.webRoot));
   return app;

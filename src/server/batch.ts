@@ -50,7 +50,9 @@ const NON_ASCII = /[\u0080-\uffff]/g;
 export function asciiJson(value: unknown): string {
   const json = JSON.stringify(value);
   NON_ASCII.lastIndex = 0;
-  return NON_ASCII.test(json) ? json.replace(NON_ASCII, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')) : json;
+  return NON_ASCII.test(json)
+    ? json.replace(NON_ASCII, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'))
+    : json;
 }
 
 /** One `events` message out of events already serialized by asciiJson (so latin1 is their UTF-8). */
@@ -95,7 +97,11 @@ export class EventBatcher {
   add(ev: StreamEvent): void {
     if (!this.sinks.has(ev.sessionId)) return;
     let p = this.pending.get(ev.sessionId);
-    if (!p) this.pending.set(ev.sessionId, (p = { since: this.now(), jsons: [], sizes: [], bytes: 0, live: false, lastSeq: ev.seq }));
+    if (!p)
+      this.pending.set(
+        ev.sessionId,
+        (p = { since: this.now(), jsons: [], sizes: [], bytes: 0, live: false, lastSeq: ev.seq }),
+      );
     const json = asciiJson(ev);
     const size = json.length;
     p.jsons.push(json);

@@ -44,7 +44,10 @@ export const HTTP_ANSWER: Record<TalariaErrorCode, HttpAnswer> = {
   // Waited too long: on the agent (504, a gateway's upstream timed out), or on a permission answer
   // (the turn waited on something outside this request and gave up, like a gateway).
   timeout: { code: 'timeout', fix: RETRY },
-  permission_timeout: { code: 'timeout', fix: 'Answer permission requests while the turn waits, or add a rule (POST /api/rules).' },
+  permission_timeout: {
+    code: 'timeout',
+    fix: 'Answer permission requests while the turn waits, or add a rule (POST /api/rules).',
+  },
   // Not the request's fault nor the agent's: what the conversation has become. 422, not 413 (the
   // body was fine) nor 502 (the agent did what it should).
   context_overflow: { code: 'context_overflow', fix: 'Start a new session, or branch from an earlier turn.' },

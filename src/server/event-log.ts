@@ -40,7 +40,10 @@ export const MAX_LOGGED_EVENT_BYTES = 256 * 1024;
 const OMITTED = '{"_talariaOmitted":';
 
 function carriesPrompt(type: string, body: Record<string, unknown>): boolean {
-  return type === 'turn.started' || (type === 'entry.added' && (body.entry as { kind?: unknown } | undefined)?.kind === 'user_message');
+  return (
+    type === 'turn.started' ||
+    (type === 'entry.added' && (body.entry as { kind?: unknown } | undefined)?.kind === 'user_message')
+  );
 }
 
 interface Head {
@@ -75,7 +78,9 @@ export class EventLog {
     this.now = o.now ?? Date.now;
     this.retain = o.retain ?? 200_000;
     // The table comes from the store's migration 004 (session-events).
-    this.insert = store.db.prepare('INSERT INTO session_events (session_id, seq, at, type, data) VALUES (?, ?, ?, ?, ?)');
+    this.insert = store.db.prepare(
+      'INSERT INTO session_events (session_id, seq, at, type, data) VALUES (?, ?, ?, ?, ?)',
+    );
   }
 
   head(sessionId: string): Head {
@@ -142,10 +147,21 @@ export class EventLog {
     if (since === h.last) return [];
     this.flush();
     const rows = this.store.db
-      .prepare('SELECT session_id, seq, at, type, data FROM session_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?')
+      .prepare(
+        'SELECT session_id, seq, at, type, data FROM session_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+      )
       .all(sessionId, since, limit) as Row[];
     if (rows.some((r) => r.data.startsWith(OMITTED))) return undefined;
-    return rows.map((r) => ({ ...(JSON.parse(r.data) as object), sessionId: r.session_id, seq: r.seq, at: r.at, type: r.type }) as unknown as StreamEvent);
+    return rows.map(
+      (r) =>
+        ({
+          ...(JSON.parse(r.data) as object),
+          sessionId: r.session_id,
+          seq: r.seq,
+          at: r.at,
+          type: r.type,
+        }) as unknown as StreamEvent,
+    );
   }
 
   /** Drops the oldest events past the retention cap. */

@@ -16,7 +16,10 @@ import { signInInfo } from './provider-info.js';
 
 const TIMEOUT_MS = 30_000;
 
-export function authHandlers(harness: Harness, o: { onSignedIn?: () => void } = {}): HandlerMap<Exclude<AuthRouteName, keyof typeof REGISTRY_ROUTES>> {
+export function authHandlers(
+  harness: Harness,
+  o: { onSignedIn?: () => void } = {},
+): HandlerMap<Exclude<AuthRouteName, keyof typeof REGISTRY_ROUTES>> {
   const provider = (id: string) => {
     const p = harness.registry.get(id);
     if (!p) throw new HttpError('not_found', `no agent '${id}'`, 'GET /api/providers lists the agents.');
@@ -40,7 +43,12 @@ export function authHandlers(harness: Harness, o: { onSignedIn?: () => void } = 
       const agent = await startForSignIn(p, harness.env, { cwd: tmpdir(), timeoutMs: TIMEOUT_MS });
       try {
         const m = agent.methods.find((x) => x.id === methodId);
-        if (!m) throw new HttpError('invalid_argument', `${p.label} has no sign-in method '${methodId}'`, `It lists: ${agent.methods.map((x) => x.id).join(', ') || 'none'}.`);
+        if (!m)
+          throw new HttpError(
+            'invalid_argument',
+            `${p.label} has no sign-in method '${methodId}'`,
+            `It lists: ${agent.methods.map((x) => x.id).join(', ') || 'none'}.`,
+          );
         if (m.kind === 'terminal')
           throw new HttpError(
             'conflict',

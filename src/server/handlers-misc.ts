@@ -19,7 +19,11 @@ function providerOf(s: AgentStatus): ProviderInfo {
   };
 }
 
-export function miscHandlers(harness: Harness, hub: Hub, o: { version: string; startedAt: number; signIns?: () => number }): Partial<HandlerMap> {
+export function miscHandlers(
+  harness: Harness,
+  hub: Hub,
+  o: { version: string; startedAt: number; signIns?: () => number },
+): Partial<HandlerMap> {
   let readiness: Promise<AgentStatus[]> | undefined;
   let seen = o.signIns?.();
   const statuses = (refresh: boolean) => {
@@ -35,13 +39,20 @@ export function miscHandlers(harness: Harness, hub: Hub, o: { version: string; s
 
   return {
     health: () => ({ ok: true, name: 'talaria', version: o.version, uptimeMs: Date.now() - o.startedAt }),
-    me: ({ identity }) => ({ role: identity!.role, tokenId: identity!.id, ...(identity!.label ? { label: identity!.label } : {}) }),
+    me: ({ identity }) => ({
+      role: identity!.role,
+      tokenId: identity!.id,
+      ...(identity!.label ? { label: identity!.label } : {}),
+    }),
     async readiness({ query }) {
       const all = await statuses(query.refresh === 'true');
       return { providers: all.map(providerOf), problems: harness.configProblems };
     },
     async providers() {
-      const known = await Promise.race([statuses(false).catch(() => undefined), new Promise<undefined>((r) => setTimeout(r, 50, undefined).unref())]);
+      const known = await Promise.race([
+        statuses(false).catch(() => undefined),
+        new Promise<undefined>((r) => setTimeout(r, 50, undefined).unref()),
+      ]);
       const byId = new Map((known ?? []).map((s) => [s.providerId, s]));
       const providers = harness.registry.list().map((p) => {
         const s = byId.get(p.id);
@@ -63,7 +74,8 @@ export function miscHandlers(harness: Harness, hub: Hub, o: { version: string; s
         if (!cleared) throw new HttpError('not_found', `no workspace ${params.id}`);
         return { workspace: workspaceInfo(cleared) };
       }
-      if (!harness.registry.has(b.provider)) throw new HttpError('invalid_argument', `no agent "${b.provider}"`, 'GET /api/providers lists them.');
+      if (!harness.registry.has(b.provider))
+        throw new HttpError('invalid_argument', `no agent "${b.provider}"`, 'GET /api/providers lists them.');
       const w = harness.store.workspaces.update(params.id, { defaultProvider: b.provider, profile: b.profile ?? null });
       if (!w) throw new HttpError('not_found', `no workspace ${params.id}`);
       const ws = harness.workspaces.open(w.path);
@@ -75,22 +87,35 @@ export function miscHandlers(harness: Harness, hub: Hub, o: { version: string; s
     async workspaceModels({ params, query }) {
       const w = harness.store.workspaces.get(params.id);
       if (!w) throw new HttpError('not_found', `no workspace ${params.id}`);
-      const pick = query.provider ? { provider: query.provider as string, from: 'flag' } : await harness.pickAgent({ workspace: w.path });
-      const profile = (query.profile as string | undefined) ?? (pick.provider === w.defaultProvider ? w.profile : undefined);
+      const pick = query.provider
+        ? { provider: query.provider as string, from: 'flag' }
+        : await harness.pickAgent({ workspace: w.path });
+      const profile =
+        (query.profile as string | undefined) ?? (pick.provider === w.defaultProvider ? w.profile : undefined);
       const key = `${w.id}\u0000${pick.provider}\u0000${profile ?? ''}`;
       const ws = harness.workspaces.open(w.path);
       const d = ws.defaults(pick.provider, profile);
       const defaults = { ...(d.modelId ? { modelId: d.modelId } : {}), ...(d.modeId ? { modeId: d.modeId } : {}) };
       // A live session of that agent here already knows the catalog.
       for (const ls of hub.live.values()) {
-        if (ls.hs.workspace === w.path && ls.hs.provider === pick.provider && ls.hs.profile === profile && ls.hs.session.state !== 'closed') {
+        if (
+          ls.hs.workspace === w.path &&
+          ls.hs.provider === pick.provider &&
+          ls.hs.profile === profile &&
+          ls.hs.session.state !== 'closed'
+        ) {
           catalogs.set(key, ls.hs.session.catalog);
           return { provider: pick.provider, catalog: ls.hs.session.catalog, cached: false, defaults };
         }
       }
-      if (catalogs.has(key) && query.refresh !== 'true') return { provider: pick.provider, catalog: catalogs.get(key), cached: true, defaults };
+      if (catalogs.has(key) && query.refresh !== 'true')
+        return { provider: pick.provider, catalog: catalogs.get(key), cached: true, defaults };
       // No other way: a throwaway session/new (not recorded; zero-history sessions do not show in session/list).
-      const s = await harness.host.newSession({ provider: pick.provider, workspace: w.path, ...(profile ? { profile } : {}) });
+      const s = await harness.host.newSession({
+        provider: pick.provider,
+        workspace: w.path,
+        ...(profile ? { profile } : {}),
+      });
       const catalog = s.catalog;
       await harness.host.closeSession(s, 'model catalog read').catch(() => undefined);
       catalogs.set(key, catalog);
@@ -102,9 +127,12 @@ export function miscHandlers(harness: Harness, hub: Hub, o: { version: string; s
     },
     addRule({ body }) {
       const b = body;
-      if (b.scope !== 'global' && !b.scopeId) throw new HttpError('invalid_argument', `a ${b.scope} rule needs scopeId`);
-      if (b.scope === 'workspace' && !harness.store.workspaces.get(b.scopeId!)) throw new HttpError('not_found', `no workspace ${b.scopeId}`);
-      if (b.scope === 'session' && !harness.sessions.find(b.scopeId!)) throw new HttpError('not_found', `no session ${b.scopeId}`);
+      if (b.scope !== 'global' && !b.scopeId)
+        throw new HttpError('invalid_argument', `a ${b.scope} rule needs scopeId`);
+      if (b.scope === 'workspace' && !harness.store.workspaces.get(b.scopeId!))
+        throw new HttpError('not_found', `no workspace ${b.scopeId}`);
+      if (b.scope === 'session' && !harness.sessions.find(b.scopeId!))
+        throw new HttpError('not_found', `no session ${b.scopeId}`);
       const rule = harness.store.permissions.addRule({
         scope: b.scope,
         ...(b.scope !== 'global' ? { scopeId: b.scopeId! } : {}),
@@ -127,7 +155,8 @@ export function miscHandlers(harness: Harness, hub: Hub, o: { version: string; s
       return { rule };
     },
     deleteRule({ params }) {
-      if (!harness.store.permissions.removeRule(Number(params.id))) throw new HttpError('not_found', `no rule ${params.id}`);
+      if (!harness.store.permissions.removeRule(Number(params.id)))
+        throw new HttpError('not_found', `no rule ${params.id}`);
       return { ok: true };
     },
     audit({ query }) {
@@ -140,12 +169,15 @@ export function miscHandlers(harness: Harness, hub: Hub, o: { version: string; s
     },
     usage({ query }) {
       const by: UsageBy = query.by ?? 'agent';
-      const rows = query.session ? [harness.sessions.find(query.session)].filter((r) => r !== undefined) : harness.sessions.list({ includeArchived: true });
+      const rows = query.session
+        ? [harness.sessions.find(query.session)].filter((r) => r !== undefined)
+        : harness.sessions.list({ includeArchived: true });
       if (query.session && rows.length === 0) throw new HttpError('not_found', `no session ${query.session}`);
       const report = sessionUsage(harness.store, harness.env, rows);
       const groups = groupUsage(report.sessions, by);
       const tokens = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0, total: 0 };
-      for (const g of groups) for (const k of Object.keys(tokens) as Array<keyof typeof tokens>) tokens[k] += g.tokens[k];
+      for (const g of groups)
+        for (const k of Object.keys(tokens) as Array<keyof typeof tokens>) tokens[k] += g.tokens[k];
       const total = { sessions: report.sessions.length, tokens, cost: addCosts(report.sessions.map((s) => s.cost)) };
       return { by, groups, total, sessions: report.sessions, problems: report.problems };
     },

@@ -30,21 +30,40 @@ function httpOf(e: RegistryError): HttpError {
   switch (e.code) {
     case 'agent_unknown':
     case 'not_installed':
-      return new HttpError('not_found', e.message, 'The registry list on this page shows what can be added and what is installed.', data);
+      return new HttpError(
+        'not_found',
+        e.message,
+        'The registry list on this page shows what can be added and what is installed.',
+        data,
+      );
     case 'no_distribution':
       return new HttpError('invalid_argument', e.message, 'Pick another agent, or another version.', data);
     case 'checksum_mismatch':
-      return new HttpError('agent_error', e.message, 'The download is not what the registry published: try again later, or tell the registry maintainers.', data);
+      return new HttpError(
+        'agent_error',
+        e.message,
+        'The download is not what the registry published: try again later, or tell the registry maintainers.',
+        data,
+      );
     case 'registry_unreachable':
     case 'registry_invalid':
       return new HttpError('not_ready', e.message, 'Check the network, or set TALARIA_REGISTRY_URL.', data);
     default:
-      return new HttpError('agent_error', e.message, 'Check the network and the npm registry settings (npm config), then try again.', data);
+      return new HttpError(
+        'agent_error',
+        e.message,
+        'Check the network and the npm registry settings (npm config), then try again.',
+        data,
+      );
   }
 }
 
-export function registryHandlers(harness: Harness, o: { onChanged?: () => void } = {}): HandlerMap<'registryIndex' | 'registryAdd' | 'registryUpdate' | 'registryRemove'> {
-  const url = () => (harness.env.env as Record<string, string | undefined>).TALARIA_REGISTRY_URL || DEFAULT_REGISTRY_URL;
+export function registryHandlers(
+  harness: Harness,
+  o: { onChanged?: () => void } = {},
+): HandlerMap<'registryIndex' | 'registryAdd' | 'registryUpdate' | 'registryRemove'> {
+  const url = () =>
+    (harness.env.env as Record<string, string | undefined>).TALARIA_REGISTRY_URL || DEFAULT_REGISTRY_URL;
   const index = async (offline = false): Promise<IndexResult> => {
     try {
       return await fetchIndex({ home: harness.home, url: url(), offline });
@@ -53,11 +72,21 @@ export function registryHandlers(harness: Harness, o: { onChanged?: () => void }
       throw e;
     }
   };
-  const source = (res: IndexResult) => ({ url: res.url, from: res.from, ageMs: res.ageMs, ...(res.note ? { note: `${res.note}, ${formatAge(res.ageMs)}` } : {}) });
+  const source = (res: IndexResult) => ({
+    url: res.url,
+    from: res.from,
+    ageMs: res.ageMs,
+    ...(res.note ? { note: `${res.note}, ${formatAge(res.ageMs)}` } : {}),
+  });
   // One change per agent at a time: a second click while an install runs is a 409, not a second install.
   const busy = new Set<string>();
   const exclusive = async <T>(id: string, what: string, fn: () => Promise<T>): Promise<T> => {
-    if (busy.has(id)) throw new HttpError('conflict', `${id} is already being changed (${what} refused while it runs)`, 'Wait for it to finish.');
+    if (busy.has(id))
+      throw new HttpError(
+        'conflict',
+        `${id} is already being changed (${what} refused while it runs)`,
+        'Wait for it to finish.',
+      );
     busy.add(id);
     try {
       return await fn();
@@ -76,7 +105,14 @@ export function registryHandlers(harness: Harness, o: { onChanged?: () => void }
     const p = harness.registry.require(id);
     return signInInfo(p, await p.readiness(harness.env, { timeoutMs: READINESS_MS }));
   };
-  const installedOf = (a: InstalledAgent) => ({ id: a.id, name: a.name, version: a.version, kind: a.kind, source: a.source, preview: a.preview });
+  const installedOf = (a: InstalledAgent) => ({
+    id: a.id,
+    name: a.name,
+    version: a.version,
+    kind: a.kind,
+    source: a.source,
+    preview: a.preview,
+  });
 
   return {
     async registryIndex({ query }) {
@@ -126,7 +162,8 @@ export function registryHandlers(harness: Harness, o: { onChanged?: () => void }
       const id = params.id;
       return exclusive(id, 'remove', async () => {
         const removed = removeInstalled(harness.home, id);
-        if (removed.length === 0) throw new RegistryError('not_installed', `"${id}" is not installed from the registry`, { id });
+        if (removed.length === 0)
+          throw new RegistryError('not_installed', `"${id}" is not installed from the registry`, { id });
         changed();
         // A process already running keeps its session: say so instead of letting it look like nothing happened.
         const openSessions = harness.host

@@ -13,14 +13,22 @@ import { existingDir, newSessionAt, workspaceInfo, type SessionOps } from './ses
 import type { Hub, LiveSession } from './hub.js';
 import { openRunStream } from './run-stream.js';
 
-export function runHandlers(harness: Harness, hub: Hub, ops: SessionOps, o: { maxBufferedBytes: number }): Partial<HandlerMap> {
+export function runHandlers(
+  harness: Harness,
+  hub: Hub,
+  ops: SessionOps,
+  o: { maxBufferedBytes: number },
+): Partial<HandlerMap> {
   /** Workspace, session, snapshot: everything a run does before its prompt (an error here sent nothing). */
   const setUp = async (b: RouteCtx<'run'>['body']) => {
     let ls: LiveSession;
     let workspace: ReturnType<typeof workspaceInfo>;
     if (b.session !== undefined) {
       // `talaria run --session`: the stored session, opened at its agent when it is not live.
-      ls = await ops.live(b.session, { ...(b.provider ? { provider: b.provider } : {}), ...(b.profile ? { profile: b.profile } : {}) });
+      ls = await ops.live(b.session, {
+        ...(b.provider ? { provider: b.provider } : {}),
+        ...(b.profile ? { profile: b.profile } : {}),
+      });
       workspace = workspaceInfo(ops.workspaceOf(ops.row(ls.hs.id)).row);
     } else {
       const path = existingDir(b.path!, 'the workspace');

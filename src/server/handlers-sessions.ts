@@ -20,7 +20,10 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
   return {
     async listSessions({ query }) {
       const archived = (query.archived as string | undefined) ?? 'exclude';
-      const filter = { ...(archived === 'include' ? { includeArchived: true } : {}), ...(archived === 'only' ? { archivedOnly: true } : {}) };
+      const filter = {
+        ...(archived === 'include' ? { includeArchived: true } : {}),
+        ...(archived === 'only' ? { archivedOnly: true } : {}),
+      };
       let agentProblem: string | undefined;
       let rows: StoredSession[];
       const wsId = query.workspace as string | undefined;
@@ -48,7 +51,10 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
             needsAttention: false,
             ...(s.title ? { title: s.title } : {}),
           }));
-          return { sessions: [...rows.map((x) => hub.summary(x)), ...extra], ...(agentProblem ? { agentProblem } : {}) };
+          return {
+            sessions: [...rows.map((x) => hub.summary(x)), ...extra],
+            ...(agentProblem ? { agentProblem } : {}),
+          };
         }
       } else rows = harness.sessions.list(filter);
       return { sessions: rows.map((x) => hub.summary(x)) };
@@ -56,7 +62,12 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
 
     async createSession({ params, body }) {
       const w = harness.store.workspaces.get(params.id);
-      if (!w) throw new HttpError('not_found', `no workspace ${params.id}`, 'Open the folder first: POST /api/workspaces {path}.');
+      if (!w)
+        throw new HttpError(
+          'not_found',
+          `no workspace ${params.id}`,
+          'Open the folder first: POST /api/workspaces {path}.',
+        );
       existingDir(w.path, 'the workspace');
       const b = body;
       const hs = await newSessionAt(harness, w.path, b);
@@ -71,7 +82,9 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
     async openSession({ params, body }) {
       const { workspace, ...b } = body;
       const stored = harness.sessions.find(params.id);
-      const ls = stored ? await ops.live(stored.id, b) : await ops.adopt(params.id, { ...b, ...(workspace ? { workspace } : {}) });
+      const ls = stored
+        ? await ops.live(stored.id, b)
+        : await ops.adopt(params.id, { ...b, ...(workspace ? { workspace } : {}) });
       return snap(ls.hs.id);
     },
 
@@ -139,7 +152,8 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
       const key = params.requestKey;
       if (!ls) throw new HttpError('not_found', `no pending permission ${key}`);
       const done = ls.resolved.get(key);
-      if (done !== undefined) throw new HttpError('conflict', `already answered by ${done}`, undefined, { answeredBy: done });
+      if (done !== undefined)
+        throw new HttpError('conflict', `already answered by ${done}`, undefined, { answeredBy: done });
       const b = 'optionId' in body ? body : undefined;
       const answer = b ? { optionId: b.optionId } : { choice: 'reject_once' as const };
       const by = who(identity);
@@ -147,8 +161,15 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
       if (!r.ok) {
         const later = ls.resolved.get(key);
         if (r.reason === 'already_answered' || later !== undefined)
-          throw new HttpError('conflict', `already answered by ${later ?? 'someone else'}`, undefined, { answeredBy: later });
-        if (r.reason === 'not_offered') throw new HttpError('invalid_argument', `option ${b?.optionId} was not offered`, "Answer with one of the request's options.");
+          throw new HttpError('conflict', `already answered by ${later ?? 'someone else'}`, undefined, {
+            answeredBy: later,
+          });
+        if (r.reason === 'not_offered')
+          throw new HttpError(
+            'invalid_argument',
+            `option ${b?.optionId} was not offered`,
+            "Answer with one of the request's options.",
+          );
         throw new HttpError('not_found', `no pending permission ${key}`);
       }
       if (b?.rule) {
@@ -182,10 +203,15 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
     async createBranch({ params, body }) {
       const row = ops.row(params.id);
       const b = body;
-      if (b.provider && !harness.registry.has(b.provider)) throw new HttpError('invalid_argument', `no agent "${b.provider}"`, 'GET /api/providers lists them.');
+      if (b.provider && !harness.registry.has(b.provider))
+        throw new HttpError('invalid_argument', `no agent "${b.provider}"`, 'GET /api/providers lists them.');
       // The branch is cut from the stored thread: commit what the live session holds first.
       hub.get(row.id)?.hs.flush();
-      const at = b.at ?? (b.back !== undefined ? userMessageBack(harness.store.entries.loadSnapshot(row.id), b.back, row.id) : undefined);
+      const at =
+        b.at ??
+        (b.back !== undefined
+          ? userMessageBack(harness.store.entries.loadSnapshot(row.id), b.back, row.id)
+          : undefined);
       const hs = await ops.workspaceOf(row).branchSession(row.id, {
         ...(at !== undefined ? { at } : {}),
         ...(b.provider ? { provider: b.provider } : {}),
@@ -212,8 +238,16 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
       hub.get(row.id)?.hs.flush();
       const text = await harness.sessions.export(row.id, format);
       const ext = format === 'fixture' ? 'ndjson' : format;
-      const type = format === 'md' ? 'text/markdown; charset=utf-8' : format === 'json' ? 'application/json' : 'application/x-ndjson';
-      return c.body(text, 200, { 'content-type': type, 'content-disposition': `attachment; filename="talaria-${row.id.slice(0, 8)}.${ext}"` });
+      const type =
+        format === 'md'
+          ? 'text/markdown; charset=utf-8'
+          : format === 'json'
+            ? 'application/json'
+            : 'application/x-ndjson';
+      return c.body(text, 200, {
+        'content-type': type,
+        'content-disposition': `attachment; filename="talaria-${row.id.slice(0, 8)}.${ext}"`,
+      });
     },
 
     async importSession({ body }) {

@@ -13,6 +13,11 @@ export class HttpError extends Error {
     this.status = ERROR_STATUS[code];
   }
   body(): { code: string; message: string; fix?: string; data?: unknown } {
-    return { code: this.code, message: this.message, ...(this.fix ? { fix: this.fix } : {}), ...(this.data !== undefined ? { data: this.data } : {}) };
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.fix ? { fix: this.fix } : {}),
+      ...(this.data !== undefined ? { data: this.data } : {}),
+    };
   }
 }

@@ -7,7 +7,13 @@ import { liveRegistry, type Harness, type HarnessSession, type SessionOrigin } f
 import type { SessionEvent } from '../session/events.js';
 import type { StoredSession } from '../store/index.js';
 import type { Entry } from '../thread/types.js';
-import type { PendingPermission, SessionSnapshot, SessionSummaryInfo, StreamEvent, StreamEventName } from './contract/index.js';
+import type {
+  PendingPermission,
+  SessionSnapshot,
+  SessionSummaryInfo,
+  StreamEvent,
+  StreamEventName,
+} from './contract/index.js';
 import type { EventLog } from './event-log.js';
 import { PromptQueue, type Queued } from './prompt-queue.js';
 import { EventBatcher, type BatchSink } from './batch.js';
@@ -15,7 +21,17 @@ import { SessionOrigins } from './session-origin.js';
 import { appended, threadJson } from './hub-json.js';
 
 export { appended };
-import { agentStateChanged, clearFailures, noteTurnFailure, shownFailure, StoredFailures, storedFailure, turnEnded, type Failure, type FailureState } from './session-failure.js';
+import {
+  agentStateChanged,
+  clearFailures,
+  noteTurnFailure,
+  shownFailure,
+  StoredFailures,
+  storedFailure,
+  turnEnded,
+  type Failure,
+  type FailureState,
+} from './session-failure.js';
 
 export interface LiveSession extends FailureState {
   hs: HarnessSession;
@@ -111,7 +127,16 @@ export class Hub {
   attach(hs: HarnessSession): LiveSession {
     const prev = this.live.get(hs.id);
     if (prev) prev.off();
-    const ls: LiveSession = { hs, origin: hs.origin, queue: prev?.queue ?? [], pending: new Map(), resolved: new Map(), sent: new Map(), steering: 0, off: () => {} };
+    const ls: LiveSession = {
+      hs,
+      origin: hs.origin,
+      queue: prev?.queue ?? [],
+      pending: new Map(),
+      resolved: new Map(),
+      sent: new Map(),
+      steering: 0,
+      off: () => {},
+    };
     // A fresh attach keeps what the previous one knew, else what the store says the last turn ended with (a restart).
     const seeded = prev ? prev.turnFailure : storedFailure(this.harness.store, hs.id);
     if (seeded) ls.turnFailure = seeded;
@@ -145,7 +170,10 @@ export class Hub {
     if (e.type === 'entry.added' || e.type === 'entry.updated') {
       const grown = e.type === 'entry.updated' ? appended(ls.sent.get(e.index), e.entry, e.appended) : undefined;
       ls.sent.set(e.index, e.entry);
-      ev = grown !== undefined ? this.emit(id, 'entry.appended', { index: e.index, text: grown }) : this.emit(id, e.type, { index: e.index, entry: e.entry });
+      ev =
+        grown !== undefined
+          ? this.emit(id, 'entry.appended', { index: e.index, text: grown })
+          : this.emit(id, e.type, { index: e.index, entry: e.entry });
     } else {
       const { sessionId: _a, seq: _b, at: _c, type, ...body } = e;
       ev = this.emit(id, type, body);
@@ -184,7 +212,8 @@ export class Hub {
         break;
       case 'session.state':
         agentStateChanged(ls, e.state, e.previous);
-        if (e.state === 'failed') this.emit(id, 'attention', { kind: 'crashed', text: 'The agent stopped working for this session.' });
+        if (e.state === 'failed')
+          this.emit(id, 'attention', { kind: 'crashed', text: 'The agent stopped working for this session.' });
         if (e.state === 'closed' || e.state === 'failed' || e.previous === 'failed') this.sessionChanged(id);
         break;
       case 'info.updated':
@@ -209,7 +238,9 @@ export class Hub {
   summary(row: StoredSession): SessionSummaryInfo {
     const ls = this.live.get(row.id);
     const entries = ls?.hs.thread.entries;
-    const last = entries ? [...entries].reverse().find((e: Entry) => e.kind === 'assistant_message' || e.kind === 'user_message') : undefined;
+    const last = entries
+      ? [...entries].reverse().find((e: Entry) => e.kind === 'assistant_message' || e.kind === 'user_message')
+      : undefined;
     const preview =
       last && 'text' in last
         ? last.text
@@ -252,7 +283,8 @@ export class Hub {
       const s = ls.hs.session;
       const key = this.harness.host.targetOf(s);
       const info = key ? this.harness.connectionInfo(key) : undefined;
-      const agentCaps = info?.agentCapabilities as { loadSession?: boolean; promptCapabilities?: { image?: boolean } } | undefined;
+      const agentCaps = info?.agentCapabilities as
+        { loadSession?: boolean; promptCapabilities?: { image?: boolean } } | undefined;
       const images = agentCaps?.promptCapabilities?.image ?? false;
       return {
         session: this.summary(row),

@@ -26,9 +26,15 @@ type SteerAnswer = { how: SteerResult['how']; via?: string; turnId?: string };
 export class PromptQueue {
   private seq = 0;
 
-  constructor(private readonly emit: (sessionId: string, type: StreamEventName, body: Record<string, unknown>) => StreamEvent) {}
+  constructor(
+    private readonly emit: (sessionId: string, type: StreamEventName, body: Record<string, unknown>) => StreamEvent,
+  ) {}
 
-  prompt(ls: QueueOwner, text: string, images: { mimeType: string; data: string }[]): { id: string; queued: boolean; position: number } {
+  prompt(
+    ls: QueueOwner,
+    text: string,
+    images: { mimeType: string; data: string }[],
+  ): { id: string; queued: boolean; position: number } {
     const blocks: ContentBlock[] = [];
     if (text.trim() !== '') blocks.push({ type: 'text', text });
     for (const img of images) blocks.push({ type: 'image', mimeType: img.mimeType, data: img.data });
@@ -40,7 +46,13 @@ export class PromptQueue {
     }
     // Refused now, not when its turn would start (nobody would hear it then).
     ls.hs.session.checkPrompt(blocks);
-    const item: QueuedPrompt = { id: `q${++this.seq}`, text, images: images.length, position: ls.queue.length + 1, queuedAt: Date.now() };
+    const item: QueuedPrompt = {
+      id: `q${++this.seq}`,
+      text,
+      images: images.length,
+      position: ls.queue.length + 1,
+      queuedAt: Date.now(),
+    };
     ls.queue.push({ item, blocks });
     this.queueChanged(ls);
     return { id: item.id, queued: true, position: item.position };
@@ -79,7 +91,10 @@ export class PromptQueue {
     if (i < 0) throw new HttpError('not_found', `no queued prompt ${itemId} (it may have started already)`);
     const q = ls.queue[i]!;
     if (q.blocks.some((b) => b.type !== 'text'))
-      throw new HttpError('invalid_argument', 'a queued prompt with images cannot be steered (a steer is text): let it run, or remove it');
+      throw new HttpError(
+        'invalid_argument',
+        'a queued prompt with images cannot be steered (a steer is text): let it run, or remove it',
+      );
     const running = ls.hs.session.running;
     if (running === null) {
       // Nothing to steer into: it simply goes first.
@@ -124,7 +139,10 @@ export class PromptQueue {
 
   queueChanged(ls: QueueOwner, started?: { id: string; turnId: string }): void {
     ls.queue.forEach((q, i) => (q.item.position = i + 1));
-    this.emit(ls.hs.id, 'queue.updated', { queue: ls.queue.map((q) => ({ ...q.item })), ...(started ? { started } : {}) });
+    this.emit(ls.hs.id, 'queue.updated', {
+      queue: ls.queue.map((q) => ({ ...q.item })),
+      ...(started ? { started } : {}),
+    });
   }
 
   editQueued(ls: QueueOwner, itemId: string, text: string | undefined): void {

@@ -18,5 +18,10 @@ type Gap = Readiness['gaps'][number];
 
 /** Gaps and warnings as the contract lists them (an `auth` gap with its sign-in methods). */
 export function gapInfos(gaps: readonly Gap[], warnings: readonly Gap[]): ProviderInfo['gaps'] {
-  return [...gaps, ...warnings].map((g) => ({ code: g.code, message: g.message, fix: g.fix, ...(g.authMethods ? { authMethods: g.authMethods } : {}) }));
+  return [...gaps, ...warnings].map((g) => ({
+    code: g.code,
+    message: g.message,
+    fix: g.fix,
+    ...(g.authMethods ? { authMethods: g.authMethods } : {}),
+  }));
 }

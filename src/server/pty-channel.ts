@@ -34,7 +34,9 @@ export interface PtyChannel {
 function refuse(socket: Duplex, status: number, code: string, message: string, fix?: string): void {
   const body = JSON.stringify({ code, message, ...(fix ? { fix } : {}) });
   const reason = { 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict' }[status] ?? 'Error';
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }
 
 interface Run {
@@ -46,9 +48,19 @@ interface Run {
 export function ptyChannel(o: { harness: Harness; logger: Logger; onSignedIn: () => void }): PtyChannel {
   const { harness, logger } = o;
   const runs = new Map<string, Run>();
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 256 * 1024, perMessageDeflate: false, handleProtocols: (p) => (p.has('talaria') ? 'talaria' : false) });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: 256 * 1024,
+    perMessageDeflate: false,
+    handleProtocols: (p) => (p.has('talaria') ? 'talaria' : false),
+  });
 
-  async function run(ws: WebSocket, r: Run, provider: Provider, q: { method: string; cols?: number | undefined; rows?: number | undefined }): Promise<void> {
+  async function run(
+    ws: WebSocket,
+    r: Run,
+    provider: Provider,
+    q: { method: string; cols?: number | undefined; rows?: number | undefined },
+  ): Promise<void> {
     const send = (m: PtyServerMessage) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
     };
@@ -72,10 +84,21 @@ export function ptyChannel(o: { harness: Harness; logger: Logger; onSignedIn: ()
     let refusal: [message: string, fix: string] | undefined;
     try {
       const m = agent.methods.find((x) => x.id === q.method);
-      if (!m) refusal = [`${provider.label} has no sign-in method '${q.method}'`, `It lists: ${agent.methods.map((x) => x.id).join(', ') || 'none'}.`];
-      else if (m.kind === 'agent') refusal = [`${m.id} is not a terminal sign-in`, `POST /api/agents/${provider.id}/login {"methodId":"${m.id}"} runs it.`];
+      if (!m)
+        refusal = [
+          `${provider.label} has no sign-in method '${q.method}'`,
+          `It lists: ${agent.methods.map((x) => x.id).join(', ') || 'none'}.`,
+        ];
+      else if (m.kind === 'agent')
+        refusal = [
+          `${m.id} is not a terminal sign-in`,
+          `POST /api/agents/${provider.id}/login {"methodId":"${m.id}"} runs it.`,
+        ];
       else if (m.kind === 'env_var')
-        refusal = [`${m.id} is a variable to set, not a sign-in to run`, `Put ${(m.vars ?? []).join(' or ')} in agents.${JSON.stringify(provider.id)}.env of config.json.`];
+        refusal = [
+          `${m.id} is a variable to set, not a sign-in to run`,
+          `Put ${(m.vars ?? []).join(' or ')} in agents.${JSON.stringify(provider.id)}.env of config.json.`,
+        ];
       else command = terminalCommand(provider, harness.env, agent, m.id);
     } finally {
       // The agent is not needed while its sign-in command runs (it may even lock what that command writes).
@@ -86,12 +109,22 @@ export function ptyChannel(o: { harness: Harness; logger: Logger; onSignedIn: ()
     if (closed) return;
     let pty: PtyProcess;
     try {
-      pty = spawnPty(command.command, command.args, { env: command.env, cwd: tmpdir(), ...(q.cols && q.rows ? { cols: q.cols, rows: q.rows } : {}) });
+      pty = spawnPty(command.command, command.args, {
+        env: command.env,
+        cwd: tmpdir(),
+        ...(q.cols && q.rows ? { cols: q.cols, rows: q.rows } : {}),
+      });
     } catch (e) {
-      return fail('unsupported', `the sign-in command could not be started: ${errorText(e)}`, `Run \`talaria login ${provider.id} ${q.method}\` in a terminal.`);
+      return fail(
+        'unsupported',
+        `the sign-in command could not be started: ${errorText(e)}`,
+        `Run \`talaria login ${provider.id} ${q.method}\` in a terminal.`,
+      );
     }
     r.pty = pty;
-    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => pty.onExit((code, signal) => resolve({ code, signal })));
+    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      pty.onExit((code, signal) => resolve({ code, signal })),
+    );
     pty.onData((chunk) => {
       if (ws.readyState === ws.OPEN) ws.send(chunk, { binary: true });
     });
@@ -131,12 +164,33 @@ export function ptyChannel(o: { harness: Harness; logger: Logger; onSignedIn: ()
     },
     upgrade(req, socket, head, identity) {
       const id = this.match((req.url ?? '/').split('?')[0]!)!;
-      if (identity.role !== 'controller') return refuse(socket, 403, 'forbidden', `this token is an ${identity.role}: it can look, not act`, 'Ask for a controller link.');
+      if (identity.role !== 'controller')
+        return refuse(
+          socket,
+          403,
+          'forbidden',
+          `this token is an ${identity.role}: it can look, not act`,
+          'Ask for a controller link.',
+        );
       const provider = harness.registry.get(id);
-      if (!provider) return refuse(socket, 404, 'not_found', `no agent '${id}'`, 'GET /api/providers lists the agents.');
+      if (!provider)
+        return refuse(socket, 404, 'not_found', `no agent '${id}'`, 'GET /api/providers lists the agents.');
       const q = ptyQuery.safeParse(Object.fromEntries(new URL(req.url ?? '/', 'http://x').searchParams));
-      if (!q.success) return refuse(socket, 400, 'invalid_body', `invalid query: ${q.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-      if (runs.has(id)) return refuse(socket, 409, 'conflict', `a sign-in to ${provider.label} is already running`, 'Finish or close the other terminal first.');
+      if (!q.success)
+        return refuse(
+          socket,
+          400,
+          'invalid_body',
+          `invalid query: ${q.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+        );
+      if (runs.has(id))
+        return refuse(
+          socket,
+          409,
+          'conflict',
+          `a sign-in to ${provider.label} is already running`,
+          'Finish or close the other terminal first.',
+        );
       wss.handleUpgrade(req, socket, head, (ws) => {
         // Taken here, not before: a handshake ws refuses never reaches this, and must not hold the agent.
         if (runs.has(id)) return ws.close(4409, 'a sign-in is already running');
@@ -145,7 +199,14 @@ export function ptyChannel(o: { harness: Harness; logger: Logger; onSignedIn: ()
         r.done = run(ws, r, provider, q.data)
           .catch((e: unknown) => {
             logger.error('serve: a terminal sign-in failed', { provider: id, error: errorText(e) });
-            if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'error', code: 'internal', message: `the sign-in failed: ${errorText(e)}` } satisfies PtyServerMessage));
+            if (ws.readyState === ws.OPEN)
+              ws.send(
+                JSON.stringify({
+                  type: 'error',
+                  code: 'internal',
+                  message: `the sign-in failed: ${errorText(e)}`,
+                } satisfies PtyServerMessage),
+              );
             ws.close(1011);
           })
           // The agent is free for another sign-in once its command is gone, not merely its socket.

@@ -73,11 +73,19 @@ function signal(pid: number, sig: NodeJS.Signals): void {
   }
 }
 
-export function spawnPty(command: string, args: readonly string[], o: { env: Record<string, string>; cwd: string; cols?: number; rows?: number }): PtyProcess {
+export function spawnPty(
+  command: string,
+  args: readonly string[],
+  o: { env: Record<string, string>; cwd: string; cols?: number; rows?: number },
+): PtyProcess {
   if (!hasUtilLinuxScript())
-    throw new TalariaError('unsupported', 'a terminal sign-in from the web needs util-linux `script` (Linux) on the server', {
-      fix: 'Run `talaria login` in a terminal on the server instead.',
-    });
+    throw new TalariaError(
+      'unsupported',
+      'a terminal sign-in from the web needs util-linux `script` (Linux) on the server',
+      {
+        fix: 'Run `talaria login` in a terminal on the server instead.',
+      },
+    );
   const size = o.cols && o.rows ? `stty cols ${o.cols} rows ${o.rows} 2>/dev/null; ` : '';
   const line = `${size}exec ${shellLine([command, ...args])}`;
   const child = spawn('script', scriptArgs(line), {
@@ -114,7 +122,9 @@ export function spawnPty(command: string, args: readonly string[], o: { env: Rec
     async resize(cols, rows) {
       const pts = ptyOf(child.pid ?? -1);
       if (!pts) return;
-      await new Promise<void>((resolve) => execFile('stty', ['-F', pts, 'cols', String(cols), 'rows', String(rows)], () => resolve()));
+      await new Promise<void>((resolve) =>
+        execFile('stty', ['-F', pts, 'cols', String(cols), 'rows', String(rows)], () => resolve()),
+      );
     },
     kill(graceMs = 1000) {
       if (child.pid === undefined) return;

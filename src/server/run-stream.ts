@@ -30,7 +30,11 @@ const line = (json: string) => Buffer.from(json + '\n', 'latin1');
  * The stream of session `id`, subscribed at once: call it after the snapshot and before the
  * prompt (events are appended synchronously), then `begin` with the run's answer.
  */
-export function openRunStream(hub: Hub, id: string, maxBufferedBytes: number): { response: Response; begin: (answer: RunAnswer) => void; abort: () => void } {
+export function openRunStream(
+  hub: Hub,
+  id: string,
+  maxBufferedBytes: number,
+): { response: Response; begin: (answer: RunAnswer) => void; abort: () => void } {
   const watch = new TurnWatch();
   let c!: ReadableStreamDefaultController<Uint8Array>;
   let head: RunAnswer | undefined;
@@ -108,7 +112,9 @@ export function openRunStream(hub: Hub, id: string, maxBufferedBytes: number): {
     },
     { highWaterMark: maxBufferedBytes, size: (chunk) => chunk?.byteLength ?? 0 },
   );
-  const response = new Response(stream, { headers: { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' } });
+  const response = new Response(stream, {
+    headers: { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' },
+  });
   return {
     response,
     begin(answer) {

@@ -106,7 +106,9 @@ export interface RunningServer {
 const DEFAULT_WEB = fileURLToPath(new URL('../../dist/web', import.meta.url));
 
 function reject(socket: Duplex, status: number, text: string): void {
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+  );
 }
 
 export async function startServer(o: ServerOptions): Promise<RunningServer> {
@@ -114,9 +116,14 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const logger = o.logger ?? silentLogger;
   const host = o.host ?? '127.0.0.1';
   if (!isLoopback(host) && !o.tls && !o.insecure) {
-    throw new TalariaError('invalid_argument', `--host ${host} is not loopback: serving it needs --tls-cert and --tls-key (or --insecure)`, { host });
+    throw new TalariaError(
+      'invalid_argument',
+      `--host ${host} is not loopback: serving it needs --tls-cert and --tls-key (or --insecure)`,
+      { host },
+    );
   }
-  if (!isLoopback(host) && !o.tls) logger.warn(`serve: plain HTTP on ${host}: the token and every session cross the network unencrypted (--insecure)`);
+  if (!isLoopback(host) && !o.tls)
+    logger.warn(`serve: plain HTTP on ${host}: the token and every session cross the network unencrypted (--insecure)`);
   const version = o.version ?? '0.0.0';
   const startedAt = Date.now();
   const tokens = new TokenRegistry(o.tokensFile === null ? undefined : (o.tokensFile ?? tokensFile(harness.home)));
@@ -146,13 +153,33 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
 
   const mounts = new Map<string, UpgradeHandler>();
   const reserved = [PATHS.acp, PATHS.captp];
-  const acp = acpMount({ harness, hub, ops, logger, version, ...(o.maxAcpUnreadBytes ? { maxUnreadBytes: o.maxAcpUnreadBytes } : {}) });
+  const acp = acpMount({
+    harness,
+    hub,
+    ops,
+    logger,
+    version,
+    ...(o.maxAcpUnreadBytes ? { maxUnreadBytes: o.maxAcpUnreadBytes } : {}),
+  });
   mounts.set(PATHS.acp, acp.handler);
-  const app = buildApp({ guard, tokens, bound, handlers, logger, maxBodyBytes: o.maxBodyBytes ?? 32 * 1024 * 1024, webRoot: o.webRoot ?? DEFAULT_WEB, reserved });
+  const app = buildApp({
+    guard,
+    tokens,
+    bound,
+    handlers,
+    logger,
+    maxBodyBytes: o.maxBodyBytes ?? 32 * 1024 * 1024,
+    webRoot: o.webRoot ?? DEFAULT_WEB,
+    reserved,
+  });
 
   const server = (
     o.tls
-      ? createAdaptorServer({ fetch: app.fetch, createServer: createHttps, serverOptions: { cert: readFileSync(o.tls.cert), key: readFileSync(o.tls.key) } })
+      ? createAdaptorServer({
+          fetch: app.fetch,
+          createServer: createHttps,
+          serverOptions: { cert: readFileSync(o.tls.cert), key: readFileSync(o.tls.key) },
+        })
       : createAdaptorServer({ fetch: app.fetch, createServer: createHttp })
   ) as Server;
 
@@ -164,7 +191,12 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     handleProtocols: (protocols) => (protocols.has('talaria') ? 'talaria' : false),
   });
   const conns = new Set<WsConn>();
-  const connOpts = { maxBufferedBytes: o.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED, heartbeatMs: o.heartbeatMs ?? 15_000, version, logger };
+  const connOpts = {
+    maxBufferedBytes: o.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED,
+    heartbeatMs: o.heartbeatMs ?? 15_000,
+    version,
+    logger,
+  };
   let stopping = false;
 
   function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void | Promise<void> {
@@ -173,7 +205,11 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     if (!originAllowed(guard, req.headers.origin)) return reject(socket, 403, 'Forbidden');
     const path = (req.url ?? '/').split('?')[0]!;
     const identity = identify(
-      { authorization: req.headers.authorization, cookie: req.headers.cookie, protocol: req.headers['sec-websocket-protocol'] as string | undefined },
+      {
+        authorization: req.headers.authorization,
+        cookie: req.headers.cookie,
+        protocol: req.headers['sec-websocket-protocol'] as string | undefined,
+      },
       guard.cookie,
       (t) => tokens.verify(t),
     );
@@ -200,7 +236,10 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     socket.on('error', () => undefined);
     // A throw here would end the process (an upgrade listener runs outside any request handler).
     const failed = (err: unknown) => {
-      logger.error('serve: an upgrade failed', { path: (req.url ?? '/').split('?')[0], error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+      logger.error('serve: an upgrade failed', {
+        path: (req.url ?? '/').split('?')[0],
+        error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+      });
       if (socket.writable && !bound.has(socket)) reject(socket, 500, 'Internal Server Error');
       else socket.destroy();
     };
@@ -247,13 +286,17 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       const closed = new Promise<void>((r) => server.close(() => r()));
       for (const c of conns) c.close(WS_CLOSE.shutdown, 'server stopping');
       // Let running turns finish within the grace period, then cancel what still runs.
-      const running = [...hub.live.values()].map((ls) => ls.hs.session.running?.result).filter((p): p is NonNullable<typeof p> => p !== undefined);
+      const running = [...hub.live.values()]
+        .map((ls) => ls.hs.session.running?.result)
+        .filter((p): p is NonNullable<typeof p> => p !== undefined);
       if (running.length > 0) {
         let timer: NodeJS.Timeout | undefined;
         const grace = new Promise<void>((r) => (timer = setTimeout(r, o.graceMs ?? 5000)));
         await Promise.race([Promise.allSettled(running), grace]);
         clearTimeout(timer);
-        await Promise.allSettled([...hub.live.values()].filter((ls) => ls.hs.session.running).map((ls) => ls.hs.cancel()));
+        await Promise.allSettled(
+          [...hub.live.values()].filter((ls) => ls.hs.session.running).map((ls) => ls.hs.cancel()),
+        );
       }
       await pty.close();
       await acp.close();
@@ -279,7 +322,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       head: (sessionId) => log.head(sessionId).last,
     },
     mount(path, handler) {
-      if (!reserved.includes(path as (typeof reserved)[number])) throw new TypeError(`not a reserved mount point: ${path}`);
+      if (!reserved.includes(path as (typeof reserved)[number]))
+        throw new TypeError(`not a reserved mount point: ${path}`);
       mounts.set(path, handler);
     },
     connections: () => conns.size,

@@ -30,7 +30,11 @@ export function clearFailures(f: FailureState): boolean {
   return had;
 }
 
-export function turnEnded(f: FailureState, stopReason: string, error: { code: string; message: string } | undefined): void {
+export function turnEnded(
+  f: FailureState,
+  stopReason: string,
+  error: { code: string; message: string } | undefined,
+): void {
   const failure = turnFailure(stopReason, error);
   if (!failure) return;
   f.turnFailure = failure;
@@ -50,7 +54,12 @@ export interface NoticeTarget {
  * kept). Nothing when the turn never ran (a queued prompt dropped) or already said why (an error
  * notice of its own, e.g. a context overflow).
  */
-export function noteTurnFailure(s: NoticeTarget, turnId: string, stopReason: string, error: { code: string; message: string } | undefined): void {
+export function noteTurnFailure(
+  s: NoticeTarget,
+  turnId: string,
+  stopReason: string,
+  error: { code: string; message: string } | undefined,
+): void {
   const failure = turnFailure(stopReason, error);
   if (!failure) return;
   const entries = s.thread.entries;
@@ -61,7 +70,10 @@ export function noteTurnFailure(s: NoticeTarget, turnId: string, stopReason: str
     if (e.kind === 'notice' && e.level === 'error') return;
   }
   if (i < 0) return;
-  const text = failure.cause === 'agent' ? `The agent stopped during this turn: ${failure.message}` : `The turn failed: ${failure.message}`;
+  const text =
+    failure.cause === 'agent'
+      ? `The agent stopped during this turn: ${failure.message}`
+      : `The turn failed: ${failure.message}`;
   s.notice('error', 'turn_failed', text, { turnId, cause: failure.cause, ...(error ? { code: error.code } : {}) });
 }
 
@@ -78,7 +90,10 @@ export function agentStateChanged(f: FailureState, state: string, previous: stri
  * comes before its error on disk).
  */
 export class StoredFailures {
-  private readonly seen = new Map<string, { active: number | undefined; updated: number; failure: Failure | undefined }>();
+  private readonly seen = new Map<
+    string,
+    { active: number | undefined; updated: number; failure: Failure | undefined }
+  >();
 
   constructor(private readonly store: Store) {}
 

@@ -44,8 +44,13 @@ export interface NewSessionBody {
 type CreatedBy = { createdBy?: 'run' };
 
 /** A new session in the workspace at `path` (createSession's and run's). */
-export async function newSessionAt(harness: Harness, path: string, b: NewSessionBody & CreatedBy): Promise<HarnessSession> {
-  if (b.provider && !harness.registry.has(b.provider)) throw new HttpError('invalid_argument', `no agent "${b.provider}"`, 'GET /api/providers lists them.');
+export async function newSessionAt(
+  harness: Harness,
+  path: string,
+  b: NewSessionBody & CreatedBy,
+): Promise<HarnessSession> {
+  if (b.provider && !harness.registry.has(b.provider))
+    throw new HttpError('invalid_argument', `no agent "${b.provider}"`, 'GET /api/providers lists them.');
   return harness.workspaces.open(path).newSession({
     ...(b.provider ? { provider: b.provider } : {}),
     ...(b.profile ? { profile: b.profile } : {}),
@@ -111,15 +116,26 @@ export class SessionOps {
     const w = o.workspace ? this.harness.store.workspaces.get(o.workspace) : undefined;
     if (!w) {
       if (o.workspace) throw new HttpError('not_found', `no workspace ${o.workspace}`);
-      throw new HttpError('not_found', `no session ${id}`, 'A session only the agent lists opens with its workspace: POST /api/sessions/:id/open {"workspace": "<id>"}.');
+      throw new HttpError(
+        'not_found',
+        `no session ${id}`,
+        'A session only the agent lists opens with its workspace: POST /api/sessions/:id/open {"workspace": "<id>"}.',
+      );
     }
     const provider = o.provider ?? agentOf(this.harness, w)?.provider;
     const profile = o.profile ?? (o.provider ? undefined : agentOf(this.harness, w)?.profile);
-    if (!provider) throw new HttpError('invalid_argument', `workspace ${w.id} has no agent bound`, 'Name one: {"provider": "…"}, or bind one: PUT /api/workspaces/:id/provider.');
+    if (!provider)
+      throw new HttpError(
+        'invalid_argument',
+        `workspace ${w.id} has no agent bound`,
+        'Name one: {"provider": "…"}, or bind one: PUT /api/workspaces/:id/provider.',
+      );
     let p = this.opening.get(id);
     if (!p) {
       p = (async () => {
-        const hs = await this.harness.workspaces.open(w.path).openSession(id, { provider, ...(profile ? { profile } : {}) });
+        const hs = await this.harness.workspaces
+          .open(w.path)
+          .openSession(id, { provider, ...(profile ? { profile } : {}) });
         const title = this.agentTitles.get(id);
         if (title && !hs.thread.title) {
           hs.session.thread.title = title;

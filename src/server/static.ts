@@ -27,7 +27,8 @@ if (m) { history.replaceState(null, '', location.pathname); fetch('/api/auth/coo
  * (checked at most once a second, so a build made while serving is picked up) the placeholder.
  */
 export function staticHandler(webRoot: string): MiddlewareHandler {
-  const cache = (path: string, c: Context) => c.header('Cache-Control', basename(path) === 'index.html' ? 'no-cache' : 'public, max-age=31536000, immutable');
+  const cache = (path: string, c: Context) =>
+    c.header('Cache-Control', basename(path) === 'index.html' ? 'no-cache' : 'public, max-age=31536000, immutable');
   // Made once the folder exists: serveStatic complains on the console about a missing root.
   let serve: { files: MiddlewareHandler; index: MiddlewareHandler } | undefined;
   let checkedAt = 0;
@@ -35,7 +36,10 @@ export function staticHandler(webRoot: string): MiddlewareHandler {
     if (!serve && Date.now() - checkedAt > 1000) {
       checkedAt = Date.now();
       if (existsSync(join(webRoot, 'index.html'))) {
-        serve = { files: serveStatic({ root: webRoot, onFound: cache }), index: serveStatic({ root: webRoot, path: 'index.html', onFound: cache }) };
+        serve = {
+          files: serveStatic({ root: webRoot, onFound: cache }),
+          index: serveStatic({ root: webRoot, path: 'index.html', onFound: cache }),
+        };
       }
     }
     if (!serve) return c.html(placeholderPage(webRoot), 200);

@@ -50,7 +50,13 @@ function writeTokens(file: string, tokens: TokenRecord[]): void {
 /** Adds a token to the file; the token itself is returned once and never stored. */
 export function addToken(file: string, role: Role, label?: string): { token: string; record: TokenRecord } {
   const token = newToken();
-  const record: TokenRecord = { id: randomUUID().slice(0, 8), hash: hashToken(token), role, createdAt: Date.now(), ...(label ? { label } : {}) };
+  const record: TokenRecord = {
+    id: randomUUID().slice(0, 8),
+    hash: hashToken(token),
+    role,
+    createdAt: Date.now(),
+    ...(label ? { label } : {}),
+  };
   writeTokens(file, [...readTokens(file), record]);
   return { token, record };
 }

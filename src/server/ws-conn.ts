@@ -50,7 +50,13 @@ export class WsConn {
       ws.terminate();
     });
     this.offList = hub.onSessionUpdated((session) => this.send({ type: 'session.updated', session }));
-    this.send({ type: 'welcome', role: identity.role, tokenId: identity.id, version: o.version, heartbeatMs: o.heartbeatMs });
+    this.send({
+      type: 'welcome',
+      role: identity.role,
+      tokenId: identity.id,
+      version: o.version,
+      heartbeatMs: o.heartbeatMs,
+    });
   }
 
   send(m: ServerMessage): void {
@@ -80,7 +86,10 @@ export class WsConn {
     }
     const r = clientMessage.safeParse(parsed);
     if (!r.success) {
-      this.send({ type: 'error', error: { code: 'invalid_body', message: `invalid message: ${r.error.issues[0]?.message ?? 'bad shape'}` } });
+      this.send({
+        type: 'error',
+        error: { code: 'invalid_body', message: `invalid message: ${r.error.issues[0]?.message ?? 'bad shape'}` },
+      });
       return;
     }
     const m = r.data;
@@ -90,7 +99,11 @@ export class WsConn {
       else this.subscribe(m.sessionId, m.since);
     } catch (err) {
       const e = toHttpError(err, this.o.logger);
-      this.send({ type: 'error', error: e.body(), sessionId: m.type === 'ping' ? undefined : m.sessionId } as ServerMessage);
+      this.send({
+        type: 'error',
+        error: e.body(),
+        sessionId: m.type === 'ping' ? undefined : m.sessionId,
+      } as ServerMessage);
     }
   }
 

@@ -1,6 +1,11 @@
 import type { Logger } from '../protocol/types.js';
 import { PermissionBroker } from '../permission/broker.js';
-import type { PermissionDecisionEvent, PermissionMode, PermissionRule, PermissionSubject } from '../permission/types.js';
+import type {
+  PermissionDecisionEvent,
+  PermissionMode,
+  PermissionRule,
+  PermissionSubject,
+} from '../permission/types.js';
 import type { ResolvePaths } from '../permission/real-paths.js';
 import type { Session } from './session.js';
 
@@ -25,7 +30,8 @@ export interface SessionBrokerOptions {
  */
 export function createSessionBroker(o: SessionBrokerOptions): PermissionBroker {
   return new PermissionBroker({
-    getPolicy: (sessionId) => o.lookup(sessionId)?.policy() ?? { mode: o.fallback.mode ?? 'ask', rules: o.fallback.rules ?? [] },
+    getPolicy: (sessionId) =>
+      o.lookup(sessionId)?.policy() ?? { mode: o.fallback.mode ?? 'ask', rules: o.fallback.rules ?? [] },
     ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
     ...(o.now ? { now: o.now } : {}),
     ...(o.logger ? { logger: o.logger } : {}),
@@ -68,6 +74,7 @@ function named(subject: PermissionSubject): PermissionSubject {
 }
 
 function quietEffect(ev: PermissionDecisionEvent): boolean {
-  const allowed = ev.outcome.outcome === 'selected' && (ev.optionKind === 'allow_once' || ev.optionKind === 'allow_always');
+  const allowed =
+    ev.outcome.outcome === 'selected' && (ev.optionKind === 'allow_once' || ev.optionKind === 'allow_always');
   return ev.subject?.effect !== undefined && allowed && (ev.decidedBy === 'policy' || ev.decidedBy === 'grant');
 }

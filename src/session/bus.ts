@@ -35,7 +35,9 @@ export class EventBus<E> {
    * nothing. Events are buffered without bound while a reading consumer is slow: a UI must not
    * lose frames.
    */
-  iterate(opts: { until?: Promise<unknown>; signal?: AbortSignal; filter?: (e: E) => boolean } = {}): AsyncIterableIterator<E> {
+  iterate(
+    opts: { until?: Promise<unknown>; signal?: AbortSignal; filter?: (e: E) => boolean } = {},
+  ): AsyncIterableIterator<E> {
     const queue: E[] = [];
     let head = 0;
     let wake: (() => void) | null = null;

@@ -83,7 +83,10 @@ export const defaultModelRows: ModelRowNormalizer = (rows, currentModelId) =>
     return opt;
   });
 
-export function normalizeCatalog(sessionResult: SessionResultLike, normalizer: ModelRowNormalizer = defaultModelRows): Catalog {
+export function normalizeCatalog(
+  sessionResult: SessionResultLike,
+  normalizer: ModelRowNormalizer = defaultModelRows,
+): Catalog {
   const catalog = fromConfigOptions(sessionResult.configOptions);
   if (!catalog.model) {
     const legacy = legacyModels(sessionResult.models, normalizer);
@@ -138,7 +141,9 @@ export function planSwitch(catalog: Catalog, kind: 'model' | 'mode', id: string)
   if (selector.source === 'config' && selector.configId !== undefined) {
     return { method: 'session/set_config_option', params: { configId: selector.configId, value: option.id } };
   }
-  return kind === 'model' ? { method: 'session/set_model', params: { modelId: option.id } } : { method: 'session/set_mode', params: { modeId: option.id } };
+  return kind === 'model'
+    ? { method: 'session/set_model', params: { modelId: option.id } }
+    : { method: 'session/set_mode', params: { modeId: option.id } };
 }
 
 /** The option whose id (or alias) is `id`. */
@@ -216,7 +221,11 @@ function selectOptions(options: unknown, currentId: string | undefined): Catalog
   return out;
 }
 
-function selectOption(item: unknown, currentId: string | undefined, group: string | undefined): CatalogOption | undefined {
+function selectOption(
+  item: unknown,
+  currentId: string | undefined,
+  group: string | undefined,
+): CatalogOption | undefined {
   if (!isRecord(item)) return undefined;
   const id = str(item['value']);
   if (id === undefined) return undefined;
@@ -233,7 +242,9 @@ function legacyModels(models: unknown, normalizer: ModelRowNormalizer): CatalogS
   if (!isRecord(models)) return undefined;
   const list = models['availableModels'];
   const currentModelId = str(models['currentModelId']);
-  const rows: RawModelRow[] = Array.isArray(list) ? list.filter((r): r is RawModelRow => isRecord(r) && typeof r['modelId'] === 'string') : [];
+  const rows: RawModelRow[] = Array.isArray(list)
+    ? list.filter((r): r is RawModelRow => isRecord(r) && typeof r['modelId'] === 'string')
+    : [];
   if (rows.length === 0 && currentModelId === undefined) return undefined;
   const options = normalizer(rows, currentModelId);
   const selector: CatalogSelector = { kind: 'model', source: 'legacy', options, raw: models };

@@ -23,7 +23,11 @@ export class ChunkRun {
 
   /** Flushes what is held unless `u` is a text chunk of the same message (call before hooks see `u`). */
   before(u: Update): void {
-    if (this.texts.length !== 0 && (textOf(u) === undefined || u.sessionUpdate !== this.kind || idOf(u) !== this.messageId)) this.flush();
+    if (
+      this.texts.length !== 0 &&
+      (textOf(u) === undefined || u.sessionUpdate !== this.kind || idOf(u) !== this.messageId)
+    )
+      this.flush();
   }
 
   /** Takes `u` when it is a plain-text chunk (kept for the run); false for anything else. */
@@ -63,9 +67,11 @@ export class ChunkRun {
 /** The text of a well-formed text chunk (a string messageId or none); undefined for anything else. */
 function textOf(u: Update): string | undefined {
   const kind = u.sessionUpdate;
-  if (kind !== 'agent_message_chunk' && kind !== 'agent_thought_chunk' && kind !== 'user_message_chunk') return undefined;
+  if (kind !== 'agent_message_chunk' && kind !== 'agent_thought_chunk' && kind !== 'user_message_chunk')
+    return undefined;
   const content = u.content as { type?: unknown; text?: unknown } | null | undefined;
-  if (typeof content !== 'object' || content === null || content.type !== 'text' || typeof content.text !== 'string') return undefined;
+  if (typeof content !== 'object' || content === null || content.type !== 'text' || typeof content.text !== 'string')
+    return undefined;
   const id = u.messageId;
   return id === undefined || typeof id === 'string' ? content.text : undefined;
 }

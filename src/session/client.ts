@@ -1,7 +1,12 @@
 import type { Readable, Writable } from 'node:stream';
 import { TalariaError, WireError } from '../protocol/errors.js';
 import { silentLogger, type Logger, type Frame, type ProtocolErrorEvent } from '../protocol/types.js';
-import { connectAgent, type AgentConnection, type ClientCapabilityOverrides, type ClientHandlers } from '../protocol/connection.js';
+import {
+  connectAgent,
+  type AgentConnection,
+  type ClientCapabilityOverrides,
+  type ClientHandlers,
+} from '../protocol/connection.js';
 import { spawnAgent, type SpawnOptions } from '../protocol/spawn.js';
 import { createFsHandlers } from '../protocol/client-fs.js';
 import { createTerminalManager, type TerminalView } from '../protocol/client-terminal.js';
@@ -110,7 +115,10 @@ export class AcpClient {
     private readonly opts: ClientOptions,
   ) {
     this.logger = opts.logger ?? silentLogger;
-    this.router = new SessionRouter<Session>({ logger: this.logger, ...(opts.earlyLimits ? { early: opts.earlyLimits } : {}) });
+    this.router = new SessionRouter<Session>({
+      logger: this.logger,
+      ...(opts.earlyLimits ? { early: opts.earlyLimits } : {}),
+    });
     this.hooks = opts.hooks;
     this.bus = new EventBus((err) => this.logger.error('client listener threw', { error: String(err) }));
     this.broker = createSessionBroker({
@@ -175,7 +183,8 @@ export class AcpClient {
    */
   private otherRequest(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
     const sid = (params as { sessionId?: unknown } | null | undefined)?.sessionId;
-    const s = typeof sid === 'string' ? this.sessions.get(sid) : [...this.sessions.values()].find((x) => x.otherRequests.taken);
+    const s =
+      typeof sid === 'string' ? this.sessions.get(sid) : [...this.sessions.values()].find((x) => x.otherRequests.taken);
     return s ? s.otherRequests.handle(method, params, signal) : Promise.reject(notFound(method));
   }
 
@@ -260,7 +269,15 @@ export class AcpClient {
   /** Malformed frames do not kill the connection: they are reported to every listener (sessionId '*'). */
   private protocolError(e: ProtocolErrorEvent): void {
     this.opts.onProtocolError?.(e);
-    this.bus.emit({ type: 'protocol.error', sessionId: '*', seq: 0, at: Date.now(), kind: e.kind, preview: e.preview, bytes: e.bytes });
+    this.bus.emit({
+      type: 'protocol.error',
+      sessionId: '*',
+      seq: 0,
+      at: Date.now(),
+      kind: e.kind,
+      preview: e.preview,
+      bytes: e.bytes,
+    });
   }
 
   /** A live `session/update`; one for a session not registered yet was kept as a frame by the router. */
@@ -344,18 +361,25 @@ export class AcpClient {
 
   /** Load a stored session: the agent replays its history into the thread before answering. */
   async loadSession(sessionId: string, o: NewSessionOptions): Promise<Session> {
-    if (!this.capabilities.supportsLoad) throw new TalariaError('unsupported', 'this agent cannot load sessions (no loadSession capability)');
+    if (!this.capabilities.supportsLoad)
+      throw new TalariaError('unsupported', 'this agent cannot load sessions (no loadSession capability)');
     return this.reopen('session/load', sessionId, o);
   }
 
   /** Resume without replay (per spec; some agents replay anyway, which then lands in the thread). */
   async resumeSession(sessionId: string, o: NewSessionOptions): Promise<Session> {
-    if (!this.capabilities.supportsSession('resume')) throw new TalariaError('unsupported', 'this agent cannot resume sessions');
+    if (!this.capabilities.supportsSession('resume'))
+      throw new TalariaError('unsupported', 'this agent cannot resume sessions');
     return this.reopen('session/resume', sessionId, o);
   }
 
-  private async reopen(method: 'session/load' | 'session/resume', sessionId: string, o: NewSessionOptions): Promise<Session> {
-    if (this.sessions.has(sessionId)) throw new TalariaError('invalid_state', `session ${sessionId} is already open on this connection`);
+  private async reopen(
+    method: 'session/load' | 'session/resume',
+    sessionId: string,
+    o: NewSessionOptions,
+  ): Promise<Session> {
+    if (this.sessions.has(sessionId))
+      throw new TalariaError('invalid_state', `session ${sessionId} is already open on this connection`);
     // Register first: the replay arrives as session/update before the response.
     const s = this.register(sessionId, o);
     s.beginReplay();
@@ -371,7 +395,8 @@ export class AcpClient {
     } finally {
       s.endReplay();
     }
-    const empty = res === null || res === undefined || (typeof res === 'object' && Object.keys(res as object).length === 0);
+    const empty =
+      res === null || res === undefined || (typeof res === 'object' && Object.keys(res as object).length === 0);
     if (method === 'session/load' && empty && s.replayCount === 0 && (this.hooks?.loadEmptyMeansNotFound ?? false)) {
       this.detach(s);
       throw new TalariaError('session_not_found', `the agent has no session ${sessionId} (it answered {})`);
@@ -382,8 +407,13 @@ export class AcpClient {
 
   /** Fork (unstable ACP): a new session with the source's history. */
   async forkSession(sessionId: string, o: NewSessionOptions): Promise<Session> {
-    if (!this.capabilities.supportsSession('fork')) throw new TalariaError('unsupported', 'this agent cannot fork sessions');
-    const res = await this.connection.request<{ sessionId?: unknown }>('session/fork', { sessionId, ...this.setupParams(o) }, this.reqOpts(o));
+    if (!this.capabilities.supportsSession('fork'))
+      throw new TalariaError('unsupported', 'this agent cannot fork sessions');
+    const res = await this.connection.request<{ sessionId?: unknown }>(
+      'session/fork',
+      { sessionId, ...this.setupParams(o) },
+      this.reqOpts(o),
+    );
     if (typeof res?.sessionId !== 'string' || !res.sessionId) {
       throw new TalariaError('session_not_found', `the agent could not fork ${sessionId}`, { response: res });
     }
@@ -394,7 +424,8 @@ export class AcpClient {
 
   /** All sessions the agent lists (follows cursors), optionally only those under `cwd`. */
   async listSessions(o: { cwd?: string; signal?: AbortSignal; maxPages?: number } = {}): Promise<SessionListing[]> {
-    if (!this.capabilities.supportsSession('list')) throw new TalariaError('unsupported', 'this agent cannot list sessions');
+    if (!this.capabilities.supportsSession('list'))
+      throw new TalariaError('unsupported', 'this agent cannot list sessions');
     const out: SessionListing[] = [];
     const seen = new Set<string>();
     let cursor: string | undefined;
@@ -402,7 +433,11 @@ export class AcpClient {
       const params: Record<string, unknown> = {};
       if (o.cwd) params.cwd = o.cwd;
       if (cursor) params.cursor = cursor;
-      const res = await this.connection.request<{ sessions?: SessionListing[]; nextCursor?: string | null }>('session/list', params, this.reqOpts(o));
+      const res = await this.connection.request<{ sessions?: SessionListing[]; nextCursor?: string | null }>(
+        'session/list',
+        params,
+        this.reqOpts(o),
+      );
       for (const s of res?.sessions ?? []) {
         if (typeof s?.sessionId === 'string' && !seen.has(s.sessionId)) {
           seen.add(s.sessionId);

@@ -19,7 +19,11 @@ import type { SessionEvent as StateEvent, SessionState } from './state.js';
 
 /** What a session needs from its connection (a narrow port, so tests and the host can supply their own). */
 export interface SessionPort {
-  request<T = unknown>(method: string, params: unknown, opts?: { signal?: AbortSignal; timeoutMs?: number }): Promise<T>;
+  request<T = unknown>(
+    method: string,
+    params: unknown,
+    opts?: { signal?: AbortSignal; timeoutMs?: number },
+  ): Promise<T>;
   /** Resolves once sent; rejects when it could not be (the session handles that, never leaks it). */
   notify(method: string, params: unknown): Promise<void>;
   readonly promptCaps: { image: boolean; audio: boolean; embeddedContext: boolean };
@@ -70,9 +74,16 @@ export function checkPromptSize(blocks: readonly ContentBlock[], limit: number):
   const bytes = promptBytes(blocks);
   if (bytes <= limit) return;
   const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MiB`;
-  throw Object.assign(new TalariaError('invalid_argument', `the prompt is ${mb(bytes)}; prompts over ${mb(limit)} are refused (nothing was sent)`, { bytes, limit }), {
-    fix: 'Send less (a file path instead of its contents), or raise maxPromptBytes in config.json.',
-  });
+  throw Object.assign(
+    new TalariaError(
+      'invalid_argument',
+      `the prompt is ${mb(bytes)}; prompts over ${mb(limit)} are refused (nothing was sent)`,
+      { bytes, limit },
+    ),
+    {
+      fix: 'Send less (a file path instead of its contents), or raise maxPromptBytes in config.json.',
+    },
+  );
 }
 
 /** Bytes of a prompt's text and data (images, audio, embedded resources). */

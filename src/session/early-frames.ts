@@ -16,7 +16,11 @@ export interface EarlyLimits {
   bytes: number;
 }
 
-export const DEFAULT_EARLY_LIMITS: Readonly<EarlyLimits> = { sessions: 64, framesPerSession: 10_000, bytes: 32 * 1024 * 1024 };
+export const DEFAULT_EARLY_LIMITS: Readonly<EarlyLimits> = {
+  sessions: 64,
+  framesPerSession: 10_000,
+  bytes: 32 * 1024 * 1024,
+};
 
 interface Held {
   frames: Frame[];

@@ -39,7 +39,9 @@ export function createEffectAuthorizer(o: EffectAuthorizerOptions): AuthorizeEff
   return async (effect) => {
     const session = o.lookup(effect.sessionId);
     if (!session) {
-      throw new WireError(RPC.RESOURCE_NOT_FOUND, `Unknown session: ${effect.sessionId}`, { sessionId: effect.sessionId });
+      throw new WireError(RPC.RESOURCE_NOT_FOUND, `Unknown session: ${effect.sessionId}`, {
+        sessionId: effect.sessionId,
+      });
     }
     const subject = subjectOf(effect, session.roots);
     const turnId = session.running?.id;
@@ -52,28 +54,47 @@ export function createEffectAuthorizer(o: EffectAuthorizerOptions): AuthorizeEff
     });
     if (verdict.allowed) return;
     const cancelled = verdict.decidedBy === 'cancel' || verdict.decidedBy === 'closed';
-    throw new WireError(cancelled ? RPC.REQUEST_CANCELLED : PERMISSION_DENIED, `Permission denied: ${subject.title} (${verdict.reason})`, {
-      reason: 'permission_denied',
-      decidedBy: verdict.decidedBy,
-      effect: effect.kind,
-    });
+    throw new WireError(
+      cancelled ? RPC.REQUEST_CANCELLED : PERMISSION_DENIED,
+      `Permission denied: ${subject.title} (${verdict.reason})`,
+      {
+        reason: 'permission_denied',
+        decidedBy: verdict.decidedBy,
+        effect: effect.kind,
+      },
+    );
   };
 }
 
 /** The command line the policy judges: what runs, with the agent's extra env in front. */
 export function terminalCommandLine(effect: Extract<ClientEffect, { kind: 'terminal.create' }>): string {
   // No args: a shell line (`sh -c`); args: an argv, `bash -lc "…"` reduced to its script.
-  const line = effect.args.length === 0 ? effect.command.trim() : (commandFromArray([effect.command, ...effect.args]) ?? effect.command);
+  const line =
+    effect.args.length === 0
+      ? effect.command.trim()
+      : (commandFromArray([effect.command, ...effect.args]) ?? effect.command);
   // Names are identifiers (client-terminal.ts checks): each is a plain assignment word.
   const env = effect.env.map((e) => `${e.name}=${SECRET_NAME.test(e.name) ? "'[redacted]'" : quoteArg(e.value)}`);
   return env.length > 0 ? `${env.join(' ')} ${line}` : line;
 }
 
 function subjectOf(effect: ClientEffect, roots: string[]): PermissionSubject {
-  const base = { sessionId: effect.sessionId, toolCallId: `talaria:${effect.kind}:${randomUUID().slice(0, 8)}`, roots, effect: effect.kind };
+  const base = {
+    sessionId: effect.sessionId,
+    toolCallId: `talaria:${effect.kind}:${randomUUID().slice(0, 8)}`,
+    roots,
+    effect: effect.kind,
+  };
   if (effect.kind === 'terminal.create') {
     const command = terminalCommandLine(effect);
-    return { ...base, toolKind: 'execute', title: `Run \`${command}\` in ${effect.cwd}`, command, paths: [resolve(effect.cwd)], realPaths: [effect.realCwd] };
+    return {
+      ...base,
+      toolKind: 'execute',
+      title: `Run \`${command}\` in ${effect.cwd}`,
+      command,
+      paths: [resolve(effect.cwd)],
+      realPaths: [effect.realCwd],
+    };
   }
   const verb = effect.kind === 'fs.read' ? 'Read' : 'Write';
   return {

@@ -11,13 +11,21 @@ import type { TurnError } from './turn.js';
  * details list the agent's auth methods — from `error.data.authMethods` (pi, qwen), else the ones
  * it gave in initialize (codex, gemini, copilot). `label` names the agent (default "the agent").
  */
-export function authRequired(err: unknown, o: { authMethods?: readonly unknown[]; label?: string } = {}): TalariaError | undefined {
+export function authRequired(
+  err: unknown,
+  o: { authMethods?: readonly unknown[]; label?: string } = {},
+): TalariaError | undefined {
   if (!(err instanceof WireError) || err.code !== -32000) return undefined;
   const data = err.data as { authMethods?: unknown } | undefined;
-  const authMethods = Array.isArray(data?.authMethods) && data.authMethods.length > 0 ? data.authMethods : [...(o.authMethods ?? [])];
-  const ids = authMethods.map((m) => (m as { id?: unknown; name?: unknown })?.id ?? (m as { name?: unknown })?.name).filter((x) => typeof x === 'string');
+  const authMethods =
+    Array.isArray(data?.authMethods) && data.authMethods.length > 0 ? data.authMethods : [...(o.authMethods ?? [])];
+  const ids = authMethods
+    .map((m) => (m as { id?: unknown; name?: unknown })?.id ?? (m as { name?: unknown })?.name)
+    .filter((x) => typeof x === 'string');
   const who = o.label ?? 'the agent';
-  const how = ids.length ? `; sign in with one of: ${ids.join(', ')}` : `; log in to ${who} or give it an API key (it lists no auth method)`;
+  const how = ids.length
+    ? `; sign in with one of: ${ids.join(', ')}`
+    : `; log in to ${who} or give it an API key (it lists no auth method)`;
   return new TalariaError('auth_required', `${who} needs credentials: ${errorText(err)}${how}`, {
     rpcCode: err.code,
     authMethods,
@@ -48,7 +56,8 @@ export function describeError(err: unknown, authMethods?: readonly unknown[]): T
   const auth = authRequired(err, authMethods ? { authMethods } : {});
   if (auth) return { code: auth.code, message: auth.message, data: auth.details };
   if (err instanceof WireError) return agentError(err.message, { rpcCode: err.code, data: err.data });
-  if (err instanceof TalariaError) return { code: err.code, message: err.message, ...(err.details ? { data: err.details } : {}) };
+  if (err instanceof TalariaError)
+    return { code: err.code, message: err.message, ...(err.details ? { data: err.details } : {}) };
   return { code: 'internal', message: err instanceof Error ? err.message : String(err) };
 }
 
@@ -70,7 +79,10 @@ export interface AgentErrorData {
  * `data.message`, `data.details`, `data.error(.message)` or `data.{service,errorName}`; gemini uses
  * the HTTP status as the JSON-RPC code; an "Error: 400 …"/"API Error: 400" text gives the status too.
  */
-export function agentError(message: string, o: { rpcCode?: number; data?: unknown; source?: AgentErrorData['source'] } = {}): TurnError {
+export function agentError(
+  message: string,
+  o: { rpcCode?: number; data?: unknown; source?: AgentErrorData['source'] } = {},
+): TurnError {
   const d = o.data as Record<string, unknown> | string | undefined;
   const obj = typeof d === 'object' && d !== null ? d : undefined;
   const nested = obj?.error as Record<string, unknown> | string | undefined;
@@ -95,7 +107,8 @@ export function agentError(message: string, o: { rpcCode?: number; data?: unknow
   const status = fromCode ?? body?.status ?? (fromText ? Number(fromText[1] ?? fromText[2]) : undefined);
   if (status !== undefined) out.httpStatus = status;
   if (detail) out.detail = detail;
-  if (service || errorName) Object.assign(out, { ...(service ? { service } : {}), ...(errorName ? { errorName } : {}) });
+  if (service || errorName)
+    Object.assign(out, { ...(service ? { service } : {}), ...(errorName ? { errorName } : {}) });
   if (o.data !== undefined) out.data = o.data;
   const shown = raw && !message.includes(raw) ? `${message}: ${raw}` : message;
   return { code: 'agent_error', message: detail && !shown.includes(detail) ? `${shown}: ${detail}` : shown, data: out };
@@ -115,7 +128,14 @@ function embeddedJson(text: string | undefined): { message?: string; status?: nu
   }
   const o = v as { error?: { message?: unknown; code?: unknown } | string; message?: unknown };
   const e = typeof o?.error === 'object' && o.error !== null ? o.error : undefined;
-  const message = typeof e?.message === 'string' ? e.message : typeof o?.error === 'string' ? o.error : typeof o?.message === 'string' ? o.message : undefined;
+  const message =
+    typeof e?.message === 'string'
+      ? e.message
+      : typeof o?.error === 'string'
+        ? o.error
+        : typeof o?.message === 'string'
+          ? o.message
+          : undefined;
   const code = typeof e?.code === 'number' && e.code >= 400 && e.code <= 599 ? e.code : undefined;
   if (message === undefined && code === undefined) return undefined;
   return { ...(message !== undefined ? { message } : {}), ...(code !== undefined ? { status: code } : {}) };

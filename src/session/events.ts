@@ -13,8 +13,14 @@ import { isRecord } from '../os/record.js';
  */
 const json = z.unknown();
 const ENTRY_KINDS = new Set(['user_message', 'assistant_message', 'thought', 'tool_call', 'notice', 'unknown']);
-const entry = z.custom<Entry>((v) => isRecord(v) && typeof v.id === 'string' && typeof v.kind === 'string' && ENTRY_KINDS.has(v.kind), 'a thread entry');
-const plan = z.custom<PlanEntry[] | null>((v) => v === null || (Array.isArray(v) && v.every(isRecord)), 'a plan (entries or null)');
+const entry = z.custom<Entry>(
+  (v) => isRecord(v) && typeof v.id === 'string' && typeof v.kind === 'string' && ENTRY_KINDS.has(v.kind),
+  'a thread entry',
+);
+const plan = z.custom<PlanEntry[] | null>(
+  (v) => v === null || (Array.isArray(v) && v.every(isRecord)),
+  'a plan (entries or null)',
+);
 const context = z.custom<ContextUsage>(isRecord, 'context usage');
 const catalog = z.custom<Catalog>((v) => isRecord(v) && Array.isArray(v.others), 'a catalog');
 const outcome = z.custom<PermissionOutcome>(
@@ -22,7 +28,10 @@ const outcome = z.custom<PermissionOutcome>(
   'a permission outcome',
 );
 const option = z.custom<PermissionOption>((v) => isRecord(v) && typeof v.optionId === 'string', 'a permission option');
-const subject = z.custom<PermissionSubject>((v) => isRecord(v) && Array.isArray(v.paths) && Array.isArray(v.roots), 'a permission subject');
+const subject = z.custom<PermissionSubject>(
+  (v) => isRecord(v) && Array.isArray(v.paths) && Array.isArray(v.roots),
+  'a permission subject',
+);
 const rule = z.custom<PermissionRule>((v) => isRecord(v) && typeof v.decision === 'string', 'a permission rule');
 const block = z.object({ type: z.string() }).passthrough();
 const usage = z
@@ -38,7 +47,10 @@ const usage = z
 const turnError = z.object({ code: z.string(), message: z.string(), data: json.optional() });
 
 export const sessionState = z.enum(['idle', 'running', 'cancelling', 'closed', 'failed']);
-export const stopReason = z.union([z.enum(['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled', 'permission_denied', 'error']), z.string()]);
+export const stopReason = z.union([
+  z.enum(['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled', 'permission_denied', 'error']),
+  z.string(),
+]);
 
 export const EVENTS = {
   'session.state': z.object({ state: sessionState, previous: sessionState }),
@@ -55,7 +67,12 @@ export const EVENTS = {
   /** `chunks`: how many streamed text chunks of one read this change folds in (absent: one update). */
   'entry.added': z.object({ index: z.number(), entry, chunks: z.number().optional() }),
   /** `appended`: the update only added this text to the end of the entry's `text` (streamed chunks). */
-  'entry.updated': z.object({ index: z.number(), entry, appended: z.string().optional(), chunks: z.number().optional() }),
+  'entry.updated': z.object({
+    index: z.number(),
+    entry,
+    appended: z.string().optional(),
+    chunks: z.number().optional(),
+  }),
   'plan.updated': z.object({ plan }),
   'commands.updated': z.object({ commands: z.array(json) }),
   'mode.updated': z.object({ modeId: z.string() }),

@@ -49,13 +49,19 @@ export interface SessionHooks {
   /** A `{}` answer to session/load with no replay means "not found" (Hermes; off by default: `{}` is a valid answer). */
   loadEmptyMeansNotFound?: boolean;
   /** Rewrite or drop (null) an update before the reducer sees it. */
-  mapUpdate?(update: { sessionUpdate: string; [k: string]: unknown }): { sessionUpdate: string; [k: string]: unknown } | null;
+  mapUpdate?(update: {
+    sessionUpdate: string;
+    [k: string]: unknown;
+  }): { sessionUpdate: string; [k: string]: unknown } | null;
   /** Adjust the prompt for what the agent accepts (images without promptCapabilities.image, …). */
   mapPrompt?(blocks: ContentBlock[], caps: { image: boolean; audio: boolean; embeddedContext: boolean }): PromptPlan;
   /** Classify a finished turn whose failure the agent only signalled as text (Hermes overflow, HTTP 401). */
   classifyTurn?(turn: TurnSummary): TurnClassification | undefined;
   /** Map a permission request's synthetic toolCallId onto the announced tool call it concerns. */
-  linkPermission?(toolCall: { toolCallId: string; [k: string]: unknown }, ctx: PermissionLinkContext): string | undefined;
+  linkPermission?(
+    toolCall: { toolCallId: string; [k: string]: unknown },
+    ctx: PermissionLinkContext,
+  ): string | undefined;
   /**
    * Close and resume the agent's session before the prompt that follows a failed or cancelled turn,
    * or one with a rejected permission (the Claude adapters leave their prompt stream one message
@@ -67,7 +73,10 @@ export interface SessionHooks {
 }
 
 /** Default prompt mapping: withhold block types the agent did not advertise, with a visible notice. */
-export function defaultMapPrompt(blocks: ContentBlock[], caps: { image: boolean; audio: boolean; embeddedContext: boolean }): PromptPlan {
+export function defaultMapPrompt(
+  blocks: ContentBlock[],
+  caps: { image: boolean; audio: boolean; embeddedContext: boolean },
+): PromptPlan {
   const out: ContentBlock[] = [];
   const notices: PromptPlan['notices'] = [];
   for (const b of blocks) {
@@ -80,7 +89,10 @@ export function defaultMapPrompt(blocks: ContentBlock[], caps: { image: boolean;
       // Embedded context falls back to a link, which every agent must accept.
       if (r?.uri) out.push({ type: 'resource_link', uri: r.uri, name: r.uri.split('/').pop() || r.uri });
       else if (typeof r?.text === 'string') out.push({ type: 'text', text: r.text });
-      notices.push({ code: 'resource_as_link', text: 'The agent does not accept embedded files; sent a link instead.' });
+      notices.push({
+        code: 'resource_as_link',
+        text: 'The agent does not accept embedded files; sent a link instead.',
+      });
     } else out.push(b);
   }
   return { blocks: out, notices };

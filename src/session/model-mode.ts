@@ -10,11 +10,20 @@ type ConfigAnswer = { configOptions?: unknown[] } | null;
 type Send = (method: string, params: unknown) => Promise<unknown>;
 
 /** `send` defaults to the session's port (the host passes the process it is restoring the session in). */
-export async function switchTo(s: Pick<SessionCore, 'id' | 'catalog' | 'port' | 'setCatalog'>, kind: 'model' | 'mode', id: string, send?: Send): Promise<void> {
+export async function switchTo(
+  s: Pick<SessionCore, 'id' | 'catalog' | 'port' | 'setCatalog'>,
+  kind: 'model' | 'mode',
+  id: string,
+  send?: Send,
+): Promise<void> {
   const plan = planSwitch(s.catalog, kind, id);
   const params = { sessionId: s.id, ...plan.params };
   const res = (await (send ? send(plan.method, params) : s.port.request(plan.method, params))) as ConfigAnswer;
-  if (plan.method === 'session/set_config_option' && Array.isArray(res?.configOptions) && res.configOptions.length > 0) {
+  if (
+    plan.method === 'session/set_config_option' &&
+    Array.isArray(res?.configOptions) &&
+    res.configOptions.length > 0
+  ) {
     s.setCatalog(applyConfigOptionUpdate(s.catalog, res.configOptions));
   } else s.setCatalog(kind === 'model' ? applyCurrentModel(s.catalog, id) : applyCurrentMode(s.catalog, id));
 }

@@ -16,6 +16,10 @@ export async function reopenAtAgent(s: SessionCore): Promise<void> {
     s.adoptSetup(await s.port.request('session/resume', params, { timeoutMs: 60_000 }));
   } catch (err) {
     s.logger.warn('reopening the session after a failed turn did not work', { sessionId: s.id, error: String(err) });
-    s.notice('warning', 'reopen_failed', 'The agent could not reopen the session after the failed turn; the next answer may be stale.');
+    s.notice(
+      'warning',
+      'reopen_failed',
+      'The agent could not reopen the session after the failed turn; the next answer may be stale.',
+    );
   }
 }

@@ -137,7 +137,8 @@ export async function replayWireLog(lines: readonly WireLogLine[], opts: ReplayO
     request<T>(method: string): Promise<T> {
       const queue = fifo.get(sid) ?? [];
       const i = queue.findIndex((d) => d.method === method);
-      if (i < 0) return Promise.reject(new TalariaError('unsupported', `replay: the log has no ${method} request here`));
+      if (i < 0)
+        return Promise.reject(new TalariaError('unsupported', `replay: the log has no ${method} request here`));
       return queue.splice(i, 1)[0]!.promise as Promise<T>;
     },
     notify: () => Promise.resolve(),
@@ -153,7 +154,9 @@ export async function replayWireLog(lines: readonly WireLogLine[], opts: ReplayO
     const s = new Session({
       id: sid,
       cwd: typeof params.cwd === 'string' ? params.cwd : '/',
-      additionalDirectories: Array.isArray(params.additionalDirectories) ? (params.additionalDirectories as string[]) : [],
+      additionalDirectories: Array.isArray(params.additionalDirectories)
+        ? (params.additionalDirectories as string[])
+        : [],
       mcpServers: Array.isArray(params.mcpServers) ? params.mcpServers : [],
       port: port(sid),
       broker,
@@ -274,7 +277,10 @@ export async function replayWireLog(lines: readonly WireLogLine[], opts: ReplayO
       case 'session/fork': {
         const newId = recordOrEmpty(res).sessionId;
         if (err || typeof newId !== 'string' || newId === '') {
-          return note('session_setup_failed', `${req.method} failed: ${err ? describeError(err).message : 'no sessionId in the answer'}`);
+          return note(
+            'session_setup_failed',
+            `${req.method} failed: ${err ? describeError(err).message : 'no sessionId in the answer'}`,
+          );
         }
         register(newId, req.params).adoptSetup(res);
         return;
@@ -285,11 +291,16 @@ export async function replayWireLog(lines: readonly WireLogLine[], opts: ReplayO
         if (!s) return;
         const count = s.replayCount;
         s.endReplay();
-        const empty = res === null || res === undefined || (typeof res === 'object' && Object.keys(res as object).length === 0);
-        const notFound = req.method === 'session/load' && empty && count === 0 && (hooksNow()?.loadEmptyMeansNotFound ?? false);
+        const empty =
+          res === null || res === undefined || (typeof res === 'object' && Object.keys(res as object).length === 0);
+        const notFound =
+          req.method === 'session/load' && empty && count === 0 && (hooksNow()?.loadEmptyMeansNotFound ?? false);
         if (err || notFound) {
           if (!req.existed) unregister(sid);
-          return note('session_setup_failed', `${req.method} ${sid} failed: ${err ? describeError(err).message : 'the agent answered {} (not found)'}`);
+          return note(
+            'session_setup_failed',
+            `${req.method} ${sid} failed: ${err ? describeError(err).message : 'the agent answered {} (not found)'}`,
+          );
         }
         s.adoptSetup(res);
         return;
@@ -320,7 +331,10 @@ export async function replayWireLog(lines: readonly WireLogLine[], opts: ReplayO
     if (!entry) return;
     agentReqs.delete(msg.id);
     const recorded = recordOrEmpty(recordOrEmpty(msg.result).outcome);
-    const optionId = !msg.error && recorded.outcome === 'selected' && typeof recorded.optionId === 'string' ? recorded.optionId : undefined;
+    const optionId =
+      !msg.error && recorded.outcome === 'selected' && typeof recorded.optionId === 'string'
+        ? recorded.optionId
+        : undefined;
     if (broker.pending(entry.sessionId).some((p) => p.requestKey === entry.key)) {
       if (optionId === undefined) broker.cancelSession(entry.sessionId);
       else {
@@ -331,7 +345,10 @@ export async function replayWireLog(lines: readonly WireLogLine[], opts: ReplayO
       await entry.done;
       const decided = entry.outcome?.outcome === 'selected' ? entry.outcome.optionId : undefined;
       if (decided !== optionId) {
-        note('permission_mismatch', `the replay policy answered ${decided ?? 'cancelled'}, the recording ${optionId ?? 'cancelled'}`);
+        note(
+          'permission_mismatch',
+          `the replay policy answered ${decided ?? 'cancelled'}, the recording ${optionId ?? 'cancelled'}`,
+        );
       }
     }
     await entry.done;
@@ -355,7 +372,8 @@ export async function replayWireLog(lines: readonly WireLogLine[], opts: ReplayO
         const params = recordOrEmpty(msg.params);
         const update = recordOrEmpty(params.update) as Update;
         const sid = params.sessionId;
-        if (typeof sid !== 'string' || typeof update.sessionUpdate !== 'string') note('bad_update', 'session/update without sessionId or update');
+        if (typeof sid !== 'string' || typeof update.sessionUpdate !== 'string')
+          note('bad_update', 'session/update without sessionId or update');
         else if (sessions.has(sid)) sessions.get(sid)!.receiveUpdate(update);
         else {
           const list = early.get(sid) ?? [];
@@ -375,7 +393,10 @@ export async function replayWireLog(lines: readonly WireLogLine[], opts: ReplayO
     broker.closeAll();
     for (const r of open) r.d!.reject(lost);
     for (const s of sessions.values()) s.connectionLost(lost);
-    note('log_ended_open', `the log ends with ${open.length} unanswered request(s): ${open.map((r) => r.method).join(', ') || 'permission'}`);
+    note(
+      'log_ended_open',
+      `the log ends with ${open.length} unanswered request(s): ${open.map((r) => r.method).join(', ') || 'permission'}`,
+    );
   }
   await Promise.all(running);
   await settle();

@@ -66,9 +66,14 @@ export class SessionRouter<T extends FrameTarget = FrameTarget> {
 
   constructor(o: { logger?: Logger; early?: Partial<EarlyLimits> } = {}) {
     this.early = new EarlyFrames(o.early, (sessionId, reason) =>
-      o.logger?.warn(reason === 'evicted' ? 'frames for an unknown session were dropped (too many unknown sessions)' : 'frames for an unknown session were dropped (buffer full)', {
-        sessionId,
-      }),
+      o.logger?.warn(
+        reason === 'evicted'
+          ? 'frames for an unknown session were dropped (too many unknown sessions)'
+          : 'frames for an unknown session were dropped (buffer full)',
+        {
+          sessionId,
+        },
+      ),
     );
   }
 

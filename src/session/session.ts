@@ -14,7 +14,16 @@ import { CancelSettlement } from './cancel-settle.js';
 import { ChunkRun } from './chunk-run.js';
 import { batchNow } from './clock.js';
 import { normalizeCatalog, type Catalog } from './catalog.js';
-import { checkPromptSize, DEFAULT_MAX_PROMPT_BYTES, toBlocks, type EventBody, type PromptInput, type SessionCore, type SessionInit, type SessionPort } from './core.js';
+import {
+  checkPromptSize,
+  DEFAULT_MAX_PROMPT_BYTES,
+  toBlocks,
+  type EventBody,
+  type PromptInput,
+  type SessionCore,
+  type SessionInit,
+  type SessionPort,
+} from './core.js';
 import { describeError } from './errors.js';
 import type { EventName, SessionEvent } from './events.js';
 import type { SessionHooks } from './hooks.js';
@@ -188,7 +197,14 @@ export class Session implements SessionCore {
             continue;
           }
           if (chunks > 1) {
-            const ev = { type: c.type, sessionId: this._id, seq: ++this.seq, at: this.clock(), index: c.index, entry: c.entry } as SessionEvent & {
+            const ev = {
+              type: c.type,
+              sessionId: this._id,
+              seq: ++this.seq,
+              at: this.clock(),
+              index: c.index,
+              entry: c.entry,
+            } as SessionEvent & {
               appended?: string;
               chunks?: number;
             };
@@ -196,8 +212,24 @@ export class Session implements SessionCore {
             ev.chunks = chunks;
             this.bus.emit(ev);
           } else if (c.type === 'entry.updated' && c.appended !== undefined) {
-            this.bus.emit({ type: c.type, sessionId: this._id, seq: ++this.seq, at: this.clock(), index: c.index, entry: c.entry, appended: c.appended } as SessionEvent);
-          } else this.bus.emit({ type: c.type, sessionId: this._id, seq: ++this.seq, at: this.clock(), index: c.index, entry: c.entry } as SessionEvent);
+            this.bus.emit({
+              type: c.type,
+              sessionId: this._id,
+              seq: ++this.seq,
+              at: this.clock(),
+              index: c.index,
+              entry: c.entry,
+              appended: c.appended,
+            } as SessionEvent);
+          } else
+            this.bus.emit({
+              type: c.type,
+              sessionId: this._id,
+              seq: ++this.seq,
+              at: this.clock(),
+              index: c.index,
+              entry: c.entry,
+            } as SessionEvent);
         } else emitChange(this, c);
       }
     } finally {
@@ -329,7 +361,9 @@ export class Session implements SessionCore {
   async reload(): Promise<void> {
     this.discardReplay = true;
     try {
-      this.adoptSetup(await this.port.request('session/load', { sessionId: this.id, cwd: this.cwd, mcpServers: this.mcpServers }));
+      this.adoptSetup(
+        await this.port.request('session/load', { sessionId: this.id, cwd: this.cwd, mcpServers: this.mcpServers }),
+      );
     } finally {
       this.discardReplay = false;
     }

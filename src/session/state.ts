@@ -7,8 +7,21 @@ import { TalariaError } from '../protocol/errors.js';
 export type SessionState = 'idle' | 'running' | 'cancelling' | 'closed' | 'failed';
 export type SessionEvent = 'prompt' | 'turn_end' | 'cancel' | 'fail' | 'close' | 'recover';
 
-export const SESSION_STATES = ['idle', 'running', 'cancelling', 'closed', 'failed'] as const satisfies readonly SessionState[];
-export const SESSION_EVENTS = ['prompt', 'turn_end', 'cancel', 'fail', 'close', 'recover'] as const satisfies readonly SessionEvent[];
+export const SESSION_STATES = [
+  'idle',
+  'running',
+  'cancelling',
+  'closed',
+  'failed',
+] as const satisfies readonly SessionState[];
+export const SESSION_EVENTS = [
+  'prompt',
+  'turn_end',
+  'cancel',
+  'fail',
+  'close',
+  'recover',
+] as const satisfies readonly SessionEvent[];
 
 /** Allowed transitions; a missing (state, event) pair is invalid. */
 export const TRANSITIONS: Readonly<Record<SessionState, Readonly<Partial<Record<SessionEvent, SessionState>>>>> = {

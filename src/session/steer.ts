@@ -46,16 +46,26 @@ function textOf(turn: Turn): string {
 export async function steer(s: Steerable, text: string): Promise<SteerResult> {
   const running = s.running;
   if (!running) return { how: 'prompt', turn: s.prompt(text) };
-  const toolRunning = s.thread.entries.some((e) => e.kind === 'tool_call' && e.turnId === running.id && (e.status === 'in_progress' || e.status === 'pending'));
+  const toolRunning = s.thread.entries.some(
+    (e) => e.kind === 'tool_call' && e.turnId === running.id && (e.status === 'in_progress' || e.status === 'pending'),
+  );
   let outcome: SteerOutcome | null = null;
   try {
     outcome = (await s.port.steer?.(text, { toolRunning })) ?? null;
   } catch (err) {
     // The agent's own way failed: the generic way still works.
-    s.logger.warn('steering through the agent failed; cancelling and resending', { sessionId: s.id, error: String(err) });
+    s.logger.warn('steering through the agent failed; cancelling and resending', {
+      sessionId: s.id,
+      error: String(err),
+    });
   }
   if (outcome && outcome.outcome !== 'promptRequired' && s.running === running) {
-    s.notice('info', 'steered', `Steered the running turn (${outcome.via}): ${quote(text)}`, injectedNotice({ how: 'agent', via: outcome.via, text, outcome: outcome.outcome }));
+    s.notice(
+      'info',
+      'steered',
+      `Steered the running turn (${outcome.via}): ${quote(text)}`,
+      injectedNotice({ how: 'agent', via: outcome.via, text, outcome: outcome.outcome }),
+    );
     return { how: 'agent', via: outcome.via };
   }
   if (s.running !== running || outcome?.outcome === 'promptRequired') {
@@ -70,6 +80,11 @@ export async function steer(s: Steerable, text: string): Promise<SteerResult> {
     .filter(Boolean)
     .join('\n\n');
   const context = steerContext(ask, partial);
-  s.notice('info', 'steered', `Interrupted the running turn and resent it with your correction: ${quote(text)}`, injectedNotice({ how: 'resent', text }));
+  s.notice(
+    'info',
+    'steered',
+    `Interrupted the running turn and resent it with your correction: ${quote(text)}`,
+    injectedNotice({ how: 'resent', text }),
+  );
   return { how: 'resent', turn: s.prompt(text, { context }) };
 }

@@ -11,7 +11,12 @@ export function emitChange(s: SessionCore, c: ThreadChange): void {
     case 'entry.added':
       return s.emit(c.type, { index: c.index, entry: c.entry });
     case 'entry.updated':
-      return s.emit(c.type, c.appended !== undefined ? { index: c.index, entry: c.entry, appended: c.appended } : { index: c.index, entry: c.entry });
+      return s.emit(
+        c.type,
+        c.appended !== undefined
+          ? { index: c.index, entry: c.entry, appended: c.appended }
+          : { index: c.index, entry: c.entry },
+      );
     case 'plan.updated':
       return s.emit('plan.updated', { plan: c.plan });
     case 'commands.updated':

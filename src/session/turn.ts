@@ -46,7 +46,10 @@ export class Turn {
   constructor(
     readonly id: string,
     readonly prompt: ContentBlock[],
-    private readonly iterate: (until: Promise<unknown>, filter: (e: SessionEvent) => boolean) => AsyncIterableIterator<SessionEvent>,
+    private readonly iterate: (
+      until: Promise<unknown>,
+      filter: (e: SessionEvent) => boolean,
+    ) => AsyncIterableIterator<SessionEvent>,
   ) {
     this.result = new Promise((r) => (this.settle = r));
   }

@@ -54,7 +54,8 @@ export class TurnQueue {
   prompt(input: PromptInput, o: { context?: string } = {}): Turn {
     const { s } = this;
     if (s.state === 'closed') throw new TalariaError('session_closed', `session ${s.id} is closed`);
-    if (s.state === 'failed') throw new TalariaError('session_failed', `session ${s.id} failed; it must be reloaded before prompting`);
+    if (s.state === 'failed')
+      throw new TalariaError('session_failed', `session ${s.id} failed; it must be reloaded before prompting`);
     const blocks = toBlocks(input);
     if (blocks.length === 0) throw new TalariaError('invalid_argument', 'a prompt needs at least one content block');
     checkPromptSize(blocks, s.maxPromptBytes);
@@ -86,7 +87,8 @@ export class TurnQueue {
       // Even ending it failed: the caller still gets its result.
       s.logger.error('ending the turn failed', { sessionId: s.id, turnId: turn.id, error: String(again) });
       if (this.current === turn) this.current = null;
-      if (!isDone()) turn.resolve({ turnId: turn.id, stopReason: 'error', error, durationMs: s.now() - turn.startedAt });
+      if (!isDone())
+        turn.resolve({ turnId: turn.id, stopReason: 'error', error, durationMs: s.now() - turn.startedAt });
     }
   }
 
@@ -114,7 +116,10 @@ export class TurnQueue {
       response = { stopReason: 'cancelled' }; // cancelled while the session was being reopened
     } else {
       try {
-        response = await s.port.request<PromptResponse>('session/prompt', { sessionId: s.id, prompt: withContext(plan.blocks, turn.context) });
+        response = await s.port.request<PromptResponse>('session/prompt', {
+          sessionId: s.id,
+          prompt: withContext(plan.blocks, turn.context),
+        });
       } catch (err) {
         error = describeError(err, s.port.authMethods?.());
       }
@@ -136,7 +141,13 @@ export class TurnQueue {
 
     if (!error && !cancelled && s.hooks.classifyTurn) {
       const toolCalls = s.thread.entries.slice(turn.firstEntry).filter((e) => e.kind === 'tool_call').length;
-      const c = s.hooks.classifyTurn({ turnId: turn.id, stopReason: agentStopReason ?? '', text: this.turnText(turn), cancelled, toolCalls });
+      const c = s.hooks.classifyTurn({
+        turnId: turn.id,
+        stopReason: agentStopReason ?? '',
+        text: this.turnText(turn),
+        cancelled,
+        toolCalls,
+      });
       if (c) {
         error = c;
         s.notice('error', c.code, c.message, c.data);
@@ -145,7 +156,13 @@ export class TurnQueue {
     const usage = response ? this.usage.turn(response.usage) : undefined;
     const result: TurnResult = {
       turnId: turn.id,
-      stopReason: error ? 'error' : denied ? 'permission_denied' : cancelled ? 'cancelled' : (agentStopReason ?? 'end_turn'),
+      stopReason: error
+        ? 'error'
+        : denied
+          ? 'permission_denied'
+          : cancelled
+            ? 'cancelled'
+            : (agentStopReason ?? 'end_turn'),
       durationMs: s.now() - turn.startedAt,
     };
     if (agentStopReason !== undefined) result.agentStopReason = agentStopReason;
@@ -155,9 +172,14 @@ export class TurnQueue {
 
     this.current = null;
     const lost = error?.code === 'agent_crashed' || error?.code === 'connection_closed';
-    if (s.hooks.reopenAfterFailedTurn && !lost && (error || cancelled || this.rejectedIn(turn))) this.reopenPending = true;
+    if (s.hooks.reopenAfterFailedTurn && !lost && (error || cancelled || this.rejectedIn(turn)))
+      this.reopenPending = true;
     if (s.state !== 'closed') s.setState(lost ? 'fail' : 'turn_end');
-    const ended: EventBody<'turn.ended'> = { turnId: turn.id, stopReason: result.stopReason, durationMs: result.durationMs };
+    const ended: EventBody<'turn.ended'> = {
+      turnId: turn.id,
+      stopReason: result.stopReason,
+      durationMs: result.durationMs,
+    };
     if (usage) ended.usage = usage;
     if (error) ended.error = error;
     s.emit('turn.ended', ended);
@@ -172,11 +194,17 @@ export class TurnQueue {
 
   /** A permission of this turn was refused (rejected, or cancelled unanswered). */
   private deniedIn(turn: Turn): boolean {
-    return this.s.thread.entries.slice(turn.firstEntry).some((e) => e.kind === 'tool_call' && (e.permission?.status === 'rejected' || e.permission?.status === 'cancelled'));
+    return this.s.thread.entries
+      .slice(turn.firstEntry)
+      .some(
+        (e) => e.kind === 'tool_call' && (e.permission?.status === 'rejected' || e.permission?.status === 'cancelled'),
+      );
   }
 
   private rejectedIn(turn: Turn): boolean {
-    return this.s.thread.entries.slice(turn.firstEntry).some((e) => e.kind === 'tool_call' && e.permission?.status === 'rejected');
+    return this.s.thread.entries
+      .slice(turn.firstEntry)
+      .some((e) => e.kind === 'tool_call' && e.permission?.status === 'rejected');
   }
 
   private turnText(turn: Turn): string {
@@ -235,6 +263,7 @@ function notifySafely(s: SessionCore, method: string, params: unknown): void {
 export function withContext(blocks: ContentBlock[], context: string | undefined): ContentBlock[] {
   if (!context) return blocks;
   const [first, ...rest] = blocks;
-  if (first?.type === 'text' && typeof first.text === 'string') return [{ ...first, text: `${context}\n\n${first.text}` }, ...rest];
+  if (first?.type === 'text' && typeof first.text === 'string')
+    return [{ ...first, text: `${context}\n\n${first.text}` }, ...rest];
   return [{ type: 'text', text: context }, ...blocks];
 }

@@ -61,8 +61,12 @@ export function createBranchesRepo(db: Db, now: () => number = Date.now) {
     `INSERT INTO session_branches (id, session_id, parent_id, reason, agent_session_id, previous_agent_session_id, provider, from_provider, fork_entry_id, created_at)
      VALUES (@id, @session_id, @parent_id, @reason, @agent_session_id, @previous_agent_session_id, @provider, @from_provider, @fork_entry_id, @created_at)`,
   );
-  const ofSession = db.prepare<[string], Row>('SELECT * FROM session_branches WHERE session_id = ? ORDER BY created_at, rowid');
-  const children = db.prepare<[string, string], Row>('SELECT * FROM session_branches WHERE parent_id = ? AND session_id <> ? ORDER BY created_at, rowid');
+  const ofSession = db.prepare<[string], Row>(
+    'SELECT * FROM session_branches WHERE session_id = ? ORDER BY created_at, rowid',
+  );
+  const children = db.prepare<[string, string], Row>(
+    'SELECT * FROM session_branches WHERE parent_id = ? AND session_id <> ? ORDER BY created_at, rowid',
+  );
   const parentOf = db.prepare<[string, string], Row>(
     'SELECT * FROM session_branches WHERE session_id = ? AND parent_id IS NOT NULL AND parent_id <> ? ORDER BY created_at, rowid LIMIT 1',
   );

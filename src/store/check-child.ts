@@ -6,7 +6,8 @@
  */
 import { openReadOnly } from './db-file.js';
 
-export type CheckChildResult = { ok: true } | { ok: false; problems: string[] } | { error: { code?: string; message: string } };
+export type CheckChildResult =
+  { ok: true } | { ok: false; problems: string[] } | { error: { code?: string; message: string } };
 
 /** At most this many problems are listed (the first one says enough to act). */
 const MAX_PROBLEMS = 5;

@@ -14,7 +14,10 @@ export type StoreCheck =
   /** Writable, and the integrity check found nothing (`checked: false`: it did not finish in time). */
   { ok: true; checked: boolean; note?: string } | { ok: false; problem: StoreError };
 
-export async function checkStore(store: Pick<Store, 'path' | 'readOnly' | 'readOnlyReason'>, o: { timeoutMs: number }): Promise<StoreCheck> {
+export async function checkStore(
+  store: Pick<Store, 'path' | 'readOnly' | 'readOnlyReason'>,
+  o: { timeoutMs: number },
+): Promise<StoreCheck> {
   const path = store.path;
   if (store.readOnly) {
     const why = Object.assign(new Error(store.readOnlyReason ?? 'opened read-only'), { code: 'SQLITE_READONLY' });
@@ -24,13 +27,27 @@ export async function checkStore(store: Pick<Store, 'path' | 'readOnly' | 'readO
   const r = await runChild(path, o.timeoutMs);
   if (r === 'timeout') {
     const mb = Math.round(sizeOf(path) / 1e6);
-    return { ok: true, checked: false, note: `the integrity check did not finish within ${Math.round(o.timeoutMs / 1000)} s (${mb} MB); not checked` };
+    return {
+      ok: true,
+      checked: false,
+      note: `the integrity check did not finish within ${Math.round(o.timeoutMs / 1000)} s (${mb} MB); not checked`,
+    };
   }
   if ('ok' in r && r.ok) return { ok: true, checked: true };
-  if ('problems' in r) return { ok: false, problem: storeErrorFrom(Object.assign(new Error(`integrity check: ${r.problems[0]}`), { code: 'SQLITE_CORRUPT' }), path, 'check') };
+  if ('problems' in r)
+    return {
+      ok: false,
+      problem: storeErrorFrom(
+        Object.assign(new Error(`integrity check: ${r.problems[0]}`), { code: 'SQLITE_CORRUPT' }),
+        path,
+        'check',
+      ),
+    };
   // A fault of the file (corrupt, unreadable…) is the store's problem; the check failing otherwise is not.
   const problem = asStoreError(Object.assign(new Error(r.error.message), { code: r.error.code }), path, 'check');
-  return problem instanceof StoreError ? { ok: false, problem } : { ok: true, checked: false, note: `not checked: ${r.error.message}` };
+  return problem instanceof StoreError
+    ? { ok: false, problem }
+    : { ok: true, checked: false, note: `not checked: ${r.error.message}` };
 }
 
 function sizeOf(path: string): number {
@@ -66,7 +83,11 @@ function runChild(path: string, timeoutMs: number): Promise<CheckChildResult | '
     });
     child.once('close', (code) => {
       clearTimeout(timer);
-      resolve(result ?? { error: { message: `the integrity check failed (exit ${code}): ${err.trim().split('\n').pop() ?? ''}` } });
+      resolve(
+        result ?? {
+          error: { message: `the integrity check failed (exit ${code}): ${err.trim().split('\n').pop() ?? ''}` },
+        },
+      );
     });
   });
 }

@@ -37,7 +37,8 @@ export function prepareDbFile(path: string, o: { readOnly?: boolean }): DbFileSt
     closeSync(openSync(path, 'r+'));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
-    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return { state: 'read-only', reason: `${path} is not writable (${code})` };
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
+      return { state: 'read-only', reason: `${path} is not writable (${code})` };
     throw storeErrorFrom(err, path, 'open');
   }
   return { state: 'writable' };
@@ -88,7 +89,8 @@ export function openReadOnly(path: string, logger?: Logger): Database.Database {
   // Bytes 18-19: file format write/read version, 2 = WAL, 1 = rollback journal.
   if (bytes.length >= 100 && bytes[18] === 2 && bytes[19] === 2) bytes[18] = bytes[19] = 1;
   const wal = `${path}-wal`;
-  if (existsSync(wal) && statSync(wal).size > 0) logger?.warn('store: read-only copy misses the changes still in the -wal file', { path });
+  if (existsSync(wal) && statSync(wal).size > 0)
+    logger?.warn('store: read-only copy misses the changes still in the -wal file', { path });
   try {
     const copy = new Database(bytes, { readonly: true });
     copy.prepare('SELECT COUNT(*) FROM sqlite_master').get();

@@ -79,7 +79,11 @@ export function openDatabase(opts: OpenDbOptions = {}): OpenedDb {
   const file = prepareDbFile(path, opts);
   if (file.state === 'missing') {
     // Nothing stored yet and nothing may be written: an empty store in memory reads the same.
-    return { ...setUp(new Database(':memory:'), where, migrations, opts), readOnly: true, readOnlyReason: `no store at ${path} yet` };
+    return {
+      ...setUp(new Database(':memory:'), where, migrations, opts),
+      readOnly: true,
+      readOnlyReason: `no store at ${path} yet`,
+    };
   }
   let reason = file.state === 'read-only' ? file.reason : undefined;
   if (file.state === 'writable') {
@@ -110,13 +114,24 @@ function openHome(home: string, log: Logger | undefined): void {
     if (ensurePrivateDir(home)) log?.info('store: made the Talaria home private (0700)', { home });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw storeErrorFrom(err, home, 'create the home of');
-    throw new StoreError('open_failed', `cannot create Talaria home ${home}: ${(err as Error).message}`, { home }, { cause: err });
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
+      throw storeErrorFrom(err, home, 'create the home of');
+    throw new StoreError(
+      'open_failed',
+      `cannot create Talaria home ${home}: ${(err as Error).message}`,
+      { home },
+      { cause: err },
+    );
   }
 }
 
 /** Pragmas, then migrations (or, read-only, a check that none is due). Closes `db` on failure. */
-function setUp(db: Db, where: { path: string; home: string | undefined }, migrations: readonly Migration[], opts: OpenDbOptions): OpenedDb {
+function setUp(
+  db: Db,
+  where: { path: string; home: string | undefined },
+  migrations: readonly Migration[],
+  opts: OpenDbOptions,
+): OpenedDb {
   const { path } = where;
   try {
     // busy_timeout first, so switching to WAL waits for another process instead of failing.
@@ -127,7 +142,8 @@ function setUp(db: Db, where: { path: string; home: string | undefined }, migrat
       return { db, ...where, version, applied: [], readOnly: true };
     }
     const mode = db.pragma('journal_mode = WAL', { simple: true });
-    if (mode !== 'wal' && path !== ':memory:') opts.logger?.warn('store: WAL not available', { path, mode: String(mode) });
+    if (mode !== 'wal' && path !== ':memory:')
+      opts.logger?.warn('store: WAL not available', { path, mode: String(mode) });
     db.pragma('synchronous = NORMAL');
     db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
     // A checkpoint resets the WAL but keeps its file as large as it ever grew (a big prompt left
@@ -147,7 +163,9 @@ function setUp(db: Db, where: { path: string; home: string | undefined }, migrat
 function checkVersion(db: Db, migrations: readonly Migration[], path: string): number {
   const known = migrations.reduce((m, x) => Math.max(m, x.version), 0);
   const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
-  const have = table ? ((db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null }).v ?? 0) : 0;
+  const have = table
+    ? ((db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null }).v ?? 0)
+    : 0;
   if (have > known) throw tooNew(have, known);
   if (have < known) {
     const fix = `Make it writable (chmod u+w ${JSON.stringify(path)} and its folder) and run any talaria command once.`;
@@ -163,7 +181,12 @@ function checkVersion(db: Db, migrations: readonly Migration[], path: string): n
 
 function tooNew(have: number, known: number): StoreError {
   const fix = 'Upgrade Talaria (npm install -g talaria-acp@latest).';
-  return new StoreError('schema_too_new', `database schema version ${have} is newer than this Talaria understands (${known}); ${fix}`, { version: have, known }, { fix });
+  return new StoreError(
+    'schema_too_new',
+    `database schema version ${have} is newer than this Talaria understands (${known}); ${fix}`,
+    { version: have, known },
+    { fix },
+  );
 }
 
 /** Applies every migration newer than the recorded version, each in its own IMMEDIATE transaction. */
@@ -171,7 +194,8 @@ export function migrate(db: Db, migrations: readonly Migration[]): { version: nu
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
   const known = migrations.reduce((m, x) => Math.max(m, x.version), 0);
-  const current = () => (db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null }).v ?? 0;
+  const current = () =>
+    (db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null }).v ?? 0;
   const have = current();
   if (have > known) throw tooNew(have, known);
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
@@ -189,7 +213,12 @@ export function migrate(db: Db, migrations: readonly Migration[]): { version: nu
     try {
       if (run.immediate()) applied.push(m.version);
     } catch (err) {
-      throw new StoreError('migration_failed', `migration ${m.version} (${m.name}) failed: ${(err as Error).message}`, { version: m.version }, { cause: err });
+      throw new StoreError(
+        'migration_failed',
+        `migration ${m.version} (${m.name}) failed: ${(err as Error).message}`,
+        { version: m.version },
+        { cause: err },
+      );
     }
   }
   return { version: Math.max(have, ...applied), applied };

@@ -17,7 +17,9 @@ interface Row {
 export type DefaultsRepo = ReturnType<typeof createDefaultsRepo>;
 
 export function createDefaultsRepo(db: Db, now: () => number = Date.now) {
-  const get = db.prepare<[string, string, string], Row>('SELECT model_id, mode_id FROM agent_defaults WHERE workspace_id = ? AND provider = ? AND profile = ?');
+  const get = db.prepare<[string, string, string], Row>(
+    'SELECT model_id, mode_id FROM agent_defaults WHERE workspace_id = ? AND provider = ? AND profile = ?',
+  );
   const upsert = {
     model: db.prepare(
       `INSERT INTO agent_defaults (workspace_id, provider, profile, model_id, updated_at) VALUES (?, ?, ?, ?, ?)
@@ -36,7 +38,13 @@ export function createDefaultsRepo(db: Db, now: () => number = Date.now) {
       if (r?.mode_id) out.modeId = r.mode_id;
       return out;
     },
-    set(workspaceId: string, provider: string, profile: string | undefined, kind: 'model' | 'mode', value: string | null): void {
+    set(
+      workspaceId: string,
+      provider: string,
+      profile: string | undefined,
+      kind: 'model' | 'mode',
+      value: string | null,
+    ): void {
       upsert[kind].run(workspaceId, provider, profile ?? '', value, now());
     },
   };

@@ -26,7 +26,9 @@ export function createEntriesRepo(db: Db, now: () => number = Date.now) {
      ON CONFLICT (session_id, idx) DO UPDATE SET entry_id = excluded.entry_id, kind = excluded.kind,
        turn_id = excluded.turn_id, json = excluded.json, updated_at = excluded.updated_at`,
   );
-  const list = db.prepare<[string], { idx: number; json: string }>('SELECT idx, json FROM entries WHERE session_id = ? ORDER BY idx');
+  const list = db.prepare<[string], { idx: number; json: string }>(
+    'SELECT idx, json FROM entries WHERE session_id = ? ORDER BY idx',
+  );
   const count = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM entries WHERE session_id = ?');
   const userNumber = db.prepare<[string, string, string], { n: number }>(
     `SELECT COUNT(*) AS n FROM entries WHERE session_id = ? AND kind = 'user_message'
@@ -39,8 +41,12 @@ export function createEntriesRepo(db: Db, now: () => number = Date.now) {
      ON CONFLICT (session_id) DO UPDATE SET json = excluded.json, updated_at = excluded.updated_at`,
   );
   const dropMeta = db.prepare('DELETE FROM threads WHERE session_id = ?');
-  const tails = db.prepare<[string], { idx: number; entry_id: string; text: string }>('SELECT idx, entry_id, text FROM entry_tails WHERE session_id = ? ORDER BY idx, id');
-  const addTail = db.prepare<[string, number, string, string]>('INSERT INTO entry_tails (session_id, idx, entry_id, text) VALUES (?, ?, ?, ?)');
+  const tails = db.prepare<[string], { idx: number; entry_id: string; text: string }>(
+    'SELECT idx, entry_id, text FROM entry_tails WHERE session_id = ? ORDER BY idx, id',
+  );
+  const addTail = db.prepare<[string, number, string, string]>(
+    'INSERT INTO entry_tails (session_id, idx, entry_id, text) VALUES (?, ?, ?, ?)',
+  );
   const dropTails = db.prepare<[string, number]>('DELETE FROM entry_tails WHERE session_id = ? AND idx = ?');
   const anyTail = db.prepare<[string], { x: number }>('SELECT 1 AS x FROM entry_tails WHERE session_id = ? LIMIT 1');
   const trimTails = db.prepare<[string, number]>('DELETE FROM entry_tails WHERE session_id = ? AND idx >= ?');
@@ -52,7 +58,11 @@ export function createEntriesRepo(db: Db, now: () => number = Date.now) {
 
   /** The stored rows' entries with their tails appended (a tail of another entry id is stale: ignored). */
   function withTails(sessionId: string, rows: { idx: number; json: string }[]): Entry[] {
-    const out = rows.map((r) => fromJson<Entry>(r.json) ?? ({ id: 'e' + r.idx, kind: 'unknown', sessionUpdate: 'damaged_row', raw: r.json } as Entry));
+    const out = rows.map(
+      (r) =>
+        fromJson<Entry>(r.json) ??
+        ({ id: 'e' + r.idx, kind: 'unknown', sessionUpdate: 'damaged_row', raw: r.json } as Entry),
+    );
     let at = 0;
     for (const t of tails.iterate(sessionId)) {
       while (at < rows.length && rows[at]!.idx < t.idx) at++;
@@ -86,7 +96,16 @@ export function createEntriesRepo(db: Db, now: () => number = Date.now) {
      * @internal The recorder's writer: an entry already serialised (its id, kind and turn id beside
      * it). Its tails go too unless the caller knows the session has none (hasTails, same transaction).
      */
-    upsertJson(sessionId: string, index: number, id: string, kind: string, turnId: string | null, json: string, at: number, tails = true): void {
+    upsertJson(
+      sessionId: string,
+      index: number,
+      id: string,
+      kind: string,
+      turnId: string | null,
+      json: string,
+      at: number,
+      tails = true,
+    ): void {
       upsert.run(sessionId, index, id, kind, turnId, json, at);
       if (tails) dropTails.run(sessionId, index);
     },

@@ -35,7 +35,12 @@ export class StoreError extends TalariaError<StoreErrorCode> {
   override readonly name = 'StoreError';
   /** What the user can do about it (also the end of the message). */
   readonly fix: string | undefined;
-  constructor(code: StoreErrorCode, message: string, details?: Record<string, unknown>, options?: { cause?: unknown; fix?: string }) {
+  constructor(
+    code: StoreErrorCode,
+    message: string,
+    details?: Record<string, unknown>,
+    options?: { cause?: unknown; fix?: string },
+  ) {
     super(code, message, details, options?.cause !== undefined ? { cause: options.cause } : undefined);
     this.fix = options?.fix;
   }
@@ -43,9 +48,17 @@ export class StoreError extends TalariaError<StoreErrorCode> {
 
 /** Which store problem an error code of SQLite or the file system is; undefined: not one of the file's. */
 function problemOf(code: string): StoreErrorCode | undefined {
-  if (code.startsWith('SQLITE_NOTADB') || code.startsWith('SQLITE_CORRUPT') || code === 'EISDIR') return 'store_corrupt';
+  if (code.startsWith('SQLITE_NOTADB') || code.startsWith('SQLITE_CORRUPT') || code === 'EISDIR')
+    return 'store_corrupt';
   if (code.startsWith('SQLITE_READONLY') || code === 'EROFS') return 'store_read_only';
-  if (code === 'EACCES' || code === 'EPERM' || code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_PERM') || code.startsWith('SQLITE_AUTH')) return 'store_permission';
+  if (
+    code === 'EACCES' ||
+    code === 'EPERM' ||
+    code.startsWith('SQLITE_CANTOPEN') ||
+    code.startsWith('SQLITE_PERM') ||
+    code.startsWith('SQLITE_AUTH')
+  )
+    return 'store_permission';
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return 'store_busy';
   if (code.startsWith('SQLITE_FULL') || code === 'ENOSPC') return 'store_full';
   if (code.startsWith('SQLITE_IOERR') || code === 'EIO') return 'store_io';
@@ -63,7 +76,8 @@ export function storeErrorFrom(err: unknown, path: string, doing = 'open'): Stor
   const why = oneLine(err instanceof Error ? err.message : String(err));
   const q = JSON.stringify(path);
   const details = { path, ...(code ? { cause: code } : {}) };
-  const make = (c: StoreErrorCode, message: string, fix: string) => new StoreError(c, `${message} ${fix}`, details, { cause: err, fix });
+  const make = (c: StoreErrorCode, message: string, fix: string) =>
+    new StoreError(c, `${message} ${fix}`, details, { cause: err, fix });
   switch (problemOf(code)) {
     case 'store_corrupt':
       return make(
@@ -84,13 +98,27 @@ export function storeErrorFrom(err: unknown, path: string, doing = 'open'): Stor
         `Fix its permissions: it and its folder must belong to you (chmod 600 ${q}; chmod 700 its folder), or set TALARIA_HOME to a folder you own.`,
       );
     case 'store_busy':
-      return make('store_busy', `The Talaria store ${path} is locked by another process (${why}).`, 'Wait for the other Talaria command to finish, then try again.');
+      return make(
+        'store_busy',
+        `The Talaria store ${path} is locked by another process (${why}).`,
+        'Wait for the other Talaria command to finish, then try again.',
+      );
     case 'store_full':
-      return make('store_full', `The disk holding the Talaria store ${path} is full (${why}).`, 'Free some space, then try again.');
+      return make(
+        'store_full',
+        `The disk holding the Talaria store ${path} is full (${why}).`,
+        'Free some space, then try again.',
+      );
     case 'store_io':
-      return make('store_io', `The Talaria store ${path} could not be read or written (${why}).`, 'Check the disk it is on (dmesg, df), then try again.');
+      return make(
+        'store_io',
+        `The Talaria store ${path} could not be read or written (${why}).`,
+        'Check the disk it is on (dmesg, df), then try again.',
+      );
     default:
-      return new StoreError('open_failed', `Cannot ${doing} the Talaria store ${path}: ${why}`, details, { cause: err });
+      return new StoreError('open_failed', `Cannot ${doing} the Talaria store ${path}: ${why}`, details, {
+        cause: err,
+      });
   }
 }
 
@@ -102,5 +130,6 @@ export function asStoreError(err: unknown, path: string, doing = 'use'): unknown
   return err instanceof StoreError || problemOf(codeOf(err)) === undefined ? err : storeErrorFrom(err, path, doing);
 }
 
-const codeOf = (err: unknown): string => (typeof (err as { code?: unknown })?.code === 'string' ? (err as { code: string }).code : '');
+const codeOf = (err: unknown): string =>
+  typeof (err as { code?: unknown })?.code === 'string' ? (err as { code: string }).code : '';
 const oneLine = (s: string): string => s.replace(/\s*\n\s*/g, ' ').trim();

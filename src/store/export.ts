@@ -71,9 +71,15 @@ export function exportSessionJson(store: Store, id: string): SessionExport {
  * Markdown of the stored thread. With no stored thread, `rebuild` (e.g. a replay of the wire log
  * through the reducer) supplies one; without it an empty thread is rendered.
  */
-export function exportSessionMarkdown(store: Store, id: string, render: MarkdownRenderer, opts: { rebuild?: (wire: WireLogLine[]) => ThreadSnapshot } = {}): string {
+export function exportSessionMarkdown(
+  store: Store,
+  id: string,
+  render: MarkdownRenderer,
+  opts: { rebuild?: (wire: WireLogLine[]) => ThreadSnapshot } = {},
+): string {
   const session = mustGet(store, id);
-  const snap = store.entries.loadSnapshot(id) ?? opts.rebuild?.(store.wire.read(id)) ?? { entries: [], plan: null, availableCommands: [], context: {} };
+  const snap = store.entries.loadSnapshot(id) ??
+    opts.rebuild?.(store.wire.read(id)) ?? { entries: [], plan: null, availableCommands: [], context: {} };
   return render(snap, session);
 }
 
@@ -103,7 +109,9 @@ export function importFixture(store: Store, text: string, opts: ImportOptions = 
   try {
     lines = parseFixture(text, opts.onBadLine);
   } catch (err) {
-    throw new StoreError('invalid_argument', `not a wire fixture: ${(err as Error).message}`, undefined, { cause: err });
+    throw new StoreError('invalid_argument', `not a wire fixture: ${(err as Error).message}`, undefined, {
+      cause: err,
+    });
   }
   const found = inspect(lines);
   return store.transaction(() => {
@@ -138,9 +146,14 @@ function inspect(lines: WireLogLine[]): Found {
     if (dir === 'client->agent' && typeof msg.method === 'string') {
       if (msg.id !== undefined) methods.set(msg.id, msg.method);
       const p = asRecord(msg.params);
-      if ((msg.method === 'session/new' || msg.method === 'session/load' || msg.method === 'session/resume') && found.cwd === undefined && typeof p?.cwd === 'string')
+      if (
+        (msg.method === 'session/new' || msg.method === 'session/load' || msg.method === 'session/resume') &&
+        found.cwd === undefined &&
+        typeof p?.cwd === 'string'
+      )
         found.cwd = p.cwd;
-      if (found.agentSessionId === undefined && typeof p?.sessionId === 'string' && msg.method.startsWith('session/')) found.agentSessionId = p.sessionId;
+      if (found.agentSessionId === undefined && typeof p?.sessionId === 'string' && msg.method.startsWith('session/'))
+        found.agentSessionId = p.sessionId;
       if (msg.method === 'session/prompt' && found.title === undefined) found.title = promptTitle(p?.prompt);
     } else if (dir === 'agent->client' && msg.id !== undefined && msg.method === undefined) {
       const method = methods.get(msg.id);
@@ -150,7 +163,8 @@ function inspect(lines: WireLogLine[]): Found {
         const name = asRecord(r.agentInfo)?.name;
         if (typeof name === 'string' && name !== '') found.agentName = name;
       }
-      if (method === 'session/new' && found.agentSessionId === undefined && typeof r?.sessionId === 'string') found.agentSessionId = r.sessionId;
+      if (method === 'session/new' && found.agentSessionId === undefined && typeof r?.sessionId === 'string')
+        found.agentSessionId = r.sessionId;
     }
   }
   return found;

@@ -10,7 +10,8 @@ type Fn = (...args: unknown[]) => unknown;
 /** `repo` with each method's store faults named (other errors pass through as they are). */
 export function guarded<T extends object>(repo: T, path: string): T {
   const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(repo)) out[name] = typeof value === 'function' ? guardFn(value as Fn, path) : value;
+  for (const [name, value] of Object.entries(repo))
+    out[name] = typeof value === 'function' ? guardFn(value as Fn, path) : value;
   return out as T;
 }
 

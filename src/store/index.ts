@@ -105,7 +105,15 @@ export function openStore(opts: StoreOptions = {}): Store {
 export { openDatabase, migrate, DB_FILE, type Db, type OpenDbOptions, type OpenedDb } from './db.js';
 export { StoreError, storeErrorFrom, asStoreError, type StoreErrorCode } from './errors.js';
 export { MIGRATIONS, type Migration } from './migrations/index.js';
-export { exportSessionJson, exportSessionMarkdown, exportSessionFixture, importFixture, type SessionExport, type ImportOptions, type MarkdownRenderer } from './export.js';
+export {
+  exportSessionJson,
+  exportSessionMarkdown,
+  exportSessionFixture,
+  importFixture,
+  type SessionExport,
+  type ImportOptions,
+  type MarkdownRenderer,
+} from './export.js';
 export { parseFixture, type FixtureProblem } from './json.js';
 export type { Workspace, WorkspaceInput, WorkspacePatch, WorkspacesRepo } from './workspaces.js';
 export type { StoredSession, NewSession, SessionPatch, SessionFilter, SessionsRepo } from './sessions.js';
@@ -113,6 +121,14 @@ export type { AgentDefaults, DefaultsRepo } from './defaults.js';
 export type { WireRow, WireReadOptions, WireLogRepo } from './wire-log.js';
 export type { ThreadMeta, IndexedEntry, EntriesRepo } from './entries.js';
 export type { StoredTurn, TurnStart, TurnEnd, TurnsRepo, UsageTotals } from './turns.js';
-export type { RuleScope, RuleJson, StoredRule, NewRule, AuditInput, AuditRecord, PermissionsRepo } from './permissions.js';
+export type {
+  RuleScope,
+  RuleJson,
+  StoredRule,
+  NewRule,
+  AuditInput,
+  AuditRecord,
+  PermissionsRepo,
+} from './permissions.js';
 export type { Lease, LeaseHolder, LeasesRepo } from './leases.js';
 export type { Branch, BranchReason, BranchesRepo, NewBranch } from './branches.js';

@@ -21,4 +21,8 @@ export function wireLineText(t_ms: number, dir: string, msgText: string): string
 }
 
 // The fixture format is the protocol layer's: one parser, one formatter.
-export { parseWireLog as parseFixture, isDirection, type WireLogError as FixtureProblem } from '../protocol/wire-log.js';
+export {
+  parseWireLog as parseFixture,
+  isDirection,
+  type WireLogError as FixtureProblem,
+} from '../protocol/wire-log.js';

@@ -29,13 +29,21 @@ interface Row {
   acquired_at: number;
 }
 
-const toLease = (r: Row): Lease => ({ sessionId: r.session_id, owner: r.owner, pid: r.pid, host: r.host, acquiredAt: r.acquired_at });
+const toLease = (r: Row): Lease => ({
+  sessionId: r.session_id,
+  owner: r.owner,
+  pid: r.pid,
+  host: r.host,
+  acquiredAt: r.acquired_at,
+});
 
 export type LeasesRepo = ReturnType<typeof createLeasesRepo>;
 
 export function createLeasesRepo(db: Db, now: () => number = Date.now) {
   const get = db.prepare<[string], Row>('SELECT * FROM session_leases WHERE session_id = ?');
-  const put = db.prepare('INSERT OR REPLACE INTO session_leases (session_id, owner, pid, host, acquired_at) VALUES (?, ?, ?, ?, ?)');
+  const put = db.prepare(
+    'INSERT OR REPLACE INTO session_leases (session_id, owner, pid, host, acquired_at) VALUES (?, ?, ?, ?, ?)',
+  );
   const drop = db.prepare('DELETE FROM session_leases WHERE session_id = ? AND owner = ?');
   const take = db.transaction((sessionId: string, me: LeaseHolder, alive: (l: Lease) => boolean): Lease | undefined => {
     const row = get.get(sessionId);

@@ -106,7 +106,12 @@ interface AuditRow {
 function toRule(r: RuleRow): StoredRule {
   const rule = fromJson<RuleJson>(r.rule) ?? { decision: 'ask' };
   // The row id is the rule's store key unless the rule carries its own.
-  const s: StoredRule = { id: r.id, scope: r.scope, rule: { ...rule, id: rule.id ?? String(r.id) }, createdAt: r.created_at };
+  const s: StoredRule = {
+    id: r.id,
+    scope: r.scope,
+    rule: { ...rule, id: rule.id ?? String(r.id) },
+    createdAt: r.created_at,
+  };
   if (r.scope_id !== null) s.scopeId = r.scope_id;
   if (r.source !== null) s.source = r.source;
   return s;
@@ -136,10 +141,14 @@ function toAudit(r: AuditRow): AuditRecord {
 export type PermissionsRepo = ReturnType<typeof createPermissionsRepo>;
 
 export function createPermissionsRepo(db: Db, now: () => number = Date.now) {
-  const insertRule = db.prepare('INSERT INTO permission_rules (scope, scope_id, rule, source, created_at) VALUES (?, ?, ?, ?, ?)');
+  const insertRule = db.prepare(
+    'INSERT INTO permission_rules (scope, scope_id, rule, source, created_at) VALUES (?, ?, ?, ?, ?)',
+  );
   const ruleById = db.prepare<[number], RuleRow>('SELECT * FROM permission_rules WHERE id = ?');
   const deleteRule = db.prepare('DELETE FROM permission_rules WHERE id = ?');
-  const rulesIn = db.prepare<[string, string | null], RuleRow>('SELECT * FROM permission_rules WHERE scope = ? AND scope_id IS ? ORDER BY id');
+  const rulesIn = db.prepare<[string, string | null], RuleRow>(
+    'SELECT * FROM permission_rules WHERE scope = ? AND scope_id IS ? ORDER BY id',
+  );
   const allRules = db.prepare<[], RuleRow>('SELECT * FROM permission_rules ORDER BY id');
   const insertAudit = db.prepare(
     `INSERT INTO permission_audit (session_id, agent_session_id, request_key, tool_call_id, decided_by, outcome,
@@ -154,7 +163,15 @@ export function createPermissionsRepo(db: Db, now: () => number = Date.now) {
         throw new StoreError('invalid_argument', `a ${input.scope} rule needs a scopeId`);
       }
       const scopeId = input.scope === 'global' ? null : input.scopeId!;
-      const id = Number(insertRule.run(input.scope, scopeId, JSON.stringify(input.rule), input.source ?? input.rule.source ?? null, now()).lastInsertRowid);
+      const id = Number(
+        insertRule.run(
+          input.scope,
+          scopeId,
+          JSON.stringify(input.rule),
+          input.source ?? input.rule.source ?? null,
+          now(),
+        ).lastInsertRowid,
+      );
       return toRule(ruleById.get(id)!);
     },
     removeRule(id: number): boolean {
@@ -162,7 +179,8 @@ export function createPermissionsRepo(db: Db, now: () => number = Date.now) {
     },
     /** Every rule, or those of one scope (a workspace's, a session's). */
     listRules(scope?: RuleScope, scopeId?: string): StoredRule[] {
-      const rows = scope === undefined ? allRules.all() : rulesIn.all(scope, scope === 'global' ? null : (scopeId ?? null));
+      const rows =
+        scope === undefined ? allRules.all() : rulesIn.all(scope, scope === 'global' ? null : (scopeId ?? null));
       return rows.map(toRule);
     },
     /**

@@ -114,7 +114,9 @@ export type SessionsRepo = ReturnType<typeof createSessionsRepo>;
 
 export function createSessionsRepo(db: Db, now: () => number = Date.now) {
   const byId = db.prepare<[string], Row>('SELECT * FROM sessions WHERE id = ?');
-  const byAgent = db.prepare<[string, string], Row>('SELECT * FROM sessions WHERE provider = ? AND agent_session_id = ? ORDER BY created_at DESC LIMIT 1');
+  const byAgent = db.prepare<[string, string], Row>(
+    'SELECT * FROM sessions WHERE provider = ? AND agent_session_id = ? ORDER BY created_at DESC LIMIT 1',
+  );
   const insert = db.prepare(
     `INSERT INTO sessions (id, agent_session_id, provider, profile, workspace_id, cwd, title, archived,
        created_at, updated_at, last_active_at, agent_info)
@@ -143,12 +145,25 @@ export function createSessionsRepo(db: Db, now: () => number = Date.now) {
     return did;
   };
 
-  const lastInfo = db.prepare<[string], { agent_info: string }>('SELECT agent_info FROM sessions WHERE provider = ? AND agent_info IS NOT NULL ORDER BY updated_at DESC LIMIT 1');
+  const lastInfo = db.prepare<[string], { agent_info: string }>(
+    'SELECT agent_info FROM sessions WHERE provider = ? AND agent_info IS NOT NULL ORDER BY updated_at DESC LIMIT 1',
+  );
   const repo = {
     create(input: NewSession): StoredSession {
       const t = input.createdAt ?? now();
       const id = input.id ?? randomUUID();
-      insert.run(id, input.agentSessionId ?? null, input.provider, input.profile ?? null, input.workspaceId ?? null, input.cwd, input.title ?? null, t, t, toJson(input.agentInfo));
+      insert.run(
+        id,
+        input.agentSessionId ?? null,
+        input.provider,
+        input.profile ?? null,
+        input.workspaceId ?? null,
+        input.cwd,
+        input.title ?? null,
+        t,
+        t,
+        toJson(input.agentInfo),
+      );
       changed(id, true);
       return repo.get(id)!;
     },

@@ -68,8 +68,10 @@ export function keptPrompt(prompt: unknown[] | undefined): unknown[] | undefined
     }
     if (Object.keys(cut).length === 0) return b;
     const out: Record<string, unknown> = { ...block };
-    for (const key of Object.keys(cut)) out[key] = key === 'text' ? (block.text as string).slice(0, PROMPT_BLOCK_KEPT) : '';
-    const meta = typeof block._meta === 'object' && block._meta !== null ? (block._meta as Record<string, unknown>) : {};
+    for (const key of Object.keys(cut))
+      out[key] = key === 'text' ? (block.text as string).slice(0, PROMPT_BLOCK_KEPT) : '';
+    const meta =
+      typeof block._meta === 'object' && block._meta !== null ? (block._meta as Record<string, unknown>) : {};
     return { ...out, _meta: { ...meta, talaria: { cut } } };
   });
 }
@@ -112,7 +114,9 @@ export function createTurnsRepo(db: Db) {
   );
 
   // Ended turns only, oldest first; the usage column alone (no prompts, which may hold images).
-  const usages = db.prepare<[string], { usage: string | null }>('SELECT usage FROM turns WHERE session_id = ? AND ended_at IS NOT NULL ORDER BY id');
+  const usages = db.prepare<[string], { usage: string | null }>(
+    'SELECT usage FROM turns WHERE session_id = ? AND ended_at IS NOT NULL ORDER BY id',
+  );
 
   return {
     /** Records a turn that started; returns its row id. */
@@ -128,7 +132,16 @@ export function createTurnsRepo(db: Db) {
       const error = toJson(t.error);
       const r = updateEnd.run(t.stopReason, usage, error, t.endedAt, t.durationMs, sessionId, t.turnId);
       if (r.changes === 0) {
-        insertEnded.run(sessionId, t.turnId, t.stopReason, usage, error, t.endedAt - t.durationMs, t.endedAt, t.durationMs);
+        insertEnded.run(
+          sessionId,
+          t.turnId,
+          t.stopReason,
+          usage,
+          error,
+          t.endedAt - t.durationMs,
+          t.endedAt,
+          t.durationMs,
+        );
       }
     },
     list(sessionId: string): StoredTurn[] {

@@ -168,14 +168,19 @@ export interface BlockRow {
 }
 
 /** A Buffer over the same memory (a typed array that crossed to the writer thread is a plain one). */
-const asBuffer = (a: ArrayBufferView): Buffer => (Buffer.isBuffer(a) ? a : Buffer.from(a.buffer, a.byteOffset, a.byteLength));
+const asBuffer = (a: ArrayBufferView): Buffer =>
+  Buffer.isBuffer(a) ? a : Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
 export function createWireBlocks(db: Db) {
   const insert = db.prepare<[string, number, number, Buffer, Buffer, Buffer, Buffer]>(
     'INSERT INTO wire_blocks (session_id, last_seq, first_seq, t_ms, dirs, lens, msgs) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
-  const last = db.prepare<[string], { s: number }>('SELECT last_seq AS s FROM wire_blocks WHERE session_id = ? ORDER BY last_seq DESC LIMIT 1');
-  const count = db.prepare<[string], { n: number | null }>('SELECT SUM(last_seq - first_seq + 1) AS n FROM wire_blocks WHERE session_id = ?');
+  const last = db.prepare<[string], { s: number }>(
+    'SELECT last_seq AS s FROM wire_blocks WHERE session_id = ? ORDER BY last_seq DESC LIMIT 1',
+  );
+  const count = db.prepare<[string], { n: number | null }>(
+    'SELECT SUM(last_seq - first_seq + 1) AS n FROM wire_blocks WHERE session_id = ?',
+  );
   /** The first block holding a seq ≥ the one asked for. */
   const next = db.prepare<[string, number], BlockRow>(
     'SELECT first_seq, last_seq, t_ms, dirs, lens, msgs FROM wire_blocks WHERE session_id = ? AND last_seq >= ? ORDER BY last_seq LIMIT 1',
@@ -191,7 +196,15 @@ export function createWireBlocks(db: Db) {
         throw new StoreError('invalid_argument', `bad frame direction ${JSON.stringify(bad)}`);
       }
       // The typed arrays are this machine's order; the column says little-endian (every platform Node runs on).
-      insert.run(sessionId, afterSeq + n, afterSeq + 1, asBuffer(frames.t), asBuffer(frames.dir), asBuffer(frames.len), asBuffer(frames.bytes));
+      insert.run(
+        sessionId,
+        afterSeq + n,
+        afterSeq + 1,
+        asBuffer(frames.t),
+        asBuffer(frames.dir),
+        asBuffer(frames.len),
+        asBuffer(frames.bytes),
+      );
       return afterSeq + n;
     },
     lastSeq(sessionId: string): number {

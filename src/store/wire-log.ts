@@ -29,19 +29,25 @@ export type WireLogRepo = ReturnType<typeof createWireLogRepo>;
 export const WIRE_ROWS_PER_INSERT = 64;
 
 export function createWireLogRepo(db: Db) {
-  const insert = db.prepare<[string, number, number, string, string]>('INSERT INTO wire_log (session_id, seq, t_ms, dir, msg) VALUES (?, ?, ?, ?, ?)');
+  const insert = db.prepare<[string, number, number, string, string]>(
+    'INSERT INTO wire_log (session_id, seq, t_ms, dir, msg) VALUES (?, ?, ?, ?, ?)',
+  );
   const last = db.prepare<[string], { s: number | null }>('SELECT MAX(seq) AS s FROM wire_log WHERE session_id = ?');
   const count = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM wire_log WHERE session_id = ?');
   const insertBlock = db.prepare<unknown[]>(
-    'INSERT INTO wire_log (session_id, seq, t_ms, dir, msg) VALUES ' + Array.from({ length: WIRE_ROWS_PER_INSERT }, () => '(?, ?, ?, ?, ?)').join(', '),
+    'INSERT INTO wire_log (session_id, seq, t_ms, dir, msg) VALUES ' +
+      Array.from({ length: WIRE_ROWS_PER_INSERT }, () => '(?, ?, ?, ?, ?)').join(', '),
   );
   const block: unknown[] = new Array<unknown>(WIRE_ROWS_PER_INSERT * 5);
-  const rows = db.prepare<[string, number, number, number], WireRow>('SELECT seq, t_ms, dir, msg FROM wire_log WHERE session_id = ? AND seq >= ? AND seq < ? ORDER BY seq LIMIT ?');
+  const rows = db.prepare<[string, number, number, number], WireRow>(
+    'SELECT seq, t_ms, dir, msg FROM wire_log WHERE session_id = ? AND seq >= ? AND seq < ? ORDER BY seq LIMIT ?',
+  );
   const blocks = createWireBlocks(db);
 
   const appendAll = db.transaction((sessionId: string, frames: readonly (Frame | WireLogLine)[]) => {
     let seq = lastSeq(sessionId);
-    for (const f of frames) insert.run(sessionId, ++seq, f.t_ms, checkDir(f.dir), redactFrame(f, 'raw' in f ? f.raw : undefined));
+    for (const f of frames)
+      insert.run(sessionId, ++seq, f.t_ms, checkDir(f.dir), redactFrame(f, 'raw' in f ? f.raw : undefined));
     return seq;
   });
 
@@ -56,7 +62,12 @@ export function createWireLogRepo(db: Db) {
     while (left > 0) {
       const b = blocks.next(sessionId, from);
       // Rows stored before the next block (or after the last one); a statement is not run while another iterates.
-      for (const r of rows.iterate(sessionId, from, b ? b.first_seq : Number.MAX_SAFE_INTEGER, left === Infinity ? -1 : left)) {
+      for (const r of rows.iterate(
+        sessionId,
+        from,
+        b ? b.first_seq : Number.MAX_SAFE_INTEGER,
+        left === Infinity ? -1 : left,
+      )) {
         yield r;
         left--;
         from = r.seq + 1;
@@ -126,7 +137,11 @@ export function createWireLogRepo(db: Db) {
     read(sessionId: string, opts: WireReadOptions = {}): WireLogLine[] {
       const out: WireLogLine[] = [];
       for (const r of iterate(sessionId, opts)) {
-        out.push({ t_ms: r.t_ms, dir: isDirection(r.dir) ? r.dir : 'agent->client', msg: fromJson<RawMessage>(r.msg) ?? {} });
+        out.push({
+          t_ms: r.t_ms,
+          dir: isDirection(r.dir) ? r.dir : 'agent->client',
+          msg: fromJson<RawMessage>(r.msg) ?? {},
+        });
       }
       return out;
     },

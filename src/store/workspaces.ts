@@ -55,7 +55,9 @@ export function createWorkspacesRepo(db: Db, now: () => number = Date.now) {
     `INSERT INTO workspaces (id, path, name, default_provider, profile, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(path) DO NOTHING`,
   );
-  const update = db.prepare('UPDATE workspaces SET name = ?, default_provider = ?, profile = ?, updated_at = ? WHERE id = ?');
+  const update = db.prepare(
+    'UPDATE workspaces SET name = ?, default_provider = ?, profile = ?, updated_at = ? WHERE id = ?',
+  );
 
   const repo = {
     get(id: string): Workspace | undefined {
@@ -77,7 +79,15 @@ export function createWorkspacesRepo(db: Db, now: () => number = Date.now) {
       const t = now();
       // Another process may create the same path between the read and the write (two `talaria run`s
       // starting in one folder): the insert then does nothing and the row it made is the answer.
-      insert.run(randomUUID(), path, input.name ?? (basename(path) || path), input.defaultProvider ?? null, input.profile ?? null, t, t);
+      insert.run(
+        randomUUID(),
+        path,
+        input.name ?? (basename(path) || path),
+        input.defaultProvider ?? null,
+        input.profile ?? null,
+        t,
+        t,
+      );
       return repo.getByPath(path)!;
     },
     /** Applies a patch. Returns the updated row, or undefined when unknown. */

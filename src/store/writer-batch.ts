@@ -16,7 +16,15 @@ export { packFrames, unpackFrames, type PackedFrames } from './wire-blocks.js';
 
 export type BatchTurn =
   | { kind: 'start'; turnId: string; prompt: unknown[]; at: number }
-  | { kind: 'end'; turnId: string; stopReason: string; usage?: unknown; error?: unknown; at: number; durationMs: number };
+  | {
+      kind: 'end';
+      turnId: string;
+      stopReason: string;
+      usage?: unknown;
+      error?: unknown;
+      at: number;
+      durationMs: number;
+    };
 
 /** What is rare in a batch: carried as JSON text. */
 export interface BatchRest {
@@ -81,13 +89,23 @@ export function batchCommitter(r: BatchRepos): (b: WriterBatch) => number {
     const e = b.entries;
     // Under the write lock: no tails now means no row written here has any to drop.
     const tails = e.index.length > 0 && r.entries.hasTails(key);
-    for (let i = 0; i < e.index.length; i++) r.entries.upsertJson(key, e.index[i]!, e.id[i]!, e.kind[i]!, e.turnId[i]!, e.json[i]!, at, tails);
-    for (let i = 0; i < e.tailIndex.length; i++) r.entries.appendTail(key, e.tailIndex[i]!, e.tailId[i]!, e.tailText[i]!);
+    for (let i = 0; i < e.index.length; i++)
+      r.entries.upsertJson(key, e.index[i]!, e.id[i]!, e.kind[i]!, e.turnId[i]!, e.json[i]!, at, tails);
+    for (let i = 0; i < e.tailIndex.length; i++)
+      r.entries.appendTail(key, e.tailIndex[i]!, e.tailId[i]!, e.tailText[i]!);
     if (b.rest === '') return seq;
     const rest = JSON.parse(b.rest) as BatchRest;
     for (const t of rest.turns) {
       if (t.kind === 'start') r.turns.start(key, { turnId: t.turnId, prompt: t.prompt, startedAt: t.at });
-      else r.turns.end(key, { turnId: t.turnId, stopReason: t.stopReason, usage: t.usage, error: t.error, endedAt: t.at, durationMs: t.durationMs });
+      else
+        r.turns.end(key, {
+          turnId: t.turnId,
+          stopReason: t.stopReason,
+          usage: t.usage,
+          error: t.error,
+          endedAt: t.at,
+          durationMs: t.durationMs,
+        });
     }
     for (const a of rest.audits) r.permissions.audit(a, key);
     if (rest.meta !== undefined) r.entries.setMeta(key, rest.meta, at);

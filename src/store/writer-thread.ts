@@ -13,7 +13,14 @@
 import { receiveMessageOnPort, MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { Logger } from '../protocol/types.js';
 import type { WriterBatch } from './writer-batch.js';
-import { CTL_ACKED, CTL_READY, CTL_SLOTS, type WriterInit, type WriterRequest, type WriterResult } from './writer-protocol.js';
+import {
+  CTL_ACKED,
+  CTL_READY,
+  CTL_SLOTS,
+  type WriterInit,
+  type WriterRequest,
+  type WriterResult,
+} from './writer-protocol.js';
 
 /** How long `wait` waits for one batch before it gives the thread up (ms; SQLite's own lock wait is 5 s). */
 export const WRITER_WAIT_MS = 30_000;
@@ -179,7 +186,10 @@ function startWriterThread(o: WriterThreadOptions, gone: () => unknown): WriterT
         const acked = Atomics.load(ctl, CTL_ACKED);
         const left = deadline - Date.now();
         if (left <= 0) {
-          stop(new Error(`the writer thread did not answer within ${WRITER_WAIT_MS} ms`), 'store: the writer thread stopped answering');
+          stop(
+            new Error(`the writer thread did not answer within ${WRITER_WAIT_MS} ms`),
+            'store: the writer thread stopped answering',
+          );
           return;
         }
         if (acked >= id) continue; // its result is on the port

@@ -16,7 +16,9 @@ const STEER_END = 'Continue with the correction that follows.';
 export function steerContext(ask: string, partial: string): string {
   return (
     `${STEER_MARK} to this message:\n<message>\n${ask}\n</message>\n` +
-    (partial ? `What you had answered so far:\n<partial_answer>\n${partial}\n</partial_answer>\n` : 'You had not answered yet.\n') +
+    (partial
+      ? `What you had answered so far:\n<partial_answer>\n${partial}\n</partial_answer>\n`
+      : 'You had not answered yet.\n') +
     STEER_END
   );
 }
@@ -34,7 +36,10 @@ export function userWords(text: string): { words: string; wrapper?: 'steer' | 's
     const first = found.sort((a, b) => a.at - b.at)[0];
     return first ? { words: text.slice(first.at + first.end.length).trim(), wrapper } : undefined;
   };
-  return cut(STEER_MARK, [`</partial_answer>\n${STEER_END}`, `You had not answered yet.\n${STEER_END}`], 'steer') ?? cut(SEED_MARK, [`\n${SEED_END}`], 'seed') ?? { words: text };
+  return (
+    cut(STEER_MARK, [`</partial_answer>\n${STEER_END}`, `You had not answered yet.\n${STEER_END}`], 'steer') ??
+    cut(SEED_MARK, [`\n${SEED_END}`], 'seed') ?? { words: text }
+  );
 }
 
 /** The notice data of an injection (its own data plus the mark). */

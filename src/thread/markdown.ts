@@ -64,10 +64,17 @@ function thought(e: MessageEntry, mode: 'details' | 'quote' | 'omit'): string {
   return `<details>\n<summary>Thinking</summary>\n\n${b}\n\n</details>`;
 }
 
-const SETTLED: Record<string, string> = { agent: '', turn_end: ' (settled at turn end)', cancel: ' (settled by cancel)' };
+const SETTLED: Record<string, string> = {
+  agent: '',
+  turn_end: ' (settled at turn end)',
+  cancel: ' (settled by cancel)',
+};
 
 function toolCall(e: ToolCallEntry): string {
-  const meta = [`- kind: \`${e.toolKind ?? 'unknown'}\``, `- status: ${e.status}${SETTLED[e.settledBy ?? 'agent'] ?? ''}`];
+  const meta = [
+    `- kind: \`${e.toolKind ?? 'unknown'}\``,
+    `- status: ${e.status}${SETTLED[e.settledBy ?? 'agent'] ?? ''}`,
+  ];
   const locs = (e.locations ?? []).map((l) => `\`${l.path}${l.line != null ? `:${l.line}` : ''}\``);
   if (locs.length > 0) meta.push(`- locations: ${locs.join(', ')}`);
   if (e.permission) {
@@ -79,10 +86,18 @@ function toolCall(e: ToolCallEntry): string {
 }
 
 function toolContent(c: unknown): string {
-  const item = c as { type?: unknown; content?: unknown; path?: unknown; oldText?: unknown; newText?: unknown; terminalId?: unknown };
+  const item = c as {
+    type?: unknown;
+    content?: unknown;
+    path?: unknown;
+    oldText?: unknown;
+    newText?: unknown;
+    terminalId?: unknown;
+  };
   if (item?.type === 'content' && typeof item.content === 'object' && item.content !== null) {
     const block = item.content as ContentBlock;
-    if (block.type === 'text' && typeof block.text === 'string') return block.text === '' ? '' : fence(block.text, 'text');
+    if (block.type === 'text' && typeof block.text === 'string')
+      return block.text === '' ? '' : fence(block.text, 'text');
     return blockLine(block);
   }
   if (item?.type === 'diff' && typeof item.newText === 'string') {
@@ -137,7 +152,9 @@ function compactJson(v: unknown): string {
   return (
     JSON.stringify(v, (_k, val: unknown) =>
       val && typeof val === 'object' && !Array.isArray(val)
-        ? Object.fromEntries(Object.entries(val as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+        ? Object.fromEntries(
+            Object.entries(val as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+          )
         : val,
     ) ?? 'null'
   );

@@ -19,7 +19,13 @@ import { isRecord } from '../os/record.js';
  */
 
 /** Applies one chunk; returns false when it is malformed (the caller keeps it as an unknown entry). */
-export function applyChunk(thread: Thread, st: ThreadState, kind: MessageEntry['kind'], update: Record<string, unknown>, changes: ThreadChange[]): boolean {
+export function applyChunk(
+  thread: Thread,
+  st: ThreadState,
+  kind: MessageEntry['kind'],
+  update: Record<string, unknown>,
+  changes: ThreadChange[],
+): boolean {
   const content = update.content;
   if (!isRecord(content) || typeof content.type !== 'string') return false;
   let text = '';

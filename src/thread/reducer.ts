@@ -1,4 +1,12 @@
-import type { ContextUsage, NoticeEntry, PlanEntry, Thread, ThreadAction, ThreadChange, MessageEntry } from './types.js';
+import type {
+  ContextUsage,
+  NoticeEntry,
+  PlanEntry,
+  Thread,
+  ThreadAction,
+  ThreadChange,
+  MessageEntry,
+} from './types.js';
 import { addUnknown, closeRun, nextEntryId, pushEntry, stateOf, type ThreadState } from './state.js';
 import { isRecord } from '../os/record.js';
 import { applyChunk, splitBlocks } from './messages.js';
@@ -38,7 +46,12 @@ export function reduce(thread: Thread, action: ThreadAction, changes: ThreadChan
         addNotice(thread, st, action, changes);
         break;
       default:
-        addUnknown(thread, typeof (action as { type?: unknown })?.type === 'string' ? (action as { type: string }).type : '', action, changes);
+        addUnknown(
+          thread,
+          typeof (action as { type?: unknown })?.type === 'string' ? (action as { type: string }).type : '',
+          action,
+          changes,
+        );
     }
   } catch {
     // Safety net only: keep the input rather than lose it or break the stream.
@@ -57,7 +70,12 @@ export function reduceUpdate(thread: Thread, update: unknown, changes: ThreadCha
   try {
     applyUpdate(thread, stateOf(thread), update, changes);
   } catch {
-    addUnknown(thread, isRecord(update) && typeof update.sessionUpdate === 'string' ? update.sessionUpdate : '', update, changes);
+    addUnknown(
+      thread,
+      isRecord(update) && typeof update.sessionUpdate === 'string' ? update.sessionUpdate : '',
+      update,
+      changes,
+    );
   }
   return changes;
 }
@@ -75,7 +93,13 @@ function applyUpdate(thread: Thread, st: ThreadState, u: unknown, changes: Threa
 }
 
 /** Returns false for unknown kinds and malformed known ones. */
-function applyKnown(thread: Thread, st: ThreadState, kind: string, u: Record<string, unknown>, changes: ThreadChange[]): boolean {
+function applyKnown(
+  thread: Thread,
+  st: ThreadState,
+  kind: string,
+  u: Record<string, unknown>,
+  changes: ThreadChange[],
+): boolean {
   switch (kind) {
     // One case each, not a kind lookup table: a property read keyed by a string fresh from
     // JSON.parse costs a string-table probe per chunk.
@@ -150,15 +174,31 @@ function usage(thread: Thread, u: Record<string, unknown>, changes: ThreadChange
   return true;
 }
 
-function turnStarted(thread: Thread, st: ThreadState, action: Extract<ThreadAction, { type: 'turn.started' }>, changes: ThreadChange[]): void {
+function turnStarted(
+  thread: Thread,
+  st: ThreadState,
+  action: Extract<ThreadAction, { type: 'turn.started' }>,
+  changes: ThreadChange[],
+): void {
   st.turnId = String(action.turnId);
   const { text, blocks } = splitBlocks(Array.isArray(action.prompt) ? action.prompt : []);
   const entry: MessageEntry = { id: nextEntryId(st), turnId: st.turnId, kind: 'user_message', text, blocks };
   pushEntry(thread, st, entry, changes); // closes the run; the prompt itself is not a run (echoed chunks start their own)
 }
 
-function addNotice(thread: Thread, st: ThreadState, action: Extract<ThreadAction, { type: 'notice' }>, changes: ThreadChange[]): void {
-  const entry: NoticeEntry = { id: nextEntryId(st), kind: 'notice', level: action.level, code: String(action.code), text: String(action.text) };
+function addNotice(
+  thread: Thread,
+  st: ThreadState,
+  action: Extract<ThreadAction, { type: 'notice' }>,
+  changes: ThreadChange[],
+): void {
+  const entry: NoticeEntry = {
+    id: nextEntryId(st),
+    kind: 'notice',
+    level: action.level,
+    code: String(action.code),
+    text: String(action.text),
+  };
   if (st.turnId !== undefined) entry.turnId = st.turnId;
   if (action.data !== undefined) entry.data = action.data;
   pushEntry(thread, st, entry, changes);

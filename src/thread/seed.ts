@@ -119,7 +119,9 @@ function render(x: Exchange, caps: { user: number; said: number; tools: boolean 
   const lines: string[] = [];
   if (x.user) {
     if (x.error?.code === 'context_overflow') {
-      lines.push(`User: [a message of ${x.user.text.length} characters; it overflowed the context and got no answer, so it is left out]`);
+      lines.push(
+        `User: [a message of ${x.user.text.length} characters; it overflowed the context and got no answer, so it is left out]`,
+      );
       return lines.join('\n');
     }
     lines.push(`User: ${cut(x.user.text, caps.user)}`);
@@ -130,7 +132,8 @@ function render(x: Exchange, caps: { user: number; said: number; tools: boolean 
   else if (x.tools.length > 0) lines.push(`[${x.tools.length} tool call${x.tools.length > 1 ? 's' : ''}]`);
   // Agents that report errors as text (Hermes) said the error: it is not part of the conversation.
   const agentText = (x.error?.data as { agentText?: unknown } | undefined)?.agentText;
-  const said = typeof agentText === 'string' ? x.said.map((t) => t.replace(agentText, '').trim()).filter(Boolean) : x.said;
+  const said =
+    typeof agentText === 'string' ? x.said.map((t) => t.replace(agentText, '').trim()).filter(Boolean) : x.said;
   if (said.length > 0) lines.push(`Assistant: ${cut(said.join('\n\n'), caps.said)}`);
   if (x.error) lines.push(`[the turn ended with an error: ${x.error.code}]`);
   return lines.join('\n');
@@ -197,5 +200,13 @@ export function buildSeed(entries: readonly Entry[], o: SeedOptions): Seed {
   const omitted = i + 1;
   const text = [header(o, omitted), ...kept, FOOTER].join('\n');
   const tokens = estimateTokens(text) + imageBlocks.length * IMAGE_TOKENS;
-  return { blocks: [{ type: 'text', text }, ...imageBlocks], text, tokens, budget, exchanges: kept.length, omitted, images: imageBlocks.length };
+  return {
+    blocks: [{ type: 'text', text }, ...imageBlocks],
+    text,
+    tokens,
+    budget,
+    exchanges: kept.length,
+    omitted,
+    images: imageBlocks.length,
+  };
 }

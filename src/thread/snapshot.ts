@@ -49,9 +49,11 @@ export function threadFromSnapshot(json: unknown): Thread {
   );
   const st = indexEntries(entries);
   // Rows that lacked an id get fresh ones after the highest existing id.
-  for (let i = 0; i < entries.length; i++) if (entries[i]!.id === '') entries[i] = { ...entries[i]!, id: 'e' + st.nextId++ };
+  for (let i = 0; i < entries.length; i++)
+    if (entries[i]!.id === '') entries[i] = { ...entries[i]!, id: 'e' + st.nextId++ };
   if (typeof s.openTurnId === 'string') st.turnId = s.openTurnId;
-  if (typeof s.openRun === 'number' && Number.isInteger(s.openRun) && s.openRun >= 0 && s.openRun < entries.length) st.openRun = s.openRun;
+  if (typeof s.openRun === 'number' && Number.isInteger(s.openRun) && s.openRun >= 0 && s.openRun < entries.length)
+    st.openRun = s.openRun;
 
   const thread: Thread = {
     entries,

@@ -42,9 +42,11 @@ export function isOpenCall(e: ToolCallEntry): boolean {
 /** The state of a thread; a Thread built by hand (not by createThread/threadFromSnapshot) gets its indexes rebuilt once. */
 export function stateOf(thread: Thread): ThreadState {
   const ix = thread._ix as Partial<ThreadState> | undefined;
-  if (ix && ix.open instanceof Set && ix.toolCalls instanceof Map && ix.messages instanceof Map) return ix as ThreadState;
+  if (ix && ix.open instanceof Set && ix.toolCalls instanceof Map && ix.messages instanceof Map)
+    return ix as ThreadState;
   const rebuilt = indexEntries(thread.entries);
-  if (ix && typeof ix === 'object') return Object.assign(ix, rebuilt, { nextId: Math.max(rebuilt.nextId, ix.nextId ?? 0) });
+  if (ix && typeof ix === 'object')
+    return Object.assign(ix, rebuilt, { nextId: Math.max(rebuilt.nextId, ix.nextId ?? 0) });
   (thread as { _ix: ThreadIndex })._ix = rebuilt;
   return rebuilt;
 }
@@ -83,7 +85,8 @@ export function closeRun(thread: Thread, st: ThreadState): void {
   if (index < 0) return;
   st.openRun = -1;
   const e = thread.entries[index];
-  if (e !== undefined && (e.kind === 'assistant_message' || e.kind === 'thought' || e.kind === 'user_message')) flatten(e.text);
+  if (e !== undefined && (e.kind === 'assistant_message' || e.kind === 'thought' || e.kind === 'user_message'))
+    flatten(e.text);
 }
 
 /** Kept so the conversion below is never dropped as dead code by the optimizing compiler. */
@@ -110,7 +113,13 @@ export function replaceEntry(thread: Thread, index: number, entry: Entry, change
 }
 
 /** Replaces a message entry by a copy whose text is the old one with `appended` added (nothing else changed). */
-export function appendToEntry(thread: Thread, index: number, entry: Entry, appended: string, changes: ThreadChange[]): void {
+export function appendToEntry(
+  thread: Thread,
+  index: number,
+  entry: Entry,
+  appended: string,
+  changes: ThreadChange[],
+): void {
   thread.entries[index] = entry;
   changes.push({ type: 'entry.updated', index, entry, appended });
 }

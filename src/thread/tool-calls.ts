@@ -1,5 +1,14 @@
 import type { Entry, PermissionState, Thread, ThreadChange, ToolCallEntry, ToolStatus } from './types.js';
-import { isOpenCall, isTerminal, isToolStatus, nextEntryId, pushEntry, replaceEntry, stateOf, type ThreadState } from './state.js';
+import {
+  isOpenCall,
+  isTerminal,
+  isToolStatus,
+  nextEntryId,
+  pushEntry,
+  replaceEntry,
+  stateOf,
+  type ThreadState,
+} from './state.js';
 
 /**
  * Tool-call rules.
@@ -13,7 +22,18 @@ import { isOpenCall, isTerminal, isToolStatus, nextEntryId, pushEntry, replaceEn
  * - A permission never changes the status of a known call (codex announces `in_progress`, then asks
  *   with `pending`): the permission state says it waits.
  */
-const TOOL_KINDS: ReadonlySet<string> = new Set(['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other']);
+const TOOL_KINDS: ReadonlySet<string> = new Set([
+  'read',
+  'edit',
+  'delete',
+  'move',
+  'search',
+  'execute',
+  'think',
+  'fetch',
+  'switch_mode',
+  'other',
+]);
 /** Title of a call first seen without one. */
 export const FALLBACK_TITLE = 'tool call';
 
@@ -100,7 +120,13 @@ function syncOpen(st: ThreadState, index: number, e: ToolCallEntry): void {
  * run, so it ends `failed` (or `cancelled` if the permission was cancelled) rather than `completed`.
  * A permission still pending is marked cancelled: nobody can answer it once the turn is over.
  */
-export function settleTurn(thread: Thread, st: ThreadState, turnId: string, outcome: 'completed' | 'cancelled' | 'failed', changes: ThreadChange[]): void {
+export function settleTurn(
+  thread: Thread,
+  st: ThreadState,
+  turnId: string,
+  outcome: 'completed' | 'cancelled' | 'failed',
+  changes: ThreadChange[],
+): void {
   for (const index of st.open) {
     const old = thread.entries[index];
     if (old === undefined || old.kind !== 'tool_call' || old.turnId !== turnId) continue;
@@ -115,7 +141,10 @@ export function settleTurn(thread: Thread, st: ThreadState, turnId: string, outc
   }
 }
 
-function settledStatus(outcome: 'completed' | 'cancelled' | 'failed', permission: PermissionState['status'] | undefined): ToolStatus {
+function settledStatus(
+  outcome: 'completed' | 'cancelled' | 'failed',
+  permission: PermissionState['status'] | undefined,
+): ToolStatus {
   if (outcome !== 'completed') return outcome;
   if (permission === 'rejected') return 'failed';
   if (permission === 'cancelled' || permission === 'pending') return 'cancelled';

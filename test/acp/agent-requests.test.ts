@@ -22,7 +22,9 @@ const INFO = { name: 'test-editor', version: '1' };
 function setup() {
   const { env } = editorEnv();
   mkdirSync(env.TALARIA_HOME!, { recursive: true });
-  const agents = { pa: { command: process.execPath, args: ['--import', TSX, AGENT], env: { PA_CONFIG_DIR: '/srv/pa-config' } } };
+  const agents = {
+    pa: { command: process.execPath, args: ['--import', TSX, AGENT], env: { PA_CONFIG_DIR: '/srv/pa-config' } },
+  };
   writeFileSync(join(env.TALARIA_HOME!, 'config.json'), JSON.stringify({ agents }), { mode: 0o600 });
   return { env, cwd: tempDir('acp-pa') };
 }
@@ -38,7 +40,9 @@ describe.concurrent('talaria acp: requests and methods beyond the standard ones'
     const answered = () => agentText(ed.updates, s.sessionId).startsWith('answer:');
     await ed.until(answered, 'the answer the agent got');
     expect(ed.others).toEqual([{ method: 'craft/drainMidTurnQueue', params: { sessionId: s.sessionId, max: 2 } }]);
-    expect(agentText(ed.updates, s.sessionId)).toBe(`answer:${JSON.stringify({ drained: 2, method: 'craft/drainMidTurnQueue' })}`);
+    expect(agentText(ed.updates, s.sessionId)).toBe(
+      `answer:${JSON.stringify({ drained: 2, method: 'craft/drainMidTurnQueue' })}`,
+    );
     // The editor's error goes back as it came.
     ed.onOther = () => {
       throw new acp.RequestError(-32050, 'queue is busy');
@@ -54,12 +58,20 @@ describe.concurrent('talaria acp: requests and methods beyond the standard ones'
   it("terminal auth methods reach only an editor that runs them, as the agent's command with its config env", async () => {
     const { env, cwd } = setup();
     const plain = startEditor(['--agent', 'pa'], { cwd, env });
-    const init = await plain.request<any>('initialize', { protocolVersion: 1, clientCapabilities: { auth: { terminal: true } }, clientInfo: INFO });
+    const init = await plain.request<any>('initialize', {
+      protocolVersion: 1,
+      clientCapabilities: { auth: { terminal: true } },
+      clientInfo: INFO,
+    });
     expect(init.authMethods.map((m: any) => m.id)).toEqual(['token']);
     expect(await plain.close()).toBe(0);
 
     const runs = startEditor(['--agent', 'pa'], { cwd, env });
-    const init2 = await runs.request<any>('initialize', { protocolVersion: 1, clientCapabilities: { _meta: { 'terminal-auth': true } }, clientInfo: INFO });
+    const init2 = await runs.request<any>('initialize', {
+      protocolVersion: 1,
+      clientCapabilities: { _meta: { 'terminal-auth': true } },
+      clientInfo: INFO,
+    });
     const byId = new Map<string, any>(init2.authMethods.map((m: any) => [m.id, m]));
     expect([...byId.keys()]).toEqual(['token', 'meta-login', 'setup']);
     expect(byId.get('meta-login')._meta['terminal-auth']).toMatchObject({
@@ -84,8 +96,14 @@ describe.concurrent('talaria acp: requests and methods beyond the standard ones'
     await ed.request('initialize', { protocolVersion: 1, clientCapabilities: { terminal: false }, clientInfo: INFO });
     const s = await ed.request<any>('session/new', { cwd, mcpServers: [] });
     await ed.request('session/prompt', { sessionId: s.sessionId, prompt: [{ type: 'text', text: 'TERM' }] });
-    const calls = () => ed.updates.filter((u) => u.sessionId === s.sessionId && u.update.toolCallId === 't1').map((u) => u.update);
-    const texts = () => calls().flatMap((u) => (u.content ?? []).map((c: any) => (c.type === 'content' && c.content.type === 'text' ? (c.content.text as string) : '')));
+    const calls = () =>
+      ed.updates.filter((u) => u.sessionId === s.sessionId && u.update.toolCallId === 't1').map((u) => u.update);
+    const texts = () =>
+      calls().flatMap((u) =>
+        (u.content ?? []).map((c: any) =>
+          c.type === 'content' && c.content.type === 'text' ? (c.content.text as string) : '',
+        ),
+      );
     await ed.until(() => texts().some((t) => t.includes('hello-from-terminal\nsecond-line')), 'the output as text');
     expect(
       calls()
@@ -99,7 +117,9 @@ describe.concurrent('talaria acp: requests and methods beyond the standard ones'
     await term.request('initialize', { protocolVersion: 1, clientCapabilities: { terminal: true }, clientInfo: INFO });
     const s2 = await term.request<any>('session/new', { cwd, mcpServers: [] });
     await term.request('session/prompt', { sessionId: s2.sessionId, prompt: [{ type: 'text', text: 'TERM' }] });
-    const started = term.updates.find((u) => u.sessionId === s2.sessionId && u.update.sessionUpdate === 'tool_call')!.update;
+    const started = term.updates.find(
+      (u) => u.sessionId === s2.sessionId && u.update.sessionUpdate === 'tool_call',
+    )!.update;
     expect(started.content).toEqual([{ type: 'terminal', terminalId: expect.stringMatching(/^term_/) }]);
     expect(await term.close()).toBe(0);
   });

@@ -74,7 +74,10 @@ describe.concurrent('an agent by URL (another Talaria serving /acp)', () => {
   it('a link dropped mid-turn: that turn fails (ACP v1 replays nothing in flight), the next one reconnects and loads the same remote session', async () => {
     // The relay is another loopback address on the same port (the server accepts that Host); the
     // demo agent streams slowly, so the cut lands inside the first turn.
-    const s = await serve({ allowHosts: ['127.0.0.2'], vars: { TALARIA_DEMO_SLOW_CHUNKS: '400', TALARIA_DEMO_SLOW_DELAY_MS: '25' } });
+    const s = await serve({
+      allowHosts: ['127.0.0.2'],
+      vars: { TALARIA_DEMO_SLOW_CHUNKS: '400', TALARIA_DEMO_SLOW_DELAY_MS: '25' },
+    });
     const link = await relay(s.server.port);
     const { env } = editorEnv();
     const cwd = tempDir('acp-url');

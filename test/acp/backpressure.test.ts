@@ -77,7 +77,9 @@ describe('talaria acp: an editor that stops reading', { timeout: 180_000 }, () =
     child.stdout.resume();
     const end = await until(() => msgs.find((m) => m.id === 3), 'the end of the turn', 120_000);
     expect(end.result.stopReason).toBe('end_turn');
-    const texts = msgs.filter((m) => m.method === 'session/update' && m.params.update.sessionUpdate === 'agent_message_chunk').map((m) => m.params.update.content.text as string);
+    const texts = msgs
+      .filter((m) => m.method === 'session/update' && m.params.update.sessionUpdate === 'agent_message_chunk')
+      .map((m) => m.params.update.content.text as string);
     expect(texts.length).toBe(FRAMES);
     expect(texts.every((t, i) => t.startsWith(`<${i}>`))).toBe(true);
     expect(read()).toBe(`${FRAMES} done`);

@@ -12,7 +12,11 @@ import { agentText, editorEnv, startEditor } from './helpers.js';
 
 vi.setConfig({ testTimeout: 240_000 });
 
-const INIT = { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } }, clientInfo: { name: 'test-editor', version: '1' } };
+const INIT = {
+  protocolVersion: 1,
+  clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } },
+  clientInfo: { name: 'test-editor', version: '1' },
+};
 
 describe.concurrent('talaria acp --agent demo', () => {
   it('serves ACP on stdout only: initialize, session/new (recorded, listed), a streamed turn with messageIds', async () => {
@@ -22,10 +26,16 @@ describe.concurrent('talaria acp --agent demo', () => {
     const init = await ed.request<any>('initialize', INIT);
     expect(init.protocolVersion).toBe(1);
     expect(init.agentInfo).toMatchObject({ name: 'talaria' });
-    expect(init.agentCapabilities).toMatchObject({ loadSession: true, sessionCapabilities: { list: {}, resume: {}, close: {} } });
+    expect(init.agentCapabilities).toMatchObject({
+      loadSession: true,
+      sessionCapabilities: { list: {}, resume: {}, close: {} },
+    });
     const s = await ed.request<any>('session/new', { cwd, mcpServers: [] });
     expect(typeof s.sessionId).toBe('string');
-    const r = await ed.request<any>('session/prompt', { sessionId: s.sessionId, prompt: [{ type: 'text', text: 'hello' }] });
+    const r = await ed.request<any>('session/prompt', {
+      sessionId: s.sessionId,
+      prompt: [{ type: 'text', text: 'hello' }],
+    });
     expect(r.stopReason).toBe('end_turn');
     expect(agentText(ed.updates, s.sessionId).length).toBeGreaterThan(0);
     const chunks = ed.updates.filter((u) => /_chunk$/.test(u.update.sessionUpdate));
@@ -62,7 +72,10 @@ describe.concurrent('talaria acp --agent demo', () => {
     const ed = startEditor(['--agent', 'demo'], { cwd, env });
     await ed.request('initialize', INIT);
     const s = await ed.request<any>('session/new', { cwd, mcpServers: [] });
-    const r = await ed.request<any>('session/prompt', { sessionId: s.sessionId, prompt: [{ type: 'text', text: 'write made.txt hi there' }] });
+    const r = await ed.request<any>('session/prompt', {
+      sessionId: s.sessionId,
+      prompt: [{ type: 'text', text: 'write made.txt hi there' }],
+    });
     expect(r.stopReason).toBe('end_turn');
     expect(ed.permissions).toHaveLength(1);
     expect(ed.permissions[0]!.sessionId).toBe(s.sessionId);
@@ -77,12 +90,18 @@ describe.concurrent('talaria acp --agent demo', () => {
     const ed = startEditor(['--agent', 'demo', '--approve', 'all'], { cwd, env });
     await ed.request('initialize', INIT);
     const s = await ed.request<any>('session/new', { cwd, mcpServers: [] });
-    const r = await ed.request<any>('session/prompt', { sessionId: s.sessionId, prompt: [{ type: 'text', text: 'write auto.txt by rule' }] });
+    const r = await ed.request<any>('session/prompt', {
+      sessionId: s.sessionId,
+      prompt: [{ type: 'text', text: 'write auto.txt by rule' }],
+    });
     expect(r.stopReason).toBe('end_turn');
     expect(ed.permissions).toEqual([]);
     expect(readFileSync(join(cwd, 'auto.txt'), 'utf8')).toContain('by rule');
     // A sensitive path still asks the editor, whatever --approve says.
-    await ed.request('session/prompt', { sessionId: s.sessionId, prompt: [{ type: 'text', text: 'write .env SECRET=1' }] });
+    await ed.request('session/prompt', {
+      sessionId: s.sessionId,
+      prompt: [{ type: 'text', text: 'write .env SECRET=1' }],
+    });
     expect(ed.permissions).toHaveLength(1);
     expect(JSON.stringify(ed.permissions[0])).toContain('.env');
     await ed.close();
@@ -96,13 +115,21 @@ describe.concurrent('talaria acp --agent demo', () => {
     const cwd = tempDir('acp-ws');
     const ed = startEditor(['--agent', 'demo'], { cwd, env });
     ed.raw('this is not json\n');
-    await ed.until(() => ed.frames.some((f) => f.msg.id === null && (f.msg.error as any)?.code === -32700), 'the parse error');
+    await ed.until(
+      () => ed.frames.some((f) => f.msg.id === null && (f.msg.error as any)?.code === -32700),
+      'the parse error',
+    );
     await ed.request('initialize', INIT);
     // The demo agent does not know `_vendor/ping`: its own "Method not found" comes back through Talaria.
     await expect(ed.request('_vendor/ping', { x: 1 })).rejects.toMatchObject({ code: -32601 });
-    await expect(ed.request('session/prompt', { sessionId: 'nope', prompt: [{ type: 'text', text: 'hi' }] })).rejects.toMatchObject({ code: -32002 });
+    await expect(
+      ed.request('session/prompt', { sessionId: 'nope', prompt: [{ type: 'text', text: 'hi' }] }),
+    ).rejects.toMatchObject({ code: -32002 });
     const s = await ed.request<any>('session/new', { cwd, mcpServers: [] });
-    expect((await ed.request<any>('session/prompt', { sessionId: s.sessionId, prompt: [{ type: 'text', text: 'hi' }] })).stopReason).toBe('end_turn');
+    expect(
+      (await ed.request<any>('session/prompt', { sessionId: s.sessionId, prompt: [{ type: 'text', text: 'hi' }] }))
+        .stopReason,
+    ).toBe('end_turn');
     expect(await ed.close()).toBe(0);
     expectValidWire(ed.frames.filter((f) => f.msg.id !== null));
   });

@@ -22,18 +22,30 @@ function player(agent: string, fixture: string): string {
   return `"${process.execPath}" --import "${TSX}" "${PLAYER}" "${copy}"`;
 }
 
-type Run = { text: string; stopReason: string; errorCode?: string; toolCalls: { title: string; kind?: string; status: string }[] };
+type Run = {
+  text: string;
+  stopReason: string;
+  errorCode?: string;
+  toolCalls: { title: string; kind?: string; status: string }[];
+};
 
 async function runJson(agentArgs: string[], prompt: string, env: Record<string, string>): Promise<Run> {
   const cwd = tempDir('acp-eq-cwd');
   const r = await runCli(['run', '--json', '--approve', 'all', ...agentArgs, prompt], { cwd, env });
   // Each run has its own workspace folder: compare with it named <cwd>.
-  const j = JSON.parse(r.stdout.split(cwd).join('<cwd>')) as Run & { toolCalls: Record<string, unknown>[]; error?: { code?: string } | null };
+  const j = JSON.parse(r.stdout.split(cwd).join('<cwd>')) as Run & {
+    toolCalls: Record<string, unknown>[];
+    error?: { code?: string } | null;
+  };
   return {
     text: j.text,
     stopReason: j.stopReason,
     ...(j.error?.code ? { errorCode: j.error.code } : {}),
-    toolCalls: j.toolCalls.map((c) => ({ title: String(c.title), ...(c.kind ? { kind: String(c.kind) } : {}), status: String(c.status) })),
+    toolCalls: j.toolCalls.map((c) => ({
+      title: String(c.title),
+      ...(c.kind ? { kind: String(c.kind) } : {}),
+      status: String(c.status),
+    })),
   };
 }
 
@@ -71,10 +83,14 @@ describe.concurrent('direct and through talaria acp: the same observable thread'
       const { env } = editorEnv();
       const direct = await runJson(['--agent-cmd', player(agent, fixture)], prompt, env);
       const inner = player(agent, fixture).replace(/"/g, "'");
-      const proxied = await runJson(['--agent-cmd', `"${process.execPath}" "${BIN}" acp --approve all --agent-cmd "${inner}"`], prompt, {
-        ...env,
-        TALARIA_HOME: `${env.TALARIA_HOME}-outer`,
-      });
+      const proxied = await runJson(
+        ['--agent-cmd', `"${process.execPath}" "${BIN}" acp --approve all --agent-cmd "${inner}"`],
+        prompt,
+        {
+          ...env,
+          TALARIA_HOME: `${env.TALARIA_HOME}-outer`,
+        },
+      );
       expect(proxied).toEqual(direct);
       expect(direct.stopReason).not.toBe('error');
     });
@@ -85,10 +101,14 @@ describe.concurrent('direct and through talaria acp: the same observable thread'
       const { env } = editorEnv();
       const direct = await runJson(['--agent-cmd', player(agent, fixture)], 'Say hello', env);
       const inner = player(agent, fixture).replace(/"/g, "'");
-      const proxied = await runJson(['--agent-cmd', `"${process.execPath}" "${BIN}" acp --approve all --agent-cmd "${inner}"`], 'Say hello', {
-        ...env,
-        TALARIA_HOME: `${env.TALARIA_HOME}-outer`,
-      });
+      const proxied = await runJson(
+        ['--agent-cmd', `"${process.execPath}" "${BIN}" acp --approve all --agent-cmd "${inner}"`],
+        'Say hello',
+        {
+          ...env,
+          TALARIA_HOME: `${env.TALARIA_HOME}-outer`,
+        },
+      );
       expect(direct.stopReason).toBe('error');
       expect(proxied).toEqual(direct);
     });
@@ -97,10 +117,14 @@ describe.concurrent('direct and through talaria acp: the same observable thread'
   it('the demo agent (tour: thinking, plan, read, edit, run)', async () => {
     const { env } = editorEnv();
     const direct = await runJson(['--agent', 'demo'], 'tour', env);
-    const proxied = await runJson(['--agent-cmd', `"${process.execPath}" "${BIN}" acp --approve all --agent demo`], 'tour', {
-      ...env,
-      TALARIA_HOME: `${env.TALARIA_HOME}-outer`,
-    });
+    const proxied = await runJson(
+      ['--agent-cmd', `"${process.execPath}" "${BIN}" acp --approve all --agent demo`],
+      'tour',
+      {
+        ...env,
+        TALARIA_HOME: `${env.TALARIA_HOME}-outer`,
+      },
+    );
     expect(proxied).toEqual(direct);
     expect(direct.toolCalls.length).toBeGreaterThan(0);
   });

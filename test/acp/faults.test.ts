@@ -55,7 +55,10 @@ describe.concurrent('talaria acp fault paths', () => {
     const ed = startEditor(['--agent-cmd', fakeCmd('garbage-stdout')], { cwd, env });
     await ed.request('initialize', INIT);
     const s = await ed.request<any>('session/new', { cwd, mcpServers: [] });
-    expect((await ed.request<any>('session/prompt', { sessionId: s.sessionId, prompt: [{ type: 'text', text: 'hi' }] })).stopReason).toBe('end_turn');
+    expect(
+      (await ed.request<any>('session/prompt', { sessionId: s.sessionId, prompt: [{ type: 'text', text: 'hi' }] }))
+        .stopReason,
+    ).toBe('end_turn');
     expect(await ed.close()).toBe(0);
     expect(ed.noise).toEqual([]);
     expectValidWire(ed.frames);
@@ -68,16 +71,24 @@ describe.concurrent('talaria acp fault paths', () => {
     const ed = startEditor(['--agent', 'demo'], { cwd, env });
     await ed.request('initialize', INIT);
     const s = await ed.request<any>('session/new', { cwd, mcpServers: [] });
-    const chunksOf = () => ed.updates.filter((u) => u.sessionId === s.sessionId && u.update.sessionUpdate === 'agent_message_chunk').length;
+    const chunksOf = () =>
+      ed.updates.filter((u) => u.sessionId === s.sessionId && u.update.sessionUpdate === 'agent_message_chunk').length;
 
-    const turn = ed.request<any>('session/prompt', { sessionId: s.sessionId, prompt: [{ type: 'text', text: 'slow' }] });
+    const turn = ed.request<any>('session/prompt', {
+      sessionId: s.sessionId,
+      prompt: [{ type: 'text', text: 'slow' }],
+    });
     await ed.until(() => chunksOf() > 0, 'the first chunk');
     await ed.notify('session/cancel', { sessionId: s.sessionId });
     expect((await turn).stopReason).toBe('cancelled');
 
     const before = chunksOf();
     const ac = new AbortController();
-    const second = ed.conn.agent.request('session/prompt', { sessionId: s.sessionId, prompt: [{ type: 'text', text: 'slow' }] }, { cancellationSignal: ac.signal });
+    const second = ed.conn.agent.request(
+      'session/prompt',
+      { sessionId: s.sessionId, prompt: [{ type: 'text', text: 'slow' }] },
+      { cancellationSignal: ac.signal },
+    );
     const settled = second.then(
       (r) => ({ ok: r as { stopReason: string } }),
       (e: unknown) => ({ err: e as { code: number } }),
@@ -88,11 +99,18 @@ describe.concurrent('talaria acp fault paths', () => {
     // The SDK either takes the cancelled answer or rejects with "request cancelled" (-32800).
     if ('ok' in out) expect(out.ok.stopReason).toBe('cancelled');
     else expect(out.err.code).toBe(-32800);
-    await ed.until(() => ed.frames.some((f) => f.dir === 'agent->client' && f.msg.id === 3 && f.msg.method === undefined), 'the answer to the cancelled prompt');
-    const answer = ed.frames.find((f) => f.dir === 'agent->client' && f.msg.id === 3 && f.msg.method === undefined)!.msg as { result?: { stopReason?: string } };
+    await ed.until(
+      () => ed.frames.some((f) => f.dir === 'agent->client' && f.msg.id === 3 && f.msg.method === undefined),
+      'the answer to the cancelled prompt',
+    );
+    const answer = ed.frames.find((f) => f.dir === 'agent->client' && f.msg.id === 3 && f.msg.method === undefined)!
+      .msg as { result?: { stopReason?: string } };
     expect(answer.result?.stopReason).toBe('cancelled');
 
-    expect((await ed.request<any>('session/prompt', { sessionId: s.sessionId, prompt: [{ type: 'text', text: 'hello' }] })).stopReason).toBe('end_turn');
+    expect(
+      (await ed.request<any>('session/prompt', { sessionId: s.sessionId, prompt: [{ type: 'text', text: 'hello' }] }))
+        .stopReason,
+    ).toBe('end_turn');
     await ed.close();
     expectValidWire(ed.frames);
   });
@@ -105,16 +123,29 @@ describe('talaria acp pass-through', () => {
     const ed = startEditor(['--agent-cmd', fakeCmd('extension-agent')], { cwd, env });
     await ed.request('initialize', INIT);
     const s = await ed.request<any>('session/new', { cwd, mcpServers: [] });
-    expect(await ed.request<any>('_vendor/ping', { sessionId: s.sessionId, x: [1, 2] })).toMatchObject({ pong: { x: [1, 2] } });
+    expect(await ed.request<any>('_vendor/ping', { sessionId: s.sessionId, x: [1, 2] })).toMatchObject({
+      pong: { x: [1, 2] },
+    });
     const pong = ed.frames.find((f) => f.dir === 'agent->client' && (f.msg.result as any)?.pong)!;
     expect((pong.msg.result as any)._meta).toEqual({ vendor: 'x' });
     await ed.request('session/prompt', { sessionId: s.sessionId, prompt: [{ type: 'text', text: 'go' }] });
-    const mine = ed.frames.filter((f) => f.dir === 'agent->client' && (f.msg.params as any)?.sessionId === s.sessionId).map((f) => f.msg as any);
-    expect(mine.find((m) => m.params.update?.sessionUpdate === 'vendor_progress').params.update).toEqual({ sessionUpdate: 'vendor_progress', percent: 50, _meta: { vendor: 'p' } });
+    const mine = ed.frames
+      .filter((f) => f.dir === 'agent->client' && (f.msg.params as any)?.sessionId === s.sessionId)
+      .map((f) => f.msg as any);
+    expect(mine.find((m) => m.params.update?.sessionUpdate === 'vendor_progress').params.update).toEqual({
+      sessionUpdate: 'vendor_progress',
+      percent: 50,
+      _meta: { vendor: 'p' },
+    });
     const chunk = mine.find((m) => m.params.update?.sessionUpdate === 'agent_message_chunk');
     expect(chunk.params).toEqual({
       sessionId: s.sessionId,
-      update: { sessionUpdate: 'agent_message_chunk', messageId: 'm-1', content: { type: 'text', text: 'ok' }, _meta: { vendor: 'chunk' } },
+      update: {
+        sessionUpdate: 'agent_message_chunk',
+        messageId: 'm-1',
+        content: { type: 'text', text: 'ok' },
+        _meta: { vendor: 'chunk' },
+      },
       _meta: { vendor: 'params' },
     });
     expect(mine.find((m) => m.method === '_vendor/note').params).toEqual({ sessionId: s.sessionId, note: 'hello' });

@@ -18,7 +18,10 @@ async function flood(sid: string): Promise<void> {
     const line = JSON.stringify({
       jsonrpc: '2.0',
       method: 'session/update',
-      params: { sessionId: sid, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `<${i}>${FILL}` } } },
+      params: {
+        sessionId: sid,
+        update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `<${i}>${FILL}` } },
+      },
     });
     if (!process.stdout.write(line + '\n')) {
       writeFileSync(PROGRESS, `${i + 1} waiting`);

@@ -44,15 +44,29 @@ export function editorEnv(extra: Record<string, string> = {}): { home: string; e
   const home = tempDir('acp');
   const hermesHome = join(home, 'hermes');
   mkdirSync(hermesHome, { recursive: true });
-  writeFileSync(join(hermesHome, 'config.yaml'), 'model:\n  default: fake-model\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n');
+  writeFileSync(
+    join(hermesHome, 'config.yaml'),
+    'model:\n  default: fake-model\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n',
+  );
   return {
     home,
-    env: { TALARIA_HOME: join(home, 'talaria'), TALARIA_DEMO_HOME: join(home, 'demo'), TALARIA_DEMO_CHUNK_DELAY_MS: '0', HERMES_HOME: hermesHome, NO_COLOR: '1', ...extra },
+    env: {
+      TALARIA_HOME: join(home, 'talaria'),
+      TALARIA_DEMO_HOME: join(home, 'demo'),
+      TALARIA_DEMO_CHUNK_DELAY_MS: '0',
+      HERMES_HOME: hermesHome,
+      NO_COLOR: '1',
+      ...extra,
+    },
   };
 }
 
 export function startEditor(args: string[], o: { cwd: string; env: Record<string, string> }): Editor {
-  const child = spawn(process.execPath, [BIN, 'acp', ...args], { cwd: o.cwd, env: { ...process.env, ...o.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'acp', ...args], {
+    cwd: o.cwd,
+    env: { ...process.env, ...o.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const frames: Frame[] = [];
   const noise: string[] = [];
   const updates: Msg[] = [];
@@ -148,7 +162,9 @@ export function startEditor(args: string[], o: { cwd: string; env: Record<string
       new Promise<void>((resolve, reject) => {
         if (pred()) return resolve();
         waiters.push({ pred, resolve });
-        void exited.then((code) => reject(new Error(`talaria acp exited (${code}) while waiting for ${label}\n${err}`)));
+        void exited.then((code) =>
+          reject(new Error(`talaria acp exited (${code}) while waiting for ${label}\n${err}`)),
+        );
       }),
     close: async () => {
       child.stdin.end();

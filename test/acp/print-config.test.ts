@@ -9,7 +9,10 @@ vi.setConfig({ testTimeout: 90_000 });
 
 describe.concurrent('talaria acp --print-config', () => {
   it('zed: an agent_servers entry of type custom, absolute command and script, the agent flags', async () => {
-    const r = await runCli(['acp', '--print-config', 'zed', '--agent', 'hermes', '--approve', 'edits'], { cwd: tempDir('acp-cfg'), env: { PATH: '/usr/bin:/bin' } });
+    const r = await runCli(['acp', '--print-config', 'zed', '--agent', 'hermes', '--approve', 'edits'], {
+      cwd: tempDir('acp-cfg'),
+      env: { PATH: '/usr/bin:/bin' },
+    });
     expect(r.code, r.stderr).toBe(EXIT.OK);
     const entry = JSON.parse(r.stdout).agent_servers.Talaria;
     expect(entry.type).toBe('custom');
@@ -21,7 +24,10 @@ describe.concurrent('talaria acp --print-config', () => {
   });
 
   it('jetbrains: ~/.jetbrains/acp.json shape (no type), PATH kept for the IDE', async () => {
-    const r = await runCli(['acp', '--print-config', 'jetbrains', '--agent-cmd', 'gemini --experimental-acp'], { cwd: tempDir('acp-cfg'), env: { PATH: '/opt/x/bin:/usr/bin' } });
+    const r = await runCli(['acp', '--print-config', 'jetbrains', '--agent-cmd', 'gemini --experimental-acp'], {
+      cwd: tempDir('acp-cfg'),
+      env: { PATH: '/opt/x/bin:/usr/bin' },
+    });
     expect(r.code, r.stderr).toBe(EXIT.OK);
     const entry = JSON.parse(r.stdout).agent_servers.Talaria;
     expect(entry.type).toBeUndefined();

@@ -4,11 +4,24 @@
  * without a leading `_` mid-turn (qwen's `craft/drainMidTurnQueue`) and says what it got back, and
  * runs a command through the client's terminal/* showing it as terminal content (claude-code-acp).
  */
-import { INIT_RESULT, readMessages, respond, respondError, send, textChunk, update, type Msg } from '../fakes/bin/raw-lib.js';
+import {
+  INIT_RESULT,
+  readMessages,
+  respond,
+  respondError,
+  send,
+  textChunk,
+  update,
+  type Msg,
+} from '../fakes/bin/raw-lib.js';
 
 const AUTH = [
   { id: 'token', name: 'Token' },
-  { id: 'meta-login', name: 'Log in', _meta: { 'terminal-auth': { command: '/opt/vendor/login-tool', args: ['--login'], label: 'Vendor login' } } },
+  {
+    id: 'meta-login',
+    name: 'Log in',
+    _meta: { 'terminal-auth': { command: '/opt/vendor/login-tool', args: ['--login'], label: 'Vendor login' } },
+  },
   { id: 'setup', name: 'Set up', type: 'terminal', args: ['--setup'] },
 ];
 
@@ -27,10 +40,21 @@ async function prompt(id: Msg['id'], sessionId: string, text: string): Promise<v
     const r = await call('craft/drainMidTurnQueue', { sessionId, max: 2 });
     textChunk(sessionId, `answer:${JSON.stringify(r.error ?? r.result)}`);
   } else if (text === 'TERM') {
-    const created = await call('terminal/create', { sessionId, command: '/bin/sh', args: ['-c', 'echo hello-from-terminal; echo second-line'] });
+    const created = await call('terminal/create', {
+      sessionId,
+      command: '/bin/sh',
+      args: ['-c', 'echo hello-from-terminal; echo second-line'],
+    });
     const terminalId = (created.result as { terminalId: string }).terminalId;
     const content = [{ type: 'terminal', terminalId }];
-    update(sessionId, { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Run a command', kind: 'execute', status: 'in_progress', content });
+    update(sessionId, {
+      sessionUpdate: 'tool_call',
+      toolCallId: 't1',
+      title: 'Run a command',
+      kind: 'execute',
+      status: 'in_progress',
+      content,
+    });
     await call('terminal/wait_for_exit', { sessionId, terminalId });
     await call('terminal/output', { sessionId, terminalId });
     // Settled without content, and released right away (as claude-code-acp does).
@@ -50,7 +74,11 @@ readMessages((msg) => {
   if (msg.id === undefined) return;
   switch (msg.method) {
     case 'initialize':
-      return respond(msg.id, { ...INIT_RESULT, agentInfo: { name: 'proxy-agent', version: '1.0.0' }, authMethods: AUTH });
+      return respond(msg.id, {
+        ...INIT_RESULT,
+        agentInfo: { name: 'proxy-agent', version: '1.0.0' },
+        authMethods: AUTH,
+      });
     case 'session/new':
       return respond(msg.id, { sessionId: `pa-session-${++sessions}` });
     case 'session/prompt': {

@@ -26,12 +26,16 @@ describe('talaria acp forwards agent lines as their bytes', () => {
     const s = await ed.request<{ sessionId: string }>('session/new', { cwd, mcpServers: [] });
     expect(s.sessionId).not.toBe(AGENT_SID);
     await ed.request('session/prompt', { sessionId: s.sessionId, prompt: [{ type: 'text', text: 'go' }] });
-    const lines = ed.frames.filter((f) => f.dir === 'agent->client' && f.msg.method === 'session/update').map((f) => f.raw);
+    const lines = ed.frames
+      .filter((f) => f.dir === 'agent->client' && f.msg.method === 'session/update')
+      .map((f) => f.raw);
     const sid = JSON.stringify(s.sessionId);
     const agentSid = JSON.stringify(AGENT_SID);
     for (const make of UNCHANGED) expect(lines).toContain(make(AGENT_SID).replace(agentSid, sid));
 
-    const updates = ed.updates.map((p) => p as { sessionId: string; update: Record<string, any>; [k: string]: unknown });
+    const updates = ed.updates.map(
+      (p) => p as { sessionId: string; update: Record<string, any>; [k: string]: unknown },
+    );
     expect(updates.every((p) => p.sessionId === s.sessionId)).toBe(true);
     // No messageId from the agent: Talaria's, first in the update, the rest as sent.
     const plain = updates.find((p) => p.update.content?.text === 'é plain')!;
@@ -41,7 +45,9 @@ describe('talaria acp forwards agent lines as their bytes', () => {
       .replace('"update":{', `"update":{"messageId":${JSON.stringify(plain.update.messageId)},`);
     expect(lines).toContain(spliced);
     // Changed or not spliceable: re-serialized from what the agent meant.
-    expect(updates.find((p) => p.update.toolCallId === 't1' && p.update.status === 'failed' && !p.update._meta)).toBeDefined();
+    expect(
+      updates.find((p) => p.update.toolCallId === 't1' && p.update.status === 'failed' && !p.update._meta),
+    ).toBeDefined();
     expect(updates.find((p) => p.update.messageId === 'm-3')?.update.content).toEqual({ type: 'text', text: 'dup' });
     expect(lines.some((l) => l.includes('not-this-one'))).toBe(false);
     expect(updates.find((p) => p.update.messageId === 'm-4')?.update.content).toEqual({ type: 'text', text: 'esc' });

@@ -23,15 +23,26 @@ function meansSame(line: string, insert: Record<string, unknown> = {}): string {
 
 describe('rewriteUpdateLine', () => {
   it('swaps only the session id token and keeps every other byte', () => {
-    const line = '{ "jsonrpc" : "2.0","method":"session/update", "params" : { "sessionId" : "a\\u0062c" ,\n"update":{"sessionUpdate":"x","text":"caf\\u00e9 \\"}{\\\\"}}}';
+    const line =
+      '{ "jsonrpc" : "2.0","method":"session/update", "params" : { "sessionId" : "a\\u0062c" ,\n"update":{"sessionUpdate":"x","text":"caf\\u00e9 \\"}{\\\\"}}}';
     expect(meansSame(line)).toBe(line.replace('"a\\u0062c"', '"talaria-1"'));
   });
 
   it('puts inserted members first in the update, in either member order', () => {
-    expect(meansSame('{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk"}}}', { messageId: 'm' })).toBe(
+    expect(
+      meansSame(
+        '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk"}}}',
+        { messageId: 'm' },
+      ),
+    ).toBe(
       '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"talaria-1","update":{"messageId":"m","sessionUpdate":"agent_message_chunk"}}}',
     );
-    expect(meansSame('{"params":{"update":{"sessionUpdate":"p","entries":[{"c":"]}"}]},"sessionId":"s"},"method":"session/update","jsonrpc":"2.0"}', { messageId: 'm' })).toBe(
+    expect(
+      meansSame(
+        '{"params":{"update":{"sessionUpdate":"p","entries":[{"c":"]}"}]},"sessionId":"s"},"method":"session/update","jsonrpc":"2.0"}',
+        { messageId: 'm' },
+      ),
+    ).toBe(
       '{"params":{"update":{"messageId":"m","sessionUpdate":"p","entries":[{"c":"]}"}]},"sessionId":"talaria-1"},"method":"session/update","jsonrpc":"2.0"}',
     );
   });
@@ -40,7 +51,9 @@ describe('rewriteUpdateLine', () => {
     meansSame(
       '{"jsonrpc":"2.0","x":[1,{"sessionId":"no"},"]"],"n":-1.5e3,"b":true,"z":null,"method":"session/update","params":{"_meta":{"sessionId":"inner"},"sessionId":"s","update":{"sessionUpdate":"u"},"k":[[]]}}',
     );
-    meansSame('{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s\\\\","update":{"sessionUpdate":"u","t":"\\\\\\""}}}');
+    meansSame(
+      '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s\\\\","update":{"sessionUpdate":"u","t":"\\\\\\""}}}',
+    );
   });
 
   it('answers undefined for shapes it cannot splice safely (the caller re-serializes)', () => {

@@ -15,7 +15,11 @@ import { wsEditor } from './ws-client.js';
 
 vi.setConfig({ testTimeout: 240_000 });
 
-const INIT = { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } }, clientInfo: { name: 'test-editor', version: '1' } };
+const INIT = {
+  protocolVersion: 1,
+  clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } },
+  clientInfo: { name: 'test-editor', version: '1' },
+};
 const acpUrl = (origin: string, q = 'agent=demo') => `${origin.replace(/^http/, 'ws')}/acp?${q}`;
 
 /** The HTTP status a refused upgrade gets (and its body). */
@@ -56,7 +60,9 @@ describe.concurrent('/acp on talaria serve', () => {
     await s.client.api.prompt({ params: { id: sessionId }, body: { text: 'hello again' } });
     await ui.next(isEvent(sessionId, 'turn.ended'));
     await ed.until(() => agentText(ed.updates, sessionId).length > before, 'the HTTP turn on the editor');
-    expect(ed.updates.some((u) => u.sessionId === sessionId && u.update.sessionUpdate === 'user_message_chunk')).toBe(true);
+    expect(ed.updates.some((u) => u.sessionId === sessionId && u.update.sessionUpdate === 'user_message_chunk')).toBe(
+      true,
+    );
 
     // The editor leaves: the session stays live for the browser.
     ed.close();
@@ -73,12 +79,18 @@ describe.concurrent('/acp on talaria serve', () => {
     const { sessionId } = await ed.request<any>('session/new', { cwd: s.p.userHome, mcpServers: [] });
     // The editor never answers: the browser does.
     ed.onPermission = () => new Promise(() => undefined);
-    const turn = ed.request<any>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write made.txt hi there' }] });
+    const turn = ed.request<any>('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'write made.txt hi there' }],
+    });
     await ed.until(() => ed.permissions.length === 1, 'the permission question');
     const { pending } = await s.client.api.permissions({ params: { id: sessionId } });
     expect(pending).toHaveLength(1);
     const allow = (pending[0]!.options as { optionId: string; kind: string }[]).find((o) => o.kind === 'allow_once')!;
-    await s.client.api.answerPermission({ params: { id: sessionId, requestKey: pending[0]!.requestKey }, body: { optionId: allow.optionId } });
+    await s.client.api.answerPermission({
+      params: { id: sessionId, requestKey: pending[0]!.requestKey },
+      body: { optionId: allow.optionId },
+    });
     expect((await turn).stopReason).toBe('end_turn');
     await ed.until(() => ed.withdrawn.length === 1, 'the withdrawn question');
     ed.close();
@@ -97,6 +109,8 @@ describe.concurrent('/acp on talaria serve', () => {
     const bad = await refused(acpUrl(s.server.origin, 'agent=nosuch'), { authorization: `Bearer ${s.server.token}` });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatch(/unknown agent 'nosuch'/);
-    expect((await refused(url, { authorization: `Bearer ${s.server.token}`, host: 'evil.example:80' })).status).toBe(403);
+    expect((await refused(url, { authorization: `Bearer ${s.server.token}`, host: 'evil.example:80' })).status).toBe(
+      403,
+    );
   });
 });

@@ -10,12 +10,18 @@ import { HERMES, editorEnv, startEditor, type Editor } from './helpers.js';
 
 vi.setConfig({ testTimeout: 240_000 });
 
-const INIT = { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } }, clientInfo: { name: 'test-editor', version: '1' } };
+const INIT = {
+  protocolVersion: 1,
+  clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } },
+  clientInfo: { name: 'test-editor', version: '1' },
+};
 const hello = [{ type: 'text', text: 'hello' }];
 
 /** The kinds of the session's updates the editor got between the session/new answer and its first prompt. */
 function afterNew(ed: Editor, sessionId: string): string[] {
-  const answered = ed.frames.findIndex((f) => f.dir === 'agent->client' && (f.msg.result as { sessionId?: string } | undefined)?.sessionId === sessionId);
+  const answered = ed.frames.findIndex(
+    (f) => f.dir === 'agent->client' && (f.msg.result as { sessionId?: string } | undefined)?.sessionId === sessionId,
+  );
   const prompted = ed.frames.findIndex((f) => f.dir === 'client->agent' && f.msg.method === 'session/prompt');
   expect(answered).toBeGreaterThanOrEqual(0);
   return ed.frames
@@ -39,7 +45,9 @@ describe.concurrent('talaria acp: sessions as the editor sees them', () => {
     const s = await ed.request<any>('session/new', { cwd, mcpServers: [] });
     await ed.until(() => afterNew(ed, s.sessionId).includes('usage_update'), 'the usage after session/new');
     expect(afterNew(ed, s.sessionId)).toEqual(expect.arrayContaining(['available_commands_update', 'usage_update']));
-    const commands = ed.frames.map((f) => f.msg.params as any).find((p) => p?.sessionId === s.sessionId && p.update?.sessionUpdate === 'available_commands_update');
+    const commands = ed.frames
+      .map((f) => f.msg.params as any)
+      .find((p) => p?.sessionId === s.sessionId && p.update?.sessionUpdate === 'available_commands_update');
     expect(commands.update.availableCommands.length).toBeGreaterThan(0);
     expect(await ed.close()).toBe(0);
     expectValidWire(ed.frames);
@@ -51,7 +59,10 @@ describe.concurrent('talaria acp: sessions as the editor sees them', () => {
     const ed = startEditor(['--agent-cmd', `env HERMES_HOME=${env.HERMES_HOME} ${HERMES} acp`], { cwd, env });
     await ed.request('initialize', INIT);
     const s = await ed.request<any>('session/new', { cwd, mcpServers: [] });
-    await ed.until(() => afterNew(ed, s.sessionId).includes('available_commands_update'), 'the commands after session/new');
+    await ed.until(
+      () => afterNew(ed, s.sessionId).includes('available_commands_update'),
+      'the commands after session/new',
+    );
     await ed.until(() => afterNew(ed, s.sessionId).includes('usage_update'), 'the usage after session/new');
     expect(await ed.close()).toBe(0);
     expectValidWire(ed.frames);
@@ -72,7 +83,9 @@ describe.concurrent('talaria acp: sessions as the editor sees them', () => {
       await next.request('initialize', INIT);
       await next.request(method, { sessionId, cwd, mcpServers: [] });
       expect((await next.request<any>('session/prompt', { sessionId, prompt: hello })).stopReason).toBe('end_turn');
-      const own = (await next.request<any>('session/list', { cwd })).sessions.map((x: { sessionId: string }) => x.sessionId);
+      const own = (await next.request<any>('session/list', { cwd })).sessions.map(
+        (x: { sessionId: string }) => x.sessionId,
+      );
       expect(own).toContain(sessionId);
       expect(await next.close()).toBe(0);
       expect(await listed(cwd, env)).toContain(sessionId);
@@ -95,7 +108,8 @@ describe.concurrent('talaria acp: sessions as the editor sees them', () => {
     const hermes = startEditor(['--agent-cmd', `env HERMES_HOME=${env.HERMES_HOME} ${HERMES} acp`], { cwd, env });
     await hermes.request('initialize', INIT);
     const fresh = (await hermes.request<any>('session/new', { cwd, mcpServers: [] })).sessionId as string;
-    const ids = async (ed: Editor, p: Record<string, unknown>) => (await ed.request<any>('session/list', p)).sessions.map((x: { sessionId: string }) => x.sessionId) as string[];
+    const ids = async (ed: Editor, p: Record<string, unknown>) =>
+      (await ed.request<any>('session/list', p)).sessions.map((x: { sessionId: string }) => x.sessionId) as string[];
     // Its own new session (no turn yet) is the editor's; the demo ones are not Hermes'.
     for (const p of [{ cwd }, {}]) expect(await ids(hermes, p)).toEqual([fresh]);
 

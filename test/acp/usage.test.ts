@@ -23,7 +23,8 @@ function player(agent: string, fixture: string): string {
   return `"${process.execPath}" --import "${TSX}" "${PLAYER}" "${copy}"`;
 }
 
-const usageUpdates = (updates: Record<string, any>[], sessionId: string) => updates.filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === 'usage_update');
+const usageUpdates = (updates: Record<string, any>[], sessionId: string) =>
+  updates.filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === 'usage_update');
 
 describe.concurrent('usage_update and authMethods through talaria acp', () => {
   it("synthesized from the turn usage when the agent sends none; initialize lists the agent's authMethods", async () => {
@@ -32,14 +33,21 @@ describe.concurrent('usage_update and authMethods through talaria acp', () => {
     const ed = startEditor(['--approve', 'all', '--agent-cmd', player('kilo', 'write')], { cwd, env });
     const init = await ed.request<any>('initialize', INIT);
     // The agent's auth methods, as it listed them in its initialize.
-    expect(init.authMethods).toEqual([{ description: 'Run `kilo auth login` in the terminal', name: 'Login with Kilo', id: 'kilo-login' }]);
+    expect(init.authMethods).toEqual([
+      { description: 'Run `kilo auth login` in the terminal', name: 'Login with Kilo', id: 'kilo-login' },
+    ]);
     const { sessionId } = await ed.request<any>('session/new', { cwd, mcpServers: [] });
     const r = await ed.request<any>('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Write a file' }] });
     expect(r.stopReason).toBe('end_turn');
     expect(r.usage.totalTokens).toBe(4087);
     const got = usageUpdates(ed.updates, sessionId);
     expect(got).toHaveLength(1);
-    expect(got[0]!.update).toEqual({ sessionUpdate: 'usage_update', used: 4087, size: 32_000, _meta: { talaria: { synthesized: true, sizeAssumed: true } } });
+    expect(got[0]!.update).toEqual({
+      sessionUpdate: 'usage_update',
+      used: 4087,
+      size: 32_000,
+      _meta: { talaria: { synthesized: true, sizeAssumed: true } },
+    });
     await ed.close();
     expectValidWire(ed.frames);
   });

@@ -23,7 +23,10 @@ export interface WsEditor {
 }
 
 export function wsEditor(url: string, token: string): WsEditor {
-  const stream = createWebSocketStream(url, { WebSocket: WebSocket as never, headers: { authorization: `Bearer ${token}` } });
+  const stream = createWebSocketStream(url, {
+    WebSocket: WebSocket as never,
+    headers: { authorization: `Bearer ${token}` },
+  });
   const frames: Frame[] = [];
   const updates: Msg[] = [];
   const permissions: Msg[] = [];
@@ -85,7 +88,11 @@ export function wsEditor(url: string, token: string): WsEditor {
       new Promise<void>((resolve, reject) => {
         if (pred()) return resolve();
         waiters.push({ pred, resolve });
-        conn.signal.addEventListener('abort', () => reject(new Error(`the /acp connection closed while waiting for ${label}`)), { once: true });
+        conn.signal.addEventListener(
+          'abort',
+          () => reject(new Error(`the /acp connection closed while waiting for ${label}`)),
+          { once: true },
+        );
       }),
     close: () => conn.close(),
   });

@@ -38,16 +38,32 @@ describe('fake model: steering when an agent folds a failed prompt into the next
   });
 
   it('one text block is still read whole', () => {
-    expect(anthropicConversation({ messages: [{ role: 'user', content: [{ type: 'text', text: 'a\n[[error: 429]]' }] }] }).lastUserText).toBe('a\n[[error: 429]]');
+    expect(
+      anthropicConversation({ messages: [{ role: 'user', content: [{ type: 'text', text: 'a\n[[error: 429]]' }] }] })
+        .lastUserText,
+    ).toBe('a\n[[error: 429]]');
   });
 });
 
 describe('fake model: claude-code-acp offers its client-backed tools over MCP', () => {
   it('mcp__acp__Bash / Read / Write are chosen for bash, read and write', () => {
     const tools = [
-      { name: 'mcp__acp__Bash', schema: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] } },
-      { name: 'mcp__acp__Read', schema: { type: 'object', properties: { file_path: { type: 'string' } }, required: ['file_path'] } },
-      { name: 'mcp__acp__Write', schema: { type: 'object', properties: { file_path: { type: 'string' }, content: { type: 'string' } }, required: ['file_path', 'content'] } },
+      {
+        name: 'mcp__acp__Bash',
+        schema: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
+      },
+      {
+        name: 'mcp__acp__Read',
+        schema: { type: 'object', properties: { file_path: { type: 'string' } }, required: ['file_path'] },
+      },
+      {
+        name: 'mcp__acp__Write',
+        schema: {
+          type: 'object',
+          properties: { file_path: { type: 'string' }, content: { type: 'string' } },
+          required: ['file_path', 'content'],
+        },
+      },
       { name: 'mcp__github__search', schema: { type: 'object', properties: { query: { type: 'string' } } } },
     ];
     expect(pickTool('bash', tools)?.name).toBe('mcp__acp__Bash');

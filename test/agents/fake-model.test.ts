@@ -53,7 +53,12 @@ function parseSse(raw: string): SseEvent[] {
 
 let fm: FakeModel;
 
-async function post(path: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Answer> {
+async function post(
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+  signal?: AbortSignal,
+): Promise<Answer> {
   const res = await fetch(fm.url + path, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -62,22 +67,41 @@ async function post(path: string, body: unknown, headers: Record<string, string>
   });
   const raw = await res.text();
   const sse = (res.headers.get('content-type') ?? '').startsWith('text/event-stream');
-  return { status: res.status, headers: res.headers, raw, events: sse ? parseSse(raw) : [], ...(sse ? {} : { json: JSON.parse(raw) }) };
+  return {
+    status: res.status,
+    headers: res.headers,
+    raw,
+    events: sse ? parseSse(raw) : [],
+    ...(sse ? {} : { json: JSON.parse(raw) }),
+  };
 }
 
 const ANTHROPIC_HEADERS = { 'x-api-key': 'sk-ant-secret', 'anthropic-version': '2023-06-01' };
 const OPENAI_HEADERS = { authorization: 'Bearer sk-secret' };
 const anthropic = (messages: unknown[], extra: Record<string, unknown> = {}): Promise<Answer> =>
-  post('/v1/messages?beta=true', { model: 'claude-sonnet-4-5', max_tokens: 1024, stream: true, messages, ...extra }, ANTHROPIC_HEADERS);
+  post(
+    '/v1/messages?beta=true',
+    { model: 'claude-sonnet-4-5', max_tokens: 1024, stream: true, messages, ...extra },
+    ANTHROPIC_HEADERS,
+  );
 const chat = (messages: unknown[], extra: Record<string, unknown> = {}): Promise<Answer> =>
   post('/v1/chat/completions', { model: 'fake-model', stream: true, messages, ...extra }, OPENAI_HEADERS);
 const responses = (input: unknown, extra: Record<string, unknown> = {}): Promise<Answer> =>
   post('/v1/responses', { model: 'gpt-5.4', stream: true, input, ...extra }, OPENAI_HEADERS);
-const gemini = (contents: unknown[], extra: Record<string, unknown> = {}, verb = 'streamGenerateContent?alt=sse'): Promise<Answer> =>
+const gemini = (
+  contents: unknown[],
+  extra: Record<string, unknown> = {},
+  verb = 'streamGenerateContent?alt=sse',
+): Promise<Answer> =>
   post(`/v1beta/models/gemini-2.5-flash:${verb}`, { contents, ...extra }, { 'x-goog-api-key': 'gm-secret' });
 
 /** Rebuilds an Anthropic message from its stream: text, thinking and tool inputs from the deltas. */
-function anthropicCollect(events: SseEvent[]): { text: string; thinking: string; tools: { id: string; name: string; input: Loose }[]; stop: string } {
+function anthropicCollect(events: SseEvent[]): {
+  text: string;
+  thinking: string;
+  tools: { id: string; name: string; input: Loose }[];
+  stop: string;
+} {
   let text = '';
   let thinking = '';
   const json = new Map<number, string>();
@@ -91,14 +115,25 @@ function anthropicCollect(events: SseEvent[]): { text: string; thinking: string;
     if (event === 'content_block_delta') {
       if (data.delta.type === 'text_delta') text += data.delta.text;
       if (data.delta.type === 'thinking_delta') thinking += data.delta.thinking;
-      if (data.delta.type === 'input_json_delta') json.set(data.index, (json.get(data.index) ?? '') + data.delta.partial_json);
+      if (data.delta.type === 'input_json_delta')
+        json.set(data.index, (json.get(data.index) ?? '') + data.delta.partial_json);
     }
     if (event === 'message_delta') stop = data.delta.stop_reason;
   }
-  return { text, thinking, stop, tools: tools.map((t) => ({ id: t.id, name: t.name, input: JSON.parse(json.get(t.index) ?? '{}') })) };
+  return {
+    text,
+    thinking,
+    stop,
+    tools: tools.map((t) => ({ id: t.id, name: t.name, input: JSON.parse(json.get(t.index) ?? '{}') })),
+  };
 }
 
-function chatCollect(events: SseEvent[]): { text: string; calls: { id: string; name: string; args: Loose }[]; finish: string; usage?: Loose } {
+function chatCollect(events: SseEvent[]): {
+  text: string;
+  calls: { id: string; name: string; args: Loose }[];
+  finish: string;
+  usage?: Loose;
+} {
   let text = '';
   let finish = '';
   let usage: Loose;
@@ -119,7 +154,12 @@ function chatCollect(events: SseEvent[]): { text: string; calls: { id: string; n
     }
     if (choice.finish_reason) finish = choice.finish_reason;
   }
-  return { text, finish, usage, calls: [...calls.values()].map((c) => ({ id: c.id, name: c.name, args: JSON.parse(c.args) })) };
+  return {
+    text,
+    finish,
+    usage,
+    calls: [...calls.values()].map((c) => ({ id: c.id, name: c.name, args: JSON.parse(c.args) })),
+  };
 }
 
 function responsesCollect(events: SseEvent[]): { text: string; calls: Loose[]; completed: Loose } {
@@ -133,7 +173,8 @@ function responsesCollect(events: SseEvent[]): { text: string; calls: Loose[]; c
     if (event === 'response.function_call_arguments.delta' || event === 'response.custom_tool_call_input.delta') {
       args.set(data.item_id, (args.get(data.item_id) ?? '') + data.delta);
     }
-    if (event === 'response.output_item.added' && data.item.type !== 'message' && data.item.type !== 'reasoning') calls.push({ ...data.item });
+    if (event === 'response.output_item.added' && data.item.type !== 'message' && data.item.type !== 'reasoning')
+      calls.push({ ...data.item });
   });
   for (const c of calls) {
     const streamed = args.get(c.id) ?? '';
@@ -185,7 +226,13 @@ describe('Anthropic Messages', () => {
     expect(names.slice(-4)).toEqual(['content_block_delta', 'content_block_stop', 'message_delta', 'message_stop']);
     expect(names.filter((n) => n === 'content_block_delta').length).toBeGreaterThan(1);
     const start = a.events[0]?.data.message;
-    expect(start).toMatchObject({ type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null });
+    expect(start).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-sonnet-4-5',
+      content: [],
+      stop_reason: null,
+    });
     expect(start.id).toMatch(/^msg_/);
     expect(start.usage.input_tokens).toBeGreaterThan(0);
     const c = anthropicCollect(a.events);
@@ -221,7 +268,10 @@ describe('Anthropic Messages', () => {
       [
         { role: 'user', content: '[[bash: ls]]' },
         { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls' } }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: RESULT }] }] },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: RESULT }] }],
+        },
       ],
       { tools: asAnthropic(CLAUDE_CODE_TOOLS) },
     );
@@ -240,7 +290,11 @@ describe('Anthropic Messages', () => {
   ])('answers [[error: %i]] with status and type %s', async (status, type) => {
     const a = await anthropic([{ role: 'user', content: `[[error: ${status}]]` }]);
     expect(a.status).toBe(status);
-    expect(a.json).toEqual({ type: 'error', error: { type, message: expect.any(String) }, request_id: expect.stringMatching(/^req_/) });
+    expect(a.json).toEqual({
+      type: 'error',
+      error: { type, message: expect.any(String) },
+      request_id: expect.stringMatching(/^req_/),
+    });
     expect(a.headers.get('x-should-retry')).toBe('false');
   });
 
@@ -252,7 +306,11 @@ describe('Anthropic Messages', () => {
   it('answers non-streaming requests with one message and counts tokens', async () => {
     const a = await post(
       '/v1/messages',
-      { model: 'claude-haiku-4-5', messages: [{ role: 'user', content: '[[bash: pwd]]' }], tools: asAnthropic(CLAUDE_CODE_TOOLS) },
+      {
+        model: 'claude-haiku-4-5',
+        messages: [{ role: 'user', content: '[[bash: pwd]]' }],
+        tools: asAnthropic(CLAUDE_CODE_TOOLS),
+      },
       ANTHROPIC_HEADERS,
     );
     expect(a.json).toMatchObject({
@@ -262,7 +320,11 @@ describe('Anthropic Messages', () => {
       stop_reason: 'tool_use',
       content: [{ type: 'tool_use', name: 'Bash', input: { command: 'pwd' } }],
     });
-    const n = await post('/v1/messages/count_tokens', { model: 'x', messages: [{ role: 'user', content: 'hello' }] }, ANTHROPIC_HEADERS);
+    const n = await post(
+      '/v1/messages/count_tokens',
+      { model: 'x', messages: [{ role: 'user', content: 'hello' }] },
+      ANTHROPIC_HEADERS,
+    );
     expect(n.status).toBe(200);
     expect(n.json).toEqual({ input_tokens: expect.any(Number) });
   });
@@ -299,7 +361,11 @@ describe('OpenAI Chat Completions', () => {
     ]);
     expect(a.status).toBe(200);
     const first = a.events[0]?.data;
-    expect(first).toMatchObject({ object: 'chat.completion.chunk', model: 'fake-model', choices: [{ index: 0, delta: { role: 'assistant' }, finish_reason: null }] });
+    expect(first).toMatchObject({
+      object: 'chat.completion.chunk',
+      model: 'fake-model',
+      choices: [{ index: 0, delta: { role: 'assistant' }, finish_reason: null }],
+    });
     expect(first.id).toMatch(/^chatcmpl-/);
     expect(a.events.every((e) => e.event === undefined)).toBe(true);
     const c = chatCollect(a.events);
@@ -313,15 +379,37 @@ describe('OpenAI Chat Completions', () => {
     const a = await chat([{ role: 'user', content: 'count me' }], { stream_options: { include_usage: true } });
     const beforeDone = a.events.at(-2)?.data;
     expect(beforeDone.choices).toEqual([]);
-    expect(beforeDone.usage).toEqual({ prompt_tokens: expect.any(Number), completion_tokens: expect.any(Number), total_tokens: expect.any(Number) });
+    expect(beforeDone.usage).toEqual({
+      prompt_tokens: expect.any(Number),
+      completion_tokens: expect.any(Number),
+      total_tokens: expect.any(Number),
+    });
     expect(a.events[0]?.data.usage).toBeNull();
   });
 
   it.each([
-    ['opencode bash', OPENCODE_TOOLS, '[[bash: echo hi]]', 'bash', { command: 'echo hi', description: 'Requested by the fake model' }],
+    [
+      'opencode bash',
+      OPENCODE_TOOLS,
+      '[[bash: echo hi]]',
+      'bash',
+      { command: 'echo hi', description: 'Requested by the fake model' },
+    ],
     ['opencode read', OPENCODE_TOOLS, '[[read: /w/a.ts]]', 'read', { filePath: '/w/a.ts' }],
-    ['opencode write', OPENCODE_TOOLS, '[[write: /w/new.txt]]', 'write', { filePath: '/w/new.txt', content: DEFAULT_WRITE_CONTENT }],
-    ['copilot bash', COPILOT_TOOLS, '[[bash: date]]', 'bash', { command: 'date', description: 'Requested by the fake model', mode: 'sync' }],
+    [
+      'opencode write',
+      OPENCODE_TOOLS,
+      '[[write: /w/new.txt]]',
+      'write',
+      { filePath: '/w/new.txt', content: DEFAULT_WRITE_CONTENT },
+    ],
+    [
+      'copilot bash',
+      COPILOT_TOOLS,
+      '[[bash: date]]',
+      'bash',
+      { command: 'date', description: 'Requested by the fake model', mode: 'sync' },
+    ],
     ['copilot read', COPILOT_TOOLS, '[[read: /w/a.ts]]', 'view', { path: '/w/a.ts' }],
     ['copilot write', COPILOT_TOOLS, '[[write: /w/c.txt | hello]]', 'create', { path: '/w/c.txt', file_text: 'hello' }],
   ])('%s: streams tool_calls deltas the client reassembles', async (_k, tools, prompt, name, args) => {
@@ -329,16 +417,26 @@ describe('OpenAI Chat Completions', () => {
     const c = chatCollect(a.events);
     expect(c.finish).toBe('tool_calls');
     expect(c.calls).toEqual([{ id: expect.stringMatching(/^call_/), name, args }]);
-    const argChunks = a.events.filter((e) => e.data !== '[DONE]' && e.data.choices[0]?.delta.tool_calls?.[0]?.function?.arguments);
+    const argChunks = a.events.filter(
+      (e) => e.data !== '[DONE]' && e.data.choices[0]?.delta.tool_calls?.[0]?.function?.arguments,
+    );
     expect(argChunks.length).toBeGreaterThan(1);
-    expect(a.events[0]?.data.choices[0].delta.tool_calls[0]).toMatchObject({ index: 0, type: 'function', function: { name, arguments: '' } });
+    expect(a.events[0]?.data.choices[0].delta.tool_calls[0]).toMatchObject({
+      index: 0,
+      type: 'function',
+      function: { name, arguments: '' },
+    });
   });
 
   it('answers a role "tool" message with a closing text', async () => {
     const a = await chat(
       [
         { role: 'user', content: '[[bash: ls]]' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'bash', arguments: '{"command":"ls"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'bash', arguments: '{"command":"ls"}' } }],
+        },
         { role: 'tool', tool_call_id: 'call_1', content: RESULT },
       ],
       { tools: asChat(OPENCODE_TOOLS) },
@@ -361,8 +459,15 @@ describe('OpenAI Chat Completions', () => {
   });
 
   it('answers non-streaming requests with a chat.completion', async () => {
-    const a = await post('/v1/chat/completions', { model: 'm', messages: [{ role: 'user', content: 'plain' }] }, OPENAI_HEADERS);
-    expect(a.json).toMatchObject({ object: 'chat.completion', choices: [{ message: { role: 'assistant', content: 'You said: plain' }, finish_reason: 'stop' }] });
+    const a = await post(
+      '/v1/chat/completions',
+      { model: 'm', messages: [{ role: 'user', content: 'plain' }] },
+      OPENAI_HEADERS,
+    );
+    expect(a.json).toMatchObject({
+      object: 'chat.completion',
+      choices: [{ message: { role: 'assistant', content: 'You said: plain' }, finish_reason: 'stop' }],
+    });
   });
 
   it('logs the request with the bearer token redacted', async () => {
@@ -400,10 +505,24 @@ describe('OpenAI Responses', () => {
     expect(a.events.length).toBeGreaterThan(10);
     const c = responsesCollect(a.events);
     expect(c.text).toBe('You said: hello codex');
-    expect(a.events[0]?.data.response).toMatchObject({ object: 'response', status: 'in_progress', model: 'gpt-5.4', output: [] });
-    expect(c.completed).toMatchObject({ status: 'completed', output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'You said: hello codex' }] }] });
+    expect(a.events[0]?.data.response).toMatchObject({
+      object: 'response',
+      status: 'in_progress',
+      model: 'gpt-5.4',
+      output: [],
+    });
+    expect(c.completed).toMatchObject({
+      status: 'completed',
+      output: [
+        { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'You said: hello codex' }] },
+      ],
+    });
     expect(c.completed.id).toMatch(/^resp_/);
-    expect(c.completed.usage).toMatchObject({ input_tokens: expect.any(Number), output_tokens: expect.any(Number), total_tokens: expect.any(Number) });
+    expect(c.completed.usage).toMatchObject({
+      input_tokens: expect.any(Number),
+      output_tokens: expect.any(Number),
+      total_tokens: expect.any(Number),
+    });
   });
 
   it('accepts a plain string input', async () => {
@@ -412,10 +531,18 @@ describe('OpenAI Responses', () => {
   });
 
   it("calls codex's array-command shell, arguments streamed as function_call_arguments deltas", async () => {
-    const a = await responses([{ role: 'user', content: [{ type: 'input_text', text: '[[bash: echo "hi there"]]' }] }], { tools: asResponses(CODEX_TOOLS) });
+    const a = await responses(
+      [{ role: 'user', content: [{ type: 'input_text', text: '[[bash: echo "hi there"]]' }] }],
+      { tools: asResponses(CODEX_TOOLS) },
+    );
     const c = responsesCollect(a.events);
     expect(c.calls).toEqual([
-      expect.objectContaining({ type: 'function_call', name: 'shell', call_id: expect.stringMatching(/^call_/), arguments: { command: ['bash', '-lc', 'echo "hi there"'] } }),
+      expect.objectContaining({
+        type: 'function_call',
+        name: 'shell',
+        call_id: expect.stringMatching(/^call_/),
+        arguments: { command: ['bash', '-lc', 'echo "hi there"'] },
+      }),
     ]);
     const done = a.events.find((e) => e.event === 'response.function_call_arguments.done')?.data;
     expect(JSON.parse(done.arguments)).toEqual({ command: ['bash', '-lc', 'echo "hi there"'] });
@@ -424,14 +551,21 @@ describe('OpenAI Responses', () => {
   });
 
   it('reads through the shell when codex offers no read tool', async () => {
-    const a = await responses([{ role: 'user', content: "[[read: /w/it's.txt]]" }], { tools: asResponses(CODEX_TOOLS) });
+    const a = await responses([{ role: 'user', content: "[[read: /w/it's.txt]]" }], {
+      tools: asResponses(CODEX_TOOLS),
+    });
     const c = responsesCollect(a.events);
-    expect(c.calls[0]).toMatchObject({ name: 'shell', arguments: { command: ['bash', '-lc', `cat '/w/it'\\''s.txt'`] } });
+    expect(c.calls[0]).toMatchObject({
+      name: 'shell',
+      arguments: { command: ['bash', '-lc', `cat '/w/it'\\''s.txt'`] },
+    });
     expect(fm.requests[0]?.action).toMatchObject({ intent: 'read', via: 'shell' });
   });
 
   it("writes with codex's freeform apply_patch as a custom_tool_call", async () => {
-    const a = await responses([{ role: 'user', content: '[[write: /w/n.txt | a\\nb]]' }], { tools: asResponses(CODEX_TOOLS) });
+    const a = await responses([{ role: 'user', content: '[[write: /w/n.txt | a\\nb]]' }], {
+      tools: asResponses(CODEX_TOOLS),
+    });
     const c = responsesCollect(a.events);
     const patch = '*** Begin Patch\n*** Add File: /w/n.txt\n+a\n+b\n*** End Patch';
     expect(c.calls).toEqual([expect.objectContaining({ type: 'custom_tool_call', name: 'apply_patch', input: patch })]);
@@ -439,9 +573,15 @@ describe('OpenAI Responses', () => {
   });
 
   it('writes with the JSON-function apply_patch through its input property', async () => {
-    const a = await responses([{ role: 'user', content: '[[write: /w/n.txt]]' }], { tools: asResponses(CODEX_FUNCTION_PATCH_TOOLS) });
+    const a = await responses([{ role: 'user', content: '[[write: /w/n.txt]]' }], {
+      tools: asResponses(CODEX_FUNCTION_PATCH_TOOLS),
+    });
     const c = responsesCollect(a.events);
-    expect(c.calls[0]).toMatchObject({ type: 'function_call', name: 'apply_patch', arguments: { input: addFilePatch('/w/n.txt', DEFAULT_WRITE_CONTENT) } });
+    expect(c.calls[0]).toMatchObject({
+      type: 'function_call',
+      name: 'apply_patch',
+      arguments: { input: addFilePatch('/w/n.txt', DEFAULT_WRITE_CONTENT) },
+    });
   });
 
   it('answers a function_call_output with a closing text', async () => {
@@ -465,18 +605,27 @@ describe('OpenAI Responses', () => {
       .map((e) => e.data.delta)
       .join('');
     expect(delta).toBe('let me see');
-    expect(responsesCollect(a.events).completed.output[0]).toMatchObject({ type: 'reasoning', summary: [{ type: 'summary_text', text: 'let me see' }] });
+    expect(responsesCollect(a.events).completed.output[0]).toMatchObject({
+      type: 'reasoning',
+      summary: [{ type: 'summary_text', text: 'let me see' }],
+    });
   });
 
   it("answers [[error: 400]] in OpenAI's error shape", async () => {
     const a = await responses('[[error: 400]]');
     expect(a.status).toBe(400);
-    expect(a.json).toEqual({ error: { message: expect.any(String), type: 'invalid_request_error', param: null, code: null } });
+    expect(a.json).toEqual({
+      error: { message: expect.any(String), type: 'invalid_request_error', param: null, code: null },
+    });
   });
 
   it('logs the request', async () => {
     await responses('[[bash: true]]', { tools: asResponses(CODEX_TOOLS) });
-    expect(fm.requests[0]).toMatchObject({ api: 'openai-responses', model: 'gpt-5.4', action: { kind: 'tool', tool: 'shell', args: { command: ['bash', '-lc', 'true'] } } });
+    expect(fm.requests[0]).toMatchObject({
+      api: 'openai-responses',
+      model: 'gpt-5.4',
+      action: { kind: 'tool', tool: 'shell', args: { command: ['bash', '-lc', 'true'] } },
+    });
   });
 });
 
@@ -489,8 +638,15 @@ describe('Gemini', () => {
     const c = geminiCollect(a.events);
     expect(c.text).toBe('You said: hello gemini');
     expect(c.finish).toBe('STOP');
-    expect(c.usage).toEqual({ promptTokenCount: expect.any(Number), candidatesTokenCount: expect.any(Number), totalTokenCount: expect.any(Number) });
-    expect(a.events[0]?.data).toMatchObject({ candidates: [{ content: { role: 'model' }, index: 0 }], modelVersion: 'gemini-2.5-flash' });
+    expect(c.usage).toEqual({
+      promptTokenCount: expect.any(Number),
+      candidatesTokenCount: expect.any(Number),
+      totalTokenCount: expect.any(Number),
+    });
+    expect(a.events[0]?.data).toMatchObject({
+      candidates: [{ content: { role: 'model' }, index: 0 }],
+      modelVersion: 'gemini-2.5-flash',
+    });
     expect(a.events[0]?.data.candidates[0].finishReason).toBeUndefined();
   });
 
@@ -506,8 +662,12 @@ describe('Gemini', () => {
   });
 
   it('fills required properties of upper-case OpenAPI schemas', async () => {
-    const a = await gemini([{ role: 'user', parts: [{ text: '[[bash: ls]]' }] }], { tools: asGemini(GEMINI_UPPERCASE_TOOLS, 'parameters') });
-    expect(geminiCollect(a.events).calls).toEqual([{ name: 'run_shell_command', args: { command: 'ls', is_background: false } }]);
+    const a = await gemini([{ role: 'user', parts: [{ text: '[[bash: ls]]' }] }], {
+      tools: asGemini(GEMINI_UPPERCASE_TOOLS, 'parameters'),
+    });
+    expect(geminiCollect(a.events).calls).toEqual([
+      { name: 'run_shell_command', args: { command: 'ls', is_background: false } },
+    ]);
   });
 
   it('answers a functionResponse with a closing text', async () => {
@@ -554,11 +714,16 @@ describe('Gemini', () => {
       { generationConfig: { responseMimeType: 'application/json', responseJsonSchema: schema } },
       'generateContent',
     );
-    expect(JSON.parse(g.json.candidates[0].content.parts[0].text)).toEqual({ reasoning: expect.any(String), next_speaker: 'user' });
+    expect(JSON.parse(g.json.candidates[0].content.parts[0].text)).toEqual({
+      reasoning: expect.any(String),
+      next_speaker: 'user',
+    });
   });
 
   it('logs the request with the API key redacted from header and query', async () => {
-    await post('/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse&key=gm-query-secret', { contents: [{ parts: [{ text: 'x' }] }] });
+    await post('/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse&key=gm-query-secret', {
+      contents: [{ parts: [{ text: 'x' }] }],
+    });
     await gemini([{ role: 'user', parts: [{ text: 'y' }] }]);
     expect(fm.requests.map((r) => [r.api, r.model, r.stream, r.query['alt']])).toEqual([
       ['gemini', 'gemini-2.5-pro', true, 'sse'],
@@ -575,7 +740,9 @@ describe('model lists, unknown routes, bad bodies', () => {
     const o = (await (await fetch(fm.url + '/v1/models')).json()) as Loose;
     expect(o.object).toBe('list');
     expect(o.data[0]).toMatchObject({ id: expect.any(String), object: 'model' });
-    const an = (await (await fetch(fm.url + '/v1/models', { headers: { 'anthropic-version': '2023-06-01' } })).json()) as Loose;
+    const an = (await (
+      await fetch(fm.url + '/v1/models', { headers: { 'anthropic-version': '2023-06-01' } })
+    ).json()) as Loose;
     expect(an).toMatchObject({ has_more: false, first_id: expect.any(String) });
     expect(an.data[0]).toMatchObject({ type: 'model', id: expect.any(String), display_name: expect.any(String) });
     const g = (await (await fetch(fm.url + '/v1beta/models')).json()) as Loose;
@@ -587,7 +754,13 @@ describe('model lists, unknown routes, bad bodies', () => {
     const res = await fetch(fm.url + '/v2/whatever', { method: 'POST', body: '{"a":1}' });
     expect(res.status).toBe(404);
     expect(((await res.json()) as Loose).error.code).toBe('not_found');
-    expect(fm.requests[0]).toMatchObject({ api: 'unknown', path: '/v2/whatever', status: 404, body: { a: 1 }, action: { kind: 'not_found' } });
+    expect(fm.requests[0]).toMatchObject({
+      api: 'unknown',
+      path: '/v2/whatever',
+      status: 404,
+      body: { a: 1 },
+      action: { kind: 'not_found' },
+    });
   });
 
   it('answers a body that is not JSON with a 400 in the provider shape', async () => {
@@ -599,16 +772,26 @@ describe('model lists, unknown routes, bad bodies', () => {
 
   it('reads gzip-compressed bodies, and logs an undecodable one as bad JSON', async () => {
     const body = gzipSync(JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'zipped' }] }));
-    const res = await fetch(fm.url + '/v1/chat/completions', { method: 'POST', headers: { 'content-encoding': 'gzip' }, body });
+    const res = await fetch(fm.url + '/v1/chat/completions', {
+      method: 'POST',
+      headers: { 'content-encoding': 'gzip' },
+      body,
+    });
     expect(((await res.json()) as Loose).choices[0].message.content).toBe('You said: zipped');
-    const bad = await fetch(fm.url + '/v1/chat/completions', { method: 'POST', headers: { 'content-encoding': 'gzip' }, body: 'not gzip' });
+    const bad = await fetch(fm.url + '/v1/chat/completions', {
+      method: 'POST',
+      headers: { 'content-encoding': 'gzip' },
+      body: 'not gzip',
+    });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as Loose).error.type).toBe('invalid_request_error');
     expect(fm.requests.map((r) => r.action.kind)).toEqual(['echo', 'bad_json']);
   });
 
   it('says so in text when the agent offered no fitting tool', async () => {
-    const a = await chat([{ role: 'user', content: '[[bash: ls]]' }], { tools: asChat([{ name: 'todowrite', schema: { type: 'object', properties: {} } }]) });
+    const a = await chat([{ role: 'user', content: '[[bash: ls]]' }], {
+      tools: asChat([{ name: 'todowrite', schema: { type: 'object', properties: {} } }]),
+    });
     expect(chatCollect(a.events).text).toBe('No bash tool among the tools offered (todowrite).');
   });
 });
@@ -686,7 +869,11 @@ describe('tool choice and arguments', () => {
       },
     ];
     expect(planToolCall({ intent: 'read', target: '/a' }, editor)?.args).toEqual({ command: 'view', path: '/a' });
-    expect(planToolCall({ intent: 'write', target: '/a', content: 'c' }, editor)?.args).toEqual({ command: 'create', path: '/a', file_text: 'c' });
+    expect(planToolCall({ intent: 'write', target: '/a', content: 'c' }, editor)?.args).toEqual({
+      command: 'create',
+      path: '/a',
+      file_text: 'c',
+    });
   });
 });
 

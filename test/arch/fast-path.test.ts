@@ -13,7 +13,15 @@ import { WIRE_META_READERS } from './wire-meta.js';
  */
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 // string-width / wrap-ansi: their Unicode tables take ~90 ms to load; the run's printer needs neither.
-const HEAVY_PACKAGES = ['zod', '@agentclientprotocol/sdk', 'better-sqlite3', 'hono', '@hono/node-server', 'string-width', 'wrap-ansi'];
+const HEAVY_PACKAGES = [
+  'zod',
+  '@agentclientprotocol/sdk',
+  'better-sqlite3',
+  'hono',
+  '@hono/node-server',
+  'string-width',
+  'wrap-ansi',
+];
 const HEAVY_FOLDERS = ['harness', 'host', 'store', 'session', 'protocol/connection.ts', 'providers'];
 
 export function runtimeGraph(entry: string): { files: string[]; packages: string[] } {
@@ -30,7 +38,8 @@ export function runtimeGraph(entry: string): { files: string[]; packages: string
         const target = resolve(dirname(file), imp.spec.replace(/\.js$/, '.ts'));
         if (!existsSync(target)) throw new Error(`${relative(SRC, file)}: cannot resolve ${imp.spec}`);
         todo.push(target);
-      } else if (!imp.spec.startsWith('node:')) packages.add(imp.spec.startsWith('@') ? imp.spec.split('/').slice(0, 2).join('/') : imp.spec.split('/')[0]!);
+      } else if (!imp.spec.startsWith('node:'))
+        packages.add(imp.spec.startsWith('@') ? imp.spec.split('/').slice(0, 2).join('/') : imp.spec.split('/')[0]!);
     }
   }
   return { files: [...files].map((f) => relative(SRC, f).split(sep).join('/')).sort(), packages: [...packages].sort() };
@@ -40,7 +49,10 @@ export function runtimeGraph(entry: string): { files: string[]; packages: string
 const LIGHT = new Set(WIRE_META_READERS.map((f) => f.replace(/^src\//, '')));
 
 function heavy(g: { files: string[]; packages: string[] }): string[] {
-  return [...g.packages.filter((p) => HEAVY_PACKAGES.includes(p)), ...g.files.filter((f) => !LIGHT.has(f) && HEAVY_FOLDERS.some((h) => f === h || f.startsWith(`${h}/`)))];
+  return [
+    ...g.packages.filter((p) => HEAVY_PACKAGES.includes(p)),
+    ...g.files.filter((f) => !LIGHT.has(f) && HEAVY_FOLDERS.some((h) => f === h || f.startsWith(`${h}/`))),
+  ];
 }
 
 describe('the fast path loads nothing heavy', () => {

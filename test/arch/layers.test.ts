@@ -54,7 +54,8 @@ export function violations(files: { rel: string; source: string }[]): string[] {
         bad.push(`${rel}: imports the package root`);
         continue;
       }
-      const ok = (RUNTIME[layer] ?? []).includes(tLayer) || (imp.typeOnly && (TYPES_ONLY[layer] ?? []).includes(tLayer));
+      const ok =
+        (RUNTIME[layer] ?? []).includes(tLayer) || (imp.typeOnly && (TYPES_ONLY[layer] ?? []).includes(tLayer));
       if (!ok) bad.push(`${rel}: ${layer} may not import ${imp.typeOnly ? 'types from ' : ''}${tLayer} (${imp.spec})`);
     }
   }
@@ -63,7 +64,10 @@ export function violations(files: { rel: string; source: string }[]): string[] {
 
 describe('layer rules', () => {
   it('src/ imports point down only', () => {
-    const files = walk(SRC).map((p) => ({ rel: relative(SRC, p).split(sep).join('/'), source: readFileSync(p, 'utf8') }));
+    const files = walk(SRC).map((p) => ({
+      rel: relative(SRC, p).split(sep).join('/'),
+      source: readFileSync(p, 'utf8'),
+    }));
     expect(files.length).toBeGreaterThan(5);
     expect(violations(files)).toEqual([]);
   });
@@ -130,7 +134,8 @@ export function webViolations(files: { rel: string; source: string }[]): string[
       const abs = resolve(WEB, dirname(rel), imp.spec);
       const fromRoot = relative(resolve(WEB, '../..'), abs).split(sep).join('/');
       if (fromRoot.startsWith('web/src/')) continue;
-      if (!WEB_MAY_IMPORT.some((r) => r.test(fromRoot))) bad.push(`web/src/${rel}: web may import only the server contract and client (${imp.spec})`);
+      if (!WEB_MAY_IMPORT.some((r) => r.test(fromRoot)))
+        bad.push(`web/src/${rel}: web may import only the server contract and client (${imp.spec})`);
     }
   }
   return bad;
@@ -145,7 +150,10 @@ function walkWeb(dir: string): string[] {
 
 describe('web layer', () => {
   it('web/ imports only the server contract and typed client from src/', () => {
-    const files = walkWeb(WEB).map((p) => ({ rel: relative(WEB, p).split(sep).join('/'), source: readFileSync(p, 'utf8') }));
+    const files = walkWeb(WEB).map((p) => ({
+      rel: relative(WEB, p).split(sep).join('/'),
+      source: readFileSync(p, 'utf8'),
+    }));
     expect(files.length).toBeGreaterThan(5);
     expect(webViolations(files)).toEqual([]);
   });
@@ -160,7 +168,10 @@ describe('web layer', () => {
         { rel: 'state/a.ts', source: "import type { Entry } from '../../../src/thread/types.js';" },
         { rel: 'b.tsx', source: "import { x } from '../../src/session/events.js';" },
         { rel: 'c.ts', source: "import { readFileSync } from 'node:fs';" },
-        { rel: 'api/ok.ts', source: "import { connectServer } from '../../../src/server/client/index.js';\nimport './local.js';" },
+        {
+          rel: 'api/ok.ts',
+          source: "import { connectServer } from '../../../src/server/client/index.js';\nimport './local.js';",
+        },
       ]),
     ).toEqual([
       'web/src/state/a.ts: web may import only the server contract and client (../../../src/thread/types.js)',

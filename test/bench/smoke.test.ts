@@ -76,7 +76,11 @@ describe('flood agent protocol', () => {
       child.stdin.write('{not json\n');
       expect((await next())['error']).toMatchObject({ code: -32700 });
       // A slow paced turn (5000 frames at 1000/s), cancelled after its first frame.
-      send({ id: 2, method: 'session/prompt', params: { sessionId: 's', prompt: [], _meta: { flood: { frames: 5000, rate: 1000 } } } });
+      send({
+        id: 2,
+        method: 'session/prompt',
+        params: { sessionId: 's', prompt: [], _meta: { flood: { frames: 5000, rate: 1000 } } },
+      });
       let seen = 0;
       let msg = await next();
       expect(msg['method']).toBe('session/update');
@@ -160,7 +164,14 @@ describe('report', () => {
     ]);
     const core = talariaCases.find((c) => c.name === 'talaria.core')!;
     const startup = talariaCases.find((c) => c.name === 'talaria.startup')!;
-    results.set(core.name, { name: core.name, role: core.role, samples: [], medians: {}, notMeasured: { notMeasured: 'not yet measured (TODO)', reason: 'todo' }, notes: [] });
+    results.set(core.name, {
+      name: core.name,
+      role: core.role,
+      samples: [],
+      medians: {},
+      notMeasured: { notMeasured: 'not yet measured (TODO)', reason: 'todo' },
+      notes: [],
+    });
     results.set(startup.name, {
       name: startup.name,
       role: startup.role,
@@ -182,20 +193,28 @@ describe('report', () => {
     const startup = talariaCases.find((c) => c.name === 'talaria.startup')!;
     const values = { ms: 105, sdkMs: 100, cpuMs: 5, sdkCpuMs: 5 };
     const judged = (pairRatio: number, cpuRatio = 1) =>
-      buildRows([startup], new Map([[startup.name, result(startup.name, { ...values, pairRatio, cpuRatio })]])).map((r) => r.status);
+      buildRows([startup], new Map([[startup.name, result(startup.name, { ...values, pairRatio, cpuRatio })]])).map(
+        (r) => r.status,
+      );
     expect(judged(1.05)).toEqual(['info', 'pass', 'info', 'pass']);
     expect(judged(1.06)).toEqual(['info', 'fail', 'info', 'pass']);
     // Start-up is judged on the client's CPU too, not only on wall time.
     expect(judged(1, 1.25)).toEqual(['info', 'pass', 'info', 'pass']);
     expect(judged(1, 1.3)).toEqual(['info', 'pass', 'info', 'fail']);
-    const rows = buildRows([startup], new Map([[startup.name, result(startup.name, { ...values, pairRatio: 1, cpuRatio: 1 })]]));
+    const rows = buildRows(
+      [startup],
+      new Map([[startup.name, result(startup.name, { ...values, pairRatio: 1, cpuRatio: 1 })]]),
+    );
     expect(rows[0]).toMatchObject({ baseline: 'sdk (paired)', ratio: 1.05 });
   });
 
   it('the store is judged term by term: an extra wire-log row cannot hide a missing entry', () => {
     const store = talariaCases.find((c) => c.name === 'talaria.store')!;
     const rows = (framesMissing: number, entriesMissing: number) =>
-      buildRows([store], new Map([[store.name, result(store.name, { framesPerSec: 1, lost: 0, framesMissing, entriesMissing })]]))
+      buildRows(
+        [store],
+        new Map([[store.name, result(store.name, { framesPerSec: 1, lost: 0, framesMissing, entriesMissing })]]),
+      )
         .filter((r) => /rows/.test(r.unit))
         .map((r) => r.status);
     expect(rows(0, 0)).toEqual(['pass', 'pass']);
@@ -207,9 +226,22 @@ describe('report', () => {
   it('the store is judged against the core run it was paired with, not against the core case of another process', () => {
     const store = talariaCases.find((c) => c.name === 'talaria.store')!;
     const judged = (coreRatio: number) =>
-      buildRows([store], new Map([[store.name, result(store.name, { framesPerSec: 1, coreFps: 1 / coreRatio, coreRatio, lost: 0, framesMissing: 0, entriesMissing: 0 })]])).find(
-        (r) => r.name.includes('(paired runs)'),
-      )!.status;
+      buildRows(
+        [store],
+        new Map([
+          [
+            store.name,
+            result(store.name, {
+              framesPerSec: 1,
+              coreFps: 1 / coreRatio,
+              coreRatio,
+              lost: 0,
+              framesMissing: 0,
+              entriesMissing: 0,
+            }),
+          ],
+        ]),
+      ).find((r) => r.name.includes('(paired runs)'))!.status;
     expect(judged(0.6)).toBe('pass');
     expect(judged(0.59)).toBe('fail');
   });
@@ -228,7 +260,13 @@ describe('report', () => {
     });
     const ok = [row('pass', '≤ 3×'), row('info', null)];
     expect(missedTargets(ok)).toEqual([]);
-    for (const bad of [row('fail', '≤ 3×'), row('no baseline', '≥ 1× sdk'), row('todo', '< 500 ms'), row('skipped', '= 0'), row('error', null)]) {
+    for (const bad of [
+      row('fail', '≤ 3×'),
+      row('no baseline', '≥ 1× sdk'),
+      row('todo', '< 500 ms'),
+      row('skipped', '= 0'),
+      row('error', null),
+    ]) {
       expect(missedTargets([...ok, bad])).toEqual([bad]);
     }
   });
@@ -240,11 +278,26 @@ describe('report', () => {
       description: '',
       run: async () => ({ values: {} }),
       metrics: [
-        { key: 'fps', unit: 'frames/s', baseline: { case: 'sdk', key: 'framesPerSec' }, target: { kind: 'ratio-at-least', min: 1 } },
-        { key: 'fps', unit: 'frames/s', baseline: { case: 'floor', key: 'framesPerSec' }, target: { kind: 'ratio-at-least', min: 0.6 } },
+        {
+          key: 'fps',
+          unit: 'frames/s',
+          baseline: { case: 'sdk', key: 'framesPerSec' },
+          target: { kind: 'ratio-at-least', min: 1 },
+        },
+        {
+          key: 'fps',
+          unit: 'frames/s',
+          baseline: { case: 'floor', key: 'framesPerSec' },
+          target: { kind: 'ratio-at-least', min: 0.6 },
+        },
         { key: 'p99', unit: 'ms', baseline: { case: 'floor', key: 'p99' }, target: { kind: 'delta-below', limit: 1 } },
         { key: 'lost', unit: 'frames', target: { kind: 'equals', expected: 0 } },
-        { key: 'fps', unit: 'frames/s', baseline: { case: 'absent', key: 'x' }, target: { kind: 'ratio-at-least', min: 1 } },
+        {
+          key: 'fps',
+          unit: 'frames/s',
+          baseline: { case: 'absent', key: 'x' },
+          target: { kind: 'ratio-at-least', min: 1 },
+        },
       ],
     };
     const results = new Map<string, CaseResult>([
@@ -262,14 +315,19 @@ describe('report', () => {
     const names = selectCases(cases, ['talaria.core']).map((c) => c.name);
     expect(names.sort()).toEqual(['floor', 'sdk', 'talaria.core']);
     const all = selectCases(cases, ['talaria.*']).map((c) => c.name);
-    expect(all).toEqual(expect.arrayContaining(['talaria.core.paced', 'floor', 'sdk', 'talaria.startup', 'talaria.idle']));
+    expect(all).toEqual(
+      expect.arrayContaining(['talaria.core.paced', 'floor', 'sdk', 'talaria.startup', 'talaria.idle']),
+    );
     expect(() => selectCases(cases, ['nope'])).toThrow(/no such case/);
   });
 
   it('start-up is skipped with a clear message while the agent file does not exist', async () => {
     const c = cases.find((x) => x.name === 'sdk.startup')!;
     const m = await c.run({ ...OPTS, startupAgent: [process.execPath, '--import', 'tsx', 'src/demo/absent-agent.ts'] });
-    expect(m).toEqual({ notMeasured: expect.stringContaining('src/demo/absent-agent.ts does not exist'), reason: 'skipped' });
+    expect(m).toEqual({
+      notMeasured: expect.stringContaining('src/demo/absent-agent.ts does not exist'),
+      reason: 'skipped',
+    });
   });
 
   it('percentiles interpolate', () => {
@@ -284,10 +342,14 @@ describe('npm run bench -- --quick', () => {
     const dir = mkdtempSync(join(tmpdir(), 'talaria-bench-'));
     try {
       const runner = fileURLToPath(new URL('../../bench/run.ts', import.meta.url));
-      const child = spawn(process.execPath, ['--import', 'tsx', runner, '--quick', '--only', 'sdk', '--results-dir', dir], {
-        cwd: ROOT,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', runner, '--quick', '--only', 'sdk', '--results-dir', dir],
+        {
+          cwd: ROOT,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       let out = '';
       child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s));
       child.stderr.resume();

@@ -79,7 +79,8 @@ describe('Talaria cases, once each with a tiny N', () => {
       expect(v['relayP99Ms']).toBeGreaterThanOrEqual(0);
       // The middle processes' CPU and CPU wait come from /proc, over one window (first update → result).
       if (process.platform === 'linux')
-        for (const k of ['proxyCpuUsPerFrame', 'relayCpuUsPerFrame', 'proxyRunqueueMs', 'relayRunqueueMs']) expect(v[k], k).toBeGreaterThanOrEqual(0);
+        for (const k of ['proxyCpuUsPerFrame', 'relayCpuUsPerFrame', 'proxyRunqueueMs', 'relayRunqueueMs'])
+          expect(v[k], k).toBeGreaterThanOrEqual(0);
     }
   }, 300_000);
 
@@ -87,7 +88,13 @@ describe('Talaria cases, once each with a tiny N', () => {
     const pairs = await runCase('talaria.store');
     expect(pairs).toHaveLength(2);
     for (const v of pairs) {
-      expect([v['framesSent'], v['framesSeen'], v['lost'], v['framesMissing'], v['entriesMissing']]).toEqual([TINY.frames, TINY.frames, 0, 0, 0]);
+      expect([v['framesSent'], v['framesSeen'], v['lost'], v['framesMissing'], v['entriesMissing']]).toEqual([
+        TINY.frames,
+        TINY.frames,
+        0,
+        0,
+        0,
+      ]);
       expect(v['storedFrames']).toBe(TINY.frames + 6);
       expect(v['storedEntries']).toBeGreaterThan(0);
       expect(v['coreRatio']).toBeCloseTo(v['framesPerSec']! / v['coreFps']!, 9);
@@ -120,7 +127,12 @@ describe('Talaria cases, once each with a tiny N', () => {
   it('concurrency: frames sent == frames seen across sessions and processes', async () => {
     const v = await runSingle('talaria.concurrency');
     const perSession = Math.floor(TINY.frames / TINY.sessions);
-    expect([v['framesSent'], v['framesSeen'], v['lost'], v['badSessions']]).toEqual([perSession * TINY.sessions, perSession * TINY.sessions, 0, 0]);
+    expect([v['framesSent'], v['framesSeen'], v['lost'], v['badSessions']]).toEqual([
+      perSession * TINY.sessions,
+      perSession * TINY.sessions,
+      0,
+      0,
+    ]);
   });
 
   it('idle: the figure is the heap delta over exactly the sessions held while it was read', async () => {

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launch } from '../web/browser.js';
-import { describeLongTasks, OBSERVE, OPEN_WINDOW, READ_WINDOW, type Loaf, type LongTask } from '../../bench/web-observe.js';
+import {
+  describeLongTasks,
+  OBSERVE,
+  OPEN_WINDOW,
+  READ_WINDOW,
+  type Loaf,
+  type LongTask,
+} from '../../bench/web-observe.js';
 
 /**
  * A task of the page that keeps its main thread busy for `ms`, then `after` (an expression) run in

@@ -6,7 +6,17 @@
  */
 import { describe, it, expect, afterAll } from 'vitest';
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,7 +52,11 @@ function tree(o: { dist?: boolean; src?: boolean; tsx?: boolean } = {}): string 
     write(join(dir, 'dist/.build-stamp'), '', at(10));
   }
   if (o.src !== false) {
-    write(join(dir, 'src/cli/main.ts'), "const who: string = 'src';\nprocess.stdout.write(who + ' ' + process.argv.slice(2).join(' '));", at(0));
+    write(
+      join(dir, 'src/cli/main.ts'),
+      "const who: string = 'src';\nprocess.stdout.write(who + ' ' + process.argv.slice(2).join(' '));",
+      at(0),
+    );
     write(join(dir, 'src/lib/deep/x.ts'), 'export {};', at(0));
   }
   if (o.tsx !== false) symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
@@ -98,7 +112,9 @@ describe('bin/talaria.js picks the build when it is fresh', () => {
     const dir = tree({ dist: false, tsx: false });
     const r = await talaria(dir);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('talaria: this checkout is not built and tsx is not installed: run `npm ci` (or `npm run build`)\n');
+    expect(r.stderr).toBe(
+      'talaria: this checkout is not built and tsx is not installed: run `npm ci` (or `npm run build`)\n',
+    );
   });
 });
 
@@ -127,8 +143,14 @@ describe('bin/ensure-install.js (prestart, pretest)', () => {
   /** Runs it with a fake npm that records its arguments. */
   async function ensure(dir: string): Promise<string[] | undefined> {
     const log = join(dir, 'npm-args.json');
-    writeFileSync(join(dir, 'fake-npm.cjs'), `require('node:fs').writeFileSync(${JSON.stringify(log)}, JSON.stringify(process.argv.slice(2)))`);
-    await run(process.execPath, [join(dir, 'bin/ensure-install.js')], { cwd: dir, env: { ...process.env, npm_execpath: join(dir, 'fake-npm.cjs') } });
+    writeFileSync(
+      join(dir, 'fake-npm.cjs'),
+      `require('node:fs').writeFileSync(${JSON.stringify(log)}, JSON.stringify(process.argv.slice(2)))`,
+    );
+    await run(process.execPath, [join(dir, 'bin/ensure-install.js')], {
+      cwd: dir,
+      env: { ...process.env, npm_execpath: join(dir, 'fake-npm.cjs') },
+    });
     return existsSync(log) ? (JSON.parse(readFileSync(log, 'utf8')) as string[]) : undefined;
   }
 
@@ -138,14 +160,19 @@ describe('bin/ensure-install.js (prestart, pretest)', () => {
     expect(await ensure(dir)).toEqual(['ci', '--no-audit', '--no-fund']);
   });
 
-  const lock = (packages: Record<string, object>) => JSON.stringify({ lockfileVersion: 3, packages: { '': { name: 'x' }, ...packages } });
+  const lock = (packages: Record<string, object>) =>
+    JSON.stringify({ lockfileVersion: 3, packages: { '': { name: 'x' }, ...packages } });
   const A1 = { 'node_modules/a': { version: '1.0.0', integrity: 'sha512-a1' } };
   const OPTIONAL = { 'node_modules/@x/other-os': { version: '1.0.0', integrity: 'sha512-o', optional: true } };
 
   it('a lockfile newer than the last install, with other packages: npm ci', async () => {
     const dir = tree({ tsx: false });
     write(join(dir, 'node_modules/.package-lock.json'), lock(A1), at(0));
-    write(join(dir, 'package-lock.json'), lock({ 'node_modules/a': { version: '1.0.1', integrity: 'sha512-a2' } }), at(5));
+    write(
+      join(dir, 'package-lock.json'),
+      lock({ 'node_modules/a': { version: '1.0.1', integrity: 'sha512-a2' } }),
+      at(5),
+    );
     expect(await ensure(dir)).toEqual(['ci', '--no-audit', '--no-fund']);
     // A package removed from the lockfile is a change too.
     write(join(dir, 'package-lock.json'), lock({}), at(5));

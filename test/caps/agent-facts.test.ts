@@ -5,7 +5,14 @@
  */
 import '../../src/caps/lockdown.js';
 import { describe, it, expect, vi } from 'vitest';
-import { connectCaps, E, makeFactObserver, type CapsDataspace, type CapsLauncher, type FactChange } from '../../src/caps/index.js';
+import {
+  connectCaps,
+  E,
+  makeFactObserver,
+  type CapsDataspace,
+  type CapsLauncher,
+  type FactChange,
+} from '../../src/caps/index.js';
 import { COMMANDS as DEMO_COMMANDS } from '../../src/demo/config.js';
 import { COMMANDS as HERMES_COMMANDS } from '../fakes/hermes/slash.js';
 import { collector, factView as view, testHost } from './helpers.js';
@@ -34,7 +41,11 @@ describe('agent facts: model and tools', () => {
 
     const a = await connectCaps<CapsLauncher>(t.url, t.launcher);
     await E(a.root).newSession();
-    await seen.until(() => fact('demo')?.model !== null && (fact('demo')?.tools as { commands?: string[] } | null)?.commands?.length === DEMO_COMMANDS.length);
+    await seen.until(
+      () =>
+        fact('demo')?.model !== null &&
+        (fact('demo')?.tools as { commands?: string[] } | null)?.commands?.length === DEMO_COMMANDS.length,
+    );
     expect(fact('demo')).toMatchObject({
       ready: true,
       model: 'demo-fast',
@@ -57,7 +68,11 @@ describe('agent facts: model and tools', () => {
     // The warm pool starts Hermes and keeps a spare: listed nowhere, yet its catalog is reported.
     const ws = t.h.workspaces.open(t.p.userHome);
     await ws.warm({ provider: 'hermes' });
-    await seen.until(() => fact('hermes')?.model !== null && (fact('hermes')?.tools as { commands?: string[] } | null)?.commands?.length === HERMES_COMMANDS.length);
+    await seen.until(
+      () =>
+        fact('hermes')?.model !== null &&
+        (fact('hermes')?.tools as { commands?: string[] } | null)?.commands?.length === HERMES_COMMANDS.length,
+    );
     expect(t.h.sessions.list()).toEqual([]);
     const catalog = await ws.catalog({ provider: 'hermes' });
     const f = fact('hermes')!;

@@ -8,7 +8,16 @@
  */
 import '../../src/caps/lockdown.js';
 import { describe, it, expect, vi } from 'vitest';
-import { CapsHost, connectCaps, E, makeFactObserver, type CapsDataspace, type CapsLauncher, type CapsSession, type FactChange } from '../../src/caps/index.js';
+import {
+  CapsHost,
+  connectCaps,
+  E,
+  makeFactObserver,
+  type CapsDataspace,
+  type CapsLauncher,
+  type CapsSession,
+  type FactChange,
+} from '../../src/caps/index.js';
 import { collector, rng, testHost } from './helpers.js';
 
 vi.setConfig({ testTimeout: 300_000 });
@@ -52,7 +61,9 @@ function mergedList(t: Awaited<ReturnType<typeof testHost>>): string[] {
 /** The observer's convergence, or a failure that says what differs (not a 300 s test timeout). */
 async function converged(p: Promise<void>, what: () => string, limitMs = 30_000): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`the facts did not converge: ${what()}`)), limitMs)));
+  const late = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`the facts did not converge: ${what()}`)), limitMs)),
+  );
   try {
     await Promise.race([p, late]);
   } finally {
@@ -130,7 +141,10 @@ describe('caps: the dataspace’s session facts equal the sessions, under churn'
     // A second host started later over the same harness asserts the same list at once (the same live sessions: one registry).
     const later = new CapsHost({ harness: t.h });
     const facts = new Map<string, Fact>();
-    later.dataspace.observe({ type: 'session' }, { added: (h, f) => facts.set(h, { ...(f as Fact), host: t.host.refs.hostKey }), removed: (h) => facts.delete(h) });
+    later.dataspace.observe(
+      { type: 'session' },
+      { added: (h, f) => facts.set(h, { ...(f as Fact), host: t.host.refs.hostKey }), removed: (h) => facts.delete(h) },
+    );
     expect([...facts.values()].map(key).sort()).toEqual(mergedList(t));
     const liveBefore = t.host.live.all().length;
     await later.close();

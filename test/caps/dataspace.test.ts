@@ -1,7 +1,16 @@
 import '../../src/caps/lockdown.js';
 import { describe, it, expect, vi } from 'vitest';
 import harden from '@endo/harden';
-import { connectCaps, Dataspace, E, Far, makeFactObserver, type CapsDataspace, type CapsLauncher, type FactChange } from '../../src/caps/index.js';
+import {
+  connectCaps,
+  Dataspace,
+  E,
+  Far,
+  makeFactObserver,
+  type CapsDataspace,
+  type CapsLauncher,
+  type FactChange,
+} from '../../src/caps/index.js';
 import { collector, testHost } from './helpers.js';
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -30,13 +39,22 @@ describe('the presence dataspace over the wire', () => {
     );
     await seen.until((xs) => [...view(xs).values()].some((f) => f.id === id1));
     expect([...view(seen.items).values()]).toEqual([
-      expect.objectContaining({ type: 'session', id: id1, provider: 'demo', status: 'idle', host: t.host.refs.hostKey, cwd: t.p.userHome }),
+      expect.objectContaining({
+        type: 'session',
+        id: id1,
+        provider: 'demo',
+        status: 'idle',
+        host: t.host.refs.hostKey,
+        cwd: t.p.userHome,
+      }),
     ]);
     const s2 = await E(a.root).newSession();
     const id2 = (await E(s2).info()).id;
     await E(E(s2).prompt('hello')).result();
     await seen.until((xs) => xs.some((c) => c.op === 'add' && c.fact.id === id2 && c.fact.status === 'running'));
-    await seen.until(() => [...view(seen.items).values()].some((f) => f.id === id2 && f.status === 'idle' && f.title !== ''));
+    await seen.until(() =>
+      [...view(seen.items).values()].some((f) => f.id === id2 && f.status === 'idle' && f.title !== ''),
+    );
     // One fact per session at any time.
     expect(new Set([...view(seen.items).values()].map((f) => f.id))).toEqual(new Set([id1, id2]));
     expect(view(seen.items).size).toBe(2);
@@ -70,7 +88,9 @@ describe('the presence dataspace over the wire', () => {
     expect(await E(watcher.root).retract(handle)).toBe(false);
     await b.close();
     await seen.until((xs) => view(xs).size === 0);
-    expect(new Set(seen.items.filter((c) => c.op === 'del').map((c) => c.fact.id))).toEqual(new Set(['remote-1', 'remote-2']));
+    expect(new Set(seen.items.filter((c) => c.op === 'del').map((c) => c.fact.id))).toEqual(
+      new Set(['remote-1', 'remote-2']),
+    );
     await watcher.close();
   });
 
@@ -105,10 +125,21 @@ describe('the dataspace index', () => {
     const ds = new Dataspace();
     const types = ['session', 'agent'];
     const patterns = Array.from({ length: 100 }, (_, i): Record<string, string> =>
-      i === 0 ? {} : i % 3 === 0 ? { type: types[i % 2]! } : i % 3 === 1 ? { id: `s${i % 20}` } : { type: 'session', status: i % 2 ? 'idle' : 'running' },
+      i === 0
+        ? {}
+        : i % 3 === 0
+          ? { type: types[i % 2]! }
+          : i % 3 === 1
+            ? { id: `s${i % 20}` }
+            : { type: 'session', status: i % 2 ? 'idle' : 'running' },
     );
     const views = patterns.map(() => new Map<string, Record<string, unknown>>());
-    patterns.forEach((p, i) => ds.observe(p, { added: (h, f) => views[i]!.set(h, f as Record<string, unknown>), removed: (h) => views[i]!.delete(h) }));
+    patterns.forEach((p, i) =>
+      ds.observe(p, {
+        added: (h, f) => views[i]!.set(h, f as Record<string, unknown>),
+        removed: (h) => views[i]!.delete(h),
+      }),
+    );
     const live = new Map<string, { owner: string; fact: Record<string, unknown> }>();
     for (let step = 0; step < 1_000; step++) {
       if (live.size > 0 && r() < 0.45) {
@@ -122,7 +153,11 @@ describe('the dataspace index', () => {
         for (const [h, v] of live) if (v.owner === owner) live.delete(h);
       } else {
         const owner = `c${Math.floor(r() * 4)}`;
-        const fact = { type: types[Math.floor(r() * 2)]!, id: `s${Math.floor(r() * 20)}`, status: r() < 0.5 ? 'idle' : 'running' };
+        const fact = {
+          type: types[Math.floor(r() * 2)]!,
+          id: `s${Math.floor(r() * 20)}`,
+          status: r() < 0.5 ? 'idle' : 'running',
+        };
         live.set(ds.assert(owner, fact), { owner, fact });
       }
       patterns.forEach((p, i) => {

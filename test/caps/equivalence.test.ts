@@ -24,7 +24,11 @@ vi.setConfig({ testTimeout: 240_000 });
 type Norm = { kind: string; text?: string; title?: string; toolKind?: string; status?: string };
 type Turn = { stopReason: string; entries: Norm[] };
 
-const INIT = { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true }, clientInfo: { name: 'test-editor', version: '1' } };
+const INIT = {
+  protocolVersion: 1,
+  clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+  clientInfo: { name: 'test-editor', version: '1' },
+};
 
 const scrub = (s: string, cwd: string): string => s.split(cwd).join('<cwd>');
 
@@ -42,7 +46,12 @@ function foldAcp(updates: Record<string, any>[], cwd: string): Norm[] {
       if (last && last.kind === kind && last.key === key) last.text += text;
       else out.push({ kind, text, key });
     } else if (k === 'tool_call') {
-      const t: Norm = { kind: 'tool_call', title: String(u.title), toolKind: String(u.kind ?? 'other'), status: String(u.status ?? 'pending') };
+      const t: Norm = {
+        kind: 'tool_call',
+        title: String(u.title),
+        toolKind: String(u.kind ?? 'other'),
+        status: String(u.status ?? 'pending'),
+      };
       tools.set(String(u.toolCallId), t);
       out.push(t);
     } else if (k === 'tool_call_update') {
@@ -59,7 +68,9 @@ function foldAcp(updates: Record<string, any>[], cwd: string): Norm[] {
 /** Pushed caps events of one turn → its entries. */
 function foldCaps(events: Record<string, any>[], cwd: string): Norm[] {
   const byIndex = new Map<number, Record<string, any>>();
-  for (const e of events) if (e.type === 'entry.added' || e.type === 'entry.updated') byIndex.set(e.index as number, e.entry as Record<string, any>);
+  for (const e of events)
+    if (e.type === 'entry.added' || e.type === 'entry.updated')
+      byIndex.set(e.index as number, e.entry as Record<string, any>);
   return [...byIndex.entries()]
     .sort((a, b) => a[0] - b[0])
     .map(([, x]) => x)
@@ -67,7 +78,12 @@ function foldCaps(events: Record<string, any>[], cwd: string): Norm[] {
     .map((x) =>
       norm(
         x.kind === 'tool_call'
-          ? { kind: 'tool_call', title: String(x.title), toolKind: String(x.toolKind ?? 'other'), status: String(x.status) }
+          ? {
+              kind: 'tool_call',
+              title: String(x.title),
+              toolKind: String(x.toolKind ?? 'other'),
+              status: String(x.status),
+            }
           : { kind: String(x.kind), text: String(x.text) },
         cwd,
       ),
@@ -87,7 +103,10 @@ async function viaAcp(agentArgs: string[], prompts: string[], extraEnv: Record<s
   const turns: Turn[] = [];
   for (const text of prompts) {
     const from = ed.updates.length;
-    const r = await ed.request<{ stopReason: string }>('session/prompt', { sessionId: s.sessionId, prompt: [{ type: 'text', text }] });
+    const r = await ed.request<{ stopReason: string }>('session/prompt', {
+      sessionId: s.sessionId,
+      prompt: [{ type: 'text', text }],
+    });
     const mine = ed.updates.slice(from).filter((u) => u.sessionId === s.sessionId);
     turns.push({
       stopReason: r.stopReason,
@@ -134,7 +153,10 @@ describe('equivalence: talaria acp (ACP over stdio) and CapTP-direct give the sa
   it('the Hermes emulator (tool calls settled at turn end included): the same turns, entry by entry', async () => {
     const prompts = ['hello', 'TOOLS'];
     const path = `${HERMES_BIN_DIR}:${process.env.PATH ?? ''}`;
-    const [acp, caps] = await Promise.all([viaAcp(['--agent', 'hermes'], prompts, { PATH: path }), viaCaps('hermes', prompts, true)]);
+    const [acp, caps] = await Promise.all([
+      viaAcp(['--agent', 'hermes'], prompts, { PATH: path }),
+      viaCaps('hermes', prompts, true),
+    ]);
     expect(acp.some((x) => x.entries.some((e) => e.kind === 'tool_call'))).toBe(true);
     expect(caps).toEqual(acp);
   });

@@ -19,7 +19,9 @@ describe('caps: share under an expiring parent', () => {
     const parent = t.host.refs.mint({ facet: 'controller', target: id, expiresAt: now + 5_000 });
     const c = await connectCaps<CapsSession>(t.url, parent.uri);
     for (const bad of [NaN, -1, 0, Infinity, -Infinity]) {
-      await expect(E(c.root).share({ facet: 'reader', expiresIn: bad }), String(bad)).rejects.toThrow(/invalid_argument: expiresIn/);
+      await expect(E(c.root).share({ facet: 'reader', expiresIn: bad }), String(bad)).rejects.toThrow(
+        /invalid_argument: expiresIn/,
+      );
     }
     const uri = await E(c.root).share({ facet: 'reader', expiresIn: 3_600_000 });
     expect(t.host.refs.get(t.host.refs.idOf(uri)!)!.expiresAt).toBe(now + 5_000);

@@ -32,27 +32,45 @@ describe('caps references: a child never outlives its parent', () => {
     const { refs, at, close } = fresh();
     try {
       fc.assert(
-        fc.property(fc.option(fc.integer({ min: 1, max: 10 * 86_400_000 }), { nil: undefined }), requested, fc.boolean(), (parentTtl, expiresIn, viaReader) => {
-          at(T0);
-          const parent = refs.mint({ facet: 'controller', target: 's1', ...(parentTtl !== undefined ? { expiresAt: T0 + parentTtl } : {}) });
-          // Not asking (undefined) is allowed: the child then expires with its parent, if ever.
-          const mint = () => refs.mint({ facet: viaReader ? 'reader' : 'controller', target: 's1', parentId: parent.row.id, expiresIn: expiresIn as number });
-          if (expiresIn !== undefined && !validIn(expiresIn)) {
-            expect(mint).toThrow(/invalid_argument: expiresIn/);
-            return;
-          }
-          const child = mint();
-          const exp = child.row.expiresAt;
-          const want = Math.min(expiresIn === undefined ? Infinity : T0 + expiresIn, parent.row.expiresAt ?? Infinity);
-          expect(exp).toBe(Number.isFinite(want) ? want : undefined);
-          if (parent.row.expiresAt !== undefined) expect(exp).toBeLessThanOrEqual(parent.row.expiresAt);
-          expect(refs.list().find((r) => r.id === child.row.id)!.expiresAt).toBe(exp);
-          if (parent.row.expiresAt !== undefined) {
-            at(parent.row.expiresAt);
-            expect(refs.alive(child.row.id)).toBe(false);
-            expect(() => refs.redeem(child.secret)).toThrow(/ref_expired/);
-          }
-        }),
+        fc.property(
+          fc.option(fc.integer({ min: 1, max: 10 * 86_400_000 }), { nil: undefined }),
+          requested,
+          fc.boolean(),
+          (parentTtl, expiresIn, viaReader) => {
+            at(T0);
+            const parent = refs.mint({
+              facet: 'controller',
+              target: 's1',
+              ...(parentTtl !== undefined ? { expiresAt: T0 + parentTtl } : {}),
+            });
+            // Not asking (undefined) is allowed: the child then expires with its parent, if ever.
+            const mint = () =>
+              refs.mint({
+                facet: viaReader ? 'reader' : 'controller',
+                target: 's1',
+                parentId: parent.row.id,
+                expiresIn: expiresIn as number,
+              });
+            if (expiresIn !== undefined && !validIn(expiresIn)) {
+              expect(mint).toThrow(/invalid_argument: expiresIn/);
+              return;
+            }
+            const child = mint();
+            const exp = child.row.expiresAt;
+            const want = Math.min(
+              expiresIn === undefined ? Infinity : T0 + expiresIn,
+              parent.row.expiresAt ?? Infinity,
+            );
+            expect(exp).toBe(Number.isFinite(want) ? want : undefined);
+            if (parent.row.expiresAt !== undefined) expect(exp).toBeLessThanOrEqual(parent.row.expiresAt);
+            expect(refs.list().find((r) => r.id === child.row.id)!.expiresAt).toBe(exp);
+            if (parent.row.expiresAt !== undefined) {
+              at(parent.row.expiresAt);
+              expect(refs.alive(child.row.id)).toBe(false);
+              expect(() => refs.redeem(child.secret)).toThrow(/ref_expired/);
+            }
+          },
+        ),
         { numRuns: 300 },
       );
     } finally {
@@ -65,13 +83,25 @@ describe('caps references: a child never outlives its parent', () => {
     try {
       const parent = refs.mint({ facet: 'controller', target: 's1', expiresAt: T0 + 5_000 });
       fc.assert(
-        fc.property(fc.oneof(fc.double(), fc.constantFrom(NaN, Infinity, -Infinity, T0, T0 - 1), fc.anything()), fc.boolean(), (expiresAt, child) => {
-          // undefined: no expiry of its own, which is allowed.
-          fc.pre(expiresAt !== undefined && !(typeof expiresAt === 'number' && Number.isFinite(expiresAt) && expiresAt > T0));
-          expect(() => refs.mint({ facet: 'reader', target: 's1', expiresAt: expiresAt as number, ...(child ? { parentId: parent.row.id } : {}) })).toThrow(
-            /invalid_argument: expiresAt/,
-          );
-        }),
+        fc.property(
+          fc.oneof(fc.double(), fc.constantFrom(NaN, Infinity, -Infinity, T0, T0 - 1), fc.anything()),
+          fc.boolean(),
+          (expiresAt, child) => {
+            // undefined: no expiry of its own, which is allowed.
+            fc.pre(
+              expiresAt !== undefined &&
+                !(typeof expiresAt === 'number' && Number.isFinite(expiresAt) && expiresAt > T0),
+            );
+            expect(() =>
+              refs.mint({
+                facet: 'reader',
+                target: 's1',
+                expiresAt: expiresAt as number,
+                ...(child ? { parentId: parent.row.id } : {}),
+              }),
+            ).toThrow(/invalid_argument: expiresAt/);
+          },
+        ),
         { numRuns: 300 },
       );
     } finally {

@@ -1,7 +1,14 @@
 /** A caps host over a real harness (demo agent) in a temp home, served on loopback, plus client helpers. */
 import '../../src/caps/lockdown.js';
 import { afterAll } from 'vitest';
-import { CapsHost, startCapsServer, type CapsServer, type CapsWsOptions, type CapsHostOptions, type FactChange } from '../../src/caps/index.js';
+import {
+  CapsHost,
+  startCapsServer,
+  type CapsServer,
+  type CapsWsOptions,
+  type CapsHostOptions,
+  type FactChange,
+} from '../../src/caps/index.js';
 import { makeHarness, place, type Place } from '../harness/helpers.js';
 import type { HarnessOptions } from '../../src/harness/index.js';
 
@@ -24,10 +31,21 @@ afterAll(async () => {
 });
 
 export async function testHost(
-  o: { ws?: CapsWsOptions; host?: Omit<CapsHostOptions, 'harness'>; harness?: Omit<HarnessOptions, 'env'>; vars?: Record<string, string>; hermes?: boolean } = {},
+  o: {
+    ws?: CapsWsOptions;
+    host?: Omit<CapsHostOptions, 'harness'>;
+    harness?: Omit<HarnessOptions, 'env'>;
+    vars?: Record<string, string>;
+    hermes?: boolean;
+  } = {},
 ): Promise<TestHost> {
   const p = place();
-  const h = makeHarness(p, { ...(o.vars ? { vars: o.vars } : {}), ...(o.hermes ? { hermes: true } : {}), warm: false, ...o.harness });
+  const h = makeHarness(p, {
+    ...(o.vars ? { vars: o.vars } : {}),
+    ...(o.hermes ? { hermes: true } : {}),
+    warm: false,
+    ...o.harness,
+  });
   const host = new CapsHost({ harness: h, ...o.host });
   const server = await startCapsServer(host, o.ws ?? {});
   const launcher = host.mintLauncher(p.userHome, { provider: 'demo' }).uri;
@@ -37,7 +55,12 @@ export async function testHost(
 }
 
 /** Collects pushed event batches; `until` waits on a condition over what arrived. */
-export function collector<T = Record<string, unknown>>(): { items: T[]; batches: number; until(pred: (items: T[]) => boolean): Promise<void>; onBatch(batch: readonly T[]): void } {
+export function collector<T = Record<string, unknown>>(): {
+  items: T[];
+  batches: number;
+  until(pred: (items: T[]) => boolean): Promise<void>;
+  onBatch(batch: readonly T[]): void;
+} {
   const waiters = new Set<() => void>();
   const c = {
     items: [] as T[],

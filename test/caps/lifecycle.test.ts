@@ -1,7 +1,15 @@
 import '../../src/caps/lockdown.js';
 import { describe, it, expect, vi } from 'vitest';
 import { createServer, connect, type Socket } from 'node:net';
-import { connectCaps, E, makeFactObserver, type CapsDataspace, type CapsLauncher, type CapsSession, type FactChange } from '../../src/caps/index.js';
+import {
+  connectCaps,
+  E,
+  makeFactObserver,
+  type CapsDataspace,
+  type CapsLauncher,
+  type CapsSession,
+  type FactChange,
+} from '../../src/caps/index.js';
 import { collector, factView as view, testHost } from './helpers.js';
 
 vi.setConfig({ testTimeout: 90_000 });
@@ -101,7 +109,13 @@ describe('caps: fork, model and mode switches, heartbeats', () => {
     );
     const published = await t.host.publishAgents({ timeoutMs: 20_000 });
     await seen.until((xs) => view(xs).length === published.length);
-    expect(view(seen.items).find((f) => f.id === 'demo')).toMatchObject({ type: 'agent', host: t.host.refs.hostKey, provider: 'demo', found: true, ready: true });
+    expect(view(seen.items).find((f) => f.id === 'demo')).toMatchObject({
+      type: 'agent',
+      host: t.host.refs.hostKey,
+      provider: 'demo',
+      found: true,
+      ready: true,
+    });
     // Not installed here (the PATH has no agents): asserted, and not ready.
     expect(view(seen.items).find((f) => f.id === 'hermes')).toMatchObject({ ready: false });
     const changes = seen.items.length;

@@ -2,7 +2,15 @@ import '../../src/caps/lockdown.js';
 import { describe, it, expect, vi } from 'vitest';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { connectCaps, E, Far, makeFactObserver, type CapsDataspace, type CapsLauncher, type ExportCount } from '../../src/caps/index.js';
+import {
+  connectCaps,
+  E,
+  Far,
+  makeFactObserver,
+  type CapsDataspace,
+  type CapsLauncher,
+  type ExportCount,
+} from '../../src/caps/index.js';
 import { testHost } from './helpers.js';
 
 vi.setConfig({ testTimeout: 180_000 });
@@ -37,7 +45,8 @@ describe('caps: memory stays flat (what is exported is collected once the peer d
     const c = await connectCaps<CapsLauncher>(t.url, t.launcher);
     await c.root;
     const again = t.host.mintLauncher(t.p.userHome).uri;
-    for (let i = 0; i < CALLS; i += 250) await Promise.all(Array.from({ length: 250 }, () => E(c.bootstrap).fetch(again)));
+    for (let i = 0; i < CALLS; i += 250)
+      await Promise.all(Array.from({ length: 250 }, () => E(c.bootstrap).fetch(again)));
     const conn = t.host.connectionList()[0]!;
     expect(conn.stats().exports.made).toBeGreaterThanOrEqual(CALLS);
     // Before the fix each call's answer kept its object (and everything it closes over) alive for good.

@@ -7,14 +7,29 @@ import '../../src/caps/lockdown.js';
 import { describe, it, expect, vi } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connectCaps, E, FACET_METHODS, makeEventSink, RefStore, type CapsLauncher, type CapsPermission, type CapsSession } from '../../src/caps/index.js';
+import {
+  connectCaps,
+  E,
+  FACET_METHODS,
+  makeEventSink,
+  RefStore,
+  type CapsLauncher,
+  type CapsPermission,
+  type CapsSession,
+} from '../../src/caps/index.js';
 import { openStore } from '../../src/store/index.js';
 import { tempDir } from '../harness/helpers.js';
 import { collector, testHost } from './helpers.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 
-type Asked = { type: 'permission.asked'; seq: number; requestKey: string; responder?: unknown; options: { optionId: string; kind: string }[] };
+type Asked = {
+  type: 'permission.asked';
+  seq: number;
+  requestKey: string;
+  responder?: unknown;
+  options: { optionId: string; kind: string }[];
+};
 type Ev = { type: string; seq: number; [k: string]: unknown } | Asked;
 
 const askedIn = (xs: Ev[]): Asked | undefined => xs.find((e): e is Asked => e.type === 'permission.asked');
@@ -44,7 +59,12 @@ describe('caps: answering a permission is its own method', () => {
     await seen.until((xs) => askedIn(xs) !== undefined);
     const asked = askedIn(seen.items)!;
     expect(asked.responder).toBeUndefined();
-    await expect(E(n.root as unknown as { answerPermission(k: string, o: string): unknown }).answerPermission(asked.requestKey, allowOf(asked))).rejects.toThrow(/method_denied/);
+    await expect(
+      E(n.root as unknown as { answerPermission(k: string, o: string): unknown }).answerPermission(
+        asked.requestKey,
+        allowOf(asked),
+      ),
+    ).rejects.toThrow(/method_denied/);
     // Nor can it be handed a responder below it.
     const narrowId = t.host.refs.idOf(narrowRef)!;
     const target = `${(await E(s).info()).id} ${asked.requestKey}`;
@@ -86,8 +106,13 @@ describe('caps: answering a permission is its own method', () => {
     expect(reopened.get(full.row.id)!.methods).toEqual(FACET_METHODS.controller);
     expect(reopened.get(narrow.row.id)!.methods).toEqual(['prompt', 'subscribe']);
     const sharer = refs.mint({ facet: 'controller', target: 's1', methods: ['info', 'share'] });
-    expect(refs.mint({ facet: 'reader', target: 's1', parentId: sharer.row.id }).row.methods).toEqual(['info', 'share']);
-    expect(() => refs.mint({ facet: 'reader', target: 's1', parentId: sharer.row.id, methods: ['subscribe'] })).toThrow(/ref_widening/);
+    expect(refs.mint({ facet: 'reader', target: 's1', parentId: sharer.row.id }).row.methods).toEqual([
+      'info',
+      'share',
+    ]);
+    expect(() => refs.mint({ facet: 'reader', target: 's1', parentId: sharer.row.id, methods: ['subscribe'] })).toThrow(
+      /ref_widening/,
+    );
     store.close();
   });
 });

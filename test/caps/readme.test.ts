@@ -19,7 +19,12 @@ describe('README: the caps example', () => {
     try {
       const out = execFileSync(process.execPath, ['--import', import.meta.resolve('tsx'), file], {
         cwd: dir,
-        env: { ...process.env, TALARIA_HOME: join(dir, 'home'), TALARIA_DEMO_HOME: join(dir, 'demo-home'), TALARIA_DEMO_CHUNK_DELAY_MS: '0' },
+        env: {
+          ...process.env,
+          TALARIA_HOME: join(dir, 'home'),
+          TALARIA_DEMO_HOME: join(dir, 'demo-home'),
+          TALARIA_DEMO_CHUNK_DELAY_MS: '0',
+        },
         encoding: 'utf8',
         timeout: 90_000,
       });

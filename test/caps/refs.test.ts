@@ -22,7 +22,9 @@ describe('persistent references: hashed secrets, narrowing, revocation', () => {
     expect(secretOf(m.uri)).toBe(m.secret);
     expect(refs.redeem(m.uri).id).toBe(m.row.id);
     store.close();
-    const bytes = readFileSync(store.path).toString('latin1') + readFileSync(`${store.path}-wal`, { flag: 'a+' }).toString('latin1');
+    const bytes =
+      readFileSync(store.path).toString('latin1') +
+      readFileSync(`${store.path}-wal`, { flag: 'a+' }).toString('latin1');
     expect(bytes).not.toContain(m.secret);
     const again = openStore({ home });
     const refs2 = new RefStore(again, () => now);
@@ -43,10 +45,22 @@ describe('persistent references: hashed secrets, narrowing, revocation', () => {
     const store = openStore({ home: tempDir('refs') });
     const refs = new RefStore(store);
     const root = refs.mint({ facet: 'controller', target: 's1', expiresAt: Date.now() + 60_000 });
-    const reader = refs.mint({ facet: 'reader', target: 's1', parentId: root.row.id, expiresAt: Date.now() + 3_600_000 });
+    const reader = refs.mint({
+      facet: 'reader',
+      target: 's1',
+      parentId: root.row.id,
+      expiresAt: Date.now() + 3_600_000,
+    });
     expect(reader.row.expiresAt).toBe(root.row.expiresAt); // clamped to the parent's
-    const narrow = refs.mint({ facet: 'controller', target: 's1', parentId: root.row.id, methods: ['info', 'subscribe'] });
-    expect(() => refs.mint({ facet: 'controller', target: 's1', parentId: narrow.row.id, methods: ['prompt'] })).toThrow(/ref_widening/);
+    const narrow = refs.mint({
+      facet: 'controller',
+      target: 's1',
+      parentId: root.row.id,
+      methods: ['info', 'subscribe'],
+    });
+    expect(() =>
+      refs.mint({ facet: 'controller', target: 's1', parentId: narrow.row.id, methods: ['prompt'] }),
+    ).toThrow(/ref_widening/);
     expect(() => refs.mint({ facet: 'controller', target: 's1', parentId: reader.row.id })).toThrow(/ref_widening/);
     const grandchild = refs.mint({ facet: 'reader', target: 's1', parentId: reader.row.id });
     const seen: string[] = [];

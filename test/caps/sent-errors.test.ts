@@ -7,7 +7,8 @@ import { eventually, testHost } from './helpers.js';
 describe('caps: errors sent to a peer go to the host logger, not the console', () => {
   it('a refused call reaches the peer as an error and the host logger at debug; console.log keeps working for everything else', async () => {
     const logged: { msg: string; data?: Record<string, unknown> }[] = [];
-    const rec = (msg: string, data?: Record<string, unknown>): void => void logged.push({ msg, ...(data ? { data } : {}) });
+    const rec = (msg: string, data?: Record<string, unknown>): void =>
+      void logged.push({ msg, ...(data ? { data } : {}) });
     const logger: Logger = { debug: rec, info: rec, warn: rec, error: rec };
     const t = await testHost({ host: { logger } });
     const c = await connectCaps<CapsLauncher>(t.url, t.launcher);

@@ -31,7 +31,9 @@ describe('talaria serve --caps', () => {
     expect(end.stderr).not.toMatch(/error|Temporary logging/);
     // stdout: serve's own lines only (where, the URL, the caps URL, the agent).
     const lines = end.stdout.trim().split('\n');
-    expect(lines.filter((l) => !/^(Talaria is serving |  http:\/\/\S+#token=|  caps: ws:\/\/\S+\/captp |  agent: )/.test(l))).toEqual([]);
+    expect(
+      lines.filter((l) => !/^(Talaria is serving |  http:\/\/\S+#token=|  caps: ws:\/\/\S+\/captp |  agent: )/.test(l)),
+    ).toEqual([]);
     expect(lines.length).toBeLessThanOrEqual(4);
   });
 });

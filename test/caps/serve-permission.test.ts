@@ -14,7 +14,13 @@ import { withCaps } from './serve-helpers.js';
 
 vi.setConfig({ testTimeout: 90_000 });
 
-type Ev = { type: string; seq: number; requestKey?: string; responder?: unknown; options?: { optionId: string; kind: string }[] };
+type Ev = {
+  type: string;
+  seq: number;
+  requestKey?: string;
+  responder?: unknown;
+  options?: { optionId: string; kind: string }[];
+};
 
 const askedIn = (xs: Ev[]): Ev | undefined => xs.find((e) => e.type === 'permission.asked');
 

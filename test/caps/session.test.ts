@@ -122,16 +122,23 @@ describe.concurrent('caps: sessions as capabilities over a WebSocket', () => {
       makeEventSink((b) => sink.onBatch(b as Ev[])),
     );
     await sink.until((xs) => xs.some((e) => e.type === 'permission.asked'));
-    const asked = sink.items.find((e) => e.type === 'permission.asked')! as Ev & { responder: unknown; options: { optionId: string; kind: string }[] };
+    const asked = sink.items.find((e) => e.type === 'permission.asked')! as Ev & {
+      responder: unknown;
+      options: { optionId: string; kind: string }[];
+    };
     // Handed to "a phone": a reference to this request only, redeemed on another connection.
-    const phoneRef = await E(asked.responder as import('../../src/caps/index.js').CapsPermission).share({ expiresIn: 60_000 });
+    const phoneRef = await E(asked.responder as import('../../src/caps/index.js').CapsPermission).share({
+      expiresIn: 60_000,
+    });
     const phone = await connectCaps<import('../../src/caps/index.js').CapsPermission>(t.url, phoneRef);
     const details = await E(phone.root).details();
     expect(details.requestKey).toBe(asked.requestKey);
     const allow = details.options.find((o) => o.kind === 'allow_once') ?? details.options[0]!;
     expect(await E(phone.root).answer(allow.optionId)).toMatchObject({ ok: true });
     // Second answer (from the original holder): refused, the request is decided.
-    await expect(E(asked.responder as import('../../src/caps/index.js').CapsPermission).answer(allow.optionId)).rejects.toThrow(/ref_revoked|answered/);
+    await expect(
+      E(asked.responder as import('../../src/caps/index.js').CapsPermission).answer(allow.optionId),
+    ).rejects.toThrow(/ref_revoked|answered/);
     expect((await E(turn).result()).stopReason).toBe('end_turn');
     await phone.close();
     await c.close();

@@ -5,7 +5,14 @@
  */
 import '../../src/caps/lockdown.js';
 import { describe, it, expect, vi } from 'vitest';
-import { CapsHost, capsUpgradeHandler, connectCaps, E, type CapsLauncher, type CapsSession } from '../../src/caps/index.js';
+import {
+  CapsHost,
+  capsUpgradeHandler,
+  connectCaps,
+  E,
+  type CapsLauncher,
+  type CapsSession,
+} from '../../src/caps/index.js';
 import { isEvent, serve, watching, type Served } from '../server/helpers.js';
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -27,7 +34,9 @@ function agents(s: Served): { processes: number; sessions: number } {
 describe('one live-session registry for /captp and /ws', () => {
   it('a session made and prompted through /captp is live for /ws and HTTP, which prompt the same agent session', async () => {
     const s = await bothFaces();
-    const c = await connectCaps<CapsLauncher>(s.url, s.caps.mintLauncher(s.p.userHome, { provider: 'demo' }).uri, { token: s.server.token });
+    const c = await connectCaps<CapsLauncher>(s.url, s.caps.mintLauncher(s.p.userHome, { provider: 'demo' }).uri, {
+      token: s.server.token,
+    });
     const session = await E(c.root).newSession();
     const id = (await E(session).info()).id;
     expect((await E(E(session).prompt('hello from caps')).result()).stopReason).toBe('end_turn');

@@ -17,7 +17,9 @@ type Ev = { type: string; seq: number; turnId?: string; [k: string]: unknown };
 
 /** The store's rows for a session after `since`, as [seq, type]. */
 function stored(s: Served, id: string, since: number): [number, string][] {
-  const rows = s.harness.store.db.prepare('SELECT seq, type FROM session_events WHERE session_id = ? AND seq > ? ORDER BY seq').all(id, since) as { seq: number; type: string }[];
+  const rows = s.harness.store.db
+    .prepare('SELECT seq, type FROM session_events WHERE session_id = ? AND seq > ? ORDER BY seq')
+    .all(id, since) as { seq: number; type: string }[];
   return rows.map((r) => [r.seq, r.type]);
 }
 
@@ -56,7 +58,9 @@ describe('caps under serve: the store seq is the resume cursor', () => {
     await E(c1.root).subscribe(makeEventSink((b) => first.onBatch(b as Ev[])));
     const turn = E(E(ctl.root).prompt('slow')).result();
     // Mid-stream: the turn has produced something, and goes on after this reader leaves.
-    await first.until((xs) => xs.some((e) => e.type === 'entry.added' || e.type === 'entry.updated' || e.type === 'entry.appended'));
+    await first.until((xs) =>
+      xs.some((e) => e.type === 'entry.added' || e.type === 'entry.updated' || e.type === 'entry.appended'),
+    );
     await c1.close();
     const lastSeen = first.items[first.items.length - 1]!.seq;
     await turn;
@@ -114,7 +118,9 @@ describe('caps under serve: the store seq is the resume cursor', () => {
     expect(snap.seq).toBeGreaterThan(oldCursor + RESTART_GAP);
     const live = after.items.slice(1).filter((e) => e.seq <= turnEnded(after.items)!.seq);
     await eventually(() => stored(s2, id, turnEnded(after.items)!.seq - 1).length > 0, 'the store to commit the turn');
-    expect(live.map((e) => [e.seq, e.type])).toEqual(stored(s2, id, snap.seq).filter(([seq]) => seq <= turnEnded(after.items)!.seq));
+    expect(live.map((e) => [e.seq, e.type])).toEqual(
+      stored(s2, id, snap.seq).filter(([seq]) => seq <= turnEnded(after.items)!.seq),
+    );
     await c2.close();
     await ctl2.close();
     await caps2.close();

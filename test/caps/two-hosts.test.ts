@@ -1,6 +1,15 @@
 import '../../src/caps/lockdown.js';
 import { describe, it, expect, vi } from 'vitest';
-import { connectCaps, E, makeEventSink, makeFactObserver, type CapsDataspace, type CapsLauncher, type CapsSession, type FactChange } from '../../src/caps/index.js';
+import {
+  connectCaps,
+  E,
+  makeEventSink,
+  makeFactObserver,
+  type CapsDataspace,
+  type CapsLauncher,
+  type CapsSession,
+  type FactChange,
+} from '../../src/caps/index.js';
 import { collector, testHost } from './helpers.js';
 
 vi.setConfig({ testTimeout: 90_000 });

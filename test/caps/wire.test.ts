@@ -7,12 +7,44 @@ import { eventually, rng, testHost } from './helpers.js';
 vi.setConfig({ testTimeout: 300_000 });
 
 // CTP_DISCONNECT / CTP_ABORT end the connection (tested on their own below), so the stream leaves them out.
-const TYPES = ['CTP_CALL', 'CTP_BOOTSTRAP', 'CTP_RESOLVE', 'CTP_RETURN', 'CTP_DROP', 'CTP_TRAP_ITERATE', 'CTP_NOPE', ''];
-const METHODS = ['prompt', 'cancel', 'fetch', 'info', 'share', 'constructor', 'toString', '__proto__', 'hasOwnProperty', '__getMethodNames__'];
+const TYPES = [
+  'CTP_CALL',
+  'CTP_BOOTSTRAP',
+  'CTP_RESOLVE',
+  'CTP_RETURN',
+  'CTP_DROP',
+  'CTP_TRAP_ITERATE',
+  'CTP_NOPE',
+  '',
+];
+const METHODS = [
+  'prompt',
+  'cancel',
+  'fetch',
+  'info',
+  'share',
+  'constructor',
+  'toString',
+  '__proto__',
+  'hasOwnProperty',
+  '__getMethodNames__',
+];
 
 function malformed(r: () => number, i: number): string {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
-  const junk = (): unknown => pick([null, 42, -1, 'x'.repeat(Math.floor(r() * 50)), [], {}, { body: '{' }, { body: '["prompt",["evil"]]', slots: ['o+1', 'p-7'] }, true, 1e308]);
+  const junk = (): unknown =>
+    pick([
+      null,
+      42,
+      -1,
+      'x'.repeat(Math.floor(r() * 50)),
+      [],
+      {},
+      { body: '{' },
+      { body: '["prompt",["evil"]]', slots: ['o+1', 'p-7'] },
+      true,
+      1e308,
+    ]);
   switch (i % 6) {
     case 0:
       return pick(['', '{', 'null', '[]', '"str"', '{"type":5}', '{"type":"CTP_CALL"', '\u0000\u0001', '1e999']);
@@ -36,9 +68,20 @@ function malformed(r: () => number, i: number): string {
         method: { body: JSON.stringify([pick(METHODS), [junk()]]), slots: [pick(['o-1', 'p+2', 'x', ''])] },
       });
     case 4:
-      return JSON.stringify({ type: 'CTP_DROP', slotID: pick(['o+0', 'o+1', 'o-3', junk()]), decRefs: junk(), epoch: 0 });
+      return JSON.stringify({
+        type: 'CTP_DROP',
+        slotID: pick(['o+0', 'o+1', 'o-3', junk()]),
+        decRefs: junk(),
+        epoch: 0,
+      });
     default:
-      return JSON.stringify({ type: 'CTP_RESOLVE', answerID: pick(['q-1', 'q-999', junk()]), res: junk(), rej: junk(), epoch: 0 });
+      return JSON.stringify({
+        type: 'CTP_RESOLVE',
+        answerID: pick(['q-1', 'q-999', junk()]),
+        res: junk(),
+        rej: junk(),
+        epoch: 0,
+      });
   }
 }
 

@@ -2,7 +2,15 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentTarGz, npmPackage, serveIndex, serveNpm, sha256, startLoopback, type Loopback } from '../providers/registry-acp/helpers.js';
+import {
+  agentTarGz,
+  npmPackage,
+  serveIndex,
+  serveNpm,
+  sha256,
+  startLoopback,
+  type Loopback,
+} from '../providers/registry-acp/helpers.js';
 import { runCli, tempDir } from './helpers.js';
 
 let lb: Loopback;
@@ -37,16 +45,28 @@ beforeAll(async () => {
         name: 'Bin Agent',
         version: '2.0.0',
         description: 'Archive agent',
-        distribution: { binary: { 'linux-x86_64': { archive: `${lb.url}/dl/bin.tar.gz`, cmd: './dist/agent', sha256: sha256(tgz) } } },
+        distribution: {
+          binary: { 'linux-x86_64': { archive: `${lb.url}/dl/bin.tar.gz`, cmd: './dist/agent', sha256: sha256(tgz) } },
+        },
       },
       {
         id: 'bad-sum',
         name: 'Bad Sum',
         version: '1.0.0',
         description: 'x',
-        distribution: { binary: { 'linux-x86_64': { archive: `${lb.url}/dl/bin.tar.gz`, cmd: './dist/agent', sha256: 'f'.repeat(64) } } },
+        distribution: {
+          binary: {
+            'linux-x86_64': { archive: `${lb.url}/dl/bin.tar.gz`, cmd: './dist/agent', sha256: 'f'.repeat(64) },
+          },
+        },
       },
-      { id: 'py-agent', name: 'Py Agent', version: '0.13.0', description: 'uvx only', distribution: { uvx: { package: 'py-agent==0.13.0' } } },
+      {
+        id: 'py-agent',
+        name: 'Py Agent',
+        version: '0.13.0',
+        description: 'uvx only',
+        distribution: { uvx: { package: 'py-agent==0.13.0' } },
+      },
       { id: 'Broken', name: 'x' },
     ],
     '"idx1"',
@@ -85,7 +105,8 @@ describe.skipIf(process.platform !== 'linux' || process.arch !== 'x64')('talaria
     expect(add.stdout).toContain('installed bin-agent 2.0.0 (binary');
 
     const listed = await runCli(['agents', '--json'], { cwd, env });
-    const agents = (JSON.parse(listed.stdout) as { agents: { providerId: string; ready: boolean; source: string }[] }).agents;
+    const agents = (JSON.parse(listed.stdout) as { agents: { providerId: string; ready: boolean; source: string }[] })
+      .agents;
     expect(agents.find((a) => a.providerId === 'fake-reg')).toMatchObject({ ready: true, source: 'registry' });
     expect(agents.find((a) => a.providerId === 'bin-agent')).toMatchObject({ ready: true, source: 'registry' });
 
@@ -138,9 +159,11 @@ describe.skipIf(process.platform !== 'linux' || process.arch !== 'x64')('talaria
     const add = await runCli(['agents', 'add', 'py-agent'], { cwd, env });
     expect(add.code, add.stderr).toBe(0);
     const listed = await runCli(['agents', '--json'], { cwd, env: { ...env, PATH: `${tempDir('empty')}` } });
-    const py = (JSON.parse(listed.stdout) as { agents: { providerId: string; ready: boolean; gaps: { code: string; fix: string }[] }[] }).agents.find(
-      (a) => a.providerId === 'py-agent',
-    );
+    const py = (
+      JSON.parse(listed.stdout) as {
+        agents: { providerId: string; ready: boolean; gaps: { code: string; fix: string }[] }[];
+      }
+    ).agents.find((a) => a.providerId === 'py-agent');
     expect(py).toMatchObject({ ready: false });
     expect(py!.gaps[0]!.fix).toMatch(/Install uv/);
   });

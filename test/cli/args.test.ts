@@ -26,7 +26,9 @@ describe('parse / choice', () => {
   it('usage errors name the command and the problem, on one line', () => {
     expect(() => parse('run', ['--nope'], {})).toThrow(/^run: unknown option '--nope'$/);
     expect(() => parse('run', ['--cwd'], { cwd: { type: 'string' } })).toThrow(/^run: option '--cwd' needs a value$/);
-    expect(() => choice('run', 'approve', 'x', ['a', 'b'] as const, 'a')).toThrow(/--approve must be one of a, b \(got 'x'\)/);
+    expect(() => choice('run', 'approve', 'x', ['a', 'b'] as const, 'a')).toThrow(
+      /--approve must be one of a, b \(got 'x'\)/,
+    );
     expect(choice('run', 'approve', undefined, ['a', 'b'] as const, 'b')).toBe('b');
   });
 

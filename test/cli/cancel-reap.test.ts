@@ -47,7 +47,9 @@ describe('talaria run, cancelled', () => {
     expect(pids.map(alive)).toEqual([false, false]);
     expect(existsSync(join(cwd, 'late.txt'))).toBe(false);
     const lines = ndjsonLines(r.stdout);
-    const cards = lines.filter((l) => (l.entry as { kind?: string } | undefined)?.kind === 'tool_call').map((l) => (l.entry as { status: string }).status);
+    const cards = lines
+      .filter((l) => (l.entry as { kind?: string } | undefined)?.kind === 'tool_call')
+      .map((l) => (l.entry as { status: string }).status);
     expect(cards.at(-1)).toBe('cancelled');
   });
 });

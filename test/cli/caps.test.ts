@@ -13,7 +13,10 @@ describe('talaria caps mint|list|revoke', () => {
     const dir = tempDir('caps');
     const env = demoEnv(dir);
     const home = env.TALARIA_HOME!;
-    const minted = await runCli(['caps', 'mint', '--agent', 'demo', '--expires', '2h', '--label', 'for the phone'], { cwd: dir, env });
+    const minted = await runCli(['caps', 'mint', '--agent', 'demo', '--expires', '2h', '--label', 'for the phone'], {
+      cwd: dir,
+      env,
+    });
     expect(minted.code, minted.stderr).toBe(0);
     const uri = minted.stdout.trim();
     expect(uri).toMatch(/^ocapn:\/\/[0-9a-f]{32}\.talaria\/s\/[A-Za-z0-9_-]{43}$/);
@@ -22,8 +25,15 @@ describe('talaria caps mint|list|revoke', () => {
     const listed = await runCli(['caps', 'list', '--json'], { cwd: dir, env });
     expect(listed.code).toBe(0);
     expect(listed.stdout).not.toContain(secret);
-    const rows = (JSON.parse(listed.stdout) as { refs: { id: string; facet: string; target: string; label: string }[] }).refs;
-    expect(rows).toEqual([expect.objectContaining({ facet: 'launcher', label: 'for the phone', target: JSON.stringify({ workspace: dir, provider: 'demo' }) })]);
+    const rows = (JSON.parse(listed.stdout) as { refs: { id: string; facet: string; target: string; label: string }[] })
+      .refs;
+    expect(rows).toEqual([
+      expect.objectContaining({
+        facet: 'launcher',
+        label: 'for the phone',
+        target: JSON.stringify({ workspace: dir, provider: 'demo' }),
+      }),
+    ]);
 
     // A caps host on that home honours the CLI's reference, and its revocation.
     const p = place();

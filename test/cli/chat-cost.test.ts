@@ -15,10 +15,17 @@ const tmux = hasTmux() || Boolean(process.env.CI);
 function place(price?: string) {
   const cwd = tempDir('chat-cost');
   const hermesHome = tempDir('chat-cost-hermes');
-  writeFileSync(join(hermesHome, 'config.yaml'), 'model:\n  default: fake-model\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n');
+  writeFileSync(
+    join(hermesHome, 'config.yaml'),
+    'model:\n  default: fake-model\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n',
+  );
   const home = join(tempDir('chat-cost-home'), 'talaria');
   mkdirSync(home, { recursive: true });
-  if (price) writeFileSync(join(home, 'config.json'), JSON.stringify({ agents: { hermes: { env: { HERMES_EMU_PRICE: price } } } }));
+  if (price)
+    writeFileSync(
+      join(home, 'config.json'),
+      JSON.stringify({ agents: { hermes: { env: { HERMES_EMU_PRICE: price } } } }),
+    );
   const env = {
     TALARIA_HOME: home,
     HERMES_HOME: hermesHome,

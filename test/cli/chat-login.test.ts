@@ -16,8 +16,13 @@ const CHOICE = 'Sign in with (number or id, empty to stop)?';
 
 function setup() {
   const { home, cwd, agentConfig } = authFakeHome('chat-login');
-  const pane = () => new TmuxPane([process.execPath, BIN, 'chat', '--agent', 'authfake'], { cwd, env: { TALARIA_HOME: home, NO_COLOR: '1', PATH: process.env.PATH ?? '' } });
-  const cli = (args: string[], input?: string) => runCli(args, { cwd, env: { TALARIA_HOME: home, NO_COLOR: '1' }, ...(input !== undefined ? { input } : {}) });
+  const pane = () =>
+    new TmuxPane([process.execPath, BIN, 'chat', '--agent', 'authfake'], {
+      cwd,
+      env: { TALARIA_HOME: home, NO_COLOR: '1', PATH: process.env.PATH ?? '' },
+    });
+  const cli = (args: string[], input?: string) =>
+    runCli(args, { cwd, env: { TALARIA_HOME: home, NO_COLOR: '1' }, ...(input !== undefined ? { input } : {}) });
   return { agentConfig, pane, cli };
 }
 
@@ -56,7 +61,9 @@ describe.runIf(tmux)('talaria chat signs in when the agent asks (tmux)', () => {
     const p = t.pane();
     try {
       const choice = await p.waitFor((s) => s.includes(CHOICE), SLOW);
-      expect(choice).toContain('talaria chat: could not open a session: authfake needs credentials: Authentication required: no key configured');
+      expect(choice).toContain(
+        'talaria chat: could not open a session: authfake needs credentials: Authentication required: no key configured',
+      );
       expect(choice).toContain('authfake offers these sign-in methods:');
       expect(choice).toMatch(/1\. token\s+Use the built-in token \(agent\)/);
       expect(choice).toMatch(/3\. setup\s+Set up a key \(terminal\)/);
@@ -97,8 +104,13 @@ describe.runIf(tmux)('talaria chat signs in when the agent asks (tmux)', () => {
       // `expired` is refused by the agent: its reason, then the choice again.
       p.type('expired');
       p.keys('Enter');
-      const again = await p.waitFor((s) => s.includes('choose again') && s.lastIndexOf(CHOICE) > s.indexOf('choose again'), SLOW);
-      expect(again).toContain('authfake refused the sign-in with expired: Authentication required: token expired on 2026-01-01');
+      const again = await p.waitFor(
+        (s) => s.includes('choose again') && s.lastIndexOf(CHOICE) > s.indexOf('choose again'),
+        SLOW,
+      );
+      expect(again).toContain(
+        'authfake refused the sign-in with expired: Authentication required: token expired on 2026-01-01',
+      );
       expect(existsSync(t.agentConfig)).toBe(false);
 
       const after = await signInWithSetup(p, 'sk-new-42', 'Signed in; hello from auth-fake.');
@@ -124,7 +136,10 @@ describe.runIf(tmux)('talaria chat signs in when the agent asks (tmux)', () => {
       p.keys('Enter');
       await p.waitFor((s) => s.includes('Enter your API key:'), SLOW);
       p.keys('Enter');
-      const again = await p.waitFor((s) => s.includes('choose again') && s.lastIndexOf(CHOICE) > s.indexOf('choose again'), SLOW);
+      const again = await p.waitFor(
+        (s) => s.includes('choose again') && s.lastIndexOf(CHOICE) > s.indexOf('choose again'),
+        SLOW,
+      );
       expect(again).toContain('No key given; nothing saved.');
       expect(again).toContain('the sign-in command exited with code 1; authfake is not signed in.');
       p.keys('Enter');

@@ -13,15 +13,25 @@ const tmux = hasTmux() || Boolean(process.env.CI);
 describe.runIf(tmux)('talaria chat --session: a long cancelled answer (tmux)', () => {
   it('shows the whole answer at 120 columns', async () => {
     const cwd = tempDir('chat-replay');
-    const env = demoEnv(tempDir('chat-replay-home'), { TALARIA_DEMO_SLOW_CHUNKS: '60', TALARIA_DEMO_SLOW_DELAY_MS: '20' });
+    const env = demoEnv(tempDir('chat-replay-home'), {
+      TALARIA_DEMO_SLOW_CHUNKS: '60',
+      TALARIA_DEMO_SLOW_DELAY_MS: '20',
+    });
     // A slow answer cancelled after 34 chunks (Ctrl-C on `talaria run`).
     const run = startCli(['run', 'slow'], { cwd, env });
     await run.until((out) => out.includes('Chunk 34 of 60'));
     run.child.kill('SIGINT');
     await run.done;
-    const id = (JSON.parse((await runCli(['sessions', 'list', '--json'], { cwd, env })).stdout) as { sessions: { id: string }[] }).sessions[0]!.id;
+    const id = (
+      JSON.parse((await runCli(['sessions', 'list', '--json'], { cwd, env })).stdout) as { sessions: { id: string }[] }
+    ).sessions[0]!.id;
 
-    const pane = new TmuxPane([process.execPath, BIN, 'chat', '--session', id], { cwd, env: { ...env, PATH: process.env.PATH ?? '' }, width: 120, height: 45 });
+    const pane = new TmuxPane([process.execPath, BIN, 'chat', '--session', id], {
+      cwd,
+      env: { ...env, PATH: process.env.PATH ?? '' },
+      width: 120,
+      height: 45,
+    });
     try {
       const screen = await pane.waitFor((s) => s.includes('● ready') && /^> /m.test(s), 60_000);
       expect(screen).toContain('› slow');

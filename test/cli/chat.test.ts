@@ -121,7 +121,9 @@ describe.runIf(tmux)('talaria chat /steer (tmux, demo agent: no steering of its 
       pane.type('/steer read notes.txt');
       pane.keys('Enter');
       const screen = await pane.waitFor(
-        (s) => s.includes('Interrupted the running turn and resent it with your correction: read notes.txt') && /✓ done[\s\S]*✓ done|cancelled[\s\S]*✓ done/.test(s),
+        (s) =>
+          s.includes('Interrupted the running turn and resent it with your correction: read notes.txt') &&
+          /✓ done[\s\S]*✓ done|cancelled[\s\S]*✓ done/.test(s),
         SLOW,
       );
       expect(screen).not.toContain('Chunk 100000 of');
@@ -153,7 +155,12 @@ describe.runIf(tmux)('talaria chat polish (tmux)', () => {
   it("Markdown, word wrap, one-key answers, the diff once, aligned /help, the tour's leftover, Ctrl-C after a quick cancel quits, a resume hint", async () => {
     const cwd = workspace();
     const env = demoEnv(tempDir('chat-home'), { TALARIA_DEMO_SLOW_CHUNKS: '100000', TALARIA_DEMO_SLOW_DELAY_MS: '20' });
-    const pane = new TmuxPane([process.execPath, BIN, 'chat'], { cwd, env: { ...env, PATH: process.env.PATH ?? '' }, width: 72, height: 60 });
+    const pane = new TmuxPane([process.execPath, BIN, 'chat'], {
+      cwd,
+      env: { ...env, PATH: process.env.PATH ?? '' },
+      width: 72,
+      height: 60,
+    });
     try {
       await pane.waitFor((s) => s.includes('● ready'), SLOW);
       // Markdown: the demo's "- `tour`: …" list is rendered as a list, not shown raw.
@@ -187,12 +194,17 @@ describe.runIf(tmux)('talaria chat polish (tmux)', () => {
         .split('\n')
         .filter((l) => /^ {2}\/\w/.test(l));
       expect(help.length).toBeGreaterThan(10);
-      expect(new Set(help.map((l) => l.search(/(?<=\S)\s{2,}\S/) + l.slice(l.search(/(?<=\S)\s{2,}\S/)).search(/\S/))).size).toBe(1);
+      expect(
+        new Set(help.map((l) => l.search(/(?<=\S)\s{2,}\S/) + l.slice(l.search(/(?<=\S)\s{2,}\S/)).search(/\S/))).size,
+      ).toBe(1);
 
       // The tour says which file it left in the folder.
       pane.type('tour');
       pane.keys('Enter');
-      await pane.waitFor((s) => (s.match(/\[y\/a\/n\]/g) ?? []).length >= 1 && s.includes('Edit talaria-demo.txt?'), SLOW);
+      await pane.waitFor(
+        (s) => (s.match(/\[y\/a\/n\]/g) ?? []).length >= 1 && s.includes('Edit talaria-demo.txt?'),
+        SLOW,
+      );
       pane.type('y');
       await pane.waitFor((s) => s.includes('Run echo'), SLOW);
       await pane.waitFor((s) => /Allow Run echo .*\[y\/a\/n\]/.test(s), SLOW);
@@ -219,7 +231,10 @@ describe.runIf(tmux)('talaria chat polish (tmux)', () => {
 describe.runIf(tmux)('talaria run on a terminal (tmux)', () => {
   it('--approve ask asks on the terminal: y allows the edit', async () => {
     const cwd = workspace();
-    const pane = new TmuxPane([process.execPath, BIN, 'run', 'edit notes.txt'], { cwd, env: { ...demoEnv(tempDir('run-home')), PATH: process.env.PATH ?? '' } });
+    const pane = new TmuxPane([process.execPath, BIN, 'run', 'edit notes.txt'], {
+      cwd,
+      env: { ...demoEnv(tempDir('run-home')), PATH: process.env.PATH ?? '' },
+    });
     try {
       const screen = await allowEditOnPane(pane);
       expect(screen).toContain('Done: notes.txt was edited by the demo agent.');
@@ -232,7 +247,10 @@ describe.runIf(tmux)('talaria run on a terminal (tmux)', () => {
 
   it('Ctrl-C at the permission question cancels the turn (exit 130), the file is untouched', async () => {
     const cwd = workspace();
-    const pane = new TmuxPane([process.execPath, BIN, 'run', 'edit notes.txt'], { cwd, env: { ...demoEnv(tempDir('run-home')), PATH: process.env.PATH ?? '' } });
+    const pane = new TmuxPane([process.execPath, BIN, 'run', 'edit notes.txt'], {
+      cwd,
+      env: { ...demoEnv(tempDir('run-home')), PATH: process.env.PATH ?? '' },
+    });
     try {
       await pane.waitFor((s) => s.includes('allow? [y]es once'));
       pane.keys('C-c');
@@ -250,20 +268,40 @@ describe('talaria chat without a terminal (piped input)', () => {
   it('--session shows the loaded history; lines are handled in order: prompts, a permission answer, slash commands, /quit', async () => {
     const cwd = workspace();
     const env = demoEnv(tempDir('chat-home'));
-    const first = JSON.parse((await runCli(['run', '--json', 'remember me'], { cwd, env })).stdout) as { sessionId: string };
+    const first = JSON.parse((await runCli(['run', '--json', 'remember me'], { cwd, env })).stdout) as {
+      sessionId: string;
+    };
     const exported = join(cwd, 'thread.md');
-    const lines = ['read notes.txt', 'edit notes.txt', 'y', '/mode', '/sessions', '/help', '/frob', `/export ${exported}`, '/quit', 'never sent'];
+    const lines = [
+      'read notes.txt',
+      'edit notes.txt',
+      'y',
+      '/mode',
+      '/sessions',
+      '/help',
+      '/frob',
+      `/export ${exported}`,
+      '/quit',
+      'never sent',
+    ];
     const r = await runCli(['chat', '--session', first.sessionId], { cwd, env, input: lines.join('\n') + '\n' });
     expect(r.code).toBe(EXIT.OK);
     expect(r.stderr).toContain(`Loading session ${first.sessionId}`);
     expect(r.stdout).not.toContain('\x1b'); // plain output when stdout is not a TTY
     const out = r.stdout;
-    const order = ['› remember me', 'I read notes.txt: 1 line.', '? Permission needed: Edit notes.txt', '✓ [edit] Edit notes.txt completed · allowed'];
+    const order = [
+      '› remember me',
+      'I read notes.txt: 1 line.',
+      '? Permission needed: Edit notes.txt',
+      '✓ [edit] Edit notes.txt completed · allowed',
+    ];
     const at = order.map((t) => out.indexOf(t));
     expect(at.every((i) => i >= 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
     expect(out).toMatch(/\* ask — Ask/);
-    expect(out).toMatch(new RegExp(`^\\* ${first.sessionId} +demo +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d +(Demo: )?remember me$`, 'm'));
+    expect(out).toMatch(
+      new RegExp(`^\\* ${first.sessionId} +demo +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d +(Demo: )?remember me$`, 'm'),
+    );
     expect(out).toContain('Agent commands (sent to the agent');
     expect(out).toContain('Unknown command /frob');
     expect(out).not.toContain('never sent');
@@ -281,7 +319,10 @@ describe('talaria chat without a terminal (piped input)', () => {
   });
 
   it('an agent that dies mid-turn: the failure is shown with its stderr, exit 5', async () => {
-    const r = await runCli(['chat', '--agent-cmd', fakeCmd('crash-mid-turn')], { cwd: tempDir('chat-crash'), input: 'hi\n' });
+    const r = await runCli(['chat', '--agent-cmd', fakeCmd('crash-mid-turn')], {
+      cwd: tempDir('chat-crash'),
+      input: 'hi\n',
+    });
     expect(r.code).toBe(EXIT.AGENT_ERROR);
     expect(r.stdout).toContain('working on it...');
     expect(r.stdout).toContain('The agent connection was lost');
@@ -289,7 +330,10 @@ describe('talaria chat without a terminal (piped input)', () => {
   });
 
   it('an agent that cannot start: not ready (6)', async () => {
-    const r = await runCli(['chat', '--agent-cmd', 'talaria-no-such-agent-xyz'], { cwd: tempDir('chat-bad'), input: '' });
+    const r = await runCli(['chat', '--agent-cmd', 'talaria-no-such-agent-xyz'], {
+      cwd: tempDir('chat-bad'),
+      input: '',
+    });
     expect(r.code).toBe(EXIT.NOT_READY);
     expect(r.stderr).toContain('command not found');
   });

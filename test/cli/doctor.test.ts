@@ -24,16 +24,26 @@ function machine(o: { hermes?: 'configured' | 'unconfigured' } = {}) {
 describe.concurrent('talaria doctor without Hermes', () => {
   it('lists every agent with its install fix; the demo is chosen and ready (0); asking for hermes is not ready (6)', async () => {
     const m = machine();
-    const [plain, hermes, run] = await Promise.all([runCli(['doctor'], m), runCli(['doctor', '--agent', 'hermes'], m), runCli(['run', '--agent', 'hermes', 'hi'], m)]);
+    const [plain, hermes, run] = await Promise.all([
+      runCli(['doctor'], m),
+      runCli(['doctor', '--agent', 'hermes'], m),
+      runCli(['run', '--agent', 'hermes', 'hi'], m),
+    ]);
     expect(plain.code).toBe(EXIT.OK);
     expect(plain.stdout).toContain('✗ hermes       Hermes Agent — not installed');
-    expect(plain.stdout).toMatch(/Hermes Agent is not installed \(looked in: PATH, .*\)\.\n\s+fix: Install Hermes Agent \(https:\/\/github\.com\/NousResearch\/hermes-agent\)/);
-    expect(plain.stdout).toContain('fix: Install the Claude Code ACP adapter: `npm install -g @zed-industries/claude-agent-acp`.');
+    expect(plain.stdout).toMatch(
+      /Hermes Agent is not installed \(looked in: PATH, .*\)\.\n\s+fix: Install Hermes Agent \(https:\/\/github\.com\/NousResearch\/hermes-agent\)/,
+    );
+    expect(plain.stdout).toContain(
+      'fix: Install the Claude Code ACP adapter: `npm install -g @zed-industries/claude-agent-acp`.',
+    );
     expect(plain.stdout).toMatch(/✓ demo +Demo agent — ready .*← chosen/);
     expect(plain.stdout).toContain('Hermes profiles\n  none found (hermes was not found)');
     expect(plain.stdout).toContain('demo — no agent is ready, so Talaria falls back to its demo agent\n  ready');
     // What to run next: the server first (npm start runs it), then the terminal face.
-    expect(plain.stdout).toMatch(/\nStart\n {2}talaria serve +the web UI and API on 127\.0\.0\.1; prints a link .*`npm start` in a checkout runs it\n {2}talaria chat +/);
+    expect(plain.stdout).toMatch(
+      /\nStart\n {2}talaria serve +the web UI and API on 127\.0\.0\.1; prints a link .*`npm start` in a checkout runs it\n {2}talaria chat +/,
+    );
     expect(hermes.code).toBe(EXIT.NOT_READY);
     expect(hermes.stdout).toMatch(/hermes — asked for with --agent\n  not ready: Install Hermes Agent/);
     expect(run.code).toBe(EXIT.NOT_READY);
@@ -48,7 +58,10 @@ describe.concurrent('talaria doctor without Hermes', () => {
       runCli(['agents'], m),
       runCli(['agents', '--json'], m),
     ]);
-    const d = JSON.parse(json.stdout) as { chosen: unknown; agents: { providerId: string; ready: boolean; gaps: { fix: string }[] }[] };
+    const d = JSON.parse(json.stdout) as {
+      chosen: unknown;
+      agents: { providerId: string; ready: boolean; gaps: { fix: string }[] }[];
+    };
     expect(d.chosen).toEqual({ provider: 'demo', from: 'fallback', ready: true });
     expect(d.agents.find((a) => a.providerId === 'hermes')).toMatchObject({
       ready: false,
@@ -61,7 +74,20 @@ describe.concurrent('talaria doctor without Hermes', () => {
     expect(table.stdout).toMatch(/✗ hermes +Hermes Agent +not installed/);
     expect(table.stdout).toMatch(/✓ demo +Demo agent +ready/);
     const a = JSON.parse(agents.stdout) as { agents: { providerId: string; ready: boolean }[] };
-    expect(a.agents.map((x) => x.providerId)).toEqual(['hermes', 'claude-code', 'codex', 'gemini', 'opencode', 'kimi', 'qwen', 'copilot', 'kilo', 'pi', 'cursor', 'demo']);
+    expect(a.agents.map((x) => x.providerId)).toEqual([
+      'hermes',
+      'claude-code',
+      'codex',
+      'gemini',
+      'opencode',
+      'kimi',
+      'qwen',
+      'copilot',
+      'kilo',
+      'pi',
+      'cursor',
+      'demo',
+    ]);
   });
 });
 
@@ -70,13 +96,18 @@ describe.concurrent('talaria doctor with the Hermes emulator', () => {
     const m = machine({ hermes: 'configured' });
     // A second profile with a known trap in its config.yaml.
     mkdirSync(join(m.hermesHome, 'profiles', 'work'), { recursive: true });
-    writeFileSync(join(m.hermesHome, 'profiles', 'work', 'config.yaml'), 'model:\n  default: gpt-oss\n  provider: ollama-cloud\n');
+    writeFileSync(
+      join(m.hermesHome, 'profiles', 'work', 'config.yaml'),
+      'model:\n  default: gpt-oss\n  provider: ollama-cloud\n',
+    );
     const r = await runCli(['doctor'], m);
     expect(r.code).toBe(EXIT.OK);
     expect(r.stdout).toMatch(/✓ hermes +Hermes Agent — ready · v0\.18\.2 · PATH: .*hermes {2}← chosen/);
     expect(r.stdout).toMatch(/◆ default +\S+ +active · model fake-model/);
     expect(r.stdout).toMatch(/ {3}work +\S+profiles\/work/);
-    expect(r.stdout).toMatch(/! Hermes profile work \(.*config\.yaml line 3\): `provider: ollama-cloud` takes its key only from OLLAMA_API_KEY/);
+    expect(r.stdout).toMatch(
+      /! Hermes profile work \(.*config\.yaml line 3\): `provider: ollama-cloud` takes its key only from OLLAMA_API_KEY/,
+    );
     expect(r.stdout).toMatch(/fix: Add `OLLAMA_API_KEY=…` to \S+profiles\/work\/\.env/);
     expect(r.stdout).toContain('hermes — the best ready agent\n  ready');
   });
@@ -99,7 +130,9 @@ describe.concurrent('`talaria` with no command (npm start): chat with the best r
     const m = machine();
     const r = await runCli([], { ...m, input: 'hello\n/quit\n' });
     expect(r.code).toBe(EXIT.OK);
-    expect(r.stderr).toMatch(/Looking for a ready agent…\nStarting Demo agent…\nOpening a session on Talaria demo agent[^\n]*…\nConnected to Talaria demo agent/);
+    expect(r.stderr).toMatch(
+      /Looking for a ready agent…\nStarting Demo agent…\nOpening a session on Talaria demo agent[^\n]*…\nConnected to Talaria demo agent/,
+    );
     expect(r.stderr).toContain('Using the Talaria demo agent (offline, scripted) — install Hermes or pass --agent-cmd');
     expect(r.stdout).toContain('You said: "hello"');
   });
@@ -108,7 +141,9 @@ describe.concurrent('`talaria` with no command (npm start): chat with the best r
     const m = machine({ hermes: 'configured' });
     const r = await runCli([], { ...m, input: 'hello\n/quit\n' });
     expect(r.code).toBe(EXIT.OK);
-    expect(r.stderr).toMatch(/Starting Hermes Agent…\nOpening a session on hermes-agent 0\.18\.2…\nConnected to hermes-agent 0\.18\.2/);
+    expect(r.stderr).toMatch(
+      /Starting Hermes Agent…\nOpening a session on hermes-agent 0\.18\.2…\nConnected to hermes-agent 0\.18\.2/,
+    );
     expect(r.stderr).not.toContain('demo agent');
     expect(r.stdout).toContain('Hello from the fake model! You said: hello');
   });
@@ -125,7 +160,10 @@ describe.concurrent('--profile', () => {
     expect(list.stdout).toMatch(/ hermes:work /);
     const id = /^([0-9a-f-]{36}) /m.exec(list.stdout)![1]!;
     const again = await runCli(['run', '--json', '--session', id, 'again'], m);
-    expect(JSON.parse(again.stdout)).toMatchObject({ stopReason: 'end_turn', sessionId: (JSON.parse(r.stdout) as { sessionId: string }).sessionId });
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      stopReason: 'end_turn',
+      sessionId: (JSON.parse(r.stdout) as { sessionId: string }).sessionId,
+    });
     const missing = await runCli(['run', '--agent', 'hermes', '--profile', 'nope', 'hi'], m);
     expect(missing.code).toBe(EXIT.NOT_READY);
   });

@@ -15,7 +15,10 @@ function committed(db: string): number {
   try {
     const rows = (ro.prepare('SELECT COUNT(*) AS n FROM wire_log').get() as { n: number }).n;
     // The recorder stores a commit's frames as one block (store/wire-blocks.ts).
-    return rows + ((ro.prepare('SELECT SUM(last_seq - first_seq + 1) AS n FROM wire_blocks').get() as { n: number | null }).n ?? 0);
+    return (
+      rows +
+      ((ro.prepare('SELECT SUM(last_seq - first_seq + 1) AS n FROM wire_blocks').get() as { n: number | null }).n ?? 0)
+    );
   } catch {
     return 0; // the schema is not there yet
   } finally {
@@ -58,7 +61,9 @@ describe('durability through the CLI', () => {
       expect(chunks.length).toBeGreaterThan(100);
       chunks.forEach((n, i) => expect(n).toBe(i + 1));
       // Every session-scoped frame is this session's.
-      const sids = new Set(rows.map((w) => (JSON.parse(w.msg) as { params?: { sessionId?: string } }).params?.sessionId).filter(Boolean));
+      const sids = new Set(
+        rows.map((w) => (JSON.parse(w.msg) as { params?: { sessionId?: string } }).params?.sessionId).filter(Boolean),
+      );
       expect([...sids]).toEqual([row!.agentSessionId]);
       // The thread and the open turn were written alongside.
       expect(store.entries.count(id)).toBeGreaterThan(0);
@@ -70,7 +75,10 @@ describe('durability through the CLI', () => {
     }
 
     // The killed session can be continued.
-    const next = await runCli(['run', '--json', '--session', id, 'after the kill'], { cwd, env: { ...env, TALARIA_DEMO_SLOW_CHUNKS: '3' } });
+    const next = await runCli(['run', '--json', '--session', id, 'after the kill'], {
+      cwd,
+      env: { ...env, TALARIA_DEMO_SLOW_CHUNKS: '3' },
+    });
     expect(next.code).toBe(0);
     expect(JSON.parse(next.stdout)).toMatchObject({ stopReason: 'end_turn' });
   });

@@ -45,7 +45,13 @@ export function tempDir(prefix = 'cli'): string {
 
 /** Demo settings for tests: no streaming delay, isolated demo and Talaria stores (never ~/.talaria). */
 export function demoEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { TALARIA_DEMO_HOME: home, TALARIA_HOME: join(home, 'talaria'), TALARIA_DEMO_CHUNK_DELAY_MS: '0', NO_COLOR: '1', ...extra };
+  return {
+    TALARIA_DEMO_HOME: home,
+    TALARIA_HOME: join(home, 'talaria'),
+    TALARIA_DEMO_CHUNK_DELAY_MS: '0',
+    NO_COLOR: '1',
+    ...extra,
+  };
 }
 
 export interface CliRun {
@@ -58,8 +64,13 @@ export interface CliRun {
 }
 
 /** `modesApply`: file modes apply to the CLI even as root (the read-only store tests; test/file-modes.ts). */
-export function startCli(args: string[], o: { cwd: string; env?: Record<string, string>; input?: string; modesApply?: boolean }): CliRun {
-  const run = o.modesApply ? modesApply(process.execPath, [BIN, ...args]) : { command: process.execPath, args: [BIN, ...args] };
+export function startCli(
+  args: string[],
+  o: { cwd: string; env?: Record<string, string>; input?: string; modesApply?: boolean },
+): CliRun {
+  const run = o.modesApply
+    ? modesApply(process.execPath, [BIN, ...args])
+    : { command: process.execPath, args: [BIN, ...args] };
   const child = spawn(run.command, run.args, {
     cwd: o.cwd,
     // Talaria's store goes to a temp home unless the test chose one.
@@ -80,9 +91,11 @@ export function startCli(args: string[], o: { cwd: string; env?: Record<string, 
   child.stdout!.setEncoding('utf8').on('data', (c: string) => ((out += c), check()));
   child.stderr!.setEncoding('utf8').on('data', (c: string) => ((err += c), check()));
   if (o.input !== undefined) child.stdin!.end(o.input);
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => {
-    child.on('close', (code, signal) => resolve({ code, signal, stdout: out, stderr: err }));
-  });
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
+    (resolve) => {
+      child.on('close', (code, signal) => resolve({ code, signal, stdout: out, stderr: err }));
+    },
+  );
   return {
     child,
     stdout: () => out,
@@ -92,7 +105,8 @@ export function startCli(args: string[], o: { cwd: string; env?: Record<string, 
         if (pred(out, err)) return resolve();
         waiters.push({ pred, resolve });
         void done.then(() => {
-          if (!pred(out, err)) reject(new Error(`CLI exited before the expected output.\nstdout:\n${out}\nstderr:\n${err}`));
+          if (!pred(out, err))
+            reject(new Error(`CLI exited before the expected output.\nstdout:\n${out}\nstderr:\n${err}`));
         });
       }),
     done,
@@ -100,7 +114,10 @@ export function startCli(args: string[], o: { cwd: string; env?: Record<string, 
 }
 
 /** Runs the CLI to completion (stdin closed unless `input` is given). */
-export function runCli(args: string[], o: { cwd: string; env?: Record<string, string>; input?: string; modesApply?: boolean }) {
+export function runCli(
+  args: string[],
+  o: { cwd: string; env?: Record<string, string>; input?: string; modesApply?: boolean },
+) {
   return startCli(args, { ...o, input: o.input ?? '' }).done;
 }
 
@@ -135,7 +152,19 @@ export class TmuxPane {
       .join(' ');
     // The pane stays open after the CLI exits so its exit code can be read.
     const line = `env ${env} ${command.map(shq).join(' ')}; echo "EXITED=$?"; exec sleep 600`;
-    this.tmux(['new-session', '-d', '-s', 'main', '-x', String(o.width ?? 110), '-y', String(o.height ?? 45), '-c', o.cwd, line]);
+    this.tmux([
+      'new-session',
+      '-d',
+      '-s',
+      'main',
+      '-x',
+      String(o.width ?? 110),
+      '-y',
+      String(o.height ?? 45),
+      '-c',
+      o.cwd,
+      line,
+    ]);
   }
 
   private tmux(args: string[]): string {
@@ -198,6 +227,11 @@ export function authFakeHome(prefix: string): { home: string; cwd: string; agent
   mkdirSync(cwd);
   const agentConfig = join(root, 'agent-config.json');
   const agent = fileURLToPath(new URL('../fakes/bin/auth-agent.ts', import.meta.url));
-  writeFileSync(join(home, 'config.json'), JSON.stringify({ agents: { authfake: { command: process.execPath, args: ['--import', TSX, agent, '--config', agentConfig] } } }));
+  writeFileSync(
+    join(home, 'config.json'),
+    JSON.stringify({
+      agents: { authfake: { command: process.execPath, args: ['--import', TSX, agent, '--config', agentConfig] } },
+    }),
+  );
   return { home, cwd, agentConfig };
 }

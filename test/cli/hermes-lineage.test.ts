@@ -44,14 +44,22 @@ function rotatingPlace() {
   const rows = (): Row[] => {
     const db = new Database(join(hermesHome, 'state.db'), { readonly: true });
     try {
-      return db.prepare('SELECT id, parent_session_id, end_reason, message_count, input_tokens FROM sessions ORDER BY started_at').all() as Row[];
+      return db
+        .prepare(
+          'SELECT id, parent_session_id, end_reason, message_count, input_tokens FROM sessions ORDER BY started_at',
+        )
+        .all() as Row[];
     } finally {
       db.close();
     }
   };
   // The emulator's transcripts (its stand-in for Hermes' messages table).
   const transcripts = (): Record<string, EmuRecord> =>
-    (JSON.parse(readFileSync(join(hermesHome, 'emulator-sessions.json'), 'utf8')) as { sessions: Record<string, EmuRecord> }).sessions;
+    (
+      JSON.parse(readFileSync(join(hermesHome, 'emulator-sessions.json'), 'utf8')) as {
+        sessions: Record<string, EmuRecord>;
+      }
+    ).sessions;
   return { cwd, env, rows, transcripts };
 }
 
@@ -62,7 +70,10 @@ describe('Hermes lineage across compression (talaria run, one process per turn)'
     const p = rotatingPlace();
     const first = await runCli(['run', '--json', '--agent', 'hermes', 'hello one'], p);
     expect(first.code, first.stderr).toBe(0);
-    const { sessionId, agentSessionId: root } = JSON.parse(first.stdout) as { sessionId: string; agentSessionId: string };
+    const { sessionId, agentSessionId: root } = JSON.parse(first.stdout) as {
+      sessionId: string;
+      agentSessionId: string;
+    };
 
     const rotated = await runCli(['run', '--json', '--session', sessionId, 'COMPRESSME now'], p);
     expect(rotated.code, rotated.stderr).toBe(0);
@@ -104,7 +115,9 @@ describe('Hermes lineage across compression (talaria run, one process per turn)'
     });
     const text = await runCli(['sessions', 'show', sessionId], p);
     expect(text.stdout).toContain(`\nHermes: compressed ×1 · root ${root} · parent ${root} · now ${contId}\n`);
-    expect(text.stdout).toMatch(/\n---\nUsage: .*\(from Hermes' state\.db; incl\. 1 compression continuation\)\nHermes: compressed ×1/);
+    expect(text.stdout).toMatch(
+      /\n---\nUsage: .*\(from Hermes' state\.db; incl\. 1 compression continuation\)\nHermes: compressed ×1/,
+    );
 
     // Hermes lists the continuation as a session of its own: Talaria shows it as this conversation, once.
     const listed = JSON.parse((await runCli(['sessions', 'list', '--json', '--agent', 'hermes'], p)).stdout) as {

@@ -20,7 +20,11 @@ function setup() {
 }
 
 interface DoctorJson {
-  agents: { providerId: string; ready: boolean; gaps: { code: string; message: string; fix: string; authMethods?: { id: string; kind: string }[] }[] }[];
+  agents: {
+    providerId: string;
+    ready: boolean;
+    gaps: { code: string; message: string; fix: string; authMethods?: { id: string; kind: string }[] }[];
+  }[];
 }
 
 describe('talaria login (agent-type methods, no terminal needed)', () => {
@@ -33,7 +37,9 @@ describe('talaria login (agent-type methods, no terminal needed)', () => {
 
     const doctor = await t.cli(['doctor', '--agent', 'authfake', '--json']);
     expect(doctor.code).toBe(EXIT.NOT_READY);
-    const gap = (JSON.parse(doctor.stdout) as DoctorJson).agents.find((a) => a.providerId === 'authfake')!.gaps.find((g) => g.code === 'auth')!;
+    const gap = (JSON.parse(doctor.stdout) as DoctorJson).agents
+      .find((a) => a.providerId === 'authfake')!
+      .gaps.find((g) => g.code === 'auth')!;
     expect(gap.message).toContain('Authentication required: no key configured');
     expect(gap.message).toContain('token — Use the built-in token (agent)');
     // The session listed two agent-type methods (the host's initialize offers no terminal auth); the
@@ -46,7 +52,9 @@ describe('talaria login (agent-type methods, no terminal needed)', () => {
     ]);
     expect(gap.fix).toBe('talaria login authfake METHOD (one of: token, expired, setup, meta-setup)');
     const human = await t.cli(['doctor', '--agent', 'authfake']);
-    expect(human.stdout).toContain('not ready: talaria login authfake METHOD (one of: token, expired, setup, meta-setup)');
+    expect(human.stdout).toContain(
+      'not ready: talaria login authfake METHOD (one of: token, expired, setup, meta-setup)',
+    );
 
     const login = await t.cli(['login', 'authfake', 'token']);
     expect(login.stderr).toBe('');
@@ -64,7 +72,9 @@ describe('talaria login (agent-type methods, no terminal needed)', () => {
     const t = setup();
     const r = await t.cli(['login', 'authfake', 'expired']);
     expect(r.code).toBe(EXIT.AGENT_ERROR);
-    expect(r.stderr).toContain('authfake refused the sign-in with expired: Authentication required: token expired on 2026-01-01');
+    expect(r.stderr).toContain(
+      'authfake refused the sign-in with expired: Authentication required: token expired on 2026-01-01',
+    );
     expect(existsSync(t.agentConfig)).toBe(false);
   });
 
@@ -78,7 +88,9 @@ describe('talaria login (agent-type methods, no terminal needed)', () => {
 
     const several = await t.cli(['login', 'authfake']);
     expect(several.code).toBe(EXIT.USAGE);
-    expect(several.stderr).toContain('authfake lists several sign-in methods; name one (talaria login authfake METHOD):');
+    expect(several.stderr).toContain(
+      'authfake lists several sign-in methods; name one (talaria login authfake METHOD):',
+    );
     expect(several.stderr).toMatch(/meta-setup\s+Set up a key \(terminal-auth\) \(terminal\)/);
 
     const unknown = await t.cli(['login', 'nosuch']);
@@ -94,7 +106,10 @@ const tmux = hasTmux() || Boolean(process.env.CI);
 describe.runIf(tmux)('talaria login (terminal methods, in a real terminal: tmux)', () => {
   const SLOW = 90_000;
   const pane = (t: ReturnType<typeof setup>, args: string[]) =>
-    new TmuxPane([process.execPath, BIN, 'login', ...args], { cwd: t.cwd, env: { ...t.env, PATH: process.env.PATH ?? '' } });
+    new TmuxPane([process.execPath, BIN, 'login', ...args], {
+      cwd: t.cwd,
+      env: { ...t.env, PATH: process.env.PATH ?? '' },
+    });
 
   it('ACP `type: "terminal"`: the agent\'s own command with --setup asks for the key in a pty; then readiness and run work', async () => {
     const t = setup();

@@ -38,13 +38,17 @@ describe('talaria --help and --version', () => {
     const { stdout, loaded } = await traced(['--help']);
     expect(stdout).toBe(`${MAIN_HELP}\n`);
     expect(loaded.some((u) => u.endsWith('/src/cli/help.ts'))).toBe(true);
-    const heavy = loaded.filter((u) => /\/src\/cli\/cli\.ts$|\/src\/(harness|store|session|host)\/|@agentclientprotocol|better-sqlite3/.test(u));
+    const heavy = loaded.filter((u) =>
+      /\/src\/cli\/cli\.ts$|\/src\/(harness|store|session|host)\/|@agentclientprotocol|better-sqlite3/.test(u),
+    );
     expect(heavy).toEqual([]);
   });
 
   it('prints the version the same way, without the commands either', async () => {
     const { stdout, loaded } = await traced(['--version']);
-    expect(stdout).toBe(`talaria ${(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version}\n`);
+    expect(stdout).toBe(
+      `talaria ${(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version}\n`,
+    );
     expect(loaded.filter((u) => /\/src\/cli\/cli\.ts$|\/src\/(harness|store|session|host)\//.test(u))).toEqual([]);
   });
 

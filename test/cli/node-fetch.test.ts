@@ -15,10 +15,16 @@ beforeAll(async () => {
     req.setEncoding('utf8').on('data', (c: string) => (body += c));
     req.on('end', () => {
       seen.push({ method: req.method, url: req.url, auth: req.headers.authorization, body });
-      if (req.url === '/api/health') return res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true,"name":"talaria","version":"9","uptimeMs":1}');
-      if (req.url?.startsWith('/api/sessions/s%201/export')) return res.writeHead(200, { 'content-type': 'text/markdown' }).end('# héllo');
+      if (req.url === '/api/health')
+        return res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end('{"ok":true,"name":"talaria","version":"9","uptimeMs":1}');
+      if (req.url?.startsWith('/api/sessions/s%201/export'))
+        return res.writeHead(200, { 'content-type': 'text/markdown' }).end('# héllo');
       if (req.url === '/api/hang') return; // never answers
-      res.writeHead(404, { 'content-type': 'application/json' }).end('{"code":"not_found","message":"no such session","fix":"list them"}');
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end('{"code":"not_found","message":"no such session","fix":"list them"}');
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -34,7 +40,11 @@ describe('nodeFetch', () => {
     const c = connectServer(base, 'tok', { fetch: nodeFetch });
     expect(await c.api.health()).toMatchObject({ ok: true, name: 'talaria' });
     expect(await c.api.exportSession({ params: { id: 's 1' }, query: { format: 'md' } })).toBe('# héllo');
-    await expect(c.api.cancel({ params: { id: 'x' } })).rejects.toMatchObject({ status: 404, code: 'not_found', fix: 'list them' });
+    await expect(c.api.cancel({ params: { id: 'x' } })).rejects.toMatchObject({
+      status: 404,
+      code: 'not_found',
+      fix: 'list them',
+    });
     await expect(c.api.cancel({ params: { id: 'x' } })).rejects.toBeInstanceOf(ServerError);
     const cancel = seen.find((s) => s.url === '/api/sessions/x/cancel')!;
     expect(cancel).toMatchObject({ method: 'POST', auth: 'Bearer tok', body: '{}' });

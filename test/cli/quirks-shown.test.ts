@@ -27,9 +27,19 @@ function machine() {
   for (const name of ['gemini', 'run-agent.sh']) writeFileSync(join(bin, name), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
   writeFileSync(
     join(talaria, 'config.json'),
-    JSON.stringify({ agents: { 'my-gemini': { command: join(bin, 'gemini'), args: ['--acp'] }, wrapped: { command: join(bin, 'run-agent.sh') } } }),
+    JSON.stringify({
+      agents: {
+        'my-gemini': { command: join(bin, 'gemini'), args: ['--acp'] },
+        wrapped: { command: join(bin, 'run-agent.sh') },
+      },
+    }),
   );
-  const env = { HOME: home, TALARIA_HOME: talaria, NO_COLOR: '1', PATH: [dirname(HERMES), dirname(process.execPath), '/usr/bin', '/bin'].join(':') };
+  const env = {
+    HOME: home,
+    TALARIA_HOME: talaria,
+    NO_COLOR: '1',
+    PATH: [dirname(HERMES), dirname(process.execPath), '/usr/bin', '/bin'].join(':'),
+  };
   return { cwd: tempDir('ws'), env };
 }
 
@@ -66,6 +76,8 @@ describe.concurrent('which quirk set applies, and why', () => {
   it('probe --agent-cmd: the set from what the agent said', async () => {
     const m = machine();
     const r = await runCli(['probe', '--agent-cmd', `${HERMES} acp`, '--timeout-ms', '60000'], m);
-    expect(r.stdout).toContain('quirks: Hermes Agent 0.18–0.20 — the agent named itself "hermes-agent" 0.18.2 (versions below 0.21.0)');
+    expect(r.stdout).toContain(
+      'quirks: Hermes Agent 0.18–0.20 — the agent named itself "hermes-agent" 0.18.2 (versions below 0.21.0)',
+    );
   });
 });

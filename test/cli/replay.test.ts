@@ -17,7 +17,9 @@ describe.concurrent('talaria replay FILE (Markdown)', () => {
     );
     for (const r of [main, noauth, profile, reload, tools]) expect(r!.code).toBe(EXIT.OK);
 
-    expect(main!.stdout).toMatch(/^# Fake title\n\n### User\n\nhello there\n\n### Assistant\n\nHello from the fake model! You said: hello there\n/);
+    expect(main!.stdout).toMatch(
+      /^# Fake title\n\n### User\n\nhello there\n\n### Assistant\n\nHello from the fake model! You said: hello there\n/,
+    );
     expect(main!.stdout).toContain('### Tool: terminal: echo hello-from-terminal');
     expect(main!.stdout).toContain('This reply streams slowly so');
     // The recorded prompt to an unknown session and the failed load are reported on stderr.
@@ -33,7 +35,9 @@ describe.concurrent('talaria replay FILE (Markdown)', () => {
     expect(reload!.stdout.match(/### Tool: write: \/workspace\/out\.txt/g)).toHaveLength(1);
 
     const t = tools!.stdout;
-    expect(t).toContain('### Tool: read: /workspace/notes.txt\n\n- kind: `read`\n- status: completed (settled at turn end)');
+    expect(t).toContain(
+      '### Tool: read: /workspace/notes.txt\n\n- kind: `read`\n- status: completed (settled at turn end)',
+    );
     expect(t).toContain('- permission: rejected (`deny`)');
     expect(t).toContain('+second file');
     expect(t).toContain('## Plan\n\n- [x] Inspect notes\n- [ ] Write summary _(in progress)_\n- [ ] Ship it');
@@ -70,7 +74,9 @@ describe.concurrent('talaria replay FILE (Markdown)', () => {
     writeFileSync(join(cwd, 'x.txt'), 'hello\nworld\n');
     const r = await runCli(['replay', join(cwd, 'x.txt')], { cwd });
     expect(r.code).toBe(EXIT.USAGE);
-    expect(r.stderr).toBe(`talaria: replay: ${join(cwd, 'x.txt')} is not a wire log (one {"t_ms","dir","msg"} per line)\n`);
+    expect(r.stderr).toBe(
+      `talaria: replay: ${join(cwd, 'x.txt')} is not a wire log (one {"t_ms","dir","msg"} per line)\n`,
+    );
   });
 });
 
@@ -92,7 +98,10 @@ describe.concurrent('talaria replay FILE (Markdown)', () => {
  */
 function normalize(stdout: string): unknown[] {
   const events = foldGrowth(normalizeLines(stdout));
-  const turn = events.findIndex((l) => (l as { type: string; state?: string }).type === 'session.state' && (l as { state: string }).state === 'running');
+  const turn = events.findIndex(
+    (l) =>
+      (l as { type: string; state?: string }).type === 'session.state' && (l as { state: string }).state === 'running',
+  );
   const setup = events.slice(1, turn).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
   return [events[0], ...setup, ...events.slice(turn)];
 }
@@ -104,8 +113,18 @@ function foldGrowth(lines: unknown[]): unknown[] {
   for (const raw of lines) {
     const { chunks: _c, ...l } = raw as Line;
     const prev = out.at(-1);
-    if (l.type === 'entry.updated' && typeof l.appended === 'string' && prev && (prev.type === 'entry.added' || prev.type === 'entry.updated') && prev.index === l.index) {
-      out[out.length - 1] = { ...prev, entry: l.entry, ...(typeof prev.appended === 'string' ? { appended: prev.appended + l.appended } : {}) };
+    if (
+      l.type === 'entry.updated' &&
+      typeof l.appended === 'string' &&
+      prev &&
+      (prev.type === 'entry.added' || prev.type === 'entry.updated') &&
+      prev.index === l.index
+    ) {
+      out[out.length - 1] = {
+        ...prev,
+        entry: l.entry,
+        ...(typeof prev.appended === 'string' ? { appended: prev.appended + l.appended } : {}),
+      };
     } else out.push(l);
   }
   return out;
@@ -127,7 +146,8 @@ function normalizeLines(stdout: string): unknown[] {
     .map((l) => {
       const { at: _at, seq: _seq, durationMs: _d, ...rest } = l;
       if (rest.type === 'run.started') return { type: rest.type, sessionId: rest.sessionId };
-      if (rest.type === 'run.ended') return { type: rest.type, sessionId: rest.sessionId, stopReason: rest.stopReason, exitCode: rest.exitCode };
+      if (rest.type === 'run.ended')
+        return { type: rest.type, sessionId: rest.sessionId, stopReason: rest.stopReason, exitCode: rest.exitCode };
       return rest;
     });
 }
@@ -136,7 +156,10 @@ async function liveThenReplay(args: string[], env: Record<string, string> = {}) 
   const cwd = tempDir('equiv');
   writeFileSync(join(cwd, 'notes.txt'), 'hello notes\n');
   const wire = join(cwd, 'wire.ndjson');
-  const live = await runCli(['run', '--ndjson', '--wire-log', wire, ...args], { cwd, env: { ...demoEnv(tempDir('equiv-home')), ...env } });
+  const live = await runCli(['run', '--ndjson', '--wire-log', wire, ...args], {
+    cwd,
+    env: { ...demoEnv(tempDir('equiv-home')), ...env },
+  });
   const approve = args.includes('--approve') ? ['--approve', args[args.indexOf('--approve') + 1]!] : [];
   const replay = await runCli(['replay', '--ndjson', ...approve, wire], { cwd });
   expect(replay.code).toBe(0);
@@ -156,7 +179,13 @@ describe.concurrent('run --ndjson ≡ replay --ndjson of the same turn', () => {
   it('an edit rejected by --approve none', async () => {
     const { live, replay } = await liveThenReplay(['--approve', 'none', 'edit notes.txt']);
     const a = normalize(live.stdout);
-    expect(a.some((l) => (l as { type: string; decidedBy?: string }).type === 'permission.decided' && (l as { decidedBy: string }).decidedBy === 'policy')).toBe(true);
+    expect(
+      a.some(
+        (l) =>
+          (l as { type: string; decidedBy?: string }).type === 'permission.decided' &&
+          (l as { decidedBy: string }).decidedBy === 'policy',
+      ),
+    ).toBe(true);
     expect(normalize(replay.stdout)).toEqual(a);
   });
 
@@ -170,7 +199,9 @@ describe.concurrent('run --ndjson ≡ replay --ndjson of the same turn', () => {
   it('an agent that crashes mid-turn: same events, same failure code', async () => {
     const cwd = tempDir('equiv-crash');
     const wire = join(cwd, 'wire.ndjson');
-    const live = await runCli(['run', '--ndjson', '--wire-log', wire, '--agent-cmd', fakeCmd('crash-mid-turn'), 'hi'], { cwd });
+    const live = await runCli(['run', '--ndjson', '--wire-log', wire, '--agent-cmd', fakeCmd('crash-mid-turn'), 'hi'], {
+      cwd,
+    });
     const replay = await runCli(['replay', '--ndjson', wire], { cwd });
     expect(live.code).toBe(EXIT.AGENT_ERROR);
     // The error's message and data say how it died (exit code, stderr) live; the log only knows it stopped.
@@ -181,6 +212,8 @@ describe.concurrent('run --ndjson ≡ replay --ndjson of the same turn', () => {
       });
     const a = strip(normalize(live.stdout));
     expect(a.at(-2)).toMatchObject({ type: 'turn.ended', stopReason: 'error', error: { code: 'agent_crashed' } });
-    expect(strip(normalize(replay.stdout))).toEqual(a.map((l) => ((l as { type: string }).type === 'run.ended' ? { ...(l as object), exitCode: 5 } : l)));
+    expect(strip(normalize(replay.stdout))).toEqual(
+      a.map((l) => ((l as { type: string }).type === 'run.ended' ? { ...(l as object), exitCode: 5 } : l)),
+    );
   });
 });

@@ -9,7 +9,10 @@ import { demoEnv, runCli, tempDir } from './helpers.js';
 
 describe('talaria run with an agent that floods stdout', () => {
   it('`yes` as the agent: a one-line "not ACP" error, not a setup timeout', { timeout: 120_000 }, async () => {
-    const r = await runCli(['run', '--agent-cmd', 'yes', '--setup-timeout', '5', 'hi'], { cwd: tempDir('flood'), env: demoEnv(tempDir('flood-home')) });
+    const r = await runCli(['run', '--agent-cmd', 'yes', '--setup-timeout', '5', 'hi'], {
+      cwd: tempDir('flood'),
+      env: demoEnv(tempDir('flood-home')),
+    });
     expect(r.code).toBe(EXIT.NOT_READY);
     expect(r.stderr).toContain('talaria run: yes does not speak ACP: it wrote "y" on stdout, which is not JSON-RPC');
     expect(r.stderr).not.toMatch(/timed out/);

@@ -62,7 +62,8 @@ describe('HumanRunOutput', () => {
     expect(t.screen()).toBe(
       'Nothing to read.\n  ↳ permission answered (policy): auto mode allows everything\n  ↳ permission answered (policy): auto mode allows everything\n\n\nEdited.\n',
     );
-    for (const line of t.screen().split('\n')) expect(line.startsWith('Nothing') && line.includes('permission')).toBe(false);
+    for (const line of t.screen().split('\n'))
+      expect(line.startsWith('Nothing') && line.includes('permission')).toBe(false);
   });
 
   it('the answer on stdout is the same whether or not the streams are terminals', () => {

@@ -18,7 +18,10 @@ type Out = { sessionId: string; agentSessionId: string; error?: { code: string }
 function place() {
   const cwd = tempDir('reseed');
   const hermesHome = tempDir('hermes');
-  writeFileSync(join(hermesHome, 'config.yaml'), 'model:\n  default: fake-model\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n');
+  writeFileSync(
+    join(hermesHome, 'config.yaml'),
+    'model:\n  default: fake-model\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n',
+  );
   const env = {
     ...demoEnv(tempDir('reseed-home')),
     PATH: [HERMES_BIN_DIR, dirname(process.execPath), '/usr/bin', '/bin'].join(':'),
@@ -36,7 +39,9 @@ async function overflowThenNext(p: { cwd: string; env: Record<string, string> })
   const out = JSON.parse(next.stdout) as Out;
   expect(out.error).toBeUndefined();
   expect(out.sessionId).toBe(first.sessionId);
-  const listed = JSON.parse((await runCli(['sessions', 'list', '--json', '--store-only'], p)).stdout) as { sessions: { id: string; agentSessionId: string }[] };
+  const listed = JSON.parse((await runCli(['sessions', 'list', '--json', '--store-only'], p)).stdout) as {
+    sessions: { id: string; agentSessionId: string }[];
+  };
   const row = listed.sessions.find((s) => s.id === first.sessionId)!;
   expect(row.agentSessionId).not.toBe(first.agentSessionId);
   expect(out.agentSessionId).toBe(row.agentSessionId);

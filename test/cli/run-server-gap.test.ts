@@ -16,10 +16,17 @@ describe('talaria run on a server whose stream fell behind past the event log', 
     // Text chunks folded per read still make ~15 MB of events: past the kernel's buffers too.
     const chunks = 300_000;
     // A small log and send bound on the server; the kernel's socket buffers still hold a few MB.
-    const s = await serve({ retainEvents: 20, maxBufferedBytes: 1024, vars: { TALARIA_DEMO_SLOW_CHUNKS: String(chunks), TALARIA_DEMO_SLOW_DELAY_MS: '0' } });
+    const s = await serve({
+      retainEvents: 20,
+      maxBufferedBytes: 1024,
+      vars: { TALARIA_DEMO_SLOW_CHUNKS: String(chunks), TALARIA_DEMO_SLOW_DELAY_MS: '0' },
+    });
     writeDiscovery(s.p.home, { url: s.server.origin, pid: process.pid, token: s.server.token, version: 'test' });
     const snapshots = vi.spyOn(s.server.hub, 'snapshot');
-    const cli = startCli(['run', '--verbose', '--agent', 'demo', 'slow'], { cwd: s.p.userHome, env: { TALARIA_HOME: s.p.home, NO_COLOR: '1' } });
+    const cli = startCli(['run', '--verbose', '--agent', 'demo', 'slow'], {
+      cwd: s.p.userHome,
+      env: { TALARIA_HOME: s.p.home, NO_COLOR: '1' },
+    });
     await cli.until((out, err) => out.includes('Chunk 1 of') && err.includes('using the server'));
     const before = snapshots.mock.calls.length;
     cli.child.kill('SIGSTOP');
@@ -44,12 +51,19 @@ describe('talaria run on a server whose stream fell behind past the event log', 
 
   it('--session: a prompt queued behind a running turn, which starts and ends inside the gap, is still the one the run prints and waits for', async () => {
     const chunks = 300_000;
-    const s = await serve({ retainEvents: 20, maxBufferedBytes: 1024, vars: { TALARIA_DEMO_SLOW_CHUNKS: String(chunks), TALARIA_DEMO_SLOW_DELAY_MS: '0' } });
+    const s = await serve({
+      retainEvents: 20,
+      maxBufferedBytes: 1024,
+      vars: { TALARIA_DEMO_SLOW_CHUNKS: String(chunks), TALARIA_DEMO_SLOW_DELAY_MS: '0' },
+    });
     writeDiscovery(s.p.home, { url: s.server.origin, pid: process.pid, token: s.server.token, version: 'test' });
     const id = await demoSession(s);
     // Someone else's turn runs: the run's prompt is queued behind it.
     await s.client.api.prompt({ params: { id }, body: { text: 'slow' } });
-    const cli = startCli(['run', '--verbose', '--session', id, 'help'], { cwd: s.p.userHome, env: { TALARIA_HOME: s.p.home, NO_COLOR: '1' } });
+    const cli = startCli(['run', '--verbose', '--session', id, 'help'], {
+      cwd: s.p.userHome,
+      env: { TALARIA_HOME: s.p.home, NO_COLOR: '1' },
+    });
     await cli.until((_, err) => err.includes('using the server'));
     const snapshots = vi.spyOn(s.server.hub, 'snapshot');
     cli.child.kill('SIGSTOP');
@@ -58,7 +72,8 @@ describe('talaria run on a server whose stream fell behind past the event log', 
       // (Read in process: a snapshot over HTTP of a 600k-chunk thread per poll would slow the turns.)
       const ls = s.server.hub.get(id)!;
       const users = () => ls.hs.thread.entries.filter((e) => e.kind === 'user_message').length;
-      while (!(users() === 2 && ls.queue.length === 0 && ls.hs.session.state === 'idle')) await new Promise((r) => setTimeout(r, 50));
+      while (!(users() === 2 && ls.queue.length === 0 && ls.hs.session.state === 'idle'))
+        await new Promise((r) => setTimeout(r, 50));
     } finally {
       cli.child.kill('SIGCONT');
     }

@@ -69,14 +69,23 @@ describe('talaria run on a warm server', () => {
     const res = JSON.parse(j.stdout) as { sessionId: string; text: string; toolCalls: unknown[]; stopReason: string };
     expect(res).toMatchObject({ v: 1, stopReason: 'end_turn', exitCode: 0 });
     expect(res.text).toContain('I read notes.txt');
-    expect(res.toolCalls).toEqual([expect.objectContaining({ title: 'Read notes.txt', kind: 'read', status: 'completed' })]);
+    expect(res.toolCalls).toEqual([
+      expect.objectContaining({ title: 'Read notes.txt', kind: 'read', status: 'completed' }),
+    ]);
     expect(await liveOnServer(w.client, res.sessionId)).toBe(true);
     // --session continues it through the server.
-    const again = await runCli(['run', '--json', '--session', res.sessionId, 'second prompt'], { cwd: w.cwd, env: w.env });
+    const again = await runCli(['run', '--json', '--session', res.sessionId, 'second prompt'], {
+      cwd: w.cwd,
+      env: w.env,
+    });
     expect(again.code).toBe(EXIT.OK);
-    expect(JSON.parse(again.stdout)).toMatchObject({ sessionId: res.sessionId, text: expect.stringContaining('second prompt') });
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      sessionId: res.sessionId,
+      text: expect.stringContaining('second prompt'),
+    });
     // The token is never printed.
-    for (const out of [remote.stdout, remote.stderr, j.stdout, j.stderr, w.serve.stdout(), w.serve.stderr()]) expect(out).not.toContain(w.found.token);
+    for (const out of [remote.stdout, remote.stderr, j.stdout, j.stderr, w.serve.stdout(), w.serve.stderr()])
+      expect(out).not.toContain(w.found.token);
   });
 
   it('--no-server and TALARIA_NO_SERVER=1 keep the run local', async () => {
@@ -179,7 +188,8 @@ describe('talaria run on a warm server', () => {
   it("--session behind someone else's turn: Ctrl-C takes only the run's queued prompt off the queue (exit 130), and so does a removal elsewhere; the running turn goes on", async () => {
     const w = await warmServer({ TALARIA_DEMO_SLOW_CHUNKS: '100000', TALARIA_DEMO_SLOW_DELAY_MS: '5' });
     const { workspace } = await w.client.api.openWorkspace({ body: { path: w.cwd } });
-    const id = (await w.client.api.createSession({ params: { id: workspace.id }, body: { provider: 'demo' } })).snapshot.session.id;
+    const id = (await w.client.api.createSession({ params: { id: workspace.id }, body: { provider: 'demo' } })).snapshot
+      .session.id;
     const other = await w.client.api.prompt({ params: { id }, body: { text: 'slow' } });
     const queued = () =>
       until(
@@ -219,9 +229,13 @@ describe('talaria run on a warm server', () => {
   it('Ctrl-C while the prompt is still being sent (before the server answered): the run takes it back off the queue and exits 130, never killed by the signal', async () => {
     const w = await warmServer({ TALARIA_DEMO_SLOW_CHUNKS: '100000', TALARIA_DEMO_SLOW_DELAY_MS: '5' });
     const { workspace } = await w.client.api.openWorkspace({ body: { path: w.cwd } });
-    const id = (await w.client.api.createSession({ params: { id: workspace.id }, body: { provider: 'demo' } })).snapshot.session.id;
+    const id = (await w.client.api.createSession({ params: { id: workspace.id }, body: { provider: 'demo' } })).snapshot
+      .session.id;
     const other = await w.client.api.prompt({ params: { id }, body: { text: 'slow' } });
-    const cli = startCli(['run', '--session', id, 'hello early'], { cwd: w.cwd, env: { ...w.env, TALARIA_RUN_TRACE: '1' } });
+    const cli = startCli(['run', '--session', id, 'hello early'], {
+      cwd: w.cwd,
+      env: { ...w.env, TALARIA_RUN_TRACE: '1' },
+    });
     // 'loaded': the run's code is running, its request to the server not yet answered.
     await cli.until((_, err) => /^trace loaded /m.test(err));
     cli.child.kill('SIGINT');
@@ -236,10 +250,14 @@ describe('talaria run on a warm server', () => {
   it('--session behind a running turn, steered from the queue ("Steer now" on it elsewhere): the run follows its prompt into the turn that carries it and prints that answer', async () => {
     const w = await warmServer({ TALARIA_DEMO_SLOW_CHUNKS: '100000', TALARIA_DEMO_SLOW_DELAY_MS: '5' });
     const { workspace } = await w.client.api.openWorkspace({ body: { path: w.cwd } });
-    const id = (await w.client.api.createSession({ params: { id: workspace.id }, body: { provider: 'demo' } })).snapshot.session.id;
+    const id = (await w.client.api.createSession({ params: { id: workspace.id }, body: { provider: 'demo' } })).snapshot
+      .session.id;
     await w.client.api.prompt({ params: { id }, body: { text: 'slow' } });
     const cli = startCli(['run', '--verbose', '--session', id, 'about rivers'], { cwd: w.cwd, env: w.env });
-    const item = await until(async () => (await w.client.api.queue({ params: { id } })).queue[0], { what: "the run's queued prompt", every: 20 });
+    const item = await until(async () => (await w.client.api.queue({ params: { id } })).queue[0], {
+      what: "the run's queued prompt",
+      every: 20,
+    });
     await cli.until((_, err) => err.includes('using the server'));
     // The demo agent has no steering of its own: the running turn is cancelled and resent with it.
     const r = await w.client.api.steer({ params: { id }, body: { queued: item.id } });
@@ -252,7 +270,11 @@ describe('talaria run on a warm server', () => {
     expect(done.stdout).not.toContain('Chunk 1 of');
     const { snapshot } = await w.client.api.snapshot({ params: { id } });
     expect([snapshot.turnId, snapshot.queue]).toEqual([undefined, []]);
-    expect((snapshot.thread.entries as { kind: string; text?: string }[]).filter((e) => e.kind === 'user_message').map((e) => e.text)).toEqual(['slow', 'about rivers']);
+    expect(
+      (snapshot.thread.entries as { kind: string; text?: string }[])
+        .filter((e) => e.kind === 'user_message')
+        .map((e) => e.text),
+    ).toEqual(['slow', 'about rivers']);
   });
 
   it('a server that dies mid-turn ends the run at once with an error, not a hang', async () => {
@@ -280,7 +302,10 @@ describe('talaria run on a warm server', () => {
 describe.runIf(hasTmux() || Boolean(process.env.CI))('talaria run on a warm server, on a terminal (tmux)', () => {
   it('the ask is a question on the terminal, answered through the server: y allows the edit', async () => {
     const w = await warmServer();
-    const pane = new TmuxPane([process.execPath, BIN, 'run', '--verbose', 'edit notes.txt'], { cwd: w.cwd, env: { ...w.env, PATH: process.env.PATH ?? '' } });
+    const pane = new TmuxPane([process.execPath, BIN, 'run', '--verbose', 'edit notes.txt'], {
+      cwd: w.cwd,
+      env: { ...w.env, PATH: process.env.PATH ?? '' },
+    });
     try {
       const screen = await allowEditOnPane(pane);
       expect(screen).toContain('Done: notes.txt was edited by the demo agent.');
@@ -296,7 +321,11 @@ describe.runIf(hasTmux() || Boolean(process.env.CI))('talaria run on a warm serv
 
   it("Ctrl-C's notice mid-answer starts a line of its own, as on a local run", async () => {
     const w = await warmServer({ TALARIA_DEMO_SLOW_CHUNKS: '100000', TALARIA_DEMO_SLOW_DELAY_MS: '5' });
-    const pane = new TmuxPane([process.execPath, BIN, 'run', '--verbose', 'slow'], { cwd: w.cwd, env: { ...w.env, PATH: process.env.PATH ?? '' }, width: 160 });
+    const pane = new TmuxPane([process.execPath, BIN, 'run', '--verbose', 'slow'], {
+      cwd: w.cwd,
+      env: { ...w.env, PATH: process.env.PATH ?? '' },
+      width: 160,
+    });
     try {
       await pane.waitFor((s) => s.includes('using the server') && s.includes('Chunk 3 of'));
       pane.keys('C-c');

@@ -45,7 +45,14 @@ describe.concurrent('talaria run against the demo agent', () => {
     expect(j).toMatchObject({ v: 1, stopReason: 'end_turn', exitCode: 0 });
     expect(typeof j.sessionId).toBe('string');
     expect(j.text).toContain('I read notes.txt');
-    expect(j.toolCalls).toEqual([expect.objectContaining({ title: 'Read notes.txt', kind: 'read', status: 'completed', locations: [join(cwd, 'notes.txt')] })]);
+    expect(j.toolCalls).toEqual([
+      expect.objectContaining({
+        title: 'Read notes.txt',
+        kind: 'read',
+        status: 'completed',
+        locations: [join(cwd, 'notes.txt')],
+      }),
+    ]);
     expect(j.usage).toEqual(expect.objectContaining({ totalTokens: expect.any(Number) }));
   });
 
@@ -56,7 +63,16 @@ describe.concurrent('talaria run against the demo agent', () => {
     const lines = ndjsonLines(r.stdout);
     expectValidStream(lines);
     const types = new Set(lines.map((l) => l.type));
-    for (const t of ['catalog.updated', 'turn.started', 'entry.added', 'entry.updated', 'plan.updated', 'permission.decided', 'turn.ended']) expect(types).toContain(t);
+    for (const t of [
+      'catalog.updated',
+      'turn.started',
+      'entry.added',
+      'entry.updated',
+      'plan.updated',
+      'permission.decided',
+      'turn.ended',
+    ])
+      expect(types).toContain(t);
     const sid = lines[0]!.sessionId;
     expect(lines.every((l) => l.sessionId === sid)).toBe(true);
     expect(lines.at(-1)).toMatchObject({ stopReason: 'end_turn', exitCode: 0 });
@@ -101,23 +117,34 @@ describe.concurrent('talaria run against the demo agent', () => {
 
   it('refusal exits 3; an agent error exits 5 with the error in --json', async () => {
     const { cwd, env } = workspace();
-    const [refused, failed] = await Promise.all([runCli(['run', '--json', 'refuse'], { cwd, env }), runCli(['run', '--json', 'fail'], { cwd, env })]);
+    const [refused, failed] = await Promise.all([
+      runCli(['run', '--json', 'refuse'], { cwd, env }),
+      runCli(['run', '--json', 'fail'], { cwd, env }),
+    ]);
     expect(refused.code).toBe(EXIT.REFUSAL);
     expect(JSON.parse(refused.stdout)).toMatchObject({ stopReason: 'refusal', exitCode: 3 });
     expect(failed.code).toBe(EXIT.AGENT_ERROR);
-    expect(JSON.parse(failed.stdout)).toMatchObject({ stopReason: 'error', exitCode: 5, error: { code: 'agent_error' } });
+    expect(JSON.parse(failed.stdout)).toMatchObject({
+      stopReason: 'error',
+      exitCode: 5,
+      error: { code: 'agent_error' },
+    });
     expect(failed.stderr).toContain('Demo failure');
   });
 
   it('--session continues a session: its history is loaded, then the turn runs', async () => {
     const { cwd, env } = workspace();
-    const first = JSON.parse((await runCli(['run', '--json', 'first prompt'], { cwd, env })).stdout) as { sessionId: string };
+    const first = JSON.parse((await runCli(['run', '--json', 'first prompt'], { cwd, env })).stdout) as {
+      sessionId: string;
+    };
     const r = await runCli(['run', '--ndjson', '--session', first.sessionId, 'second prompt'], { cwd, env });
     expect(r.code).toBe(EXIT.OK);
     const lines = ndjsonLines(r.stdout);
     expectValidStream(lines);
     expect(lines[0]).toMatchObject({ sessionId: first.sessionId, loaded: true, origin: 'loaded', cwd });
-    const users = lines.filter((l) => l.type === 'entry.added' && (l.entry as { kind: string }).kind === 'user_message');
+    const users = lines.filter(
+      (l) => l.type === 'entry.added' && (l.entry as { kind: string }).kind === 'user_message',
+    );
     expect(users.map((l) => (l.entry as { text: string }).text)).toEqual(['first prompt', 'second prompt']);
   });
 
@@ -125,7 +152,11 @@ describe.concurrent('talaria run against the demo agent', () => {
     const { cwd, env } = workspace();
     const first = await runCli(['run', 'read notes.txt'], { cwd, env });
     expect(first.stdout).toContain('I read notes.txt');
-    const id = (JSON.parse((await runCli(['sessions', 'list', '--store-only', '--json'], { cwd, env })).stdout) as { sessions: { id: string }[] }).sessions[0]!.id;
+    const id = (
+      JSON.parse((await runCli(['sessions', 'list', '--store-only', '--json'], { cwd, env })).stdout) as {
+        sessions: { id: string }[];
+      }
+    ).sessions[0]!.id;
     const r = await runCli(['run', '--session', id, 'hello again'], { cwd, env });
     expect(r.code).toBe(EXIT.OK);
     expect(r.stdout).toContain('You said: "hello again"');
@@ -135,27 +166,43 @@ describe.concurrent('talaria run against the demo agent', () => {
 
   it("one id: --json gives Talaria's id and the agent's; --session takes a prefix of either", async () => {
     const { cwd, env } = workspace();
-    const first = JSON.parse((await runCli(['run', '--json', 'first prompt'], { cwd, env })).stdout) as { sessionId: string; agentSessionId: string };
+    const first = JSON.parse((await runCli(['run', '--json', 'first prompt'], { cwd, env })).stdout) as {
+      sessionId: string;
+      agentSessionId: string;
+    };
     expect(first.agentSessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(first.sessionId).not.toBe(first.agentSessionId);
     // One after the other: a session is held by one process at a time (a second writer is refused).
-    const byTalaria = await runCli(['run', '--json', '--session', first.sessionId.slice(0, 8), 'by talaria prefix'], { cwd, env });
-    const byAgent = await runCli(['run', '--json', '--session', first.agentSessionId.slice(0, 8), 'by agent prefix'], { cwd, env });
+    const byTalaria = await runCli(['run', '--json', '--session', first.sessionId.slice(0, 8), 'by talaria prefix'], {
+      cwd,
+      env,
+    });
+    const byAgent = await runCli(['run', '--json', '--session', first.agentSessionId.slice(0, 8), 'by agent prefix'], {
+      cwd,
+      env,
+    });
     for (const r of [byTalaria, byAgent]) {
       expect(r.code).toBe(EXIT.OK);
       expect(JSON.parse(r.stdout)).toMatchObject({ sessionId: first.sessionId, agentSessionId: first.agentSessionId });
     }
-    const models = JSON.parse((await runCli(['models', '--json', '--session', first.sessionId], { cwd, env })).stdout) as { sessionId: string };
+    const models = JSON.parse(
+      (await runCli(['models', '--json', '--session', first.sessionId], { cwd, env })).stdout,
+    ) as { sessionId: string };
     expect(models.sessionId).toBe(first.sessionId);
   });
 
   it("run.started of a session restored from the store: not loaded, origin restored, the session's cwd", async () => {
     const { cwd, env } = workspace();
-    const first = JSON.parse((await runCli(['run', '--json', 'first prompt'], { cwd, env })).stdout) as { sessionId: string };
+    const first = JSON.parse((await runCli(['run', '--json', 'first prompt'], { cwd, env })).stdout) as {
+      sessionId: string;
+    };
     // The agent forgets its sessions: Talaria reopens from its store.
     rmSync(join(env.TALARIA_DEMO_HOME!, 'sessions'), { recursive: true, force: true });
     const elsewhere = tempDir('elsewhere');
-    const nd = await runCli(['run', '--ndjson', '--session', first.sessionId, 'second prompt'], { cwd: elsewhere, env });
+    const nd = await runCli(['run', '--ndjson', '--session', first.sessionId, 'second prompt'], {
+      cwd: elsewhere,
+      env,
+    });
     rmSync(join(env.TALARIA_DEMO_HOME!, 'sessions'), { recursive: true, force: true });
     const human = await runCli(['run', '--session', first.sessionId, 'third prompt'], { cwd: elsewhere, env });
     expect(nd.code).toBe(EXIT.OK);
@@ -167,7 +214,10 @@ describe.concurrent('talaria run against the demo agent', () => {
 
   it('SIGINT during the turn cancels it: exit 130, run.ended says cancelled', async () => {
     const { cwd, env } = workspace();
-    const cli = startCli(['run', '--ndjson', 'slow'], { cwd, env: { ...env, TALARIA_DEMO_SLOW_CHUNKS: '100000', TALARIA_DEMO_SLOW_DELAY_MS: '5' } });
+    const cli = startCli(['run', '--ndjson', 'slow'], {
+      cwd,
+      env: { ...env, TALARIA_DEMO_SLOW_CHUNKS: '100000', TALARIA_DEMO_SLOW_DELAY_MS: '5' },
+    });
     await cli.until((out) => out.includes('Chunk 1 of'));
     cli.child.kill('SIGINT');
     const r = await cli.done;
@@ -188,7 +238,12 @@ describe.concurrent('talaria run against misbehaving agents', () => {
     expect(r.stderr).toContain('agent_crashed');
     expect(r.stderr).toContain('fake model backend exploded');
     const j = await runCli(['run', '--json', '--agent-cmd', fakeCmd('crash-mid-turn'), 'hi'], { cwd });
-    expect(JSON.parse(j.stdout)).toMatchObject({ stopReason: 'error', exitCode: 5, error: { code: 'agent_crashed' }, text: 'working on it...' });
+    expect(JSON.parse(j.stdout)).toMatchObject({
+      stopReason: 'error',
+      exitCode: 5,
+      error: { code: 'agent_crashed' },
+      text: 'working on it...',
+    });
   });
 
   it('an agent that exits during initialize: not ready (6), with its stderr', async () => {
@@ -205,7 +260,10 @@ describe.concurrent('talaria run against misbehaving agents', () => {
     const cwd = tempDir('enoent');
     const r = await runCli(['run', '--json', '--agent-cmd', 'talaria-no-such-agent-xyz --acp', 'hi'], { cwd });
     expect(r.code).toBe(EXIT.NOT_READY);
-    expect(JSON.parse(r.stdout)).toMatchObject({ exitCode: 6, error: { code: 'not_ready', message: expect.stringContaining('command not found') } });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      exitCode: 6,
+      error: { code: 'not_ready', message: expect.stringContaining('command not found') },
+    });
   });
 
   it('an agent that hangs: the setup timeout gives not ready (6)', async () => {
@@ -276,10 +334,15 @@ describe.concurrent('talaria usage through a real process', () => {
     const { cwd, env } = workspace();
     const [cat, echo] = await Promise.all([
       runCli(['run', '--setup-timeout', '20', '--agent-cmd', 'cat', 'x'], { cwd, env }),
-      runCli(['run', '--setup-timeout', '3', '--agent-cmd', `sh -c 'echo hello world; exec cat >/dev/null'`, 'x'], { cwd, env }),
+      runCli(['run', '--setup-timeout', '3', '--agent-cmd', `sh -c 'echo hello world; exec cat >/dev/null'`, 'x'], {
+        cwd,
+        env,
+      }),
     ]);
     expect(cat.code).toBe(EXIT.NOT_READY);
-    expect(cat.stderr).toContain('talaria run: cat does not speak ACP: it answered initialize with "Method not found"; pass the command that starts its ACP mode');
+    expect(cat.stderr).toContain(
+      'talaria run: cat does not speak ACP: it answered initialize with "Method not found"; pass the command that starts its ACP mode',
+    );
     expect(cat.stderr).not.toContain('"Method not found": initialize');
     expect(echo.code).toBe(EXIT.NOT_READY);
     expect(echo.stderr).toContain('does not speak ACP: it wrote "hello world" on stdout, which is not JSON-RPC');
@@ -310,7 +373,11 @@ describe.concurrent('talaria models / mode', () => {
     expect(JSON.parse(set.stdout)).toMatchObject({ kind: 'model', currentId: 'demo-thorough' });
     expect(bad.code).toBe(EXIT.USAGE);
     expect(bad.stderr).toContain('unknown model');
-    expect(JSON.parse(modes.stdout)).toMatchObject({ kind: 'mode', currentId: 'ask', options: [expect.objectContaining({ id: 'ask' }), expect.objectContaining({ id: 'auto' })] });
+    expect(JSON.parse(modes.stdout)).toMatchObject({
+      kind: 'mode',
+      currentId: 'ask',
+      options: [expect.objectContaining({ id: 'ask' }), expect.objectContaining({ id: 'auto' })],
+    });
   });
 });
 
@@ -320,8 +387,12 @@ describe.concurrent('talaria run stopped by a signal', () => {
     return { cwd, env: { ...env, TALARIA_DEMO_SLOW_CHUNKS: '100000', TALARIA_DEMO_SLOW_DELAY_MS: '20' } };
   };
   const storedTurns = async (o: { cwd: string; env: Record<string, string> }) => {
-    const listed = JSON.parse((await runCli(['sessions', 'list', '--store-only', '--json'], o)).stdout) as { sessions: { id: string }[] };
-    const exported = JSON.parse((await runCli(['sessions', 'export', listed.sessions[0]!.id, '--format', 'json'], o)).stdout) as {
+    const listed = JSON.parse((await runCli(['sessions', 'list', '--store-only', '--json'], o)).stdout) as {
+      sessions: { id: string }[];
+    };
+    const exported = JSON.parse(
+      (await runCli(['sessions', 'export', listed.sessions[0]!.id, '--format', 'json'], o)).stdout,
+    ) as {
       turns: { stopReason?: string; endedAt?: number }[];
     };
     return exported.turns;
@@ -337,7 +408,9 @@ describe.concurrent('talaria run stopped by a signal', () => {
     expect(r.stdout).toContain('Chunk 1 of 100000 from the slow demo.');
     expect(r.stderr).toContain('talaria run: SIGTERM: cancelling the turn');
     expect(r.stderr).toContain('talaria run: cancelled');
-    expect(await storedTurns(o)).toEqual([expect.objectContaining({ stopReason: 'cancelled', endedAt: expect.any(Number) })]);
+    expect(await storedTurns(o)).toEqual([
+      expect.objectContaining({ stopReason: 'cancelled', endedAt: expect.any(Number) }),
+    ]);
   });
 
   it('SIGHUP with --json: the result is printed (cancelled, 130, the partial text)', async () => {
@@ -359,7 +432,11 @@ describe.concurrent('talaria run stopped by a signal', () => {
     cli.child.kill('SIGHUP');
     const r = await cli.done;
     expect(r.code).toBe(EXIT.CANCELLED);
-    expect(JSON.parse(r.stdout)).toMatchObject({ stopReason: 'cancelled', exitCode: EXIT.CANCELLED, text: expect.stringContaining('Chunk 1 of 100000') });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      stopReason: 'cancelled',
+      exitCode: EXIT.CANCELLED,
+      text: expect.stringContaining('Chunk 1 of 100000'),
+    });
     expect(await storedTurns(o)).toEqual([expect.objectContaining({ stopReason: 'cancelled' })]);
   });
 
@@ -372,7 +449,11 @@ describe.concurrent('talaria run stopped by a signal', () => {
     expect(r.code).toBe(EXIT.CANCELLED);
     const lines = ndjsonLines(r.stdout);
     expectValidStream(lines);
-    expect(lines[lines.length - 1]).toMatchObject({ type: 'run.ended', stopReason: 'cancelled', exitCode: EXIT.CANCELLED });
+    expect(lines[lines.length - 1]).toMatchObject({
+      type: 'run.ended',
+      stopReason: 'cancelled',
+      exitCode: EXIT.CANCELLED,
+    });
   });
 });
 
@@ -392,7 +473,11 @@ describe.concurrent('a denied permission is not a cancel', () => {
     expect(human.stderr).toContain('talaria run: the agent stopped because a permission was denied');
     expect(human.stderr).not.toContain('talaria run: cancelled');
     expect(json.code).toBe(EXIT.DENIED);
-    expect(JSON.parse(json.stdout)).toMatchObject({ stopReason: 'permission_denied', exitCode: EXIT.DENIED, toolCalls: [expect.objectContaining({ permission: 'rejected' })] });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      stopReason: 'permission_denied',
+      exitCode: EXIT.DENIED,
+      toolCalls: [expect.objectContaining({ permission: 'rejected' })],
+    });
     expect(ndjson.code).toBe(EXIT.DENIED);
     const lines = ndjsonLines(ndjson.stdout);
     expect(lines.find((l) => l.type === 'turn.ended')).toMatchObject({ stopReason: 'permission_denied' });
@@ -402,6 +487,8 @@ describe.concurrent('a denied permission is not a cancel', () => {
   it('the help documents exit code 9', async () => {
     const r = await runCli(['run', '--help'], { cwd: tempDir('help') });
     expect(r.stdout).toContain('9    a permission was denied and the agent ended the turn (permission_denied)');
-    expect(readFileSync(join(ROOT, 'docs/ndjson.md'), 'utf8')).toContain('| 9 | a permission was denied and the agent ended the turn (`permission_denied`) |');
+    expect(readFileSync(join(ROOT, 'docs/ndjson.md'), 'utf8')).toContain(
+      '| 9 | a permission was denied and the agent ended the turn (`permission_denied`) |',
+    );
   });
 });

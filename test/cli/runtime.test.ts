@@ -52,16 +52,18 @@ describe('terminal and policy helpers', () => {
   });
 
   it('exit codes per stop reason', () => {
-    expect(['end_turn', 'refusal', 'max_tokens', 'max_turn_requests', 'cancelled', 'permission_denied', 'error', 'something_new'].map(exitCodeFor)).toEqual([
-      EXIT.OK,
-      EXIT.REFUSAL,
-      EXIT.LIMIT,
-      EXIT.LIMIT,
-      EXIT.CANCELLED,
-      EXIT.DENIED,
-      EXIT.AGENT_ERROR,
-      EXIT.OK,
-    ]);
+    expect(
+      [
+        'end_turn',
+        'refusal',
+        'max_tokens',
+        'max_turn_requests',
+        'cancelled',
+        'permission_denied',
+        'error',
+        'something_new',
+      ].map(exitCodeFor),
+    ).toEqual([EXIT.OK, EXIT.REFUSAL, EXIT.LIMIT, EXIT.LIMIT, EXIT.CANCELLED, EXIT.DENIED, EXIT.AGENT_ERROR, EXIT.OK]);
     expect(new Set(Object.values(EXIT)).size).toBe(Object.keys(EXIT).length);
   });
 

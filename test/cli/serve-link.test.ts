@@ -8,13 +8,18 @@ import { demoEnv, freePort, runCli, startCli, tempDir } from './helpers.js';
 vi.setConfig({ testTimeout: 120_000 });
 
 /** One `talaria serve` start on `home`: its printed link, then a graceful stop. */
-async function serveOnce(home: string, args: string[] = []): Promise<{ origin: string; port: number; token: string; stdout: string }> {
+async function serveOnce(
+  home: string,
+  args: string[] = [],
+): Promise<{ origin: string; port: number; token: string; stdout: string }> {
   const run = startCli(['serve', ...args], { cwd: home, env: demoEnv(home) });
   await run.until((out) => /#token=\S+/.test(out));
   const m = /(http:\/\/127\.0\.0\.1:(\d+))\/#token=(\S+)/.exec(run.stdout())!;
   const link = { origin: m[1]!, port: Number(m[2]), token: m[3]! };
   // The printed token is accepted by the server that printed it.
-  expect((await fetch(`${link.origin}/api/me`, { headers: { authorization: `Bearer ${link.token}` } })).status).toBe(200);
+  expect((await fetch(`${link.origin}/api/me`, { headers: { authorization: `Bearer ${link.token}` } })).status).toBe(
+    200,
+  );
   run.child.kill('SIGTERM');
   const done = await run.done;
   expect(done.code).toBe(0);
@@ -37,7 +42,9 @@ describe('talaria serve: one lasting link across restarts', () => {
     expect(second.token).toBe(first.token);
     expect(statSync(join(talaria, SERVE_LINK_FILE)).mode & 0o777).toBe(0o600);
     // Listed like any stored token, so it can be revoked.
-    expect((await runCli(['serve', 'tokens', 'list'], { cwd: home, env: demoEnv(home) })).stdout).toMatch(/ controller .* serve\n/);
+    expect((await runCli(['serve', 'tokens', 'list'], { cwd: home, env: demoEnv(home) })).stdout).toMatch(
+      / controller .* serve\n/,
+    );
     // --port 0: a random port, as before; the token still lasts.
     const random = await serveOnce(home, ['--port', '0']);
     expect(random.token).toBe(first.token);
@@ -81,7 +88,9 @@ describe('talaria serve: one lasting link across restarts', () => {
     // `tokens revoke` on the serve token: the next start makes a new one.
     const listed = (await runCli(['serve', 'tokens', 'list'], { cwd: home, env: demoEnv(home) })).stdout;
     const id = /^(\S+) +controller .* serve$/m.exec(listed)![1]!;
-    expect((await runCli(['serve', 'tokens', 'revoke', id], { cwd: home, env: demoEnv(home) })).stdout).toContain(`revoked ${id}`);
+    expect((await runCli(['serve', 'tokens', 'revoke', id], { cwd: home, env: demoEnv(home) })).stdout).toContain(
+      `revoked ${id}`,
+    );
     const after = await serveOnce(home, ['--port', '0']);
     expect(after.token).not.toBe(rotated.token);
   });

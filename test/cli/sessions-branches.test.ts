@@ -11,7 +11,14 @@ vi.setConfig({ testTimeout: Number(process.env.TALARIA_TEST_TIMEOUT ?? 90_000) }
 function place() {
   const cwd = tempDir('branch');
   writeFileSync(join(cwd, 'notes.txt'), 'hello notes\n');
-  return { cwd, env: { ...demoEnv(tempDir('branch-home')), PATH: [dirname(process.execPath), '/usr/bin', '/bin'].join(':'), HOME: tempDir('user') } };
+  return {
+    cwd,
+    env: {
+      ...demoEnv(tempDir('branch-home')),
+      PATH: [dirname(process.execPath), '/usr/bin', '/bin'].join(':'),
+      HOME: tempDir('user'),
+    },
+  };
 }
 
 type Wire = { dir: string; msg: { method?: string; params?: { prompt?: { text?: string }[] } } };
@@ -28,7 +35,8 @@ describe('sessions branches, rewind, continue (demo agent, across processes)', (
     const p = place();
     const first = await runCli(['run', '--json', 'say alpha'], p);
     const id = (JSON.parse(first.stdout) as { sessionId: string }).sessionId;
-    for (const m of ['say beta', 'say gamma', 'say delta']) expect((await runCli(['run', '--session', id, m], p)).code).toBe(EXIT.OK);
+    for (const m of ['say beta', 'say gamma', 'say delta'])
+      expect((await runCli(['run', '--session', id, m], p)).code).toBe(EXIT.OK);
 
     const rw = await runCli(['sessions', 'rewind', id, '--back', '3'], p);
     expect(rw.code).toBe(EXIT.OK);
@@ -38,7 +46,9 @@ describe('sessions branches, rewind, continue (demo agent, across processes)', (
     expect((await runCli(['run', '--session', branch, 'say BETA'], p)).code).toBe(EXIT.OK);
     const sent = await promptsOf(p, branch);
     expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatch(/^\[Talaria\] This conversation continues from an earlier session \(the user went back to an earlier message\)/);
+    expect(sent[0]).toMatch(
+      /^\[Talaria\] This conversation continues from an earlier session \(the user went back to an earlier message\)/,
+    );
     expect(sent[0]).toContain('User: say alpha');
     expect(sent[0]).not.toMatch(/beta|gamma|delta/);
     expect(sent[0]!.endsWith('\n\nsay BETA')).toBe(true);
@@ -70,7 +80,9 @@ describe('sessions branches, rewind, continue (demo agent, across processes)', (
     expect(tree.stdout).not.toContain('?');
     // Rows stored before it was always kept: the parent's agent is the one.
     const old = { id: 'b', provider: 'demo', reason: 'continue' as const, createdAt: 0, reseeds: 0, children: [] };
-    expect(treeLines({ id: 'a', provider: 'hermes', createdAt: 0, reseeds: 0, children: [old] }, 'b')[1]).toBe('  * b  demo  continued from hermes');
+    expect(treeLines({ id: 'a', provider: 'hermes', createdAt: 0, reseeds: 0, children: [old] }, 'b')[1]).toBe(
+      '  * b  demo  continued from hermes',
+    );
   }, 120_000);
 
   it('continue --agent needs a known agent; rewind further back than there are messages is bad usage', async () => {

@@ -17,7 +17,10 @@ describe('sessions list shows failed sessions', () => {
     };
     const bad = listed.sessions.find((s) => s.title === 'hello')!;
     const good = listed.sessions.find((s) => s.title !== 'hello')!;
-    expect(bad.failure).toEqual({ cause: 'agent', message: expect.stringMatching(/^agent exited with code 3; stderr: .*RuntimeError: fake model backend exploded/s) });
+    expect(bad.failure).toEqual({
+      cause: 'agent',
+      message: expect.stringMatching(/^agent exited with code 3; stderr: .*RuntimeError: fake model backend exploded/s),
+    });
     expect(good.failure).toBeUndefined();
 
     const text = (await runCli(['sessions', 'list', '--store-only'], p)).stdout;
@@ -25,8 +28,12 @@ describe('sessions list shows failed sessions', () => {
     expect(text).toMatch(new RegExp(`^${good.id} +demo +\\S+ \\S+ +\\S`, 'm'));
     expect(text).not.toMatch(new RegExp(`^${good.id} .*failed`, 'm'));
 
-    const all = JSON.parse((await runCli(['sessions', 'list', '--all-workspaces', '--json'], p)).stdout) as typeof listed;
+    const all = JSON.parse(
+      (await runCli(['sessions', 'list', '--all-workspaces', '--json'], p)).stdout,
+    ) as typeof listed;
     expect(all.sessions.find((s) => s.id === bad.id)?.failure?.cause).toBe('agent');
-    expect((await runCli(['sessions', 'list', '--all-workspaces'], p)).stdout).toMatch(new RegExp(`^${bad.id} .* failed: agent exited with code 3`, 'm'));
+    expect((await runCli(['sessions', 'list', '--all-workspaces'], p)).stdout).toMatch(
+      new RegExp(`^${bad.id} .* failed: agent exited with code 3`, 'm'),
+    );
   });
 });

@@ -13,36 +13,66 @@ const HERMES_BIN_DIR = fileURLToPath(new URL('../fakes/hermes/bin', import.meta.
 function place() {
   const cwd = tempDir('sess');
   writeFileSync(join(cwd, 'notes.txt'), 'hello notes\n');
-  return { cwd, env: { ...demoEnv(tempDir('sess-home')), PATH: [dirname(process.execPath), '/usr/bin', '/bin'].join(':'), HOME: tempDir('user') } };
+  return {
+    cwd,
+    env: {
+      ...demoEnv(tempDir('sess-home')),
+      PATH: [dirname(process.execPath), '/usr/bin', '/bin'].join(':'),
+      HOME: tempDir('user'),
+    },
+  };
 }
 
 interface Listed {
-  sessions: { id: string; agentSessionId?: string; stored: boolean; atAgent?: boolean; archived: boolean; title?: string }[];
+  sessions: {
+    id: string;
+    agentSessionId?: string;
+    stored: boolean;
+    atAgent?: boolean;
+    archived: boolean;
+    title?: string;
+  }[];
 }
-const listJson = async (p: ReturnType<typeof place>, ...args: string[]) => JSON.parse((await runCli(['sessions', 'list', '--json', ...args], p)).stdout) as Listed;
+const listJson = async (p: ReturnType<typeof place>, ...args: string[]) =>
+  JSON.parse((await runCli(['sessions', 'list', '--json', ...args], p)).stdout) as Listed;
 
 describe.concurrent('sessions survive the process', () => {
   it('run a turn, exit; `sessions list` in a new process; `run --session ID` continues it', async () => {
     const p = place();
     const first = await runCli(['run', '--json', 'first prompt'], p);
     expect(first.code).toBe(0);
-    const { sessionId, agentSessionId: agentId } = JSON.parse(first.stdout) as { sessionId: string; agentSessionId: string };
+    const { sessionId, agentSessionId: agentId } = JSON.parse(first.stdout) as {
+      sessionId: string;
+      agentSessionId: string;
+    };
     const listed = await listJson(p);
-    expect(listed.sessions).toEqual([expect.objectContaining({ agentSessionId: agentId, stored: true, atAgent: true, archived: false })]);
+    expect(listed.sessions).toEqual([
+      expect.objectContaining({ agentSessionId: agentId, stored: true, atAgent: true, archived: false }),
+    ]);
     const id = listed.sessions[0]!.id;
     // One id in the interface: run --json's sessionId is the one sessions list shows.
     expect(sessionId).toBe(id);
     expect(agentId).not.toBe(id);
     const human = await runCli(['sessions', 'list'], p);
-    expect(human.stdout).toMatch(new RegExp(`^ID +AGENT +UPDATED \\(UTC\\) +STATE +TITLE\\n${id} +demo +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d +\\S`));
+    expect(human.stdout).toMatch(
+      new RegExp(`^ID +AGENT +UPDATED \\(UTC\\) +STATE +TITLE\\n${id} +demo +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d +\\S`),
+    );
 
     // Continue by a prefix of Talaria's id: the agent loads it, the turn runs, same agent session.
     const second = await runCli(['run', '--ndjson', '--session', id.slice(0, 8), 'second prompt'], p);
     expect(second.code).toBe(0);
     const lines = ndjsonLines(second.stdout);
-    expect(lines[0]).toMatchObject({ type: 'run.started', sessionId: id, agentSessionId: agentId, loaded: true, origin: 'loaded' });
+    expect(lines[0]).toMatchObject({
+      type: 'run.started',
+      sessionId: id,
+      agentSessionId: agentId,
+      loaded: true,
+      origin: 'loaded',
+    });
     expect(lines.every((l) => l.sessionId === id)).toBe(true);
-    const users = lines.filter((l) => l.type === 'entry.added' && (l.entry as { kind: string }).kind === 'user_message');
+    const users = lines.filter(
+      (l) => l.type === 'entry.added' && (l.entry as { kind: string }).kind === 'user_message',
+    );
     expect(users.map((l) => (l.entry as { text: string }).text)).toEqual(['first prompt', 'second prompt']);
     const shown = await runCli(['sessions', 'show', id], p);
     expect(shown.stdout).toMatch(/### User\n\nfirst prompt\n[\s\S]*### User\n\nsecond prompt\n/);
@@ -62,7 +92,10 @@ describe.concurrent('sessions survive the process', () => {
     expect((await runCli(['sessions', 'unarchive', id], p)).stdout).toMatch(/^Unarchived/);
     expect((await listJson(p)).sessions.map((s) => s.id)).toEqual([id]);
 
-    const [md, json] = await Promise.all([runCli(['sessions', 'export', id], p), runCli(['sessions', 'export', id, '--format', 'json'], p)]);
+    const [md, json] = await Promise.all([
+      runCli(['sessions', 'export', id], p),
+      runCli(['sessions', 'export', id, '--format', 'json'], p),
+    ]);
     expect(md.stdout).toMatch(/### User\n\nkeep this\n/);
     expect(JSON.parse(json.stdout)).toMatchObject({ format: 'talaria.session', session: { id } });
     const file = join(p.cwd, 'session.ndjson');
@@ -103,11 +136,17 @@ describe.concurrent('sessions survive the process', () => {
   it('Hermes (emulator): the session is in both lists and continues after a restart', async () => {
     const p = place();
     const hermesHome = tempDir('hermes');
-    writeFileSync(join(hermesHome, 'config.yaml'), 'model:\n  default: fake-model\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n');
+    writeFileSync(
+      join(hermesHome, 'config.yaml'),
+      'model:\n  default: fake-model\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n',
+    );
     const env = { ...p.env, PATH: `${HERMES_BIN_DIR}:${p.env.PATH}`, HERMES_HOME: hermesHome };
     const h = { cwd: p.cwd, env };
     const first = await runCli(['run', '--json', 'hello'], h);
-    expect(JSON.parse(first.stdout)).toMatchObject({ stopReason: 'end_turn', text: 'Hello from the fake model! You said: hello' });
+    expect(JSON.parse(first.stdout)).toMatchObject({
+      stopReason: 'end_turn',
+      text: 'Hello from the fake model! You said: hello',
+    });
     const listed = await listJson(h);
     expect(listed.sessions).toEqual([expect.objectContaining({ stored: true, atAgent: true })]);
     const again = await runCli(['run', '--json', '--session', listed.sessions[0]!.id, 'again'], h);
@@ -126,7 +165,9 @@ describe.concurrent('sessions nobody prompted', () => {
     const r = await runCli(['models'], p);
     expect(r.code).toBe(0);
     expect((await listJson(p, '--store-only')).sessions).toEqual([]);
-    expect((await listJson(p, '--store-only', '--archived')).sessions).toEqual([expect.objectContaining({ archived: true })]);
+    expect((await listJson(p, '--store-only', '--archived')).sessions).toEqual([
+      expect.objectContaining({ archived: true }),
+    ]);
     // The agent still lists it, but Talaria's archive wins.
     expect((await listJson(p)).sessions).toEqual([]);
   });
@@ -138,12 +179,16 @@ describe.concurrent('--agent-cmd sessions', () => {
     const first = await runCli(['run', '--json', '--agent-cmd', fakeCmd('echo-agent'), 'first words'], p);
     expect(JSON.parse(first.stdout)).toMatchObject({ stopReason: 'end_turn', text: 'first words' });
     const listed = await listJson(p, '--store-only');
-    expect(listed.sessions).toEqual([expect.objectContaining({ provider: expect.stringMatching(/^cmd:node-[0-9a-f]{6}$/) })]);
+    expect(listed.sessions).toEqual([
+      expect.objectContaining({ provider: expect.stringMatching(/^cmd:node-[0-9a-f]{6}$/) }),
+    ]);
     const id = listed.sessions[0]!.id;
     const second = await runCli(['run', '--ndjson', '--session', id, 'second words'], p);
     expect(second.code).toBe(0);
     const lines = ndjsonLines(second.stdout);
-    const added = lines.filter((l) => l.type === 'entry.added').map((l) => l.entry as { kind: string; text?: string; code?: string });
+    const added = lines
+      .filter((l) => l.type === 'entry.added')
+      .map((l) => l.entry as { kind: string; text?: string; code?: string });
     expect(added.filter((e) => e.kind === 'user_message').map((e) => e.text)).toEqual(['first words', 'second words']);
     expect(added.find((e) => e.kind === 'notice')).toMatchObject({ code: 'history_restored' });
     expect((await runCli(['sessions', 'show', id], p)).stdout).toMatch(/first words[\s\S]*second words/);
@@ -152,7 +197,9 @@ describe.concurrent('--agent-cmd sessions', () => {
   it('sessions list takes --agent-cmd like the other agent options: the agent is asked, its stored sessions shown', async () => {
     const p = place();
     const sdk = `"${process.execPath}" --import "${TSX}" "${join(ROOT, 'test/fakes/sdk-agent.ts')}"`;
-    const first = JSON.parse((await runCli(['run', '--json', '--agent-cmd', sdk, 'hello'], p)).stdout) as { sessionId: string };
+    const first = JSON.parse((await runCli(['run', '--json', '--agent-cmd', sdk, 'hello'], p)).stdout) as {
+      sessionId: string;
+    };
     const r = await runCli(['sessions', 'list', '--json', '--agent-cmd', sdk], p);
     expect(r.code).toBe(0);
     const listed = JSON.parse(r.stdout) as Listed & { agentProblem?: string };
@@ -169,20 +216,29 @@ describe.concurrent('reopening when the agent cannot load', () => {
 
   it('any load failure falls back to the stored thread (here -32603 "No previous sessions found")', async () => {
     const p = place();
-    const first = JSON.parse((await runCli(['run', '--json', '--agent-cmd', gemini, 'first words'], p)).stdout) as { sessionId: string };
+    const first = JSON.parse((await runCli(['run', '--json', '--agent-cmd', gemini, 'first words'], p)).stdout) as {
+      sessionId: string;
+    };
     const second = await runCli(['run', '--ndjson', '--session', first.sessionId, 'second words'], p);
     expect(second.code).toBe(0);
     const lines = ndjsonLines(second.stdout);
     expect(lines[0]).toMatchObject({ type: 'run.started', sessionId: first.sessionId, origin: 'restored' });
-    const added = lines.filter((l) => l.type === 'entry.added').map((l) => l.entry as { kind: string; text?: string; code?: string });
+    const added = lines
+      .filter((l) => l.type === 'entry.added')
+      .map((l) => l.entry as { kind: string; text?: string; code?: string });
     expect(added.filter((e) => e.kind === 'user_message').map((e) => e.text)).toEqual(['first words', 'second words']);
-    expect(added.find((e) => e.kind === 'notice')).toMatchObject({ code: 'history_restored', text: expect.stringContaining('the agent no longer has it') });
+    expect(added.find((e) => e.kind === 'notice')).toMatchObject({
+      code: 'history_restored',
+      text: expect.stringContaining('the agent no longer has it'),
+    });
   });
 
   it("a load failure that says nothing about the session falls back too, and the notice gives the agent's words", async () => {
     const p = place();
     const locked = gemini.replace('--load-error gemini', '--load-error internal');
-    const first = JSON.parse((await runCli(['run', '--json', '--agent-cmd', locked, 'first words'], p)).stdout) as { sessionId: string };
+    const first = JSON.parse((await runCli(['run', '--json', '--agent-cmd', locked, 'first words'], p)).stdout) as {
+      sessionId: string;
+    };
     const second = await runCli(['run', '--ndjson', '--session', first.sessionId, 'second words'], p);
     expect(second.code).toBe(0);
     const notice = ndjsonLines(second.stdout)
@@ -203,11 +259,14 @@ describe.concurrent('the chosen model and mode stay chosen', () => {
   // An agent that forgets everything when its process ends (sessions reopen from Talaria's store).
   const sdk = `"${process.execPath}" --import "${TSX}" "${join(ROOT, 'test/fakes/sdk-agent.ts')}"`;
   const current = async (p: ReturnType<typeof place>, kind: 'models' | 'mode', ...args: string[]) =>
-    (JSON.parse((await runCli([kind, '--json', '--agent-cmd', sdk, ...args], p)).stdout) as { currentId: string }).currentId;
+    (JSON.parse((await runCli([kind, '--json', '--agent-cmd', sdk, ...args], p)).stdout) as { currentId: string })
+      .currentId;
 
   it('models/mode --session S --set: stored with the session, re-applied when it is reopened', async () => {
     const p = place();
-    const first = JSON.parse((await runCli(['run', '--json', '--agent-cmd', sdk, 'hello'], p)).stdout) as { sessionId: string };
+    const first = JSON.parse((await runCli(['run', '--json', '--agent-cmd', sdk, 'hello'], p)).stdout) as {
+      sessionId: string;
+    };
     const setModel = await runCli(['models', '--agent-cmd', sdk, '--session', first.sessionId, '--set', 'm-large'], p);
     expect(setModel.code).toBe(0);
     expect(setModel.stdout).toContain(`Model set to m-large (session ${first.sessionId}; kept when it is reopened)`);
@@ -216,7 +275,9 @@ describe.concurrent('the chosen model and mode stay chosen', () => {
     const again = await runCli(['run', '--ndjson', '--session', first.sessionId, 'again'], p);
     expect(again.code).toBe(0);
     const catalogs = ndjsonLines(again.stdout).filter((l) => l.type === 'catalog.updated');
-    expect(catalogs.at(-1)).toMatchObject({ catalog: { model: { currentId: 'm-large' }, mode: { currentId: 'yolo' } } });
+    expect(catalogs.at(-1)).toMatchObject({
+      catalog: { model: { currentId: 'm-large' }, mode: { currentId: 'yolo' } },
+    });
     expect(await current(p, 'models', '--session', first.sessionId)).toBe('m-large');
   });
 

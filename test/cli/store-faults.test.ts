@@ -29,7 +29,12 @@ describe.concurrent('a store that opens but cannot be used', () => {
     // Root ignores file modes: the CLI runs without the capabilities that override them.
     const user = { modesApply: true };
     chmodSync(m.file, 0o444);
-    const commands = [['run', '--agent', 'demo', 'hi'], ['serve', '--port', '0'], ['chat', '--agent', 'demo'], ['doctor']];
+    const commands = [
+      ['run', '--agent', 'demo', 'hi'],
+      ['serve', '--port', '0'],
+      ['chat', '--agent', 'demo'],
+      ['doctor'],
+    ];
     const results = await Promise.all(commands.map((args) => runCli(args, { cwd: m.cwd, env: m.env, ...user })));
     results.forEach((r, i) => {
       const what = `talaria ${commands[i]!.join(' ')}\nstderr: ${r.stderr}`;
@@ -41,7 +46,10 @@ describe.concurrent('a store that opens but cannot be used', () => {
     });
     const json = await runCli(['run', '--json', '--agent', 'demo', 'hi'], { cwd: m.cwd, env: m.env, ...user });
     expect(json.code).toBe(EXIT.NOT_READY);
-    expect(JSON.parse(json.stdout)).toMatchObject({ exitCode: EXIT.NOT_READY, error: { code: 'store_read_only', message: expect.stringContaining(m.file) } });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      exitCode: EXIT.NOT_READY,
+      error: { code: 'store_read_only', message: expect.stringContaining(m.file) },
+    });
   });
 
   it('damaged under the wire log: run prints the answer, logs the loss once and exits 6 with the store-problem line; so does chat; doctor fails its integrity check', async () => {
@@ -58,7 +66,9 @@ describe.concurrent('a store that opens but cannot be used', () => {
     expect(run.code, run.stderr).toBe(EXIT.NOT_READY);
     expect(run.stderr.match(/recorder batch lost/g)).toHaveLength(1);
     const fix = `mv ${JSON.stringify(m.file)} ${JSON.stringify(m.file + '.broken')}`;
-    expect(run.stderr).toMatch(/talaria run: Talaria's store cannot be used: The Talaria store .* is damaged or not a database \(database disk image is malformed\)/);
+    expect(run.stderr).toMatch(
+      /talaria run: Talaria's store cannot be used: The Talaria store .* is damaged or not a database \(database disk image is malformed\)/,
+    );
     expect(run.stderr).toContain(fix);
     expect(doctor.code, doctor.stderr).toBe(EXIT.NOT_READY);
     // The integrity check lists what it found, or SQLite stops it with "malformed" (a damaged root page).
@@ -69,7 +79,9 @@ describe.concurrent('a store that opens but cannot be used', () => {
     expect(doctor.stdout).toMatch(/\nStore\n {2}✗ The Talaria store /);
     // A chat's turns the store lost: the conversation went on, the exit says it is not on disk.
     expect(chat.code, chat.stderr).toBe(EXIT.NOT_READY);
-    expect(chat.stderr).toContain(`talaria chat: Talaria's store cannot be used: The Talaria store ${m.file} is damaged`);
+    expect(chat.stderr).toContain(
+      `talaria chat: Talaria's store cannot be used: The Talaria store ${m.file} is damaged`,
+    );
   });
 
   it('doctor on a sound store: writable, integrity checked, exit 0', async () => {

@@ -39,7 +39,10 @@ describe.concurrent('a store Talaria cannot use', () => {
     const home = tempDir('corrupt');
     const env = demoEnv(home);
     mkdirSync(env.TALARIA_HOME!, { recursive: true });
-    writeFileSync(join(env.TALARIA_HOME!, 'talaria.db'), 'this is not a database, it is a text file that got in the way\n'.repeat(200));
+    writeFileSync(
+      join(env.TALARIA_HOME!, 'talaria.db'),
+      'this is not a database, it is a text file that got in the way\n'.repeat(200),
+    );
     const cwd = tempDir('ws');
     const results = await Promise.all(COMMANDS.map((args) => runCli(args, { cwd, env })));
     results.forEach((r, i) => {
@@ -56,7 +59,10 @@ describe.concurrent('a store Talaria cannot use', () => {
     const env = demoEnv(dir, { TALARIA_HOME: join(dir, 'home-is-a-file') });
     writeFileSync(env.TALARIA_HOME!, 'x');
     const cwd = tempDir('ws');
-    const [doctor, sessions] = await Promise.all([runCli(['doctor'], { cwd, env }), runCli(['sessions', 'list', '--store-only'], { cwd, env })]);
+    const [doctor, sessions] = await Promise.all([
+      runCli(['doctor'], { cwd, env }),
+      runCli(['sessions', 'list', '--store-only'], { cwd, env }),
+    ]);
     for (const r of [doctor, sessions]) {
       expectOneLine(r, /TALARIA_HOME/);
       expect(r.stderr).toContain('home-is-a-file');
@@ -66,15 +72,28 @@ describe.concurrent('a store Talaria cannot use', () => {
 
 describe('storeProblemLine', () => {
   it('uses the fix for the error code, or the one the error carries, and keeps one line', () => {
-    const corrupt = new StoreError('open_failed', 'cannot open /h/talaria.db as a Talaria store: file is not a database\nmore', { path: '/h/talaria.db' });
+    const corrupt = new StoreError(
+      'open_failed',
+      'cannot open /h/talaria.db as a Talaria store: file is not a database\nmore',
+      { path: '/h/talaria.db' },
+    );
     expect(storeProblemLine(corrupt)).toBe(
       "Talaria's store cannot be used: cannot open /h/talaria.db as a Talaria store: file is not a database; check that /h/talaria.db is a Talaria store you may read and write, or set TALARIA_HOME to another folder",
     );
-    const coded = Object.assign(new StoreError('open_failed', 'x'), { code: 'store_read_only', details: { path: '/h/talaria.db' } });
+    const coded = Object.assign(new StoreError('open_failed', 'x'), {
+      code: 'store_read_only',
+      details: { path: '/h/talaria.db' },
+    });
     expect(storeProblemLine(coded)).toContain('chmod u+w "/h/talaria.db"');
-    const own = Object.assign(new StoreError('open_failed', 'damaged'), { code: 'store_corrupt', details: { path: '/p', fix: 'do the thing' } });
+    const own = Object.assign(new StoreError('open_failed', 'damaged'), {
+      code: 'store_corrupt',
+      details: { path: '/p', fix: 'do the thing' },
+    });
     expect(storeProblemLine(own)).toBe("Talaria's store cannot be used: damaged; do the thing");
-    const sqlite = Object.assign(new Error('database disk image is malformed'), { name: 'SqliteError', code: 'SQLITE_CORRUPT' });
+    const sqlite = Object.assign(new Error('database disk image is malformed'), {
+      name: 'SqliteError',
+      code: 'SQLITE_CORRUPT',
+    });
     expect(storeProblemLine(sqlite, '/h/talaria.db')).toContain('mv "/h/talaria.db" "/h/talaria.db.broken"');
   });
 });

@@ -18,7 +18,10 @@ const FIXTURE = readFileSync(new URL('../fixtures/hermes/state-db-0.18.2.sql', i
 function hermesPlace() {
   const cwd = tempDir('usage');
   const hermesHome = tempDir('usage-hermes');
-  writeFileSync(join(hermesHome, 'config.yaml'), 'model:\n  default: fake-model\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n');
+  writeFileSync(
+    join(hermesHome, 'config.yaml'),
+    'model:\n  default: fake-model\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n',
+  );
   const env = {
     ...demoEnv(tempDir('usage-home')),
     PATH: [HERMES_BIN_DIR, dirname(process.execPath), '/usr/bin', '/bin'].join(':'),
@@ -31,7 +34,12 @@ function hermesPlace() {
 interface UsageJson {
   v: number;
   by: string;
-  groups: Array<{ key: string; sessions: number; tokens: Record<string, number>; cost: { usd?: number; status: string; unpriced: number } }>;
+  groups: Array<{
+    key: string;
+    sessions: number;
+    tokens: Record<string, number>;
+    cost: { usd?: number; status: string; unpriced: number };
+  }>;
   total: { sessions: number; cost: { usd?: number; status: string } };
   sessions: Array<{
     sessionId: string;
@@ -58,7 +66,12 @@ describe.concurrent('talaria usage', () => {
     const u = JSON.parse(j.stdout) as UsageJson;
     expect(u.problems).toEqual([]);
     expect(u.groups).toEqual([
-      { key: 'hermes', sessions: 1, tokens: { input: 2400, output: 68, cacheRead: 0, cacheWrite: 0, reasoning: 0, total: 2468 }, cost: { status: 'unknown', unpriced: 1 } },
+      {
+        key: 'hermes',
+        sessions: 1,
+        tokens: { input: 2400, output: 68, cacheRead: 0, cacheWrite: 0, reasoning: 0, total: 2468 },
+        cost: { status: 'unknown', unpriced: 1 },
+      },
     ]);
     expect(u.sessions[0]).toMatchObject({
       sessionId,
@@ -70,7 +83,9 @@ describe.concurrent('talaria usage', () => {
     expect(u.sessions[0]!.cost.usd).toBeUndefined();
 
     const text = await runCli(['usage'], p);
-    expect(text.stdout).toMatch(/^AGENT +SESSIONS +INPUT +OUTPUT +TOTAL +COST\nhermes +1 +2,400 +68 +2,468 +no price\ntotal +1 +2,400 +68 +2,468 +no price\n$/);
+    expect(text.stdout).toMatch(
+      /^AGENT +SESSIONS +INPUT +OUTPUT +TOTAL +COST\nhermes +1 +2,400 +68 +2,468 +no price\ntotal +1 +2,400 +68 +2,468 +no price\n$/,
+    );
     expect(text.stdout).not.toMatch(/\$0/);
 
     const day = new Date().toISOString().slice(0, 10);
@@ -80,10 +95,19 @@ describe.concurrent('talaria usage', () => {
     );
 
     const shown = await runCli(['sessions', 'show', sessionId], p);
-    expect(shown.stdout).toMatch(/\n---\nUsage: 2,400 input · 68 output · 2,468 total tokens · cost no price \(from Hermes' state\.db\)\n$/);
-    const shownJson = JSON.parse((await runCli(['sessions', 'show', sessionId, '--json'], p)).stdout) as { format: string; usage: UsageJson['sessions'][0] };
+    expect(shown.stdout).toMatch(
+      /\n---\nUsage: 2,400 input · 68 output · 2,468 total tokens · cost no price \(from Hermes' state\.db\)\n$/,
+    );
+    const shownJson = JSON.parse((await runCli(['sessions', 'show', sessionId, '--json'], p)).stdout) as {
+      format: string;
+      usage: UsageJson['sessions'][0];
+    };
     expect(shownJson.format).toBe('talaria.session');
-    expect(shownJson.usage).toMatchObject({ from: 'hermes-state-db', cost: { status: 'unknown' }, tokens: { input: 2400, output: 68 } });
+    expect(shownJson.usage).toMatchObject({
+      from: 'hermes-state-db',
+      cost: { status: 'unknown' },
+      tokens: { input: 2400, output: 68 },
+    });
 
     expect(readFileSync(p.db).equals(before.bytes)).toBe(true);
     expect(statSync(p.db).mtimeMs).toBe(before.mtime);
@@ -96,11 +120,15 @@ describe.concurrent('talaria usage', () => {
     const odd = new Database(p.db);
     odd.exec(FIXTURE.replace('    cost_status TEXT,\n', ''));
     odd.prepare('INSERT INTO schema_version (version) VALUES (22)').run();
-    odd.prepare('INSERT INTO sessions (id, source, started_at, input_tokens, estimated_cost_usd) VALUES (?, ?, ?, ?, ?)').run(agentSessionId, 'acp', row.started_at, 5, 0);
+    odd
+      .prepare('INSERT INTO sessions (id, source, started_at, input_tokens, estimated_cost_usd) VALUES (?, ?, ?, ?, ?)')
+      .run(agentSessionId, 'acp', row.started_at, 5, 0);
     odd.close();
     const shape = await runCli(['usage', '--json'], p);
     expect(shape.code).toBe(0);
-    expect(shape.stderr).toMatch(/talaria usage: unknown shape of Hermes state\.db \(schema_version 22\): its sessions table has no cost_status/);
+    expect(shape.stderr).toMatch(
+      /talaria usage: unknown shape of Hermes state\.db \(schema_version 22\): its sessions table has no cost_status/,
+    );
     const su = JSON.parse(shape.stdout) as UsageJson;
     expect(su.problems).toHaveLength(1);
     expect(su.sessions[0]).toMatchObject({ from: 'talaria', cost: { status: 'unknown' } });
@@ -129,7 +157,10 @@ describe.concurrent('talaria usage', () => {
     const p = hermesPlace();
     const work = join(p.hermesHome, 'profiles', 'work');
     mkdirSync(work, { recursive: true });
-    writeFileSync(join(work, 'config.yaml'), 'model:\n  default: fake-model\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n');
+    writeFileSync(
+      join(work, 'config.yaml'),
+      'model:\n  default: fake-model\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n',
+    );
     const r = await runCli(['run', '--json', '--agent-cmd', 'hermes -p work acp', 'hello'], p);
     expect(r.code, r.stderr).toBe(0);
     const { sessionId, agentSessionId } = JSON.parse(r.stdout) as { sessionId: string; agentSessionId: string };
@@ -148,12 +179,21 @@ describe.concurrent('talaria usage', () => {
       hermes: { apiCalls: 3, lineage: { continuations: 0, subagents: 1, unpricedParts: 2 } },
     });
     const shown = await runCli(['sessions', 'show', sessionId], p);
-    expect(shown.stdout).toMatch(/Usage: 4,823 input · 88 output · 4,911 total tokens · cost no price \(from Hermes' state\.db; incl\. 1 subagent\)\n$/);
+    expect(shown.stdout).toMatch(
+      /Usage: 4,823 input · 88 output · 4,911 total tokens · cost no price \(from Hermes' state\.db; incl\. 1 subagent\)\n$/,
+    );
   });
 
   it('other agents: tokens from the stored turns, no price when the agent sent none; bad options are usage errors', async () => {
     const cwd = tempDir('usage-demo');
-    const p = { cwd, env: { ...demoEnv(tempDir('usage-demo-home')), PATH: [dirname(process.execPath), '/usr/bin', '/bin'].join(':'), HOME: tempDir('usage-demo-user') } };
+    const p = {
+      cwd,
+      env: {
+        ...demoEnv(tempDir('usage-demo-home')),
+        PATH: [dirname(process.execPath), '/usr/bin', '/bin'].join(':'),
+        HOME: tempDir('usage-demo-user'),
+      },
+    };
     expect((await runCli(['usage'], p)).stdout).toBe('No stored sessions.\n');
     expect((await runCli(['run', 'hello'], p)).code).toBe(0);
     const u = JSON.parse((await runCli(['usage', '--by', 'workspace', '--json'], p)).stdout) as UsageJson;
@@ -163,6 +203,8 @@ describe.concurrent('talaria usage', () => {
     expect(u.sessions[0]).toMatchObject({ from: 'talaria', cost: { status: 'unknown' } });
     expect((await runCli(['usage', '--by', 'month'], p)).code).toBe(2);
     expect((await runCli(['usage', '--json', '--csv'], p)).code).toBe(2);
-    expect((await runCli(['usage', '--help'], p)).stdout).toMatch(/^Usage: talaria usage \[--by agent\|workspace\|day\] \[--json \| --csv\]/);
+    expect((await runCli(['usage', '--help'], p)).stdout).toMatch(
+      /^Usage: talaria usage \[--by agent\|workspace\|day\] \[--json \| --csv\]/,
+    );
   });
 });

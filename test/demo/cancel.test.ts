@@ -12,8 +12,10 @@ describe('demo agent: cancel and busy', () => {
 
   const start = (t: string, id = sessionId): Promise<acp.PromptResponse> =>
     peer.agent.request(acp.methods.agent.session.prompt, { sessionId: id, prompt: [{ type: 'text', text: t }] });
-  const cancel = (id = sessionId): Promise<void> => peer.agent.notify(acp.methods.agent.session.cancel, { sessionId: id });
-  const seen = (from: number, pred: (u: acp.SessionUpdate) => boolean): Promise<acp.SessionUpdate> => peer.waitFor(() => peer.of(sessionId, from).find(pred));
+  const cancel = (id = sessionId): Promise<void> =>
+    peer.agent.notify(acp.methods.agent.session.cancel, { sessionId: id });
+  const seen = (from: number, pred: (u: acp.SessionUpdate) => boolean): Promise<acp.SessionUpdate> =>
+    peer.waitFor(() => peer.of(sessionId, from).find(pred));
 
   beforeAll(async () => {
     root = tempDir('cancel');
@@ -91,7 +93,10 @@ describe('demo agent: cancel and busy', () => {
     // If the kill did not happen, this turn would hang for a minute and the test would time out.
     const turn = start('run echo $$ > pid.txt; echo started; exec sleep 60');
     // "started" arrives as streamed output, after pid.txt was written.
-    await seen(from, (u) => u.sessionUpdate === 'tool_call_update' && JSON.stringify(u.content ?? []).includes('started'));
+    await seen(
+      from,
+      (u) => u.sessionUpdate === 'tool_call_update' && JSON.stringify(u.content ?? []).includes('started'),
+    );
     await cancel();
     expect((await turn).stopReason).toBe('cancelled');
     expect(toolCalls(peer.of(sessionId, from))[0]?.status).toBe('failed');
@@ -111,9 +116,14 @@ describe('demo agent: stdin closing mid-turn', () => {
     const cwd = tempDir('close');
     const peer = await spawnDemo({ TALARIA_DEMO_HOME: tempDir('close-home'), TALARIA_DEMO_DEBUG: '1' });
     const { sessionId } = await peer.newSession(cwd);
-    const turn = peer.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'run exec sleep 60' }] });
+    const turn = peer.agent.request(acp.methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: 'text', text: 'run exec sleep 60' }],
+    });
     turn.catch(() => undefined);
-    await peer.waitFor(() => peer.of(sessionId).some((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'in_progress'));
+    await peer.waitFor(() =>
+      peer.of(sessionId).some((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'in_progress'),
+    );
     const { code } = await peer.end();
     expect(code).toBe(0);
     expect(peer.stderr()).toContain(`[talaria-demo] session/new ${sessionId}`);

@@ -29,9 +29,13 @@ export function tempDir(prefix: string): string {
 }
 
 type RawFrame = { dir: 'client->agent' | 'agent->client'; msg: Record<string, unknown> };
-type PermissionAnswer = (req: acp.RequestPermissionRequest) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>;
+type PermissionAnswer = (
+  req: acp.RequestPermissionRequest,
+) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>;
 
-export const allow = (optionId = 'allow'): acp.RequestPermissionResponse => ({ outcome: { outcome: 'selected', optionId } });
+export const allow = (optionId = 'allow'): acp.RequestPermissionResponse => ({
+  outcome: { outcome: 'selected', optionId },
+});
 export const cancelledOutcome: acp.RequestPermissionResponse = { outcome: { outcome: 'cancelled' } };
 
 export interface DemoPeer {
@@ -71,7 +75,9 @@ export async function spawnDemo(env: Record<string, string>): Promise<DemoPeer> 
   });
   let err = '';
   child.stderr?.setEncoding('utf8').on('data', (d: string) => (err += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => child.on('exit', (code, signal) => res({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) =>
+    child.on('exit', (code, signal) => res({ code, signal })),
+  );
 
   const waiters = new Set<() => void>();
   const poke = (): void => {
@@ -161,7 +167,9 @@ export async function spawnDemo(env: Record<string, string>): Promise<DemoPeer> 
     },
     async newSession(cwd: string) {
       const r = await conn.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
-      await full.waitFor(() => peer.updates.find((u) => u.sessionId === r.sessionId && u.update.sessionUpdate === 'usage_update'));
+      await full.waitFor(() =>
+        peer.updates.find((u) => u.sessionId === r.sessionId && u.update.sessionUpdate === 'usage_update'),
+      );
       return r;
     },
     of(sessionId: string, from = 0) {
@@ -177,7 +185,10 @@ export async function spawnDemo(env: Record<string, string>): Promise<DemoPeer> 
 }
 
 /** Concatenated text of the agent_message_chunk (or thought) updates. */
-export function textOf(updates: acp.SessionUpdate[], kind: 'agent_message_chunk' | 'agent_thought_chunk' = 'agent_message_chunk'): string {
+export function textOf(
+  updates: acp.SessionUpdate[],
+  kind: 'agent_message_chunk' | 'agent_thought_chunk' = 'agent_message_chunk',
+): string {
   return updates
     .filter((u): u is Extract<acp.SessionUpdate, { sessionUpdate: typeof kind }> => u.sessionUpdate === kind)
     .map((u) => (u.content.type === 'text' ? u.content.text : ''))

@@ -85,7 +85,9 @@ describe('demo agent: sessions persist across processes', () => {
     const e = await rpcError(a.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: text('hi') }));
     expect(e.code).toBe(-32002);
     await a.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
-    expect((await a.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: text('hi') })).stopReason).toBe('end_turn');
+    expect(
+      (await a.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: text('hi') })).stopReason,
+    ).toBe('end_turn');
   });
 });
 
@@ -101,7 +103,8 @@ describe('demo agent: session/list', () => {
     await a.end();
 
     const b = await spawn({ TALARIA_DEMO_HOME: home, TALARIA_DEMO_PAGE_SIZE: '2' });
-    const list = (p: acp.ListSessionsRequest): Promise<acp.ListSessionsResponse> => b.agent.request(acp.methods.agent.session.list, p);
+    const list = (p: acp.ListSessionsRequest): Promise<acp.ListSessionsResponse> =>
+      b.agent.request(acp.methods.agent.session.list, p);
     const p1 = await list({ cwd: cwdA });
     expect(p1.sessions).toHaveLength(2);
     expect(p1.nextCursor).toBeTruthy();

@@ -2,7 +2,16 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { allow, cancelledOutcome, contentText, spawnDemo, tempDir, textOf, toolCalls, type DemoPeer } from './harness.js';
+import {
+  allow,
+  cancelledOutcome,
+  contentText,
+  spawnDemo,
+  tempDir,
+  textOf,
+  toolCalls,
+  type DemoPeer,
+} from './harness.js';
 
 const EDIT_LINE = 'Edited by the Talaria demo agent.\n';
 
@@ -14,11 +23,18 @@ describe('demo agent: read, edit/write, run, tour', () => {
 
   async function prompt(t: string): Promise<{ stop: acp.StopReason; ups: acp.SessionUpdate[] }> {
     const from = peer.updates.length;
-    const r = await peer.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: t }] });
+    const r = await peer.agent.request(acp.methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: 'text', text: t }],
+    });
     return { stop: r.stopReason, ups: peer.of(sessionId, from) };
   }
   const statuses = (ups: acp.SessionUpdate[], id: string): unknown[] =>
-    ups.flatMap((u) => ((u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && u.toolCallId === id && u.status ? [u.status] : []));
+    ups.flatMap((u) =>
+      (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && u.toolCallId === id && u.status
+        ? [u.status]
+        : [],
+    );
 
   beforeAll(async () => {
     root = tempDir('tools');
@@ -59,7 +75,12 @@ describe('demo agent: read, edit/write, run, tour', () => {
       writeFileSync(join(cwd, name), text);
       said.push(textOf((await prompt(`read ${name}`)).ups).trim());
     }
-    expect(said).toEqual(['I read two-nl.txt: 2 lines.', 'I read two.txt: 2 lines.', 'I read one-nl.txt: 1 line.', 'I read empty.txt: 0 lines.']);
+    expect(said).toEqual([
+      'I read two-nl.txt: 2 lines.',
+      'I read two.txt: 2 lines.',
+      'I read one-nl.txt: 1 line.',
+      'I read empty.txt: 0 lines.',
+    ]);
   });
 
   it('read outside cwd is refused as a failed tool call (.., absolute path, symlink)', async () => {
@@ -96,7 +117,12 @@ describe('demo agent: read, edit/write, run, tour', () => {
     expect(req.toolCall.kind).toBe('edit');
     const [call] = toolCalls(ups);
     expect(call?.kind).toBe('edit');
-    expect(call?.content[0]).toEqual({ type: 'diff', path: join(cwd, 'a.txt'), oldText: 'hello\n', newText: `hello\n${EDIT_LINE}` });
+    expect(call?.content[0]).toEqual({
+      type: 'diff',
+      path: join(cwd, 'a.txt'),
+      oldText: 'hello\n',
+      newText: `hello\n${EDIT_LINE}`,
+    });
     expect(statuses(ups, call!.id)).toEqual(['pending', 'in_progress', 'completed']);
     expect(readFileSync(join(cwd, 'a.txt'), 'utf8')).toBe(`hello\n${EDIT_LINE}`);
   });
@@ -137,7 +163,11 @@ describe('demo agent: read, edit/write, run, tour', () => {
     expect(peer.permissions).toHaveLength(1);
     expect(peer.permissions[0]?.toolCall.kind).toBe('execute');
     const [call] = toolCalls(ups);
-    expect(call).toMatchObject({ kind: 'execute', status: 'completed', rawInput: { command: 'echo out && ls && echo err >&2' } });
+    expect(call).toMatchObject({
+      kind: 'execute',
+      status: 'completed',
+      rawInput: { command: 'echo out && ls && echo err >&2' },
+    });
     const text = contentText(call!.content);
     expect(text).toContain('out');
     expect(text).toContain('marker'); // ran in the session cwd

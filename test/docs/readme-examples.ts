@@ -11,10 +11,13 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  * test/package/pack.test.ts runs the same examples against the packed, installed package.
  */
 export function toSources(code: string): string {
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, { import?: string } | string> };
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    exports: Record<string, { import?: string } | string>;
+  };
   return code.replace(/from 'talaria-acp(\/[a-z-]+)?'/g, (_m, sub: string | undefined) => {
     const target = pkg.exports[`.${sub ?? ''}`];
-    if (typeof target !== 'object' || !target.import) throw new Error(`README imports talaria-acp${sub ?? ''}, which package.json does not export`);
+    if (typeof target !== 'object' || !target.import)
+      throw new Error(`README imports talaria-acp${sub ?? ''}, which package.json does not export`);
     const src = join(ROOT, target.import.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'));
     return `from '${pathToFileURL(src).href}'`;
   });

@@ -51,7 +51,9 @@ describe('README', () => {
   });
 
   it('the probe-through-the-proxy command works as written in a checkout (demo agent for hermes)', () => {
-    const line = /`npx talaria probe --agent-cmd "(node \$PWD\/bin\/talaria\.js acp --agent) hermes"`/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))?.[1];
+    const line = /`npx talaria probe --agent-cmd "(node \$PWD\/bin\/talaria\.js acp --agent) hermes"`/.exec(
+      readFileSync(join(ROOT, 'README.md'), 'utf8'),
+    )?.[1];
     expect(line).toBeDefined();
     // What the shell makes of it in the checkout ($PWD expanded), with the demo agent for Hermes.
     const args = ['probe', '--agent-cmd', `${line!.replace('$PWD', ROOT.replace(/\/$/, ''))} demo`, '--json'];

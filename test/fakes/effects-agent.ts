@@ -42,7 +42,12 @@ async function attempt(fn: () => Promise<unknown>): Promise<string> {
   }
 }
 
-async function runTerminal(client: Client, sessionId: string, command: string, env?: { name: string; value: string }[]): Promise<unknown> {
+async function runTerminal(
+  client: Client,
+  sessionId: string,
+  command: string,
+  env?: { name: string; value: string }[],
+): Promise<unknown> {
   const params: acp.CreateTerminalRequest = { sessionId, command, outputByteLimit: 32000 };
   if (env) params.env = env;
   const { terminalId } = await client.request(acp.methods.client.terminal.create, params);
@@ -56,14 +61,30 @@ const ALLOW_ONCE: acp.PermissionOption[] = [
   { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
   { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
 ];
-const CLAUDE_OPTIONS: acp.PermissionOption[] = [{ optionId: 'allow_always', name: 'Always Allow', kind: 'allow_always' }, ...ALLOW_ONCE];
+const CLAUDE_OPTIONS: acp.PermissionOption[] = [
+  { optionId: 'allow_always', name: 'Always Allow', kind: 'allow_always' },
+  ...ALLOW_ONCE,
+];
 
 /** `asked`: the tool call as the permission request carries it (claude-code-acp leaves out the kind). */
-async function askThen(client: Client, sessionId: string, toolCall: acp.ToolCallUpdate, act: () => Promise<unknown>, options = ALLOW_ONCE, asked = toolCall): Promise<unknown> {
-  const send = (update: Record<string, unknown>) => client.notify(acp.methods.client.session.update, { sessionId, update: update as never });
+async function askThen(
+  client: Client,
+  sessionId: string,
+  toolCall: acp.ToolCallUpdate,
+  act: () => Promise<unknown>,
+  options = ALLOW_ONCE,
+  asked = toolCall,
+): Promise<unknown> {
+  const send = (update: Record<string, unknown>) =>
+    client.notify(acp.methods.client.session.update, { sessionId, update: update as never });
   await send({ sessionUpdate: 'tool_call', ...toolCall, status: 'pending' });
-  const res = await client.request(acp.methods.client.session.requestPermission, { sessionId, toolCall: asked, options });
-  const allowed = res.outcome.outcome === 'selected' && (res.outcome.optionId === 'allow' || res.outcome.optionId === 'allow_always');
+  const res = await client.request(acp.methods.client.session.requestPermission, {
+    sessionId,
+    toolCall: asked,
+    options,
+  });
+  const allowed =
+    res.outcome.outcome === 'selected' && (res.outcome.optionId === 'allow' || res.outcome.optionId === 'allow_always');
   if (!allowed) {
     await send({ sessionUpdate: 'tool_call_update', toolCallId: toolCall.toolCallId, status: 'failed' });
     return { permission: 'rejected' };
@@ -85,7 +106,9 @@ app.onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
     let result: string;
     switch (verb) {
       case 'write':
-        result = await attempt(() => client.request(acp.methods.client.fs.writeTextFile, { sessionId, path: arg, content: tail }));
+        result = await attempt(() =>
+          client.request(acp.methods.client.fs.writeTextFile, { sessionId, path: arg, content: tail }),
+        );
         break;
       case 'read':
         result = await attempt(() => client.request(acp.methods.client.fs.readTextFile, { sessionId, path: arg }));
@@ -94,21 +117,43 @@ app.onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
         result = await attempt(() => runTerminal(client, sessionId, [arg, tail].join(' ').trim()));
         break;
       case 'ask-write': {
-        const toolCall = { toolCallId: `edit-${nextCall++}`, title: `Write ${arg}`, kind: 'edit' as const, locations: [{ path: arg }] };
-        result = await attempt(() => askThen(client, sessionId, toolCall, () => client.request(acp.methods.client.fs.writeTextFile, { sessionId, path: arg, content: tail })));
+        const toolCall = {
+          toolCallId: `edit-${nextCall++}`,
+          title: `Write ${arg}`,
+          kind: 'edit' as const,
+          locations: [{ path: arg }],
+        };
+        result = await attempt(() =>
+          askThen(client, sessionId, toolCall, () =>
+            client.request(acp.methods.client.fs.writeTextFile, { sessionId, path: arg, content: tail }),
+          ),
+        );
         break;
       }
       case 'ask-run': {
         const command = [arg, tail].join(' ').trim();
-        const toolCall = { toolCallId: `bash-${nextCall++}`, title: `\`${command}\``, kind: 'execute' as const, rawInput: { command } };
-        result = await attempt(() => askThen(client, sessionId, toolCall, () => runTerminal(client, sessionId, command)));
+        const toolCall = {
+          toolCallId: `bash-${nextCall++}`,
+          title: `\`${command}\``,
+          kind: 'execute' as const,
+          rawInput: { command },
+        };
+        result = await attempt(() =>
+          askThen(client, sessionId, toolCall, () => runTerminal(client, sessionId, command)),
+        );
         break;
       }
       case 'claude-run': {
         const [name = '', value = ''] = arg.split('=');
-        const asked = { toolCallId: `bash-${nextCall++}`, title: `\`${tail}\``, rawInput: { command: tail, timeout: 120000 } };
+        const asked = {
+          toolCallId: `bash-${nextCall++}`,
+          title: `\`${tail}\``,
+          rawInput: { command: tail, timeout: 120000 },
+        };
         const run = () => runTerminal(client, sessionId, tail, [{ name, value }]);
-        result = await attempt(() => askThen(client, sessionId, { ...asked, kind: 'execute' }, run, CLAUDE_OPTIONS, asked));
+        result = await attempt(() =>
+          askThen(client, sessionId, { ...asked, kind: 'execute' }, run, CLAUDE_OPTIONS, asked),
+        );
         break;
       }
       default:
@@ -122,5 +167,10 @@ app.onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
   return { stopReason: 'end_turn' };
 });
 
-app.connect(acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));
+app.connect(
+  acp.ndJsonStream(
+    Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
+    Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+  ),
+);
 process.stdin.on('end', () => process.exit(0));

@@ -79,7 +79,11 @@ export function playFixture(lines: WireLogLine[]): FixturePlayer {
       const seg = segments.find((s) => !s.used && s.method === msg.method);
       if (!seg) {
         unmatched.push(msg.method);
-        write({ jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: 'Method not found', data: { method: msg.method } } });
+        write({
+          jsonrpc: '2.0',
+          id: msg.id,
+          error: { code: -32601, message: 'Method not found', data: { method: msg.method } },
+        });
         return;
       }
       seg.used = true;

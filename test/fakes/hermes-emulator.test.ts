@@ -19,7 +19,10 @@ describe('Hermes emulator against the recorded 0.18.2 fixtures', () => {
     const home = makeHome();
     const ws = makeWs({ 'notes.txt': 'first note\n' });
     // That recording's fake model masked the key in its 401 body.
-    const a = start(home, { HERMES_EMU_TITLE: 'Fake title', HERMES_EMU_AUTH_ERROR: 'Incorrect API key provided: sk-local***' });
+    const a = start(home, {
+      HERMES_EMU_TITLE: 'Fake title',
+      HERMES_EMU_AUTH_ERROR: 'Incorrect API key provided: sk-local***',
+    });
     const main = await driveFixture(a, loadFixture('main'), { ws });
     expect(shapes(main.agent)).toEqual(shapes(main.fixture));
     expect(transcript(main.agent, ws)).toEqual(transcript(main.fixture));
@@ -39,7 +42,11 @@ describe('Hermes emulator against the recorded 0.18.2 fixtures', () => {
     const reload = await driveFixture(b, loadFixture('reload'), { ws, sessions: new Map([[FIXTURE_MAIN_SID, sid]]) });
     expect(shapes(reload.agent)).toEqual(shapes(reload.fixture));
     expect(transcript(reload.agent, ws)).toEqual(transcript(reload.fixture));
-    expect(reload.agent.find((m) => m.id === 2)!.result.sessions[0]).toMatchObject({ sessionId: sid, title: 'Fake title', cwd: ws });
+    expect(reload.agent.find((m) => m.id === 2)!.result.sessions[0]).toMatchObject({
+      sessionId: sid,
+      title: 'Fake title',
+      cwd: ws,
+    });
     const replayIds = reload.agent.filter((m) => upd(m)?.sessionUpdate === 'tool_call').map((m) => upd(m)!.toolCallId);
     expect(replayIds).toEqual(['call_write_3', 'call_write_3']); // provider ids, load then resume
   });
@@ -104,10 +111,19 @@ describe('Hermes emulator quirks (0.18.2)', () => {
     const c = start(makeHome());
     const { id } = await openSession(c, makeWs());
     const first = await prompt(c, id, 'hello there');
-    expect(first.res.result.usage).toEqual({ cachedReadTokens: 0, inputTokens: 1200, outputTokens: 34, thoughtTokens: 0, totalTokens: 1234 });
+    expect(first.res.result.usage).toEqual({
+      cachedReadTokens: 0,
+      inputTokens: 1200,
+      outputTokens: 34,
+      thoughtTokens: 0,
+      totalTokens: 1234,
+    });
     const title = await c.waitFor((m) => upd(m)?.sessionUpdate === 'session_info_update', 'title');
     expect(c.frames.indexOf(title)).toBeGreaterThan(c.frames.indexOf(first.res));
-    expect(upd(title)).toMatchObject({ title: 'Hello there', _meta: { hermes: { sessionProvenance: { acpSessionId: id } } } });
+    expect(upd(title)).toMatchObject({
+      title: 'Hello there',
+      _meta: { hermes: { sessionProvenance: { acpSessionId: id } } },
+    });
     expect(upd(title)!.updatedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00$/);
     expect((await prompt(c, id, 'again')).res.result.usage.totalTokens).toBe(2468);
     const slash = await prompt(c, id, '/version');
@@ -123,7 +139,9 @@ describe('Hermes emulator quirks (0.18.2)', () => {
     const again = await prompt(c, id, 'hi');
     expect(chunkText(again.frames)).toBe(`HTTP 401: ${AUTH_ERROR}`);
     expect(again.res.result.usage).toBeUndefined();
-    expect(chunkText((await prompt(c, id, '/context')).frames)).toMatch(/^Conversation: 5 messages\n  user: 3, assistant: 2,/);
+    expect(chunkText((await prompt(c, id, '/context')).frames)).toMatch(
+      /^Conversation: 5 messages\n  user: 3, assistant: 2,/,
+    );
     await prompt(c, id, '/reset');
     expect((await prompt(c, id, 'hi')).res.result.usage.totalTokens).toBe(3702);
   });
@@ -138,7 +156,9 @@ describe('Hermes emulator quirks (0.18.2)', () => {
     const updates = denied.frames.map(upd).filter(Boolean) as Msg[];
     const [read, term, write] = updates.filter((u) => u.sessionUpdate === 'tool_call');
     expect(read!.status).toBeUndefined();
-    expect(updates.filter((u) => u.sessionUpdate === 'tool_call_update').map((u) => u.toolCallId)).toEqual([term!.toolCallId]);
+    expect(updates.filter((u) => u.sessionUpdate === 'tool_call_update').map((u) => u.toolCallId)).toEqual([
+      term!.toolCallId,
+    ]);
     expect(updates.find((u) => u.sessionUpdate === 'tool_call_update')!.title).toBeUndefined();
     expect(write!.title).toBe(`write: ${join(ws, 'out.txt')}`);
     expect(chunkText(denied.frames).startsWith('\n\nAll ')).toBe(true);
@@ -220,7 +240,9 @@ describe('Hermes emulator quirks (0.18.2)', () => {
     await prompt(c, id, `WRITE ${join(ROOT, `outside${n}.txt`)}`);
     await prompt(c, id, 'WRITE .git/config');
     expect(asked).toEqual(['edit-approval-1', 'edit-approval-2']);
-    expect(await c.call('session/set_config_option', { sessionId: id, configId: 'edit_approval_policy', value: 'session' })).toEqual({ configOptions: [] });
+    expect(
+      await c.call('session/set_config_option', { sessionId: id, configId: 'edit_approval_policy', value: 'session' }),
+    ).toEqual({ configOptions: [] });
     await prompt(c, id, `WRITE ${join(ROOT, `outside${n}b.txt`)}`);
     await prompt(c, id, 'WRITE .env');
     expect(asked).toEqual(['edit-approval-1', 'edit-approval-2', 'edit-approval-3']);
@@ -259,7 +281,13 @@ describe('Hermes emulator quirks (0.18.2)', () => {
     c.send({ jsonrpc: '2.0', id: req.id, result: { outcome: { outcome: 'selected', optionId: 'deny' } } });
     const res = await first;
     const after = c.since(c.frames.indexOf(queued.res) + 1, c.frames.indexOf(res) + 1);
-    expect(kinds(after).filter((k) => k !== 'agent_message_chunk')).toEqual(['tool_call_update', 'user_message_chunk', 'usage_update', 'usage_update', 'response']);
+    expect(kinds(after).filter((k) => k !== 'agent_message_chunk')).toEqual([
+      'tool_call_update',
+      'user_message_chunk',
+      'usage_update',
+      'usage_update',
+      'response',
+    ]);
     expect(upd(after.find((m) => upd(m)?.sessionUpdate === 'user_message_chunk')!)!.content.text).toBe('hello there');
     expect(chunkText(after)).toBe('\n\nDangerous step finished.Hello from the fake model! You said: hello there');
     // The response reports usage as it stood when its own turn ended: the queued turn comes later.
@@ -274,7 +302,9 @@ describe('Hermes emulator quirks (0.18.2)', () => {
     expect(chunkText(o.frames)).toBe('Context length exceeded (11 tokens). Cannot compress further.');
     expect(o.frames.map(upd).find((u) => u?.sessionUpdate === 'usage_update')!.size).toBe(8192);
     expect(o.res.result).toEqual({ stopReason: 'end_turn' });
-    expect(chunkText((await prompt(c, id, 'hi')).frames)).toBe('Hello from the fake model! You said: OVERFLOW now\n\nhi');
+    expect(chunkText((await prompt(c, id, 'hi')).frames)).toBe(
+      'Hello from the fake model! You said: OVERFLOW now\n\nhi',
+    );
   });
 
   it('by default (as real 0.18.2): later prompts overflow, /compact cannot help, /reset recovers; a later process fails to compress under the learned limit', async () => {
@@ -283,7 +313,9 @@ describe('Hermes emulator quirks (0.18.2)', () => {
     const c = start(home);
     const { id } = await openSession(c, ws);
     await prompt(c, id, 'OVERFLOW now');
-    expect(chunkText((await prompt(c, id, 'hi')).frames)).toBe('Context length exceeded (13 tokens). Cannot compress further.');
+    expect(chunkText((await prompt(c, id, 'hi')).frames)).toBe(
+      'Context length exceeded (13 tokens). Cannot compress further.',
+    );
     expect(chunkText((await prompt(c, id, '/compact')).frames)).toMatch(/^Context compressed: 1 -> 1 messages\n/);
     expect(chunkText((await prompt(c, id, '/reset')).frames)).toBe('Conversation history cleared.');
     const ok = await prompt(c, id, 'hi');
@@ -291,7 +323,9 @@ describe('Hermes emulator quirks (0.18.2)', () => {
     expect(ok.frames.map(upd).find((u) => u?.sessionUpdate === 'usage_update')!.size).toBe(8192); // /reset keeps the learned size
     await prompt(c, id, 'OVERFLOW again');
     await c.close();
-    expect(readFileSync(join(home, 'context_length_cache.yaml'), 'utf8')).toBe('fake-model@http://127.0.0.1:9/v1: 8192\n');
+    expect(readFileSync(join(home, 'context_length_cache.yaml'), 'utf8')).toBe(
+      'fake-model@http://127.0.0.1:9/v1: 8192\n',
+    );
     const b = start(home, { HERMES_EMU_OVERFLOW: 'real' });
     await b.call('initialize', { protocolVersion: 1 });
     await b.call('session/load', { sessionId: id, cwd: ws, mcpServers: [] });
@@ -328,7 +362,9 @@ describe('Hermes emulator quirks (0.18.2)', () => {
       { type: 'text', text: 'see' },
       { type: 'resource_link', uri: `file://${join(ws, 'spec.md')}`, name: 'spec.md' },
     ];
-    expect(chunkText((await prompt(vision, b.id, link)).frames)).toBe('Hello from the fake model! You said: see (attachments: spec.md)');
+    expect(chunkText((await prompt(vision, b.id, link)).frames)).toBe(
+      'Hello from the fake model! You said: see (attachments: spec.md)',
+    );
   });
 
   it('MCP servers: calls while registered, dropped by set_model, re-registered by session/load', async () => {
@@ -359,7 +395,10 @@ describe('Hermes emulator quirks (0.18.2)', () => {
     for (const [cmd, expected] of [
       ['/model', 'Current model: fake-model\nProvider: custom'],
       ['/tools', /^Available tools \(15\):\n  delegate_task: /],
-      ['/context', /^Conversation: 8 messages\n  user: 4, assistant: 4, tool: 0, system: 0\n[\s\S]*\nCompression: ~[\d,]+ tokens until threshold \(~98,304, 75%\)\./],
+      [
+        '/context',
+        /^Conversation: 8 messages\n  user: 4, assistant: 4, tool: 0, system: 0\n[\s\S]*\nCompression: ~[\d,]+ tokens until threshold \(~98,304, 75%\)\./,
+      ],
       ['/queue later please', 'Queued for the next turn. (1 queued)'],
       ['/compact', /^Context compressed: 8 -> 7 messages/],
     ] as const) {

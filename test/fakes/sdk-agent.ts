@@ -114,17 +114,24 @@ app.onRequest(acp.methods.agent.initialize, async () => ({
     sessionCapabilities: { list: {}, close: {}, ...(env.SDK_AGENT_NO_RESUME === '1' ? {} : { resume: {} }) },
   },
   authMethods: [],
-  ...(env.SDK_AGENT_STEERING === '1' ? { _meta: { steering: { supported: true, idleBehavior: 'promptRequired' } } } : {}),
+  ...(env.SDK_AGENT_STEERING === '1'
+    ? { _meta: { steering: { supported: true, idleBehavior: 'promptRequired' } } }
+    : {}),
 }));
 
 // claude-agent-acp's steering extension: the text joins the running turn.
 const steers = new Map<string, string[]>();
 // As the real adapter (0.101.0): idle, it starts a detached turn of its own unless the client opted
 // into `_meta.steering.idleBehavior: 'promptRequired'` (then the message is handed back).
-type SteerParams = { sessionId: string; prompt: { type: string; text?: string }[]; _meta?: { steering?: { idleBehavior?: string } } };
+type SteerParams = {
+  sessionId: string;
+  prompt: { type: string; text?: string }[];
+  _meta?: { steering?: { idleBehavior?: string } };
+};
 app.onRequest('_session/steering', { parse: (p: unknown) => p as SteerParams }, async ({ params }) => {
   const s = sessions.get(params.sessionId);
-  if (!s?.running) return { outcome: params._meta?.steering?.idleBehavior === 'promptRequired' ? 'promptRequired' : 'startedNewTurn' };
+  if (!s?.running)
+    return { outcome: params._meta?.steering?.idleBehavior === 'promptRequired' ? 'promptRequired' : 'startedNewTurn' };
   const list = steers.get(s.id) ?? [];
   list.push(params.prompt.map((b) => b.text ?? '').join(' '));
   steers.set(s.id, list);
@@ -132,14 +139,28 @@ app.onRequest('_session/steering', { parse: (p: unknown) => p as SteerParams }, 
 });
 
 app.onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
-  const s: S = { id: `s-${nextId++}`, cwd: params.cwd, history: [], running: false, cancelled: false, mode: 'default', model: 'm-small' };
+  const s: S = {
+    id: `s-${nextId++}`,
+    cwd: params.cwd,
+    history: [],
+    running: false,
+    cancelled: false,
+    mode: 'default',
+    model: 'm-small',
+  };
   sessions.set(s.id, s);
   if (env.SDK_AGENT_EARLY === '1') {
     await client.notify('session/update', {
       sessionId: s.id,
-      update: { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'early', description: 'sent before the response' }] },
+      update: {
+        sessionUpdate: 'available_commands_update',
+        availableCommands: [{ name: 'early', description: 'sent before the response' }],
+      },
     });
-    await client.notify('session/update', { sessionId: s.id, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'welcome' } } });
+    await client.notify('session/update', {
+      sessionId: s.id,
+      update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'welcome' } },
+    });
   }
   return { sessionId: s.id, ...setup(s) } as never;
 });
@@ -148,8 +169,10 @@ app.onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
   if (env.SDK_AGENT_NO_LOAD === '1') throw acp.RequestError.methodNotFound('session/load');
   const s = sessions.get(params.sessionId);
   // `--load-error gemini`: gemini-cli 0.61 answers -32603 for sessions it does not have.
-  if (!s && process.argv.includes('gemini')) throw new acp.RequestError(-32603, 'Internal error', { details: 'No previous sessions found for this project.' });
-  if (!s && process.argv.includes('internal')) throw new acp.RequestError(-32603, 'Internal error', { details: 'session store is locked' });
+  if (!s && process.argv.includes('gemini'))
+    throw new acp.RequestError(-32603, 'Internal error', { details: 'No previous sessions found for this project.' });
+  if (!s && process.argv.includes('internal'))
+    throw new acp.RequestError(-32603, 'Internal error', { details: 'session store is locked' });
   if (!s) throw acp.RequestError.resourceNotFound(params.sessionId);
   for (const u of s.history) await client.notify('session/update', { sessionId: s.id, update: u as never });
   return setup(s) as never;
@@ -168,7 +191,10 @@ app.onRequest(acp.methods.agent.session.list, async ({ params }) => {
   const start = params.cursor ? all.findIndex((s) => s.id === params.cursor) + 1 : 0;
   const slice = all.slice(start, start + page);
   const more = start + page < all.length;
-  return { sessions: slice.map((s) => ({ sessionId: s.id, cwd: s.cwd, title: `t ${s.id}` })), ...(more ? { nextCursor: slice.at(-1)!.id } : {}) };
+  return {
+    sessions: slice.map((s) => ({ sessionId: s.id, cwd: s.cwd, title: `t ${s.id}` })),
+    ...(more ? { nextCursor: slice.at(-1)!.id } : {}),
+  };
 });
 
 app.onRequest(acp.methods.agent.session.close, async () => ({}));
@@ -185,11 +211,15 @@ app.onRequest(acp.methods.agent.session.setMode, async ({ params }) => {
   return {};
 });
 
-app.onRequest('session/set_model', ((p: unknown) => p) as never, async ({ params }: { params: { sessionId: string; modelId: string } }) => {
-  sessions.get(params.sessionId)!.model = params.modelId;
-  cumulative = 0;
-  return {};
-});
+app.onRequest(
+  'session/set_model',
+  ((p: unknown) => p) as never,
+  async ({ params }: { params: { sessionId: string; modelId: string } }) => {
+    sessions.get(params.sessionId)!.model = params.modelId;
+    cumulative = 0;
+    return {};
+  },
+);
 
 app.onNotification(acp.methods.agent.session.cancel, async ({ params }) => {
   const s = sessions.get(params.sessionId);
@@ -214,19 +244,44 @@ app.onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
     switch (word) {
       case 'flood': {
         const n = Number(arg);
-        for (let i = 0; i < n; i++) await send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${i},` } });
+        for (let i = 0; i < n; i++)
+          await send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${i},` } });
         break;
       }
       case 'tools': {
-        await send({ sessionUpdate: 'tool_call', toolCallId: 'read-1', title: 'read: notes.txt', kind: 'read', locations: [{ path: `${s.cwd}/notes.txt` }] });
-        await send({ sessionUpdate: 'tool_call', toolCallId: 'run-1', title: 'run: echo hi', kind: 'execute', status: 'in_progress' });
-        await send({ sessionUpdate: 'tool_call_update', toolCallId: 'run-1', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'hi' } }] });
+        await send({
+          sessionUpdate: 'tool_call',
+          toolCallId: 'read-1',
+          title: 'read: notes.txt',
+          kind: 'read',
+          locations: [{ path: `${s.cwd}/notes.txt` }],
+        });
+        await send({
+          sessionUpdate: 'tool_call',
+          toolCallId: 'run-1',
+          title: 'run: echo hi',
+          kind: 'execute',
+          status: 'in_progress',
+        });
+        await send({
+          sessionUpdate: 'tool_call_update',
+          toolCallId: 'run-1',
+          status: 'completed',
+          content: [{ type: 'content', content: { type: 'text', text: 'hi' } }],
+        });
         await send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'done' } });
         break;
       }
       case 'perm':
       case 'perm-abort': {
-        await send({ sessionUpdate: 'tool_call', toolCallId: 'edit-1', title: `write: ${arg}`, kind: 'edit', status: 'pending', locations: [{ path: arg }] });
+        await send({
+          sessionUpdate: 'tool_call',
+          toolCallId: 'edit-1',
+          title: `write: ${arg}`,
+          kind: 'edit',
+          status: 'pending',
+          locations: [{ path: arg }],
+        });
         const res = await client.request(acp.methods.client.session.requestPermission, {
           sessionId: s.id,
           toolCall: { toolCallId: 'edit-1', title: `write: ${arg}`, kind: 'edit', locations: [{ path: arg }] },
@@ -237,7 +292,11 @@ app.onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
           ],
         });
         const chosen = res.outcome.outcome === 'selected' ? res.outcome.optionId : 'cancelled';
-        await send({ sessionUpdate: 'tool_call_update', toolCallId: 'edit-1', status: chosen === 'yes' || chosen === 'always' ? 'completed' : 'failed' });
+        await send({
+          sessionUpdate: 'tool_call_update',
+          toolCallId: 'edit-1',
+          status: chosen === 'yes' || chosen === 'always' ? 'completed' : 'failed',
+        });
         await send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `permission: ${chosen}` } });
         if (s.cancelled) return { stopReason: 'cancelled' };
         // codex: its reject option ("no, and tell Codex what to do differently") ends the turn `cancelled`.
@@ -250,7 +309,13 @@ app.onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
         break;
       }
       case 'slow': {
-        await send({ sessionUpdate: 'tool_call', toolCallId: 'long-1', title: 'long task', kind: 'execute', status: 'in_progress' });
+        await send({
+          sessionUpdate: 'tool_call',
+          toolCallId: 'long-1',
+          title: 'long task',
+          kind: 'execute',
+          status: 'in_progress',
+        });
         for (let i = 0; i < 10_000 && !s.cancelled && !steers.get(s.id)?.length; i++) {
           await send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'tick ' } });
           await new Promise((r) => setTimeout(r, 5));
@@ -258,7 +323,10 @@ app.onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
         const steered = steers.get(s.id)?.splice(0);
         if (steered?.length) {
           await send({ sessionUpdate: 'tool_call_update', toolCallId: 'long-1', status: 'completed' });
-          await send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: ` steered with: ${steered.join(' | ')}` } });
+          await send({
+            sessionUpdate: 'agent_message_chunk',
+            content: { type: 'text', text: ` steered with: ${steered.join(' | ')}` },
+          });
           return { stopReason: 'end_turn' };
         }
         if (arg === 'late') {
@@ -299,5 +367,10 @@ app.onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
   }
 });
 
-app.connect(acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));
+app.connect(
+  acp.ndJsonStream(
+    Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
+    Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+  ),
+);
 process.stdin.on('end', () => process.exit(0));

@@ -3,7 +3,14 @@
  * JSON schema. Fails with one readable line per violation.
  */
 import { expect } from 'vitest';
-import { createWireChecker, formatViolation, type UnknownMethod, type Violation, type WireCheckOptions, type WireCheckStats } from '../../src/protocol/wire-check.js';
+import {
+  createWireChecker,
+  formatViolation,
+  type UnknownMethod,
+  type Violation,
+  type WireCheckOptions,
+  type WireCheckStats,
+} from '../../src/protocol/wire-check.js';
 import type { Frame } from '../../src/protocol/types.js';
 
 export interface WireReport {
@@ -18,7 +25,10 @@ export interface ExpectValidWireOptions extends WireCheckOptions {
   except?: (v: Violation) => boolean;
 }
 
-export function expectValidWire(frames: Iterable<Pick<Frame, 'dir' | 'msg'>>, opts: ExpectValidWireOptions = {}): WireReport {
+export function expectValidWire(
+  frames: Iterable<Pick<Frame, 'dir' | 'msg'>>,
+  opts: ExpectValidWireOptions = {},
+): WireReport {
   const { except, ...checkOpts } = opts;
   const checker = createWireChecker(checkOpts);
   const all = checker.checkAll(frames);

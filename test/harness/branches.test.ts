@@ -22,7 +22,10 @@ function hermesPlace() {
   const p = place();
   const log = join(tempDir('emu'), 'emu.log');
   const ws = tempDir('ws');
-  writeFileSync(join(p.home, 'config.json'), JSON.stringify({ workspaces: { [ws]: { env: { HERMES_EMU_LOG: log } } } }));
+  writeFileSync(
+    join(p.home, 'config.json'),
+    JSON.stringify({ workspaces: { [ws]: { env: { HERMES_EMU_LOG: log } } } }),
+  );
   return { p, log, ws };
 }
 
@@ -32,7 +35,8 @@ describe('rewind and branches (Hermes emulator)', () => {
     const h = makeHarness(p, { hermes: true });
     const w = h.workspaces.open(ws);
     const s = await w.newSession({ provider: 'hermes' });
-    for (const m of ['one apple', 'two pears', 'three plums', 'four figs']) expect((await s.prompt(m).result).error).toBeUndefined();
+    for (const m of ['one apple', 'two pears', 'three plums', 'four figs'])
+      expect((await s.prompt(m).result).error).toBeUndefined();
     s.flush();
 
     // Three messages back = "two pears": the branch keeps "one apple" and its answer.
@@ -43,12 +47,17 @@ describe('rewind and branches (Hermes emulator)', () => {
     expect((await b.prompt('two cherries instead').result).error).toBeUndefined();
     const seeded = emuPrompts(log).at(-1)!;
     expect(seeded.params!.sessionId).toBe(b.agentSessionId);
-    expect(textOf(seeded)).toMatch(/^\[Talaria\] This conversation continues from an earlier session \(the user went back to an earlier message\)/);
+    expect(textOf(seeded)).toMatch(
+      /^\[Talaria\] This conversation continues from an earlier session \(the user went back to an earlier message\)/,
+    );
     expect(textOf(seeded)).toContain('User: one apple\nAssistant: Hello from the fake model! You said: one apple');
     expect(textOf(seeded)).not.toMatch(/pears|plums|figs/);
     expect(textOf(seeded).endsWith('</transcript>\n\ntwo cherries instead')).toBe(true);
     expect(texts(b)).toEqual(['one apple', 'two cherries instead']);
-    expect(b.thread.entries.filter((e) => e.kind === 'notice').map((e) => (e as { code: string }).code)).toEqual(['branched', 'history_seeded']);
+    expect(b.thread.entries.filter((e) => e.kind === 'notice').map((e) => (e as { code: string }).code)).toEqual([
+      'branched',
+      'history_seeded',
+    ]);
 
     // Both kept as a tree.
     expect(h.sessions.branches(b.id)).toMatchObject({
@@ -78,7 +87,9 @@ describe('rewind and branches (Hermes emulator)', () => {
     s.flush();
     const answer = s.thread.entries.find((e) => e.kind === 'assistant_message')!;
     await expect(w.branchSession(s.id, { at: answer.id })).rejects.toMatchObject({ code: 'invalid_argument' });
-    expect(() => userMessageBack(h.store.entries.loadSnapshot(s.id), 2, s.id)).toThrow(/has 1 message; cannot go 2 back/);
+    expect(() => userMessageBack(h.store.entries.loadSnapshot(s.id), 2, s.id)).toThrow(
+      /has 1 message; cannot go 2 back/,
+    );
     expect(h.store.branches.children(s.id)).toEqual([]);
   });
 });
@@ -97,7 +108,10 @@ describe('continue elsewhere (Hermes emulator → another agent)', () => {
     expect(c.stored().title).toMatch(/ \(in .*Demo.*\)$/i);
     expect(c.thread.title).toBe(c.stored().title);
     expect(texts(c)).toEqual(['remember the colour teal']);
-    const notice = c.thread.entries.find((e) => e.kind === 'notice' && e.code === 'branched') as { text: string; data: unknown };
+    const notice = c.thread.entries.find((e) => e.kind === 'notice' && e.code === 'branched') as {
+      text: string;
+      data: unknown;
+    };
     expect(notice.text).toMatch(/the conversation continued with .*demo.* \(from Hermes/i);
     expect((await c.prompt('which colour?').result).error).toBeUndefined();
     c.flush();
@@ -110,9 +124,18 @@ describe('continue elsewhere (Hermes emulator → another agent)', () => {
     expect(sent).toHaveLength(1);
     const text = sent[0]!.params!.prompt![0]!.text!;
     expect(text).toMatch(/^\[Talaria\] This conversation continues from an earlier session with Hermes/);
-    expect(text).toContain('User: remember the colour teal\nAssistant: Hello from the fake model! You said: remember the colour teal');
+    expect(text).toContain(
+      'User: remember the colour teal\nAssistant: Hello from the fake model! You said: remember the colour teal',
+    );
     expect(text.endsWith('\n\nwhich colour?')).toBe(true);
-    expect(h.store.branches.origin(c.id)).toMatchObject({ parentId: s.id, reason: 'continue', provider: 'demo', fromProvider: 'hermes' });
-    expect(h.sessions.branches(s.id).children).toEqual([expect.objectContaining({ id: c.id, reason: 'continue', provider: 'demo', fromProvider: 'hermes' })]);
+    expect(h.store.branches.origin(c.id)).toMatchObject({
+      parentId: s.id,
+      reason: 'continue',
+      provider: 'demo',
+      fromProvider: 'hermes',
+    });
+    expect(h.sessions.branches(s.id).children).toEqual([
+      expect.objectContaining({ id: c.id, reason: 'continue', provider: 'demo', fromProvider: 'hermes' }),
+    ]);
   });
 });

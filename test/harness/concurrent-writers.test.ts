@@ -24,7 +24,9 @@ interface Child {
 }
 
 function child(options: Record<string, unknown>): Child {
-  const proc = spawn(process.execPath, ['--import', TSX, CHILD, JSON.stringify(options)], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['--import', TSX, CHILD, JSON.stringify(options)], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const lines: string[] = [];
   const waiters: { re: RegExp; resolve: (l: string) => void }[] = [];
   let err = '';
@@ -50,7 +52,13 @@ function child(options: Record<string, unknown>): Child {
 }
 
 function harnessEnv(p: Place): Record<string, string> {
-  return { PATH: cleanPath(), HOME: p.userHome, TALARIA_HOME: p.home, TALARIA_DEMO_HOME: p.demoHome, TALARIA_DEMO_CHUNK_DELAY_MS: '0' };
+  return {
+    PATH: cleanPath(),
+    HOME: p.userHome,
+    TALARIA_HOME: p.home,
+    TALARIA_DEMO_HOME: p.demoHome,
+    TALARIA_DEMO_CHUNK_DELAY_MS: '0',
+  };
 }
 
 /** A stored demo session with one turn, closed again (its lease free). */
@@ -80,7 +88,8 @@ describe('two processes writing one session', () => {
     try {
       const rows = check.wire.rows('x');
       expect(rows.map((r) => r.seq)).toEqual(Array.from({ length: 2 * n }, (_, i) => i + 1));
-      const text = (r: { msg: string }) => (JSON.parse(r.msg) as { params: { update: { content: { text: string } } } }).params.update.content.text;
+      const text = (r: { msg: string }) =>
+        (JSON.parse(r.msg) as { params: { update: { content: { text: string } } } }).params.update.content.text;
       for (const tag of ['A', 'B']) {
         const mine = rows.map(text).filter((t) => t.startsWith(`${tag} `));
         expect(mine).toEqual(Array.from({ length: n }, (_, i) => `${tag} ${i + 1}`));
@@ -120,7 +129,14 @@ describe('two processes writing one session', () => {
     const env = harnessEnv(p);
     const first = child({ mode: 'harness', env, workspace: p.userHome, sessionId: id, prompt: 'from the first' });
     await first.line(/^opened$/);
-    const second = child({ mode: 'harness', env, workspace: p.userHome, sessionId: id, prompt: 'from the second', waitMs: 60_000 });
+    const second = child({
+      mode: 'harness',
+      env,
+      workspace: p.userHome,
+      sessionId: id,
+      prompt: 'from the second',
+      waitMs: 60_000,
+    });
     // It waits for the first process (named by its pid) instead of opening under it.
     expect(await second.line(/^(waiting for \d+|opened)$/)).toBe(`waiting for ${first.proc.pid}`);
     first.proc.stdin!.write('go\n');

@@ -21,17 +21,26 @@ describe('effects in the audit log', () => {
     writeFileSync(join(p.userHome, '.env'), 'API_KEY=very-secret\n');
     mkdirSync(join(p.userHome, 'victim'));
     const fx = customProvider({ name: 'effects', command: process.execPath, args: ['--import', TSX, AGENT] });
-    const h = makeHarness(p, { registry: createRegistry({ extra: [fx] }), host: { terminateGraceMs: 500, permission: { mode: 'ask' } } });
+    const h = makeHarness(p, {
+      registry: createRegistry({ extra: [fx] }),
+      host: { terminateGraceMs: 500, permission: { mode: 'ask' } },
+    });
     const s = await h.workspaces.open(p.userHome).newSession({ provider: fx.id });
     s.session.subscribe((e) => {
       if (e.type === 'permission.asked') s.session.answerPermission(e.requestKey, { choice: 'reject_once' }, 'test');
     });
-    const steps = [`write ${join(p.userHome, '.envrc')} x`, `read ${join(p.userHome, '.env')}`, `run rm -rf ${join(p.userHome, 'victim')}`];
+    const steps = [
+      `write ${join(p.userHome, '.envrc')} x`,
+      `read ${join(p.userHome, '.env')}`,
+      `run rm -rf ${join(p.userHome, 'victim')}`,
+    ];
     expect((await s.prompt(steps.join('\n')).result).stopReason).toBe('end_turn');
     expect(existsSync(join(p.userHome, '.envrc'))).toBe(false);
     expect(existsSync(join(p.userHome, 'victim'))).toBe(true);
     const audit = h.store.permissions.listAudit(s.id);
-    expect(audit.map((a) => [(a.subject as { effect?: string }).effect, a.decidedBy, a.optionKind, a.answeredBy])).toEqual([
+    expect(
+      audit.map((a) => [(a.subject as { effect?: string }).effect, a.decidedBy, a.optionKind, a.answeredBy]),
+    ).toEqual([
       ['fs.write', 'user', 'reject_once', 'test'],
       ['fs.read', 'user', 'reject_once', 'test'],
       ['terminal.create', 'user', 'reject_once', 'test'],

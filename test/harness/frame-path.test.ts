@@ -17,9 +17,15 @@ describe('frames reach the store through their session', () => {
     const agent = scriptAgent('drainer', 'host-agent.ts');
     const frames: Frame[] = [];
     let onFrame: (() => void) | undefined;
-    const h = makeHarness(p, { registry: createRegistry({ extra: [agent] }), onFrame: (_k, f) => (frames.push(f), onFrame?.()) });
+    const h = makeHarness(p, {
+      registry: createRegistry({ extra: [agent] }),
+      onFrame: (_k, f) => (frames.push(f), onFrame?.()),
+    });
     const ws = h.workspaces.open(p.userHome);
-    const isPrompt = (f: Frame, sid: string) => f.dir === 'client->agent' && f.msg.method === 'session/prompt' && (f.msg.params as { sessionId: string }).sessionId === sid;
+    const isPrompt = (f: Frame, sid: string) =>
+      f.dir === 'client->agent' &&
+      f.msg.method === 'session/prompt' &&
+      (f.msg.params as { sessionId: string }).sessionId === sid;
     /** Resolves once the prompt of `sid` has been written to its agent. */
     const prompted = (sid: string) =>
       new Promise<void>((resolve) => {
@@ -46,11 +52,18 @@ describe('frames reach the store through their session', () => {
 
     for (const s of [a, b]) {
       const log = h.store.wire.read(s.id);
-      const answers = log.filter((l) => l.dir === 'agent->client' && (l.msg.result as { stopReason?: string } | undefined)?.stopReason !== undefined);
-      expect(answers.map((l) => (l.msg.result as { _meta: { sessionId: string } })._meta.sessionId)).toEqual([s.agentSessionId]);
+      const answers = log.filter(
+        (l) =>
+          l.dir === 'agent->client' && (l.msg.result as { stopReason?: string } | undefined)?.stopReason !== undefined,
+      );
+      expect(answers.map((l) => (l.msg.result as { _meta: { sessionId: string } })._meta.sessionId)).toEqual([
+        s.agentSessionId,
+      ]);
       // Each log opens with its own process's handshake, and holds only its own session's frames.
       expect(log[0]!.msg.method).toBe('initialize');
-      const named = log.map((l) => (l.msg.params as { sessionId?: string } | undefined)?.sessionId).filter((x) => x !== undefined);
+      const named = log
+        .map((l) => (l.msg.params as { sessionId?: string } | undefined)?.sessionId)
+        .filter((x) => x !== undefined);
       expect(new Set(named)).toEqual(new Set([s.agentSessionId]));
     }
     // The bytes as they crossed the pipe.

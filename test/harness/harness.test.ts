@@ -18,10 +18,20 @@ describe.concurrent('createHarness: sessions are recorded as they happen', () =>
     const r = await s.prompt('hello there').result;
     expect(r.stopReason).toBe('end_turn');
     const row = h.store.sessions.get(s.id)!;
-    expect(row).toMatchObject({ agentSessionId: s.agentSessionId, provider: 'demo', cwd: p.userHome, agentInfo: { agentInfo: { name: 'talaria-demo' } } });
+    expect(row).toMatchObject({
+      agentSessionId: s.agentSessionId,
+      provider: 'demo',
+      cwd: p.userHome,
+      agentInfo: { agentInfo: { name: 'talaria-demo' } },
+    });
     expect(row.title).toBeTruthy();
     const wire = msgs(h, s.id);
-    expect(wire.slice(0, 4).map((m) => m.method ?? `answer ${String(m.id)}`)).toEqual(['initialize', 'answer 0', 'session/new', 'answer 1']);
+    expect(wire.slice(0, 4).map((m) => m.method ?? `answer ${String(m.id)}`)).toEqual([
+      'initialize',
+      'answer 0',
+      'session/new',
+      'answer 1',
+    ]);
     expect(wire.filter((m) => m.method === 'session/update').length).toBeGreaterThan(3);
     // The stored thread is the live one, entry for entry.
     expect(h.store.entries.list(s.id)).toEqual(JSON.parse(JSON.stringify(s.thread.entries)));
@@ -39,7 +49,11 @@ describe.concurrent('createHarness: sessions are recorded as they happen', () =>
     await a.prompt('edit notes.txt').result;
     await b.prompt('hello').result;
     expect(h.store.permissions.listAudit(a.id)).toEqual([
-      expect.objectContaining({ decidedBy: 'policy', agentSessionId: a.agentSessionId, outcome: expect.objectContaining({ outcome: 'selected' }) }),
+      expect.objectContaining({
+        decidedBy: 'policy',
+        agentSessionId: a.agentSessionId,
+        outcome: expect.objectContaining({ outcome: 'selected' }),
+      }),
     ]);
     expect(h.store.permissions.listAudit(b.id)).toEqual([]);
     expect(readFileSync(join(p.userHome, 'notes.txt'), 'utf8')).toContain('Edited by the Talaria demo agent');
@@ -50,8 +64,15 @@ describe.concurrent('createHarness: sessions are recorded as they happen', () =>
     writeFileSync(join(p.userHome, 'notes.txt'), 'hello\n');
     const h = makeHarness(p, { host: { terminateGraceMs: 500, permission: { mode: 'ask' } } });
     const ws = h.workspaces.open(p.userHome);
-    h.store.permissions.addRule({ scope: 'workspace', scopeId: ws.id, rule: { decision: 'allow', toolKind: 'edit', pathGlob: join(p.userHome, 'notes.txt'), source: 'user' } });
-    h.store.permissions.addRule({ scope: 'global', rule: { decision: 'deny', toolKind: 'execute', command: 'echo *', source: 'user' } });
+    h.store.permissions.addRule({
+      scope: 'workspace',
+      scopeId: ws.id,
+      rule: { decision: 'allow', toolKind: 'edit', pathGlob: join(p.userHome, 'notes.txt'), source: 'user' },
+    });
+    h.store.permissions.addRule({
+      scope: 'global',
+      rule: { decision: 'deny', toolKind: 'execute', command: 'echo *', source: 'user' },
+    });
     const s = await ws.newSession({ provider: 'demo' });
     // Nobody answers: only the stored rules can decide these without a 60 s wait.
     await s.prompt('edit notes.txt').result;
@@ -80,11 +101,16 @@ describe.concurrent('createHarness: sessions are recorded as they happen', () =>
       expect(wire[0]!.method).toBe('initialize');
       expect(wire.some((m) => sidOf(m) === other.agentSessionId)).toBe(false);
       expect(wire.filter((m) => sidOf(m) !== undefined).every((m) => sidOf(m) === s.agentSessionId)).toBe(true);
-      const sent = wire.filter((m) => m.method === 'session/prompt').map((m) => (m.params as { prompt: { text: string }[] }).prompt[0]!.text);
+      const sent = wire
+        .filter((m) => m.method === 'session/prompt')
+        .map((m) => (m.params as { prompt: { text: string }[] }).prompt[0]!.text);
       expect(sent).toEqual(prompts);
       // Every prompt got its answer in this log.
       const ids = wire.filter((m) => m.method === 'session/prompt').map((m) => m.id);
-      for (const id of ids) expect(wire.some((m) => m.id === id && m.method === undefined && (m.result as { stopReason?: string })?.stopReason)).toBe(true);
+      for (const id of ids)
+        expect(
+          wire.some((m) => m.id === id && m.method === undefined && (m.result as { stopReason?: string })?.stopReason),
+        ).toBe(true);
       // The recorded log replays into the same conversation.
       const replayed = await replayWireLogText(h.store.wire.exportNdjson(s.id));
       expect(texts(replayed.sessions[0]!)).toEqual(prompts);
@@ -158,7 +184,9 @@ describe.concurrent('createHarness: sessions are recorded as they happen', () =>
     expect(back.agentSessionId).not.toBe(s.agentSessionId);
     expect(h2.store.sessions.get(s.id)!.agentSessionId).toBe(back.agentSessionId);
     expect(texts(back)).toEqual(['read notes.txt']);
-    expect(back.thread.entries.find((e) => e.kind === 'tool_call' && e.toolCallId === 'tc-cut')).toMatchObject({ status: 'cancelled' });
+    expect(back.thread.entries.find((e) => e.kind === 'tool_call' && e.toolCallId === 'tc-cut')).toMatchObject({
+      status: 'cancelled',
+    });
     expect(back.thread.entries.at(-1)).toMatchObject({ kind: 'notice', code: 'history_restored' });
     await back.prompt('still here?').result;
     expect(texts(back)).toEqual(['read notes.txt', 'still here?']);
@@ -180,8 +208,12 @@ describe.concurrent('createHarness: sessions are recorded as they happen', () =>
     const frames = h.store.wire.count(s.id);
     expect(h.sessions.archive(s.id.slice(0, 8)).archived).toBe(true);
     expect((await ws.sessions({ agent: { provider: 'demo' } })).sessions).toEqual([]);
-    expect((await ws.sessions({ includeArchived: true })).sessions).toEqual([expect.objectContaining({ id: s.id, archived: true })]);
-    expect((await ws.sessions({ archivedOnly: true, agent: { provider: 'demo' } })).sessions.map((x) => x.id)).toEqual([s.id]);
+    expect((await ws.sessions({ includeArchived: true })).sessions).toEqual([
+      expect.objectContaining({ id: s.id, archived: true }),
+    ]);
+    expect((await ws.sessions({ archivedOnly: true, agent: { provider: 'demo' } })).sessions.map((x) => x.id)).toEqual([
+      s.id,
+    ]);
     // Nothing was deleted (listing at the agent only added its session/list frames to the bound session).
     expect(h.store.wire.count(s.id)).toBeGreaterThanOrEqual(frames);
     expect(h.sessions.unarchive(s.id).archived).toBe(false);
@@ -196,7 +228,12 @@ describe.concurrent('createHarness: sessions are recorded as they happen', () =>
     await s.prompt('export me').result;
     const md = await h.sessions.export(s.id, 'md');
     expect(md).toMatch(/^# .+\n\n### User\n\nexport me\n/);
-    const json = JSON.parse(await h.sessions.export(s.id, 'json')) as { format: string; session: { id: string }; wire: unknown[]; entries: unknown[] };
+    const json = JSON.parse(await h.sessions.export(s.id, 'json')) as {
+      format: string;
+      session: { id: string };
+      wire: unknown[];
+      entries: unknown[];
+    };
     expect(json).toMatchObject({ format: 'talaria.session', session: { id: s.id } });
     expect(json.wire.length).toBe(h.store.wire.count(s.id));
     const fixture = await h.sessions.export(s.id, 'fixture');
@@ -252,17 +289,45 @@ describe.concurrent('picking the agent', () => {
     const unconfigured = makeHarness(place({ hermes: 'unconfigured' }), { hermes: true });
     const fallback = await unconfigured.pickAgent({ workspace: '/' });
     expect(fallback).toMatchObject({ provider: 'demo', from: 'fallback' });
-    expect(fallback.checked.find((r) => r.providerId === 'hermes')).toMatchObject({ found: true, ready: false, gaps: [expect.objectContaining({ code: 'unconfigured' })] });
-    expect(fallback.checked.map((r) => r.providerId)).toEqual(['hermes', 'claude-code', 'codex', 'gemini', 'opencode', 'kimi', 'qwen', 'copilot', 'kilo', 'pi', 'cursor']);
-    expect(await unconfigured.pickAgent({ workspace: '/', provider: 'hermes' })).toMatchObject({ provider: 'hermes', from: 'flag', checked: [] });
+    expect(fallback.checked.find((r) => r.providerId === 'hermes')).toMatchObject({
+      found: true,
+      ready: false,
+      gaps: [expect.objectContaining({ code: 'unconfigured' })],
+    });
+    expect(fallback.checked.map((r) => r.providerId)).toEqual([
+      'hermes',
+      'claude-code',
+      'codex',
+      'gemini',
+      'opencode',
+      'kimi',
+      'qwen',
+      'copilot',
+      'kilo',
+      'pi',
+      'cursor',
+    ]);
+    expect(await unconfigured.pickAgent({ workspace: '/', provider: 'hermes' })).toMatchObject({
+      provider: 'hermes',
+      from: 'flag',
+      checked: [],
+    });
   });
 
   it("config.json: a workspace's binding (with its profile), else defaultProvider, before any readiness check", async () => {
     const p = place();
     const ws = join(p.userHome, 'proj');
-    writeFileSync(join(p.home, 'config.json'), JSON.stringify({ defaultProvider: 'demo', workspaces: { [ws]: { provider: 'hermes', profile: 'work' } } }));
+    writeFileSync(
+      join(p.home, 'config.json'),
+      JSON.stringify({ defaultProvider: 'demo', workspaces: { [ws]: { provider: 'hermes', profile: 'work' } } }),
+    );
     const h = makeHarness(p, { hermes: true });
-    expect(await h.pickAgent({ workspace: join(ws, 'sub') })).toEqual({ provider: 'hermes', profile: 'work', from: 'workspace', checked: [] });
+    expect(await h.pickAgent({ workspace: join(ws, 'sub') })).toEqual({
+      provider: 'hermes',
+      profile: 'work',
+      from: 'workspace',
+      checked: [],
+    });
     expect(await h.pickAgent({ workspace: p.userHome })).toEqual({ provider: 'demo', from: 'default', checked: [] });
   });
 });
@@ -282,7 +347,12 @@ describe('finding stored sessions', () => {
 
   it('a unique prefix of the agent id finds the session too; a prefix shared across both ids is ambiguous', () => {
     const h = makeHarness(place());
-    const a = h.store.sessions.create({ id: 'f00d-1111', provider: 'demo', cwd: '/w', agentSessionId: '7c3e9a10-agent' });
+    const a = h.store.sessions.create({
+      id: 'f00d-1111',
+      provider: 'demo',
+      cwd: '/w',
+      agentSessionId: '7c3e9a10-agent',
+    });
     const b = h.store.sessions.create({ id: 'beef-2222', provider: 'demo', cwd: '/w', agentSessionId: 'f00d-agent' });
     expect(h.sessions.find('7c3e9a')?.id).toBe(a.id);
     expect(h.sessions.find('beef')?.id).toBe(b.id);

@@ -49,7 +49,10 @@ export function place(o: { hermes?: 'configured' | 'unconfigured' } = {}): Place
   return { home: tempDir('home'), demoHome: tempDir('demo'), userHome: tempDir('user'), hermesHome };
 }
 
-export function makeHarness(p: Place, o: { hermes?: boolean; vars?: Record<string, string> } & Omit<HarnessOptions, 'env'> = {}): Harness & HarnessExtras {
+export function makeHarness(
+  p: Place,
+  o: { hermes?: boolean; vars?: Record<string, string> } & Omit<HarnessOptions, 'env'> = {},
+): Harness & HarnessExtras {
   const { hermes, vars: extra, ...rest } = o;
   const env = currentEnv({
     env: {
@@ -68,11 +71,17 @@ export function makeHarness(p: Place, o: { hermes?: boolean; vars?: Record<strin
   return h;
 }
 
-export function texts(s: { thread: Session['thread'] }, kind: 'user_message' | 'assistant_message' = 'user_message'): string[] {
+export function texts(
+  s: { thread: Session['thread'] },
+  kind: 'user_message' | 'assistant_message' = 'user_message',
+): string[] {
   return s.thread.entries.filter((e) => e.kind === kind).map((e) => (e as { text: string }).text);
 }
 
-export function waitFor(s: { subscribe(fn: (e: SessionEvent) => void): () => void }, pred: (e: SessionEvent) => boolean): Promise<SessionEvent> {
+export function waitFor(
+  s: { subscribe(fn: (e: SessionEvent) => void): () => void },
+  pred: (e: SessionEvent) => boolean,
+): Promise<SessionEvent> {
   return new Promise((resolve) => {
     const off = s.subscribe((e) => {
       if (pred(e)) {

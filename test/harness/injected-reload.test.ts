@@ -9,13 +9,17 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeHarness, place, tempDir, texts, waitFor } from './helpers.js';
 
-const notes = (s: { thread: { entries: readonly { kind: string }[] } }) => s.thread.entries.filter((e) => e.kind === 'notice').map((e) => (e as unknown as { code: string }).code);
+const notes = (s: { thread: { entries: readonly { kind: string }[] } }) =>
+  s.thread.entries.filter((e) => e.kind === 'notice').map((e) => (e as unknown as { code: string }).code);
 
 describe('reopening a session in which Talaria spoke to the agent', () => {
   it('a steered (cancelled and resent) message reloads as the user wrote it, with its note', async () => {
     const p = place();
     const wsPath = tempDir('ws');
-    writeFileSync(join(p.home, 'config.json'), JSON.stringify({ workspaces: { [wsPath]: { env: { HERMES_EMU_SLOW_MS: '40' } } } }));
+    writeFileSync(
+      join(p.home, 'config.json'),
+      JSON.stringify({ workspaces: { [wsPath]: { env: { HERMES_EMU_SLOW_MS: '40' } } } }),
+    );
     const h = makeHarness(p, { hermes: true });
     const s = await h.workspaces.open(wsPath).newSession({ provider: 'hermes' });
     const streaming = waitFor(s, (e) => e.type === 'entry.added' && e.entry.kind === 'assistant_message');

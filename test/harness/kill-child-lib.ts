@@ -24,14 +24,17 @@ export function victim(usage: string): { rec: Recorder; ev: (type: string, body:
     onError: (e) => process.stderr.write(`recorder error: ${e.message}\n`),
   });
   let evSeq = 0;
-  const ev = (type: string, body: Record<string, unknown>) => rec.onEvent({ type, sessionId: 'agent', seq: ++evSeq, at: Date.now(), ...body } as unknown as SessionEvent);
+  const ev = (type: string, body: Record<string, unknown>) =>
+    rec.onEvent({ type, sessionId: 'agent', seq: ++evSeq, at: Date.now(), ...body } as unknown as SessionEvent);
   return { rec, ev };
 }
 
 /** Starts `tick`; with TALARIA_WRITER_THREAD=1 once the thread is up, so every commit is its. */
 export async function startTicking(rec: Recorder, tick: () => void): Promise<void> {
   const started = Date.now();
-  while (process.env.TALARIA_WRITER_THREAD === '1' && !rec.threaded && Date.now() - started < 20_000) await new Promise((r) => setTimeout(r, 5));
-  if (process.env.TALARIA_WRITER_THREAD === '1' && !rec.threaded) process.stderr.write('the writer thread did not start\n');
+  while (process.env.TALARIA_WRITER_THREAD === '1' && !rec.threaded && Date.now() - started < 20_000)
+    await new Promise((r) => setTimeout(r, 5));
+  if (process.env.TALARIA_WRITER_THREAD === '1' && !rec.threaded)
+    process.stderr.write('the writer thread did not start\n');
   tick();
 }

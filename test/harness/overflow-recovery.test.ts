@@ -23,7 +23,10 @@ describe('overflow recovery (Hermes emulator, real 0.18.2 behaviour)', () => {
     const log = join(tempDir('emu'), 'emu.log');
     const wsPath = tempDir('ws');
     // The emulator's switches reach it as the workspace's env (config.json), as a user's would.
-    writeFileSync(join(p.home, 'config.json'), JSON.stringify({ workspaces: { [wsPath]: { env: { HERMES_EMU_LOG: log } } } }));
+    writeFileSync(
+      join(p.home, 'config.json'),
+      JSON.stringify({ workspaces: { [wsPath]: { env: { HERMES_EMU_LOG: log } } } }),
+    );
     const h = makeHarness(p, { hermes: true });
     const ws = h.workspaces.open(wsPath);
     const s = await ws.newSession({ provider: 'hermes' });
@@ -40,17 +43,30 @@ describe('overflow recovery (Hermes emulator, real 0.18.2 behaviour)', () => {
     const row = h.sessions.find(s.id)!;
     expect(row.agentSessionId).toBe(s.agentSessionId);
     expect(h.store.branches.of(s.id)).toEqual([
-      expect.objectContaining({ sessionId: s.id, parentId: s.id, reason: 'overflow', agentSessionId: s.agentSessionId, previousAgentSessionId: first, provider: 'hermes' }),
+      expect.objectContaining({
+        sessionId: s.id,
+        parentId: s.id,
+        reason: 'overflow',
+        agentSessionId: s.agentSessionId,
+        previousAgentSessionId: first,
+        provider: 'hermes',
+      }),
     ]);
     const stored = h.store.entries.loadSnapshot(s.id)!;
-    expect(stored.entries.filter((e) => e.kind === 'notice').map((e) => (e as { code: string }).code)).toEqual(['context_overflow', 'overflow_recovery', 'context_reseeded']);
+    expect(stored.entries.filter((e) => e.kind === 'notice').map((e) => (e as { code: string }).code)).toEqual([
+      'context_overflow',
+      'overflow_recovery',
+      'context_reseeded',
+    ]);
 
     // What the fake model received in the fresh session: the earlier exchange, not the poison.
     const prompts = emuPrompts(log);
     const seeded = prompts.at(-1)!;
     expect(seeded.params!.sessionId).toBe(s.agentSessionId);
     const text = seeded.params!.prompt![0]!.text!;
-    expect(text).toContain('User: remember the word teapot\nAssistant: Hello from the fake model! You said: remember the word teapot');
+    expect(text).toContain(
+      'User: remember the word teapot\nAssistant: Hello from the fake model! You said: remember the word teapot',
+    );
     expect(text).not.toContain('OVERFLOW');
     expect(text.endsWith('\n\nwhich word?')).toBe(true);
 
@@ -62,7 +78,10 @@ describe('overflow recovery (Hermes emulator, real 0.18.2 behaviour)', () => {
     expect(again.historyFrom).toBe('store');
     expect(texts(again)).toEqual(['remember the word teapot', 'OVERFLOW now', 'which word?']);
     expect((await again.prompt('and then?').result).error).toBeUndefined();
-    expect(emuPrompts(log).at(-1)!.params).toMatchObject({ sessionId: s.agentSessionId, prompt: [{ type: 'text', text: 'and then?' }] });
+    expect(emuPrompts(log).at(-1)!.params).toMatchObject({
+      sessionId: s.agentSessionId,
+      prompt: [{ type: 'text', text: 'and then?' }],
+    });
   });
 });
 
@@ -71,7 +90,10 @@ describe('overflow recovery across processes', () => {
     const p = place();
     const log = join(tempDir('emu'), 'emu.log');
     const wsPath = tempDir('ws');
-    writeFileSync(join(p.home, 'config.json'), JSON.stringify({ workspaces: { [wsPath]: { env: { HERMES_EMU_LOG: log } } } }));
+    writeFileSync(
+      join(p.home, 'config.json'),
+      JSON.stringify({ workspaces: { [wsPath]: { env: { HERMES_EMU_LOG: log } } } }),
+    );
     const h = makeHarness(p, { hermes: true });
     const s = await h.workspaces.open(wsPath).newSession({ provider: 'hermes' });
     const first = s.agentSessionId;
@@ -91,6 +113,12 @@ describe('overflow recovery across processes', () => {
     expect(text).not.toContain('OVERFLOW');
     expect(text.endsWith('\n\nwhich word?')).toBe(true);
     again.flush();
-    expect(h2.store.branches.of(s.id)).toEqual([expect.objectContaining({ reason: 'overflow', previousAgentSessionId: first, agentSessionId: again.agentSessionId })]);
+    expect(h2.store.branches.of(s.id)).toEqual([
+      expect.objectContaining({
+        reason: 'overflow',
+        previousAgentSessionId: first,
+        agentSessionId: again.agentSessionId,
+      }),
+    ]);
   });
 });

@@ -15,7 +15,13 @@ const TSX = import.meta.resolve('tsx');
 let evSeq = 0;
 const ev = (type: SessionEvent['type'], body: Record<string, unknown>): SessionEvent =>
   ({ type, sessionId: 'agent-1', seq: ++evSeq, at: 1000 + evSeq, ...body }) as unknown as SessionEvent;
-const msg = (id: string, text: string): Entry => ({ id, kind: 'assistant_message', text, blocks: [], turnId: 'turn-1' });
+const msg = (id: string, text: string): Entry => ({
+  id,
+  kind: 'assistant_message',
+  text,
+  blocks: [],
+  turnId: 'turn-1',
+});
 
 function setup(thread = false) {
   const home = tempHome('tails');
@@ -24,7 +30,9 @@ function setup(thread = false) {
   store.sessions.create({ id: 's', provider: 'p', cwd: '/', agentSessionId: 'agent-1' });
   const flushes: FlushInfo[] = [];
   const rec = createRecorder(store, { sessionKey: 's', thread, onFlush: (i) => flushes.push(i) });
-  const rowJson = (idx: number) => (other.db.prepare('SELECT json FROM entries WHERE session_id = ? AND idx = ?').get('s', idx) as { json: string }).json;
+  const rowJson = (idx: number) =>
+    (other.db.prepare('SELECT json FROM entries WHERE session_id = ? AND idx = ?').get('s', idx) as { json: string })
+      .json;
   const tails = () => (other.db.prepare('SELECT COUNT(*) AS n FROM entry_tails').get() as { n: number }).n;
   return { store, other, rec, flushes, rowJson, tails, done: () => (store.close(), other.close()) };
 }
@@ -72,7 +80,12 @@ describe('recorder: a growing message is stored as tails', () => {
     t.rec.onEvent(ev('entry.updated', { index: 0, entry: msg('e1', 'abc'), appended: 'c' }));
     t.rec.flush();
     expect(t.tails()).toBe(1);
-    t.rec.onEvent(ev('entry.updated', { index: 0, entry: { ...msg('e1', 'abc'), blocks: [{ type: 'image', data: '', mimeType: 'image/png' }] } }));
+    t.rec.onEvent(
+      ev('entry.updated', {
+        index: 0,
+        entry: { ...msg('e1', 'abc'), blocks: [{ type: 'image', data: '', mimeType: 'image/png' }] },
+      }),
+    );
     t.rec.flush();
     expect(t.tails()).toBe(0);
     // An append to an entry this recorder never wrote (another id at that index) is written whole.
@@ -83,42 +96,47 @@ describe('recorder: a growing message is stored as tails', () => {
     t.done();
   });
 
-  it.each(['inline', 'thread'])('killed mid-message (SIGKILL), the store reopens with the message as far as its committed frames (%s)', async (mode) => {
-    const home = tempHome('tailkill');
-    const env = { ...process.env, TALARIA_WRITER_THREAD: mode === 'thread' ? '1' : '0' };
-    const child = spawn(process.execPath, ['--import', TSX, CHILD, home], { stdio: ['pipe', 'pipe', 'pipe'], env });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('close', (_code, signal) => resolve(signal)));
-    let reported = 0;
-    let commits = 0;
-    let killed = false;
-    for await (const line of createInterface({ input: child.stdout })) {
-      const m = /^n=(\d+)$/.exec(line);
-      if (!m) continue;
-      reported = Math.max(reported, Number(m[1]));
-      // Many commits inside the one message, so its growth is in tails when the kill lands.
-      if (!killed && ++commits >= 30 && reported >= 300) {
-        killed = true;
-        child.kill('SIGKILL');
+  it.each(['inline', 'thread'])(
+    'killed mid-message (SIGKILL), the store reopens with the message as far as its committed frames (%s)',
+    async (mode) => {
+      const home = tempHome('tailkill');
+      const env = { ...process.env, TALARIA_WRITER_THREAD: mode === 'thread' ? '1' : '0' };
+      const child = spawn(process.execPath, ['--import', TSX, CHILD, home], { stdio: ['pipe', 'pipe', 'pipe'], env });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+        child.on('close', (_code, signal) => resolve(signal)),
+      );
+      let reported = 0;
+      let commits = 0;
+      let killed = false;
+      for await (const line of createInterface({ input: child.stdout })) {
+        const m = /^n=(\d+)$/.exec(line);
+        if (!m) continue;
+        reported = Math.max(reported, Number(m[1]));
+        // Many commits inside the one message, so its growth is in tails when the kill lands.
+        if (!killed && ++commits >= 30 && reported >= 300) {
+          killed = true;
+          child.kill('SIGKILL');
+        }
       }
-    }
-    expect(await exited).toBe('SIGKILL');
-    expect(stderr).toBe('');
-    const store = openStore({ home });
-    try {
-      expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');
-      const frames = store.wire.count('victim');
-      expect(frames).toBeGreaterThanOrEqual(reported);
-      let want = '';
-      for (let k = 1; k <= frames; k++) want += chunkText(k);
-      const entries = store.entries.loadSnapshot('victim')!.entries;
-      expect(entries.map((e) => e.id)).toEqual(['u1', 'a1']);
-      expect((entries[1] as { text: string }).text).toBe(want);
-      // The path under test: the message's row holds only its start, the rest is in tails.
-      expect((store.db.prepare('SELECT COUNT(*) AS n FROM entry_tails').get() as { n: number }).n).toBeGreaterThan(0);
-    } finally {
-      store.close();
-    }
-  });
+      expect(await exited).toBe('SIGKILL');
+      expect(stderr).toBe('');
+      const store = openStore({ home });
+      try {
+        expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');
+        const frames = store.wire.count('victim');
+        expect(frames).toBeGreaterThanOrEqual(reported);
+        let want = '';
+        for (let k = 1; k <= frames; k++) want += chunkText(k);
+        const entries = store.entries.loadSnapshot('victim')!.entries;
+        expect(entries.map((e) => e.id)).toEqual(['u1', 'a1']);
+        expect((entries[1] as { text: string }).text).toBe(want);
+        // The path under test: the message's row holds only its start, the rest is in tails.
+        expect((store.db.prepare('SELECT COUNT(*) AS n FROM entry_tails').get() as { n: number }).n).toBeGreaterThan(0);
+      } finally {
+        store.close();
+      }
+    },
+  );
 });

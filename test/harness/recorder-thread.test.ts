@@ -15,7 +15,12 @@ import { createRecorder, writerThreadDefault, type FlushInfo, type Recorder } fr
 import { tempHome } from '../store/helpers.js';
 
 const msgOf = (i: number) => ({ jsonrpc: '2.0', method: 'session/update', params: { n: i } });
-const frame = (i: number, dir: Frame['dir'] = 'agent->client'): Frame => ({ t_ms: i, dir, msg: msgOf(i), raw: JSON.stringify(msgOf(i)) });
+const frame = (i: number, dir: Frame['dir'] = 'agent->client'): Frame => ({
+  t_ms: i,
+  dir,
+  msg: msgOf(i),
+  raw: JSON.stringify(msgOf(i)),
+});
 let evSeq = 0;
 const ev = (type: SessionEvent['type'], body: Record<string, unknown>): SessionEvent =>
   ({ type, sessionId: 'agent-1', seq: ++evSeq, at: 1000 + evSeq, ...body }) as unknown as SessionEvent;
@@ -29,7 +34,13 @@ async function threaded(opts: Partial<Parameters<typeof createRecorder>[1]> = {}
   store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
   const flushes: FlushInfo[] = [];
   const errors: Error[] = [];
-  const rec: Recorder = createRecorder(store, { sessionKey: 's', thread: true, onFlush: (i) => flushes.push(i), onError: (e) => errors.push(e), ...opts });
+  const rec: Recorder = createRecorder(store, {
+    sessionKey: 's',
+    thread: true,
+    onFlush: (i) => flushes.push(i),
+    onError: (e) => errors.push(e),
+    ...opts,
+  });
   await vi.waitFor(() => expect(rec.threaded).toBe(true), { timeout: 15_000, interval: 10 });
   const done = () => (store.close(), other.close());
   return { store, other, rec, flushes, errors, done };
@@ -58,10 +69,14 @@ describe('recorder on the writer thread', () => {
     t.rec.onEvent(ev('entry.added', { index: 0, entry: msg('Hel') }));
     t.rec.onEvent(ev('plan.updated', { plan: [{ content: 'x', status: 'pending' }] }));
     t.rec.onFrame(frame(2));
-    t.rec.onEvent(ev('turn.ended', { turnId: 'turn-1', stopReason: 'end_turn', durationMs: 5, usage: { inputTokens: 1 } }));
+    t.rec.onEvent(
+      ev('turn.ended', { turnId: 'turn-1', stopReason: 'end_turn', durationMs: 5, usage: { inputTokens: 1 } }),
+    );
     expect(t.other.wire.count('s')).toBe(2);
     expect(t.other.entries.list('s')).toEqual([msg('Hel')]);
-    expect(t.other.turns.list('s')).toMatchObject([{ turnId: 'turn-1', stopReason: 'end_turn', usage: { inputTokens: 1 }, durationMs: 5 }]);
+    expect(t.other.turns.list('s')).toMatchObject([
+      { turnId: 'turn-1', stopReason: 'end_turn', usage: { inputTokens: 1 }, durationMs: 5 },
+    ]);
     expect(t.other.entries.getMeta('s')).toMatchObject({ plan: [{ content: 'x' }] });
     expect(t.other.entries.getMeta('s')?.openTurnId).toBeUndefined();
     expect(t.rec.lastSeq).toBe(2);
@@ -122,9 +137,13 @@ describe('recorder on the writer thread', () => {
 
   it('the thread keeps no process alive: a process that never closes its store exits, its turn on disk', async () => {
     const home = tempHome('rec-thread-exit');
-    const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), fileURLToPath(new URL('./writer-exit-child.ts', import.meta.url)), home], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', import.meta.resolve('tsx'), fileURLToPath(new URL('./writer-exit-child.ts', import.meta.url)), home],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));

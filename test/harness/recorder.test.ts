@@ -16,7 +16,11 @@ const frame = (i: number): Frame => ({ t_ms: i, dir: 'agent->client', msg: msgOf
 const line = (i: number): WireLogLine => ({ t_ms: i, dir: 'agent->client', msg: msgOf(i) });
 
 let evSeq = 0;
-function ev<T extends SessionEvent['type']>(type: T, body: Record<string, unknown>, sessionId = 'agent-1'): SessionEvent {
+function ev<T extends SessionEvent['type']>(
+  type: T,
+  body: Record<string, unknown>,
+  sessionId = 'agent-1',
+): SessionEvent {
   return { type, sessionId, seq: ++evSeq, at: 1000 + evSeq, ...body } as unknown as SessionEvent;
 }
 const msg = (text: string): Entry => ({ id: 'e1', kind: 'assistant_message', text, blocks: [], turnId: 'turn-1' });
@@ -75,7 +79,9 @@ describe('recorder', () => {
     const raw = '{"jsonrpc":"2.0","method":"x","params":{"token":"secret"}}';
     t.rec.onFrame({ t_ms: 1, dir: 'client->agent', msg: JSON.parse(raw) as Frame['msg'], raw });
     t.rec.flush();
-    expect(t.other.wire.rows('s').map((r) => r.msg)).toEqual(['{"jsonrpc":"2.0","method":"x","params":{"token":"[redacted]"}}']);
+    expect(t.other.wire.rows('s').map((r) => r.msg)).toEqual([
+      '{"jsonrpc":"2.0","method":"x","params":{"token":"[redacted]"}}',
+    ]);
     t.done();
   });
 
@@ -139,10 +145,20 @@ describe('recorder', () => {
     t.rec.onEvent(ev('turn.started', { turnId: 'turn-1', prompt: [{ type: 'text', text: 'hi' }] }));
     t.rec.onEvent(ev('entry.added', { index: 0, entry: msg('Hel') }));
     t.rec.onFrame(frame(2));
-    t.rec.onEvent(ev('turn.ended', { turnId: 'turn-1', stopReason: 'end_turn', durationMs: 5, usage: { inputTokens: 1 } }));
+    t.rec.onEvent(
+      ev('turn.ended', { turnId: 'turn-1', stopReason: 'end_turn', durationMs: 5, usage: { inputTokens: 1 } }),
+    );
     expect(t.committed()).toBe(2);
     expect(t.other.entries.list('s')).toEqual([msg('Hel')]);
-    expect(t.other.turns.list('s')).toMatchObject([{ turnId: 'turn-1', prompt: [{ type: 'text', text: 'hi' }], stopReason: 'end_turn', usage: { inputTokens: 1 }, durationMs: 5 }]);
+    expect(t.other.turns.list('s')).toMatchObject([
+      {
+        turnId: 'turn-1',
+        prompt: [{ type: 'text', text: 'hi' }],
+        stopReason: 'end_turn',
+        usage: { inputTokens: 1 },
+        durationMs: 5,
+      },
+    ]);
     expect(t.other.sessions.get('s')!.lastActiveAt).toBeGreaterThan(1000);
     t.done();
   });
@@ -190,11 +206,29 @@ describe('recorder', () => {
   it("audits permission.decided; the broker's richer record replaces it when both arrive", async () => {
     const t = setup();
     let flushed = t.nextFlush();
-    t.rec.onEvent(ev('permission.decided', { requestKey: 'r1', toolCallId: 'tc1', outcome: { outcome: 'cancelled' }, decidedBy: 'cancel', reason: 'turn cancelled' }));
+    t.rec.onEvent(
+      ev('permission.decided', {
+        requestKey: 'r1',
+        toolCallId: 'tc1',
+        outcome: { outcome: 'cancelled' },
+        decidedBy: 'cancel',
+        reason: 'turn cancelled',
+      }),
+    );
     await flushed;
-    expect(t.other.permissions.listAudit('s')).toMatchObject([{ requestKey: 'r1', agentSessionId: 'agent-1', decidedBy: 'cancel' }]);
+    expect(t.other.permissions.listAudit('s')).toMatchObject([
+      { requestKey: 'r1', agentSessionId: 'agent-1', decidedBy: 'cancel' },
+    ]);
     flushed = t.nextFlush();
-    t.rec.onEvent(ev('permission.decided', { requestKey: 'r2', toolCallId: 'tc2', outcome: { outcome: 'selected', optionId: 'y' }, decidedBy: 'user', reason: 'r' }));
+    t.rec.onEvent(
+      ev('permission.decided', {
+        requestKey: 'r2',
+        toolCallId: 'tc2',
+        outcome: { outcome: 'selected', optionId: 'y' },
+        decidedBy: 'user',
+        reason: 'r',
+      }),
+    );
     t.rec.onPermissionDecision({
       requestKey: 'r2',
       sessionId: 'agent-1',
@@ -207,7 +241,15 @@ describe('recorder', () => {
       subject: { sessionId: 'agent-1', toolCallId: 'tc2', paths: [], roots: [] },
     });
     // From now on only the richer source counts: this event is not audited twice.
-    t.rec.onEvent(ev('permission.decided', { requestKey: 'r3', toolCallId: 'tc3', outcome: { outcome: 'cancelled' }, decidedBy: 'cancel', reason: 'x' }));
+    t.rec.onEvent(
+      ev('permission.decided', {
+        requestKey: 'r3',
+        toolCallId: 'tc3',
+        outcome: { outcome: 'cancelled' },
+        decidedBy: 'cancel',
+        reason: 'x',
+      }),
+    );
     await flushed;
     const rows = t.other.permissions.listAudit('s');
     expect(rows.map((r) => r.requestKey)).toEqual(['r1', 'r2']);
@@ -274,16 +316,31 @@ describe('recorder', () => {
     const t = setup();
     const secret = 'sk-recorded-secret';
     const flushed = t.nextFlush();
-    const tapped = (t_ms: number, dir: Frame['dir'], msg: Frame['msg']): Frame => ({ t_ms, dir, msg, raw: JSON.stringify(msg) });
+    const tapped = (t_ms: number, dir: Frame['dir'], msg: Frame['msg']): Frame => ({
+      t_ms,
+      dir,
+      msg,
+      raw: JSON.stringify(msg),
+    });
     t.rec.onFrame(
       tapped(1, 'client->agent', {
         jsonrpc: '2.0',
         id: 1,
         method: 'session/new',
-        params: { cwd: '/w', mcpServers: [{ name: 'm', command: 'c', args: [], env: [{ name: 'TOKEN', value: secret }] }] },
+        params: {
+          cwd: '/w',
+          mcpServers: [{ name: 'm', command: 'c', args: [], env: [{ name: 'TOKEN', value: secret }] }],
+        },
       }),
     );
-    t.rec.onFrame(tapped(2, 'agent->client', { jsonrpc: '2.0', id: 7, method: 'terminal/create', params: { sessionId: 'a', command: 'x', env: [{ name: 'K', value: secret }] } }));
+    t.rec.onFrame(
+      tapped(2, 'agent->client', {
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'terminal/create',
+        params: { sessionId: 'a', command: 'x', env: [{ name: 'K', value: secret }] },
+      }),
+    );
     t.rec.onFrame(frame(3));
     await flushed;
     const rows = t.other.wire.rows('s');
@@ -366,7 +423,8 @@ describe('recorder', () => {
     }
     expect(rec.lostFrames).toBe(5);
     expect(errors).toHaveLength(5);
-    for (const e of errors) expect(e).toMatchObject({ name: 'StoreError', code: 'store_corrupt', details: { path: store.path } });
+    for (const e of errors)
+      expect(e).toMatchObject({ name: 'StoreError', code: 'store_corrupt', details: { path: store.path } });
     expect(errors[0]!.message).toContain(`mv ${JSON.stringify(store.path)}`);
     expect(logged).toEqual([expect.stringMatching(/^store: recorder batch lost/)]);
     rec.close();
@@ -423,7 +481,12 @@ describe('recorder on a live session (real agent process)', () => {
       expect(store.turns.list(stored.id)[0]!.usage).toMatchObject({ inputTokens: 10 });
       const audit = store.permissions.listAudit(stored.id);
       expect(audit).toHaveLength(1);
-      expect(audit[0]).toMatchObject({ decidedBy: 'policy', agentSessionId: session.id, toolCallId: 'edit-1', outcome: { outcome: 'selected' } });
+      expect(audit[0]).toMatchObject({
+        decidedBy: 'policy',
+        agentSessionId: session.id,
+        toolCallId: 'edit-1',
+        outcome: { outcome: 'selected' },
+      });
       expect(audit[0]!.subject).toMatchObject({ toolKind: 'edit' });
     } finally {
       await client.close();

@@ -24,7 +24,9 @@ describe('recording failures are never silent', () => {
     const r = await s.prompt('hello').result;
     expect(r.stopReason).toBe('end_turn');
     expect(s.recording.error).toMatchObject({ code: 'recording_failed' });
-    expect(s.recording.error!.message).toMatch(new RegExp(`session ${s.id} is not being stored completely: .*FOREIGN KEY`));
+    expect(s.recording.error!.message).toMatch(
+      new RegExp(`session ${s.id} is not being stored completely: .*FOREIGN KEY`),
+    );
     expect(s.recording.lostFrames).toBeGreaterThan(0);
     expect(reported[0]).toMatchObject({ sessionId: s.id });
     expect(reported[0]!.error).toBe(s.recording.error);
@@ -51,7 +53,9 @@ describe('one writer per stored session', () => {
     h.store.leases.acquire(s.id, { owner: 'other', pid: process.pid, host: hostname() }, () => true);
     const err = await ws.openSession(s.id).catch((e: unknown) => e);
     expect(isTalariaError(err, 'session_busy')).toBe(true);
-    expect((err as Error).message).toMatch(new RegExp(`session ${s.id} is open in another Talaria process ${process.pid}`));
+    expect((err as Error).message).toMatch(
+      new RegExp(`session ${s.id} is open in another Talaria process ${process.pid}`),
+    );
   });
 
   it('opening a session this harness has open already is refused; after close it opens', async () => {
@@ -69,7 +73,9 @@ describe('one writer per stored session', () => {
 
 describe('stored permission rules', () => {
   it('only valid rules reach the policy', () => {
-    expect(toPermissionRule({ decision: 'allow', toolKind: ['edit', 'read'], pathGlob: '/w/**', source: 'user', id: '3' })).toEqual({
+    expect(
+      toPermissionRule({ decision: 'allow', toolKind: ['edit', 'read'], pathGlob: '/w/**', source: 'user', id: '3' }),
+    ).toEqual({
       decision: 'allow',
       toolKind: ['edit', 'read'],
       pathGlob: '/w/**',
@@ -79,7 +85,12 @@ describe('stored permission rules', () => {
     const logged: unknown[] = [];
     const logger = { debug() {}, info() {}, error() {}, warn: (_m: string, d?: unknown) => void logged.push(d) };
     const rules = permissionRules(
-      [{ decision: 'maybe' }, { decision: 'deny', command: 42 }, { decision: 'ask', source: 'elsewhere' }, { decision: 'deny', command: 'rm *' }],
+      [
+        { decision: 'maybe' },
+        { decision: 'deny', command: 42 },
+        { decision: 'ask', source: 'elsewhere' },
+        { decision: 'deny', command: 'rm *' },
+      ],
       logger,
     );
     expect(rules).toEqual([{ decision: 'deny', command: 'rm *' }]);

@@ -25,16 +25,25 @@ function tick(): void {
       turn++;
       text = '';
       ev('turn.started', { turnId: `turn-${turn}`, prompt: [{ type: 'text', text: `prompt ${turn}` }] });
-      ev('entry.added', { index: (turn - 1) * 2, entry: { id: `u${turn}`, kind: 'user_message', text: `prompt ${turn}`, blocks: [] } });
+      ev('entry.added', {
+        index: (turn - 1) * 2,
+        entry: { id: `u${turn}`, kind: 'user_message', text: `prompt ${turn}`, blocks: [] },
+      });
     }
     const msg = {
       jsonrpc: '2.0',
       method: 'session/update',
-      params: { sessionId: 'agent', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: frameText(k) } } },
+      params: {
+        sessionId: 'agent',
+        update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: frameText(k) } },
+      },
     };
     rec.onFrame({ t_ms: k, dir: 'agent->client', msg, raw: JSON.stringify(msg) });
     text += `${k},`;
-    ev('entry.updated', { index: (turn - 1) * 2 + 1, entry: { id: `a${turn}`, kind: 'assistant_message', text, blocks: [], turnId: `turn-${turn}` } });
+    ev('entry.updated', {
+      index: (turn - 1) * 2 + 1,
+      entry: { id: `a${turn}`, kind: 'assistant_message', text, blocks: [], turnId: `turn-${turn}` },
+    });
     if (k % 40 === 0) ev('turn.ended', { turnId: `turn-${turn}`, stopReason: 'end_turn', durationMs: 1 });
   }
   setImmediate(tick);

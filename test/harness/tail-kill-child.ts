@@ -24,7 +24,10 @@ function tick(): void {
   const msg = {
     jsonrpc: '2.0',
     method: 'session/update',
-    params: { sessionId: 'agent', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: chunk } } },
+    params: {
+      sessionId: 'agent',
+      update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: chunk } },
+    },
   };
   rec.onFrame({ t_ms: k, dir: 'agent->client', msg, raw: JSON.stringify(msg) });
   setImmediate(tick);

@@ -27,8 +27,13 @@ describe('usage totals', () => {
   });
 
   it('the cost an agent sent in usage_update: USD is known, anything else or nothing is no price', () => {
-    expect(costFromContext({ used: 1, size: 2, cost: { amount: 0.5, currency: 'USD' } })).toEqual({ usd: 0.5, status: 'known' });
-    expect(costFromContext({ used: 1, size: 2, cost: { amount: 0.5, currency: 'EUR' } })).toEqual({ status: 'unknown' });
+    expect(costFromContext({ used: 1, size: 2, cost: { amount: 0.5, currency: 'USD' } })).toEqual({
+      usd: 0.5,
+      status: 'known',
+    });
+    expect(costFromContext({ used: 1, size: 2, cost: { amount: 0.5, currency: 'EUR' } })).toEqual({
+      status: 'unknown',
+    });
     expect(costFromContext({ used: 1, size: 2 })).toEqual({ status: 'unknown' });
     expect(costFromContext(undefined)).toEqual({ status: 'unknown' });
   });

@@ -24,12 +24,22 @@ function wire() {
       const check = () => (pred() ? resolve() : waiters.push(check));
       check();
     });
-  const news = () => frames.filter((f) => f.dir === 'client->agent' && (f.msg as { method?: string }).method === 'session/new').length;
+  const news = () =>
+    frames.filter((f) => f.dir === 'client->agent' && (f.msg as { method?: string }).method === 'session/new').length;
   /** Session ids the agent gave in its session/new answers, in order. */
   const created = () => {
-    const ids = new Set(frames.filter((f) => f.dir === 'client->agent' && (f.msg as { method?: string }).method === 'session/new').map((f) => (f.msg as { id: unknown }).id));
+    const ids = new Set(
+      frames
+        .filter((f) => f.dir === 'client->agent' && (f.msg as { method?: string }).method === 'session/new')
+        .map((f) => (f.msg as { id: unknown }).id),
+    );
     return frames
-      .filter((f) => f.dir === 'agent->client' && ids.has((f.msg as { id?: unknown }).id) && (f.msg as { result?: { sessionId?: string } }).result?.sessionId)
+      .filter(
+        (f) =>
+          f.dir === 'agent->client' &&
+          ids.has((f.msg as { id?: unknown }).id) &&
+          (f.msg as { result?: { sessionId?: string } }).result?.sessionId,
+      )
       .map((f) => (f.msg as { result: { sessionId: string } }).result.sessionId);
   };
   return { frames, onFrame, until, news, created };
@@ -77,7 +87,9 @@ describe('warm pool', () => {
     const log = join(tempDir('calls'), 'calls.log');
     writeFileSync(log, '');
     const bin = join(tempDir('bin'), 'hermes');
-    writeFileSync(bin, `#!/bin/sh\necho "$*" >> '${log}'\nexec '${join(HERMES_BIN_DIR, 'hermes')}' "$@"\n`, { mode: 0o755 });
+    writeFileSync(bin, `#!/bin/sh\necho "$*" >> '${log}'\nexec '${join(HERMES_BIN_DIR, 'hermes')}' "$@"\n`, {
+      mode: 0o755,
+    });
     const w = wire();
     const h = makeHarness(p, { hermes: true, vars: { HERMES_BIN: bin }, onFrame: w.onFrame });
     const checks = () =>
@@ -116,21 +128,31 @@ describe('warm pool', () => {
   it('a Hermes started by a custom command keeps spares once it has named itself: the stored agentInfo decides before any process (issue 35 item 15)', async () => {
     const p = place();
     const launcher = join(tempDir('launcher'), 'hermes-launcher');
-    writeFileSync(launcher, `#!/bin/sh\nexec ${JSON.stringify(join(HERMES_BIN_DIR, 'hermes'))} "$@"\n`, { mode: 0o755 });
+    writeFileSync(launcher, `#!/bin/sh\nexec ${JSON.stringify(join(HERMES_BIN_DIR, 'hermes'))} "$@"\n`, {
+      mode: 0o755,
+    });
     writeFileSync(
       join(p.home, 'config.json'),
-      JSON.stringify({ defaultProvider: 'my-hermes', agents: { 'my-hermes': { command: launcher, args: ['acp'], passEnv: ['HERMES_HOME'] } } }),
+      JSON.stringify({
+        defaultProvider: 'my-hermes',
+        agents: { 'my-hermes': { command: launcher, args: ['acp'], passEnv: ['HERMES_HOME'] } },
+      }),
     );
     // A first run: nothing known before initialize, so no spare; Hermes names itself and is stored.
     const first = makeHarness(p, { hermes: true });
     const s = await first.workspaces.open(p.userHome).newSession({ provider: 'my-hermes' });
     await s.prompt('hello').result;
-    expect((first.store.sessions.get(s.id)!.agentInfo as { agentInfo: { name: string } }).agentInfo.name).toBe('hermes-agent');
+    expect((first.store.sessions.get(s.id)!.agentInfo as { agentInfo: { name: string } }).agentInfo.name).toBe(
+      'hermes-agent',
+    );
     await first.close();
     // The next start (serve restarted): opening the workspace starts it and keeps a spare, untold.
     const w = wire();
     const h = makeHarness(p, { hermes: true, onFrame: w.onFrame });
-    expect((await h.agents()).find((a) => a.providerId === 'my-hermes')?.quirks).toMatchObject({ basis: 'learned', set: expect.stringMatching(/^hermes/) });
+    expect((await h.agents()).find((a) => a.providerId === 'my-hermes')?.quirks).toMatchObject({
+      basis: 'learned',
+      set: expect.stringMatching(/^hermes/),
+    });
     h.workspaces.open(p.userHome);
     await w.until(() => w.created().length === 1);
     await until(() => h.warm.ready === 1, { what: 'a ready spare' });

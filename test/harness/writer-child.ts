@@ -21,7 +21,10 @@ const say = (s: string) => process.stdout.write(s + '\n');
 
 async function recorder(): Promise<number> {
   const store = openStore({ home: String(o.home) });
-  const rec = createRecorder(store, { sessionKey: String(o.sessionKey), onError: (e) => process.stderr.write(`recorder error: ${e.message}\n`) });
+  const rec = createRecorder(store, {
+    sessionKey: String(o.sessionKey),
+    onError: (e) => process.stderr.write(`recorder error: ${e.message}\n`),
+  });
   const total = Number(o.frames);
   let k = 0;
   await new Promise<void>((done) => {
@@ -31,7 +34,10 @@ async function recorder(): Promise<number> {
         const msg = {
           jsonrpc: '2.0',
           method: 'session/update',
-          params: { sessionId: 'x', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${o.tag} ${k}` } } },
+          params: {
+            sessionId: 'x',
+            update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${o.tag} ${k}` } },
+          },
         };
         rec.onFrame({ t_ms: k, dir: 'agent->client', msg, raw: JSON.stringify(msg) });
       }

@@ -29,9 +29,14 @@ describe('auth_required marks', () => {
   it("Hermes without a provider: session/new's auth_required is marked with initialize's hermes-setup (a terminal method)", async () => {
     const authHome = tempDir();
     const t = makeHost({ hermesHome: hermesHome(null), authHome });
-    const err = (await t.host.newSession({ provider: 'hermes', workspace: t.workspace }).catch((e: unknown) => e)) as { code: string };
+    const err = (await t.host.newSession({ provider: 'hermes', workspace: t.workspace }).catch((e: unknown) => e)) as {
+      code: string;
+    };
     expect(err.code).toBe('auth_required');
-    expect(readAuthMark(authHome, 'hermes')).toMatchObject({ where: 'session/new', methods: [{ id: 'hermes-setup', kind: 'terminal' }] });
+    expect(readAuthMark(authHome, 'hermes')).toMatchObject({
+      where: 'session/new',
+      methods: [{ id: 'hermes-setup', kind: 'terminal' }],
+    });
     expect(readAuthMark(authHome, 'hermes')!.message).toMatch(/hermes setup/);
   });
 });

@@ -19,7 +19,9 @@ describe('auth required', () => {
     const s = await t.host.newSession({ provider: agent.id, workspace: t.workspace });
     const r = await s.prompt('auth').result;
     expect(r.error).toMatchObject({ code: 'auth_required', data: { rpcCode: -32000, authMethods: METHODS } });
-    expect(r.error!.message).toBe(`${agent.label} needs credentials: Authentication required; sign in with one of: agent-login`);
+    expect(r.error!.message).toBe(
+      `${agent.label} needs credentials: Authentication required; sign in with one of: agent-login`,
+    );
   });
 
   it('a bare client: the same shape (no label: "the agent")', async () => {

@@ -7,7 +7,20 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isTalariaError } from '../../src/protocol/errors.js';
-import { agentLog, alive, gone, makeHost, notices, scriptAgent, shutdownHosts, tempDir, texts, TSX, waitHost, waitSession } from './helpers.js';
+import {
+  agentLog,
+  alive,
+  gone,
+  makeHost,
+  notices,
+  scriptAgent,
+  shutdownHosts,
+  tempDir,
+  texts,
+  TSX,
+  waitHost,
+  waitSession,
+} from './helpers.js';
 
 afterEach(shutdownHosts);
 
@@ -30,7 +43,11 @@ describe('host faults', () => {
     expect(crashed.stopReason).toBe('error');
     expect(crashed.error?.code).toBe('agent_crashed');
     expect(crashed.error?.message).toMatch(/host-agent crashed on purpose/);
-    const ev = (await waitHost(t, (e) => e.type === 'agent.crashed')) as { stderrTail: string; sessions: string[]; exitCode: number };
+    const ev = (await waitHost(t, (e) => e.type === 'agent.crashed')) as {
+      stderrTail: string;
+      sessions: string[];
+      exitCode: number;
+    };
     expect(ev).toMatchObject({ exitCode: 3, sessions: [s.id] });
     expect(ev.stderrTail).toMatch(/RuntimeError: host-agent crashed on purpose/);
     expect(s.state).toBe('idle');
@@ -55,7 +72,10 @@ describe('host faults', () => {
   });
 
   it('crash loop: backs off and reports instead of spinning', async () => {
-    const t = makeHost({ providers: [scriptAgent('broken', 'exit-during-initialize.ts')], backoff: { freeRestarts: 1, baseMs: 60_000 } });
+    const t = makeHost({
+      providers: [scriptAgent('broken', 'exit-during-initialize.ts')],
+      backoff: { freeRestarts: 1, baseMs: 60_000 },
+    });
     type Failure = Error & { code: string; details?: { backoff?: boolean } };
     const open = () =>
       t.host.newSession({ provider: 'broken', workspace: t.workspace }).then(
@@ -115,7 +135,9 @@ describe('host faults', () => {
     const s = await t.host.newSession({ provider: 'faulty', workspace: t.workspace });
     await s.prompt('echo before').result;
     const served = (t.events.filter((e) => e.type === 'agent.spawned').at(-1) as { generation: number }).generation;
-    expect(await waitHost(t, (e) => e.type === 'agent.exited' && e.generation === served)).toMatchObject({ reason: 'idle' });
+    expect(await waitHost(t, (e) => e.type === 'agent.exited' && e.generation === served)).toMatchObject({
+      reason: 'idle',
+    });
     expect(s.state).toBe('idle');
     expect((await s.prompt('echo after').result).stopReason).toBe('end_turn');
     expect(texts(s)).toEqual(['echo: before', 'echo: after']);
@@ -145,7 +167,9 @@ describe('host faults', () => {
   });
 
   it('a per-process concurrency limit keeps a serial agent to one turn at a time across sessions', async () => {
-    const t = makeHost({ providers: [hostAgent({ id: 'serial', maxConcurrentTurns: 1 }), hostAgent({ id: 'parallel' })] });
+    const t = makeHost({
+      providers: [hostAgent({ id: 'serial', maxConcurrentTurns: 1 }), hostAgent({ id: 'parallel' })],
+    });
     const run = async (provider: string) => {
       const a = await t.host.newSession({ provider, workspace: t.workspace });
       const b = await t.host.newSession({ provider, workspace: t.workspace });

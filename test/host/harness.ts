@@ -11,7 +11,10 @@ import { createRegistry } from '../../src/providers/registry.js';
 import { scriptAgent } from './helpers.js';
 
 const mode = process.argv[2] ?? 'shutdown';
-const host = new AgentHost({ registry: createRegistry({ extra: [scriptAgent('tree', 'host-agent.ts')] }), terminateGraceMs: 300 });
+const host = new AgentHost({
+  registry: createRegistry({ extra: [scriptAgent('tree', 'host-agent.ts')] }),
+  terminateGraceMs: 300,
+});
 const s = await host.newSession({ provider: 'tree', workspace: mkdtempSync(join(tmpdir(), 'harness-')) });
 await s.prompt('fork').result;
 const last = s.thread.entries.filter((e) => e.kind === 'assistant_message').at(-1) as { text: string };

@@ -51,7 +51,14 @@ export interface TestHost {
  * A host whose Hermes is the emulator (HERMES_BIN) on `hermesHome`, plus the given providers.
  * `emu` are emulator switches (HERMES_EMU_*), set in every agent's env.
  */
-export function makeHost(o: Partial<HostOptions> & { hermesHome?: string; emu?: Record<string, string>; providers?: Provider[]; workspace?: string } = {}): TestHost {
+export function makeHost(
+  o: Partial<HostOptions> & {
+    hermesHome?: string;
+    emu?: Record<string, string>;
+    providers?: Provider[];
+    workspace?: string;
+  } = {},
+): TestHost {
   const { hermesHome: home, emu, providers, workspace: ws, ...rest } = o;
   const workspace = ws ?? tempDir('ws-');
   const env: Record<string, string | undefined> = { ...process.env, HERMES_BIN, HERMES_HOME: home ?? hermesHome() };

@@ -8,7 +8,20 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { hermesProvider } from '../../src/providers/hermes/provider.js';
 import type { Provider } from '../../src/providers/types.js';
 import { isTalariaError } from '../../src/protocol/errors.js';
-import { CONFIG, FAKE, TSX, emuLog, hermesHome, makeHost, notices, shutdownHosts, tempDir, texts, waitHost, waitSession } from './helpers.js';
+import {
+  CONFIG,
+  FAKE,
+  TSX,
+  emuLog,
+  hermesHome,
+  makeHost,
+  notices,
+  shutdownHosts,
+  tempDir,
+  texts,
+  waitHost,
+  waitSession,
+} from './helpers.js';
 
 afterEach(shutdownHosts);
 
@@ -27,7 +40,9 @@ describe('Hermes sessions through the host', () => {
     const loaded = await b.host.loadSession(s.id, { provider: 'hermes', workspace: a.workspace });
     expect(texts(loaded, 'user_message')).toEqual(['remember the word teal']);
     expect(texts(loaded)).toEqual(['Hello from the fake model! You said: remember the word teal']);
-    const err = await b.host.loadSession('00000000-0000-4000-8000-000000000000', { provider: 'hermes', workspace: a.workspace }).catch((e: unknown) => e);
+    const err = await b.host
+      .loadSession('00000000-0000-4000-8000-000000000000', { provider: 'hermes', workspace: a.workspace })
+      .catch((e: unknown) => e);
     expect(isTalariaError(err, 'session_not_found')).toBe(true);
     expect(b.host.agents()[0]!.sessions).toEqual([loaded.id]);
   });
@@ -38,7 +53,9 @@ describe('Hermes sessions through the host', () => {
     const known = await t.host.newSession({ provider: 'hermes', workspace: t.workspace });
     await known.prompt('first words').result;
     const unknown = '11111111-1111-4111-8111-111111111111';
-    const err = (await t.host.resumeSession(unknown, { provider: 'hermes', workspace: t.workspace }).catch((e: unknown) => e)) as { code: string; details: { strayId: string } };
+    const err = (await t.host
+      .resumeSession(unknown, { provider: 'hermes', workspace: t.workspace })
+      .catch((e: unknown) => e)) as { code: string; details: { strayId: string } };
     expect(err.code).toBe('session_not_found');
     expect(err.details.strayId).toMatch(/^[0-9a-f-]{36}$/);
     expect(err.details.strayId).not.toBe(unknown);
@@ -57,7 +74,9 @@ describe('Hermes sessions through the host', () => {
     const log = join(tempDir(), 'emu.log');
     const t = makeHost({ emu: { HERMES_EMU_LOG: log, HERMES_EMU_CATALOG: 'big' } });
     const s = await t.host.newSession({ provider: 'hermes', workspace: t.workspace, mcpServers: [FILES, WEB] });
-    expect(notices(s).map((n) => [n.code, n.text])).toEqual([['mcp_server_withheld', expect.stringContaining('"web" (http)')]]);
+    expect(notices(s).map((n) => [n.code, n.text])).toEqual([
+      ['mcp_server_withheld', expect.stringContaining('"web" (http)')],
+    ]);
     const created = emuLog(log).find((m) => m.method === 'session/new')!;
     expect(created.params.mcpServers).toEqual([FILES]);
     expect((await s.prompt('MCP').result).usage?.totalTokens).toBe(2468);
@@ -83,7 +102,8 @@ describe('Hermes sessions through the host', () => {
     for (const first of ['1', '0']) {
       const t = makeHost({ emu: { HERMES_EMU_UPDATES_FIRST: first } });
       const s = await t.host.newSession({ provider: 'hermes', workspace: t.workspace });
-      if (first === '0' && s.thread.availableCommands.length === 0) await waitSession(s, (e) => e.type === 'commands.updated');
+      if (first === '0' && s.thread.availableCommands.length === 0)
+        await waitSession(s, (e) => e.type === 'commands.updated');
       expect(s.thread.availableCommands.map((c) => (c as { name: string }).name)).toContain('compact');
       if (first === '1') expect(s.thread.context).toMatchObject({ size: 131072 });
     }
@@ -94,7 +114,11 @@ describe('Hermes sessions through the host', () => {
     const rejecting: Provider = {
       ...hermesProvider,
       id: 'hermes-mcp-reject',
-      locate: async () => ({ command: process.execPath, args: ['--import', TSX, FAKE('mcp-reject-agent.ts')], via: 'test' }),
+      locate: async () => ({
+        command: process.execPath,
+        args: ['--import', TSX, FAKE('mcp-reject-agent.ts')],
+        via: 'test',
+      }),
     };
     const t = makeHost({ providers: [rejecting], emu: { MCP_REJECT_LOG: log } });
     const s = await t.host.newSession({ provider: 'hermes-mcp-reject', workspace: t.workspace, mcpServers: [FILES] });
@@ -137,7 +161,10 @@ describe('Hermes sessions through the host', () => {
 
   it('reports an unconfigured Hermes as "run `hermes setup`", not as a JSON-RPC error', async () => {
     const t = makeHost({ hermesHome: hermesHome(null) });
-    const err = (await t.host.newSession({ provider: 'hermes', workspace: t.workspace }).catch((e: unknown) => e)) as { code: string; message: string };
+    const err = (await t.host.newSession({ provider: 'hermes', workspace: t.workspace }).catch((e: unknown) => e)) as {
+      code: string;
+      message: string;
+    };
     expect(err.code).toBe('auth_required');
     expect(err.message).toMatch(/run `hermes setup` to pick a model and add a key/i);
   });
@@ -153,9 +180,14 @@ describe('Hermes sessions through the host', () => {
     expect(spawned.args).toEqual(['-p', 'work', 'acp', '--accept-hooks']);
     const ids = s.catalog.model!.options.map((o) => o.id);
     expect(ids.some((id) => id.startsWith('custom:ollama-launch:'))).toBe(false);
-    expect(s.catalog.model!.options.find((o) => o.id === 'ollama-launch:gpt-oss:20b')).toMatchObject({ label: 'gpt-oss:20b', aliases: ['custom:ollama-launch:gpt-oss:20b'] });
+    expect(s.catalog.model!.options.find((o) => o.id === 'ollama-launch:gpt-oss:20b')).toMatchObject({
+      label: 'gpt-oss:20b',
+      aliases: ['custom:ollama-launch:gpt-oss:20b'],
+    });
     await s.prompt('in the work profile').result;
-    const db = JSON.parse(readFileSync(join(work, 'emulator-sessions.json'), 'utf8')) as { sessions: Record<string, unknown> };
+    const db = JSON.parse(readFileSync(join(work, 'emulator-sessions.json'), 'utf8')) as {
+      sessions: Record<string, unknown>;
+    };
     expect(Object.keys(db.sessions)).toEqual([s.id]);
     expect(existsSync(join(home, 'state.db'))).toBe(false);
   });
@@ -168,7 +200,9 @@ describe('Hermes sessions through the host', () => {
     expect(f.id).not.toBe(s.id);
     await f.prompt('and more').result;
     expect(texts(f).at(-1)).toBe('Hello from the fake model! You said: and more');
-    const err = await t.host.forkSession('22222222-2222-4222-8222-222222222222', { provider: 'hermes', workspace: t.workspace }).catch((e: unknown) => e);
+    const err = await t.host
+      .forkSession('22222222-2222-4222-8222-222222222222', { provider: 'hermes', workspace: t.workspace })
+      .catch((e: unknown) => e);
     expect(isTalariaError(err, 'session_not_found')).toBe(true);
   });
 });

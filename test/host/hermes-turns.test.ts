@@ -10,7 +10,8 @@ import { emuLog, hermesHome, makeHost, notices, shutdownHosts, tempDir, texts, w
 
 afterEach(shutdownHosts);
 
-const toolCalls = (s: { thread: { entries: unknown[] } }) => s.thread.entries.filter((e) => (e as { kind: string }).kind === 'tool_call') as ToolCallEntry[];
+const toolCalls = (s: { thread: { entries: unknown[] } }) =>
+  s.thread.entries.filter((e) => (e as { kind: string }).kind === 'tool_call') as ToolCallEntry[];
 
 describe('Hermes turns through the host', () => {
   it('settles the read/write calls Hermes never completes when the turn ends', async () => {
@@ -20,7 +21,11 @@ describe('Hermes turns through the host', () => {
     const r = await s.prompt('TOOLS please').result;
     expect(r.stopReason).toBe('end_turn');
     const calls = toolCalls(s);
-    expect(calls.map((c) => c.title)).toEqual([`read: ${join(t.workspace, 'notes.txt')}`, 'terminal: echo hello-from-terminal', `write: ${join(t.workspace, 'out.txt')}`]);
+    expect(calls.map((c) => c.title)).toEqual([
+      `read: ${join(t.workspace, 'notes.txt')}`,
+      'terminal: echo hello-from-terminal',
+      `write: ${join(t.workspace, 'out.txt')}`,
+    ]);
     for (const c of calls) expect(c.toolCallId).toMatch(/^tc-[0-9a-f]{12}$/);
     expect(calls.map((c) => [c.status, c.settledBy])).toEqual([
       ['completed', 'turn_end'],
@@ -39,7 +44,10 @@ describe('Hermes turns through the host', () => {
     expect(a.usage).toMatchObject({ inputTokens: 1200, outputTokens: 34, totalTokens: 1234 });
     expect(b.usage).toMatchObject({ inputTokens: 1200, outputTokens: 34, totalTokens: 1234 });
     // TurnResult.response is what the agent answered, cumulative counters and all.
-    const answers = frames.filter((f) => f.dir === 'agent->client' && (f.msg.result as { stopReason?: unknown } | undefined)?.stopReason !== undefined);
+    const answers = frames.filter(
+      (f) =>
+        f.dir === 'agent->client' && (f.msg.result as { stopReason?: unknown } | undefined)?.stopReason !== undefined,
+    );
     expect(b.response).toEqual(answers.at(-1)!.msg.result);
     expect((b.response as { usage: { inputTokens: number } }).usage.inputTokens).toBe(2400);
   });
@@ -57,7 +65,9 @@ describe('Hermes turns through the host', () => {
     expect((await second.result).stopReason).toBe('end_turn');
     const prompts = frames.filter((f) => f.dir === 'client->agent' && f.msg.method === 'session/prompt');
     expect(prompts).toHaveLength(2);
-    const firstAnswer = frames.findIndex((f) => f.dir === 'agent->client' && f.msg.id === prompts[0]!.msg.id && f.msg.method === undefined);
+    const firstAnswer = frames.findIndex(
+      (f) => f.dir === 'agent->client' && f.msg.id === prompts[0]!.msg.id && f.msg.method === undefined,
+    );
     expect(firstAnswer).toBeGreaterThan(-1);
     expect(frames.indexOf(prompts[1]!)).toBeGreaterThan(firstAnswer);
     expect(emuLog(log).filter((m) => m.method === 'session/prompt')).toHaveLength(2);
@@ -82,8 +92,16 @@ describe('Hermes turns through the host', () => {
     // Same Session object, same process, a new agent session.
     expect(s.id).not.toBe(first);
     expect(t.events.filter((e) => e.type === 'agent.spawned')).toHaveLength(1);
-    expect(t.events.find((e) => e.type === 'session.reseeded')).toMatchObject({ sessionId: s.id, previousSessionId: first, reason: 'overflow', generation: 1 });
-    expect(notices(s).at(-1)).toMatchObject({ code: 'context_reseeded', data: { reason: 'overflow', previousSessionId: first, agentSessionId: s.id, exchanges: 2, omitted: 0 } });
+    expect(t.events.find((e) => e.type === 'session.reseeded')).toMatchObject({
+      sessionId: s.id,
+      previousSessionId: first,
+      reason: 'overflow',
+      generation: 1,
+    });
+    expect(notices(s).at(-1)).toMatchObject({
+      code: 'context_reseeded',
+      data: { reason: 'overflow', previousSessionId: first, agentSessionId: s.id, exchanges: 2, omitted: 0 },
+    });
     // The thread shows what the user said, not the seed.
     expect(texts(s, 'user_message')).toEqual(['hello there', 'OVERFLOW now', 'and now?']);
 
@@ -91,9 +109,13 @@ describe('Hermes turns through the host', () => {
     const prompts = emuLog(log).filter((m) => m.method === 'session/prompt');
     expect(prompts.map((p) => p.params.sessionId)).toEqual([first, first, s.id]);
     const seeded = (prompts[2]!.params.prompt as { type: string; text: string }[]).map((b) => b.text).join('\n');
-    expect(seeded).toMatch(/^\[Talaria\] This conversation continues from an earlier session \(the previous agent session ran out of context\)/);
+    expect(seeded).toMatch(
+      /^\[Talaria\] This conversation continues from an earlier session \(the previous agent session ran out of context\)/,
+    );
     expect(seeded).toContain('User: hello there\nAssistant: Hello from the fake model! You said: hello there');
-    expect(seeded).toContain('User: [a message of 12 characters; it overflowed the context and got no answer, so it is left out]');
+    expect(seeded).toContain(
+      'User: [a message of 12 characters; it overflowed the context and got no answer, so it is left out]',
+    );
     expect(seeded).not.toContain('OVERFLOW');
     expect(seeded.endsWith('</transcript>\n\nand now?')).toBe(true);
     expect(texts(s).at(-1)).toMatch(/^Hello from the fake model! You said: \[Talaria\]/);
@@ -163,7 +185,10 @@ describe('Hermes turns through the host', () => {
     expect(term.permission).toMatchObject({ status: 'pending' });
     s.answerPermission(ask2.requestKey, { choice: 'reject_once' });
     expect((await danger.result).stopReason).toBe('end_turn');
-    expect(toolCalls(s).find((c) => c.toolCallId === term.toolCallId)).toMatchObject({ status: 'failed', permission: { status: 'rejected' } });
+    expect(toolCalls(s).find((c) => c.toolCallId === term.toolCallId)).toMatchObject({
+      status: 'failed',
+      permission: { status: 'rejected' },
+    });
     expect(
       toolCalls(s)
         .map((c) => c.toolCallId)
@@ -192,7 +217,9 @@ describe('Hermes turns through the host', () => {
     expect(texts(s).at(-1)).toMatch(/Image described by the auxiliary model: 1 image/);
     expect(notices(s).map((n) => n.code)).toContain('image_described');
 
-    const vision = makeHost({ hermesHome: hermesHome('model:\n  default: fake-model\n  provider: custom\n  supports_vision: true\n') });
+    const vision = makeHost({
+      hermesHome: hermesHome('model:\n  default: fake-model\n  provider: custom\n  supports_vision: true\n'),
+    });
     const v = await vision.host.newSession({ provider: 'hermes', workspace: vision.workspace });
     await v.prompt([{ type: 'text', text: 'look' }, png]).result;
     expect(texts(v).at(-1)).toMatch(/Image forwarded to the model/);
@@ -211,7 +238,10 @@ describe('Hermes turns through the host', () => {
 
   it('0.21: messageIds, leftovers closed as failed, and no "Session is busy" on a mid-turn model switch', async () => {
     const frames: Frame[] = [];
-    const t = makeHost({ emu: { HERMES_EMU_VERSION: '0.21', HERMES_EMU_CATALOG: 'big', HERMES_EMU_SLOW_MS: '50' }, onFrame: (_k, f) => frames.push(f) });
+    const t = makeHost({
+      emu: { HERMES_EMU_VERSION: '0.21', HERMES_EMU_CATALOG: 'big', HERMES_EMU_SLOW_MS: '50' },
+      onFrame: (_k, f) => frames.push(f),
+    });
     writeFileSync(join(t.workspace, 'notes.txt'), 'n\n');
     const s = await t.host.newSession({ provider: 'hermes', workspace: t.workspace, permissionMode: 'auto' });
     await s.prompt('TOOLS').result;
@@ -232,8 +262,15 @@ describe('Hermes turns through the host', () => {
     expect(s.catalog.model?.currentId).toBe('nous:anthropic/claude-opus-5');
     const setModel = frames.findIndex((f) => f.dir === 'client->agent' && f.msg.method === 'session/set_model');
     const prompt = frames.filter((f) => f.dir === 'client->agent' && f.msg.method === 'session/prompt').at(-1)!;
-    const answered = frames.findIndex((f) => f.dir === 'agent->client' && f.msg.id === prompt.msg.id && f.msg.method === undefined);
+    const answered = frames.findIndex(
+      (f) => f.dir === 'agent->client' && f.msg.id === prompt.msg.id && f.msg.method === undefined,
+    );
     expect(setModel).toBeGreaterThan(answered);
-    expect(frames.some((f) => f.dir === 'agent->client' && (f.msg.error as { message?: string } | undefined)?.message?.includes('busy'))).toBe(false);
+    expect(
+      frames.some(
+        (f) =>
+          f.dir === 'agent->client' && (f.msg.error as { message?: string } | undefined)?.message?.includes('busy'),
+      ),
+    ).toBe(false);
   });
 });

@@ -51,7 +51,8 @@ async function ticksPast(work: number[]): Promise<void> {
 }
 
 /** A tool body that records its shell and its sleep, and writes late.txt if it is not stopped. */
-const body = (dir: string) => `echo $$ >> ${dir}/pids; sleep 30 & echo $! >> ${dir}/pids; wait; echo late > ${dir}/late.txt`;
+const body = (dir: string) =>
+  `echo $$ >> ${dir}/pids; sleep 30 & echo $! >> ${dir}/pids; wait; echo late > ${dir}/late.txt`;
 
 const escapes: [string, (dir: string) => string][] = [
   ['setsid (its own session, as Claude Code runs tools)', (d) => `setsid sh -c '${body(d)}'`],
@@ -151,7 +152,10 @@ describe('cancel ends the work the cancelled turn started', () => {
     await turnA.result;
     // A's tool started while B's turn ran: it might be B's, so it is not ended, and A is told.
     expect([...workA, ...workB].every(alive)).toBe(true);
-    const reaped = (await waitHost(t, (e) => e.type === 'turn.reaped' && e.sessionId === a.id)) as Extract<HostEvent, { type: 'turn.reaped' }>;
+    const reaped = (await waitHost(t, (e) => e.type === 'turn.reaped' && e.sessionId === a.id)) as Extract<
+      HostEvent,
+      { type: 'turn.reaped' }
+    >;
     expect(reaped.left).toEqual(expect.arrayContaining(workA));
     expect(reaped.left).not.toEqual(expect.arrayContaining(workB));
     expect(reaped.ended).toEqual([]);
@@ -195,7 +199,11 @@ describe('stopping an agent process ends its whole tree', () => {
     const s = await t.host.newSession({ provider: 'tools', workspace: t.workspace });
     await s.prompt('pid').result;
     // Someone else's process claiming a tag (it cannot know the real one; the variable is set anyway).
-    const other = spawn('sleep', ['30'], { detached: true, stdio: 'ignore', env: { ...process.env, TALARIA_AGENT_TAG: 'guess' } });
+    const other = spawn('sleep', ['30'], {
+      detached: true,
+      stdio: 'ignore',
+      env: { ...process.env, TALARIA_AGENT_TAG: 'guess' },
+    });
     strays.push(other.pid!);
     await t.host.shutdown();
     expect(alive(other.pid!)).toBe(true);

@@ -29,10 +29,15 @@ describe('hosted sessions', () => {
 
   it('applies capability ceilings and withholds what the agent cannot take, visibly', async () => {
     const log = join(tempDir(), 'agent.log');
-    const t = makeHost({ providers: [scriptAgent('nofs', 'host-agent.ts', { fs: false, terminal: false, env: { HOST_AGENT_LOG: log } })] });
+    const t = makeHost({
+      providers: [scriptAgent('nofs', 'host-agent.ts', { fs: false, terminal: false, env: { HOST_AGENT_LOG: log } })],
+    });
     const s = await t.host.newSession({ provider: 'nofs', workspace: t.workspace });
     const init = agentLog(log).find((l) => l.msg.method === 'initialize')!;
-    expect(init.msg.params.clientCapabilities).toMatchObject({ fs: { readTextFile: false, writeTextFile: false }, terminal: false });
+    expect(init.msg.params.clientCapabilities).toMatchObject({
+      fs: { readTextFile: false, writeTextFile: false },
+      terminal: false,
+    });
     await s.prompt([
       { type: 'text', text: 'echo picture' },
       { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' },

@@ -21,7 +21,8 @@ describe('agent slot environments', () => {
         permission: { mode: 'auto' },
       });
       const s = await t.host.newSession({ provider: 'agent', workspace: t.workspace });
-      for (const p of ['env AGENT_SECRET', 'term AGENT_SECRET', 'term GH_TOKEN', 'term WS_SETTING', 'term PATH']) await s.prompt(p).result;
+      for (const p of ['env AGENT_SECRET', 'term AGENT_SECRET', 'term GH_TOKEN', 'term WS_SETTING', 'term PATH'])
+        await s.prompt(p).result;
       const said = texts(s);
       // The agent itself has what the user configured for it …
       expect(said).toContain('env AGENT_SECRET=sk-agent-only');

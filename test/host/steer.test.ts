@@ -28,10 +28,14 @@ describe('steer (Hermes emulator)', () => {
     expect(r).toEqual({ how: 'agent', via: '/steer' });
     expect((await turn.result).stopReason).toBe('end_turn');
     // What the model got: the steer inside the tool result (the emulator's model quotes it back).
-    expect(texts(s).join('')).toContain('[OUT-OF-BAND USER MESSAGE — a direct message from the user, delivered mid-turn; not tool output]\nuse the other folder');
+    expect(texts(s).join('')).toContain(
+      '[OUT-OF-BAND USER MESSAGE — a direct message from the user, delivered mid-turn; not tool output]\nuse the other folder',
+    );
     expect(texts(s).join('')).not.toContain('Steer queued');
     expect(promptTexts(log)).toEqual(['TOOLSLOW please', '/steer use the other folder']);
-    expect(notices(s).map((n) => [n.code, n.text])).toEqual([['steered', 'Steered the running turn (/steer): use the other folder']]);
+    expect(notices(s).map((n) => [n.code, n.text])).toEqual([
+      ['steered', 'Steered the running turn (/steer): use the other folder'],
+    ]);
     expect(texts(s, 'user_message')).toEqual(['TOOLSLOW please']);
   });
 
@@ -52,11 +56,15 @@ describe('steer (Hermes emulator)', () => {
     expect(sent[1]).toMatch(
       /^\[Talaria\] The user interrupted your answer to this message:\n<message>\nSLOW tell me about ponds\n<\/message>\nWhat you had answered so far:\n<partial_answer>\nThis/,
     );
-    expect(sent[1]!.endsWith('</partial_answer>\nContinue with the correction that follows.\n\nmake it about lakes')).toBe(true);
+    expect(
+      sent[1]!.endsWith('</partial_answer>\nContinue with the correction that follows.\n\nmake it about lakes'),
+    ).toBe(true);
     expect(sent.some((x) => x.startsWith('/steer'))).toBe(false);
     // The thread: the user's words, and a notice saying what happened.
     expect(texts(s, 'user_message')).toEqual(['SLOW tell me about ponds', 'make it about lakes']);
-    expect(notices(s).find((n) => n.code === 'steered')).toMatchObject({ text: 'Interrupted the running turn and resent it with your correction: make it about lakes' });
+    expect(notices(s).find((n) => n.code === 'steered')).toMatchObject({
+      text: 'Interrupted the running turn and resent it with your correction: make it about lakes',
+    });
   });
 
   it('with nothing running a steer is a normal message', async () => {
@@ -74,7 +82,11 @@ describe('steer (an agent with `_session/steering`, as claude-agent-acp)', () =>
 
   it('uses the agent steering when it advertises it: the running turn takes the message', async () => {
     const frames: Frame[] = [];
-    const t = makeHost({ providers: [sdkAgent()], emu: { SDK_AGENT_STEERING: '1' }, onFrame: (_k, f) => frames.push(f) });
+    const t = makeHost({
+      providers: [sdkAgent()],
+      emu: { SDK_AGENT_STEERING: '1' },
+      onFrame: (_k, f) => frames.push(f),
+    });
     const s = await t.host.newSession({ provider: 'steerable', workspace: t.workspace });
     const ticking = waitSession(s, (e) => e.type === 'entry.added' && e.entry.kind === 'assistant_message');
     const turn = s.prompt('slow');
@@ -86,7 +98,13 @@ describe('steer (an agent with `_session/steering`, as claude-agent-acp)', () =>
     expect(texts(s).join('')).toMatch(/ steered with: stop ticking$/);
     const sent = frames.filter((f) => f.dir === 'client->agent' && f.msg.method === '_session/steering');
     // Opted into promptRequired: a steer that races the turn's end comes back to be prompted, never a detached agent turn.
-    expect(sent.map((f) => f.msg.params)).toEqual([{ sessionId: s.id, prompt: [{ type: 'text', text: 'stop ticking' }], _meta: { steering: { idleBehavior: 'promptRequired' } } }]);
+    expect(sent.map((f) => f.msg.params)).toEqual([
+      {
+        sessionId: s.id,
+        prompt: [{ type: 'text', text: 'stop ticking' }],
+        _meta: { steering: { idleBehavior: 'promptRequired' } },
+      },
+    ]);
     expect(frames.filter((f) => f.dir === 'client->agent' && f.msg.method === 'session/cancel')).toHaveLength(0);
     expect(notices(s).map((n) => n.text)).toEqual(['Steered the running turn (_session/steering): stop ticking']);
   });
@@ -96,14 +114,22 @@ describe('steer (an agent with `_session/steering`, as claude-agent-acp)', () =>
     const t = makeHost({ providers: [sdkAgent()], onFrame: (_k, f) => frames.push(f) });
     const s = await t.host.newSession({ provider: 'steerable', workspace: t.workspace });
     // Two ticks streamed before the steer: the resent message must carry them as the partial answer.
-    const ticking = waitSession(s, (e) => (e.type === 'entry.added' || e.type === 'entry.updated') && e.entry.kind === 'assistant_message' && e.entry.text.includes('tick tick'));
+    const ticking = waitSession(
+      s,
+      (e) =>
+        (e.type === 'entry.added' || e.type === 'entry.updated') &&
+        e.entry.kind === 'assistant_message' &&
+        e.entry.text.includes('tick tick'),
+    );
     const turn = s.prompt('slow');
     await ticking;
     const r = await s.steer('stop ticking');
     expect(r.how).toBe('resent');
     expect((await turn.result).stopReason).toBe('cancelled');
     expect((await r.turn!.result).stopReason).toBe('end_turn');
-    const prompts = frames.filter((f) => f.dir === 'client->agent' && f.msg.method === 'session/prompt').map((f) => (f.msg.params as { prompt: Block[] }).prompt[0]!.text!);
+    const prompts = frames
+      .filter((f) => f.dir === 'client->agent' && f.msg.method === 'session/prompt')
+      .map((f) => (f.msg.params as { prompt: Block[] }).prompt[0]!.text!);
     expect(prompts[1]).toMatch(
       /^\[Talaria\] The user interrupted your answer to this message:\n<message>\nslow\n<\/message>\nWhat you had answered so far:\n<partial_answer>\ntick tick/,
     );

@@ -14,7 +14,11 @@ const warnings: string[] = [];
 process.on('warning', (w) => warnings.push(`${w.name}: ${w.message}`));
 const base = process.listenerCount('exit');
 const ws = mkdtempSync(join(tmpdir(), 'two-hosts-'));
-const mk = () => new AgentHost({ registry: createRegistry({ extra: [scriptAgent('tools', 'tool-agent.ts')] }), terminateGraceMs: 300 });
+const mk = () =>
+  new AgentHost({
+    registry: createRegistry({ extra: [scriptAgent('tools', 'tool-agent.ts')] }),
+    terminateGraceMs: 300,
+  });
 
 async function start(host: AgentHost, name: string): Promise<{ agent: number; work: number }> {
   const s = await host.newSession({ provider: 'tools', workspace: ws });

@@ -68,8 +68,28 @@ describe('host event registry', () => {
       'session.reseeded',
     ]);
     const key = { provider: 'hermes', workspace: '/w' };
-    expect(checkHostEvent({ type: 'agent.exited', key, generation: 1, pid: 5, reason: 'idle', exitCode: 0, signal: null } as never)).toBeNull();
-    expect(checkHostEvent({ type: 'agent.exited', key, generation: 1, pid: 5, reason: 'bored', exitCode: 0, signal: null } as never)).toMatch(/reason/);
+    expect(
+      checkHostEvent({
+        type: 'agent.exited',
+        key,
+        generation: 1,
+        pid: 5,
+        reason: 'idle',
+        exitCode: 0,
+        signal: null,
+      } as never),
+    ).toBeNull();
+    expect(
+      checkHostEvent({
+        type: 'agent.exited',
+        key,
+        generation: 1,
+        pid: 5,
+        reason: 'bored',
+        exitCode: 0,
+        signal: null,
+      } as never),
+    ).toMatch(/reason/);
     expect(checkHostEvent({ type: 'agent.nope' })).toBe('unknown host event type agent.nope');
   });
 });

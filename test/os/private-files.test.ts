@@ -1,5 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { chmodSync, closeSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensurePrivateDir, openPrivateFile, tightenFile, writePrivateFile } from '../../src/os/private-files.js';

@@ -24,7 +24,11 @@ function alive(pid: number): boolean {
 
 /** A detached `sh -c` with the given env; resolves once it runs. */
 async function start(script: string, env: Record<string, string> = {}): Promise<number> {
-  const c = spawn('/bin/sh', ['-c', script], { detached: true, stdio: 'ignore', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env } });
+  const c = spawn('/bin/sh', ['-c', script], {
+    detached: true,
+    stdio: 'ignore',
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
+  });
   await new Promise((r) => c.once('spawn', r));
   c.unref();
   started.push(c.pid!);
@@ -33,8 +37,18 @@ async function start(script: string, env: Record<string, string> = {}): Promise<
 
 describe('/proc reading', () => {
   it('parses stat lines whose name holds spaces and parentheses', () => {
-    const line = '4242 (we) ird (x)) S 1 4242 4242 0 -1 4194560 100 0 0 0 0 0 0 0 20 0 1 0 987654 1000 10 18446744073709551615';
-    expect(parseStat(line)).toEqual({ pid: 4242, comm: 'we) ird (x)', state: 'S', ppid: 1, pgid: 4242, sid: 4242, start: 987654, flags: 4194560 });
+    const line =
+      '4242 (we) ird (x)) S 1 4242 4242 0 -1 4194560 100 0 0 0 0 0 0 0 20 0 1 0 987654 1000 10 18446744073709551615';
+    expect(parseStat(line)).toEqual({
+      pid: 4242,
+      comm: 'we) ird (x)',
+      state: 'S',
+      ppid: 1,
+      pgid: 4242,
+      sid: 4242,
+      start: 987654,
+      flags: 4194560,
+    });
     expect(parseStat('garbage')).toBeUndefined();
   });
 
@@ -95,7 +109,12 @@ describe('/proc reading', () => {
 
 /** A process table: [pid, ppid, pgid, start, tag?, state?]. */
 function table(rows: [number, number, number, number, string?, string?][]): Map<number, ProcRow> {
-  return new Map(rows.map(([pid, ppid, pgid, start, tag, state]) => [pid, { pid, ppid, pgid, sid: pgid, start, state: state ?? 'S', comm: `p${pid}`, ...(tag ? { tag } : {}) }]));
+  return new Map(
+    rows.map(([pid, ppid, pgid, start, tag, state]) => [
+      pid,
+      { pid, ppid, pgid, sid: pgid, start, state: state ?? 'S', comm: `p${pid}`, ...(tag ? { tag } : {}) },
+    ]),
+  );
 }
 
 describe('selectTree', () => {
@@ -164,7 +183,9 @@ describe('ending a tree', () => {
     const polite = await start('sleep 30', { TALARIA_AGENT_TAG: tag });
     // Survives SIGTERM, and answers it by forking one more (its pid written where the test reads it).
     const forked = join(mkdtempSync(join(tmpdir(), 'talaria-proc-')), 'forked');
-    const stubborn = await start(`trap 'sleep 30 & echo $! > ${forked}' TERM; sleep 30 & wait; wait`, { TALARIA_AGENT_TAG: tag });
+    const stubborn = await start(`trap 'sleep 30 & echo $! > ${forked}' TERM; sleep 30 & wait; wait`, {
+      TALARIA_AGENT_TAG: tag,
+    });
     const q = { tag, agentPid: 999_999, agentStart };
     while (scanTree(q).doomed.length < 3) await new Promise((r) => setTimeout(r, 10));
     // The grace is what lets the trap run; a loaded machine may need long for that (the old 300 ms

@@ -17,7 +17,12 @@ const stdio = {
     { name: 'DEBUG', value: '1' },
   ],
 };
-const http = { type: 'http', name: 'api', url: `https://bot:${SECRET}@mcp.example/x`, headers: [{ name: 'Authorization', value: `Bearer ${SECRET}` }] };
+const http = {
+  type: 'http',
+  name: 'api',
+  url: `https://bot:${SECRET}@mcp.example/x`,
+  headers: [{ name: 'Authorization', value: `Bearer ${SECRET}` }],
+};
 const req = (method: string, params: unknown, id = 1): RawMessage => ({ jsonrpc: '2.0', id, method, params });
 
 describe('redaction of secret-bearing fields', () => {
@@ -37,7 +42,11 @@ describe('redaction of secret-bearing fields', () => {
               { name: 'DEBUG', value: REDACTED },
             ],
           },
-          { ...http, url: expect.stringMatching(/^https:\/\/bot:.*redacted.*@mcp\.example\/x$/), headers: [{ name: 'Authorization', value: REDACTED }] },
+          {
+            ...http,
+            url: expect.stringMatching(/^https:\/\/bot:.*redacted.*@mcp\.example\/x$/),
+            headers: [{ name: 'Authorization', value: REDACTED }],
+          },
         ],
       });
       // The caller's object is never changed.
@@ -46,24 +55,61 @@ describe('redaction of secret-bearing fields', () => {
   }
 
   it('map-shaped env / headers (older dialects) are masked too', () => {
-    const out = redactMessage(req('session/new', { cwd: '/w', mcpServers: [{ name: 'x', command: 'y', env: { TOKEN: SECRET } }] }));
-    expect((out.params as { mcpServers: unknown[] }).mcpServers).toEqual([{ name: 'x', command: 'y', env: { TOKEN: REDACTED } }]);
+    const out = redactMessage(
+      req('session/new', { cwd: '/w', mcpServers: [{ name: 'x', command: 'y', env: { TOKEN: SECRET } }] }),
+    );
+    expect((out.params as { mcpServers: unknown[] }).mcpServers).toEqual([
+      { name: 'x', command: 'y', env: { TOKEN: REDACTED } },
+    ]);
   });
 
   it('terminal/create env, authenticate params but the method id, providers/set headers', () => {
-    const term = redactMessage(req('terminal/create', { sessionId: 's', command: 'deploy', env: [{ name: 'AWS_SECRET_ACCESS_KEY', value: SECRET }] }));
-    expect(term.params).toEqual({ sessionId: 's', command: 'deploy', env: [{ name: 'AWS_SECRET_ACCESS_KEY', value: REDACTED }] });
-    const auth = redactMessage(req('authenticate', { methodId: 'gateway', _meta: { gateway: { baseUrl: 'http://x', headers: { 'x-api-key': SECRET }, retries: 3 } } }));
-    expect(auth.params).toEqual({ methodId: 'gateway', _meta: { gateway: { baseUrl: REDACTED, headers: { 'x-api-key': REDACTED }, retries: REDACTED } } });
-    const prov = redactMessage(req('providers/set', { providerId: 'main', apiType: 'openai', baseUrl: 'http://x', headers: { Authorization: SECRET } }));
-    expect(prov.params).toEqual({ providerId: 'main', apiType: 'openai', baseUrl: 'http://x', headers: { Authorization: REDACTED } });
+    const term = redactMessage(
+      req('terminal/create', {
+        sessionId: 's',
+        command: 'deploy',
+        env: [{ name: 'AWS_SECRET_ACCESS_KEY', value: SECRET }],
+      }),
+    );
+    expect(term.params).toEqual({
+      sessionId: 's',
+      command: 'deploy',
+      env: [{ name: 'AWS_SECRET_ACCESS_KEY', value: REDACTED }],
+    });
+    const auth = redactMessage(
+      req('authenticate', {
+        methodId: 'gateway',
+        _meta: { gateway: { baseUrl: 'http://x', headers: { 'x-api-key': SECRET }, retries: 3 } },
+      }),
+    );
+    expect(auth.params).toEqual({
+      methodId: 'gateway',
+      _meta: { gateway: { baseUrl: REDACTED, headers: { 'x-api-key': REDACTED }, retries: REDACTED } },
+    });
+    const prov = redactMessage(
+      req('providers/set', {
+        providerId: 'main',
+        apiType: 'openai',
+        baseUrl: 'http://x',
+        headers: { Authorization: SECRET },
+      }),
+    );
+    expect(prov.params).toEqual({
+      providerId: 'main',
+      apiType: 'openai',
+      baseUrl: 'http://x',
+      headers: { Authorization: REDACTED },
+    });
   });
 
   it('frames that cannot hold a secret come back as the very same object and the raw bytes as received', () => {
     const update: RawMessage = {
       jsonrpc: '2.0',
       method: 'session/update',
-      params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: SECRET } } },
+      params: {
+        sessionId: 's',
+        update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: SECRET } },
+      },
     };
     expect(redactMessage(update)).toBe(update);
     const raw = '{"jsonrpc":"2.0", "method":"session/update","params":{}}';
@@ -75,7 +121,10 @@ describe('redaction of secret-bearing fields', () => {
     const response: RawMessage = { jsonrpc: '2.0', id: 1, result: { sessionId: 's' } };
     expect(redactFrame({ msg: response })).toBe(JSON.stringify(response));
     // A masked frame is re-serialised (its raw line held the secret).
-    const masked = redactFrame({ msg: req('terminal/create', { env: [{ name: 'K', value: SECRET }] }) }, 'raw with ' + SECRET);
+    const masked = redactFrame(
+      { msg: req('terminal/create', { env: [{ name: 'K', value: SECRET }] }) },
+      'raw with ' + SECRET,
+    );
     expect(masked).not.toContain(SECRET);
     expect(JSON.parse(masked).params.env).toEqual([{ name: 'K', value: REDACTED }]);
   });
@@ -93,7 +142,10 @@ describe('redaction of secret-bearing fields', () => {
     const msg = req('session/new', { cwd: '/w', mcpServers: [stdio] });
     const f: Frame = { t_ms: 5, dir: 'client->agent', msg, raw: JSON.stringify(msg) };
     expect(formatWireLine(f)).not.toContain(SECRET);
-    expect(JSON.parse(formatWireLine(f)).msg.params.mcpServers[0].env[0]).toEqual({ name: 'GITHUB_TOKEN', value: REDACTED });
+    expect(JSON.parse(formatWireLine(f)).msg.params.mcpServers[0].env[0]).toEqual({
+      name: 'GITHUB_TOKEN',
+      value: REDACTED,
+    });
     const dir = fileURLToPath(new URL('../fixtures/hermes-0.18.2/', import.meta.url));
     for (const name of readdirSync(dir).filter((n) => n.endsWith('.ndjson'))) {
       for (const line of readFileSync(join(dir, name), 'utf8')

@@ -15,12 +15,23 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   files: string[];
   bin: Record<string, string>;
 };
-const entries = Object.entries(pkg.exports).filter((e): e is [string, { types: string; import: string }] => typeof e[1] === 'object');
+const entries = Object.entries(pkg.exports).filter(
+  (e): e is [string, { types: string; import: string }] => typeof e[1] === 'object',
+);
 const sourceOf = (distJs: string) => join(ROOT, distJs.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'));
 
 describe('package exports', () => {
   it('the root, /client, /protocol, /providers, /hermes, /host, /store and /caps, each with types', () => {
-    expect(entries.map(([k]) => k)).toEqual(['.', './client', './protocol', './providers', './hermes', './host', './store', './caps']);
+    expect(entries.map(([k]) => k)).toEqual([
+      '.',
+      './client',
+      './protocol',
+      './providers',
+      './hermes',
+      './host',
+      './store',
+      './caps',
+    ]);
     for (const [, t] of entries) {
       expect(t.import).toMatch(/^\.\/dist\/[a-z-]+\.js$/);
       expect(t.types).toBe(t.import.replace(/\.js$/, '.d.ts'));
@@ -48,12 +59,51 @@ describe('package exports', () => {
   });
 
   it('every subpath loads and exports what its README row names', async () => {
-    const load = async (sub: string) => (await import(pathToFileURL(sourceOf((pkg.exports[sub] as { import: string }).import)).href)) as Record<string, unknown>;
+    const load = async (sub: string) =>
+      (await import(pathToFileURL(sourceOf((pkg.exports[sub] as { import: string }).import)).href)) as Record<
+        string,
+        unknown
+      >;
     const names: Record<string, string[]> = {
-      './client': ['AcpClient', 'Session', 'Turn', 'createThread', 'reduce', 'evaluatePermission', 'PermissionBroker', 'demoAgentCommand', 'ConnectionClosedError'],
-      './protocol': ['connectAgent', 'spawnAgent', 'buildChildEnv', 'parseWireLog', 'formatWireLine', 'TalariaError', 'WireError'],
-      './providers': ['createRegistry', 'loadRegistry', 'resolveProvider', 'demoProvider', 'customProvider', 'probeProvider'],
-      './hermes': ['hermesProvider', 'findHermes', 'hermesReadiness', 'listProfiles', 'installSkill', 'lintHermesConfig', 'hermesModelRows', 'readHermesUsage', 'formatCost'],
+      './client': [
+        'AcpClient',
+        'Session',
+        'Turn',
+        'createThread',
+        'reduce',
+        'evaluatePermission',
+        'PermissionBroker',
+        'demoAgentCommand',
+        'ConnectionClosedError',
+      ],
+      './protocol': [
+        'connectAgent',
+        'spawnAgent',
+        'buildChildEnv',
+        'parseWireLog',
+        'formatWireLine',
+        'TalariaError',
+        'WireError',
+      ],
+      './providers': [
+        'createRegistry',
+        'loadRegistry',
+        'resolveProvider',
+        'demoProvider',
+        'customProvider',
+        'probeProvider',
+      ],
+      './hermes': [
+        'hermesProvider',
+        'findHermes',
+        'hermesReadiness',
+        'listProfiles',
+        'installSkill',
+        'lintHermesConfig',
+        'hermesModelRows',
+        'readHermesUsage',
+        'formatCost',
+      ],
       './host': ['AgentHost', 'HOST_EVENTS', 'checkHostEvent'],
       './store': ['openStore', 'createRecorder'],
     };

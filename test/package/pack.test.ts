@@ -23,7 +23,11 @@ afterAll(() => {
 });
 
 /** Runs `file args` in `cwd` with an isolated home and demo store; never throws on exit codes. */
-async function exec(file: string, args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+async function exec(
+  file: string,
+  args: string[],
+  cwd: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: join(p.dir, 'user'),
@@ -50,17 +54,35 @@ function workspace(name: string): string {
 
 describe('npm pack → install → use', { timeout: 180_000 }, () => {
   it('the tarball holds the build, its types, the command and README; no sources, tests or maps', () => {
-    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, { types: string; import: string } | string> };
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      exports: Record<string, { types: string; import: string } | string>;
+    };
     const targets = Object.values(pkg.exports)
       .flatMap((t) => (typeof t === 'string' ? [t] : [t.types, t.import]))
       .map((t) => t.replace(/^\.\//, ''));
-    for (const f of [...targets, 'dist/cli/main.js', 'dist/demo/main.js', 'bin/talaria.js', 'bin/freshness.js', 'README.md']) expect(p.files, f).toContain(f);
-    expect(p.files.filter((f) => /^(src|test|bench)\//.test(f) || f.endsWith('.map') || (f.endsWith('.ts') && !f.endsWith('.d.ts')))).toEqual([]);
+    for (const f of [
+      ...targets,
+      'dist/cli/main.js',
+      'dist/demo/main.js',
+      'bin/talaria.js',
+      'bin/freshness.js',
+      'README.md',
+    ])
+      expect(p.files, f).toContain(f);
+    expect(
+      p.files.filter(
+        (f) => /^(src|test|bench)\//.test(f) || f.endsWith('.map') || (f.endsWith('.ts') && !f.endsWith('.d.ts')),
+      ),
+    ).toEqual([]);
   });
 
   it('no TypeScript loader is reachable from the installed package', async () => {
     const probe = "try { import.meta.resolve('tsx'); console.log('found') } catch { console.log('absent') }";
-    const r = await exec(process.execPath, ['--input-type=module', '-e', probe], join(p.prefix, 'node_modules/talaria-acp'));
+    const r = await exec(
+      process.execPath,
+      ['--input-type=module', '-e', probe],
+      join(p.prefix, 'node_modules/talaria-acp'),
+    );
     expect(r.stdout.trim()).toBe('absent');
   });
 
@@ -70,7 +92,9 @@ describe('npm pack → install → use', { timeout: 180_000 }, () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: talaria [COMMAND] [OPTIONS]');
     const version = await exec(p.bin, ['--version'], workspace('help'));
-    expect(version.stdout.trim()).toBe(`talaria ${(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version}`);
+    expect(version.stdout.trim()).toBe(
+      `talaria ${(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version}`,
+    );
   });
 
   it('talaria run --agent demo: one turn with the bundled demo agent, recorded', async () => {
@@ -103,8 +127,19 @@ describe('npm pack → install → use', { timeout: 180_000 }, () => {
     const cwd = p.prefix;
     writeFileSync(join(cwd, 'client-example.mts'), client);
     writeFileSync(join(cwd, 'harness-example.mts'), harness);
-    const options = { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', types: ['node'], skipLibCheck: false };
-    writeFileSync(join(cwd, 'tsconfig.json'), JSON.stringify({ compilerOptions: options, files: ['client-example.mts', 'harness-example.mts'] }));
+    const options = {
+      strict: true,
+      noEmit: true,
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      target: 'es2022',
+      types: ['node'],
+      skipLibCheck: false,
+    };
+    writeFileSync(
+      join(cwd, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: options, files: ['client-example.mts', 'harness-example.mts'] }),
+    );
     const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
     const r = await exec(process.execPath, [tsc, '-p', join(cwd, 'tsconfig.json')], cwd);
     expect(r.stdout + r.stderr).toBe('');

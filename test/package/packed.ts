@@ -13,7 +13,17 @@
  *   version instead; every other file is as npm installed it.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -42,17 +52,26 @@ interface LockEntry {
 }
 
 async function checkoutFiles(): Promise<string[]> {
-  const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: ROOT,
+    maxBuffer: 16 * 1024 * 1024,
+  });
   return stdout.split('\0').filter((f) => f && existsSync(join(ROOT, f)));
 }
 
 async function npm(args: string[], cwd: string): Promise<string> {
   try {
-    const { stdout } = await run('npm', args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false' } });
+    const { stdout } = await run('npm', args, {
+      cwd,
+      maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+    });
     return stdout;
   } catch (e) {
     const err = e as { stderr?: string; message: string };
-    throw new Error(`npm ${args.join(' ')} failed in ${cwd}: ${err.stderr?.trim().split('\n').slice(-8).join('\n') ?? err.message}`);
+    throw new Error(
+      `npm ${args.join(' ')} failed in ${cwd}: ${err.stderr?.trim().split('\n').slice(-8).join('\n') ?? err.message}`,
+    );
   }
 }
 
@@ -65,7 +84,10 @@ export async function packAndInstall(): Promise<Packed> {
   }
   symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'), 'dir');
 
-  const packed = JSON.parse(await npm(['pack', '--json', '--pack-destination', dir], checkout)) as { filename: string; files: { path: string }[] }[];
+  const packed = JSON.parse(await npm(['pack', '--json', '--pack-destination', dir], checkout)) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
   const info = packed[0]!;
   const tarball = join(dir, info.filename);
 
@@ -78,7 +100,9 @@ export async function packAndInstall(): Promise<Packed> {
     engines?: unknown;
     license?: string;
   };
-  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
+  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, LockEntry>;
+  };
   const spec = `file:../${info.filename}`;
   const packages: Record<string, unknown> = {
     '': { name: 'talaria-pack-test', version: '0.0.0', dependencies: { 'talaria-acp': spec } },
@@ -95,16 +119,35 @@ export async function packAndInstall(): Promise<Packed> {
   for (const [k, v] of Object.entries(lock.packages)) if (k !== '' && !v.dev) packages[k] = v;
   writeFileSync(
     join(prefix, 'package.json'),
-    JSON.stringify({ name: 'talaria-pack-test', version: '0.0.0', private: true, type: 'module', dependencies: { 'talaria-acp': spec } }, null, 2),
+    JSON.stringify(
+      {
+        name: 'talaria-pack-test',
+        version: '0.0.0',
+        private: true,
+        type: 'module',
+        dependencies: { 'talaria-acp': spec },
+      },
+      null,
+      2,
+    ),
   );
-  writeFileSync(join(prefix, 'package-lock.json'), JSON.stringify({ name: 'talaria-pack-test', version: '0.0.0', lockfileVersion: 3, requires: true, packages }, null, 2));
+  writeFileSync(
+    join(prefix, 'package-lock.json'),
+    JSON.stringify(
+      { name: 'talaria-pack-test', version: '0.0.0', lockfileVersion: 3, requires: true, packages },
+      null,
+      2,
+    ),
+  );
   await npm(['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], prefix);
 
   const addon = 'build/Release/better_sqlite3.node';
   const installed = join(prefix, 'node_modules/better-sqlite3');
-  const version = (p: string) => (JSON.parse(readFileSync(join(p, 'package.json'), 'utf8')) as { version: string }).version;
+  const version = (p: string) =>
+    (JSON.parse(readFileSync(join(p, 'package.json'), 'utf8')) as { version: string }).version;
   const built = join(ROOT, 'node_modules/better-sqlite3');
-  if (version(installed) !== version(built)) throw new Error(`better-sqlite3 ${version(installed)} installed, ${version(built)} built here`);
+  if (version(installed) !== version(built))
+    throw new Error(`better-sqlite3 ${version(installed)} installed, ${version(built)} built here`);
   mkdirSync(dirname(join(installed, addon)), { recursive: true });
   copyFileSync(join(built, addon), join(installed, addon));
 

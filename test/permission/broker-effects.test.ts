@@ -7,9 +7,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PermissionBroker } from '../../src/permission/broker.js';
-import { EFFECT_OPTIONS, type EffectRequest, type PendingPermission, type SetTimer } from '../../src/permission/broker-types.js';
+import {
+  EFFECT_OPTIONS,
+  type EffectRequest,
+  type PendingPermission,
+  type SetTimer,
+} from '../../src/permission/broker-types.js';
 import type { PolicyConfig } from '../../src/permission/policy.js';
-import type { PermissionDecisionEvent, PermissionMode, PermissionRule, PermissionSubject } from '../../src/permission/types.js';
+import type {
+  PermissionDecisionEvent,
+  PermissionMode,
+  PermissionRule,
+  PermissionSubject,
+} from '../../src/permission/types.js';
 import { until } from '../until.js';
 
 let base: string;
@@ -59,7 +69,12 @@ const editRequest = (path: string, toolCallId = 'tc-1') => ({
   ],
 });
 
-function effect(kind: 'fs.read' | 'fs.write' | 'terminal.create', target: string, extra: Partial<EffectRequest> = {}, command?: string): EffectRequest {
+function effect(
+  kind: 'fs.read' | 'fs.write' | 'terminal.create',
+  target: string,
+  extra: Partial<EffectRequest> = {},
+  command?: string,
+): EffectRequest {
   const subject: PermissionSubject = {
     sessionId: 's1',
     toolCallId: `effect-${kind}`,
@@ -76,7 +91,12 @@ function effect(kind: 'fs.read' | 'fs.write' | 'terminal.create', target: string
 describe('path resolution before the policy', () => {
   it('accept-edits asks for an edit through a workspace symlink that points outside', async () => {
     const h = setup('accept-edits');
-    const p = h.broker.request({ requestKey: 'k1', sessionId: 's1', params: editRequest(join(ws, 'link', 'a.ts')), roots: [ws] });
+    const p = h.broker.request({
+      requestKey: 'k1',
+      sessionId: 's1',
+      params: editRequest(join(ws, 'link', 'a.ts')),
+      roots: [ws],
+    });
     await h.asked();
     expect(h.asks[0]!.policy.reason).toMatch(/outside the session roots/);
     expect(h.asks[0]!.subject.realPaths).toEqual([join(outside, 'a.ts')]);
@@ -86,7 +106,12 @@ describe('path resolution before the policy', () => {
 
   it('accept-edits still allows a plain file inside', async () => {
     const h = setup('accept-edits');
-    const out = await h.broker.request({ requestKey: 'k1', sessionId: 's1', params: editRequest(join(ws, 'src', 'a.ts')), roots: [ws] });
+    const out = await h.broker.request({
+      requestKey: 'k1',
+      sessionId: 's1',
+      params: editRequest(join(ws, 'src', 'a.ts')),
+      roots: [ws],
+    });
     expect(out).toEqual({ outcome: 'selected', optionId: 'yes' });
   });
 
@@ -99,7 +124,13 @@ describe('path resolution before the policy', () => {
 
   it('a cancel while paths are being resolved wins: no ask is left behind', async () => {
     const h = setup();
-    const p = h.broker.request({ requestKey: 'k1', sessionId: 's1', params: editRequest(join(ws, 'a.ts')), roots: [ws], turnId: 't' });
+    const p = h.broker.request({
+      requestKey: 'k1',
+      sessionId: 's1',
+      params: editRequest(join(ws, 'a.ts')),
+      roots: [ws],
+      turnId: 't',
+    });
     expect(h.broker.cancelSession('s1')).toBe(1);
     expect(await p).toEqual({ outcome: 'cancelled' });
     expect(h.asks).toHaveLength(0);
@@ -114,7 +145,11 @@ describe('authorize: effects Talaria performs for the agent', () => {
     expect(v).toMatchObject({ allowed: true, decidedBy: 'policy' });
     expect(h.asks).toHaveLength(0);
     expect(h.events).toHaveLength(1);
-    expect(h.events[0]).toMatchObject({ decidedBy: 'policy', optionKind: 'allow_once', subject: { effect: 'fs.read', toolKind: 'read' } });
+    expect(h.events[0]).toMatchObject({
+      decidedBy: 'policy',
+      optionKind: 'allow_once',
+      subject: { effect: 'fs.read', toolKind: 'read' },
+    });
   });
 
   it('a read of .env asks with Talaria\'s own options (no "always": a forced ask ignores it); reject refuses', async () => {
@@ -152,7 +187,10 @@ describe('authorize: effects Talaria performs for the agent', () => {
     h.broker.answer(h.asks[0]!.requestKey, { choice: 'allow_always' });
     expect(await first).toMatchObject({ allowed: true });
     expect(h.learned[0]).toMatchObject({ decision: 'allow', toolKind: 'edit' });
-    expect(await h.broker.authorize(effect('fs.write', join(ws, 'a.ts')))).toMatchObject({ allowed: true, decidedBy: 'policy' });
+    expect(await h.broker.authorize(effect('fs.write', join(ws, 'a.ts')))).toMatchObject({
+      allowed: true,
+      decidedBy: 'policy',
+    });
     const other = h.broker.authorize(effect('fs.write', join(ws, 'b.ts')));
     await h.asked(2);
     h.broker.answer(h.asks[1]!.requestKey, { choice: 'reject_once' });
@@ -161,7 +199,10 @@ describe('authorize: effects Talaria performs for the agent', () => {
 
   it('a deny rule refuses without asking', async () => {
     const h = setup('auto', [{ decision: 'deny', toolKind: 'execute', command: 'curl *' }]);
-    expect(await h.broker.authorize(effect('terminal.create', ws, {}, 'curl x -o y'))).toMatchObject({ allowed: false, decidedBy: 'policy' });
+    expect(await h.broker.authorize(effect('terminal.create', ws, {}, 'curl x -o y'))).toMatchObject({
+      allowed: false,
+      decidedBy: 'policy',
+    });
     expect(h.asks).toHaveLength(0);
   });
 
@@ -177,7 +218,13 @@ describe('authorize: effects Talaria performs for the agent', () => {
 describe("grants: no double ask after the user allowed the agent's own request", () => {
   async function allowAgentEdit(h: ReturnType<typeof setup>, path: string, key = 'agent-1') {
     const before = h.asks.length;
-    const p = h.broker.request({ requestKey: key, sessionId: 's1', params: editRequest(path), roots: [ws], turnId: 'turn-1' });
+    const p = h.broker.request({
+      requestKey: key,
+      sessionId: 's1',
+      params: editRequest(path),
+      roots: [ws],
+      turnId: 'turn-1',
+    });
     await h.asked(before + 1);
     h.broker.answer(key, { choice: 'allow_once' }, 'alice');
     await p;
@@ -220,7 +267,13 @@ describe("grants: no double ask after the user allowed the agent's own request",
 
   it('a rejected or policy-decided request grants nothing; a cancel forgets grants', async () => {
     const h = setup('ask');
-    const p = h.broker.request({ requestKey: 'agent-1', sessionId: 's1', params: editRequest(join(ws, 'a.ts')), roots: [ws], turnId: 'turn-1' });
+    const p = h.broker.request({
+      requestKey: 'agent-1',
+      sessionId: 's1',
+      params: editRequest(join(ws, 'a.ts')),
+      roots: [ws],
+      turnId: 'turn-1',
+    });
     await h.asked();
     h.broker.answer('agent-1', { choice: 'reject_once' });
     await p;
@@ -269,13 +322,23 @@ describe("grants: no double ask after the user allowed the agent's own request",
         { optionId: 'ok', kind: 'allow_once' },
         { optionId: 'no', kind: 'reject_once' },
       ];
-      const p = h.broker.request({ requestKey: 'agent-1', sessionId: 's1', params: { sessionId: 's1', toolCall, options }, roots: [ws], turnId: 'turn-1' });
+      const p = h.broker.request({
+        requestKey: 'agent-1',
+        sessionId: 's1',
+        params: { sessionId: 's1', toolCall, options },
+        roots: [ws],
+        turnId: 'turn-1',
+      });
       await h.asked();
       h.broker.answer('agent-1', { choice }, 'alice');
       await p;
-      expect(await h.broker.authorize(effect('terminal.create', ws, { toolCallOpen: open }, 'CLAUDECODE=1 echo hi'))).toMatchObject({ allowed: true });
+      expect(
+        await h.broker.authorize(effect('terminal.create', ws, { toolCallOpen: open }, 'CLAUDECODE=1 echo hi')),
+      ).toMatchObject({ allowed: true });
       expect(h.asks).toHaveLength(1);
-      const risky = h.broker.authorize(effect('terminal.create', ws, { toolCallOpen: open }, 'LD_PRELOAD=/tmp/x.so echo hi'));
+      const risky = h.broker.authorize(
+        effect('terminal.create', ws, { toolCallOpen: open }, 'LD_PRELOAD=/tmp/x.so echo hi'),
+      );
       await h.asked(2);
       expect(h.asks[1]!.policy.forcedAsk).toBe('dangerous_command');
       h.broker.answer(h.asks[1]!.requestKey, { choice: 'reject_once' });

@@ -27,7 +27,12 @@ function execParams(command: string, options = HERMES_CMD, sessionId = 's1', too
 function editParams(path: string, options = HERMES_EDIT, sessionId = 's1', toolCallId = 'edit-approval-1') {
   return {
     sessionId,
-    toolCall: { toolCallId, kind: 'edit', title: `Approve edit: ${path}`, content: [{ type: 'diff', path, newText: 'x' }] },
+    toolCall: {
+      toolCallId,
+      kind: 'edit',
+      title: `Approve edit: ${path}`,
+      content: [{ type: 'diff', path, newText: 'x' }],
+    },
     options,
   };
 }
@@ -52,7 +57,9 @@ function manualTimers() {
   };
 }
 
-function setup(init: Partial<PolicyConfig> & { timeoutMs?: number; onDecisionThrows?: boolean; resolvePaths?: boolean } = {}) {
+function setup(
+  init: Partial<PolicyConfig> & { timeoutMs?: number; onDecisionThrows?: boolean; resolvePaths?: boolean } = {},
+) {
   const events: PermissionDecisionEvent[] = [];
   const asks: PendingPermission[] = [];
   const rules = new Map<string, PermissionRule[]>();
@@ -87,19 +94,36 @@ function setup(init: Partial<PolicyConfig> & { timeoutMs?: number; onDecisionThr
 describe('PermissionBroker — policy decisions', () => {
   it('allows immediately with an offered allow_once option (auto mode)', async () => {
     const h = setup({ mode: 'auto' });
-    const out = await h.broker.request({ requestKey: 'k1', sessionId: 's1', params: execParams('npm test', CODEX), roots: ROOTS });
+    const out = await h.broker.request({
+      requestKey: 'k1',
+      sessionId: 's1',
+      params: execParams('npm test', CODEX),
+      roots: ROOTS,
+    });
     expect(out).toEqual({ outcome: 'selected', optionId: 'approved' });
     expect(h.asks).toHaveLength(0);
     expect(h.timers.size).toBe(0);
     expect(h.events).toHaveLength(1);
-    expect(h.events[0]).toMatchObject({ requestKey: 'k1', sessionId: 's1', toolCallId: 'perm-check-1', decidedBy: 'policy', optionKind: 'allow_once', at: 1234 });
+    expect(h.events[0]).toMatchObject({
+      requestKey: 'k1',
+      sessionId: 's1',
+      toolCallId: 'perm-check-1',
+      decidedBy: 'policy',
+      optionKind: 'allow_once',
+      at: 1234,
+    });
     expect(h.events[0]!.subject.command).toBe('npm test');
   });
 
   it('denies with an offered reject option and names the rule', async () => {
     const rule: PermissionRule = { id: 'no-curl', decision: 'deny', command: 'curl *' };
     const h = setup({ mode: 'auto', rules: [rule] });
-    const out = await h.broker.request({ requestKey: 'k1', sessionId: 's1', params: execParams('curl x -o y', GEMINI), roots: ROOTS });
+    const out = await h.broker.request({
+      requestKey: 'k1',
+      sessionId: 's1',
+      params: execParams('curl x -o y', GEMINI),
+      roots: ROOTS,
+    });
     expect(out).toEqual({ outcome: 'selected', optionId: 'cancel' });
     expect(h.events).toHaveLength(1);
     expect(h.events[0]!.rule).toBe(rule);
@@ -108,7 +132,12 @@ describe('PermissionBroker — policy decisions', () => {
 
   it('answers cancelled when the policy allows but no allow option is offered', async () => {
     const h = setup({ mode: 'auto' });
-    const out = await h.broker.request({ requestKey: 'k1', sessionId: 's1', params: execParams('ls', [o('no', 'reject_once')]), roots: ROOTS });
+    const out = await h.broker.request({
+      requestKey: 'k1',
+      sessionId: 's1',
+      params: execParams('ls', [o('no', 'reject_once')]),
+      roots: ROOTS,
+    });
     expect(out).toEqual({ outcome: 'cancelled' });
     expect(h.events).toHaveLength(1);
     expect(h.events[0]!.optionKind).toBeUndefined();
@@ -117,7 +146,12 @@ describe('PermissionBroker — policy decisions', () => {
 
   it('answers cancelled when the policy denies but no reject option is offered', async () => {
     const h = setup({ mode: 'auto', rules: [{ decision: 'deny' }] });
-    const out = await h.broker.request({ requestKey: 'k1', sessionId: 's1', params: execParams('ls', [o('ok', 'allow_once')]), roots: ROOTS });
+    const out = await h.broker.request({
+      requestKey: 'k1',
+      sessionId: 's1',
+      params: execParams('ls', [o('ok', 'allow_once')]),
+      roots: ROOTS,
+    });
     expect(out).toEqual({ outcome: 'cancelled' });
     expect(h.events).toHaveLength(1);
   });
@@ -125,7 +159,13 @@ describe('PermissionBroker — policy decisions', () => {
   it('uses the known tool call when the request has only an id', async () => {
     const h = setup({ mode: 'ask', rules: [{ decision: 'allow', toolKind: 'execute', command: 'npm test' }] });
     const params = { sessionId: 's1', toolCall: { toolCallId: 'toolu_9' }, options: GEMINI };
-    const out = await h.broker.request({ requestKey: 'k1', sessionId: 's1', params, roots: ROOTS, known: { title: '`npm test`', toolKind: 'execute' } });
+    const out = await h.broker.request({
+      requestKey: 'k1',
+      sessionId: 's1',
+      params,
+      roots: ROOTS,
+      known: { title: '`npm test`', toolKind: 'execute' },
+    });
     expect(out).toEqual({ outcome: 'selected', optionId: 'proceed_once' });
   });
 });
@@ -138,7 +178,14 @@ describe('PermissionBroker — asks', () => {
     const p2 = h.broker.request(req);
     expect(p2).toBe(p1);
     expect(h.asks).toHaveLength(1);
-    expect(h.asks[0]).toMatchObject({ requestKey: 'k1', sessionId: 's1', toolCallId: 'perm-check-1', title: 'npm test', createdAt: 1234, turnId: 'turn-1' });
+    expect(h.asks[0]).toMatchObject({
+      requestKey: 'k1',
+      sessionId: 's1',
+      toolCallId: 'perm-check-1',
+      title: 'npm test',
+      createdAt: 1234,
+      turnId: 'turn-1',
+    });
     expect(h.asks[0]!.options).toEqual(HERMES_CMD);
     expect(h.asks[0]!.policy.decision).toBe('ask');
     expect(h.broker.pending('s1')).toHaveLength(1);
@@ -147,7 +194,11 @@ describe('PermissionBroker — asks', () => {
     expect([...h.timers.values()][0]!.ms).toBe(60_000);
     expect(h.events).toHaveLength(0);
 
-    expect(h.broker.answer('k1', { choice: 'allow_once' }, 'alice')).toEqual({ ok: true, optionId: 'allow_once', outcome: { outcome: 'selected', optionId: 'allow_once' } });
+    expect(h.broker.answer('k1', { choice: 'allow_once' }, 'alice')).toEqual({
+      ok: true,
+      optionId: 'allow_once',
+      outcome: { outcome: 'selected', optionId: 'allow_once' },
+    });
     expect(await p1).toEqual({ outcome: 'selected', optionId: 'allow_once' });
     // A duplicate after the answer gets the same answer, not a second decision.
     expect(await h.broker.request(req)).toEqual({ outcome: 'selected', optionId: 'allow_once' });
@@ -158,7 +209,12 @@ describe('PermissionBroker — asks', () => {
 
   it('reports why it asks (forced ask for a dangerous command, even in auto)', () => {
     const h = setup({ mode: 'auto' });
-    void h.broker.request({ requestKey: 'k1', sessionId: 's1', params: execParams('rm -rf /workspace/junkdir'), roots: ROOTS });
+    void h.broker.request({
+      requestKey: 'k1',
+      sessionId: 's1',
+      params: execParams('rm -rf /workspace/junkdir'),
+      roots: ROOTS,
+    });
     expect(h.asks[0]!.policy.forcedAsk).toBe('dangerous_command');
   });
 
@@ -176,7 +232,12 @@ describe('PermissionBroker — asks', () => {
   it('refuses an unknown key and an optionId that was not offered', async () => {
     const h = setup();
     expect(h.broker.answer('nope', { choice: 'allow_once' })).toEqual({ ok: false, reason: 'unknown' });
-    const p = h.broker.request({ requestKey: 'k1', sessionId: 's1', params: execParams('npm test', CODEX), roots: ROOTS });
+    const p = h.broker.request({
+      requestKey: 'k1',
+      sessionId: 's1',
+      params: execParams('npm test', CODEX),
+      roots: ROOTS,
+    });
     expect(h.broker.answer('k1', { optionId: 'allow_once' })).toEqual({ ok: false, reason: 'not_offered' });
     expect(h.broker.answer('k1', { choice: 'maybe' } as never)).toEqual({ ok: false, reason: 'not_offered' });
     expect(h.broker.pending()).toHaveLength(1);
@@ -188,10 +249,20 @@ describe('PermissionBroker — asks', () => {
 
   it('an allow intent with no allow option is refused and stays pending; a reject intent with no reject option answers cancelled', async () => {
     const h = setup();
-    const onlyReject = h.broker.request({ requestKey: 'a', sessionId: 's1', params: execParams('ls', [o('no', 'reject_once')]), roots: ROOTS });
+    const onlyReject = h.broker.request({
+      requestKey: 'a',
+      sessionId: 's1',
+      params: execParams('ls', [o('no', 'reject_once')]),
+      roots: ROOTS,
+    });
     expect(h.broker.answer('a', { choice: 'allow_always' })).toEqual({ ok: false, reason: 'not_offered' });
     expect(h.broker.pending()).toHaveLength(1);
-    const onlyAllow = h.broker.request({ requestKey: 'b', sessionId: 's1', params: execParams('ls', [o('yes', 'allow_once')]), roots: ROOTS });
+    const onlyAllow = h.broker.request({
+      requestKey: 'b',
+      sessionId: 's1',
+      params: execParams('ls', [o('yes', 'allow_once')]),
+      roots: ROOTS,
+    });
     expect(h.broker.answer('b', { choice: 'reject_once' })).toEqual({ ok: true, outcome: { outcome: 'cancelled' } });
     expect(await onlyAllow).toEqual({ outcome: 'cancelled' });
     h.broker.answer('a', { choice: 'reject_once' });
@@ -215,8 +286,18 @@ describe('PermissionBroker — timeout fails closed', () => {
 
   it('falls back to reject_always, then to cancelled', async () => {
     const h = setup();
-    const a = h.broker.request({ requestKey: 'a', sessionId: 's1', params: execParams('x', [o('y', 'allow_once'), o('never', 'reject_always')]), roots: ROOTS });
-    const b = h.broker.request({ requestKey: 'b', sessionId: 's1', params: execParams('x', [o('y', 'allow_once'), o('y2', 'allow_always')]), roots: ROOTS });
+    const a = h.broker.request({
+      requestKey: 'a',
+      sessionId: 's1',
+      params: execParams('x', [o('y', 'allow_once'), o('never', 'reject_always')]),
+      roots: ROOTS,
+    });
+    const b = h.broker.request({
+      requestKey: 'b',
+      sessionId: 's1',
+      params: execParams('x', [o('y', 'allow_once'), o('y2', 'allow_always')]),
+      roots: ROOTS,
+    });
     h.fireAll();
     expect(await a).toEqual({ outcome: 'selected', optionId: 'never' });
     expect(await b).toEqual({ outcome: 'cancelled' });
@@ -243,8 +324,15 @@ describe('PermissionBroker — timeout fails closed', () => {
 
   it('the default timer really fires (1 ms)', async () => {
     const events: PermissionDecisionEvent[] = [];
-    const broker = new PermissionBroker({ getPolicy: () => ({ mode: 'ask', rules: [] }), timeoutMs: 1, onDecision: (e) => events.push(e) });
-    expect(await broker.request({ requestKey: 'k', sessionId: 's1', params: execParams('ls'), roots: ROOTS })).toEqual({ outcome: 'selected', optionId: 'deny' });
+    const broker = new PermissionBroker({
+      getPolicy: () => ({ mode: 'ask', rules: [] }),
+      timeoutMs: 1,
+      onDecision: (e) => events.push(e),
+    });
+    expect(await broker.request({ requestKey: 'k', sessionId: 's1', params: execParams('ls'), roots: ROOTS })).toEqual({
+      outcome: 'selected',
+      optionId: 'deny',
+    });
     expect(events[0]!.decidedBy).toBe('timeout');
   });
 
@@ -259,27 +347,61 @@ describe('PermissionBroker — timeout fails closed', () => {
 describe('PermissionBroker — "always" answers remember a narrow rule', () => {
   it('allow_always on a command: same command auto-allowed, another still asks', async () => {
     const h = setup();
-    const p = h.broker.request({ requestKey: 'k1', sessionId: 's1', params: execParams('npm run build'), roots: ROOTS });
+    const p = h.broker.request({
+      requestKey: 'k1',
+      sessionId: 's1',
+      params: execParams('npm run build'),
+      roots: ROOTS,
+    });
     expect(h.broker.answer('k1', { choice: 'allow_always' })).toMatchObject({ ok: true, optionId: 'allow_session' });
     expect(await p).toEqual({ outcome: 'selected', optionId: 'allow_session' });
-    expect(h.added).toEqual([['s1', { decision: 'allow', toolKind: 'execute', command: 'npm run build', source: 'always-answer' }]]);
+    expect(h.added).toEqual([
+      ['s1', { decision: 'allow', toolKind: 'execute', command: 'npm run build', source: 'always-answer' }],
+    ]);
 
-    const again = await h.broker.request({ requestKey: 'k2', sessionId: 's1', params: execParams('npm run build', HERMES_CMD, 's1', 'perm-check-2'), roots: ROOTS });
+    const again = await h.broker.request({
+      requestKey: 'k2',
+      sessionId: 's1',
+      params: execParams('npm run build', HERMES_CMD, 's1', 'perm-check-2'),
+      roots: ROOTS,
+    });
     expect(again).toEqual({ outcome: 'selected', optionId: 'allow_once' });
     expect(h.eventsFor('k2')[0]).toMatchObject({ decidedBy: 'policy', rule: h.added[0]![1] });
 
     void h.broker.request({ requestKey: 'k3', sessionId: 's1', params: execParams('npm run deploy'), roots: ROOTS });
-    void h.broker.request({ requestKey: 'k4', sessionId: 's1', params: execParams('npm run build && npm publish'), roots: ROOTS });
-    void h.broker.request({ requestKey: 'k5', sessionId: 's2', params: execParams('npm run build', HERMES_CMD, 's2'), roots: ROOTS });
+    void h.broker.request({
+      requestKey: 'k4',
+      sessionId: 's1',
+      params: execParams('npm run build && npm publish'),
+      roots: ROOTS,
+    });
+    void h.broker.request({
+      requestKey: 'k5',
+      sessionId: 's2',
+      params: execParams('npm run build', HERMES_CMD, 's2'),
+      roots: ROOTS,
+    });
     expect(h.broker.pending().map((x) => x.requestKey)).toEqual(['k3', 'k4', 'k5']);
   });
 
   it('an explicit allow_always optionId also remembers; wildcards in the command stay literal', async () => {
     const h = setup();
-    const p = h.broker.request({ requestKey: 'k1', sessionId: 's1', params: execParams('ls *.ts', GEMINI), roots: ROOTS });
+    const p = h.broker.request({
+      requestKey: 'k1',
+      sessionId: 's1',
+      params: execParams('ls *.ts', GEMINI),
+      roots: ROOTS,
+    });
     h.broker.answer('k1', { optionId: 'proceed_always' });
     expect(await p).toEqual({ outcome: 'selected', optionId: 'proceed_always' });
-    expect(await h.broker.request({ requestKey: 'k2', sessionId: 's1', params: execParams('ls *.ts', GEMINI), roots: ROOTS })).toEqual({
+    expect(
+      await h.broker.request({
+        requestKey: 'k2',
+        sessionId: 's1',
+        params: execParams('ls *.ts', GEMINI),
+        roots: ROOTS,
+      }),
+    ).toEqual({
       outcome: 'selected',
       optionId: 'proceed_once',
     });
@@ -292,8 +414,15 @@ describe('PermissionBroker — "always" answers remember a narrow rule', () => {
     const p = h.broker.request({ requestKey: 'k1', sessionId: 's1', params: editParams('/ws/out.txt'), roots: ROOTS });
     expect(h.broker.answer('k1', { choice: 'allow_always' })).toMatchObject({ ok: true, optionId: 'allow_once' });
     expect(await p).toEqual({ outcome: 'selected', optionId: 'allow_once' });
-    expect(h.added[0]![1]).toEqual({ decision: 'allow', toolKind: 'edit', pathGlob: '/ws/out\\.txt', source: 'always-answer' });
-    expect(await h.broker.request({ requestKey: 'k2', sessionId: 's1', params: editParams('/ws/out.txt'), roots: ROOTS })).toEqual({ outcome: 'selected', optionId: 'allow_once' });
+    expect(h.added[0]![1]).toEqual({
+      decision: 'allow',
+      toolKind: 'edit',
+      pathGlob: '/ws/out\\.txt',
+      source: 'always-answer',
+    });
+    expect(
+      await h.broker.request({ requestKey: 'k2', sessionId: 's1', params: editParams('/ws/out.txt'), roots: ROOTS }),
+    ).toEqual({ outcome: 'selected', optionId: 'allow_once' });
     void h.broker.request({ requestKey: 'k3', sessionId: 's1', params: editParams('/ws/other.txt'), roots: ROOTS });
     void h.broker.request({ requestKey: 'k4', sessionId: 's1', params: editParams('/ws/outXtxt'), roots: ROOTS });
     expect(h.broker.pending().map((x) => x.requestKey)).toEqual(['k3', 'k4']);
@@ -304,7 +433,9 @@ describe('PermissionBroker — "always" answers remember a narrow rule', () => {
     const p = h.broker.request({ requestKey: 'k1', sessionId: 's1', params: execParams('make deploy'), roots: ROOTS });
     expect(h.broker.answer('k1', { choice: 'reject_always' })).toMatchObject({ ok: true, optionId: 'deny_always' });
     expect(await p).toEqual({ outcome: 'selected', optionId: 'deny_always' });
-    expect(await h.broker.request({ requestKey: 'k2', sessionId: 's1', params: execParams('make deploy'), roots: ROOTS })).toEqual({ outcome: 'selected', optionId: 'deny' });
+    expect(
+      await h.broker.request({ requestKey: 'k2', sessionId: 's1', params: execParams('make deploy'), roots: ROOTS }),
+    ).toEqual({ outcome: 'selected', optionId: 'deny' });
   });
 
   it('an always-allowed dangerous command still asks next time', async () => {
@@ -319,7 +450,11 @@ describe('PermissionBroker — "always" answers remember a narrow rule', () => {
 
   it('remembers nothing when nothing narrow identifies the call', async () => {
     const h = setup();
-    const params = { sessionId: 's1', toolCall: { toolCallId: 'mcp1', kind: 'other', title: 'mcp__x__y' }, options: GEMINI };
+    const params = {
+      sessionId: 's1',
+      toolCall: { toolCallId: 'mcp1', kind: 'other', title: 'mcp__x__y' },
+      options: GEMINI,
+    };
     const p = h.broker.request({ requestKey: 'k1', sessionId: 's1', params, roots: ROOTS });
     h.broker.answer('k1', { choice: 'allow_always' });
     expect(await p).toEqual({ outcome: 'selected', optionId: 'proceed_always' });
@@ -328,8 +463,16 @@ describe('PermissionBroker — "always" answers remember a narrow rule', () => {
   });
 
   it('alwaysRule scopes multi-path subjects to exactly those paths', () => {
-    const rule = alwaysRule({ sessionId: 's', toolCallId: 't', toolKind: 'move', paths: ['/ws/a,b.txt', '/ws/c.txt'], roots: ROOTS }, 'allow');
-    expect(rule).toEqual({ decision: 'allow', source: 'always-answer', toolKind: 'move', pathGlob: '{/ws/a\\,b\\.txt,/ws/c\\.txt}' });
+    const rule = alwaysRule(
+      { sessionId: 's', toolCallId: 't', toolKind: 'move', paths: ['/ws/a,b.txt', '/ws/c.txt'], roots: ROOTS },
+      'allow',
+    );
+    expect(rule).toEqual({
+      decision: 'allow',
+      source: 'always-answer',
+      toolKind: 'move',
+      pathGlob: '{/ws/a\\,b\\.txt,/ws/c\\.txt}',
+    });
     expect(alwaysRule({ sessionId: 's', toolCallId: 't', paths: ['/ws/a'], roots: ROOTS }, 'allow')).toBeUndefined();
   });
 });
@@ -339,7 +482,12 @@ describe('PermissionBroker — cancel and close', () => {
     const h = setup();
     const a = h.broker.request({ requestKey: 'a', sessionId: 's1', params: execParams('ls'), roots: ROOTS });
     const b = h.broker.request({ requestKey: 'b', sessionId: 's1', params: editParams('/ws/x'), roots: ROOTS });
-    void h.broker.request({ requestKey: 'c', sessionId: 's2', params: execParams('ls', HERMES_CMD, 's2'), roots: ROOTS });
+    void h.broker.request({
+      requestKey: 'c',
+      sessionId: 's2',
+      params: execParams('ls', HERMES_CMD, 's2'),
+      roots: ROOTS,
+    });
     expect(h.broker.cancelSession('s1')).toBe(2);
     expect(await a).toEqual({ outcome: 'cancelled' });
     expect(await b).toEqual({ outcome: 'cancelled' });
@@ -354,7 +502,13 @@ describe('PermissionBroker — cancel and close', () => {
 
   it('cancelTurn answers only that turn', async () => {
     const h = setup();
-    const a = h.broker.request({ requestKey: 'a', sessionId: 's1', params: execParams('ls'), roots: ROOTS, turnId: 't1' });
+    const a = h.broker.request({
+      requestKey: 'a',
+      sessionId: 's1',
+      params: execParams('ls'),
+      roots: ROOTS,
+      turnId: 't1',
+    });
     void h.broker.request({ requestKey: 'b', sessionId: 's1', params: execParams('pwd'), roots: ROOTS, turnId: 't2' });
     void h.broker.request({ requestKey: 'c', sessionId: 's1', params: execParams('id'), roots: ROOTS });
     expect(h.broker.cancelTurn('t1')).toBe(1);
@@ -364,7 +518,9 @@ describe('PermissionBroker — cancel and close', () => {
 
   it('closeAll answers everything cancelled (decidedBy closed)', async () => {
     const h = setup();
-    const ps = ['a', 'b'].map((k, i) => h.broker.request({ requestKey: k, sessionId: `s${i}`, params: execParams('ls'), roots: ROOTS }));
+    const ps = ['a', 'b'].map((k, i) =>
+      h.broker.request({ requestKey: k, sessionId: `s${i}`, params: execParams('ls'), roots: ROOTS }),
+    );
     expect(h.broker.closeAll()).toBe(2);
     expect(await Promise.all(ps)).toEqual([{ outcome: 'cancelled' }, { outcome: 'cancelled' }]);
     expect(h.events.map((e) => e.decidedBy)).toEqual(['closed', 'closed']);
@@ -380,10 +536,16 @@ describe('PermissionBroker — never throws at the agent', () => {
     ['no toolCall', { sessionId: 's1', options: HERMES_CMD }, /no toolCall/],
     ['no options', { sessionId: 's1', toolCall: { toolCallId: 't' } }, /no valid options/],
     ['empty options', { sessionId: 's1', toolCall: { toolCallId: 't' }, options: [] }, /no valid options/],
-    ['junk options', { sessionId: 's1', toolCall: { toolCallId: 't' }, options: [{ kind: 'allow_once' }, 'x', null] }, /no valid options/],
+    [
+      'junk options',
+      { sessionId: 's1', toolCall: { toolCallId: 't' }, options: [{ kind: 'allow_once' }, 'x', null] },
+      /no valid options/,
+    ],
   ])('%s → cancelled plus one decision event', async (_name, params, reason) => {
     const h = setup({ mode: 'auto' });
-    expect(await h.broker.request({ requestKey: 'k', sessionId: 's1', params, roots: ROOTS })).toEqual({ outcome: 'cancelled' });
+    expect(await h.broker.request({ requestKey: 'k', sessionId: 's1', params, roots: ROOTS })).toEqual({
+      outcome: 'cancelled',
+    });
     expect(h.events).toHaveLength(1);
     expect(h.events[0]!.reason).toMatch(reason);
     expect(h.events[0]!.sessionId).toBe('s1');
@@ -424,7 +586,9 @@ describe('PermissionBroker — never throws at the agent', () => {
 
   it('throwing callbacks are logged, and the agent still gets its answer', async () => {
     const h = setup({ mode: 'auto', onDecisionThrows: true });
-    expect(await h.broker.request({ requestKey: 'k', sessionId: 's1', params: execParams('ls'), roots: ROOTS })).toEqual({ outcome: 'selected', optionId: 'allow_once' });
+    expect(
+      await h.broker.request({ requestKey: 'k', sessionId: 's1', params: execParams('ls'), roots: ROOTS }),
+    ).toEqual({ outcome: 'selected', optionId: 'allow_once' });
     expect(h.logged.some((m) => /onDecision/.test(m))).toBe(true);
     const broker = new PermissionBroker({
       getPolicy: () => ({ mode: 'ask', rules: [] }),

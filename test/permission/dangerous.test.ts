@@ -199,7 +199,15 @@ describe('isDangerousCommand', () => {
   });
 
   it('does not hang or throw on unterminated quotes and substitutions', () => {
-    for (const s of ['echo "abc', "echo 'abc", 'echo $(ls', 'echo `ls', 'rm -rf "x', '((((((((', '$($($($($(rm -rf x']) {
+    for (const s of [
+      'echo "abc',
+      "echo 'abc",
+      'echo $(ls',
+      'echo `ls',
+      'rm -rf "x',
+      '((((((((',
+      '$($($($($(rm -rf x',
+    ]) {
       expect(() => isDangerousCommand(s)).not.toThrow();
     }
     expect(isDangerousCommand('rm -rf "x')).toBe(true);

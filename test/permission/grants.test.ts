@@ -10,7 +10,11 @@ const ask = (toolCallId: string, paths: string[], command?: string, realPaths?: 
   ...(command ? { command } : {}),
   ...(realPaths ? { realPaths } : {}),
 });
-const write = (path: string, real = path): PermissionSubject => ({ ...ask('fx', [path]), realPaths: [real], effect: 'fs.write' });
+const write = (path: string, real = path): PermissionSubject => ({
+  ...ask('fx', [path]),
+  realPaths: [real],
+  effect: 'fs.write',
+});
 const run = (command: string): PermissionSubject => ({ ...ask('fx', ['/ws'], command), effect: 'terminal.create' });
 const open = () => true;
 
@@ -39,7 +43,12 @@ describe('Grants', () => {
     // claude-code-acp's terminal/create carries env CLAUDECODE=1, judged as `CLAUDECODE=1 echo hi`.
     expect(g.covering('s', 't1', run('CLAUDECODE=1 echo hi'), open)?.requestKey).toBe('k1');
     expect(g.covering('s', 't1', run("CI=1 API_KEY='[redacted]' echo hi"), open)?.requestKey).toBe('k1');
-    for (const risky of ['LD_PRELOAD=/tmp/x.so echo hi', 'CLAUDECODE=1 PATH=/tmp echo hi', 'NODE_OPTIONS=--require=/tmp/x.js echo hi', 'A="$(id)" echo hi']) {
+    for (const risky of [
+      'LD_PRELOAD=/tmp/x.so echo hi',
+      'CLAUDECODE=1 PATH=/tmp echo hi',
+      'NODE_OPTIONS=--require=/tmp/x.js echo hi',
+      'A="$(id)" echo hi',
+    ]) {
       expect(g.covering('s', 't1', run(risky), open), risky).toBeUndefined();
     }
     const h = new Grants();

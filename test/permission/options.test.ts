@@ -10,7 +10,12 @@ const schemes: Record<string, PermissionOption[]> = {
   codex: [o('approved', 'allow_once'), o('abort', 'reject_once')],
   opencode: [o('once', 'allow_once'), o('always', 'allow_always'), o('reject', 'reject_once')],
   gemini: [o('proceed_always', 'allow_always'), o('proceed_once', 'allow_once'), o('cancel', 'reject_once')],
-  qwen: [o('proceed_once', 'allow_once'), o('proceed_once_modify', 'allow_once'), o('proceed_always', 'allow_always'), o('cancel', 'reject_once')],
+  qwen: [
+    o('proceed_once', 'allow_once'),
+    o('proceed_once_modify', 'allow_once'),
+    o('proceed_always', 'allow_always'),
+    o('cancel', 'reject_once'),
+  ],
   hermesCommand: [
     o('allow_once', 'allow_once'),
     o('allow_session', 'allow_always'),
@@ -30,11 +35,26 @@ const expected: Record<string, Record<PermissionIntent, string | undefined>> = {
   claude: { allow_once: 'allow', allow_always: 'allow_always', reject_once: 'reject', reject_always: 'reject' },
   codex: { allow_once: 'approved', allow_always: 'approved', reject_once: 'abort', reject_always: 'abort' },
   opencode: { allow_once: 'once', allow_always: 'always', reject_once: 'reject', reject_always: 'reject' },
-  gemini: { allow_once: 'proceed_once', allow_always: 'proceed_always', reject_once: 'cancel', reject_always: 'cancel' },
+  gemini: {
+    allow_once: 'proceed_once',
+    allow_always: 'proceed_always',
+    reject_once: 'cancel',
+    reject_always: 'cancel',
+  },
   qwen: { allow_once: 'proceed_once', allow_always: 'proceed_always', reject_once: 'cancel', reject_always: 'cancel' },
-  hermesCommand: { allow_once: 'allow_once', allow_always: 'allow_session', reject_once: 'deny', reject_always: 'deny_always' },
+  hermesCommand: {
+    allow_once: 'allow_once',
+    allow_always: 'allow_session',
+    reject_once: 'deny',
+    reject_always: 'deny_always',
+  },
   hermesEdit: { allow_once: 'allow_once', allow_always: 'allow_once', reject_once: 'deny', reject_always: 'deny' },
-  onlyAlways: { allow_once: 'yes_forever', allow_always: 'yes_forever', reject_once: 'no_forever', reject_always: 'no_forever' },
+  onlyAlways: {
+    allow_once: 'yes_forever',
+    allow_always: 'yes_forever',
+    reject_once: 'no_forever',
+    reject_always: 'no_forever',
+  },
   allowOnly: { allow_once: 'ok', allow_always: 'ok', reject_once: undefined, reject_always: undefined },
   rejectOnly: { allow_once: undefined, allow_always: undefined, reject_once: 'no', reject_always: 'no' },
   unknownKinds: { allow_once: undefined, allow_always: undefined, reject_once: undefined, reject_always: undefined },
@@ -42,7 +62,9 @@ const expected: Record<string, Record<PermissionIntent, string | undefined>> = {
 };
 
 const intents: PermissionIntent[] = ['allow_once', 'allow_always', 'reject_once', 'reject_always'];
-const rows = Object.keys(schemes).flatMap((scheme) => intents.map((intent) => [scheme, intent, expected[scheme]![intent]] as const));
+const rows = Object.keys(schemes).flatMap((scheme) =>
+  intents.map((intent) => [scheme, intent, expected[scheme]![intent]] as const),
+);
 
 describe('chooseOption', () => {
   it.each(rows)('%s / %s → %s', (scheme, intent, id) => {
@@ -64,7 +86,12 @@ describe('chooseOption', () => {
   });
 
   it('ignores malformed options and junk input', () => {
-    const junk = [null, { kind: 'allow_once' }, { optionId: 5, kind: 'allow_once' }, o('good', 'allow_once')] as unknown as PermissionOption[];
+    const junk = [
+      null,
+      { kind: 'allow_once' },
+      { optionId: 5, kind: 'allow_once' },
+      o('good', 'allow_once'),
+    ] as unknown as PermissionOption[];
     expect(chooseOption(junk, 'allow_once')).toBe('good');
     expect(chooseOption(undefined as unknown as PermissionOption[], 'allow_once')).toBeUndefined();
     expect(pickOption(schemes.claude!, 'bogus' as PermissionIntent)).toBeUndefined();

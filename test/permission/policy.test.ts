@@ -1,5 +1,12 @@
 import { describe, it, expect } from 'vitest';
-import { commandMatches, escapeCommandPattern, escapeGlob, evaluate, globMatchesAll, isInsideRoots } from '../../src/permission/policy.js';
+import {
+  commandMatches,
+  escapeCommandPattern,
+  escapeGlob,
+  evaluate,
+  globMatchesAll,
+  isInsideRoots,
+} from '../../src/permission/policy.js';
 import type { Decision, PermissionMode, PermissionRule, PermissionSubject } from '../../src/permission/types.js';
 
 const ROOTS = ['/ws', '/extra'];
@@ -51,21 +58,112 @@ describe('evaluate — rules', () => {
     ['kind rule skips other kinds', 'ask', [allowRead], subj('edit', ['/ws/a']), 'ask', undefined],
     ['kind rule never matches an untyped call', 'ask', [allowRead], subj(undefined, ['/ws/a']), 'ask', undefined],
     ['kind list', 'ask', [{ decision: 'allow', toolKind: ['read', 'search'] }], subj('search'), 'allow', 0],
-    ['relative glob inside a root', 'ask', [{ decision: 'allow', pathGlob: 'src/**' }], subj('edit', ['/ws/src/a/b.ts']), 'allow', 0],
-    ['relative glob against the second root', 'ask', [{ decision: 'allow', pathGlob: 'src/**' }], subj('edit', ['/extra/src/x']), 'allow', 0],
-    ['glob must match EVERY path', 'ask', [{ decision: 'allow', pathGlob: 'src/**' }], subj('move', ['/ws/src/a', '/ws/b']), 'ask', undefined],
-    ['relative glob never matches outside the roots', 'ask', [{ decision: 'allow', pathGlob: '**' }], subj('edit', ['/etc/hosts']), 'ask', undefined],
-    ['glob rule never matches a subject without paths', 'ask', [{ decision: 'allow', pathGlob: '**' }], subj('execute', [], 'ls'), 'ask', undefined],
+    [
+      'relative glob inside a root',
+      'ask',
+      [{ decision: 'allow', pathGlob: 'src/**' }],
+      subj('edit', ['/ws/src/a/b.ts']),
+      'allow',
+      0,
+    ],
+    [
+      'relative glob against the second root',
+      'ask',
+      [{ decision: 'allow', pathGlob: 'src/**' }],
+      subj('edit', ['/extra/src/x']),
+      'allow',
+      0,
+    ],
+    [
+      'glob must match EVERY path',
+      'ask',
+      [{ decision: 'allow', pathGlob: 'src/**' }],
+      subj('move', ['/ws/src/a', '/ws/b']),
+      'ask',
+      undefined,
+    ],
+    [
+      'relative glob never matches outside the roots',
+      'ask',
+      [{ decision: 'allow', pathGlob: '**' }],
+      subj('edit', ['/etc/hosts']),
+      'ask',
+      undefined,
+    ],
+    [
+      'glob rule never matches a subject without paths',
+      'ask',
+      [{ decision: 'allow', pathGlob: '**' }],
+      subj('execute', [], 'ls'),
+      'ask',
+      undefined,
+    ],
     ['absolute glob', 'ask', [{ decision: 'allow', pathGlob: '/tmp/**' }], subj('edit', ['/tmp/x/y']), 'allow', 0],
-    ['globs see dotfiles (dot: true)', 'ask', [{ decision: 'allow', pathGlob: '**' }], subj('edit', ['/ws/.prettierrc']), 'allow', 0],
+    [
+      'globs see dotfiles (dot: true)',
+      'ask',
+      [{ decision: 'allow', pathGlob: '**' }],
+      subj('edit', ['/ws/.prettierrc']),
+      'allow',
+      0,
+    ],
     ['command glob', 'ask', [{ decision: 'allow', command: 'git *' }], subj('execute', [], 'git status'), 'allow', 0],
-    ['command glob does not cross ;', 'ask', [{ decision: 'allow', command: 'git *' }], subj('execute', [], 'git status; curl x -o y'), 'ask', undefined],
-    ['command glob does not cross &&', 'ask', [{ decision: 'allow', command: 'git *' }], subj('execute', [], 'git status && ls'), 'ask', undefined],
-    ['command glob does not cross $(…)', 'ask', [{ decision: 'allow', command: 'echo *' }], subj('execute', [], 'echo $(id)'), 'ask', undefined],
-    ['exact command, whitespace-insensitive', 'ask', [{ decision: 'allow', command: 'npm test' }], subj('execute', [], '  npm   test '), 'allow', 0],
-    ['exact command is exact', 'ask', [{ decision: 'allow', command: 'npm test' }], subj('execute', [], 'npm test --watch'), 'ask', undefined],
-    ['command rule never matches without a command', 'auto', [{ decision: 'deny', command: '*' }], subj('edit', ['/ws/a']), 'allow', undefined],
-    ['kind + command together', 'ask', [{ decision: 'allow', toolKind: 'execute', command: 'make' }], subj('other', [], 'make'), 'ask', undefined],
+    [
+      'command glob does not cross ;',
+      'ask',
+      [{ decision: 'allow', command: 'git *' }],
+      subj('execute', [], 'git status; curl x -o y'),
+      'ask',
+      undefined,
+    ],
+    [
+      'command glob does not cross &&',
+      'ask',
+      [{ decision: 'allow', command: 'git *' }],
+      subj('execute', [], 'git status && ls'),
+      'ask',
+      undefined,
+    ],
+    [
+      'command glob does not cross $(…)',
+      'ask',
+      [{ decision: 'allow', command: 'echo *' }],
+      subj('execute', [], 'echo $(id)'),
+      'ask',
+      undefined,
+    ],
+    [
+      'exact command, whitespace-insensitive',
+      'ask',
+      [{ decision: 'allow', command: 'npm test' }],
+      subj('execute', [], '  npm   test '),
+      'allow',
+      0,
+    ],
+    [
+      'exact command is exact',
+      'ask',
+      [{ decision: 'allow', command: 'npm test' }],
+      subj('execute', [], 'npm test --watch'),
+      'ask',
+      undefined,
+    ],
+    [
+      'command rule never matches without a command',
+      'auto',
+      [{ decision: 'deny', command: '*' }],
+      subj('edit', ['/ws/a']),
+      'allow',
+      undefined,
+    ],
+    [
+      'kind + command together',
+      'ask',
+      [{ decision: 'allow', toolKind: 'execute', command: 'make' }],
+      subj('other', [], 'make'),
+      'ask',
+      undefined,
+    ],
     [
       'last match wins (deny after allow)',
       'ask',
@@ -88,11 +186,39 @@ describe('evaluate — rules', () => {
       'allow',
       1,
     ],
-    ['an ask rule beats auto mode', 'auto', [{ decision: 'ask', toolKind: 'execute' }], subj('execute', [], 'ls'), 'ask', 0],
+    [
+      'an ask rule beats auto mode',
+      'auto',
+      [{ decision: 'ask', toolKind: 'execute' }],
+      subj('execute', [], 'ls'),
+      'ask',
+      0,
+    ],
     ['a deny rule beats auto mode', 'auto', [{ decision: 'deny', toolKind: 'fetch' }], subj('fetch'), 'deny', 0],
-    ['a rule beats accept-edits', 'accept-edits', [{ decision: 'ask', pathGlob: 'package.json' }], subj('edit', ['/ws/package.json']), 'ask', 0],
-    ['deny rules match any single command of a line', 'auto', [{ decision: 'deny', command: 'rm *' }], subj('execute', [], 'cd x && rm y'), 'deny', 0],
-    ['deny rules match inside substitutions', 'auto', [{ decision: 'deny', command: 'curl *' }], subj('execute', [], 'echo $(curl x)'), 'deny', 0],
+    [
+      'a rule beats accept-edits',
+      'accept-edits',
+      [{ decision: 'ask', pathGlob: 'package.json' }],
+      subj('edit', ['/ws/package.json']),
+      'ask',
+      0,
+    ],
+    [
+      'deny rules match any single command of a line',
+      'auto',
+      [{ decision: 'deny', command: 'rm *' }],
+      subj('execute', [], 'cd x && rm y'),
+      'deny',
+      0,
+    ],
+    [
+      'deny rules match inside substitutions',
+      'auto',
+      [{ decision: 'deny', command: 'curl *' }],
+      subj('execute', [], 'echo $(curl x)'),
+      'deny',
+      0,
+    ],
     ['empty rule matches everything', 'ask', [{ decision: 'allow' }], subj('other'), 'allow', 0],
   ];
   it.each(table)('%s', (_name, mode, rules, s, expected, ruleIndex) => {
@@ -105,20 +231,90 @@ describe('evaluate — rules', () => {
 
 describe('evaluate — sensitive paths and dangerous commands always ask (deny still denies)', () => {
   const allowAll: PermissionRule = { decision: 'allow' };
-  const table: [string, PermissionMode, PermissionRule[], PermissionSubject, Decision, 'sensitive_path' | 'dangerous_command' | undefined][] = [
+  const table: [
+    string,
+    PermissionMode,
+    PermissionRule[],
+    PermissionSubject,
+    Decision,
+    'sensitive_path' | 'dangerous_command' | undefined,
+  ][] = [
     ['.env edit in auto', 'auto', [], subj('edit', ['/ws/.env']), 'ask', 'sensitive_path'],
-    ['.git write in accept-edits (inside roots)', 'accept-edits', [], subj('edit', ['/ws/.git/config']), 'ask', 'sensitive_path'],
+    [
+      '.git write in accept-edits (inside roots)',
+      'accept-edits',
+      [],
+      subj('edit', ['/ws/.git/config']),
+      'ask',
+      'sensitive_path',
+    ],
     ['.ssh read over an allow rule', 'ask', [allowAll], subj('read', ['/home/u/.ssh/id_rsa']), 'ask', 'sensitive_path'],
-    ['one sensitive path among several', 'auto', [], subj('move', ['/ws/a', '/ws/.env.local']), 'ask', 'sensitive_path'],
+    [
+      'one sensitive path among several',
+      'auto',
+      [],
+      subj('move', ['/ws/a', '/ws/.env.local']),
+      'ask',
+      'sensitive_path',
+    ],
     ['a command naming a sensitive file', 'auto', [], subj('execute', [], 'cat .env'), 'ask', 'sensitive_path'],
-    ['a command redirecting into a sensitive file', 'auto', [], subj('execute', [], 'echo x >> ~/.ssh/authorized_keys'), 'ask', 'sensitive_path'],
-    ['a command passing a sensitive file as --opt=value', 'auto', [], subj('execute', [], 'docker run --env-file=.env img'), 'ask', 'sensitive_path'],
-    ['a command excluding .git is not touching it', 'auto', [], subj('execute', [], 'grep -r foo --exclude-dir=.git .'), 'allow', undefined],
-    ['sensitive path + deny rule → deny', 'auto', [{ decision: 'deny', pathGlob: '**/.env' }], subj('edit', ['/ws/.env']), 'deny', undefined],
+    [
+      'a command redirecting into a sensitive file',
+      'auto',
+      [],
+      subj('execute', [], 'echo x >> ~/.ssh/authorized_keys'),
+      'ask',
+      'sensitive_path',
+    ],
+    [
+      'a command passing a sensitive file as --opt=value',
+      'auto',
+      [],
+      subj('execute', [], 'docker run --env-file=.env img'),
+      'ask',
+      'sensitive_path',
+    ],
+    [
+      'a command excluding .git is not touching it',
+      'auto',
+      [],
+      subj('execute', [], 'grep -r foo --exclude-dir=.git .'),
+      'allow',
+      undefined,
+    ],
+    [
+      'sensitive path + deny rule → deny',
+      'auto',
+      [{ decision: 'deny', pathGlob: '**/.env' }],
+      subj('edit', ['/ws/.env']),
+      'deny',
+      undefined,
+    ],
     ['dangerous in auto', 'auto', [], subj('execute', [], 'rm -rf build'), 'ask', 'dangerous_command'],
-    ['dangerous over a matching allow rule', 'ask', [{ decision: 'allow', command: 'rm *' }], subj('execute', [], 'rm -rf build'), 'ask', 'dangerous_command'],
-    ['dangerous over a catch-all allow rule', 'auto', [allowAll], subj('execute', [], 'git push --force'), 'ask', 'dangerous_command'],
-    ['dangerous + deny rule → deny', 'auto', [{ decision: 'deny', command: 'git push *' }], subj('execute', [], 'git push -f origin main'), 'deny', undefined],
+    [
+      'dangerous over a matching allow rule',
+      'ask',
+      [{ decision: 'allow', command: 'rm *' }],
+      subj('execute', [], 'rm -rf build'),
+      'ask',
+      'dangerous_command',
+    ],
+    [
+      'dangerous over a catch-all allow rule',
+      'auto',
+      [allowAll],
+      subj('execute', [], 'git push --force'),
+      'ask',
+      'dangerous_command',
+    ],
+    [
+      'dangerous + deny rule → deny',
+      'auto',
+      [{ decision: 'deny', command: 'git push *' }],
+      subj('execute', [], 'git push -f origin main'),
+      'deny',
+      undefined,
+    ],
     [
       'dangerous + deny rule earlier, allow later → ask',
       'auto',
@@ -138,7 +334,10 @@ describe('evaluate — sensitive paths and dangerous commands always ask (deny s
   });
 
   it('says which rule a forced ask overrode', () => {
-    const r = evaluate(subj('execute', [], 'sudo ls'), { mode: 'ask', rules: [{ id: 'r9', decision: 'allow', command: 'sudo *' }] });
+    const r = evaluate(subj('execute', [], 'sudo ls'), {
+      mode: 'ask',
+      rules: [{ id: 'r9', decision: 'allow', command: 'sudo *' }],
+    });
     expect(r.reason).toMatch(/dangerous command/);
     expect(r.reason).toMatch(/r9/);
   });
@@ -195,7 +394,11 @@ describe('matching helpers', () => {
 });
 
 /** A subject as the broker hands it over: each path with the file it really reaches. */
-function real(kind: string, pairs: [named: string, real: string][], extra: Partial<PermissionSubject> = {}): PermissionSubject {
+function real(
+  kind: string,
+  pairs: [named: string, real: string][],
+  extra: Partial<PermissionSubject> = {},
+): PermissionSubject {
   return {
     ...subj(
       kind,
@@ -208,15 +411,65 @@ function real(kind: string, pairs: [named: string, real: string][], extra: Parti
 }
 
 describe('evaluate — real paths (symlinks resolved)', () => {
-  const table: [string, PermissionMode, PermissionRule[], PermissionSubject, Decision, 'sensitive_path' | undefined][] = [
-    ['accept-edits: a link inside pointing outside is outside', 'accept-edits', [], real('edit', [['/ws/link/a.ts', '/etc/a.ts']]), 'ask', undefined],
-    ['accept-edits: a link inside pointing inside stays allowed', 'accept-edits', [], real('edit', [['/ws/link/a.ts', '/ws/src/a.ts']]), 'allow', undefined],
-    ['a harmless name reaching .env is sensitive', 'auto', [], real('edit', [['/ws/notes', '/ws/.env']]), 'ask', 'sensitive_path'],
-    ['a harmless name reaching .git is sensitive', 'accept-edits', [], real('edit', [['/ws/cfg', '/ws/.git/config']]), 'ask', 'sensitive_path'],
-    ['an allow glob must hold for the file reached', 'ask', [{ decision: 'allow', pathGlob: 'src/**' }], real('edit', [['/ws/src/l', '/ws/secret/k']]), 'ask', undefined],
-    ['a deny glob matches the file reached', 'auto', [{ decision: 'deny', pathGlob: 'secret/**' }], real('edit', [['/ws/src/l', '/ws/secret/k']]), 'deny', undefined],
-    ['a deny glob matches the name too', 'auto', [{ decision: 'deny', pathGlob: 'secret/**' }], real('edit', [['/ws/secret/l', '/ws/src/k']]), 'deny', undefined],
-  ];
+  const table: [string, PermissionMode, PermissionRule[], PermissionSubject, Decision, 'sensitive_path' | undefined][] =
+    [
+      [
+        'accept-edits: a link inside pointing outside is outside',
+        'accept-edits',
+        [],
+        real('edit', [['/ws/link/a.ts', '/etc/a.ts']]),
+        'ask',
+        undefined,
+      ],
+      [
+        'accept-edits: a link inside pointing inside stays allowed',
+        'accept-edits',
+        [],
+        real('edit', [['/ws/link/a.ts', '/ws/src/a.ts']]),
+        'allow',
+        undefined,
+      ],
+      [
+        'a harmless name reaching .env is sensitive',
+        'auto',
+        [],
+        real('edit', [['/ws/notes', '/ws/.env']]),
+        'ask',
+        'sensitive_path',
+      ],
+      [
+        'a harmless name reaching .git is sensitive',
+        'accept-edits',
+        [],
+        real('edit', [['/ws/cfg', '/ws/.git/config']]),
+        'ask',
+        'sensitive_path',
+      ],
+      [
+        'an allow glob must hold for the file reached',
+        'ask',
+        [{ decision: 'allow', pathGlob: 'src/**' }],
+        real('edit', [['/ws/src/l', '/ws/secret/k']]),
+        'ask',
+        undefined,
+      ],
+      [
+        'a deny glob matches the file reached',
+        'auto',
+        [{ decision: 'deny', pathGlob: 'secret/**' }],
+        real('edit', [['/ws/src/l', '/ws/secret/k']]),
+        'deny',
+        undefined,
+      ],
+      [
+        'a deny glob matches the name too',
+        'auto',
+        [{ decision: 'deny', pathGlob: 'secret/**' }],
+        real('edit', [['/ws/secret/l', '/ws/src/k']]),
+        'deny',
+        undefined,
+      ],
+    ];
   it.each(table)('%s', (_name, mode, rules, s, expected, forced) => {
     const r = evaluate(s, { mode, rules });
     expect(r.decision).toBe(expected);
@@ -224,31 +477,80 @@ describe('evaluate — real paths (symlinks resolved)', () => {
   });
 
   it('names the file really reached', () => {
-    expect(evaluate(real('edit', [['/ws/link/a.ts', '/etc/a.ts']]), { mode: 'accept-edits', rules: [] }).reason).toMatch(/really \/etc\/a\.ts/);
+    expect(
+      evaluate(real('edit', [['/ws/link/a.ts', '/etc/a.ts']]), { mode: 'accept-edits', rules: [] }).reason,
+    ).toMatch(/really \/etc\/a\.ts/);
   });
 });
 
 describe('evaluate — effects Talaria performs (fs/*, terminal/create)', () => {
   const read = (p: string, r = p) => real('read', [[p, r]], { effect: 'fs.read' });
   const write = (p: string, r = p) => real('edit', [[p, r]], { effect: 'fs.write' });
-  const term = (command: string) => ({ ...subj('execute', ['/ws'], command), realPaths: ['/ws'], realRoots: ROOTS, effect: 'terminal.create' as const });
-  const table: [string, PermissionMode, PermissionRule[], PermissionSubject, Decision, 'sensitive_path' | 'dangerous_command' | undefined][] = [
+  const term = (command: string) => ({
+    ...subj('execute', ['/ws'], command),
+    realPaths: ['/ws'],
+    realRoots: ROOTS,
+    effect: 'terminal.create' as const,
+  });
+  const table: [
+    string,
+    PermissionMode,
+    PermissionRule[],
+    PermissionSubject,
+    Decision,
+    'sensitive_path' | 'dangerous_command' | undefined,
+  ][] = [
     ['a read inside the roots is allowed in ask mode', 'ask', [], read('/ws/a.ts'), 'allow', undefined],
     ['a read of .env always asks', 'auto', [], read('/ws/.env'), 'ask', 'sensitive_path'],
     ['a read through a link to .env always asks', 'ask', [], read('/ws/notes', '/ws/.env'), 'ask', 'sensitive_path'],
     ['a read reaching outside asks', 'auto', [], read('/ws/l', '/etc/passwd'), 'ask', undefined],
-    ['a deny rule denies a read', 'ask', [{ decision: 'deny', toolKind: 'read', pathGlob: 'private/**' }], read('/ws/private/x'), 'deny', undefined],
-    ['an ask rule makes a read ask', 'ask', [{ decision: 'ask', toolKind: 'read' }], read('/ws/a.ts'), 'ask', undefined],
+    [
+      'a deny rule denies a read',
+      'ask',
+      [{ decision: 'deny', toolKind: 'read', pathGlob: 'private/**' }],
+      read('/ws/private/x'),
+      'deny',
+      undefined,
+    ],
+    [
+      'an ask rule makes a read ask',
+      'ask',
+      [{ decision: 'ask', toolKind: 'read' }],
+      read('/ws/a.ts'),
+      'ask',
+      undefined,
+    ],
     ['a write asks in ask mode', 'ask', [], write('/ws/a.ts'), 'ask', undefined],
     ['a write is allowed by accept-edits inside the roots', 'accept-edits', [], write('/ws/a.ts'), 'allow', undefined],
     ['a write of .envrc asks even in auto', 'auto', [], write('/ws/.envrc'), 'ask', 'sensitive_path'],
-    ['an edit allow rule applies to writes', 'ask', [{ decision: 'allow', toolKind: 'edit', pathGlob: 'src/**' }], write('/ws/src/a.ts'), 'allow', undefined],
+    [
+      'an edit allow rule applies to writes',
+      'ask',
+      [{ decision: 'allow', toolKind: 'edit', pathGlob: 'src/**' }],
+      write('/ws/src/a.ts'),
+      'allow',
+      undefined,
+    ],
     ['a terminal asks in ask mode', 'ask', [], term('npm test'), 'ask', undefined],
     ['a terminal asks in accept-edits', 'accept-edits', [], term('npm test'), 'ask', undefined],
     ['a terminal is allowed in auto', 'auto', [], term('npm test'), 'allow', undefined],
     ['a dangerous terminal asks in auto', 'auto', [], term('rm -rf build'), 'ask', 'dangerous_command'],
-    ['a command rule applies to terminals', 'ask', [{ decision: 'allow', command: 'npm test' }], term('npm test'), 'allow', undefined],
-    ['a deny command rule denies a terminal', 'auto', [{ decision: 'deny', command: 'curl *' }], term('ls && curl x'), 'deny', undefined],
+    [
+      'a command rule applies to terminals',
+      'ask',
+      [{ decision: 'allow', command: 'npm test' }],
+      term('npm test'),
+      'allow',
+      undefined,
+    ],
+    [
+      'a deny command rule denies a terminal',
+      'auto',
+      [{ decision: 'deny', command: 'curl *' }],
+      term('ls && curl x'),
+      'deny',
+      undefined,
+    ],
   ];
   it.each(table)('%s', (_name, mode, rules, s, expected, forced) => {
     const r = evaluate(s, { mode, rules });

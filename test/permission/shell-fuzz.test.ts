@@ -43,7 +43,8 @@ const SAFE = ['ls', 'echo hi', 'true', 'cd src', 'npm test', 'cat README.md', 'g
 const sq = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 const dq = (s: string): string => `"${s.replace(/[\\"$`]/g, (c) => '\\' + c)}"`;
 const ansi = (s: string): string => `$'${s.replace(/[\\']/g, (c) => '\\' + c)}'`;
-const hexAnsi = (s: string): string => `$'${[...s].map((c) => '\\x' + c.charCodeAt(0).toString(16).padStart(2, '0')).join('')}'`;
+const hexAnsi = (s: string): string =>
+  `$'${[...s].map((c) => '\\x' + c.charCodeAt(0).toString(16).padStart(2, '0')).join('')}'`;
 /** Inside backticks, `\`, `` ` `` and `$` need a backslash. */
 const bq = (s: string): string => '`' + s.replace(/[\\`$]/g, (c) => '\\' + c) + '`';
 /** Any quoting that yields exactly `s` as one word (bash). */
@@ -52,7 +53,13 @@ const quoteAny = (s: string): fc.Arbitrary<string> => fc.constantFrom(sq(s), dq(
 /** Ways to write one word so that the shell reads it back unchanged. */
 function wordArb(w: string, isName: boolean): fc.Arbitrary<string> {
   const plain = /^[\w@%+=:,./-]+$/.test(w) && !w.startsWith('+') ? w : sq(w);
-  const forms: fc.Arbitrary<string>[] = [fc.constant(plain), fc.constant(sq(w)), fc.constant(dq(w)), fc.constant(ansi(w)), fc.constant(hexAnsi(w))];
+  const forms: fc.Arbitrary<string>[] = [
+    fc.constant(plain),
+    fc.constant(sq(w)),
+    fc.constant(dq(w)),
+    fc.constant(ansi(w)),
+    fc.constant(hexAnsi(w)),
+  ];
   if (w.length >= 2) {
     // Split quoting: r''m, "r"m, 'r'"m", r\m.
     forms.push(
@@ -68,7 +75,8 @@ function wordArb(w: string, isName: boolean): fc.Arbitrary<string> {
         ),
     );
   }
-  if (isName && /^[a-z][\w.]*$/.test(w)) forms.push(fc.constantFrom(`/bin/${w}`, `/usr/bin/${w}`, `\\${w}`, `/usr/local/../bin/${w}`));
+  if (isName && /^[a-z][\w.]*$/.test(w))
+    forms.push(fc.constantFrom(`/bin/${w}`, `/usr/bin/${w}`, `\\${w}`, `/usr/local/../bin/${w}`));
   return fc.oneof(...forms);
 }
 
@@ -103,7 +111,12 @@ const SUFFIXES = ['', '', ' 2>/dev/null', ' > out.log', ' < /dev/null', ' &>/dev
 
 /** One dangerous simple command, its words obfuscated, maybe wrapped. */
 const simpleArb: fc.Arbitrary<string> = fc
-  .tuple(fc.constantFrom(...CORES), fc.array(fc.constantFrom(...PREFIXES), { maxLength: 2 }), fc.constantFrom(...SUFFIXES), fc.boolean())
+  .tuple(
+    fc.constantFrom(...CORES),
+    fc.array(fc.constantFrom(...PREFIXES), { maxLength: 2 }),
+    fc.constantFrom(...SUFFIXES),
+    fc.boolean(),
+  )
   .chain(([core, prefixes, suffix, continued]) =>
     fc.tuple(...core.map((w, i) => wordArb(w, i === 0))).map((ws) => {
       const sep = continued ? ' \\\n  ' : ' ';
@@ -166,7 +179,10 @@ function around(s: string, depth: number): fc.Arbitrary<string> {
 
 function scriptArb(depth: number): fc.Arbitrary<string> {
   if (depth === 0) return simpleArb;
-  return fc.oneof({ weight: 1, arbitrary: simpleArb }, { weight: 3, arbitrary: scriptArb(depth - 1).chain((s) => around(s, depth)) });
+  return fc.oneof(
+    { weight: 1, arbitrary: simpleArb },
+    { weight: 3, arbitrary: scriptArb(depth - 1).chain((s) => around(s, depth)) },
+  );
 }
 
 /** FUZZ_RUNS=100000 for a long local run; the suite's default keeps it to a couple of seconds. */
@@ -198,7 +214,9 @@ describe('dangerous-command check under fuzzing', () => {
 
   it('the same text as a quoted argument to a harmless command is not dangerous', () => {
     // Guards against the trivial "everything is dangerous": echo/grep/printf do not run their args.
-    const quotedArb = fc.tuple(fc.constantFrom(...CORES), fc.constantFrom('echo', 'grep -rn', 'printf %s', 'git commit -m')).map(([core, cmd]) => `${cmd} ${sq(core.join(' '))}`);
+    const quotedArb = fc
+      .tuple(fc.constantFrom(...CORES), fc.constantFrom('echo', 'grep -rn', 'printf %s', 'git commit -m'))
+      .map(([core, cmd]) => `${cmd} ${sq(core.join(' '))}`);
     fc.assert(
       fc.property(quotedArb, (cmd) => !isDangerousCommand(cmd)),
       { numRuns: 300 },
@@ -206,7 +224,10 @@ describe('dangerous-command check under fuzzing', () => {
   });
 
   it('never throws on arbitrary input, and a longer input still gets an answer', () => {
-    const shellish = fc.string({ unit: fc.constantFrom(...'ab rm-f;&|()`$\'"\\\n<>{}#*?[]=!~'.split('')), maxLength: 80 });
+    const shellish = fc.string({
+      unit: fc.constantFrom(...'ab rm-f;&|()`$\'"\\\n<>{}#*?[]=!~'.split('')),
+      maxLength: 80,
+    });
     fc.assert(
       fc.property(fc.oneof(shellish, fc.string({ maxLength: 80 })), (s) => {
         expect(() => dangerReason(s)).not.toThrow();

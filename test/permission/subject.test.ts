@@ -53,7 +53,12 @@ interface Row {
 const rows: Row[] = [
   {
     name: 'claude Bash',
-    toolCall: { toolCallId: 'toolu_1', title: '`npm test`', kind: 'execute', rawInput: { command: 'npm test', description: 'Run tests' } },
+    toolCall: {
+      toolCallId: 'toolu_1',
+      title: '`npm test`',
+      kind: 'execute',
+      rawInput: { command: 'npm test', description: 'Run tests' },
+    },
     paths: [],
     command: 'npm test',
     toolKind: 'execute',
@@ -84,7 +89,13 @@ const rows: Row[] = [
   },
   {
     name: 'codex argv wrapped in bash -lc, with cwd',
-    toolCall: { toolCallId: 'call_1', kind: 'execute', status: 'pending', title: 'npm test', rawInput: { command: ['bash', '-lc', 'npm test'], cwd: '/ws' } },
+    toolCall: {
+      toolCallId: 'call_1',
+      kind: 'execute',
+      status: 'pending',
+      title: 'npm test',
+      rawInput: { command: ['bash', '-lc', 'npm test'], cwd: '/ws' },
+    },
     paths: ['/ws'],
     command: 'npm test',
     toolKind: 'execute',
@@ -99,7 +110,14 @@ const rows: Row[] = [
   },
   {
     name: 'gemini shell: the title is the command',
-    toolCall: { toolCallId: 'run_shell_command-1', status: 'pending', title: 'rm -rf build (clean up)', content: [], locations: [], kind: 'execute' },
+    toolCall: {
+      toolCallId: 'run_shell_command-1',
+      status: 'pending',
+      title: 'rm -rf build (clean up)',
+      content: [],
+      locations: [],
+      kind: 'execute',
+    },
     paths: [],
     command: 'rm -rf build (clean up)',
     toolKind: 'execute',
@@ -120,14 +138,23 @@ const rows: Row[] = [
   },
   {
     name: 'qwen edit with absolute_path-like keys',
-    toolCall: { toolCallId: 'edit-3', title: 'Edit a.ts', kind: 'edit', rawInput: { absolute_path: '/ws/a.ts', filePath: './b.ts' } },
+    toolCall: {
+      toolCallId: 'edit-3',
+      title: 'Edit a.ts',
+      kind: 'edit',
+      rawInput: { absolute_path: '/ws/a.ts', filePath: './b.ts' },
+    },
     paths: ['/ws/a.ts', '/ws/b.ts'],
     toolKind: 'edit',
     title: 'Edit a.ts',
   },
   {
     name: 'move: source + destination, paths[] list, notebook_path',
-    toolCall: { toolCallId: 'm1', kind: 'move', rawInput: { source: 'a.txt', destination: '../out/a.txt', paths: ['x', 'y'], notebook_path: '/ws/n.ipynb' } },
+    toolCall: {
+      toolCallId: 'm1',
+      kind: 'move',
+      rawInput: { source: 'a.txt', destination: '../out/a.txt', paths: ['x', 'y'], notebook_path: '/ws/n.ipynb' },
+    },
     paths: ['/ws/n.ipynb', '/ws/a.txt', '/out/a.txt', '/ws/x', '/ws/y'],
     toolKind: 'move',
   },
@@ -136,21 +163,34 @@ const rows: Row[] = [
     toolCall: {
       toolCallId: 'r1',
       kind: 'read',
-      rawInput: { path: '~/.ssh/config', target: 'file:///ws/x%20y.txt', source: 'https://example.com/a', src: 'line1\nline2' },
+      rawInput: {
+        path: '~/.ssh/config',
+        target: 'file:///ws/x%20y.txt',
+        source: 'https://example.com/a',
+        src: 'line1\nline2',
+      },
     },
     paths: ['/home/u/.ssh/config', '/ws/x y.txt'],
     toolKind: 'read',
   },
   {
     name: 'command + args array, title prefix ignored when rawInput has the command',
-    toolCall: { toolCallId: 't1', title: 'terminal: something else', rawInput: { command: 'git', args: ['commit', '-m', 'a b'] } },
+    toolCall: {
+      toolCallId: 't1',
+      title: 'terminal: something else',
+      rawInput: { command: 'git', args: ['commit', '-m', 'a b'] },
+    },
     paths: [],
     command: "git commit -m 'a b'",
     title: 'terminal: something else',
   },
   {
     name: 'Hermes-style nested rawInput {tool, arguments} with nothing else',
-    toolCall: { toolCallId: 'h1', kind: 'edit', rawInput: { tool: 'patch', arguments: { path: 'src/c.ts', mode: 'replace' } } },
+    toolCall: {
+      toolCallId: 'h1',
+      kind: 'edit',
+      rawInput: { tool: 'patch', arguments: { path: 'src/c.ts', mode: 'replace' } },
+    },
     paths: ['/ws/src/c.ts'],
     toolKind: 'edit',
   },
@@ -163,7 +203,11 @@ const rows: Row[] = [
   },
   {
     name: 'codex apply_patch: paths are the keys of rawInput.changes',
-    toolCall: { toolCallId: 'c3', kind: 'edit', rawInput: { changes: { '/ws/a.ts': { update: {} }, 'src/b.ts': { add: {} }, notapath: {} } } },
+    toolCall: {
+      toolCallId: 'c3',
+      kind: 'edit',
+      rawInput: { changes: { '/ws/a.ts': { update: {} }, 'src/b.ts': { add: {} }, notapath: {} } },
+    },
     paths: ['/ws/a.ts', '/ws/src/b.ts'],
     toolKind: 'edit',
   },
@@ -206,7 +250,15 @@ describe('describeRequest — agent shapes', () => {
   });
 
   it('never throws on junk', () => {
-    for (const junk of [null, undefined, 42, 'x', [], { toolCall: 'x' }, { toolCall: { rawInput: 5, locations: 'x', content: {} } }]) {
+    for (const junk of [
+      null,
+      undefined,
+      42,
+      'x',
+      [],
+      { toolCall: 'x' },
+      { toolCall: { rawInput: 5, locations: 'x', content: {} } },
+    ]) {
       const s = describeRequest(junk, ROOTS, undefined, HOME);
       expect(s).toEqual({ sessionId: '', toolCallId: '', paths: [], roots: ROOTS });
     }

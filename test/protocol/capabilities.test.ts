@@ -1,7 +1,12 @@
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { buildClientCapabilities, capabilitiesView, handlerFor, type ClientHandlers } from '../../src/protocol/capabilities.js';
+import {
+  buildClientCapabilities,
+  capabilitiesView,
+  handlerFor,
+  type ClientHandlers,
+} from '../../src/protocol/capabilities.js';
 import { parseWireLog } from '../../src/protocol/wire-log.js';
 
 const MAIN = fileURLToPath(new URL('../fixtures/hermes-0.18.2/main.ndjson', import.meta.url));
@@ -21,7 +26,13 @@ describe('capabilitiesView', () => {
     const c = capabilitiesView(init);
     expect(c.protocolVersion).toBe(1);
     expect(c.supportsLoad).toBe(true);
-    expect(['list', 'fork', 'resume', 'close', 'delete'].map((f) => c.supportsSession(f as never))).toEqual([true, true, true, false, false]);
+    expect(['list', 'fork', 'resume', 'close', 'delete'].map((f) => c.supportsSession(f as never))).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
     expect(c.promptImage).toBe(true);
     expect(c.promptAudio).toBe(false);
     expect(c.promptEmbeddedContext).toBe(false);
@@ -72,7 +83,11 @@ describe('buildClientCapabilities', () => {
   });
 
   it('overrides switch capabilities off but never on', () => {
-    const all: ClientHandlers = { readTextFile: async () => ({ content: '' }), writeTextFile: async () => {}, terminal };
+    const all: ClientHandlers = {
+      readTextFile: async () => ({ content: '' }),
+      writeTextFile: async () => {},
+      terminal,
+    };
     expect(buildClientCapabilities(all, { fs: { writeTextFile: false }, terminal: false })).toEqual({
       fs: { readTextFile: true, writeTextFile: false },
       terminal: false,

@@ -1,4 +1,16 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -126,7 +138,9 @@ describe('fs/read_text_file', () => {
     expect(e.code).toBe(-32602);
     expect(e.data).toMatchObject({ reason: 'too_large', maxBytes: 8 });
     expect(e.message).toMatch(/too large.*line\/limit/);
-    await expect(small.readTextFile({ sessionId: S, path: p, line: 3, limit: 1 })).resolves.toEqual({ content: 'three\n' });
+    await expect(small.readTextFile({ sessionId: S, path: p, line: 3, limit: 1 })).resolves.toEqual({
+      content: 'three\n',
+    });
   });
 
   it('streams across chunk boundaries (a large file read by range)', async () => {
@@ -155,7 +169,9 @@ describe('fs/write_text_file', () => {
     expect(after.mode & 0o7777).toBe(0o640);
     expect(after.ino).not.toBe(before.ino); // written beside and renamed over, not in place
     expect(readdirSync(root).sort()).toEqual(['lines.txt']);
-    expect(writes).toEqual([{ sessionId: S, path: p, oldText: 'one\ntwo\nthree\nfour\n', newText: 'new', existed: true }]);
+    expect(writes).toEqual([
+      { sessionId: S, path: p, oldText: 'one\ntwo\nthree\nfour\n', newText: 'new', existed: true },
+    ]);
   });
 
   it('keeps a mode the umask would filter (group-writable script)', async () => {
@@ -188,7 +204,11 @@ describe('fs/write_text_file', () => {
     const cases: [string, () => string, () => string][] = [
       ['`..` to a new file', () => `${root}/../outside/new.txt`, () => path.join(outside, 'new.txt')],
       ['`..` into a new directory', () => `${root}/../outside/newdir/f.txt`, () => path.join(outside, 'newdir')],
-      ['symlinked parent escaping', () => (symlinkSync(outside, path.join(root, 'link')), path.join(root, 'link/planted.txt')), () => path.join(outside, 'planted.txt')],
+      [
+        'symlinked parent escaping',
+        () => (symlinkSync(outside, path.join(root, 'link')), path.join(root, 'link/planted.txt')),
+        () => path.join(outside, 'planted.txt'),
+      ],
       [
         'dangling symlink to outside',
         () => (symlinkSync(path.join(outside, 'ghost.txt'), path.join(root, 'ghost')), path.join(root, 'ghost')),
@@ -232,7 +252,9 @@ describe('fs/write_text_file', () => {
   });
 
   it('non-string content -> -32602', async () => {
-    const e = await failure(fs.writeTextFile({ sessionId: S, path: path.join(root, 'n.txt'), content: 5 as unknown as string }));
+    const e = await failure(
+      fs.writeTextFile({ sessionId: S, path: path.join(root, 'n.txt'), content: 5 as unknown as string }),
+    );
     expect(e.code).toBe(-32602);
   });
 
@@ -271,7 +293,9 @@ describe('authorize: decided after the roots check, before any I/O', () => {
     const { h, seen } = gated(refuse);
     const e = await failure(h.readTextFile({ sessionId: S, path: path.join(root, 'alias') }));
     expect(e.data).toEqual({ reason: 'permission_denied' });
-    expect(seen).toEqual([{ kind: 'fs.read', sessionId: S, path: path.join(root, 'alias'), realPath: path.join(root, 'lines.txt') }]);
+    expect(seen).toEqual([
+      { kind: 'fs.read', sessionId: S, path: path.join(root, 'alias'), realPath: path.join(root, 'lines.txt') },
+    ]);
   });
 
   it('a refused read of a missing file says nothing about it (asked before looking)', async () => {
@@ -322,16 +346,19 @@ describe('a swap between the check and the use does not escape the roots', () =>
     expect(e.data).toMatchObject({ reason: 'path_changed' });
   });
 
-  it.runIf(process.platform === 'linux')('read: a parent directory replaced by a link outside -> path_changed', async () => {
-    mkdirSync(path.join(root, 'sub'));
-    writeFileSync(path.join(root, 'sub', 'secret.txt'), 'inside');
-    const h = racing(() => {
-      rmSync(path.join(root, 'sub'), { recursive: true });
-      symlinkSync(outside, path.join(root, 'sub'));
-    });
-    const e = await failure(h.readTextFile({ sessionId: S, path: path.join(root, 'sub', 'secret.txt') }));
-    expect(e.data).toMatchObject({ reason: 'path_changed' });
-  });
+  it.runIf(process.platform === 'linux')(
+    'read: a parent directory replaced by a link outside -> path_changed',
+    async () => {
+      mkdirSync(path.join(root, 'sub'));
+      writeFileSync(path.join(root, 'sub', 'secret.txt'), 'inside');
+      const h = racing(() => {
+        rmSync(path.join(root, 'sub'), { recursive: true });
+        symlinkSync(outside, path.join(root, 'sub'));
+      });
+      const e = await failure(h.readTextFile({ sessionId: S, path: path.join(root, 'sub', 'secret.txt') }));
+      expect(e.data).toMatchObject({ reason: 'path_changed' });
+    },
+  );
 
   it('write: an existing parent replaced by a link outside -> refused, nothing written outside', async () => {
     mkdirSync(path.join(root, 'sub'));
@@ -339,14 +366,18 @@ describe('a swap between the check and the use does not escape the roots', () =>
       rmSync(path.join(root, 'sub'), { recursive: true });
       symlinkSync(outside, path.join(root, 'sub'));
     });
-    const e = await failure(h.writeTextFile({ sessionId: S, path: path.join(root, 'sub', 'planted.txt'), content: 'pwned' }));
+    const e = await failure(
+      h.writeTextFile({ sessionId: S, path: path.join(root, 'sub', 'planted.txt'), content: 'pwned' }),
+    );
     expect(e.data).toMatchObject({ reason: 'path_changed' });
     expect(readdirSync(outside)).toEqual(['secret.txt']);
   });
 
   it('write: a parent still to be created appears as a link outside -> refused, nothing written outside', async () => {
     const h = racing(() => symlinkSync(outside, path.join(root, 'fresh')));
-    const e = await failure(h.writeTextFile({ sessionId: S, path: path.join(root, 'fresh', 'deeper', 'planted.txt'), content: 'pwned' }));
+    const e = await failure(
+      h.writeTextFile({ sessionId: S, path: path.join(root, 'fresh', 'deeper', 'planted.txt'), content: 'pwned' }),
+    );
     expect(e.data).toMatchObject({ reason: 'path_changed' });
     expect(readdirSync(outside)).toEqual(['secret.txt']);
   });

@@ -2,7 +2,12 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTerminalManager, MAX_OUTPUT_BYTE_LIMIT, TailBuffer, type TerminalManager } from '../../src/protocol/client-terminal.js';
+import {
+  createTerminalManager,
+  MAX_OUTPUT_BYTE_LIMIT,
+  TailBuffer,
+  type TerminalManager,
+} from '../../src/protocol/client-terminal.js';
 import type { ClientEffect } from '../../src/protocol/effect.js';
 import { WireError } from '../../src/protocol/errors.js';
 import { until } from '../until.js';
@@ -203,7 +208,9 @@ describe('output byte limit', () => {
   });
 
   it('keeps the last bytes of a large output', async () => {
-    const { out } = await run("head -c 200000 /dev/zero | tr '\\0' a; printf END", undefined, { outputByteLimit: 1000 });
+    const { out } = await run("head -c 200000 /dev/zero | tr '\\0' a; printf END", undefined, {
+      outputByteLimit: 1000,
+    });
     expect(out.truncated).toBe(true);
     expect(out.output).toBe(`${'a'.repeat(997)}END`);
   });
@@ -217,14 +224,21 @@ describe('output byte limit', () => {
   });
 
   it('clamps what the agent asks: 10 GB keeps only the maximum', async () => {
-    const { out } = await run("head -c 5000000 /dev/zero | tr '\\0' a; printf END", undefined, { outputByteLimit: 10 * 1024 ** 3 });
+    const { out } = await run("head -c 5000000 /dev/zero | tr '\\0' a; printf END", undefined, {
+      outputByteLimit: 10 * 1024 ** 3,
+    });
     expect(out.truncated).toBe(true);
     expect(Buffer.byteLength(out.output)).toBe(MAX_OUTPUT_BYTE_LIMIT);
     expect(out.output.endsWith('aEND')).toBe(true);
   });
 
   it("clamps to the manager's maximum, the default included", async () => {
-    const small = createTerminalManager({ rootsFor: () => [root], env: () => ({}), maxOutputByteLimit: 4, defaultOutputByteLimit: 100 });
+    const small = createTerminalManager({
+      rootsFor: () => [root],
+      env: () => ({}),
+      maxOutputByteLimit: 4,
+      defaultOutputByteLimit: 100,
+    });
     for (const extraParams of [{ outputByteLimit: 10 * 1024 ** 3 }, {}]) {
       const { terminalId } = await small.create({ sessionId: S, command: 'printf', args: ['abcdef'], ...extraParams });
       await small.waitForExit({ sessionId: S, terminalId });
@@ -343,7 +357,14 @@ describe('authorize: decided before anything starts', () => {
       },
     });
     const marker = path.join(root, 'ran-refused');
-    const e = await failure(gated.create({ sessionId: S, command: `touch ${marker}`, cwd: path.join(root, 'sub'), env: [{ name: 'A', value: '1' }] }));
+    const e = await failure(
+      gated.create({
+        sessionId: S,
+        command: `touch ${marker}`,
+        cwd: path.join(root, 'sub'),
+        env: [{ name: 'A', value: '1' }],
+      }),
+    );
     expect(e.data).toEqual({ reason: 'permission_denied' });
     expect(seen).toEqual([
       {
@@ -362,7 +383,11 @@ describe('authorize: decided before anything starts', () => {
 
   it('an env name that is not an identifier is refused before authorize is asked', async () => {
     let asked = 0;
-    const gated = createTerminalManager({ rootsFor: () => [root], env: () => ({}), authorize: async () => void asked++ });
+    const gated = createTerminalManager({
+      rootsFor: () => [root],
+      env: () => ({}),
+      authorize: async () => void asked++,
+    });
     for (const name of ['#', 'A B', 'X=1', '', '1A']) {
       const e = await failure(gated.create({ sessionId: S, command: 'true', env: [{ name, value: '' }] }));
       expect(e.code).toBe(-32602);
@@ -372,7 +397,11 @@ describe('authorize: decided before anything starts', () => {
 
   it('a cwd outside the roots is refused before authorize is asked', async () => {
     let asked = 0;
-    const gated = createTerminalManager({ rootsFor: () => [root], env: () => ({}), authorize: async () => void asked++ });
+    const gated = createTerminalManager({
+      rootsFor: () => [root],
+      env: () => ({}),
+      authorize: async () => void asked++,
+    });
     await failure(gated.create({ sessionId: S, command: 'true', cwd: outside }));
     expect(asked).toBe(0);
   });

@@ -40,7 +40,10 @@ async function run(name: FakeName, args: string[] = [], opts: Partial<ConnectAge
 }
 
 const NEW_SESSION = { cwd: '/tmp', mcpServers: [] };
-const prompt = (sessionId: string, ...texts: string[]) => ({ sessionId, prompt: texts.map((text) => ({ type: 'text', text })) });
+const prompt = (sessionId: string, ...texts: string[]) => ({
+  sessionId,
+  prompt: texts.map((text) => ({ type: 'text', text })),
+});
 
 function closedError(e: unknown): ConnectionClosedError {
   expect(e).toBeInstanceOf(ConnectionClosedError);
@@ -56,7 +59,10 @@ describe('connectAgent over real pipes', () => {
     expect(caps.agentInfo?.name).toBe('echo-agent');
     const s = await conn.request<{ sessionId: string; extraField: unknown }>('session/new', NEW_SESSION);
     expect(s).toEqual({ sessionId: 'echo-1', extraField: { kept: true } });
-    const res = await conn.request('session/prompt', prompt('echo-1', 'hello', 'call:craft/drainMidTurnQueue', 'call:fs/read_text_file'));
+    const res = await conn.request(
+      'session/prompt',
+      prompt('echo-1', 'hello', 'call:craft/drainMidTurnQueue', 'call:fs/read_text_file'),
+    );
     expect(res).toEqual({ stopReason: 'end_turn', extraTopLevel: 'kept', _meta: { echo: true } });
     const texts = updates.map((u) => (u as { update: { content: { text: string } } }).update.content.text);
     expect(texts[0]).toBe('hello');
@@ -130,7 +136,10 @@ describe('connectAgent over real pipes', () => {
     await conn.request('session/new', NEW_SESSION);
     const res = await conn.request('session/prompt', prompt('garbage-1', 'hi'));
     expect(res).toEqual({ stopReason: 'end_turn' });
-    expect(updates.map((u) => (u as { update: { content: { text: string } } }).update.content.text)).toEqual(['still ', 'alive']);
+    expect(updates.map((u) => (u as { update: { content: { text: string } } }).update.content.text)).toEqual([
+      'still ',
+      'alive',
+    ]);
     const kinds = new Set(errors.map((e) => e.kind));
     expect(kinds).toEqual(new Set(['non_json', 'invalid_jsonrpc']));
     expect(errors.some((e) => e.preview.includes('Reached maximum iterations'))).toBe(true);

@@ -40,7 +40,10 @@ function deferred<T = void>() {
   return { promise, resolve };
 }
 
-function setup(prompt: PromptScript = async () => ({ stopReason: 'end_turn' }), opts: Partial<ConnectAgentOptions> = {}): Harness {
+function setup(
+  prompt: PromptScript = async () => ({ stopReason: 'end_turn' }),
+  opts: Partial<ConnectAgentOptions> = {},
+): Harness {
   const a2c = new PassThrough();
   const c2a = new PassThrough();
   let initParams: acp.InitializeRequest | undefined;
@@ -55,9 +58,18 @@ function setup(prompt: PromptScript = async () => ({ stopReason: 'end_turn' }), 
         extraTopLevel: 'kept',
       } as acp.InitializeResponse;
     })
-    .onRequest(acp.methods.agent.session.new, async () => ({ sessionId: 's1', models: { currentModelId: 'm' }, extraField: { x: 1 } }) as acp.NewSessionResponse)
+    .onRequest(
+      acp.methods.agent.session.new,
+      async () =>
+        ({ sessionId: 's1', models: { currentModelId: 'm' }, extraField: { x: 1 } }) as acp.NewSessionResponse,
+    )
     .onRequest(acp.methods.agent.session.prompt, prompt);
-  const agentConn = agent.connect(acp.ndJsonStream(Writable.toWeb(a2c) as WritableStream<Uint8Array>, Readable.toWeb(c2a) as ReadableStream<Uint8Array>));
+  const agentConn = agent.connect(
+    acp.ndJsonStream(
+      Writable.toWeb(a2c) as WritableStream<Uint8Array>,
+      Readable.toWeb(c2a) as ReadableStream<Uint8Array>,
+    ),
+  );
   const frames: Frame[] = [];
   const updates: unknown[] = [];
   const notifications: [string, unknown][] = [];
@@ -110,33 +122,54 @@ describe('connectAgent: initialize', () => {
     const err = await h.conn.request('session/new', { cwd: '/', mcpServers: [] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TalariaError);
     expect((err as TalariaError).code).toBe('not_initialized');
-    await expect(h.conn.notify('session/cancel', { sessionId: 's' })).rejects.toMatchObject({ code: 'not_initialized' });
+    await expect(h.conn.notify('session/cancel', { sessionId: 's' })).rejects.toMatchObject({
+      code: 'not_initialized',
+    });
     expect(h.frames).toEqual([]);
   });
 });
 
 describe('connectAgent: requests', () => {
   it('returns the raw result with extra fields kept', async () => {
-    const h = setup(async () => ({ stopReason: 'end_turn', extraTopLevel: 'kept', _meta: { n: 1 } }) as acp.PromptResponse);
+    const h = setup(
+      async () => ({ stopReason: 'end_turn', extraTopLevel: 'kept', _meta: { n: 1 } }) as acp.PromptResponse,
+    );
     await h.conn.initialize();
-    expect(await h.conn.request('session/new', { cwd: '/', mcpServers: [] })).toEqual({ sessionId: 's1', models: { currentModelId: 'm' }, extraField: { x: 1 } });
-    expect(await h.conn.request('session/prompt', { sessionId: 's1', prompt: [] })).toEqual({ stopReason: 'end_turn', extraTopLevel: 'kept', _meta: { n: 1 } });
+    expect(await h.conn.request('session/new', { cwd: '/', mcpServers: [] })).toEqual({
+      sessionId: 's1',
+      models: { currentModelId: 'm' },
+      extraField: { x: 1 },
+    });
+    expect(await h.conn.request('session/prompt', { sessionId: 's1', prompt: [] })).toEqual({
+      stopReason: 'end_turn',
+      extraTopLevel: 'kept',
+      _meta: { n: 1 },
+    });
   });
 
   it('delivers every session/update (raw, unknown kinds included) before the prompt response resolves', async () => {
     const h = setup(async ({ client, params }) => {
       for (let i = 0; i < 1000; i++) {
-        void client.notify('session/update', { sessionId: params.sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: String(i) } } });
+        void client.notify('session/update', {
+          sessionId: params.sessionId,
+          update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: String(i) } },
+        });
       }
       // The SDK's router would drop this (unknown kind) and strip `extra`.
-      void client.notify('session/update', { sessionId: params.sessionId, update: { sessionUpdate: 'weird_kind', extra: true } });
+      void client.notify('session/update', {
+        sessionId: params.sessionId,
+        update: { sessionUpdate: 'weird_kind', extra: true },
+      });
       return { stopReason: 'end_turn' };
     });
     await h.conn.initialize();
     const res = h.conn.request('session/prompt', { sessionId: 's1', prompt: [] });
     await res;
     expect(h.updates).toHaveLength(1001);
-    expect(h.updates[0]).toEqual({ sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: '0' } } });
+    expect(h.updates[0]).toEqual({
+      sessionId: 's1',
+      update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: '0' } },
+    });
     expect(h.updates[1000]).toEqual({ sessionId: 's1', update: { sessionUpdate: 'weird_kind', extra: true } });
   });
 
@@ -148,7 +181,9 @@ describe('connectAgent: requests', () => {
     const err = await h.conn.request('session/prompt', { sessionId: 's1', prompt: [] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(WireError);
     expect(err).toMatchObject({ code: -32602, data: { field: 'prompt' }, method: 'session/prompt' });
-    const unknown = await h.conn.request('session/set_model', { sessionId: 's1', modelId: 'x' }).catch((e: unknown) => e);
+    const unknown = await h.conn
+      .request('session/set_model', { sessionId: 's1', modelId: 'x' })
+      .catch((e: unknown) => e);
     expect(unknown).toMatchObject({ code: -32601, method: 'session/set_model' });
   });
 
@@ -160,12 +195,16 @@ describe('connectAgent: requests', () => {
       return { stopReason: 'cancelled' };
     });
     await h.conn.initialize();
-    const err = await h.conn.request('session/prompt', { sessionId: 's1', prompt: [] }, { timeoutMs: 30 }).catch((e: unknown) => e);
+    const err = await h.conn
+      .request('session/prompt', { sessionId: 's1', prompt: [] }, { timeoutMs: 30 })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TalariaError);
     expect((err as TalariaError).code).toBe('timeout');
     await agentSawCancel.promise;
     const promptId = h.frames.find((f) => f.msg.method === 'session/prompt')!.msg.id;
-    expect(h.frames.filter((f) => f.msg.method === '$/cancel_request').map((f) => f.msg.params)).toEqual([{ requestId: promptId }]);
+    expect(h.frames.filter((f) => f.msg.method === '$/cancel_request').map((f) => f.msg.params)).toEqual([
+      { requestId: promptId },
+    ]);
     // The late answer to the abandoned request is swallowed quietly, the connection lives on.
     expect(await h.conn.request('session/new', { cwd: '/', mcpServers: [] })).toMatchObject({ sessionId: 's1' });
   });
@@ -185,7 +224,9 @@ describe('connectAgent: requests', () => {
     await expect(p).rejects.toMatchObject({ code: 'aborted' });
     expect(h.frames.some((f) => f.msg.method === '$/cancel_request')).toBe(true);
     const before = h.frames.length;
-    await expect(h.conn.request('session/new', {}, { signal: AbortSignal.abort() })).rejects.toMatchObject({ code: 'aborted' });
+    await expect(h.conn.request('session/new', {}, { signal: AbortSignal.abort() })).rejects.toMatchObject({
+      code: 'aborted',
+    });
     expect(h.frames.length).toBe(before);
   });
 });
@@ -220,11 +261,21 @@ describe('connectAgent: agent→client traffic', () => {
     const h = setup(
       async ({ client }) => {
         replies.push(await client.request('fs/read_text_file', { sessionId: 's1', path: '/ok', unknownKey: 1 }));
-        replies.push(await client.request('fs/read_text_file', { sessionId: 's1', path: '/missing' }).catch((e: unknown) => e));
-        replies.push(await client.request('fs/write_text_file', { sessionId: 's1', path: '/boom', content: '' }).catch((e: unknown) => e));
+        replies.push(
+          await client.request('fs/read_text_file', { sessionId: 's1', path: '/missing' }).catch((e: unknown) => e),
+        );
         replies.push(
           await client
-            .request('session/request_permission', { sessionId: 's1', toolCall: { toolCallId: 't1' }, options: [{ optionId: 'a', name: 'Allow', kind: 'allow_once' }] })
+            .request('fs/write_text_file', { sessionId: 's1', path: '/boom', content: '' })
+            .catch((e: unknown) => e),
+        );
+        replies.push(
+          await client
+            .request('session/request_permission', {
+              sessionId: 's1',
+              toolCall: { toolCallId: 't1' },
+              options: [{ optionId: 'a', name: 'Allow', kind: 'allow_once' }],
+            })
             .catch((e: unknown) => e),
         );
         return { stopReason: 'end_turn' };
@@ -239,13 +290,20 @@ describe('connectAgent: agent→client traffic', () => {
           writeTextFile: async () => {
             throw new Error('disk on fire');
           },
-          requestPermission: async (params) => ({ outcome: { outcome: 'selected', optionId: params.options[0]!.optionId } }),
+          requestPermission: async (params) => ({
+            outcome: { outcome: 'selected', optionId: params.options[0]!.optionId },
+          }),
         },
       },
     );
     await h.conn.initialize();
     await h.conn.request('session/prompt', { sessionId: 's1', prompt: [] });
-    expect(seen[0]).toEqual([{ sessionId: 's1', path: '/ok' }, { sessionId: 's1', path: '/ok', unknownKey: 1 }, 'fs/read_text_file', 'number']);
+    expect(seen[0]).toEqual([
+      { sessionId: 's1', path: '/ok' },
+      { sessionId: 's1', path: '/ok', unknownKey: 1 },
+      'fs/read_text_file',
+      'number',
+    ]);
     expect(replies[0]).toEqual({ content: 'hello' });
     expect(replies[1]).toMatchObject({ code: -32002, message: 'Resource not found', data: { path: '/missing' } });
     expect(replies[2]).toMatchObject({ code: -32603, data: { details: 'disk on fire' } });
@@ -271,7 +329,10 @@ describe('connectAgent: agent→client traffic', () => {
     h.a2c.write('{"jsonrpc":"2.0","id":999,"result":{}}\n'); // a response to nothing we sent
     h.a2c.write('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}\n');
     await h.conn.request('session/prompt', { sessionId: 's1', prompt: [] });
-    expect(h.logs.filter((l) => l.msg === 'dropped a response to an unknown request').map((l) => l.data?.id)).toEqual([999, null]);
+    expect(h.logs.filter((l) => l.msg === 'dropped a response to an unknown request').map((l) => l.data?.id)).toEqual([
+      999,
+      null,
+    ]);
     expect(h.logs.some((l) => l.msg === 'onNotification threw')).toBe(true);
     expect(await h.conn.request('session/new', { cwd: '/', mcpServers: [] })).toMatchObject({ sessionId: 's1' });
     expect(consoleError).not.toHaveBeenCalled();
@@ -374,7 +435,9 @@ describe('connectAgent: raw agent frames (no SDK on the agent side)', () => {
   }
 
   it('real Hermes permission requests reach the handler (validated + raw) and get answered', async () => {
-    const recorded = parseWireLog(readFileSync(TOOLS_FIXTURE, 'utf8')).filter((l) => l.msg.method === 'session/request_permission');
+    const recorded = parseWireLog(readFileSync(TOOLS_FIXTURE, 'utf8')).filter(
+      (l) => l.msg.method === 'session/request_permission',
+    );
     expect(recorded.length).toBeGreaterThan(0);
     const got: unknown[] = [];
     const peer = rawPeer({
@@ -392,7 +455,11 @@ describe('connectAgent: raw agent frames (no SDK on the agent side)', () => {
     for (const r of recorded) {
       peer.write(r.msg);
       const answer = await peer.next();
-      expect(answer).toEqual({ jsonrpc: '2.0', id: r.msg.id, result: { outcome: { outcome: 'selected', optionId: 'allow_once' } } });
+      expect(answer).toEqual({
+        jsonrpc: '2.0',
+        id: r.msg.id,
+        result: { outcome: { outcome: 'selected', optionId: 'allow_once' } },
+      });
     }
     expect(got).toEqual(recorded.map((r) => r.msg.params));
   });

@@ -7,8 +7,21 @@ export const TSX_LOADER = createRequire(import.meta.url).resolve('tsx');
 export const FAKES_DIR = fileURLToPath(new URL('../fakes/bin/', import.meta.url));
 export const PROJECT_DIR = fileURLToPath(new URL('../../', import.meta.url));
 
-export type FakeName = 'echo-agent' | 'crash-mid-turn' | 'hang' | 'garbage-stdout' | 'slow-start' | 'exit-during-initialize' | 'close-stdout' | 'print-env' | 'hostile-agent';
+export type FakeName =
+  | 'echo-agent'
+  | 'crash-mid-turn'
+  | 'hang'
+  | 'garbage-stdout'
+  | 'slow-start'
+  | 'exit-during-initialize'
+  | 'close-stdout'
+  | 'print-env'
+  | 'hostile-agent';
 
 export function fake(name: FakeName, ...args: string[]): { command: string; args: string[]; cwd: string } {
-  return { command: process.execPath, args: ['--import', TSX_LOADER, FAKES_DIR + name + '.ts', ...args], cwd: PROJECT_DIR };
+  return {
+    command: process.execPath,
+    args: ['--import', TSX_LOADER, FAKES_DIR + name + '.ts', ...args],
+    cwd: PROJECT_DIR,
+  };
 }

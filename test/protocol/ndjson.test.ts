@@ -1,5 +1,11 @@
 import { describe, it, expect } from 'vitest';
-import { DEFAULT_MAX_LINE_BYTES, GarbageMeter, LineDecoder, mayBeJson, type OversizeLine } from '../../src/protocol/ndjson.js';
+import {
+  DEFAULT_MAX_LINE_BYTES,
+  GarbageMeter,
+  LineDecoder,
+  mayBeJson,
+  type OversizeLine,
+} from '../../src/protocol/ndjson.js';
 
 function collect(maxLineBytes?: number) {
   const lines: string[] = [];
@@ -146,8 +152,10 @@ describe('LineDecoder.stop', () => {
 
 describe('mayBeJson', () => {
   it('is false only for lines no JSON value can start (so skipping JSON.parse never changes a verdict)', () => {
-    for (const l of ['{"a":1}', '  [1]', '"s"', '-1', '0', '9e3', 'true', 'false', 'null', '\t{', 'nope', 'tea']) expect(mayBeJson(l), l).toBe(true);
-    for (const l of ['y', 'hello', '<html>', '# x', '⚠️ warn', '\u{feff}{}', '', '   ', '+1', '.5']) expect(mayBeJson(l), l).toBe(false);
+    for (const l of ['{"a":1}', '  [1]', '"s"', '-1', '0', '9e3', 'true', 'false', 'null', '\t{', 'nope', 'tea'])
+      expect(mayBeJson(l), l).toBe(true);
+    for (const l of ['y', 'hello', '<html>', '# x', '⚠️ warn', '\u{feff}{}', '', '   ', '+1', '.5'])
+      expect(mayBeJson(l), l).toBe(false);
     // Every line it rejects really is not JSON.
     for (const l of ['y', 'hello', '<html>', '# x', '+1', '.5']) expect(() => JSON.parse(l)).toThrow();
   });

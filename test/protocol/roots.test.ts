@@ -48,10 +48,30 @@ describe('resolveInsideRoots: accepted', () => {
     ['existing file', () => [root], () => path.join(root, 'sub/file.txt'), () => path.join(root, 'sub/file.txt')],
     ['the root itself', () => [root], () => root, () => root],
     ['missing nested file', () => [root], () => path.join(root, 'new/a/b.txt'), () => path.join(root, 'new/a/b.txt')],
-    ['`..` that stays inside', () => [root], () => path.join(root, 'sub/../sub/file.txt'), () => path.join(root, 'sub/file.txt')],
-    ['link inside pointing inside', () => [root], () => path.join(root, 'inner/file.txt'), () => path.join(root, 'sub/file.txt')],
-    ['root is a symlink (path via link)', () => [linkRoot], () => path.join(linkRoot, 'sub/file.txt'), () => path.join(root, 'sub/file.txt')],
-    ['root is a symlink (path via real dir)', () => [linkRoot], () => path.join(root, 'new.txt'), () => path.join(root, 'new.txt')],
+    [
+      '`..` that stays inside',
+      () => [root],
+      () => path.join(root, 'sub/../sub/file.txt'),
+      () => path.join(root, 'sub/file.txt'),
+    ],
+    [
+      'link inside pointing inside',
+      () => [root],
+      () => path.join(root, 'inner/file.txt'),
+      () => path.join(root, 'sub/file.txt'),
+    ],
+    [
+      'root is a symlink (path via link)',
+      () => [linkRoot],
+      () => path.join(linkRoot, 'sub/file.txt'),
+      () => path.join(root, 'sub/file.txt'),
+    ],
+    [
+      'root is a symlink (path via real dir)',
+      () => [linkRoot],
+      () => path.join(root, 'new.txt'),
+      () => path.join(root, 'new.txt'),
+    ],
     ['second root', () => [root, extra], () => path.join(extra, 'e.txt'), () => path.join(extra, 'e.txt')],
     ['name starting with ..', () => [root], () => path.join(root, '..hidden'), () => path.join(root, '..hidden')],
   ];
@@ -64,7 +84,12 @@ describe('resolveInsideRoots: rejected', () => {
   const cases: [string, () => string[], () => string, string][] = [
     ['`..` escape', () => [root], () => `${root}/sub/../../outside/secret.txt`, 'outside_roots'],
     ['link to a file outside', () => [root], () => path.join(root, 'out-file'), 'outside_roots'],
-    ['symlinked parent outside (existing file)', () => [root], () => path.join(root, 'out-dir/secret.txt'), 'outside_roots'],
+    [
+      'symlinked parent outside (existing file)',
+      () => [root],
+      () => path.join(root, 'out-dir/secret.txt'),
+      'outside_roots',
+    ],
     ['symlinked parent outside (new file)', () => [root], () => path.join(root, 'out-dir/new/n.txt'), 'outside_roots'],
     ['dangling link to outside', () => [root], () => path.join(root, 'dangling'), 'outside_roots'],
     ['relative dangling link to outside', () => [root], () => path.join(root, 'dangling-rel'), 'outside_roots'],

@@ -38,7 +38,11 @@ describe('spawnAgent marks its tree', () => {
   it('terminate() also ends what the agent started in its own session (setsid), out of its group', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'talaria-spawn-'));
     // The escaped child prints its pid; the agent exits when stdin closes.
-    const proc = await spawnAgent({ command: '/bin/sh', args: ['-c', `setsid -f sh -c 'echo $$; exec sleep 1000'; read x; exit 0`], cwd });
+    const proc = await spawnAgent({
+      command: '/bin/sh',
+      args: ['-c', `setsid -f sh -c 'echo $$; exec sleep 1000'; read x; exit 0`],
+      cwd,
+    });
     const pid = await new Promise<number>((resolve) => {
       let buf = '';
       proc.stdout.on('data', (c: Buffer) => {
@@ -54,8 +58,15 @@ describe('spawnAgent marks its tree', () => {
 
   it('the tag is set in the agent’s environment, and a configured env cannot take it off', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'talaria-spawn-'));
-    const proc = await spawnAgent({ command: '/bin/sh', args: ['-c', 'echo "$TALARIA_AGENT_TAG"; read x'], cwd, env: { TALARIA_AGENT_TAG: 'mine' } });
-    const line = await new Promise<string>((resolve) => proc.stdout.once('data', (c: Buffer) => resolve(c.toString().trim())));
+    const proc = await spawnAgent({
+      command: '/bin/sh',
+      args: ['-c', 'echo "$TALARIA_AGENT_TAG"; read x'],
+      cwd,
+      env: { TALARIA_AGENT_TAG: 'mine' },
+    });
+    const line = await new Promise<string>((resolve) =>
+      proc.stdout.once('data', (c: Buffer) => resolve(c.toString().trim())),
+    );
     expect(line).toBe(proc.tag);
     expect(proc.tag).toMatch(/^[\w-]{24}$/);
     expect(proc.startTicks).toBeGreaterThan(0);

@@ -97,7 +97,10 @@ describe('spawnAgent: errors', () => {
   });
 
   it('a missing or empty cwd → spawn_failed before anything runs', async () => {
-    const missing = await spawnAgent({ command: process.execPath, cwd: join(tmpdir(), 'talaria-nope-' + process.pid) }).catch((e: unknown) => e);
+    const missing = await spawnAgent({
+      command: process.execPath,
+      cwd: join(tmpdir(), 'talaria-nope-' + process.pid),
+    }).catch((e: unknown) => e);
     expect((missing as TalariaError).code).toBe('spawn_failed');
     expect((missing as TalariaError).message).toMatch(/working directory .* does not exist/);
     const empty = await spawnAgent({ command: process.execPath, cwd: '' }).catch((e: unknown) => e);
@@ -117,7 +120,9 @@ describe('spawnAgent: lifecycle', () => {
   it('kill() signals the whole process group (a grandchild holding stdout dies too)', async () => {
     // The grandchild inherits our stdout pipe: EOF arrives only when it is gone as well.
     const p = await start(
-      node('const c = require("child_process").spawn("sleep", ["1000"], {stdio: "inherit"}); process.stdout.write(String(c.pid) + "\\n"); setInterval(() => {}, 1e6)'),
+      node(
+        'const c = require("child_process").spawn("sleep", ["1000"], {stdio: "inherit"}); process.stdout.write(String(c.pid) + "\\n"); setInterval(() => {}, 1e6)',
+      ),
     );
     const out = readAll(p);
     await new Promise<void>((r) => p.stdout.once('data', () => r()));
@@ -133,7 +138,9 @@ describe('spawnAgent: lifecycle', () => {
 
   it('terminate() escalates to SIGTERM, then SIGKILL', async () => {
     const p = await start(
-      node('process.on("SIGTERM", () => {}); process.stdin.resume(); process.stdin.on("end", () => {}); process.stdout.write("ready"); setInterval(() => {}, 1e6)'),
+      node(
+        'process.on("SIGTERM", () => {}); process.stdin.resume(); process.stdin.on("end", () => {}); process.stdout.write("ready"); setInterval(() => {}, 1e6)',
+      ),
     );
     await new Promise<void>((r) => p.stdout.once('data', () => r()));
     const ex = await p.terminate({ graceMs: 150 });

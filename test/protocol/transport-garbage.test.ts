@@ -15,7 +15,10 @@ import { PROJECT_DIR } from './fake-agents.js';
 const update = (i: number) => ({
   jsonrpc: '2.0',
   method: 'session/update',
-  params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `t${i}` } } },
+  params: {
+    sessionId: 's',
+    update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `t${i}` } },
+  },
 });
 const line = (m: unknown) => JSON.stringify(m) + '\n';
 
@@ -37,7 +40,12 @@ describe('transport: garbage on stdout', () => {
   it('`yes` as the agent: initialize fails at once with a clear error, not at its timeout; reading stops', async () => {
     const proc = await spawnAgent({ command: 'yes', cwd: PROJECT_DIR });
     const errors: ProtocolErrorEvent[] = [];
-    const conn = connectAgent({ process: proc, onSessionUpdate: () => {}, onProtocolError: (e) => errors.push(e), terminateGraceMs: 300 });
+    const conn = connectAgent({
+      process: proc,
+      onSessionUpdate: () => {},
+      onProtocolError: (e) => errors.push(e),
+      terminateGraceMs: 300,
+    });
     open.push(conn);
     const err = await conn.initialize({ timeoutMs: 5_000 }).then(
       () => undefined,

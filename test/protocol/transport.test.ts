@@ -13,7 +13,10 @@ const FIXTURES = fileURLToPath(new URL('../fixtures/hermes-0.18.2/', import.meta
 const update = (i: number) => ({
   jsonrpc: '2.0',
   method: 'session/update',
-  params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `t${i}` } } },
+  params: {
+    sessionId: 's',
+    update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `t${i}` } },
+  },
 });
 const line = (m: unknown) => JSON.stringify(m) + '\n';
 
@@ -37,7 +40,9 @@ describe('transport: divert', () => {
       },
     });
     // Many chunks, boundaries inside frames: the guarantee must not depend on chunking.
-    const text = Array.from({ length: 1000 }, (_, i) => line(update(i))).join('') + line({ jsonrpc: '2.0', id: 7, result: { stopReason: 'end_turn' } });
+    const text =
+      Array.from({ length: 1000 }, (_, i) => line(update(i))).join('') +
+      line({ jsonrpc: '2.0', id: 7, result: { stopReason: 'end_turn' } });
     const bytes = Buffer.from(text);
     for (let i = 0; i < bytes.length; i += 4093) input.write(bytes.subarray(i, i + 4093));
     const { value } = await reader.read();
@@ -53,7 +58,12 @@ describe('transport: divert', () => {
         return m.method === 'session/update';
       },
     });
-    input.write(line(update(1)) + line({ jsonrpc: '2.0', id: 1, result: {} }) + line(update(2)) + line({ jsonrpc: '2.0', id: 2, method: 'fs/read_text_file', params: {} }));
+    input.write(
+      line(update(1)) +
+        line({ jsonrpc: '2.0', id: 1, result: {} }) +
+        line(update(2)) +
+        line({ jsonrpc: '2.0', id: 2, method: 'fs/read_text_file', params: {} }),
+    );
     input.end();
     const got: RawMessage[] = [];
     for (;;) {
@@ -97,7 +107,10 @@ describe('transport: read ends', () => {
   it('onReadEnd follows the lines of each read (a line split across reads counts in the read that ends it), and the end of input', async () => {
     const log: string[] = [];
     const { input } = pair({
-      divert: (m) => (log.push(String((m.params as { update: { content: { text: string } } }).update.content.text)), true),
+      divert: (m) => (
+        log.push(String((m.params as { update: { content: { text: string } } }).update.content.text)),
+        true
+      ),
       onReadEnd: () => log.push('|'),
     });
     const two = line(update(1)) + line(update(2));
@@ -255,7 +268,10 @@ describe('transport: frames and writes', () => {
       const lines = parseWireLog(readFileSync(join(FIXTURES, name), 'utf8')).filter((l) => l.dir === 'agent->client');
       const frames: Frame[] = [];
       let updates = 0;
-      const { input, reader, t } = pair({ onFrame: (f) => frames.push(f), divert: (m) => m.method === 'session/update' && ++updates > 0 });
+      const { input, reader, t } = pair({
+        onFrame: (f) => frames.push(f),
+        divert: (m) => m.method === 'session/update' && ++updates > 0,
+      });
       input.end(lines.map((l) => line(l.msg)).join(''));
       let rest = 0;
       while (!(await reader.read()).done) rest++;
@@ -320,7 +336,9 @@ describe('a throwing tap', () => {
       },
       divert: (m) => (m.method === 'session/update' ? (diverted.push(m), true) : false),
     });
-    input.write('{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[]}}}\n');
+    input.write(
+      '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[]}}}\n',
+    );
     input.write('{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}}\n');
     const { value } = await reader.read();
     expect(value).toMatchObject({ id: 1, result: { protocolVersion: 1 } });

@@ -15,7 +15,8 @@ const fixture = (name: string): Frame[] =>
 const C2A: Direction = 'client->agent';
 const A2C: Direction = 'agent->client';
 const f = (dir: Direction, msg: RawMessage) => ({ dir, msg: { jsonrpc: '2.0', ...msg } });
-const brief = (vs: Violation[]) => vs.map((v) => ({ index: v.index, dir: v.dir, method: v.method, kind: v.kind, path: v.path }));
+const brief = (vs: Violation[]) =>
+  vs.map((v) => ({ index: v.index, dir: v.dir, method: v.method, kind: v.kind, path: v.path }));
 
 describe('wire checker over the recorded Hermes 0.18.2 traffic', () => {
   it('finds no schema violation (unstable schema), only the legacy methods, and pairs every response', () => {
@@ -35,27 +36,72 @@ describe('wire checker over the recorded Hermes 0.18.2 traffic', () => {
           { index: 43, dir: C2A, method: 'session/set_model', kind: 'request', reason: 'not_in_schema' },
           { index: 66, dir: C2A, method: 'ping', kind: 'request', reason: 'not_in_schema' },
         ],
-        stats: { frames: 76, requests: 20, notifications: 36, responses: 20, errors: 2, violations: 0, unknownMethods: 2, unanswered: 0 },
+        stats: {
+          frames: 76,
+          requests: 20,
+          notifications: 36,
+          responses: 20,
+          errors: 2,
+          violations: 0,
+          unknownMethods: 2,
+          unanswered: 0,
+        },
       },
       'noauth.ndjson': {
         violations: [],
         unknown: [],
-        stats: { frames: 4, requests: 2, notifications: 0, responses: 2, errors: 1, violations: 0, unknownMethods: 0, unanswered: 0 },
+        stats: {
+          frames: 4,
+          requests: 2,
+          notifications: 0,
+          responses: 2,
+          errors: 1,
+          violations: 0,
+          unknownMethods: 0,
+          unanswered: 0,
+        },
       },
       'profile.ndjson': {
         violations: [],
         unknown: [],
-        stats: { frames: 19, requests: 3, notifications: 13, responses: 3, errors: 0, violations: 0, unknownMethods: 0, unanswered: 0 },
+        stats: {
+          frames: 19,
+          requests: 3,
+          notifications: 13,
+          responses: 3,
+          errors: 0,
+          violations: 0,
+          unknownMethods: 0,
+          unanswered: 0,
+        },
       },
       'reload.ndjson': {
         violations: [],
         unknown: [],
-        stats: { frames: 31, requests: 5, notifications: 21, responses: 5, errors: 0, violations: 0, unknownMethods: 0, unanswered: 0 },
+        stats: {
+          frames: 31,
+          requests: 5,
+          notifications: 21,
+          responses: 5,
+          errors: 0,
+          violations: 0,
+          unknownMethods: 0,
+          unanswered: 0,
+        },
       },
       'tools.ndjson': {
         violations: [],
         unknown: [],
-        stats: { frames: 63, requests: 10, notifications: 43, responses: 10, errors: 0, violations: 0, unknownMethods: 0, unanswered: 0 },
+        stats: {
+          frames: 63,
+          requests: 10,
+          notifications: 43,
+          responses: 10,
+          errors: 0,
+          violations: 0,
+          unknownMethods: 0,
+          unanswered: 0,
+        },
       },
     });
   });
@@ -69,16 +115,22 @@ describe('wire checker over the recorded Hermes 0.18.2 traffic', () => {
           .checkAll(fixture(n))
           .map((v) => `${n} ${formatViolation({ ...v, msg: undefined })}`),
       );
-    expect(all).toEqual(['reload.ndjson #26 client->agent session/fork request /method: "session/fork" is unstable (not in the stable schema)']);
+    expect(all).toEqual([
+      'reload.ndjson #26 client->agent session/fork request /method: "session/fork" is unstable (not in the stable schema)',
+    ]);
   });
 
   it('catches one broken field in a real recording, at its frame', () => {
     const frames = fixture('main.ndjson');
-    const i = frames.findIndex((x) => (x.msg.params as { update?: { sessionUpdate?: string } })?.update?.sessionUpdate === 'tool_call');
+    const i = frames.findIndex(
+      (x) => (x.msg.params as { update?: { sessionUpdate?: string } })?.update?.sessionUpdate === 'tool_call',
+    );
     const broken = structuredClone(frames);
     delete (broken[i]!.msg.params as { update: { title?: string } }).update.title;
     const v = createWireChecker().checkAll(broken);
-    expect(brief(v)).toEqual([{ index: i, dir: A2C, method: 'session/update', kind: 'notification', path: '/params/update' }]);
+    expect(brief(v)).toEqual([
+      { index: i, dir: A2C, method: 'session/update', kind: 'notification', path: '/params/update' },
+    ]);
     expect(v[0]!.message).toBe("must have required property 'title'");
   });
 });
@@ -89,10 +141,20 @@ describe('wire checker rules', () => {
     const v = c.checkAll([
       f(C2A, { id: 0, method: 'initialize', params: { protocolVersion: 'one' } }),
       f(A2C, { id: 0, result: { protocolVersion: 1, agentCapabilities: { loadSession: 'yes' } } }),
-      f(C2A, { id: 'c3f1e8a2-uuid', method: 'session/prompt', params: { sessionId: 's', prompt: [{ type: 'text', text: 'hi' }] } }),
-      f(A2C, { method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'tool_call_update', toolCallId: 't', kind: 'weird' } } }),
+      f(C2A, {
+        id: 'c3f1e8a2-uuid',
+        method: 'session/prompt',
+        params: { sessionId: 's', prompt: [{ type: 'text', text: 'hi' }] },
+      }),
+      f(A2C, {
+        method: 'session/update',
+        params: { sessionId: 's', update: { sessionUpdate: 'tool_call_update', toolCallId: 't', kind: 'weird' } },
+      }),
       f(A2C, { method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'future_kind' } } }),
-      f(A2C, { method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'txt' } } } }),
+      f(A2C, {
+        method: 'session/update',
+        params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'txt' } } },
+      }),
       f(A2C, { id: 'c3f1e8a2-uuid', result: { stopReason: 'finished' } }),
     ]);
     expect(v.map((x) => `${x.index} ${x.kind} ${x.method} ${x.path}: ${x.message}`)).toEqual([
@@ -103,7 +165,14 @@ describe('wire checker rules', () => {
       '5 notification session/update /params/update/content: value of tag "type" must be in oneOf (got "txt")',
       '6 response session/prompt /result/stopReason: must be one of ["end_turn","max_tokens","max_turn_requests","refusal","cancelled"] (got "finished")',
     ]);
-    expect(c.stats).toMatchObject({ frames: 7, requests: 2, notifications: 3, responses: 2, violations: 6, unanswered: 0 });
+    expect(c.stats).toMatchObject({
+      frames: 7,
+      requests: 2,
+      notifications: 3,
+      responses: 2,
+      violations: 6,
+      unanswered: 0,
+    });
   });
 
   it('tracks ids per direction: the same id both ways, "1" vs 1, agent->client requests answered by the client', () => {
@@ -121,7 +190,9 @@ describe('wire checker rules', () => {
       f(C2A, { id: '1', result: { content: 'x' } }),
       f(A2C, { id: 1, result: { stopReason: 'end_turn' } }),
     ]);
-    expect(v.map((x) => `${x.index} ${x.dir} ${x.method} ${x.kind} ${x.path}`)).toEqual(['3 client->agent session/request_permission response /result/outcome']);
+    expect(v.map((x) => `${x.index} ${x.dir} ${x.method} ${x.kind} ${x.path}`)).toEqual([
+      '3 client->agent session/request_permission response /result/outcome',
+    ]);
     expect(v[0]!.message).toContain('"outcome"');
     expect(c.stats.unanswered).toBe(0);
   });
@@ -189,14 +260,20 @@ describe('wire checker rules', () => {
     const frames = [
       f(C2A, { id: 1, method: 'session/fork', params: { sessionId: 's', cwd: '/w', mcpServers: [] } }),
       f(A2C, { id: 1, result: { sessionId: 's2' } }),
-      f(A2C, { method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'plan_removed', planId: 'p' } } }),
+      f(A2C, {
+        method: 'session/update',
+        params: { sessionId: 's', update: { sessionUpdate: 'plan_removed', planId: 'p' } },
+      }),
     ];
     expect(createWireChecker().checkAll(frames)).toEqual([]);
     expect(
       createWireChecker({ unstable: false })
         .checkAll(frames)
         .map((x) => `${x.index} ${x.path}: ${x.message}`),
-    ).toEqual(['0 /method: "session/fork" is unstable (not in the stable schema)', '2 /params/update: value of tag "sessionUpdate" must be in oneOf (got "plan_removed")']);
+    ).toEqual([
+      '0 /method: "session/fork" is unstable (not in the stable schema)',
+      '2 /params/update: value of tag "sessionUpdate" must be in oneOf (got "plan_removed")',
+    ]);
   });
 
   it('compiles each schema flavor once per process', () => {

@@ -36,7 +36,8 @@ describe('wire log', () => {
   });
 
   it('skips blank lines, tolerates CRLF and spacing', () => {
-    const text = '\n{"t_ms": 0, "dir": "client->agent", "msg": {"id": 1}}\r\n\n   \n{"t_ms":5,"dir":"agent->client","msg":{"id":1}}';
+    const text =
+      '\n{"t_ms": 0, "dir": "client->agent", "msg": {"id": 1}}\r\n\n   \n{"t_ms":5,"dir":"agent->client","msg":{"id":1}}';
     expect(parseWireLog(text)).toEqual([
       { t_ms: 0, dir: 'client->agent', msg: { id: 1 } },
       { t_ms: 5, dir: 'agent->client', msg: { id: 1 } },

@@ -23,12 +23,21 @@ describe('claude-code quirks (expected from its id, before initialize)', () => {
     const q = expected(claudeCode);
     expect(q.choice).toMatchObject({ set: { id: 'claude-acp' }, basis: 'provider' });
     expect(q.hooks()).toEqual({ reopenAfterFailedTurn: true });
-    expect(q.caps).toEqual({ fs: { read: true, write: true }, terminal: true, clientCapabilityOverrides: { _meta: { 'terminal-auth': true } } });
+    expect(q.caps).toEqual({
+      fs: { read: true, write: true },
+      terminal: true,
+      clientCapabilityOverrides: { _meta: { 'terminal-auth': true } },
+    });
     // What the host spreads into the client reaches the wire (recorded claude-agent-acp, no credentials).
-    const r = await replay('claude-agent-acp', 'no-credentials', { clientCapabilityOverrides: q.caps.clientCapabilityOverrides!, hooks: q.hooks() });
+    const r = await replay('claude-agent-acp', 'no-credentials', {
+      clientCapabilityOverrides: q.caps.clientCapabilityOverrides!,
+      hooks: q.hooks(),
+    });
     try {
       const init = r.sent().find((m) => m.method === 'initialize');
-      expect((init?.params as { clientCapabilities?: { _meta?: unknown } }).clientCapabilities?._meta).toEqual({ 'terminal-auth': true });
+      expect((init?.params as { clientCapabilities?: { _meta?: unknown } }).clientCapabilities?._meta).toEqual({
+        'terminal-auth': true,
+      });
     } finally {
       await r.close();
     }
@@ -47,7 +56,19 @@ describe('matrix-proved agents', () => {
       createRegistry()
         .list()
         .map((p) => p.id),
-    ).toEqual(['hermes', 'claude-code', 'codex', 'gemini', 'opencode', 'kimi', 'qwen', 'copilot', 'kilo', 'pi', 'cursor']);
+    ).toEqual([
+      'hermes',
+      'claude-code',
+      'codex',
+      'gemini',
+      'opencode',
+      'kimi',
+      'qwen',
+      'copilot',
+      'kilo',
+      'pi',
+      'cursor',
+    ]);
   });
 
   it('are found on PATH with their ACP arguments, and missing ones say how to install', async () => {
@@ -64,7 +85,9 @@ describe('matrix-proved agents', () => {
       expect(await p.locate(none)).toBeUndefined();
       const r = await p.readiness(none);
       expect(r).toMatchObject({ found: false, ready: false });
-      expect(r.gaps).toEqual([{ code: 'not_installed', message: `${p.label} was not found (not on PATH).`, fix: p.install }]);
+      expect(r.gaps).toEqual([
+        { code: 'not_installed', message: `${p.label} was not found (not on PATH).`, fix: p.install },
+      ]);
     }
   });
 
@@ -83,7 +106,8 @@ describe('matrix-proved agents', () => {
       script(join(bin, name), `exec "${join(pkg, name, 'dist', 'index.js')}" "$@"`);
     }
     const ctx = isolatedEnv({ searchPath: [bin] });
-    for (const p of [qwen, copilot, kilo]) expect(await p.readiness(ctx)).toMatchObject({ found: true, ready: true, version: '1.2.3', warnings: [] });
+    for (const p of [qwen, copilot, kilo])
+      expect(await p.readiness(ctx)).toMatchObject({ found: true, ready: true, version: '1.2.3', warnings: [] });
     expect(await pi.readiness(ctx)).toMatchObject({ found: true, ready: true, warnings: [] });
     expect(await cursor.readiness(ctx)).toMatchObject({ found: true, ready: true, warnings: [] });
   });
@@ -103,7 +127,10 @@ describe('matrix-proved agents', () => {
     mkdirSync(join(dir, 'sessions', 'w'), { recursive: true });
     writeFileSync(
       join(dir, 'sessions', 'w', 's.jsonl'),
-      JSON.stringify({ type: 'message', message: { role: 'assistant', stopReason: 'error', errorMessage: 'rate limited' } }) + '\n',
+      JSON.stringify({
+        type: 'message',
+        message: { role: 'assistant', stopReason: 'error', errorMessage: 'rate limited' },
+      }) + '\n',
     );
     const hooks = expected(pi).hooks({ env: isolatedEnv({ env: { PI_CODING_AGENT_DIR: dir } }) });
     expect(hooks.classifyTurn?.(recordedTurn('pi', 'error-400'))?.message).toContain('rate limited');

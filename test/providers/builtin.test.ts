@@ -31,7 +31,8 @@ describe('built-in agent descriptors', () => {
     // The platform binary the npm wrapper would exec is preferred.
     script(join(bin, `codex-acp-${process.platform}-${process.arch}`), 'exit 0');
     expect((await codex.locate(ctx))?.command).toBe(join(bin, `codex-acp-${process.platform}-${process.arch}`));
-    for (const p of [opencode, kimi, claudeCode, codex, gemini]) expect(await p.locate(isolatedEnv({ env: { PATH: tempDir('e-') } }))).toBeUndefined();
+    for (const p of [opencode, kimi, claudeCode, codex, gemini])
+      expect(await p.locate(isolatedEnv({ env: { PATH: tempDir('e-') } }))).toBeUndefined();
   });
 
   it('gemini: `--experimental-acp` before 0.33, `--acp` from 0.33 on, and never fs read (its new-file bug)', async () => {
@@ -42,13 +43,25 @@ describe('built-in agent descriptors', () => {
     expect((await gemini.locate(isolatedEnv({ searchPath: [old] })))?.args).toEqual(['--experimental-acp']);
     expect((await gemini.locate(isolatedEnv({ searchPath: [now] })))?.args).toEqual(['--acp']);
     expect(expected(gemini).caps).toEqual({ fs: { read: false, write: true }, terminal: true });
-    expect(expected(claudeCode).caps).toEqual({ fs: { read: true, write: true }, terminal: true, clientCapabilityOverrides: { _meta: { 'terminal-auth': true } } });
+    expect(expected(claudeCode).caps).toEqual({
+      fs: { read: true, write: true },
+      terminal: true,
+      clientCapabilityOverrides: { _meta: { 'terminal-auth': true } },
+    });
     // The provider itself carries no capability switch of the agent's: that is its quirk set's.
     expect(clientCapOptions(gemini)).toEqual({ fs: { read: true, write: true }, terminal: true });
   });
 
   it('an agent gets its non-secret settings and switches from us, never our credentials (launch.test.ts covers every agent)', () => {
-    const ctx = isolatedEnv({ env: { ANTHROPIC_API_KEY: 'sk-ant', OPENAI_API_KEY: 'sk-oai', GITHUB_TOKEN: 'ghp', HERMES_HOME: '/h', ANTHROPIC_BASE_URL: 'http://gw' } });
+    const ctx = isolatedEnv({
+      env: {
+        ANTHROPIC_API_KEY: 'sk-ant',
+        OPENAI_API_KEY: 'sk-oai',
+        GITHUB_TOKEN: 'ghp',
+        HERMES_HOME: '/h',
+        ANTHROPIC_BASE_URL: 'http://gw',
+      },
+    });
     expect(agentEnv(claudeCode, ctx)).toEqual({ ANTHROPIC_BASE_URL: 'http://gw', DISABLE_AUTOUPDATER: '1' });
     expect(agentEnv(codex, ctx)).toEqual({});
     expect(agentEnv(hermesProvider, ctx, { WORKSPACE_VAR: 'x' })).toEqual({ HERMES_HOME: '/h', WORKSPACE_VAR: 'x' });
@@ -77,7 +90,8 @@ describe('built-in agent descriptors', () => {
     expect(r2.gaps).toEqual([
       {
         code: 'auth',
-        message: 'OPENAI_API_KEY is set in your environment, but Talaria hands no credential of yours to Codex unless you say so.',
+        message:
+          'OPENAI_API_KEY is set in your environment, but Talaria hands no credential of yours to Codex unless you say so.',
         fix: `Add "passEnv": ["OPENAI_API_KEY"] to agents."codex" in ${join(ours.homeDir, '.talaria', 'config.json')}, or run \`codex login\`.`,
       },
     ]);
@@ -101,8 +115,17 @@ describe('built-in agent descriptors', () => {
   it('describes each agent by the name it gives; the quirks come from that name (Hermes: cumulative usage and host quirks)', () => {
     expect(hermesProvider).toMatchObject({ agentName: 'hermes-agent', profiles: true });
     const h = expected(hermesProvider);
-    expect(h).toMatchObject({ usage: 'cumulative', sessionsSurviveRestart: true, choice: { set: { id: 'hermes-0.18' }, basis: 'provider' } });
-    expect(h.host).toMatchObject({ retryNewWithoutMcp: true, reseedOnOverflow: true, configBetweenTurns: true, reloadAfterSetModel: true });
+    expect(h).toMatchObject({
+      usage: 'cumulative',
+      sessionsSurviveRestart: true,
+      choice: { set: { id: 'hermes-0.18' }, basis: 'provider' },
+    });
+    expect(h.host).toMatchObject({
+      retryNewWithoutMcp: true,
+      reseedOnOverflow: true,
+      configBetweenTurns: true,
+      reloadAfterSetModel: true,
+    });
     expect(h.modeFor!('ask')).toBe('default');
     expect(h.modeFor!('accept-edits')).toBe('accept_edits');
     expect(h.modeFor!('auto')).toBe('dont_ask');
@@ -124,6 +147,12 @@ describe('built-in agent descriptors', () => {
     const demo = demoProvider({ command: '/usr/bin/node', args: ['demo.js'] });
     return demo
       .readiness(isolatedEnv())
-      .then((r) => expect(r).toMatchObject({ found: true, ready: true, command: { command: '/usr/bin/node', args: ['demo.js'], via: 'bundled' } }));
+      .then((r) =>
+        expect(r).toMatchObject({
+          found: true,
+          ready: true,
+          command: { command: '/usr/bin/node', args: ['demo.js'], via: 'bundled' },
+        }),
+      );
   });
 });

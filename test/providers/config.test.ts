@@ -1,7 +1,15 @@
 import { chmodSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bindWorkspace, emptyConfig, loadConfig, parseConfig, resolveProvider, saveConfig, workspaceBinding } from '../../src/providers/config.js';
+import {
+  bindWorkspace,
+  emptyConfig,
+  loadConfig,
+  parseConfig,
+  resolveProvider,
+  saveConfig,
+  workspaceBinding,
+} from '../../src/providers/config.js';
 import { talariaHome } from '../../src/os/home.js';
 import { cleanup, tempDir } from './helpers.js';
 
@@ -21,7 +29,9 @@ describe('config.json', () => {
       "imports": { "zed": false }
     }`);
     expect(config.defaultProvider).toBe('claude-code');
-    expect(config.agents).toEqual({ 'my-agent': { command: 'my-agent', args: ['--acp'], env: { K: 'v' }, maxConcurrentTurns: 1 } });
+    expect(config.agents).toEqual({
+      'my-agent': { command: 'my-agent', args: ['--acp'], env: { K: 'v' }, maxConcurrentTurns: 1 },
+    });
     expect(config.workspaces).toEqual({ '/proj': { provider: 'hermes', profile: 'work', env: { A: '1' } } });
     expect(config.imports).toEqual({ zed: false, jetbrains: true });
     expect(problems).toHaveLength(3);
@@ -55,25 +65,49 @@ describe('config.json', () => {
     chmodSync(home, 0o755);
     saveConfig(home, bound);
     expect([statSync(file).mode & 0o777, statSync(home).mode & 0o777]).toEqual([0o600, 0o700]);
-    expect(JSON.parse(readFileSync(file, 'utf8')).workspaces).toEqual({ '/proj/app': { provider: 'hermes', profile: 'work' } });
+    expect(JSON.parse(readFileSync(file, 'utf8')).workspaces).toEqual({
+      '/proj/app': { provider: 'hermes', profile: 'work' },
+    });
     expect(loadConfig(home).config).toEqual(bound);
     const rebound = bindWorkspace(bound, '/proj/app', { profile: undefined });
     expect(rebound.workspaces['/proj/app']).toEqual({ provider: 'hermes' });
   });
 
   it('finds the nearest configured ancestor of a workspace', () => {
-    const c = { ...emptyConfig(), workspaces: { '/a': { provider: 'codex' }, '/a/b': { provider: 'hermes' }, '/ab': { provider: 'gemini' } } };
+    const c = {
+      ...emptyConfig(),
+      workspaces: { '/a': { provider: 'codex' }, '/a/b': { provider: 'hermes' }, '/ab': { provider: 'gemini' } },
+    };
     expect(workspaceBinding(c, '/a/b/c')?.path).toBe('/a/b');
     expect(workspaceBinding(c, '/a/x')?.path).toBe('/a');
     expect(workspaceBinding(c, '/abc')).toBeUndefined();
   });
 
   it('resolves the provider: session override > workspace > default > hermes', () => {
-    const c = { ...emptyConfig(), defaultProvider: 'codex', workspaces: { '/w': { provider: 'hermes', profile: 'work' }, '/p': { profile: 'solo' } } };
-    expect(resolveProvider(c, { workspace: '/w/x' })).toEqual({ provider: 'hermes', profile: 'work', from: 'workspace' });
-    expect(resolveProvider(c, { workspace: '/w', override: { provider: 'gemini' } })).toEqual({ provider: 'gemini', from: 'session' });
-    expect(resolveProvider(c, { workspace: '/w', override: { provider: 'hermes' } })).toEqual({ provider: 'hermes', profile: 'work', from: 'session' });
-    expect(resolveProvider(c, { workspace: '/w', override: { profile: 'other' } })).toEqual({ provider: 'hermes', profile: 'other', from: 'workspace' });
+    const c = {
+      ...emptyConfig(),
+      defaultProvider: 'codex',
+      workspaces: { '/w': { provider: 'hermes', profile: 'work' }, '/p': { profile: 'solo' } },
+    };
+    expect(resolveProvider(c, { workspace: '/w/x' })).toEqual({
+      provider: 'hermes',
+      profile: 'work',
+      from: 'workspace',
+    });
+    expect(resolveProvider(c, { workspace: '/w', override: { provider: 'gemini' } })).toEqual({
+      provider: 'gemini',
+      from: 'session',
+    });
+    expect(resolveProvider(c, { workspace: '/w', override: { provider: 'hermes' } })).toEqual({
+      provider: 'hermes',
+      profile: 'work',
+      from: 'session',
+    });
+    expect(resolveProvider(c, { workspace: '/w', override: { profile: 'other' } })).toEqual({
+      provider: 'hermes',
+      profile: 'other',
+      from: 'workspace',
+    });
     expect(resolveProvider(c, { workspace: '/elsewhere' })).toEqual({ provider: 'codex', from: 'default' });
     expect(resolveProvider(c, { workspace: '/p' })).toEqual({ provider: 'codex', profile: 'solo', from: 'default' });
     expect(resolveProvider(emptyConfig(), { workspace: '/x' })).toEqual({ provider: 'hermes', from: 'builtin' });

@@ -34,7 +34,9 @@ export function hermesAt(path: string): string {
 }
 
 /** An isolated machine: empty PATH but the system basics, a fresh home. */
-export function isolatedEnv(o: { env?: Record<string, string | undefined>; homeDir?: string; searchPath?: string[] } = {}): ProviderEnv {
+export function isolatedEnv(
+  o: { env?: Record<string, string | undefined>; homeDir?: string; searchPath?: string[] } = {},
+): ProviderEnv {
   const homeDir = o.homeDir ?? tempDir('home-');
   return {
     env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, HOME: homeDir, ...(o.env ?? {}) },

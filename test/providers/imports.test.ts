@@ -1,7 +1,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { importJetBrainsAgents, importZedAgents, jetbrainsAcpPath, parseJetBrainsAcp, parseZedSettings, zedSettingsPath } from '../../src/providers/imports.js';
+import {
+  importJetBrainsAgents,
+  importZedAgents,
+  jetbrainsAcpPath,
+  parseJetBrainsAcp,
+  parseZedSettings,
+  zedSettingsPath,
+} from '../../src/providers/imports.js';
 import { parseJsonc } from '../../src/providers/jsonc.js';
 import { cleanup, isolatedEnv, tempDir } from './helpers.js';
 
@@ -61,7 +68,9 @@ describe("Zed's agent_servers", () => {
     expect(importZedAgents(ctx).agents.map((a) => a.name)).toEqual(['My Agent', 'Old Style']);
     const xdg = tempDir('xdg-');
     expect(zedSettingsPath({ ...ctx, env: { XDG_CONFIG_HOME: xdg } })).toBe(join(xdg, 'zed', 'settings.json'));
-    expect(zedSettingsPath({ ...ctx, platform: 'win32', env: { APPDATA: 'C:\\AppData' } })).toMatch(/Zed.settings\.json$/);
+    expect(zedSettingsPath({ ...ctx, platform: 'win32', env: { APPDATA: 'C:\\AppData' } })).toMatch(
+      /Zed.settings\.json$/,
+    );
   });
 });
 
@@ -71,11 +80,17 @@ describe("JetBrains' acp.json", () => {
     mkdirSync(join(ctx.homeDir, '.jetbrains'));
     writeFileSync(
       jetbrainsAcpPath(ctx),
-      JSON.stringify({ agent_servers: { 'Example Agent': { command: '/path/to/agent', args: ['acp'], env: { API_KEY: 'k' }, use_idea_mcp: false } } }),
+      JSON.stringify({
+        agent_servers: {
+          'Example Agent': { command: '/path/to/agent', args: ['acp'], env: { API_KEY: 'k' }, use_idea_mcp: false },
+        },
+      }),
     );
     const r = importJetBrainsAgents(ctx);
     expect(r.file).toBe(join(ctx.homeDir, '.jetbrains', 'acp.json'));
-    expect(r.agents).toEqual([{ name: 'Example Agent', command: '/path/to/agent', args: ['acp'], env: { API_KEY: 'k' } }]);
+    expect(r.agents).toEqual([
+      { name: 'Example Agent', command: '/path/to/agent', args: ['acp'], env: { API_KEY: 'k' } },
+    ]);
     expect(parseJetBrainsAcp('{"agent_servers": {"x": 3}}').skipped).toEqual([{ name: 'x', reason: 'not an object' }]);
   });
 });

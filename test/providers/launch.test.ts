@@ -44,17 +44,26 @@ function machine(config?: unknown): { ctx: ProviderEnv; home: string } {
   mkdirSync(join(homeDir, '.config', 'zed'), { recursive: true });
   writeFileSync(
     join(homeDir, '.config', 'zed', 'settings.json'),
-    JSON.stringify({ agent_servers: { 'Zed One': { type: 'custom', command: 'zed-one', env: { ZED_KEY: 'from-zed' } } } }),
+    JSON.stringify({
+      agent_servers: { 'Zed One': { type: 'custom', command: 'zed-one', env: { ZED_KEY: 'from-zed' } } },
+    }),
   );
   mkdirSync(join(homeDir, '.jetbrains'));
-  writeFileSync(join(homeDir, '.jetbrains', 'acp.json'), JSON.stringify({ agent_servers: { 'Jb One': { command: 'jb-one', env: { JB_KEY: 'from-jetbrains' } } } }));
+  writeFileSync(
+    join(homeDir, '.jetbrains', 'acp.json'),
+    JSON.stringify({ agent_servers: { 'Jb One': { command: 'jb-one', env: { JB_KEY: 'from-jetbrains' } } } }),
+  );
   const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: homeDir, TALARIA_HOME: home };
   for (const n of AMBIENT) env[n] = ambientValue(n);
   return { ctx: { env, homeDir, platform: process.platform }, home };
 }
 
 /** The env the agent process really starts with (a node child printing its env), with our env holding the ambient keys. */
-async function childEnv(provider: Provider, ctx: ProviderEnv, workspaceEnv: Record<string, string> = {}): Promise<Record<string, string>> {
+async function childEnv(
+  provider: Provider,
+  ctx: ProviderEnv,
+  workspaceEnv: Record<string, string> = {},
+): Promise<Record<string, string>> {
   const saved = { ...process.env };
   Object.assign(process.env, ctx.env);
   try {
@@ -81,7 +90,12 @@ const leaked = (env: Record<string, string>, except: string[] = []) =>
     .filter(([k, v]) => v.startsWith('ambient-') && !except.includes(k))
     .map(([k]) => k);
 
-const IDS = [...builtinProviders({ demo: { command: 'demo', args: [] } }).map((p) => p.id), 'mine', 'zed:zed-one', 'jetbrains:jb-one'];
+const IDS = [
+  ...builtinProviders({ demo: { command: 'demo', args: [] } }).map((p) => p.id),
+  'mine',
+  'zed:zed-one',
+  'jetbrains:jb-one',
+];
 
 describe('an agent gets only the allow-list plus what the user configured for it', () => {
   it('covers every built-in (the test list below is complete)', () => {
@@ -114,7 +128,11 @@ describe('an agent gets only the allow-list plus what the user configured for it
 
       // The user's word: values in config.json, or a name of ours to hand on.
       const agentConf = { env: { CONFIGURED: `for-${id}` }, passEnv: ['GH_TOKEN'] };
-      const configured = machine({ agents: { ...(id.includes(':') ? {} : { [id]: id === 'mine' ? { command: 'mine', ...agentConf } : agentConf }) } });
+      const configured = machine({
+        agents: {
+          ...(id.includes(':') ? {} : { [id]: id === 'mine' ? { command: 'mine', ...agentConf } : agentConf }),
+        },
+      });
       const r = loadRegistry(configured.ctx, { demo: { command: 'demo', args: [] } });
       expect(r.problems).toEqual([]);
       const env = await childEnv(r.registry.require(id), configured.ctx, { WS_ONLY: 'w' });
@@ -137,12 +155,21 @@ describe('an agent gets only the allow-list plus what the user configured for it
     const reg = loadRegistry(ctx).registry;
     expect(agentEnv(reg.require('codex'), ctx)).toEqual({ CODEX_HOME: '/c', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' });
     expect(agentEnv(reg.require('copilot'), ctx)).toEqual({ COPILOT_MODEL: 'm' });
-    const sneaky = { ...reg.require('codex'), env: { inherit: ['OPENAI_API_KEY', 'CODEX_HOME'], pass: [], set: {} } } as Provider;
+    const sneaky = {
+      ...reg.require('codex'),
+      env: { inherit: ['OPENAI_API_KEY', 'CODEX_HOME'], pass: [], set: {} },
+    } as Provider;
     expect(agentEnv(sneaky, ctx)).toEqual({ CODEX_HOME: '/c' });
   });
 
   it('config.json: an entry without a command for an unknown agent, or with fields that do not apply, is reported', () => {
-    const { ctx } = machine({ agents: { nobody: { env: { A: '1' } }, codex: { passEnv: ['OPENAI_API_KEY'], label: 'x' }, bad: { command: 'b', passEnv: ['not a name'] } } });
+    const { ctx } = machine({
+      agents: {
+        nobody: { env: { A: '1' } },
+        codex: { passEnv: ['OPENAI_API_KEY'], label: 'x' },
+        bad: { command: 'b', passEnv: ['not a name'] },
+      },
+    });
     const r = loadRegistry(ctx);
     expect(r.problems).toEqual([
       'agent "codex": without "command" only "env" and "passEnv" apply (they configure the built-in agent "codex"); ignored: label',

@@ -30,7 +30,9 @@ describe('meaningfulLine', () => {
   });
 
   it('a Node crash: the Error line, not the loader source line', () => {
-    expect(meaningfulLine(NODE)).toBe("Error: Cannot find module '/usr/lib/node_modules/@zed-industries/claude-agent-acp/dist/index.js'");
+    expect(meaningfulLine(NODE)).toBe(
+      "Error: Cannot find module '/usr/lib/node_modules/@zed-industries/claude-agent-acp/dist/index.js'",
+    );
   });
 
   it('a chained Python exception: the last one raised', () => {
@@ -39,7 +41,9 @@ describe('meaningfulLine', () => {
   });
 
   it('plain messages: the error line, else the first line', () => {
-    expect(meaningfulLine('warning: deprecated flag\nerror: no API key configured\n')).toBe('error: no API key configured');
+    expect(meaningfulLine('warning: deprecated flag\nerror: no API key configured\n')).toBe(
+      'error: no API key configured',
+    );
     expect(meaningfulLine('\n  command not configured\nsee --help\n')).toBe('command not configured');
     expect(meaningfulLine('')).toBe('');
   });

@@ -7,7 +7,8 @@ import { cleanup, FAKE, isolatedEnv, tempDir, TSX } from './helpers.js';
 
 afterEach(cleanup);
 
-const nodeAgent = (name: string, file: string) => customProvider({ name, command: process.execPath, args: ['--import', TSX, file] });
+const nodeAgent = (name: string, file: string) =>
+  customProvider({ name, command: process.execPath, args: ['--import', TSX, file] });
 
 const AUTH_AGENT = `
 let buf = '';
@@ -27,14 +28,29 @@ process.stdin.on('end', () => process.exit(0));
 
 describe('probe (the agent started for real)', () => {
   it('a working agent: initialized, a session opened, ready', async () => {
-    const r = await probeProvider(nodeAgent('host agent', FAKE('host-agent.ts')), isolatedEnv(), { env: { HOST_AGENT_STATE: tempDir() } });
-    expect(r).toMatchObject({ found: true, initialized: true, sessionOpened: true, ready: true, gaps: [], agentInfo: { name: 'host-agent', version: '1.0.0' } });
+    const r = await probeProvider(nodeAgent('host agent', FAKE('host-agent.ts')), isolatedEnv(), {
+      env: { HOST_AGENT_STATE: tempDir() },
+    });
+    expect(r).toMatchObject({
+      found: true,
+      initialized: true,
+      sessionOpened: true,
+      ready: true,
+      gaps: [],
+      agentInfo: { name: 'host-agent', version: '1.0.0' },
+    });
   });
 
   it('an agent that dies during initialize: a gap with its stderr, no stack trace', async () => {
     const r = await probeProvider(nodeAgent('broken', FAKE('exit-during-initialize.ts')), isolatedEnv());
     expect(r.initialized).toBe(false);
-    expect(r.gaps).toEqual([{ code: 'initialize_failed', message: 'broken exited before it was ready: fatal: config.yaml is invalid (line 3).', fix: expect.any(String) }]);
+    expect(r.gaps).toEqual([
+      {
+        code: 'initialize_failed',
+        message: 'broken exited before it was ready: fatal: config.yaml is invalid (line 3).',
+        fix: expect.any(String),
+      },
+    ]);
   });
 
   it("-32000 on session/new: an auth gap listing the agent's authMethods, fixed by `talaria login`", async () => {
@@ -47,7 +63,8 @@ describe('probe (the agent started for real)', () => {
     expect(r.gaps).toEqual([
       {
         code: 'auth',
-        message: 'needs key needs credentials: Authentication required. Sign-in methods: k — Use FAKE_KEY (set FAKE_KEY), login — Log in (agent).',
+        message:
+          'needs key needs credentials: Authentication required. Sign-in methods: k — Use FAKE_KEY (set FAKE_KEY), login — Log in (agent).',
         // The one method Talaria can carry out (an env_var one is listed, not run).
         fix: 'talaria login needs-key login',
         authMethods: [
@@ -62,7 +79,11 @@ describe('probe (the agent started for real)', () => {
   it('an agent that never answers initialize: a timeout gap', async () => {
     const file = join(tempDir(), 'mute.mjs');
     writeFileSync(file, "process.stdin.resume(); process.stdin.on('end', () => process.exit(0));");
-    const r = await probeProvider(customProvider({ name: 'mute', command: process.execPath, args: [file] }), isolatedEnv(), { timeoutMs: 300 });
+    const r = await probeProvider(
+      customProvider({ name: 'mute', command: process.execPath, args: [file] }),
+      isolatedEnv(),
+      { timeoutMs: 300 },
+    );
     expect(r.gaps.map((g) => g.code)).toEqual(['timeout']);
     expect(r.gaps[0]!.message).toBe('mute did not answer initialize within 300 ms.');
   });

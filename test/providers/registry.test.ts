@@ -15,13 +15,31 @@ describe('provider registry', () => {
       createRegistry()
         .list()
         .map((p) => p.id),
-    ).toEqual(['hermes', 'claude-code', 'codex', 'gemini', 'opencode', 'kimi', 'qwen', 'copilot', 'kilo', 'pi', 'cursor']);
+    ).toEqual([
+      'hermes',
+      'claude-code',
+      'codex',
+      'gemini',
+      'opencode',
+      'kimi',
+      'qwen',
+      'copilot',
+      'kilo',
+      'pi',
+      'cursor',
+    ]);
     const reg = createRegistry({ demo: { command: '/usr/bin/node', args: ['demo.js'] } });
     expect(reg.get('demo')).toMatchObject({ label: 'Demo agent', source: 'builtin' });
   });
 
   it("adds the user's agents (which may replace a built-in) and imported ones under zed:/jetbrains: ids", () => {
-    const config = { ...emptyConfig(), agents: { 'my-agent': { command: 'my-agent', args: ['--acp'] }, gemini: { command: '/opt/gemini', args: ['--acp'] } } };
+    const config = {
+      ...emptyConfig(),
+      agents: {
+        'my-agent': { command: 'my-agent', args: ['--acp'] },
+        gemini: { command: '/opt/gemini', args: ['--acp'] },
+      },
+    };
     const reg = createRegistry({
       config,
       imported: {
@@ -65,7 +83,14 @@ describe('provider registry', () => {
   it('a user-defined agent locates its command (~ expanded, PATH searched) and carries its env', async () => {
     const ctx = isolatedEnv();
     const bin = script(join(ctx.homeDir, 'bin', 'my-agent'), 'exit 0');
-    const p = customProvider({ name: 'My Agent', command: '~/bin/my-agent', args: ['--acp', '~/x'], env: { TOKEN: 'secret' }, maxConcurrentTurns: 1, fs: false });
+    const p = customProvider({
+      name: 'My Agent',
+      command: '~/bin/my-agent',
+      args: ['--acp', '~/x'],
+      env: { TOKEN: 'secret' },
+      maxConcurrentTurns: 1,
+      fs: false,
+    });
     expect(p.id).toBe('my-agent');
     expect(await p.locate(ctx)).toEqual({ command: bin, args: ['--acp', join(ctx.homeDir, 'x')], via: 'config' });
     expect(p.env.set).toEqual({ TOKEN: 'secret' });
@@ -85,6 +110,8 @@ describe('provider registry', () => {
     writeFileSync(join(ctx.homeDir, '.jetbrains', 'acp.json'), '{ broken');
     const { registry, problems } = loadRegistry(ctx, { home });
     expect(registry.has('mine')).toBe(true);
-    expect(problems).toEqual([expect.stringMatching(/^jetbrains agents not imported from .*acp\.json: not valid JSON/)]);
+    expect(problems).toEqual([
+      expect.stringMatching(/^jetbrains agents not imported from .*acp\.json: not valid JSON/),
+    ]);
   });
 });

@@ -19,7 +19,12 @@ const SDK_AGENT = fileURLToPath(new URL('../fakes/sdk-agent.ts', import.meta.url
 async function withSeededAgent(env: Record<string, string>) {
   const p = place();
   const agentEnv = { SDK_AGENT_SEED: 'old-1', SDK_AGENT_SEED_CWD: p.userHome, ...env };
-  writeFileSync(join(p.home, 'config.json'), JSON.stringify({ agents: { fake: { command: process.execPath, args: ['--import', TSX, SDK_AGENT], env: agentEnv } } }));
+  writeFileSync(
+    join(p.home, 'config.json'),
+    JSON.stringify({
+      agents: { fake: { command: process.execPath, args: ['--import', TSX, SDK_AGENT], env: agentEnv } },
+    }),
+  );
   const s = await serve({ p });
   const { workspace } = await s.client.api.openWorkspace({ body: { path: p.userHome } });
   await s.client.api.bindProvider({ params: { id: workspace.id }, body: { provider: 'fake' } });
@@ -49,14 +54,24 @@ describe.concurrent('POST /api/sessions/:id/open for a session only the agent li
     const row = listed.sessions.find((x) => x.id === foreignId)!;
     expect(row).toMatchObject({ stored: false, atAgent: true, workspaceId: workspace.id });
 
-    const { snapshot } = await s.client.api.openSession({ params: { id: row.id }, body: { workspace: row.workspaceId! } });
+    const { snapshot } = await s.client.api.openSession({
+      params: { id: row.id },
+      body: { workspace: row.workspaceId! },
+    });
     expect(snapshot.origin).toBe('loaded');
-    expect(snapshot.session).toMatchObject({ stored: true, live: true, agentSessionId: foreignId, workspaceId: workspace.id });
+    expect(snapshot.session).toMatchObject({
+      stored: true,
+      live: true,
+      agentSessionId: foreignId,
+      workspaceId: workspace.id,
+    });
     expect(JSON.stringify(snapshot.thread.entries)).toContain('made elsewhere');
 
     // Stored from now on: listed once, as stored, under Talaria's id; the agent's id finds it too.
     const after = await s.client.api.listSessions({ query: { workspace: workspace.id, agent: 'true' } });
-    expect(after.sessions.filter((x) => x.id === snapshot.session.id || x.id === foreignId)).toEqual([expect.objectContaining({ id: snapshot.session.id, stored: true })]);
+    expect(after.sessions.filter((x) => x.id === snapshot.session.id || x.id === foreignId)).toEqual([
+      expect.objectContaining({ id: snapshot.session.id, stored: true }),
+    ]);
     const again = await s.client.api.openSession({ params: { id: foreignId }, body: {} });
     expect(again.snapshot.session.id).toBe(snapshot.session.id);
 
@@ -72,7 +87,11 @@ describe.concurrent('POST /api/sessions/:id/open for a session only the agent li
     const { workspace } = await s.client.api.openWorkspace({ body: { path: s.p.userHome } });
     await s.client.api.bindProvider({ params: { id: workspace.id }, body: { provider: 'demo' } });
     const open = (id: string, body: unknown) =>
-      raw(s.server, `/api/sessions/${id}/open`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      raw(s.server, `/api/sessions/${id}/open`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
 
     const noWs = await open('agent-only-1', {});
     expect(noWs.status).toBe(404);
@@ -92,12 +111,22 @@ describe.concurrent('POST /api/sessions/:id/open for a session only the agent li
     const { snapshot } = await s.client.api.openSession({ params: { id: 'old-1' }, body: { workspace: workspace.id } });
     expect(snapshot.origin).toBe('resumed');
     // Named as the agent's list named it (nothing replayed could name it).
-    expect(snapshot.session).toMatchObject({ stored: true, live: true, agentSessionId: 'old-1', provider: 'fake', title: 't old-1' });
+    expect(snapshot.session).toMatchObject({
+      stored: true,
+      live: true,
+      agentSessionId: 'old-1',
+      provider: 'fake',
+      title: 't old-1',
+    });
     expect(s.harness.store.sessions.get(snapshot.session.id)?.title).toBe('t old-1');
     const text = JSON.stringify(snapshot.thread.entries);
     expect(text).not.toContain('before Talaria');
-    expect(snapshot.thread.entries).toEqual([expect.objectContaining({ kind: 'notice', code: 'history_not_replayed' })]);
-    const methods = s.harness.store.wire.rows(snapshot.session.id).map((r) => (JSON.parse(r.msg) as { method?: string }).method);
+    expect(snapshot.thread.entries).toEqual([
+      expect.objectContaining({ kind: 'notice', code: 'history_not_replayed' }),
+    ]);
+    const methods = s.harness.store.wire
+      .rows(snapshot.session.id)
+      .map((r) => (JSON.parse(r.msg) as { method?: string }).method);
     expect(methods).toContain('session/resume');
     expect(methods).not.toContain('session/load');
 
@@ -112,7 +141,10 @@ describe.concurrent('POST /api/sessions/:id/open for a session only the agent li
 
   it('an agent that can neither load nor resume: 409 with a fix, and nothing stored', async () => {
     const { s, workspace } = await withSeededAgent({ SDK_AGENT_NO_LOAD: '1', SDK_AGENT_NO_RESUME: '1' });
-    const r = await raw(s.server, '/api/sessions/old-1/open', { method: 'POST', body: JSON.stringify({ workspace: workspace.id }) });
+    const r = await raw(s.server, '/api/sessions/old-1/open', {
+      method: 'POST',
+      body: JSON.stringify({ workspace: workspace.id }),
+    });
     expect(r.status).toBe(409);
     expect(r.json).toMatchObject({ code: 'conflict' });
     expect(r.json.message).toMatch(/can neither load nor resume sessions.*old-1/);

@@ -10,7 +10,12 @@ const TSX = import.meta.resolve('tsx');
 export async function setupAuthServer() {
   const p = place();
   const agentConfig = join(tempDir('auth-agent'), 'agent-config.json');
-  writeFileSync(join(p.home, 'config.json'), JSON.stringify({ agents: { authfake: { command: process.execPath, args: ['--import', TSX, AGENT, '--config', agentConfig] } } }));
+  writeFileSync(
+    join(p.home, 'config.json'),
+    JSON.stringify({
+      agents: { authfake: { command: process.execPath, args: ['--import', TSX, AGENT, '--config', agentConfig] } },
+    }),
+  );
   const s = await serve({ p });
   return { s, p, agentConfig };
 }

@@ -63,8 +63,12 @@ class Term {
   }
 }
 
-const term = (s: Awaited<ReturnType<typeof setup>>['s'], id: string, query: string, token: string | null = s.server.token) =>
-  new Term(`ws://127.0.0.1:${s.server.port}${ptyPath(id)}?${query}`, token);
+const term = (
+  s: Awaited<ReturnType<typeof setup>>['s'],
+  id: string,
+  query: string,
+  token: string | null = s.server.token,
+) => new Term(`ws://127.0.0.1:${s.server.port}${ptyPath(id)}?${query}`, token);
 
 const alive = (pid: number) => {
   try {
@@ -80,14 +84,20 @@ describe('terminal sign-in over the pty WebSocket', () => {
     const { s, p, agentConfig } = await setup();
     const { workspace } = await s.client.call('openWorkspace', { body: { path: p.userHome } });
     const json = (body: unknown) => ({ method: 'POST', body: JSON.stringify(body) });
-    expect((await raw(s.server, `/api/workspaces/${workspace.id}/sessions`, json({ provider: 'authfake' }))).status).toBe(503);
+    expect(
+      (await raw(s.server, `/api/workspaces/${workspace.id}/sessions`, json({ provider: 'authfake' }))).status,
+    ).toBe(503);
     // Cached with the gap: the sign-in must make this answer stale.
-    const before = (await s.client.call('readiness', { query: { refresh: 'true' } })).providers.find((x) => x.id === 'authfake')!;
+    const before = (await s.client.call('readiness', { query: { refresh: 'true' } })).providers.find(
+      (x) => x.id === 'authfake',
+    )!;
     expect(before).toMatchObject({ ready: false, gaps: [{ code: 'auth' }] });
 
     // The gap came from an everyday session (no terminal auth offered), and asked the agent as a sign-in
     // does: it names the terminal methods too, as the login route lists them.
-    expect(before.gaps[0]).toMatchObject({ fix: 'talaria login authfake METHOD (one of: token, expired, setup, meta-setup)' });
+    expect(before.gaps[0]).toMatchObject({
+      fix: 'talaria login authfake METHOD (one of: token, expired, setup, meta-setup)',
+    });
     const listed = await raw(s.server, '/api/agents/authfake/login');
     expect(listed.status).toBe(200);
     expect(listed.json).toEqual({
@@ -98,7 +108,13 @@ describe('terminal sign-in over the pty WebSocket', () => {
         { id: 'meta-setup', name: 'Set up a key (terminal-auth)', kind: 'terminal' },
       ],
     });
-    expect((await raw(s.server, '/api/agents/authfake/login', { token: s.server.tokens.addEphemeral('observer', 'test').token })).status).toBe(403);
+    expect(
+      (
+        await raw(s.server, '/api/agents/authfake/login', {
+          token: s.server.tokens.addEphemeral('observer', 'test').token,
+        })
+      ).status,
+    ).toBe(403);
 
     const t = term(s, 'authfake', 'method=setup&cols=100&rows=30');
     const started = await t.msg('started');
@@ -108,7 +124,10 @@ describe('terminal sign-in over the pty WebSocket', () => {
     if (!pts) throw new Error('no pty under the relay');
     expect(execFileSync('stty', ['-F', pts, 'size'], { encoding: 'utf8' }).trim()).toBe('30 100');
     t.send({ type: 'resize', cols: 120, rows: 40 });
-    await vi.waitFor(() => expect(execFileSync('stty', ['-F', pts, 'size'], { encoding: 'utf8' }).trim()).toBe('40 120'), { timeout: 20_000 });
+    await vi.waitFor(
+      () => expect(execFileSync('stty', ['-F', pts, 'size'], { encoding: 'utf8' }).trim()).toBe('40 120'),
+      { timeout: 20_000 },
+    );
     t.send({ type: 'input', data: 'sk-web-1234\r' });
     expect(await t.msg('exit')).toMatchObject({ code: 0, signal: null });
     expect(await t.msg('result')).toMatchObject({ ok: true, provider: { id: 'authfake', ready: true, gaps: [] } });
@@ -118,7 +137,9 @@ describe('terminal sign-in over the pty WebSocket', () => {
 
     const after = (await s.client.call('readiness', {})).providers.find((x) => x.id === 'authfake')!;
     expect(after).toMatchObject({ ready: true, gaps: [] });
-    expect((await raw(s.server, `/api/workspaces/${workspace.id}/sessions`, json({ provider: 'authfake' }))).status).toBe(200);
+    expect(
+      (await raw(s.server, `/api/workspaces/${workspace.id}/sessions`, json({ provider: 'authfake' }))).status,
+    ).toBe(200);
   });
 
   it('the _meta terminal-auth form runs its own command; a failed command (no key) is ok: false with the gap still there', async () => {
@@ -156,7 +177,10 @@ describe('terminal sign-in over the pty WebSocket', () => {
     const second = term(s, 'authfake', 'method=setup');
     await second.closed;
     expect(second.status).toBe(409);
-    expect(JSON.parse(second.body)).toMatchObject({ code: 'conflict', message: 'a sign-in to authfake is already running' });
+    expect(JSON.parse(second.body)).toMatchObject({
+      code: 'conflict',
+      message: 'a sign-in to authfake is already running',
+    });
 
     const tree = [pid, ...descendants(pid)];
     await s.server.close();
@@ -174,7 +198,10 @@ describe('terminal sign-in over the pty WebSocket', () => {
     });
     await wrong.closed;
     const agentKind = term(s, 'authfake', 'method=token');
-    expect(await agentKind.msg('error')).toMatchObject({ code: 'invalid_argument', message: 'token is not a terminal sign-in' });
+    expect(await agentKind.msg('error')).toMatchObject({
+      code: 'invalid_argument',
+      message: 'token is not a terminal sign-in',
+    });
     await agentKind.closed;
 
     const cases: [Term, number][] = [

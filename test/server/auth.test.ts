@@ -22,7 +22,9 @@ async function setup() {
 describe('sign-in over HTTP', () => {
   it('auth_required → the readiness gap lists the methods; an agent-type login clears it and a session opens', async () => {
     const { s, p, agentConfig, json } = await setup();
-    expect((await raw(s.server, '/api/agents/authfake/readiness')).json).toMatchObject({ provider: { id: 'authfake', ready: true, gaps: [] } });
+    expect((await raw(s.server, '/api/agents/authfake/readiness')).json).toMatchObject({
+      provider: { id: 'authfake', ready: true, gaps: [] },
+    });
 
     const { workspace } = await s.client.call('openWorkspace', { body: { path: p.userHome } });
     const refused = await raw(s.server, `/api/workspaces/${workspace.id}/sessions`, json({ provider: 'authfake' }));
@@ -32,7 +34,11 @@ describe('sign-in over HTTP', () => {
     const before = await raw(s.server, '/api/agents/authfake/readiness');
     expect(before.status).toBe(200);
     expect(AUTH_ROUTES.agentReadiness.response.safeParse(before.json).success).toBe(true);
-    const gap = (before.json as { provider: { ready: boolean; gaps: { code: string; message: string; fix: string; authMethods: unknown[] }[] } }).provider;
+    const gap = (
+      before.json as {
+        provider: { ready: boolean; gaps: { code: string; message: string; fix: string; authMethods: unknown[] }[] };
+      }
+    ).provider;
     expect(gap.ready).toBe(false);
     // The session listed agent methods only; the gap asked the agent as a sign-in does, so the
     // terminal methods are in the list and in the fix too (issue 13).
@@ -49,16 +55,25 @@ describe('sign-in over HTTP', () => {
     expect(gap.gaps[0]!.message).toMatch(/setup — Set up a key \(terminal\)/);
 
     // The all-agents readiness (the web's readiness page) carries the methods too.
-    const all = (await s.client.call('readiness', { query: { refresh: 'true' } })).providers.find((x) => x.id === 'authfake')!;
-    expect(all.gaps[0]).toMatchObject({ code: 'auth', authMethods: [{ id: 'token' }, { id: 'expired' }, { id: 'setup' }, { id: 'meta-setup' }] });
+    const all = (await s.client.call('readiness', { query: { refresh: 'true' } })).providers.find(
+      (x) => x.id === 'authfake',
+    )!;
+    expect(all.gaps[0]).toMatchObject({
+      code: 'auth',
+      authMethods: [{ id: 'token' }, { id: 'expired' }, { id: 'setup' }, { id: 'meta-setup' }],
+    });
 
     const login = await raw(s.server, '/api/agents/authfake/login', json({ methodId: 'token' }));
     expect(login.status).toBe(200);
     expect(AUTH_ROUTES.agentLogin.response.safeParse(login.json).success).toBe(true);
     expect(login.json).toMatchObject({ ok: true, provider: { id: 'authfake', ready: true, gaps: [] } });
     expect(existsSync(agentConfig)).toBe(true);
-    expect((await raw(s.server, '/api/agents/authfake/readiness')).json).toMatchObject({ provider: { ready: true, gaps: [] } });
-    expect((await raw(s.server, `/api/workspaces/${workspace.id}/sessions`, json({ provider: 'authfake' }))).status).toBe(200);
+    expect((await raw(s.server, '/api/agents/authfake/readiness')).json).toMatchObject({
+      provider: { ready: true, gaps: [] },
+    });
+    expect(
+      (await raw(s.server, `/api/workspaces/${workspace.id}/sessions`, json({ provider: 'authfake' }))).status,
+    ).toBe(200);
   });
 
   it('clear errors, nothing signed in: the agent refusing (502), a terminal method (409 with the command), an unknown method (400), an unknown agent (404), an observer (403)', async () => {
@@ -66,11 +81,16 @@ describe('sign-in over HTTP', () => {
     const refused = await raw(s.server, '/api/agents/authfake/login', json({ methodId: 'expired' }));
     expect(refused.status).toBe(502);
     expect(refused.json).toMatchObject({ code: 'agent_error' });
-    expect(String(refused.json.message)).toContain('authfake refused the sign-in with expired: Authentication required: token expired on 2026-01-01');
+    expect(String(refused.json.message)).toContain(
+      'authfake refused the sign-in with expired: Authentication required: token expired on 2026-01-01',
+    );
 
     const terminal = await raw(s.server, '/api/agents/authfake/login', json({ methodId: 'setup' }));
     expect(terminal.status).toBe(409);
-    expect(terminal.json).toMatchObject({ code: 'conflict', fix: "Open it in the readiness page's terminal panel, or run `talaria login authfake setup` in a terminal." });
+    expect(terminal.json).toMatchObject({
+      code: 'conflict',
+      fix: "Open it in the readiness page's terminal panel, or run `talaria login authfake setup` in a terminal.",
+    });
 
     const unknown = await raw(s.server, '/api/agents/authfake/login', json({ methodId: 'nope' }));
     expect(unknown.status).toBe(400);
@@ -81,7 +101,10 @@ describe('sign-in over HTTP', () => {
     expect((await raw(s.server, '/api/agents/nosuch/login', json({ methodId: 'token' }))).status).toBe(404);
     expect((await raw(s.server, '/api/agents/authfake/login', json({}))).status).toBe(400);
     const observer = s.server.tokens.addEphemeral('observer', 'test');
-    expect((await raw(s.server, '/api/agents/authfake/login', { ...json({ methodId: 'token' }), token: observer.token })).status).toBe(403);
+    expect(
+      (await raw(s.server, '/api/agents/authfake/login', { ...json({ methodId: 'token' }), token: observer.token }))
+        .status,
+    ).toBe(403);
     expect(existsSync(agentConfig)).toBe(false);
   });
 });

@@ -1,8 +1,16 @@
 import { describe, it, expect } from 'vitest';
-import { BATCH_BYTES, BATCH_MS, EventBatcher, asciiJson, eventsFrame, type EventBatch } from '../../src/server/batch.js';
+import {
+  BATCH_BYTES,
+  BATCH_MS,
+  EventBatcher,
+  asciiJson,
+  eventsFrame,
+  type EventBatch,
+} from '../../src/server/batch.js';
 import { serverMessage, type StreamEvent } from '../../src/server/contract/index.js';
 
-const ev = (seq: number, text = 'x'): StreamEvent => ({ sessionId: 's', seq, at: 1, type: 'entry.appended', index: 0, text }) as StreamEvent;
+const ev = (seq: number, text = 'x'): StreamEvent =>
+  ({ sessionId: 's', seq, at: 1, type: 'entry.appended', index: 0, text }) as StreamEvent;
 const turn = () => new Promise<void>((r) => setImmediate(r));
 const seqs = (b: EventBatch) => b.jsons.map((j) => (JSON.parse(j) as StreamEvent).seq);
 

@@ -27,14 +27,23 @@ describe('a big prompt', () => {
     const { workspace } = await s.client.api.openWorkspace({ body: { path: s.p.userHome } });
     const { snapshot } = await s.client.api.createSession({ params: { id: workspace.id }, body: { provider: 'demo' } });
     const id = snapshot.session.id;
-    const r = await raw(s.server, `/api/sessions/${id}/prompt`, { method: 'POST', body: JSON.stringify({ text: 'x'.repeat(9 * 1024 * 1024) }) });
+    const r = await raw(s.server, `/api/sessions/${id}/prompt`, {
+      method: 'POST',
+      body: JSON.stringify({ text: 'x'.repeat(9 * 1024 * 1024) }),
+    });
     expect(r.status).toBe(400);
-    expect(r.json).toMatchObject({ code: 'invalid_argument', message: expect.stringMatching(/the prompt is 9\.0 MiB; prompts over 8\.0 MiB are refused/) });
+    expect(r.json).toMatchObject({
+      code: 'invalid_argument',
+      message: expect.stringMatching(/the prompt is 9\.0 MiB; prompts over 8\.0 MiB are refused/),
+    });
     expect(String(r.json.fix)).toMatch(/maxPromptBytes/);
     expect(s.harness.store.turns.list(id)).toEqual([]);
     // Behind a running turn (the server's queue) it is refused at once, not when its turn would start.
     await s.client.api.prompt({ params: { id }, body: { text: 'slow' } });
-    const queued = await raw(s.server, `/api/sessions/${id}/prompt`, { method: 'POST', body: JSON.stringify({ text: 'y'.repeat(9 * 1024 * 1024) }) });
+    const queued = await raw(s.server, `/api/sessions/${id}/prompt`, {
+      method: 'POST',
+      body: JSON.stringify({ text: 'y'.repeat(9 * 1024 * 1024) }),
+    });
     expect([queued.status, queued.json.code]).toEqual([400, 'invalid_argument']);
     expect((await s.client.api.queue({ params: { id } })).queue).toEqual([]);
   });
@@ -58,7 +67,9 @@ describe('a big prompt', () => {
     const before = dbBytes(home);
     const text = 'w'.repeat(7 * 1024 * 1024);
     await s.client.api.prompt({ params: { id }, body: { text } });
-    await vi.waitFor(() => expect(s.harness.store.turns.list(id).at(-1)?.stopReason).toBe('end_turn'), { timeout: 60_000 });
+    await vi.waitFor(() => expect(s.harness.store.turns.list(id).at(-1)?.stopReason).toBe('end_turn'), {
+      timeout: 60_000,
+    });
     let wire = 0;
     for (const f of s.harness.store.wire.iterate(id)) wire += f.msg.length;
     await s.server.close();
@@ -80,7 +91,12 @@ describe('the parts', () => {
     const big = { type: 'image', mimeType: 'image/png', data: 'a'.repeat(PROMPT_BLOCK_KEPT + 1), _meta: { x: 1 } };
     const [a, b] = keptPrompt([small, big]) as Record<string, unknown>[];
     expect(a).toBe(small);
-    expect(b).toEqual({ type: 'image', mimeType: 'image/png', data: '', _meta: { x: 1, talaria: { cut: { data: PROMPT_BLOCK_KEPT + 1 } } } });
+    expect(b).toEqual({
+      type: 'image',
+      mimeType: 'image/png',
+      data: '',
+      _meta: { x: 1, talaria: { cut: { data: PROMPT_BLOCK_KEPT + 1 } } },
+    });
   });
 
   it("a big prompt's own events are not kept in the log (a resume across them gets a snapshot); a big tool output is", () => {

@@ -15,11 +15,14 @@ async function promptsSent(s: Served, id: string): Promise<string[]> {
   const { frames } = await s.client.api.wireLog({ params: { id }, query: { limit: 5000 } });
   return frames.flatMap((f) => {
     const m = f.msg as { method?: string; params?: { prompt?: { type: string; text?: string }[] } };
-    return f.dir === 'client->agent' && m.method === 'session/prompt' ? [(m.params?.prompt ?? []).map((b) => b.text ?? '').join('\n')] : [];
+    return f.dir === 'client->agent' && m.method === 'session/prompt'
+      ? [(m.params?.prompt ?? []).map((b) => b.text ?? '').join('\n')]
+      : [];
   });
 }
 
-const userTexts = (entries: unknown[]) => (entries as { kind: string; text?: string }[]).filter((e) => e.kind === 'user_message').map((e) => e.text);
+const userTexts = (entries: unknown[]) =>
+  (entries as { kind: string; text?: string }[]).filter((e) => e.kind === 'user_message').map((e) => e.text);
 
 async function demoSession(s: Served): Promise<{ id: string; probe: Probe }> {
   const { workspace } = await s.client.api.openWorkspace({ body: { path: s.p.userHome } });
@@ -50,7 +53,10 @@ describe('branches over HTTP', () => {
     await turn(s, probe, id, 'first question about rivers');
     await turn(s, probe, id, 'second question about lakes');
 
-    const out = await s.client.api.createBranch({ params: { id }, body: { back: 1, text: 'second question about seas' } });
+    const out = await s.client.api.createBranch({
+      params: { id },
+      body: { back: 1, text: 'second question about seas' },
+    });
     ROUTES.createBranch.response.parse(out);
     const b = out.snapshot.session.id;
     expect(b).not.toBe(id);
@@ -70,14 +76,22 @@ describe('branches over HTTP', () => {
     const { snapshot } = await s.client.api.snapshot({ params: { id: b } });
     expect(userTexts(snapshot.thread.entries).at(-1)).toBe('second question about seas');
     // The source keeps its own messages.
-    expect(userTexts((await s.client.api.snapshot({ params: { id } })).snapshot.thread.entries)).toEqual(['first question about rivers', 'second question about lakes']);
+    expect(userTexts((await s.client.api.snapshot({ params: { id } })).snapshot.thread.entries)).toEqual([
+      'first question about rivers',
+      'second question about lakes',
+    ]);
 
     const tree = await s.client.api.branches({ params: { id: b } });
     ROUTES.branches.response.parse(tree);
-    const lakes = (await s.client.api.snapshot({ params: { id } })).snapshot.thread.entries.find((e) => (e as { text?: string }).text === 'second question about lakes') as {
+    const lakes = (await s.client.api.snapshot({ params: { id } })).snapshot.thread.entries.find(
+      (e) => (e as { text?: string }).text === 'second question about lakes',
+    ) as {
       id: string;
     };
-    expect(tree).toMatchObject({ current: b, tree: { id, provider: 'demo', children: [{ id: b, reason: 'rewind', forkEntryId: lakes.id, children: [] }] } });
+    expect(tree).toMatchObject({
+      current: b,
+      tree: { id, provider: 'demo', children: [{ id: b, reason: 'rewind', forkEntryId: lakes.id, children: [] }] },
+    });
     // Switching back: the old branch continues where it was.
     await turn(s, probe, id, 'third question');
     expect(userTexts((await s.client.api.snapshot({ params: { id } })).snapshot.thread.entries)).toEqual([
@@ -93,7 +107,10 @@ describe('branches over HTTP', () => {
     const s = await serve();
     const { id, probe } = await demoSession(s);
     await turn(s, probe, id, 'hello there');
-    const entries = (await s.client.api.snapshot({ params: { id } })).snapshot.thread.entries as { id: string; kind: string }[];
+    const entries = (await s.client.api.snapshot({ params: { id } })).snapshot.thread.entries as {
+      id: string;
+      kind: string;
+    }[];
     const first = entries.find((e) => e.kind === 'user_message')!;
     const rewound = await s.client.api.createBranch({ params: { id }, body: { at: first.id } });
     expect(rewound.turnId).toBeUndefined();
@@ -111,16 +128,31 @@ describe('branches over HTTP', () => {
     const s = await serve();
     const { id, probe } = await demoSession(s);
     await turn(s, probe, id, 'hello there');
-    const entries = (await s.client.api.snapshot({ params: { id } })).snapshot.thread.entries as { id: string; kind: string }[];
+    const entries = (await s.client.api.snapshot({ params: { id } })).snapshot.thread.entries as {
+      id: string;
+      kind: string;
+    }[];
     const reply = entries.find((e) => e.kind === 'assistant_message')!;
-    expect(await failure(s.client.api.createBranch({ params: { id }, body: { at: 'e-none' } }))).toMatchObject({ status: 400, code: 'invalid_argument' });
+    expect(await failure(s.client.api.createBranch({ params: { id }, body: { at: 'e-none' } }))).toMatchObject({
+      status: 400,
+      code: 'invalid_argument',
+    });
     expect(await failure(s.client.api.createBranch({ params: { id }, body: { at: reply.id } }))).toMatchObject({
       status: 400,
       message: expect.stringContaining('no user message'),
     });
-    expect(await failure(s.client.api.createBranch({ params: { id }, body: { back: 2 } }))).toMatchObject({ status: 400, message: expect.stringContaining('cannot go 2 back') });
-    expect(await failure(s.client.api.createBranch({ params: { id }, body: { provider: 'nope' } }))).toMatchObject({ status: 400, fix: expect.stringContaining('/api/providers') });
-    expect(await failure(s.client.api.createBranch({ params: { id: 'nope' }, body: { back: 1 } }))).toMatchObject({ status: 404, code: 'not_found' });
+    expect(await failure(s.client.api.createBranch({ params: { id }, body: { back: 2 } }))).toMatchObject({
+      status: 400,
+      message: expect.stringContaining('cannot go 2 back'),
+    });
+    expect(await failure(s.client.api.createBranch({ params: { id }, body: { provider: 'nope' } }))).toMatchObject({
+      status: 400,
+      fix: expect.stringContaining('/api/providers'),
+    });
+    expect(await failure(s.client.api.createBranch({ params: { id: 'nope' }, body: { back: 1 } }))).toMatchObject({
+      status: 404,
+      code: 'not_found',
+    });
     for (const body of ['{}', '{"at":"x","back":1}', '{"back":0}', '{"back":1,"text":"  "}', '{"at":3}']) {
       const r = await raw(s.server, `/api/sessions/${id}/branches`, { method: 'POST', body });
       expect([r.status, r.json.code], body).toEqual([400, 'invalid_body']);
@@ -196,12 +228,21 @@ describe('steer over HTTP', () => {
     const r = await s.client.api.steer({ params: { id }, body: { queued: first.id } });
     ROUTES.steer.response.parse(r);
     expect(r).toEqual({ how: 'resent', turnId: expect.any(String) });
-    const drop = probe.events(id).find((e) => e.type === 'queue.updated' && !(e.queue as { id: string }[]).some((q) => q.id === first.id));
-    expect(drop).toMatchObject({ started: { id: first.id, turnId: r.turnId }, queue: [{ id: second.id, position: 1 }] });
+    const drop = probe
+      .events(id)
+      .find((e) => e.type === 'queue.updated' && !(e.queue as { id: string }[]).some((q) => q.id === first.id));
+    expect(drop).toMatchObject({
+      started: { id: first.id, turnId: r.turnId },
+      queue: [{ id: second.id, position: 1 }],
+    });
     // Gone from the queue: a second steer or a removal of it is 404, not a second send.
-    expect(await failure(s.client.api.steer({ params: { id }, body: { queued: first.id } }))).toMatchObject({ status: 404 });
+    expect(await failure(s.client.api.steer({ params: { id }, body: { queued: first.id } }))).toMatchObject({
+      status: 404,
+    });
     expect(await failure(s.client.api.removeQueued({ params: { id, item: first.id } }))).toMatchObject({ status: 404 });
-    expect(await failure(s.client.api.steer({ params: { id }, body: { text: 'x', queued: second.id } }))).toMatchObject({ status: 400, code: 'invalid_body' });
+    expect(await failure(s.client.api.steer({ params: { id }, body: { text: 'x', queued: second.id } }))).toMatchObject(
+      { status: 400, code: 'invalid_body' },
+    );
 
     await resentThenQueued(s, probe, id, 'about rivers');
     probe.close();
@@ -210,9 +251,14 @@ describe('steer over HTTP', () => {
   it('a queued prompt with an image is not steered (a steer is text): 400, and it stays queued', async () => {
     const { s, id, probe } = await slowTurnUnderWay();
     const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
-    const q = await s.client.api.prompt({ params: { id }, body: { text: 'look', images: [{ mimeType: 'image/png', data: png }] } });
+    const q = await s.client.api.prompt({
+      params: { id },
+      body: { text: 'look', images: [{ mimeType: 'image/png', data: png }] },
+    });
     expect(q.queued).toBe(true);
-    expect(await failure(s.client.api.steer({ params: { id }, body: { queued: q.id } }))).toMatchObject({ status: 400 });
+    expect(await failure(s.client.api.steer({ params: { id }, body: { queued: q.id } }))).toMatchObject({
+      status: 400,
+    });
     expect((await s.client.api.queue({ params: { id } })).queue.map((x) => x.id)).toEqual([q.id]);
     await s.client.api.cancel({ params: { id } });
     probe.close();
@@ -222,11 +268,19 @@ describe('steer over HTTP', () => {
     const s = await serve();
     const { id, probe } = await demoSession(s);
     const ended = probe.next(isEvent(id, 'turn.ended'));
-    expect(await s.client.api.steer({ params: { id }, body: { text: 'hello' } })).toEqual({ how: 'prompt', turnId: expect.any(String) });
+    expect(await s.client.api.steer({ params: { id }, body: { text: 'hello' } })).toEqual({
+      how: 'prompt',
+      turnId: expect.any(String),
+    });
     await ended;
     expect(await promptsSent(s, id)).toEqual(['hello']);
-    expect(await failure(s.client.api.steer({ params: { id }, body: { text: '  ' } }))).toMatchObject({ status: 400, code: 'invalid_body' });
-    expect(await failure(s.client.api.steer({ params: { id: 'nope' }, body: { text: 'x' } }))).toMatchObject({ status: 404 });
+    expect(await failure(s.client.api.steer({ params: { id }, body: { text: '  ' } }))).toMatchObject({
+      status: 400,
+      code: 'invalid_body',
+    });
+    expect(await failure(s.client.api.steer({ params: { id: 'nope' }, body: { text: 'x' } }))).toMatchObject({
+      status: 404,
+    });
     probe.close();
   });
 });

@@ -28,7 +28,11 @@ describe.concurrent('several clients on one live session', () => {
     const alice = s.server.tokens.addEphemeral('controller', 'alice').token;
     const bob = s.server.tokens.addEphemeral('controller', 'bob').token;
     const [pa, pb] = [await joined(s, id, alice), await joined(s, id, bob)];
-    await raw(s.server, `/api/sessions/${id}/prompt`, { method: 'POST', token: alice, body: JSON.stringify({ text: 'edit notes.txt' }) });
+    await raw(s.server, `/api/sessions/${id}/prompt`, {
+      method: 'POST',
+      token: alice,
+      body: JSON.stringify({ text: 'edit notes.txt' }),
+    });
     const asked = await pa.wait<Extract<Seen, { type: 'event' }>>(isEvent(id, 'permission.asked'));
     const ask = asked.event as Extract<typeof asked.event, { type: 'permission.asked' }>;
     // A late joiner: the snapshot carries the pending request.
@@ -41,7 +45,10 @@ describe.concurrent('several clients on one live session', () => {
     const allow = (ask.options as { optionId: string; kind: string }[]).find((o) => o.kind === 'allow_once')!;
     const body = JSON.stringify({ optionId: allow.optionId });
     const path = `/api/sessions/${id}/permissions/${encodeURIComponent(ask.requestKey)}`;
-    const [ra, rb] = await Promise.all([raw(s.server, path, { method: 'POST', token: alice, body }), raw(s.server, path, { method: 'POST', token: bob, body })]);
+    const [ra, rb] = await Promise.all([
+      raw(s.server, path, { method: 'POST', token: alice, body }),
+      raw(s.server, path, { method: 'POST', token: bob, body }),
+    ]);
     const statuses = [ra.status, rb.status].sort((x, y) => x - y);
     expect(statuses).toEqual([200, 409]);
     const winner = ra.status === 200 ? 'alice' : 'bob';
@@ -63,7 +70,11 @@ describe.concurrent('several clients on one live session', () => {
     const obs = await joined(s, id, watcher);
     expect(obs.messages[0]).toMatchObject({ type: 'welcome', role: 'observer' });
     const before = s.harness.store.turns.list(id).length;
-    const r = await raw(s.server, `/api/sessions/${id}/prompt`, { method: 'POST', token: watcher, body: JSON.stringify({ text: 'hello' }) });
+    const r = await raw(s.server, `/api/sessions/${id}/prompt`, {
+      method: 'POST',
+      token: watcher,
+      body: JSON.stringify({ text: 'hello' }),
+    });
     expect([r.status, r.json.code]).toEqual([403, 'forbidden']);
     const c = await raw(s.server, `/api/sessions/${id}/cancel`, { method: 'POST', token: watcher });
     expect(c.status).toBe(403);
@@ -100,7 +111,9 @@ describe.concurrent('several clients on one live session', () => {
     await s.client.api.editQueued({ params: { id, item: q2.id }, body: { text: 'plan' } });
     const left = await s.client.api.removeQueued({ params: { id, item: q1.id } });
     expect(left.queue.map((q) => [q.text, q.position])).toEqual([['plan', 1]]);
-    await p.wait((m) => isEvent(id, 'turn.started')(m) && m.type === 'event' && JSON.stringify(m.event).includes('"plan"'));
+    await p.wait(
+      (m) => isEvent(id, 'turn.started')(m) && m.type === 'event' && JSON.stringify(m.event).includes('"plan"'),
+    );
     await p.wait((m) => m.type === 'event' && m.event.type === 'queue.updated' && m.event.queue.length === 0);
     const started = p
       .events(id)
@@ -108,9 +121,16 @@ describe.concurrent('several clients on one live session', () => {
       .map((e) => JSON.stringify((e as { prompt: unknown }).prompt));
     expect(started.some((x) => x.includes('hello one'))).toBe(false);
     // The update that took q2 off the queue names the turn it became; the removal of q1 names none.
-    const updates = p.events(id).filter((e) => e.type === 'queue.updated') as { queue: unknown[]; started?: { id: string; turnId: string } }[];
-    const turnOfPlan = p.events(id).find((e) => e.type === 'turn.started' && JSON.stringify(e).includes('"plan"')) as { turnId: string };
-    expect(updates.filter((u) => u.started)).toEqual([expect.objectContaining({ queue: [], started: { id: q2.id, turnId: turnOfPlan.turnId } })]);
+    const updates = p.events(id).filter((e) => e.type === 'queue.updated') as {
+      queue: unknown[];
+      started?: { id: string; turnId: string };
+    }[];
+    const turnOfPlan = p.events(id).find((e) => e.type === 'turn.started' && JSON.stringify(e).includes('"plan"')) as {
+      turnId: string;
+    };
+    expect(updates.filter((u) => u.started)).toEqual([
+      expect.objectContaining({ queue: [], started: { id: q2.id, turnId: turnOfPlan.turnId } }),
+    ]);
     expect(updates.find((u) => u.queue.length === 1)?.started).toBeUndefined();
     p.close();
   });

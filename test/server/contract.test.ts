@@ -1,5 +1,15 @@
 import { describe, it, expect } from 'vitest';
-import { AUTH_ROUTES, ROUTE_TABLE, ROUTES, clientMessage, serverMessage, streamEvent, promptBody, ERROR_CODES, ERROR_STATUS } from '../../src/server/contract/index.js';
+import {
+  AUTH_ROUTES,
+  ROUTE_TABLE,
+  ROUTES,
+  clientMessage,
+  serverMessage,
+  streamEvent,
+  promptBody,
+  ERROR_CODES,
+  ERROR_STATUS,
+} from '../../src/server/contract/index.js';
 import { routePath, queryString } from '../../src/server/client/http.js';
 
 describe('server contract', () => {
@@ -27,9 +37,21 @@ describe('server contract', () => {
   it('stream events are the session events plus the server ones, each with an envelope', () => {
     const env = { sessionId: 's', seq: 1, at: 1 };
     expect(streamEvent.safeParse({ ...env, type: 'turn.queued', turnId: 't', position: 0 }).success).toBe(true);
-    expect(streamEvent.safeParse({ ...env, type: 'permission.resolved', requestKey: 'k', toolCallId: 'c', outcome: {}, decidedBy: 'user', answeredBy: 'a' }).success).toBe(true);
+    expect(
+      streamEvent.safeParse({
+        ...env,
+        type: 'permission.resolved',
+        requestKey: 'k',
+        toolCallId: 'c',
+        outcome: {},
+        decidedBy: 'user',
+        answeredBy: 'a',
+      }).success,
+    ).toBe(true);
     expect(streamEvent.safeParse({ ...env, type: 'turn.queued' }).success).toBe(false);
-    expect(streamEvent.safeParse({ ...env, seq: 0, type: 'turn.queued', turnId: 't', position: 0 }).success).toBe(false);
+    expect(streamEvent.safeParse({ ...env, seq: 0, type: 'turn.queued', turnId: 't', position: 0 }).success).toBe(
+      false,
+    );
     expect(streamEvent.safeParse({ ...env, type: 'nope' }).success).toBe(false);
   });
 
@@ -38,26 +60,43 @@ describe('server contract', () => {
     expect(clientMessage.safeParse({ type: 'subscribe', sessionId: 's', since: -1 }).success).toBe(false);
     expect(clientMessage.safeParse({ type: 'prompt' }).success).toBe(false);
     const closed = { sessionId: 's', seq: 2, at: 1, type: 'session.closed', reason: 'x' };
-    expect(serverMessage.safeParse({ type: 'events', sessionId: 's', events: [closed, { ...closed, seq: 3 }] }).success).toBe(true);
-    expect(serverMessage.safeParse({ type: 'events', sessionId: 's', events: [closed, { type: 'session.closed' }] }).success).toBe(false);
+    expect(
+      serverMessage.safeParse({ type: 'events', sessionId: 's', events: [closed, { ...closed, seq: 3 }] }).success,
+    ).toBe(true);
+    expect(
+      serverMessage.safeParse({ type: 'events', sessionId: 's', events: [closed, { type: 'session.closed' }] }).success,
+    ).toBe(false);
     expect(serverMessage.safeParse({ type: 'events', sessionId: 's', events: [] }).success).toBe(false);
     // One message per event is not the protocol any more.
     expect(serverMessage.safeParse({ type: 'event', event: closed }).success).toBe(false);
   });
 
   it('the client fills path parameters and queries', () => {
-    expect(routePath(ROUTES.answerPermission.path, { id: 'a b', requestKey: 'k/1' })).toBe('/api/sessions/a%20b/permissions/k%2F1');
+    expect(routePath(ROUTES.answerPermission.path, { id: 'a b', requestKey: 'k/1' })).toBe(
+      '/api/sessions/a%20b/permissions/k%2F1',
+    );
     expect(() => routePath(ROUTES.snapshot.path, {})).toThrow(/id/);
     expect(queryString({ a: 1, b: undefined, c: 'x y' })).toBe('?a=1&c=x+y');
     expect(queryString({})).toBe('');
   });
 
   it('the zod-free route table is every route, once, and marks exactly the text answers', () => {
-    const all: Record<string, { method: string; path: string; role: string; response?: unknown }> = { ...ROUTES, ...AUTH_ROUTES };
+    const all: Record<string, { method: string; path: string; role: string; response?: unknown }> = {
+      ...ROUTES,
+      ...AUTH_ROUTES,
+    };
     expect(Object.keys(ROUTE_TABLE).sort()).toEqual(Object.keys(all).sort());
-    for (const [name, loc] of Object.entries(ROUTE_TABLE) as [string, { method: string; path: string; role: string; text?: true }][]) {
+    for (const [name, loc] of Object.entries(ROUTE_TABLE) as [
+      string,
+      { method: string; path: string; role: string; text?: true },
+    ][]) {
       const def = all[name]!;
-      expect({ name, method: def.method, path: def.path, role: def.role }).toEqual({ name, method: loc.method, path: loc.path, role: loc.role });
+      expect({ name, method: def.method, path: def.path, role: def.role }).toEqual({
+        name,
+        method: loc.method,
+        path: loc.path,
+        role: loc.role,
+      });
       expect({ name, text: loc.text === true }).toEqual({ name, text: !('response' in def) });
     }
   });

@@ -61,19 +61,33 @@ describe('library error → HTTP answer', () => {
   });
 
   it("the error's own fix (the store's) wins over the table's; the table's is given when it has none", () => {
-    const full = toHttpError(new StoreError('store_full', 'The disk is full. Free some space.', undefined, { fix: 'Free some space, then try again.' }), spyLogger());
-    expect(full.body()).toEqual({ code: 'store', message: 'The disk is full. Free some space.', fix: 'Free some space, then try again.' });
+    const full = toHttpError(
+      new StoreError('store_full', 'The disk is full. Free some space.', undefined, {
+        fix: 'Free some space, then try again.',
+      }),
+      spyLogger(),
+    );
+    expect(full.body()).toEqual({
+      code: 'store',
+      message: 'The disk is full. Free some space.',
+      fix: 'Free some space, then try again.',
+    });
     expect(full.status).toBe(503);
     const busy = toHttpError(new TalariaError('session_busy', 'open elsewhere'), spyLogger());
     expect(busy.body()).toMatchObject({ code: 'busy', fix: expect.stringMatching(/try again/) });
-    expect(toHttpError(new TalariaError('spawn_failed', 'no agent'), spyLogger()).fix).toBe('See GET /api/readiness for what the agent needs.');
+    expect(toHttpError(new TalariaError('spawn_failed', 'no agent'), spyLogger()).fix).toBe(
+      'See GET /api/readiness for what the agent needs.',
+    );
   });
 
   it('a code of no library layer (a face that forgot to map its own) is a bug: 500, logged', () => {
     const logger = spyLogger();
     const e = toHttpError(new TalariaError<string>('ref_unknown', 'a caps code'), logger);
     expect([e.code, e.status]).toEqual(['internal', 500]);
-    expect(logger.error).toHaveBeenCalledWith('server: unexpected error', expect.objectContaining({ code: 'ref_unknown' }));
+    expect(logger.error).toHaveBeenCalledWith(
+      'server: unexpected error',
+      expect.objectContaining({ code: 'ref_unknown' }),
+    );
   });
 });
 
@@ -85,7 +99,10 @@ describe('a route answers with the mapped status', () => {
     harness.store.leases.acquire(s.id, { owner: 'another-talaria', pid: process.pid, host: hostname() }, () => true);
     const r = await raw(server, `/api/sessions/${s.id}/open`, { method: 'POST', body: '{}' });
     expect(r.status).toBe(409);
-    expect(r.json).toMatchObject({ code: 'busy', message: expect.stringContaining(`session ${s.id} is open in another Talaria process ${process.pid}`) });
+    expect(r.json).toMatchObject({
+      code: 'busy',
+      message: expect.stringContaining(`session ${s.id} is open in another Talaria process ${process.pid}`),
+    });
     expect(r.json.fix).toMatch(/try again/);
   });
 });

@@ -15,7 +15,8 @@ vi.setConfig({ testTimeout: 120_000 });
 const TSX = import.meta.resolve('tsx');
 const SDK_AGENT = fileURLToPath(new URL('../fakes/sdk-agent.ts', import.meta.url));
 
-const failureOf = async (c: ServerClient, id: string) => (await c.api.listSessions({ query: {} })).sessions.find((s) => s.id === id)?.failure;
+const failureOf = async (c: ServerClient, id: string) =>
+  (await c.api.listSessions({ query: {} })).sessions.find((s) => s.id === id)?.failure;
 
 async function newSession(s: Served, provider: string): Promise<string> {
   const { workspace } = await s.client.api.openWorkspace({ body: { path: s.p.userHome } });
@@ -35,7 +36,10 @@ async function turn(s: Served, id: string, text: string): Promise<void> {
 describe('the failed status of a session', () => {
   it('survives a restart of the server (the last stored turn says it), with its cause; the next turn clears it', async () => {
     const p = place();
-    writeFileSync(join(p.home, 'config.json'), JSON.stringify({ agents: { fake: { command: process.execPath, args: ['--import', TSX, SDK_AGENT] } } }));
+    writeFileSync(
+      join(p.home, 'config.json'),
+      JSON.stringify({ agents: { fake: { command: process.execPath, args: ['--import', TSX, SDK_AGENT] } } }),
+    );
     const first = await serve({ p });
     const failed = await newSession(first, 'demo');
     const crashed = await newSession(first, 'fake');
@@ -54,9 +58,14 @@ describe('the failed status of a session', () => {
     expect(await failureOf(c, crashed)).toMatchObject({ cause: 'agent' });
     expect(await failureOf(c, fine)).toBeUndefined();
     // The stored session's own summary says the same; so does the session once reopened.
-    expect((await c.api.snapshot({ params: { id: failed } })).snapshot.session.failure).toMatchObject({ cause: 'turn' });
+    expect((await c.api.snapshot({ params: { id: failed } })).snapshot.session.failure).toMatchObject({
+      cause: 'turn',
+    });
     const reopened = await c.api.openSession({ params: { id: failed }, body: {} });
-    expect(reopened.snapshot.session).toMatchObject({ live: true, failure: { cause: 'turn', message: expect.stringMatching(/Demo failure/) } });
+    expect(reopened.snapshot.session).toMatchObject({
+      live: true,
+      failure: { cause: 'turn', message: expect.stringMatching(/Demo failure/) },
+    });
     await turn(second, failed, 'hello');
     expect(await failureOf(c, failed)).toBeUndefined();
   });
@@ -76,11 +85,20 @@ describe('the failed status of a session', () => {
     for (const [i, id] of [ok, failed].entries()) {
       const probe = probes[i]!;
       await probe.wait(isEvent(id, 'attention'));
-      await probe.wait((m) => m.type === 'event' && m.event.sessionId === id && m.event.type === 'session.state' && m.event.previous === 'failed');
+      await probe.wait(
+        (m) =>
+          m.type === 'event' &&
+          m.event.sessionId === id &&
+          m.event.type === 'session.state' &&
+          m.event.previous === 'failed',
+      );
       probe.close();
     }
     expect(await failureOf(s.client, ok)).toBeUndefined();
-    expect(await failureOf(s.client, failed)).toEqual({ cause: 'turn', message: expect.stringMatching(/Demo failure/) });
+    expect(await failureOf(s.client, failed)).toEqual({
+      cause: 'turn',
+      message: expect.stringMatching(/Demo failure/),
+    });
     await turn(s, failed, 'hello');
     expect(await failureOf(s.client, failed)).toBeUndefined();
     expect(await failureOf(s.client, ok)).toBeUndefined();

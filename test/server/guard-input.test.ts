@@ -54,7 +54,10 @@ describe('serve survives any request', () => {
       for (const cookie of ['talaria_token=%', `talaria_token_${port}=%E0%A4%A`, `talaria_token_${port}=%`]) {
         expect(await rawRequest(port, upgradeHead(port, '/ws', [`Cookie: ${cookie}`])), cookie).toBe(401);
         expect(await rawRequest(port, upgradeHead(port, '/acp', [`Cookie: ${cookie}`])), cookie).toBe(401);
-        expect(await rawRequest(port, [`GET /api/me HTTP/1.1`, `Host: 127.0.0.1:${port}`, `Cookie: ${cookie}`].join('\r\n')), cookie).toBe(401);
+        expect(
+          await rawRequest(port, [`GET /api/me HTTP/1.1`, `Host: 127.0.0.1:${port}`, `Cookie: ${cookie}`].join('\r\n')),
+          cookie,
+        ).toBe(401);
       }
       expect(await rawRequest(port, [`GET /api/health HTTP/1.1`, `Host: 127.0.0.1:${port}`].join('\r\n'))).toBe(200);
       expect(run.child.exitCode).toBeNull();
@@ -68,7 +71,10 @@ describe('serve survives any request', () => {
   it('a cookie planted with a narrower path (sent first) does not shadow the real one', async () => {
     const { server } = await serve();
     const name = `talaria_token_${server.port}`;
-    const r = await raw(server, '/api/me', { token: null, headers: { cookie: `${name}=%E0%A4%A; ${name}=wrong; ${name}=${server.token}` } });
+    const r = await raw(server, '/api/me', {
+      token: null,
+      headers: { cookie: `${name}=%E0%A4%A; ${name}=wrong; ${name}=${server.token}` },
+    });
     expect(r.status).toBe(200);
   });
 
@@ -76,30 +82,48 @@ describe('serve survives any request', () => {
     const { server } = await serve();
     const port = server.port;
     const routePaths = Object.values(ROUTE_TABLE).map((r) => r.path);
-    const segment = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('%', '%E0%A4%A', '%00', '..', '%2e%2e', '%2F', 'nope', '~', '\u00e9'));
+    const segment = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.constantFrom('%', '%E0%A4%A', '%00', '..', '%2e%2e', '%2F', 'nope', '~', '\u00e9'),
+    );
     const path = fc.oneof(
       fc.constantFrom(...routePaths, '/', '/ws', '/acp', '/captp', '/index.html', '/api/agents/x/login/pty'),
-      fc.tuple(fc.constantFrom(...routePaths), segment).map(([p, s]) => p.replace(/:[A-Za-z]+/g, encodeURIComponent(s).slice(0, 20) || 'x')),
+      fc
+        .tuple(fc.constantFrom(...routePaths), segment)
+        .map(([p, s]) => p.replace(/:[A-Za-z]+/g, encodeURIComponent(s).slice(0, 20) || 'x')),
       fc.array(segment, { maxLength: 4 }).map((xs) => `/${xs.join('/')}`),
     );
     // Header values as a browser or a hostile client might send them (latin1 printable, no CR/LF).
     const value = fc.string({ maxLength: 40 }).map((s) => s.replace(/[\r\n\0]/g, ''));
     const cookie = fc.oneof(
       value,
-      fc.tuple(fc.constantFrom('talaria_token', `talaria_token_${port}`, 'x'), fc.oneof(value, fc.constantFrom('%', '%E0%A4%A', server.token))).map(([k, v]) => `${k}=${v}`),
+      fc
+        .tuple(
+          fc.constantFrom('talaria_token', `talaria_token_${port}`, 'x'),
+          fc.oneof(value, fc.constantFrom('%', '%E0%A4%A', server.token)),
+        )
+        .map(([k, v]) => `${k}=${v}`),
     );
     const headers = fc.record(
       {
         authorization: fc.oneof(value, fc.constantFrom(`Bearer ${server.token}`, 'Bearer', 'Bearer %', 'Basic Og==')),
         cookie: fc.array(cookie, { maxLength: 4 }).map((cs) => cs.join('; ')),
         origin: fc.oneof(value, fc.constantFrom(server.origin, 'null', 'http://127.0.0.1:1')),
-        'sec-websocket-protocol': fc.oneof(value, fc.constantFrom('talaria', `talaria, talaria.token.${server.token}`, 'talaria.token.%')),
+        'sec-websocket-protocol': fc.oneof(
+          value,
+          fc.constantFrom('talaria', `talaria, talaria.token.${server.token}`, 'talaria.token.%'),
+        ),
         'content-type': fc.constantFrom('application/json', 'text/plain', 'multipart/form-data; boundary=x', '%'),
         'x-forwarded-for': value,
       },
       { requiredKeys: [] },
     );
-    const body = fc.oneof(fc.constant(''), fc.json(), fc.string({ maxLength: 200 }), fc.constantFrom('{', '{"text":1}', '{"path":"/etc"}', 'null', '[]'));
+    const body = fc.oneof(
+      fc.constant(''),
+      fc.json(),
+      fc.string({ maxLength: 200 }),
+      fc.constantFrom('{', '{"text":1}', '{"path":"/etc"}', 'null', '[]'),
+    );
     const method = fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD');
     const safeValue = (v: string) => v.replace(/[^\x20-\x7e\x80-\xff]/g, '?');
     let n = 0;
@@ -113,12 +137,21 @@ describe('serve survives any request', () => {
         else {
           // Writing actions with the real token are not the point here (they would start agents): GET/HEAD/OPTIONS only then.
           const writes = !['GET', 'HEAD', 'OPTIONS'].includes(m);
-          const hs = writes ? extra.filter((x) => !x.toLowerCase().startsWith('authorization') && !x.includes(server.token)) : extra;
+          const hs = writes
+            ? extra.filter((x) => !x.toLowerCase().startsWith('authorization') && !x.includes(server.token))
+            : extra;
           const bytes = Buffer.byteLength(b, 'latin1');
-          status = await rawRequest(port, [`${m} ${target} HTTP/1.1`, `Host: 127.0.0.1:${port}`, ...hs, `Content-Length: ${bytes}`].join('\r\n'), b);
+          status = await rawRequest(
+            port,
+            [`${m} ${target} HTTP/1.1`, `Host: 127.0.0.1:${port}`, ...hs, `Content-Length: ${bytes}`].join('\r\n'),
+            b,
+          );
         }
         // 0: the server closed a connection that was upgraded (a real token on /ws or /acp); never a 5xx.
-        expect(status === 0 || status === 101 || (status >= 200 && status < 500), `${upgrade ? 'upgrade' : m} ${target} ${JSON.stringify(h)} → ${status}`).toBe(true);
+        expect(
+          status === 0 || status === 101 || (status >= 200 && status < 500),
+          `${upgrade ? 'upgrade' : m} ${target} ${JSON.stringify(h)} → ${status}`,
+        ).toBe(true);
       }),
       { numRuns: 400, seed: 35 },
     );

@@ -22,7 +22,12 @@ export interface Served {
   harness: ReturnType<typeof makeHarness>;
 }
 
-export async function serve(o: { hermes?: boolean; vars?: Record<string, string>; p?: Place; permission?: 'ask' | 'auto' } & Omit<ServerOptions, 'harness'> = {}): Promise<Served> {
+export async function serve(
+  o: { hermes?: boolean; vars?: Record<string, string>; p?: Place; permission?: 'ask' | 'auto' } & Omit<
+    ServerOptions,
+    'harness'
+  > = {},
+): Promise<Served> {
   const { hermes, vars, p: given, permission, ...opts } = o;
   const p = given ?? place();
   const harness = makeHarness(p, {
@@ -41,7 +46,12 @@ export function raw(
   s: RunningServer,
   path: string,
   init: { method?: string; headers?: Record<string, string>; body?: string; token?: string | null } = {},
-): Promise<{ status: number; json: Record<string, unknown> & { code?: string }; text: string; headers: Record<string, string | string[] | undefined> }> {
+): Promise<{
+  status: number;
+  json: Record<string, unknown> & { code?: string };
+  text: string;
+  headers: Record<string, string | string[] | undefined>;
+}> {
   const headers: Record<string, string> = { ...(init.headers ?? {}) };
   const tok = init.token === undefined ? s.token : init.token;
   if (tok) headers.authorization = `Bearer ${tok}`;
@@ -58,7 +68,12 @@ export function raw(
         } catch {
           json = undefined;
         }
-        resolve({ status: res.statusCode ?? 0, json: json as Record<string, unknown> & { code?: string }, text, headers: res.headers });
+        resolve({
+          status: res.statusCode ?? 0,
+          json: json as Record<string, unknown> & { code?: string },
+          text,
+          headers: res.headers,
+        });
       });
     });
     req.on('error', reject);
@@ -84,7 +99,11 @@ export class Probe {
   /** The close code once the socket closed: a wait still pending then can never be met, so it fails (it would hang). */
   private closedWith: number | undefined;
   constructor(s: RunningServer, o: { token?: string; headers?: Record<string, string> } = {}) {
-    this.ws = new WebSocket(`${s.origin.replace(/^http/, 'ws')}/ws`, ['talaria', `talaria.token.${o.token ?? s.token}`], { headers: o.headers ?? {}, perMessageDeflate: false });
+    this.ws = new WebSocket(
+      `${s.origin.replace(/^http/, 'ws')}/ws`,
+      ['talaria', `talaria.token.${o.token ?? s.token}`],
+      { headers: o.headers ?? {}, perMessageDeflate: false },
+    );
     this.ws.on('message', (d) => {
       const m = JSON.parse(d.toString()) as ServerMessage;
       this.frames.push(m);
@@ -102,7 +121,9 @@ export class Probe {
     );
   }
   private closedError(): Error {
-    return new Error(`the socket closed (code ${this.closedWith}) before the awaited message came (${this.messages.length} messages seen)`);
+    return new Error(
+      `the socket closed (code ${this.closedWith}) before the awaited message came (${this.messages.length} messages seen)`,
+    );
   }
   wait<T extends Seen>(pred: (m: Seen) => boolean): Promise<T> {
     const hit = this.messages.find(pred);
@@ -134,7 +155,8 @@ export async function watching(s: RunningServer, sessionId: string): Promise<Pro
   return p;
 }
 
-export const isEvent = (sessionId: string, type: string) => (m: Seen) => m.type === 'event' && m.event.sessionId === sessionId && m.event.type === type;
+export const isEvent = (sessionId: string, type: string) => (m: Seen) =>
+  m.type === 'event' && m.event.sessionId === sessionId && m.event.type === type;
 
 /** A demo-agent session in a workspace opened at the user's home. */
 export async function demoSession(s: Served): Promise<string> {
@@ -144,7 +166,8 @@ export async function demoSession(s: Served): Promise<string> {
 }
 
 /** A snapshot message's snapshot, as plain JSON (what a client holds). */
-export const snapOf = (m: Seen | undefined) => (m && m.type === 'snapshot' ? (JSON.parse(JSON.stringify(m.snapshot)) as SessionSnapshot) : undefined);
+export const snapOf = (m: Seen | undefined) =>
+  m && m.type === 'snapshot' ? (JSON.parse(JSON.stringify(m.snapshot)) as SessionSnapshot) : undefined;
 
 /** Events numbered from `from` with no gap and no duplicate. */
 export function contiguous(events: StreamEvent[], from: number): void {

@@ -9,8 +9,13 @@ describe('entry.appended: what a streamed chunk added', () => {
   it('the reducer names the text a chunk added, and nothing for a change that is not a pure append', () => {
     const t = createThread();
     reduce(t, msg('Hello'));
-    expect(reduce(t, msg(', world'))).toEqual([{ type: 'entry.updated', index: 0, entry: t.entries[0], appended: ', world' }]);
-    const image = reduce(t, up({ sessionUpdate: 'agent_message_chunk', content: { type: 'image', data: 'AA==', mimeType: 'image/png' } }));
+    expect(reduce(t, msg(', world'))).toEqual([
+      { type: 'entry.updated', index: 0, entry: t.entries[0], appended: ', world' },
+    ]);
+    const image = reduce(
+      t,
+      up({ sessionUpdate: 'agent_message_chunk', content: { type: 'image', data: 'AA==', mimeType: 'image/png' } }),
+    );
     expect(image).toHaveLength(1);
     expect(image[0]).not.toHaveProperty('appended');
   });

@@ -47,7 +47,11 @@ describe.concurrent('/ws: slow is not dead', () => {
     // bytes in chunks of its buffer, a pong comes after a whole frame): the reader gets ~3 MB per beat.
     // Without the fix it cannot answer a ping within two beats: the ping waits behind ~8 MB.
     const beatMs = 3000;
-    const s = await serve({ vars: { TALARIA_DEMO_MAX_READ_BYTES: '20000000' }, maxBufferedBytes: BOUND, heartbeatMs: beatMs });
+    const s = await serve({
+      vars: { TALARIA_DEMO_MAX_READ_BYTES: '20000000' },
+      maxBufferedBytes: BOUND,
+      heartbeatMs: beatMs,
+    });
     const id = await session(s);
     const fast = await watching(s.server, id);
     const slow = await watching(s.server, id);
@@ -93,7 +97,9 @@ describe.concurrent('/ws: slow is not dead', () => {
     } else contiguous(tail, fresh.seq + 1);
     for (const e of tail) applyEvent(thread, e);
     s.server.hub.get(id)!.hs.flush();
-    expect(JSON.parse(JSON.stringify(thread.thread.entries))).toEqual(JSON.parse(JSON.stringify(s.harness.store.entries.list(id))));
+    expect(JSON.parse(JSON.stringify(thread.thread.entries))).toEqual(
+      JSON.parse(JSON.stringify(s.harness.store.entries.list(id))),
+    );
     expect(slow.ws.readyState).toBe(slow.ws.OPEN);
     fast.close();
     slow.close();
@@ -101,7 +107,11 @@ describe.concurrent('/ws: slow is not dead', () => {
 
   it('a client that stops reading mid-flood is dropped (4002) within a few beats, though the server still writes to it', async () => {
     const beatMs = 1500;
-    const s = await serve({ vars: { TALARIA_DEMO_MAX_READ_BYTES: '20000000' }, maxBufferedBytes: BOUND, heartbeatMs: beatMs });
+    const s = await serve({
+      vars: { TALARIA_DEMO_MAX_READ_BYTES: '20000000' },
+      maxBufferedBytes: BOUND,
+      heartbeatMs: beatMs,
+    });
     const id = await session(s);
     const fast = await watching(s.server, id);
     const deaf = await watching(s.server, id);

@@ -13,7 +13,12 @@ const FLOOD = { TALARIA_DEMO_SLOW_CHUNKS: '10000', TALARIA_DEMO_SLOW_DELAY_MS: '
 function chunksIn(events: readonly StreamEvent[]): number {
   let n = 0;
   for (const e of events) {
-    const text = e.type === 'entry.appended' ? (e as { text: string }).text : e.type === 'entry.added' ? ((e as { entry: { text?: string } }).entry.text ?? '') : '';
+    const text =
+      e.type === 'entry.appended'
+        ? (e as { text: string }).text
+        : e.type === 'entry.added'
+          ? ((e as { entry: { text?: string } }).entry.text ?? '')
+          : '';
     n += text.match(/Chunk \d+ of 10000/g)?.length ?? 0;
   }
   return n;
@@ -55,8 +60,12 @@ describe.concurrent('/ws: ordered, resumable, shared', () => {
     for (const e of all) applyEvent(base, e);
     const h = s.harness;
     s.server.hub.get(id)!.hs.flush();
-    expect(JSON.parse(JSON.stringify(base.thread.entries))).toEqual(JSON.parse(JSON.stringify(h.store.entries.list(id))));
-    const answer = base.thread.entries.find((e) => (e as { kind: string }).kind === 'assistant_message') as { text: string };
+    expect(JSON.parse(JSON.stringify(base.thread.entries))).toEqual(
+      JSON.parse(JSON.stringify(h.store.entries.list(id))),
+    );
+    const answer = base.thread.entries.find((e) => (e as { kind: string }).kind === 'assistant_message') as {
+      text: string;
+    };
     const chunks = answer.text.match(/Chunk \d+ of 10000/g)!;
     expect(chunks).toHaveLength(10000);
     // The stream is compact: appends, not the whole answer per chunk (nor per read): the answer's
@@ -121,7 +130,9 @@ describe.concurrent('/ws: ordered, resumable, shared', () => {
     contiguous(seen, snap!.seq + 1);
     for (const e of seen) applyEvent(snap!, e);
     s.server.hub.get(id)!.hs.flush();
-    expect(JSON.parse(JSON.stringify(snap!.thread.entries))).toEqual(JSON.parse(JSON.stringify(s.harness.store.entries.list(id))));
+    expect(JSON.parse(JSON.stringify(snap!.thread.entries))).toEqual(
+      JSON.parse(JSON.stringify(s.harness.store.entries.list(id))),
+    );
     live.close();
   });
 
@@ -131,7 +142,11 @@ describe.concurrent('/ws: ordered, resumable, shared', () => {
     // A paused client reads nothing: under load the four turns outlast its heartbeat allowance and the
     // server rightly drops it as dead (4002). This test is about the buffer bound, so heartbeats are
     // set beyond its length (live-slow.test.ts has a paused-then-slow reader on real heartbeats).
-    const s = await serve({ vars: { TALARIA_DEMO_MAX_READ_BYTES: '20000000' }, maxBufferedBytes: 3.5 * 1024 * 1024, heartbeatMs: 600_000 });
+    const s = await serve({
+      vars: { TALARIA_DEMO_MAX_READ_BYTES: '20000000' },
+      maxBufferedBytes: 3.5 * 1024 * 1024,
+      heartbeatMs: 600_000,
+    });
     writeFileSync(join(s.p.userHome, 'big.txt'), 'lorem ipsum dolor sit amet\n'.repeat(110_000));
     const id = await demoSession(s);
     const fast = new Probe(s.server);
@@ -160,7 +175,9 @@ describe.concurrent('/ws: ordered, resumable, shared', () => {
     const synced = await slow.next<Extract<Seen, { type: 'synced' }>>((m) => m.type === 'synced' && m.sessionId === id);
     await fast.wait(() => (fast.events(id).at(-1)?.seq ?? 0) >= synced.seq);
     contiguous(slow.events(id), base.seq + 1);
-    expect(slow.events(id).map((e) => e.seq)).toEqual(fast.events(id).flatMap((e) => (e.seq <= synced.seq ? [e.seq] : [])));
+    expect(slow.events(id).map((e) => e.seq)).toEqual(
+      fast.events(id).flatMap((e) => (e.seq <= synced.seq ? [e.seq] : [])),
+    );
     fast.close();
     slow.close();
   });

@@ -59,10 +59,20 @@ function selfSigned(): { cert: string; key: string } {
 
 function recorder(): Logger & { warnings: string[] } {
   const warnings: string[] = [];
-  return { warnings, debug: () => undefined, info: () => undefined, warn: (m) => void warnings.push(m), error: () => undefined };
+  return {
+    warnings,
+    debug: () => undefined,
+    info: () => undefined,
+    warn: (m) => void warnings.push(m),
+    error: () => undefined,
+  };
 }
 
-function httpsGet(url: string, ca: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+function httpsGet(
+  url: string,
+  ca: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { ca, headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -75,41 +85,50 @@ function httpsGet(url: string, ca: string, headers: Record<string, string> = {})
 }
 
 describe('serve options', () => {
-  it.skipIf(!hasOpenssl())('--tls-cert/--tls-key: HTTPS and WSS with the certificate; plain HTTP on that port gets nothing', async () => {
-    const tls = selfSigned();
-    const ca = readFileSync(tls.cert, 'utf8');
-    const { server } = await serve({ tls });
-    expect(server.origin).toBe(`https://127.0.0.1:${server.port}`);
-    expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/#token=/);
-    const health = await httpsGet(`${server.origin}/api/health`, ca);
-    expect(health.status).toBe(200);
-    expect(JSON.parse(health.body)).toMatchObject({ ok: true, name: 'talaria' });
-    expect((await httpsGet(`${server.origin}/api/me`, ca, { authorization: `Bearer ${server.token}` })).status).toBe(200);
-    expect((await httpsGet(`${server.origin}/api/me`, ca)).status).toBe(401);
-    // A client that does not trust the certificate is refused by TLS itself.
-    await expect(httpsGet(`${server.origin}/api/health`, '')).rejects.toThrow(/certificate/i);
+  it.skipIf(!hasOpenssl())(
+    '--tls-cert/--tls-key: HTTPS and WSS with the certificate; plain HTTP on that port gets nothing',
+    async () => {
+      const tls = selfSigned();
+      const ca = readFileSync(tls.cert, 'utf8');
+      const { server } = await serve({ tls });
+      expect(server.origin).toBe(`https://127.0.0.1:${server.port}`);
+      expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/#token=/);
+      const health = await httpsGet(`${server.origin}/api/health`, ca);
+      expect(health.status).toBe(200);
+      expect(JSON.parse(health.body)).toMatchObject({ ok: true, name: 'talaria' });
+      expect((await httpsGet(`${server.origin}/api/me`, ca, { authorization: `Bearer ${server.token}` })).status).toBe(
+        200,
+      );
+      expect((await httpsGet(`${server.origin}/api/me`, ca)).status).toBe(401);
+      // A client that does not trust the certificate is refused by TLS itself.
+      await expect(httpsGet(`${server.origin}/api/health`, '')).rejects.toThrow(/certificate/i);
 
-    const ws = new WebSocket(`wss://127.0.0.1:${server.port}/ws`, ['talaria', `talaria.token.${server.token}`], { ca });
-    const welcome = await new Promise<{ type: string }>((resolve, reject) => {
-      ws.once('message', (d) => resolve(JSON.parse(d.toString()) as { type: string }));
-      ws.once('error', reject);
-    });
-    expect(welcome.type).toBe('welcome');
-    ws.close();
+      const ws = new WebSocket(`wss://127.0.0.1:${server.port}/ws`, ['talaria', `talaria.token.${server.token}`], {
+        ca,
+      });
+      const welcome = await new Promise<{ type: string }>((resolve, reject) => {
+        ws.once('message', (d) => resolve(JSON.parse(d.toString()) as { type: string }));
+        ws.once('error', reject);
+      });
+      expect(welcome.type).toBe('welcome');
+      ws.close();
 
-    const plain = await fetch(`http://127.0.0.1:${server.port}/api/health`).then(
-      (r) => r.status,
-      () => 'refused',
-    );
-    expect(plain).not.toBe(200);
-  });
+      const plain = await fetch(`http://127.0.0.1:${server.port}/api/health`).then(
+        (r) => r.status,
+        () => 'refused',
+      );
+      expect(plain).not.toBe(200);
+    },
+  );
 
   it('--insecure on a non-loopback address: a warning on every start, none with TLS or on loopback', async () => {
     const p = place();
     for (let i = 0; i < 2; i++) {
       const logger = recorder();
       const { server } = await serve({ p, host: '0.0.0.0', insecure: true, logger });
-      expect(logger.warnings).toEqual([expect.stringMatching(/plain HTTP on 0\.0\.0\.0: the token and every session cross the network unencrypted/)]);
+      expect(logger.warnings).toEqual([
+        expect.stringMatching(/plain HTTP on 0\.0\.0\.0: the token and every session cross the network unencrypted/),
+      ]);
       await server.close();
     }
     const quiet = recorder();
@@ -159,6 +178,13 @@ describe('serve options', () => {
     const merged = await s.client.api.listSessions({ query: { workspace: workspace.id, agent: 'true' } });
     expect(merged.agentProblem).toBeUndefined();
     expect(merged.sessions.map((x) => x.id)).toEqual([mine, foreignId]);
-    expect(merged.sessions[1]).toMatchObject({ id: foreignId, provider: 'demo', stored: false, atAgent: true, live: false, archived: false });
+    expect(merged.sessions[1]).toMatchObject({
+      id: foreignId,
+      provider: 'demo',
+      stored: false,
+      atAgent: true,
+      live: false,
+      archived: false,
+    });
   });
 });

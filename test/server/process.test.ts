@@ -17,7 +17,11 @@ function agentPids(marker: string): number[] {
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     try {
-      if (readFileSync(`/proc/${d}/environ`, 'utf8').includes(`TALARIA_DEMO_HOME=${marker}`) && readFileSync(`/proc/${d}/cmdline`, 'utf8').includes('demo')) out.push(Number(d));
+      if (
+        readFileSync(`/proc/${d}/environ`, 'utf8').includes(`TALARIA_DEMO_HOME=${marker}`) &&
+        readFileSync(`/proc/${d}/cmdline`, 'utf8').includes('demo')
+      )
+        out.push(Number(d));
     } catch {
       // gone, or not ours to read
     }
@@ -31,7 +35,8 @@ async function started(run: CliRun): Promise<{ url: string; origin: string; toke
   return { url: url[0], origin: url[1]!, port: Number(url[2]), token: url[3]! };
 }
 
-const asServer = (s: { origin: string; token: string; port: number }) => ({ ...s, host: '127.0.0.1' }) as unknown as RunningServer;
+const asServer = (s: { origin: string; token: string; port: number }) =>
+  ({ ...s, host: '127.0.0.1' }) as unknown as RunningServer;
 
 describe('talaria serve as a process', () => {
   it('--open hands the printed link to the browser ($BROWSER, a recorder here); --insecure off loopback warns on stderr', async () => {
@@ -58,7 +63,11 @@ describe('talaria serve as a process', () => {
 
   it('SIGTERM mid-turn: the turn is cancelled within the grace period, no agent process is left, exit 0', async () => {
     const home = tempDir('serve');
-    const env = demoEnv(home, { TALARIA_DEMO_CHUNK_DELAY_MS: '0', TALARIA_DEMO_SLOW_CHUNKS: '100000', TALARIA_DEMO_SLOW_DELAY_MS: '20' });
+    const env = demoEnv(home, {
+      TALARIA_DEMO_CHUNK_DELAY_MS: '0',
+      TALARIA_DEMO_SLOW_CHUNKS: '100000',
+      TALARIA_DEMO_SLOW_DELAY_MS: '20',
+    });
     const run = startCli(['serve', '--grace', '1'], { cwd: home, env });
     const s = await started(run);
     const c = connectServer(s.url, undefined, { WebSocket: WebSocket as unknown as WebSocketCtor });

@@ -50,28 +50,55 @@ describe.skipIf(process.platform !== 'linux' || process.arch !== 'x64')('registr
     const add = await raw(s.server, '/api/registry/agents', post({ spec: 'bin-agent' }));
     expect(add.status, add.text).toBe(200);
     expect(REGISTRY_ROUTES.registryAdd.response.safeParse(add.json).success).toBe(true);
-    expect(add.json).toMatchObject({ installed: { id: 'bin-agent', version: '2.0.0', kind: 'binary' }, provider: { id: 'bin-agent', ready: true, source: 'registry' } });
+    expect(add.json).toMatchObject({
+      installed: { id: 'bin-agent', version: '2.0.0', kind: 'binary' },
+      provider: { id: 'bin-agent', ready: true, source: 'registry' },
+    });
     expect(await ids()).toContain('bin-agent');
-    expect(((await raw(s.server, '/api/registry')).json as { agents: unknown[] }).agents[0]).toMatchObject({ id: 'bin-agent', installed: '2.0.0' });
+    expect(((await raw(s.server, '/api/registry')).json as { agents: unknown[] }).agents[0]).toMatchObject({
+      id: 'bin-agent',
+      installed: '2.0.0',
+    });
 
     const { workspace } = await s.client.call('openWorkspace', { body: { path: s.p.userHome } });
-    const { snapshot } = await s.client.call('createSession', { params: { id: workspace.id }, body: { provider: 'bin-agent' } });
+    const { snapshot } = await s.client.call('createSession', {
+      params: { id: workspace.id },
+      body: { provider: 'bin-agent' },
+    });
     const probe = new Probe(s.server);
     await probe.wait((m) => m.type === 'welcome');
     probe.send({ type: 'subscribe', sessionId: snapshot.session.id, since: snapshot.seq });
-    await s.client.call('prompt', { params: { id: snapshot.session.id }, body: { text: 'hello from the web registry' } });
+    await s.client.call('prompt', {
+      params: { id: snapshot.session.id },
+      body: { text: 'hello from the web registry' },
+    });
     await probe.wait(isEvent(snapshot.session.id, 'turn.ended'));
-    expect(JSON.stringify((await s.client.call('snapshot', { params: { id: snapshot.session.id } })).snapshot.thread)).toContain('hello from the web registry');
+    expect(
+      JSON.stringify((await s.client.call('snapshot', { params: { id: snapshot.session.id } })).snapshot.thread),
+    ).toContain('hello from the web registry');
 
     // Up to date: nothing moves.
-    expect((await raw(s.server, '/api/registry/agents/bin-agent/update', { method: 'POST' })).json).toMatchObject({ status: 'up-to-date', from: '2.0.0' });
+    expect((await raw(s.server, '/api/registry/agents/bin-agent/update', { method: 'POST' })).json).toMatchObject({
+      status: 'up-to-date',
+      from: '2.0.0',
+    });
     serveIndex(lb, [binEntry('bin-agent', '2.1.0', `${lb.url}/dl/a.tar.gz`, sha256(tgz))], '"r2"');
     const up = await raw(s.server, '/api/registry/agents/bin-agent/update', { method: 'POST' });
     expect(up.status, up.text).toBe(200);
-    expect(up.json).toMatchObject({ id: 'bin-agent', from: '2.0.0', status: 'updated', to: '2.1.0', provider: { id: 'bin-agent', ready: true } });
+    expect(up.json).toMatchObject({
+      id: 'bin-agent',
+      from: '2.0.0',
+      status: 'updated',
+      to: '2.1.0',
+      provider: { id: 'bin-agent', ready: true },
+    });
     expect(readdirSync(agents)).toEqual(['bin-agent@2.1.0']);
     expect(await ids()).toContain('bin-agent');
-    expect(((await raw(s.server, '/api/registry')).json as { agents: unknown[] }).agents[0]).toMatchObject({ id: 'bin-agent', version: '2.1.0', installed: '2.1.0' });
+    expect(((await raw(s.server, '/api/registry')).json as { agents: unknown[] }).agents[0]).toMatchObject({
+      id: 'bin-agent',
+      version: '2.1.0',
+      installed: '2.1.0',
+    });
 
     const rm = await raw(s.server, '/api/registry/agents/bin-agent', { method: 'DELETE' });
     expect(rm.status, rm.text).toBe(200);
@@ -91,21 +118,35 @@ describe.skipIf(process.platform !== 'linux' || process.arch !== 'x64')('registr
       lb,
       [
         binEntry('bad-sum', '1.0.0', `${lb.url}/dl/a.tar.gz`, 'f'.repeat(64)),
-        { id: 'py-agent', name: 'Py Agent', version: '0.13.0', description: 'uvx only', distribution: { uvx: { package: 'py-agent==0.13.0' } } },
+        {
+          id: 'py-agent',
+          name: 'Py Agent',
+          version: '0.13.0',
+          description: 'uvx only',
+          distribution: { uvx: { package: 'py-agent==0.13.0' } },
+        },
       ],
       '"r3"',
     );
     const { s, ids, agents } = await server();
     const bad = await raw(s.server, '/api/registry/agents', post({ spec: 'bad-sum' }));
     expect(bad.status).toBe(502);
-    expect(bad.json).toMatchObject({ code: 'agent_error', data: { registryCode: 'checksum_mismatch' }, fix: expect.stringMatching(/not what the registry published/) });
+    expect(bad.json).toMatchObject({
+      code: 'agent_error',
+      data: { registryCode: 'checksum_mismatch' },
+      fix: expect.stringMatching(/not what the registry published/),
+    });
     expect(bad.json.message).toMatch(/does not match the registry's sha256.*nothing was installed/);
     expect(existsSync(agents) ? readdirSync(agents) : []).toEqual([]);
     expect(await ids()).not.toContain('bad-sum');
 
     const unknown = await raw(s.server, '/api/registry/agents', post({ spec: 'nope' }));
     expect(unknown.status).toBe(404);
-    expect(unknown.json).toMatchObject({ code: 'not_found', message: expect.stringContaining('no agent "nope" in the registry'), fix: expect.any(String) });
+    expect(unknown.json).toMatchObject({
+      code: 'not_found',
+      message: expect.stringContaining('no agent "nope" in the registry'),
+      fix: expect.any(String),
+    });
     expect((await raw(s.server, '/api/registry/agents', post({ spec: '' }))).status).toBe(400);
 
     const py = await raw(s.server, '/api/registry/agents', post({ spec: 'py-agent' }));
@@ -137,11 +178,18 @@ describe.skipIf(process.platform !== 'linux' || process.arch !== 'x64')('registr
     await vi.waitFor(() => expect(downloads).toBe(1), { timeout: 60_000, interval: 20 });
     const second = await raw(s.server, '/api/registry/agents', post({ spec: 'slow-agent@1.0.0' }));
     expect(second.status).toBe(409);
-    expect(second.json).toMatchObject({ code: 'conflict', message: expect.stringContaining('slow-agent is already being changed'), fix: 'Wait for it to finish.' });
+    expect(second.json).toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('slow-agent is already being changed'),
+      fix: 'Wait for it to finish.',
+    });
     release();
     const done = await first;
     expect(done.status, done.text).toBe(200);
-    expect(done.json).toMatchObject({ installed: { id: 'slow-agent' }, index: { from: 'cache', note: expect.stringMatching(/(just now|min ago)/) } });
+    expect(done.json).toMatchObject({
+      installed: { id: 'slow-agent' },
+      index: { from: 'cache', note: expect.stringMatching(/(just now|min ago)/) },
+    });
     expect(downloads).toBe(1);
     expect(await ids()).toContain('slow-agent');
     await new Promise<void>((r) => slow.close(() => r()));

@@ -10,7 +10,11 @@ import { serve } from './helpers.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 
-const INIT = { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } }, clientInfo: { name: 'revoke-test', version: '1' } };
+const INIT = {
+  protocolVersion: 1,
+  clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } },
+  clientInfo: { name: 'revoke-test', version: '1' },
+};
 
 describe('a revoked token', () => {
   it('closes its /acp connection at once; a prompt over it can no longer run', async () => {
@@ -18,17 +22,27 @@ describe('a revoked token', () => {
     const file = tokensFile(s.harness.home);
     const { token, record } = addToken(file, 'controller', 'editor');
     await vi.waitFor(() => expect(s.server.tokens.verify(token)).toBeDefined());
-    const ed = wsEditor(`${s.server.origin.replace(/^http/, 'ws')}/acp?agent=demo&cwd=${encodeURIComponent(s.p.userHome)}`, token);
+    const ed = wsEditor(
+      `${s.server.origin.replace(/^http/, 'ws')}/acp?agent=demo&cwd=${encodeURIComponent(s.p.userHome)}`,
+      token,
+    );
     await ed.request('initialize', INIT);
     const { sessionId } = await ed.request<{ sessionId: string }>('session/new', { cwd: s.p.userHome, mcpServers: [] });
     // Another token's connection stays.
-    const other = wsEditor(`${s.server.origin.replace(/^http/, 'ws')}/acp?agent=demo&cwd=${encodeURIComponent(s.p.userHome)}`, s.server.token);
+    const other = wsEditor(
+      `${s.server.origin.replace(/^http/, 'ws')}/acp?agent=demo&cwd=${encodeURIComponent(s.p.userHome)}`,
+      s.server.token,
+    );
     await other.request('initialize', INIT);
 
     expect(revokeToken(file, record.id)).toBeDefined();
     await vi.waitFor(() => expect(ed.conn.signal.aborted).toBe(true), { timeout: 10_000 });
-    await expect(ed.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello' }] })).rejects.toThrow();
-    const turns = (await s.client.api.snapshot({ params: { id: sessionId } })).snapshot.thread.entries.filter((e) => (e as { kind: string }).kind === 'user_message');
+    await expect(
+      ed.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello' }] }),
+    ).rejects.toThrow();
+    const turns = (await s.client.api.snapshot({ params: { id: sessionId } })).snapshot.thread.entries.filter(
+      (e) => (e as { kind: string }).kind === 'user_message',
+    );
     expect(turns).toEqual([]);
     expect(other.conn.signal.aborted).toBe(false);
     other.close();

@@ -23,7 +23,10 @@ function checked(s: Served, seen: Set<string>) {
 
 describe('every route, valid calls, answers that match the contract', () => {
   it('Hermes emulator and the demo agent through the whole HTTP API', async () => {
-    const s = await serve({ hermes: true, vars: { TALARIA_DEMO_SLOW_CHUNKS: '300', TALARIA_DEMO_SLOW_DELAY_MS: '10' } });
+    const s = await serve({
+      hermes: true,
+      vars: { TALARIA_DEMO_SLOW_CHUNKS: '300', TALARIA_DEMO_SLOW_DELAY_MS: '10' },
+    });
     const seen = new Set<string>();
     const call = checked(s, seen);
     writeFileSync(join(s.p.userHome, 'notes.txt'), 'hello\n');
@@ -65,7 +68,9 @@ describe('every route, valid calls, answers that match the contract', () => {
       expect(await call('setModel', { params: { id }, body: { modelId: other.id } })).toEqual({ ok: true });
       await p.wait(isEvent(id, 'choice.updated'));
     }
-    expect((await call('listSessions', { query: { workspace: workspace.id } })).sessions.map((x) => x.id)).toEqual([id]);
+    expect((await call('listSessions', { query: { workspace: workspace.id } })).sessions.map((x) => x.id)).toEqual([
+      id,
+    ]);
     expect(await call('branches', { params: { id } })).toMatchObject({ current: id, tree: { id, children: [] } });
     const branch = await call('createBranch', { params: { id }, body: { back: 1 } });
     expect(branch.snapshot.origin).toBe('branched');
@@ -98,25 +103,53 @@ describe('every route, valid calls, answers that match the contract', () => {
     const ask = asked.type === 'event' && asked.event.type === 'permission.asked' ? asked.event : undefined;
     const once = (ask!.options as { optionId: string; kind: string }[]).find((o) => o.kind === 'allow_once')!;
     const rule = { decision: 'allow' as const, toolKind: 'edit', pathGlob: join(s.p.userHome, 'notes.txt') };
-    const answered = await call('answerPermission', { params: { id: demo.session.id, requestKey: ask!.requestKey }, body: { optionId: once.optionId, rule } });
+    const answered = await call('answerPermission', {
+      params: { id: demo.session.id, requestKey: ask!.requestKey },
+      body: { optionId: once.optionId, rule },
+    });
     expect(answered.answeredBy).toBe('serve');
     await q.wait(isEvent(demo.session.id, 'turn.ended'));
     const late = await s.client
-      .call('answerPermission', { params: { id: demo.session.id, requestKey: ask!.requestKey }, body: { optionId: once.optionId } })
+      .call('answerPermission', {
+        params: { id: demo.session.id, requestKey: ask!.requestKey },
+        body: { optionId: once.optionId },
+      })
       .catch((e: unknown) => e);
     expect(late).toBeInstanceOf(ServerError);
     expect((late as ServerError).code).toBe('conflict');
-    expect((await call('rules', { query: { scope: 'session', scopeId: demo.session.id } })).rules.map((r) => r.rule)).toContainEqual(expect.objectContaining(rule));
-    expect((await call('audit', { query: { session: demo.session.id } })).records).toEqual([expect.objectContaining({ answeredBy: 'serve', decidedBy: 'user' })]);
+    expect(
+      (await call('rules', { query: { scope: 'session', scopeId: demo.session.id } })).rules.map((r) => r.rule),
+    ).toContainEqual(expect.objectContaining(rule));
+    expect((await call('audit', { query: { session: demo.session.id } })).records).toEqual([
+      expect.objectContaining({ answeredBy: 'serve', decidedBy: 'user' }),
+    ]);
     // Usage: the Hermes session's figures from its state.db; the emulator's custom endpoint has no price.
     const usage = await call('usage', { query: { by: 'agent' } });
     expect(usage.problems).toEqual([]);
-    expect(usage.sessions.find((u) => u.sessionId === id)).toMatchObject({ from: 'hermes-state-db', cost: { status: 'unknown' }, hermes: { costStatus: 'unknown' } });
+    expect(usage.sessions.find((u) => u.sessionId === id)).toMatchObject({
+      from: 'hermes-state-db',
+      cost: { status: 'unknown' },
+      hermes: { costStatus: 'unknown' },
+    });
     expect(usage.sessions.find((u) => u.sessionId === id)!.tokens.input).toBeGreaterThan(0);
-    expect(usage.groups.find((g) => g.key === 'hermes')!.cost).toEqual({ status: 'unknown', unpriced: expect.any(Number) });
-    expect((await call('usage', { query: { by: 'day' } })).groups.map((g) => g.key)).toEqual([new Date().toISOString().slice(0, 10)]);
-    const added = await call('addRule', { body: { scope: 'workspace', scopeId: workspace.id, rule: { decision: 'deny', toolKind: 'execute', command: 'rm *' } } });
-    const updated = await call('updateRule', { params: { id: String(added.rule.id) }, body: { rule: { decision: 'ask', toolKind: 'execute', command: 'rm *' } } });
+    expect(usage.groups.find((g) => g.key === 'hermes')!.cost).toEqual({
+      status: 'unknown',
+      unpriced: expect.any(Number),
+    });
+    expect((await call('usage', { query: { by: 'day' } })).groups.map((g) => g.key)).toEqual([
+      new Date().toISOString().slice(0, 10),
+    ]);
+    const added = await call('addRule', {
+      body: {
+        scope: 'workspace',
+        scopeId: workspace.id,
+        rule: { decision: 'deny', toolKind: 'execute', command: 'rm *' },
+      },
+    });
+    const updated = await call('updateRule', {
+      params: { id: String(added.rule.id) },
+      body: { rule: { decision: 'ask', toolKind: 'execute', command: 'rm *' } },
+    });
     expect(updated.rule.rule.decision).toBe('ask');
     expect(await call('deleteRule', { params: { id: String(updated.rule.id) } })).toEqual({ ok: true });
     expect((await call('rules', { query: { scope: 'workspace', scopeId: workspace.id } })).rules).toEqual([]);
@@ -125,10 +158,16 @@ describe('every route, valid calls, answers that match the contract', () => {
     await call('prompt', { params: { id: demo.session.id }, body: { text: 'slow' } });
     const queued = await call('prompt', { params: { id: demo.session.id }, body: { text: 'hello' } });
     expect(queued.queued).toBe(true);
-    expect((await call('editQueued', { params: { id: demo.session.id, item: queued.id }, body: { text: 'hello again' } })).queue.map((x) => x.text)).toEqual(['hello again']);
+    expect(
+      (
+        await call('editQueued', { params: { id: demo.session.id, item: queued.id }, body: { text: 'hello again' } })
+      ).queue.map((x) => x.text),
+    ).toEqual(['hello again']);
     expect((await call('removeQueued', { params: { id: demo.session.id, item: queued.id } })).queue).toEqual([]);
     expect(await call('cancel', { params: { id: demo.session.id } })).toEqual({ cancelled: true });
-    expect(await call('steer', { params: { id: demo.session.id }, body: { text: 'hello' } })).toMatchObject({ how: 'prompt' });
+    expect(await call('steer', { params: { id: demo.session.id }, body: { text: 'hello' } })).toMatchObject({
+      how: 'prompt',
+    });
     expect(await call('setMode', { params: { id }, body: { modeId: 'accept_edits' } })).toEqual({ ok: true });
     await p.wait((m) => m.type === 'event' && m.event.type === 'choice.updated' && m.event.modeId === 'accept_edits');
     if (!other) seen.add('setModel');
@@ -157,20 +196,37 @@ describe('every route, valid calls, answers that match the contract', () => {
         () => undefined,
         (e: unknown) => e as ServerError,
       );
-    expect(await err(s.client.api.openWorkspace({ body: { path: join(s.p.userHome, 'missing') } }))).toMatchObject({ status: 400, code: 'invalid_argument' });
-    expect(await err(s.client.api.openWorkspace({ body: { path: 'relative/dir' } }))).toMatchObject({ status: 400, code: 'invalid_argument' });
+    expect(await err(s.client.api.openWorkspace({ body: { path: join(s.p.userHome, 'missing') } }))).toMatchObject({
+      status: 400,
+      code: 'invalid_argument',
+    });
+    expect(await err(s.client.api.openWorkspace({ body: { path: 'relative/dir' } }))).toMatchObject({
+      status: 400,
+      code: 'invalid_argument',
+    });
     writeFileSync(join(s.p.userHome, 'file.txt'), 'x');
-    expect(await err(s.client.api.openWorkspace({ body: { path: join(s.p.userHome, 'file.txt') } }))).toMatchObject({ code: 'invalid_argument' });
+    expect(await err(s.client.api.openWorkspace({ body: { path: join(s.p.userHome, 'file.txt') } }))).toMatchObject({
+      code: 'invalid_argument',
+    });
     const { workspace } = await s.client.api.openWorkspace({ body: { path: s.p.userHome } });
-    expect(await err(s.client.api.createSession({ params: { id: workspace.id }, body: { provider: 'nope' } }))).toMatchObject({
+    expect(
+      await err(s.client.api.createSession({ params: { id: workspace.id }, body: { provider: 'nope' } })),
+    ).toMatchObject({
       code: 'invalid_argument',
       fix: expect.stringContaining('/api/providers'),
     });
-    expect(await err(s.client.api.snapshot({ params: { id: 'nope' } }))).toMatchObject({ status: 404, code: 'not_found' });
+    expect(await err(s.client.api.snapshot({ params: { id: 'nope' } }))).toMatchObject({
+      status: 404,
+      code: 'not_found',
+    });
     // Exports read the store only: an id is never a path.
-    expect(await err(s.client.api.exportSession({ params: { id: '../../../../etc/passwd' }, query: { format: 'md' } }))).toMatchObject({ status: 404 });
+    expect(
+      await err(s.client.api.exportSession({ params: { id: '../../../../etc/passwd' }, query: { format: 'md' } })),
+    ).toMatchObject({ status: 404 });
     expect(await err(s.client.api.deleteRule({ params: { id: '999' } }))).toMatchObject({ status: 404 });
-    expect(await err(s.client.api.importSession({ body: { text: 'not a fixture' } }))).toMatchObject({ status: expect.any(Number) });
+    expect(await err(s.client.api.importSession({ body: { text: 'not a fixture' } }))).toMatchObject({
+      status: expect.any(Number),
+    });
     expect((await s.client.api.health()).ok).toBe(true);
   });
 });

@@ -26,7 +26,9 @@ describe('POST /api/run', () => {
     expect(started).toBeDefined();
     await probe.wait(isEvent(id, 'turn.ended'));
     const { snapshot } = await s.client.api.snapshot({ params: { id } });
-    const users = (snapshot.thread.entries as { kind: string; text?: string }[]).filter((e) => e.kind === 'user_message').map((e) => e.text);
+    const users = (snapshot.thread.entries as { kind: string; text?: string }[])
+      .filter((e) => e.kind === 'user_message')
+      .map((e) => e.text);
     expect(users).toEqual(['hello from run']);
     // The workspace is the one openWorkspace gives for the folder, and the session is listed there.
     const { workspace } = await s.client.api.openWorkspace({ body: { path: s.p.userHome } });
@@ -44,9 +46,17 @@ describe('POST /api/run', () => {
         () => undefined,
         (e: unknown) => e as ServerError,
       );
-    expect(await fail(s.client.api.run({ body: { path: s.p.userHome, provider: 'nope', text: 'hi' } }))).toMatchObject({ status: 400, code: 'invalid_argument' });
-    expect(await fail(s.client.api.run({ body: { path: '/no/such/dir', provider: 'demo', text: 'hi' } }))).toMatchObject({ status: 400, code: 'invalid_argument' });
-    expect(await fail(s.client.api.run({ body: { path: s.p.userHome, provider: 'demo', text: '  ' } }))).toMatchObject({ status: 400, code: 'invalid_body' });
+    expect(await fail(s.client.api.run({ body: { path: s.p.userHome, provider: 'nope', text: 'hi' } }))).toMatchObject({
+      status: 400,
+      code: 'invalid_argument',
+    });
+    expect(
+      await fail(s.client.api.run({ body: { path: '/no/such/dir', provider: 'demo', text: 'hi' } })),
+    ).toMatchObject({ status: 400, code: 'invalid_argument' });
+    expect(await fail(s.client.api.run({ body: { path: s.p.userHome, provider: 'demo', text: '  ' } }))).toMatchObject({
+      status: 400,
+      code: 'invalid_body',
+    });
     expect((await s.client.api.listSessions({})).sessions.length).toBe(before);
   });
 });

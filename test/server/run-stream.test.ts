@@ -28,12 +28,15 @@ function idle(s: Served, id: string): Promise<SessionSnapshot> {
 }
 
 function chunks(snap: SessionSnapshot): number {
-  const answer = snap.thread.entries.find((e) => (e as { kind: string }).kind === 'assistant_message') as { text?: string } | undefined;
+  const answer = snap.thread.entries.find((e) => (e as { kind: string }).kind === 'assistant_message') as
+    { text?: string } | undefined;
   return answer?.text?.match(/Chunk \d+ of/g)?.length ?? 0;
 }
 
 /** Every line of a run stream's body, parsed (read to its end). */
-async function linesOf(response: Response): Promise<{ type: string; seq: number; turnId?: string; snapshot?: SessionSnapshot }[]> {
+async function linesOf(
+  response: Response,
+): Promise<{ type: string; seq: number; turnId?: string; snapshot?: SessionSnapshot }[]> {
   let text = '';
   const decoder = new TextDecoder();
   for await (const chunk of response.body!) text += decoder.decode(chunk, { stream: true });
@@ -47,7 +50,11 @@ describe('POST /api/run/stream', () => {
   it('answers with the run, then every event of its turn in order, and ends with the turn', async () => {
     const s = await serve();
     await checkAlive(s.server.origin, 5_000);
-    const stream = await postRunStream(s.server.origin, s.server.token, { path: s.p.userHome, provider: 'demo', text: 'hello stream' });
+    const stream = await postRunStream(s.server.origin, s.server.token, {
+      path: s.p.userHome,
+      provider: 'demo',
+      text: 'hello stream',
+    });
     expect(stream.answer).toMatchObject({ type: 'run', turn: { queued: false, position: 0 } });
     const snap = stream.answer.snapshot as SessionSnapshot;
     const events: StreamEvent[] = [];
@@ -56,12 +63,19 @@ describe('POST /api/run/stream', () => {
     contiguous(events, snap.seq + 1);
     expect(events.some((e) => e.type === 'turn.started')).toBe(true);
     // It ends with the batch that holds the turn's end (an `attention` about it may share that batch).
-    expect(events.find((e) => e.type === 'turn.ended')).toMatchObject({ turnId: stream.answer.turn.id, stopReason: 'end_turn' });
+    expect(events.find((e) => e.type === 'turn.ended')).toMatchObject({
+      turnId: stream.answer.turn.id,
+      stopReason: 'end_turn',
+    });
     // The snapshot plus the stream is the thread the server holds.
     for (const e of events) applyEvent(snap, e);
     const { snapshot } = await s.client.api.snapshot({ params: { id: snap.session.id } });
     expect(plain(snap.thread.entries)).toEqual(plain(snapshot.thread.entries));
-    expect((snap.thread.entries as { kind: string; text?: string }[]).filter((e) => e.kind === 'user_message').map((e) => e.text)).toEqual(['hello stream']);
+    expect(
+      (snap.thread.entries as { kind: string; text?: string }[])
+        .filter((e) => e.kind === 'user_message')
+        .map((e) => e.text),
+    ).toEqual(['hello stream']);
   });
 
   it('an error answer is JSON, sent no prompt and made no session; a bad token is refused', async () => {
@@ -72,10 +86,22 @@ describe('POST /api/run/stream', () => {
         () => undefined,
         (e: unknown) => e as ServerError,
       );
-    expect(await fail({ path: s.p.userHome, provider: 'nope', text: 'hi' })).toMatchObject({ status: 400, code: 'invalid_argument' });
-    expect(await fail({ path: '/no/such/dir', provider: 'demo', text: 'hi' })).toMatchObject({ status: 400, code: 'invalid_argument' });
-    expect(await fail({ path: s.p.userHome, provider: 'demo', text: ' ' })).toMatchObject({ status: 400, code: 'invalid_body' });
-    expect(await fail({ path: s.p.userHome, provider: 'demo', text: 'hi' }, 'not-a-token')).toMatchObject({ status: 401, code: 'unauthorized' });
+    expect(await fail({ path: s.p.userHome, provider: 'nope', text: 'hi' })).toMatchObject({
+      status: 400,
+      code: 'invalid_argument',
+    });
+    expect(await fail({ path: '/no/such/dir', provider: 'demo', text: 'hi' })).toMatchObject({
+      status: 400,
+      code: 'invalid_argument',
+    });
+    expect(await fail({ path: s.p.userHome, provider: 'demo', text: ' ' })).toMatchObject({
+      status: 400,
+      code: 'invalid_body',
+    });
+    expect(await fail({ path: s.p.userHome, provider: 'demo', text: 'hi' }, 'not-a-token')).toMatchObject({
+      status: 401,
+      code: 'unauthorized',
+    });
     expect(await fail({ path: s.p.userHome, provider: 'demo', text: 'hi' }, 'not-a-token')).toBeInstanceOf(ServerError);
     expect((await s.client.api.listSessions({})).sessions.length).toBe(before);
     // A port where no server listens: refused, with its code (the CLI then runs locally).
@@ -85,7 +111,9 @@ describe('POST /api/run/stream', () => {
     await new Promise((r) => gone.close(r));
     const nobody = `http://127.0.0.1:${port}`;
     await expect(checkAlive(nobody, 5_000)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
-    await expect(postRunStream(nobody, s.server.token, { path: s.p.userHome, text: 'hi' })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await expect(postRunStream(nobody, s.server.token, { path: s.p.userHome, text: 'hi' })).rejects.toMatchObject({
+      code: 'ECONNREFUSED',
+    });
   });
 
   it('a reader that stops reading for the whole turn is not waited for, and then gets every event once, in order, from the log', async () => {
@@ -116,7 +144,10 @@ describe('POST /api/run/stream', () => {
   });
 
   it('when the log no longer holds what a slow reader missed, a snapshot line stands for it', async () => {
-    const s = await serve({ retainEvents: 20, vars: { TALARIA_DEMO_SLOW_CHUNKS: '3000', TALARIA_DEMO_SLOW_DELAY_MS: '0' } });
+    const s = await serve({
+      retainEvents: 20,
+      vars: { TALARIA_DEMO_SLOW_CHUNKS: '3000', TALARIA_DEMO_SLOW_DELAY_MS: '0' },
+    });
     const id = await demoSession(s);
     const { snapshot: before } = await s.client.api.snapshot({ params: { id } });
     const stream = openRunStream(s.server.hub, id, 1024);
@@ -158,7 +189,9 @@ describe('POST /api/run/stream', () => {
     expect(started.at(-1)).not.toBe(first.id);
     const snap = stream.answer.snapshot as SessionSnapshot;
     for (const e of events) applyEvent(snap, e);
-    const users = (snap.thread.entries as { kind: string; text?: string; turnId?: string }[]).filter((e) => e.kind === 'user_message');
+    const users = (snap.thread.entries as { kind: string; text?: string; turnId?: string }[]).filter(
+      (e) => e.kind === 'user_message',
+    );
     expect(users.at(-1)).toMatchObject({ text: 'hello after', turnId: started.at(-1) });
   });
 
@@ -188,7 +221,10 @@ describe('POST /api/run/stream', () => {
         (e: unknown) => e as ServerError,
       );
     expect(await fail({ session: 'no-such-session', text: 'hi' })).toMatchObject({ status: 404, code: 'not_found' });
-    expect(await fail({ session: id, path: s.p.userHome, text: 'hi' })).toMatchObject({ status: 400, code: 'invalid_body' });
+    expect(await fail({ session: id, path: s.p.userHome, text: 'hi' })).toMatchObject({
+      status: 400,
+      code: 'invalid_body',
+    });
     expect(await fail({ text: 'hi' })).toMatchObject({ status: 400, code: 'invalid_body' });
     const mode = await fail({ session: id, permissionMode: 'default', text: 'hi' });
     expect(mode).toMatchObject({ status: 400, code: 'invalid_body' });
@@ -198,7 +234,10 @@ describe('POST /api/run/stream', () => {
   });
 
   it("a queued run's turn that started inside a gap the log no longer holds: the snapshot line names it", async () => {
-    const s = await serve({ retainEvents: 20, vars: { TALARIA_DEMO_SLOW_CHUNKS: '3000', TALARIA_DEMO_SLOW_DELAY_MS: '0' } });
+    const s = await serve({
+      retainEvents: 20,
+      vars: { TALARIA_DEMO_SLOW_CHUNKS: '3000', TALARIA_DEMO_SLOW_DELAY_MS: '0' },
+    });
     const id = await demoSession(s);
     await s.client.api.prompt({ params: { id }, body: { text: 'slow' } });
     const { snapshot: before } = await s.client.api.snapshot({ params: { id } });
@@ -210,7 +249,9 @@ describe('POST /api/run/stream', () => {
     await idle(s, id);
     const lines = await linesOf(stream.response);
     const gap = lines.find((m) => m.type === 'snapshot')!;
-    const users = (gap.snapshot!.thread.entries as { kind: string; turnId?: string }[]).filter((e) => e.kind === 'user_message');
+    const users = (gap.snapshot!.thread.entries as { kind: string; turnId?: string }[]).filter(
+      (e) => e.kind === 'user_message',
+    );
     expect(users).toHaveLength(2);
     expect(gap.turnId).toBe(users[1]!.turnId);
     // The run's end (covered by the snapshot) comes again after it: that turn's.
@@ -219,7 +260,11 @@ describe('POST /api/run/stream', () => {
 
   it('a reader that goes away mid-turn leaves the turn running to its end at the server', async () => {
     const s = await serve({ vars: { TALARIA_DEMO_SLOW_CHUNKS: '300', TALARIA_DEMO_SLOW_DELAY_MS: '5' } });
-    const stream = await postRunStream(s.server.origin, s.server.token, { path: s.p.userHome, provider: 'demo', text: 'slow' });
+    const stream = await postRunStream(s.server.origin, s.server.token, {
+      path: s.p.userHome,
+      provider: 'demo',
+      text: 'slow',
+    });
     const id = (stream.answer.snapshot as SessionSnapshot).session.id;
     let seen = 0;
     await new Promise<void>((r) =>
@@ -232,7 +277,11 @@ describe('POST /api/run/stream', () => {
     const done = await idle(s, id);
     expect(chunks(done)).toBe(300);
     // The server still answers runs (nothing was left subscribed to a reader that is gone).
-    const again = await postRunStream(s.server.origin, s.server.token, { path: s.p.userHome, provider: 'demo', text: 'hello again' });
+    const again = await postRunStream(s.server.origin, s.server.token, {
+      path: s.p.userHome,
+      provider: 'demo',
+      text: 'hello again',
+    });
     again.listen(() => undefined);
     expect(await again.closed).toBe('end');
   });

@@ -5,15 +5,26 @@ import { raw, serve } from './helpers.js';
 vi.setConfig({ testTimeout: 60_000 });
 
 /** A concrete path for a route (params that name nothing: the guards must answer before any lookup). */
-const pathOf = (def: RouteDef) => def.path.replace(/:([A-Za-z]+)/g, (_, k: string) => (k === 'id' && def.path.startsWith('/api/rules') ? '1' : `nope-${k}`));
+const pathOf = (def: RouteDef) =>
+  def.path.replace(/:([A-Za-z]+)/g, (_, k: string) =>
+    k === 'id' && def.path.startsWith('/api/rules') ? '1' : `nope-${k}`,
+  );
 const routes = Object.entries(ROUTES) as [string, RouteDef][];
 
 describe('security: every route of the contract, on a real server', () => {
   it('no token and a wrong token → 401 unauthorized on every route but health', async () => {
     const { server } = await serve();
     for (const [name, def] of routes) {
-      const none = await raw(server, pathOf(def), { method: def.method, token: null, ...(def.body ? { body: '{}' } : {}) });
-      const wrong = await raw(server, pathOf(def), { method: def.method, token: 'x'.repeat(43), ...(def.body ? { body: '{}' } : {}) });
+      const none = await raw(server, pathOf(def), {
+        method: def.method,
+        token: null,
+        ...(def.body ? { body: '{}' } : {}),
+      });
+      const wrong = await raw(server, pathOf(def), {
+        method: def.method,
+        token: 'x'.repeat(43),
+        ...(def.body ? { body: '{}' } : {}),
+      });
       if (def.role === 'none') {
         expect(none.status, name).toBe(200);
         continue;
@@ -33,20 +44,28 @@ describe('security: every route of the contract, on a real server', () => {
       }
     }
     // The names it does serve.
-    for (const host of [`127.0.0.1:${server.port}`, `localhost:${server.port}`]) expect((await raw(server, '/api/health', { headers: { host } })).status).toBe(200);
+    for (const host of [`127.0.0.1:${server.port}`, `localhost:${server.port}`])
+      expect((await raw(server, '/api/health', { headers: { host } })).status).toBe(200);
   });
 
   it("a foreign Origin → 403 bad_origin on every route; the server's own origin passes; no CORS headers", async () => {
     const { server } = await serve();
     for (const [name, def] of routes) {
-      const r = await raw(server, pathOf(def), { method: def.method, headers: { origin: 'https://evil.example' }, ...(def.body ? { body: '{}' } : {}) });
+      const r = await raw(server, pathOf(def), {
+        method: def.method,
+        headers: { origin: 'https://evil.example' },
+        ...(def.body ? { body: '{}' } : {}),
+      });
       expect([r.status, r.json.code], name).toEqual([403, 'bad_origin']);
       expect(r.headers['access-control-allow-origin'], name).toBeUndefined();
     }
     const own = await raw(server, '/api/me', { headers: { origin: server.origin } });
     expect(own.status).toBe(200);
     expect(own.headers['access-control-allow-origin']).toBeUndefined();
-    const pre = await raw(server, '/api/sessions', { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    const pre = await raw(server, '/api/sessions', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
     expect(pre.status).toBe(403);
   });
 
@@ -79,7 +98,10 @@ describe('security: every route of the contract, on a real server', () => {
 
   it('a body over the limit → 413 too_large; a WebSocket frame over the limit closes that socket (1009)', async () => {
     const { server } = await serve({ maxBodyBytes: 1024, maxFrameBytes: 1024 });
-    const r = await raw(server, '/api/workspaces', { method: 'POST', body: JSON.stringify({ path: 'x'.repeat(4096) }) });
+    const r = await raw(server, '/api/workspaces', {
+      method: 'POST',
+      body: JSON.stringify({ path: 'x'.repeat(4096) }),
+    });
     expect([r.status, r.json.code]).toEqual([413, 'too_large']);
     const { Probe } = await import('./helpers.js');
     const probe = new Probe(server);
@@ -106,14 +128,19 @@ describe('security: every route of the contract, on a real server', () => {
     expect(await status({ origin: 'https://evil.example' }, ['talaria', `talaria.token.${server.token}`])).toBe(403);
     expect(await status({ cookie: `talaria_token_${server.port}=${server.token}` }, ['talaria'])).toBe(101);
     // Another server's cookie (another port) is not this one's.
-    expect(await status({ cookie: `talaria_token_1=${server.token}; talaria_token=${server.token}` }, ['talaria'])).toBe(401);
+    expect(
+      await status({ cookie: `talaria_token_1=${server.token}; talaria_token=${server.token}` }, ['talaria']),
+    ).toBe(401);
     expect(await status({ authorization: `Bearer ${server.token}` }, [])).toBe(101);
     expect(await status({ origin: server.origin }, ['talaria', `talaria.token.${server.token}`])).toBe(101);
   });
 
   it('the token works from the cookie the page trades the URL fragment for; it is never in a response', async () => {
     const { server } = await serve();
-    const r = await raw(server, '/api/me', { token: null, headers: { cookie: `other=1; talaria_token_${server.port}=${server.token}` } });
+    const r = await raw(server, '/api/me', {
+      token: null,
+      headers: { cookie: `other=1; talaria_token_${server.port}=${server.token}` },
+    });
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ role: 'controller' });
     expect(r.text).not.toContain(server.token);
@@ -143,7 +170,12 @@ describe('security: every route of the contract, on a real server', () => {
     expect(bad.status).toBe(401);
     expect(bad.headers['set-cookie']).toBeUndefined();
     // A cookie alone signs nothing in anew (the trade needs the token itself).
-    const viaCookie = await raw(server, '/api/auth/cookie', { method: 'POST', body: '{}', token: null, headers: { cookie: `talaria_token_${server.port}=${server.token}` } });
+    const viaCookie = await raw(server, '/api/auth/cookie', {
+      method: 'POST',
+      body: '{}',
+      token: null,
+      headers: { cookie: `talaria_token_${server.port}=${server.token}` },
+    });
     expect(viaCookie.status).toBe(200);
     expect(viaCookie.headers['set-cookie']).toBeUndefined();
     const out = await raw(server, '/api/auth/cookie', { method: 'DELETE', token: null });

@@ -7,7 +7,9 @@ import { badFrameFixture } from './wire-fixtures.js';
 describe('wire log: schema problems', () => {
   it('marks the frame that failed the ACP schema, and judges a response by its request on an earlier page', async () => {
     const s = await serve();
-    const { session } = await s.client.api.importSession({ body: { text: badFrameFixture(s.p.userHome), provider: 'demo', cwd: s.p.userHome } });
+    const { session } = await s.client.api.importSession({
+      body: { text: badFrameFixture(s.p.userHome), provider: 'demo', cwd: s.p.userHome },
+    });
     // Two pages: the prompt's response (seq 8) is judged against its request on page one (seq 5).
     const first = await s.client.api.wireLog({ params: { id: session.id }, query: { limit: 6 } });
     const second = await s.client.api.wireLog({ params: { id: session.id }, query: { after: first.next! } });

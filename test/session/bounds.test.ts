@@ -16,7 +16,10 @@ const limits = { sessions: 16, framesPerSession: 100, bytes: 256 * 1024 };
 
 describe('a hostile agent', () => {
   it('thousands of unknown session ids and a flood for one: the early buffer stays within its caps; the real session still gets its own', async () => {
-    const client = await AcpClient.spawn({ ...fake('hostile-agent', '2000', '1000', '2048'), cwd: tempDir() }, { earlyLimits: limits });
+    const client = await AcpClient.spawn(
+      { ...fake('hostile-agent', '2000', '1000', '2048'), cwd: tempDir() },
+      { earlyLimits: limits },
+    );
     try {
       const s = await client.newSession({ cwd: tempDir() });
       const held = client.router.early.size;
@@ -35,7 +38,9 @@ describe('a hostile agent', () => {
   });
 
   it('through the host (which kept a second buffer of its own before): the session opens with its early updates and works', async () => {
-    const agent = scriptAgent('hostile', 'hostile-agent.ts', { args: ['--import', TSX, FAKE('hostile-agent.ts'), '3000', '20', '16'] });
+    const agent = scriptAgent('hostile', 'hostile-agent.ts', {
+      args: ['--import', TSX, FAKE('hostile-agent.ts'), '3000', '20', '16'],
+    });
     const t = makeHost({ providers: [agent] });
     const s = await t.host.newSession({ provider: agent.id, workspace: t.workspace });
     expect(s.thread.entries.map((e) => (e.kind === 'assistant_message' ? e.text : e.kind))).toEqual(['welcome']);

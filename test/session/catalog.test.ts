@@ -1,7 +1,15 @@
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { applyConfigOptionUpdate, applyCurrentMode, applyCurrentModel, normalizeCatalog, planSwitch, type Catalog, type ModelRowNormalizer } from '../../src/session/catalog.js';
+import {
+  applyConfigOptionUpdate,
+  applyCurrentMode,
+  applyCurrentModel,
+  normalizeCatalog,
+  planSwitch,
+  type Catalog,
+  type ModelRowNormalizer,
+} from '../../src/session/catalog.js';
 import { TalariaError } from '../../src/protocol/errors.js';
 import type { WireLogLine } from '../../src/protocol/types.js';
 
@@ -128,7 +136,14 @@ describe('normalizeCatalog', () => {
 
   it('configOptions: grouped and flat selects, others for other categories and booleans', () => {
     const c = normalizeCatalog({ configOptions: CONFIG_OPTIONS });
-    expect(c.model).toMatchObject({ kind: 'model', source: 'config', configId: 'model', currentId: 'sonnet', type: 'select', name: 'Model' });
+    expect(c.model).toMatchObject({
+      kind: 'model',
+      source: 'config',
+      configId: 'model',
+      currentId: 'sonnet',
+      type: 'select',
+      name: 'Model',
+    });
     expect(c.model?.options.map(({ raw: _raw, ...o }) => o)).toEqual([
       { id: 'sonnet', label: 'Sonnet 5', group: 'Anthropic', current: true },
       { id: 'opus', label: 'Opus 5', description: 'Smartest', group: 'Anthropic', current: false },
@@ -165,7 +180,14 @@ describe('normalizeCatalog', () => {
     ['nothing', {}],
     ['nulls', { configOptions: null, models: null, modes: null }],
     ["Hermes' empty set_config_option answer", { configOptions: [] }],
-    ['junk', { configOptions: [1, 'x', null, { name: 'no id' }], models: { availableModels: [{ name: 'no id' }] }, modes: 'x' }],
+    [
+      'junk',
+      {
+        configOptions: [1, 'x', null, { name: 'no id' }],
+        models: { availableModels: [{ name: 'no id' }] },
+        modes: 'x',
+      },
+    ],
   ])('tolerates %s', (_name, input) => {
     expect(normalizeCatalog(input)).toEqual({ others: [] });
   });
@@ -178,7 +200,12 @@ describe('normalizeCatalog', () => {
           category: 'model',
           type: 'select',
           currentValue: 'a',
-          options: [{ value: 'a' }, { name: 'no value' }, 7, { group: 'g', name: 'G', options: [null, { value: 'b', name: 'B' }] }],
+          options: [
+            { value: 'a' },
+            { name: 'no value' },
+            7,
+            { group: 'g', name: 'G', options: [null, { value: 'b', name: 'B' }] },
+          ],
         },
       ],
     });
@@ -202,7 +229,10 @@ describe('normalizeCatalog', () => {
 
   it('takes currentId from the option a normalizer flagged (folded duplicates)', () => {
     const fold: ModelRowNormalizer = () => [{ id: 'p:m', label: 'm', current: true, aliases: ['custom:p:m'] }];
-    const c = normalizeCatalog({ models: { availableModels: [{ modelId: 'p:m' }, { modelId: 'custom:p:m' }], currentModelId: 'custom:p:m' } }, fold);
+    const c = normalizeCatalog(
+      { models: { availableModels: [{ modelId: 'p:m' }, { modelId: 'custom:p:m' }], currentModelId: 'custom:p:m' } },
+      fold,
+    );
     expect(c.model?.currentId).toBe('p:m');
   });
 });
@@ -278,18 +308,49 @@ describe('applying updates', () => {
 
 describe('planSwitch', () => {
   it.each([
-    ['config model', { configOptions: CONFIG_OPTIONS }, 'model', 'opus', { method: 'session/set_config_option', params: { configId: 'model', value: 'opus' } }],
-    ['config mode', { configOptions: CONFIG_OPTIONS }, 'mode', 'auto', { method: 'session/set_config_option', params: { configId: 'approval', value: 'auto' } }],
+    [
+      'config model',
+      { configOptions: CONFIG_OPTIONS },
+      'model',
+      'opus',
+      { method: 'session/set_config_option', params: { configId: 'model', value: 'opus' } },
+    ],
+    [
+      'config mode',
+      { configOptions: CONFIG_OPTIONS },
+      'mode',
+      'auto',
+      { method: 'session/set_config_option', params: { configId: 'approval', value: 'auto' } },
+    ],
     ['legacy model', LEGACY, 'model', 'm1', { method: 'session/set_model', params: { modelId: 'm1' } }],
     ['legacy mode', LEGACY, 'mode', 'yolo', { method: 'session/set_mode', params: { modeId: 'yolo' } }],
-    ['Hermes mode', sessionNewResult('tools.ndjson'), 'mode', 'dont_ask', { method: 'session/set_mode', params: { modeId: 'dont_ask' } }],
-    ['Hermes model', sessionNewResult('main.ndjson'), 'model', 'custom:fake-model', { method: 'session/set_model', params: { modelId: 'custom:fake-model' } }],
+    [
+      'Hermes mode',
+      sessionNewResult('tools.ndjson'),
+      'mode',
+      'dont_ask',
+      { method: 'session/set_mode', params: { modeId: 'dont_ask' } },
+    ],
+    [
+      'Hermes model',
+      sessionNewResult('main.ndjson'),
+      'model',
+      'custom:fake-model',
+      { method: 'session/set_model', params: { modelId: 'custom:fake-model' } },
+    ],
   ] as const)('%s', (_n, result, kind, id, plan) => {
     expect(planSwitch(normalizeCatalog(result), kind, id)).toEqual(plan);
   });
 
   it('sends the canonical id when given an alias', () => {
-    const c: Catalog = { others: [], model: { kind: 'model', source: 'legacy', options: [{ id: 'p:m', label: 'm', current: false, aliases: ['custom:p:m'] }] } };
+    const c: Catalog = {
+      others: [],
+      model: {
+        kind: 'model',
+        source: 'legacy',
+        options: [{ id: 'p:m', label: 'm', current: false, aliases: ['custom:p:m'] }],
+      },
+    };
     expect(planSwitch(c, 'model', 'custom:p:m')).toEqual({ method: 'session/set_model', params: { modelId: 'p:m' } });
   });
 

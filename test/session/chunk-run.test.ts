@@ -30,7 +30,9 @@ describe('ChunkRun', () => {
     expect(out).toEqual([]);
     expect(run.size).toBe(4);
     run.flush();
-    expect(out).toEqual([[{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hello wörld' } }, 4]]);
+    expect(out).toEqual([
+      [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hello wörld' } }, 4],
+    ]);
     run.flush(); // nothing held: no-op
     expect(out).toHaveLength(1);
   });

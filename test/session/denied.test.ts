@@ -20,7 +20,9 @@ async function fake(o: Parameters<typeof spawnFake>[0] = {}) {
 
 describe('a turn the agent ends after a denied permission', () => {
   it('a deny rule: the agent answers cancelled, the turn says permission_denied', async () => {
-    const { client, cwd } = await fake({ permission: { mode: 'ask', rules: [{ id: 'deny', decision: 'deny', source: 'user' }] } });
+    const { client, cwd } = await fake({
+      permission: { mode: 'ask', rules: [{ id: 'deny', decision: 'deny', source: 'user' }] },
+    });
     const s = await client.newSession({ cwd });
     const r = await s.prompt(`perm-abort ${join(cwd, 'x.txt')}`).result;
     expect(r.agentStopReason).toBe('cancelled');
@@ -52,7 +54,9 @@ describe('a turn the agent ends after a denied permission', () => {
   });
 
   it('a denial the agent answers with end_turn is just end_turn', async () => {
-    const { client, cwd } = await fake({ permission: { mode: 'ask', rules: [{ id: 'deny', decision: 'deny', source: 'user' }] } });
+    const { client, cwd } = await fake({
+      permission: { mode: 'ask', rules: [{ id: 'deny', decision: 'deny', source: 'user' }] },
+    });
     const s = await client.newSession({ cwd });
     expect((await s.prompt(`perm ${join(cwd, 'x.txt')}`).result).stopReason).toBe('end_turn');
   });

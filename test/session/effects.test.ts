@@ -33,7 +33,9 @@ interface Rig {
   asks: EventOf<'permission.asked'>[];
   decided: EventOf<'permission.decided'>[];
   /** Runs a prompt; returns each step's JSON result. */
-  steps(prompt: string): Promise<{ ok?: unknown; error?: { code: number; message: string; data?: Record<string, unknown> } }[]>;
+  steps(
+    prompt: string,
+  ): Promise<{ ok?: unknown; error?: { code: number; message: string; data?: Record<string, unknown> } }[]>;
 }
 
 /** An agent session in a fresh workspace holding `.env`, `a.txt` and a `victim/` directory. */
@@ -45,7 +47,10 @@ async function rig(opts: ClientOptions & { answer?: PermissionAnswer } = {}): Pr
   writeFileSync(join(cwd, 'victim', 'keep.txt'), 'keep');
   const audit: PermissionDecisionEvent[] = [];
   const { answer, ...clientOpts } = opts;
-  const client = await AcpClient.spawn({ command: process.execPath, args: ['--import', TSX, AGENT], cwd, env: {} }, { ...clientOpts, onPermissionDecision: (e) => audit.push(e) });
+  const client = await AcpClient.spawn(
+    { command: process.execPath, args: ['--import', TSX, AGENT], cwd, env: {} },
+    { ...clientOpts, onPermissionDecision: (e) => audit.push(e) },
+  );
   clients.push(client);
   const session = await client.newSession({ cwd });
   const asks: EventOf<'permission.asked'>[] = [];
@@ -79,11 +84,22 @@ async function rig(opts: ClientOptions & { answer?: PermissionAnswer } = {}): Pr
 describe.concurrent('an agent that never asks: ask mode', () => {
   it('writing .envrc, reading .env and `rm -rf` through a terminal are each asked; rejected, none happens', async () => {
     const r = await rig({ permission: { mode: 'ask' }, answer: { choice: 'reject_once' } });
-    const out = await r.steps([`write ${join(r.cwd, '.envrc')} export PWNED=1`, `read ${join(r.cwd, '.env')}`, `run rm -rf ${join(r.cwd, 'victim')}`].join('\n'));
+    const out = await r.steps(
+      [
+        `write ${join(r.cwd, '.envrc')} export PWNED=1`,
+        `read ${join(r.cwd, '.env')}`,
+        `run rm -rf ${join(r.cwd, 'victim')}`,
+      ].join('\n'),
+    );
 
-    expect(r.asks.map((a) => a.title)).toEqual([`Write ${join(r.cwd, '.envrc')}`, `Read ${join(r.cwd, '.env')}`, `Run \`rm -rf ${join(r.cwd, 'victim')}\` in ${r.cwd}`]);
+    expect(r.asks.map((a) => a.title)).toEqual([
+      `Write ${join(r.cwd, '.envrc')}`,
+      `Read ${join(r.cwd, '.env')}`,
+      `Run \`rm -rf ${join(r.cwd, 'victim')}\` in ${r.cwd}`,
+    ]);
     // Talaria's own options; no "always" for a forced ask (sensitive file, dangerous command).
-    for (const a of r.asks) expect((a.options as { kind: string }[]).map((o) => o.kind)).toEqual(['allow_once', 'reject_once']);
+    for (const a of r.asks)
+      expect((a.options as { kind: string }[]).map((o) => o.kind)).toEqual(['allow_once', 'reject_once']);
     expect(out.map((o) => o.error?.code)).toEqual([PERMISSION_DENIED, PERMISSION_DENIED, PERMISSION_DENIED]);
     expect(out[0]!.error!.data).toMatchObject({ reason: 'permission_denied', decidedBy: 'user', effect: 'fs.write' });
     expect(existsSync(join(r.cwd, '.envrc'))).toBe(false);
@@ -102,7 +118,11 @@ describe.concurrent('an agent that never asks: ask mode', () => {
 
   it('nobody answers: each ask times out closed and the agent gets an error', async () => {
     const r = await rig({ permission: { mode: 'ask', timeoutMs: 200 } });
-    const out = await r.steps([`write ${join(r.cwd, '.envrc')} x`, `read ${join(r.cwd, '.env')}`, `run rm -rf ${join(r.cwd, 'victim')}`].join('\n'));
+    const out = await r.steps(
+      [`write ${join(r.cwd, '.envrc')} x`, `read ${join(r.cwd, '.env')}`, `run rm -rf ${join(r.cwd, 'victim')}`].join(
+        '\n',
+      ),
+    );
     expect(out.map((o) => o.error?.data?.decidedBy)).toEqual(['timeout', 'timeout', 'timeout']);
     expect(existsSync(join(r.cwd, '.envrc'))).toBe(false);
     expect(existsSync(join(r.cwd, 'victim', 'keep.txt'))).toBe(true);
@@ -111,7 +131,9 @@ describe.concurrent('an agent that never asks: ask mode', () => {
 
   it('allowed once: the effect happens', async () => {
     const r = await rig({ permission: { mode: 'ask' }, answer: { choice: 'allow_once' } });
-    const out = await r.steps([`write ${join(r.cwd, '.envrc')} export OK=1`, `read ${join(r.cwd, '.env')}`, 'run echo hi'].join('\n'));
+    const out = await r.steps(
+      [`write ${join(r.cwd, '.envrc')} export OK=1`, `read ${join(r.cwd, '.env')}`, 'run echo hi'].join('\n'),
+    );
     expect(out[0]).toEqual({ ok: {} });
     expect(out[1]).toEqual({ ok: { content: 'API_KEY=very-secret\n' } });
     expect(out[2]!.ok).toMatchObject({ exit: { exitCode: 0 }, output: 'hi\n' });
@@ -125,11 +147,19 @@ describe.concurrent('an agent that never asks: ask mode', () => {
     expect(out).toEqual([{ ok: { content: 'plain\n' } }]);
     expect(r.asks).toHaveLength(0);
     expect(r.decided).toHaveLength(0); // allowed without asking: the audit log only
-    expect(r.audit).toEqual([expect.objectContaining({ decidedBy: 'policy', optionKind: 'allow_once', subject: expect.objectContaining({ effect: 'fs.read' }) })]);
+    expect(r.audit).toEqual([
+      expect.objectContaining({
+        decidedBy: 'policy',
+        optionKind: 'allow_once',
+        subject: expect.objectContaining({ effect: 'fs.read' }),
+      }),
+    ]);
   });
 
   it('a deny rule refuses without asking', async () => {
-    const r = await rig({ permission: { mode: 'auto', rules: [{ decision: 'deny', toolKind: 'edit', pathGlob: '*.txt' }] } });
+    const r = await rig({
+      permission: { mode: 'auto', rules: [{ decision: 'deny', toolKind: 'edit', pathGlob: '*.txt' }] },
+    });
     const out = await r.steps(`write ${join(r.cwd, 'a.txt')} changed`);
     expect(out[0]!.error).toMatchObject({ code: PERMISSION_DENIED, data: { decidedBy: 'policy' } });
     expect(readFileSync(join(r.cwd, 'a.txt'), 'utf8')).toBe('plain\n');
@@ -140,7 +170,9 @@ describe.concurrent('an agent that never asks: ask mode', () => {
 describe.concurrent('other modes', () => {
   it('auto: writes and commands go ahead unasked (audited); a dangerous command still asks', async () => {
     const r = await rig({ permission: { mode: 'auto' }, answer: { choice: 'reject_once' } });
-    const out = await r.steps([`write ${join(r.cwd, 'b.txt')} new`, 'run echo auto', `run rm -rf ${join(r.cwd, 'victim')}`].join('\n'));
+    const out = await r.steps(
+      [`write ${join(r.cwd, 'b.txt')} new`, 'run echo auto', `run rm -rf ${join(r.cwd, 'victim')}`].join('\n'),
+    );
     expect(out[0]).toEqual({ ok: {} });
     expect(out[1]!.ok).toMatchObject({ output: 'auto\n' });
     expect(out[2]!.error?.code).toBe(PERMISSION_DENIED);
@@ -202,7 +234,9 @@ describe.concurrent('no double ask', () => {
 
   it('a rejected request covers nothing, and a later write of the same file asks again', async () => {
     const r = await rig({ permission: { mode: 'ask' }, answer: { choice: 'reject_once' } });
-    const out = await r.steps([`ask-write ${join(r.cwd, 'notes.md')} hello`, `write ${join(r.cwd, 'notes.md')} sneaky`].join('\n'));
+    const out = await r.steps(
+      [`ask-write ${join(r.cwd, 'notes.md')} hello`, `write ${join(r.cwd, 'notes.md')} sneaky`].join('\n'),
+    );
     expect(out[0]).toEqual({ ok: { permission: 'rejected' } });
     expect(out[1]!.error?.code).toBe(PERMISSION_DENIED);
     expect(existsSync(join(r.cwd, 'notes.md'))).toBe(false);
@@ -219,21 +253,48 @@ describe('the command line a terminal is judged by', () => {
     ['an argv, quoted', t('git', ['commit', '-m', 'two words']), "git commit -m 'two words'"],
     ['bash -lc reduced to its script', t('bash', ['-lc', 'npm test']), 'npm test'],
     ['extra env in front', t('npm', ['test'], [{ name: 'CI', value: '1' }]), 'CI=1 npm test'],
-    ['secret-looking values kept out', t('npm', ['test'], [{ name: 'API_KEY', value: 'sk-live' }]), "API_KEY='[redacted]' npm test"],
+    [
+      'secret-looking values kept out',
+      t('npm', ['test'], [{ name: 'API_KEY', value: 'sk-live' }]),
+      "API_KEY='[redacted]' npm test",
+    ],
   ])('%s', (_name, line, expected) => {
     expect(line).toBe(expected);
   });
 
   it('extra env defeats an allow rule written for the bare command (NODE_OPTIONS can load any code)', () => {
-    const subject = (command: string) => ({ sessionId: 's', toolCallId: 't', toolKind: 'execute', command, paths: [], roots: ['/ws'], effect: 'terminal.create' as const });
+    const subject = (command: string) => ({
+      sessionId: 's',
+      toolCallId: 't',
+      toolKind: 'execute',
+      command,
+      paths: [],
+      roots: ['/ws'],
+      effect: 'terminal.create' as const,
+    });
     const rules = [{ decision: 'allow' as const, command: 'npm test' }];
     expect(evaluate(subject(t('npm', ['test'])), { mode: 'ask', rules }).decision).toBe('allow');
-    expect(evaluate(subject(t('npm', ['test'], [{ name: 'NODE_OPTIONS', value: '--require /ws/evil.js' }])), { mode: 'ask', rules }).decision).toBe('ask');
+    expect(
+      evaluate(subject(t('npm', ['test'], [{ name: 'NODE_OPTIONS', value: '--require /ws/evil.js' }])), {
+        mode: 'ask',
+        rules,
+      }).decision,
+    ).toBe('ask');
   });
 
   it('env that changes what runs (LD_PRELOAD, PATH…) makes the terminal dangerous even in auto; a plain marker does not', () => {
     const judge = (env: { name: string; value: string }[]) =>
-      evaluate({ sessionId: 's', toolCallId: 't', toolKind: 'execute', command: t('echo', ['hi'], env), paths: [], roots: ['/ws'] }, { mode: 'auto', rules: [] });
+      evaluate(
+        {
+          sessionId: 's',
+          toolCallId: 't',
+          toolKind: 'execute',
+          command: t('echo', ['hi'], env),
+          paths: [],
+          roots: ['/ws'],
+        },
+        { mode: 'auto', rules: [] },
+      );
     expect(judge([{ name: 'CLAUDECODE', value: '1' }]).decision).toBe('allow');
     for (const name of ['LD_PRELOAD', 'PATH', 'NODE_OPTIONS', 'PYTHONSTARTUP', 'GIT_SSH_COMMAND']) {
       expect(
@@ -248,8 +309,17 @@ describe('the command line a terminal is judged by', () => {
 
   it('an argv that runs a script through a shell is judged by that script', () => {
     expect(
-      evaluate({ sessionId: 's', toolCallId: 't', toolKind: 'execute', command: t('/bin/sh', ['-c', 'rm -rf ~', 'x']), paths: [], roots: ['/ws'] }, { mode: 'auto', rules: [] })
-        .forcedAsk,
+      evaluate(
+        {
+          sessionId: 's',
+          toolCallId: 't',
+          toolKind: 'execute',
+          command: t('/bin/sh', ['-c', 'rm -rf ~', 'x']),
+          paths: [],
+          roots: ['/ws'],
+        },
+        { mode: 'auto', rules: [] },
+      ).forcedAsk,
     ).toBe('dangerous_command');
   });
 });

@@ -14,14 +14,19 @@ import { assistantText, waitFor } from './helpers.js';
  * The recorded Hermes 0.18.2 traffic, played back as the agent over real streams, consumed by the
  * whole client stack: NDJSON transport → SDK adapter → session router → reducer.
  */
-const fixture = (name: string) => parseWireLog(readFileSync(fileURLToPath(new URL(`../fixtures/hermes-0.18.2/${name}`, import.meta.url)), 'utf8'));
+const fixture = (name: string) =>
+  parseWireLog(readFileSync(fileURLToPath(new URL(`../fixtures/hermes-0.18.2/${name}`, import.meta.url)), 'utf8'));
 
 let open: { client: AcpClient; player: FixturePlayer }[] = [];
 async function connect(name: string) {
   const player = playFixture(fixture(name));
   const client = await AcpClient.connect(
     { input: player.agentOut, output: player.agentIn },
-    { hooks: { usageMode: 'cumulative', modelRows: hermesModelRows, loadEmptyMeansNotFound: true }, fs: false, terminal: false },
+    {
+      hooks: { usageMode: 'cumulative', modelRows: hermesModelRows, loadEmptyMeansNotFound: true },
+      fs: false,
+      terminal: false,
+    },
   );
   open.push({ client, player });
   return { client, player };
@@ -34,7 +39,8 @@ afterEach(async () => {
   open = [];
 });
 
-const tool = (s: Session, pred: (t: ToolCallEntry) => boolean) => s.thread.entries.find((e): e is ToolCallEntry => e.kind === 'tool_call' && pred(e));
+const tool = (s: Session, pred: (t: ToolCallEntry) => boolean) =>
+  s.thread.entries.find((e): e is ToolCallEntry => e.kind === 'tool_call' && pred(e));
 
 /** Answers each permission request the way the recording did, by option kind. */
 function answerAs(s: Session, choices: ('allow_once' | 'reject_once')[]) {
@@ -53,7 +59,12 @@ describe('Hermes 0.18.2 recordings through transport + reducer', () => {
     const r1 = await s.prompt('TOOLS: read notes, echo, write out.txt').result;
     expect(r1.usage?.totalTokens).toBe(4936);
     const read = tool(s, (t) => t.toolCallId === 'tc-ab1a790290b6');
-    expect(read).toMatchObject({ status: 'completed', settledBy: 'turn_end', title: 'read: /workspace/notes.txt', toolKind: 'read' });
+    expect(read).toMatchObject({
+      status: 'completed',
+      settledBy: 'turn_end',
+      title: 'read: /workspace/notes.txt',
+      toolKind: 'read',
+    });
     const term = tool(s, (t) => t.title === 'terminal: echo hello-from-terminal');
     expect(term).toMatchObject({ status: 'completed', settledBy: 'agent' });
     const write = tool(s, (t) => t.title === 'write: /workspace/out.txt');
@@ -93,7 +104,10 @@ describe('Hermes 0.18.2 recordings through transport + reducer', () => {
     await s.setModel('custom:fake-model');
 
     const slow = s.prompt('SLOW please');
-    await waitFor(s, (e) => e.type === 'entry.updated' && (e.entry as { text?: string }).text?.endsWith('so ') === true);
+    await waitFor(
+      s,
+      (e) => e.type === 'entry.updated' && (e.entry as { text?: string }).text?.endsWith('so ') === true,
+    );
     void s.cancel();
     const cancelled = await slow.result;
     expect(cancelled.stopReason).toBe('cancelled');
@@ -107,11 +121,18 @@ describe('Hermes 0.18.2 recordings through transport + reducer', () => {
     expect(assistantText(s)).toContain('HTTP 401: Incorrect API key provided');
 
     // Methods Hermes does not have: typed errors, the connection survives.
-    await expect(client.connection.request('session/delete', { sessionId: s.id })).rejects.toMatchObject({ code: -32601 });
+    await expect(client.connection.request('session/delete', { sessionId: s.id })).rejects.toMatchObject({
+      code: -32601,
+    });
     await expect(client.connection.request('ping', {})).rejects.toMatchObject({ code: -32601 });
-    const refused = await client.connection.request<{ stopReason: string }>('session/prompt', { sessionId: 'no-such-session', prompt: [{ type: 'text', text: 'hi' }] });
+    const refused = await client.connection.request<{ stopReason: string }>('session/prompt', {
+      sessionId: 'no-such-session',
+      prompt: [{ type: 'text', text: 'hi' }],
+    });
     expect(refused.stopReason).toBe('refusal');
-    await expect(client.loadSession('no-such-session', { cwd: '/workspace' })).rejects.toSatisfy((e: unknown) => isTalariaError(e, 'session_not_found'));
+    await expect(client.loadSession('no-such-session', { cwd: '/workspace' })).rejects.toSatisfy((e: unknown) =>
+      isTalariaError(e, 'session_not_found'),
+    );
     expect(player.unmatched).toEqual([]);
   });
 

@@ -15,7 +15,9 @@ export function tempDir(prefix = 'talaria-test-'): string {
 }
 
 /** Spawns the scripted SDK fake agent as a real process and initializes it through Talaria. */
-export async function spawnFake(opts: ClientOptions & { env?: Record<string, string>; cwd?: string } = {}): Promise<{ client: AcpClient; frames: Frame[]; cwd: string }> {
+export async function spawnFake(
+  opts: ClientOptions & { env?: Record<string, string>; cwd?: string } = {},
+): Promise<{ client: AcpClient; frames: Frame[]; cwd: string }> {
   const frames: Frame[] = [];
   const cwd = opts.cwd ?? tempDir();
   const { env, ...clientOpts } = opts;

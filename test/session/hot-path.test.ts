@@ -19,7 +19,12 @@ const noop = (): void => {};
 const logger: Logger = { debug: noop, info: noop, warn: noop, error: noop, child: () => logger } as unknown as Logger;
 
 /** `send` delivers one update as a read of its own; `push` delivers it inside a read that `router.readEnd()` ends. */
-function open(now?: () => number): { router: SessionRouter<Session>; session: Session; send(update: Update): void; push(update: Update): void } {
+function open(now?: () => number): {
+  router: SessionRouter<Session>;
+  session: Session;
+  send(update: Update): void;
+  push(update: Update): void;
+} {
   const router = new SessionRouter<Session>();
   const session = new Session({
     id: 'S',
@@ -43,7 +48,11 @@ function open(now?: () => number): { router: SessionRouter<Session>; session: Se
   return { router, session, send, push };
 }
 
-const chunk = (kind: string, text: string, messageId?: string): Update => ({ sessionUpdate: kind, content: { type: 'text', text }, ...(messageId ? { messageId } : {}) });
+const chunk = (kind: string, text: string, messageId?: string): Update => ({
+  sessionUpdate: kind,
+  content: { type: 'text', text },
+  ...(messageId ? { messageId } : {}),
+});
 
 /** A turn's worth of updates: runs closed by tool calls and kind changes, an id'd message grown after its run closed. */
 const STREAM: Update[] = [
@@ -58,7 +67,12 @@ const STREAM: Update[] = [
   { sessionUpdate: 'usage_update', used: 10, size: 100 },
   chunk('agent_thought_chunk', 'again'),
   chunk('agent_message_chunk', ' and more', 'm1'),
-  { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'ok' } }] },
+  {
+    sessionUpdate: 'tool_call_update',
+    toolCallId: 't1',
+    status: 'completed',
+    content: [{ type: 'content', content: { type: 'text', text: 'ok' } }],
+  },
   chunk('agent_message_chunk', 'done.'),
 ];
 
@@ -78,7 +92,11 @@ describe('the streaming hot path', () => {
     session.apply({ type: 'turn.ended', turnId: 'T', outcome: 'completed' });
     expect(taken.length).toBeGreaterThan(2 * STREAM.length);
     for (const t of taken) expect(JSON.stringify(t.value)).toBe(t.json);
-    expect(session.thread.entries.map((e) => (e.kind === 'tool_call' ? `tool:${e.status}` : `${e.kind}:${'text' in e ? e.text : ''}`))).toEqual([
+    expect(
+      session.thread.entries.map((e) =>
+        e.kind === 'tool_call' ? `tool:${e.status}` : `${e.kind}:${'text' in e ? e.text : ''}`,
+      ),
+    ).toEqual([
       'user_message:go',
       'thought:think harder — ',
       'assistant_message:Hello wörld ',
@@ -106,7 +124,9 @@ describe('the streaming hot path', () => {
     });
     session.subscribe((e) => other.push(e));
     session.apply({ type: 'turn.ended', turnId: 'T', outcome: 'completed' } satisfies ThreadAction);
-    const settled = seen.filter((e) => e.type === 'entry.updated').map((e) => (e.type === 'entry.updated' && e.entry.kind === 'tool_call' ? e.entry.toolCallId : '?'));
+    const settled = seen
+      .filter((e) => e.type === 'entry.updated')
+      .map((e) => (e.type === 'entry.updated' && e.entry.kind === 'tool_call' ? e.entry.toolCallId : '?'));
     expect(settled).toEqual(['a', 'b', 'c']);
     expect(seen.some((e) => e.type === 'entry.added' && e.entry.kind === 'notice')).toBe(true);
     // Each event once, to each listener (a nested emit reaches the later listener first, as any synchronous bus does).
@@ -167,7 +187,10 @@ describe('text chunks of one read are folded', () => {
     // thought run (2) | message run (2) | tool | m1 | tool | m1 | thought | m1 | tool | message = 10 events for 13 updates.
     expect(entryEvents).toHaveLength(10);
     expect(entryEvents.map((e) => (e as { chunks?: number }).chunks ?? 1)).toEqual([2, 2, 1, 1, 1, 1, 1, 1, 1, 1]);
-    expect(entryEvents[1]).toMatchObject({ type: 'entry.added', entry: { kind: 'assistant_message', text: 'Hello wörld ' } });
+    expect(entryEvents[1]).toMatchObject({
+      type: 'entry.added',
+      entry: { kind: 'assistant_message', text: 'Hello wörld ' },
+    });
   });
 
   it('anything else in the read goes after the text before it, in wire order', () => {
@@ -175,7 +198,11 @@ describe('text chunks of one read are folded', () => {
     const order: string[] = [];
     session.subscribe((e) => {
       if (e.type === 'entry.added' || e.type === 'entry.updated')
-        order.push(e.entry.kind === 'tool_call' ? `tool ${e.entry.toolCallId}` : `${e.entry.kind} ${'text' in e.entry ? e.entry.text : ''}`);
+        order.push(
+          e.entry.kind === 'tool_call'
+            ? `tool ${e.entry.toolCallId}`
+            : `${e.entry.kind} ${'text' in e.entry ? e.entry.text : ''}`,
+        );
     });
     push(chunk('agent_message_chunk', 'one '));
     push(chunk('agent_message_chunk', 'two'));

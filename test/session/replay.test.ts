@@ -7,7 +7,8 @@ import { hermesModelRows } from '../../src/providers/hermes/catalog.js';
 import type { WireLogLine } from '../../src/protocol/types.js';
 import type { ToolCallEntry } from '../../src/thread/types.js';
 
-const fixture = (name: string) => readFileSync(fileURLToPath(new URL(`../fixtures/hermes-0.18.2/${name}`, import.meta.url)), 'utf8');
+const fixture = (name: string) =>
+  readFileSync(fileURLToPath(new URL(`../fixtures/hermes-0.18.2/${name}`, import.meta.url)), 'utf8');
 const hermes = { usageMode: 'cumulative' as const, modelRows: hermesModelRows, loadEmptyMeansNotFound: true };
 
 function collect() {
@@ -16,14 +17,21 @@ function collect() {
   return { events, onEvent: (e: SessionEvent) => events.push(JSON.parse(JSON.stringify(e)) as SessionEvent) };
 }
 
-const tools = (s: { thread: { entries: { kind: string }[] } }) => s.thread.entries.filter((e): e is ToolCallEntry => e.kind === 'tool_call');
+const tools = (s: { thread: { entries: { kind: string }[] } }) =>
+  s.thread.entries.filter((e): e is ToolCallEntry => e.kind === 'tool_call');
 
 /** A tiny log builder: the frames a client and an agent would exchange. */
 function log(...frames: [dir: 'c' | 'a', msg: Record<string, unknown>][]): WireLogLine[] {
-  return frames.map(([d, msg], i) => ({ t_ms: i * 10, dir: d === 'c' ? 'client->agent' : 'agent->client', msg: { jsonrpc: '2.0', ...msg } }));
+  return frames.map(([d, msg], i) => ({
+    t_ms: i * 10,
+    dir: d === 'c' ? 'client->agent' : 'agent->client',
+    msg: { jsonrpc: '2.0', ...msg },
+  }));
 }
-const update = (sessionId: string, u: Record<string, unknown>) => ['a', { method: 'session/update', params: { sessionId, update: u } }] as ['a', Record<string, unknown>];
-const chunk = (sessionId: string, text: string) => update(sessionId, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+const update = (sessionId: string, u: Record<string, unknown>) =>
+  ['a', { method: 'session/update', params: { sessionId, update: u } }] as ['a', Record<string, unknown>];
+const chunk = (sessionId: string, text: string) =>
+  update(sessionId, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
 const opening = (sid = 's1') =>
   [
     ['c', { id: 1, method: 'initialize', params: { protocolVersion: 1 } }],
@@ -82,13 +90,18 @@ describe('replayWireLog over the recorded Hermes fixtures', () => {
   });
 
   it('permissions: a policy that disagrees with the recording is reported, not hidden', async () => {
-    const r = await replayWireLogText(fixture('tools.ndjson'), { permission: { mode: 'ask', rules: [{ decision: 'deny' }] } });
+    const r = await replayWireLogText(fixture('tools.ndjson'), {
+      permission: { mode: 'ask', rules: [{ decision: 'deny' }] },
+    });
     expect(r.notes.map((n) => n.code)).toContain('permission_mismatch');
   });
 
   it('reload.ndjson: load replays history; a second open of the same session does not duplicate it; fork opens another', async () => {
     const r = await replayWireLogText(fixture('reload.ndjson'), { hooks: hermes });
-    expect(r.sessions.map((s) => s.id)).toEqual(['217209e8-e55d-4cbb-aad7-640f0207efd0', '61eb2cd6-4c9d-422a-b5b4-08a458869cd5']);
+    expect(r.sessions.map((s) => s.id)).toEqual([
+      '217209e8-e55d-4cbb-aad7-640f0207efd0',
+      '61eb2cd6-4c9d-422a-b5b4-08a458869cd5',
+    ]);
     const loaded = r.sessions[0]!;
     expect(tools(loaded).filter((t) => t.toolCallId === 'call_write_3')).toHaveLength(1);
     expect(loaded.catalog.model?.currentId).toBe('custom:fake-model');
@@ -97,7 +110,12 @@ describe('replayWireLog over the recorded Hermes fixtures', () => {
   it('noauth.ndjson: no session, the setup failure is a note', async () => {
     const r = await replayWireLogText(fixture('noauth.ndjson'));
     expect(r.sessions).toEqual([]);
-    expect(r.notes).toEqual([expect.objectContaining({ code: 'session_setup_failed', message: expect.stringContaining('No LLM provider configured') })]);
+    expect(r.notes).toEqual([
+      expect.objectContaining({
+        code: 'session_setup_failed',
+        message: expect.stringContaining('No LLM provider configured'),
+      }),
+    ]);
   });
 
   it('main.ndjson: cancel keeps the text and ends cancelled; the refused unknown-session prompt is noted', async () => {
@@ -117,19 +135,33 @@ describe('replayWireLog edge cases', () => {
   it('a log that ends mid-turn ends like a dead agent: agent_crashed, session failed', async () => {
     const { events, onEvent } = collect();
     const r = await replayWireLog(
-      log(...opening(), ['c', { id: 3, method: 'session/prompt', params: { sessionId: 's1', prompt: [{ type: 'text', text: 'hi' }] } }], chunk('s1', 'working')),
+      log(
+        ...opening(),
+        ['c', { id: 3, method: 'session/prompt', params: { sessionId: 's1', prompt: [{ type: 'text', text: 'hi' }] } }],
+        chunk('s1', 'working'),
+      ),
       { onEvent },
     );
     expect(r.turns[0]).toMatchObject({ stopReason: 'error', error: { code: 'agent_crashed' } });
     expect(r.sessions[0]!.state).toBe('failed');
     expect(r.notes.map((n) => n.code)).toEqual(['log_ended_open']);
-    expect(events.map((e) => e.type)).toEqual(['session.state', 'entry.added', 'turn.started', 'entry.added', 'session.state', 'turn.ended']);
+    expect(events.map((e) => e.type)).toEqual([
+      'session.state',
+      'entry.added',
+      'turn.started',
+      'entry.added',
+      'session.state',
+      'turn.ended',
+    ]);
   });
 
   it('updates that arrive before the session/new answer are kept (like the live client)', async () => {
     const lines = log(
       ['c', { id: 2, method: 'session/new', params: { cwd: '/w', mcpServers: [] } }],
-      update('early', { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'x', description: 'y' }] }),
+      update('early', {
+        sessionUpdate: 'available_commands_update',
+        availableCommands: [{ name: 'x', description: 'y' }],
+      }),
       ['a', { id: 2, result: { sessionId: 'early' } }],
     );
     const r = await replayWireLog(lines);
@@ -140,7 +172,10 @@ describe('replayWireLog edge cases', () => {
     const r = await replayWireLog(
       log(
         ...opening(),
-        ['c', { id: 3, method: 'session/prompt', params: { sessionId: 's1', prompt: [{ type: 'text', text: 'slow' }] } }],
+        [
+          'c',
+          { id: 3, method: 'session/prompt', params: { sessionId: 's1', prompt: [{ type: 'text', text: 'slow' }] } },
+        ],
         chunk('s1', 'partial '),
         ['c', { method: 'session/cancel', params: { sessionId: 's1' } }],
         ['a', { id: 3, result: { stopReason: 'cancelled' } }],
@@ -161,7 +196,10 @@ describe('replayWireLog edge cases', () => {
         ['a', { id: 4, result: {} }],
       ),
     );
-    expect(r.turns[0]).toMatchObject({ stopReason: 'error', error: { code: 'agent_error', message: 'Internal error: boom' } });
+    expect(r.turns[0]).toMatchObject({
+      stopReason: 'error',
+      error: { code: 'agent_error', message: 'Internal error: boom' },
+    });
     expect(r.notes.map((n) => n.code)).toEqual(['request_failed']); // no model selector to plan with
     expect(r.sessions[0]!.state).toBe('idle');
   });
@@ -181,7 +219,11 @@ describe('replayWireLog edge cases', () => {
   });
 
   it('bad lines become notes and are skipped', async () => {
-    const text = ['not json', JSON.stringify({ t_ms: 0, dir: 'sideways', msg: {} }), ...log(...opening()).map((l) => JSON.stringify(l))].join('\n');
+    const text = [
+      'not json',
+      JSON.stringify({ t_ms: 0, dir: 'sideways', msg: {} }),
+      ...log(...opening()).map((l) => JSON.stringify(l)),
+    ].join('\n');
     const r = await replayWireLogText(text);
     expect(r.notes.filter((n) => n.code === 'bad_line').map((n) => n.line)).toEqual([1, 2]);
     expect(r.sessions).toHaveLength(1);

@@ -43,7 +43,9 @@ describe('cancel while the agent is going away', () => {
   });
 
   it('through the host: the same cancel on a hosted session', async () => {
-    const agent = scriptAgent('closer', 'close-stdout.ts', { args: ['--import', TSX, FAKE('close-stdout.ts'), 'mid-turn'] });
+    const agent = scriptAgent('closer', 'close-stdout.ts', {
+      args: ['--import', TSX, FAKE('close-stdout.ts'), 'mid-turn'],
+    });
     const t = makeHost({ providers: [agent] });
     const session = await t.host.newSession({ provider: agent.id, workspace: t.workspace });
     const turn = await promptThenQuiet(session);

@@ -11,13 +11,22 @@ const frame = (dir: Frame['dir'], m: RawMessage): Frame => {
 const out = (msg: RawMessage) => frame('client->agent', msg);
 const inn = (msg: RawMessage) => frame('agent->client', msg);
 const update = (sessionId: string, text: string) =>
-  inn({ method: 'session/update', params: { sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } } });
+  inn({
+    method: 'session/update',
+    params: { sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } },
+  });
 
 /** A session stand-in: its wire log and the updates its thread got. */
 function sink(): FrameTarget & { got: Frame[]; updates: Update[]; labels(): string[] } {
   const got: Frame[] = [];
   const updates: Update[] = [];
-  return { got, updates, receiveFrame: (f) => void got.push(f), receiveUpdate: (u) => void updates.push(u), labels: () => got.map(label) };
+  return {
+    got,
+    updates,
+    receiveFrame: (f) => void got.push(f),
+    receiveUpdate: (u) => void updates.push(u),
+    labels: () => got.map(label),
+  };
 }
 
 /** A short readable name for a frame. */
@@ -31,7 +40,9 @@ function label(f: Frame): string {
 
 function handshake(r: SessionRouter, name = 'agent') {
   r.frame(out({ id: 0, method: 'initialize', params: { protocolVersion: 1 } }));
-  r.frame(inn({ id: 0, result: { protocolVersion: 1, agentInfo: { name }, agentCapabilities: { loadSession: true } } }));
+  r.frame(
+    inn({ id: 0, result: { protocolVersion: 1, agentInfo: { name }, agentCapabilities: { loadSession: true } } }),
+  );
 }
 
 describe('SessionRouter', () => {
@@ -71,7 +82,16 @@ describe('SessionRouter', () => {
     r.frame(inn({ id: 6, result: { stopReason: 'end_turn' } }));
     r.frame(out({ method: 'session/cancel', params: { sessionId: 'A' } }));
     r.frame(inn({ id: 5, result: { stopReason: 'cancelled' } }));
-    expect(a.labels()).toEqual(['req:initialize', 'res:0', 'req:session/prompt', 'update:a1', 'req:session/request_permission', 'res:0', 'note:session/cancel', 'res:5']);
+    expect(a.labels()).toEqual([
+      'req:initialize',
+      'res:0',
+      'req:session/prompt',
+      'update:a1',
+      'req:session/request_permission',
+      'res:0',
+      'note:session/cancel',
+      'res:5',
+    ]);
     expect(b.labels()).toEqual(['req:initialize', 'res:0', 'req:session/prompt', 'update:b1', 'res:6']);
   });
 
@@ -101,7 +121,15 @@ describe('SessionRouter', () => {
     second.frame(out({ id: 1, method: 'session/load', params: { sessionId: 'A', cwd: '/w', mcpServers: [] } }));
     second.frame(update('A', 'replayed'));
     second.frame(inn({ id: 1, result: {} }));
-    expect(a.labels()).toEqual(['req:initialize', 'res:0', 'req:initialize', 'res:0', 'req:session/load', 'update:replayed', 'res:1']);
+    expect(a.labels()).toEqual([
+      'req:initialize',
+      'res:0',
+      'req:initialize',
+      'res:0',
+      'req:session/load',
+      'update:replayed',
+      'res:1',
+    ]);
     expect((a.got[3]!.msg.result as { agentInfo: { name: string } }).agentInfo.name).toBe('second');
   });
 
@@ -120,7 +148,9 @@ describe('SessionRouter', () => {
     old.frame(inn({ id: 2, result: { stopReason: 'end_turn', _meta: { who: 'A' } } }));
     fresh.frame(inn({ id: 2, result: { stopReason: 'end_turn', _meta: { who: 'B' } } }));
     const answers = (s: ReturnType<typeof sink>) =>
-      s.got.filter((f) => f.msg.result !== undefined && f.msg.id === 2).map((f) => (f.msg.result as { _meta: { who: string } })._meta.who);
+      s.got
+        .filter((f) => f.msg.result !== undefined && f.msg.id === 2)
+        .map((f) => (f.msg.result as { _meta: { who: string } })._meta.who);
     expect(answers(a)).toEqual(['A']);
     expect(answers(b)).toEqual(['B']);
   });
@@ -174,6 +204,14 @@ describe('SessionRouter', () => {
     r.frame(out({ id: 7, method: 'authenticate', params: { methodId: 'key' } }));
     r.frame(inn({ id: 7, result: {} }));
     r.frame(update('A', 'three'));
-    expect(a.labels()).toEqual(['req:initialize', 'res:0', 'update:one', 'update:two', 'req:authenticate', 'res:7', 'update:three']);
+    expect(a.labels()).toEqual([
+      'req:initialize',
+      'res:0',
+      'update:one',
+      'update:two',
+      'req:authenticate',
+      'res:7',
+      'update:three',
+    ]);
   });
 });

@@ -90,7 +90,10 @@ describe('Session over a real SDK agent process', () => {
     const s = await client.newSession({ cwd });
     const t = s.prompt('slow');
     const queued = s.prompt('never runs');
-    await waitFor(s, (e) => e.type === 'entry.updated' && (e.entry as { text?: string }).text?.includes('tick tick') === true);
+    await waitFor(
+      s,
+      (e) => e.type === 'entry.updated' && (e.entry as { text?: string }).text?.includes('tick tick') === true,
+    );
     const states: string[] = [];
     s.subscribe((e) => e.type === 'session.state' && states.push(e.state));
     const cancelled = s.cancel();
@@ -297,7 +300,9 @@ describe('Session lifecycle and catalog', () => {
 
   it('load of an unknown session is session_not_found', async () => {
     const { client, cwd } = await fake();
-    await expect(client.loadSession('nope', { cwd })).rejects.toSatisfy((e: unknown) => isTalariaError(e, 'session_not_found'));
+    await expect(client.loadSession('nope', { cwd })).rejects.toSatisfy((e: unknown) =>
+      isTalariaError(e, 'session_not_found'),
+    );
     expect(client.sessions.has('nope')).toBe(false);
   });
 

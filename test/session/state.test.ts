@@ -1,5 +1,13 @@
 import { describe, it, expect } from 'vitest';
-import { SESSION_EVENTS, SESSION_STATES, TRANSITIONS, canTransition, transition, type SessionEvent, type SessionState } from '../../src/session/state.js';
+import {
+  SESSION_EVENTS,
+  SESSION_STATES,
+  TRANSITIONS,
+  canTransition,
+  transition,
+  type SessionEvent,
+  type SessionState,
+} from '../../src/session/state.js';
 import { TalariaError } from '../../src/protocol/errors.js';
 
 // The expected machine, written out independently of TRANSITIONS ('x' = invalid_state).
@@ -40,11 +48,37 @@ describe('session state machine', () => {
   });
 
   it('runs a whole life: turn, cancelled turn, crash, recovery, close', () => {
-    const events: SessionEvent[] = ['prompt', 'turn_end', 'prompt', 'cancel', 'cancel', 'turn_end', 'cancel', 'prompt', 'fail', 'recover', 'close', 'close'];
+    const events: SessionEvent[] = [
+      'prompt',
+      'turn_end',
+      'prompt',
+      'cancel',
+      'cancel',
+      'turn_end',
+      'cancel',
+      'prompt',
+      'fail',
+      'recover',
+      'close',
+      'close',
+    ];
     const seen: SessionState[] = [];
     let s: SessionState = 'idle';
     for (const e of events) seen.push((s = transition(s, e)));
-    expect(seen).toEqual(['running', 'idle', 'running', 'cancelling', 'cancelling', 'idle', 'idle', 'running', 'failed', 'idle', 'closed', 'closed']);
+    expect(seen).toEqual([
+      'running',
+      'idle',
+      'running',
+      'cancelling',
+      'cancelling',
+      'idle',
+      'idle',
+      'running',
+      'failed',
+      'idle',
+      'closed',
+      'closed',
+    ]);
   });
 
   it('nothing leaves closed', () => {

@@ -43,7 +43,15 @@ describe('parseUsage', () => {
     [{ totalTokens: 'x', inputTokens: -1, outputTokens: NaN }, undefined],
     [{ totalTokens: 10, thoughtTokens: null, _meta: {} }, { totalTokens: 10 }],
     [
-      { inputTokens: 1, outputTokens: 2, totalTokens: 3, thoughtTokens: 4, cachedReadTokens: 5, cachedWriteTokens: 6, other: 7 },
+      {
+        inputTokens: 1,
+        outputTokens: 2,
+        totalTokens: 3,
+        thoughtTokens: 4,
+        cachedReadTokens: 5,
+        cachedWriteTokens: 6,
+        other: 7,
+      },
       { inputTokens: 1, outputTokens: 2, totalTokens: 3, thoughtTokens: 4, cachedReadTokens: 5, cachedWriteTokens: 6 },
     ],
   ])('%j → %j', (input, expected) => {
@@ -54,7 +62,9 @@ describe('parseUsage', () => {
 describe('UsageTracker, cumulative (Hermes)', () => {
   it('turns the real tools.ndjson totals 4936 → 7404 → 9872 → 12340 → 13574 into per-turn figures', () => {
     const responses = promptUsages(fixture('tools.ndjson')).filter((r) => r.method === 'session/prompt');
-    expect(responses.map((r) => (r.usage as { totalTokens: number }).totalTokens)).toEqual([4936, 7404, 9872, 12340, 13574]);
+    expect(responses.map((r) => (r.usage as { totalTokens: number }).totalTokens)).toEqual([
+      4936, 7404, 9872, 12340, 13574,
+    ]);
     const t = new UsageTracker('cumulative');
     const turns = responses.map((r) => t.turn(r.usage));
     expect(turns).toEqual([
@@ -99,7 +109,9 @@ describe('UsageTracker, cumulative (Hermes)', () => {
   it('a cancelled turn reporting all zeros is no report, and the count goes on', () => {
     const t = new UsageTracker('cumulative');
     t.turn({ inputTokens: 1200, outputTokens: 34, totalTokens: 1234 });
-    expect(t.turn({ inputTokens: 0, outputTokens: 0, totalTokens: 0, thoughtTokens: 0, cachedReadTokens: 0 })).toBeUndefined();
+    expect(
+      t.turn({ inputTokens: 0, outputTokens: 0, totalTokens: 0, thoughtTokens: 0, cachedReadTokens: 0 }),
+    ).toBeUndefined();
     expect(t.baseline).toEqual({ inputTokens: 1200, outputTokens: 34, totalTokens: 1234 });
     expect(t.turn({ inputTokens: 2400, outputTokens: 68, totalTokens: 2468 })).toEqual({
       inputTokens: 1200,

@@ -64,7 +64,8 @@ afterEach(() => {
 
 function logger(): Logger & { lines: string[] } {
   const lines: string[] = [];
-  const put = (level: string) => (msg: string, data?: Record<string, unknown>) => void lines.push(`${level} ${msg} ${JSON.stringify(data ?? {})}`);
+  const put = (level: string) => (msg: string, data?: Record<string, unknown>) =>
+    void lines.push(`${level} ${msg} ${JSON.stringify(data ?? {})}`);
   return { lines, debug: put('debug'), info: put('info'), warn: put('warn'), error: put('error') };
 }
 
@@ -95,7 +96,8 @@ describe('store files are private', () => {
     s.sessions.create({ id: 'a', provider: 'demo', cwd: '/w' });
     try {
       expect(statSync(home).mode & 0o777).toBe(0o700);
-      for (const f of [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`]) expect(statSync(join(home, f)).mode & 0o777, f).toBe(0o600);
+      for (const f of [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`])
+        expect(statSync(join(home, f)).mode & 0o777, f).toBe(0o600);
     } finally {
       s.close();
     }
@@ -112,7 +114,8 @@ describe('store files are private', () => {
     const again = openStore({ home, logger: log });
     try {
       expect(statSync(home).mode & 0o777).toBe(0o700);
-      for (const f of [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`]) expect(statSync(join(home, f)).mode & 0o777, f).toBe(0o600);
+      for (const f of [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`])
+        expect(statSync(join(home, f)).mode & 0o777, f).toBe(0o600);
       expect(log.lines.join('\n')).toMatch(/made the Talaria home private[\s\S]*made private \(0600\)/);
     } finally {
       again.close();
@@ -156,7 +159,11 @@ describe('a corrupt, unreadable or read-only store', () => {
     expect(r.readOnlyReason).toMatch(/not writable/);
     expect(r.logs.join('\n')).toMatch(/warn store: opened read-only/);
     expect(r.titles).toEqual(['kept']);
-    expect(r.recorder).toMatchObject({ name: 'StoreError', code: 'store_read_only', message: expect.stringMatching(/read-only.*chmod u\+w/) });
+    expect(r.recorder).toMatchObject({
+      name: 'StoreError',
+      code: 'store_read_only',
+      message: expect.stringMatching(/read-only.*chmod u\+w/),
+    });
     // A write that slips through is a plain SQLite error; storeErrorFrom names it.
     expect(r.write).toMatchObject({ code: 'store_read_only' });
     expect(readFileSync(file).subarray(0, 15).toString()).toBe('SQLite format 3');
@@ -227,7 +234,13 @@ describe('a corrupt, unreadable or read-only store', () => {
   it('a read-only store that needs a migration says so (store_read_only) instead of failing on the write', () => {
     const { home } = storeWithSession();
     const last = Math.max(...MIGRATIONS.map((m) => m.version));
-    const err = errorOf(() => openStore({ home, readOnly: true, migrations: [...MIGRATIONS, { version: last + 1, name: 'next', up: () => {} }] }));
+    const err = errorOf(() =>
+      openStore({
+        home,
+        readOnly: true,
+        migrations: [...MIGRATIONS, { version: last + 1, name: 'next', up: () => {} }],
+      }),
+    );
     expect(err.code).toBe('store_read_only');
     expect(err.message).toContain(`needs upgrading (schema ${last} → ${last + 1})`);
   });
@@ -246,22 +259,39 @@ describe('a corrupt, unreadable or read-only store', () => {
     rw.close();
     corruptTable(file, 'wire_log');
     const s = openStore({ home });
-    expect(errorOf(() => s.wire.append('s1', [{ t_ms: 2, dir: 'agent->client', msg: { jsonrpc: '2.0', method: 'm' } }]))).toMatchObject({
+    expect(
+      errorOf(() => s.wire.append('s1', [{ t_ms: 2, dir: 'agent->client', msg: { jsonrpc: '2.0', method: 'm' } }])),
+    ).toMatchObject({
       code: 'store_corrupt',
       details: { path: file },
     });
     // A generator (wire.iterate) fails as it is read: named too.
     expect(errorOf(() => [...s.wire.iterate('s1')])).toMatchObject({ code: 'store_corrupt', details: { path: file } });
     // A constraint is a bug or a race, not the file's fault: it stays SQLite's own error.
-    expect(() => s.sessions.create({ id: 's1', provider: 'demo', cwd: '/w' })).toThrow(expect.objectContaining({ code: expect.stringMatching(/^SQLITE_CONSTRAINT/) }));
+    expect(() => s.sessions.create({ id: 's1', provider: 'demo', cwd: '/w' })).toThrow(
+      expect.objectContaining({ code: expect.stringMatching(/^SQLITE_CONSTRAINT/) }),
+    );
     s.close();
   });
 
   it('storeErrorFrom: busy and full get their own codes and fixes; anything else is open_failed', () => {
-    const busy = storeErrorFrom(Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }), '/h/talaria.db');
-    expect([busy.code, busy.fix]).toEqual(['store_busy', 'Wait for the other Talaria command to finish, then try again.']);
-    expect(storeErrorFrom(Object.assign(new Error('disk full'), { code: 'SQLITE_FULL' }), '/x').code).toBe('store_full');
-    expect(storeErrorFrom(Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR_WRITE' }), '/x')).toMatchObject({ code: 'store_io', details: { path: '/x' } });
-    expect(storeErrorFrom(new Error('odd\nthing'), '/x')).toMatchObject({ code: 'open_failed', message: 'Cannot open the Talaria store /x: odd thing' });
+    const busy = storeErrorFrom(
+      Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }),
+      '/h/talaria.db',
+    );
+    expect([busy.code, busy.fix]).toEqual([
+      'store_busy',
+      'Wait for the other Talaria command to finish, then try again.',
+    ]);
+    expect(storeErrorFrom(Object.assign(new Error('disk full'), { code: 'SQLITE_FULL' }), '/x').code).toBe(
+      'store_full',
+    );
+    expect(
+      storeErrorFrom(Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR_WRITE' }), '/x'),
+    ).toMatchObject({ code: 'store_io', details: { path: '/x' } });
+    expect(storeErrorFrom(new Error('odd\nthing'), '/x')).toMatchObject({
+      code: 'open_failed',
+      message: 'Cannot open the Talaria store /x: odd thing',
+    });
   });
 });

@@ -29,7 +29,9 @@ const TABLES = [
 const LAST = Math.max(...MIGRATIONS.map((m) => m.version));
 
 function tables(store: { db: { prepare(s: string): { all(): unknown[] } } }): string[] {
-  return (store.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+  return (
+    store.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]
+  ).map((r) => r.name);
 }
 
 function errorOf(fn: () => unknown): StoreError {
@@ -51,7 +53,9 @@ describe('opening the database', () => {
       expect(version).toBe(LAST);
       expect(applied).toEqual(MIGRATIONS.map((m) => m.version));
       expect(tables({ db })).toEqual(TABLES);
-      expect(db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all()).toEqual(MIGRATIONS.map((m) => ({ version: m.version, name: m.name })));
+      expect(db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all()).toEqual(
+        MIGRATIONS.map((m) => ({ version: m.version, name: m.name })),
+      );
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
       expect(db.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
       expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
@@ -82,7 +86,9 @@ describe('opening the database', () => {
   it('refuses a database from a newer Talaria with schema_too_new, naming both versions', () => {
     const home = tempHome();
     const s = openStore({ home });
-    s.db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, 0)').run(LAST + 5, 'from-the-future');
+    s.db
+      .prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, 0)')
+      .run(LAST + 5, 'from-the-future');
     s.close();
     const err = errorOf(() => openStore({ home }));
     expect(err.code).toBe('schema_too_new');
@@ -97,8 +103,16 @@ describe('opening the database', () => {
     const calls: number[] = [];
     const more: Migration[] = [
       ...MIGRATIONS,
-      { version: LAST + 2, name: 'third', up: (db) => (calls.push(LAST + 2), db.exec('ALTER TABLE sessions ADD COLUMN c3 TEXT')) },
-      { version: LAST + 1, name: 'second', up: (db) => (calls.push(LAST + 1), db.exec('ALTER TABLE sessions ADD COLUMN c2 TEXT')) },
+      {
+        version: LAST + 2,
+        name: 'third',
+        up: (db) => (calls.push(LAST + 2), db.exec('ALTER TABLE sessions ADD COLUMN c3 TEXT')),
+      },
+      {
+        version: LAST + 1,
+        name: 'second',
+        up: (db) => (calls.push(LAST + 1), db.exec('ALTER TABLE sessions ADD COLUMN c2 TEXT')),
+      },
     ];
     const o = openDatabase({ home, migrations: more });
     expect(o.applied).toEqual([LAST + 1, LAST + 2]);

@@ -40,7 +40,9 @@ describe('session choices and agent defaults', () => {
   it('an existing version-1 store migrates and keeps its sessions', () => {
     const h = home();
     const v1 = openDatabase({ home: h, migrations: MIGRATIONS.filter((m) => m.version === 1) });
-    v1.db.prepare("INSERT INTO sessions (id, provider, cwd, created_at, updated_at) VALUES ('old', 'demo', '/w', 1, 1)").run();
+    v1.db
+      .prepare("INSERT INTO sessions (id, provider, cwd, created_at, updated_at) VALUES ('old', 'demo', '/w', 1, 1)")
+      .run();
     v1.db.close();
     const s = openStore({ home: h });
     expect(s.sessions.get('old')).toMatchObject({ id: 'old', provider: 'demo' });

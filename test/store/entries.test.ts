@@ -4,7 +4,13 @@ import type { Entry } from '../../src/thread/types.js';
 import { parseWireLog } from '../../src/protocol/wire-log.js';
 import { freshStore, readFixture } from './helpers.js';
 
-const msg = (id: string, text: string): Entry => ({ id, kind: 'assistant_message', text, blocks: [], turnId: 'turn-1' });
+const msg = (id: string, text: string): Entry => ({
+  id,
+  kind: 'assistant_message',
+  text,
+  blocks: [],
+  turnId: 'turn-1',
+});
 
 /** A real thread: the recorded Hermes tool session reduced through the real reducer. */
 function fixtureThread() {
@@ -28,8 +34,14 @@ describe('entries', () => {
       { index: 2, entry: msg('e3', 'more') },
     ]);
     expect(store.entries.count('s')).toBe(3);
-    expect(store.entries.list('s')).toEqual([msg('e1', 'Hello world'), { id: 'e2', kind: 'notice', level: 'info', code: 'x', text: 'n' }, msg('e3', 'more')]);
-    const row = store.db.prepare('SELECT entry_id, kind, turn_id FROM entries WHERE session_id = ? AND idx = 0').get('s');
+    expect(store.entries.list('s')).toEqual([
+      msg('e1', 'Hello world'),
+      { id: 'e2', kind: 'notice', level: 'info', code: 'x', text: 'n' },
+      msg('e3', 'more'),
+    ]);
+    const row = store.db
+      .prepare('SELECT entry_id, kind, turn_id FROM entries WHERE session_id = ? AND idx = 0')
+      .get('s');
     expect(row).toEqual({ entry_id: 'e1', kind: 'assistant_message', turn_id: 'turn-1' });
   });
 
@@ -44,7 +56,10 @@ describe('entries', () => {
     // A tail of another entry (the row was replaced since) is stale: not read.
     store.entries.appendTail('s', 1, 'e-old', 'XX');
     expect(store.entries.list('s')).toEqual([msg('e1', 'Hello there'), msg('e2', 'World')]);
-    expect(store.entries.loadSnapshot('s')!.entries.map((e) => (e as { text: string }).text)).toEqual(['Hello there', 'World']);
+    expect(store.entries.loadSnapshot('s')!.entries.map((e) => (e as { text: string }).text)).toEqual([
+      'Hello there',
+      'World',
+    ]);
     store.entries.upsert('s', 0, msg('e1', 'Hello there!'));
     store.entries.upsertJson('s', 1, 'e2', 'assistant_message', 'turn-1', JSON.stringify(msg('e2', 'World.')), 1);
     expect(store.db.prepare('SELECT COUNT(*) AS n FROM entry_tails').get()).toEqual({ n: 0 });
@@ -61,7 +76,9 @@ describe('entries', () => {
     const store = freshStore();
     store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
     store.db.prepare("INSERT INTO entries VALUES ('s', 0, 'e1', 'thought', NULL, '{oops', 0)").run();
-    expect(store.entries.list('s')).toEqual([{ id: 'e0', kind: 'unknown', sessionUpdate: 'damaged_row', raw: '{oops' }]);
+    expect(store.entries.list('s')).toEqual([
+      { id: 'e0', kind: 'unknown', sessionUpdate: 'damaged_row', raw: '{oops' },
+    ]);
   });
 
   it('saves and loads a real thread snapshot; the rebuilt thread renders the same Markdown', () => {
@@ -82,8 +99,19 @@ describe('entries', () => {
     const store = freshStore();
     store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
     store.wire.append('s', { t_ms: 0, dir: 'client->agent', msg: { method: 'x' } });
-    store.entries.saveSnapshot('s', { entries: [msg('e1', 'a'), msg('e2', 'b'), msg('e3', 'c')], plan: null, availableCommands: [], context: {} });
-    store.entries.saveSnapshot('s', { entries: [msg('e1', 'A')], plan: [{ content: 'step' }], availableCommands: [], context: { used: 5 }, currentModeId: 'code' });
+    store.entries.saveSnapshot('s', {
+      entries: [msg('e1', 'a'), msg('e2', 'b'), msg('e3', 'c')],
+      plan: null,
+      availableCommands: [],
+      context: {},
+    });
+    store.entries.saveSnapshot('s', {
+      entries: [msg('e1', 'A')],
+      plan: [{ content: 'step' }],
+      availableCommands: [],
+      context: { used: 5 },
+      currentModeId: 'code',
+    });
     expect(store.entries.loadSnapshot('s')).toEqual({
       entries: [msg('e1', 'A')],
       plan: [{ content: 'step' }],
@@ -100,6 +128,11 @@ describe('entries', () => {
     const store = freshStore();
     store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
     store.entries.upsert('s', 0, msg('e1', 'x'));
-    expect(store.entries.loadSnapshot('s')).toEqual({ entries: [msg('e1', 'x')], plan: null, availableCommands: [], context: {} });
+    expect(store.entries.loadSnapshot('s')).toEqual({
+      entries: [msg('e1', 'x')],
+      plan: null,
+      availableCommands: [],
+      context: {},
+    });
   });
 });

@@ -1,11 +1,19 @@
 import { describe, it, expect } from 'vitest';
 import { createThread, reduce, snapshot, threadFromSnapshot, toMarkdown } from '../../src/thread/index.js';
 import type { WireLogLine } from '../../src/protocol/types.js';
-import { exportSessionFixture, exportSessionJson, exportSessionMarkdown, importFixture, StoreError, type FixtureProblem } from '../../src/store/index.js';
+import {
+  exportSessionFixture,
+  exportSessionJson,
+  exportSessionMarkdown,
+  importFixture,
+  StoreError,
+  type FixtureProblem,
+} from '../../src/store/index.js';
 import { FIXTURE_NAMES, freshStore, parsedLines, readFixture } from './helpers.js';
 
 /** What the CLI injects: rebuild a live thread from the snapshot, render it. */
-const render = (snap: Parameters<typeof threadFromSnapshot>[0], s: { title?: string }) => toMarkdown(threadFromSnapshot(snap), s.title !== undefined ? { title: s.title } : {});
+const render = (snap: Parameters<typeof threadFromSnapshot>[0], s: { title?: string }) =>
+  toMarkdown(threadFromSnapshot(snap), s.title !== undefined ? { title: s.title } : {});
 
 /** A replay through the real reducer (what `talaria replay` does), for sessions without a stored thread. */
 function replay(lines: WireLogLine[]) {
@@ -45,9 +53,13 @@ describe('import and export', () => {
     const store = freshStore();
     const text = readFixture('main.ndjson');
     const lines = parsedLines(text) as WireLogLine[];
-    const init = lines.find((l) => l.dir === 'agent->client' && l.msg.id === 1)!.msg.result as { agentInfo: { name: string } };
+    const init = lines.find((l) => l.dir === 'agent->client' && l.msg.id === 1)!.msg.result as {
+      agentInfo: { name: string };
+    };
     const newReq = lines.find((l) => l.msg.method === 'session/new')!;
-    const newRes = lines.find((l) => l.dir === 'agent->client' && l.msg.id === newReq.msg.id)!.msg.result as { sessionId: string };
+    const newRes = lines.find((l) => l.dir === 'agent->client' && l.msg.id === newReq.msg.id)!.msg.result as {
+      sessionId: string;
+    };
     const s = importFixture(store, text);
     expect(s.provider).toBe(init.agentInfo.name);
     expect(s.agentInfo).toEqual(init.agentInfo);
@@ -68,7 +80,10 @@ describe('import and export', () => {
     expect(store.sessions.list({ includeArchived: true })).toEqual([]);
     const problems: FixtureProblem[] = [];
     const s = importFixture(store, broken, { onBadLine: (p) => problems.push(p) });
-    expect(problems.map((p) => p.error)).toEqual([expect.stringMatching(/^dir must be/), expect.stringMatching(/^not JSON/)]);
+    expect(problems.map((p) => p.error)).toEqual([
+      expect.stringMatching(/^dir must be/),
+      expect.stringMatching(/^not JSON/),
+    ]);
     expect(store.wire.count(s.id)).toBe(parsedLines(good).length);
   });
 
@@ -116,18 +131,29 @@ describe('import and export', () => {
       jsonrpc: '2.0',
       id: 1,
       method: 'session/new',
-      params: { cwd: '/w', mcpServers: [{ type: 'http', name: 'h', url: 'https://x', headers: [{ name: 'Authorization', value: secret }] }] },
+      params: {
+        cwd: '/w',
+        mcpServers: [
+          { type: 'http', name: 'h', url: 'https://x', headers: [{ name: 'Authorization', value: secret }] },
+        ],
+      },
     };
     // Written raw, the way a store from before masking holds it.
     store.wire.insertRaw(s.id, 1, 0, 'client->agent', JSON.stringify(old));
-    store.wire.append(s.id, { t_ms: 1, dir: 'agent->client', msg: { jsonrpc: '2.0', id: 9, method: 'terminal/create', params: { env: [{ name: 'K', value: secret }] } } });
+    store.wire.append(s.id, {
+      t_ms: 1,
+      dir: 'agent->client',
+      msg: { jsonrpc: '2.0', id: 9, method: 'terminal/create', params: { env: [{ name: 'K', value: secret }] } },
+    });
     expect(store.wire.rows(s.id)[1]!.msg).not.toContain(secret);
     const fixture = exportSessionFixture(store, s.id);
     expect(fixture).not.toContain(secret);
     expect(parsedLines(fixture)).toHaveLength(2);
     const json = exportSessionJson(store, s.id);
     expect(JSON.stringify(json)).not.toContain(secret);
-    expect((json.wire[0]!.msg.params as { mcpServers: { headers: unknown }[] }).mcpServers[0]!.headers).toEqual([{ name: 'Authorization', value: '[redacted]' }]);
+    expect((json.wire[0]!.msg.params as { mcpServers: { headers: unknown }[] }).mcpServers[0]!.headers).toEqual([
+      { name: 'Authorization', value: '[redacted]' },
+    ]);
   });
 
   it('exports of an unknown session are not_found', () => {

@@ -48,7 +48,9 @@ export const parsedLines = (text: string): unknown[] =>
 export function corruptTable(file: string, table: string): void {
   const s = openStore({ path: file });
   s.db.pragma('wal_checkpoint(TRUNCATE)');
-  const { rootpage } = s.db.prepare('SELECT rootpage FROM sqlite_master WHERE name = ?').get(table) as { rootpage: number };
+  const { rootpage } = s.db.prepare('SELECT rootpage FROM sqlite_master WHERE name = ?').get(table) as {
+    rootpage: number;
+  };
   const pageSize = s.db.pragma('page_size', { simple: true }) as number;
   s.close();
   const fd = openSync(file, 'r+');

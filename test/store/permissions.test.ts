@@ -11,9 +11,21 @@ describe('permission rules', () => {
     const ws = store.workspaces.ensure({ path: '/w' });
     store.sessions.create({ id: 's', provider: 'p', cwd: '/w', workspaceId: ws.id });
     store.sessions.create({ id: 'other', provider: 'p', cwd: '/w' });
-    const sess = store.permissions.addRule({ scope: 'session', scopeId: 's', rule: { decision: 'allow', toolKind: 'edit', source: 'always-answer' } });
-    const glob = store.permissions.addRule({ scope: 'global', rule: { decision: 'deny', command: 'rm *' }, source: 'user' });
-    const wsr = store.permissions.addRule({ scope: 'workspace', scopeId: ws.id, rule: { id: 'mine', decision: 'ask', toolKind: 'edit' } });
+    const sess = store.permissions.addRule({
+      scope: 'session',
+      scopeId: 's',
+      rule: { decision: 'allow', toolKind: 'edit', source: 'always-answer' },
+    });
+    const glob = store.permissions.addRule({
+      scope: 'global',
+      rule: { decision: 'deny', command: 'rm *' },
+      source: 'user',
+    });
+    const wsr = store.permissions.addRule({
+      scope: 'workspace',
+      scopeId: ws.id,
+      rule: { id: 'mine', decision: 'ask', toolKind: 'edit' },
+    });
     store.permissions.addRule({ scope: 'session', scopeId: 'other', rule: { decision: 'allow' } });
     expect(sess).toEqual({
       id: sess.id,
@@ -65,7 +77,15 @@ describe('permission audit', () => {
     };
     store.permissions.audit(ev, 's');
     store.permissions.audit(
-      { requestKey: 'r2', sessionId: 'agent-1', toolCallId: 'tc2', outcome: { outcome: 'cancelled' }, decidedBy: 'cancel', reason: 'turn cancelled', at: 124 },
+      {
+        requestKey: 'r2',
+        sessionId: 'agent-1',
+        toolCallId: 'tc2',
+        outcome: { outcome: 'cancelled' },
+        decidedBy: 'cancel',
+        reason: 'turn cancelled',
+        at: 124,
+      },
       's',
     );
     store.permissions.audit({ outcome: { outcome: 'cancelled' }, decidedBy: 'closed', at: 125 });

@@ -5,9 +5,22 @@ function seeded() {
   let t = 1000;
   const store = freshStore({ now: () => t++ });
   const ws = store.workspaces.ensure({ path: '/w/one' });
-  const a = store.sessions.create({ id: 'a', provider: 'hermes', cwd: '/w/one', workspaceId: ws.id, title: 'Fix the login bug', agentSessionId: 'h-1' });
+  const a = store.sessions.create({
+    id: 'a',
+    provider: 'hermes',
+    cwd: '/w/one',
+    workspaceId: ws.id,
+    title: 'Fix the login bug',
+    agentSessionId: 'h-1',
+  });
   const b = store.sessions.create({ id: 'b', provider: 'claude', cwd: '/w/two', title: 'Write 50% of the docs' });
-  const c = store.sessions.create({ id: 'c', provider: 'hermes', cwd: '/w/one', workspaceId: ws.id, title: 'login page styling' });
+  const c = store.sessions.create({
+    id: 'c',
+    provider: 'hermes',
+    cwd: '/w/one',
+    workspaceId: ws.id,
+    title: 'login page styling',
+  });
   return { store, ws, a, b, c };
 }
 

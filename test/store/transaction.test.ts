@@ -28,11 +28,19 @@ describe('store transactions beside another writer', () => {
     const n = a.transaction(() => {
       const before = (a.db.prepare('SELECT COUNT(*) AS n FROM workspaces').get() as { n: number }).n;
       try {
-        b.db.prepare("INSERT INTO workspaces (id, path, name, created_at, updated_at) VALUES ('w-other', '/other', 'o', 0, 0)").run();
+        b.db
+          .prepare(
+            "INSERT INTO workspaces (id, path, name, created_at, updated_at) VALUES ('w-other', '/other', 'o', 0, 0)",
+          )
+          .run();
       } catch (e) {
         otherRefused = /locked|busy/i.test(String(e));
       }
-      a.db.prepare("INSERT INTO workspaces (id, path, name, created_at, updated_at) VALUES ('w-mine', '/mine', 'm', 0, 0)").run();
+      a.db
+        .prepare(
+          "INSERT INTO workspaces (id, path, name, created_at, updated_at) VALUES ('w-mine', '/mine', 'm', 0, 0)",
+        )
+        .run();
       return before;
     });
     expect(n).toBe(0);

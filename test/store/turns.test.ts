@@ -6,7 +6,13 @@ describe('turns', () => {
     const store = freshStore();
     store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
     const row = store.turns.start('s', { turnId: 'turn-1', prompt: [{ type: 'text', text: 'hi' }], startedAt: 100 });
-    store.turns.end('s', { turnId: 'turn-1', stopReason: 'end_turn', usage: { inputTokens: 3, outputTokens: 4 }, endedAt: 350, durationMs: 250 });
+    store.turns.end('s', {
+      turnId: 'turn-1',
+      stopReason: 'end_turn',
+      usage: { inputTokens: 3, outputTokens: 4 },
+      endedAt: 350,
+      durationMs: 250,
+    });
     expect(store.turns.list('s')).toEqual([
       {
         rowId: row,
@@ -29,7 +35,13 @@ describe('turns', () => {
     store.turns.start('s', { turnId: 'turn-1', startedAt: 1 });
     store.turns.end('s', { turnId: 'turn-1', stopReason: 'end_turn', endedAt: 2, durationMs: 1 });
     store.turns.start('s', { turnId: 'turn-1', startedAt: 10 });
-    store.turns.end('s', { turnId: 'turn-1', stopReason: 'error', error: { code: 'agent_error', message: 'x' }, endedAt: 15, durationMs: 5 });
+    store.turns.end('s', {
+      turnId: 'turn-1',
+      stopReason: 'error',
+      error: { code: 'agent_error', message: 'x' },
+      endedAt: 15,
+      durationMs: 5,
+    });
     const turns = store.turns.list('s');
     expect(turns.map((t) => [t.turnId, t.stopReason, t.startedAt, t.endedAt])).toEqual([
       ['turn-1', 'end_turn', 1, 2],
@@ -42,7 +54,9 @@ describe('turns', () => {
     const store = freshStore();
     store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
     store.turns.end('s', { turnId: 'turn-3', stopReason: 'cancelled', endedAt: 500, durationMs: 0 });
-    expect(store.turns.list('s')).toMatchObject([{ turnId: 'turn-3', stopReason: 'cancelled', startedAt: 500, endedAt: 500, durationMs: 0 }]);
+    expect(store.turns.list('s')).toMatchObject([
+      { turnId: 'turn-3', stopReason: 'cancelled', startedAt: 500, endedAt: 500, durationMs: 0 },
+    ]);
     expect(store.turns.list('s')[0]!.prompt).toBeUndefined();
   });
 
@@ -52,7 +66,14 @@ describe('turns', () => {
     store.sessions.create({ id: 'o', provider: 'p', cwd: '/' });
     expect(store.turns.last('s')).toBeUndefined();
     store.turns.start('s', { turnId: 'turn-1', prompt: [{ type: 'text', text: 'hi' }], startedAt: 1 });
-    store.turns.end('s', { turnId: 'turn-1', stopReason: 'error', usage: { inputTokens: 1 }, error: { code: 'agent_error', message: 'x' }, endedAt: 2, durationMs: 1 });
+    store.turns.end('s', {
+      turnId: 'turn-1',
+      stopReason: 'error',
+      usage: { inputTokens: 1 },
+      error: { code: 'agent_error', message: 'x' },
+      endedAt: 2,
+      durationMs: 1,
+    });
     store.turns.start('o', { turnId: 'turn-9', startedAt: 3 });
     expect(store.turns.last('s')).toEqual({
       rowId: 1,

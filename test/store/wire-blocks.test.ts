@@ -61,7 +61,11 @@ describe('wire blocks', () => {
 
   it('a batch of huge lines packs the same (measured line by line, not into room for the worst case)', () => {
     const big = (ch: string) => JSON.stringify({ s: ch.repeat(300_000) });
-    const c = { t: [1, 2, 3], dir: ['agent->client', 'client->agent', 'agent->client'], line: [big('é'), big('a'), big('😀')] };
+    const c = {
+      t: [1, 2, 3],
+      dir: ['agent->client', 'client->agent', 'agent->client'],
+      line: [big('é'), big('a'), big('😀')],
+    };
     const p = packFrames(c);
     expect([...p.len]).toEqual(c.line.map((l) => Buffer.byteLength(l)));
     expect(p.bytes.length).toBe(p.len.reduce((a, b) => a + b, 0));
@@ -70,7 +74,11 @@ describe('wire blocks', () => {
 
   it('packed bytes are exactly the lines, in memory of their own size (what crosses to the writer thread)', () => {
     const line = JSON.stringify({ s: 'x'.repeat(100) });
-    const c = { t: Array.from({ length: 100 }, (_, i) => i), dir: Array.from({ length: 100 }, () => 'agent->client'), line: Array.from({ length: 100 }, () => line) };
+    const c = {
+      t: Array.from({ length: 100 }, (_, i) => i),
+      dir: Array.from({ length: 100 }, () => 'agent->client'),
+      line: Array.from({ length: 100 }, () => line),
+    };
     const p = packFrames(c);
     expect(p.bytes.length).toBe(100 * line.length);
     expect(p.bytes.buffer.byteLength).toBe(p.bytes.length); // not the room for 3 bytes a character it was encoded into
@@ -106,7 +114,10 @@ describe('wire blocks', () => {
     expect(store.wire.rows('s')).toEqual(all);
     // Every window: from any seq, any limit.
     for (const from of [0, 1, 2, 3, 7, 12, 13, 14, 15, 30, 40, 41, 42])
-      for (const limit of [1, 2, 5, 11, 100]) expect(store.wire.rows('s', { fromSeq: from, limit })).toEqual(all.filter((r) => r.seq >= from).slice(0, limit));
+      for (const limit of [1, 2, 5, 11, 100])
+        expect(store.wire.rows('s', { fromSeq: from, limit })).toEqual(
+          all.filter((r) => r.seq >= from).slice(0, limit),
+        );
     // Breaking out of an iteration early leaves the connection usable.
     for (const r of store.wire.iterate('s', { fromSeq: 5 })) if (r.seq === 6) break;
     expect(store.wire.read('s').map((l) => l.msg)).toEqual(all.map((r) => JSON.parse(r.msg)));
@@ -118,12 +129,16 @@ describe('wire blocks', () => {
     store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
     const bad = cols(1, 5);
     bad.dir[3] = 'sideways';
-    expect(() => store.db.transaction(() => store.wire.insertBlock('s', 0, packFrames(bad))).immediate()).toThrow(/direction "sideways"/);
+    expect(() => store.db.transaction(() => store.wire.insertBlock('s', 0, packFrames(bad))).immediate()).toThrow(
+      /direction "sideways"/,
+    );
     expect(store.wire.count('s')).toBe(0);
   });
 
   it('blocks for an unknown session are refused (foreign key)', () => {
     const store = freshStore();
-    expect(() => store.db.transaction(() => store.wire.insertBlock('ghost', 0, packFrames(cols(1, 2)))).immediate()).toThrow(/FOREIGN KEY/);
+    expect(() =>
+      store.db.transaction(() => store.wire.insertBlock('ghost', 0, packFrames(cols(1, 2)))).immediate(),
+    ).toThrow(/FOREIGN KEY/);
   });
 });

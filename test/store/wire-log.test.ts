@@ -11,7 +11,10 @@ const frame = (i: number, dir: WireLogLine['dir'] = 'agent->client'): WireLogLin
   msg: {
     jsonrpc: '2.0',
     method: 'session/update',
-    params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `chunk ${i} "quoted" \n ✓` } } },
+    params: {
+      sessionId: 's',
+      update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `chunk ${i} "quoted" \n ✓` } },
+    },
   },
 });
 
@@ -57,16 +60,28 @@ describe('wire log', () => {
     store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
     store.wire.insertRaw('s', 1, 0, 'client->agent', '{"first":1}');
     const n = 2 * WIRE_ROWS_PER_INSERT + 5;
-    const rows = Array.from({ length: n }, (_, i) => ({ t: i + 0.5, dir: i % 3 === 0 ? 'client->agent' : 'agent->client', line: JSON.stringify({ i }) }));
-    const cols = (rs: typeof rows) => ({ t: rs.map((r) => r.t), dir: rs.map((r) => r.dir), line: rs.map((r) => r.line) });
-    const last = store.db.transaction(() => store.wire.insertRawMany('s', store.wire.lastSeq('s'), cols(rows))).immediate();
+    const rows = Array.from({ length: n }, (_, i) => ({
+      t: i + 0.5,
+      dir: i % 3 === 0 ? 'client->agent' : 'agent->client',
+      line: JSON.stringify({ i }),
+    }));
+    const cols = (rs: typeof rows) => ({
+      t: rs.map((r) => r.t),
+      dir: rs.map((r) => r.dir),
+      line: rs.map((r) => r.line),
+    });
+    const last = store.db
+      .transaction(() => store.wire.insertRawMany('s', store.wire.lastSeq('s'), cols(rows)))
+      .immediate();
     expect(last).toBe(n + 1);
     const stored = store.wire.rows('s');
     expect(stored).toHaveLength(n + 1);
     expect(stored.slice(1)).toEqual(rows.map((r, i) => ({ seq: i + 2, t_ms: r.t, dir: r.dir, msg: r.line })));
     // A bad row in a block fails the statement: the transaction writes nothing.
     const bad = [...rows.slice(0, WIRE_ROWS_PER_INSERT - 1), { t: 0, dir: 'sideways', line: '{}' }];
-    expect(() => store.db.transaction(() => store.wire.insertRawMany('s', store.wire.lastSeq('s'), cols(bad))).immediate()).toThrow(/CHECK/);
+    expect(() =>
+      store.db.transaction(() => store.wire.insertRawMany('s', store.wire.lastSeq('s'), cols(bad))).immediate(),
+    ).toThrow(/CHECK/);
     expect(store.wire.count('s')).toBe(n + 1);
   });
 

@@ -11,7 +11,13 @@ describe('workspaces', () => {
     let t = 1000;
     const s = freshStore({ now: () => t++ });
     const a = s.workspaces.ensure({ path: '/work/proj/', defaultProvider: 'hermes' });
-    expect(a).toMatchObject({ path: '/work/proj', name: 'proj', defaultProvider: 'hermes', createdAt: 1000, updatedAt: 1000 });
+    expect(a).toMatchObject({
+      path: '/work/proj',
+      name: 'proj',
+      defaultProvider: 'hermes',
+      createdAt: 1000,
+      updatedAt: 1000,
+    });
     expect(a.profile).toBeUndefined();
     const b = s.workspaces.ensure({ path: '/work/proj', name: 'ignored' });
     expect(b).toEqual(a);

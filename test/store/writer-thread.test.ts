@@ -26,7 +26,13 @@ const batch: WriterBatch = {
 function logger(): Logger & { warns: string[] } {
   const warns: string[] = [];
   const none = () => {};
-  return { warns, debug: none, info: none, warn: (m: string) => void warns.push(m), error: none } as unknown as Logger & { warns: string[] };
+  return {
+    warns,
+    debug: none,
+    info: none,
+    warn: (m: string) => void warns.push(m),
+    error: none,
+  } as unknown as Logger & { warns: string[] };
 }
 
 /** The source files `entries` import, transitively (relative imports only). */
@@ -37,7 +43,8 @@ function sourcesOf(entries: string[]): string[] {
     const f = todo.pop()!;
     if (seen.has(f)) continue;
     seen.add(f);
-    for (const m of readFileSync(f, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)\.js'/g)) todo.push(join(dirname(f), m[1]! + '.ts'));
+    for (const m of readFileSync(f, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)\.js'/g))
+      todo.push(join(dirname(f), m[1]! + '.ts'));
   }
   return [...seen];
 }
@@ -47,8 +54,12 @@ describe('writer thread', () => {
     // dist/ as the build makes it (module for module, .js beside .js), without running a full build here.
     const out = tempHome('writer-dist');
     const src = join(ROOT, 'src');
-    for (const f of sourcesOf(['store/index.ts', 'harness/recorder.ts', 'store/writer-worker.ts'].map((f) => join(src, f)))) {
-      const js = ts.transpileModule(readFileSync(f, 'utf8'), { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+    for (const f of sourcesOf(
+      ['store/index.ts', 'harness/recorder.ts', 'store/writer-worker.ts'].map((f) => join(src, f)),
+    )) {
+      const js = ts.transpileModule(readFileSync(f, 'utf8'), {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+      }).outputText;
       const to = join(out, 'dist', relative(src, f)).replace(/\.ts$/, '.js');
       mkdirSync(dirname(to), { recursive: true });
       writeFileSync(to, js);
@@ -75,8 +86,17 @@ describe('writer thread', () => {
 
   it('a database the thread cannot open leaves it not ready, with a warning; batches are answered with the error', async () => {
     const log = logger();
-    const w = acquireWriterThread({ path: join(tempHome('writer-missing'), 'no', 'such', 'dir', 'talaria.db'), logger: log });
-    await vi.waitFor(() => expect(log.warns).toEqual(['store: the writer thread could not open the database; recording on the main thread']), { timeout: 15_000 });
+    const w = acquireWriterThread({
+      path: join(tempHome('writer-missing'), 'no', 'such', 'dir', 'talaria.db'),
+      logger: log,
+    });
+    await vi.waitFor(
+      () =>
+        expect(log.warns).toEqual([
+          'store: the writer thread could not open the database; recording on the main thread',
+        ]),
+      { timeout: 15_000 },
+    );
     expect(w.ready).toBe(false);
     const done = vi.fn();
     w.post(batch, done);
@@ -86,12 +106,20 @@ describe('writer thread', () => {
 
   it('a thread that dies with batches in flight answers them with an error and is not ready any more', async () => {
     const log = logger();
-    const w = acquireWriterThread({ path: join(tempHome('writer-dies'), 'talaria.db'), logger: log, entry: new URL('./writer-dying-worker.ts', import.meta.url) });
+    const w = acquireWriterThread({
+      path: join(tempHome('writer-dies'), 'talaria.db'),
+      logger: log,
+      entry: new URL('./writer-dying-worker.ts', import.meta.url),
+    });
     await vi.waitFor(() => expect(w.ready).toBe(true), { timeout: 15_000 });
     const errors: Error[] = [];
     w.post(batch, (err) => errors.push(err!));
     w.post(batch, (err) => errors.push(err!));
-    await vi.waitFor(() => expect(errors.map((e) => e.message)).toEqual(['the writer thread exited (3)', 'the writer thread exited (3)']), { timeout: 15_000 });
+    await vi.waitFor(
+      () =>
+        expect(errors.map((e) => e.message)).toEqual(['the writer thread exited (3)', 'the writer thread exited (3)']),
+      { timeout: 15_000 },
+    );
     expect(w.ready).toBe(false);
     expect(log.warns).toEqual(['store: the writer thread exited']);
     w.release();

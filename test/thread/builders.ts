@@ -7,12 +7,21 @@ type U = { sessionUpdate: string; [k: string]: unknown };
 export const up = (update: U): ThreadAction => ({ type: 'update', update });
 export const text = (t: string) => ({ type: 'text', text: t });
 
-export const msg = (t: string, messageId?: string) => up({ sessionUpdate: 'agent_message_chunk', content: text(t), ...(messageId ? { messageId } : {}) });
-export const thought = (t: string, messageId?: string) => up({ sessionUpdate: 'agent_thought_chunk', content: text(t), ...(messageId ? { messageId } : {}) });
-export const user = (t: string, messageId?: string) => up({ sessionUpdate: 'user_message_chunk', content: text(t), ...(messageId ? { messageId } : {}) });
-export const toolCall = (toolCallId: string, fields: Record<string, unknown> = {}) => up({ sessionUpdate: 'tool_call', toolCallId, ...fields });
-export const toolUpdate = (toolCallId: string, fields: Record<string, unknown> = {}) => up({ sessionUpdate: 'tool_call_update', toolCallId, ...fields });
-export const started = (turnId: string, prompt = 'hi'): ThreadAction => ({ type: 'turn.started', turnId, prompt: [text(prompt)] });
+export const msg = (t: string, messageId?: string) =>
+  up({ sessionUpdate: 'agent_message_chunk', content: text(t), ...(messageId ? { messageId } : {}) });
+export const thought = (t: string, messageId?: string) =>
+  up({ sessionUpdate: 'agent_thought_chunk', content: text(t), ...(messageId ? { messageId } : {}) });
+export const user = (t: string, messageId?: string) =>
+  up({ sessionUpdate: 'user_message_chunk', content: text(t), ...(messageId ? { messageId } : {}) });
+export const toolCall = (toolCallId: string, fields: Record<string, unknown> = {}) =>
+  up({ sessionUpdate: 'tool_call', toolCallId, ...fields });
+export const toolUpdate = (toolCallId: string, fields: Record<string, unknown> = {}) =>
+  up({ sessionUpdate: 'tool_call_update', toolCallId, ...fields });
+export const started = (turnId: string, prompt = 'hi'): ThreadAction => ({
+  type: 'turn.started',
+  turnId,
+  prompt: [text(prompt)],
+});
 export const ended = (turnId: string, outcome: 'completed' | 'cancelled' | 'failed' = 'completed'): ThreadAction => ({
   type: 'turn.ended',
   turnId,

@@ -56,11 +56,14 @@ export function firstSessionId(lines: readonly WireLogLine[]): string | undefine
 
 function permissionAnswer(req: Obj, msg: RawMessage): Pick<PermissionState, 'status' | 'optionId' | 'optionKind'> {
   const outcome = obj(obj(msg.result).outcome);
-  if (msg.error || outcome.outcome !== 'selected' || typeof outcome.optionId !== 'string') return { status: 'cancelled' };
+  if (msg.error || outcome.outcome !== 'selected' || typeof outcome.optionId !== 'string')
+    return { status: 'cancelled' };
   const options = Array.isArray(req.options) ? (req.options as Obj[]) : [];
   const kind = options.find((o) => o.optionId === outcome.optionId)?.kind;
   const status = typeof kind === 'string' && kind.startsWith('allow') ? 'allowed' : 'rejected';
-  return typeof kind === 'string' ? { status, optionId: outcome.optionId, optionKind: kind } : { status, optionId: outcome.optionId };
+  return typeof kind === 'string'
+    ? { status, optionId: outcome.optionId, optionKind: kind }
+    : { status, optionId: outcome.optionId };
 }
 
 export function fixtureActions(lines: readonly WireLogLine[], opts: { sessionId?: string } = {}): FixtureAction[] {
@@ -91,7 +94,11 @@ export function fixtureActions(lines: readonly WireLogLine[], opts: { sessionId?
         const req = agentReqs.get(id)!;
         agentReqs.delete(id);
         const toolCallId = String(obj(req.toolCall).toolCallId);
-        push({ type: 'permission', toolCall: { toolCallId }, permission: { requestId: id, ...permissionAnswer(req, msg) } });
+        push({
+          type: 'permission',
+          toolCall: { toolCallId },
+          permission: { requestId: id, ...permissionAnswer(req, msg) },
+        });
       }
       return;
     }
@@ -110,7 +117,11 @@ export function fixtureActions(lines: readonly WireLogLine[], opts: { sessionId?
       if (w >= 0) windows.splice(w, 1);
       if (req.method === 'session/prompt') {
         const stop = obj(msg.result).stopReason;
-        push({ type: 'turn.ended', turnId: String(id), outcome: msg.error ? 'failed' : stop === 'cancelled' ? 'cancelled' : 'completed' });
+        push({
+          type: 'turn.ended',
+          turnId: String(id),
+          outcome: msg.error ? 'failed' : stop === 'cancelled' ? 'cancelled' : 'completed',
+        });
       }
     }
   });
@@ -118,7 +129,10 @@ export function fixtureActions(lines: readonly WireLogLine[], opts: { sessionId?
 }
 
 /** Reduces actions into a thread (a fresh one by default); returns it with every change emitted. */
-export function replay(actions: Iterable<ThreadAction | FixtureAction>, thread: Thread = createThread()): { thread: Thread; changes: ThreadChange[] } {
+export function replay(
+  actions: Iterable<ThreadAction | FixtureAction>,
+  thread: Thread = createThread(),
+): { thread: Thread; changes: ThreadChange[] } {
   const changes: ThreadChange[] = [];
   for (const a of actions) {
     const action = 'action' in a ? a.action : a;

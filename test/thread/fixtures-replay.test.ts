@@ -9,9 +9,13 @@ const FILES = readdirSync(dirname(fixturePath('main.ndjson')))
   .filter((f) => f.endsWith('.ndjson'))
   .sort();
 
-const messages = (t: Thread, kind: MessageEntry['kind']) => t.entries.filter((e): e is MessageEntry => e.kind === kind).map((e) => e.text);
+const messages = (t: Thread, kind: MessageEntry['kind']) =>
+  t.entries.filter((e): e is MessageEntry => e.kind === kind).map((e) => e.text);
 /** One line per entry: `tool:<id>` or `<kind>:<text>`. */
-const label = (e: Entry, n = Infinity): string => (e.kind === 'tool_call' ? `tool:${e.toolCallId}` : `${e.kind}:${'text' in e ? e.text.trim().slice(0, n) : e.sessionUpdate}`);
+const label = (e: Entry, n = Infinity): string =>
+  e.kind === 'tool_call'
+    ? `tool:${e.toolCallId}`
+    : `${e.kind}:${'text' in e ? e.text.trim().slice(0, n) : e.sessionUpdate}`;
 const call = (t: Thread, id: string): ToolCallEntry => {
   const e = t.entries.find((x) => x.kind === 'tool_call' && x.toolCallId === id);
   if (!e || e.kind !== 'tool_call') throw new Error(`no tool call ${id}`);
@@ -27,7 +31,9 @@ describe('every recorded Hermes fixture replays cleanly', () => {
     const t = replayFixture(file);
     expect(t.entries.filter((e) => e.kind === 'unknown')).toEqual([]);
     // Every turn ended in these recordings, so no tool call may stay open.
-    expect(t.entries.filter((e) => e.kind === 'tool_call' && (e.status === 'pending' || e.status === 'in_progress'))).toEqual([]);
+    expect(
+      t.entries.filter((e) => e.kind === 'tool_call' && (e.status === 'pending' || e.status === 'in_progress')),
+    ).toEqual([]);
     const back = threadFromSnapshot(JSON.parse(JSON.stringify(snapshot(t))));
     expect(snapshot(back)).toEqual(JSON.parse(JSON.stringify(snapshot(t))));
     expect(toMarkdown(t)).toBe(toMarkdown(back));
@@ -38,20 +44,47 @@ describe('tools.ndjson', () => {
   const t = replayFixture('tools.ndjson');
 
   it('read and write calls Hermes never completed are settled at turn end and keep their titles', () => {
-    expect(call(t, 'tc-ab1a790290b6')).toMatchObject({ title: 'read: /workspace/notes.txt', toolKind: 'read', status: 'completed', settledBy: 'turn_end', turnId: '3' });
-    expect(call(t, 'tc-7f66c32ab55b')).toMatchObject({ title: 'write: /workspace/out.txt', toolKind: 'edit', status: 'completed', settledBy: 'turn_end' });
-    expect(call(t, 'tc-9472f9880a53')).toMatchObject({ title: 'write: /workspace/out2.txt', status: 'completed', settledBy: 'turn_end', turnId: '5' });
-    expect(call(t, 'tc-9472f9880a53').content).toEqual([{ newText: 'second file\n', path: '/workspace/out2.txt', type: 'diff' }]);
+    expect(call(t, 'tc-ab1a790290b6')).toMatchObject({
+      title: 'read: /workspace/notes.txt',
+      toolKind: 'read',
+      status: 'completed',
+      settledBy: 'turn_end',
+      turnId: '3',
+    });
+    expect(call(t, 'tc-7f66c32ab55b')).toMatchObject({
+      title: 'write: /workspace/out.txt',
+      toolKind: 'edit',
+      status: 'completed',
+      settledBy: 'turn_end',
+    });
+    expect(call(t, 'tc-9472f9880a53')).toMatchObject({
+      title: 'write: /workspace/out2.txt',
+      status: 'completed',
+      settledBy: 'turn_end',
+      turnId: '5',
+    });
+    expect(call(t, 'tc-9472f9880a53').content).toEqual([
+      { newText: 'second file\n', path: '/workspace/out2.txt', type: 'diff' },
+    ]);
   });
 
   it('the terminal call is completed by the agent, with its output and its start title', () => {
     const term = call(t, 'tc-20eb36fe7fc4');
-    expect(term).toMatchObject({ title: 'terminal: echo hello-from-terminal', toolKind: 'execute', status: 'completed', settledBy: 'agent' });
+    expect(term).toMatchObject({
+      title: 'terminal: echo hello-from-terminal',
+      toolKind: 'execute',
+      status: 'completed',
+      settledBy: 'agent',
+    });
     expect(JSON.stringify(term.content)).toContain('hello-from-terminal\\n- **exit_code:** 0');
   });
 
   it('the denied rm -rf call is failed by the agent; its synthetic permission call is rejected and failed', () => {
-    expect(call(t, 'tc-a6f8cc9d9795')).toMatchObject({ title: 'terminal: rm -rf /workspace/junkdir', status: 'failed', settledBy: 'agent' });
+    expect(call(t, 'tc-a6f8cc9d9795')).toMatchObject({
+      title: 'terminal: rm -rf /workspace/junkdir',
+      status: 'failed',
+      settledBy: 'agent',
+    });
     expect(call(t, 'perm-check-1')).toMatchObject({
       title: 'delete in root path: rm -rf /workspace/junkdir',
       toolKind: 'execute',
@@ -77,7 +110,11 @@ describe('tools.ndjson', () => {
       { content: 'Write summary', priority: 'medium', status: 'in_progress' },
       { content: 'Ship it', priority: 'medium', status: 'pending' },
     ]);
-    expect(call(t, 'tc-652ab890c975')).toMatchObject({ title: 'todo (3 items)', status: 'completed', settledBy: 'agent' });
+    expect(call(t, 'tc-652ab890c975')).toMatchObject({
+      title: 'todo (3 items)',
+      status: 'completed',
+      settledBy: 'agent',
+    });
   });
 
   it('thought and answer are separate entries of the THINK turn', () => {
@@ -121,26 +158,47 @@ describe('main.ndjson', () => {
   const t = replayFixture('main.ndjson');
 
   it('streamed chunks form one assistant message per turn', () => {
-    expect(messages(t, 'user_message')).toEqual(['hello there', 'TOOLS: read notes, echo, write out.txt', '/help', 'SLOW please', 'OVERFLOW now', 'AUTHFAIL now']);
+    expect(messages(t, 'user_message')).toEqual([
+      'hello there',
+      'TOOLS: read notes, echo, write out.txt',
+      '/help',
+      'SLOW please',
+      'OVERFLOW now',
+      'AUTHFAIL now',
+    ]);
     expect(messages(t, 'assistant_message')[0]).toBe('Hello from the fake model! You said: hello there');
     expect(messages(t, 'assistant_message')[2]).toMatch(/^Available commands:\n/);
   });
 
   it('the cancelled SLOW turn keeps its streamed text', () => {
     const i = t.entries.findIndex((e) => e.kind === 'user_message' && e.text === 'SLOW please');
-    expect(t.entries[i + 1]).toMatchObject({ kind: 'assistant_message', turnId: '10', text: 'This reply streams slowly so ' });
+    expect(t.entries[i + 1]).toMatchObject({
+      kind: 'assistant_message',
+      turnId: '10',
+      text: 'This reply streams slowly so ',
+    });
   });
 
   it('overflow and 401 errors are plain assistant messages (Hermes reports errors as text)', () => {
-    const texts = t.entries.filter((e) => e.kind === 'assistant_message').map((e) => [e.turnId, (e as MessageEntry).text]);
+    const texts = t.entries
+      .filter((e) => e.kind === 'assistant_message')
+      .map((e) => [e.turnId, (e as MessageEntry).text]);
     expect(texts).toContainEqual(['11', 'Context length exceeded: max compression attempts (3) reached.']);
     expect(texts).toContainEqual(['12', 'HTTP 401: Incorrect API key provided: sk-local***']);
   });
 
   it('the read call is settled, the terminal completed by the agent, title and usage tracked', () => {
-    expect(call(t, 'tc-a20ae11c1b55')).toMatchObject({ title: 'read: /workspace/notes.txt', status: 'completed', settledBy: 'turn_end' });
+    expect(call(t, 'tc-a20ae11c1b55')).toMatchObject({
+      title: 'read: /workspace/notes.txt',
+      status: 'completed',
+      settledBy: 'turn_end',
+    });
     expect(call(t, 'tc-ae2b08080c55')).toMatchObject({ status: 'completed', settledBy: 'agent' });
-    expect(call(t, 'tc-7fd6a195981e')).toMatchObject({ title: 'write: /workspace/out.txt', status: 'completed', settledBy: 'turn_end' });
+    expect(call(t, 'tc-7fd6a195981e')).toMatchObject({
+      title: 'write: /workspace/out.txt',
+      status: 'completed',
+      settledBy: 'turn_end',
+    });
     expect(t.title).toBe('Fake title');
     expect(t.updatedAt).toBe('2026-11-30T01:19:02.921700+00:00');
     expect(t.meta).toMatchObject({ hermes: { sessionProvenance: { sessionKind: 'root' } } });
@@ -151,7 +209,9 @@ describe('main.ndjson', () => {
   it('a prompt to another session (refusal) and the unknown-session load add nothing', () => {
     const ids = new Set(t.entries.map((e) => e.turnId));
     expect([...ids]).toEqual(['3', '4', '5', '10', '11', '12']);
-    expect(fixtureActions(readFixture('main.ndjson'), { sessionId: 'no-such-session' }).map((a) => a.action.type)).toEqual(['turn.started', 'turn.ended']);
+    expect(
+      fixtureActions(readFixture('main.ndjson'), { sessionId: 'no-such-session' }).map((a) => a.action.type),
+    ).toEqual(['turn.started', 'turn.ended']);
   });
 });
 
@@ -163,7 +223,11 @@ describe('reload.ndjson', () => {
 
   it('the load replay (user chunks, agent chunks, provider call_… ids) forms the right entries', () => {
     expect(firstSessionId(lines)).toBe('217209e8-e55d-4cbb-aad7-640f0207efd0');
-    expect(load.entries.map((e) => (e.kind === 'tool_call' ? `tool:${e.toolCallId}:${e.status}:${e.settledBy}` : label(e, 30)))).toEqual([
+    expect(
+      load.entries.map((e) =>
+        e.kind === 'tool_call' ? `tool:${e.toolCallId}:${e.status}:${e.settledBy}` : label(e, 30),
+      ),
+    ).toEqual([
       'assistant_message:[PRIOR CONTEXT — for reference',
       'tool:call_write_3:completed:agent',
       'assistant_message:All three tools ran. Done.',
@@ -229,7 +293,9 @@ describe('fixtureActions', () => {
       ['perm-check-1', 'pending'],
       ['perm-check-1', 'rejected'],
     ]);
-    const turns = acts.filter((a) => a.type === 'turn.started' || a.type === 'turn.ended').map((a) => `${a.type}:${'turnId' in a ? a.turnId : ''}`);
+    const turns = acts
+      .filter((a) => a.type === 'turn.started' || a.type === 'turn.ended')
+      .map((a) => `${a.type}:${'turnId' in a ? a.turnId : ''}`);
     expect(turns).toEqual([
       'turn.started:3',
       'turn.ended:3',

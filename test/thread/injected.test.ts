@@ -7,7 +7,8 @@ import { createThread } from '../../src/thread/index.js';
 import { ended, msg, run, started } from './builders.js';
 
 /** The text an agent gets: Talaria's context in front of the user's words, as a turn sends it. */
-const sent = (context: string, words: string) => (withContext([{ type: 'text', text: words }], context)[0] as unknown as { text: string }).text;
+const sent = (context: string, words: string) =>
+  (withContext([{ type: 'text', text: words }], context)[0] as unknown as { text: string }).text;
 
 describe("the user's words inside Talaria's context", () => {
   it('a resent steer: the correction after the wrapper, whatever the interrupted message and partial answer hold', () => {
@@ -17,7 +18,10 @@ describe("the user's words inside Talaria's context", () => {
         expect(userWords(sent(steerContext(ask, partial), w))).toEqual({ words: w, wrapper: 'steer' });
       }),
     );
-    expect(userWords(sent(steerContext('slow', ''), 'typed correction'))).toEqual({ words: 'typed correction', wrapper: 'steer' });
+    expect(userWords(sent(steerContext('slow', ''), 'typed correction'))).toEqual({
+      words: 'typed correction',
+      wrapper: 'steer',
+    });
   });
 
   it('a seed: the new message after the transcript; a seed sent alone has no words of the user', () => {
@@ -29,7 +33,12 @@ describe("the user's words inside Talaria's context", () => {
   });
 
   it("anything else is the user's as it is, a quote of the marks included", () => {
-    for (const text of ['hello', '', 'I typed [Talaria] The user interrupted your answer myself', '[Talaria] This conversation continues, said nobody']) {
+    for (const text of [
+      'hello',
+      '',
+      'I typed [Talaria] The user interrupted your answer myself',
+      '[Talaria] This conversation continues, said nobody',
+    ]) {
       expect(userWords(text)).toEqual({ words: text });
     }
   });

@@ -28,7 +28,11 @@ function sample() {
         { type: 'terminal', terminalId: 'term-1' },
       ],
     }),
-    { type: 'permission', toolCall: { toolCallId: 'c1' }, permission: { requestId: 0, status: 'allowed', optionId: 'allow_once' } },
+    {
+      type: 'permission',
+      toolCall: { toolCallId: 'c1' },
+      permission: { requestId: 0, status: 'allowed', optionId: 'allow_once' },
+    },
     toolCall('c2', { title: 'terminal: make', kind: 'execute' }),
     toolUpdate('c2', { status: 'completed' }),
     { type: 'notice', level: 'warning', code: 'context_overflow', text: 'Context length exceeded.' },
@@ -148,7 +152,9 @@ describe('toMarkdown', () => {
 
 describe('unifiedDiff', () => {
   it('new file (no oldText)', () => {
-    expect(unifiedDiff('out.txt', undefined, 'one\ntwo\n')).toBe('--- /dev/null\n+++ out.txt\n@@ -0,0 +1,2 @@\n+one\n+two');
+    expect(unifiedDiff('out.txt', undefined, 'one\ntwo\n')).toBe(
+      '--- /dev/null\n+++ out.txt\n@@ -0,0 +1,2 @@\n+one\n+two',
+    );
   });
 
   it('deleted content', () => {
@@ -163,11 +169,31 @@ describe('unifiedDiff', () => {
     const old = Array.from({ length: 20 }, (_, i) => `l${i + 1}`).join('\n');
     const neu = old.replace('l2', 'L2').replace('l18', 'L18');
     expect(unifiedDiff('f', old, neu)).toBe(
-      ['--- f', '+++ f', '@@ -1,5 +1,5 @@', ' l1', '-l2', '+L2', ' l3', ' l4', ' l5', '@@ -15,6 +15,6 @@', ' l15', ' l16', ' l17', '-l18', '+L18', ' l19', ' l20'].join('\n'),
+      [
+        '--- f',
+        '+++ f',
+        '@@ -1,5 +1,5 @@',
+        ' l1',
+        '-l2',
+        '+L2',
+        ' l3',
+        ' l4',
+        ' l5',
+        '@@ -15,6 +15,6 @@',
+        ' l15',
+        ' l16',
+        ' l17',
+        '-l18',
+        '+L18',
+        ' l19',
+        ' l20',
+      ].join('\n'),
     );
   });
 
   it('insertions in the middle are aligned (LCS), not shown as a rewrite', () => {
-    expect(unifiedDiff('f', 'a\nb\nc\nd\n', 'a\nb\nX\nc\nd\nY\n')).toBe('--- f\n+++ f\n@@ -1,4 +1,6 @@\n a\n b\n+X\n c\n d\n+Y');
+    expect(unifiedDiff('f', 'a\nb\nc\nd\n', 'a\nb\nX\nc\nd\nY\n')).toBe(
+      '--- f\n+++ f\n@@ -1,4 +1,6 @@\n a\n b\n+X\n c\n d\n+Y',
+    );
   });
 });

@@ -27,7 +27,12 @@ describe('message boundaries without messageId', () => {
     },
     {
       name: 'an update to a known tool call does not split the message (as in Zed)',
-      actions: [toolCall('t1', { title: 'x' }), msg('one '), toolUpdate('t1', { status: 'in_progress' }), msg('message')],
+      actions: [
+        toolCall('t1', { title: 'x' }),
+        msg('one '),
+        toolUpdate('t1', { status: 'in_progress' }),
+        msg('message'),
+      ],
       expected: ['tool:t1:in_progress', 'assistant_message:one message'],
     },
     {
@@ -121,7 +126,11 @@ describe('message boundaries with messageId', () => {
 
   it('a null or empty messageId counts as absent', () => {
     const t = createThread();
-    run(t, up({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'a' }, messageId: null }), msg('b', ''));
+    run(
+      t,
+      up({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'a' }, messageId: null }),
+      msg('b', ''),
+    );
     expect(shape(t.entries)).toEqual(['assistant_message:ab']);
     expect('messageId' in t.entries[0]!).toBe(false);
   });
@@ -176,7 +185,11 @@ describe('content blocks', () => {
   it('turn.started keeps the prompt text and its other blocks', () => {
     const t = createThread();
     const img = { type: 'image', mimeType: 'image/png', data: 'x' };
-    const changes = reduce(t, { type: 'turn.started', turnId: 't1', prompt: [{ type: 'text', text: 'a ' }, img, { type: 'text', text: 'b' }] });
+    const changes = reduce(t, {
+      type: 'turn.started',
+      turnId: 't1',
+      prompt: [{ type: 'text', text: 'a ' }, img, { type: 'text', text: 'b' }],
+    });
     expect(changes).toEqual([{ type: 'entry.added', index: 0, entry: t.entries[0] }]);
     expect(t.entries[0]).toMatchObject({ kind: 'user_message', turnId: 't1', text: 'a b', blocks: [img] });
   });

@@ -7,23 +7,73 @@ describe('every known update kind', () => {
   const cmds = [{ name: 'help', description: 'List available commands' }];
   const opts = [{ id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'm1', options: [] }];
   const plan = [{ content: 'Inspect notes', priority: 'medium', status: 'completed' }];
-  const cases: { kind: string; update: Record<string, unknown>; change: ThreadChange['type']; check: (t: Thread) => void }[] = [
-    { kind: 'user_message_chunk', update: { content: text('q') }, change: 'entry.added', check: (t) => expect(shape(t.entries)).toEqual(['user_message:q']) },
-    { kind: 'agent_message_chunk', update: { content: text('a') }, change: 'entry.added', check: (t) => expect(shape(t.entries)).toEqual(['assistant_message:a']) },
-    { kind: 'agent_thought_chunk', update: { content: text('t') }, change: 'entry.added', check: (t) => expect(shape(t.entries)).toEqual(['thought:t']) },
-    { kind: 'tool_call', update: { toolCallId: 'c', title: 'x' }, change: 'entry.added', check: (t) => expect(shape(t.entries)).toEqual(['tool:c:pending']) },
-    { kind: 'tool_call_update', update: { toolCallId: 'c', status: 'failed' }, change: 'entry.added', check: (t) => expect(shape(t.entries)).toEqual(['tool:c:failed']) },
+  const cases: {
+    kind: string;
+    update: Record<string, unknown>;
+    change: ThreadChange['type'];
+    check: (t: Thread) => void;
+  }[] = [
+    {
+      kind: 'user_message_chunk',
+      update: { content: text('q') },
+      change: 'entry.added',
+      check: (t) => expect(shape(t.entries)).toEqual(['user_message:q']),
+    },
+    {
+      kind: 'agent_message_chunk',
+      update: { content: text('a') },
+      change: 'entry.added',
+      check: (t) => expect(shape(t.entries)).toEqual(['assistant_message:a']),
+    },
+    {
+      kind: 'agent_thought_chunk',
+      update: { content: text('t') },
+      change: 'entry.added',
+      check: (t) => expect(shape(t.entries)).toEqual(['thought:t']),
+    },
+    {
+      kind: 'tool_call',
+      update: { toolCallId: 'c', title: 'x' },
+      change: 'entry.added',
+      check: (t) => expect(shape(t.entries)).toEqual(['tool:c:pending']),
+    },
+    {
+      kind: 'tool_call_update',
+      update: { toolCallId: 'c', status: 'failed' },
+      change: 'entry.added',
+      check: (t) => expect(shape(t.entries)).toEqual(['tool:c:failed']),
+    },
     { kind: 'plan', update: { entries: plan }, change: 'plan.updated', check: (t) => expect(t.plan).toEqual(plan) },
-    { kind: 'available_commands_update', update: { availableCommands: cmds }, change: 'commands.updated', check: (t) => expect(t.availableCommands).toEqual(cmds) },
-    { kind: 'current_mode_update', update: { currentModeId: 'accept_edits' }, change: 'mode.updated', check: (t) => expect(t.currentModeId).toBe('accept_edits') },
-    { kind: 'config_option_update', update: { configOptions: opts }, change: 'config.updated', check: (t) => expect(t.configOptions).toEqual(opts) },
+    {
+      kind: 'available_commands_update',
+      update: { availableCommands: cmds },
+      change: 'commands.updated',
+      check: (t) => expect(t.availableCommands).toEqual(cmds),
+    },
+    {
+      kind: 'current_mode_update',
+      update: { currentModeId: 'accept_edits' },
+      change: 'mode.updated',
+      check: (t) => expect(t.currentModeId).toBe('accept_edits'),
+    },
+    {
+      kind: 'config_option_update',
+      update: { configOptions: opts },
+      change: 'config.updated',
+      check: (t) => expect(t.configOptions).toEqual(opts),
+    },
     {
       kind: 'session_info_update',
       update: { title: 'Fake title', updatedAt: '2026-11-30T01:19:02Z' },
       change: 'info.updated',
       check: (t) => expect([t.title, t.updatedAt]).toEqual(['Fake title', '2026-11-30T01:19:02Z']),
     },
-    { kind: 'usage_update', update: { used: 8754, size: 131072 }, change: 'context.updated', check: (t) => expect(t.context).toEqual({ used: 8754, size: 131072 }) },
+    {
+      kind: 'usage_update',
+      update: { used: 8754, size: 131072 },
+      change: 'context.updated',
+      check: (t) => expect(t.context).toEqual({ used: 8754, size: 131072 }),
+    },
   ];
   it.each(cases)('$kind → $change', ({ kind, update, change, check }) => {
     const t = createThread();
@@ -35,11 +85,13 @@ describe('every known update kind', () => {
 
   it('thread-level changes carry the new values', () => {
     const t = createThread();
-    expect(reduce(t, up({ sessionUpdate: 'current_mode_update', currentModeId: 'dont_ask' }))).toEqual([{ type: 'mode.updated', modeId: 'dont_ask' }]);
-    expect(reduce(t, up({ sessionUpdate: 'plan', entries: [] }))).toEqual([{ type: 'plan.updated', plan: [] }]);
-    expect(reduce(t, up({ sessionUpdate: 'usage_update', used: 1, size: 2, cost: { amount: 0.5, currency: 'USD' } }))).toEqual([
-      { type: 'context.updated', context: { used: 1, size: 2, cost: { amount: 0.5, currency: 'USD' } } },
+    expect(reduce(t, up({ sessionUpdate: 'current_mode_update', currentModeId: 'dont_ask' }))).toEqual([
+      { type: 'mode.updated', modeId: 'dont_ask' },
     ]);
+    expect(reduce(t, up({ sessionUpdate: 'plan', entries: [] }))).toEqual([{ type: 'plan.updated', plan: [] }]);
+    expect(
+      reduce(t, up({ sessionUpdate: 'usage_update', used: 1, size: 2, cost: { amount: 0.5, currency: 'USD' } })),
+    ).toEqual([{ type: 'context.updated', context: { used: 1, size: 2, cost: { amount: 0.5, currency: 'USD' } } }]);
   });
 });
 
@@ -89,13 +141,24 @@ describe('thread-level rules', () => {
   it("session_info_update: a title the agent made of Talaria's seed prompt is not taken (a branch keeps its own)", () => {
     const t = createThread();
     run(t, up({ sessionUpdate: 'session_info_update', title: 'Rivers (rewind)' }));
-    run(t, up({ sessionUpdate: 'session_info_update', title: 'Demo: [Talaria] This conversation continues from an earlier…', updatedAt: 'U' }));
+    run(
+      t,
+      up({
+        sessionUpdate: 'session_info_update',
+        title: 'Demo: [Talaria] This conversation continues from an earlier…',
+        updatedAt: 'U',
+      }),
+    );
     expect(t).toMatchObject({ title: 'Rivers (rewind)', updatedAt: 'U' });
   });
 
   it('session_info_update: null clears a field', () => {
     const t = createThread();
-    run(t, up({ sessionUpdate: 'session_info_update', title: 'T', updatedAt: 'U' }), up({ sessionUpdate: 'session_info_update', title: null }));
+    run(
+      t,
+      up({ sessionUpdate: 'session_info_update', title: 'T', updatedAt: 'U' }),
+      up({ sessionUpdate: 'session_info_update', title: null }),
+    );
     expect(t.title).toBeUndefined();
     expect(t.updatedAt).toBe('U');
   });
@@ -125,16 +188,44 @@ describe('unknown and malformed updates are kept, never dropped, never thrown', 
 
   const malformed: { name: string; update: unknown; kind: string }[] = [
     { name: 'tool_call without toolCallId', update: { sessionUpdate: 'tool_call', title: 'x' }, kind: 'tool_call' },
-    { name: 'tool_call with an empty toolCallId', update: { sessionUpdate: 'tool_call', toolCallId: '', title: 'x' }, kind: 'tool_call' },
-    { name: 'tool_call_update with a numeric toolCallId', update: { sessionUpdate: 'tool_call_update', toolCallId: 7 }, kind: 'tool_call_update' },
+    {
+      name: 'tool_call with an empty toolCallId',
+      update: { sessionUpdate: 'tool_call', toolCallId: '', title: 'x' },
+      kind: 'tool_call',
+    },
+    {
+      name: 'tool_call_update with a numeric toolCallId',
+      update: { sessionUpdate: 'tool_call_update', toolCallId: 7 },
+      kind: 'tool_call_update',
+    },
     { name: 'chunk without content', update: { sessionUpdate: 'agent_message_chunk' }, kind: 'agent_message_chunk' },
-    { name: 'chunk with an array of blocks', update: { sessionUpdate: 'agent_message_chunk', content: [text('a')] }, kind: 'agent_message_chunk' },
-    { name: 'chunk whose text is not a string', update: { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 5 } }, kind: 'agent_thought_chunk' },
-    { name: 'chunk block without type', update: { sessionUpdate: 'user_message_chunk', content: { text: 'a' } }, kind: 'user_message_chunk' },
+    {
+      name: 'chunk with an array of blocks',
+      update: { sessionUpdate: 'agent_message_chunk', content: [text('a')] },
+      kind: 'agent_message_chunk',
+    },
+    {
+      name: 'chunk whose text is not a string',
+      update: { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 5 } },
+      kind: 'agent_thought_chunk',
+    },
+    {
+      name: 'chunk block without type',
+      update: { sessionUpdate: 'user_message_chunk', content: { text: 'a' } },
+      kind: 'user_message_chunk',
+    },
     { name: 'plan without entries', update: { sessionUpdate: 'plan' }, kind: 'plan' },
-    { name: 'commands not an array', update: { sessionUpdate: 'available_commands_update', availableCommands: {} }, kind: 'available_commands_update' },
+    {
+      name: 'commands not an array',
+      update: { sessionUpdate: 'available_commands_update', availableCommands: {} },
+      kind: 'available_commands_update',
+    },
     { name: 'mode update without id', update: { sessionUpdate: 'current_mode_update' }, kind: 'current_mode_update' },
-    { name: 'config update without options', update: { sessionUpdate: 'config_option_update', configOptions: null }, kind: 'config_option_update' },
+    {
+      name: 'config update without options',
+      update: { sessionUpdate: 'config_option_update', configOptions: null },
+      kind: 'config_option_update',
+    },
     { name: 'usage without numbers', update: { sessionUpdate: 'usage_update', used: '1' }, kind: 'usage_update' },
     { name: 'update without sessionUpdate', update: { content: text('a') }, kind: '' },
     { name: 'update that is not an object', update: 'garbage', kind: '' },
@@ -168,16 +259,39 @@ describe('unknown and malformed updates are kept, never dropped, never thrown', 
 describe('turns and notices', () => {
   it('entries get the open turn id until turn.ended', () => {
     const t = createThread();
-    run(t, msg('before'), started('7', 'go'), thought('t'), msg('m'), toolCall('c', { title: 'x' }), ended('7'), msg('after'));
+    run(
+      t,
+      msg('before'),
+      started('7', 'go'),
+      thought('t'),
+      msg('m'),
+      toolCall('c', { title: 'x' }),
+      ended('7'),
+      msg('after'),
+    );
     expect(t.entries.map((e) => e.turnId)).toEqual([undefined, '7', '7', '7', '7', undefined]);
   });
 
   it('a notice entry holds level, code, text and data', () => {
     const t = createThread();
     run(t, started('1'));
-    const changes = reduce(t, { type: 'notice', level: 'error', code: 'context_overflow', text: 'Context length exceeded', data: { size: 8192 } });
+    const changes = reduce(t, {
+      type: 'notice',
+      level: 'error',
+      code: 'context_overflow',
+      text: 'Context length exceeded',
+      data: { size: 8192 },
+    });
     expect(changes).toEqual([{ type: 'entry.added', index: 1, entry: t.entries[1] }]);
-    expect(t.entries[1]).toEqual({ id: 'e1', turnId: '1', kind: 'notice', level: 'error', code: 'context_overflow', text: 'Context length exceeded', data: { size: 8192 } });
+    expect(t.entries[1]).toEqual({
+      id: 'e1',
+      turnId: '1',
+      kind: 'notice',
+      level: 'error',
+      code: 'context_overflow',
+      text: 'Context length exceeded',
+      data: { size: 8192 },
+    });
   });
 
   it('is deterministic: the same actions give equal threads and changes', () => {
@@ -201,7 +315,18 @@ describe('turns and notices', () => {
 
   it('works on a hand-built Thread whose _ix lacks the private state (indexes rebuilt once)', () => {
     const t: Thread = {
-      entries: [{ id: 'e4', kind: 'tool_call', toolCallId: 'c', title: 'read: x', status: 'pending', content: [], locations: [], turnId: '1' }],
+      entries: [
+        {
+          id: 'e4',
+          kind: 'tool_call',
+          toolCallId: 'c',
+          title: 'read: x',
+          status: 'pending',
+          content: [],
+          locations: [],
+          turnId: '1',
+        },
+      ],
       plan: null,
       availableCommands: [],
       context: {},

@@ -10,10 +10,17 @@ const img = { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' };
 function conversation(n: number, size = 200, word = 'lorem ') {
   const t = createThread();
   for (let i = 1; i <= n; i++) {
-    const actions: ThreadAction[] = [started(String(i), `question ${i}: ${word.repeat(size / word.length)}`), msg(`answer ${i}: ${word.repeat(size / word.length)}`)];
+    const actions: ThreadAction[] = [
+      started(String(i), `question ${i}: ${word.repeat(size / word.length)}`),
+      msg(`answer ${i}: ${word.repeat(size / word.length)}`),
+    ];
     if (i % 3 === 0) {
       actions.push(
-        toolCall(`c${i}`, { title: `read: /w/f${i}.txt`, kind: 'read', content: [{ type: 'content', content: { type: 'text', text: `line\n`.repeat(500) } }] }),
+        toolCall(`c${i}`, {
+          title: `read: /w/f${i}.txt`,
+          kind: 'read',
+          content: [{ type: 'content', content: { type: 'text', text: `line\n`.repeat(500) } }],
+        }),
         toolUpdate(`c${i}`, { status: 'completed' }),
       );
     }
@@ -27,7 +34,9 @@ describe('transcript seeding', () => {
   it('renders the exchanges oldest first, tool results summarised, with a frame the agent is told not to answer', () => {
     const t = conversation(3, 12);
     const seed = buildSeed(t.entries, { reason: 'overflow', contextSize: 100_000 });
-    expect(seed.text.split('\n')[0]).toMatch(/^\[Talaria\] This conversation continues from an earlier session \(the previous agent session ran out of context\)\./);
+    expect(seed.text.split('\n')[0]).toMatch(
+      /^\[Talaria\] This conversation continues from an earlier session \(the previous agent session ran out of context\)\./,
+    );
     expect(seed.text).toContain('<transcript>\nUser: question 1: lorem lorem \nAssistant: answer 1: lorem lorem');
     expect(seed.text).toMatch(/- tool read: \/w\/f3\.txt \(completed\): (line ){40,}/);
     expect(seed.text.endsWith('</transcript>')).toBe(true);
@@ -64,8 +73,19 @@ describe('transcript seeding', () => {
   it('names a message that overflowed the context without repeating it, and drops the agent-said error text', () => {
     const t = createThread();
     run(t, started('1', 'hello'), msg('hi!'), ended('1'));
-    run(t, started('2', `Please read this: ${'x'.repeat(30_000)}`), msg('Context length exceeded (9000 tokens). Cannot compress further.'), ended('2'));
-    run(t, { type: 'notice', level: 'error', code: 'context_overflow', text: 'too long', data: { agentText: 'Context length exceeded (9000 tokens). Cannot compress further.' } });
+    run(
+      t,
+      started('2', `Please read this: ${'x'.repeat(30_000)}`),
+      msg('Context length exceeded (9000 tokens). Cannot compress further.'),
+      ended('2'),
+    );
+    run(t, {
+      type: 'notice',
+      level: 'error',
+      code: 'context_overflow',
+      text: 'too long',
+      data: { agentText: 'Context length exceeded (9000 tokens). Cannot compress further.' },
+    });
     run(t, started('3', 'AUTHFAIL'), msg('HTTP 401: bad key'), ended('3'), {
       type: 'notice',
       level: 'error',
@@ -74,7 +94,9 @@ describe('transcript seeding', () => {
       data: { agentText: 'HTTP 401: bad key' },
     });
     const seed = buildSeed(t.entries, { reason: 'overflow', contextSize: 8192 });
-    expect(seed.text).toContain('User: [a message of 30018 characters; it overflowed the context and got no answer, so it is left out]');
+    expect(seed.text).toContain(
+      'User: [a message of 30018 characters; it overflowed the context and got no answer, so it is left out]',
+    );
     expect(seed.text).not.toContain('xxxx');
     expect(seed.text).not.toContain('Context length exceeded');
     expect(seed.text).toContain('User: AUTHFAIL\n[the turn ended with an error: auth_error]');
@@ -92,7 +114,12 @@ describe('transcript seeding', () => {
 
   it('keeps images when the agent takes them, and says they were not passed on when it does not', () => {
     const t = createThread();
-    run(t, { type: 'turn.started', turnId: '1', prompt: [{ type: 'text', text: 'what is this?' }, img] }, msg('a cat'), ended('1'));
+    run(
+      t,
+      { type: 'turn.started', turnId: '1', prompt: [{ type: 'text', text: 'what is this?' }, img] },
+      msg('a cat'),
+      ended('1'),
+    );
     const withImages = buildSeed(t.entries, { reason: 'continue', contextSize: 32_000, images: true });
     expect(withImages.blocks).toEqual([{ type: 'text', text: withImages.text }, img]);
     expect(withImages.tokens).toBe(estimateTokens(withImages.text) + IMAGE_TOKENS);
@@ -108,6 +135,8 @@ describe('transcript seeding', () => {
     expect(seed.exchanges).toBe(3);
     expect(seed.text).toContain('question 3');
     expect(seed.text).not.toContain('question 4');
-    expect(seed.text).toMatch(/^\[Talaria\] This conversation continues from an earlier session with Hermes \(the user moved the conversation to this agent\)/);
+    expect(seed.text).toMatch(
+      /^\[Talaria\] This conversation continues from an earlier session with Hermes \(the user moved the conversation to this agent\)/,
+    );
   });
 });

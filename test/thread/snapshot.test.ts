@@ -22,7 +22,11 @@ function midTurnThread(): Thread {
     thought('hm', 'th1'),
     msg('A ', 'm1'),
     toolCall('open', { title: 'terminal: ls', kind: 'execute', status: 'in_progress' }),
-    { type: 'permission', toolCall: { toolCallId: 'perm-1', title: 'rm' }, permission: { requestId: 0, status: 'pending' } },
+    {
+      type: 'permission',
+      toolCall: { toolCallId: 'perm-1', title: 'rm' },
+      permission: { requestId: 0, status: 'pending' },
+    },
     up({ sessionUpdate: 'mystery_update', v: 1 }),
     { type: 'notice', level: 'info', code: 'c', text: 'n' },
     msg('run '),
@@ -68,7 +72,9 @@ describe('snapshot', () => {
     expect(plain(restored)).toEqual(plain(original));
     // spot checks that prove the indexes were rebuilt rather than entries duplicated
     expect(shape(restored.entries).filter((s) => s.startsWith('tool:open'))).toEqual(['tool:open:cancelled']);
-    expect(restored.entries.find((e) => e.kind === 'assistant_message' && e.messageId === 'm1')).toMatchObject({ text: 'A B' });
+    expect(restored.entries.find((e) => e.kind === 'assistant_message' && e.messageId === 'm1')).toMatchObject({
+      text: 'A B',
+    });
     expect(tool(restored, 'perm-1')).toMatchObject({ status: 'cancelled', permission: { status: 'cancelled' } });
     expect(tool(restored, 'done')._meta).toEqual({ late: true });
   });
@@ -81,7 +87,9 @@ describe('snapshot', () => {
       run(t, msg('works'));
       expect(shape(t.entries)).toEqual(['assistant_message:works']);
     }
-    const t = threadFromSnapshot({ entries: [{ id: 'e3', kind: 'assistant_message', text: 'a', blocks: [] }, 'junk', { kind: 'weird' }] });
+    const t = threadFromSnapshot({
+      entries: [{ id: 'e3', kind: 'assistant_message', text: 'a', blocks: [] }, 'junk', { kind: 'weird' }],
+    });
     expect(t.entries.map((e) => [e.id, e.kind])).toEqual([
       ['e3', 'assistant_message'],
       ['e4', 'unknown'],
@@ -120,7 +128,10 @@ describe('entries are immutable', () => {
     feed(started('1', 'go'), msg('a'), msg('b'), msg('c', 'm1'), msg('d', 'm1'), thought('t'));
     feed(up({ sessionUpdate: 'user_message_chunk', content: { type: 'image', mimeType: 'image/png', data: 'x' } }));
     feed(up({ sessionUpdate: 'user_message_chunk', content: { type: 'image', mimeType: 'image/png', data: 'y' } }));
-    feed(toolCall('c1', { title: 'read: x', kind: 'read', content: [] }), toolUpdate('c1', { status: 'in_progress', _meta: { a: 1 } }));
+    feed(
+      toolCall('c1', { title: 'read: x', kind: 'read', content: [] }),
+      toolUpdate('c1', { status: 'in_progress', _meta: { a: 1 } }),
+    );
     feed({ type: 'permission', toolCall: { toolCallId: 'c1' }, permission: { requestId: 1, status: 'pending' } });
     feed(toolCall('c2', { title: 'x' }), ended('1', 'cancelled'), toolUpdate('c2', { status: 'completed' }));
     expect(t.entries.some((e) => e.kind === 'unknown')).toBe(false);
@@ -135,7 +146,13 @@ describe('O(1) per update (behaviour, not timing)', () => {
     const t = createThread();
     // 3,333 turns of [user, assistant (messageId), tool call] → 9,999 entries, + 1 prompt = 10,000.
     for (let i = 0; i < 3333; i++) {
-      run(t, started(`t${i}`, `q${i}`), msg(`a${i}`, `m${i}`), toolCall(`c${i}`, { title: `read: f${i}` }), ended(`t${i}`));
+      run(
+        t,
+        started(`t${i}`, `q${i}`),
+        msg(`a${i}`, `m${i}`),
+        toolCall(`c${i}`, { title: `read: f${i}` }),
+        ended(`t${i}`),
+      );
     }
     run(t, started('big', 'the big one'));
     expect(t.entries).toHaveLength(10_000);
@@ -146,7 +163,8 @@ describe('O(1) per update (behaviour, not timing)', () => {
     const reads = new Map<number, number>();
     t.entries = new Proxy(t.entries, {
       get(target, prop, receiver) {
-        if (typeof prop === 'string' && prop.charCodeAt(0) <= 57 && /^\d+$/.test(prop)) reads.set(+prop, (reads.get(+prop) ?? 0) + 1);
+        if (typeof prop === 'string' && prop.charCodeAt(0) <= 57 && /^\d+$/.test(prop))
+          reads.set(+prop, (reads.get(+prop) ?? 0) + 1);
         return Reflect.get(target, prop, receiver);
       },
     });

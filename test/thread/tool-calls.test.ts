@@ -3,7 +3,10 @@ import { createThread, reduce, FALLBACK_TITLE } from '../../src/thread/index.js'
 import type { PermissionState, ThreadAction, ToolCallEntry } from '../../src/thread/types.js';
 import { ended, run, shape, started, tool, toolCall, toolUpdate } from './builders.js';
 
-const perm = (toolCall: Record<string, unknown> & { toolCallId: string }, permission: Partial<PermissionState> = {}): ThreadAction => ({
+const perm = (
+  toolCall: Record<string, unknown> & { toolCallId: string },
+  permission: Partial<PermissionState> = {},
+): ThreadAction => ({
   type: 'permission',
   toolCall,
   permission: { requestId: 0, status: 'pending', ...permission },
@@ -14,7 +17,13 @@ describe('tool call upsert', () => {
     const t = createThread();
     const changes = reduce(
       t,
-      toolCall('tc-1', { title: 'read: /w/a.txt', kind: 'read', locations: [{ path: '/w/a.txt', line: 3 }], rawInput: { path: '/w/a.txt' }, _meta: { x: 1 } }),
+      toolCall('tc-1', {
+        title: 'read: /w/a.txt',
+        kind: 'read',
+        locations: [{ path: '/w/a.txt', line: 3 }],
+        rawInput: { path: '/w/a.txt' },
+        _meta: { x: 1 },
+      }),
     );
     expect(changes).toEqual([{ type: 'entry.added', index: 0, entry: t.entries[0] }]);
     expect(t.entries[0]).toEqual({
@@ -37,7 +46,13 @@ describe('tool call upsert', () => {
     const c2 = [{ type: 'content', content: { type: 'text', text: 'hi' } }];
     run(
       t,
-      toolCall('tc-1', { title: 'terminal: echo hi', kind: 'execute', content: c1, locations: [{ path: '/w' }], rawInput: { command: 'echo hi' } }),
+      toolCall('tc-1', {
+        title: 'terminal: echo hi',
+        kind: 'execute',
+        content: c1,
+        locations: [{ path: '/w' }],
+        rawInput: { command: 'echo hi' },
+      }),
       toolUpdate('tc-1', { status: 'completed', content: c2, rawOutput: { exit: 0 }, kind: 'execute' }),
     );
     expect(tool(t, 'tc-1')).toMatchObject({
@@ -54,20 +69,39 @@ describe('tool call upsert', () => {
 
   it('null fields in an update mean "unchanged"', () => {
     const t = createThread();
-    run(t, toolCall('a', { title: 'T', kind: 'read', locations: [{ path: '/x' }] }), toolUpdate('a', { title: null, kind: null, content: null, locations: null, status: null }));
-    expect(tool(t, 'a')).toMatchObject({ title: 'T', toolKind: 'read', status: 'pending', locations: [{ path: '/x' }], content: [] });
+    run(
+      t,
+      toolCall('a', { title: 'T', kind: 'read', locations: [{ path: '/x' }] }),
+      toolUpdate('a', { title: null, kind: null, content: null, locations: null, status: null }),
+    );
+    expect(tool(t, 'a')).toMatchObject({
+      title: 'T',
+      toolKind: 'read',
+      status: 'pending',
+      locations: [{ path: '/x' }],
+      content: [],
+    });
   });
 
   it('a second tool_call for a known id is an update, not a new entry (older Claude adapters)', () => {
     const t = createThread();
-    run(t, toolCall('a', { title: 'Read', kind: 'read', status: 'pending' }), toolCall('a', { title: 'Read /src/x.ts', status: 'in_progress' }));
+    run(
+      t,
+      toolCall('a', { title: 'Read', kind: 'read', status: 'pending' }),
+      toolCall('a', { title: 'Read /src/x.ts', status: 'in_progress' }),
+    );
     expect(shape(t.entries)).toEqual(['tool:a:in_progress']);
     expect(tool(t, 'a').title).toBe('Read /src/x.ts');
   });
 
   it('tool_call_update for an unknown id creates the entry, title from the update or the kind', () => {
     const t = createThread();
-    run(t, toolUpdate('x1', { status: 'in_progress', kind: 'execute' }), toolUpdate('x2', { title: 'grep foo', kind: 'search' }), toolUpdate('x3', { status: 'completed' }));
+    run(
+      t,
+      toolUpdate('x1', { status: 'in_progress', kind: 'execute' }),
+      toolUpdate('x2', { title: 'grep foo', kind: 'search' }),
+      toolUpdate('x3', { status: 'completed' }),
+    );
     expect(t.entries.map((e) => (e as ToolCallEntry).title)).toEqual(['execute', 'grep foo', FALLBACK_TITLE]);
     expect(tool(t, 'x1').status).toBe('in_progress');
     expect(tool(t, 'x2').status).toBe('pending');
@@ -87,7 +121,16 @@ describe('tool call upsert', () => {
 
   it('a _meta-only update changes only _meta', () => {
     const t = createThread();
-    run(t, toolCall('m', { title: 'Edit a.ts', kind: 'edit', status: 'in_progress', content: [{ type: 'diff', path: 'a.ts', newText: 'x' }], _meta: { v: 1 } }));
+    run(
+      t,
+      toolCall('m', {
+        title: 'Edit a.ts',
+        kind: 'edit',
+        status: 'in_progress',
+        content: [{ type: 'diff', path: 'a.ts', newText: 'x' }],
+        _meta: { v: 1 },
+      }),
+    );
     const before = tool(t, 'm');
     const changes = reduce(t, toolUpdate('m', { _meta: { claudeCode: { toolName: 'Edit' } } }));
     const after = tool(t, 'm');
@@ -117,14 +160,54 @@ describe('titles never degrade', () => {
       update: { status: 'completed', kind: 'read' },
       title: 'read: /w/notes.txt',
     },
-    { name: 'bare kind as title keeps the better one', start: { title: 'terminal: ls', kind: 'execute' }, update: { title: 'execute' }, title: 'terminal: ls' },
-    { name: 'bare kind in another case keeps the better one', start: { title: 'grep foo', kind: 'search' }, update: { title: 'Search' }, title: 'grep foo' },
-    { name: 'title equal to an unknown kind string keeps the better one', start: { title: 'zap it', kind: 'zap' }, update: { title: 'zap' }, title: 'zap it' },
-    { name: 'empty title keeps the better one', start: { title: 'write: /w/o.txt', kind: 'edit' }, update: { title: '' }, title: 'write: /w/o.txt' },
-    { name: 'whitespace title keeps the better one', start: { title: 'write: /w/o.txt' }, update: { title: '  ' }, title: 'write: /w/o.txt' },
-    { name: 'a generic title is refined (Claude)', start: { title: 'Edit', kind: 'edit' }, update: { title: 'Edit `src/a.ts`' }, title: 'Edit `src/a.ts`' },
-    { name: 'a real title replaces another real one', start: { title: 'Read file', kind: 'read' }, update: { title: 'Read /etc/hosts' }, title: 'Read /etc/hosts' },
-    { name: 'a fallback title takes a bare kind', start: { kind: undefined }, update: { title: 'fetch' }, title: 'fetch' },
+    {
+      name: 'bare kind as title keeps the better one',
+      start: { title: 'terminal: ls', kind: 'execute' },
+      update: { title: 'execute' },
+      title: 'terminal: ls',
+    },
+    {
+      name: 'bare kind in another case keeps the better one',
+      start: { title: 'grep foo', kind: 'search' },
+      update: { title: 'Search' },
+      title: 'grep foo',
+    },
+    {
+      name: 'title equal to an unknown kind string keeps the better one',
+      start: { title: 'zap it', kind: 'zap' },
+      update: { title: 'zap' },
+      title: 'zap it',
+    },
+    {
+      name: 'empty title keeps the better one',
+      start: { title: 'write: /w/o.txt', kind: 'edit' },
+      update: { title: '' },
+      title: 'write: /w/o.txt',
+    },
+    {
+      name: 'whitespace title keeps the better one',
+      start: { title: 'write: /w/o.txt' },
+      update: { title: '  ' },
+      title: 'write: /w/o.txt',
+    },
+    {
+      name: 'a generic title is refined (Claude)',
+      start: { title: 'Edit', kind: 'edit' },
+      update: { title: 'Edit `src/a.ts`' },
+      title: 'Edit `src/a.ts`',
+    },
+    {
+      name: 'a real title replaces another real one',
+      start: { title: 'Read file', kind: 'read' },
+      update: { title: 'Read /etc/hosts' },
+      title: 'Read /etc/hosts',
+    },
+    {
+      name: 'a fallback title takes a bare kind',
+      start: { kind: undefined },
+      update: { title: 'fetch' },
+      title: 'fetch',
+    },
   ];
   it.each(cases)('$name', ({ start, update, title }) => {
     const t = createThread();
@@ -155,7 +238,10 @@ describe('settlement', () => {
       toolUpdate('bad', { status: 'failed' }),
     );
     const changes = reduce(t, ended('1', 'completed'));
-    expect(changes.map((c) => c.type === 'entry.updated' && (c.entry as ToolCallEntry).toolCallId)).toEqual(['read', 'run']);
+    expect(changes.map((c) => c.type === 'entry.updated' && (c.entry as ToolCallEntry).toolCallId)).toEqual([
+      'read',
+      'run',
+    ]);
     expect(tool(t, 'read')).toMatchObject({ status: 'completed', settledBy: 'turn_end', title: 'read: /w/notes.txt' });
     expect(tool(t, 'run')).toMatchObject({ status: 'completed', settledBy: 'turn_end' });
     expect(tool(t, 'term')).toMatchObject({ status: 'completed', settledBy: 'agent' });
@@ -177,7 +263,15 @@ describe('settlement', () => {
 
   it('only the ended turn is settled; entries after turn.ended carry no turnId', () => {
     const t = createThread();
-    run(t, toolCall('before', { title: 'x' }), started('1'), toolCall('in1', { title: 'x' }), ended('2'), ended('1'), toolCall('after', { title: 'x' }));
+    run(
+      t,
+      toolCall('before', { title: 'x' }),
+      started('1'),
+      toolCall('in1', { title: 'x' }),
+      ended('2'),
+      ended('1'),
+      toolCall('after', { title: 'x' }),
+    );
     expect(tool(t, 'before')).toMatchObject({ status: 'pending' });
     expect(tool(t, 'before').turnId).toBeUndefined();
     expect(tool(t, 'in1')).toMatchObject({ status: 'completed', turnId: '1' });
@@ -188,23 +282,52 @@ describe('settlement', () => {
 
   it('pending permissions are cancelled when the turn is cancelled', () => {
     const t = createThread();
-    run(t, started('1'), toolCall('a', { title: 'write: /w/x', kind: 'edit' }), perm({ toolCallId: 'a' }, { requestId: 7 }));
+    run(
+      t,
+      started('1'),
+      toolCall('a', { title: 'write: /w/x', kind: 'edit' }),
+      perm({ toolCallId: 'a' }, { requestId: 7 }),
+    );
     run(t, ended('1', 'cancelled'));
-    expect(tool(t, 'a')).toMatchObject({ status: 'cancelled', settledBy: 'cancel', permission: { requestId: 7, status: 'cancelled' } });
+    expect(tool(t, 'a')).toMatchObject({
+      status: 'cancelled',
+      settledBy: 'cancel',
+      permission: { requestId: 7, status: 'cancelled' },
+    });
   });
 
   it('a call whose permission was rejected ends failed, not completed, on a normal turn end', () => {
     const t = createThread();
-    run(t, started('1'), perm({ toolCallId: 'perm-check-1', title: 'rm -rf x', kind: 'execute', status: 'pending' }, { requestId: 1 }));
-    run(t, perm({ toolCallId: 'perm-check-1' }, { requestId: 1, status: 'rejected', optionId: 'deny', optionKind: 'reject_once' }));
+    run(
+      t,
+      started('1'),
+      perm({ toolCallId: 'perm-check-1', title: 'rm -rf x', kind: 'execute', status: 'pending' }, { requestId: 1 }),
+    );
+    run(
+      t,
+      perm(
+        { toolCallId: 'perm-check-1' },
+        { requestId: 1, status: 'rejected', optionId: 'deny', optionKind: 'reject_once' },
+      ),
+    );
     run(t, ended('1'));
-    expect(tool(t, 'perm-check-1')).toMatchObject({ status: 'failed', settledBy: 'turn_end', permission: { status: 'rejected', optionId: 'deny' } });
+    expect(tool(t, 'perm-check-1')).toMatchObject({
+      status: 'failed',
+      settledBy: 'turn_end',
+      permission: { status: 'rejected', optionId: 'deny' },
+    });
   });
 
   it('a late update after settlement is still applied; a terminal status is never reopened', () => {
     const t = createThread();
     run(t, started('1'), toolCall('a', { title: 'kill me', kind: 'execute' }), ended('1', 'cancelled'));
-    run(t, toolUpdate('a', { status: 'in_progress', content: [{ type: 'content', content: { type: 'text', text: 'late output' } }] }));
+    run(
+      t,
+      toolUpdate('a', {
+        status: 'in_progress',
+        content: [{ type: 'content', content: { type: 'text', text: 'late output' } }],
+      }),
+    );
     expect(tool(t, 'a')).toMatchObject({ status: 'cancelled', settledBy: 'cancel', content: [{ type: 'content' }] });
     // opencode/kilo report the killed tool completed after cancel: the agent's word wins.
     run(t, toolUpdate('a', { status: 'completed' }));
@@ -216,7 +339,13 @@ describe('permissions', () => {
   it('a permission for a never-announced call creates it (gemini) with the permission state', () => {
     const t = createThread();
     run(t, started('1'));
-    const changes = reduce(t, perm({ toolCallId: 'g1', title: 'Shell: ls', kind: 'execute', content: [], rawInput: { command: 'ls' } }, { requestId: 3 }));
+    const changes = reduce(
+      t,
+      perm(
+        { toolCallId: 'g1', title: 'Shell: ls', kind: 'execute', content: [], rawInput: { command: 'ls' } },
+        { requestId: 3 },
+      ),
+    );
     expect(changes).toHaveLength(1);
     expect(changes[0]!.type).toBe('entry.added');
     expect(tool(t, 'g1')).toMatchObject({
@@ -231,14 +360,22 @@ describe('permissions', () => {
 
   it('a permission before its tool_call (kilo): the later tool_call updates the same entry', () => {
     const t = createThread();
-    run(t, perm({ toolCallId: 'k1', title: 'edit' }), toolCall('k1', { title: 'Edit src/a.ts', kind: 'edit', status: 'in_progress' }));
+    run(
+      t,
+      perm({ toolCallId: 'k1', title: 'edit' }),
+      toolCall('k1', { title: 'Edit src/a.ts', kind: 'edit', status: 'in_progress' }),
+    );
     expect(shape(t.entries)).toEqual(['tool:k1:in_progress']);
     expect(tool(t, 'k1')).toMatchObject({ title: 'Edit src/a.ts', permission: { status: 'pending' } });
   });
 
   it("a permission never changes a known call's status (codex: in_progress, then asks with pending)", () => {
     const t = createThread();
-    run(t, toolCall('c1', { title: 'apply patch', status: 'in_progress' }), perm({ toolCallId: 'c1', status: 'pending' }));
+    run(
+      t,
+      toolCall('c1', { title: 'apply patch', status: 'in_progress' }),
+      perm({ toolCallId: 'c1', status: 'pending' }),
+    );
     expect(tool(t, 'c1')).toMatchObject({ status: 'in_progress', permission: { status: 'pending' } });
   });
 
@@ -247,8 +384,16 @@ describe('permissions', () => {
     run(
       t,
       perm({ toolCallId: 'p', title: 'x' }, { requestId: 'r1' }),
-      perm({ toolCallId: 'p' }, { requestId: 'r1', status: 'allowed', optionId: 'allow_once', optionKind: 'allow_once' }),
+      perm(
+        { toolCallId: 'p' },
+        { requestId: 'r1', status: 'allowed', optionId: 'allow_once', optionKind: 'allow_once' },
+      ),
     );
-    expect(tool(t, 'p').permission).toEqual({ requestId: 'r1', status: 'allowed', optionId: 'allow_once', optionKind: 'allow_once' });
+    expect(tool(t, 'p').permission).toEqual({
+      requestId: 'r1',
+      status: 'allowed',
+      optionId: 'allow_once',
+      optionKind: 'allow_once',
+    });
   });
 });

@@ -48,7 +48,9 @@ describe('web: lost answers, observer pickers, the number keys while typing', { 
     await card.getByRole('button', { name: /^Reject/ }).click();
     const notice = late.getByRole('status').filter({ hasText: /^.?Already answered by / });
     await notice.waitFor();
-    expect(await notice.textContent()).toMatch(/Already answered by serve \(this link, in another tab or device\): that answer stands\./);
+    expect(await notice.textContent()).toMatch(
+      /Already answered by serve \(this link, in another tab or device\): that answer stands\./,
+    );
     expect(await notice.getAttribute('class')).toContain('notice');
     expect(await late.locator('.error.banner').count()).toBe(0);
     expect(

@@ -24,7 +24,10 @@ export async function goHash(page: Page, hash: string): Promise<void> {
 export async function axeViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in globalThis))) await page.addScriptTag({ path: AXE });
   const violations = await page.evaluate(async () => {
-    const g = globalThis as unknown as { document: unknown; axe: { run(ctx: unknown, o: object): Promise<{ violations: unknown[] }> } };
+    const g = globalThis as unknown as {
+      document: unknown;
+      axe: { run(ctx: unknown, o: object): Promise<{ violations: unknown[] }> };
+    };
     return (await g.axe.run(g.document, { resultTypes: ['violations'] })).violations;
   });
   return (violations as AxeViolation[])

@@ -21,7 +21,19 @@ describe('web: markdown blocks for streaming', () => {
 
   it('a streaming message split as it grows gives what a whole split gives, at every step, and keeps earlier blocks', () => {
     // Pieces that open and close fences, blank lines, long paragraphs and partial lines, cut anywhere.
-    const parts = ['Intro line', ' goes on.\n', '\n', '``', '`ts\nconst a = 1;\n\n', 'b();\n``', '`\n\nNext ', 'para. '.repeat(900), '\n   ', 'x\n\n', 'tail'];
+    const parts = [
+      'Intro line',
+      ' goes on.\n',
+      '\n',
+      '``',
+      '`ts\nconst a = 1;\n\n',
+      'b();\n``',
+      '`\n\nNext ',
+      'para. '.repeat(900),
+      '\n   ',
+      'x\n\n',
+      'tail',
+    ];
     let seed = 7;
     const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
     const all = parts.join('');
@@ -38,7 +50,8 @@ describe('web: markdown blocks for streaming', () => {
         // Blocks that were complete before (all but the last paragraph) are the same objects.
         if (before.length > 2) expect(got[0]).toBe(before[0]);
         // Within a long paragraph, the pieces cut before are kept too.
-        if (before.length > 3 && got.length >= before.length) expect(got[before.length - 2]).toBe(before[before.length - 2]);
+        if (before.length > 3 && got.length >= before.length)
+          expect(got[before.length - 2]).toBe(before[before.length - 2]);
         before = got;
       }
     }
@@ -46,7 +59,23 @@ describe('web: markdown blocks for streaming', () => {
   it('a stream fed in chunks gives what a whole split gives after every chunk (random text: fences, blank and space lines, long lines)', () => {
     let seed = 11;
     const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
-    const bits = ['word ', 'End. ', '.', ' ', '\n', '\n\n', '   \n', '```', '~~~', '```ts\n', '  ```\n', '`', 'Long sentence here. '.repeat(80), ' '.repeat(210), 'x'.repeat(1300)];
+    const bits = [
+      'word ',
+      'End. ',
+      '.',
+      ' ',
+      '\n',
+      '\n\n',
+      '   \n',
+      '```',
+      '~~~',
+      '```ts\n',
+      '  ```\n',
+      '`',
+      'Long sentence here. '.repeat(80),
+      ' '.repeat(210),
+      'x'.repeat(1300),
+    ];
     for (let round = 0; round < 30; round++) {
       let all = '';
       while (all.length < 12_000) all += bits[rnd(bits.length)]!;
@@ -85,7 +114,17 @@ describe('web: markdown blocks for streaming', () => {
     const t = `${'Word word word. '.repeat(74)}The total was 3. 1. Then this. End.`;
     const pieces = splitBlocks(t);
     expect(pieces.length).toBeGreaterThan(1);
-    for (const start of ['1. Then', '2) Next', '- dash', '+ plus', '* star', '# Hash', '## Two', '> quoted', '   1. indented']) {
+    for (const start of [
+      '1. Then',
+      '2) Next',
+      '- dash',
+      '+ plus',
+      '* star',
+      '# Hash',
+      '## Two',
+      '> quoted',
+      '   1. indented',
+    ]) {
       const tree = fromMarkdown(pieceSource({ text: `${start} and more text.`, cont: true }));
       expect(
         tree.children.map((c) => c.type),

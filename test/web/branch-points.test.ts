@@ -15,7 +15,11 @@ const branched = { kind: 'notice', id: 'n', code: 'branched', level: 'info', tex
 
 describe('web: branch points of a thread', () => {
   // P: u1, u2 (edited twice: B and C rewind at u2), D continues P in another agent.
-  const tree = node('P', [node('B', [], { reason: 'rewind', forkEntryId: 'u2' }), node('C', [], { reason: 'rewind', forkEntryId: 'u2' }), node('D', [], { reason: 'continue' })]);
+  const tree = node('P', [
+    node('B', [], { reason: 'rewind', forkEntryId: 'u2' }),
+    node('C', [], { reason: 'rewind', forkEntryId: 'u2' }),
+    node('D', [], { reason: 'continue' }),
+  ]);
 
   it('the source: its message has the rewinds made there as later versions; other messages have none', () => {
     const p = branchPoints(tree, 'P', [user('u1'), user('u2')]);

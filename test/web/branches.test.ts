@@ -16,13 +16,17 @@ async function promptsSent(api: ServerClient, id: string): Promise<string[]> {
   const { frames } = await api.api.wireLog({ params: { id }, query: { limit: 5000 } });
   return frames.flatMap((f) => {
     const m = f.msg as { method?: string; params?: { prompt?: { type: string; text?: string }[] } };
-    return f.dir === 'client->agent' && m.method === 'session/prompt' ? [(m.params?.prompt ?? []).map((b) => b.text ?? '').join('\n')] : [];
+    return f.dir === 'client->agent' && m.method === 'session/prompt'
+      ? [(m.params?.prompt ?? []).map((b) => b.text ?? '').join('\n')]
+      : [];
   });
 }
 
 async function userTexts(api: ServerClient, id: string): Promise<string[]> {
   const { snapshot } = await api.api.snapshot({ params: { id } });
-  return (snapshot.thread.entries as { kind: string; text?: string }[]).filter((e) => e.kind === 'user_message').map((e) => e.text ?? '');
+  return (snapshot.thread.entries as { kind: string; text?: string }[])
+    .filter((e) => e.kind === 'user_message')
+    .map((e) => e.text ?? '');
 }
 
 /** Waits until the session holds `users` user messages, each answered, and no turn runs. */
@@ -33,14 +37,19 @@ async function answered(api: ServerClient, id: string, users: number): Promise<v
         const { snapshot } = await api.api.snapshot({ params: { id } });
         const kinds = (snapshot.thread.entries as { kind: string }[]).map((e) => e.kind);
         const u = kinds.filter((k) => k === 'user_message').length;
-        return snapshot.turnId === undefined && u === users && kinds.lastIndexOf('assistant_message') > kinds.lastIndexOf('user_message');
+        return (
+          snapshot.turnId === undefined &&
+          u === users &&
+          kinds.lastIndexOf('assistant_message') > kinds.lastIndexOf('user_message')
+        );
       },
       { timeout: 60_000 },
     )
     .toBe(true);
 }
 
-const currentId = (page: Page): string => decodeURIComponent(new URL(page.url()).hash.replace(/^#\/s\//, '').split('/')[0]!);
+const currentId = (page: Page): string =>
+  decodeURIComponent(new URL(page.url()).hash.replace(/^#\/s\//, '').split('/')[0]!);
 
 async function movedFrom(page: Page, id: string): Promise<string> {
   await page.waitForURL((u) => /#\/s\//.test(u.href) && !u.href.includes(`/s/${encodeURIComponent(id)}`));
@@ -87,7 +96,9 @@ describe('web: branches (edit and resend, versions, continue elsewhere)', { time
     // The page: where it branched, and the edited message as version 2 of 2.
     await thread.locator('[data-code="branched"]').waitFor();
     await userMsg('second question about seas').getByLabel('Version 2 of 2').waitFor();
-    expect(await userMsg('first question about rivers').getByRole('group', { name: 'Versions of this message' }).count()).toBe(0);
+    expect(
+      await userMsg('first question about rivers').getByRole('group', { name: 'Versions of this message' }).count(),
+    ).toBe(0);
     await shot(page, 'branch-switcher');
 
     // ‹ goes to the first version: the old branch, as it was.
@@ -99,8 +110,16 @@ describe('web: branches (edit and resend, versions, continue elsewhere)', { time
     // The old branch continues: its own agent gets the next message alone (it has the context already).
     await send(page, 'third question');
     await answered(w.api, id, 3);
-    expect(await userTexts(w.api, id)).toEqual(['first question about rivers', 'second question about lakes', 'third question']);
-    expect(await promptsSent(w.api, id)).toEqual(['first question about rivers', 'second question about lakes', 'third question']);
+    expect(await userTexts(w.api, id)).toEqual([
+      'first question about rivers',
+      'second question about lakes',
+      'third question',
+    ]);
+    expect(await promptsSent(w.api, id)).toEqual([
+      'first question about rivers',
+      'second question about lakes',
+      'third question',
+    ]);
     await userMsg('third question').waitFor();
     await shot(page, 'branch-old-continued');
 
@@ -125,7 +144,9 @@ describe('web: branches (edit and resend, versions, continue elsewhere)', { time
   });
 
   it('continue with another agent: a branch in that agent, seeded with the conversation; the thread shows where the agent changed', async () => {
-    w ??= await world({ config: { defaultProvider: 'demo', agents: { fake: { ...sdkAgent(), label: 'Fake agent' } } } });
+    w ??= await world({
+      config: { defaultProvider: 'demo', agents: { fake: { ...sdkAgent(), label: 'Fake agent' } } },
+    });
     page ??= await openPage(w);
     await openProject(page, w.served.project);
     const id = await newSession(page);

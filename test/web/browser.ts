@@ -12,7 +12,8 @@ export const CHROMIUM = process.env.TALARIA_CHROMIUM ?? '/usr/bin/chromium';
 export const SHOTS = fileURLToPath(new URL('../../.cache/web-shots', import.meta.url));
 
 export async function launch(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium; .ci/run does it)`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium; .ci/run does it)`);
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,

@@ -42,7 +42,8 @@ export async function ensureWebBuilt(): Promise<void> {
       break;
     } catch {
       // Another test file is building: wait for its lock to go (a stale lock older than 2 min is taken over).
-      if (existsSync(LOCK) && Date.now() - statSync(LOCK).mtimeMs > 120_000) rmSync(LOCK, { recursive: true, force: true });
+      if (existsSync(LOCK) && Date.now() - statSync(LOCK).mtimeMs > 120_000)
+        rmSync(LOCK, { recursive: true, force: true });
       await new Promise((r) => setTimeout(r, 200));
       if (fresh()) return;
     }

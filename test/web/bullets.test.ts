@@ -11,7 +11,11 @@ describe('web: plan, diff layout, two tabs, send key, default agent', { timeout:
   let w: World;
   let page: Page;
   // A chunk delay so a turn lasts long enough to be seen mid-way (each plan step, the other tab).
-  webSuite('bullets', { chunkDelayMs: 80, config: { defaultProvider: 'demo', agents: { fake: { ...sdkAgent(), label: 'Fake agent' } } } }, (x, p) => ((w = x), (page = p)));
+  webSuite(
+    'bullets',
+    { chunkDelayMs: 80, config: { defaultProvider: 'demo', agents: { fake: { ...sdkAgent(), label: 'Fake agent' } } } },
+    (x, p) => ((w = x), (page = p)),
+  );
 
   it('the plan is one checklist whose items change status in place (pending → in progress → done)', async () => {
     await newSession(page);
@@ -34,11 +38,14 @@ describe('web: plan, diff layout, two tabs, send key, default agent', { timeout:
     await expect.poll(() => plan.locator('summary').textContent(), { timeout: 20_000 }).toMatch(/3\/3 done/);
     expect(await plan.count()).toBe(1);
     expect(await plan.locator('li input:checked').count()).toBe(3);
-    const seen = await page.evaluate<{ seen: Record<string, string[]>; nodes: number }>('({ seen: window.__plan.seen, nodes: window.__plan.nodes.size })');
+    const seen = await page.evaluate<{ seen: Record<string, string[]>; nodes: number }>(
+      '({ seen: window.__plan.seen, nodes: window.__plan.nodes.size })',
+    );
     expect(seen.nodes).toBe(1);
     // The first item goes in progress right after the plan is sent (the page may see both at once).
     expect(seen.seen['Read the request']?.slice(-2)).toEqual(['in progress', 'completed']);
-    for (const item of ['Sketch an answer', 'Write the reply']) expect(seen.seen[item], item).toEqual(['pending', 'in progress', 'completed']);
+    for (const item of ['Sketch an answer', 'Write the reply'])
+      expect(seen.seen[item], item).toEqual(['pending', 'in progress', 'completed']);
     await shot(page, 'plan-checklist');
   });
 
@@ -69,7 +76,9 @@ describe('web: plan, diff layout, two tabs, send key, default agent', { timeout:
     await shot(page, 'diff-split');
     await layout.getByRole('button', { name: 'Unified' }).click();
     await expect.poll(() => diff.locator('.diff-table.split').count()).toBe(0);
-    expect(await diff.locator('.diff-table tr.add').first().textContent()).toContain('Edited by the Talaria demo agent.');
+    expect(await diff.locator('.diff-table tr.add').first().textContent()).toContain(
+      'Edited by the Talaria demo agent.',
+    );
   });
 
   it('two tabs on one session: a prompt sent in tab A streams into tab B as it runs', async () => {
@@ -87,7 +96,9 @@ describe('web: plan, diff layout, two tabs, send key, default agent', { timeout:
     `);
     expect(await other.locator('.msg.agent', { hasText: 'Step 1' }).count()).toBe(0);
     await send(page, 'plan');
-    await expect.poll(() => other.locator('.msg.agent').last().textContent(), { timeout: 20_000 }).toContain('it was a demo plan.');
+    await expect
+      .poll(() => other.locator('.msg.agent').last().textContent(), { timeout: 20_000 })
+      .toContain('it was a demo plan.');
     expect(await other.evaluate<boolean>('window.__mid')).toBe(true);
     // Both tabs end with the same thread.
     const aText = await page.locator('.msg.agent').allTextContents();

@@ -53,16 +53,22 @@ describe('web: chat and approvals', { timeout: 60_000 }, () => {
     await card.waitFor({ timeout: 20_000 });
     // The session shows a badge, and the tab title says an approval waits.
     await expect.poll(() => page.title()).toMatch(/^\(1\) Talaria/);
-    await expect.poll(() => page.locator(`[data-session="${id}"] .dot`).getAttribute('aria-label')).toBe('needs approval');
+    await expect
+      .poll(() => page.locator(`[data-session="${id}"] .dot`).getAttribute('aria-label'))
+      .toBe('needs approval');
     await shot(page, 'approve-card');
     await page.keyboard.press('d');
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
-    expect(await dialog.locator('.diff-table tr.add').first().textContent()).toContain('Edited by the Talaria demo agent.');
+    expect(await dialog.locator('.diff-table tr.add').first().textContent()).toContain(
+      'Edited by the Talaria demo agent.',
+    );
     expect(await dialog.locator('pre.json').textContent()).toContain('greet.txt');
     // The split layout draws the same change side by side.
     await dialog.getByRole('button', { name: 'Split' }).click();
-    expect(await dialog.locator('.diff-table.split td.add').first().textContent()).toContain('Edited by the Talaria demo agent.');
+    expect(await dialog.locator('.diff-table.split td.add').first().textContent()).toContain(
+      'Edited by the Talaria demo agent.',
+    );
     await shot(page, 'approve-dialog');
     await dialog.getByRole('button', { name: /^Allow once/ }).click();
     const tool = page.locator('.tool-card', { hasText: 'Edit greet.txt' }).last();
@@ -85,11 +91,19 @@ describe('web: chat and approvals', { timeout: 60_000 }, () => {
     await glob.fill(join(w.served.project, '*.md'));
     await shot(page, 'always-rule');
     await dialog.getByRole('button', { name: /^Always allow/ }).click();
-    await expect.poll(() => page.locator('.tool-card', { hasText: 'Edit a.md' }).last().locator('.tool-status').textContent(), { timeout: 20_000 }).toBe('done');
+    await expect
+      .poll(() => page.locator('.tool-card', { hasText: 'Edit a.md' }).last().locator('.tool-status').textContent(), {
+        timeout: 20_000,
+      })
+      .toBe('done');
     const { rules } = await w.api.api.rules({ query: { scope: 'session', scopeId: id } });
     expect(rules.map((r) => r.rule.pathGlob)).toContain(join(w.served.project, '*.md'));
     await send(page, 'edit b.md');
-    await expect.poll(() => page.locator('.tool-card', { hasText: 'Edit b.md' }).last().locator('.tool-status').textContent(), { timeout: 20_000 }).toBe('done');
+    await expect
+      .poll(() => page.locator('.tool-card', { hasText: 'Edit b.md' }).last().locator('.tool-status').textContent(), {
+        timeout: 20_000,
+      })
+      .toBe('done');
     expect(await page.getByRole('region', { name: /^Approval needed/ }).count()).toBe(0);
   });
 

@@ -10,7 +10,13 @@ export function parseColor(css: string): Rgba {
   const rgb = /^rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,/]\s*([\d.]+))?\s*\)$/.exec(css);
   if (rgb) return [Number(rgb[1]), Number(rgb[2]), Number(rgb[3]), rgb[4] === undefined ? 1 : Number(rgb[4])];
   const srgb = /^color\(srgb\s+([\d.e-]+)\s+([\d.e-]+)\s+([\d.e-]+)(?:\s*\/\s*([\d.]+))?\s*\)$/.exec(css);
-  if (srgb) return [Number(srgb[1]) * 255, Number(srgb[2]) * 255, Number(srgb[3]) * 255, srgb[4] === undefined ? 1 : Number(srgb[4])];
+  if (srgb)
+    return [
+      Number(srgb[1]) * 255,
+      Number(srgb[2]) * 255,
+      Number(srgb[3]) * 255,
+      srgb[4] === undefined ? 1 : Number(srgb[4]),
+    ];
   throw new Error(`unreadable colour: ${css}`);
 }
 
@@ -31,7 +37,9 @@ export function contrast(a: Rgba, b: Rgba): number {
 export async function ownContrast(el: Locator): Promise<{ color: string; background: string; ratio: number }> {
   const { color, background } = await el.evaluate((e) => {
     // (The test's tsconfig has no DOM types.)
-    const s = (globalThis as unknown as { getComputedStyle(x: unknown): { color: string; backgroundColor: string } }).getComputedStyle(e);
+    const s = (
+      globalThis as unknown as { getComputedStyle(x: unknown): { color: string; backgroundColor: string } }
+    ).getComputedStyle(e);
     return { color: s.color, background: s.backgroundColor };
   });
   const bg = parseColor(background);

@@ -28,7 +28,9 @@ describe('web: the session cookie', () => {
     const ctx = page.context();
     const cookies = await ctx.cookies(w.served.origin);
     const port = new URL(w.served.origin).port;
-    expect(cookies.map((c) => [c.name, c.httpOnly, c.sameSite, c.path])).toEqual([[`talaria_token_${port}`, true, 'Strict', '/']]);
+    expect(cookies.map((c) => [c.name, c.httpOnly, c.sameSite, c.path])).toEqual([
+      [`talaria_token_${port}`, true, 'Strict', '/'],
+    ]);
     // No script sees it.
     expect(await page.evaluate<string>('document.cookie')).not.toContain(w.served.token);
 
@@ -44,7 +46,9 @@ describe('web: the session cookie', () => {
     // A wrong link for this server in a third tab: refused, and nothing else changes.
     const bad = await ctx.newPage();
     await bad.goto(`${w.served.origin}/#token=not-the-right-token`);
-    await expect.poll(() => bad.getByRole('heading', { level: 1 }).textContent()).toBe('This link’s token is not valid');
+    await expect
+      .poll(() => bad.getByRole('heading', { level: 1 }).textContent())
+      .toBe('This link’s token is not valid');
 
     // The first tab still works, after a reload too (its live socket reconnects with the real cookie).
     await page.reload();

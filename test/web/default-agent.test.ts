@@ -34,7 +34,9 @@ describe('web: one default agent on the Agents page and in "+ New"', { timeout: 
     expect(await mainButton().isEnabled()).toBe(true);
     const id = await newSession(page);
     expect(currentId(page)).toBe(id);
-    await expect.poll(async () => (await w.api.api.snapshot({ params: { id } })).snapshot.session.provider).toBe('demo');
+    await expect
+      .poll(async () => (await w.api.api.snapshot({ params: { id } })).snapshot.session.provider)
+      .toBe('demo');
     expect(w.errors).toEqual([]);
   });
 
@@ -54,7 +56,9 @@ describe('web: one default agent on the Agents page and in "+ New"', { timeout: 
     await pick.selectOption('');
     await expect.poll(async () => (await w.api.api.workspaces()).workspaces[0]!.provider).toBeUndefined();
     await page.reload();
-    await expect.poll(() => page.locator(`.default-now[data-workspace="${ws.id}"]`).textContent(), { timeout: 30_000 }).toMatch(/best ready agent: Demo agent/);
+    await expect
+      .poll(() => page.locator(`.default-now[data-workspace="${ws.id}"]`).textContent(), { timeout: 30_000 })
+      .toMatch(/best ready agent: Demo agent/);
     expect(await page.getByLabel(/^Default agent for /).inputValue()).toBe('');
     await shot(page, 'default-agent-automatic');
     expect(w.errors).toEqual([]);

@@ -15,7 +15,10 @@ describe('web: terminal, inspector, settings, export', { timeout: 90_000 }, () =
   /** Clicks a download link and reads what the browser saved. */
   async function downloaded(p: Page, item: string): Promise<{ name: string; text: string }> {
     await menuItem(p, item);
-    const [download] = await Promise.all([p.waitForEvent('download'), p.getByRole('menuitem', { name: item, exact: true }).click()]);
+    const [download] = await Promise.all([
+      p.waitForEvent('download'),
+      p.getByRole('menuitem', { name: item, exact: true }).click(),
+    ]);
     const body = await (await download.createReadStream()).toArray();
     return { name: download.suggestedFilename(), text: Buffer.concat(body).toString('utf8') };
   }
@@ -48,7 +51,9 @@ describe('web: terminal, inspector, settings, export', { timeout: 90_000 }, () =
     expect(await page.locator('.frame.dir-out').count()).toBeGreaterThan(0);
     expect(await page.locator('.frame.dir-in').count()).toBeGreaterThan(0);
     await page.getByLabel('Filter by method').fill('session/prompt');
-    await expect.poll(async () => (await frames.allTextContents()).every((t) => t.includes('session/prompt'))).toBe(true);
+    await expect
+      .poll(async () => (await frames.allTextContents()).every((t) => t.includes('session/prompt')))
+      .toBe(true);
     await page.getByLabel('Filter by method').fill('session/update');
     await page.getByRole('button', { name: '← from agent' }).click();
     await expect.poll(() => page.locator('.frame.dir-out').count()).toBe(0);
@@ -94,12 +99,16 @@ describe('web: terminal, inspector, settings, export', { timeout: 90_000 }, () =
       .split('\n')
       .map((l) => JSON.parse(l) as { t_ms: number; dir: string; msg: { method?: string; params?: unknown } });
     expect(new Set(frames.map((f) => f.dir))).toEqual(new Set(['client->agent', 'agent->client']));
-    expect(frames.some((f) => f.msg.method === 'session/prompt' && JSON.stringify(f.msg.params).includes('printf'))).toBe(true);
+    expect(
+      frames.some((f) => f.msg.method === 'session/prompt' && JSON.stringify(f.msg.params).includes('printf')),
+    ).toBe(true);
 
     await menuItem(page, 'Fork');
     await page.getByRole('menuitem', { name: 'Fork' }).click();
     await expect.poll(() => new URL(page.url()).hash, { timeout: 20_000 }).not.toContain(encodeURIComponent(id));
-    await expect.poll(() => page.locator('.tool-card[data-kind=execute]').count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.locator('.tool-card[data-kind=execute]').count(), { timeout: 20_000 })
+      .toBeGreaterThan(0);
     const forkHash = new URL(page.url()).hash;
 
     await menuItem(page, 'Archive');

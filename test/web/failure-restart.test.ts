@@ -20,13 +20,19 @@ describe('web: failure notices survive a reload and a restart', { timeout: 180_0
   let page: Page;
   webSuite(
     'failure-restart',
-    { config: { defaultProvider: 'demo', agents: { crashy: { command: process.execPath, args: ['--import', TSX, CRASH], label: 'Crashy agent' } } } },
+    {
+      config: {
+        defaultProvider: 'demo',
+        agents: { crashy: { command: process.execPath, args: ['--import', TSX, CRASH], label: 'Crashy agent' } },
+      },
+    },
     (x, p) => ((w = x), (page = p)),
   );
 
   const notices = () => page.locator('.notice[data-code="turn_failed"]');
   const dot = (id: string) => page.locator(`[data-session="${id}"] .dot`);
-  const reconnect = () => (w.api = connectServer(w.served.origin, w.served.token, { WebSocket: WebSocket as unknown as WebSocketCtor }));
+  const reconnect = () =>
+    (w.api = connectServer(w.served.origin, w.served.token, { WebSocket: WebSocket as unknown as WebSocketCtor }));
 
   it('an agent that dies mid-turn, and a turn the demo agent fails: the same notices after a reload and after a restart', async () => {
     const crashed = await newSessionWith(page, /Crashy agent/);
@@ -36,9 +42,13 @@ describe('web: failure notices survive a reload and a restart', { timeout: 180_0
     expect(crashText).toMatch(/The agent stopped during this turn: agent exited with code 3/);
     expect(await notices().getAttribute('role')).toBe('alert');
     // The status line under the thread does not repeat the agent's stderr the notice shows.
-    await expect.poll(() => page.locator('.turn-end').textContent()).toBe('Turn ended: error — agent exited with code 3');
+    await expect
+      .poll(() => page.locator('.turn-end').textContent())
+      .toBe('Turn ended: error — agent exited with code 3');
     // Under the message whose turn failed, after what the agent said before it died.
-    await expect.poll(() => page.locator('[data-index]').last().locator('.notice').getAttribute('data-code')).toBe('turn_failed');
+    await expect
+      .poll(() => page.locator('[data-index]').last().locator('.notice').getAttribute('data-code'))
+      .toBe('turn_failed');
     expect(await axeViolations(page)).toEqual([]);
     await shotBoth(page, 'failure-notice-live');
 
@@ -75,7 +85,8 @@ describe('web: failure notices survive a reload and a restart', { timeout: 180_0
     await expect.poll(() => dot(failed).getAttribute('aria-label'), { timeout: 30_000 }).toBe('idle');
     expect(await notices().count()).toBe(1);
     // The agent replayed the conversation when it reopened it: the notice is still under the failed message, before this one.
-    const rowOf = async (l: ReturnType<Page['locator']>) => Number(await l.locator('xpath=ancestor::*[@data-index][1]').getAttribute('data-index'));
+    const rowOf = async (l: ReturnType<Page['locator']>) =>
+      Number(await l.locator('xpath=ancestor::*[@data-index][1]').getAttribute('data-index'));
     expect(await rowOf(notices())).toBeLessThan(await rowOf(page.locator('.msg.user').last()));
     expect(w.errors).toEqual([]);
   });

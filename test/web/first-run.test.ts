@@ -51,7 +51,9 @@ describe('web: what to try in an empty session', { timeout: 120_000 }, () => {
       .evaluateAll((els) => els.map((e) => e.getAttribute('data-command')));
     expect(commands).toEqual(expect.arrayContaining(['help', 'model', 'tools', 'compact']));
     // A command's input hint is shown with it.
-    expect(await panel().locator('[data-command="model"]').textContent()).toMatch(/^\/model.*then: model name to switch to$/);
+    expect(await panel().locator('[data-command="model"]').textContent()).toMatch(
+      /^\/model.*then: model name to switch to$/,
+    );
     expect(await axeViolations(page)).toEqual([]);
     await shotBoth(page, 'first-run-commands');
 

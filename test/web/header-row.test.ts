@@ -31,7 +31,12 @@ describe('web: the session header is one row with one actions menu', { timeout: 
   let page: Page;
   webSuite(
     'header-row',
-    { config: { defaultProvider: 'demo', agents: { paid: { ...sdkAgent({ SDK_AGENT_COST: '0.0125' }), label: 'Paid agent' } } } },
+    {
+      config: {
+        defaultProvider: 'demo',
+        agents: { paid: { ...sdkAgent({ SDK_AGENT_COST: '0.0125' }), label: 'Paid agent' } },
+      },
+    },
     (x, p) => ((w = x), (page = p)),
   );
 
@@ -43,7 +48,10 @@ describe('web: the session header is one row with one actions menu', { timeout: 
     expect(oneRow(fresh), 'fresh header in one row').toBe(true);
     expect(fresh.height).toBeLessThanOrEqual(50);
     await shot(page, 'header-row-fresh');
-    await send(page, 'hello, this is a rather long first message so that the title of the session gets long enough to be cut');
+    await send(
+      page,
+      'hello, this is a rather long first message so that the title of the session gets long enough to be cut',
+    );
     await page.locator('.msg.agent').first().waitFor({ timeout: 30_000 });
     await expect.poll(() => page.getByRole('button', { name: /^Stop/ }).count(), { timeout: 30_000 }).toBe(0);
     const after = await page.evaluate<Rows>(ROWS);
@@ -77,7 +85,9 @@ describe('web: the session header is one row with one actions menu', { timeout: 
     await page.waitForURL((u) => /#\/s\//.test(u.href) && u.href !== before);
     await page.getByLabel('Message to the agent').waitFor();
     await send(page, 'one');
-    await expect.poll(() => page.locator('.session-header .ctx-tip').textContent(), { timeout: 30_000 }).toMatch(/Cost 0\.0125 USD/);
+    await expect
+      .poll(() => page.locator('.session-header .ctx-tip').textContent(), { timeout: 30_000 })
+      .toMatch(/Cost 0\.0125 USD/);
     await page.getByRole('meter', { name: 'Context used' }).focus();
     await page.getByRole('tooltip').waitFor();
     expect(oneRow(await page.evaluate<Rows>(ROWS))).toBe(true);
@@ -98,7 +108,15 @@ describe('web: the session header is one row with one actions menu', { timeout: 
     await menu.waitFor();
     expect(await more.getAttribute('aria-expanded')).toBe('true');
     const names = (await menu.getByRole('menuitem').allTextContents()).map((t) => t.replace(/[▾▴]/g, '').trim());
-    expect(names).toEqual(['Inspector', 'Export .md', 'Export .json', 'Export wire log', 'Fork', 'Continue with another agent…', 'Archive']);
+    expect(names).toEqual([
+      'Inspector',
+      'Export .md',
+      'Export .json',
+      'Export wire log',
+      'Fork',
+      'Continue with another agent…',
+      'Archive',
+    ]);
     // The first item has the focus; the arrows move it (and wrap).
     const focused = (): Promise<string> => page.evaluate<string>('document.activeElement?.textContent ?? ""');
     expect(await focused()).toBe('Inspector');
@@ -118,14 +136,22 @@ describe('web: the session header is one row with one actions menu', { timeout: 
     await page.keyboard.press('Escape');
     await menu.waitFor({ state: 'detached' });
     expect(await more.getAttribute('aria-expanded')).toBe('false');
-    expect(await page.evaluate<string>('document.activeElement?.getAttribute("aria-label") ?? ""')).toBe('More actions');
+    expect(await page.evaluate<string>('document.activeElement?.getAttribute("aria-label") ?? ""')).toBe(
+      'More actions',
+    );
     // Escape shut the menu only: the session and its thread are as they were.
     expect(await page.getByLabel('Message to the agent').isVisible()).toBe(true);
     expect(w.errors).toEqual([]);
   });
 
   it('phone 390×844: the same menu component; title, pill and ⋯ on one line, pickers and ring under it', async () => {
-    const ctx = await w.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2, colorScheme: 'light' });
+    const ctx = await w.browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      deviceScaleFactor: 2,
+      colorScheme: 'light',
+    });
     const p = await openPage(w, { context: ctx });
     await p.getByRole('button', { name: 'Sessions' }).tap();
     await openProject(p, w.served.project);

@@ -49,7 +49,9 @@ describe('web: header, sidebar, notifications, readiness', { timeout: 90_000 }, 
     await page.getByRole('combobox', { name: 'Agent', exact: true }).selectOption('hermes');
     await expect.poll(() => currentId(), { timeout: 30_000 }).not.toBe(first);
     const second = currentId();
-    await expect.poll(async () => page.locator('.session-header .pill').getAttribute('class'), { timeout: 30_000 }).toContain('pill-amber');
+    await expect
+      .poll(async () => page.locator('.session-header .pill').getAttribute('class'), { timeout: 30_000 })
+      .toContain('pill-amber');
     expect((await snapshot(second)).session.provider).toBe('hermes');
     await expect.poll(async () => (await snapshot(first)).session.archived).toBe(true);
     expect(await page.locator(`[data-session="${first}"]`).count()).toBe(0);
@@ -72,12 +74,18 @@ describe('web: header, sidebar, notifications, readiness', { timeout: 90_000 }, 
     await page.getByLabel('Message to the agent').waitFor();
     const id = currentId();
     await send(page, 'one');
-    await expect.poll(() => page.locator('.session-header').textContent(), { timeout: 30_000 }).toMatch(/Cost 0\.0125 USD/);
+    await expect
+      .poll(() => page.locator('.session-header').textContent(), { timeout: 30_000 })
+      .toMatch(/Cost 0\.0125 USD/);
     await send(page, 'two');
-    await expect.poll(() => page.locator('.session-header').textContent(), { timeout: 30_000 }).toMatch(/Cost 0\.0250 USD/);
+    await expect
+      .poll(() => page.locator('.session-header').textContent(), { timeout: 30_000 })
+      .toMatch(/Cost 0\.0250 USD/);
     // The fake reports 11 tokens a turn; the session sums them. The cost comes with the turn's last
     // usage_update, the tokens with its end (the prompt's answer): the header may draw them apart.
-    await expect.poll(() => page.locator('.session-header').textContent(), { timeout: 30_000 }).toMatch(/Tokens 11 turn · 22 session/);
+    await expect
+      .poll(() => page.locator('.session-header').textContent(), { timeout: 30_000 })
+      .toMatch(/Tokens 11 turn · 22 session/);
     const header = (await page.locator('.session-header').textContent()) ?? '';
     const snap = await snapshot(id);
     const ctx = snap.thread.context as { used?: number; size?: number };
@@ -92,11 +100,15 @@ describe('web: header, sidebar, notifications, readiness', { timeout: 90_000 }, 
     await newSession(page);
     await send(page, 'zebra crossing');
     const zebra = currentId();
-    await expect.poll(() => page.locator(`[data-session="${zebra}"]`).textContent(), { timeout: 30_000 }).toContain('zebra');
+    await expect
+      .poll(() => page.locator(`[data-session="${zebra}"]`).textContent(), { timeout: 30_000 })
+      .toContain('zebra');
     await newSession(page);
     await send(page, 'yellow submarine');
     const yellow = currentId();
-    await expect.poll(() => page.locator(`[data-session="${yellow}"]`).textContent(), { timeout: 30_000 }).toContain('yellow');
+    await expect
+      .poll(() => page.locator(`[data-session="${yellow}"]`).textContent(), { timeout: 30_000 })
+      .toContain('yellow');
 
     const search = page.getByLabel('Search sessions by title');
     await search.fill('zebra');
@@ -144,7 +156,11 @@ describe('web: header, sidebar, notifications, readiness', { timeout: 90_000 }, 
     const notes = () => bg.evaluate<{ title: string; body?: string }[]>('window.__notes');
     await expect
       .poll(notes, { timeout: 10_000 })
-      .toEqual(expect.arrayContaining([expect.objectContaining({ title: 'Talaria', body: expect.stringMatching(/approv|permission/i) })]));
+      .toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ title: 'Talaria', body: expect.stringMatching(/approv|permission/i) }),
+        ]),
+      );
     await ctx.close();
   });
 

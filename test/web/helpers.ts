@@ -39,8 +39,13 @@ export async function world(o: ServeOptions = {}): Promise<World> {
 }
 
 /** A page on the printed link; uncaught page errors fail the test that checks `w.errors`. */
-export async function openPage(w: World, o: { url?: string; viewport?: { width: number; height: number }; context?: BrowserContext } = {}): Promise<Page> {
-  const ctx = o.context ?? (await w.browser.newContext({ viewport: o.viewport ?? { width: 1280, height: 820 }, colorScheme: 'light' }));
+export async function openPage(
+  w: World,
+  o: { url?: string; viewport?: { width: number; height: number }; context?: BrowserContext } = {},
+): Promise<Page> {
+  const ctx =
+    o.context ??
+    (await w.browser.newContext({ viewport: o.viewport ?? { width: 1280, height: 820 }, colorScheme: 'light' }));
   const page = await ctx.newPage();
   page.on('pageerror', (e) => w.errors.push(e.message));
   await page.goto(o.url ?? w.served.url);
@@ -96,7 +101,8 @@ export async function serverText(api: ServerClient, id: string): Promise<string[
 }
 
 /** The id of the session the page shows (from its `#/s/ID` route). */
-export const currentId = (page: Page): string => decodeURIComponent(new URL(page.url()).hash.replace(/^#\/s\//, '').split('/')[0]!);
+export const currentId = (page: Page): string =>
+  decodeURIComponent(new URL(page.url()).hash.replace(/^#\/s\//, '').split('/')[0]!);
 
 /**
  * The set-up every browser suite repeats, as hooks of the calling `describe`: a served world, a
@@ -114,6 +120,7 @@ export function webSuite(name: string, o: ServeOptions, ready: (w: World, page: 
   }, 120_000);
   afterAll(async () => w?.stop());
   afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail' && page && !page.isClosed()) await shot(page, `FAIL-${name}-${ctx.task.name.slice(0, 20)}`);
+    if (ctx.task.result?.state === 'fail' && page && !page.isClosed())
+      await shot(page, `FAIL-${name}-${ctx.task.name.slice(0, 20)}`);
   });
 }

@@ -14,7 +14,11 @@ describe('web: Hermes lineage (header) and subagents (lanes)', { timeout: 120_00
   let page: Page;
   webSuite(
     'hermes-lineage',
-    { hermes: true, hermesConfig: 'compression:\n  enabled: true\n  in_place: false\n', config: { defaultProvider: 'hermes' } },
+    {
+      hermes: true,
+      hermesConfig: 'compression:\n  enabled: true\n  in_place: false\n',
+      config: { defaultProvider: 'hermes' },
+    },
     (x, p) => ((w = x), (page = p)),
   );
 
@@ -29,7 +33,9 @@ describe('web: Hermes lineage (header) and subagents (lanes)', { timeout: 120_00
     await marker.waitFor({ timeout: 30_000 });
     expect(await marker.textContent()).toBe('compressed ×1');
     const tip = (await marker.getAttribute('title')) ?? '';
-    expect(tip).toMatch(/^Hermes compressed this conversation 1× and continues it in \d{8}_\d{6}_[0-9a-f]{6} \(root [0-9a-f-]{36}, parent [0-9a-f-]{36}\)$/);
+    expect(tip).toMatch(
+      /^Hermes compressed this conversation 1× and continues it in \d{8}_\d{6}_[0-9a-f]{6} \(root [0-9a-f-]{36}, parent [0-9a-f-]{36}\)$/,
+    );
     // Next to the context ring, in the header's controls.
     expect(await page.locator('.sh-controls .ctx + [data-testid="compressed-marker"]').count()).toBe(1);
     await shot(page, 'hermes-compressed-marker');
@@ -45,10 +51,16 @@ describe('web: Hermes lineage (header) and subagents (lanes)', { timeout: 120_00
     await send(page, 'DELEGATE the notes reading');
     const lane = page.locator('.subagent-lane');
     await lane.waitFor({ timeout: 30_000 });
-    await expect.poll(() => lane.locator('.subagent-heading').textContent(), { timeout: 30_000 }).toBe('Subagent running in the background');
-    expect(await lane.locator('.subagent-goals li').allTextContents()).toEqual([`CHILDTASK: read notes.txt in ${w.served.project} and report its first line`]);
+    await expect
+      .poll(() => lane.locator('.subagent-heading').textContent(), { timeout: 30_000 })
+      .toBe('Subagent running in the background');
+    expect(await lane.locator('.subagent-goals li').allTextContents()).toEqual([
+      `CHILDTASK: read notes.txt in ${w.served.project} and report its first line`,
+    ]);
     expect(await lane.locator('.subagent-id').textContent()).toMatch(/^deleg_[0-9a-f]{8}$/);
-    expect(await lane.locator('.subagent-note').textContent()).toMatch(/Hermes does not send the subagent's progress over ACP/);
+    expect(await lane.locator('.subagent-note').textContent()).toMatch(
+      /Hermes does not send the subagent's progress over ACP/,
+    );
     // Not also a plain tool card; the lane folds away like one.
     expect(await page.locator('.tool-card').count()).toBe(0);
     await page.locator('.msg.agent', { hasText: 'Delegation launched.' }).waitFor({ timeout: 30_000 });

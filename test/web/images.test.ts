@@ -15,7 +15,12 @@ describe('web: paste and drop images into the composer', { timeout: 120_000 }, (
   let page: Page;
   webSuite(
     'images',
-    { config: { defaultProvider: 'demo', agents: { noimg: { ...sdkAgent({ SDK_AGENT_NO_IMAGE: '1' }), label: 'No-image agent' } } } },
+    {
+      config: {
+        defaultProvider: 'demo',
+        agents: { noimg: { ...sdkAgent({ SDK_AGENT_NO_IMAGE: '1' }), label: 'No-image agent' } },
+      },
+    },
     (x, p) => ((w = x), (page = p)),
   );
 
@@ -47,7 +52,9 @@ describe('web: paste and drop images into the composer', { timeout: 120_000 }, (
     await attached().getByRole('img', { name: 'dropped.png' }).waitFor({ timeout: 10_000 });
     await shot(page, 'images-paste-drop-attached');
     await send(page, 'look at these');
-    await expect.poll(() => page.locator('.msg.agent').last().textContent(), { timeout: 30_000 }).toContain('I received 2 images');
+    await expect
+      .poll(() => page.locator('.msg.agent').last().textContent(), { timeout: 30_000 })
+      .toContain('I received 2 images');
     expect(await attached().count()).toBe(0);
     await shot(page, 'images-paste-drop-sent');
   });

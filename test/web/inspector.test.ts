@@ -10,7 +10,9 @@ describe('web: inspector schema problems', { timeout: 90_000 }, () => {
 
   it('a stored session with a bad frame: that row, and only it, is highlighted with its problem', async () => {
     w = await world();
-    const { session } = await w.api.api.importSession({ body: { text: badFrameFixture(w.served.project), provider: 'demo', cwd: w.served.project, title: 'Bad frame' } });
+    const { session } = await w.api.api.importSession({
+      body: { text: badFrameFixture(w.served.project), provider: 'demo', cwd: w.served.project, title: 'Bad frame' },
+    });
     const page = await openPage(w);
     await page.getByRole('navigation', { name: 'Workspaces and sessions' }).waitFor();
     await page.goto(`${w.served.origin}/#/s/${encodeURIComponent(session.id)}/inspector`);
@@ -26,7 +28,9 @@ describe('web: inspector schema problems', { timeout: 90_000 }, () => {
     // In the page: the test's tsconfig has no DOM types.
     type Win = { getComputedStyle(e: unknown): { backgroundColor: string } };
     const bg = await bad.evaluate((el) => (globalThis as unknown as Win).getComputedStyle(el).backgroundColor);
-    const plain = await frames.first().evaluate((el) => (globalThis as unknown as Win).getComputedStyle(el).backgroundColor);
+    const plain = await frames
+      .first()
+      .evaluate((el) => (globalThis as unknown as Win).getComputedStyle(el).backgroundColor);
     expect(bg).not.toBe(plain);
     await shot(page, 'inspector-schema-problem');
     expect(w.errors).toEqual([]);

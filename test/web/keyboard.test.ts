@@ -34,7 +34,8 @@ describe('web: keyboard only', { timeout: 120_000 }, () => {
     await page.keyboard.press('Enter');
     await page.waitForURL((u) => /#\/s\//.test(u.href) && u.href !== before);
     await page.getByLabel('Message to the agent').waitFor();
-    if (!/^TEXTAREA Message to the agent/.test(await page.evaluate<string>(FOCUSED))) await tabTo(/^TEXTAREA Message to the agent/);
+    if (!/^TEXTAREA Message to the agent/.test(await page.evaluate<string>(FOCUSED)))
+      await tabTo(/^TEXTAREA Message to the agent/);
     await page.keyboard.type('edit keys.txt');
     await shot(page, 'keyboard-composer');
     await page.keyboard.press('Enter');
@@ -49,7 +50,9 @@ describe('web: keyboard only', { timeout: 120_000 }, () => {
     await expect.poll(() => tool.locator('.tool-status').textContent(), { timeout: 30_000 }).toBe('done');
     expect(await card.count()).toBe(0);
     // The composer has the focus back for the next prompt.
-    await expect.poll(() => page.evaluate<string>(FOCUSED), { timeout: 10_000 }).toMatch(/^TEXTAREA Message to the agent/);
+    await expect
+      .poll(() => page.evaluate<string>(FOCUSED), { timeout: 10_000 })
+      .toMatch(/^TEXTAREA Message to the agent/);
     await shot(page, 'keyboard-approved');
     expect(w.errors).toEqual([]);
   });

@@ -18,13 +18,18 @@ const TSX = import.meta.resolve('tsx');
 const AGENT = fileURLToPath(new URL('../fakes/bin/auth-agent.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'talaria-web-continue-'));
 const key = join(dir, 'waitfake.json');
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 describe('web: the waiting action continues after a sign-in', { timeout: 150_000 }, () => {
   let w: World;
   let page: Page;
   beforeAll(async () => {
-    w = await world({ config: { agents: { waitfake: { command: process.execPath, args: ['--import', TSX, AGENT, '--config', key] } } } });
+    w = await world({
+      config: { agents: { waitfake: { command: process.execPath, args: ['--import', TSX, AGENT, '--config', key] } } },
+    });
     page = await openPage(w);
     await openProject(page, w.served.project);
   }, 150_000);
@@ -49,13 +54,17 @@ describe('web: the waiting action continues after a sign-in', { timeout: 150_000
     expect(await dialog.count()).toBe(0);
     expect(existsSync(key)).toBe(true);
     await send(page, 'hello after signing in');
-    await expect.poll(() => page.locator('.msg.agent').last().textContent(), { timeout: 60_000 }).toContain('Signed in; hello from auth-fake.');
+    await expect
+      .poll(() => page.locator('.msg.agent').last().textContent(), { timeout: 60_000 })
+      .toContain('Signed in; hello from auth-fake.');
     expect(w.errors).toEqual([]);
   });
 
   it('a prompt refused for a sign-in: the sign-in, then the same text and image are sent again and the turn answers', async () => {
     rmSync(key);
-    await page.locator('input[type=file][aria-label="Image file"]').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: PNG });
+    await page
+      .locator('input[type=file][aria-label="Image file"]')
+      .setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: PNG });
     await page.getByRole('list', { name: 'Attached images' }).getByRole('img', { name: 'dot.png' }).waitFor();
     await send(page, 'keep this text');
     const dialog = page.getByRole('dialog', { name: /^Sign in to waitfake/ });
@@ -68,7 +77,9 @@ describe('web: the waiting action continues after a sign-in', { timeout: 150_000
     const users = await page.locator('.msg.user').allTextContents();
     expect(users.filter((t) => t.includes('keep this text')).length).toBe(2);
     // The image went again with the text.
-    await expect.poll(() => page.locator('.msg.agent').last().textContent(), { timeout: 30_000 }).toContain('Signed in; hello from auth-fake. (1 image)');
+    await expect
+      .poll(() => page.locator('.msg.agent').last().textContent(), { timeout: 30_000 })
+      .toContain('Signed in; hello from auth-fake. (1 image)');
     await shot(page, 'continue-prompt-answered');
     expect(w.errors).toEqual([]);
   });

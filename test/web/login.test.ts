@@ -17,7 +17,11 @@ import { newSession, openPage, openProject, send, world, type World } from './he
 const TSX = import.meta.resolve('tsx');
 const AGENT = fileURLToPath(new URL('../fakes/bin/auth-agent.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'talaria-web-login-'));
-const fake = (name: string) => ({ name, command: process.execPath, args: ['--import', TSX, AGENT, '--config', join(dir, `${name}.json`)] });
+const fake = (name: string) => ({
+  name,
+  command: process.execPath,
+  args: ['--import', TSX, AGENT, '--config', join(dir, `${name}.json`)],
+});
 
 /** What the xterm panel shows (its DOM renderer's rows). */
 const screen = (page: Page, agent: string) => page.locator(`#provider-${agent} .xterm-rows`).textContent();
@@ -26,10 +30,15 @@ describe('web: sign-in from the readiness page', { timeout: 150_000 }, () => {
   let w: World;
   let page: Page;
   beforeAll(async () => {
-    w = await world({ config: { defaultProvider: 'authfake', agents: { authfake: fake('authfake'), authfake2: fake('authfake2') } } });
+    w = await world({
+      config: { defaultProvider: 'authfake', agents: { authfake: fake('authfake'), authfake2: fake('authfake2') } },
+    });
     // Each agent refuses a session first: that is what makes the gap (as a person would meet it).
     const { workspace } = await w.api.api.openWorkspace({ body: { path: w.served.project } });
-    for (const provider of ['authfake', 'authfake2']) await expect(w.api.api.createSession({ params: { id: workspace.id }, body: { provider } })).rejects.toThrow(/sign-in|auth/i);
+    for (const provider of ['authfake', 'authfake2'])
+      await expect(w.api.api.createSession({ params: { id: workspace.id }, body: { provider } })).rejects.toThrow(
+        /sign-in|auth/i,
+      );
     page = await openPage(w);
     await openProject(page, w.served.project);
     await page.goto(`${w.served.origin}/#/readiness`);
@@ -44,7 +53,9 @@ describe('web: sign-in from the readiness page', { timeout: 150_000 }, () => {
     await item.getByText('not ready').waitFor({ timeout: 60_000 });
     const methods = item.getByRole('list', { name: 'Sign-in methods of authfake' });
     // The gap's own list lacks the terminal methods (an everyday session does not offer terminal auth): the page asks as a sign-in does.
-    await expect.poll(() => methods.textContent(), { timeout: 60_000 }).toMatch(/Use the built-in token.*Set up a key \(terminal\)/s);
+    await expect
+      .poll(() => methods.textContent(), { timeout: 60_000 })
+      .toMatch(/Use the built-in token.*Set up a key \(terminal\)/s);
 
     await item.getByRole('button', { name: 'Sign in to authfake with Set up a key', exact: true }).click();
     const panel = item.getByRole('region', { name: 'Sign in to authfake' });

@@ -40,7 +40,12 @@ describe('web: a 10,000-entry thread', { timeout: 120_000 }, () => {
 
   it('opens at its last entry, reaches the first and the middle by scrolling, with only the rows in view in the page', async () => {
     const { session } = await w.api.api.importSession({
-      body: { text: historyFixture(ENTRIES, w.served.project), provider: 'demo', cwd: w.served.project, title: 'Long history' },
+      body: {
+        text: historyFixture(ENTRIES, w.served.project),
+        provider: 'demo',
+        cwd: w.served.project,
+        title: 'Long history',
+      },
     });
     await page.goto(`${w.served.origin}/#/s/${encodeURIComponent(session.id)}`);
     const last = `Step **${ENTRIES / 2 - 1}**`.replace(/\*/g, '');
@@ -65,8 +70,12 @@ describe('web: a 10,000-entry thread', { timeout: 120_000 }, () => {
     await shot(page, 'long-thread-start');
 
     // To the middle: rows around the middle, in order, and still only a screenful of them.
-    await page.evaluate(`(() => { const el = document.querySelector('[data-testid=thread]'); el.scrollTop = (el.scrollHeight - el.clientHeight) / 2; })()`);
-    await expect.poll(async () => ((await page.evaluate(VIEW)) as View).first, { timeout: 30_000 }).toBeGreaterThan(ENTRIES / 4);
+    await page.evaluate(
+      `(() => { const el = document.querySelector('[data-testid=thread]'); el.scrollTop = (el.scrollHeight - el.clientHeight) / 2; })()`,
+    );
+    await expect
+      .poll(async () => ((await page.evaluate(VIEW)) as View).first, { timeout: 30_000 })
+      .toBeGreaterThan(ENTRIES / 4);
     const mid = (await page.evaluate(VIEW)) as View;
     expect(mid.last).toBeLessThan((ENTRIES * 3) / 4);
     expect(mid.rows.length).toBeLessThan(60);

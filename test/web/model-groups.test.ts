@@ -11,7 +11,10 @@ import { newSession, webSuite, type World } from './helpers.js';
 const HERMES = fileURLToPath(new URL('../fakes/hermes/bin/hermes', import.meta.url));
 // Its own HERMES_HOME (a config.json agent gets only the env it is given), with a fake model as `hermes: true` writes.
 const HERMES_HOME = mkdtempSync(join(tmpdir(), 'talaria-web-hermes-'));
-writeFileSync(join(HERMES_HOME, 'config.yaml'), 'model:\n  default: fake-model\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n');
+writeFileSync(
+  join(HERMES_HOME, 'config.yaml'),
+  'model:\n  default: fake-model\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n',
+);
 
 /** What the Model select holds, group by group (a string: the test's tsconfig has no DOM types). */
 const GROUPS = `[...document.querySelector('select[aria-label="Model"]').querySelectorAll('optgroup')].map((g) => ({ label: g.label, options: [...g.querySelectorAll('option')].map((o) => o.textContent) }))`;
@@ -29,7 +32,14 @@ describe('web: the model picker grouped by provider (Hermes)', { timeout: 120_00
       hermes: true,
       config: {
         defaultProvider: 'big-hermes',
-        agents: { 'big-hermes': { command: HERMES, args: ['acp'], env: { HERMES_EMU_CATALOG: 'big', HERMES_HOME }, label: 'Hermes (big catalog)' } },
+        agents: {
+          'big-hermes': {
+            command: HERMES,
+            args: ['acp'],
+            env: { HERMES_EMU_CATALOG: 'big', HERMES_HOME },
+            label: 'Hermes (big catalog)',
+          },
+        },
       },
     },
     (x, p) => ((w = x), (page = p)),
@@ -41,7 +51,13 @@ describe('web: the model picker grouped by provider (Hermes)', { timeout: 120_00
     const model = page.getByRole('combobox', { name: 'Model', exact: true });
     await expect.poll(() => model.locator('optgroup').count(), { timeout: 60_000 }).toBeGreaterThan(1);
     const groups = await page.evaluate<{ label: string; options: string[] }[]>(GROUPS);
-    expect(groups.map((g) => g.label)).toEqual(['Custom endpoint', 'Nous Portal', 'OpenRouter', 'ollama-launch', 'lmstudio']);
+    expect(groups.map((g) => g.label)).toEqual([
+      'Custom endpoint',
+      'Nous Portal',
+      'OpenRouter',
+      'ollama-launch',
+      'lmstudio',
+    ]);
     const by = new Map(groups.map((g) => [g.label, g.options]));
     expect(by.get('Nous Portal')).toContain('anthropic/claude-opus-5');
     expect(by.get('Nous Portal')).toHaveLength(20);

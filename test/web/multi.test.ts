@@ -60,7 +60,12 @@ describe('web: several clients, phone width', { timeout: 90_000 }, () => {
   });
 
   it('phone width: the approval fits and is answered with one thumb', async () => {
-    const ctx = await w.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const ctx = await w.browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      deviceScaleFactor: 2,
+    });
     const page = await openPage(w, { context: ctx });
     // The sidebar slides over the chat on a phone.
     await page.getByRole('button', { name: 'Sessions' }).tap();

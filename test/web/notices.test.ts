@@ -6,7 +6,10 @@ import { shot } from './browser.js';
 import { currentId, newSession, send, webSuite, type World } from './helpers.js';
 import { sdkAgent } from './serve.js';
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 /** The Hermes emulator's agent processes started with this HERMES_HOME (not the server, which has it in its env too). */
 function hermesPids(home: string): number[] {
@@ -16,7 +19,11 @@ function hermesPids(home: string): number[] {
     try {
       const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8');
       // `hermes acp` (the agent), not a readiness probe (`acp --check`, `--version`).
-      if (/emulator\.ts\0acp\0/.test(cmd) && !cmd.includes('--check') && readFileSync(`/proc/${d}/environ`, 'utf8').split('\0').includes(`HERMES_HOME=${home}`))
+      if (
+        /emulator\.ts\0acp\0/.test(cmd) &&
+        !cmd.includes('--check') &&
+        readFileSync(`/proc/${d}/environ`, 'utf8').split('\0').includes(`HERMES_HOME=${home}`)
+      )
         out.push(Number(d));
     } catch {
       /* gone, or not ours */
@@ -26,20 +33,27 @@ function hermesPids(home: string): number[] {
 }
 
 /** Which row of the thread an element is in (the list is virtualized: rows carry their entry index). */
-const rowOf = async (l: Locator): Promise<number> => Number(await l.locator('xpath=ancestor::*[@data-index][1]').getAttribute('data-index'));
+const rowOf = async (l: Locator): Promise<number> =>
+  Number(await l.locator('xpath=ancestor::*[@data-index][1]').getAttribute('data-index'));
 
 /** Notices sit in the thread where they happened: after the message that caused them, before what came next. */
 describe('web: notices where they happened', { timeout: 120_000 }, () => {
   let w: World;
   let page: Page;
-  webSuite('notices', { hermes: true, config: { defaultProvider: 'hermes', agents: { fake: { ...sdkAgent(), label: 'Fake agent' } } } }, (x, p) => ((w = x), (page = p)));
+  webSuite(
+    'notices',
+    { hermes: true, config: { defaultProvider: 'hermes', agents: { fake: { ...sdkAgent(), label: 'Fake agent' } } } },
+    (x, p) => ((w = x), (page = p)),
+  );
 
   const notice = (code: string): Locator => page.locator(`.notice[data-code="${code}"]`);
   const user = (text: string): Locator => page.locator('.msg.user', { hasText: text }).last();
 
   it('image described: Hermes without a vision model says so under the message with the image', async () => {
     await newSession(page);
-    await page.locator('input[type=file][aria-label="Image file"]').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: PNG });
+    await page
+      .locator('input[type=file][aria-label="Image file"]')
+      .setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: PNG });
     await page.getByRole('list', { name: 'Attached images' }).getByRole('img', { name: 'dot.png' }).waitFor();
     await send(page, 'what is in this picture');
     await notice('image_described').waitFor({ timeout: 30_000 });
@@ -66,13 +80,18 @@ describe('web: notices where they happened', { timeout: 120_000 }, () => {
     const ws = (await w.api.api.workspaces()).workspaces[0]!;
     const { snapshot } = await w.api.api.createSession({
       params: { id: ws.id },
-      body: { provider: 'fake', mcpServers: [{ type: 'http', name: 'docs', url: 'http://127.0.0.1:9/mcp', headers: [] }] },
+      body: {
+        provider: 'fake',
+        mcpServers: [{ type: 'http', name: 'docs', url: 'http://127.0.0.1:9/mcp', headers: [] }],
+      },
     });
     await page.locator(`[data-session="${snapshot.session.id}"]`).click();
     await notice('mcp_server_withheld').waitFor({ timeout: 20_000 });
     expect(await notice('mcp_server_withheld').textContent()).toMatch(/MCP server "docs" \(http\) was not sent/);
     await send(page, 'hello');
-    await expect.poll(() => page.locator('.msg.agent').last().textContent(), { timeout: 20_000 }).toContain('echo: hello');
+    await expect
+      .poll(() => page.locator('.msg.agent').last().textContent(), { timeout: 20_000 })
+      .toContain('echo: hello');
     expect(await rowOf(notice('mcp_server_withheld'))).toBeLessThan(await rowOf(user('hello')));
     await shot(page, 'notice-mcp-withheld');
   });
@@ -80,7 +99,9 @@ describe('web: notices where they happened', { timeout: 120_000 }, () => {
   it('agent restarted: the agent process dies mid-turn; the thread says so under the next message, which restarted it', async () => {
     const id = await newSession(page);
     await send(page, 'before the crash');
-    await expect.poll(() => page.locator('.msg.agent').last().textContent(), { timeout: 30_000 }).toContain('before the crash');
+    await expect
+      .poll(() => page.locator('.msg.agent').last().textContent(), { timeout: 30_000 })
+      .toContain('before the crash');
     // A real crash mid-turn: the Hermes emulator of this server (found by its HERMES_HOME) is killed.
     await send(page, 'SLOW turn');
     await page.getByRole('button', { name: /^Stop/ }).waitFor();
@@ -89,7 +110,9 @@ describe('web: notices where they happened', { timeout: 120_000 }, () => {
     for (const pid of pids) process.kill(pid, 'SIGKILL');
     await page.getByText(/Turn ended: error — agent was killed by SIGKILL/).waitFor({ timeout: 30_000 });
     await send(page, 'after the crash');
-    await expect.poll(() => page.locator('.msg.agent').last().textContent(), { timeout: 30_000 }).toContain('after the crash');
+    await expect
+      .poll(() => page.locator('.msg.agent').last().textContent(), { timeout: 30_000 })
+      .toContain('after the crash');
     const restarted = notice('agent_restarted');
     await restarted.waitFor();
     expect(await restarted.textContent()).toMatch(/Hermes.* was restarted \(its process stopped\)/);

@@ -88,9 +88,14 @@ describe('web: a long streamed paragraph', { timeout: 90_000 }, () => {
   it('is drawn as the same paragraph uncut: the same lines, no gap where it was cut', async () => {
     const id = await newSession(page);
     await send(page, 'slow');
-    await expect.poll(async () => (await w.api.api.snapshot({ params: { id } })).snapshot.turnId, { timeout: 30_000 }).toBeUndefined();
+    await expect
+      .poll(async () => (await w.api.api.snapshot({ params: { id } })).snapshot.turnId, { timeout: 30_000 })
+      .toBeUndefined();
     const { snapshot } = await w.api.api.snapshot({ params: { id } });
-    const held = snapshot.thread.entries.find((e) => JSON.stringify(e).includes(`Chunk ${CHUNKS} of ${CHUNKS}`)) as { id: string; text: string };
+    const held = snapshot.thread.entries.find((e) => JSON.stringify(e).includes(`Chunk ${CHUNKS} of ${CHUNKS}`)) as {
+      id: string;
+      text: string;
+    };
     // One paragraph (no blank line) three times longer than a block: it is cut at least twice.
     expect(held.text.trim()).not.toContain('\n\n');
     expect(held.text.length).toBeGreaterThan(3 * 1200);
@@ -98,7 +103,10 @@ describe('web: a long streamed paragraph', { timeout: 90_000 }, () => {
     await expect.poll(() => msg.textContent(), { timeout: 20_000 }).toContain(`Chunk ${CHUNKS} of ${CHUNKS}`);
 
     // The reference: the same text as one plain paragraph, next to the message (same width, same styles).
-    await msg.evaluate((el, [src, text]) => (0, eval)(src)(el, text) as unknown, [REFERENCE, held.text.trim()] as const);
+    await msg.evaluate((el, [src, text]) => (0, eval)(src)(el, text) as unknown, [
+      REFERENCE,
+      held.text.trim(),
+    ] as const);
     const ref = page.locator(`[data-entry="${held.id}"] [data-ref=uncut]`);
     await ref.waitFor();
     const cut = (await msg.locator('.md').evaluate((el, src) => (0, eval)(src)(el) as unknown, LINES)) as Shape;
@@ -112,7 +120,11 @@ describe('web: a long streamed paragraph', { timeout: 90_000 }, () => {
     expect(cut).toEqual(whole);
     // And the pixels: the same but for glyph edges where a piece's text starts at another subpixel
     // offset (a few columns at two cuts; a gap or a line broken early moves every line after it).
-    const diff = (await page.evaluate(([src, x, y]) => (0, eval)(src)([x, y]) as unknown, [PIXELS, a.toString('base64'), b.toString('base64')] as const)) as {
+    const diff = (await page.evaluate(([src, x, y]) => (0, eval)(src)([x, y]) as unknown, [
+      PIXELS,
+      a.toString('base64'),
+      b.toString('base64'),
+    ] as const)) as {
       size: boolean;
       differing: number;
       total: number;
@@ -120,7 +132,9 @@ describe('web: a long streamed paragraph', { timeout: 90_000 }, () => {
     expect(diff.size).toBe(true);
     expect(diff.differing / diff.total).toBeLessThan(0.002);
     // The text (and a copy of it) is the paragraph's, with the space at each cut.
-    expect((await msg.locator('.md').textContent())!.replace(/\s+/g, ' ').trim()).toBe(held.text.replace(/\s+/g, ' ').trim());
+    expect((await msg.locator('.md').textContent())!.replace(/\s+/g, ' ').trim()).toBe(
+      held.text.replace(/\s+/g, ' ').trim(),
+    );
     expect(w.errors).toEqual([]);
   });
 });

@@ -32,10 +32,20 @@ describe('web: phone and desktop layout', { timeout: 120_000 }, () => {
   let w: World;
   let page: Page;
   // `slow` streams for ~40 s: long enough to look at the page mid-turn (the test stops it).
-  webSuite('phone-layout', { env: { TALARIA_DEMO_SLOW_CHUNKS: '2000', TALARIA_DEMO_SLOW_DELAY_MS: '20' } }, (x, p) => ((w = x), (page = p)));
+  webSuite(
+    'phone-layout',
+    { env: { TALARIA_DEMO_SLOW_CHUNKS: '2000', TALARIA_DEMO_SLOW_DELAY_MS: '20' } },
+    (x, p) => ((w = x), (page = p)),
+  );
 
   async function phone(): Promise<Page> {
-    const ctx = await w.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2, colorScheme: 'light' });
+    const ctx = await w.browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      deviceScaleFactor: 2,
+      colorScheme: 'light',
+    });
     const p = await openPage(w, { context: ctx });
     await p.getByRole('button', { name: 'Sessions' }).tap();
     await openProject(p, w.served.project);
@@ -69,7 +79,8 @@ describe('web: phone and desktop layout', { timeout: 120_000 }, () => {
     const ib = (await inspector.boundingBox())!;
     expect(ib.x).toBeGreaterThanOrEqual(0);
     expect(ib.x + ib.width).toBeLessThanOrEqual(390);
-    for (const name of ['Fork', 'Archive']) expect(await p.getByRole('menuitem', { name, exact: true }).isVisible()).toBe(true);
+    for (const name of ['Fork', 'Archive'])
+      expect(await p.getByRole('menuitem', { name, exact: true }).isVisible()).toBe(true);
     expect((await p.evaluate<Layout>(LAYOUT)).scrollWidth).toBeLessThanOrEqual(390);
     await shot(p, 'phone-idle-more');
     await p.keyboard.press('Escape');

@@ -11,7 +11,8 @@ const top = async (p: Page, sel: string, text?: string): Promise<number> => {
 };
 
 /** The y of the user's message that is exactly "plan". */
-const userPlanTop = async (p: Page): Promise<number> => (await p.locator('.msg.user', { has: p.getByText('plan', { exact: true }) }).boundingBox())!.y;
+const userPlanTop = async (p: Page): Promise<number> =>
+  (await p.locator('.msg.user', { has: p.getByText('plan', { exact: true }) }).boundingBox())!.y;
 
 /**
  * Issue 37 "Craft": the plan belongs to its turn. It is drawn in the thread after the user message
@@ -76,7 +77,13 @@ describe('web: the plan belongs to its turn', { timeout: 120_000 }, () => {
   });
 
   it('390×844: the plan is one line in its turn on a phone, and opens to its items', async () => {
-    const ctx = await w.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2, colorScheme: 'light' });
+    const ctx = await w.browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      deviceScaleFactor: 2,
+      colorScheme: 'light',
+    });
     const p = await openPage(w, { context: ctx });
     await p.getByRole('button', { name: 'Sessions' }).tap();
     await openProject(p, w.served.project);

@@ -24,20 +24,26 @@ describe('web: primary buttons on hover', { timeout: 90_000 }, () => {
     await sendBtn.hover();
     // Hovered: a different (accent) background than at rest, and the label readable on it.
     const hovered = await ownContrast(sendBtn);
-    expect(hovered.ratio, `Send hovered (${scheme}): ${hovered.color} on ${hovered.background}`).toBeGreaterThanOrEqual(4.5);
+    expect(hovered.ratio, `Send hovered (${scheme}): ${hovered.color} on ${hovered.background}`).toBeGreaterThanOrEqual(
+      4.5,
+    );
     expect(hovered.background).not.toBe(still.background);
     await shot(p, `primary-hover-send-${scheme}`);
 
     const file = `hover-${scheme}.txt`;
     writeFileSync(join(w.served.project, file), 'one\n');
     await send(p, `edit ${file}`);
-    const allow = p.getByRole('region', { name: new RegExp(`^Approval needed: Edit ${file.replace('.', '\\.')}`) }).getByRole('button', { name: /^Allow once/ });
+    const allow = p
+      .getByRole('region', { name: new RegExp(`^Approval needed: Edit ${file.replace('.', '\\.')}`) })
+      .getByRole('button', { name: /^Allow once/ });
     await allow.waitFor({ timeout: 30_000 });
     const rest = await ownContrast(allow);
     expect(rest.ratio).toBeGreaterThanOrEqual(4.5);
     await allow.hover();
     const over = await ownContrast(allow);
-    expect(over.ratio, `Allow once hovered (${scheme}): ${over.color} on ${over.background}`).toBeGreaterThanOrEqual(4.5);
+    expect(over.ratio, `Allow once hovered (${scheme}): ${over.color} on ${over.background}`).toBeGreaterThanOrEqual(
+      4.5,
+    );
     await shot(p, `primary-hover-allow-${scheme}`);
     await allow.click();
     await expect.poll(() => p.getByRole('button', { name: /^Allow once/ }).count(), { timeout: 30_000 }).toBe(0);

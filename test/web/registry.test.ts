@@ -33,14 +33,18 @@ describe('web: the registry list on the readiness page', { timeout: 180_000 }, (
     version,
     description: 'Archive agent',
     license: 'Apache-2.0',
-    distribution: { binary: { 'linux-x86_64': { archive: `${lb.url}/dl/bin.tar.gz`, cmd: './dist/agent', sha256: sha256(tgz) } } },
+    distribution: {
+      binary: { 'linux-x86_64': { archive: `${lb.url}/dl/bin.tar.gz`, cmd: './dist/agent', sha256: sha256(tgz) } },
+    },
   });
   beforeAll(async () => {
     lb = await startLoopback();
     tgz = await agentTarGz(tempDir('web-reg'));
     lb.routes.set('/dl/bin.tar.gz', { body: tgz });
     lb.routes.set('/icons/fake.svg', {
-      body: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24"><circle cx="12" cy="12" r="10" fill="#3b5bdb"/></svg>'),
+      body: Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24"><circle cx="12" cy="12" r="10" fill="#3b5bdb"/></svg>',
+      ),
       type: 'image/svg+xml',
     });
     fake.icon = `${lb.url}/icons/fake.svg`;
@@ -76,7 +80,11 @@ describe('web: the registry list on the readiness page', { timeout: 180_000 }, (
     const f = list().locator('[data-agent=fake-reg]');
     expect(await f.textContent()).toMatch(/Fake Registry Agent\s*1\.0\.0 · MIT.*An echo agent for tests/s);
     expect(await f.getByRole('button', { name: 'Add Fake Registry Agent' }).isEnabled()).toBe(true);
-    await expect.poll(() => f.locator('img').evaluate((i) => (i as unknown as { complete: boolean; naturalWidth: number }).naturalWidth)).toBe(24);
+    await expect
+      .poll(() =>
+        f.locator('img').evaluate((i) => (i as unknown as { complete: boolean; naturalWidth: number }).naturalWidth),
+      )
+      .toBe(24);
     expect(await row().textContent()).toMatch(/Bin Agent\s*2\.0\.0 · Apache-2\.0/);
     await list().scrollIntoViewIfNeeded();
     await shot(page, 'registry-list');
@@ -113,7 +121,9 @@ describe('web: the registry list on the readiness page', { timeout: 180_000 }, (
     await page.waitForURL(/#\/s\//);
     await send(page, 'hello from the registry agent');
     // The echo agent answers with the prompt's text.
-    await expect.poll(() => page.locator('.msg.agent').last().textContent(), { timeout: 60_000 }).toContain('hello from the registry agent');
+    await expect
+      .poll(() => page.locator('.msg.agent').last().textContent(), { timeout: 60_000 })
+      .toContain('hello from the registry agent');
     await shot(page, 'registry-session-answered');
 
     // A newer version in the index: Update is offered and moves to it.

@@ -19,7 +19,9 @@ describe('web: an open tab and the printed link survive a server restart', { tim
   it('the tab reconnects, a reload keeps the session open, and the old link still works', async () => {
     const id = await newSession(page);
     await send(page, 'before the restart');
-    await expect.poll(() => page.locator('.msg.agent').last().textContent(), { timeout: 30_000 }).toContain('before the restart');
+    await expect
+      .poll(() => page.locator('.msg.agent').last().textContent(), { timeout: 30_000 })
+      .toContain('before the restart');
     const link = w.served.url;
 
     await w.served.restart();
@@ -31,7 +33,9 @@ describe('web: an open tab and the printed link survive a server restart', { tim
     await page.getByLabel('Message to the agent').waitFor({ timeout: 30_000 });
     expect(currentId(page)).toBe(id);
     await send(page, 'after the restart');
-    await expect.poll(() => page.locator('.msg.agent').last().textContent(), { timeout: 30_000 }).toContain('after the restart');
+    await expect
+      .poll(() => page.locator('.msg.agent').last().textContent(), { timeout: 30_000 })
+      .toContain('after the restart');
     await shot(page, 'restart-same-link');
 
     // A bookmark of the printed link opens the app in a fresh browser.

@@ -9,7 +9,10 @@ describe('web: the permission rule form in settings', { timeout: 90_000 }, () =>
   let page: Page;
   webSuite('rule-form', {}, (x, p) => ((w = x), (page = p)));
 
-  const values = () => Promise.all(['Tool kind', 'Path glob', 'Command pattern'].map((l) => page.getByLabel(l, { exact: true }).inputValue()));
+  const values = () =>
+    Promise.all(
+      ['Tool kind', 'Path glob', 'Command pattern'].map((l) => page.getByLabel(l, { exact: true }).inputValue()),
+    );
 
   it('a successful add clears the form', async () => {
     await page.getByRole('link', { name: 'Settings' }).click();

@@ -60,7 +60,10 @@ export async function startServe(o: ServeOptions = {}): Promise<Served> {
   if (o.hermes) {
     const hh = join(home, 'hermes');
     mkdirSync(hh, { recursive: true });
-    writeFileSync(join(hh, 'config.yaml'), `model:\n  default: fake-model\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n${o.hermesConfig ?? ''}`);
+    writeFileSync(
+      join(hh, 'config.yaml'),
+      `model:\n  default: fake-model\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n${o.hermesConfig ?? ''}`,
+    );
     Object.assign(hermesEnv, { PATH: `${HERMES_BIN}:${process.env.PATH ?? ''}`, HERMES_HOME: hh });
   }
   const argv = [BIN, 'serve', '--port', '0', ...(o.args ?? [])];
@@ -76,7 +79,12 @@ export async function startServe(o: ServeOptions = {}): Promise<Served> {
   };
   let out = '';
   const launch = async (): Promise<{ child: ChildProcess; url: string }> => {
-    const started: ChildProcess = spawn(process.execPath, argv, { cwd: project, detached: true, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const started: ChildProcess = spawn(process.execPath, argv, {
+      cwd: project,
+      detached: true,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const printed = out.length;
     const link = await new Promise<string>((resolve, reject) => {
       const onData = (c: Buffer): void => {
@@ -86,7 +94,9 @@ export async function startServe(o: ServeOptions = {}): Promise<Served> {
       };
       started.stdout!.on('data', onData);
       started.stderr!.on('data', onData);
-      started.once('exit', (code) => reject(new Error(`talaria serve exited (${code}) before printing its URL:\n${out}`)));
+      started.once('exit', (code) =>
+        reject(new Error(`talaria serve exited (${code}) before printing its URL:\n${out}`)),
+      );
     });
     return { child: started, url: link };
   };

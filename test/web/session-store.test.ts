@@ -17,7 +17,8 @@ const snapshot = {
   origin: 'new',
 } as unknown as SessionSnapshot;
 
-const appended = (seq: number, text: string) => ({ type: 'entry.appended', sessionId: 's1', seq, at: 0, index: 1, text }) as unknown as StreamEvent;
+const appended = (seq: number, text: string) =>
+  ({ type: 'entry.appended', sessionId: 's1', seq, at: 0, index: 1, text }) as unknown as StreamEvent;
 
 /** The next view the store tells its listeners. */
 function nextView(store: SessionStore): Promise<ReturnType<SessionStore['get']>> {
@@ -57,10 +58,28 @@ describe('web: a session store hands out views that never change', () => {
   it('pendingCount counts the requests folded so far, before the view that shows them is handed out', () => {
     const store = new SessionStore('s1');
     store.applySnapshot(snapshot);
-    const ask = { type: 'permission.asked', sessionId: 's1', seq: 2, at: 0, requestKey: 'r1', toolCallId: 't1', options: [], subject: {} } as unknown as StreamEvent;
+    const ask = {
+      type: 'permission.asked',
+      sessionId: 's1',
+      seq: 2,
+      at: 0,
+      requestKey: 'r1',
+      toolCallId: 't1',
+      options: [],
+      subject: {},
+    } as unknown as StreamEvent;
     store.applyEvent(ask);
     expect(store.pendingCount).toBe(1);
-    const resolved = { type: 'permission.resolved', sessionId: 's1', seq: 3, at: 0, requestKey: 'r1', toolCallId: 't1', outcome: {}, decidedBy: 'user' } as unknown as StreamEvent;
+    const resolved = {
+      type: 'permission.resolved',
+      sessionId: 's1',
+      seq: 3,
+      at: 0,
+      requestKey: 'r1',
+      toolCallId: 't1',
+      outcome: {},
+      decidedBy: 'user',
+    } as unknown as StreamEvent;
     store.applyEvent(resolved);
     expect(store.pendingCount).toBe(0);
   });

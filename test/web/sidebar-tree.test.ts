@@ -22,7 +22,9 @@ describe('web: the sidebar nests branches and says what each row is', { timeout:
   const label = (id: string) => row(id).locator('.branch-label');
   const userIds = async (id: string): Promise<string[]> => {
     const { snapshot } = await w.api.api.snapshot({ params: { id } });
-    return (snapshot.thread.entries as { kind: string; id: string }[]).filter((e) => e.kind === 'user_message').map((e) => e.id);
+    return (snapshot.thread.entries as { kind: string; id: string }[])
+      .filter((e) => e.kind === 'user_message')
+      .map((e) => e.id);
   };
 
   it('rewinds (twice at one message), a continuation in Hermes and a fork nest under their root, each labelled; look-alikes get a short id', async () => {
@@ -30,7 +32,9 @@ describe('web: the sidebar nests branches and says what each row is', { timeout:
     for (const [i, text] of ['one', 'two', 'three'].entries()) {
       await send(page, text);
       await expect.poll(() => page.locator('.msg.agent').count(), { timeout: 30_000 }).toBe(i + 1);
-      await expect.poll(async () => (await w.api.api.snapshot({ params: { id: root } })).snapshot.turnId, { timeout: 30_000 }).toBeUndefined();
+      await expect
+        .poll(async () => (await w.api.api.snapshot({ params: { id: root } })).snapshot.turnId, { timeout: 30_000 })
+        .toBeUndefined();
     }
     const third = (await userIds(root))[2]!;
     // Two rewinds at message 3 with nothing sent yet: the same title, the same label.
@@ -38,10 +42,12 @@ describe('web: the sidebar nests branches and says what each row is', { timeout:
     const rw2 = (await w.api.api.createBranch({ params: { id: root }, body: { at: third } })).snapshot.session.id;
     const second = (await userIds(root))[1]!;
     const rw3 = (await w.api.api.createBranch({ params: { id: root }, body: { at: second } })).snapshot.session.id;
-    const hermes = (await w.api.api.createBranch({ params: { id: root }, body: { provider: 'hermes' } })).snapshot.session.id;
+    const hermes = (await w.api.api.createBranch({ params: { id: root }, body: { provider: 'hermes' } })).snapshot
+      .session.id;
     const fork = (await w.api.api.fork({ params: { id: root } })).snapshot.session.id;
 
-    for (const id of [rw1, rw2, rw3, hermes, fork]) await item(root).locator(`.session-children a[data-session="${id}"]`).waitFor({ timeout: 20_000 });
+    for (const id of [rw1, rw2, rw3, hermes, fork])
+      await item(root).locator(`.session-children a[data-session="${id}"]`).waitFor({ timeout: 20_000 });
     expect(await label(root).count()).toBe(0);
     expect(await label(rw1).textContent()).toBe('↳ rewound at message 3');
     expect(await label(rw2).textContent()).toBe('↳ rewound at message 3');
@@ -50,7 +56,9 @@ describe('web: the sidebar nests branches and says what each row is', { timeout:
     expect(await label(fork).textContent()).toBe('↳ fork');
     // The two rewinds at message 3 read the same but for their short ids; the rest need none.
     const tag = (id: string) => row(id).locator('.session-tag');
-    expect(await row(rw1).locator('.session-title').textContent()).toBe(await row(rw2).locator('.session-title').textContent());
+    expect(await row(rw1).locator('.session-title').textContent()).toBe(
+      await row(rw2).locator('.session-title').textContent(),
+    );
     expect(await tag(rw1).textContent()).toBe(rw1.slice(0, 6));
     expect(await tag(rw2).textContent()).toBe(rw2.slice(0, 6));
     for (const id of [root, rw3, hermes, fork]) expect(await tag(id).count()).toBe(0);

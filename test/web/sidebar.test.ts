@@ -14,7 +14,12 @@ describe('web: sessions only the agent lists', { timeout: 120_000 }, () => {
   // The fake agent starts holding session old-1 in the folder it runs in (the workspace): made before Talaria.
   webSuite(
     'sidebar',
-    { config: { defaultProvider: 'fake', agents: { fake: { ...sdkAgent({ SDK_AGENT_SEED: 'old-1' }), label: 'Fake agent' } } } },
+    {
+      config: {
+        defaultProvider: 'fake',
+        agents: { fake: { ...sdkAgent({ SDK_AGENT_SEED: 'old-1' }), label: 'Fake agent' } },
+      },
+    },
     (x, p) => ((w = x), (page = p)),
   );
 
@@ -34,7 +39,11 @@ describe('web: sessions only the agent lists', { timeout: 120_000 }, () => {
 
     // Stored under Talaria's id: one row, no longer marked; the server holds the agent's history.
     const { sessions } = await w.api.api.listSessions({ query: {} });
-    expect(sessions.find((s) => s.id === id)).toMatchObject({ stored: true, agentSessionId: 'old-1', provider: 'fake' });
+    expect(sessions.find((s) => s.id === id)).toMatchObject({
+      stored: true,
+      agentSessionId: 'old-1',
+      provider: 'fake',
+    });
     await expect.poll(() => page.locator('[data-agent-only]').count()).toBe(0);
     expect(await page.locator(`[data-session="${id}"]`).count()).toBe(1);
     expect(await page.locator(`[data-session="${id}"] .session-title`).textContent()).toBe('t old-1');

@@ -14,7 +14,12 @@ async function settled(page: Page): Promise<void> {
 }
 
 /** The same state in the dark scheme: no serious axe violation, and its two shots (`NAME-dark-…`). */
-export async function darkToo(page: Page, name: string, axe: (p: Page) => Promise<string[]>, o: { phoneNav?: boolean } = {}): Promise<string[]> {
+export async function darkToo(
+  page: Page,
+  name: string,
+  axe: (p: Page) => Promise<string[]>,
+  o: { phoneNav?: boolean } = {},
+): Promise<string[]> {
   await page.emulateMedia({ colorScheme: 'dark' });
   try {
     const found = await axe(page);

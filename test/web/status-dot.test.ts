@@ -85,13 +85,20 @@ describe('web: the status dot and last activity of a sidebar row', { timeout: 12
     await expect.poll(() => dot(id).getAttribute('title'), { timeout: 30_000 }).toMatch(/the agent stopped/i);
     // The header's dot draws from the same event as the row's, maybe a frame later: polled too (it read
     // `running` once, issue 35).
-    await expect.poll(() => page.locator('.session-header .dot').getAttribute('aria-label'), { timeout: 10_000 }).toBe('failed');
-    expect((await w.api.api.listSessions({ query: {} })).sessions.find((s) => s.id === id)?.failure?.cause).toBe('agent');
+    await expect
+      .poll(() => page.locator('.session-header .dot').getAttribute('aria-label'), { timeout: 10_000 })
+      .toBe('failed');
+    expect((await w.api.api.listSessions({ query: {} })).sessions.find((s) => s.id === id)?.failure?.cause).toBe(
+      'agent',
+    );
     await shot(page, 'status-dot-failed-agent');
     // The next prompt cannot restart it (its command is gone): still failed, still the agent.
     await send(page, 'hello again');
     await expect
-      .poll(async () => (await w.api.api.listSessions({ query: {} })).sessions.find((s) => s.id === id)?.failure?.message, { timeout: 30_000 })
+      .poll(
+        async () => (await w.api.api.listSessions({ query: {} })).sessions.find((s) => s.id === id)?.failure?.message,
+        { timeout: 30_000 },
+      )
       .not.toMatch(/simulated crash/);
     // The store has the new failure; the row draws it from the next event, a frame later maybe.
     await expect.poll(() => dot(id).getAttribute('aria-label'), { timeout: 10_000 }).toBe('failed');

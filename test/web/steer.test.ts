@@ -26,21 +26,34 @@ describe('web: steer now', { timeout: 120_000 }, () => {
     await queue.getByText('queued one').waitFor();
     await shot(page, 'steer-queued');
     await page.getByRole('button', { name: 'Steer now with queued prompt: queued one' }).click();
-    await page.getByText('Interrupted the running turn and resent it with your correction: queued one').waitFor({ timeout: 30_000 });
+    await page
+      .getByText('Interrupted the running turn and resent it with your correction: queued one')
+      .waitFor({ timeout: 30_000 });
     await queue.waitFor({ state: 'detached' });
 
     await send(page, 'slow');
-    await expect.poll(async () => (await serverText(w!.api, id)).filter((t) => t === 'user_message:slow').length, { timeout: 30_000 }).toBe(2);
+    await expect
+      .poll(async () => (await serverText(w!.api, id)).filter((t) => t === 'user_message:slow').length, {
+        timeout: 30_000,
+      })
+      .toBe(2);
     await stop.waitFor();
     await page.getByLabel('Message to the agent').fill('typed correction');
     await page.getByRole('button', { name: 'Steer now', exact: true }).click();
-    await page.getByText('Interrupted the running turn and resent it with your correction: typed correction').waitFor({ timeout: 30_000 });
+    await page
+      .getByText('Interrupted the running turn and resent it with your correction: typed correction')
+      .waitFor({ timeout: 30_000 });
     expect(await page.getByLabel('Message to the agent').inputValue()).toBe('');
     await shot(page, 'steer-now');
 
     // What the server holds: each correction is a user message of its own, after the turn it interrupted.
     const users = (await serverText(w.api, id)).filter((t) => t.startsWith('user_message:'));
-    expect(users).toEqual(['user_message:slow', 'user_message:queued one', 'user_message:slow', 'user_message:typed correction']);
+    expect(users).toEqual([
+      'user_message:slow',
+      'user_message:queued one',
+      'user_message:slow',
+      'user_message:typed correction',
+    ]);
     expect(w.errors).toEqual([]);
   });
 });

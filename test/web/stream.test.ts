@@ -13,7 +13,11 @@ describe('web: streaming turns', { timeout: 90_000 }, () => {
   let w: World;
   let page: Page;
   let id: string;
-  webSuite('stream', { env: { TALARIA_DEMO_SLOW_DELAY_MS: '100', TALARIA_DEMO_SLOW_CHUNKS: String(CHUNKS) } }, (x, p) => ((w = x), (page = p)));
+  webSuite(
+    'stream',
+    { env: { TALARIA_DEMO_SLOW_DELAY_MS: '100', TALARIA_DEMO_SLOW_CHUNKS: String(CHUNKS) } },
+    (x, p) => ((w = x), (page = p)),
+  );
   beforeAll(async () => {
     id = await newSession(page);
   });
@@ -26,7 +30,9 @@ describe('web: streaming turns', { timeout: 90_000 }, () => {
     await box.press('Escape');
     await page.locator('.turn-end', { hasText: 'Turn ended: cancelled' }).waitFor({ timeout: 20_000 });
     // Screen readers hear the turn's end (a status region), not every streamed word.
-    await expect.poll(() => page.locator('.sr-only[role=status]').textContent(), { timeout: 20_000 }).toBe('Turn ended: cancelled');
+    await expect
+      .poll(() => page.locator('.sr-only[role=status]').textContent(), { timeout: 20_000 })
+      .toBe('Turn ended: cancelled');
     expect(await agentText(page)).toContain('Chunk 1 of');
     expect(await agentText(page)).not.toContain(`Chunk ${CHUNKS} of`);
     expect(await box.inputValue()).toBe('half a thought');
@@ -62,9 +68,13 @@ describe('web: streaming turns', { timeout: 90_000 }, () => {
     await expect.poll(() => agentText(page), { timeout: 20_000 }).toContain('Chunk 5 of');
     await page.reload();
     // The turn ends at the server; then the page must show exactly what the server holds.
-    await expect.poll(async () => (await w.api.api.snapshot({ params: { id } })).snapshot.turnId, { timeout: 30_000 }).toBeUndefined();
+    await expect
+      .poll(async () => (await w.api.api.snapshot({ params: { id } })).snapshot.turnId, { timeout: 30_000 })
+      .toBeUndefined();
     const { snapshot } = await w.api.api.snapshot({ params: { id } });
-    const held = snapshot.thread.entries.filter((e) => (e as { kind?: string }).kind === 'assistant_message').at(-2) as { id: string; text: string };
+    const held = snapshot.thread.entries
+      .filter((e) => (e as { kind?: string }).kind === 'assistant_message')
+      .at(-2) as { id: string; text: string };
     expect(held.text).toContain(`Chunk ${CHUNKS} of ${CHUNKS}`);
     const row = page.locator(`[data-entry="${held.id}"] .msg.agent`);
     await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain(`Chunk ${CHUNKS} of ${CHUNKS}`);
@@ -86,10 +96,14 @@ describe('web: streaming turns', { timeout: 90_000 }, () => {
 
   it('model switch: the picker lists the models, the choice applies and the next reply uses it', async () => {
     const picker = page.getByRole('combobox', { name: 'Model' });
-    await expect.poll(() => picker.locator('option').allTextContents()).toEqual(expect.arrayContaining([expect.stringMatching(/thorough/i)]));
+    await expect
+      .poll(() => picker.locator('option').allTextContents())
+      .toEqual(expect.arrayContaining([expect.stringMatching(/thorough/i)]));
     const thorough = await picker.locator('option', { hasText: /thorough/i }).getAttribute('value');
     await picker.selectOption(thorough!);
-    await expect.poll(async () => (await w.api.api.snapshot({ params: { id } })).snapshot.session.modelId).toBe(thorough);
+    await expect
+      .poll(async () => (await w.api.api.snapshot({ params: { id } })).snapshot.session.modelId)
+      .toBe(thorough);
     await send(page, 'which model');
     await expect.poll(() => agentText(page), { timeout: 20_000 }).toContain(`model: ${thorough}`);
     expect(await picker.inputValue()).toBe(thorough);

@@ -11,7 +11,9 @@ describe('web: the token page', () => {
 
   it('a wrong token shows a page that says so and what to do; nothing else loads', async () => {
     const page = await openPage(w, { url: `${w.served.origin}/#token=not-the-right-token` });
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('This link’s token is not valid');
+    await expect
+      .poll(() => page.getByRole('heading', { level: 1 }).textContent())
+      .toBe('This link’s token is not valid');
     await expect.poll(() => page.textContent('main')).toContain('talaria serve tokens add');
     expect(await page.getByRole('navigation', { name: 'Workspaces and sessions' }).count()).toBe(0);
     // The token is not left in the address bar.
@@ -36,7 +38,9 @@ describe('web: the token page', () => {
 
   it('no token at all explains where the link comes from', async () => {
     const page = await openPage(w, { url: `${w.served.origin}/` });
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Open Talaria from the link it printed');
+    await expect
+      .poll(() => page.getByRole('heading', { level: 1 }).textContent())
+      .toBe('Open Talaria from the link it printed');
     await page.context().close();
   });
 

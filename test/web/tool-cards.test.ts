@@ -27,7 +27,10 @@ describe('web: tool cards collapse to one line', { timeout: 120_000 }, () => {
 
   it('1440×900: a read is one line, opens to its first lines and "Show all"; arguments only inside', async () => {
     await page.setViewportSize({ width: 1440, height: 900 });
-    writeFileSync(join(w.served.project, 'long.txt'), Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join('\n') + '\n');
+    writeFileSync(
+      join(w.served.project, 'long.txt'),
+      Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join('\n') + '\n',
+    );
     await newSession(page);
     await send(page, 'read long.txt');
     const card = page.locator('.tool-card[data-kind=read]').last();
@@ -111,7 +114,13 @@ describe('web: tool cards collapse to one line', { timeout: 120_000 }, () => {
   });
 
   it('390×844: a collapsed card is one line on a phone and opens by tap', async () => {
-    const ctx = await w.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2, colorScheme: 'light' });
+    const ctx = await w.browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      deviceScaleFactor: 2,
+      colorScheme: 'light',
+    });
     const p = await openPage(w, { context: ctx });
     await p.getByRole('button', { name: 'Sessions' }).tap();
     await openProject(p, w.served.project);

@@ -37,7 +37,9 @@ describe("web: a tool card's kind icon and locations", { timeout: 90_000 }, () =
     const box = await read.locator('.tool-body :text("first line")').last().boundingBox();
     expect(box?.height).toBeGreaterThan(25); // two rendered lines, not one
     // And the agent counts two lines, not three.
-    await expect.poll(() => page.locator('.msg.agent').last().textContent(), { timeout: 30_000 }).toContain('I read notes.txt: 2 lines.');
+    await expect
+      .poll(() => page.locator('.msg.agent').last().textContent(), { timeout: 30_000 })
+      .toContain('I read notes.txt: 2 lines.');
     await shot(page, 'tool-kind-read');
 
     await send(page, 'run echo hi');

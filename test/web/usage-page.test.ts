@@ -12,7 +12,11 @@ import { darkToo, shotBoth } from './sizes.js';
  */
 describe('web: cost in the header and the Usage page', { timeout: 120_000 }, () => {
   let page: Page;
-  webSuite('usage-page', { hermes: true, config: { defaultProvider: 'demo', agents: { hermes: { env: { HERMES_EMU_PRICE: '3,15' } } } } }, (_w, p) => (page = p));
+  webSuite(
+    'usage-page',
+    { hermes: true, config: { defaultProvider: 'demo', agents: { hermes: { env: { HERMES_EMU_PRICE: '3,15' } } } } },
+    (_w, p) => (page = p),
+  );
 
   const tip = () => page.locator('.session-header .ctx-tip');
 
@@ -21,7 +25,9 @@ describe('web: cost in the header and the Usage page', { timeout: 120_000 }, () 
     await send(page, 'hello');
     await page.locator('.msg.agent').first().waitFor({ timeout: 30_000 });
     // One model call: (1200 × $3 + 34 × $15) / 1M = $0.00411, an estimate.
-    await expect.poll(async () => (await tip().textContent()) ?? '', { timeout: 30_000 }).toContain("Cost ~$0.0041 (Hermes' record)");
+    await expect
+      .poll(async () => (await tip().textContent()) ?? '', { timeout: 30_000 })
+      .toContain("Cost ~$0.0041 (Hermes' record)");
 
     await newSessionWith(page, /Demo/);
     await send(page, 'hello');
@@ -31,7 +37,12 @@ describe('web: cost in the header and the Usage page', { timeout: 120_000 }, () 
     await goHash(page, '#/usage');
     const table = page.locator('.usage-table').first();
     await table.waitFor();
-    const rows = async () => table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')));
+    const rows = async () =>
+      table
+        .locator('tbody tr')
+        .evaluateAll((trs) =>
+          trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')),
+        );
     await expect.poll(rows).toEqual(
       expect.arrayContaining([
         ['hermes', '1', '1,200', '34', '1,234', '~$0.0041'],

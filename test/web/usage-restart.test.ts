@@ -15,7 +15,11 @@ const TOKENS = /Tokens (\S+) turn · (\S+) session/;
 describe('web: usage and cancelled tool calls survive a reload and a restart', { timeout: 120_000 }, () => {
   let w: World;
   let page: Page;
-  webSuite('usage-restart', { env: { TALARIA_DEMO_SLOW_DELAY_MS: '100', TALARIA_DEMO_SLOW_CHUNKS: '60' } }, (x, p) => ((w = x), (page = p)));
+  webSuite(
+    'usage-restart',
+    { env: { TALARIA_DEMO_SLOW_DELAY_MS: '100', TALARIA_DEMO_SLOW_CHUNKS: '60' } },
+    (x, p) => ((w = x), (page = p)),
+  );
   const header = async () => TOKENS.exec((await page.locator('.session-header').textContent()) ?? '')?.slice(1);
 
   it('keeps the header tokens and the cancelled card', async () => {
@@ -34,7 +38,9 @@ describe('web: usage and cancelled tool calls survive a reload and a restart', {
 
     // A slow turn cancelled mid-way: its tool call ends cancelled (the demo agent records failed).
     await send(page, 'slow');
-    await expect.poll(() => page.locator('.msg.agent').last().textContent(), { timeout: 20_000 }).toContain('Chunk 3 of');
+    await expect
+      .poll(() => page.locator('.msg.agent').last().textContent(), { timeout: 20_000 })
+      .toContain('Chunk 3 of');
     await page.getByLabel('Message to the agent').press('Escape');
     await page.locator('.turn-end', { hasText: 'Turn ended: cancelled' }).waitFor({ timeout: 20_000 });
     const card = page.locator('.tool-card').last();
@@ -50,11 +56,15 @@ describe('web: usage and cancelled tool calls survive a reload and a restart', {
     await expect.poll(() => card.getAttribute('class'), { timeout: 30_000 }).toContain('status-cancelled');
     // The next message opens it at the agent again (its replay): the card is still the cancelled one.
     await send(page, 'after the restart');
-    await expect.poll(() => page.locator('.msg.agent').last().textContent(), { timeout: 30_000 }).toContain('after the restart');
+    await expect
+      .poll(() => page.locator('.msg.agent').last().textContent(), { timeout: 30_000 })
+      .toContain('after the restart');
     expect((await w.api.api.snapshot({ params: { id } })).snapshot.origin).toBe('loaded');
     await expect.poll(() => card.getAttribute('class'), { timeout: 30_000 }).toContain('status-cancelled');
     const { snapshot } = await w.api.api.snapshot({ params: { id } });
-    const tools = snapshot.thread.entries.filter((e) => (e as { kind?: string }).kind === 'tool_call') as { status: string }[];
+    const tools = snapshot.thread.entries.filter((e) => (e as { kind?: string }).kind === 'tool_call') as {
+      status: string;
+    }[];
     expect(tools.at(-1)!.status).toBe('cancelled');
     await shot(page, 'usage-after-restart');
     expect(w.errors).toEqual([]);

@@ -19,7 +19,11 @@ export interface CommandContext {
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
-export async function runSlashCommand(name: Exclude<BuiltinName, 'quit' | 'cancel' | 'login'>, arg: string | undefined, c: CommandContext): Promise<void> {
+export async function runSlashCommand(
+  name: Exclude<BuiltinName, 'quit' | 'cancel' | 'login'>,
+  arg: string | undefined,
+  c: CommandContext,
+): Promise<void> {
   const { session, client } = c.opened;
   const note = (t: string, level?: 'info' | 'warning' | 'error') => c.renderer.note(t, level);
   switch (name) {
@@ -53,7 +57,8 @@ export async function runSlashCommand(name: Exclude<BuiltinName, 'quit' | 'cance
         const r = await client.sessions();
         if (r.sessions.length === 0) return note('No sessions in this workspace.');
         c.renderer.styled(sessionRows(r.sessions, c.style, c.opened.talariaId));
-        if (r.agentProblem && client.capabilities.supportsSession('list')) note(`(the agent's own list is missing: ${r.agentProblem})`, 'warning');
+        if (r.agentProblem && client.capabilities.supportsSession('list'))
+          note(`(the agent's own list is missing: ${r.agentProblem})`, 'warning');
         note('Continue one with: talaria chat --session ID');
       } catch (err) {
         note(`Could not list sessions: ${message(err)}`, 'error');
@@ -61,7 +66,11 @@ export async function runSlashCommand(name: Exclude<BuiltinName, 'quit' | 'cance
       return;
     }
     case 'steer': {
-      if (arg === undefined) return note("Usage: /steer TEXT — steers the running turn now (the agent's own way, else cancel and resend).", 'warning');
+      if (arg === undefined)
+        return note(
+          "Usage: /steer TEXT — steers the running turn now (the agent's own way, else cancel and resend).",
+          'warning',
+        );
       try {
         // The session says in the thread what happened (a `steered` notice), and runs the turn.
         const r = await session.steer(arg);

@@ -36,7 +36,13 @@ export function chatLoop(o: ChatLoopOptions): Promise<number> {
   const { io, renderer, style } = o;
   const { session, client } = o.opened;
   const interactive = io.stdin.isTTY === true && io.stdout.isTTY === true;
-  const rl = createInterface({ input: io.stdin, output: io.stdout as NodeJS.WritableStream, terminal: interactive, prompt: PROMPT, historySize: 500 });
+  const rl = createInterface({
+    input: io.stdin,
+    output: io.stdout as NodeJS.WritableStream,
+    terminal: interactive,
+    prompt: PROMPT,
+    historySize: 500,
+  });
   const screen = new Screen(io.stdout, interactive, interactive ? rl : undefined);
   // A sign-in's question and pty (chat/sign-in-port.ts); `changed` only runs once the loop is set up.
   const port = new SignInPort({ rl, screen, renderer, stdin: io.stdin, changed: () => (setPrompt(), schedule()) });
@@ -217,7 +223,9 @@ export function chatLoop(o: ChatLoopOptions): Promise<number> {
     if (interactive && o.signIn) return signIn(methodId);
     const id = o.opened.signIn?.provider;
     renderer.note(
-      id ? `Signing in needs a terminal: talaria login ${id}${methodId ? ` ${methodId}` : ''}` : 'This agent was started by command or URL: sign in with its own tools.',
+      id
+        ? `Signing in needs a terminal: talaria login ${id}${methodId ? ` ${methodId}` : ''}`
+        : 'This agent was started by command or URL: sign in with its own tools.',
       'warning',
     );
   };
@@ -258,7 +266,9 @@ export function chatLoop(o: ChatLoopOptions): Promise<number> {
       return port.answer(line);
     }
     // Lines are handled in order; on a TTY a prompt does not wait for its turn (the session queues it).
-    chain = chain.then(() => handleLine(line)).catch((err: unknown) => renderer.note(`error: ${(err as Error).message}`, 'error'));
+    chain = chain
+      .then(() => handleLine(line))
+      .catch((err: unknown) => renderer.note(`error: ${(err as Error).message}`, 'error'));
   });
   rl.on('close', () => {
     if (port.asking) port.answer(undefined);

@@ -29,7 +29,14 @@ export function chatSignIn(ctx: CliContext, target: SignInTarget, o: { cwd: stri
         ui.note(`Unknown agent '${target.provider}': it cannot be signed in to from here.`, 'error');
         return false;
       }
-      const t = { provider, env: h.env, home: h.home, cwd: o.cwd, timeoutMs: o.timeoutMs, ...(target.profile ? { profile: target.profile } : {}) };
+      const t = {
+        provider,
+        env: h.env,
+        home: h.home,
+        cwd: o.cwd,
+        timeoutMs: o.timeoutMs,
+        ...(target.profile ? { profile: target.profile } : {}),
+      };
       let asked = methodId;
       for (;;) {
         let stopped = false;

@@ -14,7 +14,11 @@ export const CHAT_COMMANDS = [
 
 export type BuiltinName = (typeof CHAT_COMMANDS)[number]['name'];
 
-export type ChatInput = { kind: 'empty' } | { kind: 'prompt'; text: string } | { kind: 'builtin'; name: BuiltinName; arg?: string } | { kind: 'unknown'; name: string };
+export type ChatInput =
+  | { kind: 'empty' }
+  | { kind: 'prompt'; text: string }
+  | { kind: 'builtin'; name: BuiltinName; arg?: string }
+  | { kind: 'unknown'; name: string };
 
 const ALIASES: Record<string, BuiltinName> = { exit: 'quit', q: 'quit', models: 'model', modes: 'mode', '?': 'help' };
 

@@ -48,7 +48,8 @@ export async function acpAttach(
   if (o.profile && !url.searchParams.has('profile')) url.searchParams.set('profile', o.profile);
   // On this machine the editor's folder is the server's too: its agent warms up there.
   if (o.cwd && where.loopback && !url.searchParams.has('cwd')) url.searchParams.set('cwd', o.cwd);
-  if (!where.token) throw new UsageError('acp --attach: the server needs a token (#token=… in the URL, --token or TALARIA_TOKEN)');
+  if (!where.token)
+    throw new UsageError('acp --attach: the server needs a token (#token=… in the URL, --token or TALARIA_TOKEN)');
   // The socket the SDK's stream opens, kept to learn whether (and why not) it connected.
   let socket: WebSocket | undefined;
   const tap = (s: WebSocket) => (socket = s);
@@ -58,7 +59,10 @@ export async function acpAttach(
       tap(this);
     }
   }
-  const stream = createWebSocketStream(url.toString(), { WebSocket: Tapped as never, headers: { authorization: `Bearer ${where.token}` } });
+  const stream = createWebSocketStream(url.toString(), {
+    WebSocket: Tapped as never,
+    headers: { authorization: `Bearer ${where.token}` },
+  });
   const refused = await connected(socket!);
   if (refused !== undefined) {
     io.stderr.write(`talaria acp: the connection to ${where.url} failed: ${refused}\n`);
@@ -80,7 +84,9 @@ export async function acpAttach(
         out({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the line is not JSON' } });
         return;
       }
-      writer.write(msg as AnyMessage).catch((err: unknown) => logger.warn('a message to the server was not sent', { error: String(err) }));
+      writer
+        .write(msg as AnyMessage)
+        .catch((err: unknown) => logger.warn('a message to the server was not sent', { error: String(err) }));
     },
     onOversize: (o) => logger.error('a line from the editor was too long and was dropped', { bytes: o.bytes }),
   });

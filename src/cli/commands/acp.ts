@@ -16,7 +16,13 @@ import { isStoreProblem, storeProblemLine } from '../store-problem.js';
 import { urlAgent } from '../agent-url.js';
 import { AGENT_OPTIONS, agentArgs, type CliContext } from './common.js';
 
-const OPTIONS = { ...AGENT_OPTIONS, approve: { type: 'string' }, 'print-config': { type: 'string' }, attach: { type: 'string' }, token: { type: 'string' } } as const;
+const OPTIONS = {
+  ...AGENT_OPTIONS,
+  approve: { type: 'string' },
+  'print-config': { type: 'string' },
+  attach: { type: 'string' },
+  token: { type: 'string' },
+} as const;
 const EDITORS = ['zed', 'jetbrains'] as const;
 
 /** The launcher editors run: this Node and Talaria's bin script, by absolute path (editors have a bare PATH). */
@@ -60,13 +66,23 @@ export async function acpCommand(argv: string[], ctx: CliContext): Promise<numbe
   const attach = str(p, 'attach');
   if (attach !== undefined) {
     if (a.choice.agentCmd !== undefined || a.choice.agentUrl !== undefined)
-      throw new UsageError("acp: --attach uses the server's agents: pass --agent ID (one the server knows), not --agent-cmd or --agent-url");
+      throw new UsageError(
+        "acp: --attach uses the server's agents: pass --agent ID (one the server knows), not --agent-cmd or --agent-url",
+      );
     const { acpAttach } = await import('./acp-attach.js');
-    return acpAttach(attach, { token: str(p, 'token'), agent: a.choice.agent, profile: a.choice.profile, cwd: a.cwd }, ctx, logger);
+    return acpAttach(
+      attach,
+      { token: str(p, 'token'), agent: a.choice.agent, profile: a.choice.profile, cwd: a.cwd },
+      ctx,
+      logger,
+    );
   }
   if (str(p, 'token') !== undefined) throw new UsageError('acp: --token goes with --attach');
   // Lazy: `talaria acp --help` and --print-config stay fast.
-  const [{ createHarness }, { AcpProxy, lineWriter }] = await Promise.all([import('../../harness/index.js'), import('../../harness/acp/index.js')]);
+  const [{ createHarness }, { AcpProxy, lineWriter }] = await Promise.all([
+    import('../../harness/index.js'),
+    import('../../harness/acp/index.js'),
+  ]);
   // The editor reads our stdout at its pace: while a write waits, no agent's output is read (it
   // waits in the agent's pipe), so an editor that stalls costs no memory here.
   const gate = new FlowGate();
@@ -102,12 +118,18 @@ export async function acpCommand(argv: string[], ctx: CliContext): Promise<numbe
     }
     provider = a.choice.agent;
   } else {
-    provider = (await harness.pickAgent({ workspace: a.cwd, ...(a.choice.profile ? { profile: a.choice.profile } : {}) })).provider;
+    provider = (
+      await harness.pickAgent({ workspace: a.cwd, ...(a.choice.profile ? { profile: a.choice.profile } : {}) })
+    ).provider;
   }
   // `talaria probe` through the proxy checks that its marker reaches the agent's shell: a named,
   // harmless variable (Talaria passes no other ambient env to the agent).
   const chosen = harness.registry.get(provider);
-  if (chosen && io.env.TALARIA_PROBE_MARKER) harness.registry.add({ ...chosen, env: { ...chosen.env, inherit: [...chosen.env.inherit, 'TALARIA_PROBE_MARKER'] } });
+  if (chosen && io.env.TALARIA_PROBE_MARKER)
+    harness.registry.add({
+      ...chosen,
+      env: { ...chosen.env, inherit: [...chosen.env.inherit, 'TALARIA_PROBE_MARKER'] },
+    });
   logger.info('talaria acp: serving', { provider, cwd: a.cwd, home: harness.home || homedir() });
 
   const out = lineWriter((chunk) => {

@@ -44,7 +44,14 @@ export async function agentsRegistryCommand(sub: string, argv: string[], ctx: Cl
     return EXIT.OK;
   }
   const env = currentEnv({ env: ctx.io.env });
-  const run: Run = { ctx, home: talariaHome(env), json: flag(p, 'json'), offline: flag(p, 'offline'), preview: flag(p, 'preview'), args: p.positionals };
+  const run: Run = {
+    ctx,
+    home: talariaHome(env),
+    json: flag(p, 'json'),
+    offline: flag(p, 'offline'),
+    preview: flag(p, 'preview'),
+    args: p.positionals,
+  };
   try {
     if (sub === 'search') return await search(run);
     if (sub === 'add') return await add(run);
@@ -60,9 +67,14 @@ export async function agentsRegistryCommand(sub: string, argv: string[], ctx: Cl
 }
 
 async function index(r: Run): Promise<IndexResult> {
-  const res = await fetchIndex({ home: r.home, url: r.ctx.io.env.TALARIA_REGISTRY_URL || DEFAULT_REGISTRY_URL, offline: r.offline });
+  const res = await fetchIndex({
+    home: r.home,
+    url: r.ctx.io.env.TALARIA_REGISTRY_URL || DEFAULT_REGISTRY_URL,
+    offline: r.offline,
+  });
   // Only stale or partial answers are worth a line on stderr.
-  if (res.from === 'cache') r.ctx.io.stderr.write(`talaria: using the cached registry from ${formatAge(res.ageMs)} (${res.note})\n`);
+  if (res.from === 'cache')
+    r.ctx.io.stderr.write(`talaria: using the cached registry from ${formatAge(res.ageMs)} (${res.note})\n`);
   for (const problem of res.index.problems) r.ctx.io.stderr.write(`talaria: ${problem}\n`);
   return res;
 }
@@ -71,17 +83,23 @@ async function search(r: Run): Promise<number> {
   if (r.args.length > 1) throw new UsageError(`agents search: one QUERY at most (quote it)`);
   const res = await index(r);
   const q = (r.args[0] ?? '').toLowerCase();
-  const hits = res.index.agents.filter((a) => !q || [a.id, a.name, a.description].some((f) => f.toLowerCase().includes(q)));
+  const hits = res.index.agents.filter(
+    (a) => !q || [a.id, a.name, a.description].some((f) => f.toLowerCase().includes(q)),
+  );
   const installedIds = new Map(currentInstalls(r.home).agents.map((a) => [a.id, a.version]));
   if (r.json) {
     const agents = hits.map((a) => ({ ...a, installed: installedIds.get(a.id) ?? null }));
-    r.ctx.io.stdout.write(JSON.stringify({ v: 1, url: res.url, from: res.from, ageMs: res.ageMs, agents }, null, 2) + '\n');
+    r.ctx.io.stdout.write(
+      JSON.stringify({ v: 1, url: res.url, from: res.from, ageMs: res.ageMs, agents }, null, 2) + '\n',
+    );
     return EXIT.OK;
   }
   for (const a of hits) {
     const have = installedIds.get(a.id);
     const kinds = distributionKinds(a).join('/');
-    r.ctx.io.stdout.write(`${a.id.padEnd(20)} ${a.version.padEnd(10)} ${kinds.padEnd(10)} ${a.name} — ${a.description}${have ? ` [installed ${have}]` : ''}\n`);
+    r.ctx.io.stdout.write(
+      `${a.id.padEnd(20)} ${a.version.padEnd(10)} ${kinds.padEnd(10)} ${a.name} — ${a.description}${have ? ` [installed ${have}]` : ''}\n`,
+    );
   }
   r.ctx.io.stdout.write(`${hits.length} of ${res.index.agents.length} agents · talaria agents add ID\n`);
   return EXIT.OK;
@@ -100,7 +118,10 @@ async function add(r: Run): Promise<number> {
     const { entry, preview } = pickEntry(res, spec, r.preview);
     const a = await installAgent(entry, { home: r.home, ctx: env, preview });
     done.push(a);
-    if (!r.json) r.ctx.io.stdout.write(`installed ${a.id} ${a.version} (${a.kind} ${a.source}) · talaria run --agent ${a.id} "…"\n`);
+    if (!r.json)
+      r.ctx.io.stdout.write(
+        `installed ${a.id} ${a.version} (${a.kind} ${a.source}) · talaria run --agent ${a.id} "…"\n`,
+      );
   }
   if (r.json) r.ctx.io.stdout.write(JSON.stringify({ v: 1, installed: done }, null, 2) + '\n');
   return EXIT.OK;
@@ -110,7 +131,10 @@ function remove(r: Run): number {
   if (r.args.length === 0) throw new UsageError('agents remove: which agent? (talaria agents remove ID)');
   for (const id of r.args) {
     const versions = removeInstalled(r.home, id);
-    if (versions.length === 0) throw new RegistryError('agent_unknown', `"${id}" is not installed (talaria agents --installed lists what is)`, { id });
+    if (versions.length === 0)
+      throw new RegistryError('agent_unknown', `"${id}" is not installed (talaria agents --installed lists what is)`, {
+        id,
+      });
     r.ctx.io.stdout.write(`removed ${id} ${versions.join(', ')}\n`);
   }
   return EXIT.OK;
@@ -118,7 +142,8 @@ function remove(r: Run): number {
 
 async function update(r: Run): Promise<number> {
   const current = currentInstalls(r.home).agents.filter((a) => r.args.length === 0 || r.args.includes(a.id));
-  for (const id of r.args) if (!current.some((a) => a.id === id)) throw new RegistryError('agent_unknown', `"${id}" is not installed`, { id });
+  for (const id of r.args)
+    if (!current.some((a) => a.id === id)) throw new RegistryError('agent_unknown', `"${id}" is not installed`, { id });
   if (current.length === 0) {
     r.ctx.io.stdout.write('nothing installed from the registry (talaria agents add ID)\n');
     return EXIT.OK;
@@ -128,7 +153,12 @@ async function update(r: Run): Promise<number> {
   for (const a of current) {
     const u = await updateInstalled(a, res, { home: r.home, ctx: env });
     if (u.status === 'updated') r.ctx.io.stdout.write(`${a.id}: ${a.version} → ${u.to}\n`);
-    else r.ctx.io.stdout.write(u.status === 'up-to-date' ? `${a.id} ${a.version}: up to date\n` : `${a.id} ${a.version}: no longer in the registry (kept)\n`);
+    else
+      r.ctx.io.stdout.write(
+        u.status === 'up-to-date'
+          ? `${a.id} ${a.version}: up to date\n`
+          : `${a.id} ${a.version}: no longer in the registry (kept)\n`,
+      );
   }
   return EXIT.OK;
 }
@@ -140,7 +170,9 @@ function installed(r: Run): number {
     r.ctx.io.stdout.write(JSON.stringify({ v: 1, agents }, null, 2) + '\n');
     return EXIT.OK;
   }
-  for (const a of agents) r.ctx.io.stdout.write(`${a.id.padEnd(20)} ${a.version.padEnd(10)} ${a.kind.padEnd(7)} ${a.source}\n`);
-  if (agents.length === 0) r.ctx.io.stdout.write('nothing installed from the registry (talaria agents search, talaria agents add ID)\n');
+  for (const a of agents)
+    r.ctx.io.stdout.write(`${a.id.padEnd(20)} ${a.version.padEnd(10)} ${a.kind.padEnd(7)} ${a.source}\n`);
+  if (agents.length === 0)
+    r.ctx.io.stdout.write('nothing installed from the registry (talaria agents search, talaria agents add ID)\n');
   return EXIT.OK;
 }

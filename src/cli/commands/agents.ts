@@ -14,7 +14,8 @@ const OPTIONS = { profile: { type: 'string' }, json: { type: 'boolean' }, timeou
 export async function agentsCommand(argv: string[], ctx: CliContext): Promise<number> {
   const { io } = ctx;
   const sub = argv[0];
-  if (sub !== undefined && (REGISTRY_SUBCOMMANDS as readonly string[]).includes(sub)) return agentsRegistryCommand(sub, argv.slice(1), ctx);
+  if (sub !== undefined && (REGISTRY_SUBCOMMANDS as readonly string[]).includes(sub))
+    return agentsRegistryCommand(sub, argv.slice(1), ctx);
   if (argv.includes('--installed'))
     return agentsRegistryCommand(
       'installed',
@@ -37,7 +38,15 @@ export async function agentsCommand(argv: string[], ctx: CliContext): Promise<nu
       return EXIT.OK;
     }
     const style = createStyle(colorEnabled(io.stdout, io.env));
-    const rows = agents.map((r) => [r.providerId, r.label, statusWord(r), r.version ?? '', r.source, quirkCell(r.quirks), r.command ? r.command.command : '']);
+    const rows = agents.map((r) => [
+      r.providerId,
+      r.label,
+      statusWord(r),
+      r.version ?? '',
+      r.source,
+      quirkCell(r.quirks),
+      r.command ? r.command.command : '',
+    ]);
     const head = ['AGENT', 'NAME', 'STATUS', 'VERSION', 'SOURCE', 'QUIRKS', 'COMMAND'];
     const widths = head.map((hd, i) => Math.max(hd.length, ...rows.map((r) => r[i]!.length)));
     const line = (cells: string[]) =>
@@ -48,7 +57,11 @@ export async function agentsCommand(argv: string[], ctx: CliContext): Promise<nu
     io.stdout.write(`  ${style.bold(line(head))}\n`);
     agents.forEach((r, i) => io.stdout.write(`${statusMark(r, style)} ${line(rows[i]!)}\n`));
     const ready = agents.filter((r) => r.ready).length;
-    io.stdout.write(style.dim(`${ready} of ${agents.length} ready · talaria doctor shows what to fix and why each quirk set applies\n`));
+    io.stdout.write(
+      style.dim(
+        `${ready} of ${agents.length} ready · talaria doctor shows what to fix and why each quirk set applies\n`,
+      ),
+    );
     return EXIT.OK;
   } finally {
     await h.close();

@@ -36,7 +36,8 @@ export async function capsCommand(argv: string[], ctx: CliContext): Promise<numb
     io.stdout.write(`${CAPS_HELP}\n`);
     return sub === undefined ? EXIT.USAGE : EXIT.OK;
   }
-  if (!['mint', 'list', 'revoke'].includes(sub)) throw new UsageError(`caps: unknown command '${sub}' (mint, list, revoke)`);
+  if (!['mint', 'list', 'revoke'].includes(sub))
+    throw new UsageError(`caps: unknown command '${sub}' (mint, list, revoke)`);
   const p = parse(`caps ${sub}`, rest, {
     cwd: { type: 'string' },
     agent: { type: 'string' },
@@ -53,8 +54,10 @@ export async function capsCommand(argv: string[], ctx: CliContext): Promise<numb
     io.stdout.write(`${CAPS_HELP}\n`);
     return EXIT.OK;
   }
-  if (sub === 'revoke' && p.positionals.length !== 1) throw new UsageError('caps revoke: give one reference id (see talaria caps list) or its URI');
-  if (sub !== 'revoke' && p.positionals.length > 0) throw new UsageError(`caps ${sub}: unexpected argument '${p.positionals[0]}'`);
+  if (sub === 'revoke' && p.positionals.length !== 1)
+    throw new UsageError('caps revoke: give one reference id (see talaria caps list) or its URI');
+  if (sub !== 'revoke' && p.positionals.length > 0)
+    throw new UsageError(`caps ${sub}: unexpected argument '${p.positionals[0]}'`);
   const expires = str(p, 'expires');
   const ttl = expires === undefined ? undefined : parseDuration(expires);
   const facet = choice(`caps ${sub}`, 'facet', str(p, 'facet'), ['controller', 'reader'] as const, 'controller');
@@ -76,7 +79,10 @@ export async function capsCommand(argv: string[], ctx: CliContext): Promise<numb
         target = row.id;
       } else {
         const agent = str(p, 'agent');
-        target = JSON.stringify({ workspace: workspaceDir('caps mint', str(p, 'cwd')), ...(agent ? { provider: agent } : {}) });
+        target = JSON.stringify({
+          workspace: workspaceDir('caps mint', str(p, 'cwd')),
+          ...(agent ? { provider: agent } : {}),
+        });
       }
       const label = str(p, 'label');
       const parent = str(p, 'parent');
@@ -87,10 +93,15 @@ export async function capsCommand(argv: string[], ctx: CliContext): Promise<numb
         ...(label ? { label } : {}),
         ...(parent ? { parentId: refs.idOf(parent) ?? parent } : {}),
       });
-      if (json) io.stdout.write(`${JSON.stringify({ v: 1, id: m.row.id, uri: m.uri, facet: m.row.facet, target: m.row.target, expiresAt: m.row.expiresAt ?? null })}\n`);
+      if (json)
+        io.stdout.write(
+          `${JSON.stringify({ v: 1, id: m.row.id, uri: m.uri, facet: m.row.facet, target: m.row.target, expiresAt: m.row.expiresAt ?? null })}\n`,
+        );
       else {
         io.stdout.write(`${m.uri}\n`);
-        io.stderr.write(`Minted ${m.row.facet} ${m.row.id}: the URI is a bearer secret and is not stored (revoke: talaria caps revoke ${m.row.id})\n`);
+        io.stderr.write(
+          `Minted ${m.row.facet} ${m.row.id}: the URI is a bearer secret and is not stored (revoke: talaria caps revoke ${m.row.id})\n`,
+        );
       }
       return EXIT.OK;
     }
@@ -106,10 +117,18 @@ export async function capsCommand(argv: string[], ctx: CliContext): Promise<numb
     if (id === undefined) throw new UsageError('caps revoke: no reference has that URI');
     const ids = refs.revoke(id);
     if (json) io.stdout.write(`${JSON.stringify({ v: 1, revoked: ids })}\n`);
-    else io.stdout.write(ids.length === 0 ? `${id} was already revoked\n` : `Revoked ${ids.length} reference${ids.length === 1 ? '' : 's'} (${id} and what was minted below it)\n`);
+    else
+      io.stdout.write(
+        ids.length === 0
+          ? `${id} was already revoked\n`
+          : `Revoked ${ids.length} reference${ids.length === 1 ? '' : 's'} (${id} and what was minted below it)\n`,
+      );
     return EXIT.OK;
   } catch (err) {
-    if (err instanceof TalariaError && ['not_found', 'invalid_argument', 'ref_widening', 'ref_revoked', 'ref_expired'].includes(err.code))
+    if (
+      err instanceof TalariaError &&
+      ['not_found', 'invalid_argument', 'ref_widening', 'ref_revoked', 'ref_expired'].includes(err.code)
+    )
       throw new UsageError(`caps ${sub}: ${err.message}`);
     throw err;
   } finally {
@@ -118,7 +137,8 @@ export async function capsCommand(argv: string[], ctx: CliContext): Promise<numb
 }
 
 function line(r: RefRow): string {
-  const status = r.revokedAt !== undefined ? 'revoked' : r.expiresAt !== undefined && r.expiresAt <= Date.now() ? 'expired' : 'live';
+  const status =
+    r.revokedAt !== undefined ? 'revoked' : r.expiresAt !== undefined && r.expiresAt <= Date.now() ? 'expired' : 'live';
   const exp = r.expiresAt !== undefined ? ` expires ${new Date(r.expiresAt).toISOString()}` : '';
   const parent = r.parentId ? ` parent ${r.parentId}` : '';
   return `${r.id}  ${status.padEnd(7)} ${r.facet.padEnd(10)} ${r.target}${exp}${parent}${r.label ? `  ${r.label}` : ''}`;

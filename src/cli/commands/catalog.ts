@@ -8,7 +8,12 @@ import { selectorLines } from '../render/catalog-list.js';
 import { createStyle } from '../render/style.js';
 import { AGENT_OPTIONS, agentArgs, setupFailure, type CliContext, openBase } from './common.js';
 
-const OPTIONS = { ...AGENT_OPTIONS, set: { type: 'string' }, json: { type: 'boolean' }, session: { type: 'string' } } as const;
+const OPTIONS = {
+  ...AGENT_OPTIONS,
+  set: { type: 'string' },
+  json: { type: 'boolean' },
+  session: { type: 'string' },
+} as const;
 
 export async function catalogCommand(name: 'models' | 'mode', argv: string[], ctx: CliContext): Promise<number> {
   const { io } = ctx;
@@ -18,7 +23,8 @@ export async function catalogCommand(name: 'models' | 'mode', argv: string[], ct
     io.stdout.write(`${catalogHelp(name)}\n`);
     return EXIT.OK;
   }
-  if (p.positionals.length > 0) throw new UsageError(`${name}: unexpected argument '${p.positionals[0]}' (use --set ID)`);
+  if (p.positionals.length > 0)
+    throw new UsageError(`${name}: unexpected argument '${p.positionals[0]}' (use --set ID)`);
   const a = agentArgs(name, p);
   const target = str(p, 'set');
   const sessionArg = str(p, 'session');
@@ -65,7 +71,9 @@ export async function catalogCommand(name: 'models' | 'mode', argv: string[], ct
       io.stdout.write(
         JSON.stringify({
           v: 1,
-          ...(asDefault ? { default: true, workspace: a.cwd } : { sessionId: opened.talariaId, agentSessionId: session.id }),
+          ...(asDefault
+            ? { default: true, workspace: a.cwd }
+            : { sessionId: opened.talariaId, agentSessionId: session.id }),
           kind,
           currentId: sel?.currentId ?? null,
           options: sel?.options ?? [],

@@ -22,14 +22,17 @@ export async function chatCommand(argv: string[], ctx: CliContext): Promise<numb
     io.stdout.write(`${CHAT_HELP}\n`);
     return EXIT.OK;
   }
-  if (p.positionals.length > 0) throw new UsageError(`chat: unexpected argument '${p.positionals[0]}' (for one turn use: talaria run PROMPT)`);
+  if (p.positionals.length > 0)
+    throw new UsageError(`chat: unexpected argument '${p.positionals[0]}' (for one turn use: talaria run PROMPT)`);
   const a = agentArgs('chat', p);
   const sessionArg = str(p, 'session');
   const style = createStyle(colorEnabled(io.stdout, io.env));
   const errStyle = createStyle(colorEnabled(io.stderr, io.env));
   const live = io.stdin.isTTY === true && io.stdout.isTTY === true;
   // Markdown rendering loads while the agent starts (it is only needed once answers stream).
-  const markdown = live ? import('../render/markdown.js').then((m) => m.createMarkdown({ color: style.enabled })) : undefined;
+  const markdown = live
+    ? import('../render/markdown.js').then((m) => m.createMarkdown({ color: style.enabled }))
+    : undefined;
   markdown?.catch(() => undefined);
   const renderer = new ChatRenderer({ style, live, columns: () => io.stdout.columns ?? 80 });
   // Events wait (in order) until the Markdown renderer is there, so the first answer is rendered too.
@@ -83,7 +86,15 @@ export async function chatCommand(argv: string[], ctx: CliContext): Promise<numb
   renderer.historyShown();
   try {
     const signIn = opened.signIn ? chatSignIn(ctx, opened.signIn, signInOpts) : undefined;
-    const chatCode = await chatLoop({ io, opened, renderer, style, cwd: a.cwd, onInterrupt: ctx.onInterrupt, ...(signIn ? { signIn } : {}) });
+    const chatCode = await chatLoop({
+      io,
+      opened,
+      renderer,
+      style,
+      cwd: a.cwd,
+      onInterrupt: ctx.onInterrupt,
+      ...(signIn ? { signIn } : {}),
+    });
     // Turns the store could not keep: the conversation happened, but the exit says it is not on disk.
     const lost = opened.recordingFailure?.();
     if (lost) io.stderr.write(`talaria chat: ${storeProblemLine(lost)}\n`);

@@ -41,7 +41,8 @@ export function agentArgs(command: string, p: Parsed): AgentArgs {
   const agent = str(p, 'agent');
   const agentCmd = str(p, 'agent-cmd');
   const agentUrl = str(p, 'agent-url');
-  if ([agent, agentCmd, agentUrl].filter((x) => x !== undefined).length > 1) throw new UsageError(`${command}: pass one of --agent, --agent-cmd and --agent-url`);
+  if ([agent, agentCmd, agentUrl].filter((x) => x !== undefined).length > 1)
+    throw new UsageError(`${command}: pass one of --agent, --agent-cmd and --agent-url`);
   if (agent !== undefined) choice.agent = agent;
   if (agentCmd !== undefined) choice.agentCmd = agentCmd;
   if (agentUrl !== undefined) choice.agentUrl = agentUrl;
@@ -57,7 +58,8 @@ export function agentArgs(command: string, p: Parsed): AgentArgs {
   if (!isDir) throw new UsageError(`${command}: --cwd ${cwd} is not a directory`);
   const t = str(p, 'setup-timeout');
   const secs = t === undefined ? 60 : Number(t);
-  if (!Number.isFinite(secs) || secs <= 0) throw new UsageError(`${command}: --setup-timeout must be a positive number of seconds`);
+  if (!Number.isFinite(secs) || secs <= 0)
+    throw new UsageError(`${command}: --setup-timeout must be a positive number of seconds`);
   return { choice, cwd, setupTimeoutMs: Math.round(secs * 1000), verbose: flag(p, 'verbose') };
 }
 
@@ -90,7 +92,8 @@ export function setupFailure(err: unknown): SetupFailure {
   if (isStoreProblem(err)) return { exitCode: EXIT.NOT_READY, code: storeCodeOf(err), message: storeProblemLine(err) };
   if (err instanceof RuntimeError) {
     if (err.code === 'aborted') return { exitCode: EXIT.CANCELLED, code: 'cancelled', message: err.message };
-    if (err.code === 'session_not_found') return { exitCode: EXIT.USAGE, code: 'session_not_found', message: err.message };
+    if (err.code === 'session_not_found')
+      return { exitCode: EXIT.USAGE, code: 'session_not_found', message: err.message };
     if (err.code === 'unknown_agent') return { exitCode: EXIT.USAGE, code: 'unknown_agent', message: err.message };
     return { exitCode: EXIT.NOT_READY, code: 'not_ready', message: err.message };
   }

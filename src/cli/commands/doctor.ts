@@ -55,7 +55,8 @@ export function workspaceDir(command: string, value: string | undefined): string
 
 export function timeoutOption(command: string, value: string | undefined): number {
   const secs = value === undefined ? 10 : Number(value);
-  if (!Number.isFinite(secs) || secs <= 0) throw new UsageError(`${command}: --timeout must be a positive number of seconds`);
+  if (!Number.isFinite(secs) || secs <= 0)
+    throw new UsageError(`${command}: --timeout must be a positive number of seconds`);
   return Math.round(secs * 1000);
 }
 
@@ -84,8 +85,15 @@ export async function doctorCommand(argv: string[], ctx: CliContext): Promise<nu
     // Alongside the agents' checks: the integrity check reads the whole file.
     const storeChecked = checkStore(h.store, { timeoutMs });
     const agents = await h.agents({ ...(profile ? { profile } : {}), timeoutMs });
-    const pick = await h.pickAgent({ workspace: cwd, ...(agent ? { provider: agent } : {}), ...(profile ? { profile } : {}), timeoutMs, known: agents });
-    const chosen: Readiness | undefined = pick.checked.find((r) => r.providerId === pick.provider) ?? agents.find((r) => r.providerId === pick.provider);
+    const pick = await h.pickAgent({
+      workspace: cwd,
+      ...(agent ? { provider: agent } : {}),
+      ...(profile ? { profile } : {}),
+      timeoutMs,
+      known: agents,
+    });
+    const chosen: Readiness | undefined =
+      pick.checked.find((r) => r.providerId === pick.provider) ?? agents.find((r) => r.providerId === pick.provider);
     const store = await storeChecked;
     const ready = chosen?.ready === true && store.ok;
     // The store's problem is also the line every other command prints for it (exit 6 like theirs).
@@ -93,7 +101,13 @@ export async function doctorCommand(argv: string[], ctx: CliContext): Promise<nu
     const hermes = await h.hermesProfiles({ timeoutMs });
     const traps = [
       ...h.configProblems.map((text) => ({ where: 'config.json', text, fix: `Edit ${h.home}/config.json.` })),
-      ...hermes.lint.flatMap((l) => l.issues.map((i) => ({ where: `Hermes profile ${l.profile} (${l.home}/config.yaml line ${i.line})`, text: i.message, fix: i.fix }))),
+      ...hermes.lint.flatMap((l) =>
+        l.issues.map((i) => ({
+          where: `Hermes profile ${l.profile} (${l.home}/config.yaml line ${i.line})`,
+          text: i.message,
+          fix: i.fix,
+        })),
+      ),
     ];
     if (flag(p, 'json')) {
       const out = {
@@ -108,33 +122,61 @@ export async function doctorCommand(argv: string[], ctx: CliContext): Promise<nu
         agents,
         hermes: { profiles: hermes.profiles, ...(hermes.problem ? { problem: hermes.problem } : {}) },
         traps,
-        chosen: { provider: pick.provider, ...(pick.profile ? { profile: pick.profile } : {}), from: pick.from, ready: chosen?.ready === true },
+        chosen: {
+          provider: pick.provider,
+          ...(pick.profile ? { profile: pick.profile } : {}),
+          from: pick.from,
+          ready: chosen?.ready === true,
+        },
       };
       io.stdout.write(JSON.stringify(out, null, 2) + '\n');
       return ready ? EXIT.OK : EXIT.NOT_READY;
     }
     const style = createStyle(colorEnabled(io.stdout, io.env));
     const lines: string[] = [];
-    lines.push(`${style.bold(`Talaria ${ctx.version}`)} · home ${h.home} · ${h.store.sessions.list({ includeArchived: true }).length} stored sessions`);
+    lines.push(
+      `${style.bold(`Talaria ${ctx.version}`)} · home ${h.home} · ${h.store.sessions.list({ includeArchived: true }).length} stored sessions`,
+    );
     lines.push('', style.bold('Store'));
-    if (store.ok) lines.push(`  ${style.green('✓')} ${h.store.path}: writable, ${store.checked ? 'integrity checked' : (store.note ?? 'not checked')}`);
+    if (store.ok)
+      lines.push(
+        `  ${style.green('✓')} ${h.store.path}: writable, ${store.checked ? 'integrity checked' : (store.note ?? 'not checked')}`,
+      );
     else lines.push(`  ${style.red('✗')} ${sanitize(store.problem.message)}`);
     lines.push('', style.bold('Agents'));
     for (const r of agents) lines.push(...readinessBlock(r, style, { chosen: r.providerId === pick.provider }));
     lines.push('', style.bold('Hermes profiles'));
     if (hermes.profiles.length === 0) lines.push(`  none found${hermes.problem ? ` (${hermes.problem})` : ''}`);
     for (const pr of hermes.profiles) {
-      const facts = [pr.active ? 'active' : '', pr.model ? `model ${pr.model}` : '', pr.onDisk ? '' : 'listed, no folder'].filter(Boolean).join(' · ');
-      lines.push(`  ${pr.active ? style.green('◆') : ' '} ${pr.name.padEnd(14)} ${pr.home}${facts ? `  ${style.dim(facts)}` : ''}`);
+      const facts = [
+        pr.active ? 'active' : '',
+        pr.model ? `model ${pr.model}` : '',
+        pr.onDisk ? '' : 'listed, no folder',
+      ]
+        .filter(Boolean)
+        .join(' · ');
+      lines.push(
+        `  ${pr.active ? style.green('◆') : ' '} ${pr.name.padEnd(14)} ${pr.home}${facts ? `  ${style.dim(facts)}` : ''}`,
+      );
     }
     lines.push('', style.bold('Config traps'));
     if (traps.length === 0) lines.push('  none found');
-    for (const t of traps) lines.push(`  ${style.yellow('!')} ${t.where}: ${sanitize(t.text)}`, `      ${style.cyan('fix:')} ${sanitize(t.fix)}`);
+    for (const t of traps)
+      lines.push(
+        `  ${style.yellow('!')} ${t.where}: ${sanitize(t.text)}`,
+        `      ${style.cyan('fix:')} ${sanitize(t.fix)}`,
+      );
     lines.push('', style.bold(`Chosen agent for ${cwd}`));
     lines.push(`  ${pick.provider}${pick.profile ? ` (profile ${pick.profile})` : ''} — ${WHY[pick.from]}`);
     const agentReady = chosen?.ready === true;
-    lines.push(`  ${agentReady ? style.green('ready') : style.red('not ready')}${!agentReady && chosen?.gaps[0] ? `: ${sanitize(chosen.gaps[0].fix)}` : ''}`);
-    lines.push(style.dim('  (picked by: --agent, the workspace binding, defaultProvider, the best ready agent, else the demo agent)'));
+    lines.push(
+      `  ${agentReady ? style.green('ready') : style.red('not ready')}${!agentReady && chosen?.gaps[0] ? `: ${sanitize(chosen.gaps[0].fix)}` : ''}`,
+    );
+    lines.push(
+      style.dim(
+        '  (picked by: --agent, the workspace binding, defaultProvider, the best ready agent, else the demo agent)',
+      ),
+    );
     lines.push('', style.bold('Start'), ...START_LINES);
     io.stdout.write(lines.join('\n') + '\n');
     return ready ? EXIT.OK : EXIT.NOT_READY;

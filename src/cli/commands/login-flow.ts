@@ -7,7 +7,13 @@
  */
 import { createInterface } from 'node:readline/promises';
 import type { AuthMethodInfo } from '../../providers/auth.js';
-import { authenticateWith, recheckSignIn, startForSignIn, terminalCommand, type SignInAgent } from '../../providers/sign-in.js';
+import {
+  authenticateWith,
+  recheckSignIn,
+  startForSignIn,
+  terminalCommand,
+  type SignInAgent,
+} from '../../providers/sign-in.js';
 import type { Provider, ProviderEnv } from '../../providers/types.js';
 import { errorText } from '../../session/errors.js';
 import { UsageError } from '../args.js';
@@ -38,7 +44,8 @@ export interface SignInTarget {
 /** One line per method: id, name, kind (and what to set for env_var methods). */
 export function methodLines(methods: readonly AuthMethodInfo[]): string[] {
   return methods.map(
-    (m) => `  ${m.id.padEnd(16)} ${m.name} (${m.kind === 'env_var' ? `set ${(m.vars ?? []).join(' or ')}` : m.kind})${m.description ? ` — ${m.description}` : ''}`,
+    (m) =>
+      `  ${m.id.padEnd(16)} ${m.name} (${m.kind === 'env_var' ? `set ${(m.vars ?? []).join(' or ')}` : m.kind})${m.description ? ` — ${m.description}` : ''}`,
   );
 }
 
@@ -67,7 +74,9 @@ export async function runSignIn(ctx: CliContext, t: SignInTarget, ui: SignInUi):
     if (method === undefined) {
       ui.say(`${provider.label} lists no sign-in method; checking whether it is ready.`);
     } else if (method.kind === 'env_var') {
-      throw new UsageError(`login: ${method.id} is not something to run: put ${(method.vars ?? []).join(' or ')} in agents.${JSON.stringify(provider.id)}.env of config.json`);
+      throw new UsageError(
+        `login: ${method.id} is not something to run: put ${(method.vars ?? []).join(' or ')} in agents.${JSON.stringify(provider.id)}.env of config.json`,
+      );
     } else if (method.kind === 'agent') {
       ui.say(`Signing in to ${provider.label} with ${method.name}…`);
       try {
@@ -105,7 +114,9 @@ async function runTerminalMethod(
     const r = await runInPty(command, args, { env: run.env, cwd: t.cwd });
     takeBack?.();
     if (r.code === 0) return undefined;
-    ui.fail(`talaria: the sign-in command ${r.signal ? `was killed by ${r.signal}` : `exited with code ${r.code}`}; ${t.provider.label} is not signed in.`);
+    ui.fail(
+      `talaria: the sign-in command ${r.signal ? `was killed by ${r.signal}` : `exited with code ${r.code}`}; ${t.provider.label} is not signed in.`,
+    );
     return EXIT.AGENT_ERROR;
   } catch (e) {
     takeBack?.();
@@ -118,17 +129,27 @@ async function runTerminalMethod(
 
 /** Readiness for real after a sign-in: the agent started again and a session opened. */
 async function recheck(t: SignInTarget, ui: SignInUi): Promise<number> {
-  const r = await recheckSignIn(t.provider, t.env, { home: t.home, timeoutMs: t.timeoutMs, ...(t.profile ? { profile: t.profile } : {}) });
+  const r = await recheckSignIn(t.provider, t.env, {
+    home: t.home,
+    timeoutMs: t.timeoutMs,
+    ...(t.profile ? { profile: t.profile } : {}),
+  });
   if (r.ready) {
     ui.say(`${t.provider.label} is signed in and ready.`);
     return EXIT.OK;
   }
-  ui.fail(`talaria: ${t.provider.label} is still not ready:\n${r.gaps.map((g) => `  ${sanitize(g.message)}\n  fix: ${sanitize(g.fix)}`).join('\n')}`);
+  ui.fail(
+    `talaria: ${t.provider.label} is still not ready:\n${r.gaps.map((g) => `  ${sanitize(g.message)}\n  fix: ${sanitize(g.fix)}`).join('\n')}`,
+  );
   return EXIT.NOT_READY;
 }
 
 /** Asks until an answer names a method; undefined when the answer is empty or the question was stopped. */
-export async function pickMethod(methods: readonly AuthMethodInfo[], ask: () => Promise<string | undefined>, say: (line: string) => void): Promise<AuthMethodInfo | undefined> {
+export async function pickMethod(
+  methods: readonly AuthMethodInfo[],
+  ask: () => Promise<string | undefined>,
+  say: (line: string) => void,
+): Promise<AuthMethodInfo | undefined> {
   for (;;) {
     const a = (await ask())?.trim();
     if (!a) return undefined;

@@ -18,10 +18,18 @@ export interface PtyResult {
 }
 
 /** Runs `command args` with `env` (the whole env the command gets) in `cwd`; resolves when it ends. */
-export function runInPty(command: string, args: readonly string[], o: { env: Record<string, string>; cwd: string }): Promise<PtyResult> {
+export function runInPty(
+  command: string,
+  args: readonly string[],
+  o: { env: Record<string, string>; cwd: string },
+): Promise<PtyResult> {
   const viaScript = hasUtilLinuxScript();
   const child = viaScript
-    ? spawn('script', scriptArgs(shellLine([command, ...args])), { cwd: o.cwd, env: { ...o.env, SHELL: '/bin/sh' }, stdio: 'inherit' })
+    ? spawn('script', scriptArgs(shellLine([command, ...args])), {
+        cwd: o.cwd,
+        env: { ...o.env, SHELL: '/bin/sh' },
+        stdio: 'inherit',
+      })
     : spawn(command, [...args], { cwd: o.cwd, env: o.env, stdio: 'inherit' });
   return new Promise((resolve, reject) => {
     child.once('error', reject);

@@ -40,7 +40,8 @@ export async function loginCommand(argv: string[], ctx: CliContext): Promise<num
     return EXIT.OK;
   }
   const [agentId, methodId, extra] = p.positionals;
-  if (agentId === undefined) throw new UsageError('login: which agent? (talaria login AGENT [METHOD]; `talaria agents` lists them)');
+  if (agentId === undefined)
+    throw new UsageError('login: which agent? (talaria login AGENT [METHOD]; `talaria agents` lists them)');
   if (extra !== undefined) throw new UsageError(`login: unexpected argument '${extra}'`);
   const cwd = workspaceDir('login', str(p, 'cwd'));
   const timeoutMs = str(p, 'timeout') === undefined ? 30_000 : timeoutOption('login', str(p, 'timeout'));
@@ -71,18 +72,31 @@ export async function loginCommand(argv: string[], ctx: CliContext): Promise<num
 }
 
 /** The method asked for, the only one, or the user's pick on a terminal; a number is an exit code. */
-async function chooseMethod(ctx: CliContext, provider: Provider, methods: AuthMethodInfo[], asked: string | undefined): Promise<AuthMethodInfo | number | undefined> {
+async function chooseMethod(
+  ctx: CliContext,
+  provider: Provider,
+  methods: AuthMethodInfo[],
+  asked: string | undefined,
+): Promise<AuthMethodInfo | number | undefined> {
   const list = methodLines(methods);
   if (asked !== undefined) {
     const m = methods.find((x) => x.id === asked);
-    if (!m) throw new UsageError(`login: ${provider.label} has no sign-in method '${asked}'${methods.length ? `; it lists:\n${list.join('\n')}` : ' (it lists none)'}`);
+    if (!m)
+      throw new UsageError(
+        `login: ${provider.label} has no sign-in method '${asked}'${methods.length ? `; it lists:\n${list.join('\n')}` : ' (it lists none)'}`,
+      );
     return m;
   }
   const runnable = methods.filter((m) => m.kind !== 'env_var');
   if (methods.length === 0) return undefined;
   if (runnable.length === 1 && methods.length === 1) return runnable[0];
-  if (!ctx.io.stdin.isTTY) throw new UsageError(`login: ${provider.label} lists several sign-in methods; name one (talaria login ${provider.id} METHOD):\n${list.join('\n')}`);
+  if (!ctx.io.stdin.isTTY)
+    throw new UsageError(
+      `login: ${provider.label} lists several sign-in methods; name one (talaria login ${provider.id} METHOD):\n${list.join('\n')}`,
+    );
   ctx.io.stdout.write(`${provider.label} offers these sign-in methods:\n${numberedMethods(methods)}\n`);
   const say = (line: string) => void ctx.io.stdout.write(`${line}\n`);
-  return (await pickMethod(methods, () => askLine(ctx.io, 'Which one (number or id, empty to stop)? '), say)) ?? EXIT.USAGE;
+  return (
+    (await pickMethod(methods, () => askLine(ctx.io, 'Which one (number or id, empty to stop)? '), say)) ?? EXIT.USAGE
+  );
 }

@@ -61,7 +61,8 @@ function timeoutArg(p: ReturnType<typeof parse>): number {
   const t = str(p, 'timeout-ms');
   if (t === undefined) return DEFAULT_PROBE_TIMEOUT_MS;
   const n = Number(t);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`probe: --timeout-ms must be a positive whole number of milliseconds (got '${t}')`);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new UsageError(`probe: --timeout-ms must be a positive whole number of milliseconds (got '${t}')`);
   return n;
 }
 
@@ -132,6 +133,7 @@ export async function probeCommand(argv: string[], ctx: CliContext): Promise<num
   const code = probeExitCode(report);
   if (json) io.stdout.write(`${JSON.stringify({ ...report, exitCode: code }, null, 2)}\n`);
   else io.stdout.write(renderTable(report, createStyle(colorEnabled(io.stdout, io.env)), io.stdout.columns ?? 120));
-  if (!report.ready) io.stderr.write(`talaria probe: not ready: ${report.notReady ?? 'the agent could not be started'}\n`);
+  if (!report.ready)
+    io.stderr.write(`talaria probe: not ready: ${report.notReady ?? 'the agent could not be started'}\n`);
   return code;
 }

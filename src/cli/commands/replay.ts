@@ -25,7 +25,8 @@ export async function replayCommand(argv: string[], ctx: CliContext): Promise<nu
     io.stdout.write(`${REPLAY_HELP}\n`);
     return EXIT.OK;
   }
-  if (p.positionals.length !== 1) throw new UsageError(`replay: ${p.positionals.length === 0 ? 'missing FILE' : 'give exactly one FILE'}`);
+  if (p.positionals.length !== 1)
+    throw new UsageError(`replay: ${p.positionals.length === 0 ? 'missing FILE' : 'give exactly one FILE'}`);
   const file = p.positionals[0]!;
   const only = str(p, 'session');
   const approve = choice('replay', 'approve', str(p, 'approve'), APPROVE_MODES, 'ask');
@@ -33,7 +34,9 @@ export async function replayCommand(argv: string[], ctx: CliContext): Promise<nu
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`replay: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(
+      `replay: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
 
   const writer = flag(p, 'ndjson') ? new NdjsonWriter((line) => void io.stdout.write(line)) : undefined;
@@ -53,14 +56,19 @@ export async function replayCommand(argv: string[], ctx: CliContext): Promise<nu
   if (lineCount === r.notes.filter((n) => n.code === 'bad_line').length) {
     throw new UsageError(`replay: ${file} is not a wire log (one {"t_ms","dir","msg"} per line)`);
   }
-  for (const n of r.notes) io.stderr.write(`replay: ${n.line > 0 ? `line ${n.line}: ` : ''}${n.message}${n.code === 'bad_line' ? ' (skipped)' : ''}\n`);
+  for (const n of r.notes)
+    io.stderr.write(
+      `replay: ${n.line > 0 ? `line ${n.line}: ` : ''}${n.message}${n.code === 'bad_line' ? ' (skipped)' : ''}\n`,
+    );
   const sessions = only === undefined ? r.sessions : r.sessions.filter((s) => s.id === only);
   if (only !== undefined && sessions.length === 0) throw new UsageError(`replay: no session ${only} in ${file}`);
 
   if (writer) {
     const sid = sessions[0]?.id ?? null;
     if (!started) writer.started(sid, { source: basename(file) }, 0);
-    const last = [...r.turns].reverse().find((t) => only === undefined || sessions.some((s) => s.thread.entries.some((e) => e.turnId === t.turnId)));
+    const last = [...r.turns]
+      .reverse()
+      .find((t) => only === undefined || sessions.some((s) => s.thread.entries.some((e) => e.turnId === t.turnId)));
     const stop = last?.stopReason ?? (sessions.length === 0 ? 'error' : 'end_turn');
     const failed = sessions.length === 0 ? r.notes.find((n) => n.code === 'session_setup_failed') : undefined;
     writer.ended(
@@ -69,7 +77,11 @@ export async function replayCommand(argv: string[], ctx: CliContext): Promise<nu
         stopReason: stop,
         exitCode: sessions.length === 0 ? EXIT.NOT_READY : exitCodeFor(stop),
         ...(last?.usage ? { usage: last.usage } : {}),
-        ...(last?.error ? { error: last.error } : failed ? { error: { code: 'not_ready', message: failed.message } } : {}),
+        ...(last?.error
+          ? { error: last.error }
+          : failed
+            ? { error: { code: 'not_ready', message: failed.message } }
+            : {}),
       },
       r.endMs,
     );
@@ -80,11 +92,18 @@ export async function replayCommand(argv: string[], ctx: CliContext): Promise<nu
     // Nothing opened (e.g. session/new failed): say so as a thread with the failure in it.
     const t = createThread();
     const why = r.notes.filter((n) => n.code === 'session_setup_failed').map((n) => n.message);
-    reduce(t, { type: 'notice', level: 'error', code: 'no_session', text: why.length ? why.join('; ') : 'the log opens no session' });
+    reduce(t, {
+      type: 'notice',
+      level: 'error',
+      code: 'no_session',
+      text: why.length ? why.join('; ') : 'the log opens no session',
+    });
     io.stdout.write(toMarkdown(t, { title: `Replay of ${basename(file)}` }));
     return EXIT.OK;
   }
-  const docs = sessions.map((s) => toMarkdown(s.thread, sessions.length > 1 ? { title: `${s.thread.title ?? 'Thread'} (session ${s.id})` } : {}));
+  const docs = sessions.map((s) =>
+    toMarkdown(s.thread, sessions.length > 1 ? { title: `${s.thread.title ?? 'Thread'} (session ${s.id})` } : {}),
+  );
   io.stdout.write(docs.join('\n'));
   return EXIT.OK;
 }

@@ -50,7 +50,10 @@ function onSignals(signals: NodeJS.Signals[]): (fn: (s: NodeJS.Signals) => void)
  * The exit code when the run went through a server; otherwise `{ skipped }` when the server was
  * looked for and not used (the full path then runs locally without asking again), or undefined.
  */
-export async function runFast(argv: string[], io: CliIo = processIo()): Promise<number | { skipped: string } | undefined> {
+export async function runFast(
+  argv: string[],
+  io: CliIo = processIo(),
+): Promise<number | { skipped: string } | undefined> {
   const trace = runTrace(io);
   trace('start');
   let p: Parsed;
@@ -75,8 +78,25 @@ export async function runFast(argv: string[], io: CliIo = processIo()): Promise<
   // stderr first: stdin is not touched (its stream not made) when nobody could be asked anyway.
   const interactive = approve !== 'none' && io.stderr.isTTY === true && io.stdin.isTTY === true;
   const errStyle = createStyle(colorEnabled(io.stderr, io.env));
-  const ctx = { io, version: packageVersion(), onInterrupt: onSignals(['SIGINT']), onTerminate: onSignals(['SIGTERM', 'SIGHUP']) };
-  const code = await runOnServer(found.server, { prompt: p.positionals.join(' '), approve, json: flag(p, 'json'), a, sessionArg: str(p, 'session'), interactive, errStyle }, ctx);
+  const ctx = {
+    io,
+    version: packageVersion(),
+    onInterrupt: onSignals(['SIGINT']),
+    onTerminate: onSignals(['SIGTERM', 'SIGHUP']),
+  };
+  const code = await runOnServer(
+    found.server,
+    {
+      prompt: p.positionals.join(' '),
+      approve,
+      json: flag(p, 'json'),
+      a,
+      sessionArg: str(p, 'session'),
+      interactive,
+      errStyle,
+    },
+    ctx,
+  );
   // '' on a fallback: run-server already said why (with --verbose).
   return code === 'fallback' ? { skipped: '' } : code;
 }

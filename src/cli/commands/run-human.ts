@@ -46,9 +46,14 @@ export class HumanRunOutput {
 
   handle(ev: SessionEvent): void {
     if (!this.live) return;
-    if (ev.type === 'entry.added' || ev.type === 'entry.updated') return this.entry(ev.entry as Entry, ev.type === 'entry.updated' ? ev.appended : undefined);
+    if (ev.type === 'entry.added' || ev.type === 'entry.updated')
+      return this.entry(ev.entry as Entry, ev.type === 'entry.updated' ? ev.appended : undefined);
     if (ev.type === 'permission.decided' && ev.decidedBy !== 'user') {
-      this.err(this.errStyle.dim(`  ↳ permission ${(ev.outcome as { outcome?: string })?.outcome === 'selected' ? 'answered' : 'cancelled'} (${ev.decidedBy}): ${ev.reason}`));
+      this.err(
+        this.errStyle.dim(
+          `  ↳ permission ${(ev.outcome as { outcome?: string })?.outcome === 'selected' ? 'answered' : 'cancelled'} (${ev.decidedBy}): ${ev.reason}`,
+        ),
+      );
     }
   }
 
@@ -61,7 +66,8 @@ export class HumanRunOutput {
       if (this.lastText !== e.id) {
         // A new message: start on a fresh paragraph, without the agent's leading blank lines.
         delta = delta.replace(/^(?:[ \t]*\n)+/, '');
-        if (this.wroteText) delta = (this.tail.endsWith('\n\n') ? '' : this.tail.endsWith('\n') ? '\n' : '\n\n') + delta;
+        if (this.wroteText)
+          delta = (this.tail.endsWith('\n\n') ? '' : this.tail.endsWith('\n') ? '\n' : '\n\n') + delta;
         this.lastText = e.id;
       }
       if (delta === '') return;
@@ -73,7 +79,9 @@ export class HumanRunOutput {
       this.settled.add(e.id);
       this.err(cardHeader(e, this.errStyle));
     } else if (e.kind === 'notice') {
-      this.err(e.level === 'error' ? this.errStyle.red(`error: ${e.text}`) : this.errStyle.yellow(`${e.level}: ${e.text}`));
+      this.err(
+        e.level === 'error' ? this.errStyle.red(`error: ${e.text}`) : this.errStyle.yellow(`${e.level}: ${e.text}`),
+      );
     }
   }
 

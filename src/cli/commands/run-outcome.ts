@@ -8,7 +8,8 @@ export function noteOutcome(r: TurnResult, code: number, note: (text: string) =>
   if (r.error) note(errStyle.red(`talaria run: ${describeFailure(r)}`));
   else if (r.stopReason === 'cancelled') note(errStyle.yellow('talaria run: cancelled'));
   else if (r.stopReason === 'refusal') note(errStyle.yellow('talaria run: the agent refused'));
-  else if (r.stopReason === 'permission_denied') note(errStyle.yellow('talaria run: the agent stopped because a permission was denied'));
+  else if (r.stopReason === 'permission_denied')
+    note(errStyle.yellow('talaria run: the agent stopped because a permission was denied'));
   else if (code === EXIT.LIMIT) note(errStyle.yellow(`talaria run: the agent stopped at a limit (${r.stopReason})`));
 }
 

@@ -15,7 +15,12 @@ type Option = { optionId?: string; kind?: string };
 /** The offered option for a typed intent; undefined for a rejection nobody offered (answered as a cancel). */
 export function optionFor(options: readonly unknown[], answer: PermissionAnswer): string | undefined {
   const choice = (answer as { choice?: string }).choice;
-  const wanted = choice === 'allow_always' ? ['allow_always', 'allow_once'] : choice === 'allow_once' ? ['allow_once'] : ['reject_once', 'reject_always'];
+  const wanted =
+    choice === 'allow_always'
+      ? ['allow_always', 'allow_once']
+      : choice === 'allow_once'
+        ? ['allow_once']
+        : ['reject_once', 'reject_always'];
   for (const k of wanted) {
     const o = (options as Option[]).find((x) => x.kind === k);
     if (o?.optionId) return o.optionId;
@@ -74,7 +79,9 @@ export function answerAsksOnServer(
       if (e.type !== 'permission.asked') return;
       const ask = e as unknown as Ask;
       if (!opts.interactive) {
-        opts.note(`permission asked for "${askTitle(ask)}": rejected (no terminal to ask on; pass --approve to decide ahead)`);
+        opts.note(
+          `permission asked for "${askTitle(ask)}": rejected (no terminal to ask on; pass --approve to decide ahead)`,
+        );
         void answer(e.requestKey, { cancel: true });
         return;
       }

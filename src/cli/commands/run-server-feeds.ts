@@ -44,7 +44,8 @@ export async function streamFeed(found: ServerDiscovery, body: Record<string, un
   try {
     stream = await postRunStream(found.url, found.token, body);
   } catch (err) {
-    if (nothingSent(err)) return { fallback: `the server at ${found.url} could not open the session (${(err as Error).message})` };
+    if (nothingSent(err))
+      return { fallback: `the server at ${found.url} could not open the session (${(err as Error).message})` };
     return { failed: (err as Error).message };
   }
   return {

@@ -43,7 +43,8 @@ type Ended = Extract<StreamEvent, { type: 'turn.ended' }>;
 const STOPPED = {
   forced: 'talaria run: quit before the turn ended',
   closed: 'talaria run: the server closed the connection before the turn ended',
-  removed: "talaria run: the prompt left the session's queue without a turn of its own (removed, or cleared by a cancel)",
+  removed:
+    "talaria run: the prompt left the session's queue without a turn of its own (removed, or cleared by a cancel)",
 } as const;
 
 export async function runOnServer(
@@ -142,7 +143,8 @@ export async function runOnServer(
   // ---- the stream: the same events the local session emits, folded into a mirror of the thread ----
   const provider = snap.session.provider;
   if (a.choice.agent === 'demo') note(errStyle.yellow(DEMO_NOTE));
-  else if (o.sessionArg === undefined && a.choice.agent === undefined && provider === 'demo') note(errStyle.yellow(DEMO_BANNER));
+  else if (o.sessionArg === undefined && a.choice.agent === undefined && provider === 'demo')
+    note(errStyle.yellow(DEMO_BANNER));
   const watch = new TurnWatch();
   watch.sent(sent);
   const cancelTurn = () => void client.api.cancel({ params: { id: sessionId } }).catch(() => undefined);
@@ -185,7 +187,8 @@ export async function runOnServer(
   const mine = (e: StreamEvent): boolean => {
     const turnId = watch.turnId;
     if (turnId === undefined) return false;
-    if (e.type === 'entry.added' || e.type === 'entry.updated' || e.type === 'entry.appended') return (snap.thread.entries[e.index] as Entry | undefined)?.turnId === turnId;
+    if (e.type === 'entry.added' || e.type === 'entry.updated' || e.type === 'entry.appended')
+      return (snap.thread.entries[e.index] as Entry | undefined)?.turnId === turnId;
     return watch.end === undefined || e === watch.end;
   };
   let traced = false;
@@ -262,13 +265,26 @@ export function missedByPrinter(snap: SessionSnapshot, turnId: string): SessionE
   const out: SessionEvent[] = [];
   (snap.thread.entries as Entry[]).forEach((entry, index) => {
     if (entry.turnId !== turnId || (entry.kind !== 'assistant_message' && entry.kind !== 'tool_call')) return;
-    out.push({ type: 'entry.updated', sessionId: snap.session.id, seq: 0, at: 0, index, entry } as unknown as SessionEvent);
+    out.push({
+      type: 'entry.updated',
+      sessionId: snap.session.id,
+      seq: 0,
+      at: 0,
+      index,
+      entry,
+    } as unknown as SessionEvent);
   });
   return out;
 }
 
 /** The stream's compact `entry.appended` is the bus's `entry.updated` with the whole entry (what the printer reads). */
 function toSessionEvent(e: StreamEvent, snap: SessionSnapshot): SessionEvent {
-  if (e.type === 'entry.appended') return { ...e, type: 'entry.updated', entry: snap.thread.entries[e.index], appended: e.text } as unknown as SessionEvent;
+  if (e.type === 'entry.appended')
+    return {
+      ...e,
+      type: 'entry.updated',
+      entry: snap.thread.entries[e.index],
+      appended: e.text,
+    } as unknown as SessionEvent;
   return e as unknown as SessionEvent;
 }

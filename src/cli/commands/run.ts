@@ -75,7 +75,9 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
     if (e.type === 'protocol.error') {
       protocolErrors++;
       if (!writer && (protocolErrors <= SHOWN_PROTOCOL_ERRORS || a.verbose)) {
-        note(errStyle.yellow(`warning: the agent wrote a line that is not ACP (${e.kind}): ${e.preview.slice(0, 120)}`));
+        note(
+          errStyle.yellow(`warning: the agent wrote a line that is not ACP (${e.kind}): ${e.preview.slice(0, 120)}`),
+        );
       }
     }
     if (e.type === 'turn.ended' && e.turnId === turnId) ended = true;
@@ -96,7 +98,11 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
     if ('server' in found) {
       // Loaded only when used: the HTTP/ws client and its schemas stay off a local run's start-up.
       const { runOnServer } = await import('./run-server.js');
-      const code = await runOnServer(found.server, { prompt, approve, json, a, sessionArg, interactive, errStyle }, ctx);
+      const code = await runOnServer(
+        found.server,
+        { prompt, approve, json, a, sessionArg, interactive, errStyle },
+        ctx,
+      );
       if (code !== 'fallback') return code;
     } else if (a.verbose) note(`talaria run: ${found.skipped}; running locally`);
   }
@@ -116,7 +122,10 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
   const runtime = ctx.runtime();
   const setupAbort = new AbortController();
   // Progress is for people (a TTY) or --verbose; scripts get a quiet stderr.
-  const progress = createProgress(io.stderr, { tty: io.stderr.isTTY === true, quiet: io.stderr.isTTY !== true && !a.verbose });
+  const progress = createProgress(io.stderr, {
+    tty: io.stderr.isTTY === true,
+    quiet: io.stderr.isTTY !== true && !a.verbose,
+  });
   let opened: OpenedAgent | undefined;
   let interrupts = 0;
   let forceQuit!: () => void;
@@ -172,7 +181,8 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
     const f = setupFailure(err);
     progress.done();
     note(`talaria run: ${f.message}`);
-    if (json) io.stdout.write(JSON.stringify(failureJson(null, f.exitCode, { code: f.code, message: f.message })) + '\n');
+    if (json)
+      io.stdout.write(JSON.stringify(failureJson(null, f.exitCode, { code: f.code, message: f.message })) + '\n');
     if (writer) {
       writer.started(null, { cwd: a.cwd, talaria: ctx.version }, startedAt);
       writer.ended(null, { stopReason: 'error', exitCode: f.exitCode, error: { code: f.code, message: f.message } });
@@ -208,7 +218,12 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
     started = true;
     for (const e of early.splice(0)) emit(e);
   }
-  const offAsks = answerAsksForRun(session, io, { interactive, note: (t) => note(errStyle.yellow(t)), onInterrupt: interrupt, beforeAsk: breakLine });
+  const offAsks = answerAsksForRun(session, io, {
+    interactive,
+    note: (t) => note(errStyle.yellow(t)),
+    onInterrupt: interrupt,
+    beforeAsk: breakLine,
+  });
 
   // ---- the turn ----
   // Only this turn is printed: a reopened session's history is not part of the answer.
@@ -222,7 +237,11 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
     note('talaria run: quit before the turn ended');
     ended = true;
     // Scripts still get a result: what the turn produced so far, cancelled.
-    const partial: TurnResult = { turnId: turn.id, stopReason: 'cancelled', durationMs: Date.now() - (turn.startedAt || startedAt) };
+    const partial: TurnResult = {
+      turnId: turn.id,
+      stopReason: 'cancelled',
+      durationMs: Date.now() - (turn.startedAt || startedAt),
+    };
     if (json) io.stdout.write(JSON.stringify(runJson(ids(), session.thread, partial, EXIT.CANCELLED)) + '\n');
     writer?.ended(sessionId, { stopReason: 'cancelled', exitCode: EXIT.CANCELLED });
     return finish(EXIT.CANCELLED, true);
@@ -245,7 +264,8 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
   }
   if (human) {
     human.finish();
-    if (protocolErrors > SHOWN_PROTOCOL_ERRORS && !a.verbose) note(errStyle.yellow(`warning: ${protocolErrors} lines from the agent were not ACP (ignored)`));
+    if (protocolErrors > SHOWN_PROTOCOL_ERRORS && !a.verbose)
+      note(errStyle.yellow(`warning: ${protocolErrors} lines from the agent were not ACP (ignored)`));
   }
   if (storeProblem) note(errStyle.red(`talaria run: ${storeProblem.message}`));
   else noteOutcome(r, code, note, errStyle);

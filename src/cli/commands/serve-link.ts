@@ -55,7 +55,11 @@ function writeState(file: string, s: LinkState): void {
  * The server's lasting token: the stored one while its record is still in the tokens file, else a
  * new one (first start, after a revoke, or `rotate`). `created` says whether it is new.
  */
-export function serveToken(home: string, tokensFile: string, o: { rotate?: boolean } = {}): { token: string; id: string; created: boolean } {
+export function serveToken(
+  home: string,
+  tokensFile: string,
+  o: { rotate?: boolean } = {},
+): { token: string; id: string; created: boolean } {
   const file = serveLinkFile(home);
   const s = readState(file);
   const records = readTokens(tokensFile);

@@ -63,7 +63,9 @@ const OPTIONS = {
 
 function stderrLogger(io: CliIo): Logger {
   const line = (level: string) => (msg: string, data?: Record<string, unknown>) =>
-    io.stderr.write(`talaria serve: ${level}${msg.replace(/^serve: /, '')}${data && Object.keys(data).length ? ` ${JSON.stringify(data)}` : ''}\n`);
+    io.stderr.write(
+      `talaria serve: ${level}${msg.replace(/^serve: /, '')}${data && Object.keys(data).length ? ` ${JSON.stringify(data)}` : ''}\n`,
+    );
   return { debug: () => undefined, info: () => undefined, warn: line('warning: '), error: line('error: ') };
 }
 
@@ -77,13 +79,21 @@ function tokensCommand(args: string[], p: ReturnType<typeof parse>, io: CliIo): 
   if (sub === 'list') {
     const all = readTokens(file);
     if (all.length === 0) io.stdout.write('no stored tokens (`talaria serve` adds its own on its first start)\n');
-    for (const t of all) io.stdout.write(`${t.id}  ${t.role.padEnd(10)}  ${new Date(t.createdAt).toISOString()}  ${t.label ?? ''}\n`.replace(/ +\n$/, '\n'));
+    for (const t of all)
+      io.stdout.write(
+        `${t.id}  ${t.role.padEnd(10)}  ${new Date(t.createdAt).toISOString()}  ${t.label ?? ''}\n`.replace(
+          / +\n$/,
+          '\n',
+        ),
+      );
     return EXIT.OK;
   }
   if (sub === 'add') {
     const label = str(p, 'label');
     const { token, record } = addToken(file, flag(p, 'observer') ? 'observer' : 'controller', label);
-    io.stdout.write(`${record.id} ${record.role}: ${token}\n(shown once; open the server's link with #token=${token.slice(0, 4)}… replaced by it)\n`);
+    io.stdout.write(
+      `${record.id} ${record.role}: ${token}\n(shown once; open the server's link with #token=${token.slice(0, 4)}… replaced by it)\n`,
+    );
     return EXIT.OK;
   }
   if (sub === 'revoke') {
@@ -101,7 +111,9 @@ function tokensCommand(args: string[], p: ReturnType<typeof parse>, io: CliIo): 
 
 /** `--open`: $BROWSER when set (the usual convention; tests point it at a recorder), else the platform's opener. */
 function openBrowser(url: string, env: NodeJS.ProcessEnv): void {
-  const cmd = env.BROWSER?.trim() || (process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open');
+  const cmd =
+    env.BROWSER?.trim() ||
+    (process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open');
   const child = spawn(cmd, [url], { stdio: 'ignore', detached: true });
   child.on('error', () => undefined);
   child.unref();
@@ -118,17 +130,21 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
   if (p.positionals.length > 0) throw new UsageError(`serve: unexpected argument '${p.positionals[0]}'`);
   const portText = str(p, 'port');
   const given = portText === undefined ? undefined : Number(portText);
-  if (given !== undefined && (!Number.isInteger(given) || given < 0 || given > 65535)) throw new UsageError(`serve: --port must be a port number (0-65535), not '${portText}'`);
+  if (given !== undefined && (!Number.isInteger(given) || given < 0 || given > 65535))
+    throw new UsageError(`serve: --port must be a port number (0-65535), not '${portText}'`);
   const host = str(p, 'host') ?? '127.0.0.1';
   const cert = str(p, 'tls-cert');
   const key = str(p, 'tls-key');
   if (Boolean(cert) !== Boolean(key)) throw new UsageError('serve: --tls-cert and --tls-key go together');
   if (!isLoopback(host) && !cert && !flag(p, 'insecure')) {
-    throw new UsageError(`serve: --host ${host} is not loopback: give --tls-cert and --tls-key (or --insecure for plain HTTP)`);
+    throw new UsageError(
+      `serve: --host ${host} is not loopback: give --tls-cert and --tls-key (or --insecure for plain HTTP)`,
+    );
   }
   const graceText = str(p, 'grace');
   const graceMs = graceText === undefined ? 5000 : Number(graceText) * 1000;
-  if (!Number.isFinite(graceMs) || graceMs < 0) throw new UsageError(`serve: --grace must be seconds, not '${graceText}'`);
+  if (!Number.isFinite(graceMs) || graceMs < 0)
+    throw new UsageError(`serve: --grace must be seconds, not '${graceText}'`);
   const webRoot = str(p, 'web-root') ?? io.env.TALARIA_WEB_ROOT;
   const logger = stderrLogger(io);
 
@@ -162,7 +178,9 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
     await harness.close();
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE' || e.code === 'EACCES') {
-      io.stderr.write(`talaria serve: cannot listen on ${host}:${port} (${e.code === 'EADDRINUSE' ? 'the port is in use' : 'permission denied'}); try another --port\n`);
+      io.stderr.write(
+        `talaria serve: cannot listen on ${host}:${port} (${e.code === 'EADDRINUSE' ? 'the port is in use' : 'permission denied'}); try another --port\n`,
+      );
       return EXIT.NOT_READY;
     }
     throw err;
@@ -177,7 +195,11 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
     const up = face.capsUpgradeHandler(capsHost);
     server.mount('/captp', (req, socket, head) => up.handleUpgrade(req, socket, head));
     // Who can run here, as facts observers watch (`{type: 'agent', id, ready, …}`).
-    capsHost.publishAgents().catch((err: unknown) => logger.warn('caps: agent facts not published', { error: err instanceof Error ? err.message : String(err) }));
+    capsHost
+      .publishAgents()
+      .catch((err: unknown) =>
+        logger.warn('caps: agent facts not published', { error: err instanceof Error ? err.message : String(err) }),
+      );
     caps = { close: async () => (up.wss.close(), await capsHost.close()) };
   }
   // The folder serve was started in is the first workspace, with the agent it would use.
@@ -190,11 +212,20 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
   if (caps) io.stdout.write(`  caps: ${server.origin.replace(/^http/, 'ws')}/captp (references: talaria caps mint)\n`);
   void harness
     .pickAgent({ workspace: cwd, timeoutMs: 10_000 })
-    .then((pick) => io.stdout.write(`  agent: ${pick.provider}${pick.from === 'fallback' ? ' (no agent is ready: the offline demo agent; `talaria doctor` says why)' : ''}\n`))
+    .then((pick) =>
+      io.stdout.write(
+        `  agent: ${pick.provider}${pick.from === 'fallback' ? ' (no agent is ready: the offline demo agent; `talaria doctor` says why)' : ''}\n`,
+      ),
+    )
     .catch(() => undefined);
   if (flag(p, 'open')) openBrowser(url, io.env);
   // `talaria run` on this home uses this server (issue 16): a token of its own, in memory only, so it dies with the server.
-  writeDiscovery(harness.home, { url: server.origin, pid: process.pid, token: server.tokens.addEphemeral('controller', 'talaria run').token, version: ctx.version });
+  writeDiscovery(harness.home, {
+    url: server.origin,
+    pid: process.pid,
+    token: server.tokens.addEphemeral('controller', 'talaria run').token,
+    version: ctx.version,
+  });
 
   const sig = await stopped;
   removeDiscovery(harness.home);

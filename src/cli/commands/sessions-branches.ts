@@ -20,9 +20,20 @@ function out(ctx: CliContext, text: string): number {
 export function treeLines(node: BranchNode, mark: string, depth = 0, parent?: BranchNode): string[] {
   // Older rows name no fromProvider when it was the same agent: the parent's is the one.
   const from = node.fromProvider ?? parent?.provider;
-  const how = node.reason === 'rewind' ? 'rewind' : node.reason === 'fork' ? 'fork' : node.reason === 'continue' ? (from ? `continued from ${from}` : 'continued') : 'root';
-  const extra = node.reseeds > 0 ? `, ${node.reseeds} fresh agent session${node.reseeds > 1 ? 's' : ''} after overflow` : '';
-  const line = `${'  '.repeat(depth)}${node.id === mark ? '*' : '-'} ${node.id}  ${node.provider}  ${how}${extra}  ${node.title ?? ''}`.trimEnd();
+  const how =
+    node.reason === 'rewind'
+      ? 'rewind'
+      : node.reason === 'fork'
+        ? 'fork'
+        : node.reason === 'continue'
+          ? from
+            ? `continued from ${from}`
+            : 'continued'
+          : 'root';
+  const extra =
+    node.reseeds > 0 ? `, ${node.reseeds} fresh agent session${node.reseeds > 1 ? 's' : ''} after overflow` : '';
+  const line =
+    `${'  '.repeat(depth)}${node.id === mark ? '*' : '-'} ${node.id}  ${node.provider}  ${how}${extra}  ${node.title ?? ''}`.trimEnd();
   return [line, ...node.children.flatMap((c) => treeLines(c, mark, depth + 1, node))];
 }
 
@@ -45,11 +56,17 @@ async function branchOff(p: Parsed, h: H, ctx: CliContext, kind: 'rewind' | 'con
   } else {
     provider = str(p, 'agent');
     if (!provider) throw new UsageError('sessions continue: --agent ID is required (the agent to continue with)');
-    if (!h.registry.get(provider)) throw new UsageError(`sessions continue: unknown agent ${provider} (see talaria agents)`);
+    if (!h.registry.get(provider))
+      throw new UsageError(`sessions continue: unknown agent ${provider} (see talaria agents)`);
   }
   const ws = h.workspaces.open(src.workspaceId ? (h.store.workspaces.get(src.workspaceId)?.path ?? src.cwd) : src.cwd);
-  const progress = createProgress(ctx.io.stderr, { tty: ctx.io.stderr.isTTY === true, quiet: ctx.io.stderr.isTTY !== true });
-  progress.step(kind === 'rewind' ? `Branching ${src.id}…` : `Starting ${h.registry.get(provider!)?.label ?? provider}…`);
+  const progress = createProgress(ctx.io.stderr, {
+    tty: ctx.io.stderr.isTTY === true,
+    quiet: ctx.io.stderr.isTTY !== true,
+  });
+  progress.step(
+    kind === 'rewind' ? `Branching ${src.id}…` : `Starting ${h.registry.get(provider!)?.label ?? provider}…`,
+  );
   let b: HarnessSession;
   try {
     b = await ws.branchSession(src.id, { ...(at ? { at } : {}), ...(provider ? { provider } : {}) });
@@ -57,7 +74,11 @@ async function branchOff(p: Parsed, h: H, ctx: CliContext, kind: 'rewind' | 'con
     progress.done();
   }
   await b.close();
-  if (flag(p, 'json')) return out(ctx, JSON.stringify({ v: 1, id: b.id, from: src.id, reason: kind, provider: b.provider, ...(at ? { at } : {}) }));
+  if (flag(p, 'json'))
+    return out(
+      ctx,
+      JSON.stringify({ v: 1, id: b.id, from: src.id, reason: kind, provider: b.provider, ...(at ? { at } : {}) }),
+    );
   ctx.io.stderr.write(
     kind === 'rewind'
       ? `Branched ${src.id} before its message #${str(p, 'back') ?? '1'} from the end; send the edited message with: talaria run --session ${b.id} "…"\n`

@@ -40,7 +40,16 @@ const SUBS: Record<string, { options: OptionSpec; args: number; run: Sub }> = {
   archive: { options: {}, args: 1, run: async (p, h, ctx) => archive(p, h, ctx, true) },
   unarchive: { options: {}, args: 1, run: async (p, h, ctx) => archive(p, h, ctx, false) },
   export: { options: { format: { type: 'string' }, out: { type: 'string' } }, args: 1, run: exportCmd },
-  import: { options: { agent: { type: 'string' }, cwd: { type: 'string' }, title: { type: 'string' }, json: { type: 'boolean' } }, args: 1, run: importCmd },
+  import: {
+    options: {
+      agent: { type: 'string' },
+      cwd: { type: 'string' },
+      title: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    args: 1,
+    run: importCmd,
+  },
   fork: { options: { json: { type: 'boolean' } }, args: 1, run: fork },
   branches: { options: { json: { type: 'boolean' } }, args: 1, run: branches },
   rewind: { options: { back: { type: 'string' }, json: { type: 'boolean' } }, args: 1, run: rewind },
@@ -50,13 +59,15 @@ const SUBS: Record<string, { options: OptionSpec; args: number; run: Sub }> = {
 export async function sessionsCommand(argv: string[], ctx: CliContext): Promise<number> {
   const { io } = ctx;
   const [sub, ...rest] = argv;
-  if (sub === undefined) throw new UsageError('sessions: missing COMMAND (list, show, archive, unarchive, export, import, fork)');
+  if (sub === undefined)
+    throw new UsageError('sessions: missing COMMAND (list, show, archive, unarchive, export, import, fork)');
   if (sub === '--help' || sub === '-h' || sub === 'help') {
     io.stdout.write(`${SESSIONS_HELP}\n`);
     return EXIT.OK;
   }
   const spec = SUBS[sub];
-  if (!spec) throw new UsageError(`sessions: unknown command '${sub}' (list, show, archive, unarchive, export, import, fork)`);
+  if (!spec)
+    throw new UsageError(`sessions: unknown command '${sub}' (list, show, archive, unarchive, export, import, fork)`);
   const p = parse(`sessions ${sub}`, rest, spec.options);
   if (flag(p, 'help')) {
     io.stdout.write(`${SESSIONS_HELP}\n`);
@@ -74,7 +85,8 @@ export async function sessionsCommand(argv: string[], ctx: CliContext): Promise<
     return await spec.run(p, h, ctx);
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    if (err instanceof TalariaError && ['session_not_found', 'invalid_argument', 'not_found'].includes(err.code)) throw new UsageError(`sessions ${sub}: ${err.message}`);
+    if (err instanceof TalariaError && ['session_not_found', 'invalid_argument', 'not_found'].includes(err.code))
+      throw new UsageError(`sessions ${sub}: ${err.message}`);
     if (err instanceof TalariaError) {
       io.stderr.write(`talaria sessions ${sub}: ${err.message}\n`);
       return EXIT.NOT_READY;
@@ -113,7 +125,8 @@ async function list(p: Parsed, h: H, ctx: CliContext): Promise<number> {
   if (!flag(p, 'store-only')) {
     let a = str(p, 'agent');
     const cmd = str(p, 'agent-cmd');
-    if (a !== undefined && cmd !== undefined) throw new UsageError('sessions list: pass either --agent or --agent-cmd, not both');
+    if (a !== undefined && cmd !== undefined)
+      throw new UsageError('sessions list: pass either --agent or --agent-cmd, not both');
     if (cmd !== undefined) {
       const words = splitCommand(cmd);
       if (words.length === 0) throw new UsageError('sessions list: --agent-cmd is empty');
@@ -121,7 +134,11 @@ async function list(p: Parsed, h: H, ctx: CliContext): Promise<number> {
       a = h.commandAgent(words[0]!, words.slice(1), cmd.trim()).id;
     }
     if (a !== undefined && !h.registry.has(a)) throw new UsageError(`sessions list: unknown agent '${a}'`);
-    const pick = await h.pickAgent({ workspace: cwd, ...(a ? { provider: a } : {}), ...(str(p, 'profile') ? { profile: str(p, 'profile')! } : {}) });
+    const pick = await h.pickAgent({
+      workspace: cwd,
+      ...(a ? { provider: a } : {}),
+      ...(str(p, 'profile') ? { profile: str(p, 'profile')! } : {}),
+    });
     agent = { provider: pick.provider, ...(pick.profile ? { profile: pick.profile } : {}) };
   }
   const progress = createProgress(io.stderr, { tty: io.stderr.isTTY === true, quiet: io.stderr.isTTY !== true });
@@ -129,8 +146,18 @@ async function list(p: Parsed, h: H, ctx: CliContext): Promise<number> {
   const r = await ws.sessions({ includeArchived, archivedOnly, ...(agent ? { agent } : {}) });
   progress.done();
   r.sessions = r.sessions.map((s) => (s.stored ? withFailure(h, s) : s));
-  if (agent && r.agentProblem) io.stderr.write(`talaria sessions list: the agent's own list is missing: ${r.agentProblem}\n`);
-  if (json) return write(ctx, JSON.stringify({ v: 1, workspace: cwd, sessions: r.sessions, ...(r.agentProblem ? { agentProblem: r.agentProblem } : {}) }));
+  if (agent && r.agentProblem)
+    io.stderr.write(`talaria sessions list: the agent's own list is missing: ${r.agentProblem}\n`);
+  if (json)
+    return write(
+      ctx,
+      JSON.stringify({
+        v: 1,
+        workspace: cwd,
+        sessions: r.sessions,
+        ...(r.agentProblem ? { agentProblem: r.agentProblem } : {}),
+      }),
+    );
   return write(ctx, sessionRows(r.sessions, style).join('\n'));
 }
 
@@ -162,8 +189,13 @@ async function show(p: Parsed, h: H, ctx: CliContext): Promise<number> {
   const from = usage.from === 'hermes-state-db' ? "Hermes' state.db" : 'Talaria';
   const l = usage.hermes?.lineage;
   const plural = (n: number, word: string) => (n === 0 ? '' : `${n} ${word}${n === 1 ? '' : 's'}`);
-  const parts = l ? [plural(l.continuations, 'compression continuation'), plural(l.subagents, 'subagent')].filter(Boolean).join(', ') : '';
-  const unpriced = l && l.unpricedParts > 0 && usage.cost.status !== 'unknown' ? `, ${plural(l.unpricedParts, 'part')} without price` : '';
+  const parts = l
+    ? [plural(l.continuations, 'compression continuation'), plural(l.subagents, 'subagent')].filter(Boolean).join(', ')
+    : '';
+  const unpriced =
+    l && l.unpricedParts > 0 && usage.cost.status !== 'unknown'
+      ? `, ${plural(l.unpricedParts, 'part')} without price`
+      : '';
   const line = `Usage: ${t.input.toLocaleString('en-US')} input · ${t.output.toLocaleString('en-US')} output · ${t.total.toLocaleString('en-US')} total tokens · cost ${formatCost(usage.cost)} (from ${from}${parts ? `; incl. ${parts}` : ''}${unpriced})`;
   const lineage = provenance && provenance.compressionDepth > 0 ? `${lineageLine(provenance)}\n` : '';
   return write(ctx, `${text.replace(/\n*$/, '')}\n\n---\n${line}\n${lineage}`);
@@ -200,7 +232,9 @@ async function importCmd(p: Parsed, h: H, ctx: CliContext): Promise<number> {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`sessions import: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(
+      `sessions import: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   const agent = str(p, 'agent');
   const cwd = str(p, 'cwd');
@@ -218,7 +252,10 @@ async function fork(p: Parsed, h: H, ctx: CliContext): Promise<number> {
   const src = h.sessions.find(p.positionals[0]!);
   if (!src) throw new UsageError(`sessions fork: no stored session ${p.positionals[0]}`);
   const ws = h.workspaces.open(src.workspaceId ? (h.store.workspaces.get(src.workspaceId)?.path ?? src.cwd) : src.cwd);
-  const progress = createProgress(ctx.io.stderr, { tty: ctx.io.stderr.isTTY === true, quiet: ctx.io.stderr.isTTY !== true });
+  const progress = createProgress(ctx.io.stderr, {
+    tty: ctx.io.stderr.isTTY === true,
+    quiet: ctx.io.stderr.isTTY !== true,
+  });
   progress.step(`Forking ${src.id} on ${h.registry.get(src.provider)?.label ?? src.provider}…`);
   let forked;
   try {
@@ -226,7 +263,19 @@ async function fork(p: Parsed, h: H, ctx: CliContext): Promise<number> {
   } finally {
     progress.done();
   }
-  if (flag(p, 'json')) return write(ctx, JSON.stringify({ v: 1, id: forked.id, agentSessionId: forked.agentSessionId, origin: forked.origin, from: src.id }));
-  ctx.io.stderr.write(`Forked ${src.id} (${forked.origin === 'forked' ? 'at the agent' : 'in Talaria: the agent starts without the earlier context'})\n`);
+  if (flag(p, 'json'))
+    return write(
+      ctx,
+      JSON.stringify({
+        v: 1,
+        id: forked.id,
+        agentSessionId: forked.agentSessionId,
+        origin: forked.origin,
+        from: src.id,
+      }),
+    );
+  ctx.io.stderr.write(
+    `Forked ${src.id} (${forked.origin === 'forked' ? 'at the agent' : 'in Talaria: the agent starts without the earlier context'})\n`,
+  );
   return write(ctx, forked.id);
 }

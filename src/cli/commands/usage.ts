@@ -28,7 +28,9 @@ export async function usageCommand(argv: string[], ctx: CliContext): Promise<num
     );
     for (const problem of report.problems) io.stderr.write(`talaria usage: ${problem}\n`);
     if (flag(p, 'json')) {
-      io.stdout.write(`${JSON.stringify({ v: 1, by, groups, total, sessions: report.sessions, problems: report.problems })}\n`);
+      io.stdout.write(
+        `${JSON.stringify({ v: 1, by, groups, total, sessions: report.sessions, problems: report.problems })}\n`,
+      );
     } else if (flag(p, 'csv')) {
       io.stdout.write(csv(by, groups));
     } else {
@@ -40,7 +42,10 @@ export async function usageCommand(argv: string[], ctx: CliContext): Promise<num
   }
 }
 
-function totalOf(groups: readonly UsageGroup[], costs: Parameters<typeof addCosts>[0]): { sessions: number; tokens: UsageTokens; cost: CostTotal } {
+function totalOf(
+  groups: readonly UsageGroup[],
+  costs: Parameters<typeof addCosts>[0],
+): { sessions: number; tokens: UsageTokens; cost: CostTotal } {
   const tokens: UsageTokens = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0, total: 0 };
   let sessions = 0;
   for (const g of groups) {
@@ -72,12 +77,30 @@ function csv(by: UsageBy, groups: readonly UsageGroup[]): string {
   for (const g of groups) {
     const t = g.tokens;
     const usd = g.cost.status === 'unknown' || g.cost.usd === undefined ? '' : String(g.cost.usd);
-    lines.push([csvField(g.key), g.sessions, t.input, t.output, t.cacheRead, t.cacheWrite, t.reasoning, t.total, usd, g.cost.status, g.cost.unpriced].join(','));
+    lines.push(
+      [
+        csvField(g.key),
+        g.sessions,
+        t.input,
+        t.output,
+        t.cacheRead,
+        t.cacheWrite,
+        t.reasoning,
+        t.total,
+        usd,
+        g.cost.status,
+        g.cost.unpriced,
+      ].join(','),
+    );
   }
   return `${lines.join('\n')}\n`;
 }
 
-function table(by: UsageBy, groups: readonly UsageGroup[], total: { sessions: number; tokens: UsageTokens; cost: CostTotal }): string {
+function table(
+  by: UsageBy,
+  groups: readonly UsageGroup[],
+  total: { sessions: number; tokens: UsageTokens; cost: CostTotal },
+): string {
   if (groups.length === 0) return 'No stored sessions.\n';
   const head = [by.toUpperCase(), 'SESSIONS', 'INPUT', 'OUTPUT', 'TOTAL', 'COST'];
   const row = (key: string, sessions: number, t: UsageTokens, c: CostTotal) => [
@@ -88,7 +111,11 @@ function table(by: UsageBy, groups: readonly UsageGroup[], total: { sessions: nu
     t.total.toLocaleString('en-US'),
     formatCostTotal(c),
   ];
-  const rows = [head, ...groups.map((g) => row(g.key, g.sessions, g.tokens, g.cost)), row('total', total.sessions, total.tokens, total.cost)];
+  const rows = [
+    head,
+    ...groups.map((g) => row(g.key, g.sessions, g.tokens, g.cost)),
+    row('total', total.sessions, total.tokens, total.cost),
+  ];
   const widths = head.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   const fmt = (r: string[]) =>
     r

@@ -19,7 +19,11 @@ export async function checkCancel(ctx: ProbeContext): Promise<CheckResult> {
       if (!first) return;
       const mark = rec.mark();
       void ctx.session.cancel();
-      cancel = await rec.waitFor((r) => r.dir === 'client->agent' && r.msg.method === 'session/cancel', mark, ctx.timeoutMs);
+      cancel = await rec.waitFor(
+        (r) => r.dir === 'client->agent' && r.msg.method === 'session/cancel',
+        mark,
+        ctx.timeoutMs,
+      );
     },
   });
   const turnId = run.result?.turnId;
@@ -38,14 +42,52 @@ export async function checkCancel(ctx: ProbeContext): Promise<CheckResult> {
   };
   const evidence = [first, cancel, run.response].filter((r): r is Recorded => r !== undefined).map((r) => brief(r));
   if (!first) {
-    if (run.timedOut) return result('cancel', title, 'broken', `no chunk within ${ctx.timeoutMs} ms of the long prompt`, evidence, data);
-    return result('cancel', title, 'not_testable', `the long prompt ended (${run.stopReason ?? 'no answer'}) before streaming anything`, evidence, data);
+    if (run.timedOut)
+      return result(
+        'cancel',
+        title,
+        'broken',
+        `no chunk within ${ctx.timeoutMs} ms of the long prompt`,
+        evidence,
+        data,
+      );
+    return result(
+      'cancel',
+      title,
+      'not_testable',
+      `the long prompt ended (${run.stopReason ?? 'no answer'}) before streaming anything`,
+      evidence,
+      data,
+    );
   }
-  if (!cancel) return result('cancel', title, 'broken', 'session/cancel was never sent (the probe could not cancel)', evidence, data);
+  if (!cancel)
+    return result(
+      'cancel',
+      title,
+      'broken',
+      'session/cancel was never sent (the probe could not cancel)',
+      evidence,
+      data,
+    );
   if (run.response && run.response.i < cancel.i) {
-    return result('cancel', title, 'not_testable', `the turn ended (${run.stopReason ?? '?'}) before the cancel went out`, evidence, data);
+    return result(
+      'cancel',
+      title,
+      'not_testable',
+      `the turn ended (${run.stopReason ?? '?'}) before the cancel went out`,
+      evidence,
+      data,
+    );
   }
-  if (!run.response) return result('cancel', title, 'broken', `the prompt did not answer within ${ctx.timeoutMs} ms of session/cancel`, evidence, data);
+  if (!run.response)
+    return result(
+      'cancel',
+      title,
+      'broken',
+      `the prompt did not answer within ${ctx.timeoutMs} ms of session/cancel`,
+      evidence,
+      data,
+    );
   const tail = `stopped in ${ms(data.stopMs)}; ${plural(data.chunksBeforeCancel, 'chunk')} before the cancel, ${plural(afterCancel, 'update')} after; text kept: ${plural(kept, 'char')}`;
   if (run.stopReason !== 'cancelled')
     return result(
@@ -56,6 +98,7 @@ export async function checkCancel(ctx: ProbeContext): Promise<CheckResult> {
       evidence,
       data,
     );
-  if (kept === 0) return result('cancel', title, 'broken', `stop reason cancelled but no text was kept; ${tail}`, evidence, data);
+  if (kept === 0)
+    return result('cancel', title, 'broken', `stop reason cancelled but no text was kept; ${tail}`, evidence, data);
   return result('cancel', title, 'works', `stop reason cancelled; ${tail}`, evidence, data);
 }

@@ -24,14 +24,51 @@ export async function checkEnv(ctx: ProbeContext): Promise<CheckResult> {
   const viaTerminal = run.frames.some((r) => isRequest(r, 'terminal/create', 'agent->client'));
   const shell = calls.filter((c) => c.kind === 'execute' || c.text.some((s) => s.includes(MARKER_VAR)));
   const evidence = [`${MARKER_VAR}=${marker} set in the launch env`, ...calls.map(describeCall)];
-  if (viaTerminal) evidence.push("the agent ran it through the client's terminal/create (Talaria's terminal env, not the launch env)");
-  const data = { marker, found: Boolean(inFrame), toolCalls: calls.length, viaClientTerminal: viaTerminal, reply: run.text.slice(0, 200) };
+  if (viaTerminal)
+    evidence.push("the agent ran it through the client's terminal/create (Talaria's terminal env, not the launch env)");
+  const data = {
+    marker,
+    found: Boolean(inFrame),
+    toolCalls: calls.length,
+    viaClientTerminal: viaTerminal,
+    reply: run.text.slice(0, 200),
+  };
   const problem = turnProblem(run, ctx.timeoutMs);
   if (problem) return result('env', title, 'broken', problem, evidence, data);
-  if (inCall) return result('env', title, 'works', `marker found in the output of ${inCall.id} "${short(inCall.title ?? '', 50)}"`, evidence, data);
-  if (inFrame) return result('env', title, 'works', `marker found in the turn (${inFrame.dir} ${inFrame.msg.method ?? 'response'})`, evidence, data);
+  if (inCall)
+    return result(
+      'env',
+      title,
+      'works',
+      `marker found in the output of ${inCall.id} "${short(inCall.title ?? '', 50)}"`,
+      evidence,
+      data,
+    );
+  if (inFrame)
+    return result(
+      'env',
+      title,
+      'works',
+      `marker found in the turn (${inFrame.dir} ${inFrame.msg.method ?? 'response'})`,
+      evidence,
+      data,
+    );
   if (shell.length) {
-    return result('env', title, 'broken', `the command ran (${shell[0]!.id}) but its output lacks the marker: the launch env did not reach the shell`, evidence, data);
+    return result(
+      'env',
+      title,
+      'broken',
+      `the command ran (${shell[0]!.id}) but its output lacks the marker: the launch env did not reach the shell`,
+      evidence,
+      data,
+    );
   }
-  return result('env', title, 'not_testable', `the agent ran no command (reply: "${short(run.text, 60)}")`, evidence, data);
+  return result(
+    'env',
+    title,
+    'not_testable',
+    `the agent ran no command (reply: "${short(run.text, 60)}")`,
+    evidence,
+    data,
+  );
 }

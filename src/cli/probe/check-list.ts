@@ -5,7 +5,8 @@ import type { CheckResult } from './types.js';
 
 export async function checkList(ctx: ProbeContext): Promise<CheckResult> {
   const title = 'list by cwd';
-  if (!ctx.client.capabilities.supportsSession('list')) return result('list', title, 'unsupported', 'no sessionCapabilities.list');
+  if (!ctx.client.capabilities.supportsSession('list'))
+    return result('list', title, 'unsupported', 'no sessionCapabilities.list');
   const sid = ctx.session.id;
   let mine: SessionListing[];
   let other: SessionListing[];
@@ -22,8 +23,22 @@ export async function checkList(ctx: ProbeContext): Promise<CheckResult> {
     `cwd=${ctx.ws.cwd}: ${plural(mine.length, 'session')}${found ? `, ours: ${short(found, 200)}` : ', ours missing'}`,
     `cwd=${ctx.ws.otherCwd} (empty folder): ${plural(other.length, 'session')}${leaked ? ', ours among them' : ''}`,
   ];
-  const data = { listed: mine.length, found: Boolean(found), otherCwdListed: other.length, filterLeaked: leaked, foreignCwd: foreign.length };
-  if (!found) return result('list', title, 'broken', `the probe's session is missing from session/list for its cwd (${plural(mine.length, 'session')} listed)`, evidence, data);
+  const data = {
+    listed: mine.length,
+    found: Boolean(found),
+    otherCwdListed: other.length,
+    filterLeaked: leaked,
+    foreignCwd: foreign.length,
+  };
+  if (!found)
+    return result(
+      'list',
+      title,
+      'broken',
+      `the probe's session is missing from session/list for its cwd (${plural(mine.length, 'session')} listed)`,
+      evidence,
+      data,
+    );
   if (leaked || foreign.length) {
     return result(
       'list',
@@ -35,5 +50,12 @@ export async function checkList(ctx: ProbeContext): Promise<CheckResult> {
     );
   }
   const extra = found.title ? `, title "${String(found.title).slice(0, 40)}"` : '';
-  return result('list', title, 'works', `session listed under its cwd${extra}; the other folder lists ${plural(other.length, 'session')}`, evidence, data);
+  return result(
+    'list',
+    title,
+    'works',
+    `session listed under its cwd${extra}; the other folder lists ${plural(other.length, 'session')}`,
+    evidence,
+    data,
+  );
 }

@@ -28,7 +28,11 @@ function readLog(file: string): ServerLog {
           }
         })
     : [];
-  return { started: methods.includes('initialize'), listed: methods.includes('tools/list'), called: methods.includes('tools/call') };
+  return {
+    started: methods.includes('initialize'),
+    listed: methods.includes('tools/list'),
+    called: methods.includes('tools/call'),
+  };
 }
 
 const logLine = (l: ServerLog): string =>
@@ -36,13 +40,22 @@ const logLine = (l: ServerLog): string =>
 
 export async function checkMcp(ctx: ProbeContext): Promise<CheckResult> {
   const title = 'MCP server tool';
-  if (ctx.mcpRefused) return result('mcp', title, 'broken', `session/new refused the stdio MCP server (ACP: every agent accepts stdio servers): ${ctx.mcpRefused}`);
+  if (ctx.mcpRefused)
+    return result(
+      'mcp',
+      title,
+      'broken',
+      `session/new refused the stdio MCP server (ACP: every agent accepts stdio servers): ${ctx.mcpRefused}`,
+    );
   if (!ctx.mcpServer) return result('mcp', title, 'skipped', 'the MCP server was not registered');
   const steer = ctx.steering.mcp;
   if (!steer) {
     const l = readLog(ctx.ws.mcpLog);
-    if (l.listed) return result('mcp', title, 'supported', `${logLine(l)}; no known way to make this agent call it`, [], { ...l });
-    return result('mcp', title, 'not_testable', `no known way to make this agent call an MCP tool; ${logLine(l)}`, [], { ...l });
+    if (l.listed)
+      return result('mcp', title, 'supported', `${logLine(l)}; no known way to make this agent call it`, [], { ...l });
+    return result('mcp', title, 'not_testable', `no known way to make this agent call an MCP tool; ${logLine(l)}`, [], {
+      ...l,
+    });
   }
   if (ctx.busy) return result('mcp', title, 'skipped', `the session is still busy: ${ctx.busy}`);
   const run = await runTurn(ctx, steer(MCP_SERVER_NAME, MCP_TOOL_NAME));
@@ -55,9 +68,28 @@ export async function checkMcp(ctx: ProbeContext): Promise<CheckResult> {
   const problem = turnProblem(run, ctx.timeoutMs);
   if (problem) return result('mcp', title, 'broken', problem, evidence, data);
   if (call) {
-    const how = answered ? "the server's answer (nonce) came back" : l.called ? 'the server was called' : "the call never reached the probe's server";
-    return result('mcp', title, 'works', `tool call ${call.id} "${short(call.title ?? '', 50)}"; ${how}`, evidence, data);
+    const how = answered
+      ? "the server's answer (nonce) came back"
+      : l.called
+        ? 'the server was called'
+        : "the call never reached the probe's server";
+    return result(
+      'mcp',
+      title,
+      'works',
+      `tool call ${call.id} "${short(call.title ?? '', 50)}"; ${how}`,
+      evidence,
+      data,
+    );
   }
-  if (l.listed) return result('mcp', title, 'supported', `${logLine(l)}, but the prompt did not make the agent call ${MCP_TOOL_NAME}`, evidence, data);
+  if (l.listed)
+    return result(
+      'mcp',
+      title,
+      'supported',
+      `${logLine(l)}, but the prompt did not make the agent call ${MCP_TOOL_NAME}`,
+      evidence,
+      data,
+    );
   return result('mcp', title, 'not_testable', `the agent made no MCP tool call; ${logLine(l)}`, evidence, data);
 }

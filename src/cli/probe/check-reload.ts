@@ -52,7 +52,8 @@ export async function checkLoad(ctx: ProbeContext): Promise<CheckResult> {
   const sid = ctx.session.id;
   const r = await reopen(ctx, 'session/load');
   const evidence = [r.request, r.response].filter((x): x is Recorded => x !== undefined).map((x) => brief(x, 240));
-  if (r.error) return result('load', title, 'broken', `session/load failed: ${r.error}`, evidence, { replayed: r.updates.length });
+  if (r.error)
+    return result('load', title, 'broken', `session/load failed: ${r.error}`, evidence, { replayed: r.updates.length });
   const { calls, missingIds } = traceToolCalls(r.updates, sid);
   const unpaired = calls.filter((c) => !c.closed);
   const userText = r.updates
@@ -72,35 +73,81 @@ export async function checkLoad(ctx: ProbeContext): Promise<CheckResult> {
     firstPromptReplayed: hasFirst,
   };
   evidence.push(...calls.slice(0, 6).map(describeCall));
-  if (r.updates.length === 0) return result('load', title, 'broken', 'session/load replayed nothing, though the session has history', evidence, data);
+  if (r.updates.length === 0)
+    return result(
+      'load',
+      title,
+      'broken',
+      'session/load replayed nothing, though the session has history',
+      evidence,
+      data,
+    );
   const summary = [
     `replayed ${plural(r.updates.length, 'update')} (${data.kinds}) before the response`,
     `${data.paired}/${calls.length} tool calls paired`,
     ...(hasFirst === false ? ['the first prompt is not in the replay'] : []),
   ];
   if (missingIds || unpaired.length) {
-    return result('load', title, 'broken', `${summary.join('; ')}; ${plural(unpaired.length + missingIds, 'replayed call')} never completed or had no id`, evidence, data);
+    return result(
+      'load',
+      title,
+      'broken',
+      `${summary.join('; ')}; ${plural(unpaired.length + missingIds, 'replayed call')} never completed or had no id`,
+      evidence,
+      data,
+    );
   }
   if (calls.length > 0 && ctx.liveToolIds.size > 0 && sameIds.length === 0) {
     const ex = `${calls[0]!.id} vs live ${[...ctx.liveToolIds][0]}`;
-    return result('load', title, 'quirk', `${summary.join('; ')}; replay ids differ from the live ids (${ex}): never key state on tool-call ids across a reload`, evidence, data);
+    return result(
+      'load',
+      title,
+      'quirk',
+      `${summary.join('; ')}; replay ids differ from the live ids (${ex}): never key state on tool-call ids across a reload`,
+      evidence,
+      data,
+    );
   }
   if (sameIds.length < calls.length && ctx.liveToolIds.size > 0) {
-    return result('load', title, 'quirk', `${summary.join('; ')}; only ${sameIds.length}/${calls.length} replay ids match the live ones`, evidence, data);
+    return result(
+      'load',
+      title,
+      'quirk',
+      `${summary.join('; ')}; only ${sameIds.length}/${calls.length} replay ids match the live ones`,
+      evidence,
+      data,
+    );
   }
-  return result('load', title, 'works', `${summary.join('; ')}${calls.length ? '; ids match the live ones' : ''}`, evidence, data);
+  return result(
+    'load',
+    title,
+    'works',
+    `${summary.join('; ')}${calls.length ? '; ids match the live ones' : ''}`,
+    evidence,
+    data,
+  );
 }
 
 export async function checkResume(ctx: ProbeContext): Promise<CheckResult> {
   const title = 'resume';
-  if (!ctx.client.capabilities.supportsSession('resume')) return result('resume', title, 'unsupported', 'no sessionCapabilities.resume');
+  if (!ctx.client.capabilities.supportsSession('resume'))
+    return result('resume', title, 'unsupported', 'no sessionCapabilities.resume');
   if (ctx.busy) return result('resume', title, 'skipped', `the session is still busy: ${ctx.busy}`);
   const r = await reopen(ctx, 'session/resume');
-  const evidence = [r.request, ...r.updates.slice(0, 2), r.response].filter((x): x is Recorded => x !== undefined).map((x) => brief(x, 240));
+  const evidence = [r.request, ...r.updates.slice(0, 2), r.response]
+    .filter((x): x is Recorded => x !== undefined)
+    .map((x) => brief(x, 240));
   const data = { replayed: r.updates.length, kinds: kinds(r.updates) };
   if (r.error) return result('resume', title, 'broken', `session/resume failed: ${r.error}`, evidence, data);
   if (r.updates.length > 0) {
-    return result('resume', title, 'quirk', `resume replayed ${plural(r.updates.length, 'update')} (${data.kinds}) before answering (ACP: resume must not replay)`, evidence, data);
+    return result(
+      'resume',
+      title,
+      'quirk',
+      `resume replayed ${plural(r.updates.length, 'update')} (${data.kinds}) before answering (ACP: resume must not replay)`,
+      evidence,
+      data,
+    );
   }
   return result('resume', title, 'works', 'resumed without replaying history', evidence, data);
 }

@@ -39,8 +39,25 @@ export async function checkStream(ctx: ProbeContext): Promise<CheckResult> {
     `messageId: ${data.messageId}`,
     `stop ${run.stopReason}`,
   ].join('; ');
-  if (chunks.length === 0) return result('stream', title, 'broken', `no agent_message_chunk at all; ${summary}`, evidence, data);
-  if (chunks.length === 1) return result('stream', title, 'supported', `one chunk only: the answer was not streamed; ${summary}`, evidence, data);
-  if (run.stopReason !== 'end_turn') return result('stream', title, 'broken', `stop reason ${String(run.stopReason)} (expected end_turn); ${summary}`, evidence, data);
+  if (chunks.length === 0)
+    return result('stream', title, 'broken', `no agent_message_chunk at all; ${summary}`, evidence, data);
+  if (chunks.length === 1)
+    return result(
+      'stream',
+      title,
+      'supported',
+      `one chunk only: the answer was not streamed; ${summary}`,
+      evidence,
+      data,
+    );
+  if (run.stopReason !== 'end_turn')
+    return result(
+      'stream',
+      title,
+      'broken',
+      `stop reason ${String(run.stopReason)} (expected end_turn); ${summary}`,
+      evidence,
+      data,
+    );
   return result('stream', title, 'works', summary, evidence, data);
 }

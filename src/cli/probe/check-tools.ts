@@ -20,28 +20,76 @@ function toolsRow(ctx: ProbeContext, run: TurnRun): CheckResult {
   const { calls, missingIds } = traceToolCalls(run.updates, sid);
   const turnId = run.result?.turnId;
   const ids = new Set(calls.map((c) => c.id));
-  const settled = ctx.session.thread.entries.filter((e) => e.kind === 'tool_call' && e.turnId === turnId && ids.has(e.toolCallId) && e.settledBy === 'turn_end').length;
+  const settled = ctx.session.thread.entries.filter(
+    (e) => e.kind === 'tool_call' && e.turnId === turnId && ids.has(e.toolCallId) && e.settledBy === 'turn_end',
+  ).length;
   const dangling = calls.filter((c) => !c.closed);
   const data = {
-    calls: calls.map((c) => ({ id: c.id, title: c.title, kind: c.kind, statuses: c.statuses, completed: c.closed, announced: c.announced })),
+    calls: calls.map((c) => ({
+      id: c.id,
+      title: c.title,
+      kind: c.kind,
+      statuses: c.statuses,
+      completed: c.closed,
+      announced: c.announced,
+    })),
     dangling: dangling.map((c) => c.id),
     settledByTalaria: settled,
     missingIds,
     stopReason: run.stopReason,
   };
   const evidence = calls.map(describeCall);
-  if (settled) evidence.push(`Talaria settled ${plural(settled, 'call')} when the prompt answered ${run.stopReason ?? '?'}`);
+  if (settled)
+    evidence.push(`Talaria settled ${plural(settled, 'call')} when the prompt answered ${run.stopReason ?? '?'}`);
   const problem = turnProblem(run, ctx.timeoutMs);
   if (problem) return result('tools', title, 'broken', problem, evidence, data);
-  if (missingIds) return result('tools', title, 'broken', `${plural(missingIds, 'tool update')} without a toolCallId`, evidence, data);
-  if (calls.length === 0) return result('tools', title, 'not_testable', `the prompt made no tool call (stop ${run.stopReason ?? '?'})`, evidence, data);
+  if (missingIds)
+    return result(
+      'tools',
+      title,
+      'broken',
+      `${plural(missingIds, 'tool update')} without a toolCallId`,
+      evidence,
+      data,
+    );
+  if (calls.length === 0)
+    return result(
+      'tools',
+      title,
+      'not_testable',
+      `the prompt made no tool call (stop ${run.stopReason ?? '?'})`,
+      evidence,
+      data,
+    );
   const unannounced = calls.filter((c) => !c.announced);
   const summary = `${plural(calls.length, 'call')} (${calls.map((c) => c.kind ?? '?').join(', ')}); ${calls.length - dangling.length} completed by the agent`;
   if (dangling.length) {
-    return result('tools', title, 'quirk', `${summary}; ${dangling.length} left dangling, settled by Talaria at turn end`, evidence, data);
+    return result(
+      'tools',
+      title,
+      'quirk',
+      `${summary}; ${dangling.length} left dangling, settled by Talaria at turn end`,
+      evidence,
+      data,
+    );
   }
-  if (unannounced.length) return result('tools', title, 'quirk', `${summary}; ${plural(unannounced.length, 'update')} for calls never announced with tool_call`, evidence, data);
-  return result('tools', title, 'works', `${summary}; statuses ${[...new Set(calls.flatMap((c) => c.statuses))].join('/')}`, evidence, data);
+  if (unannounced.length)
+    return result(
+      'tools',
+      title,
+      'quirk',
+      `${summary}; ${plural(unannounced.length, 'update')} for calls never announced with tool_call`,
+      evidence,
+      data,
+    );
+  return result(
+    'tools',
+    title,
+    'works',
+    `${summary}; statuses ${[...new Set(calls.flatMap((c) => c.statuses))].join('/')}`,
+    evidence,
+    data,
+  );
 }
 
 function permissionsRow(ctx: ProbeContext, run: TurnRun): CheckResult {
@@ -52,14 +100,26 @@ function permissionsRow(ctx: ProbeContext, run: TurnRun): CheckResult {
     return result('permissions', title, 'not_testable', 'no permission request in the tool turn', [], { requests: 0 });
   }
   const rows = asks.map((ask) => {
-    const p = ask.msg.params as { toolCall?: { toolCallId?: unknown }; options?: { optionId?: unknown; kind?: unknown }[] } | undefined;
+    const p = ask.msg.params as
+      { toolCall?: { toolCallId?: unknown }; options?: { optionId?: unknown; kind?: unknown }[] } | undefined;
     const id = typeof p?.toolCall?.toolCallId === 'string' ? p.toolCall.toolCallId : '';
     // Announced = a tool_call with that id arrived before the request.
-    const announced = run.updates.some((r) => r.i < ask.i && updateOf(r, sid)?.sessionUpdate === 'tool_call' && updateOf(r, sid)?.toolCallId === id);
+    const announced = run.updates.some(
+      (r) => r.i < ask.i && updateOf(r, sid)?.sessionUpdate === 'tool_call' && updateOf(r, sid)?.toolCallId === id,
+    );
     const answer = ctx.recorder.slice(ask.i).find((r) => isResponseTo(r, ask));
-    const outcome = (answer?.msg.result as { outcome?: { outcome?: unknown; optionId?: unknown } } | undefined)?.outcome;
+    const outcome = (answer?.msg.result as { outcome?: { outcome?: unknown; optionId?: unknown } } | undefined)
+      ?.outcome;
     const kinds = (p?.options ?? []).map((o) => String(o.kind ?? '?'));
-    return { id, announced, kinds, outcome: outcome ? `${String(outcome.outcome)}${outcome.optionId ? ` ${String(outcome.optionId)}` : ''}` : 'unanswered', frame: ask };
+    return {
+      id,
+      announced,
+      kinds,
+      outcome: outcome
+        ? `${String(outcome.outcome)}${outcome.optionId ? ` ${String(outcome.optionId)}` : ''}`
+        : 'unanswered',
+      frame: ask,
+    };
   });
   const evidence = rows.map(
     (r) =>
@@ -78,5 +138,12 @@ function permissionsRow(ctx: ProbeContext, run: TurnRun): CheckResult {
       data,
     );
   }
-  return result('permissions', title, 'works', `${plural(rows.length, 'request')}, each naming an announced tool call; answered allow_once by the probe`, evidence, data);
+  return result(
+    'permissions',
+    title,
+    'works',
+    `${plural(rows.length, 'request')}, each naming an announced tool call; answered allow_once by the probe`,
+    evidence,
+    data,
+  );
 }

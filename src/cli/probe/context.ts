@@ -60,7 +60,14 @@ export async function within<T>(p: Promise<T>, timeoutMs: number): Promise<Outco
   }
 }
 
-export function result(id: string, title: string, status: ProbeStatus, summary: string, evidence: string[] = [], data?: Record<string, unknown>): CheckResult {
+export function result(
+  id: string,
+  title: string,
+  status: ProbeStatus,
+  summary: string,
+  evidence: string[] = [],
+  data?: Record<string, unknown>,
+): CheckResult {
   const r: CheckResult = { id, title, status, summary, evidence };
   if (data !== undefined) r.data = data;
   return r;

@@ -16,13 +16,20 @@ import { answerPermissions, openSession, startAgent } from './open.js';
 import { Recorder } from './recorder.js';
 import { steeringFor } from './steering.js';
 import { PROBE_ROWS, STEPS } from './steps.js';
-import { DEFAULT_PROBE_TIMEOUT_MS, PROBE_STATUSES, type CheckResult, type ProbeOptions, type ProbeReport } from './types.js';
+import {
+  DEFAULT_PROBE_TIMEOUT_MS,
+  PROBE_STATUSES,
+  type CheckResult,
+  type ProbeOptions,
+  type ProbeReport,
+} from './types.js';
 import { makeWorkspace } from './workspace.js';
 
 export { PROBE_ROWS } from './steps.js';
 
 /** Rows of the not-ready line: its first line, and the agent's stderr tail as evidence. */
-const failedRow = (id: string, title: string, message: string): CheckResult => result(id, title, 'broken', message.split('\n')[0]!, message.split('\n').slice(1));
+const failedRow = (id: string, title: string, message: string): CheckResult =>
+  result(id, title, 'broken', message.split('\n')[0]!, message.split('\n').slice(1));
 
 async function runSteps(ctx: ProbeContext, o: ProbeOptions, report: ProbeReport): Promise<void> {
   const { client: c, recorder: rec } = ctx;
@@ -98,7 +105,8 @@ export async function runProbe(o: ProbeOptions): Promise<ProbeReport> {
     client = started.client;
     const caps = client.capabilities;
     // Behind `talaria acp` the prompts that steer the agent are those of the agent Talaria hosts.
-    const inner = (caps.raw._meta as { talaria?: { agentInfo?: { name?: unknown } } } | undefined)?.talaria?.agentInfo?.name;
+    const inner = (caps.raw._meta as { talaria?: { agentInfo?: { name?: unknown } } } | undefined)?.talaria?.agentInfo
+      ?.name;
     const steering = steeringFor(typeof inner === 'string' ? inner : caps.agentInfo?.name);
     report.steering = steering.id;
     if (caps.agentInfo) Object.assign(report.agent, caps.agentInfo);
@@ -118,10 +126,29 @@ export async function runProbe(o: ProbeOptions): Promise<ProbeReport> {
     report.ready = true;
     const { session, mcpRefused } = opened;
     const mcpNote = mcpRefused ? 'refused the MCP server, opened without it' : 'probe MCP server offered';
-    checks.push(sessionNewRow({ elapsedMs: rec.now() - opened.started, sessionId: session.id, catalog: session.catalog, rec, from: opened.from, mcpNote }));
+    checks.push(
+      sessionNewRow({
+        elapsedMs: rec.now() - opened.started,
+        sessionId: session.id,
+        catalog: session.catalog,
+        rec,
+        from: opened.from,
+        mcpNote,
+      }),
+    );
 
     answerPermissions(client);
-    const ctx: ProbeContext = { client, session, recorder: rec, steering, ws, timeoutMs, marker, mcpNonce, liveToolIds: new Set() };
+    const ctx: ProbeContext = {
+      client,
+      session,
+      recorder: rec,
+      steering,
+      ws,
+      timeoutMs,
+      marker,
+      mcpNonce,
+      liveToolIds: new Set(),
+    };
     if (mcpRefused) ctx.mcpRefused = mcpRefused;
     else ctx.mcpServer = mcpServer;
     ctx.firstPrompt = steering.stream;
@@ -136,7 +163,9 @@ export async function runProbe(o: ProbeOptions): Promise<ProbeReport> {
     }
     if (!report.ready) {
       // Not ready: the rest of the table says so rather than going missing.
-      for (const r of PROBE_ROWS) if (r.id !== 'wire' && !checks.some((x) => x.id === r.id)) checks.push(result(r.id, r.title, 'skipped', 'the agent is not ready'));
+      for (const r of PROBE_ROWS)
+        if (r.id !== 'wire' && !checks.some((x) => x.id === r.id))
+          checks.push(result(r.id, r.title, 'skipped', 'the agent is not ready'));
     }
     checks.push(wireRow(rec));
     report.wire = rec.summary();

@@ -16,10 +16,12 @@ export interface AgentChoice {
 }
 
 /** The demo's timing knobs (tests shorten its delays); nothing secret. */
-const demoInherit = (env: ProviderEnv['env']): string[] => Object.keys(env).filter((k) => k.startsWith('TALARIA_DEMO_'));
+const demoInherit = (env: ProviderEnv['env']): string[] =>
+  Object.keys(env).filter((k) => k.startsWith('TALARIA_DEMO_'));
 
 export async function resolveProbeLaunch(choice: AgentChoice, ctx: ProviderEnv): Promise<ProbeLaunch> {
-  if (choice.agent !== undefined && choice.agentCmd !== undefined) throw new UsageError('probe: pass either --agent or --agent-cmd, not both');
+  if (choice.agent !== undefined && choice.agentCmd !== undefined)
+    throw new UsageError('probe: pass either --agent or --agent-cmd, not both');
   if (choice.agentCmd !== undefined) {
     const words = splitCommand(choice.agentCmd);
     if (words.length === 0) throw new UsageError('probe: --agent-cmd is empty');

@@ -31,7 +31,10 @@ function log(event: Record<string, unknown>): void {
 const server = new McpServer({ name: 'talaria-probe', version: '1.0.0' });
 server.registerTool(
   TOOL,
-  { description: 'Echoes its text argument back, tagged by the Talaria probe.', inputSchema: { text: z.string().optional().describe('Text to echo') } },
+  {
+    description: 'Echoes its text argument back, tagged by the Talaria probe.',
+    inputSchema: { text: z.string().optional().describe('Text to echo') },
+  },
   ({ text }) => {
     return { content: [{ type: 'text', text: `talaria-probe echo ${nonce}: ${text ?? ''}` }] };
   },
@@ -44,7 +47,11 @@ await server.connect(transport);
 const handle = transport.onmessage;
 transport.onmessage = (msg) => {
   const m = msg as { method?: unknown; params?: { name?: unknown; arguments?: unknown } };
-  if (typeof m.method === 'string') log({ method: m.method, ...(m.method === 'tools/call' ? { name: m.params?.name, arguments: m.params?.arguments } : {}) });
+  if (typeof m.method === 'string')
+    log({
+      method: m.method,
+      ...(m.method === 'tools/call' ? { name: m.params?.name, arguments: m.params?.arguments } : {}),
+    });
   handle?.(msg);
 };
 process.stdin.on('end', () => void server.close().finally(() => process.exit(0)));

@@ -21,7 +21,13 @@ export function notReadyMessage(what: string, err: unknown): string {
 }
 
 export async function startAgent(
-  o: Pick<ProbeOptions, 'logger'> & { launch: ProbeLaunch; timeoutMs: number; ws: ProbeWorkspace; marker: string; rec: Recorder },
+  o: Pick<ProbeOptions, 'logger'> & {
+    launch: ProbeLaunch;
+    timeoutMs: number;
+    ws: ProbeWorkspace;
+    marker: string;
+    rec: Recorder;
+  },
 ): Promise<{ client: AcpClient; quirks: QuirkSummary & { restartedFrom?: string } } | { notReady: string }> {
   const { launch, rec } = o;
   const opts: ClientOptions = {
@@ -42,19 +48,32 @@ export async function startAgent(
       command: launch.command,
       args: launch.args,
       hookOptions: launch.hookEnv ? { env: launch.hookEnv } : {},
-      spawn: (caps) => AcpClient.spawn({ command: launch.command, args: launch.args, cwd: o.ws.cwd, env, inherit: launch.inherit }, { ...opts, ...caps }),
+      spawn: (caps) =>
+        AcpClient.spawn(
+          { command: launch.command, args: launch.args, cwd: o.ws.cwd, env, inherit: launch.inherit },
+          { ...opts, ...caps },
+        ),
     });
-    const quirks = { ...summarize(started.quirks.choice), ...(started.restartedFrom ? { restartedFrom: started.restartedFrom.choice.set.id } : {}) };
+    const quirks = {
+      ...summarize(started.quirks.choice),
+      ...(started.restartedFrom ? { restartedFrom: started.restartedFrom.choice.set.id } : {}),
+    };
     return { client: started.client, quirks };
   } catch (err) {
-    const what = isTimeout(err) ? `the agent did not answer initialize within ${o.timeoutMs} ms` : `${launch.label} could not be started or initialized`;
+    const what = isTimeout(err)
+      ? `the agent did not answer initialize within ${o.timeoutMs} ms`
+      : `${launch.label} could not be started or initialized`;
     return { notReady: notReadyMessage(what, err) };
   }
 }
 
-export type Opened = { session: Session; mcpRefused?: string; from: number; started: number } | { notReady: string; fatal: boolean };
+export type Opened =
+  { session: Session; mcpRefused?: string; from: number; started: number } | { notReady: string; fatal: boolean };
 
-export async function openSession(client: AcpClient, o: { ws: ProbeWorkspace; mcpServer: Record<string, unknown>; timeoutMs: number; rec: Recorder }): Promise<Opened> {
+export async function openSession(
+  client: AcpClient,
+  o: { ws: ProbeWorkspace; mcpServer: Record<string, unknown>; timeoutMs: number; rec: Recorder },
+): Promise<Opened> {
   const { rec } = o;
   let from = rec.mark();
   let started = rec.now();
@@ -62,7 +81,13 @@ export async function openSession(client: AcpClient, o: { ws: ProbeWorkspace; mc
     return { session: await client.newSession({ cwd: o.ws.cwd, mcpServers: [o.mcpServer] }), from, started };
   } catch (err) {
     if (client.connection.isClosed || isTimeout(err)) {
-      return { notReady: notReadyMessage(isTimeout(err) ? `session/new did not answer within ${o.timeoutMs} ms` : 'session/new failed', err), fatal: true };
+      return {
+        notReady: notReadyMessage(
+          isTimeout(err) ? `session/new did not answer within ${o.timeoutMs} ms` : 'session/new failed',
+          err,
+        ),
+        fatal: true,
+      };
     }
     from = rec.mark();
     started = rec.now();
@@ -84,7 +109,11 @@ export function answerPermissions(client: AcpClient): void {
       // No allow option offered: pick what the agent offered rather than leave it waiting.
       const first = (e.options[0] as { optionId?: unknown } | undefined)?.optionId;
       if (done && !done.ok && done.reason === 'not_offered') {
-        s?.answerPermission(e.requestKey, typeof first === 'string' ? { optionId: first } : { choice: 'reject_once' }, 'probe');
+        s?.answerPermission(
+          e.requestKey,
+          typeof first === 'string' ? { optionId: first } : { choice: 'reject_once' },
+          'probe',
+        );
       }
     });
   });

@@ -66,7 +66,12 @@ export class Recorder {
   }
 
   /** The first frame at or after `from` matching `pred`, waiting for it up to `timeoutMs` (undefined then). */
-  waitFor(pred: (r: Recorded) => boolean, from: number, timeoutMs: number, until?: Promise<unknown>): Promise<Recorded | undefined> {
+  waitFor(
+    pred: (r: Recorded) => boolean,
+    from: number,
+    timeoutMs: number,
+    until?: Promise<unknown>,
+  ): Promise<Recorded | undefined> {
     for (let i = from; i < this.frames.length; i++) if (pred(this.frames[i]!)) return Promise.resolve(this.frames[i]);
     return new Promise((resolve) => {
       const timer = setTimeout(() => done(undefined), timeoutMs);
@@ -108,9 +113,11 @@ export class Recorder {
 
 // ---- frame predicates and accessors (loose JSON: agents send what they send) ----------------
 
-export const isRequest = (r: Recorded, method: string, dir: Direction = 'client->agent'): boolean => r.dir === dir && r.msg.method === method && r.msg.id !== undefined;
+export const isRequest = (r: Recorded, method: string, dir: Direction = 'client->agent'): boolean =>
+  r.dir === dir && r.msg.method === method && r.msg.id !== undefined;
 
-export const isResponseTo = (r: Recorded, req: Recorded): boolean => r.dir !== req.dir && r.msg.method === undefined && r.msg.id === req.msg.id;
+export const isResponseTo = (r: Recorded, req: Recorded): boolean =>
+  r.dir !== req.dir && r.msg.method === undefined && r.msg.id === req.msg.id;
 
 /** The `update` of a session/update notification for `sessionId`, or undefined. */
 export function updateOf(r: Recorded, sessionId?: string): Update | undefined {
@@ -141,7 +148,8 @@ export function brief(r: Recorded, max = 160): string {
     const u = (m.params as { update?: Record<string, unknown> } | undefined)?.update ?? {};
     const { sessionUpdate, ...rest } = u;
     what = `update ${String(sessionUpdate)} ${JSON.stringify(rest)}`;
-  } else if (m.method !== undefined) what = `${m.method}${m.id !== undefined ? ` #${String(m.id)}` : ''} ${JSON.stringify(m.params ?? null)}`;
+  } else if (m.method !== undefined)
+    what = `${m.method}${m.id !== undefined ? ` #${String(m.id)}` : ''} ${JSON.stringify(m.params ?? null)}`;
   else if (m.error !== undefined) what = `error #${String(m.id)} ${JSON.stringify(m.error)}`;
   else what = `result #${String(m.id)} ${JSON.stringify(m.result ?? null)}`;
   const line = `${arrow} ${r.at.toFixed(0)}ms ${what}`;

@@ -42,7 +42,9 @@ function wrap(text: string, width: number): string[] {
 
 /** "Hermes Agent 0.18–0.20 — the agent named itself "hermes-agent" 0.18.2 (versions below 0.21.0)". */
 export function quirkLine(q: { label: string; why: string; restartedFrom?: string }): string {
-  const restarted = q.restartedFrom ? `; restarted once: it was first started with the ${q.restartedFrom} capabilities` : '';
+  const restarted = q.restartedFrom
+    ? `; restarted once: it was first started with the ${q.restartedFrom} capabilities`
+    : '';
   return sanitize(`${q.label} — ${q.why}${restarted}`);
 }
 
@@ -53,7 +55,9 @@ export function renderTable(report: ProbeReport, style: Style, columns = 120): s
   out.push(style.bold(`Talaria probe — ${who}`));
   out.push(style.dim(`command: ${[a.command, ...a.args].join(' ')}`));
   if (a.quirks) out.push(style.dim(`quirks: ${quirkLine(a.quirks)}`));
-  out.push(style.dim(`workspace: ${report.cwd} · prompts: ${report.steering} · ${(report.durationMs / 1000).toFixed(1)} s`));
+  out.push(
+    style.dim(`workspace: ${report.cwd} · prompts: ${report.steering} · ${(report.durationMs / 1000).toFixed(1)} s`),
+  );
   out.push('');
   const c1 = Math.max(5, ...report.checks.map((r) => r.title.length));
   const c2 = Math.max(6, ...Object.values(LABEL).map((l) => l.length));
@@ -66,7 +70,9 @@ export function renderTable(report: ProbeReport, style: Style, columns = 120): s
     for (const l of lines.slice(1)) out.push(`${' '.repeat(c1 + c2 + 4)}${l}`);
   }
   out.push('');
-  const counts = (Object.keys(LABEL) as ProbeStatus[]).filter((k) => report.counts[k] > 0).map((k) => `${report.counts[k]} ${LABEL[k]}`);
+  const counts = (Object.keys(LABEL) as ProbeStatus[])
+    .filter((k) => report.counts[k] > 0)
+    .map((k) => `${report.counts[k]} ${LABEL[k]}`);
   out.push(counts.join(' · '));
   if (report.notReady) out.push('', style.red(`Not ready: ${report.notReady}`));
   if (report.interrupted) out.push('', style.yellow('Interrupted: the remaining checks were skipped.'));
@@ -78,7 +84,8 @@ export function renderTable(report: ProbeReport, style: Style, columns = 120): s
       out.push(`${r.title}:`);
       const shown = r.evidence.slice(0, r.id === 'wire' ? 40 : 8);
       for (const e of shown) out.push(style.dim(`  ${truncate(sanitize(e.replace(/\s*\n\s*/g, ' ')), columns - 2)}`));
-      if (r.evidence.length > shown.length) out.push(style.dim(`  … ${r.evidence.length - shown.length} more (see --json)`));
+      if (r.evidence.length > shown.length)
+        out.push(style.dim(`  … ${r.evidence.length - shown.length} more (see --json)`));
     }
   }
   return `${out.join('\n')}\n`;

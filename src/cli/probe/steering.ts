@@ -25,8 +25,10 @@ const GENERIC: Steering = {
   stream: 'Without using any tools, answer in three short sentences: why is the sky blue?',
   tool: 'Use your file-reading tool to read the file notes.txt in the current folder, then tell me its first line.',
   slow: 'Without using any tools, write a long and detailed essay (at least 800 words) about the history of sailing ships.',
-  run: (command) => `Use your shell or terminal tool to run exactly this command in the current folder, then show me its output: ${command}`,
-  mcp: (server, tool) => `Call the tool "${tool}" of the MCP server "${server}" with the argument text set to "ping", then tell me exactly what it returned.`,
+  run: (command) =>
+    `Use your shell or terminal tool to run exactly this command in the current folder, then show me its output: ${command}`,
+  mcp: (server, tool) =>
+    `Call the tool "${tool}" of the MCP server "${server}" with the argument text set to "ping", then tell me exactly what it returned.`,
   image: 'What is in this image? Answer in one short sentence.',
 };
 
@@ -53,7 +55,8 @@ export const STEERING: readonly { match: RegExp; steering: Steering }[] = [
       tool: 'TOOLS: read the file notes.txt in the current folder, run `echo hello-from-terminal`, and write the text "written by fake model" to out.txt.',
       slow: `SLOW ${GENERIC.slow}`,
       run: (command) => `RUN ${command}`,
-      mcp: (server, tool) => `MCP ${tool} — call the MCP tool ${tool} of the server ${server} with text "ping" and report what it returns.`,
+      mcp: (server, tool) =>
+        `MCP ${tool} — call the MCP tool ${tool} of the server ${server} with text "ping" and report what it returns.`,
       image: GENERIC.image,
     },
   },

@@ -30,7 +30,11 @@ export function traceToolCalls(updates: Recorded[], sessionId: string): { calls:
       continue;
     }
     let t = byId.get(u.toolCallId);
-    if (!t) byId.set(u.toolCallId, (t = { id: u.toolCallId, statuses: [], announced: false, closed: false, text: [], frames: 0 }));
+    if (!t)
+      byId.set(
+        u.toolCallId,
+        (t = { id: u.toolCallId, statuses: [], announced: false, closed: false, text: [], frames: 0 }),
+      );
     t.frames++;
     if (u.sessionUpdate === 'tool_call') t.announced = true;
     if (typeof u.title === 'string' && (t.title === undefined || u.sessionUpdate === 'tool_call')) t.title = u.title;

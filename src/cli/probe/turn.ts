@@ -32,7 +32,11 @@ export interface TurnHooks {
   during?: (ended: Promise<unknown>, from: number) => Promise<void>;
 }
 
-export async function runTurn(ctx: ProbeContext, prompt: string | ContentBlock[], hooks: TurnHooks = {}): Promise<TurnRun> {
+export async function runTurn(
+  ctx: ProbeContext,
+  prompt: string | ContentBlock[],
+  hooks: TurnHooks = {},
+): Promise<TurnRun> {
   const { recorder: rec, session } = ctx;
   const from = rec.mark();
   const turn = session.prompt(prompt);
@@ -55,7 +59,9 @@ export function collect(ctx: ProbeContext, from: number, result: TurnResult | un
   const rec = ctx.recorder;
   const sid = ctx.session.id;
   const all = rec.slice(from);
-  const request = all.find((r) => isRequest(r, 'session/prompt') && (r.msg.params as { sessionId?: unknown })?.sessionId === sid);
+  const request = all.find(
+    (r) => isRequest(r, 'session/prompt') && (r.msg.params as { sessionId?: unknown })?.sessionId === sid,
+  );
   const response = request ? all.find((r) => isResponseTo(r, request)) : undefined;
   const frames = request ? all.filter((r) => r.i >= request.i && (!response || r.i <= response.i)) : [];
   const updates = frames.filter((r) => updateOf(r, sid) !== undefined);
@@ -90,7 +96,8 @@ export function strings(v: unknown, out: string[] = []): string[] {
 
 /** A short "why it did not end normally" for a turn. */
 export function turnProblem(run: TurnRun, limitMs: number): string | undefined {
-  if (run.timedOut) return `no answer within ${limitMs} ms${run.stopReason ? ` (answered ${run.stopReason} after session/cancel)` : ''}`;
+  if (run.timedOut)
+    return `no answer within ${limitMs} ms${run.stopReason ? ` (answered ${run.stopReason} after session/cancel)` : ''}`;
   if (run.error !== undefined) return `session/prompt failed: ${JSON.stringify(run.error).slice(0, 200)}`;
   if (run.result?.error) return `${run.result.error.code}: ${run.result.error.message}`;
   if (!run.response) return 'no session/prompt response seen';

@@ -13,7 +13,15 @@ import type { Logger } from '../../protocol/types.js';
  */
 export type ProbeStatus = 'works' | 'supported' | 'quirk' | 'broken' | 'unsupported' | 'not_testable' | 'skipped';
 
-export const PROBE_STATUSES: readonly ProbeStatus[] = ['works', 'supported', 'quirk', 'broken', 'unsupported', 'not_testable', 'skipped'];
+export const PROBE_STATUSES: readonly ProbeStatus[] = [
+  'works',
+  'supported',
+  'quirk',
+  'broken',
+  'unsupported',
+  'not_testable',
+  'skipped',
+];
 
 export interface CheckResult {
   /** Stable id: `initialize`, `capabilities`, `session_new`, `stream`, `tools`, … */

@@ -54,7 +54,13 @@ export function diffLines(path: string, oldText: string | null, newText: string,
   // A whole-file diff whose text does not change has no hunk: say so rather than show bare headers.
   if (!all.some((l) => l.startsWith('@@'))) {
     const n = newText === '' ? 0 : newText.replace(/\n$/, '').split('\n').length;
-    all.push(oldText === null ? '(new empty file)' : n === 1 ? '(no change: its one line stays as it is)' : `(no change: its ${n} lines stay as they are)`);
+    all.push(
+      oldText === null
+        ? '(new empty file)'
+        : n === 1
+          ? '(no change: its one line stays as it is)'
+          : `(no change: its ${n} lines stay as they are)`,
+    );
   }
   const shown = all.slice(0, max).map((l) => {
     if (l.startsWith('+++') || l.startsWith('---')) return style.bold(l);
@@ -80,7 +86,13 @@ export interface CardOptions {
 /** Identity of a content item, to show each diff or output once. */
 export function contentKey(item: unknown): string {
   // By what is shown, not by how it was sent (agents resend a diff with oldText null or absent, keys reordered).
-  const c = item as { type?: string; path?: string; oldText?: string | null; newText?: string; content?: { type?: string; text?: string } };
+  const c = item as {
+    type?: string;
+    path?: string;
+    oldText?: string | null;
+    newText?: string;
+    content?: { type?: string; text?: string };
+  };
   if (c?.type === 'diff') return `diff\0${c.path ?? ''}\0${c.oldText ?? ''}\0${c.newText ?? ''}`;
   if (c?.type === 'content' && c.content?.type === 'text') return `text\0${c.content.text ?? ''}`;
   return JSON.stringify(item);
@@ -100,9 +112,16 @@ export function toolCard(e: ToolCallEntry, style: Style, o: CardOptions): string
       if (o.shown.has(key)) continue;
       o.shown.add(key);
     }
-    const item = c as { type?: string; path?: string; oldText?: string | null; newText?: string; content?: { type?: string; text?: string } };
+    const item = c as {
+      type?: string;
+      path?: string;
+      oldText?: string | null;
+      newText?: string;
+      content?: { type?: string; text?: string };
+    };
     if (item.type === 'diff' && typeof item.newText === 'string') {
-      for (const l of diffLines(item.path ?? 'file', item.oldText ?? null, item.newText, style, o.maxLines)) out.push(`  ${l}`);
+      for (const l of diffLines(item.path ?? 'file', item.oldText ?? null, item.newText, style, o.maxLines))
+        out.push(`  ${l}`);
     } else if (item.type === 'content' && item.content?.type === 'text' && typeof item.content.text === 'string') {
       const lines = sanitize(item.content.text).replace(/\n$/, '').split('\n');
       for (const l of lines.slice(0, o.maxLines)) out.push(style.dim(`  │ ${l}`));
@@ -128,6 +147,8 @@ function subagentLane(e: ToolCallEntry, style: Style, o: CardOptions): string[] 
   return [
     `  ↳ ${style.bold('Subagent running in the background')}${id}`,
     ...d.goals.map((g) => `  │ ${sanitize(g.replace(/\s*\n\s*/g, ' '))}`),
-    style.dim("  │ Hermes does not send the subagent's progress over ACP, and its result does not come back to this session."),
+    style.dim(
+      "  │ Hermes does not send the subagent's progress over ACP, and its result does not come back to this session.",
+    ),
   ];
 }

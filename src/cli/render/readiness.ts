@@ -26,11 +26,17 @@ export function quirkCell(q: QuirkSummary | undefined): string {
 }
 
 /** The agent's line plus, indented, which quirk set applies and why, then each gap and warning with its fix. */
-export function readinessBlock(r: Readiness & { source?: string; quirks?: QuirkSummary }, style: Style, o: { chosen?: boolean } = {}): string[] {
+export function readinessBlock(
+  r: Readiness & { source?: string; quirks?: QuirkSummary },
+  style: Style,
+  o: { chosen?: boolean } = {},
+): string[] {
   const facts = [
     statusWord(r),
     r.version ? `v${r.version.replace(/^v/, '')}` : '',
-    r.command ? `${r.command.via === 'PATH' || r.command.via === 'bundled' ? r.command.via : 'found'}: ${r.command.command}` : '',
+    r.command
+      ? `${r.command.via === 'PATH' || r.command.via === 'bundled' ? r.command.via : 'found'}: ${r.command.command}`
+      : '',
   ]
     .filter(Boolean)
     .join(' · ');

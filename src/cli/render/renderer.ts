@@ -117,7 +117,8 @@ export class ChatRenderer {
   note(text: string, level: 'info' | 'warning' | 'error' = 'info'): void {
     this.flushPartial();
     const s = this.style;
-    for (const l of sanitize(text).split('\n')) this.commit(level === 'error' ? s.red(l) : level === 'warning' ? s.yellow(l) : s.dim(l));
+    for (const l of sanitize(text).split('\n'))
+      this.commit(level === 'error' ? s.red(l) : level === 'warning' ? s.yellow(l) : s.dim(l));
   }
 
   /** Lines the CLI already styled (lists, tables): committed as they are. */
@@ -163,7 +164,10 @@ export class ChatRenderer {
       case 'commands.updated':
         this.commands = (ev.commands as { name?: unknown; description?: unknown }[])
           .filter((c) => typeof c?.name === 'string')
-          .map((c) => ({ name: c.name as string, ...(typeof c.description === 'string' ? { description: c.description } : {}) }));
+          .map((c) => ({
+            name: c.name as string,
+            ...(typeof c.description === 'string' ? { description: c.description } : {}),
+          }));
         return;
       case 'permission.asked':
         return this.asked(ev.toolCallId, ev.title);
@@ -196,11 +200,17 @@ export class ChatRenderer {
     }
     const open = [...this.open.values()];
     // A card waiting for permission is already shown above, with its question.
-    for (const e of open.filter((x) => x.permission?.status !== 'pending').slice(-MAX_OPEN_CARDS)) lines.push(cardHeader(e, s, spin));
+    for (const e of open.filter((x) => x.permission?.status !== 'pending').slice(-MAX_OPEN_CARDS))
+      lines.push(cardHeader(e, s, spin));
     if (open.length > MAX_OPEN_CARDS) lines.push(s.dim(`  … ${open.length - MAX_OPEN_CARDS} more running`));
     const busy = this.state === 'running' || this.state === 'cancelling';
     if (busy && this.plan && this.plan.length > 0) lines.push(...planLines(this.plan ?? [], this.style));
-    const status: Parameters<typeof statusLine>[0] = { state: this.state, spin, context: this.context, queued: this.queued };
+    const status: Parameters<typeof statusLine>[0] = {
+      state: this.state,
+      spin,
+      context: this.context,
+      queued: this.queued,
+    };
     if (this.model) status.model = this.model;
     if (this.mode) status.mode = this.mode;
     if (this.lastUsage) status.lastUsage = this.lastUsage;
@@ -309,7 +319,8 @@ export class ChatRenderer {
       if (this.settled.has(id)) return;
       this.settled.add(id);
       this.flushPartial();
-      for (const l of toolCard(e, this.style, { maxLines: this.maxCardLines, body: true, shown: this.shownFor(id) })) this.commit(l);
+      for (const l of toolCard(e, this.style, { maxLines: this.maxCardLines, body: true, shown: this.shownFor(id) }))
+        this.commit(l);
       this.shown.delete(id);
       return;
     }
@@ -331,11 +342,20 @@ export class ChatRenderer {
     this.flushPartial();
     // The request may name its own id while the thread attached it to the call it concerns (Hermes).
     const open = [...this.open.values()];
-    const e = open.find((x) => x.toolCallId === toolCallId) ?? open.reverse().find((x) => x.permission?.status === 'pending');
-    if (e) for (const l of toolCard(e, this.style, { maxLines: this.maxCardLines, body: true, shown: this.shownFor(e.id) })) this.commit(l);
+    const e =
+      open.find((x) => x.toolCallId === toolCallId) ?? open.reverse().find((x) => x.permission?.status === 'pending');
+    if (e)
+      for (const l of toolCard(e, this.style, { maxLines: this.maxCardLines, body: true, shown: this.shownFor(e.id) }))
+        this.commit(l);
     const s = this.style;
     this.commit(`${s.yellow('?')} ${s.bold(`Permission needed: ${sanitize(title ?? e?.title ?? toolCallId)}`)}`);
-    this.commit(s.dim(this.live ? '  press y = allow once, a = always allow, n = reject' : '  answer y = allow once, a = always allow, n = reject'));
+    this.commit(
+      s.dim(
+        this.live
+          ? '  press y = allow once, a = always allow, n = reject'
+          : '  answer y = allow once, a = always allow, n = reject',
+      ),
+    );
   }
 
   private turnEnded(ev: Extract<SessionEvent, { type: 'turn.ended' }>): void {

@@ -3,9 +3,11 @@ import type { SessionSummary } from '../../harness/index.js';
 import type { Style } from './style.js';
 import { sanitize, truncate } from './width.js';
 
-type Row = Pick<SessionSummary, 'id' | 'provider' | 'archived' | 'stored'> & Partial<Pick<SessionSummary, 'title' | 'updatedAt' | 'atAgent' | 'profile' | 'failure'>>;
+type Row = Pick<SessionSummary, 'id' | 'provider' | 'archived' | 'stored'> &
+  Partial<Pick<SessionSummary, 'title' | 'updatedAt' | 'atAgent' | 'profile' | 'failure'>>;
 
-const when = (ms: number | undefined) => (ms === undefined || !Number.isFinite(ms) ? '' : new Date(ms).toISOString().slice(0, 16).replace('T', ' '));
+const when = (ms: number | undefined) =>
+  ms === undefined || !Number.isFinite(ms) ? '' : new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
 
 /** Where a session lives: only at the agent, only in the store (the agent lost it), archived; or that its last turn failed, and why in short. */
 export function sessionState(r: Row): string {
@@ -22,7 +24,13 @@ const shortReason = (message: string): string => truncate(sanitize(message.split
 /** The table; `current` (a Talaria id) is marked with `*`. */
 export function sessionRows(rows: readonly Row[], style: Style, current?: string): string[] {
   if (rows.length === 0) return ['No sessions.'];
-  const cells = rows.map((r) => [r.id, r.profile ? `${r.provider}:${r.profile}` : r.provider, when(r.updatedAt), sessionState(r), truncate(sanitize(r.title ?? ''), 60)]);
+  const cells = rows.map((r) => [
+    r.id,
+    r.profile ? `${r.provider}:${r.profile}` : r.provider,
+    when(r.updatedAt),
+    sessionState(r),
+    truncate(sanitize(r.title ?? ''), 60),
+  ]);
   const head = ['ID', 'AGENT', 'UPDATED (UTC)', 'STATE', 'TITLE'];
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const line = (c: string[]) =>

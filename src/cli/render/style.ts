@@ -18,7 +18,19 @@ const sgr = (open: number, close: number) => (s: string) => (s === '' ? s : `\x1
 export function createStyle(enabled: boolean): Style {
   if (!enabled) {
     const id = (s: string) => s;
-    return { enabled, bold: id, dim: id, italic: id, red: id, green: id, yellow: id, blue: id, magenta: id, cyan: id, gray: id };
+    return {
+      enabled,
+      bold: id,
+      dim: id,
+      italic: id,
+      red: id,
+      green: id,
+      yellow: id,
+      blue: id,
+      magenta: id,
+      cyan: id,
+      gray: id,
+    };
   }
   return {
     enabled,

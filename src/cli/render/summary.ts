@@ -33,7 +33,9 @@ export function turnSummary(ev: EventOf<'turn.ended'>, s: Style): string[] {
       return [s.yellow(`⊘ the agent refused · ${tail}`)];
     case 'error': {
       const e = ev.error;
-      const text = e ? formatAgentFailure(`${e.code}: ${e.message}`, (e.data ?? {}) as FailureDetails) : 'the turn failed';
+      const text = e
+        ? formatAgentFailure(`${e.code}: ${e.message}`, (e.data ?? {}) as FailureDetails)
+        : 'the turn failed';
       const [head, ...rest] = sanitize(text).split('\n');
       return [s.red(`✗ ${head}`), ...rest.map((l) => s.dim(l))];
     }

@@ -6,7 +6,14 @@ import { TalariaError, WireError } from '../../protocol/errors.js';
 import type { TurnResult } from '../../session/turn.js';
 import { recordOrEmpty } from '../../os/record.js';
 
-export const RPC = { PARSE: -32700, INVALID: -32600, NOT_FOUND: -32601, PARAMS: -32602, INTERNAL: -32603, CANCELLED: -32800 } as const;
+export const RPC = {
+  PARSE: -32700,
+  INVALID: -32600,
+  NOT_FOUND: -32601,
+  PARAMS: -32602,
+  INTERNAL: -32603,
+  CANCELLED: -32800,
+} as const;
 
 /** An answer with what follows it on the wire (the session's state, after a session/new answer). */
 export class Reply {
@@ -31,10 +38,18 @@ export function failure(err: unknown): { code: number; message: string; data?: u
     return {
       code: -32000,
       message: err.message,
-      data: { ...(typeof d.data === 'object' && d.data !== null ? d.data : {}), authMethods: Array.isArray(d.authMethods) ? d.authMethods : [] },
+      data: {
+        ...(typeof d.data === 'object' && d.data !== null ? d.data : {}),
+        authMethods: Array.isArray(d.authMethods) ? d.authMethods : [],
+      },
     };
   }
-  if (err instanceof TalariaError) return { code: err.code === 'invalid_argument' ? RPC.PARAMS : RPC.INTERNAL, message: err.message, data: { code: err.code } };
+  if (err instanceof TalariaError)
+    return {
+      code: err.code === 'invalid_argument' ? RPC.PARAMS : RPC.INTERNAL,
+      message: err.message,
+      data: { code: err.code },
+    };
   return { code: RPC.INTERNAL, message: err instanceof Error ? err.message : String(err) };
 }
 
@@ -43,10 +58,16 @@ export function promptAnswer(r: TurnResult): Record<string, unknown> {
   if (r.stopReason === 'error' && r.error?.code === 'auth_required') {
     // ACP's auth_required (-32000) with the agent's auth methods, as session/new would say it.
     const d = (r.error.data ?? {}) as { authMethods?: unknown };
-    throw new WireError(-32000, r.error.message, { code: 'auth_required', authMethods: Array.isArray(d.authMethods) ? d.authMethods : [] });
+    throw new WireError(-32000, r.error.message, {
+      code: 'auth_required',
+      authMethods: Array.isArray(d.authMethods) ? d.authMethods : [],
+    });
   }
   if (r.stopReason === 'error' && r.error)
-    throw new WireError(RPC.INTERNAL, r.error.message, { code: r.error.code, ...(r.error.data !== undefined ? { data: r.error.data } : {}) });
+    throw new WireError(RPC.INTERNAL, r.error.message, {
+      code: r.error.code,
+      ...(r.error.data !== undefined ? { data: r.error.data } : {}),
+    });
   const usage = r.usage as Record<string, unknown> | undefined;
   const complete = usage && ['inputTokens', 'outputTokens', 'totalTokens'].every((k) => typeof usage[k] === 'number');
   const raw = recordOrEmpty(r.response);

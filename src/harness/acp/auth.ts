@@ -33,7 +33,10 @@ export async function editorAuthMethods(
 }
 
 /** The method with `_meta["terminal-auth"]` naming what to run: command, args and the agent's env. */
-async function terminalMethod(m: unknown, o: { harness: Harness; provider: string; profile?: string | undefined }): Promise<unknown> {
+async function terminalMethod(
+  m: unknown,
+  o: { harness: Harness; provider: string; profile?: string | undefined },
+): Promise<unknown> {
   const launch = terminalLaunch(m);
   const provider = o.harness.registry.get(o.provider);
   if (!launch || !provider) return undefined;
@@ -50,6 +53,16 @@ async function terminalMethod(m: unknown, o: { harness: Harness; provider: strin
   const env = { ...agentEnv(provider, o.harness.env), ...launch.env };
   const raw = recordOrEmpty(m);
   const meta = recordOrEmpty(raw._meta);
-  const terminalAuth = { ...recordOrEmpty(meta['terminal-auth']), command, args, env, ...(launch.label ? { label: launch.label } : {}) };
-  return { ...raw, ...(raw.type === 'terminal' ? { env: { ...env } } : {}), _meta: { ...meta, 'terminal-auth': terminalAuth } };
+  const terminalAuth = {
+    ...recordOrEmpty(meta['terminal-auth']),
+    command,
+    args,
+    env,
+    ...(launch.label ? { label: launch.label } : {}),
+  };
+  return {
+    ...raw,
+    ...(raw.type === 'terminal' ? { env: { ...env } } : {}),
+    _meta: { ...meta, 'terminal-auth': terminalAuth },
+  };
 }

@@ -30,7 +30,11 @@ function effectCall(s: PermissionSubject): Record<string, unknown> {
   const kind = s.effect ? EFFECT_KIND[s.effect] : s.toolKind;
   return {
     ...(kind ? { kind } : {}),
-    ...(s.command !== undefined ? { rawInput: { command: s.command } } : s.paths.length > 0 ? { rawInput: { path: s.paths[0] } } : {}),
+    ...(s.command !== undefined
+      ? { rawInput: { command: s.command } }
+      : s.paths.length > 0
+        ? { rawInput: { path: s.paths[0] } }
+        : {}),
     ...(s.paths.length > 0 ? { locations: s.paths.map((path) => ({ path })) } : {}),
   };
 }
@@ -61,10 +65,15 @@ export class SessionLink {
     editor: { terminal: boolean } = { terminal: false },
   ) {
     this.quotedId = JSON.stringify(hs.id);
-    if (!editor.terminal) this.terminals = new TerminalText(hs.session, (toolCallId, content) => this.send({ sessionUpdate: 'tool_call_update', toolCallId, content }));
+    if (!editor.terminal)
+      this.terminals = new TerminalText(hs.session, (toolCallId, content) =>
+        this.send({ sessionUpdate: 'tool_call_update', toolCallId, content }),
+      );
     this.offs.push(hs.session.subscribeFrames((f) => this.frame(f)));
     this.offs.push(hs.subscribe((e) => this.event(e)));
-    this.offs.push(hs.session.otherRequests.take((method, params, signal) => this.otherRequest(method, params, signal)));
+    this.offs.push(
+      hs.session.otherRequests.take((method, params, signal) => this.otherRequest(method, params, signal)),
+    );
   }
 
   /**
@@ -75,7 +84,11 @@ export class SessionLink {
     if (this.peer.closed) throw notFound(method);
     const p = asRecord(params);
     try {
-      const r = await this.peer.request(method, p && p.sessionId !== undefined ? { ...p, sessionId: this.hs.id } : params, signal);
+      const r = await this.peer.request(
+        method,
+        p && p.sessionId !== undefined ? { ...p, sessionId: this.hs.id } : params,
+        signal,
+      );
       return r ?? null;
     } catch (err) {
       if (this.peer.closed && !signal.aborted) throw notFound(method);
@@ -101,7 +114,8 @@ export class SessionLink {
       // answers it the editor is not asked, so it gets that update on its own.
       const call = asRecord(params.toolCall);
       const id = typeof call?.toolCallId === 'string' ? call.toolCallId : undefined;
-      if (call && id && this.open.has(id) && Object.keys(call).length > 1) this.forward({ ...call, sessionUpdate: 'tool_call_update' } as Update, {});
+      if (call && id && this.open.has(id) && Object.keys(call).length > 1)
+        this.forward({ ...call, sessionUpdate: 'tool_call_update' } as Update, {});
       return;
     }
     if (m.method === undefined || m.id !== undefined) return;
@@ -136,9 +150,11 @@ export class SessionLink {
         if (this.run?.kind !== u.sessionUpdate) this.run = { kind: u.sessionUpdate, id: randomUUID() };
         fix = 'messageId';
         // A messageId the agent sent as a non-string would be a duplicate key in the line.
-        if (line !== undefined && !('messageId' in u)) insert = this.run.member ??= `"messageId":${JSON.stringify(this.run.id)},`;
+        if (line !== undefined && !('messageId' in u))
+          insert = this.run.member ??= `"messageId":${JSON.stringify(this.run.id)},`;
         else line = undefined;
-      } else if (this.run?.id !== u.messageId || this.run.kind !== u.sessionUpdate) this.run = { kind: u.sessionUpdate, id: u.messageId };
+      } else if (this.run?.id !== u.messageId || this.run.kind !== u.sessionUpdate)
+        this.run = { kind: u.sessionUpdate, id: u.messageId };
     } else if (u.sessionUpdate === 'usage_update') {
       this.agentSendsUsage = true;
     } else if (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') {
@@ -156,8 +172,14 @@ export class SessionLink {
       const rewritten = rewriteUpdateLine(line, this.quotedId, insert);
       if (rewritten !== undefined) return this.peer.line(rewritten);
     }
-    const update = fix === 'messageId' ? { ...u, messageId: this.run!.id } : fix === 'status' ? { ...u, status: 'failed' } : u;
-    this.peer.notify('session/update', params._meta !== undefined ? { sessionId: this.hs.id, update, _meta: params._meta } : { sessionId: this.hs.id, update });
+    const update =
+      fix === 'messageId' ? { ...u, messageId: this.run!.id } : fix === 'status' ? { ...u, status: 'failed' } : u;
+    this.peer.notify(
+      'session/update',
+      params._meta !== undefined
+        ? { sessionId: this.hs.id, update, _meta: params._meta }
+        : { sessionId: this.hs.id, update },
+    );
   }
 
   private event(e: SessionEvent): void {
@@ -182,7 +204,13 @@ export class SessionLink {
     }
   }
 
-  private async ask(requestKey: string, toolCallId: string, title: string | undefined, options: readonly PermissionOption[], subject: PermissionSubject): Promise<void> {
+  private async ask(
+    requestKey: string,
+    toolCallId: string,
+    title: string | undefined,
+    options: readonly PermissionOption[],
+    subject: PermissionSubject,
+  ): Promise<void> {
     // An effect Talaria gates (an fs write, a terminal the agent opens without asking) has no
     // agent request behind it: the editor gets Talaria's own options (else it has nothing to
     // pick) and what the effect is (kind, command or paths), so its own policy can judge it.
@@ -196,9 +224,16 @@ export class SessionLink {
     try {
       // The tool call Talaria linked the request to (Hermes names one it never announced).
       const toolCall = { ...recordOrEmpty(params.toolCall), toolCallId: this.linkedCall(requestKey) ?? toolCallId };
-      const r = asRecord(await this.peer.request('session/request_permission', { ...params, toolCall, sessionId: this.hs.id }, ac.signal));
+      const r = asRecord(
+        await this.peer.request(
+          'session/request_permission',
+          { ...params, toolCall, sessionId: this.hs.id },
+          ac.signal,
+        ),
+      );
       const outcome = asRecord(r?.outcome);
-      if (outcome?.outcome === 'selected' && typeof outcome.optionId === 'string') this.hs.answerPermission(requestKey, { optionId: outcome.optionId }, 'editor');
+      if (outcome?.outcome === 'selected' && typeof outcome.optionId === 'string')
+        this.hs.answerPermission(requestKey, { optionId: outcome.optionId }, 'editor');
       else this.hs.answerPermission(requestKey, { choice: 'reject_once' }, 'editor');
     } catch (err) {
       if (!ac.signal.aborted) {
@@ -224,8 +259,14 @@ export class SessionLink {
   settle(stopReason: string): void {
     for (const id of [...this.open]) {
       const e = findToolCall(this.hs.thread, id);
-      const status = e && DONE.has(acpStatus(e.status)) ? acpStatus(e.status) : stopReason === 'end_turn' ? 'completed' : 'failed';
-      this.send({ sessionUpdate: 'tool_call_update', toolCallId: id, status, _meta: { talaria: { settledBy: stopReason === 'end_turn' ? 'turn_end' : 'cancel' } } });
+      const status =
+        e && DONE.has(acpStatus(e.status)) ? acpStatus(e.status) : stopReason === 'end_turn' ? 'completed' : 'failed';
+      this.send({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: id,
+        status,
+        _meta: { talaria: { settledBy: stopReason === 'end_turn' ? 'turn_end' : 'cancel' } },
+      });
     }
     this.open.clear();
     this.run = undefined;
@@ -260,14 +301,19 @@ export class SessionLink {
    */
   replayState(): void {
     const t = this.hs.thread;
-    if (t.availableCommands.length > 0) this.send({ sessionUpdate: 'available_commands_update', availableCommands: t.availableCommands });
-    if (t.currentModeId !== undefined) this.send({ sessionUpdate: 'current_mode_update', currentModeId: t.currentModeId });
+    if (t.availableCommands.length > 0)
+      this.send({ sessionUpdate: 'available_commands_update', availableCommands: t.availableCommands });
+    if (t.currentModeId !== undefined)
+      this.send({ sessionUpdate: 'current_mode_update', currentModeId: t.currentModeId });
     const options = t.configOptions !== undefined ? configOptions(this.hs.catalog) : [];
     if (options.length > 0) this.send({ sessionUpdate: 'config_option_update', configOptions: options });
     const { used, size, cost } = t.context;
     if (typeof used === 'number' && typeof size === 'number') {
       const c = asRecord(cost);
-      const money = c && typeof c.amount === 'number' && typeof c.currency === 'string' ? { cost: { amount: c.amount, currency: c.currency } } : {};
+      const money =
+        c && typeof c.amount === 'number' && typeof c.currency === 'string'
+          ? { cost: { amount: c.amount, currency: c.currency } }
+          : {};
       this.send({ sessionUpdate: 'usage_update', used, size, ...money });
     }
   }

@@ -72,7 +72,8 @@ export class EditorPeer {
   }
 
   fail(id: JsonRpcId | null, code: number, message: string, data?: unknown): void {
-    if (!this.closed) this.write({ jsonrpc: '2.0', id, error: { code, message, ...(data !== undefined ? { data } : {}) } });
+    if (!this.closed)
+      this.write({ jsonrpc: '2.0', id, error: { code, message, ...(data !== undefined ? { data } : {}) } });
   }
 
   /** An answer from the editor to one of our requests; false when it answers nothing we asked. */

@@ -198,7 +198,11 @@ export class AcpProxy {
         title: agent ? `Talaria: ${agent.title ?? agent.name ?? this.o.provider}` : 'Talaria',
         version: this.o.version ?? '0.0.0',
       },
-      authMethods: await editorAuthMethods(authMethods, { ...this.agentOpts(), harness: this.o.harness, terminalAuth: this.editor.terminalAuth }),
+      authMethods: await editorAuthMethods(authMethods, {
+        ...this.agentOpts(),
+        harness: this.o.harness,
+        terminalAuth: this.editor.terminalAuth,
+      }),
       _meta: { talaria: { provider: this.o.provider, ...(agent ? { agentInfo: agent } : {}) } },
     };
   }
@@ -254,7 +258,8 @@ export class AcpProxy {
       return new Reply(setupFields(open.hs.catalog), () => open.replayState());
     }
     const stored = this.o.harness.sessions.find(id);
-    if (!stored) throw new WireError(-32002, `Resource not found: session ${id}`, { code: 'session_not_found', sessionId: id });
+    if (!stored)
+      throw new WireError(-32002, `Resource not found: session ${id}`, { code: 'session_not_found', sessionId: id });
     const live = this.o.shared?.live(stored.id);
     let hs: HarnessSession;
     let link: SessionLink;
@@ -328,7 +333,8 @@ export class AcpProxy {
     const link = this.links.get(id);
     if (link) await this.closeSession(link);
     const stored = this.o.harness.sessions.find(id);
-    if (!stored) throw new WireError(-32002, `Resource not found: session ${id}`, { code: 'session_not_found', sessionId: id });
+    if (!stored)
+      throw new WireError(-32002, `Resource not found: session ${id}`, { code: 'session_not_found', sessionId: id });
     // Talaria keeps what it recorded: delete = archive (unarchive with `talaria sessions unarchive`).
     this.o.harness.sessions.archive(stored.id);
     return {};
@@ -346,7 +352,12 @@ export class AcpProxy {
 
   private link(p: Record<string, unknown>): SessionLink {
     const l = this.linkOf(p);
-    if (!l) throw new WireError(-32002, `Resource not found: session ${String(p.sessionId)} is not open (session/new or session/load first)`, { code: 'session_not_found' });
+    if (!l)
+      throw new WireError(
+        -32002,
+        `Resource not found: session ${String(p.sessionId)} is not open (session/new or session/load first)`,
+        { code: 'session_not_found' },
+      );
     return l;
   }
 
@@ -361,7 +372,9 @@ export class AcpProxy {
       // Shared sessions stay live on the server; the warm one no editor session took is let go.
       const warm = await this.warm?.catch(() => undefined);
       if (warm && this.o.shared.live(warm.id) !== warm && !store.closed) {
-        await warm.close().catch((err: unknown) => this.logger.warn('closing the unused warm session failed', { error: String(err) }));
+        await warm
+          .close()
+          .catch((err: unknown) => this.logger.warn('closing the unused warm session failed', { error: String(err) }));
         if (store.turns.list(warm.id).length === 0) this.o.harness.sessions.archive(warm.id);
       }
       return;

@@ -67,7 +67,17 @@ function skipValue(s: string, i: number): number {
   let j = i;
   for (;;) {
     const d = s.charCodeAt(j);
-    if (d === COMMA || d === CLOSE_BRACE || d === CLOSE_BRACKET || d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09 || j >= s.length) return j;
+    if (
+      d === COMMA ||
+      d === CLOSE_BRACE ||
+      d === CLOSE_BRACKET ||
+      d === 0x20 ||
+      d === 0x0a ||
+      d === 0x0d ||
+      d === 0x09 ||
+      j >= s.length
+    )
+      return j;
     j++;
   }
 }
@@ -181,6 +191,7 @@ export function rewriteUpdateLine(line: string, sid: string, insert = ''): strin
   if (!at) return undefined;
   const { sidStart, sidEnd, updateOpen } = at;
   // Agents put sessionId first; the other order is JSON too.
-  if (sidStart < updateOpen) return line.slice(0, sidStart) + sid + line.slice(sidEnd, updateOpen + 1) + insert + line.slice(updateOpen + 1);
+  if (sidStart < updateOpen)
+    return line.slice(0, sidStart) + sid + line.slice(sidEnd, updateOpen + 1) + insert + line.slice(updateOpen + 1);
   return line.slice(0, updateOpen + 1) + insert + line.slice(updateOpen + 1, sidStart) + sid + line.slice(sidEnd);
 }

@@ -7,7 +7,11 @@ import type { Catalog, CatalogSelector } from '../../session/catalog.js';
 import type { Entry } from '../../thread/types.js';
 import { recordOrEmpty } from '../../os/record.js';
 
-function selectOption(s: CatalogSelector, fallbackId: string, fallbackName: string): Record<string, unknown> | undefined {
+function selectOption(
+  s: CatalogSelector,
+  fallbackId: string,
+  fallbackName: string,
+): Record<string, unknown> | undefined {
   if (s.source === 'config' && s.raw) return s.raw as Record<string, unknown>;
   if (s.options.length === 0) return undefined;
   const current = s.currentId ?? s.options.find((o) => o.current)?.id ?? s.options[0]!.id;
@@ -17,7 +21,11 @@ function selectOption(s: CatalogSelector, fallbackId: string, fallbackName: stri
     category: fallbackId,
     type: 'select',
     currentValue: current,
-    options: s.options.map((o) => ({ value: o.id, name: o.label, ...(o.description ? { description: o.description } : {}) })),
+    options: s.options.map((o) => ({
+      value: o.id,
+      name: o.label,
+      ...(o.description ? { description: o.description } : {}),
+    })),
   };
 }
 
@@ -41,13 +49,21 @@ export function setupFields(c: Catalog): Record<string, unknown> {
   if (c.mode && c.mode.options.length > 0) {
     out.modes = {
       currentModeId: current(c.mode),
-      availableModes: c.mode.options.map((o) => ({ id: o.id, name: o.label, ...(o.description ? { description: o.description } : {}) })),
+      availableModes: c.mode.options.map((o) => ({
+        id: o.id,
+        name: o.label,
+        ...(o.description ? { description: o.description } : {}),
+      })),
     };
   }
   if (c.model && c.model.options.length > 0) {
     out.models = {
       currentModelId: current(c.model),
-      availableModels: c.model.options.map((o) => ({ modelId: o.id, name: o.label, ...(o.description ? { description: o.description } : {}) })),
+      availableModels: c.model.options.map((o) => ({
+        modelId: o.id,
+        name: o.label,
+        ...(o.description ? { description: o.description } : {}),
+      })),
     };
   }
   return out;
@@ -69,7 +85,8 @@ export function selectorFor(c: Catalog, configId: string): 'model' | 'mode' | un
  */
 export function editorCapabilities(agent: Record<string, unknown> | undefined): Record<string, unknown> {
   const a = recordOrEmpty(agent);
-  const pick = (from: unknown, keys: string[]) => Object.fromEntries(keys.filter((k) => recordOrEmpty(from)[k] === true).map((k) => [k, true]));
+  const pick = (from: unknown, keys: string[]) =>
+    Object.fromEntries(keys.filter((k) => recordOrEmpty(from)[k] === true).map((k) => [k, true]));
   return {
     loadSession: true,
     promptCapabilities: pick(a.promptCapabilities, ['image', 'audio', 'embeddedContext']),
@@ -87,7 +104,12 @@ export function replayUpdates(entries: readonly Entry[]): Record<string, unknown
       case 'user_message':
       case 'assistant_message':
       case 'thought': {
-        const kind = e.kind === 'user_message' ? 'user_message_chunk' : e.kind === 'thought' ? 'agent_thought_chunk' : 'agent_message_chunk';
+        const kind =
+          e.kind === 'user_message'
+            ? 'user_message_chunk'
+            : e.kind === 'thought'
+              ? 'agent_thought_chunk'
+              : 'agent_message_chunk';
         const blocks = [...(e.text !== '' ? [{ type: 'text', text: e.text }] : []), ...e.blocks];
         for (const content of blocks) out.push({ sessionUpdate: kind, content, messageId: e.messageId ?? e.id });
         break;
@@ -121,6 +143,16 @@ export function acpStatus(s: string): string {
 }
 
 /** A Talaria notice (overflow recovered, agent respawned…) as a message the editor shows. */
-export function noticeUpdate(level: string, code: string, text: string, messageId: string): { sessionUpdate: string; [k: string]: unknown } {
-  return { sessionUpdate: 'agent_message_chunk', messageId, content: { type: 'text', text: `\n[talaria ${level}] ${text}\n` }, _meta: { talaria: { notice: { level, code } } } };
+export function noticeUpdate(
+  level: string,
+  code: string,
+  text: string,
+  messageId: string,
+): { sessionUpdate: string; [k: string]: unknown } {
+  return {
+    sessionUpdate: 'agent_message_chunk',
+    messageId,
+    content: { type: 'text', text: `\n[talaria ${level}] ${text}\n` },
+    _meta: { talaria: { notice: { level, code } } },
+  };
 }

@@ -12,7 +12,9 @@ const THROTTLE_MS = 250;
 
 const terminalOf = (c: unknown): string | undefined => {
   const o = c as Content | null;
-  return typeof o === 'object' && o !== null && o.type === 'terminal' && typeof o.terminalId === 'string' ? o.terminalId : undefined;
+  return typeof o === 'object' && o !== null && o.type === 'terminal' && typeof o.terminalId === 'string'
+    ? o.terminalId
+    : undefined;
 };
 
 export class TerminalText {
@@ -64,7 +66,10 @@ export class TerminalText {
     const fence = '`'.repeat(Math.max(3, ...[...r.output.matchAll(/`+/g)].map((m) => m[0].length + 1)));
     const body = r.output === '' ? '' : `${fence}\n${r.output}${r.output.endsWith('\n') ? '' : '\n'}${fence}`;
     const status = r.exitStatus;
-    const end = status && (status.exitCode !== 0 || status.signal) ? `\nexit ${status.signal ? `signal ${status.signal}` : `code ${String(status.exitCode)}`}` : '';
+    const end =
+      status && (status.exitCode !== 0 || status.signal)
+        ? `\nexit ${status.signal ? `signal ${status.signal}` : `code ${String(status.exitCode)}`}`
+        : '';
     return `${r.truncated ? '(earlier output truncated)\n' : ''}${body}${end}`;
   }
 
@@ -108,7 +113,8 @@ export class TerminalText {
 
   private flush(terminalId: string): void {
     if (this.disposed) return;
-    for (const [toolCallId, content] of this.calls) if (content.some((c) => terminalOf(c) === terminalId)) this.send(toolCallId, this.render(content));
+    for (const [toolCallId, content] of this.calls)
+      if (content.some((c) => terminalOf(c) === terminalId)) this.send(toolCallId, this.render(content));
   }
 
   dispose(): void {

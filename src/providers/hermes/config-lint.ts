@@ -76,7 +76,8 @@ export interface HermesKeys {
   envFile: string;
 }
 
-const ACP_FALLBACK = 'under ACP Hermes 0.18.2 then silently falls back to its default provider resolution (its model list says OpenRouter, state.db records no billing provider)';
+const ACP_FALLBACK =
+  'under ACP Hermes 0.18.2 then silently falls back to its default provider resolution (its model list says OpenRouter, state.db records no billing provider)';
 
 function hostOf(url: string): string | undefined {
   try {
@@ -86,11 +87,14 @@ function hostOf(url: string): string | undefined {
   }
 }
 
-const isLoopback = (host: string) => host === 'localhost' || /^127\./.test(host) || host === '::1' || host === '0.0.0.0';
-const has = (env: Readonly<Record<string, string>> | undefined, k: string) => typeof env?.[k] === 'string' && env[k]!.trim() !== '';
+const isLoopback = (host: string) =>
+  host === 'localhost' || /^127\./.test(host) || host === '::1' || host === '0.0.0.0';
+const has = (env: Readonly<Record<string, string>> | undefined, k: string) =>
+  typeof env?.[k] === 'string' && env[k]!.trim() !== '';
 
 /** Anthropic-native base URLs, the only ones `provider: anthropic` honours (runtime_provider.py). */
-const anthropicNative = (url: string, host: string) => /(^|\.)anthropic\.com$|\.claude\.com$|\.azure\.com$/.test(host) || /\/anthropic\/?$|\/coding\/?$/.test(url);
+const anthropicNative = (url: string, host: string) =>
+  /(^|\.)anthropic\.com$|\.claude\.com$|\.azure\.com$/.test(host) || /\/anthropic\/?$|\/coding\/?$/.test(url);
 
 /**
  * The traps seen in real installs, checked against a built Hermes 0.18.2 (specs/hermes-acp.md,
@@ -131,7 +135,14 @@ export function lintHermesConfig(text: string, keys?: HermesKeys): LintIssue[] {
   }
   const id = resolved && 'id' in resolved ? resolved.id : undefined;
   const spec = id ? HERMES_PROVIDERS[id] : undefined;
-  if (id && spec && keys && spec.keyEnv.length > 0 && id !== 'openrouter' && !spec.keyEnv.some((k) => has(keys.seen, k))) {
+  if (
+    id &&
+    spec &&
+    keys &&
+    spec.keyEnv.length > 0 &&
+    id !== 'openrouter' &&
+    !spec.keyEnv.some((k) => has(keys.seen, k))
+  ) {
     const names = spec.keyEnv.join(' or ');
     const ambient = spec.keyEnv.find((k) => has(keys.ambient, k));
     issues.push({
@@ -143,7 +154,15 @@ export function lintHermesConfig(text: string, keys?: HermesKeys): LintIssue[] {
       fix: `Add \`${spec.keyEnv[0]}=…\` to ${keys.envFile}${id === 'ollama-cloud' ? ', or use `provider: custom` with `base_url: https://ollama.com/v1` and `api_key`' : ''}.`,
     });
   }
-  if (id && spec?.baseEnv && keys && url && id !== 'openrouter' && has(keys.seen, spec.baseEnv) && keys.seen[spec.baseEnv] !== url) {
+  if (
+    id &&
+    spec?.baseEnv &&
+    keys &&
+    url &&
+    id !== 'openrouter' &&
+    has(keys.seen, spec.baseEnv) &&
+    keys.seen[spec.baseEnv] !== url
+  ) {
     issues.push({
       code: 'base_url_ignored',
       line: c.baseUrl!.line,
@@ -208,7 +227,9 @@ export function readHermesEnv(home: string): Record<string, string> {
 export function lintHermesProfile(home: string, ambient?: Readonly<Record<string, string | undefined>>): LintIssue[] {
   const text = readHermesConfig(home);
   if (text === undefined) return [];
-  const amb = Object.fromEntries(Object.entries(ambient ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  const amb = Object.fromEntries(
+    Object.entries(ambient ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  );
   return lintHermesConfig(text, { seen: readHermesEnv(home), ambient: amb, envFile: join(home, '.env') });
 }
 

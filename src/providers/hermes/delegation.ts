@@ -22,7 +22,8 @@ export interface ToolLike {
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const texts = (content: unknown[]): string[] => content.flatMap((c) => (isObj(c) && isObj(c.content) && typeof c.content.text === 'string' ? [c.content.text] : []));
+const texts = (content: unknown[]): string[] =>
+  content.flatMap((c) => (isObj(c) && isObj(c.content) && typeof c.content.text === 'string' ? [c.content.text] : []));
 
 function dispatchedBody(text: string): { goals: string[]; delegationId?: string } | undefined {
   let d: unknown;

@@ -27,7 +27,10 @@ export function profileHome(root: string, profile?: string): string {
  * The profile a `hermes` without `-p` uses: HERMES_HOME's own when set, else the sticky one
  * from `<root>/active_profile` (`hermes profile use NAME`), else default.
  */
-export function activeProfile(ctx: Pick<ProviderEnv, 'env' | 'homeDir'>, read: (file: string) => string | undefined): string {
+export function activeProfile(
+  ctx: Pick<ProviderEnv, 'env' | 'homeDir'>,
+  read: (file: string) => string | undefined,
+): string {
   const home = ctx.env.HERMES_HOME?.trim();
   if (home) return basename(dirname(home)) === 'profiles' ? basename(home) : 'default';
   const name = read(join(hermesRoot(ctx), 'active_profile'))?.trim() ?? '';

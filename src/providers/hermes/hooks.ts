@@ -37,7 +37,11 @@ export function classifyHermesTurn(turn: TurnSummary): TurnClassification | unde
   if (turn.cancelled) return undefined;
   const last = lastParagraph(turn.text);
   if (OVERFLOW_TEXT.test(last)) {
-    return { code: 'context_overflow', message: `The conversation no longer fits the model's context: ${last}`, data: { agentText: last } };
+    return {
+      code: 'context_overflow',
+      message: `The conversation no longer fits the model's context: ${last}`,
+      data: { agentText: last },
+    };
   }
   const http = HTTP_ERROR.exec(last);
   if (http) {
@@ -49,7 +53,8 @@ export function classifyHermesTurn(turn: TurnSummary): TurnClassification | unde
         data: { status, agentText: last },
       };
     }
-    if (status >= 400) return { code: 'agent_error', message: `The model provider answered ${last}`, data: { status, agentText: last } };
+    if (status >= 400)
+      return { code: 'agent_error', message: `The model provider answered ${last}`, data: { status, agentText: last } };
   }
   // An exception: the whole turn is one `Error: …` chunk (nothing else was streamed).
   const whole = turn.text.trim();
@@ -106,14 +111,18 @@ function touchesPath(call: ToolCallEntry, path: string): boolean {
  * same shell command (perm-check-N) or touching the same path with an edit (edit-approval-N) that
  * is not already waiting on another permission.
  */
-export function linkHermesPermission(toolCall: { toolCallId: string; [k: string]: unknown }, ctx: { openToolCalls: ToolCallEntry[] }): string | undefined {
+export function linkHermesPermission(
+  toolCall: { toolCallId: string; [k: string]: unknown },
+  ctx: { openToolCalls: ToolCallEntry[] },
+): string | undefined {
   const id = toolCall.toolCallId;
   if (!SYNTHETIC.test(id)) return undefined;
   const free = ctx.openToolCalls.filter((c) => c.toolCallId !== id && c.permission?.status !== 'pending');
   if (id.startsWith('perm-check-')) {
     const cmd = requestCommand(toolCall);
     if (!cmd) return undefined;
-    return free.find((c) => (c.toolKind === 'execute' || c.toolKind === undefined) && shellCommandOf(c) === cmd)?.toolCallId;
+    return free.find((c) => (c.toolKind === 'execute' || c.toolKind === undefined) && shellCommandOf(c) === cmd)
+      ?.toolCallId;
   }
   const path = requestPath(toolCall);
   if (!path) return undefined;
@@ -122,7 +131,10 @@ export function linkHermesPermission(toolCall: { toolCallId: string; [k: string]
 
 /** The `_meta.hermes.sessionProvenance.acpSessionId` of a resume result, when it names another session. */
 export function hermesStrayResumeId(result: unknown, requestedId: string): string | undefined {
-  const r = (result ?? {}) as { sessionId?: unknown; _meta?: { hermes?: { sessionProvenance?: { acpSessionId?: unknown } } } };
+  const r = (result ?? {}) as {
+    sessionId?: unknown;
+    _meta?: { hermes?: { sessionProvenance?: { acpSessionId?: unknown } } };
+  };
   const acp = r._meta?.hermes?.sessionProvenance?.acpSessionId;
   if (typeof acp === 'string' && acp !== '' && acp !== requestedId) return acp;
   if (typeof r.sessionId === 'string' && r.sessionId !== '' && r.sessionId !== requestedId) return r.sessionId;
@@ -138,11 +150,15 @@ export function hermesSetupError(error: unknown, o: { profile?: string }): Error
   const detail = `${error.message} ${JSON.stringify(error.data ?? '')}`;
   if (!/No LLM provider configured|hermes setup|hermes model/i.test(detail)) return undefined;
   const p = o.profile && o.profile !== 'default' ? ` -p ${o.profile}` : '';
-  return new TalariaError('auth_required', `Hermes has no model provider configured. Run \`hermes${p} setup\` to pick a model and add a key.`, {
-    rpcCode: error.code,
-    data: error.data,
-    fix: `hermes${p} setup`,
-  });
+  return new TalariaError(
+    'auth_required',
+    `Hermes has no model provider configured. Run \`hermes${p} setup\` to pick a model and add a key.`,
+    {
+      rpcCode: error.code,
+      data: error.data,
+      fix: `hermes${p} setup`,
+    },
+  );
 }
 
 export function hermesHooks(o: HermesHookOptions = {}): SessionHooks {
@@ -165,7 +181,11 @@ export function hermesHooks(o: HermesHookOptions = {}): SessionHooks {
     },
     // Hermes' answer to a /steer Talaria sent lands in the running turn's text stream (no
     // messageId): it is not the model's, so it is not shown.
-    mapUpdate: (u) => (u.sessionUpdate === 'agent_message_chunk' && STEER_ACK.test(String((u.content as { text?: unknown } | undefined)?.text ?? '')) ? null : u),
+    mapUpdate: (u) =>
+      u.sessionUpdate === 'agent_message_chunk' &&
+      STEER_ACK.test(String((u.content as { text?: unknown } | undefined)?.text ?? ''))
+        ? null
+        : u,
     classifyTurn: classifyHermesTurn,
     linkPermission: linkHermesPermission,
     async afterSetModel({ reload, resetUsage }) {

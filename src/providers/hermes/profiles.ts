@@ -74,12 +74,19 @@ export interface ProfileListing {
   cliProblem?: string;
 }
 
-export async function listProfiles(ctx: ProviderEnv, o: { command?: string; timeoutMs?: number } = {}): Promise<ProfileListing> {
+export async function listProfiles(
+  ctx: ProviderEnv,
+  o: { command?: string; timeoutMs?: number } = {},
+): Promise<ProfileListing> {
   const root = hermesRoot(ctx);
   let rows: ProfileRow[] = [];
   let cliProblem: string | undefined;
   if (o.command) {
-    const r = await runProgram(o.command, ['profile', 'list'], { timeoutMs: o.timeoutMs ?? 10_000, parentEnv: ctx.env, inherit: ['HERMES_HOME'] });
+    const r = await runProgram(o.command, ['profile', 'list'], {
+      timeoutMs: o.timeoutMs ?? 10_000,
+      parentEnv: ctx.env,
+      inherit: ['HERMES_HOME'],
+    });
     if (r.ok) rows = parseProfileList(r.stdout);
     else
       cliProblem = r.timedOut
@@ -90,14 +97,30 @@ export async function listProfiles(ctx: ProviderEnv, o: { command?: string; time
   const active = activeProfile(ctx, (f) => (existsSync(f) ? readFileSync(f, 'utf8') : undefined));
   const byName = new Map<string, HermesProfile>();
   for (const row of rows) {
-    const p: HermesProfile = { name: row.name, home: profileHome(root, row.name), active: row.active, gateway: row.gateway, listed: true, onDisk: disk.has(row.name) };
+    const p: HermesProfile = {
+      name: row.name,
+      home: profileHome(root, row.name),
+      active: row.active,
+      gateway: row.gateway,
+      listed: true,
+      onDisk: disk.has(row.name),
+    };
     if (row.model) p.model = row.model;
     if (row.alias) p.alias = row.alias;
     byName.set(row.name, p);
   }
   for (const name of disk) {
-    if (!byName.has(name)) byName.set(name, { name, home: profileHome(root, name), active: rows.length === 0 && name === active, listed: false, onDisk: true });
+    if (!byName.has(name))
+      byName.set(name, {
+        name,
+        home: profileHome(root, name),
+        active: rows.length === 0 && name === active,
+        listed: false,
+        onDisk: true,
+      });
   }
-  const profiles = [...byName.values()].sort((a, b) => (a.name === 'default' ? -1 : b.name === 'default' ? 1 : a.name.localeCompare(b.name)));
+  const profiles = [...byName.values()].sort((a, b) =>
+    a.name === 'default' ? -1 : b.name === 'default' ? 1 : a.name.localeCompare(b.name),
+  );
   return cliProblem ? { profiles, cliProblem } : { profiles };
 }

@@ -27,12 +27,27 @@ const id = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 export function readProvenance(meta: unknown): HermesProvenance | undefined {
   const p = isObj(meta) && isObj(meta.hermes) ? meta.hermes.sessionProvenance : undefined;
   if (!isObj(p)) return undefined;
-  const { acpSessionId, currentHermesSessionId, rootHermesSessionId, parentHermesSessionId, sessionKind, compressionDepth } = p;
+  const {
+    acpSessionId,
+    currentHermesSessionId,
+    rootHermesSessionId,
+    parentHermesSessionId,
+    sessionKind,
+    compressionDepth,
+  } = p;
   if (!id(acpSessionId) || !id(currentHermesSessionId) || !id(rootHermesSessionId)) return undefined;
   if (parentHermesSessionId !== null && !id(parentHermesSessionId)) return undefined;
   if (sessionKind !== 'root' && sessionKind !== 'continuation') return undefined;
-  if (typeof compressionDepth !== 'number' || !Number.isInteger(compressionDepth) || compressionDepth < 0) return undefined;
-  const out: HermesProvenance = { acpSessionId, currentHermesSessionId, rootHermesSessionId, parentHermesSessionId, sessionKind, compressionDepth };
+  if (typeof compressionDepth !== 'number' || !Number.isInteger(compressionDepth) || compressionDepth < 0)
+    return undefined;
+  const out: HermesProvenance = {
+    acpSessionId,
+    currentHermesSessionId,
+    rootHermesSessionId,
+    parentHermesSessionId,
+    sessionKind,
+    compressionDepth,
+  };
   if (id(p.previousHermesSessionId)) out.previousHermesSessionId = p.previousHermesSessionId;
   if (typeof p.reason === 'string') out.reason = p.reason;
   return out;
@@ -47,6 +62,7 @@ export function reopenTarget(storedAgentSessionId: string, meta: unknown): strin
   if (!p || p.sessionKind !== 'continuation') return storedAgentSessionId;
   // Only a lineage this conversation belongs to: its root is the stored id, or the stored id
   // is already a continuation of that root (a session first opened from the continuation id).
-  if (p.rootHermesSessionId !== storedAgentSessionId && p.acpSessionId !== storedAgentSessionId) return storedAgentSessionId;
+  if (p.rootHermesSessionId !== storedAgentSessionId && p.acpSessionId !== storedAgentSessionId)
+    return storedAgentSessionId;
   return p.currentHermesSessionId;
 }

@@ -165,7 +165,8 @@ export const HOST_GATED_KEYS: readonly { env: string; hosts: RegExp; host: strin
 export function hostDerivedKey(host: string): string | undefined {
   const h = host.toLowerCase();
   const labels = h.split('.').filter(Boolean);
-  if (labels.length === 0 || /^\d/.test(labels[labels.length - 1]!) || h === 'localhost' || h.includes(':')) return undefined;
+  if (labels.length === 0 || /^\d/.test(labels[labels.length - 1]!) || h === 'localhost' || h.includes(':'))
+    return undefined;
   while (labels.length > 0 && (labels[0] === 'api' || labels[0] === 'www')) labels.shift();
   if (labels.length < 2) return undefined;
   const vendor = labels[labels.length - 2]!.replace(/[^a-z0-9]/g, '_').toUpperCase();

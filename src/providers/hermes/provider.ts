@@ -17,7 +17,9 @@ export const hermesProvider: Provider = defineProvider({
   profiles: true,
   locate: async (ctx, o) => {
     const found = findHermes(ctx).found;
-    return found ? { command: found.command, args: [...profileArgs(o?.profile), 'acp', '--accept-hooks'], via: found.via } : undefined;
+    return found
+      ? { command: found.command, args: [...profileArgs(o?.profile), 'acp', '--accept-hooks'], via: found.via }
+      : undefined;
   },
   readiness: hermesReadiness,
   // Hermes keeps its keys in $HERMES_HOME/.env; only where that home is needs passing on.

@@ -14,7 +14,8 @@ import { hermesRoot, isProfileName, profileHome } from './home.js';
 export const HERMES_INSTALL =
   'Install Hermes Agent (https://github.com/NousResearch/hermes-agent): `curl -fsSL https://raw.githubusercontent.com/NousResearch/hermes-agent/main/scripts/install.sh | bash`, or set HERMES_BIN to its `hermes` executable.';
 
-const setupFix = (profile?: string) => `Run \`hermes${profile && profile !== 'default' ? ` -p ${profile}` : ''} setup\` to pick a model and add a key.`;
+const setupFix = (profile?: string) =>
+  `Run \`hermes${profile && profile !== 'default' ? ` -p ${profile}` : ''} setup\` to pick a model and add a key.`;
 
 /** `-p NAME` for a named profile; nothing for the default one. */
 export function profileArgs(profile?: string): string[] {
@@ -34,7 +35,11 @@ export async function hermesReadiness(ctx: ProviderEnv, o: ReadinessOptions = {}
     return r;
   }
   if (!search.found) {
-    r.gaps.push({ code: 'not_installed', message: `Hermes Agent is not installed (looked in: ${search.tried.join(', ')}).`, fix: HERMES_INSTALL });
+    r.gaps.push({
+      code: 'not_installed',
+      message: `Hermes Agent is not installed (looked in: ${search.tried.join(', ')}).`,
+      fix: HERMES_INSTALL,
+    });
     return r;
   }
   const bin = search.found.command;
@@ -58,12 +63,20 @@ export async function hermesReadiness(ctx: ProviderEnv, o: ReadinessOptions = {}
   }
 
   if (o.profile && !isProfileName(o.profile)) {
-    r.gaps.push({ code: 'profile_missing', message: `"${o.profile}" is not a valid Hermes profile name.`, fix: 'Profile names are lowercase letters, digits, `-` and `_`.' });
+    r.gaps.push({
+      code: 'profile_missing',
+      message: `"${o.profile}" is not a valid Hermes profile name.`,
+      fix: 'Profile names are lowercase letters, digits, `-` and `_`.',
+    });
     return finish(r);
   }
   const home = profileHome(hermesRoot(ctx), o.profile);
   if (o.profile && o.profile !== 'default' && !existsSync(home)) {
-    r.gaps.push({ code: 'profile_missing', message: `Hermes has no profile "${o.profile}".`, fix: `Create it with \`hermes profile create ${o.profile} --clone\`.` });
+    r.gaps.push({
+      code: 'profile_missing',
+      message: `Hermes has no profile "${o.profile}".`,
+      fix: `Create it with \`hermes profile create ${o.profile} --clone\`.`,
+    });
     return finish(r);
   }
 
@@ -71,17 +84,29 @@ export async function hermesReadiness(ctx: ProviderEnv, o: ReadinessOptions = {}
   if (check.timedOut) r.gaps.push(timeoutGap('hermes acp --check', timeoutMs));
   else if (!/Hermes ACP check OK/.test(check.stdout)) {
     const why = meaningfulLine(check.stderr) || firstLine(check.stdout) || check.error || `exit code ${check.code}`;
-    r.gaps.push({ code: 'unconfigured', message: `Hermes is not configured: ${why.replace(/^Hermes ACP check failed:\s*/, '')}`, fix: setupFix(o.profile) });
+    r.gaps.push({
+      code: 'unconfigured',
+      message: `Hermes is not configured: ${why.replace(/^Hermes ACP check failed:\s*/, '')}`,
+      fix: setupFix(o.profile),
+    });
   }
 
   for (const issue of lintHermesProfile(home, ctx.env)) {
-    r.gaps.push({ code: 'config', message: `${home}/config.yaml line ${issue.line}: ${issue.message}`, fix: issue.fix });
+    r.gaps.push({
+      code: 'config',
+      message: `${home}/config.yaml line ${issue.line}: ${issue.message}`,
+      fix: issue.fix,
+    });
   }
   return finish(r);
 }
 
 function timeoutGap(what: string, ms: number): ReadinessGap {
-  return { code: 'timeout', message: `\`${what}\` did not answer within ${ms} ms.`, fix: `Run \`${what}\` in a terminal to see what it waits for.` };
+  return {
+    code: 'timeout',
+    message: `\`${what}\` did not answer within ${ms} ms.`,
+    fix: `Run \`${what}\` in a terminal to see what it waits for.`,
+  };
 }
 
 function finish(r: Readiness): Readiness {

@@ -47,11 +47,13 @@ export function installSkill(o: SkillInstall): SkillInstalled {
     if (isAbsolute(rel) || !inside(dir, target) || rel.split(/[\\/]/).includes('..')) {
       throw new TalariaError('invalid_argument', `skill file "${rel}" must stay inside the skill folder`);
     }
-    if (relative(dir, target) === 'SKILL.md') throw new TalariaError('invalid_argument', 'pass SKILL.md as `skill`, not in `files`');
+    if (relative(dir, target) === 'SKILL.md')
+      throw new TalariaError('invalid_argument', 'pass SKILL.md as `skill`, not in `files`');
     files.push([relative(dir, target), text]);
   }
   const replaced = existsSync(dir);
-  if (replaced && !o.overwrite) throw new TalariaError('invalid_state', `skill "${o.name}" already exists in ${skillsDir}`, { dir });
+  if (replaced && !o.overwrite)
+    throw new TalariaError('invalid_state', `skill "${o.name}" already exists in ${skillsDir}`, { dir });
 
   // Build the whole skill next to its final place, then swap it in: never half a skill.
   const staging = join(skillsDir, `.${o.name}.installing-${process.pid}`);

@@ -175,7 +175,11 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
  * `unknown`, no status, a status this reader does not know — has no price, whatever
  * estimated_cost_usd says (Hermes stores COALESCE(NULL, 0) = 0.0 there).
  */
-export function hermesCost(r: { cost_status: string | null; estimated_cost_usd: number | null; actual_cost_usd: number | null }): Cost {
+export function hermesCost(r: {
+  cost_status: string | null;
+  estimated_cost_usd: number | null;
+  actual_cost_usd: number | null;
+}): Cost {
   const est = num(r.estimated_cost_usd);
   const act = num(r.actual_cost_usd);
   switch (r.cost_status) {
@@ -203,16 +207,30 @@ const ID_CHUNK = 500;
  * from a Hermes home's state.db. Never throws: a missing file, an unknown shape, a busy or
  * locked database and any other SQLite error come back as results that say so.
  */
-export function readHermesUsage(home: string, ids?: readonly string[], opts: { timeoutMs?: number } = {}): HermesUsageRead {
+export function readHermesUsage(
+  home: string,
+  ids?: readonly string[],
+  opts: { timeoutMs?: number } = {},
+): HermesUsageRead {
   const file = hermesStateDbPath(home);
   if (!existsSync(file)) return { kind: 'missing', file, message: `no Hermes state.db at ${file}` };
   let db: Database.Database | undefined;
   try {
     db = new Database(file, { readonly: true, fileMustExist: true, timeout: opts.timeoutMs ?? 250 });
-    const cols = new Set((db.prepare("SELECT name FROM pragma_table_info('sessions')").all() as Array<{ name: string }>).map((c) => c.name));
+    const cols = new Set(
+      (db.prepare("SELECT name FROM pragma_table_info('sessions')").all() as Array<{ name: string }>).map(
+        (c) => c.name,
+      ),
+    );
     let version: number | null = null;
-    const hasVersionTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").get() !== undefined;
-    if (hasVersionTable) version = num((db.prepare('SELECT version FROM schema_version LIMIT 1').get() as { version?: unknown } | undefined)?.version) ?? null;
+    const hasVersionTable =
+      db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").get() !== undefined;
+    if (hasVersionTable)
+      version =
+        num(
+          (db.prepare('SELECT version FROM schema_version LIMIT 1').get() as { version?: unknown } | undefined)
+            ?.version,
+        ) ?? null;
     const v = version === null ? 'no schema_version' : `schema_version ${version}`;
     if (cols.size === 0)
       return {
@@ -246,7 +264,8 @@ export function readHermesUsage(home: string, ids?: readonly string[], opts: { t
   } catch (e) {
     const code = errCode(e);
     const msg = e instanceof Error ? e.message : String(e);
-    if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return { kind: 'busy', file, message: `Hermes state.db is busy (${msg}); usage not read this time` };
+    if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'))
+      return { kind: 'busy', file, message: `Hermes state.db is busy (${msg}); usage not read this time` };
     return { kind: 'error', file, message: `cannot read Hermes state.db: ${msg}` };
   } finally {
     db?.close();

@@ -29,7 +29,10 @@ export function applyQuirks(provider: Ceilings | undefined, choice: QuirkChoice)
   const own = set.clientCaps ?? {};
   const meta = { ...(own._meta ?? {}), ...(user._meta ?? {}) };
   const caps: ClientCapFields = {
-    fs: { read: user.fs?.read !== false && own.fs?.read !== false, write: user.fs?.write !== false && own.fs?.write !== false },
+    fs: {
+      read: user.fs?.read !== false && own.fs?.read !== false,
+      write: user.fs?.write !== false && own.fs?.write !== false,
+    },
     terminal: user.terminal !== false && own.terminal !== false,
     ...(Object.keys(meta).length ? { clientCapabilityOverrides: { _meta: meta } } : {}),
   };
@@ -50,7 +53,8 @@ export function sameCaps(a: ClientCapFields, b: ClientCapFields): boolean {
     a.fs.read === b.fs.read &&
     a.fs.write === b.fs.write &&
     a.terminal === b.terminal &&
-    JSON.stringify(a.clientCapabilityOverrides?._meta ?? {}) === JSON.stringify(b.clientCapabilityOverrides?._meta ?? {})
+    JSON.stringify(a.clientCapabilityOverrides?._meta ?? {}) ===
+      JSON.stringify(b.clientCapabilityOverrides?._meta ?? {})
   );
 }
 
@@ -60,6 +64,9 @@ export function sameCaps(a: ClientCapFields, b: ClientCapFields): boolean {
  */
 export function hooksForAgent(info: { name?: unknown; version?: unknown } | undefined): SessionHooks | undefined {
   if (typeof info?.name !== 'string' || info.name === '') return undefined;
-  const choice = choiceForAgent({ name: info.name, ...(typeof info.version === 'string' ? { version: info.version } : {}) });
+  const choice = choiceForAgent({
+    name: info.name,
+    ...(typeof info.version === 'string' ? { version: info.version } : {}),
+  });
   return choice.set.hooks ? applyQuirks(undefined, choice).hooks() : undefined;
 }

@@ -17,7 +17,15 @@ import type { QuirkChoice, QuirkSet, VersionRange } from './types.js';
 export const GENERIC_QUIRKS: QuirkSet = { id: 'generic', label: 'generic (ACP as specified)', names: /(?!)/ };
 
 /** Sets of one agent are listed oldest version range first. */
-export const QUIRK_SETS: readonly QuirkSet[] = [...HERMES_QUIRK_SETS, claudeQuirks, geminiQuirks, qwenQuirks, copilotQuirks, piQuirks, cursorQuirks];
+export const QUIRK_SETS: readonly QuirkSet[] = [
+  ...HERMES_QUIRK_SETS,
+  claudeQuirks,
+  geminiQuirks,
+  qwenQuirks,
+  copilotQuirks,
+  piQuirks,
+  cursorQuirks,
+];
 
 export function quirkSet(id: string): QuirkSet | undefined {
   return id === GENERIC_QUIRKS.id ? GENERIC_QUIRKS : QUIRK_SETS.find((s) => s.id === id);
@@ -40,11 +48,20 @@ export function describeRange(r: VersionRange | undefined): string {
  * The set for an agent name and version. An unknown or unparsable version gets the agent's first
  * (oldest) set, which carries every workaround; a version outside every range gets the nearest.
  */
-export function setForAgent(name: string, version?: string, said?: AgentMarks): { set: QuirkSet; versionKnown: boolean } | undefined {
+export function setForAgent(
+  name: string,
+  version?: string,
+  said?: AgentMarks,
+): { set: QuirkSet; versionKnown: boolean } | undefined {
   const base = name.replace(/^@[^/]+\//, '');
   let sets = QUIRK_SETS.filter((s) => s.names.test(name) || s.names.test(base));
   if (sets.length === 0 && said)
-    sets = QUIRK_SETS.filter((s) => s.fingerprint?.({ ...(said.title !== undefined ? { title: said.title } : {}), authMethodIds: said.authMethodIds ?? [] }));
+    sets = QUIRK_SETS.filter((s) =>
+      s.fingerprint?.({
+        ...(said.title !== undefined ? { title: said.title } : {}),
+        authMethodIds: said.authMethodIds ?? [],
+      }),
+    );
   if (sets.length === 0) return undefined;
   const v = version !== undefined ? parseVersion(version) : undefined;
   if (v === undefined) return { set: sets[0]!, versionKnown: false };
@@ -52,7 +69,10 @@ export function setForAgent(name: string, version?: string, said?: AgentMarks): 
   if (hit) return { set: hit, versionKnown: true };
   // Newer than every range → the newest set; older → the oldest.
   const newest = sets[sets.length - 1]!;
-  return { set: newest.versions?.min !== undefined && compareVersions(v, newest.versions.min) >= 0 ? newest : sets[0]!, versionKnown: true };
+  return {
+    set: newest.versions?.min !== undefined && compareVersions(v, newest.versions.min) >= 0 ? newest : sets[0]!,
+    versionKnown: true,
+  };
 }
 
 /** What else the agent said in `initialize` that marks it (QuirkSet.fingerprint). */
@@ -66,11 +86,23 @@ function said(name: string, version?: string): string {
 }
 
 /** What the agent says about itself decides (a name without a set: the generic behaviour). */
-export function choiceForAgent(info: { name: string; version?: string } & AgentMarks, via = 'the agent named itself'): QuirkChoice {
+export function choiceForAgent(
+  info: { name: string; version?: string } & AgentMarks,
+  via = 'the agent named itself',
+): QuirkChoice {
   const agent = { name: info.name, ...(info.version !== undefined ? { version: info.version } : {}) };
   const hit = setForAgent(info.name, info.version, info);
-  if (!hit) return { set: GENERIC_QUIRKS, basis: 'agent', why: `${via} ${said(info.name, info.version)}: no known quirks`, agent };
-  const range = hit.versionKnown || !hit.set.versions ? describeRange(hit.set.versions) : 'version unknown: every workaround of this agent';
+  if (!hit)
+    return {
+      set: GENERIC_QUIRKS,
+      basis: 'agent',
+      why: `${via} ${said(info.name, info.version)}: no known quirks`,
+      agent,
+    };
+  const range =
+    hit.versionKnown || !hit.set.versions
+      ? describeRange(hit.set.versions)
+      : 'version unknown: every workaround of this agent';
   return { set: hit.set, basis: 'agent', why: `${via} ${said(info.name, info.version)} (${range})`, agent };
 }
 
@@ -79,7 +111,8 @@ export function choiceForCommand(command: string, args: readonly string[]): Quir
   for (const word of [command, ...args]) {
     const base = word.split(/[\\/]/).pop() ?? word;
     const set = QUIRK_SETS.find((s) => s.commandHints?.some((h) => h.test(base) || h.test(word)));
-    if (set) return { set, basis: 'command', why: `the command line names ${set.label} ("${base}"); confirmed at initialize` };
+    if (set)
+      return { set, basis: 'command', why: `the command line names ${set.label} ("${base}"); confirmed at initialize` };
   }
   return undefined;
 }
@@ -98,16 +131,24 @@ export interface LaunchFacts {
 
 /** Before `initialize`: what the launch says (only the client capabilities depend on it). */
 export function choiceBeforeInit(f: LaunchFacts): QuirkChoice {
-  if (f.learned?.agent) return { ...choiceForAgent(f.learned.agent, 'an earlier process of this agent named itself'), basis: 'learned' };
+  if (f.learned?.agent)
+    return { ...choiceForAgent(f.learned.agent, 'an earlier process of this agent named itself'), basis: 'learned' };
   if (f.agentName) {
-    const c = choiceForAgent({ name: f.agentName, ...(f.version ? { version: f.version } : {}) }, `agent "${f.providerId ?? f.agentName}" is expected to be`);
+    const c = choiceForAgent(
+      { name: f.agentName, ...(f.version ? { version: f.version } : {}) },
+      `agent "${f.providerId ?? f.agentName}" is expected to be`,
+    );
     return { ...c, basis: 'provider', why: `${c.why}; confirmed at initialize` };
   }
   if (f.command !== undefined) {
     const byCommand = choiceForCommand(f.command, f.args ?? []);
     if (byCommand) return byCommand;
   }
-  return { set: GENERIC_QUIRKS, basis: 'none', why: 'nothing known before initialize: decided by what the agent says there' };
+  return {
+    set: GENERIC_QUIRKS,
+    basis: 'none',
+    why: 'nothing known before initialize: decided by what the agent says there',
+  };
 }
 
 /** After `initialize`: the agent's own name decides; without one, the launch's guess stays. */
@@ -125,5 +166,8 @@ export function choiceAfterInit(
     });
   }
   if (before.basis === 'none') return { ...before, why: 'the agent did not name itself in initialize' };
-  return { ...before, why: `${before.why.replace(/; confirmed at initialize$/, '')} (the agent did not name itself in initialize)` };
+  return {
+    ...before,
+    why: `${before.why.replace(/; confirmed at initialize$/, '')} (the agent did not name itself in initialize)`,
+  };
 }

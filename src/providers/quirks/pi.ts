@@ -29,7 +29,13 @@ function newestJsonl(dir: string, depth = 0): { path: string; mtime: number } | 
     const p = join(dir, n);
     const st = statSync(p, { throwIfNoEntry: false });
     if (!st) continue;
-    const hit = st.isDirectory() ? (depth < 3 ? newestJsonl(p, depth + 1) : undefined) : n.endsWith('.jsonl') ? { path: p, mtime: st.mtimeMs } : undefined;
+    const hit = st.isDirectory()
+      ? depth < 3
+        ? newestJsonl(p, depth + 1)
+        : undefined
+      : n.endsWith('.jsonl')
+        ? { path: p, mtime: st.mtimeMs }
+        : undefined;
     if (hit && (!best || hit.mtime > best.mtime)) best = hit;
   }
   return best;
@@ -58,7 +64,9 @@ export function lastPiError(agentDir: string): string | undefined {
 export function piClassifyTurn(t: TurnSummary, agentDir?: string): TurnClassification | undefined {
   if (t.cancelled || t.stopReason !== 'end_turn' || t.text.trim() !== '' || (t.toolCalls ?? 0) !== 0) return undefined;
   const logged = agentDir === undefined ? undefined : lastPiError(agentDir);
-  return logged ? agentError(logged, { source: 'silence' }) : agentError('the agent ended the turn with no answer (pi reports model errors this way)', { source: 'silence' });
+  return logged
+    ? agentError(logged, { source: 'silence' })
+    : agentError('the agent ended the turn with no answer (pi reports model errors this way)', { source: 'silence' });
 }
 
 export function piHooks(agentDir?: string): SessionHooks {

@@ -56,7 +56,10 @@ export async function startWithQuirks(o: StartWithQuirksOptions): Promise<Starte
     client = await o.spawn(withoutMeta(guessed.caps)).catch(() => Promise.reject(err));
     metaRefused = true;
   }
-  let quirks = applyQuirks(o.provider, choiceAfterInit(guessed.choice, client.capabilities.agentInfo, client.capabilities.authMethods));
+  let quirks = applyQuirks(
+    o.provider,
+    choiceAfterInit(guessed.choice, client.capabilities.agentInfo, client.capabilities.authMethods),
+  );
   if (metaRefused) quirks = { ...quirks, caps: withoutMeta(quirks.caps) };
   let restartedFrom: AppliedQuirks | undefined;
   if (!sameCaps(quirks.caps, metaRefused ? withoutMeta(guessed.caps) : guessed.caps)) {
@@ -65,7 +68,13 @@ export async function startWithQuirks(o: StartWithQuirksOptions): Promise<Starte
     const offered = quirks.caps;
     client = await o.spawn(offered);
     // Whatever this one says is final (never a restart loop); its caps are the ones it was offered.
-    quirks = { ...applyQuirks(o.provider, choiceAfterInit(quirks.choice, client.capabilities.agentInfo, client.capabilities.authMethods)), caps: offered };
+    quirks = {
+      ...applyQuirks(
+        o.provider,
+        choiceAfterInit(quirks.choice, client.capabilities.agentInfo, client.capabilities.authMethods),
+      ),
+      caps: offered,
+    };
   }
   if (o.hookOptions) client.useHooks(quirks.hooks(o.hookOptions));
   return { client, quirks, ...(restartedFrom ? { restartedFrom } : {}) };

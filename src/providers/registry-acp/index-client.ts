@@ -83,7 +83,14 @@ export async function fetchIndex(o: FetchIndexOptions): Promise<IndexResult> {
         { url },
       );
     }
-    return { index: parseCached(cached.text, url), url, from: 'cache', fetchedAt: cached.meta.fetchedAt, ageMs: now() - cached.meta.fetchedAt, note };
+    return {
+      index: parseCached(cached.text, url),
+      url,
+      from: 'cache',
+      fetchedAt: cached.meta.fetchedAt,
+      ageMs: now() - cached.meta.fetchedAt,
+      note,
+    };
   };
   if (o.offline) return fromCache('offline');
   let res: Response;
@@ -123,7 +130,11 @@ function parseCached(text: string, url: string): RegistryIndex {
   try {
     return parseIndex(text);
   } catch (e) {
-    throw new RegistryError('registry_invalid', `the cached registry index of ${url} is unreadable (${(e as Error).message}); fetch it again when online`, { url });
+    throw new RegistryError(
+      'registry_invalid',
+      `the cached registry index of ${url} is unreadable (${(e as Error).message}); fetch it again when online`,
+      { url },
+    );
   }
 }
 

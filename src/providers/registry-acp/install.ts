@@ -15,7 +15,13 @@ import type { ProviderEnv } from '../types.js';
 import { RegistryError } from './errors.js';
 import { extractArchive } from './extract.js';
 import { agentsDir, installDir, manifestJson, MANIFEST, type InstalledAgent } from './installed.js';
-import { platformKey, type AgentEntry, type BinaryTarget, type Distribution, type PackageDistribution } from './schema.js';
+import {
+  platformKey,
+  type AgentEntry,
+  type BinaryTarget,
+  type Distribution,
+  type PackageDistribution,
+} from './schema.js';
 
 export interface InstallOptions {
   home: string;
@@ -28,10 +34,17 @@ export interface InstallOptions {
   now?: () => number;
 }
 
-export type DistributionChoice = { kind: 'npx'; d: PackageDistribution } | { kind: 'binary'; d: BinaryTarget } | { kind: 'uvx'; d: PackageDistribution };
+export type DistributionChoice =
+  | { kind: 'npx'; d: PackageDistribution }
+  | { kind: 'binary'; d: BinaryTarget }
+  | { kind: 'uvx'; d: PackageDistribution };
 
 /** npx first (pinned install, no runtime beyond Node), then this platform's binary, then uvx. */
-export function chooseDistribution(dist: Distribution, platform: NodeJS.Platform, arch: string): DistributionChoice | undefined {
+export function chooseDistribution(
+  dist: Distribution,
+  platform: NodeJS.Platform,
+  arch: string,
+): DistributionChoice | undefined {
   if (dist.npx) return { kind: 'npx', d: dist.npx };
   const key = platformKey(platform, arch);
   const bin = key ? dist.binary?.[key] : undefined;
@@ -48,14 +61,19 @@ export function splitPackageSpec(spec: string): { name: string; version?: string
 
 export async function installAgent(entry: AgentEntry, o: InstallOptions): Promise<InstalledAgent> {
   const preview = o.preview === true;
-  if (preview && !entry.preview) throw new RegistryError('no_distribution', `${entry.id} has no preview release in the registry`, { id: entry.id });
+  if (preview && !entry.preview)
+    throw new RegistryError('no_distribution', `${entry.id} has no preview release in the registry`, { id: entry.id });
   const version = preview ? entry.preview!.version : entry.version;
   const dist = preview ? entry.preview!.distribution : entry.distribution;
   const arch = o.arch ?? process.arch;
   const choice = chooseDistribution(dist, o.ctx.platform, arch);
   if (!choice) {
     const have = Object.keys(dist.binary ?? {}).join(', ') || 'none';
-    throw new RegistryError('no_distribution', `${entry.id} ${version} has no distribution for ${o.ctx.platform}-${arch} (binaries: ${have})`, { id: entry.id });
+    throw new RegistryError(
+      'no_distribution',
+      `${entry.id} ${version} has no distribution for ${o.ctx.platform}-${arch} (binaries: ${have})`,
+      { id: entry.id },
+    );
   }
   mkdirSync(agentsDir(o.home), { recursive: true });
   const final = installDir(o.home, entry.id, version);
@@ -89,7 +107,13 @@ export async function installAgent(entry: AgentEntry, o: InstallOptions): Promis
   }
 }
 
-async function install(c: DistributionChoice, entry: AgentEntry, version: string, dir: string, o: InstallOptions): Promise<{ command: string; args: string[]; source: string }> {
+async function install(
+  c: DistributionChoice,
+  entry: AgentEntry,
+  version: string,
+  dir: string,
+  o: InstallOptions,
+): Promise<{ command: string; args: string[]; source: string }> {
   if (c.kind === 'uvx') {
     const args = c.d.cmd ? ['--from', c.d.package, c.d.cmd, ...(c.d.args ?? [])] : [c.d.package, ...(c.d.args ?? [])];
     return { command: 'uvx', args, source: c.d.package };
@@ -105,17 +129,27 @@ async function installNpm(d: PackageDistribution, entry: AgentEntry, version: st
   const r = await runNpm(['install', '--prefix', dir, '--save-exact', '--no-audit', '--no-fund', spec], o);
   if (r.code !== 0) {
     const tail = r.output.trim().split('\n').slice(-6).join('\n');
-    throw new RegistryError('install_failed', `npm install ${spec} failed (${r.code === null ? 'timed out' : `exit ${r.code}`}):\n${tail}`, { id: entry.id });
+    throw new RegistryError(
+      'install_failed',
+      `npm install ${spec} failed (${r.code === null ? 'timed out' : `exit ${r.code}`}):\n${tail}`,
+      { id: entry.id },
+    );
   }
   const pkgDir = join(dir, 'node_modules', ...name.split('/'));
-  const pj = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { bin?: string | Record<string, string> };
+  const pj = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as {
+    bin?: string | Record<string, string>;
+  };
   const bins = typeof pj.bin === 'string' ? { [name.split('/').pop()!]: pj.bin } : (pj.bin ?? {});
   const names = Object.keys(bins);
   const bin = d.cmd ?? (names.length === 1 ? names[0] : names.find((n) => n === name.split('/').pop()));
   if (!bin || !(bin in bins)) {
-    throw new RegistryError('install_failed', `${spec} installed but it has no command${d.cmd ? ` named "${d.cmd}"` : ''} (commands: ${names.join(', ') || 'none'})`, {
-      id: entry.id,
-    });
+    throw new RegistryError(
+      'install_failed',
+      `${spec} installed but it has no command${d.cmd ? ` named "${d.cmd}"` : ''} (commands: ${names.join(', ') || 'none'})`,
+      {
+        id: entry.id,
+      },
+    );
   }
   return { command: join(dir, 'node_modules', '.bin', bin), args: d.args ?? [], source: spec };
 }
@@ -125,23 +159,34 @@ async function installBinary(d: BinaryTarget, entry: AgentEntry, dir: string, o:
   try {
     res = await fetch(d.archive, { signal: AbortSignal.timeout(o.timeoutMs ?? 300_000) });
   } catch (e) {
-    throw new RegistryError('install_failed', `download of ${d.archive} failed: ${(e as Error).message}`, { id: entry.id });
+    throw new RegistryError('install_failed', `download of ${d.archive} failed: ${(e as Error).message}`, {
+      id: entry.id,
+    });
   }
-  if (!res.ok) throw new RegistryError('install_failed', `download of ${d.archive} failed: HTTP ${res.status}`, { id: entry.id });
+  if (!res.ok)
+    throw new RegistryError('install_failed', `download of ${d.archive} failed: HTTP ${res.status}`, { id: entry.id });
   const data = Buffer.from(await res.arrayBuffer());
   if (d.sha256) {
     const got = createHash('sha256').update(data).digest('hex');
     if (got !== d.sha256.toLowerCase()) {
-      throw new RegistryError('checksum_mismatch', `${d.archive} does not match the registry's sha256 (expected ${d.sha256.toLowerCase()}, got ${got}); nothing was installed`, {
-        id: entry.id,
-      });
+      throw new RegistryError(
+        'checksum_mismatch',
+        `${d.archive} does not match the registry's sha256 (expected ${d.sha256.toLowerCase()}, got ${got}); nothing was installed`,
+        {
+          id: entry.id,
+        },
+      );
     }
   }
   await extractArchive(data, d.archive, dir, d.cmd);
   const command = resolve(dir, d.cmd);
   const rel = relative(dir, command);
-  if (rel.startsWith('..') || isAbsolute(rel)) throw new RegistryError('install_failed', `${entry.id}: cmd "${d.cmd}" points outside its install folder`, { id: entry.id });
-  if (!existsSync(command)) throw new RegistryError('install_failed', `${d.archive} has no "${d.cmd}" (the entry's cmd)`, { id: entry.id });
+  if (rel.startsWith('..') || isAbsolute(rel))
+    throw new RegistryError('install_failed', `${entry.id}: cmd "${d.cmd}" points outside its install folder`, {
+      id: entry.id,
+    });
+  if (!existsSync(command))
+    throw new RegistryError('install_failed', `${d.archive} has no "${d.cmd}" (the entry's cmd)`, { id: entry.id });
   // Zip entries made on Windows carry no mode bits.
   if (o.ctx.platform !== 'win32') chmodSync(command, 0o755);
   return { command, args: d.args ?? [], source: d.archive };
@@ -151,7 +196,10 @@ function runNpm(args: string[], o: InstallOptions): Promise<{ code: number | nul
   return new Promise((done) => {
     let output = '';
     // npm is our tool, not the agent: it gets the user's environment (their npm config, proxy, registry).
-    const child = spawn(o.ctx.platform === 'win32' ? 'npm.cmd' : 'npm', args, { env: o.ctx.env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(o.ctx.platform === 'win32' ? 'npm.cmd' : 'npm', args, {
+      env: o.ctx.env as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 300_000);
     const keep = (b: Buffer) => {
       output = (output + b.toString()).slice(-16_000);

@@ -12,12 +12,19 @@ import { listInstalled, type InstalledAgent } from './installed.js';
 import type { AgentEntry } from './schema.js';
 
 /** `ID` or `ID@VERSION` (the release or the preview of the index; `@preview` = the preview). */
-export function pickEntry(res: IndexResult, spec: string, wantPreview = false): { entry: AgentEntry; preview: boolean } {
+export function pickEntry(
+  res: IndexResult,
+  spec: string,
+  wantPreview = false,
+): { entry: AgentEntry; preview: boolean } {
   const at = spec.indexOf('@');
   const id = at > 0 ? spec.slice(0, at) : spec;
   const version = at > 0 ? spec.slice(at + 1) : undefined;
   const entry = res.index.agents.find((a) => a.id === id);
-  if (!entry) throw new RegistryError('agent_unknown', `no agent "${id}" in the registry (talaria agents search lists them)`, { id });
+  if (!entry)
+    throw new RegistryError('agent_unknown', `no agent "${id}" in the registry (talaria agents search lists them)`, {
+      id,
+    });
   if (version === undefined || version === entry.version) {
     if (wantPreview && version === undefined) return { entry, preview: true };
     return { entry, preview: false };
@@ -32,15 +39,26 @@ export function latestFor(a: Pick<InstalledAgent, 'preview'>, entry: AgentEntry)
   return a.preview && entry.preview ? entry.preview.version : entry.version;
 }
 
-export type UpdateResult = { id: string; from: string; status: 'updated'; to: string } | { id: string; from: string; status: 'up-to-date' | 'not-in-registry' };
+export type UpdateResult =
+  | { id: string; from: string; status: 'updated'; to: string }
+  | { id: string; from: string; status: 'up-to-date' | 'not-in-registry' };
 
 /** Moves one installed agent to the index's latest version on its channel. */
-export async function updateInstalled(a: InstalledAgent, res: IndexResult, o: { home: string; ctx: ProviderEnv }): Promise<UpdateResult> {
+export async function updateInstalled(
+  a: InstalledAgent,
+  res: IndexResult,
+  o: { home: string; ctx: ProviderEnv },
+): Promise<UpdateResult> {
   const entry = res.index.agents.find((e) => e.id === a.id);
   if (!entry) return { id: a.id, from: a.version, status: 'not-in-registry' };
   if (latestFor(a, entry) === a.version) return { id: a.id, from: a.version, status: 'up-to-date' };
-  const next = await installAgent(entry, { home: o.home, ctx: o.ctx, preview: a.preview && entry.preview !== undefined });
+  const next = await installAgent(entry, {
+    home: o.home,
+    ctx: o.ctx,
+    preview: a.preview && entry.preview !== undefined,
+  });
   // The new version is in place before the old one goes: a failed update leaves the old one working.
-  for (const old of listInstalled(o.home).agents) if (old.id === a.id && old.version !== next.version) rmSync(old.dir, { recursive: true, force: true });
+  for (const old of listInstalled(o.home).agents)
+    if (old.id === a.id && old.version !== next.version) rmSync(old.dir, { recursive: true, force: true });
   return { id: a.id, from: a.version, status: 'updated', to: next.version };
 }

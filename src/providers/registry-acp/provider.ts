@@ -7,7 +7,8 @@ import { which } from '../locate.js';
 import type { Provider } from '../types.js';
 import type { InstalledAgent } from './installed.js';
 
-export const UV_INSTALL_FIX = 'Install uv (https://docs.astral.sh/uv/getting-started/installation/): curl -LsSf https://astral.sh/uv/install.sh | sh — then check again.';
+export const UV_INSTALL_FIX =
+  'Install uv (https://docs.astral.sh/uv/getting-started/installation/): curl -LsSf https://astral.sh/uv/install.sh | sh — then check again.';
 
 export function installedProvider(a: InstalledAgent): Provider {
   const uvx = a.kind === 'uvx';
@@ -15,10 +16,14 @@ export function installedProvider(a: InstalledAgent): Provider {
     id: a.id,
     label: a.name,
     source: 'registry',
-    install: uvx ? `${a.name} runs with uvx (${a.source}). ${UV_INSTALL_FIX}` : `Install it again: talaria agents add ${a.id}@${a.version}`,
+    install: uvx
+      ? `${a.name} runs with uvx (${a.source}). ${UV_INSTALL_FIX}`
+      : `Install it again: talaria agents add ${a.id}@${a.version}`,
     locate: async (ctx) => {
       const found = which(a.command, ctx);
-      return found ? { command: found, args: [...a.args], via: uvx ? `uvx ${a.source}` : `registry ${a.version}` } : undefined;
+      return found
+        ? { command: found, args: [...a.args], via: uvx ? `uvx ${a.source}` : `registry ${a.version}` }
+        : undefined;
     },
     env: { set: { ...a.env } },
     // Registry agents are not asked for --version (not every one has it); the manifest knows it.

@@ -5,11 +5,23 @@
  */
 import { z } from 'zod';
 
-export const PLATFORMS = ['darwin-aarch64', 'darwin-x86_64', 'linux-aarch64', 'linux-x86_64', 'windows-aarch64', 'windows-x86_64'] as const;
+export const PLATFORMS = [
+  'darwin-aarch64',
+  'darwin-x86_64',
+  'linux-aarch64',
+  'linux-x86_64',
+  'windows-aarch64',
+  'windows-x86_64',
+] as const;
 export type RegistryPlatform = (typeof PLATFORMS)[number];
 
 const env = z.record(z.string(), z.string());
-const pkg = z.object({ package: z.string().min(1), args: z.array(z.string()).optional(), env: env.optional(), cmd: z.string().min(1).optional() });
+const pkg = z.object({
+  package: z.string().min(1),
+  args: z.array(z.string()).optional(),
+  env: env.optional(),
+  cmd: z.string().min(1).optional(),
+});
 const binaryTarget = z.object({
   archive: z.url({ protocol: /^https?$/ }),
   cmd: z.string().min(1),
@@ -27,7 +39,10 @@ export const distributionSchema = z
     uvx: pkg.optional(),
     binary: z.partialRecord(z.enum(PLATFORMS), binaryTarget).optional(),
   })
-  .refine((d) => d.npx !== undefined || d.uvx !== undefined || (d.binary !== undefined && Object.keys(d.binary).length > 0), 'needs at least one distribution');
+  .refine(
+    (d) => d.npx !== undefined || d.uvx !== undefined || (d.binary !== undefined && Object.keys(d.binary).length > 0),
+    'needs at least one distribution',
+  );
 
 // Semver as the schema's pattern allows (prereleases such as 0.85.2-preview.22 included).
 const semver = z.string().regex(/^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/, 'not a semver version');
@@ -67,13 +82,19 @@ export function parseIndex(text: string): RegistryIndex {
     throw new Error(`registry index is not JSON: ${(e as Error).message}`);
   }
   const top = z.object({ version: z.string(), agents: z.array(z.unknown()) }).safeParse(doc);
-  if (!top.success) throw new Error(`registry index has no "version" and "agents" list: ${z.prettifyError(top.error).replace(/\n/g, ' ')}`);
+  if (!top.success)
+    throw new Error(
+      `registry index has no "version" and "agents" list: ${z.prettifyError(top.error).replace(/\n/g, ' ')}`,
+    );
   const agents: AgentEntry[] = [];
   const problems: string[] = [];
   const seen = new Set<string>();
   top.data.agents.forEach((raw, i) => {
     const r = agentEntrySchema.safeParse(raw);
-    const rawId = typeof raw === 'object' && raw !== null && typeof (raw as { id?: unknown }).id === 'string' ? (raw as { id: string }).id : `#${i}`;
+    const rawId =
+      typeof raw === 'object' && raw !== null && typeof (raw as { id?: unknown }).id === 'string'
+        ? (raw as { id: string }).id
+        : `#${i}`;
     if (!r.success) problems.push(`registry entry "${rawId}" skipped: ${z.prettifyError(r.error).replace(/\n/g, ' ')}`);
     else if (seen.has(r.data.id)) problems.push(`registry entry "${rawId}" skipped: duplicate id`);
     else {
@@ -86,7 +107,8 @@ export function parseIndex(text: string): RegistryIndex {
 
 /** This machine's key in `distribution.binary`. */
 export function platformKey(platform: NodeJS.Platform, arch: string): RegistryPlatform | undefined {
-  const os = platform === 'darwin' ? 'darwin' : platform === 'linux' ? 'linux' : platform === 'win32' ? 'windows' : undefined;
+  const os =
+    platform === 'darwin' ? 'darwin' : platform === 'linux' ? 'linux' : platform === 'win32' ? 'windows' : undefined;
   const cpu = arch === 'arm64' ? 'aarch64' : arch === 'x64' ? 'x86_64' : undefined;
   return os && cpu ? (`${os}-${cpu}` as RegistryPlatform) : undefined;
 }

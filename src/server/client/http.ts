@@ -26,7 +26,11 @@ export function errorAnswer(status: number, statusText: string, contentType: str
   } catch {
     // not the JSON it says it is: its text is the message
   }
-  return new ServerError(status, { code: body.code ?? 'internal', message: body.message ?? statusText, ...(body.fix ? { fix: body.fix } : {}) });
+  return new ServerError(status, {
+    code: body.code ?? 'internal',
+    message: body.message ?? statusText,
+    ...(body.fix ? { fix: body.fix } : {}),
+  });
 }
 
 /** The part of a fetch Response the client reads (a Node client may answer with node:http instead of undici). */

@@ -14,7 +14,14 @@ import { LiveSocket, type LiveSocketOptions, type WebSocketCtor } from './socket
 
 export { ServerError, type FetchLike, type ResponseLike } from './http.js';
 export { applyEvent } from './thread.js';
-export { LiveSocket, type LiveSocketOptions, type SubscribeHandlers, type Subscription, type WebSocketCtor, type WebSocketLike } from './socket.js';
+export {
+  LiveSocket,
+  type LiveSocketOptions,
+  type SubscribeHandlers,
+  type Subscription,
+  type WebSocketCtor,
+  type WebSocketLike,
+} from './socket.js';
 
 export interface ConnectOptions {
   /** Default: globalThis.WebSocket (Node tests pass the `ws` package's WebSocket). */
@@ -24,7 +31,9 @@ export interface ConnectOptions {
 }
 
 type Api = {
-  [N in RouteName]: Record<string, never> extends RouteInput<N> ? (input?: RouteInput<N>) => Promise<RouteOutput<N>> : (input: RouteInput<N>) => Promise<RouteOutput<N>>;
+  [N in RouteName]: Record<string, never> extends RouteInput<N>
+    ? (input?: RouteInput<N>) => Promise<RouteOutput<N>>
+    : (input: RouteInput<N>) => Promise<RouteOutput<N>>;
 };
 
 export interface ServerClient {
@@ -50,7 +59,8 @@ export function connectServer(url: string, token?: string, opts: ConnectOptions 
   const fetchFn: FetchLike = opts.fetch ?? ((i, init) => globalThis.fetch(i, init));
   const call = <N extends RouteName>(name: N, input?: RouteInput<N>) => callRoute(origin, tok, fetchFn, name, input);
   const api = {} as Record<string, (input?: unknown) => Promise<unknown>>;
-  for (const name of Object.keys(ROUTE_TABLE) as RouteName[]) api[name] = (input) => call(name, input as RouteInput<typeof name>);
+  for (const name of Object.keys(ROUTE_TABLE) as RouteName[])
+    api[name] = (input) => call(name, input as RouteInput<typeof name>);
   return {
     url: origin,
     api: api as unknown as Api,

@@ -6,7 +6,10 @@ export interface WebSocketLike {
   readonly readyState: number;
   send(data: string): void;
   close(code?: number, reason?: string): void;
-  addEventListener(type: 'open' | 'close' | 'error' | 'message', fn: (ev: { data?: unknown; code?: number }) => void): void;
+  addEventListener(
+    type: 'open' | 'close' | 'error' | 'message',
+    fn: (ev: { data?: unknown; code?: number }) => void,
+  ): void;
 }
 export type WebSocketCtor = new (url: string, protocols?: string | string[]) => WebSocketLike;
 

@@ -68,7 +68,11 @@ export const PTY_PATH = /^\/api\/agents\/([^/]+)\/login\/pty$/;
 export const ptyPath = (id: string): string => `/api/agents/${encodeURIComponent(id)}/login/pty`;
 
 const size = (max: number) => z.coerce.number().int().min(2).max(max);
-export const ptyQuery = z.object({ method: z.string().min(1), cols: size(1000).optional(), rows: size(500).optional() });
+export const ptyQuery = z.object({
+  method: z.string().min(1),
+  cols: size(1000).optional(),
+  rows: size(500).optional(),
+});
 
 export const ptyClientMessage = z.discriminatedUnion('type', [
   /** Keys typed, as the terminal encodes them (xterm's onData). */

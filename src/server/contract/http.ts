@@ -40,8 +40,19 @@ const bool = z.enum(['true', 'false']).optional();
  * never $0. `estimated`: Hermes' own estimate from its price table.
  */
 export const usageCost = z.object({ usd: z.number().optional(), status: z.enum(['known', 'estimated', 'unknown']) });
-export const usageTokens = z.object({ input: z.number(), output: z.number(), cacheRead: z.number(), cacheWrite: z.number(), reasoning: z.number(), total: z.number() });
-const usageTotal = z.object({ sessions: z.number().int(), tokens: usageTokens, cost: usageCost.extend({ unpriced: z.number().int() }) });
+export const usageTokens = z.object({
+  input: z.number(),
+  output: z.number(),
+  cacheRead: z.number(),
+  cacheWrite: z.number(),
+  reasoning: z.number(),
+  total: z.number(),
+});
+const usageTotal = z.object({
+  sessions: z.number().int(),
+  tokens: usageTokens,
+  cost: usageCost.extend({ unpriced: z.number().int() }),
+});
 /** One stored session's tokens and cost: Hermes' from its state.db, other agents' from Talaria's store. */
 export const sessionUsage = z.object({
   sessionId: z.string(),
@@ -63,7 +74,9 @@ export const sessionUsage = z.object({
       model: z.string().nullable(),
       apiCalls: z.number(),
       /** Rows Hermes keeps apart for the same conversation, added in: compression continuations, subagents. */
-      lineage: z.object({ continuations: z.number().int(), subagents: z.number().int(), unpricedParts: z.number().int() }).optional(),
+      lineage: z
+        .object({ continuations: z.number().int(), subagents: z.number().int(), unpricedParts: z.number().int() })
+        .optional(),
     })
     .optional(),
 });
@@ -101,7 +114,9 @@ export const branchBody = z
     profile: z.string().optional(),
   })
   .refine((b) => !(b.at !== undefined && b.back !== undefined), { message: 'give at or back, not both' })
-  .refine((b) => b.at !== undefined || b.back !== undefined || b.provider !== undefined, { message: 'a branch needs at or back (rewind) or provider (continue elsewhere)' })
+  .refine((b) => b.at !== undefined || b.back !== undefined || b.provider !== undefined, {
+    message: 'a branch needs at or back (rewind) or provider (continue elsewhere)',
+  })
   .refine((b) => b.text === undefined || b.text.trim() !== '', { message: 'text must not be blank' });
 
 /**
@@ -117,7 +132,9 @@ const runBody = newSessionBody
     session: z.string().min(1).optional(),
     text: z.string().refine((t) => t.trim() !== '', { message: 'a prompt needs text' }),
   })
-  .refine((b) => (b.path === undefined) !== (b.session === undefined), { message: 'give path (a new session) or session (an existing one), not both' })
+  .refine((b) => (b.path === undefined) !== (b.session === undefined), {
+    message: 'give path (a new session) or session (an existing one), not both',
+  })
   .refine((b) => b.session === undefined || b.permissionMode === undefined, {
     message: 'permissionMode is for a new session (path): a stored session keeps the one it was made with',
   });
@@ -168,7 +185,12 @@ export const ROUTES = {
   bindProvider: {
     ...ROUTE_TABLE.bindProvider,
     params: id,
-    body: z.object({ provider: z.string(), profile: z.string().optional(), model: z.string().optional(), mode: z.string().optional() }),
+    body: z.object({
+      provider: z.string(),
+      profile: z.string().optional(),
+      model: z.string().optional(),
+      mode: z.string().optional(),
+    }),
     response: z.object({ workspace }),
   },
   /** The model catalog for new sessions of a provider here, without a visible session (cached). */
@@ -176,7 +198,12 @@ export const ROUTES = {
     ...ROUTE_TABLE.workspaceModels,
     params: id,
     query: z.object({ provider: z.string().optional(), profile: z.string().optional(), refresh: bool }),
-    response: z.object({ provider: z.string(), catalog: z.unknown(), cached: z.boolean(), defaults: z.object({ modelId: z.string().optional(), modeId: z.string().optional() }) }),
+    response: z.object({
+      provider: z.string(),
+      catalog: z.unknown(),
+      cached: z.boolean(),
+      defaults: z.object({ modelId: z.string().optional(), modeId: z.string().optional() }),
+    }),
   },
   listSessions: {
     ...ROUTE_TABLE.listSessions,
@@ -198,7 +225,11 @@ export const ROUTES = {
   run: {
     ...ROUTE_TABLE.run,
     body: runBody,
-    response: z.object({ workspace, snapshot: sessionSnapshot, turn: z.object({ id: z.string(), queued: z.boolean(), position: z.number() }) }),
+    response: z.object({
+      workspace,
+      snapshot: sessionSnapshot,
+      turn: z.object({ id: z.string(), queued: z.boolean(), position: z.number() }),
+    }),
   },
   /**
    * `run`, answered with the turn as it happens (NDJSON, run-stream.ts): the line
@@ -279,7 +310,10 @@ export const ROUTES = {
     ...ROUTE_TABLE.answerPermission,
     params: z.object({ id: z.string().min(1), requestKey: z.string().min(1) }),
     /** `rule`: with an "always" answer, the (edited) rule to keep for this session instead of the one the answer implies. */
-    body: z.union([z.object({ optionId: z.string().min(1), rule: permissionRule.optional() }), z.object({ cancel: z.literal(true) })]),
+    body: z.union([
+      z.object({ optionId: z.string().min(1), rule: permissionRule.optional() }),
+      z.object({ cancel: z.literal(true) }),
+    ]),
     response: z.object({ answeredBy: z.string() }),
   },
   archive: {
@@ -322,7 +356,9 @@ export const ROUTES = {
           .optional(),
         queued: z.string().min(1).optional(),
       })
-      .refine((b) => (b.text === undefined) !== (b.queued === undefined), { message: "give text, or queued (a queued prompt's id), not both" }),
+      .refine((b) => (b.text === undefined) !== (b.queued === undefined), {
+        message: "give text, or queued (a queued prompt's id), not both",
+      }),
     response: z.object({ how: steerHow, via: z.string().optional(), turnId: z.string().optional() }),
   },
   /** Text: Markdown, JSON or an NDJSON wire fixture (Content-Disposition names the file). */
@@ -333,14 +369,22 @@ export const ROUTES = {
   },
   importSession: {
     ...ROUTE_TABLE.importSession,
-    body: z.object({ text: z.string().min(1), provider: z.string().optional(), cwd: z.string().optional(), title: z.string().optional() }),
+    body: z.object({
+      text: z.string().min(1),
+      provider: z.string().optional(),
+      cwd: z.string().optional(),
+      title: z.string().optional(),
+    }),
     response: z.object({ session: sessionSummary }),
   },
   /** The session's wire log (both directions) for an inspector; page with `after`. */
   wireLog: {
     ...ROUTE_TABLE.wireLog,
     params: id,
-    query: z.object({ after: z.coerce.number().int().min(0).optional(), limit: z.coerce.number().int().min(1).max(5000).optional() }),
+    query: z.object({
+      after: z.coerce.number().int().min(0).optional(),
+      limit: z.coerce.number().int().min(1).max(5000).optional(),
+    }),
     response: z.object({ frames: z.array(wireFrame), next: z.number().optional() }),
   },
   rules: {
@@ -350,7 +394,11 @@ export const ROUTES = {
   },
   addRule: {
     ...ROUTE_TABLE.addRule,
-    body: z.object({ scope: z.enum(['global', 'workspace', 'session']), scopeId: z.string().optional(), rule: permissionRule }),
+    body: z.object({
+      scope: z.enum(['global', 'workspace', 'session']),
+      scopeId: z.string().optional(),
+      rule: permissionRule,
+    }),
     response: z.object({ rule: storedRule }),
   },
   updateRule: {
@@ -392,7 +440,9 @@ type Infer<T> = T extends z.ZodTypeAny ? z.input<T> : never;
 type Out<T> = T extends z.ZodTypeAny ? z.output<T> : never;
 
 /** What a caller passes for a route: only the parts the route has. */
-export type RouteInput<N extends RouteName> = (Routes[N] extends { params: infer P } ? { params: Infer<P> } : { params?: undefined }) &
+export type RouteInput<N extends RouteName> = (Routes[N] extends { params: infer P }
+  ? { params: Infer<P> }
+  : { params?: undefined }) &
   (Routes[N] extends { query: infer Q } ? { query?: Infer<Q> } : { query?: undefined }) &
   (Routes[N] extends { body: infer B } ? { body: Infer<B> } : { body?: undefined });
 

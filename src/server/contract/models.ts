@@ -10,7 +10,9 @@ const json = z.unknown();
 export const role = z.enum(['controller', 'observer']);
 export type Role = z.infer<typeof role>;
 
-export const readinessGap = z.object({ code: z.string().optional(), message: z.string(), fix: z.string().optional() }).passthrough();
+export const readinessGap = z
+  .object({ code: z.string().optional(), message: z.string(), fix: z.string().optional() })
+  .passthrough();
 
 export const providerInfo = z.object({
   id: z.string(),
@@ -62,7 +64,9 @@ export const sessionSummary = z.object({
   /** The first line of the last message, for a sidebar. */
   preview: z.string().optional(),
   /** How it branched off another session (its parent): a rewind at a message, a continuation in another agent, a fork. */
-  branch: z.object({ parentId: z.string(), kind: z.enum(['rewind', 'continue', 'fork']), atMessage: z.number().optional() }).optional(),
+  branch: z
+    .object({ parentId: z.string(), kind: z.enum(['rewind', 'continue', 'fork']), atMessage: z.number().optional() })
+    .optional(),
   /** Made by a one-shot `talaria run`. */
   createdBy: z.literal('run').optional(),
   modelId: z.string().optional(),

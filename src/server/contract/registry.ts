@@ -20,7 +20,12 @@ export const registryAgentInfo = z.object({
 export type RegistryAgentInfo = z.infer<typeof registryAgentInfo>;
 
 /** Where the index an install used came from: a cached copy (the network down) says how old it is. */
-const indexSource = z.object({ url: z.string(), from: z.enum(['network', 'not-modified', 'cache']), ageMs: z.number(), note: z.string().optional() });
+const indexSource = z.object({
+  url: z.string(),
+  from: z.enum(['network', 'not-modified', 'cache']),
+  ageMs: z.number(),
+  note: z.string().optional(),
+});
 
 /** An installed agent as the install routes answer it (the manifest's public part). */
 export const installedAgentInfo = z.object({

@@ -53,7 +53,12 @@ export class TurnWatch {
     if (ev.type === 'turn.ended') {
       this.ended.set(ev.turnId, ev);
       if (ev.turnId === this.ours) this.end = ev;
-    } else if (ev.type === 'queue.updated' && this.known && this.queued !== undefined && !ev.queue.some((q) => q.id === this.queued)) {
+    } else if (
+      ev.type === 'queue.updated' &&
+      this.known &&
+      this.queued !== undefined &&
+      !ev.queue.some((q) => q.id === this.queued)
+    ) {
       if (ev.started?.id === this.queued) this.adopt(ev.started.turnId);
       else this.removedSeq = ev.seq;
       this.queued = undefined;

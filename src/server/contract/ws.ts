@@ -38,7 +38,10 @@ export const SERVER_EVENTS = {
    * prompt that left the queue as a turn, by its queued id (what the prompt's answer gave) and
    * the turn's id; a queued prompt gone without it was removed (or cleared by a cancel).
    */
-  'queue.updated': z.object({ queue: z.array(queuedPrompt), started: z.object({ id: z.string(), turnId: z.string() }).optional() }),
+  'queue.updated': z.object({
+    queue: z.array(queuedPrompt),
+    started: z.object({ id: z.string(), turnId: z.string() }).optional(),
+  }),
   /** The session was attached to an agent (opened, reopened after a restart, forked). */
   'session.live': z.object({ origin: sessionOrigin, provider: z.string() }),
   /** The model or mode a person chose was applied. */
@@ -97,7 +100,11 @@ export const serverMessage = z.discriminatedUnion('type', [
    * A session's events in seq order: what was appended during one turn of the server's event
    * loop (or a slice of a catch-up). Batched so a flood costs one message per turn, not per event.
    */
-  z.object({ type: z.literal('events'), sessionId: z.string(), events: z.array(z.custom<StreamEvent>((v) => streamEvent.safeParse(v).success)).min(1) }),
+  z.object({
+    type: z.literal('events'),
+    sessionId: z.string(),
+    events: z.array(z.custom<StreamEvent>((v) => streamEvent.safeParse(v).success)).min(1),
+  }),
   /** Catch-up done: every event up to `seq` was sent; live events follow. */
   z.object({ type: z.literal('synced'), sessionId: z.string(), seq: z.number() }),
   /**

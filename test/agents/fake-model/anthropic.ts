@@ -45,7 +45,10 @@ export function anthropicError(status: number, message: string, ids: IdGen): Rep
   };
 }
 
-type Block = { type: 'text'; text: string } | { type: 'thinking'; thinking: string; signature: string } | { type: 'tool_use'; id: string; name: string; input: unknown };
+type Block =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'tool_use'; id: string; name: string; input: unknown };
 
 function blocksOf(a: Action, ids: IdGen): Block[] {
   const out: Block[] = [];
@@ -54,7 +57,12 @@ function blocksOf(a: Action, ids: IdGen): Block[] {
   }
   if (a.kind === 'tool') {
     // Anthropic has no freeform tools; a string input would be wrapped by the agent's schema anyway.
-    out.push({ type: 'tool_use', id: ids('toolu_fake_'), name: a.tool, input: typeof a.args === 'string' ? { input: a.args } : a.args });
+    out.push({
+      type: 'tool_use',
+      id: ids('toolu_fake_'),
+      name: a.tool,
+      input: typeof a.args === 'string' ? { input: a.args } : a.args,
+    });
   } else if ('text' in a) {
     out.push({ type: 'text', text: a.text });
   }
@@ -80,7 +88,12 @@ export function anthropicReply(a: Action, body: Json, ids: IdGen): Reply {
         content: blocks,
         stop_reason: stopReason,
         stop_sequence: null,
-        usage: { input_tokens: inputTokens, output_tokens: outputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+        usage: {
+          input_tokens: inputTokens,
+          output_tokens: outputTokens,
+          cache_creation_input_tokens: 0,
+          cache_read_input_tokens: 0,
+        },
       },
     };
   }
@@ -95,15 +108,23 @@ export function anthropicReply(a: Action, body: Json, ids: IdGen): Reply {
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: { input_tokens: inputTokens, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+        usage: {
+          input_tokens: inputTokens,
+          output_tokens: 1,
+          cache_creation_input_tokens: 0,
+          cache_read_input_tokens: 0,
+        },
       },
     }),
     ev('ping', {}),
   ];
   blocks.forEach((b, index) => {
     if (b.type === 'thinking') {
-      frames.push(ev('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } }));
-      for (const t of splitRaw(b.thinking, 2)) frames.push(ev('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: t } }));
+      frames.push(
+        ev('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+      );
+      for (const t of splitRaw(b.thinking, 2))
+        frames.push(ev('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: t } }));
       frames.push(ev('content_block_delta', { index, delta: { type: 'signature_delta', signature: b.signature } }));
     } else if (b.type === 'text') {
       frames.push(ev('content_block_start', { index, content_block: { type: 'text', text: '' } }));
@@ -111,7 +132,9 @@ export function anthropicReply(a: Action, body: Json, ids: IdGen): Reply {
         frames.push(ev('content_block_delta', { index, delta: { type: 'text_delta', text: t } }, a.kind === 'slow'));
       }
     } else {
-      frames.push(ev('content_block_start', { index, content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} } }));
+      frames.push(
+        ev('content_block_start', { index, content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} } }),
+      );
       // The real API opens with an empty partial_json, then cuts the JSON anywhere.
       for (const p of ['', ...splitRaw(JSON.stringify(b.input), 3)]) {
         frames.push(ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: p } }));
@@ -119,7 +142,13 @@ export function anthropicReply(a: Action, body: Json, ids: IdGen): Reply {
     }
     frames.push(ev('content_block_stop', { index }));
   });
-  frames.push(ev('message_delta', { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: outputTokens } }), ev('message_stop', {}));
+  frames.push(
+    ev('message_delta', {
+      delta: { stop_reason: stopReason, stop_sequence: null },
+      usage: { output_tokens: outputTokens },
+    }),
+    ev('message_stop', {}),
+  );
   return { status: 200, sse: frames };
 }
 
@@ -130,5 +159,8 @@ export function anthropicCountTokens(body: Json): Reply {
 /** GET /v1/models when the caller is an Anthropic client (it sends `anthropic-version`). */
 export function anthropicModels(models: string[]): Reply {
   const data = models.map((id) => ({ type: 'model', id, display_name: id, created_at: '2025-01-01T00:00:00Z' }));
-  return { status: 200, json: { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null } };
+  return {
+    status: 200,
+    json: { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null },
+  };
 }

@@ -19,7 +19,9 @@ export function geminiConversation(body: Json): Conversation {
     .filter(isObj);
   if (responses.length > 0) conv.toolResult = responses.map((r) => resultText(r['response'] ?? '')).join('\n');
   // Tool results also come as role "user": the prompt is the last user content with text.
-  const lastUser = [...contents].reverse().find((c) => (c['role'] ?? 'user') === 'user' && textsOf(c['parts']).length > 0);
+  const lastUser = [...contents]
+    .reverse()
+    .find((c) => (c['role'] ?? 'user') === 'user' && textsOf(c['parts']).length > 0);
   if (lastUser) conv.lastUserText = userText(textsOf(lastUser['parts']));
   const gc = body['generationConfig'] ?? body['generation_config'];
   if (isObj(gc) && (gc['responseMimeType'] ?? gc['response_mime_type']) === 'application/json') {

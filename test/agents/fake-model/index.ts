@@ -40,8 +40,23 @@ export interface FakeModel {
   reset(): void;
 }
 
-export const DEFAULT_MODELS = ['fake-model', 'claude-sonnet-4-5', 'claude-haiku-4-5', 'gpt-5.4', 'gpt-4o-mini', 'gemini-2.5-pro', 'gemini-2.5-flash'];
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-api-key', 'api-key', 'x-goog-api-key', 'cookie']);
+export const DEFAULT_MODELS = [
+  'fake-model',
+  'claude-sonnet-4-5',
+  'claude-haiku-4-5',
+  'gpt-5.4',
+  'gpt-4o-mini',
+  'gemini-2.5-pro',
+  'gemini-2.5-flash',
+];
+const SECRET_HEADERS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'x-api-key',
+  'api-key',
+  'x-goog-api-key',
+  'cookie',
+]);
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -52,7 +67,14 @@ function readBody(req: IncomingMessage): Promise<string> {
         // Some SDKs compress request bodies; zstd (Node 22+) is left out, the JSON parse then fails loudly.
         const buf = Buffer.concat(chunks);
         const enc = String(req.headers['content-encoding'] ?? '').toLowerCase();
-        const plain = enc === 'gzip' ? gunzipSync(buf) : enc === 'deflate' ? inflateSync(buf) : enc === 'br' ? brotliDecompressSync(buf) : buf;
+        const plain =
+          enc === 'gzip'
+            ? gunzipSync(buf)
+            : enc === 'deflate'
+              ? inflateSync(buf)
+              : enc === 'br'
+                ? brotliDecompressSync(buf)
+                : buf;
         resolve(plain.toString('utf8'));
       } catch (err) {
         reject(err instanceof Error ? err : new Error(String(err)));
@@ -125,7 +147,17 @@ export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeM
     };
     let reply: Reply;
     if (!r) {
-      reply = { status: 404, json: { error: { message: `Fake model: no route for ${method} ${url.pathname}`, type: 'invalid_request_error', param: null, code: 'not_found' } } };
+      reply = {
+        status: 404,
+        json: {
+          error: {
+            message: `Fake model: no route for ${method} ${url.pathname}`,
+            type: 'invalid_request_error',
+            param: null,
+            code: 'not_found',
+          },
+        },
+      };
     } else if (badJson && method === 'POST') {
       entry.action = { kind: 'bad_json' };
       reply = r.error(400, 'Fake model: request body is not valid JSON', ids);
@@ -134,7 +166,14 @@ export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeM
     }
     entry.status = reply.status;
     requests.push(entry);
-    log.debug('fake-model request', { seq: entry.seq, method, path: entry.path, api: entry.api, action: entry.action.kind, status: reply.status });
+    log.debug('fake-model request', {
+      seq: entry.seq,
+      method,
+      path: entry.path,
+      api: entry.api,
+      action: entry.action.kind,
+      status: reply.status,
+    });
     changed();
 
     if (!('sse' in reply)) {
@@ -153,7 +192,11 @@ export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeM
         changed();
       }
     });
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
     res.flushHeaders();
     const eol = reply.eol ?? '\n';
     try {

@@ -50,20 +50,38 @@ export function chatReply(a: Action, body: Json, ids: IdGen): Reply {
   const id = ids('chatcmpl-fake');
   const created = nowSeconds();
   const finish = a.kind === 'tool' ? 'tool_calls' : 'stop';
-  const toolCall = a.kind === 'tool' ? { id: ids('call_fake_'), name: a.tool, arguments: typeof a.args === 'string' ? a.args : JSON.stringify(a.args) } : undefined;
+  const toolCall =
+    a.kind === 'tool'
+      ? { id: ids('call_fake_'), name: a.tool, arguments: typeof a.args === 'string' ? a.args : JSON.stringify(a.args) }
+      : undefined;
   const text = 'text' in a ? a.text : null;
   const thinking = 'thinking' in a ? a.thinking : undefined;
   const promptTokens = roughTokens(body['messages']);
   const completionTokens = roughTokens([text, toolCall]);
-  const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+  const usage = {
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: promptTokens + completionTokens,
+  };
 
   if (body['stream'] !== true) {
     const message: Json = { role: 'assistant', content: text, refusal: null };
     if (thinking !== undefined) message['reasoning_content'] = thinking;
-    if (toolCall) message['tool_calls'] = [{ id: toolCall.id, type: 'function', function: { name: toolCall.name, arguments: toolCall.arguments } }];
+    if (toolCall)
+      message['tool_calls'] = [
+        { id: toolCall.id, type: 'function', function: { name: toolCall.name, arguments: toolCall.arguments } },
+      ];
     return {
       status: 200,
-      json: { id, object: 'chat.completion', created, model, system_fingerprint: 'fp_fake', choices: [{ index: 0, message, logprobs: null, finish_reason: finish }], usage },
+      json: {
+        id,
+        object: 'chat.completion',
+        created,
+        model,
+        system_fingerprint: 'fp_fake',
+        choices: [{ index: 0, message, logprobs: null, finish_reason: finish }],
+        usage,
+      },
     };
   }
   const so = isObj(body['stream_options']) ? body['stream_options'] : {};
@@ -81,7 +99,11 @@ export function chatReply(a: Action, body: Json, ids: IdGen): Reply {
     },
   });
   const frames: SseFrame[] = [];
-  const header = toolCall ? { tool_calls: [{ index: 0, id: toolCall.id, type: 'function', function: { name: toolCall.name, arguments: '' } }] } : undefined;
+  const header = toolCall
+    ? {
+        tool_calls: [{ index: 0, id: toolCall.id, type: 'function', function: { name: toolCall.name, arguments: '' } }],
+      }
+    : undefined;
   if (header && thinking === undefined) {
     // OpenAI opens a tool call with the role and the call's id and name in one chunk.
     frames.push(chunk({ role: 'assistant', content: null, ...header }));
@@ -92,13 +114,16 @@ export function chatReply(a: Action, body: Json, ids: IdGen): Reply {
     if (header) frames.push(chunk(header));
   }
   if (toolCall) {
-    for (const p of splitRaw(toolCall.arguments, 3)) frames.push(chunk({ tool_calls: [{ index: 0, function: { arguments: p } }] }));
+    for (const p of splitRaw(toolCall.arguments, 3))
+      frames.push(chunk({ tool_calls: [{ index: 0, function: { arguments: p } }] }));
   } else if ('text' in a) {
     for (const t of textPieces(a)) frames.push(chunk({ content: t }, null, a.kind === 'slow'));
   }
   frames.push(chunk({}, finish));
   if (withUsage) {
-    frames.push({ data: { id, object: 'chat.completion.chunk', created, model, system_fingerprint: 'fp_fake', choices: [], usage } });
+    frames.push({
+      data: { id, object: 'chat.completion.chunk', created, model, system_fingerprint: 'fp_fake', choices: [], usage },
+    });
   }
   frames.push({ data: '[DONE]' });
   return { status: 200, sse: frames };

@@ -21,9 +21,12 @@ export function responsesConversation(body: Json): Conversation {
   } else {
     const items = objs(input);
     const trailing: Json[] = [];
-    for (let i = items.length - 1; i >= 0 && RESULT_TYPES.has(String(items[i]?.['type'])); i--) trailing.unshift(items[i] as Json);
+    for (let i = items.length - 1; i >= 0 && RESULT_TYPES.has(String(items[i]?.['type'])); i--)
+      trailing.unshift(items[i] as Json);
     if (trailing.length > 0) conv.toolResult = trailing.map((it) => resultText(it['output'] ?? '')).join('\n');
-    const lastUser = [...items].reverse().find((it) => it['role'] === 'user' && (it['type'] === undefined || it['type'] === 'message'));
+    const lastUser = [...items]
+      .reverse()
+      .find((it) => it['role'] === 'user' && (it['type'] === undefined || it['type'] === 'message'));
     if (lastUser) conv.lastUserText = userText(textsOf(lastUser['content']));
   }
   const text = isObj(body['text']) ? body['text'] : undefined;
@@ -42,8 +45,22 @@ function itemsOf(a: Action, ids: IdGen): Json[] {
     const callId = ids('call_fake_');
     items.push(
       a.freeform
-        ? { id: ids('ctc_fake_'), type: 'custom_tool_call', status: 'completed', call_id: callId, name: a.tool, input: a.args }
-        : { id: ids('fc_fake_'), type: 'function_call', status: 'completed', call_id: callId, name: a.tool, arguments: JSON.stringify(a.args) },
+        ? {
+            id: ids('ctc_fake_'),
+            type: 'custom_tool_call',
+            status: 'completed',
+            call_id: callId,
+            name: a.tool,
+            input: a.args,
+          }
+        : {
+            id: ids('fc_fake_'),
+            type: 'function_call',
+            status: 'completed',
+            call_id: callId,
+            name: a.tool,
+            arguments: JSON.stringify(a.args),
+          },
     );
   } else if ('text' in a) {
     items.push({
@@ -102,19 +119,32 @@ export function responsesReply(a: Action, body: Json, ids: IdGen): Reply {
     if (item['type'] === 'reasoning') {
       const text = String((item['summary'] as Json[])[0]?.['text'] ?? '');
       ev('response.output_item.added', { output_index, item: { ...item, summary: [] } });
-      ev('response.reasoning_summary_part.added', { item_id, output_index, summary_index: 0, part: { type: 'summary_text', text: '' } });
-      for (const d of splitRaw(text, 2)) ev('response.reasoning_summary_text.delta', { item_id, output_index, summary_index: 0, delta: d });
+      ev('response.reasoning_summary_part.added', {
+        item_id,
+        output_index,
+        summary_index: 0,
+        part: { type: 'summary_text', text: '' },
+      });
+      for (const d of splitRaw(text, 2))
+        ev('response.reasoning_summary_text.delta', { item_id, output_index, summary_index: 0, delta: d });
       ev('response.reasoning_summary_text.done', { item_id, output_index, summary_index: 0, text });
-      ev('response.reasoning_summary_part.done', { item_id, output_index, summary_index: 0, part: { type: 'summary_text', text } });
+      ev('response.reasoning_summary_part.done', {
+        item_id,
+        output_index,
+        summary_index: 0,
+        part: { type: 'summary_text', text },
+      });
     } else if (item['type'] === 'function_call') {
       const args = String(item['arguments']);
       ev('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', arguments: '' } });
-      for (const d of splitRaw(args, 3)) ev('response.function_call_arguments.delta', { item_id, output_index, delta: d });
+      for (const d of splitRaw(args, 3))
+        ev('response.function_call_arguments.delta', { item_id, output_index, delta: d });
       ev('response.function_call_arguments.done', { item_id, output_index, name: item['name'], arguments: args });
     } else if (item['type'] === 'custom_tool_call') {
       const input = String(item['input']);
       ev('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', input: '' } });
-      for (const d of splitRaw(input, 3)) ev('response.custom_tool_call_input.delta', { item_id, output_index, delta: d });
+      for (const d of splitRaw(input, 3))
+        ev('response.custom_tool_call_input.delta', { item_id, output_index, delta: d });
       ev('response.custom_tool_call_input.done', { item_id, output_index, input });
     } else {
       const text = 'text' in a ? a.text : '';
@@ -123,7 +153,11 @@ export function responsesReply(a: Action, body: Json, ids: IdGen): Reply {
       ev('response.content_part.added', { item_id, output_index, content_index: 0, part });
       if ('text' in a) {
         for (const d of textPieces(a)) {
-          ev('response.output_text.delta', { item_id, output_index, content_index: 0, delta: d, logprobs: [] }, a.kind === 'slow');
+          ev(
+            'response.output_text.delta',
+            { item_id, output_index, content_index: 0, delta: d, logprobs: [] },
+            a.kind === 'slow',
+          );
         }
       }
       ev('response.output_text.done', { item_id, output_index, content_index: 0, text, logprobs: [] });

@@ -21,7 +21,18 @@ const NAMES: Record<Intent, string[]> = {
     'exec',
     'command',
   ],
-  read: ['read', 'read_file', 'view', 'read_text_file', 'view_file', 'open_file', 'file_read', 'cat', 'str_replace_based_edit_tool', 'str_replace_editor'],
+  read: [
+    'read',
+    'read_file',
+    'view',
+    'read_text_file',
+    'view_file',
+    'open_file',
+    'file_read',
+    'cat',
+    'str_replace_based_edit_tool',
+    'str_replace_editor',
+  ],
   write: [
     'write',
     'write_file',
@@ -131,7 +142,9 @@ export function defaultFor(name: string, schema: Json, intent?: Intent): unknown
   }
   switch (typeOf(schema)) {
     case 'string':
-      return /description|justification|reason|explanation|summary|title/i.test(name) ? 'Requested by the fake model' : '';
+      return /description|justification|reason|explanation|summary|title/i.test(name)
+        ? 'Requested by the fake model'
+        : '';
     case 'integer':
     case 'number': {
       const max = typeof schema['maximum'] === 'number' ? schema['maximum'] : Infinity;
@@ -204,13 +217,28 @@ export interface ToolRequest {
 export function planToolCall(req: ToolRequest, tools: ToolSpec[]): Extract<Action, { kind: 'tool' }> | undefined {
   const own = pickTool(req.intent, tools);
   if (own) {
-    return { kind: 'tool', intent: req.intent, tool: own.name, args: ownArgs(req, own), freeform: !!own.freeform, via: 'own-tool' };
+    return {
+      kind: 'tool',
+      intent: req.intent,
+      tool: own.name,
+      args: ownArgs(req, own),
+      freeform: !!own.freeform,
+      via: 'own-tool',
+    };
   }
   if (req.intent === 'bash') return undefined;
   const shell = pickTool('bash', tools);
   if (!shell) return undefined;
-  const cmd = req.intent === 'read' ? `cat ${shq(req.target)}` : `printf '%s' ${shq(req.content ?? '')} > ${shq(req.target)}`;
-  return { kind: 'tool', intent: req.intent, tool: shell.name, args: shellArgs(shell, cmd), freeform: !!shell.freeform, via: 'shell' };
+  const cmd =
+    req.intent === 'read' ? `cat ${shq(req.target)}` : `printf '%s' ${shq(req.content ?? '')} > ${shq(req.target)}`;
+  return {
+    kind: 'tool',
+    intent: req.intent,
+    tool: shell.name,
+    args: shellArgs(shell, cmd),
+    freeform: !!shell.freeform,
+    via: 'shell',
+  };
 }
 
 function ownArgs(req: ToolRequest, t: ToolSpec): Json | string {

@@ -52,7 +52,9 @@ export interface SseFrame {
   pace?: boolean;
 }
 
-export type Reply = { status: number; json: unknown; headers?: Record<string, string> } | { status: 200; sse: SseFrame[]; eol?: '\n' | '\r\n' };
+export type Reply =
+  | { status: number; json: unknown; headers?: Record<string, string> }
+  | { status: 200; sse: SseFrame[]; eol?: '\n' | '\r\n' };
 
 export interface LoggedRequest {
   seq: number;

@@ -47,7 +47,15 @@ const stderrLogger = (agent: string): Logger => {
 
 export async function startAgent(
   profile: AgentProfile,
-  o: { ws: Workspace; installDir: string; modelUrl: string; credentials: boolean; label: string; by: By; stallMs?: number },
+  o: {
+    ws: Workspace;
+    installDir: string;
+    modelUrl: string;
+    credentials: boolean;
+    label: string;
+    by: By;
+    stallMs?: number;
+  },
 ): Promise<AgentProcess> {
   const row = await setupRow(profile, { ...o, inProcess: true });
   const rec = new Recorder();
@@ -66,7 +74,8 @@ export async function startAgent(
     },
     onFrame: (_k, f) => rec.onFrame(f),
   });
-  const provider = o.by === 'id' && !viaProxy() ? profile.builtin : h.commandAgent(row.launch.command, row.launch.args).id;
+  const provider =
+    o.by === 'id' && !viaProxy() ? profile.builtin : h.commandAgent(row.launch.command, row.launch.args).id;
   let spawned: Spawned | undefined;
   let tail = '';
   h.host.subscribe((e) => {

@@ -19,7 +19,18 @@ import { rewindScenario } from './rewind.js';
 import { steerScenario } from './steer.js';
 import { detectQuirks, type QuirkName } from './quirks.js';
 import type { By } from './row.js';
-import { cancelScenario, denyScenario, errorScenario, readScenario, runTurn, shellScenario, textScenario, writeScenario, type Check, type ScenarioCtx } from './scenarios.js';
+import {
+  cancelScenario,
+  denyScenario,
+  errorScenario,
+  readScenario,
+  runTurn,
+  shellScenario,
+  textScenario,
+  writeScenario,
+  type Check,
+  type ScenarioCtx,
+} from './scenarios.js';
 import type { AgentResult, Cell, ScenarioName } from './types.js';
 import { makeWorkspace, type Workspace } from './workspace.js';
 
@@ -62,7 +73,10 @@ export async function runAgent(profile: AgentProfile, opts: RunOptions): Promise
         await keyedRun(profile, out, r);
         await keylessRun(profile, out, r);
         r.say('readiness');
-        out.cells.readiness = await cell(() => readinessScenario(profile, { ws, installDir, modelUrl: model.url, by }), []);
+        out.cells.readiness = await cell(
+          () => readinessScenario(profile, { ws, installDir, modelUrl: model.url, by }),
+          [],
+        );
         await cliRun(profile, out, r);
       } finally {
         if (!opts.keepWorkspace) rmSync(ws.root, { recursive: true, force: true });
@@ -116,14 +130,25 @@ async function scenario(proc: AgentProcess, logs: string, name: ScenarioName, fn
 
 /** Index of the agent's (last) initialize answer in the recording: a restart answers twice. */
 function initializeAnswerAt(proc: AgentProcess): number {
-  const ids = new Set(proc.rec.frames.filter((f) => f.dir === 'client->agent' && f.msg.method === 'initialize').map((f) => f.msg.id));
-  return proc.rec.frames.findLastIndex((f) => f.dir === 'agent->client' && f.msg.method === undefined && ids.has(f.msg.id) && f.msg.result !== undefined);
+  const ids = new Set(
+    proc.rec.frames.filter((f) => f.dir === 'client->agent' && f.msg.method === 'initialize').map((f) => f.msg.id),
+  );
+  return proc.rec.frames.findLastIndex(
+    (f) => f.dir === 'agent->client' && f.msg.method === undefined && ids.has(f.msg.id) && f.msg.result !== undefined,
+  );
 }
 
 async function keyedRun(profile: AgentProfile, out: AgentResult, r: RunCtx): Promise<void> {
   const { ws, model, installDir, logs, opts, say } = r;
   say('starting (with credentials)');
-  const proc = await startAgent(profile, { ws, installDir, modelUrl: model.url, credentials: true, label: 'keyed', by: r.by });
+  const proc = await startAgent(profile, {
+    ws,
+    installDir,
+    modelUrl: model.url,
+    credentials: true,
+    label: 'keyed',
+    by: r.by,
+  });
   try {
     const t0 = Date.now();
     let hs: HarnessSession | undefined;
@@ -138,12 +163,22 @@ async function keyedRun(profile: AgentProfile, out: AgentResult, r: RunCtx): Pro
     const spawned = proc.spawned();
     const initQuirks = [...detectQuirks(proc.rec.frames).keys()];
     if (!spawned) {
-      out.cells.initialize = { status: 'broken', detail: `initialize failed: ${String(openError).slice(0, 300)}`, quirks: initQuirks, ms: Date.now() - t0 };
+      out.cells.initialize = {
+        status: 'broken',
+        detail: `initialize failed: ${String(openError).slice(0, 300)}`,
+        quirks: initQuirks,
+        ms: Date.now() - t0,
+      };
       return;
     }
     const ms = spawned.at - t0;
     out.timeToInitializeMs = ms;
-    if (spawned.quirks) out.quirks = { set: spawned.quirks.set, why: spawned.quirks.why, ...(spawned.quirks.restartedFrom ? { restartedFrom: spawned.quirks.restartedFrom } : {}) };
+    if (spawned.quirks)
+      out.quirks = {
+        set: spawned.quirks.set,
+        why: spawned.quirks.why,
+        ...(spawned.quirks.restartedFrom ? { restartedFrom: spawned.quirks.restartedFrom } : {}),
+      };
     const initAt = initializeAnswerAt(proc);
     const initAnswer = proc.rec.frames[initAt]?.msg.result as { authMethods?: { id?: string }[] } | undefined;
     const auth = (initAnswer?.authMethods ?? []).map((m) => m.id).join(', ');
@@ -155,7 +190,9 @@ async function keyedRun(profile: AgentProfile, out: AgentResult, r: RunCtx): Pro
       ms,
     };
     // The fixtures (matrix/fixtures.ts) are cut from these: the last start, then the session's setup.
-    const restartAt = proc.rec.frames.findLastIndex((f, i) => i <= initAt && f.dir === 'client->agent' && f.msg.method === 'initialize');
+    const restartAt = proc.rec.frames.findLastIndex(
+      (f, i) => i <= initAt && f.dir === 'client->agent' && f.msg.method === 'initialize',
+    );
     proc.rec.write(join(logs, 'initialize.ndjson'), Math.max(0, restartAt), initAt + 1);
     proc.rec.write(join(logs, 'session-new.ndjson'), initAt + 1);
     out.cells['session/new'] = session
@@ -171,7 +208,14 @@ async function keyedRun(profile: AgentProfile, out: AgentResult, r: RunCtx): Pro
       await errorPathsOnly(out, proc, session, r);
       return;
     }
-    const ctx: ScenarioCtx = { session, proc, model, ws, stallMs: opts.stallMs, ...(profile.asksPermission === false ? { asksPermission: false } : {}) };
+    const ctx: ScenarioCtx = {
+      session,
+      proc,
+      model,
+      ws,
+      stallMs: opts.stallMs,
+      ...(profile.asksPermission === false ? { asksPermission: false } : {}),
+    };
     const steps: [ScenarioName, () => Promise<Check & { firstTokenMs?: number }>][] = [
       ['text', () => textScenario(ctx)],
       ['shell', () => shellScenario(ctx)],
@@ -187,7 +231,8 @@ async function keyedRun(profile: AgentProfile, out: AgentResult, r: RunCtx): Pro
       say(name);
       out.cells[name] = await scenario(proc, logs, name, async () => {
         const c = await fn();
-        if (c.firstTokenMs !== undefined && out.timeToFirstTokenMs === undefined) out.timeToFirstTokenMs = c.firstTokenMs;
+        if (c.firstTokenMs !== undefined && out.timeToFirstTokenMs === undefined)
+          out.timeToFirstTokenMs = c.firstTokenMs;
         return c;
       });
       if (!proc.alive() && name !== 'after-cancel') say(`the agent process is gone after ${name}`);
@@ -195,7 +240,10 @@ async function keyedRun(profile: AgentProfile, out: AgentResult, r: RunCtx): Pro
     if (profile.steers) {
       say('steer');
       out.cells.steer = await scenario(proc, logs, 'steer', () => steerScenario(ctx));
-    } else out.cells.steer = na('the agent advertises no _session/steering (steer = cancel and resend: test/host/steer.test.ts)');
+    } else
+      out.cells.steer = na(
+        'the agent advertises no _session/steering (steer = cancel and resend: test/host/steer.test.ts)',
+      );
     if (profile.continueFromHermes) {
       say('continue');
       out.cells.continue = await scenario(proc, logs, 'continue', () => continueScenario(ctx, proc));
@@ -212,13 +260,28 @@ async function keyedRun(profile: AgentProfile, out: AgentResult, r: RunCtx): Pro
 
 /** Cursor's backend is not on npm: a session and a prompt must fail cleanly, nothing more. */
 async function errorPathsOnly(out: AgentResult, proc: AgentProcess, session: Session, r: RunCtx): Promise<void> {
-  for (const n of ['shell', 'read', 'write', 'deny', 'cancel', 'after-cancel', 'error-400', 'rewind', 'steer', 'continue'] as const) out.cells[n] = na();
+  for (const n of [
+    'shell',
+    'read',
+    'write',
+    'deny',
+    'cancel',
+    'after-cancel',
+    'error-400',
+    'rewind',
+    'steer',
+    'continue',
+  ] as const)
+    out.cells[n] = na();
   const ctx: ScenarioCtx = { session, proc, model: r.model, ws: r.ws, stallMs: r.opts.stallMs };
   out.cells.text = await scenario(proc, r.logs, 'text', async () => {
     const t = await runTurn(ctx, 'Please reply to this matrix text probe.');
     const e = t.result.error;
     if (!e) return { ok: false, detail: `no error: ${t.result.stopReason} ${JSON.stringify(t.text.slice(0, 100))}` };
-    return { ok: e.code === 'auth_required' || e.code === 'agent_error', detail: `${e.code}: ${e.message.slice(0, 160)}` };
+    return {
+      ok: e.code === 'auth_required' || e.code === 'agent_error',
+      detail: `${e.code}: ${e.message.slice(0, 160)}`,
+    };
   });
 }
 
@@ -227,7 +290,15 @@ async function keylessRun(profile: AgentProfile, out: AgentResult, r: RunCtx): P
   const { ws, model, installDir, logs, opts, say } = r;
   say('no-credentials');
   const hang = profile.noCredentials === 'hang';
-  const proc = await startAgent(profile, { ws, installDir, modelUrl: model.url, credentials: false, label: 'keyless', by: r.by, ...(hang ? { stallMs: opts.hangStallMs } : {}) });
+  const proc = await startAgent(profile, {
+    ws,
+    installDir,
+    modelUrl: model.url,
+    credentials: false,
+    label: 'keyless',
+    by: r.by,
+    ...(hang ? { stallMs: opts.hangStallMs } : {}),
+  });
   let stalled: { silentMs: number } | undefined;
   proc.h.host.subscribe((e) => {
     if (e.type === 'turn.stalled') stalled = e;
@@ -244,7 +315,8 @@ async function keylessRun(profile: AgentProfile, out: AgentResult, r: RunCtx): P
       if (hang) {
         // No deadline of our own: the host's watchdog must end this turn.
         const res = await session.prompt('Please reply to this matrix text probe.').result;
-        if (!stalled) return { ok: false, detail: `the host watchdog did not fire: ${res.stopReason} ${res.error?.message ?? ''}` };
+        if (!stalled)
+          return { ok: false, detail: `the host watchdog did not fire: ${res.stopReason} ${res.error?.message ?? ''}` };
         return {
           ok: true,
           detail: `host stall watchdog: turn.stalled after ${Math.round(stalled.silentMs / 1000)} s of silence, turn ${res.stopReason}${res.error ? ` (${res.error.code})` : ''}`,
@@ -254,7 +326,11 @@ async function keylessRun(profile: AgentProfile, out: AgentResult, r: RunCtx): P
       const t = await runTurn(ctx, 'Please reply to this matrix text probe.');
       if (t.stalled) return { ok: false, detail: `stall watchdog: ${t.stalled}` };
       const e = t.result.error;
-      if (!e) return { ok: false, detail: `the turn "worked" without credentials: ${t.result.stopReason} ${JSON.stringify(t.text.slice(0, 100))}` };
+      if (!e)
+        return {
+          ok: false,
+          detail: `the turn "worked" without credentials: ${t.result.stopReason} ${JSON.stringify(t.text.slice(0, 100))}`,
+        };
       return authGap(e, 'prompt');
     }, frames);
   } finally {
@@ -267,9 +343,13 @@ async function keylessRun(profile: AgentProfile, out: AgentResult, r: RunCtx): P
 function authGap(err: unknown, where: string): Check {
   const e = err as { code?: unknown; details?: unknown; data?: unknown; message?: string };
   if (e?.code === 'auth_required') {
-    const data = (err instanceof TalariaError ? e.details : e.data) as { authMethods?: { id?: string; type?: string }[] } | undefined;
+    const data = (err instanceof TalariaError ? e.details : e.data) as
+      { authMethods?: { id?: string; type?: string }[] } | undefined;
     const methods = (data?.authMethods ?? []).map((m) => `${m.id ?? '?'}${m.type ? `(${m.type})` : ''}`);
-    return { ok: methods.length > 0, detail: `auth_required at ${where}; methods: ${methods.join(', ') || 'NONE LISTED'}` };
+    return {
+      ok: methods.length > 0,
+      detail: `auth_required at ${where}; methods: ${methods.join(', ') || 'NONE LISTED'}`,
+    };
   }
   return { ok: false, detail: `at ${where}: ${String(e?.code)} ${String(e?.message ?? err).slice(0, 200)}` };
 }

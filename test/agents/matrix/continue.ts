@@ -17,13 +17,24 @@ const MARKER = 'teal-42';
 
 export async function continueScenario(ctx: ScenarioCtx, proc: AgentProcess): Promise<Check> {
   const hermesHome = mkdtempSync(join(tmpdir(), 'talaria-matrix-hermes-'));
-  writeFileSync(join(hermesHome, 'config.yaml'), 'model:\n  default: fake-model\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n');
-  const hermes = proc.h.commandAgent('/usr/bin/env', [`HERMES_HOME=${hermesHome}`, process.execPath, '--import', TSX_LOADER, EMULATOR, 'acp']);
+  writeFileSync(
+    join(hermesHome, 'config.yaml'),
+    'model:\n  default: fake-model\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n',
+  );
+  const hermes = proc.h.commandAgent('/usr/bin/env', [
+    `HERMES_HOME=${hermesHome}`,
+    process.execPath,
+    '--import',
+    TSX_LOADER,
+    EMULATOR,
+    'acp',
+  ]);
   const w = proc.h.workspaces.open(ctx.ws.cwd);
   const src = await w.newSession({ provider: hermes.id });
   try {
     const first = await src.session.prompt(`Please remember the matrix continue marker ${MARKER}.`).result;
-    if (first.error) return { ok: false, detail: `the Hermes turn failed: ${first.error.code} ${first.error.message.slice(0, 160)}` };
+    if (first.error)
+      return { ok: false, detail: `the Hermes turn failed: ${first.error.code} ${first.error.message.slice(0, 160)}` };
     src.flush();
     const cont = await w.branchSession(src.id, { provider: proc.provider });
     proc.watch(cont);
@@ -31,14 +42,17 @@ export async function continueScenario(ctx: ScenarioCtx, proc: AgentProcess): Pr
       const from = ctx.model.requests.length;
       const r = await runTurn({ ...ctx, session: cont.session }, 'Please reply to this matrix continue probe.');
       if (r.stalled) return { ok: false, detail: `stalled: ${r.stalled}` };
-      if (r.result.error) return { ok: false, detail: `turn error ${r.result.error.code}: ${r.result.error.message.slice(0, 200)}` };
+      if (r.result.error)
+        return { ok: false, detail: `turn error ${r.result.error.code}: ${r.result.error.message.slice(0, 200)}` };
       const asked = ctx.model.requests
         .slice(from)
         .map((q) => JSON.stringify(q.body ?? ''))
         .find((b) => b.includes('matrix continue probe'));
       if (!asked) return { ok: false, detail: 'the model never got the new prompt' };
       const seeded = asked.includes(`matrix continue marker ${MARKER}`);
-      const notice = cont.session.thread.entries.some((e) => e.kind === 'notice' && (e as { code?: string }).code === 'branched');
+      const notice = cont.session.thread.entries.some(
+        (e) => e.kind === 'notice' && (e as { code?: string }).code === 'branched',
+      );
       const ok = seeded && notice && r.text.includes('matrix continue probe');
       return {
         ok,

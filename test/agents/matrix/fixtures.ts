@@ -78,7 +78,8 @@ export const FIXTURES: Record<string, Record<string, string[]>> = {
 
 /** Cuts long strings and long lists (commands, models, history) anywhere in a frame. */
 export function trimValue(v: unknown, depth = 0): unknown {
-  if (typeof v === 'string') return v.length > MAX_STRING ? `${v.slice(0, MAX_STRING)}…[${v.length - MAX_STRING} chars trimmed]` : v;
+  if (typeof v === 'string')
+    return v.length > MAX_STRING ? `${v.slice(0, MAX_STRING)}…[${v.length - MAX_STRING} chars trimmed]` : v;
   if (Array.isArray(v)) {
     // Content blocks and prompt arrays stay whole (their strings are cut); catalogs and command lists are cut.
     const keep = v.length > MAX_LIST && depth > 2 ? v.slice(0, MAX_LIST) : v;

@@ -42,7 +42,14 @@ const STANDARD_CLIENT_METHODS = new Set([
   'elicitation/complete',
 ]);
 
-type Upd = { sessionUpdate?: string; toolCallId?: string; status?: string; rawInput?: unknown; content?: { type?: string; text?: string }; [k: string]: unknown };
+type Upd = {
+  sessionUpdate?: string;
+  toolCallId?: string;
+  status?: string;
+  rawInput?: unknown;
+  content?: { type?: string; text?: string };
+  [k: string]: unknown;
+};
 
 function update(m: RawMessage): Upd | undefined {
   if (m.method !== 'session/update') return undefined;
@@ -93,7 +100,8 @@ export function detectQuirks(frames: readonly Frame[]): Map<QuirkName, number[]>
           permissionFirst.set(id, i);
           hit('permission-unannounced-tool', i);
         }
-        if (id && tc?.status && status.get(id) && status.get(id) !== tc.status) hit('permission-status-mismatch', toolCalls.get(id)!, i);
+        if (id && tc?.status && status.get(id) && status.get(id) !== tc.status)
+          hit('permission-status-mismatch', toolCalls.get(id)!, i);
       }
     }
     if (m.method === undefined && m.id !== undefined) {
@@ -113,7 +121,9 @@ export function detectQuirks(frames: readonly Frame[]): Map<QuirkName, number[]>
           if (d && (d.message || d.details || d.service || d.errorName)) hit('error-detail-in-data', i);
           if (e.code >= 400 && e.code < 600) hit('http-status-as-code', i);
         }
-        if (cancelAt >= 0) for (const id of openAtCancel) if (status.get(id) === 'pending' || status.get(id) === 'in_progress') hit('unsettled-after-cancel', i);
+        if (cancelAt >= 0)
+          for (const id of openAtCancel)
+            if (status.get(id) === 'pending' || status.get(id) === 'in_progress') hit('unsettled-after-cancel', i);
       }
     }
     if (m.method === 'session/update') {
@@ -133,15 +143,19 @@ export function detectQuirks(frames: readonly Frame[]): Map<QuirkName, number[]>
     }
     if ((u.sessionUpdate === 'tool_call_update' || u.sessionUpdate === 'tool_call') && id) {
       if (u.sessionUpdate === 'tool_call_update' && !toolCalls.has(id)) toolCalls.set(id, i);
-      if (emptyRaw.has(id) && u.rawInput !== undefined && !isEmptyObj(u.rawInput)) hit('rawinput-empty-refined', emptyRaw.get(id)!, i);
+      if (emptyRaw.has(id) && u.rawInput !== undefined && !isEmptyObj(u.rawInput))
+        hit('rawinput-empty-refined', emptyRaw.get(id)!, i);
       const keys = Object.keys(u).filter((k) => k !== 'sessionUpdate' && k !== 'toolCallId');
-      if (u.sessionUpdate === 'tool_call_update' && keys.length === 1 && keys[0] === '_meta') hit('meta-only-update', i);
+      if (u.sessionUpdate === 'tool_call_update' && keys.length === 1 && keys[0] === '_meta')
+        hit('meta-only-update', i);
       if (typeof u.status === 'string') {
-        if (cancelAt >= 0 && openAtCancel.has(id) && (u.status === 'completed' || u.status === 'failed')) hit('late-status-after-cancel', i);
+        if (cancelAt >= 0 && openAtCancel.has(id) && (u.status === 'completed' || u.status === 'failed'))
+          hit('late-status-after-cancel', i);
         status.set(id, u.status);
       }
     }
-    if (u.sessionUpdate === 'agent_message_chunk' && u.content?.type === 'text' && u.content.text === '') hit('empty-opening-chunk', i);
+    if (u.sessionUpdate === 'agent_message_chunk' && u.content?.type === 'text' && u.content.text === '')
+      hit('empty-opening-chunk', i);
     if (u.sessionUpdate === 'session_info_update') {
       const keys = Object.keys(u).filter((k) => k !== 'sessionUpdate');
       if (keys.length === 1 && keys[0] === '_meta') hit('session-info-meta-only', i);

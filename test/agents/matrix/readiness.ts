@@ -16,12 +16,20 @@ import type { Workspace } from './workspace.js';
 
 const STACK = /\n\s+at |Traceback|node:internal/;
 
-export async function readinessScenario(profile: AgentProfile, o: { ws: Workspace; installDir: string; modelUrl: string; by: By }): Promise<Check> {
+export async function readinessScenario(
+  profile: AgentProfile,
+  o: { ws: Workspace; installDir: string; modelUrl: string; by: By },
+): Promise<Check> {
   const row = await setupRow(profile, { ...o, credentials: false, label: 'readiness', inProcess: true });
   const provider =
-    o.by === 'id' && !viaProxy() ? createRegistry().require(profile.builtin) : customProvider({ name: `${profile.name}-cmd`, command: row.launch.command, args: row.launch.args });
+    o.by === 'id' && !viaProxy()
+      ? createRegistry().require(profile.builtin)
+      : customProvider({ name: `${profile.name}-cmd`, command: row.launch.command, args: row.launch.args });
   const wsEnv = { ...row.env, ...row.launch.env };
-  const r = await probeProvider(provider, currentEnv({ env: row.env, homeDir: row.home }), { env: wsEnv, timeoutMs: profile.initTimeoutMs ?? 60_000 });
+  const r = await probeProvider(provider, currentEnv({ env: row.env, homeDir: row.home }), {
+    env: wsEnv,
+    timeoutMs: profile.initTimeoutMs ?? 60_000,
+  });
   const facts = `${r.agentInfo?.name ?? 'no agentInfo'} ${r.version ?? ''}; quirks ${r.quirks?.set ?? '-'}; gaps: ${r.gaps.map((g) => g.code).join(', ') || 'none'}`;
   if (!r.initialized)
     return {
@@ -36,6 +44,7 @@ export async function readinessScenario(profile: AgentProfile, o: { ws: Workspac
   if (!r.agentInfo?.name || !r.quirks) return { ok: false, detail: `the agent was not identified (${facts})` };
   const onlyAuth = r.gaps.length > 0 && r.gaps.every((g) => g.code === 'auth');
   // Agents that open a session without credentials (they fail at the prompt, or hang) are "ready" here.
-  const opensAnyway = profile.noCredentials !== 'session_new' && r.sessionOpened === true && r.gaps.every((g) => g.code === 'auth');
+  const opensAnyway =
+    profile.noCredentials !== 'session_new' && r.sessionOpened === true && r.gaps.every((g) => g.code === 'auth');
   return { ok: onlyAuth || opensAnyway, detail: facts };
 }

@@ -22,7 +22,8 @@ export async function rewindScenario(ctx: ScenarioCtx, source: HarnessSession, p
     const from = ctx.model.requests.length;
     const r = await runTurn({ ...ctx, session: branch.session }, 'Please reply to this matrix rewind probe.');
     if (r.stalled) return { ok: false, detail: `stalled: ${r.stalled}` };
-    if (r.result.error) return { ok: false, detail: `turn error ${r.result.error.code}: ${r.result.error.message.slice(0, 200)}` };
+    if (r.result.error)
+      return { ok: false, detail: `turn error ${r.result.error.code}: ${r.result.error.message.slice(0, 200)}` };
     const sent = ctx.model.requests.slice(from).map((q) => JSON.stringify(q.body ?? ''));
     const asked = sent.find((b) => b.includes('matrix rewind probe'));
     if (!asked) return { ok: false, detail: `the model never got the new prompt (${sent.length} requests)` };

@@ -56,16 +56,42 @@ export function quoteWord(word: string): string {
  */
 export async function setupRow(
   profile: AgentProfile,
-  o: { ws: Workspace; installDir: string; modelUrl: string; credentials: boolean; label: string; by: By; inProcess: boolean },
+  o: {
+    ws: Workspace;
+    installDir: string;
+    modelUrl: string;
+    credentials: boolean;
+    label: string;
+    by: By;
+    inProcess: boolean;
+  },
 ): Promise<Row> {
   const { home, tmp } = o.ws.freshHome(`${o.by}-${o.label}`);
-  const launch = await profile.launch({ installDir: o.installDir, home, tmp, cwd: o.ws.cwd, modelUrl: o.modelUrl, credentials: o.credentials, by: o.by });
-  const env = Object.fromEntries(Object.entries(offlineEnv({ home, tmp, installDir: o.installDir, extra: {} })).filter((e): e is [string, string] => e[1] !== undefined));
+  const launch = await profile.launch({
+    installDir: o.installDir,
+    home,
+    tmp,
+    cwd: o.ws.cwd,
+    modelUrl: o.modelUrl,
+    credentials: o.credentials,
+    by: o.by,
+  });
+  const env = Object.fromEntries(
+    Object.entries(offlineEnv({ home, tmp, installDir: o.installDir, extra: {} })).filter(
+      (e): e is [string, string] => e[1] !== undefined,
+    ),
+  );
   const talariaHome = join(home, '.talaria');
   mkdirSync(talariaHome, { recursive: true });
   const wsEnv = { ...(o.inProcess ? env : {}), ...OFFLINE_SWITCHES, ...launch.env };
-  writeFileSync(join(talariaHome, 'config.json'), JSON.stringify({ workspaces: { [o.ws.cwd]: { env: wsEnv } }, imports: { zed: false, jetbrains: false } }, null, 2));
-  const agentArgs = o.by === 'id' ? ['--agent', profile.builtin] : ['--agent-cmd', [launch.command, ...launch.args].map(quoteWord).join(' ')];
+  writeFileSync(
+    join(talariaHome, 'config.json'),
+    JSON.stringify({ workspaces: { [o.ws.cwd]: { env: wsEnv } }, imports: { zed: false, jetbrains: false } }, null, 2),
+  );
+  const agentArgs =
+    o.by === 'id'
+      ? ['--agent', profile.builtin]
+      : ['--agent-cmd', [launch.command, ...launch.args].map(quoteWord).join(' ')];
   if (viaProxy()) {
     const proxied = proxyLaunch(launch, agentArgs, { talariaHome, cwd: o.ws.cwd });
     return {

@@ -20,7 +20,9 @@ if (by !== undefined && by !== 'id' && by !== 'command') throw new Error(`--by m
 const jobsAt = argv.indexOf('--jobs');
 const jobs = jobsAt >= 0 ? Number(argv[jobsAt + 1]) : 2;
 if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`--jobs must be a whole number ≥ 1 (got ${argv[jobsAt + 1]})`);
-const names = argv.filter((a, i) => !a.startsWith('-') && !(byAt >= 0 && i === byAt + 1) && !(jobsAt >= 0 && i === jobsAt + 1));
+const names = argv.filter(
+  (a, i) => !a.startsWith('-') && !(byAt >= 0 && i === byAt + 1) && !(jobsAt >= 0 && i === jobsAt + 1),
+);
 const keep = argv.includes('--keep');
 // --via-proxy: every row through `talaria acp` (row.ts reads this before any row is set up).
 const viaProxy = argv.includes('--via-proxy');

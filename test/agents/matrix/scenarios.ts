@@ -41,7 +41,11 @@ export interface ScenarioCtx {
   asksPermission?: boolean;
 }
 
-export async function runTurn(ctx: ScenarioCtx, prompt: string, during?: (turnId: string) => Promise<void>): Promise<TurnRun> {
+export async function runTurn(
+  ctx: ScenarioCtx,
+  prompt: string,
+  during?: (turnId: string) => Promise<void>,
+): Promise<TurnRun> {
   const { session, proc } = ctx;
   const decidedFrom = proc.decided.length;
   const askedFrom = proc.asked.length;
@@ -49,7 +53,11 @@ export async function runTurn(ctx: ScenarioCtx, prompt: string, during?: (turnId
   let firstTokenMs: number | undefined;
   const unsub = session.subscribe((e) => {
     if (firstTokenMs !== undefined) return;
-    if ((e.type === 'entry.added' || e.type === 'entry.updated') && (e.entry as Entry).kind === 'assistant_message' && (e.entry as { text: string }).text.trim() !== '') {
+    if (
+      (e.type === 'entry.added' || e.type === 'entry.updated') &&
+      (e.entry as Entry).kind === 'assistant_message' &&
+      (e.entry as { text: string }).text.trim() !== ''
+    ) {
       firstTokenMs = Math.round(performance.now() - t0);
     }
   });
@@ -77,7 +85,8 @@ export async function runTurn(ctx: ScenarioCtx, prompt: string, during?: (turnId
 
 function ended(r: TurnRun): Check | undefined {
   if (r.stalled) return { ok: false, detail: `stalled: ${r.stalled}` };
-  if (r.result.error) return { ok: false, detail: `turn error ${r.result.error.code}: ${r.result.error.message.slice(0, 200)}` };
+  if (r.result.error)
+    return { ok: false, detail: `turn error ${r.result.error.code}: ${r.result.error.message.slice(0, 200)}` };
   if (r.asked.length)
     return {
       ok: false,
@@ -91,7 +100,9 @@ function ended(r: TurnRun): Check | undefined {
 
 /** The fake model received a tool result containing `needle` (it answers those with "Done: …"). */
 function modelSawResult(model: FakeModel, from: number, needle: string): boolean {
-  return model.requests.slice(from).some((r) => r.action.kind === 'final' && 'text' in r.action && r.action.text.includes(needle));
+  return model.requests
+    .slice(from)
+    .some((r) => r.action.kind === 'final' && 'text' in r.action && r.action.text.includes(needle));
 }
 
 export async function textScenario(ctx: ScenarioCtx): Promise<Check & { firstTokenMs?: number }> {
@@ -101,7 +112,9 @@ export async function textScenario(ctx: ScenarioCtx): Promise<Check & { firstTok
   const ok = r.text.includes('matrix text probe') && r.result.stopReason === 'end_turn';
   return {
     ok,
-    detail: ok ? `echoed (${r.text.length} chars), ${r.result.stopReason}` : `unexpected answer ${JSON.stringify(r.text.slice(0, 120))} ${r.result.stopReason}`,
+    detail: ok
+      ? `echoed (${r.text.length} chars), ${r.result.stopReason}`
+      : `unexpected answer ${JSON.stringify(r.text.slice(0, 120))} ${r.result.stopReason}`,
     ...(r.firstTokenMs !== undefined ? { firstTokenMs: r.firstTokenMs } : {}),
   };
 }
@@ -112,7 +125,10 @@ export async function shellScenario(ctx: ScenarioCtx): Promise<Check> {
   const bad = ended(r);
   if (bad) return bad;
   if (!modelSawResult(ctx.model, from, 'matrix-ok'))
-    return { ok: false, detail: `the model never got the command output; tools: ${describeTools(r.tools)}; text ${JSON.stringify(r.text.slice(0, 120))}` };
+    return {
+      ok: false,
+      detail: `the model never got the command output; tools: ${describeTools(r.tools)}; text ${JSON.stringify(r.text.slice(0, 120))}`,
+    };
   if (r.tools.length === 0) return { ok: false, detail: 'the command ran but no tool call reached the thread' };
   const open = r.tools.filter((t) => t.status !== 'completed');
   if (open.length) return { ok: false, detail: `tool calls not completed: ${describeTools(open)}` };
@@ -125,7 +141,9 @@ export async function readScenario(ctx: ScenarioCtx): Promise<Check> {
   const bad = ended(r);
   if (bad) return bad;
   // The marker is only in the file, so any later request carrying it proves the read (results can be long and wrapped).
-  const sawIt = ctx.model.requests.slice(from).some((q) => q.action.kind === 'final' && JSON.stringify(q.body).includes(READ_MARKER));
+  const sawIt = ctx.model.requests
+    .slice(from)
+    .some((q) => q.action.kind === 'final' && JSON.stringify(q.body).includes(READ_MARKER));
   if (!sawIt) return { ok: false, detail: `the model never got the file content; tools: ${describeTools(r.tools)}` };
   return { ok: true, detail: `read; ${describeTools(r.tools)}` };
 }
@@ -136,11 +154,21 @@ export async function writeScenario(ctx: ScenarioCtx): Promise<Check> {
   if (bad) return bad;
   const content = existsSync(ctx.ws.writePath) ? readFileSync(ctx.ws.writePath, 'utf8').trim() : undefined;
   if (content !== WRITE_MARKER)
-    return { ok: false, detail: `file ${content === undefined ? 'not written' : `holds ${JSON.stringify(content.slice(0, 60))}`}; tools: ${describeTools(r.tools)}` };
+    return {
+      ok: false,
+      detail: `file ${content === undefined ? 'not written' : `holds ${JSON.stringify(content.slice(0, 60))}`}; tools: ${describeTools(r.tools)}`,
+    };
   if (ctx.asksPermission === false)
-    return { ok: true, na: true, detail: `written, but this agent never sends session/request_permission: no policy can apply (${describeTools(r.tools)})` };
-  const byPolicy = r.decided.filter((d) => d.decidedBy === 'policy' && d.outcome && (d.outcome as { outcome?: string }).outcome === 'selected');
-  if (byPolicy.length === 0) return { ok: false, detail: 'written, but no permission was asked (or not answered by policy)' };
+    return {
+      ok: true,
+      na: true,
+      detail: `written, but this agent never sends session/request_permission: no policy can apply (${describeTools(r.tools)})`,
+    };
+  const byPolicy = r.decided.filter(
+    (d) => d.decidedBy === 'policy' && d.outcome && (d.outcome as { outcome?: string }).outcome === 'selected',
+  );
+  if (byPolicy.length === 0)
+    return { ok: false, detail: 'written, but no permission was asked (or not answered by policy)' };
   return {
     ok: true,
     detail: `written; permission ${byPolicy
@@ -162,8 +190,13 @@ export async function denyScenario(ctx: ScenarioCtx): Promise<Check> {
   }
   if (existsSync(ctx.ws.deniedPath)) return { ok: false, detail: 'the denied command ran' };
   const denied = r.decided.filter((d) => d.decidedBy === 'policy' && /denied by rule/.test(d.reason));
-  if (denied.length === 0) return { ok: false, detail: `no permission denied by policy (asked: ${r.asked.length}, decided: ${r.decided.map((d) => d.reason).join('; ')})` };
-  if (r.result.error) return { ok: false, detail: `turn error after the denial: ${r.result.error.message.slice(0, 160)}` };
+  if (denied.length === 0)
+    return {
+      ok: false,
+      detail: `no permission denied by policy (asked: ${r.asked.length}, decided: ${r.decided.map((d) => d.reason).join('; ')})`,
+    };
+  if (r.result.error)
+    return { ok: false, detail: `turn error after the denial: ${r.result.error.message.slice(0, 160)}` };
   return { ok: true, detail: `denied by policy; tools: ${describeTools(r.tools)}; ${r.result.stopReason}` };
 }
 
@@ -186,11 +219,14 @@ export async function cancelScenario(ctx: ScenarioCtx): Promise<Check> {
         const calls = ctx.session.thread.entries.filter((e) => e.turnId === turnId && e.kind === 'tool_call');
         if (calls.some((e) => e.kind === 'tool_call' && e.permission?.status === 'allowed')) return true;
         // codex announces `in_progress` a moment BEFORE it asks: in progress for a second with no permission pending.
-        const running = calls.some((e) => e.kind === 'tool_call' && e.status === 'in_progress' && e.permission?.status !== 'pending');
+        const running = calls.some(
+          (e) => e.kind === 'tool_call' && e.status === 'in_progress' && e.permission?.status !== 'pending',
+        );
         runningAt = running ? runningAt || performance.now() : 0;
         if (runningAt && performance.now() - runningAt > 1000) return true;
         // Agents that say nothing while a tool runs: the model handed out the call a moment ago.
-        if (!handedOutAt && ctx.model.requests.slice(from).some((q) => q.action.kind === 'tool' && q.done)) handedOutAt = performance.now();
+        if (!handedOutAt && ctx.model.requests.slice(from).some((q) => q.action.kind === 'tool' && q.done))
+          handedOutAt = performance.now();
         return handedOutAt > 0 && performance.now() - handedOutAt > 2000;
       };
       if (started()) return resolve();
@@ -203,7 +239,11 @@ export async function cancelScenario(ctx: ScenarioCtx): Promise<Check> {
   const tookS = ((performance.now() - t0) / 1000).toFixed(1);
   if (r.stalled) return { ok: false, detail: `stalled: ${r.stalled}` };
   if (!cancelledAt) return { ok: false, detail: `the tool never started; ${r.result.stopReason}` };
-  if (r.result.stopReason !== 'cancelled') return { ok: false, detail: `stopReason ${r.result.stopReason}${r.result.error ? ` (${r.result.error.message.slice(0, 120)})` : ''}` };
+  if (r.result.stopReason !== 'cancelled')
+    return {
+      ok: false,
+      detail: `stopReason ${r.result.stopReason}${r.result.error ? ` (${r.result.error.message.slice(0, 120)})` : ''}`,
+    };
   const notCancelled = r.tools.filter((t) => t.status !== 'cancelled');
   if (notCancelled.length) return { ok: false, detail: `tool calls left ${describeTools(notCancelled)}` };
   const secs = (performance.now() - cancelledAt) / 1000;
@@ -211,7 +251,10 @@ export async function cancelScenario(ctx: ScenarioCtx): Promise<Check> {
   // The agent may kill its tool just after answering (claude-code-acp releases our terminal then).
   for (let i = 0; i < 30 && processRunning(ctx.ws.readPath); i++) await new Promise((res) => setTimeout(res, 100));
   const alive = processRunning(ctx.ws.readPath) ? '; the tool process still ran 3 s after the turn' : '';
-  return { ok: true, detail: `cancelled after ${tookS} s (answered ${secs.toFixed(1)} s after cancel); ${describeTools(r.tools)}${alive}` };
+  return {
+    ok: true,
+    detail: `cancelled after ${tookS} s (answered ${secs.toFixed(1)} s after cancel); ${describeTools(r.tools)}${alive}`,
+  };
 }
 
 /** A tool that runs for 30 s unless it is killed; its command line names the workspace. */
@@ -243,14 +286,26 @@ export async function errorScenario(ctx: ScenarioCtx): Promise<Check> {
   const r = await runTurn(ctx, 'Trigger a model failure: [[error: 400]]');
   if (r.stalled) return { ok: false, detail: `stalled: ${r.stalled}` };
   const e = r.result.error;
-  if (!e) return { ok: false, detail: `no error reported: ${r.result.stopReason}, text ${JSON.stringify(r.text.slice(0, 120))}` };
+  if (!e)
+    return {
+      ok: false,
+      detail: `no error reported: ${r.result.stopReason}, text ${JSON.stringify(r.text.slice(0, 120))}`,
+    };
   if (e.code !== 'agent_error') return { ok: false, detail: `error code ${e.code}: ${e.message.slice(0, 160)}` };
   const detail = JSON.stringify(e);
   const hasDetail = /invalid request|\b400\b/i.test(detail);
-  return { ok: hasDetail, detail: `${hasDetail ? '' : 'provider detail missing: '}agent_error ${JSON.stringify(e.message.slice(0, 160))}` };
+  return {
+    ok: hasDetail,
+    detail: `${hasDetail ? '' : 'provider detail missing: '}agent_error ${JSON.stringify(e.message.slice(0, 160))}`,
+  };
 }
 
 export function describeTools(tools: ToolCallEntry[]): string {
   if (tools.length === 0) return 'no tool calls';
-  return tools.map((t) => `${t.title.slice(0, 40)} [${t.status}${t.settledBy && t.settledBy !== 'agent' ? ` by ${t.settledBy}` : ''}]`).join(', ');
+  return tools
+    .map(
+      (t) =>
+        `${t.title.slice(0, 40)} [${t.status}${t.settledBy && t.settledBy !== 'agent' ? ` by ${t.settledBy}` : ''}]`,
+    )
+    .join(', ');
 }

@@ -11,7 +11,10 @@ import { runTurn, type Check, type ScenarioCtx } from './scenarios.js';
 const STEER = 'Please reply to this matrix steer probe.';
 
 function streaming(ctx: ScenarioCtx, turnId: string): Promise<void> {
-  const has = () => ctx.session.thread.entries.some((e: Entry) => e.turnId === turnId && e.kind === 'assistant_message' && e.text.includes('chunk 2/'));
+  const has = () =>
+    ctx.session.thread.entries.some(
+      (e: Entry) => e.turnId === turnId && e.kind === 'assistant_message' && e.text.includes('chunk 2/'),
+    );
   if (has()) return Promise.resolve();
   return new Promise((resolve) => {
     const off = ctx.session.subscribe(() => {

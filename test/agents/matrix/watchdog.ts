@@ -12,7 +12,13 @@ export interface Watched {
   stalled?: { code: 'stalled'; message: string; silentMs: number };
 }
 
-export async function watchTurn(session: Session, turn: Turn, rec: Recorder, stallMs: number, graceMs = 10_000): Promise<Watched> {
+export async function watchTurn(
+  session: Session,
+  turn: Turn,
+  rec: Recorder,
+  stallMs: number,
+  graceMs = 10_000,
+): Promise<Watched> {
   let stalled: Watched['stalled'];
   let timer: NodeJS.Timeout | undefined;
   let onStall!: () => void;
@@ -38,7 +44,16 @@ export async function watchTurn(session: Session, turn: Turn, rec: Recorder, sta
   const gaveUp = stalledP.then(
     () =>
       new Promise<TurnResult>((resolve) => {
-        grace = setTimeout(() => resolve({ turnId: turn.id, stopReason: 'error', durationMs: 0, error: { code: 'stalled', message: stalled!.message } }), graceMs).unref();
+        grace = setTimeout(
+          () =>
+            resolve({
+              turnId: turn.id,
+              stopReason: 'error',
+              durationMs: 0,
+              error: { code: 'stalled', message: stalled!.message },
+            }),
+          graceMs,
+        ).unref();
       }),
   );
   const result = await Promise.race([turn.result, gaveUp]);

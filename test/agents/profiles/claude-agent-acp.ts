@@ -27,7 +27,13 @@ export const claudeAgentAcp: AgentProfile = {
   builtin: 'claude-code',
   noCredentials: 'prompt',
   continueFromHermes: true,
-  quirks: ['empty opening chunks', 'rawInput {} refined later', '_meta-only tool_call_update', 'usage in prompt result', 'cancel leaves the tool unsettled'],
+  quirks: [
+    'empty opening chunks',
+    'rawInput {} refined later',
+    '_meta-only tool_call_update',
+    'usage in prompt result',
+    'cancel leaves the tool unsettled',
+  ],
 };
 
 /**

@@ -22,7 +22,13 @@ export const claudeCodeAcp: AgentProfile = {
   // The built-in finds the older adapter's command when the current one is not installed.
   builtin: 'claude-code',
   noCredentials: 'prompt',
-  quirks: ['duplicate tool_call', 'empty opening chunks', 'rawInput {} refined later', 'client terminal/* and fs/*', 'usage in prompt result'],
+  quirks: [
+    'duplicate tool_call',
+    'empty opening chunks',
+    'rawInput {} refined later',
+    'client terminal/* and fs/*',
+    'usage in prompt result',
+  ],
 };
 
 const FORK_ENTRY = 'node_modules/@sudocode-ai/claude-code-acp/dist/index.js';

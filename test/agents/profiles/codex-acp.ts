@@ -42,5 +42,10 @@ export const codexAcp: AgentProfile = {
   },
   builtin: 'codex',
   noCredentials: 'session_new',
-  quirks: ['UUID request ids', 'configOptions-only session', 'permission pending for an in_progress call', 'killed tool reported failed after cancel'],
+  quirks: [
+    'UUID request ids',
+    'configOptions-only session',
+    'permission pending for an in_progress call',
+    'killed tool reported failed after cancel',
+  ],
 };

@@ -22,5 +22,10 @@ export const copilot: AgentProfile = {
   }),
   builtin: 'copilot',
   noCredentials: 'session_new',
-  quirks: ['session/update before the session/new response', 'model error as text + end_turn', '_meta.terminal-auth auth method', 'usage in prompt result'],
+  quirks: [
+    'session/update before the session/new response',
+    'model error as text + end_turn',
+    '_meta.terminal-auth auth method',
+    'usage in prompt result',
+  ],
 };

@@ -8,7 +8,12 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ENV_ALLOW_LIST } from '../../../src/os/env.js';
 
-export function offlineEnv(o: { home: string; tmp: string; installDir: string; extra: Record<string, string> }): Record<string, string | undefined> {
+export function offlineEnv(o: {
+  home: string;
+  tmp: string;
+  installDir: string;
+  extra: Record<string, string>;
+}): Record<string, string | undefined> {
   const xdg = {
     XDG_CONFIG_HOME: join(o.home, '.config'),
     XDG_DATA_HOME: join(o.home, '.local', 'share'),
@@ -16,7 +21,13 @@ export function offlineEnv(o: { home: string; tmp: string; installDir: string; e
     XDG_STATE_HOME: join(o.home, '.local', 'state'),
   };
   for (const d of Object.values(xdg)) mkdirSync(d, { recursive: true });
-  const path = [join(o.installDir, 'node_modules', '.bin'), dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':');
+  const path = [
+    join(o.installDir, 'node_modules', '.bin'),
+    dirname(process.execPath),
+    '/usr/local/bin',
+    '/usr/bin',
+    '/bin',
+  ].join(':');
   const env: Record<string, string | undefined> = {};
   for (const name of ENV_ALLOW_LIST) env[name] = undefined;
   Object.assign(env, {

@@ -33,5 +33,10 @@ export const geminiCli: AgentProfile = {
   },
   builtin: 'gemini',
   noCredentials: 'session_new',
-  quirks: ['permission for an unannounced tool call', 'HTTP status as the JSON-RPC error code', '_meta.quota in prompt result', 'write bug with fs.readTextFile'],
+  quirks: [
+    'permission for an unannounced tool call',
+    'HTTP status as the JSON-RPC error code',
+    '_meta.quota in prompt result',
+    'write bug with fs.readTextFile',
+  ],
 };

@@ -11,7 +11,18 @@ import { pi } from './pi.js';
 import { qwenCode } from './qwen-code.js';
 import type { AgentProfile } from './types.js';
 
-export const PROFILES: AgentProfile[] = [claudeAgentAcp, claudeCodeAcp, codexAcp, geminiCli, opencode, kilo, qwenCode, copilot, pi, cursor];
+export const PROFILES: AgentProfile[] = [
+  claudeAgentAcp,
+  claudeCodeAcp,
+  codexAcp,
+  geminiCli,
+  opencode,
+  kilo,
+  qwenCode,
+  copilot,
+  pi,
+  cursor,
+];
 /** Run only when named: newer lines of an agent, for the cells only they can fill. */
 export const EXTRA_PROFILES: AgentProfile[] = [claudeAgentAcpNext, claudeCodeAcpFork];
 

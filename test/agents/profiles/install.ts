@@ -49,12 +49,31 @@ export function dirBytes(dir: string): number {
 
 function npmInstall(dir: string, packages: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const args = ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel', 'error', ...packages];
-    const child = spawn('npm', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } });
+    const args = [
+      'install',
+      '--prefix',
+      dir,
+      '--no-save',
+      '--no-audit',
+      '--no-fund',
+      '--no-package-lock',
+      '--loglevel',
+      'error',
+      ...packages,
+    ];
+    const child = spawn('npm', args, {
+      cwd: dir,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+    });
     let err = '';
     child.stderr.on('data', (c: Buffer) => (err += c.toString()).length > 20_000 && (err = err.slice(-10_000)));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm install ${packages.join(' ')} failed (${code}): ${err.slice(-2000)}`))));
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`npm install ${packages.join(' ')} failed (${code}): ${err.slice(-2000)}`)),
+    );
   });
 }
 
@@ -63,7 +82,12 @@ function npmInstall(dir: string, packages: string[]): Promise<void> {
  * unless a previous install completed there. `check` is a path (relative to the folder) that must
  * exist afterwards: the agent's entry point or binary.
  */
-export async function ensureInstalled(name: string, version: string, packages: string[], check: string): Promise<InstallInfo> {
+export async function ensureInstalled(
+  name: string,
+  version: string,
+  packages: string[],
+  check: string,
+): Promise<InstallInfo> {
   const dir = cacheDir(name, version);
   const marker = join(dir, MARKER);
   if (existsSync(marker) && existsSync(join(dir, check))) {
@@ -73,7 +97,10 @@ export async function ensureInstalled(name: string, version: string, packages: s
   // A half-finished install (killed run) is thrown away rather than trusted.
   if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `agent-cache-${name.replace(/[^a-z0-9-]/gi, '-')}`, private: true }) + '\n');
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: `agent-cache-${name.replace(/[^a-z0-9-]/gi, '-')}`, private: true }) + '\n',
+  );
   const t0 = performance.now();
   await npmInstall(dir, packages);
   const ms = Math.round(performance.now() - t0);

@@ -28,7 +28,10 @@ export const pi: AgentProfile = {
           },
         }),
       );
-      writeFileSync(join(dir, 'settings.json'), JSON.stringify({ defaultProvider: 'fake', defaultModel: 'fake-model' }));
+      writeFileSync(
+        join(dir, 'settings.json'),
+        JSON.stringify({ defaultProvider: 'fake', defaultModel: 'fake-model' }),
+      );
     }
     return {
       command: process.execPath,

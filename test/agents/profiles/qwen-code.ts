@@ -14,13 +14,30 @@ export const qwenCode: AgentProfile = {
       // `qwen --acp` as the built-in starts it: the OpenAI-compatible endpoint from its settings and env.
       const dir = join(ctx.home, '.qwen');
       mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'openai' } }, model: { name: 'fake-model' } }));
-      Object.assign(env, { OPENAI_API_KEY: 'sk-fake-offline', OPENAI_BASE_URL: `${ctx.modelUrl}/v1`, OPENAI_MODEL: 'fake-model' });
+      writeFileSync(
+        join(dir, 'settings.json'),
+        JSON.stringify({ security: { auth: { selectedType: 'openai' } }, model: { name: 'fake-model' } }),
+      );
+      Object.assign(env, {
+        OPENAI_API_KEY: 'sk-fake-offline',
+        OPENAI_BASE_URL: `${ctx.modelUrl}/v1`,
+        OPENAI_MODEL: 'fake-model',
+      });
     }
     return {
       command: join(ctx.installDir, 'node_modules/.bin/qwen'),
       args: ctx.credentials
-        ? ['--acp', '--auth-type', 'openai', '--openai-base-url', `${ctx.modelUrl}/v1`, '--openai-api-key', 'sk-fake-offline', '--model', 'fake-model']
+        ? [
+            '--acp',
+            '--auth-type',
+            'openai',
+            '--openai-base-url',
+            `${ctx.modelUrl}/v1`,
+            '--openai-api-key',
+            'sk-fake-offline',
+            '--model',
+            'fake-model',
+          ]
         : ['--acp'],
       env,
     };

@@ -48,7 +48,10 @@ describe('a model HTTP 400 becomes one agent_error shape', () => {
     const s = await r.client.newSession({ cwd: scratchDir() });
     const res = await s.prompt('fail').result;
     expect(res.agentStopReason).toBe('end_turn');
-    expect(res.error).toMatchObject({ code: 'agent_error', data: { source: 'text', httpStatus: 400, detail: `Error: 400 ${DETAIL}` } });
+    expect(res.error).toMatchObject({
+      code: 'agent_error',
+      data: { source: 'text', httpStatus: 400, detail: `Error: 400 ${DETAIL}` },
+    });
     expect(s.thread.entries.some((e) => e.kind === 'notice' && e.code === 'agent_error')).toBe(true);
   });
 
@@ -86,13 +89,17 @@ describe('auth required becomes a readiness gap listing the auth methods', () =>
     const s = await r.client.newSession({ cwd: scratchDir() });
     const res = await s.prompt('hi').result;
     expect(res.error?.code).toBe('auth_required');
-    expect((res.error?.data as { authMethods: { id: string }[] }).authMethods.map((m) => m.id)).toEqual(['claude-login']);
+    expect((res.error?.data as { authMethods: { id: string }[] }).authMethods.map((m) => m.id)).toEqual([
+      'claude-login',
+    ]);
   });
 
   it('claude-agent-acp: the terminal-auth capability is what makes it list a method at all', async () => {
     const r = await replay('claude-agent-acp', 'no-credentials');
     const init = r.sent().find((m) => m.method === 'initialize')!;
-    expect((init.params as { clientCapabilities: { _meta?: unknown } }).clientCapabilities._meta).toEqual({ 'terminal-auth': true });
+    expect((init.params as { clientCapabilities: { _meta?: unknown } }).clientCapabilities._meta).toEqual({
+      'terminal-auth': true,
+    });
   });
 
   it('cursor: "not authenticated" as answer text with end_turn → auth_required naming its login command', async () => {
@@ -100,7 +107,9 @@ describe('auth required becomes a readiness gap listing the auth methods', () =>
     const s = await r.client.newSession({ cwd: scratchDir() });
     const res = await s.prompt('hi').result;
     expect(res.error?.code).toBe('auth_required');
-    expect((res.error?.data as { authMethods: { name: string }[] }).authMethods.map((m) => m.name)).toEqual(['cursor-agent login']);
+    expect((res.error?.data as { authMethods: { name: string }[] }).authMethods.map((m) => m.name)).toEqual([
+      'cursor-agent login',
+    ]);
   });
 });
 
@@ -154,7 +163,9 @@ describe('after a cancel every tool call is settled cancelled, whatever the agen
   });
 
   it('claude-code-acp: after a rejected permission the session is resumed before the next prompt', async () => {
-    const r = await replay('claude-code-acp', 'deny-then-error', { permission: { mode: 'ask', rules: [{ decision: 'deny', command: 'touch *' }] } });
+    const r = await replay('claude-code-acp', 'deny-then-error', {
+      permission: { mode: 'ask', rules: [{ decision: 'deny', command: 'touch *' }] },
+    });
     const s = await r.client.newSession({ cwd: scratchDir() });
     const denied = await s.prompt('deny').result;
     expect(toolCalls(s, denied)[0]!.permission).toMatchObject({ status: 'rejected', optionKind: 'reject_once' });
@@ -184,7 +195,9 @@ describe('permission options are chosen by kind, never by id', () => {
   }
 
   it('claude-code-acp: a deny rule answers its reject option ("reject")', async () => {
-    const r = await replay('claude-code-acp', 'deny-then-error', { permission: { mode: 'ask', rules: [{ decision: 'deny', command: 'touch *' }] } });
+    const r = await replay('claude-code-acp', 'deny-then-error', {
+      permission: { mode: 'ask', rules: [{ decision: 'deny', command: 'touch *' }] },
+    });
     const asked = recorded(r.lines, (m) => m.method === 'session/request_permission')[0]!;
     const s = await r.client.newSession({ cwd: scratchDir() });
     void s.prompt('deny');
@@ -217,7 +230,10 @@ describe('session setup shapes', () => {
       ['gemini-cli', 'text'],
     ] as const) {
       const r = await replay(agent, name);
-      const newRes = recorded(r.lines, (m, dir) => dir === 'agent->client' && !!(m.result as { sessionId?: string } | undefined)?.sessionId)[0]!.result as Record<string, unknown>;
+      const newRes = recorded(
+        r.lines,
+        (m, dir) => dir === 'agent->client' && !!(m.result as { sessionId?: string } | undefined)?.sessionId,
+      )[0]!.result as Record<string, unknown>;
       const s = await r.client.newSession({ cwd: scratchDir() });
       expect(s.catalog.model?.options.length, agent).toBeGreaterThan(0);
       if (agent === 'opencode' || agent === 'codex-acp') expect(newRes.models ?? newRes.modes).toBeUndefined();
@@ -231,6 +247,9 @@ describe('session setup shapes', () => {
     // Nothing named it before initialize: the first connection got the generic capabilities and was replaced.
     expect(r.restartedFrom?.choice.set.id).toBe('generic');
     const init = r.sent().find((m) => m.method === 'initialize')!;
-    expect((init.params as { clientCapabilities: { fs: unknown } }).clientCapabilities.fs).toEqual({ readTextFile: false, writeTextFile: true });
+    expect((init.params as { clientCapabilities: { fs: unknown } }).clientCapabilities.fs).toEqual({
+      readTextFile: false,
+      writeTextFile: true,
+    });
   });
 });

@@ -20,7 +20,9 @@ import { playFixture, type FixturePlayer } from '../../fakes/fixture-player.js';
 import { startWithQuirks, type AppliedQuirks } from '../../../src/providers/quirks/index.js';
 
 export function fixture(agent: string, name: string): WireLogLine[] {
-  return parseWireLog(readFileSync(fileURLToPath(new URL(`../../fixtures/agents/${agent}/${name}.ndjson`, import.meta.url)), 'utf8'));
+  return parseWireLog(
+    readFileSync(fileURLToPath(new URL(`../../fixtures/agents/${agent}/${name}.ndjson`, import.meta.url)), 'utf8'),
+  );
 }
 
 /** The recorded frames matching `pred` (to assert the quirk is really in the recording). */
@@ -28,7 +30,9 @@ export function recorded(lines: WireLogLine[], pred: (m: RawMessage, dir: string
   return lines.filter((l) => pred(l.msg, l.dir)).map((l) => l.msg);
 }
 
-export function update(m: RawMessage): { sessionUpdate?: string; toolCallId?: string; [k: string]: unknown } | undefined {
+export function update(
+  m: RawMessage,
+): { sessionUpdate?: string; toolCallId?: string; [k: string]: unknown } | undefined {
   return m.method === 'session/update' ? (m.params as { update?: { sessionUpdate?: string } }).update : undefined;
 }
 
@@ -88,7 +92,14 @@ export async function replay(agent: string, name: string, o: ReplayOptions = {})
       command: 'recorded-agent',
       args: [],
       hookOptions: {},
-      spawn: (caps) => connect(offerCaps ? caps : caps.clientCapabilityOverrides ? { clientCapabilityOverrides: caps.clientCapabilityOverrides } : {}),
+      spawn: (caps) =>
+        connect(
+          offerCaps
+            ? caps
+            : caps.clientCapabilityOverrides
+              ? { clientCapabilityOverrides: caps.clientCapabilityOverrides }
+              : {},
+        ),
       // A restart: what the first "process" got is not part of this replay.
       discard: async (c) => {
         await c.close();
@@ -100,7 +111,9 @@ export async function replay(agent: string, name: string, o: ReplayOptions = {})
   }
   const r: Replay = {
     client,
-    ...(applied ? { quirks: applied.quirks, ...(applied.restartedFrom ? { restartedFrom: applied.restartedFrom } : {}) } : {}),
+    ...(applied
+      ? { quirks: applied.quirks, ...(applied.restartedFrom ? { restartedFrom: applied.restartedFrom } : {}) }
+      : {}),
     listeners,
     player,
     lines,

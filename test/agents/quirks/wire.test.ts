@@ -33,7 +33,9 @@ describe('agent→client request ids', () => {
 describe('updates before the session/new response', () => {
   it('copilot: updates for a session not yet known land in its thread once it exists', async () => {
     const r = await replay('copilot', 'session-new');
-    const newAt = r.lines.findIndex((l) => l.dir === 'agent->client' && (l.msg.result as { sessionId?: string } | undefined)?.sessionId);
+    const newAt = r.lines.findIndex(
+      (l) => l.dir === 'agent->client' && (l.msg.result as { sessionId?: string } | undefined)?.sessionId,
+    );
     const early = r.lines.slice(0, newAt).filter((l) => update(l.msg)?.sessionUpdate === 'available_commands_update');
     expect(early.length).toBeGreaterThan(0);
     const s = await r.client.newSession({ cwd: scratchDir() });
@@ -46,7 +48,9 @@ describe('permission for a tool call that was not announced (yet)', () => {
     const r = await replay('gemini-cli', 'write', { permission: { mode: 'auto' } });
     const asked = recorded(r.lines, (m) => m.method === 'session/request_permission')[0]!;
     const id = (asked.params as { toolCall: { toolCallId: string } }).toolCall.toolCallId;
-    expect(recorded(r.lines, (m) => update(m)?.sessionUpdate === 'tool_call' && update(m)?.toolCallId === id)).toHaveLength(0);
+    expect(
+      recorded(r.lines, (m) => update(m)?.sessionUpdate === 'tool_call' && update(m)?.toolCallId === id),
+    ).toHaveLength(0);
     const s = await r.client.newSession({ cwd: scratchDir() });
     const res = await s.prompt('write').result;
     const calls = toolCalls(s, res).filter((c) => c.toolCallId === id);
@@ -60,7 +64,9 @@ describe('permission for a tool call that was not announced (yet)', () => {
     const lines = r.lines;
     const askAt = lines.findIndex((l) => l.msg.method === 'session/request_permission');
     const id = (lines[askAt]!.msg.params as { toolCall: { toolCallId: string } }).toolCall.toolCallId;
-    const callAt = lines.findIndex((l) => update(l.msg)?.sessionUpdate === 'tool_call' && update(l.msg)?.toolCallId === id);
+    const callAt = lines.findIndex(
+      (l) => update(l.msg)?.sessionUpdate === 'tool_call' && update(l.msg)?.toolCallId === id,
+    );
     expect(callAt).toBeGreaterThan(askAt);
     const s = await r.client.newSession({ cwd: scratchDir() });
     const res = await s.prompt('write').result;
@@ -91,12 +97,19 @@ describe('tool call shapes', () => {
     expect(update(first)!.rawInput).toEqual({});
     const metaOnly = recorded(r.lines, (m) => {
       const u = update(m);
-      return u?.sessionUpdate === 'tool_call_update' && Object.keys(u).sort().join() === '_meta,sessionUpdate,toolCallId';
+      return (
+        u?.sessionUpdate === 'tool_call_update' && Object.keys(u).sort().join() === '_meta,sessionUpdate,toolCallId'
+      );
     });
     expect(metaOnly.length).toBeGreaterThan(0);
     const s = await r.client.newSession({ cwd: scratchDir() });
     const seen: ToolCallEntry[] = [];
-    s.subscribe((e) => (e.type === 'entry.updated' || e.type === 'entry.added') && (e.entry as ToolCallEntry).kind === 'tool_call' && seen.push(e.entry as ToolCallEntry));
+    s.subscribe(
+      (e) =>
+        (e.type === 'entry.updated' || e.type === 'entry.added') &&
+        (e.entry as ToolCallEntry).kind === 'tool_call' &&
+        seen.push(e.entry as ToolCallEntry),
+    );
     const res = await s.prompt('shell').result;
     const call = toolCalls(s, res)[0]!;
     expect(call.rawInput).toMatchObject({ command: 'echo matrix-ok' });
@@ -108,7 +121,10 @@ describe('tool call shapes', () => {
 
   it('pi: pending updates with partial input while arguments stream end in the full input', async () => {
     const r = await replay('pi', 'shell');
-    const pendings = recorded(r.lines, (m) => update(m)?.sessionUpdate === 'tool_call_update' && update(m)?.status === 'pending');
+    const pendings = recorded(
+      r.lines,
+      (m) => update(m)?.sessionUpdate === 'tool_call_update' && update(m)?.status === 'pending',
+    );
     expect(pendings.length).toBeGreaterThan(0);
     const s = await r.client.newSession({ cwd: scratchDir() });
     const res = await s.prompt('shell').result;
@@ -123,7 +139,9 @@ describe('chunks, extra fields, non-standard traffic', () => {
   it('claude-agent-acp and qwen-code: empty opening chunks never make an entry', async () => {
     for (const agent of ['claude-agent-acp', 'qwen-code']) {
       const r = await replay(agent, 'text');
-      expect(recorded(r.lines, (m) => (update(m)?.content as { text?: string } | undefined)?.text === '').length).toBeGreaterThan(0);
+      expect(
+        recorded(r.lines, (m) => (update(m)?.content as { text?: string } | undefined)?.text === '').length,
+      ).toBeGreaterThan(0);
       const s = await r.client.newSession({ cwd: scratchDir() });
       if (agent === 'qwen-code') await s.setMode('default');
       const res = await s.prompt('text').result;
@@ -170,7 +188,11 @@ describe('chunks, extra fields, non-standard traffic', () => {
 
   it('pi: session_info_update with only _meta is kept as thread meta, not as an entry', async () => {
     const r = await replay('pi', 'text');
-    const metaOnly = recorded(r.lines, (m) => update(m)?.sessionUpdate === 'session_info_update' && Object.keys(update(m)!).join() === 'sessionUpdate,_meta');
+    const metaOnly = recorded(
+      r.lines,
+      (m) =>
+        update(m)?.sessionUpdate === 'session_info_update' && Object.keys(update(m)!).join() === 'sessionUpdate,_meta',
+    );
     expect(metaOnly.length).toBeGreaterThan(0);
     const s = await r.client.newSession({ cwd: scratchDir() });
     const res = await s.prompt('text').result;

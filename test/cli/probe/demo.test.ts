@@ -18,28 +18,57 @@ describe.concurrent('talaria probe --agent demo', () => {
     expect(r.code, r.stderr).toBe(EXIT.OK);
     const out = r.stdout;
     expect(out).toContain('Talaria probe — Talaria demo agent (offline, scripted)');
-    expect(cell(out, 'initialize')).toMatchObject({ result: 'works', evidence: expect.stringContaining('protocol 1; talaria-demo') });
-    expect(cell(out, 'capabilities')).toMatchObject({ result: 'supported', evidence: expect.stringContaining('load yes; session: list, close') });
+    expect(cell(out, 'initialize')).toMatchObject({
+      result: 'works',
+      evidence: expect.stringContaining('protocol 1; talaria-demo'),
+    });
+    expect(cell(out, 'capabilities')).toMatchObject({
+      result: 'supported',
+      evidence: expect.stringContaining('load yes; session: list, close'),
+    });
     expect(cell(out, 'session/new').evidence).toMatch(/configOptions "model".*configOptions "mode"/);
     const stream = cell(out, 'streamed turn');
     expect(stream.result).toBe('works');
-    expect(stream.evidence).toMatch(/first frame \d+ ms; \d+ chunks; .*median gap \d+(\.\d+)? ms; messageId: all; stop end_turn/);
-    expect(cell(out, 'tool calls')).toMatchObject({ result: 'works', evidence: expect.stringContaining('3 calls (read, edit, execute); 3 completed by the agent') });
-    expect(cell(out, 'permissions')).toMatchObject({ result: 'works', evidence: expect.stringContaining('2 requests, each naming an announced tool call') });
-    expect(cell(out, 'env reaches the shell')).toMatchObject({ result: 'works', evidence: expect.stringContaining('marker found in the output of') });
+    expect(stream.evidence).toMatch(
+      /first frame \d+ ms; \d+ chunks; .*median gap \d+(\.\d+)? ms; messageId: all; stop end_turn/,
+    );
+    expect(cell(out, 'tool calls')).toMatchObject({
+      result: 'works',
+      evidence: expect.stringContaining('3 calls (read, edit, execute); 3 completed by the agent'),
+    });
+    expect(cell(out, 'permissions')).toMatchObject({
+      result: 'works',
+      evidence: expect.stringContaining('2 requests, each naming an announced tool call'),
+    });
+    expect(cell(out, 'env reaches the shell')).toMatchObject({
+      result: 'works',
+      evidence: expect.stringContaining('marker found in the output of'),
+    });
     expect(cell(out, 'MCP server tool').result).toBe('not testable');
     expect(cell(out, 'image prompt').result).toBe('works');
     const cancel = cell(out, 'cancel');
     expect(cancel.result).toBe('works');
     expect(cancel.evidence).toMatch(/stop reason cancelled; stopped in \d+ ms; .*text kept: [1-9]\d* chars/);
-    expect(cell(out, 'modes')).toMatchObject({ result: 'works', evidence: expect.stringContaining('set auto, each confirmed current by the agent; restored ask') });
-    expect(cell(out, 'model switch')).toMatchObject({ result: 'works', evidence: expect.stringContaining('set demo-thorough') });
-    expect(cell(out, 'list by cwd')).toMatchObject({ result: 'works', evidence: expect.stringContaining('the other folder lists 0 sessions') });
+    expect(cell(out, 'modes')).toMatchObject({
+      result: 'works',
+      evidence: expect.stringContaining('set auto, each confirmed current by the agent; restored ask'),
+    });
+    expect(cell(out, 'model switch')).toMatchObject({
+      result: 'works',
+      evidence: expect.stringContaining('set demo-thorough'),
+    });
+    expect(cell(out, 'list by cwd')).toMatchObject({
+      result: 'works',
+      evidence: expect.stringContaining('the other folder lists 0 sessions'),
+    });
     const load = cell(out, 'load (replay)');
     expect(load.result).toBe('works');
     expect(load.evidence).toMatch(/replayed \d+ updates .*5\/5 tool calls paired; ids match the live ones/);
     expect(cell(out, 'resume').result).toBe('unsupported');
-    expect(cell(out, 'wire schema')).toMatchObject({ result: 'works', evidence: expect.stringMatching(/^\d+ frames checked; 0 violations; 0 non-JSON-RPC stdout lines/) });
+    expect(cell(out, 'wire schema')).toMatchObject({
+      result: 'works',
+      evidence: expect.stringMatching(/^\d+ frames checked; 0 violations; 0 non-JSON-RPC stdout lines/),
+    });
     expect(out).not.toContain('BROKEN');
     // The evidence section shows the frames behind the rows.
     expect(out).toMatch(/\nEvidence\n/);

@@ -29,7 +29,10 @@ describe.concurrent('runProbe against fault executables', () => {
     expect(r.ready).toBe(false);
     expect(r.notReady).toBe('session/new did not answer within 4000 ms');
     expect(check(r, 'initialize').status).toBe('works');
-    expect(check(r, 'session_new')).toMatchObject({ status: 'broken', summary: 'session/new did not answer within 4000 ms' });
+    expect(check(r, 'session_new')).toMatchObject({
+      status: 'broken',
+      summary: 'session/new did not answer within 4000 ms',
+    });
     expect(check(r, 'stream')).toMatchObject({ status: 'skipped', summary: 'the agent is not ready' });
     expect(check(r, 'wire').status).toBe('works');
     expect(probeExitCode(r)).toBe(EXIT.NOT_READY);
@@ -49,19 +52,35 @@ describe.concurrent('runProbe against fault executables', () => {
   it('garbage-stdout: protocol errors reported, the probe carries on through every check', async () => {
     const r = await runProbe({ launch: fake('garbage-stdout'), timeoutMs: 4000 });
     expect(r.ready).toBe(true);
-    expect(check(r, 'stream')).toMatchObject({ status: 'works', data: expect.objectContaining({ chunks: 2, text: 'still alive' }) });
+    expect(check(r, 'stream')).toMatchObject({
+      status: 'works',
+      data: expect.objectContaining({ chunks: 2, text: 'still alive' }),
+    });
     // Lines that are not JSON-RPC are listed with the check they came in, and fail the wire row.
     expect(r.wire.protocolErrors.length).toBeGreaterThan(10);
-    expect(r.wire.protocolErrors).toEqual(expect.arrayContaining([{ kind: 'non_json', preview: 'this is not json', check: 'stream' }]));
-    expect(check(r, 'wire')).toMatchObject({ status: 'broken', summary: expect.stringMatching(/\d+ non-JSON-RPC stdout lines/) });
+    expect(r.wire.protocolErrors).toEqual(
+      expect.arrayContaining([{ kind: 'non_json', preview: 'this is not json', check: 'stream' }]),
+    );
+    expect(check(r, 'wire')).toMatchObject({
+      status: 'broken',
+      summary: expect.stringMatching(/\d+ non-JSON-RPC stdout lines/),
+    });
     // The valid `_garbage/ping` extension notification is listed, not failed.
-    expect(r.wire.unknownMethods).toEqual(expect.arrayContaining([expect.objectContaining({ method: '_garbage/ping', reason: 'extension' })]));
+    expect(r.wire.unknownMethods).toEqual(
+      expect.arrayContaining([expect.objectContaining({ method: '_garbage/ping', reason: 'extension' })]),
+    );
     // Later checks still ran: advertised load and list never answer → broken, each after its own limit.
     expect(check(r, 'image').status).toBe('works');
-    expect(check(r, 'load')).toMatchObject({ status: 'broken', summary: expect.stringContaining('session/load failed') });
+    expect(check(r, 'load')).toMatchObject({
+      status: 'broken',
+      summary: expect.stringContaining('session/load failed'),
+    });
     expect(check(r, 'list').status).toBe('broken');
     expect(check(r, 'tools').status).toBe('not_testable');
-    expect(check(r, 'cancel')).toMatchObject({ status: 'not_testable', summary: expect.stringContaining('before the cancel went out') });
+    expect(check(r, 'cancel')).toMatchObject({
+      status: 'not_testable',
+      summary: expect.stringContaining('before the cancel went out'),
+    });
     expect(probeExitCode(r)).toBe(PROBE_EXIT_BROKEN);
   });
 
@@ -70,7 +89,10 @@ describe.concurrent('runProbe against fault executables', () => {
     expect(r.ready).toBe(true);
     expect(check(r, 'stream')).toMatchObject({ status: 'broken', summary: expect.stringMatching(/^agent_crashed: /) });
     for (const id of ['tools', 'permissions', 'cancel', 'load', 'resume']) {
-      expect(check(r, id)).toMatchObject({ status: 'skipped', summary: expect.stringContaining('the agent connection closed') });
+      expect(check(r, id)).toMatchObject({
+        status: 'skipped',
+        summary: expect.stringContaining('the agent connection closed'),
+      });
     }
     expect(probeExitCode(r)).toBe(PROBE_EXIT_BROKEN);
   });
@@ -78,21 +100,39 @@ describe.concurrent('runProbe against fault executables', () => {
   it('mcp-reject-agent: session/new refusing the stdio MCP server is broken; the session opens without it', async () => {
     const r = await runProbe({ launch: fake('mcp-reject-agent'), timeoutMs: 10_000 });
     expect(r.ready).toBe(true);
-    expect(check(r, 'session_new')).toMatchObject({ status: 'works', summary: expect.stringContaining('refused the MCP server, opened without it') });
-    expect(check(r, 'mcp')).toMatchObject({ status: 'broken', summary: expect.stringContaining('MCP server talaria-probe failed to start') });
+    expect(check(r, 'session_new')).toMatchObject({
+      status: 'works',
+      summary: expect.stringContaining('refused the MCP server, opened without it'),
+    });
+    expect(check(r, 'mcp')).toMatchObject({
+      status: 'broken',
+      summary: expect.stringContaining('MCP server talaria-probe failed to start'),
+    });
     expect(check(r, 'stream').data).toMatchObject({ text: 'no MCP here' });
   });
 
   it('interrupted (SIGINT in the CLI): the running check finishes, the rest are skipped, exit 130', async () => {
     const home = tempDir('probe-engine-home');
-    const demo = await resolveProbeLaunch({ agent: 'demo' }, { env: { TALARIA_HOME: home }, homeDir: home, platform: process.platform });
-    const launch = { ...demo, env: { ...demo.env, TALARIA_DEMO_HOME: tempDir('probe-engine-demo'), TALARIA_DEMO_CHUNK_DELAY_MS: '0' } };
+    const demo = await resolveProbeLaunch(
+      { agent: 'demo' },
+      { env: { TALARIA_HOME: home }, homeDir: home, platform: process.platform },
+    );
+    const launch = {
+      ...demo,
+      env: { ...demo.env, TALARIA_DEMO_HOME: tempDir('probe-engine-demo'), TALARIA_DEMO_CHUNK_DELAY_MS: '0' },
+    };
     const abort = new AbortController();
-    const r = await runProbe({ launch, timeoutMs: 20_000, signal: abort.signal, onProgress: (s) => s.includes('image prompt') && abort.abort() });
+    const r = await runProbe({
+      launch,
+      timeoutMs: 20_000,
+      signal: abort.signal,
+      onProgress: (s) => s.includes('image prompt') && abort.abort(),
+    });
     expect(r.interrupted).toBe(true);
     expect(check(r, 'stream').status).toBe('works');
     expect(check(r, 'image').status).toBe('works');
-    for (const id of ['cancel', 'modes', 'model', 'list', 'load', 'resume']) expect(check(r, id)).toMatchObject({ status: 'skipped', summary: 'the probe was interrupted' });
+    for (const id of ['cancel', 'modes', 'model', 'list', 'load', 'resume'])
+      expect(check(r, id)).toMatchObject({ status: 'skipped', summary: 'the probe was interrupted' });
     expect(probeExitCode(r)).toBe(EXIT.CANCELLED);
   });
 });

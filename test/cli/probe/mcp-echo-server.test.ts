@@ -24,7 +24,11 @@ describe('the probe MCP echo server', () => {
   it('initializes, lists probe_echo, echoes with the nonce, and logs each method', async () => {
     const log = join(tempDir('mcp'), 'mcp.log');
     const { command, args } = mcpEchoCommand();
-    const transport = new StdioClientTransport({ command, args: [...args, '--log', log, '--nonce', 'N0NCE'], stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command,
+      args: [...args, '--log', log, '--nonce', 'N0NCE'],
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'test', version: '1' });
     await client.connect(transport);
     try {
@@ -43,7 +47,9 @@ describe('the probe MCP echo server', () => {
       await client.close();
     }
     const methods = logged(log).map((e) => e.method);
-    expect(methods).toEqual(expect.arrayContaining(['(started)', 'initialize', 'notifications/initialized', 'tools/list', 'tools/call']));
+    expect(methods).toEqual(
+      expect.arrayContaining(['(started)', 'initialize', 'notifications/initialized', 'tools/list', 'tools/call']),
+    );
     expect(logged(log).find((e) => e.method === 'tools/call')).toMatchObject({ name: 'probe_echo' });
   });
 

@@ -42,7 +42,12 @@ describe('tool-call traces from raw frames', () => {
       upd({ sessionUpdate: 'tool_call', toolCallId: 'a', title: 'read: x', kind: 'read' }),
       upd({ sessionUpdate: 'tool_call', toolCallId: 'b', title: 'Run ls', kind: 'execute', status: 'pending' }),
       upd({ sessionUpdate: 'tool_call_update', toolCallId: 'b', status: 'in_progress' }),
-      upd({ sessionUpdate: 'tool_call_update', toolCallId: 'b', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'out-123' } }] }),
+      upd({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 'b',
+        status: 'completed',
+        content: [{ type: 'content', content: { type: 'text', text: 'out-123' } }],
+      }),
       upd({ sessionUpdate: 'tool_call_update', toolCallId: 'c', status: 'failed' }),
       upd({ sessionUpdate: 'tool_call_update', status: 'completed' }),
       upd({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'hi' } }),

@@ -15,7 +15,8 @@ export function cell(stdout: string, title: string): Cell {
   const indent = lines[i]!.length - m[2]!.length;
   let evidence = m[2]!;
   // Continuation lines are indented to the evidence column.
-  for (let j = i + 1; j < lines.length && lines[j]!.startsWith(' '.repeat(indent)) && lines[j]!.trim() !== ''; j++) evidence += ` ${lines[j]!.trim()}`;
+  for (let j = i + 1; j < lines.length && lines[j]!.startsWith(' '.repeat(indent)) && lines[j]!.trim() !== ''; j++)
+    evidence += ` ${lines[j]!.trim()}`;
   return { result: m[1]!, evidence };
 }
 

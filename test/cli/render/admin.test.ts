@@ -5,13 +5,25 @@ import { createStyle } from '../../../src/cli/render/style.js';
 import type { Readiness } from '../../../src/providers/types.js';
 
 const plain = createStyle(false);
-const r = (o: Partial<Readiness>): Readiness => ({ providerId: 'x', label: 'X', found: true, ready: false, gaps: [], warnings: [], ...o });
+const r = (o: Partial<Readiness>): Readiness => ({
+  providerId: 'x',
+  label: 'X',
+  found: true,
+  ready: false,
+  gaps: [],
+  warnings: [],
+  ...o,
+});
 
 describe('doctor / agents / sessions rendering', () => {
   it('status words follow the first gap', () => {
     expect(statusWord(r({ ready: true }))).toBe('ready');
-    expect(statusWord(r({ found: false, gaps: [{ code: 'not_installed', message: '', fix: '' }] }))).toBe('not installed');
-    expect(statusWord(r({ found: false, gaps: [{ code: 'not_executable', message: '', fix: '' }] }))).toBe('not executable');
+    expect(statusWord(r({ found: false, gaps: [{ code: 'not_installed', message: '', fix: '' }] }))).toBe(
+      'not installed',
+    );
+    expect(statusWord(r({ found: false, gaps: [{ code: 'not_executable', message: '', fix: '' }] }))).toBe(
+      'not executable',
+    );
     expect(statusWord(r({ gaps: [{ code: 'unconfigured', message: '', fix: '' }] }))).toBe('needs setup');
     expect(statusWord(r({ gaps: [{ code: 'auth', message: '', fix: '' }] }))).toBe('needs setup');
     expect(statusWord(r({ gaps: [{ code: 'config', message: '', fix: '' }] }))).toBe('config problem');
@@ -40,9 +52,18 @@ describe('doctor / agents / sessions rendering', () => {
 
   it('quirks: shown for an agent that can run, not for one that is not installed (issue 35)', () => {
     const quirks = { set: 'claude-acp', label: 'Claude Code ACP adapter', basis: 'provider', why: 'by id' } as const;
-    const installed = readinessBlock({ ...r({ command: { command: '/bin/x', args: [], via: 'PATH' } }), quirks }, plain);
+    const installed = readinessBlock(
+      { ...r({ command: { command: '/bin/x', args: [], via: 'PATH' } }), quirks },
+      plain,
+    );
     expect(installed.some((l) => l.includes('quirks: Claude Code ACP adapter'))).toBe(true);
-    const missing = readinessBlock({ ...r({ found: false, gaps: [{ code: 'not_installed', message: 'not installed', fix: 'npm i -g x' }] }), quirks }, plain);
+    const missing = readinessBlock(
+      {
+        ...r({ found: false, gaps: [{ code: 'not_installed', message: 'not installed', fix: 'npm i -g x' }] }),
+        quirks,
+      },
+      plain,
+    );
     expect(missing.some((l) => l.includes('quirks:'))).toBe(false);
   });
 
@@ -52,7 +73,23 @@ describe('doctor / agents / sessions rendering', () => {
     expect(sessionState({ id: 'a', provider: 'p', archived: false, stored: true, atAgent: false })).toBe('store only');
     expect(sessionState({ id: 'a', provider: 'p', archived: false, stored: true })).toBe('');
     expect(sessionRows([], plain)).toEqual(['No sessions.']);
-    const rows = sessionRows([{ id: 'abc', provider: 'hermes', profile: 'work', archived: false, stored: true, updatedAt: Date.UTC(2026, 0, 2, 3, 4), title: 'Hi' }], plain);
-    expect(rows).toEqual(['ID   AGENT        UPDATED (UTC)     STATE  TITLE', 'abc  hermes:work  2026-01-02 03:04         Hi']);
+    const rows = sessionRows(
+      [
+        {
+          id: 'abc',
+          provider: 'hermes',
+          profile: 'work',
+          archived: false,
+          stored: true,
+          updatedAt: Date.UTC(2026, 0, 2, 3, 4),
+          title: 'Hi',
+        },
+      ],
+      plain,
+    );
+    expect(rows).toEqual([
+      'ID   AGENT        UPDATED (UTC)     STATE  TITLE',
+      'abc  hermes:work  2026-01-02 03:04         Hi',
+    ]);
   });
 });

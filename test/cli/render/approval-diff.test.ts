@@ -27,7 +27,8 @@ async function chat(file: string): Promise<{ lines: string[]; asks: { ask: Ask; 
       hooks: hermesHooks(),
       onEvent: (e: SessionEvent) => {
         r.handle(e);
-        if (e.type === 'entry.added' || e.type === 'entry.updated') entries[e.index] = JSON.parse(JSON.stringify(e.entry)) as Entry;
+        if (e.type === 'entry.added' || e.type === 'entry.updated')
+          entries[e.index] = JSON.parse(JSON.stringify(e.entry)) as Entry;
         // What `talaria run` prints before its question, at the moment of the ask.
         if (e.type === 'permission.asked') asks.push({ ask: e, diff: approvalDiff(entries.filter(Boolean), e) });
       },
@@ -42,7 +43,9 @@ describe('approvals show what they approve (recorded Hermes frames)', () => {
     const q = lines.findIndex((l) => l.startsWith('? Permission needed: Approve edit: /workspace/out.txt'));
     expect(q).toBeGreaterThan(0);
     const before = lines.slice(Math.max(0, q - 6), q);
-    expect(before).toEqual(expect.arrayContaining(['  --- /dev/null', '  +++ /workspace/out.txt', '  +written by fake model']));
+    expect(before).toEqual(
+      expect.arrayContaining(['  --- /dev/null', '  +++ /workspace/out.txt', '  +written by fake model']),
+    );
     expect(lines.filter((l) => l === '  +written by fake model')).toHaveLength(1); // not again when the call settles
     expect(lines).toContain('✓ [edit] write: /workspace/out.txt completed · allowed');
   });
@@ -50,7 +53,12 @@ describe('approvals show what they approve (recorded Hermes frames)', () => {
   it('talaria run prints the same diff before its question', async () => {
     const { asks } = await chat('main.ndjson');
     const edit = asks.find((a) => a.ask.title === 'Approve edit: /workspace/out.txt');
-    expect(edit?.diff).toEqual(['  --- /dev/null', '  +++ /workspace/out.txt', '  @@ -0,0 +1,1 @@', '  +written by fake model']);
+    expect(edit?.diff).toEqual([
+      '  --- /dev/null',
+      '  +++ /workspace/out.txt',
+      '  @@ -0,0 +1,1 @@',
+      '  +written by fake model',
+    ]);
   });
 
   it('a whole-file diff whose text does not change says so instead of showing bare headers', async () => {

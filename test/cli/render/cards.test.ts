@@ -42,13 +42,28 @@ describe('tool cards', () => {
 
   it('long output is cut to maxLines with a count of the rest', () => {
     const text = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n');
-    const lines = toolCard(call({ content: [{ type: 'content', content: { type: 'text', text } }] }), plain, { maxLines: 3, body: true });
-    expect(lines).toEqual(['✓ [execute] Run tests completed', '  │ line 1', '  │ line 2', '  │ line 3', '  │ … 27 more lines']);
+    const lines = toolCard(call({ content: [{ type: 'content', content: { type: 'text', text } }] }), plain, {
+      maxLines: 3,
+      body: true,
+    });
+    expect(lines).toEqual([
+      '✓ [execute] Run tests completed',
+      '  │ line 1',
+      '  │ line 2',
+      '  │ line 3',
+      '  │ … 27 more lines',
+    ]);
   });
 
   it('header only without body; permission state and locations shown', () => {
     const lines = toolCard(
-      call({ status: 'failed', title: 'Edit a', toolKind: 'edit', locations: [{ path: '/w/b.ts', line: 3 }], permission: { requestId: 1, status: 'rejected' } }),
+      call({
+        status: 'failed',
+        title: 'Edit a',
+        toolKind: 'edit',
+        locations: [{ path: '/w/b.ts', line: 3 }],
+        permission: { requestId: 1, status: 'rejected' },
+      }),
       plain,
       { maxLines: 5, body: false },
     );
@@ -97,7 +112,9 @@ describe('Hermes delegate_task', () => {
   });
 
   it('anything else keeps the plain card', () => {
-    const lines = toolCard(dispatched({ title: 'terminal: echo hi' }), plain, { maxLines: 10, body: true }).map(stripAnsi);
+    const lines = toolCard(dispatched({ title: 'terminal: echo hi' }), plain, { maxLines: 10, body: true }).map(
+      stripAnsi,
+    );
     expect(lines[1]).toMatch(/^ {2}│ \{"status": "dispatched"/);
   });
 });

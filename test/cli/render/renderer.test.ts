@@ -6,10 +6,16 @@ import type { SessionEvent } from '../../../src/session/events.js';
 import type { Entry, ToolCallEntry } from '../../../src/thread/types.js';
 
 let seq = 0;
-const ev = (type: string, body: Record<string, unknown>) => ({ type, sessionId: 's', seq: ++seq, at: 0, ...body }) as unknown as SessionEvent;
+const ev = (type: string, body: Record<string, unknown>) =>
+  ({ type, sessionId: 's', seq: ++seq, at: 0, ...body }) as unknown as SessionEvent;
 const added = (index: number, entry: Entry) => ev('entry.added', { index, entry: structuredClone(entry) });
 const updated = (index: number, entry: Entry) => ev('entry.updated', { index, entry: structuredClone(entry) });
-const msg = (id: string, kind: 'assistant_message' | 'thought' | 'user_message', text: string): Entry => ({ id, kind, text, blocks: [] });
+const msg = (id: string, kind: 'assistant_message' | 'thought' | 'user_message', text: string): Entry => ({
+  id,
+  kind,
+  text,
+  blocks: [],
+});
 const tool = (over: Partial<ToolCallEntry>): ToolCallEntry => ({
   id: 't1',
   kind: 'tool_call',
@@ -62,7 +68,10 @@ describe('ChatRenderer: streamed text', () => {
 
   it('user messages are shown with a marker; agent text cannot smuggle escape sequences', () => {
     const t = renderer();
-    t.feed(added(0, msg('u', 'user_message', 'hi there')), added(1, msg('a', 'assistant_message', 'bad \x1b[2J\x1b]0;title\x07 text\n')));
+    t.feed(
+      added(0, msg('u', 'user_message', 'hi there')),
+      added(1, msg('a', 'assistant_message', 'bad \x1b[2J\x1b]0;title\x07 text\n')),
+    );
     const out = t.committed.join('\n');
     expect(out).toContain('› hi there');
     expect(out).not.toContain('\x1b');
@@ -74,8 +83,19 @@ describe('ChatRenderer: streamed text', () => {
     t.feed(
       ev('session.state', { state: 'running', previous: 'idle' }),
       added(0, msg('th', 'thought', 'hmm\n')),
-      added(1, tool({ status: 'completed', content: [{ type: 'diff', path: '/w/notes.txt', oldText: 'a\n', newText: 'b\n' }] })),
-      ev('turn.ended', { turnId: 't', stopReason: 'error', durationMs: 5, error: { code: 'agent_crashed', message: 'gone' } }),
+      added(
+        1,
+        tool({
+          status: 'completed',
+          content: [{ type: 'diff', path: '/w/notes.txt', oldText: 'a\n', newText: 'b\n' }],
+        }),
+      ),
+      ev('turn.ended', {
+        turnId: 't',
+        stopReason: 'error',
+        durationMs: 5,
+        error: { code: 'agent_crashed', message: 'gone' },
+      }),
     );
     for (const l of [...t.committed, ...t.r.liveLines()]) expect(l).not.toContain('\x1b');
   });
@@ -103,15 +123,38 @@ describe('ChatRenderer: tool cards, permissions, plan, status', () => {
     const t = renderer({ live: false });
     t.feed(added(0, tool({ status: 'pending', title: 'Run ls', toolKind: 'execute', locations: [] })));
     expect(t.plain()).toEqual(['○ [execute] Run ls']);
-    t.feed(updated(0, tool({ status: 'failed', title: 'Run ls', toolKind: 'execute', locations: [], content: [{ type: 'content', content: { type: 'text', text: 'boom' } }] })));
+    t.feed(
+      updated(
+        0,
+        tool({
+          status: 'failed',
+          title: 'Run ls',
+          toolKind: 'execute',
+          locations: [],
+          content: [{ type: 'content', content: { type: 'text', text: 'boom' } }],
+        }),
+      ),
+    );
     expect(t.plain().slice(1)).toEqual(['✗ [execute] Run ls failed', '  │ boom']);
     expect(t.r.liveLines()).toEqual([]);
   });
 
   it('a permission question shows the card with its diff, then the question', () => {
     const t = renderer();
-    const call = tool({ content: [{ type: 'diff', path: '/w/notes.txt', oldText: null, newText: 'new\n' }], permission: { requestId: 0, status: 'pending' } });
-    t.feed(added(0, call), ev('permission.asked', { requestKey: 's:0', toolCallId: 'call-1', title: 'Edit notes.txt', options: [], subject: {} }));
+    const call = tool({
+      content: [{ type: 'diff', path: '/w/notes.txt', oldText: null, newText: 'new\n' }],
+      permission: { requestId: 0, status: 'pending' },
+    });
+    t.feed(
+      added(0, call),
+      ev('permission.asked', {
+        requestKey: 's:0',
+        toolCallId: 'call-1',
+        title: 'Edit notes.txt',
+        options: [],
+        subject: {},
+      }),
+    );
     const plain = t.plain();
     expect(plain[0]).toBe('○ [edit] Edit notes.txt · waiting for permission');
     expect(plain).toContain('  +new');
@@ -141,9 +184,22 @@ describe('ChatRenderer: tool cards, permissions, plan, status', () => {
     expect(t.live().slice(0, 4)).toEqual(['Plan', '  ☑ Read', '  ◐ Write', '  ☐ Ship']);
     t.feed(
       ev('session.state', { state: 'idle', previous: 'running' }),
-      ev('turn.ended', { turnId: 't', stopReason: 'end_turn', durationMs: 1500, usage: { inputTokens: 1200, outputTokens: 34 } }),
+      ev('turn.ended', {
+        turnId: 't',
+        stopReason: 'end_turn',
+        durationMs: 1500,
+        usage: { inputTokens: 1200, outputTokens: 34 },
+      }),
     );
-    expect(t.plain()).toEqual(['Plan', '  ☑ Read', '  ◐ Write', '  ☐ Ship', '', '✓ done · 1.5s · in 1.2k out 34 tokens', '']);
+    expect(t.plain()).toEqual([
+      'Plan',
+      '  ☑ Read',
+      '  ◐ Write',
+      '  ☐ Ship',
+      '',
+      '✓ done · 1.5s · in 1.2k out 34 tokens',
+      '',
+    ]);
     expect(t.live()).toHaveLength(1);
   });
 
@@ -160,7 +216,11 @@ describe('ChatRenderer: tool cards, permissions, plan, status', () => {
       ev('context.updated', { context: { used: 64_000, size: 128_000 } }),
     );
     expect(t.live()).toEqual(['─ ● ready · model demo-fast · mode ask · ctx ▰▰▰▰▱▱▱▱ 50% 64k/128k']);
-    t.feed(ev('session.state', { state: 'running', previous: 'idle' }), ev('turn.queued', { turnId: 'q1', position: 1 }), ev('mode.updated', { modeId: 'auto' }));
+    t.feed(
+      ev('session.state', { state: 'running', previous: 'idle' }),
+      ev('turn.queued', { turnId: 'q1', position: 1 }),
+      ev('mode.updated', { modeId: 'auto' }),
+    );
     expect(t.live()[0]).toBe('─ ◐ working · 1 queued · model demo-fast · mode auto · ctx ▰▰▰▰▱▱▱▱ 50% 64k/128k');
     t.feed(ev('turn.started', { turnId: 'q1', prompt: [] }));
     expect(t.live()[0]).not.toContain('queued');
@@ -168,8 +228,13 @@ describe('ChatRenderer: tool cards, permissions, plan, status', () => {
 
   it('turn endings: cancelled, refusal, error with its code, other stop reasons', () => {
     const t = renderer();
-    const end = (stopReason: string, extra: Record<string, unknown> = {}) => ev('turn.ended', { turnId: 't', stopReason, durationMs: 100, ...extra });
-    const crash = { code: 'agent_crashed', message: 'agent exited with code 3; stderr: Traceback\nRuntimeError: boom', data: { exitCode: 3 } };
+    const end = (stopReason: string, extra: Record<string, unknown> = {}) =>
+      ev('turn.ended', { turnId: 't', stopReason, durationMs: 100, ...extra });
+    const crash = {
+      code: 'agent_crashed',
+      message: 'agent exited with code 3; stderr: Traceback\nRuntimeError: boom',
+      data: { exitCode: 3 },
+    };
     t.feed(end('cancelled'), end('refusal'), end('error', { error: crash }), end('max_tokens'));
     expect(t.plain().filter((l) => l !== '')).toEqual([
       '⊘ cancelled · 0.1s',

@@ -32,12 +32,25 @@ describe('width', () => {
   });
 
   it('wraps at word boundaries, keeps the indentation, cuts only words longer than a row', () => {
-    expect(wrap('the quick brown fox jumps over the lazy dog', 16)).toEqual(['the quick brown', 'fox jumps over', 'the lazy dog']);
-    expect(wrap('  │ indented output that is long enough to wrap', 24, '  │ ')).toEqual(['  │ indented output that', '  │ is long enough to', '  │ wrap']);
-    expect(wrap('    a list item that goes on for a while', 20)).toEqual(['    a list item that', '    goes on for a', '    while']);
+    expect(wrap('the quick brown fox jumps over the lazy dog', 16)).toEqual([
+      'the quick brown',
+      'fox jumps over',
+      'the lazy dog',
+    ]);
+    expect(wrap('  │ indented output that is long enough to wrap', 24, '  │ ')).toEqual([
+      '  │ indented output that',
+      '  │ is long enough to',
+      '  │ wrap',
+    ]);
+    expect(wrap('    a list item that goes on for a while', 20)).toEqual([
+      '    a list item that',
+      '    goes on for a',
+      '    while',
+    ]);
     expect(wrap('short', 40)).toEqual(['short']);
     expect(wrap('x'.repeat(25), 10)).toEqual(['x'.repeat(10), 'x'.repeat(10), 'x'.repeat(5)]);
-    for (const row of wrap('日本語のテキストを折り返す 日本語のテキスト', 10)) expect(visibleWidth(row)).toBeLessThanOrEqual(10);
+    for (const row of wrap('日本語のテキストを折り返す 日本語のテキスト', 10))
+      expect(visibleWidth(row)).toBeLessThanOrEqual(10);
     const styled = wrap(color.bold('bold words wrap here'), 10);
     expect(styled.map(stripAnsi)).toEqual(['bold words', 'wrap here']);
     expect(styled.every((r) => r.includes('\x1b[1m'))).toBe(true); // the style is carried to each row

@@ -49,7 +49,8 @@ function serve(file: string): void {
   let n = 0;
 
   app.onRequest(acp.methods.agent.initialize, async ({ params }) => {
-    const caps = params.clientCapabilities as { auth?: { terminal?: boolean }; _meta?: Record<string, unknown> } | undefined;
+    const caps = params.clientCapabilities as
+      { auth?: { terminal?: boolean }; _meta?: Record<string, unknown> } | undefined;
     const methods: unknown[] = [
       { id: 'token', name: 'Use the built-in token', description: 'signs in without a terminal' },
       { id: 'expired', name: 'Use an expired token' },
@@ -59,15 +60,27 @@ function serve(file: string): void {
       methods.push({
         id: 'meta-setup',
         name: 'Set up a key (terminal-auth)',
-        _meta: { 'terminal-auth': { command: process.execPath, args: [...process.execArgv, self, '--config', file, '--setup'], label: 'auth-fake setup' } },
+        _meta: {
+          'terminal-auth': {
+            command: process.execPath,
+            args: [...process.execArgv, self, '--config', file, '--setup'],
+            label: 'auth-fake setup',
+          },
+        },
       });
     }
-    return { protocolVersion: 1, agentInfo: { name: 'auth-fake', version: '1.0.0' }, agentCapabilities: { promptCapabilities: { image: true } }, authMethods: methods } as never;
+    return {
+      protocolVersion: 1,
+      agentInfo: { name: 'auth-fake', version: '1.0.0' },
+      agentCapabilities: { promptCapabilities: { image: true } },
+      authMethods: methods,
+    } as never;
   });
 
   app.onRequest(acp.methods.agent.authenticate, async ({ params }) => {
     if (params.methodId === 'expired') throw acp.RequestError.authRequired(undefined, 'token expired on 2026-01-01');
-    if (params.methodId !== 'token') throw acp.RequestError.invalidParams({ methodId: params.methodId }, `no auth method ${params.methodId}`);
+    if (params.methodId !== 'token')
+      throw acp.RequestError.invalidParams({ methodId: params.methodId }, `no auth method ${params.methodId}`);
     writeFileSync(file, JSON.stringify({ key: 'built-in-token' }) + '\n');
     return {};
   });
@@ -84,12 +97,20 @@ function serve(file: string): void {
     await client.notify('session/update', {
       sessionId: params.sessionId,
       // Says how many images it got, so a test can tell a prompt's images arrived with it.
-      update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `Signed in; hello from auth-fake.${imagesNote(params.prompt)}` } },
+      update: {
+        sessionUpdate: 'agent_message_chunk',
+        content: { type: 'text', text: `Signed in; hello from auth-fake.${imagesNote(params.prompt)}` },
+      },
     });
     return { stopReason: 'end_turn' };
   });
 
-  app.connect(acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));
+  app.connect(
+    acp.ndJsonStream(
+      Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
+      Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+    ),
+  );
   process.stdin.on('end', () => process.exit(0));
 }
 

@@ -31,7 +31,10 @@ process.stdin.on('data', (chunk: string) => {
     } else if (midTurn && msg.method === 'session/prompt') {
       write({
         method: 'session/update',
-        params: { sessionId: 'closing-1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'about to go quiet' } } },
+        params: {
+          sessionId: 'closing-1',
+          update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'about to go quiet' } },
+        },
       });
       close();
     }

@@ -16,7 +16,11 @@ readMessages((msg) => {
   if (msg.id === undefined) return; // notifications (session/cancel, $/cancel_request): ignored
   switch (msg.method) {
     case 'initialize':
-      return respond(msg.id, { ...INIT_RESULT, agentInfo: { name: 'echo-agent', version: '1.0.0' }, _meta: { echo: true } });
+      return respond(msg.id, {
+        ...INIT_RESULT,
+        agentInfo: { name: 'echo-agent', version: '1.0.0' },
+        _meta: { echo: true },
+      });
     case 'session/new':
       return respond(msg.id, { sessionId: 'echo-1', extraField: { kept: true } });
     case 'session/prompt':

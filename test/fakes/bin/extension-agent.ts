@@ -16,13 +16,22 @@ readMessages((msg) => {
     case '_vendor/ping':
       return respond(msg.id, { pong: msg.params, _meta: { vendor: 'x' } });
     case 'session/prompt':
-      send({ jsonrpc: '2.0', method: 'session/update', params: { sessionId, update: { sessionUpdate: 'vendor_progress', percent: 50, _meta: { vendor: 'p' } } } });
+      send({
+        jsonrpc: '2.0',
+        method: 'session/update',
+        params: { sessionId, update: { sessionUpdate: 'vendor_progress', percent: 50, _meta: { vendor: 'p' } } },
+      });
       send({
         jsonrpc: '2.0',
         method: 'session/update',
         params: {
           sessionId,
-          update: { sessionUpdate: 'agent_message_chunk', messageId: 'm-1', content: { type: 'text', text: 'ok' }, _meta: { vendor: 'chunk' } },
+          update: {
+            sessionUpdate: 'agent_message_chunk',
+            messageId: 'm-1',
+            content: { type: 'text', text: 'ok' },
+            _meta: { vendor: 'chunk' },
+          },
           _meta: { vendor: 'params' },
         },
       });

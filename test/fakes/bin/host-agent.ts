@@ -29,7 +29,8 @@ interface Rec {
   history: { role: 'user' | 'agent'; text: string }[];
 }
 const file = (id: string) => join(STATE, `${id.replace(/[^\w.-]/g, '_')}.json`);
-const read = (id: string): Rec | null => (existsSync(file(id)) ? (JSON.parse(readFileSync(file(id), 'utf8')) as Rec) : null);
+const read = (id: string): Rec | null =>
+  existsSync(file(id)) ? (JSON.parse(readFileSync(file(id), 'utf8')) as Rec) : null;
 const save = (r: Rec) => writeFileSync(file(r.id), JSON.stringify(r));
 
 let seq = 0;
@@ -72,7 +73,11 @@ async function handle(msg: Msg): Promise<void> {
     case 'initialize':
       return respond(msg.id, {
         protocolVersion: 1,
-        agentCapabilities: { loadSession: process.env.HOST_AGENT_NO_LOAD !== '1', promptCapabilities: {}, sessionCapabilities: { list: {} } },
+        agentCapabilities: {
+          loadSession: process.env.HOST_AGENT_NO_LOAD !== '1',
+          promptCapabilities: {},
+          sessionCapabilities: { list: {} },
+        },
         agentInfo: { name: 'host-agent', version: '1.0.0' },
         authMethods: process.env.HOST_AGENT_AUTH === '1' ? [{ id: 'agent-login', name: 'Log in to the agent' }] : [],
       });
@@ -85,7 +90,10 @@ async function handle(msg: Msg): Promise<void> {
       const r = read(String(p.sessionId));
       if (!r) return respondError(msg.id, -32002, 'Resource not found', { uri: p.sessionId });
       for (const h of r.history) {
-        update(r.id, { sessionUpdate: h.role === 'user' ? 'user_message_chunk' : 'agent_message_chunk', content: { type: 'text', text: h.text } });
+        update(r.id, {
+          sessionUpdate: h.role === 'user' ? 'user_message_chunk' : 'agent_message_chunk',
+          content: { type: 'text', text: h.text },
+        });
       }
       return respond(msg.id, {});
     }
@@ -136,7 +144,11 @@ async function prompt(msg: Msg): Promise<void> {
         say(`env ${arg}=${process.env[arg] ?? '(unset)'}`);
         break;
       case 'fork': {
-        const child = spawn(process.execPath, ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1 << 30)"], { stdio: 'ignore' });
+        const child = spawn(
+          process.execPath,
+          ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1 << 30)"],
+          { stdio: 'ignore' },
+        );
         say(JSON.stringify({ agent: process.pid, child: child.pid }));
         break;
       }
@@ -172,5 +184,9 @@ async function prompt(msg: Msg): Promise<void> {
     cancelled.delete(sid);
   }
   save(r);
-  respond(msg.id, { stopReason: stop, usage: { inputTokens: 10, outputTokens: 2, totalTokens: 12 }, _meta: { sessionId: sid } });
+  respond(msg.id, {
+    stopReason: stop,
+    usage: { inputTokens: 10, outputTokens: 2, totalTokens: 12 },
+    _meta: { sessionId: sid },
+  });
 }

@@ -16,7 +16,10 @@ readMessages((msg) => {
       textChunk(`ghost-${i}`, 'boo again');
     }
     for (let i = 0; i < hog; i++) textChunk('hog', 'x'.repeat(bytes));
-    update('real', { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'help', description: 'help' }] });
+    update('real', {
+      sessionUpdate: 'available_commands_update',
+      availableCommands: [{ name: 'help', description: 'help' }],
+    });
     textChunk('real', 'welcome');
     return respond(msg.id, { sessionId: 'real' });
   }

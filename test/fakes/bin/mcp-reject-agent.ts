@@ -9,10 +9,14 @@ import { INIT_RESULT, readMessages, respond, respondError, textChunk } from './r
 readMessages((msg) => {
   if (process.env.MCP_REJECT_LOG) appendFileSync(process.env.MCP_REJECT_LOG, JSON.stringify(msg) + '\n');
   if (msg.id === undefined) return;
-  if (msg.method === 'initialize') return respond(msg.id, { ...INIT_RESULT, agentInfo: { name: 'hermes-agent', version: '0.18.2' } });
+  if (msg.method === 'initialize')
+    return respond(msg.id, { ...INIT_RESULT, agentInfo: { name: 'hermes-agent', version: '0.18.2' } });
   if (msg.method === 'session/new') {
     const servers = (msg.params?.mcpServers ?? []) as { name?: string }[];
-    if (servers.length) return respondError(msg.id, -32603, 'Internal error', { details: `MCP server ${servers[0]?.name} failed to start: command not found` });
+    if (servers.length)
+      return respondError(msg.id, -32603, 'Internal error', {
+        details: `MCP server ${servers[0]?.name} failed to start: command not found`,
+      });
     return respond(msg.id, { sessionId: 'mcp-1' });
   }
   if (msg.method === 'session/prompt') {

@@ -2,7 +2,14 @@
  * Tiny raw NDJSON helpers for the fault executables (no SDK: they must be able to misbehave).
  * Agent frames go to stdout, logs to stderr.
  */
-export type Msg = { jsonrpc?: string; id?: string | number | null; method?: string; params?: any; result?: unknown; error?: unknown };
+export type Msg = {
+  jsonrpc?: string;
+  id?: string | number | null;
+  method?: string;
+  params?: any;
+  result?: unknown;
+  error?: unknown;
+};
 
 export function writeLine(line: string): void {
   process.stdout.write(line + '\n');
@@ -30,7 +37,11 @@ export function textChunk(sessionId: string, text: string): void {
 
 export const INIT_RESULT = {
   protocolVersion: 1,
-  agentCapabilities: { loadSession: true, promptCapabilities: { image: true }, sessionCapabilities: { list: {}, fork: {} } },
+  agentCapabilities: {
+    loadSession: true,
+    promptCapabilities: { image: true },
+    sessionCapabilities: { list: {}, fork: {} },
+  },
   agentInfo: { name: 'raw-fake', version: '0.0.1' },
   authMethods: [],
 };

@@ -82,7 +82,14 @@ async function prompt(msg: Msg): Promise<void> {
     return respond(msg.id, { stopReason: 'end_turn' });
   }
   const toolCallId = `tool-${++tools}`;
-  update(sid, { sessionUpdate: 'tool_call', toolCallId, title: arg, kind: 'execute', status: 'in_progress', rawInput: { command: arg } });
+  update(sid, {
+    sessionUpdate: 'tool_call',
+    toolCallId,
+    title: arg,
+    kind: 'execute',
+    status: 'in_progress',
+    rawInput: { command: arg },
+  });
   const child = spawn('/bin/sh', ['-c', arg], { cwd: s.cwd, stdio: 'ignore' });
   const outcome = await new Promise<'cancelled' | number>((resolve) => {
     cancels.set(sid, () => resolve('cancelled'));
@@ -100,7 +107,14 @@ async function prompt(msg: Msg): Promise<void> {
 
 async function viaTerminal(msg: Msg, sid: string, command: string): Promise<void> {
   const toolCallId = `tool-${++tools}`;
-  update(sid, { sessionUpdate: 'tool_call', toolCallId, title: command, kind: 'execute', status: 'in_progress', rawInput: { command } });
+  update(sid, {
+    sessionUpdate: 'tool_call',
+    toolCallId,
+    title: command,
+    kind: 'execute',
+    status: 'in_progress',
+    rawInput: { command },
+  });
   const created = await ask('terminal/create', { sessionId: sid, command, outputByteLimit: 32000 });
   const terminalId = (created.result as { terminalId?: string } | undefined)?.terminalId;
   if (!terminalId) return respondError(msg.id, -32603, `terminal/create failed: ${JSON.stringify(created.error)}`);

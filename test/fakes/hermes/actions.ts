@@ -24,7 +24,12 @@ function sh(command: string, cwd: string): Promise<{ output: string; code: numbe
 function sensitive(path: string): boolean {
   const parts = path.split(sep);
   const base = basename(path);
-  return parts.includes('.git') || parts.includes('.ssh') || base.startsWith('.env') || /^(id_(rsa|ed25519|ecdsa|dsa)(\.pub)?|authorized_keys)$/.test(base);
+  return (
+    parts.includes('.git') ||
+    parts.includes('.ssh') ||
+    base.startsWith('.env') ||
+    /^(id_(rsa|ed25519|ecdsa|dsa)(\.pub)?|authorized_keys)$/.test(base)
+  );
 }
 
 const inside = (dir: string, p: string): boolean => {

@@ -12,7 +12,17 @@ import { NO_PROVIDER } from './config.js';
 import { handleCancel, handlePrompt, type PromptDeps } from './prompt.js';
 import { replayUpdates } from './replay.js';
 import { internalError, RpcError, type Reply } from './rpc.js';
-import { hermesMeta, newRuntime, persist, sendUpdate, sendUsageUpdate, sleep, type Ctx, type McpServerSpec, type Runtime } from './runtime.js';
+import {
+  hermesMeta,
+  newRuntime,
+  persist,
+  sendUpdate,
+  sendUsageUpdate,
+  sleep,
+  type Ctx,
+  type McpServerSpec,
+  type Runtime,
+} from './runtime.js';
 import { availableCommandsUpdate } from './slash.js';
 import { listTitle, pyIso, type SessionRecord } from './state.js';
 import { validate } from './validate.js';
@@ -21,10 +31,18 @@ type P = Record<string, unknown>;
 
 const MODES = [
   { description: 'Ask before edits.', id: 'default', name: 'Default' },
-  { description: 'Auto-allow workspace and /tmp edits; still asks for sensitive paths.', id: 'accept_edits', name: 'Accept Edits' },
+  {
+    description: 'Auto-allow workspace and /tmp edits; still asks for sensitive paths.',
+    id: 'accept_edits',
+    name: 'Accept Edits',
+  },
   { description: 'Auto-allow file edits for this session except sensitive paths.', id: 'dont_ask', name: "Don't Ask" },
 ];
-const POLICY_TO_MODE: Record<string, string> = { ask: 'default', workspace_session: 'accept_edits', session: 'dont_ask' };
+const POLICY_TO_MODE: Record<string, string> = {
+  ask: 'default',
+  workspace_session: 'accept_edits',
+  session: 'dont_ask',
+};
 
 export class HermesAgent {
   private readonly deps: PromptDeps;
@@ -81,7 +99,10 @@ export class HermesAgent {
   private coldBuild(): Promise<void> {
     const first = this.ctx.started.agents++ === 0;
     const ms = first ? this.ctx.settings.newDelayMs : this.ctx.settings.nextNewDelayMs;
-    if (ms > 0) this.ctx.log(`INFO acp_adapter.session: cold start: building the ${first ? 'first' : 'next'} agent takes ${ms} ms`);
+    if (ms > 0)
+      this.ctx.log(
+        `INFO acp_adapter.session: cold start: building the ${first ? 'first' : 'next'} agent takes ${ms} ms`,
+      );
     return sleep(ms);
   }
 
@@ -105,7 +126,9 @@ export class HermesAgent {
   private switchModel(rt: Runtime, modelId: string): { provider: string; model: string } {
     const choice = resolveModel(modelId, rt.rec, this.ctx.settings.bigCatalog, this.ctx.settings.endpointModels);
     if (this.ctx.settings.v21 && !choice.known) {
-      throw new RpcError(-32602, 'Invalid params', { details: `Model '${modelId}' is not available for any configured provider` });
+      throw new RpcError(-32602, 'Invalid params', {
+        details: `Model '${modelId}' is not available for any configured provider`,
+      });
     }
     rt.rec.provider = choice.provider;
     rt.rec.model = choice.model;
@@ -151,17 +174,29 @@ export class HermesAgent {
     const { provider } = this.ctx.cfg;
     const setup = {
       args: ['--setup'],
-      description: "Open Hermes' interactive model/provider setup in a terminal. Use this when Hermes has not been configured on this machine yet.",
+      description:
+        "Open Hermes' interactive model/provider setup in a terminal. Use this when Hermes has not been configured on this machine yet.",
       id: 'hermes-setup',
       name: 'Configure Hermes provider',
       type: 'terminal',
     };
     const authMethods = provider
-      ? [{ description: `Authenticate Hermes using the currently configured ${provider} runtime credentials.`, id: provider, name: `${provider} runtime credentials` }, setup]
+      ? [
+          {
+            description: `Authenticate Hermes using the currently configured ${provider} runtime credentials.`,
+            id: provider,
+            name: `${provider} runtime credentials`,
+          },
+          setup,
+        ]
       : [setup];
     return {
       result: {
-        agentCapabilities: { loadSession: true, promptCapabilities: { image: true }, sessionCapabilities: { fork: {}, list: {}, resume: {} } },
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: true },
+          sessionCapabilities: { fork: {}, list: {}, resume: {} },
+        },
         agentInfo: { name: 'hermes-agent', version: this.ctx.settings.version },
         authMethods,
         protocolVersion: 1,
@@ -184,7 +219,10 @@ export class HermesAgent {
         const rt = this.create(String(p.cwd));
         this.register(rt, p.mcpServers);
         this.ctx.log(`INFO acp_adapter.server: New session ${rt.rec.id} (cwd=${rt.rec.cwd})`);
-        return this.reply({ _meta: hermesMeta(this.ctx, rt), models: this.models(rt), modes: this.modes(rt), sessionId: rt.rec.id }, rt);
+        return this.reply(
+          { _meta: hermesMeta(this.ctx, rt), models: this.models(rt), modes: this.modes(rt), sessionId: rt.rec.id },
+          rt,
+        );
       }
       case 'session/load':
       case 'session/resume': {

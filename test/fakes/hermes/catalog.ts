@@ -101,10 +101,23 @@ export function buildCatalog(provider: string, model: string, big: boolean, endp
   const currentModelId = `${provider}:${model}`;
   const rows = big ? bigEntries() : [];
   if (!big && provider === 'custom') {
-    for (const m of endpointModels) rows.push({ provider, model: m, name: m, modelId: `custom:${m}`, description: `Provider: ${providerLabel(provider)}` });
+    for (const m of endpointModels)
+      rows.push({
+        provider,
+        model: m,
+        name: m,
+        modelId: `custom:${m}`,
+        description: `Provider: ${providerLabel(provider)}`,
+      });
   }
   if (!rows.some((r) => r.modelId === currentModelId)) {
-    rows.unshift({ provider, model, name: model, modelId: currentModelId, description: `Provider: ${providerLabel(provider)}` });
+    rows.unshift({
+      provider,
+      model,
+      name: model,
+      modelId: currentModelId,
+      description: `Provider: ${providerLabel(provider)}`,
+    });
   }
   return {
     availableModels: rows.map((r) => ({
@@ -148,11 +161,24 @@ const KNOWN_PROVIDERS = new Set([
  * splits only after a KNOWN provider (`custom:name:model` names a custom provider), so an
  * unknown `a:b` becomes the model name on the current provider.
  */
-export function resolveModel(modelId: string, current: { provider: string; model: string }, big: boolean, endpointModels: string[] = []): ModelChoice {
+export function resolveModel(
+  modelId: string,
+  current: { provider: string; model: string },
+  big: boolean,
+  endpointModels: string[] = [],
+): ModelChoice {
   const id = modelId.trim();
   const all = big ? bigEntries() : [];
-  if (current.provider === 'custom') for (const m of endpointModels) all.push({ provider: 'custom', model: m, name: m, description: '', modelId: `custom:${m}` });
-  all.push({ provider: current.provider, model: current.model, name: '', description: '', modelId: `${current.provider}:${current.model}` });
+  if (current.provider === 'custom')
+    for (const m of endpointModels)
+      all.push({ provider: 'custom', model: m, name: m, description: '', modelId: `custom:${m}` });
+  all.push({
+    provider: current.provider,
+    model: current.model,
+    name: '',
+    description: '',
+    modelId: `${current.provider}:${current.model}`,
+  });
   const hit = all.find((r) => r.modelId === id);
   if (hit) return { provider: hit.provider, model: hit.model, known: true };
   const i = id.indexOf(':');
@@ -160,7 +186,8 @@ export function resolveModel(modelId: string, current: { provider: string; model
   const rest = i > 0 ? id.slice(i + 1).trim() : '';
   if (head && rest && KNOWN_PROVIDERS.has(head)) {
     const j = rest.indexOf(':');
-    if (head === 'custom' && j > 0) return { provider: `custom:${rest.slice(0, j)}`, model: rest.slice(j + 1), known: false };
+    if (head === 'custom' && j > 0)
+      return { provider: `custom:${rest.slice(0, j)}`, model: rest.slice(j + 1), known: false };
     return { provider: head, model: rest, known: false };
   }
   return { provider: current.provider, model: id, known: false };

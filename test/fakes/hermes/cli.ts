@@ -3,7 +3,16 @@
  * `--version`, `acp --check`, `profile list` (fixed-width table, no JSON mode) and
  * `profile create NAME --clone --description …`.
  */
-import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { hermesRoot, NO_PROVIDER, parseYamlLite, profileHome, PROFILE_RE, readConfig, readSettings } from './config.js';
@@ -92,7 +101,10 @@ function profileCreate(root: string, args: string[]): number {
     // Not the session store (state.db with its WAL side files; the emulator's transcripts).
     cpSync(source, home, {
       recursive: true,
-      filter: (src) => !/[/\\](state\.db(-wal|-shm)?|emulator-sessions\.json|profiles|sessions)([/\\]|$)/.test(src.slice(source.length)),
+      filter: (src) =>
+        !/[/\\](state\.db(-wal|-shm)?|emulator-sessions\.json|profiles|sessions)([/\\]|$)/.test(
+          src.slice(source.length),
+        ),
     });
   } else if (args.includes('--clone') || opt('--clone-from')) {
     for (const f of CLONE_FILES) {

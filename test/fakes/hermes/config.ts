@@ -85,7 +85,13 @@ export function readConfig(home: string): HermesConfig {
   const provider = str(mm.provider) ?? str(y.provider);
   const model = (typeof m === 'string' ? str(m) : null) ?? str(mm.default) ?? str(mm.name) ?? 'fake-model';
   const baseUrl = str(mm.base_url) ?? str(y.base_url) ?? '';
-  return { provider, model, baseUrl, supportsVision: mm.supports_vision === true || y.supports_vision === true, compressionInPlace: inPlace(y.compression) };
+  return {
+    provider,
+    model,
+    baseUrl,
+    supportsVision: mm.supports_vision === true || y.supports_vision === true,
+    compressionInPlace: inPlace(y.compression),
+  };
 }
 
 /**
@@ -145,7 +151,8 @@ export interface Settings {
 export const REAL_COLD = { initDelayMs: 8937, newDelayMs: 6914, nextNewDelayMs: 937, firstPromptDelayMs: 12700 };
 
 /** The research fake model's 401 body, which Hermes shows verbatim (no masking). */
-export const AUTH_ERROR = 'Incorrect API key provided: sk-local-fake-key. You can find your API key at https://platform.openai.com/account/api-keys.';
+export const AUTH_ERROR =
+  'Incorrect API key provided: sk-local-fake-key. You can find your API key at https://platform.openai.com/account/api-keys.';
 
 function num(v: string | undefined, dflt: number): number {
   const n = v === undefined || v === '' ? NaN : Number(v);
@@ -154,12 +161,17 @@ function num(v: string | undefined, dflt: number): number {
 
 function readPrice(v: string | undefined): Settings['price'] {
   const [i, o] = (v ?? '').split(',').map((x) => Number(x.trim()));
-  return i !== undefined && o !== undefined && Number.isFinite(i) && Number.isFinite(o) ? { input: i, output: o } : null;
+  return i !== undefined && o !== undefined && Number.isFinite(i) && Number.isFinite(o)
+    ? { input: i, output: o }
+    : null;
 }
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const v21 = (env.HERMES_EMU_VERSION ?? '').startsWith('0.21');
-  const cold = env.HERMES_EMU_COLD === 'real' ? REAL_COLD : { initDelayMs: 0, newDelayMs: 0, nextNewDelayMs: 0, firstPromptDelayMs: 0 };
+  const cold =
+    env.HERMES_EMU_COLD === 'real'
+      ? REAL_COLD
+      : { initDelayMs: 0, newDelayMs: 0, nextNewDelayMs: 0, firstPromptDelayMs: 0 };
   const delayMs = num(env.HERMES_EMU_DELAY_MS, 2);
   return {
     v21,
@@ -189,4 +201,5 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   };
 }
 
-export const NO_PROVIDER = 'No LLM provider configured. Run `hermes model` to select a provider, or run `hermes setup` for first-time configuration.';
+export const NO_PROVIDER =
+  'No LLM provider configured. Run `hermes model` to select a provider, or run `hermes setup` for first-time configuration.';

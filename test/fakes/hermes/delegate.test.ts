@@ -29,9 +29,13 @@ const turnUpdates = (frames: Msg[]) =>
 describe('Hermes emulator: delegate_task', () => {
   it('sends exactly the recorded frames: a plain execute tool call, completed at once with the dispatched JSON; no child frames', async () => {
     const lines = loadReal('20-delegate');
-    const req = lines.find((l) => l.msg.method === 'session/prompt' && /DELEGATE/.test(JSON.stringify(l.msg.params.prompt)))!;
+    const req = lines.find(
+      (l) => l.msg.method === 'session/prompt' && /DELEGATE/.test(JSON.stringify(l.msg.params.prompt)),
+    )!;
     const end = lines.findIndex((l) => l.dir === 'agent->client' && l.msg.id === req.msg.id && l.msg.result);
-    const real = turnUpdates(lines.slice(lines.indexOf(req) + 1, end).map((l) => l.msg)).map((u) => norm(u, '/workspace'));
+    const real = turnUpdates(lines.slice(lines.indexOf(req) + 1, end).map((l) => l.msg)).map((u) =>
+      norm(u, '/workspace'),
+    );
 
     const ws = makeWs();
     const c = start(makeHome());
@@ -51,7 +55,9 @@ describe('Hermes emulator: delegate_task', () => {
 
     // The next turn: still nothing of the child (its result is never delivered over ACP).
     const next = await prompt(c, id, 'hello after delegation');
-    expect(turnUpdates(next.frames).map((u) => u.sessionUpdate)).toEqual(expect.arrayContaining(['agent_message_chunk']));
+    expect(turnUpdates(next.frames).map((u) => u.sessionUpdate)).toEqual(
+      expect.arrayContaining(['agent_message_chunk']),
+    );
     expect(turnUpdates(next.frames).some((u) => /^tool_call/.test(u.sessionUpdate))).toBe(false);
   });
 });

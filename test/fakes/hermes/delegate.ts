@@ -19,7 +19,8 @@ const NOTE =
 const text = (t: string) => ({ content: { text: t, type: 'text' }, type: 'content' });
 
 /** acp_adapter/tools.py: goals over 60 characters are cut to 57 + "...". */
-export const delegateTitle = (goal: string): string => (goal ? `delegate: ${goal.length > 60 ? `${goal.slice(0, 57)}...` : goal}` : 'delegate task');
+export const delegateTitle = (goal: string): string =>
+  goal ? `delegate: ${goal.length > 60 ? `${goal.slice(0, 57)}...` : goal}` : 'delegate task';
 
 /** The goal the research fake model always gives the child. */
 const goalOf = (t: Turn): string => `CHILDTASK: read notes.txt in ${t.cwd} and report its first line`;
@@ -31,13 +32,30 @@ export async function delegate(t: Turn): Promise<void> {
   const goal = goalOf(t);
   const id = liveToolId();
   const pid = `call_delegate_${++t.rt.rec.toolSeq}`;
-  t.send({ content: [text(`Delegating task:\n${goal}`)], kind: 'execute', locations: [], title: delegateTitle(goal), toolCallId: id, sessionUpdate: 'tool_call' });
+  t.send({
+    content: [text(`Delegating task:\n${goal}`)],
+    kind: 'execute',
+    locations: [],
+    title: delegateTitle(goal),
+    toolCallId: id,
+    sessionUpdate: 'tool_call',
+  });
   // delegate_tool.py dumps with ensure_ascii=False: the note's dash stays a dash.
-  const raw = pyDumps({ status: 'dispatched', mode: 'background', count: 1, delegation_id: `deleg_${randomBytes(4).toString('hex')}`, goals: [goal], note: NOTE }).replace(
-    /\\u([0-9a-f]{4})/g,
-    (_, h: string) => String.fromCharCode(parseInt(h, 16)),
-  );
-  t.send({ content: [text(raw)], kind: 'execute', status: 'completed', toolCallId: id, sessionUpdate: 'tool_call_update' });
+  const raw = pyDumps({
+    status: 'dispatched',
+    mode: 'background',
+    count: 1,
+    delegation_id: `deleg_${randomBytes(4).toString('hex')}`,
+    goals: [goal],
+    note: NOTE,
+  }).replace(/\\u([0-9a-f]{4})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+  t.send({
+    content: [text(raw)],
+    kind: 'execute',
+    status: 'completed',
+    toolCallId: id,
+    sessionUpdate: 'tool_call_update',
+  });
   append(
     t.rt,
     { role: 'assistant', content: '', tool_calls: [{ id: pid, name: 'delegate_task', args: { goal } }] },

@@ -61,7 +61,8 @@ export function shape(v: unknown, key = ''): string {
   return typeof v;
 }
 
-const isTitleUpdate = (m: Msg) => m.method === 'session/update' && m.params?.update?.sessionUpdate === 'session_info_update';
+const isTitleUpdate = (m: Msg) =>
+  m.method === 'session/update' && m.params?.update?.sessionUpdate === 'session_info_update';
 
 export function frameShape(m: Msg): string {
   if (m.method === 'session/update') return `upd ${shape(m.params.update)}`;
@@ -81,14 +82,19 @@ export function keyOrders(msgs: Msg[]): string[] {
   for (const m of msgs) {
     const u = m.method === 'session/update' ? (m.params.update as Msg) : null;
     if (u && /^tool_call/.test(u.sessionUpdate)) out.push(`${u.sessionUpdate}: ${Object.keys(u).join(',')}`);
-    if (m.method === 'session/request_permission') out.push(`permission: ${Object.keys(m.params).join(',')} / ${Object.keys(m.params.toolCall).join(',')}`);
+    if (m.method === 'session/request_permission')
+      out.push(`permission: ${Object.keys(m.params).join(',')} / ${Object.keys(m.params.toolCall).join(',')}`);
   }
   return out;
 }
 
 const texts = (content: unknown): string =>
   (Array.isArray(content) ? content : [])
-    .map((c: Msg) => (c.type === 'diff' ? `diff ${c.path} old=${JSON.stringify(c.oldText)} new=${JSON.stringify(c.newText)}` : c.content?.text))
+    .map((c: Msg) =>
+      c.type === 'diff'
+        ? `diff ${c.path} old=${JSON.stringify(c.oldText)} new=${JSON.stringify(c.newText)}`
+        : c.content?.text,
+    )
     .join(' / ');
 
 /** Hermes' answers to mid-turn requests (/steer, a queued prompt): their place in the stream is timing. */
@@ -99,7 +105,9 @@ function normalizeNumbers(l: string): string {
   return l
     .replace(/Context usage: ~[\d,]+ \/ ([\d,]+) tokens \([\d.]+%\)/g, 'Context usage: ~N / $1 tokens')
     .replace(/Compression: ~[\d,]+ tokens until/g, 'Compression: ~N tokens until')
-    .replace(/~([\d,]+) -> ~([\d,]+) tokens/g, (_m, a: string, b: string) => (a === b ? '~A -> ~A tokens' : '~A -> ~B tokens'));
+    .replace(/~([\d,]+) -> ~([\d,]+) tokens/g, (_m, a: string, b: string) =>
+      a === b ? '~A -> ~A tokens' : '~A -> ~B tokens',
+    );
 }
 
 export interface TranscriptOptions {
@@ -124,12 +132,14 @@ export function transcript(msgs: Msg[], ws?: string, o: TranscriptOptions = {}):
       else out.push(head + u.content.text);
     } else if (u?.sessionUpdate === 'tool_call') out.push(`tool_call ${u.kind} ${u.title} | ${texts(u.content)}`);
     else if (u?.sessionUpdate === 'tool_call_update') out.push(`tool_call_update ${u.status} | ${texts(u.content)}`);
-    else if (u?.sessionUpdate === 'plan') out.push(`plan ${u.entries.map((e: Msg) => `${e.status}:${e.content}`).join(', ')}`);
+    else if (u?.sessionUpdate === 'plan')
+      out.push(`plan ${u.entries.map((e: Msg) => `${e.status}:${e.content}`).join(', ')}`);
     else if (m.method === 'session/request_permission') {
       out.push(
         `permission ${m.params.toolCall.toolCallId} ${m.params.toolCall.title} | ${texts(m.params.toolCall.content)} | ${m.params.options.map((o: Msg) => o.optionId).join(',')}`,
       );
-    } else if (m.result && 'stopReason' in m.result) out.push(`stop ${m.result.stopReason} ${JSON.stringify(m.result.usage ?? null)}`);
+    } else if (m.result && 'stopReason' in m.result)
+      out.push(`stop ${m.result.stopReason} ${JSON.stringify(m.result.usage ?? null)}`);
   }
   return out.map((line) => {
     let l = ws ? line.split(ws).join('/workspace') : line;
@@ -142,7 +152,9 @@ export function transcript(msgs: Msg[], ws?: string, o: TranscriptOptions = {}):
 /** Responses by request id (for mid-turn requests: what each was answered, whatever the order). */
 export function responses(msgs: Msg[], ids: Iterable<unknown>): Record<string, unknown> {
   const want = new Set(ids);
-  return Object.fromEntries(msgs.filter((m) => !m.method && want.has(m.id)).map((m) => [String(m.id), m.result ?? m.error]));
+  return Object.fromEntries(
+    msgs.filter((m) => !m.method && want.has(m.id)).map((m) => [String(m.id), m.result ?? m.error]),
+  );
 }
 
 /** Prompt requests answered while another prompt of the recording was still running. */
@@ -166,7 +178,14 @@ export interface DriveOptions {
 }
 
 /** Frames that show a running prompt's progress (what a client reacts to mid-turn). */
-const PROGRESS = new Set(['agent_message_chunk', 'agent_thought_chunk', 'user_message_chunk', 'tool_call', 'tool_call_update', 'plan']);
+const PROGRESS = new Set([
+  'agent_message_chunk',
+  'agent_thought_chunk',
+  'user_message_chunk',
+  'tool_call',
+  'tool_call_update',
+  'plan',
+]);
 const isProgress = (m: Msg) => m.method === 'session/update' && PROGRESS.has(m.params.update.sessionUpdate);
 
 /**
@@ -175,14 +194,21 @@ const isProgress = (m: Msg) => m.method === 'session/update' && PROGRESS.has(m.p
  * while a prompt runs — after as many progress frames of that prompt as the recording had
  * seen (so /steer, queued prompts and cancels land mid-stream as they did).
  */
-export async function driveFixture(c: HermesClient, lines: FixtureLine[], o: DriveOptions): Promise<{ fixture: Msg[]; agent: Msg[] }> {
+export async function driveFixture(
+  c: HermesClient,
+  lines: FixtureLine[],
+  o: DriveOptions,
+): Promise<{ fixture: Msg[]; agent: Msg[] }> {
   const sids = o.sessions ?? new Map<string, string>();
   const start = c.mark();
   const pending: Array<Promise<Msg>> = [];
   const answered = new Set<unknown>();
   /** Open prompts: recording progress count since they were sent, and our mark. */
   const open = new Map<unknown, { recorded: number; mark: number }>();
-  const subst = (msg: Msg): Msg => JSON.parse(JSON.stringify(msg), (_k, v) => (typeof v === 'string' ? (sids.get(v) ?? v.split('/workspace').join(o.ws)) : v)) as Msg;
+  const subst = (msg: Msg): Msg =>
+    JSON.parse(JSON.stringify(msg), (_k, v) =>
+      typeof v === 'string' ? (sids.get(v) ?? v.split('/workspace').join(o.ws)) : v,
+    ) as Msg;
 
   for (const [i, line] of lines.entries()) {
     const m = line.msg;
@@ -202,12 +228,18 @@ export async function driveFixture(c: HermesClient, lines: FixtureLine[], o: Dri
       continue;
     }
     // Wait until we are where the recording was: its responses so far, and the progress of the running prompt.
-    for (const id of answered) await c.waitFor((f) => f.id === id && !f.method, `response ${String(id)} before line ${i}`, start);
+    for (const id of answered)
+      await c.waitFor((f) => f.id === id && !f.method, `response ${String(id)} before line ${i}`, start);
     const running = [...open.values()].at(-1);
     if (running) {
       let seen = 0;
       const want = running.recorded;
-      if (want > 0) await c.waitFor((f) => isProgress(f) && ++seen >= want, `${want} progress frames before line ${i}`, running.mark);
+      if (want > 0)
+        await c.waitFor(
+          (f) => isProgress(f) && ++seen >= want,
+          `${want} progress frames before line ${i}`,
+          running.mark,
+        );
     }
     if (m.method && 'id' in m) {
       if (m.method === 'session/prompt') open.set(m.id, { recorded: 0, mark: c.mark() });
@@ -226,7 +258,8 @@ export async function driveFixture(c: HermesClient, lines: FixtureLine[], o: Dri
     const want = fixture.slice(lastRes + 1).filter((m) => !isTitleUpdate(m)).length;
     const ours = c.since(start).findLastIndex((m) => !m.method && m.id === fixture[lastRes]!.id);
     let seen = 0;
-    if (want > 0) await c.waitFor((m) => !isTitleUpdate(m) && ++seen >= want, 'trailing notifications', start + ours + 1);
+    if (want > 0)
+      await c.waitFor((m) => !isTitleUpdate(m) && ++seen >= want, 'trailing notifications', start + ours + 1);
   }
   return { fixture, agent: c.since(start) };
 }

@@ -6,10 +6,27 @@
  */
 
 /** Longest first, so TOOLSLOW is not read as TOOLS. MAXITER is the emulator's own. */
-export const KEYWORDS = ['TOOLSLOW', 'TOOLS', 'RUN', 'WRITE', 'EDIT2', 'DANGER', 'TODO', 'THINK', 'SLOW', 'OVERFLOW', 'AUTHFAIL', 'MCP', 'MAXITER', 'COMPRESSME', 'DELEGATE'];
+export const KEYWORDS = [
+  'TOOLSLOW',
+  'TOOLS',
+  'RUN',
+  'WRITE',
+  'EDIT2',
+  'DANGER',
+  'TODO',
+  'THINK',
+  'SLOW',
+  'OVERFLOW',
+  'AUTHFAIL',
+  'MCP',
+  'MAXITER',
+  'COMPRESSME',
+  'DELEGATE',
+];
 const TOKEN_RE = /\[\[\s*(bash|read|write|error|slow|think)\s*:\s*([\s\S]*?)\s*\]\]/gi;
 
-export type Pick = { kind: 'kw'; name: string; arg: string } | { kind: 'token'; name: string; arg: string } | { kind: 'echo' };
+export type Pick =
+  { kind: 'kw'; name: string; arg: string } | { kind: 'token'; name: string; arg: string } | { kind: 'echo' };
 
 export function pickKeyword(text: string): Pick {
   let best: string | null = null;

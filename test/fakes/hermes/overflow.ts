@@ -57,7 +57,8 @@ export async function overflow(t: Turn, limit = OVERFLOW_LIMIT): Promise<void> {
       rt.contextSize = limit;
       if (ctx.settings.overflowReal) writeContextCache(ctx, limit);
     }
-    if (attempts > MAX_ATTEMPTS) return t.fail(`Context length exceeded: max compression attempts (${MAX_ATTEMPTS}) reached.`);
+    if (attempts > MAX_ATTEMPTS)
+      return t.fail(`Context length exceeded: max compression attempts (${MAX_ATTEMPTS}) reached.`);
     if (ctx.settings.overflowReal && ctx.auxContext !== null && ctx.auxContext < AUX_MINIMUM) {
       return t.exception(
         `Error: Auxiliary compression model ${ctx.cfg.model} has a context window of ${fmt(ctx.auxContext)} tokens, which is below the minimum ${fmt(AUX_MINIMUM)} required by Hermes Agent.  Choose a compression model with at least 64K context (set auxiliary.compression.model in config.yaml), or set auxiliary.compression.context_length to override the detected value if it is wrong.`,
@@ -65,7 +66,8 @@ export async function overflow(t: Turn, limit = OVERFLOW_LIMIT): Promise<void> {
     }
     const compressed = compressOnce(rt.history);
     if (compressed) replaceAll(rt, compressed);
-    if (!compressed && !learned) return t.fail(`Context length exceeded (${fmt(messagesTokens(rt.history))} tokens). Cannot compress further.`);
+    if (!compressed && !learned)
+      return t.fail(`Context length exceeded (${fmt(messagesTokens(rt.history))} tokens). Cannot compress further.`);
     await pause(rt, ctx.settings.compressPauseMs);
     if (rt.cancelled) return;
   }

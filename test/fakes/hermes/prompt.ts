@@ -12,7 +12,17 @@ import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { internalError, type Reply } from './rpc.js';
 import { recordTurnCalls } from './rotate.js';
-import { hermesMeta, persist, sendUpdate, sendUsageUpdate, sleep, textChunk, TOKENS_PER_CALL, type Ctx, type Runtime } from './runtime.js';
+import {
+  hermesMeta,
+  persist,
+  sendUpdate,
+  sendUsageUpdate,
+  sleep,
+  textChunk,
+  TOKENS_PER_CALL,
+  type Ctx,
+  type Runtime,
+} from './runtime.js';
 import { slashCommand } from './slash.js';
 import { pyIso } from './state.js';
 import { runTurn, type TurnInput } from './turn.js';
@@ -87,7 +97,12 @@ function scheduleTitle(ctx: Ctx, rt: Runtime, userText: string, finalText: strin
       }
       rt.rec.title = title;
       persist(ctx, rt, false);
-      sendUpdate(ctx, rt.acpId, { _meta: hermesMeta(ctx, rt), title, updatedAt: pyIso(Date.now()), sessionUpdate: 'session_info_update' });
+      sendUpdate(ctx, rt.acpId, {
+        _meta: hermesMeta(ctx, rt),
+        title,
+        updatedAt: pyIso(Date.now()),
+        sessionUpdate: 'session_info_update',
+      });
     }, ctx.settings.titleDelayMs);
   };
 }
@@ -110,7 +125,9 @@ export async function handlePrompt(ctx: Ctx, deps: PromptDeps, sessionId: string
   const steer = input.textOnly ? /^\/steer(?:\s+([\s\S]*))?$/.exec(input.text) : null;
   const guidance = steer?.[1]?.trim() ?? '';
   if (steer && guidance && !rt.running) {
-    input.text = rt.interrupted ? `${rt.interrupted}\n\nUser correction/guidance after interrupt: ${guidance}` : guidance;
+    input.text = rt.interrupted
+      ? `${rt.interrupted}\n\nUser correction/guidance after interrupt: ${guidance}`
+      : guidance;
     rt.interrupted = '';
   } else if (input.textOnly && input.text.startsWith('/')) {
     const reply = slashCommand(ctx, rt, input.text, (id) => deps.switchModel(rt, id));
@@ -125,7 +142,11 @@ export async function handlePrompt(ctx: Ctx, deps: PromptDeps, sessionId: string
     if (ctx.settings.v21) throw internalError('Session is busy');
     // Only the text is queued (an image-only prompt becomes "[Image attachment]").
     rt.queue.push(input.text || '[Image attachment]');
-    sendUpdate(ctx, sessionId, textChunk('agent_message_chunk', `Queued for the next turn. (${rt.queue.length} queued)`));
+    sendUpdate(
+      ctx,
+      sessionId,
+      textChunk('agent_message_chunk', `Queued for the next turn. (${rt.queue.length} queued)`),
+    );
     return { result: { stopReason: 'end_turn' } };
   }
 
@@ -173,7 +194,11 @@ export async function handlePrompt(ctx: Ctx, deps: PromptDeps, sessionId: string
 function sendRotation(ctx: Ctx, rt: Runtime, previous: string): void {
   rt.rotatedFrom = null;
   const title = ctx.store.get(previous)?.title;
-  const u: Record<string, unknown> = { _meta: hermesMeta(ctx, rt, previous), updatedAt: pyIso(Date.now()), sessionUpdate: 'session_info_update' };
+  const u: Record<string, unknown> = {
+    _meta: hermesMeta(ctx, rt, previous),
+    updatedAt: pyIso(Date.now()),
+    sessionUpdate: 'session_info_update',
+  };
   if (title) u.title = title;
   sendUpdate(ctx, rt.acpId, u);
 }

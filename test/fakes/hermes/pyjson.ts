@@ -4,7 +4,8 @@
  * when text follows it (a steer injected after a tool result, a hint after a payload).
  */
 
-const escapeNonAscii = (s: string): string => s.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const escapeNonAscii = (s: string): string =>
+  s.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** `json.dumps(value)` (indent undefined) or `json.dumps(value, indent=N)`. */
 export function pyDumps(value: unknown, indent?: number): string {

@@ -38,14 +38,19 @@ describe('emulator vs real Hermes 0.18.2: context overflow (the default)', () =>
     await driveFixture(env.start(home, REAL), loadReal('s5a-overflow-keyword'), { ws, sessions });
     // Between s5a and s5d2 the research runs had taught Hermes a 14,000-token limit (size-based overflows).
     writeFileSync(join(home, 'context_length_cache.yaml'), 'fake-model@http://127.0.0.1:9/v1: 14000\n');
-    const stale = await driveFixture(env.start(home, REAL), loadReal('s5d2-overflow-load-stale-cache'), { ws, sessions });
+    const stale = await driveFixture(env.start(home, REAL), loadReal('s5d2-overflow-load-stale-cache'), {
+      ws,
+      sessions,
+    });
     expect(shapes(stale.agent)).toEqual(shapes(stale.fixture));
     expect(transcript(stale.agent, ws)).toEqual(transcript(stale.fixture));
     rmSync(join(home, 'context_length_cache.yaml'));
     const again = await driveFixture(env.start(home, REAL), loadReal('s5d-overflow-load-newproc'), { ws, sessions });
     expect(shapes(again.agent)).toEqual(shapes(again.fixture));
     // Rows read back from state.db carry extra fields the estimate counts; the emulator's do not.
-    expect(transcript(again.agent, ws, { estimates: true })).toEqual(transcript(again.fixture, undefined, { estimates: true }));
+    expect(transcript(again.agent, ws, { estimates: true })).toEqual(
+      transcript(again.fixture, undefined, { estimates: true }),
+    );
   });
 });
 
@@ -76,7 +81,9 @@ describe('emulator, HERMES_EMU_OVERFLOW=lenient: the merged prompt after an over
         .map((u) => u.content.text),
     ).toEqual(['hello there', 'OVERFLOW now', 'hello after overflow']);
     expect(chunkText((await prompt(b, id, 'OVERFLOW again')).frames)).toMatch(/^Context length exceeded/);
-    expect(chunkText((await prompt(b, id, 'hi')).frames)).toBe('Hello from the fake model! You said: OVERFLOW again\n\nhi');
+    expect(chunkText((await prompt(b, id, 'hi')).frames)).toBe(
+      'Hello from the fake model! You said: OVERFLOW again\n\nhi',
+    );
   });
 });
 
@@ -85,7 +92,9 @@ async function buildS2Session(c: HermesClient, ws: string): Promise<string> {
   await c.call('initialize', { protocolVersion: 1 });
   const { sessionId } = await c.call('session/new', { cwd: ws, mcpServers: [] });
   const answers = ['allow_once', 'deny'];
-  c.answer('session/request_permission', () => ({ outcome: { outcome: 'selected', optionId: answers.shift() ?? 'deny' } }));
+  c.answer('session/request_permission', () => ({
+    outcome: { outcome: 'selected', optionId: answers.shift() ?? 'deny' },
+  }));
   for (const t of [
     'hello there',
     'hello again',

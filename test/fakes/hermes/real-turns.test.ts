@@ -6,7 +6,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { driveFixture, keyOrders, loadReal, midTurnIds, MID_TURN_NOTICE, responses, shapes, transcript, type FixtureLine } from './fixture-driver.js';
+import {
+  driveFixture,
+  keyOrders,
+  loadReal,
+  midTurnIds,
+  MID_TURN_NOTICE,
+  responses,
+  shapes,
+  transcript,
+  type FixtureLine,
+} from './fixture-driver.js';
 import type { Msg } from './test-client.js';
 import { upd, useEnv } from './test-env.js';
 
@@ -22,7 +32,10 @@ const notices = (msgs: Msg[]) =>
     .sort((a, b) => String(a).localeCompare(String(b)));
 
 /** Replays a recording; returns both sides. */
-async function replay(name: string, o: { files?: Record<string, string>; env?: Record<string, string>; lines?: FixtureLine[] } = {}) {
+async function replay(
+  name: string,
+  o: { files?: Record<string, string>; env?: Record<string, string>; lines?: FixtureLine[] } = {},
+) {
   const ws = env.makeWs(o.files ?? NOTES);
   const home = env.makeHome();
   const c = env.start(home, o.env);
@@ -76,7 +89,9 @@ describe('emulator vs real Hermes 0.18.2', () => {
     expect(notices(r.agent)).toEqual(notices(r.fixture));
     expect(usageUpdates(r.agent)).toBe(usageUpdates(r.fixture));
     // What the model saw: the tool result carries the out-of-band message (research request log).
-    const db = JSON.parse(readFileSync(join(r.home, 'emulator-sessions.json'), 'utf8')) as { sessions: Record<string, { history: Msg[] }> };
+    const db = JSON.parse(readFileSync(join(r.home, 'emulator-sessions.json'), 'utf8')) as {
+      sessions: Record<string, { history: Msg[] }>;
+    };
     const tool = Object.values(db.sessions)[0]!.history.find((m) => m.role === 'tool')!;
     expect(tool.content).toMatch(
       /"exit_code": 0, "error": null}\n\n\[OUT-OF-BAND USER MESSAGE — a direct message from the user, delivered mid-turn; not tool output\]\ndo Y now\n\[\/OUT-OF-BAND USER MESSAGE\]$/,

@@ -61,7 +61,10 @@ export function rotate(t: Turn, compressed: ReturnType<typeof compressOnce>): vo
 }
 
 export function recordTurnCalls(ctx: Ctx, rt: Runtime, calls: number): void {
-  recordModelCalls(ctx.store.home, rt.rec, calls, TOKENS_PER_CALL, { baseUrl: ctx.cfg.baseUrl, price: ctx.settings.price });
+  recordModelCalls(ctx.store.home, rt.rec, calls, TOKENS_PER_CALL, {
+    baseUrl: ctx.cfg.baseUrl,
+    price: ctx.settings.price,
+  });
 }
 
 export async function compressMe(t: Turn): Promise<void> {

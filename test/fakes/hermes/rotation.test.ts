@@ -26,17 +26,26 @@ interface Row {
 function rows(home: string): Row[] {
   const db = new Database(join(home, 'state.db'), { readonly: true });
   try {
-    return db.prepare('SELECT id, parent_session_id, end_reason, ended_at, input_tokens, message_count FROM sessions ORDER BY started_at').all() as Row[];
+    return db
+      .prepare(
+        'SELECT id, parent_session_id, end_reason, ended_at, input_tokens, message_count FROM sessions ORDER BY started_at',
+      )
+      .all() as Row[];
   } finally {
     db.close();
   }
 }
 const provOf = (u: Msg | null | undefined): Msg | undefined => u?._meta?.hermes?.sessionProvenance;
 // A title update may carry the continuation's provenance too; the rotation one names its reason.
-const rotationIn = (frames: Msg[]) => frames.map(upd).find((u) => u?.sessionUpdate === 'session_info_update' && provOf(u)?.reason === 'compression');
+const rotationIn = (frames: Msg[]) =>
+  frames.map(upd).find((u) => u?.sessionUpdate === 'session_info_update' && provOf(u)?.reason === 'compression');
 
 /** The generated title arrives on its own after an exchange. */
-const titled = (c: HermesClient) => c.waitFor((m) => upd(m)?.sessionUpdate === 'session_info_update' && typeof upd(m)?.title === 'string', 'title update');
+const titled = (c: HermesClient) =>
+  c.waitFor(
+    (m) => upd(m)?.sessionUpdate === 'session_info_update' && typeof upd(m)?.title === 'string',
+    'title update',
+  );
 
 /** The real rotation update and the real load of the continuation id. */
 function recorded(): { rotation: Msg; loadCont: Msg } {
@@ -154,7 +163,9 @@ describe('Hermes emulator: compression rotation (compression.in_place false)', (
     const { id } = await openSession(c, makeWs());
     for (const t of ['hello one', 'hello two']) await prompt(c, id, t);
     const { frames } = await prompt(c, id, 'COMPRESSME now');
-    expect(frames.map(upd).some((u) => u?.sessionUpdate === 'session_info_update' && provOf(u)?.sessionKind !== 'root')).toBe(false);
+    expect(
+      frames.map(upd).some((u) => u?.sessionUpdate === 'session_info_update' && provOf(u)?.sessionKind !== 'root'),
+    ).toBe(false);
     expect(chunkText(frames)).toContain('Compressed and continued.');
     expect(rows(home)).toEqual([expect.objectContaining({ id, end_reason: null, parent_session_id: null })]);
   });

@@ -73,7 +73,10 @@ export class Peer {
     const m = msg as Msg;
     // Logged before handling, so a test reading the log after a response sees the frame.
     if (this.opts.logPath) {
-      appendFileSync(this.opts.logPath, JSON.stringify({ t_ms: Date.now() - this.t0, dir: 'client->agent', msg: m }) + '\n');
+      appendFileSync(
+        this.opts.logPath,
+        JSON.stringify({ t_ms: Date.now() - this.t0, dir: 'client->agent', msg: m }) + '\n',
+      );
     }
     const method = typeof m.method === 'string' ? m.method : null;
     if (method !== null && 'id' in m) void this.serve(m.id, method, m.params);

@@ -119,7 +119,11 @@ export function provenance(store: Store, acpId: string, currentId: string, previ
   return out;
 }
 
-export const hermesMeta = (ctx: Pick<Ctx, 'store'>, rt: Pick<Runtime, 'acpId' | 'rec'>, previous?: string): Record<string, unknown> => ({
+export const hermesMeta = (
+  ctx: Pick<Ctx, 'store'>,
+  rt: Pick<Runtime, 'acpId' | 'rec'>,
+  previous?: string,
+): Record<string, unknown> => ({
   hermes: { sessionProvenance: provenance(ctx.store, rt.acpId, rt.rec.id, previous) },
 });
 
@@ -169,4 +173,5 @@ export function pause(rt: Runtime, ms: number): Promise<void> {
 }
 
 /** A plain delay (cold-start costs): not cut short by anything. */
-export const sleep = (ms: number): Promise<void> => (ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve());
+export const sleep = (ms: number): Promise<void> =>
+  ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve();

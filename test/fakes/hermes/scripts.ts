@@ -63,11 +63,16 @@ const KEYWORD: Record<string, Handler> = {
     await t.say('Dangerous step finished.');
   },
   TODO: async (t) => {
-    await t.tool('todo', { todos: T.TODOS }, async () => ({ raw: T.todoRaw(T.TODOS), live: true, extra: [T.planUpdate(T.TODOS)] }));
+    await t.tool('todo', { todos: T.TODOS }, async () => ({
+      raw: T.todoRaw(T.TODOS),
+      live: true,
+      extra: [T.planUpdate(T.TODOS)],
+    }));
     await t.say('Plan recorded.');
   },
   THINK: (t) => t.say('Thought about it: the answer is 42. ', { thought: 'Let me think about this carefully. ' }),
-  SLOW: (t) => t.say('This reply streams slowly so you can cancel it before it ends.', { delay: t.ctx.settings.slowMs }),
+  SLOW: (t) =>
+    t.say('This reply streams slowly so you can cancel it before it ends.', { delay: t.ctx.settings.slowMs }),
   OVERFLOW: (t) => overflow(t),
   COMPRESSME: (t) => compressMe(t),
   DELEGATE: (t) => delegate(t),
@@ -76,14 +81,24 @@ const KEYWORD: Record<string, Handler> = {
     // The research MCP server ("mini"): echo(text) → "<server>-echo: <text>", add(a=1, b=2). The
     // emulator starts no server, so it cannot list other tools: it trusts the name the prompt
     // gives right after "MCP" (the research fake falls back to the first tool offered).
-    const named = [/^MCP\s+(\w+)/.exec(arg)?.[1], ...[...userText.matchAll(/\bMCP\s+(\w+)/g)].map((m) => m[1])].filter((w): w is string => !!w);
+    const named = [/^MCP\s+(\w+)/.exec(arg)?.[1], ...[...userText.matchAll(/\bMCP\s+(\w+)/g)].map((m) => m[1])].filter(
+      (w): w is string => !!w,
+    );
     const want = named.find((w) => MCP_TOOLS.includes(w)) ?? [...userText.matchAll(/\bMCP\s+(\w+)/g)][0]?.[1] ?? 'echo';
     const server = [...t.rt.mcp.keys()][0];
     if (!server) return t.say('No MCP tools are available in this session.');
     const name = `mcp__${server}__${want}`;
     const args: Record<string, unknown> = want === 'echo' ? { text: 'hi' } : {};
-    const result = want === 'echo' ? `${server}-echo: ${String(args.text)}` : want === 'add' ? '3' : `${want} called (emulated; no MCP server was started)`;
-    await t.tool(name, args, async () => ({ raw: T.mcpRaw(name, { result, structuredContent: { result } }), live: true }));
+    const result =
+      want === 'echo'
+        ? `${server}-echo: ${String(args.text)}`
+        : want === 'add'
+          ? '3'
+          : `${want} called (emulated; no MCP server was started)`;
+    await t.tool(name, args, async () => ({
+      raw: T.mcpRaw(name, { result, structuredContent: { result } }),
+      live: true,
+    }));
     await t.say(`MCP tool ${name} answered: ${t.lastRaw.slice(0, 200)}`);
   },
   MAXITER: async (t) => {
@@ -110,7 +125,11 @@ const TOKEN: Record<string, Handler> = {
   },
   write: async (t, val) => {
     const [path, content] = partition(val);
-    await writeFile(t, path.trim(), content === null ? 'Written by the fake model.\n' : content.trim().replace(/\\n/g, '\n'));
+    await writeFile(
+      t,
+      path.trim(),
+      content === null ? 'Written by the fake model.\n' : content.trim().replace(/\\n/g, '\n'),
+    );
     await done(t);
   },
   error: async (t, val) => {
@@ -131,7 +150,11 @@ const TOKEN: Record<string, Handler> = {
 async function echo(t: Turn, input: TurnInput, userText: string): Promise<void> {
   if (input.images.length) {
     const what = `${input.images.length} image(s) (${input.images.join(', ')})`;
-    return t.say(t.ctx.cfg.supportsVision ? `Image forwarded to the model: ${what}. I can see it.` : `Image described by the auxiliary model: ${what}. The model did not see it.`);
+    return t.say(
+      t.ctx.cfg.supportsVision
+        ? `Image forwarded to the model: ${what}. I can see it.`
+        : `Image described by the auxiliary model: ${what}. The model did not see it.`,
+    );
   }
   const att = input.attachments.length ? ` (attachments: ${input.attachments.join(', ')})` : '';
   return t.say(`Hello from the fake model! You said: ${userText.trim()}${att}`);

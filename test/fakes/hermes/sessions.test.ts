@@ -69,12 +69,20 @@ describe('Hermes emulator quirks (0.18.2): sessions and protocol', () => {
     const { id } = await openSession(c, makeWs());
     c.sendRaw('this is not json\n');
     expect(await c.call('session/close', { sessionId: id })).toEqual({});
-    expect((await c.request('session/delete', { sessionId: id })).error).toEqual({ code: -32601, message: 'Method not found', data: { method: 'session/delete' } });
+    expect((await c.request('session/delete', { sessionId: id })).error).toEqual({
+      code: -32601,
+      message: 'Method not found',
+      data: { method: 'session/delete' },
+    });
     expect((await c.request('nope/nope', {})).error.data).toEqual({ method: 'nope/nope' });
     expect((await c.request('_acme/thing', { x: 1 })).result).toBeNull();
     expect(await c.call('authenticate', { methodId: 'whatever' })).toEqual({});
     const bad = await c.request('session/new', { mcpServers: [] });
-    expect(bad.error).toMatchObject({ code: -32602, message: 'Invalid params', data: { errors: [{ type: 'missing', loc: ['cwd'], msg: 'Field required' }] } });
+    expect(bad.error).toMatchObject({
+      code: -32602,
+      message: 'Invalid params',
+      data: { errors: [{ type: 'missing', loc: ['cwd'], msg: 'Field required' }] },
+    });
     expect((await prompt(c, 'no-such-session', 'hi')).res.result).toEqual({ stopReason: 'refusal' });
     expect(await c.call('session/load', { sessionId: 'no-such-session', cwd: '/x', mcpServers: [] })).toEqual({});
     expect(c.noise).toEqual([]);
@@ -101,9 +109,17 @@ describe('Hermes emulator quirks (0.18.2): sessions and protocol', () => {
     const rows = result.models.availableModels as Msg[];
     expect(rows.length).toBeGreaterThanOrEqual(50);
     for (const r of rows) expect(Object.keys(r).sort()).toEqual(['description', 'modelId', 'name']);
-    expect(rows.filter((r) => r.description.endsWith(' • current')).map((r) => r.modelId)).toEqual(['custom:fake-model']);
+    expect(rows.filter((r) => r.description.endsWith(' • current')).map((r) => r.modelId)).toEqual([
+      'custom:fake-model',
+    ]);
     const ids = rows.map((r) => r.modelId);
-    expect(ids).toEqual(expect.arrayContaining(['ollama-launch:gpt-oss:20b', 'custom:ollama-launch:gpt-oss:20b', 'custom:kimi-k2.7-code']));
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        'ollama-launch:gpt-oss:20b',
+        'custom:ollama-launch:gpt-oss:20b',
+        'custom:kimi-k2.7-code',
+      ]),
+    );
     expect(rows.find((r) => r.modelId === 'ollama-launch:gpt-oss:20b')!.name).toBe('gpt-oss:20b');
     expect(rows.find((r) => r.modelId.startsWith('nous:'))!.name).toMatch(/^Nous Portal · /);
     expect(new Set(rows.map((r) => r.description.replace(' • current', ''))).size).toBeGreaterThanOrEqual(4);

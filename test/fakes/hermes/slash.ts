@@ -13,7 +13,11 @@ export const COMMANDS: Array<{ name: string; description: string; hint?: string 
   { name: 'context', description: 'Show conversation message counts by role' },
   { name: 'reset', description: 'Clear conversation history' },
   { name: 'compact', description: 'Compress conversation context' },
-  { name: 'steer', description: 'Inject guidance into the currently running agent turn', hint: 'guidance for the active turn' },
+  {
+    name: 'steer',
+    description: 'Inject guidance into the currently running agent turn',
+    hint: 'guidance for the active turn',
+  },
   { name: 'queue', description: 'Queue a prompt to run after the current turn finishes', hint: 'prompt to run next' },
   { name: 'version', description: 'Show Hermes version' },
 ];
@@ -32,7 +36,11 @@ const HELP: Array<[string, string]> = [
 
 export function availableCommandsUpdate(): Record<string, unknown> {
   return {
-    availableCommands: COMMANDS.map((c) => (c.hint ? { description: c.description, input: { hint: c.hint }, name: c.name } : { description: c.description, name: c.name })),
+    availableCommands: COMMANDS.map((c) =>
+      c.hint
+        ? { description: c.description, input: { hint: c.hint }, name: c.name }
+        : { description: c.description, name: c.name },
+    ),
     sessionUpdate: 'available_commands_update',
   };
 }
@@ -74,7 +82,9 @@ const fmt = (n: number) => n.toLocaleString('en-US');
 /** The compressor's trigger: 75% of the window, floored at 64K; 85% when the floor swallows the window. */
 export function thresholdTokens(contextLength: number): number {
   const floored = Math.max(Math.floor(contextLength * 0.75), 64_000);
-  return floored >= contextLength ? Math.max(1, Math.min(Math.floor(contextLength * 0.85), contextLength - 1)) : floored;
+  return floored >= contextLength
+    ? Math.max(1, Math.min(Math.floor(contextLength * 0.85), contextLength - 1))
+    : floored;
 }
 
 function context(rt: Runtime): string {
@@ -98,14 +108,25 @@ function context(rt: Runtime): string {
 }
 
 /** `switchModel` is the same path as session/set_model (rebuilds the agent). */
-export function slashCommand(ctx: Ctx, rt: Runtime, text: string, switchModel: (modelId: string) => { provider: string; model: string }): string | null {
+export function slashCommand(
+  ctx: Ctx,
+  rt: Runtime,
+  text: string,
+  switchModel: (modelId: string) => { provider: string; model: string },
+): string | null {
   const trimmed = text.trim();
   const space = trimmed.search(/\s/);
   const cmd = (space < 0 ? trimmed : trimmed.slice(0, space)).replace(/^\//, '').toLowerCase();
   const args = space < 0 ? '' : trimmed.slice(space).trim();
   switch (cmd) {
     case 'help':
-      return ['Available commands:', '', ...HELP.map(([c, d]) => `  /${c.padEnd(10)}  ${d}`), '', 'Unrecognized /commands are sent to the model as normal messages.'].join('\n');
+      return [
+        'Available commands:',
+        '',
+        ...HELP.map(([c, d]) => `  /${c.padEnd(10)}  ${d}`),
+        '',
+        'Unrecognized /commands are sent to the model as normal messages.',
+      ].join('\n');
     case 'model': {
       if (!args) return `Current model: ${rt.rec.model}\nProvider: ${rt.rec.provider}`;
       const m = switchModel(args);

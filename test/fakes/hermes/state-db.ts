@@ -14,7 +14,10 @@ import Database from 'better-sqlite3';
 import type { Settings } from './config.js';
 import type { SessionRecord } from './state.js';
 
-const SCHEMA = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../../fixtures/hermes/state-db-0.18.2.sql'), 'utf8');
+const SCHEMA = readFileSync(
+  join(dirname(fileURLToPath(import.meta.url)), '../../fixtures/hermes/state-db-0.18.2.sql'),
+  'utf8',
+);
 export const SCHEMA_VERSION = 21;
 
 function open(home: string): Database.Database {
@@ -23,7 +26,8 @@ function open(home: string): Database.Database {
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.exec(SCHEMA);
-  if (!db.prepare('SELECT version FROM schema_version LIMIT 1').get()) db.prepare('INSERT INTO schema_version (version) VALUES (?)').run(SCHEMA_VERSION);
+  if (!db.prepare('SELECT version FROM schema_version LIMIT 1').get())
+    db.prepare('INSERT INTO schema_version (version) VALUES (?)').run(SCHEMA_VERSION);
   return db;
 }
 
@@ -47,14 +51,16 @@ export function upsertSessionRow(home: string, rec: SessionRecord): void {
          model_config = COALESCE(sessions.model_config, excluded.model_config),
          parent_session_id = COALESCE(sessions.parent_session_id, excluded.parent_session_id)`,
     ).run(rec.id, rec.model, JSON.stringify({ cwd: rec.cwd }), rec.parentId, rec.startedAt / 1000);
-    db.prepare('UPDATE sessions SET message_count = ?, title = COALESCE(?, title) WHERE id = ?').run(rec.history.length, rec.title, rec.id);
+    db.prepare('UPDATE sessions SET message_count = ?, title = COALESCE(?, title) WHERE id = ?').run(
+      rec.history.length,
+      rec.title,
+      rec.id,
+    );
     // end_session(id, 'compression') when a rotation ends the head (the row stays, loadable).
     if (rec.endReason)
-      db.prepare('UPDATE sessions SET ended_at = COALESCE(ended_at, ?), end_reason = COALESCE(end_reason, ?) WHERE id = ?').run(
-        (rec.endedAt ?? Date.now()) / 1000,
-        rec.endReason,
-        rec.id,
-      );
+      db.prepare(
+        'UPDATE sessions SET ended_at = COALESCE(ended_at, ?), end_reason = COALESCE(end_reason, ?) WHERE id = ?',
+      ).run((rec.endedAt ?? Date.now()) / 1000, rec.endReason, rec.id);
   });
 }
 

@@ -21,7 +21,13 @@ export interface StartOptions {
   cwd?: string;
 }
 
-type Waiter = { pred: (m: Msg, i: number) => boolean; from: number; resolve: (m: Msg) => void; reject: (e: Error) => void; label: string };
+type Waiter = {
+  pred: (m: Msg, i: number) => boolean;
+  from: number;
+  resolve: (m: Msg) => void;
+  reject: (e: Error) => void;
+  label: string;
+};
 type AutoAnswer = (params: Msg, id: number) => Msg | undefined;
 
 export class HermesClient {
@@ -46,7 +52,8 @@ export class HermesClient {
     this.exited = new Promise((resolve) =>
       child.on('close', (code) => {
         this.dead = true;
-        for (const w of this.waiters.splice(0)) w.reject(new Error(`emulator exited (${code}) while waiting for ${w.label}\n${this.stderr}`));
+        for (const w of this.waiters.splice(0))
+          w.reject(new Error(`emulator exited (${code}) while waiting for ${w.label}\n${this.stderr}`));
         resolve(code);
       }),
     );
@@ -134,7 +141,8 @@ export class HermesClient {
   }
 
   waitFor(pred: (m: Msg, i: number) => boolean, label = 'frame', from = 0): Promise<Msg> {
-    for (let i = from; i < this.frames.length; i++) if (pred(this.frames[i]!, i)) return Promise.resolve(this.frames[i]!);
+    for (let i = from; i < this.frames.length; i++)
+      if (pred(this.frames[i]!, i)) return Promise.resolve(this.frames[i]!);
     if (this.dead) return Promise.reject(new Error(`emulator already exited; no ${label}\n${this.stderr}`));
     return new Promise((resolve, reject) => this.waiters.push({ pred, from, resolve, reject, label }));
   }
@@ -173,13 +181,22 @@ export class HermesClient {
 }
 
 /** initialize + session/new in one go; returns the new session's id and the new result. */
-export async function openSession(c: HermesClient, cwd: string, mcpServers: Msg[] = []): Promise<{ id: string; result: Msg }> {
+export async function openSession(
+  c: HermesClient,
+  cwd: string,
+  mcpServers: Msg[] = [],
+): Promise<{ id: string; result: Msg }> {
   await c.call('initialize', { protocolVersion: 1, clientCapabilities: {} });
   const mark = c.mark();
   const result = await c.call('session/new', { cwd, mcpServers });
   const id = result.sessionId as string;
   // Let the scheduled updates land, so later marks only see the caller's own frames.
-  await c.waitFor((m) => m.method === 'session/update' && m.params.sessionId === id && m.params.update.sessionUpdate === 'usage_update', 'usage_update after session/new', mark);
+  await c.waitFor(
+    (m) =>
+      m.method === 'session/update' && m.params.sessionId === id && m.params.update.sessionUpdate === 'usage_update',
+    'usage_update after session/new',
+    mark,
+  );
   return { id, result };
 }
 

@@ -50,7 +50,8 @@ export function useEnv(prefix = 'hermes-emu-'): Env {
 }
 
 export const upd = (m: Msg) => (m.method === 'session/update' ? (m.params.update as Msg) : null);
-export const kinds = (frames: Msg[]) => frames.map((m) => upd(m)?.sessionUpdate ?? (m.method ? `req:${m.method}` : 'response'));
+export const kinds = (frames: Msg[]) =>
+  frames.map((m) => upd(m)?.sessionUpdate ?? (m.method ? `req:${m.method}` : 'response'));
 export const chunkText = (frames: Msg[], kind = 'agent_message_chunk') =>
   frames
     .filter((m) => upd(m)?.sessionUpdate === kind)
@@ -58,7 +59,11 @@ export const chunkText = (frames: Msg[], kind = 'agent_message_chunk') =>
     .join('');
 
 /** Sends a prompt; resolves with the response and the frames from the request up to it. */
-export async function prompt(c: HermesClient, sessionId: string, t: string | Msg[]): Promise<{ res: Msg; frames: Msg[] }> {
+export async function prompt(
+  c: HermesClient,
+  sessionId: string,
+  t: string | Msg[],
+): Promise<{ res: Msg; frames: Msg[] }> {
   const mark = c.mark();
   const res = await c.request('session/prompt', { sessionId, prompt: typeof t === 'string' ? text(t) : t });
   return { res, frames: c.since(mark, c.frames.indexOf(res) + 1) };

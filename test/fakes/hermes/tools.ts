@@ -9,11 +9,27 @@ import { jsonLoadsMaybe, pyDumps } from './pyjson.js';
 
 export type Update = Record<string, unknown>;
 
-const KIND: Record<string, string> = { read_file: 'read', write_file: 'edit', patch: 'edit', terminal: 'execute', todo: 'other' };
+const KIND: Record<string, string> = {
+  read_file: 'read',
+  write_file: 'edit',
+  patch: 'edit',
+  terminal: 'execute',
+  todo: 'other',
+};
 export const kindOf = (name: string): string => KIND[name] ?? 'other';
 
 /** Built-in ("polished") tools: no rawInput/rawOutput, structured rendering. */
-const POLISHED = new Set(['todo', 'memory', 'read_file', 'write_file', 'patch', 'search_files', 'terminal', 'process', 'execute_code']);
+const POLISHED = new Set([
+  'todo',
+  'memory',
+  'read_file',
+  'write_file',
+  'patch',
+  'search_files',
+  'terminal',
+  'process',
+  'execute_code',
+]);
 
 /** Hermes' own live ids: `tc-` + 12 hex. */
 export const liveToolId = (): string => `tc-${randomBytes(6).toString('hex')}`;
@@ -57,7 +73,17 @@ function ordered(f: {
   sessionUpdate: string;
 }): Update {
   const out: Update = {};
-  for (const k of ['content', 'kind', 'locations', 'rawInput', 'rawOutput', 'status', 'title', 'toolCallId', 'sessionUpdate'] as const) {
+  for (const k of [
+    'content',
+    'kind',
+    'locations',
+    'rawInput',
+    'rawOutput',
+    'status',
+    'title',
+    'toolCallId',
+    'sessionUpdate',
+  ] as const) {
     if (f[k] !== undefined) out[k] = f[k];
   }
   return out;
@@ -82,11 +108,18 @@ export function toolTitle(name: string, args: Record<string, unknown>): string {
   }
 }
 
-const locationsOf = (args: Record<string, unknown>) => (typeof args.path === 'string' && args.path ? [{ path: args.path }] : []);
+const locationsOf = (args: Record<string, unknown>) =>
+  typeof args.path === 'string' && args.path ? [{ path: args.path }] : [];
 
 /** `autoDiff`: an auto-approved edit shows its diff; one that will ask says so instead. */
 export function toolStart(id: string, name: string, args: Record<string, unknown>, autoDiff?: Diff): Update {
-  const base = { kind: kindOf(name), locations: locationsOf(args), title: toolTitle(name, args), toolCallId: id, sessionUpdate: 'tool_call' };
+  const base = {
+    kind: kindOf(name),
+    locations: locationsOf(args),
+    title: toolTitle(name, args),
+    toolCallId: id,
+    sessionUpdate: 'tool_call',
+  };
   switch (name) {
     case 'read_file':
       return ordered(base);
@@ -96,7 +129,13 @@ export function toolStart(id: string, name: string, args: Record<string, unknown
       const path = String(args.path ?? '');
       const content = autoDiff
         ? [diffBlock(autoDiff)]
-        : [text(path ? `Preparing write to ${path}. Approval prompt shows the diff.` : 'Preparing file write. Approval prompt shows the diff.')];
+        : [
+            text(
+              path
+                ? `Preparing write to ${path}. Approval prompt shows the diff.`
+                : 'Preparing file write. Approval prompt shows the diff.',
+            ),
+          ];
       return ordered({ ...base, content });
     }
     case 'todo': {
@@ -115,7 +154,8 @@ export function toolStart(id: string, name: string, args: Record<string, unknown
 
 type Data = Record<string, unknown>;
 const isData = (v: unknown): v is Data => typeof v === 'object' && v !== null && !Array.isArray(v);
-const empty = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && !v.length) || (isData(v) && !Object.keys(v).length);
+const empty = (v: unknown) =>
+  v === null || v === undefined || v === '' || (Array.isArray(v) && !v.length) || (isData(v) && !Object.keys(v).length);
 
 function truncate(s: string, limit = 5000): string {
   return s.length <= limit ? s : `${s.slice(0, Math.max(0, limit - 100))}\n... (${s.length} chars total, truncated)`;
@@ -160,7 +200,11 @@ function renderTodo(d: Data): string | null {
   const lines = ['**Todo list**', ''];
   for (const t of d.todos as Data[]) lines.push(`- ${icon[String(t.status)] ?? '•'} ${String(t.content ?? t.id)}`);
   const s = isData(d.summary) ? d.summary : null;
-  if (s) lines.push('', `**Progress:** ${Number(s.completed ?? 0)} completed, ${Number(s.in_progress ?? 0)} in progress, ${Number(s.pending ?? 0)} pending`);
+  if (s)
+    lines.push(
+      '',
+      `**Progress:** ${Number(s.completed ?? 0)} completed, ${Number(s.in_progress ?? 0)} in progress, ${Number(s.pending ?? 0)} pending`,
+    );
   return lines.join('\n');
 }
 
@@ -226,7 +270,14 @@ export function readRaw(path: string, content: string | null, size = 0): string 
     .map((l, i) => `${i + 1}|${l}`)
     .join('\n');
   const total = content === '' ? 0 : content.replace(/\n$/, '').split('\n').length;
-  return pyDumps({ content: numbered, total_lines: total, file_size: size, truncated: false, is_binary: false, is_image: false });
+  return pyDumps({
+    content: numbered,
+    total_lines: total,
+    file_size: size,
+    truncated: false,
+    is_binary: false,
+    is_image: false,
+  });
 }
 
 export function writeRaw(path: string, bytes: number): string {
@@ -245,7 +296,16 @@ export const writeDeniedRaw = (): string => pyDumps({ error: EDIT_DENIED });
 
 export function todoRaw(todos: Todo[]): string {
   const n = (s: Todo['status']) => todos.filter((t) => t.status === s).length;
-  return pyDumps({ todos, summary: { total: todos.length, pending: n('pending'), in_progress: n('in_progress'), completed: n('completed'), cancelled: 0 } });
+  return pyDumps({
+    todos,
+    summary: {
+      total: todos.length,
+      pending: n('pending'),
+      in_progress: n('in_progress'),
+      completed: n('completed'),
+      cancelled: 0,
+    },
+  });
 }
 
 /** MCP results reach the model wrapped as untrusted data. */
@@ -262,7 +322,10 @@ export const steerNote = (guidance: string): string =>
   `\n\n[OUT-OF-BAND USER MESSAGE — a direct message from the user, delivered mid-turn; not tool output]\n${guidance}\n[/OUT-OF-BAND USER MESSAGE]`;
 
 export function planUpdate(todos: Todo[]): Update {
-  return { entries: todos.map((t) => ({ content: t.content, priority: 'medium', status: t.status })), sessionUpdate: 'plan' };
+  return {
+    entries: todos.map((t) => ({ content: t.content, priority: 'medium', status: t.status })),
+    sessionUpdate: 'plan',
+  };
 }
 
 /** Hermes' dangerous-command patterns (a few), with the description it shows. */

@@ -91,7 +91,12 @@ export class Turn {
     const thought = opts.thought ?? this.thinking;
     const reasoning = thought ? await this.stream('agent_thought_chunk', thought, this.ctx.settings.delayMs) : '';
     const prefix = this.afterTool ? '\n\n' : '';
-    const sent = await this.stream('agent_message_chunk', prefix + text, delay, opts.pieces ? [prefix + opts.pieces[0], ...opts.pieces.slice(1)] : undefined);
+    const sent = await this.stream(
+      'agent_message_chunk',
+      prefix + text,
+      delay,
+      opts.pieces ? [prefix + opts.pieces[0], ...opts.pieces.slice(1)] : undefined,
+    );
     if (!this.rt.cancelled) this.calls++;
     if (!sent.trim() && !reasoning.trim()) return;
     const msg: { role: 'assistant'; content: string; reasoning?: string } = { role: 'assistant', content: sent.trim() };
@@ -101,7 +106,12 @@ export class Turn {
   }
 
   /** One model call that returns one tool call, then its execution. */
-  async tool(name: string, args: Record<string, unknown>, exec: () => Promise<ToolOutcome>, autoDiff?: T.Diff): Promise<void> {
+  async tool(
+    name: string,
+    args: Record<string, unknown>,
+    exec: () => Promise<ToolOutcome>,
+    autoDiff?: T.Diff,
+  ): Promise<void> {
     if (!this.modelCall()) return;
     this.calls++;
     const live = T.liveToolId();
@@ -120,7 +130,11 @@ export class Turn {
       raw += T.steerNote(this.rt.pendingSteer);
       this.rt.pendingSteer = null;
     }
-    append(this.rt, { role: 'assistant', content: '', tool_calls: [{ id: pid, name, args }] }, { role: 'tool', tool_call_id: pid, tool_name: name, content: raw });
+    append(
+      this.rt,
+      { role: 'assistant', content: '', tool_calls: [{ id: pid, name, args }] },
+      { role: 'tool', tool_call_id: pid, tool_name: name, content: raw },
+    );
     this.lastRaw = raw;
     this.afterTool = true;
   }
@@ -150,9 +164,16 @@ export class Turn {
   async permission(params: Record<string, unknown>): Promise<string | null> {
     const offered = (params.options as Array<{ optionId: string }>).map((o) => o.optionId);
     const { options, ...rest } = params;
-    const o = await this.ctx.peer.request('session/request_permission', { options, sessionId: this.rt.acpId, ...rest }, this.ctx.settings.permissionTimeoutMs);
-    const outcome = 'result' in o ? (o.result as { outcome?: { outcome?: string; optionId?: string } } | null)?.outcome : undefined;
-    return outcome?.outcome === 'selected' && offered.includes(String(outcome.optionId)) ? String(outcome.optionId) : null;
+    const o = await this.ctx.peer.request(
+      'session/request_permission',
+      { options, sessionId: this.rt.acpId, ...rest },
+      this.ctx.settings.permissionTimeoutMs,
+    );
+    const outcome =
+      'result' in o ? (o.result as { outcome?: { outcome?: string; optionId?: string } } | null)?.outcome : undefined;
+    return outcome?.outcome === 'selected' && offered.includes(String(outcome.optionId))
+      ? String(outcome.optionId)
+      : null;
   }
 }
 
@@ -174,6 +195,13 @@ export async function runTurn(ctx: Ctx, rt: Runtime, input: TurnInput): Promise<
   await runScript(t, pickKeyword(steering), input, userText);
   if (t.raised) rt.history = before;
   rt.pendingSteer = null; // a steer no tool result picked up is lost
-  if (ctx.settings.v21) for (const id of t.open) t.send({ status: 'failed', toolCallId: id, sessionUpdate: 'tool_call_update' });
-  return { stop: rt.cancelled ? 'cancelled' : 'end_turn', calls: t.calls, recorded: t.recorded, usage: t.failed === null, finalText: t.finalText };
+  if (ctx.settings.v21)
+    for (const id of t.open) t.send({ status: 'failed', toolCallId: id, sessionUpdate: 'tool_call_update' });
+  return {
+    stop: rt.cancelled ? 'cancelled' : 'end_turn',
+    calls: t.calls,
+    recorded: t.recorded,
+    usage: t.failed === null,
+    finalText: t.finalText,
+  };
 }

@@ -54,10 +54,17 @@ const RULES: Record<string, Rule[]> = {
 };
 
 const URL = 'https://errors.pydantic.dev/2.13/v/';
-const err = (type: string, loc: Array<string | number>, msg: string, input: unknown) => ({ type, loc, msg, input, url: URL + type });
+const err = (type: string, loc: Array<string | number>, msg: string, input: unknown) => ({
+  type,
+  loc,
+  msg,
+  input,
+  url: URL + type,
+});
 
 function check(kind: Kind, v: unknown, loc: Array<string | number>): object | null {
-  if (kind === 'string') return typeof v === 'string' ? null : err('string_type', loc, 'Input should be a valid string', v);
+  if (kind === 'string')
+    return typeof v === 'string' ? null : err('string_type', loc, 'Input should be a valid string', v);
   if (kind === 'array') return Array.isArray(v) ? null : err('list_type', loc, 'Input should be a valid list', v);
   if (typeof v === 'number' && Number.isInteger(v)) return null;
   if (typeof v === 'string' && /^-?\d+$/.test(v.trim())) return null; // pydantic lax mode
@@ -72,7 +79,9 @@ export function validate(method: string, params: unknown): Record<string, unknow
   const p = params ?? {};
   if (!rules) return (p && typeof p === 'object' ? p : {}) as Record<string, unknown>;
   if (typeof p !== 'object' || Array.isArray(p)) {
-    throw new RpcError(-32602, 'Invalid params', { errors: [err('model_type', [], 'Input should be a valid dictionary or object to extract fields from', p)] });
+    throw new RpcError(-32602, 'Invalid params', {
+      errors: [err('model_type', [], 'Input should be a valid dictionary or object to extract fields from', p)],
+    });
   }
   const rec = p as Record<string, unknown>;
   const errors: object[] = [];

@@ -14,7 +14,10 @@ import { CONFIG, prompt, upd, useEnv } from './test-env.js';
 const { root: ROOT, makeHome, makeWs, start } = useEnv();
 
 function cli(args: string[], env: Record<string, string>) {
-  const r = spawnSync(process.execPath, ['--import', TSX, EMULATOR, ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--import', TSX, EMULATOR, ...args], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -37,9 +40,13 @@ describe('Hermes emulator, HERMES_EMU_VERSION=0.21', () => {
     const tools = await prompt(c, id, 'TOOLS');
     const updates = tools.frames.map(upd).filter(Boolean) as Msg[];
     const starts = updates.filter((u) => u.sessionUpdate === 'tool_call');
-    const closed = updates.filter((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'failed').map((u) => u.toolCallId);
+    const closed = updates
+      .filter((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'failed')
+      .map((u) => u.toolCallId);
     expect(closed).toEqual([starts[0]!.toolCallId, starts[2]!.toolCallId]);
-    expect(updates.findIndex((u) => u.status === 'failed')).toBeLessThan(updates.findIndex((u) => u.sessionUpdate === 'usage_update'));
+    expect(updates.findIndex((u) => u.status === 'failed')).toBeLessThan(
+      updates.findIndex((u) => u.sessionUpdate === 'usage_update'),
+    );
     expect((await c.call('initialize', { protocolVersion: 1 })).agentInfo.version).toBe('0.21.0');
   });
 
@@ -51,10 +58,14 @@ describe('Hermes emulator, HERMES_EMU_VERSION=0.21', () => {
     const req = await c.waitFor((m) => m.method === 'session/request_permission', 'permission', mark);
     const busy = await c.request('session/prompt', { sessionId: id, prompt: text('hello') });
     expect(busy.error).toEqual({ code: -32603, message: 'Internal error', data: { details: 'Session is busy' } });
-    expect((await c.request('session/set_model', { sessionId: id, modelId: 'custom:fake-model' })).error.data.details).toBe('Session is busy');
+    expect(
+      (await c.request('session/set_model', { sessionId: id, modelId: 'custom:fake-model' })).error.data.details,
+    ).toBe('Session is busy');
     c.send({ jsonrpc: '2.0', id: req.id, result: { outcome: { outcome: 'selected', optionId: 'deny' } } });
     await first;
-    expect((await c.request('session/set_model', { sessionId: id, modelId: 'nowhere:nothing' })).error.code).toBe(-32602);
+    expect((await c.request('session/set_model', { sessionId: id, modelId: 'nowhere:nothing' })).error.code).toBe(
+      -32602,
+    );
     expect(await c.call('session/set_model', { sessionId: id, modelId: 'custom:fake-model' })).toEqual({});
     expect((await prompt(c, id, 'MCP')).frames.some((m) => upd(m)?.title === 'mcp__files__echo')).toBe(true);
   });
@@ -64,7 +75,10 @@ describe('Hermes emulator cold start (HERMES_EMU_*_DELAY_MS, HERMES_EMU_COLD=rea
   it('HERMES_EMU_COLD=real takes the measured medians; explicit knobs win; the default is no delay', () => {
     expect(readSettings({})).toMatchObject({ initDelayMs: 0, newDelayMs: 0, nextNewDelayMs: 0, firstPromptDelayMs: 0 });
     expect(readSettings({ HERMES_EMU_COLD: 'real' })).toMatchObject(REAL_COLD);
-    expect(readSettings({ HERMES_EMU_COLD: 'real', HERMES_EMU_NEW_DELAY_MS: '5' })).toMatchObject({ ...REAL_COLD, newDelayMs: 5 });
+    expect(readSettings({ HERMES_EMU_COLD: 'real', HERMES_EMU_NEW_DELAY_MS: '5' })).toMatchObject({
+      ...REAL_COLD,
+      newDelayMs: 5,
+    });
     // The model's time to its first token, on every prompt (bench/talaria-warm.ts).
     expect(readSettings({})).toMatchObject({ turnDelayMs: 0 });
     expect(readSettings({ HERMES_EMU_TURN_DELAY_MS: '7' })).toMatchObject({ turnDelayMs: 7 });
@@ -95,7 +109,9 @@ describe('Hermes emulator CLI', () => {
   it('--version, acp --version and acp --check', () => {
     const home = makeHome();
     expect(cli(['--version'], { HERMES_HOME: home }).stdout).toBe('Hermes Agent v0.18.2\n');
-    expect(cli(['acp', '--version'], { HERMES_HOME: home, HERMES_EMU_VERSION: '0.21' }).stdout).toBe('Hermes Agent v0.21.0\n');
+    expect(cli(['acp', '--version'], { HERMES_HOME: home, HERMES_EMU_VERSION: '0.21' }).stdout).toBe(
+      'Hermes Agent v0.21.0\n',
+    );
     expect(cli(['acp', '--check'], { HERMES_HOME: home })).toMatchObject({ code: 0, stdout: 'Hermes ACP check OK\n' });
     const bad = cli(['acp', '--check'], { HERMES_HOME: makeHome(null) });
     expect(bad.code).toBe(1);
@@ -103,30 +119,36 @@ describe('Hermes emulator CLI', () => {
   });
 
   // Seven CLI processes one after another: slow on a loaded machine.
-  it('profile list (fixed-width, ◆ on the active one), profile create --clone, -p selects the profile home', { timeout: 90_000 }, async () => {
-    const root = makeHome();
-    const env = { HERMES_HOME: root };
-    const row = /^( ◆|  )(\S+)\s+(\S+)\s+(running|stopped)\s+(\S+)\s+(\S+)\s*$/;
-    let out = cli(['profile', 'list'], env).stdout.split('\n');
-    expect(out).toContain(' ◆default         fake-model                   stopped      —            —');
-    expect(cli(['profile', 'create', 'coder', '--clone', '--description', 'Coding profile'], env).code).toBe(0);
-    expect(readFileSync(join(root, 'profiles', 'coder', 'config.yaml'), 'utf8')).toBe(CONFIG);
-    out = cli(['profile', 'list'], env).stdout.split('\n');
-    expect(out.filter((l) => row.test(l)).map((l) => row.exec(l)!.slice(1, 4))).toEqual([
-      [' ◆', 'default', 'fake-model'],
-      ['  ', 'coder', 'fake-model'],
-    ]);
-    expect(cli(['profile', 'create', 'coder', '--clone'], env).code).toBe(1);
-    expect(cli(['profile', 'list'], { HERMES_HOME: join(ROOT, 'missing-root') }).stdout.trim()).toBe('No profiles found.');
-    expect(cli(['-p', 'ghost', 'acp', '--check'], env).code).toBe(1);
+  it(
+    'profile list (fixed-width, ◆ on the active one), profile create --clone, -p selects the profile home',
+    { timeout: 90_000 },
+    async () => {
+      const root = makeHome();
+      const env = { HERMES_HOME: root };
+      const row = /^( ◆|  )(\S+)\s+(\S+)\s+(running|stopped)\s+(\S+)\s+(\S+)\s*$/;
+      let out = cli(['profile', 'list'], env).stdout.split('\n');
+      expect(out).toContain(' ◆default         fake-model                   stopped      —            —');
+      expect(cli(['profile', 'create', 'coder', '--clone', '--description', 'Coding profile'], env).code).toBe(0);
+      expect(readFileSync(join(root, 'profiles', 'coder', 'config.yaml'), 'utf8')).toBe(CONFIG);
+      out = cli(['profile', 'list'], env).stdout.split('\n');
+      expect(out.filter((l) => row.test(l)).map((l) => row.exec(l)!.slice(1, 4))).toEqual([
+        [' ◆', 'default', 'fake-model'],
+        ['  ', 'coder', 'fake-model'],
+      ]);
+      expect(cli(['profile', 'create', 'coder', '--clone'], env).code).toBe(1);
+      expect(cli(['profile', 'list'], { HERMES_HOME: join(ROOT, 'missing-root') }).stdout.trim()).toBe(
+        'No profiles found.',
+      );
+      expect(cli(['-p', 'ghost', 'acp', '--check'], env).code).toBe(1);
 
-    const c = start(root, {}, ['-p', 'coder', 'acp', '--accept-hooks']);
-    const { id } = await openSession(c, makeWs());
-    await prompt(c, id, 'hello there');
-    expect(readFileSync(join(root, 'profiles', 'coder', 'emulator-sessions.json'), 'utf8')).toContain(id);
-    expect(existsSync(join(root, 'profiles', 'coder', 'state.db'))).toBe(true);
-    expect(existsSync(join(root, 'state.db'))).toBe(false);
-  });
+      const c = start(root, {}, ['-p', 'coder', 'acp', '--accept-hooks']);
+      const { id } = await openSession(c, makeWs());
+      await prompt(c, id, 'hello there');
+      expect(readFileSync(join(root, 'profiles', 'coder', 'emulator-sessions.json'), 'utf8')).toContain(id);
+      expect(existsSync(join(root, 'profiles', 'coder', 'state.db'))).toBe(true);
+      expect(existsSync(join(root, 'state.db'))).toBe(false);
+    },
+  );
 
   it('the bin/hermes wrapper runs the emulator as `hermes` from PATH', () => {
     const r = spawnSync('hermes', ['--version'], {

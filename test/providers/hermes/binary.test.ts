@@ -20,7 +20,9 @@ describe('Hermes binary discovery', () => {
     expect(findHermes(withPath).found).toEqual({ command: onPath, via: 'PATH' });
 
     const explicit = hermesAt(join(tempDir('x-'), 'my-hermes'));
-    expect(findHermes(isolatedEnv({ homeDir: home, env: { PATH: `${bin}:/usr/bin:/bin`, HERMES_BIN: explicit } })).found).toEqual({ command: explicit, via: 'HERMES_BIN' });
+    expect(
+      findHermes(isolatedEnv({ homeDir: home, env: { PATH: `${bin}:/usr/bin:/bin`, HERMES_BIN: explicit } })).found,
+    ).toEqual({ command: explicit, via: 'HERMES_BIN' });
   });
 
   it('reports a wrong HERMES_BIN instead of silently using another Hermes', () => {
@@ -37,12 +39,23 @@ describe('Hermes binary discovery', () => {
     chmodSync(join(home, '.hermes', 'hermes-agent', 'venv', 'bin', 'hermes'), 0o644);
     const r = findHermes(isolatedEnv({ homeDir: home, env: { PATH: tempDir('empty-') } }));
     expect(r.found).toBeUndefined();
-    expect(r.tried).toEqual(['PATH', join(home, '.hermes', 'hermes-agent', 'venv', 'bin', 'hermes'), '/usr/local/lib/hermes-agent/venv/bin/hermes']);
+    expect(r.tried).toEqual([
+      'PATH',
+      join(home, '.hermes', 'hermes-agent', 'venv', 'bin', 'hermes'),
+      '/usr/local/lib/hermes-agent/venv/bin/hermes',
+    ]);
   });
 
   it('knows the Windows locations', () => {
-    const ctx = { env: { LOCALAPPDATA: 'C:\\Users\\me\\AppData\\Local', HERMES_HOME: 'D:\\hermes' }, homeDir: 'C:\\Users\\me', platform: 'win32' as const };
-    expect(hermesLocations(ctx)).toEqual(['C:\\Users\\me\\AppData\\Local\\hermes\\venv\\Scripts\\hermes.exe', 'D:\\hermes\\venv\\Scripts\\hermes.exe']);
+    const ctx = {
+      env: { LOCALAPPDATA: 'C:\\Users\\me\\AppData\\Local', HERMES_HOME: 'D:\\hermes' },
+      homeDir: 'C:\\Users\\me',
+      platform: 'win32' as const,
+    };
+    expect(hermesLocations(ctx)).toEqual([
+      'C:\\Users\\me\\AppData\\Local\\hermes\\venv\\Scripts\\hermes.exe',
+      'D:\\hermes\\venv\\Scripts\\hermes.exe',
+    ]);
   });
 
   it('locates the command with the profile flag and --accept-hooks', async () => {
@@ -50,7 +63,11 @@ describe('Hermes binary discovery', () => {
     const h = hermesAt(join(bin, 'hermes'));
     const ctx = isolatedEnv({ env: { PATH: bin } });
     expect(await hermesProvider.locate(ctx)).toEqual({ command: h, args: ['acp', '--accept-hooks'], via: 'PATH' });
-    expect(await hermesProvider.locate(ctx, { profile: 'work' })).toEqual({ command: h, args: ['-p', 'work', 'acp', '--accept-hooks'], via: 'PATH' });
+    expect(await hermesProvider.locate(ctx, { profile: 'work' })).toEqual({
+      command: h,
+      args: ['-p', 'work', 'acp', '--accept-hooks'],
+      via: 'PATH',
+    });
     expect(await hermesProvider.locate(ctx, { profile: 'default' })).toMatchObject({ args: ['acp', '--accept-hooks'] });
   });
 });

@@ -17,7 +17,9 @@ function modelResults(name: string): Record<string, unknown>[] {
   return lines
     .filter((l) => l.dir === 'agent->client' && l.msg.method === undefined)
     .map((l) => l.msg.result as Record<string, unknown> | undefined)
-    .filter((r): r is Record<string, unknown> => r !== undefined && r !== null && typeof r === 'object' && 'models' in r);
+    .filter(
+      (r): r is Record<string, unknown> => r !== undefined && r !== null && typeof r === 'object' && 'models' in r,
+    );
 }
 
 describe('hermesModelRows on the recorded rows', () => {
@@ -29,30 +31,123 @@ describe('hermesModelRows on the recorded rows', () => {
 
   it.each(results.map((r, i) => [i, r] as const))('result %i → one Custom endpoint row', (_i, result) => {
     const c = normalizeCatalog(result, hermesModelRows);
-    expect(c.model?.options.map(strip)).toEqual([{ id: 'custom:fake-model', label: 'fake-model', group: 'Custom endpoint', providerId: 'custom', current: true }]);
+    expect(c.model?.options.map(strip)).toEqual([
+      { id: 'custom:fake-model', label: 'fake-model', group: 'Custom endpoint', providerId: 'custom', current: true },
+    ]);
     expect(c.model?.currentId).toBe('custom:fake-model');
-    expect(planSwitch(c, 'model', 'custom:fake-model')).toEqual({ method: 'session/set_model', params: { modelId: 'custom:fake-model' } });
+    expect(planSwitch(c, 'model', 'custom:fake-model')).toEqual({
+      method: 'session/set_model',
+      params: { modelId: 'custom:fake-model' },
+    });
   });
 });
 
 describe('parseRow / splitModelId', () => {
   it.each([
     // modelId, name, description → label, group, providerId, marked current
-    ['nous:anthropic/claude-opus-5', 'Nous Portal · anthropic/claude-opus-5', 'Provider: Nous Portal', 'anthropic/claude-opus-5', 'Nous Portal', 'nous', false],
-    ['nous:anthropic/claude-opus-5', 'Nous Portal · anthropic/claude-opus-5', 'Provider: Nous Portal • current', 'anthropic/claude-opus-5', 'Nous Portal', 'nous', true],
-    ['ollama-launch:gpt-oss:20b', 'gpt-oss:20b', 'Provider: Ollama launch', 'gpt-oss:20b', 'Ollama launch', 'ollama-launch', false],
+    [
+      'nous:anthropic/claude-opus-5',
+      'Nous Portal · anthropic/claude-opus-5',
+      'Provider: Nous Portal',
+      'anthropic/claude-opus-5',
+      'Nous Portal',
+      'nous',
+      false,
+    ],
+    [
+      'nous:anthropic/claude-opus-5',
+      'Nous Portal · anthropic/claude-opus-5',
+      'Provider: Nous Portal • current',
+      'anthropic/claude-opus-5',
+      'Nous Portal',
+      'nous',
+      true,
+    ],
+    [
+      'ollama-launch:gpt-oss:20b',
+      'gpt-oss:20b',
+      'Provider: Ollama launch',
+      'gpt-oss:20b',
+      'Ollama launch',
+      'ollama-launch',
+      false,
+    ],
     ['custom:ollama-launch:m', 'm', 'Provider: Custom endpoint', 'm', 'Custom endpoint', 'ollama-launch', false],
-    ['custom:ollama-launch:gpt-oss:20b', 'gpt-oss:20b', 'Provider: Custom endpoint', 'gpt-oss:20b', 'Custom endpoint', 'ollama-launch', false],
-    ['custom:kimi-k2.7-code', 'kimi-k2.7-code', 'Provider: Custom endpoint', 'kimi-k2.7-code', 'Custom endpoint', 'custom', false],
-    ['custom:gpt-oss:20b', 'gpt-oss:20b', 'Provider: Custom endpoint', 'gpt-oss:20b', 'Custom endpoint', 'custom', false],
-    ['custom:fake-model', 'fake-model', 'Provider: Custom endpoint • current', 'fake-model', 'Custom endpoint', 'custom', true],
+    [
+      'custom:ollama-launch:gpt-oss:20b',
+      'gpt-oss:20b',
+      'Provider: Custom endpoint',
+      'gpt-oss:20b',
+      'Custom endpoint',
+      'ollama-launch',
+      false,
+    ],
+    [
+      'custom:kimi-k2.7-code',
+      'kimi-k2.7-code',
+      'Provider: Custom endpoint',
+      'kimi-k2.7-code',
+      'Custom endpoint',
+      'custom',
+      false,
+    ],
+    [
+      'custom:gpt-oss:20b',
+      'gpt-oss:20b',
+      'Provider: Custom endpoint',
+      'gpt-oss:20b',
+      'Custom endpoint',
+      'custom',
+      false,
+    ],
+    [
+      'custom:fake-model',
+      'fake-model',
+      'Provider: Custom endpoint • current',
+      'fake-model',
+      'Custom endpoint',
+      'custom',
+      true,
+    ],
     // A name that merely contains the heading later is not a prefix: left alone.
-    ['openrouter:x/Nous Portal · y', 'x/Nous Portal · y', 'Provider: Nous Portal', 'x/Nous Portal · y', 'Nous Portal', 'openrouter', false],
+    [
+      'openrouter:x/Nous Portal · y',
+      'x/Nous Portal · y',
+      'Provider: Nous Portal',
+      'x/Nous Portal · y',
+      'Nous Portal',
+      'openrouter',
+      false,
+    ],
     // A prefix for another heading is not stripped.
-    ['openrouter:a/b', 'OpenRouter · a/b', 'Provider: Nous Portal', 'OpenRouter · a/b', 'Nous Portal', 'openrouter', false],
+    [
+      'openrouter:a/b',
+      'OpenRouter · a/b',
+      'Provider: Nous Portal',
+      'OpenRouter · a/b',
+      'Nous Portal',
+      'openrouter',
+      false,
+    ],
     // Display name that is not the tail of modelId: fall back to the colon structure.
-    ['openrouter:anthropic/claude-opus-5', 'OpenRouter · Claude Opus 5', 'Provider: OpenRouter', 'Claude Opus 5', 'OpenRouter', 'openrouter', false],
-    ['custom:lmstudio:qwen/qwen3-coder', 'Qwen 3 Coder', 'Provider: Custom endpoint', 'Qwen 3 Coder', 'Custom endpoint', 'lmstudio', false],
+    [
+      'openrouter:anthropic/claude-opus-5',
+      'OpenRouter · Claude Opus 5',
+      'Provider: OpenRouter',
+      'Claude Opus 5',
+      'OpenRouter',
+      'openrouter',
+      false,
+    ],
+    [
+      'custom:lmstudio:qwen/qwen3-coder',
+      'Qwen 3 Coder',
+      'Provider: Custom endpoint',
+      'Qwen 3 Coder',
+      'Custom endpoint',
+      'lmstudio',
+      false,
+    ],
     // No provider prefix at all, no name, no description.
     ['bare-model', '', '', 'bare-model', undefined, undefined, false],
     ['bare-model', 'Bare', null, 'Bare', undefined, undefined, false],
@@ -95,9 +190,15 @@ describe('parseRow / splitModelId', () => {
 // configured providers (a `providers:` block) with bare names listed as `<p>:<m>` and again
 // later as `custom:<p>:<m>` under the Custom endpoint heading, plus plain custom models.
 
-const row = (modelId: string, name: string, heading: string): RawModelRow => ({ modelId, name, description: `Provider: ${heading}` });
-const builtin = (pid: string, heading: string, models: string[]) => models.map((m) => row(`${pid}:${m}`, `${heading} · ${m}`, heading));
-const configured = (pid: string, heading: string, models: string[]) => models.map((m) => row(`${pid}:${m}`, m, heading));
+const row = (modelId: string, name: string, heading: string): RawModelRow => ({
+  modelId,
+  name,
+  description: `Provider: ${heading}`,
+});
+const builtin = (pid: string, heading: string, models: string[]) =>
+  models.map((m) => row(`${pid}:${m}`, `${heading} · ${m}`, heading));
+const configured = (pid: string, heading: string, models: string[]) =>
+  models.map((m) => row(`${pid}:${m}`, m, heading));
 const customDup = (pid: string, models: string[]) => models.map((m) => row(`custom:${pid}:${m}`, m, 'Custom endpoint'));
 
 const OLLAMA = ['gpt-oss:20b', 'gpt-oss:120b', 'qwen3-coder:30b', 'llama4:scout', 'devstral:24b'];
@@ -154,7 +255,9 @@ describe('hermesModelRows on a realistic live catalog', () => {
   it('has the live size and drops exactly the custom:<p>:<m> duplicates', () => {
     expect(LIVE.length).toBe(59);
     expect(options.length).toBe(59 - OLLAMA.length - LMSTUDIO.length);
-    expect(options.some((o) => o.id.startsWith('custom:ollama-launch:') || o.id.startsWith('custom:lmstudio:'))).toBe(false);
+    expect(options.some((o) => o.id.startsWith('custom:ollama-launch:') || o.id.startsWith('custom:lmstudio:'))).toBe(
+      false,
+    );
     expect(new Set(options.map((o) => o.id)).size).toBe(options.length);
     // Order of first appearance is kept.
     const firstIds = LIVE.map((r) => r.modelId).filter((id) => !/^custom:(ollama-launch|lmstudio):/.test(id));
@@ -216,12 +319,20 @@ describe('hermesModelRows on a realistic live catalog', () => {
     expect(o?.aliases).toEqual(['custom:ollama-launch:gpt-oss:20b']);
     expect(options.find((x) => x.id === 'custom:kimi-k2.7-code')?.aliases).toBeUndefined();
     // Same model under two providers is not a duplicate.
-    expect(options.filter((x) => x.label === 'anthropic/claude-opus-5').map((x) => x.providerId)).toEqual(['nous', 'openrouter']);
+    expect(options.filter((x) => x.label === 'anthropic/claude-opus-5').map((x) => x.providerId)).toEqual([
+      'nous',
+      'openrouter',
+    ]);
   });
 
   it('keeps the first when the custom: form comes first', () => {
-    const rows = [...customDup('ollama-launch', ['gpt-oss:20b']), ...configured('ollama-launch', 'Ollama launch', ['gpt-oss:20b'])];
-    expect(hermesModelRows(rows).map((o) => [o.id, o.group, o.aliases])).toEqual([['custom:ollama-launch:gpt-oss:20b', 'Custom endpoint', ['ollama-launch:gpt-oss:20b']]]);
+    const rows = [
+      ...customDup('ollama-launch', ['gpt-oss:20b']),
+      ...configured('ollama-launch', 'Ollama launch', ['gpt-oss:20b']),
+    ];
+    expect(hermesModelRows(rows).map((o) => [o.id, o.group, o.aliases])).toEqual([
+      ['custom:ollama-launch:gpt-oss:20b', 'Custom endpoint', ['ollama-launch:gpt-oss:20b']],
+    ]);
   });
 
   it('a current dropped duplicate moves the current flag to the kept row and the catalog', () => {
@@ -229,7 +340,10 @@ describe('hermesModelRows on a realistic live catalog', () => {
     const c = normalizeCatalog({ models: { availableModels: LIVE, currentModelId: current } }, hermesModelRows);
     expect(c.model?.options.filter((o) => o.current).map((o) => o.id)).toEqual(['ollama-launch:llama4:scout']);
     expect(c.model?.currentId).toBe('ollama-launch:llama4:scout');
-    expect(planSwitch(c, 'model', current)).toEqual({ method: 'session/set_model', params: { modelId: 'ollama-launch:llama4:scout' } });
+    expect(planSwitch(c, 'model', current)).toEqual({
+      method: 'session/set_model',
+      params: { modelId: 'ollama-launch:llama4:scout' },
+    });
   });
 
   it('is pure: input rows are not modified', () => {

@@ -1,12 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { WireError } from '../../../src/protocol/errors.js';
-import { classifyHermesTurn, hermesHooks, hermesSetupError, hermesStrayResumeId, linkHermesPermission } from '../../../src/providers/hermes/hooks.js';
+import {
+  classifyHermesTurn,
+  hermesHooks,
+  hermesSetupError,
+  hermesStrayResumeId,
+  linkHermesPermission,
+} from '../../../src/providers/hermes/hooks.js';
 import type { ToolCallEntry } from '../../../src/thread/types.js';
 
 const turn = (text: string, cancelled = false) => ({ turnId: 't', stopReason: 'end_turn', text, cancelled });
 
 function call(id: string, title: string, o: Partial<ToolCallEntry> = {}): ToolCallEntry {
-  return { id: `e-${id}`, kind: 'tool_call', toolCallId: id, title, status: 'pending', content: [], locations: [], ...o };
+  return {
+    id: `e-${id}`,
+    kind: 'tool_call',
+    toolCallId: id,
+    title,
+    status: 'pending',
+    content: [],
+    locations: [],
+    ...o,
+  };
 }
 
 describe('Hermes turn classification (errors arrive as text + end_turn)', () => {
@@ -43,23 +58,57 @@ describe('linking Hermes synthetic permission ids to announced tool calls', () =
   ];
 
   it('perm-check-N → the open terminal call with the same command', () => {
-    expect(linkHermesPermission({ toolCallId: 'perm-check-1', rawInput: { command: 'rm -rf /tmp/x' } }, { openToolCalls: open })).toBe('tc-bbbbbbbbbbbb');
-    expect(linkHermesPermission({ toolCallId: 'perm-check-2', title: 'recursive delete: rm -rf /tmp/x' }, { openToolCalls: open })).toBe('tc-bbbbbbbbbbbb');
+    expect(
+      linkHermesPermission(
+        { toolCallId: 'perm-check-1', rawInput: { command: 'rm -rf /tmp/x' } },
+        { openToolCalls: open },
+      ),
+    ).toBe('tc-bbbbbbbbbbbb');
+    expect(
+      linkHermesPermission(
+        { toolCallId: 'perm-check-2', title: 'recursive delete: rm -rf /tmp/x' },
+        { openToolCalls: open },
+      ),
+    ).toBe('tc-bbbbbbbbbbbb');
   });
 
   it('edit-approval-N → the open edit call on the same path (rawInput, diff content or title)', () => {
-    expect(linkHermesPermission({ toolCallId: 'edit-approval-1', rawInput: { tool: 'write_file', arguments: { path: '/w/out.txt' } } }, { openToolCalls: open })).toBe(
-      'tc-cccccccccccc',
-    );
-    expect(linkHermesPermission({ toolCallId: 'edit-approval-2', content: [{ type: 'diff', path: '/w/out.txt', newText: 'x' }] }, { openToolCalls: open })).toBe('tc-cccccccccccc');
-    expect(linkHermesPermission({ toolCallId: 'edit-approval-3', title: 'Approve edit: /w/out.txt' }, { openToolCalls: open })).toBe('tc-cccccccccccc');
+    expect(
+      linkHermesPermission(
+        { toolCallId: 'edit-approval-1', rawInput: { tool: 'write_file', arguments: { path: '/w/out.txt' } } },
+        { openToolCalls: open },
+      ),
+    ).toBe('tc-cccccccccccc');
+    expect(
+      linkHermesPermission(
+        { toolCallId: 'edit-approval-2', content: [{ type: 'diff', path: '/w/out.txt', newText: 'x' }] },
+        { openToolCalls: open },
+      ),
+    ).toBe('tc-cccccccccccc');
+    expect(
+      linkHermesPermission(
+        { toolCallId: 'edit-approval-3', title: 'Approve edit: /w/out.txt' },
+        { openToolCalls: open },
+      ),
+    ).toBe('tc-cccccccccccc');
   });
 
   it('leaves real ids, unmatched requests and calls already asking alone', () => {
-    expect(linkHermesPermission({ toolCallId: 'tc-aaaaaaaaaaaa', rawInput: { command: 'ls' } }, { openToolCalls: open })).toBeUndefined();
-    expect(linkHermesPermission({ toolCallId: 'perm-check-1', rawInput: { command: 'mkfs /dev/sda' } }, { openToolCalls: open })).toBeUndefined();
-    const asking = [call('tc-dddddddddddd', 'terminal: ls', { toolKind: 'execute', permission: { requestId: 0, status: 'pending' } })];
-    expect(linkHermesPermission({ toolCallId: 'perm-check-1', rawInput: { command: 'ls' } }, { openToolCalls: asking })).toBeUndefined();
+    expect(
+      linkHermesPermission({ toolCallId: 'tc-aaaaaaaaaaaa', rawInput: { command: 'ls' } }, { openToolCalls: open }),
+    ).toBeUndefined();
+    expect(
+      linkHermesPermission(
+        { toolCallId: 'perm-check-1', rawInput: { command: 'mkfs /dev/sda' } },
+        { openToolCalls: open },
+      ),
+    ).toBeUndefined();
+    const asking = [
+      call('tc-dddddddddddd', 'terminal: ls', { toolKind: 'execute', permission: { requestId: 0, status: 'pending' } }),
+    ];
+    expect(
+      linkHermesPermission({ toolCallId: 'perm-check-1', rawInput: { command: 'ls' } }, { openToolCalls: asking }),
+    ).toBeUndefined();
   });
 });
 
@@ -73,9 +122,12 @@ describe('other Hermes switches', () => {
 
   it('explains "No LLM provider configured" as `hermes setup`', () => {
     const e = new WireError(-32603, 'Internal error', {
-      details: 'No LLM provider configured. Run `hermes model` to select a provider, or run `hermes setup` for first-time configuration.',
+      details:
+        'No LLM provider configured. Run `hermes model` to select a provider, or run `hermes setup` for first-time configuration.',
     });
-    expect(hermesSetupError(e, {})?.message).toBe('Hermes has no model provider configured. Run `hermes setup` to pick a model and add a key.');
+    expect(hermesSetupError(e, {})?.message).toBe(
+      'Hermes has no model provider configured. Run `hermes setup` to pick a model and add a key.',
+    );
     expect(hermesSetupError(e, { profile: 'work' })?.message).toMatch(/`hermes -p work setup`/);
     expect(hermesSetupError(new WireError(-32602, 'Invalid params'), {})).toBeUndefined();
   });
@@ -85,7 +137,10 @@ describe('other Hermes switches', () => {
     expect(h).toMatchObject({ usageMode: 'cumulative', loadEmptyMeansNotFound: true, settleOnTurnEnd: true });
     expect(h.modelRows).toBeTypeOf('function');
     const calls: string[] = [];
-    await h.afterSetModel!({ reload: async () => void calls.push('reload'), resetUsage: () => void calls.push('reset') });
+    await h.afterSetModel!({
+      reload: async () => void calls.push('reload'),
+      resetUsage: () => void calls.push('reset'),
+    });
     expect(calls).toEqual(['reset', 'reload']);
   });
 
@@ -95,7 +150,9 @@ describe('other Hermes switches', () => {
       { type: 'image', data: 'x', mimeType: 'image/png' },
     ];
     const caps = { image: true, audio: false, embeddedContext: false };
-    expect(hermesHooks({ supportsVision: false }).mapPrompt!(img, caps).notices.map((n) => n.code)).toEqual(['image_described']);
+    expect(hermesHooks({ supportsVision: false }).mapPrompt!(img, caps).notices.map((n) => n.code)).toEqual([
+      'image_described',
+    ]);
     expect(hermesHooks({ supportsVision: true }).mapPrompt!(img, caps).notices).toEqual([]);
     const withheld = hermesHooks({ supportsVision: false }).mapPrompt!(img, { ...caps, image: false });
     expect(withheld.blocks).toEqual([{ type: 'text', text: 'see' }]);

@@ -40,7 +40,10 @@ describe('Hermes profiles', () => {
     const root = tempDir('hermes-');
     writeFileSync(join(root, 'config.yaml'), CONFIG);
     const ctx = isolatedEnv({ env: { HERMES_HOME: root } });
-    const created = await runProgram(bin, ['profile', 'create', 'work', '--clone'], { parentEnv: ctx.env, inherit: ['HERMES_HOME'] });
+    const created = await runProgram(bin, ['profile', 'create', 'work', '--clone'], {
+      parentEnv: ctx.env,
+      inherit: ['HERMES_HOME'],
+    });
     expect(created.stdout).toMatch(/Profile 'work' created/);
     mkdirSync(join(root, 'profiles', 'only-on-disk'), { recursive: true });
     const r = await listProfiles(ctx, { command: bin });

@@ -8,7 +8,10 @@ const CONT = '20261206_070847_d6e55a';
 const rotationMeta = () =>
   loadReal('12-compression-rotate')
     .map((l) => l.msg.params?.update)
-    .find((u) => u?.sessionUpdate === 'session_info_update' && u._meta.hermes.sessionProvenance.sessionKind === 'continuation')._meta;
+    .find(
+      (u) =>
+        u?.sessionUpdate === 'session_info_update' && u._meta.hermes.sessionProvenance.sessionKind === 'continuation',
+    )._meta;
 
 describe('Hermes sessionProvenance', () => {
   it('reads the real rotation update: continuation, depth 1, the new head', () => {
@@ -31,7 +34,9 @@ describe('Hermes sessionProvenance', () => {
     expect(readProvenance({ hermes: { sessionProvenance: { ...p, sessionKind: 'branch' } } })).toBeUndefined();
     expect(readProvenance({ hermes: { sessionProvenance: { ...p, compressionDepth: '1' } } })).toBeUndefined();
     expect(readProvenance({ hermes: { sessionProvenance: { ...p, currentHermesSessionId: 7 } } })).toBeUndefined();
-    expect(readProvenance({ hermes: { sessionProvenance: { ...p, parentHermesSessionId: undefined } } })).toBeUndefined();
+    expect(
+      readProvenance({ hermes: { sessionProvenance: { ...p, parentHermesSessionId: undefined } } }),
+    ).toBeUndefined();
   });
 
   it('reopens the head the conversation moved to, and only for its own lineage', () => {
@@ -41,7 +46,13 @@ describe('Hermes sessionProvenance', () => {
     // A root's own provenance (session/new, a title update) keeps the stored id.
     const root = {
       hermes: {
-        sessionProvenance: { ...rotationMeta().hermes.sessionProvenance, currentHermesSessionId: ROOT, parentHermesSessionId: null, sessionKind: 'root', compressionDepth: 0 },
+        sessionProvenance: {
+          ...rotationMeta().hermes.sessionProvenance,
+          currentHermesSessionId: ROOT,
+          parentHermesSessionId: null,
+          sessionKind: 'root',
+          compressionDepth: 0,
+        },
       },
     };
     expect(reopenTarget(ROOT, root)).toBe(ROOT);

@@ -51,10 +51,19 @@ describe('Hermes readiness', () => {
   it('checks a profile with -p, and reports a missing one', async () => {
     const { ctx, hermesHome } = setup();
     const missing = await hermesReadiness(ctx, { profile: 'work' });
-    expect(missing.gaps).toEqual([{ code: 'profile_missing', message: 'Hermes has no profile "work".', fix: 'Create it with `hermes profile create work --clone`.' }]);
+    expect(missing.gaps).toEqual([
+      {
+        code: 'profile_missing',
+        message: 'Hermes has no profile "work".',
+        fix: 'Create it with `hermes profile create work --clone`.',
+      },
+    ]);
     mkdirSync(join(hermesHome, 'profiles', 'work'), { recursive: true });
     const unconfigured = await hermesReadiness(ctx, { profile: 'work' });
-    expect(unconfigured.gaps[0]).toMatchObject({ code: 'unconfigured', fix: 'Run `hermes -p work setup` to pick a model and add a key.' });
+    expect(unconfigured.gaps[0]).toMatchObject({
+      code: 'unconfigured',
+      fix: 'Run `hermes -p work setup` to pick a model and add a key.',
+    });
     expect(unconfigured.command?.args).toEqual(['-p', 'work', 'acp', '--accept-hooks']);
   });
 
@@ -69,7 +78,10 @@ describe('Hermes readiness', () => {
 
   it('a broken install (no version) is a gap, and a wrong HERMES_BIN is named', async () => {
     const bin = tempDir('bin-');
-    script(join(bin, 'hermes'), 'echo "Traceback (most recent call last):" >&2; echo "ModuleNotFoundError: No module named hermes" >&2; exit 1');
+    script(
+      join(bin, 'hermes'),
+      'echo "Traceback (most recent call last):" >&2; echo "ModuleNotFoundError: No module named hermes" >&2; exit 1',
+    );
     const broken = await hermesReadiness(isolatedEnv({ env: { PATH: `${bin}:/usr/bin:/bin` } }));
     expect(broken.gaps[0]).toMatchObject({ code: 'version_failed' });
     expect(broken.gaps[0]!.message).toBe('`hermes --version` failed: ModuleNotFoundError: No module named hermes.');
@@ -84,7 +96,9 @@ describe('Hermes readiness', () => {
     expect(r.ready).toBe(false);
     const gap = r.gaps.find((g) => g.code === 'config')!;
     expect(gap.message).toMatch(/config\.yaml line 3: `provider: ollama-cloud` takes its key only from OLLAMA_API_KEY/);
-    expect(gap.fix).toMatch(/^Add `OLLAMA_API_KEY=…` to \S+\.env, or use `provider: custom` with `base_url: https:\/\/ollama\.com\/v1` and `api_key`\.$/);
+    expect(gap.fix).toMatch(
+      /^Add `OLLAMA_API_KEY=…` to \S+\.env, or use `provider: custom` with `base_url: https:\/\/ollama\.com\/v1` and `api_key`\.$/,
+    );
   });
 
   it('gives the checks HERMES_HOME and nothing else from the environment', async () => {

@@ -14,7 +14,11 @@ function profile() {
   const root = tempDir('hermes-');
   const home = profileHome(root, 'work');
   mkdirSync(home, { recursive: true });
-  const own = { 'config.yaml': 'model:\n  provider: custom\n', '.env': 'OPENAI_API_KEY=sk-x\n', 'SOUL.md': 'You are kind.\n' };
+  const own = {
+    'config.yaml': 'model:\n  provider: custom\n',
+    '.env': 'OPENAI_API_KEY=sk-x\n',
+    'SOUL.md': 'You are kind.\n',
+  };
   for (const [f, t] of Object.entries(own)) writeFileSync(join(home, f), t);
   const digest = () =>
     Object.keys(own).map((f) =>
@@ -53,8 +57,12 @@ describe('installing a skill into a Hermes profile', () => {
     const { home, digest } = profile();
     const before = digest();
     expect(() => installSkill({ home, name: '../config', skill: SKILL })).toThrow(/skill name/);
-    expect(() => installSkill({ home, name: 'ok', skill: SKILL, files: { '../../config.yaml': 'pwned' } })).toThrow(/inside the skill folder/);
-    expect(() => installSkill({ home, name: 'ok', skill: SKILL, files: { '/etc/x': 'pwned' } })).toThrow(/inside the skill folder/);
+    expect(() => installSkill({ home, name: 'ok', skill: SKILL, files: { '../../config.yaml': 'pwned' } })).toThrow(
+      /inside the skill folder/,
+    );
+    expect(() => installSkill({ home, name: 'ok', skill: SKILL, files: { '/etc/x': 'pwned' } })).toThrow(
+      /inside the skill folder/,
+    );
     expect(digest()).toEqual(before);
     expect(existsSync(join(home, 'skills', 'ok'))).toBe(false);
   });

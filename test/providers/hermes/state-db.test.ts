@@ -7,7 +7,14 @@ import { copyFileSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { addCosts, formatCost, formatCostTotal, hermesCost, HERMES_USAGE_COLUMNS, readHermesUsage } from '../../../src/providers/hermes/state-db.js';
+import {
+  addCosts,
+  formatCost,
+  formatCostTotal,
+  hermesCost,
+  HERMES_USAGE_COLUMNS,
+  readHermesUsage,
+} from '../../../src/providers/hermes/state-db.js';
 import { openSession } from '../../fakes/hermes/test-client.js';
 import { prompt, useEnv } from '../../fakes/hermes/test-env.js';
 
@@ -29,11 +36,15 @@ describe("Hermes state.db (the emulator's, real 0.18.2 schema)", () => {
     await sessionWithTurns(home, ['hello']);
     const db = new Database(join(home, 'state.db'), { readonly: true });
     try {
-      const ddl = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'sessions'").get() as { sql: string };
+      const ddl = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'sessions'").get() as {
+        sql: string;
+      };
       expect(FIXTURE).toContain(ddl.sql.replace(/^CREATE TABLE /, 'CREATE TABLE IF NOT EXISTS '));
       expect(db.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 21 }]);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-      const names = (db.prepare("SELECT name FROM pragma_table_info('sessions')").all() as Array<{ name: string }>).map((c) => c.name);
+      const names = (db.prepare("SELECT name FROM pragma_table_info('sessions')").all() as Array<{ name: string }>).map(
+        (c) => c.name,
+      );
       expect(names).toHaveLength(45);
       for (const c of HERMES_USAGE_COLUMNS) expect(names).toContain(c);
     } finally {
@@ -77,13 +88,25 @@ describe("Hermes state.db (the emulator's, real 0.18.2 schema)", () => {
       cwd: null,
       pricing_version: null,
     });
-    expect(JSON.parse(raw.model_config as string)).toEqual({ cwd: expect.any(String), provider: 'custom', base_url: 'http://127.0.0.1:9/v1', api_mode: 'chat_completions' });
+    expect(JSON.parse(raw.model_config as string)).toEqual({
+      cwd: expect.any(String),
+      provider: 'custom',
+      base_url: 'http://127.0.0.1:9/v1',
+      api_mode: 'chat_completions',
+    });
     const r = readHermesUsage(home, [id, 'not-a-hermes-session']);
     if (r.kind !== 'ok') throw new Error(r.kind);
     expect(r.schemaVersion).toBe(21);
     expect([...r.sessions.keys()]).toEqual([id]);
     const u = r.sessions.get(id)!;
-    expect(u).toMatchObject({ inputTokens: 2400, outputTokens: 68, apiCalls: 2, costStatus: 'unknown', costSource: 'none', cost: { status: 'unknown' } });
+    expect(u).toMatchObject({
+      inputTokens: 2400,
+      outputTokens: 68,
+      apiCalls: 2,
+      costStatus: 'unknown',
+      costSource: 'none',
+      cost: { status: 'unknown' },
+    });
     expect(u.cost.usd).toBeUndefined();
     expect(formatCost(u.cost)).toBe('no price');
   });
@@ -127,7 +150,18 @@ describe("Hermes state.db (the emulator's, real 0.18.2 schema)", () => {
     );
     row.run('e367adca', 'acp', null, 'compression', 131710, 120, 6, 0.13, 'estimated', 'provider_models_api');
     row.run('20261206_070847_d6e55a', 'acp', 'e367adca', null, 4432, 19, 1, 0.0045, 'estimated', 'provider_models_api');
-    row.run('20261206_070941_e053b7', 'subagent', '20261206_070847_d6e55a', 'agent_close', 3623, 54, 2, 0.0, 'unknown', 'none');
+    row.run(
+      '20261206_070941_e053b7',
+      'subagent',
+      '20261206_070847_d6e55a',
+      'agent_close',
+      3623,
+      54,
+      2,
+      0.0,
+      'unknown',
+      'none',
+    );
     row.run('fork-1', 'acp', '20261206_070847_d6e55a', null, 500, 5, 1, 0.0, 'unknown', 'none');
     row.run('other', 'acp', null, 'compression', 10, 1, 1, 0.0, 'unknown', 'none');
     row.run('other-cont', 'acp', 'other', null, 20, 2, 1, 0.0, 'unknown', 'none');
@@ -208,12 +242,27 @@ describe("Hermes state.db (the emulator's, real 0.18.2 schema)", () => {
 
 describe('cost', () => {
   it("Hermes' cost columns as a Cost: unknown price is never $0", () => {
-    expect(hermesCost({ cost_status: 'unknown', estimated_cost_usd: 0, actual_cost_usd: null })).toEqual({ status: 'unknown' });
-    expect(hermesCost({ cost_status: null, estimated_cost_usd: 0, actual_cost_usd: null })).toEqual({ status: 'unknown' });
-    expect(hermesCost({ cost_status: 'future-status', estimated_cost_usd: 1, actual_cost_usd: null })).toEqual({ status: 'unknown' });
-    expect(hermesCost({ cost_status: 'estimated', estimated_cost_usd: 0.5, actual_cost_usd: null })).toEqual({ usd: 0.5, status: 'estimated' });
-    expect(hermesCost({ cost_status: 'actual', estimated_cost_usd: 0.5, actual_cost_usd: 0.42 })).toEqual({ usd: 0.42, status: 'known' });
-    expect(hermesCost({ cost_status: 'included', estimated_cost_usd: 0, actual_cost_usd: null })).toEqual({ usd: 0, status: 'known' });
+    expect(hermesCost({ cost_status: 'unknown', estimated_cost_usd: 0, actual_cost_usd: null })).toEqual({
+      status: 'unknown',
+    });
+    expect(hermesCost({ cost_status: null, estimated_cost_usd: 0, actual_cost_usd: null })).toEqual({
+      status: 'unknown',
+    });
+    expect(hermesCost({ cost_status: 'future-status', estimated_cost_usd: 1, actual_cost_usd: null })).toEqual({
+      status: 'unknown',
+    });
+    expect(hermesCost({ cost_status: 'estimated', estimated_cost_usd: 0.5, actual_cost_usd: null })).toEqual({
+      usd: 0.5,
+      status: 'estimated',
+    });
+    expect(hermesCost({ cost_status: 'actual', estimated_cost_usd: 0.5, actual_cost_usd: 0.42 })).toEqual({
+      usd: 0.42,
+      status: 'known',
+    });
+    expect(hermesCost({ cost_status: 'included', estimated_cost_usd: 0, actual_cost_usd: null })).toEqual({
+      usd: 0,
+      status: 'known',
+    });
   });
 
   it('formats and totals', () => {
@@ -231,6 +280,8 @@ describe('cost', () => {
         ]),
       ),
     ).toBe('~$1.25');
-    expect(formatCostTotal(addCosts([{ usd: 1, status: 'known' }, { status: 'unknown' }]))).toBe('$1.00 + 1 without price');
+    expect(formatCostTotal(addCosts([{ usd: 1, status: 'known' }, { status: 'unknown' }]))).toBe(
+      '$1.00 + 1 without price',
+    );
   });
 });

@@ -30,7 +30,9 @@ const FIXTURES = fileURLToPath(new URL('../../fixtures/agents/', import.meta.url
 function recordedAgentInfo(agent: string): { name: string; version?: string } {
   const file = readdirSync(`${FIXTURES}${agent}`)[0]!;
   const lines = parseWireLog(readFileSync(`${FIXTURES}${agent}/${file}`, 'utf8'));
-  const init = lines.find((l) => l.dir === 'agent->client' && (l.msg.result as { agentInfo?: unknown } | undefined)?.agentInfo);
+  const init = lines.find(
+    (l) => l.dir === 'agent->client' && (l.msg.result as { agentInfo?: unknown } | undefined)?.agentInfo,
+  );
   return (init!.msg.result as { agentInfo: { name: string; version?: string } }).agentInfo;
 }
 
@@ -67,16 +69,25 @@ describe('the set follows the name the agent gives in initialize', () => {
   });
 
   it('Hermes (recorded 0.18.2; 0.20.x) → the ≤0.20 set; 0.21 and later → the 0.21 set', () => {
-    const recorded = parseWireLog(readFileSync(fileURLToPath(new URL('../../fixtures/hermes-0.18.2/main.ndjson', import.meta.url)), 'utf8'));
+    const recorded = parseWireLog(
+      readFileSync(fileURLToPath(new URL('../../fixtures/hermes-0.18.2/main.ndjson', import.meta.url)), 'utf8'),
+    );
     const info = (recorded[1]!.msg.result as { agentInfo: { name: string; version: string } }).agentInfo;
     expect(info).toEqual({ name: 'hermes-agent', version: '0.18.2' });
     const at = (version?: string) => setForAgent('hermes-agent', version)?.set.id;
-    expect([at('0.18.2'), at('0.19.0'), at('0.20.9'), at('v0.20.0-rc1')]).toEqual(['hermes-0.18', 'hermes-0.18', 'hermes-0.18', 'hermes-0.18']);
+    expect([at('0.18.2'), at('0.19.0'), at('0.20.9'), at('v0.20.0-rc1')]).toEqual([
+      'hermes-0.18',
+      'hermes-0.18',
+      'hermes-0.18',
+      'hermes-0.18',
+    ]);
     expect([at('0.21.0'), at('0.21.3'), at('1.0.0')]).toEqual(['hermes-0.21', 'hermes-0.21', 'hermes-0.21']);
     // Older than every range: the oldest set. Unknown: the oldest too (every workaround on).
     expect([at('0.12.0'), at(undefined), at('nightly')]).toEqual(['hermes-0.18', 'hermes-0.18', 'hermes-0.18']);
     expect(choiceForAgent(info).why).toBe('the agent named itself "hermes-agent" 0.18.2 (versions below 0.21.0)');
-    expect(choiceForAgent({ name: 'hermes-agent' }).why).toBe('the agent named itself "hermes-agent" (version unknown: every workaround of this agent)');
+    expect(choiceForAgent({ name: 'hermes-agent' }).why).toBe(
+      'the agent named itself "hermes-agent" (version unknown: every workaround of this agent)',
+    );
   });
 
   it('0.21 keeps MCP servers across set_model: no reload; both count usage cumulatively', () => {
@@ -84,15 +95,23 @@ describe('the set follows the name the agent gives in initialize', () => {
     const now = applyQuirks(undefined, choiceForAgent({ name: 'hermes-agent', version: '0.21.0' }));
     expect(old.host.reloadAfterSetModel).toBe(true);
     expect(now.host.reloadAfterSetModel).toBe(false);
-    for (const q of [old, now]) expect(q).toMatchObject({ usage: 'cumulative', host: { configBetweenTurns: true, reseedOnOverflow: true } });
+    for (const q of [old, now])
+      expect(q).toMatchObject({ usage: 'cumulative', host: { configBetweenTurns: true, reseedOnOverflow: true } });
   });
 
   it('names match whole and case-insensitively; an unknown agent gets the generic set', () => {
     expect(choiceForAgent({ name: 'COPILOT' }).set.id).toBe('copilot');
     expect(choiceForAgent({ name: 'hermes-agent-fork' }).set).toBe(GENERIC_QUIRKS);
-    expect(choiceForAgent({ name: 'my-agent', version: '1.0' }).why).toBe('the agent named itself "my-agent" 1.0: no known quirks');
+    expect(choiceForAgent({ name: 'my-agent', version: '1.0' }).why).toBe(
+      'the agent named itself "my-agent" 1.0: no known quirks',
+    );
     const generic = applyQuirks(undefined, choiceForAgent({ name: 'my-agent' }));
-    expect(generic).toMatchObject({ usage: 'per-turn', sessionsSurviveRestart: true, host: {}, caps: { fs: { read: true, write: true }, terminal: true } });
+    expect(generic).toMatchObject({
+      usage: 'per-turn',
+      sessionsSurviveRestart: true,
+      host: {},
+      caps: { fs: { read: true, write: true }, terminal: true },
+    });
     expect(generic.hooks()).toEqual({});
     expect(generic.modeFor).toBeUndefined();
   });
@@ -124,21 +143,30 @@ describe('before initialize: what the launch says (only the client capabilities 
     expect(hint('pi-acp')).toBe('pi-acp');
     expect(hint('/x/node_modules/.bin/cursor-agent-acp')).toBe('cursor-acp');
     // Nothing to go on: a wrapper script, another agent, a word that only contains a name.
-    for (const line of ['./start-agent.sh', 'opencode acp', 'geminiish --acp', 'node agent.js --model gemini-pro']) expect(hint(line)).toBeUndefined();
+    for (const line of ['./start-agent.sh', 'opencode acp', 'geminiish --acp', 'node agent.js --model gemini-pro'])
+      expect(hint(line)).toBeUndefined();
   });
 
   it('a built-in id says which agent it expects (version from its --version when known)', () => {
     const c = choiceBeforeInit(launchFacts(hermesProvider, { version: '0.21.1', command: '/x/my-wrapper', args: [] }));
     expect(c).toMatchObject({ set: { id: 'hermes-0.21' }, basis: 'provider' });
-    expect(c.why).toBe('agent "hermes" is expected to be "hermes-agent" 0.21.1 (versions 0.21.0 and later); confirmed at initialize');
+    expect(c.why).toBe(
+      'agent "hermes" is expected to be "hermes-agent" 0.21.1 (versions 0.21.0 and later); confirmed at initialize',
+    );
     expect(choiceBeforeInit(launchFacts(gemini, {})).set.id).toBe('gemini-cli');
   });
 
   it('a user-defined or imported agent: its command line, else nothing (decided at initialize)', () => {
     const named = customProvider({ name: 'g', command: '/x/gemini', args: ['--acp'] }, { source: 'zed' });
-    expect(choiceBeforeInit(launchFacts(named, { command: '/x/gemini', args: ['--acp'] }))).toMatchObject({ set: { id: 'gemini-cli' }, basis: 'command' });
+    expect(choiceBeforeInit(launchFacts(named, { command: '/x/gemini', args: ['--acp'] }))).toMatchObject({
+      set: { id: 'gemini-cli' },
+      basis: 'command',
+    });
     const wrapped = customProvider({ name: 'w', command: '/x/run.sh' });
-    expect(choiceBeforeInit(launchFacts(wrapped, { command: '/x/run.sh', args: [] }))).toMatchObject({ set: GENERIC_QUIRKS, basis: 'none' });
+    expect(choiceBeforeInit(launchFacts(wrapped, { command: '/x/run.sh', args: [] }))).toMatchObject({
+      set: GENERIC_QUIRKS,
+      basis: 'none',
+    });
   });
 
   it('an earlier process of the same launch beats guessing', () => {
@@ -152,24 +180,41 @@ describe('before initialize: what the launch says (only the client capabilities 
 describe('after initialize: the agent decides', () => {
   it('its name wins over the id it was started by; without a name the guess stays, said so', () => {
     const before = choiceBeforeInit(launchFacts(gemini, {}));
-    expect(choiceAfterInit(before, { name: 'qwen-code', version: '0.24.4' })).toMatchObject({ set: { id: 'qwen-code' }, basis: 'agent' });
+    expect(choiceAfterInit(before, { name: 'qwen-code', version: '0.24.4' })).toMatchObject({
+      set: { id: 'qwen-code' },
+      basis: 'agent',
+    });
     const silent = choiceAfterInit(before, undefined);
     expect(silent).toMatchObject({ set: { id: 'gemini-cli' }, basis: 'provider' });
-    expect(silent.why).toBe('agent "gemini" is expected to be "gemini-cli" (any version) (the agent did not name itself in initialize)');
-    expect(choiceAfterInit(choiceBeforeInit({}), { name: '' })).toMatchObject({ set: GENERIC_QUIRKS, basis: 'none', why: 'the agent did not name itself in initialize' });
+    expect(silent.why).toBe(
+      'agent "gemini" is expected to be "gemini-cli" (any version) (the agent did not name itself in initialize)',
+    );
+    expect(choiceAfterInit(choiceBeforeInit({}), { name: '' })).toMatchObject({
+      set: GENERIC_QUIRKS,
+      basis: 'none',
+      why: 'the agent did not name itself in initialize',
+    });
   });
 });
 
 describe('forks and renames keep their fixes (issue 35 item 13)', () => {
   it('the base name under any npm scope names the agent: @sudocode-ai/claude-code-acp is the Claude adapter', () => {
     const before = choiceBeforeInit({});
-    for (const name of ['@sudocode-ai/claude-code-acp', '@zed-industries/claude-agent-acp', '@agentclientprotocol/claude-agent-acp', 'claude-code-acp', '@acme/qwen-code']) {
+    for (const name of [
+      '@sudocode-ai/claude-code-acp',
+      '@zed-industries/claude-agent-acp',
+      '@agentclientprotocol/claude-agent-acp',
+      'claude-code-acp',
+      '@acme/qwen-code',
+    ]) {
       const c = choiceAfterInit(before, { name, version: '0.13.10' });
       expect(c.set.id, name).toBe(name.endsWith('qwen-code') ? 'qwen-code' : 'claude-acp');
       expect(c.basis).toBe('agent');
     }
     // Its prompt-stream fix (reopen after a failed or cancelled turn) comes with it.
-    expect(applyQuirks(undefined, choiceAfterInit(before, { name: '@sudocode-ai/claude-code-acp' })).hooks({} as never)).toMatchObject({ reopenAfterFailedTurn: true });
+    expect(
+      applyQuirks(undefined, choiceAfterInit(before, { name: '@sudocode-ai/claude-code-acp' })).hooks({} as never),
+    ).toMatchObject({ reopenAfterFailedTurn: true });
     // A name that only contains the words is not the agent.
     expect(choiceAfterInit(before, { name: 'not-claude-code-acp-wrapper' }).set).toBe(GENERIC_QUIRKS);
   });
@@ -184,7 +229,9 @@ describe('forks and renames keep their fixes (issue 35 item 13)', () => {
 
 describe('hooks for an agent known only by what it said (stored sessions, recorded logs)', () => {
   it('come from the catalog: Hermes by its name, a fork of Claude by its base name; nothing for an unknown agent', () => {
-    expect(hooksForAgent({ name: 'hermes-agent', version: '0.18.2' })).toMatchObject({ loadEmptyMeansNotFound: expect.anything() });
+    expect(hooksForAgent({ name: 'hermes-agent', version: '0.18.2' })).toMatchObject({
+      loadEmptyMeansNotFound: expect.anything(),
+    });
     expect(hooksForAgent({ name: '@sudocode-ai/claude-code-acp' })).toMatchObject({ reopenAfterFailedTurn: true });
     expect(hooksForAgent({ name: 'some-agent' })).toBeUndefined();
     expect(hooksForAgent(undefined)).toBeUndefined();
@@ -197,7 +244,11 @@ describe('applied to a provider: the user’s own settings win', () => {
     expect(g.caps).toEqual({ fs: { read: false, write: true }, terminal: true });
     const noFs = customProvider({ name: 'c', command: 'claude-agent-acp', fs: false, terminal: false });
     const c = applyQuirks(noFs, choiceForAgent({ name: '@zed-industries/claude-agent-acp' }));
-    expect(c.caps).toEqual({ fs: { read: false, write: false }, terminal: false, clientCapabilityOverrides: { _meta: { 'terminal-auth': true } } });
+    expect(c.caps).toEqual({
+      fs: { read: false, write: false },
+      terminal: false,
+      clientCapabilityOverrides: { _meta: { 'terminal-auth': true } },
+    });
     expect(sameCaps(g.caps, c.caps)).toBe(false);
     expect(sameCaps(g.caps, { fs: { read: false, write: true }, terminal: true })).toBe(true);
     expect(sameCaps(c.caps, { ...c.caps, clientCapabilityOverrides: { _meta: {} } })).toBe(false);
@@ -207,7 +258,9 @@ describe('applied to a provider: the user’s own settings win', () => {
     const user = customProvider({ name: 'h', command: 'hermes', usage: 'per-turn', sessionsSurviveRestart: false });
     const q = applyQuirks(user, choiceForAgent({ name: 'hermes-agent', version: '0.18.2' }));
     expect(q).toMatchObject({ usage: 'per-turn', sessionsSurviveRestart: false });
-    expect(applyQuirks(customProvider({ name: 'h', command: 'hermes' }), choiceForAgent({ name: 'hermes-agent' }))).toMatchObject({
+    expect(
+      applyQuirks(customProvider({ name: 'h', command: 'hermes' }), choiceForAgent({ name: 'hermes-agent' })),
+    ).toMatchObject({
       usage: 'cumulative',
       sessionsSurviveRestart: true,
     });

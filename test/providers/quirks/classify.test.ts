@@ -23,22 +23,41 @@ describe('copilot classifyTurn', () => {
   it('leaves ordinary answers and cancelled turns alone', () => {
     expect(copilotClassifyTurn(recordedTurn('copilot', 'cancel'))).toBeUndefined();
     expect(copilotClassifyTurn({ ...recordedTurn('copilot', 'error-400'), cancelled: true })).toBeUndefined();
-    expect(copilotClassifyTurn({ turnId: 't', stopReason: 'end_turn', text: 'The error was 400 lines long.', cancelled: false })).toBeUndefined();
+    expect(
+      copilotClassifyTurn({
+        turnId: 't',
+        stopReason: 'end_turn',
+        text: 'The error was 400 lines long.',
+        cancelled: false,
+      }),
+    ).toBeUndefined();
   });
 });
 
 describe('cursor classifyTurn', () => {
   it('"not authenticated" answer text is auth_required naming `cursor-agent login`', () => {
     const c = cursorClassifyTurn(recordedTurn('cursor', 'text'));
-    expect(c).toMatchObject({ code: 'auth_required', message: expect.stringContaining('cursor-agent CLI is not authenticated') });
+    expect(c).toMatchObject({
+      code: 'auth_required',
+      message: expect.stringContaining('cursor-agent CLI is not authenticated'),
+    });
     expect(c?.data).toEqual({
       source: 'text',
-      authMethods: [{ id: 'cursor-agent-login', name: 'cursor-agent login', type: 'terminal', _meta: { source: 'text', command: 'cursor-agent login' } }],
+      authMethods: [
+        {
+          id: 'cursor-agent-login',
+          name: 'cursor-agent login',
+          type: 'terminal',
+          _meta: { source: 'text', command: 'cursor-agent login' },
+        },
+      ],
     });
   });
 
   it('leaves ordinary answers and cancelled turns alone', () => {
-    expect(cursorClassifyTurn({ turnId: 't', stopReason: 'end_turn', text: 'Done: 3 files changed.', cancelled: false })).toBeUndefined();
+    expect(
+      cursorClassifyTurn({ turnId: 't', stopReason: 'end_turn', text: 'Done: 3 files changed.', cancelled: false }),
+    ).toBeUndefined();
     expect(cursorClassifyTurn({ ...recordedTurn('cursor', 'text'), cancelled: true })).toBeUndefined();
   });
 });
@@ -47,7 +66,11 @@ describe('pi classifyTurn', () => {
   function agentDirWith(lastAssistant: Record<string, unknown>): string {
     const dir = tempDir('pi-agent-');
     mkdirSync(join(dir, 'sessions', '--w--'), { recursive: true });
-    const lines = [{ type: 'session' }, { type: 'message', message: { role: 'user' } }, { type: 'message', message: { role: 'assistant', ...lastAssistant } }];
+    const lines = [
+      { type: 'session' },
+      { type: 'message', message: { role: 'user' } },
+      { type: 'message', message: { role: 'assistant', ...lastAssistant } },
+    ];
     writeFileSync(join(dir, 'sessions', '--w--', 's1.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
     return dir;
   }
@@ -57,7 +80,10 @@ describe('pi classifyTurn', () => {
     expect(t).toMatchObject({ stopReason: 'end_turn', text: '', toolCalls: 0 });
     const dir = agentDirWith({ stopReason: 'error', errorMessage: '400 Fake model: invalid request' });
     expect(lastPiError(dir)).toBe('400 Fake model: invalid request');
-    expect(piClassifyTurn(t, dir)).toMatchObject({ code: 'agent_error', message: expect.stringContaining('400 Fake model: invalid request') });
+    expect(piClassifyTurn(t, dir)).toMatchObject({
+      code: 'agent_error',
+      message: expect.stringContaining('400 Fake model: invalid request'),
+    });
   });
 
   it('without a log entry it still reports the silent turn; real answers are left alone', () => {

@@ -52,7 +52,10 @@ const fsCaps = (m: RawMessage) => (m.params as { clientCapabilities: { fs: unkno
 function run(args: string[], o: { env?: Record<string, string> } = {}) {
   const cwd = tempDir('cwd-');
   const log = join(tempDir('wire-'), 'wire.ndjson');
-  return runCli(['run', '--wire-log', log, ...args], { cwd, env: { NO_COLOR: '1', ...(o.env ?? {}) } }).then((r) => ({ ...r, sent: () => sentBy(log) }));
+  return runCli(['run', '--wire-log', log, ...args], { cwd, env: { NO_COLOR: '1', ...(o.env ?? {}) } }).then((r) => ({
+    ...r,
+    sent: () => sentBy(log),
+  }));
 }
 
 describe('talaria run --agent-cmd: each agent gets its own fixes', () => {
@@ -63,9 +66,12 @@ describe('talaria run --agent-cmd: each agent gets its own fixes', () => {
   });
 
   it('Hermes: the edit approval is not a tool card of its own (no phantom edit-approval-1)', async () => {
-    const r = await run(['--agent-cmd', `${HERMES} acp`, '--approve', 'edits', '--json', 'WRITE out.txt'], { env: { HOME: hermesUser() } });
+    const r = await run(['--agent-cmd', `${HERMES} acp`, '--approve', 'edits', '--json', 'WRITE out.txt'], {
+      env: { HOME: hermesUser() },
+    });
     expect(r.code, r.stderr).toBe(EXIT.OK);
-    const calls = (JSON.parse(r.stdout) as { toolCalls: { id?: string; toolCallId?: string; title: string }[] }).toolCalls;
+    const calls = (JSON.parse(r.stdout) as { toolCalls: { id?: string; toolCallId?: string; title: string }[] })
+      .toolCalls;
     expect(calls.map((c) => c.title)).toEqual([expect.stringMatching(/^write: .*out\.txt$/)]);
   });
 
@@ -90,7 +96,13 @@ describe('talaria run --agent-cmd: each agent gets its own fixes', () => {
   });
 
   it('gemini-cli from a command that names it: no read capability from the first process, no restart', async () => {
-    const r = await run(['--agent-cmd', launcher('gemini-cli', 'write', 'gemini'), '--approve', 'edits', 'Write a file']);
+    const r = await run([
+      '--agent-cmd',
+      launcher('gemini-cli', 'write', 'gemini'),
+      '--approve',
+      'edits',
+      'Write a file',
+    ]);
     expect(r.code, r.stderr).toBe(EXIT.OK);
     expect(
       r
@@ -107,7 +119,9 @@ describe('talaria run --agent-cmd: each agent gets its own fixes', () => {
     const mode = sent.find((m) => m.method === 'session/set_config_option');
     expect(mode?.params).toMatchObject({ value: 'default' });
     expect(methods.indexOf('session/set_config_option')).toBeLessThan(methods.indexOf('session/prompt'));
-    const answer = sent.find((m) => m.method === undefined && (m.result as { outcome?: { optionId?: string } } | undefined)?.outcome);
+    const answer = sent.find(
+      (m) => m.method === undefined && (m.result as { outcome?: { optionId?: string } } | undefined)?.outcome,
+    );
     expect((answer!.result as { outcome: { optionId: string } }).outcome.optionId).toMatch(/cancel|reject/);
   });
 });
@@ -125,9 +139,13 @@ describe('the library face: commandAgent() gets the same fixes', () => {
     const events: HostEvent[] = [];
     h.host.subscribe((e) => events.push(e));
     try {
-      const hs = await h.workspaces.open(tempDir('ws-')).newSession({ provider: h.commandAgent(launcher('claude-agent-acp', 'error-then-cancel'), []).id });
+      const hs = await h.workspaces
+        .open(tempDir('ws-'))
+        .newSession({ provider: h.commandAgent(launcher('claude-agent-acp', 'error-then-cancel'), []).id });
       // Its `_meta.terminal-auth` capability is only known to be needed after initialize.
-      const spawned = events.filter((e): e is Extract<HostEvent, { type: 'agent.spawned' }> => e.type === 'agent.spawned');
+      const spawned = events.filter(
+        (e): e is Extract<HostEvent, { type: 'agent.spawned' }> => e.type === 'agent.spawned',
+      );
       expect(spawned.map((e) => e.quirks)).toEqual([
         {
           set: 'claude-acp',
@@ -137,7 +155,9 @@ describe('the library face: commandAgent() gets the same fixes', () => {
           restartedFrom: 'generic',
         },
       ]);
-      const inits = sent.filter((m) => m.method === 'initialize').map((m) => (m.params as { clientCapabilities: { _meta?: unknown } }).clientCapabilities._meta);
+      const inits = sent
+        .filter((m) => m.method === 'initialize')
+        .map((m) => (m.params as { clientCapabilities: { _meta?: unknown } }).clientCapabilities._meta);
       expect(inits).toEqual([undefined, { 'terminal-auth': true }]);
 
       const failed = await hs.session.prompt('fail').result;
@@ -170,8 +190,12 @@ describe('the library face: commandAgent() gets the same fixes', () => {
     try {
       const provider = h.commandAgent(launcher('gemini-cli', 'text'), [], undefined, 'gemini-cli');
       await h.workspaces.open(tempDir('ws-')).newSession({ provider: provider.id });
-      expect(sent.filter((m) => m.method === 'initialize').map(fsCaps)).toEqual([{ readTextFile: false, writeTextFile: true }]);
-      const spawned = events.find((e): e is Extract<HostEvent, { type: 'agent.spawned' }> => e.type === 'agent.spawned');
+      expect(sent.filter((m) => m.method === 'initialize').map(fsCaps)).toEqual([
+        { readTextFile: false, writeTextFile: true },
+      ]);
+      const spawned = events.find(
+        (e): e is Extract<HostEvent, { type: 'agent.spawned' }> => e.type === 'agent.spawned',
+      );
       expect(spawned?.quirks).toMatchObject({ set: 'gemini-cli', basis: 'agent' });
       expect(spawned?.quirks?.restartedFrom).toBeUndefined();
     } finally {

@@ -5,7 +5,9 @@ import { parseWireLog } from '../../../src/protocol/wire-log.js';
 import type { TurnSummary } from '../../../src/session/hooks.js';
 
 export function recordedTurn(agent: string, name: string): TurnSummary {
-  const lines = parseWireLog(readFileSync(fileURLToPath(new URL(`../../fixtures/agents/${agent}/${name}.ndjson`, import.meta.url)), 'utf8'));
+  const lines = parseWireLog(
+    readFileSync(fileURLToPath(new URL(`../../fixtures/agents/${agent}/${name}.ndjson`, import.meta.url)), 'utf8'),
+  );
   const prompt = lines.find((l) => l.dir === 'client->agent' && l.msg.method === 'session/prompt');
   if (!prompt) throw new Error(`${agent}/${name}: no session/prompt recorded`);
   let text = '';
@@ -13,7 +15,10 @@ export function recordedTurn(agent: string, name: string): TurnSummary {
   let stopReason: string | undefined;
   for (const l of lines.slice(lines.indexOf(prompt) + 1)) {
     const m = l.msg;
-    const u = m.method === 'session/update' ? (m.params as { update?: { sessionUpdate?: string; content?: { type?: string; text?: string } } }).update : undefined;
+    const u =
+      m.method === 'session/update'
+        ? (m.params as { update?: { sessionUpdate?: string; content?: { type?: string; text?: string } } }).update
+        : undefined;
     if (u?.sessionUpdate === 'agent_message_chunk' && u.content?.type === 'text') text += u.content.text ?? '';
     if (u?.sessionUpdate === 'tool_call') toolCalls++;
     if (l.dir === 'agent->client' && m.id === prompt.msg.id && m.result !== undefined) {

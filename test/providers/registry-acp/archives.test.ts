@@ -5,7 +5,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentEnv } from '../../../src/providers/locate.js';
 import { loadRegistry } from '../../../src/providers/registry.js';
-import { archiveKind, installAgent, installedProvider, type AgentEntry } from '../../../src/providers/registry-acp/index.js';
+import {
+  archiveKind,
+  installAgent,
+  installedProvider,
+  type AgentEntry,
+} from '../../../src/providers/registry-acp/index.js';
 import { cleanup, tempDir } from '../helpers.js';
 import { agentScript, agentTarGz, startLoopback, type Loopback } from './helpers.js';
 
@@ -31,7 +36,9 @@ const entry = (id: string, archive: string, cmd: string): AgentEntry => ({
 
 describe('archive kinds', () => {
   it('are told by the file name', () => {
-    expect(['a.zip', 'a.tar.gz', 'a.tgz', 'a.tar.bz2', 'a.tar', 'agent'].map((n) => archiveKind(`https://x/${n}`))).toEqual(['zip', 'tar.gz', 'tar.gz', 'tar.bz2', 'tar', 'raw']);
+    expect(
+      ['a.zip', 'a.tar.gz', 'a.tgz', 'a.tar.bz2', 'a.tar', 'agent'].map((n) => archiveKind(`https://x/${n}`)),
+    ).toEqual(['zip', 'tar.gz', 'tar.gz', 'tar.bz2', 'tar', 'raw']);
   });
 
   it.skipIf(!hasBzip2())('tar.bz2 unpacks', async () => {
@@ -40,19 +47,29 @@ describe('archive kinds', () => {
     writeFileSync(join(work, 'dist', 'agent'), agentScript(), { mode: 0o755 });
     execFileSync('tar', ['-cjf', join(work, 'a.tar.bz2'), '-C', work, 'dist']);
     lb.routes.set('/dl/agent.tar.bz2', { body: readFileSync(join(work, 'a.tar.bz2')) });
-    const a = await installAgent(entry('bz-agent', '/dl/agent.tar.bz2', './dist/agent'), { home: tempDir(), ctx: ctx(), arch: 'x64' });
+    const a = await installAgent(entry('bz-agent', '/dl/agent.tar.bz2', './dist/agent'), {
+      home: tempDir(),
+      ctx: ctx(),
+      arch: 'x64',
+    });
     expect(readFileSync(a.command, 'utf8')).toBe(agentScript());
     expect((await installedProvider(a).readiness(ctx())).ready).toBe(true);
   });
 
   it('a raw binary is the command itself', async () => {
-    const a = await installAgent(entry('raw-agent', '/dl/agent-raw', 'agent-raw'), { home: tempDir(), ctx: ctx(), arch: 'x64' });
+    const a = await installAgent(entry('raw-agent', '/dl/agent-raw', 'agent-raw'), {
+      home: tempDir(),
+      ctx: ctx(),
+      arch: 'x64',
+    });
     expect((await installedProvider(a).readiness(ctx())).ready).toBe(true);
   });
 
   it('a cmd pointing outside the install folder is refused', async () => {
     const home = tempDir();
-    await expect(installAgent(entry('evil', '/dl/agent.tar.gz', '../../dist/agent'), { home, ctx: ctx(), arch: 'x64' })).rejects.toThrow(/outside its install folder/);
+    await expect(
+      installAgent(entry('evil', '/dl/agent.tar.gz', '../../dist/agent'), { home, ctx: ctx(), arch: 'x64' }),
+    ).rejects.toThrow(/outside its install folder/);
   });
 });
 
@@ -67,7 +84,9 @@ describe('preview releases', () => {
     expect(release).toMatchObject({ version: '1.0.0', preview: false });
     const preview = await installAgent(e, { home, ctx: ctx(), arch: 'x64', preview: true });
     expect(preview).toMatchObject({ version: '1.1.0-preview.2', preview: true, source: `${lb.url}/dl/agent-raw` });
-    await expect(installAgent(entry('np', '/dl/agent.tar.gz', './dist/agent'), { home, ctx: ctx(), arch: 'x64', preview: true })).rejects.toThrow(/has no preview release/);
+    await expect(
+      installAgent(entry('np', '/dl/agent.tar.gz', './dist/agent'), { home, ctx: ctx(), arch: 'x64', preview: true }),
+    ).rejects.toThrow(/has no preview release/);
   });
 });
 

@@ -33,7 +33,12 @@ export async function startLoopback(): Promise<Loopback> {
     const status = !route ? 404 : route.etag && inm === route.etag ? 304 : 200;
     requests.push({ path, ...(typeof inm === 'string' ? { ifNoneMatch: inm } : {}), status });
     if (status !== 200) return void res.writeHead(status).end();
-    res.writeHead(200, { 'content-type': route!.type ?? 'application/octet-stream', ...(route!.etag ? { etag: route!.etag } : {}) }).end(route!.body);
+    res
+      .writeHead(200, {
+        'content-type': route!.type ?? 'application/octet-stream',
+        ...(route!.etag ? { etag: route!.etag } : {}),
+      })
+      .end(route!.body);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -75,10 +80,18 @@ export function agentZip(): Buffer {
 }
 
 /** A real npm package tarball whose bin starts the echo agent; and its packument for the loopback registry. */
-export async function npmPackage(work: string, base: string, name: string, version: string): Promise<{ tarball: Buffer; packument: Buffer }> {
+export async function npmPackage(
+  work: string,
+  base: string,
+  name: string,
+  version: string,
+): Promise<{ tarball: Buffer; packument: Buffer }> {
   const pkg = join(work, `${name}-${version}`, 'package');
   mkdirSync(pkg, { recursive: true });
-  writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name, version, type: 'module', bin: { [name]: 'agent.js' } }));
+  writeFileSync(
+    join(pkg, 'package.json'),
+    JSON.stringify({ name, version, type: 'module', bin: { [name]: 'agent.js' } }),
+  );
   writeFileSync(
     join(pkg, 'agent.js'),
     `#!/usr/bin/env node\nimport { spawn } from 'node:child_process';\n` +
@@ -94,21 +107,39 @@ export async function npmPackage(work: string, base: string, name: string, versi
   const packument = {
     name,
     'dist-tags': { latest: version },
-    versions: { [version]: { name, version, bin: { [name]: 'agent.js' }, dist: { tarball: `${base}/tarballs/${name}-${version}.tgz`, integrity, shasum } } },
+    versions: {
+      [version]: {
+        name,
+        version,
+        bin: { [name]: 'agent.js' },
+        dist: { tarball: `${base}/tarballs/${name}-${version}.tgz`, integrity, shasum },
+      },
+    },
   };
   return { tarball, packument: Buffer.from(JSON.stringify(packument)) };
 }
 
 /** Serves several versions of one npm package (the packument lists them all). */
-export function serveNpm(lb: Loopback, name: string, pkgs: { version: string; tarball: Buffer; packument: Buffer }[]): void {
+export function serveNpm(
+  lb: Loopback,
+  name: string,
+  pkgs: { version: string; tarball: Buffer; packument: Buffer }[],
+): void {
   const versions: Record<string, unknown> = {};
   for (const p of pkgs) {
     lb.routes.set(`/tarballs/${name}-${p.version}.tgz`, { body: p.tarball });
     Object.assign(versions, (JSON.parse(p.packument.toString()) as { versions: Record<string, unknown> }).versions);
   }
-  lb.routes.set(`/${name}`, { body: Buffer.from(JSON.stringify({ name, 'dist-tags': { latest: pkgs.at(-1)!.version }, versions })), type: 'application/json' });
+  lb.routes.set(`/${name}`, {
+    body: Buffer.from(JSON.stringify({ name, 'dist-tags': { latest: pkgs.at(-1)!.version }, versions })),
+    type: 'application/json',
+  });
 }
 
 export function serveIndex(lb: Loopback, agents: unknown[], etag?: string): void {
-  lb.routes.set('/registry.json', { body: Buffer.from(JSON.stringify({ version: '1.0.0', agents })), type: 'application/json', ...(etag ? { etag } : {}) });
+  lb.routes.set('/registry.json', {
+    body: Buffer.from(JSON.stringify({ version: '1.0.0', agents })),
+    type: 'application/json',
+    ...(etag ? { etag } : {}),
+  });
 }

@@ -3,7 +3,13 @@ import { fetchIndex, parseIndex, RegistryError } from '../../../src/providers/re
 import { cleanup, tempDir } from '../helpers.js';
 import { serveIndex, startLoopback, type Loopback } from './helpers.js';
 
-const GOOD = { id: 'codex-acp', name: 'Codex', version: '1.4.0', description: 'Codex over ACP', distribution: { npx: { package: '@agentclientprotocol/codex-acp@1.4.0' } } };
+const GOOD = {
+  id: 'codex-acp',
+  name: 'Codex',
+  version: '1.4.0',
+  description: 'Codex over ACP',
+  distribution: { npx: { package: '@agentclientprotocol/codex-acp@1.4.0' } },
+};
 
 let lb: Loopback;
 beforeAll(async () => {
@@ -23,7 +29,11 @@ describe('registry index', () => {
           GOOD,
           { ...GOOD, id: 'Bad_Id' },
           { ...GOOD, id: 'no-dist', distribution: {} },
-          { ...GOOD, id: 'bad-sha', distribution: { binary: { 'linux-x86_64': { archive: 'https://x/a.tgz', cmd: './a', sha256: 'abc' } } } },
+          {
+            ...GOOD,
+            id: 'bad-sha',
+            distribution: { binary: { 'linux-x86_64': { archive: 'https://x/a.tgz', cmd: './a', sha256: 'abc' } } },
+          },
           { ...GOOD, id: 'bad-version', version: 'latest' },
           GOOD,
         ],

@@ -2,7 +2,13 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentEnv } from '../../../src/providers/locate.js';
-import { installAgent, installedProvider, listInstalled, UV_INSTALL_FIX, type AgentEntry } from '../../../src/providers/registry-acp/index.js';
+import {
+  installAgent,
+  installedProvider,
+  listInstalled,
+  UV_INSTALL_FIX,
+  type AgentEntry,
+} from '../../../src/providers/registry-acp/index.js';
 import { cleanup, tempDir } from '../helpers.js';
 import { agentTarGz, agentZip, npmPackage, serveNpm, sha256, startLoopback, type Loopback } from './helpers.js';
 
@@ -28,7 +34,15 @@ function binaryEntry(archive: string, sha?: string): AgentEntry {
     version: '2.0.0',
     description: 'a script agent',
     distribution: {
-      binary: { 'linux-x86_64': { archive: `${lb.url}${archive}`, cmd: './dist/agent', args: ['--acp'], env: { BIN_AGENT: '1' }, ...(sha ? { sha256: sha } : {}) } },
+      binary: {
+        'linux-x86_64': {
+          archive: `${lb.url}${archive}`,
+          cmd: './dist/agent',
+          args: ['--acp'],
+          env: { BIN_AGENT: '1' },
+          ...(sha ? { sha256: sha } : {}),
+        },
+      },
     },
   };
 }
@@ -49,7 +63,11 @@ describe('binary distribution', () => {
 
   it('a sha256 mismatch is refused and nothing is installed', async () => {
     const home = tempDir();
-    const err = await installAgent(binaryEntry('/dl/agent-linux.tar.gz', '0'.repeat(64)), { home, ctx: ctx(), arch: 'x64' }).catch((e: unknown) => e);
+    const err = await installAgent(binaryEntry('/dl/agent-linux.tar.gz', '0'.repeat(64)), {
+      home,
+      ctx: ctx(),
+      arch: 'x64',
+    }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'checksum_mismatch' });
     expect((err as Error).message).toContain(sha256(tgz));
     expect(readdirSync(join(home, 'agents'))).toEqual([]);
@@ -63,8 +81,12 @@ describe('binary distribution', () => {
 
   it('no archive for this platform, or a missing download: clear errors, nothing left behind', async () => {
     const home = tempDir();
-    await expect(installAgent(binaryEntry('/dl/agent-linux.tar.gz'), { home, ctx: ctx(), arch: 'arm64' })).rejects.toMatchObject({ code: 'no_distribution' });
-    await expect(installAgent(binaryEntry('/dl/missing.tar.gz'), { home, ctx: ctx(), arch: 'x64' })).rejects.toThrow(/HTTP 404/);
+    await expect(
+      installAgent(binaryEntry('/dl/agent-linux.tar.gz'), { home, ctx: ctx(), arch: 'arm64' }),
+    ).rejects.toMatchObject({ code: 'no_distribution' });
+    await expect(installAgent(binaryEntry('/dl/missing.tar.gz'), { home, ctx: ctx(), arch: 'x64' })).rejects.toThrow(
+      /HTTP 404/,
+    );
     expect(readdirSync(join(home, 'agents'))).toEqual([]);
   });
 });
@@ -72,7 +94,13 @@ describe('binary distribution', () => {
 describe('uvx distribution', () => {
   it('without uv: installed, but readiness has a not_installed gap whose fix installs uv', async () => {
     const home = tempDir();
-    const entry: AgentEntry = { id: 'py-agent', name: 'Py Agent', version: '0.13.0', description: 'x', distribution: { uvx: { package: 'py-agent[acp]==0.13.0', cmd: 'py-acp' } } };
+    const entry: AgentEntry = {
+      id: 'py-agent',
+      name: 'Py Agent',
+      version: '0.13.0',
+      description: 'x',
+      distribution: { uvx: { package: 'py-agent[acp]==0.13.0', cmd: 'py-acp' } },
+    };
     const a = await installAgent(entry, { home, ctx: ctx({ PATH: tempDir() }) });
     expect(a).toMatchObject({ command: 'uvx', args: ['--from', 'py-agent[acp]==0.13.0', 'py-acp'] });
     const r = await installedProvider(a).readiness(ctx({ PATH: tempDir() }));
@@ -99,11 +127,18 @@ describe('npx distribution', () => {
       description: 'x',
       distribution: { npx: { package: 'talaria-fake-reg-agent@1.0.0', args: ['--acp'] } },
     };
-    const env = { ...process.env, npm_config_registry: `${lb.url}/`, npm_config_cache: join(work, 'npm-cache'), npm_config_update_notifier: 'false' };
+    const env = {
+      ...process.env,
+      npm_config_registry: `${lb.url}/`,
+      npm_config_cache: join(work, 'npm-cache'),
+      npm_config_update_notifier: 'false',
+    };
     const a = await installAgent(entry, { home, ctx: ctx(env) });
     expect(a.command).toBe(join(home, 'agents', 'fake-reg@1.0.0', 'node_modules', '.bin', 'talaria-fake-reg-agent'));
     // Pinned: 1.0.0 although 1.1.0 is the latest.
-    expect(existsSync(join(home, 'agents', 'fake-reg@1.0.0', 'node_modules', 'talaria-fake-reg-agent', 'package.json'))).toBe(true);
+    expect(
+      existsSync(join(home, 'agents', 'fake-reg@1.0.0', 'node_modules', 'talaria-fake-reg-agent', 'package.json')),
+    ).toBe(true);
     expect(lb.requests.some((r) => r.path === '/tarballs/talaria-fake-reg-agent-1.0.0.tgz')).toBe(true);
     expect(lb.requests.some((r) => r.path === '/tarballs/talaria-fake-reg-agent-1.1.0.tgz')).toBe(false);
     expect((await installedProvider(a).readiness(ctx())).ready).toBe(true);
@@ -111,8 +146,19 @@ describe('npx distribution', () => {
 
   it('a package that does not exist: install_failed with npm’s words, nothing installed', async () => {
     const home = tempDir();
-    const entry: AgentEntry = { id: 'ghost', name: 'Ghost', version: '1.0.0', description: 'x', distribution: { npx: { package: 'talaria-no-such-pkg@1.0.0' } } };
-    const env = { ...process.env, npm_config_registry: `${lb.url}/`, npm_config_cache: join(tempDir(), 'c'), npm_config_update_notifier: 'false' };
+    const entry: AgentEntry = {
+      id: 'ghost',
+      name: 'Ghost',
+      version: '1.0.0',
+      description: 'x',
+      distribution: { npx: { package: 'talaria-no-such-pkg@1.0.0' } },
+    };
+    const env = {
+      ...process.env,
+      npm_config_registry: `${lb.url}/`,
+      npm_config_cache: join(tempDir(), 'c'),
+      npm_config_update_notifier: 'false',
+    };
     await expect(installAgent(entry, { home, ctx: ctx(env) })).rejects.toMatchObject({ code: 'install_failed' });
     expect(readdirSync(join(home, 'agents'))).toEqual([]);
   }, 120_000);

@@ -4,10 +4,14 @@ import type { SessionSnapshot, StreamEvent } from '../../../src/server/contract/
 import { TurnWatch } from '../../../src/server/contract/turn-watch.js';
 
 let seq = 0;
-const ev = (type: string, body: Record<string, unknown>) => ({ type, sessionId: 's', seq: ++seq, at: 0, ...body }) as unknown as StreamEvent;
+const ev = (type: string, body: Record<string, unknown>) =>
+  ({ type, sessionId: 's', seq: ++seq, at: 0, ...body }) as unknown as StreamEvent;
 const ended = (turnId: string) => ev('turn.ended', { turnId, stopReason: 'end_turn', durationMs: 1 });
 const queue = (ids: string[], started?: { id: string; turnId: string }) =>
-  ev('queue.updated', { queue: ids.map((id, i) => ({ id, text: id, images: 0, position: i + 1, queuedAt: 0 })), ...(started ? { started } : {}) });
+  ev('queue.updated', {
+    queue: ids.map((id, i) => ({ id, text: id, images: 0, position: i + 1, queuedAt: 0 })),
+    ...(started ? { started } : {}),
+  });
 const snap = (ids: string[]) => ({ seq: ++seq, queue: ids.map((id) => ({ id })) }) as unknown as SessionSnapshot;
 
 describe('TurnWatch', () => {
