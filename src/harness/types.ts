@@ -286,9 +286,7 @@ export interface Harness {
     timeoutMs?: number;
     known?: readonly Readiness[];
   }): Promise<AgentPick>;
-  hermesProfiles(o?: {
-    timeoutMs?: number;
-  }): Promise<{
+  hermesProfiles(o?: { timeoutMs?: number }): Promise<{
     profiles: HermesProfile[];
     problem?: string;
     lint: { profile: string; home: string; issues: LintIssue[] }[];

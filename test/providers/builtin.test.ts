@@ -145,14 +145,12 @@ describe('built-in agent descriptors', () => {
       expect(q.hooks()).toEqual(p === claudeCode ? { reopenAfterFailedTurn: true } : {});
     }
     const demo = demoProvider({ command: '/usr/bin/node', args: ['demo.js'] });
-    return demo
-      .readiness(isolatedEnv())
-      .then((r) =>
-        expect(r).toMatchObject({
-          found: true,
-          ready: true,
-          command: { command: '/usr/bin/node', args: ['demo.js'], via: 'bundled' },
-        }),
-      );
+    return demo.readiness(isolatedEnv()).then((r) =>
+      expect(r).toMatchObject({
+        found: true,
+        ready: true,
+        command: { command: '/usr/bin/node', args: ['demo.js'], via: 'bundled' },
+      }),
+    );
   });
 });
