@@ -19,6 +19,7 @@ import {
   type FactChange,
 } from '../../src/caps/index.js';
 import { collector, rng, testHost } from './helpers.js';
+import { until } from '../until.js';
 
 vi.setConfig({ testTimeout: 300_000 });
 
@@ -126,11 +127,19 @@ describe('caps: the dataspace’s session facts equal the sessions, under churn'
         await E(controllers.get(pickLive)!).setModel(r() < 0.5 ? 'demo-fast' : 'demo-thorough');
         counts.model++;
       }
-      // Quiescent: the observer converged on exactly the merged list.
-      const truth = mergedList(t);
+      // Quiescent: the observer converged on exactly the merged list. Both sides are read afresh at each
+      // look: a session still settling after the step (its state, its title) moves the list and its fact
+      // together, so a list taken once could pin a state that has already moved on.
+      const same = () => JSON.stringify(observed()) === JSON.stringify(mergedList(t));
       await converged(
-        seen.until(() => JSON.stringify(observed()) === JSON.stringify(truth)),
-        () => `step ${i}: observed ${observed().length} facts, the merged list has ${truth.length}`,
+        until(same, { what: `step ${i}'s facts`, ms: 40_000, every: 20 }).then(() => undefined),
+        () => {
+          const truth = mergedList(t);
+          const obs = observed();
+          const extra = obs.filter((f) => !truth.includes(f));
+          const missing = truth.filter((f) => !obs.includes(f));
+          return `step ${i}: observed ${obs.length} facts, the merged list has ${truth.length}; only observed: ${extra.join(' | ')}; only listed: ${missing.join(' | ')}`;
+        },
       );
       expect(new Set(t.host.live.all().map((ls) => ls.hs.id))).toEqual(new Set(controllers.keys()));
     }
