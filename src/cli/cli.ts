@@ -93,6 +93,8 @@ export async function main(
         return await usageCommand(rest, ctx);
       case 'probe':
         return await probeCommand(rest, ctx);
+      case 'hermes':
+        return await (await import('./commands/hermes.js')).hermesCommand(rest, ctx);
       case 'serve':
         // Loaded on demand: the server's dependencies (Hono, ws) stay off every other command's start-up.
         return await (await import('./commands/serve.js')).serveCommand(rest, ctx);

@@ -93,3 +93,10 @@ Options:
   --csv                      one row per group; cost_usd is empty when no price is known
 
 Exit codes: 0 done, 2 bad usage.`;
+
+export const HERMES_HELP = `Usage: talaria hermes <topic> [options]
+
+What Hermes keeps outside ACP, read from its own files.
+
+Topics:
+  (none yet)`;

@@ -27,6 +27,7 @@ Commands:
   agents     the agents Talaria knows and their readiness (--json)
   login      sign in to an agent with one of its methods (authenticate, or its command in this terminal)
   sessions   list, show, archive, unarchive, export, import, fork stored sessions
+  hermes     Hermes' profiles and its sessions from other channels (talaria hermes --help)
   usage      tokens and cost of the stored sessions by agent, workspace or day (--json, --csv)
   probe      capability and conformance probe of any ACP agent (supported / works / broken)
   serve      the web UI and HTTP/WebSocket API on one local port (what \`npm start\` runs)
