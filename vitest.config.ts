@@ -14,5 +14,7 @@ export default defineConfig({
     hookTimeout: 20_000,
     // A leaked unhandled rejection or uncaught exception fails the test that leaked it.
     setupFiles: ['test/leak-trap.ts'],
+    // Fake agents and test children run as prebuilt bundles, not through tsx (test/prebuilt.ts).
+    globalSetup: ['test/global-setup.ts'],
   },
 });

@@ -9,9 +9,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as acp from '@agentclientprotocol/sdk';
 import { describe, expect, it, vi } from 'vitest';
-import { TSX, tempDir } from '../cli/helpers.js';
+import { tempDir } from '../cli/helpers.js';
 import { expectValidWire } from '../fakes/wire.js';
 import { agentText, editorEnv, startEditor } from './helpers.js';
+import { nodeArgs } from '../prebuilt.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -23,7 +24,7 @@ function setup() {
   const { env } = editorEnv();
   mkdirSync(env.TALARIA_HOME!, { recursive: true });
   const agents = {
-    pa: { command: process.execPath, args: ['--import', TSX, AGENT], env: { PA_CONFIG_DIR: '/srv/pa-config' } },
+    pa: { command: process.execPath, args: nodeArgs(AGENT), env: { PA_CONFIG_DIR: '/srv/pa-config' } },
   };
   writeFileSync(join(env.TALARIA_HOME!, 'config.json'), JSON.stringify({ agents }), { mode: 0o600 });
   return { env, cwd: tempDir('acp-pa') };
@@ -83,7 +84,7 @@ describe.concurrent('talaria acp: requests and methods beyond the standard ones'
     // ACP `type: "terminal"`: the editor's own command is talaria acp, so the agent's is named.
     expect(byId.get('setup')._meta['terminal-auth']).toMatchObject({
       command: process.execPath,
-      args: ['--import', TSX, AGENT, '--setup'],
+      args: [...nodeArgs(AGENT), '--setup'],
       env: { PA_CONFIG_DIR: '/srv/pa-config' },
     });
     expect(await runs.close()).toBe(0);

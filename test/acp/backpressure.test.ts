@@ -8,8 +8,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BIN, TSX, tempDir } from '../cli/helpers.js';
+import { BIN, tempDir } from '../cli/helpers.js';
 import { editorEnv } from './helpers.js';
+import { nodeCommand } from '../prebuilt.js';
 
 const AGENT = fileURLToPath(new URL('./flood-agent.ts', import.meta.url));
 const FRAMES = 20_000; // ~20 MB of chunks
@@ -29,7 +30,7 @@ describe('talaria acp: an editor that stops reading', { timeout: 180_000 }, () =
     const { env } = editorEnv();
     const cwd = tempDir('acp-bp');
     const progress = join(cwd, 'progress');
-    const agent = `"${process.execPath}" --import "${TSX}" "${AGENT}" ${FRAMES} "${progress}"`;
+    const agent = `${nodeCommand(AGENT)} ${FRAMES} "${progress}"`;
     const child = spawn(process.execPath, [BIN, 'acp', '--agent-cmd', agent], {
       cwd,
       env: { ...process.env, ...env },

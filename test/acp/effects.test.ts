@@ -8,9 +8,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import { TSX, tempDir } from '../cli/helpers.js';
+import { tempDir } from '../cli/helpers.js';
 import { expectValidWire } from '../fakes/wire.js';
 import { agentText, editorEnv, startEditor } from './helpers.js';
+import { nodeCommand } from '../prebuilt.js';
 
 vi.setConfig({ testTimeout: 240_000 });
 
@@ -25,7 +26,7 @@ describe('talaria acp: effects Talaria gates', () => {
   it("asks the editor with Talaria's options and the effect's kind and path; the editor's allow lets the write happen", async () => {
     const { env } = editorEnv();
     const cwd = tempDir('acp-fx');
-    const ed = startEditor(['--agent-cmd', `'${process.execPath}' --import '${TSX}' '${AGENT}'`], { cwd, env });
+    const ed = startEditor(['--agent-cmd', `${nodeCommand(AGENT)}`], { cwd, env });
     await ed.request('initialize', INIT);
     const s = await ed.request<any>('session/new', { cwd, mcpServers: [] });
     const target = join(cwd, 'fx.txt');
@@ -56,10 +57,7 @@ describe('talaria acp: effects Talaria gates', () => {
     async (kind) => {
       const { env } = editorEnv();
       const cwd = tempDir('acp-fx');
-      const ed = startEditor(
-        ['--approve', 'ask', '--agent-cmd', `'${process.execPath}' --import '${TSX}' '${AGENT}'`],
-        { cwd, env },
-      );
+      const ed = startEditor(['--approve', 'ask', '--agent-cmd', `${nodeCommand(AGENT)}`], { cwd, env });
       ed.onPermission = (p) => ({
         outcome: { outcome: 'selected', optionId: (p.options as any[]).find((o) => o.kind === kind).optionId },
       });
@@ -81,7 +79,7 @@ describe('talaria acp: effects Talaria gates', () => {
     const cwd = tempDir('acp-fx');
     mkdirSync(join(cwd, 'victim'));
     writeFileSync(join(cwd, 'victim', 'keep.txt'), 'keep');
-    const ed = startEditor(['--approve', 'all', '--agent-cmd', `'${process.execPath}' --import '${TSX}' '${AGENT}'`], {
+    const ed = startEditor(['--approve', 'all', '--agent-cmd', `${nodeCommand(AGENT)}`], {
       cwd,
       env,
     });

@@ -9,8 +9,9 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import { BIN, TSX, runCli, tempDir } from '../cli/helpers.js';
+import { BIN, runCli, tempDir } from '../cli/helpers.js';
 import { editorEnv } from './helpers.js';
+import { nodeCommand } from '../prebuilt.js';
 
 vi.setConfig({ testTimeout: 240_000 });
 
@@ -19,7 +20,7 @@ const PLAYER = fileURLToPath(new URL('../fakes/bin/fixture-agent.ts', import.met
 function player(agent: string, fixture: string): string {
   const copy = join(tempDir('acp-eq'), 'recording.ndjson');
   copyFileSync(fileURLToPath(new URL(`../fixtures/agents/${agent}/${fixture}.ndjson`, import.meta.url)), copy);
-  return `"${process.execPath}" --import "${TSX}" "${PLAYER}" "${copy}"`;
+  return `${nodeCommand(PLAYER)} "${copy}"`;
 }
 
 type Run = {

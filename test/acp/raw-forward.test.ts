@@ -6,10 +6,11 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import { TSX, tempDir } from '../cli/helpers.js';
+import { tempDir } from '../cli/helpers.js';
 import { expectValidWire } from '../fakes/wire.js';
 import { editorEnv, startEditor } from './helpers.js';
 import { UNCHANGED, NO_MESSAGE_ID } from './raw-lines.js';
+import { nodeCommand } from '../prebuilt.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -21,7 +22,7 @@ describe('talaria acp forwards agent lines as their bytes', () => {
   it('unchanged updates keep the bytes the agent sent; changed ones are right; all frames valid', async () => {
     const { env } = editorEnv();
     const cwd = tempDir('acp-raw');
-    const ed = startEditor(['--agent-cmd', `"${process.execPath}" --import "${TSX}" "${AGENT}"`], { cwd, env });
+    const ed = startEditor(['--agent-cmd', `${nodeCommand(AGENT)}`], { cwd, env });
     await ed.request('initialize', INIT);
     const s = await ed.request<{ sessionId: string }>('session/new', { cwd, mcpServers: [] });
     expect(s.sessionId).not.toBe(AGENT_SID);

@@ -8,9 +8,10 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import { TSX, tempDir } from '../cli/helpers.js';
+import { tempDir } from '../cli/helpers.js';
 import { expectValidWire } from '../fakes/wire.js';
 import { editorEnv, startEditor } from './helpers.js';
+import { nodeCommand } from '../prebuilt.js';
 
 vi.setConfig({ testTimeout: 240_000 });
 
@@ -20,7 +21,7 @@ const INIT = { protocolVersion: 1, clientCapabilities: {}, clientInfo: { name: '
 function player(agent: string, fixture: string): string {
   const copy = join(tempDir('acp-usage'), 'recording.ndjson');
   copyFileSync(fileURLToPath(new URL(`../fixtures/agents/${agent}/${fixture}.ndjson`, import.meta.url)), copy);
-  return `"${process.execPath}" --import "${TSX}" "${PLAYER}" "${copy}"`;
+  return `${nodeCommand(PLAYER)} "${copy}"`;
 }
 
 const usageUpdates = (updates: Record<string, any>[], sessionId: string) =>

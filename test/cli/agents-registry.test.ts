@@ -153,7 +153,8 @@ describe.skipIf(process.platform !== 'linux' || process.arch !== 'x64')('talaria
     const ver = await runCli(['agents', 'add', 'bin-agent@9.9.9'], { cwd, env });
     expect(ver.code).toBe(2);
     expect(ver.stderr).toContain('the registry offers bin-agent 2.0.0, not 9.9.9');
-  });
+    // Three CLI processes, each reading the registry: 17 s on a loaded 2-core machine.
+  }, 60_000);
 
   it('uvx without uv: added, and `talaria agents` shows the gap with the fix', async () => {
     const add = await runCli(['agents', 'add', 'py-agent'], { cwd, env });

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
 import { modesApply } from '../file-modes.js';
+import { nodeArgs, nodeCommand } from '../prebuilt.js';
 
 export const TSX = import.meta.resolve('tsx');
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -20,7 +21,7 @@ export const FIXTURES = fileURLToPath(new URL('../fixtures/hermes-0.18.2', impor
 /** `--agent-cmd` value for a fault executable in test/fakes/bin (tsx by absolute URL: the cwd has no node_modules). */
 export function fakeCmd(name: string): string {
   const file = fileURLToPath(new URL(`../fakes/bin/${name}.ts`, import.meta.url));
-  return `"${process.execPath}" --import "${TSX}" "${file}"`;
+  return `${nodeCommand(file)}`;
 }
 
 const made: string[] = [];
@@ -230,7 +231,7 @@ export function authFakeHome(prefix: string): { home: string; cwd: string; agent
   writeFileSync(
     join(home, 'config.json'),
     JSON.stringify({
-      agents: { authfake: { command: process.execPath, args: ['--import', TSX, agent, '--config', agentConfig] } },
+      agents: { authfake: { command: process.execPath, args: [...nodeArgs(agent), '--config', agentConfig] } },
     }),
   );
   return { home, cwd, agentConfig };

@@ -3,7 +3,8 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkEvent } from '../../src/session/events.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { BIN, ROOT, TSX, demoEnv, fakeCmd, ndjsonLines, runCli, startCli, tempDir } from './helpers.js';
+import { BIN, ROOT, demoEnv, fakeCmd, ndjsonLines, runCli, startCli, tempDir } from './helpers.js';
+import { nodeCommand } from '../prebuilt.js';
 
 // End-to-end tests spawn two Node processes each (CLI + agent); the machine may be busy.
 vi.setConfig({ testTimeout: Number(process.env.TALARIA_TEST_TIMEOUT ?? 60_000) });
@@ -459,7 +460,7 @@ describe.concurrent('talaria run stopped by a signal', () => {
 
 describe.concurrent('a denied permission is not a cancel', () => {
   // The SDK fake agent's `perm-abort` ends the turn `cancelled` when its permission is refused, as codex does.
-  const agent = `"${process.execPath}" --import "${TSX}" "${join(ROOT, 'test/fakes/sdk-agent.ts')}"`;
+  const agent = `${nodeCommand(join(ROOT, 'test/fakes/sdk-agent.ts'))}`;
 
   it('--approve none against an agent that ends the turn cancelled on a reject: exit 9, permission_denied, not 130', async () => {
     const { cwd, env } = workspace();

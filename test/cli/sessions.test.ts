@@ -3,7 +3,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { FIXTURES, ROOT, TSX, demoEnv, fakeCmd, ndjsonLines, runCli, tempDir } from './helpers.js';
+import { FIXTURES, ROOT, demoEnv, fakeCmd, ndjsonLines, runCli, tempDir } from './helpers.js';
+import { nodeCommand } from '../prebuilt.js';
 
 vi.setConfig({ testTimeout: Number(process.env.TALARIA_TEST_TIMEOUT ?? 90_000) });
 
@@ -196,7 +197,7 @@ describe.concurrent('--agent-cmd sessions', () => {
 
   it('sessions list takes --agent-cmd like the other agent options: the agent is asked, its stored sessions shown', async () => {
     const p = place();
-    const sdk = `"${process.execPath}" --import "${TSX}" "${join(ROOT, 'test/fakes/sdk-agent.ts')}"`;
+    const sdk = `${nodeCommand(join(ROOT, 'test/fakes/sdk-agent.ts'))}`;
     const first = JSON.parse((await runCli(['run', '--json', '--agent-cmd', sdk, 'hello'], p)).stdout) as {
       sessionId: string;
     };
@@ -212,7 +213,7 @@ describe.concurrent('--agent-cmd sessions', () => {
 
 describe.concurrent('reopening when the agent cannot load', () => {
   // gemini-cli 0.61 answers session/load of its own (earlier-process) sessions with -32603.
-  const gemini = `"${process.execPath}" --import "${TSX}" "${join(ROOT, 'test/fakes/sdk-agent.ts')}" --load-error gemini`;
+  const gemini = `${nodeCommand(join(ROOT, 'test/fakes/sdk-agent.ts'))} --load-error gemini`;
 
   it('any load failure falls back to the stored thread (here -32603 "No previous sessions found")', async () => {
     const p = place();
@@ -257,7 +258,7 @@ describe.concurrent('reopening when the agent cannot load', () => {
 
 describe.concurrent('the chosen model and mode stay chosen', () => {
   // An agent that forgets everything when its process ends (sessions reopen from Talaria's store).
-  const sdk = `"${process.execPath}" --import "${TSX}" "${join(ROOT, 'test/fakes/sdk-agent.ts')}"`;
+  const sdk = `${nodeCommand(join(ROOT, 'test/fakes/sdk-agent.ts'))}`;
   const current = async (p: ReturnType<typeof place>, kind: 'models' | 'mode', ...args: string[]) =>
     (JSON.parse((await runCli([kind, '--json', '--agent-cmd', sdk, ...args], p)).stdout) as { currentId: string })
       .currentId;

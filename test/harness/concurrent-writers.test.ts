@@ -8,11 +8,11 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { openStore } from '../../src/store/index.js';
 import { cleanPath, makeHarness, place, texts, type Place } from './helpers.js';
+import { nodeArgs } from '../prebuilt.js';
 
 vi.setConfig({ testTimeout: 90_000 });
 
 const CHILD = fileURLToPath(new URL('./writer-child.ts', import.meta.url));
-const TSX = import.meta.resolve('tsx');
 
 interface Child {
   proc: ChildProcess;
@@ -24,7 +24,7 @@ interface Child {
 }
 
 function child(options: Record<string, unknown>): Child {
-  const proc = spawn(process.execPath, ['--import', TSX, CHILD, JSON.stringify(options)], {
+  const proc = spawn(process.execPath, [...nodeArgs(CHILD), JSON.stringify(options)], {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const lines: string[] = [];

@@ -4,9 +4,9 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { openStore } from '../../src/store/index.js';
 import { tempHome } from '../store/helpers.js';
+import { nodeArgs } from '../prebuilt.js';
 
 const CHILD = fileURLToPath(new URL('./sigkill-child.ts', import.meta.url));
-const TSX = import.meta.resolve('tsx');
 
 describe('durability', () => {
   // `thread`: the child commits on the writer thread (it waits for the thread before recording).
@@ -15,7 +15,7 @@ describe('durability', () => {
     async (mode) => {
       const home = tempHome('sigkill');
       const env = { ...process.env, TALARIA_WRITER_THREAD: mode === 'thread' ? '1' : '0' };
-      const child = spawn(process.execPath, ['--import', TSX, CHILD, home], { stdio: ['pipe', 'pipe', 'pipe'], env });
+      const child = spawn(process.execPath, [...nodeArgs(CHILD), home], { stdio: ['pipe', 'pipe', 'pipe'], env });
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>

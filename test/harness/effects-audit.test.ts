@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { customProvider } from '../../src/providers/custom.js';
 import { createRegistry } from '../../src/providers/registry.js';
-import { TSX } from '../session/helpers.js';
 import { makeHarness, place } from './helpers.js';
+import { nodeArgs } from '../prebuilt.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -20,7 +20,7 @@ describe('effects in the audit log', () => {
     const p = place();
     writeFileSync(join(p.userHome, '.env'), 'API_KEY=very-secret\n');
     mkdirSync(join(p.userHome, 'victim'));
-    const fx = customProvider({ name: 'effects', command: process.execPath, args: ['--import', TSX, AGENT] });
+    const fx = customProvider({ name: 'effects', command: process.execPath, args: nodeArgs(AGENT) });
     const h = makeHarness(p, {
       registry: createRegistry({ extra: [fx] }),
       host: { terminateGraceMs: 500, permission: { mode: 'ask' } },

@@ -8,9 +8,9 @@ import { openStore } from '../../src/store/index.js';
 import { createRecorder, type FlushInfo } from '../../src/harness/recorder.js';
 import { tempHome } from '../store/helpers.js';
 import { chunkText } from './tail-kill-text.js';
+import { nodeArgs } from '../prebuilt.js';
 
 const CHILD = fileURLToPath(new URL('./tail-kill-child.ts', import.meta.url));
-const TSX = import.meta.resolve('tsx');
 
 let evSeq = 0;
 const ev = (type: SessionEvent['type'], body: Record<string, unknown>): SessionEvent =>
@@ -101,7 +101,7 @@ describe('recorder: a growing message is stored as tails', () => {
     async (mode) => {
       const home = tempHome('tailkill');
       const env = { ...process.env, TALARIA_WRITER_THREAD: mode === 'thread' ? '1' : '0' };
-      const child = spawn(process.execPath, ['--import', TSX, CHILD, home], { stdio: ['pipe', 'pipe', 'pipe'], env });
+      const child = spawn(process.execPath, [...nodeArgs(CHILD), home], { stdio: ['pipe', 'pipe', 'pipe'], env });
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       const exited = new Promise<NodeJS.Signals | null>((resolve) =>

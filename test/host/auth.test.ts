@@ -5,8 +5,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { AcpClient } from '../../src/session/client.js';
-import { makeHost, scriptAgent, shutdownHosts, TSX, FAKE } from './helpers.js';
+import { makeHost, scriptAgent, shutdownHosts, FAKE } from './helpers.js';
 import { tempDir } from '../session/helpers.js';
+import { nodeArgs } from '../prebuilt.js';
 
 afterEach(shutdownHosts);
 
@@ -27,7 +28,7 @@ describe('auth required', () => {
   it('a bare client: the same shape (no label: "the agent")', async () => {
     const client = await AcpClient.spawn({
       command: process.execPath,
-      args: ['--import', TSX, FAKE('host-agent.ts')],
+      args: nodeArgs(FAKE('host-agent.ts')),
       cwd: tempDir(),
       env: { HOST_AGENT_AUTH: '1', HOST_AGENT_STATE: tempDir() },
     });

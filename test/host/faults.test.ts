@@ -17,10 +17,10 @@ import {
   shutdownHosts,
   tempDir,
   texts,
-  TSX,
   waitHost,
   waitSession,
 } from './helpers.js';
+import { nodeArgs } from '../prebuilt.js';
 
 afterEach(shutdownHosts);
 
@@ -184,7 +184,7 @@ describe('host faults', () => {
 
   for (const mode of ['shutdown', 'exit'] as const) {
     it(`leaves no orphans when the harness exits (${mode === 'shutdown' ? 'after shutdown()' : 'without shutdown: exit hook'})`, async () => {
-      const child = spawn(process.execPath, ['--import', TSX, HARNESS, mode], { stdio: ['pipe', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, [...nodeArgs(HARNESS), mode], { stdio: ['pipe', 'pipe', 'inherit'] });
       const line = await new Promise<string>((resolve) => {
         let buf = '';
         child.stdout.on('data', (d: Buffer) => {

@@ -14,6 +14,7 @@ import type { SessionEvent } from '../../src/session/events.js';
 
 // Shared with the provider tests: one copy of the paths, the Hermes config and the temp-dir registry.
 import { TSX, FAKE, CONFIG } from '../providers/helpers.js';
+import { nodeArgs } from '../prebuilt.js';
 export { TSX, FAKE, CONFIG };
 export const HERMES_BIN = fileURLToPath(new URL('../fakes/hermes/bin/hermes', import.meta.url));
 export const HERMES_BIN_DIR = fileURLToPath(new URL('../fakes/hermes/bin', import.meta.url));
@@ -35,7 +36,7 @@ export function hermesHome(config: string | null = CONFIG): string {
 
 /** A node script as a user-defined agent. */
 export function scriptAgent(name: string, file: string, def: Partial<AgentDefinition> = {}): Provider {
-  return customProvider({ name, command: process.execPath, args: ['--import', TSX, FAKE(file)], ...def });
+  return customProvider({ name, command: process.execPath, args: nodeArgs(FAKE(file)), ...def });
 }
 
 const hosts: AgentHost[] = [];

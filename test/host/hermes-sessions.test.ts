@@ -11,7 +11,6 @@ import { isTalariaError } from '../../src/protocol/errors.js';
 import {
   CONFIG,
   FAKE,
-  TSX,
   emuLog,
   hermesHome,
   makeHost,
@@ -22,6 +21,7 @@ import {
   waitHost,
   waitSession,
 } from './helpers.js';
+import { nodeArgs } from '../prebuilt.js';
 
 afterEach(shutdownHosts);
 
@@ -116,7 +116,7 @@ describe('Hermes sessions through the host', () => {
       id: 'hermes-mcp-reject',
       locate: async () => ({
         command: process.execPath,
-        args: ['--import', TSX, FAKE('mcp-reject-agent.ts')],
+        args: nodeArgs(FAKE('mcp-reject-agent.ts')),
         via: 'test',
       }),
     };

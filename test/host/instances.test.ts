@@ -7,13 +7,14 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { AgentTrees } from '../../src/host/tree.js';
-import { alive, gone, TSX } from './helpers.js';
+import { alive, gone } from './helpers.js';
+import { nodeArgs } from '../prebuilt.js';
 
 const TWO_HOSTS = fileURLToPath(new URL('./two-hosts.ts', import.meta.url));
 
 describe('host instances', () => {
   it('two hosts: dispose one, the other keeps its processes and its exit hook, which ends its whole tree', async () => {
-    const child = spawn(process.execPath, ['--import', TSX, TWO_HOSTS], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, nodeArgs(TWO_HOSTS), { stdio: ['pipe', 'pipe', 'inherit'] });
     const line = await new Promise<string>((resolve) => {
       let buf = '';
       child.stdout.on('data', (d: Buffer) => {

@@ -1,6 +1,7 @@
 /** Paths and spawn specs for the raw fake executables in test/fakes/bin. */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { nodeArgs } from '../prebuilt.js';
 
 /** tsx's loader by absolute path, so children may run in any cwd. */
 export const TSX_LOADER = createRequire(import.meta.url).resolve('tsx');
@@ -21,7 +22,7 @@ export type FakeName =
 export function fake(name: FakeName, ...args: string[]): { command: string; args: string[]; cwd: string } {
   return {
     command: process.execPath,
-    args: ['--import', TSX_LOADER, FAKES_DIR + name + '.ts', ...args],
+    args: [...nodeArgs(FAKES_DIR + name + '.ts'), ...args],
     cwd: PROJECT_DIR,
   };
 }

@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { authFix, probeProvider } from '../../src/providers/probe.js';
 import { customProvider } from '../../src/providers/custom.js';
-import { cleanup, FAKE, isolatedEnv, tempDir, TSX } from './helpers.js';
+import { cleanup, FAKE, isolatedEnv, tempDir } from './helpers.js';
+import { nodeArgs } from '../prebuilt.js';
 
 afterEach(cleanup);
 
 const nodeAgent = (name: string, file: string) =>
-  customProvider({ name, command: process.execPath, args: ['--import', TSX, file] });
+  customProvider({ name, command: process.execPath, args: nodeArgs(file) });
 
 const AUTH_AGENT = `
 let buf = '';

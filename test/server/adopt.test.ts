@@ -9,10 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { makeHarness, place } from '../harness/helpers.js';
 import { raw, serve } from './helpers.js';
+import { nodeArgs } from '../prebuilt.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 
-const TSX = import.meta.resolve('tsx');
 const SDK_AGENT = fileURLToPath(new URL('../fakes/sdk-agent.ts', import.meta.url));
 
 /** A server whose workspace is bound to the SDK fake agent, which already holds session `old-1` (made before Talaria). */
@@ -22,7 +22,7 @@ async function withSeededAgent(env: Record<string, string>) {
   writeFileSync(
     join(p.home, 'config.json'),
     JSON.stringify({
-      agents: { fake: { command: process.execPath, args: ['--import', TSX, SDK_AGENT], env: agentEnv } },
+      agents: { fake: { command: process.execPath, args: nodeArgs(SDK_AGENT), env: agentEnv } },
     }),
   );
   const s = await serve({ p });

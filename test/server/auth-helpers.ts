@@ -2,9 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { place, serve, tempDir } from './helpers.js';
+import { nodeArgs } from '../prebuilt.js';
 
 const AGENT = fileURLToPath(new URL('../fakes/bin/auth-agent.ts', import.meta.url));
-const TSX = import.meta.resolve('tsx');
 
 /** A real server whose `authfake` agent (test/fakes/bin/auth-agent.ts) refuses sessions until `agentConfig` exists. */
 export async function setupAuthServer() {
@@ -13,7 +13,7 @@ export async function setupAuthServer() {
   writeFileSync(
     join(p.home, 'config.json'),
     JSON.stringify({
-      agents: { authfake: { command: process.execPath, args: ['--import', TSX, AGENT, '--config', agentConfig] } },
+      agents: { authfake: { command: process.execPath, args: [...nodeArgs(AGENT), '--config', agentConfig] } },
     }),
   );
   const s = await serve({ p });

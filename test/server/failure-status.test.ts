@@ -9,10 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import type { ServerClient } from '../../src/server/client/index.js';
 import { isEvent, place, serve, watching, type Served } from './helpers.js';
+import { nodeArgs } from '../prebuilt.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 
-const TSX = import.meta.resolve('tsx');
 const SDK_AGENT = fileURLToPath(new URL('../fakes/sdk-agent.ts', import.meta.url));
 
 const failureOf = async (c: ServerClient, id: string) =>
@@ -38,7 +38,7 @@ describe('the failed status of a session', () => {
     const p = place();
     writeFileSync(
       join(p.home, 'config.json'),
-      JSON.stringify({ agents: { fake: { command: process.execPath, args: ['--import', TSX, SDK_AGENT] } } }),
+      JSON.stringify({ agents: { fake: { command: process.execPath, args: nodeArgs(SDK_AGENT) } } }),
     );
     const first = await serve({ p });
     const failed = await newSession(first, 'demo');

@@ -7,8 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AcpClient } from '../../src/session/client.js';
 import { DEFAULT_EARLY_LIMITS } from '../../src/session/early-frames.js';
 import { fake } from '../protocol/fake-agents.js';
-import { makeHost, scriptAgent, shutdownHosts, TSX, FAKE } from '../host/helpers.js';
+import { makeHost, scriptAgent, shutdownHosts, FAKE } from '../host/helpers.js';
 import { tempDir } from './helpers.js';
+import { nodeArgs } from '../prebuilt.js';
 
 afterEach(shutdownHosts);
 
@@ -39,7 +40,7 @@ describe('a hostile agent', () => {
 
   it('through the host (which kept a second buffer of its own before): the session opens with its early updates and works', async () => {
     const agent = scriptAgent('hostile', 'hostile-agent.ts', {
-      args: ['--import', TSX, FAKE('hostile-agent.ts'), '3000', '20', '16'],
+      args: [...nodeArgs(FAKE('hostile-agent.ts')), '3000', '20', '16'],
     });
     const t = makeHost({ providers: [agent] });
     const s = await t.host.newSession({ provider: agent.id, workspace: t.workspace });

@@ -14,7 +14,8 @@ import { evaluate } from '../../src/permission/policy.js';
 import type { EventOf, SessionEvent } from '../../src/session/events.js';
 import type { Session } from '../../src/session/session.js';
 import type { PermissionAnswer, PermissionDecisionEvent } from '../../src/permission/types.js';
-import { assistantText, tempDir, TSX } from './helpers.js';
+import { assistantText, tempDir } from './helpers.js';
+import { nodeArgs } from '../prebuilt.js';
 
 // Each test spawns an agent process (tsx): generous under a loaded machine.
 vi.setConfig({ testTimeout: 120_000 });
@@ -48,7 +49,7 @@ async function rig(opts: ClientOptions & { answer?: PermissionAnswer } = {}): Pr
   const audit: PermissionDecisionEvent[] = [];
   const { answer, ...clientOpts } = opts;
   const client = await AcpClient.spawn(
-    { command: process.execPath, args: ['--import', TSX, AGENT], cwd, env: {} },
+    { command: process.execPath, args: nodeArgs(AGENT), cwd, env: {} },
     { ...clientOpts, onPermissionDecision: (e) => audit.push(e) },
   );
   clients.push(client);

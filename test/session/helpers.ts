@@ -6,6 +6,7 @@ import { AcpClient, type ClientOptions } from '../../src/session/client.js';
 import type { Session } from '../../src/session/session.js';
 import type { SessionEvent } from '../../src/session/events.js';
 import type { Frame } from '../../src/protocol/types.js';
+import { nodeArgs } from '../prebuilt.js';
 
 export const TSX = import.meta.resolve('tsx');
 export const SDK_AGENT = fileURLToPath(new URL('../fakes/sdk-agent.ts', import.meta.url));
@@ -22,7 +23,7 @@ export async function spawnFake(
   const cwd = opts.cwd ?? tempDir();
   const { env, ...clientOpts } = opts;
   const client = await AcpClient.spawn(
-    { command: process.execPath, args: ['--import', TSX, SDK_AGENT], cwd, env: env ?? {} },
+    { command: process.execPath, args: nodeArgs(SDK_AGENT), cwd, env: env ?? {} },
     {
       ...clientOpts,
       onFrame: (f) => {

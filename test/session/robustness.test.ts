@@ -8,8 +8,9 @@ import { AcpClient } from '../../src/session/client.js';
 import type { SessionHooks } from '../../src/session/hooks.js';
 import type { Session } from '../../src/session/session.js';
 import { fake } from '../protocol/fake-agents.js';
-import { FAKE, makeHost, scriptAgent, shutdownHosts, TSX } from '../host/helpers.js';
+import { FAKE, makeHost, scriptAgent, shutdownHosts } from '../host/helpers.js';
 import { spawnFake, tempDir, waitFor } from './helpers.js';
+import { nodeArgs } from '../prebuilt.js';
 
 afterEach(shutdownHosts);
 
@@ -44,7 +45,7 @@ describe('cancel while the agent is going away', () => {
 
   it('through the host: the same cancel on a hosted session', async () => {
     const agent = scriptAgent('closer', 'close-stdout.ts', {
-      args: ['--import', TSX, FAKE('close-stdout.ts'), 'mid-turn'],
+      args: [...nodeArgs(FAKE('close-stdout.ts')), 'mid-turn'],
     });
     const t = makeHost({ providers: [agent] });
     const session = await t.host.newSession({ provider: agent.id, workspace: t.workspace });

@@ -7,6 +7,7 @@ import { isTalariaError } from '../../src/protocol/errors.js';
 import type { Frame } from '../../src/protocol/types.js';
 import { expectValidWire, type ExpectValidWireOptions, type WireReport } from '../fakes/wire.js';
 import { spawnFake, record, waitFor, assistantText } from './helpers.js';
+import { nodeArgs } from '../prebuilt.js';
 
 let clients: AcpClient[] = [];
 /** Every fake's recorded frames; checked against the ACP schema after each test unless the test did. */
@@ -352,11 +353,11 @@ describe('Session against a dirty stdout', () => {
   it('reports malformed frames as protocol.error events and the turn still completes', async () => {
     const { AcpClient } = await import('../../src/session/client.js');
     const { fileURLToPath } = await import('node:url');
-    const { TSX, tempDir } = await import('./helpers.js');
+    const { tempDir } = await import('./helpers.js');
     const cwd = tempDir();
     const client = await AcpClient.spawn({
       command: process.execPath,
-      args: ['--import', TSX, fileURLToPath(new URL('../fakes/bin/garbage-stdout.ts', import.meta.url))],
+      args: nodeArgs(fileURLToPath(new URL('../fakes/bin/garbage-stdout.ts', import.meta.url))),
       cwd,
     });
     clients.push(client);

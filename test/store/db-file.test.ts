@@ -10,9 +10,9 @@ import type { Logger } from '../../src/protocol/types.js';
 import { DB_FILE, MIGRATIONS, openStore, StoreError, storeErrorFrom, type Store } from '../../src/store/index.js';
 import { createRecorder } from '../../src/harness/recorder.js';
 import { corruptTable, tempHome } from './helpers.js';
+import { nodeArgs } from '../prebuilt.js';
 
 const CHILD = fileURLToPath(new URL('./open-as-child.ts', import.meta.url));
-const TSX = import.meta.resolve('tsx');
 
 interface ChildFailure {
   name?: string;
@@ -37,7 +37,7 @@ interface ChildReport {
  * access(2) checks the real uid.)
  */
 async function openAsOtherUser(o: { home: string; readOnly?: boolean }): Promise<ChildReport> {
-  const run = modesApply(process.execPath, ['--import', TSX, CHILD, JSON.stringify(o)]);
+  const run = modesApply(process.execPath, [...nodeArgs(CHILD), JSON.stringify(o)]);
   const child = spawn(run.command, run.args, {
     cwd: tmpdir(),
     env: { PATH: process.env.PATH ?? '', HOME: tmpdir() },

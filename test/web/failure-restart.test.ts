@@ -6,8 +6,8 @@ import { connectServer, type WebSocketCtor } from '../../src/server/client/index
 import { axeViolations } from './axe.js';
 import { newSession, newSessionWith, send, webSuite, type World } from './helpers.js';
 import { darkToo, shotBoth } from './sizes.js';
+import { nodeArgs } from '../prebuilt.js';
 
-const TSX = import.meta.resolve('tsx');
 const CRASH = fileURLToPath(new URL('../fakes/bin/crash-mid-turn.ts', import.meta.url));
 
 /**
@@ -23,7 +23,7 @@ describe('web: failure notices survive a reload and a restart', { timeout: 180_0
     {
       config: {
         defaultProvider: 'demo',
-        agents: { crashy: { command: process.execPath, args: ['--import', TSX, CRASH], label: 'Crashy agent' } },
+        agents: { crashy: { command: process.execPath, args: nodeArgs(CRASH), label: 'Crashy agent' } },
       },
     },
     (x, p) => ((w = x), (page = p)),

@@ -7,8 +7,8 @@ import type { Page } from 'playwright-core';
 import { shot } from './browser.js';
 import { newSession, openPage, openProject, send, webSuite, type World } from './helpers.js';
 import { sdkAgent } from './serve.js';
+import { nodeCommand } from '../prebuilt.js';
 
-const TSX = import.meta.resolve('tsx');
 const SDK_AGENT = fileURLToPath(new URL('../fakes/sdk-agent.ts', import.meta.url));
 
 /** The session header on a fresh session, the context meter and cost, sidebar search and archive, notifications, "Check again". */
@@ -169,7 +169,7 @@ describe('web: header, sidebar, notifications, readiness', { timeout: 90_000 }, 
     const item = page.locator('#provider-later');
     await expect.poll(() => item.textContent(), { timeout: 30_000 }).toMatch(/not ready/);
     await shot(page, 'readiness-later-missing');
-    writeFileSync(laterCmd, `#!/bin/sh\nexec "${process.execPath}" --import "${TSX}" "${SDK_AGENT}" "$@"\n`);
+    writeFileSync(laterCmd, `#!/bin/sh\nexec ${nodeCommand(SDK_AGENT)} "$@"\n`);
     chmodSync(laterCmd, 0o755);
     await page.getByRole('button', { name: 'Check again' }).click();
     await item.locator('h2 .ok').waitFor({ timeout: 30_000 });

@@ -13,8 +13,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { shot } from './browser.js';
 import { openPage, openProject, send, world, type World } from './helpers.js';
+import { nodeArgs } from '../prebuilt.js';
 
-const TSX = import.meta.resolve('tsx');
 const AGENT = fileURLToPath(new URL('../fakes/bin/auth-agent.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'talaria-web-continue-'));
 const key = join(dir, 'waitfake.json');
@@ -28,7 +28,7 @@ describe('web: the waiting action continues after a sign-in', { timeout: 150_000
   let page: Page;
   beforeAll(async () => {
     w = await world({
-      config: { agents: { waitfake: { command: process.execPath, args: ['--import', TSX, AGENT, '--config', key] } } },
+      config: { agents: { waitfake: { command: process.execPath, args: [...nodeArgs(AGENT), '--config', key] } } },
     });
     page = await openPage(w);
     await openProject(page, w.served.project);

@@ -13,14 +13,14 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { shot } from './browser.js';
 import { newSession, openPage, openProject, send, world, type World } from './helpers.js';
+import { nodeArgs } from '../prebuilt.js';
 
-const TSX = import.meta.resolve('tsx');
 const AGENT = fileURLToPath(new URL('../fakes/bin/auth-agent.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'talaria-web-login-'));
 const fake = (name: string) => ({
   name,
   command: process.execPath,
-  args: ['--import', TSX, AGENT, '--config', join(dir, `${name}.json`)],
+  args: [...nodeArgs(AGENT), '--config', join(dir, `${name}.json`)],
 });
 
 /** What the xterm panel shows (its DOM renderer's rows). */

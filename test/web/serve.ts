@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WEB_ROOT } from './build.js';
+import { nodeArgs } from '../prebuilt.js';
 
-const TSX = import.meta.resolve('tsx');
 const BIN = fileURLToPath(new URL('../../bin/talaria.js', import.meta.url));
 const SDK_AGENT = fileURLToPath(new URL('../fakes/sdk-agent.ts', import.meta.url));
 const HERMES_BIN = fileURLToPath(new URL('../fakes/hermes/bin', import.meta.url));
@@ -47,7 +47,7 @@ export interface ServeOptions {
 
 /** `agents` entry for the SDK fake agent (test/fakes/sdk-agent.ts) with env switches. */
 export function sdkAgent(env: Record<string, string> = {}): Record<string, unknown> {
-  return { command: process.execPath, args: ['--import', TSX, SDK_AGENT], env };
+  return { command: process.execPath, args: nodeArgs(SDK_AGENT), env };
 }
 
 export async function startServe(o: ServeOptions = {}): Promise<Served> {

@@ -6,14 +6,15 @@ import { probeExitCode, PROBE_EXIT_BROKEN } from '../../../src/cli/commands/prob
 import { runProbe } from '../../../src/cli/probe/engine.js';
 import { resolveProbeLaunch } from '../../../src/cli/probe/launch.js';
 import type { CheckResult, ProbeLaunch, ProbeReport } from '../../../src/cli/probe/types.js';
-import { tempDir, TSX } from '../helpers.js';
+import { tempDir } from '../helpers.js';
+import { nodeArgs } from '../../prebuilt.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 
 /** The probe engine in-process against the fault executables (test/fakes/bin): real processes, real pipes. */
 function fake(name: string): ProbeLaunch {
   const file = fileURLToPath(new URL(`../../fakes/bin/${name}.ts`, import.meta.url));
-  return { label: name, command: process.execPath, args: ['--import', TSX, file], env: {}, inherit: [] };
+  return { label: name, command: process.execPath, args: nodeArgs(file), env: {}, inherit: [] };
 }
 
 const check = (r: ProbeReport, id: string): CheckResult => {

@@ -13,7 +13,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { Readable, Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import * as acp from '@agentclientprotocol/sdk';
 
 const argv = process.argv.slice(2);
@@ -45,7 +44,8 @@ async function setup(file: string): Promise<void> {
 
 function serve(file: string): void {
   const app = acp.agent({ name: 'auth-fake' });
-  const self = fileURLToPath(import.meta.url);
+  // The script this process runs (a prebuilt bundle or the .ts under tsx): the setup command starts it again.
+  const self = process.argv[1]!;
   let n = 0;
 
   app.onRequest(acp.methods.agent.initialize, async ({ params }) => {

@@ -6,6 +6,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { nodeArgs } from '../../prebuilt.js';
 
 export type Msg = Record<string, any>;
 
@@ -60,7 +61,7 @@ export class HermesClient {
   }
 
   static start(o: StartOptions): HermesClient {
-    const child = spawn(process.execPath, ['--import', TSX, EMULATOR, ...(o.args ?? ['acp'])], {
+    const child = spawn(process.execPath, [...nodeArgs(EMULATOR), ...(o.args ?? ['acp'])], {
       cwd: o.cwd ?? process.cwd(),
       env: { ...process.env, HERMES_HOME: o.home, ...o.env },
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -8,13 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSettings, REAL_COLD } from './config.js';
-import { EMULATOR, HERMES_BIN, openSession, text, TSX, type Msg } from './test-client.js';
+import { EMULATOR, HERMES_BIN, openSession, text, type Msg } from './test-client.js';
 import { CONFIG, prompt, upd, useEnv } from './test-env.js';
+import { nodeArgs } from '../../prebuilt.js';
 
 const { root: ROOT, makeHome, makeWs, start } = useEnv();
 
 function cli(args: string[], env: Record<string, string>) {
-  const r = spawnSync(process.execPath, ['--import', TSX, EMULATOR, ...args], {
+  const r = spawnSync(process.execPath, [...nodeArgs(EMULATOR), ...args], {
     env: { ...process.env, ...env },
     encoding: 'utf8',
   });

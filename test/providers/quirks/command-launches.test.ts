@@ -14,8 +14,9 @@ import type { HostEvent } from '../../../src/host/events.js';
 import { currentEnv } from '../../../src/providers/locate.js';
 import { parseWireLog } from '../../../src/protocol/wire-log.js';
 import type { RawMessage } from '../../../src/protocol/types.js';
-import { runCli, TSX } from '../../cli/helpers.js';
+import { runCli } from '../../cli/helpers.js';
 import { CONFIG, cleanup, script, tempDir } from '../helpers.js';
+import { nodeCommand } from '../../prebuilt.js';
 
 vi.setConfig({ testTimeout: 90_000 });
 afterEach(cleanup);
@@ -31,7 +32,7 @@ function launcher(agent: string, fixture: string, name = 'start-agent'): string 
   const dir = tempDir('launcher-');
   const copy = join(dir, 'recording.ndjson');
   copyFileSync(fileURLToPath(new URL(`../../fixtures/agents/${agent}/${fixture}.ndjson`, import.meta.url)), copy);
-  return script(join(dir, name), `exec "${process.execPath}" --import "${TSX}" "${PLAYER}" "${copy}"`);
+  return script(join(dir, name), `exec ${nodeCommand(PLAYER)} "${copy}"`);
 }
 
 /** A user whose Hermes is configured in ~/.hermes (HOME reaches every agent; HERMES_HOME would not reach a command). */

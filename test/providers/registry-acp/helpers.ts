@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AdmZip from 'adm-zip';
 import { c as tarCreate } from 'tar';
+import { nodeCommand } from '../../prebuilt.js';
 
 export const TSX = import.meta.resolve('tsx');
 export const ECHO_AGENT = fileURLToPath(new URL('../../fakes/bin/echo-agent.ts', import.meta.url));
@@ -60,7 +61,7 @@ export function sha256(b: Buffer): string {
 
 /** A shell script that starts the echo agent (what a binary distribution's `cmd` would be). */
 export function agentScript(): string {
-  return `#!/bin/sh\nexec "${process.execPath}" --import "${TSX}" "${ECHO_AGENT}" "$@"\n`;
+  return `#!/bin/sh\nexec ${nodeCommand(ECHO_AGENT)} "$@"\n`;
 }
 
 /** tar.gz with `dist/agent` (the script), built from `work`. */
