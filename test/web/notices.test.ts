@@ -20,7 +20,7 @@ function hermesPids(home: string): number[] {
       const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8');
       // `hermes acp` (the agent), not a readiness probe (`acp --check`, `--version`).
       if (
-        /emulator\.ts\0acp\0/.test(cmd) &&
+        /emulator\.(ts|mjs)\0acp\0/.test(cmd) &&
         !cmd.includes('--check') &&
         readFileSync(`/proc/${d}/environ`, 'utf8').split('\0').includes(`HERMES_HOME=${home}`)
       )
