@@ -108,4 +108,7 @@ Topics:
   profiles use (NAME | --own | --none) [--workspace DIR]
                         The profile new Hermes sessions of the workspace (default: here) use;
                         --own: its own profile talaria-<folder>-<hash>, created by
-                        \`hermes profile create … --clone\` on its first Hermes session`;
+                        \`hermes profile create … --clone\` on its first Hermes session
+  skills install DIR|FILE [--profile NAME] [--name NAME] [--force] [--workspace DIR]
+                        A skill (a folder with SKILL.md, or a SKILL.md) into the profile's
+                        home, <profile home>/skills/<name>/ (default: the workspace's profile)`;

@@ -78,4 +78,33 @@ describe('talaria hermes profiles', () => {
     const none = await runCli(['hermes', 'profiles', 'use', '--none'], p);
     expect(none.stdout).toBe(`New Hermes sessions in ${p.cwd} use Hermes' active profile.\n`);
   });
+
+  it('skills install goes to the profile home (the workspace own one, made first), never the workspace', async () => {
+    const p = setup();
+    const name = workspaceProfileName(p.cwd);
+    const src = join(tempDir('prof-skill'), 'probe');
+    mkdirSync(join(src, 'scripts'), { recursive: true });
+    writeFileSync(join(src, 'SKILL.md'), '---\nname: probe\ndescription: d\n---\nSay PROBE.\n');
+    writeFileSync(join(src, 'scripts', 'run.sh'), 'echo hi\n');
+    expect((await runCli(['hermes', 'profiles', 'use', '--own'], p)).code).toBe(0);
+    const r = await runCli(['hermes', 'skills', 'install', src], p);
+    expect(r.code, r.stderr).toBe(0);
+    const dir = join(p.hermesHome, 'profiles', name, 'skills', 'probe');
+    expect(r.stdout).toBe(`Installed skill probe into Hermes profile ${name}: ${dir}\n`);
+    expect(readFileSync(join(dir, 'SKILL.md'), 'utf8')).toContain('Say PROBE.');
+    expect(readFileSync(join(dir, 'scripts', 'run.sh'), 'utf8')).toBe('echo hi\n');
+    expect(existsSync(join(p.cwd, 'skills'))).toBe(false);
+    expect(existsSync(join(p.hermesHome, 'skills', 'probe'))).toBe(false);
+    // Again: refused unless --force; a lone SKILL.md into a named profile; a missing profile.
+    expect((await runCli(['hermes', 'skills', 'install', src], p)).code).toBe(2);
+    expect((await runCli(['hermes', 'skills', 'install', src, '--force'], p)).code).toBe(0);
+    const one = await runCli(['hermes', 'skills', 'install', join(src, 'SKILL.md'), '--profile', 'default'], p);
+    expect(one.code, one.stderr).toBe(0);
+    expect(existsSync(join(p.hermesHome, 'skills', 'probe', 'SKILL.md'))).toBe(true);
+    const missing = await runCli(['hermes', 'skills', 'install', src, '--profile', 'nosuch'], p);
+    expect([missing.code, missing.stderr]).toEqual([
+      6,
+      'talaria hermes skills: Hermes has no profile "nosuch" (create it: talaria hermes profiles create nosuch --clone)\n',
+    ]);
+  });
 });
