@@ -99,4 +99,16 @@ export const HERMES_HELP = `Usage: talaria hermes <topic> [options]
 What Hermes keeps outside ACP, read from its own files.
 
 Topics:
-  (none yet)`;
+  profiles [list] [--json] [--workspace DIR]
+                        Hermes' profiles (\`hermes profile list\` and its profiles folder);
+                        marks the one new sessions of the workspace use
+  profiles create NAME [--clone]
+                        Create one with Hermes (\`hermes profile create NAME --no-alias\`);
+                        --clone copies config.yaml, .env, SOUL.md and skills from the active one
+  profiles use (NAME | --own | --none) [--workspace DIR]
+                        The profile new Hermes sessions of the workspace (default: here) use;
+                        --own: its own profile talaria-<folder>-<hash>, created by
+                        \`hermes profile create … --clone\` on its first Hermes session
+  skills install DIR|FILE [--profile NAME] [--name NAME] [--force] [--workspace DIR]
+                        A skill (a folder with SKILL.md, or a SKILL.md) into the profile's
+                        home, <profile home>/skills/<name>/ (default: the workspace's profile)`;

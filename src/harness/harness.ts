@@ -34,6 +34,7 @@ import { exportSession, importSession, findStored, setArchived } from './transfe
 import type { ConnectionInfo, Harness, HarnessOptions, HarnessSession } from './types.js';
 import { createWorkspace } from './workspace.js';
 import { WarmPool } from './warm-pool.js';
+import { profileResolver } from './workspace-profile.js';
 import { background } from '../os/background.js';
 
 /** Where an ad-hoc command agent's command is kept in a stored row, to rebuild it on reopen. */
@@ -193,10 +194,12 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
     cwd: resolve(t.workspace),
     ...(permissionMode ? { permissionMode } : {}),
   }));
+  const profiles = profileResolver({ registry, store, env });
   const wsDeps = {
     ...deps,
     registry,
     pick,
+    profiles,
     providerFor,
     agentInfoFor,
     warm,
@@ -207,12 +210,15 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
   const warmed = new Set<string>();
 
   /** An opened workspace's agent is started in the background, where that helps (an agent slow to start that can keep a spare). */
-  const prewarm = (path: string) => {
+  const prewarm = (path: string, id: string) => {
     if (!warm.enabled || warmed.has(path)) return;
     warmed.add(path);
     const start = async () => {
       const p = await likelyAgent({ registry, config, env, identity }, path);
-      const t = p && { ...p, workspace: path };
+      // The workspace's own profile is warmed once its first session made it; never made here.
+      const set = p && profiles.peek(id, p.provider);
+      if (set?.own && !set.exists) return;
+      const t = p && { ...p, ...(set ? { profile: set.profile } : {}), workspace: path };
       if (t && !closed && host.keepsSpares(t)) warm.warm(t);
     };
     background(start(), logger, 'warming the workspace agent', { workspace: path });
@@ -230,7 +236,7 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
     workspaces: {
       open: (path) => {
         const ws = createWorkspace(wsDeps, store.workspaces.ensure({ path }));
-        prewarm(ws.path);
+        prewarm(ws.path, ws.id);
         return ws;
       },
       list: () => store.workspaces.list(),
@@ -257,6 +263,7 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
     agents: (a) => agentStatuses({ registry, config, env, identity }, a),
     pickAgent: pick,
     hermesProfiles: (a) => hermesProfiles({ registry, config, env }, a),
+    profileFor: (id, provider) => profiles.peek(id, provider),
     connectionInfo: (key) => host.connectionInfo(key),
     commandAgent,
     async close() {

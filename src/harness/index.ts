@@ -1,6 +1,13 @@
 /** The harness: the library face (registry + host + store; workspaces → recorded sessions). */
 export { createHarness, type HarnessExtras } from './harness.js';
 export { PREFERRED_AGENTS, FALLBACK_AGENT } from './choose.js';
+export {
+  setWorkspaceProfile,
+  profileOfRow,
+  OWN_PROFILE_PROVIDER,
+  type WorkspaceProfile,
+  type ProfileChange,
+} from './workspace-profile.js';
 export { createRecorder, storedLineOf, type Recorder, type RecorderOptions, type FlushInfo } from './recorder.js';
 export { SessionLocks, holderAlive } from './session-locks.js';
 export { toPermissionRule, permissionRules } from './rules.js';

@@ -9,6 +9,7 @@ import type { Frame, Logger, ProtocolErrorEvent } from '../protocol/types.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { TalariaConfig } from '../providers/config.js';
 import type { HermesProfile } from '../providers/hermes/profiles.js';
+import type { WorkspaceProfile } from './workspace-profile.js';
 import type { LintIssue } from '../providers/hermes/config-lint.js';
 import type { ProviderEnv, Readiness } from '../providers/types.js';
 import type { Catalog } from '../session/catalog.js';
@@ -291,6 +292,11 @@ export interface Harness {
     problem?: string;
     lint: { profile: string; home: string; issues: LintIssue[] }[];
   }>;
+  /**
+   * The profile the workspace row sets for new sessions of `provider` (a named one, or its own
+   * Hermes profile, which its first session creates); nothing is created here.
+   */
+  profileFor(workspaceId: string, provider: string): WorkspaceProfile | undefined;
   /** What the agent behind `key` said in initialize (after it started). */
   connectionInfo(key: AgentKey): ConnectionInfo | undefined;
   close(): Promise<void>;

@@ -32,6 +32,7 @@ import type { ThreadSnapshot } from '../thread/snapshot.js';
 import { findStored } from './transfer.js';
 import { listSessions } from './listing.js';
 import type { WarmPool } from './warm-pool.js';
+import type { ProfileResolver } from './workspace-profile.js';
 import type { Catalog } from '../session/catalog.js';
 import type {
   AgentPick,
@@ -54,6 +55,8 @@ export interface WorkspaceDeps extends RecordingDeps {
   permissionMode?: OpenOptions['permissionMode'];
   /** Spare sessions and catalogs kept ready (warm-pool.ts). */
   warm: WarmPool;
+  /** The profile the workspace row sets (its own Hermes profile, created on demand). */
+  profiles: ProfileResolver;
 }
 
 const recoverable = (e: unknown, codes: string[]) => e instanceof TalariaError && codes.includes(e.code);
@@ -132,14 +135,23 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
       agentInfo: withCreatedBy(d.agentInfoFor(provider, info(s)), createdBy),
     });
 
-  const chosen = async (o: { provider?: string; profile?: string }) => {
+  /**
+   * The agent and profile: an explicit profile wins, then the one the workspace row sets (its
+   * own profile is created here when `create`; else it must exist already), then config.json's.
+   * Undefined when the workspace's own profile is not made yet and `create` is false.
+   */
+  const chosenOr = async (o: { provider?: string; profile?: string }, create: boolean) => {
     const p = await d.pick({
       workspace: ws,
       ...(o.provider ? { provider: o.provider } : {}),
       ...(o.profile ? { profile: o.profile } : {}),
     });
-    return { provider: p.provider, profile: p.profile };
+    if (o.profile) return { provider: p.provider, profile: p.profile };
+    const set = create ? await d.profiles.resolve(row.id, p.provider) : d.profiles.peek(row.id, p.provider);
+    if (set?.own && !create && !set.exists) return undefined;
+    return { provider: p.provider, profile: set?.profile ?? p.profile };
   };
+  const chosen = async (o: { provider?: string; profile?: string }) => (await chosenOr(o, true))!;
 
   /** Options a spare was opened with (the workspace's defaults): anything else needs its own session/new. */
   const plain = (o: NewSessionOptions) =>
@@ -167,13 +179,16 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
 
   /** The chosen agent started (and a spare session made where it helps); resolves when ready. */
   async function warm(o: { provider?: string; profile?: string } = {}): Promise<void> {
-    const { provider, profile } = await chosen(o);
-    await d.warm.prepare({ provider, ...(profile ? { profile } : {}), workspace: ws });
+    // Warming never creates the workspace's own profile: its first session does.
+    const c = await chosenOr(o, false);
+    if (!c) return;
+    await d.warm.prepare({ provider: c.provider, ...(c.profile ? { profile: c.profile } : {}), workspace: ws });
   }
 
   async function catalog(o: { provider?: string; profile?: string } = {}): Promise<Catalog | undefined> {
-    const { provider, profile } = await chosen(o);
-    return d.warm.catalog({ provider, ...(profile ? { profile } : {}), workspace: ws });
+    const c = await chosenOr(o, false);
+    if (!c) return undefined;
+    return d.warm.catalog({ provider: c.provider, ...(c.profile ? { profile: c.profile } : {}), workspace: ws });
   }
 
   const setDefault: Workspace['setDefault'] = (o) => {

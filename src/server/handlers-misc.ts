@@ -90,8 +90,9 @@ export function miscHandlers(
       const pick = query.provider
         ? { provider: query.provider as string, from: 'flag' }
         : await harness.pickAgent({ workspace: w.path });
-      const profile =
-        (query.profile as string | undefined) ?? (pick.provider === w.defaultProvider ? w.profile : undefined);
+      // The workspace's own profile before its first session made it: the profile it is cloned from.
+      const set = harness.profileFor(w.id, pick.provider);
+      const profile = (query.profile as string | undefined) ?? (set?.own && !set.exists ? undefined : set?.profile);
       const key = `${w.id}\u0000${pick.provider}\u0000${profile ?? ''}`;
       const ws = harness.workspaces.open(w.path);
       const d = ws.defaults(pick.provider, profile);

@@ -26,6 +26,7 @@ import { cookieHandlers } from './handlers-cookie.js';
 import { authHandlers } from './handlers-auth.js';
 import { registryHandlers } from './handlers-registry.js';
 import { miscHandlers } from './handlers-misc.js';
+import { hermesHandlers } from './handlers-hermes.js';
 import { sessionHandlers } from './handlers-sessions.js';
 import { SessionOps } from './session-ops.js';
 import { runHandlers } from './handlers-run.js';
@@ -143,6 +144,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const onSignedIn = () => void signIns++;
   const handlers = {
     ...miscHandlers(harness, hub, { version, startedAt, signIns: () => signIns }),
+    ...hermesHandlers(harness),
     ...sessionHandlers(harness, hub, ops),
     ...runHandlers(harness, hub, ops, { maxBufferedBytes: o.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED }),
     ...authHandlers(harness, { onSignedIn }),

@@ -9,6 +9,7 @@ import type { StoredSession, Workspace as WorkspaceRow } from '../store/index.js
 import type { WorkspaceInfo } from './contract/index.js';
 import type { Hub, LiveSession } from './hub.js';
 import { HttpError } from './http-error.js';
+import { workspaceProfileName } from '../providers/hermes/profile-create.js';
 
 export function existingDir(path: string, what: string): string {
   if (!isAbsolute(path)) throw new HttpError('invalid_argument', `${what} must be an absolute path: ${path}`);
@@ -29,6 +30,7 @@ export function workspaceInfo(w: WorkspaceRow): WorkspaceInfo {
     name: w.name,
     ...(w.defaultProvider ? { provider: w.defaultProvider } : {}),
     ...(w.profile ? { profile: w.profile } : {}),
+    ...(w.ownProfile ? { ownProfile: workspaceProfileName(w.path) } : {}),
     ...(existsSync(w.path) ? {} : { missing: true }),
   };
 }
@@ -62,9 +64,12 @@ export async function newSessionAt(
 
 /** The agent whose own sessions a workspace lists and adopts: its binding, else the configured default. */
 export function agentOf(harness: Harness, w: WorkspaceRow): { provider: string; profile?: string } | undefined {
-  if (w.defaultProvider) return { provider: w.defaultProvider, ...(w.profile ? { profile: w.profile } : {}) };
-  const d = harness.config.defaultProvider;
-  return d && harness.registry.has(d) ? { provider: d } : undefined;
+  const c = harness.config.defaultProvider;
+  const d = w.defaultProvider ?? (c && harness.registry.has(c) ? c : undefined);
+  if (!d) return undefined;
+  // The profile new sessions here use (an own profile not made yet has no sessions to list).
+  const set = harness.profileFor(w.id, d);
+  return { provider: d, ...(set && !(set.own && !set.exists) ? { profile: set.profile } : {}) };
 }
 
 export class SessionOps {

@@ -10,6 +10,8 @@ export interface Workspace {
   name: string;
   defaultProvider?: string;
   profile?: string;
+  /** Hermes runs here in a profile of its own (created on the first Hermes session). */
+  ownProfile?: boolean;
   createdAt: number;
   updatedAt: number;
 }
@@ -26,6 +28,7 @@ export interface WorkspacePatch {
   name?: string;
   defaultProvider?: string | null;
   profile?: string | null;
+  ownProfile?: boolean;
 }
 
 interface Row {
@@ -34,6 +37,7 @@ interface Row {
   name: string;
   default_provider: string | null;
   profile: string | null;
+  own_profile: number;
   created_at: number;
   updated_at: number;
 }
@@ -42,6 +46,7 @@ function toWorkspace(r: Row): Workspace {
   const w: Workspace = { id: r.id, path: r.path, name: r.name, createdAt: r.created_at, updatedAt: r.updated_at };
   if (r.default_provider !== null) w.defaultProvider = r.default_provider;
   if (r.profile !== null) w.profile = r.profile;
+  if (r.own_profile) w.ownProfile = true;
   return w;
 }
 
@@ -56,7 +61,7 @@ export function createWorkspacesRepo(db: Db, now: () => number = Date.now) {
      VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(path) DO NOTHING`,
   );
   const update = db.prepare(
-    'UPDATE workspaces SET name = ?, default_provider = ?, profile = ?, updated_at = ? WHERE id = ?',
+    'UPDATE workspaces SET name = ?, default_provider = ?, profile = ?, own_profile = ?, updated_at = ? WHERE id = ?',
   );
 
   const repo = {
@@ -95,7 +100,7 @@ export function createWorkspacesRepo(db: Db, now: () => number = Date.now) {
       const cur = repo.get(id);
       if (!cur) return undefined;
       const next = { ...cur, ...definedOnly(patch) };
-      update.run(next.name, next.defaultProvider ?? null, next.profile ?? null, now(), id);
+      update.run(next.name, next.defaultProvider ?? null, next.profile ?? null, next.ownProfile ? 1 : 0, now(), id);
       return repo.get(id);
     },
   };

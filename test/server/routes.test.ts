@@ -49,6 +49,13 @@ describe('every route, valid calls, answers that match the contract', () => {
     expect((await call('workspaceModels', { params: { id: workspace.id } })).cached).toBe(true);
     // The throwaway session that read the catalog is not a stored session.
     expect((await call('listSessions')).sessions).toEqual([]);
+    // Hermes' profiles, and the one this workspace's sessions use (none set: Hermes' active one).
+    const profiles = await call('hermesProfiles', { query: { workspace: workspace.id } });
+    expect(profiles.profiles.map((x) => x.name)).toContain('default');
+    expect(profiles.workspace).toMatchObject({ own: false, ownName: expect.stringMatching(/^talaria-/) });
+    const kept = await call('setWorkspaceProfile', { params: { id: workspace.id }, body: { profile: null } });
+    expect(kept.workspace).toMatchObject({ provider: 'hermes' });
+    expect(kept.workspace.profile).toBeUndefined();
 
     // A Hermes session: prompt over HTTP, the stream over /ws.
     const { snapshot } = await call('createSession', { params: { id: workspace.id }, body: {} });

@@ -17,6 +17,10 @@ export async function hermesCommand(argv: string[], ctx: CliContext): Promise<nu
     case 'help':
       ctx.io.stdout.write(`${HERMES_HELP}\n`);
       return EXIT.OK;
+    case 'profiles':
+      return (await import('./hermes-profiles.js')).hermesProfilesCommand(argv.slice(1), ctx);
+    case 'skills':
+      return (await import('./hermes-skills.js')).hermesSkillsCommand(argv.slice(1), ctx);
     default:
       throw new UsageError(`hermes: unknown topic '${topic}' (try: talaria hermes --help)`);
   }

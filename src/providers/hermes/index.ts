@@ -12,6 +12,15 @@ export {
   type ProfileRow,
   type ProfileListing,
 } from './profiles.js';
+export {
+  createProfile,
+  ensureProfile,
+  workspaceProfileName,
+  profileNameProblem,
+  RESERVED_PROFILE_NAMES,
+  type CreateProfileOptions,
+  type CreatedProfile,
+} from './profile-create.js';
 export { installSkill, SKILL_NAME_RE, type SkillInstall, type SkillInstalled } from './skills.js';
 export {
   lintHermesConfig,

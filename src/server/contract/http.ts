@@ -205,6 +205,40 @@ export const ROUTES = {
       defaults: z.object({ modelId: z.string().optional(), modeId: z.string().optional() }),
     }),
   },
+  /** Hermes' profiles (`hermes profile list` and the profiles folder); with `workspace`, what that workspace uses. */
+  hermesProfiles: {
+    ...ROUTE_TABLE.hermesProfiles,
+    query: z.object({ workspace: z.string().optional() }),
+    response: z.object({
+      profiles: z.array(
+        z.object({
+          name: z.string(),
+          active: z.boolean(),
+          model: z.string().optional(),
+          listed: z.boolean(),
+          onDisk: z.boolean(),
+        }),
+      ),
+      /** Why `hermes profile list` was not used (the folder scan still counts). */
+      problem: z.string().optional(),
+      workspace: z
+        .object({
+          /** The profile new Hermes sessions here use (undefined: Hermes' active one). */
+          profile: z.string().optional(),
+          own: z.boolean(),
+          /** The name its own profile has (or would have). */
+          ownName: z.string(),
+        })
+        .optional(),
+    }),
+  },
+  /** The Hermes profile new sessions of a workspace use: a named one, or its own (`own: true`), or none (`profile: null`). */
+  setWorkspaceProfile: {
+    ...ROUTE_TABLE.setWorkspaceProfile,
+    params: id,
+    body: z.object({ profile: z.string().nullable().optional(), own: z.boolean().optional() }),
+    response: z.object({ workspace }),
+  },
   listSessions: {
     ...ROUTE_TABLE.listSessions,
     query: z.object({ workspace: z.string().optional(), archived: archivedFilter, agent: bool }),

@@ -33,6 +33,8 @@ export const workspace = z.object({
   /** The provider bound to this workspace (its default for new sessions), if any. */
   provider: z.string().optional(),
   profile: z.string().optional(),
+  /** Hermes runs here in a profile of its own, by this name (created on its first Hermes session). */
+  ownProfile: z.string().optional(),
   /** Its folder is gone (a scratch folder of an earlier run): a list may hide it. */
   missing: z.boolean().optional(),
 });

@@ -35,6 +35,8 @@ export const ROUTE_TABLE = {
   openWorkspace: { method: 'POST', path: '/api/workspaces', role: 'controller' },
   bindProvider: { method: 'PUT', path: '/api/workspaces/:id/provider', role: 'controller' },
   workspaceModels: { method: 'GET', path: '/api/workspaces/:id/models', role: 'observer' },
+  hermesProfiles: { method: 'GET', path: '/api/hermes/profiles', role: 'observer' },
+  setWorkspaceProfile: { method: 'PUT', path: '/api/workspaces/:id/profile', role: 'controller' },
   listSessions: { method: 'GET', path: '/api/sessions', role: 'observer' },
   createSession: { method: 'POST', path: '/api/workspaces/:id/sessions', role: 'controller' },
   run: { method: 'POST', path: '/api/run', role: 'controller' },

@@ -11,6 +11,7 @@ import * as m005 from './005-session-branches.js';
 import * as m006 from './006-caps-refs.js';
 import * as m007 from './007-entry-tails.js';
 import * as m008 from './008-wire-blocks.js';
+import * as m009 from './009-workspace-own-profile.js';
 
 export interface Migration {
   version: number;
@@ -27,4 +28,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: m006.name, up: m006.up },
   { version: 7, name: m007.name, up: m007.up },
   { version: 8, name: m008.name, up: m008.up },
+  { version: 9, name: m009.name, up: m009.up },
 ];

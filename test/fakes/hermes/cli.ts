@@ -1,7 +1,7 @@
 /**
  * The non-ACP surface of the `hermes` CLI the provider layer touches: `-p PROFILE`,
  * `--version`, `acp --check`, `profile list` (fixed-width table, no JSON mode) and
- * `profile create NAME --clone --description …`.
+ * `profile create NAME [--clone] [--no-alias] [--description …]`.
  */
 import {
   copyFileSync,
@@ -18,6 +18,7 @@ import { dirname, join } from 'node:path';
 import { hermesRoot, NO_PROVIDER, parseYamlLite, profileHome, PROFILE_RE, readConfig, readSettings } from './config.js';
 
 const RESERVED = new Set(['hermes', 'default', 'test', 'tmp', 'root', 'sudo']);
+// hermes_cli/profiles.py:40 _PROFILE_DIRS
 const PROFILE_DIRS = ['memories', 'sessions', 'skills', 'skins', 'logs', 'plans', 'workspace', 'cron', 'home'];
 const CLONE_FILES = ['config.yaml', '.env', 'SOUL.md', 'memories/MEMORY.md', 'memories/USER.md'];
 
@@ -78,24 +79,37 @@ function profileList(root: string): number {
   return 0;
 }
 
-function profileCreate(root: string, args: string[]): number {
+/**
+ * `hermes profile create` as 0.18.2 does it (hermes_cli/main.py cmd_profile, profiles.py
+ * create_profile; real outputs in test/fixtures/hermes-0.18.2-real/profile-create-*.txt): every
+ * refusal is `Error: …` on STDOUT with exit 1; --clone copies config.yaml, .env, SOUL.md, the
+ * memories and the whole skills/ of the active profile; a wrapper goes to ~/.local/bin unless --no-alias.
+ */
+function profileCreate(root: string, args: string[], env: NodeJS.ProcessEnv): number {
   const raw = args.find((a, i) => !a.startsWith('-') && !['--description', '--clone-from'].includes(args[i - 1] ?? ''));
   const opt = (flag: string) => {
     const i = args.indexOf(flag);
     return i >= 0 ? args[i + 1] : undefined;
   };
-  const name = (raw ?? '').trim().toLowerCase();
-  if (!PROFILE_RE.test(name) || RESERVED.has(name)) {
-    err(`Error: Invalid profile name '${raw ?? ''}'. Must match [a-z0-9][a-z0-9_-]{0,63} and not be reserved.`);
-    return 1;
-  }
+  const name = (raw ?? '').trim().toLowerCase() === 'default' ? 'default' : (raw ?? '').trim().toLowerCase();
+  if (name !== 'default' && !PROFILE_RE.test(name))
+    return (out(`Error: Invalid profile name '${name}'. Must match [a-z0-9][a-z0-9_-]{0,63}`), 1);
+  if (name !== 'default' && RESERVED.has(name))
+    return (
+      out(
+        `Error: Profile name '${name}' is reserved — it collides with either the Hermes installation itself or a common system binary.  Pick a different name.`,
+      ),
+      1
+    );
+  if (name === 'default')
+    return (out("Error: Cannot create a profile named 'default' — it is the built-in profile (~/.hermes)."), 1);
   const home = profileHome(root, name);
-  if (existsSync(home)) {
-    err(`Error: Profile '${name}' already exists at ${home}`);
-    return 1;
-  }
-  const from = opt('--clone-from') ?? activeProfile(root);
-  const source = profileHome(root, from);
+  if (existsSync(home)) return (out(`Error: Profile '${name}' already exists at ${home}`), 1);
+  const fromName = opt('--clone-from') ?? activeProfile(root);
+  const source = opt('--clone-from') ? profileHome(root, fromName) : (env.HERMES_HOME ?? root);
+  const clone = args.includes('--clone') || opt('--clone-from') !== undefined;
+  if ((clone || args.includes('--clone-all')) && !existsSync(source))
+    return (out(`Error: Source profile '${opt('--clone-from') ?? 'active'}' does not exist at ${source}`), 1);
   for (const d of PROFILE_DIRS) mkdirSync(join(home, d), { recursive: true });
   if (args.includes('--clone-all')) {
     // Not the session store (state.db with its WAL side files; the emulator's transcripts).
@@ -106,17 +120,50 @@ function profileCreate(root: string, args: string[]): number {
           src.slice(source.length),
         ),
     });
-  } else if (args.includes('--clone') || opt('--clone-from')) {
+  } else if (clone) {
     for (const f of CLONE_FILES) {
       if (!existsSync(join(source, f))) continue;
       mkdirSync(dirname(join(home, f)), { recursive: true });
       copyFileSync(join(source, f), join(home, f));
     }
+    if (existsSync(join(source, 'skills'))) cpSync(join(source, 'skills'), join(home, 'skills'), { recursive: true });
   }
+  if (!existsSync(join(home, '.env')))
+    writeFileSync(join(home, '.env'), '# Per-profile secrets for this Hermes profile.\n', { mode: 0o600 });
+  if (!existsSync(join(home, 'SOUL.md'))) writeFileSync(join(home, 'SOUL.md'), '# Hermes\n');
   const description = opt('--description');
-  if (description) writeFileSync(join(home, 'profile.yaml'), `description: ${JSON.stringify(description)}\n`);
+  if (description?.trim())
+    writeFileSync(
+      join(home, 'profile.yaml'),
+      `description: ${JSON.stringify(description.trim())}\ndescription_auto: false\n`,
+    );
+  out('');
   out(`Profile '${name}' created at ${home}`);
-  out(`Use it with: hermes -p ${name} chat`);
+  if (clone) out(`Cloned config, .env, SOUL.md, and skills from ${fromName}.`);
+  if (!args.includes('--no-alias')) {
+    const bin = join(env.HOME || homedir(), '.local', 'bin');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, name), `#!/bin/sh\nexec hermes -p ${name} "$@"\n`, { mode: 0o755 });
+    out(`Wrapper created: ${join(bin, name)}`);
+  }
+  out('');
+  out('Next steps:');
+  out(`  ${name} setup              Configure API keys and model`);
+  out(`  ${name} chat               Start chatting`);
+  out(`  ${name} gateway start      Start the messaging gateway`);
+  const user = env.HOME || homedir();
+  const shown = home.startsWith(user + '/') ? '~/' + home.slice(user.length + 1) : home;
+  if (clone || args.includes('--clone-all')) {
+    out('');
+    out(`  Edit ${shown}/.env for different API keys`);
+    out(`  Edit ${shown}/SOUL.md for different personality`);
+  } else {
+    out('');
+    out(`  ⚠ This profile has no API keys yet. Run '${name} setup' first,`);
+    out('    or it will inherit keys from your shell environment.');
+    out(`  Edit ${shown}/SOUL.md to customize personality`);
+  }
+  out('');
   return 0;
 }
 
@@ -137,7 +184,12 @@ export function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): nu
   }
   if (profile !== null) {
     const name = profile.trim().toLowerCase();
-    if (name !== 'default' && (!PROFILE_RE.test(name) || !existsSync(profileHome(root, name)))) {
+    // Not a profile name at all: the pre-parse leaves it to argparse, which refuses it (exit 2).
+    if (name !== 'default' && !PROFILE_RE.test(profile)) {
+      err(`hermes: error: argument command: invalid choice: '${profile}'`);
+      return 2;
+    }
+    if (name !== 'default' && !existsSync(profileHome(root, name))) {
       err(`Error: Profile '${name}' does not exist. Create it with: hermes profile create ${name}`);
       return 1;
     }
@@ -161,7 +213,7 @@ export function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): nu
     return 'acp';
   }
   if (cmd === 'profile' && sub === 'list') return profileList(root);
-  if (cmd === 'profile' && sub === 'create') return profileCreate(root, rest);
+  if (cmd === 'profile' && sub === 'create') return profileCreate(root, rest, env);
   if (cmd === 'profile' && sub === 'use' && rest[0]) {
     mkdirSync(root, { recursive: true });
     writeFileSync(join(root, 'active_profile'), rest[0] + '\n');

@@ -6,6 +6,7 @@ import { go, href } from '../router.js';
 import { ProviderPill } from './pills.js';
 import { SignInNeeded } from './sign-in-needed.js';
 import { defaultAgent } from '../state/default-agent.js';
+import { HermesProfilePicker, workspaceHermesProfile } from './hermes-profile.js';
 
 /**
  * A split button: the workspace's default provider, and a menu of the others. A provider that
@@ -22,6 +23,8 @@ export function NewSessionButton({ store, app, workspace }: { store: AppStore; a
   const chosen = defaultAgent(app.providers, workspace.provider, app.defaultProvider);
   const def = chosen.id;
   const defInfo = app.providers.find((p) => p.id === def);
+  // New Hermes sessions here run in the profile the workspace sets (the server applies it).
+  const hermes = app.providers.find((p) => p.id === 'hermes');
 
   useEffect(() => {
     if (!open) return;
@@ -74,6 +77,7 @@ export function NewSessionButton({ store, app, workspace }: { store: AppStore; a
               <button type="button" role="menuitem" disabled={p.ready === false} onClick={() => create(p.id)} autoFocus={p.id === def}>
                 <ProviderPill id={p.id} label={p.label} />
                 {p.id === def && <span className="muted small"> default</span>}
+                {p.id === 'hermes' && workspaceHermesProfile(workspace) && <span className="muted small"> · {workspaceHermesProfile(workspace)}</span>}
                 {p.ready === false && <span className="muted small"> not ready</span>}
               </button>
               {p.ready === false && (
@@ -83,6 +87,12 @@ export function NewSessionButton({ store, app, workspace }: { store: AppStore; a
               )}
             </div>
           ))}
+          {hermes && (
+            <div className="menu-row menu-profile">
+              <span className="small muted">Hermes profile</span>
+              <HermesProfilePicker store={store} workspace={workspace} label={hermes.label} shown={workspaceHermesProfile(workspace) ?? 'active'} readOnly={false} />
+            </div>
+          )}
         </div>
       )}
       {signIn && (

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { MenuButton } from './menu.js';
 import type { CatalogSelector } from '../state/entries.js';
 import type { SessionView } from '../state/session-store.js';
@@ -23,7 +23,10 @@ export function SessionHeader({
   onContinue,
   exportHref,
   cost,
+  agentPill,
 }: {
+  /** Shown instead of the plain provider pill (Hermes: its profile picker). */
+  agentPill?: ReactNode;
   view: SessionView;
   /** The session's tokens and cost as `talaria usage` has them (Hermes: from its state.db). */
   cost?: SessionCost | undefined;
@@ -53,7 +56,7 @@ export function SessionHeader({
       <h1 className="session-h1" title={title}>
         {title}
       </h1>
-      {s && <ProviderPill id={s.provider} label={providerLabel} detail={agentName} />}
+      {s && (agentPill ?? <ProviderPill id={s.provider} label={s.profile ? `${providerLabel ?? s.provider} · ${s.profile}` : providerLabel} detail={agentName} />)}
       <div className="sh-controls">
         {s && !readOnly && fresh(view) && view.turnId === undefined && <AgentPicker current={s.provider} providers={providers} onPick={onProvider} />}
         {view.catalog.model && <Picker label="Model" sel={view.catalog.model} current={view.modelId} readOnly={readOnly} disabled={view.turnId !== undefined} onPick={onModel} />}

@@ -6,6 +6,7 @@ import { ThreadActionsContext, type ThreadActions } from '../state/thread-action
 import { useApp, useSession, type AppStore } from '../state/app-store.js';
 import { copyPlanAt } from '../state/session-store.js';
 import { SessionHeader } from '../components/session-header.js';
+import { HermesProfilePicker } from '../components/hermes-profile.js';
 import { ThreadView } from '../components/thread-view.js';
 import { Composer, type Image } from '../components/composer.js';
 import { ApprovalCard, ApprovalDialog, readOptions, toolFor, type Answer } from '../components/approval.js';
@@ -37,6 +38,7 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
   // The list's summary is live (session.updated); the snapshot's is from when it was taken.
   const summary = app.sessions.find((s) => s.id === id) ?? view.summary;
   const provider = app.providers.find((p) => p.id === summary?.provider);
+  const wsOf = app.workspaces.find((w) => w.id === summary?.workspaceId);
   const running = view.turnId !== undefined || view.state === 'running' || view.state === 'cancelling';
 
   const act = useCallback((p: Promise<unknown>) => {
@@ -192,6 +194,12 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
         cost={cost}
         summary={summary}
         providerLabel={provider?.label}
+        agentPill={
+          // A Hermes session's pill says its profile and picks the one for new sessions of its workspace.
+          summary?.provider === 'hermes' && wsOf && !readOnly ? (
+            <HermesProfilePicker store={store} workspace={wsOf} label={provider?.label ?? 'Hermes'} shown={summary.profile ?? 'active'} readOnly={readOnly} />
+          ) : undefined
+        }
         readOnly={readOnly}
         providers={app.providers}
         onProvider={(p) => {

@@ -134,6 +134,11 @@ export class AppStore {
     this.set({ sessions: [s, ...list].sort((a, b) => (b.updatedAt ?? 0) - (a.updatedAt ?? 0)) });
   }
 
+  /** A workspace the server changed (its agent, its Hermes profile). */
+  upsertWorkspace(w: WorkspaceInfo): void {
+    this.set({ workspaces: this.state.workspaces.map((x) => (x.id === w.id ? w : x)) });
+  }
+
   private patchSession(id: string, patch: Partial<SessionSummaryInfo>): void {
     if (!this.state.sessions.some((s) => s.id === id)) return;
     this.set({ sessions: this.state.sessions.map((s) => (s.id === id ? { ...s, ...patch } : s)) });
