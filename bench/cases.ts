@@ -13,6 +13,7 @@ import { capsCases } from './caps-cases.js';
 import { talariaCases } from './talaria-cases.js';
 import { acpCases } from './talaria-acp-cases.js';
 import { webCases } from './web-ui.js';
+import { webLoadCases } from './web-load.js';
 import type { BenchCase, MetricSpec } from './types.js';
 
 const FLOOR_TP = { case: 'floor', key: 'framesPerSec' } as const;
@@ -104,6 +105,7 @@ export const cases: BenchCase[] = [
   ...serveCases,
   ...capsCases,
   ...webCases,
+  ...webLoadCases,
 ];
 
 /** Selected cases plus, transitively, the baselines their metrics compare against. */

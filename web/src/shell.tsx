@@ -3,7 +3,7 @@ import { useApp, type AppStore } from './state/app-store.js';
 import { href, useRoute } from './router.js';
 import { Sidebar } from './components/sidebar.js';
 import { SessionPage } from './pages/session-page.js';
-import { InspectorPage } from './pages/inspector-page.js';
+import { InspectorPage } from './lazy.js';
 import { ReadinessPage } from './pages/readiness-page.js';
 import { SettingsPage } from './pages/settings-page.js';
 import { UsagePage } from './pages/usage-page.js';

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { PendingPermission } from '../api/server.js';
 import { isObj, readEntry, str, type ToolView } from '../state/entries.js';
-import { DiffView } from '../entries/diff-view.js';
+import { DiffView } from '../lazy.js';
 
 export interface PermOption {
   optionId: string;

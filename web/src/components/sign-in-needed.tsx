@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { ProviderInfo } from '../api/server.js';
 import { gapAuthMethods } from '../api/sign-in.js';
 import { SignInMethods, type SignInMethod } from './sign-in-methods.js';
-import { SignInTerminal } from './sign-in-terminal.js';
+import { SignInTerminal } from '../lazy.js';
 import './sign-in.css';
 
 /**

@@ -1,7 +1,7 @@
 import { memo, useState } from 'react';
 import { isObj, str, type ToolView } from '../state/entries.js';
 import type { Resolution } from '../state/session-store.js';
-import { DiffView } from './diff-view.js';
+import { DiffView } from '../lazy.js';
 import { TerminalOutput, hasAnsi } from './terminal.js';
 import { MarkdownText } from './markdown.js';
 import { KindIcon } from './kind-icon.js';

@@ -3,7 +3,7 @@ import { describeError, type ProviderInfo } from '../api/server.js';
 import { useApp, type AppStore } from '../state/app-store.js';
 import { ProviderPill } from '../components/pills.js';
 import { SignInMethods, type SignInMethod } from '../components/sign-in-methods.js';
-import { SignInTerminal } from '../components/sign-in-terminal.js';
+import { SignInTerminal } from '../lazy.js';
 import { gapAuthMethods } from '../api/sign-in.js';
 import { RegistryList } from '../components/registry-list.js';
 import { defaultAgent } from '../state/default-agent.js';
