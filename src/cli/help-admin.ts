@@ -99,4 +99,11 @@ export const HERMES_HELP = `Usage: talaria hermes <topic> [options]
 What Hermes keeps outside ACP, read from its own files.
 
 Topics:
-  (none yet)`;
+  sessions [list] [--profile P] [--source S] [--json]
+                     Hermes sessions from other channels (cli, telegram, discord, …),
+                     which ACP's session/list never shows; read-only from state.db
+  sessions show ID [--profile P] [--json]
+                     one of them with its messages
+  sessions continue ID [--profile P] [--agent ID] [--workspace DIR] [--json]
+                     a new Talaria session seeded from its transcript (default agent:
+                     Hermes); prints its id: talaria run --session ID "…" continues it`;

@@ -37,6 +37,7 @@ import type {
   AgentPick,
   BranchOptions,
   ConnectionInfo,
+  ForeignTranscript,
   HarnessSession,
   ListOptions,
   NewSessionOptions,
@@ -355,34 +356,67 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
     return hs;
   }
 
+  /** What a branch starts from: a stored session, or a transcript Talaria never stored (ForeignTranscript). */
+  function branchSource(source: string | ForeignTranscript, o: BranchOptions) {
+    if (typeof source !== 'string') {
+      if (o.at !== undefined) throw new TalariaError('invalid_argument', 'a rewind needs a stored session');
+      const snap: ThreadSnapshot = { entries: source.entries, plan: null, availableCommands: [], context: {} };
+      return {
+        stored: undefined,
+        name: `${source.fromLabel} session ${source.ref}`,
+        title: source.title,
+        cwd: source.cwd ?? ws,
+        agentSessionId: source.ref,
+        from: { provider: source.fromProvider, ...(source.fromProfile ? { profile: source.fromProfile } : {}) } as {
+          provider: string;
+          profile?: string;
+        },
+        fromLabel: source.fromLabel,
+        snap,
+      };
+    }
+    const src = findStored(d.store, source);
+    if (!src) throw new TalariaError('session_not_found', `no stored session ${source}`, { sessionId: source });
+    const from = d.providerFor(src);
+    return {
+      stored: src,
+      name: src.id.slice(0, 8),
+      title: src.title,
+      cwd: src.cwd,
+      agentSessionId: src.agentSessionId,
+      from,
+      fromLabel: d.registry.get(from.provider)?.label ?? from.provider,
+      snap: d.store.entries.loadSnapshot(src.id),
+    };
+  }
+
   /**
    * A branch of a stored session: a rewind (`at`: the user message to go back to — the branch holds
    * what came before it) or the conversation continued with another agent (`provider`). Either way
    * a new Talaria session on a fresh agent session, whose first prompt carries the conversation as
-   * a compact seed (host/reseed.ts); recorded in the branch tree with its provenance.
+   * a compact seed (host/reseed.ts); recorded in the branch tree with its provenance. A transcript
+   * Talaria never stored (Hermes' other channels) is continued the same way, with no parent.
    */
-  async function branchSession(id: string, o: BranchOptions): Promise<HarnessSession> {
-    const src = findStored(d.store, id);
-    if (!src) throw new TalariaError('session_not_found', `no stored session ${id}`, { sessionId: id });
-    const from = d.providerFor(src);
+  async function branchSession(source: string | ForeignTranscript, o: BranchOptions): Promise<HarnessSession> {
+    const src = branchSource(source, o);
+    const from = src.from;
     const provider = o.provider ?? from.provider;
     const profile = o.provider ? o.profile : (o.profile ?? from.profile);
-    const snap = d.store.entries.loadSnapshot(src.id);
-    const cut = o.at !== undefined ? cutBefore(snap, o.at, src.id) : snap;
+    const cut = o.at !== undefined && src.stored ? cutBefore(src.snap, o.at, src.stored.id) : src.snap;
     const reason = o.at !== undefined ? 'rewind' : 'continue';
     const s = await d.host.newSession(target(provider, profile, { ...o, cwd: src.cwd }));
     const historyFrom = seedThread(s, cut) ? 'store' : 'none';
-    const fromLabel = d.registry.get(from.provider)?.label ?? from.provider;
+    const fromLabel = src.fromLabel;
     const toLabel = d.registry.get(provider)?.label ?? provider;
     const where =
       reason === 'rewind' ? 'went back to an earlier message' : `continued with ${toLabel} (from ${fromLabel})`;
     s.notice(
       'info',
       'branched',
-      `A branch of ${src.id.slice(0, 8)}: the conversation ${where}. The agent gets it as a compact copy with the next message.`,
+      `A branch of ${src.name}: the conversation ${where}. The agent gets it as a compact copy with the next message.`,
       {
         reason,
-        parentId: src.id,
+        ...(src.stored ? { parentId: src.stored.id } : { foreignRef: src.agentSessionId }),
         ...(o.at ? { forkEntryId: o.at } : {}),
         fromProvider: from.provider,
         fromLabel,
@@ -394,7 +428,7 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
       d.store.sessions.update(created.id, { title, agentInfo: markPartial(created.agentInfo) });
       d.store.branches.add({
         sessionId: created.id,
-        parentId: src.id,
+        ...(src.stored ? { parentId: src.stored.id } : {}),
         reason,
         agentSessionId: s.id,
         ...(src.agentSessionId ? { previousAgentSessionId: src.agentSessionId } : {}),
@@ -414,10 +448,11 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
       historyFrom,
     });
     // The same agent keeps the model and mode chosen for its source.
-    if (provider === from.provider)
+    const st = src.stored;
+    if (st && provider === from.provider)
       await applyChoices(
         hs,
-        { ...(src.modelId ? { modelId: src.modelId } : {}), ...(src.modeId ? { modeId: src.modeId } : {}) },
+        { ...(st.modelId ? { modelId: st.modelId } : {}), ...(st.modeId ? { modeId: st.modeId } : {}) },
         'session',
       );
     return hs;

@@ -17,6 +17,8 @@ export async function hermesCommand(argv: string[], ctx: CliContext): Promise<nu
     case 'help':
       ctx.io.stdout.write(`${HERMES_HELP}\n`);
       return EXIT.OK;
+    case 'sessions':
+      return (await import('./hermes-sessions.js')).hermesSessionsCommand(argv.slice(1), ctx);
     default:
       throw new UsageError(`hermes: unknown topic '${topic}' (try: talaria hermes --help)`);
   }
