@@ -27,6 +27,7 @@ import { authHandlers } from './handlers-auth.js';
 import { registryHandlers } from './handlers-registry.js';
 import { miscHandlers } from './handlers-misc.js';
 import { sessionHandlers } from './handlers-sessions.js';
+import { hermesHandlers } from './handlers-hermes.js';
 import { SessionOps } from './session-ops.js';
 import { runHandlers } from './handlers-run.js';
 import { Hub } from './hub.js';
@@ -144,6 +145,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const handlers = {
     ...miscHandlers(harness, hub, { version, startedAt, signIns: () => signIns }),
     ...sessionHandlers(harness, hub, ops),
+    ...hermesHandlers(harness, hub, ops),
     ...runHandlers(harness, hub, ops, { maxBufferedBytes: o.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED }),
     ...authHandlers(harness, { onSignedIn }),
     ...registryHandlers(harness, { onChanged: onSignedIn }),
