@@ -22,6 +22,7 @@ import type { ProviderRegistry } from '../providers/registry.js';
 import type { Session } from '../session/session.js';
 import type { StoredSession, Workspace as WorkspaceRow } from '../store/index.js';
 import { cutBefore, markPartial, pendingSeed, PARTIAL } from './branches.js';
+import { branchSource } from './branch-source.js';
 import { applyChoices } from './choices.js';
 import { withCreatedBy } from './provenance.js';
 import { recordSession, type RecordInit, type RecordingDeps } from './hosted.js';
@@ -356,40 +357,6 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
     return hs;
   }
 
-  /** What a branch starts from: a stored session, or a transcript Talaria never stored (ForeignTranscript). */
-  function branchSource(source: string | ForeignTranscript, o: BranchOptions) {
-    if (typeof source !== 'string') {
-      if (o.at !== undefined) throw new TalariaError('invalid_argument', 'a rewind needs a stored session');
-      const snap: ThreadSnapshot = { entries: source.entries, plan: null, availableCommands: [], context: {} };
-      return {
-        stored: undefined,
-        name: `${source.fromLabel} session ${source.ref}`,
-        title: source.title,
-        cwd: source.cwd ?? ws,
-        agentSessionId: source.ref,
-        from: { provider: source.fromProvider, ...(source.fromProfile ? { profile: source.fromProfile } : {}) } as {
-          provider: string;
-          profile?: string;
-        },
-        fromLabel: source.fromLabel,
-        snap,
-      };
-    }
-    const src = findStored(d.store, source);
-    if (!src) throw new TalariaError('session_not_found', `no stored session ${source}`, { sessionId: source });
-    const from = d.providerFor(src);
-    return {
-      stored: src,
-      name: src.id.slice(0, 8),
-      title: src.title,
-      cwd: src.cwd,
-      agentSessionId: src.agentSessionId,
-      from,
-      fromLabel: d.registry.get(from.provider)?.label ?? from.provider,
-      snap: d.store.entries.loadSnapshot(src.id),
-    };
-  }
-
   /**
    * A branch of a stored session: a rewind (`at`: the user message to go back to — the branch holds
    * what came before it) or the conversation continued with another agent (`provider`). Either way
@@ -398,7 +365,7 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
    * Talaria never stored (Hermes' other channels) is continued the same way, with no parent.
    */
   async function branchSession(source: string | ForeignTranscript, o: BranchOptions): Promise<HarnessSession> {
-    const src = branchSource(source, o);
+    const src = branchSource(source, o, { ...d, ws });
     const from = src.from;
     const provider = o.provider ?? from.provider;
     const profile = o.provider ? o.profile : (o.profile ?? from.profile);
