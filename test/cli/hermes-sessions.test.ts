@@ -128,6 +128,10 @@ describe.concurrent('talaria hermes sessions', () => {
         from_provider: 'hermes',
       },
     ]);
+    const tree = await runCli(['sessions', 'branches', id], p);
+    expect(tree.stdout).toMatch(
+      new RegExp(`^\\* ${id}  hermes  continued from hermes  The secret codeword is PELICAN-42`),
+    );
     const r = await runCli(['run', '--json', '--session', id, 'What was the codeword?'], p);
     expect(r.code, r.stderr).toBe(0);
     // What the agent got: the emulator keeps each session's history (its own JSON store).
