@@ -8,7 +8,7 @@
  *   chat_id, chat_type), gateway ids `YYYYMMDD_HHMMSS_<8 hex>` (gateway/session.py:1960),
  *   `append_message` rows; an in-place compaction's old rows kept `active 0, compacted 1`; and,
  *   with `continued`, a compression continuation (parent ended 'compression', new row with
- *   parent_session_id, its first message the `[PRIOR CONTEXT` summary).
+ *   parent_session_id, its first message the `[PRIOR CONTEXT` summary as an assistant row).
  */
 import { readFileSync } from 'node:fs';
 import { openStateDb } from './state-db.js';
@@ -41,6 +41,10 @@ export function seedRealCliRows(home: string): void {
     db.close();
   }
 }
+
+/** The head of the compaction summary that starts a continuation (real 0.18.2 rows). */
+export const PRIOR =
+  '[PRIOR CONTEXT — for reference only; not a new message]\n\n\n[END OF PRIOR CONTEXT — COMPACTION SUMMARY BELOW]\n\n';
 
 export interface TelegramSeed {
   id?: string;
@@ -108,7 +112,8 @@ export function seedTelegramSession(home: string, o: TelegramSeed = {}): { id: s
       if (cont) {
         db.prepare("UPDATE sessions SET ended_at = ?, end_reason = 'compression' WHERE id = ?").run(t0 + 5, id);
         session(cont, id, t0 + 5);
-        message(cont, 'user', '[PRIOR CONTEXT — summary of the earlier conversation] a grocery list', t0 + 5);
+        // As real 0.18.2 writes it (profiles lineage/rotate of /work/hermes-real): an assistant row.
+        message(cont, 'assistant', `${PRIOR}[CONTEXT COMPACTION — REFERENCE ONLY] a grocery list`, t0 + 5);
         message(cont, 'user', 'What is on the list now?', t0 + 6);
         message(cont, 'assistant', 'Eggs, milk and bread.', t0 + 7, { finish_reason: 'stop' });
         db.prepare(

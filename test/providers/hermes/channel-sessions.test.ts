@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { listChannelSessions, readChannelSession } from '../../../src/providers/hermes/channel-sessions.js';
 import { channelEntries, decodeContent, parseToolCalls } from '../../../src/providers/hermes/channel-transcript.js';
-import { REAL_CLI, seedRealCliRows, seedTelegramSession } from '../../fakes/hermes/channel-rows.js';
+import { PRIOR, REAL_CLI, seedRealCliRows, seedTelegramSession } from '../../fakes/hermes/channel-rows.js';
 import { openStateDb } from '../../fakes/hermes/state-db.js';
 import { openSession } from '../../fakes/hermes/test-client.js';
 import { prompt, useEnv } from '../../fakes/hermes/test-env.js';
@@ -109,7 +109,7 @@ describe('Hermes sessions from other channels (state.db, schema 21)', () => {
       'Added eggs and milk.',
       'And this, from the photo',
       'Bread, from the photo.',
-      '[PRIOR CONTEXT — summary of the earlier conversation] a grocery list',
+      `${PRIOR}[CONTEXT COMPACTION — REFERENCE ONLY] a grocery list`,
       'What is on the list now?',
       'Eggs, milk and bread.',
     ]);
