@@ -13,13 +13,11 @@ export type Route =
 
 export function parseRoute(hash: string): Route {
   const parts = (hash.replace(/^#\/?/, '').split('?')[0] ?? '').split('/').filter(Boolean).map(decodeURIComponent);
-  if (parts[0] === 's' && parts[1])
-    return parts[2] === 'inspector' ? { page: 'inspector', id: parts[1] } : { page: 'session', id: parts[1] };
+  if (parts[0] === 's' && parts[1]) return parts[2] === 'inspector' ? { page: 'inspector', id: parts[1] } : { page: 'session', id: parts[1] };
   if (parts[0] === 'settings') return { page: 'settings' };
   if (parts[0] === 'readiness') return { page: 'readiness' };
   if (parts[0] === 'usage') return { page: 'usage' };
-  if (parts[0] === 'hermes')
-    return parts[1] && parts[2] ? { page: 'hermes-session', profile: parts[1], id: parts[2] } : { page: 'hermes' };
+  if (parts[0] === 'hermes') return parts[1] && parts[2] ? { page: 'hermes-session', profile: parts[1], id: parts[2] } : { page: 'hermes' };
   return { page: 'home' };
 }
 

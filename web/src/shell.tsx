@@ -23,33 +23,17 @@ export function Shell({ store }: { store: AppStore }) {
 
   return (
     <div className={`shell ${navOpen ? 'nav-open' : ''}`}>
-      <a className="skip" href="#main">
-        Skip to the conversation
-      </a>
+      <a className="skip" href="#main">Skip to the conversation</a>
       <Sidebar store={store} app={app} current={current} />
       <div className="main-col">
         <div className="topbar-mobile">
-          <button
-            type="button"
-            className="icon-btn"
-            aria-label="Sessions"
-            aria-expanded={navOpen}
-            onClick={() => setNavOpen((o) => !o)}
-          >
+          <button type="button" className="icon-btn" aria-label="Sessions" aria-expanded={navOpen} onClick={() => setNavOpen((o) => !o)}>
             ☰
           </button>
           <span className="brand">Talaria</span>
-          {waiting > 0 && (
-            <span className="badge" aria-label={`${waiting} approvals waiting`}>
-              {waiting}
-            </span>
-          )}
+          {waiting > 0 && <span className="badge" aria-label={`${waiting} approvals waiting`}>{waiting}</span>}
         </div>
-        {!app.connected && (
-          <div className="conn-banner" role="status">
-            Reconnecting to the server…
-          </div>
-        )}
+        {!app.connected && <div className="conn-banner" role="status">Reconnecting to the server…</div>}
         {app.role === 'observer' && (
           <div className="observer-banner" role="note">
             Read-only link: you can watch this server’s sessions, not act in them.
@@ -62,14 +46,7 @@ export function Shell({ store }: { store: AppStore }) {
           {route.page === 'settings' && <SettingsPage store={store} />}
           {route.page === 'usage' && <UsagePage store={store} />}
           {route.page === 'hermes' && <HermesSessionsPage store={store} />}
-          {route.page === 'hermes-session' && (
-            <HermesSessionPage
-              key={`${route.profile}/${route.id}`}
-              store={store}
-              profile={route.profile}
-              id={route.id}
-            />
-          )}
+          {route.page === 'hermes-session' && <HermesSessionPage key={`${route.profile}/${route.id}`} store={store} profile={route.profile} id={route.id} />}
           {route.page === 'home' && <Home app={app} />}
         </main>
       </div>
@@ -82,12 +59,9 @@ function Home({ app }: { app: ReturnType<typeof useApp> }) {
     <div className="home">
       <h1>Talaria</h1>
       <p>One harness for ACP coding agents. Pick a session on the left, or start a new one.</p>
-      {app.workspaces.length === 0 && (
-        <p className="muted">No workspace yet: open a folder with the “Open folder” button.</p>
-      )}
+      {app.workspaces.length === 0 && <p className="muted">No workspace yet: open a folder with the “Open folder” button.</p>}
       <p>
-        <a href={href.readiness}>Agents and readiness</a> · <a href={href.usage}>Usage and cost</a> ·{' '}
-        <a href={href.settings}>Permission rules and audit log</a>
+        <a href={href.readiness}>Agents and readiness</a> · <a href={href.usage}>Usage and cost</a> · <a href={href.settings}>Permission rules and audit log</a>
       </p>
     </div>
   );

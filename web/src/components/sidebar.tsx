@@ -19,16 +19,13 @@ export function Sidebar({ store, app, current }: { store: AppStore; app: AppStat
     (s) =>
       s.archived === archived &&
       !(s.archived && !s.title && !s.preview) &&
-      (q === '' ||
-        (s.title ?? '').toLowerCase().includes(q.toLowerCase()) ||
-        (s.preview ?? '').toLowerCase().includes(q.toLowerCase())),
+      (q === '' || (s.title ?? '').toLowerCase().includes(q.toLowerCase()) || (s.preview ?? '').toLowerCase().includes(q.toLowerCase())),
   );
   const agentLabel = (id: string): string => labels.get(id) ?? id;
   const rowCtx: RowContext = { current, ready, labels };
   // Workspaces whose folder is gone (scratch folders of earlier runs) stay out of the way, unless open now.
   const all = groupByWorkspace(app.workspaces, shown);
-  const isGone = (g: (typeof all)[number]): boolean =>
-    g.ws?.missing === true && !g.sessions.some((s) => s.id === current);
+  const isGone = (g: (typeof all)[number]): boolean => g.ws?.missing === true && !g.sessions.some((s) => s.id === current);
   const gone = all.filter(isGone).length;
   // Shown, they come last, by their toggle.
   const groups = [...all.filter((g) => !isGone(g)), ...(showGone ? all.filter(isGone) : [])];
@@ -42,24 +39,14 @@ export function Sidebar({ store, app, current }: { store: AppStore; app: AppStat
         {app.label && <span className="muted small">{app.label}</span>}
       </div>
       <div className="sidebar-tools">
-        <input
-          type="search"
-          placeholder="Search sessions"
-          aria-label="Search sessions by title"
-          value={q}
-          onChange={(e) => setQ(e.target.value)}
-        />
+        <input type="search" placeholder="Search sessions" aria-label="Search sessions by title" value={q} onChange={(e) => setQ(e.target.value)} />
         <label className="check small">
           <input type="checkbox" checked={archived} onChange={(e) => setArchived(e.target.checked)} /> Archived
         </label>
       </div>
       <div className="sidebar-scroll">
         {groups.map(({ ws, sessions }) => (
-          <section
-            key={ws?.id ?? 'other'}
-            className="ws-group"
-            aria-label={ws ? `Workspace ${ws.name}` : 'Other sessions'}
-          >
+          <section key={ws?.id ?? 'other'} className="ws-group" aria-label={ws ? `Workspace ${ws.name}` : 'Other sessions'}>
             <header className="ws-head">
               <span className="ws-name" title={ws?.path}>
                 {ws?.name ?? 'Other'}
@@ -70,40 +57,23 @@ export function Sidebar({ store, app, current }: { store: AppStore; app: AppStat
                 </span>
               )}
               {/* No new session in a folder that is gone. */}
-              {ws && !ws.missing && app.role === 'controller' && (
-                <NewSessionButton store={store} app={app} workspace={ws} />
-              )}
+              {ws && !ws.missing && app.role === 'controller' && <NewSessionButton store={store} app={app} workspace={ws} />}
             </header>
             <ul className="session-list">
               {sessionTrees(sessions, agentLabel).map((n) =>
                 n.s.stored ? (
                   <SessionItem key={n.s.id} node={n} ctx={rowCtx} />
                 ) : (
-                  <AgentOnlyItem
-                    key={n.s.id}
-                    store={store}
-                    s={n.s}
-                    label={labels.get(n.s.provider)}
-                    canOpen={app.role === 'controller'}
-                  />
+                  <AgentOnlyItem key={n.s.id} store={store} s={n.s} label={labels.get(n.s.provider)} canOpen={app.role === 'controller'} />
                 ),
               )}
-              {sessions.length === 0 && (
-                <li className="muted small pad">{archived ? 'No archived sessions' : 'No sessions yet'}</li>
-              )}
+              {sessions.length === 0 && <li className="muted small pad">{archived ? 'No archived sessions' : 'No sessions yet'}</li>}
             </ul>
           </section>
         ))}
         {gone > 0 && (
-          <button
-            type="button"
-            className="link-btn small ws-gone-toggle"
-            aria-expanded={showGone}
-            onClick={() => setShowGone((v) => !v)}
-          >
-            {showGone
-              ? 'Hide workspaces whose folder is gone'
-              : `Show ${gone} hidden workspace${gone === 1 ? '' : 's'} (folder gone)`}
+          <button type="button" className="link-btn small ws-gone-toggle" aria-expanded={showGone} onClick={() => setShowGone((v) => !v)}>
+            {showGone ? 'Hide workspaces whose folder is gone' : `Show ${gone} hidden workspace${gone === 1 ? '' : 's'} (folder gone)`}
           </button>
         )}
       </div>
@@ -124,11 +94,7 @@ function NotifyButton() {
   const [perm, setPerm] = useState(() => ('Notification' in window ? Notification.permission : 'denied'));
   if (perm !== 'default') return null;
   return (
-    <button
-      type="button"
-      className="link-btn small"
-      onClick={() => void Notification.requestPermission().then(setPerm)}
-    >
+    <button type="button" className="link-btn small" onClick={() => void Notification.requestPermission().then(setPerm)}>
       Notify me
     </button>
   );
@@ -143,10 +109,7 @@ function groupByWorkspace(workspaces: WorkspaceInfo[], sessions: SessionSummaryI
     if (wid && workspaces.some((w) => w.id === wid)) byId.set(wid, [...(byId.get(wid) ?? []), s]);
     else rest.push(s);
   }
-  const out: { ws: WorkspaceInfo | undefined; sessions: SessionSummaryInfo[] }[] = workspaces.map((ws) => ({
-    ws,
-    sessions: byId.get(ws.id) ?? [],
-  }));
+  const out: { ws: WorkspaceInfo | undefined; sessions: SessionSummaryInfo[] }[] = workspaces.map((ws) => ({ ws, sessions: byId.get(ws.id) ?? [] }));
   if (rest.length) out.push({ ws: undefined, sessions: rest });
   return out;
 }
