@@ -111,4 +111,12 @@ Topics:
                         \`hermes profile create … --clone\` on its first Hermes session
   skills install DIR|FILE [--profile NAME] [--name NAME] [--force] [--workspace DIR]
                         A skill (a folder with SKILL.md, or a SKILL.md) into the profile's
-                        home, <profile home>/skills/<name>/ (default: the workspace's profile)`;
+                        home, <profile home>/skills/<name>/ (default: the workspace's profile)
+  sessions [list] [--profile P] [--source S] [--json]
+                        Hermes sessions from other channels (cli, telegram, discord, …),
+                        which ACP's session/list never shows; read-only from state.db
+  sessions show ID [--profile P] [--json]
+                        one of them with its messages
+  sessions continue ID [--profile P] [--agent ID] [--workspace DIR] [--json]
+                        a new Talaria session seeded from its transcript (default agent:
+                        Hermes); prints its id: talaria run --session ID "…" continues it`;

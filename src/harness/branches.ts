@@ -142,7 +142,11 @@ export function branchTree(store: Store, id: string): BranchNode {
   }
   const node = (sid: string, depth: number): BranchNode => {
     const row = store.sessions.get(sid);
-    const origin = store.branches.origin(sid);
+    // A conversation continued from a transcript Talaria never stored (Hermes' other channels)
+    // has a `continue` row with no parent: a root that says where it came from.
+    const origin =
+      store.branches.origin(sid) ??
+      store.branches.of(sid).find((b) => b.parentId === undefined && b.reason === 'continue');
     const kids =
       depth > 64
         ? []

@@ -19,7 +19,7 @@ import type { PromptInput, Session } from '../session/session.js';
 import type { SessionState } from '../session/state.js';
 import type { Turn, TurnResult } from '../session/turn.js';
 import type { AgentDefaults, Store, StoredSession, Workspace as WorkspaceRow } from '../store/index.js';
-import type { Thread } from '../thread/types.js';
+import type { Entry, Thread } from '../thread/types.js';
 import type { Failure } from './failure.js';
 import type { BranchNode } from './branches.js';
 import type { WarmOptions, WarmPool } from './warm-pool.js';
@@ -205,6 +205,24 @@ export interface BranchOptions {
   mcpServers?: unknown[];
 }
 
+/**
+ * A conversation Talaria never stored (a Hermes session from its CLI or a messaging channel),
+ * continued in a new Talaria session exactly as a stored one is (`branchSession`).
+ */
+export interface ForeignTranscript {
+  /** Where it is kept (Hermes' session id): the branch row's previous agent session. */
+  ref: string;
+  /** The agent it comes from (a provider id) and how to name it ("Hermes (cli)"). */
+  fromProvider: string;
+  fromLabel: string;
+  /** The agent's profile it was had on (a Hermes profile): the default for continuing with the same agent. */
+  fromProfile?: string;
+  title?: string;
+  /** Its working folder, when known (a new session starts there; else in the workspace). */
+  cwd?: string;
+  entries: Entry[];
+}
+
 export interface Workspace {
   readonly id: string;
   readonly path: string;
@@ -217,7 +235,7 @@ export interface Workspace {
   openSession(id: string, o?: OpenStoredOptions): Promise<HarnessSession>;
   forkSession(id: string, o?: OpenStoredOptions): Promise<HarnessSession>;
   /** A branch of a stored session: rewind to a message (`at`) or continue with another agent (`provider`); see BranchOptions. */
-  branchSession(id: string, o: BranchOptions): Promise<HarnessSession>;
+  branchSession(id: string | ForeignTranscript, o: BranchOptions): Promise<HarnessSession>;
   /** The model or mode new sessions of `provider` (+ profile) in this workspace start with. */
   setDefault(o: { provider: string; profile?: string; kind: 'model' | 'mode'; id: string }): void;
   defaults(provider: string, profile?: string): AgentDefaults;

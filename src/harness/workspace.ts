@@ -22,6 +22,7 @@ import type { ProviderRegistry } from '../providers/registry.js';
 import type { Session } from '../session/session.js';
 import type { StoredSession, Workspace as WorkspaceRow } from '../store/index.js';
 import { cutBefore, markPartial, pendingSeed, PARTIAL } from './branches.js';
+import { branchSource } from './branch-source.js';
 import { applyChoices } from './choices.js';
 import { withCreatedBy } from './provenance.js';
 import { recordSession, type RecordInit, type RecordingDeps } from './hosted.js';
@@ -38,6 +39,7 @@ import type {
   AgentPick,
   BranchOptions,
   ConnectionInfo,
+  ForeignTranscript,
   HarnessSession,
   ListOptions,
   NewSessionOptions,
@@ -374,30 +376,29 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
    * A branch of a stored session: a rewind (`at`: the user message to go back to — the branch holds
    * what came before it) or the conversation continued with another agent (`provider`). Either way
    * a new Talaria session on a fresh agent session, whose first prompt carries the conversation as
-   * a compact seed (host/reseed.ts); recorded in the branch tree with its provenance.
+   * a compact seed (host/reseed.ts); recorded in the branch tree with its provenance. A transcript
+   * Talaria never stored (Hermes' other channels) is continued the same way, with no parent.
    */
-  async function branchSession(id: string, o: BranchOptions): Promise<HarnessSession> {
-    const src = findStored(d.store, id);
-    if (!src) throw new TalariaError('session_not_found', `no stored session ${id}`, { sessionId: id });
-    const from = d.providerFor(src);
+  async function branchSession(source: string | ForeignTranscript, o: BranchOptions): Promise<HarnessSession> {
+    const src = branchSource(source, o, { ...d, ws });
+    const from = src.from;
     const provider = o.provider ?? from.provider;
     const profile = o.provider ? o.profile : (o.profile ?? from.profile);
-    const snap = d.store.entries.loadSnapshot(src.id);
-    const cut = o.at !== undefined ? cutBefore(snap, o.at, src.id) : snap;
+    const cut = o.at !== undefined && src.stored ? cutBefore(src.snap, o.at, src.stored.id) : src.snap;
     const reason = o.at !== undefined ? 'rewind' : 'continue';
     const s = await d.host.newSession(target(provider, profile, { ...o, cwd: src.cwd }));
     const historyFrom = seedThread(s, cut) ? 'store' : 'none';
-    const fromLabel = d.registry.get(from.provider)?.label ?? from.provider;
+    const fromLabel = src.fromLabel;
     const toLabel = d.registry.get(provider)?.label ?? provider;
     const where =
       reason === 'rewind' ? 'went back to an earlier message' : `continued with ${toLabel} (from ${fromLabel})`;
     s.notice(
       'info',
       'branched',
-      `A branch of ${src.id.slice(0, 8)}: the conversation ${where}. The agent gets it as a compact copy with the next message.`,
+      `A branch of ${src.name}: the conversation ${where}. The agent gets it as a compact copy with the next message.`,
       {
         reason,
-        parentId: src.id,
+        ...(src.stored ? { parentId: src.stored.id } : { foreignRef: src.agentSessionId }),
         ...(o.at ? { forkEntryId: o.at } : {}),
         fromProvider: from.provider,
         fromLabel,
@@ -409,7 +410,7 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
       d.store.sessions.update(created.id, { title, agentInfo: markPartial(created.agentInfo) });
       d.store.branches.add({
         sessionId: created.id,
-        parentId: src.id,
+        ...(src.stored ? { parentId: src.stored.id } : {}),
         reason,
         agentSessionId: s.id,
         ...(src.agentSessionId ? { previousAgentSessionId: src.agentSessionId } : {}),
@@ -429,10 +430,11 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
       historyFrom,
     });
     // The same agent keeps the model and mode chosen for its source.
-    if (provider === from.provider)
+    const st = src.stored;
+    if (st && provider === from.provider)
       await applyChoices(
         hs,
-        { ...(src.modelId ? { modelId: src.modelId } : {}), ...(src.modeId ? { modeId: src.modeId } : {}) },
+        { ...(st.modelId ? { modelId: st.modelId } : {}), ...(st.modeId ? { modeId: st.modeId } : {}) },
         'session',
       );
     return hs;

@@ -26,8 +26,9 @@ import { cookieHandlers } from './handlers-cookie.js';
 import { authHandlers } from './handlers-auth.js';
 import { registryHandlers } from './handlers-registry.js';
 import { miscHandlers } from './handlers-misc.js';
-import { hermesHandlers } from './handlers-hermes.js';
 import { sessionHandlers } from './handlers-sessions.js';
+import { hermesHandlers } from './handlers-hermes.js';
+import { hermesSessionHandlers } from './handlers-hermes-sessions.js';
 import { SessionOps } from './session-ops.js';
 import { runHandlers } from './handlers-run.js';
 import { Hub } from './hub.js';
@@ -146,6 +147,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     ...miscHandlers(harness, hub, { version, startedAt, signIns: () => signIns }),
     ...hermesHandlers(harness),
     ...sessionHandlers(harness, hub, ops),
+    ...hermesSessionHandlers(harness, hub, ops),
     ...runHandlers(harness, hub, ops, { maxBufferedBytes: o.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED }),
     ...authHandlers(harness, { onSignedIn }),
     ...registryHandlers(harness, { onChanged: onSignedIn }),

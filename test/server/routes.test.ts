@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ROUTES, type RouteInput, type RouteName, type RouteOutput } from '../../src/server/contract/index.js';
 import { ServerError } from '../../src/server/client/index.js';
 import { Probe, isEvent, serve, type Served } from './helpers.js';
+import { seedRealCliRows } from '../fakes/hermes/channel-rows.js';
 
 vi.setConfig({ testTimeout: 180_000 });
 
@@ -146,6 +147,28 @@ describe('every route, valid calls, answers that match the contract', () => {
     expect((await call('usage', { query: { by: 'day' } })).groups.map((g) => g.key)).toEqual([
       new Date().toISOString().slice(0, 10),
     ]);
+    // Hermes sessions from other channels (the real cli rows of 0.18.2), read-only, and one continued.
+    seedRealCliRows(s.p.hermesHome);
+    const channels = await call('hermesSessions', { query: {} });
+    expect(channels.profiles.map((x) => [x.profile, x.kind, x.sessions.map((h) => h.id)])).toEqual([
+      ['default', 'ok', ['20261206_102436_e68017', '20261206_102453_d6981e']],
+    ]);
+    const one = await call('hermesSession', { params: { profile: 'default', id: '20261206_102453_d6981e' } });
+    expect(one.entries).toHaveLength(5);
+    const cont = await call('continueHermesSession', {
+      params: { profile: 'default', id: '20261206_102436_e68017' },
+      body: { provider: 'demo', workspace: s.p.userHome },
+    });
+    expect((await call('snapshot', { params: { id: cont.id } })).snapshot.session.provider).toBe('demo');
+    await expect(s.client.call('hermesSession', { params: { profile: 'default', id: 'nope' } })).rejects.toMatchObject({
+      status: 404,
+    });
+    await expect(s.client.call('hermesSessions', { query: { profile: 'Bad Name' } })).rejects.toMatchObject({
+      status: 400,
+    });
+    await expect(
+      s.client.call('continueHermesSession', { params: { profile: 'default', id: 'nope' }, body: {} }),
+    ).rejects.toMatchObject({ status: 404 });
     const added = await call('addRule', {
       body: {
         scope: 'workspace',

@@ -7,7 +7,9 @@ export type Route =
   | { page: 'inspector'; id: string }
   | { page: 'settings' }
   | { page: 'readiness' }
-  | { page: 'usage' };
+  | { page: 'usage' }
+  | { page: 'hermes' }
+  | { page: 'hermes-session'; profile: string; id: string };
 
 export function parseRoute(hash: string): Route {
   const parts = (hash.replace(/^#\/?/, '').split('?')[0] ?? '').split('/').filter(Boolean).map(decodeURIComponent);
@@ -15,6 +17,7 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'settings') return { page: 'settings' };
   if (parts[0] === 'readiness') return { page: 'readiness' };
   if (parts[0] === 'usage') return { page: 'usage' };
+  if (parts[0] === 'hermes') return parts[1] && parts[2] ? { page: 'hermes-session', profile: parts[1], id: parts[2] } : { page: 'hermes' };
   return { page: 'home' };
 }
 
@@ -25,6 +28,8 @@ export const href = {
   settings: '#/settings',
   readiness: '#/readiness',
   usage: '#/usage',
+  hermesList: '#/hermes',
+  hermes: (profile: string, id: string) => `#/hermes/${encodeURIComponent(profile)}/${encodeURIComponent(id)}`,
 };
 
 export function useRoute(): Route {

@@ -7,6 +7,7 @@ import { InspectorPage } from './lazy.js';
 import { ReadinessPage } from './pages/readiness-page.js';
 import { SettingsPage } from './pages/settings-page.js';
 import { UsagePage } from './pages/usage-page.js';
+import { HermesSessionPage, HermesSessionsPage } from './pages/hermes-sessions-page.js';
 
 /** Sidebar + the page of the route. The tab title carries the count of approvals waiting. */
 export function Shell({ store }: { store: AppStore }) {
@@ -44,6 +45,8 @@ export function Shell({ store }: { store: AppStore }) {
           {route.page === 'readiness' && <ReadinessPage store={store} />}
           {route.page === 'settings' && <SettingsPage store={store} />}
           {route.page === 'usage' && <UsagePage store={store} />}
+          {route.page === 'hermes' && <HermesSessionsPage store={store} />}
+          {route.page === 'hermes-session' && <HermesSessionPage key={`${route.profile}/${route.id}`} store={store} profile={route.profile} id={route.id} />}
           {route.page === 'home' && <Home app={app} />}
         </main>
       </div>

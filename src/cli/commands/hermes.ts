@@ -21,6 +21,8 @@ export async function hermesCommand(argv: string[], ctx: CliContext): Promise<nu
       return (await import('./hermes-profiles.js')).hermesProfilesCommand(argv.slice(1), ctx);
     case 'skills':
       return (await import('./hermes-skills.js')).hermesSkillsCommand(argv.slice(1), ctx);
+    case 'sessions':
+      return (await import('./hermes-sessions.js')).hermesSessionsCommand(argv.slice(1), ctx);
     default:
       throw new UsageError(`hermes: unknown topic '${topic}' (try: talaria hermes --help)`);
   }

@@ -1,15 +1,13 @@
 /**
  * Hermes' own `state.db` ($HERMES_HOME/state.db, one per profile), read for token counts and
- * cost. Hermes owns the file: it is opened read-only (`readonly`, `fileMustExist`), never
- * written, and closed before the call returns, so Hermes' WAL writers are never held up. Its
- * shape is private to Hermes, so it is checked first: the columns this reader needs must exist
+ * cost. Hermes owns the file: it is opened read-only (state-db-open.ts), never written, and
+ * closed before the call returns, so Hermes' WAL writers are never held up. Its shape is private to Hermes, so it is checked first: the columns this reader needs must exist
  * under these names, otherwise the answer is `unknown-shape` with what is missing — never a
  * guess. Checked against Hermes 0.18.2 (schema_version 21, hermes_state.py SCHEMA_SQL; the DDL
  * is in test/fixtures/hermes/state-db-0.18.2.sql).
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openHermesStateDb, stateDbFailure } from './state-db-open.js';
 
 /**
  * Cost as far as it is known. `known`: the provider's own figure (or a route included in a
@@ -54,8 +52,7 @@ export type HermesUsageRead =
   | { kind: 'busy'; file: string; message: string }
   | { kind: 'error'; file: string; message: string };
 
-/** The schema this reader was checked against. */
-export const HERMES_STATE_SCHEMA = 21;
+export { HERMES_STATE_SCHEMA, hermesStateDbPath } from './state-db-open.js';
 
 /** The `sessions` columns read; all must exist. */
 export const HERMES_USAGE_COLUMNS = [
@@ -163,10 +160,6 @@ function addLineage(db: Database.Database, select: string, sessions: Map<string,
   }
 }
 
-export function hermesStateDbPath(home: string): string {
-  return join(home, 'state.db');
-}
-
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
 /**
@@ -195,11 +188,6 @@ export function hermesCost(r: {
   }
 }
 
-function errCode(e: unknown): string {
-  const c = (e as { code?: unknown } | null)?.code;
-  return typeof c === 'string' ? c : '';
-}
-
 const ID_CHUNK = 500;
 
 /**
@@ -212,40 +200,14 @@ export function readHermesUsage(
   ids?: readonly string[],
   opts: { timeoutMs?: number } = {},
 ): HermesUsageRead {
-  const file = hermesStateDbPath(home);
-  if (!existsSync(file)) return { kind: 'missing', file, message: `no Hermes state.db at ${file}` };
-  let db: Database.Database | undefined;
+  const open = openHermesStateDb(home, {
+    ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+    needs: { sessions: HERMES_USAGE_COLUMNS },
+    what: 'no usage',
+  });
+  if (open.kind !== 'ok') return open;
+  const { db, file } = open;
   try {
-    db = new Database(file, { readonly: true, fileMustExist: true, timeout: opts.timeoutMs ?? 250 });
-    const cols = new Set(
-      (db.prepare("SELECT name FROM pragma_table_info('sessions')").all() as Array<{ name: string }>).map(
-        (c) => c.name,
-      ),
-    );
-    let version: number | null = null;
-    const hasVersionTable =
-      db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").get() !== undefined;
-    if (hasVersionTable)
-      version =
-        num(
-          (db.prepare('SELECT version FROM schema_version LIMIT 1').get() as { version?: unknown } | undefined)
-            ?.version,
-        ) ?? null;
-    const v = version === null ? 'no schema_version' : `schema_version ${version}`;
-    if (cols.size === 0)
-      return {
-        kind: 'unknown-shape',
-        file,
-        message: `unknown shape of Hermes state.db (${v}): it has no sessions table; Talaria reads schema ${HERMES_STATE_SCHEMA} (Hermes 0.18.2)`,
-      };
-    const missing = HERMES_USAGE_COLUMNS.filter((c) => !cols.has(c));
-    if (missing.length > 0) {
-      return {
-        kind: 'unknown-shape',
-        file,
-        message: `unknown shape of Hermes state.db (${v}): its sessions table has no ${missing.join(', ')}; Talaria reads schema ${HERMES_STATE_SCHEMA} (Hermes 0.18.2), so no usage is read from it`,
-      };
-    }
     const select = `SELECT ${HERMES_USAGE_COLUMNS.join(', ')} FROM sessions`;
     const rows: Row[] = [];
     if (ids === undefined) rows.push(...(db.prepare(select).all() as Row[]));
@@ -259,16 +221,13 @@ export function readHermesUsage(
     const sessions = new Map<string, HermesSessionUsage>();
     for (const r of rows) if (typeof r.id === 'string') sessions.set(r.id, toUsage(r));
     // Lineage only for the sessions asked for (a listing of every row keeps rows apart), and only with the columns that say it.
+    const cols = open.columns('sessions');
     if (ids !== undefined && LINEAGE_COLUMNS.every((c) => cols.has(c))) addLineage(db, select, sessions);
-    return { kind: 'ok', file, schemaVersion: version, sessions };
+    return { kind: 'ok', file, schemaVersion: open.version, sessions };
   } catch (e) {
-    const code = errCode(e);
-    const msg = e instanceof Error ? e.message : String(e);
-    if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'))
-      return { kind: 'busy', file, message: `Hermes state.db is busy (${msg}); usage not read this time` };
-    return { kind: 'error', file, message: `cannot read Hermes state.db: ${msg}` };
+    return stateDbFailure(file, e, 'usage not read this time');
   } finally {
-    db?.close();
+    db.close();
   }
 }
 

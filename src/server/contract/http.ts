@@ -13,8 +13,10 @@ import {
   steerHow,
   storedRule,
   wireFrame,
+  usageCost,
   workspace,
 } from './models.js';
+import { HERMES_ROUTES } from './hermes.js';
 import { ROUTE_TABLE, type RouteLocation } from './wire.js';
 
 /**
@@ -35,11 +37,6 @@ const ok = z.object({ ok: z.literal(true) });
 const archivedFilter = z.enum(['exclude', 'include', 'only']).optional();
 const bool = z.enum(['true', 'false']).optional();
 
-/**
- * Cost as far as it is known (issue 38): no `usd` when no price is known — shown as "no price",
- * never $0. `estimated`: Hermes' own estimate from its price table.
- */
-export const usageCost = z.object({ usd: z.number().optional(), status: z.enum(['known', 'estimated', 'unknown']) });
 export const usageTokens = z.object({
   input: z.number(),
   output: z.number(),
@@ -465,6 +462,7 @@ export const ROUTES = {
       problems: z.array(z.string()),
     }),
   },
+  ...HERMES_ROUTES,
 } as const satisfies Record<string, RouteDef>;
 
 export type Routes = typeof ROUTES;

@@ -9,4 +9,5 @@ export * from './http.js';
 export * from './ws.js';
 export * from './auth.js';
 export * from './registry.js';
+export * from './hermes.js';
 export * from './wire.js';

@@ -226,3 +226,9 @@ export const branchNode: z.ZodType<BranchNodeInfo> = z.lazy(() =>
 
 /** How a steer went: sent as a normal message (nothing ran), taken by the agent, or the turn cancelled and resent. */
 export const steerHow = z.enum(['prompt', 'agent', 'resent']);
+
+/**
+ * Cost as far as it is known (issue 38): no `usd` when no price is known — shown as "no price",
+ * never $0. `estimated`: Hermes' own estimate from its price table.
+ */
+export const usageCost = z.object({ usd: z.number().optional(), status: z.enum(['known', 'estimated', 'unknown']) });

@@ -1,7 +1,7 @@
 /**
  * The non-ACP surface of the `hermes` CLI the provider layer touches: `-p PROFILE`,
- * `--version`, `acp --check`, `profile list` (fixed-width table, no JSON mode) and
- * `profile create NAME [--clone] [--no-alias] [--description …]`.
+ * `--version`, `acp --check`, `chat -Q -q PROMPT [--resume ID]` (oneshot.ts), `profile list` (fixed-width table,
+ * no JSON mode) and `profile create NAME [--clone] [--no-alias] [--description …]`.
  */
 import {
   copyFileSync,
@@ -15,6 +15,7 @@ import {
 } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { oneShot } from './oneshot.js';
 import { hermesRoot, NO_PROVIDER, parseYamlLite, profileHome, PROFILE_RE, readConfig, readSettings } from './config.js';
 
 const RESERVED = new Set(['hermes', 'default', 'test', 'tmp', 'root', 'sudo']);
@@ -219,6 +220,7 @@ export function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): nu
     writeFileSync(join(root, 'active_profile'), rest[0] + '\n');
     return (out(`Switched to: ${rest[0]}`), 0);
   }
-  err('usage: hermes [-p PROFILE] {acp,profile,--version} ...');
+  if (cmd === 'chat') return oneShot(env.HERMES_HOME ?? root, args.slice(1), env);
+  err('usage: hermes [-p PROFILE] {acp,chat,profile,--version} ...');
   return 2;
 }

@@ -20,7 +20,8 @@ const SCHEMA = readFileSync(
 );
 export const SCHEMA_VERSION = 21;
 
-function open(home: string): Database.Database {
+/** The state.db of `home`, created with the real schema when absent (what Hermes' SessionDB() does). */
+export function openStateDb(home: string): Database.Database {
   mkdirSync(home, { recursive: true });
   const db = new Database(join(home, 'state.db'), { timeout: 1000 });
   db.pragma('journal_mode = WAL');
@@ -32,7 +33,7 @@ function open(home: string): Database.Database {
 }
 
 function withDb<T>(home: string, fn: (db: Database.Database) => T): T {
-  const db = open(home);
+  const db = openStateDb(home);
   try {
     return db.transaction(() => fn(db)).immediate();
   } finally {

@@ -81,6 +81,7 @@ export function Sidebar({ store, app, current }: { store: AppStore; app: AppStat
         {app.role === 'controller' && <OpenFolder store={store} />}
         <a href={href.readiness}>Agents</a>
         <a href={href.usage}>Usage</a>
+        <a href={href.hermesList}>Other Hermes sessions</a>
         <a href={href.settings}>Settings</a>
         <NotifyButton />
       </div>
