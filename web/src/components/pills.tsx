@@ -1,3 +1,4 @@
+import { usePulse } from './motion.js';
 /** Provider pills with their own colours (Hermes amber, like the desktop product). */
 const COLORS: Record<string, string> = {
   hermes: 'amber',
@@ -56,5 +57,6 @@ export function statusWhy(status: Status, failure: Failure | undefined): string 
 }
 
 export function StatusDot({ status, failure }: { status: Status; failure?: Failure | undefined }) {
-  return <span className={`dot dot-${status}`} role="img" aria-label={STATUS_LABEL[status]} title={statusWhy(status, failure)} />;
+  const ref = usePulse(status === 'running');
+  return <span ref={ref} className={`dot dot-${status}`} role="img" aria-label={STATUS_LABEL[status]} title={statusWhy(status, failure)} />;
 }

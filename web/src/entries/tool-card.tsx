@@ -5,6 +5,7 @@ import { DiffView } from '../lazy.js';
 import { TerminalOutput, hasAnsi } from './terminal.js';
 import { MarkdownText } from './markdown.js';
 import { KindIcon } from './kind-icon.js';
+import { Spinner } from '../components/motion.js';
 
 const STATUS_TEXT: Record<string, string> = {
   pending: 'pending',
@@ -52,7 +53,7 @@ export const ToolCard = memo(function ToolCard({ tool, resolution }: { tool: Too
           <KindIcon kind={tool.toolKind} />
           <span className="tool-title">{tool.title}</span>
           <span className={`tool-status st-${tool.status}`}>
-            {!settled && <span className="spinner" aria-hidden="true" />}
+            {!settled && <Spinner />}
             {STATUS_TEXT[tool.status] ?? tool.status}
           </span>
           {took && <span className="tool-took small muted">{took}</span>}

@@ -18,6 +18,7 @@ import { useSessionCost } from '../state/session-cost.js';
 import { answeredBy, useTyping } from './session-helpers.js';
 import { authGapOf } from '../api/sign-in.js';
 import type { ProviderInfo } from '../api/server.js';
+import { Spinner } from '../components/motion.js';
 
 /** One session: header, thread, plan, approvals, composer. */
 export function SessionPage({ store, id }: { store: AppStore; id: string }) {
@@ -299,7 +300,7 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
               ))}
               {running && view.pending.length === 0 && (
                 <div className="working muted small" role="status">
-                  <span className="spinner" aria-hidden="true" /> {view.state === 'cancelling' ? 'Cancelling…' : 'Working…'}
+                  <Spinner /> {view.state === 'cancelling' ? 'Cancelling…' : 'Working…'}
                 </div>
               )}
               {!running && view.lastStop && view.lastStop.stopReason !== 'end_turn' && <TurnEnd stop={view.lastStop} entries={view.entries} />}
