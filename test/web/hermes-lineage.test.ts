@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { shot } from './browser.js';
-import { newSession, send, webSuite, type World } from './helpers.js';
+import { currentId, newSession, send, webSuite, type World } from './helpers.js';
 
 /**
  * Issue 38 item 3 in the web UI: when Hermes (compression.in_place false) continues a compressed
@@ -38,6 +38,14 @@ describe('web: Hermes lineage (header) and subagents (lanes)', { timeout: 120_00
     );
     // Next to the context ring, in the header's controls.
     expect(await page.locator('.sh-controls .ctx + [data-testid="compressed-marker"]').count()).toBe(1);
+    // The sidebar row says it too, with the ids on hover (the session summary's hermesLineage).
+    const row = page.locator(`[data-session="${currentId(page)}"] [data-testid="row-compressed"]`);
+    await row.waitFor({ timeout: 30_000 });
+    expect(await row.textContent()).toBe('compressed ×1');
+    expect(await row.getAttribute('title')).toMatch(
+      /^Hermes compressed this conversation 1× — root [0-9a-f-]{36}, parent [0-9a-f-]{36}, now \d{8}_\d{6}_[0-9a-f]{6}$/,
+    );
+
     await shot(page, 'hermes-compressed-marker');
 
     await page.reload();

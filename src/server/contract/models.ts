@@ -71,6 +71,18 @@ export const sessionSummary = z.object({
     .optional(),
   /** Made by a one-shot `talaria run`. */
   createdBy: z.literal('run').optional(),
+  /**
+   * Hermes compressed the conversation into new rows of its own (`_meta.hermes.sessionProvenance`):
+   * how many times, and its ids — the root it began as, the parent it continued from, the row now.
+   */
+  hermesLineage: z
+    .object({
+      compressions: z.number(),
+      rootHermesSessionId: z.string(),
+      parentHermesSessionId: z.string().optional(),
+      currentHermesSessionId: z.string(),
+    })
+    .optional(),
   modelId: z.string().optional(),
   modeId: z.string().optional(),
 });

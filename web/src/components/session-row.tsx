@@ -45,6 +45,7 @@ export function SessionItem({ node, ctx }: { node: SessionNode; ctx: RowContext 
               one-shot run
             </span>
           )}
+          {s.hermesLineage && <CompressedMark l={s.hermesLineage} />}
           <span className="muted small">{s.updatedAt ? ago(s.updatedAt) : ''}</span>
         </span>
         {label && (
@@ -118,5 +119,16 @@ export function AgentOnlyItem({ store, s, label, canOpen }: { store: AppStore; s
         </p>
       )}
     </li>
+  );
+}
+
+/** Hermes went on in new rows of its own after compressing: how many times, and its ids on hover. */
+function CompressedMark({ l }: { l: NonNullable<SessionSummaryInfo['hermesLineage']> }) {
+  const parent = l.parentHermesSessionId ? `, parent ${l.parentHermesSessionId}` : '';
+  const tip = `Hermes compressed this conversation ${l.compressions}× — root ${l.rootHermesSessionId}${parent}, now ${l.currentHermesSessionId}`;
+  return (
+    <span className="pill pill-compressed" title={tip} aria-label={tip} data-testid="row-compressed">
+      compressed ×{l.compressions}
+    </span>
   );
 }
