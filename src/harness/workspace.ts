@@ -18,50 +18,24 @@ import { resolve } from 'node:path';
 import type { OpenOptions } from '../host/host.js';
 import { TalariaError } from '../protocol/errors.js';
 import { errorText } from '../session/errors.js';
-import type { ProviderRegistry } from '../providers/registry.js';
 import type { Session } from '../session/session.js';
 import type { StoredSession, Workspace as WorkspaceRow } from '../store/index.js';
-import { cutBefore, markPartial, pendingSeed, PARTIAL } from './branches.js';
-import { branchSource } from './branch-source.js';
+import { markPartial, pendingSeed, PARTIAL } from './branches.js';
 import { applyChoices } from './choices.js';
 import { withCreatedBy } from './provenance.js';
-import { recordSession, type RecordInit, type RecordingDeps } from './hosted.js';
+import { recordSession, type RecordInit } from './hosted.js';
 import { keepTalariaSettlements, keepThreadMeta, seedThread } from './restore.js';
 import { reopenTarget } from '../providers/hermes/provenance.js';
 import { hasInjection } from '../thread/injected.js';
 import type { ThreadSnapshot } from '../thread/snapshot.js';
 import { findStored } from './transfer.js';
 import { listSessions } from './listing.js';
-import type { WarmPool } from './warm-pool.js';
-import type { ProfileResolver } from './workspace-profile.js';
+import { branchSession, forkSession, recoverable } from './workspace-branch.js';
+import type { WorkspaceCore, WorkspaceDeps } from './workspace-deps.js';
+
+export type { WorkspaceDeps } from './workspace-deps.js';
 import type { Catalog } from '../session/catalog.js';
-import type {
-  AgentPick,
-  BranchOptions,
-  ConnectionInfo,
-  ForeignTranscript,
-  HarnessSession,
-  ListOptions,
-  NewSessionOptions,
-  OpenStoredOptions,
-  Workspace,
-} from './types.js';
-
-export interface WorkspaceDeps extends RecordingDeps {
-  registry: ProviderRegistry;
-  pick(o: { workspace: string; provider?: string; profile?: string }): Promise<AgentPick>;
-  /** A provider for a stored row (ad-hoc command agents are rebuilt from the row). */
-  providerFor(row: StoredSession): { provider: string; profile?: string };
-  /** What to keep about the agent in the row (initialize's agentInfo, an ad-hoc command). */
-  agentInfoFor(provider: string, info: ConnectionInfo | undefined): unknown;
-  permissionMode?: OpenOptions['permissionMode'];
-  /** Spare sessions and catalogs kept ready (warm-pool.ts). */
-  warm: WarmPool;
-  /** The profile the workspace row sets (its own Hermes profile, created on demand). */
-  profiles: ProfileResolver;
-}
-
-const recoverable = (e: unknown, codes: string[]) => e instanceof TalariaError && codes.includes(e.code);
+import type { HarnessSession, ListOptions, NewSessionOptions, OpenStoredOptions, Workspace } from './types.js';
 
 /** A load/resume failure as a code and a one-line reason (the agent's detail included). */
 function failureOf(e: unknown): { code: string; message: string } {
@@ -324,121 +298,7 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
     });
   }
 
-  async function forkSession(id: string, o: OpenStoredOptions = {}): Promise<HarnessSession> {
-    const src = findStored(d.store, id);
-    if (!src) throw new TalariaError('session_not_found', `no stored session ${id}`, { sessionId: id });
-    const { provider, profile } = d.providerFor(src);
-    const t = target(provider, profile, { ...o, cwd: src.cwd });
-    let s: Session | undefined;
-    if (src.agentSessionId) {
-      try {
-        s = await d.host.forkSession(src.agentSessionId, t);
-      } catch (e) {
-        if (!recoverable(e, ['unsupported', 'session_not_found'])) throw e;
-      }
-    }
-    const origin: HarnessSession['origin'] = s ? 'forked' : 'restored';
-    s ??= await d.host.newSession(t);
-    const historyFrom = seedThread(s, d.store.entries.loadSnapshot(src.id)) ? 'store' : 'none';
-    if (origin === 'restored')
-      s.notice(
-        'info',
-        'history_restored',
-        `Forked in Talaria from ${src.id}; the agent cannot fork it, so it starts without the earlier context.`,
-      );
-    const created = store(s, provider, profile);
-    d.store.transaction(() => {
-      d.store.sessions.update(created.id, {
-        title: `${src.title ?? 'Session'} (fork)`,
-        ...(origin === 'restored' ? { agentInfo: markPartial(created.agentInfo) } : {}),
-      });
-      // In the branch tree too, so a list can nest the fork under what it was forked from.
-      d.store.branches.add({
-        sessionId: created.id,
-        parentId: src.id,
-        reason: 'fork',
-        agentSessionId: s.id,
-        ...(src.agentSessionId ? { previousAgentSessionId: src.agentSessionId } : {}),
-        provider,
-      });
-    });
-    const hs = await recordNew(s, { row: d.store.sessions.get(created.id)!, workspace: ws, origin, historyFrom });
-    // A fork keeps the model and mode chosen for its source.
-    await applyChoices(
-      hs,
-      { ...(src.modelId ? { modelId: src.modelId } : {}), ...(src.modeId ? { modeId: src.modeId } : {}) },
-      'session',
-    );
-    return hs;
-  }
-
-  /**
-   * A branch of a stored session: a rewind (`at`: the user message to go back to — the branch holds
-   * what came before it) or the conversation continued with another agent (`provider`). Either way
-   * a new Talaria session on a fresh agent session, whose first prompt carries the conversation as
-   * a compact seed (host/reseed.ts); recorded in the branch tree with its provenance. A transcript
-   * Talaria never stored (Hermes' other channels) is continued the same way, with no parent.
-   */
-  async function branchSession(source: string | ForeignTranscript, o: BranchOptions): Promise<HarnessSession> {
-    const src = branchSource(source, o, { ...d, ws });
-    const from = src.from;
-    const provider = o.provider ?? from.provider;
-    const profile = o.provider ? o.profile : (o.profile ?? from.profile);
-    const cut = o.at !== undefined && src.stored ? cutBefore(src.snap, o.at, src.stored.id) : src.snap;
-    const reason = o.at !== undefined ? 'rewind' : 'continue';
-    const s = await d.host.newSession(target(provider, profile, { ...o, cwd: src.cwd }));
-    const historyFrom = seedThread(s, cut) ? 'store' : 'none';
-    const fromLabel = src.fromLabel;
-    const toLabel = d.registry.get(provider)?.label ?? provider;
-    const where =
-      reason === 'rewind' ? 'went back to an earlier message' : `continued with ${toLabel} (from ${fromLabel})`;
-    s.notice(
-      'info',
-      'branched',
-      `A branch of ${src.name}: the conversation ${where}. The agent gets it as a compact copy with the next message.`,
-      {
-        reason,
-        ...(src.stored ? { parentId: src.stored.id } : { foreignRef: src.agentSessionId }),
-        ...(o.at ? { forkEntryId: o.at } : {}),
-        fromProvider: from.provider,
-        fromLabel,
-      },
-    );
-    const created = store(s, provider, profile);
-    const title = `${src.title ?? 'Session'} (${reason === 'rewind' ? 'rewind' : `in ${toLabel}`})`;
-    d.store.transaction(() => {
-      d.store.sessions.update(created.id, { title, agentInfo: markPartial(created.agentInfo) });
-      d.store.branches.add({
-        sessionId: created.id,
-        ...(src.stored ? { parentId: src.stored.id } : {}),
-        reason,
-        agentSessionId: s.id,
-        ...(src.agentSessionId ? { previousAgentSessionId: src.agentSessionId } : {}),
-        provider,
-        ...(reason === 'continue' ? { fromProvider: from.provider } : {}),
-        ...(o.at ? { forkEntryId: o.at } : {}),
-      });
-    });
-    // The seeded thread came with its source's title: the branch is named for what it is.
-    s.thread.title = title;
-    if (historyFrom === 'store')
-      d.host.seedNext(s, { reason, inPlace: true, ...(reason === 'continue' ? { from: fromLabel } : {}) });
-    const hs = await recordNew(s, {
-      row: d.store.sessions.get(created.id)!,
-      workspace: ws,
-      origin: 'branched',
-      historyFrom,
-    });
-    // The same agent keeps the model and mode chosen for its source.
-    const st = src.stored;
-    if (st && provider === from.provider)
-      await applyChoices(
-        hs,
-        { ...(st.modelId ? { modelId: st.modelId } : {}), ...(st.modeId ? { modeId: st.modeId } : {}) },
-        'session',
-      );
-    return hs;
-  }
+  const core: WorkspaceCore = { d, ws, target, store, recordNew };
 
   const sessions = (o: ListOptions = {}) => listSessions({ ...d, isSpare: (id) => d.warm.isSpare(id) }, row, o);
 
@@ -450,8 +310,8 @@ export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace 
     newSession,
     sessions,
     openSession,
-    forkSession,
-    branchSession,
+    forkSession: (id, o = {}) => forkSession(core, id, o),
+    branchSession: (source, o) => branchSession(core, source, o),
     setDefault,
     defaults,
     warm,
