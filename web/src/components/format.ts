@@ -15,15 +15,5 @@ export function tokens(n: number | undefined): string {
   return `${(n / 1_000_000).toFixed(1)}M`;
 }
 
-/** "$0.0123", "~$0.0123" (an estimate) or "no price" — never $0 for a price nobody knows. */
-export function formatCost(cost: { usd?: number | undefined; status: 'known' | 'estimated' | 'unknown' } | undefined): string {
-  if (!cost || cost.status === 'unknown' || cost.usd === undefined) return 'no price';
-  const digits = cost.usd !== 0 && Math.abs(cost.usd) < 0.01 ? 4 : 2;
-  return `${cost.status === 'estimated' ? '~' : ''}$${cost.usd.toFixed(digits)}`;
-}
-
-/** A total over sessions: the priced part, and how many had no price. */
-export function formatCostTotal(cost: { usd?: number | undefined; status: 'known' | 'estimated' | 'unknown'; unpriced: number }): string {
-  if (cost.status === 'unknown') return 'no price';
-  return cost.unpriced > 0 ? `${formatCost(cost)} + ${cost.unpriced} without price` : formatCost(cost);
-}
+// One cost model with the CLI and the server (a leaf module of src/).
+export { formatCost, formatCostTotal } from '../../../src/session/cost.js';
