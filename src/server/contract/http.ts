@@ -233,7 +233,8 @@ export const ROUTES = {
   setWorkspaceProfile: {
     ...ROUTE_TABLE.setWorkspaceProfile,
     params: id,
-    body: z.object({ profile: z.string().nullable().optional(), own: z.boolean().optional() }),
+    // Strict: a misspelt key would otherwise change nothing and answer 200.
+    body: z.object({ profile: z.string().nullable().optional(), own: z.boolean().optional() }).strict(),
     response: z.object({ workspace }),
   },
   listSessions: {
