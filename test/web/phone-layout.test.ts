@@ -117,8 +117,18 @@ describe('web: phone and desktop layout', { timeout: 120_000 }, () => {
     await p.getByTestId('thread').evaluate((el) => el.scrollTo(0, 0));
     const plan = p.locator('.plan');
     expect((await plan.boundingBox())!.height).toBeLessThanOrEqual(40);
-    await plan.locator('summary').tap();
-    await expect.poll(() => plan.locator('li').first().isVisible()).toBe(true);
+    // A late update of the cancelled turn may scroll the thread down again (the row remounts, its
+    // open state kept): look again from the top, and tap only while it is still shut.
+    await expect
+      .poll(
+        async () => {
+          await p.getByTestId('thread').evaluate((el) => el.scrollTo(0, 0));
+          if ((await plan.getAttribute('open')) === null) await plan.locator('summary').tap();
+          return plan.locator('li').first().isVisible();
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true);
     await shot(p, 'phone-turn-plan-open');
     expect(w.errors).toEqual([]);
     await p.context().close();
