@@ -1,3 +1,4 @@
+import { FixText } from './copy-command.js';
 import { useEffect, useRef, useState } from 'react';
 import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
@@ -88,11 +89,7 @@ export function SignInTerminal(props: { providerId: string; label: string; metho
       {outcome && !outcome.ok && (
         <div className="error" role="alert">
           <p>Not signed in: {outcome.message}</p>
-          {outcome.fix && (
-            <p className="fix">
-              Fix: <code>{outcome.fix}</code>
-            </p>
-          )}
+          <FixText fix={outcome.fix} />
           <button type="button" onClick={() => setAttempt((n) => n + 1)}>
             Retry
           </button>
