@@ -161,6 +161,14 @@ describe('web: the Agents page', { timeout: 240_000 }, () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => groupOf('kimi'), { timeout: 60_000 }).toBe('ready');
     expect(readdirSync(agentsDir())).toContain('kimi@1.2.0');
+    // The keyboard focus moved with the card.
+    await expect
+      .poll(() =>
+        card('kimi').evaluate(
+          (e) => (e as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement === e,
+        ),
+      )
+      .toBe(true);
 
     // opencode: the registry's entry of its npm package, installed from the (loopback) npm registry.
     await card('opencode').getByRole('button', { name: 'Install opencode' }).click();
@@ -178,7 +186,9 @@ describe('web: the Agents page', { timeout: 240_000 }, () => {
     await button.click();
     const failed = item.getByRole('alert');
     await failed.waitFor({ timeout: 60_000 });
-    expect(await failed.textContent()).toMatch(/the `claude` CLI is needed and is not installed here/);
+    expect(await failed.textContent()).toMatch(/the claude CLI is needed and is not installed here/);
+    // Refused before anything ran: no empty terminal beside the reason.
+    expect(await item.getByTestId('sign-in-terminal').isVisible()).toBe(false);
     const copy = failed.getByRole('button', { name: 'Copy the command npm install -g @anthropic-ai/claude-code' });
     await copy.click();
     await copy.locator('xpath=..').getByRole('status').filter({ hasText: 'Copied' }).waitFor();

@@ -4,7 +4,7 @@ import { addRegistryAgent, type RegistryAgentInfo } from '../api/registry.js';
 import { gapAuthMethods } from '../api/sign-in.js';
 import { ProviderPill } from './pills.js';
 import { SignInMethods, type SignInMethod } from './sign-in-methods.js';
-import { CopyCommand, FixText } from './copy-command.js';
+import { CopyCommand, FixText, Words } from './copy-command.js';
 import type { AgentGroup } from '../state/agent-groups.js';
 
 const STATUS: Record<AgentGroup, string> = {
@@ -32,7 +32,7 @@ interface Props {
 /** One agent on the Agents page: its state in words, each gap in calm text with what fixes it — a button where Talaria can act, else the command to type. */
 export function AgentCard({ p, group, focus, canAct, entry, onSignedIn, onTerminal, onInstalled, children }: Props) {
   return (
-    <li className={`ready-item ${focus ? 'focus' : ''}`} id={`provider-${p.id}`} data-group={group}>
+    <li className={`ready-item ${focus ? 'focus' : ''}`} id={`provider-${p.id}`} data-group={group} tabIndex={-1}>
       <h3>
         <ProviderPill id={p.id} label={p.label} /> <span className={group === 'ready' ? 'ok' : 'muted'}>{STATUS[group]}</span>
         {p.version && <span className="muted small"> {p.version}</span>}
@@ -42,7 +42,9 @@ export function AgentCard({ p, group, focus, canAct, entry, onSignedIn, onTermin
           {p.gaps.map((g, i) => (
             <li key={i}>
               {/* The methods follow as buttons: the message does not list them a second time. */}
-              <span>{gapAuthMethods(g).length > 0 ? g.message.replace(/ Sign-in methods: .*$/s, '') : g.message}</span>
+              <span>
+                <Words text={gapAuthMethods(g).length > 0 ? g.message.replace(/ Sign-in methods: .*$/s, '') : g.message} />
+              </span>
               {g.code === 'not_installed' && entry ? (
                 <InstallButton p={p} entry={entry} canAct={canAct} onInstalled={onInstalled} fix={g.fix} />
               ) : (

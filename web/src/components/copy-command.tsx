@@ -1,13 +1,24 @@
 import { useState } from 'react';
 
-/**
- * The commands a fix text names in backticks: what a person types. A lone word counts only after
- * "run" ("run `claude` once"), not as a name ("its `hermes` executable").
- */
-export function commandsIn(fix: string | undefined): string[] {
-  return [...(fix ?? '').matchAll(/(\S*)\s*`([^`]+)`/g)]
-    .filter((m) => m[2]!.trim().includes(' ') || /^run$/i.test(m[1]!))
-    .map((m) => m[2]!.trim());
+/** A backticked part of a fix is a command to type when it has a space, or is a lone word after "run" ("run `claude` once"); not a name ("its `hermes` executable"). */
+const isCommand = (code: string, before: string): boolean => code.trim().includes(' ') || /\brun\s*$/i.test(before);
+
+/** Text with `backticked` parts as code; commands among them (isCommand) with a Copy button. */
+export function Words({ text }: { text: string }) {
+  const parts = text.split('`');
+  return (
+    <>
+      {parts.map((part, i) =>
+        i % 2 === 0 || i === parts.length - 1 ? (
+          <span key={i}>{i % 2 === 0 ? part : `\`${part}`}</span>
+        ) : isCommand(part, parts[i - 1]!) ? (
+          <CopyCommand key={i} command={part.trim()} />
+        ) : (
+          <code key={i}>{part}</code>
+        ),
+      )}
+    </>
+  );
 }
 
 /** A command to type, with a Copy button; when the clipboard refuses, it says to select the text instead. */
@@ -40,17 +51,12 @@ export function CopyCommand({ command }: { command: string }) {
   );
 }
 
-/** A fix in words, each command it names below it with a Copy button. */
+/** A fix in words, each command in it with a Copy button. */
 export function FixText({ fix }: { fix: string | undefined }) {
   if (!fix) return null;
   return (
     <div className="fix">
-      <span>{fix.replace(/`/g, '')}</span>
-      {commandsIn(fix).map((c) => (
-        <div key={c}>
-          <CopyCommand command={c} />
-        </div>
-      ))}
+      <Words text={fix} />
     </div>
   );
 }

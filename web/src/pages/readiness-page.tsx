@@ -4,7 +4,7 @@ import { useApp, type AppStore } from '../state/app-store.js';
 import type { SignInMethod } from '../components/sign-in-methods.js';
 import { SignInTerminal } from '../lazy.js';
 import { AgentCard } from '../components/agent-card.js';
-import { GROUPS, groupOf, registryEntryFor } from '../state/agent-groups.js';
+import { GROUPS, groupOf, registryEntryFor, type AgentGroup } from '../state/agent-groups.js';
 import type { RegistryIndexInfo } from '../api/registry.js';
 import { RegistryList } from '../components/registry-list.js';
 import { defaultAgent } from '../state/default-agent.js';
@@ -33,9 +33,17 @@ export function ReadinessPage({ store }: { store: AppStore }) {
   // After an add or a remove: this page's agents, the registry list and the new-session menu follow (the server's agents already did).
   const changed = (): void => {
     load(false);
-    setRegKey((k) => k + 1);
     void store.refresh().then(() => store.loadReadiness(false));
   };
+  // An agent installed moves to its new group: the keyboard focus goes with it.
+  const [moved, setMoved] = useState<string>();
+  useEffect(() => {
+    if (moved) document.getElementById(`provider-${moved}`)?.focus();
+  }, [providers, moved]);
+  // An agent being signed in to stays in its group (its terminal and outcome with it) until closed or checked again.
+  const [held, setHeld] = useState<Record<string, AgentGroup>>({});
+  const hold = (p: ProviderInfo): void => setHeld((h) => ({ ...h, [p.id]: h[p.id] ?? groupOf(p) }));
+  const release = (id: string): void => setHeld(({ [id]: _, ...rest }) => rest);
   // A sign-in ends with readiness checked for real: that agent's row is replaced, the gap goes.
   const signedIn = (p: ProviderInfo): void => {
     setProviders((all) => all?.map((x) => (x.id === p.id ? p : x)));
@@ -49,12 +57,20 @@ export function ReadinessPage({ store }: { store: AppStore }) {
   return (
     <div className="page">
       <h1>Agents and readiness</h1>
-      <button type="button" onClick={() => load(true)}>Check again</button>
+      <button
+        type="button"
+        onClick={() => {
+          setHeld({});
+          load(true);
+        }}
+      >
+        Check again
+      </button>
       {err && <p className="error" role="alert">{err}</p>}
       {problems.map((p, i) => <p key={i} className="note">{p}</p>)}
       {!providers && !err && <p role="status">Checking agents…</p>}
       {GROUPS.map(({ id, title }) => {
-        const members = (providers ?? []).filter((p) => groupOf(p) === id);
+        const members = (providers ?? []).filter((p) => (held[p.id] ?? groupOf(p)) === id);
         if (members.length === 0) return null;
         return (
           <section key={id} className="agent-group" aria-labelledby={`group-${id}`}>
@@ -66,13 +82,21 @@ export function ReadinessPage({ store }: { store: AppStore }) {
                 <AgentCard
                   key={p.id}
                   p={p}
-                  group={id}
+                  group={groupOf(p)}
                   focus={focus === p.id}
                   canAct={app.role === 'controller'}
                   entry={registryEntryFor(p, index?.agents)}
                   onSignedIn={signedIn}
-                  onTerminal={(m) => setPanel({ providerId: p.id, method: m })}
-                  onInstalled={changed}
+                  onTerminal={(m) => {
+                    hold(p);
+                    setPanel({ providerId: p.id, method: m });
+                  }}
+                  onInstalled={() => {
+                    changed();
+                    setMoved(p.id);
+                    // The registry list below shows the new install too.
+                    setRegKey((k) => k + 1);
+                  }}
                 >
                   {panel?.providerId === p.id && (
                     <SignInTerminal
@@ -82,7 +106,10 @@ export function ReadinessPage({ store }: { store: AppStore }) {
                       methodId={panel.method.id}
                       methodName={panel.method.name}
                       onSignedIn={signedIn}
-                      onClose={() => setPanel(undefined)}
+                      onClose={() => {
+                        setPanel(undefined);
+                        release(p.id);
+                      }}
                     />
                   )}
                 </AgentCard>
