@@ -48,7 +48,7 @@ export function AgentCard({ p, group, focus, canAct, entry, onSignedIn, onTermin
               {g.code === 'not_installed' && entry ? (
                 <InstallButton p={p} entry={entry} canAct={canAct} onInstalled={onInstalled} fix={g.fix} />
               ) : (
-                <FixText fix={g.fix} />
+                <FixText fix={gapAuthMethods(g).length > 0 && g.fix ? `Or in a terminal: ${g.fix}` : g.fix} />
               )}
               {gapAuthMethods(g).length > 0 && (
                 <SignInMethods provider={p} methods={gapAuthMethods(g)} canAct={canAct} onSignedIn={onSignedIn} onTerminal={onTerminal} />
