@@ -99,6 +99,11 @@ describe('web: terminal, inspector, settings, export', { timeout: 90_000 }, () =
     await shot(page, 'inspector-side-desktop-dark');
     expect(await axeViolations(page)).toEqual([]);
     await page.setViewportSize({ width: 390, height: 844 });
+    // The sidebar slides away on a phone: shoot once it is off screen.
+    type Box = { getBoundingClientRect(): { right: number } };
+    await expect
+      .poll(() => page.locator('.sidebar').evaluate((e) => (e as unknown as Box).getBoundingClientRect().right))
+      .toBeLessThanOrEqual(0);
     await shot(page, 'inspector-side-phone-dark');
     expect(await axeViolations(page)).toEqual([]);
     await page.emulateMedia({ colorScheme: 'light' });

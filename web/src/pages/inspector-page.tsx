@@ -120,6 +120,6 @@ function Pairing({ f, pairs }: { f: Frame; pairs: Pairs }) {
   const p = pairs.get(f.seq);
   if (!p) return null;
   if (p.kind === 'request')
-    return <span className="muted small">{p.other === undefined ? 'no answer yet' : `answered by ${p.other} in ${p.ms} ms`}</span>;
-  return <span className="muted small">{`answers ${p.other} after ${p.ms} ms`}</span>;
+    return <span className="muted small frame-pair">{p.other === undefined ? 'no answer yet' : `answered by ${p.other} in ${p.ms} ms`}</span>;
+  return <span className="muted small frame-pair">{`answers ${p.other} after ${p.ms} ms`}</span>;
 }
