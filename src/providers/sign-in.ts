@@ -10,6 +10,7 @@ import { AcpClient } from '../session/client.js';
 import { authMethodInfos, clearAuthMark, markAuthRequired, terminalLaunch, type AuthMethodInfo } from './auth.js';
 import { agentEnv, clientCapOptions, spawnOptions, type ClientCapsWithMeta } from './launch.js';
 import { probeProvider, type ProbeResult } from './probe.js';
+import { which } from './locate.js';
 import type { Located, Provider, ProviderEnv } from './types.js';
 
 export interface SignInAgent {
@@ -90,4 +91,25 @@ export async function recheckSignIn(
       where: 'login',
     });
   return r;
+}
+
+/** How to install the command-line tools agents' terminal sign-ins run (claude-agent-acp's `claude /login`). */
+const SIGN_IN_TOOLS: Record<string, string> = {
+  claude: 'npm install -g @anthropic-ai/claude-code',
+};
+
+/**
+ * A terminal sign-in whose command is not installed, said plainly before anything starts ("the
+ * `claude` CLI is needed"), with the command that installs it when Talaria knows it.
+ */
+export function missingSignInTool(command: string, ctx: ProviderEnv): { message: string; fix: string } | undefined {
+  if (which(command, ctx)) return undefined;
+  const name = command.split(/[\\/]/).pop()!;
+  const install = SIGN_IN_TOOLS[name];
+  return {
+    message: `This sign-in runs \`${name}\`: the \`${name}\` CLI is needed and is not installed here.`,
+    fix: install
+      ? `Install it with \`${install}\`, then sign in again.`
+      : `Install \`${name}\` so that it is on PATH, then sign in again.`,
+  };
 }

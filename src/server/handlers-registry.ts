@@ -14,6 +14,7 @@ import {
   refreshInstalled,
   removeInstalled,
   RegistryError,
+  splitPackageSpec,
   updateInstalled,
   type IndexResult,
   type InstalledAgent,
@@ -133,6 +134,7 @@ export function registryHandlers(
           ...(a.icon ? { icon: a.icon } : {}),
           ...(a.website ? { website: a.website } : {}),
           ...(installed.has(a.id) ? { installed: installed.get(a.id)! } : {}),
+          ...(a.distribution.npx ? { package: splitPackageSpec(a.distribution.npx.package).name } : {}),
         })),
       };
     },

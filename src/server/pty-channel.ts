@@ -11,7 +11,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Harness } from '../harness/index.js';
 import type { Logger } from '../protocol/types.js';
-import { recheckSignIn, startForSignIn, terminalCommand } from '../providers/sign-in.js';
+import { missingSignInTool, recheckSignIn, startForSignIn, terminalCommand } from '../providers/sign-in.js';
 import type { Provider } from '../providers/types.js';
 import { errorText } from '../session/errors.js';
 import { PTY_PATH, ptyClientMessage, ptyQuery, type PtyServerMessage } from './contract/index.js';
@@ -99,13 +99,18 @@ export function ptyChannel(o: { harness: Harness; logger: Logger; onSignedIn: ()
           `${m.id} is a variable to set, not a sign-in to run`,
           `Put ${(m.vars ?? []).join(' or ')} in agents.${JSON.stringify(provider.id)}.env of config.json.`,
         ];
-      else command = terminalCommand(provider, harness.env, agent, m.id);
+      else {
+        command = terminalCommand(provider, harness.env, agent, m.id);
+        const missing = missingSignInTool(command.command, harness.env);
+        if (missing) refusal = [missing.message, missing.fix];
+      }
     } finally {
       // The agent is not needed while its sign-in command runs (it may even lock what that command writes).
       await agent.client.close().catch(() => {});
     }
     // Refused only now, the agent closed: a retry right after the answer finds it free.
-    if (refusal || !command) return fail('invalid_argument', ...(refusal ?? ['no sign-in command', '']));
+    if (refusal || !command)
+      return fail(refusal && command ? 'not_ready' : 'invalid_argument', ...(refusal ?? ['no sign-in command', '']));
     if (closed) return;
     let pty: PtyProcess;
     try {

@@ -220,7 +220,10 @@ export async function allowEditOnPane(pane: TmuxPane): Promise<string> {
  * A Talaria home whose config.json defines `authfake` (test/fakes/bin/auth-agent.ts), a workspace
  * beside it, and the file the agent's sign-in writes (its key).
  */
-export function authFakeHome(prefix: string): { home: string; cwd: string; agentConfig: string } {
+export function authFakeHome(
+  prefix: string,
+  extraArgs: string[] = [],
+): { home: string; cwd: string; agentConfig: string } {
   const root = tempDir(prefix);
   const home = join(root, 'talaria');
   const cwd = join(root, 'ws');
@@ -231,7 +234,9 @@ export function authFakeHome(prefix: string): { home: string; cwd: string; agent
   writeFileSync(
     join(home, 'config.json'),
     JSON.stringify({
-      agents: { authfake: { command: process.execPath, args: [...nodeArgs(agent), '--config', agentConfig] } },
+      agents: {
+        authfake: { command: process.execPath, args: [...nodeArgs(agent), '--config', agentConfig, ...extraArgs] },
+      },
     }),
   );
   return { home, cwd, agentConfig };

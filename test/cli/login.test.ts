@@ -7,6 +7,7 @@
  */
 import { describe, it, expect, vi } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { BIN, TmuxPane, authFakeHome, hasTmux, runCli } from './helpers.js';
 
@@ -66,6 +67,16 @@ describe('talaria login (agent-type methods, no terminal needed)', () => {
     const run = await t.cli(['run', '--agent', 'authfake', 'hello']);
     expect(run.stdout).toContain('Signed in; hello from auth-fake.');
     expect(run.code).toBe(EXIT.OK);
+  });
+
+  it("a terminal method whose CLI is missing (claude-agent-acp's `claude /login`): said plainly with the install command, exit 6, nothing started", async () => {
+    const { home, cwd, agentConfig } = authFakeHome('login-claude', ['--claude-method']);
+    const env = { TALARIA_HOME: home, NO_COLOR: '1', PATH: `${dirname(process.execPath)}:/usr/bin:/bin` };
+    const r = await runCli(['login', 'authfake', 'claude-login'], { cwd, env });
+    expect(r.stderr).toContain('the `claude` CLI is needed and is not installed here');
+    expect(r.stderr).toContain('fix: Install it with `npm install -g @anthropic-ai/claude-code`, then sign in again.');
+    expect(r.code).toBe(EXIT.NOT_READY);
+    expect(existsSync(agentConfig)).toBe(false);
   });
 
   it('the agent refusing the sign-in: its own words, exit 5, and the agent stays signed out', async () => {

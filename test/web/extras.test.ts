@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { shot } from './browser.js';
+import { axeViolations } from './axe.js';
 import { newSession, send, webSuite, type World } from './helpers.js';
 
 /** Terminal colours, the protocol inspector, rules and the audit log, export / archive / fork. */
@@ -61,8 +62,57 @@ describe('web: terminal, inspector, settings, export', { timeout: 90_000 }, () =
     await frames.first().getByRole('button').click();
     expect(await frames.first().locator('pre.json').textContent()).toContain('"sessionUpdate"');
     await shot(page, 'inspector');
-    await page.getByRole('link', { name: '← Back to the session' }).click();
+    // The inspector is a side panel now (issue 37): "Close" replaced "← Back to the session".
+    await page.getByRole('link', { name: 'Close the inspector' }).click();
     await page.getByLabel('Message to the agent').waitFor();
+  });
+
+  it('the inspector opens beside the conversation; requests paired with responses, times and latency; filters kept', async () => {
+    await menuItem(page, 'Inspector');
+    await page.getByRole('menuitem', { name: 'Inspector' }).click();
+    const panel = page.getByRole('complementary', { name: 'Protocol inspector' });
+    await panel.getByRole('heading', { name: 'Protocol inspector' }).waitFor();
+    // Beside, not instead: the conversation and its message box are still there.
+    expect(await page.getByLabel('Message to the agent').isVisible()).toBe(true);
+    const side = (await panel.boundingBox())!;
+    const box = (await page.getByLabel('Message to the agent').boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(side.x + 1);
+    // The filters of the last visit are kept.
+    expect(await panel.getByLabel('Filter by method').inputValue()).toBe('session/update');
+    expect(await panel.getByRole('button', { name: '← from agent' }).getAttribute('aria-pressed')).toBe('true');
+    await panel.getByRole('button', { name: 'Both' }).click();
+    await panel.getByLabel('Filter by method').fill('');
+    const frames = panel.getByRole('list', { name: 'Wire frames' }).locator('li');
+    const prompt = frames.filter({ hasText: 'session/prompt' }).first();
+    await expect.poll(() => prompt.textContent(), { timeout: 20_000 }).toMatch(/answered by (\d+) in \d+ ms/);
+    const answer = /answered by (\d+)/.exec((await prompt.textContent()) ?? '')![1]!;
+    const reqSeq = (await prompt.locator('.mono.small').first().textContent())!;
+    const response = frames
+      .filter({ has: page.locator('.mono.small', { hasText: new RegExp(`^${answer}$`) }) })
+      .first();
+    expect(await response.textContent()).toMatch(new RegExp(`answers ${reqSeq} after \\d+ ms`));
+    expect(await prompt.locator('time').textContent()).toMatch(/^\+\d+\.\d{3} s$/);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await shot(page, 'inspector-side-desktop-light');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shot(page, 'inspector-side-desktop-dark');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 390, height: 844 });
+    // The sidebar slides away on a phone: shoot once it is off screen.
+    type Box = { getBoundingClientRect(): { right: number } };
+    await expect
+      .poll(() => page.locator('.sidebar').evaluate((e) => (e as unknown as Box).getBoundingClientRect().right))
+      .toBeLessThanOrEqual(0);
+    await shot(page, 'inspector-side-phone-dark');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await shot(page, 'inspector-side-phone-light');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 820 });
+    await panel.getByRole('link', { name: 'Close the inspector' }).click();
+    await panel.waitFor({ state: 'detached' });
+    expect(w.errors).toEqual([]);
   });
 
   it('settings: add and delete a global rule; the audit log lists the approval given above', async () => {

@@ -172,8 +172,8 @@ describe('web: header, sidebar, notifications, readiness', { timeout: 90_000 }, 
     writeFileSync(laterCmd, `#!/bin/sh\nexec ${nodeCommand(SDK_AGENT)} "$@"\n`);
     chmodSync(laterCmd, 0o755);
     await page.getByRole('button', { name: 'Check again' }).click();
-    await item.locator('h2 .ok').waitFor({ timeout: 30_000 });
-    expect(await item.locator('h2').textContent()).not.toMatch(/not ready/);
+    await item.locator('h3 .ok').waitFor({ timeout: 30_000 });
+    expect(await item.locator('h3').textContent()).not.toMatch(/not ready/);
     expect(await item.locator('.gaps li').count()).toBe(0);
     await shot(page, 'readiness-later-fixed');
     expect(w.errors).toEqual([]);

@@ -69,8 +69,8 @@ describe('web: sign-in from the readiness page', { timeout: 150_000 }, () => {
     expect(await screen(page, 'authfake')).toContain('Saved a key of 19 characters.');
     // The gap is gone from the page, without a reload.
     await expect.poll(() => item.locator('.gaps').count()).toBe(0);
-    expect(await item.locator('h2').textContent()).toMatch(/ready/);
-    expect(await item.locator('h2').textContent()).not.toMatch(/not ready/);
+    expect(await item.locator('h3').textContent()).toMatch(/ready/);
+    expect(await item.locator('h3').textContent()).not.toMatch(/not ready/);
     await shot(page, 'login-terminal-done');
 
     await newSession(page);

@@ -40,8 +40,17 @@ export function Shell({ store }: { store: AppStore }) {
           </div>
         )}
         <main id="main" className="main" tabIndex={-1}>
-          {route.page === 'session' && <SessionPage key={route.id} store={store} id={route.id} />}
-          {route.page === 'inspector' && <InspectorPage key={route.id} store={store} id={route.id} />}
+          {/* The inspector opens beside the conversation (same place in the tree: the session stays mounted). */}
+          {(route.page === 'session' || route.page === 'inspector') && (
+            <div className={route.page === 'inspector' ? 'with-inspector' : 'session-only'}>
+              <SessionPage key={route.id} store={store} id={route.id} />
+              {route.page === 'inspector' && (
+                <aside className="inspector-panel" aria-label="Protocol inspector">
+                  <InspectorPage key={route.id} store={store} id={route.id} />
+                </aside>
+              )}
+            </div>
+          )}
           {route.page === 'readiness' && <ReadinessPage store={store} />}
           {route.page === 'settings' && <SettingsPage store={store} />}
           {route.page === 'usage' && <UsagePage store={store} />}

@@ -9,6 +9,7 @@ import { createInterface } from 'node:readline/promises';
 import type { AuthMethodInfo } from '../../providers/auth.js';
 import {
   authenticateWith,
+  missingSignInTool,
   recheckSignIn,
   startForSignIn,
   terminalCommand,
@@ -87,6 +88,11 @@ export async function runSignIn(ctx: CliContext, t: SignInTarget, ui: SignInUi):
       }
     } else {
       const run = terminalCommand(provider, t.env, agent, method.id);
+      const missing = missingSignInTool(run.command, t.env);
+      if (missing) {
+        ui.fail(`talaria: ${missing.message}\n  fix: ${missing.fix}`);
+        return EXIT.NOT_READY;
+      }
       // The agent is not needed while its sign-in command runs (it may even lock what that command writes).
       await agent.client.close().catch(() => {});
       result = await runTerminalMethod(ctx, t, ui, run, method);

@@ -16,6 +16,8 @@ export const registryAgentInfo = z.object({
   website: z.string().optional(),
   /** The version installed here, when it is. */
   installed: z.string().optional(),
+  /** The npm package of its npx distribution (no version): the Agents page matches a built-in agent's install by it. */
+  package: z.string().optional(),
 });
 export type RegistryAgentInfo = z.infer<typeof registryAgentInfo>;
 

@@ -7,6 +7,7 @@
  *               own command with `--setup`;
  *   meta-setup  the Claude adapters' `_meta["terminal-auth"]` form (listed when the client's `_meta`
  *               says `terminal-auth`): the same script, as its own command line.
+ *   claude-login with `--claude-method`: claude-agent-acp's `claude /login` (the `claude` CLI, not on PATH in tests).
  * `--setup` is the interactive script: it refuses to run without a terminal (like `hermes setup`),
  * asks for a key, writes the config. Arguments: `--config FILE` (where the config lives).
  */
@@ -69,6 +70,12 @@ function serve(file: string): void {
         },
       });
     }
+    if (caps?._meta?.['terminal-auth'] && argv.includes('--claude-method'))
+      methods.push({
+        id: 'claude-login',
+        name: 'Log in with Claude Code',
+        _meta: { 'terminal-auth': { command: 'claude', args: ['/login'], label: 'claude /login' } },
+      });
     return {
       protocolVersion: 1,
       agentInfo: { name: 'auth-fake', version: '1.0.0' },

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { addRegistryAgent, readRegistry, removeRegistryAgent, updateRegistryAgent, type RegistryAgentInfo, type RegistryIndexInfo } from '../api/registry.js';
+import { CopyCommand, FixText } from './copy-command.js';
 import './sign-in.css';
 
 type Index = RegistryIndexInfo;
@@ -18,7 +19,7 @@ const BUSY_TEXT: Record<Busy, string> = { add: 'Installing…', update: 'Updatin
  * index the server caches, a search, and which are installed here. A controller adds, updates and
  * removes them; the server's agents follow at once, and `onChanged` lets the page's lists follow.
  */
-export function RegistryList({ canAct, onChanged }: { canAct: boolean; onChanged(): void }) {
+export function RegistryList({ canAct, onChanged, onIndex }: { canAct: boolean; onChanged(): void; onIndex?(i: Index): void }) {
   const [index, setIndex] = useState<Index>();
   const [err, setErr] = useState<string>();
   const [q, setQ] = useState('');
@@ -26,7 +27,10 @@ export function RegistryList({ canAct, onChanged }: { canAct: boolean; onChanged
   const [outcome, setOutcome] = useState<Record<string, Outcome>>({});
   const reload = (): void => {
     readRegistry()
-      .then(setIndex)
+      .then((i) => {
+        setIndex(i);
+        onIndex?.(i);
+      })
       .catch((e: unknown) => setErr((e as Error).message));
   };
   useEffect(reload, []);
@@ -90,11 +94,7 @@ export function RegistryList({ canAct, onChanged }: { canAct: boolean; onChanged
                   {outcome[a.id] && (
                     <div className={outcome[a.id]!.ok ? 'ok small' : 'error small'} role={outcome[a.id]!.ok ? 'status' : 'alert'}>
                       {outcome[a.id]!.message}
-                      {outcome[a.id]!.fix && (
-                        <div className="fix">
-                          Fix: <code>{outcome[a.id]!.fix}</code>
-                        </div>
-                      )}
+                      <FixText fix={outcome[a.id]!.fix} />
                     </div>
                   )}
                 </div>
@@ -116,7 +116,7 @@ function RowActions({ a, busy, canAct, act }: { a: RegistryAgentInfo; busy: Busy
         {BUSY_TEXT[busy]}
       </span>
     );
-  if (!canAct) return a.installed ? null : <code className="small"> talaria agents add {a.id}</code>;
+  if (!canAct) return a.installed ? null : <CopyCommand command={`talaria agents add ${a.id}`} />;
   const newer = a.installed !== undefined && a.installed !== a.version;
   return (
     <span className="registry-actions">

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { FixText } from './copy-command.js';
 import type { ProviderInfo } from '../api/server.js';
 import { signInMethods, signInWithAgent, type AuthMethodInfo } from '../api/sign-in.js';
 
@@ -59,11 +60,7 @@ export function SignInMethods({
       {failure && (
         <div className="error" role="alert">
           <p>Not signed in: {failure.message}</p>
-          {failure.fix && (
-            <p className="fix">
-              Fix: <code>{failure.fix}</code>
-            </p>
-          )}
+          <FixText fix={failure.fix} />
         </div>
       )}
     </div>

@@ -1,3 +1,4 @@
+import { FixText, Words } from './copy-command.js';
 import { useEffect, useRef, useState } from 'react';
 import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
@@ -16,6 +17,8 @@ type Outcome = { ok: true } | { ok: false; message: string; fix?: string | undef
 export function SignInTerminal(props: { providerId: string; label: string; methodId: string; methodName: string; onSignedIn(p: ProviderInfo): void; onClose(): void }) {
   const [attempt, setAttempt] = useState(0);
   const [outcome, setOutcome] = useState<Outcome>();
+  // Refused before its command ran (the CLI it needs is missing): no empty terminal, only the reason.
+  const [printed, setPrinted] = useState(false);
   const box = useRef<HTMLDivElement>(null);
   const { providerId, methodId } = props;
   const signedIn = useRef(props.onSignedIn);
@@ -23,6 +26,7 @@ export function SignInTerminal(props: { providerId: string; label: string; metho
 
   useEffect(() => {
     setOutcome(undefined);
+    setPrinted(false);
     const term = new Terminal({ fontSize: 13, rows: 16, cursorBlink: true, convertEol: false, theme: { background: '#1e1f24' } });
     const sizer = new FitAddon();
     term.loadAddon(sizer);
@@ -38,7 +42,10 @@ export function SignInTerminal(props: { providerId: string; label: string; metho
       methodId,
       { cols: term.cols, rows: term.rows },
       {
-        onBytes: (b) => term.write(b),
+        onBytes: (b) => {
+          setPrinted(true);
+          term.write(b);
+        },
         onMessage(m) {
           if (m.type === 'exit') term.write(`\r\n[${m.signal ? `killed by ${m.signal}` : `exited with code ${m.code}`}; checking the sign-in…]\r\n`);
           else if (m.type === 'result') {
@@ -79,7 +86,7 @@ export function SignInTerminal(props: { providerId: string; label: string; metho
           Close
         </button>
       </header>
-      <div className="sign-in-term" ref={box} data-testid="sign-in-terminal" />
+      <div className="sign-in-term" ref={box} data-testid="sign-in-terminal" hidden={outcome?.ok === false && !printed} />
       {outcome?.ok && (
         <p className="ok" role="status">
           Signed in: {props.label} is ready.
@@ -87,12 +94,10 @@ export function SignInTerminal(props: { providerId: string; label: string; metho
       )}
       {outcome && !outcome.ok && (
         <div className="error" role="alert">
-          <p>Not signed in: {outcome.message}</p>
-          {outcome.fix && (
-            <p className="fix">
-              Fix: <code>{outcome.fix}</code>
-            </p>
-          )}
+          <p>
+            Not signed in: <Words text={outcome.message} />
+          </p>
+          <FixText fix={outcome.fix} />
           <button type="button" onClick={() => setAttempt((n) => n + 1)}>
             Retry
           </button>

@@ -3,6 +3,7 @@ import { describeError } from '../api/server.js';
 import type { AppStore } from '../state/app-store.js';
 import { isObj, str } from '../state/entries.js';
 import { href } from '../router.js';
+import { pairFrames, stamp, useKept, type Pairs } from './inspector-pairs.js';
 
 interface Frame {
   seq: number;
@@ -20,8 +21,9 @@ interface Frame {
 export function InspectorPage({ store, id }: { store: AppStore; id: string }) {
   const [frames, setFrames] = useState<Frame[]>([]);
   const [err, setErr] = useState<string>();
-  const [method, setMethod] = useState('');
-  const [dir, setDir] = useState<'all' | 'in' | 'out'>('all');
+  // The filters are kept while the panel is closed and opened again (this tab).
+  const [method, setMethod] = useKept<string>('talaria.inspector.method', '');
+  const [dir, setDir] = useKept<'all' | 'in' | 'out'>('talaria.inspector.dir', 'all');
   const [open, setOpen] = useState<number>();
 
   useEffect(() => {
@@ -57,12 +59,15 @@ export function InspectorPage({ store, id }: { store: AppStore; id: string }) {
     [frames, dir, method],
   );
   const bad = frames.filter((f) => f.problem).length;
+  const pairs = useMemo(() => pairFrames(frames), [frames]);
 
   return (
     <div className="inspector">
       <header className="inspector-head">
-        <a href={href.session(id)}>← Back to the session</a>
-        <h1>Protocol inspector</h1>
+        <h2>Protocol inspector</h2>
+        <a href={href.session(id)} aria-label="Close the inspector">
+          Close
+        </a>
         <span className="muted small">
           {frames.length} frames{bad ? ` · ${bad} failed the schema` : ''}
         </span>
@@ -83,9 +88,13 @@ export function InspectorPage({ store, id }: { store: AppStore; id: string }) {
           <li key={f.seq} className={`frame ${f.problem ? 'frame-bad' : ''} dir-${f.dir.startsWith('in') || f.dir.startsWith('agent') ? 'in' : 'out'}`}>
             <button type="button" className="frame-line" aria-expanded={open === f.seq} onClick={() => setOpen(open === f.seq ? undefined : f.seq)}>
               <span className="mono small">{f.seq}</span>
+              <time className="muted small mono" dateTime={stamp(f.at).dateTime}>
+                {stamp(f.at).text}
+              </time>
               <span className="frame-dir">{f.dir.startsWith('in') || f.dir.startsWith('agent') ? '←' : '→'}</span>
               <span className="mono">{methodOf(f.msg) || '(response)'}</span>
               <span className="muted small mono">{idOf(f.msg)}</span>
+              <Pairing f={f} pairs={pairs} />
               {f.problem && <span className="tag bad">schema: {f.problem}</span>}
             </button>
             {open === f.seq && <pre className="json small">{JSON.stringify(f.msg, null, 2)}</pre>}
@@ -104,4 +113,13 @@ function methodOf(m: unknown): string {
 }
 function idOf(m: unknown): string {
   return isObj(m) && (typeof m.id === 'number' || typeof m.id === 'string') ? `#${m.id}` : '';
+}
+
+/** A request: "answered in N ms" (or "no answer yet"); a response: which request, and its latency. */
+function Pairing({ f, pairs }: { f: Frame; pairs: Pairs }) {
+  const p = pairs.get(f.seq);
+  if (!p) return null;
+  if (p.kind === 'request')
+    return <span className="muted small frame-pair">{p.other === undefined ? 'no answer yet' : `answered by ${p.other} in ${p.ms} ms`}</span>;
+  return <span className="muted small frame-pair">{`answers ${p.other} after ${p.ms} ms`}</span>;
 }

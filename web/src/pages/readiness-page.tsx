@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
 import { describeError, type ProviderInfo } from '../api/server.js';
 import { useApp, type AppStore } from '../state/app-store.js';
-import { ProviderPill } from '../components/pills.js';
-import { SignInMethods, type SignInMethod } from '../components/sign-in-methods.js';
+import type { SignInMethod } from '../components/sign-in-methods.js';
 import { SignInTerminal } from '../lazy.js';
-import { gapAuthMethods } from '../api/sign-in.js';
+import { AgentCard } from '../components/agent-card.js';
+import { GROUPS, groupOf, registryEntryFor, type AgentGroup } from '../state/agent-groups.js';
+import type { RegistryIndexInfo } from '../api/registry.js';
 import { RegistryList } from '../components/registry-list.js';
 import { defaultAgent } from '../state/default-agent.js';
 
@@ -27,6 +28,22 @@ export function ReadinessPage({ store }: { store: AppStore }) {
       .catch((e: unknown) => setErr(describeError(e).message));
   };
   useEffect(() => load(false), []);
+  const [index, setIndex] = useState<RegistryIndexInfo>();
+  const [regKey, setRegKey] = useState(0);
+  // After an add or a remove: this page's agents, the registry list and the new-session menu follow (the server's agents already did).
+  const changed = (): void => {
+    load(false);
+    void store.refresh().then(() => store.loadReadiness(false));
+  };
+  // An agent installed moves to its new group: the keyboard focus goes with it.
+  const [moved, setMoved] = useState<string>();
+  useEffect(() => {
+    if (moved) document.getElementById(`provider-${moved}`)?.focus();
+  }, [providers, moved]);
+  // An agent being signed in to stays in its group (its terminal and outcome with it) until closed or checked again.
+  const [held, setHeld] = useState<Record<string, AgentGroup>>({});
+  const hold = (p: ProviderInfo): void => setHeld((h) => ({ ...h, [p.id]: h[p.id] ?? groupOf(p) }));
+  const release = (id: string): void => setHeld(({ [id]: _, ...rest }) => rest);
   // A sign-in ends with readiness checked for real: that agent's row is replaced, the gap goes.
   const signedIn = (p: ProviderInfo): void => {
     setProviders((all) => all?.map((x) => (x.id === p.id ? p : x)));
@@ -40,16 +57,73 @@ export function ReadinessPage({ store }: { store: AppStore }) {
   return (
     <div className="page">
       <h1>Agents and readiness</h1>
-      <button type="button" onClick={() => load(true)}>Check again</button>
+      <button
+        type="button"
+        onClick={() => {
+          setHeld({});
+          load(true);
+        }}
+      >
+        Check again
+      </button>
       {err && <p className="error" role="alert">{err}</p>}
       {problems.map((p, i) => <p key={i} className="note">{p}</p>)}
       {!providers && !err && <p role="status">Checking agents…</p>}
-      <h2>Default agent per workspace</h2>
+      {GROUPS.map(({ id, title }) => {
+        const members = (providers ?? []).filter((p) => (held[p.id] ?? groupOf(p)) === id);
+        if (members.length === 0) return null;
+        return (
+          <section key={id} className="agent-group" aria-labelledby={`group-${id}`}>
+            <h2 id={`group-${id}`}>
+              {title} <span className="muted small">({members.length})</span>
+            </h2>
+            <ul className="ready-list">
+              {members.map((p) => (
+                <AgentCard
+                  key={p.id}
+                  p={p}
+                  group={groupOf(p)}
+                  focus={focus === p.id}
+                  canAct={app.role === 'controller'}
+                  entry={registryEntryFor(p, index?.agents)}
+                  onSignedIn={signedIn}
+                  onTerminal={(m) => {
+                    hold(p);
+                    setPanel({ providerId: p.id, method: m });
+                  }}
+                  onInstalled={() => {
+                    changed();
+                    setMoved(p.id);
+                    // The registry list below shows the new install too.
+                    setRegKey((k) => k + 1);
+                  }}
+                >
+                  {panel?.providerId === p.id && (
+                    <SignInTerminal
+                      key={panel.method.id}
+                      providerId={p.id}
+                      label={p.label}
+                      methodId={panel.method.id}
+                      methodName={panel.method.name}
+                      onSignedIn={signedIn}
+                      onClose={() => {
+                        setPanel(undefined);
+                        release(p.id);
+                      }}
+                    />
+                  )}
+                </AgentCard>
+              ))}
+            </ul>
+          </section>
+        );
+      })}
+      <h2 className="section-head">Default agent per workspace</h2>
       <p className="muted small">
         New sessions use the agent chosen for the workspace, else the default in config.json
         {app.defaultProvider ? ` (${labelOf(app.defaultProvider)})` : ''} — when that agent is ready. Otherwise they use the best ready agent.
       </p>
-      <table className="table">
+      <table className="table default-table">
         <tbody>
           {app.workspaces.map((w) => {
             const d = defaultAgent(app.providers, w.provider, app.defaultProvider);
@@ -86,54 +160,7 @@ export function ReadinessPage({ store }: { store: AppStore }) {
           })}
         </tbody>
       </table>
-      <ul className="ready-list">
-        {providers?.map((p) => (
-          <li key={p.id} className={`ready-item ${focus === p.id ? 'focus' : ''}`} id={`provider-${p.id}`}>
-            <h2>
-              <ProviderPill id={p.id} label={p.label} /> <span className={p.ready ? 'ok' : 'bad'}>{p.ready === undefined ? 'not checked' : p.ready ? 'ready' : 'not ready'}</span>
-              {p.version && <span className="muted small"> {p.version}</span>}
-            </h2>
-            {p.gaps.length > 0 && (
-              <ul className="gaps">
-                {p.gaps.map((g, i) => (
-                  <li key={i}>
-                    <span>{g.message}</span>
-                    {g.fix && <div className="fix">Fix: <code>{g.fix}</code></div>}
-                    {gapAuthMethods(g).length > 0 && (
-                      <SignInMethods
-                        provider={p}
-                        methods={gapAuthMethods(g)}
-                        canAct={app.role === 'controller'}
-                        onSignedIn={signedIn}
-                        onTerminal={(m) => setPanel({ providerId: p.id, method: m })}
-                      />
-                    )}
-                  </li>
-                ))}
-              </ul>
-            )}
-            {panel?.providerId === p.id && (
-              <SignInTerminal
-                key={panel.method.id}
-                providerId={p.id}
-                label={p.label}
-                methodId={panel.method.id}
-                methodName={panel.method.name}
-                onSignedIn={signedIn}
-                onClose={() => setPanel(undefined)}
-              />
-            )}
-          </li>
-        ))}
-      </ul>
-      <RegistryList
-        canAct={app.role === 'controller'}
-        onChanged={() => {
-          // This page's rows and the new-session menu follow an add or a remove (the server's agents already did).
-          load(false);
-          void store.refresh().then(() => store.loadReadiness(false));
-        }}
-      />
+      <RegistryList key={regKey} canAct={app.role === 'controller'} onIndex={setIndex} onChanged={changed} />
     </div>
   );
 }
