@@ -73,6 +73,8 @@ export async function startServe(o: ServeOptions = {}): Promise<Served> {
     TALARIA_DEMO_HOME: join(home, 'demo'),
     TALARIA_DEMO_CHUNK_DELAY_MS: String(o.chunkDelayMs ?? 0),
     TALARIA_WEB_ROOT: WEB_ROOT,
+    // No network beyond loopback: the Agents page's ACP Registry read goes to a closed port unless a test serves one.
+    TALARIA_REGISTRY_URL: 'http://127.0.0.1:9/registry.json',
     NO_COLOR: '1',
     ...hermesEnv,
     ...o.env,

@@ -1,7 +1,12 @@
 import { useState } from 'react';
 
-/** A backticked part of a fix is a command to type when it has a space, or is a lone word after "run" ("run `claude` once"); not a name ("its `hermes` executable"). */
-const isCommand = (code: string, before: string): boolean => code.trim().includes(' ') || /\brun\s*$/i.test(before);
+/**
+ * A backticked part of a fix is a command to type when it has a space, or is a lone word after
+ * "run" ("run `claude` once"); not a name ("its `hermes` executable") nor a config line
+ * (`provider: custom`, a YAML key and its value).
+ */
+const isCommand = (code: string, before: string): boolean =>
+  !/^[\w.-]+:\s/.test(code.trim()) && (code.trim().includes(' ') || /\brun\s*$/i.test(before));
 
 /** Text with `backticked` parts as code; commands among them (isCommand) with a Copy button. */
 export function Words({ text }: { text: string }) {
