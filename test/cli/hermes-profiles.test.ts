@@ -1,5 +1,5 @@
 import { describe, it, expect, vi } from 'vitest';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { demoEnv, runCli, tempDir } from './helpers.js';
@@ -85,7 +85,9 @@ describe('talaria hermes profiles', () => {
     const src = join(tempDir('prof-skill'), 'probe');
     mkdirSync(join(src, 'scripts'), { recursive: true });
     writeFileSync(join(src, 'SKILL.md'), '---\nname: probe\ndescription: d\n---\nSay PROBE.\n');
-    writeFileSync(join(src, 'scripts', 'run.sh'), 'echo hi\n');
+    writeFileSync(join(src, 'scripts', 'run.sh'), 'echo hi\n', { mode: 0o755 });
+    const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0xfe, 0x80]);
+    writeFileSync(join(src, 'logo.png'), bytes);
     expect((await runCli(['hermes', 'profiles', 'use', '--own'], p)).code).toBe(0);
     const r = await runCli(['hermes', 'skills', 'install', src], p);
     expect(r.code, r.stderr).toBe(0);
@@ -93,6 +95,9 @@ describe('talaria hermes profiles', () => {
     expect(r.stdout).toBe(`Installed skill probe into Hermes profile ${name}: ${dir}\n`);
     expect(readFileSync(join(dir, 'SKILL.md'), 'utf8')).toContain('Say PROBE.');
     expect(readFileSync(join(dir, 'scripts', 'run.sh'), 'utf8')).toBe('echo hi\n');
+    // A script keeps its executable bit; a binary file stays byte for byte.
+    expect(statSync(join(dir, 'scripts', 'run.sh')).mode & 0o777).toBe(0o755);
+    expect(readFileSync(join(dir, 'logo.png'))).toEqual(bytes);
     expect(existsSync(join(p.cwd, 'skills'))).toBe(false);
     expect(existsSync(join(p.hermesHome, 'skills', 'probe'))).toBe(false);
     // Again: refused unless --force; a lone SKILL.md into a named profile; a missing profile.

@@ -10,22 +10,24 @@ import { OWN_PROFILE_PROVIDER, type Harness } from '../../harness/index.js';
 import { findHermes } from '../../providers/hermes/binary.js';
 import { activeProfile, hermesRoot, isProfileName, profileHome } from '../../providers/hermes/home.js';
 import { ensureProfile } from '../../providers/hermes/profile-create.js';
-import { installSkill } from '../../providers/hermes/skills.js';
+import { installSkill, type SkillFile } from '../../providers/hermes/skills.js';
 import { TalariaError } from '../../protocol/errors.js';
 import { flag, parse, str, UsageError } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import { HERMES_HELP } from '../help-admin.js';
 import type { CliContext } from './common.js';
 
-/** A skill folder's other files (scripts, references), text only, dot-files left out. */
-function folderFiles(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
+/** A skill folder's other files (scripts, references) as bytes with their mode, dot-files left out. */
+function folderFiles(dir: string): Record<string, SkillFile> {
+  const out: Record<string, SkillFile> = {};
   const walk = (d: string) => {
     for (const name of readdirSync(d)) {
       if (name.startsWith('.')) continue;
       const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (relative(dir, p) !== 'SKILL.md') out[relative(dir, p)] = readFileSync(p, 'utf8');
+      const st = statSync(p);
+      if (st.isDirectory()) walk(p);
+      else if (relative(dir, p) !== 'SKILL.md')
+        out[relative(dir, p)] = { data: readFileSync(p), mode: st.mode & 0o777 };
     }
   };
   walk(dir);

@@ -4,11 +4,17 @@
  * `<profile home>/skills/<name>/` and nowhere else: config.yaml, .env and SOUL.md are the
  * user's and are never touched.
  */
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
 import { TalariaError } from '../../protocol/errors.js';
 
 export const SKILL_NAME_RE = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+export interface SkillFile {
+  data: string | Uint8Array;
+  /** Permission bits (e.g. 0o755); default 0o644 less the umask. */
+  mode?: number;
+}
 
 export interface SkillInstall {
   /** The profile's home (see profileHome). */
@@ -16,8 +22,11 @@ export interface SkillInstall {
   name: string;
   /** SKILL.md text. */
   skill: string;
-  /** Extra files, by path relative to the skill folder (scripts, references). */
-  files?: Record<string, string>;
+  /**
+   * Extra files, by path relative to the skill folder (scripts, references): text, or bytes with
+   * their permission bits (a script keeps its executable bit; a binary file stays byte for byte).
+   */
+  files?: Record<string, string | SkillFile>;
   /** Replace an existing skill of that name (default: refuse). */
   overwrite?: boolean;
 }
@@ -41,15 +50,15 @@ export function installSkill(o: SkillInstall): SkillInstalled {
   }
   const skillsDir = join(o.home, 'skills');
   const dir = join(skillsDir, o.name);
-  const files: [string, string][] = [['SKILL.md', o.skill]];
-  for (const [rel, text] of Object.entries(o.files ?? {})) {
+  const files: [string, SkillFile][] = [['SKILL.md', { data: o.skill }]];
+  for (const [rel, file] of Object.entries(o.files ?? {})) {
     const target = normalize(join(dir, rel));
     if (isAbsolute(rel) || !inside(dir, target) || rel.split(/[\\/]/).includes('..')) {
       throw new TalariaError('invalid_argument', `skill file "${rel}" must stay inside the skill folder`);
     }
     if (relative(dir, target) === 'SKILL.md')
       throw new TalariaError('invalid_argument', 'pass SKILL.md as `skill`, not in `files`');
-    files.push([relative(dir, target), text]);
+    files.push([relative(dir, target), typeof file === 'string' ? { data: file } : file]);
   }
   const replaced = existsSync(dir);
   if (replaced && !o.overwrite)
@@ -58,10 +67,12 @@ export function installSkill(o: SkillInstall): SkillInstalled {
   // Build the whole skill next to its final place, then swap it in: never half a skill.
   const staging = join(skillsDir, `.${o.name}.installing-${process.pid}`);
   rmSync(staging, { recursive: true, force: true });
-  for (const [rel, text] of files) {
+  for (const [rel, file] of files) {
     const p = join(staging, rel);
     mkdirSync(dirname(p), { recursive: true });
-    writeFileSync(p, text);
+    writeFileSync(p, file.data);
+    // Exactly the bits given (writeFileSync's mode is cut by the umask).
+    if (file.mode !== undefined) chmodSync(p, file.mode & 0o777);
   }
   if (replaced) rmSync(dir, { recursive: true, force: true });
   renameSync(staging, dir);
