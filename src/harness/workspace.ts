@@ -15,7 +15,6 @@
  * instead of loading a history that is about to change under it.
  */
 import { resolve } from 'node:path';
-import type { OpenOptions } from '../host/host.js';
 import { TalariaError } from '../protocol/errors.js';
 import { errorText } from '../session/errors.js';
 import type { Session } from '../session/session.js';
@@ -56,16 +55,8 @@ const isPartial = (row: StoredSession, snap: ThreadSnapshot | undefined) =>
 export function createWorkspace(d: WorkspaceDeps, row: WorkspaceRow): Workspace {
   const ws = row.path;
 
-  const target = (
-    provider: string,
-    profile: string | undefined,
-    o: {
-      cwd?: string;
-      permissionMode?: OpenOptions['permissionMode'];
-      mcpServers?: unknown[];
-      additionalDirectories?: string[];
-    },
-  ): OpenOptions => ({
+  // Typed once in WorkspaceCore: fork and branch (workspace-branch.ts) open through it too.
+  const target: WorkspaceCore['target'] = (provider, profile, o) => ({
     provider,
     ...(profile ? { profile } : {}),
     workspace: ws,
