@@ -37,7 +37,10 @@ https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json), cached in
 $TALARIA_HOME/registry (offline: the cache, with its age). add installs the agent pinned into
 $TALARIA_HOME/agents/ID@VERSION (npm package, or this platform's archive checked against its
 sha256; uvx agents need uv); --preview (or @VERSION of the preview) takes the preview release.
-An installed agent runs like a built-in: talaria run --agent ID "…".
+An installed agent runs like a built-in: talaria run --agent ID "…". A built-in agent that
+is one npm package (claude-code, codex, gemini, opencode, qwen, copilot, kilo) and has no
+registry entry of its id installs from npm: at @VERSION, else the version the registry pins
+for that package, else npm's latest; it stays the built-in, found in its folder before PATH.
 
 Exit codes: 0 done, 2 bad usage or unknown agent, 6 registry unreachable or install failed.`;
 

@@ -13,6 +13,7 @@ export const qwen: Provider = defineProvider({
   id: 'qwen',
   label: 'Qwen Code',
   install: 'Install Qwen Code: `npm install -g @qwen-code/qwen-code`, then run `qwen` once to sign in.',
+  npm: { package: '@qwen-code/qwen-code', bin: 'qwen' },
   locate: onPath('qwen', ['--acp']),
   agentName: 'qwen-code',
   env: {
@@ -25,6 +26,7 @@ export const copilot: Provider = defineProvider({
   id: 'copilot',
   label: 'GitHub Copilot CLI',
   install: 'Install GitHub Copilot CLI: `npm install -g @github/copilot`, then run `copilot` once and /login.',
+  npm: { package: '@github/copilot', bin: 'copilot' },
   locate: onPath('copilot', ['--acp']),
   agentName: 'Copilot',
   env: {
@@ -37,6 +39,7 @@ export const kilo: Provider = defineProvider({
   id: 'kilo',
   label: 'Kilo Code',
   install: 'Install Kilo Code CLI: `npm install -g @kilocode/cli`.',
+  npm: { package: '@kilocode/cli', bin: 'kilo' },
   locate: onPath('kilo', ['acp']),
   agentName: 'Kilo',
   env: {

@@ -19,6 +19,7 @@ export const claudeCode: Provider = defineProvider({
   id: 'claude-code',
   label: 'Claude Code',
   install: 'Install the Claude Code ACP adapter: `npm install -g @zed-industries/claude-agent-acp`.',
+  npm: { package: '@zed-industries/claude-agent-acp', bin: 'claude-agent-acp' },
   // The current adapter, else the older one (same quirk set; it runs tools through the client).
   locate: async (ctx) => (await onPath('claude-agent-acp', [])(ctx)) ?? onPath('claude-code-acp', [])(ctx),
   agentName: '@zed-industries/claude-agent-acp',
@@ -44,6 +45,7 @@ export const codex: Provider = defineProvider({
   id: 'codex',
   label: 'Codex',
   install: 'Install the Codex ACP adapter: `npm install -g @zed-industries/codex-acp`.',
+  npm: { package: '@zed-industries/codex-acp', bin: 'codex-acp' },
   locate: async (ctx) => {
     // Prefer the platform binary the npm wrapper would start (one process fewer in the tree).
     const native = which(`codex-acp-${ctx.platform}-${process.arch}`, ctx);
@@ -94,6 +96,7 @@ export const gemini: Provider = defineProvider({
   id: 'gemini',
   label: 'Gemini CLI',
   install: 'Install Gemini CLI: `npm install -g @google/gemini-cli`.',
+  npm: { package: '@google/gemini-cli', bin: 'gemini' },
   locate: async (ctx) => {
     const found = which('gemini', ctx);
     return found ? { command: found, args: await geminiArgs(found, ctx), via: 'PATH' } : undefined;
@@ -120,6 +123,7 @@ export const opencode: Provider = defineProvider({
   id: 'opencode',
   label: 'opencode',
   install: 'Install opencode: `npm install -g opencode-ai`.',
+  npm: { package: 'opencode-ai', bin: 'opencode' },
   locate: onPath('opencode', ['acp']),
   agentName: 'OpenCode',
   env: {

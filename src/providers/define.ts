@@ -32,6 +32,7 @@ export function defineProvider(spec: ProviderSpec): Provider {
     ...(spec.usage !== undefined ? { usage: spec.usage } : {}),
     maxConcurrentTurns: spec.maxConcurrentTurns ?? Number.POSITIVE_INFINITY,
     profiles: spec.profiles ?? false,
+    ...(spec.npm !== undefined ? { npm: spec.npm } : {}),
   };
   return p;
 }

@@ -15,6 +15,7 @@ import { hermesProvider } from './hermes/provider.js';
 import { startForSignIn } from './sign-in.js';
 import { importJetBrainsAgents, importZedAgents, type ImportResult } from './imports.js';
 import { currentInstalls } from './registry-acp/installed.js';
+import { withNpmInstall } from './registry-acp/npm-builtin.js';
 import { installedProvider } from './registry-acp/provider.js';
 import type { CommandSpec, Provider, ProviderEnv } from './types.js';
 
@@ -130,10 +131,16 @@ export function loadRegistry(
   for (const [source, r] of Object.entries(imported)) {
     if (r?.error) problems.push(`${source} agents not imported from ${r.file}: ${r.error}`);
   }
+  // A built-in's own npm package runs as that built-in; a registry entry replaces it.
+  const builtins = new Map(builtinProviders(o.demo ? { demo: o.demo } : {}).map((p) => [p.id, p]));
+  const installed = installs.agents.map((a) => {
+    const b = a.origin === 'npm' ? builtins.get(a.id) : undefined;
+    return b ? withNpmInstall(b, a) : installedProvider(a);
+  });
   const registry = createRegistry({
     config,
     imported,
-    installed: installs.agents.map(installedProvider),
+    installed,
     ...(o.demo ? { demo: o.demo } : {}),
   });
   // An agent that asked for a sign-in (auth.ts's mark) shows it in every readiness check.
@@ -154,6 +161,8 @@ export function loadRegistry(
 export function refreshInstalled(registry: ProviderRegistry, ctx: ProviderEnv, o: { home: string }): string[] {
   const fresh = loadRegistry(ctx, { home: o.home }).registry;
   const ids = new Set([...registry.list(), ...fresh.list()].filter((p) => p.source === 'registry').map((p) => p.id));
+  // A built-in that gained, changed or lost its npm install (npm-builtin.ts).
+  for (const p of fresh.list()) if (p.npm && p.npmInstalled !== registry.get(p.id)?.npmInstalled) ids.add(p.id);
   const changed: string[] = [];
   for (const id of ids) {
     const next = fresh.get(id);

@@ -165,4 +165,12 @@ export interface Provider {
   readonly maxConcurrentTurns: number;
   /** Whether `profile` means something to this agent. */
   readonly profiles: boolean;
+  /**
+   * The npm package Talaria can install this agent from (`talaria agents add ID`, Install on the
+   * Agents page) into $TALARIA_HOME/agents, and the command it provides; the agent stays this
+   * provider (its env, checks and quirks), found in that folder before PATH.
+   */
+  readonly npm?: { readonly package: string; readonly bin: string };
+  /** The version of that package Talaria installed, when it did (registry-acp/npm-builtin.ts). */
+  readonly npmInstalled?: string;
 }

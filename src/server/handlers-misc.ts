@@ -5,10 +5,11 @@ import type { HandlerMap } from './app.js';
 import type { ProviderInfo } from './contract/index.js';
 import type { Hub } from './hub.js';
 import { HttpError } from './http-error.js';
-import { gapInfos } from './provider-info.js';
+import { gapInfos, npmOf } from './provider-info.js';
+import type { Provider } from '../providers/types.js';
 import { existingDir, workspaceInfo } from './session-ops.js';
 
-function providerOf(s: AgentStatus): ProviderInfo {
+function providerOf(s: AgentStatus, p: Provider | undefined): ProviderInfo {
   return {
     id: s.providerId,
     label: s.label,
@@ -16,6 +17,7 @@ function providerOf(s: AgentStatus): ProviderInfo {
     source: s.source,
     gaps: gapInfos(s.gaps, s.warnings),
     ...(s.version ? { version: s.version } : {}),
+    ...npmOf(p),
   };
 }
 
@@ -46,7 +48,10 @@ export function miscHandlers(
     }),
     async readiness({ query }) {
       const all = await statuses(query.refresh === 'true');
-      return { providers: all.map(providerOf), problems: harness.configProblems };
+      return {
+        providers: all.map((s) => providerOf(s, harness.registry.get(s.providerId))),
+        problems: harness.configProblems,
+      };
     },
     async providers() {
       const known = await Promise.race([
@@ -56,7 +61,7 @@ export function miscHandlers(
       const byId = new Map((known ?? []).map((s) => [s.providerId, s]));
       const providers = harness.registry.list().map((p) => {
         const s = byId.get(p.id);
-        return s ? providerOf(s) : { id: p.id, label: p.label, source: String(p.source), gaps: [] };
+        return s ? providerOf(s, p) : { id: p.id, label: p.label, source: String(p.source), gaps: [], ...npmOf(p) };
       });
       return { providers, ...(harness.config.defaultProvider ? { default: harness.config.defaultProvider } : {}) };
     },

@@ -9,8 +9,8 @@ import {
   DEFAULT_REGISTRY_URL,
   fetchIndex,
   formatAge,
-  installAgent,
-  pickEntry,
+  addAgent,
+  builtinProviders,
   refreshInstalled,
   removeInstalled,
   RegistryError,
@@ -113,7 +113,9 @@ export function registryHandlers(
     kind: a.kind,
     source: a.source,
     preview: a.preview,
+    ...(a.origin ? { origin: a.origin } : {}),
   });
+  const builtins = new Map(builtinProviders().map((p) => [p.id, p]));
 
   return {
     async registryIndex({ query }) {
@@ -142,11 +144,20 @@ export function registryHandlers(
       const { spec, preview } = body;
       const id = spec.indexOf('@') > 0 ? spec.slice(0, spec.indexOf('@')) : spec;
       return exclusive(id, 'add', async () => {
-        const res = await index();
-        const { entry, preview: pre } = pickEntry(res, spec, preview === true);
-        const a = await installAgent(entry, { home: harness.home, ctx: harness.env, preview: pre });
+        let res: IndexResult | undefined;
+        const a = await addAgent(spec, {
+          home: harness.home,
+          ctx: harness.env,
+          preview: preview === true,
+          index: async () => (res ??= await index()),
+          builtin: (b) => builtins.get(b),
+        });
         changed();
-        return { installed: installedOf(a), provider: await readiness(a.id), index: source(res) };
+        return {
+          installed: installedOf(a),
+          provider: await readiness(a.id),
+          ...(res ? { index: source(res) } : {}),
+        };
       });
     },
     async registryUpdate({ params }) {

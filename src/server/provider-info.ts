@@ -11,7 +11,13 @@ export function signInInfo(p: Provider, r: Readiness): ProviderInfo {
     source: p.source,
     gaps: gapInfos(r.gaps, r.warnings),
     ...(r.version ? { version: r.version } : {}),
+    ...npmOf(p),
   };
+}
+
+/** The npm package an agent installs from, as ProviderInfo carries it. */
+export function npmOf(p: Pick<Provider, 'npm'> | undefined): { npmPackage?: string } {
+  return p?.npm ? { npmPackage: p.npm.package } : {};
 }
 
 type Gap = Readiness['gaps'][number];

@@ -43,7 +43,17 @@ describe('web: the Agents page', { timeout: 240_000 }, () => {
     lb.routes.set('/dl/kimi.tar.gz', { body: tgz });
     lb.routes.set('/dl/codex.tar.gz', { body: tgz });
     serveNpm(lb, 'opencode-ai', [
-      { version: '1.0.0', ...(await npmPackage(join(work, 'npm'), lb.url, 'opencode-ai', '1.0.0')) },
+      {
+        version: '1.0.0',
+        ...(await npmPackage(join(work, 'npm'), lb.url, 'opencode-ai', '1.0.0', { bin: 'opencode' })),
+      },
+    ]);
+    const claude = '@zed-industries/claude-agent-acp';
+    serveNpm(lb, claude, [
+      {
+        version: '0.23.1',
+        ...(await npmPackage(join(work, 'npm'), lb.url, claude, '0.23.1', { bin: 'claude-agent-acp' })),
+      },
     ]);
     const binary = (id: string, name: string, sum: string) => ({
       id,
@@ -60,7 +70,7 @@ describe('web: the Agents page', { timeout: 240_000 }, () => {
       binary('kimi', 'Kimi CLI', sha256(tgz)),
       // A download that is not what the registry published: nothing is installed.
       binary('codex', 'Codex', '0'.repeat(64)),
-      // Another id, found by the npm package the built-in's install names (`npm install -g opencode-ai`).
+      // Another id with opencode's npm package: Install on opencode installs that package as opencode, at this pin.
       {
         id: 'opencode-reg',
         name: 'opencode (registry)',
@@ -116,16 +126,27 @@ describe('web: the Agents page', { timeout: 240_000 }, () => {
     // Calm text: nothing on the page is an error.
     expect(await page.locator('.error, .bad').count()).toBe(0);
 
-    // Kimi and Codex are in the registry under their own ids: Install. Claude Code is not: its command, with Copy.
+    // Kimi and Codex are in the registry under their own ids: Install. opencode and Claude Code are
+    // not, but each names its npm package: Install from npm. pi needs two packages: its command, with Copy.
     expect(await card('kimi').getByRole('button', { name: 'Install Kimi CLI' }).isEnabled()).toBe(true);
     expect(await card('opencode').getByRole('button', { name: 'Install opencode' }).isEnabled()).toBe(true);
+    expect(await card('claude-code').getByText('@zed-industries/claude-agent-acp from npm').count()).toBe(1);
     expect(
-      await card('claude-code')
+      await card('pi')
         .getByRole('button', { name: /^Install/ })
         .count(),
     ).toBe(0);
-    const cmd = 'npm install -g @zed-industries/claude-agent-acp';
-    const copy = card('claude-code').getByRole('button', { name: `Copy the command ${cmd}` });
+    // What installs by hand folds away (several of them); Hermes and the one-click ones stay in view.
+    const fold = page.locator(
+      '#group-install ~ details.agent-fold, .agent-group:has(#group-install) details.agent-fold',
+    );
+    expect(await fold.getAttribute('open')).toBeNull();
+    expect(await fold.locator('summary').textContent()).toMatch(/^\d+ more to install by hand: .*pi/);
+    expect(await card('hermes').isVisible()).toBe(true);
+    expect(await card('pi').isVisible()).toBe(false);
+    await fold.locator('summary').click();
+    const cmd = 'npm install -g @mariozechner/pi-coding-agent pi-acp';
+    const copy = card('pi').getByRole('button', { name: `Copy the command ${cmd}` });
     await copy.click();
     await copy.locator('xpath=..').getByRole('status').filter({ hasText: 'Copied' }).waitFor();
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(cmd);
@@ -134,7 +155,7 @@ describe('web: the Agents page', { timeout: 240_000 }, () => {
     expect(w.errors).toEqual([]);
   });
 
-  it('Install by keyboard moves Kimi to Ready; a bad download says why and installs nothing; an npm match installs the registry entry', async () => {
+  it('Install by keyboard moves Kimi to Ready; a bad download says why and installs nothing; a built-in installs from npm', async () => {
     // Codex first: the sha256 does not match.
     await card('codex').getByRole('button', { name: 'Install Codex' }).click();
     const refused = card('codex').getByRole('alert');
@@ -170,12 +191,18 @@ describe('web: the Agents page', { timeout: 240_000 }, () => {
       )
       .toBe(true);
 
-    // opencode: the registry's entry of its npm package, installed from the (loopback) npm registry.
+    // opencode: its own npm package, at the version the registry pins for it, installed as opencode itself.
+    // (A card that becomes ready moves to Ready, where its version says what was installed.)
     await card('opencode').getByRole('button', { name: 'Install opencode' }).click();
-    await card('opencode')
-      .getByText(/Installed from the ACP Registry as opencode \(registry\) \(opencode-reg\), version 1\.0\.0/)
-      .waitFor({ timeout: 120_000 });
-    await expect.poll(() => groupOf('opencode-reg'), { timeout: 60_000 }).toBe('ready');
+    await expect.poll(() => groupOf('opencode'), { timeout: 120_000 }).toBe('ready');
+    expect(await card('opencode').locator('h3').textContent()).toMatch(/ready\s*1\.0\.0/);
+    expect(readdirSync(agentsDir())).toContain('opencode@1.0.0');
+    // Claude Code: npm's latest; it stays Claude Code, so its sign-in check follows.
+    await card('claude-code').getByRole('button', { name: 'Install Claude Code' }).click();
+    await expect.poll(() => groupOf('claude-code'), { timeout: 120_000 }).not.toBe('install');
+    expect(await card('claude-code').locator('h3').textContent()).toMatch(/0\.23\.1/);
+    await card('claude-code').scrollIntoViewIfNeeded();
+    await shot(page, 'agents-installed-from-npm');
     expect(w.errors).toEqual([]);
   });
 

@@ -10,10 +10,10 @@ import {
   currentEnv,
   currentInstalls,
   DEFAULT_REGISTRY_URL,
+  addAgent,
+  builtinProviders,
   fetchIndex,
   formatAge,
-  installAgent,
-  pickEntry,
   removeInstalled,
   RegistryError,
   updateInstalled,
@@ -111,16 +111,22 @@ function distributionKinds(a: AgentEntry): string[] {
 
 async function add(r: Run): Promise<number> {
   if (r.args.length === 0) throw new UsageError('agents add: which agent? (talaria agents add ID[@VERSION])');
-  const res = await index(r);
   const env = currentEnv({ env: r.ctx.io.env });
+  const builtins = new Map(builtinProviders().map((p) => [p.id, p]));
+  let res: Promise<IndexResult> | undefined;
   const done: InstalledAgent[] = [];
   for (const spec of r.args) {
-    const { entry, preview } = pickEntry(res, spec, r.preview);
-    const a = await installAgent(entry, { home: r.home, ctx: env, preview });
+    const a = await addAgent(spec, {
+      home: r.home,
+      ctx: env,
+      preview: r.preview,
+      index: () => (res ??= index(r)),
+      builtin: (id) => builtins.get(id),
+    });
     done.push(a);
     if (!r.json)
       r.ctx.io.stdout.write(
-        `installed ${a.id} ${a.version} (${a.kind} ${a.source}) · talaria run --agent ${a.id} "…"\n`,
+        `installed ${a.id} ${a.version} (${a.origin === 'npm' ? 'npm' : a.kind} ${a.source}) · talaria run --agent ${a.id} "…"\n`,
       );
   }
   if (r.json) r.ctx.io.stdout.write(JSON.stringify({ v: 1, installed: done }, null, 2) + '\n');
@@ -171,8 +177,9 @@ function installed(r: Run): number {
     return EXIT.OK;
   }
   for (const a of agents)
-    r.ctx.io.stdout.write(`${a.id.padEnd(20)} ${a.version.padEnd(10)} ${a.kind.padEnd(7)} ${a.source}\n`);
-  if (agents.length === 0)
-    r.ctx.io.stdout.write('nothing installed from the registry (talaria agents search, talaria agents add ID)\n');
+    r.ctx.io.stdout.write(
+      `${a.id.padEnd(20)} ${a.version.padEnd(10)} ${(a.origin ?? a.kind).padEnd(7)} ${a.source}${a.origin === 'npm' ? ' (the built-in agent, from npm)' : ''}\n`,
+    );
+  if (agents.length === 0) r.ctx.io.stdout.write('nothing installed (talaria agents search, talaria agents add ID)\n');
   return EXIT.OK;
 }

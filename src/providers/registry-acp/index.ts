@@ -29,4 +29,5 @@ export {
 export { installedProvider, UV_INSTALL_FIX } from './provider.js';
 export { RegistryError, type RegistryErrorCode } from './errors.js';
 export { archiveKind } from './extract.js';
-export { pickEntry, latestFor, updateInstalled, type UpdateResult } from './ops.js';
+export { pickEntry, addAgent, latestFor, updateInstalled, type UpdateResult } from './ops.js';
+export { installFromNpm, withNpmInstall } from './npm-builtin.js';

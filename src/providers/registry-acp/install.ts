@@ -32,6 +32,8 @@ export interface InstallOptions {
   /** Limit for npm install and the download (default 5 min). */
   timeoutMs?: number;
   now?: () => number;
+  /** Written to the manifest: the install is a built-in agent's npm package (npm-builtin.ts). */
+  origin?: 'npm';
 }
 
 export type DistributionChoice =
@@ -96,6 +98,7 @@ export async function installAgent(entry: AgentEntry, o: InstallOptions): Promis
       source: how.source,
       preview,
       installedAt: (o.now ?? Date.now)(),
+      ...(o.origin ? { origin: o.origin } : {}),
     };
     writeFileSync(join(work, MANIFEST), manifestJson(manifest));
     rmSync(final, { recursive: true, force: true });
@@ -192,7 +195,10 @@ async function installBinary(d: BinaryTarget, entry: AgentEntry, dir: string, o:
   return { command, args: d.args ?? [], source: d.archive };
 }
 
-function runNpm(args: string[], o: InstallOptions): Promise<{ code: number | null; output: string }> {
+export function runNpm(
+  args: string[],
+  o: Pick<InstallOptions, 'ctx' | 'timeoutMs'>,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((done) => {
     let output = '';
     // npm is our tool, not the agent: it gets the user's environment (their npm config, proxy, registry).

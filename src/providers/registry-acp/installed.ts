@@ -25,6 +25,8 @@ const manifestSchema = z.object({
   source: z.string(),
   preview: z.boolean(),
   installedAt: z.number(),
+  /** npm: a built-in agent's own npm package (npm-builtin.ts), which runs as that built-in; absent: a registry entry. */
+  origin: z.literal('npm').optional(),
 });
 
 export type InstalledAgent = z.infer<typeof manifestSchema> & { dir: string };

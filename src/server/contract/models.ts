@@ -23,6 +23,8 @@ export const providerInfo = z.object({
   source: z.string().optional(),
   gaps: z.array(readinessGap).default([]),
   version: z.string().optional(),
+  /** The npm package Talaria installs this agent from (Install on the Agents page, `talaria agents add ID`). */
+  npmPackage: z.string().optional(),
 });
 export type ProviderInfo = z.infer<typeof providerInfo>;
 

@@ -37,6 +37,8 @@ export const installedAgentInfo = z.object({
   kind: z.enum(['npx', 'uvx', 'binary']),
   source: z.string(),
   preview: z.boolean(),
+  /** npm: the built-in agent of this id, installed from its own npm package (it stays that agent). */
+  origin: z.literal('npm').optional(),
 });
 
 const agentId = z.object({ id: z.string().min(1) });
@@ -63,7 +65,8 @@ export const REGISTRY_ROUTES = {
   registryAdd: {
     ...ROUTE_TABLE.registryAdd,
     body: z.object({ spec: z.string().min(1).max(300), preview: z.boolean().optional() }),
-    response: z.object({ installed: installedAgentInfo, provider: providerInfo, index: indexSource }),
+    /** index: absent when a built-in installed from npm without the registry (unreachable, or not needed). */
+    response: z.object({ installed: installedAgentInfo, provider: providerInfo, index: indexSource.optional() }),
   },
   /** Moves an installed agent to the index's latest version on its channel (as `talaria agents update ID`). */
   registryUpdate: {

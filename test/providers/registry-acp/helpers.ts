@@ -86,16 +86,20 @@ export async function npmPackage(
   base: string,
   name: string,
   version: string,
+  o: { bin?: string } = {},
 ): Promise<{ tarball: Buffer; packument: Buffer }> {
+  const bin = o.bin ?? name;
   const pkg = join(work, `${name}-${version}`, 'package');
   mkdirSync(pkg, { recursive: true });
   writeFileSync(
     join(pkg, 'package.json'),
-    JSON.stringify({ name, version, type: 'module', bin: { [name]: 'agent.js' } }),
+    JSON.stringify({ name, version, type: 'module', bin: { [bin]: 'agent.js' } }),
   );
   writeFileSync(
     join(pkg, 'agent.js'),
     `#!/usr/bin/env node\nimport { spawn } from 'node:child_process';\n` +
+      // A built-in's readiness asks for its version.
+      `if (process.argv.includes('--version')) { console.log(${JSON.stringify(`${name} ${version}`)}); process.exit(0); }\n` +
       `const c = spawn(process.execPath, ['--import', ${JSON.stringify(TSX)}, ${JSON.stringify(ECHO_AGENT)}], { stdio: 'inherit' });\n` +
       `c.on('exit', (code) => process.exit(code ?? 1));\n`,
     { mode: 0o755 },
@@ -112,7 +116,7 @@ export async function npmPackage(
       [version]: {
         name,
         version,
-        bin: { [name]: 'agent.js' },
+        bin: { [bin]: 'agent.js' },
         dist: { tarball: `${base}/tarballs/${name}-${version}.tgz`, integrity, shasum },
       },
     },

@@ -45,7 +45,7 @@ export function AgentCard({ p, group, focus, canAct, entry, onSignedIn, onTermin
               <span>
                 <Words text={gapAuthMethods(g).length > 0 ? g.message.replace(/ Sign-in methods: .*$/s, '') : g.message} />
               </span>
-              {g.code === 'not_installed' && entry ? (
+              {g.code === 'not_installed' && (entry || p.npmPackage) ? (
                 <InstallButton p={p} entry={entry} canAct={canAct} onInstalled={onInstalled} fix={g.fix} />
               ) : (
                 <FixText fix={gapAuthMethods(g).length > 0 && g.fix ? `Or in a terminal: ${g.fix}` : g.fix} />
@@ -62,26 +62,29 @@ export function AgentCard({ p, group, focus, canAct, entry, onSignedIn, onTermin
   );
 }
 
-/** Install through the server's registry route (the one `talaria agents add` uses): progress, then the outcome or why it failed. */
-function InstallButton({ p, entry, canAct, onInstalled, fix }: { p: ProviderInfo; entry: RegistryAgentInfo; canAct: boolean; onInstalled(): void; fix: string | undefined }) {
+/**
+ * Install through the route `talaria agents add` uses: the registry's entry of this id, else the
+ * agent's own npm package (the server decides, by the same rule as the CLI); progress, then the
+ * outcome or why it failed.
+ */
+function InstallButton({ p, entry, canAct, onInstalled, fix }: { p: ProviderInfo; entry: RegistryAgentInfo | undefined; canAct: boolean; onInstalled(): void; fix: string | undefined }) {
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<{ ok: boolean; message: string; fix?: string | undefined }>();
-  const other = entry.id !== p.id ? ` as ${entry.name} (${entry.id})` : '';
-  if (entry.installed)
-    return <div className="fix">Installed from the ACP Registry{other}, version {entry.installed}: it is listed on its own.</div>;
+  if (entry?.installed) return <div className="fix">Installed from the ACP Registry, version {entry.installed}.</div>;
   if (!canAct)
     return (
       <div className="fix">
-        <CopyCommand command={`talaria agents add ${entry.id}`} />
+        <CopyCommand command={`talaria agents add ${p.id}`} />
       </div>
     );
   const install = (): void => {
     setBusy(true);
     setOutcome(undefined);
-    addRegistryAgent(entry.id)
+    addRegistryAgent(p.id)
       .then((r) => {
         const gap = r.provider.gaps[0];
-        setOutcome({ ok: true, message: `Installed ${r.installed.version}${other}${gap ? `; not ready yet: ${gap.message}` : '.'}`, fix: gap?.fix });
+        const from = r.installed.origin === 'npm' ? ` from npm (${r.installed.source})` : '';
+        setOutcome({ ok: true, message: `Installed ${r.installed.version}${from}${gap ? `; not ready yet: ${gap.message}` : '.'}`, fix: gap?.fix });
         onInstalled();
       })
       .catch((e: unknown) => setOutcome({ ok: false, message: `Not installed: ${(e as Error).message}`, fix: (e as { fix?: string }).fix }))
@@ -92,9 +95,7 @@ function InstallButton({ p, entry, canAct, onInstalled, fix }: { p: ProviderInfo
       <button type="button" onClick={install} disabled={busy} aria-label={`Install ${p.label}`}>
         {busy ? 'Installing…' : 'Install'}
       </button>{' '}
-      <span className="muted small">
-        {entry.name} {entry.version} from the ACP Registry{other}
-      </span>
+      <span className="muted small">{entry ? `${entry.name} ${entry.version} from the ACP Registry` : `${p.npmPackage} from npm`}</span>
       {busy && (
         <span className="muted small" role="status">
           {' '}

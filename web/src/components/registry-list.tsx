@@ -43,7 +43,7 @@ export function RegistryList({ canAct, onChanged, onIndex }: { canAct: boolean; 
       what === 'add'
         ? addRegistryAgent(a.id).then((r): Outcome => {
             const gap = r.provider.gaps[0];
-            const cached = r.index.from === 'cache' ? ` (from the cached registry: ${r.index.note ?? age(r.index.ageMs)})` : '';
+            const cached = r.index?.from === 'cache' ? ` (from the cached registry: ${r.index.note ?? age(r.index.ageMs)})` : '';
             return gap
               ? { ok: false, message: `Installed ${r.installed.version}${cached}, not ready: ${gap.message}`, fix: gap.fix }
               : { ok: true, message: `Installed ${r.installed.version}${cached}` };

@@ -4,7 +4,7 @@ import { useApp, type AppStore } from '../state/app-store.js';
 import type { SignInMethod } from '../components/sign-in-methods.js';
 import { SignInTerminal } from '../lazy.js';
 import { AgentCard } from '../components/agent-card.js';
-import { GROUPS, groupOf, registryEntryFor, type AgentGroup } from '../state/agent-groups.js';
+import { foldInstallGroup, GROUPS, groupOf, registryEntryFor, type AgentGroup } from '../state/agent-groups.js';
 import type { RegistryIndexInfo } from '../api/registry.js';
 import { RegistryList } from '../components/registry-list.js';
 import { defaultAgent } from '../state/default-agent.js';
@@ -54,6 +54,42 @@ export function ReadinessPage({ store }: { store: AppStore }) {
   useEffect(() => {
     if (focus && providers) document.getElementById(`provider-${focus}`)?.scrollIntoView({ block: 'center' });
   }, [focus, providers]);
+  const card = (p: ProviderInfo) => (
+    <AgentCard
+      key={p.id}
+      p={p}
+      group={groupOf(p)}
+      focus={focus === p.id}
+      canAct={app.role === 'controller'}
+      entry={registryEntryFor(p, index?.agents)}
+      onSignedIn={signedIn}
+      onTerminal={(m) => {
+        hold(p);
+        setPanel({ providerId: p.id, method: m });
+      }}
+      onInstalled={() => {
+        changed();
+        setMoved(p.id);
+        // The registry list below shows the new install too.
+        setRegKey((k) => k + 1);
+      }}
+    >
+      {panel?.providerId === p.id && (
+        <SignInTerminal
+          key={panel.method.id}
+          providerId={p.id}
+          label={p.label}
+          methodId={panel.method.id}
+          methodName={panel.method.name}
+          onSignedIn={signedIn}
+          onClose={() => {
+            setPanel(undefined);
+            release(p.id);
+          }}
+        />
+      )}
+    </AgentCard>
+  );
   return (
     <div className="page">
       <h1>Agents and readiness</h1>
@@ -66,62 +102,46 @@ export function ReadinessPage({ store }: { store: AppStore }) {
       >
         Check again
       </button>
-      {err && <p className="error" role="alert">{err}</p>}
-      {problems.map((p, i) => <p key={i} className="note">{p}</p>)}
+      {err && (
+        <p className="error" role="alert">
+          {err}
+        </p>
+      )}
+      {problems.map((p, i) => (
+        <p key={i} className="note">
+          {p}
+        </p>
+      ))}
       {!providers && !err && <p role="status">Checking agents…</p>}
       {GROUPS.map(({ id, title }) => {
         const members = (providers ?? []).filter((p) => (held[p.id] ?? groupOf(p)) === id);
         if (members.length === 0) return null;
+        const { shown, folded } =
+          id === 'install'
+            ? foldInstallGroup(members, (p) => !!p.npmPackage || !!registryEntryFor(p, index?.agents), focus)
+            : { shown: members, folded: [] };
         return (
           <section key={id} className="agent-group" aria-labelledby={`group-${id}`}>
             <h2 id={`group-${id}`}>
               {title} <span className="muted small">({members.length})</span>
             </h2>
-            <ul className="ready-list">
-              {members.map((p) => (
-                <AgentCard
-                  key={p.id}
-                  p={p}
-                  group={groupOf(p)}
-                  focus={focus === p.id}
-                  canAct={app.role === 'controller'}
-                  entry={registryEntryFor(p, index?.agents)}
-                  onSignedIn={signedIn}
-                  onTerminal={(m) => {
-                    hold(p);
-                    setPanel({ providerId: p.id, method: m });
-                  }}
-                  onInstalled={() => {
-                    changed();
-                    setMoved(p.id);
-                    // The registry list below shows the new install too.
-                    setRegKey((k) => k + 1);
-                  }}
-                >
-                  {panel?.providerId === p.id && (
-                    <SignInTerminal
-                      key={panel.method.id}
-                      providerId={p.id}
-                      label={p.label}
-                      methodId={panel.method.id}
-                      methodName={panel.method.name}
-                      onSignedIn={signedIn}
-                      onClose={() => {
-                        setPanel(undefined);
-                        release(p.id);
-                      }}
-                    />
-                  )}
-                </AgentCard>
-              ))}
-            </ul>
+            <ul className="ready-list">{shown.map(card)}</ul>
+            {folded.length > 0 && (
+              <details className="agent-fold">
+                <summary>
+                  {folded.length} more to install by hand: {folded.map((p) => p.label).join(', ')}
+                </summary>
+                <ul className="ready-list">{folded.map(card)}</ul>
+              </details>
+            )}
           </section>
         );
       })}
       <h2 className="section-head">Default agent per workspace</h2>
       <p className="muted small">
         New sessions use the agent chosen for the workspace, else the default in config.json
-        {app.defaultProvider ? ` (${labelOf(app.defaultProvider)})` : ''} — when that agent is ready. Otherwise they use the best ready agent.
+        {app.defaultProvider ? ` (${labelOf(app.defaultProvider)})` : ''} — when that agent is ready. Otherwise they use
+        the best ready agent.
       </p>
       <table className="table default-table">
         <tbody>
@@ -143,7 +163,11 @@ export function ReadinessPage({ store }: { store: AppStore }) {
                         .catch((x: unknown) => setErr(describeError(x).message))
                     }
                   >
-                    <option value="">{app.defaultProvider ? `Automatic (config.json: ${labelOf(app.defaultProvider)})` : 'Automatic (the best ready agent)'}</option>
+                    <option value="">
+                      {app.defaultProvider
+                        ? `Automatic (config.json: ${labelOf(app.defaultProvider)})`
+                        : 'Automatic (the best ready agent)'}
+                    </option>
                     {app.providers.map((p) => (
                       <option key={p.id} value={p.id}>
                         {p.label}

@@ -25,14 +25,27 @@ export function groupOf(p: ProviderInfo): AgentGroup {
 
 /**
  * The ACP Registry entry that installs this agent: the same id (an install replaces the built-in
- * of that id), or one whose npm package is the one the agent's install text names.
+ * of that id). A built-in with an npm package and no entry of its id installs from npm instead
+ * (ProviderInfo.npmPackage), at the version the registry pins for that package when it lists one.
  */
-export function registryEntryFor(p: ProviderInfo, agents: readonly RegistryAgentInfo[] | undefined): RegistryAgentInfo | undefined {
-  if (!agents) return undefined;
-  const same = agents.find((a) => a.id === p.id);
-  if (same) return same;
-  const fix = p.gaps.find((g) => g.code === 'not_installed')?.fix ?? '';
-  const pkgs = [...fix.matchAll(/npm install -g ([^`]+)`/g)].flatMap((m) => m[1]!.trim().split(/\s+/));
-  // Only an agent that is one package: pi needs two, which one registry entry does not install.
-  return pkgs.length === 1 ? agents.find((a) => a.package === pkgs[0]) : undefined;
+export function registryEntryFor(
+  p: ProviderInfo,
+  agents: readonly RegistryAgentInfo[] | undefined,
+): RegistryAgentInfo | undefined {
+  return agents?.find((a) => a.id === p.id);
+}
+
+/**
+ * The Needs install group on a machine with few agents is most of the page: what installs with one
+ * click (and Hermes, the first-class agent) stays in view; the agents installed by hand fold away
+ * when there are several of them. `keep`: an agent the page was asked to show is never folded.
+ */
+export function foldInstallGroup(
+  members: readonly ProviderInfo[],
+  oneClick: (p: ProviderInfo) => boolean,
+  keep?: string | null,
+): { shown: ProviderInfo[]; folded: ProviderInfo[] } {
+  const shown = members.filter((p) => oneClick(p) || p.id === 'hermes' || p.id === keep);
+  const folded = members.filter((p) => !shown.includes(p));
+  return members.length <= 4 || folded.length < 2 ? { shown: [...members], folded: [] } : { shown, folded };
 }
