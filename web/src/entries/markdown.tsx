@@ -1,6 +1,6 @@
 import { Fragment, memo, startTransition, useEffect, useReducer, useRef } from 'react';
-import Markdown, { type Components } from 'react-markdown';
-import remarkGfm from 'remark-gfm';
+import type { Components } from 'react-markdown';
+import { renderMarkdown } from './md-render.js';
 import { CodeBlock } from './code-block.js';
 import { BlockStream, pieceSource, type Block as Cut } from './blocks.js';
 import type { TextParts } from '../state/stream-text.js';
@@ -32,11 +32,7 @@ const components: Components = {
 
 const Block = memo(function Block({ text }: { text: string }) {
   return (
-    <div className="md-block">
-      <Markdown remarkPlugins={[remarkGfm]} components={components}>
-        {text}
-      </Markdown>
-    </div>
+    <div className="md-block">{renderMarkdown(text, components)}</div>
   );
 });
 
@@ -51,11 +47,7 @@ const inline: Components = {
 /** A piece of a long paragraph, parsed on its own (only the last one re-parses while it grows). */
 const Piece = memo(function Piece({ text, cont }: { text: string; cont: boolean }) {
   const src = pieceSource({ text, cont });
-  return (
-    <Markdown remarkPlugins={[remarkGfm]} components={inline}>
-      {src}
-    </Markdown>
-  );
+  return renderMarkdown(src, inline);
 });
 
 /**
