@@ -50,7 +50,7 @@ export class Session implements SessionCore {
   readonly cwd: string;
   readonly additionalDirectories: string[];
   mcpServers: unknown[];
-  readonly thread: Thread = createThread();
+  readonly thread: Thread;
   catalog: Catalog = { others: [] };
   permissionMode: PermissionMode;
   /** Rules learned in this session ("always" answers, stored rules); after the client's base rules. */
@@ -96,6 +96,7 @@ export class Session implements SessionCore {
     this.maxPromptBytes = init.maxPromptBytes ?? DEFAULT_MAX_PROMPT_BYTES;
     this.now = init.now ?? Date.now;
     this.clock = init.now ?? batchNow;
+    this.thread = createThread(this.clock);
     this.permissionMode = init.permissionMode ?? 'ask';
     this.bus = new EventBus((err) => init.logger.error('session listener threw', { error: String(err) }));
     this.wire = new EventBus((err) => init.logger.error('session frame listener threw', { error: String(err) }));

@@ -10,6 +10,8 @@ export interface ThreadState extends ThreadIndex {
   turnId: string | undefined;
   /** Indexes of tool calls still open (non-terminal status or a pending permission): turn end settles these without scanning entries. */
   open: Set<number>;
+  /** The live session's clock: tool calls get their start and end times (a replay of a log has none). */
+  now?: () => number;
 }
 
 // Comparisons, not Set lookups: a status fresh from JSON.parse is not internalized, and a Set
@@ -26,8 +28,11 @@ export function newState(): ThreadState {
   return { nextId: 0, openRun: -1, toolCalls: new Map(), messages: new Map(), turnId: undefined, open: new Set() };
 }
 
-export function createThread(): Thread {
-  return { entries: [], plan: null, availableCommands: [], context: {}, _ix: newState() };
+/** `now`: a live session's clock, so tool calls carry when they started and ended (see ThreadState.now). */
+export function createThread(now?: () => number): Thread {
+  const st = newState();
+  if (now) st.now = now;
+  return { entries: [], plan: null, availableCommands: [], context: {}, _ix: st };
 }
 
 /** Key of `_ix.messages`: kind + messageId, since an agent may reuse one id for a thought and its answer. */

@@ -80,7 +80,11 @@ export function upsertToolCall(
     if (fields.rawInput !== undefined) entry.rawInput = fields.rawInput;
     if (fields.rawOutput !== undefined) entry.rawOutput = fields.rawOutput;
     if (fields._meta != null) entry._meta = fields._meta;
-    if (isTerminal(entry.status)) entry.settledBy = 'agent';
+    if (st.now) entry.startedAt = st.now();
+    if (isTerminal(entry.status)) {
+      entry.settledBy = 'agent';
+      if (entry.startedAt !== undefined) entry.endedAt = entry.startedAt;
+    }
     if (permission) entry.permission = { ...permission };
     const index = pushEntry(thread, st, entry, changes);
     st.toolCalls.set(toolCallId, index);
@@ -96,7 +100,10 @@ export function upsertToolCall(
   if (kind !== undefined) next.toolKind = kind;
   if (status !== undefined && source !== 'permission' && !(isTerminal(old.status) && !isTerminal(status))) {
     next.status = status;
-    if (isTerminal(status)) next.settledBy = 'agent';
+    if (isTerminal(status)) {
+      next.settledBy = 'agent';
+      if (st.now && !isTerminal(old.status)) next.endedAt = st.now();
+    }
   }
   if (fields.content != null) next.content = asArray(fields.content);
   if (fields.locations != null) next.locations = asArray(fields.locations);
@@ -134,6 +141,7 @@ export function settleTurn(
     if (!isTerminal(old.status)) {
       next.status = settledStatus(outcome, old.permission?.status);
       next.settledBy = outcome === 'cancelled' ? 'cancel' : 'turn_end';
+      if (st.now) next.endedAt = st.now();
     }
     if (old.permission?.status === 'pending') next.permission = { ...old.permission, status: 'cancelled' };
     replaceEntry(thread, index, next, changes);

@@ -48,6 +48,9 @@ export interface ToolCallEntry extends EntryBase {
   _meta?: unknown;
   /** Who closed it: the agent, or Talaria at turn end / cancel. */
   settledBy?: 'agent' | 'turn_end' | 'cancel';
+  /** When Talaria first saw the call, and when it saw it end (epoch ms; absent in a thread rebuilt without a clock). */
+  startedAt?: number;
+  endedAt?: number;
   /** Permission asked for this call, if any. */
   permission?: PermissionState;
 }

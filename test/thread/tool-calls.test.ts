@@ -397,3 +397,27 @@ describe('permissions', () => {
     });
   });
 });
+
+describe('tool call times (a live session passes its clock)', () => {
+  it('a call starts when first seen and ends when it turns terminal, by the agent or by the turn end; none without a clock', () => {
+    let now = 1_000;
+    const t = createThread(() => now);
+    reduce(t, started('t1'));
+    reduce(t, toolCall('a', { title: 'run', status: 'in_progress' }));
+    reduce(t, toolCall('b', { title: 'read' }));
+    now = 3_500;
+    reduce(t, toolUpdate('a', { status: 'completed' }));
+    now = 4_000;
+    // A late update of a finished call does not move its end.
+    reduce(t, toolUpdate('a', { status: 'completed', content: [] }));
+    now = 9_000;
+    reduce(t, ended('t1'));
+    const [a, b] = t.entries.filter((e): e is ToolCallEntry => e.kind === 'tool_call');
+    expect([a!.startedAt, a!.endedAt]).toEqual([1_000, 3_500]);
+    expect([b!.startedAt, b!.endedAt, b!.settledBy]).toEqual([1_000, 9_000, 'turn_end']);
+
+    const bare = createThread();
+    reduce(bare, toolCall('c', { title: 'x', status: 'completed' }));
+    expect((bare.entries[0] as ToolCallEntry).startedAt).toBeUndefined();
+  });
+});

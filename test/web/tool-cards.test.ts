@@ -82,6 +82,12 @@ describe('web: tool cards collapse to one line', { timeout: 120_000 }, () => {
     await card.getByRole('button', { name: 'Show all 60 lines' }).click();
     expect((await term.textContent())!.trim().split('\n')).toHaveLength(60);
     await shot(page, 'tool-cards-command');
+    // A reloaded page never saw it run, and still says how long it ran: the session kept the times.
+    await page.reload();
+    const again = page.locator('.tool-card[data-kind=execute]').last();
+    await expect
+      .poll(() => again.locator('.tool-took').textContent(), { timeout: 30_000 })
+      .toMatch(/^\d+(\.\d)?s$|^\d+m \d+s$/);
   });
 
   it('Markdown output reads as Markdown; a failed command and an edit with its diff are open from the start', async () => {

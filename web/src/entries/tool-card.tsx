@@ -39,7 +39,7 @@ export const ToolCard = memo(function ToolCard({ tool, resolution }: { tool: Too
     chosen.set(id, !open);
     setOwn(!open);
   };
-  const took = duration(id, settled);
+  const took = duration(tool, settled);
   const bodyId = `tool-body-${id}`;
   return (
     <article
@@ -92,17 +92,25 @@ export const ToolCard = memo(function ToolCard({ tool, resolution }: { tool: Too
   );
 });
 
-/** How long the call ran, as this page saw it ("" until it settled, or when it was settled before the page saw it run). */
-function duration(id: string, settled: boolean): string {
+/**
+ * How long the call ran ("" until it settled): the server's start and end times, else as this page
+ * saw it run (a server or agent from before the times were kept).
+ */
+function duration(tool: ToolView, settled: boolean): string {
   const now = Date.now();
+  const id = tool.toolCallId;
   let t = seen.get(id);
   if (!settled) {
     if (!t) seen.set(id, (t = { start: now }));
     return '';
   }
+  if (tool.startedAt !== undefined && tool.endedAt !== undefined) return formatTook(tool.endedAt - tool.startedAt);
   if (!t) return '';
   t.end ??= now;
-  const ms = t.end - t.start;
+  return formatTook(t.end - t.start);
+}
+
+function formatTook(ms: number): string {
   if (ms < 1000) return `${Math.max(0.1, Math.round(ms / 100) / 10)}s`;
   if (ms < 60_000) return `${Math.round(ms / 100) / 10}s`;
   return `${Math.floor(ms / 60_000)}m ${Math.round((ms % 60_000) / 1000)}s`;

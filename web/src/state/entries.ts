@@ -31,6 +31,9 @@ export interface ToolView {
   rawInput?: unknown;
   rawOutput?: unknown;
   settledBy?: string;
+  /** When the server saw it start and end (epoch ms), so a reloaded page still shows how long it ran. */
+  startedAt?: number;
+  endedAt?: number;
   permission?: { status: string; optionId?: string; optionKind?: string };
 }
 
@@ -88,6 +91,10 @@ export function readEntry(e: unknown, index: number): EntryView {
       if (tk) v.toolKind = tk;
       const sb = str(e.settledBy);
       if (sb) v.settledBy = sb;
+      const at = num(e.startedAt);
+      if (at !== undefined) v.startedAt = at;
+      const end = num(e.endedAt);
+      if (end !== undefined) v.endedAt = end;
       if (isObj(e.permission)) {
         const p = e.permission;
         v.permission = {
