@@ -24,7 +24,6 @@ export { appended };
 import {
   agentStateChanged,
   clearFailures,
-  noteTurnFailure,
   shownFailure,
   StoredFailures,
   storedFailure,
@@ -203,8 +202,6 @@ export class Hub {
         break;
       case 'turn.ended':
         turnEnded(ls, e.stopReason, e.error);
-        // Before the next queued prompt starts: the notice belongs under this turn.
-        noteTurnFailure(ls.hs.session, e.turnId, e.stopReason, e.error);
         this.emit(id, 'attention', { kind: 'turn.ended', text: `Turn ended: ${e.stopReason}` });
         this.log.prune(id);
         this.queue.startNext(ls);

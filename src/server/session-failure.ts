@@ -5,7 +5,6 @@
  */
 import { storedFailure, turnFailure } from '../harness/index.js';
 import type { Store, StoredSession } from '../store/index.js';
-import type { Entry } from '../thread/types.js';
 import type { SessionSummaryInfo } from './contract/index.js';
 
 export type Failure = NonNullable<SessionSummaryInfo['failure']>;
@@ -40,41 +39,6 @@ export function turnEnded(
   f.turnFailure = failure;
   // The turn's error says why the agent stopped more precisely than the state change did.
   delete f.agentFailure;
-}
-
-/** What `noteTurnFailure` needs of a live session: its thread and a way to add a notice to it. */
-export interface NoticeTarget {
-  readonly thread: { readonly entries: readonly Entry[] };
-  notice(level: 'error', code: string, text: string, data?: unknown): void;
-}
-
-/**
- * A failed turn's error as a notice in its thread, under what the turn showed: the thread is what
- * is stored, so a reload or a restarted server shows the same notice (the turn's end event is not
- * kept). Nothing when the turn never ran (a queued prompt dropped) or already said why (an error
- * notice of its own, e.g. a context overflow).
- */
-export function noteTurnFailure(
-  s: NoticeTarget,
-  turnId: string,
-  stopReason: string,
-  error: { code: string; message: string } | undefined,
-): void {
-  const failure = turnFailure(stopReason, error);
-  if (!failure) return;
-  const entries = s.thread.entries;
-  let i = entries.length - 1;
-  for (; i >= 0; i--) {
-    const e = entries[i]!;
-    if (e.kind === 'user_message' && e.turnId === turnId) break;
-    if (e.kind === 'notice' && e.level === 'error') return;
-  }
-  if (i < 0) return;
-  const text =
-    failure.cause === 'agent'
-      ? `The agent stopped during this turn: ${failure.message}`
-      : `The turn failed: ${failure.message}`;
-  s.notice('error', 'turn_failed', text, { turnId, cause: failure.cause, ...(error ? { code: error.code } : {}) });
 }
 
 export function agentStateChanged(f: FailureState, state: string, previous: string | undefined): void {

@@ -13,6 +13,7 @@ import { describeError } from './errors.js';
 import type { SessionEvent } from './events.js';
 import { defaultMapPrompt } from './hooks.js';
 import { reopenAtAgent } from './reopen.js';
+import { noteTurnFailure } from './turn-failure.js';
 import { Turn, type TurnError, type TurnResult } from './turn.js';
 import { UsageTracker } from './usage.js';
 import type { ContentBlock } from '../thread/types.js';
@@ -182,6 +183,8 @@ export class TurnQueue {
     };
     if (usage) ended.usage = usage;
     if (error) ended.error = error;
+    // Before the turn's end is told and the next queued prompt starts: the notice belongs under this turn.
+    noteTurnFailure(s, turn.id, result.stopReason, error);
     s.emit('turn.ended', ended);
     turn.resolve(result);
 

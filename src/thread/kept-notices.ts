@@ -6,7 +6,7 @@
  */
 import type { Entry, NoticeEntry } from './types.js';
 
-/** The notice codes carried over (the server adds `turn_failed`: server/session-failure.ts). */
+/** The notice codes carried over (a failed turn's `turn_failed`: session/turn-failure.ts). */
 const KEPT = new Set(['turn_failed']);
 
 const isKept = (e: Entry): e is NoticeEntry => e.kind === 'notice' && KEPT.has(e.code);

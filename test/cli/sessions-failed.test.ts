@@ -22,6 +22,9 @@ describe('sessions list shows failed sessions', () => {
       message: expect.stringMatching(/^agent exited with code 3; stderr: .*RuntimeError: fake model backend exploded/s),
     });
     expect(good.failure).toBeUndefined();
+    // Its thread says why, under the turn, as the web shows it (the session layer adds it: no server ran).
+    const md = (await runCli(['sessions', 'export', bad.id], p)).stdout;
+    expect(md).toMatch(/The agent stopped during this turn: agent exited with code 3/);
 
     const text = (await runCli(['sessions', 'list', '--store-only'], p)).stdout;
     expect(text).toMatch(new RegExp(`^${bad.id} .* failed: agent exited with code 3 +hello$`, 'm'));

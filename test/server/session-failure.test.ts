@@ -1,6 +1,7 @@
 /** The summary's `failure` from a turn's end and from the store (session-failure.ts). */
 import { describe, expect, it } from 'vitest';
-import { noteTurnFailure, StoredFailures, storedFailure, turnFailure } from '../../src/server/session-failure.js';
+import { StoredFailures, storedFailure, turnFailure } from '../../src/server/session-failure.js';
+import { noteTurnFailure } from '../../src/session/turn-failure.js';
 import type { Entry } from '../../src/thread/types.js';
 import { freshStore } from '../store/helpers.js';
 
