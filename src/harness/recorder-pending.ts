@@ -19,6 +19,12 @@ import type { AuditInput, ThreadMeta } from '../store/index.js';
 import { FramePacker } from '../store/wire-blocks.js';
 import type { BatchRest, BatchTurn, EntryColumns, WriterBatch } from '../store/writer-batch.js';
 
+/** The meta without the plan's turn: a new plan from outside a turn has none. */
+function withoutPlanTurn(meta: ThreadMeta): ThreadMeta {
+  const { planTurnId: _dropped, ...rest } = meta;
+  return rest;
+}
+
 /** What an event asks of the recorder: nothing, a commit soon, or a commit now (a turn's end). */
 export type EventEffect = 'none' | 'schedule' | 'flush';
 
@@ -126,7 +132,11 @@ export class PendingWork {
         });
         return 'schedule';
       case 'plan.updated':
-        this.setMeta({ ...this.meta, plan: ev.plan as ThreadMeta['plan'] });
+        this.setMeta({
+          ...withoutPlanTurn(this.meta),
+          plan: ev.plan as ThreadMeta['plan'],
+          ...(ev.turnId !== undefined ? { planTurnId: ev.turnId } : {}),
+        });
         return 'schedule';
       case 'commands.updated':
         this.setMeta({ ...this.meta, availableCommands: ev.commands });

@@ -37,6 +37,7 @@ export function threadJson(t: {
   updatedAt?: string;
   context: unknown;
   meta?: unknown;
+  planTurnId?: string;
 }): SessionSnapshot['thread'] {
   return {
     entries: t.entries.slice(),
@@ -48,5 +49,6 @@ export function threadJson(t: {
     ...(t.title !== undefined ? { title: t.title } : {}),
     ...(t.updatedAt !== undefined ? { updatedAt: t.updatedAt } : {}),
     ...(t.meta !== undefined ? { meta: t.meta } : {}),
+    ...(t.planTurnId !== undefined ? { planTurnId: t.planTurnId } : {}),
   };
 }

@@ -73,7 +73,8 @@ export const EVENTS = {
     appended: z.string().optional(),
     chunks: z.number().optional(),
   }),
-  'plan.updated': z.object({ plan }),
+  /** turnId: the turn that set the plan (absent outside a turn), so a client draws it there. */
+  'plan.updated': z.object({ plan, turnId: z.string().optional() }),
   'commands.updated': z.object({ commands: z.array(json) }),
   'mode.updated': z.object({ modeId: z.string() }),
   'config.updated': z.object({ configOptions: z.array(json) }),

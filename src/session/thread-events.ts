@@ -18,7 +18,7 @@ export function emitChange(s: SessionCore, c: ThreadChange): void {
           : { index: c.index, entry: c.entry },
       );
     case 'plan.updated':
-      return s.emit('plan.updated', { plan: c.plan });
+      return s.emit('plan.updated', c.turnId !== undefined ? { plan: c.plan, turnId: c.turnId } : { plan: c.plan });
     case 'commands.updated':
       return s.emit('commands.updated', { commands: c.commands });
     case 'mode.updated':

@@ -117,7 +117,13 @@ function applyKnown(
     case 'plan':
       if (!Array.isArray(u.entries)) return false;
       thread.plan = u.entries as PlanEntry[];
-      changes.push({ type: 'plan.updated', plan: thread.plan });
+      if (st.turnId !== undefined) thread.planTurnId = st.turnId;
+      else delete thread.planTurnId;
+      changes.push(
+        st.turnId !== undefined
+          ? { type: 'plan.updated', plan: thread.plan, turnId: st.turnId }
+          : { type: 'plan.updated', plan: thread.plan },
+      );
       return true;
     case 'available_commands_update':
       if (!Array.isArray(u.availableCommands)) return false;

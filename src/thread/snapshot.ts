@@ -27,6 +27,7 @@ export function snapshot(thread: Thread): ThreadSnapshot {
   if (thread.title !== undefined) out.title = thread.title;
   if (thread.updatedAt !== undefined) out.updatedAt = thread.updatedAt;
   if (thread.meta !== undefined) out.meta = thread.meta;
+  if (thread.planTurnId !== undefined) out.planTurnId = thread.planTurnId;
   if (st.turnId !== undefined) out.openTurnId = st.turnId;
   if (st.openRun >= 0) out.openRun = st.openRun;
   return out;
@@ -67,6 +68,7 @@ export function threadFromSnapshot(json: unknown): Thread {
   if (typeof s.title === 'string') thread.title = s.title;
   if (typeof s.updatedAt === 'string') thread.updatedAt = s.updatedAt;
   if (s.meta !== undefined) thread.meta = s.meta;
+  if (typeof s.planTurnId === 'string') thread.planTurnId = s.planTurnId;
   return thread;
 }
 

@@ -90,6 +90,8 @@ export interface Thread {
   entries: Entry[];
   /** The live plan (replaced by each `plan` update); outside the entries. */
   plan: PlanEntry[] | null;
+  /** The turn whose update last set the plan (absent when it came outside a turn): it is drawn in that turn. */
+  planTurnId?: string;
   availableCommands: unknown[];
   currentModeId?: string;
   configOptions?: unknown[];
@@ -115,7 +117,7 @@ export type ThreadChange =
   | { type: 'entry.added'; index: number; entry: Entry }
   /** `appended`: the update only added this text to the end of the entry's `text` (a streamed chunk). */
   | { type: 'entry.updated'; index: number; entry: Entry; appended?: string }
-  | { type: 'plan.updated'; plan: PlanEntry[] | null }
+  | { type: 'plan.updated'; plan: PlanEntry[] | null; turnId?: string }
   | { type: 'commands.updated'; commands: unknown[] }
   | { type: 'mode.updated'; modeId: string }
   | { type: 'config.updated'; configOptions: unknown[] }

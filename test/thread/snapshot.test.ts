@@ -194,3 +194,16 @@ describe('O(1) per update (behaviour, not timing)', () => {
     expect(tool(t, 'new5000')).toMatchObject({ status: 'completed', settledBy: 'turn_end' });
   });
 });
+
+describe('the plan keeps the turn that set it', () => {
+  it('a plan in a turn records it, one outside a turn clears it; a snapshot carries it', () => {
+    const t = createThread();
+    reduce(t, started('t1', 'plan'));
+    const changes = reduce(t, up({ sessionUpdate: 'plan', entries: [{ content: 'a' }] }));
+    expect(changes).toEqual([{ type: 'plan.updated', plan: [{ content: 'a' }], turnId: 't1' }]);
+    expect(threadFromSnapshot(JSON.stringify(snapshot(t))).planTurnId).toBe('t1');
+    reduce(t, ended('t1'));
+    reduce(t, up({ sessionUpdate: 'plan', entries: [] }));
+    expect(t.planTurnId).toBeUndefined();
+  });
+});

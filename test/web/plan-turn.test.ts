@@ -59,6 +59,18 @@ describe('web: the plan belongs to its turn', { timeout: 120_000 }, () => {
     expect((await plan.boundingBox())!.y).toBeLessThan(await top(page, '.msg.user', 'hello after the plan'));
     expect((await plan.boundingBox())!.y).toBeGreaterThan(await userPlanTop(page));
 
+    // Another browser (nothing of this one's kept) draws it in the same turn: the server says which.
+    const other = await w.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const o = await openPage(w, { context: other });
+    await o.getByRole('navigation', { name: 'Workspaces and sessions' }).waitFor();
+    await o.goto(page.url());
+    const otherPlan = thread(o).locator('.plan');
+    await otherPlan.waitFor({ timeout: 30_000 });
+    await o.locator('.msg.user', { hasText: 'hello after the plan' }).waitFor();
+    expect((await otherPlan.boundingBox())!.y).toBeLessThan(await top(o, '.msg.user', 'hello after the plan'));
+    expect((await otherPlan.boundingBox())!.y).toBeGreaterThan(await userPlanTop(o));
+    await other.close();
+
     // A fork: the plan is not pinned over the forked conversation either.
     const before = page.url();
     await page.getByRole('button', { name: 'More actions' }).click();

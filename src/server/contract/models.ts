@@ -129,6 +129,8 @@ export const threadSnapshot = z.object({
   context: json,
   /** The agent's thread-level `_meta` (the last session_info_update's), e.g. Hermes' sessionProvenance. */
   meta: json.optional(),
+  /** The turn that set the plan: the plan is drawn in that turn, in every browser. */
+  planTurnId: z.string().optional(),
 });
 
 export const sessionOrigin = z.enum(['new', 'loaded', 'resumed', 'restored', 'forked', 'branched', 'stored']);

@@ -1,6 +1,7 @@
 /**
- * Where a session's plan was made (the user message of its turn), kept per browser in
- * localStorage so a reload places the plan under its turn again (session-store.ts).
+ * Where a session's plan was made: the user message of the turn the server says set it
+ * (`planTurnId`, `plan.updated`'s turnId), so every browser draws it there. For a session recorded
+ * before the server kept that turn, the place this browser saw, kept in localStorage.
  */
 import { isObj } from './entries.js';
 
@@ -23,8 +24,18 @@ export function keepPlanAt(sessionId: string, at: string): void {
   }
 }
 
-/** Where this browser last saw the session's plan made, if that entry is still in the thread. */
-export function planAtOf(sessionId: string, entries: unknown[]): { planAt?: string } {
+/** The user message that started turn `turnId`. */
+export function turnStartId(entries: unknown[], turnId: string | undefined): string | undefined {
+  if (turnId === undefined) return undefined;
+  for (const e of entries)
+    if (isObj(e) && e.kind === 'user_message' && e.turnId === turnId && typeof e.id === 'string') return e.id;
+  return undefined;
+}
+
+/** Where the session's plan was made: the server's turn for it, else where this browser last saw it made. */
+export function planAtOf(sessionId: string, entries: unknown[], planTurnId?: string): { planAt?: string } {
+  const start = turnStartId(entries, planTurnId);
+  if (start !== undefined) return { planAt: start };
   let at: string | null = null;
   try {
     at = storage()?.getItem(PLAN_AT(sessionId)) ?? null;

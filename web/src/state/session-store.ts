@@ -11,7 +11,7 @@ import type { PendingPermission, QueuedPrompt, SessionSnapshot, SessionSummaryIn
 import { readProvenance, type HermesProvenance } from '../../../src/providers/hermes/provenance.js';
 import { appendText, partsOf } from './stream-text.js';
 import { isObj, num, readCatalog, readCommands, readContext, readPlan, str, type CatalogView, type CommandItem, type ContextView, type PlanItem } from './entries.js';
-import { keepPlanAt, planAtOf } from './plan-at.js';
+import { keepPlanAt, planAtOf, turnStartId } from './plan-at.js';
 
 export { copyPlanAt } from './plan-at.js';
 
@@ -141,7 +141,7 @@ export class SessionStore {
       summary: s.session,
       entries: [...t.entries],
       plan: readPlan(t.plan),
-      ...planAtOf(this.sessionId, t.entries),
+      ...planAtOf(this.sessionId, t.entries, t.planTurnId),
       ...((t.title ?? s.session.title) ? { title: t.title ?? s.session.title } : {}),
       ...((t.currentModeId ?? s.session.modeId) ? { modeId: t.currentModeId ?? s.session.modeId } : {}),
       ...((catalog.model?.currentId ?? s.session.modelId) ? { modelId: catalog.model?.currentId ?? s.session.modelId } : {}),
@@ -183,7 +183,7 @@ export class SessionStore {
         break;
       case 'plan.updated': {
         v.plan = readPlan(e.plan);
-        const at = lastUserId(v.entries);
+        const at = turnStartId(v.entries, e.turnId) ?? lastUserId(v.entries);
         if (v.plan && at !== undefined && at !== v.planAt) {
           v.planAt = at;
           keepPlanAt(this.sessionId, at);
