@@ -82,7 +82,7 @@ describe.concurrent('talaria replay FILE (Markdown)', () => {
 
 /**
  * Live `run --ndjson` with its wire log captured, then `replay --ndjson` of that log: the same
- * events. Timing fields differ (at, seq, durationMs), turn ids are random per process (mapped by
+ * events. Timing fields differ (at, seq, durationMs, a tool call's startedAt/endedAt), turn ids are random per process (mapped by
  * order), and run.started/run.ended describe the source (agent vs file).
  *
  * One ordering is timing too: updates the agent sends right after the session/new answer may
@@ -145,6 +145,12 @@ function normalizeLines(stdout: string): unknown[] {
     .map((l): Record<string, unknown> => ({ ...l, sessionId: agentId(l.sessionId) }))
     .map((l) => {
       const { at: _at, seq: _seq, durationMs: _d, ...rest } = l;
+      // A tool call's start and end times are timing too (the replay's clock is the log's).
+      const entry = rest.entry as Record<string, unknown> | undefined;
+      if (entry && entry.kind === 'tool_call') {
+        const { startedAt: _s, endedAt: _e, ...timeless } = entry;
+        rest.entry = timeless;
+      }
       if (rest.type === 'run.started') return { type: rest.type, sessionId: rest.sessionId };
       if (rest.type === 'run.ended')
         return { type: rest.type, sessionId: rest.sessionId, stopReason: rest.stopReason, exitCode: rest.exitCode };
