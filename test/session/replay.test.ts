@@ -151,8 +151,12 @@ describe('replayWireLog edge cases', () => {
       'turn.started',
       'entry.added',
       'session.state',
+      // The failed turn's notice, under the turn, as a live session stores it (session/turn-failure.ts).
+      'entry.added',
       'turn.ended',
     ]);
+    const notice = events.filter((e) => e.type === 'entry.added').at(-1) as { entry: { kind: string; code: string } };
+    expect(notice.entry).toMatchObject({ kind: 'notice', code: 'turn_failed' });
   });
 
   it('updates that arrive before the session/new answer are kept (like the live client)', async () => {
