@@ -266,8 +266,7 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
     idle = undefined;
     if (store.closed) return;
     try {
-      // PASSIVE: copies what it can without waiting for other connections' readers or writers.
-      store.db.pragma('wal_checkpoint(PASSIVE)');
+      store.checkpoint();
     } catch (err) {
       // Nothing is lost: the frames stay in the WAL, and the next checkpoint copies them.
       log?.warn('store: checkpoint failed', { sessionId: key, error: String(err) });

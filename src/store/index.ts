@@ -5,10 +5,12 @@
  */
 import { openDatabase, type Db, type OpenDbOptions } from './db.js';
 import { createBranchesRepo, type BranchesRepo } from './branches.js';
+import { createCapsRefsRepo, type CapsRefsRepo } from './caps-refs.js';
 import { createDefaultsRepo, type DefaultsRepo } from './defaults.js';
 import { createEntriesRepo, type EntriesRepo } from './entries.js';
 import { createLeasesRepo, type LeasesRepo } from './leases.js';
 import { createPermissionsRepo, type PermissionsRepo } from './permissions.js';
+import { createSessionEventsRepo, type SessionEventsRepo } from './session-events.js';
 import { createSessionsRepo, type SessionsRepo } from './sessions.js';
 import { createTurnsRepo, type TurnsRepo } from './turns.js';
 import { createWireLogRepo, type WireLogRepo } from './wire-log.js';
@@ -43,6 +45,12 @@ export interface Store {
   readonly leases: LeasesRepo;
   /** Branches of conversations: new agent sessions (overflow), rewinds, continuations with another agent. */
   readonly branches: BranchesRepo;
+  /** Each session's event stream as `talaria serve` sends it (the server's event log). */
+  readonly events: SessionEventsRepo;
+  /** The caps face's references and this home's host key. */
+  readonly capsRefs: CapsRefsRepo;
+  /** Moves what was committed into the main file without waiting for anyone (the recorder, when idle). */
+  checkpoint(): void;
   /** Runs `fn` in one transaction (nested calls become savepoints). */
   transaction<T>(fn: () => T): T;
   readonly closed: boolean;
@@ -75,6 +83,10 @@ export function openStore(opts: StoreOptions = {}): Store {
     defaults: guarded(createDefaultsRepo(db, now), opened.path),
     leases: guarded(createLeasesRepo(db, now), opened.path),
     branches: guarded(createBranchesRepo(db, now), opened.path),
+    events: guarded(createSessionEventsRepo(db), opened.path),
+    capsRefs: guarded(createCapsRefsRepo(db), opened.path),
+    // PASSIVE: copies what it can without waiting for other connections' readers or writers.
+    checkpoint: () => void db.pragma('wal_checkpoint(PASSIVE)'),
     transaction: guardFn((fn: () => unknown) => db.transaction(fn).immediate(), opened.path) as Store['transaction'],
     get closed() {
       return closed;
@@ -132,3 +144,5 @@ export type {
 } from './permissions.js';
 export type { Lease, LeaseHolder, LeasesRepo } from './leases.js';
 export type { Branch, BranchReason, BranchesRepo, NewBranch } from './branches.js';
+export type { StoredEvent, EventsHead, SessionEventsRepo } from './session-events.js';
+export type { StoredRef, RefChain, CapsRefsRepo } from './caps-refs.js';
