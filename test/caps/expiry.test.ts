@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { RefStore } from '../../src/caps/refs.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { tempDir } from '../harness/helpers.js';
+import { rawDb } from '../../src/store/sqlite.js';
 
 const T0 = 1_000_000;
 
@@ -115,7 +116,7 @@ describe('caps references: a child never outlives its parent', () => {
     const child = refs.mint({ facet: 'reader', target: 's1' });
     const grandchild = refs.mint({ facet: 'reader', target: 's1' });
     // What the old code stored for share({expiresIn: NaN}): a NULL expiry under an expiring parent.
-    const db = store.db;
+    const db = rawDb(store);
     db.prepare('UPDATE caps_refs SET parent_id = ? WHERE id = ?').run(parent.row.id, child.row.id);
     db.prepare('UPDATE caps_refs SET parent_id = ? WHERE id = ?').run(child.row.id, grandchild.row.id);
     expect(refs.redeem(grandchild.secret).expiresAt).toBe(T0 + 5_000);
