@@ -54,19 +54,13 @@ const FACET_KIND: Readonly<Record<RefFacet, RefKind>> = {
   observer: 'dataspace',
 };
 
-export interface RefRow {
-  id: string;
+/**
+ * A reference as its chain makes it (the stored row without its hash): `expiresAt` is the earliest
+ * along the chain (its own or an ancestor's), `revokedAt` its own revocation or an ancestor's.
+ */
+export interface RefRow extends Omit<StoredRef, 'hash' | 'kind' | 'facet'> {
   kind: RefKind;
   facet: RefFacet;
-  target: string;
-  methods: string[];
-  /** Epoch ms: the earliest expiry along the chain (its own or an ancestor's). */
-  expiresAt: number | undefined;
-  parentId: string | undefined;
-  label: string | undefined;
-  createdAt: number;
-  /** Its own revocation, or an ancestor's. */
-  revokedAt: number | undefined;
 }
 
 export interface MintInput {
@@ -131,7 +125,7 @@ export class RefStore {
   private readonly refs: CapsRefsRepo;
 
   constructor(
-    store: Store,
+    store: Pick<Store, 'capsRefs'>,
     private readonly now: () => number = Date.now,
   ) {
     this.refs = store.capsRefs;

@@ -63,7 +63,8 @@ export class EventLog {
   readonly retain: number;
 
   constructor(
-    private readonly store: Store,
+    /** Only its own table and whether the store is still open. */
+    private readonly store: Pick<Store, 'events' | 'closed'>,
     private readonly o: EventLogOptions = {},
   ) {
     this.now = o.now ?? Date.now;
