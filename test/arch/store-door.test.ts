@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { breaches, OTHER_DATABASES, storeDoorBreaches } from './store-door.js';
+import { breaches, faceReaches, FACE_REACHES_LEFT, OTHER_DATABASES, storeDoorBreaches } from './store-door.js';
 
 /** See store-door.ts: SQL and the database handle stay in src/store. */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -11,8 +11,13 @@ describe('the store behind its own door', () => {
     expect(storeDoorBreaches(ROOT)).toEqual([]);
   });
 
-  it('every file allowed another database exists', () => {
-    expect(Object.keys(OTHER_DATABASES).filter((f) => !existsSync(new URL(`../../${f}`, import.meta.url)))).toEqual([]);
+  it('the faces (server, cli, caps, ACP) use the harness, not its store’s repositories (the files left listed)', () => {
+    expect(storeDoorBreaches(ROOT, { faces: true })).toEqual([]);
+  });
+
+  it('every file listed exists', () => {
+    const listed = [...Object.keys(OTHER_DATABASES), ...Object.keys(FACE_REACHES_LEFT)];
+    expect(listed.filter((f) => !existsSync(new URL(`../../${f}`, import.meta.url)))).toEqual([]);
   });
 
   it('the checker names each breach by file and line, and lets a RegExp, a warm pool and prose be', () => {
@@ -48,5 +53,19 @@ describe('the store behind its own door', () => {
     expect(breaches('src/session/x.ts', 're.exec(`${message}\\n${raw}`);')).toEqual([]);
     expect(breaches('src/store/sessions.ts', src)).toEqual([]);
     expect(breaches('src/providers/hermes/state-db.ts', src)).toEqual([]);
+  });
+
+  it('a face reaching a repository through the harness is named; the harness itself and the store are not faces', () => {
+    const src = [
+      'const w = harness.store.workspaces.get(id);',
+      'h.store.closed;',
+      'this.harness.store',
+      '  .turns.list(id);',
+    ].join('\n');
+    expect(faceReaches('src/server/x.ts', src)).toEqual([
+      "src/server/x.ts:1: reaches a repository through the harness's store (harness.store.workspaces)",
+      "src/server/x.ts:3: reaches a repository through the harness's store (harness.store.turns)",
+    ]);
+    expect(faceReaches('src/harness/workspace.ts', src)).toEqual([]);
   });
 });
