@@ -13,6 +13,7 @@ import { createHarness } from '../src/harness/index.js';
 import { currentEnv } from '../src/providers/locate.js';
 import { connectServer, type WebSocketCtor } from '../src/server/client/index.js';
 import { startServer } from '../src/server/index.js';
+import { rawDb } from '../src/store/sqlite.js';
 
 const dbBytes = (home: string) =>
   readdirSync(home)
@@ -36,7 +37,7 @@ async function growthPerWireByte(text: string, env: Record<string, string>): Pro
     const { workspace } = await api.openWorkspace({ body: { path: root } });
     const { snapshot } = await api.createSession({ params: { id: workspace.id }, body: { provider: 'demo' } });
     const id = snapshot.session.id;
-    harness.store.db.pragma('wal_checkpoint(TRUNCATE)');
+    rawDb(harness.store).pragma('wal_checkpoint(TRUNCATE)');
     const before = dbBytes(home);
     await api.prompt({ params: { id }, body: { text } });
     for (let i = 0; harness.store.turns.list(id).at(-1)?.stopReason === undefined; i++) {

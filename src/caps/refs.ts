@@ -7,7 +7,7 @@
  * is its own, so no child outlives its parent, even one stored before mint enforced it.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Store } from '../store/index.js';
+import type { CapsRefsRepo, Store, StoredRef } from '../store/index.js';
 import { CapsError } from './errors.js';
 
 export type RefKind = 'agent' | 'session' | 'permission' | 'dataspace';
@@ -54,19 +54,13 @@ const FACET_KIND: Readonly<Record<RefFacet, RefKind>> = {
   observer: 'dataspace',
 };
 
-export interface RefRow {
-  id: string;
+/**
+ * A reference as its chain makes it (the stored row without its hash): `expiresAt` is the earliest
+ * along the chain (its own or an ancestor's), `revokedAt` its own revocation or an ancestor's.
+ */
+export interface RefRow extends Omit<StoredRef, 'hash' | 'kind' | 'facet'> {
   kind: RefKind;
   facet: RefFacet;
-  target: string;
-  methods: string[];
-  /** Epoch ms: the earliest expiry along the chain (its own or an ancestor's). */
-  expiresAt: number | undefined;
-  parentId: string | undefined;
-  label: string | undefined;
-  createdAt: number;
-  /** Its own revocation, or an ancestor's. */
-  revokedAt: number | undefined;
 }
 
 export interface MintInput {
@@ -90,33 +84,7 @@ export interface Minted {
   uri: string;
 }
 
-interface DbRow {
-  id: string;
-  kind: string;
-  facet: string;
-  target: string;
-  methods: string;
-  expires_at: number | null;
-  parent_id: string | null;
-  label: string | null;
-  created_at: number;
-  revoked_at: number | null;
-}
-
 export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
-
-const toRow = (r: DbRow): RefRow => ({
-  id: r.id,
-  kind: r.kind as RefKind,
-  facet: r.facet as RefFacet,
-  target: r.target,
-  methods: JSON.parse(r.methods) as string[],
-  expiresAt: r.expires_at ?? undefined,
-  parentId: r.parent_id ?? undefined,
-  label: r.label ?? undefined,
-  createdAt: r.created_at,
-  revokedAt: r.revoked_at ?? undefined,
-});
 
 const shown = (v: unknown): string => (typeof v === 'number' ? String(v) : typeof v);
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -154,35 +122,22 @@ export function secretOf(ref: string): string {
 export class RefStore {
   private readonly listeners = new Set<(ids: readonly string[]) => void>();
   readonly hostKey: string;
-  private readonly chainStmt;
+  private readonly refs: CapsRefsRepo;
 
   constructor(
-    private readonly store: Store,
+    store: Pick<Store, 'capsRefs'>,
     private readonly now: () => number = Date.now,
   ) {
-    const db = store.db;
-    // The row and its ancestors: the earliest expiry and revocation along the chain are the row's.
-    this.chainStmt = db.prepare(
-      `WITH RECURSIVE chain(id, parent_id, expires_at, revoked_at) AS (
-         SELECT id, parent_id, expires_at, revoked_at FROM caps_refs WHERE id = ?
-         UNION ALL SELECT p.id, p.parent_id, p.expires_at, p.revoked_at FROM caps_refs p JOIN chain c ON p.id = c.parent_id)
-       SELECT COUNT(*) AS n, MIN(expires_at) AS expires_at, MIN(revoked_at) AS revoked_at FROM chain`,
-    );
-    const h = db.prepare('SELECT host_key FROM caps_host WHERE id = 1').get() as { host_key: string } | undefined;
-    if (h) this.hostKey = h.host_key;
+    this.refs = store.capsRefs;
+    const stored = this.refs.hostKey();
+    if (stored) this.hostKey = stored;
     else {
       this.hostKey = randomBytes(16).toString('hex');
-      db.prepare('INSERT OR IGNORE INTO caps_host (id, host_key) VALUES (1, ?)').run(this.hostKey);
+      this.refs.setHostKey(this.hostKey);
     }
     // Unnarrowed controllers minted before answerPermission existed keep answering; narrowed ones lose it.
-    const legacy = "facet = 'controller' AND methods = ?";
-    if (db.prepare(`SELECT 1 FROM caps_refs WHERE ${legacy} LIMIT 1`).get(LEGACY_FULL_CONTROLLER))
-      db.prepare(`UPDATE caps_refs SET methods = ? WHERE ${legacy}`).run(
-        JSON.stringify(FACET_METHODS.controller),
-        LEGACY_FULL_CONTROLLER,
-      );
+    this.refs.replaceControllerMethods(LEGACY_FULL_CONTROLLER, JSON.stringify(FACET_METHODS.controller));
   }
-
   uriOf(secret: string): string {
     return `ocapn://${this.hostKey}.talaria/s/${secret}`;
   }
@@ -215,48 +170,51 @@ export class RefStore {
     const secret = randomBytes(32).toString('base64url');
     const id = randomUUID();
     const createdAt = this.now();
-    this.store.db
-      .prepare(
-        'INSERT INTO caps_refs (id, hash, kind, facet, target, methods, expires_at, parent_id, label, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(
-        id,
-        hashSecret(secret),
-        FACET_KIND[input.facet],
-        input.facet,
-        input.target,
-        JSON.stringify(methods),
-        expiresAt ?? null,
-        input.parentId ?? null,
-        input.label ?? null,
-        createdAt,
-      );
+    this.refs.insert({
+      id,
+      hash: hashSecret(secret),
+      kind: FACET_KIND[input.facet],
+      facet: input.facet,
+      target: input.target,
+      methods,
+      expiresAt,
+      parentId: input.parentId,
+      label: input.label,
+      createdAt,
+    });
     return { row: this.get(id)!, secret, uri: this.uriOf(secret) };
   }
 
   get(id: string): RefRow | undefined {
-    const r = this.store.db.prepare('SELECT * FROM caps_refs WHERE id = ?').get(id) as DbRow | undefined;
+    const r = this.refs.get(id);
     return r && this.withChain(r);
   }
 
   /** The row as its chain makes it: the earliest expiry, and any revocation, of it and its ancestors. */
-  private withChain(r: DbRow): RefRow {
-    const c = this.chainStmt.get(r.id) as { expires_at: number | null; revoked_at: number | null };
-    return toRow({ ...r, expires_at: c.expires_at, revoked_at: c.revoked_at });
+  private withChain(r: StoredRef): RefRow {
+    const c = this.refs.chain(r.id);
+    return {
+      id: r.id,
+      kind: r.kind as RefKind,
+      facet: r.facet as RefFacet,
+      target: r.target,
+      methods: r.methods,
+      expiresAt: c.expiresAt,
+      parentId: r.parentId,
+      label: r.label,
+      createdAt: r.createdAt,
+      revokedAt: c.revokedAt,
+    };
   }
 
   /** The id of the reference a secret (or URI) names, live or not (the CLI's `revoke <uri>`). */
   idOf(ref: string): string | undefined {
-    return (
-      this.store.db.prepare('SELECT id FROM caps_refs WHERE hash = ?').get(hashSecret(secretOf(ref))) as
-        { id: string } | undefined
-    )?.id;
+    return this.refs.getByHash(hashSecret(secretOf(ref)))?.id;
   }
 
   /** The row a secret (or `ocapn://` URI) names, if it is live; a clear refusal otherwise. */
   redeem(ref: string): RefRow {
-    const r = this.store.db.prepare('SELECT * FROM caps_refs WHERE hash = ?').get(hashSecret(secretOf(ref))) as
-      DbRow | undefined;
+    const r = this.refs.getByHash(hashSecret(secretOf(ref)));
     if (!r) throw new CapsError('ref_unknown', 'ref_unknown: no such reference');
     const row = this.withChain(r);
     this.check(row);
@@ -272,32 +230,19 @@ export class RefStore {
 
   /** Live and unexpired, ancestors included (re-read: a revocation by another process shows here). */
   alive(id: string): boolean {
-    const r = this.chainStmt.get(id) as { n: number; revoked_at: number | null; expires_at: number | null };
-    return r.n > 0 && r.revoked_at === null && (r.expires_at === null || r.expires_at > this.now());
+    const c = this.refs.chain(id);
+    return c.n > 0 && c.revokedAt === undefined && (c.expiresAt === undefined || c.expiresAt > this.now());
   }
 
   list(o: { includeRevoked?: boolean } = {}): RefRow[] {
-    const rows = (this.store.db.prepare('SELECT * FROM caps_refs ORDER BY created_at, id').all() as DbRow[]).map((r) =>
-      this.withChain(r),
-    );
+    const rows = this.refs.list().map((r) => this.withChain(r));
     return o.includeRevoked ? rows : rows.filter((r) => r.revokedAt === undefined);
   }
 
   /** Revokes `id` and every descendant; returns the ids revoked now. Listeners cut live objects. */
   revoke(id: string): string[] {
     if (!this.get(id)) throw new CapsError('not_found', `no reference ${id}`);
-    const ids = this.store.transaction(() => {
-      const rows = this.store.db
-        .prepare(
-          `WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL SELECT c.id FROM caps_refs c JOIN tree t ON c.parent_id = t.id)
-           SELECT caps_refs.id FROM caps_refs JOIN tree USING (id) WHERE revoked_at IS NULL`,
-        )
-        .all(id) as { id: string }[];
-      const upd = this.store.db.prepare('UPDATE caps_refs SET revoked_at = ? WHERE id = ?');
-      const at = this.now();
-      for (const r of rows) upd.run(at, r.id);
-      return rows.map((r) => r.id);
-    });
+    const ids = this.refs.revokeTree(id, this.now());
     for (const fn of this.listeners) fn(ids);
     return ids;
   }

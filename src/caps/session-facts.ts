@@ -60,7 +60,7 @@ export function publishSessions(host: {
   const held = new Map<string, { handle: string; json: string }>();
   const refresh = (id: string, closing = false): void => {
     try {
-      const row = host.harness.store.sessions.get(id);
+      const row = host.harness.sessions.get(id);
       const have = held.get(id);
       if (!row) {
         if (have) host.dataspace.retract('host', have.handle);
@@ -90,8 +90,8 @@ export function publishSessions(host: {
     });
     offs.push(off);
   };
-  for (const row of host.harness.store.sessions.list({ includeArchived: true })) refresh(row.id);
-  offs.push(host.harness.store.sessions.onChange((id) => refresh(id)));
+  for (const row of host.harness.sessions.list({ includeArchived: true })) refresh(row.id);
+  offs.push(host.harness.sessions.onChange((id) => refresh(id)));
   for (const ls of host.live.all()) track(ls);
   offs.push(host.live.onAdded(track));
   return () => {

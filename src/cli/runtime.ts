@@ -264,7 +264,7 @@ export function createHarnessRuntime(
           return e && isStoreProblem(e.cause) ? (e.cause as Error) : e;
         },
         cost: () => {
-          const row = h.store.closed ? undefined : h.store.sessions.get(hs.id);
+          const row = h.store.closed ? undefined : h.sessions.get(hs.id);
           const u = row ? sessionUsage(h.store, h.env, [row]).sessions[0] : undefined;
           if (!u || (u.from !== 'hermes-state-db' && u.cost.status === 'unknown')) return undefined;
           return formatCost(u.cost);
@@ -282,7 +282,7 @@ export function createHarnessRuntime(
         // A new session nobody prompted (`talaria models`, a chat left at once) stays out of the listings.
         if (opened?.origin === 'new' && !harness.store.closed) {
           opened.flush();
-          if (harness.store.turns.list(opened.id).length === 0) harness.sessions.archive(opened.id);
+          if (harness.sessions.turns(opened.id).length === 0) harness.sessions.archive(opened.id);
         }
         await harness.close();
       })();

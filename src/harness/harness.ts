@@ -32,6 +32,7 @@ import { SessionLocks } from './session-locks.js';
 import { SetupFrames } from './setup-frames.js';
 import { exportSession, importSession, findStored, setArchived } from './transfer.js';
 import type { ConnectionInfo, Harness, HarnessOptions, HarnessSession } from './types.js';
+import { storedRecords } from './stored.js';
 import { createWorkspace } from './workspace.js';
 import { WarmPool } from './warm-pool.js';
 import { profileResolver } from './workspace-profile.js';
@@ -224,6 +225,7 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
     background(start(), logger, 'warming the workspace agent', { workspace: path });
   };
 
+  const records = storedRecords(store);
   const harness: Harness & HarnessExtras = {
     home,
     registry,
@@ -234,6 +236,7 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
     store,
     warm,
     workspaces: {
+      ...records.workspaces,
       open: (path) => {
         const ws = createWorkspace(wsDeps, store.workspaces.ensure({ path }));
         prewarm(ws.path, ws.id);
@@ -242,6 +245,7 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
       list: () => store.workspaces.list(),
     },
     sessions: {
+      ...records.sessions,
       find: (id) => findStored(store, id),
       list: (f = {}) =>
         store.sessions.list({
@@ -260,6 +264,7 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
       import: (text, io = {}) =>
         importSession(store, registry, (path) => store.workspaces.ensure({ path }).id, text, io),
     },
+    permissions: records.permissions,
     agents: (a) => agentStatuses({ registry, config, env, identity }, a),
     pickAgent: pick,
     hermesProfiles: (a) => hermesProfiles({ registry, config, env }, a),

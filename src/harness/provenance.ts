@@ -27,7 +27,7 @@ export interface BranchOrigin {
 }
 
 /** How the session branched off another, if it did (an overflow's new agent session is not a branch of another session). */
-export function branchOrigin(store: Store, id: string): BranchOrigin | undefined {
+export function branchOrigin(store: Pick<Store, 'branches' | 'entries'>, id: string): BranchOrigin | undefined {
   const b = store.branches.origin(id);
   if (!b?.parentId || b.reason === 'overflow') return undefined;
   const atMessage =

@@ -35,7 +35,7 @@ import type { Frame, Logger } from '../protocol/types.js';
 import type { PermissionDecisionEvent } from '../permission/types.js';
 import type { SessionEvent } from '../session/events.js';
 import { asStoreError, StoreError, storeErrorFrom, type Store } from '../store/index.js';
-import { batchCommitter, type WriterBatch } from '../store/writer-batch.js';
+import type { WriterBatch } from '../store/writer-batch.js';
 import { acquireWriterThread, type WriterThread } from '../store/writer-thread.js';
 import { PendingWork } from './recorder-pending.js';
 
@@ -162,7 +162,6 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
   const idleMs = Math.max(0, opts.idleCheckpointMs ?? 500);
   let idle: NodeJS.Timeout | undefined;
 
-  const commitInline = batchCommitter(store);
   const writer: WriterThread | undefined =
     (opts.thread ?? writerThreadDefault()) && store.path !== ':memory:'
       ? acquireWriterThread({ path: store.path, ...(log ? { logger: log } : {}) })
@@ -231,7 +230,7 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
     }
     let last: number;
     try {
-      last = commitInline(batch);
+      last = store.commitBatch(batch);
     } catch (err) {
       // Dropped, not retried: holding batches would grow memory without bound while the disk is sick.
       failed(err instanceof Error ? err : new Error(String(err)), n);
@@ -266,8 +265,7 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
     idle = undefined;
     if (store.closed) return;
     try {
-      // PASSIVE: copies what it can without waiting for other connections' readers or writers.
-      store.db.pragma('wal_checkpoint(PASSIVE)');
+      store.checkpoint();
     } catch (err) {
       // Nothing is lost: the frames stay in the WAL, and the next checkpoint copies them.
       log?.warn('store: checkpoint failed', { sessionId: key, error: String(err) });

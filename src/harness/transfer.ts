@@ -34,22 +34,14 @@ const hooksFor = (info: { name?: unknown; version?: unknown } | undefined) => {
 export function findStored(store: Store, id: string): StoredSession | undefined {
   const direct = store.sessions.get(id);
   if (direct) return direct;
-  const byAgent = store.db
-    .prepare<[string], { id: string }>(
-      'SELECT id FROM sessions WHERE agent_session_id = ? ORDER BY created_at DESC LIMIT 1',
-    )
-    .get(id);
-  if (byAgent) return store.sessions.get(byAgent.id);
+  const byAgent = store.sessions.findByAgentSessionId(id);
+  if (byAgent) return byAgent;
   if (id.length < 4 || /[%_\\]/.test(id)) return undefined;
   // A unique prefix of either id (Talaria's or the agent's): people copy whichever they saw.
-  const rows = store.db
-    .prepare<[string, string], { id: string }>(
-      "SELECT DISTINCT id FROM sessions WHERE id LIKE ? ESCAPE '\\' OR agent_session_id LIKE ? ESCAPE '\\' LIMIT 2",
-    )
-    .all(`${id}%`, `${id}%`);
-  if (rows.length > 1)
+  const ids = store.sessions.idsWithPrefix(id, 2);
+  if (ids.length > 1)
     throw new TalariaError('invalid_argument', `"${id}" matches more than one session; give more of its id`);
-  return rows[0] ? store.sessions.get(rows[0].id) : undefined;
+  return ids[0] ? store.sessions.get(ids[0]) : undefined;
 }
 
 export function mustFind(store: Store, id: string): StoredSession {

@@ -22,6 +22,7 @@ import type { AgentDefaults, Store, StoredSession, Workspace as WorkspaceRow } f
 import type { Entry, Thread } from '../thread/types.js';
 import type { Failure } from './failure.js';
 import type { BranchNode } from './branches.js';
+import type { PermissionRules, StoredSessions, StoredWorkspaces } from './stored.js';
 import type { WarmOptions, WarmPool } from './warm-pool.js';
 
 export type { ConnectionInfo };
@@ -277,13 +278,13 @@ export interface Harness {
   readonly store: Store;
   /** Agents started ahead and spare sessions kept ready (see warm-pool.ts). */
   readonly warm: WarmPool;
-  readonly workspaces: {
+  readonly workspaces: StoredWorkspaces & {
     /** The workspace for a folder (created in the store on first use). */
     open(path: string): Workspace;
     list(): WorkspaceRow[];
   };
   /** Talaria-side operations on stored sessions (no agent needed). */
-  readonly sessions: {
+  readonly sessions: StoredSessions & {
     /** By Talaria id, unique prefix of one (4+ characters) or agent session id. */
     find(id: string): StoredSession | undefined;
     list(o?: { includeArchived?: boolean; archivedOnly?: boolean; workspace?: string }): StoredSession[];
@@ -295,6 +296,8 @@ export interface Harness {
     /** A wire fixture (NDJSON) as a new stored session, its thread rebuilt by replay. */
     import(text: string, o?: { provider?: string; cwd?: string; title?: string }): Promise<StoredSession>;
   };
+  /** Stored permission rules (global, per workspace, per session) and the decisions' audit log. */
+  readonly permissions: PermissionRules;
   /** Readiness of every provider in the registry (in parallel). */
   agents(o?: { profile?: string; timeoutMs?: number }): Promise<AgentStatus[]>;
   /** --agent, else the workspace binding, else the configured default, else the best ready agent, else the demo. */

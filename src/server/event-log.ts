@@ -11,16 +11,8 @@
  * at a reset. A `session.live` event marks a reset: the agent session was (re)attached and its history was
  * rebuilt outside the stream, so a `since` older than it is answered with a snapshot.
  */
-import type { Store } from '../store/index.js';
+import type { Store, StoredEvent } from '../store/index.js';
 import type { StreamEvent, StreamEventName } from './contract/index.js';
-
-interface Row {
-  session_id: string;
-  seq: number;
-  at: number;
-  type: string;
-  data: string;
-}
 
 /**
  * Seqs a new server process gives a session start this far past the committed ones: events sent
@@ -65,35 +57,25 @@ export interface EventLogOptions {
 
 export class EventLog {
   private readonly heads = new Map<string, Head>();
-  private pending: Row[] = [];
+  private pending: StoredEvent[] = [];
   private scheduled = false;
-  private readonly insert;
   private readonly now: () => number;
   readonly retain: number;
 
   constructor(
-    private readonly store: Store,
+    /** Only its own table and whether the store is still open. */
+    private readonly store: Pick<Store, 'events' | 'closed'>,
     private readonly o: EventLogOptions = {},
   ) {
     this.now = o.now ?? Date.now;
     this.retain = o.retain ?? 200_000;
-    // The table comes from the store's migration 004 (session-events).
-    this.insert = store.db.prepare(
-      'INSERT INTO session_events (session_id, seq, at, type, data) VALUES (?, ?, ?, ?, ?)',
-    );
   }
 
   head(sessionId: string): Head {
     let h = this.heads.get(sessionId);
     if (!h) {
-      const r = this.store.db
-        .prepare(
-          `SELECT MAX(seq) AS last, MIN(seq) AS first,
-             (SELECT MAX(seq) FROM session_events WHERE session_id = ? AND type = 'session.live') AS reset
-           FROM session_events WHERE session_id = ?`,
-        )
-        .get(sessionId, sessionId) as { last: number | null; first: number | null; reset: number | null };
-      h = { last: r.last ?? 0, first: r.first ?? 1, reset: r.reset ?? 0, fresh: (r.last ?? 0) > 0 };
+      const r = this.store.events.head(sessionId);
+      h = { ...r, fresh: r.last > 0 };
       this.heads.set(sessionId, h);
     }
     return h;
@@ -114,7 +96,7 @@ export class EventLog {
     const ev = { ...body, sessionId, seq, at, type } as unknown as StreamEvent;
     const data = JSON.stringify(body);
     const omit = data.length > MAX_LOGGED_EVENT_BYTES && carriesPrompt(type, body);
-    this.pending.push({ session_id: sessionId, seq, at, type, data: omit ? `${OMITTED}${data.length}}` : data });
+    this.pending.push({ sessionId, seq, at, type, data: omit ? `${OMITTED}${data.length}}` : data });
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(() => this.flush());
@@ -129,9 +111,7 @@ export class EventLog {
     const rows = this.pending;
     this.pending = [];
     try {
-      this.store.transaction(() => {
-        for (const r of rows) this.insert.run(r.session_id, r.seq, r.at, r.type, r.data);
-      });
+      this.store.events.append(rows);
     } catch (err) {
       this.o.onError?.(err);
     }
@@ -146,17 +126,13 @@ export class EventLog {
     if (since > h.last || since < h.reset || since < h.first - 1) return undefined;
     if (since === h.last) return [];
     this.flush();
-    const rows = this.store.db
-      .prepare(
-        'SELECT session_id, seq, at, type, data FROM session_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?',
-      )
-      .all(sessionId, since, limit) as Row[];
+    const rows = this.store.events.after(sessionId, since, limit);
     if (rows.some((r) => r.data.startsWith(OMITTED))) return undefined;
     return rows.map(
       (r) =>
         ({
           ...(JSON.parse(r.data) as object),
-          sessionId: r.session_id,
+          sessionId: r.sessionId,
           seq: r.seq,
           at: r.at,
           type: r.type,
@@ -170,7 +146,7 @@ export class EventLog {
     const keepFrom = h.last - this.retain + 1;
     if (keepFrom <= h.first) return;
     this.flush();
-    this.store.db.prepare('DELETE FROM session_events WHERE session_id = ? AND seq < ?').run(sessionId, keepFrom);
+    this.store.events.dropBefore(sessionId, keepFrom);
     h.first = keepFrom;
   }
 }

@@ -9,7 +9,7 @@ export function hermesHandlers(harness: Harness): Partial<HandlerMap> {
   return {
     async hermesProfiles({ query }) {
       const wid = query.workspace as string | undefined;
-      const w = wid ? harness.store.workspaces.get(wid) : undefined;
+      const w = wid ? harness.workspaces.get(wid) : undefined;
       if (wid && !w) throw new HttpError('not_found', `no workspace ${wid}`);
       const listing = await harness.hermesProfiles();
       const profiles = listing.profiles.map((p) => ({

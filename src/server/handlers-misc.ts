@@ -75,13 +75,13 @@ export function miscHandlers(
       const b = body;
       if (b.provider === '') {
         // No binding: new sessions here get the configured default if it is ready, else the best ready agent.
-        const cleared = harness.store.workspaces.update(params.id, { defaultProvider: null, profile: null });
+        const cleared = harness.workspaces.update(params.id, { defaultProvider: null, profile: null });
         if (!cleared) throw new HttpError('not_found', `no workspace ${params.id}`);
         return { workspace: workspaceInfo(cleared) };
       }
       if (!harness.registry.has(b.provider))
         throw new HttpError('invalid_argument', `no agent "${b.provider}"`, 'GET /api/providers lists them.');
-      const w = harness.store.workspaces.update(params.id, { defaultProvider: b.provider, profile: b.profile ?? null });
+      const w = harness.workspaces.update(params.id, { defaultProvider: b.provider, profile: b.profile ?? null });
       if (!w) throw new HttpError('not_found', `no workspace ${params.id}`);
       const ws = harness.workspaces.open(w.path);
       const p = { provider: b.provider, ...(b.profile ? { profile: b.profile } : {}) };
@@ -90,7 +90,7 @@ export function miscHandlers(
       return { workspace: workspaceInfo(w) };
     },
     async workspaceModels({ params, query }) {
-      const w = harness.store.workspaces.get(params.id);
+      const w = harness.workspaces.get(params.id);
       if (!w) throw new HttpError('not_found', `no workspace ${params.id}`);
       const pick = query.provider
         ? { provider: query.provider as string, from: 'flag' }
@@ -129,17 +129,17 @@ export function miscHandlers(
     },
     rules({ query }) {
       const scope = query.scope as 'global' | 'workspace' | 'session' | undefined;
-      return { rules: harness.store.permissions.listRules(scope, query.scopeId as string | undefined) };
+      return { rules: harness.permissions.list(scope, query.scopeId as string | undefined) };
     },
     addRule({ body }) {
       const b = body;
       if (b.scope !== 'global' && !b.scopeId)
         throw new HttpError('invalid_argument', `a ${b.scope} rule needs scopeId`);
-      if (b.scope === 'workspace' && !harness.store.workspaces.get(b.scopeId!))
+      if (b.scope === 'workspace' && !harness.workspaces.get(b.scopeId!))
         throw new HttpError('not_found', `no workspace ${b.scopeId}`);
       if (b.scope === 'session' && !harness.sessions.find(b.scopeId!))
         throw new HttpError('not_found', `no session ${b.scopeId}`);
-      const rule = harness.store.permissions.addRule({
+      const rule = harness.permissions.add({
         scope: b.scope,
         ...(b.scope !== 'global' ? { scopeId: b.scopeId! } : {}),
         rule: { ...b.rule, source: b.rule.source ?? 'user' },
@@ -147,29 +147,19 @@ export function miscHandlers(
       return { rule };
     },
     updateRule({ params, body }) {
-      const id = Number(params.id);
-      const cur = harness.store.permissions.listRules().find((r) => r.id === id);
-      if (!cur) throw new HttpError('not_found', `no rule ${params.id}`);
-      const rule = harness.store.transaction(() => {
-        harness.store.permissions.removeRule(id);
-        return harness.store.permissions.addRule({
-          scope: cur.scope,
-          ...(cur.scopeId ? { scopeId: cur.scopeId } : {}),
-          rule: { ...body.rule },
-        });
-      });
+      const rule = harness.permissions.replace(Number(params.id), { ...body.rule });
+      if (!rule) throw new HttpError('not_found', `no rule ${params.id}`);
       return { rule };
     },
     deleteRule({ params }) {
-      if (!harness.store.permissions.removeRule(Number(params.id)))
-        throw new HttpError('not_found', `no rule ${params.id}`);
+      if (!harness.permissions.remove(Number(params.id))) throw new HttpError('not_found', `no rule ${params.id}`);
       return { ok: true };
     },
     audit({ query }) {
       const session = query.session as string | undefined;
       const id = session ? harness.sessions.find(session)?.id : undefined;
       if (session && !id) throw new HttpError('not_found', `no session ${session}`);
-      const all = harness.store.permissions.listAudit(id);
+      const all = harness.permissions.audit(id);
       const limit = (query.limit as number | undefined) ?? 200;
       return { records: all.slice(-limit) };
     },

@@ -16,7 +16,7 @@ export function who(identity: TokenIdentity | undefined): string {
 
 export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Partial<HandlerMap> {
   const snap = (id: string) => ({ snapshot: hub.snapshot(ops.row(id)) });
-  const checked = new WireProblems((id, fromSeq, limit) => harness.store.wire.iterate(id, { fromSeq, limit }));
+  const checked = new WireProblems((id, fromSeq, limit) => harness.sessions.wire(id, { fromSeq, limit }));
   return {
     async listSessions({ query }) {
       const archived = (query.archived as string | undefined) ?? 'exclude';
@@ -28,9 +28,9 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
       let rows: StoredSession[];
       const wsId = query.workspace as string | undefined;
       if (wsId) {
-        const w = harness.store.workspaces.get(wsId);
+        const w = harness.workspaces.get(wsId);
         if (!w) throw new HttpError('not_found', `no workspace ${wsId}`);
-        rows = harness.store.sessions.list({ ...filter, workspaceId: w.id });
+        rows = harness.sessions.list({ ...filter, workspace: w.path });
         const agent = agentOf(harness, w);
         if (query.agent === 'true' && agent) {
           const r = await harness.workspaces.open(w.path).sessions({ ...filter, agent });
@@ -61,7 +61,7 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
     },
 
     async createSession({ params, body }) {
-      const w = harness.store.workspaces.get(params.id);
+      const w = harness.workspaces.get(params.id);
       if (!w)
         throw new HttpError(
           'not_found',
@@ -176,7 +176,7 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
         // The person's edited rule: live for this session now, stored for when it is reopened.
         const rule: PermissionRule = { ...b.rule, source: 'user' };
         ls.hs.session.rules.push(rule);
-        harness.store.permissions.addRule({ scope: 'session', scopeId: ls.hs.id, rule: { ...rule } });
+        harness.permissions.add({ scope: 'session', scopeId: ls.hs.id, rule: { ...rule } });
       }
       return { answeredBy: by };
     },
@@ -208,10 +208,7 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
       // The branch is cut from the stored thread: commit what the live session holds first.
       hub.get(row.id)?.hs.flush();
       const at =
-        b.at ??
-        (b.back !== undefined
-          ? userMessageBack(harness.store.entries.loadSnapshot(row.id), b.back, row.id)
-          : undefined);
+        b.at ?? (b.back !== undefined ? userMessageBack(harness.sessions.snapshot(row.id), b.back, row.id) : undefined);
       const hs = await ops.workspaceOf(row).branchSession(row.id, {
         ...(at !== undefined ? { at } : {}),
         ...(b.provider ? { provider: b.provider } : {}),
@@ -267,7 +264,7 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
       hub.get(row.id)?.hs.flush();
       const limit = (query.limit as number | undefined) ?? 500;
       const after = (query.after as number | undefined) ?? 0;
-      const rows = harness.store.wire.rows(row.id, { fromSeq: after + 1, limit });
+      const rows = harness.sessions.wireRows(row.id, { fromSeq: after + 1, limit });
       const problems = checked.upTo(row.id, rows.at(-1)?.seq ?? 0);
       const frames = rows.map((r) => {
         let msg: unknown;

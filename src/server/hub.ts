@@ -273,7 +273,7 @@ export class Hub {
     const ls = this.live.get(row.id);
     const seq = this.log.head(row.id).last;
     // Every ended turn is in the store (the recorder commits at a turn's end, before the event goes out).
-    const totals = this.harness.store.turns.usage(row.id);
+    const totals = this.harness.sessions.usage(row.id);
     const usage = { usage: totals.session, ...(totals.turn ? { turnUsage: totals.turn } : {}) };
     if (ls) {
       const t = ls.hs.thread;
@@ -301,7 +301,7 @@ export class Hub {
         },
       };
     }
-    const snap = this.harness.store.entries.loadSnapshot(row.id);
+    const snap = this.harness.sessions.snapshot(row.id);
     return {
       session: this.summary(row),
       seq,

@@ -88,7 +88,7 @@ export class SessionOps {
   }
 
   workspaceOf(row: StoredSession): Workspace {
-    const w = row.workspaceId ? this.harness.store.workspaces.get(row.workspaceId) : undefined;
+    const w = row.workspaceId ? this.harness.workspaces.get(row.workspaceId) : undefined;
     return this.harness.workspaces.open(w?.path ?? row.cwd);
   }
 
@@ -118,7 +118,7 @@ export class SessionOps {
    * whose list showed it. The agent's session id is the id the list gave.
    */
   async adopt(id: string, o: { workspace?: string; provider?: string; profile?: string }): Promise<LiveSession> {
-    const w = o.workspace ? this.harness.store.workspaces.get(o.workspace) : undefined;
+    const w = o.workspace ? this.harness.workspaces.get(o.workspace) : undefined;
     if (!w) {
       if (o.workspace) throw new HttpError('not_found', `no workspace ${o.workspace}`);
       throw new HttpError(
@@ -144,7 +144,7 @@ export class SessionOps {
         const title = this.agentTitles.get(id);
         if (title && !hs.thread.title) {
           hs.session.thread.title = title;
-          this.harness.store.sessions.update(hs.id, { title });
+          this.harness.sessions.update(hs.id, { title });
         }
         return this.hub.attach(hs);
       })();

@@ -12,7 +12,7 @@ import type { SessionSummaryInfo } from './contract/index.js';
 export class SessionOrigins {
   private readonly branches = new Map<string, BranchOrigin>();
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: Pick<Store, 'branches' | 'entries'>) {}
 
   of(row: StoredSession): Pick<SessionSummaryInfo, 'branch' | 'createdBy' | 'hermesLineage'> {
     let b = this.branches.get(row.id);

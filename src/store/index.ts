@@ -1,108 +1,12 @@
 /**
- * The store: one SQLite file under Talaria's home with sessions, their wire logs, threads, turns,
- * permission rules, the audit log and writer leases. Plain JSON in and out: it imports protocol and
- * thread types only (the recorder that fills it lives in the harness).
+ * The store's door: one SQLite file under Talaria's home with sessions, their wire logs, threads,
+ * turns, permission rules, the audit log, writer leases, the server's event log and the caps
+ * references. Plain JSON in and out through repositories: it imports protocol and thread types
+ * only (the recorder that fills it lives in the harness). No database handle goes out of here.
  */
-import { openDatabase, type Db, type OpenDbOptions } from './db.js';
-import { createBranchesRepo, type BranchesRepo } from './branches.js';
-import { createDefaultsRepo, type DefaultsRepo } from './defaults.js';
-import { createEntriesRepo, type EntriesRepo } from './entries.js';
-import { createLeasesRepo, type LeasesRepo } from './leases.js';
-import { createPermissionsRepo, type PermissionsRepo } from './permissions.js';
-import { createSessionsRepo, type SessionsRepo } from './sessions.js';
-import { createTurnsRepo, type TurnsRepo } from './turns.js';
-import { createWireLogRepo, type WireLogRepo } from './wire-log.js';
-import { createWorkspacesRepo, type WorkspacesRepo } from './workspaces.js';
-import { guarded, guardFn } from './guard.js';
-
-export interface StoreOptions extends OpenDbOptions {
-  /** Clock for created/updated stamps (tests). */
-  now?: () => number;
-}
-
-export interface Store {
-  readonly db: Db;
-  /** The database file (or `:memory:`). */
-  readonly path: string;
-  /** The home directory, when the store was opened by home. */
-  readonly home: string | undefined;
-  /** Schema version. */
-  readonly version: number;
-  /** Nothing can be written (asked for with `readOnly`, or the file is not writable); reads work. */
-  readonly readOnly: boolean;
-  /** Why it is read-only, for a face to tell the user. */
-  readonly readOnlyReason: string | undefined;
-  readonly workspaces: WorkspacesRepo;
-  readonly sessions: SessionsRepo;
-  readonly wire: WireLogRepo;
-  readonly entries: EntriesRepo;
-  readonly turns: TurnsRepo;
-  readonly permissions: PermissionsRepo;
-  /** Per workspace and agent: the model and mode new sessions start with. */
-  readonly defaults: DefaultsRepo;
-  readonly leases: LeasesRepo;
-  /** Branches of conversations: new agent sessions (overflow), rewinds, continuations with another agent. */
-  readonly branches: BranchesRepo;
-  /** Runs `fn` in one transaction (nested calls become savepoints). */
-  transaction<T>(fn: () => T): T;
-  readonly closed: boolean;
-  /** Runs `fn` just before the database closes (writers flush there). Returns an unregister function. */
-  beforeClose(fn: () => void): () => void;
-  /** Runs the beforeClose callbacks, then closes the database. Idempotent. */
-  close(): void;
-}
-
-export function openStore(opts: StoreOptions = {}): Store {
-  const opened = openDatabase(opts);
-  const { db } = opened;
-  const now = opts.now ?? Date.now;
-  let closed = false;
-  const closing = new Set<() => void>();
-  const store: Store = {
-    db,
-    path: opened.path,
-    home: opened.home,
-    version: opened.version,
-    readOnly: opened.readOnly,
-    readOnlyReason: opened.readOnlyReason,
-    // Guarded: a fault of the file surfaces as a StoreError naming it (guard.ts), whichever face asked.
-    workspaces: guarded(createWorkspacesRepo(db, now), opened.path),
-    sessions: guarded(createSessionsRepo(db, now), opened.path),
-    wire: guarded(createWireLogRepo(db), opened.path),
-    entries: guarded(createEntriesRepo(db, now), opened.path),
-    turns: guarded(createTurnsRepo(db), opened.path),
-    permissions: guarded(createPermissionsRepo(db, now), opened.path),
-    defaults: guarded(createDefaultsRepo(db, now), opened.path),
-    leases: guarded(createLeasesRepo(db, now), opened.path),
-    branches: guarded(createBranchesRepo(db, now), opened.path),
-    transaction: guardFn((fn: () => unknown) => db.transaction(fn).immediate(), opened.path) as Store['transaction'],
-    get closed() {
-      return closed;
-    },
-    beforeClose(fn) {
-      const entry = () => fn();
-      closing.add(entry);
-      return () => void closing.delete(entry);
-    },
-    close() {
-      if (closed) return;
-      // A failing writer must not keep the database open; writers report their own failures.
-      for (const fn of [...closing]) {
-        try {
-          fn();
-        } catch (err) {
-          opts.logger?.error('store: a writer failed while the store closed', { error: String(err) });
-        }
-      }
-      closing.clear();
-      closed = true;
-      db.close();
-    },
-  };
-  return store;
-}
-
-export { openDatabase, migrate, DB_FILE, type Db, type OpenDbOptions, type OpenedDb } from './db.js';
+export { openStore, type StoreOptions } from './sqlite.js';
+export type { Store } from './types.js';
+export { DB_FILE, type OpenDbOptions } from './db.js';
 export { StoreError, storeErrorFrom, asStoreError, type StoreErrorCode } from './errors.js';
 export { MIGRATIONS, type Migration } from './migrations/index.js';
 export {
@@ -132,3 +36,5 @@ export type {
 } from './permissions.js';
 export type { Lease, LeaseHolder, LeasesRepo } from './leases.js';
 export type { Branch, BranchReason, BranchesRepo, NewBranch } from './branches.js';
+export type { StoredEvent, EventsHead, SessionEventsRepo } from './session-events.js';
+export type { StoredRef, RefChain, CapsRefsRepo } from './caps-refs.js';

@@ -106,9 +106,8 @@ function toSession(r: Row): StoredSession {
 }
 
 /** Escapes LIKE wildcards so a search for "50%" means the characters. */
-function likePattern(s: string): string {
-  return '%' + s.replace(/[\\%_]/g, (c) => '\\' + c) + '%';
-}
+const likeEscaped = (s: string): string => s.replace(/[\\%_]/g, (c) => '\\' + c);
+const likePattern = (s: string): string => '%' + likeEscaped(s) + '%';
 
 export type SessionsRepo = ReturnType<typeof createSessionsRepo>;
 
@@ -116,6 +115,12 @@ export function createSessionsRepo(db: Db, now: () => number = Date.now) {
   const byId = db.prepare<[string], Row>('SELECT * FROM sessions WHERE id = ?');
   const byAgent = db.prepare<[string, string], Row>(
     'SELECT * FROM sessions WHERE provider = ? AND agent_session_id = ? ORDER BY created_at DESC LIMIT 1',
+  );
+  const byAgentAny = db.prepare<[string], Row>(
+    'SELECT * FROM sessions WHERE agent_session_id = ? ORDER BY created_at DESC LIMIT 1',
+  );
+  const idsByPrefix = db.prepare<[string, string, number], { id: string }>(
+    "SELECT DISTINCT id FROM sessions WHERE id LIKE ? ESCAPE '\\' OR agent_session_id LIKE ? ESCAPE '\\' LIMIT ?",
   );
   const insert = db.prepare(
     `INSERT INTO sessions (id, agent_session_id, provider, profile, workspace_id, cwd, title, archived,
@@ -180,6 +185,16 @@ export function createSessionsRepo(db: Db, now: () => number = Date.now) {
     findByAgentId(provider: string, agentSessionId: string): StoredSession | undefined {
       const r = byAgent.get(provider, agentSessionId);
       return r ? toSession(r) : undefined;
+    },
+    /** The newest stored session for an agent's session id, whichever agent it is. */
+    findByAgentSessionId(agentSessionId: string): StoredSession | undefined {
+      const r = byAgentAny.get(agentSessionId);
+      return r ? toSession(r) : undefined;
+    },
+    /** Ids of up to `limit` sessions whose Talaria id or agent session id starts with `prefix`. */
+    idsWithPrefix(prefix: string, limit: number): string[] {
+      const p = likeEscaped(prefix) + '%';
+      return idsByPrefix.all(p, p, limit).map((r) => r.id);
     },
     /** Most recently active first. Archived sessions are hidden unless asked for. */
     list(filter: SessionFilter = {}): StoredSession[] {

@@ -6,15 +6,16 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { RefStore } from '../../src/caps/refs.js';
-import { openStore } from '../../src/store/index.js';
+import { openStore, type Store } from '../../src/store/index.js';
 import { tempDir } from '../harness/helpers.js';
+import { rawDb } from '../../src/store/sqlite.js';
 
 const T0 = 1_000_000;
 
-function fresh(): { refs: RefStore; at: (t: number) => void; close: () => void } {
+function fresh(): { refs: RefStore; store: Store; at: (t: number) => void; close: () => void } {
   const store = openStore({ home: tempDir('caps-expiry') });
   let now = T0;
-  return { refs: new RefStore(store, () => now), at: (t) => (now = t), close: () => store.close() };
+  return { refs: new RefStore(store, () => now), store, at: (t) => (now = t), close: () => store.close() };
 }
 
 const validIn = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0;
@@ -110,12 +111,12 @@ describe('caps references: a child never outlives its parent', () => {
   });
 
   it('a child stored without an expiry below an expiring parent (minted before this was enforced) dies with its parent, and is listed with the parent’s expiry', () => {
-    const { refs, at, close } = fresh();
+    const { refs, store, at, close } = fresh();
     const parent = refs.mint({ facet: 'controller', target: 's1', expiresAt: T0 + 5_000 });
     const child = refs.mint({ facet: 'reader', target: 's1' });
     const grandchild = refs.mint({ facet: 'reader', target: 's1' });
     // What the old code stored for share({expiresIn: NaN}): a NULL expiry under an expiring parent.
-    const db = (refs as unknown as { store: { db: import('better-sqlite3').Database } }).store.db;
+    const db = rawDb(store);
     db.prepare('UPDATE caps_refs SET parent_id = ? WHERE id = ?').run(parent.row.id, child.row.id);
     db.prepare('UPDATE caps_refs SET parent_id = ? WHERE id = ?').run(child.row.id, grandchild.row.id);
     expect(refs.redeem(grandchild.secret).expiresAt).toBe(T0 + 5_000);

@@ -6,6 +6,7 @@ import { hashSecret, secretOf } from '../../src/caps/refs.js';
 import { openStore } from '../../src/store/index.js';
 import { collector, testHost } from './helpers.js';
 import { tempDir } from '../harness/helpers.js';
+import { rawDb } from '../../src/store/sqlite.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -29,7 +30,9 @@ describe('persistent references: hashed secrets, narrowing, revocation', () => {
     const again = openStore({ home });
     const refs2 = new RefStore(again, () => now);
     expect(refs2.hostKey).toBe(refs.hostKey);
-    expect((again.db.prepare('SELECT hash FROM caps_refs').get() as { hash: string }).hash).toBe(hashSecret(m.secret));
+    expect((rawDb(again).prepare('SELECT hash FROM caps_refs').get() as { hash: string }).hash).toBe(
+      hashSecret(m.secret),
+    );
     // Forged: a well-formed secret nobody minted; a flipped character of a real one.
     expect(() => refs2.redeem('A'.repeat(43))).toThrow(/ref_unknown/);
     expect(() => refs2.redeem(m.secret.slice(0, -1) + (m.secret.endsWith('A') ? 'B' : 'A'))).toThrow(/ref_unknown/);

@@ -10,6 +10,7 @@ import { RESTART_GAP } from '../../src/server/event-log.js';
 import { demoSession, place, serve, watching, type Served } from '../server/helpers.js';
 import { collector, eventually } from './helpers.js';
 import { withCaps } from './serve-helpers.js';
+import { rawDb } from '../../src/store/sqlite.js';
 
 vi.setConfig({ testTimeout: 90_000 });
 
@@ -17,7 +18,7 @@ type Ev = { type: string; seq: number; turnId?: string; [k: string]: unknown };
 
 /** The store's rows for a session after `since`, as [seq, type]. */
 function stored(s: Served, id: string, since: number): [number, string][] {
-  const rows = s.harness.store.db
+  const rows = rawDb(s.harness.store)
     .prepare('SELECT seq, type FROM session_events WHERE session_id = ? AND seq > ? ORDER BY seq')
     .all(id, since) as { seq: number; type: string }[];
   return rows.map((r) => [r.seq, r.type]);

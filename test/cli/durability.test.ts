@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { openStore } from '../../src/store/index.js';
 import { demoEnv, runCli, startCli, tempDir } from './helpers.js';
 import { until } from '../until.js';
+import { rawDb } from '../../src/store/sqlite.js';
 
 vi.setConfig({ testTimeout: 90_000 });
 
@@ -44,8 +45,8 @@ describe('durability through the CLI', () => {
     const store = openStore({ home: env.TALARIA_HOME! });
     let id: string;
     try {
-      expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');
-      expect(store.db.pragma('foreign_key_check')).toEqual([]);
+      expect(rawDb(store).pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(rawDb(store).pragma('foreign_key_check')).toEqual([]);
       const [row] = store.sessions.list();
       expect(row).toBeDefined();
       id = row!.id;

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { openStore } from '../../src/store/index.js';
 import { tempHome } from '../store/helpers.js';
 import { nodeArgs } from '../prebuilt.js';
+import { rawDb } from '../../src/store/sqlite.js';
 
 const CHILD = fileURLToPath(new URL('./sigkill-child.ts', import.meta.url));
 
@@ -42,8 +43,8 @@ describe('durability', () => {
 
       const store = openStore({ home });
       try {
-        expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');
-        expect(store.db.pragma('foreign_key_check')).toEqual([]);
+        expect(rawDb(store).pragma('integrity_check', { simple: true })).toBe('ok');
+        expect(rawDb(store).pragma('foreign_key_check')).toEqual([]);
         const rows = store.wire.rows('victim');
         expect(rows.length).toBeGreaterThanOrEqual(reported);
         rows.forEach((r, i) => {

@@ -9,6 +9,7 @@ import { createRecorder, type FlushInfo } from '../../src/harness/recorder.js';
 import { tempHome } from '../store/helpers.js';
 import { chunkText } from './tail-kill-text.js';
 import { nodeArgs } from '../prebuilt.js';
+import { rawDb } from '../../src/store/sqlite.js';
 
 const CHILD = fileURLToPath(new URL('./tail-kill-child.ts', import.meta.url));
 
@@ -31,9 +32,12 @@ function setup(thread = false) {
   const flushes: FlushInfo[] = [];
   const rec = createRecorder(store, { sessionKey: 's', thread, onFlush: (i) => flushes.push(i) });
   const rowJson = (idx: number) =>
-    (other.db.prepare('SELECT json FROM entries WHERE session_id = ? AND idx = ?').get('s', idx) as { json: string })
-      .json;
-  const tails = () => (other.db.prepare('SELECT COUNT(*) AS n FROM entry_tails').get() as { n: number }).n;
+    (
+      rawDb(other).prepare('SELECT json FROM entries WHERE session_id = ? AND idx = ?').get('s', idx) as {
+        json: string;
+      }
+    ).json;
+  const tails = () => (rawDb(other).prepare('SELECT COUNT(*) AS n FROM entry_tails').get() as { n: number }).n;
   return { store, other, rec, flushes, rowJson, tails, done: () => (store.close(), other.close()) };
 }
 
@@ -124,7 +128,7 @@ describe('recorder: a growing message is stored as tails', () => {
       expect(stderr).toBe('');
       const store = openStore({ home });
       try {
-        expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');
+        expect(rawDb(store).pragma('integrity_check', { simple: true })).toBe('ok');
         const frames = store.wire.count('victim');
         expect(frames).toBeGreaterThanOrEqual(reported);
         let want = '';
@@ -133,7 +137,9 @@ describe('recorder: a growing message is stored as tails', () => {
         expect(entries.map((e) => e.id)).toEqual(['u1', 'a1']);
         expect((entries[1] as { text: string }).text).toBe(want);
         // The path under test: the message's row holds only its start, the rest is in tails.
-        expect((store.db.prepare('SELECT COUNT(*) AS n FROM entry_tails').get() as { n: number }).n).toBeGreaterThan(0);
+        expect(
+          (rawDb(store).prepare('SELECT COUNT(*) AS n FROM entry_tails').get() as { n: number }).n,
+        ).toBeGreaterThan(0);
       } finally {
         store.close();
       }

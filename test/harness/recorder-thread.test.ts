@@ -13,6 +13,7 @@ import type { Entry } from '../../src/thread/types.js';
 import { openStore } from '../../src/store/index.js';
 import { createRecorder, writerThreadDefault, type FlushInfo, type Recorder } from '../../src/harness/recorder.js';
 import { tempHome } from '../store/helpers.js';
+import { rawDb } from '../../src/store/sqlite.js';
 
 const msgOf = (i: number) => ({ jsonrpc: '2.0', method: 'session/update', params: { n: i } });
 const frame = (i: number, dir: Frame['dir'] = 'agent->client'): Frame => ({
@@ -99,9 +100,9 @@ describe('recorder on the writer thread', () => {
     t.rec.onFrame(frame(1));
     t.rec.flush();
     // The session row vanishes behind the recorder's back: the thread's next batch violates the foreign key.
-    t.store.db.pragma('foreign_keys = OFF');
-    t.store.db.prepare('DELETE FROM sessions').run();
-    t.store.db.pragma('foreign_keys = ON');
+    rawDb(t.store).pragma('foreign_keys = OFF');
+    rawDb(t.store).prepare('DELETE FROM sessions').run();
+    rawDb(t.store).pragma('foreign_keys = ON');
     t.rec.onFrame(frame(2));
     expect(() => t.rec.flush()).not.toThrow();
     expect(t.errors.map((e) => e.message)).toEqual([expect.stringMatching(/FOREIGN KEY/)]);

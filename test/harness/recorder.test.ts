@@ -9,6 +9,7 @@ import { openStore, StoreError } from '../../src/store/index.js';
 import { createRecorder, DEFAULT_COMMIT_GAP_MS, type FlushInfo, type Recorder } from '../../src/harness/recorder.js';
 import { spawnFake } from '../session/helpers.js';
 import { corruptTable, freshStore, tempHome } from '../store/helpers.js';
+import { rawDb } from '../../src/store/sqlite.js';
 
 const msgOf = (i: number) => ({ jsonrpc: '2.0', method: 'session/update', params: { n: i } });
 const frame = (i: number): Frame => ({ t_ms: i, dir: 'agent->client', msg: msgOf(i), raw: JSON.stringify(msgOf(i)) });
@@ -389,9 +390,9 @@ describe('recorder', () => {
     rec.onFrame(frame(1));
     rec.flush();
     // The session row vanishes behind the recorder's back: the next batch violates the foreign key.
-    store.db.pragma('foreign_keys = OFF');
-    store.db.prepare('DELETE FROM sessions').run();
-    store.db.pragma('foreign_keys = ON');
+    rawDb(store).pragma('foreign_keys = OFF');
+    rawDb(store).prepare('DELETE FROM sessions').run();
+    rawDb(store).pragma('foreign_keys = ON');
     rec.onFrame(frame(2));
     expect(() => rec.flush()).not.toThrow();
     expect(errors.map((e) => e.message)).toEqual([expect.stringMatching(/FOREIGN KEY/)]);

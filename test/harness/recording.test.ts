@@ -7,6 +7,7 @@ import { holderAlive } from '../../src/harness/session-locks.js';
 import { isTalariaError } from '../../src/protocol/errors.js';
 import type { RecordingError } from '../../src/harness/types.js';
 import { makeHarness, place } from './helpers.js';
+import { rawDb } from '../../src/store/sqlite.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -18,9 +19,9 @@ describe('recording failures are never silent', () => {
     const s = await h.workspaces.open(p.userHome).newSession({ provider: 'demo' });
     expect(s.recording.error).toBeUndefined();
     // The row vanishes behind the harness's back: every later batch violates the foreign key.
-    h.store.db.pragma('foreign_keys = OFF');
-    h.store.db.prepare('DELETE FROM sessions WHERE id = ?').run(s.id);
-    h.store.db.pragma('foreign_keys = ON');
+    rawDb(h.store).pragma('foreign_keys = OFF');
+    rawDb(h.store).prepare('DELETE FROM sessions WHERE id = ?').run(s.id);
+    rawDb(h.store).pragma('foreign_keys = ON');
     const r = await s.prompt('hello').result;
     expect(r.stopReason).toBe('end_turn');
     expect(s.recording.error).toMatchObject({ code: 'recording_failed' });

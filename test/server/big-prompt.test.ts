@@ -13,6 +13,7 @@ import { EventLog, MAX_LOGGED_EVENT_BYTES } from '../../src/server/event-log.js'
 import { openStore } from '../../src/store/index.js';
 import { makeHarness, place, tempDir } from '../harness/helpers.js';
 import { raw, serve } from './helpers.js';
+import { rawDb } from '../../src/store/sqlite.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -62,7 +63,7 @@ describe('a big prompt', () => {
     const { workspace } = await s.client.api.openWorkspace({ body: { path: s.p.userHome } });
     const { snapshot } = await s.client.api.createSession({ params: { id: workspace.id }, body: { provider: 'demo' } });
     const id = snapshot.session.id;
-    s.harness.store.db.pragma('wal_checkpoint(TRUNCATE)');
+    rawDb(s.harness.store).pragma('wal_checkpoint(TRUNCATE)');
     const home = s.harness.home;
     const before = dbBytes(home);
     const text = 'w'.repeat(7 * 1024 * 1024);

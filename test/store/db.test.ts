@@ -1,9 +1,11 @@
 import { describe, it, expect } from 'vitest';
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openStore, openDatabase, StoreError, MIGRATIONS, DB_FILE, type Migration } from '../../src/store/index.js';
+import { openStore, StoreError, MIGRATIONS, DB_FILE, type Migration } from '../../src/store/index.js';
+import { openDatabase } from '../../src/store/db.js';
 import { tempHome } from './helpers.js';
 import { talariaHome } from '../../src/os/home.js';
+import { rawDb } from '../../src/store/sqlite.js';
 
 const TABLES = [
   'agent_defaults',
@@ -86,7 +88,7 @@ describe('opening the database', () => {
   it('refuses a database from a newer Talaria with schema_too_new, naming both versions', () => {
     const home = tempHome();
     const s = openStore({ home });
-    s.db
+    rawDb(s)
       .prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, 0)')
       .run(LAST + 5, 'from-the-future');
     s.close();

@@ -3,7 +3,8 @@ import { describe, it, expect } from 'vitest';
 import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MIGRATIONS, openDatabase, openStore } from '../../src/store/index.js';
+import { MIGRATIONS, openStore } from '../../src/store/index.js';
+import { openDatabase } from '../../src/store/db.js';
 
 const home = () => realpathSync(mkdtempSync(join(tmpdir(), 'talaria-defaults-')));
 

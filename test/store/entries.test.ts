@@ -3,6 +3,7 @@ import { createThread, reduce, snapshot, threadFromSnapshot, toMarkdown } from '
 import type { Entry } from '../../src/thread/types.js';
 import { parseWireLog } from '../../src/protocol/wire-log.js';
 import { freshStore, readFixture } from './helpers.js';
+import { rawDb } from '../../src/store/sqlite.js';
 
 const msg = (id: string, text: string): Entry => ({
   id,
@@ -39,7 +40,7 @@ describe('entries', () => {
       { id: 'e2', kind: 'notice', level: 'info', code: 'x', text: 'n' },
       msg('e3', 'more'),
     ]);
-    const row = store.db
+    const row = rawDb(store)
       .prepare('SELECT entry_id, kind, turn_id FROM entries WHERE session_id = ? AND idx = 0')
       .get('s');
     expect(row).toEqual({ entry_id: 'e1', kind: 'assistant_message', turn_id: 'turn-1' });
@@ -62,20 +63,20 @@ describe('entries', () => {
     ]);
     store.entries.upsert('s', 0, msg('e1', 'Hello there!'));
     store.entries.upsertJson('s', 1, 'e2', 'assistant_message', 'turn-1', JSON.stringify(msg('e2', 'World.')), 1);
-    expect(store.db.prepare('SELECT COUNT(*) AS n FROM entry_tails').get()).toEqual({ n: 0 });
+    expect(rawDb(store).prepare('SELECT COUNT(*) AS n FROM entry_tails').get()).toEqual({ n: 0 });
     expect(store.entries.list('s')).toEqual([msg('e1', 'Hello there!'), msg('e2', 'World.')]);
     store.entries.appendTail('s', 1, 'e2', '..');
     store.entries.saveSnapshot('s', { entries: [msg('e1', 'x')], plan: null, availableCommands: [], context: {} });
-    expect(store.db.prepare('SELECT COUNT(*) AS n FROM entry_tails').get()).toEqual({ n: 0 });
+    expect(rawDb(store).prepare('SELECT COUNT(*) AS n FROM entry_tails').get()).toEqual({ n: 0 });
     store.entries.appendTail('s', 0, 'e1', 'y');
     store.entries.clear('s');
-    expect(store.db.prepare('SELECT COUNT(*) AS n FROM entry_tails').get()).toEqual({ n: 0 });
+    expect(rawDb(store).prepare('SELECT COUNT(*) AS n FROM entry_tails').get()).toEqual({ n: 0 });
   });
 
   it('a damaged row comes back as an unknown entry, never dropped', () => {
     const store = freshStore();
     store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
-    store.db.prepare("INSERT INTO entries VALUES ('s', 0, 'e1', 'thought', NULL, '{oops', 0)").run();
+    rawDb(store).prepare("INSERT INTO entries VALUES ('s', 0, 'e1', 'thought', NULL, '{oops', 0)").run();
     expect(store.entries.list('s')).toEqual([
       { id: 'e0', kind: 'unknown', sessionUpdate: 'damaged_row', raw: '{oops' },
     ]);

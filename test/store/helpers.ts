@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
 import { openStore, type Store, type StoreOptions } from '../../src/store/index.js';
+import { rawDb } from '../../src/store/sqlite.js';
 
 const made: string[] = [];
 const opened: Store[] = [];
@@ -47,11 +48,11 @@ export const parsedLines = (text: string): unknown[] =>
  */
 export function corruptTable(file: string, table: string): void {
   const s = openStore({ path: file });
-  s.db.pragma('wal_checkpoint(TRUNCATE)');
-  const { rootpage } = s.db.prepare('SELECT rootpage FROM sqlite_master WHERE name = ?').get(table) as {
+  rawDb(s).pragma('wal_checkpoint(TRUNCATE)');
+  const { rootpage } = rawDb(s).prepare('SELECT rootpage FROM sqlite_master WHERE name = ?').get(table) as {
     rootpage: number;
   };
-  const pageSize = s.db.pragma('page_size', { simple: true }) as number;
+  const pageSize = rawDb(s).pragma('page_size', { simple: true }) as number;
   s.close();
   const fd = openSync(file, 'r+');
   try {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/store/index.js';
+import { rawDb } from '../../src/store/sqlite.js';
 
 const open: Store[] = [];
 const dirs: string[] = [];
@@ -26,9 +27,9 @@ describe('store transactions beside another writer', () => {
     open.push(a, b);
     let otherRefused = false;
     const n = a.transaction(() => {
-      const before = (a.db.prepare('SELECT COUNT(*) AS n FROM workspaces').get() as { n: number }).n;
+      const before = (rawDb(a).prepare('SELECT COUNT(*) AS n FROM workspaces').get() as { n: number }).n;
       try {
-        b.db
+        rawDb(b)
           .prepare(
             "INSERT INTO workspaces (id, path, name, created_at, updated_at) VALUES ('w-other', '/other', 'o', 0, 0)",
           )
@@ -36,7 +37,7 @@ describe('store transactions beside another writer', () => {
       } catch (e) {
         otherRefused = /locked|busy/i.test(String(e));
       }
-      a.db
+      rawDb(a)
         .prepare(
           "INSERT INTO workspaces (id, path, name, created_at, updated_at) VALUES ('w-mine', '/mine', 'm', 0, 0)",
         )
@@ -45,6 +46,8 @@ describe('store transactions beside another writer', () => {
     });
     expect(n).toBe(0);
     expect(otherRefused).toBe(true);
-    expect((a.db.prepare('SELECT id FROM workspaces').all() as { id: string }[]).map((r) => r.id)).toEqual(['w-mine']);
+    expect((rawDb(a).prepare('SELECT id FROM workspaces').all() as { id: string }[]).map((r) => r.id)).toEqual([
+      'w-mine',
+    ]);
   });
 });

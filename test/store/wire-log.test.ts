@@ -4,6 +4,7 @@ import type { WireLogLine } from '../../src/protocol/types.js';
 import { StoreError } from '../../src/store/index.js';
 import { WIRE_ROWS_PER_INSERT } from '../../src/store/wire-log.js';
 import { FIXTURE_NAMES, freshStore, parsedLines, readFixture } from './helpers.js';
+import { rawDb } from '../../src/store/sqlite.js';
 
 const frame = (i: number, dir: WireLogLine['dir'] = 'agent->client'): WireLogLine => ({
   t_ms: i * 10,
@@ -70,7 +71,7 @@ describe('wire log', () => {
       dir: rs.map((r) => r.dir),
       line: rs.map((r) => r.line),
     });
-    const last = store.db
+    const last = rawDb(store)
       .transaction(() => store.wire.insertRawMany('s', store.wire.lastSeq('s'), cols(rows)))
       .immediate();
     expect(last).toBe(n + 1);
@@ -80,7 +81,9 @@ describe('wire log', () => {
     // A bad row in a block fails the statement: the transaction writes nothing.
     const bad = [...rows.slice(0, WIRE_ROWS_PER_INSERT - 1), { t: 0, dir: 'sideways', line: '{}' }];
     expect(() =>
-      store.db.transaction(() => store.wire.insertRawMany('s', store.wire.lastSeq('s'), cols(bad))).immediate(),
+      rawDb(store)
+        .transaction(() => store.wire.insertRawMany('s', store.wire.lastSeq('s'), cols(bad)))
+        .immediate(),
     ).toThrow(/CHECK/);
     expect(store.wire.count('s')).toBe(n + 1);
   });

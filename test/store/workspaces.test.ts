@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { openStore } from '../../src/store/index.js';
 import { createWorkspacesRepo } from '../../src/store/workspaces.js';
 import { freshStore } from './helpers.js';
+import { rawDb } from '../../src/store/sqlite.js';
 
 describe('workspaces', () => {
   it('ensure creates once per path (resolved), then returns the same row', () => {
@@ -46,7 +47,7 @@ describe('workspaces', () => {
     try {
       // `now` runs between this repo's read (a miss) and its insert: the other process wins the race there.
       let theirs: string | undefined;
-      const racing = createWorkspacesRepo(mine.db, () => {
+      const racing = createWorkspacesRepo(rawDb(mine), () => {
         theirs ??= other.workspaces.ensure({ path: '/w/raced' }).id;
         return 5;
       });

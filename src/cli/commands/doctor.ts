@@ -135,7 +135,7 @@ export async function doctorCommand(argv: string[], ctx: CliContext): Promise<nu
     const style = createStyle(colorEnabled(io.stdout, io.env));
     const lines: string[] = [];
     lines.push(
-      `${style.bold(`Talaria ${ctx.version}`)} · home ${h.home} · ${h.store.sessions.list({ includeArchived: true }).length} stored sessions`,
+      `${style.bold(`Talaria ${ctx.version}`)} · home ${h.home} · ${h.sessions.list({ includeArchived: true }).length} stored sessions`,
     );
     lines.push('', style.bold('Store'));
     if (store.ok)

@@ -51,7 +51,7 @@ export async function hermesProfilesCommand(argv: string[], ctx: CliContext): Pr
 async function list(h: Harness, dir: string, json: boolean, ctx: CliContext): Promise<number> {
   const listing = await h.hermesProfiles();
   // Only a workspace Talaria already knows: listing never adds one to the store.
-  const w = h.store.workspaces.getByPath(dir);
+  const w = h.workspaces.find(dir);
   const set = w ? h.profileFor(w.id, OWN_PROFILE_PROVIDER) : undefined;
   const workspace = w && {
     path: w.path,

@@ -99,7 +99,7 @@ export async function hermesSkillsCommand(argv: string[], ctx: CliContext): Prom
 
 /** The profile the workspace's new Hermes sessions use (its own one created now), else Hermes' active one. */
 async function workspaceProfile(h: Harness, dir: string): Promise<string> {
-  const w = h.store.workspaces.getByPath(dir);
+  const w = h.workspaces.find(dir);
   const set = w ? h.profileFor(w.id, OWN_PROFILE_PROVIDER) : undefined;
   if (set?.own && !set.exists) {
     const bin = findHermes(h.env).found?.command;

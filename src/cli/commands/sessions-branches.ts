@@ -52,14 +52,14 @@ async function branchOff(p: Parsed, h: H, ctx: CliContext, kind: 'rewind' | 'con
   let provider: string | undefined;
   if (kind === 'rewind') {
     const back = Number(str(p, 'back') ?? '1');
-    at = userMessageBack(h.store.entries.loadSnapshot(src.id), back, src.id);
+    at = userMessageBack(h.sessions.snapshot(src.id), back, src.id);
   } else {
     provider = str(p, 'agent');
     if (!provider) throw new UsageError('sessions continue: --agent ID is required (the agent to continue with)');
     if (!h.registry.get(provider))
       throw new UsageError(`sessions continue: unknown agent ${provider} (see talaria agents)`);
   }
-  const ws = h.workspaces.open(src.workspaceId ? (h.store.workspaces.get(src.workspaceId)?.path ?? src.cwd) : src.cwd);
+  const ws = h.workspaces.open(src.workspaceId ? (h.workspaces.get(src.workspaceId)?.path ?? src.cwd) : src.cwd);
   const progress = createProgress(ctx.io.stderr, {
     tty: ctx.io.stderr.isTTY === true,
     quiet: ctx.io.stderr.isTTY !== true,

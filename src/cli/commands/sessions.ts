@@ -174,7 +174,7 @@ async function show(p: Parsed, h: H, ctx: CliContext): Promise<number> {
   const row = h.sessions.find(p.positionals[0]!)!;
   const report = sessionUsage(h.store, h.env, [row]);
   const usage = report.sessions[0]!;
-  const provenance = readProvenance(h.store.entries.getMeta(row.id)?.meta);
+  const provenance = readProvenance(h.sessions.meta(row.id)?.meta);
   if (json) {
     const out = {
       ...(JSON.parse(text) as Record<string, unknown>),
@@ -251,7 +251,7 @@ async function importCmd(p: Parsed, h: H, ctx: CliContext): Promise<number> {
 async function fork(p: Parsed, h: H, ctx: CliContext): Promise<number> {
   const src = h.sessions.find(p.positionals[0]!);
   if (!src) throw new UsageError(`sessions fork: no stored session ${p.positionals[0]}`);
-  const ws = h.workspaces.open(src.workspaceId ? (h.store.workspaces.get(src.workspaceId)?.path ?? src.cwd) : src.cwd);
+  const ws = h.workspaces.open(src.workspaceId ? (h.workspaces.get(src.workspaceId)?.path ?? src.cwd) : src.cwd);
   const progress = createProgress(ctx.io.stderr, {
     tty: ctx.io.stderr.isTTY === true,
     quiet: ctx.io.stderr.isTTY !== true,

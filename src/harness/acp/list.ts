@@ -20,7 +20,7 @@ export function editorList(o: EditorListOptions, p: Record<string, unknown>): { 
   const rows = harness.sessions
     .list(cwd ? { workspace: cwd } : {})
     .filter((r) => r.provider === o.provider && (r.profile || undefined) === (o.profile || undefined))
-    .filter((r) => o.seen.has(r.id) || harness.store.turns.list(r.id).length > 0);
+    .filter((r) => o.seen.has(r.id) || harness.sessions.turns(r.id).length > 0);
   return {
     sessions: rows.map((r) => ({
       sessionId: r.id,
