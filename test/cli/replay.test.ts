@@ -211,9 +211,12 @@ describe.concurrent('run --ndjson ≡ replay --ndjson of the same turn', () => {
     const replay = await runCli(['replay', '--ndjson', wire], { cwd });
     expect(live.code).toBe(EXIT.AGENT_ERROR);
     // The error's message and data say how it died (exit code, stderr) live; the log only knows it stopped.
+    // So does the failed turn's notice, which quotes that message.
     const strip = (lines: unknown[]) =>
       lines.map((l) => {
-        const o = l as { error?: { code: string } };
+        const o = l as { error?: { code: string }; entry?: { kind?: string; code?: string; text?: string } };
+        if (o.entry?.kind === 'notice' && o.entry.code === 'turn_failed')
+          return { ...o, entry: { ...o.entry, text: o.entry.text!.replace(/:.*/s, ':') } };
         return o.error ? { ...o, error: { code: o.error.code } } : o;
       });
     const a = strip(normalize(live.stdout));
