@@ -1,15 +1,17 @@
 /**
  * One recorded harness session as the editor sees it. The agent's `session/update`s are forwarded
- * as they arrive (raw: unknown kinds, fields and `_meta` kept), after the agent's quirk set had its
- * say (the same `mapUpdate` the thread gets), with the fixes the editor needs: `messageId` on every
- * chunk, tool calls the agent left open settled at turn end, Talaria's notices as messages, and
- * permission requests only when Talaria's policy did not answer them.
+ * as they arrive (raw: unknown kinds, fields and `_meta` kept), as the session took them (cancel
+ * settlement and the quirk set had their say: subscribeUpdates), with the fixes the editor needs:
+ * `messageId` on every chunk (the thread's message), the thread's status of a tool call, calls the
+ * agent left open settled at turn end, Talaria's notices as messages, and permission requests only
+ * when Talaria's policy did not answer them.
  */
 import { randomUUID } from 'node:crypto';
 import type { Frame, Logger } from '../../protocol/types.js';
 import type { PermissionOption, PermissionSubject } from '../../permission/types.js';
 import type { SessionEvent } from '../../session/events.js';
-import { findToolCall } from '../../thread/index.js';
+import type { TakenUpdate } from '../../session/session.js';
+import { chunkMessageId, findToolCall } from '../../thread/index.js';
 import { DEFAULT_CONTEXT_TOKENS } from '../../thread/seed.js';
 import type { HarnessSession } from '../types.js';
 import type { EditorPeer } from './peer.js';
@@ -20,7 +22,6 @@ import { TerminalText } from './terminal-text.js';
 import { asRecord, recordOrEmpty } from '../../os/record.js';
 
 type Update = { sessionUpdate: string; [k: string]: unknown };
-const CHUNKS = new Set(['user_message_chunk', 'agent_message_chunk', 'agent_thought_chunk']);
 const DONE = new Set(['completed', 'failed']);
 
 const EFFECT_KIND: Record<string, string> = { 'terminal.create': 'execute', 'fs.write': 'edit', 'fs.read': 'read' };
@@ -42,8 +43,8 @@ function effectCall(s: PermissionSubject): Record<string, unknown> {
 export class SessionLink {
   /** Tool calls the editor was shown and has not seen settled. */
   private readonly open = new Set<string>();
-  /** The chunk run under way: its kind and the messageId Talaria gave it (when the agent gave none), also as the member spliced into raw lines. */
-  private run: { kind: string; id: string; member?: string } | undefined;
+  /** The last messageId spliced into a raw line, as that member (a message's chunks share it: serialized once). */
+  private member = { id: '', text: '' };
   /** Raw permission requests by the broker's request key, so the editor gets the agent's params verbatim. */
   private readonly asks = new Map<string, Record<string, unknown>>();
   private readonly asking = new Map<string, AbortController>();
@@ -70,6 +71,7 @@ export class SessionLink {
         this.send({ sessionUpdate: 'tool_call_update', toolCallId, content }),
       );
     this.offs.push(hs.session.subscribeFrames((f) => this.frame(f)));
+    this.offs.push(hs.session.subscribeUpdates((t) => this.taken(t)));
     this.offs.push(hs.subscribe((e) => this.event(e)));
     this.offs.push(
       hs.session.otherRequests.take((method, params, signal) => this.otherRequest(method, params, signal)),
@@ -104,6 +106,7 @@ export class SessionLink {
     this.peer.notify('session/update', { sessionId: this.hs.id, update });
   }
 
+  /** Requests and extension notifications from the agent (its updates come as the session took them: taken()). */
   private frame(f: Frame): void {
     if (f.dir !== 'agent->client') return;
     const m = f.msg;
@@ -120,18 +123,15 @@ export class SessionLink {
     }
     if (m.method === undefined || m.id !== undefined) return;
     const params = recordOrEmpty(m.params);
-    if (m.method !== 'session/update') {
-      // Agent extension notifications pass through, on the editor's session id.
+    // Agent extension notifications pass through, on the editor's session id.
+    if (m.method !== 'session/update')
       this.peer.notify(m.method, params.sessionId !== undefined ? { ...params, sessionId: this.hs.id } : params);
-      return;
-    }
-    const raw = asRecord(params.update);
-    if (!raw || typeof raw.sessionUpdate !== 'string') return;
-    const hooks = this.hs.session.hooks;
-    const mapped = hooks.mapUpdate ? hooks.mapUpdate(raw as Update) : (raw as Update);
-    if (!mapped) return;
-    // What the quirk set left alone can go out as the agent's own bytes.
-    this.forward(mapped, params, mapped === raw && this.peer.takesLines ? f.raw : undefined);
+  }
+
+  private taken({ update, frame }: TakenUpdate): void {
+    const params = frame?.msg.params as Record<string, unknown> | undefined;
+    // What settlement and the quirk set left alone can go out as the agent's own bytes.
+    this.forward(update, params ?? {}, params?.update === update && this.peer.takesLines ? frame!.raw : undefined);
   }
 
   /** `line`: the agent's line for `u`, when `u` is what it says (forwarded as those bytes unless Talaria changes more than the ids). */
@@ -142,38 +142,40 @@ export class SessionLink {
       u = { ...u, content: text };
       line = undefined;
     }
-    /** What Talaria changes in the update: a messageId it adds, a status the editor's schema lacks (built only when the line is not forwarded). */
-    let fix: 'messageId' | 'status' | undefined;
+    /** What Talaria changes in the update (applied only when the line is not forwarded): the thread's messageId or status. */
+    let fix: { messageId: string } | { status: string } | undefined;
     let insert = '';
-    if (CHUNKS.has(u.sessionUpdate)) {
-      if (typeof u.messageId !== 'string') {
-        if (this.run?.kind !== u.sessionUpdate) this.run = { kind: u.sessionUpdate, id: randomUUID() };
-        fix = 'messageId';
-        // A messageId the agent sent as a non-string would be a duplicate key in the line.
-        if (line !== undefined && !('messageId' in u))
-          insert = this.run.member ??= `"messageId":${JSON.stringify(this.run.id)},`;
-        else line = undefined;
-      } else if (this.run?.id !== u.messageId || this.run.kind !== u.sessionUpdate)
-        this.run = { kind: u.sessionUpdate, id: u.messageId };
+    const messageId = chunkMessageId(this.hs.thread, u);
+    if (messageId !== undefined) {
+      if (messageId !== u.messageId) {
+        fix = { messageId };
+        // A messageId the agent sent but the thread does not use ('', a number) would be a duplicate key in the line.
+        if (line !== undefined && !('messageId' in u)) {
+          if (this.member.id !== messageId)
+            this.member = { id: messageId, text: `"messageId":${JSON.stringify(messageId)},` };
+          insert = this.member.text;
+        } else line = undefined;
+      }
     } else if (u.sessionUpdate === 'usage_update') {
       this.agentSendsUsage = true;
-    } else if (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') {
-      this.run = undefined;
+    } else if (call) {
       const id = String(u.toolCallId ?? '');
-      const status = typeof u.status === 'string' ? u.status : undefined;
-      if (status && DONE.has(status)) this.open.delete(id);
-      else if (u.sessionUpdate === 'tool_call' || status) this.open.add(id);
-      if (status === 'cancelled') {
-        fix = 'status';
+      let status = typeof u.status === 'string' ? u.status : undefined;
+      // The thread's word wins (a status it kept over a late one; `cancelled`, which ACP lacks).
+      const e = status !== undefined ? findToolCall(this.hs.thread, id) : undefined;
+      if (e && acpStatus(e.status) !== status) {
+        status = acpStatus(e.status);
+        fix = { status };
         line = undefined;
       }
+      if (status && DONE.has(status)) this.open.delete(id);
+      else if (u.sessionUpdate === 'tool_call' || status) this.open.add(id);
     }
     if (line !== undefined) {
       const rewritten = rewriteUpdateLine(line, this.quotedId, insert);
       if (rewritten !== undefined) return this.peer.line(rewritten);
     }
-    const update =
-      fix === 'messageId' ? { ...u, messageId: this.run!.id } : fix === 'status' ? { ...u, status: 'failed' } : u;
+    const update = fix ? { ...u, ...fix } : u;
     this.peer.notify(
       'session/update',
       params._meta !== undefined
@@ -187,14 +189,12 @@ export class SessionLink {
       // A turn another client (the browser, HTTP) prompted: the editor sees what was asked, as the
       // agent never echoes prompts.
       if (!this.ownPrompt && !this.ownTurns.has(e.turnId)) {
-        this.run = undefined;
         const messageId = randomUUID();
         for (const content of e.prompt) this.send({ sessionUpdate: 'user_message_chunk', content, messageId });
       }
     } else if (e.type === 'entry.added' && e.entry.kind === 'notice') {
       // A turn error Talaria classified (copilot's "Error: 400" text) reaches the editor as its prompt's error: not twice.
       if (e.entry.level === 'error' && this.ownTurns.size > 0) return;
-      this.run = undefined;
       this.send(noticeUpdate(e.entry.level, e.entry.code, e.entry.text, randomUUID()));
     } else if (e.type === 'permission.asked') {
       void this.ask(e.requestKey, e.toolCallId, e.title, e.options, e.subject);
@@ -269,7 +269,6 @@ export class SessionLink {
       });
     }
     this.open.clear();
-    this.run = undefined;
   }
 
   /**
