@@ -41,8 +41,8 @@ function effectCall(s: PermissionSubject): Record<string, unknown> {
 }
 
 export class SessionLink {
-  /** Tool calls the editor was shown and has not seen settled. */
-  private readonly open = new Set<string>();
+  /** Tool calls the editor was shown: whether it sees them open (not settled yet). */
+  private readonly shown = new Map<string, boolean>();
   /** The last messageId spliced into a raw line, as that member (a message's chunks share it: serialized once). */
   private member = { id: '', text: '' };
   /** Raw permission requests by the broker's request key, so the editor gets the agent's params verbatim. */
@@ -117,7 +117,7 @@ export class SessionLink {
       // answers it the editor is not asked, so it gets that update on its own.
       const call = asRecord(params.toolCall);
       const id = typeof call?.toolCallId === 'string' ? call.toolCallId : undefined;
-      if (call && id && this.open.has(id) && Object.keys(call).length > 1)
+      if (call && id && this.shown.get(id) === true && Object.keys(call).length > 1)
         this.forward({ ...call, sessionUpdate: 'tool_call_update' } as Update, {});
       return;
     }
@@ -160,7 +160,8 @@ export class SessionLink {
       this.agentSendsUsage = true;
     } else if (call) {
       const id = String(u.toolCallId ?? '');
-      let status = typeof u.status === 'string' ? u.status : undefined;
+      // A tool_call without a status announces a pending call.
+      let status = typeof u.status === 'string' ? u.status : u.sessionUpdate === 'tool_call' ? 'pending' : undefined;
       // The thread's word wins (a status it kept over a late one; `cancelled`, which ACP lacks).
       const e = status !== undefined ? findToolCall(this.hs.thread, id) : undefined;
       if (e && acpStatus(e.status) !== status) {
@@ -168,8 +169,8 @@ export class SessionLink {
         fix = { status };
         line = undefined;
       }
-      if (status && DONE.has(status)) this.open.delete(id);
-      else if (u.sessionUpdate === 'tool_call' || status) this.open.add(id);
+      if (status !== undefined) this.shown.set(id, !DONE.has(status));
+      else if (!this.shown.has(id)) this.shown.set(id, true); // a call first seen in a status-less update: pending
     }
     if (line !== undefined) {
       const rewritten = rewriteUpdateLine(line, this.quotedId, insert);
@@ -257,7 +258,9 @@ export class SessionLink {
 
   /** Turn end: every tool call still open for the editor gets the status Talaria settled it with. */
   settle(stopReason: string): void {
-    for (const id of [...this.open]) {
+    for (const [id, open] of this.shown) {
+      if (!open) continue;
+      this.shown.set(id, false);
       const e = findToolCall(this.hs.thread, id);
       const status =
         e && DONE.has(acpStatus(e.status)) ? acpStatus(e.status) : stopReason === 'end_turn' ? 'completed' : 'failed';
@@ -268,7 +271,6 @@ export class SessionLink {
         _meta: { talaria: { settledBy: stopReason === 'end_turn' ? 'turn_end' : 'cancel' } },
       });
     }
-    this.open.clear();
   }
 
   /**
