@@ -17,28 +17,13 @@ import type { HarnessSession } from '../types.js';
 import type { EditorPeer } from './peer.js';
 import { notFound } from '../../session/other-requests.js';
 import { rewriteUpdateLine } from './raw-update.js';
-import { acpStatus, configOptions, noticeUpdate } from './setup.js';
+import { effectAsk } from './effect-ask.js';
+import { acpStatus, noticeUpdate, stateUpdates } from './setup.js';
 import { TerminalText } from './terminal-text.js';
 import { asRecord, recordOrEmpty } from '../../os/record.js';
 
 type Update = { sessionUpdate: string; [k: string]: unknown };
 const DONE = new Set(['completed', 'failed']);
-
-const EFFECT_KIND: Record<string, string> = { 'terminal.create': 'execute', 'fs.write': 'edit', 'fs.read': 'read' };
-
-/** An effect's tool call fields as ACP names them (kind, rawInput, locations). */
-function effectCall(s: PermissionSubject): Record<string, unknown> {
-  const kind = s.effect ? EFFECT_KIND[s.effect] : s.toolKind;
-  return {
-    ...(kind ? { kind } : {}),
-    ...(s.command !== undefined
-      ? { rawInput: { command: s.command } }
-      : s.paths.length > 0
-        ? { rawInput: { path: s.paths[0] } }
-        : {}),
-    ...(s.paths.length > 0 ? { locations: s.paths.map((path) => ({ path })) } : {}),
-  };
-}
 
 export class SessionLink {
   /** Tool calls the editor was shown: whether it sees them open (not settled yet). */
@@ -212,13 +197,7 @@ export class SessionLink {
     options: readonly PermissionOption[],
     subject: PermissionSubject,
   ): Promise<void> {
-    // An effect Talaria gates (an fs write, a terminal the agent opens without asking) has no
-    // agent request behind it: the editor gets Talaria's own options (else it has nothing to
-    // pick) and what the effect is (kind, command or paths), so its own policy can judge it.
-    const params = this.asks.get(requestKey) ?? {
-      toolCall: { toolCallId, ...(title !== undefined ? { title } : {}), ...effectCall(subject) },
-      options: options.map((o) => ({ ...o, name: o.name ?? o.kind })),
-    };
+    const params = this.asks.get(requestKey) ?? effectAsk(toolCallId, title, options, subject);
     this.asks.delete(requestKey);
     const ac = new AbortController();
     this.asking.set(requestKey, ac);
@@ -295,28 +274,9 @@ export class SessionLink {
     for (const u of updates) this.send(u as Update);
   }
 
-  /**
-   * What the agent said about the session before this editor came (a warm session opened ahead,
-   * a live one joined): its commands, mode, options and usage, from the session's own state. Sent
-   * right after the session/new|load|resume answer.
-   */
+  /** The session's state as the agent told it (setup.ts stateUpdates): sent right after the session/new|load|resume answer. */
   replayState(): void {
-    const t = this.hs.thread;
-    if (t.availableCommands.length > 0)
-      this.send({ sessionUpdate: 'available_commands_update', availableCommands: t.availableCommands });
-    if (t.currentModeId !== undefined)
-      this.send({ sessionUpdate: 'current_mode_update', currentModeId: t.currentModeId });
-    const options = t.configOptions !== undefined ? configOptions(this.hs.catalog) : [];
-    if (options.length > 0) this.send({ sessionUpdate: 'config_option_update', configOptions: options });
-    const { used, size, cost } = t.context;
-    if (typeof used === 'number' && typeof size === 'number') {
-      const c = asRecord(cost);
-      const money =
-        c && typeof c.amount === 'number' && typeof c.currency === 'string'
-          ? { cost: { amount: c.amount, currency: c.currency } }
-          : {};
-      this.send({ sessionUpdate: 'usage_update', used, size, ...money });
-    }
+    for (const u of stateUpdates(this.hs.thread, this.hs.catalog)) this.send(u);
   }
 
   dispose(): void {
