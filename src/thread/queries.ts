@@ -1,5 +1,5 @@
 /**
- * Read access to a thread by tool call, through the reducer's indexes (no scan of the entries).
+ * Read access to a thread by tool call and message, through the reducer's indexes (no scan of the entries).
  * Callers use these instead of reaching into `thread._ix`.
  */
 import { chunkTarget } from './messages.js';
