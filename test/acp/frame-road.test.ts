@@ -218,4 +218,16 @@ describe('one frame road: the editor and the thread agree', () => {
       },
     );
   });
+
+  it("a replay the session discards (a reload of history it holds) is not the editor's either", () => {
+    const { session, got, play } = open(true);
+    play([{ update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'live' } } }]);
+    session.beginReplay(true);
+    play([
+      { update: { sessionUpdate: 'agent_message_chunk', messageId: 'old', content: { type: 'text', text: 'again' } } },
+    ]);
+    session.endReplay();
+    expect(got.map((p) => p.update.content.text)).toEqual(['live']);
+    expect(session.thread.entries.map((e) => ('text' in e ? e.text : e.kind))).toEqual(['live']);
+  });
 });
