@@ -27,29 +27,27 @@ export function openToolCalls(thread: Thread): ToolCallEntry[] {
   return out;
 }
 
-/**
- * The id a client knows a chunk's message by, the one a replay gives it (acp/setup.ts): the
- * agent's messageId, else that of the entry the chunk goes to (its messageId, else its id), else
- * the id of the entry it will start. Undefined when `u` is not a chunk.
- */
-export function chunkMessageId(thread: Thread, u: { sessionUpdate: string; messageId?: unknown }): string | undefined {
+/** The entry kind a message chunk folds into; undefined for any other update. */
+export function chunkKind(sessionUpdate: string): MessageEntry['kind'] | undefined {
   // A switch, not a lookup table: a property read keyed by a string fresh from JSON.parse costs a string-table probe.
-  let kind: MessageEntry['kind'];
-  switch (u.sessionUpdate) {
+  switch (sessionUpdate) {
     case 'agent_message_chunk':
-      kind = 'assistant_message';
-      break;
+      return 'assistant_message';
     case 'agent_thought_chunk':
-      kind = 'thought';
-      break;
+      return 'thought';
     case 'user_message_chunk':
-      kind = 'user_message';
-      break;
+      return 'user_message';
     default:
       return undefined;
   }
-  if (typeof u.messageId === 'string' && u.messageId !== '') return u.messageId;
+}
+
+/**
+ * Where a chunk of `kind` without a messageId of its own goes: the entry of the open run, or the
+ * id of the entry it will start (the next one the thread adds; an empty chunk starts none).
+ */
+export function runTarget(thread: Thread, kind: MessageEntry['kind']): MessageEntry | string {
   const st = stateOf(thread);
   const e = thread.entries[chunkTarget(thread, st, kind, undefined)];
-  return e === undefined ? upcomingEntryId(st) : ((e as MessageEntry).messageId ?? e.id);
+  return e === undefined ? upcomingEntryId(st) : (e as MessageEntry);
 }

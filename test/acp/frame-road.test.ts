@@ -127,7 +127,10 @@ function open(lines: boolean) {
   return { session, link, got, play, end: (stopReason: string) => answer({ stopReason }) };
 }
 
-/** The editor's view: each tool call's last status, each message's text (by kind and messageId). */
+/** An agent's messageId as it is; Talaria's (a UUID, for a message the agent gave none) as '*'. */
+const AGENT_IDS = new Set(['m1', 'm2', 'm3']);
+
+/** The editor's view: each tool call's last status; each message (by kind and messageId, in order) with its text. */
 function editorView(got: readonly Record<string, any>[]) {
   const calls = new Map<string, string>();
   const messages = new Map<string, string>();
@@ -138,14 +141,20 @@ function editorView(got: readonly Record<string, any>[]) {
       const status = u.status ?? (u.sessionUpdate === 'tool_call' ? 'pending' : (calls.get(u.toolCallId) ?? 'pending'));
       calls.set(u.toolCallId, status);
     } else if (u.sessionUpdate.endsWith('_chunk')) {
-      expect(typeof u.messageId).toBe('string');
-      expect(u.messageId).not.toBe('');
+      // The agent's id, else Talaria's: a UUID (entry ids repeat across threads, and an editor may hold several).
+      if (!AGENT_IDS.has(u.messageId))
+        expect(u.messageId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       const key = `${u.sessionUpdate}:${u.messageId}`;
-      messages.set(key, (messages.get(key) ?? '') + u.content.text);
+      // In the order messages got their first text (an empty chunk starts no message in the thread).
+      if (u.content.text !== '') messages.set(key, (messages.get(key) ?? '') + u.content.text);
     }
   }
-  for (const [k, text] of messages) if (text === '') messages.delete(k); // an empty chunk makes no message
-  return { calls: Object.fromEntries(calls), messages: Object.fromEntries(messages) };
+  const list: string[] = [];
+  for (const [k, text] of messages) {
+    const [kind, id] = k.split(':') as [string, string];
+    if (text !== '') list.push(`${kind}:${AGENT_IDS.has(id) ? id : '*'}:${text}`); // an empty chunk makes no message
+  }
+  return { calls: Object.fromEntries(calls), messages: list };
 }
 
 const CHUNK_OF: Record<string, string> = {
@@ -157,11 +166,11 @@ const CHUNK_OF: Record<string, string> = {
 /** The thread's view, in the editor's terms (a prompt is not the agent's: the editor sent it). */
 function threadView(session: Session) {
   const calls: Record<string, string> = {};
-  const messages: Record<string, string> = {};
+  const messages: string[] = [];
   for (const e of session.thread.entries.slice(1)) {
     if (e.kind === 'tool_call') calls[e.toolCallId] = acpStatus(e.status);
     else if (e.kind === 'assistant_message' || e.kind === 'thought' || e.kind === 'user_message')
-      messages[`${CHUNK_OF[e.kind]}:${e.messageId ?? e.id}`] = e.text;
+      messages.push(`${CHUNK_OF[e.kind]}:${e.messageId ?? '*'}:${e.text}`);
   }
   return { calls, messages };
 }

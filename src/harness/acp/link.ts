@@ -11,12 +11,13 @@ import type { Frame, Logger } from '../../protocol/types.js';
 import type { PermissionOption, PermissionSubject } from '../../permission/types.js';
 import type { SessionEvent } from '../../session/events.js';
 import type { TakenUpdate } from '../../session/session.js';
-import { chunkMessageId, findToolCall } from '../../thread/index.js';
+import { chunkKind, findToolCall } from '../../thread/index.js';
 import { DEFAULT_CONTEXT_TOKENS } from '../../thread/seed.js';
 import type { HarnessSession } from '../types.js';
 import type { EditorPeer } from './peer.js';
 import { notFound } from '../../session/other-requests.js';
 import { rewriteUpdateLine } from './raw-update.js';
+import { RunIds } from './run-ids.js';
 import { effectAsk } from './effect-ask.js';
 import { acpStatus, noticeUpdate, stateUpdates } from './setup.js';
 import { TerminalText } from './terminal-text.js';
@@ -28,8 +29,8 @@ const DONE = new Set(['completed', 'failed']);
 export class SessionLink {
   /** Tool calls the editor was shown: whether it sees them open (not settled yet). */
   private readonly shown = new Map<string, boolean>();
-  /** The last messageId spliced into a raw line, as that member (a message's chunks share it: serialized once). */
-  private member = { id: '', text: '' };
+  /** The messageIds Talaria gives messages the agent gave none. */
+  private readonly runs: RunIds;
   /** Raw permission requests by the broker's request key, so the editor gets the agent's params verbatim. */
   private readonly asks = new Map<string, Record<string, unknown>>();
   private readonly asking = new Map<string, AbortController>();
@@ -51,6 +52,7 @@ export class SessionLink {
     editor: { terminal: boolean } = { terminal: false },
   ) {
     this.quotedId = JSON.stringify(hs.id);
+    this.runs = new RunIds(hs.thread);
     if (!editor.terminal)
       this.terminals = new TerminalText(hs.session, (toolCallId, content) =>
         this.send({ sessionUpdate: 'tool_call_update', toolCallId, content }),
@@ -130,16 +132,14 @@ export class SessionLink {
     /** What Talaria changes in the update (applied only when the line is not forwarded): the thread's messageId or status. */
     let fix: { messageId: string } | { status: string } | undefined;
     let insert = '';
-    const messageId = chunkMessageId(this.hs.thread, u);
-    if (messageId !== undefined) {
-      if (messageId !== u.messageId) {
-        fix = { messageId };
+    const kind = chunkKind(u.sessionUpdate);
+    if (kind !== undefined) {
+      if (typeof u.messageId !== 'string' || u.messageId === '') {
+        const run = this.runs.of(kind);
+        fix = { messageId: run.id };
         // A messageId the agent sent but the thread does not use ('', a number) would be a duplicate key in the line.
-        if (line !== undefined && !('messageId' in u)) {
-          if (this.member.id !== messageId)
-            this.member = { id: messageId, text: `"messageId":${JSON.stringify(messageId)},` };
-          insert = this.member.text;
-        } else line = undefined;
+        if (line !== undefined && !('messageId' in u)) insert = run.member;
+        else line = undefined;
       }
     } else if (u.sessionUpdate === 'usage_update') {
       this.agentSendsUsage = true;
