@@ -130,13 +130,14 @@ export class SessionLink {
       line = undefined;
     }
     /** What Talaria changes in the update (applied only when the line is not forwarded): the thread's messageId or status. */
-    let fix: { messageId: string } | { status: string } | undefined;
+    let messageId: string | undefined;
+    let fixedStatus: string | undefined;
     let insert = '';
     const kind = chunkKind(u.sessionUpdate);
     if (kind !== undefined) {
       if (typeof u.messageId !== 'string' || u.messageId === '') {
         const run = this.runs.of(kind);
-        fix = { messageId: run.id };
+        messageId = run.id;
         // A messageId the agent sent but the thread does not use ('', a number) would be a duplicate key in the line.
         if (line !== undefined && !('messageId' in u)) insert = run.member;
         else line = undefined;
@@ -151,7 +152,7 @@ export class SessionLink {
       const e = status !== undefined ? findToolCall(this.hs.thread, id) : undefined;
       if (e && acpStatus(e.status) !== status) {
         status = acpStatus(e.status);
-        fix = { status };
+        fixedStatus = status;
         line = undefined;
       }
       if (status !== undefined) this.shown.set(id, !DONE.has(status));
@@ -161,7 +162,8 @@ export class SessionLink {
       const rewritten = rewriteUpdateLine(line, this.quotedId, insert);
       if (rewritten !== undefined) return this.peer.line(rewritten);
     }
-    const update = fix ? { ...u, ...fix } : u;
+    const update =
+      messageId !== undefined ? { ...u, messageId } : fixedStatus !== undefined ? { ...u, status: fixedStatus } : u;
     this.peer.notify(
       'session/update',
       params._meta !== undefined
