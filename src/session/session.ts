@@ -41,6 +41,12 @@ import { ownMessage } from './whole-messages.js';
 
 export { toBlocks, type PromptInput, type SessionInit, type SessionPort } from './core.js';
 
+/** An update as the thread took it, with the agent's frame that brought it (its `update` is this one unless settlement or a quirk changed it). */
+export interface TakenUpdate {
+  update: Update;
+  frame: Frame | undefined;
+}
+
 export class Session implements SessionCore {
   /** The agent's session id; it changes only when the host moves the conversation to a fresh agent session (reseat). */
   get id(): string {
@@ -70,6 +76,9 @@ export class Session implements SessionCore {
   private _state: SessionState = 'idle';
   private readonly bus: EventBus<SessionEvent>;
   private readonly wire: EventBus<Frame>;
+  private readonly taken: EventBus<TakenUpdate>;
+  /** The frame receiveFrame got last, while someone takes updates: the one that brings the next update. */
+  private lastFrame: Frame | undefined;
   private seq = 0;
   private readonly settle: CancelSettlement;
   private readonly turns: TurnQueue;
@@ -100,6 +109,7 @@ export class Session implements SessionCore {
     this.permissionMode = init.permissionMode ?? 'ask';
     this.bus = new EventBus((err) => init.logger.error('session listener threw', { error: String(err) }));
     this.wire = new EventBus((err) => init.logger.error('session frame listener threw', { error: String(err) }));
+    this.taken = new EventBus((err) => init.logger.error('session update listener threw', { error: String(err) }));
     this.settle = new CancelSettlement(this.thread);
     this.turns = new TurnQueue(this, this.settle, (until, filter) => this.bus.iterate({ until, filter }));
   }
@@ -147,6 +157,16 @@ export class Session implements SessionCore {
    */
   subscribeFrames(fn: (frame: Frame) => void): () => void {
     return this.wire.subscribe(fn);
+  }
+
+  /**
+   * Each update as the thread takes it (after cancel settlement and the quirk set), in wire order,
+   * as it arrives (text chunks before the read's end folds them): what a face that forwards the
+   * agent's stream (the ACP editor link) sends, so it never decides anything the thread did not.
+   * A text chunk comes before its text is in the thread; anything else after it was reduced.
+   */
+  subscribeUpdates(fn: (taken: TakenUpdate) => void): () => void {
+    return this.taken.subscribe(fn);
   }
 
   /** @internal */
@@ -244,13 +264,27 @@ export class Session implements SessionCore {
   receiveUpdate(update: Update): void {
     this.replayCount++;
     if (this.discardReplay) return;
+    // Taken before anything runs: a listener may send a frame of its own meanwhile.
+    const frame = this.taken.size !== 0 ? this.broughtBy(update) : undefined;
     if (this.replaying && this.hooks.replayWholeMessages) update = ownMessage(update);
     this.run.before(update); // what was held goes first, before any hook sees this update
     const settled = this.settle.filter(update, this.turns.cancelling);
     const mapped = this.hooks.mapUpdate ? this.hooks.mapUpdate(settled) : settled;
-    if (!mapped || this.run.take(mapped)) return;
+    if (!mapped) return;
+    if (this.run.take(mapped)) {
+      if (this.taken.size !== 0) this.taken.emit({ update: mapped, frame });
+      return;
+    }
     this.run.flush();
     this.applyUpdate(mapped, 1);
+    if (this.taken.size !== 0) this.taken.emit({ update: mapped, frame });
+  }
+
+  /** The frame receiveFrame got just before `update`, when it is the one that carries it. */
+  private broughtBy(update: Update): Frame | undefined {
+    const f = this.lastFrame;
+    this.lastFrame = undefined;
+    return f !== undefined && (f.msg.params as { update?: unknown } | undefined)?.update === update ? f : undefined;
   }
 
   /** @internal The router: the read that brought the last updates is handled. */
@@ -261,6 +295,7 @@ export class Session implements SessionCore {
   /** @internal The router: every frame of this session (and its connection's handshake), in wire order. */
   receiveFrame(frame: Frame): void {
     if (this.wire.size !== 0) this.wire.emit(frame);
+    if (this.taken.size !== 0) this.lastFrame = frame;
   }
 
   /** @internal */

@@ -2,7 +2,7 @@
 export type * from './types.js';
 export { createThread } from './state.js';
 export { reduce, reduceUpdate } from './reducer.js';
-export { findToolCall, hasToolCall, openToolCalls } from './queries.js';
+export { chunkKind, findToolCall, hasToolCall, openToolCalls, runTarget } from './queries.js';
 export { snapshot, threadFromSnapshot, type ThreadSnapshot } from './snapshot.js';
 export { toMarkdown, type MarkdownOptions } from './markdown.js';
 export { unifiedDiff } from './diff.js';

@@ -38,12 +38,7 @@ export function applyChunk(
   }
   const messageId = typeof update.messageId === 'string' && update.messageId !== '' ? update.messageId : undefined;
 
-  let index = -1;
-  if (messageId !== undefined) {
-    index = st.messages.get(messageKey(kind, messageId)) ?? -1;
-  } else if (st.openRun >= 0 && thread.entries[st.openRun]?.kind === kind) {
-    index = st.openRun;
-  }
+  let index = chunkTarget(thread, st, kind, messageId);
 
   if (text === '' && block === undefined) return true; // empty chunk: no-op by rule
 
@@ -67,6 +62,17 @@ export function applyChunk(
   if (messageId !== undefined) st.messages.set(messageKey(kind, messageId), index);
   st.openRun = index;
   return true;
+}
+
+/** The entry a chunk of `kind` goes to (by the rules above), or -1 when it starts a new one. */
+export function chunkTarget(
+  thread: Thread,
+  st: ThreadState,
+  kind: MessageEntry['kind'],
+  messageId: string | undefined,
+): number {
+  if (messageId !== undefined) return st.messages.get(messageKey(kind, messageId)) ?? -1;
+  return st.openRun >= 0 && thread.entries[st.openRun]?.kind === kind ? st.openRun : -1;
 }
 
 /** Splits prompt blocks into folded text and the other blocks (turn.started's user entry). */

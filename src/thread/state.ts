@@ -79,6 +79,11 @@ export function nextEntryId(st: ThreadState): string {
   return 'e' + st.nextId++;
 }
 
+/** The id the next entry will get (nextEntryId without taking it). */
+export function upcomingEntryId(st: ThreadState): string {
+  return 'e' + st.nextId;
+}
+
 /**
  * Closes the open run. Its text was built one chunk at a time, so it is a rope holding every
  * chunk: flattening it here (one copy of the text) lets the chunks die young, instead of each

@@ -1,49 +1,36 @@
 /**
  * One recorded harness session as the editor sees it. The agent's `session/update`s are forwarded
- * as they arrive (raw: unknown kinds, fields and `_meta` kept), after the agent's quirk set had its
- * say (the same `mapUpdate` the thread gets), with the fixes the editor needs: `messageId` on every
- * chunk, tool calls the agent left open settled at turn end, Talaria's notices as messages, and
- * permission requests only when Talaria's policy did not answer them.
+ * as they arrive (raw: unknown kinds, fields and `_meta` kept), as the session took them (cancel
+ * settlement and the quirk set had their say: subscribeUpdates), with the fixes the editor needs:
+ * `messageId` on every chunk (the thread's message), the thread's status of a tool call, calls the
+ * agent left open settled at turn end, Talaria's notices as messages, and permission requests only
+ * when Talaria's policy did not answer them.
  */
 import { randomUUID } from 'node:crypto';
 import type { Frame, Logger } from '../../protocol/types.js';
 import type { PermissionOption, PermissionSubject } from '../../permission/types.js';
 import type { SessionEvent } from '../../session/events.js';
-import { findToolCall } from '../../thread/index.js';
+import type { TakenUpdate } from '../../session/session.js';
+import { chunkKind, findToolCall } from '../../thread/index.js';
 import { DEFAULT_CONTEXT_TOKENS } from '../../thread/seed.js';
 import type { HarnessSession } from '../types.js';
 import type { EditorPeer } from './peer.js';
 import { notFound } from '../../session/other-requests.js';
 import { rewriteUpdateLine } from './raw-update.js';
-import { acpStatus, configOptions, noticeUpdate } from './setup.js';
+import { RunIds } from './run-ids.js';
+import { effectAsk } from './effect-ask.js';
+import { acpStatus, noticeUpdate, stateUpdates } from './setup.js';
 import { TerminalText } from './terminal-text.js';
 import { asRecord, recordOrEmpty } from '../../os/record.js';
 
 type Update = { sessionUpdate: string; [k: string]: unknown };
-const CHUNKS = new Set(['user_message_chunk', 'agent_message_chunk', 'agent_thought_chunk']);
 const DONE = new Set(['completed', 'failed']);
 
-const EFFECT_KIND: Record<string, string> = { 'terminal.create': 'execute', 'fs.write': 'edit', 'fs.read': 'read' };
-
-/** An effect's tool call fields as ACP names them (kind, rawInput, locations). */
-function effectCall(s: PermissionSubject): Record<string, unknown> {
-  const kind = s.effect ? EFFECT_KIND[s.effect] : s.toolKind;
-  return {
-    ...(kind ? { kind } : {}),
-    ...(s.command !== undefined
-      ? { rawInput: { command: s.command } }
-      : s.paths.length > 0
-        ? { rawInput: { path: s.paths[0] } }
-        : {}),
-    ...(s.paths.length > 0 ? { locations: s.paths.map((path) => ({ path })) } : {}),
-  };
-}
-
 export class SessionLink {
-  /** Tool calls the editor was shown and has not seen settled. */
-  private readonly open = new Set<string>();
-  /** The chunk run under way: its kind and the messageId Talaria gave it (when the agent gave none), also as the member spliced into raw lines. */
-  private run: { kind: string; id: string; member?: string } | undefined;
+  /** Tool calls the editor was shown: whether it sees them open (not settled yet). */
+  private readonly shown = new Map<string, boolean>();
+  /** The messageIds Talaria gives messages the agent gave none. */
+  private readonly runs: RunIds;
   /** Raw permission requests by the broker's request key, so the editor gets the agent's params verbatim. */
   private readonly asks = new Map<string, Record<string, unknown>>();
   private readonly asking = new Map<string, AbortController>();
@@ -65,11 +52,13 @@ export class SessionLink {
     editor: { terminal: boolean } = { terminal: false },
   ) {
     this.quotedId = JSON.stringify(hs.id);
+    this.runs = new RunIds(hs.thread);
     if (!editor.terminal)
       this.terminals = new TerminalText(hs.session, (toolCallId, content) =>
         this.send({ sessionUpdate: 'tool_call_update', toolCallId, content }),
       );
     this.offs.push(hs.session.subscribeFrames((f) => this.frame(f)));
+    this.offs.push(hs.session.subscribeUpdates((t) => this.taken(t)));
     this.offs.push(hs.subscribe((e) => this.event(e)));
     this.offs.push(
       hs.session.otherRequests.take((method, params, signal) => this.otherRequest(method, params, signal)),
@@ -104,6 +93,7 @@ export class SessionLink {
     this.peer.notify('session/update', { sessionId: this.hs.id, update });
   }
 
+  /** Requests and extension notifications from the agent (its updates come as the session took them: taken()). */
   private frame(f: Frame): void {
     if (f.dir !== 'agent->client') return;
     const m = f.msg;
@@ -114,24 +104,21 @@ export class SessionLink {
       // answers it the editor is not asked, so it gets that update on its own.
       const call = asRecord(params.toolCall);
       const id = typeof call?.toolCallId === 'string' ? call.toolCallId : undefined;
-      if (call && id && this.open.has(id) && Object.keys(call).length > 1)
+      if (call && id && this.shown.get(id) === true && Object.keys(call).length > 1)
         this.forward({ ...call, sessionUpdate: 'tool_call_update' } as Update, {});
       return;
     }
     if (m.method === undefined || m.id !== undefined) return;
     const params = recordOrEmpty(m.params);
-    if (m.method !== 'session/update') {
-      // Agent extension notifications pass through, on the editor's session id.
+    // Agent extension notifications pass through, on the editor's session id.
+    if (m.method !== 'session/update')
       this.peer.notify(m.method, params.sessionId !== undefined ? { ...params, sessionId: this.hs.id } : params);
-      return;
-    }
-    const raw = asRecord(params.update);
-    if (!raw || typeof raw.sessionUpdate !== 'string') return;
-    const hooks = this.hs.session.hooks;
-    const mapped = hooks.mapUpdate ? hooks.mapUpdate(raw as Update) : (raw as Update);
-    if (!mapped) return;
-    // What the quirk set left alone can go out as the agent's own bytes.
-    this.forward(mapped, params, mapped === raw && this.peer.takesLines ? f.raw : undefined);
+  }
+
+  private taken({ update, frame }: TakenUpdate): void {
+    const params = frame?.msg.params as Record<string, unknown> | undefined;
+    // What settlement and the quirk set left alone can go out as the agent's own bytes.
+    this.forward(update, params ?? {}, params?.update === update && this.peer.takesLines ? frame!.raw : undefined);
   }
 
   /** `line`: the agent's line for `u`, when `u` is what it says (forwarded as those bytes unless Talaria changes more than the ids). */
@@ -142,38 +129,41 @@ export class SessionLink {
       u = { ...u, content: text };
       line = undefined;
     }
-    /** What Talaria changes in the update: a messageId it adds, a status the editor's schema lacks (built only when the line is not forwarded). */
-    let fix: 'messageId' | 'status' | undefined;
+    /** What Talaria changes in the update (applied only when the line is not forwarded): the thread's messageId or status. */
+    let messageId: string | undefined;
+    let fixedStatus: string | undefined;
     let insert = '';
-    if (CHUNKS.has(u.sessionUpdate)) {
-      if (typeof u.messageId !== 'string') {
-        if (this.run?.kind !== u.sessionUpdate) this.run = { kind: u.sessionUpdate, id: randomUUID() };
-        fix = 'messageId';
-        // A messageId the agent sent as a non-string would be a duplicate key in the line.
-        if (line !== undefined && !('messageId' in u))
-          insert = this.run.member ??= `"messageId":${JSON.stringify(this.run.id)},`;
+    const kind = chunkKind(u.sessionUpdate);
+    if (kind !== undefined) {
+      if (typeof u.messageId !== 'string' || u.messageId === '') {
+        const run = this.runs.of(kind);
+        messageId = run.id;
+        // A messageId the agent sent but the thread does not use ('', a number) would be a duplicate key in the line.
+        if (line !== undefined && !('messageId' in u)) insert = run.member;
         else line = undefined;
-      } else if (this.run?.id !== u.messageId || this.run.kind !== u.sessionUpdate)
-        this.run = { kind: u.sessionUpdate, id: u.messageId };
+      }
     } else if (u.sessionUpdate === 'usage_update') {
       this.agentSendsUsage = true;
-    } else if (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') {
-      this.run = undefined;
+    } else if (call) {
       const id = String(u.toolCallId ?? '');
-      const status = typeof u.status === 'string' ? u.status : undefined;
-      if (status && DONE.has(status)) this.open.delete(id);
-      else if (u.sessionUpdate === 'tool_call' || status) this.open.add(id);
-      if (status === 'cancelled') {
-        fix = 'status';
+      // A tool_call without a status announces a pending call.
+      let status = typeof u.status === 'string' ? u.status : u.sessionUpdate === 'tool_call' ? 'pending' : undefined;
+      // The thread's word wins (a status it kept over a late one; `cancelled`, which ACP lacks).
+      const e = status !== undefined ? findToolCall(this.hs.thread, id) : undefined;
+      if (e && acpStatus(e.status) !== status) {
+        status = acpStatus(e.status);
+        fixedStatus = status;
         line = undefined;
       }
+      if (status !== undefined) this.shown.set(id, !DONE.has(status));
+      else if (!this.shown.has(id)) this.shown.set(id, true); // a call first seen in a status-less update: pending
     }
     if (line !== undefined) {
       const rewritten = rewriteUpdateLine(line, this.quotedId, insert);
       if (rewritten !== undefined) return this.peer.line(rewritten);
     }
     const update =
-      fix === 'messageId' ? { ...u, messageId: this.run!.id } : fix === 'status' ? { ...u, status: 'failed' } : u;
+      messageId !== undefined ? { ...u, messageId } : fixedStatus !== undefined ? { ...u, status: fixedStatus } : u;
     this.peer.notify(
       'session/update',
       params._meta !== undefined
@@ -187,14 +177,12 @@ export class SessionLink {
       // A turn another client (the browser, HTTP) prompted: the editor sees what was asked, as the
       // agent never echoes prompts.
       if (!this.ownPrompt && !this.ownTurns.has(e.turnId)) {
-        this.run = undefined;
         const messageId = randomUUID();
         for (const content of e.prompt) this.send({ sessionUpdate: 'user_message_chunk', content, messageId });
       }
     } else if (e.type === 'entry.added' && e.entry.kind === 'notice') {
       // A turn error Talaria classified (copilot's "Error: 400" text) reaches the editor as its prompt's error: not twice.
       if (e.entry.level === 'error' && this.ownTurns.size > 0) return;
-      this.run = undefined;
       this.send(noticeUpdate(e.entry.level, e.entry.code, e.entry.text, randomUUID()));
     } else if (e.type === 'permission.asked') {
       void this.ask(e.requestKey, e.toolCallId, e.title, e.options, e.subject);
@@ -211,13 +199,7 @@ export class SessionLink {
     options: readonly PermissionOption[],
     subject: PermissionSubject,
   ): Promise<void> {
-    // An effect Talaria gates (an fs write, a terminal the agent opens without asking) has no
-    // agent request behind it: the editor gets Talaria's own options (else it has nothing to
-    // pick) and what the effect is (kind, command or paths), so its own policy can judge it.
-    const params = this.asks.get(requestKey) ?? {
-      toolCall: { toolCallId, ...(title !== undefined ? { title } : {}), ...effectCall(subject) },
-      options: options.map((o) => ({ ...o, name: o.name ?? o.kind })),
-    };
+    const params = this.asks.get(requestKey) ?? effectAsk(toolCallId, title, options, subject);
     this.asks.delete(requestKey);
     const ac = new AbortController();
     this.asking.set(requestKey, ac);
@@ -257,7 +239,9 @@ export class SessionLink {
 
   /** Turn end: every tool call still open for the editor gets the status Talaria settled it with. */
   settle(stopReason: string): void {
-    for (const id of [...this.open]) {
+    for (const [id, open] of this.shown) {
+      if (!open) continue;
+      this.shown.set(id, false);
       const e = findToolCall(this.hs.thread, id);
       const status =
         e && DONE.has(acpStatus(e.status)) ? acpStatus(e.status) : stopReason === 'end_turn' ? 'completed' : 'failed';
@@ -268,8 +252,6 @@ export class SessionLink {
         _meta: { talaria: { settledBy: stopReason === 'end_turn' ? 'turn_end' : 'cancel' } },
       });
     }
-    this.open.clear();
-    this.run = undefined;
   }
 
   /**
@@ -294,28 +276,9 @@ export class SessionLink {
     for (const u of updates) this.send(u as Update);
   }
 
-  /**
-   * What the agent said about the session before this editor came (a warm session opened ahead,
-   * a live one joined): its commands, mode, options and usage, from the session's own state. Sent
-   * right after the session/new|load|resume answer.
-   */
+  /** The session's state as the agent told it (setup.ts stateUpdates): sent right after the session/new|load|resume answer. */
   replayState(): void {
-    const t = this.hs.thread;
-    if (t.availableCommands.length > 0)
-      this.send({ sessionUpdate: 'available_commands_update', availableCommands: t.availableCommands });
-    if (t.currentModeId !== undefined)
-      this.send({ sessionUpdate: 'current_mode_update', currentModeId: t.currentModeId });
-    const options = t.configOptions !== undefined ? configOptions(this.hs.catalog) : [];
-    if (options.length > 0) this.send({ sessionUpdate: 'config_option_update', configOptions: options });
-    const { used, size, cost } = t.context;
-    if (typeof used === 'number' && typeof size === 'number') {
-      const c = asRecord(cost);
-      const money =
-        c && typeof c.amount === 'number' && typeof c.currency === 'string'
-          ? { cost: { amount: c.amount, currency: c.currency } }
-          : {};
-      this.send({ sessionUpdate: 'usage_update', used, size, ...money });
-    }
+    for (const u of stateUpdates(this.hs.thread, this.hs.catalog)) this.send(u);
   }
 
   dispose(): void {

@@ -4,8 +4,8 @@
  * from configOptions, for editors that only read those), capabilities Talaria can honour.
  */
 import type { Catalog, CatalogSelector } from '../../session/catalog.js';
-import type { Entry } from '../../thread/types.js';
-import { recordOrEmpty } from '../../os/record.js';
+import type { Entry, Thread } from '../../thread/types.js';
+import { asRecord, recordOrEmpty } from '../../os/record.js';
 
 function selectOption(
   s: CatalogSelector,
@@ -133,6 +133,29 @@ export function replayUpdates(entries: readonly Entry[]): Record<string, unknown
       default:
         break;
     }
+  }
+  return out;
+}
+
+/**
+ * What the agent said about the session before an editor came (a warm session opened ahead, a
+ * live one joined): its commands, mode, options and usage, from the session's own state.
+ */
+export function stateUpdates(t: Thread, catalog: Catalog): { sessionUpdate: string; [k: string]: unknown }[] {
+  const out: { sessionUpdate: string; [k: string]: unknown }[] = [];
+  if (t.availableCommands.length > 0)
+    out.push({ sessionUpdate: 'available_commands_update', availableCommands: t.availableCommands });
+  if (t.currentModeId !== undefined) out.push({ sessionUpdate: 'current_mode_update', currentModeId: t.currentModeId });
+  const options = t.configOptions !== undefined ? configOptions(catalog) : [];
+  if (options.length > 0) out.push({ sessionUpdate: 'config_option_update', configOptions: options });
+  const { used, size, cost } = t.context;
+  if (typeof used === 'number' && typeof size === 'number') {
+    const c = asRecord(cost);
+    const money =
+      c && typeof c.amount === 'number' && typeof c.currency === 'string'
+        ? { cost: { amount: c.amount, currency: c.currency } }
+        : {};
+    out.push({ sessionUpdate: 'usage_update', used, size, ...money });
   }
   return out;
 }
