@@ -29,7 +29,14 @@ export type {
   AgentStatus,
   AgentPick,
 } from './harness/index.js';
-export { TalariaError, WireError, ConnectionClosedError, isTalariaError, RPC } from './protocol/errors.js';
+export {
+  TalariaError,
+  RequestError,
+  WireError,
+  ConnectionClosedError,
+  isTalariaError,
+  RPC,
+} from './protocol/errors.js';
 export type { CloseCause, ProtocolErrorCode } from './protocol/errors.js';
 export type { TalariaErrorCode } from './harness/index.js';
 // Types a harness user meets in its results and events (no runtime cost).

@@ -6,7 +6,7 @@
  * (harness/choose.ts), else the demo agent with a banner.
  */
 import { homedir } from 'node:os';
-import { ConnectionClosedError, RPC, TalariaError, WireError } from '../protocol/errors.js';
+import { ConnectionClosedError, RPC, TalariaError, RequestError } from '../protocol/errors.js';
 import type { Frame, ProtocolErrorEvent } from '../protocol/types.js';
 import { currentEnv } from '../providers/locate.js';
 import type { SessionEvent } from '../session/events.js';
@@ -56,7 +56,7 @@ export function agentLabel(
  * lines that are not JSON-RPC on stdout.
  */
 function notAcp(err: unknown, seen: readonly ProtocolErrorEvent[]): string | undefined {
-  if (err instanceof WireError && err.code === RPC.METHOD_NOT_FOUND)
+  if (err instanceof RequestError && err.code === RPC.METHOD_NOT_FOUND)
     return 'it answered initialize with "Method not found"';
   const garbage = seen.find((e) => e.kind === 'non_json' || e.kind === 'invalid_jsonrpc');
   if (garbage) return `it wrote "${garbage.preview.slice(0, 60)}" on stdout, which is not JSON-RPC`;

@@ -8,7 +8,7 @@
  *   only in `_meta…acpSessionId`) = not found, and the stray session is ignored;
  * - the session's permission mode is mapped onto the agent's mode (set_mode after setup).
  */
-import { TalariaError, WireError } from '../protocol/errors.js';
+import { TalariaError, RequestError } from '../protocol/errors.js';
 import type { PermissionMode } from '../permission/types.js';
 import { filterMcpServers } from '../providers/mcp.js';
 import type { Session } from '../session/session.js';
@@ -92,7 +92,7 @@ async function setup(ops: SlotSessions, req: OpenRequest, gen: Generation): Prom
     try {
       res = await request(METHOD[req.kind], ops.setupParams(view, servers, extra));
     } catch (e) {
-      if (!(req.kind === 'new' && servers.length && quirks.host.retryNewWithoutMcp && e instanceof WireError))
+      if (!(req.kind === 'new' && servers.length && quirks.host.retryNewWithoutMcp && e instanceof RequestError))
         throw describe(e);
       try {
         res = await request('session/new', ops.setupParams(view, [], extra));

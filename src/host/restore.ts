@@ -4,7 +4,7 @@
  * switch) and the mode (Hermes does not persist set_mode across restarts). Also how a load's
  * answer says the session is not there (open.ts reads it the same way).
  */
-import { TalariaError, WireError } from '../protocol/errors.js';
+import { TalariaError, RequestError } from '../protocol/errors.js';
 import { errorText } from '../session/errors.js';
 import { switchTo } from '../session/model-mode.js';
 import type { SessionBinding } from './binding.js';
@@ -22,7 +22,7 @@ export const isEmptyResult = (r: unknown) =>
 const NOT_THERE = /not found|no (?:previous |such )?sessions?\b|unknown session/i;
 
 export function notFound(e: unknown, sessionId: string): TalariaError | undefined {
-  if (e instanceof WireError && (e.code === -32002 || NOT_THERE.test(errorText(e)))) {
+  if (e instanceof RequestError && (e.code === -32002 || NOT_THERE.test(errorText(e)))) {
     return new TalariaError('session_not_found', `the agent has no session ${sessionId}`, { rpcCode: e.code });
   }
   return undefined;

@@ -82,7 +82,7 @@ export interface TerminalHandlers {
 
 /**
  * Agent→client request handlers. Each one is registered (and its capability advertised)
- * only when present. Throw a WireError to answer with a specific JSON-RPC error.
+ * only when present. Throw a RequestError to answer with a specific JSON-RPC error.
  */
 export interface ClientHandlers {
   requestPermission?: ClientHandler<acp.RequestPermissionRequest, acp.RequestPermissionResponse>;

@@ -1,6 +1,6 @@
 /**
  * fs/read_text_file and fs/write_text_file, answered by Talaria for the agent. Plain async
- * handlers (ACP params in, ACP result out, WireError out on failure) that the connection
+ * handlers (ACP params in, ACP result out, RequestError out on failure) that the connection
  * registers with the SDK. Order, for both: the path is confined to the session's roots
  * (resolveInsideRoots → its real path), then `authorize` decides (the permission policy and
  * broker, wired by the session layer) — before anything is read, stat'ed, created or written —
@@ -17,7 +17,7 @@ import { lstat, type FileHandle } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
 import type { AuthorizeEffect } from './effect.js';
-import { RPC, WireError } from './errors.js';
+import { RPC, RequestError } from './errors.js';
 import { errCode } from '../os/real-path.js';
 import { resolveInsideRoots } from './roots.js';
 import { makeParents, openForRead, PathChangedError, writeAtomic } from '../os/safe-fs.js';
@@ -45,7 +45,7 @@ export interface FsHandlersOptions {
   /** Called after a successful write; errors it throws are logged, never sent to the agent. */
   onWrite?: (event: FileWriteEvent) => void | Promise<void>;
   /**
-   * Decides every read and write once its path is confined (rejects with a WireError to refuse).
+   * Decides every read and write once its path is confined (rejects with a RequestError to refuse).
    * Without it the handlers only confine: the session layer always passes one.
    */
   authorize?: AuthorizeEffect;
@@ -63,7 +63,7 @@ export function createFsHandlers(options: FsHandlersOptions): FsHandlers {
   function rootsOf(sessionId: unknown): readonly string[] {
     if (typeof sessionId !== 'string') throw invalid('sessionId must be a string', { sessionId });
     const roots = options.rootsFor(sessionId);
-    if (!roots) throw new WireError(RPC.RESOURCE_NOT_FOUND, `Unknown session: ${sessionId}`, { sessionId });
+    if (!roots) throw new RequestError(RPC.RESOURCE_NOT_FOUND, `Unknown session: ${sessionId}`, { sessionId });
     return roots;
   }
 
@@ -210,7 +210,7 @@ async function readLines(
       }
     }
   } catch (e) {
-    if (e instanceof WireError) throw e;
+    if (e instanceof RequestError) throw e;
     throw ioError(e, requested, 'read');
   }
   // Binary content is decoded anyway (invalid bytes become U+FFFD); the agent decides.
@@ -225,12 +225,12 @@ function lineParam(v: unknown, name: string): number | undefined {
   return v;
 }
 
-function invalid(message: string, data: Record<string, unknown>): WireError {
-  return new WireError(RPC.INVALID_PARAMS, message, data);
+function invalid(message: string, data: Record<string, unknown>): RequestError {
+  return new RequestError(RPC.INVALID_PARAMS, message, data);
 }
 
-function ioError(e: unknown, requested: string, op: 'read' | 'write'): WireError {
-  if (e instanceof WireError) return e;
+function ioError(e: unknown, requested: string, op: 'read' | 'write'): RequestError {
+  if (e instanceof RequestError) return e;
   const code = errCode(e);
   // The checked path was swapped for a link (or a parent for one) between the check and the use.
   if (code === 'PATH_CHANGED' || code === 'ELOOP') {
@@ -243,10 +243,10 @@ function ioError(e: unknown, requested: string, op: 'read' | 'write'): WireError
     return invalid(`A parent of ${requested} is not a directory`, { path: requested, reason: 'not_a_directory' });
   }
   if (code === 'ENOENT' || code === 'ENOTDIR') {
-    return new WireError(RPC.RESOURCE_NOT_FOUND, `File not found: ${requested}`, { path: requested });
+    return new RequestError(RPC.RESOURCE_NOT_FOUND, `File not found: ${requested}`, { path: requested });
   }
   if (code === 'EISDIR') return invalid(`Is a directory: ${requested}`, { path: requested, reason: 'is_directory' });
-  return new WireError(RPC.INTERNAL_ERROR, `Cannot ${op} ${requested}: ${code ?? String(e)}`, {
+  return new RequestError(RPC.INTERNAL_ERROR, `Cannot ${op} ${requested}: ${code ?? String(e)}`, {
     path: requested,
     ...(code ? { code } : {}),
   });

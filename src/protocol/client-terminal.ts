@@ -23,7 +23,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import type { AuthorizeEffect } from './effect.js';
-import { RPC, WireError } from './errors.js';
+import { RPC, RequestError } from './errors.js';
 import { errCode } from '../os/real-path.js';
 import { resolveInsideRoots } from './roots.js';
 import { silentLogger, type Logger } from './types.js';
@@ -44,7 +44,7 @@ export interface TerminalManagerOptions {
   defaultOutputByteLimit?: number;
   /** Clamp for the agent's `outputByteLimit` (default MAX_OUTPUT_BYTE_LIMIT). */
   maxOutputByteLimit?: number;
-  /** Decides every command before it starts (rejects with a WireError to refuse). */
+  /** Decides every command before it starts (rejects with a RequestError to refuse). */
   authorize?: AuthorizeEffect;
   /** Live (unreleased) terminals allowed at once across this manager. */
   maxTerminals?: number;
@@ -100,7 +100,7 @@ export function createTerminalManager(options: TerminalManagerOptions): Terminal
     const t = typeof params?.terminalId === 'string' ? terminals.get(params.terminalId) : undefined;
     // A terminal of another session is reported exactly like a missing one.
     if (!t || t.sessionId !== params?.sessionId) {
-      throw new WireError(RPC.RESOURCE_NOT_FOUND, `Unknown terminal: ${String(params?.terminalId)}`, {
+      throw new RequestError(RPC.RESOURCE_NOT_FOUND, `Unknown terminal: ${String(params?.terminalId)}`, {
         terminalId: params?.terminalId,
       });
     }
@@ -118,9 +118,9 @@ export function createTerminalManager(options: TerminalManagerOptions): Terminal
     const p = validateCreate(params);
     const roots = options.rootsFor(p.sessionId);
     if (!roots)
-      throw new WireError(RPC.RESOURCE_NOT_FOUND, `Unknown session: ${p.sessionId}`, { sessionId: p.sessionId });
+      throw new RequestError(RPC.RESOURCE_NOT_FOUND, `Unknown session: ${p.sessionId}`, { sessionId: p.sessionId });
     if (terminals.size + starting >= maxTerminals) {
-      throw new WireError(RPC.INTERNAL_ERROR, `Too many terminals (${maxTerminals}); release some first`, {
+      throw new RequestError(RPC.INTERNAL_ERROR, `Too many terminals (${maxTerminals}); release some first`, {
         reason: 'too_many_terminals',
         max: maxTerminals,
       });
@@ -138,7 +138,7 @@ export function createTerminalManager(options: TerminalManagerOptions): Terminal
     const sessionEpochAtStart = sessionEpochs.get(p.sessionId);
     const requestedCwd = p.cwd ?? roots[0];
     if (requestedCwd === undefined) {
-      throw new WireError(RPC.INVALID_PARAMS, 'No cwd given and the session has no roots', { reason: 'no_cwd' });
+      throw new RequestError(RPC.INVALID_PARAMS, 'No cwd given and the session has no roots', { reason: 'no_cwd' });
     }
     const cwd = await resolveInsideRoots(roots, requestedCwd);
     await assertDirectory(cwd, requestedCwd);
@@ -153,7 +153,7 @@ export function createTerminalManager(options: TerminalManagerOptions): Terminal
     });
     // The ask may have taken a while: a session closed meanwhile starts nothing.
     if (epoch !== epochAtStart || sessionEpochs.get(p.sessionId) !== sessionEpochAtStart) {
-      throw new WireError(RPC.INTERNAL_ERROR, 'Session closed while the terminal was waiting for permission', {
+      throw new RequestError(RPC.INTERNAL_ERROR, 'Session closed while the terminal was waiting for permission', {
         reason: 'disposed',
       });
     }
@@ -172,7 +172,7 @@ export function createTerminalManager(options: TerminalManagerOptions): Terminal
     } catch (e) {
       const code = errCode(e);
       log.warn('terminal.spawn_failed', { sessionId: p.sessionId, command: p.command, code });
-      throw new WireError(RPC.INTERNAL_ERROR, `Cannot start ${p.command}: ${code ?? String(e)}`, {
+      throw new RequestError(RPC.INTERNAL_ERROR, `Cannot start ${p.command}: ${code ?? String(e)}`, {
         command: p.command,
         reason: 'spawn_failed',
         ...(code ? { code } : {}),
@@ -181,7 +181,9 @@ export function createTerminalManager(options: TerminalManagerOptions): Terminal
     const pgid = child.pid!; // detached => setsid: the child leads its own group
     if (epoch !== epochAtStart || sessionEpochs.get(p.sessionId) !== sessionEpochAtStart) {
       signalGroup(pgid, 'SIGKILL');
-      throw new WireError(RPC.INTERNAL_ERROR, 'Session closed while the terminal was starting', { reason: 'disposed' });
+      throw new RequestError(RPC.INTERNAL_ERROR, 'Session closed while the terminal was starting', {
+        reason: 'disposed',
+      });
     }
     liveGroups.add(pgid);
     armExitHook();
@@ -349,8 +351,8 @@ interface CreateParams {
 }
 
 function validateCreate(params: CreateTerminalRequest): CreateParams {
-  const bad = (message: string, data?: Record<string, unknown>): WireError =>
-    new WireError(RPC.INVALID_PARAMS, message, data);
+  const bad = (message: string, data?: Record<string, unknown>): RequestError =>
+    new RequestError(RPC.INVALID_PARAMS, message, data);
   if (typeof params?.sessionId !== 'string') throw bad('sessionId must be a string');
   if (typeof params.command !== 'string' || params.command.length === 0)
     throw bad('command must be a non-empty string');
@@ -384,13 +386,13 @@ async function assertDirectory(real: string, requested: string): Promise<void> {
     if ((await stat(real)).isDirectory()) return;
   } catch (e) {
     if (errCode(e) === 'ENOENT') {
-      throw new WireError(RPC.RESOURCE_NOT_FOUND, `cwd does not exist: ${requested}`, { path: requested });
+      throw new RequestError(RPC.RESOURCE_NOT_FOUND, `cwd does not exist: ${requested}`, { path: requested });
     }
-    throw new WireError(RPC.INTERNAL_ERROR, `Cannot use cwd ${requested}: ${errCode(e) ?? String(e)}`, {
+    throw new RequestError(RPC.INTERNAL_ERROR, `Cannot use cwd ${requested}: ${errCode(e) ?? String(e)}`, {
       path: requested,
     });
   }
-  throw new WireError(RPC.INVALID_PARAMS, `cwd is not a directory: ${requested}`, {
+  throw new RequestError(RPC.INVALID_PARAMS, `cwd is not a directory: ${requested}`, {
     path: requested,
     reason: 'not_a_directory',
   });

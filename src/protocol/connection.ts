@@ -4,7 +4,7 @@
  * The SDK does typed requests, agent→client request dispatch (-32601 for unknown methods) and
  * cancellation. We keep for ourselves: `session/update` (diverted at the transport, raw, in
  * arrival order, never zod-parsed), responses to ids we never sent (the SDK would print them to stderr),
- * and the error model — callers only ever see WireError, TalariaError or ConnectionClosedError,
+ * and the error model — callers only ever see RequestError, TalariaError or ConnectionClosedError,
  * never the SDK's plain `Error("ACP connection closed")`.
  */
 import * as acp from '@agentclientprotocol/sdk';
@@ -18,7 +18,7 @@ import {
   type ClientHandler,
   type ClientHandlers,
 } from './capabilities.js';
-import { ConnectionClosedError, TalariaError, WireError, type CloseCause } from './errors.js';
+import { ConnectionClosedError, TalariaError, RequestError, withMethod, type CloseCause } from './errors.js';
 import type { AgentProcess } from './spawn.js';
 import { background } from '../os/background.js';
 import type { FlowGate } from './flow-gate.js';
@@ -242,8 +242,7 @@ export function connectAgent(options: ConnectAgentOptions): AgentConnection {
       try {
         return await handler(ctx.params, { method, requestId: id, signal: ctx.signal, rawParams });
       } catch (e) {
-        if (e instanceof WireError) throw new acp.RequestError(e.code, e.message, e.data);
-        if (e instanceof acp.RequestError) throw e;
+        if (e instanceof RequestError) throw e;
         if (ctx.signal.aborted) throw acp.RequestError.requestCancelled();
         logger.error('client handler failed', { method, error: errMessage(e) });
         throw acp.RequestError.internalError({ details: errMessage(e) });
@@ -359,7 +358,7 @@ export function connectAgent(options: ConnectAgentOptions): AgentConnection {
               new TalariaError('timeout', `${method} timed out after ${timeoutMs} ms`, { method, timeoutMs }),
             );
           if (why === 'aborted') return fail(new TalariaError('aborted', `${method} aborted`, { method }));
-          if (e instanceof acp.RequestError) return fail(new WireError(e.code, e.message, e.data, method));
+          if (e instanceof RequestError) return fail(withMethod(e, method));
           if (closedError) return fail(closedError);
           // The SDK only rejects with a plain error when its connection closed: the close
           // handling above will reject this request with the typed cause. Make sure it runs.

@@ -28,5 +28,5 @@ export type ClientEffect =
       realCwd: string;
     };
 
-/** Resolves when the effect may happen; rejects with a WireError (sent to the agent) when refused. */
+/** Resolves when the effect may happen; rejects with a RequestError (sent to the agent) when refused. */
 export type AuthorizeEffect = (effect: ClientEffect) => Promise<void>;

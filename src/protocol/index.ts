@@ -21,7 +21,7 @@ export type {
 } from './capabilities.js';
 export { connectAgent, PROTOCOL_VERSION, DEFAULT_CLIENT_INFO } from './connection.js';
 export type { AgentConnection, ConnectAgentOptions, CloseInfo, RequestOptions } from './connection.js';
-export { RPC, WireError, TalariaError, ConnectionClosedError, isTalariaError } from './errors.js';
+export { RPC, RequestError, WireError, TalariaError, ConnectionClosedError, isTalariaError } from './errors.js';
 export type { CloseCause, ProtocolErrorCode } from './errors.js';
 export { silentLogger } from './types.js';
 export type { JsonRpcId, RawMessage, Direction, Frame, WireLogLine, ProtocolErrorEvent, Logger } from './types.js';

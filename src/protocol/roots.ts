@@ -12,7 +12,7 @@
  */
 import path from 'node:path';
 import { isInside, realPathOf, realRoot, RealPathError } from '../os/real-path.js';
-import { RPC, WireError } from './errors.js';
+import { RPC, RequestError } from './errors.js';
 
 export interface ResolveOptions {
   /** Only changes the wording of errors; the containment rules are the same for reads and writes. */
@@ -21,7 +21,7 @@ export interface ResolveOptions {
 
 /**
  * The real absolute path of `requestedPath` if it lies inside one of `roots`; otherwise a
- * WireError -32602 (`data.reason`: 'not_absolute' | 'invalid_path' | 'outside_roots' | 'symlink_loop').
+ * RequestError -32602 (`data.reason`: 'not_absolute' | 'invalid_path' | 'outside_roots' | 'symlink_loop').
  * Only reads the filesystem (realpath/lstat/readlink); never creates anything.
  */
 export async function resolveInsideRoots(
@@ -30,22 +30,26 @@ export async function resolveInsideRoots(
   options: ResolveOptions = {},
 ): Promise<string> {
   if (typeof requestedPath !== 'string' || requestedPath.length === 0) {
-    throw new WireError(RPC.INVALID_PARAMS, 'Path must be a non-empty string', {
+    throw new RequestError(RPC.INVALID_PARAMS, 'Path must be a non-empty string', {
       path: requestedPath,
       reason: 'invalid_path',
     });
   }
   if (requestedPath.includes('\0')) {
-    throw new WireError(RPC.INVALID_PARAMS, 'Path contains a NUL byte', {
+    throw new RequestError(RPC.INVALID_PARAMS, 'Path contains a NUL byte', {
       path: requestedPath,
       reason: 'invalid_path',
     });
   }
   if (!path.isAbsolute(requestedPath)) {
-    throw new WireError(RPC.INVALID_PARAMS, `Path must be absolute (ACP requires absolute paths): ${requestedPath}`, {
-      path: requestedPath,
-      reason: 'not_absolute',
-    });
+    throw new RequestError(
+      RPC.INVALID_PARAMS,
+      `Path must be absolute (ACP requires absolute paths): ${requestedPath}`,
+      {
+        path: requestedPath,
+        reason: 'not_absolute',
+      },
+    );
   }
 
   // Lexical first: `..` is folded before any symlink is looked at.
@@ -57,7 +61,7 @@ export async function resolveInsideRoots(
   if (realRoots.some((root) => isInside(root, real))) return real;
 
   const verb = options.forWrite ? 'write' : 'access';
-  throw new WireError(
+  throw new RequestError(
     RPC.INVALID_PARAMS,
     `Refusing to ${verb} ${requestedPath}: it is outside the session's allowed directories`,
     {
@@ -67,10 +71,10 @@ export async function resolveInsideRoots(
   );
 }
 
-/** The WireError a RealPathError stands for on the wire (the messages are RealPathError's). */
+/** The RequestError a RealPathError stands for on the wire (the messages are RealPathError's). */
 function wireError(e: unknown): unknown {
   if (!(e instanceof RealPathError)) return e;
   if (e.reason === 'symlink_loop')
-    return new WireError(RPC.INVALID_PARAMS, e.message, { path: e.path, reason: 'symlink_loop' });
-  return new WireError(RPC.INTERNAL_ERROR, e.message, { path: e.path, code: e.errno });
+    return new RequestError(RPC.INVALID_PARAMS, e.message, { path: e.path, reason: 'symlink_loop' });
+  return new RequestError(RPC.INTERNAL_ERROR, e.message, { path: e.path, code: e.errno });
 }

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AcpClient } from '../session/client.js';
-import { ConnectionClosedError, TalariaError, WireError } from '../protocol/errors.js';
+import { ConnectionClosedError, TalariaError, RequestError } from '../protocol/errors.js';
 import { agentSaid, authGap, authMethodInfos } from './auth.js';
 import { spawnOptions } from './launch.js';
 import { startWithQuirks, summarize, type QuirkSummary } from './quirks/index.js';
@@ -56,7 +56,7 @@ export function authFix(methods: unknown[], fallback: string): string {
 /** ACP -32000 (the session core turns it into `auth_required`), or an error that says so. */
 const isAuthError = (e: unknown) =>
   (e instanceof TalariaError && e.code === 'auth_required') ||
-  (e instanceof WireError &&
+  (e instanceof RequestError &&
     (e.code === -32000 ||
       /auth|credential|api key|login|log in/i.test(`${e.message} ${JSON.stringify(e.data ?? '')}`)));
 

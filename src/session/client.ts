@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { TalariaError, WireError } from '../protocol/errors.js';
+import { TalariaError, RequestError } from '../protocol/errors.js';
 import { silentLogger, type Logger, type Frame, type ProtocolErrorEvent } from '../protocol/types.js';
 import {
   connectAgent,
@@ -388,7 +388,7 @@ export class AcpClient {
       res = await this.connection.request(method, { sessionId, ...this.setupParams(o) }, this.reqOpts(o));
     } catch (err) {
       this.detach(s);
-      if (err instanceof WireError && (err.code === -32002 || /not found/i.test(err.message))) {
+      if (err instanceof RequestError && (err.code === -32002 || /not found/i.test(err.message))) {
         throw new TalariaError('session_not_found', `the agent has no session ${sessionId}`, { rpcCode: err.code });
       }
       throw err;

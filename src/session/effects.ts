@@ -15,7 +15,7 @@ import { commandFromArray } from '../permission/subject.js';
 import { quoteArg } from '../os/shell.js';
 import type { PermissionSubject } from '../permission/types.js';
 import type { AuthorizeEffect, ClientEffect } from '../protocol/effect.js';
-import { RPC, WireError } from '../protocol/errors.js';
+import { RPC, RequestError } from '../protocol/errors.js';
 
 /** JSON-RPC code of a refused effect (server-error range; ACP defines none for this). */
 export const PERMISSION_DENIED = -32001;
@@ -39,7 +39,7 @@ export function createEffectAuthorizer(o: EffectAuthorizerOptions): AuthorizeEff
   return async (effect) => {
     const session = o.lookup(effect.sessionId);
     if (!session) {
-      throw new WireError(RPC.RESOURCE_NOT_FOUND, `Unknown session: ${effect.sessionId}`, {
+      throw new RequestError(RPC.RESOURCE_NOT_FOUND, `Unknown session: ${effect.sessionId}`, {
         sessionId: effect.sessionId,
       });
     }
@@ -54,7 +54,7 @@ export function createEffectAuthorizer(o: EffectAuthorizerOptions): AuthorizeEff
     });
     if (verdict.allowed) return;
     const cancelled = verdict.decidedBy === 'cancel' || verdict.decidedBy === 'closed';
-    throw new WireError(
+    throw new RequestError(
       cancelled ? RPC.REQUEST_CANCELLED : PERMISSION_DENIED,
       `Permission denied: ${subject.title} (${verdict.reason})`,
       {

@@ -3,7 +3,7 @@
  * `error`), with one shape per kind whoever raised it — a dead agent, auth required, any other
  * JSON-RPC error from the agent.
  */
-import { ConnectionClosedError, TalariaError, WireError } from '../protocol/errors.js';
+import { ConnectionClosedError, TalariaError, RequestError } from '../protocol/errors.js';
 import type { TurnError } from './turn.js';
 
 /**
@@ -15,7 +15,7 @@ export function authRequired(
   err: unknown,
   o: { authMethods?: readonly unknown[]; label?: string } = {},
 ): TalariaError | undefined {
-  if (!(err instanceof WireError) || err.code !== -32000) return undefined;
+  if (!(err instanceof RequestError) || err.code !== -32000) return undefined;
   const data = err.data as { authMethods?: unknown } | undefined;
   const authMethods =
     Array.isArray(data?.authMethods) && data.authMethods.length > 0 ? data.authMethods : [...(o.authMethods ?? [])];
@@ -35,7 +35,7 @@ export function authRequired(
 
 /** An agent error with its detail (Hermes puts the useful part in data.details). */
 export function errorText(e: unknown): string {
-  if (e instanceof WireError) {
+  if (e instanceof RequestError) {
     const d = e.data as { details?: unknown; message?: unknown } | undefined;
     const detail = typeof d?.details === 'string' ? d.details : typeof d?.message === 'string' ? d.message : '';
     return detail && detail !== e.message ? `${e.message}: ${detail}` : e.message;
@@ -55,7 +55,7 @@ export function describeError(err: unknown, authMethods?: readonly unknown[]): T
   }
   const auth = authRequired(err, authMethods ? { authMethods } : {});
   if (auth) return { code: auth.code, message: auth.message, data: auth.details };
-  if (err instanceof WireError) return agentError(err.message, { rpcCode: err.code, data: err.data });
+  if (err instanceof RequestError) return agentError(err.message, { rpcCode: err.code, data: err.data });
   if (err instanceof TalariaError)
     return { code: err.code, message: err.message, ...(err.details ? { data: err.details } : {}) };
   return { code: 'internal', message: err instanceof Error ? err.message : String(err) };

@@ -3,7 +3,7 @@
  * elicitation…): whoever fronts the session for a client (`talaria acp`'s editor link) takes them.
  * The latest taker answers; with none, the agent gets -32601 as it would from any client.
  */
-import { RPC, WireError } from '../protocol/errors.js';
+import { RPC, RequestError } from '../protocol/errors.js';
 
 export type OtherRequestHandler = (method: string, params: unknown, signal: AbortSignal) => Promise<unknown>;
 
@@ -30,6 +30,6 @@ export class OtherRequests {
   }
 }
 
-export function notFound(method: string): WireError {
-  return new WireError(RPC.METHOD_NOT_FOUND, `Method not found: ${method}`, { method });
+export function notFound(method: string): RequestError {
+  return new RequestError(RPC.METHOD_NOT_FOUND, `Method not found: ${method}`, { method });
 }

@@ -12,7 +12,7 @@
  * still open ends like a dead agent (`agent_crashed`), as it did live.
  */
 import { createSessionBroker } from './broker-wiring.js';
-import { ConnectionClosedError, TalariaError, WireError } from '../protocol/errors.js';
+import { ConnectionClosedError, TalariaError, RequestError, withMethod } from '../protocol/errors.js';
 import { parseWireLog } from '../protocol/wire-log.js';
 import { silentLogger, type Logger, type RawMessage, type WireLogLine } from '../protocol/types.js';
 import type { PermissionMode, PermissionOutcome, PermissionRule } from '../permission/types.js';
@@ -260,7 +260,9 @@ export async function replayWireLog(lines: readonly WireLogLine[], opts: ReplayO
     if (!req) return;
     clientReqs.delete(msg.id);
     const res = msg.result;
-    const err = msg.error ? new WireError(msg.error.code, msg.error.message, msg.error.data, req.method) : undefined;
+    const err = msg.error
+      ? withMethod(new RequestError(msg.error.code, msg.error.message, msg.error.data), req.method)
+      : undefined;
     const sid = typeof req.params.sessionId === 'string' ? req.params.sessionId : '';
     switch (req.method) {
       case 'initialize': {

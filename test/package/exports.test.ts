@@ -47,6 +47,7 @@ describe('package exports', () => {
       'ConnectionClosedError',
       'LiveSocket',
       'RPC',
+      'RequestError',
       'ServerError',
       'TalariaError',
       'WireError',
@@ -56,6 +57,10 @@ describe('package exports', () => {
       'createHarness',
       'isTalariaError',
     ]);
+    // One wire error: the SDK's class, the old name an alias of it (no conversion between two).
+    const sdk = (await import('@agentclientprotocol/sdk')) as Record<string, unknown>;
+    expect(root.RequestError).toBe(sdk.RequestError);
+    expect(root.WireError).toBe(sdk.RequestError);
   });
 
   it('every subpath loads and exports what its README row names', async () => {
@@ -83,6 +88,7 @@ describe('package exports', () => {
         'parseWireLog',
         'formatWireLine',
         'TalariaError',
+        'RequestError',
         'WireError',
       ],
       './providers': [

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFsHandlers, type FileWriteEvent, type FsHandlers } from '../../src/protocol/client-fs.js';
 import type { ClientEffect } from '../../src/protocol/effect.js';
-import { RPC, WireError } from '../../src/protocol/errors.js';
+import { RPC, RequestError } from '../../src/protocol/errors.js';
 
 let base: string;
 let root: string;
@@ -43,13 +43,13 @@ beforeEach(() => {
 
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
-async function failure(p: Promise<unknown>): Promise<WireError> {
+async function failure(p: Promise<unknown>): Promise<RequestError> {
   const e = await p.then(
     () => undefined,
     (err: unknown) => err,
   );
-  expect(e).toBeInstanceOf(WireError);
-  return e as WireError;
+  expect(e).toBeInstanceOf(RequestError);
+  return e as RequestError;
 }
 
 describe('fs/read_text_file', () => {
@@ -285,7 +285,7 @@ describe('authorize: decided after the roots check, before any I/O', () => {
     return { h, seen };
   }
   const refuse = () => {
-    throw new WireError(-32000, 'Permission denied', { reason: 'permission_denied' });
+    throw new RequestError(-32000, 'Permission denied', { reason: 'permission_denied' });
   };
 
   it('a read is authorised with the requested and the real path; a refusal reaches the agent, nothing read', async () => {

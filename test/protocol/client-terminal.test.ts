@@ -9,7 +9,7 @@ import {
   type TerminalManager,
 } from '../../src/protocol/client-terminal.js';
 import type { ClientEffect } from '../../src/protocol/effect.js';
-import { WireError } from '../../src/protocol/errors.js';
+import { RequestError } from '../../src/protocol/errors.js';
 import { until } from '../until.js';
 
 const S = 'sess-1';
@@ -45,13 +45,13 @@ async function run(command: string, args?: string[], extraParams: Record<string,
   return { terminalId, exit, out };
 }
 
-async function failure(p: Promise<unknown>): Promise<WireError> {
+async function failure(p: Promise<unknown>): Promise<RequestError> {
   const e = await p.then(
     () => undefined,
     (err: unknown) => err,
   );
-  expect(e).toBeInstanceOf(WireError);
-  return e as WireError;
+  expect(e).toBeInstanceOf(RequestError);
+  return e as RequestError;
 }
 
 /** Gone = no such pid, or only a zombie awaiting its (possibly non-reaping) new parent. */
@@ -353,7 +353,7 @@ describe('authorize: decided before anything starts', () => {
       env: () => ({ PATH: process.env.PATH ?? '/usr/bin:/bin' }),
       authorize: async (e) => {
         seen.push(e);
-        throw new WireError(-32000, 'Permission denied', { reason: 'permission_denied' });
+        throw new RequestError(-32000, 'Permission denied', { reason: 'permission_denied' });
       },
     });
     const marker = path.join(root, 'ran-refused');

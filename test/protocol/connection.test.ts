@@ -6,7 +6,7 @@ import { describe, it, expect, afterEach, vi } from 'vitest';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { connectAgent, type AgentConnection, type ConnectAgentOptions } from '../../src/protocol/connection.js';
-import { ConnectionClosedError, TalariaError, WireError } from '../../src/protocol/errors.js';
+import { ConnectionClosedError, TalariaError, RequestError } from '../../src/protocol/errors.js';
 import type { Frame, Logger, RawMessage } from '../../src/protocol/types.js';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -173,13 +173,13 @@ describe('connectAgent: requests', () => {
     expect(h.updates[1000]).toEqual({ sessionId: 's1', update: { sessionUpdate: 'weird_kind', extra: true } });
   });
 
-  it('agent JSON-RPC errors become WireError(code, message, data, method)', async () => {
+  it('agent JSON-RPC errors become RequestError(code, message, data, method)', async () => {
     const h = setup(async () => {
       throw acp.RequestError.invalidParams({ field: 'prompt' });
     });
     await h.conn.initialize();
     const err = await h.conn.request('session/prompt', { sessionId: 's1', prompt: [] }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(WireError);
+    expect(err).toBeInstanceOf(RequestError);
     expect(err).toMatchObject({ code: -32602, data: { field: 'prompt' }, method: 'session/prompt' });
     const unknown = await h.conn
       .request('session/set_model', { sessionId: 's1', modelId: 'x' })
@@ -255,7 +255,7 @@ describe('connectAgent: agent→client traffic', () => {
     expect(reply).toMatchObject({ code: -32601 });
   });
 
-  it('calls handlers with validated params plus the raw params; WireError → JSON-RPC error with code/data', async () => {
+  it('calls handlers with validated params plus the raw params; RequestError → JSON-RPC error with code/data', async () => {
     const replies: unknown[] = [];
     const seen: unknown[] = [];
     const h = setup(
@@ -284,7 +284,7 @@ describe('connectAgent: agent→client traffic', () => {
         handlers: {
           readTextFile: async (params, ctx) => {
             seen.push([params, ctx.rawParams, ctx.method, typeof ctx.requestId]);
-            if (params.path === '/missing') throw new WireError(-32002, 'Resource not found', { path: params.path });
+            if (params.path === '/missing') throw new RequestError(-32002, 'Resource not found', { path: params.path });
             return { content: 'hello' };
           },
           writeTextFile: async () => {
@@ -464,13 +464,13 @@ describe('connectAgent: raw agent frames (no SDK on the agent side)', () => {
     expect(got).toEqual(recorded.map((r) => r.msg.params));
   });
 
-  it('a malformed response to a pending request fails it with WireError(-32600) instead of hanging', async () => {
+  it('a malformed response to a pending request fails it with RequestError(-32600) instead of hanging', async () => {
     const peer = rawPeer({});
     const init = peer.conn.initialize();
     const req = await peer.next();
     peer.write({ jsonrpc: '2.0', id: req.id }); // neither result nor error
     const err = await init.catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(WireError);
+    expect(err).toBeInstanceOf(RequestError);
     expect(err).toMatchObject({ code: -32600, method: 'initialize' });
     expect(peer.conn.isClosed).toBe(false);
   });

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WireError } from '../../src/protocol/errors.js';
+import { RequestError } from '../../src/protocol/errors.js';
 import { isInside } from '../../src/os/real-path.js';
 import { resolveInsideRoots } from '../../src/protocol/roots.js';
 
@@ -105,9 +105,9 @@ describe('resolveInsideRoots: rejected', () => {
   ];
   it.each(cases)('%s', async (_name, roots, requested, reason) => {
     const err = await resolveInsideRoots(roots(), requested(), { forWrite: true }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(WireError);
-    expect((err as WireError).code).toBe(-32602);
-    expect((err as WireError).data).toEqual({ path: requested(), reason });
+    expect(err).toBeInstanceOf(RequestError);
+    expect((err as RequestError).code).toBe(-32602);
+    expect((err as RequestError).data).toEqual({ path: requested(), reason });
   });
 
   it('says what was refused in the message', async () => {

@@ -3,7 +3,7 @@
  * steering table row, the step limit, and what earlier checks learned. Plus the helpers the
  * checks share: time-limited waits and result building.
  */
-import { WireError } from '../../protocol/errors.js';
+import { RequestError } from '../../protocol/errors.js';
 import type { AcpClient } from '../../session/client.js';
 import { describeError } from '../../session/errors.js';
 import type { Session } from '../../session/session.js';
@@ -75,7 +75,7 @@ export function result(
 
 export function codedErrorText(err: unknown): string {
   // JSON-RPC errors keep the agent's detail in `data` (details, message, error…): show it.
-  if (err instanceof WireError) return `[${err.code}] ${describeError(err).message}`;
+  if (err instanceof RequestError) return `[${err.code}] ${describeError(err).message}`;
   if (err instanceof Error) {
     const code = (err as { code?: unknown }).code;
     return `${typeof code === 'string' || typeof code === 'number' ? `[${code}] ` : ''}${err.message}`;

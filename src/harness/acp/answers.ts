@@ -2,7 +2,7 @@
  * How `talaria acp` answers the editor: Talaria's errors as JSON-RPC errors, a turn's result as the
  * session/prompt answer, and answers that have something to follow them on the wire.
  */
-import { TalariaError, WireError } from '../../protocol/errors.js';
+import { TalariaError, RequestError } from '../../protocol/errors.js';
 import type { TurnResult } from '../../session/turn.js';
 import { recordOrEmpty } from '../../os/record.js';
 
@@ -23,7 +23,7 @@ export class Reply {
   ) {}
 }
 
-export class ParamsError extends WireError {
+export class ParamsError extends RequestError {
   constructor(message: string) {
     super(RPC.PARAMS, message);
   }
@@ -31,7 +31,7 @@ export class ParamsError extends WireError {
 
 /** Any error as the JSON-RPC error the editor gets. */
 export function failure(err: unknown): { code: number; message: string; data?: unknown } {
-  if (err instanceof WireError) return { code: err.code, message: err.message, data: err.data };
+  if (err instanceof RequestError) return { code: err.code, message: err.message, data: err.data };
   if (err instanceof TalariaError && err.code === 'auth_required') {
     // ACP's auth_required, with the agent's auth methods, so the editor (or an outer Talaria) can offer them.
     const d = (err.details ?? {}) as { authMethods?: unknown; data?: unknown };
@@ -53,18 +53,18 @@ export function failure(err: unknown): { code: number; message: string; data?: u
   return { code: RPC.INTERNAL, message: err instanceof Error ? err.message : String(err) };
 }
 
-/** A turn's result as the session/prompt answer (an error turn throws the WireError the editor gets). */
+/** A turn's result as the session/prompt answer (an error turn throws the RequestError the editor gets). */
 export function promptAnswer(r: TurnResult): Record<string, unknown> {
   if (r.stopReason === 'error' && r.error?.code === 'auth_required') {
     // ACP's auth_required (-32000) with the agent's auth methods, as session/new would say it.
     const d = (r.error.data ?? {}) as { authMethods?: unknown };
-    throw new WireError(-32000, r.error.message, {
+    throw new RequestError(-32000, r.error.message, {
       code: 'auth_required',
       authMethods: Array.isArray(d.authMethods) ? d.authMethods : [],
     });
   }
   if (r.stopReason === 'error' && r.error)
-    throw new WireError(RPC.INTERNAL, r.error.message, {
+    throw new RequestError(RPC.INTERNAL, r.error.message, {
       code: r.error.code,
       ...(r.error.data !== undefined ? { data: r.error.data } : {}),
     });

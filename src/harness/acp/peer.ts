@@ -3,7 +3,7 @@
  * and `_meta` travel verbatim). Talaria owns the ids it sends the editor; an answer is matched by
  * them, never by the agent's ids (each hop terminates JSON-RPC).
  */
-import { WireError } from '../../protocol/errors.js';
+import { RequestError } from '../../protocol/errors.js';
 
 export type JsonRpcId = string | number;
 export interface RpcMessage {
@@ -48,14 +48,14 @@ export class EditorPeer {
   request(method: string, params: unknown, signal?: AbortSignal): Promise<unknown> {
     const id = this.next++;
     return new Promise((resolve, reject) => {
-      if (this.closed) return reject(new WireError(-32603, 'the editor connection is closed'));
+      if (this.closed) return reject(new RequestError(-32603, 'the editor connection is closed'));
       this.pending.set(id, { resolve, reject });
       signal?.addEventListener(
         'abort',
         () => {
           if (!this.pending.delete(id)) return;
           this.notify('$/cancel_request', { requestId: id });
-          reject(new WireError(-32800, 'request cancelled'));
+          reject(new RequestError(-32800, 'request cancelled'));
         },
         { once: true },
       );
@@ -81,7 +81,7 @@ export class EditorPeer {
     const p = msg.id === undefined || msg.id === null ? undefined : this.pending.get(msg.id);
     if (!p) return false;
     this.pending.delete(msg.id!);
-    if (msg.error) p.reject(new WireError(msg.error.code, msg.error.message, msg.error.data));
+    if (msg.error) p.reject(new RequestError(msg.error.code, msg.error.message, msg.error.data));
     else p.resolve(msg.result);
     return true;
   }
@@ -89,7 +89,7 @@ export class EditorPeer {
   /** The editor went away: every request we still wait on fails. */
   close(): void {
     this.closed = true;
-    for (const p of this.pending.values()) p.reject(new WireError(-32603, 'the editor connection is closed'));
+    for (const p of this.pending.values()) p.reject(new RequestError(-32603, 'the editor connection is closed'));
     this.pending.clear();
   }
 }

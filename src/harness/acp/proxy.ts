@@ -4,7 +4,7 @@
  * and Talaria's fixes. Methods Talaria does not know go to the agent verbatim.
  */
 import { resolve } from 'node:path';
-import { TalariaError, WireError } from '../../protocol/errors.js';
+import { TalariaError, RequestError } from '../../protocol/errors.js';
 import { silentLogger, type Logger } from '../../protocol/types.js';
 import type { ConnectionInfo, Harness, HarnessSession } from '../types.js';
 import { failure, ParamsError, promptAnswer, Reply, RPC } from './answers.js';
@@ -259,7 +259,7 @@ export class AcpProxy {
     }
     const stored = this.o.harness.sessions.find(id);
     if (!stored)
-      throw new WireError(-32002, `Resource not found: session ${id}`, { code: 'session_not_found', sessionId: id });
+      throw new RequestError(-32002, `Resource not found: session ${id}`, { code: 'session_not_found', sessionId: id });
     const live = this.o.shared?.live(stored.id);
     let hs: HarnessSession;
     let link: SessionLink;
@@ -334,7 +334,7 @@ export class AcpProxy {
     if (link) await this.closeSession(link);
     const stored = this.o.harness.sessions.find(id);
     if (!stored)
-      throw new WireError(-32002, `Resource not found: session ${id}`, { code: 'session_not_found', sessionId: id });
+      throw new RequestError(-32002, `Resource not found: session ${id}`, { code: 'session_not_found', sessionId: id });
     // Talaria keeps what it recorded: delete = archive (unarchive with `talaria sessions unarchive`).
     this.o.harness.sessions.archive(stored.id);
     return {};
@@ -353,7 +353,7 @@ export class AcpProxy {
   private link(p: Record<string, unknown>): SessionLink {
     const l = this.linkOf(p);
     if (!l)
-      throw new WireError(
+      throw new RequestError(
         -32002,
         `Resource not found: session ${String(p.sessionId)} is not open (session/new or session/load first)`,
         { code: 'session_not_found' },

@@ -13,7 +13,7 @@
 import { defaultMapPrompt, type SessionHooks, type TurnClassification, type TurnSummary } from '../../session/hooks.js';
 import { hermesModelRows } from './catalog.js';
 import type { ToolCallEntry } from '../../thread/types.js';
-import { TalariaError, WireError } from '../../protocol/errors.js';
+import { TalariaError, RequestError } from '../../protocol/errors.js';
 
 export interface HermesHookOptions {
   /** From the profile's config.yaml (`model.supports_vision`); undefined = unknown. */
@@ -146,7 +146,7 @@ export function hermesStrayResumeId(result: unknown, requestedId: string): strin
  * in data.details: say what to do instead.
  */
 export function hermesSetupError(error: unknown, o: { profile?: string }): Error | undefined {
-  if (!(error instanceof WireError)) return undefined;
+  if (!(error instanceof RequestError)) return undefined;
   const detail = `${error.message} ${JSON.stringify(error.data ?? '')}`;
   if (!/No LLM provider configured|hermes setup|hermes model/i.test(detail)) return undefined;
   const p = o.profile && o.profile !== 'default' ? ` -p ${o.profile}` : '';

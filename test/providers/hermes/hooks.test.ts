@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WireError } from '../../../src/protocol/errors.js';
+import { RequestError } from '../../../src/protocol/errors.js';
 import {
   classifyHermesTurn,
   hermesHooks,
@@ -121,7 +121,7 @@ describe('other Hermes switches', () => {
   });
 
   it('explains "No LLM provider configured" as `hermes setup`', () => {
-    const e = new WireError(-32603, 'Internal error', {
+    const e = new RequestError(-32603, 'Internal error', {
       details:
         'No LLM provider configured. Run `hermes model` to select a provider, or run `hermes setup` for first-time configuration.',
     });
@@ -129,7 +129,7 @@ describe('other Hermes switches', () => {
       'Hermes has no model provider configured. Run `hermes setup` to pick a model and add a key.',
     );
     expect(hermesSetupError(e, { profile: 'work' })?.message).toMatch(/`hermes -p work setup`/);
-    expect(hermesSetupError(new WireError(-32602, 'Invalid params'), {})).toBeUndefined();
+    expect(hermesSetupError(new RequestError(-32602, 'Invalid params'), {})).toBeUndefined();
   });
 
   it('switches on cumulative usage, {} = not found, the catalog rules, and reload + reset after set_model', async () => {
