@@ -30,5 +30,6 @@ export { PermissionBroker } from './permission/broker.js';
 export { evaluate as evaluatePermission } from './permission/policy.js';
 export type { PermissionMode, PermissionRule, PermissionAnswer } from './permission/types.js';
 // The errors a client catches, without importing the root (which loads the harness and SQLite).
-export { TalariaError, RequestError, WireError, ConnectionClosedError, isTalariaError } from './protocol/errors.js';
+export { TalariaError, ConnectionClosedError, isTalariaError } from './protocol/errors.js';
+export { RequestError, WireError } from './protocol/wire-error.js';
 export { demoAgentCommand } from './demo/command.js';

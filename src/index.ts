@@ -29,14 +29,8 @@ export type {
   AgentStatus,
   AgentPick,
 } from './harness/index.js';
-export {
-  TalariaError,
-  RequestError,
-  WireError,
-  ConnectionClosedError,
-  isTalariaError,
-  RPC,
-} from './protocol/errors.js';
+export { TalariaError, ConnectionClosedError, isTalariaError, RPC } from './protocol/errors.js';
+export { RequestError, WireError } from './protocol/wire-error.js';
 export type { CloseCause, ProtocolErrorCode } from './protocol/errors.js';
 export type { TalariaErrorCode } from './harness/index.js';
 // Types a harness user meets in its results and events (no runtime cost).

@@ -2,14 +2,8 @@
  * talaria-acp/protocol — the wire: typed errors, the raw ACP connection over a child process or
  * streams, the allow-listed child environment, the wire-log line format, frame types.
  */
-export {
-  RPC,
-  RequestError,
-  WireError,
-  TalariaError,
-  ConnectionClosedError,
-  isTalariaError,
-} from './protocol/errors.js';
+export { RPC, TalariaError, ConnectionClosedError, isTalariaError } from './protocol/errors.js';
+export { RequestError, WireError } from './protocol/wire-error.js';
 export type { CloseCause, ProtocolErrorCode } from './protocol/errors.js';
 /** The union faces switch on: the protocol's codes and the store's (kept for callers of this entry). */
 export type { TalariaErrorCode } from './harness/errors.js';

@@ -6,7 +6,8 @@
  * (harness/choose.ts), else the demo agent with a banner.
  */
 import { homedir } from 'node:os';
-import { ConnectionClosedError, RPC, TalariaError, RequestError } from '../protocol/errors.js';
+import { ConnectionClosedError, RPC, TalariaError } from '../protocol/errors.js';
+import { RequestError } from '../protocol/wire-error.js';
 import type { Frame, ProtocolErrorEvent } from '../protocol/types.js';
 import { currentEnv } from '../providers/locate.js';
 import type { SessionEvent } from '../session/events.js';

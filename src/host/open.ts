@@ -8,7 +8,8 @@
  *   only in `_meta…acpSessionId`) = not found, and the stray session is ignored;
  * - the session's permission mode is mapped onto the agent's mode (set_mode after setup).
  */
-import { TalariaError, RequestError } from '../protocol/errors.js';
+import { TalariaError } from '../protocol/errors.js';
+import { RequestError } from '../protocol/wire-error.js';
 import type { PermissionMode } from '../permission/types.js';
 import { filterMcpServers } from '../providers/mcp.js';
 import type { Session } from '../session/session.js';

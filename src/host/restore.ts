@@ -4,7 +4,8 @@
  * switch) and the mode (Hermes does not persist set_mode across restarts). Also how a load's
  * answer says the session is not there (open.ts reads it the same way).
  */
-import { TalariaError, RequestError } from '../protocol/errors.js';
+import { TalariaError } from '../protocol/errors.js';
+import { RequestError } from '../protocol/wire-error.js';
 import { errorText } from '../session/errors.js';
 import { switchTo } from '../session/model-mode.js';
 import type { SessionBinding } from './binding.js';

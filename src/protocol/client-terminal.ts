@@ -23,8 +23,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import type { AuthorizeEffect } from './effect.js';
-import { RPC, RequestError } from './errors.js';
+import { RPC } from './errors.js';
+import { RequestError } from './wire-error.js';
 import { errCode } from '../os/real-path.js';
+import { signalGroup } from '../os/process-group.js';
 import { resolveInsideRoots } from './roots.js';
 import { silentLogger, type Logger } from './types.js';
 
@@ -396,16 +398,6 @@ async function assertDirectory(real: string, requested: string): Promise<void> {
     path: requested,
     reason: 'not_a_directory',
   });
-}
-
-/** Signals a whole process group; false if it no longer exists. */
-function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
-  try {
-    process.kill(-pgid, signal);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -18,7 +18,8 @@ import {
   type ClientHandler,
   type ClientHandlers,
 } from './capabilities.js';
-import { ConnectionClosedError, TalariaError, RequestError, withMethod, type CloseCause } from './errors.js';
+import { ConnectionClosedError, TalariaError, type CloseCause } from './errors.js';
+import { RequestError, withMethod } from './wire-error.js';
 import type { AgentProcess } from './spawn.js';
 import { background } from '../os/background.js';
 import type { FlowGate } from './flow-gate.js';

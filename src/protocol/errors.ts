@@ -1,9 +1,8 @@
 /**
  * Two error families (DESIGN.md conventions):
- * - RequestError (the ACP SDK's): a JSON-RPC error, the numeric code the peer sent or that we answer with.
+ * - RequestError (the ACP SDK's, wire-error.ts): a JSON-RPC error, the numeric code the peer sent or answer with.
  * - TalariaError: a local failure, carries a stable string code callers can switch on.
  */
-import { RequestError } from '@agentclientprotocol/sdk';
 
 export const RPC = {
   PARSE_ERROR: -32700,
@@ -15,21 +14,6 @@ export const RPC = {
   AUTH_REQUIRED: -32000,
   RESOURCE_NOT_FOUND: -32002,
 } as const;
-
-/**
- * The wire error is the SDK's own class: what a handler throws reaches the peer as it is, and what
- * the peer answers is rejected as it came (no conversion either way).
- */
-export { RequestError };
-/** @deprecated The old name of RequestError (the same class: `instanceof WireError` still holds). */
-export const WireError = RequestError;
-/** @deprecated The old name of RequestError. */
-export type WireError = RequestError;
-
-/** Names the request a peer's error answered: the SDK's error does not say which, and a log line should. */
-export function withMethod(e: RequestError, method: string): RequestError & { readonly method: string } {
-  return Object.assign(e, { method });
-}
 
 /**
  * The protocol layer's codes and the layers above it that throw plain TalariaErrors (session,

@@ -21,7 +21,8 @@ export type {
 } from './capabilities.js';
 export { connectAgent, PROTOCOL_VERSION, DEFAULT_CLIENT_INFO } from './connection.js';
 export type { AgentConnection, ConnectAgentOptions, CloseInfo, RequestOptions } from './connection.js';
-export { RPC, RequestError, WireError, TalariaError, ConnectionClosedError, isTalariaError } from './errors.js';
+export { RPC, TalariaError, ConnectionClosedError, isTalariaError } from './errors.js';
+export { RequestError, WireError } from './wire-error.js';
 export type { CloseCause, ProtocolErrorCode } from './errors.js';
 export { silentLogger } from './types.js';
 export type { JsonRpcId, RawMessage, Direction, Frame, WireLogLine, ProtocolErrorEvent, Logger } from './types.js';

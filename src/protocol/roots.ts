@@ -12,7 +12,8 @@
  */
 import path from 'node:path';
 import { isInside, realPathOf, realRoot, RealPathError } from '../os/real-path.js';
-import { RPC, RequestError } from './errors.js';
+import { RPC } from './errors.js';
+import { RequestError } from './wire-error.js';
 
 export interface ResolveOptions {
   /** Only changes the wording of errors; the containment rules are the same for reads and writes. */

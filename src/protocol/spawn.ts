@@ -11,6 +11,7 @@ import type { Readable, Writable } from 'node:stream';
 import { buildChildEnv } from '../os/env.js';
 import { TalariaError } from './errors.js';
 import { AGENT_TAG_VAR, bootTicks, endTree, newAgentTag, readStat, scanTree } from '../os/proc-tree.js';
+import { signalGroup } from '../os/process-group.js';
 import { RingBuffer } from '../os/ring-buffer.js';
 import { silentLogger, type Logger } from './types.js';
 
@@ -145,15 +146,11 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<AgentProce
 
   function kill(signal: NodeJS.Signals = 'SIGTERM'): void {
     if (hasExited) return; // the group id could be reused once everyone is gone
+    if (signalGroup(pid, signal)) return;
     try {
-      if (process.platform === 'win32') child.kill(signal);
-      else process.kill(-pid, signal);
+      child.kill(signal);
     } catch {
-      try {
-        child.kill(signal);
-      } catch {
-        /* already gone */
-      }
+      /* already gone */
     }
   }
 
@@ -163,12 +160,7 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<AgentProce
    * Safe right after exit: a group id is not reused while the group still has members.
    */
   function reapGroup(): void {
-    if (process.platform === 'win32') return;
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      /* the group is already empty */
-    }
+    if (process.platform !== 'win32') signalGroup(pid, 'SIGKILL');
   }
 
   function terminate({ graceMs = 2000 }: { graceMs?: number } = {}): Promise<ExitInfo> {

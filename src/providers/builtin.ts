@@ -11,7 +11,8 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineProvider } from './define.js';
 import { onPath, which } from './locate.js';
-import { compareVersions, parseVersion, runProgram } from './run.js';
+import { compareVersions, parseVersion } from './command-output.js';
+import { runProgram } from '../os/run-program.js';
 import { credentialGap } from './readiness.js';
 import type { CommandSpec, Located, Provider, ProviderEnv } from './types.js';
 

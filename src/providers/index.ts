@@ -62,7 +62,8 @@ export {
 } from './imports.js';
 export { parseJsonc } from './jsonc.js';
 export { which, isExecutable, expandHome, currentEnv } from './locate.js';
-export { runProgram, parseVersion, compareVersions, type RunResult, type RunOptions } from './run.js';
+export { parseVersion, compareVersions } from './command-output.js';
+export { runProgram, type RunResult, type RunOptions } from '../os/run-program.js';
 export { cliReadiness, credentialGap, packageVersion, DEFAULT_CHECK_TIMEOUT_MS } from './readiness.js';
 export { probeProvider, authFix, type ProbeOptions, type ProbeResult } from './probe.js';
 export { filterMcpServers, mcpServerType, type McpFilterResult } from './mcp.js';

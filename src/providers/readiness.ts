@@ -7,7 +7,8 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { configPath } from './config.js';
 import { talariaHome } from '../os/home.js';
 import { agentEnv } from './launch.js';
-import { meaningfulLine, parseVersion, runProgram } from './run.js';
+import { meaningfulLine, parseVersion } from './command-output.js';
+import { runProgram } from '../os/run-program.js';
 import type { Located, Provider, ProviderEnv, Readiness, ReadinessGap, ReadinessOptions } from './types.js';
 
 /** What the agent will actually be started with, for the credential check (not our own env). */

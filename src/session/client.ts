@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
-import { TalariaError, RequestError } from '../protocol/errors.js';
+import { TalariaError } from '../protocol/errors.js';
+import { RequestError } from '../protocol/wire-error.js';
 import { silentLogger, type Logger, type Frame, type ProtocolErrorEvent } from '../protocol/types.js';
 import {
   connectAgent,

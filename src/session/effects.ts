@@ -15,7 +15,8 @@ import { commandFromArray } from '../permission/subject.js';
 import { quoteArg } from '../os/shell.js';
 import type { PermissionSubject } from '../permission/types.js';
 import type { AuthorizeEffect, ClientEffect } from '../protocol/effect.js';
-import { RPC, RequestError } from '../protocol/errors.js';
+import { RPC } from '../protocol/errors.js';
+import { RequestError } from '../protocol/wire-error.js';
 
 /** JSON-RPC code of a refused effect (server-error range; ACP defines none for this). */
 export const PERMISSION_DENIED = -32001;

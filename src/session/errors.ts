@@ -3,7 +3,8 @@
  * `error`), with one shape per kind whoever raised it — a dead agent, auth required, any other
  * JSON-RPC error from the agent.
  */
-import { ConnectionClosedError, TalariaError, RequestError } from '../protocol/errors.js';
+import { ConnectionClosedError, TalariaError } from '../protocol/errors.js';
+import { RequestError } from '../protocol/wire-error.js';
 import type { TurnError } from './turn.js';
 
 /**

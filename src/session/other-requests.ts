@@ -3,7 +3,8 @@
  * elicitation…): whoever fronts the session for a client (`talaria acp`'s editor link) takes them.
  * The latest taker answers; with none, the agent gets -32601 as it would from any client.
  */
-import { RPC, RequestError } from '../protocol/errors.js';
+import { RPC } from '../protocol/errors.js';
+import { RequestError } from '../protocol/wire-error.js';
 
 export type OtherRequestHandler = (method: string, params: unknown, signal: AbortSignal) => Promise<unknown>;
 

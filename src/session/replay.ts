@@ -12,7 +12,8 @@
  * still open ends like a dead agent (`agent_crashed`), as it did live.
  */
 import { createSessionBroker } from './broker-wiring.js';
-import { ConnectionClosedError, TalariaError, RequestError, withMethod } from '../protocol/errors.js';
+import { ConnectionClosedError, TalariaError } from '../protocol/errors.js';
+import { RequestError, withMethod } from '../protocol/wire-error.js';
 import { parseWireLog } from '../protocol/wire-log.js';
 import { silentLogger, type Logger, type RawMessage, type WireLogLine } from '../protocol/types.js';
 import type { PermissionMode, PermissionOutcome, PermissionRule } from '../permission/types.js';

@@ -22,7 +22,7 @@ const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 const RUNTIME: Record<string, string[]> = LAYERS.runtime;
 const TYPES_ONLY: Record<string, string[]> = LAYERS.typesOnly;
 // Files allowed to import the SDK runtime: the protocol adapter, and the demo agent (a separate program).
-const SDK_RUNTIME_OK = [/^protocol\/connection\.ts$/, /^demo\//];
+const SDK_RUNTIME_OK = [/^protocol\/connection\.ts$/, /^protocol\/wire-error\.ts$/, /^demo\//];
 
 function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -16,7 +16,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFsHandlers, type FileWriteEvent, type FsHandlers } from '../../src/protocol/client-fs.js';
 import type { ClientEffect } from '../../src/protocol/effect.js';
-import { RPC, RequestError } from '../../src/protocol/errors.js';
+import { RPC } from '../../src/protocol/errors.js';
+import { RequestError } from '../../src/protocol/wire-error.js';
 
 let base: string;
 let root: string;

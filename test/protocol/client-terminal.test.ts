@@ -9,7 +9,7 @@ import {
   type TerminalManager,
 } from '../../src/protocol/client-terminal.js';
 import type { ClientEffect } from '../../src/protocol/effect.js';
-import { RequestError } from '../../src/protocol/errors.js';
+import { RequestError } from '../../src/protocol/wire-error.js';
 import { until } from '../until.js';
 
 const S = 'sess-1';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RequestError } from '../../src/protocol/errors.js';
+import { RequestError } from '../../src/protocol/wire-error.js';
 import { isInside } from '../../src/os/real-path.js';
 import { resolveInsideRoots } from '../../src/protocol/roots.js';
 

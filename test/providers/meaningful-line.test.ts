@@ -1,6 +1,6 @@
 /** Readiness messages quote the line of an agent's error output that says what went wrong. */
 import { describe, it, expect } from 'vitest';
-import { meaningfulLine } from '../../src/providers/run.js';
+import { meaningfulLine } from '../../src/providers/command-output.js';
 
 const PYTHON = `Traceback (most recent call last):
   File "/home/u/.local/bin/hermes", line 5, in <module>

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { compareVersions, parseVersion, runProgram } from '../../src/providers/run.js';
+import { compareVersions, parseVersion } from '../../src/providers/command-output.js';
+import { runProgram } from '../../src/os/run-program.js';
 import { filterMcpServers } from '../../src/providers/mcp.js';
+import { runNpm } from '../../src/providers/registry-acp/install.js';
 import { alive, cleanup, script, tempDir } from './helpers.js';
 
 afterEach(cleanup);
@@ -23,6 +25,29 @@ describe('runProgram', () => {
     expect(r).toMatchObject({ ok: false, timedOut: true });
     const child = Number(readFileSync(pidFile, 'utf8'));
     while (alive(child)) await new Promise((res) => setTimeout(res, 20));
+  });
+
+  it('npm runs the same way: the user environment as is, the tail of its output, its whole group killed at the limit', async () => {
+    const bin = tempDir();
+    const pidFile = join(bin, 'pid');
+    // A hung npm that started a helper of its own (npm runs install scripts in children).
+    script(
+      join(bin, 'npm'),
+      `echo "$NPM_CONFIG_REGISTRY"; echo npm ERR! slow >&2; sleep 30 & echo $! > ${pidFile}; wait`,
+    );
+    const ctx = {
+      env: { PATH: `${bin}:/usr/bin:/bin`, NPM_CONFIG_REGISTRY: 'http://127.0.0.1:9/' },
+      homeDir: bin,
+      platform: process.platform,
+    };
+    const r = await runNpm(['install', 'x'], { ctx, timeoutMs: 300 });
+    expect(r.code).toBeNull();
+    expect(r.output).toBe('http://127.0.0.1:9/\nnpm ERR! slow\n');
+    const helper = Number(readFileSync(pidFile, 'utf8'));
+    await expect.poll(() => alive(helper), { timeout: 5000 }).toBe(false);
+    const missing = await runNpm(['view', 'x'], { ctx: { ...ctx, env: { PATH: '/nonexistent' } } });
+    expect(missing.code).toBe(-1);
+    expect(missing.output).toMatch(/ENOENT/);
   });
 
   it('parses and compares versions', () => {

@@ -3,7 +3,7 @@
  * steering table row, the step limit, and what earlier checks learned. Plus the helpers the
  * checks share: time-limited waits and result building.
  */
-import { RequestError } from '../../protocol/errors.js';
+import { RequestError } from '../../protocol/wire-error.js';
 import type { AcpClient } from '../../session/client.js';
 import { describeError } from '../../session/errors.js';
 import type { Session } from '../../session/session.js';

@@ -2,7 +2,8 @@
  * How `talaria acp` answers the editor: Talaria's errors as JSON-RPC errors, a turn's result as the
  * session/prompt answer, and answers that have something to follow them on the wire.
  */
-import { TalariaError, RequestError } from '../../protocol/errors.js';
+import { TalariaError } from '../../protocol/errors.js';
+import { RequestError } from '../../protocol/wire-error.js';
 import type { TurnResult } from '../../session/turn.js';
 import { recordOrEmpty } from '../../os/record.js';
 

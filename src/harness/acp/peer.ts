@@ -3,7 +3,7 @@
  * and `_meta` travel verbatim). Talaria owns the ids it sends the editor; an answer is matched by
  * them, never by the agent's ids (each hop terminates JSON-RPC).
  */
-import { RequestError } from '../../protocol/errors.js';
+import { RequestError } from '../../protocol/wire-error.js';
 
 export type JsonRpcId = string | number;
 export interface RpcMessage {

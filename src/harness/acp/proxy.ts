@@ -4,7 +4,8 @@
  * and Talaria's fixes. Methods Talaria does not know go to the agent verbatim.
  */
 import { resolve } from 'node:path';
-import { TalariaError, RequestError } from '../../protocol/errors.js';
+import { TalariaError } from '../../protocol/errors.js';
+import { RequestError } from '../../protocol/wire-error.js';
 import { silentLogger, type Logger } from '../../protocol/types.js';
 import type { ConnectionInfo, Harness, HarnessSession } from '../types.js';
 import { failure, ParamsError, promptAnswer, Reply, RPC } from './answers.js';

@@ -13,7 +13,8 @@
 import { defaultMapPrompt, type SessionHooks, type TurnClassification, type TurnSummary } from '../../session/hooks.js';
 import { hermesModelRows } from './catalog.js';
 import type { ToolCallEntry } from '../../thread/types.js';
-import { TalariaError, RequestError } from '../../protocol/errors.js';
+import { TalariaError } from '../../protocol/errors.js';
+import { RequestError } from '../../protocol/wire-error.js';
 
 export interface HermesHookOptions {
   /** From the profile's config.yaml (`model.supports_vision`); undefined = unknown. */

@@ -14,7 +14,8 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { TalariaError } from '../../protocol/errors.js';
-import { runProgram, firstLine } from '../run.js';
+import { firstLine } from '../command-output.js';
+import { runProgram } from '../../os/run-program.js';
 import type { ProviderEnv } from '../types.js';
 import { hermesRoot, PROFILE_RE, profileHome } from './home.js';
 

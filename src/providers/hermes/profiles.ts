@@ -6,7 +6,8 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { runProgram, meaningfulLine } from '../run.js';
+import { meaningfulLine } from '../command-output.js';
+import { runProgram } from '../../os/run-program.js';
 import type { ProviderEnv } from '../types.js';
 import { activeProfile, hermesRoot, PROFILE_RE, profileHome } from './home.js';
 

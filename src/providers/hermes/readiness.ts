@@ -4,7 +4,8 @@
  * fix ("install Hermes", "run `hermes setup` to pick a model and add a key").
  */
 import { existsSync } from 'node:fs';
-import { firstLine, meaningfulLine, parseVersion, runProgram } from '../run.js';
+import { firstLine, meaningfulLine, parseVersion } from '../command-output.js';
+import { runProgram } from '../../os/run-program.js';
 import { DEFAULT_CHECK_TIMEOUT_MS, emptyReadiness } from '../readiness.js';
 import type { ProviderEnv, Readiness, ReadinessGap, ReadinessOptions } from '../types.js';
 import { findHermes } from './binary.js';

@@ -4,7 +4,7 @@
  * from what the agent says in `initialize` (`agentInfo.name` + version), which always wins.
  */
 import { HERMES_QUIRK_SETS } from '../hermes/quirks.js';
-import { compareVersions, parseVersion } from '../run.js';
+import { compareVersions, parseVersion } from '../command-output.js';
 import { claudeQuirks } from './claude.js';
 import { copilotQuirks } from './copilot.js';
 import { cursorQuirks } from './cursor.js';

@@ -7,7 +7,7 @@
  * - uvx: nothing to download; run as `uvx` (readiness says when uv is missing, with the fix).
  * Work happens in a `.partial-` folder renamed into place at the end, so a failure leaves nothing.
  */
-import { spawn } from 'node:child_process';
+import { runProgram } from '../../os/run-program.js';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
@@ -195,30 +195,17 @@ async function installBinary(d: BinaryTarget, entry: AgentEntry, dir: string, o:
   return { command, args: d.args ?? [], source: d.archive };
 }
 
-export function runNpm(
+export async function runNpm(
   args: string[],
   o: Pick<InstallOptions, 'ctx' | 'timeoutMs'>,
 ): Promise<{ code: number | null; output: string }> {
-  return new Promise((done) => {
-    let output = '';
-    // npm is our tool, not the agent: it gets the user's environment (their npm config, proxy, registry).
-    const child = spawn(o.ctx.platform === 'win32' ? 'npm.cmd' : 'npm', args, {
-      env: o.ctx.env as NodeJS.ProcessEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 300_000);
-    const keep = (b: Buffer) => {
-      output = (output + b.toString()).slice(-16_000);
-    };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      done({ code: -1, output: e.message });
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      done({ code: signal ? null : code, output });
-    });
+  // npm is our tool, not the agent: it gets the user's environment (their npm config, proxy, registry).
+  const r = await runProgram(o.ctx.platform === 'win32' ? 'npm.cmd' : 'npm', args, {
+    userEnv: o.ctx.env as NodeJS.ProcessEnv,
+    timeoutMs: o.timeoutMs ?? 300_000,
+    maxChars: 16_000,
   });
+  if (r.error !== undefined) return { code: -1, output: r.error };
+  // stderr last: npm's error is what a failure message quotes from the tail.
+  return { code: r.signal ? null : r.code, output: `${r.stdout}${r.stderr}` };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RequestError } from '../../../src/protocol/errors.js';
+import { RequestError } from '../../../src/protocol/wire-error.js';
 import {
   classifyHermesTurn,
   hermesHooks,

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listProfiles, parseProfileList, scanProfiles } from '../../../src/providers/hermes/profiles.js';
-import { runProgram } from '../../../src/providers/run.js';
+import { runProgram } from '../../../src/os/run-program.js';
 import { CONFIG, cleanup, hermesAt, isolatedEnv, script, tempDir } from '../helpers.js';
 
 afterEach(cleanup);
