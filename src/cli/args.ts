@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { TalariaError } from '../protocol/errors.js';
+import { ShellSyntaxError, splitWords } from '../os/shell.js';
 
 /** Bad usage: printed as one line, exit code 2. */
 export class UsageError extends TalariaError<'usage'> {
@@ -62,59 +63,12 @@ export function choice<T extends string>(
   throw new UsageError(`${command}: --${name} must be one of ${allowed.join(', ')} (got '${value}')`);
 }
 
-/**
- * Splits a command line like a POSIX shell would for one simple command: whitespace separates
- * words, 'single quotes' are literal, "double quotes" allow \" \\ \$ \` escapes, a backslash
- * outside quotes escapes the next character. No expansion of any kind. Throws on an open quote.
- */
+/** A command line given on the command line (--agent-cmd) as argv: os/shell.ts splitWords, a usage error when it cannot be split. */
 export function splitCommand(line: string): string[] {
-  const words: string[] = [];
-  let cur = '';
-  let inWord = false;
-  let i = 0;
-  while (i < line.length) {
-    const c = line[i]!;
-    if (c === "'") {
-      const end = line.indexOf("'", i + 1);
-      if (end < 0) throw new UsageError('unterminated single quote in command');
-      cur += line.slice(i + 1, end);
-      inWord = true;
-      i = end + 1;
-    } else if (c === '"') {
-      i++;
-      let closed = false;
-      while (i < line.length) {
-        const d = line[i]!;
-        if (d === '"') {
-          closed = true;
-          i++;
-          break;
-        }
-        if (d === '\\' && i + 1 < line.length && '"\\$`\n'.includes(line[i + 1]!)) {
-          cur += line[i + 1] === '\n' ? '' : line[i + 1];
-          i += 2;
-        } else {
-          cur += d;
-          i++;
-        }
-      }
-      if (!closed) throw new UsageError('unterminated double quote in command');
-      inWord = true;
-    } else if (c === '\\' && i + 1 < line.length) {
-      if (line[i + 1] !== '\n') cur += line[i + 1];
-      inWord = true;
-      i += 2;
-    } else if (/\s/.test(c)) {
-      if (inWord) words.push(cur);
-      cur = '';
-      inWord = false;
-      i++;
-    } else {
-      cur += c;
-      inWord = true;
-      i++;
-    }
+  try {
+    return splitWords(line);
+  } catch (e) {
+    if (e instanceof ShellSyntaxError) throw new UsageError(`${e.message} in command`);
+    throw e;
   }
-  if (inWord) words.push(cur);
-  return words;
 }

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
+import { quoteArg, shellLine } from '../../src/os/shell.js';
 import { modesApply } from '../file-modes.js';
 import { nodeArgs, nodeCommand } from '../prebuilt.js';
 
@@ -140,8 +141,6 @@ export function hasTmux(): boolean {
   }
 }
 
-const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
 /** A private tmux server (own socket) running one command in a pane of a fixed size. */
 export class TmuxPane {
   // A socket in a temp dir of ours (removed after the file's tests), never the user's tmux server.
@@ -149,10 +148,10 @@ export class TmuxPane {
 
   constructor(command: string[], o: { cwd: string; env: Record<string, string>; width?: number; height?: number }) {
     const env = Object.entries(o.env)
-      .map(([k, v]) => `${k}=${shq(v)}`)
+      .map(([k, v]) => `${k}=${quoteArg(v)}`)
       .join(' ');
     // The pane stays open after the CLI exits so its exit code can be read.
-    const line = `env ${env} ${command.map(shq).join(' ')}; echo "EXITED=$?"; exec sleep 600`;
+    const line = `env ${env} ${shellLine(command)}; echo "EXITED=$?"; exec sleep 600`;
     this.tmux([
       'new-session',
       '-d',
