@@ -9,6 +9,8 @@ export type { HermesBinary } from './providers/hermes/binary.js';
 export { hermesReadiness } from './providers/hermes/readiness.js';
 export { listProfiles } from './providers/hermes/profiles.js';
 export type { HermesProfile } from './providers/hermes/profiles.js';
+export { hermesProfileListing } from './providers/hermes/profile-listing.js';
+export type { HermesProfileListing } from './providers/hermes/profile-listing.js';
 export { installSkill } from './providers/hermes/skills.js';
 export { lintHermesConfig } from './providers/hermes/config-lint.js';
 export type { LintIssue } from './providers/hermes/config-lint.js';

@@ -10,14 +10,11 @@
  *   5. the bundled demo agent.
  * The profile: the explicit one, else the workspace binding's (when it names no other provider).
  */
-import { findHermes } from '../providers/hermes/binary.js';
-import { lintHermesProfile } from '../providers/hermes/config-lint.js';
-import { listProfiles } from '../providers/hermes/profiles.js';
 import { resolveProvider, type TalariaConfig } from '../providers/config.js';
 import { choiceBeforeInit, choiceForAgent, launchFacts, summarize } from '../providers/quirks/index.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { ProviderEnv, Readiness } from '../providers/types.js';
-import type { AgentPick, AgentStatus, Harness } from './types.js';
+import type { AgentPick, AgentStatus } from './types.js';
 
 export const PREFERRED_AGENTS = [
   'hermes',
@@ -141,21 +138,4 @@ export async function agentStatuses(
       }
     }),
   );
-}
-
-export async function hermesProfiles(
-  c: ChooseCtx,
-  o: { timeoutMs?: number } = {},
-): ReturnType<Harness['hermesProfiles']> {
-  const bin = findHermes(c.env).found?.command;
-  const listing = await listProfiles(c.env, {
-    ...(bin ? { command: bin } : {}),
-    ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
-  });
-  const lint = listing.profiles.map((p) => ({
-    profile: p.name,
-    home: p.home,
-    issues: lintHermesProfile(p.home, c.env.env),
-  }));
-  return { profiles: listing.profiles, ...(listing.cliProblem ? { problem: listing.cliProblem } : {}), lint };
 }

@@ -24,7 +24,7 @@ import { currentEnv } from '../providers/locate.js';
 import { agentHomeVariables, loadRegistry } from '../providers/registry.js';
 import type { Provider, ProviderEnv } from '../providers/types.js';
 import { openStore, type Lease, type StoredSession } from '../store/index.js';
-import { agentStatuses, hermesProfiles, likelyAgent, pickAgent } from './choose.js';
+import { agentStatuses, likelyAgent, pickAgent } from './choose.js';
 import type { RecordingDeps } from './hosted.js';
 import { ruleJson } from './rules.js';
 import { branchTree, trackReseeds } from './branches.js';
@@ -267,7 +267,6 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
     permissions: records.permissions,
     agents: (a) => agentStatuses({ registry, config, env, identity }, a),
     pickAgent: pick,
-    hermesProfiles: (a) => hermesProfiles({ registry, config, env }, a),
     profileFor: (id, provider) => profiles.peek(id, provider),
     connectionInfo: (key) => host.connectionInfo(key),
     commandAgent,

@@ -8,9 +8,7 @@ import type { TalariaError } from '../protocol/errors.js';
 import type { Frame, Logger, ProtocolErrorEvent } from '../protocol/types.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { TalariaConfig } from '../providers/config.js';
-import type { HermesProfile } from '../providers/hermes/profiles.js';
 import type { WorkspaceProfile } from './workspace-profile.js';
-import type { LintIssue } from '../providers/hermes/config-lint.js';
 import type { ProviderEnv, Readiness } from '../providers/types.js';
 import type { Catalog } from '../session/catalog.js';
 import type { ConnectionInfo } from '../session/client.js';
@@ -308,11 +306,6 @@ export interface Harness {
     timeoutMs?: number;
     known?: readonly Readiness[];
   }): Promise<AgentPick>;
-  hermesProfiles(o?: { timeoutMs?: number }): Promise<{
-    profiles: HermesProfile[];
-    problem?: string;
-    lint: { profile: string; home: string; issues: LintIssue[] }[];
-  }>;
   /**
    * The profile the workspace row sets for new sessions of `provider` (a named one, or its own
    * Hermes profile, which its first session creates); nothing is created here.

@@ -1,6 +1,7 @@
 /** Hermes' profiles: the list, and which one new sessions of a workspace use (a named one or its own). */
 import { OWN_PROFILE_PROVIDER, setWorkspaceProfile, type Harness } from '../harness/index.js';
 import { workspaceProfileName } from '../providers/hermes/profile-create.js';
+import { hermesProfileListing } from '../providers/hermes/profile-listing.js';
 import type { HandlerMap } from './app.js';
 import { HttpError } from './http-error.js';
 import { workspaceInfo } from './session-ops.js';
@@ -11,7 +12,7 @@ export function hermesHandlers(harness: Harness): Partial<HandlerMap> {
       const wid = query.workspace as string | undefined;
       const w = wid ? harness.workspaces.get(wid) : undefined;
       if (wid && !w) throw new HttpError('not_found', `no workspace ${wid}`);
-      const listing = await harness.hermesProfiles();
+      const listing = await hermesProfileListing(harness.env);
       const profiles = listing.profiles.map((p) => ({
         name: p.name,
         active: p.active,

@@ -104,6 +104,7 @@ describe('package exports', () => {
         'findHermes',
         'hermesReadiness',
         'listProfiles',
+        'hermesProfileListing',
         'installSkill',
         'lintHermesConfig',
         'hermesModelRows',

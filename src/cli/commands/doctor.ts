@@ -6,6 +6,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { workspaceBinding } from '../../providers/config.js';
+import { hermesProfileListing } from '../../providers/hermes/profile-listing.js';
 import type { Readiness } from '../../providers/types.js';
 import type { AgentPick } from '../../harness/index.js';
 import { checkStore } from '../../store/check.js';
@@ -98,7 +99,7 @@ export async function doctorCommand(argv: string[], ctx: CliContext): Promise<nu
     const ready = chosen?.ready === true && store.ok;
     // The store's problem is also the line every other command prints for it (exit 6 like theirs).
     if (!store.ok) io.stderr.write(`talaria doctor: ${storeProblemLine(store.problem)}\n`);
-    const hermes = await h.hermesProfiles({ timeoutMs });
+    const hermes = await hermesProfileListing(h.env, { timeoutMs });
     const traps = [
       ...h.configProblems.map((text) => ({ where: 'config.json', text, fix: `Edit ${h.home}/config.json.` })),
       ...hermes.lint.flatMap((l) =>

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { OWN_PROFILE_PROVIDER, setWorkspaceProfile, type Harness } from '../../harness/index.js';
 import { findHermes } from '../../providers/hermes/binary.js';
 import { createProfile, workspaceProfileName } from '../../providers/hermes/profile-create.js';
+import { hermesProfileListing } from '../../providers/hermes/profile-listing.js';
 import { TalariaError } from '../../protocol/errors.js';
 import { flag, parse, str, UsageError } from '../args.js';
 import { EXIT } from '../exit-codes.js';
@@ -49,7 +50,7 @@ export async function hermesProfilesCommand(argv: string[], ctx: CliContext): Pr
 }
 
 async function list(h: Harness, dir: string, json: boolean, ctx: CliContext): Promise<number> {
-  const listing = await h.hermesProfiles();
+  const listing = await hermesProfileListing(h.env);
   // Only a workspace Talaria already knows: listing never adds one to the store.
   const w = h.workspaces.find(dir);
   const set = w ? h.profileFor(w.id, OWN_PROFILE_PROVIDER) : undefined;
