@@ -5,6 +5,7 @@
  * every full write of a row drops its tails. The store keeps plain JSON; the caller
  * rebuilds a live Thread with `threadFromSnapshot` (the store may not import thread code at run time).
  */
+import { constants, deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Entry } from '../thread/types.js';
 import type { ThreadSnapshot } from '../thread/snapshot.js';
 import type { Db } from './db.js';
@@ -12,6 +13,22 @@ import { fromJson } from './json.js';
 
 /** A snapshot without its entries (they live in their own rows). */
 export type ThreadMeta = Omit<ThreadSnapshot, 'entries'>;
+
+/**
+ * A row this long or longer is stored deflated (a BLOB in `json`): a huge prompt or a long reply
+ * is already in the wire log, and the thread's copy of it then costs a fraction of its bytes.
+ * Fastest level: it runs on the recorder's commit; text deflates ~3× at it all the same.
+ */
+export const DEFLATE_FROM = 64 * 1024;
+
+/** What goes in `json`: the text, or past DEFLATE_FROM its deflated bytes. */
+export function packedJson(json: string): string | Buffer {
+  return json.length < DEFLATE_FROM ? json : deflateRawSync(json, { level: constants.Z_BEST_SPEED });
+}
+
+/** A `json` cell as text (a BLOB is a deflated row). */
+const unpacked = (cell: string | Buffer): string =>
+  typeof cell === 'string' ? cell : inflateRawSync(cell).toString('utf8');
 
 export interface IndexedEntry {
   index: number;
@@ -26,7 +43,7 @@ export function createEntriesRepo(db: Db, now: () => number = Date.now) {
      ON CONFLICT (session_id, idx) DO UPDATE SET entry_id = excluded.entry_id, kind = excluded.kind,
        turn_id = excluded.turn_id, json = excluded.json, updated_at = excluded.updated_at`,
   );
-  const list = db.prepare<[string], { idx: number; json: string }>(
+  const list = db.prepare<[string], { idx: number; json: string | Buffer }>(
     'SELECT idx, json FROM entries WHERE session_id = ? ORDER BY idx',
   );
   const count = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM entries WHERE session_id = ?');
@@ -52,17 +69,24 @@ export function createEntriesRepo(db: Db, now: () => number = Date.now) {
   const trimTails = db.prepare<[string, number]>('DELETE FROM entry_tails WHERE session_id = ? AND idx >= ?');
 
   function put(sessionId: string, index: number, entry: Entry, at: number): void {
-    upsert.run(sessionId, index, entry.id, entry.kind, entry.turnId ?? null, JSON.stringify(entry), at);
+    upsert.run(sessionId, index, entry.id, entry.kind, entry.turnId ?? null, packedJson(JSON.stringify(entry)), at);
     dropTails.run(sessionId, index);
   }
 
   /** The stored rows' entries with their tails appended (a tail of another entry id is stale: ignored). */
-  function withTails(sessionId: string, rows: { idx: number; json: string }[]): Entry[] {
-    const out = rows.map(
-      (r) =>
-        fromJson<Entry>(r.json) ??
-        ({ id: 'e' + r.idx, kind: 'unknown', sessionUpdate: 'damaged_row', raw: r.json } as Entry),
-    );
+  function withTails(sessionId: string, rows: { idx: number; json: string | Buffer }[]): Entry[] {
+    const out = rows.map((r) => {
+      let json: string | Buffer = r.json;
+      try {
+        json = unpacked(r.json);
+      } catch {
+        // Not deflate: damaged, and kept as it is below.
+      }
+      return (
+        (typeof json === 'string' ? fromJson<Entry>(json) : undefined) ??
+        ({ id: 'e' + r.idx, kind: 'unknown', sessionUpdate: 'damaged_row', raw: json } as Entry)
+      );
+    });
     let at = 0;
     for (const t of tails.iterate(sessionId)) {
       while (at < rows.length && rows[at]!.idx < t.idx) at++;
@@ -106,7 +130,7 @@ export function createEntriesRepo(db: Db, now: () => number = Date.now) {
       at: number,
       tails = true,
     ): void {
-      upsert.run(sessionId, index, id, kind, turnId, json, at);
+      upsert.run(sessionId, index, id, kind, turnId, packedJson(json), at);
       if (tails) dropTails.run(sessionId, index);
     },
     /** @internal Whether any entry of the session has tails (one probe per commit instead of a DELETE per row). */

@@ -4,6 +4,7 @@ import type { Entry } from '../../src/thread/types.js';
 import { parseWireLog } from '../../src/protocol/wire-log.js';
 import { freshStore, readFixture } from './helpers.js';
 import { rawDb } from '../../src/store/sqlite.js';
+import { DEFLATE_FROM } from '../../src/store/entries.js';
 
 const msg = (id: string, text: string): Entry => ({
   id,
@@ -44,6 +45,23 @@ describe('entries', () => {
       .prepare('SELECT entry_id, kind, turn_id FROM entries WHERE session_id = ? AND idx = 0')
       .get('s');
     expect(row).toEqual({ entry_id: 'e1', kind: 'assistant_message', turn_id: 'turn-1' });
+  });
+
+  it('a row of DEFLATE_FROM or more is stored deflated and reads back the same, tails and all', () => {
+    const store = freshStore();
+    store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
+    const words = Array.from({ length: 40_000 }, (_, i) => `word${(i * 7919) % 1000} é→`).join(' ');
+    store.entries.upsert('s', 0, msg('e1', 'small'));
+    store.entries.upsert('s', 1, msg('e2', words));
+    store.entries.upsertJson('s', 2, 'e3', 'assistant_message', 'turn-1', JSON.stringify(msg('e3', words)), 1);
+    store.entries.appendTail('s', 1, 'e2', ' and more');
+    expect(store.entries.list('s')).toEqual([msg('e1', 'small'), msg('e2', words + ' and more'), msg('e3', words)]);
+    const cells = rawDb(store)
+      .prepare('SELECT typeof(json) AS t, length(json) AS n FROM entries WHERE session_id = ? ORDER BY idx')
+      .all('s') as { t: string; n: number }[];
+    expect(cells.map((c) => c.t)).toEqual(['text', 'blob', 'blob']);
+    expect(words.length).toBeGreaterThan(DEFLATE_FROM);
+    expect(cells[1]!.n).toBeLessThan(words.length / 2);
   });
 
   it('tails (text appended since the row was written) are read onto their entry; a full write drops them', () => {

@@ -1,73 +1,154 @@
 /**
- * Folding the stream into a snapshot on the client: start from a `snapshot`, apply each event
- * in seq order. Pure and browser-safe; the server's tests use it to prove resume is exact.
+ * The one fold of a session's stream into its snapshot: start from a `snapshot`, apply each event
+ * in seq order, and the result is the snapshot the server would give at that seq (its thread,
+ * pending requests, queue, running turn, catalog, usage). The CLI, the web's session store and
+ * the server's tests (resume is exact) all fold with it. Pure and browser-safe: types only.
+ *
+ * Copy-on-write but for `thread.entries`: every other value it changes is replaced, never
+ * mutated, so a reader may keep what it was handed (the web hands views to React). The entries
+ * array is written in place: a 10,000-entry thread is not copied per streamed chunk; a reader
+ * that keeps it copies the array (pointers only; each change replaces its entry's object).
+ *
+ * The summary in `session` follows only what the stream says (state, chosen model and mode);
+ * its other fields (preview, failure, live…) come with the server's `session.updated`.
  */
 import type { SessionSnapshot, StreamEvent } from '../contract/index.js';
 
 type Thread = SessionSnapshot['thread'];
+type Usage = Record<string, number>;
 
-/** Applies one event to a snapshot's thread and seq, in place. Unknown kinds only move seq. */
-export function applyEvent(s: SessionSnapshot, e: StreamEvent): void {
-  const t: Thread = s.thread;
+/**
+ * How an `entry.appended` grows its entry: the new entry, or undefined to leave it (not a text
+ * entry). The default joins the strings; the web keeps the chunks (web/src/state/stream-text.ts).
+ */
+export type GrowText = (entry: unknown, text: string) => unknown;
+
+export const growText: GrowText = (entry, text) => {
+  if (typeof entry !== 'object' || entry === null) return undefined;
+  const cur = entry as { text?: unknown };
+  return typeof cur.text === 'string' ? { ...cur, text: cur.text + text } : undefined;
+};
+
+/**
+ * Applies one event to a snapshot, in place (see above for what is replaced). An event at or
+ * below the snapshot's seq is already in it and is ignored: returns whether it folded.
+ */
+export function applyEvent(s: SessionSnapshot, e: StreamEvent, grow: GrowText = growText): boolean {
+  if (e.seq <= s.seq) return false;
+  fold(s, s.thread, e, grow);
+  s.seq = e.seq;
+  return true;
+}
+
+/** One case per event type: a new event type fails to compile (`unfolded`) until it is folded here. */
+function fold(s: SessionSnapshot, t: Thread, e: StreamEvent, grow: GrowText): void {
   switch (e.type) {
     case 'entry.added':
     case 'entry.updated':
       t.entries[e.index] = e.entry;
-      break;
+      return;
     case 'entry.appended': {
-      const cur = t.entries[e.index] as { text?: string } | undefined;
-      if (cur) t.entries[e.index] = { ...cur, text: (cur.text ?? '') + e.text };
-      break;
+      const next = grow(t.entries[e.index], e.text);
+      if (next !== undefined) t.entries[e.index] = next;
+      return;
     }
     case 'plan.updated':
       t.plan = e.plan;
-      break;
+      // The turn that set it: every client draws the plan there (absent: set outside a turn).
+      if (e.turnId !== undefined) t.planTurnId = e.turnId;
+      else delete t.planTurnId;
+      return;
     case 'commands.updated':
       t.availableCommands = e.commands;
-      break;
+      return;
     case 'mode.updated':
       t.currentModeId = e.modeId;
-      break;
+      return;
     case 'config.updated':
       t.configOptions = e.configOptions;
-      break;
+      return;
     case 'info.updated':
+      // The server sends the thread's title and updatedAt as they now are: absent is cleared.
       if (e.title !== undefined) t.title = e.title;
+      else delete t.title;
       if (e.updatedAt !== undefined) t.updatedAt = e.updatedAt;
-      break;
+      else delete t.updatedAt;
+      if (e.meta !== undefined) t.meta = e.meta;
+      return;
     case 'context.updated':
       t.context = e.context;
-      break;
+      return;
     case 'catalog.updated':
       s.catalog = e.catalog;
-      break;
+      return;
+    case 'choice.updated':
+      s.session = {
+        ...s.session,
+        ...(e.modelId !== undefined ? { modelId: e.modelId } : {}),
+        ...(e.modeId !== undefined ? { modeId: e.modeId } : {}),
+      };
+      return;
     case 'permission.asked':
-      s.pending.push({
-        requestKey: e.requestKey,
-        toolCallId: e.toolCallId,
-        options: e.options,
-        subject: e.subject,
-        seq: e.seq,
-        ...(e.title !== undefined ? { title: e.title } : {}),
-      });
-      break;
+      if (s.pending.some((p) => p.requestKey === e.requestKey)) return;
+      s.pending = [
+        ...s.pending,
+        {
+          requestKey: e.requestKey,
+          toolCallId: e.toolCallId,
+          options: e.options,
+          subject: e.subject,
+          seq: e.seq,
+          ...(e.title !== undefined ? { title: e.title } : {}),
+        },
+      ];
+      return;
+    // The bus's answer, then the server's word on it: either ends the request.
+    case 'permission.decided':
     case 'permission.resolved':
-      s.pending = s.pending.filter((p) => p.requestKey !== e.requestKey);
-      break;
+      if (s.pending.some((p) => p.requestKey === e.requestKey))
+        s.pending = s.pending.filter((p) => p.requestKey !== e.requestKey);
+      return;
     case 'queue.updated':
       s.queue = e.queue;
-      break;
+      return;
     case 'turn.started':
       s.turnId = e.turnId;
-      break;
+      return;
     case 'turn.ended':
       delete s.turnId;
-      break;
+      endUsage(s, e.usage);
+      return;
     case 'session.state':
       s.session = { ...s.session, state: e.state };
-      break;
-    default:
-      break;
+      return;
+    case 'session.closed':
+      s.session = { ...s.session, state: 'closed' };
+      return;
+    case 'session.live':
+      // Attached again (a snapshot follows): how it got its history.
+      s.origin = e.origin;
+      return;
+    // Told, not kept: a queued turn (its queue.updated carries the queue), a bad frame, a nudge.
+    case 'turn.queued':
+    case 'protocol.error':
+    case 'attention':
+      return;
   }
-  s.seq = e.seq;
+  const unfolded: never = e;
+  return unfolded;
+}
+
+/** As the store sums turns (src/store/turns.ts `usage`): the last turn's counters, and every turn's added up. */
+function endUsage(s: SessionSnapshot, usage: unknown): void {
+  const counts: Usage = {};
+  if (typeof usage === 'object' && usage !== null)
+    for (const [k, v] of Object.entries(usage)) if (typeof v === 'number' && Number.isFinite(v)) counts[k] = v;
+  if (Object.keys(counts).length === 0) {
+    delete s.turnUsage;
+    return;
+  }
+  const total: Usage = { ...(s.usage as Usage | undefined) };
+  for (const [k, v] of Object.entries(counts)) total[k] = (total[k] ?? 0) + v;
+  s.turnUsage = counts;
+  s.usage = total;
 }
