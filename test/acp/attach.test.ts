@@ -105,8 +105,12 @@ describe.concurrent('talaria acp --attach', () => {
     ed.child.stdout.pause(); // the editor stops reading
     const idle = async () =>
       (await s.client.api.listSessions({})).sessions.find((x) => x.id === sessionId)?.state === 'idle';
-    while (!warned.some((w) => w.includes('stopped reading')) && !(await idle()))
-      await new Promise((r) => setTimeout(r, 50));
+    await vi.waitFor(
+      async () => {
+        if (!warned.some((w) => w.includes('stopped reading')) && !(await idle())) throw new Error('still streaming');
+      },
+      { timeout: 60_000, interval: 50 },
+    );
     // talaria acp stopped reading the socket in turn (else the server's side never fills: it
     // would hold the whole turn in its own memory), and the server let it go.
     expect(warned.filter((w) => w.includes('a client that stopped reading was disconnected'))).toHaveLength(1);
@@ -118,7 +122,12 @@ describe.concurrent('talaria acp --attach', () => {
     // The editor's prompt fails (its link is gone); as whenever an editor leaves, its turn is
     // cancelled and its session stays live on the server, idle again.
     expect(await turn).toBeInstanceOf(Error);
-    while (!(await idle())) await new Promise((r) => setTimeout(r, 50));
+    await vi.waitFor(
+      async () => {
+        if (!(await idle())) throw new Error('the session is not idle again');
+      },
+      { timeout: 30_000, interval: 50 },
+    );
     const { snapshot } = await s.client.api.snapshot({ params: { id: sessionId } });
     expect(snapshot.session.live).toBe(true);
   });

@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { fakeCmd, ndjsonLines, startCli, tempDir } from './helpers.js';
 
@@ -34,11 +34,14 @@ describe('talaria run, cancelled', () => {
     const pidFile = join(cwd, 'pids');
     const tool = `setsid sh -c 'echo $$ >> ${pidFile}; sleep 45 & echo $! >> ${pidFile}; wait; echo late > ${cwd}/late.txt'`;
     const cli = startCli(['run', '--ndjson', '--agent-cmd', fakeCmd('tool-agent'), `run ${tool}`], { cwd });
-    let pids: number[] = [];
-    while (pids.length < 2) {
-      await new Promise((r) => setTimeout(r, 10));
-      if (existsSync(pidFile)) pids = readFileSync(pidFile, 'utf8').split('\n').filter(Boolean).map(Number);
-    }
+    const pids = await vi.waitFor(
+      () => {
+        const seen = existsSync(pidFile) ? readFileSync(pidFile, 'utf8').split('\n').filter(Boolean).map(Number) : [];
+        if (seen.length < 2) throw new Error(`the tool has not started its two processes (${seen.length})`);
+        return seen;
+      },
+      { timeout: 30_000, interval: 10 },
+    );
     strays.push(...pids);
     expect(pids.every(alive)).toBe(true);
     cli.child.kill('SIGINT');

@@ -159,7 +159,11 @@ export function alive(pid: number): boolean {
   }
 }
 
-/** Resolves once `pid` is gone (bounded by the test timeout, not by a timed assertion). */
-export async function gone(pid: number): Promise<void> {
-  while (alive(pid)) await new Promise((r) => setTimeout(r, 20));
+/** Resolves once `pid` is gone; fails naming it after `ms` (plain code: two-hosts.ts runs this outside vitest). */
+export async function gone(pid: number, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (alive(pid)) {
+    if (Date.now() > deadline) throw new Error(`pid ${pid} still alive after ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }

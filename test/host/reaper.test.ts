@@ -47,7 +47,7 @@ async function pids(file: string, n: number): Promise<number[]> {
  */
 async function ticksPast(work: number[]): Promise<void> {
   const last = Math.max(...work.map((p) => readStat(p)?.start ?? 0));
-  while ((bootTicks() ?? Infinity) <= last + 2) await new Promise((r) => setTimeout(r, 5));
+  await expect.poll(() => (bootTicks() ?? Infinity) > last + 2, { timeout: 30_000, interval: 5 }).toBe(true);
 }
 
 /** A tool body that records its shell and its sleep, and writes late.txt if it is not stopped. */

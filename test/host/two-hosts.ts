@@ -26,7 +26,11 @@ async function start(host: AgentHost, name: string): Promise<{ agent: number; wo
   const agent = Number((s.thread.entries.at(-1) as { text: string }).text);
   await s.prompt(`bg setsid -f sh -c 'echo $$ > ${ws}/${name}.pid; exec sleep 1000'`).result;
   const file = join(ws, `${name}.pid`);
-  while (!existsSync(file) || !readFileSync(file, 'utf8').includes('\n')) await new Promise((r) => setTimeout(r, 10));
+  const deadline = Date.now() + 30_000;
+  while (!existsSync(file) || !readFileSync(file, 'utf8').includes('\n')) {
+    if (Date.now() > deadline) throw new Error(`${name}: no pid file after 30 s`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
   return { agent, work: Number(readFileSync(file, 'utf8')) };
 }
 

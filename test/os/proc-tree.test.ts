@@ -60,16 +60,16 @@ describe('/proc reading', () => {
     expect(isDying(pid)).toBe(false);
     // Stopped, it cannot act on a SIGTERM: the signal stays pending, as on a machine with no core free.
     process.kill(pid, 'SIGSTOP');
-    while (readStat(pid)?.state !== 'T') await new Promise((r) => setTimeout(r, 5));
+    await expect.poll(() => readStat(pid)?.state, { timeout: 30_000, interval: 5 }).toBe('T');
     process.kill(pid, 'SIGTERM');
     expect(isDying(pid)).toBe(true);
     process.kill(pid, 'SIGCONT');
-    while (alive(pid)) await new Promise((r) => setTimeout(r, 5));
+    await expect.poll(() => alive(pid), { timeout: 30_000, interval: 5 }).toBe(false);
     expect(isDying(pid)).toBe(false);
     // SIGHUP ignored (nohup): pending, but not fatal.
     const deaf = spawn('sh', ['-c', 'trap "" HUP; kill -STOP $$; sleep 30'], { stdio: 'ignore' });
     started.push(deaf.pid!);
-    while (readStat(deaf.pid!)?.state !== 'T') await new Promise((r) => setTimeout(r, 5));
+    await expect.poll(() => readStat(deaf.pid!)?.state, { timeout: 30_000, interval: 5 }).toBe('T');
     process.kill(deaf.pid!, 'SIGHUP');
     expect(isDying(deaf.pid!)).toBe(false);
   });
@@ -187,7 +187,7 @@ describe('ending a tree', () => {
       TALARIA_AGENT_TAG: tag,
     });
     const q = { tag, agentPid: 999_999, agentStart };
-    while (scanTree(q).doomed.length < 3) await new Promise((r) => setTimeout(r, 10));
+    await expect.poll(() => scanTree(q).doomed.length, { timeout: 30_000, interval: 10 }).toBeGreaterThanOrEqual(3);
     // The grace is what lets the trap run; a loaded machine may need long for that (the old 300 ms
     // lost the race: the child was forked after the last scan).
     const r = await endTree(() => scanTree(q), 3000);
@@ -213,7 +213,7 @@ describe('ending a tree', () => {
         { tag: b, agentPid: 999_997, agentStart },
       ]),
     ).toBeGreaterThanOrEqual(2);
-    for (const pid of [pa, pb]) while (alive(pid)) await new Promise((r) => setTimeout(r, 10));
+    for (const pid of [pa, pb]) await expect.poll(() => alive(pid), { timeout: 30_000, interval: 10 }).toBe(false);
     expect(alive(other)).toBe(true);
   });
 });

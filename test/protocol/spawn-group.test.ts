@@ -28,9 +28,8 @@ describe('spawnAgent terminate', () => {
     expect(alive(pid)).toBe(true);
     const info = await proc.terminate({ graceMs: 5000 });
     expect(info.code).toBe(0); // the leader left on its own when stdin closed
-    // SIGKILL was sent to the group; wait for the kernel to finish reaping (condition, bounded by the test timeout).
-    while (alive(pid) && !isZombie(pid)) await new Promise((r) => setImmediate(r));
-    expect(alive(pid) && !isZombie(pid)).toBe(false);
+    // SIGKILL was sent to the group; wait for the kernel to finish reaping.
+    await expect.poll(() => alive(pid) && !isZombie(pid), { timeout: 30_000, interval: 5 }).toBe(false);
   });
 });
 

@@ -24,7 +24,7 @@ describe('runProgram', () => {
     const r = await runProgram(s, [], { timeoutMs: 200 });
     expect(r).toMatchObject({ ok: false, timedOut: true });
     const child = Number(readFileSync(pidFile, 'utf8'));
-    while (alive(child)) await new Promise((res) => setTimeout(res, 20));
+    await expect.poll(() => alive(child), { timeout: 30_000, interval: 20 }).toBe(false);
   });
 
   it('npm runs the same way: the user environment as is, the tail of its output, its whole group killed at the limit', async () => {
