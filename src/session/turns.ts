@@ -1,9 +1,11 @@
 /**
  * Turns and the queue of one session. A turn is the `session/prompt` request: it starts the
- * turn, its response ends it. Prompts sent while a turn runs are queued here (ACP has no steer;
- * agents like Hermes would otherwise run them inside the running request) and sent when that
- * turn ends. Cancel = `session/cancel` + pending permissions answered `cancelled` + the queue
- * dropped; streamed text is kept. A turn's result always resolves, never rejects.
+ * turn, its response ends it. Prompts sent while a turn runs wait in the session's one queue
+ * (prompt-queue.ts; ACP has no steer; agents like Hermes would otherwise run them inside the
+ * running request) and the next is sent when that turn ends, here and only here, so a queued
+ * prompt starts once. A steer holds the queue until it is placed, so it goes before what waits.
+ * Cancel = `session/cancel` + pending permissions answered `cancelled` + the queue dropped;
+ * streamed text is kept. A turn's result always resolves, never rejects.
  */
 import { randomUUID } from 'node:crypto';
 import { TalariaError } from '../protocol/errors.js';
@@ -14,6 +16,7 @@ import type { SessionEvent } from './events.js';
 import { defaultMapPrompt } from './hooks.js';
 import { reopenAtAgent } from './reopen.js';
 import { noteTurnFailure } from './turn-failure.js';
+import { PromptQueue, type Waiting } from './prompt-queue.js';
 import { Turn, type TurnError, type TurnResult } from './turn.js';
 import { UsageTracker } from './usage.js';
 import type { ContentBlock } from '../thread/types.js';
@@ -23,7 +26,9 @@ type PromptResponse = { stopReason?: string; usage?: unknown };
 
 export class TurnQueue {
   private current: Turn | null = null;
-  private readonly queue: Turn[] = [];
+  readonly waiting: PromptQueue;
+  /** Steers under way: the queue waits for them (a steer goes before what was queued). */
+  private holds = 0;
   private turnSeq = 0;
   /** Turn ids stay unique across Session objects for one agent session (reloads, restarts): the store keys on them. */
   private readonly turnPrefix = randomUUID().slice(0, 8);
@@ -37,6 +42,7 @@ export class TurnQueue {
     private readonly iterate: Iterate,
   ) {
     this.usage = new UsageTracker(s.hooks.usageMode ?? 'per-turn');
+    this.waiting = new PromptQueue(s);
   }
 
   get running(): Turn | null {
@@ -44,7 +50,7 @@ export class TurnQueue {
   }
 
   get queued(): readonly Turn[] {
-    return this.queue;
+    return this.waiting.turns;
   }
 
   /** The agent reset its cumulative counters (Hermes: set_model, a new process). */
@@ -53,20 +59,76 @@ export class TurnQueue {
   }
 
   prompt(input: PromptInput, o: { context?: string } = {}): Turn {
+    const turn = this.make(toBlocks(input));
+    if (o.context) turn.context = o.context;
+    // Queued while anything would go before it: a running turn, a steer being placed, others waiting.
+    if (this.current || this.holds > 0 || this.waiting.length > 0) this.waiting.add(turn);
+    else this.start(turn);
+    return turn;
+  }
+
+  /**
+   * A steer's message, ahead of everything queued: run now, or next when a turn runs. `turn`: a
+   * queued prompt being steered goes as itself (its caller's Turn answers it, under its id).
+   */
+  sendFirst(text: string, o: { context?: string; turn?: Turn } = {}): Turn {
+    if (o.turn) this.checkOpen();
+    const turn = o.turn ?? this.make(toBlocks(text));
+    if (o.context) turn.context = o.context;
+    if (this.current) this.waiting.add(turn, true);
+    else this.start(turn);
+    return turn;
+  }
+
+  private checkOpen(): void {
     const { s } = this;
     if (s.state === 'closed') throw new TalariaError('session_closed', `session ${s.id} is closed`);
     if (s.state === 'failed')
       throw new TalariaError('session_failed', `session ${s.id} failed; it must be reloaded before prompting`);
-    const blocks = toBlocks(input);
+  }
+
+  private make(blocks: ContentBlock[]): Turn {
+    this.checkOpen();
     if (blocks.length === 0) throw new TalariaError('invalid_argument', 'a prompt needs at least one content block');
-    checkPromptSize(blocks, s.maxPromptBytes);
-    const turn = new Turn(`turn-${this.turnPrefix}-${++this.turnSeq}`, blocks, this.iterate);
-    if (o.context) turn.context = o.context;
-    if (this.current) {
-      this.queue.push(turn);
-      s.emit('turn.queued', { turnId: turn.id, position: this.queue.length });
-    } else this.start(turn);
-    return turn;
+    checkPromptSize(blocks, this.s.maxPromptBytes);
+    return new Turn(`turn-${this.turnPrefix}-${++this.turnSeq}`, blocks, this.iterate);
+  }
+
+  /** Runs `fn` (a steer) with the queue held: what was queued starts once the steer is placed. */
+  async holding<T>(fn: () => Promise<T>): Promise<T> {
+    this.holds++;
+    try {
+      return await fn();
+    } finally {
+      this.holds--;
+      this.startNext();
+    }
+  }
+
+  /** The next queued prompt, when nothing runs and no steer holds the queue. */
+  startNext(): void {
+    if (this.current || this.holds > 0) return;
+    const next = this.waiting.shift();
+    if (!next) return;
+    this.start(next.turn);
+    // After the start: the update names the turn the queued prompt became (a run waits for it).
+    this.waiting.changed({ id: next.id, turnId: next.turn.id });
+  }
+
+  /** A queued prompt removed: its turn ends without running. */
+  removeQueued(id: string): void {
+    const { w } = this.waiting.take(id);
+    this.waiting.changed();
+    this.drop([w]);
+  }
+
+  /** A queued prompt the agent took into the running turn: it ends with that turn, which answered it. */
+  absorbed(turn: Turn, into: Turn): void {
+    const end = (r: TurnResult) => {
+      this.s.emit('turn.ended', { turnId: turn.id, stopReason: r.stopReason, durationMs: 0 });
+      turn.resolve({ turnId: turn.id, stopReason: r.stopReason, durationMs: 0, steeredInto: into.id });
+    };
+    into.result.then(end, (err: unknown) => this.failed(turn, err));
   }
 
   /** Runs `turn` now; whatever goes wrong ends the turn (its result never rejects). */
@@ -189,10 +251,7 @@ export class TurnQueue {
     turn.resolve(result);
 
     if (lost || s.state === 'closed') this.dropQueue(error ?? { code: 'session_closed', message: 'session closed' });
-    else {
-      const next = this.queue.shift();
-      if (next) this.start(next);
-    }
+    else this.startNext();
   }
 
   /** A permission of this turn was refused (rejected, or cancelled unanswered). */
@@ -222,7 +281,14 @@ export class TurnQueue {
 
   /** Queued turns end without running (`cancelled`, or `error` with `error`). */
   dropQueue(error?: TurnError): void {
-    for (const t of this.queue.splice(0)) {
+    const dropped = this.waiting.clear();
+    if (dropped.length === 0) return;
+    this.waiting.changed();
+    this.drop(dropped, error);
+  }
+
+  private drop(waiting: Waiting[], error?: TurnError): void {
+    for (const { turn: t } of waiting) {
       const r: TurnResult = { turnId: t.id, stopReason: error ? 'error' : 'cancelled', durationMs: 0, dropped: true };
       if (error) r.error = error;
       this.s.emit('turn.ended', { turnId: t.id, stopReason: r.stopReason, durationMs: 0, ...(error ? { error } : {}) });
@@ -230,10 +296,10 @@ export class TurnQueue {
     }
   }
 
-  /** See Session.cancel. */
-  cancel(): Promise<TurnResult | undefined> {
+  /** See Session.cancel. `keepQueue`: a steer's cancel (what waits goes on waiting). */
+  cancel(o: { keepQueue?: boolean } = {}): Promise<TurnResult | undefined> {
     const { s } = this;
-    this.dropQueue();
+    if (!o.keepQueue) this.dropQueue();
     const turn = this.current;
     if (!turn || turn.cancelRequested) return turn?.result ?? Promise.resolve(undefined);
     turn.cancelRequested = true;
