@@ -14,7 +14,9 @@
 import type { SessionCore, SteerOutcome } from './core.js';
 import { injectedNotice, steerContext } from '../thread/injected.js';
 import type { Turn } from './turn.js';
-import { steerableText, type PromptQueue } from './prompt-queue.js';
+import { steerableText, type PromptQueue, type Waiting } from './prompt-queue.js';
+import { describeError } from './errors.js';
+import type { TurnError } from './turn.js';
 
 export type SteerHow =
   /** Nothing was running: sent as a normal message. */
@@ -41,8 +43,9 @@ export interface Steerable extends SessionCore {
 export interface SteerTurns {
   readonly running: Turn | null;
   readonly waiting: PromptQueue;
-  /** The steer's message ahead of what waits (`turn`: a queued prompt's own Turn). */
-  sendFirst(text: string, o?: { context?: string; turn?: Turn }): Turn;
+  /** The steer's message ahead of what waits (`carry`: a queued prompt, which goes as itself). */
+  sendFirst(text: string, o?: { context?: string; carry?: Waiting }): Turn;
+  dropQueue(error?: TurnError): void;
   /** Cancels the running turn; what waits goes on waiting. */
   cancel(o: { keepQueue: true }): Promise<unknown>;
   holding<T>(fn: () => Promise<T>): Promise<T>;
@@ -86,20 +89,25 @@ export function steerQueued(s: Steerable, turns: SteerTurns, id: string): Promis
     }
     let r: SteerResult;
     try {
-      r = await place(s, turns, text, w.turn);
+      r = await place(s, turns, text, w);
     } catch (err) {
       turns.waiting.putBack(w, at);
+      // A session that closed or failed meanwhile runs nothing more: what waits ends, as on a cancel.
+      if (s.state === 'closed') turns.dropQueue({ code: 'session_closed', message: 'session closed' });
+      else if (s.state === 'failed') turns.dropQueue(describeError(err));
       throw err;
     }
     if (!r.turn) turns.absorbed(w.turn, running);
-    turns.waiting.changed({ id: w.id, turnId: r.turn?.id ?? running.id });
+    // Unless another steer's turn runs and it waits again (sendFirst said so), it left the queue.
+    if (turns.waiting.of(w.turn.id) === undefined)
+      turns.waiting.changed({ id: w.id, turnId: r.turn?.id ?? running.id });
     return r;
   });
 }
 
-/** The steer itself (the queue held); `carry`: the queued prompt's Turn, which answers it when a turn does. */
-async function place(s: Steerable, turns: SteerTurns, text: string, carry?: Turn): Promise<SteerResult> {
-  const send = (o: { context?: string } = {}) => turns.sendFirst(text, { ...o, ...(carry ? { turn: carry } : {}) });
+/** The steer itself (the queue held); `carry`: the queued prompt, whose Turn answers it when a turn does. */
+async function place(s: Steerable, turns: SteerTurns, text: string, carry?: Waiting): Promise<SteerResult> {
+  const send = (o: { context?: string } = {}) => turns.sendFirst(text, { ...o, ...(carry ? { carry } : {}) });
   const running = turns.running;
   if (!running) return { how: 'prompt', turn: send() };
   const toolRunning = s.thread.entries.some(

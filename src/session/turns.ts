@@ -68,15 +68,20 @@ export class TurnQueue {
   }
 
   /**
-   * A steer's message, ahead of everything queued: run now, or next when a turn runs. `turn`: a
-   * queued prompt being steered goes as itself (its caller's Turn answers it, under its id).
+   * A steer's message, ahead of everything queued: run now, or next when a turn runs. `carry`: a
+   * queued prompt being steered goes as itself (its caller's Turn answers it, under its ids).
    */
-  sendFirst(text: string, o: { context?: string; turn?: Turn } = {}): Turn {
-    if (o.turn) this.checkOpen();
-    const turn = o.turn ?? this.make(toBlocks(text));
+  sendFirst(text: string, o: { context?: string; carry?: Waiting } = {}): Turn {
+    if (o.carry) this.checkOpen();
+    const turn = o.carry?.turn ?? this.make(toBlocks(text));
     if (o.context) turn.context = o.context;
-    if (this.current) this.waiting.add(turn, true);
-    else this.start(turn);
+    if (!this.current) this.start(turn);
+    else if (!o.carry) this.waiting.add(turn, true);
+    else {
+      // Another steer's turn runs now: it waits again, first, as the queued prompt it was.
+      this.waiting.moveToFront(o.carry);
+      this.waiting.changed();
+    }
     return turn;
   }
 
