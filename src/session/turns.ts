@@ -17,6 +17,7 @@ import { defaultMapPrompt } from './hooks.js';
 import { reopenAtAgent } from './reopen.js';
 import { noteTurnFailure } from './turn-failure.js';
 import { PromptQueue, type Waiting } from './prompt-queue.js';
+import { deniedIn, rejectedIn, turnText } from './turn-entries.js';
 import { Turn, type TurnError, type TurnResult } from './turn.js';
 import { UsageTracker } from './usage.js';
 import type { ContentBlock } from '../thread/types.js';
@@ -62,8 +63,10 @@ export class TurnQueue {
     const turn = this.make(toBlocks(input));
     if (o.context) turn.context = o.context;
     // Queued while anything would go before it: a running turn, a steer being placed, others waiting.
-    if (this.current || this.holds > 0 || this.waiting.length > 0) this.waiting.add(turn);
-    else this.start(turn);
+    if (this.current || this.holds > 0 || this.waiting.length > 0) {
+      this.waiting.add(turn);
+      this.startNext(); // nothing runs and nothing holds: the first in line goes (never a queue left waiting)
+    } else this.start(turn);
     return turn;
   }
 
@@ -133,7 +136,9 @@ export class TurnQueue {
       this.s.emit('turn.ended', { turnId: turn.id, stopReason: r.stopReason, durationMs: 0 });
       turn.resolve({ turnId: turn.id, stopReason: r.stopReason, durationMs: 0, steeredInto: into.id });
     };
-    into.result.then(end, (err: unknown) => this.failed(turn, err));
+    into.result
+      .then(end)
+      .catch((err: unknown) => this.s.logger.error('ending a steered prompt failed', { error: String(err) }));
   }
 
   /** Runs `turn` now; whatever goes wrong ends the turn (its result never rejects). */
@@ -200,7 +205,7 @@ export class TurnQueue {
     const agentStopReason = typeof response?.stopReason === 'string' ? response.stopReason : undefined;
     // Cancelled means we (the user, Talaria) cancelled. An agent that ends the turn `cancelled`
     // unasked after a permission was refused (codex's reject option) was denied, not cancelled.
-    const denied = !turn.cancelRequested && agentStopReason === 'cancelled' && this.deniedIn(turn);
+    const denied = !turn.cancelRequested && agentStopReason === 'cancelled' && deniedIn(s.thread, turn);
     const cancelled = turn.cancelRequested || agentStopReason === 'cancelled';
     const outcome = error ? 'failed' : cancelled ? 'cancelled' : 'completed';
     // Nobody can answer a question about a turn that is over (the agent gave up on it).
@@ -212,7 +217,7 @@ export class TurnQueue {
       const c = s.hooks.classifyTurn({
         turnId: turn.id,
         stopReason: agentStopReason ?? '',
-        text: this.turnText(turn),
+        text: turnText(s.thread, turn),
         cancelled,
         toolCalls,
       });
@@ -240,7 +245,7 @@ export class TurnQueue {
 
     this.current = null;
     const lost = error?.code === 'agent_crashed' || error?.code === 'connection_closed';
-    if (s.hooks.reopenAfterFailedTurn && !lost && (error || cancelled || this.rejectedIn(turn)))
+    if (s.hooks.reopenAfterFailedTurn && !lost && (error || cancelled || rejectedIn(s.thread, turn)))
       this.reopenPending = true;
     if (s.state !== 'closed') s.setState(lost ? 'fail' : 'turn_end');
     const ended: EventBody<'turn.ended'> = {
@@ -257,31 +262,6 @@ export class TurnQueue {
 
     if (lost || s.state === 'closed') this.dropQueue(error ?? { code: 'session_closed', message: 'session closed' });
     else this.startNext();
-  }
-
-  /** A permission of this turn was refused (rejected, or cancelled unanswered). */
-  private deniedIn(turn: Turn): boolean {
-    return this.s.thread.entries
-      .slice(turn.firstEntry)
-      .some(
-        (e) => e.kind === 'tool_call' && (e.permission?.status === 'rejected' || e.permission?.status === 'cancelled'),
-      );
-  }
-
-  private rejectedIn(turn: Turn): boolean {
-    return this.s.thread.entries
-      .slice(turn.firstEntry)
-      .some((e) => e.kind === 'tool_call' && e.permission?.status === 'rejected');
-  }
-
-  private turnText(turn: Turn): string {
-    let text = '';
-    const entries = this.s.thread.entries;
-    for (let i = turn.firstEntry; i < entries.length; i++) {
-      const e = entries[i]!;
-      if (e.kind === 'assistant_message') text += e.text;
-    }
-    return text;
   }
 
   /** Queued turns end without running (`cancelled`, or `error` with `error`). */
