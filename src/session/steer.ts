@@ -34,9 +34,8 @@ export interface SteerResult {
   via?: string;
 }
 
-/** What steering needs of the session besides its core (turns.ts's TurnQueue has the queue side). */
+/** What steering needs of the session besides its core (turns.ts's TurnQueue is the turns side). */
 export interface Steerable extends SessionCore {
-  readonly running: Turn | null;
   notice(level: 'info' | 'warning' | 'error', code: string, text: string, data?: unknown): void;
 }
 
@@ -45,11 +44,13 @@ export interface SteerTurns {
   readonly waiting: PromptQueue;
   /** The steer's message ahead of what waits (`carry`: a queued prompt, which goes as itself). */
   sendFirst(text: string, o?: { context?: string; carry?: Waiting }): Turn;
+  /** Ends what waits unsent (a closed or failed session). */
   dropQueue(error?: TurnError): void;
   /** Cancels the running turn; what waits goes on waiting. */
   cancel(o: { keepQueue: true }): Promise<unknown>;
+  /** Runs the steer with the queue held (what waits starts after it). */
   holding<T>(fn: () => Promise<T>): Promise<T>;
-  startNext(): void;
+  /** A queued prompt the agent took into `into`: it ends with it. */
   absorbed(turn: Turn, into: Turn): void;
 }
 
