@@ -18,6 +18,9 @@ import { reopenAtAgent } from './reopen.js';
 import { noteTurnFailure } from './turn-failure.js';
 import { PromptQueue, type Waiting } from './prompt-queue.js';
 import { deniedIn, rejectedIn, turnText } from './turn-entries.js';
+import { notifySafely, withContext } from './turn-wire.js';
+
+export { withContext };
 import { Turn, type TurnError, type TurnResult } from './turn.js';
 import { UsageTracker } from './usage.js';
 import type { ContentBlock } from '../thread/types.js';
@@ -300,24 +303,4 @@ export class TurnQueue {
   get cancelling(): boolean {
     return this.current?.cancelRequested === true;
   }
-}
-
-/** Sends a notification whose failure must not escape (a closed connection is reported by the turn). */
-function notifySafely(s: SessionCore, method: string, params: unknown): void {
-  let sent: Promise<void>;
-  try {
-    sent = Promise.resolve(s.port.notify(method, params));
-  } catch (err) {
-    sent = Promise.reject(err);
-  }
-  sent.catch((err: unknown) => s.logger.debug(`${method} was not sent`, { sessionId: s.id, error: String(err) }));
-}
-
-/** The turn's context in front of the user's words, in the same text block (agents read one message). */
-export function withContext(blocks: ContentBlock[], context: string | undefined): ContentBlock[] {
-  if (!context) return blocks;
-  const [first, ...rest] = blocks;
-  if (first?.type === 'text' && typeof first.text === 'string')
-    return [{ ...first, text: `${context}\n\n${first.text}` }, ...rest];
-  return [{ type: 'text', text: context }, ...blocks];
 }
