@@ -9,6 +9,8 @@ export { Session, toBlocks } from './session/session.js';
 export type { PromptInput, SessionPort } from './session/session.js';
 export { Turn } from './session/turn.js';
 export type { TurnResult, TurnError } from './session/turn.js';
+export type { QueuedPrompt } from './session/prompt-queue.js';
+export type { SteerResult, SteerHow } from './session/steer.js';
 export { replayWireLog, replayWireLogText } from './session/replay.js';
 export { EVENTS, EVENT_NAMES, checkEvent } from './session/events.js';
 export type { SessionEvent, EventName, EventOf } from './session/events.js';

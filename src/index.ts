@@ -36,6 +36,7 @@ export type { TalariaErrorCode } from './harness/index.js';
 // Types a harness user meets in its results and events (no runtime cost).
 export type { Session, PromptInput } from './session/session.js';
 export type { Turn, TurnResult, TurnError } from './session/turn.js';
+export type { QueuedPrompt } from './session/prompt-queue.js';
 export type { SessionEvent, EventName, EventOf } from './session/events.js';
 export type { Catalog, CatalogOption, CatalogSelector } from './session/catalog.js';
 export type {

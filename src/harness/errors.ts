@@ -7,7 +7,7 @@ import { STORE_ERROR_CODES, type StoreErrorCode } from '../store/errors.js';
 
 export type TalariaErrorCode = ProtocolErrorCode | StoreErrorCode;
 
-/** Every TalariaErrorCode once (the two layers share invalid_argument). */
+/** Every TalariaErrorCode once (the two layers share invalid_argument and not_found). */
 export const TALARIA_ERROR_CODES: readonly TalariaErrorCode[] = [
   ...new Set<TalariaErrorCode>([...PROTOCOL_ERROR_CODES, ...STORE_ERROR_CODES]),
 ];

@@ -46,6 +46,11 @@ export class PendingWork {
   private touchedAt: number | undefined;
   /** Once the broker's richer decision records arrive, permission.decided events are not audited. */
   private richAudit = false;
+  /**
+   * Turns waiting in the session's queue: one that ends without starting (removed, dropped by a
+   * cancel, steered into the running turn) was a prompt that never ran, not a turn to store.
+   */
+  private readonly waiting = new Set<string>();
 
   constructor(
     private readonly key: string,
@@ -90,12 +95,17 @@ export class PendingWork {
         } else this.full(i, ev.entry);
         return 'schedule';
       }
+      case 'turn.queued':
+        this.waiting.add(ev.turnId);
+        return 'none';
       case 'turn.started':
+        this.waiting.delete(ev.turnId);
         this.turns.push({ kind: 'start', turnId: ev.turnId, prompt: ev.prompt, at: ev.at });
         this.setMeta({ ...this.meta, openTurnId: ev.turnId });
         this.touchedAt = ev.at;
         return 'schedule';
       case 'turn.ended': {
+        if (this.waiting.delete(ev.turnId)) return 'none';
         this.settleTails();
         const t: BatchTurn = {
           kind: 'end',

@@ -95,7 +95,7 @@ export class SessionBinding {
   modelId?: string;
   /** The next prompt goes to a fresh agent session seeded with the conversation (after an overflow). */
   seed: SeedPlan | null = null;
-  /** A prompt waiting to be sent (behind other ops or the concurrency gate); cancel aborts it. */
+  /** The running turn's `session/prompt`, waiting to be sent (behind other ops or the concurrency gate); cancel aborts it. */
   pendingPrompt: AbortController | null = null;
   /** Kept ready by the warm pool and not handed out yet: listed nowhere (host.claimSpare hands it out). */
   spare = false;
@@ -135,7 +135,10 @@ export class SessionBinding {
     return this.session.id;
   }
 
-  /** Runs `fn` after every op queued before it (prompts and config changes, in call order). */
+  /**
+   * Runs `fn` after every op queued before it, in call order: it orders wire operations (a running
+   * turn's `session/prompt`, config changes), not prompts — those wait in the session's queue.
+   */
   serial<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.tail.then(fn, fn);
     this.tail = run.catch(() => undefined);

@@ -42,6 +42,8 @@ export const PROTOCOL_ERROR_CODES = [
   'context_overflow',
   'invalid_state',
   'invalid_argument',
+  /** What was named is not there (a queued prompt that started or was removed). */
+  'not_found',
   'permission_timeout',
 ] as const;
 export type ProtocolErrorCode = (typeof PROTOCOL_ERROR_CODES)[number];

@@ -12,6 +12,7 @@ import type { HandlerMap, RouteCtx } from './app.js';
 import { existingDir, newSessionAt, workspaceInfo, type SessionOps } from './session-ops.js';
 import type { Hub, LiveSession } from './hub.js';
 import { openRunStream } from './run-stream.js';
+import { sendPrompt } from './prompt-queue.js';
 
 export function runHandlers(
   harness: Harness,
@@ -43,7 +44,7 @@ export function runHandlers(
   return {
     async run({ body }) {
       const { text, workspace, snapshot, ls } = await setUp(body);
-      const turn = hub.queue.prompt(ls, text, []);
+      const turn = sendPrompt(ls.hs, text, []);
       return { workspace, snapshot, turn };
     },
     async runStream({ body }) {
@@ -51,7 +52,7 @@ export function runHandlers(
       // Subscribed before the prompt: its first events are appended while it is sent.
       const s = openRunStream(hub, snapshot.session.id, o.maxBufferedBytes);
       try {
-        s.begin({ workspace, snapshot, turn: hub.queue.prompt(ls, text, []) });
+        s.begin({ workspace, snapshot, turn: sendPrompt(ls.hs, text, []) });
       } catch (err) {
         s.abort();
         throw err;

@@ -9,6 +9,7 @@ import { HttpError } from './http-error.js';
 import type { TokenIdentity } from './tokens.js';
 import { WireProblems } from './wire-problems.js';
 import { agentOf, existingDir, newSessionAt, type SessionOps } from './session-ops.js';
+import { queueOf, sendPrompt, steerNow } from './prompt-queue.js';
 
 export function who(identity: TokenIdentity | undefined): string {
   return identity?.label ?? identity?.id ?? 'unknown';
@@ -91,34 +92,32 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
     async prompt({ params, body }) {
       const b = body;
       const ls = await ops.live(params.id);
-      return hub.queue.prompt(ls, b.text, b.images);
+      return sendPrompt(ls.hs, b.text, b.images);
     },
 
     queue({ params }) {
-      const ls = hub.get(ops.row(params.id).id);
-      return { queue: ls ? ls.queue.map((q) => ({ ...q.item })) : [] };
+      return queueOf(hub.get(ops.row(params.id).id)?.hs);
     },
 
     editQueued({ params, body }) {
       const ls = hub.get(ops.row(params.id).id);
       if (!ls) throw new HttpError('not_found', `no queued prompt ${params.item}`);
-      hub.queue.editQueued(ls, params.item, body.text);
-      return { queue: ls.queue.map((q) => ({ ...q.item })) };
+      ls.hs.session.editQueued(params.item, body.text);
+      return queueOf(ls.hs);
     },
 
     removeQueued({ params }) {
       const ls = hub.get(ops.row(params.id).id);
       if (!ls) throw new HttpError('not_found', `no queued prompt ${params.item}`);
-      hub.queue.editQueued(ls, params.item, undefined);
-      return { queue: ls.queue.map((q) => ({ ...q.item })) };
+      ls.hs.session.removeQueued(params.item);
+      return queueOf(ls.hs);
     },
 
     async cancel({ params }) {
       const ls = hub.get(ops.row(params.id).id);
       if (!ls) return { cancelled: false };
-      const hadQueue = ls.queue.length > 0;
-      ls.queue.length = 0;
-      if (hadQueue) hub.queue.queueChanged(ls);
+      // The session's cancel drops its queue too (one `queue.updated`).
+      const hadQueue = ls.hs.session.queue.length > 0;
       const running = ls.hs.session.running !== null;
       await ls.hs.cancel();
       return { cancelled: running || hadQueue };
@@ -219,14 +218,13 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
       // The snapshot before the edited message goes out on the new branch (edit → resend): a
       // subscriber `since` its seq gets the whole first turn.
       const out = snap(hs.id);
-      const sent = b.text !== undefined ? hub.queue.prompt(ls, b.text, []) : undefined;
+      const sent = b.text !== undefined ? sendPrompt(ls.hs, b.text, []) : undefined;
       return { ...out, ...(sent ? { turnId: sent.id } : {}) };
     },
 
     async steer({ params, body }) {
       const ls = await ops.live(params.id);
-      const b = body;
-      return b.queued !== undefined ? hub.queue.steerQueued(ls, b.queued) : hub.queue.steer(ls, b.text!);
+      return steerNow(ls.hs, body);
     },
 
     async exportSession({ params, query, c }) {

@@ -1,7 +1,8 @@
 /**
  * The live side of the server: which sessions are attached to an agent, their event stream
  * (every bus event gets a seq in the event log and goes to every subscriber at once), the
- * visible prompt queue, pending permissions (first answer wins) and "needs attention" events.
+ * session's prompt queue passed on (its `queue.updated`), pending permissions (first answer wins)
+ * and "needs attention" events.
  */
 import { liveRegistry, type Harness, type HarnessSession, type SessionOrigin } from '../harness/index.js';
 import type { SessionEvent } from '../session/events.js';
@@ -15,7 +16,6 @@ import type {
   StreamEventName,
 } from './contract/index.js';
 import type { EventLog } from './event-log.js';
-import { PromptQueue, type Queued } from './prompt-queue.js';
 import { EventBatcher, type BatchSink } from './batch.js';
 import { SessionOrigins } from './session-origin.js';
 import { appended, threadJson } from './hub-json.js';
@@ -35,14 +35,16 @@ import {
 export interface LiveSession extends FailureState {
   hs: HarnessSession;
   origin: SessionOrigin;
-  queue: Queued[];
+  /**
+   * Turns waiting in the session's queue: the stream shows the queue as `queue.updated`, so their
+   * `turn.queued`, and the `turn.ended` of one that leaves the queue without running, stay off it.
+   */
+  waiting: Set<string>;
   pending: Map<string, PendingPermission>;
   /** requestKey → who answered (for a late answer's `conflict`). */
   resolved: Map<string, string>;
   /** The last entry sent per index (entries are immutable: a new object per update). */
   sent: Map<number, unknown>;
-  /** Steers under way: the queue waits, so "steer now" goes before what was queued. */
-  steering: number;
   off: () => void;
 }
 
@@ -56,9 +58,6 @@ export class Hub {
   private readonly listListeners = new Set<(s: SessionSummaryInfo) => void>();
   private readonly storedFailures: StoredFailures;
   private readonly origins: SessionOrigins;
-  /** Prompts waiting for the running turn, and "steer now" (prompt-queue.ts). */
-  readonly queue = new PromptQueue((id, type, body) => this.emit(id, type, body));
-
   /** Stops following the harness's live registry (closeAll). */
   private readonly offShared: () => void;
 
@@ -129,11 +128,10 @@ export class Hub {
     const ls: LiveSession = {
       hs,
       origin: hs.origin,
-      queue: prev?.queue ?? [],
+      waiting: new Set(hs.session.queued.map((t) => t.id)),
       pending: new Map(),
       resolved: new Map(),
       sent: new Map(),
-      steering: 0,
       off: () => {},
     };
     // A fresh attach keeps what the previous one knew, else what the store says the last turn ended with (a restart).
@@ -165,6 +163,13 @@ export class Hub {
 
   private onBusEvent(ls: LiveSession, e: SessionEvent): void {
     const id = ls.hs.id;
+    if (e.type === 'turn.queued') {
+      ls.waiting.add(e.turnId);
+      return;
+    }
+    if (e.type === 'turn.started') ls.waiting.delete(e.turnId);
+    // A queued prompt removed, dropped or steered into the running turn: never a turn of the stream's.
+    if (e.type === 'turn.ended' && ls.waiting.delete(e.turnId)) return;
     let ev: StreamEvent;
     if (e.type === 'entry.added' || e.type === 'entry.updated') {
       const grown = e.type === 'entry.updated' ? appended(ls.sent.get(e.index), e.entry, e.appended) : undefined;
@@ -204,7 +209,6 @@ export class Hub {
         turnEnded(ls, e.stopReason, e.error);
         this.emit(id, 'attention', { kind: 'turn.ended', text: `Turn ended: ${e.stopReason}` });
         this.log.prune(id);
-        this.queue.startNext(ls);
         this.sessionChanged(id);
         break;
       case 'session.state':
@@ -289,7 +293,7 @@ export class Hub {
         thread: threadJson(t),
         origin: ls.origin,
         pending: [...ls.pending.values()],
-        queue: ls.queue.map((q) => ({ ...q.item })),
+        queue: s.queue,
         ...(s.running ? { turnId: s.running.id } : {}),
         catalog: s.catalog,
         ...usage,

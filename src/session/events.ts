@@ -44,6 +44,14 @@ const usage = z
     cachedWriteTokens: z.number().optional(),
   })
   .passthrough();
+/** A queued prompt as every face shows it (prompt-queue.ts). */
+const queuedPrompt = z.object({
+  id: z.string(),
+  text: z.string(),
+  images: z.number(),
+  position: z.number(),
+  queuedAt: z.number(),
+});
 const turnError = z.object({ code: z.string(), message: z.string(), data: json.optional() });
 
 export const sessionState = z.enum(['idle', 'running', 'cancelling', 'closed', 'failed']);
@@ -56,6 +64,16 @@ export const EVENTS = {
   'session.state': z.object({ state: sessionState, previous: sessionState }),
   'session.closed': z.object({ reason: z.string() }),
   'turn.queued': z.object({ turnId: z.string(), position: z.number() }),
+  /**
+   * The prompt queue changed (queued, edited, removed, started, steered, dropped). `started`: the
+   * queued prompt that left the queue as a turn, by its queued id and the turn's id (for one
+   * steered from the queue, the turn that carries it); a queued prompt gone without it was
+   * removed (or dropped by a cancel).
+   */
+  'queue.updated': z.object({
+    queue: z.array(queuedPrompt),
+    started: z.object({ id: z.string(), turnId: z.string() }).optional(),
+  }),
   'turn.started': z.object({ turnId: z.string(), prompt: z.array(block) }),
   'turn.ended': z.object({
     turnId: z.string(),

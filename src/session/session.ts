@@ -34,7 +34,8 @@ import { transition, type SessionEvent as StateEvent, type SessionState } from '
 import type { Turn, TurnResult } from './turn.js';
 import { emitChange } from './thread-events.js';
 import { TurnQueue } from './turns.js';
-import { steer, type SteerResult } from './steer.js';
+import { steer, steerQueued, type SteerResult } from './steer.js';
+import type { QueuedPrompt } from './prompt-queue.js';
 import { OtherRequests } from './other-requests.js';
 import type { TerminalView } from '../protocol/client-terminal.js';
 import { ownMessage } from './whole-messages.js';
@@ -129,6 +130,16 @@ export class Session implements SessionCore {
 
   get queued(): readonly Turn[] {
     return this.turns.queued;
+  }
+
+  /** The prompt queue as every face shows it (ids, text, positions); `queue.updated` says when it changes. */
+  get queue(): QueuedPrompt[] {
+    return this.turns.waiting.list();
+  }
+
+  /** The queued prompt a turn waits as (undefined once it started, or if it never queued). */
+  queuedPrompt(turnId: string): QueuedPrompt | undefined {
+    return this.turns.waiting.of(turnId);
   }
 
   policy(): { mode: PermissionMode; rules: PermissionRule[] } {
@@ -321,30 +332,52 @@ export class Session implements SessionCore {
 
   // ---- turns ----------------------------------------------------------------------------------
 
-  /**
-   * Sends a prompt. While a turn runs, the prompt is queued (ACP has no steer; agents like Hermes
-   * would otherwise run it inside the running request) and sent when that turn ends.
-   */
-  /** Throws what prompt() would for this input's size (for a prompt that waits in another queue first). */
+  /** Throws what prompt() would for this input's size. */
   checkPrompt(input: PromptInput): void {
     checkPromptSize(toBlocks(input), this.maxPromptBytes);
   }
 
+  /**
+   * Sends a prompt. While a turn runs (or others wait), the prompt is queued (ACP has no steer;
+   * agents like Hermes would otherwise run it inside the running request) and sent when the turns
+   * before it ended; while it waits it is in `queue`, editable and removable.
+   */
   prompt(input: PromptInput, o: { context?: string } = {}): Turn {
     return this.turns.prompt(input, o);
+  }
+
+  /** A queued prompt's new text (its images kept). Throws `not_found` once it started or was removed. */
+  editQueued(id: string, text: string): void {
+    this.turns.waiting.edit(id, text);
+  }
+
+  /** Takes a queued prompt off the queue; its Turn ends `cancelled`, `dropped`. Throws `not_found` as editQueued. */
+  removeQueued(id: string): void {
+    this.turns.removeQueued(id);
   }
 
   /**
    * "Steer now": the message goes into the running turn — through the agent's own steering when it
    * has one, else by cancelling the turn and resending with the partial answer as context. With
-   * nothing running it is a normal prompt. (`prompt()` while a turn runs = queue.)
+   * nothing running it is a normal prompt. Either way it goes before what is queued, and what is
+   * queued stays queued. (`prompt()` while a turn runs = queue.)
    */
   steer(text: string): Promise<SteerResult> {
-    return steer(this, text);
+    return steer(this, this.turns, text);
   }
 
   /**
-   * Cancel = `session/cancel` + pending permissions answered `cancelled` + the queue dropped.
+   * "Steer now" on queued prompt `id`: off the queue and steered in one step (steer.ts); its own
+   * Turn answers it when a turn does ('agent': it ends with the running turn, `steeredInto`). A
+   * failed steer puts it back where it was. Throws `not_found`, or `invalid_argument` for images.
+   */
+  steerQueued(id: string): Promise<SteerResult> {
+    return steerQueued(this, this.turns, id);
+  }
+
+  /**
+   * Cancel = `session/cancel` + pending permissions answered `cancelled` + the queue dropped (its
+   * turns end `cancelled`, `dropped`).
    * Streamed text is kept; late updates are still accepted. Resolves with the running turn's
    * result; never rejects (not even when the agent is already gone).
    */

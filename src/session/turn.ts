@@ -22,8 +22,10 @@ export interface TurnResult {
   usage?: TurnUsage;
   error?: TurnError;
   durationMs: number;
-  /** True when the turn never ran: it was queued and the queue was dropped by a cancel. */
+  /** True when the turn never ran: it was queued and then removed, or the queue was dropped by a cancel. */
   dropped?: boolean;
+  /** A queued prompt steered into the running turn (the agent's own steering): that turn, which answered it. */
+  steeredInto?: string;
   /** The raw prompt response, extra fields included (agents add usage, _meta.quota, …). */
   response?: unknown;
 }
@@ -45,7 +47,8 @@ export class Turn {
 
   constructor(
     readonly id: string,
-    readonly prompt: ContentBlock[],
+    /** Replaced (never changed in place) when its text is edited while it is queued. */
+    public prompt: ContentBlock[],
     private readonly iterate: (
       until: Promise<unknown>,
       filter: (e: SessionEvent) => boolean,

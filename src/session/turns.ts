@@ -1,9 +1,11 @@
 /**
  * Turns and the queue of one session. A turn is the `session/prompt` request: it starts the
- * turn, its response ends it. Prompts sent while a turn runs are queued here (ACP has no steer;
- * agents like Hermes would otherwise run them inside the running request) and sent when that
- * turn ends. Cancel = `session/cancel` + pending permissions answered `cancelled` + the queue
- * dropped; streamed text is kept. A turn's result always resolves, never rejects.
+ * turn, its response ends it. Prompts sent while a turn runs wait in the session's one queue
+ * (prompt-queue.ts; ACP has no steer; agents like Hermes would otherwise run them inside the
+ * running request) and the next is sent when that turn ends, here and only here, so a queued
+ * prompt starts once. A steer holds the queue until it is placed, so it goes before what waits.
+ * Cancel = `session/cancel` + pending permissions answered `cancelled` + the queue dropped;
+ * streamed text is kept. A turn's result always resolves, never rejects.
  */
 import { randomUUID } from 'node:crypto';
 import { TalariaError } from '../protocol/errors.js';
@@ -14,6 +16,11 @@ import type { SessionEvent } from './events.js';
 import { defaultMapPrompt } from './hooks.js';
 import { reopenAtAgent } from './reopen.js';
 import { noteTurnFailure } from './turn-failure.js';
+import { PromptQueue, type Waiting } from './prompt-queue.js';
+import { deniedIn, rejectedIn, turnText } from './turn-entries.js';
+import { notifySafely, withContext } from './turn-wire.js';
+
+export { withContext };
 import { Turn, type TurnError, type TurnResult } from './turn.js';
 import { UsageTracker } from './usage.js';
 import type { ContentBlock } from '../thread/types.js';
@@ -23,7 +30,9 @@ type PromptResponse = { stopReason?: string; usage?: unknown };
 
 export class TurnQueue {
   private current: Turn | null = null;
-  private readonly queue: Turn[] = [];
+  readonly waiting: PromptQueue;
+  /** Steers under way: the queue waits for them (a steer goes before what was queued). */
+  private holds = 0;
   private turnSeq = 0;
   /** Turn ids stay unique across Session objects for one agent session (reloads, restarts): the store keys on them. */
   private readonly turnPrefix = randomUUID().slice(0, 8);
@@ -37,6 +46,7 @@ export class TurnQueue {
     private readonly iterate: Iterate,
   ) {
     this.usage = new UsageTracker(s.hooks.usageMode ?? 'per-turn');
+    this.waiting = new PromptQueue(s);
   }
 
   get running(): Turn | null {
@@ -44,7 +54,7 @@ export class TurnQueue {
   }
 
   get queued(): readonly Turn[] {
-    return this.queue;
+    return this.waiting.turns;
   }
 
   /** The agent reset its cumulative counters (Hermes: set_model, a new process). */
@@ -53,20 +63,85 @@ export class TurnQueue {
   }
 
   prompt(input: PromptInput, o: { context?: string } = {}): Turn {
+    const turn = this.make(toBlocks(input));
+    if (o.context) turn.context = o.context;
+    // Queued while anything would go before it: a running turn, a steer being placed, others waiting.
+    if (this.current || this.holds > 0 || this.waiting.length > 0) {
+      this.waiting.add(turn);
+      this.startNext(); // nothing runs and nothing holds: the first in line goes (never a queue left waiting)
+    } else this.start(turn);
+    return turn;
+  }
+
+  /**
+   * A steer's message, ahead of everything queued: run now, or next when a turn runs. `carry`: a
+   * queued prompt being steered goes as itself (its caller's Turn answers it, under its ids).
+   */
+  sendFirst(text: string, o: { context?: string; carry?: Waiting } = {}): Turn {
+    if (o.carry) this.checkOpen();
+    const turn = o.carry?.turn ?? this.make(toBlocks(text));
+    if (o.context) turn.context = o.context;
+    if (!this.current) this.start(turn);
+    else if (!o.carry) this.waiting.add(turn, true);
+    else {
+      // Another steer's turn runs now: it waits again, first, as the queued prompt it was.
+      this.waiting.moveToFront(o.carry);
+      this.waiting.changed();
+    }
+    return turn;
+  }
+
+  private checkOpen(): void {
     const { s } = this;
     if (s.state === 'closed') throw new TalariaError('session_closed', `session ${s.id} is closed`);
     if (s.state === 'failed')
       throw new TalariaError('session_failed', `session ${s.id} failed; it must be reloaded before prompting`);
-    const blocks = toBlocks(input);
+  }
+
+  private make(blocks: ContentBlock[]): Turn {
+    this.checkOpen();
     if (blocks.length === 0) throw new TalariaError('invalid_argument', 'a prompt needs at least one content block');
-    checkPromptSize(blocks, s.maxPromptBytes);
-    const turn = new Turn(`turn-${this.turnPrefix}-${++this.turnSeq}`, blocks, this.iterate);
-    if (o.context) turn.context = o.context;
-    if (this.current) {
-      this.queue.push(turn);
-      s.emit('turn.queued', { turnId: turn.id, position: this.queue.length });
-    } else this.start(turn);
-    return turn;
+    checkPromptSize(blocks, this.s.maxPromptBytes);
+    return new Turn(`turn-${this.turnPrefix}-${++this.turnSeq}`, blocks, this.iterate);
+  }
+
+  /** Runs `fn` (a steer) with the queue held: what was queued starts once the steer is placed. */
+  async holding<T>(fn: () => Promise<T>): Promise<T> {
+    this.holds++;
+    try {
+      return await fn();
+    } finally {
+      this.holds--;
+      this.startNext();
+    }
+  }
+
+  /** The next queued prompt, when nothing runs and no steer holds the queue. */
+  startNext(): void {
+    if (this.current || this.holds > 0) return;
+    const next = this.waiting.shift();
+    if (!next) return;
+    this.start(next.turn);
+    // After the start: the update names the turn the queued prompt became (a run waits for it).
+    this.waiting.changed({ id: next.id, turnId: next.turn.id });
+  }
+
+  /** A queued prompt removed: its turn ends without running. */
+  removeQueued(id: string): void {
+    const { w } = this.waiting.take(id);
+    this.waiting.changed();
+    this.drop([w]);
+  }
+
+  /** A queued prompt the agent took into the running turn: it ends with that turn, which answered it. */
+  absorbed(turn: Turn, into: Turn): void {
+    const end = (r: TurnResult) => {
+      this.s.emit('turn.ended', { turnId: turn.id, stopReason: r.stopReason, durationMs: 0 });
+      turn.resolve({ turnId: turn.id, stopReason: r.stopReason, durationMs: 0, steeredInto: into.id });
+    };
+    into.result
+      .then(end)
+      .catch((err: unknown) => this.s.logger.error('ending a steered prompt failed', { error: String(err) }));
   }
 
   /** Runs `turn` now; whatever goes wrong ends the turn (its result never rejects). */
@@ -133,7 +208,7 @@ export class TurnQueue {
     const agentStopReason = typeof response?.stopReason === 'string' ? response.stopReason : undefined;
     // Cancelled means we (the user, Talaria) cancelled. An agent that ends the turn `cancelled`
     // unasked after a permission was refused (codex's reject option) was denied, not cancelled.
-    const denied = !turn.cancelRequested && agentStopReason === 'cancelled' && this.deniedIn(turn);
+    const denied = !turn.cancelRequested && agentStopReason === 'cancelled' && deniedIn(s.thread, turn);
     const cancelled = turn.cancelRequested || agentStopReason === 'cancelled';
     const outcome = error ? 'failed' : cancelled ? 'cancelled' : 'completed';
     // Nobody can answer a question about a turn that is over (the agent gave up on it).
@@ -145,7 +220,7 @@ export class TurnQueue {
       const c = s.hooks.classifyTurn({
         turnId: turn.id,
         stopReason: agentStopReason ?? '',
-        text: this.turnText(turn),
+        text: turnText(s.thread, turn),
         cancelled,
         toolCalls,
       });
@@ -173,7 +248,7 @@ export class TurnQueue {
 
     this.current = null;
     const lost = error?.code === 'agent_crashed' || error?.code === 'connection_closed';
-    if (s.hooks.reopenAfterFailedTurn && !lost && (error || cancelled || this.rejectedIn(turn)))
+    if (s.hooks.reopenAfterFailedTurn && !lost && (error || cancelled || rejectedIn(s.thread, turn)))
       this.reopenPending = true;
     if (s.state !== 'closed') s.setState(lost ? 'fail' : 'turn_end');
     const ended: EventBody<'turn.ended'> = {
@@ -189,40 +264,19 @@ export class TurnQueue {
     turn.resolve(result);
 
     if (lost || s.state === 'closed') this.dropQueue(error ?? { code: 'session_closed', message: 'session closed' });
-    else {
-      const next = this.queue.shift();
-      if (next) this.start(next);
-    }
-  }
-
-  /** A permission of this turn was refused (rejected, or cancelled unanswered). */
-  private deniedIn(turn: Turn): boolean {
-    return this.s.thread.entries
-      .slice(turn.firstEntry)
-      .some(
-        (e) => e.kind === 'tool_call' && (e.permission?.status === 'rejected' || e.permission?.status === 'cancelled'),
-      );
-  }
-
-  private rejectedIn(turn: Turn): boolean {
-    return this.s.thread.entries
-      .slice(turn.firstEntry)
-      .some((e) => e.kind === 'tool_call' && e.permission?.status === 'rejected');
-  }
-
-  private turnText(turn: Turn): string {
-    let text = '';
-    const entries = this.s.thread.entries;
-    for (let i = turn.firstEntry; i < entries.length; i++) {
-      const e = entries[i]!;
-      if (e.kind === 'assistant_message') text += e.text;
-    }
-    return text;
+    else this.startNext();
   }
 
   /** Queued turns end without running (`cancelled`, or `error` with `error`). */
   dropQueue(error?: TurnError): void {
-    for (const t of this.queue.splice(0)) {
+    const dropped = this.waiting.clear();
+    if (dropped.length === 0) return;
+    this.waiting.changed();
+    this.drop(dropped, error);
+  }
+
+  private drop(waiting: Waiting[], error?: TurnError): void {
+    for (const { turn: t } of waiting) {
       const r: TurnResult = { turnId: t.id, stopReason: error ? 'error' : 'cancelled', durationMs: 0, dropped: true };
       if (error) r.error = error;
       this.s.emit('turn.ended', { turnId: t.id, stopReason: r.stopReason, durationMs: 0, ...(error ? { error } : {}) });
@@ -230,10 +284,10 @@ export class TurnQueue {
     }
   }
 
-  /** See Session.cancel. */
-  cancel(): Promise<TurnResult | undefined> {
+  /** See Session.cancel. `keepQueue`: a steer's cancel (what waits goes on waiting). */
+  cancel(o: { keepQueue?: boolean } = {}): Promise<TurnResult | undefined> {
     const { s } = this;
-    this.dropQueue();
+    if (!o.keepQueue) this.dropQueue();
     const turn = this.current;
     if (!turn || turn.cancelRequested) return turn?.result ?? Promise.resolve(undefined);
     turn.cancelRequested = true;
@@ -249,24 +303,4 @@ export class TurnQueue {
   get cancelling(): boolean {
     return this.current?.cancelRequested === true;
   }
-}
-
-/** Sends a notification whose failure must not escape (a closed connection is reported by the turn). */
-function notifySafely(s: SessionCore, method: string, params: unknown): void {
-  let sent: Promise<void>;
-  try {
-    sent = Promise.resolve(s.port.notify(method, params));
-  } catch (err) {
-    sent = Promise.reject(err);
-  }
-  sent.catch((err: unknown) => s.logger.debug(`${method} was not sent`, { sessionId: s.id, error: String(err) }));
-}
-
-/** The turn's context in front of the user's words, in the same text block (agents read one message). */
-export function withContext(blocks: ContentBlock[], context: string | undefined): ContentBlock[] {
-  if (!context) return blocks;
-  const [first, ...rest] = blocks;
-  if (first?.type === 'text' && typeof first.text === 'string')
-    return [{ ...first, text: `${context}\n\n${first.text}` }, ...rest];
-  return [{ type: 'text', text: context }, ...blocks];
 }

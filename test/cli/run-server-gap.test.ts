@@ -72,7 +72,7 @@ describe('talaria run on a server whose stream fell behind past the event log', 
       // (Read in process: a snapshot over HTTP of a 600k-chunk thread per poll would slow the turns.)
       const ls = s.server.hub.get(id)!;
       const users = () => ls.hs.thread.entries.filter((e) => e.kind === 'user_message').length;
-      while (!(users() === 2 && ls.queue.length === 0 && ls.hs.session.state === 'idle'))
+      while (!(users() === 2 && ls.hs.session.queue.length === 0 && ls.hs.session.state === 'idle'))
         await new Promise((r) => setTimeout(r, 50));
     } finally {
       cli.child.kill('SIGCONT');

@@ -134,4 +134,37 @@ describe.concurrent('several clients on one live session', () => {
     expect(updates.find((u) => u.queue.length === 1)?.started).toBeUndefined();
     p.close();
   });
+
+  it("one queue for every face: a library caller's prompt behind the running turn is in the HTTP queue, removable there; the stream shows the queue, not the queued turn", async () => {
+    const s = await serve({ vars: { TALARIA_DEMO_SLOW_CHUNKS: '100000', TALARIA_DEMO_SLOW_DELAY_MS: '5' } });
+    const id = await session(s);
+    const p = await joined(s, id);
+    await s.client.api.prompt({ params: { id }, body: { text: 'slow' } });
+    const viaHttp = await s.client.api.prompt({ params: { id }, body: { text: 'from the web' } });
+    // The same live session, held as a library Session (the caps face, an embedder).
+    const lib = s.server.hub.get(id)!.hs.session;
+    const turn = lib.prompt('from the library');
+    const { queue } = await s.client.api.queue({ params: { id } });
+    expect(queue.map((q) => [q.text, q.position])).toEqual([
+      ['from the web', 1],
+      ['from the library', 2],
+    ]);
+    expect(queue[0]!.id).toBe(viaHttp.id);
+    const left = await s.client.api.removeQueued({ params: { id, item: queue[1]!.id } });
+    expect(left.queue.map((q) => q.id)).toEqual([viaHttp.id]);
+    expect(await turn.result).toMatchObject({ stopReason: 'cancelled', dropped: true });
+    await p.wait(
+      (m) =>
+        m.type === 'event' &&
+        m.event.type === 'queue.updated' &&
+        m.event.queue.length === 1 &&
+        m.event.queue[0]!.id === viaHttp.id,
+    );
+    const types = p.events(id).map((e) => e.type);
+    expect(types.filter((t) => t === 'queue.updated')).toHaveLength(3);
+    expect(types).not.toContain('turn.queued');
+    expect(types).not.toContain('turn.ended');
+    await s.client.api.cancel({ params: { id } });
+    p.close();
+  });
 });

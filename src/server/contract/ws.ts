@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EVENTS } from '../../session/events.js';
 import { apiError } from './errors.js';
-import { queuedPrompt, role, sessionOrigin, sessionSnapshot, sessionSummary } from './models.js';
+import { role, sessionOrigin, sessionSnapshot, sessionSummary } from './models.js';
 
 /**
  * The `/ws` protocol. One connection carries any number of session subscriptions.
@@ -33,15 +33,7 @@ export const SERVER_EVENTS = {
    * `entry.updated`, so a streamed answer costs its chunks, not its length per chunk.
    */
   'entry.appended': z.object({ index: z.number(), text: z.string() }),
-  /**
-   * The visible prompt queue changed (queued, edited, removed, started). `started`: the queued
-   * prompt that left the queue as a turn, by its queued id (what the prompt's answer gave) and
-   * the turn's id; a queued prompt gone without it was removed (or cleared by a cancel).
-   */
-  'queue.updated': z.object({
-    queue: z.array(queuedPrompt),
-    started: z.object({ id: z.string(), turnId: z.string() }).optional(),
-  }),
+  // `queue.updated` (the prompt queue changed) is the session's own event (src/session/events.ts).
   /** The session was attached to an agent (opened, reopened after a restart, forked). */
   'session.live': z.object({ origin: sessionOrigin, provider: z.string() }),
   /** The model or mode a person chose was applied. */
