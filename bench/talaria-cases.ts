@@ -24,8 +24,6 @@ import type { BenchCase, Measurement } from './types.js';
 
 const SDK_TP = { case: 'sdk', key: 'framesPerSec' } as const;
 const ZERO_LOST = { kind: 'equals', expected: 0 } as const;
-/** Talaria's own start-up work (its client CPU) may exceed the bare SDK's by this much. */
-const CPU_STARTUP_MAX = 1.25;
 
 const PAIRED_FLOOR = (key: string) => ({ case: 'talaria.core', key, label: 'floor (paired)' });
 const PAIRED_PACED = (key: string) => ({ case: 'talaria.core.paced', key, label: 'floor (paired)' });
@@ -56,13 +54,15 @@ export const talariaCases: BenchCase[] = [
       {
         key: 'cpuRatio',
         unit: '×',
+        // Printed beside the target row below: no client that keeps a thread on the JS heap reaches
+        // 0.85× the bare JSON.parse floor (the keep floor itself is 0.74–0.75 of it), issue 36.
         label: 'talaria core / floor per CPU-second (paired)',
-        target: { kind: 'at-least', min: 0.85 },
       },
       {
         key: 'keepCpuRatio',
         unit: '×',
         label: 'talaria core / floor that keeps the conversation, per CPU-second (paired)',
+        target: { kind: 'at-least', min: 0.95 },
       },
       {
         key: 'keepFloorCpuRatio',
@@ -136,7 +136,7 @@ export const talariaCases: BenchCase[] = [
         key: 'coreRatio',
         unit: '×',
         label: 'talaria + store / talaria core (paired runs)',
-        target: { kind: 'at-least', min: 0.6 },
+        target: { kind: 'at-least', min: 0.7 },
       },
       { key: 'coreCpuRatio', unit: '×', label: 'talaria + store / talaria core per CPU-second (paired)' },
       {
@@ -212,8 +212,8 @@ export const talariaCases: BenchCase[] = [
       {
         key: 'cpuRatio',
         unit: '×',
+        // Informational (issue 36): a few ms of module loading either way, noisy on a shared machine.
         label: 'start-up client CPU talaria/sdk (paired runs)',
-        target: { kind: 'at-most', max: CPU_STARTUP_MAX },
       },
     ],
     run: async (o): Promise<Measurement> => {

@@ -189,18 +189,17 @@ describe('report', () => {
     expect(table).not.toMatch(/PASS|FAIL/);
   });
 
-  it('judges an absolute at-most target (the paired start-up ratio, wall and client CPU) and shows a baseline label', () => {
+  it('judges an absolute at-most target (the paired start-up ratio; client CPU informs) and shows a baseline label', () => {
     const startup = talariaCases.find((c) => c.name === 'talaria.startup')!;
     const values = { ms: 105, sdkMs: 100, cpuMs: 5, sdkCpuMs: 5 };
     const judged = (pairRatio: number, cpuRatio = 1) =>
       buildRows([startup], new Map([[startup.name, result(startup.name, { ...values, pairRatio, cpuRatio })]])).map(
         (r) => r.status,
       );
-    expect(judged(1.05)).toEqual(['info', 'pass', 'info', 'pass']);
-    expect(judged(1.06)).toEqual(['info', 'fail', 'info', 'pass']);
-    // Start-up is judged on the client's CPU too, not only on wall time.
-    expect(judged(1, 1.25)).toEqual(['info', 'pass', 'info', 'pass']);
-    expect(judged(1, 1.3)).toEqual(['info', 'pass', 'info', 'fail']);
+    expect(judged(1.05)).toEqual(['info', 'pass', 'info', 'info']);
+    expect(judged(1.06)).toEqual(['info', 'fail', 'info', 'info']);
+    // The client's start-up CPU informs (issue 36 retargeted it): printed, never failing the run.
+    expect(judged(1, 1.3)).toEqual(['info', 'pass', 'info', 'info']);
     const rows = buildRows(
       [startup],
       new Map([[startup.name, result(startup.name, { ...values, pairRatio: 1, cpuRatio: 1 })]]),
@@ -242,8 +241,8 @@ describe('report', () => {
           ],
         ]),
       ).find((r) => r.name.includes('(paired runs)'))!.status;
-    expect(judged(0.6)).toBe('pass');
-    expect(judged(0.59)).toBe('fail');
+    expect(judged(0.7)).toBe('pass');
+    expect(judged(0.69)).toBe('fail');
   });
 
   it('the bench fails (exit 1) on any missed or unjudged target and on errors; info rows never fail it', () => {
