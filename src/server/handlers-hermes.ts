@@ -9,7 +9,7 @@ import { workspaceInfo } from './session-ops.js';
 export function hermesHandlers(harness: Harness): Partial<HandlerMap> {
   return {
     async hermesProfiles({ query }) {
-      const wid = query.workspace as string | undefined;
+      const wid = query.workspace;
       const w = wid ? harness.workspaces.get(wid) : undefined;
       if (wid && !w) throw new HttpError('not_found', `no workspace ${wid}`);
       const listing = await hermesProfileListing(harness.env);

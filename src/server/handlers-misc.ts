@@ -93,11 +93,11 @@ export function miscHandlers(
       const w = harness.workspaces.get(params.id);
       if (!w) throw new HttpError('not_found', `no workspace ${params.id}`);
       const pick = query.provider
-        ? { provider: query.provider as string, from: 'flag' }
+        ? { provider: query.provider, from: 'flag' }
         : await harness.pickAgent({ workspace: w.path });
       // The workspace's own profile before its first session made it: the profile it is cloned from.
       const set = harness.profileFor(w.id, pick.provider);
-      const profile = (query.profile as string | undefined) ?? (set?.own && !set.exists ? undefined : set?.profile);
+      const profile = query.profile ?? (set?.own && !set.exists ? undefined : set?.profile);
       const key = `${w.id}\u0000${pick.provider}\u0000${profile ?? ''}`;
       const ws = harness.workspaces.open(w.path);
       const d = ws.defaults(pick.provider, profile);
@@ -128,20 +128,20 @@ export function miscHandlers(
       return { provider: pick.provider, catalog, cached: false, defaults };
     },
     rules({ query }) {
-      const scope = query.scope as 'global' | 'workspace' | 'session' | undefined;
-      return { rules: harness.permissions.list(scope, query.scopeId as string | undefined) };
+      const scope = query.scope;
+      return { rules: harness.permissions.list(scope, query.scopeId) };
     },
     addRule({ body }) {
       const b = body;
-      if (b.scope !== 'global' && !b.scopeId)
-        throw new HttpError('invalid_argument', `a ${b.scope} rule needs scopeId`);
-      if (b.scope === 'workspace' && !harness.workspaces.get(b.scopeId!))
-        throw new HttpError('not_found', `no workspace ${b.scopeId}`);
-      if (b.scope === 'session' && !harness.sessions.find(b.scopeId!))
-        throw new HttpError('not_found', `no session ${b.scopeId}`);
+      const scopeId = b.scope === 'global' ? undefined : b.scopeId;
+      if (b.scope !== 'global' && !scopeId) throw new HttpError('invalid_argument', `a ${b.scope} rule needs scopeId`);
+      if (b.scope === 'workspace' && !harness.workspaces.get(scopeId ?? ''))
+        throw new HttpError('not_found', `no workspace ${scopeId}`);
+      if (b.scope === 'session' && !harness.sessions.find(scopeId ?? ''))
+        throw new HttpError('not_found', `no session ${scopeId}`);
       const rule = harness.permissions.add({
         scope: b.scope,
-        ...(b.scope !== 'global' ? { scopeId: b.scopeId! } : {}),
+        ...(scopeId !== undefined ? { scopeId } : {}),
         rule: { ...b.rule, source: b.rule.source ?? 'user' },
       });
       return { rule };
@@ -156,11 +156,11 @@ export function miscHandlers(
       return { ok: true };
     },
     audit({ query }) {
-      const session = query.session as string | undefined;
+      const session = query.session;
       const id = session ? harness.sessions.find(session)?.id : undefined;
       if (session && !id) throw new HttpError('not_found', `no session ${session}`);
       const all = harness.permissions.audit(id);
-      const limit = (query.limit as number | undefined) ?? 200;
+      const limit = query.limit ?? 200;
       return { records: all.slice(-limit) };
     },
     usage({ query }) {

@@ -12,6 +12,7 @@ import type { HandlerMap, RouteCtx } from './app.js';
 import { existingDir, newSessionAt, workspaceInfo, type SessionOps } from './session-ops.js';
 import type { Hub, LiveSession } from './hub.js';
 import { openRunStream } from './run-stream.js';
+import { HttpError } from './http-error.js';
 import { sendPrompt } from './prompt-queue.js';
 
 export function runHandlers(
@@ -32,7 +33,9 @@ export function runHandlers(
       });
       workspace = workspaceInfo(ops.workspaceOf(ops.row(ls.hs.id)).row);
     } else {
-      const path = existingDir(b.path!, 'the workspace');
+      // The schema gives exactly one of path and session; this says so to the compiler too.
+      if (b.path === undefined) throw new HttpError('invalid_argument', 'give path (a new session) or session');
+      const path = existingDir(b.path, 'the workspace');
       workspace = workspaceInfo(harness.workspaces.open(path).row);
       ls = ops.attach(await newSessionAt(harness, path, { ...b, createdBy: 'run' }));
     }

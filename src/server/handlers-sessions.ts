@@ -20,14 +20,14 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
   const checked = new WireProblems((id, fromSeq, limit) => harness.sessions.wire(id, { fromSeq, limit }));
   return {
     async listSessions({ query }) {
-      const archived = (query.archived as string | undefined) ?? 'exclude';
+      const archived = query.archived ?? 'exclude';
       const filter = {
         ...(archived === 'include' ? { includeArchived: true } : {}),
         ...(archived === 'only' ? { archivedOnly: true } : {}),
       };
       let agentProblem: string | undefined;
       let rows: StoredSession[];
-      const wsId = query.workspace as string | undefined;
+      const wsId = query.workspace;
       if (wsId) {
         const w = harness.workspaces.get(wsId);
         if (!w) throw new HttpError('not_found', `no workspace ${wsId}`);
@@ -229,7 +229,7 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
 
     async exportSession({ params, query, c }) {
       const row = ops.row(params.id);
-      const format = query.format as 'md' | 'json' | 'fixture';
+      const format = query.format;
       hub.get(row.id)?.hs.flush();
       const text = await harness.sessions.export(row.id, format);
       const ext = format === 'fixture' ? 'ndjson' : format;
@@ -260,8 +260,8 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
     wireLog({ params, query }) {
       const row = ops.row(params.id);
       hub.get(row.id)?.hs.flush();
-      const limit = (query.limit as number | undefined) ?? 500;
-      const after = (query.after as number | undefined) ?? 0;
+      const limit = query.limit ?? 500;
+      const after = query.after ?? 0;
       const rows = harness.sessions.wireRows(row.id, { fromSeq: after + 1, limit });
       const problems = checked.upTo(row.id, rows.at(-1)?.seq ?? 0);
       const frames = rows.map((r) => {
