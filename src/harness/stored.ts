@@ -22,6 +22,8 @@ export interface StoredWorkspaces {
   find: WorkspacesRepo['getByPath'];
   /** Changes its row (name, bound agent, profile); undefined when the id is unknown. */
   update: WorkspacesRepo['update'];
+  /** Its row, added when new, without opening the workspace (open() would warm its agent). */
+  ensure: WorkspacesRepo['ensure'];
 }
 
 export interface StoredSessions {
@@ -34,6 +36,8 @@ export interface StoredSessions {
   snapshot: EntriesRepo['loadSnapshot'];
   /** The stored thread without its entries (plan, commands, context, the agent's provenance). */
   meta: EntriesRepo['getMeta'];
+  /** The stored thread's entries, with their positions. */
+  entries: EntriesRepo['list'];
   turns: TurnsRepo['list'];
   usage: TurnsRepo['usage'];
   /** The stored wire log, read lazily. */
@@ -65,6 +69,7 @@ export function storedRecords(store: Store): {
       get: (id) => w.get(id),
       find: (path) => w.getByPath(path),
       update: (id, patch) => w.update(id, patch),
+      ensure: (o) => w.ensure(o),
     },
     sessions: {
       get: (id) => s.get(id),
@@ -72,6 +77,7 @@ export function storedRecords(store: Store): {
       onChange: (fn) => s.onChange(fn),
       snapshot: (id) => entries.loadSnapshot(id),
       meta: (id) => entries.getMeta(id),
+      entries: (id) => entries.list(id),
       turns: (id) => turns.list(id),
       usage: (id) => turns.usage(id),
       wire: (id, o) => wire.iterate(id, o),

@@ -13,7 +13,7 @@ import { ensureProfile, workspaceProfileName } from '../providers/hermes/profile
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { ProviderEnv } from '../providers/types.js';
 import { TalariaError } from '../protocol/errors.js';
-import type { Store, Workspace as WorkspaceRow } from '../store/index.js';
+import type { Store, Workspace as WorkspaceRow, WorkspacesRepo } from '../store/index.js';
 
 /** The provider whose own profile Talaria can create (its `profile create` is Hermes'). */
 export const OWN_PROFILE_PROVIDER = 'hermes';
@@ -83,13 +83,17 @@ export interface ProfileChange {
 }
 
 /** Sets what new sessions of the workspace `id` use; returns the row (undefined: no such workspace). */
-export function setWorkspaceProfile(store: Store, id: string, change: ProfileChange): WorkspaceRow | undefined {
+export function setWorkspaceProfile(
+  workspaces: Pick<WorkspacesRepo, 'update'>,
+  id: string,
+  change: ProfileChange,
+): WorkspaceRow | undefined {
   if (typeof change.profile === 'string' && !isProfileName(change.profile))
     throw new TalariaError('invalid_argument', `"${change.profile}" is not a Hermes profile name`, {
       profile: change.profile,
     });
   const own = change.own ?? (change.profile !== undefined ? false : undefined);
-  return store.workspaces.update(id, {
+  return workspaces.update(id, {
     ...(change.profile !== undefined ? { profile: change.profile } : {}),
     ...(own !== undefined ? { ownProfile: own } : {}),
   });

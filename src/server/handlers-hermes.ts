@@ -36,7 +36,7 @@ export function hermesHandlers(harness: Harness): Partial<HandlerMap> {
       };
     },
     setWorkspaceProfile({ params, body }) {
-      const w = setWorkspaceProfile(harness.store, params.id, {
+      const w = setWorkspaceProfile(harness.workspaces, params.id, {
         ...(body.profile !== undefined ? { profile: body.profile } : {}),
         ...(body.own !== undefined ? { own: body.own } : {}),
       });

@@ -74,11 +74,7 @@ const REPOS = 'workspaces|sessions|entries|turns|wire|permissions|defaults|branc
 const FACE_REACH = new RegExp(`\\b(?:harness|h)\\s*\\.\\s*store\\s*\\.\\s*(?:${REPOS})\\b`, 'g');
 
 /** src-relative face file → why it still reaches a repository through `harness.store` (left for later). */
-export const FACE_REACHES_LEFT: Readonly<Record<string, string>> = {
-  'src/harness/acp/proxy.ts': 'replays the stored entries (entries.list); the file belongs to the ACP editor face work',
-  'src/cli/commands/hermes-profiles.ts':
-    '`hermes profiles use` adds the workspace row without opening it (workspaces.ensure: open() would warm its agent)',
-};
+export const FACE_REACHES_LEFT: Readonly<Record<string, string>> = {};
 
 /** Each `harness.store.<repository>` in a face, as `file:line: …`. */
 export function faceReaches(rel: string, source: string): string[] {

@@ -33,7 +33,7 @@ describe("a workspace's own Hermes profile", () => {
     const dir = join(tempDir('ws'), 'My App');
     mkdirSync(dir);
     const ws = h.workspaces.open(dir);
-    setWorkspaceProfile(h.store, ws.id, { own: true });
+    setWorkspaceProfile(h.workspaces, ws.id, { own: true });
     const name = workspaceProfileName(dir);
     const home = join(p.hermesHome, 'profiles', name);
 
@@ -58,7 +58,7 @@ describe("a workspace's own Hermes profile", () => {
     // An explicit profile still wins; turning the own profile off goes back to Hermes' active one.
     const other = await ws.newSession({ provider: 'hermes', profile: 'default' });
     expect(other.profile).toBe('default');
-    setWorkspaceProfile(h.store, ws.id, { own: false });
+    setWorkspaceProfile(h.workspaces, ws.id, { own: false });
     expect((await ws.newSession({ provider: 'hermes' })).profile).toBeUndefined();
     expect(creates(bin.log)).toHaveLength(1);
   });
@@ -69,11 +69,11 @@ describe("a workspace's own Hermes profile", () => {
     writeFileSync(join(p.hermesHome, 'profiles', 'coder', 'config.yaml'), HERMES_CONFIG);
     const h = makeHarness(p, { hermes: true, warm: false });
     const ws = h.workspaces.open(tempDir('ws'));
-    setWorkspaceProfile(h.store, ws.id, { profile: 'coder' });
+    setWorkspaceProfile(h.workspaces, ws.id, { profile: 'coder' });
     expect((await ws.newSession({ provider: 'hermes' })).profile).toBe('coder');
     // The demo agent has no profiles: the setting is not its.
     expect((await ws.newSession({ provider: 'demo' })).profile).toBeUndefined();
-    expect(() => setWorkspaceProfile(h.store, ws.id, { profile: 'Bad Name' })).toThrow(TalariaError);
+    expect(() => setWorkspaceProfile(h.workspaces, ws.id, { profile: 'Bad Name' })).toThrow(TalariaError);
     expect(h.store.workspaces.get(ws.id)?.profile).toBe('coder');
   });
 
@@ -82,7 +82,7 @@ describe("a workspace's own Hermes profile", () => {
     const bin = loggingHermes({ failCreate: true });
     const h = makeHarness(p, { hermes: true, vars: { PATH: `${bin.dir}:${cleanPath(true)}` }, warm: false });
     const ws = h.workspaces.open(tempDir('ws'));
-    setWorkspaceProfile(h.store, ws.id, { own: true });
+    setWorkspaceProfile(h.workspaces, ws.id, { own: true });
     const e = await ws.newSession({ provider: 'hermes' }).then(
       () => undefined,
       (x: unknown) => x,

@@ -118,10 +118,10 @@ function use(
   const picks = [o.own, o.none, rest.length > 0].filter(Boolean).length;
   if (picks !== 1 || rest.length > 1)
     throw new UsageError('hermes profiles use: give one of NAME, --own or --none (and --workspace DIR, default: here)');
-  const row = h.store.workspaces.ensure({ path: dir });
+  const row = h.workspaces.ensure({ path: dir });
   let w;
   try {
-    w = setWorkspaceProfile(h.store, row.id, o.own ? { own: true } : { profile: o.none ? null : rest[0]! });
+    w = setWorkspaceProfile(h.workspaces, row.id, o.own ? { own: true } : { profile: o.none ? null : rest[0]! });
   } catch (e) {
     if (e instanceof TalariaError && e.code === 'invalid_argument')
       throw new UsageError(`hermes profiles use: ${e.message}`);

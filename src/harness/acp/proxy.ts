@@ -273,7 +273,7 @@ export class AcpProxy {
       const cwd = typeof p.cwd === 'string' && p.cwd !== '' ? p.cwd : stored.cwd;
       const mcpServers = Array.isArray(p.mcpServers) ? p.mcpServers : [];
       // The thread as it was lived (the agent's replay may renumber its tool calls, Hermes does).
-      const held = replay ? this.o.harness.store.entries.list(stored.id) : [];
+      const held = replay ? this.o.harness.sessions.entries(stored.id) : [];
       hs = await this.o.harness.workspaces.open(cwd).openSession(stored.id, { mcpServers });
       this.opened.push(hs);
       link = this.adopt(hs);
