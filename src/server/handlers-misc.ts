@@ -5,21 +5,13 @@ import type { HandlerMap } from './app.js';
 import type { ProviderInfo } from './contract/index.js';
 import type { Hub } from './hub.js';
 import { HttpError } from './http-error.js';
-import { gapInfos, npmOf } from './provider-info.js';
+import { providerInfo } from './provider-info.js';
 import type { Provider } from '../providers/types.js';
 import { existingDir, workspaceInfo } from './session-ops.js';
 
-function providerOf(s: AgentStatus, p: Provider | undefined): ProviderInfo {
-  return {
-    id: s.providerId,
-    label: s.label,
-    ready: s.ready,
-    source: s.source,
-    gaps: gapInfos(s.gaps, s.warnings),
-    ...(s.version ? { version: s.version } : {}),
-    ...npmOf(p),
-  };
-}
+/** A checked agent as ProviderInfo (its status says who it is). */
+const providerOf = (s: AgentStatus, p: Provider | undefined): ProviderInfo =>
+  providerInfo({ id: s.providerId, label: s.label, source: s.source }, s, p);
 
 export function miscHandlers(
   harness: Harness,
@@ -61,7 +53,9 @@ export function miscHandlers(
       const byId = new Map((known ?? []).map((s) => [s.providerId, s]));
       const providers = harness.registry.list().map((p) => {
         const s = byId.get(p.id);
-        return s ? providerOf(s, p) : { id: p.id, label: p.label, source: String(p.source), gaps: [], ...npmOf(p) };
+        return s
+          ? providerOf(s, p)
+          : providerInfo({ id: p.id, label: p.label, source: String(p.source) }, undefined, p);
       });
       return { providers, ...(harness.config.defaultProvider ? { default: harness.config.defaultProvider } : {}) };
     },

@@ -1,22 +1,33 @@
-/** The contract's view of one agent's readiness, shared by the sign-in, registry and pty routes. */
+/** The contract's view of one agent and its readiness: every route that lists or checks agents builds it here. */
 import type { Provider, Readiness } from '../providers/types.js';
 import type { ProviderInfo } from './contract/index.js';
 
-/** An agent's readiness as the contract's ProviderInfo (the sign-in methods of an `auth` gap included). */
-export function signInInfo(p: Provider, r: Readiness): ProviderInfo {
+/**
+ * The one builder of the contract's ProviderInfo: who the agent is, its readiness when it was
+ * checked (gaps and warnings, the sign-in methods of an `auth` gap, its version), and the npm
+ * package it installs from.
+ */
+export function providerInfo(
+  who: { id: string; label: string; source: string },
+  r: Readiness | undefined,
+  p: Pick<Provider, 'npm'> | undefined,
+): ProviderInfo {
   return {
-    id: p.id,
-    label: p.label,
-    ready: r.ready,
-    source: p.source,
-    gaps: gapInfos(r.gaps, r.warnings),
-    ...(r.version ? { version: r.version } : {}),
+    ...who,
+    ...(r ? { ready: r.ready } : {}),
+    gaps: r ? gapInfos(r.gaps, r.warnings) : [],
+    ...(r?.version ? { version: r.version } : {}),
     ...npmOf(p),
   };
 }
 
+/** A provider's readiness as ProviderInfo (the sign-in, registry and pty routes). */
+export function signInInfo(p: Provider, r: Readiness): ProviderInfo {
+  return providerInfo({ id: p.id, label: p.label, source: p.source }, r, p);
+}
+
 /** The npm package an agent installs from, as ProviderInfo carries it. */
-export function npmOf(p: Pick<Provider, 'npm'> | undefined): { npmPackage?: string } {
+function npmOf(p: Pick<Provider, 'npm'> | undefined): { npmPackage?: string } {
   return p?.npm ? { npmPackage: p.npm.package } : {};
 }
 
