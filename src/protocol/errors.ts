@@ -84,3 +84,8 @@ export class ConnectionClosedError extends TalariaError {
 export function isTalariaError(e: unknown, code?: ProtocolErrorCode): e is TalariaError {
   return e instanceof TalariaError && (code === undefined || e.code === code);
 }
+
+/** An unknown thrown value as a message, for logs and error details. */
+export function errMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
