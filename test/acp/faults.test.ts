@@ -21,11 +21,14 @@ describe.concurrent('talaria acp fault paths', () => {
     const ed = startEditor(['--agent-cmd', fakeCmd('exit-during-initialize')], { cwd, env });
     const err = await ed.request('initialize', INIT).then(
       () => undefined,
-      (e: unknown) => e as { code: number; message: string },
+      (e: unknown) => e as { code: number; message: string; data?: unknown },
     );
-    expect(err).toBeDefined();
-    expect(typeof err!.message).toBe('string');
-    expect(err!.message.length).toBeGreaterThan(0);
+    // The clear error: a JSON-RPC internal error that says the agent exited, with its code and what it printed.
+    expect(err).toMatchObject({
+      code: -32603,
+      message: 'agent exited with code 2; stderr: fatal: config.yaml is invalid (line 3)',
+      data: { code: 'connection_closed' },
+    });
     expect(await ed.close()).toBe(0);
     expect(ed.noise).toEqual([]);
     expectValidWire(ed.frames);
