@@ -10,9 +10,10 @@
  * when its last recorder lets go. Until it is ready, and after it failed, recorders commit on the
  * main connection as they always did.
  */
-import { receiveMessageOnPort, MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { receiveMessageOnPort, MessageChannel, type Worker, type MessagePort } from 'node:worker_threads';
 import type { Logger } from '../protocol/types.js';
 import type { WriterBatch } from './writer-batch.js';
+import { startStoreWorker } from './worker-start.js';
 import {
   CTL_ACKED,
   CTL_READY,
@@ -85,16 +86,12 @@ export function acquireWriterThread(o: WriterThreadOptions): WriterThread {
   };
 }
 
-/** The worker entry for the code that runs: built JavaScript (dist/) or the TypeScript sources (tsx, vitest). */
 function spawn(init: WriterInit, entry: URL | undefined, transfer: MessagePort[]): Worker {
-  const here = import.meta.url;
-  const opts = { workerData: init, transferList: transfer, stdout: false, stderr: false };
-  if (!here.endsWith('.ts')) return new Worker(entry ?? new URL('./writer-worker.js', here), opts);
-  // Sources: the worker starts without the parent's TypeScript loader; tsx compiles it there.
-  const api = import.meta.resolve('tsx/esm/api');
-  const file = (entry ?? new URL('./writer-worker.ts', here)).href;
-  const code = `import(${JSON.stringify(api)}).then((m) => m.tsImport(${JSON.stringify(file)}, ${JSON.stringify(here)}))`;
-  return new Worker(code, { ...opts, eval: true });
+  return startStoreWorker(
+    'writer-worker',
+    { workerData: init, transferList: transfer, stdout: false, stderr: false },
+    entry,
+  );
 }
 
 function startWriterThread(o: WriterThreadOptions, gone: () => unknown): WriterThread {

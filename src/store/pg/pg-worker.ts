@@ -1,0 +1,64 @@
+/**
+ * The PostgreSQL connection of a store, on a thread of its own: node-postgres is asynchronous and
+ * the store's repositories are not, so the main thread posts a query and waits on a shared cell
+ * (sync-client.ts). One connection, so a transaction's statements run in order on it. When the
+ * server goes away it answers `unavailable` at once and reconnects in the background.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import pg from 'pg';
+import type { PgAnswer, PgInit, PgRequest } from './protocol.js';
+
+const init = workerData as PgInit;
+const ctl = new Int32Array(init.ctl);
+let client: pg.Client | undefined;
+let connecting: Promise<pg.Client | undefined> | undefined;
+
+function connect(): Promise<pg.Client | undefined> {
+  connecting ??= (async () => {
+    const c = new pg.Client({ connectionString: init.url, connectionTimeoutMillis: init.connectTimeoutMs });
+    // A dropped connection is an event, not a throw: forget it; the next query reconnects.
+    c.on('error', () => {
+      if (client === c) client = undefined;
+    });
+    try {
+      await c.connect();
+      client = c;
+      return c;
+    } catch {
+      await c.end().catch(() => undefined);
+      return undefined;
+    } finally {
+      connecting = undefined;
+    }
+  })();
+  return connecting;
+}
+
+function answer(a: PgAnswer): void {
+  init.answers.postMessage(a);
+  Atomics.store(ctl, 0, a.id);
+  Atomics.notify(ctl, 0);
+}
+
+async function run(r: PgRequest): Promise<PgAnswer> {
+  const c = client ?? (await connect());
+  if (!c) return { id: r.id, error: { code: 'unavailable', message: 'no connection to PostgreSQL' } };
+  try {
+    const res = await c.query({ text: r.text, values: [...r.values] });
+    return { id: r.id, rows: res.rows as Record<string, unknown>[], rowCount: res.rowCount ?? 0 };
+  } catch (e) {
+    const err = e as { code?: string; message?: string };
+    // A query that lost its connection is `unavailable` too: whether it ran is for the caller to find out.
+    const code = err.code ?? (client === c ? 'error' : 'unavailable');
+    return { id: r.id, error: { code, message: err.message ?? String(e) } };
+  }
+}
+
+// Requests come one at a time (the main thread waits for each), so they run in order.
+parentPort!.on('message', (m: PgRequest | { close: true }) => {
+  if ('close' in m) {
+    void (client?.end() ?? Promise.resolve()).finally(() => process.exit(0));
+    return;
+  }
+  void run(m).then(answer);
+});

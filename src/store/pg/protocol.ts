@@ -1,0 +1,24 @@
+/** What the main thread and the PostgreSQL worker say to each other (sync-client.ts, pg-worker.ts). */
+import type { MessagePort } from 'node:worker_threads';
+
+export interface PgInit {
+  /** The connection string (`postgres://…`); the worker alone holds it. */
+  url: string;
+  /** The answered-id cell the main thread waits on (Int32Array over it, slot 0). */
+  ctl: SharedArrayBuffer;
+  /** Where answers go: the main thread reads it synchronously (receiveMessageOnPort). */
+  answers: MessagePort;
+  /** How long the worker waits for a connection before it answers `unavailable`. */
+  connectTimeoutMs: number;
+}
+
+export interface PgRequest {
+  id: number;
+  text: string;
+  values: readonly unknown[];
+}
+
+export type PgAnswer =
+  | { id: number; rows: Record<string, unknown>[]; rowCount: number }
+  /** `code`: PostgreSQL's SQLSTATE, or `unavailable` when there is no connection. */
+  | { id: number; error: { code: string; message: string } };

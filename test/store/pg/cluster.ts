@@ -1,0 +1,69 @@
+/**
+ * A throwaway PostgreSQL cluster for the tests: Debian's `postgresql` binaries, a data folder in
+ * a temp dir, a unix socket there (no port to collide with), trust auth for the `talaria` role.
+ * initdb refuses to run as root: as root the cluster runs as the `postgres` user the package
+ * creates, in a folder that user can reach.
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+
+export interface Cluster {
+  /** `postgres://talaria@/postgres?host=DIR` */
+  url: string;
+  dir: string;
+  stop(): void;
+  start(): void;
+  /** Stops it and removes its folder. */
+  destroy(): void;
+}
+
+/** Where Debian puts the server binaries (initdb and pg_ctl are not on PATH there). */
+export function pgBin(): string | undefined {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const v = readdirSync(root)
+    .filter((d) => existsSync(join(root, d, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a))[0];
+  return v ? join(root, v, 'bin') : undefined;
+}
+
+export function startCluster(): Cluster {
+  const bin = pgBin();
+  if (!bin) throw new Error('PostgreSQL is not installed (Debian: apt-get install postgresql)');
+  const dir = mkdtempSync('/tmp/talaria-pg-');
+  const asRoot = userInfo().uid === 0;
+  // Run a server binary as the user that owns the cluster.
+  const run = (cmd: string, args: string[]) => {
+    const argv = asRoot ? ['-u', 'postgres', '--', join(bin, cmd), ...args] : args;
+    execFileSync(asRoot ? 'runuser' : join(bin, cmd), argv, { stdio: ['ignore', 'pipe', 'pipe'], cwd: '/' });
+  };
+  chmodSync(dir, 0o700);
+  if (asRoot) {
+    const id = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+    chownSync(dir, id, gid);
+    // The test process (root) reaches the socket in it; other users do not.
+  }
+  const data = join(dir, 'data');
+  run('initdb', ['-D', data, '-A', 'trust', '-U', 'talaria', '-E', 'UTF8', '--no-sync']);
+  const opts = `-k ${dir} -c listen_addresses='' -c fsync=off -c full_page_writes=off`;
+  const start = () => run('pg_ctl', ['-D', data, '-o', opts, '-l', join(dir, 'log'), '-w', 'start']);
+  const stop = () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+  start();
+  return {
+    url: `postgres://talaria@/postgres?host=${encodeURIComponent(dir)}`,
+    dir,
+    start,
+    stop,
+    destroy() {
+      try {
+        stop();
+      } catch {
+        // already stopped
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
