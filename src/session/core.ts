@@ -1,6 +1,6 @@
 /**
- * What a Session is made of, and what its parts may use of it. Session (session.ts) owns the
- * thread, state, events and frames; the parts — thread changes as events (thread-events.ts),
+ * What a Session is made of, and what its parts may use of it. Session (session.ts, on
+ * session-stream.ts and session-base.ts) owns the thread, state, events and frames; the parts — thread changes as events (thread-events.ts),
  * turns and queue (turns.ts), cancel settlement (cancel-settle.ts), permission bridge
  * (permission-bridge.ts), models and modes (model-mode.ts), reopen after a failed turn
  * (reopen.ts), error shapes (errors.ts) — each get this narrow view. Frames reach a session

@@ -9,74 +9,29 @@
  * frames answer them through a replay port. Permission requests go through a real broker with
  * the given policy: what the policy decides is decided the same way as live; what it asks is
  * answered with the recorded answer (decidedBy `user`). A log that stops while requests are
- * still open ends like a dead agent (`agent_crashed`), as it did live.
+ * still open ends like a dead agent (`agent_crashed`), as it did live. The recorded answers wait in
+ * replay-port.ts, permission requests and answers go through replay-permissions.ts.
  */
 import { createSessionBroker } from './broker-wiring.js';
-import { ConnectionClosedError, TalariaError } from '../protocol/errors.js';
+import { ConnectionClosedError } from '../protocol/errors.js';
 import { RequestError, withMethod } from '../protocol/wire-error.js';
 import { parseWireLog } from '../protocol/wire-log.js';
-import { silentLogger, type Logger, type RawMessage, type WireLogLine } from '../protocol/types.js';
-import type { PermissionMode, PermissionOutcome, PermissionRule } from '../permission/types.js';
+import { silentLogger, type RawMessage, type WireLogLine } from '../protocol/types.js';
 import type { ContentBlock } from '../thread/types.js';
 import { applyCurrentMode, applyCurrentModel } from './catalog.js';
-import type { SessionEvent } from './events.js';
 import type { SessionHooks } from './hooks.js';
 import { describeError } from './errors.js';
-import { Session, type SessionPort } from './session.js';
+import { Session } from './session.js';
+import { ReplayAnswers, type Deferred } from './replay-port.js';
+import { ReplayPermissions } from './replay-permissions.js';
+import type { ReplayNote, ReplayOptions, ReplayResult } from './replay-types.js';
 import type { TurnResult } from './turn.js';
 import { recordOrEmpty } from '../os/record.js';
 
-export interface ReplayOptions {
-  hooks?: SessionHooks;
-  /**
-   * Without `hooks`: the hooks for the agent the log's initialize answer names (the quirk catalog's,
-   * passed in by the caller: this layer does not know agents), as a live session of it gets them.
-   */
-  hooksForAgent?: (agentInfo: { name?: unknown; version?: unknown }) => SessionHooks | undefined;
-  /** The policy the live client ran with (default: ask, so every ask takes the recorded answer). */
-  permission?: { mode?: PermissionMode; rules?: PermissionRule[] };
-  /** Every event of every session, synchronously, in order (serialize here: entries are live objects). */
-  onEvent?: (e: SessionEvent) => void;
-  logger?: Logger;
-}
-
-/** Something the replay could not reproduce exactly (bad line, failed setup, a policy that disagrees). */
-export interface ReplayNote {
-  /** 1-based index into the lines (0: end of log). */
-  line: number;
-  code: string;
-  message: string;
-}
-
-export interface ReplayResult {
-  /** Sessions in the order the log opened them. */
-  sessions: Session[];
-  /** Turn results in the order the turns ended. */
-  turns: TurnResult[];
-  notes: ReplayNote[];
-  /** `t_ms` of the last line: where the recording ends on its own clock. */
-  endMs: number;
-  /** `agentInfo` from the recorded initialize response, when present. */
-  agentInfo?: { name?: string; version?: string; title?: string; [k: string]: unknown };
-}
+export type { ReplayNote, ReplayOptions, ReplayResult } from './replay-types.js';
 
 type Obj = Record<string, unknown>;
 type Update = { sessionUpdate: string; [k: string]: unknown };
-
-interface Deferred {
-  method: string;
-  promise: Promise<unknown>;
-  resolve(v: unknown): void;
-  reject(e: unknown): void;
-}
-
-function deferred(method: string): Deferred {
-  let resolve!: (v: unknown) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<unknown>((res, rej) => ((resolve = res), (reject = rej)));
-  promise.catch(() => undefined); // a Session method may never claim it; never an unhandled rejection
-  return { method, promise, resolve, reject };
-}
 
 interface ClientReq {
   method: string;
@@ -87,13 +42,6 @@ interface ClientReq {
   existed?: boolean;
   /** Applied when the agent accepts a switch the Session could not plan itself (foreign logs). */
   fallback?: () => void;
-}
-
-interface AgentReq {
-  sessionId: string;
-  key: string;
-  outcome?: PermissionOutcome;
-  done: Promise<unknown>;
 }
 
 /** Lets the Session's async steps (turn end, permission status) run before the next frame. */
@@ -112,10 +60,9 @@ export async function replayWireLog(lines: readonly WireLogLine[], opts: ReplayO
   const now = () => clock;
   const sessions = new Map<string, Session>();
   const order: Session[] = [];
-  const fifo = new Map<string, Deferred[]>();
+  const answers = new ReplayAnswers();
   const early = new Map<string, Update[]>();
   const clientReqs = new Map<unknown, ClientReq>();
-  const agentReqs = new Map<unknown, AgentReq>();
   const turns: TurnResult[] = [];
   const running: Promise<unknown>[] = [];
   const notes: ReplayNote[] = [];
@@ -133,20 +80,7 @@ export async function replayWireLog(lines: readonly WireLogLine[], opts: ReplayO
     now,
     logger,
   });
-
-  const port = (sid: string): SessionPort => ({
-    request<T>(method: string): Promise<T> {
-      const queue = fifo.get(sid) ?? [];
-      const i = queue.findIndex((d) => d.method === method);
-      if (i < 0)
-        return Promise.reject(new TalariaError('unsupported', `replay: the log has no ${method} request here`));
-      return queue.splice(i, 1)[0]!.promise as Promise<T>;
-    },
-    notify: () => Promise.resolve(),
-    get promptCaps() {
-      return caps;
-    },
-  });
+  const permissions = new ReplayPermissions(broker, sessions, note);
 
   let agentHooks: SessionHooks | undefined;
   const hooksNow = () => opts.hooks ?? agentHooks;
@@ -159,7 +93,7 @@ export async function replayWireLog(lines: readonly WireLogLine[], opts: ReplayO
         ? (params.additionalDirectories as string[])
         : [],
       mcpServers: Array.isArray(params.mcpServers) ? params.mcpServers : [],
-      port: port(sid),
+      port: answers.port(sid, () => caps),
       broker,
       logger,
       ...(hooks ? { hooks } : {}),
@@ -184,23 +118,6 @@ export async function replayWireLog(lines: readonly WireLogLine[], opts: ReplayO
     if (s) order.splice(order.indexOf(s), 1);
   };
 
-  /** Queues the recorded request's answer for the Session call about to make it. */
-  const expect = (sid: string, req: ClientReq): Deferred => {
-    const d = deferred(req.method);
-    req.d = d;
-    const q = fifo.get(sid) ?? [];
-    q.push(d);
-    fifo.set(sid, q);
-    return d;
-  };
-  const unclaimed = (sid: string, d: Deferred) => {
-    const q = fifo.get(sid) ?? [];
-    const i = q.indexOf(d);
-    if (i < 0) return false;
-    q.splice(i, 1);
-    return true;
-  };
-
   const clientRequest = (msg: RawMessage) => {
     const method = msg.method!;
     const params = recordOrEmpty(msg.params);
@@ -216,21 +133,21 @@ export async function replayWireLog(lines: readonly WireLogLine[], opts: ReplayO
     const s = sessions.get(sid);
     const call = (what: () => Promise<unknown>, fallback?: () => void) => {
       if (!s) return note('unknown_session', `${method} for a session the log never opened (${sid})`);
-      const d = expect(sid, req);
+      const d = (req.d = answers.expect(sid, method));
       const failed = (err: unknown) => note('request_failed', `${method}: ${describeError(err).message}`);
       let p: Promise<unknown>;
       try {
         p = what();
       } catch (err) {
         // Refused before any request (a closed session, an empty prompt): nothing waits for the answer.
-        unclaimed(sid, d);
+        answers.unclaimed(sid, d);
         return failed(err);
       }
       running.push(p.catch(failed));
-      if (unclaimed(sid, d)) {
+      if (answers.unclaimed(sid, d)) {
         if (method !== 'session/prompt') req.fallback = fallback;
         // A prompt can sit in the queue until the running turn ends; anything else was refused.
-        else fifo.get(sid)!.push(d);
+        else answers.push(sid, d);
       }
     };
     switch (method) {
@@ -318,45 +235,6 @@ export async function replayWireLog(lines: readonly WireLogLine[], opts: ReplayO
     }
   };
 
-  const agentRequest = (msg: RawMessage) => {
-    if (msg.method !== 'session/request_permission') return; // fs/terminal requests make no events
-    const params = recordOrEmpty(msg.params);
-    const sid = typeof params.sessionId === 'string' ? params.sessionId : '';
-    const s = sessions.get(sid);
-    if (!s) return; // live, an unknown session is answered `cancelled` without events
-    const entry: AgentReq = { sessionId: sid, key: `${sid}:${String(msg.id)}`, done: Promise.resolve() };
-    entry.done = s.requestPermission(params, msg.id as string | number).then((o) => void (entry.outcome = o));
-    agentReqs.set(msg.id, entry);
-  };
-
-  const clientAnswer = async (msg: RawMessage) => {
-    const entry = agentReqs.get(msg.id);
-    if (!entry) return;
-    agentReqs.delete(msg.id);
-    const recorded = recordOrEmpty(recordOrEmpty(msg.result).outcome);
-    const optionId =
-      !msg.error && recorded.outcome === 'selected' && typeof recorded.optionId === 'string'
-        ? recorded.optionId
-        : undefined;
-    if (broker.pending(entry.sessionId).some((p) => p.requestKey === entry.key)) {
-      if (optionId === undefined) broker.cancelSession(entry.sessionId);
-      else {
-        const r = sessions.get(entry.sessionId)?.answerPermission(entry.key, { optionId });
-        if (r && !r.ok) note('permission_answer', `recorded answer ${optionId} could not be replayed (${r.reason})`);
-      }
-    } else {
-      await entry.done;
-      const decided = entry.outcome?.outcome === 'selected' ? entry.outcome.optionId : undefined;
-      if (decided !== optionId) {
-        note(
-          'permission_mismatch',
-          `the replay policy answered ${decided ?? 'cancelled'}, the recording ${optionId ?? 'cancelled'}`,
-        );
-      }
-    }
-    await entry.done;
-  };
-
   for (const line of lines) {
     lineNo++;
     clock = line.t_ms;
@@ -369,7 +247,7 @@ export async function replayWireLog(lines: readonly WireLogLine[], opts: ReplayO
           const s = sessions.get(String(recordOrEmpty(msg.params).sessionId));
           if (s) running.push(s.cancel());
         }
-      } else if (hasId) await clientAnswer(msg);
+      } else if (hasId) await permissions.answer(msg);
     } else if (typeof msg.method === 'string') {
       if (msg.method === 'session/update') {
         const params = recordOrEmpty(msg.params);
@@ -383,7 +261,7 @@ export async function replayWireLog(lines: readonly WireLogLine[], opts: ReplayO
           list.push(update);
           early.set(sid, list);
         }
-      } else if (hasId) agentRequest(msg);
+      } else if (hasId) permissions.request(msg);
     } else if (hasId) agentResponse(msg);
     await settle();
   }

@@ -17,7 +17,8 @@ import { defaultMapPrompt } from './hooks.js';
 import { reopenAtAgent } from './reopen.js';
 import { noteTurnFailure } from './turn-failure.js';
 import { PromptQueue, type Waiting } from './prompt-queue.js';
-import { deniedIn, rejectedIn, turnText } from './turn-entries.js';
+import { rejectedIn } from './turn-entries.js';
+import { settleTurn, type PromptResponse } from './turn-end.js';
 import { notifySafely, withContext } from './turn-wire.js';
 
 export { withContext };
@@ -26,7 +27,6 @@ import { UsageTracker } from './usage.js';
 import type { ContentBlock } from '../thread/types.js';
 
 type Iterate = (until: Promise<unknown>, filter: (e: SessionEvent) => boolean) => AsyncIterableIterator<SessionEvent>;
-type PromptResponse = { stopReason?: string; usage?: unknown };
 
 export class TurnQueue {
   private current: Turn | null = null;
@@ -203,48 +203,11 @@ export class TurnQueue {
     this.finish(turn, response, error);
   }
 
-  private finish(turn: Turn, response: PromptResponse | undefined, error?: TurnError): void {
+  private finish(turn: Turn, response: PromptResponse | undefined, failure?: TurnError): void {
     const { s } = this;
-    const agentStopReason = typeof response?.stopReason === 'string' ? response.stopReason : undefined;
-    // Cancelled means we (the user, Talaria) cancelled. An agent that ends the turn `cancelled`
-    // unasked after a permission was refused (codex's reject option) was denied, not cancelled.
-    const denied = !turn.cancelRequested && agentStopReason === 'cancelled' && deniedIn(s.thread, turn);
-    const cancelled = turn.cancelRequested || agentStopReason === 'cancelled';
-    const outcome = error ? 'failed' : cancelled ? 'cancelled' : 'completed';
-    // Nobody can answer a question about a turn that is over (the agent gave up on it).
-    s.broker.cancelTurn(turn.id);
-    s.apply({ type: 'turn.ended', turnId: turn.id, outcome });
-
-    if (!error && !cancelled && s.hooks.classifyTurn) {
-      const toolCalls = s.thread.entries.slice(turn.firstEntry).filter((e) => e.kind === 'tool_call').length;
-      const c = s.hooks.classifyTurn({
-        turnId: turn.id,
-        stopReason: agentStopReason ?? '',
-        text: turnText(s.thread, turn),
-        cancelled,
-        toolCalls,
-      });
-      if (c) {
-        error = c;
-        s.notice('error', c.code, c.message, c.data);
-      }
-    }
-    const usage = response ? this.usage.turn(response.usage) : undefined;
-    const result: TurnResult = {
-      turnId: turn.id,
-      stopReason: error
-        ? 'error'
-        : denied
-          ? 'permission_denied'
-          : cancelled
-            ? 'cancelled'
-            : (agentStopReason ?? 'end_turn'),
-      durationMs: s.now() - turn.startedAt,
-    };
-    if (agentStopReason !== undefined) result.agentStopReason = agentStopReason;
-    if (usage) result.usage = usage;
-    if (error) result.error = error;
-    if (response !== undefined) result.response = response;
+    // The result's error: `failure`, or what the provider's classifyTurn made of a completed turn.
+    const { result, cancelled } = settleTurn(s, turn, response, failure, this.usage);
+    const { error, usage } = result;
 
     this.current = null;
     const lost = error?.code === 'agent_crashed' || error?.code === 'connection_closed';
