@@ -12,7 +12,8 @@ import type { SessionSnapshot, StreamEvent } from '../../server/contract/index.j
 import type { SessionEvent } from '../../session/events.js';
 import type { TurnResult } from '../../session/turn.js';
 import type { Entry, Thread } from '../../thread/types.js';
-import type { ApproveMode } from '../approve.js';
+import { answerAsksForRun, type ApproveMode } from '../approve.js';
+import type { PermissionAnswer } from '../../permission/types.js';
 import { EXIT } from '../exit-codes.js';
 import { DEMO_BANNER, DEMO_NOTE } from '../runtime-types.js';
 import { nodeFetch } from '../node-fetch.js';
@@ -21,7 +22,6 @@ import type { CliContext } from './common.js';
 import { interactiveRun, type RunArgs } from './run-options.js';
 import type { RunEnd, RunOutput } from './run-output.js';
 import { RunSignals } from './run-signals.js';
-import { answerAsksOnServer } from './run-server-asks.js';
 import { streamFeed } from './run-server-feeds.js';
 import { runTrace } from '../run-trace.js';
 import { TurnWatch } from '../../server/contract/turn-watch.js';
@@ -107,12 +107,23 @@ export async function runOnServer(
       else cancelOnStart = true;
     });
   });
-  const asks = answerAsksOnServer(client, sessionId, io, () => snap.thread.entries as Entry[], {
-    interactive: interactiveRun(args, io),
-    note: out.warn,
-    onInterrupt: signals.interrupt,
-    beforeAsk: out.breakLine,
-  });
+  const answer = (key: string, body: { optionId: string } | { cancel: true }) =>
+    // A conflict (answered elsewhere first, e.g. in the web UI) is not an error: first answer wins.
+    void client.api.answerPermission({ params: { id: sessionId, requestKey: key }, body }).catch(() => undefined);
+  const asks = answerAsksForRun(
+    io,
+    {
+      entries: () => snap.thread.entries as Entry[],
+      // Settled asks are the stream's `permission.decided` (answerAsksForRun keeps them).
+      pending: () => true,
+      answer: (ask, a) => {
+        const optionId = optionFor(ask.options, a);
+        answer(ask.requestKey, optionId ? { optionId } : { cancel: true });
+      },
+      reject: (ask) => answer(ask.requestKey, { cancel: true }),
+    },
+    { interactive: interactiveRun(args, io), note: out.warn, onInterrupt: signals.interrupt, beforeAsk: out.breakLine },
+  );
 
   let over!: (how: Ended | 'removed') => void;
   const ended = new Promise<Ended | 'removed'>((r) => (over = r));
@@ -154,8 +165,9 @@ export async function runOnServer(
       applyEvent(snap, e);
       watch.see(e);
       if (mine(e)) {
-        asks.handle(e);
-        out.event(toSessionEvent(e, snap));
+        const ev = toSessionEvent(e, snap);
+        asks.handle(ev);
+        out.event(ev);
       }
       check();
     },
@@ -190,6 +202,24 @@ export async function runOnServer(
   signals.off();
   feed.close();
   return code;
+}
+
+type Option = { optionId?: string; kind?: string };
+
+/** The offered option for a typed intent; undefined for a rejection nobody offered (answered as a cancel). */
+export function optionFor(options: readonly unknown[], answer: PermissionAnswer): string | undefined {
+  const choice = (answer as { choice?: string }).choice;
+  const wanted =
+    choice === 'allow_always'
+      ? ['allow_always', 'allow_once']
+      : choice === 'allow_once'
+        ? ['allow_once']
+        : ['reject_once', 'reject_always'];
+  for (const k of wanted) {
+    const o = (options as Option[]).find((x) => x.kind === k);
+    if (o?.optionId) return o.optionId;
+  }
+  return undefined;
 }
 
 /**

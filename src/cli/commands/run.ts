@@ -112,12 +112,19 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
     },
     startedAt,
   );
-  const offAsks = answerAsksForRun(session, io, {
-    interactive: interactiveRun(args, io),
-    note: out.warn,
-    onInterrupt: signals.interrupt,
-    beforeAsk: out.breakLine,
-  });
+  const asks = answerAsksForRun(
+    io,
+    {
+      entries: () => session.thread.entries,
+      pending: (key) => session.pendingPermissions().some((p) => p.requestKey === key),
+      answer: (ask, answer) => void session.answerPermission(ask.requestKey, answer, 'cli'),
+      // After this event has reached every listener, so `decided` never overtakes `asked`. No
+      // answeredBy: no person answered (and a replay of the wire log cannot know one did).
+      reject: (ask) => queueMicrotask(() => session.answerPermission(ask.requestKey, { choice: 'reject_once' })),
+    },
+    { interactive: interactiveRun(args, io), note: out.warn, onInterrupt: signals.interrupt, beforeAsk: out.breakLine },
+  );
+  const offAsks = session.subscribe(asks.handle);
 
   // ---- the turn ----
   // Only this turn is printed: a reopened session's history is not part of the answer.
@@ -126,6 +133,7 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
   out.turn(turn.id);
   const outcome = await Promise.race([turn.result, signals.forced]);
   offAsks();
+  asks.close();
   if (outcome === 'forced') {
     const durationMs = Date.now() - (turn.startedAt || startedAt);
     const code = out.end({ stopped: 'forced', turnId: turn.id, durationMs }, ids(), session.thread);
