@@ -116,8 +116,8 @@ export async function runOnServer(
       entries: () => snap.thread.entries as Entry[],
       // Settled asks are the stream's `permission.decided` (answerAsksForRun keeps them).
       pending: () => true,
-      answer: (ask, a) => {
-        const optionId = optionFor(ask.options, a);
+      answer: (ask, picked) => {
+        const optionId = optionFor(ask.options, picked);
         answer(ask.requestKey, optionId ? { optionId } : { cancel: true });
       },
       reject: (ask) => answer(ask.requestKey, { cancel: true }),
