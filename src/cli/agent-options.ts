@@ -1,5 +1,11 @@
-/** The agent options every agent command takes (parsed by commands/common.ts); here so light entry points can parse them too. */
-import type { OptionSpec } from './args.js';
+/**
+ * The agent options every agent command takes and their validation; here, light (no runtime, no
+ * store), so the warm path of `talaria run` validates them with the same code as the full CLI.
+ */
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { flag, str, UsageError, type OptionSpec, type Parsed } from './args.js';
+import type { AgentChoice } from './runtime-types.js';
 
 export const AGENT_OPTIONS: OptionSpec = {
   agent: { type: 'string' },
@@ -10,3 +16,37 @@ export const AGENT_OPTIONS: OptionSpec = {
   'setup-timeout': { type: 'string' },
   verbose: { type: 'boolean' },
 };
+
+export interface AgentArgs {
+  choice: AgentChoice;
+  cwd: string;
+  setupTimeoutMs: number;
+  verbose: boolean;
+}
+
+export function agentArgs(command: string, p: Parsed): AgentArgs {
+  const choice: AgentChoice = {};
+  const agent = str(p, 'agent');
+  const agentCmd = str(p, 'agent-cmd');
+  const agentUrl = str(p, 'agent-url');
+  if ([agent, agentCmd, agentUrl].filter((x) => x !== undefined).length > 1)
+    throw new UsageError(`${command}: pass one of --agent, --agent-cmd and --agent-url`);
+  if (agent !== undefined) choice.agent = agent;
+  if (agentCmd !== undefined) choice.agentCmd = agentCmd;
+  if (agentUrl !== undefined) choice.agentUrl = agentUrl;
+  const profile = str(p, 'profile');
+  if (profile !== undefined) choice.profile = profile;
+  const cwd = resolve(str(p, 'cwd') ?? process.cwd());
+  let isDir = false;
+  try {
+    isDir = statSync(cwd).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) throw new UsageError(`${command}: --cwd ${cwd} is not a directory`);
+  const t = str(p, 'setup-timeout');
+  const secs = t === undefined ? 60 : Number(t);
+  if (!Number.isFinite(secs) || secs <= 0)
+    throw new UsageError(`${command}: --setup-timeout must be a positive number of seconds`);
+  return { choice, cwd, setupTimeoutMs: Math.round(secs * 1000), verbose: flag(p, 'verbose') };
+}

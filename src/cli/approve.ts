@@ -5,8 +5,7 @@
  */
 import { createInterface, type Interface } from 'node:readline';
 import type { PermissionAnswer, PermissionMode, PermissionRule } from '../permission/types.js';
-import type { EventOf } from '../session/events.js';
-import type { Session } from '../session/session.js';
+import type { EventOf, SessionEvent } from '../session/events.js';
 import type { Entry, ToolCallEntry } from '../thread/types.js';
 import type { CliIo } from './io.js';
 import { diffLines } from './render/cards.js';
@@ -75,49 +74,67 @@ export function askOnTerminal(
   return rl;
 }
 
+/** Where a run's asks are answered: its session in this process, or a server's API. */
+export interface AskDoor {
+  /** The thread the asks belong to (for the diff shown before a question). */
+  entries(): readonly Entry[];
+  /** Whether the ask still waits for an answer (it may have been settled while queued here). */
+  pending(requestKey: string): boolean;
+  answer(ask: Ask, answer: PermissionAnswer): void;
+  /** No terminal to ask on: the ask is rejected. */
+  reject(ask: Ask): void;
+}
+
 /**
- * Answers the asks of a one-shot run: on a terminal (stdin and stderr are TTYs and stdin is not
- * the prompt) one question at a time on stderr; otherwise each ask is rejected with a note.
+ * Answers the asks of a one-shot run, fed the run's events: on a terminal (stdin and stderr are
+ * TTYs and stdin is not the prompt) one question at a time on stderr; otherwise each ask is
+ * rejected with a note. `close` withdraws a question still open.
  */
 export function answerAsksForRun(
-  session: Session,
   io: CliIo,
+  door: AskDoor,
   opts: { interactive: boolean; note: (text: string) => void; onInterrupt?: () => void; beforeAsk?: () => void },
-): () => void {
+): { handle(e: SessionEvent): void; close(): void } {
   const queue: Ask[] = [];
+  const settled = new Set<string>();
   let current: { key: string; rl: Interface } | undefined;
   const next = (): void => {
     const ask = queue.shift();
     if (!ask) return;
-    if (!session.pendingPermissions().some((p) => p.requestKey === ask.requestKey)) return next();
+    if (settled.has(ask.requestKey) || !door.pending(ask.requestKey)) return next();
     opts.beforeAsk?.(); // the answer's open line ends before the question (one terminal)
     // What is being approved: the call's diffs, before the question.
-    for (const l of approvalDiff(session.thread.entries, ask, io)) io.stderr.write(`${l}\n`);
+    for (const l of approvalDiff(door.entries(), ask, io)) io.stderr.write(`${l}\n`);
     current = {
       key: ask.requestKey,
-      rl: askOnTerminal(io, ask, (answer) => session.answerPermission(ask.requestKey, answer, 'cli'), opts.onInterrupt),
+      rl: askOnTerminal(io, ask, (answer) => door.answer(ask, answer), opts.onInterrupt),
     };
   };
-  return session.subscribe((e) => {
-    if (e.type === 'permission.decided' && current?.key === e.requestKey) {
-      // Answered here, or settled elsewhere (cancel, timeout): stop asking, go on with the next.
-      current.rl.close();
+  return {
+    handle(e) {
+      if (e.type === 'permission.decided') {
+        settled.add(e.requestKey);
+        // Answered here, or settled elsewhere (cancel, timeout, the web UI): stop asking, go on with the next.
+        if (current?.key !== e.requestKey) return;
+        current.rl.close();
+        current = undefined;
+        return next();
+      }
+      if (e.type !== 'permission.asked') return;
+      if (!opts.interactive) {
+        opts.note(
+          `permission asked for "${askTitle(e)}": rejected (no terminal to ask on; pass --approve to decide ahead)`,
+        );
+        return door.reject(e);
+      }
+      queue.push(e);
+      if (!current) next();
+    },
+    close() {
+      current?.rl.close();
       current = undefined;
-      return next();
-    }
-    if (e.type !== 'permission.asked') return;
-    if (!opts.interactive) {
-      opts.note(
-        `permission asked for "${askTitle(e)}": rejected (no terminal to ask on; pass --approve to decide ahead)`,
-      );
-      // After this event has reached every listener, so `decided` never overtakes `asked`.
-      // No answeredBy: no person answered (and a replay of the wire log cannot know one did).
-      queueMicrotask(() => session.answerPermission(e.requestKey, { choice: 'reject_once' }));
-      return;
-    }
-    queue.push(e);
-    if (!current) next();
-  });
+    },
+  };
 }
 
 /** The diffs of the tool call an ask concerns (the call the thread attached it to), as card lines. */

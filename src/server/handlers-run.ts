@@ -3,9 +3,11 @@
  * workspace, a new session (a warm spare when one fits) and its prompt — so `talaria run` on a
  * warm server waits for one answer instead of four. The steps are the ones `openWorkspace`,
  * `createSession` and `prompt` take; the prompt is the last, so an error answer means no prompt
- * was sent (the CLI then runs locally without running it twice). `POST /api/run/stream`: the
- * same, answered with the turn as it happens (run-stream.ts); with `session`, an existing session
- * is opened and prompted instead (`talaria run --session`).
+ * was sent (the CLI then runs locally without running it twice). `POST /api/run/stream`, the one
+ * `talaria run` uses: the same run, answered with the turn as it happens (run-stream.ts); with
+ * `session`, an existing session is opened and prompted instead (`talaria run --session`).
+ * `POST /api/run` stays, documented (README), as the answer-only form of the same run: one setUp,
+ * one prompt, and the caller subscribes itself.
  */
 import type { Harness } from '../harness/index.js';
 import type { HandlerMap, RouteCtx } from './app.js';

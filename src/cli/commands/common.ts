@@ -1,11 +1,10 @@
 /** What the commands share: the context they run in, agent options, and setup-failure mapping. */
-import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { EXIT } from '../exit-codes.js';
-import { str, flag, UsageError, type Parsed } from '../args.js';
+import { UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
 import type { Harness, HarnessExtras } from '../../harness/index.js';
 import { RuntimeError, type AgentChoice, type AgentRuntime } from '../runtime.js';
+import type { AgentArgs } from '../agent-options.js';
 import { isStoreProblem, storeProblemLine } from '../store-problem.js';
 import type { OpenOptions } from '../runtime-types.js';
 
@@ -27,41 +26,7 @@ export interface CliContext {
   serverSkipped?: string;
 }
 
-export { AGENT_OPTIONS } from '../agent-options.js';
-
-export interface AgentArgs {
-  choice: AgentChoice;
-  cwd: string;
-  setupTimeoutMs: number;
-  verbose: boolean;
-}
-
-export function agentArgs(command: string, p: Parsed): AgentArgs {
-  const choice: AgentChoice = {};
-  const agent = str(p, 'agent');
-  const agentCmd = str(p, 'agent-cmd');
-  const agentUrl = str(p, 'agent-url');
-  if ([agent, agentCmd, agentUrl].filter((x) => x !== undefined).length > 1)
-    throw new UsageError(`${command}: pass one of --agent, --agent-cmd and --agent-url`);
-  if (agent !== undefined) choice.agent = agent;
-  if (agentCmd !== undefined) choice.agentCmd = agentCmd;
-  if (agentUrl !== undefined) choice.agentUrl = agentUrl;
-  const profile = str(p, 'profile');
-  if (profile !== undefined) choice.profile = profile;
-  const cwd = resolve(str(p, 'cwd') ?? process.cwd());
-  let isDir = false;
-  try {
-    isDir = statSync(cwd).isDirectory();
-  } catch {
-    isDir = false;
-  }
-  if (!isDir) throw new UsageError(`${command}: --cwd ${cwd} is not a directory`);
-  const t = str(p, 'setup-timeout');
-  const secs = t === undefined ? 60 : Number(t);
-  if (!Number.isFinite(secs) || secs <= 0)
-    throw new UsageError(`${command}: --setup-timeout must be a positive number of seconds`);
-  return { choice, cwd, setupTimeoutMs: Math.round(secs * 1000), verbose: flag(p, 'verbose') };
-}
+export { AGENT_OPTIONS, agentArgs, type AgentArgs } from '../agent-options.js';
 
 /** The part of `runtime.open()` every agent command shares: which agent, where, which session, progress. */
 export function openBase(

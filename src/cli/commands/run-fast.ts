@@ -1,40 +1,14 @@
 /**
  * The warm path of `talaria run` (issue 16), taken by main.ts before the full CLI is loaded: when
  * a `talaria serve` runs on this home, the run goes through it without loading the harness, the
- * store or the ACP stack (most of a cold command's start-up). Anything it is not sure about
- * (help, bad usage, a prompt on stdin, no server, a setup failure) returns undefined and the full
- * `talaria run` handles the command as before.
+ * store or the ACP stack (most of a cold command's start-up). It parses and decides with the
+ * same code as the full command (run-options.ts); anything it is not sure about (help, bad usage,
+ * a prompt on stdin, no server, a setup failure) returns undefined and the full `talaria run`
+ * handles the command as before.
  */
-import { statSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { resolve } from 'node:path';
-import { APPROVE_MODES, type ApproveMode } from '../approve.js';
-import { parse, str, flag, type Parsed } from '../args.js';
-import { colorEnabled, processIo, type CliIo } from '../io.js';
-import { createStyle } from '../render/style.js';
-import { findServer } from '../server-discovery.js';
-import type { AgentArgs } from './common.js';
-import { RUN_OPTIONS, serverEligible } from './run-options.js';
+import { processIo, type CliIo } from '../io.js';
+import { parseRun, serverFor, type RunArgs } from './run-options.js';
 import { runTrace } from '../run-trace.js';
-import { packageVersion } from '../package-version.js';
-import { talariaHome } from '../../os/home.js';
-
-/** The agent arguments when they are plainly valid; undefined sends the command to the full path (which explains). */
-function agentArgsOrUndefined(p: Parsed): AgentArgs | undefined {
-  const agent = str(p, 'agent');
-  const profile = str(p, 'profile');
-  const cwd = resolve(str(p, 'cwd') ?? process.cwd());
-  try {
-    if (!statSync(cwd).isDirectory()) return undefined;
-  } catch {
-    return undefined;
-  }
-  const t = str(p, 'setup-timeout');
-  const secs = t === undefined ? 60 : Number(t);
-  if (!Number.isFinite(secs) || secs <= 0) return undefined;
-  const choice = { ...(agent !== undefined ? { agent } : {}), ...(profile !== undefined ? { profile } : {}) };
-  return { choice, cwd, setupTimeoutMs: Math.round(secs * 1000), verbose: flag(p, 'verbose') };
-}
 
 /** One handler per signal group while the run lives (the run decides what a signal does). */
 function onSignals(signals: NodeJS.Signals[]): (fn: (s: NodeJS.Signals) => void) => () => void {
@@ -56,47 +30,22 @@ export async function runFast(
 ): Promise<number | { skipped: string } | undefined> {
   const trace = runTrace(io);
   trace('start');
-  let p: Parsed;
+  let args: RunArgs | 'help';
   try {
-    p = parse('run', argv, RUN_OPTIONS);
+    args = parseRun(argv);
   } catch {
-    return undefined;
+    return undefined; // the full path says what is wrong
   }
-  if (flag(p, 'help')) return undefined;
-  if (p.positionals.length === 0 || (p.positionals.length === 1 && p.positionals[0] === '-')) return undefined;
-  const approveText = str(p, 'approve') ?? 'ask';
-  if (!(APPROVE_MODES as readonly string[]).includes(approveText)) return undefined;
-  const approve = approveText as ApproveMode;
-  if (flag(p, 'json') && flag(p, 'ndjson')) return undefined;
-  if (!serverEligible(p, io.env, approve)) return undefined;
-  const a = agentArgsOrUndefined(p);
-  if (!a) return undefined;
-  const found = findServer(talariaHome({ env: io.env, homeDir: io.env.HOME || homedir() }));
-  if (!('server' in found)) return { skipped: found.skipped };
+  // A prompt on stdin is read by the full path: it must still be there when the server is not used.
+  if (args === 'help' || args.prompt === undefined) return undefined;
+  const found = serverFor(args, io.env);
+  if (found === undefined || 'skipped' in found) return found;
   trace('found');
-  const { runOnServer } = await import('./run-server.js');
-  // stderr first: stdin is not touched (its stream not made) when nobody could be asked anyway.
-  const interactive = approve !== 'none' && io.stderr.isTTY === true && io.stdin.isTTY === true;
-  const errStyle = createStyle(colorEnabled(io.stderr, io.env));
-  const ctx = {
-    io,
-    version: packageVersion(),
-    onInterrupt: onSignals(['SIGINT']),
-    onTerminate: onSignals(['SIGTERM', 'SIGHUP']),
-  };
-  const code = await runOnServer(
-    found.server,
-    {
-      prompt: p.positionals.join(' '),
-      approve,
-      json: flag(p, 'json'),
-      a,
-      sessionArg: str(p, 'session'),
-      interactive,
-      errStyle,
-    },
-    ctx,
-  );
+  // Loaded once a server is found: a run that goes local loads none of it twice.
+  const [{ runOnServer }, { RunOutput }] = await Promise.all([import('./run-server.js'), import('./run-output.js')]);
+  const out = new RunOutput(io, { json: args.json, ndjson: false, verbose: args.a.verbose });
+  const ctx = { io, onInterrupt: onSignals(['SIGINT']), onTerminate: onSignals(['SIGTERM', 'SIGHUP']) };
+  const code = await runOnServer(found.server, args, args.prompt, out, ctx);
   // '' on a fallback: run-server already said why (with --verbose).
   return code === 'fallback' ? { skipped: '' } : code;
 }

@@ -14,14 +14,6 @@ import type { Style } from '../render/style.js';
 import { sanitize } from '../render/sanitize.js';
 import { unprinted } from '../render/delta.js';
 
-/** A stderr line of the run (a note, a warning): on a line of its own when the answer left one open. */
-export function runNote(io: CliIo, human: HumanRunOutput | undefined): (text: string) => void {
-  return (text) => {
-    human?.breakLine();
-    io.stderr.write(`${text}\n`);
-  };
-}
-
 export class HumanRunOutput {
   private readonly printed = new Map<string, number>();
   private readonly settled = new Set<string>();

@@ -1,156 +1,104 @@
 /**
  * `talaria run` through a running `talaria serve` (issue 16): the server's warm agent answers,
- * the session is a normal server session (the web UI lists it), and the CLI prints, asks and
- * exits exactly as the local run does. Anything that fails before the session exists sends the
- * run back to the local harness ('fallback'), which then says what is wrong in its own words.
+ * the session is a normal server session (the web UI lists it). This file is only the run's
+ * event source — the server's stream folded into a mirror of the thread, turned into the
+ * SessionEvents the local session emits — and its permission answers; what is printed and the
+ * exit code are run-output.ts's, as for a local run. Anything that fails before the session
+ * exists sends the run back to the local harness ('fallback'), which then says what is wrong in
+ * its own words.
  */
 import { applyEvent, connectServer } from '../../server/client/index.js';
 import type { SessionSnapshot, StreamEvent } from '../../server/contract/index.js';
 import type { SessionEvent } from '../../session/events.js';
 import type { TurnResult } from '../../session/turn.js';
 import type { Entry, Thread } from '../../thread/types.js';
-import type { ApproveMode } from '../approve.js';
-import { EXIT, exitCodeFor } from '../exit-codes.js';
-import type { Style } from '../render/style.js';
-import { runJson } from '../result.js';
+import { answerAsksForRun, type ApproveMode } from '../approve.js';
+import type { PermissionAnswer } from '../../permission/types.js';
+import { EXIT } from '../exit-codes.js';
 import { DEMO_BANNER, DEMO_NOTE } from '../runtime-types.js';
 import { nodeFetch } from '../node-fetch.js';
 import type { ServerDiscovery } from '../server-discovery.js';
-import type { AgentArgs, CliContext } from './common.js';
-import { HumanRunOutput, runNote } from './run-human.js';
-import { noteOutcome } from './run-outcome.js';
-import { answerAsksOnServer } from './run-server-asks.js';
+import type { CliContext } from './common.js';
+import { interactiveRun, type RunArgs } from './run-options.js';
+import type { RunEnd, RunOutput } from './run-output.js';
+import { RunSignals } from './run-signals.js';
 import { streamFeed } from './run-server-feeds.js';
 import { runTrace } from '../run-trace.js';
 import { TurnWatch } from '../../server/contract/turn-watch.js';
-
-export interface ServerRunOptions {
-  prompt: string;
-  approve: ApproveMode;
-  json: boolean;
-  a: AgentArgs;
-  sessionArg: string | undefined;
-  interactive: boolean;
-  errStyle: Style;
-}
 
 /** The permission mode a new server session gets for `--approve` ('ask' is the server's default: left out, so a warm spare fits). */
 const MODE: Partial<Record<ApproveMode, string>> = { edits: 'accept-edits', all: 'auto' };
 
 type Ended = Extract<StreamEvent, { type: 'turn.ended' }>;
 
-/** Why a run ended without its turn's end. */
-const STOPPED = {
-  forced: 'talaria run: quit before the turn ended',
-  closed: 'talaria run: the server closed the connection before the turn ended',
-  removed:
-    "talaria run: the prompt left the session's queue without a turn of its own (removed, or cleared by a cancel)",
-} as const;
-
 export async function runOnServer(
   found: ServerDiscovery,
-  o: ServerRunOptions,
-  ctx: Pick<CliContext, 'io' | 'version' | 'onInterrupt' | 'onTerminate'>,
+  args: RunArgs,
+  prompt: string,
+  out: RunOutput,
+  ctx: Pick<CliContext, 'io' | 'onInterrupt' | 'onTerminate'>,
 ): Promise<number | 'fallback'> {
   const { io } = ctx;
-  const { a, errStyle } = o;
-  // The printer exists from the start: every stderr line of the run starts on a line of its own
-  // when the answer left one open (human?.breakLine()).
-  const human = o.json ? undefined : new HumanRunOutput(io, errStyle);
-  const note = runNote(io, human);
-  const verbose = (text: string) => (a.verbose ? note(`talaria run: ${text}`) : undefined);
+  const { a } = args;
+  const verbose = (text: string) => (a.verbose ? out.note(`talaria run: ${text}`) : undefined);
   const trace = runTrace(io);
   // Answers to asks and the cancel go over plain HTTP; the events come from the feed.
   const client = connectServer(found.url, found.token, { fetch: nodeFetch });
-
-  // ---- signals first: a Ctrl-C or SIGTERM from here on is this run's, never the default kill (which
-  // would leave the prompt queued on the server). Until the turn is set up it is remembered, then acted on.
-  let interrupts = 0;
-  let forceQuit!: () => void;
-  const forced = new Promise<'forced'>((r) => (forceQuit = () => r('forced')));
-  let cancel: (() => void) | undefined;
-  const interrupt = () => {
-    interrupts++;
-    if (interrupts === 1) {
-      note(errStyle.yellow('Cancelling the turn… (Ctrl-C again to quit at once)'));
-      cancel?.();
-    } else forceQuit();
-  };
-  const offInterrupt = ctx.onInterrupt(interrupt);
-  let terminated = false;
-  let termTimer: NodeJS.Timeout | undefined;
-  const terminate = () => {
-    cancel?.();
-    termTimer = setTimeout(forceQuit, 5_000);
-    termTimer.unref();
-  };
-  const offTerminate = ctx.onTerminate((signal) => {
-    if (terminated) return forceQuit();
-    terminated = true;
-    note(errStyle.yellow(`talaria run: ${signal}: cancelling the turn`));
-    if (cancel) terminate();
-  });
-  const offSignals = () => {
-    offInterrupt();
-    offTerminate();
-    if (termTimer) clearTimeout(termTimer);
-  };
+  // Signals first: a Ctrl-C or SIGTERM from here on is this run's, never the default kill (which
+  // would leave the prompt queued on the server). Until the turn is set up it is remembered.
+  const signals = new RunSignals(ctx, out.warn);
   trace('loaded');
 
   // ---- setup: any failure before a prompt was sent runs the turn locally instead ----
   const profile = a.choice.profile !== undefined ? { profile: a.choice.profile } : {};
-  const mode = MODE[o.approve];
+  const mode = MODE[args.approve];
   const setup = await Promise.race([
     streamFeed(
       found,
-      o.sessionArg !== undefined
-        ? { session: o.sessionArg, text: o.prompt, ...profile }
+      args.session !== undefined
+        ? { session: args.session, text: prompt, ...profile }
         : {
             path: a.cwd,
-            text: o.prompt,
+            text: prompt,
             ...(a.choice.agent !== undefined ? { provider: a.choice.agent } : {}),
             ...profile,
             ...(mode ? { permissionMode: mode } : {}),
           },
     ),
-    forced,
+    signals.forced,
   ]);
+  if (setup === 'forced' || 'fallback' in setup || 'failed' in setup) signals.off();
   if (setup === 'forced') {
-    offSignals();
-    note(STOPPED.forced);
+    out.note('talaria run: quit before the turn ended');
     return EXIT.CANCELLED;
   }
   if ('fallback' in setup) {
-    offSignals();
     // Interrupted before the server took the prompt: nothing to cancel, and nothing to run locally either.
-    if (interrupts > 0 || terminated) return EXIT.CANCELLED;
+    if (signals.interrupts > 0 || signals.terminated) return EXIT.CANCELLED;
     verbose(`${setup.fallback}; running locally`);
     return 'fallback';
   }
   if ('failed' in setup) {
-    offSignals();
-    note(errStyle.red(`talaria run: the server did not take the prompt: ${setup.failed}`));
+    out.note(out.errStyle.red(`talaria run: the server did not take the prompt: ${setup.failed}`));
     return EXIT.AGENT_ERROR;
   }
   const feed = setup;
   let snap: SessionSnapshot = feed.snap;
-  const sent = feed.sent;
-  const closed = feed.closed;
   trace('session');
   const sessionId = snap.session.id;
   verbose(`using the server at ${found.url} (session ${sessionId})`);
 
   // ---- the stream: the same events the local session emits, folded into a mirror of the thread ----
   const provider = snap.session.provider;
-  if (a.choice.agent === 'demo') note(errStyle.yellow(DEMO_NOTE));
-  else if (o.sessionArg === undefined && a.choice.agent === undefined && provider === 'demo')
-    note(errStyle.yellow(DEMO_BANNER));
+  if (a.choice.agent === 'demo') out.warn(DEMO_NOTE);
+  else if (args.session === undefined && a.choice.agent === undefined && provider === 'demo') out.warn(DEMO_BANNER);
   const watch = new TurnWatch();
-  watch.sent(sent);
+  watch.sent(feed.sent);
   const cancelTurn = () => void client.api.cancel({ params: { id: sessionId } }).catch(() => undefined);
   /** The run's prompt was still queued at the cancel and started before it was removed: cancel it once known. */
   let cancelOnStart = false;
-  cancel = () => {
+  // A signal that came while the prompt was being sent is acted on now that there is a turn to cancel.
+  signals.armed(() => {
     const queued = watch.queuedId;
     if (queued === undefined) return cancelTurn();
     // Still queued: only this run's prompt leaves the queue (the running turn is someone else's).
@@ -158,16 +106,24 @@ export async function runOnServer(
       if (watch.turnId !== undefined) cancelTurn();
       else cancelOnStart = true;
     });
-  };
-  // A signal that came while the prompt was being sent: act on it now that there is a turn to cancel.
-  if (terminated) terminate();
-  else if (interrupts > 0) cancel();
-  const asks = answerAsksOnServer(client, sessionId, io, () => snap.thread.entries as Entry[], {
-    interactive: o.interactive,
-    note: (t) => note(errStyle.yellow(t)),
-    onInterrupt: interrupt,
-    beforeAsk: () => human?.breakLine(),
   });
+  const answer = (key: string, body: { optionId: string } | { cancel: true }) =>
+    // A conflict (answered elsewhere first, e.g. in the web UI) is not an error: first answer wins.
+    void client.api.answerPermission({ params: { id: sessionId, requestKey: key }, body }).catch(() => undefined);
+  const asks = answerAsksForRun(
+    io,
+    {
+      entries: () => snap.thread.entries as Entry[],
+      // Settled asks are the stream's `permission.decided` (answerAsksForRun keeps them).
+      pending: () => true,
+      answer: (ask, picked) => {
+        const optionId = optionFor(ask.options, picked);
+        answer(ask.requestKey, optionId ? { optionId } : { cancel: true });
+      },
+      reject: (ask) => answer(ask.requestKey, { cancel: true }),
+    },
+    { interactive: interactiveRun(args, io), note: out.warn, onInterrupt: signals.interrupt, beforeAsk: out.breakLine },
+  );
 
   let over!: (how: Ended | 'removed') => void;
   const ended = new Promise<Ended | 'removed'>((r) => (over = r));
@@ -192,7 +148,7 @@ export async function runOnServer(
     return watch.end === undefined || e === watch.end;
   };
   let traced = false;
-  human?.begin();
+  out.begin();
   feed.start({
     onSnapshot: (x, serverTurnId) => {
       snap = x;
@@ -201,7 +157,7 @@ export async function runOnServer(
       // The stream fell behind further than the server's log reaches: the events in between are
       // gone, so the printer takes what it missed of this turn from the snapshot.
       const turnId = watch.turnId;
-      if (human && turnId !== undefined) for (const ev of missedByPrinter(x, turnId)) human.handle(ev);
+      if (turnId !== undefined) for (const ev of missedByPrinter(x, turnId)) out.event(ev);
       check();
     },
     onEvent: (e) => {
@@ -209,51 +165,61 @@ export async function runOnServer(
       applyEvent(snap, e);
       watch.see(e);
       if (mine(e)) {
-        asks.handle(e);
-        human?.handle(toSessionEvent(e, snap));
+        const ev = toSessionEvent(e, snap);
+        asks.handle(ev);
+        out.event(ev);
       }
       check();
     },
   });
 
   // ---- the turn ----
-  const settle = async (code: number): Promise<number> => {
-    asks.close();
-    offSignals();
-    feed.close();
-    return code;
-  };
-  const outcome = await Promise.race([ended, forced, closed]);
+  const outcome = await Promise.race([ended, signals.forced, feed.closed]);
   trace('ended');
   // The agent session id as it is now: an overflow reseed during the turn gives a new one, which
   // no stream event carries (read once, only for the --json report).
-  const current = o.json
+  const current = args.json
     ? await client.api
         .snapshot({ params: { id: sessionId } })
         .then((x) => x.snapshot.session.agentSessionId)
         .catch(() => undefined)
     : undefined;
   const ids = { sessionId, agentSessionId: current ?? snap.session.agentSessionId ?? '' };
-  if (outcome === 'forced' || outcome === 'closed' || outcome === 'removed') {
-    human?.finish();
-    note(STOPPED[outcome]);
-    const partial: TurnResult = { turnId: watch.turnId ?? '', stopReason: 'cancelled', durationMs: 0 };
-    const code = outcome === 'closed' ? EXIT.AGENT_ERROR : EXIT.CANCELLED;
-    if (o.json) io.stdout.write(JSON.stringify(runJson(ids, snap.thread as unknown as Thread, partial, code)) + '\n');
-    return settle(code);
+  const end: RunEnd =
+    typeof outcome === 'string'
+      ? { stopped: outcome, turnId: watch.turnId ?? '', durationMs: 0 }
+      : {
+          result: {
+            turnId: outcome.turnId,
+            stopReason: outcome.stopReason,
+            durationMs: outcome.durationMs,
+            ...(outcome.usage ? { usage: outcome.usage as TurnResult['usage'] } : {}),
+            ...(outcome.error ? { error: outcome.error as TurnResult['error'] } : {}),
+          } as TurnResult,
+        };
+  const code = out.end(end, ids, snap.thread as unknown as Thread);
+  asks.close();
+  signals.off();
+  feed.close();
+  return code;
+}
+
+type Option = { optionId?: string; kind?: string };
+
+/** The offered option for a typed intent; undefined for a rejection nobody offered (answered as a cancel). */
+export function optionFor(options: readonly unknown[], answer: PermissionAnswer): string | undefined {
+  const choice = (answer as { choice?: string }).choice;
+  const wanted =
+    choice === 'allow_always'
+      ? ['allow_always', 'allow_once']
+      : choice === 'allow_once'
+        ? ['allow_once']
+        : ['reject_once', 'reject_always'];
+  for (const k of wanted) {
+    const o = (options as Option[]).find((x) => x.kind === k);
+    if (o?.optionId) return o.optionId;
   }
-  const r: TurnResult = {
-    turnId: outcome.turnId,
-    stopReason: outcome.stopReason,
-    durationMs: outcome.durationMs,
-    ...(outcome.usage ? { usage: outcome.usage as TurnResult['usage'] } : {}),
-    ...(outcome.error ? { error: outcome.error as TurnResult['error'] } : {}),
-  } as TurnResult;
-  const code = exitCodeFor(r.stopReason);
-  if (o.json) io.stdout.write(JSON.stringify(runJson(ids, snap.thread as unknown as Thread, r, code)) + '\n');
-  human?.finish();
-  noteOutcome(r, code, note, errStyle);
-  return settle(code);
+  return undefined;
 }
 
 /**
