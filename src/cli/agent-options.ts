@@ -36,17 +36,23 @@ export function agentArgs(command: string, p: Parsed): AgentArgs {
   if (agentUrl !== undefined) choice.agentUrl = agentUrl;
   const profile = str(p, 'profile');
   if (profile !== undefined) choice.profile = profile;
-  const cwd = resolve(str(p, 'cwd') ?? process.cwd());
-  let isDir = false;
-  try {
-    isDir = statSync(cwd).isDirectory();
-  } catch {
-    isDir = false;
-  }
-  if (!isDir) throw new UsageError(`${command}: --cwd ${cwd} is not a directory`);
+  const cwd = workspaceDir(command, str(p, 'cwd'));
   const t = str(p, 'setup-timeout');
   const secs = t === undefined ? 60 : Number(t);
   if (!Number.isFinite(secs) || secs <= 0)
     throw new UsageError(`${command}: --setup-timeout must be a positive number of seconds`);
   return { choice, cwd, setupTimeoutMs: Math.round(secs * 1000), verbose: flag(p, 'verbose') };
+}
+
+/** `--cwd` (default: here) as an absolute folder; a usage error when it is not one. */
+export function workspaceDir(command: string, value: string | undefined): string {
+  const cwd = resolve(value ?? process.cwd());
+  let ok = false;
+  try {
+    ok = statSync(cwd).isDirectory();
+  } catch {
+    ok = false;
+  }
+  if (!ok) throw new UsageError(`${command}: --cwd ${cwd} is not a directory`);
+  return cwd;
 }

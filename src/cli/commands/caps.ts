@@ -9,7 +9,7 @@ import { TalariaError } from '../../protocol/errors.js';
 import { choice, flag, parse, str, UsageError } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliContext } from './common.js';
-import { workspaceDir } from './doctor.js';
+import { workspaceDir } from '../agent-options.js';
 
 export const CAPS_HELP = `Usage: talaria caps mint|list|revoke
 

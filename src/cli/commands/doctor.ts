@@ -3,10 +3,9 @@
  * config traps, the store (writable, undamaged), and the agent this workspace gets. Exit 0 only
  * when that agent is ready and the store can record.
  */
-import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { workspaceBinding } from '../../providers/config.js';
 import { hermesProfileListing } from '../../providers/hermes/profile-listing.js';
+import { workspaceDir } from '../agent-options.js';
 import type { Readiness } from '../../providers/types.js';
 import type { AgentPick } from '../../harness/index.js';
 import { checkStore } from '../../store/check.js';
@@ -41,18 +40,6 @@ export const START_LINES = [
   '  talaria serve   the web UI and API on 127.0.0.1; prints a link (with its token) to open. `npm start` in a checkout runs it',
   '  talaria chat    the same agents and stored sessions in this terminal',
 ];
-
-export function workspaceDir(command: string, value: string | undefined): string {
-  const cwd = resolve(value ?? process.cwd());
-  let ok = false;
-  try {
-    ok = statSync(cwd).isDirectory();
-  } catch {
-    ok = false;
-  }
-  if (!ok) throw new UsageError(`${command}: --cwd ${cwd} is not a directory`);
-  return cwd;
-}
 
 export function timeoutOption(command: string, value: string | undefined): number {
   const secs = value === undefined ? 10 : Number(value);

@@ -10,7 +10,8 @@ import type { Provider } from '../../providers/types.js';
 import { flag, parse, str, UsageError } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliContext } from './common.js';
-import { timeoutOption, workspaceDir } from './doctor.js';
+import { timeoutOption } from './doctor.js';
+import { workspaceDir } from '../agent-options.js';
 import { askLine, methodLines, numberedMethods, pickMethod, runSignIn } from './login-flow.js';
 
 export const LOGIN_HELP = `Usage: talaria login AGENT [METHOD] [--profile NAME] [--cwd DIR] [--timeout SECS]

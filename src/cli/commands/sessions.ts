@@ -12,7 +12,7 @@ import { colorEnabled, createProgress } from '../io.js';
 import { createStyle } from '../render/style.js';
 import { sessionRows } from '../render/sessions.js';
 import type { CliContext } from './common.js';
-import { workspaceDir } from './doctor.js';
+import { workspaceDir } from '../agent-options.js';
 import { branches, continueIn, rewind } from './sessions-branches.js';
 
 type H = Harness & HarnessExtras;
