@@ -21,7 +21,6 @@ import type {
 } from '@agentclientprotocol/sdk';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { stat } from 'node:fs/promises';
 import type { AuthorizeEffect } from './effect.js';
 import { RPC } from './errors.js';
 import { RequestError } from './wire-error.js';
@@ -29,6 +28,10 @@ import { errCode } from '../os/real-path.js';
 import { signalGroup } from '../os/process-group.js';
 import { resolveInsideRoots } from './roots.js';
 import { silentLogger, type Logger } from './types.js';
+import { TailBuffer } from './tail-buffer.js';
+import { assertDirectory, validateCreate, type CreateParams } from './terminal-params.js';
+
+export { TailBuffer } from './tail-buffer.js';
 
 export const DEFAULT_OUTPUT_BYTE_LIMIT = 1024 * 1024;
 /** The most output one terminal may keep, whatever the agent asks (32 terminals × this at most). */
@@ -289,115 +292,6 @@ export function createTerminalManager(options: TerminalManagerOptions): Terminal
       return disposeWhere(() => true);
     },
   };
-}
-
-/**
- * Keeps the last `limit` bytes. Reads start at a UTF-8 character boundary (the cut may land
- * mid-character) and, while the process runs, stop before an incomplete trailing character.
- */
-export class TailBuffer {
-  private chunks: Buffer[] = [];
-  private bytes = 0;
-  private dropped = false;
-
-  constructor(readonly limit: number) {}
-
-  push(chunk: Buffer): void {
-    this.chunks.push(chunk);
-    this.bytes += chunk.length;
-    while (this.bytes > this.limit) {
-      const first = this.chunks[0]!;
-      const excess = this.bytes - this.limit;
-      this.dropped = true;
-      if (first.length <= excess) {
-        this.chunks.shift();
-        this.bytes -= first.length;
-      } else {
-        this.chunks[0] = first.subarray(excess);
-        this.bytes -= excess;
-      }
-    }
-  }
-
-  read(final: boolean): { text: string; truncated: boolean } {
-    const all = Buffer.concat(this.chunks, this.bytes);
-    let start = 0;
-    if (this.dropped) while (start < all.length && start < 4 && isContinuation(all[start]!)) start++;
-    const end = final ? all.length : completeEnd(all, start);
-    return { text: all.subarray(start, end).toString('utf8'), truncated: this.dropped };
-  }
-}
-
-function isContinuation(b: number): boolean {
-  return (b & 0xc0) === 0x80;
-}
-
-/** Length of `buf` without an incomplete multi-byte sequence at its end. */
-function completeEnd(buf: Buffer, start: number): number {
-  for (let i = buf.length - 1; i >= start && i >= buf.length - 4; i--) {
-    const b = buf[i]!;
-    if (isContinuation(b)) continue;
-    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
-    return buf.length - i >= need ? buf.length : i;
-  }
-  return buf.length;
-}
-
-interface CreateParams {
-  sessionId: string;
-  command: string;
-  args: string[];
-  env: { name: string; value: string }[];
-  cwd: string | undefined;
-  outputByteLimit: number | undefined;
-}
-
-function validateCreate(params: CreateTerminalRequest): CreateParams {
-  const bad = (message: string, data?: Record<string, unknown>): RequestError =>
-    new RequestError(RPC.INVALID_PARAMS, message, data);
-  if (typeof params?.sessionId !== 'string') throw bad('sessionId must be a string');
-  if (typeof params.command !== 'string' || params.command.length === 0)
-    throw bad('command must be a non-empty string');
-  const args = params.args ?? [];
-  if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) throw bad('args must be an array of strings');
-  const env = params.env ?? [];
-  if (!Array.isArray(env) || !env.every((e) => typeof e?.name === 'string' && typeof e.value === 'string')) {
-    throw bad('env must be an array of {name, value} strings');
-  }
-  // Names are identifiers: anything else cannot be set by a shell either, and would make the
-  // command line the policy judges (`NAME=value command`) mean something else.
-  const badName = env.find((e) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(e.name));
-  if (badName) throw bad('env names must be identifiers ([A-Za-z_][A-Za-z0-9_]*)', { name: badName.name });
-  if (params.cwd != null && typeof params.cwd !== 'string') throw bad('cwd must be a string');
-  const limit = params.outputByteLimit;
-  if (limit != null && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 0)) {
-    throw bad('outputByteLimit must be a non-negative integer', { outputByteLimit: limit });
-  }
-  return {
-    sessionId: params.sessionId,
-    command: params.command,
-    args,
-    env: env.map((e) => ({ name: e.name, value: e.value })),
-    cwd: params.cwd ?? undefined,
-    outputByteLimit: limit ?? undefined,
-  };
-}
-
-async function assertDirectory(real: string, requested: string): Promise<void> {
-  try {
-    if ((await stat(real)).isDirectory()) return;
-  } catch (e) {
-    if (errCode(e) === 'ENOENT') {
-      throw new RequestError(RPC.RESOURCE_NOT_FOUND, `cwd does not exist: ${requested}`, { path: requested });
-    }
-    throw new RequestError(RPC.INTERNAL_ERROR, `Cannot use cwd ${requested}: ${errCode(e) ?? String(e)}`, {
-      path: requested,
-    });
-  }
-  throw new RequestError(RPC.INVALID_PARAMS, `cwd is not a directory: ${requested}`, {
-    path: requested,
-    reason: 'not_a_directory',
-  });
 }
 
 /**
