@@ -1,0 +1,16 @@
+/** The fleet's local errors (string codes). */
+import { TalariaError } from '../protocol/errors.js';
+
+export type FleetErrorCode =
+  /** This host's identity file cannot be read (it is never replaced silently). */
+  'identity_damaged';
+
+export class FleetError extends TalariaError<FleetErrorCode> {
+  override readonly name = 'FleetError';
+  /** What to do, for a face that shows it apart from the message. */
+  readonly fix: string | undefined;
+  constructor(code: FleetErrorCode, message: string, details?: Record<string, unknown>, o?: { fix?: string }) {
+    super(code, o?.fix ? `${message}; ${o.fix}` : message, details);
+    this.fix = o?.fix;
+  }
+}
