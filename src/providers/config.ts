@@ -8,13 +8,14 @@
  *                 "codex": { "passEnv": ["OPENAI_API_KEY"] },
  *                 "claude-code": { "env": { "ANTHROPIC_API_KEY": "sk-…" } } },
  *     "workspaces": { "/home/me/proj": { "provider": "hermes", "profile": "work", "env": {"A": "1"} } },
- *     "imports": { "zed": true, "jetbrains": true } }
+ *     "imports": { "zed": true, "jetbrains": true },
+ *     "store": "postgres://talaria@db.internal/talaria" }
  *
  * Credentials reach an agent only from here: `env` (values, kept in this 0600 file) or
  * `passEnv` (names of variables of Talaria's own environment to hand on). An entry without a
  * command configures the built-in agent of that id.
  */
-import { dirname, join, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ensurePrivateDir, writePrivateFile } from '../os/private-files.js';
@@ -86,6 +87,11 @@ export interface TalariaConfig {
   warm?: boolean;
   /** Largest prompt a session takes, in bytes (default 8 MiB); a larger one is refused before it is sent. */
   maxPromptBytes?: number;
+  /**
+   * Where the store is, instead of `<home>/talaria.db`: a database file (absolute path) or a
+   * `postgres://` URL (a fleet's shared store; its password may also come from PGPASSWORD).
+   */
+  store?: string;
 }
 
 export function emptyConfig(): TalariaConfig {
@@ -166,6 +172,12 @@ export function parseConfig(text: string): { config: TalariaConfig; problems: st
   if (typeof r.maxPromptBytes === 'number' && Number.isInteger(r.maxPromptBytes) && r.maxPromptBytes > 0)
     config.maxPromptBytes = r.maxPromptBytes;
   else if (r.maxPromptBytes !== undefined) problems.push('maxPromptBytes must be a positive whole number of bytes');
+  if (typeof r.store === 'string' && (/^postgres(ql)?:\/\//.test(r.store) || isAbsolute(r.store)))
+    config.store = r.store;
+  else if (r.store !== undefined)
+    problems.push(
+      'store must be a postgres:// URL or the absolute path of a database file (ignored: the default store is used)',
+    );
   const imp = asRecord(r.imports, 'imports', problems);
   if (typeof imp.zed === 'boolean') config.imports.zed = imp.zed;
   if (typeof imp.jetbrains === 'boolean') config.imports.jetbrains = imp.jetbrains;

@@ -48,6 +48,24 @@ describe('config.json', () => {
     expect(bad.problems).toEqual(['warm must be true or false']);
   });
 
+  it('store: a postgres:// URL or an absolute database file; anything else is named and ignored', () => {
+    const url = 'postgres://talaria@db.internal:5432/talaria';
+    expect(parseConfig(JSON.stringify({ store: url })).config.store).toBe(url);
+    expect(parseConfig('{"store": "postgresql://db/t"}').config.store).toBe('postgresql://db/t');
+    expect(parseConfig('{"store": "/srv/talaria/talaria.db"}').config.store).toBe('/srv/talaria/talaria.db');
+    for (const bad of ['"talaria.db"', '"mysql://x/y"', '5']) {
+      const r = parseConfig(`{"store": ${bad}}`);
+      expect(r.config.store).toBeUndefined();
+      expect(r.problems).toEqual([
+        'store must be a postgres:// URL or the absolute path of a database file (ignored: the default store is used)',
+      ]);
+    }
+    // Saved with the rest (commands that rewrite config.json keep it).
+    const home = tempDir();
+    saveConfig(home, { ...emptyConfig(), store: url });
+    expect(loadConfig(home).config.store).toBe(url);
+  });
+
   it('never throws on a broken file', () => {
     expect(parseConfig('{ nope').problems[0]).toMatch(/^config\.json is not valid JSON: .*\(line 1, column \d+\)$/);
     expect(parseConfig('[]').problems).toEqual(['config.json must be a JSON object']);
