@@ -229,6 +229,15 @@ export class PendingWork {
     this.touchedAt = undefined;
   }
 
+  /**
+   * A batch was lost: entries whose full row it carried may not be on disk, so each is written in
+   * full again on its next change (and those with tails now), never as a tail to a missing row.
+   */
+  forgetWritten(): void {
+    this.written.clear();
+    this.settleTails();
+  }
+
   /** The entry at `index` is written in full this batch (its pending and stored tails superseded). */
   private full(index: number, entry: Entry): void {
     this.entries.set(index, entry);
