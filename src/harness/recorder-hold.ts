@@ -106,6 +106,8 @@ export class RecorderHold {
   private backoff: number;
   private timer: NodeJS.Timeout | undefined;
   private lastError: Error | undefined;
+  /** An outage was announced and its end not yet (a nested retry, from a callback, must not say it twice). */
+  private out = false;
   private readonly now: () => number;
 
   constructor(private readonly d: HoldDeps) {
@@ -182,6 +184,8 @@ export class RecorderHold {
       stored += h.frames;
       this.d.committed(last, h);
     }
+    if (!this.out) return;
+    this.out = false;
     this.d.log?.info('store: recording caught up', { sessionId: this.d.sessionId, frames: stored });
     this.d.delay({ type: 'recording.caught_up', frames: stored, outageMs: this.now() - this.since });
   }
@@ -193,6 +197,7 @@ export class RecorderHold {
     const batches = this.q.length;
     this.q = [];
     this.frames = this.bytes = 0;
+    this.out = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     const cause = this.lastError ? `: ${this.lastError.message}` : '';
@@ -215,7 +220,7 @@ export class RecorderHold {
         : this.bytes > l.maxBytes
           ? `more than ${l.maxBytes} bytes held`
           : held > l.maxMs
-            ? `the store has been unavailable for ${Math.round(held / 1000)} s (limit ${Math.round(l.maxMs / 1000)} s)`
+            ? `the store has been unavailable for ${duration(held)} (limit ${duration(l.maxMs)})`
             : undefined;
     if (why === undefined) return false;
     this.giveUp(why);
@@ -223,6 +228,7 @@ export class RecorderHold {
   }
 
   private announce(): void {
+    this.out = true;
     this.d.delay({
       type: 'recording.delayed',
       frames: this.frames,
@@ -245,6 +251,8 @@ export class RecorderHold {
     this.bytes -= batchBytes(h.batch);
   }
 }
+
+const duration = (ms: number): string => (ms < 10_000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 1000)} s`);
 
 /**
  * Did `b`'s failed commit land after all? A network store can lose the answer to a COMMIT that
