@@ -6,13 +6,12 @@
  * permanent error still drops at once; a turn's end, flush and close return within their bound.
  */
 import { describe, it, expect, vi, afterEach } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { Frame } from '../../src/protocol/types.js';
 import type { SessionEvent } from '../../src/session/events.js';
 import { openStore, StoreError, type Store } from '../../src/store/index.js';
 import { createRecorder, type RecorderOptions, type RecordingDelayEvent } from '../../src/harness/recorder.js';
 import { tempHome } from '../store/helpers.js';
+import { killLockHolders, lockHolder } from './lock-holder.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -26,36 +25,7 @@ const tick = () => new Promise<void>((r) => setImmediate(r));
 /** How long a turn's end or a flush may take during the outage: one retry at a 20 ms busy timeout, with room for a loaded machine. */
 const BOUND_MS = 1_000;
 
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
-});
-
-/** Another process holding the write lock of `dbPath` until `release()`. */
-async function lockHolder(dbPath: string) {
-  const child = spawn(
-    process.execPath,
-    ['--import', import.meta.resolve('tsx'), fileURLToPath(new URL('./lock-holder-child.ts', import.meta.url)), dbPath],
-    { stdio: ['pipe', 'pipe', 'pipe'] },
-  );
-  children.push(child);
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((r) => child.on('exit', r));
-  await vi.waitFor(() => expect(out).toContain('locked'), { timeout: 20_000, interval: 20 });
-  return {
-    async deleteSession(id: string) {
-      child.stdin.write(`delete ${id}\n`);
-      await vi.waitFor(() => expect(out).toContain('deleted'), { timeout: 10_000, interval: 10 });
-    },
-    async release() {
-      child.stdin.write('commit\n');
-      expect(await exited).toBe(0);
-      expect(out).toContain('released');
-    },
-  };
-}
+afterEach(killLockHolders);
 
 /** A recorder whose store waits 20 ms for a lock, and a second connection that sees only committed rows. */
 async function setup(opts: Partial<RecorderOptions> = {}, wrap: (s: Store) => Store = (s) => s) {
