@@ -20,6 +20,8 @@ import type { WriterBatch } from '../store/writer-batch.js';
 
 /** A batch with what the recorder reports of it. */
 export interface HeldBatch {
+  /** Its place in the recorder's order (batches commit in this order). */
+  no: number;
   batch: WriterBatch;
   frames: number;
   entries: number;
@@ -74,6 +76,8 @@ export interface HoldDeps {
   commit(b: WriterBatch): number;
   /** The error as the store's (asStoreError): its code says transient (`store_busy`) or not. */
   classify(err: unknown): Error;
+  /** `h` may commit now: no older batch is still on its way (on the writer thread). */
+  ready(h: HeldBatch): boolean;
   /** Seq of the last frame on disk when the batch's failed commit did commit after all (see landedSeq). */
   landed(b: WriterBatch): number | undefined;
   committed(last: number, h: HeldBatch): void;
@@ -92,7 +96,10 @@ export const isTransient = (err: Error): boolean => (err as Partial<StoreError>)
 export function batchBytes(b: WriterBatch): number {
   let n = b.rest.length;
   const f = b.frames;
-  n += 'bytes' in f ? f.bytes.byteLength + f.len.byteLength * 4 : f.line.reduce((s, l) => s + l.length, 0);
+  n +=
+    'bytes' in f
+      ? f.bytes.byteLength + f.len.byteLength + f.t.byteLength + f.dir.byteLength
+      : f.line.reduce((s, l) => s + l.length + 9, 0);
   for (const j of b.entries.json) n += j.length;
   for (const t of b.entries.tailText) n += t.length;
   return n;
@@ -123,6 +130,11 @@ export class RecorderHold {
     return this.frames;
   }
 
+  /** The place of the oldest batch held. */
+  get oldest(): number | undefined {
+    return this.q[0]?.no;
+  }
+
   /** When the store stopped taking commits (epoch ms), while something is held. */
   get heldSince(): number | undefined {
     return this.empty ? undefined : this.since;
@@ -135,7 +147,10 @@ export class RecorderHold {
       this.since = this.now();
       this.backoff = this.d.limits.retryMinMs;
     }
-    this.q.push(h);
+    // In order: a batch the writer thread answers late goes before newer ones held meanwhile.
+    let i = this.q.length;
+    while (i > 0 && this.q[i - 1]!.no > h.no) i--;
+    this.q.splice(i, 0, h);
     this.frames += h.frames;
     this.bytes += batchBytes(h.batch);
     if (err) this.lastError = err;
@@ -162,6 +177,10 @@ export class RecorderHold {
     let stored = 0;
     while (this.q.length > 0) {
       const h = this.q[0]!;
+      if (!this.d.ready(h)) {
+        this.arm(); // after the older batch's answer
+        return;
+      }
       let last: number;
       try {
         // A commit whose answer was lost (a network store) may have landed: then it is not written twice.

@@ -21,9 +21,8 @@
  * same path as this thread's.
  *
  * Checkpoints: the store lets the WAL grow (db.ts, WAL_AUTOCHECKPOINT_PAGES) and the recorder
- * checkpoints it once it has been idle for `idleCheckpointMs`, on a timer that does not keep the
- * process alive (the store's close checkpoints too). Durability does not depend on it: a commit
- * in the WAL is already on disk as far as a crash of the process is concerned.
+ * checkpoints it once idle for `idleCheckpointMs` (recorder-support.ts); durability does not
+ * depend on it: a commit in the WAL is already on disk as far as a crash is concerned.
  *
  * Sequence numbers are allocated inside the commit, under the write lock (BEGIN IMMEDIATE), from
  * what is on disk: another process writing the same session's log (it should hold the lease; see
@@ -33,10 +32,9 @@
  * Outages: a batch the store cannot take for now (`store_busy`) is held with everything after it
  * and retried with backoff (recorder-hold.ts), on either path; `onDelay` says so while it lasts.
  * A turn's end, `flush` and `close` during an outage try once more, waiting no longer than the
- * store's own timeout, and return with the rest still held: the event loop is never held hostage.
+ * store's own timeout, and return with the rest still held (close: retried on after it).
  */
-import type { Store } from '../store/index.js';
-import { asStoreError, StoreError, storeErrorFrom } from '../store/index.js';
+import { asStoreError, StoreError, storeErrorFrom, type Store } from '../store/index.js';
 import type { WriterBatch } from '../store/writer-batch.js';
 import { acquireWriterThread, type WriterThread } from '../store/writer-thread.js';
 import { DEFAULT_HOLD, isTransient, landedSeq, RecorderHold, type HeldBatch } from './recorder-hold.js';
@@ -89,16 +87,17 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
     (opts.thread ?? writerThreadDefault()) && store.path !== ':memory:'
       ? acquireWriterThread({ path: store.path, ...(log ? { logger: log } : {}) })
       : undefined;
-  /** Frames handed to the writer thread and not answered yet. */
-  let inFlightFrames = 0;
-  /** Id of the last batch handed to the writer thread. */
-  let lastPosted = 0;
+  /** Batches handed to the writer thread and not answered yet, oldest first: place, thread id, frames. */
+  const inFlight: { no: number; id: number; frames: number }[] = [];
+  /** The place of the next batch (held batches commit in this order). */
+  let nextNo = 0;
 
   const asStore = (err: unknown): Error => asStoreError(err, store.path, 'write to') as Error;
   const hold = new RecorderHold({
     limits: { ...DEFAULT_HOLD, ...opts.hold },
     commit: (b) => store.commitBatch(b),
     classify: asStore,
+    ready: (h) => inFlight.length === 0 || h.no < inFlight[0]!.no,
     landed: (b) => landedSeq(store, b, committedSeq),
     committed: (last, h) => committed(last, h.frames, h.entries),
     failed: (err, n) => failed(err, n),
@@ -138,7 +137,7 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
   function settle(h: HeldBatch, err: Error | undefined, last: number): void {
     if (!err) {
       // Only the writer thread can get here with an earlier batch held: its frames are now after these.
-      if (!hold.empty)
+      if ((hold.oldest ?? Infinity) < h.no)
         log?.warn('store: a batch committed ahead of an earlier one held for a retry', { sessionId: key });
       committed(last, h.frames, h.entries);
       return;
@@ -158,7 +157,11 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
     const holding = !hold.empty;
     if (!pending.empty) commitPending(wait);
     if (!wait) return;
-    if (writer && lastPosted > 0) writer.wait(lastPosted);
+    // Every batch on the thread, until one fails for now: the later ones are answered in their time.
+    for (const f of [...inFlight]) {
+      if (!hold.empty) break;
+      writer?.wait(f.id);
+    }
     // One more try for what waited already (bounded by the store's own timeout); the rest stays held.
     if (holding) hold.retry();
   }
@@ -172,10 +175,9 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
       batch = pending.take();
     } catch (err) {
       pending.clear();
-      failed(err instanceof Error ? err : new Error(String(err)), n);
-      return;
+      return failed(err instanceof Error ? err : new Error(String(err)), n);
     }
-    const h: HeldBatch = { batch, frames: n, entries };
+    const h: HeldBatch = { no: nextNo++, batch, frames: n, entries };
     lastCommitAt = performance.now();
     if (!hold.empty) {
       // Behind what waits for the store: order is kept, and the retry timer commits it.
@@ -183,23 +185,23 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
       return;
     }
     if (writer?.ready) {
-      inFlightFrames += n;
-      lastPosted = writer.post(h.batch, (err, last) => {
-        inFlightFrames -= n;
+      const f = { no: h.no, id: 0, frames: n };
+      inFlight.push(f);
+      f.id = writer.post(h.batch, (err, last) => {
+        inFlight.splice(inFlight.indexOf(f), 1); // may run inside post (a thread that died)
         settle(h, err, last);
       });
       // A writer that falls behind makes the reader wait rather than let batches pile up.
-      if (!wait && writer.inFlight > MAX_IN_FLIGHT) writer.wait(lastPosted - MAX_IN_FLIGHT);
+      if (!wait && writer.inFlight > MAX_IN_FLIGHT) writer.wait(f.id - MAX_IN_FLIGHT);
       return;
     }
-    let last = 0;
-    let error: Error | undefined;
+    let last: number;
     try {
       last = store.commitBatch(h.batch);
     } catch (err) {
-      error = err instanceof Error ? err : new Error(String(err));
+      return settle(h, err instanceof Error ? err : new Error(String(err)), 0);
     }
-    settle(h, error, last);
+    settle(h, undefined, last);
   }
 
   /** The tick's (or the gap timer's) commit: it need not be on disk before the event loop goes on. */
@@ -212,9 +214,8 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
       wait > 0 ? { kind: 'timer', h: setTimeout(flushLater, wait) } : { kind: 'tick', h: setImmediate(flushLater) };
   }
 
-  function mine(agentSessionId: string | undefined): boolean {
-    return opts.agentSessionId === undefined || agentSessionId === opts.agentSessionId;
-  }
+  const mine = (agentSessionId?: string): boolean =>
+    opts.agentSessionId === undefined || agentSessionId === opts.agentSessionId;
 
   /** Work arriving after the store closed under the recorder: counted and reported once. */
   function afterStoreClosed(frameCount: number): void {
@@ -271,7 +272,7 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
       return committedSeq;
     },
     get pendingFrames() {
-      return pending.frameCount + inFlightFrames + hold.heldFrames;
+      return pending.frameCount + inFlight.reduce((n, f) => n + f.frames, 0) + hold.heldFrames;
     },
     get heldFrames() {
       return hold.heldFrames;

@@ -144,6 +144,24 @@ describe('recorder through a store outage', () => {
     t.done();
   }, 60_000);
 
+  it('writer thread: batches answered late keep their place among those held meanwhile', async () => {
+    const t = await setup({ thread: true, maxBatch: 5 });
+    for (let i = 1; i <= 5; i++) t.rec.onFrame(frame(i));
+    t.rec.flush();
+    const lock = await lockHolder(t.store.path);
+    for (let i = 6; i <= 15; i++) t.rec.onFrame(frame(i)); // two batches on the thread, each waiting 5 s
+    await vi.waitFor(() => expect(t.delayed().length).toBeGreaterThan(0), { timeout: 20_000, interval: 20 });
+    for (let i = 16; i <= 20; i++) t.rec.onFrame(frame(i)); // held while the second is still on the thread
+    expect(t.rec.pendingFrames).toBe(15);
+    await vi.waitFor(() => expect(t.rec.heldFrames).toBe(15), { timeout: 20_000, interval: 20 });
+    await lock.release();
+    await vi.waitFor(() => expect(t.caughtUp()).toHaveLength(1), { timeout: 10_000, interval: 10 });
+    expect(t.msgs()).toEqual(range(1, 20).map((i) => frame(i).raw));
+    expect(t.seqs()).toEqual(range(1, 20));
+    expect(t.errors).toEqual([]);
+    t.done();
+  });
+
   it('an outage past the frame bound gives up: the held frames are dropped and the loss reported with its count', async () => {
     const t = await setup({ maxBatch: 10, hold: { maxFrames: 20 } });
     await stream(t, 1, 5);
