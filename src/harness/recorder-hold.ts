@@ -178,7 +178,7 @@ export class RecorderHold {
     while (this.q.length > 0) {
       const h = this.q[0]!;
       if (!this.d.ready(h)) {
-        this.arm(); // after the older batch's answer
+        if (!this.overLimit()) this.arm(); // after the older batch's answer
         return;
       }
       let last: number;
