@@ -217,7 +217,7 @@ export class PendingWork {
     }
   }
 
-  /** Drops everything pending (a batch that cannot be written is not retried). */
+  /** Drops everything pending (its batch could not be made: the recorder reports the loss). */
   clear(): void {
     this.frames.clear();
     this.entries = new Map();
