@@ -27,7 +27,7 @@ import type { AgentKey } from '../host/events.js';
 import { splitCommand, UsageError } from './args.js';
 import { formatAgentFailure, type FailureDetails } from './failure.js';
 import { stateEvents } from './state-events.js';
-import { isStoreProblem } from './store-problem.js';
+import { isStoreProblem, stillHeld } from './store-problem.js';
 
 export * from './runtime-types.js';
 
@@ -262,7 +262,7 @@ export function createHarnessRuntime(
         setMode: (m) => hs.setMode(m),
         recordingFailure: () => {
           const e = hs.recording.error;
-          return e && isStoreProblem(e.cause) ? (e.cause as Error) : e;
+          return e ? (isStoreProblem(e.cause) ? (e.cause as Error) : e) : stillHeld(hs.id, hs.recording);
         },
         cost: () => {
           const row = h.store.closed ? undefined : h.sessions.get(hs.id);

@@ -4,6 +4,7 @@
  * error's `code` (StoreError's string codes), not on message text; SQLite's own codes are read in
  * one place, store/errors.ts (a raw SqliteError is classified there first).
  */
+import { TalariaError } from '../protocol/errors.js';
 import { StoreError, storeErrorFrom } from '../store/index.js';
 
 /** The fix for each store problem, when the error does not carry its own. */
@@ -57,4 +58,21 @@ export function storeProblemLine(problem: unknown, fallbackPath?: string): strin
   const own = typeof e.details?.fix === 'string' ? e.details.fix : undefined;
   const fix = own ?? (/\b(move|chmod|upgrade|set TALARIA_HOME)\b/i.test(what) ? undefined : FIXES[code]?.(path));
   return `Talaria's store cannot be used: ${what}${fix ? `; ${fix}` : ''}`;
+}
+
+/**
+ * Frames of a session still waiting for the store (it is locked or unreachable) when a face is
+ * done with it: lost when the process exits, so the face says so now (its exit code too).
+ */
+export function stillHeld(
+  sessionId: string,
+  r: { heldFrames: number; delayedSince: number | undefined },
+): TalariaError | undefined {
+  if (r.heldFrames === 0 || r.delayedSince === undefined) return undefined;
+  const since = new Date(r.delayedSince).toISOString();
+  return new TalariaError(
+    'recording_failed',
+    `session ${sessionId} is not stored completely: ${r.heldFrames} frames still wait for the store, unavailable since ${since}`,
+    { sessionId, heldFrames: r.heldFrames },
+  );
 }

@@ -146,6 +146,7 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
     talariaIds,
     live,
     ...(o.onRecordingError ? { onRecordingError: o.onRecordingError } : {}),
+    ...(o.onRecordingDelay ? { onRecordingDelay: o.onRecordingDelay } : {}),
   };
   // An agent with a spare ready, or a process up with a session open on it, is ready: the pick
   // does not check it again (that spawns its binary; seconds for Hermes on every new session).

@@ -18,7 +18,7 @@ import { createRecorder, type Recorder } from './recorder.js';
 import { permissionRules } from './rules.js';
 import type { SessionLocks } from './session-locks.js';
 import type { SetupFrames } from './setup-frames.js';
-import type { HarnessSession, RecordingError, SessionOrigin } from './types.js';
+import type { HarnessSession, RecordingDelay, RecordingError, SessionOrigin } from './types.js';
 
 export interface RecordingDeps {
   store: Store;
@@ -35,6 +35,8 @@ export interface RecordingDeps {
   live: Set<HarnessSession>;
   /** A recording failure (also kept on the HarnessSession); the faces turn it into an error exit. */
   onRecordingError?: (e: RecordingError) => void;
+  /** Recording waits for the store, or caught up (also on HarnessSession.recording). */
+  onRecordingDelay?: (e: RecordingDelay) => void;
 }
 
 export interface RecordInit {
@@ -70,7 +72,12 @@ export function recordSession(d: RecordingDeps, session: Session, init: RecordIn
   // when the host continues the conversation in a fresh agent session (host/reseed.ts).
   // Everything the thread holds already (setup events happened before anyone could subscribe).
   store.entries.saveSnapshot(id, snapshot(session.thread));
-  const rec: Recorder = createRecorder(store, { sessionKey: id, logger: d.logger, onError: report });
+  const rec: Recorder = createRecorder(store, {
+    sessionKey: id,
+    logger: d.logger,
+    onError: report,
+    ...(d.onRecordingDelay ? { onDelay: (e) => d.onRecordingDelay?.({ ...e, sessionId: id }) } : {}),
+  });
   const setup = d.setup.take(session);
   for (const f of setup.frames) rec.onFrame(f);
   if (setup.dropped > 0) report(new Error(`${setup.dropped} frames of its setup did not fit the setup buffer`));
@@ -150,6 +157,12 @@ export function recordSession(d: RecordingDeps, session: Session, init: RecordIn
       },
       get lostFrames() {
         return rec.lostFrames;
+      },
+      get heldFrames() {
+        return rec.heldFrames;
+      },
+      get delayedSince() {
+        return rec.delayedSince;
       },
       get error() {
         return failure?.error;

@@ -8,7 +8,14 @@ export {
   type WorkspaceProfile,
   type ProfileChange,
 } from './workspace-profile.js';
-export { createRecorder, storedLineOf, type Recorder, type RecorderOptions, type FlushInfo } from './recorder.js';
+export {
+  createRecorder,
+  storedLineOf,
+  type Recorder,
+  type RecorderOptions,
+  type FlushInfo,
+  type RecordingDelayEvent,
+} from './recorder.js';
 export { SessionLocks, holderAlive } from './session-locks.js';
 export { toPermissionRule, permissionRules } from './rules.js';
 export { seedThread } from './restore.js';
@@ -33,6 +40,7 @@ export type {
   AgentPick,
   ConnectionInfo,
   RecordingError,
+  RecordingDelay,
 } from './types.js';
 export { TALARIA_ERROR_CODES, type TalariaErrorCode } from './errors.js';
 export {

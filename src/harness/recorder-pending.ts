@@ -217,7 +217,7 @@ export class PendingWork {
     }
   }
 
-  /** Drops everything pending (a batch that cannot be written is not retried). */
+  /** Drops everything pending (its batch could not be made: the recorder reports the loss). */
   clear(): void {
     this.frames.clear();
     this.entries = new Map();
@@ -227,6 +227,15 @@ export class PendingWork {
     this.metaDirty = false;
     this.title = undefined;
     this.touchedAt = undefined;
+  }
+
+  /**
+   * A batch was lost: entries whose full row it carried may not be on disk, so each is written in
+   * full again on its next change (and those with tails now), never as a tail to a missing row.
+   */
+  forgetWritten(): void {
+    this.written.clear();
+    this.settleTails();
   }
 
   /** The entry at `index` is written in full this batch (its pending and stored tails superseded). */

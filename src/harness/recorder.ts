@@ -21,116 +21,37 @@
  * same path as this thread's.
  *
  * Checkpoints: the store lets the WAL grow (db.ts, WAL_AUTOCHECKPOINT_PAGES) and the recorder
- * checkpoints it once it has been idle for `idleCheckpointMs`, on a timer that does not keep the
- * process alive (the store's close checkpoints too). Durability does not depend on it: a commit
- * in the WAL is already on disk as far as a crash of the process is concerned.
+ * checkpoints it once idle for `idleCheckpointMs` (recorder-support.ts); durability does not
+ * depend on it: a commit in the WAL is already on disk as far as a crash is concerned.
  *
  * Sequence numbers are allocated inside the commit, under the write lock (BEGIN IMMEDIATE), from
  * what is on disk: another process writing the same session's log (it should hold the lease; see
  * leases) can never make a batch collide and vanish. A batch that cannot be written is never
  * silent: it is counted, logged and reported through `onError` (the harness surfaces it).
+ *
+ * Outages: a batch the store cannot take for now (`store_busy`) is held with everything after it
+ * and retried with backoff (recorder-hold.ts), on either path; `onDelay` says so while it lasts.
+ * A turn's end, `flush` and `close` during an outage try once more, waiting no longer than the
+ * store's own timeout, and return with the rest still held (close: retried on after it).
  */
-import { redactFrame } from '../os/redact.js';
-import type { Frame, Logger } from '../protocol/types.js';
-import type { PermissionDecisionEvent } from '../permission/types.js';
-import type { SessionEvent } from '../session/events.js';
 import { asStoreError, StoreError, storeErrorFrom, type Store } from '../store/index.js';
 import type { WriterBatch } from '../store/writer-batch.js';
 import { acquireWriterThread, type WriterThread } from '../store/writer-thread.js';
+import { DEFAULT_HOLD, isTransient, landedSeq, RecorderHold, type HeldBatch } from './recorder-hold.js';
+import {
+  DEFAULT_COMMIT_GAP_MS,
+  DEFAULT_MAX_BATCH,
+  MAX_IN_FLIGHT,
+  storedLineOf,
+  writerThreadDefault,
+  type Recorder,
+  type RecorderOptions,
+} from './recorder-options.js';
 import { PendingWork } from './recorder-pending.js';
+import { idleCheckpoints, notifier } from './recorder-support.js';
 
-export interface RecorderOptions {
-  /** The Talaria session id (a row in `sessions`) everything is recorded under. */
-  sessionKey: string;
-  /** When set, events of other agent sessions are ignored (for a client-wide subscription). */
-  agentSessionId?: string;
-  /**
-   * Commit at once when this many frames are pending (default 1024): a bound on memory and on
-   * what a SIGKILL mid-tick can lose. A flood's tick carries ~850 frames; at 256 a tick took
-   * three or four commits, each paying the commit's fixed cost (about 40 WAL pages rewritten).
-   */
-  maxBatch?: number;
-  /**
-   * A stream's commits are at least this far apart (ms, default 10; 0: one per tick): what a
-   * SIGKILL mid-turn can lose, against the commit's fixed cost paid per frame by a paced stream.
-   */
-  commitGapMs?: number;
-  /** Start the stored thread afresh (a new live Thread restarts entry indexes at 0). Default false. */
-  resetThread?: boolean;
-  /**
-   * The line stored for a frame (default storedLineOf: the bytes as received, secrets masked).
-   * The one place a frame's stored form is made.
-   */
-  storedLine?: (frame: Frame) => string;
-  logger?: Logger;
-  /**
-   * Checkpoint the WAL into the database once nothing was committed for this long (ms, default
-   * 500): checkpoints (a copy and two fsyncs) then fall between turns, not inside a stream.
-   */
-  idleCheckpointMs?: number;
-  /**
-   * Commit on the store's writer thread (store/writer-thread.ts), off the event loop that reads
-   * the agent (default off, see writerThreadDefault; an in-memory store always commits inline). Until
-   * the thread is ready, and if it fails, batches commit on the main connection as before.
-   */
-  thread?: boolean;
-  /** After each commit (the SIGKILL test and progress displays use it). */
-  onFlush?: (info: FlushInfo) => void;
-  /** A batch could not be written (it is dropped, counted and logged as well). */
-  onError?: (err: Error) => void;
-}
-
-export interface FlushInfo {
-  /** Frames committed by this flush. */
-  frames: number;
-  /** Seq of the last committed frame. */
-  lastSeq: number;
-  /** Entry rows written by this flush (after coalescing). */
-  entries: number;
-}
-
-export interface Recorder {
-  /** The frame tap: pass to session.subscribeFrames (or ClientOptions.onFrame for a whole connection). */
-  onFrame(frame: Frame): void;
-  /** The event tap: pass to session.subscribe / client.subscribe. */
-  onEvent(ev: SessionEvent): void;
-  /** Richer audit rows (subject, option kind): pass as ClientOptions.onPermissionDecision. Once used, it replaces the event-based audit. */
-  onPermissionDecision(ev: PermissionDecisionEvent): void;
-  /** Commits everything pending now. */
-  flush(): void;
-  /** Flushes and stops recording. */
-  close(): void;
-  /** Seq of the last committed frame. */
-  readonly lastSeq: number;
-  /** Frames queued but not committed yet. */
-  readonly pendingFrames: number;
-  /** Frames that never reached the disk (failed batches, or sent after the store closed). */
-  readonly lostFrames: number;
-  /** The first failure, kept (later ones are counted in lostFrames and logged). */
-  readonly error: Error | undefined;
-  /** Batches go to the writer thread now (it is ready and has not failed). */
-  readonly threaded: boolean;
-}
-
-/**
- * Default stored form of a frame: exactly the line that crossed the pipe, unless it carries a
- * secret (mcpServers env/headers, terminal/create env, authenticate…): then masked (os/redact.ts).
- */
-export const storedLineOf = (frame: Frame): string => redactFrame(frame, frame.raw);
-
-/** See RecorderOptions.maxBatch. */
-export const DEFAULT_MAX_BATCH = 1024;
-/** See RecorderOptions.commitGapMs. */
-export const DEFAULT_COMMIT_GAP_MS = 10;
-/**
- * See RecorderOptions.thread: off unless `TALARIA_WRITER_THREAD=1` (read as each recorder starts).
- * Off because it did not pay where it was measured: on a loaded 2-core machine, talaria + store /
- * core was 0.48× with and without it (8 paired rounds each); the thread's CPU comes out of the
- * same cores, and handing batches over costs the event loop about a third of committing them.
- */
-export const writerThreadDefault = (env: NodeJS.ProcessEnv = process.env): boolean => env.TALARIA_WRITER_THREAD === '1';
-/** Batches handed to the writer thread and not answered before the recorder waits for the oldest (bounds memory). */
-export const MAX_IN_FLIGHT = 8;
+export * from './recorder-options.js';
+export { DEFAULT_HOLD, type HoldLimits, type RecordingDelayEvent } from './recorder-hold.js';
 
 export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
   const key = opts.sessionKey;
@@ -159,17 +80,34 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
   let storeGone = false;
   let lostFrames = 0;
   let firstError: Error | undefined;
-  const idleMs = Math.max(0, opts.idleCheckpointMs ?? 500);
-  let idle: NodeJS.Timeout | undefined;
+  const checkpointWhenIdle = idleCheckpoints(store, Math.max(0, opts.idleCheckpointMs ?? 500), log, key);
+  const notify = notifier(log, key);
 
   const writer: WriterThread | undefined =
     (opts.thread ?? writerThreadDefault()) && store.path !== ':memory:'
       ? acquireWriterThread({ path: store.path, ...(log ? { logger: log } : {}) })
       : undefined;
-  /** Frames handed to the writer thread and not answered yet. */
-  let inFlightFrames = 0;
-  /** Id of the last batch handed to the writer thread. */
-  let lastPosted = 0;
+  /** Batches handed to the writer thread and not answered yet, oldest first: place, thread id, frames. */
+  const inFlight: { no: number; id: number; frames: number }[] = [];
+  /** The place of the next batch (held batches commit in this order). */
+  let nextNo = 0;
+
+  const asStore = (err: unknown): Error => asStoreError(err, store.path, 'write to') as Error;
+  const hold = new RecorderHold({
+    limits: { ...DEFAULT_HOLD, ...opts.hold },
+    commit: (b) => store.commitBatch(b),
+    classify: asStore,
+    ready: (h) => inFlight.length === 0 || h.no < inFlight[0]!.no,
+    landed: (b) => landedSeq(store, b, committedSeq),
+    committed: (last, h) => committed(last, h.frames, h.entries),
+    failed: (err, n) => failed(err, n),
+    delay(e) {
+      notify(opts.onDelay, e);
+      if (e.type === 'recording.caught_up') letGoWhenDone();
+    },
+    ...(log ? { log } : {}),
+    sessionId: key,
+  });
 
   function committed(last: number, n: number, nEntries: number): void {
     committedSeq = last;
@@ -179,8 +117,10 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
 
   function failed(thrown: Error, frameCount: number): void {
     // A fault of the file (corrupt, read-only, full…) named as the store's problem, with its path and fix.
-    const err = asStoreError(thrown, store.path, 'write to') as Error;
+    const err = asStore(thrown);
     lostFrames += frameCount;
+    // Entries whose full row was lost are written in full again on their next change, not as tails.
+    pending.forgetWritten();
     // Logged once: a sick disk fails every batch after the first, and lostFrames counts them.
     if (firstError === undefined)
       log?.error('store: recorder batch lost; later losses are counted, not logged', {
@@ -190,6 +130,21 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
       });
     firstError ??= err;
     notify(opts.onError, err);
+    letGoWhenDone();
+  }
+
+  /** A commit's outcome: a failure for now is held and retried, any other dropped and reported. */
+  function settle(h: HeldBatch, err: Error | undefined, last: number): void {
+    if (!err) {
+      // Only the writer thread can get here with an earlier batch held: its frames are now after these.
+      if ((hold.oldest ?? Infinity) < h.no)
+        log?.warn('store: a batch committed ahead of an earlier one held for a retry', { sessionId: key });
+      committed(last, h.frames, h.entries);
+      return;
+    }
+    const e = asStore(err);
+    if (isTransient(e) && !store.closed) hold.add(h, e);
+    else failed(e, h.frames);
   }
 
   /** Commits what is pending: on the writer thread when it is ready (`wait`: until it is on disk), else here. */
@@ -199,78 +154,58 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
       else clearTimeout(scheduled.h);
       scheduled = undefined;
     }
-    if (pending.empty) {
-      if (wait && writer && lastPosted > 0) writer.wait(lastPosted);
-      return;
+    const holding = !hold.empty;
+    if (!pending.empty) commitPending(wait);
+    if (!wait) return;
+    // Every batch on the thread, until one fails for now: the later ones are answered in their time.
+    for (const f of [...inFlight]) {
+      if (!hold.empty) break;
+      writer?.wait(f.id);
     }
+    // One more try for what waited already (bounded by the store's own timeout); the rest stays held.
+    if (holding) hold.retry();
+  }
+
+  function commitPending(wait: boolean): void {
     const n = pending.frameCount;
-    const nEntries = pending.entryCount;
-    const threaded = writer?.ready ?? false;
+    const entries = pending.entryCount;
     let batch: WriterBatch;
     try {
       if (store.closed) throw new StoreError('closed', 'the store is closed');
       batch = pending.take();
     } catch (err) {
       pending.clear();
-      failed(err instanceof Error ? err : new Error(String(err)), n);
+      return failed(err instanceof Error ? err : new Error(String(err)), n);
+    }
+    const h: HeldBatch = { no: nextNo++, batch, frames: n, entries };
+    lastCommitAt = performance.now();
+    if (!hold.empty) {
+      // Behind what waits for the store: order is kept, and the retry timer commits it.
+      hold.add(h);
       return;
     }
-    lastCommitAt = performance.now();
-    if (threaded && writer) {
-      inFlightFrames += n;
-      lastPosted = writer.post(batch, (err, last) => {
-        inFlightFrames -= n;
-        if (err) failed(err, n);
-        else committed(last, n, nEntries);
+    if (writer?.ready) {
+      const f = { no: h.no, id: 0, frames: n };
+      inFlight.push(f);
+      f.id = writer.post(h.batch, (err, last) => {
+        inFlight.splice(inFlight.indexOf(f), 1); // may run inside post (a thread that died)
+        settle(h, err, last);
       });
       // A writer that falls behind makes the reader wait rather than let batches pile up.
-      if (wait) writer.wait(lastPosted);
-      else if (writer.inFlight > MAX_IN_FLIGHT) writer.wait(lastPosted - MAX_IN_FLIGHT);
+      if (!wait && writer.inFlight > MAX_IN_FLIGHT) writer.wait(f.id - MAX_IN_FLIGHT);
       return;
     }
     let last: number;
     try {
-      last = store.commitBatch(batch);
+      last = store.commitBatch(h.batch);
     } catch (err) {
-      // Dropped, not retried: holding batches would grow memory without bound while the disk is sick.
-      failed(err instanceof Error ? err : new Error(String(err)), n);
-      return;
+      return settle(h, err instanceof Error ? err : new Error(String(err)), 0);
     }
-    committed(last, n, nEntries);
+    settle(h, undefined, last);
   }
 
   /** The tick's (or the gap timer's) commit: it need not be on disk before the event loop goes on. */
   const flushLater = (): void => flush(false);
-
-  /** Callbacks run on the transport's stack or in a setImmediate: a throw must not escape there. */
-  function notify<T>(fn: ((v: T) => void) | undefined, v: T): void {
-    if (!fn) return;
-    try {
-      fn(v);
-    } catch (err) {
-      log?.error('store: recorder callback threw', { sessionId: key, error: String(err) });
-    }
-  }
-
-  function checkpointWhenIdle(): void {
-    if (idle) {
-      idle.refresh();
-      return;
-    }
-    idle = setTimeout(checkpoint, idleMs);
-    idle.unref();
-  }
-
-  function checkpoint(): void {
-    idle = undefined;
-    if (store.closed) return;
-    try {
-      store.checkpoint();
-    } catch (err) {
-      // Nothing is lost: the frames stay in the WAL, and the next checkpoint copies them.
-      log?.warn('store: checkpoint failed', { sessionId: key, error: String(err) });
-    }
-  }
 
   function schedule(): void {
     if (scheduled !== undefined) return;
@@ -279,15 +214,19 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
       wait > 0 ? { kind: 'timer', h: setTimeout(flushLater, wait) } : { kind: 'tick', h: setImmediate(flushLater) };
   }
 
-  function mine(agentSessionId: string | undefined): boolean {
-    return opts.agentSessionId === undefined || agentSessionId === opts.agentSessionId;
-  }
+  const mine = (agentSessionId?: string): boolean =>
+    opts.agentSessionId === undefined || agentSessionId === opts.agentSessionId;
 
   /** Work arriving after the store closed under the recorder: counted and reported once. */
   function afterStoreClosed(frameCount: number): void {
     if (lostFrames === 0 && firstError === undefined)
       failed(new StoreError('closed', 'the store was closed while the session was still recording'), frameCount);
     else lostFrames += frameCount;
+  }
+
+  /** A closed recorder stays known to the store while it holds frames (the store's close gives them up). */
+  function letGoWhenDone(): void {
+    if (closed && hold.empty) unregister();
   }
 
   const rec: Recorder = {
@@ -325,15 +264,21 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
       if (closed) return;
       flush();
       closed = true; // a pending idle checkpoint still runs: the WAL of this session's turns gets copied
-      unregister();
-      writer?.release();
+      letGoWhenDone();
+      writer?.release(); // what is still held is retried on the main connection
     },
 
     get lastSeq() {
       return committedSeq;
     },
     get pendingFrames() {
-      return pending.frameCount + inFlightFrames;
+      return pending.frameCount + inFlight.reduce((n, f) => n + f.frames, 0) + hold.heldFrames;
+    },
+    get heldFrames() {
+      return hold.heldFrames;
+    },
+    get delayedSince() {
+      return hold.heldSince;
     },
     get lostFrames() {
       return lostFrames;
@@ -347,6 +292,7 @@ export function createRecorder(store: Store, opts: RecorderOptions): Recorder {
   };
   const unregister = store.beforeClose(() => {
     rec.close();
+    hold.giveUp('the store was closed');
     storeGone = true;
   });
   return rec;

@@ -19,6 +19,7 @@ import type { Turn, TurnResult } from '../session/turn.js';
 import type { AgentDefaults, Store, StoredSession, Workspace as WorkspaceRow } from '../store/index.js';
 import type { Entry, Thread } from '../thread/types.js';
 import type { Failure } from './failure.js';
+import type { RecordingDelayEvent } from './recorder-hold.js';
 import type { BranchNode } from './branches.js';
 import type { PermissionRules, StoredSessions, StoredWorkspaces } from './stored.js';
 import type { WarmOptions, WarmPool } from './warm-pool.js';
@@ -62,6 +63,11 @@ export interface HarnessOptions {
   /** A live session's recording failed (frames or turns not stored); also on HarnessSession.recording. */
   onRecordingError?: (e: RecordingError) => void;
   /**
+   * A live session's recording waits for the store (it is locked or unreachable for now: frames
+   * are held and retried), or caught up (once per outage); also on HarnessSession.recording.
+   */
+  onRecordingDelay?: (e: RecordingDelay) => void;
+  /**
    * The warm pool: an opened workspace's agent started ahead and a spare session kept ready where
    * it helps (agents that hide empty sessions: Hermes). Default on; false (or config.json
    * `warm: false`) turns it off.
@@ -75,6 +81,12 @@ export interface RecordingError {
   sessionId: string;
   error: TalariaError;
 }
+
+/** `recording.delayed` (N frames waiting, the store unavailable since…) or `recording.caught_up`, for one session. */
+export type RecordingDelay = RecordingDelayEvent & {
+  /** Talaria's session id. */
+  sessionId: string;
+};
 
 /** How an opened session got its history. */
 export type SessionOrigin =
@@ -144,6 +156,10 @@ export interface HarnessSession {
     readonly lastSeq: number;
     /** Frames that could not be stored. */
     readonly lostFrames: number;
+    /** Frames waiting for the store to come back (held and retried; see HarnessOptions.onRecordingDelay). */
+    readonly heldFrames: number;
+    /** Since when (epoch ms) the store has not taken this session's frames, while some are held. */
+    readonly delayedSince: number | undefined;
     /** The first recording failure (`recording_failed`), if any. */
     readonly error: TalariaError | undefined;
   };

@@ -6,7 +6,7 @@ import { describe, it, expect, vi } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { storeProblemLine } from '../../src/cli/store-problem.js';
+import { stillHeld, storeProblemLine } from '../../src/cli/store-problem.js';
 import { StoreError } from '../../src/store/index.js';
 import { demoEnv, runCli, tempDir } from './helpers.js';
 
@@ -95,5 +95,16 @@ describe('storeProblemLine', () => {
       code: 'SQLITE_CORRUPT',
     });
     expect(storeProblemLine(sqlite, '/h/talaria.db')).toContain('mv "/h/talaria.db" "/h/talaria.db.broken"');
+  });
+});
+
+describe('frames still waiting for the store when a face is done', () => {
+  it('are a recording failure, named with their count and since when; none held is none', () => {
+    expect(stillHeld('s1', { heldFrames: 0, delayedSince: undefined })).toBeUndefined();
+    const e = stillHeld('s1', { heldFrames: 42, delayedSince: Date.UTC(2026, 0, 2, 3, 4, 5) })!;
+    expect(e).toMatchObject({ code: 'recording_failed', details: { sessionId: 's1', heldFrames: 42 } });
+    expect(storeProblemLine(e)).toBe(
+      "Talaria's store cannot be used: session s1 is not stored completely: 42 frames still wait for the store, unavailable since 2026-01-02T03:04:05.000Z",
+    );
   });
 });

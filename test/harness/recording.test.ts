@@ -1,13 +1,14 @@
 /** Recording is never silently lost; one writer per stored session; stored rules are checked. */
-import { describe, it, expect, vi } from 'vitest';
+import { describe, it, expect, vi, afterEach } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { permissionRules, toPermissionRule } from '../../src/harness/rules.js';
 import { holderAlive } from '../../src/harness/session-locks.js';
 import { isTalariaError } from '../../src/protocol/errors.js';
-import type { RecordingError } from '../../src/harness/types.js';
+import type { RecordingDelay, RecordingError } from '../../src/harness/types.js';
 import { makeHarness, place } from './helpers.js';
 import { rawDb } from '../../src/store/sqlite.js';
+import { killLockHolders, lockHolder } from './lock-holder.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -31,6 +32,40 @@ describe('recording failures are never silent', () => {
     expect(s.recording.lostFrames).toBeGreaterThan(0);
     expect(reported[0]).toMatchObject({ sessionId: s.id });
     expect(reported[0]!.error).toBe(s.recording.error);
+    await h.close();
+  });
+});
+
+describe('recording through a store outage', () => {
+  afterEach(killLockHolders);
+
+  it('a store locked by another process delays recording: onRecordingDelay and recording say so; nothing is lost', async () => {
+    const p = place();
+    const delays: RecordingDelay[] = [];
+    const errors: RecordingError[] = [];
+    const h = makeHarness(p, { onRecordingDelay: (e) => delays.push(e), onRecordingError: (e) => errors.push(e) });
+    const s = await h.workspaces.open(p.userHome).newSession({ provider: 'demo' });
+    expect((await s.prompt('hello').result).stopReason).toBe('end_turn');
+    const before = s.recording.lastSeq;
+    const lock = await lockHolder(h.store.path);
+    // The turn runs and ends while the store is locked (each try waits out the 5 s busy timeout).
+    const r = await s.prompt('again').result;
+    expect(r.stopReason).toBe('end_turn');
+    expect(s.recording.heldFrames).toBeGreaterThan(0);
+    expect(s.recording.delayedSince).toBeTypeOf('number');
+    expect(delays[0]).toMatchObject({ type: 'recording.delayed', sessionId: s.id });
+    expect(h.store.turns.list(s.id)).toHaveLength(1);
+    await lock.release();
+    await vi.waitFor(() => expect(delays.at(-1)).toMatchObject({ type: 'recording.caught_up', sessionId: s.id }), {
+      timeout: 20_000,
+      interval: 20,
+    });
+    expect(s.recording).toMatchObject({ heldFrames: 0, lostFrames: 0, error: undefined, delayedSince: undefined });
+    expect(h.store.turns.list(s.id).map((t) => t.stopReason)).toEqual(['end_turn', 'end_turn']);
+    const seqs = h.store.wire.rows(s.id).map((row) => row.seq);
+    expect(seqs).toEqual(seqs.map((_, i) => i + 1));
+    expect(seqs.length).toBeGreaterThan(before);
+    expect(errors).toEqual([]);
     await h.close();
   });
 });
