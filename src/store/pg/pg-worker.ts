@@ -8,6 +8,11 @@ import { parentPort, workerData } from 'node:worker_threads';
 import pg from 'pg';
 import type { PgAnswer, PgInit, PgRequest } from './protocol.js';
 
+// BIGINT (ms times, seqs, ids, COUNT) and NUMERIC (SUM of BIGINTs) as JS numbers, as SQLite gives
+// them: the store's values stay far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, Number);
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, Number);
+
 const init = workerData as PgInit;
 const ctl = new Int32Array(init.ctl);
 let client: pg.Client | undefined;
@@ -22,6 +27,8 @@ function connect(): Promise<pg.Client | undefined> {
     });
     try {
       await c.connect();
+      // Per connection, so a reconnect keeps them (a read-only store stays read-only).
+      for (const sql of init.setup ?? []) await c.query(sql);
       client = c;
       return c;
     } catch {
@@ -44,7 +51,9 @@ async function run(r: PgRequest): Promise<PgAnswer> {
   const c = client ?? (await connect());
   if (!c) return { id: r.id, error: { code: 'unavailable', message: 'no connection to PostgreSQL' } };
   try {
-    const res = await c.query({ text: r.text, values: [...r.values] });
+    // Named: the connection parses a repository's statement once. Several statements (no values) answer with the last.
+    const out = await c.query({ text: r.text, values: [...r.values], ...(r.name ? { name: r.name } : {}) });
+    const res = Array.isArray(out) ? (out[out.length - 1] as pg.QueryResult) : out;
     return { id: r.id, rows: res.rows as Record<string, unknown>[], rowCount: res.rowCount ?? 0 };
   } catch (e) {
     const err = e as { code?: string; message?: string };

@@ -10,12 +10,16 @@ export interface PgInit {
   answers: MessagePort;
   /** How long the worker waits for a connection before it answers `unavailable`. */
   connectTimeoutMs: number;
+  /** Statements run on each new connection (session settings such as read-only). */
+  setup?: string[];
 }
 
 export interface PgRequest {
   id: number;
   text: string;
   values: readonly unknown[];
+  /** A prepared statement's name: the connection keeps it parsed (same name, same text). */
+  name?: string;
 }
 
 export type PgAnswer =

@@ -16,6 +16,8 @@ export interface SyncPgOptions {
   timeoutMs?: number;
   /** How long the worker tries to connect before it answers `unavailable` (default 2 s). */
   connectTimeoutMs?: number;
+  /** Statements run on each new connection (session settings). */
+  setup?: string[];
   /** @internal Tests: the worker entry to run instead of pg-worker. */
   entry?: URL;
 }
@@ -27,7 +29,7 @@ export interface PgResult {
 
 export interface SyncPg {
   /** Runs one statement (`$1`… parameters) and returns its rows. Throws a StoreError. */
-  query(text: string, values?: readonly unknown[]): PgResult;
+  query(text: string, values?: readonly unknown[], name?: string): PgResult;
   /** Where it connects, without the password: for messages. */
   readonly where: string;
   readonly closed: boolean;
@@ -37,9 +39,12 @@ export interface SyncPg {
 /** The server's address for a message: user@host:port/db, never the password. */
 export function describePgUrl(url: string): string {
   try {
-    const u = new URL(url);
+    // An empty host (`postgres://user@/db?host=/run/postgresql`: a unix socket) is no URL to WHATWG: name one to parse.
+    const hostless = /^postgres(?:ql)?:\/\/(?:[^@/?]*@)?(?=[/?]|$)/i.exec(url);
+    const u = new URL(hostless ? hostless[0] + '_' + url.slice(hostless[0].length) : url);
     const user = u.username ? `${decodeURIComponent(u.username)}@` : '';
-    const host = u.hostname || new URLSearchParams(u.search).get('host') || 'localhost';
+    const host = (hostless ? '' : u.hostname) || new URLSearchParams(u.search).get('host') || 'localhost';
+    if (host.startsWith('/')) return `postgres://${user}${u.pathname}?host=${host}`;
     return `postgres://${user}${host}${u.port ? `:${u.port}` : ''}${u.pathname}`;
   } catch {
     return 'postgres://(unparsable URL)';
@@ -52,7 +57,13 @@ export function openSyncPg(url: string, o: SyncPgOptions = {}): SyncPg {
   const ctlBuf = new SharedArrayBuffer(4);
   const ctl = new Int32Array(ctlBuf);
   const { port1: answers, port2 } = new MessageChannel();
-  const init: PgInit = { url, ctl: ctlBuf, answers: port2, connectTimeoutMs: o.connectTimeoutMs ?? 2_000 };
+  const init: PgInit = {
+    url,
+    ctl: ctlBuf,
+    answers: port2,
+    connectTimeoutMs: o.connectTimeoutMs ?? 2_000,
+    ...(o.setup ? { setup: o.setup } : {}),
+  };
   const worker: Worker = startStoreWorker(
     'pg/pg-worker',
     { workerData: init, transferList: [port2], stdout: false, stderr: false },
@@ -91,7 +102,7 @@ export function openSyncPg(url: string, o: SyncPgOptions = {}): SyncPg {
     get closed() {
       return closed;
     },
-    query(text, values = []) {
+    query(text, values = [], name) {
       if (closed) throw new StoreError('closed', 'the store is closed');
       if (stalled !== undefined) {
         // The stalled query's answer, if it came, is dropped: its caller has gone on.
@@ -99,7 +110,7 @@ export function openSyncPg(url: string, o: SyncPgOptions = {}): SyncPg {
         else throw busy(`has not answered a query for more than ${timeoutMs} ms`);
       }
       const id = ++nextId;
-      const req: PgRequest = { id, text, values };
+      const req: PgRequest = { id, text, values, ...(name ? { name } : {}) };
       worker.postMessage(req);
       const deadline = Date.now() + timeoutMs;
       for (;;) {
