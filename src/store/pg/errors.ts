@@ -26,10 +26,18 @@ const FIX: Partial<Record<StoreErrorCode, string>> = {
   store_corrupt: 'Check the server (its log names the damaged relation).',
 };
 
+const CONSTRAINTS: Record<string, string> = {
+  '23502': 'NOT NULL',
+  '23503': 'FOREIGN KEY',
+  '23505': 'UNIQUE',
+  '23514': 'CHECK',
+};
+
 function problemOf(sqlstate: string): StoreErrorCode | 'statement' {
   const cls = sqlstate.slice(0, 2);
   if (sqlstate === '25006') return 'store_read_only';
   if (sqlstate === '42501' || cls === '28') return 'store_permission';
+  if (cls === '3D' || cls === '3F') return 'open_failed';
   if (cls === '23' || cls === '22' || cls === '42' || cls === '21' || cls === '0A' || cls === '25' || cls === 'P0')
     return 'statement';
   if (cls === '40' || cls === '55' || cls === '57' || cls === '08') return 'store_busy';
@@ -44,7 +52,13 @@ export function fromPg(err: unknown, where: string): unknown {
   const sqlstate = err.details?.sqlstate;
   if (typeof sqlstate !== 'string') return err;
   const problem = problemOf(sqlstate);
-  if (problem === 'statement') return new PgStatementError(err.message, `PG_${sqlstate}`, { cause: err });
+  if (problem === 'statement') {
+    // Named as SQLite names it, so a caller (or a test) reads one message on both backends.
+    const kind = CONSTRAINTS[sqlstate];
+    return new PgStatementError(kind ? `${kind} constraint failed: ${err.message}` : err.message, `PG_${sqlstate}`, {
+      cause: err,
+    });
+  }
   if (problem === err.code) return err;
   const fix = FIX[problem];
   return new StoreError(

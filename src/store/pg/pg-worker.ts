@@ -17,6 +17,8 @@ const init = workerData as PgInit;
 const ctl = new Int32Array(init.ctl);
 let client: pg.Client | undefined;
 let connecting: Promise<pg.Client | undefined> | undefined;
+/** Why the server refused the last connection, when it said (SQLSTATE and message). */
+let refused: { code: string; message: string } | undefined;
 
 function connect(): Promise<pg.Client | undefined> {
   connecting ??= (async () => {
@@ -31,7 +33,10 @@ function connect(): Promise<pg.Client | undefined> {
       for (const sql of init.setup ?? []) await c.query(sql);
       client = c;
       return c;
-    } catch {
+    } catch (e) {
+      // The server said why (no such database, bad password): that is an answer, not an outage.
+      const code = (e as { code?: unknown }).code;
+      refused = typeof code === 'string' ? { code, message: (e as Error).message } : undefined;
       await c.end().catch(() => undefined);
       return undefined;
     } finally {
@@ -49,7 +54,7 @@ function answer(a: PgAnswer): void {
 
 async function run(r: PgRequest): Promise<PgAnswer> {
   const c = client ?? (await connect());
-  if (!c) return { id: r.id, error: { code: 'unavailable', message: 'no connection to PostgreSQL' } };
+  if (!c) return { id: r.id, error: refused ?? { code: 'unavailable', message: 'no connection to PostgreSQL' } };
   try {
     // Named: the connection parses a repository's statement once. Several statements (no values) answer with the last.
     const out = await c.query({ text: r.text, values: [...r.values], ...(r.name ? { name: r.name } : {}) });

@@ -66,11 +66,12 @@ export interface PgSqlDb extends SqlDb {
   readonly inTransaction: boolean;
 }
 
+let statements = 0;
+
 export function pgSqlDb(conn: SyncPg): PgSqlDb {
   let depth = 0;
   /** A transaction could not be ended (the connection stalled): end it before anything else runs. */
   let unended = false;
-  let statements = 0;
 
   function query(text: string, values: readonly unknown[] = [], name?: string): PgResult {
     try {
@@ -86,7 +87,7 @@ export function pgSqlDb(conn: SyncPg): PgSqlDb {
 
   function prepare(sql: string): SqlStatement {
     const text = toPositional(sql);
-    const name = `t${++statements}`;
+    const name = `t${++statements}`; // unique in the process: stores may share a connection (tests)
     const rows = (params: unknown[]) => withBuffers(query(text, flat(params), name).rows);
     return {
       run: (...params: unknown[]): SqlRunResult => ({ changes: query(text, flat(params), name).rowCount }),
