@@ -34,9 +34,12 @@ function connect(): Promise<pg.Client | undefined> {
       client = c;
       return c;
     } catch (e) {
-      // The server said why (no such database, bad password): that is an answer, not an outage.
+      // The server refused (no such database, bad password): an answer, not an outage to wait out.
       const code = (e as { code?: unknown }).code;
-      refused = typeof code === 'string' ? { code, message: (e as Error).message } : undefined;
+      refused =
+        typeof code === 'string' && /^(28|3D)[0-9A-Z]{3}$/.test(code)
+          ? { code, message: (e as Error).message }
+          : undefined;
       await c.end().catch(() => undefined);
       return undefined;
     } finally {

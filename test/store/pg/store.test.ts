@@ -74,6 +74,8 @@ describe('the store on PostgreSQL', () => {
     expect(s.closed).toBe(true);
     expect(open({ url }).sessions.get('x')?.id).toBe('x');
     expect(codeOf(() => openStore({ url: 'mysql://x/y' }))).toBe('invalid_argument');
+    // A database that is not there is an answer (open_failed), not an outage to wait out.
+    expect(codeOf(() => openStore({ url: cluster.url.replace('/postgres?', '/nope?') }))).toBe('open_failed');
   });
 
   it('readOnly: reads work, every write is refused with store_read_only; an unmigrated database is refused', () => {
