@@ -71,6 +71,10 @@ async function run(r: PgRequest): Promise<PgAnswer> {
   }
 }
 
+// Loaded: the main thread's first query starts its clock now (slot 1; slot 0 is the answered id).
+Atomics.store(ctl, 1, 1);
+Atomics.notify(ctl, 1);
+
 // Requests come one at a time (the main thread waits for each), so they run in order.
 parentPort!.on('message', (m: PgRequest | { close: true }) => {
   if ('close' in m) {

@@ -4,7 +4,7 @@ import type { MessagePort } from 'node:worker_threads';
 export interface PgInit {
   /** The connection string (`postgres://…`); the worker alone holds it. */
   url: string;
-  /** The answered-id cell the main thread waits on (Int32Array over it, slot 0). */
+  /** Int32 cells: slot 0 the last answered id (the main thread waits on it), slot 1 set once the worker has loaded. */
   ctl: SharedArrayBuffer;
   /** Where answers go: the main thread reads it synchronously (receiveMessageOnPort). */
   answers: MessagePort;

@@ -37,6 +37,9 @@ export interface SyncPg {
 }
 
 /** The server's address for a message: user@host:port/db, never the password. */
+/** How long the connection's thread may take to start before the first query gives up. */
+const WORKER_START_MS = 30_000;
+
 export function describePgUrl(url: string): string {
   try {
     // An empty host (`postgres://user@/db?host=/run/postgresql`: a unix socket) is no URL to WHATWG: name one to parse.
@@ -54,7 +57,7 @@ export function describePgUrl(url: string): string {
 export function openSyncPg(url: string, o: SyncPgOptions = {}): SyncPg {
   const timeoutMs = o.timeoutMs ?? 5_000;
   const where = describePgUrl(url);
-  const ctlBuf = new SharedArrayBuffer(4);
+  const ctlBuf = new SharedArrayBuffer(8);
   const ctl = new Int32Array(ctlBuf);
   const { port1: answers, port2 } = new MessageChannel();
   const init: PgInit = {
@@ -76,6 +79,19 @@ export function openSyncPg(url: string, o: SyncPgOptions = {}): SyncPg {
   /** The id of a query that timed out and has not been answered yet. */
   let stalled: number | undefined;
   let closed = false;
+  let started = false;
+
+  /** The worker has loaded (slot 1): its start (~0.3 s under tsx, more on a busy machine) is not a query's time. */
+  function awaitStart(): boolean {
+    const deadline = Date.now() + WORKER_START_MS;
+    while (Atomics.load(ctl, 1) === 0) {
+      const left = deadline - Date.now();
+      if (left <= 0)
+        throw busy(`could not be reached: its connection thread did not start within ${WORKER_START_MS} ms`);
+      Atomics.wait(ctl, 1, 0, left);
+    }
+    return true;
+  }
 
   const busy = (why: string) =>
     new StoreError(
@@ -109,6 +125,7 @@ export function openSyncPg(url: string, o: SyncPgOptions = {}): SyncPg {
         if (Atomics.load(ctl, 0) >= stalled) stalled = undefined;
         else throw busy(`has not answered a query for more than ${timeoutMs} ms`);
       }
+      if (!started) started = awaitStart();
       const id = ++nextId;
       const req: PgRequest = { id, text, values, ...(name ? { name } : {}) };
       worker.postMessage(req);
