@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import pg from 'pg';
-import type { PgAnswer, PgInit, PgRequest } from './protocol.js';
+import type { PgAnswer, PgInit, PgRequest, PgStatement } from './protocol.js';
 
 // BIGINT (ms times, seqs, ids, COUNT) and NUMERIC (SUM of BIGINTs) as JS numbers, as SQLite gives
 // them: the store's values stay far below 2^53.
@@ -55,14 +55,25 @@ function answer(a: PgAnswer): void {
   Atomics.notify(ctl, 0);
 }
 
+/** Named: the connection parses a repository's statement once. Several statements (no values) answer with the last. */
+async function one(c: pg.Client, st: PgStatement): Promise<pg.QueryResult> {
+  const out = await c.query({ text: st.text, values: [...st.values], ...(st.name ? { name: st.name } : {}) });
+  return Array.isArray(out) ? (out[out.length - 1] as pg.QueryResult) : out;
+}
+
 async function run(r: PgRequest): Promise<PgAnswer> {
   const c = client ?? (await connect());
   if (!c) return { id: r.id, error: refused ?? { code: 'unavailable', message: 'no connection to PostgreSQL' } };
   try {
-    // Named: the connection parses a repository's statement once. Several statements (no values) answer with the last.
-    const out = await c.query({ text: r.text, values: [...r.values], ...(r.name ? { name: r.name } : {}) });
-    const res = Array.isArray(out) ? (out[out.length - 1] as pg.QueryResult) : out;
-    return { id: r.id, rows: res.rows as Record<string, unknown>[], rowCount: res.rowCount ?? 0 };
+    const counts: number[] = [];
+    for (const st of r.before ?? []) counts.push((await one(c, st)).rowCount ?? 0);
+    const res = await one(c, r);
+    return {
+      id: r.id,
+      rows: res.rows as Record<string, unknown>[],
+      rowCount: res.rowCount ?? 0,
+      ...(r.before ? { counts } : {}),
+    };
   } catch (e) {
     const err = e as { code?: string; message?: string };
     // A query that lost its connection is `unavailable` too: whether it ran is for the caller to find out.

@@ -14,15 +14,21 @@ export interface PgInit {
   setup?: string[];
 }
 
-export interface PgRequest {
-  id: number;
+export interface PgStatement {
   text: string;
   values: readonly unknown[];
   /** A prepared statement's name: the connection keeps it parsed (same name, same text). */
   name?: string;
 }
 
+export interface PgRequest extends PgStatement {
+  id: number;
+  /** Statements to run first, in order, in the same message (writes whose results can wait); the first error stops them. */
+  before?: PgStatement[];
+}
+
 export type PgAnswer =
-  | { id: number; rows: Record<string, unknown>[]; rowCount: number }
+  /** `counts`: the row counts of `before`'s statements. */
+  | { id: number; rows: Record<string, unknown>[]; rowCount: number; counts?: number[] }
   /** `code`: PostgreSQL's SQLSTATE, or `unavailable` when there is no connection. */
   | { id: number; error: { code: string; message: string } };

@@ -9,7 +9,7 @@
 import { MessageChannel, receiveMessageOnPort, type Worker } from 'node:worker_threads';
 import { StoreError } from '../errors.js';
 import { startStoreWorker } from '../worker-start.js';
-import type { PgAnswer, PgInit, PgRequest } from './protocol.js';
+import type { PgAnswer, PgInit, PgRequest, PgStatement } from './protocol.js';
 
 export interface SyncPgOptions {
   /** How long one query may take before the caller gets `store_busy` (default 5 s). */
@@ -25,11 +25,13 @@ export interface SyncPgOptions {
 export interface PgResult {
   rows: Record<string, unknown>[];
   rowCount: number;
+  /** Row counts of the statements sent `before` it. */
+  counts?: number[];
 }
 
 export interface SyncPg {
   /** Runs one statement (`$1`… parameters) and returns its rows. Throws a StoreError. */
-  query(text: string, values?: readonly unknown[], name?: string): PgResult;
+  query(text: string, values?: readonly unknown[], name?: string, before?: PgStatement[]): PgResult;
   /** Where it connects, without the password: for messages. */
   readonly where: string;
   readonly closed: boolean;
@@ -118,7 +120,7 @@ export function openSyncPg(url: string, o: SyncPgOptions = {}): SyncPg {
     get closed() {
       return closed;
     },
-    query(text, values = [], name) {
+    query(text, values = [], name, before) {
       if (closed) throw new StoreError('closed', 'the store is closed');
       if (stalled !== undefined) {
         // The stalled query's answer, if it came, is dropped: its caller has gone on.
@@ -127,7 +129,7 @@ export function openSyncPg(url: string, o: SyncPgOptions = {}): SyncPg {
       }
       if (!started) started = awaitStart();
       const id = ++nextId;
-      const req: PgRequest = { id, text, values, ...(name ? { name } : {}) };
+      const req: PgRequest = { id, text, values, ...(name ? { name } : {}), ...(before?.length ? { before } : {}) };
       worker.postMessage(req);
       const deadline = Date.now() + timeoutMs;
       for (;;) {
@@ -149,7 +151,7 @@ export function openSyncPg(url: string, o: SyncPgOptions = {}): SyncPg {
           sqlstate: a.error.code,
         });
       }
-      return { rows: a.rows, rowCount: a.rowCount };
+      return { rows: a.rows, rowCount: a.rowCount, ...(a.counts ? { counts: a.counts } : {}) };
     },
     close() {
       if (closed) return;
