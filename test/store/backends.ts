@@ -33,12 +33,16 @@ const where = new WeakMap<Store, string>();
 const opened: Store[] = [];
 
 afterAll(() => {
-  for (const s of opened.splice(0)) s.close();
-  conn?.close();
-  conn = undefined;
-  current = undefined;
-  cluster?.destroy();
-  cluster = undefined;
+  try {
+    for (const s of opened.splice(0)) s.close();
+    conn?.close();
+  } finally {
+    // Whatever failed above, the server does not outlive the file.
+    conn = undefined;
+    current = undefined;
+    cluster?.destroy();
+    cluster = undefined;
+  }
 });
 
 function pg(): { url: string; conn: SyncPg } {
@@ -72,7 +76,7 @@ function onSchema(s: Store, schema: string): Store {
         const v = Reflect.get(target, key) as unknown;
         if (typeof v === 'function')
           return (...args: unknown[]) => {
-            use(schema);
+            if (key !== 'close') use(schema);
             return (v as (...a: unknown[]) => unknown).apply(target, args);
           };
         return deep && typeof v === 'object' && v !== null ? calls(v, false) : v;

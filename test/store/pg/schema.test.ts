@@ -19,8 +19,11 @@ beforeAll(() => {
   pg = openSyncPg(cluster.url);
 });
 afterAll(() => {
-  pg?.close();
-  cluster?.destroy();
+  try {
+    pg?.close();
+  } finally {
+    cluster?.destroy();
+  }
 });
 
 /** SQLite's declared type → the PostgreSQL types it may be. */

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Frame } from '../../../src/protocol/types.js';
 import { createRecorder } from '../../../src/harness/recorder.js';
 import { openStore, type Store } from '../../../src/store/index.js';
+import { checkStore } from '../../../src/store/check.js';
 import { MIGRATE_LOCK_KEY } from '../../../src/store/pg/migrate.js';
 import { PG_MIGRATIONS } from '../../../src/store/pg/migrations/index.js';
 import { openSyncPg, type SyncPg } from '../../../src/store/pg/sync-client.js';
@@ -22,9 +23,12 @@ beforeAll(() => {
   admin = openSyncPg(cluster.url);
 });
 afterAll(() => {
-  for (const s of opened) s.close();
-  admin?.close();
-  cluster?.destroy();
+  try {
+    for (const s of opened) s.close();
+    admin?.close();
+  } finally {
+    cluster?.destroy();
+  }
 });
 
 /** A fresh database's URL (`postgresql://` spelling when asked). */
@@ -60,7 +64,7 @@ function whenAnswered<T>(fn: () => T): T {
 }
 
 describe('the store on PostgreSQL', () => {
-  it('opens by postgres:// or postgresql:// URL: path is the password-free address, no home, version 10', () => {
+  it('opens by postgres:// or postgresql:// URL: path is the password-free address, no home, version 10', async () => {
     const url = freshDb('postgresql');
     const s = open({ url: url.replace('talaria@', 'talaria:s3cret@') });
     expect(s.path).toMatch(/^postgres:\/\/talaria@\/s\d+\?host=\/tmp\/talaria-pg-/);
@@ -69,6 +73,8 @@ describe('the store on PostgreSQL', () => {
     expect(s.version).toBe(10);
     expect(s.readOnly).toBe(false);
     s.checkpoint();
+    // The doctor's integrity check is SQLite's (quick_check on a file): not run on a server.
+    expect(await checkStore(s, { timeoutMs: 1000 })).toMatchObject({ ok: true, checked: false });
     s.sessions.create({ id: 'x', provider: 'p', cwd: '/' });
     s.close();
     expect(s.closed).toBe(true);
