@@ -3,6 +3,7 @@
  * times, seqs and ids, DOUBLE PRECISION where SQLite has REAL, BYTEA for blobs, identity columns
  * where SQLite has INTEGER PRIMARY KEY ids. Same tables, columns (in order), indexes and foreign
  * keys (test/store/pg/schema.test.ts compares the two). Later versions get a migration on each side.
+ * Text that lists are ordered by is COLLATE "C": SQLite compares bytes, whatever the database's locale.
  */
 import type { SqlDb } from '../../sql.js';
 
@@ -13,7 +14,7 @@ export function up(db: SqlDb): void {
     CREATE TABLE workspaces (
       id               TEXT PRIMARY KEY,
       path             TEXT NOT NULL UNIQUE,
-      name             TEXT NOT NULL,
+      name             TEXT NOT NULL COLLATE "C",
       default_provider TEXT,
       profile          TEXT,
       created_at       BIGINT NOT NULL,
@@ -22,7 +23,7 @@ export function up(db: SqlDb): void {
     );
 
     CREATE TABLE sessions (
-      id               TEXT PRIMARY KEY,
+      id               TEXT COLLATE "C" PRIMARY KEY,
       agent_session_id TEXT,
       provider         TEXT NOT NULL,
       profile          TEXT,
@@ -155,7 +156,7 @@ export function up(db: SqlDb): void {
     CREATE INDEX session_branches_parent ON session_branches(parent_id, created_at);
 
     CREATE TABLE caps_refs (
-      id          TEXT PRIMARY KEY,
+      id          TEXT COLLATE "C" PRIMARY KEY,
       hash        TEXT NOT NULL UNIQUE,
       kind        TEXT NOT NULL,
       facet       TEXT NOT NULL,
