@@ -3,7 +3,8 @@
  * times, seqs and ids, DOUBLE PRECISION where SQLite has REAL, BYTEA for blobs, identity columns
  * where SQLite has INTEGER PRIMARY KEY ids. Same tables, columns (in order), indexes and foreign
  * keys (test/store/pg/schema.test.ts compares the two). Later versions get a migration on each side.
- * Text that lists are ordered by is COLLATE "C": SQLite compares bytes, whatever the database's locale.
+ * Workspace names and session ids, which lists are ordered by, are COLLATE "C": SQLite compares bytes,
+ * whatever the database's locale (caps_refs.id is not: its recursive queries take a plain TEXT parameter).
  */
 import type { SqlDb } from '../../sql.js';
 
@@ -156,7 +157,7 @@ export function up(db: SqlDb): void {
     CREATE INDEX session_branches_parent ON session_branches(parent_id, created_at);
 
     CREATE TABLE caps_refs (
-      id          TEXT COLLATE "C" PRIMARY KEY,
+      id          TEXT PRIMARY KEY,
       hash        TEXT NOT NULL UNIQUE,
       kind        TEXT NOT NULL,
       facet       TEXT NOT NULL,
