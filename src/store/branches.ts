@@ -3,7 +3,7 @@
  * in, and which Talaria sessions branched off which, where, and why.
  */
 import { randomUUID } from 'node:crypto';
-import type { Db } from './db.js';
+import type { SqlDb } from './sql.js';
 
 export type BranchReason = 'overflow' | 'rewind' | 'continue' | 'fork';
 
@@ -56,10 +56,10 @@ const toBranch = (r: Row): Branch => ({
 
 export type BranchesRepo = ReturnType<typeof createBranchesRepo>;
 
-export function createBranchesRepo(db: Db, now: () => number = Date.now) {
+export function createBranchesRepo(db: SqlDb, now: () => number = Date.now) {
   const insert = db.prepare(
     `INSERT INTO session_branches (id, session_id, parent_id, reason, agent_session_id, previous_agent_session_id, provider, from_provider, fork_entry_id, created_at)
-     VALUES (@id, @session_id, @parent_id, @reason, @agent_session_id, @previous_agent_session_id, @provider, @from_provider, @fork_entry_id, @created_at)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const ofSession = db.prepare<[string], Row>(
     'SELECT * FROM session_branches WHERE session_id = ? ORDER BY created_at, rowid',
@@ -85,7 +85,18 @@ export function createBranchesRepo(db: Db, now: () => number = Date.now) {
         fork_entry_id: b.forkEntryId ?? null,
         created_at: now(),
       };
-      insert.run(row);
+      insert.run(
+        row.id,
+        row.session_id,
+        row.parent_id,
+        row.reason,
+        row.agent_session_id,
+        row.previous_agent_session_id,
+        row.provider,
+        row.from_provider,
+        row.fork_entry_id,
+        row.created_at,
+      );
       return toBranch(row);
     },
     /** Every branch point recorded under this session (its agent sessions, how it was made), oldest first. */

@@ -2,7 +2,7 @@
  * The caps face's references (caps_refs, migration 006) and this home's host key (caps_host).
  * Rows only: what a reference may do, narrowing and what revocation means live in src/caps/refs.ts.
  */
-import type { Db } from './db.js';
+import type { SqlDb } from './sql.js';
 
 /** One stored reference as written (its own expiry and revocation, not its chain's). */
 export interface StoredRef {
@@ -57,7 +57,7 @@ const toRef = (r: Row): StoredRef => ({
 
 export type CapsRefsRepo = ReturnType<typeof createCapsRefsRepo>;
 
-export function createCapsRefsRepo(db: Db) {
+export function createCapsRefsRepo(db: SqlDb) {
   const chain = db.prepare<[string], { n: number; expires_at: number | null; revoked_at: number | null }>(
     `WITH RECURSIVE chain(id, parent_id, expires_at, revoked_at) AS (
        SELECT id, parent_id, expires_at, revoked_at FROM caps_refs WHERE id = ?
@@ -65,7 +65,7 @@ export function createCapsRefsRepo(db: Db) {
      SELECT COUNT(*) AS n, MIN(expires_at) AS expires_at, MIN(revoked_at) AS revoked_at FROM chain`,
   );
   const hostKey = db.prepare<[], { host_key: string }>('SELECT host_key FROM caps_host WHERE id = 1');
-  const putHostKey = db.prepare('INSERT OR IGNORE INTO caps_host (id, host_key) VALUES (1, ?)');
+  const putHostKey = db.prepare('INSERT INTO caps_host (id, host_key) VALUES (1, ?) ON CONFLICT DO NOTHING');
   const hasControllerMethods = db.prepare<[string], unknown>(
     "SELECT 1 FROM caps_refs WHERE facet = 'controller' AND methods = ? LIMIT 1",
   );
@@ -79,7 +79,7 @@ export function createCapsRefsRepo(db: Db) {
   const byHash = db.prepare<[string], Row>('SELECT * FROM caps_refs WHERE hash = ?');
   const all = db.prepare<[], Row>('SELECT * FROM caps_refs ORDER BY created_at, id');
   const liveTree = db.prepare<[string], { id: string }>(
-    `WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL SELECT c.id FROM caps_refs c JOIN tree t ON c.parent_id = t.id)
+    `WITH RECURSIVE tree(id) AS (SELECT CAST(? AS TEXT) UNION ALL SELECT c.id FROM caps_refs c JOIN tree t ON c.parent_id = t.id)
      SELECT caps_refs.id FROM caps_refs JOIN tree USING (id) WHERE revoked_at IS NULL`,
   );
   const setRevoked = db.prepare('UPDATE caps_refs SET revoked_at = ? WHERE id = ?');

@@ -179,7 +179,8 @@ function checkVersion(db: Db, migrations: readonly Migration[], path: string): n
   return have;
 }
 
-function tooNew(have: number, known: number): StoreError {
+/** @internal Also the PostgreSQL store's (pg/migrate.ts). */
+export function tooNew(have: number, known: number): StoreError {
   const fix = 'Upgrade Talaria (npm install -g talaria-acp@latest).';
   return new StoreError(
     'schema_too_new',

@@ -2,7 +2,7 @@
  * Per workspace and agent (provider + profile): the model and mode new sessions start with,
  * chosen by a person (`talaria models --set ID` without --session).
  */
-import type { Db } from './db.js';
+import type { SqlDb } from './sql.js';
 
 export interface AgentDefaults {
   modelId?: string;
@@ -16,7 +16,7 @@ interface Row {
 
 export type DefaultsRepo = ReturnType<typeof createDefaultsRepo>;
 
-export function createDefaultsRepo(db: Db, now: () => number = Date.now) {
+export function createDefaultsRepo(db: SqlDb, now: () => number = Date.now) {
   const get = db.prepare<[string, string, string], Row>(
     'SELECT model_id, mode_id FROM agent_defaults WHERE workspace_id = ? AND provider = ? AND profile = ?',
   );

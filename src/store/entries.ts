@@ -8,7 +8,7 @@
 import { constants, deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Entry } from '../thread/types.js';
 import type { ThreadSnapshot } from '../thread/snapshot.js';
-import type { Db } from './db.js';
+import type { SqlDb } from './sql.js';
 import { fromJson } from './json.js';
 
 /** A snapshot without its entries (they live in their own rows). */
@@ -37,7 +37,9 @@ export interface IndexedEntry {
 
 export type EntriesRepo = ReturnType<typeof createEntriesRepo>;
 
-export function createEntriesRepo(db: Db, now: () => number = Date.now) {
+export function createEntriesRepo(db: SqlDb, now: () => number = Date.now) {
+  // PostgreSQL compresses a big value itself (TOAST), and a column cannot be TEXT and BYTEA by turns.
+  const pack = db.dialect === 'postgres' ? (json: string) => json : packedJson;
   const upsert = db.prepare(
     `INSERT INTO entries (session_id, idx, entry_id, kind, turn_id, json, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (session_id, idx) DO UPDATE SET entry_id = excluded.entry_id, kind = excluded.kind,
@@ -69,7 +71,7 @@ export function createEntriesRepo(db: Db, now: () => number = Date.now) {
   const trimTails = db.prepare<[string, number]>('DELETE FROM entry_tails WHERE session_id = ? AND idx >= ?');
 
   function put(sessionId: string, index: number, entry: Entry, at: number): void {
-    upsert.run(sessionId, index, entry.id, entry.kind, entry.turnId ?? null, packedJson(JSON.stringify(entry)), at);
+    upsert.run(sessionId, index, entry.id, entry.kind, entry.turnId ?? null, pack(JSON.stringify(entry)), at);
     dropTails.run(sessionId, index);
   }
 
@@ -130,7 +132,7 @@ export function createEntriesRepo(db: Db, now: () => number = Date.now) {
       at: number,
       tails = true,
     ): void {
-      upsert.run(sessionId, index, id, kind, turnId, packedJson(json), at);
+      upsert.run(sessionId, index, id, kind, turnId, pack(json), at);
       if (tails) dropTails.run(sessionId, index);
     },
     /** @internal Whether any entry of the session has tails (one probe per commit instead of a DELETE per row). */

@@ -1,8 +1,9 @@
 /**
  * The store's door: one SQLite file under Talaria's home with sessions, their wire logs, threads,
  * turns, permission rules, the audit log, writer leases, the server's event log and the caps
- * references. Plain JSON in and out through repositories: it imports protocol and thread types
- * only (the recorder that fills it lives in the harness). No database handle goes out of here.
+ * references — or the same on a PostgreSQL server (`openStore({ url: 'postgres://…' })`). Plain
+ * JSON in and out through repositories: it imports protocol and thread types only (the recorder
+ * that fills it lives in the harness). No database handle goes out of here.
  */
 export { openStore, type StoreOptions } from './sqlite.js';
 export type { Store } from './types.js';

@@ -5,7 +5,7 @@
  * (a token per harness instance, its pid and host); the caller decides whether a holder is
  * still alive (a dead pid on this host frees the lease).
  */
-import type { Db } from './db.js';
+import type { SqlDb } from './sql.js';
 
 export interface Lease {
   sessionId: string;
@@ -39,10 +39,12 @@ const toLease = (r: Row): Lease => ({
 
 export type LeasesRepo = ReturnType<typeof createLeasesRepo>;
 
-export function createLeasesRepo(db: Db, now: () => number = Date.now) {
+export function createLeasesRepo(db: SqlDb, now: () => number = Date.now) {
   const get = db.prepare<[string], Row>('SELECT * FROM session_leases WHERE session_id = ?');
   const put = db.prepare(
-    'INSERT OR REPLACE INTO session_leases (session_id, owner, pid, host, acquired_at) VALUES (?, ?, ?, ?, ?)',
+    `INSERT INTO session_leases (session_id, owner, pid, host, acquired_at) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (session_id) DO UPDATE SET owner = excluded.owner, pid = excluded.pid, host = excluded.host,
+       acquired_at = excluded.acquired_at`,
   );
   const drop = db.prepare('DELETE FROM session_leases WHERE session_id = ? AND owner = ?');
   const take = db.transaction((sessionId: string, me: LeaseHolder, alive: (l: Lease) => boolean): Lease | undefined => {

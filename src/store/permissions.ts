@@ -3,7 +3,7 @@
  * outcomes and subjects are kept as the JSON they are: the store does not interpret them (the
  * permission layer does, and the harness converts between the two).
  */
-import type { Db } from './db.js';
+import type { SqlDb } from './sql.js';
 import { StoreError } from './errors.js';
 import { fromJson, toJson } from './json.js';
 
@@ -140,14 +140,14 @@ function toAudit(r: AuditRow): AuditRecord {
 
 export type PermissionsRepo = ReturnType<typeof createPermissionsRepo>;
 
-export function createPermissionsRepo(db: Db, now: () => number = Date.now) {
-  const insertRule = db.prepare(
-    'INSERT INTO permission_rules (scope, scope_id, rule, source, created_at) VALUES (?, ?, ?, ?, ?)',
+export function createPermissionsRepo(db: SqlDb, now: () => number = Date.now) {
+  const insertRule = db.prepare<[string, string | null, string, string | null, number], { id: number }>(
+    'INSERT INTO permission_rules (scope, scope_id, rule, source, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id',
   );
   const ruleById = db.prepare<[number], RuleRow>('SELECT * FROM permission_rules WHERE id = ?');
   const deleteRule = db.prepare('DELETE FROM permission_rules WHERE id = ?');
   const rulesIn = db.prepare<[string, string | null], RuleRow>(
-    'SELECT * FROM permission_rules WHERE scope = ? AND scope_id IS ? ORDER BY id',
+    'SELECT * FROM permission_rules WHERE scope = ? AND scope_id IS NOT DISTINCT FROM ? ORDER BY id',
   );
   const allRules = db.prepare<[], RuleRow>('SELECT * FROM permission_rules ORDER BY id');
   const insertAudit = db.prepare(
@@ -163,15 +163,13 @@ export function createPermissionsRepo(db: Db, now: () => number = Date.now) {
         throw new StoreError('invalid_argument', `a ${input.scope} rule needs a scopeId`);
       }
       const scopeId = input.scope === 'global' ? null : input.scopeId!;
-      const id = Number(
-        insertRule.run(
-          input.scope,
-          scopeId,
-          JSON.stringify(input.rule),
-          input.source ?? input.rule.source ?? null,
-          now(),
-        ).lastInsertRowid,
-      );
+      const { id } = insertRule.get(
+        input.scope,
+        scopeId,
+        JSON.stringify(input.rule),
+        input.source ?? input.rule.source ?? null,
+        now(),
+      )!;
       return toRule(ruleById.get(id)!);
     },
     removeRule(id: number): boolean {

@@ -2,7 +2,7 @@
  * Each session's event stream as `talaria serve` sends it (session_events, migration 004). Rows
  * only: seqs, restart gaps, omitted prompts and trimming are decided by src/server/event-log.ts.
  */
-import type { Db } from './db.js';
+import type { SqlDb } from './sql.js';
 
 export interface StoredEvent {
   sessionId: string;
@@ -33,7 +33,7 @@ interface Row {
 
 export type SessionEventsRepo = ReturnType<typeof createSessionEventsRepo>;
 
-export function createSessionEventsRepo(db: Db) {
+export function createSessionEventsRepo(db: SqlDb) {
   const insert = db.prepare('INSERT INTO session_events (session_id, seq, at, type, data) VALUES (?, ?, ?, ?, ?)');
   // One transaction per batch (the event log commits once per event-loop tick).
   const insertMany = db.transaction((rows: readonly StoredEvent[]) => {

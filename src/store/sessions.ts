@@ -4,7 +4,7 @@
  * nothing is destroyed.
  */
 import { randomUUID } from 'node:crypto';
-import type { Db } from './db.js';
+import { ciLike, NO_LIMIT, type SqlDb } from './sql.js';
 import { fromJson, toJson } from './json.js';
 import { definedOnly } from './workspaces.js';
 
@@ -111,7 +111,7 @@ const likePattern = (s: string): string => '%' + likeEscaped(s) + '%';
 
 export type SessionsRepo = ReturnType<typeof createSessionsRepo>;
 
-export function createSessionsRepo(db: Db, now: () => number = Date.now) {
+export function createSessionsRepo(db: SqlDb, now: () => number = Date.now) {
   const byId = db.prepare<[string], Row>('SELECT * FROM sessions WHERE id = ?');
   const byAgent = db.prepare<[string, string], Row>(
     'SELECT * FROM sessions WHERE provider = ? AND agent_session_id = ? ORDER BY created_at DESC LIMIT 1',
@@ -120,7 +120,7 @@ export function createSessionsRepo(db: Db, now: () => number = Date.now) {
     'SELECT * FROM sessions WHERE agent_session_id = ? ORDER BY created_at DESC LIMIT 1',
   );
   const idsByPrefix = db.prepare<[string, string, number], { id: string }>(
-    "SELECT DISTINCT id FROM sessions WHERE id LIKE ? ESCAPE '\\' OR agent_session_id LIKE ? ESCAPE '\\' LIMIT ?",
+    `SELECT DISTINCT id FROM sessions WHERE id ${ciLike(db)} ? ESCAPE '\\' OR agent_session_id ${ciLike(db)} ? ESCAPE '\\' LIMIT ?`,
   );
   const insert = db.prepare(
     `INSERT INTO sessions (id, agent_session_id, provider, profile, workspace_id, cwd, title, archived,
@@ -211,7 +211,7 @@ export function createSessionsRepo(db: Db, now: () => number = Date.now) {
       eq('provider', filter.provider);
       eq('cwd', filter.cwd);
       if (filter.search !== undefined && filter.search !== '') {
-        where.push("title LIKE ? ESCAPE '\\'");
+        where.push(`title ${ciLike(db)} ? ESCAPE '\\'`);
         args.push(likePattern(filter.search));
       }
       let sql = 'SELECT * FROM sessions';
@@ -222,7 +222,7 @@ export function createSessionsRepo(db: Db, now: () => number = Date.now) {
         args.push(Math.max(0, Math.floor(filter.limit)));
       }
       if (filter.offset !== undefined) {
-        if (filter.limit === undefined) sql += ' LIMIT -1';
+        if (filter.limit === undefined) sql += ` LIMIT ${NO_LIMIT}`;
         sql += ' OFFSET ?';
         args.push(Math.max(0, Math.floor(filter.offset)));
       }

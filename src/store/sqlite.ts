@@ -1,26 +1,20 @@
 /**
  * The store in SQLite: one file under Talaria's home, its repositories prepared once on one
  * connection. The handle stays in here: the rest of Talaria gets the Store interface (types.ts).
+ * A `postgres://` URL opens the PostgreSQL store instead (pg/store-pg.ts), behind the same interface.
  */
+import { assembleStore } from './assemble.js';
 import { openDatabase, type Db, type OpenDbOptions } from './db.js';
-import { createBranchesRepo } from './branches.js';
-import { createCapsRefsRepo } from './caps-refs.js';
-import { createDefaultsRepo } from './defaults.js';
-import { createEntriesRepo } from './entries.js';
-import { createLeasesRepo } from './leases.js';
-import { createPermissionsRepo } from './permissions.js';
-import { createSessionEventsRepo } from './session-events.js';
-import { createSessionsRepo } from './sessions.js';
-import { createTurnsRepo } from './turns.js';
-import { createWireLogRepo } from './wire-log.js';
-import { createWorkspacesRepo } from './workspaces.js';
-import { guarded, guardFn } from './guard.js';
+import { openPgStore, type PgStoreOptions } from './pg/store-pg.js';
+import { isPgUrl } from './pg/url.js';
+import { StoreError } from './errors.js';
 import type { Store } from './types.js';
-import { batchCommitter, type WriterBatch } from './writer-batch.js';
 
-export interface StoreOptions extends OpenDbOptions {
+export interface StoreOptions extends OpenDbOptions, PgStoreOptions {
   /** Clock for created/updated stamps (tests). */
   now?: () => number;
+  /** A PostgreSQL server (`postgres://…` or `postgresql://…`) instead of a SQLite file. */
+  url?: string;
 }
 
 /** The open database behind each SQLite store: for the store's own tests, never handed to a face. */
@@ -34,58 +28,26 @@ export function rawDb(store: Store): Db {
 }
 
 export function openStore(opts: StoreOptions = {}): Store {
+  if (opts.url !== undefined) {
+    if (!isPgUrl(opts.url))
+      throw new StoreError('invalid_argument', 'a store url must start with postgres:// or postgresql://');
+    return openPgStore(opts.url, opts);
+  }
   const opened = openDatabase(opts);
   const { db } = opened;
-  const now = opts.now ?? Date.now;
-  let closed = false;
-  const closing = new Set<() => void>();
-  let commit: ((b: WriterBatch) => number) | undefined;
-  const store: Store = {
+  const store = assembleStore({
+    db,
     path: opened.path,
     home: opened.home,
     version: opened.version,
     readOnly: opened.readOnly,
     readOnlyReason: opened.readOnlyReason,
-    // Guarded: a fault of the file surfaces as a StoreError naming it (guard.ts), whichever face asked.
-    workspaces: guarded(createWorkspacesRepo(db, now), opened.path),
-    sessions: guarded(createSessionsRepo(db, now), opened.path),
-    wire: guarded(createWireLogRepo(db), opened.path),
-    entries: guarded(createEntriesRepo(db, now), opened.path),
-    turns: guarded(createTurnsRepo(db), opened.path),
-    permissions: guarded(createPermissionsRepo(db, now), opened.path),
-    defaults: guarded(createDefaultsRepo(db, now), opened.path),
-    leases: guarded(createLeasesRepo(db, now), opened.path),
-    branches: guarded(createBranchesRepo(db, now), opened.path),
-    events: guarded(createSessionEventsRepo(db), opened.path),
-    capsRefs: guarded(createCapsRefsRepo(db), opened.path),
+    now: opts.now ?? Date.now,
+    logger: opts.logger,
     // PASSIVE: copies what it can without waiting for other connections' readers or writers.
     checkpoint: () => void db.pragma('wal_checkpoint(PASSIVE)'),
-    transaction: guardFn((fn: () => unknown) => db.transaction(fn).immediate(), opened.path) as Store['transaction'],
-    // Prepared on first use (a reading face never records), then once per store.
-    commitBatch: (b) => (commit ??= batchCommitter({ ...store, db }))(b),
-    get closed() {
-      return closed;
-    },
-    beforeClose(fn) {
-      const entry = () => fn();
-      closing.add(entry);
-      return () => void closing.delete(entry);
-    },
-    close() {
-      if (closed) return;
-      // A failing writer must not keep the database open; writers report their own failures.
-      for (const fn of [...closing]) {
-        try {
-          fn();
-        } catch (err) {
-          opts.logger?.error('store: a writer failed while the store closed', { error: String(err) });
-        }
-      }
-      closing.clear();
-      closed = true;
-      db.close();
-    },
-  };
+    closeDb: () => db.close(),
+  });
   handles.set(store, db);
   return store;
 }

@@ -1,5 +1,5 @@
 /** Turns: prompt, stop reason, per-turn usage, error, timings. */
-import type { Db } from './db.js';
+import type { SqlDb } from './sql.js';
 import { fromJson, toJson } from './json.js';
 
 export interface StoredTurn {
@@ -93,8 +93,10 @@ function toTurn(r: Row): StoredTurn {
 
 export type TurnsRepo = ReturnType<typeof createTurnsRepo>;
 
-export function createTurnsRepo(db: Db) {
-  const insertStart = db.prepare('INSERT INTO turns (session_id, turn_id, prompt, started_at) VALUES (?, ?, ?, ?)');
+export function createTurnsRepo(db: SqlDb) {
+  const insertStart = db.prepare<[string, string, string | null, number], { id: number }>(
+    'INSERT INTO turns (session_id, turn_id, prompt, started_at) VALUES (?, ?, ?, ?) RETURNING id',
+  );
   // The newest still-open row with this turn id is the one that ends.
   const updateEnd = db.prepare(
     `UPDATE turns SET stop_reason = ?, usage = ?, error = ?, ended_at = ?, duration_ms = ?
@@ -121,7 +123,7 @@ export function createTurnsRepo(db: Db) {
   return {
     /** Records a turn that started; returns its row id. */
     start(sessionId: string, t: TurnStart): number {
-      return Number(insertStart.run(sessionId, t.turnId, toJson(keptPrompt(t.prompt)), t.startedAt).lastInsertRowid);
+      return insertStart.get(sessionId, t.turnId, toJson(keptPrompt(t.prompt)), t.startedAt)!.id;
     },
     /**
      * Closes the newest open row for the turn id. A turn whose start was never recorded (a queued

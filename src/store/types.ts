@@ -1,6 +1,7 @@
 /**
  * The store as the rest of Talaria sees it: repositories, and no database handle. The SQLite
- * implementation is store/sqlite.ts; another backend implements this same interface (issue 39).
+ * implementation is store/sqlite.ts, PostgreSQL's store/pg/store-pg.ts (issue 39): the same
+ * repositories over one SQL port (sql.ts).
  */
 import type { BranchesRepo } from './branches.js';
 import type { CapsRefsRepo } from './caps-refs.js';
@@ -16,7 +17,7 @@ import type { WorkspacesRepo } from './workspaces.js';
 import type { WriterBatch } from './writer-batch.js';
 
 export interface Store {
-  /** Where the store is, for messages and the writer thread (the database file, or `:memory:`). */
+  /** Where the store is, for messages and the writer thread (the database file, `:memory:`, or a PostgreSQL server's address without its password). */
   readonly path: string;
   /** The home directory, when the store was opened by home. */
   readonly home: string | undefined;

@@ -2,7 +2,7 @@
  * Frames stored as blocks (migration 008): one row per recorder commit. Encoding and decoding
  * only; wire-log.ts merges blocks with the per-frame rows of `wire_log` by seq.
  */
-import type { Db } from './db.js';
+import type { SqlDb } from './sql.js';
 import { StoreError } from './errors.js';
 
 /** One stored frame as the wire log returns it. */
@@ -171,7 +171,7 @@ export interface BlockRow {
 const asBuffer = (a: ArrayBufferView): Buffer =>
   Buffer.isBuffer(a) ? a : Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
-export function createWireBlocks(db: Db) {
+export function createWireBlocks(db: SqlDb) {
   const insert = db.prepare<[string, number, number, Buffer, Buffer, Buffer, Buffer]>(
     'INSERT INTO wire_blocks (session_id, last_seq, first_seq, t_ms, dirs, lens, msgs) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );

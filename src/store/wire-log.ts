@@ -6,7 +6,7 @@
  */
 import { redactFrame, redactMessageText } from '../os/redact.js';
 import type { Frame, RawMessage, WireLogLine } from '../protocol/types.js';
-import type { Db } from './db.js';
+import { NO_LIMIT, type SqlDb } from './sql.js';
 import { StoreError } from './errors.js';
 import { fromJson, isDirection, parseFixture, wireLineText } from './json.js';
 import { blockRows, createWireBlocks, type PackedFrames, type RawWireColumns, type WireRow } from './wire-blocks.js';
@@ -28,7 +28,7 @@ export type WireLogRepo = ReturnType<typeof createWireLogRepo>;
  */
 export const WIRE_ROWS_PER_INSERT = 64;
 
-export function createWireLogRepo(db: Db) {
+export function createWireLogRepo(db: SqlDb) {
   const insert = db.prepare<[string, number, number, string, string]>(
     'INSERT INTO wire_log (session_id, seq, t_ms, dir, msg) VALUES (?, ?, ?, ?, ?)',
   );
@@ -66,7 +66,7 @@ export function createWireLogRepo(db: Db) {
         sessionId,
         from,
         b ? b.first_seq : Number.MAX_SAFE_INTEGER,
-        left === Infinity ? -1 : left,
+        left === Infinity ? NO_LIMIT : left,
       )) {
         yield r;
         left--;

@@ -1,7 +1,7 @@
 /** Workspaces: a directory a person works in, with its default provider and profile. */
 import { randomUUID } from 'node:crypto';
 import { basename, resolve } from 'node:path';
-import type { Db } from './db.js';
+import type { SqlDb } from './sql.js';
 
 export interface Workspace {
   id: string;
@@ -52,7 +52,7 @@ function toWorkspace(r: Row): Workspace {
 
 export type WorkspacesRepo = ReturnType<typeof createWorkspacesRepo>;
 
-export function createWorkspacesRepo(db: Db, now: () => number = Date.now) {
+export function createWorkspacesRepo(db: SqlDb, now: () => number = Date.now) {
   const byId = db.prepare<[string], Row>('SELECT * FROM workspaces WHERE id = ?');
   const byPath = db.prepare<[string], Row>('SELECT * FROM workspaces WHERE path = ?');
   const all = db.prepare<[], Row>('SELECT * FROM workspaces ORDER BY updated_at DESC, name');

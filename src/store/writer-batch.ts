@@ -4,7 +4,7 @@
  * audit rows, thread meta, title, activity) as one JSON text. The same function commits it on
  * the main connection or on the writer thread's own (writer-worker.ts).
  */
-import type { Db } from './db.js';
+import type { SqlDb } from './sql.js';
 import { createEntriesRepo, type EntriesRepo, type ThreadMeta } from './entries.js';
 import { createPermissionsRepo, type AuditInput, type PermissionsRepo } from './permissions.js';
 import { createSessionsRepo, type SessionsRepo } from './sessions.js';
@@ -60,7 +60,7 @@ export interface EntryColumns {
 
 /** The repositories a commit writes through (a Store has them; the writer thread makes its own). */
 export interface BatchRepos {
-  db: Db;
+  db: SqlDb;
   wire: Pick<WireLogRepo, 'insertBlock' | 'lastSeq'>;
   entries: Pick<EntriesRepo, 'upsertJson' | 'hasTails' | 'appendTail' | 'setMeta'>;
   turns: Pick<TurnsRepo, 'start' | 'end'>;
@@ -68,7 +68,7 @@ export interface BatchRepos {
   sessions: Pick<SessionsRepo, 'setTitle' | 'touch'>;
 }
 
-export function batchRepos(db: Db, now: () => number = Date.now): BatchRepos {
+export function batchRepos(db: SqlDb, now: () => number = Date.now): BatchRepos {
   return {
     db,
     wire: createWireLogRepo(db),

@@ -14,6 +14,7 @@ import { receiveMessageOnPort, MessageChannel, type Worker, type MessagePort } f
 import type { Logger } from '../protocol/types.js';
 import type { WriterBatch } from './writer-batch.js';
 import { startStoreWorker } from './worker-start.js';
+import { isPgUrl } from './pg/url.js';
 import {
   CTL_ACKED,
   CTL_READY,
@@ -58,6 +59,8 @@ export interface WriterThreadOptions {
 
 /** The writer thread of the store file `path`, started on first use. Pair with `release()`. */
 export function acquireWriterThread(o: WriterThreadOptions): WriterThread {
+  // A PostgreSQL store (its path is the server's address) commits on its own connection.
+  if (isPgUrl(o.path)) return NO_THREAD;
   let s = byPath.get(o.path);
   if (!s) {
     const fresh: Shared = { thread: undefined as unknown as WriterThread, refs: 0 };
@@ -85,6 +88,18 @@ export function acquireWriterThread(o: WriterThreadOptions): WriterThread {
     },
   };
 }
+
+/** Never ready: its recorders commit on the store's connection. */
+const NO_THREAD: WriterThread = {
+  ready: false,
+  inFlight: 0,
+  post: (_b, done) => {
+    done(new Error('no writer thread for this store'), 0);
+    return 0;
+  },
+  wait: () => undefined,
+  release: () => undefined,
+};
 
 function spawn(init: WriterInit, entry: URL | undefined, transfer: MessagePort[]): Worker {
   return startStoreWorker(

@@ -5,12 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MIGRATIONS, openStore } from '../../src/store/index.js';
 import { openDatabase } from '../../src/store/db.js';
+import { BACKENDS } from './backends.js';
 
 const home = () => realpathSync(mkdtempSync(join(tmpdir(), 'talaria-defaults-')));
 
-describe('session choices and agent defaults', () => {
+describe.each(BACKENDS)('session choices and agent defaults ($name)', (backend) => {
   it('a session keeps the model and mode chosen for it', () => {
-    const s = openStore({ path: ':memory:' });
+    const s = backend.fresh();
     const row = s.sessions.create({ provider: 'demo', cwd: '/w' });
     expect(s.sessions.get(row.id)).not.toHaveProperty('modelId');
     s.sessions.setChoice(row.id, 'model', 'demo-thorough');
@@ -22,7 +23,7 @@ describe('session choices and agent defaults', () => {
   });
 
   it('defaults are per workspace, agent and profile; model and mode are set independently', () => {
-    const s = openStore({ path: ':memory:' });
+    const s = backend.fresh();
     const a = s.workspaces.ensure({ path: '/a' }).id;
     const b = s.workspaces.ensure({ path: '/b' }).id;
     expect(s.defaults.get(a, 'demo')).toEqual({});
@@ -37,7 +38,9 @@ describe('session choices and agent defaults', () => {
     expect(s.defaults.get(a, 'demo')).toEqual({ modelId: 'demo-fast', modeId: 'auto' });
     s.close();
   });
+});
 
+describe('session choices and agent defaults (sqlite migration)', () => {
   it('an existing version-1 store migrates and keeps its sessions', () => {
     const h = home();
     const v1 = openDatabase({ home: h, migrations: MIGRATIONS.filter((m) => m.version === 1) });

@@ -9,7 +9,8 @@ import {
   StoreError,
   type FixtureProblem,
 } from '../../src/store/index.js';
-import { FIXTURE_NAMES, freshStore, parsedLines, readFixture } from './helpers.js';
+import { FIXTURE_NAMES, parsedLines, readFixture } from './helpers.js';
+import { BACKENDS } from './backends.js';
 
 /** What the CLI injects: rebuild a live thread from the snapshot, render it. */
 const render = (snap: Parameters<typeof threadFromSnapshot>[0], s: { title?: string }) =>
@@ -35,10 +36,10 @@ function errorOf(fn: () => unknown): StoreError {
   throw new Error('expected a StoreError');
 }
 
-describe('import and export', () => {
+describe.each(BACKENDS)('import and export ($name)', (backend) => {
   for (const name of FIXTURE_NAMES) {
     it(`imports ${name} as a new session and exports the same fixture`, () => {
-      const store = freshStore();
+      const store = backend.fresh();
       const text = readFixture(name);
       const s = importFixture(store, text);
       expect(store.sessions.get(s.id)).toEqual(s);
@@ -50,7 +51,7 @@ describe('import and export', () => {
   }
 
   it('reads the agent, session id, cwd and first prompt from the recorded conversation', () => {
-    const store = freshStore();
+    const store = backend.fresh();
     const text = readFixture('main.ndjson');
     const lines = parsedLines(text) as WireLogLine[];
     const init = lines.find((l) => l.dir === 'agent->client' && l.msg.id === 1)!.msg.result as {
@@ -71,7 +72,7 @@ describe('import and export', () => {
   });
 
   it('refuses a broken fixture whole (nothing stored), or skips bad lines when asked', () => {
-    const store = freshStore();
+    const store = backend.fresh();
     const good = readFixture('noauth.ndjson');
     const broken = good + '{"t_ms": 1, "dir": "up", "msg": {}}\nnot json\n';
     const err = errorOf(() => importFixture(store, broken));
@@ -88,7 +89,7 @@ describe('import and export', () => {
   });
 
   it('JSON export holds the session, turns, entries, thread meta, audit and wire', () => {
-    const store = freshStore();
+    const store = backend.fresh();
     const s = importFixture(store, readFixture('tools.ndjson'));
     const snap = replay(store.wire.read(s.id));
     store.entries.saveSnapshot(s.id, snap);
@@ -109,7 +110,7 @@ describe('import and export', () => {
   });
 
   it('Markdown renders the stored thread through the injected renderer, or a rebuilt one', () => {
-    const store = freshStore();
+    const store = backend.fresh();
     const s = importFixture(store, readFixture('main.ndjson'), { title: 'Main session' });
     const snap = replay(store.wire.read(s.id));
     const expected = render(snap, { title: 'Main session' });
@@ -124,7 +125,7 @@ describe('import and export', () => {
   });
 
   it('exports mask secrets, also in rows stored before masking existed', () => {
-    const store = freshStore();
+    const store = backend.fresh();
     const secret = 'sk-old-row-secret';
     const s = store.sessions.create({ provider: 'p', cwd: '/w' });
     const old = {
@@ -157,7 +158,7 @@ describe('import and export', () => {
   });
 
   it('exports of an unknown session are not_found', () => {
-    const store = freshStore();
+    const store = backend.fresh();
     expect(errorOf(() => exportSessionJson(store, 'x')).code).toBe('not_found');
     expect(errorOf(() => exportSessionFixture(store, 'x')).code).toBe('not_found');
     expect(errorOf(() => exportSessionMarkdown(store, 'x', render)).code).toBe('not_found');

@@ -3,11 +3,11 @@ import type { PermissionDecisionEvent } from '../../src/permission/types.js';
 import { evaluate } from '../../src/permission/policy.js';
 import { StoreError } from '../../src/store/index.js';
 import { permissionRules } from '../../src/harness/rules.js';
-import { freshStore } from './helpers.js';
+import { BACKENDS } from './backends.js';
 
-describe('permission rules', () => {
+describe.each(BACKENDS)('permission rules ($name)', (backend) => {
   it('stores rules by scope and returns them in policy order: global, workspace, session', () => {
-    const store = freshStore({ now: () => 7 });
+    const store = backend.fresh({ now: () => 7 });
     const ws = store.workspaces.ensure({ path: '/w' });
     store.sessions.create({ id: 's', provider: 'p', cwd: '/w', workspaceId: ws.id });
     store.sessions.create({ id: 'other', provider: 'p', cwd: '/w' });
@@ -53,14 +53,14 @@ describe('permission rules', () => {
   });
 
   it('a scoped rule without its scope id is refused', () => {
-    const store = freshStore();
+    const store = backend.fresh();
     expect(() => store.permissions.addRule({ scope: 'workspace', rule: { decision: 'allow' } })).toThrow(StoreError);
   });
 });
 
-describe('permission audit', () => {
+describe.each(BACKENDS)('permission audit ($name)', (backend) => {
   it('keeps one row per decision, with subject, outcome and rule', () => {
-    const store = freshStore();
+    const store = backend.fresh();
     store.sessions.create({ id: 's', provider: 'p', cwd: '/w' });
     const ev: PermissionDecisionEvent = {
       requestKey: 'r1',

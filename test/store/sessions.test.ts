@@ -1,9 +1,9 @@
 import { describe, it, expect } from 'vitest';
-import { freshStore } from './helpers.js';
+import { BACKENDS, type Backend } from './backends.js';
 
-function seeded() {
+function seeded(backend: Backend) {
   let t = 1000;
-  const store = freshStore({ now: () => t++ });
+  const store = backend.fresh({ now: () => t++ });
   const ws = store.workspaces.ensure({ path: '/w/one' });
   const a = store.sessions.create({
     id: 'a',
@@ -26,9 +26,9 @@ function seeded() {
 
 const ids = (xs: { id: string }[]) => xs.map((x) => x.id);
 
-describe('sessions', () => {
+describe.each(BACKENDS)('sessions ($name)', (backend) => {
   it('create and get round-trip every field', () => {
-    const store = freshStore({ now: () => 42 });
+    const store = backend.fresh({ now: () => 42 });
     const ws = store.workspaces.ensure({ path: '/p' });
     const s = store.sessions.create({
       provider: 'hermes',
@@ -60,12 +60,12 @@ describe('sessions', () => {
   });
 
   it('a session pointing at an unknown workspace is refused (foreign keys are on)', () => {
-    const store = freshStore();
+    const store = backend.fresh();
     expect(() => store.sessions.create({ provider: 'x', cwd: '/', workspaceId: 'nope' })).toThrow(/FOREIGN KEY/);
   });
 
   it('lists most recently active first, filtered by workspace, provider, cwd and title text', () => {
-    const { store, ws } = seeded();
+    const { store, ws } = seeded(backend);
     expect(ids(store.sessions.list())).toEqual(['c', 'b', 'a']);
     store.sessions.touch('a', 5000);
     expect(ids(store.sessions.list())).toEqual(['a', 'c', 'b']);
@@ -83,7 +83,7 @@ describe('sessions', () => {
   });
 
   it('archive hides from the default listing, unarchive restores, nothing is deleted', () => {
-    const { store } = seeded();
+    const { store } = seeded(backend);
     store.wire.append('a', { t_ms: 0, dir: 'client->agent', msg: { jsonrpc: '2.0', id: 1, method: 'initialize' } });
     store.entries.upsert('a', 0, { id: 'e1', kind: 'user_message', text: 'hi', blocks: [] });
     expect(store.sessions.archive('a')).toBe(true);
@@ -104,7 +104,7 @@ describe('sessions', () => {
   });
 
   it('update patches (null clears), setTitle and touch stamp the row', () => {
-    const { store } = seeded();
+    const { store } = seeded(backend);
     const u = store.sessions.update('b', { agentSessionId: 'c-7', profile: 'p', title: null, agentInfo: { v: 2 } });
     expect(u).toMatchObject({ agentSessionId: 'c-7', profile: 'p', agentInfo: { v: 2 } });
     expect(u!.title).toBeUndefined();

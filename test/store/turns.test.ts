@@ -1,9 +1,9 @@
 import { describe, it, expect } from 'vitest';
-import { freshStore } from './helpers.js';
+import { BACKENDS } from './backends.js';
 
-describe('turns', () => {
+describe.each(BACKENDS)('turns ($name)', (backend) => {
   it('start then end fills one row with stop reason, usage, error and timings', () => {
-    const store = freshStore();
+    const store = backend.fresh();
     store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
     const row = store.turns.start('s', { turnId: 'turn-1', prompt: [{ type: 'text', text: 'hi' }], startedAt: 100 });
     store.turns.end('s', {
@@ -30,7 +30,7 @@ describe('turns', () => {
   });
 
   it('a turn id reused after a restart gets its own row; the newest open one ends', () => {
-    const store = freshStore();
+    const store = backend.fresh();
     store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
     store.turns.start('s', { turnId: 'turn-1', startedAt: 1 });
     store.turns.end('s', { turnId: 'turn-1', stopReason: 'end_turn', endedAt: 2, durationMs: 1 });
@@ -51,7 +51,7 @@ describe('turns', () => {
   });
 
   it('an end with no recorded start (dropped queued turn) gets a row of its own', () => {
-    const store = freshStore();
+    const store = backend.fresh();
     store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
     store.turns.end('s', { turnId: 'turn-3', stopReason: 'cancelled', endedAt: 500, durationMs: 0 });
     expect(store.turns.list('s')).toMatchObject([
@@ -61,7 +61,7 @@ describe('turns', () => {
   });
 
   it("last: the session's newest row (open or ended) with its error, without prompt and usage; other sessions' rows do not count", () => {
-    const store = freshStore();
+    const store = backend.fresh();
     store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
     store.sessions.create({ id: 'o', provider: 'p', cwd: '/' });
     expect(store.turns.last('s')).toBeUndefined();

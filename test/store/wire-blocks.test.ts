@@ -1,8 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import type { Frame } from '../../src/protocol/types.js';
 import { FramePacker, packFrames, unpackFrames } from '../../src/store/wire-blocks.js';
-import { freshStore } from './helpers.js';
-import { rawDb } from '../../src/store/sqlite.js';
+import { BACKENDS } from './backends.js';
 
 const cols = (from: number, n: number) => {
   const c = { t: [] as number[], dir: [] as string[], line: [] as string[] };
@@ -95,11 +94,13 @@ describe('wire blocks', () => {
     }
     expect(packFrames({ t: [], dir: [], line: [] }).bytes.length).toBe(0);
   });
+});
 
+describe.each(BACKENDS)('wire blocks stored ($name)', (backend) => {
   it('a block reads back frame by frame; blocks and per-frame rows merge by seq for every read', () => {
-    const store = freshStore();
+    const store = backend.fresh();
     store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
-    const tx = (fn: () => number) => rawDb(store).transaction(fn).immediate();
+    const tx = (fn: () => number) => store.transaction(fn);
     // rows 1–2, block 3–12, row 13, block 14–14, block 15–40, row 41.
     store.wire.append('s', [frame(1), frame(2)]);
     expect(tx(() => store.wire.insertBlock('s', store.wire.lastSeq('s'), packFrames(cols(3, 10))))).toBe(12);
@@ -126,24 +127,20 @@ describe('wire blocks', () => {
   });
 
   it('refuses a bad direction: the transaction writes nothing', () => {
-    const store = freshStore();
+    const store = backend.fresh();
     store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
     const bad = cols(1, 5);
     bad.dir[3] = 'sideways';
-    expect(() =>
-      rawDb(store)
-        .transaction(() => store.wire.insertBlock('s', 0, packFrames(bad)))
-        .immediate(),
-    ).toThrow(/direction "sideways"/);
+    expect(() => store.transaction(() => store.wire.insertBlock('s', 0, packFrames(bad)))).toThrow(
+      /direction "sideways"/,
+    );
     expect(store.wire.count('s')).toBe(0);
   });
 
   it('blocks for an unknown session are refused (foreign key)', () => {
-    const store = freshStore();
-    expect(() =>
-      rawDb(store)
-        .transaction(() => store.wire.insertBlock('ghost', 0, packFrames(cols(1, 2))))
-        .immediate(),
-    ).toThrow(/FOREIGN KEY/);
+    const store = backend.fresh();
+    expect(() => store.transaction(() => store.wire.insertBlock('ghost', 0, packFrames(cols(1, 2))))).toThrow(
+      /FOREIGN KEY/,
+    );
   });
 });

@@ -3,8 +3,8 @@ import { parseWireLog, formatWireLine } from '../../src/protocol/wire-log.js';
 import type { WireLogLine } from '../../src/protocol/types.js';
 import { StoreError } from '../../src/store/index.js';
 import { WIRE_ROWS_PER_INSERT } from '../../src/store/wire-log.js';
-import { FIXTURE_NAMES, freshStore, parsedLines, readFixture } from './helpers.js';
-import { rawDb } from '../../src/store/sqlite.js';
+import { FIXTURE_NAMES, parsedLines, readFixture } from './helpers.js';
+import { BACKENDS } from './backends.js';
 
 const frame = (i: number, dir: WireLogLine['dir'] = 'agent->client'): WireLogLine => ({
   t_ms: i * 10,
@@ -19,9 +19,9 @@ const frame = (i: number, dir: WireLogLine['dir'] = 'agent->client'): WireLogLin
   },
 });
 
-describe('wire log', () => {
+describe.each(BACKENDS)('wire log ($name)', (backend) => {
   it('appends in order and reads back as WireLogLine objects', () => {
-    const store = freshStore();
+    const store = backend.fresh();
     store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
     expect(store.wire.lastSeq('s')).toBe(0);
     expect(store.wire.append('s', frame(1, 'client->agent'))).toBe(1);
@@ -33,7 +33,7 @@ describe('wire log', () => {
   });
 
   it('exports NDJSON identical to formatWireLine of each frame (fixture format, trailing newline)', () => {
-    const store = freshStore();
+    const store = backend.fresh();
     store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
     const frames = [frame(1, 'client->agent'), frame(2)];
     store.wire.append('s', frames);
@@ -44,7 +44,7 @@ describe('wire log', () => {
   });
 
   it('refuses a bad direction and rolls back the whole batch', () => {
-    const store = freshStore();
+    const store = backend.fresh();
     store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
     const bad = { t_ms: 0, dir: 'sideways', msg: {} } as unknown as WireLogLine;
     expect(() => store.wire.append('s', [frame(1), bad])).toThrow(StoreError);
@@ -52,12 +52,12 @@ describe('wire log', () => {
   });
 
   it('frames for an unknown session are refused (foreign key)', () => {
-    const store = freshStore();
+    const store = backend.fresh();
     expect(() => store.wire.append('ghost', frame(1))).toThrow(/FOREIGN KEY/);
   });
 
   it('insertRawMany: full multi-row blocks and the remainder, in order, after the given seq', () => {
-    const store = freshStore();
+    const store = backend.fresh();
     store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
     store.wire.insertRaw('s', 1, 0, 'client->agent', '{"first":1}');
     const n = 2 * WIRE_ROWS_PER_INSERT + 5;
@@ -71,25 +71,21 @@ describe('wire log', () => {
       dir: rs.map((r) => r.dir),
       line: rs.map((r) => r.line),
     });
-    const last = rawDb(store)
-      .transaction(() => store.wire.insertRawMany('s', store.wire.lastSeq('s'), cols(rows)))
-      .immediate();
+    const last = store.transaction(() => store.wire.insertRawMany('s', store.wire.lastSeq('s'), cols(rows)));
     expect(last).toBe(n + 1);
     const stored = store.wire.rows('s');
     expect(stored).toHaveLength(n + 1);
     expect(stored.slice(1)).toEqual(rows.map((r, i) => ({ seq: i + 2, t_ms: r.t, dir: r.dir, msg: r.line })));
     // A bad row in a block fails the statement: the transaction writes nothing.
     const bad = [...rows.slice(0, WIRE_ROWS_PER_INSERT - 1), { t: 0, dir: 'sideways', line: '{}' }];
-    expect(() =>
-      rawDb(store)
-        .transaction(() => store.wire.insertRawMany('s', store.wire.lastSeq('s'), cols(bad)))
-        .immediate(),
-    ).toThrow(/CHECK/);
+    expect(() => store.transaction(() => store.wire.insertRawMany('s', store.wire.lastSeq('s'), cols(bad)))).toThrow(
+      /CHECK/,
+    );
     expect(store.wire.count('s')).toBe(n + 1);
   });
 
   it('a damaged stored row reads back as an empty message instead of throwing', () => {
-    const store = freshStore();
+    const store = backend.fresh();
     store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
     store.wire.insertRaw('s', 1, 5, 'agent->client', '{broken');
     expect(store.wire.read('s')).toEqual([{ t_ms: 5, dir: 'agent->client', msg: {} }]);
@@ -97,7 +93,7 @@ describe('wire log', () => {
 
   for (const name of FIXTURE_NAMES) {
     it(`round-trips the real fixture ${name} line by line`, () => {
-      const store = freshStore();
+      const store = backend.fresh();
       store.sessions.create({ id: 's', provider: 'hermes', cwd: '/' });
       const text = readFixture(name);
       const n = store.wire.appendFixture('s', text);

@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../../src/store/index.js';
 import { createWorkspacesRepo } from '../../src/store/workspaces.js';
-import { freshStore } from './helpers.js';
 import { rawDb } from '../../src/store/sqlite.js';
+import { BACKENDS } from './backends.js';
 
-describe('workspaces', () => {
+describe.each(BACKENDS)('workspaces ($name)', (backend) => {
   it('ensure creates once per path (resolved), then returns the same row', () => {
     let t = 1000;
-    const s = freshStore({ now: () => t++ });
+    const s = backend.fresh({ now: () => t++ });
     const a = s.workspaces.ensure({ path: '/work/proj/', defaultProvider: 'hermes' });
     expect(a).toMatchObject({
       path: '/work/proj',
@@ -28,7 +28,7 @@ describe('workspaces', () => {
 
   it('update patches fields, null clears, unknown id is undefined', () => {
     let t = 1;
-    const s = freshStore({ now: () => t++ });
+    const s = backend.fresh({ now: () => t++ });
     const w = s.workspaces.ensure({ path: '/a', profile: 'work' });
     const u = s.workspaces.update(w.id, { name: 'Alpha', defaultProvider: 'claude' });
     expect(u).toMatchObject({ name: 'Alpha', defaultProvider: 'claude', profile: 'work' });
@@ -39,7 +39,10 @@ describe('workspaces', () => {
     expect(s.workspaces.update('nope', { name: 'x' })).toBeUndefined();
     expect(s.workspaces.get('nope')).toBeUndefined();
   });
+});
 
+// SQLite's own handle makes the race (a repository on a second connection); PostgreSQL's ON CONFLICT is the same statement.
+describe('workspaces (sqlite)', () => {
   it('two processes creating one path at once both get the one row (the second insert finds it, no UNIQUE error)', () => {
     const home = mkdtempSync(join(tmpdir(), 'talaria-ws-race-'));
     const other = openStore({ home });

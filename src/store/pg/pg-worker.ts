@@ -6,12 +6,19 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import pg from 'pg';
-import type { PgAnswer, PgInit, PgRequest } from './protocol.js';
+import type { PgAnswer, PgInit, PgRequest, PgStatement } from './protocol.js';
+
+// BIGINT (ms times, seqs, ids, COUNT) and NUMERIC (SUM of BIGINTs) as JS numbers, as SQLite gives
+// them: the store's values stay far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, Number);
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, Number);
 
 const init = workerData as PgInit;
 const ctl = new Int32Array(init.ctl);
 let client: pg.Client | undefined;
 let connecting: Promise<pg.Client | undefined> | undefined;
+/** Why the server refused the last connection, when it said (SQLSTATE and message). */
+let refused: { code: string; message: string } | undefined;
 
 function connect(): Promise<pg.Client | undefined> {
   connecting ??= (async () => {
@@ -22,9 +29,17 @@ function connect(): Promise<pg.Client | undefined> {
     });
     try {
       await c.connect();
+      // Per connection, so a reconnect keeps them (a read-only store stays read-only).
+      for (const sql of init.setup ?? []) await c.query(sql);
       client = c;
       return c;
-    } catch {
+    } catch (e) {
+      // The server refused (no such database, bad password): an answer, not an outage to wait out.
+      const code = (e as { code?: unknown }).code;
+      refused =
+        typeof code === 'string' && /^(28|3D)[0-9A-Z]{3}$/.test(code)
+          ? { code, message: (e as Error).message }
+          : undefined;
       await c.end().catch(() => undefined);
       return undefined;
     } finally {
@@ -40,12 +55,25 @@ function answer(a: PgAnswer): void {
   Atomics.notify(ctl, 0);
 }
 
+/** Named: the connection parses a repository's statement once. Several statements (no values) answer with the last. */
+async function one(c: pg.Client, st: PgStatement): Promise<pg.QueryResult> {
+  const out = await c.query({ text: st.text, values: [...st.values], ...(st.name ? { name: st.name } : {}) });
+  return Array.isArray(out) ? (out[out.length - 1] as pg.QueryResult) : out;
+}
+
 async function run(r: PgRequest): Promise<PgAnswer> {
   const c = client ?? (await connect());
-  if (!c) return { id: r.id, error: { code: 'unavailable', message: 'no connection to PostgreSQL' } };
+  if (!c) return { id: r.id, error: refused ?? { code: 'unavailable', message: 'no connection to PostgreSQL' } };
   try {
-    const res = await c.query({ text: r.text, values: [...r.values] });
-    return { id: r.id, rows: res.rows as Record<string, unknown>[], rowCount: res.rowCount ?? 0 };
+    const counts: number[] = [];
+    for (const st of r.before ?? []) counts.push((await one(c, st)).rowCount ?? 0);
+    const res = await one(c, r);
+    return {
+      id: r.id,
+      rows: res.rows as Record<string, unknown>[],
+      rowCount: res.rowCount ?? 0,
+      ...(r.before ? { counts } : {}),
+    };
   } catch (e) {
     const err = e as { code?: string; message?: string };
     // A query that lost its connection is `unavailable` too: whether it ran is for the caller to find out.
@@ -53,6 +81,10 @@ async function run(r: PgRequest): Promise<PgAnswer> {
     return { id: r.id, error: { code, message: err.message ?? String(e) } };
   }
 }
+
+// Loaded: the main thread's first query starts its clock now (slot 1; slot 0 is the answered id).
+Atomics.store(ctl, 1, 1);
+Atomics.notify(ctl, 1);
 
 // Requests come one at a time (the main thread waits for each), so they run in order.
 parentPort!.on('message', (m: PgRequest | { close: true }) => {

@@ -9,13 +9,15 @@
 import { MessageChannel, receiveMessageOnPort, type Worker } from 'node:worker_threads';
 import { StoreError } from '../errors.js';
 import { startStoreWorker } from '../worker-start.js';
-import type { PgAnswer, PgInit, PgRequest } from './protocol.js';
+import type { PgAnswer, PgInit, PgRequest, PgStatement } from './protocol.js';
 
 export interface SyncPgOptions {
   /** How long one query may take before the caller gets `store_busy` (default 5 s). */
   timeoutMs?: number;
   /** How long the worker tries to connect before it answers `unavailable` (default 2 s). */
   connectTimeoutMs?: number;
+  /** Statements run on each new connection (session settings). */
+  setup?: string[];
   /** @internal Tests: the worker entry to run instead of pg-worker. */
   entry?: URL;
 }
@@ -23,11 +25,13 @@ export interface SyncPgOptions {
 export interface PgResult {
   rows: Record<string, unknown>[];
   rowCount: number;
+  /** Row counts of the statements sent `before` it. */
+  counts?: number[];
 }
 
 export interface SyncPg {
   /** Runs one statement (`$1`… parameters) and returns its rows. Throws a StoreError. */
-  query(text: string, values?: readonly unknown[]): PgResult;
+  query(text: string, values?: readonly unknown[], name?: string, before?: PgStatement[]): PgResult;
   /** Where it connects, without the password: for messages. */
   readonly where: string;
   readonly closed: boolean;
@@ -35,11 +39,17 @@ export interface SyncPg {
 }
 
 /** The server's address for a message: user@host:port/db, never the password. */
+/** How long the connection's thread may take to start before the first query gives up. */
+const WORKER_START_MS = 30_000;
+
 export function describePgUrl(url: string): string {
   try {
-    const u = new URL(url);
+    // An empty host (`postgres://user@/db?host=/run/postgresql`: a unix socket) is no URL to WHATWG: name one to parse.
+    const hostless = /^postgres(?:ql)?:\/\/(?:[^@/?]*@)?(?=[/?]|$)/i.exec(url);
+    const u = new URL(hostless ? hostless[0] + '_' + url.slice(hostless[0].length) : url);
     const user = u.username ? `${decodeURIComponent(u.username)}@` : '';
-    const host = u.hostname || new URLSearchParams(u.search).get('host') || 'localhost';
+    const host = (hostless ? '' : u.hostname) || new URLSearchParams(u.search).get('host') || 'localhost';
+    if (host.startsWith('/')) return `postgres://${user}${u.pathname}?host=${host}`;
     return `postgres://${user}${host}${u.port ? `:${u.port}` : ''}${u.pathname}`;
   } catch {
     return 'postgres://(unparsable URL)';
@@ -49,10 +59,16 @@ export function describePgUrl(url: string): string {
 export function openSyncPg(url: string, o: SyncPgOptions = {}): SyncPg {
   const timeoutMs = o.timeoutMs ?? 5_000;
   const where = describePgUrl(url);
-  const ctlBuf = new SharedArrayBuffer(4);
+  const ctlBuf = new SharedArrayBuffer(8);
   const ctl = new Int32Array(ctlBuf);
   const { port1: answers, port2 } = new MessageChannel();
-  const init: PgInit = { url, ctl: ctlBuf, answers: port2, connectTimeoutMs: o.connectTimeoutMs ?? 2_000 };
+  const init: PgInit = {
+    url,
+    ctl: ctlBuf,
+    answers: port2,
+    connectTimeoutMs: o.connectTimeoutMs ?? 2_000,
+    ...(o.setup ? { setup: o.setup } : {}),
+  };
   const worker: Worker = startStoreWorker(
     'pg/pg-worker',
     { workerData: init, transferList: [port2], stdout: false, stderr: false },
@@ -65,6 +81,19 @@ export function openSyncPg(url: string, o: SyncPgOptions = {}): SyncPg {
   /** The id of a query that timed out and has not been answered yet. */
   let stalled: number | undefined;
   let closed = false;
+  let started = false;
+
+  /** The worker has loaded (slot 1): its start (~0.3 s under tsx, more on a busy machine) is not a query's time. */
+  function awaitStart(): boolean {
+    const deadline = Date.now() + WORKER_START_MS;
+    while (Atomics.load(ctl, 1) === 0) {
+      const left = deadline - Date.now();
+      if (left <= 0)
+        throw busy(`could not be reached: its connection thread did not start within ${WORKER_START_MS} ms`);
+      Atomics.wait(ctl, 1, 0, left);
+    }
+    return true;
+  }
 
   const busy = (why: string) =>
     new StoreError(
@@ -91,15 +120,16 @@ export function openSyncPg(url: string, o: SyncPgOptions = {}): SyncPg {
     get closed() {
       return closed;
     },
-    query(text, values = []) {
+    query(text, values = [], name, before) {
       if (closed) throw new StoreError('closed', 'the store is closed');
       if (stalled !== undefined) {
         // The stalled query's answer, if it came, is dropped: its caller has gone on.
         if (Atomics.load(ctl, 0) >= stalled) stalled = undefined;
         else throw busy(`has not answered a query for more than ${timeoutMs} ms`);
       }
+      if (!started) started = awaitStart();
       const id = ++nextId;
-      const req: PgRequest = { id, text, values };
+      const req: PgRequest = { id, text, values, ...(name ? { name } : {}), ...(before?.length ? { before } : {}) };
       worker.postMessage(req);
       const deadline = Date.now() + timeoutMs;
       for (;;) {
@@ -121,7 +151,7 @@ export function openSyncPg(url: string, o: SyncPgOptions = {}): SyncPg {
           sqlstate: a.error.code,
         });
       }
-      return { rows: a.rows, rowCount: a.rowCount };
+      return { rows: a.rows, rowCount: a.rowCount, ...(a.counts ? { counts: a.counts } : {}) };
     },
     close() {
       if (closed) return;

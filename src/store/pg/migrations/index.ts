@@ -1,0 +1,15 @@
+/**
+ * PostgreSQL's migrations. Versions are SQLite's (store/migrations/): a PostgreSQL store at
+ * version N has the schema a SQLite store has at N. The first one creates version 10 whole; a
+ * later schema change adds `NNN-name.ts` here and in SQLite's list, with the same number.
+ */
+import type { SqlDb } from '../../sql.js';
+import * as m010 from './010-schema.js';
+
+export interface PgMigration {
+  version: number;
+  name: string;
+  up(db: SqlDb): void;
+}
+
+export const PG_MIGRATIONS: readonly PgMigration[] = [{ version: 10, name: m010.name, up: m010.up }];
