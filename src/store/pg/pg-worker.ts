@@ -17,6 +17,12 @@ const init = workerData as PgInit;
 const ctl = new Int32Array(init.ctl);
 let client: pg.Client | undefined;
 let connecting: Promise<pg.Client | undefined> | undefined;
+/**
+ * The connection a transaction was begun on. Its later statements run there or fail: after a
+ * reconnect they would run outside it, one by one in autocommit, and its COMMIT would only warn —
+ * half a batch kept, the other half lost, and no error. So they fail until the caller rolls back.
+ */
+let txConn: pg.Client | undefined;
 /** Why the server refused the last connection, when it said (SQLSTATE and message). */
 let refused: { code: string; message: string } | undefined;
 
@@ -61,13 +67,37 @@ async function one(c: pg.Client, st: PgStatement): Promise<pg.QueryResult> {
   return Array.isArray(out) ? (out[out.length - 1] as pg.QueryResult) : out;
 }
 
+const LOST_IN_TX = {
+  code: '08003',
+  message: 'the connection to PostgreSQL was lost inside a transaction (it was rolled back)',
+};
+
+/** Runs `st`, following where a transaction begins and ends (the texts sql-pg.ts sends). */
+async function track(c: pg.Client, st: PgStatement): Promise<pg.QueryResult> {
+  const ends = st.text === 'COMMIT' || st.text === 'ROLLBACK';
+  try {
+    const res = await one(c, st);
+    if (st.text === 'BEGIN') txConn = c;
+    return res;
+  } finally {
+    if (ends) txConn = undefined;
+  }
+}
+
 async function run(r: PgRequest): Promise<PgAnswer> {
+  if (txConn && txConn !== client) {
+    txConn = undefined;
+    const first = (r.before ?? [r])[0]!;
+    // The caller's ROLLBACK of the lost transaction: the server already did it.
+    if (first.text === 'ROLLBACK' && !r.before) return { id: r.id, rows: [], rowCount: 0 };
+    return { id: r.id, error: LOST_IN_TX };
+  }
   const c = client ?? (await connect());
   if (!c) return { id: r.id, error: refused ?? { code: 'unavailable', message: 'no connection to PostgreSQL' } };
   try {
     const counts: number[] = [];
-    for (const st of r.before ?? []) counts.push((await one(c, st)).rowCount ?? 0);
-    const res = await one(c, r);
+    for (const st of r.before ?? []) counts.push((await track(c, st)).rowCount ?? 0);
+    const res = await track(c, r);
     return {
       id: r.id,
       rows: res.rows as Record<string, unknown>[],

@@ -11,6 +11,7 @@ import { openStore, type Store } from '../../../src/store/index.js';
 import { checkStore } from '../../../src/store/check.js';
 import { MIGRATE_LOCK_KEY } from '../../../src/store/pg/migrate.js';
 import { PG_MIGRATIONS } from '../../../src/store/pg/migrations/index.js';
+import { pgSqlDb } from '../../../src/store/pg/sql-pg.js';
 import { openSyncPg, type SyncPg } from '../../../src/store/pg/sync-client.js';
 import { startCluster, type Cluster } from './cluster.js';
 
@@ -167,5 +168,36 @@ describe('the store on PostgreSQL', () => {
       [3, 3.5, raw(3)],
     ]);
     rec.close();
+  });
+});
+
+describe('a connection lost inside a transaction', () => {
+  it('fails the transaction (store_busy) and keeps none of it: nothing runs in autocommit on the new connection', () => {
+    const url = freshDb();
+    const conn = openSyncPg(url, { timeoutMs: 5_000 });
+    const db = pgSqlDb(conn);
+    db.exec('CREATE TABLE t (v INTEGER NOT NULL)');
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    const pid = db.prepare('SELECT pg_backend_pid() AS pid');
+    let err: unknown;
+    try {
+      db.transaction(() => {
+        insert.run(1);
+        const { pid: backend } = pid.get() as { pid: number };
+        admin.query('SELECT pg_terminate_backend($1)', [backend]);
+        // Give the connection's thread time to see the drop, so the next statement would reconnect:
+        // the path this test is about (without the wait, the dead connection fails it directly).
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+        insert.run(2);
+      })();
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toMatchObject({ code: 'store_busy' });
+    expect(db.prepare('SELECT v FROM t ORDER BY v').all()).toEqual([]);
+    // And the connection goes on.
+    db.transaction(() => insert.run(3))();
+    expect(db.prepare('SELECT v FROM t ORDER BY v').all()).toEqual([{ v: 3 }]);
+    conn.close();
   });
 });
