@@ -64,8 +64,10 @@ export class RecordingStates implements RecordingSink {
   error(e: RecordingError): void {
     const id = e.sessionId;
     const cur = this.states.get(id);
-    // The message only: a stack is for the server's log, not for a browser.
-    const failed = { code: e.error.code, message: e.error.message };
+    // The message only (a stack is for the server's log, not for a browser), and the cause's: the
+    // wrapper's "session … is not being stored completely" is what the banner says already.
+    const cause = e.error.cause;
+    const failed = { code: e.error.code, message: cause instanceof Error ? cause.message : e.error.message };
     if (!cur?.failed) this.states.set(id, { ...cur, failed });
     this.emit(id, 'recording.failed', failed);
   }
