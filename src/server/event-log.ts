@@ -38,9 +38,13 @@ export const RESTART_GAP = 1_000_000;
  */
 export const MAX_LOGGED_EVENT_BYTES = 256 * 1024;
 const OMITTED = '{"_talariaOmitted":';
-/** Retries of a refused commit: doubling from the first, up to the last (ms). */
-const RETRY_MIN_MS = 100;
-const RETRY_MAX_MS = 2_000;
+/**
+ * Retries of a refused commit: doubling from the first, up to the last (ms). Sparse on purpose: a
+ * try against a locked SQLite file holds the event loop for the store's busy timeout (5 s by
+ * default), and the recorder probes the store anyway: its catch-up retries at once (storeBack).
+ */
+const RETRY_MIN_MS = 1_000;
+const RETRY_MAX_MS = 30_000;
 /** Events kept for a store that stays out: past this many the oldest waiting are dropped (and reported). */
 const MAX_WAITING = 200_000;
 
@@ -158,6 +162,15 @@ export class EventLog {
       this.retry = setTimeout(() => this.commit(), this.backoff);
       this.retry.unref();
     }
+  }
+
+  /** The store took a commit again (a recorder caught up): what waits is tried at once, not at the next backoff. */
+  storeBack(): void {
+    if (this.retry === undefined) return;
+    clearTimeout(this.retry);
+    // Not inside the caller's callback (the recorder's): the next turn of the event loop.
+    this.retry = setTimeout(() => this.commit(), 0);
+    this.retry.unref();
   }
 
   /** Stops retrying (the server is closing): one last try. */

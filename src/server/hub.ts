@@ -62,7 +62,10 @@ export class Hub {
   /** Stops following the harness's live registry (closeAll). */
   private readonly offShared: () => void;
   /** Each session's recording trouble (recording.ts), fed by the harness through the relay. */
-  readonly recording = new RecordingStates((id, type, body) => void this.emit(id, type, body));
+  readonly recording = new RecordingStates((id, type, body) => {
+    this.emit(id, type, body);
+    if (type === 'recording.caught_up') this.log.storeBack();
+  });
   private readonly offRecording: () => void;
 
   constructor(
