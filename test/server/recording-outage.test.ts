@@ -7,6 +7,8 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { StreamEvent } from '../../src/server/contract/index.js';
+import { RecordingStates } from '../../src/server/recording.js';
+import { TalariaError } from '../../src/protocol/errors.js';
 import { killLockHolders, lockHolder } from '../harness/lock-holder.js';
 import { Probe, contiguous, isEvent, demoSession, serve, snapOf, watching } from './helpers.js';
 
@@ -91,5 +93,35 @@ describe('/ws: recording trouble is never silent', () => {
     expect(logged.map((e) => e.seq)).toEqual(a.events(id).map((e) => e.seq));
     expect(logged.map((e) => e.type)).toEqual(expect.arrayContaining(['recording.delayed', 'recording.caught_up']));
     a.close();
+  });
+
+  it("the server's recording state: delayed until caught up; a failure (its cause's message) stays, the first one", () => {
+    const sent: [string, string, Record<string, unknown>][] = [];
+    const r = new RecordingStates((id, type, body) => void sent.push([id, type, body]));
+    const busy = new Error('database is locked');
+    r.delay({ type: 'recording.delayed', sessionId: 's', frames: 4, bytes: 400, since: 1000, error: busy });
+    expect(r.of('s')).toEqual({
+      recording: { delayed: { frames: 4, bytes: 400, since: 1000, error: 'database is locked' } },
+    });
+    const fail = (m: string) =>
+      new TalariaError(
+        'recording_failed',
+        `session s is not being stored completely: ${m}`,
+        {},
+        { cause: new Error(m) },
+      );
+    r.error({ sessionId: 's', error: fail('FOREIGN KEY constraint failed') });
+    r.error({ sessionId: 's', error: fail('later') });
+    r.delay({ type: 'recording.caught_up', sessionId: 's', frames: 4, outageMs: 50 });
+    expect(r.of('s')).toEqual({
+      recording: { failed: { code: 'recording_failed', message: 'FOREIGN KEY constraint failed' } },
+    });
+    expect(r.of('other')).toEqual({});
+    expect(sent.map(([id, type]) => `${id} ${type}`)).toEqual([
+      's recording.delayed',
+      's recording.failed',
+      's recording.failed',
+      's recording.caught_up',
+    ]);
   });
 });
