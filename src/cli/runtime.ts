@@ -38,8 +38,19 @@ type CliHarness = Harness & HarnessExtras;
  * `warm`: keep spare agent sessions (the warm pool). Only long-lived faces ask for it (serve,
  * chat): a one-shot command (run, sessions, doctor) would start an agent it never uses.
  */
-export function cliHarnessOptions(env: NodeJS.ProcessEnv, o: { warm?: boolean } = {}): HarnessOptions {
-  return { env: currentEnv({ env, homeDir: env.HOME || homedir() }), ...(o.warm ? {} : { warm: false }) };
+export function cliHarnessOptions(
+  env: NodeJS.ProcessEnv,
+  o: { warm?: boolean } & Pick<HarnessOptions, 'onRecordingDelay' | 'onRecordingError'> = {},
+): HarnessOptions {
+  const { warm, ...recording } = o;
+  // How long a store write waits for another process's lock (tests of an outage shorten it).
+  const busy = Number(env.TALARIA_STORE_BUSY_MS);
+  return {
+    env: currentEnv({ env, homeDir: env.HOME || homedir() }),
+    ...(warm ? {} : { warm: false }),
+    ...(env.TALARIA_STORE_BUSY_MS && Number.isFinite(busy) && busy >= 0 ? { storeBusyTimeoutMs: busy } : {}),
+    ...recording,
+  };
 }
 
 export function agentLabel(

@@ -68,7 +68,11 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
   const registry = o.registry ?? loaded!.registry;
   const config = loaded?.config ?? { agents: {}, workspaces: {}, imports: { zed: false, jetbrains: false } };
   if (!o.registry) registry.add(demoWithEnv(env));
-  const store = openStore({ ...(o.storePath ? { path: o.storePath } : { home }), logger });
+  const store = openStore({
+    ...(o.storePath ? { path: o.storePath } : { home }),
+    ...(o.storeBusyTimeoutMs !== undefined ? { busyTimeoutMs: o.storeBusyTimeoutMs } : {}),
+    logger,
+  });
   const setup = new SetupFrames();
   const locks = new SessionLocks(store, {
     waitMs: o.sessionWaitMs ?? 0,

@@ -36,6 +36,8 @@ export interface HarnessOptions {
   registry?: ProviderRegistry;
   /** Database file instead of <home>/talaria.db (`:memory:` for throwaway harnesses). */
   storePath?: string;
+  /** How long a store write waits for another process's lock before it counts as `store_busy` (ms, default 5000). */
+  storeBusyTimeoutMs?: number;
   /** Host tuning passed through (timeouts, idle reap, backoff, permission policy). */
   host?: Pick<
     HostOptions,

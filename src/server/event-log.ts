@@ -10,8 +10,16 @@
  * Seqs are 1, 2, 3… with no holes, except one jump after a server restart (RESTART_GAP), always
  * at a reset. A `session.live` event marks a reset: the agent session was (re)attached and its history was
  * rebuilt outside the stream, so a `since` older than it is answered with a snapshot.
+ *
+ * The store may refuse for a while (`store_busy`: locked by another process, PostgreSQL
+ * restarting) — exactly when `recording.delayed` must reach the browsers. Live delivery never waits
+ * on the store (the hub fans an event out before any commit), and what the store refuses for now is
+ * kept in memory, in order, and retried with a backoff (not on every tick: each try can wait a
+ * busy timeout), so no event is lost or given a hole in its seqs; `after` answers from the store
+ * plus what still waits. The recording events are logged like any other for that reason: a client
+ * that resumes with `since` folds them too, and its banner is right.
  */
-import type { Store, StoredEvent } from '../store/index.js';
+import { asStoreError, StoreError, type Store, type StoredEvent } from '../store/index.js';
 import type { StreamEvent, StreamEventName } from './contract/index.js';
 
 /**
@@ -30,6 +38,15 @@ export const RESTART_GAP = 1_000_000;
  */
 export const MAX_LOGGED_EVENT_BYTES = 256 * 1024;
 const OMITTED = '{"_talariaOmitted":';
+/**
+ * Retries of a refused commit: doubling from the first, up to the last (ms). Sparse on purpose: a
+ * try against a locked SQLite file holds the event loop for the store's busy timeout (5 s by
+ * default), and the recorder probes the store anyway: its catch-up retries at once (storeBack).
+ */
+const RETRY_MIN_MS = 1_000;
+const RETRY_MAX_MS = 30_000;
+/** Events kept for a store that stays out: past this many the oldest waiting are dropped (and reported). */
+const MAX_WAITING = 200_000;
 
 function carriesPrompt(type: string, body: Record<string, unknown>): boolean {
   return (
@@ -59,6 +76,9 @@ export class EventLog {
   private readonly heads = new Map<string, Head>();
   private pending: StoredEvent[] = [];
   private scheduled = false;
+  /** While the store refuses for now: the next retry's delay and timer. */
+  private backoff = 0;
+  private retry: NodeJS.Timeout | undefined;
   private readonly now: () => number;
   readonly retain: number;
 
@@ -107,14 +127,57 @@ export class EventLog {
   /** Commits what is pending (also before reads, so a read sees every appended event). */
   flush(): void {
     this.scheduled = false;
+    // The store refused for now: the retry timer tries again (a read answers from memory meanwhile).
+    if (this.retry !== undefined) return;
+    this.commit();
+  }
+
+  /** Events appended and not in the store yet (it refused them for now). */
+  get waiting(): number {
+    return this.pending.length;
+  }
+
+  private commit(): void {
+    this.retry = undefined;
     if (this.pending.length === 0 || this.store.closed) return;
     const rows = this.pending;
     this.pending = [];
     try {
       this.store.events.append(rows);
+      this.backoff = 0;
     } catch (err) {
-      this.o.onError?.(err);
+      const e = asStoreError(err, 'session_events', 'append events');
+      if (!(e instanceof StoreError && e.code === 'store_busy')) {
+        this.o.onError?.(err);
+        return;
+      }
+      // Kept, ahead of what came since, and tried again later.
+      this.pending = rows.concat(this.pending);
+      const over = this.pending.length - MAX_WAITING;
+      if (over > 0) {
+        this.pending.splice(0, over);
+        this.o.onError?.(new Error(`${over} events waited too long for the store and were dropped from the log`));
+      }
+      this.backoff = Math.min(RETRY_MAX_MS, Math.max(RETRY_MIN_MS, this.backoff * 2));
+      this.retry = setTimeout(() => this.commit(), this.backoff);
+      this.retry.unref();
     }
+  }
+
+  /** The store took a commit again (a recorder caught up): what waits is tried at once, not at the next backoff. */
+  storeBack(): void {
+    if (this.retry === undefined) return;
+    clearTimeout(this.retry);
+    // Not inside the caller's callback (the recorder's): the next turn of the event loop.
+    this.retry = setTimeout(() => this.commit(), 0);
+    this.retry.unref();
+  }
+
+  /** Stops retrying (the server is closing): one last try. */
+  close(): void {
+    if (this.retry !== undefined) clearTimeout(this.retry);
+    this.retry = undefined;
+    this.commit();
   }
 
   /**
@@ -126,7 +189,11 @@ export class EventLog {
     if (since > h.last || since < h.reset || since < h.first - 1) return undefined;
     if (since === h.last) return [];
     this.flush();
-    const rows = this.store.events.after(sessionId, since, limit);
+    // What the store has not taken yet is newer than anything it has: it follows the stored rows.
+    const rows = this.store.events
+      .after(sessionId, since, limit)
+      .concat(this.pending.filter((r) => r.sessionId === sessionId && r.seq > since))
+      .slice(0, limit);
     if (rows.some((r) => r.data.startsWith(OMITTED))) return undefined;
     return rows.map(
       (r) =>
@@ -146,7 +213,13 @@ export class EventLog {
     const keepFrom = h.last - this.retain + 1;
     if (keepFrom <= h.first) return;
     this.flush();
-    this.store.events.dropBefore(sessionId, keepFrom);
-    h.first = keepFrom;
+    // Pruning is a write too: while the store refuses, it waits for a later turn's end.
+    if (this.retry !== undefined) return;
+    try {
+      this.store.events.dropBefore(sessionId, keepFrom);
+      h.first = keepFrom;
+    } catch (err) {
+      this.o.onError?.(err);
+    }
   }
 }

@@ -19,6 +19,7 @@ import type { EventLog } from './event-log.js';
 import { EventBatcher, type BatchSink } from './batch.js';
 import { SessionOrigins } from './session-origin.js';
 import { appended, threadJson } from './hub-json.js';
+import { RecordingStates, type RecordingRelay } from './recording.js';
 
 export { appended };
 import {
@@ -60,11 +61,19 @@ export class Hub {
   private readonly origins: SessionOrigins;
   /** Stops following the harness's live registry (closeAll). */
   private readonly offShared: () => void;
+  /** Each session's recording trouble (recording.ts), fed by the harness through the relay. */
+  readonly recording = new RecordingStates((id, type, body) => {
+    this.emit(id, type, body);
+    if (type === 'recording.caught_up') this.log.storeBack();
+  });
+  private readonly offRecording: () => void;
 
   constructor(
     readonly harness: Harness,
     readonly log: EventLog,
+    relay?: RecordingRelay,
   ) {
+    this.offRecording = relay?.connect(this.recording) ?? (() => {});
     this.storedFailures = new StoredFailures(harness.store);
     this.origins = new SessionOrigins(harness.store);
     // A session another face (caps) opened is live here too: /ws clients see it, HTTP prompts it,
@@ -303,6 +312,7 @@ export class Hub {
           images,
           ...(agentCaps?.loadSession !== undefined ? { loadSession: agentCaps.loadSession } : {}),
         },
+        ...this.recording.of(row.id),
       };
     }
     const snap = this.harness.sessions.snapshot(row.id);
@@ -314,12 +324,14 @@ export class Hub {
       pending: [],
       queue: [],
       ...usage,
+      ...this.recording.of(row.id),
     };
   }
 
   async closeAll(): Promise<void> {
     this.offShared();
+    this.offRecording();
     for (const ls of this.live.values()) ls.off();
-    this.log.flush();
+    this.log.close();
   }
 }

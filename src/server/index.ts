@@ -2,3 +2,4 @@
 export { startServer, type ServerOptions, type RunningServer, type UpgradeHandler } from './server.js';
 export { addToken, revokeToken, readTokens, tokensFile, type TokenRecord } from './tokens.js';
 export { isLoopback } from './guard.js';
+export { RecordingRelay } from './recording.js';

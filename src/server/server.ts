@@ -32,6 +32,7 @@ import { hermesSessionHandlers } from './handlers-hermes-sessions.js';
 import { SessionOps } from './session-ops.js';
 import { runHandlers } from './handlers-run.js';
 import { Hub } from './hub.js';
+import type { RecordingRelay } from './recording.js';
 import { TokenBound } from './token-bound.js';
 import type { UpgradeHandler } from './upgrade-handler.js';
 import { TokenRegistry, tokensFile } from './tokens.js';
@@ -73,6 +74,11 @@ export interface ServerOptions {
   retainEvents?: number;
   /** Extra Host names accepted (e.g. a LAN name with TLS). */
   allowHosts?: string[];
+  /**
+   * The relay whose harnessOptions the harness was created with: its recording delays and
+   * failures become session events (recording.ts). Without it a browser cannot tell.
+   */
+  recording?: RecordingRelay;
 }
 
 export type { UpgradeHandler } from './upgrade-handler.js';
@@ -134,7 +140,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     ...(o.retainEvents ? { retain: o.retainEvents } : {}),
     onError: (err) => logger.error('serve: event log write failed', { error: String(err) }),
   });
-  const hub = new Hub(harness, log);
+  const hub = new Hub(harness, log, o.recording);
   const ops = new SessionOps(harness, hub);
   // Every connection (upgrades, streamed answers) is tied to the token that opened it.
   const bound = new TokenBound();

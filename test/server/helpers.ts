@@ -4,7 +4,7 @@ import { afterAll, expect } from 'vitest';
 import WebSocket from 'ws';
 import { connectServer, type ServerClient } from '../../src/server/client/index.js';
 import type { WebSocketCtor } from '../../src/server/client/socket.js';
-import { startServer, type RunningServer, type ServerOptions } from '../../src/server/index.js';
+import { RecordingRelay, startServer, type RunningServer, type ServerOptions } from '../../src/server/index.js';
 import type { ServerMessage, SessionSnapshot, StreamEvent } from '../../src/server/contract/index.js';
 import { makeHarness, place, type Place } from '../harness/helpers.js';
 
@@ -23,19 +23,26 @@ export interface Served {
 }
 
 export async function serve(
-  o: { hermes?: boolean; vars?: Record<string, string>; p?: Place; permission?: 'ask' | 'auto' } & Omit<
-    ServerOptions,
-    'harness'
-  > = {},
+  o: {
+    hermes?: boolean;
+    vars?: Record<string, string>;
+    p?: Place;
+    permission?: 'ask' | 'auto';
+    storeBusyTimeoutMs?: number;
+  } & Omit<ServerOptions, 'harness'> = {},
 ): Promise<Served> {
-  const { hermes, vars, p: given, permission, ...opts } = o;
+  const { hermes, vars, p: given, permission, storeBusyTimeoutMs, ...opts } = o;
   const p = given ?? place();
+  // As `talaria serve` does: the harness's recording callbacks go to the server.
+  const recording = new RecordingRelay();
   const harness = makeHarness(p, {
     ...(hermes ? { hermes } : {}),
     ...(vars ? { vars } : {}),
+    ...(storeBusyTimeoutMs !== undefined ? { storeBusyTimeoutMs } : {}),
+    ...recording.harnessOptions,
     host: { terminateGraceMs: 500, permission: { mode: permission ?? 'ask' } },
   });
-  const server = await startServer({ harness, version: 'test', ...opts });
+  const server = await startServer({ harness, version: 'test', recording, ...opts });
   servers.push(server);
   const client = connectServer(server.url, undefined, { WebSocket: WebSocket as unknown as WebSocketCtor });
   return { p, server, client, harness };

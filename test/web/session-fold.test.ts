@@ -119,6 +119,9 @@ const SAMPLES: { [K in StreamEventName]: (i: number) => Body } = {
   'session.live': (i) => ({ origin: i % 2 ? 'resumed' : 'loaded', provider: 'demo' }),
   'choice.updated': (i) => (i % 2 ? { modelId: 'm2' } : { modeId: 'auto' }),
   attention: () => ({ kind: 'turn.ended', text: 'Turn ended' }),
+  'recording.delayed': (i) => ({ frames: i, bytes: 100 * i, since: 1000 + i, error: 'database is locked' }),
+  'recording.caught_up': (i) => ({ frames: i, outageMs: 10 * i }),
+  'recording.failed': (i) => ({ code: 'recording_failed', message: `gave up at ${i}` }),
 };
 const TYPES = Object.keys(SAMPLES) as StreamEventName[];
 
@@ -198,5 +201,22 @@ describe('web: the session store folds with the one fold', () => {
     // Already folded: left alone (seq does not move back).
     expect(ev(3, 'info.updated', { title: 'old' })).toBe(false);
     expect(s.seq).toBe(9);
+  });
+
+  it('recording trouble is state: delayed until caught up, a failure stays (the first one)', () => {
+    const s = base();
+    const ev = (seq: number, type: StreamEventName, body: Body) =>
+      applyEvent(s, { ...body, type, sessionId: ID, seq, at: 0 } as unknown as StreamEvent);
+    ev(2, 'recording.delayed', { frames: 3, bytes: 300, since: 1000, error: 'database is locked' });
+    expect(s.recording).toEqual({ delayed: { frames: 3, bytes: 300, since: 1000, error: 'database is locked' } });
+    ev(3, 'recording.delayed', { frames: 9, bytes: 900, since: 1000, error: 'database is locked' });
+    expect(s.recording?.delayed?.frames).toBe(9);
+    ev(4, 'recording.caught_up', { frames: 9, outageMs: 50 });
+    expect(s.recording).toBeUndefined();
+    ev(5, 'recording.delayed', { frames: 1, bytes: 10, since: 2000, error: 'busy' });
+    ev(6, 'recording.failed', { code: 'recording_failed', message: 'first' });
+    ev(7, 'recording.failed', { code: 'recording_failed', message: 'second' });
+    ev(8, 'recording.caught_up', { frames: 1, outageMs: 5 });
+    expect(s.recording).toEqual({ failed: { code: 'recording_failed', message: 'first' } });
   });
 });

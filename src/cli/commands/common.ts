@@ -2,7 +2,7 @@
 import { EXIT } from '../exit-codes.js';
 import { UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
-import type { Harness, HarnessExtras } from '../../harness/index.js';
+import type { Harness, HarnessExtras, HarnessOptions } from '../../harness/index.js';
 import { RuntimeError, type AgentChoice, type AgentRuntime } from '../runtime.js';
 import type { AgentArgs } from '../agent-options.js';
 import { isStoreProblem, storeProblemLine } from '../store-problem.js';
@@ -13,7 +13,9 @@ export interface CliContext {
   /** A fresh runtime per command (through the harness). */
   runtime: (o?: { warm?: boolean }) => AgentRuntime;
   /** The harness on this run's env ($TALARIA_HOME, PATH, HOME): doctor, agents, sessions. The caller closes it. */
-  harness: (o?: { warm?: boolean }) => Harness & HarnessExtras;
+  harness: (
+    o?: { warm?: boolean } & Pick<HarnessOptions, 'onRecordingDelay' | 'onRecordingError'>,
+  ) => Harness & HarnessExtras;
   version: string;
   /** Registers a SIGINT handler for the command's lifetime; returns the unregister. */
   onInterrupt(fn: () => void): () => void;

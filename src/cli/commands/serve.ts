@@ -8,7 +8,15 @@ import { flag, parse, str, UsageError } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import type { Logger } from '../../protocol/types.js';
-import { addToken, isLoopback, readTokens, revokeToken, startServer, tokensFile } from '../../server/index.js';
+import {
+  addToken,
+  isLoopback,
+  readTokens,
+  RecordingRelay,
+  revokeToken,
+  startServer,
+  tokensFile,
+} from '../../server/index.js';
 import type { CliContext } from './common.js';
 import { talariaHome } from '../../os/home.js';
 import { currentEnv } from '../../providers/locate.js';
@@ -155,7 +163,9 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
     offs.push(ctx.onInterrupt(() => r('SIGINT')));
     offs.push(ctx.onTerminate((sig) => r(sig)));
   });
-  const harness = ctx.harness({ warm: true });
+  // Recording delays and failures reach every browser as session events (server/recording.ts).
+  const recording = new RecordingRelay();
+  const harness = ctx.harness({ warm: true, ...recording.harnessOptions });
   // The lasting link: the same token (and, without --port, the same port) as the last start.
   const link = serveToken(harness.home, tokensFile(harness.home), { rotate: flag(p, 'new-token') });
   const port = given ?? (await stablePort(harness.home, host));
@@ -163,6 +173,7 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
   try {
     server = await startServer({
       harness,
+      recording,
       port,
       nextFreePort: given === undefined,
       host,

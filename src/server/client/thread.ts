@@ -128,6 +128,22 @@ function fold(s: SessionSnapshot, t: Thread, e: StreamEvent, grow: GrowText): vo
       // Attached again (a snapshot follows): how it got its history.
       s.origin = e.origin;
       return;
+    // Recording trouble is state (a reload shows it): delayed until caught up; a failure stays.
+    case 'recording.delayed':
+      s.recording = {
+        ...s.recording,
+        delayed: { frames: e.frames, bytes: e.bytes, since: e.since, error: e.error },
+      };
+      return;
+    case 'recording.caught_up':
+      if (s.recording?.failed) s.recording = { failed: s.recording.failed };
+      else delete s.recording;
+      return;
+    case 'recording.failed':
+      // The first failure is the one shown (as HarnessSession.recording.error keeps it).
+      if (s.recording?.failed === undefined)
+        s.recording = { ...s.recording, failed: { code: e.code, message: e.message } };
+      return;
     // Told, not kept: a queued turn (its queue.updated carries the queue), a bad frame, a nudge.
     case 'turn.queued':
     case 'protocol.error':

@@ -135,6 +135,27 @@ export const threadSnapshot = z.object({
 
 export const sessionOrigin = z.enum(['new', 'loaded', 'resumed', 'restored', 'forked', 'branched', 'stored']);
 
+/** A session's recording delayed: what waits for the store (src/harness/recorder-hold.ts). */
+export const recordingDelay = z.object({
+  /** Frames (wire messages) waiting for the store. */
+  frames: z.number(),
+  bytes: z.number(),
+  /** When the store stopped taking this session's writes (epoch ms). */
+  since: z.number(),
+  /** The store's last refusal (message only). */
+  error: z.string(),
+});
+
+/** Part of a session was not stored (`recording_failed`): the error's message, never a stack. */
+export const recordingFailure = z.object({ code: z.string(), message: z.string() });
+
+/** How recording goes now, when it is not simply fine: delayed (held and retried) and/or failed (stays). */
+export const recordingState = z.object({
+  delayed: recordingDelay.optional(),
+  failed: recordingFailure.optional(),
+});
+export type RecordingState = z.infer<typeof recordingState>;
+
 /** Everything a client needs to draw a session at seq `seq`; events after it follow on the socket. */
 export const sessionSnapshot = z.object({
   session: sessionSummary,
@@ -161,6 +182,8 @@ export const sessionSnapshot = z.object({
       loadSession: z.boolean().optional(),
     })
     .optional(),
+  /** Recording trouble (absent: every event is being stored): a reload shows it as it is now. */
+  recording: recordingState.optional(),
 });
 export type SessionSnapshot = z.infer<typeof sessionSnapshot>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EVENTS } from '../../session/events.js';
 import { apiError } from './errors.js';
-import { role, sessionOrigin, sessionSnapshot, sessionSummary } from './models.js';
+import { recordingDelay, recordingFailure, role, sessionOrigin, sessionSnapshot, sessionSummary } from './models.js';
 
 /**
  * The `/ws` protocol. One connection carries any number of session subscriptions.
@@ -38,6 +38,15 @@ export const SERVER_EVENTS = {
   'session.live': z.object({ origin: sessionOrigin, provider: z.string() }),
   /** The model or mode a person chose was applied. */
   'choice.updated': z.object({ modelId: z.string().optional(), modeId: z.string().optional() }),
+  /**
+   * The store does not take this session's writes for now (locked, restarting): what the client
+   * shows is not saved yet; the recorder holds it and retries. Again after each failed retry.
+   */
+  'recording.delayed': recordingDelay,
+  /** The store took everything that waited (once per outage). */
+  'recording.caught_up': z.object({ frames: z.number(), outageMs: z.number() }),
+  /** Part of the session was not stored and will not be (the recorder gave up or the store refused for good). */
+  'recording.failed': recordingFailure,
   /** Something a person should look at (the UI turns it into a browser notification). */
   attention: z.object({
     kind: z.enum(['permission', 'turn.ended', 'crashed', 'not_ready']),

@@ -14,6 +14,7 @@ import { go, href } from '../router.js';
 import { SignInNeeded } from '../components/sign-in-needed.js';
 import { FirstRun, hasMessage } from '../components/first-run.js';
 import { TurnEnd } from '../components/turn-end.js';
+import { RecordingBanner } from '../components/recording-banner.js';
 import { useSessionCost } from '../state/session-cost.js';
 import { answeredBy, useTyping } from './session-helpers.js';
 import { authGapOf } from '../api/sign-in.js';
@@ -240,6 +241,7 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
         }
         exportHref={(f) => `/api/sessions/${encodeURIComponent(id)}/export?format=${f}`}
       />
+      <RecordingBanner recording={view.recording} />
       {err && (
         <p className="error banner" role="alert">
           {err}

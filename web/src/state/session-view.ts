@@ -7,6 +7,7 @@
 import type {
   PendingPermission,
   QueuedPrompt,
+  RecordingState,
   SessionSnapshot,
   SessionSummaryInfo,
 } from '../../../src/server/contract/index.js';
@@ -72,6 +73,8 @@ export interface SessionView {
   lastStop?: { stopReason: string; error?: { code: string; message: string } };
   /** Hermes' lineage across compression (its `_meta.hermes.sessionProvenance`), when it sent one. */
   hermes?: HermesProvenance;
+  /** What is not saved (yet): the store is out (delayed) or part of the session was lost (failed). */
+  recording?: RecordingState;
 }
 
 /** What this browser saw of the stream that no snapshot holds: who answered, how the last turn stopped, where the plan was made. */
@@ -178,6 +181,7 @@ export function viewReader(
       sessionUsage: usage(s.usage) ?? {},
       ...(seen.lastStop ? { lastStop: seen.lastStop } : {}),
       ...(h ? { hermes: h } : {}),
+      ...(s.recording ? { recording: s.recording } : {}),
     };
   };
 }
