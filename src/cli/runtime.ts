@@ -40,14 +40,17 @@ type CliHarness = Harness & HarnessExtras;
  */
 export function cliHarnessOptions(
   env: NodeJS.ProcessEnv,
-  o: { warm?: boolean } & Pick<HarnessOptions, 'onRecordingDelay' | 'onRecordingError'> = {},
+  o: { warm?: boolean } & Pick<HarnessOptions, 'onRecordingDelay' | 'onRecordingError' | 'store'> = {},
 ): HarnessOptions {
-  const { warm, ...recording } = o;
+  const { warm, store, ...recording } = o;
+  // The store: `--store` (serve), else $TALARIA_STORE, else config.json's, else the home's file.
+  const where = store ?? (env.TALARIA_STORE || undefined);
   // How long a store write waits for another process's lock (tests of an outage shorten it).
   const busy = Number(env.TALARIA_STORE_BUSY_MS);
   return {
     env: currentEnv({ env, homeDir: env.HOME || homedir() }),
     ...(warm ? {} : { warm: false }),
+    ...(where !== undefined ? { store: where } : {}),
     ...(env.TALARIA_STORE_BUSY_MS && Number.isFinite(busy) && busy >= 0 ? { storeBusyTimeoutMs: busy } : {}),
     ...recording,
   };

@@ -23,7 +23,7 @@ import { demoProvider } from '../providers/builtin.js';
 import { currentEnv } from '../providers/locate.js';
 import { agentHomeVariables, loadRegistry } from '../providers/registry.js';
 import type { Provider, ProviderEnv } from '../providers/types.js';
-import { openStore, type Lease, type StoredSession } from '../store/index.js';
+import { isPgUrl, openStore, type Lease, type StoredSession } from '../store/index.js';
 import { agentStatuses, likelyAgent, pickAgent } from './choose.js';
 import type { RecordingDeps } from './hosted.js';
 import { ruleJson } from './rules.js';
@@ -68,8 +68,9 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
   const registry = o.registry ?? loaded!.registry;
   const config = loaded?.config ?? { agents: {}, workspaces: {}, imports: { zed: false, jetbrains: false } };
   if (!o.registry) registry.add(demoWithEnv(env));
+  const where = o.store ?? o.storePath ?? config.store;
   const store = openStore({
-    ...(o.storePath ? { path: o.storePath } : { home }),
+    ...(where === undefined ? { home } : isPgUrl(where) ? { url: where } : { path: where }),
     ...(o.storeBusyTimeoutMs !== undefined ? { busyTimeoutMs: o.storeBusyTimeoutMs } : {}),
     logger,
   });

@@ -34,7 +34,12 @@ export interface HarnessOptions {
   logger?: Logger;
   /** Default: built-ins + config.json agents + Zed/JetBrains imports + the bundled demo agent. */
   registry?: ProviderRegistry;
-  /** Database file instead of <home>/talaria.db (`:memory:` for throwaway harnesses). */
+  /**
+   * Where the store is: a database file, `:memory:` (throwaway harnesses) or a `postgres://` URL
+   * (a fleet's shared store). Default: config.json's `"store"`, else `<home>/talaria.db`.
+   */
+  store?: string;
+  /** @deprecated `store` (a file path only). */
   storePath?: string;
   /** How long a store write waits for another process's lock before it counts as `store_busy` (ms, default 5000). */
   storeBusyTimeoutMs?: number;

@@ -6,6 +6,7 @@
  * that fills it lives in the harness). No database handle goes out of here.
  */
 export { openStore, type StoreOptions } from './sqlite.js';
+export { isPgUrl } from './pg/url.js';
 export type { Store } from './types.js';
 export { DB_FILE, type OpenDbOptions } from './db.js';
 export { StoreError, storeErrorFrom, asStoreError, type StoreErrorCode } from './errors.js';

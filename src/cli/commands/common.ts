@@ -14,7 +14,7 @@ export interface CliContext {
   runtime: (o?: { warm?: boolean }) => AgentRuntime;
   /** The harness on this run's env ($TALARIA_HOME, PATH, HOME): doctor, agents, sessions. The caller closes it. */
   harness: (
-    o?: { warm?: boolean } & Pick<HarnessOptions, 'onRecordingDelay' | 'onRecordingError'>,
+    o?: { warm?: boolean } & Pick<HarnessOptions, 'onRecordingDelay' | 'onRecordingError' | 'store'>,
   ) => Harness & HarnessExtras;
   version: string;
   /** Registers a SIGINT handler for the command's lifetime; returns the unregister. */

@@ -24,7 +24,7 @@ import { homedir } from 'node:os';
 import { removeDiscovery, writeDiscovery } from '../server-discovery.js';
 import { DEFAULT_PORT, rememberPort, SERVE_LINK_FILE, serveToken, stablePort } from './serve-link.js';
 
-export const SERVE_HELP = `Usage: talaria serve [--port N] [--host ADDR] [--open] [--new-token] [--tls-cert FILE --tls-key FILE] [--insecure]
+export const SERVE_HELP = `Usage: talaria serve [--port N] [--host ADDR] [--open] [--new-token] [--tls-cert FILE --tls-key FILE] [--insecure] [--store URL|FILE]
        talaria serve tokens list | add [--observer] [--label TEXT] | revoke ID
 
 Starts Talaria's server: the web UI at /, the HTTP API at /api, live sessions at /ws, on one port.
@@ -46,6 +46,9 @@ Options:
   --caps                also serve the capability face (CapTP) at /captp (references: talaria caps mint)
   --web-root DIR        serve the web UI from DIR (default: dist/web; env TALARIA_WEB_ROOT)
   --grace SECS          on SIGINT/SIGTERM, let running turns finish this long, then cancel (default 5)
+  --store URL|FILE      where sessions are stored: a postgres:// URL (a fleet's shared store; the
+                        password may come from PGPASSWORD) or a database file. Default: $TALARIA_STORE,
+                        else config.json's "store", else $TALARIA_HOME/talaria.db
 
 Tokens (stored hashed in $TALARIA_HOME/server-tokens.json; a running server sees changes at once):
   tokens list           id, role, label and age of every stored token
@@ -57,6 +60,7 @@ Stop with Ctrl-C: running turns finish or are cancelled, every agent process sto
 const OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
+  store: { type: 'string' },
   open: { type: 'boolean' },
   'tls-cert': { type: 'string' },
   'tls-key': { type: 'string' },
@@ -153,6 +157,9 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
   const graceMs = graceText === undefined ? 5000 : Number(graceText) * 1000;
   if (!Number.isFinite(graceMs) || graceMs < 0)
     throw new UsageError(`serve: --grace must be seconds, not '${graceText}'`);
+  const store = str(p, 'store');
+  if (store !== undefined && store.trim() === '')
+    throw new UsageError('serve: --store needs a postgres:// URL or a file');
   const webRoot = str(p, 'web-root') ?? io.env.TALARIA_WEB_ROOT;
   const logger = stderrLogger(io);
 
@@ -165,7 +172,7 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
   });
   // Recording delays and failures reach every browser as session events (server/recording.ts).
   const recording = new RecordingRelay();
-  const harness = ctx.harness({ warm: true, ...recording.harnessOptions });
+  const harness = ctx.harness({ warm: true, ...recording.harnessOptions, ...(store !== undefined ? { store } : {}) });
   // The lasting link: the same token (and, without --port, the same port) as the last start.
   const link = serveToken(harness.home, tokensFile(harness.home), { rotate: flag(p, 'new-token') });
   const port = given ?? (await stablePort(harness.home, host));
