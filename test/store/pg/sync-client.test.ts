@@ -53,12 +53,16 @@ describe('a synchronous PostgreSQL connection for the store', () => {
 
   it('a slow query gives store_busy at the time limit; while it runs the next fails at once; then all is well', () => {
     const pg = open({ timeoutMs: 300 });
+    // Connected first: what is measured below is the query's wait, not the thread's start.
+    expect(pg.query('SELECT 1 AS one').rows).toEqual([{ one: 1 }]);
+    // Bounds far from the query's 5 s, so a loaded machine cannot blur them: the caller did not
+    // wait for the query, and the next call did not wait at all.
     const t0 = Date.now();
-    expect(codeOf(() => pg.query('SELECT pg_sleep(1.5)'))).toBe('store_busy');
-    expect(Date.now() - t0).toBeLessThan(1_400);
+    expect(codeOf(() => pg.query('SELECT pg_sleep(5)'))).toBe('store_busy');
+    expect(Date.now() - t0).toBeLessThan(3_000);
     const t1 = Date.now();
     expect(codeOf(() => pg.query('SELECT 1'))).toBe('store_busy');
-    expect(Date.now() - t1).toBeLessThan(100);
+    expect(Date.now() - t1).toBeLessThan(1_000);
     // Once the slow one is answered, the connection is usable again.
     let rows: unknown;
     for (const deadline = Date.now() + 10_000; rows === undefined && Date.now() < deadline;) {
