@@ -20,6 +20,7 @@ import { recorderTime } from './recorder-time.js';
 import { runWarmNewSession } from './talaria-warm.js';
 import { runRunOnWarmServer } from './talaria-run-warm.js';
 import { runStoreBytes } from './talaria-store-bytes.js';
+import { runStorePgPairs } from './talaria-store-pg.js';
 import type { BenchCase, Measurement } from './types.js';
 
 const SDK_TP = { case: 'sdk', key: 'framesPerSec' } as const;
@@ -162,6 +163,41 @@ export const talariaCases: BenchCase[] = [
       const recorderMs = (rec.ms * 100_000) / rec.frames;
       return { samples: pairs.samples.map((p) => ({ ...p, values: { ...p.values, recorderMs } })) };
     },
+  },
+  {
+    name: 'talaria.store.pg',
+    role: 'candidate',
+    // Informational: what a PostgreSQL store costs a streamed turn next to SQLite, no target yet.
+    isolate: true,
+    description:
+      'core throughput with the store recording on PostgreSQL (a throwaway local cluster, unix socket) against SQLite (temp home), in pairs (fresh process, warmed up)',
+    metrics: [
+      {
+        key: 'framesPerSec',
+        unit: 'frames/s',
+        label: 'talaria + store on PostgreSQL throughput',
+        baseline: { case: 'talaria.store.pg', key: 'sqliteFps', label: 'on SQLite (paired)' },
+      },
+      { key: 'pgRatio', unit: '×', label: 'store on PostgreSQL / on SQLite throughput (paired runs)' },
+      { key: 'pgCpuRatio', unit: '×', label: 'store on PostgreSQL / on SQLite per CPU-second (paired)' },
+      { key: 'commitMs', unit: 'ms', label: 'PostgreSQL batch commit, main thread (median)' },
+      { key: 'framesPerCommit', unit: 'frames', label: 'frames per PostgreSQL batch commit (median)' },
+      { key: 'lost', unit: 'frames', label: 'talaria + store on PostgreSQL frames lost', target: ZERO_LOST },
+      {
+        key: 'framesMissing',
+        unit: 'rows',
+        label: 'PostgreSQL wire-log rows: frames − stored',
+        target: ZERO_LOST,
+      },
+      { key: 'entriesMissing', unit: 'rows', label: 'PostgreSQL entry rows: thread − stored', target: ZERO_LOST },
+      {
+        key: 'sqliteFramesMissing',
+        unit: 'rows',
+        label: 'SQLite wire-log rows: frames − stored (paired)',
+        target: ZERO_LOST,
+      },
+    ],
+    run: (o) => runStorePgPairs(o.frames, { warmup: !o.quick }),
   },
   {
     name: 'talaria.store.bytes',

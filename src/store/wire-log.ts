@@ -51,7 +51,18 @@ export function createWireLogRepo(db: SqlDb) {
     return seq;
   });
 
+  // PostgreSQL: both in one statement, one round trip fewer on each recorder commit (a network
+  // store waits for every read; SQLite's two lookups cost nothing to keep apart).
+  const lastBoth =
+    db.dialect === 'postgres'
+      ? db.prepare<[string, string], { s: number | null }>(
+          'SELECT GREATEST((SELECT MAX(seq) FROM wire_log WHERE session_id = ?), ' +
+            '(SELECT last_seq FROM wire_blocks WHERE session_id = ? ORDER BY last_seq DESC LIMIT 1)) AS s',
+        )
+      : undefined;
+
   function lastSeq(sessionId: string): number {
+    if (lastBoth) return lastBoth.get(sessionId, sessionId)?.s ?? 0;
     return Math.max(last.get(sessionId)?.s ?? 0, blocks.lastSeq(sessionId));
   }
 

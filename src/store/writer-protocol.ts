@@ -14,7 +14,12 @@ export interface WriterInit {
   results: MessagePort;
 }
 
-export type WriterRequest = { type: 'batch'; id: number; batch: WriterBatch } | { type: 'close' };
+/**
+ * `epoch`: the owner's count of failures it has seen answered. After a batch fails for now
+ * (`store_busy`), the worker refuses every batch of that epoch or older untried, with the same
+ * error: one queued behind it must not commit ahead of it (seqs are taken inside each commit).
+ */
+export type WriterRequest = { type: 'batch'; id: number; epoch: number; batch: WriterBatch } | { type: 'close' };
 
 export interface WriterResult {
   id: number;

@@ -116,6 +116,8 @@ function startWriterThread(o: WriterThreadOptions, gone: () => unknown): WriterT
   const { port1: results, port2 } = new MessageChannel();
   const pending = new Map<number, BatchDone>();
   let nextId = 0;
+  /** Bumped on each failure answered: batches posted after it are tried again (writer-protocol.ts). */
+  let epoch = 0;
   let dead: Error | undefined;
   let closed = false;
 
@@ -139,6 +141,7 @@ function startWriterThread(o: WriterThreadOptions, gone: () => unknown): WriterT
     if (!done) return;
     pending.delete(r.id);
     holdOpen();
+    if (r.error) epoch++;
     done(r.error ? errorFrom(r.error) : undefined, r.seq ?? 0);
   }
 
@@ -177,7 +180,7 @@ function startWriterThread(o: WriterThreadOptions, gone: () => unknown): WriterT
       pending.set(id, done);
       holdOpen();
       try {
-        worker.postMessage({ type: 'batch', id, batch } satisfies WriterRequest);
+        worker.postMessage({ type: 'batch', id, epoch, batch } satisfies WriterRequest);
       } catch (err) {
         // Not cloneable: nothing went out.
         pending.delete(id);

@@ -7,6 +7,7 @@
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { openDatabase, type Db } from './db.js';
+import { asStoreError, StoreError } from './errors.js';
 import { batchCommitter, batchRepos, type WriterBatch } from './writer-batch.js';
 import { CTL_ACKED, CTL_READY, type WriterInit, type WriterRequest, type WriterResult } from './writer-protocol.js';
 
@@ -24,6 +25,9 @@ function ack(id: number): void {
   Atomics.store(ctl, CTL_ACKED, id);
   Atomics.notify(ctl, CTL_ACKED);
 }
+
+/** A batch failed for now: batches of its epoch or older (queued behind it) get its error untried. */
+let refusing: { epoch: number; error: WriterResult['error'] } | undefined;
 
 let db: Db | undefined;
 let commit: ((b: WriterBatch) => number) | undefined;
@@ -47,12 +51,16 @@ parentPort!.on('message', (m: WriterRequest) => {
     return;
   }
   let r: WriterResult;
-  try {
-    if (!commit) throw new Error('the writer thread has no database');
-    r = { id: m.id, seq: commit(m.batch) };
-  } catch (err) {
-    r = { id: m.id, error: errorOf(err) };
-  }
+  if (refusing && m.epoch <= refusing.epoch) r = { id: m.id, error: refusing.error };
+  else
+    try {
+      if (!commit) throw new Error('the writer thread has no database');
+      r = { id: m.id, seq: commit(m.batch) };
+    } catch (err) {
+      r = { id: m.id, error: errorOf(err) };
+      const e = asStoreError(err, init.path, 'write to');
+      if (e instanceof StoreError && e.code === 'store_busy') refusing = { epoch: m.epoch, error: r.error };
+    }
   // Posted before the ack: a main thread woken by the ack finds the result on its port.
   results.postMessage(r);
   ack(m.id);

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { buildTemplates, envelopeFor, FRAME_TAIL } from '../../bench/flood-frames.js';
 import { historyData } from '../../bench/history-data.js';
 import { runIsolated } from '../../bench/isolate.js';
+import { pgBin } from '../../bench/pg-cluster.js';
 import { defaultStartupAgent } from '../../bench/startup.js';
 import { talariaCases } from '../../bench/talaria-cases.js';
 import { acpCases } from '../../bench/talaria-acp-cases.js';
@@ -101,6 +102,20 @@ describe('Talaria cases, once each with a tiny N', () => {
       expect(v['coreCpuRatio']).toBeGreaterThan(0);
     }
   });
+
+  it.skipIf(!pgBin())(
+    'store on PostgreSQL: every frame and entry in both stores, in each of two pairs with a SQLite run',
+    async () => {
+      const pairs = await runCase('talaria.store.pg');
+      expect(pairs).toHaveLength(2);
+      for (const v of pairs) {
+        expect([v['framesSent'], v['lost'], v['framesMissing'], v['entriesMissing']]).toEqual([TINY.frames, 0, 0, 0]);
+        expect([v['sqliteLost'], v['sqliteFramesMissing'], v['sqliteEntriesMissing']]).toEqual([0, 0, 0]);
+        expect(v['pgRatio']).toBeCloseTo(v['framesPerSec']! / v['sqliteFps']!, 9);
+        expect(v['commits']).toBeGreaterThan(0);
+      }
+    },
+  );
 
   it('start-up: Talaria/SDK pairs on the demo agent, one sample each, wall and client CPU', async () => {
     const pairs = await runCase('talaria.startup');

@@ -149,11 +149,28 @@ describe('recorder through a store outage', () => {
     for (let i = 1; i <= 5; i++) t.rec.onFrame(frame(i));
     t.rec.flush();
     const lock = await lockHolder(t.store.path);
-    for (let i = 6; i <= 15; i++) t.rec.onFrame(frame(i)); // two batches on the thread, each waiting 5 s
+    // Two batches on the thread: the first waits out its busy timeout (5 s), the second is refused untried.
+    for (let i = 6; i <= 15; i++) t.rec.onFrame(frame(i));
     await vi.waitFor(() => expect(t.delayed().length).toBeGreaterThan(0), { timeout: 20_000, interval: 20 });
     for (let i = 16; i <= 20; i++) t.rec.onFrame(frame(i)); // held while the second is still on the thread
     expect(t.rec.pendingFrames).toBe(15);
     await vi.waitFor(() => expect(t.rec.heldFrames).toBe(15), { timeout: 20_000, interval: 20 });
+    await lock.release();
+    await vi.waitFor(() => expect(t.caughtUp()).toHaveLength(1), { timeout: 10_000, interval: 10 });
+    expect(t.msgs()).toEqual(range(1, 20).map((i) => frame(i).raw));
+    expect(t.seqs()).toEqual(range(1, 20));
+    expect(t.errors).toEqual([]);
+    t.done();
+  });
+
+  it('writer thread: batches queued behind one that failed for now never land ahead of it, whenever the lock goes', async () => {
+    const t = await setup({ thread: true, maxBatch: 5 });
+    for (let i = 1; i <= 5; i++) t.rec.onFrame(frame(i));
+    t.rec.flush();
+    const lock = await lockHolder(t.store.path);
+    for (let i = 6; i <= 20; i++) t.rec.onFrame(frame(i)); // three batches queued on the thread
+    await vi.waitFor(() => expect(t.delayed().length).toBeGreaterThan(0), { timeout: 20_000, interval: 5 });
+    // The lock goes while the later two are still on the thread: tried now, they would commit first.
     await lock.release();
     await vi.waitFor(() => expect(t.caughtUp()).toHaveLength(1), { timeout: 10_000, interval: 10 });
     expect(t.msgs()).toEqual(range(1, 20).map((i) => frame(i).raw));
