@@ -46,10 +46,10 @@ interface Host {
   name: string;
 }
 
-async function host(url: string, name: string, extra: Record<string, string> = {}): Promise<Host> {
+async function host(url: string, name: string, extra: Record<string, string> = {}, args: string[] = []): Promise<Host> {
   const home = tempDir(`fleet-${name}`);
   const env = demoEnv(home, { ...FLEET_ENV, ...extra, TALARIA_STORE: url });
-  const serve = startCli(['serve', '--port', '0'], { cwd: home, env });
+  const serve = startCli(['serve', '--port', '0', ...args], { cwd: home, env });
   running.push(serve);
   await serve.until((out) => /fleet: host /.test(out));
   const m = /(http:\/\/127\.0\.0\.1:\d+)\/#token=(\S+)/.exec(serve.stdout())!;
@@ -74,7 +74,8 @@ const statusOn = async (h: Host, id: string) => (await fleetSessions(h)).find((s
 describe('a fleet of two talaria serve hosts on one PostgreSQL', () => {
   it('each lists the other’s sessions with host and live status; sessions list --fleet too; kill -9 → host offline', async () => {
     const url = database();
-    const a = await host(url, 'a');
+    // A with the caps face too: the fleet's facts in its dataspace, its feed under SES lockdown.
+    const a = await host(url, 'a', {}, ['--caps']);
     // B's demo agent answers slowly enough that A can see the turn running.
     const b = await host(url, 'b', { TALARIA_DEMO_CHUNK_DELAY_MS: '150' });
     const run = startCli(['run', '--agent', 'demo', 'one two three four five six seven eight nine ten'], {

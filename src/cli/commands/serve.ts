@@ -233,7 +233,11 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
       .catch((err: unknown) =>
         logger.warn('caps: agent facts not published', { error: err instanceof Error ? err.message : String(err) }),
       );
-    caps = { close: async () => (up.wss.close(), await capsHost.close()) };
+    // A fleet's hosts and other hosts' sessions as facts beside this host's own.
+    const offFleet = fleet
+      ? (await import('../../fleet/presence-facts.js')).publishFleetFacts(capsHost.dataspace, fleet.member)
+      : () => undefined;
+    caps = { close: async () => (offFleet(), up.wss.close(), await capsHost.close()) };
   }
   // The folder serve was started in is the first workspace, with the agent it would use.
   const cwd = process.cwd();
