@@ -139,4 +139,23 @@ describe('a fleet of two talaria serve hosts on one PostgreSQL', () => {
     expect((await b.serve.done).code).toBe(0);
     await vi.waitFor(async () => expect((await statusOn(a, sid!))?.presence).toBe('offline'), { timeout: 3_000 });
   });
+
+  it('after a PostgreSQL restart the feed resyncs: A sees what B does next', async () => {
+    const url = database();
+    const a = await host(url, 'a', { TALARIA_FLEET_LEASE_MS: '600000' });
+    const b = await host(url, 'b', { TALARIA_FLEET_LEASE_MS: '600000' });
+    await vi.waitFor(async () => expect((await fleetSessions(a)).length).toBe(0), { timeout: 5_000 });
+    cluster.stop();
+    cluster.start();
+    // Whether A's feed is back before B's notification or after (then its resync reloads), A sees it.
+    const run = await runCli(['run', '--agent', 'demo', 'after the restart'], { cwd: b.home, env: b.env });
+    expect(run.code).toBe(0);
+    await vi.waitFor(
+      async () => {
+        const s = (await fleetSessions(a)).find((x) => x.host?.name === b.name);
+        expect(s?.presence).toBe('idle');
+      },
+      { timeout: 30_000 },
+    );
+  });
 });
