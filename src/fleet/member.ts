@@ -125,7 +125,11 @@ export function startFleetMember(o: FleetMemberOptions): FleetMember {
     } catch (err) {
       log?.warn('fleet: heartbeat failed', { error: String(err) });
     }
-    view.tick();
+    try {
+      view.tick();
+    } catch (err) {
+      log?.warn('fleet: could not read the hosts', { error: String(err) });
+    }
   }
 
   const view = new FleetView(store, id, now);

@@ -78,8 +78,14 @@ export class FleetView {
     this.changed();
   }
 
-  /** Tells the listeners when a lease ran out (or came back) since the last change. */
+  /**
+   * Reads the host rows again (a heartbeat renews a lease without a notification: without this,
+   * a live host would look offline once the lease last notified ran out), then tells the
+   * listeners when a lease ran out (or came back) since the last change.
+   */
   tick(): void {
+    this.hosts.clear();
+    for (const h of this.store.fleetHosts.list()) this.hosts.set(h.id, h);
     if (this.onlineKey() !== this.lastOnline) this.changed();
   }
 

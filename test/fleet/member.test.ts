@@ -71,6 +71,17 @@ describe('fleet members on one PostgreSQL', () => {
     expect(a.store.presence.hostOf(sid)).toBe(b.m.hostId);
     b.m.sessionStatus(sid, 'idle');
     await vi.waitFor(() => expect(statusOf(a.m, sid)).toBe('idle'), { timeout: 5_000 });
+    // Heartbeats send no notification: a live b stays online on a well past the lease (600 ms) it last notified.
+    const since = Date.now();
+    await vi.waitFor(
+      () => {
+        const h = a.m.hosts().find((x) => x.id === b.m.hostId)!;
+        expect(h.heartbeatAt).toBeGreaterThan(since + 1_000);
+        expect(h.online).toBe(true);
+      },
+      { timeout: 5_000 },
+    );
+    expect(statusOf(a.m, sid)).toBe('idle');
     await b.m.stop();
     // At once: the notification of the stop, not the lease (600 ms) — a.m's view has it before any tick could.
     await vi.waitFor(() => expect(onlineOf(a.m, b.m.hostId)).toBe(false), { timeout: 500 });
