@@ -56,6 +56,10 @@ Commands:
         (session/list of --agent / --agent-cmd, else the workspace's agent; --store-only skips
         asking the agent). Archived sessions are hidden unless asked; a session whose last turn
         failed says "failed: " and why (JSON: "failure").
+  list --fleet [--archived | --archived-only] [--json]
+        every session in the store with the host that runs it and its live status (idle,
+        running, asking, closed; "host offline" when that host stopped or its lease ran out):
+        a fleet of talaria serve hosts sharing one PostgreSQL store ($TALARIA_STORE)
   show ID [--json]            the stored thread as Markdown (or the full JSON export), then its
                               tokens and cost (JSON: "usage"; "no price" when none is known)
   archive ID                  hide it from listings (Talaria-side: nothing is deleted)

@@ -5,6 +5,7 @@ import type { PermissionRule } from '../permission/types.js';
 import type { StoredSession } from '../store/index.js';
 import type { HandlerMap } from './app.js';
 import type { Hub } from './hub.js';
+import { withFleet, type ServerFleet } from './fleet.js';
 import { HttpError } from './http-error.js';
 import type { TokenIdentity } from './tokens.js';
 import { WireProblems } from './wire-problems.js';
@@ -15,7 +16,7 @@ export function who(identity: TokenIdentity | undefined): string {
   return identity?.label ?? identity?.id ?? 'unknown';
 }
 
-export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Partial<HandlerMap> {
+export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps, fleet?: ServerFleet): Partial<HandlerMap> {
   const snap = (id: string) => ({ snapshot: hub.snapshot(ops.row(id)) });
   const checked = new WireProblems((id, fromSeq, limit) => harness.sessions.wire(id, { fromSeq, limit }));
   return {
@@ -58,7 +59,8 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps): Pa
           };
         }
       } else rows = harness.sessions.list(filter);
-      return { sessions: rows.map((x) => hub.summary(x)) };
+      const sessions = rows.map((x) => hub.summary(x));
+      return { sessions: query.fleet === 'true' && fleet ? withFleet(sessions, fleet) : sessions };
     },
 
     async createSession({ params, body }) {

@@ -52,11 +52,15 @@ export interface LiveSession extends FailureState {
 /** An in-process subscriber: each event as it is appended, synchronously. */
 export type EventSink = (ev: StreamEvent) => void;
 
+/** The events after which a live session's fleet status may differ (server/fleet.ts). */
+const LIVE_CHANGES = new Set(['permission.asked', 'permission.decided', 'turn.started', 'turn.ended', 'session.state']);
+
 export class Hub {
   readonly live = new Map<string, LiveSession>();
   private readonly sinks = new Map<string, Set<EventSink>>();
   private readonly batches = new EventBatcher();
   private readonly listListeners = new Set<(s: SessionSummaryInfo) => void>();
+  private readonly liveListeners = new Set<(ls: LiveSession) => void>();
   private readonly storedFailures: StoredFailures;
   private readonly origins: SessionOrigins;
   /** Stops following the harness's live registry (closeAll). */
@@ -103,6 +107,12 @@ export class Hub {
    */
   subscribeBatches(sessionId: string, sink: BatchSink): () => void {
     return this.batches.subscribe(sessionId, sink);
+  }
+
+  /** A live session's state, turn or pending permissions changed (a fleet reports its status). */
+  onLiveChanged(fn: (ls: LiveSession) => void): () => void {
+    this.liveListeners.add(fn);
+    return () => this.liveListeners.delete(fn);
   }
 
   onSessionUpdated(fn: (s: SessionSummaryInfo) => void): () => void {
@@ -232,6 +242,7 @@ export class Hub {
       default:
         break;
     }
+    if (LIVE_CHANGES.has(e.type)) for (const fn of this.liveListeners) fn(ls);
   }
 
   /** The summary's `failure`: the live session's, or the last stored turn's when it is not attached here. */

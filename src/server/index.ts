@@ -3,3 +3,4 @@ export { startServer, type ServerOptions, type RunningServer, type UpgradeHandle
 export { addToken, revokeToken, readTokens, tokensFile, type TokenRecord } from './tokens.js';
 export { isLoopback } from './guard.js';
 export { RecordingRelay } from './recording.js';
+export { liveStatusOf, type ServerFleet, type ServerFleetHost, type LiveStatus } from './fleet.js';

@@ -32,6 +32,7 @@ import { hermesSessionHandlers } from './handlers-hermes-sessions.js';
 import { SessionOps } from './session-ops.js';
 import { runHandlers } from './handlers-run.js';
 import { Hub } from './hub.js';
+import { reportLiveSessions, type ServerFleet } from './fleet.js';
 import type { RecordingRelay } from './recording.js';
 import { TokenBound } from './token-bound.js';
 import type { UpgradeHandler } from './upgrade-handler.js';
@@ -79,6 +80,8 @@ export interface ServerOptions {
    * failures become session events (recording.ts). Without it a browser cannot tell.
    */
   recording?: RecordingRelay;
+  /** This server is a host of a fleet (`talaria serve` on a PostgreSQL store): fleet.ts. */
+  fleet?: ServerFleet;
 }
 
 export type { UpgradeHandler } from './upgrade-handler.js';
@@ -152,7 +155,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const handlers = {
     ...miscHandlers(harness, hub, { version, startedAt, signIns: () => signIns }),
     ...hermesHandlers(harness),
-    ...sessionHandlers(harness, hub, ops),
+    ...sessionHandlers(harness, hub, ops, o.fleet),
     ...hermesSessionHandlers(harness, hub, ops),
     ...runHandlers(harness, hub, ops, { maxBufferedBytes: o.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED }),
     ...authHandlers(harness, { onSignedIn }),
@@ -208,6 +211,11 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     logger,
   };
   let stopping = false;
+  // A fleet: this host's live sessions go to it, its changes to every `/ws` client (lists ask again).
+  const offFleet = o.fleet ? reportLiveSessions(hub, o.fleet) : () => undefined;
+  const offFleetView = o.fleet?.onChange(() => {
+    for (const c of conns) c.send({ type: 'fleet.updated' });
+  });
 
   function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void | Promise<void> {
     if (stopping) return reject(socket, 503, 'Service Unavailable');
@@ -293,6 +301,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const close = () =>
     (closing ??= (async () => {
       stopping = true;
+      offFleet();
+      offFleetView?.();
       const closed = new Promise<void>((r) => server.close(() => r()));
       for (const c of conns) c.close(WS_CLOSE.shutdown, 'server stopping');
       // Let running turns finish within the grace period, then cancel what still runs.

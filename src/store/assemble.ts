@@ -8,9 +8,11 @@ import { createBranchesRepo } from './branches.js';
 import { createCapsRefsRepo } from './caps-refs.js';
 import { createDefaultsRepo } from './defaults.js';
 import { createEntriesRepo } from './entries.js';
+import { createFleetHostsRepo } from './fleet-hosts.js';
 import { createLeasesRepo } from './leases.js';
 import { createPermissionsRepo } from './permissions.js';
 import { createSessionEventsRepo } from './session-events.js';
+import { createSessionPresenceRepo } from './session-presence.js';
 import { createSessionsRepo } from './sessions.js';
 import { createTurnsRepo } from './turns.js';
 import { createWireLogRepo } from './wire-log.js';
@@ -39,6 +41,14 @@ export function assembleStore(p: StoreParts): Store {
   let closed = false;
   const closing = new Set<() => void>();
   let commit: ((b: WriterBatch) => number) | undefined;
+  // pg_notify runs on the store's connection, so inside a transaction it is sent on commit only.
+  // SQLite has no other process to tell: a fleet is PostgreSQL's alone (docs/fleet.md).
+  let notifyStmt: { get(...a: unknown[]): unknown } | undefined;
+  const notify =
+    db.dialect === 'postgres'
+      ? (channel: string, payload: string) =>
+          void (notifyStmt ??= db.prepare('SELECT pg_notify(?, ?)')).get(channel, payload)
+      : () => undefined;
   const store: Store = {
     path,
     home: p.home,
@@ -57,6 +67,9 @@ export function assembleStore(p: StoreParts): Store {
     branches: guarded(createBranchesRepo(db, now), path),
     events: guarded(createSessionEventsRepo(db), path),
     capsRefs: guarded(createCapsRefsRepo(db), path),
+    fleetHosts: guarded(createFleetHostsRepo(db), path),
+    presence: guarded(createSessionPresenceRepo(db), path),
+    notify: guardFn(notify, path),
     checkpoint: () => p.checkpoint(),
     transaction: guardFn((fn: () => unknown) => db.transaction(fn).immediate(), path) as Store['transaction'],
     // Prepared on first use (a reading face never records), then once per store.

@@ -40,3 +40,5 @@ export type { Lease, LeaseHolder, LeasesRepo } from './leases.js';
 export type { Branch, BranchReason, BranchesRepo, NewBranch } from './branches.js';
 export type { StoredEvent, EventsHead, SessionEventsRepo } from './session-events.js';
 export type { StoredRef, RefChain, CapsRefsRepo } from './caps-refs.js';
+export type { FleetHostRow, FleetHostsRepo } from './fleet-hosts.js';
+export type { PresenceStatus, SessionPresenceRow, SessionPresenceRepo } from './session-presence.js';

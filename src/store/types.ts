@@ -7,9 +7,11 @@ import type { BranchesRepo } from './branches.js';
 import type { CapsRefsRepo } from './caps-refs.js';
 import type { DefaultsRepo } from './defaults.js';
 import type { EntriesRepo } from './entries.js';
+import type { FleetHostsRepo } from './fleet-hosts.js';
 import type { LeasesRepo } from './leases.js';
 import type { PermissionsRepo } from './permissions.js';
 import type { SessionEventsRepo } from './session-events.js';
+import type { SessionPresenceRepo } from './session-presence.js';
 import type { SessionsRepo } from './sessions.js';
 import type { TurnsRepo } from './turns.js';
 import type { WireLogRepo } from './wire-log.js';
@@ -42,6 +44,15 @@ export interface Store {
   readonly events: SessionEventsRepo;
   /** The caps face's references and this home's host key. */
   readonly capsRefs: CapsRefsRepo;
+  /** The hosts of a fleet sharing this store (PostgreSQL; empty on a single host's). */
+  readonly fleetHosts: FleetHostsRepo;
+  /** Live status of sessions, written by the host that runs them. */
+  readonly presence: SessionPresenceRepo;
+  /**
+   * Tells the other hosts listening on `channel` (PostgreSQL's NOTIFY; inside a transaction it is
+   * delivered on commit only). Does nothing on SQLite, which no other host shares.
+   */
+  notify(channel: string, payload: string): void;
   /**
    * Runs `fn` in one transaction (nested calls become savepoints). Kept on the interface rather
    * than a named method per multi-table write: `fn` only calls the repositories above, synchronously,

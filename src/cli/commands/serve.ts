@@ -22,9 +22,10 @@ import { talariaHome } from '../../os/home.js';
 import { currentEnv } from '../../providers/locate.js';
 import { homedir } from 'node:os';
 import { removeDiscovery, writeDiscovery } from '../server-discovery.js';
+import { joinFleet } from './serve-fleet.js';
 import { DEFAULT_PORT, rememberPort, SERVE_LINK_FILE, serveToken, stablePort } from './serve-link.js';
 
-export const SERVE_HELP = `Usage: talaria serve [--port N] [--host ADDR] [--open] [--new-token] [--tls-cert FILE --tls-key FILE] [--insecure] [--store URL|FILE]
+export const SERVE_HELP = `Usage: talaria serve [--port N] [--host ADDR] [--open] [--new-token] [--tls-cert FILE --tls-key FILE] [--insecure] [--store URL|FILE] [--public-url URL]
        talaria serve tokens list | add [--observer] [--label TEXT] | revoke ID
 
 Starts Talaria's server: the web UI at /, the HTTP API at /api, live sessions at /ws, on one port.
@@ -48,7 +49,10 @@ Options:
   --grace SECS          on SIGINT/SIGTERM, let running turns finish this long, then cancel (default 5)
   --store URL|FILE      where sessions are stored: a postgres:// URL (a fleet's shared store; the
                         password may come from PGPASSWORD) or a database file. Default: $TALARIA_STORE,
-                        else config.json's "store", else $TALARIA_HOME/talaria.db
+                        else config.json's "store", else $TALARIA_HOME/talaria.db. On a postgres://
+                        store this server joins the fleet: every host sharing it sees this one and
+                        its sessions (talaria sessions list --fleet; the web UI's list)
+  --public-url URL      where other hosts and people reach this server (a fleet; default: its origin)
 
 Tokens (stored hashed in $TALARIA_HOME/server-tokens.json; a running server sees changes at once):
   tokens list           id, role, label and age of every stored token
@@ -61,6 +65,7 @@ const OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
   store: { type: 'string' },
+  'public-url': { type: 'string' },
   open: { type: 'boolean' },
   'tls-cert': { type: 'string' },
   'tls-key': { type: 'string' },
@@ -176,8 +181,16 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
   // The lasting link: the same token (and, without --port, the same port) as the last start.
   const link = serveToken(harness.home, tokensFile(harness.home), { rotate: flag(p, 'new-token') });
   const port = given ?? (await stablePort(harness.home, host));
+  const publicUrl = str(p, 'public-url');
   let server;
+  let fleet: Awaited<ReturnType<typeof joinFleet>>;
   try {
+    fleet = await joinFleet(harness, {
+      storeUrl: store ?? (io.env.TALARIA_STORE || harness.config.store),
+      publicUrl,
+      env: io.env,
+      logger,
+    });
     server = await startServer({
       harness,
       recording,
@@ -190,9 +203,11 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
       ...(cert && key ? { tls: { cert: resolve(cert), key: resolve(key) } } : {}),
       ...(flag(p, 'insecure') ? { insecure: true } : {}),
       ...(webRoot ? { webRoot: resolve(webRoot) } : {}),
+      ...(fleet ? { fleet: fleet.member } : {}),
     });
   } catch (err) {
     for (const off of offs) off();
+    await fleet?.member.stop();
     await harness.close();
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE' || e.code === 'EACCES') {
@@ -218,7 +233,11 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
       .catch((err: unknown) =>
         logger.warn('caps: agent facts not published', { error: err instanceof Error ? err.message : String(err) }),
       );
-    caps = { close: async () => (up.wss.close(), await capsHost.close()) };
+    // A fleet's hosts and other hosts' sessions as facts beside this host's own.
+    const offFleet = fleet
+      ? (await import('../../fleet/presence-facts.js')).publishFleetFacts(capsHost.dataspace, fleet.member)
+      : () => undefined;
+    caps = { close: async () => (offFleet(), up.wss.close(), await capsHost.close()) };
   }
   // The folder serve was started in is the first workspace, with the agent it would use.
   const cwd = process.cwd();
@@ -227,6 +246,10 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
   const url = `${server.origin}/#token=${link.token}`;
   io.stdout.write(`Talaria is serving ${cwd}\n  ${url}\n`);
   if (link.created && flag(p, 'new-token')) io.stdout.write('  (a new token: links with the old one no longer work)\n');
+  if (fleet) {
+    if (!publicUrl) fleet.member.setPublicUrl(server.origin);
+    io.stdout.write(`  fleet: host ${fleet.member.hostName} (${fleet.member.hostId}) on ${fleet.where}\n`);
+  }
   if (caps) io.stdout.write(`  caps: ${server.origin.replace(/^http/, 'ws')}/captp (references: talaria caps mint)\n`);
   void harness
     .pickAgent({ workspace: cwd, timeoutMs: 10_000 })
@@ -249,6 +272,8 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
   removeDiscovery(harness.home);
   io.stderr.write(`talaria serve: ${sig}: stopping (running turns get ${graceMs / 1000} s)\n`);
   await caps?.close();
+  // Before the server closes the store: the other hosts see this one offline at once.
+  await fleet?.member.stop();
   await server.close();
   for (const off of offs) off();
   return EXIT.OK;

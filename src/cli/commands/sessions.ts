@@ -14,6 +14,7 @@ import { sessionRows } from '../render/sessions.js';
 import type { CliContext } from './common.js';
 import { workspaceDir } from '../agent-options.js';
 import { branches, continueIn, rewind } from './sessions-branches.js';
+import { fleetList, fleetRows } from './sessions-fleet.js';
 
 type H = Harness & HarnessExtras;
 type Sub = (p: Parsed, h: H, ctx: CliContext) => Promise<number>;
@@ -32,6 +33,7 @@ const SUBS: Record<string, { options: OptionSpec; args: number; run: Sub }> = {
       profile: { type: 'string' },
       cwd: { type: 'string' },
       json: { type: 'boolean' },
+      fleet: { type: 'boolean' },
     },
     args: 0,
     run: list,
@@ -108,6 +110,11 @@ async function list(p: Parsed, h: H, ctx: CliContext): Promise<number> {
   const archivedOnly = flag(p, 'archived-only');
   const json = flag(p, 'json');
   const style = createStyle(colorEnabled(io.stdout, io.env));
+  if (flag(p, 'fleet')) {
+    const f = fleetList(h.store, h.sessions.list({ includeArchived, archivedOnly }));
+    if (json) return write(ctx, JSON.stringify({ v: 1, ...f }));
+    return write(ctx, fleetRows(f.sessions).join('\n'));
+  }
   if (flag(p, 'all-workspaces')) {
     const rows = h.sessions.list({ includeArchived, archivedOnly }).map((r) => withFailure(h, r));
     if (json) return write(ctx, JSON.stringify({ v: 1, sessions: rows }));

@@ -18,7 +18,13 @@ import { ROUTE_TABLE } from './wire.js';
 export const SESSION_ROUTES = {
   listSessions: {
     ...ROUTE_TABLE.listSessions,
-    query: z.object({ workspace: z.string().optional(), archived: archivedFilter, agent: bool }),
+    query: z.object({
+      workspace: z.string().optional(),
+      archived: archivedFilter,
+      agent: bool,
+      /** Every host's sessions with `host` and `presence` (a server in a fleet; otherwise the same list). */
+      fleet: bool,
+    }),
     response: z.object({ sessions: z.array(sessionSummary), agentProblem: z.string().optional() }),
   },
   createSession: {

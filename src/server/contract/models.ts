@@ -42,6 +42,10 @@ export const workspace = z.object({
 });
 export type WorkspaceInfo = z.infer<typeof workspace>;
 
+/** A session's status as its host reports it to a fleet (docs/fleet.md §2). */
+export const fleetStatus = z.enum(['idle', 'running', 'asking', 'closed', 'offline']);
+export type FleetStatus = z.infer<typeof fleetStatus>;
+
 /** One line of a session list (store ∪ the agent's session/list). */
 export const sessionSummary = z.object({
   id: z.string(),
@@ -87,6 +91,10 @@ export const sessionSummary = z.object({
     .optional(),
   modelId: z.string().optional(),
   modeId: z.string().optional(),
+  /** In a fleet list (`?fleet=true`): the host that runs or ran it, and whether that host is up. */
+  host: z.object({ id: z.string(), name: z.string(), online: z.boolean(), self: z.boolean() }).optional(),
+  /** In a fleet list: its live status on its host; `offline` when that host's lease ran out. */
+  presence: fleetStatus.optional(),
 });
 export type SessionSummaryInfo = z.infer<typeof sessionSummary>;
 

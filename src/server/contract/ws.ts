@@ -116,6 +116,8 @@ export const serverMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('resync'), sessionId: z.string(), reason: z.enum(['overflow', 'restart']) }),
   /** A session appeared or changed in a list (created, archived, title, live/state, attention). */
   z.object({ type: z.literal('session.updated'), session: sessionSummary }),
+  /** The fleet's hosts or other hosts' session statuses changed (a server in a fleet): lists ask again. */
+  z.object({ type: z.literal('fleet.updated') }),
   z.object({ type: z.literal('pong'), id: z.string().optional() }),
   /** An error about one client message (bad message, unknown session, forbidden). */
   z.object({ type: z.literal('error'), error: apiError, sessionId: z.string().optional() }),

@@ -13,6 +13,7 @@ import * as m007 from './007-entry-tails.js';
 import * as m008 from './008-wire-blocks.js';
 import * as m009 from './009-workspace-own-profile.js';
 import * as m010 from './010-deflated-entries.js';
+import * as m011 from './011-fleet-hosts.js';
 
 export interface Migration {
   version: number;
@@ -31,4 +32,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, name: m008.name, up: m008.up },
   { version: 9, name: m009.name, up: m009.up },
   { version: 10, name: m010.name, up: m010.up },
+  { version: 11, name: m011.name, up: m011.up },
 ];

@@ -98,3 +98,27 @@ describe('a change feed from PostgreSQL (LISTEN/NOTIFY)', () => {
     expect(l.connected).toBe(false);
   });
 });
+
+describe("the store's notify", () => {
+  it('is sent on commit only, through the feed', async () => {
+    const { openStore } = await import('../../../src/store/index.js');
+    const got: string[] = [];
+    const l = listenPg(cluster.url, 'talaria_t9', { onNotify: (p) => got.push(p) });
+    listeners.push(l);
+    await l.ready;
+    const s = openStore({ url: cluster.url });
+    try {
+      expect(() =>
+        s.transaction(() => {
+          s.notify('talaria_t9', 'rolled back');
+          throw new Error('undo');
+        }),
+      ).toThrow('undo');
+      s.transaction(() => s.notify('talaria_t9', 'in a transaction'));
+      s.notify('talaria_t9', 'alone');
+      await vi.waitFor(() => expect(got).toEqual(['in a transaction', 'alone']), { timeout: 5_000 });
+    } finally {
+      s.close();
+    }
+  });
+});

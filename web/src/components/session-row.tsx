@@ -46,6 +46,7 @@ export function SessionItem({ node, ctx }: { node: SessionNode; ctx: RowContext 
             </span>
           )}
           {s.hermesLineage && <CompressedMark l={s.hermesLineage} />}
+          {s.host && !s.host.self && <HostPill host={s.host} presence={s.presence} />}
           <span className="muted small">{s.updatedAt ? ago(s.updatedAt) : ''}</span>
         </span>
         {label && (
@@ -64,6 +65,17 @@ export function SessionItem({ node, ctx }: { node: SessionNode; ctx: RowContext 
         </ul>
       )}
     </li>
+  );
+}
+
+/** Another host of the fleet runs (or ran) it: its name, its live status there, or that the host is offline. */
+function HostPill({ host, presence }: { host: NonNullable<SessionSummaryInfo['host']>; presence: SessionSummaryInfo['presence'] }) {
+  const offline = !host.online || presence === 'offline';
+  return (
+    <span className={`pill pill-host ${offline ? 'pill-host-offline' : ''}`} data-host={host.id} title={offline ? `${host.name} is offline` : `Runs on ${host.name}${presence ? ` (${presence})` : ''}`}>
+      {host.name}
+      {offline ? ' · host offline' : presence && presence !== 'closed' ? ` · ${presence}` : ''}
+    </span>
   );
 }
 

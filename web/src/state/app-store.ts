@@ -63,7 +63,7 @@ export class AppStore {
   private scheduled = false;
 
   async refresh(): Promise<void> {
-    const [ws, ss, ps] = await Promise.all([this.client.api.workspaces(), this.client.api.listSessions({ query: { archived: 'include' } }), this.client.api.providers()]);
+    const [ws, ss, ps] = await Promise.all([this.client.api.workspaces(), this.client.api.listSessions({ query: { archived: 'include', fleet: 'true' } }), this.client.api.providers()]);
     // The agents' own sessions listed last time stay until their workspaces answer again.
     const agentOnly = this.state.sessions.filter((s) => !s.stored && !ss.sessions.some((x) => x.id === s.id || x.agentSessionId === s.id));
     this.set({ workspaces: ws.workspaces, sessions: [...ss.sessions, ...agentOnly], providers: ps.providers, ...(ps.default ? { defaultProvider: ps.default } : {}) });
@@ -129,7 +129,10 @@ export class AppStore {
     return store;
   }
 
-  upsertSession(s: SessionSummaryInfo): void {
+  upsertSession(next: SessionSummaryInfo): void {
+    const prev = this.state.sessions.find((x) => x.id === next.id);
+    // An update of this host's list knows nothing of the fleet: another host's session keeps its host.
+    const s = !next.host && prev?.host && !next.live ? { ...next, host: prev.host, ...(prev.presence ? { presence: prev.presence } : {}) } : next;
     const list = this.state.sessions.filter((x) => x.id !== s.id);
     this.set({ sessions: [s, ...list].sort((a, b) => (b.updatedAt ?? 0) - (a.updatedAt ?? 0)) });
   }
@@ -152,7 +155,15 @@ export class AppStore {
 
   private onMessage(m: ServerMessage): void {
     if (m.type === 'session.updated') this.upsertSession(m.session);
+    // Another host's session or a host's lease changed: one list reload for a burst of them.
+    if (m.type === 'fleet.updated' && !this.fleetTimer)
+      this.fleetTimer = setTimeout(() => {
+        this.fleetTimer = undefined;
+        this.refresh().catch(() => undefined);
+      }, 250);
   }
+
+  private fleetTimer: ReturnType<typeof setTimeout> | undefined;
 
   close(): void {
     for (const { sub } of this.sessions.values()) sub.close();

@@ -5,6 +5,7 @@
  */
 import type { SqlDb } from '../../sql.js';
 import * as m010 from './010-schema.js';
+import * as m011 from './011-fleet-hosts.js';
 
 export interface PgMigration {
   version: number;
@@ -12,4 +13,7 @@ export interface PgMigration {
   up(db: SqlDb): void;
 }
 
-export const PG_MIGRATIONS: readonly PgMigration[] = [{ version: 10, name: m010.name, up: m010.up }];
+export const PG_MIGRATIONS: readonly PgMigration[] = [
+  { version: 10, name: m010.name, up: m010.up },
+  { version: 11, name: m011.name, up: m011.up },
+];

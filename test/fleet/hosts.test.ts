@@ -1,0 +1,161 @@
+/**
+ * Hosts and presence (issue 39 item 2), with real parts: two `talaria serve` processes on loopback
+ * sharing one throwaway PostgreSQL (a database per test). Each lists the other's sessions with
+ * their host and live status (`GET /api/sessions?fleet=true`), as does `talaria sessions list
+ * --fleet`; a graceful stop is offline at once, a kill -9 after the (test-short) lease.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { openSyncPg } from '../../src/store/pg/sync-client.js';
+import { startCluster, type Cluster } from '../store/pg/cluster.js';
+import { demoEnv, runCli, startCli, tempDir, type CliRun } from '../cli/helpers.js';
+
+vi.setConfig({ testTimeout: 120_000 });
+
+let cluster: Cluster;
+let dbs = 0;
+const running: CliRun[] = [];
+beforeAll(() => {
+  cluster = startCluster();
+});
+afterAll(async () => {
+  try {
+    for (const r of running) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
+    await Promise.all(running.map((r) => r.done));
+  } finally {
+    cluster?.destroy();
+  }
+});
+
+function database(): string {
+  const name = `hosts${++dbs}`;
+  const admin = openSyncPg(cluster.url);
+  admin.query(`CREATE DATABASE ${name}`);
+  admin.close();
+  return cluster.url.replace('/postgres?', `/${name}?`);
+}
+
+// Short heartbeat and lease: a kill -9 shows within seconds.
+const FLEET_ENV = { TALARIA_FLEET_HEARTBEAT_MS: '200', TALARIA_FLEET_LEASE_MS: '1500' };
+
+interface Host {
+  home: string;
+  env: Record<string, string>;
+  serve: CliRun;
+  origin: string;
+  token: string;
+  name: string;
+}
+
+async function host(url: string, name: string, extra: Record<string, string> = {}, args: string[] = []): Promise<Host> {
+  const home = tempDir(`fleet-${name}`);
+  const env = demoEnv(home, { ...FLEET_ENV, ...extra, TALARIA_STORE: url });
+  const serve = startCli(['serve', '--port', '0', ...args], { cwd: home, env });
+  running.push(serve);
+  await serve.until((out) => /fleet: host /.test(out));
+  const m = /(http:\/\/127\.0\.0\.1:\d+)\/#token=(\S+)/.exec(serve.stdout())!;
+  const hostName = /fleet: host (.+) \(h_/.exec(serve.stdout())![1]!;
+  return { home, env, serve, origin: m[1]!, token: m[2]!, name: hostName };
+}
+
+interface Listed {
+  id: string;
+  host?: { id: string; name: string; online: boolean; self: boolean };
+  presence?: string;
+}
+
+async function fleetSessions(h: Host): Promise<Listed[]> {
+  const r = await fetch(`${h.origin}/api/sessions?fleet=true`, { headers: { authorization: `Bearer ${h.token}` } });
+  expect(r.status).toBe(200);
+  return ((await r.json()) as { sessions: Listed[] }).sessions;
+}
+
+const statusOn = async (h: Host, id: string) => (await fleetSessions(h)).find((s) => s.id === id);
+
+describe('a fleet of two talaria serve hosts on one PostgreSQL', () => {
+  it('each lists the other’s sessions with host and live status; sessions list --fleet too; kill -9 → host offline', async () => {
+    const url = database();
+    // A with the caps face too: the fleet's facts in its dataspace, its feed under SES lockdown.
+    const a = await host(url, 'a', {}, ['--caps']);
+    // B's demo agent answers slowly enough that A can see the turn running.
+    const b = await host(url, 'b', { TALARIA_DEMO_CHUNK_DELAY_MS: '150' });
+    const run = startCli(['run', '--agent', 'demo', 'one two three four five six seven eight nine ten'], {
+      cwd: b.home,
+      env: b.env,
+    });
+    running.push(run);
+    let sid: string | undefined;
+    await vi.waitFor(
+      async () => {
+        const s = (await fleetSessions(a)).find((x) => x.presence === 'running');
+        expect(s?.host).toMatchObject({ name: b.name, online: true, self: false });
+        sid = s!.id;
+      },
+      { timeout: 20_000, interval: 50 },
+    );
+    expect((await run.done).code).toBe(0);
+    await vi.waitFor(async () => expect((await statusOn(a, sid!))?.presence).toBe('idle'), { timeout: 10_000 });
+    // B lists it as its own, live.
+    expect(await statusOn(b, sid!)).toMatchObject({ host: { self: true, online: true }, presence: 'idle' });
+
+    const listed = await runCli(['sessions', 'list', '--fleet', '--json'], { cwd: a.home, env: a.env });
+    expect(listed.code).toBe(0);
+    const f = JSON.parse(listed.stdout) as {
+      hosts: { name: string; online: boolean }[];
+      sessions: { id: string; host?: { name: string }; status: string }[];
+    };
+    expect(f.hosts.map((h) => h.name).sort()).toEqual([a.name, b.name].sort());
+    expect(f.sessions.find((s) => s.id === sid)).toMatchObject({ host: { name: b.name }, status: 'idle' });
+    const human = await runCli(['sessions', 'list', '--fleet'], { cwd: a.home, env: a.env });
+    expect(human.stdout).toContain(sid!.slice(0, 8));
+
+    b.serve.child.kill('SIGKILL');
+    await b.serve.done;
+    await vi.waitFor(
+      async () => expect(await statusOn(a, sid!)).toMatchObject({ host: { online: false }, presence: 'offline' }),
+      { timeout: 10_000, interval: 100 },
+    );
+    const after = await runCli(['sessions', 'list', '--fleet'], { cwd: a.home, env: a.env });
+    expect(after.stdout).toMatch(/host offline/);
+  });
+
+  it('a graceful stop shows the host offline at once', async () => {
+    const url = database();
+    // A lease far longer than the wait: only the stop's own write can make it offline in time.
+    const long = { TALARIA_FLEET_LEASE_MS: '600000' };
+    const a = await host(url, 'a', long);
+    const b = await host(url, 'b', long);
+    const run = await runCli(['run', '--agent', 'demo', 'hello'], { cwd: b.home, env: b.env });
+    expect(run.code).toBe(0);
+    let sid: string | undefined;
+    await vi.waitFor(
+      async () => {
+        const s = (await fleetSessions(a)).find((x) => x.host?.name === b.name);
+        expect(s?.presence).toBe('idle');
+        sid = s!.id;
+      },
+      { timeout: 10_000 },
+    );
+    b.serve.child.kill('SIGTERM');
+    expect((await b.serve.done).code).toBe(0);
+    await vi.waitFor(async () => expect((await statusOn(a, sid!))?.presence).toBe('offline'), { timeout: 3_000 });
+  });
+
+  it('after a PostgreSQL restart the feed resyncs: A sees what B does next', async () => {
+    const url = database();
+    const a = await host(url, 'a', { TALARIA_FLEET_LEASE_MS: '600000' });
+    const b = await host(url, 'b', { TALARIA_FLEET_LEASE_MS: '600000' });
+    await vi.waitFor(async () => expect((await fleetSessions(a)).length).toBe(0), { timeout: 5_000 });
+    cluster.stop();
+    cluster.start();
+    // Whether A's feed is back before B's notification or after (then its resync reloads), A sees it.
+    const run = await runCli(['run', '--agent', 'demo', 'after the restart'], { cwd: b.home, env: b.env });
+    expect(run.code).toBe(0);
+    await vi.waitFor(
+      async () => {
+        const s = (await fleetSessions(a)).find((x) => x.host?.name === b.name);
+        expect(s?.presence).toBe('idle');
+      },
+      { timeout: 30_000 },
+    );
+  });
+});
