@@ -5,7 +5,17 @@
  * creates, in a folder that user can reach.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { userInfo } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 
@@ -31,6 +41,55 @@ export function pgBin(): string | undefined {
     .filter((d) => existsSync(join(root, d, 'bin', 'initdb')))
     .sort((a, b) => Number(b) - Number(a))[0];
   return v ? join(root, v, 'bin') : undefined;
+}
+
+const OWNER_FILE = 'owner.pid';
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * Stops and removes the throwaway clusters whose starting process is gone (a test run or bench
+ * killed before its cleanup ran), so servers do not pile up on the machine. Returns their folders.
+ */
+export function sweepClusters(): string[] {
+  const bin = pgBin();
+  if (!bin) return [];
+  const swept: string[] = [];
+  for (const name of readdirSync('/tmp')) {
+    if (!/^talaria-pg-[A-Za-z0-9]{6}$/.test(name)) continue;
+    const dir = join('/tmp', name);
+    let pid: number;
+    try {
+      pid = Number(readFileSync(join(dir, OWNER_FILE), 'utf8'));
+    } catch {
+      continue; // starting right now, or not ours
+    }
+    if (!Number.isInteger(pid) || pid <= 0 || alive(pid)) continue;
+    const asRoot = userInfo().uid === 0;
+    const args = ['-D', join(dir, 'data'), '-m', 'immediate', '-w', 'stop'];
+    try {
+      execFileSync(
+        asRoot ? 'runuser' : join(bin, 'pg_ctl'),
+        asRoot ? ['-u', 'postgres', '--', join(bin, 'pg_ctl'), ...args] : args,
+        {
+          stdio: 'ignore',
+          cwd: '/',
+        },
+      );
+    } catch {
+      // not running
+    }
+    rmSync(dir, { recursive: true, force: true });
+    swept.push(dir);
+  }
+  return swept;
 }
 
 export function startCluster(): Cluster {
@@ -66,6 +125,8 @@ export function startCluster(): Cluster {
     }
   }
   execFileSync('cp', ['-a', join(template, 'data'), data]);
+  // Who started it: a run killed before its cleanup leaves a server behind; sweepClusters stops it.
+  writeFileSync(join(dir, OWNER_FILE), String(process.pid));
   const opts = `-k ${dir} -c listen_addresses='' -c fsync=off -c full_page_writes=off`;
   const start = () => run('pg_ctl', ['-D', data, '-o', opts, '-l', join(dir, 'log'), '-w', 'start']);
   const stop = () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);

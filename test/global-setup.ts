@@ -8,10 +8,13 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BUILT_DIR, PREBUILT_ENTRIES, REPO_DIR, bundleOf } from './prebuilt.js';
+import { sweepClusters } from '../bench/pg-cluster.js';
 
 type Esbuild = typeof import('esbuild');
 
 export default async function setup(): Promise<void> {
+  // PostgreSQL servers of an earlier run killed before its cleanup (Ctrl-C, a CI timeout).
+  sweepClusters();
   // esbuild comes with tsx (as bin/build.js uses it); without it every script runs through tsx.
   let esbuild: Esbuild;
   try {
