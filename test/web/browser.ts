@@ -30,6 +30,15 @@ export async function launch(): Promise<Browser> {
   });
 }
 
+/** The phone the layout tests use (an iPhone-sized viewport, touch, 2× pixels, light). */
+export const PHONE = {
+  viewport: { width: 390, height: 844 },
+  isMobile: true,
+  hasTouch: true,
+  deviceScaleFactor: 2,
+  colorScheme: 'light',
+} as const;
+
 /** Saves a screenshot under .cache/web-shots (looked at by a person: part of the test). */
 export async function shot(page: Page, name: string): Promise<string> {
   mkdirSync(SHOTS, { recursive: true });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { shot } from './browser.js';
+import { shot, PHONE } from './browser.js';
 import { axeViolations } from './axe.js';
 import { newSession, openPage, openProject, send, webSuite, type World } from './helpers.js';
 import { sdkAgent } from './serve.js';
@@ -145,13 +145,7 @@ describe('web: the session header is one row with one actions menu', { timeout: 
   });
 
   it('phone 390×844: the same menu component; title, pill and ⋯ on one line, pickers and ring under it', async () => {
-    const ctx = await w.browser.newContext({
-      viewport: { width: 390, height: 844 },
-      isMobile: true,
-      hasTouch: true,
-      deviceScaleFactor: 2,
-      colorScheme: 'light',
-    });
+    const ctx = await w.browser.newContext(PHONE);
     const p = await openPage(w, { context: ctx });
     await p.getByRole('button', { name: 'Sessions' }).tap();
     await openProject(p, w.served.project);

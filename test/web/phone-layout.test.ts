@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { shot } from './browser.js';
+import { shot, PHONE } from './browser.js';
 import { newSession, openPage, openProject, send, webSuite, type World } from './helpers.js';
 
 /** Layout numbers a person would notice: sideways scroll, the message box's width, the height taken above the thread. */
@@ -39,13 +39,7 @@ describe('web: phone and desktop layout', { timeout: 120_000 }, () => {
   );
 
   async function phone(): Promise<Page> {
-    const ctx = await w.browser.newContext({
-      viewport: { width: 390, height: 844 },
-      isMobile: true,
-      hasTouch: true,
-      deviceScaleFactor: 2,
-      colorScheme: 'light',
-    });
+    const ctx = await w.browser.newContext(PHONE);
     const p = await openPage(w, { context: ctx });
     await p.getByRole('button', { name: 'Sessions' }).tap();
     await openProject(p, w.served.project);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { shot } from './browser.js';
+import { shot, PHONE } from './browser.js';
 import { axeViolations } from './axe.js';
 import { newSession, openPage, openProject, send, webSuite, type World } from './helpers.js';
 
@@ -89,13 +89,7 @@ describe('web: the plan belongs to its turn', { timeout: 120_000 }, () => {
   });
 
   it('390×844: the plan is one line in its turn on a phone, and opens to its items', async () => {
-    const ctx = await w.browser.newContext({
-      viewport: { width: 390, height: 844 },
-      isMobile: true,
-      hasTouch: true,
-      deviceScaleFactor: 2,
-      colorScheme: 'light',
-    });
+    const ctx = await w.browser.newContext(PHONE);
     const p = await openPage(w, { context: ctx });
     await p.getByRole('button', { name: 'Sessions' }).tap();
     await openProject(p, w.served.project);

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { killLockHolders, lockHolder } from '../harness/lock-holder.js';
 import { axeViolations, goHash } from './axe.js';
-import { shot } from './browser.js';
+import { shot, PHONE } from './browser.js';
 import { currentId, newSession, openPage, send, webSuite, type World } from './helpers.js';
 
 const NO_SIDEWAYS = '(() => document.scrollingElement.scrollWidth <= window.innerWidth)()';
@@ -32,13 +32,7 @@ describe('web: a recording problem is never silent', { timeout: 180_000 }, () =>
   const failed = (p: Page) => p.getByRole('alert').filter({ hasText: 'Some of this session was not saved' });
 
   async function phoneOn(id: string): Promise<Page> {
-    const ctx = await w.browser.newContext({
-      viewport: { width: 390, height: 844 },
-      isMobile: true,
-      hasTouch: true,
-      deviceScaleFactor: 2,
-      colorScheme: 'light',
-    });
+    const ctx = await w.browser.newContext(PHONE);
     const p = await openPage(w, { context: ctx });
     await p.getByRole('navigation', { name: 'Workspaces and sessions' }).waitFor({ state: 'attached' });
     await goHash(p, `#/s/${encodeURIComponent(id)}`);

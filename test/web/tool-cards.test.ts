@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { shot } from './browser.js';
+import { shot, PHONE } from './browser.js';
 import { axeViolations } from './axe.js';
 import { newSession, openPage, openProject, send, webSuite, type World } from './helpers.js';
 
@@ -120,13 +120,7 @@ describe('web: tool cards collapse to one line', { timeout: 120_000 }, () => {
   });
 
   it('390×844: a collapsed card is one line on a phone and opens by tap', async () => {
-    const ctx = await w.browser.newContext({
-      viewport: { width: 390, height: 844 },
-      isMobile: true,
-      hasTouch: true,
-      deviceScaleFactor: 2,
-      colorScheme: 'light',
-    });
+    const ctx = await w.browser.newContext(PHONE);
     const p = await openPage(w, { context: ctx });
     await p.getByRole('button', { name: 'Sessions' }).tap();
     await openProject(p, w.served.project);
