@@ -13,9 +13,9 @@
  * each attempt blocks for at most the store's own busy or query timeout.
  */
 import { unpackFrames, type PackedFrames, type RawWireColumns } from '../store/wire-blocks.js';
-import { TalariaError } from '../protocol/errors.js';
+import { BusyHold, isStoreBusy } from '../store/busy-hold.js';
 import type { Logger } from '../protocol/types.js';
-import type { StoreError, Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import type { WriterBatch } from '../store/writer-batch.js';
 
 /** A batch with what the recorder reports of it. */
@@ -90,7 +90,7 @@ export interface HoldDeps {
   now?: () => number;
 }
 
-export const isTransient = (err: Error): boolean => (err as Partial<StoreError>).code === 'store_busy';
+export const isTransient = (err: Error): boolean => isStoreBusy(err);
 
 /** Size of a batch in memory, roughly: what maxBytes counts. */
 export function batchBytes(b: WriterBatch): number {
@@ -105,173 +105,61 @@ export function batchBytes(b: WriterBatch): number {
   return n;
 }
 
+/** The store's one hold (store/busy-hold.ts) over the recorder's batches: frames are what it counts. */
 export class RecorderHold {
-  private q: HeldBatch[] = [];
-  private frames = 0;
-  private bytes = 0;
-  private since = 0;
-  private backoff: number;
-  private timer: NodeJS.Timeout | undefined;
-  private lastError: Error | undefined;
-  /** An outage was announced and its end not yet (a nested retry, from a callback, must not say it twice). */
-  private out = false;
-  private readonly now: () => number;
+  private readonly hold: BusyHold<HeldBatch, number>;
 
-  constructor(private readonly d: HoldDeps) {
-    this.backoff = d.limits.retryMinMs;
-    this.now = d.now ?? Date.now;
-  }
-
-  get empty(): boolean {
-    return this.q.length === 0;
-  }
-
-  get heldFrames(): number {
-    return this.frames;
-  }
-
-  /** The place of the oldest batch held. */
-  get oldest(): number | undefined {
-    return this.q[0]?.no;
-  }
-
-  /** When the store stopped taking commits (epoch ms), while something is held. */
-  get heldSince(): number | undefined {
-    return this.empty ? undefined : this.since;
-  }
-
-  /** `h` waits behind what is held (`err`: it failed for now; without: it came after a failure). */
-  add(h: HeldBatch, err?: Error): void {
-    const first = this.empty;
-    if (first) {
-      this.since = this.now();
-      this.backoff = this.d.limits.retryMinMs;
-    }
-    // In order: a batch the writer thread answers late goes before newer ones held meanwhile.
-    let i = this.q.length;
-    while (i > 0 && this.q[i - 1]!.no > h.no) i--;
-    this.q.splice(i, 0, h);
-    this.frames += h.frames;
-    this.bytes += batchBytes(h.batch);
-    if (err) this.lastError = err;
-    if (this.overLimit()) return;
-    if (first) {
-      this.d.log?.warn('store: recording delayed; frames are held and retried', {
-        sessionId: this.d.sessionId,
-        error: this.lastError?.message,
-      });
-      this.announce();
-    }
-    this.arm();
-  }
-
-  /**
-   * Commits what is held, oldest first, now: until all is on disk, or the store fails for now
-   * again (the rest waits for the next retry). A batch the store refuses for good is dropped and
-   * reported, and the next one tried.
-   */
-  retry(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.empty) return;
-    let stored = 0;
-    while (this.q.length > 0) {
-      const h = this.q[0]!;
-      if (!this.d.ready(h)) {
-        if (!this.overLimit()) this.arm(); // after the older batch's answer
-        return;
-      }
-      let last: number;
-      try {
+  constructor(d: HoldDeps) {
+    const { maxFrames, ...rest } = d.limits;
+    this.hold = new BusyHold<HeldBatch, number>({
+      limits: { maxCount: maxFrames, ...rest },
+      commit(h) {
+        if (!d.ready(h.item)) return undefined;
         // A commit whose answer was lost (a network store) may have landed: then it is not written twice.
-        last = this.d.landed(h.batch) ?? this.d.commit(h.batch);
-      } catch (thrown) {
-        const err = this.d.classify(thrown);
-        if (isTransient(err)) {
-          this.lastError = err;
-          if (this.overLimit()) return;
-          this.announce();
-          this.backoff = Math.min(this.backoff * 2, this.d.limits.retryMaxMs);
-          this.arm();
-          return;
-        }
-        this.shift();
-        this.d.failed(err, h.frames);
-        continue;
-      }
-      this.shift();
-      stored += h.frames;
-      this.d.committed(last, h);
-    }
-    if (!this.out) return;
-    this.out = false;
-    this.d.log?.info('store: recording caught up', { sessionId: this.d.sessionId, frames: stored });
-    this.d.delay({ type: 'recording.caught_up', frames: stored, outageMs: this.now() - this.since });
-  }
-
-  /** Drops everything held, reported as one loss naming its size and `why`. */
-  giveUp(why: string): void {
-    if (this.empty) return;
-    const frames = this.frames;
-    const batches = this.q.length;
-    this.q = [];
-    this.frames = this.bytes = 0;
-    this.out = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    const cause = this.lastError ? `: ${this.lastError.message}` : '';
-    const err = new TalariaError(
-      'recording_failed',
-      `recording gave up: ${frames} frames (${batches} batches) waiting for the store were dropped — ${why}${cause}`,
-      { frames, batches },
-      { cause: this.lastError },
-    );
-    this.d.failed(err, frames);
-  }
-
-  /** Gives up when a bound is passed; true when it did. */
-  private overLimit(): boolean {
-    const l = this.d.limits;
-    const held = this.now() - this.since;
-    const why =
-      this.frames > l.maxFrames
-        ? `more than ${l.maxFrames} frames held`
-        : this.bytes > l.maxBytes
-          ? `more than ${l.maxBytes} bytes held`
-          : held > l.maxMs
-            ? `the store has been unavailable for ${duration(held)} (limit ${duration(l.maxMs)})`
-            : undefined;
-    if (why === undefined) return false;
-    this.giveUp(why);
-    return true;
-  }
-
-  private announce(): void {
-    this.out = true;
-    this.d.delay({
-      type: 'recording.delayed',
-      frames: this.frames,
-      bytes: this.bytes,
-      since: this.since,
-      error: this.lastError ?? new Error('the store is unavailable'),
+        return d.landed(h.item.batch) ?? d.commit(h.item.batch);
+      },
+      committed: (h, last) => d.committed(last, h.item),
+      classify: d.classify,
+      dropped: d.failed,
+      delayed: (e) =>
+        d.delay({ type: 'recording.delayed', frames: e.count, bytes: e.bytes, since: e.since, error: e.error }),
+      caughtUp: (c) => d.delay({ type: 'recording.caught_up', frames: c.count, outageMs: c.outageMs }),
+      what: 'recording',
+      unit: 'frames',
+      ...(d.log ? { log: d.log } : {}),
+      logFields: { sessionId: d.sessionId },
+      ...(d.now ? { now: d.now } : {}),
     });
   }
 
-  /** The retry timer: it never keeps the process alive by itself. */
-  private arm(): void {
-    if (this.timer) return;
-    this.timer = setTimeout(() => this.retry(), this.backoff);
-    this.timer.unref();
+  get empty(): boolean {
+    return this.hold.empty;
   }
 
-  private shift(): void {
-    const h = this.q.shift()!;
-    this.frames -= h.frames;
-    this.bytes -= batchBytes(h.batch);
+  get heldFrames(): number {
+    return this.hold.held;
+  }
+
+  get oldest(): number | undefined {
+    return this.hold.oldest;
+  }
+
+  get heldSince(): number | undefined {
+    return this.hold.heldSince;
+  }
+
+  add(h: HeldBatch, err?: Error): void {
+    this.hold.add({ no: h.no, item: h, count: h.frames, bytes: batchBytes(h.batch) }, err);
+  }
+
+  retry(): void {
+    this.hold.retry();
+  }
+
+  giveUp(why: string): void {
+    this.hold.giveUp(why);
   }
 }
-
-const duration = (ms: number): string => (ms < 10_000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 1000)} s`);
 
 /**
  * Did `b`'s failed commit land after all? A network store can lose the answer to a COMMIT that

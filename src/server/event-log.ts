@@ -19,7 +19,8 @@
  * plus what still waits. The recording events are logged like any other for that reason: a client
  * that resumes with `since` folds them too, and its banner is right.
  */
-import { asStoreError, StoreError, type Store, type StoredEvent } from '../store/index.js';
+import { asStoreError, type Store, type StoredEvent } from '../store/index.js';
+import { BusyHold, isStoreBusy, type BusyHoldLimits } from '../store/busy-hold.js';
 import type { StreamEvent, StreamEventName } from './contract/index.js';
 
 /**
@@ -42,11 +43,16 @@ const OMITTED = '{"_talariaOmitted":';
  * Retries of a refused commit: doubling from the first, up to the last (ms). Sparse on purpose: a
  * try against a locked SQLite file holds the event loop for the store's busy timeout (5 s by
  * default), and the recorder probes the store anyway: its catch-up retries at once (storeBack).
+ * Events wait as long as the server runs, up to 200,000 of them (then all waiting are dropped and
+ * reported; a resume from before the drop gets a snapshot).
  */
-const RETRY_MIN_MS = 1_000;
-const RETRY_MAX_MS = 30_000;
-/** Events kept for a store that stays out: past this many the oldest waiting are dropped (and reported). */
-const MAX_WAITING = 200_000;
+const HOLD: BusyHoldLimits = {
+  maxCount: 200_000,
+  maxBytes: 256 << 20,
+  maxMs: Number.POSITIVE_INFINITY,
+  retryMinMs: 1_000,
+  retryMaxMs: 30_000,
+};
 
 function carriesPrompt(type: string, body: Record<string, unknown>): boolean {
   return (
@@ -70,15 +76,17 @@ export interface EventLogOptions {
   /** Keep at most this many events per session (older ones are pruned at turn ends). */
   retain?: number;
   onError?: (err: unknown) => void;
+  /** Bounds of what waits while the store refuses (tests make them small). */
+  hold?: Partial<BusyHoldLimits>;
 }
 
 export class EventLog {
   private readonly heads = new Map<string, Head>();
   private pending: StoredEvent[] = [];
   private scheduled = false;
-  /** While the store refuses for now: the next retry's delay and timer. */
-  private backoff = 0;
-  private retry: NodeJS.Timeout | undefined;
+  /** What the store refused for now, in order, retried with backoff (the store's one hold). */
+  private readonly hold: BusyHold<StoredEvent[]>;
+  private held = 0;
   private readonly now: () => number;
   readonly retain: number;
 
@@ -89,6 +97,24 @@ export class EventLog {
   ) {
     this.now = o.now ?? Date.now;
     this.retain = o.retain ?? 200_000;
+    this.hold = new BusyHold<StoredEvent[]>({
+      limits: { ...HOLD, ...o.hold },
+      commit: (h) => {
+        this.store.events.append(h.item);
+        return true;
+      },
+      classify: (err) => asError(asStoreError(err, 'session_events', 'append events')),
+      dropped: (err) => {
+        // Seqs now have a hole: a resume from before it is answered with a snapshot.
+        for (const head of this.heads.values()) head.reset = Math.max(head.reset, head.last + 1);
+        this.o.onError?.(err);
+      },
+      delayed: () => {},
+      caughtUp: () => {},
+      what: 'event log',
+      unit: 'events',
+      now: this.now,
+    });
   }
 
   head(sessionId: string): Head {
@@ -127,57 +153,36 @@ export class EventLog {
   /** Commits what is pending (also before reads, so a read sees every appended event). */
   flush(): void {
     this.scheduled = false;
-    // The store refused for now: the retry timer tries again (a read answers from memory meanwhile).
-    if (this.retry !== undefined) return;
-    this.commit();
+    if (this.pending.length === 0 || this.store.closed) return;
+    const rows = this.pending;
+    this.pending = [];
+    const h = { no: this.held++, item: rows, count: rows.length, bytes: bytesOf(rows) };
+    // Behind what the store refused for now: kept in order, the retry timer writes it.
+    if (!this.hold.empty) return this.hold.add(h);
+    try {
+      this.store.events.append(rows);
+    } catch (err) {
+      const e = asError(asStoreError(err, 'session_events', 'append events'));
+      if (isStoreBusy(e)) this.hold.add(h, e);
+      else this.o.onError?.(err);
+    }
   }
 
   /** Events appended and not in the store yet (it refused them for now). */
   get waiting(): number {
-    return this.pending.length;
-  }
-
-  private commit(): void {
-    this.retry = undefined;
-    if (this.pending.length === 0 || this.store.closed) return;
-    const rows = this.pending;
-    this.pending = [];
-    try {
-      this.store.events.append(rows);
-      this.backoff = 0;
-    } catch (err) {
-      const e = asStoreError(err, 'session_events', 'append events');
-      if (!(e instanceof StoreError && e.code === 'store_busy')) {
-        this.o.onError?.(err);
-        return;
-      }
-      // Kept, ahead of what came since, and tried again later.
-      this.pending = rows.concat(this.pending);
-      const over = this.pending.length - MAX_WAITING;
-      if (over > 0) {
-        this.pending.splice(0, over);
-        this.o.onError?.(new Error(`${over} events waited too long for the store and were dropped from the log`));
-      }
-      this.backoff = Math.min(RETRY_MAX_MS, Math.max(RETRY_MIN_MS, this.backoff * 2));
-      this.retry = setTimeout(() => this.commit(), this.backoff);
-      this.retry.unref();
-    }
+    return this.pending.length + this.hold.held;
   }
 
   /** The store took a commit again (a recorder caught up): what waits is tried at once, not at the next backoff. */
   storeBack(): void {
-    if (this.retry === undefined) return;
-    clearTimeout(this.retry);
-    // Not inside the caller's callback (the recorder's): the next turn of the event loop.
-    this.retry = setTimeout(() => this.commit(), 0);
-    this.retry.unref();
+    this.hold.soon();
   }
 
   /** Stops retrying (the server is closing): one last try. */
   close(): void {
-    if (this.retry !== undefined) clearTimeout(this.retry);
-    this.retry = undefined;
-    this.commit();
+    this.flush();
+    if (!this.store.closed) this.hold.retry();
+    this.hold.stop();
   }
 
   /**
@@ -190,9 +195,10 @@ export class EventLog {
     if (since === h.last) return [];
     this.flush();
     // What the store has not taken yet is newer than anything it has: it follows the stored rows.
+    const waiting = this.hold.items.flatMap((h) => h.item).concat(this.pending);
     const rows = this.store.events
       .after(sessionId, since, limit)
-      .concat(this.pending.filter((r) => r.sessionId === sessionId && r.seq > since))
+      .concat(waiting.filter((r) => r.sessionId === sessionId && r.seq > since))
       .slice(0, limit);
     if (rows.some((r) => r.data.startsWith(OMITTED))) return undefined;
     return rows.map(
@@ -214,7 +220,7 @@ export class EventLog {
     if (keepFrom <= h.first) return;
     this.flush();
     // Pruning is a write too: while the store refuses, it waits for a later turn's end.
-    if (this.retry !== undefined) return;
+    if (!this.hold.empty) return;
     try {
       this.store.events.dropBefore(sessionId, keepFrom);
       h.first = keepFrom;
@@ -223,3 +229,6 @@ export class EventLog {
     }
   }
 }
+
+const bytesOf = (rows: StoredEvent[]): number => rows.reduce((n, r) => n + r.data.length + 64, 0);
+const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)));

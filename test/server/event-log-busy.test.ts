@@ -47,4 +47,39 @@ describe('event log: a busy store loses nothing', () => {
     store.close();
     other.close();
   });
+
+  it('past its bound drops what waits, says so once, and answers a resume from before the drop with a snapshot', async () => {
+    const home = tempHome('event-log-busy-bound');
+    const store = openStore({ home, busyTimeoutMs: 20 });
+    const other = openStore({ home });
+    store.sessions.create({ id: 's', provider: 'p', cwd: '/' });
+    const errors: Error[] = [];
+    const log = new EventLog(store, { onError: (e) => errors.push(e as Error), hold: { maxCount: 3 } });
+    log.append('s', 'attention', { kind: 'turn.ended', text: 'before' });
+    log.flush();
+
+    const lock = await lockHolder(store.path);
+    for (let i = 0; i < 2; i++) log.append('s', 'attention', { kind: 'turn.ended', text: `during ${i}` });
+    log.flush();
+    expect(log.waiting).toBe(2);
+    expect(errors).toEqual([]);
+    for (let i = 2; i < 4; i++) log.append('s', 'attention', { kind: 'turn.ended', text: `during ${i}` });
+    log.flush();
+    expect(log.waiting).toBe(0);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ code: 'recording_failed', details: { events: 4, batches: 2 } });
+    expect(errors[0]!.message).toMatch(/event log gave up: 4 events .* more than 3 events held/);
+    // Seqs 2–5 are gone: a resume from before them cannot be answered exactly.
+    expect(log.after('s', 1)).toBeUndefined();
+
+    await lock.release();
+    log.append('s', 'attention', { kind: 'turn.ended', text: 'after' });
+    log.flush();
+    expect(other.events.after('s', 0, 100).map((r) => r.seq)).toEqual([1, 6]);
+    expect(log.after('s', 6)).toEqual([]);
+    expect(errors).toHaveLength(1);
+    log.close();
+    store.close();
+    other.close();
+  });
 });
