@@ -69,6 +69,12 @@ export function startFleetMember(o: FleetMemberOptions): FleetMember {
   const agents = o.agents ?? (() => []);
   let reported = '';
   let stopped = false;
+  /** Session rows this store wrote since the last flush: other hosts' lists show them at once. */
+  const rows = new Set<string>();
+  /** A flush is queued for the next turn of the event loop (a burst of changes is written once). */
+  let queued = false;
+  /** The last write of a status failed: the store is out, and the heartbeat retries (not every change). */
+  let failing = false;
 
   const send = (c: FleetChange) => store.notify(channel, JSON.stringify(c));
   const report = () => JSON.stringify([agents(), load(), url ?? null]);
@@ -94,7 +100,31 @@ export function startFleetMember(o: FleetMemberOptions): FleetMember {
     reported = report();
   }
 
+  /**
+   * Off the caller's path (the hub's event handling): a status write is a round trip to PostgreSQL,
+   * and while it is out every try waits its timeout.
+   */
+  function queueFlush(): void {
+    if (queued || stopped || failing) return;
+    queued = true;
+    setImmediate(() => {
+      queued = false;
+      if (!stopped) flushSessions();
+    });
+  }
+
   function flushSessions(): void {
+    failing = false;
+    if (rows.size > 0) {
+      const ids = [...rows];
+      rows.clear();
+      try {
+        for (const sid of ids) send({ kind: 'row', id: sid, host: id });
+      } catch (err) {
+        // Not retried: a host whose feed had a gap reloads its lists anyway.
+        log?.warn('fleet: session row change not announced', { error: String(err) });
+      }
+    }
     for (const [sid, status] of wanted) {
       if (written.get(sid) === status) continue;
       try {
@@ -105,6 +135,7 @@ export function startFleetMember(o: FleetMemberOptions): FleetMember {
       } catch (err) {
         // Kept in `wanted`: the next heartbeat tries again.
         log?.warn('fleet: session status not written', { session: sid, error: String(err) });
+        failing = true;
         return;
       }
     }
@@ -133,6 +164,10 @@ export function startFleetMember(o: FleetMemberOptions): FleetMember {
   }
 
   const view = new FleetView(store, id, now);
+  const offRows = store.sessions.onChange((sid) => {
+    rows.add(sid);
+    queueFlush();
+  });
   register();
   view.reload();
   const listener: PgListener = listenPg(o.storeUrl, channel, {
@@ -166,7 +201,7 @@ export function startFleetMember(o: FleetMemberOptions): FleetMember {
     sessionStatus(sessionId, status) {
       if (stopped || wanted.get(sessionId) === status) return;
       wanted.set(sessionId, status);
-      flushSessions();
+      queueFlush();
     },
     setPublicUrl(u) {
       url = u;
@@ -176,6 +211,7 @@ export function startFleetMember(o: FleetMemberOptions): FleetMember {
       if (stopped) return;
       stopped = true;
       clearInterval(timer);
+      offRows();
       try {
         const at = now();
         store.transaction(() => {

@@ -28,12 +28,18 @@ export interface FleetSessionState {
 }
 
 /** A notification's payload: names the row that changed, never its content. */
-export type FleetChange = { kind: 'host'; id: string } | { kind: 'session'; id: string; host: string };
+export type FleetChange =
+  | { kind: 'host'; id: string }
+  | { kind: 'session'; id: string; host: string }
+  /** A session row a host wrote (created, titled, archived, touched): other hosts' lists read it again. */
+  | { kind: 'row'; id: string; host: string };
 
 export function parseChange(payload: string): FleetChange | undefined {
   try {
     const v = JSON.parse(payload) as Partial<FleetChange> & { host?: unknown };
     if (v.kind === 'host' && typeof v.id === 'string') return { kind: 'host', id: v.id };
+    if (v.kind === 'row' && typeof v.id === 'string' && typeof v.host === 'string')
+      return { kind: 'row', id: v.id, host: v.host };
     if (v.kind === 'session' && typeof v.id === 'string' && typeof v.host === 'string')
       return { kind: 'session', id: v.id, host: v.host };
   } catch {
@@ -70,10 +76,12 @@ export class FleetView {
       const h = this.store.fleetHosts.get(c.id);
       if (h) this.hosts.set(h.id, h);
       else this.hosts.delete(c.id);
-    } else {
+    } else if (c.kind === 'session') {
       const p = this.store.presence.get(c.id);
       if (p) this.presence.set(p.sessionId, p);
       else this.presence.delete(c.id);
+    } else if (c.host === this.selfId) {
+      return; // this host's own row: its clients heard of it from its hub already
     }
     this.changed();
   }

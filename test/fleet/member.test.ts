@@ -108,4 +108,66 @@ describe('fleet members on one PostgreSQL', () => {
     await c.m.ready;
     await vi.waitFor(() => expect(onlineOf(a.m, c.m.hostId)).toBe(true), { timeout: 20_000 });
   });
+
+  it('session rows another host writes reach the view at once; its own do not', async () => {
+    const url = database();
+    const a = member(url, 'box-a');
+    const b = member(url, 'box-b');
+    await Promise.all([a.m.ready, b.m.ready]);
+    const sid = b.store.sessions.create({ provider: 'demo', cwd: '/w' }).id;
+    let onA = 0;
+    let onB = 0;
+    a.m.onChange(() => onA++);
+    b.m.onChange(() => onB++);
+    b.store.sessions.setTitle(sid, 'renamed on b');
+    b.store.sessions.archive(sid);
+    // Told without a status change or a reload: the row's notification.
+    await vi.waitFor(() => expect(onA).toBeGreaterThan(0), { timeout: 5_000 });
+    // b's own writes: its hub told its clients; its view does not change for them.
+    a.store.sessions.setTitle(sid, 'renamed on a');
+    await vi.waitFor(() => expect(onB).toBeGreaterThan(0), { timeout: 5_000 });
+    const seenB = onB;
+    b.store.sessions.setTitle(sid, 'again on b');
+    await vi.waitFor(() => expect(onA).toBeGreaterThan(1), { timeout: 5_000 });
+    // A later write of a's: b's feed delivers in order, so its own notification came (and was skipped) before.
+    a.store.sessions.setTitle(sid, 'again on a');
+    await vi.waitFor(() => expect(onB).toBeGreaterThan(seenB), { timeout: 5_000 });
+    expect(onB).toBe(seenB + 1);
+  });
+
+  it('status writes leave the caller at once, one write for a burst; while the store is out the heartbeat retries', async () => {
+    const url = database();
+    const a = member(url, 'box-a');
+    // A heartbeat that only the test runs.
+    const b = member(url, 'box-b', { heartbeatMs: 3_600_000, leaseMs: 3_600_000 });
+    await Promise.all([a.m.ready, b.m.ready]);
+    const sid = b.store.sessions.create({ provider: 'demo', cwd: '/w' }).id;
+    const tx = vi.spyOn(b.store, 'transaction');
+    b.m.sessionStatus(sid, 'running');
+    b.m.sessionStatus(sid, 'asking');
+    b.m.sessionStatus(sid, 'running');
+    expect(tx).not.toHaveBeenCalled();
+    await vi.waitFor(() => expect(statusOf(a.m, sid)).toBe('running'), { timeout: 5_000 });
+    expect(tx).toHaveBeenCalledTimes(1);
+
+    // The store goes: the first write fails, later changes wait for the heartbeat instead of each trying.
+    cluster.stop();
+    tx.mockClear();
+    b.m.sessionStatus(sid, 'idle');
+    await vi.waitFor(() => expect(tx).toHaveBeenCalledTimes(1), { timeout: 5_000 });
+    b.m.sessionStatus(sid, 'asking');
+    b.m.sessionStatus(sid, 'idle');
+    await new Promise<void>((r) => setImmediate(r));
+    expect(tx).toHaveBeenCalledTimes(1);
+    cluster.start();
+    await vi.waitFor(
+      () => {
+        // A heartbeat (setPublicUrl beats at once; b's timer is an hour): writes what waited.
+        b.m.setPublicUrl('http://127.0.0.1:9');
+        expect(b.store.presence.get(sid)?.status).toBe('idle');
+      },
+      { timeout: 20_000, interval: 200 },
+    );
+    await vi.waitFor(() => expect(statusOf(a.m, sid)).toBe('idle'), { timeout: 20_000 });
+  });
 });
