@@ -14,6 +14,8 @@ export interface FleetHostState {
   online: boolean;
   /** This host. */
   self: boolean;
+  /** Revoked from the fleet (`talaria fleet revoke`): offline for good. */
+  revoked?: boolean;
   agents: unknown;
   load: unknown;
   heartbeatAt: number;
@@ -120,6 +122,7 @@ export class FleetView {
       url: h.url,
       online: this.online(h, at),
       self: h.id === this.selfId,
+      revoked: h.revokedAt !== undefined,
       agents: h.agents,
       load: h.load,
       heartbeatAt: h.heartbeatAt,

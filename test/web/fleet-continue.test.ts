@@ -18,6 +18,7 @@ import { demoEnv, startCli, tempDir, type CliRun } from '../cli/helpers.js';
 import { axeViolations, goHash } from './axe.js';
 import { launch, PHONE, shot } from './browser.js';
 import { ensureWebBuilt, WEB_ROOT } from './build.js';
+import { joinToken } from '../fleet/join-helper.js';
 
 let cluster: Cluster;
 let browser: Browser;
@@ -49,6 +50,7 @@ async function serve(url: string, name: string): Promise<Host> {
   hostIdentity(join(home, 'talaria'), { name });
   const env = demoEnv(home, {
     TALARIA_STORE: url,
+    TALARIA_FLEET_JOIN: joinToken(url),
     TALARIA_WEB_ROOT: WEB_ROOT,
     TALARIA_FLEET_HEARTBEAT_MS: '200',
     TALARIA_FLEET_LEASE_MS: '1500',
