@@ -197,6 +197,14 @@ export function startFleetMember(o: FleetMemberOptions): FleetMember {
     setPublicUrl(u) {
       checkFleetUrl(u);
       url = u;
+      try {
+        store.transaction(() => {
+          if (store.fleetHosts.setUrl(id, u)) send({ kind: 'host', id });
+        });
+        reported = report();
+      } catch (err) {
+        log?.warn('fleet: public URL not written', { error: String(err) });
+      }
       beat();
     },
     async stop() {
