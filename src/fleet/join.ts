@@ -10,7 +10,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { isLoopbackHost } from '../providers/acp-url.js';
 import type { Store } from '../store/index.js';
 import { FleetError } from './errors.js';
-import { FLEET_CHANNEL } from './member.js';
+import { FLEET_CHANNEL } from './view.js';
 
 const PREFIX = 'tfj_';
 const HOW =

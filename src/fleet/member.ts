@@ -10,9 +10,16 @@ import { listenPg, type PgListener } from '../store/pg/listen.js';
 import type { HostIdentity } from './identity.js';
 import { FleetError } from './errors.js';
 import { admitHost, checkFleetUrl } from './join.js';
-import { FleetView, parseChange, type FleetChange, type FleetHostState, type FleetSessionState } from './view.js';
+import {
+  FLEET_CHANNEL,
+  FleetView,
+  parseChange,
+  type FleetChange,
+  type FleetHostState,
+  type FleetSessionState,
+} from './view.js';
 
-export const FLEET_CHANNEL = 'talaria_fleet';
+export { FLEET_CHANNEL };
 
 export interface FleetMemberOptions {
   store: Store;

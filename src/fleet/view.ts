@@ -29,6 +29,9 @@ export interface FleetSessionState {
   status: PresenceStatus | 'offline';
 }
 
+/** The channel of the fleet's change feed (LISTEN/NOTIFY). */
+export const FLEET_CHANNEL = 'talaria_fleet';
+
 /** A notification's payload: names the row that changed, never its content. */
 export type FleetChange = { kind: 'host'; id: string } | { kind: 'session'; id: string; host: string };
 
