@@ -100,6 +100,8 @@ export async function main(
         return await (await import('./commands/serve.js')).serveCommand(rest, ctx);
       case 'acp':
         return await acpCommand(rest, ctx);
+      case 'fleet':
+        return await (await import('./commands/fleet.js')).fleetCommand(rest, ctx);
       case 'caps':
         return await (await import('./commands/caps.js')).capsCommand(rest, ctx);
       default:

@@ -32,6 +32,7 @@ Commands:
   probe      capability and conformance probe of any ACP agent (supported / works / broken)
   serve      the web UI and HTTP/WebSocket API on one local port (what \`npm start\` runs)
   acp        Talaria as an ACP agent on stdio, for editors (Zed, JetBrains): --print-config zed|jetbrains
+  fleet      a fleet of hosts on one PostgreSQL: join tokens, hosts, revoke (talaria fleet --help)
   caps       capability references (CapTP): mint, list, revoke — what \`serve --caps\` serves at /captp
 
 Run \`talaria COMMAND --help\` for a command's options.

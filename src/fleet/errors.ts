@@ -3,7 +3,16 @@ import { TalariaError } from '../protocol/errors.js';
 
 export type FleetErrorCode =
   /** This host's identity file cannot be read (it is never replaced silently). */
-  'identity_damaged';
+  | 'identity_damaged'
+  /** Joining the fleet needs a join token and none was given (join.ts). */
+  | 'join_token_required'
+  /** The join token is not one the fleet minted. */
+  | 'join_token_invalid'
+  | 'join_token_expired'
+  /** This host was revoked: it rejoins only with a new token. */
+  | 'host_revoked'
+  /** A member's public URL is plain HTTP off loopback. */
+  | 'insecure_url';
 
 export class FleetError extends TalariaError<FleetErrorCode> {
   override readonly name = 'FleetError';

@@ -3,3 +3,4 @@ export { hostIdentity, verifyHost, HOST_FILE, type HostIdentity } from './identi
 export { FleetError, type FleetErrorCode } from './errors.js';
 export { startFleetMember, FLEET_CHANNEL, type FleetMember, type FleetMemberOptions } from './member.js';
 export { FleetView, parseChange, type FleetChange, type FleetHostState, type FleetSessionState } from './view.js';
+export { admitHost, checkFleetUrl, hashJoinToken, mintJoinToken, revokeHost, type Admission } from './join.js';

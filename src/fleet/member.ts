@@ -8,9 +8,18 @@ import type { Logger } from '../protocol/types.js';
 import type { PresenceStatus, Store } from '../store/index.js';
 import { listenPg, type PgListener } from '../store/pg/listen.js';
 import type { HostIdentity } from './identity.js';
-import { FleetView, parseChange, type FleetChange, type FleetHostState, type FleetSessionState } from './view.js';
+import { FleetError } from './errors.js';
+import { admitHost, checkFleetUrl } from './join.js';
+import {
+  FLEET_CHANNEL,
+  FleetView,
+  parseChange,
+  type FleetChange,
+  type FleetHostState,
+  type FleetSessionState,
+} from './view.js';
 
-export const FLEET_CHANNEL = 'talaria_fleet';
+export { FLEET_CHANNEL };
 
 export interface FleetMemberOptions {
   store: Store;
@@ -30,6 +39,10 @@ export interface FleetMemberOptions {
   now?: () => number;
   logger?: Logger;
   channel?: string;
+  /** A join token (join.ts): needed the first time this host joins, and after a revocation. */
+  joinToken?: string;
+  /** This host was revoked: it has left the fleet (no heartbeat, no LISTEN). */
+  onRevoked?: (err: FleetError) => void;
 }
 
 export interface FleetMember {
@@ -79,9 +92,11 @@ export function startFleetMember(o: FleetMemberOptions): FleetMember {
   const send = (c: FleetChange) => store.notify(channel, JSON.stringify(c));
   const report = () => JSON.stringify([agents(), load(), url ?? null]);
 
-  function register(): void {
+  function register(join = false): void {
     const at = now();
     store.transaction(() => {
+      // Joining (this start) is the token's business; a row gone under a running host comes back as it was.
+      if (join) admitHost(store, id, o.joinToken, at);
       // A row left by a kill -9 of this host: its sessions are not running any more.
       for (const sid of store.presence.closeHost(id, at)) send({ kind: 'session', id: sid, host: id });
       store.fleetHosts.register({
@@ -163,12 +178,13 @@ export function startFleetMember(o: FleetMemberOptions): FleetMember {
     }
   }
 
+  if (url !== undefined) checkFleetUrl(url);
   const view = new FleetView(store, id, now);
   const offRows = store.sessions.onChange((sid) => {
     rows.add(sid);
     queueFlush();
   });
-  register();
+  register(true);
   view.reload();
   const listener: PgListener = listenPg(o.storeUrl, channel, {
     onNotify: (payload) => {
@@ -190,6 +206,24 @@ export function startFleetMember(o: FleetMemberOptions): FleetMember {
   ready.catch(() => undefined);
   const timer = setInterval(beat, heartbeatMs);
   timer.unref();
+  // Revoked (`talaria fleet revoke`): seen on the notification, or on the next tick's read.
+  view.onChange(() => {
+    if (!stopped && view.hostList().some((h) => h.self && h.revoked)) leave();
+  });
+  function leave(): void {
+    stopped = true;
+    clearInterval(timer);
+    offRows();
+    const err = new FleetError(
+      'host_revoked',
+      `this host (${identity.name}, ${id}) was revoked from the fleet: it left`,
+      { hostId: id },
+      { fix: 'it rejoins only with a new join token (talaria fleet token)' },
+    );
+    log?.error('fleet: this host was revoked; it left the fleet', { host: id });
+    listener.close().catch(() => undefined);
+    o.onRevoked?.(err);
+  }
 
   return {
     hostId: id,
@@ -204,7 +238,16 @@ export function startFleetMember(o: FleetMemberOptions): FleetMember {
       queueFlush();
     },
     setPublicUrl(u) {
+      checkFleetUrl(u);
       url = u;
+      try {
+        store.transaction(() => {
+          if (store.fleetHosts.setUrl(id, u)) send({ kind: 'host', id });
+        });
+        reported = report();
+      } catch (err) {
+        log?.warn('fleet: public URL not written', { error: String(err) });
+      }
       beat();
     },
     async stop() {

@@ -14,6 +14,8 @@ export interface FleetHostState {
   online: boolean;
   /** This host. */
   self: boolean;
+  /** Revoked from the fleet (`talaria fleet revoke`): offline for good. */
+  revoked?: boolean;
   agents: unknown;
   load: unknown;
   heartbeatAt: number;
@@ -26,6 +28,9 @@ export interface FleetSessionState {
   /** What its host last wrote; `offline` when that host's lease ran out (or it was revoked). */
   status: PresenceStatus | 'offline';
 }
+
+/** The channel of the fleet's change feed (LISTEN/NOTIFY). */
+export const FLEET_CHANNEL = 'talaria_fleet';
 
 /** A notification's payload: names the row that changed, never its content. */
 export type FleetChange =
@@ -128,6 +133,7 @@ export class FleetView {
       url: h.url,
       online: this.online(h, at),
       self: h.id === this.selfId,
+      revoked: h.revokedAt !== undefined,
       agents: h.agents,
       load: h.load,
       heartbeatAt: h.heartbeatAt,

@@ -9,6 +9,7 @@ import { createCapsRefsRepo } from './caps-refs.js';
 import { createDefaultsRepo } from './defaults.js';
 import { createEntriesRepo } from './entries.js';
 import { createFleetHostsRepo } from './fleet-hosts.js';
+import { createFleetTokensRepo } from './fleet-tokens.js';
 import { createLeasesRepo } from './leases.js';
 import { createPermissionsRepo } from './permissions.js';
 import { createSessionEventsRepo } from './session-events.js';
@@ -69,6 +70,7 @@ export function assembleStore(p: StoreParts): Store {
     capsRefs: guarded(createCapsRefsRepo(db), path),
     fleetHosts: guarded(createFleetHostsRepo(db), path),
     presence: guarded(createSessionPresenceRepo(db), path),
+    fleetTokens: guarded(createFleetTokensRepo(db), path),
     notify: guardFn(notify, path),
     checkpoint: () => p.checkpoint(),
     transaction: guardFn((fn: () => unknown) => db.transaction(fn).immediate(), path) as Store['transaction'],

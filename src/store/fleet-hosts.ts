@@ -64,6 +64,8 @@ export function createFleetHostsRepo(db: SqlDb) {
   );
   const expire = db.prepare('UPDATE fleet_hosts SET lease_until = ? WHERE id = ? AND lease_until > ?');
   const revoke = db.prepare('UPDATE fleet_hosts SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
+  const readmit = db.prepare('UPDATE fleet_hosts SET revoked_at = NULL WHERE id = ?');
+  const setUrl = db.prepare('UPDATE fleet_hosts SET url = ? WHERE id = ?');
   const byId = db.prepare<[string], Row>('SELECT * FROM fleet_hosts WHERE id = ?');
   const all = db.prepare<[], Row>('SELECT * FROM fleet_hosts ORDER BY name, id');
 
@@ -92,6 +94,14 @@ export function createFleetHostsRepo(db: SqlDb) {
     },
     revoke(id: string, at: number): boolean {
       return revoke.run(at, id).changes > 0;
+    },
+    /** Its public URL, known once it listens (the heartbeat writes only what changes by the beat). */
+    setUrl(id: string, url: string | undefined): boolean {
+      return setUrl.run(url ?? null, id).changes > 0;
+    },
+    /** Lifts a revocation: the host came back with a new join token (src/fleet/join.ts). */
+    readmit(id: string): boolean {
+      return readmit.run(id).changes > 0;
     },
     get(id: string): FleetHostRow | undefined {
       const r = byId.get(id);

@@ -41,4 +41,5 @@ export type { Branch, BranchReason, BranchesRepo, NewBranch } from './branches.j
 export type { StoredEvent, EventsHead, SessionEventsRepo } from './session-events.js';
 export type { StoredRef, RefChain, CapsRefsRepo } from './caps-refs.js';
 export type { FleetHostRow, FleetHostsRepo } from './fleet-hosts.js';
+export type { FleetTokenRow, FleetTokensRepo } from './fleet-tokens.js';
 export type { PresenceStatus, SessionPresenceRow, SessionPresenceRepo } from './session-presence.js';

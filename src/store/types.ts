@@ -12,6 +12,7 @@ import type { LeasesRepo } from './leases.js';
 import type { PermissionsRepo } from './permissions.js';
 import type { SessionEventsRepo } from './session-events.js';
 import type { SessionPresenceRepo } from './session-presence.js';
+import type { FleetTokensRepo } from './fleet-tokens.js';
 import type { SessionsRepo } from './sessions.js';
 import type { TurnsRepo } from './turns.js';
 import type { WireLogRepo } from './wire-log.js';
@@ -48,6 +49,8 @@ export interface Store {
   readonly fleetHosts: FleetHostsRepo;
   /** Live status of sessions, written by the host that runs them. */
   readonly presence: SessionPresenceRepo;
+  /** A fleet's join tokens, by hash (docs/fleet.md §5). */
+  readonly fleetTokens: FleetTokensRepo;
   /**
    * Tells the other hosts listening on `channel` (PostgreSQL's NOTIFY; inside a transaction it is
    * delivered on commit only). Does nothing on SQLite, which no other host shares.

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openSyncPg } from '../../src/store/pg/sync-client.js';
 import { startCluster, type Cluster } from '../store/pg/cluster.js';
 import { demoEnv, runCli, startCli, tempDir, type CliRun } from '../cli/helpers.js';
+import { joinToken } from './join-helper.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -48,7 +49,7 @@ interface Host {
 
 async function host(url: string, name: string, extra: Record<string, string> = {}, args: string[] = []): Promise<Host> {
   const home = tempDir(`fleet-${name}`);
-  const env = demoEnv(home, { ...FLEET_ENV, ...extra, TALARIA_STORE: url });
+  const env = demoEnv(home, { ...FLEET_ENV, ...extra, TALARIA_STORE: url, TALARIA_FLEET_JOIN: joinToken(url) });
   const serve = startCli(['serve', '--port', '0', ...args], { cwd: home, env });
   running.push(serve);
   await serve.until((out) => /fleet: host /.test(out));

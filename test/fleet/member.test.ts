@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { hostIdentity, startFleetMember, type FleetMember } from '../../src/fleet/index.js';
+import { hostIdentity, mintJoinToken, startFleetMember, type FleetMember } from '../../src/fleet/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { openSyncPg } from '../../src/store/pg/sync-client.js';
 import { startCluster, type Cluster } from '../store/pg/cluster.js';
@@ -47,6 +47,8 @@ function member(url: string, name: string, o: { heartbeatMs?: number; leaseMs?: 
     store,
     storeUrl: url,
     identity: hostIdentity(home, { name }),
+    // Every host but the fleet's first joins with a token (docs/fleet.md §5).
+    joinToken: mintJoinToken(store, { ttlMs: 600_000 }).token,
     heartbeatMs: 100,
     leaseMs: 600,
     ...o,

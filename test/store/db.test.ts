@@ -14,6 +14,7 @@ const TABLES = [
   'entries',
   'entry_tails',
   'fleet_hosts',
+  'fleet_join_tokens',
   'permission_audit',
   'permission_rules',
   'schema_migrations',

@@ -12,6 +12,7 @@ import { startCluster, type Cluster } from '../store/pg/cluster.js';
 import { demoEnv, runCli, startCli, tempDir, type CliRun } from '../cli/helpers.js';
 import { launch, shot } from './browser.js';
 import { ensureWebBuilt, WEB_ROOT } from './build.js';
+import { joinToken } from '../fleet/join-helper.js';
 
 let cluster: Cluster;
 let browser: Browser;
@@ -37,6 +38,7 @@ async function serve(url: string, name: string) {
   hostIdentity(join(home, 'talaria'), { name });
   const env = demoEnv(home, {
     TALARIA_STORE: url,
+    TALARIA_FLEET_JOIN: joinToken(url),
     TALARIA_WEB_ROOT: WEB_ROOT,
     TALARIA_FLEET_HEARTBEAT_MS: '200',
     TALARIA_FLEET_LEASE_MS: '1500',

@@ -10,6 +10,8 @@ import { isPgUrl } from '../../store/index.js';
 export interface ServeFleet {
   readonly member: import('../../fleet/index.js').FleetMember;
   readonly where: string;
+  /** Settles when this host is revoked (`talaria fleet revoke`): it has left the fleet; serve stops. */
+  readonly revoked: Promise<Error>;
 }
 
 /** Milliseconds from the environment (tests shorten the lease), else the default. */
@@ -21,10 +23,24 @@ function ms(env: NodeJS.ProcessEnv, name: string): number | undefined {
 /** Joins the fleet when the store is a postgres:// URL; undefined otherwise. */
 export async function joinFleet(
   harness: Harness,
-  o: { storeUrl: string | undefined; publicUrl: string | undefined; env: NodeJS.ProcessEnv; logger: Logger },
+  o: {
+    storeUrl: string | undefined;
+    publicUrl: string | undefined;
+    /** `--join` or $TALARIA_FLEET_JOIN: needed to join the first time (fleet/join.ts). */
+    joinToken: string | undefined;
+    /** Where serve binds and whether with TLS: its origin, the public URL when none is given. */
+    bind: { host: string; tls: boolean };
+    env: NodeJS.ProcessEnv;
+    logger: Logger;
+  },
 ): Promise<ServeFleet | undefined> {
   if (o.storeUrl === undefined || !isPgUrl(o.storeUrl)) return undefined;
   const fleet = await import('../../fleet/index.js');
+  // The origin is known once listening; whether it is plain HTTP off loopback is known now.
+  const h = o.bind.host.includes(':') ? `[${o.bind.host}]` : o.bind.host;
+  fleet.checkFleetUrl(o.publicUrl ?? `${o.bind.tls ? 'https' : 'http'}://${h}/`);
+  let onRevoked: (e: Error) => void = () => undefined;
+  const revoked = new Promise<Error>((r) => (onRevoked = r));
   const heartbeatMs = ms(o.env, 'TALARIA_FLEET_HEARTBEAT_MS');
   const leaseMs = ms(o.env, 'TALARIA_FLEET_LEASE_MS');
   const member = fleet.startFleetMember({
@@ -35,7 +51,9 @@ export async function joinFleet(
     agents: () => harness.registry.list().map((p) => ({ id: p.id })),
     ...(heartbeatMs ? { heartbeatMs } : {}),
     ...(leaseMs ? { leaseMs } : {}),
+    ...(o.joinToken ? { joinToken: o.joinToken } : {}),
+    onRevoked,
     logger: o.logger,
   });
-  return { member, where: harness.store.path };
+  return { member, where: harness.store.path, revoked };
 }

@@ -25,7 +25,7 @@ import { removeDiscovery, writeDiscovery } from '../server-discovery.js';
 import { joinFleet } from './serve-fleet.js';
 import { DEFAULT_PORT, rememberPort, SERVE_LINK_FILE, serveToken, stablePort } from './serve-link.js';
 
-export const SERVE_HELP = `Usage: talaria serve [--port N] [--host ADDR] [--open] [--new-token] [--tls-cert FILE --tls-key FILE] [--insecure] [--store URL|FILE] [--public-url URL]
+export const SERVE_HELP = `Usage: talaria serve [--port N] [--host ADDR] [--open] [--new-token] [--tls-cert FILE --tls-key FILE] [--insecure] [--store URL|FILE] [--public-url URL] [--join TOKEN]
        talaria serve tokens list | add [--observer] [--label TEXT] | revoke ID
 
 Starts Talaria's server: the web UI at /, the HTTP API at /api, live sessions at /ws, on one port.
@@ -52,7 +52,11 @@ Options:
                         else config.json's "store", else $TALARIA_HOME/talaria.db. On a postgres://
                         store this server joins the fleet: every host sharing it sees this one and
                         its sessions (talaria sessions list --fleet; the web UI's list)
-  --public-url URL      where other hosts and people reach this server (a fleet; default: its origin)
+  --public-url URL      where other hosts and people reach this server (a fleet; default: its origin).
+                        Off loopback it must be https:// (a fleet member is reached over TLS only)
+  --join TOKEN          a fleet's join token (talaria fleet token; env TALARIA_FLEET_JOIN): needed the
+                        first time this host joins a fleet, and after it was revoked. The first host
+                        of an empty fleet, and a member restarting, join without one
 
 Tokens (stored hashed in $TALARIA_HOME/server-tokens.json; a running server sees changes at once):
   tokens list           id, role, label and age of every stored token
@@ -66,6 +70,7 @@ const OPTIONS = {
   host: { type: 'string' },
   store: { type: 'string' },
   'public-url': { type: 'string' },
+  join: { type: 'string' },
   open: { type: 'boolean' },
   'tls-cert': { type: 'string' },
   'tls-key': { type: 'string' },
@@ -188,6 +193,8 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
     fleet = await joinFleet(harness, {
       storeUrl: store ?? (io.env.TALARIA_STORE || harness.config.store),
       publicUrl,
+      joinToken: str(p, 'join') ?? (io.env.TALARIA_FLEET_JOIN || undefined),
+      bind: { host, tls: Boolean(cert && key) },
       env: io.env,
       logger,
     });
@@ -210,6 +217,11 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
     await fleet?.member.stop();
     await harness.close();
     const e = err as NodeJS.ErrnoException;
+    // Not admitted to the fleet (no or a bad join token, revoked, plain HTTP off loopback): what to do.
+    if ((err as Error).name === 'FleetError') {
+      io.stderr.write(`talaria serve: ${(err as Error).message}\n`);
+      return EXIT.NOT_READY;
+    }
     if (e.code === 'EADDRINUSE' || e.code === 'EACCES') {
       io.stderr.write(
         `talaria serve: cannot listen on ${host}:${port} (${e.code === 'EADDRINUSE' ? 'the port is in use' : 'permission denied'}); try another --port\n`,
@@ -268,7 +280,9 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
     version: ctx.version,
   });
 
-  const sig = await stopped;
+  // Revoked from its fleet: it left the fleet, and stops rather than serve the shared store outside it.
+  const revoked = fleet?.revoked.then((e) => (io.stderr.write(`talaria serve: ${e.message}\n`), 'revoked' as const));
+  const sig = await Promise.race([stopped, ...(revoked ? [revoked] : [])]);
   removeDiscovery(harness.home);
   io.stderr.write(`talaria serve: ${sig}: stopping (running turns get ${graceMs / 1000} s)\n`);
   await caps?.close();
@@ -276,5 +290,5 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
   await fleet?.member.stop();
   await server.close();
   for (const off of offs) off();
-  return EXIT.OK;
+  return sig === 'revoked' ? EXIT.NOT_READY : EXIT.OK;
 }

@@ -92,7 +92,16 @@ export const sessionSummary = z.object({
   modelId: z.string().optional(),
   modeId: z.string().optional(),
   /** In a fleet list (`?fleet=true`): the host that runs or ran it, and whether that host is up. */
-  host: z.object({ id: z.string(), name: z.string(), online: z.boolean(), self: z.boolean() }).optional(),
+  host: z
+    .object({
+      id: z.string(),
+      name: z.string(),
+      online: z.boolean(),
+      self: z.boolean(),
+      /** Its last heartbeat (ms): when an offline host was last heard of. */
+      heartbeatAt: z.number().optional(),
+    })
+    .optional(),
   /** In a fleet list: its live status on its host; `offline` when that host's lease ran out. */
   presence: fleetStatus.optional(),
 });

@@ -14,6 +14,7 @@ import * as m008 from './008-wire-blocks.js';
 import * as m009 from './009-workspace-own-profile.js';
 import * as m010 from './010-deflated-entries.js';
 import * as m011 from './011-fleet-hosts.js';
+import * as m013 from './013-fleet-join-tokens.js';
 
 export interface Migration {
   version: number;
@@ -33,4 +34,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, name: m009.name, up: m009.up },
   { version: 10, name: m010.name, up: m010.up },
   { version: 11, name: m011.name, up: m011.up },
+  { version: 13, name: m013.name, up: m013.up },
 ];

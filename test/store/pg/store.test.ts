@@ -64,14 +64,17 @@ function whenAnswered<T>(fn: () => T): T {
   }
 }
 
+/** The newest schema version this build knows. */
+const LAST = Math.max(...PG_MIGRATIONS.map((m) => m.version));
+
 describe('the store on PostgreSQL', () => {
-  it('opens by postgres:// or postgresql:// URL: path is the password-free address, no home, version 11', async () => {
+  it('opens by postgres:// or postgresql:// URL: path is the password-free address, no home, the newest version', async () => {
     const url = freshDb('postgresql');
     const s = open({ url: url.replace('talaria@', 'talaria:s3cret@') });
     expect(s.path).toMatch(/^postgres:\/\/talaria@\/s\d+\?host=\/tmp\/talaria-pg-/);
     expect(s.path).not.toContain('s3cret');
     expect(s.home).toBeUndefined();
-    expect(s.version).toBe(11);
+    expect(s.version).toBe(LAST);
     expect(s.readOnly).toBe(false);
     s.checkpoint();
     // The doctor's integrity check is SQLite's (quick_check on a file): not run on a server.
@@ -125,12 +128,11 @@ describe('the store on PostgreSQL', () => {
     open({ url, logger });
     expect(applied).toEqual(PG_MIGRATIONS.map((m) => m.version));
     const again = open({ url });
-    expect(again.version).toBe(11);
+    expect(again.version).toBe(LAST);
     const c = openSyncPg(url);
-    expect(c.query('SELECT version FROM schema_migrations ORDER BY version').rows).toEqual([
-      { version: 10 },
-      { version: 11 },
-    ]);
+    expect(c.query('SELECT version FROM schema_migrations ORDER BY version').rows).toEqual(
+      PG_MIGRATIONS.map((m) => ({ version: m.version })),
+    );
     c.close();
   });
 

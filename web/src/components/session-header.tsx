@@ -215,24 +215,33 @@ function ContinueWith({ current, providers, onPick }: { current: string; provide
       </button>
       {open && (
         <div role="menu" id={list} aria-label="Continue with another agent" className="submenu">
-          {providers.map((p) => (
-            <button
-              key={p.id}
-              type="button"
-              role="menuitem"
-              aria-disabled={p.ready === false || undefined}
-              onClick={(e) => {
-                if (p.ready === false) return e.stopPropagation();
-                onPick(p.id);
-              }}
-            >
-              {p.label}
-              {p.id === current ? ' (this agent, fresh session)' : ''}
-              {p.ready === false ? ' (not ready)' : ''}
-            </button>
-          ))}
+          <ContinueItems current={current} providers={providers} onPick={onPick} />
         </div>
       )}
+    </>
+  );
+}
+
+/** The agents to continue with, as menu items (not-ready ones disabled): this menu's and the host-offline banner's. */
+export function ContinueItems({ current, providers, onPick }: { current: string; providers: ProviderInfo[]; onPick: (id: string) => void }) {
+  return (
+    <>
+      {providers.map((p) => (
+        <button
+          key={p.id}
+          type="button"
+          role="menuitem"
+          aria-disabled={p.ready === false || undefined}
+          onClick={(e) => {
+            if (p.ready === false) return e.stopPropagation();
+            onPick(p.id);
+          }}
+        >
+          {p.label}
+          {p.id === current ? ' (this agent, fresh session)' : ''}
+          {p.ready === false ? ' (not ready)' : ''}
+        </button>
+      ))}
     </>
   );
 }

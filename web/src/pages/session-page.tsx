@@ -15,6 +15,7 @@ import { SignInNeeded } from '../components/sign-in-needed.js';
 import { FirstRun, hasMessage } from '../components/first-run.js';
 import { TurnEnd } from '../components/turn-end.js';
 import { RecordingBanner } from '../components/recording-banner.js';
+import { HostOfflineBanner } from '../components/host-offline.js';
 import { useSessionCost } from '../state/session-cost.js';
 import { answeredBy, useTyping } from './session-helpers.js';
 import { authGapOf } from '../api/sign-in.js';
@@ -181,6 +182,17 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
     };
   }, [authStop, readOnly, summary?.provider, handled, view.entries]);
 
+  // Continue the conversation in a new session seeded with it (issue 14): with another agent, or
+  // on this host when the session's host is offline (a fleet, docs/fleet.md §4). One road for both.
+  const continueWith = (p: string): void =>
+    act(
+      api.createBranch({ params: { id }, body: { provider: p } }).then((r) => {
+        copyPlanAt(id, r.snapshot.session.id);
+        store.upsertSession(r.snapshot.session);
+        go(href.session(r.snapshot.session.id));
+      }),
+    );
+
   if (!view.loaded)
     return (
       <div className="loading" role="status">
@@ -221,15 +233,7 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
         onModel={(m) => act(api.setModel({ params: { id }, body: { modelId: m } }))}
         onMode={(m) => act(api.setMode({ params: { id }, body: { modeId: m } }))}
         onArchive={() => act(api.archive({ params: { id }, body: { archived: !summary?.archived } }).then((r) => store.upsertSession(r.session)))}
-        onContinue={(p) =>
-          act(
-            api.createBranch({ params: { id }, body: { provider: p } }).then((r) => {
-              copyPlanAt(id, r.snapshot.session.id);
-              store.upsertSession(r.snapshot.session);
-              go(href.session(r.snapshot.session.id));
-            }),
-          )
-        }
+        onContinue={continueWith}
         onFork={() =>
           act(
             api.fork({ params: { id } }).then((r) => {
@@ -242,6 +246,7 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
         exportHref={(f) => `/api/sessions/${encodeURIComponent(id)}/export?format=${f}`}
       />
       <RecordingBanner recording={view.recording} />
+      <HostOfflineBanner summary={summary} providers={app.providers} readOnly={readOnly} onContinue={continueWith} />
       {err && (
         <p className="error banner" role="alert">
           {err}

@@ -6,6 +6,7 @@
 import type { SqlDb } from '../../sql.js';
 import * as m010 from './010-schema.js';
 import * as m011 from './011-fleet-hosts.js';
+import * as m013 from './013-fleet-join-tokens.js';
 
 export interface PgMigration {
   version: number;
@@ -16,4 +17,5 @@ export interface PgMigration {
 export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 10, name: m010.name, up: m010.up },
   { version: 11, name: m011.name, up: m011.up },
+  { version: 13, name: m013.name, up: m013.up },
 ];
