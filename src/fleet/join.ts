@@ -7,7 +7,7 @@
  * is reached over TLS unless it is on loopback, as `serve --host` already requires.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { isLoopbackHost } from '../providers/acp-url.js';
+import { isLoopbackHost } from '../os/loopback.js';
 import type { Store } from '../store/index.js';
 import { FleetError } from './errors.js';
 import { FLEET_CHANNEL } from './view.js';

@@ -6,17 +6,13 @@
  * the link carries the session and the token.
  */
 import { TalariaError } from '../protocol/errors.js';
+import { isLoopbackHost } from '../os/loopback.js';
 
 export interface AcpUrl {
   /** ws:// or wss:// with no fragment (the token is apart). */
   url: string;
   token: string | undefined;
   loopback: boolean;
-}
-
-export function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
 }
 
 const SCHEMES: Record<string, string> = { 'ws:': 'ws:', 'wss:': 'wss:', 'http:': 'ws:', 'https:': 'wss:' };

@@ -4,6 +4,7 @@
  * WebSocket subprotocol). Tokens are never logged.
  */
 import { TOKEN_COOKIE, TOKEN_PROTOCOL_PREFIX } from './contract/index.js';
+import { isLoopbackHost } from '../os/loopback.js';
 
 export interface GuardConfig {
   /** Host header values accepted (host:port, lower case). */
@@ -25,9 +26,8 @@ export function cookieName(port: number): string {
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 
-export function isLoopback(host: string): boolean {
-  return host === '127.0.0.1' || host === '::1' || host === 'localhost' || host.startsWith('127.');
-}
+/** A loopback bind address (os/loopback.ts: the one check). */
+export const isLoopback = isLoopbackHost;
 
 /** Allowed Host and Origin values for a server bound to `bindHost:port`. */
 export function guardConfig(bindHost: string, port: number, tls: boolean, extraHosts: string[] = []): GuardConfig {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { acpUrl, isLoopbackHost } from '../../src/providers/acp-url.js';
+import { acpUrl } from '../../src/providers/acp-url.js';
+import { isLoopbackHost } from '../../src/os/loopback.js';
 
 describe('acpUrl: where a remote ACP endpoint is, and its token', () => {
   it("takes serve's link as printed: http → ws, the bare origin → /acp, the token out of the fragment", () => {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import { HERMES_PROVIDERS, HOST_GATED_KEYS, hostDerivedKey, resolveHermesProvider } from './provider-ids.js';
+import { isLoopbackHost } from '../../os/loopback.js';
 
 export interface YamlScalar {
   value: string | number | boolean | null;
@@ -87,8 +88,8 @@ function hostOf(url: string): string | undefined {
   }
 }
 
-const isLoopback = (host: string) =>
-  host === 'localhost' || /^127\./.test(host) || host === '::1' || host === '0.0.0.0';
+/** A model server on this machine: loopback, or 0.0.0.0 used as a target (it reaches this machine). */
+const isLoopback = (host: string) => isLoopbackHost(host) || host === '0.0.0.0';
 const has = (env: Readonly<Record<string, string>> | undefined, k: string) =>
   typeof env?.[k] === 'string' && env[k]!.trim() !== '';
 
