@@ -36,6 +36,7 @@ import { storedRecords } from './stored.js';
 import { createWorkspace } from './workspace.js';
 import { WarmPool } from './warm-pool.js';
 import { profileResolver } from './workspace-profile.js';
+import { checkWorkspaceHere } from './workspace-here.js';
 import { background } from '../os/background.js';
 
 /** Where an ad-hoc command agent's command is kept in a stored row, to rebuild it on reopen. */
@@ -244,6 +245,7 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
     workspaces: {
       ...records.workspaces,
       open: (path) => {
+        checkWorkspaceHere(store.workspaces, path);
         const ws = createWorkspace(wsDeps, store.workspaces.ensure({ path }));
         prewarm(ws.path, ws.id);
         return ws;
