@@ -75,6 +75,15 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
     ...(o.storeBusyTimeoutMs !== undefined ? { busyTimeoutMs: o.storeBusyTimeoutMs } : {}),
     logger,
   });
+  // A workspace is a path on one host: on a fleet's store, this host's (a SQLite store has no other).
+  if (where !== undefined && isPgUrl(where) && o.fleetHostId) {
+    try {
+      store.workspaces.useHost(o.fleetHostId(home));
+    } catch (err) {
+      store.close();
+      throw err;
+    }
+  }
   const setup = new SetupFrames();
   const locks = new SessionLocks(store, {
     waitMs: o.sessionWaitMs ?? 0,

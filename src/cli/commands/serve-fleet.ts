@@ -43,13 +43,10 @@ export async function joinFleet(
   const revoked = new Promise<Error>((r) => (onRevoked = r));
   const heartbeatMs = ms(o.env, 'TALARIA_FLEET_HEARTBEAT_MS');
   const leaseMs = ms(o.env, 'TALARIA_FLEET_LEASE_MS');
-  const identity = fleet.hostIdentity(harness.home);
-  // A workspace is a path on one host: from here on this store finds and lists this host's.
-  harness.store.workspaces.useHost(identity.id);
   const member = fleet.startFleetMember({
     store: harness.store,
     storeUrl: o.storeUrl,
-    identity,
+    identity: fleet.hostIdentity(harness.home),
     ...(o.publicUrl ? { publicUrl: o.publicUrl } : {}),
     agents: () => harness.registry.list().map((p) => ({ id: p.id })),
     ...(heartbeatMs ? { heartbeatMs } : {}),
