@@ -90,7 +90,7 @@ export function createWorkspacesRepo(db: SqlDb, now: () => number = Date.now) {
     host(): string {
       return host;
     },
-    /** Set once, when `talaria serve` joins a fleet, before it opens any workspace. */
+    /** Set once, by the harness on a fleet's store (its host.json), before any workspace is opened. */
     useHost(hostId: string): void {
       if (hostId === NO_HOST || (host !== NO_HOST && host !== hostId))
         throw new StoreError('invalid_argument', `workspaces cannot move from host '${host}' to '${hostId}'`);
