@@ -29,7 +29,9 @@ export function up(db: Database): void {
     );
     INSERT INTO workspaces_014 (id, path, name, default_provider, profile, created_at, updated_at, own_profile)
       SELECT id, path, name, default_provider, profile, created_at, updated_at, own_profile FROM workspaces;
-    CREATE TEMP TABLE m014_sessions AS SELECT id, workspace_id FROM sessions WHERE workspace_id IS NOT NULL;
+    -- Keyed: the UPDATE below looks each session up (a store may hold many thousands).
+    CREATE TEMP TABLE m014_sessions (id TEXT PRIMARY KEY, workspace_id TEXT NOT NULL);
+    INSERT INTO m014_sessions SELECT id, workspace_id FROM sessions WHERE workspace_id IS NOT NULL;
     CREATE TEMP TABLE m014_defaults AS SELECT * FROM agent_defaults;
     DROP TABLE workspaces;
     ALTER TABLE workspaces_014 RENAME TO workspaces;
