@@ -28,6 +28,7 @@ import { splitCommand, UsageError } from './args.js';
 import { formatAgentFailure, type FailureDetails } from './failure.js';
 import { stateEvents } from './state-events.js';
 import { isStoreProblem, stillHeld } from './store-problem.js';
+import { hostIdentity } from '../fleet/identity.js';
 
 export * from './runtime-types.js';
 
@@ -51,6 +52,8 @@ export function cliHarnessOptions(
     env: currentEnv({ env, homeDir: env.HOME || homedir() }),
     ...(warm ? {} : { warm: false }),
     ...(where !== undefined ? { store: where } : {}),
+    // On a fleet's store: this machine's host (its workspaces are its own; docs/fleet.md §2).
+    fleetHostId: (home) => hostIdentity(home).id,
     ...(env.TALARIA_STORE_BUSY_MS && Number.isFinite(busy) && busy >= 0 ? { storeBusyTimeoutMs: busy } : {}),
     ...recording,
   };

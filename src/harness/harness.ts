@@ -36,6 +36,7 @@ import { storedRecords } from './stored.js';
 import { createWorkspace } from './workspace.js';
 import { WarmPool } from './warm-pool.js';
 import { profileResolver } from './workspace-profile.js';
+import { checkWorkspaceHere } from './workspace-here.js';
 import { background } from '../os/background.js';
 
 /** Where an ad-hoc command agent's command is kept in a stored row, to rebuild it on reopen. */
@@ -74,6 +75,15 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
     ...(o.storeBusyTimeoutMs !== undefined ? { busyTimeoutMs: o.storeBusyTimeoutMs } : {}),
     logger,
   });
+  // A workspace is a path on one host: on a fleet's store, this host's (a SQLite store has no other).
+  if (where !== undefined && isPgUrl(where) && o.fleetHostId) {
+    try {
+      store.workspaces.useHost(o.fleetHostId(home));
+    } catch (err) {
+      store.close();
+      throw err;
+    }
+  }
   const setup = new SetupFrames();
   const locks = new SessionLocks(store, {
     waitMs: o.sessionWaitMs ?? 0,
@@ -244,6 +254,7 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
     workspaces: {
       ...records.workspaces,
       open: (path) => {
+        checkWorkspaceHere(store.workspaces, path);
         const ws = createWorkspace(wsDeps, store.workspaces.ensure({ path }));
         prewarm(ws.path, ws.id);
         return ws;

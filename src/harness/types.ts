@@ -39,6 +39,11 @@ export interface HarnessOptions {
    * (a fleet's shared store). Default: config.json's `"store"`, else `<home>/talaria.db`.
    */
   store?: string;
+  /**
+   * On a postgres:// store (a fleet's): this machine's host id, read from `home` (the CLI passes
+   * fleet/identity's; the harness imports no fleet). Workspaces are then this host's (docs/fleet.md §2).
+   */
+  fleetHostId?: (home: string) => string;
   /** @deprecated `store` (a file path only). */
   storePath?: string;
   /** How long a store write waits for another process's lock before it counts as `store_busy` (ms, default 5000). */

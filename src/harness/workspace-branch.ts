@@ -12,6 +12,7 @@ import { seedThread } from './restore.js';
 import { findStored } from './transfer.js';
 import type { BranchOptions, ForeignTranscript, HarnessSession, OpenStoredOptions } from './types.js';
 import type { WorkspaceCore } from './workspace-deps.js';
+import { checkCwdHere } from './workspace-here.js';
 
 /** A failure the caller falls back from (the agent cannot do it, or no longer has the session). */
 export const recoverable = (e: unknown, codes: string[]) => e instanceof TalariaError && codes.includes(e.code);
@@ -84,6 +85,8 @@ export async function branchSession(
   const profile = o.provider ? o.profile : (o.profile ?? from.profile);
   const cut = o.at !== undefined && src.stored ? cutBefore(src.snap, o.at, src.stored.id) : src.snap;
   const reason = o.at !== undefined ? 'rewind' : 'continue';
+  // Another host's session continued here: its cwd may be a path this host does not have.
+  checkCwdHere(d.store.workspaces, src.cwd);
   const s = await d.host.newSession(target(provider, profile, { ...o, cwd: src.cwd }));
   const historyFrom = seedThread(s, cut) ? 'store' : 'none';
   const fromLabel = src.fromLabel;

@@ -45,6 +45,8 @@ export const PROTOCOL_ERROR_CODES = [
   /** What was named is not there (a queued prompt that started or was removed). */
   'not_found',
   'permission_timeout',
+  /** A fleet host was asked for a directory it does not have (another host's workspace path). */
+  'workspace_missing',
 ] as const;
 export type ProtocolErrorCode = (typeof PROTOCOL_ERROR_CODES)[number];
 

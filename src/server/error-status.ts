@@ -27,6 +27,11 @@ export const HTTP_ANSWER: Record<TalariaErrorCode, HttpAnswer> = {
   // agent lacks): 409, the caller changes the state first.
   invalid_state: { code: 'conflict' },
   unsupported: { code: 'conflict' },
+  // A fleet: this host lacks the directory another host's session ran in (docs/fleet.md §2).
+  workspace_missing: {
+    code: 'conflict',
+    fix: 'Put the project at that path on this host (clone or mount it), or continue it on a host that has it.',
+  },
   session_closed: { code: 'conflict' },
   session_failed: { code: 'conflict', fix: 'Open the session again to reload it, then retry.' },
   // Someone else holds it (another Talaria process, or this server, has the session open): 409,

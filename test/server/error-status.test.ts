@@ -29,6 +29,7 @@ const EXPECTED: Record<TalariaErrorCode, [code: string, status: number]> = {
   connection_closed: ['agent_error', 502],
   timeout: ['timeout', 504],
   permission_timeout: ['timeout', 504],
+  workspace_missing: ['conflict', 409],
   context_overflow: ['context_overflow', 422],
   aborted: ['unavailable', 503],
   closed: ['unavailable', 503],

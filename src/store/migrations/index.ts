@@ -15,6 +15,7 @@ import * as m009 from './009-workspace-own-profile.js';
 import * as m010 from './010-deflated-entries.js';
 import * as m011 from './011-fleet-hosts.js';
 import * as m013 from './013-fleet-join-tokens.js';
+import * as m014 from './014-workspace-host.js';
 
 export interface Migration {
   version: number;
@@ -35,4 +36,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 10, name: m010.name, up: m010.up },
   { version: 11, name: m011.name, up: m011.up },
   { version: 13, name: m013.name, up: m013.up },
+  { version: 14, name: m014.name, up: m014.up },
 ];

@@ -7,6 +7,7 @@ import type { SqlDb } from '../../sql.js';
 import * as m010 from './010-schema.js';
 import * as m011 from './011-fleet-hosts.js';
 import * as m013 from './013-fleet-join-tokens.js';
+import * as m014 from './014-workspace-host.js';
 
 export interface PgMigration {
   version: number;
@@ -18,4 +19,5 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 10, name: m010.name, up: m010.up },
   { version: 11, name: m011.name, up: m011.up },
   { version: 13, name: m013.name, up: m013.up },
+  { version: 14, name: m014.name, up: m014.up },
 ];
