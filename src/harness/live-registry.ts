@@ -76,7 +76,7 @@ export class LiveRegistry {
         if (!row) throw new TalariaError('session_not_found', `no stored session ${id}`, { sessionId: id });
         const again = this.get(row.id);
         if (again) return again;
-        const ws = row.workspaceId ? this.harness.workspaces.list().find((w) => w.id === row.workspaceId) : undefined;
+        const ws = row.workspaceId ? this.harness.workspaces.get(row.workspaceId) : undefined;
         return this.adopt(await this.harness.workspaces.open(ws?.path ?? row.cwd).openSession(row.id, o));
       })().finally(() => this.opening.delete(id));
       this.opening.set(id, p);

@@ -129,7 +129,12 @@ export function sessionUsage(
   env: Pick<ProviderEnv, 'env' | 'homeDir'>,
   rows: readonly StoredSession[],
 ): UsageReport {
-  const paths = new Map(store.workspaces.list().map((w) => [w.id, w.path]));
+  // Any host's workspace (get reads every row; list is this host's): a fleet's usage names them all.
+  const paths = new Map<string, string | undefined>();
+  const pathOf = (id: string): string | undefined => {
+    if (!paths.has(id)) paths.set(id, store.workspaces.get(id)?.path);
+    return paths.get(id);
+  };
   const byHome = new Map<string, string[]>();
   const root = hermesRoot(env);
   const homeOf = (s: StoredSession) => profileHome(root, profileOf(s));
@@ -153,7 +158,9 @@ export function sessionUsage(
       provider: s.provider,
       ...(s.profile !== undefined ? { profile: s.profile } : {}),
       ...(s.workspaceId !== undefined ? { workspaceId: s.workspaceId } : {}),
-      ...(s.workspaceId !== undefined && paths.has(s.workspaceId) ? { workspace: paths.get(s.workspaceId)! } : {}),
+      ...(s.workspaceId !== undefined && pathOf(s.workspaceId) !== undefined
+        ? { workspace: pathOf(s.workspaceId)! }
+        : {}),
       ...(s.title !== undefined ? { title: s.title } : {}),
       createdAt: s.createdAt,
       day: new Date(s.createdAt).toISOString().slice(0, 10),
