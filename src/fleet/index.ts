@@ -2,4 +2,4 @@
 export { hostIdentity, verifyHost, HOST_FILE, type HostIdentity } from './identity.js';
 export { FleetError, type FleetErrorCode } from './errors.js';
 export { startFleetMember, FLEET_CHANNEL, type FleetMember, type FleetMemberOptions } from './member.js';
-export { FleetView, parseChange, type FleetChange, type FleetHostState, type FleetSessionState } from './view.js';
+export { FleetView, hostOnline, parseChange, type FleetChange, type FleetHostState, type FleetSessionState } from './view.js';

@@ -37,5 +37,13 @@ export async function joinFleet(
     ...(leaseMs ? { leaseMs } : {}),
     logger: o.logger,
   });
+  // Leases name this host; another host's lease holds while its row says it is online (docs/fleet.md §3).
+  harness.joinFleet({
+    hostId: member.hostId,
+    host: (id) => {
+      const h = harness.store.fleetHosts.get(id);
+      return h && { name: h.name, online: fleet.hostOnline(h, Date.now()) };
+    },
+  });
   return { member, where: harness.store.path };
 }
