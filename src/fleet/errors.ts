@@ -3,7 +3,11 @@ import { TalariaError } from '../protocol/errors.js';
 
 export type FleetErrorCode =
   /** This host's identity file cannot be read (it is never replaced silently). */
-  'identity_damaged';
+  | 'identity_damaged'
+  /** A pair request was refused (bad signature, stale, replayed, a host not online or revoked). */
+  | 'pair_refused'
+  /** Another host cannot be reached for forwarding (no URL, plain HTTP off loopback, its answer). */
+  | 'peer_unreachable';
 
 export class FleetError extends TalariaError<FleetErrorCode> {
   override readonly name = 'FleetError';

@@ -170,6 +170,14 @@ export function startFleetMember(o: FleetMemberOptions): FleetMember {
     },
     setPublicUrl(u) {
       url = u;
+      // A heartbeat renews the lease only: the row's URL is written here (peers reach this host by it).
+      try {
+        store.transaction(() => {
+          if (store.fleetHosts.setUrl(id, u)) send({ kind: 'host', id });
+        });
+      } catch (err) {
+        log?.warn('fleet: public URL not written', { error: String(err) });
+      }
       beat();
     },
     async stop() {

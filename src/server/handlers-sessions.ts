@@ -5,7 +5,7 @@ import type { PermissionRule } from '../permission/types.js';
 import type { StoredSession } from '../store/index.js';
 import type { HandlerMap } from './app.js';
 import type { Hub } from './hub.js';
-import { withFleet, type ServerFleet } from './fleet.js';
+import { ownedElsewhere, withFleet, type ServerFleet } from './fleet.js';
 import { HttpError } from './http-error.js';
 import type { TokenIdentity } from './tokens.js';
 import { WireProblems } from './wire-problems.js';
@@ -17,7 +17,14 @@ export function who(identity: TokenIdentity | undefined): string {
 }
 
 export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps, fleet?: ServerFleet): Partial<HandlerMap> {
+  /** The owner and the forwarder when another live host of the fleet owns the session (refused when nothing forwards). */
+  const remote = (id: string) => ownedElsewhere(fleet, ops.row(id).id);
   const snap = (id: string) => ({ snapshot: hub.snapshot(ops.row(id)) });
+  /** The snapshot of a session that may be live on another host (then the owner's). */
+  const anySnap = async (id: string) => {
+    const r = remote(id);
+    return r ? { snapshot: await r.forward.snapshot(r.owner, r.id) } : snap(id);
+  };
   const checked = new WireProblems((id, fromSeq, limit) => harness.sessions.wire(id, { fromSeq, limit }));
   return {
     async listSessions({ query }) {
@@ -80,11 +87,13 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps, fle
       return snap(hs.id);
     },
 
-    snapshot: ({ params }) => snap(params.id),
+    snapshot: ({ params }) => anySnap(params.id),
 
     async openSession({ params, body }) {
       const { workspace, ...b } = body;
       const stored = harness.sessions.find(params.id);
+      // Live on its owner: nothing to open here.
+      if (stored && remote(stored.id)) return anySnap(stored.id);
       const ls = stored
         ? await ops.live(stored.id, b)
         : await ops.adopt(params.id, { ...b, ...(workspace ? { workspace } : {}) });
@@ -93,6 +102,16 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps, fle
 
     async prompt({ params, body }) {
       const b = body;
+      const r = remote(params.id);
+      if (r) {
+        if (b.images.length > 0)
+          throw new HttpError(
+            'invalid_argument',
+            'images are not forwarded to another host yet',
+            'Send them on the host that runs the session.',
+          );
+        return { ...(await r.forward.prompt(r.owner, r.id, b.text)), queued: false, position: 0 };
+      }
       const ls = await ops.live(params.id);
       return sendPrompt(ls.hs, b.text, b.images);
     },
@@ -116,6 +135,11 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps, fle
     },
 
     async cancel({ params }) {
+      const r = remote(params.id);
+      if (r) {
+        await r.forward.cancel(r.owner, r.id);
+        return { cancelled: true };
+      }
       const ls = hub.get(ops.row(params.id).id);
       if (!ls) return { cancelled: false };
       // The session's cancel drops its queue too (one `queue.updated`).
@@ -143,14 +167,32 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps, fle
       return { ok: true };
     },
 
-    permissions({ params }) {
+    async permissions({ params }) {
+      const r = remote(params.id);
+      if (r) return { pending: (await r.forward.snapshot(r.owner, r.id)).pending };
       const ls = hub.get(ops.row(params.id).id);
       return { pending: ls ? [...ls.pending.values()] : [] };
     },
 
-    answerPermission({ params, body, identity }) {
-      const ls = hub.get(ops.row(params.id).id);
+    async answerPermission({ params, body, identity }) {
       const key = params.requestKey;
+      const there = remote(params.id);
+      if (there) {
+        // The owner's broker decides which answer came first, across hosts.
+        if (!('optionId' in body) || body.rule)
+          throw new HttpError('invalid_argument', 'answer a session of another host with one of its options (no rule)');
+        const a = await there.forward.answerPermission(there.owner, there.id, key, body.optionId);
+        if (!a.ok && a.reason === 'not_offered')
+          throw new HttpError(
+            'invalid_argument',
+            `option ${body.optionId} was not offered`,
+            "Answer with one of the request's options.",
+          );
+        if (!a.ok)
+          throw new HttpError('conflict', 'already answered by someone else', undefined, { answeredBy: undefined });
+        return { answeredBy: who(identity) };
+      }
+      const ls = hub.get(ops.row(params.id).id);
       if (!ls) throw new HttpError('not_found', `no pending permission ${key}`);
       const done = ls.resolved.get(key);
       if (done !== undefined)
@@ -225,6 +267,8 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps, fle
     },
 
     async steer({ params, body }) {
+      // Steering is not forwarded yet: refused while another host owns the session.
+      ownedElsewhere(fleet, ops.row(params.id).id, { forwarded: false });
       const ls = await ops.live(params.id);
       return steerNow(ls.hs, body);
     },

@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSyncPg, type SyncPg } from '../../src/store/pg/sync-client.js';
 import { startCluster, type Cluster } from '../store/pg/cluster.js';
 import { demoEnv, startCli, tempDir, type CliRun } from '../cli/helpers.js';
+import { contiguous, isEvent, Probe, type Seen } from '../server/helpers.js';
+import type { RunningServer } from '../../src/server/server.js';
+import type { StreamEvent } from '../../src/server/contract/index.js';
 
 let cluster: Cluster;
 let db: SyncPg;
@@ -62,6 +65,8 @@ async function liveSession(h: Host): Promise<string> {
 
 let a: Host;
 let b: Host;
+/** A host that does not forward (TALARIA_FLEET_FORWARD=0): it refuses instead. */
+let c: Host;
 
 beforeAll(async () => {
   cluster = startCluster();
@@ -69,7 +74,12 @@ beforeAll(async () => {
   admin.query('CREATE DATABASE fwd');
   admin.close();
   url = cluster.url.replace('/postgres?', '/fwd?');
-  [a, b] = await Promise.all([host('a'), host('b')]);
+  // B's demo agent streams slowly enough for a cancel to land mid-turn.
+  [a, b, c] = await Promise.all([
+    host('a'),
+    host('b', { TALARIA_DEMO_CHUNK_DELAY_MS: '20' }),
+    host('c', { TALARIA_FLEET_FORWARD: '0' }),
+  ]);
   db = openSyncPg(url);
 }, 60_000);
 
@@ -83,24 +93,107 @@ afterAll(async () => {
   }
 });
 
-describe('a session live on host B', () => {
-  it('is owned by B: its lease names B, and A refuses to take it over (session_owned_elsewhere, 409, naming B)', async () => {
+/** A `/ws` client of host `h`, subscribed to `sid` and caught up. */
+async function watch(h: Host, sid: string): Promise<Probe> {
+  const p = new Probe({ origin: h.origin, token: h.token } as RunningServer);
+  await p.wait((m) => m.type === 'welcome');
+  p.send({ type: 'subscribe', sessionId: sid });
+  await p.wait((m) => m.type === 'synced' && m.sessionId === sid);
+  return p;
+}
+
+const leaseHost = (sid: string) =>
+  (db.query('SELECT host FROM session_leases WHERE session_id = $1', [sid]).rows[0] as { host: string }).host;
+
+/** The turn's events as a client sees them: type and seq (the owner's). */
+const turnOf = (events: StreamEvent[], turnId: string) => {
+  const from = events.findIndex((e) => e.type === 'turn.started' && (e as { turnId?: string }).turnId === turnId);
+  const to = events.findIndex((e) => e.type === 'turn.ended' && (e as { turnId?: string }).turnId === turnId);
+  return events.slice(from, to + 1).map((e) => `${e.seq} ${e.type}`);
+};
+
+const ended = (sid: string, turnId: string) => (m: Seen) =>
+  isEvent(sid, 'turn.ended')(m) && (m as { event: { turnId?: string } }).event.turnId === turnId;
+
+describe('a session live on host B, driven from host A', () => {
+  it('a host that does not forward refuses (session_owned_elsewhere, 409, naming B) and never takes it over', async () => {
     const sid = await liveSession(b);
-    const lease = db.query('SELECT host FROM session_leases WHERE session_id = $1', [sid]).rows[0] as { host: string };
-    expect(lease.host).toBe(b.id);
+    expect(leaseHost(sid)).toBe(b.id);
     for (const [path, body] of [
       [`/api/sessions/${sid}/open`, {}],
       [`/api/sessions/${sid}/prompt`, { text: 'hello' }],
+      [`/api/sessions/${sid}/cancel`, {}],
     ] as const) {
-      const r = await api(a, 'POST', path, body);
+      const r = await api(c, 'POST', path, body);
       expect(r.status).toBe(409);
       expect(r.json).toMatchObject({ code: 'busy' });
       expect(r.json.message).toContain(`live on host ${b.name}`);
     }
-    // B still holds it and drives it.
-    expect(
-      (db.query('SELECT host FROM session_leases WHERE session_id = $1', [sid]).rows[0] as { host: string }).host,
-    ).toBe(b.id);
+    expect(leaseHost(sid)).toBe(b.id);
     expect((await api(b, 'POST', `/api/sessions/${sid}/prompt`, { text: 'hello' })).status).toBe(200);
+  });
+
+  it('prompt, permission answer and cancel from A run on B; A’s /ws gets B’s events with B’s seqs; no frame lost', async () => {
+    const sid = await liveSession(b);
+    const onA = await watch(a, sid);
+    const onB = await watch(b, sid);
+
+    // A prompt typed on A: the turn runs on B, A's client sees it as B's does.
+    const p1 = await api(a, 'POST', `/api/sessions/${sid}/prompt`, { text: 'hello from a' });
+    expect(p1.status).toBe(200);
+    const t1 = p1.json.id as string;
+    await onA.wait(ended(sid, t1));
+    await onB.wait(ended(sid, t1));
+    expect(turnOf(onA.events(sid), t1)).toEqual(turnOf(onB.events(sid), t1));
+    expect(turnOf(onA.events(sid), t1).length).toBeGreaterThan(3);
+    expect(leaseHost(sid)).toBe(b.id);
+
+    // A permission asked on B, answered from A; the owner's broker refuses the second answer, from either host.
+    const p2 = await api(a, 'POST', `/api/sessions/${sid}/prompt`, { text: 'run echo hi' });
+    expect(p2.status).toBe(200);
+    const asked = await onA.wait<
+      Seen & { event: { requestKey: string; options: { optionId: string; kind: string }[] } }
+    >(isEvent(sid, 'permission.asked'));
+    const key = asked.event.requestKey;
+    expect(
+      (await api(a, 'GET', `/api/sessions/${sid}/permissions`)).json.pending.map(
+        (x: { requestKey: string }) => x.requestKey,
+      ),
+    ).toEqual([key]);
+    const allow = asked.event.options.find((o) => o.kind === 'allow_once')!.optionId;
+    const first = await api(a, 'POST', `/api/sessions/${sid}/permissions/${key}`, { optionId: allow });
+    expect(first.status).toBe(200);
+    const again = await api(b, 'POST', `/api/sessions/${sid}/permissions/${key}`, { optionId: allow });
+    expect(again.status).toBe(409);
+    const remoteAgain = await api(a, 'POST', `/api/sessions/${sid}/permissions/${key}`, { optionId: allow });
+    expect(remoteAgain.status).toBe(409);
+    expect(remoteAgain.json.message).toContain('already answered');
+    await onA.wait(isEvent(sid, 'permission.resolved'));
+    await onA.wait(ended(sid, p2.json.id as string));
+
+    // Cancel from A of a turn running on B.
+    const p3 = await api(a, 'POST', `/api/sessions/${sid}/prompt`, { text: 'tour' });
+    await onA.wait(isEvent(sid, 'entry.appended'));
+    expect((await api(a, 'POST', `/api/sessions/${sid}/cancel`, {})).status).toBe(200);
+    const end = await onA.wait<Seen & { event: { stopReason: string } }>(ended(sid, p3.json.id as string));
+    expect(end.event.stopReason).toBe('cancelled');
+
+    // Every event B sent reached A, in order, no gap; every wire frame B stored is there, seq 1..N.
+    await onB.wait(ended(sid, p3.json.id as string));
+    const seqsA = onA.events(sid).map((e) => e.seq);
+    const firstA = seqsA[0]!;
+    contiguous(onA.events(sid), firstA);
+    expect(
+      onB
+        .events(sid)
+        .filter((e) => e.seq >= firstA)
+        .map((e) => e.seq),
+    ).toEqual(seqsA);
+    const wire = await api(b, 'GET', `/api/sessions/${sid}/wire?limit=5000`);
+    const seqs = (wire.json.frames as { seq: number }[]).map((f) => f.seq);
+    expect(seqs.length).toBeGreaterThan(10);
+    expect(seqs).toEqual(seqs.map((_, i) => i + 1));
+    onA.close();
+    onB.close();
   });
 });
