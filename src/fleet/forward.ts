@@ -164,8 +164,21 @@ export class PeerLinks<Snap = unknown, Event = unknown> {
     return (await E(l.client.root).snapshot(sessionId)) as Snap;
   }
 
-  follow(owner: FleetOwner, sessionId: string, since: number, sink: (events: Event[]) => void) {
+  follow(
+    owner: FleetOwner,
+    sessionId: string,
+    since: number,
+    sink: (events: Event[]) => void,
+    ended: (err: Error) => void,
+  ) {
     return this.on(owner, sessionId, async (s, { E, makeEventSink }) => {
+      let done = false;
+      this.link(owner)
+        .then((l) => l.client.closed)
+        .then(() => {
+          if (!done) ended(new FleetError('peer_unreachable', `the connection to host ${owner.name} closed`));
+        })
+        .catch(() => undefined);
       const sub = E(s).subscribe(
         makeEventSink((batch) => {
           // A responder rides on `permission.asked` for caps clients: this host answers by key instead.

@@ -7,6 +7,7 @@
 import type { FleetStatus, SessionSummaryInfo } from './contract/index.js';
 import type { Duplex } from 'node:stream';
 import { TalariaError } from '../protocol/errors.js';
+import { HttpError } from './http-error.js';
 import type { Logger } from '../protocol/types.js';
 import type { Hub, LiveSession } from './hub.js';
 import type { FleetForward, FleetOwner } from './hub-remote.js';
@@ -107,12 +108,34 @@ export function ownedElsewhere(
   const peers = fleet?.peers;
   const owner = peers?.ownerOf(sessionId);
   if (!owner) return undefined;
-  if (peers?.forward && o.forwarded !== false) return { owner, forward: peers.forward, id: sessionId };
+  if (peers?.forward && o.forwarded !== false) return { owner, forward: answered(peers.forward), id: sessionId };
   throw new TalariaError(
     'session_owned_elsewhere',
     `session ${sessionId} is live on host ${owner.name}: ${o.forwarded === false ? 'this is not forwarded to it yet' : 'this host does not forward to it'}`,
     { sessionId, host: owner.id, hostName: owner.name },
   );
+}
+
+/** An owner that cannot be reached (`peer_unreachable`) is a 503 that says so, with its fix. */
+function unreachable(err: unknown): unknown {
+  const e = err as { code?: unknown; message?: unknown; fix?: unknown };
+  if (e.code !== 'peer_unreachable') return err;
+  return new HttpError('unavailable', String(e.message), typeof e.fix === 'string' ? e.fix : undefined);
+}
+
+function answered(f: FleetForward): FleetForward {
+  const as = <T>(p: Promise<T>): Promise<T> =>
+    p.catch((err: unknown) => {
+      throw unreachable(err);
+    });
+  return {
+    prompt: (...a) => as(f.prompt(...a)),
+    cancel: (...a) => as(f.cancel(...a)),
+    answerPermission: (...a) => as(f.answerPermission(...a)),
+    snapshot: (...a) => as(f.snapshot(...a)),
+    follow: (owner, id, since, sink, ended) =>
+      as(f.follow(owner, id, since, sink, (err) => ended(unreachable(err) as Error))),
+  };
 }
 
 /** Largest pair request read (a few hundred bytes in practice). */

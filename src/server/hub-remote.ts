@@ -27,12 +27,16 @@ export interface FleetForward {
   ): Promise<{ ok: boolean; reason?: string }>;
   /** The session as the owner's clients see it. */
   snapshot(owner: FleetOwner, sessionId: string): Promise<SessionSnapshot>;
-  /** Its events after `since` (the owner's event seq), then live, until the returned stop. */
+  /**
+   * Its events after `since` (the owner's event seq), then live, until the returned stop; `ended`
+   * runs if the owner's connection goes first (it went away, or this host was revoked).
+   */
   follow(
     owner: FleetOwner,
     sessionId: string,
     since: number,
     sink: (events: StreamEvent[]) => void,
+    ended: (err: Error) => void,
   ): Promise<() => void>;
 }
 
@@ -67,7 +71,9 @@ export function followRemote(r: RemoteSession, since: number | undefined, out: R
   void (async () => {
     const from = since ?? (await snapshot());
     if (stopped) return;
-    const s = await r.forward.follow(r.owner, r.id, from, onEvents);
+    const s = await r.forward.follow(r.owner, r.id, from, onEvents, (err) => {
+      if (!stopped) out.failed(err);
+    });
     if (stopped) return s();
     stop = s;
     out.send({ type: 'synced', sessionId: r.id, seq: from });

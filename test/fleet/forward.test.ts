@@ -9,7 +9,8 @@ import { startCluster, type Cluster } from '../store/pg/cluster.js';
 import { demoEnv, startCli, tempDir, type CliRun } from '../cli/helpers.js';
 import { contiguous, isEvent, Probe, type Seen } from '../server/helpers.js';
 import type { RunningServer } from '../../src/server/server.js';
-import type { StreamEvent } from '../../src/server/contract/index.js';
+import { WebSocket } from 'ws';
+import { PEER_REF_HEADER, type StreamEvent } from '../../src/server/contract/index.js';
 
 let cluster: Cluster;
 let db: SyncPg;
@@ -195,5 +196,43 @@ describe('a session live on host B, driven from host A', () => {
     expect(seqs).toEqual(seqs.map((_, i) => i + 1));
     onA.close();
     onB.close();
+  });
+
+  it('/captp takes a peer host only with the reference minted for it; a token reaches it only with --caps', async () => {
+    const status = (h: Host, headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const ws = new WebSocket(`${h.origin.replace(/^http/, 'ws')}/captp`, { headers });
+        ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+        ws.on('open', () => (ws.close(), resolve(101)));
+        ws.on('error', reject);
+      });
+    expect(await status(b, {})).toBe(401);
+    expect(await status(b, { [PEER_REF_HEADER]: 'ocapn://x.talaria/s/forged' })).toBe(401);
+    expect(await status(b, { authorization: `Bearer ${b.token}` })).toBe(404);
+    const pair = await fetch(`${b.origin}/fleet/pair`, { method: 'POST', body: '{"from":"h_x"}' });
+    expect(pair.status).toBe(403);
+    expect(((await pair.json()) as { message: string }).message).toMatch(/pair refused/);
+  });
+
+  // Last: it revokes A.
+  it('revoking host A revokes the references B minted for it and cuts A’s connection at once', async () => {
+    const sid = await liveSession(b);
+    const onA = await watch(a, sid);
+    const minted = () =>
+      db.query('SELECT revoked_at FROM caps_refs WHERE label = $1', [`fleet:${a.id}`]).rows as {
+        revoked_at: unknown;
+      }[];
+    expect(minted().some((r) => r.revoked_at === null)).toBe(true);
+    db.query('UPDATE fleet_hosts SET revoked_at = $1 WHERE id = $2', [Date.now(), a.id]);
+    db.query(`SELECT pg_notify('talaria_fleet', $1)`, [JSON.stringify({ kind: 'host', id: a.id })]);
+    const cut = await onA.wait<Seen & { error: { message: string } }>((m) => m.type === 'error' && m.sessionId === sid);
+    expect(cut.error.message).toMatch(/connection to host .* closed/);
+    expect(minted().every((r) => r.revoked_at !== null)).toBe(true);
+    // A asks again: refused (it is revoked); B still drives its session.
+    const again = await api(a, 'POST', `/api/sessions/${sid}/prompt`, { text: 'hello' });
+    expect(again.status).toBe(503);
+    expect(again.json.message).toMatch(/refused to pair: pair refused: host .* is revoked/);
+    expect((await api(b, 'POST', `/api/sessions/${sid}/prompt`, { text: 'hello' })).status).toBe(200);
+    onA.close();
   });
 });
