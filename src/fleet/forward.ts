@@ -187,10 +187,12 @@ export class PeerLinks<Snap = unknown, Event = unknown> {
         since,
       );
       await sub;
-      return () =>
-        void E(sub)
+      return () => {
+        done = true;
+        E(sub)
           .cancel()
           .catch(() => undefined);
+      };
     });
   }
 
