@@ -85,8 +85,12 @@ describe('web: a session on host B driven from host A', { timeout: 120_000 }, ()
         timeout: 10_000,
       })
       .toContain('hello from box-a');
+    // The turn ends on B; A's page shows it ended (no Stop button) with the whole reply.
+    await page.getByRole('button', { name: /^Stop/ }).waitFor({ state: 'detached', timeout: 30_000 });
+    const onB = JSON.stringify((await b.api('GET', `/api/sessions/${sid}`)).snapshot.thread.entries);
     const seen = (await reply(page).textContent()) ?? '';
-    expect(seen.length).toBeGreaterThan(0);
+    expect(seen).toContain('You said: "hello from box-a"');
+    expect(onB).toContain('You said: \\"hello from box-a\\"');
     await shot(page, 'fleet-forward-1440');
     expect(await axeViolations(page)).toEqual([]);
 
