@@ -66,5 +66,6 @@ export const DataspaceI = M.interface('TalariaDataspace', {
 export const PeerI = M.interface('TalariaPeerHost', {
   openSession: M.call(M.string()).returns(M.promise()),
   snapshot: M.call(M.string()).returns(M.promise()),
+  steer: M.call(M.string(), M.splitRecord({}, { text: M.string(), queued: M.string() }, {})).returns(M.promise()),
   info: M.call().returns(M.record()),
 });

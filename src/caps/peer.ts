@@ -7,6 +7,7 @@
 import './lockdown.js';
 import { makeExo } from '@endo/exo';
 import { passable } from './clone.js';
+import type { HarnessSession } from '../harness/index.js';
 import type { ConnCtx } from './context.js';
 import { CapsError } from './errors.js';
 import { makeSessionFacet } from './facets.js';
@@ -31,6 +32,8 @@ export interface PeerHooks {
   owns(sessionId: string): boolean;
   /** The session as the server's clients see it (its snapshot, at its event seq). */
   snapshot(sessionId: string): unknown;
+  /** Steers the session (the server's steer, so both hosts answer alike). */
+  steer(hs: HarnessSession, body: { text?: string; queued?: string }): Promise<unknown>;
   /** The peer host is still a member in good standing (online, not revoked). */
   peerOk(peerId: string): boolean;
 }
@@ -67,6 +70,14 @@ export function makePeer(ctx: ConnCtx, gate: Gate, target: PeerTarget, hooks: Pe
       const id = String(sessionId);
       mine(h, id);
       return passable(h.snapshot(id));
+    },
+    async steer(sessionId: unknown, body: unknown) {
+      gate.check('steer');
+      const h = usable();
+      const id = String(sessionId);
+      mine(h, id);
+      const ls = await ctx.live.open(id);
+      return passable(await h.steer(ls.hs, body as { text?: string; queued?: string }));
     },
     info() {
       gate.check('info');

@@ -33,7 +33,7 @@ export const FACET_METHODS: Readonly<Record<RefFacet, readonly string[]>> = {
   responder: ['details', 'answer', 'share'],
   observer: ['observe', 'assert', 'retract'],
   /** Another host of the fleet (docs/fleet.md §3): drives the sessions this host owns. */
-  peer: ['openSession', 'snapshot', 'info'],
+  peer: ['openSession', 'snapshot', 'steer', 'info'],
 };
 
 /** A full controller as stored before answering a permission was a method of its own (any controller could answer). */

@@ -8,6 +8,7 @@
 import type { CapsClient, CapsSession } from '../caps/client.js';
 import type { Logger } from '../protocol/types.js';
 import { isLoopbackHost } from '../providers/acp-url.js';
+import type { SteerHow } from '../session/steer.js';
 import type { Store } from '../store/index.js';
 import { FleetError } from './errors.js';
 import type { HostIdentity } from './identity.js';
@@ -17,6 +18,14 @@ import { pairRequest } from './pair.js';
 interface CapsPeer<Snap> {
   openSession(sessionId: string): Promise<CapsSession>;
   snapshot(sessionId: string): Promise<Snap>;
+  steer(sessionId: string, body: { text?: string; queued?: string }): Promise<SteerAnswer>;
+}
+
+/** What a steer did (the owner's server's answer). */
+export interface SteerAnswer {
+  how: SteerHow;
+  via?: string;
+  turnId?: string;
 }
 
 interface Link {
@@ -156,6 +165,12 @@ export class PeerLinks<Snap = unknown, Event = unknown> {
         throw err;
       }
     });
+  }
+
+  async steer(owner: FleetOwner, sessionId: string, body: { text?: string; queued?: string }): Promise<SteerAnswer> {
+    const l = await this.link(owner);
+    const { E } = await this.caps!;
+    return E(l.client.root).steer(sessionId, body);
   }
 
   async snapshot(owner: FleetOwner, sessionId: string): Promise<Snap> {

@@ -131,6 +131,7 @@ function answered(f: FleetForward): FleetForward {
   return {
     prompt: (...a) => as(f.prompt(...a)),
     cancel: (...a) => as(f.cancel(...a)),
+    steer: (...a) => as(f.steer(...a)),
     answerPermission: (...a) => as(f.answerPermission(...a)),
     snapshot: (...a) => as(f.snapshot(...a)),
     follow: (owner, id, since, sink, ended) =>

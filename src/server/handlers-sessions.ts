@@ -267,8 +267,8 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps, fle
     },
 
     async steer({ params, body }) {
-      // Steering is not forwarded yet: refused while another host owns the session.
-      ownedElsewhere(fleet, ops.row(params.id).id, { forwarded: false });
+      const r = remote(params.id);
+      if (r) return r.forward.steer(r.owner, r.id, body);
       const ls = await ops.live(params.id);
       return steerNow(ls.hs, body);
     },

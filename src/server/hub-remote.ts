@@ -6,6 +6,7 @@
  * reset there is followed by a fresh snapshot, as locally.
  */
 import type { ServerMessage, SessionSnapshot, StreamEvent } from './contract/index.js';
+import type { SteerAnswer } from './prompt-queue.js';
 import { asciiJson, eventsFrame } from './batch.js';
 
 /** The host that owns a live session (its writer lease names it; it is online). */
@@ -25,6 +26,8 @@ export interface FleetForward {
     requestKey: string,
     optionId: string,
   ): Promise<{ ok: boolean; reason?: string }>;
+  /** Steers it there (the owner's server's steer; its answer). */
+  steer(owner: FleetOwner, sessionId: string, body: { text?: string; queued?: string }): Promise<SteerAnswer>;
   /** The session as the owner's clients see it. */
   snapshot(owner: FleetOwner, sessionId: string): Promise<SessionSnapshot>;
   /**

@@ -134,7 +134,7 @@ describe('a session live on host B, driven from host A', () => {
     expect((await api(b, 'POST', `/api/sessions/${sid}/prompt`, { text: 'hello' })).status).toBe(200);
   });
 
-  it('prompt, permission answer and cancel from A run on B; A’s /ws gets B’s events with B’s seqs; no frame lost', async () => {
+  it('prompt, permission answer, steer and cancel from A run on B; A’s /ws gets B’s events with B’s seqs; no frame lost', async () => {
     const sid = await liveSession(b);
     const onA = await watch(a, sid);
     const onB = await watch(b, sid);
@@ -171,6 +171,12 @@ describe('a session live on host B, driven from host A', () => {
     expect(remoteAgain.json.message).toContain('already answered');
     await onA.wait(isEvent(sid, 'permission.resolved'));
     await onA.wait(ended(sid, p2.json.id as string));
+
+    // A steer from A of the idle session: B's server steers it (here: a prompt now), the turn runs on B.
+    const st = await api(a, 'POST', `/api/sessions/${sid}/steer`, { text: 'steered from a' });
+    expect(st.status).toBe(200);
+    expect(st.json).toMatchObject({ how: 'prompt', turnId: expect.any(String) });
+    await onA.wait(ended(sid, st.json.turnId as string));
 
     // Cancel from A of a turn running on B.
     const p3 = await api(a, 'POST', `/api/sessions/${sid}/prompt`, { text: 'tour' });

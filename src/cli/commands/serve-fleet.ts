@@ -8,6 +8,7 @@ import type { Harness } from '../../harness/index.js';
 import type { Logger } from '../../protocol/types.js';
 import { PATHS, PEER_REF_HEADER, type SessionSnapshot, type StreamEvent } from '../../server/contract/index.js';
 import type { FleetPeers, ServerFleet } from '../../server/fleet.js';
+import { steerNow } from '../../server/prompt-queue.js';
 import type { RunningServer } from '../../server/server.js';
 import { isPgUrl } from '../../store/index.js';
 
@@ -83,6 +84,7 @@ export async function servePeers(
     hostId: self,
     owns: (id) => ownerOf(id) === undefined,
     snapshot: (id) => o.server.snapshot(id),
+    steer: (hs, body) => steerNow(hs, body),
     peerOk: (id) => pair.peerOk(id),
   });
   const forward =
