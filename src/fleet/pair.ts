@@ -101,26 +101,42 @@ export class PairService {
     if (this.seen.has(key)) throw refused('the request was replayed');
     this.seen.set(key, body.at + PAIR_WINDOW_MS);
     // One reference per pair: what A held before (a restart of A lost it) is revoked.
-    for (const r of this.minted(body.from)) this.o.refs.revoke(r.id);
+    for (const r of this.minted(body.from)) this.revokeRef(r.id);
     const m = this.o.refs.mint({
       facet: 'peer',
       target: JSON.stringify({ peer: body.from, owner: this.o.hostId }),
       label: `fleet:${body.from}`,
     });
+    this.known().set(m.row.id, body.from);
     this.o.logger?.info('fleet: paired with a host', { host: host.name, id: host.id });
     return { ref: m.uri };
   }
 
-  /** The live references this host minted for `peer` (all of them without one). */
-  private minted(peer?: string): { id: string; peer: string }[] {
-    const out: { id: string; peer: string }[] = [];
+  /**
+   * The live references this host minted, by id → peer: read from the store once (what it minted
+   * before a restart), then kept here, so a sweep on every fleet change reads no reference rows.
+   */
+  private mintedRefs: Map<string, string> | undefined;
+
+  private known(): Map<string, string> {
+    if (this.mintedRefs) return this.mintedRefs;
+    const m = new Map<string, string>();
     for (const r of this.o.refs.list()) {
       if (r.facet !== 'peer') continue;
       const t = JSON.parse(r.target) as { peer?: string; owner?: string };
-      if (t.owner !== this.o.hostId || typeof t.peer !== 'string') continue;
-      if (peer === undefined || t.peer === peer) out.push({ id: r.id, peer: t.peer });
+      if (t.owner === this.o.hostId && typeof t.peer === 'string') m.set(r.id, t.peer);
     }
-    return out;
+    return (this.mintedRefs = m);
+  }
+
+  /** The live references this host minted for `peer` (all of them without one). */
+  private minted(peer?: string): { id: string; peer: string }[] {
+    return [...this.known()].filter(([, p]) => peer === undefined || p === peer).map(([id, p]) => ({ id, peer: p }));
+  }
+
+  private revokeRef(id: string): void {
+    this.known().delete(id);
+    this.o.refs.revoke(id);
   }
 
   /** The peer a presented reference stands for, when it is one this host minted and its host is in good standing. */
@@ -151,9 +167,12 @@ export class PairService {
    */
   sweep(): string[] {
     const gone = new Set<string>();
+    const revoked = new Map<string, boolean>();
     for (const r of this.minted()) {
-      if (this.o.store.fleetHosts.get(r.peer)?.revokedAt === undefined) continue;
-      this.o.refs.revoke(r.id);
+      let is = revoked.get(r.peer);
+      if (is === undefined) revoked.set(r.peer, (is = this.o.store.fleetHosts.get(r.peer)?.revokedAt !== undefined));
+      if (!is) continue;
+      this.revokeRef(r.id);
       gone.add(r.peer);
     }
     for (const id of gone) {
