@@ -10,7 +10,8 @@ import { TalariaError } from '../protocol/errors.js';
 import { HttpError } from './http-error.js';
 import type { Logger } from '../protocol/types.js';
 import type { Hub, LiveSession } from './hub.js';
-import type { FleetForward, FleetOwner } from './hub-remote.js';
+import type { FleetForward, FleetOwner, RemoteSession } from './hub-remote.js';
+import type { TokenIdentity } from './tokens.js';
 
 export type { FleetForward, FleetOwner } from './hub-remote.js';
 
@@ -116,6 +117,48 @@ export function ownedElsewhere(
   );
 }
 
+type Remote = NonNullable<ReturnType<typeof ownedElsewhere>>;
+
+/** A prompt to the owner: text only for now; the owner's queue position is not carried. */
+export async function forwardPrompt(r: Remote, b: { text: string; images: unknown[] }) {
+  if (b.images.length > 0)
+    throw new HttpError(
+      'invalid_argument',
+      'images are not forwarded to another host yet',
+      'Send them on the host that runs the session.',
+    );
+  return { ...(await r.forward.prompt(r.owner, r.id, b.text)), queued: false, position: 0 };
+}
+
+/** A permission answer to the owner, whose broker decides which answer came first, across hosts. */
+export async function forwardAnswer(
+  r: Remote,
+  key: string,
+  body: { optionId: string; rule?: unknown } | { cancel: true },
+  by: string,
+): Promise<{ answeredBy: string }> {
+  if (!('optionId' in body) || body.rule)
+    throw new HttpError('invalid_argument', 'answer a session of another host with one of its options (no rule)');
+  const a = await r.forward.answerPermission(r.owner, r.id, key, body.optionId);
+  if (!a.ok && a.reason === 'not_offered')
+    throw new HttpError(
+      'invalid_argument',
+      `option ${body.optionId} was not offered`,
+      "Answer with one of the request's options.",
+    );
+  if (!a.ok) throw new HttpError('conflict', 'already answered by someone else', undefined, { answeredBy: undefined });
+  return { answeredBy: by };
+}
+
+/** The `/ws` hook: a session another live host owns, followed there when this host forwards (else read here). */
+export function remoteOf(fleet: ServerFleet | undefined, sessionId: string): RemoteSession | undefined {
+  try {
+    return ownedElsewhere(fleet, sessionId);
+  } catch {
+    return undefined;
+  }
+}
+
 /** An owner that cannot be reached (`peer_unreachable`) is a 503 that says so, with its fix. */
 function unreachable(err: unknown): unknown {
   const e = err as { code?: unknown; message?: unknown; fix?: unknown };
@@ -178,7 +221,16 @@ export class PeerSockets {
   private watching: FleetPeers | undefined;
   private off: (() => void) | undefined;
 
-  add(peers: FleetPeers, hostId: string, socket: Duplex): void {
+  /** The identity a peer's socket goes on with, when its reference is good (the socket is then cut on its revocation). */
+  admit(fleet: ServerFleet | undefined, ref: string, socket: Duplex): TokenIdentity | undefined {
+    const peers = fleet?.peers;
+    const peer = peers?.peerOf(ref);
+    if (!peers || !peer) return undefined;
+    this.add(peers, peer.hostId, socket);
+    return { id: `peer:${peer.hostId}`, role: 'controller', label: `host ${peer.name}` };
+  }
+
+  private add(peers: FleetPeers, hostId: string, socket: Duplex): void {
     if (this.watching !== peers) {
       this.off?.();
       this.watching = peers;

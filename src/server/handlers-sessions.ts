@@ -5,7 +5,7 @@ import type { PermissionRule } from '../permission/types.js';
 import type { StoredSession } from '../store/index.js';
 import type { HandlerMap } from './app.js';
 import type { Hub } from './hub.js';
-import { ownedElsewhere, withFleet, type ServerFleet } from './fleet.js';
+import { forwardAnswer, forwardPrompt, ownedElsewhere, withFleet, type ServerFleet } from './fleet.js';
 import { HttpError } from './http-error.js';
 import type { TokenIdentity } from './tokens.js';
 import { WireProblems } from './wire-problems.js';
@@ -103,15 +103,7 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps, fle
     async prompt({ params, body }) {
       const b = body;
       const r = remote(params.id);
-      if (r) {
-        if (b.images.length > 0)
-          throw new HttpError(
-            'invalid_argument',
-            'images are not forwarded to another host yet',
-            'Send them on the host that runs the session.',
-          );
-        return { ...(await r.forward.prompt(r.owner, r.id, b.text)), queued: false, position: 0 };
-      }
+      if (r) return forwardPrompt(r, b);
       const ls = await ops.live(params.id);
       return sendPrompt(ls.hs, b.text, b.images);
     },
@@ -177,21 +169,7 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps, fle
     async answerPermission({ params, body, identity }) {
       const key = params.requestKey;
       const there = remote(params.id);
-      if (there) {
-        // The owner's broker decides which answer came first, across hosts.
-        if (!('optionId' in body) || body.rule)
-          throw new HttpError('invalid_argument', 'answer a session of another host with one of its options (no rule)');
-        const a = await there.forward.answerPermission(there.owner, there.id, key, body.optionId);
-        if (!a.ok && a.reason === 'not_offered')
-          throw new HttpError(
-            'invalid_argument',
-            `option ${body.optionId} was not offered`,
-            "Answer with one of the request's options.",
-          );
-        if (!a.ok)
-          throw new HttpError('conflict', 'already answered by someone else', undefined, { answeredBy: undefined });
-        return { answeredBy: who(identity) };
-      }
+      if (there) return forwardAnswer(there, key, body, who(identity));
       const ls = hub.get(ops.row(params.id).id);
       if (!ls) throw new HttpError('not_found', `no pending permission ${key}`);
       const done = ls.resolved.get(key);

@@ -39,7 +39,7 @@ import { hermesSessionHandlers } from './handlers-hermes-sessions.js';
 import { SessionOps } from './session-ops.js';
 import { runHandlers } from './handlers-run.js';
 import { Hub } from './hub.js';
-import { ownedElsewhere, pairAnswer, PeerSockets, reportLiveSessions, type ServerFleet } from './fleet.js';
+import { pairAnswer, PeerSockets, remoteOf, reportLiveSessions, type ServerFleet } from './fleet.js';
 import type { RecordingRelay } from './recording.js';
 import { TokenBound } from './token-bound.js';
 import type { UpgradeHandler } from './upgrade-handler.js';
@@ -235,13 +235,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   // A fleet: this host's live sessions go to it, its changes to every `/ws` client (lists ask again).
   const offFleet = o.fleet ? reportLiveSessions(hub, o.fleet) : () => undefined;
   // A session another live host owns is followed there (when this host forwards; else read here).
-  hub.remoteOf = (id) => {
-    try {
-      return ownedElsewhere(o.fleet, id);
-    } catch {
-      return undefined;
-    }
-  };
+  hub.remoteOf = (id) => remoteOf(o.fleet, id);
   const offFleetView = o.fleet?.onChange(() => {
     for (const c of conns) c.send({ type: 'fleet.updated' });
   });
@@ -252,7 +246,12 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     if (!originAllowed(guard, req.headers.origin)) return reject(socket, 403, 'Forbidden');
     const path = (req.url ?? '/').split('?')[0]!;
     const peerRef = req.headers[PEER_REF_HEADER];
-    if (path === PATHS.captp && typeof peerRef === 'string') return peerUpgrade(req, socket, head, peerRef);
+    if (path === PATHS.captp && typeof peerRef === 'string') {
+      // A fleet host with the reference this host minted for it: that reference is its authority.
+      const mounted = mounts.get(path);
+      const peer = mounted && peerSockets.admit(o.fleet, peerRef, socket);
+      return peer ? mounted!(req, socket, head, peer) : reject(socket, 401, 'Unauthorized');
+    }
     const identity = identify(
       {
         authorization: req.headers.authorization,
@@ -279,17 +278,6 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     const mounted = peersOnly.has(path) ? undefined : mounts.get(path);
     if (mounted) return mounted(req, socket, head, identity);
     reject(socket, 404, 'Not Found');
-  }
-
-  /** A fleet host on `/captp` with the reference this host minted for it: that reference is its authority. */
-  function peerUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, ref: string): void | Promise<void> {
-    const peers = o.fleet?.peers;
-    const mounted = mounts.get(PATHS.captp);
-    if (!peers || !mounted) return reject(socket, 404, 'Not Found');
-    const peer = peers.peerOf(ref);
-    if (!peer) return reject(socket, 401, 'Unauthorized');
-    peerSockets.add(peers, peer.hostId, socket);
-    return mounted(req, socket, head, { id: `peer:${peer.hostId}`, role: 'controller', label: `host ${peer.name}` });
   }
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
