@@ -21,6 +21,7 @@ import { runWarmNewSession } from './talaria-warm.js';
 import { runRunOnWarmServer } from './talaria-run-warm.js';
 import { runStoreBytes } from './talaria-store-bytes.js';
 import { runStorePgPairs } from './talaria-store-pg.js';
+import { runFleetForward } from './talaria-fleet-forward.js';
 import type { BenchCase, Measurement } from './types.js';
 
 const SDK_TP = { case: 'sdk', key: 'framesPerSec' } as const;
@@ -198,6 +199,28 @@ export const talariaCases: BenchCase[] = [
       },
     ],
     run: (o) => runStorePgPairs(o.frames, { warmup: !o.quick }),
+  },
+  {
+    name: 'talaria.fleet.forward',
+    role: 'candidate',
+    // Informational: what a prompt forwarded to its owner host adds (issue 39 item 3), no target yet.
+    isolate: true,
+    description:
+      'a prompt round trip (POST → turn.ended on that host’s /ws) on a session live on host B: sent to B, and to host A (forwarded over B’s /captp), two `talaria serve` on one local PostgreSQL, demo agent, in pairs',
+    metrics: [
+      {
+        key: 'forwardMs',
+        unit: 'ms',
+        label: 'prompt round trip forwarded A → B (median)',
+        baseline: { case: 'talaria.fleet.forward', key: 'directMs', label: 'sent to B directly (paired)' },
+      },
+      { key: 'forwardP99Ms', unit: 'ms', label: 'prompt round trip forwarded A → B (p99)' },
+      { key: 'directP99Ms', unit: 'ms', label: 'prompt round trip on B directly (p99)' },
+      { key: 'addedMs', unit: 'ms', label: 'added by forwarding (median − median)' },
+      { key: 'forwardRatio', unit: '×', label: 'forwarded / direct round trip (medians)' },
+      { key: 'lost', unit: 'frames', label: 'B’s wire frames not seq 1..N', target: ZERO_LOST },
+    ],
+    run: (o) => runFleetForward({ prompts: o.quick ? 10 : 60 }),
   },
   {
     name: 'talaria.store.bytes',

@@ -79,6 +79,8 @@ export interface ConnectCapsOptions {
   maxPayload?: number;
   /** The server's access token, when it is mounted on `talaria serve` (sent as a Bearer header). */
   token?: string;
+  /** More request headers (a fleet host presents its pair reference in one). */
+  headers?: Record<string, string>;
   onError?: (err: unknown) => void;
   /** Sees every message, in and out (tests, debugging). */
   tap?: (dir: 'in' | 'out', msg: { type: string }) => void;
@@ -91,7 +93,7 @@ export async function connectCaps<T = unknown>(
 ): Promise<CapsClient<T>> {
   const ws = new WebSocket(url, {
     maxPayload: o.maxPayload ?? 16 * 1024 * 1024,
-    ...(o.token ? { headers: { authorization: `Bearer ${o.token}` } } : {}),
+    headers: { ...o.headers, ...(o.token ? { authorization: `Bearer ${o.token}` } : {}) },
   });
   await new Promise<void>((resolve, reject) => {
     ws.once('open', resolve);

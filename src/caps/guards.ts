@@ -62,3 +62,10 @@ export const DataspaceI = M.interface('TalariaDataspace', {
   retract: M.call(M.string()).returns(M.boolean()),
   observe: M.call(M.record(), M.remotable('Observer')).returns(M.remotable('Subscription')),
 });
+
+export const PeerI = M.interface('TalariaPeerHost', {
+  openSession: M.call(M.string()).returns(M.promise()),
+  snapshot: M.call(M.string()).returns(M.promise()),
+  steer: M.call(M.string(), M.splitRecord({}, { text: M.string(), queued: M.string() }, {})).returns(M.promise()),
+  info: M.call().returns(M.record()),
+});

@@ -26,6 +26,7 @@ import { LiveSessions } from './live.js';
 import { Permissions } from './permissions.js';
 import { RefStore, type RefRow } from './refs.js';
 import { publishSessions } from './session-facts.js';
+import { makePeer, parsePeerTarget, type PeerHooks } from './peer.js';
 
 export interface CapsHostOptions {
   harness: Harness;
@@ -66,6 +67,8 @@ export class CapsHost implements HostParts {
   private readonly agentFacts: AgentFacts;
   private readonly conns = new Set<CapsConnection>();
   private readonly offs: (() => void)[] = [];
+  /** Set when this host serves the other hosts of a fleet (peer references). */
+  private peerHooks: PeerHooks | undefined;
 
   constructor(o: CapsHostOptions) {
     this.harness = o.harness;
@@ -92,6 +95,11 @@ export class CapsHost implements HostParts {
   /** Checks the agents and asserts (or updates) one fact per agent; `serve --caps` calls it at start. */
   publishAgents(o: { timeoutMs?: number } = {}): Promise<AgentFact[]> {
     return this.agentFacts.publish(o);
+  }
+
+  /** This host serves its fleet's other hosts: peer references are honoured from now on (peer.ts). */
+  servePeers(hooks: PeerHooks): void {
+    this.peerHooks = hooks;
   }
 
   /** Mints a launcher reference for a workspace (optionally one agent). */
@@ -270,6 +278,8 @@ export class CapsHost implements HostParts {
       }
       case 'observer':
         return makeDataspaceFacet(ctx, gate, this.quotas);
+      case 'peer':
+        return makePeer(ctx, gate, parsePeerTarget(row.target), this.peerHooks);
     }
   }
 

@@ -10,8 +10,8 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { CapsRefsRepo, Store, StoredRef } from '../store/index.js';
 import { CapsError } from './errors.js';
 
-export type RefKind = 'agent' | 'session' | 'permission' | 'dataspace';
-export type RefFacet = 'launcher' | 'controller' | 'reader' | 'responder' | 'observer';
+export type RefKind = 'agent' | 'session' | 'permission' | 'dataspace' | 'host';
+export type RefFacet = 'launcher' | 'controller' | 'reader' | 'responder' | 'observer' | 'peer';
 
 /** What each facet may do at most; a reference lists a subset. */
 export const FACET_METHODS: Readonly<Record<RefFacet, readonly string[]>> = {
@@ -32,6 +32,8 @@ export const FACET_METHODS: Readonly<Record<RefFacet, readonly string[]>> = {
   reader: ['subscribe', 'snapshot', 'info', 'share'],
   responder: ['details', 'answer', 'share'],
   observer: ['observe', 'assert', 'retract'],
+  /** Another host of the fleet (docs/fleet.md §3): drives the sessions this host owns. */
+  peer: ['openSession', 'snapshot', 'steer', 'info'],
 };
 
 /** A full controller as stored before answering a permission was a method of its own (any controller could answer). */
@@ -44,6 +46,7 @@ const DERIVES: Readonly<Record<RefFacet, readonly RefFacet[]>> = {
   reader: ['reader'],
   responder: ['responder'],
   observer: ['observer'],
+  peer: ['controller'],
 };
 
 const FACET_KIND: Readonly<Record<RefFacet, RefKind>> = {
@@ -52,6 +55,7 @@ const FACET_KIND: Readonly<Record<RefFacet, RefKind>> = {
   reader: 'session',
   responder: 'permission',
   observer: 'dataspace',
+  peer: 'host',
 };
 
 /**

@@ -12,7 +12,11 @@ export type FleetErrorCode =
   /** This host was revoked: it rejoins only with a new token. */
   | 'host_revoked'
   /** A member's public URL is plain HTTP off loopback. */
-  | 'insecure_url';
+  | 'insecure_url'
+  /** A pair request was refused (bad signature, stale, replayed, a host not online or revoked). */
+  | 'pair_refused'
+  /** Another host cannot be reached for forwarding (no URL, plain HTTP off loopback, its answer). */
+  | 'peer_unreachable';
 
 export class FleetError extends TalariaError<FleetErrorCode> {
   override readonly name = 'FleetError';

@@ -240,6 +240,7 @@ export function startFleetMember(o: FleetMemberOptions): FleetMember {
     setPublicUrl(u) {
       checkFleetUrl(u);
       url = u;
+      // A heartbeat renews the lease only: the row's URL is written here (peers reach this host by it).
       try {
         store.transaction(() => {
           if (store.fleetHosts.setUrl(id, u)) send({ kind: 'host', id });

@@ -53,6 +53,11 @@ export function parseChange(payload: string): FleetChange | undefined {
   return undefined;
 }
 
+/** A host is online while its lease runs and it is not revoked (the one definition: the view, the lease check). */
+export function hostOnline(h: Pick<FleetHostRow, 'revokedAt' | 'leaseUntil'>, at: number): boolean {
+  return h.revokedAt === undefined && h.leaseUntil > at;
+}
+
 export class FleetView {
   private readonly hosts = new Map<string, FleetHostRow>();
   private readonly presence = new Map<string, SessionPresenceRow>();
@@ -108,7 +113,7 @@ export class FleetView {
   }
 
   private online(h: FleetHostRow, at: number): boolean {
-    return h.revokedAt === undefined && h.leaseUntil > at;
+    return hostOnline(h, at);
   }
 
   private onlineKey(): string {

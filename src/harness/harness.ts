@@ -286,6 +286,7 @@ export function createHarness(o: HarnessOptions = {}): Harness & HarnessExtras {
     pickAgent: pick,
     profileFor: (id, provider) => profiles.peek(id, provider),
     connectionInfo: (key) => host.connectionInfo(key),
+    joinFleet: (f) => locks.joinFleet(f),
     commandAgent,
     async close() {
       if (closed) return;

@@ -16,7 +16,7 @@ export {
   type FlushInfo,
   type RecordingDelayEvent,
 } from './recorder.js';
-export { SessionLocks, holderAlive } from './session-locks.js';
+export { SessionLocks, holderAlive, type LeaseFleet } from './session-locks.js';
 export { toPermissionRule, permissionRules } from './rules.js';
 export { seedThread } from './restore.js';
 export { branchTree, type BranchNode } from './branches.js';

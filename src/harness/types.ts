@@ -23,6 +23,7 @@ import type { RecordingDelayEvent } from './recorder-hold.js';
 import type { BranchNode } from './branches.js';
 import type { PermissionRules, StoredSessions, StoredWorkspaces } from './stored.js';
 import type { WarmOptions, WarmPool } from './warm-pool.js';
+import type { LeaseFleet } from './session-locks.js';
 
 export type { ConnectionInfo };
 
@@ -341,5 +342,10 @@ export interface Harness {
   profileFor(workspaceId: string, provider: string): WorkspaceProfile | undefined;
   /** What the agent behind `key` said in initialize (after it started). */
   connectionInfo(key: AgentKey): ConnectionInfo | undefined;
+  /**
+   * This harness is a host of a fleet (`talaria serve` on a shared PostgreSQL): its writer leases
+   * name the host, and another host's lease holds while that host is online (session-locks.ts).
+   */
+  joinFleet(f: LeaseFleet): void;
   close(): Promise<void>;
 }

@@ -33,6 +33,8 @@ export const PROTOCOL_ERROR_CODES = [
   'session_failed',
   /** Another Talaria process (or this harness) has the stored session open. */
   'session_busy',
+  /** A live session of a fleet is owned by another host that is online (its writer lease names it). */
+  'session_owned_elsewhere',
   /** The store could not take what a live session sent (frames or turns lost). */
   'recording_failed',
   'busy',

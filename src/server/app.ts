@@ -76,7 +76,7 @@ export function toHttpError(err: unknown, logger: Logger): HttpError {
     }
   }
   logger.error('server: unexpected error', {
-    error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+    error: err instanceof Error ? err.stack || err.message : String(err),
     ...(err instanceof TalariaError ? { code: err.code } : {}),
   });
   return new HttpError('internal', 'internal error (a bug: the server log has the details)');

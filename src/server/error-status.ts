@@ -37,6 +37,11 @@ export const HTTP_ANSWER: Record<TalariaErrorCode, HttpAnswer> = {
   // Someone else holds it (another Talaria process, or this server, has the session open): 409,
   // not 503: the server is fine, and the request succeeds once the holder lets go.
   session_busy: { code: 'busy', fix: 'Close the session where it is open (or let its turn finish), then try again.' },
+  // Live on another host of the fleet (its lease): this server neither takes it over nor waits for it.
+  session_owned_elsewhere: {
+    code: 'busy',
+    fix: 'Drive it on the host that runs it, or let that host close it (or go offline), then try again.',
+  },
   busy: { code: 'busy', fix: 'Wait for the other operation to finish, then try again.' },
   // The agent cannot be used yet.
   spawn_failed: { code: 'not_ready', fix: READINESS },

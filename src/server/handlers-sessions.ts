@@ -5,7 +5,7 @@ import type { PermissionRule } from '../permission/types.js';
 import type { StoredSession } from '../store/index.js';
 import type { HandlerMap } from './app.js';
 import type { Hub } from './hub.js';
-import { withFleet, type ServerFleet } from './fleet.js';
+import { forwardAnswer, forwardPrompt, ownedElsewhere, withFleet, type ServerFleet } from './fleet.js';
 import { HttpError } from './http-error.js';
 import type { TokenIdentity } from './tokens.js';
 import { WireProblems } from './wire-problems.js';
@@ -17,7 +17,14 @@ export function who(identity: TokenIdentity | undefined): string {
 }
 
 export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps, fleet?: ServerFleet): Partial<HandlerMap> {
+  /** The owner and the forwarder when another live host of the fleet owns the session (refused when nothing forwards). */
+  const remote = (id: string) => ownedElsewhere(fleet, ops.row(id).id);
   const snap = (id: string) => ({ snapshot: hub.snapshot(ops.row(id)) });
+  /** The snapshot of a session that may be live on another host (then the owner's). */
+  const anySnap = async (id: string) => {
+    const r = remote(id);
+    return r ? { snapshot: await r.forward.snapshot(r.owner, r.id) } : snap(id);
+  };
   const checked = new WireProblems((id, fromSeq, limit) => harness.sessions.wire(id, { fromSeq, limit }));
   return {
     async listSessions({ query }) {
@@ -80,11 +87,13 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps, fle
       return snap(hs.id);
     },
 
-    snapshot: ({ params }) => snap(params.id),
+    snapshot: ({ params }) => anySnap(params.id),
 
     async openSession({ params, body }) {
       const { workspace, ...b } = body;
       const stored = harness.sessions.find(params.id);
+      // Live on its owner: nothing to open here.
+      if (stored && remote(stored.id)) return anySnap(stored.id);
       const ls = stored
         ? await ops.live(stored.id, b)
         : await ops.adopt(params.id, { ...b, ...(workspace ? { workspace } : {}) });
@@ -93,6 +102,8 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps, fle
 
     async prompt({ params, body }) {
       const b = body;
+      const r = remote(params.id);
+      if (r) return forwardPrompt(r, b);
       const ls = await ops.live(params.id);
       return sendPrompt(ls.hs, b.text, b.images);
     },
@@ -116,6 +127,11 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps, fle
     },
 
     async cancel({ params }) {
+      const r = remote(params.id);
+      if (r) {
+        await r.forward.cancel(r.owner, r.id);
+        return { cancelled: true };
+      }
       const ls = hub.get(ops.row(params.id).id);
       if (!ls) return { cancelled: false };
       // The session's cancel drops its queue too (one `queue.updated`).
@@ -143,14 +159,18 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps, fle
       return { ok: true };
     },
 
-    permissions({ params }) {
+    async permissions({ params }) {
+      const r = remote(params.id);
+      if (r) return { pending: (await r.forward.snapshot(r.owner, r.id)).pending };
       const ls = hub.get(ops.row(params.id).id);
       return { pending: ls ? [...ls.pending.values()] : [] };
     },
 
-    answerPermission({ params, body, identity }) {
-      const ls = hub.get(ops.row(params.id).id);
+    async answerPermission({ params, body, identity }) {
       const key = params.requestKey;
+      const there = remote(params.id);
+      if (there) return forwardAnswer(there, key, body, who(identity));
+      const ls = hub.get(ops.row(params.id).id);
       if (!ls) throw new HttpError('not_found', `no pending permission ${key}`);
       const done = ls.resolved.get(key);
       if (done !== undefined)
@@ -225,6 +245,8 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps, fle
     },
 
     async steer({ params, body }) {
+      const r = remote(params.id);
+      if (r) return r.forward.steer(r.owner, r.id, body);
       const ls = await ops.live(params.id);
       return steerNow(ls.hs, body);
     },

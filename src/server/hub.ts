@@ -20,6 +20,7 @@ import { EventBatcher, type BatchSink } from './batch.js';
 import { SessionOrigins } from './session-origin.js';
 import { appended, threadJson } from './hub-json.js';
 import { RecordingStates, type RecordingRelay } from './recording.js';
+import type { RemoteSession } from './hub-remote.js';
 
 export { appended };
 import {
@@ -71,6 +72,8 @@ export class Hub {
     if (type === 'recording.caught_up') this.log.storeBack();
   });
   private readonly offRecording: () => void;
+  /** A fleet: the owner of a session another live host owns, to follow it there (hub-remote.ts; server.ts sets it). */
+  remoteOf: ((sessionId: string) => RemoteSession | undefined) | undefined;
 
   constructor(
     readonly harness: Harness,

@@ -9,7 +9,7 @@ import type { SteerResult } from '../session/steer.js';
 import type { ContentBlock } from '../thread/types.js';
 import type { QueuedPrompt } from './contract/index.js';
 
-type SteerAnswer = { how: SteerResult['how']; via?: string; turnId?: string };
+export type SteerAnswer = { how: SteerResult['how']; via?: string; turnId?: string };
 
 /** A prompt from a face: sent now, or queued behind the running turn (then `id` is its queued id). */
 export function sendPrompt(

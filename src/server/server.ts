@@ -19,7 +19,14 @@ import { silentLogger, type Logger } from '../protocol/types.js';
 import { acpMount } from './acp-mount.js';
 import { ptyChannel } from './pty-channel.js';
 import { buildApp, type Handlers } from './app.js';
-import { PATHS, WS_CLOSE, type Role, type StreamEvent } from './contract/index.js';
+import {
+  PATHS,
+  PEER_REF_HEADER,
+  WS_CLOSE,
+  type Role,
+  type SessionSnapshot,
+  type StreamEvent,
+} from './contract/index.js';
 import { EventLog } from './event-log.js';
 import { guardConfig, hostAllowed, identify, isLoopback, originAllowed, type GuardConfig } from './guard.js';
 import { cookieHandlers } from './handlers-cookie.js';
@@ -32,7 +39,7 @@ import { hermesSessionHandlers } from './handlers-hermes-sessions.js';
 import { SessionOps } from './session-ops.js';
 import { runHandlers } from './handlers-run.js';
 import { Hub } from './hub.js';
-import { reportLiveSessions, type ServerFleet } from './fleet.js';
+import { pairAnswer, PeerSockets, remoteOf, reportLiveSessions, type ServerFleet } from './fleet.js';
 import type { RecordingRelay } from './recording.js';
 import { TokenBound } from './token-bound.js';
 import type { UpgradeHandler } from './upgrade-handler.js';
@@ -107,8 +114,13 @@ export interface RunningServer {
     after(sessionId: string, since: number): StreamEvent[] | undefined;
     head(sessionId: string): number;
   };
-  /** Attaches a WebSocket face at a reserved path (`/acp`, `/captp`); the token is checked first. */
-  mount(path: string, handler: UpgradeHandler): void;
+  /**
+   * Attaches a WebSocket face at a reserved path (`/acp`, `/captp`); the token is checked first.
+   * `tokens: false`: only a fleet's peer hosts reach it (their pair reference, never a token).
+   */
+  mount(path: string, handler: UpgradeHandler, o?: { tokens?: boolean }): void;
+  /** A session as the clients see it (a fleet's peer hosts ask the owner for it). */
+  snapshot(sessionId: string): SessionSnapshot;
   /** Live `/ws` connections (tests, stats). */
   connections(): number;
   close(): Promise<void>;
@@ -165,6 +177,9 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const pty = ptyChannel({ harness, logger, onSignedIn });
 
   const mounts = new Map<string, UpgradeHandler>();
+  /** Mounts a token does not open (`/captp` for a fleet's peers only, without --caps). */
+  const peersOnly = new Set<string>();
+  const peerSockets = new PeerSockets();
   const reserved = [PATHS.acp, PATHS.captp];
   const acp = acpMount({
     harness,
@@ -186,14 +201,20 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     reserved,
   });
 
+  // A fleet's pair requests are signed by the asking host, not sent with a token: before the app's guard.
+  const fleet = o.fleet;
+  const fetch: typeof app.fetch = (req, ...rest) =>
+    fleet && new URL(req.url).pathname === PATHS.fleetPair && hostAllowed(guard, req.headers.get('host') ?? undefined)
+      ? pairAnswer(req, fleet, logger)
+      : app.fetch(req, ...rest);
   const server = (
     o.tls
       ? createAdaptorServer({
-          fetch: app.fetch,
+          fetch,
           createServer: createHttps,
           serverOptions: { cert: readFileSync(o.tls.cert), key: readFileSync(o.tls.key) },
         })
-      : createAdaptorServer({ fetch: app.fetch, createServer: createHttp })
+      : createAdaptorServer({ fetch, createServer: createHttp })
   ) as Server;
 
   const wss = new WebSocketServer({
@@ -213,6 +234,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   let stopping = false;
   // A fleet: this host's live sessions go to it, its changes to every `/ws` client (lists ask again).
   const offFleet = o.fleet ? reportLiveSessions(hub, o.fleet) : () => undefined;
+  // A session another live host owns is followed there (when this host forwards; else read here).
+  hub.remoteOf = (id) => remoteOf(o.fleet, id);
   const offFleetView = o.fleet?.onChange(() => {
     for (const c of conns) c.send({ type: 'fleet.updated' });
   });
@@ -222,6 +245,13 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     if (!hostAllowed(guard, req.headers.host)) return reject(socket, 403, 'Forbidden');
     if (!originAllowed(guard, req.headers.origin)) return reject(socket, 403, 'Forbidden');
     const path = (req.url ?? '/').split('?')[0]!;
+    const peerRef = req.headers[PEER_REF_HEADER];
+    if (path === PATHS.captp && typeof peerRef === 'string') {
+      // A fleet host with the reference this host minted for it: that reference is its authority.
+      const mounted = mounts.get(path);
+      const peer = mounted && peerSockets.admit(o.fleet, peerRef, socket);
+      return peer ? mounted!(req, socket, head, peer) : reject(socket, 401, 'Unauthorized');
+    }
     const identity = identify(
       {
         authorization: req.headers.authorization,
@@ -245,7 +275,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     }
     bound.bind(socket, identity);
     if (pty.match(path) !== undefined) return pty.upgrade(req, socket, head, identity);
-    const mounted = mounts.get(path);
+    const mounted = peersOnly.has(path) ? undefined : mounts.get(path);
     if (mounted) return mounted(req, socket, head, identity);
     reject(socket, 404, 'Not Found');
   }
@@ -303,6 +333,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       stopping = true;
       offFleet();
       offFleetView?.();
+      peerSockets.close();
       const closed = new Promise<void>((r) => server.close(() => r()));
       for (const c of conns) c.close(WS_CLOSE.shutdown, 'server stopping');
       // Let running turns finish within the grace period, then cancel what still runs.
@@ -341,11 +372,14 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       after: (sessionId, since) => log.after(sessionId, since),
       head: (sessionId) => log.head(sessionId).last,
     },
-    mount(path, handler) {
+    mount(path, handler, m = {}) {
       if (!reserved.includes(path as (typeof reserved)[number]))
         throw new TypeError(`not a reserved mount point: ${path}`);
       mounts.set(path, handler);
+      if (m.tokens === false) peersOnly.add(path);
+      else peersOnly.delete(path);
     },
+    snapshot: (sessionId) => hub.snapshot(ops.row(sessionId)),
     connections: () => conns.size,
     close,
   };

@@ -13,6 +13,7 @@ import type { Logger } from '../protocol/types.js';
 import { HttpError } from './http-error.js';
 import { asciiJson, eventsFrame, type EventBatch } from './batch.js';
 import { Heartbeat } from './heartbeat.js';
+import { followRemote, type RemoteSink } from './hub-remote.js';
 
 /** Catch-up events go in `events` messages of about this many bytes. */
 const CATCH_UP_FRAME_BYTES = 1024 * 1024;
@@ -124,6 +125,9 @@ export class WsConn {
     if (!row) throw new HttpError('not_found', `no session ${sessionId}`);
     const id = row.id;
     this.subs.get(id)?.off();
+    const remote = this.hub.remoteOf?.(id);
+    if (remote)
+      return void this.subs.set(id, { overflowed: false, off: followRemote(remote, since, this.remoteSink(id)) });
     const sub: Sub = { overflowed: false, off: () => {} };
     sub.off = this.hub.subscribeBatches(id, (b) => this.deliver(id, sub, b));
     this.subs.set(id, sub);
@@ -150,6 +154,18 @@ export class WsConn {
       seq = events.at(-1)?.seq ?? since!;
     }
     this.send({ type: 'synced', sessionId: id, seq });
+  }
+
+  /** Where a session followed on its owner host goes (hub-remote.ts). */
+  private remoteSink(id: string): RemoteSink {
+    return {
+      send: (m) => this.send(m),
+      frame: (bytes) => this.rawBytes(bytes),
+      failed: (err) => {
+        this.subs.delete(id);
+        this.send({ type: 'error', error: toHttpError(err, this.o.logger).body(), sessionId: id } as ServerMessage);
+      },
+    };
   }
 
   /**

@@ -63,9 +63,9 @@ export function createFleetHostsRepo(db: SqlDb) {
     'UPDATE fleet_hosts SET agents = ?, load = ?, heartbeat_at = ?, lease_until = ? WHERE id = ?',
   );
   const expire = db.prepare('UPDATE fleet_hosts SET lease_until = ? WHERE id = ? AND lease_until > ?');
+  const setUrl = db.prepare('UPDATE fleet_hosts SET url = ? WHERE id = ?');
   const revoke = db.prepare('UPDATE fleet_hosts SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
   const readmit = db.prepare('UPDATE fleet_hosts SET revoked_at = NULL WHERE id = ?');
-  const setUrl = db.prepare('UPDATE fleet_hosts SET url = ? WHERE id = ?');
   const byId = db.prepare<[string], Row>('SELECT * FROM fleet_hosts WHERE id = ?');
   const all = db.prepare<[], Row>('SELECT * FROM fleet_hosts ORDER BY name, id');
 
@@ -88,16 +88,16 @@ export function createFleetHostsRepo(db: SqlDb) {
     heartbeat(id: string, at: number, leaseUntil: number, agents: unknown, load: unknown): boolean {
       return beat.run(JSON.stringify(agents ?? null), JSON.stringify(load ?? null), at, leaseUntil, id).changes > 0;
     },
+    /** Where the host is reached (known once its server listens, after it registered). */
+    setUrl(id: string, url: string | undefined): boolean {
+      return setUrl.run(url ?? null, id).changes > 0;
+    },
     /** Ends the lease at `at` (a graceful stop: offline at once). */
     expire(id: string, at: number): boolean {
       return expire.run(at, id, at).changes > 0;
     },
     revoke(id: string, at: number): boolean {
       return revoke.run(at, id).changes > 0;
-    },
-    /** Its public URL, known once it listens (the heartbeat writes only what changes by the beat). */
-    setUrl(id: string, url: string | undefined): boolean {
-      return setUrl.run(url ?? null, id).changes > 0;
     },
     /** Lifts a revocation: the host came back with a new join token (src/fleet/join.ts). */
     readmit(id: string): boolean {

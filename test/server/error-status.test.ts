@@ -20,6 +20,7 @@ const EXPECTED: Record<TalariaErrorCode, [code: string, status: number]> = {
   session_closed: ['conflict', 409],
   session_failed: ['conflict', 409],
   session_busy: ['busy', 409],
+  session_owned_elsewhere: ['busy', 409],
   busy: ['busy', 409],
   spawn_failed: ['not_ready', 503],
   auth_required: ['not_ready', 503],

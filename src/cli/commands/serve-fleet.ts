@@ -3,12 +3,20 @@
  * heartbeat lease, its live sessions' status for the other hosts, and their view for its own
  * session list. A SQLite store: no fleet, nothing changes. The fleet layer is loaded only here.
  */
+import type { CapsHost } from '../../caps/host.js';
 import type { Harness } from '../../harness/index.js';
 import type { Logger } from '../../protocol/types.js';
+import { PATHS, PEER_REF_HEADER, type SessionSnapshot, type StreamEvent } from '../../server/contract/index.js';
+import type { FleetPeers, ServerFleet } from '../../server/fleet.js';
+import { steerNow } from '../../server/prompt-queue.js';
+import type { RunningServer } from '../../server/server.js';
 import { isPgUrl } from '../../store/index.js';
 
 export interface ServeFleet {
   readonly member: import('../../fleet/index.js').FleetMember;
+  readonly identity: import('../../fleet/index.js').HostIdentity;
+  /** What the server is given: the member, and its peers once this host serves them (servePeers). */
+  readonly server: ServerFleet;
   readonly where: string;
   /** Settles when this host is revoked (`talaria fleet revoke`): it has left the fleet; serve stops. */
   readonly revoked: Promise<Error>;
@@ -43,10 +51,11 @@ export async function joinFleet(
   const revoked = new Promise<Error>((r) => (onRevoked = r));
   const heartbeatMs = ms(o.env, 'TALARIA_FLEET_HEARTBEAT_MS');
   const leaseMs = ms(o.env, 'TALARIA_FLEET_LEASE_MS');
+  const identity = fleet.hostIdentity(harness.home);
   const member = fleet.startFleetMember({
     store: harness.store,
     storeUrl: o.storeUrl,
-    identity: fleet.hostIdentity(harness.home),
+    identity,
     ...(o.publicUrl ? { publicUrl: o.publicUrl } : {}),
     agents: () => harness.registry.list().map((p) => ({ id: p.id })),
     ...(heartbeatMs ? { heartbeatMs } : {}),
@@ -55,5 +64,79 @@ export async function joinFleet(
     onRevoked,
     logger: o.logger,
   });
-  return { member, where: harness.store.path, revoked };
+  // Leases name this host; another host's lease holds while its row says it is online (docs/fleet.md §3).
+  harness.joinFleet({
+    hostId: member.hostId,
+    host: (id) => {
+      const h = harness.store.fleetHosts.get(id);
+      return h && { name: h.name, online: fleet.hostOnline(h, Date.now()) };
+    },
+  });
+  const server: ServerFleet = {
+    hostId: member.hostId,
+    hosts: () => member.hosts(),
+    sessions: () => member.sessions(),
+    onChange: (fn) => member.onChange(fn),
+    sessionStatus: (id, status) => member.sessionStatus(id, status),
+  };
+  return { member, identity, server, where: harness.store.path, revoked };
+}
+
+/**
+ * Control goes to the owner (docs/fleet.md §3): this host answers other hosts' pair requests and
+ * their peer references on `/captp` (the caps host, made for it when `--caps` is off: then `/captp`
+ * takes no token), and forwards what its own clients ask of a session another live host owns
+ * (`TALARIA_FLEET_FORWARD=0`: refuses it instead). A revoked host's references die on the
+ * notification. Returns the stop.
+ */
+export async function servePeers(
+  f: ServeFleet,
+  o: { harness: Harness; caps: CapsHost; server: RunningServer; env: NodeJS.ProcessEnv; logger: Logger },
+): Promise<() => Promise<void>> {
+  const fleet = await import('../../fleet/index.js');
+  const store = o.harness.store;
+  const self = f.member.hostId;
+  const pair = new fleet.PairService({ store, hostId: self, refs: o.caps.refs, logger: o.logger });
+  const ownerOf = (id: string) => fleet.ownerOf(store, self, id);
+  o.caps.servePeers({
+    hostId: self,
+    owns: (id) => ownerOf(id) === undefined,
+    snapshot: (id) => o.server.snapshot(id),
+    steer: (hs, body) => steerNow(hs, body),
+    peerOk: (id) => pair.peerOk(id),
+  });
+  const forward =
+    o.env.TALARIA_FLEET_FORWARD === '0'
+      ? undefined
+      : new fleet.PeerLinks<SessionSnapshot, StreamEvent>({
+          identity: f.identity,
+          store,
+          logger: o.logger,
+          paths: { pair: PATHS.fleetPair, captp: PATHS.captp, refHeader: PEER_REF_HEADER },
+        });
+  const peers: FleetPeers = {
+    pair: (body) => pair.pair(body),
+    peerOf: (ref) => pair.peerOf(ref),
+    onPeerRevoked: (fn) => pair.onPeerRevoked(fn),
+    ownerOf,
+    forward,
+  };
+  f.server.peers = peers;
+  const sweep = () => {
+    try {
+      pair.sweep();
+      // An owner revoked: this host stops talking to it.
+      for (const h of f.member.hosts())
+        if (!h.self && store.fleetHosts.get(h.id)?.revokedAt !== undefined) void forward?.close(h.id);
+    } catch (err) {
+      o.logger.warn('fleet: revoked hosts not swept', { error: String(err) });
+    }
+  };
+  sweep();
+  const off = f.member.onChange(sweep);
+  return async () => {
+    off();
+    f.server.peers = undefined;
+    await forward?.close();
+  };
 }

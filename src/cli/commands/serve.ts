@@ -22,7 +22,7 @@ import { talariaHome } from '../../os/home.js';
 import { currentEnv } from '../../providers/locate.js';
 import { homedir } from 'node:os';
 import { removeDiscovery, writeDiscovery } from '../server-discovery.js';
-import { joinFleet } from './serve-fleet.js';
+import { joinFleet, servePeers } from './serve-fleet.js';
 import { DEFAULT_PORT, rememberPort, SERVE_LINK_FILE, serveToken, stablePort } from './serve-link.js';
 
 export const SERVE_HELP = `Usage: talaria serve [--port N] [--host ADDR] [--open] [--new-token] [--tls-cert FILE --tls-key FILE] [--insecure] [--store URL|FILE] [--public-url URL] [--join TOKEN]
@@ -210,7 +210,7 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
       ...(cert && key ? { tls: { cert: resolve(cert), key: resolve(key) } } : {}),
       ...(flag(p, 'insecure') ? { insecure: true } : {}),
       ...(webRoot ? { webRoot: resolve(webRoot) } : {}),
-      ...(fleet ? { fleet: fleet.member } : {}),
+      ...(fleet ? { fleet: fleet.server } : {}),
     });
   } catch (err) {
     for (const off of offs) off();
@@ -234,22 +234,28 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
   // face). Loaded on demand: it locks the process down (SES), which the rest of serve survives
   // (test/caps/lockdown.test.ts).
   let caps: { close(): Promise<void> } | undefined;
-  if (flag(p, 'caps')) {
+  // A fleet serves its peer hosts over /captp too (serve-fleet.ts servePeers): without --caps, to them only.
+  if (flag(p, 'caps') || fleet) {
     const face = await import('../../caps/index.js');
     const capsHost = new face.CapsHost({ harness, logger, cursor: server.events });
     const up = face.capsUpgradeHandler(capsHost);
-    server.mount('/captp', (req, socket, head) => up.handleUpgrade(req, socket, head));
-    // Who can run here, as facts observers watch (`{type: 'agent', id, ready, …}`).
-    capsHost
-      .publishAgents()
-      .catch((err: unknown) =>
-        logger.warn('caps: agent facts not published', { error: err instanceof Error ? err.message : String(err) }),
-      );
+    server.mount('/captp', (req, socket, head) => up.handleUpgrade(req, socket, head), { tokens: flag(p, 'caps') });
+    const offPeers = fleet
+      ? await servePeers(fleet, { harness, caps: capsHost, server, env: io.env, logger })
+      : undefined;
+    // Who can run here, as facts observers watch (`{type: 'agent', id, ready, …}`): for --caps clients.
+    if (flag(p, 'caps'))
+      capsHost
+        .publishAgents()
+        .catch((err: unknown) =>
+          logger.warn('caps: agent facts not published', { error: err instanceof Error ? err.message : String(err) }),
+        );
     // A fleet's hosts and other hosts' sessions as facts beside this host's own.
-    const offFleet = fleet
-      ? (await import('../../fleet/presence-facts.js')).publishFleetFacts(capsHost.dataspace, fleet.member)
-      : () => undefined;
-    caps = { close: async () => (offFleet(), up.wss.close(), await capsHost.close()) };
+    const offFleet =
+      fleet && flag(p, 'caps')
+        ? (await import('../../fleet/presence-facts.js')).publishFleetFacts(capsHost.dataspace, fleet.member)
+        : () => undefined;
+    caps = { close: async () => (offFleet(), await offPeers?.(), up.wss.close(), await capsHost.close()) };
   }
   // The folder serve was started in is the first workspace, with the agent it would use.
   const cwd = process.cwd();
@@ -262,7 +268,8 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
     if (!publicUrl) fleet.member.setPublicUrl(server.origin);
     io.stdout.write(`  fleet: host ${fleet.member.hostName} (${fleet.member.hostId}) on ${fleet.where}\n`);
   }
-  if (caps) io.stdout.write(`  caps: ${server.origin.replace(/^http/, 'ws')}/captp (references: talaria caps mint)\n`);
+  if (flag(p, 'caps'))
+    io.stdout.write(`  caps: ${server.origin.replace(/^http/, 'ws')}/captp (references: talaria caps mint)\n`);
   void harness
     .pickAgent({ workspace: cwd, timeoutMs: 10_000 })
     .then((pick) =>

@@ -6,7 +6,12 @@
  */
 
 /** Where things live on the one port. */
-export const PATHS = { api: '/api', ws: '/ws', acp: '/acp', captp: '/captp' } as const;
+export const PATHS = { api: '/api', ws: '/ws', acp: '/acp', captp: '/captp', fleetPair: '/fleet/pair' } as const;
+/**
+ * A fleet host's pair reference, presented on `/captp` in place of a token (docs/fleet.md §3): the
+ * reference the owner minted for it is the authority for that connection, nothing else is.
+ */
+export const PEER_REF_HEADER = 'x-talaria-peer-ref';
 /** Header carrying the token (or the page's HttpOnly cookie, `talaria_token_<port>`, traded for it). */
 export const TOKEN_HEADER = 'authorization';
 /** The prefix of the page's cookie name; the server appends its port (guard.ts cookieName). */

@@ -1,0 +1,109 @@
+/**
+ * Control goes to the owner, in the web UI (issue 39 item 3): a session live on host B, opened in
+ * host A's web UI in Chromium; a prompt typed on A runs on B (B's lease, B's log) and its streamed
+ * reply shows on A. Screenshotted at 1440 and 390 px, axe-clean.
+ */
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hostIdentity } from '../../src/fleet/identity.js';
+import { joinToken } from '../fleet/join-helper.js';
+import { openSyncPg } from '../../src/store/pg/sync-client.js';
+import { startCluster, type Cluster } from '../store/pg/cluster.js';
+import { demoEnv, startCli, tempDir, type CliRun } from '../cli/helpers.js';
+import { axeViolations, goHash } from './axe.js';
+import { launch, PHONE, shot } from './browser.js';
+import { ensureWebBuilt, WEB_ROOT } from './build.js';
+import { send } from './helpers.js';
+
+let cluster: Cluster;
+let browser: Browser;
+const running: CliRun[] = [];
+beforeAll(async () => {
+  await ensureWebBuilt();
+  cluster = startCluster();
+  browser = await launch();
+}, 240_000);
+afterAll(async () => {
+  try {
+    await browser?.close();
+    for (const r of running) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
+    await Promise.all(running.map((r) => r.done));
+  } finally {
+    cluster?.destroy();
+  }
+});
+
+async function serve(url: string, name: string) {
+  const home = tempDir(`web-fwd-${name}`);
+  hostIdentity(join(home, 'talaria'), { name });
+  const env = demoEnv(home, {
+    TALARIA_STORE: url,
+    TALARIA_FLEET_JOIN: joinToken(url),
+    TALARIA_WEB_ROOT: WEB_ROOT,
+    TALARIA_FLEET_HEARTBEAT_MS: '200',
+    TALARIA_FLEET_LEASE_MS: '3000',
+    TALARIA_DEMO_CHUNK_DELAY_MS: '5',
+  });
+  const s = startCli(['serve', '--port', '0'], { cwd: home, env });
+  running.push(s);
+  await s.until((out) => /fleet: host /.test(out));
+  const m = /((http:\/\/127\.0\.0\.1:\d+)\/#token=(\S+))/.exec(s.stdout())!;
+  const api = async (method: string, path: string, body?: unknown) => {
+    const r = await fetch(`${m[2]}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${m[3]}`, 'content-type': 'application/json' },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    return (await r.json()) as any;
+  };
+  return { home, link: m[1]!, api };
+}
+
+const reply = (page: Page) => page.locator('.msg.agent').last();
+
+describe('web: a session on host B driven from host A', { timeout: 120_000 }, () => {
+  it('a prompt typed on A runs on B and its reply streams into A’s page; 1440 and 390 px, axe-clean', async () => {
+    const admin = openSyncPg(cluster.url);
+    admin.query('CREATE DATABASE webfwd');
+    admin.close();
+    const url = cluster.url.replace('/postgres?', '/webfwd?');
+    const [a, b] = await Promise.all([serve(url, 'box-a'), serve(url, 'box-b')]);
+    const { workspace } = await b.api('POST', '/api/workspaces', { path: b.home });
+    const { snapshot } = await b.api('POST', `/api/workspaces/${workspace.id}/sessions`, { provider: 'demo' });
+    const sid = snapshot.session.id as string;
+
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(a.link);
+    await goHash(page, `#/s/${encodeURIComponent(sid)}`);
+    await page.getByLabel('Message to the agent').waitFor({ timeout: 20_000 });
+    await send(page, 'hello from box-a');
+    await expect.poll(() => reply(page).textContent(), { timeout: 30_000 }).toMatch(/\S/);
+    // The turn ran on B: B's own thread has the prompt typed on A.
+    await expect
+      .poll(async () => JSON.stringify((await b.api('GET', `/api/sessions/${sid}`)).snapshot.thread.entries), {
+        timeout: 10_000,
+      })
+      .toContain('hello from box-a');
+    // The turn ends on B; A's page shows it ended (no Stop button) with the whole reply.
+    await page.getByRole('button', { name: /^Stop/ }).waitFor({ state: 'detached', timeout: 30_000 });
+    const onB = JSON.stringify((await b.api('GET', `/api/sessions/${sid}`)).snapshot.thread.entries);
+    const seen = (await reply(page).textContent()) ?? '';
+    expect(seen).toContain('You said: "hello from box-a"');
+    expect(onB).toContain('You said: \\"hello from box-a\\"');
+    await shot(page, 'fleet-forward-1440');
+    expect(await axeViolations(page)).toEqual([]);
+
+    const phone = await browser.newPage({ ...PHONE });
+    await phone.goto(a.link);
+    await goHash(phone, `#/s/${encodeURIComponent(sid)}`);
+    await expect.poll(() => reply(phone).textContent(), { timeout: 20_000 }).toMatch(/\S/);
+    await shot(phone, 'fleet-forward-390');
+    expect(await axeViolations(phone)).toEqual([]);
+    expect(errors).toEqual([]);
+    await phone.close();
+    await page.close();
+  });
+});
