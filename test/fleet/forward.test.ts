@@ -6,45 +6,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSyncPg, type SyncPg } from '../../src/store/pg/sync-client.js';
 import { startCluster, type Cluster } from '../store/pg/cluster.js';
-import { demoEnv, startCli, tempDir, type CliRun } from '../cli/helpers.js';
 import { contiguous, isEvent, Probe, type Seen } from '../server/helpers.js';
 import type { RunningServer } from '../../src/server/server.js';
 import { WebSocket } from 'ws';
 import { hostIdentity } from '../../src/fleet/identity.js';
-import { joinToken } from './join-helper.js';
+import { tempDir } from '../cli/helpers.js';
+import { FleetHosts, type FleetHost as Host } from './fleet-serve.js';
 import { pairRequest } from '../../src/fleet/pair.js';
 import { PEER_REF_HEADER, type StreamEvent } from '../../src/server/contract/index.js';
 
 let cluster: Cluster;
 let db: SyncPg;
 let url: string;
-const running: CliRun[] = [];
+const fleet = new FleetHosts();
 
-interface Host {
-  home: string;
-  serve: CliRun;
-  origin: string;
-  token: string;
-  name: string;
-  id: string;
-}
-
-async function host(name: string, extra: Record<string, string> = {}): Promise<Host> {
-  const home = tempDir(`fwd-${name}`);
-  const env = demoEnv(home, {
-    TALARIA_FLEET_HEARTBEAT_MS: '200',
-    TALARIA_FLEET_LEASE_MS: '3000',
-    ...extra,
-    TALARIA_STORE: url,
-    TALARIA_FLEET_JOIN: joinToken(url),
-  });
-  const serve = startCli(['serve', '--port', '0'], { cwd: home, env });
-  running.push(serve);
-  await serve.until((out) => /fleet: host /.test(out));
-  const m = /(http:\/\/127\.0\.0\.1:\d+)\/#token=(\S+)/.exec(serve.stdout())!;
-  const f = /fleet: host (.+) \((h_[0-9a-f-]+)\)/.exec(serve.stdout())!;
-  return { home, serve, origin: m[1]!, token: m[2]!, name: f[1]!, id: f[2]! };
-}
+/** A lease of 3 s: nothing here waits for one to run out. */
+const host = (name: string, env: Record<string, string> = {}): Promise<Host> =>
+  fleet.start(url, `fwd-${name}`, { env: { TALARIA_FLEET_LEASE_MS: '3000', ...env } });
 
 async function api(h: Host, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
   const r = await fetch(`${h.origin}${path}`, {
@@ -91,8 +69,7 @@ beforeAll(async () => {
 afterAll(async () => {
   try {
     db?.close();
-    for (const r of running) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
-    await Promise.all(running.map((r) => r.done));
+    await fleet.stop();
   } finally {
     cluster?.destroy();
   }

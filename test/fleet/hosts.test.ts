@@ -5,58 +5,31 @@
  * --fleet`; a graceful stop is offline at once, a kill -9 after the (test-short) lease.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openSyncPg } from '../../src/store/pg/sync-client.js';
 import { startCluster, type Cluster } from '../store/pg/cluster.js';
-import { demoEnv, runCli, startCli, tempDir, type CliRun } from '../cli/helpers.js';
-import { joinToken } from './join-helper.js';
+import { runCli, startCli } from '../cli/helpers.js';
+import { fleetDatabase, FleetHosts, type FleetHost as Host } from './fleet-serve.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 
 let cluster: Cluster;
 let dbs = 0;
-const running: CliRun[] = [];
+const fleet = new FleetHosts();
 beforeAll(() => {
   cluster = startCluster();
 });
 afterAll(async () => {
   try {
-    for (const r of running) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
-    await Promise.all(running.map((r) => r.done));
+    await fleet.stop();
   } finally {
     cluster?.destroy();
   }
 });
 
-function database(): string {
-  const name = `hosts${++dbs}`;
-  const admin = openSyncPg(cluster.url);
-  admin.query(`CREATE DATABASE ${name}`);
-  admin.close();
-  return cluster.url.replace('/postgres?', `/${name}?`);
-}
+const database = (): string => fleetDatabase(cluster, `hosts${++dbs}`);
 
-// Short heartbeat and lease: a kill -9 shows within seconds.
-const FLEET_ENV = { TALARIA_FLEET_HEARTBEAT_MS: '200', TALARIA_FLEET_LEASE_MS: '1500' };
-
-interface Host {
-  home: string;
-  env: Record<string, string>;
-  serve: CliRun;
-  origin: string;
-  token: string;
-  name: string;
-}
-
-async function host(url: string, name: string, extra: Record<string, string> = {}, args: string[] = []): Promise<Host> {
-  const home = tempDir(`fleet-${name}`);
-  const env = demoEnv(home, { ...FLEET_ENV, ...extra, TALARIA_STORE: url, TALARIA_FLEET_JOIN: joinToken(url) });
-  const serve = startCli(['serve', '--port', '0', ...args], { cwd: home, env });
-  running.push(serve);
-  await serve.until((out) => /fleet: host /.test(out));
-  const m = /(http:\/\/127\.0\.0\.1:\d+)\/#token=(\S+)/.exec(serve.stdout())!;
-  const hostName = /fleet: host (.+) \(h_/.exec(serve.stdout())![1]!;
-  return { home, env, serve, origin: m[1]!, token: m[2]!, name: hostName };
-}
+// Short heartbeat and lease (the helper's): a kill -9 shows within seconds.
+const host = (url: string, name: string, env: Record<string, string> = {}, args: string[] = []): Promise<Host> =>
+  fleet.start(url, name, { env, args });
 
 interface Listed {
   id: string;
@@ -83,7 +56,7 @@ describe('a fleet of two talaria serve hosts on one PostgreSQL', () => {
       cwd: b.home,
       env: b.env,
     });
-    running.push(run);
+    fleet.track(run);
     let sid: string | undefined;
     await vi.waitFor(
       async () => {

@@ -9,40 +9,27 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openSyncPg } from '../../src/store/pg/sync-client.js';
 import { startCluster, type Cluster } from '../store/pg/cluster.js';
-import { demoEnv, startCli, tempDir, type CliRun } from '../cli/helpers.js';
-import { joinToken } from './join-helper.js';
+import { tempDir } from '../cli/helpers.js';
+import { FleetHosts, type FleetHost as Host } from './fleet-serve.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 
 let cluster: Cluster;
-const running: CliRun[] = [];
+const fleet = new FleetHosts();
 beforeAll(() => {
   cluster = startCluster();
 });
 afterAll(async () => {
   try {
-    for (const r of running) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
-    await Promise.all(running.map((r) => r.done));
+    await fleet.stop();
   } finally {
     cluster?.destroy();
   }
 });
 
-interface Host {
-  home: string;
-  origin: string;
-  token: string;
-}
-
-async function host(url: string, name: string): Promise<Host> {
-  const home = tempDir(`fleet-ws-${name}`);
-  const env = demoEnv(home, { TALARIA_STORE: url, TALARIA_FLEET_JOIN: joinToken(url) });
-  const serve = startCli(['serve', '--port', '0'], { cwd: home, env });
-  running.push(serve);
-  await serve.until((out) => /fleet: host /.test(out));
-  const m = /(http:\/\/127\.0\.0\.1:\d+)\/#token=(\S+)/.exec(serve.stdout())!;
-  return { home, origin: m[1]!, token: m[2]! };
-}
+// The default heartbeat and lease: nothing here waits for a host to go offline.
+const host = (url: string, name: string): Promise<Host> =>
+  fleet.start(url, `ws-${name}`, { env: { TALARIA_FLEET_HEARTBEAT_MS: '5000', TALARIA_FLEET_LEASE_MS: '15000' } });
 
 async function call(h: Host, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
   const r = await fetch(`${h.origin}${path}`, {

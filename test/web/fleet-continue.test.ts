@@ -6,23 +6,20 @@
  * here" seeds the conversation into a new session on A whose next prompt completes. B's frames
  * are all in the store: seq 1..N, no gap, the same N as B served before it died.
  */
-import { join } from 'node:path';
 import WebSocket from 'ws';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostIdentity } from '../../src/fleet/identity.js';
 import { connectServer, type ServerClient, type WebSocketCtor } from '../../src/server/client/index.js';
-import { openSyncPg } from '../../src/store/pg/sync-client.js';
 import { startCluster, type Cluster } from '../store/pg/cluster.js';
-import { demoEnv, startCli, tempDir, type CliRun } from '../cli/helpers.js';
+import { fleetDatabase, FleetHosts, type FleetHost } from '../fleet/fleet-serve.js';
+import { tempDir } from '../cli/helpers.js';
 import { axeViolations, goHash } from './axe.js';
 import { launch, PHONE, shot } from './browser.js';
 import { ensureWebBuilt, WEB_ROOT } from './build.js';
-import { joinToken } from '../fleet/join-helper.js';
 
 let cluster: Cluster;
 let browser: Browser;
-const running: CliRun[] = [];
+const fleet = new FleetHosts();
 beforeAll(async () => {
   await ensureWebBuilt();
   cluster = startCluster();
@@ -31,36 +28,15 @@ beforeAll(async () => {
 afterAll(async () => {
   try {
     await browser?.close();
-    for (const r of running) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
-    await Promise.all(running.map((r) => r.done));
+    await fleet.stop();
   } finally {
     cluster?.destroy();
   }
 });
 
-interface Host {
-  home: string;
-  serve: CliRun;
-  link: string;
-  api: ServerClient;
-}
-
-async function serve(url: string, name: string): Promise<Host> {
-  const home = tempDir(`web-cont-${name}`);
-  hostIdentity(join(home, 'talaria'), { name });
-  const env = demoEnv(home, {
-    TALARIA_STORE: url,
-    TALARIA_FLEET_JOIN: joinToken(url),
-    TALARIA_WEB_ROOT: WEB_ROOT,
-    TALARIA_FLEET_HEARTBEAT_MS: '200',
-    TALARIA_FLEET_LEASE_MS: '1500',
-  });
-  const s = startCli(['serve', '--port', '0'], { cwd: home, env });
-  running.push(s);
-  await s.until((out) => /fleet: host /.test(out));
-  const m = /((http:\/\/127\.0\.0\.1:\d+)\/#token=(\S+))/.exec(s.stdout())!;
-  const api = connectServer(m[2]!, m[3]!, { WebSocket: WebSocket as unknown as WebSocketCtor });
-  return { home, serve: s, link: m[1]!, api };
+async function serve(url: string, name: string): Promise<FleetHost & { api: ServerClient }> {
+  const h = await fleet.start(url, `web-cont-${name}`, { name, env: { TALARIA_WEB_ROOT: WEB_ROOT } });
+  return { ...h, api: connectServer(h.origin, h.token, { WebSocket: WebSocket as unknown as WebSocketCtor }) };
 }
 
 /** Waits until the session holds `users` user messages, each answered, and no turn runs. */
@@ -108,10 +84,7 @@ const SECOND = 'the second question from box-b';
 
 describe('web: a host dies, nothing is lost; continue here', { timeout: 180_000 }, () => {
   it('kill -9 of B: A shows "host offline", both turns read, "Continue here" seeds a session on A; 0 frames lost', async () => {
-    const admin = openSyncPg(cluster.url);
-    admin.query('CREATE DATABASE webcont');
-    admin.close();
-    const url = cluster.url.replace('/postgres?', '/webcont?');
+    const url = fleetDatabase(cluster, 'webcont');
     const a = await serve(url, 'box-a');
     const b = await serve(url, 'box-b');
     const project = tempDir('web-cont-project');

@@ -3,14 +3,10 @@
  * host A's web UI in Chromium; a prompt typed on A runs on B (B's lease, B's log) and its streamed
  * reply shows on A. Screenshotted at 1440 and 390 px, axe-clean.
  */
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostIdentity } from '../../src/fleet/identity.js';
-import { joinToken } from '../fleet/join-helper.js';
-import { openSyncPg } from '../../src/store/pg/sync-client.js';
 import { startCluster, type Cluster } from '../store/pg/cluster.js';
-import { demoEnv, startCli, tempDir, type CliRun } from '../cli/helpers.js';
+import { fleetDatabase, FleetHosts } from '../fleet/fleet-serve.js';
 import { axeViolations, goHash } from './axe.js';
 import { launch, PHONE, shot } from './browser.js';
 import { ensureWebBuilt, WEB_ROOT } from './build.js';
@@ -18,7 +14,7 @@ import { send } from './helpers.js';
 
 let cluster: Cluster;
 let browser: Browser;
-const running: CliRun[] = [];
+const fleet = new FleetHosts();
 beforeAll(async () => {
   await ensureWebBuilt();
   cluster = startCluster();
@@ -27,47 +23,33 @@ beforeAll(async () => {
 afterAll(async () => {
   try {
     await browser?.close();
-    for (const r of running) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
-    await Promise.all(running.map((r) => r.done));
+    await fleet.stop();
   } finally {
     cluster?.destroy();
   }
 });
 
 async function serve(url: string, name: string) {
-  const home = tempDir(`web-fwd-${name}`);
-  hostIdentity(join(home, 'talaria'), { name });
-  const env = demoEnv(home, {
-    TALARIA_STORE: url,
-    TALARIA_FLEET_JOIN: joinToken(url),
-    TALARIA_WEB_ROOT: WEB_ROOT,
-    TALARIA_FLEET_HEARTBEAT_MS: '200',
-    TALARIA_FLEET_LEASE_MS: '3000',
-    TALARIA_DEMO_CHUNK_DELAY_MS: '5',
+  const h = await fleet.start(url, `web-fwd-${name}`, {
+    name,
+    env: { TALARIA_WEB_ROOT: WEB_ROOT, TALARIA_FLEET_LEASE_MS: '3000', TALARIA_DEMO_CHUNK_DELAY_MS: '5' },
   });
-  const s = startCli(['serve', '--port', '0'], { cwd: home, env });
-  running.push(s);
-  await s.until((out) => /fleet: host /.test(out));
-  const m = /((http:\/\/127\.0\.0\.1:\d+)\/#token=(\S+))/.exec(s.stdout())!;
   const api = async (method: string, path: string, body?: unknown) => {
-    const r = await fetch(`${m[2]}${path}`, {
+    const r = await fetch(`${h.origin}${path}`, {
       method,
-      headers: { authorization: `Bearer ${m[3]}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${h.token}`, 'content-type': 'application/json' },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
     return (await r.json()) as any;
   };
-  return { home, link: m[1]!, api };
+  return { home: h.home, link: h.link, api };
 }
 
 const reply = (page: Page) => page.locator('.msg.agent').last();
 
 describe('web: a session on host B driven from host A', { timeout: 120_000 }, () => {
   it('a prompt typed on A runs on B and its reply streams into A’s page; 1440 and 390 px, axe-clean', async () => {
-    const admin = openSyncPg(cluster.url);
-    admin.query('CREATE DATABASE webfwd');
-    admin.close();
-    const url = cluster.url.replace('/postgres?', '/webfwd?');
+    const url = fleetDatabase(cluster, 'webfwd');
     const [a, b] = await Promise.all([serve(url, 'box-a'), serve(url, 'box-b')]);
     const { workspace } = await b.api('POST', '/api/workspaces', { path: b.home });
     const { snapshot } = await b.api('POST', `/api/workspaces/${workspace.id}/sessions`, { provider: 'demo' });
