@@ -39,6 +39,8 @@ export interface PeerLinksOptions {
   identity: HostIdentity;
   /** Where a host answers pair requests and serves `/captp`, and the header a peer reference goes in (the server's contract). */
   paths: { pair: string; captp: string; refHeader: string };
+  /** The largest frame a peer socket carries (the server's PEER_MAX_FRAME_BYTES). */
+  maxFrameBytes: number;
   store: Pick<Store, 'fleetHosts'>;
   logger?: Logger;
 }
@@ -87,6 +89,8 @@ export class PeerLinks<Snap = unknown, Event = unknown> {
     ws.protocol = base.protocol === 'https:' ? 'wss:' : 'ws:';
     const client = await caps.connectCaps<CapsPeer<unknown>>(ws.href, body.ref, {
       headers: { [this.o.paths.refHeader]: body.ref },
+      // A prompt's images go out and come back in its events: frames as large as the owner takes from a peer.
+      maxPayload: this.o.maxFrameBytes,
       onError: (err) => this.o.logger?.debug('fleet: peer connection error', { host: owner.name, error: String(err) }),
     });
     this.o.logger?.info('fleet: connected to a peer host', { host: owner.name });
@@ -140,9 +144,13 @@ export class PeerLinks<Snap = unknown, Event = unknown> {
     }
   }
 
-  async prompt(owner: FleetOwner, sessionId: string, text: string): Promise<{ id: string }> {
+  async prompt(
+    owner: FleetOwner,
+    sessionId: string,
+    blocks: readonly Record<string, unknown>[],
+  ): Promise<{ id: string }> {
     return this.on(owner, sessionId, async (s, { E }) => {
-      const turn = E(s).prompt(text);
+      const turn = E(s).prompt(blocks);
       // Nobody waits on its result here: its end is an event.
       void E(turn)
         .result()

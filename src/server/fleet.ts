@@ -8,6 +8,7 @@ import type { FleetStatus, SessionSummaryInfo } from './contract/index.js';
 import type { Duplex } from 'node:stream';
 import { TalariaError } from '../protocol/errors.js';
 import { HttpError } from './http-error.js';
+import { promptBlocks } from './prompt-queue.js';
 import type { Logger } from '../protocol/types.js';
 import type { Hub, LiveSession } from './hub.js';
 import type { FleetForward, FleetOwner, RemoteSession } from './hub-remote.js';
@@ -119,16 +120,23 @@ export function ownedElsewhere(
 
 type Remote = NonNullable<ReturnType<typeof ownedElsewhere>>;
 
-/** A prompt to the owner: text only for now; the owner's queue position is not carried. */
-export async function forwardPrompt(r: Remote, b: { text: string; images: unknown[] }) {
-  if (b.images.length > 0)
-    throw new HttpError(
-      'invalid_argument',
-      'images are not forwarded to another host yet',
-      'Send them on the host that runs the session.',
-    );
-  return { ...(await r.forward.prompt(r.owner, r.id, b.text)), queued: false, position: 0 };
+/**
+ * A prompt to the owner, its images too (peer sockets take frames as large as an HTTP body:
+ * PEER_MAX_FRAME_BYTES); the owner's queue position is not carried.
+ */
+export async function forwardPrompt(r: Remote, b: { text: string; images: { mimeType: string; data: string }[] }) {
+  return { ...(await r.forward.prompt(r.owner, r.id, promptBlocks(b.text, b.images))), queued: false, position: 0 };
 }
+
+/**
+ * The largest frame on a peer host's `/captp` socket, both ways: a forwarded prompt carries its
+ * images (an HTTP body is at most 32 MiB, base64 inside JSON) and its events carry them back. A
+ * token holder's socket keeps the caps face's 1 MiB.
+ */
+export const PEER_MAX_FRAME_BYTES = 40 * 1024 * 1024;
+
+/** A socket admitted as a peer host (PeerSockets.admit names it so). */
+export const isPeerIdentity = (i: TokenIdentity): boolean => i.id.startsWith('peer:');
 
 /** A permission answer to the owner, whose broker decides which answer came first, across hosts. */
 export async function forwardAnswer(

@@ -8,6 +8,7 @@
 import type { ServerMessage, SessionSnapshot, StreamEvent } from './contract/index.js';
 import type { SteerAnswer } from './prompt-queue.js';
 import { asciiJson, eventsFrame } from './batch.js';
+import type { ContentBlock } from '../thread/types.js';
 
 /** The host that owns a live session (its writer lease names it; it is online). */
 export interface FleetOwner {
@@ -17,7 +18,8 @@ export interface FleetOwner {
 
 /** A session's operations carried out by its owner (over its `/captp`, with this host's pair reference). */
 export interface FleetForward {
-  prompt(owner: FleetOwner, sessionId: string, text: string): Promise<{ id: string }>;
+  /** A prompt's blocks (text and images) to the owner's session. */
+  prompt(owner: FleetOwner, sessionId: string, blocks: readonly ContentBlock[]): Promise<{ id: string }>;
   cancel(owner: FleetOwner, sessionId: string): Promise<void>;
   /** The owner's broker decides: `{ok: false, reason: 'already_answered'}` when another answer came first. */
   answerPermission(

@@ -11,16 +11,21 @@ import type { QueuedPrompt } from './contract/index.js';
 
 export type SteerAnswer = { how: SteerResult['how']; via?: string; turnId?: string };
 
+/** A prompt's content blocks from an HTTP body: its text (when any), then its images. One road for a prompt sent here and one forwarded. */
+export function promptBlocks(text: string, images: readonly { mimeType: string; data: string }[]): ContentBlock[] {
+  const blocks: ContentBlock[] = [];
+  if (text.trim() !== '') blocks.push({ type: 'text', text });
+  for (const img of images) blocks.push({ type: 'image', mimeType: img.mimeType, data: img.data });
+  return blocks;
+}
+
 /** A prompt from a face: sent now, or queued behind the running turn (then `id` is its queued id). */
 export function sendPrompt(
   hs: HarnessSession,
   text: string,
   images: { mimeType: string; data: string }[],
 ): { id: string; queued: boolean; position: number } {
-  const blocks: ContentBlock[] = [];
-  if (text.trim() !== '') blocks.push({ type: 'text', text });
-  for (const img of images) blocks.push({ type: 'image', mimeType: img.mimeType, data: img.data });
-  const turn = hs.prompt(blocks);
+  const turn = hs.prompt(promptBlocks(text, images));
   // Nobody waits on it here: its end is an event.
   turn.result.catch(() => undefined);
   const q = hs.session.queuedPrompt(turn.id);

@@ -185,6 +185,32 @@ describe('a session live on host B, driven from host A', () => {
     onB.close();
   });
 
+  it('a prompt with images larger than a token holder’s 1 MiB frame is forwarded whole; its events come back', async () => {
+    const sid = await liveSession(b);
+    const onA = await watch(a, sid);
+    // 1.5 MB of base64: over the caps face's 1 MiB frame, under an HTTP body's 32 MiB.
+    const data = Buffer.alloc(1_100_000, 7).toString('base64');
+    const r = await api(a, 'POST', `/api/sessions/${sid}/prompt`, {
+      text: 'what is in this picture',
+      images: [{ mimeType: 'image/png', data }],
+    });
+    expect(r.status, JSON.stringify(r.json)).toBe(200);
+    await onA.wait(ended(sid, r.json.id as string));
+    // On B, the owner: the user message holds the image as sent.
+    const snap = await api(b, 'GET', `/api/sessions/${sid}`);
+    const user = (snap.json.snapshot.thread.entries as { kind: string; blocks?: { type: string; data?: string }[] }[])
+      .filter((e) => e.kind === 'user_message')
+      .at(-1)!;
+    expect(user.blocks?.find((c) => c.type === 'image')?.data).toBe(data);
+    // And on A, as its client folded it from B's events.
+    const onAEntry = onA
+      .events(sid)
+      .map((e) => (e as { entry?: { kind?: string; blocks?: { type: string; data?: string }[] } }).entry)
+      .filter((e) => e?.kind === 'user_message')
+      .at(-1);
+    expect(onAEntry?.blocks?.find((c) => c.type === 'image')?.data).toBe(data);
+  });
+
   it('/captp takes a peer host only with the reference minted for it; a token reaches it only with --caps', async () => {
     const status = (h: Host, headers: Record<string, string>) =>
       new Promise<number>((resolve, reject) => {

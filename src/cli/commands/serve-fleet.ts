@@ -7,7 +7,7 @@ import type { CapsHost } from '../../caps/host.js';
 import type { Harness } from '../../harness/index.js';
 import type { Logger } from '../../protocol/types.js';
 import { PATHS, PEER_REF_HEADER, type SessionSnapshot, type StreamEvent } from '../../server/contract/index.js';
-import type { FleetPeers, ServerFleet } from '../../server/fleet.js';
+import { PEER_MAX_FRAME_BYTES, type FleetPeers, type ServerFleet } from '../../server/fleet.js';
 import { steerNow } from '../../server/prompt-queue.js';
 import type { RunningServer } from '../../server/server.js';
 import { isPgUrl } from '../../store/index.js';
@@ -113,6 +113,7 @@ export async function servePeers(
           store,
           logger: o.logger,
           paths: { pair: PATHS.fleetPair, captp: PATHS.captp, refHeader: PEER_REF_HEADER },
+          maxFrameBytes: PEER_MAX_FRAME_BYTES,
         });
   const peers: FleetPeers = {
     pair: (body) => pair.pair(body),

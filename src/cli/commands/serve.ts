@@ -23,6 +23,7 @@ import { currentEnv } from '../../providers/locate.js';
 import { homedir } from 'node:os';
 import { removeDiscovery, writeDiscovery } from '../server-discovery.js';
 import { joinFleet, servePeers } from './serve-fleet.js';
+import { isPeerIdentity, PEER_MAX_FRAME_BYTES } from '../../server/fleet.js';
 import { DEFAULT_PORT, rememberPort, SERVE_LINK_FILE, serveToken, stablePort } from './serve-link.js';
 
 export const SERVE_HELP = `Usage: talaria serve [--port N] [--host ADDR] [--open] [--new-token] [--tls-cert FILE --tls-key FILE] [--insecure] [--store URL|FILE] [--public-url URL] [--join TOKEN]
@@ -239,7 +240,15 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
     const face = await import('../../caps/index.js');
     const capsHost = new face.CapsHost({ harness, logger, cursor: server.events });
     const up = face.capsUpgradeHandler(capsHost);
-    server.mount('/captp', (req, socket, head) => up.handleUpgrade(req, socket, head), { tokens: flag(p, 'caps') });
+    // A peer host's socket carries forwarded prompts' images (and their events back): a larger frame limit.
+    const upPeer = fleet ? face.capsUpgradeHandler(capsHost, { maxPayload: PEER_MAX_FRAME_BYTES }) : up;
+    server.mount(
+      '/captp',
+      (req, socket, head, who) => (isPeerIdentity(who) ? upPeer : up).handleUpgrade(req, socket, head),
+      {
+        tokens: flag(p, 'caps'),
+      },
+    );
     const offPeers = fleet
       ? await servePeers(fleet, { harness, caps: capsHost, server, env: io.env, logger })
       : undefined;
@@ -255,7 +264,9 @@ export async function serveCommand(argv: string[], ctx: CliContext): Promise<num
       fleet && flag(p, 'caps')
         ? (await import('../../fleet/presence-facts.js')).publishFleetFacts(capsHost.dataspace, fleet.member)
         : () => undefined;
-    caps = { close: async () => (offFleet(), await offPeers?.(), up.wss.close(), await capsHost.close()) };
+    caps = {
+      close: async () => (offFleet(), await offPeers?.(), up.wss.close(), upPeer.wss.close(), await capsHost.close()),
+    };
   }
   // The folder serve was started in is the first workspace, with the agent it would use.
   const cwd = process.cwd();
