@@ -5,10 +5,11 @@
  * multi-host tests (test/fleet, test/web).
  */
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { hostIdentity } from '../../src/fleet/identity.js';
 import { openSyncPg } from '../../src/store/pg/sync-client.js';
 import { demoEnv, startCli, tempDir, type CliRun } from '../cli/helpers.js';
-import type { Cluster } from '../store/pg/cluster.js';
+import { startCluster, type Cluster } from '../store/pg/cluster.js';
 import { joinToken } from './join-helper.js';
 
 export interface FleetHost {
@@ -75,4 +76,37 @@ export class FleetHosts {
     for (const r of this.running) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
     await Promise.all(this.running.map((r) => r.done));
   }
+}
+
+export interface FleetSuite {
+  /** The file's throwaway cluster (set before its tests run). */
+  readonly cluster: Cluster;
+  readonly fleet: FleetHosts;
+}
+
+/**
+ * A test file's fleet: one throwaway cluster and the hosts it starts, stopped after its tests (hosts
+ * first, then the cluster). `extra` runs around them (test/web: a browser).
+ */
+export function fleetSuite(extra: { setup?: () => Promise<void>; teardown?: () => Promise<void> } = {}): FleetSuite {
+  const fleet = new FleetHosts();
+  let cluster: Cluster | undefined;
+  beforeAll(async () => {
+    cluster = startCluster();
+    await extra.setup?.();
+  }, 240_000);
+  afterAll(async () => {
+    try {
+      await extra.teardown?.();
+      await fleet.stop();
+    } finally {
+      cluster?.destroy();
+    }
+  });
+  return {
+    fleet,
+    get cluster() {
+      return cluster!;
+    },
+  };
 }

@@ -4,28 +4,17 @@
  * their host and live status (`GET /api/sessions?fleet=true`), as does `talaria sessions list
  * --fleet`; a graceful stop is offline at once, a kill -9 after the (test-short) lease.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startCluster, type Cluster } from '../store/pg/cluster.js';
+import { describe, expect, it, vi } from 'vitest';
 import { runCli, startCli } from '../cli/helpers.js';
-import { fleetDatabase, FleetHosts, type FleetHost as Host } from './fleet-serve.js';
+import { fleetDatabase, fleetSuite, type FleetHost as Host } from './fleet-serve.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 
-let cluster: Cluster;
 let dbs = 0;
-const fleet = new FleetHosts();
-beforeAll(() => {
-  cluster = startCluster();
-});
-afterAll(async () => {
-  try {
-    await fleet.stop();
-  } finally {
-    cluster?.destroy();
-  }
-});
+const suite = fleetSuite();
+const fleet = suite.fleet;
 
-const database = (): string => fleetDatabase(cluster, `hosts${++dbs}`);
+const database = (): string => fleetDatabase(suite.cluster, `hosts${++dbs}`);
 
 // Short heartbeat and lease (the helper's): a kill -9 shows within seconds.
 const host = (url: string, name: string, env: Record<string, string> = {}, args: string[] = []): Promise<Host> =>
@@ -119,8 +108,8 @@ describe('a fleet of two talaria serve hosts on one PostgreSQL', () => {
     const a = await host(url, 'a', { TALARIA_FLEET_LEASE_MS: '600000' });
     const b = await host(url, 'b', { TALARIA_FLEET_LEASE_MS: '600000' });
     await vi.waitFor(async () => expect((await fleetSessions(a)).length).toBe(0), { timeout: 5_000 });
-    cluster.stop();
-    cluster.start();
+    suite.cluster.stop();
+    suite.cluster.start();
     // Whether A's feed is back before B's notification or after (then its resync reloads), A sees it.
     const run = await runCli(['run', '--agent', 'demo', 'after the restart'], { cwd: b.home, env: b.env });
     expect(run.code).toBe(0);

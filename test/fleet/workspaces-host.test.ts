@@ -6,26 +6,15 @@
  * when this host does not have it.
  */
 import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { openSyncPg } from '../../src/store/pg/sync-client.js';
-import { startCluster, type Cluster } from '../store/pg/cluster.js';
 import { tempDir } from '../cli/helpers.js';
-import { FleetHosts, type FleetHost as Host } from './fleet-serve.js';
+import { fleetSuite, type FleetHost as Host } from './fleet-serve.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 
-let cluster: Cluster;
-const fleet = new FleetHosts();
-beforeAll(() => {
-  cluster = startCluster();
-});
-afterAll(async () => {
-  try {
-    await fleet.stop();
-  } finally {
-    cluster?.destroy();
-  }
-});
+const suite = fleetSuite();
+const fleet = suite.fleet;
 
 // The default heartbeat and lease: nothing here waits for a host to go offline.
 const host = (url: string, name: string): Promise<Host> =>
@@ -59,7 +48,7 @@ const newSession = async (h: Host, ws: Ws): Promise<string> => {
 
 describe('workspaces in a fleet of two talaria serve hosts', () => {
   it('each host lists its own; one path is a row per host; Continue here uses this host’s or names the missing path', async () => {
-    const url = cluster.url;
+    const url = suite.cluster.url;
     const a = await host(url, 'a');
     const b = await host(url, 'b');
     const shared = tempDir('fleet-ws-shared');

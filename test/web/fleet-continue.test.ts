@@ -7,32 +7,17 @@
  * are all in the store: seq 1..N, no gap, the same N as B served before it died.
  */
 import WebSocket from 'ws';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connectServer, type ServerClient, type WebSocketCtor } from '../../src/server/client/index.js';
-import { startCluster, type Cluster } from '../store/pg/cluster.js';
-import { fleetDatabase, FleetHosts, type FleetHost } from '../fleet/fleet-serve.js';
+import { fleetDatabase, type FleetHost } from '../fleet/fleet-serve.js';
+import { webFleetSuite } from './fleet-suite.js';
 import { tempDir } from '../cli/helpers.js';
 import { axeViolations, goHash } from './axe.js';
-import { launch, PHONE, shot } from './browser.js';
-import { ensureWebBuilt, WEB_ROOT } from './build.js';
+import { PHONE, shot } from './browser.js';
+import { WEB_ROOT } from './build.js';
 
-let cluster: Cluster;
-let browser: Browser;
-const fleet = new FleetHosts();
-beforeAll(async () => {
-  await ensureWebBuilt();
-  cluster = startCluster();
-  browser = await launch();
-}, 240_000);
-afterAll(async () => {
-  try {
-    await browser?.close();
-    await fleet.stop();
-  } finally {
-    cluster?.destroy();
-  }
-});
+const suite = webFleetSuite();
+const fleet = suite.fleet;
 
 async function serve(url: string, name: string): Promise<FleetHost & { api: ServerClient }> {
   const h = await fleet.start(url, `web-cont-${name}`, { name, env: { TALARIA_WEB_ROOT: WEB_ROOT } });
@@ -84,7 +69,7 @@ const SECOND = 'the second question from box-b';
 
 describe('web: a host dies, nothing is lost; continue here', { timeout: 180_000 }, () => {
   it('kill -9 of B: A shows "host offline", both turns read, "Continue here" seeds a session on A; 0 frames lost', async () => {
-    const url = fleetDatabase(cluster, 'webcont');
+    const url = fleetDatabase(suite.cluster, 'webcont');
     const a = await serve(url, 'box-a');
     const b = await serve(url, 'box-b');
     const project = tempDir('web-cont-project');
@@ -99,7 +84,7 @@ describe('web: a host dies, nothing is lost; continue here', { timeout: 180_000 
     expect(servedByB.length).toBeGreaterThan(0);
 
     // While B is up, A shows B's session and offers nothing to take it over.
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
+    const page = await suite.browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(a.link);
@@ -135,7 +120,7 @@ describe('web: a host dies, nothing is lost; continue here', { timeout: 180_000 
 
     expect(await axeViolations(page)).toEqual([]);
     await shot(page, 'fleet-host-offline-session');
-    const phone = await browser.newPage(PHONE);
+    const phone = await suite.browser.newPage(PHONE);
     await phone.goto(a.link);
     await phone.locator('.pill-host').first().waitFor({ state: 'attached' });
     await goHash(phone, `#/s/${encodeURIComponent(id)}`);

@@ -3,31 +3,17 @@
  * host A's web UI in Chromium; a prompt typed on A runs on B (B's lease, B's log) and its streamed
  * reply shows on A. Screenshotted at 1440 and 390 px, axe-clean.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCluster, type Cluster } from '../store/pg/cluster.js';
-import { fleetDatabase, FleetHosts } from '../fleet/fleet-serve.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { fleetDatabase } from '../fleet/fleet-serve.js';
+import { webFleetSuite } from './fleet-suite.js';
 import { axeViolations, goHash } from './axe.js';
-import { launch, PHONE, shot } from './browser.js';
-import { ensureWebBuilt, WEB_ROOT } from './build.js';
+import { PHONE, shot } from './browser.js';
+import { WEB_ROOT } from './build.js';
 import { send } from './helpers.js';
 
-let cluster: Cluster;
-let browser: Browser;
-const fleet = new FleetHosts();
-beforeAll(async () => {
-  await ensureWebBuilt();
-  cluster = startCluster();
-  browser = await launch();
-}, 240_000);
-afterAll(async () => {
-  try {
-    await browser?.close();
-    await fleet.stop();
-  } finally {
-    cluster?.destroy();
-  }
-});
+const suite = webFleetSuite();
+const fleet = suite.fleet;
 
 async function serve(url: string, name: string) {
   const h = await fleet.start(url, `web-fwd-${name}`, {
@@ -49,13 +35,13 @@ const reply = (page: Page) => page.locator('.msg.agent').last();
 
 describe('web: a session on host B driven from host A', { timeout: 120_000 }, () => {
   it('a prompt typed on A runs on B and its reply streams into A’s page; 1440 and 390 px, axe-clean', async () => {
-    const url = fleetDatabase(cluster, 'webfwd');
+    const url = fleetDatabase(suite.cluster, 'webfwd');
     const [a, b] = await Promise.all([serve(url, 'box-a'), serve(url, 'box-b')]);
     const { workspace } = await b.api('POST', '/api/workspaces', { path: b.home });
     const { snapshot } = await b.api('POST', `/api/workspaces/${workspace.id}/sessions`, { provider: 'demo' });
     const sid = snapshot.session.id as string;
 
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const page = await suite.browser.newPage({ viewport: { width: 1440, height: 900 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(a.link);
@@ -78,7 +64,7 @@ describe('web: a session on host B driven from host A', { timeout: 120_000 }, ()
     await shot(page, 'fleet-forward-1440');
     expect(await axeViolations(page)).toEqual([]);
 
-    const phone = await browser.newPage({ ...PHONE });
+    const phone = await suite.browser.newPage({ ...PHONE });
     await phone.goto(a.link);
     await goHash(phone, `#/s/${encodeURIComponent(sid)}`);
     await expect.poll(() => reply(phone).textContent(), { timeout: 20_000 }).toMatch(/\S/);

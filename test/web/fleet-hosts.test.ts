@@ -3,30 +3,15 @@
  * PostgreSQL; A's session list shows B's session with B's name and its live status, and "host
  * offline" once B is killed and its (test-short) lease runs out. Screenshotted.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCluster, type Cluster } from '../store/pg/cluster.js';
-import { fleetDatabase, FleetHosts } from '../fleet/fleet-serve.js';
+import { describe, expect, it } from 'vitest';
+import { fleetDatabase } from '../fleet/fleet-serve.js';
+import { webFleetSuite } from './fleet-suite.js';
 import { runCli } from '../cli/helpers.js';
-import { launch, shot } from './browser.js';
-import { ensureWebBuilt, WEB_ROOT } from './build.js';
+import { shot } from './browser.js';
+import { WEB_ROOT } from './build.js';
 
-let cluster: Cluster;
-let browser: Browser;
-const fleet = new FleetHosts();
-beforeAll(async () => {
-  await ensureWebBuilt();
-  cluster = startCluster();
-  browser = await launch();
-}, 240_000);
-afterAll(async () => {
-  try {
-    await browser?.close();
-    await fleet.stop();
-  } finally {
-    cluster?.destroy();
-  }
-});
+const suite = webFleetSuite();
+const fleet = suite.fleet;
 
 // The host's name people see: its identity, made before its first start.
 const serve = (url: string, name: string) =>
@@ -34,11 +19,11 @@ const serve = (url: string, name: string) =>
 
 describe('web: a fleet’s sessions in the session list', { timeout: 180_000 }, () => {
   it('shows the other host’s session with its host and status, then "host offline"', async () => {
-    const url = fleetDatabase(cluster, 'webfleet');
+    const url = fleetDatabase(suite.cluster, 'webfleet');
     const a = await serve(url, 'box-a');
     const b = await serve(url, 'box-b');
     expect((await runCli(['run', '--agent', 'demo', 'hello from box-b'], { cwd: b.home, env: b.env })).code).toBe(0);
-    const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
+    const page = await suite.browser.newPage({ viewport: { width: 1100, height: 700 } });
     await page.goto(a.link);
     const pill = page.locator('.pill-host');
     await pill.first().waitFor({ timeout: 20_000 });
