@@ -21,6 +21,7 @@ import { runWarmNewSession } from './talaria-warm.js';
 import { runRunOnWarmServer } from './talaria-run-warm.js';
 import { runStoreBytes } from './talaria-store-bytes.js';
 import { runStorePgPairs } from './talaria-store-pg.js';
+import { runStoreParts } from './talaria-store-parts.js';
 import { runFleetForward } from './talaria-fleet-forward.js';
 import type { BenchCase, Measurement } from './types.js';
 
@@ -164,6 +165,24 @@ export const talariaCases: BenchCase[] = [
       const recorderMs = (rec.ms * 100_000) / rec.frames;
       return { samples: pairs.samples.map((p) => ({ ...p, values: { ...p.values, recorderMs } })) };
     },
+  },
+  {
+    name: 'talaria.store.parts',
+    role: 'candidate',
+    // Informational: where the store row's time goes (talaria-store-parts.ts), for retargeting it on evidence.
+    isolate: true,
+    description:
+      'the store row taken apart: the recorder without SQL against the core (paired), and the main connection committing one run’s batches again (frames only, entries only, whole)',
+    metrics: [
+      { key: 'sqlFreeRatio', unit: '×', label: 'recorder without SQL / talaria core (paired)' },
+      { key: 'storeRatio', unit: '×', label: 'talaria + store / talaria core (same rounds)' },
+      { key: 'commitFramesMs', unit: 'ms', label: 'SQLite per 100k frames: frames only' },
+      { key: 'commitEntriesMs', unit: 'ms', label: 'SQLite per 100k frames: entries only' },
+      { key: 'commitWholeMs', unit: 'ms', label: 'SQLite per 100k frames: whole batches' },
+      { key: 'frameBytes', unit: 'B', label: 'stored frame bytes per frame' },
+      { key: 'entryChars', unit: 'chars', label: 'entry JSON per frame' },
+    ],
+    run: (o) => runStoreParts(o.frames, { warmup: !o.quick }),
   },
   {
     name: 'talaria.store.pg',
