@@ -163,6 +163,10 @@ export class PeerLinks<Snap = unknown, Event = unknown> {
     await this.on(owner, sessionId, (s, { E }) => E(s).cancel());
   }
 
+  async setChoice(owner: FleetOwner, sessionId: string, kind: 'model' | 'mode', id: string): Promise<void> {
+    await this.on(owner, sessionId, (s, { E }) => (kind === 'model' ? E(s).setModel(id) : E(s).setMode(id)));
+  }
+
   answerPermission(owner: FleetOwner, sessionId: string, requestKey: string, optionId: string) {
     return this.on(owner, sessionId, async (s, { E }) => {
       try {

@@ -182,6 +182,7 @@ function answered(f: FleetForward): FleetForward {
   return {
     prompt: (...a) => as(f.prompt(...a)),
     cancel: (...a) => as(f.cancel(...a)),
+    setChoice: (...a) => as(f.setChoice(...a)),
     steer: (...a) => as(f.steer(...a)),
     answerPermission: (...a) => as(f.answerPermission(...a)),
     snapshot: (...a) => as(f.snapshot(...a)),

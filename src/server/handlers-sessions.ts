@@ -142,8 +142,13 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps, fle
     },
 
     async setModel({ params, body }) {
-      const ls = await ops.live(params.id);
       const modelId = body.modelId;
+      const r = remote(params.id);
+      if (r) {
+        await r.forward.setChoice(r.owner, r.id, 'model', modelId);
+        return { ok: true };
+      }
+      const ls = await ops.live(params.id);
       await ls.hs.setModel(modelId);
       hub.emit(ls.hs.id, 'choice.updated', { modelId });
       hub.sessionChanged(ls.hs.id);
@@ -151,8 +156,13 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps, fle
     },
 
     async setMode({ params, body }) {
-      const ls = await ops.live(params.id);
       const modeId = body.modeId;
+      const r = remote(params.id);
+      if (r) {
+        await r.forward.setChoice(r.owner, r.id, 'mode', modeId);
+        return { ok: true };
+      }
+      const ls = await ops.live(params.id);
       await ls.hs.setMode(modeId);
       hub.emit(ls.hs.id, 'choice.updated', { modeId });
       hub.sessionChanged(ls.hs.id);

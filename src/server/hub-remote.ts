@@ -21,6 +21,8 @@ export interface FleetForward {
   /** A prompt's blocks (text and images) to the owner's session. */
   prompt(owner: FleetOwner, sessionId: string, blocks: readonly ContentBlock[]): Promise<{ id: string }>;
   cancel(owner: FleetOwner, sessionId: string): Promise<void>;
+  /** The agent's model or mode there, as the owner's session sets it (its catalog event comes back in the follow). */
+  setChoice(owner: FleetOwner, sessionId: string, kind: 'model' | 'mode', id: string): Promise<void>;
   /** The owner's broker decides: `{ok: false, reason: 'already_answered'}` when another answer came first. */
   answerPermission(
     owner: FleetOwner,

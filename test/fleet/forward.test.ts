@@ -211,6 +211,33 @@ describe('a session live on host B, driven from host A', () => {
     expect(onAEntry?.blocks?.find((c) => c.type === 'image')?.data).toBe(data);
   });
 
+  it('model and mode picked on A are set on B; A’s page hears the catalog change; a host that does not forward refuses', async () => {
+    const sid = await liveSession(b);
+    const onA = await watch(a, sid);
+    const catalogOf = (h: Host) =>
+      api(h, 'GET', `/api/sessions/${sid}`).then(
+        (r) => r.json.snapshot.catalog as { model?: { currentId?: string }; mode?: { currentId?: string } },
+      );
+    expect((await catalogOf(b)).model?.currentId).toBe('demo-fast');
+    const m = await api(a, 'PUT', `/api/sessions/${sid}/model`, { modelId: 'demo-thorough' });
+    expect(m.status, JSON.stringify(m.json)).toBe(200);
+    expect((await catalogOf(b)).model?.currentId).toBe('demo-thorough');
+    await onA.wait(
+      (e) =>
+        isEvent(sid, 'catalog.updated')(e) &&
+        (e as { event: { catalog: { model?: { currentId?: string } } } }).event.catalog.model?.currentId ===
+          'demo-thorough',
+    );
+    const mode = await api(a, 'PUT', `/api/sessions/${sid}/mode`, { modeId: 'auto' });
+    expect(mode.status, JSON.stringify(mode.json)).toBe(200);
+    expect((await catalogOf(b)).mode?.currentId).toBe('auto');
+    // The session stayed B's.
+    expect(leaseHost(sid)).toBe(b.id);
+    const refused = await api(c, 'PUT', `/api/sessions/${sid}/model`, { modelId: 'demo-fast' });
+    expect(refused.status).toBe(409);
+    expect(refused.json.message).toContain(`live on host ${b.name}`);
+  });
+
   it('/captp takes a peer host only with the reference minted for it; a token reaches it only with --caps', async () => {
     const status = (h: Host, headers: Record<string, string>) =>
       new Promise<number>((resolve, reject) => {
