@@ -47,6 +47,10 @@ describe('web: a session on host B driven from host A', { timeout: 120_000 }, ()
     await page.goto(a.link);
     await goHash(page, `#/s/${encodeURIComponent(sid)}`);
     await page.getByLabel('Message to the agent').waitFor({ timeout: 20_000 });
+    // The header names the host that runs it (the list's pill, one component).
+    await expect
+      .poll(() => page.locator('.session-header .pill-host').textContent(), { timeout: 10_000 })
+      .toMatch(/^box-b/);
     await send(page, 'hello from box-a');
     await expect.poll(() => reply(page).textContent(), { timeout: 30_000 }).toMatch(/\S/);
     // The turn ran on B: B's own thread has the prompt typed on A.

@@ -1,3 +1,4 @@
+import type { SessionSummaryInfo } from '../api/server.js';
 import { usePulse } from './motion.js';
 /** Provider pills with their own colours (Hermes amber, like the desktop product). */
 const COLORS: Record<string, string> = {
@@ -59,4 +60,15 @@ export function statusWhy(status: Status, failure: Failure | undefined): string 
 export function StatusDot({ status, failure }: { status: Status; failure?: Failure | undefined }) {
   const ref = usePulse(status === 'running');
   return <span ref={ref} className={`dot dot-${status}`} role="img" aria-label={STATUS_LABEL[status]} title={statusWhy(status, failure)} />;
+}
+
+/** Another host of the fleet runs (or ran) it: its name, its live status there, or that the host is offline. */
+export function HostPill({ host, presence }: { host: NonNullable<SessionSummaryInfo['host']>; presence: SessionSummaryInfo['presence'] }) {
+  const offline = !host.online || presence === 'offline';
+  return (
+    <span className={`pill pill-host ${offline ? 'pill-host-offline' : ''}`} data-host={host.id} title={offline ? `${host.name} is offline` : `Runs on ${host.name}${presence ? ` (${presence})` : ''}`}>
+      {host.name}
+      {offline ? ' · host offline' : presence && presence !== 'closed' ? ` · ${presence}` : ''}
+    </span>
+  );
 }

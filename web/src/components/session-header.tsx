@@ -3,7 +3,7 @@ import { MenuButton } from './menu.js';
 import type { CatalogSelector } from '../state/entries.js';
 import type { SessionView } from '../state/session-store.js';
 import type { ProviderInfo, SessionSummaryInfo } from '../api/server.js';
-import { ProviderPill, StatusDot, statusOf } from './pills.js';
+import { HostPill, ProviderPill, StatusDot, statusOf } from './pills.js';
 import { formatCost, tokens } from './format.js';
 import type { SessionCost } from '../state/session-cost.js';
 import { href } from '../router.js';
@@ -57,6 +57,8 @@ export function SessionHeader({
         {title}
       </h1>
       {s && (agentPill ?? <ProviderPill id={s.provider} label={s.profile ? `${providerLabel ?? s.provider} · ${s.profile}` : providerLabel} detail={agentName} />)}
+      {/* Another host of the fleet runs it: what is typed here goes there (docs/fleet.md §3). */}
+      {s?.host && !s.host.self && <HostPill host={s.host} presence={s.presence} />}
       <div className="sh-controls">
         {s && !readOnly && fresh(view) && view.turnId === undefined && <AgentPicker current={s.provider} providers={providers} onPick={onProvider} />}
         {view.catalog.model && <Picker label="Model" sel={view.catalog.model} current={view.modelId} readOnly={readOnly} disabled={view.turnId !== undefined} onPick={onModel} />}

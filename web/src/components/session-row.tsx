@@ -3,7 +3,7 @@ import type { AppStore } from '../state/app-store.js';
 import type { SessionSummaryInfo } from '../api/server.js';
 import type { SessionNode } from '../state/session-tree.js';
 import { href } from '../router.js';
-import { ProviderPill, StatusDot, statusOf } from './pills.js';
+import { HostPill, ProviderPill, StatusDot, statusOf } from './pills.js';
 import { ago } from './format.js';
 
 export interface RowContext {
@@ -65,17 +65,6 @@ export function SessionItem({ node, ctx }: { node: SessionNode; ctx: RowContext 
         </ul>
       )}
     </li>
-  );
-}
-
-/** Another host of the fleet runs (or ran) it: its name, its live status there, or that the host is offline. */
-function HostPill({ host, presence }: { host: NonNullable<SessionSummaryInfo['host']>; presence: SessionSummaryInfo['presence'] }) {
-  const offline = !host.online || presence === 'offline';
-  return (
-    <span className={`pill pill-host ${offline ? 'pill-host-offline' : ''}`} data-host={host.id} title={offline ? `${host.name} is offline` : `Runs on ${host.name}${presence ? ` (${presence})` : ''}`}>
-      {host.name}
-      {offline ? ' · host offline' : presence && presence !== 'closed' ? ` · ${presence}` : ''}
-    </span>
   );
 }
 
