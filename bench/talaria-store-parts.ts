@@ -11,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Store } from '../src/store/index.js';
-import type { WriterBatch } from '../src/store/writer-batch.js';
+import { emptyEntryColumns, type WriterBatch } from '../src/store/writer-batch.js';
 import { ROOT } from './flood-driver.js';
 import { runTalariaFlood } from './talaria-flood.js';
 import type { Sample, SampleSet } from './types.js';
@@ -48,17 +48,6 @@ async function recordedFlood(frames: number, mode: Mode, kept: WriterBatch[] = [
   }
 }
 
-const NO_ENTRIES: WriterBatch['entries'] = {
-  index: [],
-  id: [],
-  kind: [],
-  turnId: [],
-  json: [],
-  tailIndex: [],
-  tailId: [],
-  tailText: [],
-};
-
 /** Milliseconds to commit `batches` (reshaped by `shape`) into a fresh store on this thread. */
 async function replay(batches: WriterBatch[], shape: (b: WriterBatch) => WriterBatch): Promise<number> {
   const { openStore } = await import('../src/store/index.js');
@@ -92,7 +81,7 @@ export async function runStoreParts(frames: number, o: { warmup?: boolean } = {}
     const [c, s] = order === 0 ? [a, b] : [b, a];
     const full = await recordedFlood(frames, 'capture', kept);
     const per100k = 100_000 / frames;
-    const framesOnly = await replay(kept, (x) => ({ ...x, entries: NO_ENTRIES, rest: '' }));
+    const framesOnly = await replay(kept, (x) => ({ ...x, entries: emptyEntryColumns(), rest: '' }));
     const entriesOnly = await replay(kept, (x) => ({
       ...x,
       frames: { t: [], dir: [], line: [] },

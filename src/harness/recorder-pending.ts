@@ -17,7 +17,7 @@ import type { SessionEvent } from '../session/events.js';
 import type { Entry } from '../thread/types.js';
 import type { AuditInput, ThreadMeta } from '../store/index.js';
 import { FramePacker } from '../store/wire-blocks.js';
-import type { BatchRest, BatchTurn, EntryColumns, WriterBatch } from '../store/writer-batch.js';
+import { emptyEntryColumns, type BatchRest, type BatchTurn, type WriterBatch } from '../store/writer-batch.js';
 
 /** The meta without the plan's turn: a new plan from outside a turn has none. */
 function withoutPlanTurn(meta: ThreadMeta): ThreadMeta {
@@ -179,16 +179,7 @@ export class PendingWork {
    * streamed reply's entry (its blocks) to the writer thread cost three times what JSON.stringify does.
    */
   take(): WriterBatch {
-    const e: EntryColumns = {
-      index: [],
-      id: [],
-      kind: [],
-      turnId: [],
-      json: [],
-      tailIndex: [],
-      tailId: [],
-      tailText: [],
-    };
+    const e = emptyEntryColumns();
     let rest = '';
     try {
       for (const [index, entry] of this.entries) {

@@ -58,6 +58,18 @@ export interface EntryColumns {
   tailText: string[];
 }
 
+/** A batch's entry columns with nothing in them (what a recorder fills; a batch of frames only). */
+export const emptyEntryColumns = (): EntryColumns => ({
+  index: [],
+  id: [],
+  kind: [],
+  turnId: [],
+  json: [],
+  tailIndex: [],
+  tailId: [],
+  tailText: [],
+});
+
 /** The repositories a commit writes through (a Store has them; the writer thread makes its own). */
 export interface BatchRepos {
   db: SqlDb;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { backgroundCheckpoints } from '../../src/store/checkpoints.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { backgroundCheckpointCount } from '../../src/store/sqlite.js';
-import type { WriterBatch } from '../../src/store/writer-batch.js';
+import { emptyEntryColumns, type WriterBatch } from '../../src/store/writer-batch.js';
 import { tempHome } from './helpers.js';
 
 const MiB = 1024 * 1024;
@@ -24,7 +24,7 @@ function batch(key: string, n: number, size: number): WriterBatch {
       dir: Array<string>(n).fill('agent->client'),
       line: Array<string>(n).fill(line),
     },
-    entries: { index: [], id: [], kind: [], turnId: [], json: [], tailIndex: [], tailId: [], tailText: [] },
+    entries: emptyEntryColumns(),
     rest: '',
   };
 }

@@ -12,14 +12,14 @@ import { promisify } from 'node:util';
 import ts from 'typescript';
 import type { Logger } from '../../src/protocol/types.js';
 import { acquireWriterThread } from '../../src/store/writer-thread.js';
-import type { WriterBatch } from '../../src/store/writer-batch.js';
+import { emptyEntryColumns, type WriterBatch } from '../../src/store/writer-batch.js';
 import { tempHome } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const batch: WriterBatch = {
   key: 's',
   frames: { t: [1], dir: ['agent->client'], line: ['{}'] },
-  entries: { index: [], id: [], kind: [], turnId: [], json: [], tailIndex: [], tailId: [], tailText: [] },
+  entries: emptyEntryColumns(),
   rest: '',
 };
 
