@@ -4,6 +4,7 @@
  * Leaks noticed after a file's last test fail that file.
  */
 import { afterAll, afterEach } from 'vitest';
+import { runAfterFile } from './file-end.js';
 
 const leaked: string[] = [];
 const describe = (kind: string, e: unknown) =>
@@ -30,3 +31,7 @@ afterAll(async () => {
   process.off('uncaughtException', onException);
   check();
 });
+
+// Registered last, so it runs first (hooks run in reverse): helpers' cleanup after the file's own
+// afterAll hooks, and before the leak check above sees what that cleanup left.
+afterAll(runAfterFile);

@@ -1,6 +1,6 @@
 /** A caps host over a real harness (demo agent) in a temp home, served on loopback, plus client helpers. */
 import '../../src/caps/lockdown.js';
-import { afterAll } from 'vitest';
+import { afterFile } from '../file-end.js';
 import {
   CapsHost,
   startCapsServer,
@@ -23,7 +23,7 @@ export interface TestHost {
 }
 
 const hosts: TestHost[] = [];
-afterAll(async () => {
+afterFile(async () => {
   for (const t of hosts.splice(0)) {
     await t.server.close();
     await t.host.close();

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll } from 'vitest';
+import { afterFile } from '../file-end.js';
 import { quoteArg, shellLine } from '../../src/os/shell.js';
 import { modesApply } from '../file-modes.js';
 import { nodeArgs, nodeCommand } from '../prebuilt.js';
@@ -26,7 +26,7 @@ export function fakeCmd(name: string): string {
 }
 
 const made: string[] = [];
-afterAll(() => {
+afterFile(() => {
   for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 

@@ -10,14 +10,14 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import * as acp from '@agentclientprotocol/sdk';
-import { afterAll } from 'vitest';
+import { afterFile } from '../file-end.js';
 import { createWireChecker, formatViolation } from '../../src/protocol/wire-check.js';
 
 export const DEMO_MAIN = fileURLToPath(new URL('../../src/demo/main.ts', import.meta.url));
 
 const made: string[] = [];
-// Registered while the importing test file is collected, so it runs after that file.
-afterAll(() => {
+// Runs after each test file that uses these helpers (test/file-end.ts).
+afterFile(() => {
   for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 

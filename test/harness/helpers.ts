@@ -3,7 +3,7 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll } from 'vitest';
+import { afterFile } from '../file-end.js';
 import { createHarness } from '../../src/harness/index.js';
 import type { HarnessExtras, Harness, HarnessOptions } from '../../src/harness/index.js';
 import { currentEnv } from '../../src/providers/locate.js';
@@ -16,7 +16,7 @@ export const HERMES_CONFIG = 'model:\n  default: fake-model\n  provider: custom\
 
 const dirs: string[] = [];
 const open: Harness[] = [];
-afterAll(async () => {
+afterFile(async () => {
   await Promise.all(open.splice(0).map((h) => h.close()));
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });

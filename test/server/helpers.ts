@@ -1,6 +1,7 @@
 /** Real servers on loopback over real harnesses (demo agent, Hermes emulator) in temp homes. */
 import { request } from 'node:http';
-import { afterAll, expect } from 'vitest';
+import { expect } from 'vitest';
+import { afterFile } from '../file-end.js';
 import WebSocket from 'ws';
 import { connectServer, type ServerClient } from '../../src/server/client/index.js';
 import type { WebSocketCtor } from '../../src/server/client/socket.js';
@@ -11,7 +12,7 @@ import { makeHarness, place, type Place } from '../harness/helpers.js';
 export { place, tempDir } from '../harness/helpers.js';
 
 const servers: RunningServer[] = [];
-afterAll(async () => {
+afterFile(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 

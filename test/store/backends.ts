@@ -8,7 +8,7 @@
  * ~0.35 s to start under tsx; a fresh schema and its migration ~25 ms, a database from a migrated
  * template ~50 ms plus a connection), each store on a schema of its own via search_path.
  */
-import { afterAll } from 'vitest';
+import { afterFile } from '../file-end.js';
 import { openStore, type Store, type StoreOptions } from '../../src/store/index.js';
 import { openSyncPg, type SyncPg } from '../../src/store/pg/sync-client.js';
 import { toPositional } from '../../src/store/pg/sql-pg.js';
@@ -32,7 +32,7 @@ let schemas = 0;
 const where = new WeakMap<Store, string>();
 const opened: Store[] = [];
 
-afterAll(() => {
+afterFile(() => {
   try {
     for (const s of opened.splice(0)) s.close();
     conn?.close();

@@ -2,14 +2,14 @@ import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll } from 'vitest';
+import { afterFile } from '../file-end.js';
 import { openStore, type Store, type StoreOptions } from '../../src/store/index.js';
 import { rawDb } from '../../src/store/sqlite.js';
 
 const made: string[] = [];
 const opened: Store[] = [];
 // Registered while the importing test file is collected, so it runs after that file's tests.
-afterAll(() => {
+afterFile(() => {
   for (const s of opened.splice(0)) s.close();
   for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
 });
