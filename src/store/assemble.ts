@@ -33,8 +33,6 @@ export interface StoreParts {
   now: () => number;
   logger: Logger | undefined;
   checkpoint(): void;
-  /** After each batch committed here (SQLite: counts toward a checkpoint off the event loop, checkpoints.ts). */
-  committed?(b: WriterBatch): void;
   /** Closes the handle (after the beforeClose callbacks ran). */
   closeDb(): void;
 }
@@ -77,11 +75,7 @@ export function assembleStore(p: StoreParts): Store {
     checkpoint: () => p.checkpoint(),
     transaction: guardFn((fn: () => unknown) => db.transaction(fn).immediate(), path) as Store['transaction'],
     // Prepared on first use (a reading face never records), then once per store.
-    commitBatch: (b) => {
-      const last = (commit ??= batchCommitter({ ...store, db }))(b);
-      p.committed?.(b);
-      return last;
-    },
+    commitBatch: (b) => (commit ??= batchCommitter({ ...store, db }))(b),
     get closed() {
       return closed;
     },

@@ -3,13 +3,9 @@ import type { MessagePort } from 'node:worker_threads';
 import type { WriterBatch } from './writer-batch.js';
 
 /** Int32 slots of the shared control block. */
-export const CTL_READY = 0; // 0 starting, 1 ready, -1 could not open the database, 2 closed its connection
+export const CTL_READY = 0; // 0 starting, 1 ready, -1 could not open the database
 export const CTL_ACKED = 1; // id of the last batch answered
-export const CTL_CHECKPOINTS = 2; // checkpoints run (tests and the store's close read it)
-export const CTL_SLOTS = 3;
-
-/** CTL_READY once the worker closed its connection (the owner's last release waits for it). */
-export const READY_CLOSED = 2;
+export const CTL_SLOTS = 2;
 
 export interface WriterInit {
   path: string;
@@ -23,11 +19,7 @@ export interface WriterInit {
  * (`store_busy`), the worker refuses every batch of that epoch or older untried, with the same
  * error: one queued behind it must not commit ahead of it (seqs are taken inside each commit).
  */
-export type WriterRequest =
-  | { type: 'batch'; id: number; epoch: number; batch: WriterBatch }
-  /** Copy the WAL into the database on the worker's connection (the store asks; nothing is answered). */
-  | { type: 'checkpoint' }
-  | { type: 'close' };
+export type WriterRequest = { type: 'batch'; id: number; epoch: number; batch: WriterBatch } | { type: 'close' };
 
 export interface WriterResult {
   id: number;

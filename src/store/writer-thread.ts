@@ -17,10 +17,8 @@ import { startStoreWorker } from './worker-start.js';
 import { isPgUrl } from './pg/url.js';
 import {
   CTL_ACKED,
-  CTL_CHECKPOINTS,
   CTL_READY,
   CTL_SLOTS,
-  READY_CLOSED,
   type WriterInit,
   type WriterRequest,
   type WriterResult,
@@ -40,22 +38,9 @@ export interface WriterThread {
   post(batch: WriterBatch, done: BatchDone): number;
   /** Blocks until batch `id` (and all before it) is answered and its `done` has run. */
   wait(id: number): void;
-  /**
-   * Asks the thread to checkpoint the WAL on its own connection, after the batches sent before;
-   * returns at once. False when the thread cannot (failed or released): then nobody will.
-   */
-  checkpoint(): boolean;
-  /** Checkpoints the thread has run (tests). */
-  readonly checkpoints: number;
-  /**
-   * One user lets go; the last one stops the thread and waits (at most CLOSE_WAIT_MS) until the
-   * thread has closed its connection, so the store's files are settled when its owner returns.
-   */
+  /** One recorder lets go; the last one stops the thread. */
   release(): void;
 }
-
-/** How long the last release waits for the thread to close its connection (ms). */
-export const CLOSE_WAIT_MS = 5_000;
 
 interface Shared {
   thread: WriterThread;
@@ -96,10 +81,6 @@ export function acquireWriterThread(o: WriterThreadOptions): WriterThread {
     },
     post: (b, done) => shared.thread.post(b, done),
     wait: (id) => shared.thread.wait(id),
-    checkpoint: () => !released && shared.thread.checkpoint(),
-    get checkpoints() {
-      return shared.thread.checkpoints;
-    },
     release() {
       if (released) return;
       released = true;
@@ -117,8 +98,6 @@ const NO_THREAD: WriterThread = {
     return 0;
   },
   wait: () => undefined,
-  checkpoint: () => false,
-  checkpoints: 0,
   release: () => undefined,
 };
 
@@ -232,32 +211,11 @@ function startWriterThread(o: WriterThreadOptions, gone: () => unknown): WriterT
         Atomics.wait(ctl, CTL_ACKED, acked, Math.min(left, 100));
       }
     },
-    checkpoint() {
-      if (dead || closed) return false;
-      worker.postMessage({ type: 'checkpoint' } satisfies WriterRequest);
-      return true;
-    },
-    get checkpoints() {
-      return Atomics.load(ctl, CTL_CHECKPOINTS);
-    },
     release() {
       if (closed) return;
       closed = true;
       gone();
       worker.postMessage({ type: 'close' } satisfies WriterRequest);
-      if (dead) return;
-      // A connection left open after its owner returned could still write the WAL while a caller
-      // removes the store's folder (or copies its file).
-      const deadline = Date.now() + CLOSE_WAIT_MS;
-      for (let state = Atomics.load(ctl, CTL_READY); state !== READY_CLOSED && state !== -1;) {
-        const left = deadline - Date.now();
-        if (left <= 0) {
-          log?.warn('store: the writer thread did not close its connection in time', { path: o.path });
-          return;
-        }
-        Atomics.wait(ctl, CTL_READY, state, left);
-        state = Atomics.load(ctl, CTL_READY);
-      }
     },
   };
 }

@@ -9,15 +9,7 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { openDatabase, type Db } from './db.js';
 import { asStoreError, StoreError } from './errors.js';
 import { batchCommitter, batchRepos, type WriterBatch } from './writer-batch.js';
-import {
-  CTL_ACKED,
-  CTL_CHECKPOINTS,
-  CTL_READY,
-  READY_CLOSED,
-  type WriterInit,
-  type WriterRequest,
-  type WriterResult,
-} from './writer-protocol.js';
+import { CTL_ACKED, CTL_READY, type WriterInit, type WriterRequest, type WriterResult } from './writer-protocol.js';
 
 const init = workerData as WriterInit;
 const ctl = new Int32Array(init.ctl);
@@ -50,42 +42,12 @@ try {
 }
 Atomics.notify(ctl, CTL_READY);
 
-/** Most checkpoints one request runs while the main connection keeps committing behind them. */
-const CHECKPOINT_ROUNDS = 4;
-
-/**
- * PASSIVE checkpoints (no waiting on the main connection's lock) until the WAL is copied whole,
- * so the main connection's next write can start the WAL over instead of growing it. A failure
- * loses nothing: the frames stay in the WAL for the next checkpoint.
- */
-function checkpoint(d: Db): void {
-  try {
-    for (let i = 0; i < CHECKPOINT_ROUNDS; i++) {
-      const [r] = d.pragma('wal_checkpoint(PASSIVE)') as { busy: number; log: number; checkpointed: number }[];
-      if (!r || r.busy !== 0 || r.log === r.checkpointed) return;
-    }
-  } catch {
-    // As above: the WAL keeps what it has; the owner's idle checkpoint tries again.
-  }
-}
-
 parentPort!.on('message', (m: WriterRequest) => {
   if (m.type === 'close') {
-    try {
-      db?.close();
-    } finally {
-      db = undefined;
-      // The owner's last release waits for this: its files are settled once it reads it.
-      Atomics.store(ctl, CTL_READY, READY_CLOSED);
-      Atomics.notify(ctl, CTL_READY);
-      results.close();
-      parentPort!.close();
-    }
-    return;
-  }
-  if (m.type === 'checkpoint') {
-    if (db) checkpoint(db);
-    Atomics.add(ctl, CTL_CHECKPOINTS, 1);
+    db?.close();
+    db = undefined;
+    results.close();
+    parentPort!.close();
     return;
   }
   let r: WriterResult;
