@@ -42,8 +42,11 @@ describe('web: plan, diff layout, two tabs, send key, default agent', { timeout:
       '({ seen: window.__plan.seen, nodes: window.__plan.nodes.size })',
     );
     expect(seen.nodes).toBe(1);
-    // The first item goes in progress right after the plan is sent (the page may see both at once).
-    expect(seen.seen['Read the request']?.slice(-2)).toEqual(['in progress', 'completed']);
+    // The first item goes in progress right after the plan is sent: the page may render the plan,
+    // that and its completion at once (seen under load in CI), but never out of order or twice.
+    const first = seen.seen['Read the request'] ?? [];
+    expect(first.at(-1)).toBe('completed');
+    expect(['pending', 'in progress', 'completed'].filter((st) => first.includes(st))).toEqual(first);
     for (const item of ['Sketch an answer', 'Write the reply'])
       expect(seen.seen[item], item).toEqual(['pending', 'in progress', 'completed']);
     await shot(page, 'plan-checklist');
