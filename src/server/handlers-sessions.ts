@@ -25,6 +25,19 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps, fle
     const r = remote(id);
     return r ? { snapshot: await r.forward.snapshot(r.owner, r.id) } : snap(id);
   };
+  /** A model or mode: set on the owner when another host runs the session, else here (and told to its clients). */
+  const choose = async (id: string, kind: 'model' | 'mode', value: string) => {
+    const r = remote(id);
+    if (r) {
+      await r.forward.setChoice(r.owner, r.id, kind, value);
+      return { ok: true as const };
+    }
+    const ls = await ops.live(id);
+    await (kind === 'model' ? ls.hs.setModel(value) : ls.hs.setMode(value));
+    hub.emit(ls.hs.id, 'choice.updated', kind === 'model' ? { modelId: value } : { modeId: value });
+    hub.sessionChanged(ls.hs.id);
+    return { ok: true as const };
+  };
   const checked = new WireProblems((id, fromSeq, limit) => harness.sessions.wire(id, { fromSeq, limit }));
   return {
     async listSessions({ query }) {
@@ -141,33 +154,9 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps, fle
       return { cancelled: running || hadQueue };
     },
 
-    async setModel({ params, body }) {
-      const modelId = body.modelId;
-      const r = remote(params.id);
-      if (r) {
-        await r.forward.setChoice(r.owner, r.id, 'model', modelId);
-        return { ok: true };
-      }
-      const ls = await ops.live(params.id);
-      await ls.hs.setModel(modelId);
-      hub.emit(ls.hs.id, 'choice.updated', { modelId });
-      hub.sessionChanged(ls.hs.id);
-      return { ok: true };
-    },
+    setModel: ({ params, body }) => choose(params.id, 'model', body.modelId),
 
-    async setMode({ params, body }) {
-      const modeId = body.modeId;
-      const r = remote(params.id);
-      if (r) {
-        await r.forward.setChoice(r.owner, r.id, 'mode', modeId);
-        return { ok: true };
-      }
-      const ls = await ops.live(params.id);
-      await ls.hs.setMode(modeId);
-      hub.emit(ls.hs.id, 'choice.updated', { modeId });
-      hub.sessionChanged(ls.hs.id);
-      return { ok: true };
-    },
+    setMode: ({ params, body }) => choose(params.id, 'mode', body.modeId),
 
     async permissions({ params }) {
       const r = remote(params.id);
