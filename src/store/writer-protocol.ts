@@ -5,7 +5,8 @@ import type { WriterBatch } from './writer-batch.js';
 /** Int32 slots of the shared control block. */
 export const CTL_READY = 0; // 0 starting, 1 ready, -1 could not open the database
 export const CTL_ACKED = 1; // id of the last batch answered
-export const CTL_SLOTS = 2;
+export const CTL_CLOSED = 2; // 1 once the thread's connection is closed
+export const CTL_SLOTS = 3;
 
 export interface WriterInit {
   path: string;
@@ -21,6 +22,7 @@ export interface WriterInit {
  */
 export type WriterRequest = { type: 'batch'; id: number; epoch: number; batch: WriterBatch } | { type: 'close' };
 
+/** Id 0 is the thread's start: opened (no error), or not (error: it is not used). */
 export interface WriterResult {
   id: number;
   seq?: number;

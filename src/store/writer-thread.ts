@@ -5,8 +5,12 @@
  * `wait` blocks until a batch is on disk (Atomics.wait on a shared control block) for the callers
  * that promise that (a turn's end, flush, close).
  *
- * It never keeps the process alive by itself: the worker is unref'd, and its result port is ref'd
- * only while batches are in flight (so a process does not exit with a batch unwritten). It stops
+ * It never keeps the process alive by itself once started: the worker is unref'd when it has
+ * opened the database (or failed to), and its result port is ref'd only while batches are in
+ * flight (so a process does not exit with a batch unwritten). Before that it is ref'd: a process
+ * that ended while the worker was inside SQLite aborted ("v8::ToLocalChecked Empty MaybeLocal",
+ * better-sqlite3 making its error in a worker being torn down), so a short process waits for
+ * the start it began (a built worker opens in tens of milliseconds). It stops
  * when its last recorder lets go. Until it is ready, and after it failed, recorders commit on the
  * main connection as they always did.
  */
@@ -17,6 +21,7 @@ import { startStoreWorker } from './worker-start.js';
 import { isPgUrl } from './pg/url.js';
 import {
   CTL_ACKED,
+  CTL_CLOSED,
   CTL_READY,
   CTL_SLOTS,
   type WriterInit,
@@ -26,6 +31,9 @@ import {
 
 /** How long `wait` waits for one batch before it gives the thread up (ms; SQLite's own lock wait is 5 s). */
 export const WRITER_WAIT_MS = 30_000;
+
+/** How long letting go of the thread waits for its connection to close (ms). */
+export const WRITER_CLOSE_WAIT_MS = 10_000;
 
 export type BatchDone = (err: Error | undefined, seq: number) => void;
 
@@ -122,7 +130,6 @@ function startWriterThread(o: WriterThreadOptions, gone: () => unknown): WriterT
   let closed = false;
 
   const worker = spawn({ path: o.path, busyTimeoutMs: o.busyTimeoutMs, ctl: ctlBuf, results: port2 }, o.entry, [port2]);
-  worker.unref();
   results.on('message', handle);
   results.unref();
 
@@ -134,7 +141,9 @@ function startWriterThread(o: WriterThreadOptions, gone: () => unknown): WriterT
 
   function handle(r: WriterResult): void {
     if (r.id === 0) {
-      stop(errorFrom(r.error), 'store: the writer thread could not open the database; recording on the main thread');
+      worker.unref(); // started: from here it keeps no process alive
+      if (r.error)
+        stop(errorFrom(r.error), 'store: the writer thread could not open the database; recording on the main thread');
       return;
     }
     const done = pending.get(r.id);
@@ -216,6 +225,9 @@ function startWriterThread(o: WriterThreadOptions, gone: () => unknown): WriterT
       closed = true;
       gone();
       worker.postMessage({ type: 'close' } satisfies WriterRequest);
+      // Closed when this returns, as the main connection's close is: the file may be moved or
+      // removed next (a checkpoint by the thread's last connection would otherwise still run).
+      if (!dead) Atomics.wait(ctl, CTL_CLOSED, 0, WRITER_CLOSE_WAIT_MS);
     },
   };
 }

@@ -9,7 +9,14 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { openDatabase, type Db } from './db.js';
 import { asStoreError, StoreError } from './errors.js';
 import { batchCommitter, batchRepos, type WriterBatch } from './writer-batch.js';
-import { CTL_ACKED, CTL_READY, type WriterInit, type WriterRequest, type WriterResult } from './writer-protocol.js';
+import {
+  CTL_ACKED,
+  CTL_CLOSED,
+  CTL_READY,
+  type WriterInit,
+  type WriterRequest,
+  type WriterResult,
+} from './writer-protocol.js';
 
 const init = workerData as WriterInit;
 const ctl = new Int32Array(init.ctl);
@@ -35,6 +42,8 @@ try {
   db = openDatabase({ path: init.path, busyTimeoutMs: init.busyTimeoutMs }).db;
   commit = batchCommitter(batchRepos(db));
   Atomics.store(ctl, CTL_READY, 1);
+  // Said on the port as well: the owner keeps the process alive until it hears it (writer-thread.ts).
+  results.postMessage({ id: 0 } satisfies WriterResult);
 } catch (err) {
   // The main thread goes on committing on its own connection; it logs why.
   results.postMessage({ id: 0, error: errorOf(err) } satisfies WriterResult);
@@ -46,6 +55,8 @@ parentPort!.on('message', (m: WriterRequest) => {
   if (m.type === 'close') {
     db?.close();
     db = undefined;
+    Atomics.store(ctl, CTL_CLOSED, 1);
+    Atomics.notify(ctl, CTL_CLOSED);
     results.close();
     parentPort!.close();
     return;

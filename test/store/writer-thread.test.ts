@@ -5,7 +5,7 @@
  */
 import { describe, it, expect, vi } from 'vitest';
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -13,6 +13,7 @@ import ts from 'typescript';
 import type { Logger } from '../../src/protocol/types.js';
 import { acquireWriterThread } from '../../src/store/writer-thread.js';
 import { emptyEntryColumns, type WriterBatch } from '../../src/store/writer-batch.js';
+import { openStore } from '../../src/store/index.js';
 import { tempHome } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -102,6 +103,35 @@ describe('writer thread', () => {
     w.post(batch, done);
     expect(done).toHaveBeenCalledWith(expect.any(Error), 0);
     w.release();
+  });
+
+  it('a process that ends while its thread is starting waits for the start, then exits (it aborted inside SQLite)', async () => {
+    const path = join(tempHome('writer-start-exit'), 'talaria.db');
+    const child = fileURLToPath(new URL('./writer-start-child.ts', import.meta.url));
+    const { stderr } = await promisify(execFile)(
+      process.execPath,
+      ['--import', import.meta.resolve('tsx'), child, path],
+      {
+        timeout: 20_000,
+      },
+    );
+    expect(stderr).toBe('');
+    // Without the wait the process ended during the stand-in's 300 ms, and the worker with it.
+    expect(existsSync(path + '.started')).toBe(true);
+    expect(existsSync(path)).toBe(true); // the real worker then opened (created) the database
+  }, 30_000);
+
+  it('letting go of the thread returns once its connection is closed: the file is free to move', async () => {
+    const home = tempHome('writer-close');
+    openStore({ home }).close();
+    const path = join(home, 'talaria.db');
+    const w = acquireWriterThread({ path, entry: new URL('./writer-slow-close-worker.ts', import.meta.url) });
+    await vi.waitFor(() => expect(w.ready).toBe(true), { timeout: 15_000 });
+    w.wait(w.post(batch, () => {}));
+    expect(existsSync(path + '-wal')).toBe(true);
+    w.release();
+    // Its connection was the file's only one: closing it removes the WAL (it takes 300 ms to close).
+    expect(existsSync(path + '-wal')).toBe(false);
   });
 
   it('a thread that dies with batches in flight answers them with an error and is not ready any more', async () => {
