@@ -192,12 +192,14 @@ export class WarmPool {
   private async make(t: AgentTarget, e: Entry): Promise<Session | undefined> {
     await this.host.warm(t);
     if (this.closed || !this.host.keepsSpares(t) || this.freeMem() < this.minFree) return undefined;
-    this.evict(e);
     const s = await this.host.newSpare(this.openOptions(t));
     if (this.closed || this.entries.get(keyOf(t)) !== e) {
       await this.host.closeSession(s, 'warm pool closed');
       return undefined;
     }
+    // Room made now, when it is added: made before the await, spares of two workspaces made at
+    // once each found room and both were kept (two spares with maxSpares 1).
+    this.evict(e);
     e.spare = s;
     this.spareIds.add(s.id);
     this.remember(t, s.catalog, s);

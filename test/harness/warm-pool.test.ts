@@ -207,6 +207,16 @@ describe('warm pool', () => {
     expect(one.warm.ready).toBe(1);
   });
 
+  it('keeps at most maxSpares when spares of several workspaces are made at once', async () => {
+    const q = place();
+    const one = makeHarness(q, { hermes: true, warm: { maxSpares: 1 } });
+    await Promise.all([
+      one.workspaces.open(q.userHome).warm({ provider: 'hermes' }),
+      one.workspaces.open(q.demoHome).warm({ provider: 'hermes' }),
+    ]);
+    expect(one.warm.ready).toBe(1);
+  });
+
   it('closes a spare left unused, and new session then opens its own', async () => {
     const p = place();
     const w = wire();
