@@ -17,7 +17,6 @@ import { doctorCommand } from './commands/doctor.js';
 import { loginCommand } from './commands/login.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { usageCommand } from './commands/usage.js';
-import { probeCommand } from './commands/probe.js';
 import { acpCommand } from './commands/acp.js';
 import { cliHarnessOptions, createHarnessRuntime } from './runtime.js';
 import { isStoreProblem, storeProblemLine } from './store-problem.js';
@@ -92,7 +91,8 @@ export async function main(
       case 'usage':
         return await usageCommand(rest, ctx);
       case 'probe':
-        return await probeCommand(rest, ctx);
+        // On demand: its wire checker (ajv and the ACP schema) stays off every other command's start-up.
+        return await (await import('./commands/probe.js')).probeCommand(rest, ctx);
       case 'hermes':
         return await (await import('./commands/hermes.js')).hermesCommand(rest, ctx);
       case 'serve':

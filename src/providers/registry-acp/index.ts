@@ -28,6 +28,6 @@ export {
 } from './installed.js';
 export { installedProvider, UV_INSTALL_FIX } from './provider.js';
 export { RegistryError, type RegistryErrorCode } from './errors.js';
-export { archiveKind } from './extract.js';
+export { archiveKind } from './archive-kind.js';
 export { pickEntry, addAgent, latestFor, updateInstalled, type UpdateResult } from './ops.js';
 export { installFromNpm, withNpmInstall } from './npm-builtin.js';

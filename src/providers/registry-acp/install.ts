@@ -13,7 +13,6 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, wri
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { ProviderEnv } from '../types.js';
 import { RegistryError } from './errors.js';
-import { extractArchive } from './extract.js';
 import { agentsDir, installDir, manifestJson, MANIFEST, type InstalledAgent } from './installed.js';
 import {
   platformKey,
@@ -181,6 +180,8 @@ async function installBinary(d: BinaryTarget, entry: AgentEntry, dir: string, o:
       );
     }
   }
+  // On demand: the archive readers (tar, zip, bzip2) load only when an agent is installed.
+  const { extractArchive } = await import('./extract.js');
   await extractArchive(data, d.archive, dir, d.cmd);
   const command = resolve(dir, d.cmd);
   const rel = relative(dir, command);
