@@ -1,7 +1,7 @@
 /** A fleet web test's setup: the web build, Chromium and the fleet's cluster and hosts (test/fleet/fleet-serve.ts). */
 import type { Browser } from 'playwright-core';
 import { fleetSuite, type FleetSuite } from '../fleet/fleet-serve.js';
-import { launch } from './browser.js';
+import { releaseShared, sharedBrowser } from './browser.js';
 import { ensureWebBuilt } from './build.js';
 
 export function webFleetSuite(): FleetSuite & { readonly browser: Browser } {
@@ -9,10 +9,10 @@ export function webFleetSuite(): FleetSuite & { readonly browser: Browser } {
   const s = fleetSuite({
     setup: async () => {
       await ensureWebBuilt();
-      browser = await launch();
+      browser = await sharedBrowser();
     },
     teardown: async () => {
-      await browser?.close();
+      if (browser) await releaseShared(browser);
     },
   });
   return {

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import WebSocket from 'ws';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { connectServer, type ServerClient, type WebSocketCtor } from '../../src/server/client/index.js';
-import { launch, shot } from './browser.js';
+import { releaseShared, sharedBrowser, shot } from './browser.js';
 import { ensureWebBuilt } from './build.js';
 import { startServe, type ServeOptions, type Served } from './serve.js';
 
@@ -23,7 +23,7 @@ export interface World {
 export async function world(o: ServeOptions = {}): Promise<World> {
   await ensureWebBuilt();
   const served = await startServe(o);
-  const browser = await launch();
+  const browser = await sharedBrowser();
   const api = connectServer(served.origin, served.token, { WebSocket: WebSocket as unknown as WebSocketCtor });
   const errors: string[] = [];
   return {
@@ -32,7 +32,7 @@ export async function world(o: ServeOptions = {}): Promise<World> {
     api,
     errors,
     async stop() {
-      await browser.close();
+      await releaseShared(browser);
       await served.stop();
     },
   };
