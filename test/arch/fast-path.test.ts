@@ -1,8 +1,7 @@
 import { describe, it, expect } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { importsOf } from './imports.js';
+import { runtimeGraph } from './imports.js';
 import { WIRE_META_READERS } from './wire-meta.js';
 
 /**
@@ -24,27 +23,6 @@ const HEAVY_PACKAGES = [
 ];
 const HEAVY_FOLDERS = ['harness', 'host', 'store', 'session', 'protocol/connection.ts', 'providers'];
 
-export function runtimeGraph(entry: string): { files: string[]; packages: string[] } {
-  const files = new Set<string>();
-  const packages = new Set<string>();
-  const todo = [entry];
-  while (todo.length > 0) {
-    const file = todo.pop()!;
-    if (files.has(file)) continue;
-    files.add(file);
-    for (const imp of importsOf(readFileSync(file, 'utf8'))) {
-      if (imp.typeOnly) continue;
-      if (imp.spec.startsWith('.')) {
-        const target = resolve(dirname(file), imp.spec.replace(/\.js$/, '.ts'));
-        if (!existsSync(target)) throw new Error(`${relative(SRC, file)}: cannot resolve ${imp.spec}`);
-        todo.push(target);
-      } else if (!imp.spec.startsWith('node:'))
-        packages.add(imp.spec.startsWith('@') ? imp.spec.split('/').slice(0, 2).join('/') : imp.spec.split('/')[0]!);
-    }
-  }
-  return { files: [...files].map((f) => relative(SRC, f).split(sep).join('/')).sort(), packages: [...packages].sort() };
-}
-
 /** Leaves of providers/ the run's printer reads (a Hermes delegation card): they import nothing (layers.test.ts checks). */
 const LIGHT = new Set(WIRE_META_READERS.map((f) => f.replace(/^src\//, '')));
 
@@ -55,7 +33,28 @@ function heavy(g: { files: string[]; packages: string[] }): string[] {
   ];
 }
 
+/** Packages of one command, imported when that command runs (cli.ts loads them on demand). */
+const ONE_COMMAND = [
+  'hono',
+  '@hono/node-server',
+  'ws',
+  'pg',
+  'ajv',
+  '@modelcontextprotocol/sdk',
+  'adm-zip',
+  'tar',
+  'seek-bzip',
+];
+
 describe('the fast path loads nothing heavy', () => {
+  it("every other command: loading the CLI imports no command's own packages (the server's, the fleet's, capabilities, the probe's checker, the installer's archive readers)", () => {
+    const g = runtimeGraph(resolve(SRC, 'cli/cli.ts'), { followDynamic: false });
+    expect(g.packages).toContain('@agentclientprotocol/sdk'); // the walk sees the CLI's packages
+    expect(g.packages.filter((p) => ONE_COMMAND.includes(p) || p.startsWith('@endo/'))).toEqual([]);
+    // Followed to the end, the same walk finds them (the check can fail).
+    expect(runtimeGraph(resolve(SRC, 'cli/cli.ts')).packages).toEqual(expect.arrayContaining(['ajv', 'hono', 'tar']));
+  });
+
   it('`talaria run` on a warm server: run-fast and what it imports, run-server included', () => {
     const g = runtimeGraph(resolve(SRC, 'cli/commands/run-fast.ts'));
     expect(g.files).toContain('cli/commands/run-server.ts');
