@@ -2,8 +2,9 @@
 // `npm test`'s static checks side by side: typecheck, eslint and prettier. typecheck and eslint are
 // each one mostly single-threaded TypeScript program build (~80 s and ~90 s from a fresh clone on
 // 2 cores); prettier (~30 s of CPU) runs beside them rather than after eslint, so the checks take
-// about as long as the slowest one instead of eslint plus prettier. Output is kept per check and printed whole when it ends
-// (interleaved lines from two tools are unreadable); the exit code is the first failure's.
+// about as long as the slowest one instead of eslint plus prettier. Output is kept per check and
+// printed whole when it ends (interleaved lines from two tools are unreadable); the exit code is
+// the first failure's.
 import { spawn } from 'node:child_process';
 
 const checks = process.argv.slice(2);

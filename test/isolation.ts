@@ -3,12 +3,12 @@
  * process with the files before them: a fresh process per file cost ~1 s of module loading each
  * (366 files). A file whose imports reach an `@endo/*` package cannot share: SES's lockdown
  * freezes the process's intrinsics (Error.stackTraceLimit among them) and later files in that
- * process fail. The walk follows relative imports (static and dynamic) from each test file.
+ * process fail. The walk follows relative imports (static and dynamic, not type-only: those are
+ * erased) from each test file, read by the import scanner the architecture tests use.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-
-const IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"]+)['"]/g;
+import { importsOf } from './arch/imports.js';
 const SHARED_STATE = /^(?:@endo\/|ses$)/;
 
 function resolveTs(from: string, spec: string): string | undefined {
@@ -38,8 +38,8 @@ export function lockdownTests(root: string): string[] {
     if (known !== undefined) return known;
     reaches.set(file, false); // a cycle adds nothing
     let hit = false;
-    for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
-      const spec = m[1]!;
+    for (const { spec, typeOnly } of importsOf(readFileSync(file, 'utf8'))) {
+      if (typeOnly) continue;
       if (SHARED_STATE.test(spec)) hit = true;
       else if (spec.startsWith('.')) {
         const f = resolveTs(file, spec);
