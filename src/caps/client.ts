@@ -99,7 +99,13 @@ export async function connectCaps<T = unknown>(
     ws.once('open', resolve);
     ws.once('error', reject);
   });
-  const closed = new Promise<void>((resolve) => ws.once('close', () => resolve()));
+  let closeCode = 0;
+  const closed = new Promise<void>((resolve) =>
+    ws.once('close', (code) => {
+      closeCode = code;
+      resolve();
+    }),
+  );
   const exports = exportCounter();
   const captp = makeCapTP(
     'talaria-client',
@@ -122,7 +128,8 @@ export async function connectCaps<T = unknown>(
   ws.on('error', (err) => o.onError?.(err));
   void closed.then(() => {
     try {
-      captp.abort(new Error('the caps connection closed'));
+      // The code tells a frame over the other side's limit (1009) or a rate cut (1008) from a plain close.
+      captp.abort(new Error(`the caps connection closed (${closeCode})`));
     } catch {
       // already aborted
     }

@@ -16,7 +16,9 @@ export type FleetErrorCode =
   /** A pair request was refused (bad signature, stale, replayed, a host not online or revoked). */
   | 'pair_refused'
   /** Another host cannot be reached for forwarding (no URL, plain HTTP off loopback, its answer). */
-  | 'peer_unreachable';
+  | 'peer_unreachable'
+  /** A forwarded message is larger than a peer socket's frame (the owner would close the socket on it). */
+  | 'too_large';
 
 export class FleetError extends TalariaError<FleetErrorCode> {
   override readonly name = 'FleetError';

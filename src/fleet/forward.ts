@@ -15,6 +15,9 @@ import type { HostIdentity } from './identity.js';
 import type { FleetOwner } from './owner.js';
 import { pairRequest } from './pair.js';
 
+/** What a CapTP call adds around its arguments (message type, ids, the target's slots): a generous bound. */
+const FRAME_ENVELOPE_BYTES = 64 * 1024;
+
 interface CapsPeer<Snap> {
   openSession(sessionId: string): Promise<CapsSession>;
   snapshot(sessionId: string): Promise<Snap>;
@@ -138,7 +141,8 @@ export class PeerLinks<Snap = unknown, Event = unknown> {
     try {
       return await fn(s, caps);
     } catch (err) {
-      if (!/ref_revoked|closed/.test(String(err))) throw err;
+      // A socket closed for a frame over the limit (1009) would close again on the same call.
+      if (!/ref_revoked|closed/.test(String(err)) || /\b1009\b/.test(String(err))) throw err;
       (await this.link(owner)).sessions.delete(sessionId);
       return fn(await this.session(owner, sessionId), caps);
     }
@@ -149,6 +153,7 @@ export class PeerLinks<Snap = unknown, Event = unknown> {
     sessionId: string,
     blocks: readonly Record<string, unknown>[],
   ): Promise<{ id: string }> {
+    this.fits(blocks, 'prompt');
     return this.on(owner, sessionId, async (s, { E }) => {
       const turn = E(s).prompt(blocks);
       // Nobody waits on its result here: its end is an event.
@@ -157,6 +162,23 @@ export class PeerLinks<Snap = unknown, Event = unknown> {
         .catch(() => undefined);
       return { id: await E(turn).id() };
     });
+  }
+
+  /**
+   * Refuses what the owner's socket could not carry, before it is sent: the owner would close the
+   * whole connection (1009), cutting every session followed over it. A CapTP frame holds the data as
+   * a JSON string inside JSON, so a quote or a backslash costs twice what it does in an HTTP body:
+   * a body under its 32 MiB can still be over the frame's 40.
+   */
+  private fits(data: unknown, what: string): void {
+    const bytes = Buffer.byteLength(JSON.stringify(JSON.stringify(data)));
+    if (bytes + FRAME_ENVELOPE_BYTES > this.o.maxFrameBytes)
+      throw new FleetError(
+        'too_large',
+        `this ${what} is ${bytes} bytes on a peer host's socket, over its ${this.o.maxFrameBytes}-byte frame`,
+        { bytes, maxFrameBytes: this.o.maxFrameBytes },
+        { fix: 'send less text or fewer images at once' },
+      );
   }
 
   async cancel(owner: FleetOwner, sessionId: string): Promise<void> {

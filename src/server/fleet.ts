@@ -167,11 +167,17 @@ export function remoteOf(fleet: ServerFleet | undefined, sessionId: string): Rem
   }
 }
 
-/** An owner that cannot be reached (`peer_unreachable`) is a 503 that says so, with its fix. */
+/**
+ * The forwarder's refusals as HTTP: an owner that cannot be reached (`peer_unreachable`) is a 503,
+ * a message over a peer socket's frame (`too_large`) a 413, each saying so with its fix.
+ */
 function unreachable(err: unknown): unknown {
+  // By its code: the fleet layer is loaded on demand (it locks the process down), never imported here.
   const e = err as { code?: unknown; message?: unknown; fix?: unknown };
-  if (e.code !== 'peer_unreachable') return err;
-  return new HttpError('unavailable', String(e.message), typeof e.fix === 'string' ? e.fix : undefined);
+  const fix = typeof e.fix === 'string' ? e.fix : undefined;
+  if (e.code === 'peer_unreachable') return new HttpError('unavailable', String(e.message), fix);
+  if (e.code === 'too_large') return new HttpError('too_large', String(e.message), fix);
+  return err;
 }
 
 function answered(f: FleetForward): FleetForward {

@@ -211,6 +211,23 @@ describe('a session live on host B, driven from host A', () => {
     expect(onAEntry?.blocks?.find((c) => c.type === 'image')?.data).toBe(data);
   });
 
+  it('a prompt under the HTTP body limit but over a peer socket’s frame is refused with 413, and the link to B lives on', async () => {
+    const sid = await liveSession(b);
+    const onA = await watch(a, sid);
+    // 12 M quotes: 24 MB of body (under 32 MiB), ~48 MB as a CapTP frame (over 40 MiB).
+    const r = await api(a, 'POST', `/api/sessions/${sid}/prompt`, { text: '"'.repeat(12_000_000) });
+    expect([r.status, r.json.code], JSON.stringify(r.json).slice(0, 300)).toEqual([413, 'too_large']);
+    expect(r.json.message).toMatch(/frame/);
+    // Nothing reached B, and the same link still carries the next prompt.
+    const next = await api(a, 'POST', `/api/sessions/${sid}/prompt`, { text: 'hello again' });
+    expect(next.status, JSON.stringify(next.json)).toBe(200);
+    await onA.wait(ended(sid, next.json.id as string));
+    const snap = await api(b, 'GET', `/api/sessions/${sid}`);
+    const users = (snap.json.snapshot.thread.entries as { kind: string }[]).filter((e) => e.kind === 'user_message');
+    expect(users).toHaveLength(1);
+    onA.close();
+  });
+
   it('model and mode picked on A are set on B; A’s page hears the catalog change; a host that does not forward refuses', async () => {
     const sid = await liveSession(b);
     const onA = await watch(a, sid);
