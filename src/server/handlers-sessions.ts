@@ -25,7 +25,7 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps, fle
     const r = remote(id);
     return r ? { snapshot: await r.forward.snapshot(r.owner, r.id) } : snap(id);
   };
-  /** A model or mode: set on the owner when another host runs the session, else here (and told to its clients). */
+  /** A model or mode: set on the owner when another host runs the session, else here. */
   const choose = async (id: string, kind: 'model' | 'mode', value: string) => {
     const r = remote(id);
     if (r) {
@@ -33,9 +33,8 @@ export function sessionHandlers(harness: Harness, hub: Hub, ops: SessionOps, fle
       return { ok: true as const };
     }
     const ls = await ops.live(id);
+    // Its clients hear it from the session's catalog (hub.ts), as they do when a caps holder sets it.
     await (kind === 'model' ? ls.hs.setModel(value) : ls.hs.setMode(value));
-    hub.emit(ls.hs.id, 'choice.updated', kind === 'model' ? { modelId: value } : { modeId: value });
-    hub.sessionChanged(ls.hs.id);
     return { ok: true as const };
   };
   const checked = new WireProblems((id, fromSeq, limit) => harness.sessions.wire(id, { fromSeq, limit }));

@@ -7,7 +7,6 @@
 import { liveRegistry, type Harness, type HarnessSession, type SessionOrigin } from '../harness/index.js';
 import type { SessionEvent } from '../session/events.js';
 import type { StoredSession } from '../store/index.js';
-import type { Entry } from '../thread/types.js';
 import type {
   PendingPermission,
   SessionSnapshot,
@@ -19,6 +18,7 @@ import type { EventLog } from './event-log.js';
 import { EventBatcher, type BatchSink } from './batch.js';
 import { SessionOrigins } from './session-origin.js';
 import { appended, threadJson } from './hub-json.js';
+import { choiceChange, choiceOf, sessionSummary, type Choice } from './hub-summary.js';
 import { RecordingStates, type RecordingRelay } from './recording.js';
 import type { RemoteSession } from './hub-remote.js';
 
@@ -47,6 +47,8 @@ export interface LiveSession extends FailureState {
   resolved: Map<string, string>;
   /** The last entry sent per index (entries are immutable: a new object per update). */
   sent: Map<number, unknown>;
+  /** The model and mode last told to clients (`choice.updated`), from the session's catalog. */
+  choice: Choice;
   off: () => void;
 }
 
@@ -154,6 +156,7 @@ export class Hub {
       pending: new Map(),
       resolved: new Map(),
       sent: new Map(),
+      choice: choiceOf(hs.catalog),
       off: () => {},
     };
     // A fresh attach keeps what the previous one knew, else what the store says the last turn ended with (a restart).
@@ -242,6 +245,16 @@ export class Hub {
       case 'info.updated':
         this.sessionChanged(id);
         break;
+      case 'catalog.updated': {
+        // Whoever changed it (HTTP, a caps holder, a forwarding host, the agent itself): told once, here.
+        const next = choiceOf(e.catalog);
+        const changed = choiceChange(ls.choice, next);
+        ls.choice = next;
+        if (!changed) break;
+        this.emit(id, 'choice.updated', { ...changed });
+        this.sessionChanged(id);
+        break;
+      }
       default:
         break;
     }
@@ -249,9 +262,8 @@ export class Hub {
   }
 
   /** The summary's `failure`: the live session's, or the last stored turn's when it is not attached here. */
-  private failureOf(row: StoredSession, ls: LiveSession | undefined): { failure?: Failure } {
-    const f = ls ? shownFailure(ls) : this.storedFailures.of(row);
-    return f ? { failure: { ...f } } : {};
+  private failureOf(row: StoredSession, ls: LiveSession | undefined): Failure | undefined {
+    return ls ? shownFailure(ls) : this.storedFailures.of(row);
   }
 
   // ---- reads ----
@@ -261,37 +273,14 @@ export class Hub {
 
   summary(row: StoredSession): SessionSummaryInfo {
     const ls = this.live.get(row.id);
-    const entries = ls?.hs.thread.entries;
-    const last = entries
-      ? [...entries].reverse().find((e: Entry) => e.kind === 'assistant_message' || e.kind === 'user_message')
-      : undefined;
-    const preview =
-      last && 'text' in last
-        ? last.text
-            .split('\n')
-            .find((l) => l.trim() !== '')
-            ?.slice(0, 160)
-        : undefined;
-    return {
-      id: row.id,
-      provider: row.provider,
-      cwd: row.cwd,
-      archived: row.archived,
-      stored: true,
-      updatedAt: row.lastActiveAt ?? row.updatedAt,
-      live: ls !== undefined && ls.hs.session.state !== 'closed',
-      state: ls ? ls.hs.session.state : 'stored',
-      needsAttention: ls !== undefined && ls.pending.size > 0,
-      ...this.failureOf(row, ls),
-      ...(row.agentSessionId ? { agentSessionId: row.agentSessionId } : {}),
-      ...(row.profile ? { profile: row.profile } : {}),
-      ...(row.workspaceId ? { workspaceId: row.workspaceId } : {}),
-      ...((ls?.hs.thread.title ?? row.title) ? { title: ls?.hs.thread.title ?? row.title } : {}),
-      ...(preview ? { preview } : {}),
-      ...this.origins.of(row),
-      ...(row.modelId ? { modelId: row.modelId } : {}),
-      ...(row.modeId ? { modeId: row.modeId } : {}),
+    const live = ls && {
+      state: ls.hs.session.state,
+      entries: ls.hs.thread.entries,
+      title: ls.hs.thread.title,
+      needsAttention: ls.pending.size > 0,
+      choice: ls.choice,
     };
+    return sessionSummary(row, live, this.failureOf(row, ls), this.origins.of(row));
   }
 
   /** The session at its current seq: the live thread, or the store's when it is not attached. */

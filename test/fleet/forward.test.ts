@@ -245,9 +245,21 @@ describe('a session live on host B, driven from host A', () => {
         (e as { event: { catalog: { model?: { currentId?: string } } } }).event.catalog.model?.currentId ===
           'demo-thorough',
     );
+    // And the session's choice, as every client of B's stream and B's list see it.
+    await onA.wait(
+      (e) =>
+        isEvent(sid, 'choice.updated')(e) && (e as { event: { modelId?: string } }).event.modelId === 'demo-thorough',
+    );
+    const listed = await api(b, 'GET', '/api/sessions');
+    expect((listed.json.sessions as { id: string; modelId?: string }[]).find((x) => x.id === sid)?.modelId).toBe(
+      'demo-thorough',
+    );
     const mode = await api(a, 'PUT', `/api/sessions/${sid}/mode`, { modeId: 'auto' });
     expect(mode.status, JSON.stringify(mode.json)).toBe(200);
     expect((await catalogOf(b)).mode?.currentId).toBe('auto');
+    await onA.wait(
+      (e) => isEvent(sid, 'choice.updated')(e) && (e as { event: { modeId?: string } }).event.modeId === 'auto',
+    );
     // The session stayed B's.
     expect(leaseHost(sid)).toBe(b.id);
     const refused = await api(c, 'PUT', `/api/sessions/${sid}/model`, { modelId: 'demo-fast' });
