@@ -67,6 +67,24 @@ describe('web: terminal, inspector, settings, export', { timeout: 90_000 }, () =
     await page.getByLabel('Message to the agent').waitFor();
   });
 
+  /** Names in the inspector's method column that the layout broke across two lines. */
+  const splitNames = (p: typeof page): Promise<string[]> =>
+    p.evaluate(`(() => {
+      const out = [];
+      for (const span of document.querySelectorAll('.inspector-panel .frame-line > span:nth-of-type(3)')) {
+        const walker = document.createTreeWalker(span, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          for (const m of n.data.matchAll(/[^\\s\\/·]+/g)) {
+            const r = document.createRange();
+            r.setStart(n, m.index);
+            r.setEnd(n, m.index + m[0].length);
+            if (r.getClientRects().length > 1) out.push(m[0]);
+          }
+        }
+      }
+      return out;
+    })()`);
+
   it('the inspector opens beside the conversation; requests paired with responses, times and latency; filters kept', async () => {
     await menuItem(page, 'Inspector');
     await page.getByRole('menuitem', { name: 'Inspector' }).click();
@@ -93,6 +111,8 @@ describe('web: terminal, inspector, settings, export', { timeout: 90_000 }, () =
     expect(await response.textContent()).toMatch(new RegExp(`answers ${reqSeq} after \\d+ ms`));
     expect(await prompt.locator('time').textContent()).toMatch(/^\+\d+\.\d{3} s$/);
     await page.setViewportSize({ width: 1440, height: 900 });
+    // A method wraps between its names, never inside one ("session/request_perm / ission" was the bug).
+    expect(await splitNames(page)).toEqual([]);
     await shot(page, 'inspector-side-desktop-light');
     expect(await axeViolations(page)).toEqual([]);
     await page.emulateMedia({ colorScheme: 'dark' });
@@ -105,6 +125,7 @@ describe('web: terminal, inspector, settings, export', { timeout: 90_000 }, () =
       .poll(() => page.locator('.sidebar').evaluate((e) => (e as unknown as Box).getBoundingClientRect().right))
       .toBeLessThanOrEqual(0);
     await shot(page, 'inspector-side-phone-dark');
+    expect(await splitNames(page)).toEqual([]);
     expect(await axeViolations(page)).toEqual([]);
     await page.emulateMedia({ colorScheme: 'light' });
     await shot(page, 'inspector-side-phone-light');

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { Fragment, useEffect, useMemo, useState } from 'react';
 import { describeError } from '../api/server.js';
 import type { AppStore } from '../state/app-store.js';
 import { isObj, str } from '../state/entries.js';
@@ -92,7 +92,7 @@ export function InspectorPage({ store, id }: { store: AppStore; id: string }) {
                 {stamp(f.at).text}
               </time>
               <span className="frame-dir">{f.dir.startsWith('in') || f.dir.startsWith('agent') ? '←' : '→'}</span>
-              <span className="mono">{methodOf(f.msg) || '(response)'}</span>
+              <span className="mono">{breakable(methodOf(f.msg) || '(response)')}</span>
               <span className="muted small mono">{idOf(f.msg)}</span>
               <Pairing f={f} pairs={pairs} />
               {f.problem && <span className="tag bad">schema: {f.problem}</span>}
@@ -110,6 +110,11 @@ function methodOf(m: unknown): string {
   const meth = str(m.method) ?? '';
   const upd = isObj(m.params) && isObj(m.params.update) ? str(m.params.update.sessionUpdate) : undefined;
   return upd ? `${meth} · ${upd}` : meth;
+}
+/** A method may wrap after each `/` (session/ request_permission), never inside a name. */
+function breakable(text: string) {
+  const parts = text.split('/');
+  return parts.map((p, i) => (i < parts.length - 1 ? <Fragment key={i}>{p}/<wbr /></Fragment> : <Fragment key={i}>{p}</Fragment>));
 }
 function idOf(m: unknown): string {
   return isObj(m) && (typeof m.id === 'number' || typeof m.id === 'string') ? `#${m.id}` : '';
