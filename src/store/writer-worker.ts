@@ -51,12 +51,25 @@ try {
 }
 Atomics.notify(ctl, CTL_READY);
 
-parentPort!.on('message', (m: WriterRequest) => {
-  if (m.type === 'close') {
+/**
+ * Closes the connection and says so (the owner's release() waits for it). Also on any exit of the
+ * thread, a crash included: the owner may let go before it has heard of the exit, and would wait
+ * its whole bound for a close that never comes.
+ */
+function closeDb(): void {
+  try {
     db?.close();
+  } finally {
     db = undefined;
     Atomics.store(ctl, CTL_CLOSED, 1);
     Atomics.notify(ctl, CTL_CLOSED);
+  }
+}
+process.on('exit', closeDb);
+
+parentPort!.on('message', (m: WriterRequest) => {
+  if (m.type === 'close') {
+    closeDb();
     results.close();
     parentPort!.close();
     return;

@@ -134,6 +134,23 @@ describe('writer thread', () => {
     expect(existsSync(path + '-wal')).toBe(false);
   });
 
+  it('letting go of a thread that crashed before its exit was heard returns at once, its connection closed', async () => {
+    const home = tempHome('writer-crash');
+    openStore({ home }).close();
+    const path = join(home, 'talaria.db');
+    const w = acquireWriterThread({ path, entry: new URL('./writer-crash-worker.ts', import.meta.url) });
+    // Synchronously from here, so that this thread cannot hear of the crash before it lets go.
+    const nap = new Int32Array(new SharedArrayBuffer(4));
+    const deadline = Date.now() + 15_000;
+    while (!existsSync(path + '.crashing') && Date.now() < deadline) Atomics.wait(nap, 0, 0, 10);
+    expect(existsSync(path + '.crashing')).toBe(true);
+    const t0 = Date.now();
+    w.release();
+    // Without the thread's own word on exit, this waited out WRITER_CLOSE_WAIT_MS (10 s).
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(existsSync(path + '-wal')).toBe(false);
+  });
+
   it('a thread that dies with batches in flight answers them with an error and is not ready any more', async () => {
     const log = logger();
     const w = acquireWriterThread({
