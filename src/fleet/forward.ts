@@ -202,6 +202,7 @@ export class PeerLinks<Snap = unknown, Event = unknown> {
   }
 
   async steer(owner: FleetOwner, sessionId: string, body: { text?: string; queued?: string }): Promise<SteerAnswer> {
+    this.fits(body, 'steer');
     const l = await this.link(owner);
     const { E } = await this.caps!;
     return E(l.client.root).steer(sessionId, body);

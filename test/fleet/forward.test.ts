@@ -215,9 +215,12 @@ describe('a session live on host B, driven from host A', () => {
     const sid = await liveSession(b);
     const onA = await watch(a, sid);
     // 12 M quotes: 24 MB of body (under 32 MiB), ~48 MB as a CapTP frame (over 40 MiB).
-    const r = await api(a, 'POST', `/api/sessions/${sid}/prompt`, { text: '"'.repeat(12_000_000) });
+    const quotes = '"'.repeat(12_000_000);
+    const r = await api(a, 'POST', `/api/sessions/${sid}/prompt`, { text: quotes });
     expect([r.status, r.json.code], JSON.stringify(r.json).slice(0, 300)).toEqual([413, 'too_large']);
     expect(r.json.message).toMatch(/frame/);
+    const st = await api(a, 'POST', `/api/sessions/${sid}/steer`, { text: quotes });
+    expect([st.status, st.json.code], JSON.stringify(st.json).slice(0, 300)).toEqual([413, 'too_large']);
     // Nothing reached B, and the same link still carries the next prompt.
     const next = await api(a, 'POST', `/api/sessions/${sid}/prompt`, { text: 'hello again' });
     expect(next.status, JSON.stringify(next.json)).toBe(200);
