@@ -27,7 +27,7 @@ export function SessionPage({ store, id }: { store: AppStore; id: string }) {
   const app = useApp(store);
   const sstore = useMemo(() => store.session(id), [store, id]);
   const view = useSession(sstore);
-  const cost = useSessionCost(store, id, view.turnId);
+  const cost = useSessionCost(store, id, view.turnId, view.lastStop);
   const readOnly = app.role !== 'controller';
   const [dialogFor, setDialogFor] = useState<string>();
   const [busy, setBusy] = useState(false);

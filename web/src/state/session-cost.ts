@@ -8,8 +8,15 @@ export type SessionCost = UsageAnswer['sessions'][number];
 /**
  * The session's cost, asked again whenever a turn ends (Hermes writes state.db as it goes; the
  * last turn's figures are there once it ended). A failed read leaves the last known figures.
+ * `lastStop` is a new object at every turn's end: a short turn whose start and end arrive in one
+ * batch never shows a `turnId`, and its end must still ask again.
  */
-export function useSessionCost(store: AppStore, sessionId: string, turnId: string | undefined): SessionCost | undefined {
+export function useSessionCost(
+  store: AppStore,
+  sessionId: string,
+  turnId: string | undefined,
+  lastStop: object | undefined,
+): SessionCost | undefined {
   const [cost, setCost] = useState<SessionCost>();
   useEffect(() => {
     if (turnId !== undefined) return;
@@ -23,6 +30,6 @@ export function useSessionCost(store: AppStore, sessionId: string, turnId: strin
     return () => {
       live = false;
     };
-  }, [store, sessionId, turnId]);
+  }, [store, sessionId, turnId, lastStop]);
   return cost;
 }
