@@ -88,14 +88,16 @@ describe('web: a long streamed paragraph', { timeout: 90_000 }, () => {
   it('is drawn as the same paragraph uncut: the same lines, no gap where it was cut', async () => {
     const id = await newSession(page);
     await send(page, 'slow');
-    await expect
-      .poll(async () => (await w.api.api.snapshot({ params: { id } })).snapshot.turnId, { timeout: 30_000 })
-      .toBeUndefined();
-    const { snapshot } = await w.api.api.snapshot({ params: { id } });
-    const held = snapshot.thread.entries.find((e) => JSON.stringify(e).includes(`Chunk ${CHUNKS} of ${CHUNKS}`)) as {
-      id: string;
-      text: string;
+    // The turn is over once its last chunk is in and no turn runs: right after the send, the turn
+    // may not have started yet (no turnId either), so the last chunk is what is waited for.
+    const last = async () => {
+      const { snapshot } = await w.api.api.snapshot({ params: { id } });
+      if (snapshot.turnId !== undefined) return undefined;
+      return snapshot.thread.entries.find((e) => JSON.stringify(e).includes(`Chunk ${CHUNKS} of ${CHUNKS}`)) as
+        { id: string; text: string } | undefined;
     };
+    await expect.poll(last, { timeout: 30_000 }).toBeDefined();
+    const held = (await last())!;
     // One paragraph (no blank line) three times longer than a block: it is cut at least twice.
     expect(held.text.trim()).not.toContain('\n\n');
     expect(held.text.length).toBeGreaterThan(3 * 1200);
