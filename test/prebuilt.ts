@@ -22,6 +22,7 @@ export const PREBUILT_ENTRIES: readonly string[] = [
   'test/fakes/effects-agent.ts',
   'test/fakes/hermes/emulator.ts',
   'test/fakes/bin/auth-agent.ts',
+  'test/fakes/bin/cancel-ignorer.ts',
   'test/fakes/bin/close-stdout.ts',
   'test/fakes/bin/crash-mid-turn.ts',
   'test/fakes/bin/echo-agent.ts',

@@ -7,6 +7,13 @@ import { brief, kindOf, ms, type Recorded } from './recorder.js';
 import { runTurn } from './turn.js';
 import type { CheckResult } from './types.js';
 
+/**
+ * An answer other than `cancelled` this soon after `session/cancel` may have been written before
+ * the agent read it (a short turn's end crossing the cancel on the pipe): nothing to judge. An
+ * agent that ignores the cancel goes on with the long answer the prompt asked for, well past this.
+ */
+export const CROSSING_MS = 100;
+
 export async function checkCancel(ctx: ProbeContext): Promise<CheckResult> {
   const title = 'cancel';
   const sid = ctx.session.id;
@@ -85,6 +92,15 @@ export async function checkCancel(ctx: ProbeContext): Promise<CheckResult> {
       title,
       'broken',
       `the prompt did not answer within ${ctx.timeoutMs} ms of session/cancel`,
+      evidence,
+      data,
+    );
+  if (run.stopReason !== 'cancelled' && data.stopMs !== undefined && data.stopMs <= CROSSING_MS)
+    return result(
+      'cancel',
+      title,
+      'not_testable',
+      `the turn ended (${run.stopReason ?? '?'}) as the cancel went out (${ms(data.stopMs)} after it): its answer may have crossed the cancel`,
       evidence,
       data,
     );

@@ -78,11 +78,34 @@ describe.concurrent('runProbe against fault executables', () => {
     });
     expect(check(r, 'list').status).toBe('broken');
     expect(check(r, 'tools').status).toBe('not_testable');
+    // Its turn ends at once: before the cancel went out, or (a split read) crossing it.
     expect(check(r, 'cancel')).toMatchObject({
       status: 'not_testable',
-      summary: expect.stringContaining('before the cancel went out'),
+      summary: expect.stringMatching(/before the cancel went out|may have crossed the cancel/),
     });
     expect(probeExitCode(r)).toBe(PROBE_EXIT_BROKEN);
+  });
+
+  it('cancel-ignorer: an end_turn that crosses the cancel is not judged; one long after it is broken', async () => {
+    const withTail = (ms: number): ProbeLaunch => {
+      const l = fake('cancel-ignorer');
+      return { ...l, args: [...l.args, String(ms)] };
+    };
+    const crossing = await runProbe({ launch: withTail(0), timeoutMs: 10_000 });
+    expect(check(crossing, 'cancel')).toMatchObject({
+      status: 'not_testable',
+      summary: expect.stringContaining('may have crossed the cancel'),
+    });
+    const ignoring = await runProbe({ launch: withTail(600), timeoutMs: 10_000 });
+    expect(check(ignoring, 'cancel')).toMatchObject({
+      status: 'broken',
+      summary: expect.stringMatching(/^answered end_turn after session\/cancel \(ACP: cancelled\)/),
+    });
+    expect(check(ignoring, 'cancel').data).toMatchObject({
+      stopMs: expect.any(Number),
+      updatesAfterCancel: expect.any(Number),
+    });
+    expect((check(ignoring, 'cancel').data as { stopMs: number }).stopMs).toBeGreaterThan(100);
   });
 
   it('crash-mid-turn: the turn is broken with the crash, every later check skipped', async () => {
