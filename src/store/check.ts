@@ -5,11 +5,11 @@
  */
 import { fork } from 'node:child_process';
 import { statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { asStoreError, StoreError, storeErrorFrom } from './errors.js';
 import type { CheckChildResult } from './check-child.js';
 import type { Store } from './index.js';
 import { isPgUrl } from './pg/url.js';
+import { nodeScript } from '../os/node-script.js';
 
 export type StoreCheck =
   /** Writable, and the integrity check found nothing (`checked: false`: it did not finish in time). */
@@ -61,16 +61,9 @@ function sizeOf(path: string): number {
   }
 }
 
-/** The child for the code that runs: built JavaScript (dist/), or the TypeScript sources through tsx. */
-function childOf(): { file: string; execArgv: string[] } {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts')) return { file: fileURLToPath(new URL('./check-child.js', here)), execArgv: [] };
-  return { file: fileURLToPath(new URL('./check-child.ts', here)), execArgv: ['--import', import.meta.resolve('tsx')] };
-}
-
 function runChild(path: string, timeoutMs: number): Promise<CheckChildResult | 'timeout'> {
   return new Promise((resolve) => {
-    const { file, execArgv } = childOf();
+    const { file, execArgv } = nodeScript(import.meta.url, 'check-child');
     const child = fork(file, [path], { execArgv, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     let result: CheckChildResult | undefined;
     let err = '';

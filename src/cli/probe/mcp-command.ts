@@ -1,17 +1,12 @@
 /**
- * How an agent starts the probe's MCP echo server: with this Node, from the compiled package
- * (mcp-echo-server.js) or from source through tsx (resolved from here, since the agent's cwd
- * has no node_modules).
+ * How an agent starts the probe's MCP echo server: with this Node, as the package runs its own
+ * scripts (os/node-script.ts; the agent's cwd has no node_modules).
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { nodeScriptCommand } from '../../os/node-script.js';
 import { MCP_SERVER_NAME } from './types.js';
 
 export function mcpEchoCommand(): { command: string; args: string[] } {
-  const js = fileURLToPath(new URL('./mcp-echo-server.js', import.meta.url));
-  if (import.meta.url.endsWith('.js') && existsSync(js)) return { command: process.execPath, args: [js] };
-  const ts = fileURLToPath(new URL('./mcp-echo-server.ts', import.meta.url));
-  return { command: process.execPath, args: ['--import', import.meta.resolve('tsx'), ts] };
+  return nodeScriptCommand(import.meta.url, 'mcp-echo-server');
 }
 
 /** The ACP `mcpServers` entry (stdio: no `type`), logging to `logFile`, tagging output with `nonce`. */
