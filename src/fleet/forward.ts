@@ -171,7 +171,14 @@ export class PeerLinks<Snap = unknown, Event = unknown> {
    * a body under its 32 MiB can still be over the frame's 40.
    */
   private fits(data: unknown, what: string): void {
-    const bytes = Buffer.byteLength(JSON.stringify(JSON.stringify(data)));
+    const json = JSON.stringify(data);
+    // As a JSON string: two quotes, and a backslash before each quote and backslash (JSON text has no other character to escape).
+    let escaped = 0;
+    for (let i = 0; i < json.length; i++) {
+      const c = json.charCodeAt(i);
+      if (c === 0x22 || c === 0x5c) escaped++;
+    }
+    const bytes = Buffer.byteLength(json) + 2 + escaped;
     if (bytes + FRAME_ENVELOPE_BYTES > this.o.maxFrameBytes)
       throw new FleetError(
         'too_large',

@@ -171,7 +171,7 @@ export function remoteOf(fleet: ServerFleet | undefined, sessionId: string): Rem
  * The forwarder's refusals as HTTP: an owner that cannot be reached (`peer_unreachable`) is a 503,
  * a message over a peer socket's frame (`too_large`) a 413, each saying so with its fix.
  */
-function unreachable(err: unknown): unknown {
+function asHttp(err: unknown): unknown {
   // By its code: the fleet layer is loaded on demand (it locks the process down), never imported here.
   const e = err as { code?: unknown; message?: unknown; fix?: unknown };
   const fix = typeof e.fix === 'string' ? e.fix : undefined;
@@ -183,7 +183,7 @@ function unreachable(err: unknown): unknown {
 function answered(f: FleetForward): FleetForward {
   const as = <T>(p: Promise<T>): Promise<T> =>
     p.catch((err: unknown) => {
-      throw unreachable(err);
+      throw asHttp(err);
     });
   return {
     prompt: (...a) => as(f.prompt(...a)),
@@ -193,7 +193,7 @@ function answered(f: FleetForward): FleetForward {
     answerPermission: (...a) => as(f.answerPermission(...a)),
     snapshot: (...a) => as(f.snapshot(...a)),
     follow: (owner, id, since, sink, ended) =>
-      as(f.follow(owner, id, since, sink, (err) => ended(unreachable(err) as Error))),
+      as(f.follow(owner, id, since, sink, (err) => ended(asHttp(err) as Error))),
   };
 }
 
