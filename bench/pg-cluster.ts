@@ -18,6 +18,7 @@ import {
 } from 'node:fs';
 import { userInfo } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { pidAlive as alive } from '../src/os/proc-scan.js';
 
 export interface Cluster {
   /** `postgres://talaria@/postgres?host=DIR` */
@@ -44,15 +45,6 @@ export function pgBin(): string | undefined {
 }
 
 const OWNER_FILE = 'owner.pid';
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
 
 /**
  * Stops and removes the throwaway clusters whose starting process is gone (a test run or bench

@@ -3,18 +3,50 @@
  * bundle is written to a temporary name and renamed, so a second vitest run in the same checkout
  * never starts a half-written file.
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BUILT_DIR, PREBUILT_ENTRIES, REPO_DIR, bundleOf } from './prebuilt.js';
 import { sweepClusters } from '../bench/pg-cluster.js';
+import { pidAlive } from '../src/os/proc-scan.js';
 
 type Esbuild = typeof import('esbuild');
 
-export default async function setup(): Promise<void> {
+export default async function setup(): Promise<() => void> {
   // PostgreSQL servers of an earlier run killed before its cleanup (Ctrl-C, a CI timeout).
   sweepClusters();
+  // Every temporary folder of this run (tests', their children's, Chromium's) goes under one folder
+  // removed at the end: files that forgot their cleanup left ~480 folders in /tmp per run.
+  // A run killed before its teardown (Ctrl-C, a CI timeout) leaves its folder: the next run removes it.
+  sweepRunFolders();
+  const runTmp = mkdtempSync(join(tmpdir(), RUN_PREFIX));
+  writeFileSync(join(runTmp, OWNER_FILE), String(process.pid));
+  process.env.TMPDIR = runTmp;
+  const teardown = (): void => rmSync(runTmp, { recursive: true, force: true });
+  await prebuild();
+  return teardown;
+}
+
+const RUN_PREFIX = 'talaria-tests-';
+const OWNER_FILE = '.owner-pid';
+
+function sweepRunFolders(): void {
+  for (const name of readdirSync(tmpdir())) {
+    if (!name.startsWith(RUN_PREFIX)) continue;
+    const dir = join(tmpdir(), name);
+    let pid: number;
+    try {
+      pid = Number(readFileSync(join(dir, OWNER_FILE), 'utf8'));
+    } catch {
+      continue; // being made right now, or not ours
+    }
+    if (Number.isInteger(pid) && pid > 0 && !pidAlive(pid)) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function prebuild(): Promise<void> {
   // esbuild comes with tsx (as bin/build.js uses it); without it every script runs through tsx.
   let esbuild: Esbuild;
   try {

@@ -115,6 +115,21 @@ export function isDead(row: ProcRow): boolean {
   return row.state === 'Z' || row.state === 'X' || row.state === 'x';
 }
 
+/**
+ * Whether `pid` names a process that can still run: it exists (another user's counts) and, where
+ * /proc says, is not a zombie. A pid can be reused: callers that must know it is the same process
+ * compare `readStat(pid).start`.
+ */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  const row = readStat(pid);
+  return row ? !isDead(row) : !procSupported(); // no row with /proc: it exited just now
+}
+
 const PF_EXITING = 0x4;
 /** SIGHUP, SIGINT, SIGKILL, SIGTERM as bits of /proc's signal masks (bit n−1 for signal n). */
 const FATAL = (1n << 0n) | (1n << 1n) | (1n << 8n) | (1n << 14n);

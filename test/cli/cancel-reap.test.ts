@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { fakeCmd, ndjsonLines, startCli, tempDir } from './helpers.js';
+import { pidAlive as alive } from '../../src/os/proc-scan.js';
 
 const strays: number[] = [];
 afterEach(() => {
@@ -19,14 +20,6 @@ afterEach(() => {
     }
   }
 });
-
-function alive(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 
 describe('talaria run, cancelled', () => {
   it('Ctrl-C: exit 130, the tool card cancelled, and the tool’s processes gone (setsid included)', async () => {

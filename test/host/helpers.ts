@@ -15,6 +15,10 @@ import type { SessionEvent } from '../../src/session/events.js';
 // Shared with the provider tests: one copy of the paths, the Hermes config and the temp-dir registry.
 import { TSX, FAKE, CONFIG } from '../providers/helpers.js';
 import { nodeArgs } from '../prebuilt.js';
+import { pidAlive as alive } from '../../src/os/proc-scan.js';
+
+/** True while a process exists and is not a zombie. */
+export { alive };
 export { TSX, FAKE, CONFIG };
 export const HERMES_BIN = fileURLToPath(new URL('../fakes/hermes/bin/hermes', import.meta.url));
 export const HERMES_BIN_DIR = fileURLToPath(new URL('../fakes/hermes/bin', import.meta.url));
@@ -142,21 +146,6 @@ export function agentLog(file: string): { pid: number; msg: { method?: string; p
 export function mkdirp(p: string): string {
   mkdirSync(p, { recursive: true });
   return p;
-}
-
-/** True while a process exists and is not a zombie. */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return true;
-  }
 }
 
 /** Resolves once `pid` is gone; fails naming it after `ms` (plain code: two-hosts.ts runs this outside vitest). */

@@ -3,7 +3,16 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bootTicks, findTag, isDying, parseStat, readProcs, readStat, type ProcRow } from '../../src/os/proc-scan.js';
+import {
+  bootTicks,
+  findTag,
+  isDying,
+  parseStat,
+  pidAlive as alive,
+  readProcs,
+  readStat,
+  type ProcRow,
+} from '../../src/os/proc-scan.js';
 import { endTree, killTreesSync, newAgentTag, scanTree, selectTree, type TreeQuery } from '../../src/os/proc-tree.js';
 
 const started: number[] = [];
@@ -16,11 +25,6 @@ afterEach(() => {
     }
   }
 });
-
-function alive(pid: number): boolean {
-  const r = readStat(pid);
-  return r !== undefined && r.state !== 'Z';
-}
 
 /** A detached `sh -c` with the given env; resolves once it runs. */
 async function start(script: string, env: Record<string, string> = {}): Promise<number> {
@@ -72,6 +76,20 @@ describe('/proc reading', () => {
     await expect.poll(() => readStat(deaf.pid!)?.state, { timeout: 30_000, interval: 5 }).toBe('T');
     process.kill(deaf.pid!, 'SIGHUP');
     expect(isDying(deaf.pid!)).toBe(false);
+  });
+
+  it('pidAlive: a running process is; a zombie (signals still reach it) and a reaped one are not', async () => {
+    expect(alive(process.pid)).toBe(true);
+    // `true` is left unreaped: after the exec its parent is `sleep`, which never waits.
+    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    started.push(parent.pid!);
+    const zombie = Number(await new Promise<string>((r) => parent.stdout.once('data', (b: Buffer) => r(String(b)))));
+    await expect.poll(() => readStat(zombie)?.state, { timeout: 30_000, interval: 5 }).toBe('Z');
+    expect(() => process.kill(zombie, 0)).not.toThrow();
+    expect(alive(zombie)).toBe(false);
+    expect(alive(parent.pid!)).toBe(true);
+    process.kill(parent.pid!, 'SIGKILL');
+    await expect.poll(() => alive(parent.pid!), { timeout: 30_000, interval: 5 }).toBe(false);
   });
 
   it('finds the tag only as a whole variable with the whole value', () => {

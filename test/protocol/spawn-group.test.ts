@@ -3,15 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnAgent } from '../../src/protocol/spawn.js';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { pidAlive as alive } from '../../src/os/proc-scan.js';
 
 describe('spawnAgent terminate', () => {
   it('kills what the agent left in its process group after the agent itself exited', async () => {

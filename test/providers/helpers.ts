@@ -1,5 +1,5 @@
 /** Shared setup for provider tests: temp dirs, fake executables, a ProviderEnv for them. */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,8 @@ export const HERMES_WRAPPER = fileURLToPath(new URL('../fakes/hermes/bin/hermes'
 export const TSX = import.meta.resolve('tsx');
 export const FAKE = (name: string) => fileURLToPath(new URL(`../fakes/bin/${name}`, import.meta.url));
 export const CONFIG = 'model:\n  default: fake-model\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n';
+
+export { pidAlive as alive } from '../../src/os/proc-scan.js';
 
 const roots: string[] = [];
 export function tempDir(prefix = 'talaria-prov-'): string {
@@ -47,16 +49,3 @@ export function isolatedEnv(
 }
 
 /** True while a process exists and is not a zombie. */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return true;
-  }
-}
