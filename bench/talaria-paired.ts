@@ -28,19 +28,29 @@ async function twoPairs(
  * reading only) per CPU time to a floor that keeps the conversation (floor.ts, `keep`): the bare
  * floor keeps nothing, where any client that shows a conversation keeps at least its text, and
  * pays for that in allocation and garbage collection. Each pair runs all three, in both orders.
- * With `warmup`, one full-size round runs first and is not counted: in a fresh process, the first
- * 100,000 frames still pay for compiling the core (measured: the first pair after a tenth-size
- * warm-up read 0.65× where the next read 0.88×), which a long-running client pays once.
+ * With `warmup`, CORE_WARMUP_ROUNDS full-size rounds run first and are not counted: in a fresh
+ * process the core's figure keeps rising over its first few hundred thousand frames while V8
+ * compiles it (the floors, with a tenth of the code, are steady after one run), which a
+ * long-running client pays once.
  */
+/**
+ * Measured (2026-12-07, quiet machine, one process, 100k-frame runs): the core read 218k, 248k, 308k,
+ * 318k, 306k frames per CPU-second in its first five runs, the keep floor 249k, 313k, 312k, 318k,
+ * 320k. After one warm-up round the pairs compared a core still compiling with a warm floor (0.85);
+ * after three both are steady.
+ */
+const CORE_WARMUP_ROUNDS = 3;
+
 export async function runCorePairs(frames: number, o: { warmup?: boolean } = {}): Promise<SampleSet> {
   const talaria = () => runTalariaFlood({ frames });
   const floor = () => runFloor({ frames });
   const keep = () => runFloor({ frames, keep: true });
-  if (o.warmup) {
-    await talaria();
-    await floor();
-    await keep();
-  }
+  if (o.warmup)
+    for (let i = 0; i < CORE_WARMUP_ROUNDS; i++) {
+      await talaria();
+      await floor();
+      await keep();
+    }
   const sample = (t: TalariaFloodResult, f: FloodResult, k: FloodResult): Sample => {
     const s = floodSample(t);
     const values = {
@@ -69,15 +79,16 @@ export async function runCorePairs(frames: number, o: { warmup?: boolean } = {})
  * Talaria + store, each run paired with a core run (s, t, then t, s): the store's figure is a
  * ratio to the core, and the two measured in separate processes minutes apart swung with the
  * machine (scratch: the same tree read 0.49 to 0.84 between runs), where a pair shares its load.
- * With `warmup`, one full-size run of each first, not counted (as runCorePairs).
+ * With `warmup`, CORE_WARMUP_ROUNDS full-size runs of each first, not counted (as runCorePairs).
  */
 export async function runStorePairs(frames: number, o: { warmup?: boolean } = {}): Promise<SampleSet> {
   const store = () => runTalariaStoreFlood({ frames });
   const core = () => runTalariaFlood({ frames });
-  if (o.warmup) {
-    await store();
-    await core();
-  }
+  if (o.warmup)
+    for (let i = 0; i < CORE_WARMUP_ROUNDS; i++) {
+      await store();
+      await core();
+    }
   const sample = (s: StoreFloodResult, t: TalariaFloodResult): Sample => {
     const f = floodSample(s);
     const { framesMissing, entriesMissing, storedFrames, storedEntries } = s;
