@@ -15,6 +15,8 @@ import { pidAlive } from '../src/os/proc-scan.js';
 type Esbuild = typeof import('esbuild');
 
 export default async function setup(): Promise<() => void> {
+  // Vitest runs this once for the run and once per project, in one process: the first does the work.
+  if (process.env[RUN_TMP_VAR] !== undefined && process.env[RUN_TMP_VAR] === process.env.TMPDIR) return () => {};
   // PostgreSQL servers of an earlier run killed before its cleanup (Ctrl-C, a CI timeout).
   sweepClusters();
   // Every temporary folder of this run (tests', their children's, Chromium's) goes under one folder
@@ -23,13 +25,23 @@ export default async function setup(): Promise<() => void> {
   sweepRunFolders();
   const runTmp = mkdtempSync(join(tmpdir(), RUN_PREFIX));
   writeFileSync(join(runTmp, OWNER_FILE), String(process.pid));
-  process.env.TMPDIR = runTmp;
-  const teardown = (): void => rmSync(runTmp, { recursive: true, force: true });
+  // One level only: Chromium's profile socket must fit a unix socket path (108 bytes).
+  process.env.TMPDIR = process.env[RUN_TMP_VAR] = runTmp;
+  const teardown = (): void => {
+    try {
+      // Retried: a worker's Chromium, killed as its process exits, may still be writing its profile.
+      rmSync(runTmp, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    } catch {
+      mkdirSync(runTmp, { recursive: true });
+      writeFileSync(join(runTmp, OWNER_FILE), String(process.pid)); // the next run removes it
+    }
+  };
   await prebuild();
   return teardown;
 }
 
 const RUN_PREFIX = 'talaria-tests-';
+const RUN_TMP_VAR = 'TALARIA_TEST_RUN_TMP';
 const OWNER_FILE = '.owner-pid';
 
 function sweepRunFolders(): void {

@@ -80,10 +80,15 @@ describe('/proc reading', () => {
 
   it('pidAlive: a running process is; a zombie (signals still reach it) and a reaped one are not', async () => {
     expect(alive(process.pid)).toBe(true);
-    // `true` is left unreaped: after the exec its parent is `sleep`, which never waits.
-    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    // The background `head` ends when our end of its stdin closes, after the exec: its parent is
+    // then `sleep`, which never waits for it. (fd 3: a background job's own stdin is /dev/null.)
+    const parent = spawn('sh', ['-c', 'exec 3<&0; head -c1 <&3 & echo $!; exec sleep 30'], {
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
     started.push(parent.pid!);
     const zombie = Number(await new Promise<string>((r) => parent.stdout.once('data', (b: Buffer) => r(String(b)))));
+    await expect.poll(() => readStat(parent.pid!)?.comm, { timeout: 30_000, interval: 5 }).toBe('sleep');
+    parent.stdin.end();
     await expect.poll(() => readStat(zombie)?.state, { timeout: 30_000, interval: 5 }).toBe('Z');
     expect(() => process.kill(zombie, 0)).not.toThrow();
     expect(alive(zombie)).toBe(false);
