@@ -9,8 +9,8 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import { BIN, runCli, tempDir } from '../cli/helpers.js';
-import { editorEnv } from './helpers.js';
+import { runCli, tempDir } from '../cli/helpers.js';
+import { editorEnv, talariaAcpCommand } from './helpers.js';
 import { nodeCommand } from '../prebuilt.js';
 
 vi.setConfig({ testTimeout: 240_000 });
@@ -85,7 +85,7 @@ describe.concurrent('direct and through talaria acp: the same observable thread'
       const direct = await runJson(['--agent-cmd', player(agent, fixture)], prompt, env);
       const inner = player(agent, fixture).replace(/"/g, "'");
       const proxied = await runJson(
-        ['--agent-cmd', `"${process.execPath}" "${BIN}" acp --approve all --agent-cmd "${inner}"`],
+        ['--agent-cmd', talariaAcpCommand(`${env.TALARIA_HOME}-inner`, `--approve all --agent-cmd "${inner}"`)],
         prompt,
         {
           ...env,
@@ -103,7 +103,7 @@ describe.concurrent('direct and through talaria acp: the same observable thread'
       const direct = await runJson(['--agent-cmd', player(agent, fixture)], 'Say hello', env);
       const inner = player(agent, fixture).replace(/"/g, "'");
       const proxied = await runJson(
-        ['--agent-cmd', `"${process.execPath}" "${BIN}" acp --approve all --agent-cmd "${inner}"`],
+        ['--agent-cmd', talariaAcpCommand(`${env.TALARIA_HOME}-inner`, `--approve all --agent-cmd "${inner}"`)],
         'Say hello',
         {
           ...env,
@@ -119,7 +119,7 @@ describe.concurrent('direct and through talaria acp: the same observable thread'
     const { env } = editorEnv();
     const direct = await runJson(['--agent', 'demo'], 'tour', env);
     const proxied = await runJson(
-      ['--agent-cmd', `"${process.execPath}" "${BIN}" acp --approve all --agent demo`],
+      ['--agent-cmd', talariaAcpCommand(`${env.TALARIA_HOME}-inner`, '--approve all --agent demo')],
       'tour',
       {
         ...env,

@@ -61,6 +61,15 @@ export function editorEnv(extra: Record<string, string> = {}): { home: string; e
   };
 }
 
+/**
+ * `talaria acp REST` as another Talaria's agent command. An agent's environment is built from an
+ * allow-list, so the outer Talaria never hands its TALARIA_HOME on: without its own, the inner one
+ * recorded into the user's ~/.talaria (660 sessions there from this suite). The demo's delay goes too.
+ */
+export function talariaAcpCommand(home: string, rest: string): string {
+  return `env TALARIA_HOME=${home} TALARIA_DEMO_CHUNK_DELAY_MS=0 "${process.execPath}" "${BIN}" acp ${rest}`;
+}
+
 export function startEditor(args: string[], o: { cwd: string; env: Record<string, string> }): Editor {
   const child = spawn(process.execPath, [BIN, 'acp', ...args], {
     cwd: o.cwd,

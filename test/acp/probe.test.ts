@@ -5,14 +5,12 @@
  * resume replaying — is fixed by Talaria), and every frame is schema-valid.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { runCli, tempDir, BIN } from '../cli/helpers.js';
+import { runCli, tempDir } from '../cli/helpers.js';
 import { cell, type Json } from '../cli/probe/table.js';
-import { HERMES, editorEnv } from './helpers.js';
+import { HERMES, editorEnv, talariaAcpCommand } from './helpers.js';
 
 vi.setConfig({ testTimeout: 180_000 });
 
-const talariaAcp = (home: string, rest: string) =>
-  `env TALARIA_HOME=${home} "${process.execPath}" "${BIN}" acp ${rest}`;
 const CHECKS = [
   'initialize',
   'session_new',
@@ -34,7 +32,7 @@ describe.concurrent('talaria probe through talaria acp', () => {
   it('the demo agent: every check works', async () => {
     const { env } = editorEnv();
     const r = await runCli(
-      ['probe', '--json', '--agent-cmd', talariaAcp(`${env.TALARIA_HOME}-inner`, '--agent demo')],
+      ['probe', '--json', '--agent-cmd', talariaAcpCommand(`${env.TALARIA_HOME}-inner`, '--agent demo')],
       { cwd: tempDir('acp-probe'), env },
     );
     expect(r.code, r.stderr).toBe(0);
@@ -50,7 +48,7 @@ describe.concurrent('talaria probe through talaria acp', () => {
   it('the Hermes emulator: the quirks the probe finds directly are fixed by Talaria', async () => {
     const { env } = editorEnv();
     const inner = `--agent-cmd 'env HERMES_HOME=${env.HERMES_HOME} ${HERMES} acp'`;
-    const r = await runCli(['probe', '--agent-cmd', talariaAcp(`${env.TALARIA_HOME}-inner`, inner)], {
+    const r = await runCli(['probe', '--agent-cmd', talariaAcpCommand(`${env.TALARIA_HOME}-inner`, inner)], {
       cwd: tempDir('acp-probe'),
       env,
     });

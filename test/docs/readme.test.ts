@@ -61,7 +61,9 @@ describe('README', () => {
     try {
       const out = execFileSync(process.execPath, [join(ROOT, 'bin/talaria.js'), ...args], {
         cwd: ROOT,
-        env: { ...process.env, TALARIA_HOME: home },
+        // HOME too: the `talaria acp` the probe starts gets no TALARIA_HOME from it (an agent's
+        // environment is an allow-list), so it records the probe's sessions in $HOME/.talaria.
+        env: { ...process.env, TALARIA_HOME: home, HOME: home },
         encoding: 'utf8',
         timeout: 120_000,
       });
