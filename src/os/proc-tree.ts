@@ -20,7 +20,15 @@
 import { randomBytes } from 'node:crypto';
 import { isDead, procSupported, readProcs, readStat, type ProcRow } from './proc-scan.js';
 
-export { AGENT_TAG_VAR, TICKS_PER_SECOND, bootTicks, pidAlive, procSupported, readStat, type ProcRow } from './proc-scan.js';
+export {
+  AGENT_TAG_VAR,
+  TICKS_PER_SECOND,
+  bootTicks,
+  pidAlive,
+  procSupported,
+  readStat,
+  type ProcRow,
+} from './proc-scan.js';
 
 /** A fresh random tag for one agent process. */
 export function newAgentTag(): string {
