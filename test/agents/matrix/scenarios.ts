@@ -49,6 +49,7 @@ export async function runTurn(
   const { session, proc } = ctx;
   const decidedFrom = proc.decided.length;
   const askedFrom = proc.asked.length;
+  const modelFrom = ctx.model.requests.length;
   const t0 = performance.now();
   let firstTokenMs: number | undefined;
   const unsub = session.subscribe((e) => {
@@ -79,8 +80,17 @@ export async function runTurn(
     decided: proc.decided.slice(decidedFrom),
     asked: proc.asked.slice(askedFrom),
     ...(firstTokenMs !== undefined ? { firstTokenMs } : {}),
-    ...(stalled ? { stalled: stalled.message } : {}),
+    ...(stalled ? { stalled: `${stalled.message}; ${modelSide(ctx.model, modelFrom)}` } : {}),
   };
+}
+
+/** What the fake model saw of a stalled turn: whether the agent hung before asking it, or on its answer. */
+export function modelSide(model: Pick<FakeModel, 'requests'>, from: number): string {
+  const seen = model.requests.slice(from);
+  const last = seen[seen.length - 1];
+  if (!last) return 'the fake model got no request in the turn';
+  const state = last.done ? 'answered' : 'not answered yet';
+  return `the fake model got ${seen.length} request(s) in the turn, the last (${last.api} ${last.action.kind}, ${last.status}) ${state}`;
 }
 
 function ended(r: TurnRun): Check | undefined {

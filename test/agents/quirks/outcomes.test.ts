@@ -7,6 +7,8 @@ import { isTalariaError } from '../../../src/protocol/errors.js';
 import type { AgentErrorData } from '../../../src/session/errors.js';
 import type { Session } from '../../../src/session/session.js';
 import { Recorder } from '../matrix/recorder.js';
+import type { LoggedRequest } from '../fake-model/types.js';
+import { modelSide } from '../matrix/scenarios.js';
 import { watchTurn } from '../matrix/watchdog.js';
 import { closeAll, recorded, replay, scratchDir, sentFrame, toolCalls, update } from './replay.js';
 
@@ -219,6 +221,17 @@ describe('a silent hang is caught by the stall watchdog', () => {
       expect(result.stopReason).toBe('cancelled');
     });
   }
+});
+
+describe('a stalled matrix turn says what the fake model saw', () => {
+  it('no request (the agent hung before asking), or the last request and whether it was answered', () => {
+    const req = (done: boolean) =>
+      ({ api: 'openai-chat', action: { kind: 'text' }, status: 200, done }) as unknown as LoggedRequest;
+    expect(modelSide({ requests: [req(true)] }, 1)).toBe('the fake model got no request in the turn');
+    expect(modelSide({ requests: [req(true), req(true), req(false)] }, 1)).toBe(
+      'the fake model got 2 request(s) in the turn, the last (openai-chat text, 200) not answered yet',
+    );
+  });
 });
 
 describe('session setup shapes', () => {
