@@ -4,7 +4,7 @@
  * from Talaria's stored transcript; checked against what this agent's model (the fake model)
  * received for the next prompt: the Hermes exchange, then the new message.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,5 +65,6 @@ export async function continueScenario(ctx: ScenarioCtx, proc: AgentProcess): Pr
     }
   } finally {
     await src.close().catch(() => undefined);
+    rmSync(hermesHome, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   }
 }
