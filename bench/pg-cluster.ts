@@ -5,20 +5,10 @@
  * creates, in a folder that user can reach.
  */
 import { execFileSync } from 'node:child_process';
-import {
-  chmodSync,
-  chownSync,
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { pidAlive as alive } from '../src/os/proc-scan.js';
+import { claimFolder, orphanedFolders } from './owned-folders.js';
 
 export interface Cluster {
   /** `postgres://talaria@/postgres?host=DIR` */
@@ -44,8 +34,6 @@ export function pgBin(): string | undefined {
   return v ? join(root, v, 'bin') : undefined;
 }
 
-const OWNER_FILE = 'owner.pid';
-
 /**
  * Stops and removes the throwaway clusters whose starting process is gone (a test run or bench
  * killed before its cleanup ran), so servers do not pile up on the machine. Returns their folders.
@@ -54,16 +42,7 @@ export function sweepClusters(): string[] {
   const bin = pgBin();
   if (!bin) return [];
   const swept: string[] = [];
-  for (const name of readdirSync('/tmp')) {
-    if (!/^talaria-pg-[A-Za-z0-9]{6}$/.test(name)) continue;
-    const dir = join('/tmp', name);
-    let pid: number;
-    try {
-      pid = Number(readFileSync(join(dir, OWNER_FILE), 'utf8'));
-    } catch {
-      continue; // starting right now, or not ours
-    }
-    if (!Number.isInteger(pid) || pid <= 0 || alive(pid)) continue;
+  for (const dir of orphanedFolders('/tmp', /^talaria-pg-[A-Za-z0-9]{6}$/)) {
     const asRoot = userInfo().uid === 0;
     const args = ['-D', join(dir, 'data'), '-m', 'immediate', '-w', 'stop'];
     try {
@@ -118,7 +97,7 @@ export function startCluster(): Cluster {
   }
   execFileSync('cp', ['-a', join(template, 'data'), data]);
   // Who started it: a run killed before its cleanup leaves a server behind; sweepClusters stops it.
-  writeFileSync(join(dir, OWNER_FILE), String(process.pid));
+  claimFolder(dir);
   const opts = `-k ${dir} -c listen_addresses='' -c fsync=off -c full_page_writes=off`;
   const start = () => run('pg_ctl', ['-D', data, '-o', opts, '-l', join(dir, 'log'), '-w', 'start']);
   const stop = () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);

@@ -24,6 +24,14 @@ async function twoPairs(
 }
 
 /**
+ * Measured (2026-12-07, quiet machine, one process, 100k-frame runs): the core read 218k, 248k, 308k,
+ * 318k, 306k frames per CPU-second in its first five runs, the keep floor 249k, 313k, 312k, 318k,
+ * 320k. After one warm-up round the pairs compared a core still compiling with a warm floor (0.85);
+ * after three both are steady.
+ */
+const CORE_WARMUP_ROUNDS = 3;
+
+/**
  * Saturated flood: throughput ratio to the floor, by wall clock and by consumer CPU time, and (for
  * reading only) per CPU time to a floor that keeps the conversation (floor.ts, `keep`): the bare
  * floor keeps nothing, where any client that shows a conversation keeps at least its text, and
@@ -33,14 +41,6 @@ async function twoPairs(
  * compiles it (the floors, with a tenth of the code, are steady after one run), which a
  * long-running client pays once.
  */
-/**
- * Measured (2026-12-07, quiet machine, one process, 100k-frame runs): the core read 218k, 248k, 308k,
- * 318k, 306k frames per CPU-second in its first five runs, the keep floor 249k, 313k, 312k, 318k,
- * 320k. After one warm-up round the pairs compared a core still compiling with a warm floor (0.85);
- * after three both are steady.
- */
-const CORE_WARMUP_ROUNDS = 3;
-
 export async function runCorePairs(frames: number, o: { warmup?: boolean } = {}): Promise<SampleSet> {
   const talaria = () => runTalariaFlood({ frames });
   const floor = () => runFloor({ frames });

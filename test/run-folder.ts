@@ -5,16 +5,15 @@
  * per run. A run killed before its teardown (Ctrl-C, a CI timeout) leaves its folder with its
  * owner's pid, and the next run removes it.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { claimFolder, orphanedFolders } from '../bench/owned-folders.js';
 import { talariaHome } from '../src/os/home.js';
-import { pidAlive } from '../src/os/proc-scan.js';
+import { openStore } from '../src/store/index.js';
 
 const RUN_PREFIX = 'talaria-tests-';
 const RUN_TMP_VAR = 'TALARIA_TEST_RUN_TMP';
-const OWNER_FILE = '.owner-pid';
 
 /** Vitest runs globalSetup once for the run and once per project, in one process: the first does the work. */
 export function runFolderMade(): boolean {
@@ -23,10 +22,11 @@ export function runFolderMade(): boolean {
 
 /** Makes the run's folder, points TMPDIR at it, and returns the teardown. */
 export function makeRunFolder(): () => void {
-  sweepRunFolders();
+  for (const dir of orphanedFolders(tmpdir(), new RegExp(`^${RUN_PREFIX}`)))
+    rmSync(dir, { recursive: true, force: true });
   const userHome = talariaHome();
   const runTmp = mkdtempSync(join(tmpdir(), RUN_PREFIX));
-  writeFileSync(join(runTmp, OWNER_FILE), String(process.pid));
+  claimFolder(runTmp);
   // One level only: Chromium's profile socket must fit a unix socket path (108 bytes).
   process.env.TMPDIR = process.env[RUN_TMP_VAR] = runTmp;
   return () => {
@@ -35,7 +35,7 @@ export function makeRunFolder(): () => void {
       rmSync(runTmp, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     } catch {
       mkdirSync(runTmp, { recursive: true });
-      writeFileSync(join(runTmp, OWNER_FILE), String(process.pid)); // the next run removes it
+      claimFolder(runTmp); // the next run removes it
     }
     const n = sessionsUnder(userHome, runTmp);
     if (n === 0) return;
@@ -47,35 +47,12 @@ export function makeRunFolder(): () => void {
   };
 }
 
-function sweepRunFolders(): void {
-  for (const name of readdirSync(tmpdir())) {
-    if (!name.startsWith(RUN_PREFIX)) continue;
-    const dir = join(tmpdir(), name);
-    let pid: number;
-    try {
-      pid = Number(readFileSync(join(dir, OWNER_FILE), 'utf8'));
-    } catch {
-      continue; // being made right now, or not ours
-    }
-    if (Number.isInteger(pid) && pid > 0 && !pidAlive(pid)) rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** Sessions whose folder is under `dir` in the SQLite store of `home` (read-only; 0 when there is none). */
+/** Sessions whose folder is under `dir` in the store of `home` (opened read-only: a missing one is empty). */
 function sessionsUnder(home: string, dir: string): number {
-  const file = join(home, 'talaria.db');
-  if (!existsSync(file)) return 0;
-  type Db = { prepare(sql: string): { get(...a: unknown[]): unknown }; close(): void };
-  const Database = createRequire(import.meta.url)('better-sqlite3') as new (f: string, o: object) => Db;
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const store = openStore({ home, readOnly: true });
   try {
-    const row = db
-      .prepare('SELECT count(*) AS n FROM sessions WHERE substr(cwd, 1, ?) = ?')
-      .get(dir.length + 1, dir + '/');
-    return (row as { n: number }).n;
-  } catch {
-    return 0; // not a store this version can read
+    return store.sessions.list({ includeArchived: true }).filter((s) => s.cwd.startsWith(dir + '/')).length;
   } finally {
-    db.close();
+    store.close();
   }
 }
