@@ -4,6 +4,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openSession, type Msg } from './test-client.js';
 import { CONFIG, prompt, upd, useEnv } from './test-env.js';
@@ -33,6 +34,29 @@ describe('Hermes emulator quirks (0.18.2): sessions and protocol', () => {
     expect(Object.keys(fork).sort()).toEqual(['models', 'modes', 'sessionId']);
     const listed = (await c.call('session/list', {})).sessions.map((s: Msg) => s.sessionId);
     expect(listed).toContain(fork.sessionId); // the fork copied the history
+  });
+
+  it('two emulators on one home make sessions at once and lose none (one write lock, as state.db)', async () => {
+    const root = makeHome();
+    const ws = makeWs();
+    const a = start(root);
+    const b = start(root);
+    await Promise.all([a.call('initialize', { protocolVersion: 1 }), b.call('initialize', { protocolVersion: 1 })]);
+    const made = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => (i % 2 ? a : b).call('session/new', { cwd: ws, mcpServers: [] })),
+    );
+    const ids = made.map((s: Msg) => s.sessionId as string);
+    const file = JSON.parse(readFileSync(join(root, 'emulator-sessions.json'), 'utf8')) as {
+      sessions: Record<string, unknown>;
+    };
+    expect(Object.keys(file.sessions).sort()).toEqual([...ids].sort());
+    const db = new Database(join(root, 'state.db'), { readonly: true });
+    try {
+      const rows = db.prepare('SELECT id FROM sessions').all() as { id: string }[];
+      expect(rows.map((r) => r.id).sort()).toEqual([...ids].sort());
+    } finally {
+      db.close();
+    }
   });
 
   it('session/list filters by cwd, pages with a cursor, skips empty sessions and is isolated per profile', async () => {

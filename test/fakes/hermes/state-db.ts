@@ -23,8 +23,10 @@ export const SCHEMA_VERSION = 21;
 /** The state.db of `home`, created with the real schema when absent (what Hermes' SessionDB() does). */
 export function openStateDb(home: string): Database.Database {
   mkdirSync(home, { recursive: true });
+  // Hermes connects with timeout=1.0 and retries a locked write itself (writeStateDb).
   const db = new Database(join(home, 'state.db'), { timeout: 1000 });
-  db.pragma('journal_mode = WAL');
+  // apply_wal_with_fallback: probe first, so a second process never re-sets the mode under the first.
+  if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.exec(SCHEMA);
   if (!db.prepare('SELECT version FROM schema_version LIMIT 1').get())
@@ -32,37 +34,61 @@ export function openStateDb(home: string): Database.Database {
   return db;
 }
 
-function withDb<T>(home: string, fn: (db: Database.Database) => T): T {
-  const db = openStateDb(home);
-  try {
-    return db.transaction(() => fn(db)).immediate();
-  } finally {
-    db.close();
+/** SessionDB._WRITE_MAX_RETRIES and its jitter (hermes_state.py): a locked write is retried, not failed. */
+const WRITE_MAX_RETRIES = 15;
+const WRITE_RETRY_MIN_MS = 20;
+const WRITE_RETRY_MAX_MS = 150;
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+function isLocked(e: unknown): boolean {
+  const code = (e as { code?: unknown }).code;
+  if (typeof code === 'string' && code.startsWith('SQLITE_BUSY')) return true;
+  const msg = e instanceof Error ? e.message.toLowerCase() : '';
+  return msg.includes('locked') || msg.includes('busy');
+}
+
+/**
+ * One write transaction on the state.db of `home` (BEGIN IMMEDIATE), as SessionDB._execute_write
+ * runs it: when the database is locked (another `hermes acp` on the same home), sleep a random
+ * 20–150 ms and try again, up to 15 times. Two processes on one home run side by side.
+ */
+export function writeStateDb<T>(home: string, fn: (db: Database.Database) => T): T {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const db = openStateDb(home);
+      try {
+        return db.transaction(() => fn(db)).immediate();
+      } finally {
+        db.close();
+      }
+    } catch (e) {
+      if (!isLocked(e) || attempt >= WRITE_MAX_RETRIES) throw e;
+      // Python's time.sleep: this process has nothing else to do while it waits for the lock.
+      Atomics.wait(sleeper, 0, 0, WRITE_RETRY_MIN_MS + Math.random() * (WRITE_RETRY_MAX_MS - WRITE_RETRY_MIN_MS));
+    }
   }
 }
 
 /** `_insert_session_row` (source 'acp', model_config {"cwd": ...}; the route's keys join it with the first model call), enriching NULL columns on conflict. */
-export function upsertSessionRow(home: string, rec: SessionRecord): void {
-  withDb(home, (db) => {
+export function upsertSessionRow(db: Database.Database, rec: SessionRecord): void {
+  db.prepare(
+    `INSERT INTO sessions (id, source, model, model_config, parent_session_id, started_at)
+     VALUES (?, 'acp', ?, ?, ?, ?)
+     ON CONFLICT(id) DO UPDATE SET
+       model = COALESCE(sessions.model, excluded.model),
+       model_config = COALESCE(sessions.model_config, excluded.model_config),
+       parent_session_id = COALESCE(sessions.parent_session_id, excluded.parent_session_id)`,
+  ).run(rec.id, rec.model, JSON.stringify({ cwd: rec.cwd }), rec.parentId, rec.startedAt / 1000);
+  db.prepare('UPDATE sessions SET message_count = ?, title = COALESCE(?, title) WHERE id = ?').run(
+    rec.history.length,
+    rec.title,
+    rec.id,
+  );
+  // end_session(id, 'compression') when a rotation ends the head (the row stays, loadable).
+  if (rec.endReason)
     db.prepare(
-      `INSERT INTO sessions (id, source, model, model_config, parent_session_id, started_at)
-       VALUES (?, 'acp', ?, ?, ?, ?)
-       ON CONFLICT(id) DO UPDATE SET
-         model = COALESCE(sessions.model, excluded.model),
-         model_config = COALESCE(sessions.model_config, excluded.model_config),
-         parent_session_id = COALESCE(sessions.parent_session_id, excluded.parent_session_id)`,
-    ).run(rec.id, rec.model, JSON.stringify({ cwd: rec.cwd }), rec.parentId, rec.startedAt / 1000);
-    db.prepare('UPDATE sessions SET message_count = ?, title = COALESCE(?, title) WHERE id = ?').run(
-      rec.history.length,
-      rec.title,
-      rec.id,
-    );
-    // end_session(id, 'compression') when a rotation ends the head (the row stays, loadable).
-    if (rec.endReason)
-      db.prepare(
-        'UPDATE sessions SET ended_at = COALESCE(ended_at, ?), end_reason = COALESCE(end_reason, ?) WHERE id = ?',
-      ).run((rec.endedAt ?? Date.now()) / 1000, rec.endReason, rec.id);
-  });
+      'UPDATE sessions SET ended_at = COALESCE(ended_at, ?), end_reason = COALESCE(end_reason, ?) WHERE id = ?',
+    ).run((rec.endedAt ?? Date.now()) / 1000, rec.endReason, rec.id);
 }
 
 /** One `update_token_counts` per completed model call (conversation_loop.py), incremental. */
@@ -74,7 +100,7 @@ export function recordModelCalls(
   route: { baseUrl: string; price: Settings['price'] },
 ): void {
   if (calls <= 0) return;
-  withDb(home, (db) => {
+  writeStateDb(home, (db) => {
     const update = db.prepare(
       `UPDATE sessions SET
          input_tokens = input_tokens + ?,

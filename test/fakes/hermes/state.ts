@@ -2,12 +2,12 @@
  * Session persistence: transcripts in a JSON file in $HERMES_HOME (`emulator-sessions.json`),
  * standing in for the `messages` table of Hermes' SQLite SessionDB; every put also writes the
  * session's row of the real-schema SQLite `state.db` (state-db.ts). Re-read on every access and
- * written atomically per session, so several emulator processes on one home see each other's
+ * written under state.db's write lock, so several emulator processes on one home see each other's
  * sessions (load/list/resume work across processes, as with the real shared state.db).
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { upsertSessionRow } from './state-db.js';
+import { upsertSessionRow, writeStateDb } from './state-db.js';
 
 export interface ToolCallRec {
   id: string;
@@ -74,15 +74,21 @@ export class Store {
     return Object.values(this.read().sessions);
   }
 
-  /** Read-modify-write of one record; tmp + rename keeps readers from seeing a torn file. */
+  /**
+   * Read-modify-write of one record, under state.db's write lock: two emulators on one home each
+   * writing the file they read would drop the other's new session (Hermes keeps them all in state.db).
+   * tmp + rename keeps readers from seeing a torn file.
+   */
   put(rec: SessionRecord): void {
     mkdirSync(this.home, { recursive: true });
-    const db = this.read();
-    db.sessions[rec.id] = rec;
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(db));
-    renameSync(tmp, this.file);
-    upsertSessionRow(this.home, rec);
+    writeStateDb(this.home, (sdb) => {
+      const db = this.read();
+      db.sessions[rec.id] = rec;
+      const tmp = `${this.file}.${process.pid}.tmp`;
+      writeFileSync(tmp, JSON.stringify(db));
+      renameSync(tmp, this.file);
+      upsertSessionRow(sdb, rec);
+    });
   }
 
   titleTaken(title: string, exceptId: string): boolean {
