@@ -1,9 +1,10 @@
 /**
  * Talaria core runs paired with floor runs. The load on these machines drifts over seconds; a
  * ratio (or a latency difference) taken between two runs made back to back cancels most of that
- * drift, where one taken between medians of runs far apart in time does not. Each call makes two
- * pairs, in both orders (Talaria first, then the floor first), and returns each pair as a sample:
- * the report's median is over every pair of the run.
+ * drift, where one taken between medians of runs far apart in time does not. Each call makes pairs
+ * two at a time, in both orders (Talaria first, then the floor first), and returns each pair as a
+ * sample: the report's median is over every pair of the run. The saturated floods make PAIR_ROUNDS
+ * rounds of two, the paced one a single round.
  */
 import { floodSample, type FloodResult } from './flood-driver.js';
 import { runFloor } from './floor.js';
@@ -30,6 +31,15 @@ async function twoPairs(
  * after three both are steady.
  */
 const CORE_WARMUP_ROUNDS = 3;
+
+/**
+ * Rounds of pairs per call (each round two pairs, in both orders). On this 2-core VM one warm run of
+ * 100k frames took 287 to 486 ms of main-thread CPU for the same work in one process (scratch,
+ * 2026-12-07): single pairs of core and keep floor read 0.62 to 1.57. The median over 16 pairs read
+ * 1.00 where 6 pairs read 0.83 to 1.17 from one run of the bench to the next; 3 rounds a call give
+ * 30 pairs over the default 5 repetitions.
+ */
+const PAIR_ROUNDS = 3;
 
 /**
  * Saturated flood: throughput ratio to the floor, by wall clock and by consumer CPU time, and (for
@@ -66,13 +76,17 @@ export async function runCorePairs(frames: number, o: { warmup?: boolean } = {})
     };
     return { values, notes: s.notes ?? [] };
   };
-  const t1 = await talaria();
-  const f1 = await floor();
-  const k1 = await keep();
-  const k2 = await keep();
-  const f2 = await floor();
-  const t2 = await talaria();
-  return { samples: [sample(t1, f1, k1), sample(t2, f2, k2)] };
+  const samples: Sample[] = [];
+  for (let r = 0; r < PAIR_ROUNDS; r++) {
+    const t1 = await talaria();
+    const f1 = await floor();
+    const k1 = await keep();
+    const k2 = await keep();
+    const f2 = await floor();
+    const t2 = await talaria();
+    samples.push(sample(t1, f1, k1), sample(t2, f2, k2));
+  }
+  return { samples };
 }
 
 /**
@@ -104,11 +118,15 @@ export async function runStorePairs(frames: number, o: { warmup?: boolean } = {}
     };
     return { values, notes: f.notes ?? [] };
   };
-  const s1 = await store();
-  const t1 = await core();
-  const t2 = await core();
-  const s2 = await store();
-  return { samples: [sample(s1, t1), sample(s2, t2)] };
+  const samples: Sample[] = [];
+  for (let r = 0; r < PAIR_ROUNDS; r++) {
+    const s1 = await store();
+    const t1 = await core();
+    const t2 = await core();
+    const s2 = await store();
+    samples.push(sample(s1, t1), sample(s2, t2));
+  }
+  return { samples };
 }
 
 /** Paced flood: per-frame latency over the floor's, and Talaria's own in-process share of it. */
