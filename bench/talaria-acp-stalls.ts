@@ -106,6 +106,8 @@ export async function proxyStalls(frames: number, rate: number, nodeArgs: string
     await runProxyFlood({
       frames,
       rate,
+      // As talaria.acp.paced: the proxy streams a turn first, and only the second is looked at.
+      warmupTurn: true,
       nodeArgs: [...nodeArgs, '--import', preload, '--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=100'],
       onUpdate: (u) => {
         const t = stampOf(u);

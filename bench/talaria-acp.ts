@@ -129,11 +129,13 @@ export interface ProxyFloodResult extends FloodResult {
  * `onUpdate`: each update as the editor's core reads it (talaria-acp-stalls.ts keeps the stamps).
  */
 export async function runProxyFlood(
-  p: FloodParams & { nodeArgs?: string[]; onUpdate?: (u: unknown) => void },
+  p: FloodParams & { nodeArgs?: string[]; onUpdate?: (u: unknown) => void; warmupTurn?: boolean },
 ): Promise<ProxyFloodResult> {
   const home = mkdtempSync(join(tmpdir(), 'talaria-bench-acp-'));
   const inner = [process.execPath, '--import', 'tsx', FLOOD_AGENT, ...floodArgs(p)].map((w) => `'${w}'`).join(' ');
   const probe = new UpdateProbe(p.frames, true, false);
+  // As runTalariaFlood's `warmupTurn`: the probe and the CPU window see only the measured turn.
+  let probing = !p.warmupTurn;
   const cpu = new MiddleCpu('acp');
   const client = await AcpClient.spawn(
     {
@@ -154,12 +156,25 @@ export async function runProxyFlood(
     {
       fs: false,
       terminal: false,
-      hooks: { mapUpdate: p.onUpdate ? (u) => (p.onUpdate!(u), probe.mapUpdate(u)) : probe.mapUpdate },
+      hooks: {
+        mapUpdate: (u) => {
+          if (!probing) return u;
+          p.onUpdate?.(u);
+          return probe.mapUpdate(u);
+        },
+      },
     },
   );
   try {
     const session = await client.newSession({ cwd: ROOT });
-    session.subscribe(probe.onEvent);
+    session.subscribe((e) => {
+      if (probing) probe.onEvent(e);
+    });
+    if (p.warmupTurn) {
+      const warm = await session.prompt('flood').result;
+      if (warm.error) throw new Error(`proxy flood: warm-up turn failed: ${warm.error.code}: ${warm.error.message}`);
+      probing = true;
+    }
     cpu.find();
     const off = session.subscribe(() => {
       if (probe.seen === 0) return;

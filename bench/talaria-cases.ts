@@ -14,7 +14,7 @@ import { missingAgent } from './startup.js';
 import { runConcurrency } from './talaria-concurrency.js';
 import { runLoadReplay, runStoredReplay } from './talaria-history.js';
 import { runIdleSessions } from './talaria-idle.js';
-import { runCorePairs, runPacedPairs, runStorePairs } from './talaria-paired.js';
+import { PAIR_ROUNDS, runCorePairs, runPacedPairs, runStorePairs } from './talaria-paired.js';
 import { runPairedStartup } from './talaria-startup.js';
 import { recorderTime } from './recorder-time.js';
 import { runWarmNewSession } from './talaria-warm.js';
@@ -81,7 +81,7 @@ export const talariaCases: BenchCase[] = [
         compare: 'delta',
       },
     ],
-    run: (o) => runCorePairs(o.frames, { warmup: !o.quick }),
+    run: (o) => runCorePairs(o.frames, { warmup: !o.quick, rounds: o.quick ? 1 : PAIR_ROUNDS }),
   },
   {
     name: 'talaria.core.paced',
@@ -111,7 +111,7 @@ export const talariaCases: BenchCase[] = [
       { key: 'tapP99Ms', unit: 'ms', label: 'talaria router → subscriber p99 (in-process)' },
       { key: 'lost', unit: 'frames', label: 'talaria paced frames lost', target: ZERO_LOST },
     ],
-    run: (o) => runPacedPairs(o.pacedFrames, o.pacedRate),
+    run: (o) => runPacedPairs(o.pacedFrames, o.pacedRate, { warmup: !o.quick }),
   },
   {
     name: 'talaria.store',
@@ -164,7 +164,7 @@ export const talariaCases: BenchCase[] = [
       { key: 'recorderMs', unit: 'ms', label: 'recorder time per 100k frames (bench/recorder-time.ts)' },
     ],
     run: async (o) => {
-      const pairs = await runStorePairs(o.frames, { warmup: !o.quick });
+      const pairs = await runStorePairs(o.frames, { warmup: !o.quick, rounds: o.quick ? 1 : PAIR_ROUNDS });
       const rec = await recorderTime(undefined, Math.min(o.frames, 100_000), 1);
       const recorderMs = (rec.ms * 100_000) / rec.frames;
       return { samples: pairs.samples.map((p) => ({ ...p, values: { ...p.values, recorderMs } })) };

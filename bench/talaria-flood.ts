@@ -46,6 +46,12 @@ export interface TalariaFloodParams extends FloodParams {
   onFirstUpdate?: () => void;
   /** Called once the turn's result is in (where that window closes). */
   onTurnEnd?: () => void;
+  /**
+   * First a turn of the same frames that is not measured, in the same session and processes: what
+   * is then measured is a chain that has run a turn already (a relay's or `talaria acp`'s code
+   * compiled), as the bench's own process always is.
+   */
+  warmupTurn?: boolean;
 }
 
 export interface TalariaFloodResult extends FloodResult {
@@ -63,10 +69,13 @@ export function floodCommand(p: FloodParams, extra: string[] = []): { command: s
 export async function runTalariaFlood(p: TalariaFloodParams): Promise<TalariaFloodResult> {
   const probe = new UpdateProbe(p.frames, true, p.tapLatency ?? false);
   const sink = p.sink;
+  // Off during the warm-up turn: the probe sees only the measured one.
+  let probing = !p.warmupTurn;
   // The probe reads each update through the session hook (as the baselines read each frame);
   // a test's own mapUpdate runs after it.
   const inner = p.hooks?.mapUpdate;
-  const hooks: SessionHooks = { ...p.hooks, mapUpdate: inner ? (u) => inner(probe.mapUpdate(u)) : probe.mapUpdate };
+  const mark: typeof probe.mapUpdate = (u) => (probing ? probe.mapUpdate(u) : u);
+  const hooks: SessionHooks = { ...p.hooks, mapUpdate: inner ? (u) => inner(mark(u)) : mark };
   // The session's own frames, as the harness records them (one road: transport → session → recorder).
   const onSession = sink ? (s: Session) => void s.subscribeFrames((f: Frame) => sink.onFrame(f)) : undefined;
   const direct = floodCommand(p);
@@ -81,14 +90,15 @@ export async function runTalariaFlood(p: TalariaFloodParams): Promise<TalariaFlo
   });
   try {
     const session = await client.newSession({ cwd: ROOT });
-    session.subscribe(
-      sink
-        ? (e) => {
-            probe.onEvent(e);
-            sink.onEvent(e);
-          }
-        : probe.onEvent,
-    );
+    session.subscribe((e) => {
+      if (probing) probe.onEvent(e);
+      sink?.onEvent(e);
+    });
+    if (p.warmupTurn) {
+      const warm = await session.prompt('flood').result;
+      if (warm.error) throw new Error(`talaria flood: warm-up turn failed: ${warm.error.code}: ${warm.error.message}`);
+      probing = true;
+    }
     p.onReady?.();
     const first = p.onFirstUpdate;
     if (first) {

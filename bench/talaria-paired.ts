@@ -37,9 +37,9 @@ const CORE_WARMUP_ROUNDS = 3;
  * 100k frames took 287 to 486 ms of main-thread CPU for the same work in one process (scratch,
  * 2026-12-07): single pairs of core and keep floor read 0.62 to 1.57. The median over 16 pairs read
  * 1.00 where 6 pairs read 0.83 to 1.17 from one run of the bench to the next; 3 rounds a call give
- * 30 pairs over the default 5 repetitions.
+ * 30 pairs over the default 5 repetitions (`rounds` says otherwise: one for a quick run).
  */
-const PAIR_ROUNDS = 3;
+export const PAIR_ROUNDS = 3;
 
 /**
  * Saturated flood: throughput ratio to the floor, by wall clock and by consumer CPU time, and (for
@@ -51,7 +51,7 @@ const PAIR_ROUNDS = 3;
  * compiles it (the floors, with a tenth of the code, are steady after one run), which a
  * long-running client pays once.
  */
-export async function runCorePairs(frames: number, o: { warmup?: boolean } = {}): Promise<SampleSet> {
+export async function runCorePairs(frames: number, o: { warmup?: boolean; rounds?: number } = {}): Promise<SampleSet> {
   const talaria = () => runTalariaFlood({ frames });
   const floor = () => runFloor({ frames });
   const keep = () => runFloor({ frames, keep: true });
@@ -77,7 +77,7 @@ export async function runCorePairs(frames: number, o: { warmup?: boolean } = {})
     return { values, notes: s.notes ?? [] };
   };
   const samples: Sample[] = [];
-  for (let r = 0; r < PAIR_ROUNDS; r++) {
+  for (let r = 0; r < (o.rounds ?? PAIR_ROUNDS); r++) {
     const t1 = await talaria();
     const f1 = await floor();
     const k1 = await keep();
@@ -95,7 +95,7 @@ export async function runCorePairs(frames: number, o: { warmup?: boolean } = {})
  * machine (scratch: the same tree read 0.49 to 0.84 between runs), where a pair shares its load.
  * With `warmup`, CORE_WARMUP_ROUNDS full-size runs of each first, not counted (as runCorePairs).
  */
-export async function runStorePairs(frames: number, o: { warmup?: boolean } = {}): Promise<SampleSet> {
+export async function runStorePairs(frames: number, o: { warmup?: boolean; rounds?: number } = {}): Promise<SampleSet> {
   const store = () => runTalariaStoreFlood({ frames });
   const core = () => runTalariaFlood({ frames });
   if (o.warmup)
@@ -119,7 +119,7 @@ export async function runStorePairs(frames: number, o: { warmup?: boolean } = {}
     return { values, notes: f.notes ?? [] };
   };
   const samples: Sample[] = [];
-  for (let r = 0; r < PAIR_ROUNDS; r++) {
+  for (let r = 0; r < (o.rounds ?? PAIR_ROUNDS); r++) {
     const s1 = await store();
     const t1 = await core();
     const t2 = await core();
@@ -129,8 +129,18 @@ export async function runStorePairs(frames: number, o: { warmup?: boolean } = {}
   return { samples };
 }
 
-/** Paced flood: per-frame latency over the floor's, and Talaria's own in-process share of it. */
-export function runPacedPairs(frames: number, rate: number): Promise<SampleSet> {
+/**
+ * Paced flood: per-frame latency over the floor's, and Talaria's own in-process share of it. It runs
+ * in the bench's own process after other cases, so with `warmup` one run of each goes first, not
+ * counted: in a full bench (2026-12-07) the first Talaria run of each call added 2.6–3.1 ms at p99
+ * and the last one −0.13 to 0.74 ms, three calls out of three, while V8 compiled the core's code again
+ * for this load.
+ */
+export async function runPacedPairs(frames: number, rate: number, o: { warmup?: boolean } = {}): Promise<SampleSet> {
+  if (o.warmup) {
+    await runTalariaFlood({ frames, rate, tapLatency: true });
+    await runFloor({ frames, rate });
+  }
   return twoPairs(
     () => runTalariaFlood({ frames, rate, tapLatency: true }),
     () => runFloor({ frames, rate }),

@@ -241,8 +241,8 @@ describe('report', () => {
           ],
         ]),
       ).find((r) => r.name.includes('(paired runs)'))!.status;
-    expect(judged(0.7)).toBe('pass');
-    expect(judged(0.69)).toBe('fail');
+    expect(judged(0.5)).toBe('pass');
+    expect(judged(0.49)).toBe('fail');
   });
 
   it('the bench fails (exit 1) on any missed or unjudged target and on errors; info rows never fail it', () => {
