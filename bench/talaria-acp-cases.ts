@@ -95,7 +95,7 @@ async function pacedTriples(frames: number, rate: number): Promise<SampleSet> {
   };
   // Each run's chain (agent, relay or `talaria acp`, core) streams a turn first, not measured: the
   // core in this process is warm, and a proxy started cold read 2.5–12.9 ms over direct at p99
-  // (2026-12-07, its first frames going through code not yet compiled), a warm one ~1 ms.
+  // (2026-12-07, its first frames going through code not yet compiled), a warm one 1.71 ms.
   const p = { frames, rate, warmupTurn: true };
   const d1 = await runTalariaFlood(p);
   const r1 = await runRelayFlood(p);
