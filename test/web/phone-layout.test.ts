@@ -16,6 +16,14 @@ const LAYOUT = `(() => {
     threadHeight: thread ? thread.height : 0,
     // The right edge of the header's and the composer's farthest drawn piece (an inner scroller hides it from scrollWidth).
     rightmost: Math.max(0, ...[...document.querySelectorAll('.session-header *, .composer *')].map((e) => e.getBoundingClientRect().right)),
+    // Header pickers whose chosen label is cut short: its text wider than the room inside the select.
+    clipped: [...document.querySelectorAll('.sh-controls select')].filter((s) => {
+      const cs = getComputedStyle(s);
+      const ctx = document.createElement('canvas').getContext('2d');
+      ctx.font = cs.font;
+      const text = s.options[s.selectedIndex] ? s.options[s.selectedIndex].text : '';
+      return ctx.measureText(text).width > s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    }).map((s) => s.getAttribute('aria-label') + ': ' + (s.options[s.selectedIndex] ? s.options[s.selectedIndex].text : '')),
   };
 })()`;
 interface Layout {
@@ -25,6 +33,7 @@ interface Layout {
   threadTop: number;
   threadHeight: number;
   rightmost: number;
+  clipped: string[];
 }
 
 /** The session page at phone width (390×844) and on a desktop (1440×900): idle, and during a turn with a plan above. */
@@ -56,6 +65,7 @@ describe('web: phone and desktop layout', { timeout: 120_000 }, () => {
     expect(fresh.rightmost, 'fresh header past the right edge').toBeLessThanOrEqual(fresh.innerWidth);
     const title = (await p.locator('.session-h1').boundingBox())!;
     expect(title.width, 'the title keeps room').toBeGreaterThanOrEqual(100);
+    expect(fresh.clipped, 'pickers whose label is cut short').toEqual([]);
     await send(p, 'hello');
     await p.locator('.msg.agent').first().waitFor({ timeout: 30_000 });
     await expect.poll(() => p.getByRole('button', { name: /^Stop/ }).count(), { timeout: 30_000 }).toBe(0);
@@ -64,6 +74,7 @@ describe('web: phone and desktop layout', { timeout: 120_000 }, () => {
     expect(idle.scrollWidth, 'sideways scroll when idle').toBeLessThanOrEqual(idle.innerWidth);
     expect(idle.rightmost, 'header or composer past the right edge').toBeLessThanOrEqual(idle.innerWidth);
     expect(idle.threadTop, 'height above the thread').toBeLessThanOrEqual(170);
+    expect(idle.clipped, 'pickers whose label is cut short').toEqual([]);
     // The actions are one tap away, and the menu fits on the screen.
     const more = p.getByRole('button', { name: 'More actions' });
     expect(await more.getAttribute('aria-expanded')).toBe('false');
