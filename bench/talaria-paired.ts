@@ -12,16 +12,25 @@ import { runTalariaFlood, type TalariaFloodResult } from './talaria-flood.js';
 import { runTalariaStoreFlood, type StoreFloodResult } from './talaria-store.js';
 import type { Sample, SampleSet } from './types.js';
 
-async function twoPairs(
-  talaria: () => Promise<TalariaFloodResult>,
-  floor: () => Promise<FloodResult>,
-  sample: (t: TalariaFloodResult, f: FloodResult) => Sample,
+/**
+ * `rounds` rounds of two pairs, in both orders (a, b, then b, a); each pair is a sample. `b` is told
+ * which of its round's two runs it is, so a side made of two runs can turn its own order round too.
+ */
+async function pairRounds<A, B>(
+  rounds: number,
+  a: () => Promise<A>,
+  b: (second: boolean) => Promise<B>,
+  sample: (a: A, b: B) => Sample,
 ): Promise<SampleSet> {
-  const t1 = await talaria();
-  const f1 = await floor();
-  const f2 = await floor();
-  const t2 = await talaria();
-  return { samples: [sample(t1, f1), sample(t2, f2)] };
+  const samples: Sample[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const a1 = await a();
+    const b1 = await b(false);
+    const b2 = await b(true);
+    const a2 = await a();
+    samples.push(sample(a1, b1), sample(a2, b2));
+  }
+  return { samples };
 }
 
 /**
@@ -76,17 +85,16 @@ export async function runCorePairs(frames: number, o: { warmup?: boolean; rounds
     };
     return { values, notes: s.notes ?? [] };
   };
-  const samples: Sample[] = [];
-  for (let r = 0; r < (o.rounds ?? PAIR_ROUNDS); r++) {
-    const t1 = await talaria();
-    const f1 = await floor();
-    const k1 = await keep();
-    const k2 = await keep();
-    const f2 = await floor();
-    const t2 = await talaria();
-    samples.push(sample(t1, f1, k1), sample(t2, f2, k2));
-  }
-  return { samples };
+  // Per round: talaria, floor, keep, then keep, floor, talaria.
+  const floors = async (second: boolean) => {
+    if (second) {
+      const k = await keep();
+      return { f: await floor(), k };
+    }
+    const f = await floor();
+    return { f, k: await keep() };
+  };
+  return pairRounds(o.rounds ?? PAIR_ROUNDS, talaria, floors, (t, { f, k }) => sample(t, f, k));
 }
 
 /**
@@ -118,15 +126,7 @@ export async function runStorePairs(frames: number, o: { warmup?: boolean; round
     };
     return { values, notes: f.notes ?? [] };
   };
-  const samples: Sample[] = [];
-  for (let r = 0; r < (o.rounds ?? PAIR_ROUNDS); r++) {
-    const s1 = await store();
-    const t1 = await core();
-    const t2 = await core();
-    const s2 = await store();
-    samples.push(sample(s1, t1), sample(s2, t2));
-  }
-  return { samples };
+  return pairRounds(o.rounds ?? PAIR_ROUNDS, store, core, sample);
 }
 
 /**
@@ -141,7 +141,8 @@ export async function runPacedPairs(frames: number, rate: number, o: { warmup?: 
     await runTalariaFlood({ frames, rate, tapLatency: true });
     await runFloor({ frames, rate });
   }
-  return twoPairs(
+  return pairRounds(
+    1,
     () => runTalariaFlood({ frames, rate, tapLatency: true }),
     () => runFloor({ frames, rate }),
     (t, f) => {
