@@ -32,7 +32,7 @@ import {
   type FloodParams,
   type FloodResult,
 } from './flood-driver.js';
-import { runTalariaFlood } from './talaria-flood.js';
+import { runTalariaFlood, warmupTurn } from './talaria-flood.js';
 import { runTalariaStoreFlood } from './talaria-store.js';
 import { UpdateProbe } from './talaria-probe.js';
 
@@ -171,8 +171,7 @@ export async function runProxyFlood(
       if (probing) probe.onEvent(e);
     });
     if (p.warmupTurn) {
-      const warm = await session.prompt('flood').result;
-      if (warm.error) throw new Error(`proxy flood: warm-up turn failed: ${warm.error.code}: ${warm.error.message}`);
+      await warmupTurn(session, 'proxy flood');
       probing = true;
     }
     cpu.find();

@@ -66,6 +66,12 @@ export function floodCommand(p: FloodParams, extra: string[] = []): { command: s
   return { command: process.execPath, args: ['--import', 'tsx', FLOOD_AGENT, ...floodArgs(p), ...extra], cwd: ROOT };
 }
 
+/** The unmeasured first turn of `warmupTurn` (also runProxyFlood's): the same flood, its failure said. */
+export async function warmupTurn(session: Session, who: string): Promise<void> {
+  const warm = await session.prompt('flood').result;
+  if (warm.error) throw new Error(`${who}: warm-up turn failed: ${warm.error.code}: ${warm.error.message}`);
+}
+
 export async function runTalariaFlood(p: TalariaFloodParams): Promise<TalariaFloodResult> {
   const probe = new UpdateProbe(p.frames, true, p.tapLatency ?? false);
   const sink = p.sink;
@@ -74,7 +80,8 @@ export async function runTalariaFlood(p: TalariaFloodParams): Promise<TalariaFlo
   // The probe reads each update through the session hook (as the baselines read each frame);
   // a test's own mapUpdate runs after it.
   const inner = p.hooks?.mapUpdate;
-  const mark: typeof probe.mapUpdate = (u) => (probing ? probe.mapUpdate(u) : u);
+  // Without a warm-up turn the hook is the probe's own, as before: no extra call per update.
+  const mark: typeof probe.mapUpdate = p.warmupTurn ? (u) => (probing ? probe.mapUpdate(u) : u) : probe.mapUpdate;
   const hooks: SessionHooks = { ...p.hooks, mapUpdate: inner ? (u) => inner(mark(u)) : mark };
   // The session's own frames, as the harness records them (one road: transport → session → recorder).
   const onSession = sink ? (s: Session) => void s.subscribeFrames((f: Frame) => sink.onFrame(f)) : undefined;
@@ -95,8 +102,7 @@ export async function runTalariaFlood(p: TalariaFloodParams): Promise<TalariaFlo
       sink?.onEvent(e);
     });
     if (p.warmupTurn) {
-      const warm = await session.prompt('flood').result;
-      if (warm.error) throw new Error(`talaria flood: warm-up turn failed: ${warm.error.code}: ${warm.error.message}`);
+      await warmupTurn(session, 'talaria flood');
       probing = true;
     }
     p.onReady?.();
