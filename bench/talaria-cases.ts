@@ -88,6 +88,7 @@ export const talariaCases: BenchCase[] = [
     role: 'candidate',
     // Its own process: in the full bench's process, after the other cases, Talaria's paced p99 read
     // 1.5–8.4 ms against the floor's 0.2–0.6 (added 1.88 ms, 2026-12-07); alone, 0.78 ms added.
+    // With six paced warm-up runs of each side (the core's code steady, talaria-paired.ts), 0.13–0.15.
     isolate: true,
     description:
       'paced flood through the core, each run paired with a paced floor run: latency added per frame (fresh process, warmed up)',

@@ -130,17 +130,26 @@ export async function runStorePairs(frames: number, o: { warmup?: boolean; round
 }
 
 /**
- * Paced flood: per-frame latency over the floor's, and Talaria's own in-process share of it. It runs
- * in the bench's own process after other cases, so with `warmup` one run of each goes first, not
- * counted: in a full bench (2026-12-07) the first Talaria run of each call added 2.6–3.1 ms at p99
- * and the last one −0.13 to 0.74 ms, three calls out of three, while V8 compiled the core's code again
- * for this load.
+ * Paced runs of each side before a paced call's pairs, not counted. Measured (2026-12-07, `node
+ * --trace-opt --trace-deopt`, 10k frames at 10k/s, one fresh process): V8 was still optimizing the
+ * core's read path in its 2nd to 6th paced run (14, 15, 4 and 9 functions compiled again after
+ * "not a Smi" and "wrong map" deopts), and those runs read 0.6–3.0 ms at p99 where the floor read
+ * 0.2–1.3; from the 7th on, 0–1 functions a run and 0.28–0.49 ms (the floor 0.22–0.55). Small paced
+ * reads tier code up far more slowly than a saturated flood, and the compiler's threads then take a
+ * core from the reader on this 2-core machine. A long-running client pays this once.
+ */
+const PACED_WARMUP_RUNS = 6;
+
+/**
+ * Paced flood: per-frame latency over the floor's, and Talaria's own in-process share of it. With
+ * `warmup`, PACED_WARMUP_RUNS runs of each side go first, not counted; then one round of two pairs.
  */
 export async function runPacedPairs(frames: number, rate: number, o: { warmup?: boolean } = {}): Promise<SampleSet> {
-  if (o.warmup) {
-    await runTalariaFlood({ frames, rate, tapLatency: true });
-    await runFloor({ frames, rate });
-  }
+  if (o.warmup)
+    for (let i = 0; i < PACED_WARMUP_RUNS; i++) {
+      await runTalariaFlood({ frames, rate, tapLatency: true });
+      await runFloor({ frames, rate });
+    }
   return pairRounds(
     1,
     () => runTalariaFlood({ frames, rate, tapLatency: true }),
