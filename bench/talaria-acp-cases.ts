@@ -44,6 +44,13 @@ const ZERO_LOST = { kind: 'equals', expected: 0 } as const;
  */
 const PROXY_RATE = 2_000;
 const PROXY_PACED_FRAMES = 4_000;
+/**
+ * Unmeasured turns a fresh `talaria acp` streams before the measured one (the relay and the direct
+ * chain take one). Measured (2026-12-07, 5 pairs each, twice): after one turn the proxy still
+ * compiled its read, record and forward paths (125 µs of CPU per frame, added p99 2.1–2.6 ms); after
+ * six, 75 µs per frame and 0.64–0.87 ms, the latency of a proxy an editor has kept for a while.
+ */
+export const PROXY_WARMUP_TURNS = 6;
 
 async function throughputPairs(frames: number): Promise<SampleSet> {
   const sample = (p: ProxyFloodResult, d: TalariaFloodResult, r: RelayFloodResult): Sample => {
@@ -93,14 +100,14 @@ async function pacedTriples(frames: number, rate: number): Promise<SampleSet> {
       notes: s.notes ?? [],
     };
   };
-  // Each run's chain (agent, relay or `talaria acp`, core) streams a turn first, not measured: the
-  // core in this process is warm, and a proxy started cold read 2.5–12.9 ms over direct at p99
-  // (2026-12-07, its first frames going through code not yet compiled), a warm one 1.71 ms.
-  const p = { frames, rate, warmupTurn: true };
+  // Each run's chain (agent, relay or `talaria acp`, core) streams turns first, not measured (see
+  // PROXY_WARMUP_TURNS): the core in this process is warm already.
+  const p = { frames, rate, warmupTurns: 1 };
+  const x = { ...p, warmupTurns: PROXY_WARMUP_TURNS };
   const d1 = await runTalariaFlood(p);
   const r1 = await runRelayFlood(p);
-  const x1 = await runProxyFlood(p);
-  const x2 = await runProxyFlood(p);
+  const x1 = await runProxyFlood(x);
+  const x2 = await runProxyFlood(x);
   const r2 = await runRelayFlood(p);
   const d2 = await runTalariaFlood(p);
   return { samples: [sample(x1, r1, d1), sample(x2, r2, d2)] };

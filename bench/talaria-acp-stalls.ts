@@ -20,6 +20,7 @@ import { pathToFileURL } from 'node:url';
 import { stampOf } from './flood-driver.js';
 import { stampNow } from './flood-frames.js';
 import { runProxyFlood } from './talaria-acp.js';
+import { PROXY_WARMUP_TURNS } from './talaria-acp-cases.js';
 
 interface ProfileNode {
   id: number;
@@ -106,8 +107,8 @@ export async function proxyStalls(frames: number, rate: number, nodeArgs: string
     await runProxyFlood({
       frames,
       rate,
-      // As talaria.acp.paced: the proxy streams a turn first, and only the second is looked at.
-      warmupTurn: true,
+      // As talaria.acp.paced: the proxy streams its warm-up turns first, and only the last turn is looked at.
+      warmupTurns: PROXY_WARMUP_TURNS,
       nodeArgs: [...nodeArgs, '--import', preload, '--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=100'],
       onUpdate: (u) => {
         const t = stampOf(u);

@@ -32,7 +32,7 @@ import {
   type FloodParams,
   type FloodResult,
 } from './flood-driver.js';
-import { runTalariaFlood, warmupTurn } from './talaria-flood.js';
+import { runTalariaFlood, warmupTurns } from './talaria-flood.js';
 import { runTalariaStoreFlood } from './talaria-store.js';
 import { UpdateProbe } from './talaria-probe.js';
 
@@ -129,13 +129,14 @@ export interface ProxyFloodResult extends FloodResult {
  * `onUpdate`: each update as the editor's core reads it (talaria-acp-stalls.ts keeps the stamps).
  */
 export async function runProxyFlood(
-  p: FloodParams & { nodeArgs?: string[]; onUpdate?: (u: unknown) => void; warmupTurn?: boolean },
+  p: FloodParams & { nodeArgs?: string[]; onUpdate?: (u: unknown) => void; warmupTurns?: number },
 ): Promise<ProxyFloodResult> {
   const home = mkdtempSync(join(tmpdir(), 'talaria-bench-acp-'));
   const inner = [process.execPath, '--import', 'tsx', FLOOD_AGENT, ...floodArgs(p)].map((w) => `'${w}'`).join(' ');
   const probe = new UpdateProbe(p.frames, true, false);
-  // As runTalariaFlood's `warmupTurn`: the probe and the CPU window see only the measured turn.
-  let probing = !p.warmupTurn;
+  // As runTalariaFlood's `warmupTurns`: the probe and the CPU window see only the measured turn.
+  const warmups = p.warmupTurns ?? 0;
+  let probing = warmups === 0;
   const cpu = new MiddleCpu('acp');
   const client = await AcpClient.spawn(
     {
@@ -170,8 +171,8 @@ export async function runProxyFlood(
     session.subscribe((e) => {
       if (probing) probe.onEvent(e);
     });
-    if (p.warmupTurn) {
-      await warmupTurn(session, 'proxy flood');
+    if (warmups > 0) {
+      await warmupTurns(session, warmups, 'proxy flood');
       probing = true;
     }
     cpu.find();

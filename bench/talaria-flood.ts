@@ -47,11 +47,11 @@ export interface TalariaFloodParams extends FloodParams {
   /** Called once the turn's result is in (where that window closes). */
   onTurnEnd?: () => void;
   /**
-   * First a turn of the same frames that is not measured, in the same session and processes: what
-   * is then measured is a chain that has run a turn already (a relay's or `talaria acp`'s code
-   * compiled), as the bench's own process always is.
+   * First this many turns of the same frames that are not measured, in the same session and
+   * processes: what is then measured is a chain that has run turns already (a relay's or `talaria
+   * acp`'s code compiled), as the bench's own process always is.
    */
-  warmupTurn?: boolean;
+  warmupTurns?: number;
 }
 
 export interface TalariaFloodResult extends FloodResult {
@@ -66,22 +66,25 @@ export function floodCommand(p: FloodParams, extra: string[] = []): { command: s
   return { command: process.execPath, args: ['--import', 'tsx', FLOOD_AGENT, ...floodArgs(p), ...extra], cwd: ROOT };
 }
 
-/** The unmeasured first turn of `warmupTurn` (also runProxyFlood's): the same flood, its failure said. */
-export async function warmupTurn(session: Session, who: string): Promise<void> {
-  const warm = await session.prompt('flood').result;
-  if (warm.error) throw new Error(`${who}: warm-up turn failed: ${warm.error.code}: ${warm.error.message}`);
+/** The unmeasured first turns of `warmupTurns` (also runProxyFlood's): the same flood, a failure said. */
+export async function warmupTurns(session: Session, turns: number, who: string): Promise<void> {
+  for (let i = 0; i < turns; i++) {
+    const warm = await session.prompt('flood').result;
+    if (warm.error) throw new Error(`${who}: warm-up turn failed: ${warm.error.code}: ${warm.error.message}`);
+  }
 }
 
 export async function runTalariaFlood(p: TalariaFloodParams): Promise<TalariaFloodResult> {
   const probe = new UpdateProbe(p.frames, true, p.tapLatency ?? false);
   const sink = p.sink;
   // Off during the warm-up turn: the probe sees only the measured one.
-  let probing = !p.warmupTurn;
+  const warmups = p.warmupTurns ?? 0;
+  let probing = warmups === 0;
   // The probe reads each update through the session hook (as the baselines read each frame);
   // a test's own mapUpdate runs after it.
   const inner = p.hooks?.mapUpdate;
   // Without a warm-up turn the hook is the probe's own, as before: no extra call per update.
-  const mark: typeof probe.mapUpdate = p.warmupTurn ? (u) => (probing ? probe.mapUpdate(u) : u) : probe.mapUpdate;
+  const mark: typeof probe.mapUpdate = warmups > 0 ? (u) => (probing ? probe.mapUpdate(u) : u) : probe.mapUpdate;
   const hooks: SessionHooks = { ...p.hooks, mapUpdate: inner ? (u) => inner(mark(u)) : mark };
   // The session's own frames, as the harness records them (one road: transport → session → recorder).
   const onSession = sink ? (s: Session) => void s.subscribeFrames((f: Frame) => sink.onFrame(f)) : undefined;
@@ -101,8 +104,8 @@ export async function runTalariaFlood(p: TalariaFloodParams): Promise<TalariaFlo
       if (probing) probe.onEvent(e);
       sink?.onEvent(e);
     });
-    if (p.warmupTurn) {
-      await warmupTurn(session, 'talaria flood');
+    if (warmups > 0) {
+      await warmupTurns(session, warmups, 'talaria flood');
       probing = true;
     }
     p.onReady?.();
