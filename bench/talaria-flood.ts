@@ -77,13 +77,13 @@ export async function warmupTurns(session: Session, turns: number, who: string):
 export async function runTalariaFlood(p: TalariaFloodParams): Promise<TalariaFloodResult> {
   const probe = new UpdateProbe(p.frames, true, p.tapLatency ?? false);
   const sink = p.sink;
-  // Off during the warm-up turn: the probe sees only the measured one.
+  // Off during the warm-up turns: the probe sees only the measured one.
   const warmups = p.warmupTurns ?? 0;
   let probing = warmups === 0;
   // The probe reads each update through the session hook (as the baselines read each frame);
   // a test's own mapUpdate runs after it.
   const inner = p.hooks?.mapUpdate;
-  // Without a warm-up turn the hook is the probe's own, as before: no extra call per update.
+  // Without warm-up turns the hook is the probe's own, as before: no extra call per update.
   const mark: typeof probe.mapUpdate = warmups > 0 ? (u) => (probing ? probe.mapUpdate(u) : u) : probe.mapUpdate;
   const hooks: SessionHooks = { ...p.hooks, mapUpdate: inner ? (u) => inner(mark(u)) : mark };
   // The session's own frames, as the harness records them (one road: transport → session → recorder).
