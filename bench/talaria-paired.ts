@@ -33,6 +33,11 @@ async function pairRounds<A, B>(
   return { samples };
 }
 
+/** `rounds` unmeasured rounds, each of the given runs in turn (the warm-up of every paired call). */
+async function warmUp(rounds: number, ...runs: (() => Promise<unknown>)[]): Promise<void> {
+  for (let i = 0; i < rounds; i++) for (const run of runs) await run();
+}
+
 /**
  * Measured (2026-12-07, quiet machine, one process, 100k-frame runs): the core read 218k, 248k, 308k,
  * 318k, 306k frames per CPU-second in its first five runs, the keep floor 249k, 313k, 312k, 318k,
@@ -64,12 +69,7 @@ export async function runCorePairs(frames: number, o: { warmup?: boolean; rounds
   const talaria = () => runTalariaFlood({ frames });
   const floor = () => runFloor({ frames });
   const keep = () => runFloor({ frames, keep: true });
-  if (o.warmup)
-    for (let i = 0; i < CORE_WARMUP_ROUNDS; i++) {
-      await talaria();
-      await floor();
-      await keep();
-    }
+  if (o.warmup) await warmUp(CORE_WARMUP_ROUNDS, talaria, floor, keep);
   const sample = (t: TalariaFloodResult, f: FloodResult, k: FloodResult): Sample => {
     const s = floodSample(t);
     const values = {
@@ -106,11 +106,7 @@ export async function runCorePairs(frames: number, o: { warmup?: boolean; rounds
 export async function runStorePairs(frames: number, o: { warmup?: boolean; rounds?: number } = {}): Promise<SampleSet> {
   const store = () => runTalariaStoreFlood({ frames });
   const core = () => runTalariaFlood({ frames });
-  if (o.warmup)
-    for (let i = 0; i < CORE_WARMUP_ROUNDS; i++) {
-      await store();
-      await core();
-    }
+  if (o.warmup) await warmUp(CORE_WARMUP_ROUNDS, store, core);
   const sample = (s: StoreFloodResult, t: TalariaFloodResult): Sample => {
     const f = floodSample(s);
     const { framesMissing, entriesMissing, storedFrames, storedEntries } = s;
@@ -145,27 +141,20 @@ const PACED_WARMUP_RUNS = 6;
  * `warmup`, PACED_WARMUP_RUNS runs of each side go first, not counted; then one round of two pairs.
  */
 export async function runPacedPairs(frames: number, rate: number, o: { warmup?: boolean } = {}): Promise<SampleSet> {
-  if (o.warmup)
-    for (let i = 0; i < PACED_WARMUP_RUNS; i++) {
-      await runTalariaFlood({ frames, rate, tapLatency: true });
-      await runFloor({ frames, rate });
-    }
-  return pairRounds(
-    1,
-    () => runTalariaFlood({ frames, rate, tapLatency: true }),
-    () => runFloor({ frames, rate }),
-    (t, f) => {
-      const s = floodSample(t);
-      const values = {
-        ...s.values,
-        floorP50Ms: f.latency.p50,
-        floorP99Ms: f.latency.p99,
-        addedP50Ms: t.latency.p50 - f.latency.p50,
-        addedP99Ms: t.latency.p99 - f.latency.p99,
-        tapP50Ms: t.tap?.p50 ?? NaN,
-        tapP99Ms: t.tap?.p99 ?? NaN,
-      };
-      return { values, notes: s.notes ?? [] };
-    },
-  );
+  const talaria = () => runTalariaFlood({ frames, rate, tapLatency: true });
+  const floor = () => runFloor({ frames, rate });
+  if (o.warmup) await warmUp(PACED_WARMUP_RUNS, talaria, floor);
+  return pairRounds(1, talaria, floor, (t, f) => {
+    const s = floodSample(t);
+    const values = {
+      ...s.values,
+      floorP50Ms: f.latency.p50,
+      floorP99Ms: f.latency.p99,
+      addedP50Ms: t.latency.p50 - f.latency.p50,
+      addedP99Ms: t.latency.p99 - f.latency.p99,
+      tapP50Ms: t.tap?.p50 ?? NaN,
+      tapP99Ms: t.tap?.p99 ?? NaN,
+    };
+    return { values, notes: s.notes ?? [] };
+  });
 }
